@@ -1,0 +1,48 @@
+"""evallib: tested implementations behind the classifier-comparison workbook.
+
+Each module holds the formulas of one source; see the README for the map.
+
+- :mod:`evallib.pairwise` -- Berrar & Lozano (2013): McNemar's test, the
+  Quesenberry-Hurst interval, Holm's adjustment, Table 2 and Figure 4.
+- :mod:`evallib.models` -- the five models of their breast-cancer case study.
+- :mod:`evallib.data` -- the data sets the notebooks use.
+- :mod:`evallib.casestudy` -- the case study of section 7, end to end.
+"""
+
+from .pairwise import (
+    ADJUSTMENTS,
+    Contingency,
+    McNemarResult,
+    QHInterval,
+    adjusted_alphas,
+    compare_pairwise,
+    contingency,
+    describe_comparison,
+    holm_alphas,
+    mcnemar,
+    pairwise_table,
+    plot_intervals,
+    plot_pvalue_vs_interval,
+    qh_coverage,
+    qh_interval,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ADJUSTMENTS",
+    "Contingency",
+    "McNemarResult",
+    "QHInterval",
+    "adjusted_alphas",
+    "compare_pairwise",
+    "contingency",
+    "describe_comparison",
+    "holm_alphas",
+    "mcnemar",
+    "pairwise_table",
+    "plot_intervals",
+    "plot_pvalue_vs_interval",
+    "qh_coverage",
+    "qh_interval",
+]
