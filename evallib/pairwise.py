@@ -44,6 +44,7 @@ __all__ = [
     "adjusted_alphas",
     "pairwise_table",
     "compare_pairwise",
+    "format_table",
     "plot_intervals",
     "plot_pvalue_vs_interval",
     "describe_comparison",
@@ -556,6 +557,37 @@ def compare_pairwise(
     table = pairwise_table(counts, int(y.shape[0]), alpha=alpha, adjust=adjust)
     table.attrs["error_rates"] = {name: float(w.mean()) for name, w in wrong.items()}
     return table
+
+
+def format_table(table: pd.DataFrame) -> pd.DataFrame:
+    """A readable copy of a :func:`pairwise_table` result, as the paper prints it.
+
+    X^2 and the critical value to one decimal, p-values to two significant digits,
+    levels to three decimals, intervals as ``[low, high]`` to two decimals.
+    Returns a DataFrame of strings indexed by pair; the numbers are unchanged in
+    ``table``.
+    """
+
+    def interval(lo, hi):
+        return [f"[{a:+.2f}, {b:+.2f}]" for a, b in zip(lo, hi)]
+
+    out = pd.DataFrame(
+        {
+            "b": table["b"].astype(int),
+            "c": table["c"].astype(int),
+            "X2": table["chi2"].map(lambda v: f"{v:.1f}"),
+            "p": table["p"].map(lambda v: f"{v:.2g}"),
+            "exact p": table["p_exact"].map(lambda v: f"{v:.2g}"),
+            "alpha": table["alpha_adj"].map(lambda v: f"{v:.3f}"),
+            "chi2 crit": table["chi2_crit"].map(lambda v: f"{v:.1f}"),
+            "|pb - pc|": table["estimate"].map(lambda v: f"{v:.2f}"),
+            "CI": interval(table["ci_low"], table["ci_high"]),
+            "adjusted CI": interval(table["ci_adj_low"], table["ci_adj_high"]),
+            "reject H0": table["reject"].map({True: "yes", False: "no"}),
+        }
+    )
+    out.index = pd.Index([str(p) for p in table["pair"]], name="pair")
+    return out
 
 
 # ---------------------------------------------------------------------- Figure 4

@@ -404,3 +404,10 @@ def test_plot_pvalue_vs_interval_panels():
 def test_bad_input_names_the_argument(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_format_table_prints_like_the_paper():
+    shown = evallib.format_table(pairwise_table(PAPER_COUNTS, 50))
+    assert shown.loc["(1, 4)", "X2"] == "12.0" and shown.loc["(1, 4)", "exact p"] == "0.00028"
+    assert shown.loc["(1, 4)", "adjusted CI"] == "[+0.09, +0.53]"
+    assert shown.loc["(3, 5)", "reject H0"] == "no" and shown.loc["(3, 5)", "alpha"] == "0.050"
