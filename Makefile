@@ -1,0 +1,87 @@
+# evallib workbook: developer entry points.  `make` alone lists the targets.
+#
+# The virtual environment lives in $(VENV); its stamp file $(STAMP) records a
+# successful `pip install -e .` and is rebuilt whenever pyproject.toml changes.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules
+
+VENV        ?= .venv
+PY          := $(VENV)/bin/python
+STAMP       := $(VENV)/.installed
+# Interpreter used to create the venv; empty = auto-detect (python3.11, then python3 if >= 3.11).
+BASE_PYTHON ?=
+PORT        ?= 8888
+LAB_ARGS    ?=
+PYTEST_ARGS ?=
+
+BENCH_SCRIPTS := $(sort $(wildcard benchmarks/*.py))
+
+.PHONY: help venv lab test bench clean
+
+help: ## List the targets
+	@echo "Targets:"
+	@echo "  make venv    create $(VENV) (Python 3.11) and install evallib editable (pip install -e .)"
+	@echo "  make lab     start JupyterLab on notebooks/ at http://127.0.0.1:$(PORT) (PORT=..., LAB_ARGS=...)"
+	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run (PYTEST_ARGS=...)"
+	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
+	@echo "  make clean   remove $(VENV) and build debris"
+	@echo "  make help    show this list (default)"
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@if [ -x "$(PY)" ]; then \
+	  if ! "$(PY)" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then \
+	    echo "error: $(VENV) uses Python $$("$(PY)" -c 'import platform; print(platform.python_version())'), evallib needs 3.11+; run 'make clean' first" >&2; \
+	    exit 1; \
+	  fi; \
+	else \
+	  py=; \
+	  for cand in $(or $(BASE_PYTHON),python3.11 python3); do \
+	    if command -v "$$cand" >/dev/null 2>&1 && \
+	       "$$cand" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' >/dev/null 2>&1; then \
+	      py="$$cand"; break; \
+	    fi; \
+	  done; \
+	  if [ -z "$$py" ]; then \
+	    echo "error: no Python 3.11+ found (tried: $(or $(BASE_PYTHON),python3.11 python3)); install Python 3.11 or pass BASE_PYTHON=/path/to/python3.11" >&2; \
+	    exit 1; \
+	  fi; \
+	  echo "Creating $(VENV) with $$(command -v "$$py") ($$("$$py" -c 'import platform; print(platform.python_version())'))"; \
+	  "$$py" -m venv "$(VENV)"; \
+	fi
+	"$(PY)" -m pip install --upgrade pip
+	"$(PY)" -m pip install -e .
+	@touch "$@"
+
+# Jupyter refuses to start as root unless told; allow it only then (the server
+# still listens on 127.0.0.1 only).
+LAB_ROOT_ARG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--ServerApp.allow_root=True)
+
+lab: $(STAMP)
+	"$(VENV)/bin/jupyter" lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
+	  --ServerApp.root_dir=notebooks $(LAB_ROOT_ARG) $(LAB_ARGS)
+
+test: $(STAMP)
+	MPLBACKEND=Agg "$(PY)" -m pytest $(PYTEST_ARGS)
+
+# With no scripts there is nothing to run, so the venv is not even built.
+bench: $(if $(BENCH_SCRIPTS),$(STAMP))
+ifeq ($(strip $(BENCH_SCRIPTS)),)
+	@echo "No benchmarks/*.py scripts found; nothing to run."
+else
+	@failed=(); \
+	for script in $(BENCH_SCRIPTS); do \
+	  echo "==> $$script"; \
+	  MPLBACKEND=Agg "$(PY)" "$$script" || failed+=("$$script"); \
+	done; \
+	if [ $${#failed[@]} -gt 0 ]; then echo "Failed benchmarks: $${failed[*]}" >&2; exit 1; fi
+endif
+
+clean:
+	rm -rf "$(VENV)" build dist .pytest_cache
+	find . -path ./.git -prune -o \( -name '*.egg-info' -o -name __pycache__ \) -type d -prune -exec rm -rf {} +

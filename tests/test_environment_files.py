@@ -1,0 +1,302 @@
+"""The three dependency lists and the run/CI scripts stay in agreement.
+
+pyproject.toml's ``[project].dependencies`` is the source of truth; the conda
+route (``environment.yml``) and Binder (``binder/environment.yml``) must list
+the same packages with the same version specifiers, and pin Python 3.11.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = ROOT / "pyproject.toml"
+ENV_FILES = ["environment.yml", "binder/environment.yml"]
+
+# Conda-forge names that differ from the PyPI name (after normalisation).
+CONDA_TO_PYPI: dict[str, str] = {}
+
+# Entries that are not third-party packages and are left out of the comparison.
+IGNORED_NAMES = {"python", "pip"}
+
+_REQ_RE = re.compile(
+    r"""^\s*
+    (?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)  # distribution name
+    \s*(?:\[[^\]]*\])?                                   # extras, ignored
+    \s*(?P<spec>[^;#]*?)                                 # version specifier
+    \s*(?:;.*)?(?:\#.*)?$                                # marker / comment
+    """,
+    re.VERBOSE,
+)
+
+
+def normalise_name(name: str) -> str:
+    """Lower case, with ``_`` and ``.`` (and runs of ``-``) as a single ``-``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def normalise_spec(spec: str) -> str:
+    """Canonical form of a pip or conda version specifier.
+
+    Whitespace is removed, clauses are sorted, and conda's fuzzy ``=1.2``
+    becomes pip's ``==1.2.*`` so that both notations compare equal.
+    """
+    clauses = []
+    for clause in spec.replace(" ", "").split(","):
+        if not clause:
+            continue
+        if re.fullmatch(r"=[^=].*", clause):  # conda "=X" means "==X.*"
+            clause = "=" + clause + ("" if clause.endswith("*") else ".*")
+        elif re.fullmatch(r"[0-9].*", clause):  # conda "pkg 1.2" means "==1.2"
+            clause = "==" + clause
+        clauses.append(clause)
+    return ",".join(sorted(clauses))
+
+
+def is_local_requirement(line: str) -> bool:
+    """``-e .``, ``./path``, ``file:`` ... : the project itself, not a package."""
+    line = line.strip()
+    if line.startswith(("-e", "--editable")):
+        return True
+    return line.startswith((".", "/", "file:"))
+
+
+def parse_requirement(line: str) -> tuple[str, str]:
+    """``"SurvSet==0.2.11"`` -> ``("survset", "==0.2.11")``."""
+    match = _REQ_RE.match(line)
+    if match is None:
+        raise ValueError(f"cannot parse requirement {line!r}")
+    name = normalise_name(match["name"])
+    return CONDA_TO_PYPI.get(name, name), normalise_spec(match["spec"])
+
+
+def to_mapping(entries: list[tuple[str, str]], source: str) -> dict[str, str]:
+    """name -> spec; a package listed twice is an error."""
+    mapping: dict[str, str] = {}
+    dupes = sorted({n for n, _ in entries if sum(m == n for m, _ in entries) > 1})
+    assert not dupes, f"{source}: packages listed more than once: {dupes}"
+    for name, spec in entries:
+        mapping[name] = spec
+    return mapping
+
+
+def pyproject_requirements(text: str) -> dict[str, str]:
+    data = tomllib.loads(text)
+    deps = data["project"]["dependencies"]
+    return to_mapping([parse_requirement(d) for d in deps], "pyproject.toml")
+
+
+def conda_entries(text: str) -> tuple[list[str], list[str]]:
+    """(conda dependency strings, pip: subsection strings) of an env file."""
+    data = yaml.safe_load(text) or {}
+    conda, pip = [], []
+    for dep in data.get("dependencies") or []:
+        if isinstance(dep, dict):
+            pip.extend(str(item) for item in dep.get("pip") or [])
+        else:
+            conda.append(str(dep))
+    return conda, pip
+
+
+def conda_requirements(text: str, source: str = "environment file") -> dict[str, str]:
+    """All packages of an env file (conda and pip:), minus python, pip, -e ."""
+    conda, pip = conda_entries(text)
+    entries = [parse_requirement(d) for d in conda]
+    entries += [parse_requirement(d) for d in pip if not is_local_requirement(d)]
+    return to_mapping([e for e in entries if e[0] not in IGNORED_NAMES], source)
+
+
+def package_set_differences(
+    reference: dict[str, str], other: dict[str, str], other_name: str
+) -> list[str]:
+    problems = []
+    missing = sorted(reference.keys() - other.keys())
+    extra = sorted(other.keys() - reference.keys())
+    if missing:
+        problems.append(f"in pyproject.toml but missing from {other_name}: {missing}")
+    if extra:
+        problems.append(f"in {other_name} but not in pyproject.toml: {extra}")
+    return problems
+
+
+def specifier_differences(
+    reference: dict[str, str], other: dict[str, str], other_name: str
+) -> list[str]:
+    return [
+        f"{name}: pyproject.toml has {reference[name] or '(none)'!r}, "
+        f"{other_name} has {other[name] or '(none)'!r}"
+        for name in sorted(reference.keys() & other.keys())
+        if reference[name] != other[name]
+    ]
+
+
+def _read(relpath: str) -> str:
+    path = ROOT / relpath
+    assert path.is_file(), f"{relpath} is missing"
+    return path.read_text(encoding="utf-8")
+
+
+def _code_lines(text: str) -> list[str]:
+    """Non-blank lines that are not shell/make comments, stripped."""
+    return [
+        s for s in (line.strip() for line in text.splitlines()) if s and not s.startswith("#")
+    ]
+
+
+# --------------------------------------------------------------------------
+# Helpers on inline examples: shows the checks below can fail.
+# --------------------------------------------------------------------------
+
+_EXAMPLE_PYPROJECT = """
+[project]
+dependencies = ["numpy>=1.26", "Scikit_Learn>=1.4", "SurvSet==0.2.11"]
+"""
+
+_EXAMPLE_ENV = """
+dependencies:
+  - python=3.11
+  - pip
+  - numpy >=1.25
+  - pip:
+      - survset==0.2.11
+      - -e .
+"""
+
+
+def test_helpers_report_missing_package_and_specifier_mismatch():
+    ref = pyproject_requirements(_EXAMPLE_PYPROJECT)
+    env = conda_requirements(_EXAMPLE_ENV)
+    assert ref == {"numpy": ">=1.26", "scikit-learn": ">=1.4", "survset": "==0.2.11"}
+    assert env == {"numpy": ">=1.25", "survset": "==0.2.11"}
+    assert package_set_differences(ref, env, "env.yml") == [
+        "in pyproject.toml but missing from env.yml: ['scikit-learn']"
+    ]
+    assert specifier_differences(ref, env, "env.yml") == [
+        "numpy: pyproject.toml has '>=1.26', env.yml has '>=1.25'"
+    ]
+
+
+def test_helpers_agree_on_matching_lists():
+    env = _EXAMPLE_ENV.replace(">=1.25", ">=1.26") + "  - scikit-learn>=1.4\n"
+    ref = pyproject_requirements(_EXAMPLE_PYPROJECT)
+    other = conda_requirements(env)
+    assert package_set_differences(ref, other, "env.yml") == []
+    assert specifier_differences(ref, other, "env.yml") == []
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        (">=1.26", ">=1.26"),
+        (" >= 1.26 , <2 ", "<2,>=1.26"),
+        ("=3.11", "==3.11.*"),
+        ("==0.2.11", "==0.2.11"),
+        ("", ""),
+    ],
+)
+def test_normalise_spec(spec, expected):
+    assert normalise_spec(spec) == expected
+
+
+def test_duplicate_package_is_reported():
+    with pytest.raises(AssertionError, match="more than once"):
+        conda_requirements("dependencies:\n  - numpy>=1\n  - pip:\n      - NumPy>=1\n")
+
+
+# --------------------------------------------------------------------------
+# The repository's files.
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict[str, str]:
+    return pyproject_requirements(_read("pyproject.toml"))
+
+
+@pytest.mark.parametrize("env_file", ENV_FILES)
+def test_package_sets_agree(reference, env_file):
+    other = conda_requirements(_read(env_file), env_file)
+    problems = package_set_differences(reference, other, env_file)
+    assert not problems, "package lists differ:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("env_file", ENV_FILES)
+def test_version_specifiers_agree(reference, env_file):
+    other = conda_requirements(_read(env_file), env_file)
+    problems = specifier_differences(reference, other, env_file)
+    assert not problems, "version specifiers differ:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("env_file", ENV_FILES)
+def test_env_file_pins_python_311(env_file):
+    conda, _ = conda_entries(_read(env_file))
+    pythons = [d for d in conda if parse_requirement(d)[0] == "python"]
+    assert len(pythons) == 1, f"{env_file}: expected one python entry, found {pythons}"
+    assert re.fullmatch(r"python\s*==?\s*3\.11(\.\*|\.\d+)?", pythons[0].strip()), (
+        f"{env_file}: python must be pinned to 3.11 (e.g. 'python=3.11'), found {pythons[0]!r}"
+    )
+
+
+@pytest.mark.parametrize("env_file", ENV_FILES)
+def test_env_file_uses_conda_forge(env_file):
+    data = yaml.safe_load(_read(env_file))
+    assert "conda-forge" in (data.get("channels") or []), (
+        f"{env_file}: channels {data.get('channels')} do not include conda-forge"
+    )
+
+
+def test_binder_env_is_standalone():
+    conda, pip = conda_entries(_read("binder/environment.yml"))
+    local = [d for d in pip if is_local_requirement(d)]
+    assert not local, (
+        "binder/environment.yml must not install the project itself "
+        f"(binder/postBuild does): {local}"
+    )
+
+
+@pytest.mark.parametrize("script", ["binder/postBuild", "binder/start"])
+def test_binder_scripts_exist_and_are_executable(script):
+    path = ROOT / script
+    assert path.is_file(), f"{script} is missing"
+    assert os.access(path, os.X_OK), f"{script} is not executable (chmod +x {script})"
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("#!") and "bash" in first, f"{script}: no bash shebang: {first!r}"
+
+
+def test_postbuild_installs_evallib():
+    lines = _code_lines(_read("binder/postBuild"))
+    assert "set -euo pipefail" in lines, "binder/postBuild should 'set -euo pipefail'"
+    installs = [line for line in lines if "pip install" in line and "-e ." in line]
+    assert installs, f"binder/postBuild does not 'pip install -e .': {lines}"
+
+
+def test_start_ends_by_execing_its_arguments():
+    lines = _code_lines(_read("binder/start"))
+    assert lines and lines[-1] in {'exec "$@"', "exec \"${@}\""}, (
+        f'binder/start must end with exec "$@" (repo2docker contract); last line is '
+        f"{lines[-1] if lines else None!r}"
+    )
+
+
+def test_makefile_has_targets():
+    text = _read("Makefile")
+    targets = set(re.findall(r"^([A-Za-z0-9_-][A-Za-z0-9_.-]*)\s*:(?![=:])", text, re.MULTILINE))
+    missing = sorted({"lab", "test", "bench"} - targets)
+    assert not missing, f"Makefile lacks targets {missing}; it has {sorted(targets)}"
+    phony = set(" ".join(re.findall(r"^\.PHONY\s*:(.*)$", text, re.MULTILINE)).split())
+    not_phony = sorted({"lab", "test", "bench"} - phony)
+    assert not not_phony, f"Makefile: targets not declared .PHONY: {not_phony}"
+
+
+def test_ci_runs_make_test():
+    path = ROOT / ".ci/run"
+    lines = _code_lines(_read(".ci/run"))
+    calls = [line for line in lines if re.search(r"(^|[;&|\s])make\s+(.*\s)?test(\s|$)", line)]
+    assert calls, f".ci/run does not call 'make test'; its commands: {lines}"
+    assert os.access(path, os.X_OK), ".ci/run is not executable (chmod +x .ci/run)"
