@@ -1,0 +1,196 @@
+"""The case study of Berrar & Lozano (2013), sections 7 and 8, in one call.
+
+:func:`run_case_study` splits the data, builds the paper's five models on
+the learning set, predicts the test set and compares all ten pairs of
+models with McNemar's test and confidence intervals (Table 2, Figure 4).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from evallib.data import _check_binary_labels, paper_test_size, stratified_split
+from evallib.models import (
+    DLDA,
+    _check_int,
+    _rank_pvalues,
+    class_prior_model,
+    fair_coin,
+    swap_labels,
+    welch_pvalues,
+)
+
+__all__ = ["CaseStudy", "MODEL_NAMES", "run_case_study"]
+
+#: Short descriptions of the paper's models #1-#5 (section 7).
+MODEL_NAMES: dict[int, str] = {
+    1: "DLDA, top 30 genes",
+    2: "DLDA, top 10 genes",
+    3: "DLDA, top 30 genes, corrupted labels",
+    4: "fair coin",
+    5: "class prior",
+}
+
+
+@dataclass(frozen=True)
+class CaseStudy:
+    """Result of :func:`run_case_study`.
+
+    Attributes
+    ----------
+    y_test : numpy.ndarray
+        True labels of the test set.
+    predictions : dict[int, numpy.ndarray]
+        Test-set predictions of models 1-5 (the paper's numbering).
+    error_rates : pandas.Series
+        Test-set error rate of each model, indexed 1-5.
+    table : pandas.DataFrame
+        Pairwise comparisons from :func:`evallib.pairwise.compare_pairwise`
+        (one row per pair, ranked like the paper's Table 2).
+    learn_idx, test_idx : numpy.ndarray of int
+        Sorted positions of the learning and test samples in ``X``/``y``.
+    genes : dict[int, list[str]]
+        Genes selected for models 1-3, best first.
+    """
+
+    y_test: np.ndarray
+    predictions: dict[int, np.ndarray]
+    error_rates: pd.Series
+    table: pd.DataFrame
+    learn_idx: np.ndarray
+    test_idx: np.ndarray
+    genes: dict[int, list[str]]
+
+
+def run_case_study(
+    X: pd.DataFrame | np.ndarray,
+    y: pd.Series | np.ndarray,
+    *,
+    test_size: int | float | None = None,
+    n_genes_1: int = 30,
+    n_genes_2: int = 10,
+    n_swap: int = 5,
+    alpha: float = 0.05,
+    adjust: str = "holm",
+    seed: int | None = 0,
+) -> CaseStudy:
+    """Run the whole experiment of section 7 and compare the five models.
+
+    1. Stratified random split (:func:`evallib.data.stratified_split`);
+       ``test_size=None`` uses the paper's proportion, 50 of 119.
+    2. Model #1: DLDA (eq. 6) on the ``n_genes_1`` genes with the smallest
+       Welch p-values in the learning set; model #2: the same with
+       ``n_genes_2`` genes.
+    3. Model #3: ``n_swap`` learning labels of each class swapped, then
+       ``n_genes_1`` genes selected on the corrupted labels, then DLDA.
+    4. Model #4: a fair coin; model #5: the learning set's class prior.
+    5. All ten pairs compared with
+       :func:`evallib.pairwise.compare_pairwise`.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or numpy.ndarray of shape (n_samples, n_genes)
+        Expression data (e.g. from :func:`evallib.data.load_gse4335`).
+        Without column names, genes are named by their column position.
+    y : pandas.Series or numpy.ndarray of shape (n_samples,)
+        Two-class labels.
+    test_size : int, float or None, default None
+        Test-set size (count or fraction); ``None`` means
+        ``paper_test_size(len(y))``.
+    n_genes_1, n_genes_2 : int, default 30 and 10
+        Genes used by models #1/#3 and by model #2.
+    n_swap : int, default 5
+        Labels swapped per class for model #3; at most the size of the
+        smaller class in the learning set.
+    alpha : float, default 0.05
+        Family-wise significance level, passed to ``compare_pairwise``.
+    adjust : str, default "holm"
+        Multiple-testing adjustment, passed to ``compare_pairwise``.
+    seed : int or None, default 0
+        Seed of ``numpy.random.default_rng``. Four independent child
+        generators are spawned from it, in this fixed order: split, label
+        swap (#3), coin (#4), prior assignment (#5). So each model's
+        randomness is reproducible, and changing e.g. ``n_swap`` does not
+        change the split or the coin.
+
+    Returns
+    -------
+    CaseStudy
+    """
+    if isinstance(seed, bool) or not (seed is None or isinstance(seed, numbers.Integral)):
+        raise TypeError(f"seed must be an int >= 0 or None, got {type(seed).__name__}")
+    if seed is not None and seed < 0:
+        raise ValueError(f"seed must be an int >= 0 or None, got {seed}")
+    if isinstance(X, pd.DataFrame):
+        gene_names = np.asarray([str(c) for c in X.columns], dtype=object)
+        Xa = X.to_numpy(dtype=float)
+    else:
+        Xa = np.asarray(X, dtype=float)
+        if Xa.ndim != 2:
+            raise ValueError(f"X must be 2-dimensional (samples x genes), got shape {Xa.shape}")
+        gene_names = np.asarray([str(i) for i in range(Xa.shape[1])], dtype=object)
+    ya = _check_binary_labels(y, "y")
+    if Xa.shape[0] != ya.size:
+        raise ValueError(
+            f"X and y must have the same number of samples, got {Xa.shape[0]} and {ya.size}"
+        )
+    n_features = Xa.shape[1]
+    n_genes_1 = _check_int(n_genes_1, "n_genes_1", 1, n_features)
+    n_genes_2 = _check_int(n_genes_2, "n_genes_2", 1, n_features)
+    if test_size is None:
+        test_size = paper_test_size(ya.size)
+
+    rng = np.random.default_rng(seed)
+    g_split, g_swap, g_coin, g_prior = rng.spawn(4)
+
+    learn_idx, test_idx = stratified_split(ya, test_size, rng=g_split)
+    X_learn, y_learn = Xa[learn_idx], ya[learn_idx]
+    X_test, y_test = Xa[test_idx], ya[test_idx]
+    classes, learn_counts = np.unique(y_learn, return_counts=True)
+    n_swap = _check_int(n_swap, "n_swap", 0, int(learn_counts.min()))
+
+    def dlda_on(genes: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        model = DLDA().fit(X_learn[:, genes], labels)
+        return model.predict(X_test[:, genes])
+
+    # Models #1 and #2 share one Welch ranking of the learning set.
+    p_learn = welch_pvalues(X_learn, y_learn)
+    genes_1 = _rank_pvalues(p_learn, n_genes_1)
+    genes_2 = _rank_pvalues(p_learn, n_genes_2)
+    # Model #3: corrupt the learning labels, then select and fit on them.
+    y_corrupt = swap_labels(y_learn, n_swap, rng=g_swap)
+    genes_3 = _rank_pvalues(welch_pvalues(X_learn, y_corrupt), n_genes_1)
+
+    predictions = {
+        1: dlda_on(genes_1, y_learn),
+        2: dlda_on(genes_2, y_learn),
+        3: dlda_on(genes_3, y_corrupt),
+        4: fair_coin(len(test_idx), classes=tuple(classes), rng=g_coin),
+        5: class_prior_model(y_learn, len(test_idx), rng=g_prior),
+    }
+    error_rates = pd.Series(
+        {m: float(np.mean(pred != y_test)) for m, pred in predictions.items()},
+        name="error_rate",
+    )
+    error_rates.index.name = "model"
+
+    from evallib.pairwise import compare_pairwise
+
+    table = compare_pairwise(y_test, predictions, alpha=alpha, adjust=adjust)
+    return CaseStudy(
+        y_test=y_test,
+        predictions=predictions,
+        error_rates=error_rates,
+        table=table,
+        learn_idx=learn_idx,
+        test_idx=test_idx,
+        genes={
+            1: gene_names[genes_1].tolist(),
+            2: gene_names[genes_2].tolist(),
+            3: gene_names[genes_3].tolist(),
+        },
+    )
