@@ -45,6 +45,7 @@ __all__ = [
     "pairwise_table",
     "compare_pairwise",
     "format_table",
+    "pair_label",
     "plot_intervals",
     "plot_pvalue_vs_interval",
     "describe_comparison",
@@ -559,6 +560,13 @@ def compare_pairwise(
     return table
 
 
+def pair_label(pair: Any) -> str:
+    """``(1, 4)`` for a pair key, with numpy scalars shown as plain numbers."""
+    if isinstance(pair, tuple):
+        return "(" + ", ".join(str(v.item() if isinstance(v, np.generic) else v) for v in pair) + ")"
+    return str(pair)
+
+
 def format_table(table: pd.DataFrame) -> pd.DataFrame:
     """A readable copy of a :func:`pairwise_table` result, as the paper prints it.
 
@@ -586,7 +594,7 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
             "reject H0": table["reject"].map({True: "yes", False: "no"}),
         }
     )
-    out.index = pd.Index([str(p) for p in table["pair"]], name="pair")
+    out.index = pd.Index([pair_label(p) for p in table["pair"]], name="pair")
     return out
 
 
@@ -628,7 +636,7 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.plot(x, table["estimate"], "o", color="k", markersize=4, label=r"observed $|p_b - p_c|$")
     ax.axhline(0.0, color="C3", linewidth=1, linestyle="--", label="null value")
     ax.set_xticks(x)
-    ax.set_xticklabels([str(p) for p in table["pair"]], rotation=45 if len(table) > 6 else 0)
+    ax.set_xticklabels([pair_label(p) for p in table["pair"]], rotation=45 if len(table) > 6 else 0)
     ax.set_xlabel("pair (i, j)")
     ax.set_ylabel("difference in error rate")
     level = table.attrs.get("alpha")
@@ -694,7 +702,8 @@ def plot_pvalue_vs_interval(b: int, c: int, n: int, *, alpha: float = 0.05, axes
     if axes is None:
         import matplotlib.pyplot as plt
 
-        _, axes = plt.subplots(1, 2, figsize=(9, 3.2), gridspec_kw={"width_ratios": [3, 2]})
+        _, axes = plt.subplots(1, 2, figsize=(9, 3.2), gridspec_kw={"width_ratios": [3, 2]},
+                               layout="constrained")
     ax_p, ax_ci = axes
     m = b + c
     k = np.arange(m + 1)

@@ -406,6 +406,12 @@ def test_bad_input_names_the_argument(call, exc, match):
         call()
 
 
+def test_pair_labels_show_numpy_scalars_plainly():
+    assert evallib.pairwise.pair_label((np.int64(1), np.int64(4))) == "(1, 4)"
+    assert evallib.pairwise.pair_label(("dlda", "coin")) == "(dlda, coin)"
+    assert evallib.pairwise.pair_label("x") == "x"
+
+
 def test_format_table_prints_like_the_paper():
     shown = evallib.format_table(pairwise_table(PAPER_COUNTS, 50))
     assert shown.loc["(1, 4)", "X2"] == "12.0" and shown.loc["(1, 4)", "exact p"] == "0.00028"
