@@ -69,3 +69,40 @@ def test_berrar_lozano_runs_with_other_parameters(tmp_path):
     assert "test set: 40 cases" in joined
     # The Bonferroni level for 10 comparisons at alpha = 0.1 appears in the real-data table.
     assert "0.010" in joined
+
+
+@pytest.mark.slow
+def test_berrar_lozano_sliders_drive_the_study():
+    """Move sliders in a live kernel: each move must re-run what it drives.
+
+    The callbacks look up ``run_case_study`` and ``describe_comparison`` in the
+    notebook's namespace when they run, so wrapping those names records every
+    call a slider triggers, with its arguments.
+    """
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.read(NOTEBOOK_DIR / "01_berrar_lozano.ipynb", as_version=4)
+    probe = '''
+calls = []
+_run, _describe = run_case_study, describe_comparison
+def run_case_study(*args, **kwargs):
+    calls.append(("study", kwargs))
+    return _run(*args, **kwargs)
+def describe_comparison(*args, **kwargs):
+    calls.append(("one", args))
+    return _describe(*args, **kwargs)
+controls["seed"].value = 7
+controls["test_size"].value = 30
+controls["adjust"].value = "none"
+one["c"].value = 9
+assert [kind for kind, _ in calls] == ["study", "study", "study", "one"], calls
+assert calls[0][1]["seed"] == 7 and calls[1][1]["test_size"] == 30 and calls[2][1]["adjust"] == "none"
+assert calls[3][1][:3] == (0, 9, 50)
+print("sliders ok")
+'''
+    nb.cells.append(nbformat.v4.new_code_cell(probe))
+    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=300,
+                                     resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
+    client.execute()
+    out = nb.cells[-1]["outputs"]
+    assert any("sliders ok" in o.get("text", "") for o in out), out
