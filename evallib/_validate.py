@@ -11,8 +11,12 @@ import numbers
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["check_count", "check_alpha", "check_labels", "check_choice"]
+__all__ = [
+    "check_alpha", "check_binary_labels", "check_choice", "check_count", "check_int",
+    "check_labels", "check_rng",
+]
 
 
 def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
@@ -54,14 +58,6 @@ def check_choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def _has_nan(arr: np.ndarray) -> bool:
-    if arr.dtype.kind in "fc":
-        return bool(np.isnan(arr).any())
-    if arr.dtype.kind == "O":
-        return any(v is None or (isinstance(v, float) and np.isnan(v)) for v in arr)
-    return False
-
-
 def check_labels(values: Any, name: str) -> np.ndarray:
     """Return a one-dimensional label array, rejecting NaN/None, empty and 2-D input."""
     arr = np.asarray(values)
@@ -69,6 +65,34 @@ def check_labels(values: Any, name: str) -> np.ndarray:
         raise ValueError(f"{name} must be a one-dimensional sequence of labels, got shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} must contain at least one label, got an empty sequence")
-    if _has_nan(arr):
-        raise ValueError(f"{name} contains NaN or None; every test case needs a label")
+    if pd.isna(arr).any():
+        raise ValueError(f"{name} must not contain NaN or missing labels; every case needs a label")
     return arr
+
+
+def check_binary_labels(values: Any, name: str) -> np.ndarray:
+    """As :func:`check_labels`, and require exactly two distinct classes."""
+    arr = check_labels(values, name)
+    n_classes = len(np.unique(arr))
+    if n_classes != 2:
+        raise ValueError(f"{name} must contain exactly 2 classes, got {n_classes}")
+    return arr
+
+
+def check_int(value: Any, name: str, lo: int, hi: int) -> int:
+    """Return ``value`` as an ``int`` if it is an integer in ``[lo, hi]`` (bool rejected)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int in [{lo}, {hi}], got {type(value).__name__}")
+    if not lo <= int(value) <= hi:
+        raise ValueError(f"{name} must be an int in [{lo}, {hi}], got {int(value)}")
+    return int(value)
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """Require a ``numpy.random.Generator`` (never the global random state)."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            "rng must be a numpy.random.Generator "
+            f"(e.g. numpy.random.default_rng(0)), got {type(rng).__name__}"
+        )
+    return rng

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from evallib.data import _check_binary_labels, paper_test_size, stratified_split
-from evallib.models import (
+from ._validate import check_binary_labels, check_int
+from .data import paper_test_size, stratified_split
+from .models import (
     DLDA,
-    _check_int,
     _rank_pvalues,
     class_prior_model,
     fair_coin,
@@ -133,14 +133,14 @@ def run_case_study(
         if Xa.ndim != 2:
             raise ValueError(f"X must be 2-dimensional (samples x genes), got shape {Xa.shape}")
         gene_names = np.asarray([str(i) for i in range(Xa.shape[1])], dtype=object)
-    ya = _check_binary_labels(y, "y")
+    ya = check_binary_labels(y, "y")
     if Xa.shape[0] != ya.size:
         raise ValueError(
             f"X and y must have the same number of samples, got {Xa.shape[0]} and {ya.size}"
         )
     n_features = Xa.shape[1]
-    n_genes_1 = _check_int(n_genes_1, "n_genes_1", 1, n_features)
-    n_genes_2 = _check_int(n_genes_2, "n_genes_2", 1, n_features)
+    n_genes_1 = check_int(n_genes_1, "n_genes_1", 1, n_features)
+    n_genes_2 = check_int(n_genes_2, "n_genes_2", 1, n_features)
     if test_size is None:
         test_size = paper_test_size(ya.size)
 
@@ -151,7 +151,7 @@ def run_case_study(
     X_learn, y_learn = Xa[learn_idx], ya[learn_idx]
     X_test, y_test = Xa[test_idx], ya[test_idx]
     classes, learn_counts = np.unique(y_learn, return_counts=True)
-    n_swap = _check_int(n_swap, "n_swap", 0, int(learn_counts.min()))
+    n_swap = check_int(n_swap, "n_swap", 0, int(learn_counts.min()))
 
     def dlda_on(genes: np.ndarray, labels: np.ndarray) -> np.ndarray:
         model = DLDA().fit(X_learn[:, genes], labels)

@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._validate import check_binary_labels, check_rng
+
 __all__ = [
     "DATA_DIR",
     "PAPER_TEST_FRACTION",
@@ -163,32 +165,6 @@ def paper_test_size(n_samples: int) -> int:
     return int(round(int(n_samples) * 50 / 119))
 
 
-def _check_rng(rng: object) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            "rng must be a numpy.random.Generator "
-            f"(e.g. numpy.random.default_rng(0)), got {type(rng).__name__}"
-        )
-    return rng
-
-
-def _check_binary_labels(y: object, name: str = "y") -> np.ndarray:
-    """Return labels as a 1-d array; require exactly two classes and no NaN."""
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if arr.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if pd.isna(arr).any():
-        raise ValueError(f"{name} must not contain NaN or missing labels")
-    n_classes = len(np.unique(arr))
-    if n_classes != 2:
-        raise ValueError(
-            f"{name} must contain exactly 2 classes, got {n_classes}"
-        )
-    return arr
-
-
 def _round_half_up(numerator: int, denominator: int) -> int:
     """``round(numerator / denominator)`` with halves rounded up, exactly."""
     return (2 * numerator + denominator) // (2 * denominator)
@@ -274,8 +250,8 @@ def stratified_split(
     Within each class (in sorted label order) the test cases are drawn
     without replacement with ``rng``.
     """
-    labels = _check_binary_labels(y, "y")
-    rng = _check_rng(rng)
+    labels = check_binary_labels(y, "y")
+    rng = check_rng(rng)
     n = labels.size
     if n < 3:
         raise ValueError(f"y must have at least 3 samples to split, got {n}")

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from evallib.data import _apportion, _check_binary_labels, _check_rng
+from ._validate import check_binary_labels, check_int, check_rng
+from .data import _apportion
 
 __all__ = [
     "DLDA",
@@ -42,17 +43,9 @@ def _as_matrix(X: object, name: str = "X") -> np.ndarray:
     return arr
 
 
-def _check_int(value: object, name: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int in [{lo}, {hi}], got {type(value).__name__}")
-    if not lo <= int(value) <= hi:
-        raise ValueError(f"{name} must be an int in [{lo}, {hi}], got {int(value)}")
-    return int(value)
-
-
 def _check_xy(X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
     Xa = _as_matrix(X)
-    ya = _check_binary_labels(y, "y")
+    ya = check_binary_labels(y, "y")
     if Xa.shape[0] != ya.size:
         raise ValueError(
             f"X and y must have the same number of samples, got {Xa.shape[0]} and {ya.size}"
@@ -122,7 +115,7 @@ def welch_select(X: object, y: object, k: int) -> np.ndarray:
         (zero variance in both classes) are ranked last.
     """
     p = welch_pvalues(X, y)
-    k = _check_int(k, "k", 1, p.size)
+    k = check_int(k, "k", 1, p.size)
     return _rank_pvalues(p, k)
 
 
@@ -305,10 +298,10 @@ def swap_labels(y: object, n_per_class: int, *, rng: np.random.Generator) -> np.
         A new label array: the chosen cases of each class carry the other
         class's label; the class sizes are unchanged.
     """
-    labels = _check_binary_labels(y, "y")
-    rng = _check_rng(rng)
+    labels = check_binary_labels(y, "y")
+    rng = check_rng(rng)
     classes, counts = np.unique(labels, return_counts=True)
-    n_per_class = _check_int(n_per_class, "n_per_class", 0, int(counts.min()))
+    n_per_class = check_int(n_per_class, "n_per_class", 0, int(counts.min()))
     chosen = [
         rng.choice(np.flatnonzero(labels == c), size=n_per_class, replace=False)
         for c in classes
@@ -343,7 +336,7 @@ def fair_coin(
     labels = np.asarray(classes)
     if labels.ndim != 1 or labels.size != 2 or labels[0] == labels[1]:
         raise ValueError(f"classes must hold exactly 2 distinct labels, got {classes!r}")
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     return labels[rng.integers(0, 2, size=int(n))]
 
 
@@ -377,12 +370,12 @@ def class_prior_model(
     ones. Here the assignment is a uniformly random permutation, so the
     model uses no covariate information, as the paper requires.
     """
-    labels = _check_binary_labels(y_learn, "y_learn")
+    labels = check_binary_labels(y_learn, "y_learn")
     if isinstance(n_test, bool) or not isinstance(n_test, numbers.Integral):
         raise TypeError(f"n_test must be an int >= 0, got {type(n_test).__name__}")
     if n_test < 0:
         raise ValueError(f"n_test must be an int >= 0, got {n_test}")
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     classes, counts = np.unique(labels, return_counts=True)
     per_class = _apportion(int(n_test), counts)
     return rng.permutation(np.repeat(classes, per_class))

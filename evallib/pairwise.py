@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import check_alpha, check_choice, check_count, check_labels
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
 __all__ = [
     "Contingency",
@@ -358,8 +358,7 @@ def qh_coverage(
     n = check_count(n, "n", minimum=1)
     reps = check_count(reps, "reps", minimum=1)
     alpha = check_alpha(alpha)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError("rng must be a numpy.random.Generator, e.g. numpy.random.default_rng(seed)")
+    rng = check_rng(rng)
     crit = float(stats.chi2.isf(alpha, df=1))
     draws = rng.multinomial(n, [max(0.0, 1.0 - pi_b - pi_c), pi_b, pi_c], size=reps)
     low, high, _, _ = _qh_bounds(draws[:, 1], draws[:, 2], n, crit, signed=False)
