@@ -48,3 +48,7 @@ __all__ = [
     "qh_coverage",
     "qh_interval",
 ]
+
+# Each further module appends its own block below: one ``from .module import (...)``
+# and one ``__all__ += [...]``, so that every public function is importable from
+# ``evallib`` itself.
