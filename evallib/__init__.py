@@ -52,3 +52,14 @@ __all__ = [
 # Each further module appends its own block below: one ``from .module import (...)``
 # and one ``__all__ += [...]``, so that every public function is importable from
 # ``evallib`` itself.
+
+# t-tests over cross-validation (textbook section, Flach 12.6, Nadeau & Bengio, Dietterich)
+from .cvtests import (
+    CVTTestResult,
+    cv_ttest,
+)
+
+__all__ += [
+    "CVTTestResult",
+    "cv_ttest",
+]
