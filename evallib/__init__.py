@@ -56,10 +56,32 @@ __all__ = [
 # t-tests over cross-validation (textbook section, Flach 12.6, Nadeau & Bengio, Dietterich)
 from .cvtests import (
     CVTTestResult,
+    SIMULATED_TESTS,
+    compare_cv_scores,
+    corrected_resampled_ttest,
+    cross_validate_scores,
     cv_ttest,
+    dietterich_5x2cv,
+    equal_learners_data,
+    paired_scores,
+    plot_rejection_rates,
+    rejection_rates,
+    rejection_study,
+    simulate_equal_learners,
 )
 
 __all__ += [
     "CVTTestResult",
+    "SIMULATED_TESTS",
+    "compare_cv_scores",
+    "corrected_resampled_ttest",
+    "cross_validate_scores",
     "cv_ttest",
+    "dietterich_5x2cv",
+    "equal_learners_data",
+    "paired_scores",
+    "plot_rejection_rates",
+    "rejection_rates",
+    "rejection_study",
+    "simulate_equal_learners",
 ]

@@ -12,22 +12,52 @@ Flach (2012), *Machine Learning*, section 12.3 (Example 12.6):
 
 The formulas of the textbook were images lost in extraction; the forms above are
 the ones its text describes (and the README of the sources states).
+
+Why the naive test misleads, and two remedies from the literature the textbook
+does not cover:
+
+* Nadeau & Bengio (2003), *Inference for the generalization error*, Machine
+  Learning 52: the corrected resampled t-test, which inflates the variance by
+  ``1/J + n_test/n_train`` instead of ``1/J`` to account for the overlap of the
+  training sets (:func:`corrected_resampled_ttest`);
+* Dietterich (1998), *Approximate statistical tests for comparing supervised
+  classification learning algorithms*, Neural Computation 10: the 5x2cv paired
+  t-test (:func:`dietterich_5x2cv`).
+
+:func:`cross_validate_scores` produces the per-fold scores of scikit-learn
+learners on shared partitions (so that the scores are paired), and
+:func:`simulate_equal_learners` / :func:`rejection_rates` /
+:func:`plot_rejection_rates` measure how often each test rejects when the two
+learners are equally good by construction.
 """
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
-from ._validate import check_alpha, check_choice
+from ._validate import check_alpha, check_choice, check_count, check_labels
 
 __all__ = [
     "CVTTestResult",
     "cv_ttest",
+    "corrected_resampled_ttest",
+    "dietterich_5x2cv",
+    "cross_validate_scores",
+    "paired_scores",
+    "compare_cv_scores",
+    "equal_learners_data",
+    "simulate_equal_learners",
+    "rejection_rates",
+    "plot_rejection_rates",
+    "rejection_study",
+    "SIMULATED_TESTS",
 ]
 
 
@@ -207,3 +237,616 @@ def cv_ttest(
     constant = _is_constant(a, tol) and _is_constant(b, tol)
     stat, p, se = _t_result(mean, v1 + v2, constant, df, tol)
     return CVTTestResult(stat, float(df), p, mean, se, "non-paired", k1, k2)
+
+
+def _check_paired(scores_1: Any, scores_2: Any) -> tuple[np.ndarray, np.ndarray]:
+    a = _check_scores(scores_1, "scores_1")
+    b = _check_scores(scores_2, "scores_2")
+    if a.size != b.size:
+        raise ValueError(
+            f"scores_1 has {a.size} scores but scores_2 has {b.size}; a paired test needs "
+            "one score of each model per fold"
+        )
+    return a, b
+
+
+def corrected_resampled_ttest(
+    scores_1: Any, scores_2: Any, *, test_train_ratio: float
+) -> CVTTestResult:
+    """Nadeau & Bengio's corrected resampled t-test over ``J`` paired fold scores.
+
+    The ``J`` fold scores of (repeated) cross-validation are not independent: the
+    training sets overlap, and every repetition reuses the same data. The naive
+    paired t-test divides the sample variance of the differences by ``J`` and so
+    underestimates the variance of their mean. Nadeau & Bengio (2003, Machine
+    Learning 52, 239-281, the "corrected resampled t-test" in the form of
+    Bouckaert & Frank 2004) replace ``1/J`` by ``1/J + n_test/n_train``::
+
+        d_j = s1_j - s2_j,   t = mean(d) / sqrt((1/J + n_test/n_train) * var(d)),
+        df = J - 1
+
+    For ``r`` repetitions of ``k``-fold cross-validation, ``J = r k`` and
+    ``n_test/n_train = 1/(k - 1)``.
+
+    Parameters
+    ----------
+    scores_1, scores_2 : sequence of float
+        Paired per-fold scores of the two learners (same partitions), at least two.
+    test_train_ratio : float
+        ``n_test / n_train``, >= 0. With 0 the test is the naive paired t-test.
+
+    Returns
+    -------
+    CVTTestResult
+        With ``method="corrected-resampled"`` and ``df = J - 1``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two scores, lengths that differ, NaN/infinite scores, or a
+        negative, infinite or NaN ``test_train_ratio``.
+
+    Notes
+    -----
+    Zero variance of the differences is answered as in :func:`cv_ttest`:
+    ``statistic = 0, pvalue = 1`` if the mean difference is 0 too, else
+    ``statistic = +-inf, pvalue = 0``.
+    """
+    a, b = _check_paired(scores_1, scores_2)
+    ratio = _check_ratio(test_train_ratio)
+    d = a - b
+    j = d.size
+    mean = float(np.mean(d))
+    tol = _tolerance(a, b)
+    var_of_mean = (1.0 / j + ratio) * float(np.var(d, ddof=1))
+    stat, p, se = _t_result(mean, var_of_mean, _is_constant(d, tol), j - 1, tol)
+    return CVTTestResult(stat, float(j - 1), p, mean, se, "corrected-resampled", j, j)
+
+
+def _check_ratio(value: Any) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"test_train_ratio must be a number >= 0 (n_test / n_train), got {value!r}")
+    value = float(value)
+    if not (np.isfinite(value) and value >= 0.0):
+        raise ValueError(f"test_train_ratio must be a finite number >= 0 (n_test / n_train), got {value!r}")
+    return value
+
+
+def _check_5x2(values: Any, name: str) -> np.ndarray:
+    if isinstance(values, (str, bytes)) or np.isscalar(values):
+        raise TypeError(f"{name} must be an array of shape (r, 2) of fold scores, got {type(values).__name__}")
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an array of numbers of shape (r, 2)") from None
+    if arr.ndim == 1 and arr.size % 2 == 0:
+        arr = arr.reshape(-1, 2)
+    if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 1:
+        raise ValueError(
+            f"{name} must have shape (r, 2): r replications of 2-fold cross-validation "
+            f"(or 2r scores, replication by replication), got shape {np.shape(values)}"
+        )
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must not contain NaN or infinite scores")
+    return arr
+
+
+def dietterich_5x2cv(scores_1: Any, scores_2: Any) -> CVTTestResult:
+    """Dietterich's 5x2cv paired t-test.
+
+    Five replications of 2-fold cross-validation; in replication ``i`` the two
+    learners' score differences on the two folds are ``p_i1`` and ``p_i2``, with
+    mean ``pbar_i`` and variance estimate ``s_i^2 = (p_i1 - pbar_i)^2 +
+    (p_i2 - pbar_i)^2``. Dietterich (1998, Neural Computation 10, 1895-1923,
+    eq. for t~)::
+
+        t = p_11 / sqrt((1/5) * sum_i s_i^2),   df = 5
+
+    Only the first fold's difference enters the numerator. The function accepts
+    any number ``r`` of replications (``df = r``); Dietterich's test has ``r = 5``.
+
+    Parameters
+    ----------
+    scores_1, scores_2 : array of shape (r, 2), or 2r scores
+        Per-fold scores, row ``i`` holding replication ``i``'s two folds (a flat
+        sequence is read replication by replication: ``[rep1 fold1, rep1 fold2,
+        rep2 fold1, ...]``, the order of :func:`cross_validate_scores`).
+
+    Returns
+    -------
+    CVTTestResult
+        With ``method="5x2cv"``, ``df = r``, ``mean_difference = p_11`` (the
+        numerator) and ``std_error = sqrt(mean_i s_i^2)``, so that
+        ``statistic = mean_difference / std_error``.
+
+    Raises
+    ------
+    ValueError
+        Shapes other than (r, 2) or that differ, NaN/infinite scores.
+
+    Notes
+    -----
+    If every replication's two differences are equal (all ``s_i^2 = 0``):
+    ``statistic = 0, pvalue = 1`` when ``p_11 = 0``, else ``+-inf`` and ``0``.
+    """
+    a = _check_5x2(scores_1, "scores_1")
+    b = _check_5x2(scores_2, "scores_2")
+    if a.shape != b.shape:
+        raise ValueError(f"scores_1 has shape {a.shape} but scores_2 has {b.shape}; the scores must be paired")
+    d = a - b
+    r = d.shape[0]
+    s2 = np.sum((d - d.mean(axis=1, keepdims=True)) ** 2, axis=1)
+    tol = _tolerance(a, b)
+    constant = bool(np.all(np.abs(d[:, 0] - d[:, 1]) <= tol))
+    stat, p, se = _t_result(float(d[0, 0]), float(np.mean(s2)), constant, r, tol)
+    return CVTTestResult(stat, float(r), p, float(d[0, 0]), se, "5x2cv", 2 * r, 2 * r)
+
+
+# ------------------------------------------------------------ cross-validation
+def _random_state(seed: Any) -> int:
+    """An int random_state for scikit-learn: the seed itself, or drawn from a Generator."""
+    if seed is None:
+        return int(np.random.default_rng().integers(2**31 - 1))
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(2**31 - 1))
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or int(seed) < 0:
+        raise TypeError(
+            f"seed must be None, a non-negative int or a numpy.random.Generator, got {seed!r}"
+        )
+    return int(seed) % (2**32)
+
+
+def _check_learners(learners: Any) -> dict[str, Any]:
+    from sklearn.base import clone
+
+    if isinstance(learners, Mapping):
+        items = list(learners.items())
+    elif isinstance(learners, (list, tuple)):
+        items, seen = [], {}
+        for est in learners:
+            base = type(est).__name__
+            seen[base] = seen.get(base, 0) + 1
+            items.append((base if seen[base] == 1 else f"{base}_{seen[base]}", est))
+    else:
+        raise TypeError(
+            "learners must be a dict {name: scikit-learn estimator} or a list of estimators, "
+            f"got {type(learners).__name__}"
+        )
+    if not items:
+        raise ValueError("learners must hold at least one estimator")
+    out = {}
+    for name, est in items:
+        if not (hasattr(est, "fit") and hasattr(est, "get_params")):
+            raise TypeError(f"learners[{name!r}] must be a scikit-learn estimator (with fit and get_params)")
+        clone(est)  # fails early on estimators that cannot be cloned
+        out[str(name)] = est
+    if len(out) != len(items):
+        raise ValueError("learners must have distinct names")
+    return out
+
+
+def _take(X: Any, idx: np.ndarray) -> Any:
+    return X.iloc[idx] if hasattr(X, "iloc") else X[idx]
+
+
+def cross_validate_scores(
+    X: Any,
+    y: Any,
+    learners: Any,
+    *,
+    folds: int = 10,
+    repeats: int = 1,
+    stratified: bool = True,
+    seed: Any = None,
+    scoring: Any = "accuracy",
+) -> pd.DataFrame:
+    """Per-fold scores of learners under (repeated) k-fold cross-validation.
+
+    Every learner is trained and tested on the *same* partitions, so that the
+    scores are paired fold by fold, as the textbook's paired t-test requires
+    ("for the ith round ... the same cross-validation partitioning is used to
+    obtain an error rate for M1 and an error rate for M2"). Partitions come from
+    scikit-learn's ``RepeatedStratifiedKFold`` (or ``RepeatedKFold``), each
+    repetition an independent random partitioning; each learner is cloned and
+    refitted on every training part.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame, shape (n, p)
+    y : array-like, shape (n,)
+        Class labels, no NaN.
+    learners : dict {name: estimator} or list of estimators
+        scikit-learn estimators (pipelines included). A list is named by class
+        (``GaussianNB``, ``GaussianNB_2``, ...). Estimators with their own
+        randomness keep their own ``random_state``.
+    folds : int
+        ``k >= 2``; with ``stratified`` at most the size of the smallest class.
+    repeats : int
+        Number of independent partitionings, ``>= 1`` (10 x 10-fold: ``repeats=10``).
+    stratified : bool
+        Keep the class proportions in every fold (Flach: "stratified cross-validation").
+    seed : None, int or numpy.random.Generator
+        The partitions: an int is passed to scikit-learn as ``random_state``; a
+        Generator draws one; ``None`` draws fresh entropy (not reproducible).
+    scoring : str or callable
+        A scikit-learn scorer name or ``scorer(estimator, X, y)``; default accuracy.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per learner, repetition and fold: ``learner``, ``repeat``
+        (0-based), ``fold`` (0-based), ``score``, ``n_train``, ``n_test``. The
+        settings are in ``.attrs`` (``folds``, ``repeats``, ``stratified``,
+        ``random_state``, ``scoring``).
+
+    Raises
+    ------
+    ValueError
+        ``folds < 2``, ``repeats < 1``, more folds than cases (or than the smallest
+        class when stratified), X and y of different lengths, NaN labels, no learners.
+    TypeError
+        Learners that are not estimators, a bad seed.
+    """
+    from sklearn.base import clone
+    from sklearn.metrics import check_scoring
+    from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
+
+    folds = check_count(folds, "folds", minimum=2)
+    repeats = check_count(repeats, "repeats", minimum=1)
+    if not isinstance(stratified, (bool, np.bool_)):
+        raise TypeError(f"stratified must be True or False, got {stratified!r}")
+    yv = check_labels(y, "y")
+    Xv = X if hasattr(X, "iloc") else np.asarray(X)
+    if Xv.ndim != 2:
+        raise ValueError(f"X must be two-dimensional (cases x features), got shape {Xv.shape}")
+    if Xv.shape[0] != yv.shape[0]:
+        raise ValueError(f"X has {Xv.shape[0]} rows but y has {yv.shape[0]} labels; they must match")
+    if folds > yv.shape[0]:
+        raise ValueError(f"folds must be at most the number of cases ({yv.shape[0]}), got {folds}")
+    if stratified:
+        smallest = int(np.min(np.unique(yv, return_counts=True)[1]))
+        if folds > smallest:
+            raise ValueError(
+                f"folds must be at most the size of the smallest class ({smallest}) for "
+                f"stratified cross-validation, got {folds}; lower folds or use stratified=False"
+            )
+    models = _check_learners(learners)
+    random_state = _random_state(seed)
+    splitter_cls = RepeatedStratifiedKFold if stratified else RepeatedKFold
+    splitter = splitter_cls(n_splits=folds, n_repeats=repeats, random_state=random_state)
+    rows = []
+    for s, (train, test) in enumerate(splitter.split(np.zeros((yv.shape[0], 1)), yv)):
+        Xtr, Xte, ytr, yte = _take(Xv, train), _take(Xv, test), yv[train], yv[test]
+        for name, est in models.items():
+            fitted = clone(est).fit(Xtr, ytr)
+            score = float(check_scoring(fitted, scoring=scoring)(fitted, Xte, yte))
+            rows.append((name, s // folds, s % folds, score, train.size, test.size))
+    table = pd.DataFrame(rows, columns=["learner", "repeat", "fold", "score", "n_train", "n_test"])
+    table.attrs.update(folds=folds, repeats=repeats, stratified=bool(stratified),
+                       random_state=random_state, scoring=scoring if isinstance(scoring, str) else "custom")
+    return table
+
+
+def paired_scores(
+    table: pd.DataFrame, learner_1: str, learner_2: str, *, per: str = "fold"
+) -> tuple[np.ndarray, np.ndarray]:
+    """The two learners' scores from :func:`cross_validate_scores`, aligned.
+
+    Parameters
+    ----------
+    table : DataFrame from :func:`cross_validate_scores`
+    learner_1, learner_2 : str
+        Learner names in ``table``.
+    per : {"fold", "repeat"}
+        ``"fold"``: the ``r k`` fold scores, ordered by repetition then fold;
+        ``"repeat"``: the ``r`` per-repetition means (the textbook's "error rate
+        of round i", one k-fold cross-validation each).
+
+    Returns
+    -------
+    tuple of two numpy arrays
+    """
+    check_choice(per, "per", ("fold", "repeat"))
+    missing = {"learner", "repeat", "fold", "score"} - set(getattr(table, "columns", []))
+    if missing:
+        raise ValueError(f"table lacks the columns {sorted(missing)}; make it with cross_validate_scores()")
+    out = []
+    for arg, name in (("learner_1", learner_1), ("learner_2", learner_2)):
+        part = table[table["learner"] == name]
+        if part.empty:
+            known = ", ".join(repr(v) for v in pd.unique(table["learner"]))
+            raise ValueError(f"{arg} = {name!r} is not in the table; its learners are {known}")
+        part = part.sort_values(["repeat", "fold"])
+        out.append(part.groupby("repeat")["score"].mean() if per == "repeat" else part.set_index(["repeat", "fold"])["score"])
+    s1, s2 = out
+    if not s1.index.equals(s2.index):
+        raise ValueError(f"{learner_1!r} and {learner_2!r} were not scored on the same folds; cannot pair them")
+    return s1.to_numpy(dtype=float), s2.to_numpy(dtype=float)
+
+
+def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd.DataFrame:
+    """All the applicable t-tests for two learners of a :func:`cross_validate_scores` table.
+
+    Rows (``test`` column):
+
+    * ``"paired t, all folds"``: :func:`cv_ttest` on the ``r k`` fold scores
+      (``r k - 1`` df; with ``r = 1`` this is Flach's Example 12.6);
+    * ``"paired t, round means"``: the textbook's test on the ``r`` per-repetition
+      means (``r - 1`` df; only when ``r >= 2``);
+    * ``"corrected resampled t"``: :func:`corrected_resampled_ttest` with
+      ``n_test / n_train`` from the table's fold sizes;
+    * ``"5x2cv t"``: :func:`dietterich_5x2cv`, only when ``folds == 2``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``test, statistic, df, pvalue, mean_difference, std_error``
+        (differences are learner_1 minus learner_2).
+    """
+    s1, s2 = paired_scores(table, learner_1, learner_2, per="fold")
+    results = {"paired t, all folds": cv_ttest(s1, s2)}
+    r1, r2 = paired_scores(table, learner_1, learner_2, per="repeat")
+    if r1.size >= 2:
+        results["paired t, round means"] = cv_ttest(r1, r2)
+    part = table[table["learner"] == learner_1]
+    if {"n_train", "n_test"} <= set(table.columns):
+        ratio = float(part["n_test"].mean() / part["n_train"].mean())
+    else:
+        k = int(table["fold"].max()) + 1
+        ratio = 1.0 / (k - 1)
+    results["corrected resampled t"] = corrected_resampled_ttest(s1, s2, test_train_ratio=ratio)
+    if int(table["fold"].max()) + 1 == 2:
+        results["5x2cv t"] = dietterich_5x2cv(s1.reshape(-1, 2), s2.reshape(-1, 2))
+    return pd.DataFrame(
+        [{"test": name, "statistic": r.statistic, "df": r.df, "pvalue": r.pvalue,
+          "mean_difference": r.mean_difference, "std_error": r.std_error} for name, r in results.items()]
+    )
+
+
+# ------------------------------------------------------------------ simulation
+SIMULATED_TESTS = ("paired t, all folds", "paired t, round means", "corrected resampled t", "5x2cv t")
+
+
+def _check_bayes_error(value: Any) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"bayes_error must be a number in the open interval (0, 0.5), got {value!r}")
+    value = float(value)
+    if not 0.0 < value < 0.5:
+        raise ValueError(f"bayes_error must lie in the open interval (0, 0.5), got {value!r}")
+    return value
+
+
+def equal_learners_data(
+    n_samples: int, *, bayes_error: float = 0.25, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """A data set on which two learners are equally good by construction.
+
+    ``n_samples`` cases, half in each class (the odd one in class 1); given the
+    class ``y``, the two features are independent normals with unit variance and
+    means ``-mu`` (class 0) and ``+mu`` (class 1), ``mu = Phi^{-1}(1 - bayes_error)``.
+    Each feature on its own therefore has Bayes error ``bayes_error``, and the two
+    features are exchangeable: a learner that sees only feature 0 and the same
+    learner that sees only feature 1 have the same expected error for every
+    training-set size. They are different learners (their errors on a given case
+    differ), but neither is better.
+
+    Returns
+    -------
+    X : ndarray, shape (n_samples, 2)
+    y : ndarray of int, shape (n_samples,)
+    """
+    n = check_count(n_samples, "n_samples", minimum=2)
+    err = _check_bayes_error(bayes_error)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    mu = float(stats.norm.ppf(1.0 - err))
+    y = np.zeros(n, dtype=int)
+    y[n // 2:] = 1
+    y = rng.permutation(y)
+    X = rng.standard_normal((n, 2)) + np.where(y == 1, mu, -mu)[:, None]
+    return X, y
+
+
+def _feature_scores(X: np.ndarray, y: np.ndarray, splits: list, column: int) -> np.ndarray:
+    """Accuracy of Gaussian naive Bayes on one feature, fold by fold."""
+    from sklearn.naive_bayes import GaussianNB
+
+    out = np.empty(len(splits))
+    x = X[:, [column]]
+    for i, (train, test) in enumerate(splits):
+        model = GaussianNB().fit(x[train], y[train])
+        out[i] = np.mean(model.predict(x[test]) == y[test])
+    return out
+
+
+def simulate_equal_learners(
+    n_samples: int = 100,
+    *,
+    folds: int = 10,
+    repeats: int = 10,
+    n_datasets: int = 100,
+    bayes_error: float = 0.25,
+    seed: Any = 0,
+) -> pd.DataFrame:
+    """How the cross-validation t-tests behave when the null hypothesis is true.
+
+    For each of ``n_datasets`` independent data sets from
+    :func:`equal_learners_data`, learner A (Gaussian naive Bayes on feature 0)
+    and learner B (the same on feature 1), equally good by construction, are
+    compared by
+
+    * ``repeats`` x ``folds``-fold stratified cross-validation (shared partitions),
+      tested by the naive paired t-test on all ``r k`` folds (``r k - 1`` df), the
+      textbook's paired t-test on the ``r`` round means (``r - 1`` df; only when
+      ``repeats >= 2``) and Nadeau & Bengio's corrected resampled t-test
+      (``n_test/n_train = 1/(k - 1)``);
+    * a separate 5 x 2-fold cross-validation, tested by Dietterich's 5x2cv t-test.
+
+    Every rejection is a false positive, so each test's rejection rate estimates
+    its type I error (see :func:`rejection_rates`).
+
+    Parameters
+    ----------
+    n_samples : int
+        Cases per data set, at least ``2 * folds`` (each class must fill every fold)
+        and at least 4.
+    folds, repeats : int
+        ``k >= 2`` and ``r >= 1`` of the repeated cross-validation.
+    n_datasets : int
+        Number of simulated data sets, >= 1 (the Monte Carlo sample size).
+    bayes_error : float
+        In (0, 0.5): the error of the best rule on either feature.
+    seed : int or numpy.random.Generator
+        Everything random (data, partitions) is drawn from
+        ``numpy.random.default_rng(seed)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set and test: ``dataset, test, statistic, df, pvalue,
+        mean_difference`` (accuracy of A minus B). The settings are in ``.attrs``.
+    """
+    from sklearn.model_selection import RepeatedStratifiedKFold
+
+    folds = check_count(folds, "folds", minimum=2)
+    repeats = check_count(repeats, "repeats", minimum=1)
+    n = check_count(n_samples, "n_samples", minimum=2)
+    if n < max(2 * folds, 4):
+        raise ValueError(
+            f"n_samples must be at least 2 * folds = {max(2 * folds, 4)} so that each of the two "
+            f"equal classes fills every fold, got {n}"
+        )
+    m = check_count(n_datasets, "n_datasets", minimum=1)
+    err = _check_bayes_error(bayes_error)
+    if seed is None:
+        raise TypeError("seed must be an int or a numpy.random.Generator; the simulation is always seeded")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(_random_state(seed))
+    ratio = 1.0 / (folds - 1)
+    rows = []
+    for i in range(m):
+        X, y = equal_learners_data(n, bayes_error=err, rng=rng)
+        cv = RepeatedStratifiedKFold(n_splits=folds, n_repeats=repeats,
+                                     random_state=int(rng.integers(2**31 - 1)))
+        splits = list(cv.split(X, y))
+        a, b = _feature_scores(X, y, splits, 0), _feature_scores(X, y, splits, 1)
+        results = {SIMULATED_TESTS[0]: cv_ttest(a, b)}
+        if repeats >= 2:
+            results[SIMULATED_TESTS[1]] = cv_ttest(a.reshape(repeats, folds).mean(axis=1),
+                                                   b.reshape(repeats, folds).mean(axis=1))
+        results[SIMULATED_TESTS[2]] = corrected_resampled_ttest(a, b, test_train_ratio=ratio)
+        cv2 = RepeatedStratifiedKFold(n_splits=2, n_repeats=5, random_state=int(rng.integers(2**31 - 1)))
+        splits2 = list(cv2.split(X, y))
+        results[SIMULATED_TESTS[3]] = dietterich_5x2cv(
+            _feature_scores(X, y, splits2, 0).reshape(5, 2), _feature_scores(X, y, splits2, 1).reshape(5, 2)
+        )
+        for name, r in results.items():
+            rows.append((i, name, r.statistic, r.df, r.pvalue, r.mean_difference))
+    out = pd.DataFrame(rows, columns=["dataset", "test", "statistic", "df", "pvalue", "mean_difference"])
+    out.attrs.update(n_samples=n, folds=folds, repeats=repeats, n_datasets=m, bayes_error=err)
+    return out
+
+
+def rejection_rates(simulation: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Rejection rate of each test in a simulation, with its Monte Carlo standard error.
+
+    Parameters
+    ----------
+    simulation : DataFrame from :func:`simulate_equal_learners`
+    alpha : float
+        Significance level in (0, 1); a test rejects when ``pvalue < alpha``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test, in :data:`SIMULATED_TESTS` order: ``test, rejections,
+        n_datasets, rate, mc_se`` with ``mc_se = sqrt(rate (1 - rate) / n_datasets)``
+        (the binomial standard error; 0 when the rate is 0 or 1, where a
+        ``n_datasets``-based bound such as 3/n is the better statement).
+        ``.attrs`` holds ``alpha`` and the simulation's settings.
+    """
+    alpha = check_alpha(alpha)
+    missing = {"test", "pvalue", "dataset"} - set(getattr(simulation, "columns", []))
+    if missing:
+        raise ValueError(f"simulation lacks the columns {sorted(missing)}; make it with simulate_equal_learners()")
+    if len(simulation) == 0:
+        raise ValueError("simulation must hold at least one data set")
+    order = [t for t in SIMULATED_TESTS if t in set(simulation["test"])]
+    order += [t for t in pd.unique(simulation["test"]) if t not in order]
+    rows = []
+    for name in order:
+        p = simulation.loc[simulation["test"] == name, "pvalue"].to_numpy(dtype=float)
+        k = int(np.sum(p < alpha))
+        rate = k / p.size
+        rows.append((name, k, p.size, rate, float(np.sqrt(rate * (1.0 - rate) / p.size))))
+    out = pd.DataFrame(rows, columns=["test", "rejections", "n_datasets", "rate", "mc_se"])
+    out.attrs.update(simulation.attrs)
+    out.attrs["alpha"] = alpha
+    return out
+
+
+def _axes(ax):
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.2))
+    return ax
+
+
+def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=None):
+    """Bar chart of rejection rates with +-2 Monte Carlo standard errors and the level alpha.
+
+    Parameters
+    ----------
+    rates : DataFrame from :func:`rejection_rates`
+    alpha : float, optional
+        The nominal level drawn as a line; by default ``rates.attrs["alpha"]``.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if ``None``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    missing = {"test", "rate", "mc_se"} - set(getattr(rates, "columns", []))
+    if missing:
+        raise ValueError(f"rates lacks the columns {sorted(missing)}; make it with rejection_rates()")
+    alpha = check_alpha(rates.attrs.get("alpha", 0.05) if alpha is None else alpha)
+    ax = _axes(ax)
+    y = np.arange(len(rates))[::-1]
+    colours = ["C3" if lo > alpha else "C0" for lo in rates["rate"] - 2 * rates["mc_se"]]
+    ax.barh(y, rates["rate"], xerr=2 * rates["mc_se"], color=colours, alpha=0.8, capsize=3)
+    ax.axvline(alpha, color="k", linestyle="--", linewidth=1, label=f"nominal level α = {alpha:g}")
+    ax.set_yticks(y)
+    ax.set_yticklabels(rates["test"])
+    ax.set_xlim(0, max(1.05 * float((rates["rate"] + 2 * rates["mc_se"]).max()), 2 * alpha))
+    ax.set_xlabel("rejection rate of a true null hypothesis (±2 MC s.e.)")
+    a = rates.attrs
+    if {"n_samples", "folds", "repeats", "n_datasets"} <= set(a):
+        ax.set_title(f"Two equally good learners: n = {a['n_samples']}, {a['repeats']} x {a['folds']}-fold CV, "
+                     f"{a['n_datasets']} data sets", fontsize="medium")
+    ax.legend(loc="lower right", fontsize="small", frameon=False)
+    return ax
+
+
+def rejection_study(
+    n_samples: int,
+    folds: int,
+    repeats: int,
+    alpha: float,
+    *,
+    n_datasets: int = 100,
+    bayes_error: float = 0.25,
+    seed: Any = 0,
+    ax=None,
+) -> pd.DataFrame:
+    """Simulate, summarise and plot in one call (the notebook's slider callback).
+
+    Runs :func:`simulate_equal_learners`, then :func:`rejection_rates` at
+    ``alpha``, draws :func:`plot_rejection_rates` on ``ax`` and returns the rates.
+    """
+    alpha = check_alpha(alpha)
+    sim = simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
+                                  bayes_error=bayes_error, seed=seed)
+    rates = rejection_rates(sim, alpha)
+    plot_rejection_rates(rates, ax=ax)
+    return rates

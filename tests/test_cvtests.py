@@ -1,18 +1,46 @@
 """Tests of evallib.cvtests against independent references.
 
 References: scipy's ``ttest_rel``, ``ttest_ind`` and ``ttest_1samp``, the p-values
-printed in Flach's Example 12.6 (recomputed here from Example 12.4's table), and
-the t distribution's quantiles from scipy.
+printed in Flach's Example 12.6 (recomputed here from Example 12.4's table), the
+t distribution's quantiles from scipy, Dietterich's 5x2cv statistic worked by hand
+and by an explicit loop over his definitions, scikit-learn's ``cross_val_score``
+on the same partitions, and Monte Carlo checks with stated tolerances.
 """
 
 from __future__ import annotations
 
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
+from sklearn.compose import ColumnTransformer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, cross_val_score
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
 
 import evallib
-from evallib import cv_ttest
+from evallib import (
+    SIMULATED_TESTS,
+    compare_cv_scores,
+    corrected_resampled_ttest,
+    cross_validate_scores,
+    cv_ttest,
+    dietterich_5x2cv,
+    equal_learners_data,
+    paired_scores,
+    plot_rejection_rates,
+    rejection_rates,
+    rejection_study,
+    simulate_equal_learners,
+)
 
 # Flach (2012), Example 12.4: accuracies of three learners over 10 folds.
 NB = np.array([0.6809, 0.7017, 0.7012, 0.6913, 0.6333, 0.6415, 0.7216, 0.7214, 0.6578, 0.7865])
@@ -155,3 +183,356 @@ def test_result_is_frozen_and_exported():
     with pytest.raises(AttributeError):
         r.pvalue = 0.5  # type: ignore[misc]
     assert "cv_ttest" in evallib.__all__ and evallib.cv_ttest is cv_ttest
+
+
+# ------------------------------------------------------ corrected resampled t
+def test_corrected_with_ratio_zero_is_the_paired_ttest():
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(0.8, 0.04, 30), rng.normal(0.79, 0.04, 30)
+    r, ref = corrected_resampled_ttest(a, b, test_train_ratio=0), stats.ttest_rel(a, b)
+    assert r.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    assert r.method == "corrected-resampled" and r.df == 29
+
+
+@pytest.mark.parametrize("folds, repeats", [(10, 10), (5, 2), (2, 5)])
+def test_corrected_inflates_the_variance_by_1_plus_J_ratio(folds, repeats):
+    # Nadeau & Bengio: var = (1/J + n2/n1) s^2, so t = t_naive / sqrt(1 + J n2/n1).
+    rng = np.random.default_rng(folds * repeats)
+    j = folds * repeats
+    a, b = rng.normal(0.8, 0.04, j), rng.normal(0.78, 0.04, j)
+    ratio = 1 / (folds - 1)
+    naive = stats.ttest_rel(a, b)
+    r = corrected_resampled_ttest(a, b, test_train_ratio=ratio)
+    assert r.statistic == pytest.approx(naive.statistic / np.sqrt(1 + j * ratio), rel=1e-12)
+    assert r.pvalue == pytest.approx(2 * stats.t.sf(abs(r.statistic), j - 1), rel=1e-12)
+    assert r.pvalue > naive.pvalue
+    d = a - b
+    assert r.std_error == pytest.approx(np.sqrt((1 / j + ratio) * d.var(ddof=1)), rel=1e-12)
+
+
+def test_corrected_degenerate_and_bad_input():
+    a = np.array([0.8, 0.7, 0.9])
+    r = corrected_resampled_ttest(a, a, test_train_ratio=0.1)
+    assert (r.statistic, r.pvalue) == (0.0, 1.0)
+    r = corrected_resampled_ttest(a + 0.05, a, test_train_ratio=0.1)
+    assert (r.statistic, r.pvalue) == (np.inf, 0.0)
+    for bad, exc in [(-0.1, ValueError), (np.inf, ValueError), (np.nan, ValueError), ("1/9", TypeError),
+                     (True, TypeError)]:
+        with pytest.raises(exc, match="test_train_ratio"):
+            corrected_resampled_ttest(a, a + 0.01, test_train_ratio=bad)
+    with pytest.raises(ValueError, match="paired test needs"):
+        corrected_resampled_ttest(a, a[:2], test_train_ratio=0.1)
+    with pytest.raises(ValueError, match="scores_2 must not contain NaN"):
+        corrected_resampled_ttest(a, [0.1, np.nan, 0.2], test_train_ratio=0.1)
+    with pytest.raises(TypeError):
+        corrected_resampled_ttest(a, a)  # test_train_ratio is required
+
+
+# ---------------------------------------------------------------------- 5x2cv
+def test_5x2cv_by_hand():
+    # Differences: replication 1 folds (1, -1), the others (0, 0); scores_2 = 0.
+    # s_1^2 = (1 - 0)^2 + (-1 - 0)^2 = 2, others 0; mean s^2 = 2/5;
+    # t = p_11 / sqrt(2/5) = 1 / 0.632456 = 1.581139, df = 5.
+    d = np.zeros((5, 2))
+    d[0] = (1.0, -1.0)
+    r = dietterich_5x2cv(d, np.zeros((5, 2)))
+    assert r.statistic == pytest.approx(np.sqrt(5 / 2), rel=1e-12)
+    assert r.df == 5 and r.method == "5x2cv" and r.mean_difference == 1.0
+    assert r.pvalue == pytest.approx(2 * stats.t.sf(np.sqrt(2.5), 5), rel=1e-12)
+
+
+def test_5x2cv_matches_an_explicit_loop_over_dietterichs_definitions():
+    rng = np.random.default_rng(11)
+    a, b = rng.uniform(0.7, 0.9, (5, 2)), rng.uniform(0.7, 0.9, (5, 2))
+    total = 0.0
+    for i in range(5):
+        p1, p2 = a[i, 0] - b[i, 0], a[i, 1] - b[i, 1]
+        pbar = (p1 + p2) / 2
+        total += (p1 - pbar) ** 2 + (p2 - pbar) ** 2
+    t = (a[0, 0] - b[0, 0]) / np.sqrt(total / 5)
+    r = dietterich_5x2cv(a, b)
+    assert r.statistic == pytest.approx(t, rel=1e-12)
+    assert r.pvalue == pytest.approx(2 * stats.t.sf(abs(t), 5), rel=1e-12)
+    # A flat sequence is read replication by replication.
+    flat = dietterich_5x2cv(a.ravel(), b.ravel())
+    assert flat.statistic == r.statistic
+
+
+def test_5x2cv_degenerate_and_bad_input():
+    a = np.tile([[0.8], [0.7], [0.75], [0.9], [0.85]], (1, 2))  # equal folds in every replication
+    assert (dietterich_5x2cv(a, a).statistic, dietterich_5x2cv(a, a).pvalue) == (0.0, 1.0)
+    r = dietterich_5x2cv(a + 0.1, a)
+    assert r.statistic == np.inf and r.pvalue == 0.0
+    with pytest.raises(ValueError, match=r"scores_1 must have shape \(r, 2\)"):
+        dietterich_5x2cv(np.zeros((5, 3)), np.zeros((5, 3)))
+    with pytest.raises(ValueError, match=r"scores_1 must have shape \(r, 2\)"):
+        dietterich_5x2cv(np.zeros(9), np.zeros(9))
+    with pytest.raises(ValueError, match="must be paired"):
+        dietterich_5x2cv(np.zeros((5, 2)), np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="scores_2 must not contain NaN"):
+        dietterich_5x2cv(np.zeros((5, 2)), np.full((5, 2), np.nan))
+    with pytest.raises(TypeError, match="scores_1"):
+        dietterich_5x2cv(0.5, np.zeros((5, 2)))
+
+
+# ---------------------------------------------------------- cross-validation
+@pytest.fixture(scope="module")
+def cancer():
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    return X, y
+
+
+LEARNERS = {
+    "nb": GaussianNB(),
+    "lr": make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+    "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
+}
+
+
+def test_cross_validate_scores_matches_cross_val_score(cancer):
+    X, y = cancer
+    table = cross_validate_scores(X, y, LEARNERS, folds=5, repeats=3, seed=42)
+    assert list(table.columns) == ["learner", "repeat", "fold", "score", "n_train", "n_test"]
+    assert len(table) == 3 * 5 * 3
+    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=3, random_state=42)
+    for name, est in LEARNERS.items():
+        ref = cross_val_score(est, X, y, cv=cv, scoring="accuracy")
+        got = table[table.learner == name].sort_values(["repeat", "fold"])["score"].to_numpy()
+        np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12)
+    # Every repetition is a partition: its test parts cover the data once.
+    sizes = table[table.learner == "nb"].groupby("repeat")["n_test"].sum()
+    assert (sizes == len(y)).all()
+    assert ((table.n_train + table.n_test) == len(y)).all()
+    assert table.attrs["folds"] == 5 and table.attrs["repeats"] == 3 and table.attrs["random_state"] == 42
+
+
+def test_cross_validate_scores_unstratified_dataframe_and_list(cancer):
+    X, y = cancer
+    Xdf = pd.DataFrame(X[:200])
+    table = cross_validate_scores(Xdf, y[:200], [GaussianNB(), GaussianNB(var_smoothing=1e-3)],
+                                  folds=4, repeats=2, stratified=False, seed=7, scoring="balanced_accuracy")
+    assert sorted(pd.unique(table.learner)) == ["GaussianNB", "GaussianNB_2"]
+    cv = RepeatedKFold(n_splits=4, n_repeats=2, random_state=7)
+    ref = cross_val_score(GaussianNB(), Xdf, y[:200], cv=cv, scoring="balanced_accuracy")
+    got = table[table.learner == "GaussianNB"]["score"].to_numpy()
+    np.testing.assert_allclose(got, ref, atol=1e-12)
+
+
+def test_cross_validate_scores_seeds(cancer):
+    X, y = cancer
+    a = cross_validate_scores(X, y, {"nb": GaussianNB()}, folds=3, seed=np.random.default_rng(1))
+    b = cross_validate_scores(X, y, {"nb": GaussianNB()}, folds=3, seed=np.random.default_rng(1))
+    pd.testing.assert_frame_equal(a, b)
+    c = cross_validate_scores(X, y, {"nb": GaussianNB()}, folds=3, seed=2)
+    assert not np.array_equal(a.score, c.score)
+
+
+def test_stratified_folds_keep_the_class_proportions(cancer):
+    X, y = cancer
+    table = cross_validate_scores(X, y, {"nb": GaussianNB()}, folds=10, repeats=2, seed=0)
+    # 569 cases in 10 folds: 56 or 57 per fold.
+    assert set(table.n_test) <= {56, 57}
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"folds": 1}, ValueError, "folds must be a whole number >= 2"),
+        ({"folds": 2.5}, ValueError, "folds"),
+        ({"repeats": 0}, ValueError, "repeats must be a whole number >= 1"),
+        ({"folds": 30}, ValueError, "smallest class"),
+        ({"folds": 61, "stratified": False}, ValueError, "number of cases"),
+        ({"seed": -1}, TypeError, "seed"),
+        ({"seed": "a"}, TypeError, "seed"),
+        ({"stratified": "yes"}, TypeError, "stratified"),
+    ],
+)
+def test_cross_validate_scores_bad_arguments(kwargs, exc, match):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = np.r_[np.zeros(35, int), np.ones(25, int)]
+    with pytest.raises(exc, match=match):
+        cross_validate_scores(X, y, {"nb": GaussianNB()}, **kwargs)
+
+
+def test_cross_validate_scores_bad_data_and_learners():
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    y = np.r_[np.zeros(20, int), np.ones(20, int)]
+    with pytest.raises(ValueError, match="X has 40 rows but y has 39"):
+        cross_validate_scores(X, y[:39], [GaussianNB()], folds=2)
+    with pytest.raises(ValueError, match="y must not contain NaN"):
+        cross_validate_scores(X, np.r_[y[:39], np.nan], [GaussianNB()], folds=2)
+    with pytest.raises(ValueError, match="X must be two-dimensional"):
+        cross_validate_scores(X[:, 0], y, [GaussianNB()], folds=2)
+    with pytest.raises(ValueError, match="at least one estimator"):
+        cross_validate_scores(X, y, {}, folds=2)
+    with pytest.raises(TypeError, match="learners"):
+        cross_validate_scores(X, y, GaussianNB(), folds=2)
+    with pytest.raises(TypeError, match=r"learners\['x'\] must be a scikit-learn estimator"):
+        cross_validate_scores(X, y, {"x": object()}, folds=2)
+
+
+def test_paired_scores_and_compare(cancer):
+    X, y = cancer
+    table = cross_validate_scores(X, y, LEARNERS, folds=10, repeats=3, seed=1)
+    s1, s2 = paired_scores(table, "nb", "lr")
+    assert s1.shape == (30,)
+    r1, r2 = paired_scores(table, "nb", "lr", per="repeat")
+    np.testing.assert_allclose(r1, s1.reshape(3, 10).mean(axis=1))
+    out = compare_cv_scores(table, "nb", "lr").set_index("test")
+    assert list(out.index) == ["paired t, all folds", "paired t, round means", "corrected resampled t"]
+    assert out.loc["paired t, all folds", "pvalue"] == pytest.approx(stats.ttest_rel(s1, s2).pvalue, rel=1e-12)
+    assert out.loc["paired t, round means", "pvalue"] == pytest.approx(stats.ttest_rel(r1, r2).pvalue, rel=1e-12)
+    assert out.loc["paired t, round means", "df"] == 2
+    n_test = table[table.learner == "nb"].n_test.mean()
+    naive = stats.ttest_rel(s1, s2).statistic
+    assert out.loc["corrected resampled t", "statistic"] == pytest.approx(
+        naive / np.sqrt(1 + 30 * n_test / (len(y) - n_test)), rel=1e-12)
+    with pytest.raises(ValueError, match="learner_2 = 'svm' is not in the table"):
+        paired_scores(table, "nb", "svm")
+    with pytest.raises(ValueError, match="per must be one of"):
+        paired_scores(table, "nb", "lr", per="x")
+    with pytest.raises(ValueError, match="lacks the columns"):
+        paired_scores(pd.DataFrame({"a": [1]}), "nb", "lr")
+
+
+def test_compare_includes_5x2cv_for_two_folds(cancer):
+    X, y = cancer
+    table = cross_validate_scores(X, y, LEARNERS, folds=2, repeats=5, seed=3)
+    out = compare_cv_scores(table, "tree", "lr").set_index("test")
+    s1, s2 = paired_scores(table, "tree", "lr")
+    d = (s1 - s2).reshape(5, 2)
+    t = d[0, 0] / np.sqrt(np.mean(2 * ((d[:, 0] - d[:, 1]) / 2) ** 2))
+    assert out.loc["5x2cv t", "statistic"] == pytest.approx(t, rel=1e-12)
+    assert out.loc["5x2cv t", "df"] == 5
+
+
+# ------------------------------------------------------------------ simulation
+def test_equal_learners_data_has_the_stated_bayes_error():
+    X, y = equal_learners_data(200_001, bayes_error=0.2, rng=np.random.default_rng(0))
+    assert X.shape == (200_001, 2) and y.sum() == 100_001
+    n = len(y)
+    se = np.sqrt(0.2 * 0.8 / n)
+    for j in (0, 1):  # the Bayes rule on one feature: predict 1 when x_j > 0
+        assert np.mean((X[:, j] > 0) != (y == 1)) == pytest.approx(0.2, abs=4 * se)
+    # The features are independent given the class.
+    for c in (0, 1):
+        assert abs(np.corrcoef(X[y == c].T)[0, 1]) < 4 / np.sqrt((y == c).sum())
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [({"bayes_error": 0.5}, ValueError, "bayes_error"), ({"bayes_error": 0}, ValueError, "bayes_error"),
+     ({"bayes_error": "x"}, TypeError, "bayes_error"), ({"rng": 0}, TypeError, "rng")],
+)
+def test_equal_learners_data_bad_input(kwargs, exc, match):
+    args = {"bayes_error": 0.25, "rng": np.random.default_rng(0)} | kwargs
+    with pytest.raises(exc, match=match):
+        equal_learners_data(10, **args)
+
+
+def test_simulation_agrees_with_cross_validate_scores():
+    """The simulation's own fold loop against the public path with column pipelines."""
+    sim = simulate_equal_learners(40, folds=5, repeats=3, n_datasets=1, seed=9)
+    rng = np.random.default_rng(9)
+    X, y = equal_learners_data(40, bayes_error=0.25, rng=rng)
+    rs = int(rng.integers(2**31 - 1))
+    learners = {name: make_pipeline(ColumnTransformer([("x", "passthrough", [j])]), GaussianNB())
+                for j, name in enumerate(["A", "B"])}
+    table = cross_validate_scores(X, y, learners, folds=5, repeats=3, seed=rs)
+    ref = compare_cv_scores(table, "A", "B").set_index("test")
+    got = sim.set_index("test")
+    for name in SIMULATED_TESTS[:3]:
+        assert got.loc[name, "pvalue"] == pytest.approx(ref.loc[name, "pvalue"], rel=1e-12)
+    rs2 = int(rng.integers(2**31 - 1))
+    t52 = cross_validate_scores(X, y, learners, folds=2, repeats=5, seed=rs2)
+    assert got.loc["5x2cv t", "pvalue"] == pytest.approx(
+        compare_cv_scores(t52, "A", "B").set_index("test").loc["5x2cv t", "pvalue"], rel=1e-12)
+
+
+def test_simulation_is_seeded_and_tidy():
+    a = simulate_equal_learners(30, folds=3, repeats=2, n_datasets=3, seed=4)
+    b = simulate_equal_learners(30, folds=3, repeats=2, n_datasets=3, seed=4)
+    pd.testing.assert_frame_equal(a, b)
+    assert list(a.columns) == ["dataset", "test", "statistic", "df", "pvalue", "mean_difference"]
+    assert len(a) == 3 * 4 and set(a.test) == set(SIMULATED_TESTS)
+    one = simulate_equal_learners(30, folds=3, repeats=1, n_datasets=2, seed=4)
+    assert "paired t, round means" not in set(one.test)
+    assert a.attrs == {"n_samples": 30, "folds": 3, "repeats": 2, "n_datasets": 3, "bayes_error": 0.25}
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [({"folds": 1}, ValueError, "folds"), ({"repeats": 0}, ValueError, "repeats"),
+     ({"n_samples": 15}, ValueError, "n_samples must be at least 2 \\* folds = 20"),
+     ({"n_datasets": 0}, ValueError, "n_datasets"), ({"seed": None}, TypeError, "seed"),
+     ({"bayes_error": 0.7}, ValueError, "bayes_error")],
+)
+def test_simulation_bad_input(kwargs, exc, match):
+    args = {"n_samples": 40, "folds": 10, "repeats": 1, "n_datasets": 1, "seed": 0} | kwargs
+    with pytest.raises(exc, match=match):
+        simulate_equal_learners(**args)
+
+
+def test_rejection_rates_counts():
+    sim = pd.DataFrame({
+        "dataset": [0, 0, 1, 1, 2, 2, 3, 3],
+        "test": ["corrected resampled t", "paired t, all folds"] * 4,
+        "pvalue": [0.5, 0.01, 0.04, 0.001, 0.2, 0.3, 0.06, 0.049],
+    })
+    r = rejection_rates(sim, alpha=0.05).set_index("test")
+    assert list(r.index) == ["paired t, all folds", "corrected resampled t"]
+    assert r.loc["paired t, all folds", "rejections"] == 3 and r.loc["corrected resampled t", "rejections"] == 1
+    assert r.loc["paired t, all folds", "rate"] == 0.75
+    assert r.loc["paired t, all folds", "mc_se"] == pytest.approx(np.sqrt(0.75 * 0.25 / 4))
+    assert rejection_rates(sim, alpha=0.5).loc[1, "rejections"] == 3  # 0.5 itself is not < 0.5
+    for bad in (0, 1, np.nan):
+        with pytest.raises(ValueError, match="alpha"):
+            rejection_rates(sim, alpha=bad)
+    with pytest.raises(ValueError, match="lacks the columns"):
+        rejection_rates(sim.drop(columns="pvalue"))
+    with pytest.raises(ValueError, match="at least one data set"):
+        rejection_rates(sim.iloc[:0])
+
+
+@pytest.mark.slow
+def test_naive_tests_reject_too_often_and_the_remedies_do_not():
+    """Monte Carlo: with equally good learners every rejection is a type I error.
+
+    200 data sets of 60 cases, 5 x 5-fold CV. Tolerances: 3 binomial standard
+    errors at the nominal 0.05 (sd 0.0154), i.e. the remedies must stay below
+    0.05 + 0.046; the naive all-folds test must exceed that bound.
+    """
+    sim = simulate_equal_learners(60, folds=5, repeats=5, n_datasets=200, seed=2024)
+    r = rejection_rates(sim, 0.05).set_index("test")["rate"]
+    bound = 0.05 + 3 * np.sqrt(0.05 * 0.95 / 200)
+    assert r["corrected resampled t"] <= bound
+    assert r["5x2cv t"] <= bound
+    assert r["paired t, all folds"] > bound
+    assert r["paired t, round means"] > bound
+    # Equal learners: the mean accuracy difference over data sets is 0 within 4 s.e.
+    d = sim[sim.test == "paired t, all folds"]["mean_difference"]
+    assert abs(d.mean()) < 4 * d.std(ddof=1) / np.sqrt(len(d))
+
+
+def test_plot_rejection_rates_and_study():
+    rates = rejection_study(30, 3, 2, 0.1, n_datasets=4, seed=1, ax=None)
+    ref = rejection_rates(simulate_equal_learners(30, folds=3, repeats=2, n_datasets=4, seed=1), 0.1)
+    pd.testing.assert_frame_equal(rates, ref)
+    fig, ax = plt.subplots()
+    out = plot_rejection_rates(rates, ax=ax)
+    assert out is ax and len(ax.patches) == len(rates)
+    # The first test is drawn at the top.
+    top = dict(zip(ax.get_yticks(), (t.get_text() for t in ax.get_yticklabels())))
+    assert [top[k] for k in sorted(top, reverse=True)] == list(rates.test)
+    assert any(np.allclose(line.get_xdata(), 0.1) for line in ax.get_lines())
+    plt.close("all")
+    with pytest.raises(ValueError, match="lacks the columns"):
+        plot_rejection_rates(pd.DataFrame({"x": [1]}))
+    with pytest.raises(ValueError, match="alpha"):
+        plot_rejection_rates(rates, alpha=2)
+    with pytest.raises(ValueError, match="alpha"):
+        rejection_study(30, 3, 2, 1.5, n_datasets=1)
