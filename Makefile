@@ -20,7 +20,7 @@ PYTEST_ARGS ?=
 
 BENCH_SCRIPTS := $(sort $(wildcard benchmarks/*.py))
 
-.PHONY: help venv lab test bench clean
+.PHONY: help venv lab test bench clean report
 
 help: ## List the targets
 	@echo "Targets:"
@@ -28,6 +28,7 @@ help: ## List the targets
 	@echo "  make lab     start JupyterLab on notebooks/ at http://127.0.0.1:$(PORT) (PORT=..., LAB_ARGS=...)"
 	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run (PYTEST_ARGS=...)"
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
+	@echo "  make report  compare the classifiers of PREDICTIONS=file.csv (default: the shipped example) in $(REPORT_HTML) (TITLE=...)"
 	@echo "  make clean   remove $(VENV) and build debris"
 	@echo "  make help    show this list (default)"
 
@@ -81,6 +82,15 @@ else
 	done; \
 	if [ $${#failed[@]} -gt 0 ]; then echo "Failed benchmarks: $${failed[*]}" >&2; exit 1; fi
 endif
+
+# The analyst's report: papermill runs notebooks/report.ipynb on PREDICTIONS, nbconvert
+# writes an HTML page without code; the executed notebook is kept beside it.
+PREDICTIONS ?= data/example_predictions.csv
+TITLE       ?=
+REPORT_HTML ?= out/report.html
+
+report: $(STAMP)
+	MPLBACKEND=Agg "$(PY)" -m evallib report "$(PREDICTIONS)" -o "$(REPORT_HTML)" $(if $(TITLE),--title "$(TITLE)")
 
 clean:
 	rm -rf "$(VENV)" build dist .pytest_cache

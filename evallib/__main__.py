@@ -1,0 +1,92 @@
+"""Command line: ``python -m evallib report predictions.csv -o report.html``.
+
+Runs ``notebooks/report.ipynb`` on an analyst's predictions file with papermill and writes
+an HTML page without code cells, with the executed notebook beside it (see
+:func:`evallib.report.run_report`). Bad input stops the run with one sentence on stderr
+and exit status 1; usage errors exit with status 2 (argparse's convention).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {value}")
+    return value
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m evallib`` argument parser (one subcommand, ``report``)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m evallib",
+        description="evallib: the classifier-comparison workbook's command line.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="command")
+    rep = sub.add_parser(
+        "report",
+        help="compare the classifiers of a predictions file in an HTML report",
+        description=(
+            "Compare classifiers from a predictions file: one row per test case, a label column, "
+            "and per classifier a pred_<name> column (predicted labels) and/or a score_<name> "
+            "column (higher = more likely positive); optionally a fold column. Writes an HTML "
+            "report without code and the executed notebook beside it."
+        ),
+    )
+    rep.add_argument("predictions", help="the predictions file (CSV, or any table pandas reads)")
+    rep.add_argument("-o", "--output", default="report.html",
+                     help="HTML file to write (default: report.html); the notebook goes beside it")
+    rep.add_argument("--label-column", default="label", help="column with the true classes (default: label)")
+    rep.add_argument("--positive-label", default=None,
+                     help="the positive class (default: 1 for 0/1 labels, else the less frequent class)")
+    rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
+    rep.add_argument("--adjust", choices=("holm", "bonferroni", "none"), default="holm",
+                     help="multiple-testing adjustment of the pairwise tests (default: holm)")
+    rep.add_argument("--classifiers-tried", type=_positive_int, default=None,
+                     help="how many classifiers were tried before these (Forman & Cohen's C; "
+                          "default: the number in the file)")
+    rep.add_argument("--title", default=None, help="report title")
+    rep.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    rep.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = build_parser().parse_args(argv)
+    from .report import ReportExecutionError, ReportInputError, run_report
+
+    try:
+        files = run_report(
+            args.predictions, args.output, label_column=args.label_column,
+            positive_label=args.positive_label, alpha=args.alpha, adjust=args.adjust,
+            classifiers_tried=args.classifiers_tried, title=args.title or None, seed=args.seed,
+            progress=not args.quiet,
+        )
+    except (ReportInputError, ReportExecutionError, ValueError, TypeError) as err:
+        print(f"error: {err} No report was written.", file=sys.stderr)
+        return 1
+    if args.quiet:
+        print(files.html)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,890 @@
+"""The "compare my classifiers" report: an analyst's predictions in, an honest comparison out.
+
+The analyst's file has one row per test case: the true class in a label column, and per
+classifier a predicted-label column ``pred_<name>``, a score column ``score_<name>`` (higher
+means more likely the positive class), or both; optionally a ``fold`` column when the rows
+are the out-of-fold predictions of a cross-validation. :func:`load_predictions` reads and
+checks it; one function per section of ``notebooks/report.ipynb`` computes that section's
+numbers; :func:`summary_text` turns them into plain sentences, effect sizes and intervals
+first, p-values second, as Berrar & Lozano (2013, section 8) recommend; :func:`run_report`
+executes the notebook with papermill and writes an HTML page without code cells.
+
+Sections and their sources:
+
+1. :func:`summarise_data` -- sizes, class balance, classifiers, warnings.
+2. :func:`classifier_measures` -- Flach (2012), ch. 12: contingency table, accuracy with its
+   interval, average recall, precision, recall, F-measure; AUC from the scores.
+3. :func:`pairwise_comparison` -- Berrar & Lozano (2013): McNemar, exact p, Holm,
+   Quesenberry-Hurst intervals (:func:`evallib.pairwise.compare_pairwise`).
+4. :func:`chance_check` -- Forman & Cohen (2005): is the winner better than the best of
+   ``C`` random rankings?
+5. :func:`top_two_bootstrap` -- Keller, Bengio & Wong: paired bootstrap of the F1 difference.
+6. :func:`fold_analysis` -- per-fold accuracy, the corrected resampled t-test, Friedman's
+   test and the critical-difference diagram (Flach 2012, ch. 12).
+7. :func:`summary_text`.
+
+Every section function returns :class:`Skipped` with a one-line reason when its input is
+absent (no scores, no fold column, fewer than two classifiers with predicted labels).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._validate import check_alpha, check_choice, check_count
+
+__all__ = [
+    "ReportInputError",
+    "Predictions",
+    "Skipped",
+    "DataSummary",
+    "load_predictions",
+    "summarise_data",
+    "classifier_measures",
+    "format_measures",
+    "pairwise_comparison",
+    "format_pairwise",
+    "summary_text",
+    "run_report",
+    "ReportFiles",
+    "make_example_predictions",
+    "EXAMPLE_PATH",
+    "REPORT_NOTEBOOK",
+]
+
+#: The repository's shipped example and the report notebook (evallib is installed editable).
+_ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE_PATH: Path = _ROOT / "data" / "example_predictions.csv"
+REPORT_NOTEBOOK: Path = _ROOT / "notebooks" / "report.ipynb"
+
+#: Below this many test cases the data section warns that every interval will be wide.
+SMALL_TEST_SET = 100
+#: Below this share of the minority class the data section warns of heavy skew.
+HEAVY_SKEW = 0.10
+#: Below this many cases of the minority class the data section warns too.
+FEW_MINORITY = 10
+
+PRED_PREFIX = "pred_"
+SCORE_PREFIX = "score_"
+
+
+class ReportInputError(ValueError):
+    """The predictions file cannot be analysed; the message is one plain sentence."""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A section that does not apply to this file, with the one-line reason."""
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"Skipped: {self.reason}"
+
+
+# --------------------------------------------------------------------------- loading
+@dataclass(frozen=True)
+class Predictions:
+    """A checked predictions file.
+
+    Attributes
+    ----------
+    source : where it came from (a path, or ``"<DataFrame>"``).
+    label_column : name of the column with the true classes.
+    positive, negative : the two classes, as text.
+    y : numpy.ndarray of bool, True where the true class is ``positive``.
+    labels : dict ``{name: bool array}``, True where the classifier predicts ``positive``;
+        only classifiers with a ``pred_<name>`` column.
+    scores : dict ``{name: float array}``; only classifiers with a ``score_<name>`` column.
+    folds : numpy.ndarray of str, or None without a fold column.
+    fold_column : the fold column's name (used or looked for).
+    classifiers : every classifier's name, in the order of the file's columns.
+    """
+
+    source: str
+    label_column: str
+    positive: str
+    negative: str
+    y: np.ndarray
+    labels: dict[str, np.ndarray]
+    scores: dict[str, np.ndarray]
+    folds: np.ndarray | None
+    fold_column: str
+    classifiers: tuple[str, ...]
+
+    @property
+    def n(self) -> int:
+        """Number of test cases."""
+        return int(self.y.size)
+
+    @property
+    def n_pos(self) -> int:
+        """Number of positive test cases (Forman & Cohen's P)."""
+        return int(self.y.sum())
+
+    @property
+    def n_neg(self) -> int:
+        """Number of negative test cases (Forman & Cohen's N)."""
+        return self.n - self.n_pos
+
+
+def _key(value: Any) -> str:
+    """A label as text, so that ``1``, ``1.0`` and ``"1"`` name the same class."""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, numbers.Real) and math.isfinite(float(value)) and float(value).is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _quote_list(values) -> str:
+    values = [repr(v) for v in values]
+    if len(values) <= 2:
+        return " and ".join(values)
+    return ", ".join(values[:-1]) + " and " + values[-1]
+
+
+_READERS = {
+    ".csv": lambda p: pd.read_csv(p), ".txt": lambda p: pd.read_csv(p),
+    ".tsv": lambda p: pd.read_csv(p, sep="\t"), ".tab": lambda p: pd.read_csv(p, sep="\t"),
+    ".parquet": pd.read_parquet, ".feather": pd.read_feather, ".json": pd.read_json,
+    ".xlsx": pd.read_excel, ".xls": pd.read_excel, ".pkl": pd.read_pickle,
+    ".pickle": pd.read_pickle,
+}
+
+
+def _read_table(path: Path) -> pd.DataFrame:
+    if not path.exists():
+        raise ReportInputError(f"The predictions file {str(path)!r} does not exist.")
+    if path.is_dir():
+        raise ReportInputError(f"The predictions file {str(path)!r} is a directory, not a file.")
+    reader = _READERS.get(path.suffix.lower(), lambda p: pd.read_csv(p))
+    try:
+        frame = reader(path)
+    except pd.errors.EmptyDataError:
+        raise ReportInputError(f"The predictions file {str(path)!r} is empty.") from None
+    except UnicodeDecodeError:
+        raise ReportInputError(
+            f"The predictions file {str(path)!r} could not be read as a table: it is not UTF-8 text."
+        ) from None
+    except Exception as exc:  # pandas raises many kinds for a malformed file
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ReportInputError(
+            f"The predictions file {str(path)!r} could not be read as a table ({reason})."
+        ) from None
+    if not isinstance(frame, pd.DataFrame):
+        raise ReportInputError(f"The predictions file {str(path)!r} does not hold a table.")
+    return frame
+
+
+def _first_row(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0]) + 1
+
+
+def load_predictions(
+    source: str | os.PathLike | pd.DataFrame,
+    *,
+    label_column: str = "label",
+    positive_label: Any = None,
+    fold_column: str = "fold",
+) -> Predictions:
+    """Read and check an analyst's predictions file.
+
+    Parameters
+    ----------
+    source : path or pandas.DataFrame
+        A table with one row per test case. CSV by default; ``.tsv``, ``.parquet``,
+        ``.feather``, ``.json``, ``.xlsx`` and ``.pkl`` files are read by the matching
+        pandas reader.
+    label_column : str, default "label"
+        The column holding the true classes (exactly two).
+    positive_label : optional
+        The positive class. Matched as text, so ``1``, ``"1"`` and ``1.0`` are the same
+        class. ``None``: ``1`` when the classes are 0 and 1, ``True`` when they are
+        booleans, otherwise the less frequent class (on a tie, the one that sorts last).
+    fold_column : str, default "fold"
+        Optional column of fold identifiers (rows from a cross-validation).
+
+    Every other column named ``pred_<name>`` holds classifier ``<name>``'s predicted
+    labels (values from the label column's two classes) and every column
+    ``score_<name>`` its numeric scores, higher meaning more likely positive. Other
+    columns are ignored.
+
+    Returns
+    -------
+    Predictions
+
+    Raises
+    ------
+    ReportInputError
+        With one sentence, for: a missing or unreadable file, an empty table, a missing
+        label column, missing labels, other than two classes, a positive label that does
+        not occur, no classifier columns or fewer than two classifiers, a missing or
+        unknown predicted label, a non-numeric, missing or infinite score, a missing fold.
+    """
+    if isinstance(source, pd.DataFrame):
+        frame, where = source, "<DataFrame>"
+    elif isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        frame, where = _read_table(path), str(path)
+    else:
+        raise TypeError(f"source must be a file path or a pandas DataFrame, got {type(source).__name__}")
+    if not isinstance(label_column, str) or not label_column:
+        raise ReportInputError("The label column must be given as a non-empty column name.")
+    frame = frame.rename(columns=lambda c: str(c).strip())
+    if len(frame) == 0:
+        raise ReportInputError(f"The predictions file {where!r} has no rows.")
+    if label_column not in frame.columns:
+        cols = ", ".join(repr(c) for c in frame.columns[:12])
+        raise ReportInputError(
+            f"The label column {label_column!r} is not in {where!r}, whose columns are {cols}; "
+            "name the column with the true classes with --label-column (label_column=)."
+        )
+    raw_y = frame[label_column]
+    missing = raw_y.isna().to_numpy()
+    if missing.any():
+        raise ReportInputError(
+            f"The label column {label_column!r} has {int(missing.sum())} missing value(s), the first "
+            f"in data row {_first_row(missing)}; every test case needs its true class."
+        )
+    ykeys = np.array([_key(v) for v in raw_y], dtype=object)
+    classes, counts = np.unique(ykeys, return_counts=True)
+    if classes.size == 1:
+        raise ReportInputError(
+            f"The label column {label_column!r} holds only the class {classes[0]!r}; comparing "
+            "classifiers needs test cases of both classes."
+        )
+    if classes.size > 2:
+        shown = _quote_list(classes[:6].tolist()) + (" ..." if classes.size > 6 else "")
+        raise ReportInputError(
+            f"The label column {label_column!r} holds {classes.size} classes ({shown}); this report "
+            "handles two-class problems only."
+        )
+    if positive_label is None or (isinstance(positive_label, str) and not positive_label.strip()):
+        keyset = set(classes.tolist())
+        if keyset == {"0", "1"}:
+            positive = "1"
+        elif keyset == {"False", "True"}:
+            positive = "True"
+        else:
+            order = np.lexsort((np.arange(2), counts))  # fewest first; tie: sorted order
+            positive = str(classes[order[0]]) if counts[0] != counts[1] else str(classes[1])
+    else:
+        positive = _key(positive_label)
+        if positive not in classes:
+            raise ReportInputError(
+                f"The positive label {positive!r} does not occur in the label column "
+                f"{label_column!r}, whose classes are {_quote_list(classes.tolist())}."
+            )
+    negative = str(classes[0] if classes[1] == positive else classes[1])
+    y = ykeys == positive
+
+    labels: dict[str, np.ndarray] = {}
+    scores: dict[str, np.ndarray] = {}
+    names: list[str] = []
+    for col in frame.columns:
+        if col == label_column or col == fold_column:
+            continue
+        for prefix in (PRED_PREFIX, SCORE_PREFIX):
+            if col.startswith(prefix):
+                name = col[len(prefix):]
+                if not name:
+                    raise ReportInputError(
+                        f"The column {col!r} names no classifier; call it {prefix}<name>."
+                    )
+                if name not in names:
+                    names.append(name)
+                values = frame[col]
+                if prefix == PRED_PREFIX:
+                    labels[name] = _check_pred_column(values, col, classes, positive, label_column)
+                else:
+                    scores[name] = _check_score_column(values, col)
+    if not names:
+        cols = ", ".join(repr(c) for c in frame.columns[:12])
+        raise ReportInputError(
+            f"No classifier columns were found in {where!r} (columns: {cols}); name them "
+            f"{PRED_PREFIX}<name> for predicted labels and/or {SCORE_PREFIX}<name> for scores."
+        )
+    if len(names) < 2:
+        raise ReportInputError(
+            f"Only one classifier ({names[0]!r}) was found; the report compares at least two "
+            f"classifiers, each given as a {PRED_PREFIX}<name> or {SCORE_PREFIX}<name> column."
+        )
+
+    folds = None
+    if fold_column in frame.columns:
+        f = frame[fold_column]
+        missing = f.isna().to_numpy()
+        if missing.any():
+            raise ReportInputError(
+                f"The fold column {fold_column!r} has {int(missing.sum())} missing value(s), the "
+                f"first in data row {_first_row(missing)}; every row needs its fold."
+            )
+        folds = np.array([_key(v) for v in f], dtype=object)
+        if np.unique(folds).size < 2:
+            raise ReportInputError(
+                f"The fold column {fold_column!r} holds a single fold; give at least two folds or "
+                "remove the column."
+            )
+    return Predictions(
+        source=where, label_column=label_column, positive=positive, negative=negative, y=y,
+        labels=labels, scores=scores, folds=folds, fold_column=fold_column,
+        classifiers=tuple(names),
+    )
+
+
+def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, positive: str,
+                       label_column: str) -> np.ndarray:
+    missing = values.isna().to_numpy()
+    if missing.any():
+        raise ReportInputError(
+            f"The prediction column {col!r} has {int(missing.sum())} missing value(s) (NaN), the "
+            f"first in data row {_first_row(missing)}; every classifier must predict every test case."
+        )
+    keys = np.array([_key(v) for v in values], dtype=object)
+    unknown = ~np.isin(keys, classes)
+    if unknown.any():
+        bad = keys[unknown][0]
+        raise ReportInputError(
+            f"The prediction column {col!r} holds {bad!r} in data row {_first_row(unknown)}, which "
+            f"is not one of the classes {_quote_list(classes.tolist())} of the label column "
+            f"{label_column!r}."
+        )
+    return keys == positive
+
+
+def _check_score_column(values: pd.Series, col: str) -> np.ndarray:
+    if values.dtype == bool:
+        raise ReportInputError(f"The score column {col!r} holds booleans; scores must be numbers.")
+    numeric = pd.to_numeric(values, errors="coerce")
+    bad = (numeric.isna() & values.notna()).to_numpy()
+    if bad.any():
+        raise ReportInputError(
+            f"The score column {col!r} is not numeric: data row {_first_row(bad)} holds "
+            f"{str(values.iloc[int(np.flatnonzero(bad)[0])])!r}."
+        )
+    missing = values.isna().to_numpy()
+    if missing.any():
+        raise ReportInputError(
+            f"The score column {col!r} has {int(missing.sum())} missing value(s) (NaN), the first in "
+            f"data row {_first_row(missing)}; every classifier must score every test case."
+        )
+    arr = numeric.to_numpy(dtype=float)
+    infinite = ~np.isfinite(arr)
+    if infinite.any():
+        raise ReportInputError(
+            f"The score column {col!r} holds an infinite value in data row {_first_row(infinite)}."
+        )
+    return arr
+
+
+# --------------------------------------------------------------------- section 1
+@dataclass(frozen=True)
+class DataSummary:
+    """Section 1: what the file holds.
+
+    Attributes
+    ----------
+    n, n_pos, n_neg : test cases, positives (P) and negatives (N).
+    positive, negative : the class names.
+    n_folds : number of folds, 0 without a fold column.
+    classifiers : DataFrame indexed by classifier, columns ``labels`` and ``scores`` (bool:
+        which columns the file has for it).
+    warnings : plain sentences about a small test set or heavy class skew.
+    """
+
+    n: int
+    n_pos: int
+    n_neg: int
+    positive: str
+    negative: str
+    n_folds: int
+    classifiers: pd.DataFrame
+    warnings: tuple[str, ...]
+
+    def text(self) -> str:
+        """The summary as deterministic plain text (what the report prints)."""
+        lines = [
+            f"test cases: {self.n}",
+            f"positive class {self.positive!r}: {self.n_pos} ({self.n_pos / self.n:.1%})",
+            f"negative class {self.negative!r}: {self.n_neg} ({self.n_neg / self.n:.1%})",
+            f"folds: {self.n_folds if self.n_folds else 'none (one test set)'}",
+            f"classifiers: {len(self.classifiers)}",
+        ]
+        for name, row in self.classifiers.iterrows():
+            what = " and ".join(w for w, has in (("predicted labels", row["labels"]),
+                                                 ("scores", row["scores"])) if has)
+            lines.append(f"  {name}: {what}")
+        lines += [f"warning: {w}" for w in self.warnings] or ["warnings: none"]
+        return "\n".join(lines)
+
+
+def summarise_data(data: Predictions) -> DataSummary:
+    """Section 1: sizes, class balance, the classifiers and warnings.
+
+    Warnings are raised for fewer than :data:`SMALL_TEST_SET` test cases (the accuracy
+    interval's half-width is then quoted), a minority class below :data:`HEAVY_SKEW` of
+    the cases, or fewer than :data:`FEW_MINORITY` minority cases.
+    """
+    n, p, neg = data.n, data.n_pos, data.n_neg
+    warnings = []
+    if n < SMALL_TEST_SET:
+        half = 1.96 * math.sqrt(0.25 / n)
+        warnings.append(
+            f"small test set: with {n} cases an accuracy near 50% is only known to about "
+            f"+/-{half:.0%} (95% interval), so small differences cannot be resolved."
+        )
+    minority, share = min(p, neg), min(p, neg) / n
+    if share < HEAVY_SKEW:
+        warnings.append(
+            f"heavy class skew: only {share:.1%} of the cases are in the minority class, so "
+            "accuracy mostly measures the majority class; read average recall and F-measure."
+        )
+    if minority < FEW_MINORITY:
+        warnings.append(
+            f"only {minority} cases of the minority class: recall and F-measure rest on very few cases."
+        )
+    table = pd.DataFrame(
+        {"labels": [c in data.labels for c in data.classifiers],
+         "scores": [c in data.scores for c in data.classifiers]},
+        index=pd.Index(list(data.classifiers), name="classifier"),
+    )
+    n_folds = 0 if data.folds is None else int(np.unique(data.folds).size)
+    return DataSummary(n=n, n_pos=p, n_neg=neg, positive=data.positive, negative=data.negative,
+                       n_folds=n_folds, classifiers=table, warnings=tuple(warnings))
+
+
+# --------------------------------------------------------------------- section 2
+def _auc(y: np.ndarray, score: np.ndarray) -> float:
+    from sklearn.metrics import roc_auc_score
+
+    return float(roc_auc_score(y, score))
+
+
+def _wilson(k: int, n: int, alpha: float) -> tuple[float, float]:
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(k, n, alpha=alpha, method="wilson")
+    return float(lo), float(hi)
+
+
+def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Section 2: each classifier's contingency table and measures (Flach 2012, ch. 12).
+
+    Parameters
+    ----------
+    data : Predictions
+    alpha : float
+        The accuracy interval has coverage ``1 - alpha`` (Wilson score interval).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by classifier: ``TP, FN, FP, TN``; ``accuracy`` with ``acc_low`` and
+        ``acc_high``; ``avg_recall`` (the mean of the two per-class recalls, Flach's
+        "average recall"); ``precision`` (TP / (TP + FP)), ``recall`` (TP / P) and ``F1``
+        (their harmonic mean); ``AUC`` from the scores. Measures that need predicted
+        labels are NaN for a classifier given only by scores, and ``AUC`` is NaN without
+        scores. Precision is NaN when a classifier predicts no positive (0/0), and F1 is
+        then 0 if recall is 0 (no positive found) -- the convention of scikit-learn's
+        ``zero_division=0`` for F1.
+    """
+    alpha = check_alpha(alpha)
+    y = data.y
+    rows = []
+    for name in data.classifiers:
+        row: dict[str, Any] = {"classifier": name}
+        if name in data.labels:
+            pred = data.labels[name]
+            tp = int(np.sum(pred & y))
+            fn = int(np.sum(~pred & y))
+            fp = int(np.sum(pred & ~y))
+            tn = int(np.sum(~pred & ~y))
+            n = tp + fn + fp + tn
+            lo, hi = _wilson(tp + tn, n, alpha)
+            precision = tp / (tp + fp) if tp + fp else float("nan")
+            recall = tp / (tp + fn)
+            f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+            row.update(TP=tp, FN=fn, FP=fp, TN=tn, accuracy=(tp + tn) / n, acc_low=lo,
+                       acc_high=hi, avg_recall=(recall + tn / (tn + fp)) / 2,
+                       precision=precision, recall=recall, F1=f1)
+        row["AUC"] = _auc(y, data.scores[name]) if name in data.scores else float("nan")
+        rows.append(row)
+    cols = ["TP", "FN", "FP", "TN", "accuracy", "acc_low", "acc_high", "avg_recall",
+            "precision", "recall", "F1", "AUC"]
+    out = pd.DataFrame(rows).set_index("classifier").reindex(columns=cols)
+    for c in ("TP", "FN", "FP", "TN"):
+        out[c] = out[c].astype("Int64")
+    out.attrs["alpha"] = alpha
+    return out
+
+
+def _fmt(v: Any, spec: str) -> str:
+    return "-" if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA else format(v, spec)
+
+
+def format_measures(table: pd.DataFrame) -> pd.DataFrame:
+    """Section 2's table as text: counts, three decimals, the interval as ``[low, high]``."""
+    alpha = table.attrs.get("alpha", 0.05)
+    out = pd.DataFrame(index=table.index)
+    for c in ("TP", "FN", "FP", "TN"):
+        out[c] = [_fmt(v, "d") if v is not pd.NA else "-" for v in table[c]]
+    out["accuracy"] = [_fmt(v, ".3f") for v in table["accuracy"]]
+    out[f"{100 * (1 - alpha):g}% interval"] = [
+        "-" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
+        for lo, hi in zip(table["acc_low"], table["acc_high"])
+    ]
+    for c, label in (("avg_recall", "avg recall"), ("precision", "precision"),
+                     ("recall", "recall"), ("F1", "F1"), ("AUC", "AUC")):
+        out[label] = [_fmt(v, ".3f") for v in table[c]]
+    return out
+
+
+# --------------------------------------------------------------------- section 3
+def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
+    """Section 3: Berrar & Lozano's table for every pair of classifiers with labels.
+
+    Calls :func:`evallib.pairwise.compare_pairwise` (McNemar with Yates' correction, the
+    exact p-value, Holm's levels, Quesenberry-Hurst intervals) and sorts the pairs by
+    effect, the observed ``|difference in error rate|``, largest first (ties: smaller p
+    first). Adds the signed view: ``better`` (the classifier with fewer errors, or
+    ``"tie"``), ``diff`` (error rate of the first minus the second, eq. 4's ``p_b - p_c``)
+    and its signed ``1 - alpha`` interval ``diff_low``/``diff_high``.
+
+    Returns
+    -------
+    pandas.DataFrame or Skipped
+        Skipped when fewer than two classifiers have predicted labels.
+    """
+    from .pairwise import compare_pairwise, qh_interval
+
+    alpha = check_alpha(alpha)
+    if len(data.labels) < 2:
+        return Skipped(
+            f"only {len(data.labels)} classifier(s) with predicted labels; McNemar's test and the "
+            "intervals compare the predicted labels of two classifiers."
+        )
+    y = np.where(data.y, data.positive, data.negative)
+    preds = {name: np.where(p, data.positive, data.negative) for name, p in data.labels.items()}
+    table = compare_pairwise(y, preds, alpha=alpha, adjust=adjust)
+    attrs = dict(table.attrs)
+    table = table.sort_values(["estimate", "p"], ascending=[False, True], kind="stable")
+    table = table.reset_index(drop=True)
+    signed = [qh_interval(int(b), int(c), int(n), alpha=alpha, signed=True)
+              for b, c, n in zip(table["b"], table["c"], table["n"])]
+    table["diff"] = (table["b"] - table["c"]) / table["n"]
+    table["diff_low"] = [s.low for s in signed]
+    table["diff_high"] = [s.high for s in signed]
+    table["better"] = [i if b < c else (j if c < b else "tie")
+                       for (i, j), b, c in zip(table["pair"], table["b"], table["c"])]
+    table.attrs.update(attrs)
+    return table
+
+
+def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
+    """Section 3's table as text, in the order of ``table`` (largest effect first)."""
+    from .pairwise import format_table
+
+    out = format_table(table)
+    out.index = pd.Index([f"{i} vs {j}" for i, j in table["pair"]], name="pair")
+    out.insert(0, "fewer errors", list(table["better"]))
+    out.insert(3, "difference A - B", [
+        f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+        for d, lo, hi in zip(table["diff"], table["diff_low"], table["diff_high"])
+    ])
+    return out
+
+
+# --------------------------------------------------------------------- section 7
+def _pct(v: float) -> str:
+    return f"{100 * v:.1f}"
+
+
+def summary_text(
+    data: Predictions,
+    *,
+    measures: pd.DataFrame,
+    pairwise: Any = None,
+    chance: Any = None,
+    bootstrap: Any = None,
+    folds: Any = None,
+    alpha: float = 0.05,
+) -> str:
+    """Section 7: the findings in plain sentences, effect sizes and intervals first.
+
+    In the spirit of Berrar & Lozano (2013, section 8): each statement gives the size of
+    an effect and its interval, and only then the p-value. Sections that were skipped
+    (or not passed) are left out.
+
+    Parameters
+    ----------
+    data : Predictions
+    measures : DataFrame from :func:`classifier_measures`
+    pairwise, chance, bootstrap, folds : results of sections 3-6, or Skipped/None
+    alpha : float
+        The level the results were computed at.
+
+    Returns
+    -------
+    str
+        Markdown bullet points.
+    """
+    level = f"{100 * (1 - alpha):g}%"
+    out: list[str] = []
+    lab = measures.dropna(subset=["accuracy"])
+    if len(lab):
+        best = lab["accuracy"].astype(float).idxmax()
+        r = lab.loc[best]
+        out.append(
+            f"**{best}** has the highest accuracy, {_pct(r.accuracy)}% ({level} interval "
+            f"{_pct(r.acc_low)}% to {_pct(r.acc_high)}%) on {data.n} test cases; its average "
+            f"recall is {_pct(r.avg_recall)}% and its F-measure {r.F1:.3f}."
+        )
+    aucs = measures["AUC"].dropna()
+    if len(aucs):
+        best = aucs.astype(float).idxmax()
+        out.append(f"The best ranking by AUC is **{best}**'s, AUC = {aucs[best]:.3f}.")
+    if isinstance(pairwise, pd.DataFrame) and len(pairwise):
+        wr = pairwise.attrs.get("error_rates", {})
+        ranked = sorted(wr, key=lambda k: wr[k])
+        if len(ranked) >= 2:
+            a, b = ranked[0], ranked[1]
+            row = pairwise[pairwise["pair"].map(lambda p: set(p) == {a, b})].iloc[0]
+            if row["pair"][0] == a:  # diff is the first's error rate minus the second's
+                adv, lo, hi = -row["diff"], -row["diff_high"], -row["diff_low"]
+            else:
+                adv, lo, hi = row["diff"], row["diff_low"], row["diff_high"]
+            verdict = ("the interval includes zero, so the data cannot tell them apart"
+                       if lo <= 0 <= hi else "the interval excludes zero")
+            out.append(
+                f"The two classifiers with the fewest errors, {a} and {b}: {a} makes "
+                f"{_pct(adv)} percentage points fewer errors ({level} interval {_pct(lo)} to "
+                f"{_pct(hi)}); {verdict}. McNemar's test gives p = {row['p']:.2g} "
+                f"(exact p = {row['p_exact']:.2g})."
+            )
+        top = pairwise.iloc[0]
+        i, j = top["pair"]
+        adj = pairwise.attrs.get("adjust", "holm")
+        out.append(
+            f"The largest difference is between {i} and {j}: {_pct(top['estimate'])} percentage "
+            f"points in error rate, {level} interval {_pct(top['ci_low'])} to {_pct(top['ci_high'])} "
+            f"points ({adj}-adjusted: {_pct(top['ci_adj_low'])} to {_pct(top['ci_adj_high'])}); "
+            f"p = {top['p']:.2g}."
+        )
+        rejected = [f"{i} vs {j}" for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]) if rej]
+        m = len(pairwise)
+        if rejected:
+            out.append(
+                f"After the {adj} adjustment, {len(rejected)} of {m} pairwise differences are "
+                f"significant at alpha = {alpha:g}: {', '.join(rejected)}."
+            )
+        else:
+            out.append(
+                f"After the {adj} adjustment, none of the {m} pairwise differences is significant "
+                f"at alpha = {alpha:g}."
+            )
+    for extra in (chance, bootstrap, folds):
+        sentence = getattr(extra, "summary", None)
+        if callable(sentence):
+            out.append(sentence())
+    if len(data.labels) and data.n < SMALL_TEST_SET:
+        out.append(
+            f"With only {data.n} test cases every interval above is wide; more test cases, not more "
+            "tests, would sharpen these conclusions."
+        )
+    return "\n".join(f"- {s}" for s in out)
+
+
+# ----------------------------------------------------------------------- runner
+@dataclass(frozen=True)
+class ReportFiles:
+    """The files :func:`run_report` wrote: the HTML page and the executed notebook."""
+
+    html: Path
+    notebook: Path
+
+
+class ReportExecutionError(RuntimeError):
+    """The report notebook failed; the message is the notebook's error in one sentence."""
+
+
+def _progress(enabled: bool, message: str) -> None:
+    if enabled:
+        print(message, file=sys.stderr, flush=True)
+
+
+def run_report(
+    predictions: str | os.PathLike,
+    output: str | os.PathLike,
+    *,
+    label_column: str = "label",
+    positive_label: Any = None,
+    alpha: float = 0.05,
+    adjust: str = "holm",
+    classifiers_tried: int | None = None,
+    title: str | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    timeout: int = 600,
+) -> ReportFiles:
+    """Execute ``notebooks/report.ipynb`` on a predictions file and write the HTML report.
+
+    Steps (each announced on stderr when ``progress``): the input is checked with
+    :func:`load_predictions` (so bad input fails in a second, before any kernel starts);
+    papermill executes the notebook with the parameters (with a progress bar over the
+    cells); nbconvert writes a self-contained HTML page without code cells. Both files are
+    written under temporary names in the output folder and moved into place only when
+    everything succeeded, so a failed run leaves no file that looks like a finished report.
+
+    Parameters
+    ----------
+    predictions : path
+        The predictions file (see :func:`load_predictions`).
+    output : path
+        The HTML file to write; the executed notebook goes beside it (same name, ``.ipynb``).
+    label_column, positive_label : see :func:`load_predictions`
+    alpha : float
+        Significance level, in (0, 1).
+    adjust : {"holm", "bonferroni", "none"}
+        Multiple-testing adjustment of the pairwise section.
+    classifiers_tried : int, optional
+        Forman & Cohen's C, the number of classifiers tried before these were chosen;
+        ``None`` = the number of classifiers in the file.
+    title : str, optional
+        Report title; default "Classifier comparison: <file name>".
+    seed : int
+        Seed of the bootstrap (section 5).
+    progress : bool
+        Print the steps and papermill's progress bar.
+    timeout : int
+        Seconds allowed per notebook cell.
+
+    Returns
+    -------
+    ReportFiles
+
+    Raises
+    ------
+    ReportInputError
+        Bad input, with one sentence (nothing is written).
+    ReportExecutionError
+        The notebook failed for another reason (nothing is written).
+    """
+    pred_path = Path(predictions).expanduser().resolve()
+    out_html = Path(output).expanduser().resolve()
+    if out_html.suffix.lower() not in (".html", ".htm"):
+        raise ReportInputError(f"The output file {str(output)!r} must end in .html.")
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    if classifiers_tried is not None:
+        classifiers_tried = check_count(classifiers_tried, "classifiers_tried", minimum=1)
+    seed = check_count(seed, "seed")
+
+    _progress(progress, f"[1/3] checking {predictions}")
+    data = load_predictions(Path(predictions).expanduser(), label_column=label_column,
+                            positive_label=positive_label)
+    if classifiers_tried is not None and classifiers_tried < len(data.classifiers):
+        raise ReportInputError(
+            f"classifiers_tried must be at least the {len(data.classifiers)} classifiers in the "
+            f"file, got {classifiers_tried}."
+        )
+    params = dict(
+        predictions=str(pred_path), label_column=label_column,
+        positive_label=None if positive_label is None else str(positive_label),
+        alpha=alpha, adjust=adjust, classifiers_tried=classifiers_tried,
+        title=title or f"Classifier comparison: {pred_path.name}", seed=seed,
+    )
+    import nbformat
+    import papermill
+    from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
+
+    out_html.parent.mkdir(parents=True, exist_ok=True)
+    out_nb = out_html.with_suffix(".ipynb")
+    tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
+    try:
+        tmp_nb = tmp_dir / out_nb.name
+        _progress(progress, f"[2/3] running the report notebook ({len(data.classifiers)} classifiers, "
+                            f"{data.n} test cases)")
+        try:
+            papermill.execute_notebook(
+                str(REPORT_NOTEBOOK), str(tmp_nb), parameters=params, cwd=str(REPORT_NOTEBOOK.parent),
+                kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
+                log_output=False,
+            )
+        except papermill.PapermillExecutionError as exc:
+            message = (exc.evalue or exc.ename).strip().splitlines()[0]
+            if exc.ename == "ReportInputError":
+                raise ReportInputError(message) from None
+            raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
+        _progress(progress, f"[3/3] writing {out_html}")
+        nb = nbformat.read(tmp_nb, as_version=4)
+        exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True,
+                                exclude_output_prompt=True)
+        # The notebook's opening cell explains how to run it; the page starts with the title.
+        exporter.register_preprocessor(
+            TagRemovePreprocessor(remove_cell_tags={"report-hide"}, enabled=True), enabled=True)
+        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": params["title"]}})
+        tmp_html = tmp_dir / out_html.name
+        tmp_html.write_text(body, encoding="utf-8")
+        os.replace(tmp_nb, out_nb)
+        os.replace(tmp_html, out_html)
+    finally:
+        shutil.rmtree(tmp_dir, ignore_errors=True)
+    _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
+    return ReportFiles(html=out_html, notebook=out_nb)
+
+
+# ------------------------------------------------------------------ the example
+def make_example_predictions(*, seed: int = 0) -> pd.DataFrame:
+    """The shipped example: the five case-study models on their test set.
+
+    Runs :func:`evallib.casestudy.run_case_study` on GSE4335 (loaded from the SurvSet
+    package) with its defaults and ``seed``, and stores, per test case, the true ER status
+    (``"ER+"``/``"ER-"``) and each model's prediction; models #1-#3 (DLDA) also get a
+    score, ``dlda(x, ER+) - dlda(x, ER-)`` of eq. (6), higher meaning closer to ER-, the
+    less frequent class and so the report's default positive class. The DLDA models are
+    refitted on the study's learning set (model #3 on the same corrupted labels, redrawn
+    from the same seed) so that their scores can be stored; the test suite checks that the
+    refitted models predict exactly what the study's did.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``label``, ``pred_<m>`` for the five models and ``score_<m>`` for the
+        three DLDA models (scores rounded to 6 decimals); no expression data.
+    """
+    from .casestudy import run_case_study
+    from .data import load_gse4335
+    from .models import DLDA, swap_labels
+
+    X, y = load_gse4335()
+    study = run_case_study(X, y, seed=seed)
+    Xa, ya = X.to_numpy(dtype=float), y.to_numpy()
+    learn, test = study.learn_idx, study.test_idx
+    y_learn = ya[learn]
+    _, g_swap, _, _ = np.random.default_rng(seed).spawn(4)
+    y_corrupt = swap_labels(y_learn, 5, rng=g_swap)
+    cols = {name: i for i, name in enumerate(X.columns)}
+    names = {1: "dlda30", 2: "dlda10", 3: "dlda30_swapped", 4: "coin", 5: "prior"}
+    er = np.array(["ER-", "ER+"], dtype=object)  # y: 1 = ER+
+    frame = pd.DataFrame({"label": er[ya[test]]})
+    for m, name in names.items():
+        frame[f"pred_{name}"] = er[np.asarray(study.predictions[m], dtype=int)]
+    for m, labels in ((1, y_learn), (2, y_learn), (3, y_corrupt)):
+        genes = [cols[g] for g in study.genes[m]]
+        model = DLDA().fit(Xa[np.ix_(learn, genes)], labels)
+        dist = model.discriminant(Xa[np.ix_(test, genes)])
+        frame[f"score_{names[m]}"] = np.round(dist[:, 1] - dist[:, 0], 6)
+    return frame

@@ -1,0 +1,439 @@
+"""Tests of evallib.report, the CLI and notebooks/report.ipynb.
+
+References: scikit-learn's confusion matrix and measures, scipy's Mann-Whitney U (for the
+AUC) and Wilson interval (``binomtest(...).proportion_ci``), statsmodels' McNemar test,
+brute-force counting of discordant pairs, and a fresh regeneration of the shipped example
+from the case study. End-to-end runs go through the command line (``python -m evallib
+report``) and look for independently recomputed headline numbers in the HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.metrics import (
+    balanced_accuracy_score,
+    confusion_matrix,
+    f1_score,
+    precision_score,
+    recall_score,
+)
+from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+
+from evallib import report as rp
+from evallib.report import (
+    EXAMPLE_PATH,
+    ReportInputError,
+    Skipped,
+    classifier_measures,
+    format_measures,
+    format_pairwise,
+    load_predictions,
+    make_example_predictions,
+    pairwise_comparison,
+    summarise_data,
+    summary_text,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "report.ipynb"
+
+
+# ------------------------------------------------------------------ generated inputs
+def labels_only_frame(seed: int = 1, n: int = 120) -> pd.DataFrame:
+    """0/1 labels, three classifiers with predicted labels only, no folds."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+    frame = pd.DataFrame({"label": y})
+    for name, noise in (("forest", 0.12), ("logreg", 0.2), ("stump", 0.35)):
+        frame[f"pred_{name}"] = np.where(rng.random(n) < noise, 1 - y, y)
+    return frame
+
+
+def scores_folds_frame(seed: int = 2, n: int = 200) -> pd.DataFrame:
+    """Text labels, four classifiers (one with scores only), five folds."""
+    rng = np.random.default_rng(seed)
+    spam = rng.random(n) < 0.3
+    frame = pd.DataFrame({"label": np.where(spam, "spam", "ham"),
+                          "fold": np.tile(np.arange(1, 6), n // 5)})
+    for name, shift in (("svm", 2.0), ("bayes", 1.2), ("knn", 0.6)):
+        score = rng.normal(size=n) + shift * spam
+        frame[f"score_{name}"] = np.round(score, 4)
+        frame[f"pred_{name}"] = np.where(score > shift / 2, "spam", "ham")
+    frame["score_ranker"] = np.round(rng.normal(size=n) + 1.5 * spam, 4)
+    return frame
+
+
+def _write(frame: pd.DataFrame, path: Path) -> Path:
+    frame.to_csv(path, index=False)
+    return path
+
+
+# ------------------------------------------------------------------------ loading
+def test_load_example_defaults():
+    data = load_predictions(EXAMPLE_PATH)
+    raw = pd.read_csv(EXAMPLE_PATH)
+    assert data.positive == "ER-" and data.negative == "ER+"  # the less frequent class
+    assert data.n == len(raw) == 47
+    assert data.n_pos == int((raw["label"] == "ER-").sum())
+    assert data.classifiers == ("dlda30", "dlda10", "dlda30_swapped", "coin", "prior")
+    assert set(data.scores) == {"dlda30", "dlda10", "dlda30_swapped"}
+    assert data.folds is None
+    np.testing.assert_array_equal(data.labels["coin"], raw["pred_coin"].to_numpy() == "ER-")
+
+
+@pytest.mark.parametrize(
+    "labels, positive, expected",
+    [([0, 1, 1, 1], None, "1"), ([True, False, False], None, "True"),
+     (["b", "a", "a"], None, "b"), (["x", "y", "x", "y"], None, "y"),
+     ([0, 1, 1], "0", "0"), ([0, 1, 1], 0.0, "0"), ([0.0, 1.0, 1.0], "1", "1")],
+)
+def test_positive_label_rules(labels, positive, expected):
+    frame = pd.DataFrame({"label": labels, "pred_a": labels, "pred_b": labels[::-1]})
+    data = load_predictions(frame, positive_label=positive)
+    assert data.positive == expected
+    keys = [rp._key(v) for v in labels]
+    np.testing.assert_array_equal(data.y, np.array(keys) == expected)
+
+
+def test_score_only_classifier_and_folds():
+    frame = scores_folds_frame()
+    data = load_predictions(frame, positive_label="spam")
+    assert data.classifiers == ("svm", "bayes", "knn", "ranker")
+    assert "ranker" not in data.labels and "ranker" in data.scores
+    assert sorted(set(data.folds)) == ["1", "2", "3", "4", "5"]
+
+
+# Every malformed input of the issue, plus a few more; (file content, extra CLI args, message).
+BAD_INPUTS = {
+    "missing file": (None, [], "does not exist"),
+    "binary file": (b"\x89PNG\r\n\x1a\n\x00\xff\xfe\xfa\x00\x01", [], "could not be read as a table"),
+    "ragged csv": ("label,pred_a,pred_b\n0,1,0\n1,0,1,1,0\n", [], "could not be read as a table"),
+    "empty file": ("", [], "is empty"),
+    "no label column": ("y,pred_a,pred_b\n0,1,0\n1,0,1\n", [], "label column 'label' is not in"),
+    "three classes": ("label,pred_a,pred_b\n0,1,0\n1,0,1\n2,0,1\n", [], "holds 3 classes"),
+    "positive absent": ("label,pred_a,pred_b\n0,1,0\n1,0,1\n", ["--positive-label", "7"],
+                        "positive label '7' does not occur"),
+    "nan prediction": ("label,pred_a,pred_b\n0,1,0\n1,,1\n", [], "'pred_a' has 1 missing value"),
+    "text score": ("label,score_a,pred_b\n0,0.3,0\n1,high,1\n", [], "'score_a' is not numeric"),
+    "one classifier": ("label,pred_a,score_a\n0,1,0.2\n1,0,0.4\n", [], "Only one classifier"),
+    "no classifier": ("label,x\n0,1\n1,0\n", [], "No classifier columns"),
+    "unknown label": ("label,pred_a,pred_b\n0,1,0\n1,5,1\n", [], "'pred_a' holds '5'"),
+    "one class": ("label,pred_a,pred_b\n1,1,0\n1,0,1\n", [], "only the class '1'"),
+}
+
+
+def _bad_file(tmp_path: Path, content) -> Path:
+    path = tmp_path / "bad.csv"
+    if content is None:
+        return tmp_path / "does_not_exist.csv"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return path
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUTS))
+def test_bad_input_raises_one_sentence(tmp_path, case):
+    content, args, fragment = BAD_INPUTS[case]
+    kwargs = {"positive_label": args[1]} if args else {}
+    with pytest.raises(ReportInputError) as info:
+        load_predictions(_bad_file(tmp_path, content), **kwargs)
+    message = str(info.value)
+    assert fragment in message
+    assert "\n" not in message and message.endswith(".")
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUTS))
+def test_cli_bad_input_exits_nonzero_and_writes_nothing(tmp_path, case):
+    content, args, fragment = BAD_INPUTS[case]
+    out = tmp_path / "out" / "report.html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "evallib", "report", str(_bad_file(tmp_path, content)), "-o", str(out),
+         *args], capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+    assert proc.returncode == 1
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: ") and fragment in last and last.endswith("No report was written.")
+    assert "Traceback" not in proc.stderr
+    assert not out.exists() and not out.with_suffix(".ipynb").exists()
+
+
+def test_more_bad_inputs():
+    base = pd.DataFrame({"label": [0, 1, 0, 1], "pred_a": [0, 1, 1, 1], "score_b": [0.1, 0.9, 0.4, 0.2]})
+    with pytest.raises(ReportInputError, match="infinite"):
+        load_predictions(base.assign(score_b=[0.1, np.inf, 0.2, 0.3]))
+    with pytest.raises(ReportInputError, match="holds booleans"):
+        load_predictions(base.assign(score_b=[True, False, True, False]))
+    with pytest.raises(ReportInputError, match="'score_b' has 1 missing"):
+        load_predictions(base.assign(score_b=[0.1, None, 0.2, 0.3]))
+    with pytest.raises(ReportInputError, match="names no classifier"):
+        load_predictions(base.assign(pred_=[0, 1, 0, 1]))
+    with pytest.raises(ReportInputError, match="single fold"):
+        load_predictions(base.assign(fold=[1, 1, 1, 1]))
+    with pytest.raises(ReportInputError, match="fold column 'fold' has 1 missing"):
+        load_predictions(base.assign(fold=[1, 2, None, 1]))
+    with pytest.raises(ReportInputError, match="'label' has 1 missing"):
+        load_predictions(base.assign(label=[0, 1, None, 1]))
+    with pytest.raises(ReportInputError, match="has no rows"):
+        load_predictions(base.iloc[:0])
+    with pytest.raises(TypeError, match="source must be"):
+        load_predictions(42)
+
+
+def test_cli_usage_errors_exit_2(tmp_path):
+    for args in (["--alpha", "1.5"], ["--adjust", "sidak"], ["--classifiers-tried", "0"]):
+        proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(EXAMPLE_PATH), *args],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+# ----------------------------------------------------------------------- section 1
+def test_summary_counts_and_warnings():
+    data = load_predictions(labels_only_frame(n=60))
+    s = summarise_data(data)
+    assert (s.n, s.n_pos, s.n_neg) == (60, int(data.y.sum()), 60 - int(data.y.sum()))
+    assert any("small test set" in w for w in s.warnings)
+    assert s.n_folds == 0 and list(s.classifiers.index) == ["forest", "logreg", "stump"]
+    skew = pd.DataFrame({"label": [1] * 5 + [0] * 195, "pred_a": [0] * 200, "pred_b": [1] * 200})
+    w = summarise_data(load_predictions(skew)).warnings
+    assert any("heavy class skew" in x for x in w) and any("only 5 cases" in x for x in w)
+    assert not any("small test set" in x for x in w)
+    balanced = load_predictions(labels_only_frame(n=400))
+    assert summarise_data(balanced).warnings == ()
+    assert "warnings: none" in summarise_data(balanced).text()
+
+
+# ----------------------------------------------------------------------- section 2
+def test_measures_against_sklearn_and_scipy():
+    frame = scores_folds_frame()
+    data = load_predictions(frame, positive_label="spam")
+    table = classifier_measures(data, alpha=0.1)
+    y = frame["label"].to_numpy()
+    for name in ("svm", "bayes", "knn"):
+        pred = frame[f"pred_{name}"].to_numpy()
+        tn, fp, fn, tp = confusion_matrix(y, pred, labels=["ham", "spam"]).ravel()
+        row = table.loc[name]
+        assert (row.TP, row.FN, row.FP, row.TN) == (tp, fn, fp, tn)
+        assert row.accuracy == pytest.approx(np.mean(y == pred))
+        assert row.avg_recall == pytest.approx(balanced_accuracy_score(y, pred))
+        assert row.precision == pytest.approx(precision_score(y, pred, pos_label="spam"))
+        assert row.recall == pytest.approx(recall_score(y, pred, pos_label="spam"))
+        assert row.F1 == pytest.approx(f1_score(y, pred, pos_label="spam"))
+        ci = stats.binomtest(int(tp + tn), len(y)).proportion_ci(0.9, method="wilson")
+        assert (row.acc_low, row.acc_high) == (pytest.approx(ci.low), pytest.approx(ci.high))
+    for name in ("svm", "bayes", "knn", "ranker"):
+        s = frame[f"score_{name}"].to_numpy()
+        spam = y == "spam"
+        u = stats.mannwhitneyu(s[spam], s[~spam]).statistic
+        assert table.loc[name, "AUC"] == pytest.approx(u / (spam.sum() * (~spam).sum()))
+    assert table.loc["ranker", ["TP", "accuracy", "F1"]].isna().all()
+    text = format_measures(table)
+    assert text.loc["ranker", "accuracy"] == "-" and "90% interval" in text.columns
+
+
+def test_measures_degenerate_classifier():
+    frame = pd.DataFrame({"label": [1, 0, 0, 1, 0], "pred_never": [0] * 5, "pred_ok": [1, 0, 0, 1, 0]})
+    table = classifier_measures(load_predictions(frame))
+    at = lambda col: table.at["never", col]
+    assert np.isnan(at("precision")) and at("recall") == 0 and at("F1") == 0
+    assert at("avg_recall") == pytest.approx(0.5) and np.isnan(at("AUC"))
+    assert format_measures(table).loc["never", "precision"] == "-"
+
+
+# ----------------------------------------------------------------------- section 3
+def test_pairwise_against_brute_force_and_statsmodels():
+    frame = labels_only_frame(n=150)
+    data = load_predictions(frame)
+    table = pairwise_comparison(data, alpha=0.05, adjust="holm")
+    y = frame["label"].to_numpy()
+    assert len(table) == 3
+    assert list(table["estimate"]) == sorted(table["estimate"], reverse=True)
+    for row in table.itertuples():
+        i, j = row.pair
+        wi, wj = frame[f"pred_{i}"].to_numpy() != y, frame[f"pred_{j}"].to_numpy() != y
+        b, c = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj))
+        assert (row.b, row.c) == (b, c)
+        assert row.p == pytest.approx(sm_mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue)
+        assert row.diff == pytest.approx(wi.mean() - wj.mean())
+        assert row.diff_low <= row.diff <= row.diff_high or b + c == 0
+        assert row.better == (i if wi.sum() < wj.sum() else j)
+        # The signed interval has the unsigned one's width.
+        assert row.diff_high - row.diff_low == pytest.approx(row.ci_high - row.ci_low)
+    text = format_pairwise(table)
+    assert list(text.index) == [f"{i} vs {j}" for i, j in table["pair"]]
+
+
+def test_pairwise_skipped_without_two_label_classifiers():
+    frame = scores_folds_frame()[["label", "pred_svm", "score_ranker"]]
+    result = pairwise_comparison(load_predictions(frame, positive_label="spam"))
+    assert isinstance(result, Skipped) and "only 1 classifier" in str(result)
+
+
+# ----------------------------------------------------------------------- section 7
+def test_summary_text_states_effects_then_p_values():
+    frame = labels_only_frame(n=150)
+    data = load_predictions(frame)
+    measures = classifier_measures(data)
+    pw = pairwise_comparison(data)
+    text = summary_text(data, measures=measures, pairwise=pw)
+    y = frame["label"].to_numpy()
+    acc = {n: np.mean(frame[f"pred_{n}"].to_numpy() == y) for n in ("forest", "logreg", "stump")}
+    best = max(acc, key=acc.get)
+    assert f"**{best}** has the highest accuracy, {100 * acc[best]:.1f}%" in text
+    top = pw.iloc[0]
+    line = next(s for s in text.splitlines() if "largest difference" in s)
+    assert f"{100 * top.estimate:.1f} percentage points" in line
+    assert line.index("interval") < line.index("p = ")  # the interval before the p-value
+    assert text.count("\n- ") + 1 == len(text.splitlines())
+
+
+# ------------------------------------------------------------------- the example
+def test_shipped_example_equals_a_fresh_regeneration():
+    shipped = pd.read_csv(EXAMPLE_PATH)
+    fresh = make_example_predictions()
+    pd.testing.assert_frame_equal(shipped, fresh, check_exact=False, atol=1e-9, rtol=0)
+
+
+def test_example_scores_agree_with_the_case_study_predictions():
+    """The refitted DLDA scores predict exactly what run_case_study's models predicted."""
+    from evallib.casestudy import run_case_study
+    from evallib.data import load_gse4335
+
+    X, y = load_gse4335()
+    study = run_case_study(X, y, seed=0)
+    shipped = pd.read_csv(EXAMPLE_PATH)
+    er = np.array(["ER-", "ER+"])
+    np.testing.assert_array_equal(shipped["label"], er[y.to_numpy()[study.test_idx]])
+    for m, name in {1: "dlda30", 2: "dlda10", 3: "dlda30_swapped"}.items():
+        from_study = er[np.asarray(study.predictions[m], dtype=int)]
+        np.testing.assert_array_equal(shipped[f"pred_{name}"], from_study)
+        # DLDA predicts ER- (class 0) when dlda(x, ER-) <= dlda(x, ER+), i.e. score >= 0.
+        np.testing.assert_array_equal(np.where(shipped[f"score_{name}"] >= 0, "ER-", "ER+"), from_study)
+    for m, name in {4: "coin", 5: "prior"}.items():
+        np.testing.assert_array_equal(shipped[f"pred_{name}"], er[np.asarray(study.predictions[m], dtype=int)])
+
+
+# -------------------------------------------------------------------- end to end
+def _run_cli(tmp_path: Path, predictions: Path, *args: str) -> tuple[str, dict]:
+    out = tmp_path / "report" / "out.html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "evallib", "report", str(predictions), "-o", str(out), *args],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+        env={**__import__("os").environ, "MPLBACKEND": "Agg"},
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "[3/3] writing" in proc.stderr  # the steps are announced
+    nb = json.loads(out.with_suffix(".ipynb").read_text())
+    leftovers = [p.name for p in out.parent.iterdir() if p.name not in ("out.html", "out.ipynb")]
+    assert leftovers == []
+    return out.read_text(encoding="utf-8"), nb
+
+
+def _p_text(b: int, c: int) -> str:
+    return f"{sm_mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue:.2g}"
+
+
+@pytest.mark.slow
+def test_report_on_the_example(tmp_path):
+    html, nb = _run_cli(tmp_path, EXAMPLE_PATH, "--title", "Shipped example report")
+    raw = pd.read_csv(EXAMPLE_PATH)
+    y = raw["label"].to_numpy()
+    assert "Shipped example report" in html
+    assert "load_predictions(" not in html and "What you will learn" not in html  # no code, no intro
+    outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o["output_type"] == "error" or o.get("name") == "stderr"]
+    for name in ("dlda30", "dlda10", "coin", "prior"):
+        assert f"{np.mean(raw[f'pred_{name}'] == y):.3f}" in html
+    ci = stats.binomtest(int(np.sum(raw["pred_dlda30"] == y)), len(y)).proportion_ci(0.95, "wilson")
+    assert f"[{ci.low:.3f}, {ci.high:.3f}]" in html
+    s = raw["score_dlda10"].to_numpy()
+    neg = y == "ER-"
+    assert f"{stats.mannwhitneyu(s[neg], s[~neg]).statistic / (neg.sum() * (~neg).sum()):.3f}" in html
+    w1, w3 = raw["pred_dlda30"] != y, raw["pred_dlda30_swapped"] != y
+    assert _p_text(int(np.sum(w1 & ~w3)), int(np.sum(~w1 & w3))) in html
+    assert "data:image/png;base64" in html  # the interval plot is embedded
+
+
+@pytest.mark.slow
+def test_report_on_generated_labels_only(tmp_path):
+    frame = labels_only_frame(n=120)
+    html, nb = _run_cli(tmp_path, _write(frame, tmp_path / "labels.csv"), "--alpha", "0.1",
+                        "--adjust", "bonferroni")
+    y = frame["label"].to_numpy()
+    for name in ("forest", "logreg", "stump"):
+        assert f"{np.mean(frame[f'pred_{name}'] == y):.3f}" in html
+    wf, ws = frame["pred_forest"] != y, frame["pred_stump"] != y
+    assert _p_text(int(np.sum(wf & ~ws)), int(np.sum(~wf & ws))) in html
+    assert "90% interval" in html and f"{0.1 / 3:.3f}" in html  # Bonferroni level for 3 pairs
+    assert "test cases: 120" in html
+
+
+@pytest.mark.slow
+def test_report_on_generated_scores_and_folds(tmp_path):
+    frame = scores_folds_frame()
+    html, nb = _run_cli(tmp_path, _write(frame, tmp_path / "cv.csv"), "--positive-label", "spam")
+    y = frame["label"].to_numpy() == "spam"
+    for name in ("svm", "bayes", "knn", "ranker"):
+        s = frame[f"score_{name}"].to_numpy()
+        auc = stats.mannwhitneyu(s[y], s[~y]).statistic / (y.sum() * (~y).sum())
+        assert f"{auc:.3f}" in html
+    f1 = f1_score(frame["label"], frame["pred_svm"], pos_label="spam")
+    assert f"{f1:.3f}" in html
+    assert "positive class 'spam'" in html and "folds: 5" in html
+
+
+@pytest.mark.slow
+def test_notebook_with_other_parameters(tmp_path):
+    """papermill with non-default parameters: the output follows them."""
+    papermill = pytest.importorskip("papermill")
+    src = _write(labels_only_frame(n=80), tmp_path / "x.csv")
+    out = tmp_path / "nb.ipynb"
+    papermill.execute_notebook(str(NOTEBOOK), str(out), cwd=str(NOTEBOOK.parent), kernel_name="python3",
+                               progress_bar=False,
+                               parameters=dict(predictions=str(src), alpha=0.2, adjust="none",
+                                               title="Other parameters"))
+    text = out.read_text()
+    assert "test cases: 80" in text and "80% interval" in text and "Other parameters" in text
+
+
+@pytest.mark.slow
+def test_notebook_stops_in_its_first_cells_on_bad_input(tmp_path):
+    papermill = pytest.importorskip("papermill")
+    src = tmp_path / "bad.csv"
+    src.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n")
+    out = tmp_path / "nb.ipynb"
+    with pytest.raises(papermill.PapermillExecutionError) as info:
+        papermill.execute_notebook(str(NOTEBOOK), str(out), cwd=str(NOTEBOOK.parent),
+                                   kernel_name="python3", progress_bar=False,
+                                   parameters=dict(predictions=str(src)))
+    assert info.value.ename == "ReportInputError" and "'pred_a' has 1 missing" in info.value.evalue
+    nb = json.loads(out.read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    failed = [i for i, c in enumerate(code) if any(o.get("output_type") == "error" for o in c["outputs"])]
+    assert failed == [2]  # parameters, injected parameters, then the loading cell
+
+
+@pytest.mark.slow
+def test_failed_notebook_leaves_no_report(tmp_path, monkeypatch):
+    """Even when the quick pre-check passes, a failing notebook writes nothing."""
+    bad = tmp_path / "bad.csv"
+    bad.write_text("label,pred_a,pred_b\n0,1,0\n1,0,1\n2,0,1\n")
+    good = load_predictions(EXAMPLE_PATH)
+    monkeypatch.setattr(rp, "load_predictions", lambda *a, **k: good)
+    out = tmp_path / "out" / "r.html"
+    with pytest.raises(ReportInputError, match="holds 3 classes"):
+        rp.run_report(bad, out, progress=False)
+    assert list(out.parent.iterdir()) == []
