@@ -85,3 +85,36 @@ __all__ += [
     "rejection_study",
     "simulate_equal_learners",
 ]
+
+# Flach (2012), chapter 12: measures and intervals (12.1-12.5)
+from .measures import (
+    AccuracyInterval,
+    AccuracyTest,
+    Measures,
+    accuracy_at_pos,
+    accuracy_interval,
+    accuracy_ztest,
+    describe_accuracy_interval,
+    expected_accuracy_from_auc,
+    measures,
+    measures_table,
+    plot_accuracy_interval,
+    plot_accuracy_vs_pos,
+    plot_measures_vs_tn,
+)
+
+__all__ += [
+    "AccuracyInterval",
+    "AccuracyTest",
+    "Measures",
+    "accuracy_at_pos",
+    "accuracy_interval",
+    "accuracy_ztest",
+    "describe_accuracy_interval",
+    "expected_accuracy_from_auc",
+    "measures",
+    "measures_table",
+    "plot_accuracy_interval",
+    "plot_accuracy_vs_pos",
+    "plot_measures_vs_tn",
+]

@@ -1,0 +1,635 @@
+"""What to measure, and how sure we can be: Flach (2012), chapter 12, sections 12.1-12.3.
+
+The formulas of P. Flach, *Machine Learning: The Art and Science of Algorithms that Make
+Sense of Data* (Cambridge University Press, 2012), chapter 12 "Machine learning
+experiments":
+
+* Examples 12.1-12.2 -- the evaluation measures of a 2x2 contingency table: accuracy,
+  true positive and negative rates, average recall, precision, recall, the F-measure
+  and the predicted positive rate ``ppr = (TP + FP)/(Pos + Neg)`` (:func:`measures`,
+  :func:`measures_table`); accuracy as a function of the class distribution,
+  ``acc = pos * tpr + (1 - pos) * tnr``, whose expectation over a uniform ``pos`` is
+  average recall (:func:`accuracy_at_pos`, :func:`plot_accuracy_vs_pos`); the
+  F-measure's blindness to true negatives (:func:`plot_measures_vs_tn`);
+* section 12.1 -- expected accuracy of a ranking split at a random point,
+  ``E[acc] = n/(n+1) (2 AUC - 1)/4 + 1/2`` (:func:`expected_accuracy_from_auc`);
+* Example 12.5 -- the normal-approximation confidence interval for accuracy, with the
+  Wilson and exact (Clopper-Pearson) intervals beside it (:func:`accuracy_interval`),
+  and the z-test of a null accuracy (:func:`accuracy_ztest`).
+
+Notation follows the book: ``TP, FN, FP, TN`` are the cells of the contingency table
+(rows: actual positive / negative; columns: predicted positive / negative),
+``Pos = TP + FN``, ``Neg = FP + TN`` and ``pos = Pos / n`` is the proportion of
+positives.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._validate import check_alpha, check_choice, check_count
+
+__all__ = [
+    "Measures",
+    "AccuracyInterval",
+    "AccuracyTest",
+    "INTERVAL_METHODS",
+    "measures",
+    "measures_table",
+    "accuracy_at_pos",
+    "expected_accuracy_from_auc",
+    "accuracy_interval",
+    "accuracy_ztest",
+    "describe_accuracy_interval",
+    "plot_accuracy_vs_pos",
+    "plot_measures_vs_tn",
+    "plot_accuracy_interval",
+]
+
+INTERVAL_METHODS = ("normal", "wilson", "exact")
+
+MEASURE_NAMES = (
+    "accuracy", "tpr", "tnr", "fpr", "avg_recall", "precision", "recall", "f_measure", "ppr",
+)
+
+
+def _check_probability(value: Any, name: str) -> float:
+    """Return ``value`` as a float in the closed interval [0, 1]."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number in [0, 1], got {value!r}")
+    value = float(value)
+    if not 0.0 <= value <= 1.0:  # also rejects NaN
+        raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
+    return value
+
+
+def _ratio(num: int, den: int) -> float:
+    return num / den if den else math.nan
+
+
+# ------------------------------------------------------------ Examples 12.1-12.2
+@dataclass(frozen=True)
+class Measures:
+    """The evaluation measures of one contingency table (Flach, Examples 12.1-12.2).
+
+    Attributes
+    ----------
+    tp, fn, fp, tn : the four cells.
+    n : ``tp + fn + fp + tn``.
+    pos : proportion of actual positives, ``(tp + fn) / n``.
+    accuracy : ``(tp + tn) / n``, which equals ``pos * tpr + (1 - pos) * tnr``.
+    tpr : true positive rate ``tp / (tp + fn)`` (= recall).
+    tnr : true negative rate ``tn / (fp + tn)``.
+    fpr : false positive rate ``1 - tnr``.
+    avg_recall : ``(tpr + tnr) / 2``, the expected accuracy over a uniform class
+        distribution (section 12.1).
+    precision : ``tp / (tp + fp)``.
+    recall : ``tpr``.
+    f_measure : harmonic mean of precision and recall, computed as
+        ``2 tp / (2 tp + fp + fn)`` (the same value wherever both are defined).
+    ppr : predicted positive rate ``(tp + fp) / n``.
+    undefined : names of the measures that are 0/0 for this table (stored as NaN), for
+        example ``("tpr", "recall", "avg_recall")`` when there are no actual positives.
+        Empty for an ordinary table.
+    """
+
+    tp: int
+    fn: int
+    fp: int
+    tn: int
+    n: int
+    pos: float
+    accuracy: float
+    tpr: float
+    tnr: float
+    fpr: float
+    avg_recall: float
+    precision: float
+    recall: float
+    f_measure: float
+    ppr: float
+    undefined: tuple[str, ...] = ()
+
+    def as_series(self) -> pd.Series:
+        """The measures (not the counts) as a pandas Series, in a fixed order."""
+        return pd.Series({name: getattr(self, name) for name in MEASURE_NAMES}, dtype=float)
+
+
+def measures(tp: int, fn: int, fp: int, tn: int) -> Measures:
+    """Evaluation measures of a 2x2 contingency table (Flach, Examples 12.1-12.2).
+
+    Parameters
+    ----------
+    tp, fn : int
+        Actual positives predicted positive / negative (the table's first row), >= 0.
+    fp, tn : int
+        Actual negatives predicted positive / negative (the second row), >= 0.
+
+    Returns
+    -------
+    Measures
+        Accuracy, true positive and negative rates, false positive rate, average
+        recall, precision, recall, F-measure and predicted positive rate
+        ``ppr = (TP + FP)/(Pos + Neg)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If a count is not a whole number >= 0, or all four are 0 (an empty table).
+
+    Notes
+    -----
+    Degenerate but legal tables: a ratio whose denominator is 0 (no actual positives
+    for ``tpr``, no actual negatives for ``tnr``, no positive predictions for
+    ``precision``, ``tp = fp = fn = 0`` for the F-measure) is undefined; it is stored
+    as NaN and named in ``undefined``, and ``avg_recall`` is undefined with either
+    rate. ``f_measure = 2 tp / (2 tp + fp + fn)`` is 0, not undefined, when
+    ``tp = 0`` but there are errors.
+
+    Examples
+    --------
+    Flach's Example 12.1, second table: ``measures(75, 5, 10, 10)`` gives
+    ``tpr = 0.9375, tnr = 0.5, accuracy = 0.85, avg_recall = 0.71875``.
+    """
+    tp, fn, fp, tn = (check_count(v, name) for v, name in ((tp, "tp"), (fn, "fn"), (fp, "fp"), (tn, "tn")))
+    n = tp + fn + fp + tn
+    if n == 0:
+        raise ValueError("the contingency table is empty: tp + fn + fp + tn must be at least 1")
+    tpr = _ratio(tp, tp + fn)
+    tnr = _ratio(tn, fp + tn)
+    values = dict(
+        accuracy=(tp + tn) / n,
+        tpr=tpr,
+        tnr=tnr,
+        fpr=1.0 - tnr,
+        avg_recall=(tpr + tnr) / 2.0,
+        precision=_ratio(tp, tp + fp),
+        recall=tpr,
+        f_measure=_ratio(2 * tp, 2 * tp + fp + fn),
+        ppr=(tp + fp) / n,
+    )
+    undefined = tuple(name for name in MEASURE_NAMES if math.isnan(values[name]))
+    return Measures(tp=tp, fn=fn, fp=fp, tn=tn, n=n, pos=(tp + fn) / n, undefined=undefined, **values)
+
+
+def _check_tables(tables: Any) -> dict:
+    if not isinstance(tables, Mapping) or len(tables) == 0:
+        raise TypeError("tables must be a non-empty mapping {name: (tp, fn, fp, tn)}")
+    out = {}
+    for name, cells in tables.items():
+        if isinstance(cells, Measures):
+            out[name] = cells
+            continue
+        try:
+            tp, fn, fp, tn = cells
+        except (TypeError, ValueError):
+            raise TypeError(f"tables[{name!r}] must be four counts (tp, fn, fp, tn), got {cells!r}") from None
+        out[name] = measures(tp, fn, fp, tn)
+    return out
+
+
+def measures_table(tables: Mapping[Any, Sequence[int]]) -> pd.DataFrame:
+    """One row of :func:`measures` per named contingency table.
+
+    Parameters
+    ----------
+    tables : mapping ``{name: (tp, fn, fp, tn)}``
+        The tables to compare (a :class:`Measures` is accepted as a value too).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by name; columns ``tp, fn, fp, tn, n, pos`` and the measures
+        ``accuracy, tpr, tnr, fpr, avg_recall, precision, recall, f_measure, ppr``.
+    """
+    rows = {}
+    for name, m in _check_tables(tables).items():
+        row = {f.name: getattr(m, f.name) for f in fields(m) if f.name != "undefined"}
+        rows[name] = row
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "table"
+    return table
+
+
+def accuracy_at_pos(tables: Mapping[Any, Sequence[int]], pos: float) -> pd.DataFrame:
+    """Accuracy of each classifier if the proportion of positives were ``pos``.
+
+    Section 12.1: with the true positive and negative rates measured on the test set,
+    ``acc(pos) = pos * tpr + (1 - pos) * tnr``; averaged over ``pos`` uniform on
+    [0, 1] this is ``avg_recall = (tpr + tnr)/2``.
+
+    Parameters
+    ----------
+    tables : mapping ``{name: (tp, fn, fp, tn)}``
+        Each table needs at least one actual positive and one actual negative.
+    pos : float
+        The proportion of positives in the operating context, in [0, 1].
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by name, columns ``tpr, tnr``, ``test_pos`` (the test set's
+        proportion of positives), ``test_accuracy``, ``accuracy_at_pos``,
+        ``avg_recall`` and ``best_at_pos`` (True for the classifier(s) with the
+        highest accuracy at ``pos``).
+    """
+    pos = _check_probability(pos, "pos")
+    rows = {}
+    for name, m in _check_tables(tables).items():
+        if math.isnan(m.tpr) or math.isnan(m.tnr):
+            raise ValueError(
+                f"tables[{name!r}] needs at least one actual positive and one actual negative "
+                "for accuracy to be a function of the class distribution"
+            )
+        rows[name] = dict(tpr=m.tpr, tnr=m.tnr, test_pos=m.pos, test_accuracy=m.accuracy,
+                          accuracy_at_pos=pos * m.tpr + (1.0 - pos) * m.tnr, avg_recall=m.avg_recall)
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table["best_at_pos"] = np.isclose(table["accuracy_at_pos"], table["accuracy_at_pos"].max(),
+                                      rtol=0, atol=1e-12)
+    table.index.name = "classifier"
+    return table
+
+
+# ------------------------------------------------------------- section 12.1, AUC
+def expected_accuracy_from_auc(auc: float, n: int, *, positives: int | None = None) -> float:
+    """Expected accuracy of a ranking split at a uniformly random point (section 12.1).
+
+    Split a ranking of ``n`` instances at one of its ``n + 1`` split points, chosen
+    uniformly at random, and predict the top part positive. Flach gives the expected
+    accuracy as
+
+    ``E[acc] = n/(n+1) * (2 AUC - 1)/4 + 1/2``.
+
+    Parameters
+    ----------
+    auc : float
+        Area under the ROC curve of the ranking, in [0, 1].
+    n : int
+        Number of ranked instances, >= 1.
+    positives : int, optional
+        Number of actual positives ``P`` among the ``n``. ``None`` (the default)
+        gives the book's formula above. Given ``P`` (and ``N = n - P``), the exact
+        value ``1/2 + P N/(n (n+1)) * (2 AUC - 1)`` is returned.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Counting, for each positive and each negative, the split points at which it is
+    classified correctly gives ``E[acc] = 1/2 + P N (2 AUC - 1)/(n (n + 1))`` for any
+    ranking without ties. The book's formula is the case ``P = N = n/2``
+    (``P N = n^2/4``): it holds exactly for a balanced test set, and overstates the
+    dependence on AUC when the classes are imbalanced. Either way the relation is
+    linear in AUC, which is the book's point. The tests check both forms against
+    brute-force enumeration of rankings.
+    """
+    auc = _check_probability(auc, "auc")
+    n = check_count(n, "n", minimum=1)
+    if positives is None:
+        return n / (n + 1) * (2.0 * auc - 1.0) / 4.0 + 0.5
+    p = check_count(positives, "positives")
+    if p > n:
+        raise ValueError(f"positives must lie in [0, n] = [0, {n}], got {p}")
+    return 0.5 + p * (n - p) * (2.0 * auc - 1.0) / (n * (n + 1))
+
+
+# ------------------------------------------------------------------ Example 12.5
+@dataclass(frozen=True)
+class AccuracyInterval:
+    """A confidence interval for accuracy from ``correct`` successes in ``n`` trials.
+
+    Attributes
+    ----------
+    low, high : the bounds.
+    estimate : ``correct / n``.
+    std_error : ``sqrt(estimate (1 - estimate)/n)``, the binomial standard deviation
+        with the estimate plugged in (Example 12.5).
+    alpha : the interval has nominal coverage ``1 - alpha``.
+    method : ``"normal"``, ``"wilson"`` or ``"exact"``.
+    correct, n : the counts.
+    n_var : ``n * estimate * (1 - estimate)``; the book calls the normal approximation
+        good when it is at least 5.
+    note : an empty string, or a warning that the normal interval is unsafe.
+    """
+
+    low: float
+    high: float
+    estimate: float
+    std_error: float
+    alpha: float
+    method: str
+    correct: int
+    n: int
+    n_var: float
+    note: str = ""
+
+    @property
+    def width(self) -> float:
+        """``high - low``."""
+        return self.high - self.low
+
+
+def _check_correct_n(correct: Any, n: Any) -> tuple[int, int]:
+    n = check_count(n, "n", minimum=1)
+    correct = check_count(correct, "correct")
+    if correct > n:
+        raise ValueError(f"correct must lie in [0, n] = [0, {n}], got {correct}")
+    return correct, n
+
+
+def accuracy_interval(
+    correct: int, n: int, *, alpha: float = 0.05, method: str = "normal"
+) -> AccuracyInterval:
+    """Confidence interval for accuracy (Flach, Example 12.5, and two safer ones).
+
+    Each test instance is a Bernoulli trial with success probability ``a``; the
+    estimate ``â = correct / n`` has variance ``â(1 - â)/n``.
+
+    Parameters
+    ----------
+    correct : int
+        Number of correctly classified test instances, in [0, n].
+    n : int
+        Number of test instances, >= 1.
+    alpha : float
+        In (0, 1); the interval has nominal coverage ``1 - alpha``. The book's "68%"
+        interval (one standard deviation) is ``alpha = 2 * norm.sf(1) = 0.3173``.
+    method : {"normal", "wilson", "exact"}
+        ``"normal"`` (the book's): ``â -/+ z sqrt(â(1 - â)/n)`` with ``z`` the
+        ``1 - alpha/2`` normal quantile, clipped to [0, 1]. ``"wilson"``: the score
+        interval, the set of ``a`` that a z-test with the null variance
+        ``a(1 - a)/n`` does not reject. ``"exact"``: Clopper-Pearson, from beta
+        quantiles (the "tables for the binomial distribution" the book points to
+        for small samples); never shorter than its nominal coverage.
+
+    Returns
+    -------
+    AccuracyInterval
+        ``note`` warns, for the normal method, when ``n â(1 - â) < 5`` makes the
+        normal approximation unsafe (the book's rule); it is empty otherwise.
+
+    Notes
+    -----
+    With ``correct`` equal to 0 or ``n`` the plug-in variance is 0 and the normal
+    interval collapses to the single point ``â`` (and the note says so); the Wilson
+    and exact intervals stay informative.
+    """
+    correct, n = _check_correct_n(correct, n)
+    alpha = check_alpha(alpha)
+    method = check_choice(method, "method", INTERVAL_METHODS)
+    a = correct / n
+    se = math.sqrt(a * (1.0 - a) / n)
+    n_var = correct * (n - correct) / n  # = n â(1 - â), without rounding error
+    z = float(stats.norm.isf(alpha / 2.0))
+    note = ""
+    if method == "normal":
+        low, high = max(0.0, a - z * se), min(1.0, a + z * se)
+        if n_var < 5:
+            note = (f"n·â(1−â) = {n_var:.3g} < 5: the binomial distribution is too skewed for the normal "
+                    "approximation; use method='wilson' or method='exact'")
+    elif method == "wilson":
+        z2 = z * z
+        centre = (a + z2 / (2 * n)) / (1 + z2 / n)
+        half = z * math.sqrt(a * (1 - a) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        low, high = max(0.0, centre - half), min(1.0, centre + half)
+    else:
+        low = 0.0 if correct == 0 else float(stats.beta.ppf(alpha / 2, correct, n - correct + 1))
+        high = 1.0 if correct == n else float(stats.beta.isf(alpha / 2, correct + 1, n - correct))
+    return AccuracyInterval(low=float(low), high=float(high), estimate=a, std_error=se, alpha=alpha,
+                            method=method, correct=correct, n=n, n_var=n_var, note=note)
+
+
+@dataclass(frozen=True)
+class AccuracyTest:
+    """The z-test of a null accuracy (Example 12.5).
+
+    Attributes
+    ----------
+    statistic : ``z = (â - null) / sqrt(null (1 - null)/n)``.
+    pvalue : the p-value for ``alternative``.
+    null_sd : ``sqrt(null (1 - null)/n)``, the standard deviation under the null.
+    estimate : ``correct / n``.
+    null : the null accuracy.
+    alternative : ``"two-sided"``, ``"greater"`` or ``"less"``.
+    """
+
+    statistic: float
+    pvalue: float
+    null_sd: float
+    estimate: float
+    null: float
+    alternative: str
+
+
+def accuracy_ztest(
+    correct: int, n: int, *, null: float = 0.5, alternative: str = "two-sided"
+) -> AccuracyTest:
+    """Test a null hypothesis about the true accuracy (Flach, Example 12.5).
+
+    Under the null hypothesis ``a = null`` the estimate ``â = correct/n`` is
+    approximately normal with standard deviation ``sqrt(null (1 - null)/n)``.
+
+    Parameters
+    ----------
+    correct, n : int
+        Correct classifications and test instances, ``0 <= correct <= n``, ``n >= 1``.
+    null : float
+        The null accuracy, strictly between 0 and 1.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: the probability of a measurement of ``â`` or higher under the
+        null, the definition the book gives in words; ``"two-sided"``: twice the
+        smaller tail, which is the number the book prints (see Notes).
+
+    Returns
+    -------
+    AccuracyTest
+
+    Notes
+    -----
+    Example 12.5: 80 correct out of 100 against ``null = 0.5`` gives ``z = 6``. The
+    book describes the p-value as "the probability of obtaining a measurement of 0.80
+    or higher", which is ``P(Z >= 6) = 9.866e-10``, but prints
+    ``p = 1.9732e-9 = 2 P(Z >= 6)``, the two-sided p-value. Both are far below 0.05.
+    """
+    correct, n = _check_correct_n(correct, n)
+    null = check_alpha(null, "null")  # an open-interval probability, like alpha
+    alternative = check_choice(alternative, "alternative", ("two-sided", "greater", "less"))
+    a = correct / n
+    sd = math.sqrt(null * (1.0 - null) / n)
+    z = (a - null) / sd
+    if alternative == "greater":
+        p = float(stats.norm.sf(z))
+    elif alternative == "less":
+        p = float(stats.norm.cdf(z))
+    else:
+        p = float(min(1.0, 2.0 * stats.norm.sf(abs(z))))
+    return AccuracyTest(statistic=float(z), pvalue=p, null_sd=sd, estimate=a, null=null,
+                        alternative=alternative)
+
+
+def describe_accuracy_interval(correct: int, n: int, *, alpha: float = 0.05) -> str:
+    """The three intervals of :func:`accuracy_interval` for one result, as plain text.
+
+    The slider callback of notebook 04 (Example 12.5): one line per method, then the
+    book's warning if the normal approximation is unsafe.
+    """
+    lines = []
+    notes = []
+    for method in INTERVAL_METHODS:
+        ci = accuracy_interval(correct, n, alpha=alpha, method=method)
+        lines.append(f"{method:>7}: [{ci.low:.3f}, {ci.high:.3f}]  (width {ci.width:.3f})")
+        if ci.note:
+            notes.append(ci.note)
+    head = (f"â = {correct}/{n} = {correct / n:.3f}, standard deviation {ci.std_error:.4f}, "
+            f"n·â(1−â) = {ci.n_var:.3g}; {100 * (1 - alpha):g}% intervals:")
+    return "\n".join([head, *lines, *(f"note: {t}" for t in notes)])
+
+
+# ---------------------------------------------------------------------- plots
+def _axes(ax, figsize=(6.4, 3.6)):
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=figsize)
+    return ax
+
+
+def plot_accuracy_vs_pos(tables: Mapping[Any, Sequence[int]], *, pos: float | None = None, ax=None):
+    """Accuracy as a function of the proportion of positives (Example 12.1).
+
+    Each classifier is the straight line ``acc(pos) = pos * tpr + (1 - pos) * tnr``
+    from ``tnr`` at ``pos = 0`` to ``tpr`` at ``pos = 1``; its mean height, average
+    recall, is drawn dashed. A dot marks the test set's own class distribution, and a
+    vertical line the chosen ``pos``.
+
+    Parameters
+    ----------
+    tables : mapping ``{name: (tp, fn, fp, tn)}``
+    pos : float, optional
+        A proportion of positives to mark, in [0, 1].
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    info = accuracy_at_pos(tables, 0.5 if pos is None else pos)
+    ax = _axes(ax)
+    grid = np.array([0.0, 1.0])
+    for i, (name, row) in enumerate(info.iterrows()):
+        colour = f"C{i}"
+        ax.plot(grid, grid * row.tpr + (1 - grid) * row.tnr, color=colour, label=f"{name}: accuracy")
+        ax.axhline(row.avg_recall, color=colour, linestyle="--", linewidth=1,
+                   label=f"{name}: average recall {row.avg_recall:.3f}")
+        ax.plot([row.test_pos], [row.test_accuracy], "o", color=colour)
+        if pos is not None:
+            ax.plot([pos], [row.accuracy_at_pos], "s", color=colour, markersize=7)
+    if pos is not None:
+        ax.axvline(pos, color="0.4", linewidth=1, linestyle=":")
+        ax.set_title(f"at pos = {pos:.2f}: " + ", ".join(
+            f"{name} {v:.3f}" for name, v in info["accuracy_at_pos"].items()))
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("proportion of positives, pos")
+    ax.set_ylabel("accuracy")
+    ax.legend(fontsize="small", frameon=False, loc="best")
+    return ax
+
+
+def plot_measures_vs_tn(
+    tp: int, fn: int, fp: int, *, tn: int | None = None, tn_max: int = 10_000, ax=None
+):
+    """Measures of the table ``(tp, fn, fp, TN)`` as the true negatives grow (Example 12.2).
+
+    Accuracy and the true negative rate climb towards 1 as ``TN`` grows; precision,
+    recall and the F-measure do not move: they ignore the true negatives.
+
+    Parameters
+    ----------
+    tp, fn, fp : int
+        The fixed cells, with ``tp + fn >= 1`` and ``fp >= 1`` or ``tn_max >= 1``.
+    tn : int, optional
+        A number of true negatives to mark.
+    tn_max : int
+        Right end of the logarithmic TN axis, >= 1.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    tn_max = check_count(tn_max, "tn_max", minimum=1)
+    grid = np.unique(np.round(np.geomspace(1, tn_max, 200)).astype(int))
+    rows = [measures(tp, fn, fp, int(t)) for t in grid]
+    ax = _axes(ax)
+    for name, style in (("accuracy", "-"), ("tnr", "-"), ("precision", "--"), ("recall", "--"),
+                        ("f_measure", "-.")):
+        ax.plot(grid, [getattr(r, name) for r in rows], style, label=name.replace("_", "-"))
+    if tn is not None:
+        m = measures(tp, fn, fp, tn)
+        ax.axvline(max(tn, 1), color="0.4", linewidth=1, linestyle=":")
+        ax.set_title(f"TN = {tn}: accuracy {m.accuracy:.3f}, F-measure {m.f_measure:.3f}")
+    ax.set_xscale("log")
+    ax.set_xlabel("true negatives TN (log scale)")
+    ax.set_ylabel("value")
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize="small", frameon=False, loc="lower right")
+    return ax
+
+
+def plot_accuracy_interval(correct: int, n: int, *, alpha: float = 0.05, ax=None):
+    """The normal, Wilson and exact intervals for one accuracy (Example 12.5).
+
+    Behind the intervals, the binomial distribution of the observed accuracy if the
+    true accuracy were the estimate ``â``, with the normal density the book
+    approximates it by: where the two differ (``n â(1 - â) < 5``), so do the intervals.
+
+    Parameters
+    ----------
+    correct, n : int
+        Correct classifications and test instances.
+    alpha : float
+        In (0, 1).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    cis = [accuracy_interval(correct, n, alpha=alpha, method=m) for m in INTERVAL_METHODS]
+    ax = _axes(ax, figsize=(7, 3.6))
+    a = correct / n
+    k = np.arange(n + 1)
+    pmf = stats.binom.pmf(k, n, a)
+    scale = 1.0 / pmf.max() if pmf.max() > 0 else 1.0
+    ax.vlines(k / n, 0, pmf * scale, color="0.75", linewidth=max(0.5, min(4.0, 200 / n)),
+              label="Binomial(n, â)/n (scaled)")
+    se = cis[0].std_error
+    if se > 0:
+        x = np.linspace(0, 1, 400)
+        dens = stats.norm.pdf(x, a, se)
+        ax.plot(x, dens / dens.max(), color="0.35", linewidth=1, label="its normal approximation")
+    for i, ci in enumerate(cis):
+        y = -0.15 - 0.12 * i
+        ax.plot([ci.low, ci.high], [y, y], color=f"C{i}", linewidth=4,
+                label=f"{ci.method}: [{ci.low:.3f}, {ci.high:.3f}]")
+        ax.plot([a], [y], "k|", markersize=12)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.15 - 0.12 * len(cis), 1.1)
+    ax.set_yticks([])
+    ax.set_xlabel("accuracy")
+    title = f"{correct}/{n} correct, {100 * (1 - alpha):g}% intervals"
+    if cis[0].note:
+        title += f"  (n·â(1−â) = {cis[0].n_var:.3g} < 5)"
+    ax.set_title(title)
+    ax.legend(fontsize="small", frameon=False, loc="upper left")
+    return ax
