@@ -86,7 +86,7 @@ __all__ += [
     "simulate_equal_learners",
 ]
 
-# Flach (2012), chapter 12: measures and intervals (12.1-12.5)
+# Flach (2012), chapter 12: measures and intervals (12.1-12.5), rank tests and CD diagrams (12.7-12.8)
 from .measures import (
     AccuracyInterval,
     AccuracyTest,
@@ -101,6 +101,24 @@ from .measures import (
     plot_accuracy_interval,
     plot_accuracy_vs_pos,
     plot_measures_vs_tn,
+)
+from .ranktests import (
+    CriticalDifference,
+    FriedmanResult,
+    WilcoxonResult,
+    cd_cliques,
+    critical_difference,
+    describe_rank_analysis,
+    flach_example_12_4,
+    friedman,
+    friedman_critical_value,
+    friedman_null_distribution,
+    plot_cd_diagram,
+    rank_differences,
+    scores_from_text,
+    signed_rank_null,
+    wilcoxon_critical_value,
+    wilcoxon_signed_rank,
 )
 
 __all__ += [
@@ -117,4 +135,20 @@ __all__ += [
     "plot_accuracy_interval",
     "plot_accuracy_vs_pos",
     "plot_measures_vs_tn",
+    "CriticalDifference",
+    "FriedmanResult",
+    "WilcoxonResult",
+    "cd_cliques",
+    "critical_difference",
+    "describe_rank_analysis",
+    "flach_example_12_4",
+    "friedman",
+    "friedman_critical_value",
+    "friedman_null_distribution",
+    "plot_cd_diagram",
+    "rank_differences",
+    "scores_from_text",
+    "signed_rank_null",
+    "wilcoxon_critical_value",
+    "wilcoxon_signed_rank",
 ]
