@@ -56,6 +56,8 @@ __all__ = [
     "pairwise_comparison",
     "format_pairwise",
     "summary_text",
+    "F1Comparison",
+    "top_two_bootstrap",
     "run_report",
     "ReportFiles",
     "make_example_predictions",
@@ -472,13 +474,6 @@ def _auc(y: np.ndarray, score: np.ndarray) -> float:
     return float(roc_auc_score(y, score))
 
 
-def _wilson(k: int, n: int, alpha: float) -> tuple[float, float]:
-    from statsmodels.stats.proportion import proportion_confint
-
-    lo, hi = proportion_confint(k, n, alpha=alpha, method="wilson")
-    return float(lo), float(hi)
-
-
 def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFrame:
     """Section 2: each classifier's contingency table and measures (Flach 2012, ch. 12).
 
@@ -486,7 +481,9 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
     ----------
     data : Predictions
     alpha : float
-        The accuracy interval has coverage ``1 - alpha`` (Wilson score interval).
+        The accuracy interval has coverage ``1 - alpha`` (Wilson's score interval, from
+        :func:`evallib.measures.accuracy_interval`; it stays informative at accuracies
+        near 0 or 1, where the book's normal interval collapses).
 
     Returns
     -------
@@ -494,12 +491,14 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
         Indexed by classifier: ``TP, FN, FP, TN``; ``accuracy`` with ``acc_low`` and
         ``acc_high``; ``avg_recall`` (the mean of the two per-class recalls, Flach's
         "average recall"); ``precision`` (TP / (TP + FP)), ``recall`` (TP / P) and ``F1``
-        (their harmonic mean); ``AUC`` from the scores. Measures that need predicted
-        labels are NaN for a classifier given only by scores, and ``AUC`` is NaN without
-        scores. Precision is NaN when a classifier predicts no positive (0/0), and F1 is
-        then 0 if recall is 0 (no positive found) -- the convention of scikit-learn's
-        ``zero_division=0`` for F1.
+        (``2 TP / (2 TP + FP + FN)``), all from :func:`evallib.measures.measures`; ``AUC``
+        from the scores (scikit-learn's ``roc_auc_score``, ties counted as one half).
+        Measures that need predicted labels are NaN for a classifier given only by
+        scores, and ``AUC`` is NaN without scores. Precision is NaN (undefined, 0/0) when
+        a classifier predicts no positive; F1 is then 0, since the file has positives.
     """
+    from .measures import accuracy_interval, measures as flach_measures
+
     alpha = check_alpha(alpha)
     y = data.y
     rows = []
@@ -511,14 +510,11 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
             fn = int(np.sum(~pred & y))
             fp = int(np.sum(pred & ~y))
             tn = int(np.sum(~pred & ~y))
-            n = tp + fn + fp + tn
-            lo, hi = _wilson(tp + tn, n, alpha)
-            precision = tp / (tp + fp) if tp + fp else float("nan")
-            recall = tp / (tp + fn)
-            f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
-            row.update(TP=tp, FN=fn, FP=fp, TN=tn, accuracy=(tp + tn) / n, acc_low=lo,
-                       acc_high=hi, avg_recall=(recall + tn / (tn + fp)) / 2,
-                       precision=precision, recall=recall, F1=f1)
+            m = flach_measures(tp, fn, fp, tn)
+            ci = accuracy_interval(tp + tn, m.n, alpha=alpha, method="wilson")
+            row.update(TP=tp, FN=fn, FP=fp, TN=tn, accuracy=m.accuracy, acc_low=ci.low,
+                       acc_high=ci.high, avg_recall=m.avg_recall, precision=m.precision,
+                       recall=m.recall, F1=m.f_measure)
         row["AUC"] = _auc(y, data.scores[name]) if name in data.scores else float("nan")
         rows.append(row)
     cols = ["TP", "FN", "FP", "TN", "accuracy", "acc_low", "acc_high", "avg_recall",
@@ -604,6 +600,105 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
         for d, lo, hi in zip(table["diff"], table["diff_low"], table["diff_high"])
     ])
     return out
+
+
+# --------------------------------------------------------------------- section 5
+@dataclass(frozen=True)
+class F1Comparison:
+    """Section 5: the paired bootstrap of the F1 difference of the top two classifiers.
+
+    Attributes
+    ----------
+    best, second : the classifiers with the highest and second-highest F1 on the test set.
+    f1_best, f1_second : their F1.
+    difference : ``f1_best - f1_second`` (>= 0).
+    low, high : the ``1 - alpha`` percentile interval of the bootstrap replicates of the
+        difference.
+    share_best_better : share of replicates in which ``best`` keeps the higher F1 (Keller,
+        Bengio & Wong's "confidence" in the observed winner, eq. 13).
+    reps, alpha, seed : the bootstrap's settings.
+    """
+
+    best: str
+    second: str
+    f1_best: float
+    f1_second: float
+    difference: float
+    low: float
+    high: float
+    share_best_better: float
+    reps: int
+    alpha: float
+    seed: int
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Whether the interval lies entirely above 0 (the bootstrap calls them different)."""
+        return self.low > 0 or self.high < 0
+
+    def text(self) -> str:
+        """The result as deterministic plain text."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        verdict = ("the interval excludes 0: the bootstrap calls the difference real"
+                   if self.excludes_zero else "the interval includes 0: no clear difference")
+        return (
+            f"F1 of {self.best}: {self.f1_best:.3f}; F1 of {self.second}: {self.f1_second:.3f}\n"
+            f"difference {self.difference:+.3f}, {level} bootstrap interval "
+            f"[{self.low:+.3f}, {self.high:+.3f}] ({self.reps} replicates, seed {self.seed})\n"
+            f"{self.best} keeps the higher F1 in {self.share_best_better:.1%} of the replicates; "
+            f"{verdict}"
+        )
+
+    def summary(self) -> str:
+        """One sentence for section 7."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        return (
+            f"By F-measure the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
+            f"({self.f1_second:.3f}): a difference of {self.difference:.3f} with {level} bootstrap "
+            f"interval {self.low:+.3f} to {self.high:+.3f}"
+            + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
+            + f"; {self.best} stays ahead in {self.share_best_better:.0%} of the resamples."
+        )
+
+
+def top_two_bootstrap(
+    data: Predictions, measures: pd.DataFrame, *, reps: int = 10_000, alpha: float = 0.05,
+    seed: int = 0,
+):
+    """Section 5: paired bootstrap of the F1 difference of the two best classifiers by F1.
+
+    The two classifiers with predicted labels and the highest F1 in ``measures`` (ties:
+    the earlier in the file first) are compared by
+    :func:`evallib.bizarre.bootstrap_f1_difference` (Keller, Bengio & Wong, eqs. 12-14):
+    test cases are resampled with replacement, keeping each case's pair of predictions
+    together, and the percentile interval of ``F1_best - F1_second`` is reported.
+
+    Returns
+    -------
+    F1Comparison or Skipped
+        Skipped with fewer than two classifiers with predicted labels.
+    """
+    from .bizarre import bootstrap_f1_difference
+
+    alpha = check_alpha(alpha)
+    reps = check_count(reps, "reps", minimum=1)
+    seed = check_count(seed, "seed")
+    if len(data.labels) < 2:
+        return Skipped(
+            f"only {len(data.labels)} classifier(s) with predicted labels; the bootstrap compares "
+            "the F-measures of two."
+        )
+    f1 = measures.loc[list(data.labels), "F1"].astype(float)
+    order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
+    best, second = f1.index[order[0]], f1.index[order[1]]
+    res = bootstrap_f1_difference(data.y.astype(int), data.labels[best].astype(int),
+                                  data.labels[second].astype(int), reps=reps, alpha=alpha, seed=seed)
+    # The module reports dF1 = F1_B - F1_A with A = best; turn it round.
+    return F1Comparison(
+        best=str(best), second=str(second), f1_best=float(res.f1_a), f1_second=float(res.f1_b),
+        difference=-float(res.observed), low=-float(res.interval[1]), high=-float(res.interval[0]),
+        share_best_better=float(res.p_negative), reps=reps, alpha=alpha, seed=seed,
+    )
 
 
 # --------------------------------------------------------------------- section 7
