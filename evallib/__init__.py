@@ -152,3 +152,27 @@ __all__ += [
     "wilcoxon_critical_value",
     "wilcoxon_signed_rank",
 ]
+
+from .nullbest import (
+    NullCDF,
+    best_of_pvalue,
+    critical_value,
+    critical_value_table,
+    mc_repetitions,
+    null_cdf,
+    simulate_null,
+    simulate_scores,
+    tail_probability,
+)
+
+__all__ += [
+    "NullCDF",
+    "best_of_pvalue",
+    "critical_value",
+    "critical_value_table",
+    "mc_repetitions",
+    "null_cdf",
+    "simulate_null",
+    "simulate_scores",
+    "tail_probability",
+]
