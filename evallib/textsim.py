@@ -241,9 +241,9 @@ def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_compone
         raise ValueError("the training set must contain both classes; raise its size or prior_pos")
     tfidf = TfidfTransformer(sublinear_tf=True).fit(X)
     Z = tfidf.transform(X)
-    model_a = LinearSVC(C=1.0).fit(Z, y)
+    model_a = LinearSVC(C=1.0, random_state=seed).fit(Z, y)
     model_b = make_pipeline(Nystroem(kernel="rbf", gamma=gamma, n_components=n_components, random_state=seed),
-                            LinearSVC(C=10.0)).fit(Z, y)
+                            LinearSVC(C=10.0, random_state=seed)).fit(Z, y)
     return Learners(tfidf=tfidf, model_a=model_a, model_b=model_b)
 
 
@@ -588,7 +588,7 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
 
 
 # ------------------------------------------------------------------------ plots
-def plot_replicates(run: SettingRun, ax: plt.Axes | None = None, *, bins: int = 60) -> plt.Axes:
+def plot_replicates(run: SettingRun, ax: plt.Axes | None = None, *, bins: int = 40) -> plt.Axes:
     """Figure 1 redrawn: histogram of dF1* on Dte beside dF1 on the Dtrue subsamples.
 
     The shaded band is the bootstrap's percentile interval (eq. 14), the dashed line
