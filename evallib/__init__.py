@@ -155,23 +155,41 @@ __all__ += [
 
 from .nullbest import (
     NullCDF,
+    Verdict,
     best_of_pvalue,
     critical_value,
     critical_value_table,
+    judge_winner,
+    load_critical_values,
     mc_repetitions,
     null_cdf,
     simulate_null,
     simulate_scores,
     tail_probability,
 )
+from .nullbest_plots import (
+    plot_contour_panels,
+    plot_critical_contours,
+    plot_critical_surface,
+    plot_mc_convergence,
+    plot_null_cdfs,
+)
 
 __all__ += [
     "NullCDF",
+    "Verdict",
     "best_of_pvalue",
     "critical_value",
     "critical_value_table",
+    "judge_winner",
+    "load_critical_values",
     "mc_repetitions",
     "null_cdf",
+    "plot_contour_panels",
+    "plot_critical_contours",
+    "plot_critical_surface",
+    "plot_mc_convergence",
+    "plot_null_cdfs",
     "simulate_null",
     "simulate_scores",
     "tail_probability",

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -63,6 +64,10 @@ __all__ = [
     "tail_probability",
     "write_critical_values",
     "PAPER_GRID",
+    "Verdict",
+    "judge_winner",
+    "simulate_scores",
+    "load_critical_values",
 ]
 
 METRICS = ("auc", "accuracy", "f1", "tp")
@@ -290,34 +295,41 @@ def _f1_path_probs(P: int, N: int, a: np.ndarray, b: np.ndarray) -> tuple[np.nda
     a = np.asarray(a, dtype=np.int64)
     b = np.asarray(b, dtype=np.int64)
     K = a.size
-    lt = _lbinom(P + N, P)
+    rows = np.arange(K)
+    cols = np.arange(N + 1)
+    bound = np.minimum((a[:, None] * (P + cols[None, :])) // b[:, None], P)  # (K, N+1)
     iota = np.arange(P + 1)
     h = np.zeros((K, P + 1))
     logscale = np.zeros(K)
-    exit_log = np.full((K, N + 1), -np.inf)
+    at = np.zeros((K, N + 1))
+    scale_at = np.zeros((K, N + 1))
+    first_free = int(np.argmax(bound.min(axis=0) >= P)) if np.any(bound.min(axis=0) >= P) else N + 1
     for j in range(N + 1):
-        bj = np.minimum((a * (P + j)) // b, P)
+        bj = bound[:, j]
         if j == 0:
             h[:] = 1.0
         else:
             np.cumsum(h, axis=1, out=h)
-        h *= iota[None, :] <= bj[:, None]
+        if j < first_free:  # from here on no row can cross, and nothing needs masking
+            h *= iota[None, :] <= bj[:, None]
+            at[:, j] = h[rows, bj]
+        scale_at[:, j] = logscale  # the scale of at[:, j]
         if j % 16 == 15:
             mx = h.max(axis=1)
             mx[mx <= 0] = 1.0
             h /= mx[:, None]
             logscale += np.log(mx)
-        at = h[np.arange(K), bj]
-        crossing = bj < P
-        with np.errstate(divide="ignore"):
-            exit_log[:, j] = np.where(
-                crossing & (at > 0),
-                np.log(np.where(at > 0, at, 1.0)) + logscale
-                + _lbinom(np.maximum(P - bj - 1, 0) + (N - j), N - j) - lt,
-                -np.inf,
-            )
+    lt = _lbinom(P + N, P)
+    crossing = (bound < P) & (at > 0)
     with np.errstate(divide="ignore"):
-        stay = np.where(h[:, P] > 0, np.exp(np.log(np.where(h[:, P] > 0, h[:, P], 1.0)) + logscale - lt), 0.0)
+        exit_log = np.where(
+            crossing,
+            np.log(np.where(crossing, at, 1.0)) + scale_at
+            + _lbinom(np.maximum(P - bound - 1, 0) + (N - cols[None, :]), N - cols[None, :]) - lt,
+            -np.inf,
+        )
+        end = h[:, P]
+        stay = np.where(end > 0, np.exp(np.log(np.where(end > 0, end, 1.0)) + logscale - lt), 0.0)
     cross = np.exp(special.logsumexp(exit_log, axis=1))
     return np.clip(stay, 0.0, 1.0), np.clip(cross, 0.0, 1.0)
 
@@ -422,6 +434,7 @@ def _f1_critical_indices(P: int, N: int, limits: Sequence[float], per_tail: int 
     return lo
 
 
+@lru_cache(maxsize=4096)  # slider positions repeat: answer them from memory
 def _exact_critical(metric: str, P: int, N: int, k: int, tail: float) -> float:
     limit = tail * (1.0 + _REL_TOL)
     if metric == "f1":
@@ -532,6 +545,53 @@ def best_of_pvalue(metric: str, score: float, P: int, N: int, *, C: int = 1, k: 
         idx = _score_index(values, score)
         g = 1.0 if idx == 0 else (0.0 if idx >= values.size else float(sf[idx - 1]))
     return float(-np.expm1(C * np.log1p(-min(g, 1.0)))) if g < 1.0 else 1.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The significance test of Table 2 for one competition.
+
+    Attributes
+    ----------
+    metric, P, N, C, alpha, score : the question asked.
+    critical_value : m*, the smallest attainable score with ``F(m*) >= (1-alpha)^(1/C)``.
+    p_value : P(best of C random rankings >= score).
+    significant : ``score > critical_value`` (the paper's rule; equivalently p < alpha
+        up to the discreteness of the law).
+    """
+
+    metric: str
+    P: int
+    N: int
+    C: int
+    alpha: float
+    score: float
+    critical_value: float
+    p_value: float
+    significant: bool
+
+    def describe(self) -> str:
+        """One plain sentence: the verdict with its numbers."""
+        unit = "true positives in the top k" if self.metric == "tp" else self.metric
+        word = "beats" if self.significant else "does not beat"
+        return (f"P={self.P}, N={self.N}, C={self.C}, alpha={self.alpha:g}: a winning {unit} of "
+                f"{self.score:.4f} {word} the critical value {self.critical_value:.4f} "
+                f"(p = {self.p_value:.4g}); "
+                + ("significant." if self.significant else "not significant: random rankings could do it."))
+
+
+def judge_winner(metric: str, score: float, P: int, N: int, *, C: int = 1, alpha: float = 0.01,
+                 k: int = 10) -> Verdict:
+    """Decide whether the winner of ``C`` classifiers beats the best of ``C`` random rankings.
+
+    Table 2 of Forman & Cohen, computed exactly: significant iff ``score > m*``. This is
+    the callback behind the notebook's "your winner scored m" slider.
+    """
+    p = best_of_pvalue(metric, score, P, N, C=C, k=k)  # validates every argument
+    alpha = check_alpha(alpha)
+    m_star = critical_value(metric, P, N, C=C, alpha=alpha, k=k)
+    significant = float(score) > m_star + _SCORE_TOL
+    return Verdict(metric, int(P), int(N), int(C), alpha, float(score), m_star, p, significant)
 
 
 # --------------------------------------------------------------------------- Monte Carlo
@@ -833,6 +893,17 @@ def critical_value_table(
     rows = [row for part in parts for row in part]
     table = pd.DataFrame(rows, columns=["metric", "P", "N", "C", "alpha", "critical_value"])
     return table.sort_values(["metric", "alpha", "C", "P", "N"], kind="stable").reset_index(drop=True)
+
+
+CSV_PATH = Path(__file__).resolve().parents[1] / "data" / "critical_values.csv"
+
+
+def load_critical_values(path: str | Path | None = None) -> pd.DataFrame:
+    """Read ``data/critical_values.csv`` (made by :func:`write_critical_values`)."""
+    path = CSV_PATH if path is None else Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist; run `make critical-values` to make it")
+    return pd.read_csv(path)
 
 
 def write_critical_values(path: str = "data/critical_values.csv", *, n_jobs: int = 2, progress: bool = True) -> pd.DataFrame:

@@ -246,6 +246,20 @@ def test_f1_critical_value_against_integer_path_count():
     _check_is_quantile(cdf, values[idx], values[idx - 1], C, 0.01)
 
 
+def test_f1_law_matches_integer_path_counts_in_both_tails():
+    # 61 columns: exercises the rescaling of the lattice programme (every 16 columns)
+    P, N = 40, 60
+    a, b, f1 = nb._f1_values(P, N)
+    total = math.comb(P + N, P)
+    picks = np.unique(np.r_[np.linspace(0, f1.size - 1, 12).astype(int), f1.size - 40, f1.size - 200])
+    stay, cross = nb._f1_path_probs(P, N, a[picks], b[picks])
+    for r, idx in enumerate(picks):
+        ai, bi = int(a[idx]), int(b[idx])
+        good = _count_paths(P, N, lambda i, j: i * bi <= ai * (P + j))
+        assert stay[r] == pytest.approx(good / total, rel=1e-10, abs=1e-300)
+        assert cross[r] == pytest.approx((total - good) / total, rel=1e-9, abs=1e-300)
+
+
 def test_tp_law_matches_exact_hypergeometric_counts():
     P, N, k = 13, 40, 10
     law = null_cdf("tp", P, N, k=k)

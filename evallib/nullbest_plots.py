@@ -1,0 +1,186 @@
+"""Charts for the best-of-C critical values (Forman & Cohen 2005, Figures 1-7).
+
+* :func:`plot_null_cdfs` -- Figure 1: the CDFs of AUC, best accuracy and best F for one
+  random ranking (the paper uses P = 10, N = 1000), with the 99th percentile and the
+  critical values for some C marked;
+* :func:`plot_critical_surface` -- Figures 2-5: the critical value over (N, P) as a
+  surface, with its contours projected on the floor;
+* :func:`plot_critical_contours` / :func:`plot_contour_panels` -- Figures 6-7: labelled
+  contours for each metric;
+* :func:`plot_mc_convergence` -- the Monte Carlo CDF against the exact one (the notebook's
+  reps slider).
+
+The surfaces and contours are drawn from a table of :func:`evallib.nullbest.critical_value_table`
+(e.g. ``data/critical_values.csv``), with log-scaled P and N axes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._validate import check_alpha, check_choice, check_count
+from .nullbest import METRICS, critical_value, null_cdf, simulate_null
+
+__all__ = [
+    "plot_null_cdfs",
+    "critical_value_grid",
+    "plot_critical_surface",
+    "plot_critical_contours",
+    "plot_contour_panels",
+    "plot_mc_convergence",
+    "mc_cdf_distance",
+]
+
+_LABELS = {"auc": "AUC", "accuracy": "best accuracy", "f1": "best F-measure", "tp": "TP10"}
+
+
+def _axes(ax, projection=None):
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(6.4, 4.6))
+    return fig.add_subplot(111, projection=projection)
+
+
+def plot_null_cdfs(P: int = 10, N: int = 1000, *, Cs: Sequence[int] = (10, 1000), alpha: float = 0.01,
+                   metrics: Sequence[str] = ("auc", "accuracy", "f1"), ax=None):
+    """Figure 1: exact CDFs of one random ranking's score, with critical values marked.
+
+    A horizontal line marks the 99th percentile; a marker on each curve shows the
+    critical value ``m*`` for each ``C`` in ``Cs`` (at height ``F(m*)``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    alpha = check_alpha(alpha)
+    ax = _axes(ax)
+    markers = "ovsD^"
+    for i, metric in enumerate(metrics):
+        law = null_cdf(metric, P, N, max_points=800)
+        ax.step(law.values, law.cdf, where="post", color=f"C{i}", label=_LABELS[metric])
+        for c_idx, C in enumerate(Cs):
+            m = critical_value(metric, P, N, C=C, alpha=alpha)
+            F = law.cdf[np.argmin(np.abs(law.values - m))]
+            ax.plot([m], [F], markers[c_idx % len(markers)], color=f"C{i}", markersize=7,
+                    markerfacecolor="white", zorder=3)
+    for c_idx, C in enumerate(Cs):  # legend entries for the markers
+        ax.plot([], [], markers[c_idx % len(markers)], color="k", markerfacecolor="white",
+                label=f"critical value m*, C={C}")
+    ax.axhline(0.99, color="0.4", linestyle="--", linewidth=1, label="99th percentile")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.01)
+    ax.set_xlabel("score of one random ranking")
+    ax.set_ylabel("CDF  F(x)")
+    ax.set_title(f"Null CDFs, P={P}, N={N} (Forman & Cohen, Figure 1)")
+    ax.legend(fontsize=8, loc="center right")
+    return ax
+
+
+def critical_value_grid(table: pd.DataFrame, metric: str, *, C: int, alpha: float = 0.01) -> pd.DataFrame:
+    """The critical values of one (metric, C, alpha) as a P x N grid (rows P, columns N)."""
+    metric = check_choice(metric, "metric", METRICS)
+    missing = {"metric", "P", "N", "C", "alpha", "critical_value"} - set(table.columns)
+    if missing:
+        raise ValueError(f"table lacks the columns {sorted(missing)}; make it with critical_value_table()")
+    sel = table[(table["metric"] == metric) & (table["C"] == C) & np.isclose(table["alpha"], alpha)]
+    if sel.empty:
+        raise ValueError(f"table has no rows for metric={metric!r}, C={C}, alpha={alpha}")
+    return sel.pivot(index="P", columns="N", values="critical_value").sort_index().sort_index(axis=1)
+
+
+def plot_critical_surface(table: pd.DataFrame, metric: str, *, C: int = 1000, alpha: float = 0.01, ax=None):
+    """Figures 2-5: the critical-value surface over log N (x) and log P (y).
+
+    ``ax`` must be a 3-D Axes (``projection="3d"``); a new one is made if ``None``.
+    Contours are drawn on the surface's floor, as in the paper.
+    """
+    grid = critical_value_grid(table, metric, C=C, alpha=alpha)
+    ax = _axes(ax, projection="3d")
+    X, Y = np.meshgrid(np.log10(grid.columns.to_numpy(float)), np.log10(grid.index.to_numpy(float)))
+    Z = grid.to_numpy(float)
+    ok = np.isfinite(Z)
+    zmin = float(np.nanmin(Z))
+    ax.plot_surface(X, Y, np.where(ok, Z, np.nan), cmap="viridis", linewidth=0, antialiased=True, alpha=0.9)
+    floor = zmin - 0.1 * (float(np.nanmax(Z)) - zmin + 1e-9)
+    ax.contour(X, Y, np.where(ok, Z, zmin), zdir="z", offset=floor, cmap="viridis", levels=10)
+    ax.set_zlim(floor, float(np.nanmax(Z)))
+    ticks = [np.log10(v) for v in (2, 10, 100, 1000)]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels(["2", "10", "100", "1000"])
+    ax.set_yticks(ticks)
+    ax.set_yticklabels(["2", "10", "100", "1000"])
+    ax.set_xlabel("N (negatives)")
+    ax.set_ylabel("P (positives)")
+    ax.set_zlabel("critical value")
+    ax.set_title(f"{_LABELS[metric]}: critical value, C={C}, alpha={alpha:g}")
+    return ax
+
+
+def plot_critical_contours(table: pd.DataFrame, metric: str, *, C: int = 1000, alpha: float = 0.01,
+                           levels=None, ax=None):
+    """Figures 6-7: labelled contours of the critical value over N (x) and P (y), log axes."""
+    grid = critical_value_grid(table, metric, C=C, alpha=alpha)
+    ax = _axes(ax)
+    N = grid.columns.to_numpy(float)
+    P = grid.index.to_numpy(float)
+    Z = np.ma.masked_invalid(grid.to_numpy(float))
+    if levels is None:
+        levels = np.arange(1, 11) if metric == "tp" else np.round(np.arange(0.5, 1.0001, 0.05), 2)
+    cs = ax.contour(N, P, Z, levels=levels, cmap="viridis", linewidths=1)
+    ax.clabel(cs, fontsize=7, fmt="%g")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("N (negatives)")
+    ax.set_ylabel("P (positives)")
+    ax.set_title(f"{_LABELS[metric]}, C={C}, alpha={alpha:g}", fontsize=9)
+    return ax
+
+
+def plot_contour_panels(table: pd.DataFrame, *, C: int = 1000, alpha: float = 0.01, axes=None):
+    """Figures 6-7: one contour panel per metric (2 x 2). Returns the array of Axes."""
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(2, 2, figsize=(9, 7.5), constrained_layout=True)
+    axes = np.asarray(axes)
+    if axes.size != len(METRICS):
+        raise ValueError(f"axes must hold {len(METRICS)} Axes, one per metric, got {axes.size}")
+    for metric, ax in zip(METRICS, axes.ravel()):
+        plot_critical_contours(table, metric, C=C, alpha=alpha, ax=ax)
+    return axes
+
+
+def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, seed=0) -> float:
+    """Largest gap between the Monte Carlo CDF of ``reps`` rankings and the exact CDF
+    (Kolmogorov distance, over the attainable values)."""
+    law = null_cdf(metric, P, N, max_points=400)
+    scores = np.sort(simulate_null(metric, P, N, reps, seed=seed))
+    emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
+    return float(np.max(np.abs(emp - law.cdf)))
+
+
+def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, seed=0, ax=None):
+    """The Monte Carlo CDF of ``reps`` random rankings over the exact CDF.
+
+    The title gives the Kolmogorov distance and its order of magnitude under the null,
+    ``1/sqrt(reps)``: the Monte Carlo converges to the exact law at that rate.
+    """
+    reps = check_count(reps, "reps", minimum=1)
+    law = null_cdf(metric, P, N, max_points=400)
+    scores = np.sort(simulate_null(metric, P, N, reps, seed=seed))
+    emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
+    ax = _axes(ax)
+    ax.step(law.values, law.cdf, where="post", color="k", linewidth=2, label="exact")
+    ax.step(law.values, emp, where="post", color="C1", linewidth=1.2, label=f"Monte Carlo, {reps:,} rankings")
+    dist = float(np.max(np.abs(emp - law.cdf)))
+    ax.set_title(f"{_LABELS[metric]}, P={P}, N={N}: max |F_mc - F| = {dist:.4f} "
+                 f"(1/sqrt(reps) = {1 / np.sqrt(reps):.4f})", fontsize=9)
+    ax.set_xlabel("score")
+    ax.set_ylabel("CDF")
+    ax.legend(fontsize=8, loc="lower right")
+    return ax

@@ -1,0 +1,92 @@
+"""Tests of evallib.nullbest_plots and the notebook callbacks of evallib.nullbest."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from evallib.nullbest import critical_value, critical_value_table, judge_winner  # noqa: E402
+from evallib.nullbest_plots import (  # noqa: E402
+    critical_value_grid,
+    mc_cdf_distance,
+    plot_contour_panels,
+    plot_critical_contours,
+    plot_critical_surface,
+    plot_mc_convergence,
+    plot_null_cdfs,
+)
+
+
+@pytest.fixture(scope="module")
+def small_table() -> pd.DataFrame:
+    sizes = [2, 5, 12, 30, 80]
+    return critical_value_table(["auc", "accuracy", "f1", "tp"], sizes, sizes, [10, 1000], [0.01])
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def test_grid_is_the_table_pivoted(small_table):
+    g = critical_value_grid(small_table, "auc", C=1000)
+    assert g.shape == (5, 5)
+    assert g.loc[12, 30] == critical_value("auc", 12, 30, C=1000)
+    with pytest.raises(ValueError, match="no rows"):
+        critical_value_grid(small_table, "auc", C=7)
+    with pytest.raises(ValueError, match="metric must be one of"):
+        critical_value_grid(small_table, "roc", C=10)
+    with pytest.raises(ValueError, match="lacks the columns"):
+        critical_value_grid(small_table.drop(columns="alpha"), "auc", C=10)
+
+
+def test_figure_1_marks_the_99th_percentile_and_critical_values():
+    ax = plot_null_cdfs(10, 1000, Cs=(10, 1000))
+    assert any(np.allclose(line.get_ydata(), 0.99) for line in ax.get_lines())
+    xs = [line.get_xdata()[0] for line in ax.get_lines() if len(line.get_xdata()) == 1]
+    assert any(x == pytest.approx(critical_value("auc", 10, 1000, C=1000)) for x in xs)
+    assert any(x == pytest.approx(critical_value("f1", 10, 1000, C=10)) for x in xs)
+
+
+def test_surface_and_contours_draw(small_table):
+    ax = plot_critical_surface(small_table, "accuracy", C=1000)
+    assert ax.name == "3d"
+    ax2 = plot_critical_contours(small_table, "auc", C=10)
+    assert ax2.get_xscale() == "log" and ax2.texts  # labelled contours
+    axes = plot_contour_panels(small_table, C=1000)
+    assert axes.shape == (2, 2)
+    with pytest.raises(ValueError, match="one per metric"):
+        plot_contour_panels(small_table, axes=[plt.gca()])
+
+
+def test_monte_carlo_converges_within_the_dkw_bound():
+    # Dvoretzky-Kiefer-Wolfowitz: P(sup |F_n - F| > eps) <= 2 exp(-2 n eps^2); eps at 1e-6.
+    for reps in (2_000, 50_000):
+        eps = math.sqrt(math.log(2 / 1e-6) / (2 * reps))
+        assert mc_cdf_distance("auc", 20, 30, reps, seed=1) < eps
+    ax = plot_mc_convergence("f1", 15, 40, 5_000, seed=2)
+    assert "5,000 rankings" in ax.get_legend().get_texts()[1].get_text()
+
+
+@pytest.mark.parametrize("metric,scores", [("auc", np.linspace(0.5, 1, 41)), ("accuracy", np.linspace(0.5, 1, 41)),
+                                           ("f1", np.linspace(0.3, 1, 41)), ("tp", np.arange(0, 11))])
+def test_verdict_is_significant_exactly_when_p_is_at_most_alpha(metric, scores):
+    for s in scores:
+        v = judge_winner(metric, float(s), 30, 70, C=100, alpha=0.05)
+        assert v.significant == (v.p_value <= 0.05), (metric, s, v)
+        assert ("significant." in v.describe()) == v.significant
+
+
+def test_verdict_rejects_bad_input():
+    with pytest.raises(ValueError, match="alpha must lie"):
+        judge_winner("auc", 0.7, 10, 10, alpha=2)
+    with pytest.raises(ValueError, match="score must lie"):
+        judge_winner("f1", -0.1, 10, 10)
