@@ -20,7 +20,7 @@ PYTEST_ARGS ?=
 
 BENCH_SCRIPTS := $(sort $(wildcard benchmarks/*.py))
 
-.PHONY: help venv lab test bench clean report
+.PHONY: help venv lab test bench clean critical-values report
 
 help: ## List the targets
 	@echo "Targets:"
@@ -28,6 +28,7 @@ help: ## List the targets
 	@echo "  make lab     start JupyterLab on notebooks/ at http://127.0.0.1:$(PORT) (PORT=..., LAB_ARGS=...)"
 	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run (PYTEST_ARGS=...)"
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
+	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
 	@echo "  make report  compare the classifiers of PREDICTIONS=file.csv (default: the shipped example) in $(REPORT_HTML) (TITLE=...)"
 	@echo "  make clean   remove $(VENV) and build debris"
 	@echo "  make help    show this list (default)"
@@ -90,7 +91,11 @@ TITLE       ?=
 REPORT_HTML ?= out/report.html
 
 report: $(STAMP)
-	MPLBACKEND=Agg "$(PY)" -m evallib report "$(PREDICTIONS)" -o "$(REPORT_HTML)" $(if $(TITLE),--title "$(TITLE)")
+	"$(PY)" -m evallib report "$(PREDICTIONS)" -o "$(REPORT_HTML)" $(if $(TITLE),--title "$(TITLE)")
+
+# The paper's lost appendix, recomputed exactly (evallib.nullbest.write_critical_values).
+critical-values: $(STAMP)
+	"$(PY)" -m evallib.nullbest data/critical_values.csv
 
 clean:
 	rm -rf "$(VENV)" build dist .pytest_cache
