@@ -42,6 +42,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from scipy import stats
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.kernel_approximation import Nystroem
 from sklearn.pipeline import make_pipeline
@@ -571,7 +572,6 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
     sub = rng.multinomial(y.size, ev / ev.sum(), size=check_count(n_subsamples, "n_subsamples", minimum=2))
     sub = sub[(sub[:, :4].sum(1) > 0) & (sub[:, 4:].sum(1) > 0)]
     true_vals = dcf_difference(sub, **kw)
-    from scipy import stats
 
     def row(name, diff, sd, lo=np.nan, hi=np.nan):
         z = diff / sd if sd > 0 else 0.0
