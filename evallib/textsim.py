@@ -459,7 +459,9 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
     from ``n_subsamples`` Dtrue subsamples of size ``n``; then ``repetitions`` test sets
     of ``n`` documents are drawn at random, without replacement, from the held-out
     pool (documents never seen in training and disjoint from Dtrue) and each gets the
-    bootstrap percentile test with ``reps`` replicates.
+    bootstrap percentile test with ``reps`` replicates. A test set without a positive
+    document (possible only for tiny sizes or priors) has no F1 and is skipped, so a
+    group can hold fewer than ``repetitions`` rows (``calibration_summary`` counts them).
 
     Returns
     -------
