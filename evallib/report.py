@@ -56,6 +56,11 @@ __all__ = [
     "pairwise_comparison",
     "format_pairwise",
     "summary_text",
+    "FoldAnalysis",
+    "fold_analysis",
+    "best_over_thresholds",
+    "ChanceCheck",
+    "chance_check",
     "F1Comparison",
     "top_two_bootstrap",
     "run_report",
@@ -602,6 +607,146 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+# --------------------------------------------------------------------- section 4
+def best_over_thresholds(y: np.ndarray, score: np.ndarray) -> tuple[float, float]:
+    """Best accuracy and best F-measure over all thresholds of a score (Forman & Cohen).
+
+    The cases are ranked by decreasing score and every cut between two distinct score
+    values (and the cut above all of them, calling everything negative) is tried, as in
+    Forman & Cohen's walk along the ROC curve; tied scores stay on the same side.
+
+    Parameters
+    ----------
+    y : array of bool, True for the positive class (at least one of each class)
+    score : array of float, higher = more likely positive
+
+    Returns
+    -------
+    (best_accuracy, best_f1)
+        ``max (TP + TN) / n`` and ``max 2 TP / (P + TP + FP)`` over the cuts.
+    """
+    y = np.asarray(y, dtype=bool)
+    score = np.asarray(score, dtype=float)
+    order = np.argsort(-score, kind="stable")
+    ys, ss = y[order], score[order]
+    last = np.r_[ss[1:] != ss[:-1], True]  # end of each group of tied scores
+    tp = np.r_[0, np.cumsum(ys)[last]]
+    fp = np.r_[0, np.cumsum(~ys)[last]]
+    P, N = int(y.sum()), int((~y).sum())
+    accuracy = (tp + (N - fp)) / (P + N)
+    f1 = 2 * tp / (P + tp + fp)
+    return float(accuracy.max()), float(f1.max())
+
+
+@dataclass(frozen=True)
+class ChanceCheck:
+    """Section 4: is the winner better than the best of ``C`` random classifiers?
+
+    Attributes
+    ----------
+    table : DataFrame, one row per metric (``AUC``, ``best accuracy``, ``best F1``):
+        ``winner``, ``value``, ``from`` (how the value was obtained), ``critical``
+        (Forman & Cohen's m*), ``p`` (the chance that the best of ``C`` random rankings
+        scores at least ``value``) and ``beats_chance`` (``value > critical``).
+    C, P, N, alpha : the null hypothesis's settings.
+    """
+
+    table: pd.DataFrame
+    C: int
+    P: int
+    N: int
+    alpha: float
+
+    def formatted(self) -> pd.DataFrame:
+        """The table as text."""
+        t = self.table
+        return pd.DataFrame({
+            "winner": t["winner"], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
+            f"critical value (alpha = {self.alpha:g}, C = {self.C})": t["critical"].map(lambda v: f"{v:.3f}"),
+            "p-value": t["p"].map(lambda v: f"{v:.2g}"),
+            "better than chance": t["beats_chance"].map({True: "yes", False: "no"}),
+        }, index=t.index)
+
+    def summary(self) -> str:
+        """One sentence for section 7."""
+        parts = []
+        for metric, r in self.table.iterrows():
+            verdict = "beats" if r["beats_chance"] else "does not beat"
+            how = "" if metric == "AUC" else (
+                " at the best threshold of its scores" if r["from"].startswith("best") else
+                " at its own threshold")
+            parts.append(f"{r['winner']}'s {metric[5:] if metric.startswith('best ') else metric} "
+                         f"of {r['value']:.3f}{how} {verdict} the critical value "
+                         f"{r['critical']:.3f} (p = {r['p']:.2g})")
+        return (f"Against the best of C = {self.C} random classifiers on {self.P} positives and "
+                f"{self.N} negatives (Forman & Cohen, alpha = {self.alpha:g}): " + "; ".join(parts) + ".")
+
+
+def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried: int | None = None,
+                 alpha: float = 0.05):
+    """Section 4: Forman & Cohen's critical values for the winner's AUC, accuracy and F1.
+
+    Under the null hypothesis each of the ``C`` classifiers tried ranks the test cases at
+    random; the winner is better than chance at level ``alpha`` when its score exceeds
+    ``m* = F^-1((1 - alpha)^(1/C))`` and its p-value is the chance that the best of ``C``
+    random rankings scores at least as much (:func:`evallib.nullbest.judge_winner`, exact).
+
+    Each classifier's best accuracy and best F-measure are taken over all thresholds of
+    its scores (:func:`best_over_thresholds`), as the null hypothesis does; a classifier
+    given only by predicted labels contributes its accuracy and F-measure at its own
+    threshold, which can only be lower than its best, so its test is conservative. The
+    winner of each metric is the classifier with the highest value (ties: the earlier in
+    the file). The AUC row needs at least one score column.
+
+    Parameters
+    ----------
+    data : Predictions
+    measures : DataFrame from :func:`classifier_measures`
+    classifiers_tried : int, optional
+        ``C``, how many classifiers were tried before these were picked; at least the
+        number in the file, which is the default.
+    alpha : float
+
+    Returns
+    -------
+    ChanceCheck
+    """
+    from .nullbest import judge_winner
+
+    alpha = check_alpha(alpha)
+    k = len(data.classifiers)
+    if classifiers_tried is None:
+        C = k
+    else:
+        C = check_count(classifiers_tried, "classifiers_tried", minimum=1)
+        if C < k:
+            raise ReportInputError(
+                f"classifiers_tried must be at least the {k} classifiers in the file, got {C}."
+            )
+    P, N = data.n_pos, data.n_neg
+    candidates: dict[str, list[tuple[str, float, str]]] = {"AUC": [], "best accuracy": [], "best F1": []}
+    for name in data.classifiers:
+        if name in data.scores:
+            acc, f1 = best_over_thresholds(data.y, data.scores[name])
+            candidates["AUC"].append((name, float(measures.at[name, "AUC"]), "scores"))
+            candidates["best accuracy"].append((name, acc, "best threshold of its scores"))
+            candidates["best F1"].append((name, f1, "best threshold of its scores"))
+        else:
+            candidates["best accuracy"].append((name, float(measures.at[name, "accuracy"]),
+                                                "its predicted labels"))
+            candidates["best F1"].append((name, float(measures.at[name, "F1"]), "its predicted labels"))
+    rows = []
+    for metric, key in (("AUC", "auc"), ("best accuracy", "accuracy"), ("best F1", "f1")):
+        if not candidates[metric]:
+            continue
+        name, value, how = max(candidates[metric], key=lambda c: c[1])  # first of ties
+        verdict = judge_winner(key, min(max(value, 0.0), 1.0), P, N, C=C, alpha=alpha)
+        rows.append({"metric": metric, "winner": name, "value": value, "from": how,
+                     "critical": verdict.critical_value, "p": verdict.p_value,
+                     "beats_chance": bool(verdict.significant)})
+    return ChanceCheck(table=pd.DataFrame(rows).set_index("metric"), C=C, P=P, N=N, alpha=alpha)
+
+
 # --------------------------------------------------------------------- section 5
 @dataclass(frozen=True)
 class F1Comparison:
@@ -701,6 +846,125 @@ def top_two_bootstrap(
     )
 
 
+# --------------------------------------------------------------------- section 6
+def _fold_order(folds: np.ndarray) -> list[str]:
+    names = list(dict.fromkeys(sorted(set(folds.tolist()))))
+    try:
+        return sorted(names, key=float)
+    except ValueError:
+        return names
+
+
+@dataclass(frozen=True)
+class FoldAnalysis:
+    """Section 6: the cross-validation view of a file with a fold column.
+
+    Attributes
+    ----------
+    per_fold : DataFrame, accuracy of each classifier (columns) in each fold (rows).
+    fold_sizes : Series, test cases per fold.
+    best, second : the two classifiers with the highest mean per-fold accuracy.
+    ttest : :class:`evallib.cvtests.CVTTestResult` of the corrected resampled t-test of
+        ``best`` against ``second``.
+    test_train_ratio : ``n_test / n_train`` used by the correction (mean over folds).
+    interval : the ``1 - alpha`` interval of the mean accuracy difference.
+    friedman : :class:`evallib.ranktests.FriedmanResult` over the folds.
+    cd : :class:`evallib.ranktests.CriticalDifference` (Nemenyi) for the average ranks.
+    alpha : the level.
+    """
+
+    per_fold: pd.DataFrame
+    fold_sizes: pd.Series
+    best: str
+    second: str
+    ttest: Any
+    test_train_ratio: float
+    interval: tuple[float, float]
+    friedman: Any
+    cd: Any
+    alpha: float
+
+    def text(self) -> str:
+        """The tests as deterministic plain text."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        t, f = self.ttest, self.friedman
+        ranks = ", ".join(f"{name} {r:.2f}" for name, r in f.avg_ranks.sort_values(kind="stable").items())
+        return (
+            f"corrected resampled t-test, {self.best} vs {self.second} over {len(self.per_fold)} folds "
+            f"(n_test/n_train = {self.test_train_ratio:.3f}):\n"
+            f"  mean accuracy difference {t.mean_difference:+.3f}, {level} interval "
+            f"[{self.interval[0]:+.3f}, {self.interval[1]:+.3f}], t = {t.statistic:.2f}, "
+            f"df = {t.df:g}, p = {t.pvalue:.2g}\n"
+            f"Friedman test over the folds: chi2 = {f.statistic:.2f}, df = {f.df}, p = {f.pvalue:.2g}\n"
+            f"average ranks (1 = best): {ranks}\n"
+            f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.cd.cd:.2f}"
+        )
+
+    def summary(self) -> str:
+        """One sentence for section 7."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        lo, hi = self.interval
+        return (
+            f"Across the {len(self.per_fold)} folds, {self.best} is ahead of {self.second} by "
+            f"{100 * self.ttest.mean_difference:.1f} accuracy points on average ({level} interval "
+            f"{100 * lo:.1f} to {100 * hi:.1f}, corrected resampled t-test p = {self.ttest.pvalue:.2g}); "
+            f"Friedman's test over the folds gives p = {self.friedman.pvalue:.2g}."
+        )
+
+
+def fold_analysis(data: Predictions, *, alpha: float = 0.05):
+    """Section 6: per-fold accuracy, the corrected resampled t-test, Friedman and the CD.
+
+    For each fold, the accuracy of every classifier with predicted labels. The two with
+    the highest mean per-fold accuracy (ties: the earlier in the file) are compared by
+    :func:`evallib.cvtests.corrected_resampled_ttest` (Nadeau & Bengio), with
+    ``n_test/n_train`` the mean over folds of ``fold size / (n - fold size)``, the
+    k-fold value ``1/(k - 1)`` for equal folds. All classifiers are ranked in each fold
+    and compared by :func:`evallib.ranktests.friedman` and the Nemenyi critical
+    difference (:func:`evallib.ranktests.critical_difference`), as Flach ranks
+    algorithms over data sets.
+
+    Folds of one data set are not independent data sets: they share training cases,
+    which is why the t-test is corrected; Friedman's test and the critical difference
+    have no such correction and read as descriptive here.
+
+    Returns
+    -------
+    FoldAnalysis or Skipped
+        Skipped without a fold column or with fewer than two classifiers with predicted
+        labels.
+    """
+    from .cvtests import corrected_resampled_ttest
+    from .ranktests import critical_difference, friedman
+
+    alpha = check_alpha(alpha)
+    if data.folds is None:
+        return Skipped(f"the file has no fold column ({data.fold_column!r}), so its rows are one "
+                       "test set, not cross-validation folds.")
+    if len(data.labels) < 2:
+        return Skipped(f"only {len(data.labels)} classifier(s) with predicted labels; the fold "
+                       "comparison needs two.")
+    order = _fold_order(data.folds)
+    per_fold = pd.DataFrame(
+        {name: [float(np.mean(pred[data.folds == f] == data.y[data.folds == f])) for f in order]
+         for name, pred in data.labels.items()},
+        index=pd.Index(order, name="fold"),
+    )
+    sizes = pd.Series([int(np.sum(data.folds == f)) for f in order], index=per_fold.index, name="cases")
+    if (sizes == data.n).any():
+        return Skipped("one fold holds every case, so there is no training set to correct for.")
+    ratio = float(np.mean(sizes / (data.n - sizes)))
+    means = per_fold.mean(axis=0)
+    ranked = sorted(range(len(means)), key=lambda i: (-means.iloc[i], i))
+    best, second = means.index[ranked[0]], means.index[ranked[1]]
+    test = corrected_resampled_ttest(per_fold[best], per_fold[second], test_train_ratio=ratio)
+    fr = friedman(per_fold)
+    cd = critical_difference(per_fold.shape[1], per_fold.shape[0], alpha=alpha, test="nemenyi")
+    return FoldAnalysis(per_fold=per_fold, fold_sizes=sizes, best=str(best), second=str(second),
+                        ttest=test, test_train_ratio=ratio, interval=test.interval(alpha), friedman=fr,
+                        cd=cd, alpha=alpha)
+
+
 # --------------------------------------------------------------------- section 7
 def _pct(v: float) -> str:
     return f"{100 * v:.1f}"
@@ -771,24 +1035,26 @@ def summary_text(
         top = pairwise.iloc[0]
         i, j = top["pair"]
         adj = pairwise.attrs.get("adjust", "holm")
+        adjusted = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted"}.get(adj)
         out.append(
             f"The largest difference is between {i} and {j}: {_pct(top['estimate'])} percentage "
             f"points in error rate, {level} interval {_pct(top['ci_low'])} to {_pct(top['ci_high'])} "
-            f"points ({adj}-adjusted: {_pct(top['ci_adj_low'])} to {_pct(top['ci_adj_high'])}); "
-            f"p = {top['p']:.2g}."
+            f"points" + (f" ({adjusted}: {_pct(top['ci_adj_low'])} to {_pct(top['ci_adj_high'])})"
+                         if adjusted and len(pairwise) > 1 else "")
+            + f"; p = {top['p']:.2g}."
         )
         rejected = [f"{i} vs {j}" for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]) if rej]
         m = len(pairwise)
+        lead = (f"With {adjusted[:-9]}'s adjustment for {m} comparisons" if adjusted
+                else f"Without adjustment for the {m} comparisons")
         if rejected:
             out.append(
-                f"After the {adj} adjustment, {len(rejected)} of {m} pairwise differences are "
-                f"significant at alpha = {alpha:g}: {', '.join(rejected)}."
+                f"{lead}, {len(rejected)} of the pairwise differences "
+                f"{'is' if len(rejected) == 1 else 'are'} significant at alpha = {alpha:g}: "
+                f"{', '.join(rejected)}."
             )
         else:
-            out.append(
-                f"After the {adj} adjustment, none of the {m} pairwise differences is significant "
-                f"at alpha = {alpha:g}."
-            )
+            out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g}.")
     for extra in (chance, bootstrap, folds):
         sentence = getattr(extra, "summary", None)
         if callable(sentence):

@@ -283,6 +283,110 @@ def test_pairwise_skipped_without_two_label_classifiers():
     assert isinstance(result, Skipped) and "only 1 classifier" in str(result)
 
 
+# ----------------------------------------------------------------------- section 4
+def test_best_over_thresholds_against_roc_curve():
+    from sklearn.metrics import roc_curve
+
+    rng = np.random.default_rng(4)
+    for trial in range(20):
+        n = int(rng.integers(5, 80))
+        y = rng.random(n) < rng.uniform(0.1, 0.9)
+        if y.all() or not y.any():
+            continue
+        score = np.round(rng.normal(size=n) + y, int(rng.integers(0, 3)))  # some ties
+        fpr, tpr, _ = roc_curve(y, score, drop_intermediate=False)
+        P, N = y.sum(), (~y).sum()
+        tp, fp = tpr * P, fpr * N  # roc_curve starts at (0, 0): nothing called positive
+        acc, f1 = rp.best_over_thresholds(y, score)
+        assert acc == pytest.approx(np.max((tp + N - fp) / n))
+        assert f1 == pytest.approx(np.max(2 * tp / (P + tp + fp)))
+
+
+def test_chance_check_auc_pvalue_is_mann_whitney_for_one_classifier():
+    """With C = 1 the AUC p-value is the exact one-sided Mann-Whitney p-value (scipy)."""
+    frame = scores_folds_frame(n=60)[["label", "score_svm", "score_knn"]]
+    frame["score_svm"] = frame["score_svm"].rank(method="first")  # no ties: the exact law applies
+    data = load_predictions(frame, positive_label="spam")
+    res = rp.chance_check(data, classifier_measures(data), classifiers_tried=2)
+    row = res.table.loc["AUC"]
+    spam = data.y
+    s = frame[f"score_{row.winner}"].to_numpy()
+    g = stats.mannwhitneyu(s[spam], s[~spam], alternative="greater", method="exact").pvalue
+    assert row.p == pytest.approx(1 - (1 - g) ** 2, rel=1e-6)
+    assert row.beats_chance == (row.value > row.critical)
+
+
+def test_chance_check_best_accuracy_by_monte_carlo():
+    """The best-accuracy p-value of the best of C = 3 random rankings, by simulation.
+
+    60,000 sets of three random rankings of P = 6 positives and N = 9 negatives; the
+    binomial standard error of the simulated p-value is below 0.002, the tolerance 0.01.
+    """
+    y = np.array([True] * 6 + [False] * 9)
+    score = np.r_[np.linspace(5, 1, 6), np.linspace(4.5, 0, 9)]  # a good but imperfect ranking
+    frame = pd.DataFrame({"label": y.astype(int), "score_a": score, "pred_b": y.astype(int),
+                          "pred_c": 1 - y.astype(int)})
+    data = load_predictions(frame)
+    res = rp.chance_check(data, classifier_measures(data))
+    row = res.table.loc["best accuracy"]
+    assert res.C == 3
+    rng = np.random.default_rng(8)
+    perm = rng.permuted(np.tile(y, (3 * 60_000, 1)), axis=1)
+    steps = np.where(perm, 1, -1).cumsum(axis=1)
+    best = (9 + np.maximum(steps.max(axis=1), 0)) / 15
+    best_of_3 = best.reshape(60_000, 3).max(axis=1)
+    if row.winner == "a":
+        assert row["from"] == "best threshold of its scores"
+    assert row.p == pytest.approx(np.mean(best_of_3 >= row.value - 1e-12), abs=0.01)
+    # The critical value: the smallest attainable value with P(best of 3 <= m*) >= 0.95.
+    assert np.mean(best_of_3 <= row.critical + 1e-12) >= 0.95 - 0.01
+
+
+def test_chance_check_labels_only_and_bad_c():
+    frame = labels_only_frame(n=100)
+    data = load_predictions(frame)
+    measures = classifier_measures(data)
+    res = rp.chance_check(data, measures, classifiers_tried=50, alpha=0.01)
+    assert "AUC" not in res.table.index and res.C == 50
+    row = res.table.loc["best accuracy"]
+    assert row["from"] == "its predicted labels"
+    assert row.value == pytest.approx(measures["accuracy"].max())
+    assert "C = 50" in res.formatted().columns[3]
+    with pytest.raises(ReportInputError, match="at least the 3 classifiers"):
+        rp.chance_check(data, measures, classifiers_tried=2)
+
+
+# ----------------------------------------------------------------------- section 6
+def test_fold_analysis_against_scipy():
+    frame = scores_folds_frame()
+    data = load_predictions(frame, positive_label="spam")
+    res = rp.fold_analysis(data, alpha=0.05)
+    correct = pd.DataFrame({n: frame[f"pred_{n}"] == frame["label"] for n in ("svm", "bayes", "knn")})
+    expected = correct.groupby(frame["fold"]).mean()
+    np.testing.assert_allclose(res.per_fold.to_numpy(), expected.to_numpy())
+    assert res.test_train_ratio == pytest.approx(40 / 160)
+    means = expected.mean()
+    best, second = means.sort_values(ascending=False).index[:2]
+    assert (res.best, res.second) == (best, second)
+    d = (expected[best] - expected[second]).to_numpy()
+    se = np.sqrt((1 / 5 + 40 / 160) * d.var(ddof=1))
+    t = d.mean() / se
+    assert res.ttest.statistic == pytest.approx(t)
+    assert res.ttest.pvalue == pytest.approx(2 * stats.t.sf(abs(t), 4))
+    assert res.interval[0] == pytest.approx(d.mean() - stats.t.ppf(0.975, 4) * se)
+    fr = stats.friedmanchisquare(*[expected[c] for c in expected.columns])
+    assert res.friedman.statistic == pytest.approx(fr.statistic)
+    assert res.friedman.pvalue == pytest.approx(fr.pvalue)
+    q = stats.studentized_range.ppf(0.95, 3, np.inf) / np.sqrt(2)
+    assert res.cd.cd == pytest.approx(q * np.sqrt(3 * 4 / (6 * 5)))
+    assert "corrected resampled t-test" in res.text() and "Friedman" in res.summary()
+
+
+def test_fold_analysis_skipped_without_folds():
+    res = rp.fold_analysis(load_predictions(labels_only_frame()))
+    assert isinstance(res, Skipped) and "no fold column" in str(res)
+
+
 # ----------------------------------------------------------------------- section 5
 def test_bootstrap_of_the_top_two_against_an_index_bootstrap():
     """Monte Carlo check: an independent resampling of cases gives the same interval.
@@ -340,6 +444,25 @@ def test_summary_text_states_effects_then_p_values():
     assert f"{100 * top.estimate:.1f} percentage points" in line
     assert line.index("interval") < line.index("p = ")  # the interval before the p-value
     assert text.count("\n- ") + 1 == len(text.splitlines())
+
+
+def test_summary_text_with_every_section():
+    frame = scores_folds_frame()
+    data = load_predictions(frame, positive_label="spam")
+    m = classifier_measures(data, alpha=0.1)
+    pw = pairwise_comparison(data, alpha=0.1, adjust="none")
+    chance = rp.chance_check(data, m, classifiers_tried=20, alpha=0.1)
+    boot = top_two_bootstrap(data, m, reps=2000, alpha=0.1, seed=1)
+    folds = rp.fold_analysis(data, alpha=0.1)
+    text = summary_text(data, measures=m, pairwise=pw, chance=chance, bootstrap=boot, folds=folds,
+                        alpha=0.1)
+    lines = text.splitlines()
+    assert any(line.startswith("- Without adjustment for the 3 comparisons") for line in lines)
+    assert any("best of C = 20 random classifiers on 65 positives and 135 negatives" in line
+               for line in lines)
+    assert boot.summary() in text and folds.summary() in text
+    assert "90% interval" in text and "95%" not in text
+    assert "With only" not in text  # 200 cases: no small-test-set sentence
 
 
 # ------------------------------------------------------------------- the example
@@ -406,7 +529,7 @@ def test_report_on_the_example(tmp_path):
     assert f"{stats.mannwhitneyu(s[neg], s[~neg]).statistic / (neg.sum() * (~neg).sum()):.3f}" in html
     w1, w3 = raw["pred_dlda30"] != y, raw["pred_dlda30_swapped"] != y
     assert _p_text(int(np.sum(w1 & ~w3)), int(np.sum(~w1 & w3))) in html
-    assert "data:image/png;base64" in html  # the interval plot is embedded
+    assert html.count("<img ") == 1 and "src=\"data:image/png;base64," in html  # the embedded plot
     f1 = {n: f1_score(y, raw[f"pred_{n}"], pos_label="ER-") for n in ("dlda30", "dlda10")}
     assert f"F1 of dlda30: {f1['dlda30']:.3f}; F1 of dlda10: {f1['dlda10']:.3f}" in html
 
@@ -423,6 +546,8 @@ def test_report_on_generated_labels_only(tmp_path):
     assert _p_text(int(np.sum(wf & ~ws)), int(np.sum(~wf & ws))) in html
     assert "90% interval" in html and f"{0.1 / 3:.3f}" in html  # Bonferroni level for 3 pairs
     assert "test cases: 120" in html
+    assert "Skipped: the file has no fold column" in html
+    assert "AUC" in html and "its predicted labels" in html  # section 4 without scores
 
 
 @pytest.mark.slow
@@ -437,6 +562,12 @@ def test_report_on_generated_scores_and_folds(tmp_path):
     f1 = f1_score(frame["label"], frame["pred_svm"], pos_label="spam")
     assert f"{f1:.3f}" in html
     assert "positive class 'spam'" in html and "folds: 5" in html
+    correct = pd.DataFrame({n: frame[f"pred_{n}"] == frame["label"] for n in ("svm", "bayes", "knn")})
+    per_fold = correct.groupby(frame["fold"]).mean()
+    fr = stats.friedmanchisquare(*[per_fold[c] for c in per_fold.columns])
+    assert f"p = {fr.pvalue:.2g}" in html and f"chi2 = {fr.statistic:.2f}" in html
+    assert "Average rank over 5 folds" not in html  # figure titles are inside the image
+    assert html.count("<img ") == 2  # the interval plot and the CD diagram
 
 
 @pytest.mark.slow
