@@ -80,6 +80,8 @@ _PRODUCT_MAX_M = 120
 _REL_TOL = 1e-9
 #: tolerance used to match a user's score (e.g. 0.67) to an attainable value.
 _SCORE_TOL = 1e-9
+#: up to this many thresholds the best-F programme sums row by row (only below the line).
+_F1_ROW_LOOP = 4
 
 
 # --------------------------------------------------------------------------- checks
@@ -304,15 +306,28 @@ def _f1_path_probs(P: int, N: int, a: np.ndarray, b: np.ndarray) -> tuple[np.nda
     at = np.zeros((K, N + 1))
     scale_at = np.zeros((K, N + 1))
     first_free = int(np.argmax(bound.min(axis=0) >= P)) if np.any(bound.min(axis=0) >= P) else N + 1
+    few = K <= _F1_ROW_LOOP
+    if few:
+        h[:] = 0.0
     for j in range(N + 1):
         bj = bound[:, j]
-        if j == 0:
-            h[:] = 1.0
+        if few:
+            # Row by row, sum only up to the boundary: everything above it stays 0.
+            for r in range(K):
+                seg = h[r, : bj[r] + 1]
+                if j == 0:
+                    seg[:] = 1.0
+                else:
+                    np.cumsum(seg, out=seg)
+                at[r, j] = seg[-1]
         else:
-            np.cumsum(h, axis=1, out=h)
-        if j < first_free:  # from here on no row can cross, and nothing needs masking
-            h *= iota[None, :] <= bj[:, None]
-            at[:, j] = h[rows, bj]
+            if j == 0:
+                h[:] = 1.0
+            else:
+                np.cumsum(h, axis=1, out=h)
+            if j < first_free:  # from here on no row can cross, and nothing needs masking
+                h *= iota[None, :] <= bj[:, None]
+                at[:, j] = h[rows, bj]
         scale_at[:, j] = logscale  # the scale of at[:, j]
         if j % 16 == 15:
             mx = h.max(axis=1)
@@ -377,6 +392,13 @@ def null_cdf(metric: str, P: int, N: int, *, k: int = 10, max_points: int = 400)
 
     Notes
     -----
+    Precision: best accuracy is exact (integer counts, one rounding), TPk comes from
+    scipy's hypergeometric, best F from a lattice programme with relative error ~1e-12 in
+    both tails. The AUC law is relative-exact for ``min(P, N) <= 120``; above that it comes
+    from Fourier inversion with an absolute error near 1e-18, so tail probabilities far
+    below 1e-15 are not resolved (a true 1e-359 may read 1e-19). Critical values need
+    tails of ``1 - (1-alpha)^(1/C)`` (1e-5 for alpha = 0.01, C = 1000), far above that.
+
     Degenerate sizes are defined: with ``P = 1`` or ``N = 1`` the laws are the ballot /
     uniform-position laws (e.g. AUC is uniform on ``{0, 1/N, ..., 1}`` when ``P = 1``).
     """
@@ -415,8 +437,9 @@ def _f1_critical_indices(P: int, N: int, limits: Sequence[float], per_tail: int 
     while any(l < h for l, h in zip(lo, hi)):
         probes = set()
         for l, h in zip(lo, hi):
-            if l < h:
-                probes.update(np.unique(np.linspace(l, h - 1, min(per_tail, h - l)).round().astype(int)).tolist())
+            if l < h:  # per_tail probes splitting [l, h) evenly (per_tail = 1: bisection)
+                cut = l + ((h - l) * np.arange(1, per_tail + 1)) // (per_tail + 1)
+                probes.update(np.clip(cut, l, h - 1).tolist())
         probes = np.array(sorted(probes))
         _, cross = _f1_path_probs(P, N, a[probes], b[probes])
         for t, limit in enumerate(limits):
@@ -438,7 +461,7 @@ def _f1_critical_indices(P: int, N: int, limits: Sequence[float], per_tail: int 
 def _exact_critical(metric: str, P: int, N: int, k: int, tail: float) -> float:
     limit = tail * (1.0 + _REL_TOL)
     if metric == "f1":
-        idx = _f1_critical_indices(P, N, [limit])[0]
+        idx = _f1_critical_indices(P, N, [limit], per_tail=1)[0]
         return float(_f1_values(P, N)[2][idx])
     values, _, sf = _full_law(metric, P, N, k)
     idx = int(np.argmax(sf <= limit))  # sf is non-increasing and sf[-1] == 0
@@ -519,7 +542,8 @@ def best_of_pvalue(metric: str, score: float, P: int, N: int, *, C: int = 1, k: 
 
     ``1 - (1 - g)^C`` with ``g = P(one random ranking scores >= score)``, computed as
     ``-expm1(C log1p(-g))``. ``score`` is matched to the attainable values with a
-    tolerance of 1e-9, so a printed 0.67 means the attainable 0.67.
+    tolerance of 1e-9, so a printed 0.67 means the attainable 0.67. For AUC with
+    ``min(P, N) > 120``, ``g`` below ~1e-15 is not resolved (see :func:`null_cdf`).
 
     Raises
     ------

@@ -252,12 +252,15 @@ def test_f1_law_matches_integer_path_counts_in_both_tails():
     a, b, f1 = nb._f1_values(P, N)
     total = math.comb(P + N, P)
     picks = np.unique(np.r_[np.linspace(0, f1.size - 1, 12).astype(int), f1.size - 40, f1.size - 200])
-    stay, cross = nb._f1_path_probs(P, N, a[picks], b[picks])
+    stay, cross = nb._f1_path_probs(P, N, a[picks], b[picks])  # many thresholds: vectorised sweep
+    assert picks.size > nb._F1_ROW_LOOP
     for r, idx in enumerate(picks):
         ai, bi = int(a[idx]), int(b[idx])
         good = _count_paths(P, N, lambda i, j: i * bi <= ai * (P + j))
-        assert stay[r] == pytest.approx(good / total, rel=1e-10, abs=1e-300)
-        assert cross[r] == pytest.approx((total - good) / total, rel=1e-9, abs=1e-300)
+        one_stay, one_cross = nb._f1_path_probs(P, N, a[idx:idx + 1], b[idx:idx + 1])  # row-by-row sweep
+        for st, cr in [(stay[r], cross[r]), (one_stay[0], one_cross[0])]:
+            assert st == pytest.approx(good / total, rel=1e-10, abs=1e-300)
+            assert cr == pytest.approx((total - good) / total, rel=1e-9, abs=1e-300)
 
 
 def test_tp_law_matches_exact_hypergeometric_counts():
