@@ -460,7 +460,8 @@ def summarise_data(data: Predictions) -> DataSummary:
         )
     if minority < FEW_MINORITY:
         warnings.append(
-            f"only {minority} cases of the minority class: recall and F-measure rest on very few cases."
+            f"only {_plural(minority, 'case')} of the minority class: recall and F-measure rest on "
+            "very few cases."
         )
     table = pd.DataFrame(
         {"labels": [c in data.labels for c in data.classifiers],
@@ -678,8 +679,8 @@ class ChanceCheck:
             parts.append(f"{r['winner']}'s {metric[5:] if metric.startswith('best ') else metric} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
                          f"{r['critical']:.3f} (p = {r['p']:.2g})")
-        return (f"Against the best of C = {self.C} random classifiers on {self.P} positives and "
-                f"{self.N} negatives (Forman & Cohen, alpha = {self.alpha:g}): " + "; ".join(parts) + ".")
+        return (f"Against the best of C = {self.C} random classifiers on {_plural(self.P, 'positive')} "
+                f"and {_plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): " + "; ".join(parts) + ".")
 
 
 def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried: int | None = None,
@@ -761,6 +762,7 @@ class F1Comparison:
         difference.
     share_best_better : share of replicates in which ``best`` keeps the higher F1 (Keller,
         Bengio & Wong's "confidence" in the observed winner, eq. 13).
+    share_tied : share of replicates in which the two F1 are equal.
     reps, alpha, seed : the bootstrap's settings.
     """
 
@@ -772,6 +774,7 @@ class F1Comparison:
     low: float
     high: float
     share_best_better: float
+    share_tied: float
     reps: int
     alpha: float
     seed: int
@@ -790,7 +793,8 @@ class F1Comparison:
             f"F1 of {self.best}: {self.f1_best:.3f}; F1 of {self.second}: {self.f1_second:.3f}\n"
             f"difference {self.difference:+.3f}, {level} bootstrap interval "
             f"[{self.low:+.3f}, {self.high:+.3f}] ({self.reps} replicates, seed {self.seed})\n"
-            f"{self.best} keeps the higher F1 in {self.share_best_better:.1%} of the replicates; "
+            f"{self.best} keeps the higher F1 in {self.share_best_better:.1%} of the replicates "
+            f"(the two tie in {self.share_tied:.1%}); "
             f"{verdict}"
         )
 
@@ -802,7 +806,8 @@ class F1Comparison:
             f"({self.f1_second:.3f}): a difference of {self.difference:.3f} with {level} bootstrap "
             f"interval {self.low:+.3f} to {self.high:+.3f}"
             + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
-            + f"; {self.best} stays ahead in {self.share_best_better:.0%} of the resamples."
+            + f"; {self.best} stays ahead in {self.share_best_better:.0%} of the resamples"
+            + (f" and ties in {self.share_tied:.0%}." if self.share_tied >= 0.005 else ".")
         )
 
 
@@ -841,8 +846,9 @@ def top_two_bootstrap(
     # The module reports dF1 = F1_B - F1_A with A = best; turn it round.
     return F1Comparison(
         best=str(best), second=str(second), f1_best=float(res.f1_a), f1_second=float(res.f1_b),
-        difference=-float(res.observed), low=-float(res.interval[1]), high=-float(res.interval[0]),
-        share_best_better=float(res.p_negative), reps=reps, alpha=alpha, seed=seed,
+        difference=0.0 - float(res.observed), low=0.0 - float(res.interval[1]),
+        high=0.0 - float(res.interval[0]), share_best_better=float(res.p_negative),
+        share_tied=float(1.0 - res.p_negative - res.p_positive), reps=reps, alpha=alpha, seed=seed,
     )
 
 
@@ -904,10 +910,12 @@ class FoldAnalysis:
         """One sentence for section 7."""
         level = f"{100 * (1 - self.alpha):g}%"
         lo, hi = self.interval
+        ahead = (f"{self.best} is ahead of {self.second} by {_pct(self.ttest.mean_difference)} "
+                 "accuracy points on average" if self.ttest.mean_difference > 0 else
+                 f"{self.best} and {self.second} have the same mean accuracy")
         return (
-            f"Across the {len(self.per_fold)} folds, {self.best} is ahead of {self.second} by "
-            f"{100 * self.ttest.mean_difference:.1f} accuracy points on average ({level} interval "
-            f"{100 * lo:.1f} to {100 * hi:.1f}, corrected resampled t-test p = {self.ttest.pvalue:.2g}); "
+            f"Across the {len(self.per_fold)} folds, {ahead} ({level} interval "
+            f"{_pct(lo)} to {_pct(hi)}, corrected resampled t-test p = {self.ttest.pvalue:.2g}); "
             f"Friedman's test over the folds gives p = {self.friedman.pvalue:.2g}."
         )
 
@@ -967,7 +975,11 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
 
 # --------------------------------------------------------------------- section 7
 def _pct(v: float) -> str:
-    return f"{100 * v:.1f}"
+    return f"{100 * v + 0.0:.1f}"  # + 0.0 turns -0.0 into 0.0
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def summary_text(
@@ -1021,16 +1033,17 @@ def summary_text(
             a, b = ranked[0], ranked[1]
             row = pairwise[pairwise["pair"].map(lambda p: set(p) == {a, b})].iloc[0]
             if row["pair"][0] == a:  # diff is the first's error rate minus the second's
-                adv, lo, hi = -row["diff"], -row["diff_high"], -row["diff_low"]
+                adv, lo, hi = 0.0 - row["diff"], 0.0 - row["diff_high"], 0.0 - row["diff_low"]
             else:
                 adv, lo, hi = row["diff"], row["diff_low"], row["diff_high"]
             verdict = ("the interval includes zero, so the data cannot tell them apart"
                        if lo <= 0 <= hi else "the interval excludes zero")
+            who = (f"{a} makes {_pct(adv)} percentage points fewer errors" if adv > 0 else
+                   f"they make the same number of errors, disagreeing on {row['b'] + row['c']} cases")
             out.append(
-                f"The two classifiers with the fewest errors, {a} and {b}: {a} makes "
-                f"{_pct(adv)} percentage points fewer errors ({level} interval {_pct(lo)} to "
-                f"{_pct(hi)}); {verdict}. McNemar's test gives p = {row['p']:.2g} "
-                f"(exact p = {row['p_exact']:.2g})."
+                f"The two classifiers with the fewest errors, {a} and {b}: {who} ({level} interval "
+                f"{_pct(lo)} to {_pct(hi)} points); {verdict}. McNemar's test gives "
+                f"p = {row['p']:.2g} (exact p = {row['p_exact']:.2g})."
             )
         top = pairwise.iloc[0]
         i, j = top["pair"]
@@ -1045,8 +1058,8 @@ def summary_text(
         )
         rejected = [f"{i} vs {j}" for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]) if rej]
         m = len(pairwise)
-        lead = (f"With {adjusted[:-9]}'s adjustment for {m} comparisons" if adjusted
-                else f"Without adjustment for the {m} comparisons")
+        lead = (f"With {adjusted[:-9]}'s adjustment for {_plural(m, 'comparison')}" if adjusted
+                else f"Without adjustment for {'the ' if m > 1 else ''}{_plural(m, 'comparison')}")
         if rejected:
             out.append(
                 f"{lead}, {len(rejected)} of the pairwise differences "

@@ -465,6 +465,20 @@ def test_summary_text_with_every_section():
     assert "With only" not in text  # 200 cases: no small-test-set sentence
 
 
+def test_summary_of_identical_classifiers_is_defined():
+    """Degenerate but legal: two classifiers that never disagree."""
+    frame = pd.DataFrame({"label": ["x", "y", "x", "y"], "pred_a": ["x", "y", "x", "x"],
+                          "pred_b": ["x", "y", "x", "x"], "fold": [1, 1, 2, 2]})
+    data = load_predictions(frame)
+    m = classifier_measures(data)
+    boot = top_two_bootstrap(data, m, reps=500, seed=0)
+    assert (boot.difference, boot.low, boot.high, boot.share_tied) == (0, 0, 0, 1)
+    text = summary_text(data, measures=m, pairwise=pairwise_comparison(data),
+                        chance=rp.chance_check(data, m), bootstrap=boot, folds=rp.fold_analysis(data))
+    assert "-0.0" not in text and "same number of errors, disagreeing on 0 cases" in text
+    assert "for 1 comparison," in text and "same mean accuracy" in text
+
+
 # ------------------------------------------------------------------- the example
 def test_shipped_example_equals_a_fresh_regeneration():
     shipped = pd.read_csv(EXAMPLE_PATH)
