@@ -262,3 +262,43 @@ __all__ += [
     "run_setting",
     "table3",
 ]
+
+from .report import (
+    ChanceCheck,
+    DataSummary,
+    F1Comparison,
+    FoldAnalysis,
+    Predictions,
+    ReportFiles,
+    ReportInputError,
+    Skipped,
+    chance_check,
+    classifier_measures,
+    fold_analysis,
+    load_predictions,
+    pairwise_comparison,
+    run_report,
+    summarise_data,
+    summary_text,
+    top_two_bootstrap,
+)
+
+__all__ += [
+    "ChanceCheck",
+    "DataSummary",
+    "F1Comparison",
+    "FoldAnalysis",
+    "Predictions",
+    "ReportFiles",
+    "ReportInputError",
+    "Skipped",
+    "chance_check",
+    "classifier_measures",
+    "fold_analysis",
+    "load_predictions",
+    "pairwise_comparison",
+    "run_report",
+    "summarise_data",
+    "summary_text",
+    "top_two_bootstrap",
+]
