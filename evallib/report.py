@@ -1098,6 +1098,33 @@ def _progress(enabled: bool, message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
+# The lab template without its scripts from a CDN (require.js for widgets, MathJax, Mermaid):
+# the report has no widgets, TeX or diagrams, so the page works offline; CSS and figures
+# are inline.
+_OFFLINE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
+
+
+def _html_exporter():
+    """nbconvert's HTML exporter for the report: no code, no prompts, no opening cell."""
+    import jinja2
+    from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
+
+    exporter = HTMLExporter(
+        exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
+        extra_loaders=[jinja2.DictLoader({"evallib_report.html.j2": _OFFLINE_TEMPLATE})],
+        template_file="evallib_report.html.j2",
+    )
+    # The notebook's opening cell explains how to run it; the page starts with the title.
+    exporter.register_preprocessor(
+        TagRemovePreprocessor(remove_cell_tags={"report-hide"}, enabled=True), enabled=True)
+    return exporter
+
+
 def run_report(
     predictions: str | os.PathLike,
     output: str | os.PathLike,
@@ -1181,9 +1208,12 @@ def run_report(
     )
     import nbformat
     import papermill
-    from nbconvert import HTMLExporter
-    from nbconvert.preprocessors import TagRemovePreprocessor
 
+    if not REPORT_NOTEBOOK.is_file():
+        raise ReportExecutionError(
+            f"The report notebook {REPORT_NOTEBOOK} is missing: run_report uses the repository's "
+            "notebooks/ folder, so install evallib editable from a clone (`make venv` does)."
+        )
     out_html.parent.mkdir(parents=True, exist_ok=True)
     out_nb = out_html.with_suffix(".ipynb")
     tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
@@ -1204,11 +1234,7 @@ def run_report(
             raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
         _progress(progress, f"[3/3] writing {out_html}")
         nb = nbformat.read(tmp_nb, as_version=4)
-        exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True,
-                                exclude_output_prompt=True)
-        # The notebook's opening cell explains how to run it; the page starts with the title.
-        exporter.register_preprocessor(
-            TagRemovePreprocessor(remove_cell_tags={"report-hide"}, enabled=True), enabled=True)
+        exporter = _html_exporter()
         body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": params["title"]}})
         tmp_html = tmp_dir / out_html.name
         tmp_html.write_text(body, encoding="utf-8")

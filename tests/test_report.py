@@ -10,6 +10,7 @@ report``) and look for independently recomputed headline numbers in the HTML.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -532,6 +533,7 @@ def test_report_on_the_example(tmp_path):
     y = raw["label"].to_numpy()
     assert "Shipped example report" in html
     assert "load_predictions(" not in html and "What you will learn" not in html  # no code, no intro
+    assert not re.search(r'(src|href)="https?:', html)  # self-contained: nothing from the network
     outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
     assert not [o for o in outputs if o["output_type"] == "error" or o.get("name") == "stderr"]
     for name in ("dlda30", "dlda10", "coin", "prior"):
