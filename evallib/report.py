@@ -601,7 +601,7 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     out = format_table(table)
     out.index = pd.Index([f"{i} vs {j}" for i, j in table["pair"]], name="pair")
     out.insert(0, "fewer errors", list(table["better"]))
-    out.insert(3, "difference A - B", [
+    out.insert(3, "error rate A - B [interval]", [
         f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
         for d, lo, hi in zip(table["diff"], table["diff_low"], table["diff_high"])
     ])
