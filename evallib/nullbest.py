@@ -80,6 +80,9 @@ _PRODUCT_MAX_M = 120
 _REL_TOL = 1e-9
 #: tolerance used to match a user's score (e.g. 0.67) to an attainable value.
 _SCORE_TOL = 1e-9
+#: largest P * N for the lattice-sized laws (AUC's P*N + 1 values, best F's attainable
+#: fractions and its Monte Carlo lookup table): P, N up to 2000 each.
+MAX_LATTICE = 4_000_000
 #: up to this many thresholds the best-F programme sums row by row (only below the line).
 _F1_ROW_LOOP = 4
 
@@ -93,6 +96,14 @@ def _check_metric(metric: Any) -> str:
 
 def _check_sizes(P: Any, N: Any) -> tuple[int, int]:
     return check_count(P, "P", minimum=1), check_count(N, "N", minimum=1)
+
+
+def _check_lattice(metric: str, P: int, N: int) -> None:
+    if metric in ("auc", "f1") and P * N > MAX_LATTICE:
+        raise ValueError(
+            f"P * N must be at most {MAX_LATTICE:,} for {metric!r} (its law lives on the P x N "
+            f"lattice), got P * N = {P * N:,}; 'accuracy' and 'tp' have no such limit"
+        )
 
 
 def _check_k(k: Any, P: int, N: int) -> int:
@@ -404,6 +415,7 @@ def null_cdf(metric: str, P: int, N: int, *, k: int = 10, max_points: int = 400)
     """
     metric = _check_metric(metric)
     P, N = _check_sizes(P, N)
+    _check_lattice(metric, P, N)
     k = _check_k(k, P, N) if metric == "tp" else check_count(k, "k", minimum=1)
     if metric != "f1":
         values, cdf, sf = _full_law(metric, P, N, k)
@@ -500,7 +512,9 @@ def critical_value(
 
     Parameters
     ----------
-    metric : {"auc", "accuracy", "f1", "tp"}
+    metric : {"auc", "accuracy", "f1", "tp"} or callable
+        A callable (scoring a 0/1 ranking, as in :func:`simulate_null`) needs
+        ``method="montecarlo"``.
     P, N : int >= 1
     C : int >= 1, default 1
         Number of competing classifiers.
@@ -508,8 +522,9 @@ def critical_value(
     k : int in 1..P+N, default 10 (``"tp"`` only)
     method : {"exact", "montecarlo"}
         ``"montecarlo"`` follows Tables 2/3: score ``reps`` random rankings (default the
-        paper's ``R = mc_repetitions(C, alpha)``), keep the ``t = round(reps * tail)``
-        best and return the ``t``-th best.
+        paper's ``R = mc_repetitions(C, alpha)``), keep the ``t = max(1, round(reps * tail))``
+        best and return the ``t``-th best (with ``t = 1``, too few ``reps`` for the tail:
+        the estimate is then biased low).
     reps, seed, n_jobs : Monte Carlo only (repetitions, seed, threads).
 
     Returns
@@ -518,14 +533,20 @@ def critical_value(
         The critical value, in the metric's units (a fraction for AUC, accuracy and F,
         a count for TPk).
     """
-    metric = _check_metric(metric)
+    if method not in ("exact", "montecarlo"):
+        raise ValueError(f"method must be 'exact' or 'montecarlo', got {method!r}")
+    if callable(metric) and not isinstance(metric, str):
+        if method == "exact":
+            raise ValueError("a callable metric has no exact law: use method='montecarlo'")
+    else:
+        metric = _check_metric(metric)
     P, N = _check_sizes(P, N)
+    if isinstance(metric, str) and (method == "exact" or metric == "f1"):
+        _check_lattice(metric, P, N)
     k = _check_k(k, P, N) if metric == "tp" else 10
     tail = tail_probability(C, alpha)
     if method == "exact":
         return _exact_critical(metric, P, N, k, tail)
-    if method != "montecarlo":
-        raise ValueError(f"method must be 'exact' or 'montecarlo', got {method!r}")
     reps = mc_repetitions(C, alpha) if reps is None else check_count(reps, "reps", minimum=1)
     top = max(1, int(round(reps * tail)))
     best = _mc_top(metric, P, N, reps, top, k=k, seed=seed, n_jobs=n_jobs)
@@ -552,6 +573,7 @@ def best_of_pvalue(metric: str, score: float, P: int, N: int, *, C: int = 1, k: 
     """
     metric = _check_metric(metric)
     P, N = _check_sizes(P, N)
+    _check_lattice(metric, P, N)
     C = _check_C(C)
     k = _check_k(k, P, N) if metric == "tp" else 10
     if isinstance(score, (bool, np.bool_)) or not isinstance(score, numbers.Real):
@@ -638,13 +660,14 @@ def _fast_chunk(P: int, N: int, B: int, rng: np.random.Generator, metrics: tuple
     T = P + N
     want_auc, want_acc, want_f1, want_tp = (m in metrics for m in _FAST)
     u = np.empty((_BLOCK, B), dtype=np.float32)
-    pl = np.full(B, P, dtype=np.int16)
+    small = T < 2**15  # int16 counters suffice (always for P, N <= 1000)
+    pl = np.full(B, P, dtype=np.int16 if small else np.int32)
     y = np.empty(B, dtype=bool)
     tmp = np.empty(B, dtype=np.float32)
-    S = np.zeros(B, dtype=np.int32)
-    best_d = np.zeros(B, dtype=np.int16)
+    S = np.zeros(B, dtype=np.int32 if T * P < 2**31 else np.int64)
+    best_d = np.zeros(B, dtype=np.int16 if small else np.int32)
     best_r = np.zeros(B, dtype=np.int32)
-    gather16 = np.empty(B, dtype=np.int16)
+    gather16 = np.empty(B, dtype=best_d.dtype)
     gather32 = np.empty(B, dtype=np.int32)
     tp = None
     acc_lut = _acc_lut(P, N) if want_acc else None
@@ -683,7 +706,7 @@ def _acc_lut(P: int, N: int) -> np.ndarray:
     """``lut[t, pl] = i - j`` after ``t + 1`` cases with ``pl`` positives left."""
     t = np.arange(P + N)[:, None]
     pl = np.arange(P + 1)[None, :]
-    lut = (2 * (P - pl) - (t + 1)).astype(np.int16)
+    lut = (2 * (P - pl) - (t + 1)).astype(np.int16 if P + N < 2**15 else np.int32)
     lut.setflags(write=False)
     return lut
 
@@ -795,6 +818,8 @@ def simulate_null(
     """
     name, fn = _resolve_metric(metric)
     P, N = _check_sizes(P, N)
+    if name == "f1":
+        _check_lattice(name, P, N)
     reps = check_count(reps, "reps", minimum=1)
     k = _check_k(k, P, N) if name == "tp" else 10
     out = np.empty(reps)
@@ -819,6 +844,8 @@ def simulate_scores(P: int, N: int, reps: int, *, metrics: Sequence[str] = ("auc
     P, N = _check_sizes(P, N)
     reps = check_count(reps, "reps", minimum=1)
     metrics = tuple(_check_metric(m) for m in metrics)
+    if "f1" in metrics:
+        _check_lattice("f1", P, N)
     k = _check_k(k, P, N) if "tp" in metrics else 10
     out = {m: np.empty(reps) for m in metrics}
     pos = [0]

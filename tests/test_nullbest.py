@@ -315,6 +315,24 @@ def test_monte_carlo_agrees_with_exact(metric, P, N, C):
     _mc_tolerance_check(metric, P, N, C, 0.05, 200_000, seed=11)
 
 
+def test_monte_carlo_critical_value_of_a_callable_metric():
+    # best accuracy written by hand; the exact law of "accuracy" is the reference
+    def best_acc(r):
+        tp = np.r_[0, np.cumsum(r)]
+        fp = np.arange(r.size + 1) - tp
+        return np.max(tp + (r.size - r.sum()) - fp) / r.size
+
+    P, N, C, alpha, reps = 8, 12, 5, 0.05, 40_000
+    m_mc = critical_value(best_acc, P, N, C=C, alpha=alpha, method="montecarlo", reps=reps, seed=3)
+    law = null_cdf("accuracy", P, N)
+    tail = tail_probability(C, alpha)
+    idx = int(np.searchsorted(law.values, m_mc - 1e-12))
+    se = math.sqrt(tail / reps)
+    assert law.sf[idx] <= tail + 4 * se and (law.sf[idx - 1] if idx else 1.0) >= tail - 4 * se
+    with pytest.raises(ValueError, match="callable metric has no exact law"):
+        critical_value(best_acc, P, N)
+
+
 def test_monte_carlo_is_seeded_and_independent_of_threads():
     a = simulate_null("auc", 30, 40, 120_000, seed=3, n_jobs=1)
     b = simulate_null("auc", 30, 40, 120_000, seed=3, n_jobs=2)
@@ -446,6 +464,19 @@ def test_other_functions_reject_bad_input():
         mc_repetitions(10, 1.5)
     with pytest.raises(ValueError, match="Ps must be a whole number >= 1"):
         critical_value_table(["auc"], [0], [3], [10], [0.01])
+
+
+def test_lattice_sized_laws_refuse_sizes_that_would_exhaust_memory():
+    with pytest.raises(ValueError, match=r"P \* N must be at most 4,000,000 for 'f1'"):
+        critical_value("f1", 3000, 2000)
+    with pytest.raises(ValueError, match=r"P \* N must be at most 4,000,000 for 'auc'"):
+        null_cdf("auc", 5000, 1000)
+    with pytest.raises(ValueError, match="for 'f1'"):
+        simulate_scores(3000, 2000, 10)
+    # no lattice needed: best accuracy and TPk at any size, AUC by Monte Carlo
+    assert critical_value("accuracy", 5000, 5000, C=10) < 0.52
+    assert critical_value("tp", 5000, 5000, C=10) <= 10
+    assert simulate_null("auc", 5000, 5000, 10, seed=0).shape == (10,)
 
 
 def test_public_api_is_importable_from_evallib():
