@@ -221,7 +221,7 @@ def _mw_pmf_charfn(m: int, n: int) -> np.ndarray:
     aliasing. The factor is below ``exp(-60)`` for all frequencies beyond a Gaussian
     cut-off (the law of U is close to normal once ``min(P, N) >= 100``; at the other
     roots of unity its magnitude is ``C((m+n)/d, m/d) / C(m+n, m)``, negligible), so only
-    those few hundred frequencies are summed; the pmf keeps an absolute error near 1e-19.
+    those few hundred frequencies are summed; the pmf keeps an absolute error near 1e-18.
     """
     mn = m * n
     L = sp_fft.next_fast_len(mn + 1, real=True)
@@ -236,8 +236,9 @@ def _mw_pmf_charfn(m: int, n: int) -> np.ndarray:
     for lo in range(0, m, 256):  # blocks keep memory at R x 256
         ib = i[lo:lo + 256]
         num = np.sin(np.outer(w_half, n + ib))
-        den = np.sin(np.outer(w_half, ib))
-        logmag += np.sum(np.log(np.abs(num)) - np.log(np.abs(den)) + np.log(ib / (n + ib)), axis=1)
+        den = np.sin(np.outer(w_half, ib))  # never 0: r i < L for r <= R
+        with np.errstate(divide="ignore"):  # a zero numerator makes that factor exactly 0
+            logmag += np.sum(np.log(np.abs(num)) - np.log(np.abs(den)) + np.log(ib / (n + ib)), axis=1)
         sign *= np.prod(np.sign(num) * np.sign(den), axis=1)
     psi = sign * np.exp(logmag)
     spec = np.zeros(L // 2 + 1, dtype=complex)
@@ -249,7 +250,7 @@ def _mw_pmf_charfn(m: int, n: int) -> np.ndarray:
     return pmf
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)  # up to 24 MB each at P = N = 1000
 def _auc_law(P: int, N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     m, n = min(P, N), max(P, N)
     pmf = _mw_pmf_product(m, n) if m <= _PRODUCT_MAX_M else _mw_pmf_charfn(m, n)
@@ -274,7 +275,7 @@ def _auc_law(P: int, N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 # ---- best F-measure: lattice dynamic programme
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)  # up to ~15 MB each at P = N = 1000
 def _f1_values(P: int, N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Attainable best-F thresholds ``rho = a / b`` (``a`` positives, ``b = P + j``), sorted.
 
