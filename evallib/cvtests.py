@@ -33,6 +33,7 @@ learners are equally good by construction.
 
 from __future__ import annotations
 
+import functools
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -828,6 +829,12 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
     return ax
 
 
+@functools.lru_cache(maxsize=32)
+def _cached_simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed) -> pd.DataFrame:
+    return simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
+                                   bayes_error=bayes_error, seed=seed)
+
+
 def rejection_study(
     n_samples: int,
     folds: int,
@@ -842,11 +849,21 @@ def rejection_study(
     """Simulate, summarise and plot in one call (the notebook's slider callback).
 
     Runs :func:`simulate_equal_learners`, then :func:`rejection_rates` at
-    ``alpha``, draws :func:`plot_rejection_rates` on ``ax`` and returns the rates.
+    ``alpha``, draws :func:`plot_rejection_rates` on ``ax`` (a new figure if
+    ``None``) and returns the rates.
+
+    With an int ``seed`` the simulation is deterministic, so its result is cached
+    for the last 32 settings: moving only the ``alpha`` slider, or returning to an
+    earlier setting, does not re-run it. A Generator ``seed`` is never cached.
     """
     alpha = check_alpha(alpha)
-    sim = simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
-                                  bayes_error=bayes_error, seed=seed)
+    args = (n_samples, folds, repeats, n_datasets, bayes_error, seed)
+    hashable = all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in args)
+    if hashable:
+        sim = _cached_simulation(*args)
+    else:
+        sim = simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
+                                      bayes_error=bayes_error, seed=seed)
     rates = rejection_rates(sim, alpha)
     plot_rejection_rates(rates, ax=ax)
     return rates

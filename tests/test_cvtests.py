@@ -536,3 +536,26 @@ def test_plot_rejection_rates_and_study():
         plot_rejection_rates(rates, alpha=2)
     with pytest.raises(ValueError, match="alpha"):
         rejection_study(30, 3, 2, 1.5, n_datasets=1)
+
+
+def test_rejection_study_caches_the_simulation_for_int_seeds(monkeypatch):
+    import evallib.cvtests as cvt
+
+    calls = []
+    real = cvt.simulate_equal_learners
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs["seed"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cvt, "simulate_equal_learners", counting)
+    cvt._cached_simulation.cache_clear()
+    a = rejection_study(24, 3, 2, 0.05, n_datasets=3, seed=5)
+    b = rejection_study(24, 3, 2, 0.2, n_datasets=3, seed=5)  # alpha only: no new simulation
+    assert calls == [5]
+    assert (a.rejections <= b.rejections).all() and b.attrs["alpha"] == 0.2
+    rejection_study(24, 3, 2, 0.05, n_datasets=3, seed=np.random.default_rng(5))  # never cached
+    rejection_study(24, 3, 2, 0.05, n_datasets=3, seed=np.random.default_rng(5))
+    assert len(calls) == 3
+    plt.close("all")
+    cvt._cached_simulation.cache_clear()
