@@ -817,6 +817,10 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
     colours = ["C3" if lo > alpha else "C0" for lo in rates["rate"] - 2 * rates["mc_se"]]
     ax.barh(y, rates["rate"], xerr=2 * rates["mc_se"], color=colours, alpha=0.8, capsize=3)
     ax.axvline(alpha, color="k", linestyle="--", linewidth=1, label=f"nominal level α = {alpha:g}")
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color="C3", alpha=0.8, label="rate - 2 s.e. above α"),
+               Patch(color="C0", alpha=0.8, label="compatible with α or below")]
     ax.set_yticks(y)
     ax.set_yticklabels(rates["test"])
     ax.set_xlim(0, max(1.05 * float((rates["rate"] + 2 * rates["mc_se"]).max()), 2 * alpha))
@@ -825,7 +829,8 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
     if {"n_samples", "folds", "repeats", "n_datasets"} <= set(a):
         ax.set_title(f"Two equally good learners: n = {a['n_samples']}, {a['repeats']} x {a['folds']}-fold CV, "
                      f"{a['n_datasets']} data sets", fontsize="medium")
-    ax.legend(loc="lower right", fontsize="small", frameon=False)
+    line_handles, _ = ax.get_legend_handles_labels()
+    ax.legend(handles=line_handles + handles, loc="lower right", fontsize="small", frameon=False)
     return ax
 
 
