@@ -21,6 +21,7 @@ Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_nullbest.py``.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import sys
 import time
 import tracemalloc
@@ -155,14 +156,22 @@ def bench_mc() -> float:
     return best
 
 
+def _load() -> str:
+    try:
+        return "load average %.2f %.2f %.2f on %d cores" % (*os.getloadavg(), os.cpu_count() or 0)
+    except OSError:
+        return "load average unavailable"
+
+
 def main() -> int:
+    print(f"start: {_load()} (the Monte Carlo rate halves when other jobs share the cores)")
     worst = bench_exact()
     bench_scipy()
     rate = bench_mc()
     ok = worst <= TARGET_S
     print(f"exact target {'met' if ok else 'MISSED'}: slowest {worst:.3f} s <= {TARGET_S} s; "
           f"Monte Carlo {rate:,.0f}/s vs target {MC_TARGET:,}/s "
-          f"({'met' if rate >= MC_TARGET else 'missed on this machine'})")
+          f"({'met' if rate >= MC_TARGET else 'missed in this run'}); end: {_load()}")
     return 0
 
 
