@@ -515,12 +515,13 @@ def cross_validate_scores(
     random_state = _random_state(seed)
     splitter_cls = RepeatedStratifiedKFold if stratified else RepeatedKFold
     splitter = splitter_cls(n_splits=folds, n_repeats=repeats, random_state=random_state)
+    scorers = {name: check_scoring(est, scoring=scoring) for name, est in models.items()}
     rows = []
     for s, (train, test) in enumerate(splitter.split(np.zeros((yv.shape[0], 1)), yv)):
         Xtr, Xte, ytr, yte = _take(Xv, train), _take(Xv, test), yv[train], yv[test]
         for name, est in models.items():
             fitted = clone(est).fit(Xtr, ytr)
-            score = float(check_scoring(fitted, scoring=scoring)(fitted, Xte, yte))
+            score = float(scorers[name](fitted, Xte, yte))
             rows.append((name, s // folds, s % folds, score, train.size, test.size))
     table = pd.DataFrame(rows, columns=["learner", "repeat", "fold", "score", "n_train", "n_test"])
     table.attrs.update(folds=folds, repeats=repeats, stratified=bool(stratified),

@@ -559,3 +559,10 @@ def test_rejection_study_caches_the_simulation_for_int_seeds(monkeypatch):
     assert len(calls) == 3
     plt.close("all")
     cvt._cached_simulation.cache_clear()
+
+
+def test_cross_validate_scores_rejects_an_unknown_scorer():
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    y = np.r_[np.zeros(20, int), np.ones(20, int)]
+    with pytest.raises(ValueError, match="not_a_scorer"):
+        cross_validate_scores(X, y, [GaussianNB()], folds=2, scoring="not_a_scorer")
