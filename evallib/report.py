@@ -61,6 +61,7 @@ __all__ = [
     "best_over_thresholds",
     "ChanceCheck",
     "chance_check",
+    "auc_normal_critical",
     "F1Comparison",
     "top_two_bootstrap",
     "run_report",
@@ -650,6 +651,11 @@ class ChanceCheck:
         (Forman & Cohen's m*), ``p`` (the chance that the best of ``C`` random rankings
         scores at least ``value``) and ``beats_chance`` (``value > critical``).
     C, P, N, alpha : the null hypothesis's settings.
+    notes : sentences about metrics that could not be judged.
+
+    The ``law`` column says how ``F`` was computed: ``"exact"``, or ``"normal
+    approximation"`` for the AUC of a test set with ``P * N`` above
+    :data:`evallib.nullbest.MAX_LATTICE` (:func:`auc_normal_critical`).
     """
 
     table: pd.DataFrame
@@ -657,6 +663,7 @@ class ChanceCheck:
     P: int
     N: int
     alpha: float
+    notes: tuple[str, ...] = ()
 
     def formatted(self) -> pd.DataFrame:
         """The table as text."""
@@ -666,6 +673,7 @@ class ChanceCheck:
             f"critical value (alpha = {self.alpha:g}, C = {self.C})": t["critical"].map(lambda v: f"{v:.3f}"),
             "p-value": t["p"].map(lambda v: f"{v:.2g}"),
             "better than chance": t["beats_chance"].map({True: "yes", False: "no"}),
+            "law": t["law"],
         }, index=t.index)
 
     def summary(self) -> str:
@@ -679,8 +687,10 @@ class ChanceCheck:
             parts.append(f"{r['winner']}'s {metric[5:] if metric.startswith('best ') else metric} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
                          f"{r['critical']:.3f} (p = {r['p']:.2g})")
-        return (f"Against the best of C = {self.C} random classifiers on {_plural(self.P, 'positive')} "
-                f"and {_plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): " + "; ".join(parts) + ".")
+        text = (f"Against the best of C = {self.C} random classifiers on {_plural(self.P, 'positive')} "
+                f"and {_plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): "
+                + "; ".join(parts) + ".")
+        return " ".join([text, *self.notes])
 
 
 def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried: int | None = None,
@@ -712,7 +722,7 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
     -------
     ChanceCheck
     """
-    from .nullbest import judge_winner
+    from .nullbest import MAX_LATTICE, judge_winner
 
     alpha = check_alpha(alpha)
     k = len(data.classifiers)
@@ -736,16 +746,59 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
             candidates["best accuracy"].append((name, float(measures.at[name, "accuracy"]),
                                                 "its predicted labels"))
             candidates["best F1"].append((name, float(measures.at[name, "F1"]), "its predicted labels"))
-    rows = []
+    rows, notes = [], []
+    too_big = P * N > MAX_LATTICE
     for metric, key in (("AUC", "auc"), ("best accuracy", "accuracy"), ("best F1", "f1")):
         if not candidates[metric]:
             continue
         name, value, how = max(candidates[metric], key=lambda c: c[1])  # first of ties
-        verdict = judge_winner(key, min(max(value, 0.0), 1.0), P, N, C=C, alpha=alpha)
+        value_in = min(max(value, 0.0), 1.0)
+        if too_big and key == "auc":
+            crit, p = auc_normal_critical(value_in, P, N, C=C, alpha=alpha)
+            law, significant = "normal approximation", value_in > crit + 1e-9
+        elif too_big and key == "f1":
+            notes.append(
+                f"{name}'s best F1 of {value:.3f} is not judged: the exact law of the best F-measure "
+                f"needs P * N <= {MAX_LATTICE:,}, and this test set has {P * N:,}."
+            )
+            continue
+        else:
+            verdict = judge_winner(key, value_in, P, N, C=C, alpha=alpha)
+            crit, p, significant, law = (verdict.critical_value, verdict.p_value,
+                                         verdict.significant, "exact")
         rows.append({"metric": metric, "winner": name, "value": value, "from": how,
-                     "critical": verdict.critical_value, "p": verdict.p_value,
-                     "beats_chance": bool(verdict.significant)})
-    return ChanceCheck(table=pd.DataFrame(rows).set_index("metric"), C=C, P=P, N=N, alpha=alpha)
+                     "critical": crit, "p": p, "beats_chance": bool(significant), "law": law})
+    table = pd.DataFrame(rows, columns=["metric", "winner", "value", "from", "critical", "p",
+                                        "beats_chance", "law"]).set_index("metric")
+    return ChanceCheck(table=table, C=C, P=P, N=N, alpha=alpha, notes=tuple(notes))
+
+
+def auc_normal_critical(auc: float, P: int, N: int, *, C: int = 1, alpha: float = 0.05) -> tuple[float, float]:
+    """Forman & Cohen's critical AUC and p-value from the normal law of Mann-Whitney's U.
+
+    For test sets too large for the exact law (``P * N`` above
+    :data:`evallib.nullbest.MAX_LATTICE`). Under the null hypothesis ``U = AUC * P * N``
+    has mean ``P N / 2`` and variance ``P N (P + N + 1) / 12``; with a continuity
+    correction, ``m*`` is the smallest attainable AUC ``u / (P N)`` with
+    ``Phi((u + 1/2 - mean) / sd) >= (1 - alpha)^(1/C)``, and the p-value is
+    ``1 - (1 - g)^C`` with ``g = 1 - Phi((u - 1/2 - mean) / sd)``.
+
+    Returns
+    -------
+    (critical_auc, pvalue)
+    """
+    from scipy import stats
+
+    alpha = check_alpha(alpha)
+    C = check_count(C, "C", minimum=1)
+    P, N = check_count(P, "P", minimum=1), check_count(N, "N", minimum=1)
+    mean, sd = P * N / 2.0, math.sqrt(P * N * (P + N + 1) / 12.0)
+    q = (1.0 - alpha) ** (1.0 / C)
+    u_star = math.ceil(mean + sd * float(stats.norm.ppf(q)) - 0.5 - 1e-9)
+    u = round(float(auc) * P * N)
+    g = float(stats.norm.sf((u - 0.5 - mean) / sd))
+    p = float(-np.expm1(C * np.log1p(-g))) if g < 1.0 else 1.0
+    return min(u_star, P * N) / (P * N), p
 
 
 # --------------------------------------------------------------------- section 5

@@ -357,6 +357,34 @@ def test_chance_check_labels_only_and_bad_c():
         rp.chance_check(data, measures, classifiers_tried=2)
 
 
+def test_auc_normal_approximation_against_the_exact_law():
+    """Beyond the exact law's size limit the AUC is judged by the normal law of U.
+
+    At P = N = 1500 (inside the limit) the approximation agrees with the exact
+    Mann-Whitney law: critical AUC to 1e-4, p-value to 2% relative.
+    """
+    from evallib.nullbest import judge_winner
+
+    for auc in (0.51, 0.52, 0.54):
+        exact = judge_winner("auc", auc, 1500, 1500, C=5, alpha=0.05)
+        crit, p = rp.auc_normal_critical(auc, 1500, 1500, C=5, alpha=0.05)
+        assert crit == pytest.approx(exact.critical_value, abs=1e-4)
+        assert p == pytest.approx(exact.p_value, rel=0.02)
+
+
+def test_chance_check_on_a_large_test_set():
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(2100, int), np.zeros(2100, int)]
+    frame = pd.DataFrame({"label": y, "score_a": rng.normal(size=4200) + 0.1 * y,
+                          "score_b": rng.normal(size=4200)})
+    data = load_predictions(frame)
+    res = rp.chance_check(data, classifier_measures(data))
+    assert res.table.loc["AUC", "law"] == "normal approximation"
+    assert res.table.loc["best accuracy", "law"] == "exact"
+    assert "best F1" not in res.table.index
+    assert len(res.notes) == 1 and "4,410,000" in res.notes[0] and res.notes[0] in res.summary()
+
+
 # ----------------------------------------------------------------------- section 6
 def test_fold_analysis_against_scipy():
     frame = scores_folds_frame()
