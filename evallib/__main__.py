@@ -23,6 +23,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {value}")
+    return value
+
+
 def _level(text: str) -> float:
     try:
         value = float(text)
@@ -54,6 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("-o", "--output", default="report.html",
                      help="HTML file to write (default: report.html); the notebook goes beside it")
     rep.add_argument("--label-column", default="label", help="column with the true classes (default: label)")
+    rep.add_argument("--fold-column", default="fold",
+                     help="column of cross-validation folds, if any (default: fold)")
+    rep.add_argument("--pred-prefix", default="pred_",
+                     help="prefix of the predicted-label columns (default: pred_)")
+    rep.add_argument("--score-prefix", default="score_",
+                     help="prefix of the score columns (default: score_)")
     rep.add_argument("--positive-label", default=None,
                      help="the positive class (default: 1 for 0/1 labels, else the less frequent class)")
     rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
@@ -63,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="how many classifiers were tried before these (Forman & Cohen's C; "
                           "default: the number in the file)")
     rep.add_argument("--title", default=None, help="report title")
-    rep.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    rep.add_argument("--seed", type=_seed, default=0, help="seed of the bootstrap (default: 0)")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     return parser
 
@@ -76,7 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         files = run_report(
             args.predictions, args.output, label_column=args.label_column,
-            positive_label=args.positive_label, alpha=args.alpha, adjust=args.adjust,
+            positive_label=args.positive_label, fold_column=args.fold_column,
+            pred_prefix=args.pred_prefix, score_prefix=args.score_prefix, alpha=args.alpha,
+            adjust=args.adjust,
             classifiers_tried=args.classifiers_tried, title=args.title or None, seed=args.seed,
             progress=not args.quiet,
         )

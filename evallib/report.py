@@ -206,6 +206,8 @@ def load_predictions(
     label_column: str = "label",
     positive_label: Any = None,
     fold_column: str = "fold",
+    pred_prefix: str = PRED_PREFIX,
+    score_prefix: str = SCORE_PREFIX,
 ) -> Predictions:
     """Read and check an analyst's predictions file.
 
@@ -223,11 +225,11 @@ def load_predictions(
         booleans, otherwise the less frequent class (on a tie, the one that sorts last).
     fold_column : str, default "fold"
         Optional column of fold identifiers (rows from a cross-validation).
-
-    Every other column named ``pred_<name>`` holds classifier ``<name>``'s predicted
-    labels (values from the label column's two classes) and every column
-    ``score_<name>`` its numeric scores, higher meaning more likely positive. Other
-    columns are ignored.
+    pred_prefix, score_prefix : str, default "pred_" and "score_"
+        Every other column named ``<pred_prefix><name>`` holds classifier ``<name>``'s
+        predicted labels (values from the label column's two classes) and every column
+        ``<score_prefix><name>`` its numeric scores, higher meaning more likely positive.
+        Other columns are ignored.
 
     Returns
     -------
@@ -248,8 +250,14 @@ def load_predictions(
         frame, where = _read_table(path), str(path)
     else:
         raise TypeError(f"source must be a file path or a pandas DataFrame, got {type(source).__name__}")
-    if not isinstance(label_column, str) or not label_column:
-        raise ReportInputError("The label column must be given as a non-empty column name.")
+    for value, what in ((label_column, "label column"), (fold_column, "fold column"),
+                        (pred_prefix, "prediction column prefix"), (score_prefix, "score column prefix")):
+        if not isinstance(value, str) or not value:
+            raise ReportInputError(f"The {what} must be given as a non-empty text, got {value!r}.")
+    if pred_prefix.startswith(score_prefix) or score_prefix.startswith(pred_prefix):
+        raise ReportInputError(
+            f"The prefixes {pred_prefix!r} and {score_prefix!r} must not start with one another."
+        )
     frame = frame.rename(columns=lambda c: str(c).strip())
     if len(frame) == 0:
         raise ReportInputError(f"The predictions file {where!r} has no rows.")
@@ -304,7 +312,7 @@ def load_predictions(
     for col in frame.columns:
         if col == label_column or col == fold_column:
             continue
-        for prefix in (PRED_PREFIX, SCORE_PREFIX):
+        for prefix in (pred_prefix, score_prefix):
             if col.startswith(prefix):
                 name = col[len(prefix):]
                 if not name:
@@ -314,7 +322,7 @@ def load_predictions(
                 if name not in names:
                     names.append(name)
                 values = frame[col]
-                if prefix == PRED_PREFIX:
+                if prefix == pred_prefix:
                     labels[name] = _check_pred_column(values, col, classes, positive, label_column)
                 else:
                     scores[name] = _check_score_column(values, col)
@@ -322,12 +330,12 @@ def load_predictions(
         cols = ", ".join(repr(c) for c in frame.columns[:12])
         raise ReportInputError(
             f"No classifier columns were found in {where!r} (columns: {cols}); name them "
-            f"{PRED_PREFIX}<name> for predicted labels and/or {SCORE_PREFIX}<name> for scores."
+            f"{pred_prefix}<name> for predicted labels and/or {score_prefix}<name> for scores."
         )
     if len(names) < 2:
         raise ReportInputError(
             f"Only one classifier ({names[0]!r}) was found; the report compares at least two "
-            f"classifiers, each given as a {PRED_PREFIX}<name> or {SCORE_PREFIX}<name> column."
+            f"classifiers, each given as a {pred_prefix}<name> or {score_prefix}<name> column."
         )
 
     folds = None
@@ -1184,6 +1192,9 @@ def run_report(
     *,
     label_column: str = "label",
     positive_label: Any = None,
+    fold_column: str = "fold",
+    pred_prefix: str = PRED_PREFIX,
+    score_prefix: str = SCORE_PREFIX,
     alpha: float = 0.05,
     adjust: str = "holm",
     classifiers_tried: int | None = None,
@@ -1207,7 +1218,8 @@ def run_report(
         The predictions file (see :func:`load_predictions`).
     output : path
         The HTML file to write; the executed notebook goes beside it (same name, ``.ipynb``).
-    label_column, positive_label : see :func:`load_predictions`
+    label_column, positive_label, fold_column, pred_prefix, score_prefix
+        The column roles, see :func:`load_predictions`.
     alpha : float
         Significance level, in (0, 1).
     adjust : {"holm", "bonferroni", "none"}
@@ -1246,15 +1258,16 @@ def run_report(
     seed = check_count(seed, "seed")
 
     _progress(progress, f"[1/3] checking {predictions}")
-    data = load_predictions(Path(predictions).expanduser(), label_column=label_column,
-                            positive_label=positive_label)
+    roles = dict(label_column=label_column, fold_column=fold_column, pred_prefix=pred_prefix,
+                 score_prefix=score_prefix)
+    data = load_predictions(Path(predictions).expanduser(), positive_label=positive_label, **roles)
     if classifiers_tried is not None and classifiers_tried < len(data.classifiers):
         raise ReportInputError(
             f"classifiers_tried must be at least the {len(data.classifiers)} classifiers in the "
             f"file, got {classifiers_tried}."
         )
     params = dict(
-        predictions=str(pred_path), label_column=label_column,
+        predictions=str(pred_path), **roles,
         positive_label=None if positive_label is None else str(positive_label),
         alpha=alpha, adjust=adjust, classifiers_tried=classifiers_tried,
         title=title or f"Classifier comparison: {pred_path.name}", seed=seed,

@@ -195,8 +195,23 @@ def test_more_bad_inputs():
         load_predictions(42)
 
 
+def test_custom_column_roles():
+    frame = pd.DataFrame({"y": ["a", "b", "a", "b"], "p.one": ["a", "b", "b", "b"],
+                          "s.one": [0.1, 0.9, 0.6, 0.8], "p.two": ["a", "a", "a", "b"],
+                          "cv": [1, 2, 1, 2], "pred_ignored": ["a", "a", "a", "a"]})
+    data = load_predictions(frame, label_column="y", fold_column="cv", pred_prefix="p.",
+                            score_prefix="s.", positive_label="b")
+    assert data.classifiers == ("one", "two") and set(data.scores) == {"one"}
+    assert data.folds is not None and data.fold_column == "cv"
+    with pytest.raises(ReportInputError, match="must not start with one another"):
+        load_predictions(frame, label_column="y", pred_prefix="p", score_prefix="p.")
+    with pytest.raises(ReportInputError, match="fold column must be given"):
+        load_predictions(frame, label_column="y", fold_column="")
+
+
 def test_cli_usage_errors_exit_2(tmp_path):
-    for args in (["--alpha", "1.5"], ["--adjust", "sidak"], ["--classifiers-tried", "0"]):
+    for args in (["--alpha", "1.5"], ["--adjust", "sidak"], ["--classifiers-tried", "0"],
+                 ["--seed", "-1"]):
         proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(EXAMPLE_PATH), *args],
                               capture_output=True, text=True, cwd=tmp_path, timeout=60)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr
@@ -581,8 +596,9 @@ def test_report_on_the_example(tmp_path):
 @pytest.mark.slow
 def test_report_on_generated_labels_only(tmp_path):
     frame = labels_only_frame(n=120)
-    html, nb = _run_cli(tmp_path, _write(frame, tmp_path / "labels.csv"), "--alpha", "0.1",
-                        "--adjust", "bonferroni")
+    custom = frame.rename(columns=lambda c: "truth" if c == "label" else c.replace("pred_", "yhat."))
+    html, nb = _run_cli(tmp_path, _write(custom, tmp_path / "labels.csv"), "--alpha", "0.1",
+                        "--adjust", "bonferroni", "--label-column", "truth", "--pred-prefix", "yhat.")
     y = frame["label"].to_numpy()
     for name in ("forest", "logreg", "stump"):
         assert f"{np.mean(frame[f'pred_{name}'] == y):.3f}" in html
