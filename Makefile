@@ -29,7 +29,7 @@ help: ## List the targets
 	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run (PYTEST_ARGS=...)"
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
 	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
-	@echo "  make report  compare the classifiers of PREDICTIONS=file.csv (default: the shipped example) in $(REPORT_HTML) (TITLE=...)"
+	@echo "  make report  compare the classifiers of PREDICTIONS=file.csv (default: the shipped example) in $(REPORT_HTML) (TITLE=..., REPORT_ARGS=...)"
 	@echo "  make clean   remove $(VENV) and build debris"
 	@echo "  make help    show this list (default)"
 
@@ -89,9 +89,11 @@ endif
 PREDICTIONS ?= data/example_predictions.csv
 TITLE       ?=
 REPORT_HTML ?= out/report.html
+# Further options of `python -m evallib report`, e.g. REPORT_ARGS="--positive-label 1 --alpha 0.1".
+REPORT_ARGS ?=
 
 report: $(STAMP)
-	"$(PY)" -m evallib report "$(PREDICTIONS)" -o "$(REPORT_HTML)" $(if $(TITLE),--title "$(TITLE)")
+	"$(PY)" -m evallib report "$(PREDICTIONS)" -o "$(REPORT_HTML)" $(if $(TITLE),--title "$(TITLE)") $(REPORT_ARGS)
 
 # The paper's lost appendix, recomputed exactly (evallib.nullbest.write_critical_values).
 critical-values: $(STAMP)
