@@ -35,7 +35,7 @@ import os
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from ._validate import check_alpha, check_choice, check_count
 
 __all__ = [
     "ReportInputError",
+    "ReportExecutionError",
     "Predictions",
     "Skipped",
     "DataSummary",
