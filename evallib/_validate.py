@@ -15,7 +15,7 @@ import pandas as pd
 
 __all__ = [
     "check_alpha", "check_binary_labels", "check_choice", "check_count", "check_int",
-    "check_labels", "check_rng",
+    "check_labels", "check_real", "check_rng", "check_vector",
 ]
 
 
@@ -96,3 +96,97 @@ def check_rng(rng: Any) -> np.random.Generator:
             f"(e.g. numpy.random.default_rng(0)), got {type(rng).__name__}"
         )
     return rng
+
+
+def _bound(x: float) -> str:
+    """A bound as printed in a message: ``0``, ``0.5``, ``1``."""
+    return f"{x:g}"
+
+
+def check_real(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    note: str = "",
+) -> float:
+    """Return ``value`` as a ``float`` if it is a finite real number in the given range.
+
+    Parameters
+    ----------
+    value : the argument to check. Python and numpy reals are accepted; booleans,
+        strings and other types raise ``TypeError``; NaN, infinities and values
+        outside the range raise ``ValueError``.
+    name : the argument's name, used in the message.
+    low, high : the bounds of the range; ``None`` leaves that side unbounded.
+    low_open, high_open : whether the bound itself is excluded (``(0, 1)``) or
+        allowed (``[0, 1]``).
+    note : a short gloss appended in parentheses, e.g. ``"n_test / n_train"``.
+
+    The message names the argument and the range, e.g. ``"prior_pos must lie in the
+    open interval (0, 1), got 1.0"``, ``"label_noise must lie in [0, 0.5), got 0.7"``,
+    ``"cost_fn must be a finite number >= 0, got -1.0"``.
+    """
+    gloss = f" ({note})" if note else ""
+    if low is not None and high is not None:
+        interval = (f"{'(' if low_open else '['}{_bound(low)}, "
+                    f"{_bound(high)}{')' if high_open else ']'}")
+        if low_open and high_open:
+            interval = "the open interval " + interval
+        kind_msg = f"{name} must be a number in {interval}{gloss}, got {value!r}"
+        range_msg = f"{name} must lie in {interval}{gloss}, got {{value!r}}"
+    else:
+        if low is not None:
+            rule = f" {'>' if low_open else '>='} {_bound(low)}"
+        elif high is not None:
+            rule = f" {'<' if high_open else '<='} {_bound(high)}"
+        else:
+            rule = ""
+        kind_msg = f"{name} must be a finite number{rule}{gloss}, got {value!r}"
+        range_msg = f"{name} must be a finite number{rule}{gloss}, got {{value!r}}"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(kind_msg)
+    value = float(value)
+    ok = np.isfinite(value)
+    if ok and low is not None:
+        ok = value > low if low_open else value >= low
+    if ok and high is not None:
+        ok = value < high if high_open else value <= high
+    if not ok:
+        raise ValueError(range_msg.format(value=value))
+    return value
+
+
+def check_vector(
+    values: Any, name: str, *, minimum: int = 1, what: str = "values", each: str = ""
+) -> np.ndarray:
+    """Return a one-dimensional float array of at least ``minimum`` finite numbers.
+
+    Parameters
+    ----------
+    values : a sequence of numbers (list, tuple, 1-D array, Series).
+    name : the argument's name, used in the message.
+    minimum : the fewest values allowed.
+    what : what the values are, in the plural (``"scores"``), for the messages.
+    each : a short gloss of one value, e.g. ``"one per fold"``, for the messages.
+
+    A scalar, a string or a non-numeric sequence raises ``TypeError``; 2-D input, too
+    few values, NaN or infinities raise ``ValueError``. Each message names the argument.
+    """
+    gloss = f" ({each})" if each else ""
+    if isinstance(values, (str, bytes)) or np.isscalar(values):
+        raise TypeError(f"{name} must be a sequence of {what}{gloss}, got {type(values).__name__}")
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a sequence of numbers{gloss}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional{gloss}, got shape {arr.shape}")
+    if arr.size < minimum:
+        raise ValueError(f"{name} must hold at least {minimum} {what}{gloss}, got {arr.size}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must not contain NaN or infinite {what}")
+    return arr

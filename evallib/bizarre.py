@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ._validate import check_alpha, check_choice, check_count, check_labels
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_real
 
 __all__ = [
     "EVENT_NAMES",
@@ -225,26 +225,12 @@ def _check_binary_predictions(y_true: Any, pred_a: Any, pred_b: Any,
     return tuple(arrays[k] == 1 for k in names)
 
 
-def _check_nonneg(value: Any, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a finite number >= 0, got {value!r}")
-    value = float(value)
-    if not (np.isfinite(value) and value >= 0.0):
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-    return value
-
-
-def _check_prior(value: Any, name: str = "prior_pos") -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number in the open interval (0, 1), got {value!r}")
-    value = float(value)
-    if not (0.0 < value < 1.0):
-        raise ValueError(f"{name} must lie in the open interval (0, 1), got {value!r}")
-    return value
-
-
 def _check_dcf_args(cost_fn: Any, cost_fp: Any, prior_pos: Any) -> tuple[float, float, float]:
-    return _check_nonneg(cost_fn, "cost_fn"), _check_nonneg(cost_fp, "cost_fp"), _check_prior(prior_pos)
+    return (
+        check_real(cost_fn, "cost_fn", low=0),
+        check_real(cost_fp, "cost_fp", low=0),
+        check_real(prior_pos, "prior_pos", low=0, high=1, low_open=True, high_open=True),
+    )
 
 
 def _check_events(events: Any) -> np.ndarray:

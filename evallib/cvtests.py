@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import check_alpha, check_choice, check_count, check_labels
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_vector
 
 __all__ = [
     "CVTTestResult",
@@ -63,23 +63,9 @@ __all__ = [
 
 
 # ------------------------------------------------------------------- validation
-def _check_scores(values: Any, name: str, *, minimum: int = 2) -> np.ndarray:
-    """Return a 1-D float array of at least ``minimum`` finite scores."""
-    if isinstance(values, (str, bytes)) or np.isscalar(values):
-        raise TypeError(f"{name} must be a sequence of per-fold scores, got {type(values).__name__}")
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a sequence of numbers (per-fold scores)") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional (one score per fold), got shape {arr.shape}")
-    if arr.size < minimum:
-        raise ValueError(
-            f"{name} must hold at least {minimum} scores (folds or rounds), got {arr.size}"
-        )
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must not contain NaN or infinite scores")
-    return arr
+def _check_scores(values: Any, name: str) -> np.ndarray:
+    """Return a 1-D float array of at least 2 finite per-fold scores."""
+    return check_vector(values, name, minimum=2, what="scores", each="one per fold or round")
 
 
 _RTOL = 1e-12
@@ -294,7 +280,7 @@ def corrected_resampled_ttest(
     ``statistic = +-inf, pvalue = 0``.
     """
     a, b = _check_paired(scores_1, scores_2)
-    ratio = _check_ratio(test_train_ratio)
+    ratio = check_real(test_train_ratio, "test_train_ratio", low=0, note="n_test / n_train")
     d = a - b
     j = d.size
     mean = float(np.mean(d))
@@ -302,15 +288,6 @@ def corrected_resampled_ttest(
     var_of_mean = (1.0 / j + ratio) * float(np.var(d, ddof=1))
     stat, p, se = _t_result(mean, var_of_mean, _is_constant(d, tol), j - 1, tol)
     return CVTTestResult(stat, float(j - 1), p, mean, se, "corrected-resampled", j, j)
-
-
-def _check_ratio(value: Any) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"test_train_ratio must be a number >= 0 (n_test / n_train), got {value!r}")
-    value = float(value)
-    if not (np.isfinite(value) and value >= 0.0):
-        raise ValueError(f"test_train_ratio must be a finite number >= 0 (n_test / n_train), got {value!r}")
-    return value
 
 
 def _check_5x2(values: Any, name: str) -> np.ndarray:
@@ -610,12 +587,7 @@ SIMULATED_TESTS = ("paired t, all folds", "paired t, round means", "corrected re
 
 
 def _check_bayes_error(value: Any) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"bayes_error must be a number in the open interval (0, 0.5), got {value!r}")
-    value = float(value)
-    if not 0.0 < value < 0.5:
-        raise ValueError(f"bayes_error must lie in the open interval (0, 0.5), got {value!r}")
-    return value
+    return check_real(value, "bayes_error", low=0, high=0.5, low_open=True, high_open=True)
 
 
 def equal_learners_data(

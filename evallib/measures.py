@@ -26,7 +26,6 @@ positives.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -35,7 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import check_alpha, check_choice, check_count
+from ._validate import check_alpha, check_choice, check_count, check_real
 
 __all__ = [
     "Measures",
@@ -59,16 +58,6 @@ INTERVAL_METHODS = ("normal", "wilson", "exact")
 MEASURE_NAMES = (
     "accuracy", "tpr", "tnr", "fpr", "avg_recall", "precision", "recall", "f_measure", "ppr",
 )
-
-
-def _check_probability(value: Any, name: str) -> float:
-    """Return ``value`` as a float in the closed interval [0, 1]."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number in [0, 1], got {value!r}")
-    value = float(value)
-    if not 0.0 <= value <= 1.0:  # also rejects NaN
-        raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
-    return value
 
 
 def _ratio(num: int, den: int) -> float:
@@ -241,7 +230,7 @@ def accuracy_at_pos(tables: Mapping[Any, Sequence[int]], pos: float) -> pd.DataF
         ``avg_recall`` and ``best_at_pos`` (True for the classifier(s) with the
         highest accuracy at ``pos``).
     """
-    pos = _check_probability(pos, "pos")
+    pos = check_real(pos, "pos", low=0, high=1)
     rows = {}
     for name, m in _check_tables(tables).items():
         if math.isnan(m.tpr) or math.isnan(m.tnr):
@@ -293,7 +282,7 @@ def expected_accuracy_from_auc(auc: float, n: int, *, positives: int | None = No
     linear in AUC, which is the book's point. The tests check both forms against
     brute-force enumeration of rankings.
     """
-    auc = _check_probability(auc, "auc")
+    auc = check_real(auc, "auc", low=0, high=1)
     n = check_count(n, "n", minimum=1)
     if positives is None:
         return n / (n + 1) * (2.0 * auc - 1.0) / 4.0 + 0.5

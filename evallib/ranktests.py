@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import check_alpha, check_choice, check_count
+from ._validate import check_alpha, check_choice, check_count, check_real, check_vector
 
 __all__ = [
     "WilcoxonResult",
@@ -83,20 +83,6 @@ def flach_example_12_4() -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------- validation
-def _check_vector(values: Any, name: str, *, minimum: int = 2) -> np.ndarray:
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a one-dimensional sequence of numbers") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if arr.size < minimum:
-        raise ValueError(f"{name} must hold at least {minimum} values (one per data set), got {arr.size}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must not contain NaN or infinite values")
-    return arr
-
-
 def _check_scores(scores: Any) -> pd.DataFrame:
     """A data sets x algorithms table of finite numbers, at least 2 x 2."""
     if isinstance(scores, pd.DataFrame):
@@ -161,7 +147,7 @@ def signed_rank_null(ranks: int | Sequence[float]) -> pd.Series:
         n = check_count(ranks, "ranks", minimum=1)
         weights = np.arange(1, n + 1, dtype=np.int64) * 2
     else:
-        arr = _check_vector(ranks, "ranks", minimum=1)
+        arr = check_vector(ranks, "ranks", minimum=1, each="one per data set")
         weights = _rank_weights(arr)
     total = int(weights.sum())
     prob = np.zeros(total + 1)
@@ -292,7 +278,7 @@ def wilcoxon_signed_rank(
     * with ``n`` so small that no outcome is significant (``n <= 5`` at 0.05),
       ``critical_value`` is ``None`` and the test cannot reject.
     """
-    d = _check_vector(differences, "differences")
+    d = check_vector(differences, "differences", minimum=2, each="one per data set")
     alpha = check_alpha(alpha)
     method = check_choice(method, "method", ("auto", "exact", "normal"))
     nonzero = d != 0
@@ -616,10 +602,7 @@ def _cd_value(cd: Any) -> float:
     value = cd.cd if isinstance(cd, CriticalDifference) else cd
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"cd must be a positive number or a CriticalDifference, got {cd!r}")
-    value = float(value)
-    if not (value > 0 and math.isfinite(value)):
-        raise ValueError(f"cd must be a positive finite number, got {value!r}")
-    return value
+    return check_real(value, "cd", low=0, low_open=True)
 
 
 def rank_differences(avg_ranks: Any, cd: Any, *, control: Any = None) -> pd.DataFrame:

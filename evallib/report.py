@@ -197,6 +197,16 @@ def _read_table(path: Path) -> pd.DataFrame:
     return frame
 
 
+def _check_no_missing(values: pd.Series, column: str, need: str, *, nan: bool = False) -> None:
+    """Raise ReportInputError if ``values`` has missing entries: how many, and the first row."""
+    missing = values.isna().to_numpy()
+    if missing.any():
+        raise ReportInputError(
+            f"The {column} has {int(missing.sum())} missing value(s){' (NaN)' if nan else ''}, the first "
+            f"in data row {_first_row(missing)}; {need}."
+        )
+
+
 def _first_row(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0]) + 1
 
@@ -269,12 +279,7 @@ def load_predictions(
             "name the column with the true classes with --label-column (label_column=)."
         )
     raw_y = frame[label_column]
-    missing = raw_y.isna().to_numpy()
-    if missing.any():
-        raise ReportInputError(
-            f"The label column {label_column!r} has {int(missing.sum())} missing value(s), the first "
-            f"in data row {_first_row(missing)}; every test case needs its true class."
-        )
+    _check_no_missing(raw_y, f"label column {label_column!r}", "every test case needs its true class")
     ykeys = np.array([_key(v) for v in raw_y], dtype=object)
     classes, counts = np.unique(ykeys, return_counts=True)
     if classes.size == 1:
@@ -342,12 +347,7 @@ def load_predictions(
     folds = None
     if fold_column in frame.columns:
         f = frame[fold_column]
-        missing = f.isna().to_numpy()
-        if missing.any():
-            raise ReportInputError(
-                f"The fold column {fold_column!r} has {int(missing.sum())} missing value(s), the "
-                f"first in data row {_first_row(missing)}; every row needs its fold."
-            )
+        _check_no_missing(f, f"fold column {fold_column!r}", "every row needs its fold")
         folds = np.array([_key(v) for v in f], dtype=object)
         if np.unique(folds).size < 2:
             raise ReportInputError(
@@ -363,12 +363,8 @@ def load_predictions(
 
 def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, positive: str,
                        label_column: str) -> np.ndarray:
-    missing = values.isna().to_numpy()
-    if missing.any():
-        raise ReportInputError(
-            f"The prediction column {col!r} has {int(missing.sum())} missing value(s) (NaN), the "
-            f"first in data row {_first_row(missing)}; every classifier must predict every test case."
-        )
+    _check_no_missing(values, f"prediction column {col!r}", "every classifier must predict every test case",
+                      nan=True)
     keys = np.array([_key(v) for v in values], dtype=object)
     unknown = ~np.isin(keys, classes)
     if unknown.any():
@@ -391,12 +387,7 @@ def _check_score_column(values: pd.Series, col: str) -> np.ndarray:
             f"The score column {col!r} is not numeric: data row {_first_row(bad)} holds "
             f"{str(values.iloc[int(np.flatnonzero(bad)[0])])!r}."
         )
-    missing = values.isna().to_numpy()
-    if missing.any():
-        raise ReportInputError(
-            f"The score column {col!r} has {int(missing.sum())} missing value(s) (NaN), the first in "
-            f"data row {_first_row(missing)}; every classifier must score every test case."
-        )
+    _check_no_missing(values, f"score column {col!r}", "every classifier must score every test case", nan=True)
     arr = numeric.to_numpy(dtype=float)
     infinite = ~np.isfinite(arr)
     if infinite.any():

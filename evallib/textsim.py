@@ -48,7 +48,7 @@ from sklearn.kernel_approximation import Nystroem
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
 
-from ._validate import check_alpha, check_choice, check_count, check_rng
+from ._validate import check_alpha, check_choice, check_count, check_real, check_rng
 from .bizarre import (
     F1Bootstrap,
     _codes,
@@ -157,10 +157,8 @@ class TextPopulation:
 
     def __post_init__(self):
         check_choice(self.setting.name, "setting", tuple(SETTINGS))
-        if not 0.0 < self.prior_pos < 1.0:
-            raise ValueError(f"prior_pos must lie in the open interval (0, 1), got {self.prior_pos!r}")
-        if not 0.0 <= self.label_noise < 0.5:
-            raise ValueError(f"label_noise must lie in [0, 0.5), got {self.label_noise!r}")
+        _check_prior_pos(self.prior_pos)
+        _check_label_noise(self.label_noise)
         check_count(self.vocab_size, "vocab_size", minimum=3 * self.setting.topic_breadth)
         check_count(self.mean_length, "mean_length", minimum=6)
         rng = np.random.default_rng(self.world_seed)
@@ -249,6 +247,14 @@ def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_compone
 
 
 # ------------------------------------------------------------------ experiment
+def _check_prior_pos(value: Any) -> float:
+    return check_real(value, "prior_pos", low=0, high=1, low_open=True, high_open=True)
+
+
+def _check_label_noise(value: Any) -> float:
+    return check_real(value, "label_noise", low=0, high=0.5, high_open=True)
+
+
 @dataclass(frozen=True)
 class Experiment:
     """One trained pair of models and the held-out documents they classified.
@@ -336,11 +342,8 @@ def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise
     seed : seeds everything (vocabulary, documents, the Nystroem landmarks).
     """
     check_choice(setting, "setting", tuple(SETTINGS))
-    if isinstance(prior_pos, bool) or not isinstance(prior_pos, (int, float, np.floating)):
-        raise TypeError(f"prior_pos must be a number in (0, 1), got {prior_pos!r}")
-    if isinstance(label_noise, bool) or not isinstance(label_noise, (int, float, np.floating)):
-        raise TypeError(f"label_noise must be a number in [0, 0.5), got {label_noise!r}")
-    return _build(setting, float(prior_pos), float(label_noise), check_count(n_train, "n_train", minimum=20),
+    return _build(setting, _check_prior_pos(prior_pos), _check_label_noise(label_noise),
+                  check_count(n_train, "n_train", minimum=20),
                   check_count(n_pool, "n_pool", minimum=10), check_count(n_true, "n_true", minimum=100),
                   check_count(seed, "seed"), check_count(chunk, "chunk", minimum=1000))
 

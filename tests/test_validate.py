@@ -1,0 +1,66 @@
+"""The general checks of evallib._validate that several modules share."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from evallib._validate import check_real, check_vector
+
+OPEN01 = dict(low=0, high=1, low_open=True, high_open=True)
+
+
+@pytest.mark.parametrize("value, kwargs, expected", [
+    (0.5, OPEN01, 0.5),
+    (np.float32(0.25), OPEN01, 0.25),
+    (0, dict(low=0), 0.0),
+    (1, dict(low=0, high=1), 1.0),
+    (0, dict(low=0, high=0.5, high_open=True), 0.0),
+    (-3.5, {}, -3.5),
+])
+def test_check_real_accepts_and_returns_float(value, kwargs, expected):
+    out = check_real(value, "x", **kwargs)
+    assert type(out) is float and out == expected
+
+
+@pytest.mark.parametrize("value, kwargs, match", [
+    (1.0, OPEN01, r"x must lie in the open interval \(0, 1\), got 1.0"),
+    (0.0, OPEN01, r"x must lie in the open interval \(0, 1\), got 0.0"),
+    (1.2, dict(low=0, high=1), r"x must lie in \[0, 1\], got 1.2"),
+    (0.5, dict(low=0, high=0.5, high_open=True), r"x must lie in \[0, 0.5\), got 0.5"),
+    (-1, dict(low=0), r"x must be a finite number >= 0, got -1.0"),
+    (0, dict(low=0, low_open=True), r"x must be a finite number > 0, got 0.0"),
+    (2, dict(high=1), r"x must be a finite number <= 1, got 2.0"),
+    (np.inf, dict(low=0, note="n_test / n_train"), r"x must be a finite number >= 0 \(n_test / n_train\), got inf"),
+    (np.nan, dict(low=0, high=1), r"x must lie in \[0, 1\], got nan"),
+    (-np.inf, {}, r"x must be a finite number, got -inf"),
+])
+def test_check_real_range_errors_name_argument_and_range(value, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        check_real(value, "x", **kwargs)
+
+
+@pytest.mark.parametrize("value", [True, np.bool_(False), "0.5", None, [0.5], 1 + 0j])
+def test_check_real_rejects_non_reals(value):
+    with pytest.raises(TypeError, match=r"x must be a number in the open interval \(0, 1\)"):
+        check_real(value, "x", **OPEN01)
+
+
+@pytest.mark.parametrize("values", [[1, 2, 3], (1.5, 2.5), np.arange(3), pd.Series([0.1, 0.2])])
+def test_check_vector_accepts_sequences(values):
+    out = check_vector(values, "v", minimum=2)
+    assert out.dtype == float and out.ndim == 1
+    assert np.array_equal(out, np.asarray(values, dtype=float))
+
+
+@pytest.mark.parametrize("values, exc, match", [
+    (0.5, TypeError, r"v must be a sequence of scores \(one per fold\), got float"),
+    ("ab", TypeError, r"v must be a sequence of scores"),
+    (["a", "b"], TypeError, r"v must be a sequence of numbers \(one per fold\)"),
+    ([[1.0, 2.0]], ValueError, r"v must be one-dimensional \(one per fold\), got shape \(1, 2\)"),
+    ([1.0], ValueError, r"v must hold at least 2 scores \(one per fold\), got 1"),
+    ([1.0, np.nan], ValueError, "v must not contain NaN or infinite scores"),
+    ([1.0, np.inf], ValueError, "v must not contain NaN or infinite scores"),
+])
+def test_check_vector_errors_name_argument(values, exc, match):
+    with pytest.raises(exc, match=match):
+        check_vector(values, "v", minimum=2, what="scores", each="one per fold")
