@@ -6,31 +6,18 @@ the house style is checked by tests/test_notebooks.py.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "03_bizarre_measures.ipynb"
+NOTEBOOK = NOTEBOOK_DIR / "03_bizarre_measures.ipynb"
 
 # Small sizes so that the notebook runs in seconds under the tests.
 SMALL = dict(n_true=20_000, n_pool=6000, n_test=3000, reps=2000, n_subsamples=300,
              test_sizes=[400, 1500], repetitions=8, cal_reps=500)
 
 
-def _outputs_text(nb: dict) -> str:
-    texts = []
-    for cell in nb["cells"]:
-        for o in cell.get("outputs", []):
-            t = o.get("text", "")
-            texts.append(t if isinstance(t, str) else "".join(t))
-            plain = o.get("data", {}).get("text/plain", "")
-            texts.append(plain if isinstance(plain, str) else "".join(plain))
-    return "\n".join(texts)
-
-
 def test_notebook_closing_note_reports_the_calibration_in_numbers():
-    nb = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    nb = load_notebook(NOTEBOOK)
     closing = "".join(nb["cells"][-1]["source"])
     assert "What to take away" in closing
     assert "over-confident by 21 to 26 percentage points" in closing
@@ -39,15 +26,11 @@ def test_notebook_closing_note_reports_the_calibration_in_numbers():
 
 @pytest.mark.slow
 def test_bizarre_notebook_runs_with_other_parameters(tmp_path):
-    papermill = pytest.importorskip("papermill")
-    out = tmp_path / "03_out.ipynb"
     params = dict(SMALL, seed=2, label_noise=0.05, prior_pos=0.3, cost_fn=5.0, dcf_prior=0.2)
-    papermill.execute_notebook(str(NOTEBOOK), str(out), parameters=params, cwd=str(NOTEBOOK.parent),
-                               kernel_name="python3", progress_bar=False)
-    nb = json.loads(out.read_text(encoding="utf-8"))
-    injected = [c for c in nb["cells"] if "injected-parameters" in c["metadata"].get("tags", [])]
+    nb = run_papermill(NOTEBOOK, tmp_path / "03_out.ipynb", params)
+    injected = injected_cells(nb)
     assert injected and "cost_fn = 5.0" in "".join(injected[0]["source"])
-    text = _outputs_text(nb)
+    text = outputs_text(nb)
     assert "Dte = 3,000, Dtrue = 20,000, 2,000 replicates, 300 subsamples" in text
     assert "Cost(fn) = 5.0, Cost(fp) = 1.0, P(p) = 0.2" in text
     # the calibration table has the requested sizes and repetitions
@@ -62,11 +45,6 @@ def test_bizarre_sliders_drive_the_experiment():
     The callbacks look up ``build_experiment``, ``run_setting`` and ``dcf_comparison`` in
     the notebook's namespace when they run, so wrapping those names records every call.
     """
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    params = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-    params.source += "\n" + "\n".join(f"{k} = {v!r}" for k, v in SMALL.items())
     probe = '''
 calls = []
 _build, _run, _dcf = build_experiment, run_setting, dcf_comparison
@@ -100,9 +78,5 @@ assert _build("Z", prior_pos=0.3, label_noise=0.05, n_train=n_train, n_pool=n_po
               seed=seed) is not experiments["Z"]
 print("sliders ok")
 '''
-    nb.cells.append(nbformat.v4.new_code_cell(probe))
-    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=600,
-                                     resources={"metadata": {"path": str(NOTEBOOK.parent)}})
-    client.execute()
-    out = nb.cells[-1]["outputs"]
+    out = run_with_probe(NOTEBOOK, probe, parameters=SMALL)
     assert any("sliders ok" in o.get("text", "") for o in out), out

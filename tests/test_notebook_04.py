@@ -8,29 +8,15 @@ and checks that each move re-runs the evallib function it drives.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOK = NOTEBOOK_DIR / "04_flach_experiments.ipynb"
-
-
-def _texts(nb: dict) -> str:
-    texts = []
-    for cell in nb["cells"]:
-        for o in cell.get("outputs", []):
-            text = o.get("text", "")
-            texts.append(text if isinstance(text, str) else "".join(text))
-            texts.append("".join(o.get("data", {}).get("text/plain", "")))
-    return "\n".join(texts)
 
 
 def test_notebook_04_saved_outputs_reproduce_the_book():
     """The saved outputs of the check cells hold the book's numbers (nbval re-checks them)."""
-    joined = _texts(json.loads(NOTEBOOK.read_text(encoding="utf-8")))
+    joined = outputs_text(load_notebook(NOTEBOOK))
     for expected in (
         "sum of ranks: positive 8, negative 47",
         "critical value for n = 10 at alpha = 0.05: 8",
@@ -45,17 +31,11 @@ def test_notebook_04_saved_outputs_reproduce_the_book():
 
 @pytest.mark.slow
 def test_notebook_04_runs_with_other_parameters(tmp_path):
-    papermill = pytest.importorskip("papermill")
-    out = tmp_path / "04_out.ipynb"
     params = dict(alpha=0.1, correct=40, n_test=50, true_negatives=100, control="Naive Bayes")
-    papermill.execute_notebook(
-        str(NOTEBOOK), str(out), parameters=params, cwd=str(NOTEBOOK_DIR), kernel_name="python3",
-        progress_bar=False,
-    )
-    nb = json.loads(out.read_text(encoding="utf-8"))
-    injected = [c for c in nb["cells"] if "injected-parameters" in c["metadata"].get("tags", [])]
+    nb = run_papermill(NOTEBOOK, tmp_path / "04_out.ipynb", params)
+    injected = injected_cells(nb)
     assert injected and "n_test = 50" in "".join(injected[0]["source"])
-    joined = _texts(nb)
+    joined = outputs_text(nb)
     # the parameter-driven interval cell follows the new result and level
     assert "â = 40/50 = 0.800" in joined and "90% intervals" in joined
     # the cells that reproduce the book do not move
@@ -69,9 +49,6 @@ def test_notebook_04_sliders_drive_the_examples():
     The callbacks look up evallib's functions in the notebook's namespace when they
     run, so wrapping those names records every call a slider triggers.
     """
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(NOTEBOOK, as_version=4)
     probe = '''
 calls = []
 def _wrap(name):
@@ -112,9 +89,5 @@ controls["table_test"].value = "bonferroni-dunn"
 assert made("describe_rank_analysis")[-1][1]["test"] == "bonferroni-dunn"
 print("sliders ok")
 '''
-    nb.cells.append(nbformat.v4.new_code_cell(probe))
-    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=300,
-                                     resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
-    client.execute()
-    out = nb.cells[-1]["outputs"]
+    out = run_with_probe(NOTEBOOK, probe)
     assert any("sliders ok" in o.get("text", "") for o in out), out

@@ -8,19 +8,12 @@ non-default parameters.
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
-
-
-def _load(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def test_there_are_notebooks():
@@ -29,7 +22,7 @@ def test_there_are_notebooks():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_house_style(path):
-    nb = _load(path)
+    nb = load_notebook(path)
     meta = nb["metadata"]
     assert meta.get("kernelspec", {}).get("name") == "python3", "kernel must be python3"
     assert "widgets" not in meta, "saved widget state in the metadata: strip it"
@@ -50,22 +43,11 @@ def test_notebook_house_style(path):
 
 @pytest.mark.slow
 def test_berrar_lozano_runs_with_other_parameters(tmp_path):
-    papermill = pytest.importorskip("papermill")
-    out = tmp_path / "01_out.ipynb"
     params = dict(seed=3, test_size=40, n_genes_1=20, n_genes_2=5, n_swap=8, alpha=0.1, adjust="bonferroni")
-    papermill.execute_notebook(
-        str(NOTEBOOK_DIR / "01_berrar_lozano.ipynb"), str(out), parameters=params,
-        cwd=str(NOTEBOOK_DIR), kernel_name="python3", progress_bar=False,
-    )
-    nb = _load(out)
-    injected = [c for c in nb["cells"] if "injected-parameters" in c["metadata"].get("tags", [])]
+    nb = run_papermill(NOTEBOOK_DIR / "01_berrar_lozano.ipynb", tmp_path / "01_out.ipynb", params)
+    injected = injected_cells(nb)
     assert injected and "test_size = 40" in "".join(injected[0]["source"])
-    texts = []
-    for cell in nb["cells"]:
-        for o in cell.get("outputs", []):
-            texts.append(o.get("text", "") if isinstance(o.get("text", ""), str) else "".join(o["text"]))
-            texts.append("".join(o.get("data", {}).get("text/plain", "")))
-    joined = "\n".join(texts)
+    joined = outputs_text(nb)
     assert "test set: 40 cases" in joined
     # The Bonferroni level for 10 comparisons at alpha = 0.1 appears in the real-data table.
     assert "0.010" in joined
@@ -79,9 +61,6 @@ def test_berrar_lozano_sliders_drive_the_study():
     notebook's namespace when they run, so wrapping those names records every
     call a slider triggers, with its arguments.
     """
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(NOTEBOOK_DIR / "01_berrar_lozano.ipynb", as_version=4)
     probe = '''
 calls = []
 _run, _describe = run_case_study, describe_comparison
@@ -100,9 +79,5 @@ assert calls[0][1]["seed"] == 7 and calls[1][1]["test_size"] == 30 and calls[2][
 assert calls[3][1][:3] == (0, 9, 50)
 print("sliders ok")
 '''
-    nb.cells.append(nbformat.v4.new_code_cell(probe))
-    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=300,
-                                     resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
-    client.execute()
-    out = nb.cells[-1]["outputs"]
+    out = run_with_probe(NOTEBOOK_DIR / "01_berrar_lozano.ipynb", probe)
     assert any("sliders ok" in o.get("text", "") for o in out), out

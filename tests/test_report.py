@@ -22,6 +22,7 @@ matplotlib.use("Agg")
 import numpy as np
 import pandas as pd
 import pytest
+from _nbtools import run_papermill
 from scipy import stats
 from sklearn.metrics import (
     balanced_accuracy_score,
@@ -633,13 +634,9 @@ def test_report_on_generated_scores_and_folds(tmp_path):
 @pytest.mark.slow
 def test_notebook_with_other_parameters(tmp_path):
     """papermill with non-default parameters: the output follows them."""
-    papermill = pytest.importorskip("papermill")
     src = _write(labels_only_frame(n=80), tmp_path / "x.csv")
     out = tmp_path / "nb.ipynb"
-    papermill.execute_notebook(str(NOTEBOOK), str(out), cwd=str(NOTEBOOK.parent), kernel_name="python3",
-                               progress_bar=False,
-                               parameters=dict(predictions=str(src), alpha=0.2, adjust="none",
-                                               title="Other parameters"))
+    run_papermill(NOTEBOOK, out, dict(predictions=str(src), alpha=0.2, adjust="none", title="Other parameters"))
     text = out.read_text()
     assert "test cases: 80" in text and "80% interval" in text and "Other parameters" in text
 
@@ -651,9 +648,7 @@ def test_notebook_stops_in_its_first_cells_on_bad_input(tmp_path):
     src.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n")
     out = tmp_path / "nb.ipynb"
     with pytest.raises(papermill.PapermillExecutionError) as info:
-        papermill.execute_notebook(str(NOTEBOOK), str(out), cwd=str(NOTEBOOK.parent),
-                                   kernel_name="python3", progress_bar=False,
-                                   parameters=dict(predictions=str(src)))
+        run_papermill(NOTEBOOK, out, dict(predictions=str(src)))
     assert info.value.ename == "ReportInputError" and "'pred_a' has 1 missing" in info.value.evalue
     nb = json.loads(out.read_text())
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
