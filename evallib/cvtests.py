@@ -641,6 +641,7 @@ def simulate_equal_learners(
     n_datasets: int = 100,
     bayes_error: float = 0.25,
     seed: Any = 0,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """How the cross-validation t-tests behave when the null hypothesis is true.
 
@@ -673,6 +674,8 @@ def simulate_equal_learners(
     seed : int or numpy.random.Generator
         Everything random (data, partitions) is drawn from
         ``numpy.random.default_rng(seed)``.
+    progress : bool
+        Show a ``tqdm.auto`` bar over the data sets (default off).
 
     Returns
     -------
@@ -697,7 +700,11 @@ def simulate_equal_learners(
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(_random_state(seed))
     ratio = 1.0 / (folds - 1)
     rows = []
-    for i in range(m):
+    datasets = range(m)
+    if progress:
+        from tqdm.auto import tqdm
+        datasets = tqdm(datasets, total=m, unit="data set")
+    for i in datasets:
         X, y = equal_learners_data(n, bayes_error=err, rng=rng)
         cv = RepeatedStratifiedKFold(n_splits=folds, n_repeats=repeats,
                                      random_state=int(rng.integers(2**31 - 1)))
@@ -808,9 +815,9 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
 
 
 @functools.lru_cache(maxsize=32)
-def _cached_simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed) -> pd.DataFrame:
+def _cached_simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed, progress=False) -> pd.DataFrame:
     return simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
-                                   bayes_error=bayes_error, seed=seed)
+                                   bayes_error=bayes_error, seed=seed, progress=progress)
 
 
 def rejection_study(
@@ -823,6 +830,7 @@ def rejection_study(
     bayes_error: float = 0.25,
     seed: Any = 0,
     ax=None,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """Simulate, summarise and plot in one call (the notebook's slider callback).
 
@@ -833,15 +841,17 @@ def rejection_study(
     With an int ``seed`` the simulation is deterministic, so its result is cached
     for the last 32 settings: moving only the ``alpha`` slider, or returning to an
     earlier setting, does not re-run it. A Generator ``seed`` is never cached.
+    ``progress`` shows a ``tqdm.auto`` bar over the simulated data sets while the
+    simulation runs (it is part of the cache key, so keep it fixed between calls).
     """
     alpha = check_alpha(alpha)
     args = (n_samples, folds, repeats, n_datasets, bayes_error, seed)
     hashable = all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in args)
     if hashable:
-        sim = _cached_simulation(*args)
+        sim = _cached_simulation(*args, bool(progress))
     else:
         sim = simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
-                                      bayes_error=bayes_error, seed=seed)
+                                      bayes_error=bayes_error, seed=seed, progress=bool(progress))
     rates = rejection_rates(sim, alpha)
     plot_rejection_rates(rates, ax=ax)
     return rates

@@ -504,6 +504,7 @@ def critical_value(
     reps: int | None = None,
     seed: Any = None,
     n_jobs: int = 2,
+    progress: bool = False,
 ) -> float:
     """Critical value ``m* = F^-1((1-alpha)^(1/C))`` for the best of ``C`` random rankings.
 
@@ -527,6 +528,8 @@ def critical_value(
         best and return the ``t``-th best (with ``t = 1``, too few ``reps`` for the tail:
         the estimate is then biased low).
     reps, seed, n_jobs : Monte Carlo only (repetitions, seed, threads).
+    progress : bool
+        Monte Carlo only: show a ``tqdm.auto`` bar counting the rankings scored.
 
     Returns
     -------
@@ -550,7 +553,7 @@ def critical_value(
         return _exact_critical(metric, P, N, k, tail)
     reps = mc_repetitions(C, alpha) if reps is None else check_count(reps, "reps", minimum=1)
     top = max(1, int(round(reps * tail)))
-    best = _mc_top(metric, P, N, reps, top, k=k, seed=seed, n_jobs=n_jobs)
+    best = _mc_top(metric, P, N, reps, top, k=k, seed=seed, n_jobs=n_jobs, progress=bool(progress))
     return float(best[top - 1])
 
 
@@ -796,6 +799,7 @@ def simulate_null(
     k: int = 10,
     seed: Any = None,
     n_jobs: int = 2,
+    progress: bool = False,
 ) -> np.ndarray:
     """Scores of ``reps`` uniformly random rankings (the loop of the paper's Table 2).
 
@@ -812,6 +816,8 @@ def simulate_null(
         Each chunk of 50,000 rankings gets its own child generator, so the result does not
         depend on ``n_jobs``.
     n_jobs : int, threads (numpy releases the GIL in the inner loops).
+    progress : bool
+        Show a ``tqdm.auto`` bar counting the rankings scored (default off).
 
     Returns
     -------
@@ -835,13 +841,13 @@ def simulate_null(
         out[pos[0]:pos[0] + scores.size] = scores
         pos[0] += scores.size
 
-    _run_chunks(work, reps, seed, n_jobs, consume)
+    _run_chunks(work, reps, seed, n_jobs, consume, progress=bool(progress))
     return out
 
 
 def simulate_scores(P: int, N: int, reps: int, *, metrics: Sequence[str] = ("auc", "accuracy", "f1"),
-                    k: int = 10, seed: Any = None, n_jobs: int = 2) -> dict[str, np.ndarray]:
-    """As :func:`simulate_null` for several named metrics scored on the same rankings."""
+                    k: int = 10, seed: Any = None, n_jobs: int = 2, progress: bool = False) -> dict[str, np.ndarray]:
+    """As :func:`simulate_null` for several named metrics scored on the same rankings (``progress``: a tqdm bar)."""
     P, N = _check_sizes(P, N)
     reps = check_count(reps, "reps", minimum=1)
     metrics = tuple(_check_metric(m) for m in metrics)
@@ -857,11 +863,13 @@ def simulate_scores(P: int, N: int, reps: int, *, metrics: Sequence[str] = ("auc
             out[m][pos[0]:pos[0] + n] = res[m]
         pos[0] += n
 
-    _run_chunks(lambda s, r: _fast_chunk(P, N, s, r, metrics, k), reps, seed, n_jobs, consume)
+    _run_chunks(lambda s, r: _fast_chunk(P, N, s, r, metrics, k), reps, seed, n_jobs, consume,
+                progress=bool(progress))
     return out
 
 
-def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, seed: Any, n_jobs: int) -> np.ndarray:
+def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, seed: Any, n_jobs: int,
+            progress: bool = False) -> np.ndarray:
     """The ``top`` best of ``reps`` random scores, best first, in bounded memory (Table 2's heap)."""
     name, fn = _resolve_metric(metric)
     kept = [np.empty(0)]
@@ -877,7 +885,7 @@ def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, seed: A
             merged = np.partition(merged, merged.size - top)[merged.size - top:]
         kept[0] = merged
 
-    _run_chunks(work, reps, seed, n_jobs, consume)
+    _run_chunks(work, reps, seed, n_jobs, consume, progress=progress)
     return np.sort(kept[0])[::-1]
 
 

@@ -455,7 +455,7 @@ def table3(runs: list[SettingRun]) -> pd.DataFrame:
 # ----------------------------------------------------------- calibration study
 def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, ...] = (500, 2000, 7909),
                       repetitions: int = 100, reps: int = 2000, n_subsamples: int = 1000,
-                      alpha: float = 0.05, seed: int = 0) -> pd.DataFrame:
+                      alpha: float = 0.05, seed: int = 0, progress: bool = False) -> pd.DataFrame:
     """Repeat the section 5 experiment many times: is the stated confidence right?
 
     For each experiment (trained pair) and test size ``n``, the truth is computed once
@@ -465,6 +465,8 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
     bootstrap percentile test with ``reps`` replicates. A test set without a positive
     document (possible only for tiny sizes or priors) has no F1 and is skipped, so a
     group can hold fewer than ``repetitions`` rows (``calibration_summary`` counts them).
+    ``progress`` shows a ``tqdm.auto`` bar over all ``len(experiments) x
+    len(test_sizes) x repetitions`` bootstrap tests (default off).
 
     Returns
     -------
@@ -484,6 +486,10 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
         raise ValueError("test_sizes must list at least one test-set size")
     rng = np.random.default_rng(check_count(seed, "seed"))
     rows = []
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(experiments) * len(sizes) * repetitions, unit="test")
     for exp in experiments:
         codes = exp.pool_codes
         true_d = exp.true_difference
@@ -493,6 +499,8 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
                 raise ValueError(f"test_sizes must not exceed the pool size {codes.size}, got {n}")
             truth = dtrue_replicates(exp, n, n_subsamples, rng)
             for r in range(repetitions):
+                if bar is not None:
+                    bar.update(1)
                 pick = rng.choice(codes.size, n, replace=False)
                 c = codes[pick]
                 y = c < 4
@@ -507,6 +515,8 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
                     "dtrue_frequency": _frequency(truth, boot.winner),
                     "significant": boot.significant, "correct": boot.winner == true_winner,
                 })
+    if bar is not None:
+        bar.close()
     return pd.DataFrame(rows)
 
 
