@@ -17,15 +17,20 @@ BASE_PYTHON ?=
 PORT        ?= 8888
 LAB_ARGS    ?=
 PYTEST_ARGS ?=
+# make app: the notebook Voila serves (default: the first one), its port and further options.
+NOTEBOOK    ?= $(firstword $(sort $(wildcard notebooks/*.ipynb)))
+APP_PORT    ?= 8866
+APP_ARGS    ?=
 
 BENCH_SCRIPTS := $(sort $(wildcard benchmarks/*.py))
 
-.PHONY: help venv lab test bench clean critical-values report
+.PHONY: help venv lab app test bench clean critical-values report
 
 help: ## List the targets
 	@echo "Targets:"
 	@echo "  make venv    create $(VENV) (Python 3.11) and install evallib editable (pip install -e .)"
 	@echo "  make lab     start JupyterLab on notebooks/ at http://127.0.0.1:$(PORT) (PORT=..., LAB_ARGS=...)"
+	@echo "  make app     open NOTEBOOK=notebooks/NAME.ipynb (default $(NOTEBOOK)) as an app in Voila: widgets and figures, no code (APP_PORT=..., APP_ARGS=...)"
 	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run (PYTEST_ARGS=...)"
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
 	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
@@ -67,6 +72,11 @@ LAB_ROOT_ARG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--ServerApp.allow_ro
 lab: $(STAMP)
 	"$(VENV)/bin/jupyter" lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
 	  --ServerApp.root_dir=notebooks $(LAB_ROOT_ARG) $(LAB_ARGS)
+
+# Voila runs the notebook in its own folder and shows only its outputs and widgets.
+app: $(STAMP)
+	@if [ ! -f "$(NOTEBOOK)" ]; then echo "error: no notebook $(NOTEBOOK) (NOTEBOOK=notebooks/NAME.ipynb)" >&2; exit 1; fi
+	"$(VENV)/bin/voila" "$(NOTEBOOK)" --Voila.ip=127.0.0.1 --port=$(APP_PORT) $(APP_ARGS)
 
 test: $(STAMP)
 	MPLBACKEND=Agg "$(PY)" -m pytest $(PYTEST_ARGS)
