@@ -1,0 +1,46 @@
+"""Notebooks 01-05 end with exercises whose solutions the suite runs and checks.
+
+Each notebook ends with a markdown cell "## Exercises" and one code cell tagged
+``solutions`` that starts ``if show_solutions:``; ``show_solutions = False`` is in the
+``parameters`` cell. Run with ``show_solutions=True`` (papermill), the cell computes each
+answer with evallib, asserts it against an independent value (scipy, statsmodels,
+scikit-learn, brute force or a closed form) and prints "solutions ok".
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from _nbtools import NOTEBOOK_DIR, load_notebook, outputs_text, run_papermill
+
+NOTEBOOKS = [NOTEBOOK_DIR / f"{name}.ipynb" for name in (
+    "01_berrar_lozano", "02_forman_cohen", "03_bizarre_measures", "04_flach_experiments", "05_cv_ttests")]
+IDS = [p.stem[:2] for p in NOTEBOOKS]
+
+
+def _src(cell) -> str:
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_ends_with_exercises_and_a_guarded_solutions_cell(path):
+    nb = load_notebook(path)
+    exercises, solutions = nb["cells"][-2:]
+    assert exercises["cell_type"] == "markdown" and _src(exercises).startswith("## Exercises")
+    assert 2 <= len(re.findall(r"^\d+\. ", _src(exercises), flags=re.M)) <= 4
+    assert solutions["cell_type"] == "code" and "solutions" in solutions["metadata"].get("tags", [])
+    assert _src(solutions).startswith("if show_solutions:")
+    assert sum("solutions" in c["metadata"].get("tags", []) for c in nb["cells"]) == 1
+    params = next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", []))
+    assert "show_solutions = False" in _src(params)
+    # saved without the solutions: they are the student's to find
+    assert "solutions ok" not in outputs_text(nb) and not solutions.get("outputs")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_solutions_check_out(path, tmp_path):
+    nb = run_papermill(path, tmp_path / path.name, {"show_solutions": True})
+    assert "solutions ok" in outputs_text(nb)
