@@ -1267,6 +1267,8 @@ def run_report(
     import nbformat
     import papermill
 
+    from ._kernel import PatientKernelManager
+
     if not REPORT_NOTEBOOK.is_file():
         raise ReportExecutionError(
             f"The report notebook {REPORT_NOTEBOOK} is missing: run_report uses the repository's "
@@ -1283,7 +1285,7 @@ def run_report(
             papermill.execute_notebook(
                 str(REPORT_NOTEBOOK), str(tmp_nb), parameters=params, cwd=str(REPORT_NOTEBOOK.parent),
                 kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
-                log_output=False,
+                log_output=False, kernel_manager_class=PatientKernelManager,
             )
         except papermill.PapermillExecutionError as exc:
             message = (exc.evalue or exc.ename).strip().splitlines()[0]

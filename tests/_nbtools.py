@@ -6,7 +6,10 @@ files import it as ``from _nbtools import ...``.
 
 Every execution here (papermill, nbclient) runs with a per-cell timeout of
 :data:`EXECUTION_TIMEOUT` seconds, so that a hung kernel fails its test with a
-``CellTimeoutError`` naming the cell well before pytest-timeout's 15 minutes.
+``CellTimeoutError`` naming the cell well before pytest-timeout's 15 minutes, and
+with :class:`evallib._kernel.PatientKernelManager`, so that a kernel reply whose ZMQ
+wake-up the event loop missed is picked up within half a second instead of at the
+end of that timeout.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from evallib._kernel import PatientKernelManager
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -66,6 +71,7 @@ def run_papermill(notebook: Path, out: Path, parameters: dict | None = None) -> 
     papermill.execute_notebook(
         str(notebook), str(out), parameters=parameters or {}, cwd=str(Path(notebook).parent),
         kernel_name="python3", progress_bar=False, execution_timeout=EXECUTION_TIMEOUT,
+        kernel_manager_class=PatientKernelManager,
     )
     return load_notebook(out)
 
@@ -87,6 +93,7 @@ def run_with_probe(notebook: Path, probe: str, *, parameters: dict | None = None
         cell.source += "\n" + "\n".join(f"{k} = {v!r}" for k, v in parameters.items())
     nb.cells.append(nbformat.v4.new_code_cell(probe))
     client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=EXECUTION_TIMEOUT,
+                                     kernel_manager_class=PatientKernelManager,
                                      resources={"metadata": {"path": str(Path(notebook).parent)}})
     client.execute()
     return nb.cells[-1]["outputs"]
