@@ -76,7 +76,8 @@ lab: $(STAMP)
 # Voila runs the notebook in its own folder and shows only its outputs and widgets.
 app: $(STAMP)
 	@if [ ! -f "$(NOTEBOOK)" ]; then echo "error: no notebook $(NOTEBOOK) (NOTEBOOK=notebooks/NAME.ipynb)" >&2; exit 1; fi
-	"$(VENV)/bin/voila" "$(NOTEBOOK)" --Voila.ip=127.0.0.1 --port=$(APP_PORT) $(APP_ARGS)
+	"$(VENV)/bin/voila" "$(NOTEBOOK)" --Voila.ip=127.0.0.1 --port=$(APP_PORT) \
+	  --AsyncIOLoopKernelManager.client_factory=evallib._kernel.PatientKernelClient $(APP_ARGS)
 
 test: $(STAMP)
 	MPLBACKEND=Agg "$(PY)" -m pytest $(PYTEST_ARGS)

@@ -269,6 +269,8 @@ def voila(tmp_path_factory):
     cmd = [
         str(BIN / "voila"), str(NOTEBOOK_DIR / VOILA_NOTEBOOK), "--no-browser",
         "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0", f"--token={token}",
+        # the kernel client that cannot sleep through a reply (evallib._kernel), as `make app`
+        "--AsyncIOLoopKernelManager.client_factory=evallib._kernel.PatientKernelClient",
     ]
     env = dict(os.environ, MPLBACKEND="module://matplotlib_inline.backend_inline",
                JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
