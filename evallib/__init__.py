@@ -7,6 +7,15 @@ Each module holds the formulas of one source; see the README for the map.
 - :mod:`evallib.models` -- the five models of their breast-cancer case study.
 - :mod:`evallib.data` -- the data sets the notebooks use.
 - :mod:`evallib.casestudy` -- the case study of section 7, end to end.
+- :mod:`evallib.nullbest`, :mod:`evallib.nullbest_plots` -- Forman & Cohen (2005):
+  exact best-of-C critical values, the Monte Carlo, Figures 1-7.
+- :mod:`evallib.bizarre` -- Keller, Bengio & Wong: proportion, disagreement and DCF
+  tests, the eight joint events, the F1 bootstrap; :mod:`evallib.textsim` -- their
+  section 5 re-run on a synthetic text task.
+- :mod:`evallib.measures`, :mod:`evallib.ranktests` -- Flach (2012), chapter 12.
+- :mod:`evallib.cvtests` -- t-tests over cross-validation (textbook, Nadeau & Bengio,
+  Dietterich) and the equal-learners simulation.
+- :mod:`evallib.report` -- the analyst's "compare my classifiers" report.
 """
 
 from .pairwise import (

@@ -24,6 +24,7 @@ written. The whole module skips, with a one-line reason, on a machine without
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -121,6 +122,25 @@ def stop(proc: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def serving(cmd: list[str], tmp: Path, log: Path, ready_url: str, *, any_status: bool = False):
+    """Run the server ``cmd`` (output to ``log``, Jupyter dirs under ``tmp``) until the block ends.
+
+    Yields the ``perf_counter`` time it was started, once ``ready_url`` answers.
+    """
+    env = dict(os.environ, MPLBACKEND="module://matplotlib_inline.backend_inline",
+               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
+    start = time.perf_counter()
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    try:
+        wait_for_http(ready_url, proc, SERVER_START_S, log, any_status=any_status)
+        yield start
+    finally:
+        stop(proc)
+
 
 
 # JavaScript run in the page. A slider's "drive" is what the Output widgets
@@ -244,17 +264,9 @@ def lab(tmp_path_factory, timings):
         "--LabApp.expose_app_in_browser=True", f"--LabApp.user_settings_dir={settings}",
         f"--LabApp.workspaces_dir={tmp / 'workspaces'}", "--ServerApp.allow_root=True",
     ]
-    env = dict(os.environ, MPLBACKEND="module://matplotlib_inline.backend_inline",
-               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
-    start = time.perf_counter()
-    with log.open("w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-    try:
-        wait_for_http(f"http://127.0.0.1:{port}/api/status?token={token}", proc, SERVER_START_S, log)
+    with serving(cmd, tmp, log, f"http://127.0.0.1:{port}/api/status?token={token}") as start:
         timings["JupyterLab server answering"] = time.perf_counter() - start
         yield dict(url=f"http://127.0.0.1:{port}", token=token, start=start)
-    finally:
-        stop(proc)
 
 
 # --------------------------------------------------------------------------- Voila
@@ -272,17 +284,9 @@ def voila(tmp_path_factory):
         # the kernel client that cannot sleep through a reply (evallib._kernel), as `make app`
         "--AsyncIOLoopKernelManager.client_factory=evallib._kernel.PatientKernelClient",
     ]
-    env = dict(os.environ, MPLBACKEND="module://matplotlib_inline.backend_inline",
-               JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
-    start = time.perf_counter()
-    with log.open("w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-    try:
-        # Voila runs the notebook on every page request, so poll a URL that is not the page.
-        wait_for_http(f"http://127.0.0.1:{port}/voila/static/", proc, SERVER_START_S, log, any_status=True)
+    # Voila runs the notebook on every page request, so poll a URL that is not the page.
+    with serving(cmd, tmp, log, f"http://127.0.0.1:{port}/voila/static/", any_status=True) as start:
         yield dict(url=f"http://127.0.0.1:{port}", token=token, start=start, log=log)
-    finally:
-        stop(proc)
 
 
 def open_voila_page(page, url: str, log: Path, timings: dict) -> None:
