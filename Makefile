@@ -24,7 +24,7 @@ APP_ARGS    ?=
 
 BENCH_SCRIPTS := $(sort $(wildcard benchmarks/*.py))
 
-.PHONY: help venv lab app test bench clean critical-values report
+.PHONY: help venv lab app test bench clean critical-values textsim-grid report
 
 help: ## List the targets
 	@echo "Targets:"
@@ -34,6 +34,7 @@ help: ## List the targets
 	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run (PYTEST_ARGS=...)"
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
 	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
+	@echo "  make textsim-grid  regenerate data/textsim_grid.npz, the 270 experiments behind notebook 03's population sliders (both cores, a few minutes)"
 	@echo "  make report  compare the classifiers of PREDICTIONS=file.csv (default: the shipped example) in $(REPORT_HTML) (TITLE=..., REPORT_ARGS=...)"
 	@echo "  make clean   remove $(VENV) and build debris"
 	@echo "  make help    show this list (default)"
@@ -109,6 +110,10 @@ report: $(STAMP)
 # The paper's lost appendix, recomputed exactly (evallib.nullbest.write_critical_values).
 critical-values: $(STAMP)
 	"$(PY)" -m evallib.nullbest data/critical_values.csv
+
+# The experiments notebook 03's prior and noise sliders read (evallib.textsim.write_experiment_grid).
+textsim-grid: $(STAMP)
+	"$(PY)" -m evallib.textsim data/textsim_grid.npz
 
 clean:
 	rm -rf "$(VENV)" build dist .pytest_cache

@@ -30,12 +30,26 @@ A test set's documents enter dF1 only through their eight joint events (Table 1)
 so once the learners have classified a document only its event code is kept; a
 subsample of Dtrue drawn with replacement is then a multinomial draw from Dtrue's
 event frequencies (the test suite checks this equivalence for the bootstrap).
+
+**Precomputed experiments.** Building one experiment at the notebook's sizes takes
+about 2 s (sampling ~88,000 documents, fitting both learners, classifying the pool
+and Dtrue), too slow for a slider. So the grid of :data:`GRID_PRIORS` x
+:data:`GRID_NOISES` x the three :data:`SETTINGS` at :data:`GRID_SIZES` (270
+experiments) is computed in advance by :func:`write_experiment_grid` (``make
+textsim-grid``, or ``python -m evallib.textsim data/textsim_grid.npz``) and shipped
+as ``data/textsim_grid.npz``: for each entry the pool's event codes and Dtrue's
+eight event counts, from which the :class:`Experiment` is rebuilt exactly.
+:func:`build_experiment` returns such a rebuilt experiment when its arguments are a
+grid point at the grid's sizes (``precomputed=True``, the default) and computes
+everything otherwise, or when the file is absent. The test suite recomputes
+sampled entries and compares them with the file.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -64,6 +78,10 @@ __all__ = [
     "PAPER_SIZES",
     "PAPER_TABLE3",
     "SETTINGS",
+    "GRID_PRIORS",
+    "GRID_NOISES",
+    "GRID_SIZES",
+    "GRID_PATH",
     "TextSetting",
     "TextPopulation",
     "Learners",
@@ -71,6 +89,7 @@ __all__ = [
     "SettingRun",
     "fit_learners",
     "build_experiment",
+    "write_experiment_grid",
     "mistake_correlation",
     "dtrue_replicates",
     "run_setting",
@@ -128,6 +147,21 @@ SETTINGS = {
     "Y": TextSetting("Y", "near tie", 120, 0.30, 0.0),
     "Z": TextSetting("Z", "the other winner: A, the linear SVM", 200, 0.27, 0.0),
 }
+
+#: Class priors of the precomputed grid (the notebook's prior slider: 0.05 to 0.5 by 0.05).
+GRID_PRIORS = (0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50)
+#: Label-noise levels of the precomputed grid (the notebook's noise slider).
+GRID_NOISES = (0.0, 0.01, 0.02, 0.03, 0.05, 0.07, 0.10, 0.15, 0.20)
+#: Sizes and seed of every precomputed experiment (the notebook's defaults).
+GRID_SIZES = dict(n_train=7982, n_pool=20_000, n_true=60_000, seed=0)
+#: Dtrue chunk size of the precomputed experiments (:func:`build_experiment`'s default).
+GRID_CHUNK = 100_000
+#: Where :func:`build_experiment` looks for the precomputed grid: ``data/`` beside the
+#: package (the checkout of an editable install), whatever the working directory.
+GRID_PATH = Path(__file__).resolve().parent.parent / "data" / "textsim_grid.npz"
+#: Grid points match when the prior and the noise are within this of a grid value
+#: (a FloatSlider's 0.15000000000000002 is the grid's 0.15).
+GRID_TOLERANCE = 1e-9
 
 
 # ------------------------------------------------------------------ population
@@ -322,12 +356,25 @@ def mistake_correlation(events: Any) -> float:
 
 def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise: float = 0.02,
                      n_train: int = PAPER_SIZES["n_train"], n_pool: int = 20_000,
-                     n_true: int = PAPER_SIZES["n_true"], seed: int = 0, chunk: int = 100_000) -> Experiment:
+                     n_true: int = PAPER_SIZES["n_true"], seed: int = 0, chunk: int = GRID_CHUNK,
+                     precomputed: bool = True) -> Experiment:
     """Generate the population, train A and B, and classify the pool and Dtrue.
 
     Results are cached on the arguments, so a slider that does not change them does
     not refit. Dtrue is generated and classified in chunks of ``chunk`` documents and
     only its eight event counts are kept.
+
+    With ``precomputed=True`` (the default), when ``prior_pos`` is one of
+    :data:`GRID_PRIORS` and ``label_noise`` one of :data:`GRID_NOISES` (each to within
+    1e-9) and the sizes, seed and chunk are :data:`GRID_SIZES` and :data:`GRID_CHUNK`,
+    the experiment is rebuilt from the shipped ``data/textsim_grid.npz`` (read once,
+    on first use) instead of being computed: a few milliseconds instead of about 2 s.
+    It is the experiment computing gives (the same pool labels and predictions and
+    Dtrue counts, with the grid's value of the prior and noise in its ``population``)
+    on the machine that wrote the file; another CPU's BLAS may put a handful of
+    documents on the other side of a decision boundary (the test suite recomputes
+    sampled entries and allows 0.1 %). Any other arguments, a missing file, or
+    ``precomputed=False`` compute.
 
     Parameters
     ----------
@@ -340,17 +387,33 @@ def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise
         ``n_test``; the calibration study draws random subsets).
     n_true : size of Dtrue (the paper: 790,900).
     seed : seeds everything (vocabulary, documents, the Nystroem landmarks).
+    chunk : Dtrue is generated in chunks of this many documents (it changes the
+        random stream, so it is part of what a precomputed entry must match).
+    precomputed : look the experiment up in the precomputed grid when the arguments
+        are a grid point (see above); ``False`` always computes.
     """
     check_choice(setting, "setting", tuple(SETTINGS))
-    return _build(setting, _check_prior_pos(prior_pos), _check_label_noise(label_noise),
-                  check_count(n_train, "n_train", minimum=20),
-                  check_count(n_pool, "n_pool", minimum=10), check_count(n_true, "n_true", minimum=100),
-                  check_count(seed, "seed"), check_count(chunk, "chunk", minimum=1000))
+    args = (setting, _check_prior_pos(prior_pos), _check_label_noise(label_noise),
+            check_count(n_train, "n_train", minimum=20),
+            check_count(n_pool, "n_pool", minimum=10), check_count(n_true, "n_true", minimum=100),
+            check_count(seed, "seed"), check_count(chunk, "chunk", minimum=1000))
+    if not isinstance(precomputed, (bool, np.bool_)):
+        raise TypeError(f"precomputed must be True or False, got {precomputed!r}")
+    if precomputed:
+        found = _grid_lookup(*args)
+        if found is not None:
+            return found
+    return _build(*args)
 
 
 @lru_cache(maxsize=24)
 def _build(setting: str, prior_pos: float, label_noise: float, n_train: int, n_pool: int, n_true: int,
            seed: int, chunk: int) -> Experiment:
+    return _compute(setting, prior_pos, label_noise, n_train, n_pool, n_true, seed, chunk)
+
+
+def _compute(setting: str, prior_pos: float, label_noise: float, n_train: int, n_pool: int, n_true: int,
+             seed: int, chunk: int) -> Experiment:
     population = TextPopulation(SETTINGS[setting], prior_pos=prior_pos, label_noise=label_noise, world_seed=seed)
     rng = np.random.default_rng([seed, 7982])
     X, y = population.sample(n_train, rng)
@@ -364,6 +427,117 @@ def _build(setting: str, prior_pos: float, label_noise: float, n_train: int, n_p
         events += np.bincount(_codes(yt == 1, ta == 1, tb == 1), minlength=8)
     return Experiment(population=population, n_train=n_train, y_pool=yp, pred_a_pool=pa, pred_b_pool=pb,
                       true_events=events, seed=seed)
+
+
+# ------------------------------------------------------------ precomputed grid
+def _from_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Labels and both predictions (int8) from event codes: the inverse of ``bizarre._codes``."""
+    codes = np.asarray(codes)
+    y = (codes < 4).astype(np.int8)
+    a = np.isin(codes, (0, 2, 4, 6)).astype(np.int8)
+    b = np.isin(codes, (0, 1, 4, 5)).astype(np.int8)
+    return y, a, b
+
+
+def _grid_entry(setting: str, prior_pos: float, label_noise: float, sizes: dict, chunk: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """One grid experiment computed at ``sizes``: pool event codes (uint8), Dtrue counts (int64)."""
+    e = _compute(setting, prior_pos, label_noise, sizes["n_train"], sizes["n_pool"], sizes["n_true"],
+                 sizes["seed"], chunk)
+    return e.pool_codes.astype(np.uint8), e.true_events.astype(np.int64)
+
+
+def write_experiment_grid(path: str | Path = GRID_PATH, *, n_jobs: int = 2, progress: bool = True) -> Path:
+    """Compute every grid experiment and save them in one compressed ``.npz`` file.
+
+    The grid is the three :data:`SETTINGS` x :data:`GRID_PRIORS` x :data:`GRID_NOISES`
+    (270 experiments) at :data:`GRID_SIZES`, each built exactly as
+    :func:`build_experiment` with ``precomputed=False`` builds it (about 2 s each;
+    ``n_jobs`` worker processes via joblib, a ``tqdm.auto`` bar when ``progress``).
+    Deterministic: a rerun on the same machine writes identical arrays.
+
+    The file holds ``codes`` (uint8, one row of ``n_pool`` pool event codes 0..7 per
+    entry, from which the labels and both predictions are recovered),
+    ``true_events`` (int64, Dtrue's eight event counts per entry), the keys
+    ``settings``, ``priors``, ``noises`` (one per entry) and the sizes ``n_train``,
+    ``n_pool``, ``n_true``, ``seed`` and ``chunk`` it was built with.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+    """
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"path must be a str or pathlib.Path, got {type(path).__name__}")
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise ValueError(f"path must be in an existing folder, but {path.parent} does not exist")
+    if path.suffix != ".npz":
+        raise ValueError(f"path must end in .npz (numpy.savez_compressed), got {path.name!r}")
+    n_jobs = check_count(n_jobs, "n_jobs", minimum=1)
+    keys = [(s, p, q) for s in SETTINGS for p in GRID_PRIORS for q in GRID_NOISES]
+    sizes = dict(GRID_SIZES)
+    if n_jobs == 1:
+        parts = (_grid_entry(*k, sizes, GRID_CHUNK) for k in keys)
+    else:
+        from joblib import Parallel, delayed
+        parts = Parallel(n_jobs=n_jobs, return_as="generator", batch_size=1)(
+            delayed(_grid_entry)(*k, sizes, GRID_CHUNK) for k in keys
+        )
+    if progress:
+        from tqdm.auto import tqdm
+        parts = tqdm(parts, total=len(keys), unit="experiment")
+    codes, events = zip(*parts)
+    np.savez_compressed(
+        path, codes=np.stack(codes), true_events=np.stack(events),
+        settings=np.array([k[0] for k in keys]), priors=np.array([k[1] for k in keys], dtype=float),
+        noises=np.array([k[2] for k in keys], dtype=float),
+        **{k: np.int64(v) for k, v in sizes.items()}, chunk=np.int64(GRID_CHUNK),
+    )
+    return path
+
+
+_GRID_FILES: dict[Path, dict] = {}
+
+
+def _load_grid(path: Path) -> dict | None:
+    """The grid file at ``path`` as a dict of arrays, read once; ``None`` if it is absent."""
+    path = Path(path)
+    if path not in _GRID_FILES:
+        if not path.is_file():
+            return None           # not cached: a grid written later is picked up
+        with np.load(path, allow_pickle=False) as f:
+            data = {k: f[k] for k in f.files}
+        data["index"] = {(str(s), float(p), float(q)): i for i, (s, p, q) in
+                         enumerate(zip(data["settings"], data["priors"], data["noises"]))}
+        data["rebuilt"] = {}
+        _GRID_FILES[path] = data
+    return _GRID_FILES[path]
+
+
+def _grid_lookup(setting: str, prior_pos: float, label_noise: float, n_train: int, n_pool: int, n_true: int,
+                 seed: int, chunk: int) -> Experiment | None:
+    """The precomputed experiment for these (validated) arguments, or ``None`` if there is none."""
+    sizes = dict(n_train=n_train, n_pool=n_pool, n_true=n_true, seed=seed)
+    if sizes != GRID_SIZES or chunk != GRID_CHUNK:
+        return None
+    prior = next((p for p in GRID_PRIORS if abs(p - prior_pos) <= GRID_TOLERANCE), None)
+    noise = next((q for q in GRID_NOISES if abs(q - label_noise) <= GRID_TOLERANCE), None)
+    if prior is None or noise is None:
+        return None
+    grid = _load_grid(GRID_PATH)
+    if grid is None or any(int(grid[k]) != v for k, v in sizes.items()) or int(grid["chunk"]) != chunk:
+        return None
+    i = grid["index"].get((setting, prior, noise))
+    if i is None:
+        return None
+    rebuilt = grid["rebuilt"]           # one Experiment object per entry, as the compute cache gives
+    if i not in rebuilt:
+        y, a, b = _from_codes(grid["codes"][i])
+        population = TextPopulation(SETTINGS[setting], prior_pos=prior, label_noise=noise, world_seed=seed)
+        rebuilt[i] = Experiment(population=population, n_train=n_train, y_pool=y, pred_a_pool=a, pred_b_pool=b,
+                                true_events=grid["true_events"][i].astype(np.int64), seed=seed)
+    return rebuilt[i]
 
 
 # ----------------------------------------------------------- one setting, Table 3
@@ -648,3 +822,15 @@ def plot_calibration(study: pd.DataFrame, ax: plt.Axes | None = None,
     ax.legend(fontsize=8, loc="lower right")
     ax.set_title("Is the percentile test's confidence right?", fontsize=10)
     return ax
+
+
+if __name__ == "__main__":  # python -m evallib.textsim [path]
+    import sys
+    import time
+
+    # Import by module name so that joblib's workers can unpickle the entry function.
+    from evallib.textsim import write_experiment_grid as _write
+
+    start = time.perf_counter()
+    out = _write(sys.argv[1] if len(sys.argv) > 1 else "data/textsim_grid.npz")
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.1f} s")

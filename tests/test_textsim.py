@@ -219,3 +219,191 @@ def test_plots_return_axes():
 def test_paper_constants():
     assert ts.PAPER_SIZES["n_true"] == 790_900 and ts.PAPER_SIZES["n_test"] == 7909
     assert ts.PAPER_TABLE3["bootstrap confidence"].tolist() == [0.956, 0.542, 0.965]
+
+
+# ------------------------------------------------------- the precomputed grid
+# The shipped data/textsim_grid.npz lets notebook 03's population sliders answer at once.
+# These tests recompute sampled entries (the test that fails when the file goes stale),
+# check its keys and sizes, and check when build_experiment reads it and when it computes.
+
+needs_grid = pytest.mark.skipif(not ts.GRID_PATH.is_file(), reason="data/textsim_grid.npz not built (make textsim-grid)")
+GRID_KEYS = {(s, p, q) for s in ts.SETTINGS for p in ts.GRID_PRIORS for q in ts.GRID_NOISES}
+
+
+def _shipped_grid():
+    with np.load(ts.GRID_PATH, allow_pickle=False) as f:
+        return {k: f[k] for k in f.files}
+
+
+def _shipped_entry(grid, setting, prior, noise):
+    hits = np.flatnonzero((grid["settings"] == setting) & np.isclose(grid["priors"], prior, rtol=0, atol=1e-12)
+                          & np.isclose(grid["noises"], noise, rtol=0, atol=1e-12))
+    assert hits.size == 1, (setting, prior, noise, hits)
+    return grid["codes"][hits[0]], grid["true_events"][hits[0]]
+
+
+@pytest.fixture
+def fresh_grid_cache(monkeypatch):
+    """Forget the loaded grid (and computed experiments) before and after the test."""
+    monkeypatch.setattr(ts, "_GRID_FILES", {})
+    ts._build.cache_clear()
+    yield
+    ts._build.cache_clear()
+
+
+@needs_grid
+def test_grid_constants_and_file_cover_the_grid():
+    assert ts.GRID_PRIORS == pytest.approx(np.arange(1, 11) * 0.05) and len(ts.GRID_PRIORS) == 10
+    assert ts.GRID_NOISES == (0.0, 0.01, 0.02, 0.03, 0.05, 0.07, 0.10, 0.15, 0.20)
+    assert ts.GRID_SIZES == dict(n_train=7982, n_pool=20_000, n_true=60_000, seed=0)
+    grid = _shipped_grid()
+    assert {k: int(grid[k]) for k in ts.GRID_SIZES} == ts.GRID_SIZES and int(grid["chunk"]) == ts.GRID_CHUNK
+    keys = list(zip(grid["settings"].tolist(), grid["priors"].tolist(), grid["noises"].tolist()))
+    assert len(keys) == len(set(keys)) == 270 and set(keys) == GRID_KEYS
+    assert grid["codes"].dtype == np.uint8 and grid["codes"].shape == (270, ts.GRID_SIZES["n_pool"])
+    assert grid["codes"].max() <= 7
+    assert grid["true_events"].shape == (270, 8)
+    assert np.all(grid["true_events"].sum(axis=1) == ts.GRID_SIZES["n_true"])
+    assert ts.GRID_PATH.stat().st_size < 3e6          # about 1 MB: one entry deflates to ~3.5 KB
+
+
+@needs_grid
+@pytest.mark.slow
+def test_grid_entries_equal_a_recomputation():
+    """Recompute the notebook's default entry and one drawn with a fixed seed among the
+    small priors and high noises; compare with the shipped file.
+
+    The learners' decision values pass through BLAS (Nystroem's SVD and kernel products),
+    whose last bits can differ between CPUs and thread counts; a document on a decision
+    boundary may then change event. So the codes must agree on 99.9 % of the pool and
+    the Dtrue counts move by at most 0.1 % of Dtrue in total (on the machine that wrote
+    the file they agree exactly).
+    """
+    pick = np.random.default_rng(20240607)
+    other = (str(pick.choice(list(ts.SETTINGS))), float(pick.choice(ts.GRID_PRIORS[:3])),
+             float(pick.choice(ts.GRID_NOISES[-3:])))
+    grid = _shipped_grid()
+    for setting, prior, noise in [("Y", 0.25, 0.02), other]:
+        e = ts.build_experiment(setting, prior_pos=prior, label_noise=noise, precomputed=False, **ts.GRID_SIZES)
+        codes, events = _shipped_entry(grid, setting, prior, noise)
+        agree = np.mean(e.pool_codes == codes)
+        assert agree >= 0.999, (setting, prior, noise, agree)
+        moved = np.abs(e.true_events - events).sum()
+        assert moved <= 0.001 * ts.GRID_SIZES["n_true"], (setting, prior, noise, e.true_events, events)
+
+
+def _forbid_compute(monkeypatch):
+    def refuse(*args):
+        raise AssertionError(f"computed {args} instead of reading the grid")
+    monkeypatch.setattr(ts, "_compute", refuse)
+
+
+@needs_grid
+def test_grid_point_is_read_not_computed(monkeypatch, fresh_grid_cache):
+    _forbid_compute(monkeypatch)
+    grid = _shipped_grid()
+    # a FloatSlider's 0.15000000000000002 is the grid's 0.15
+    e = ts.build_experiment("Z", prior_pos=0.05 * 3, label_noise=0.1, **ts.GRID_SIZES)
+    codes, events = _shipped_entry(grid, "Z", 0.15, 0.10)
+    assert np.array_equal(e.pool_codes, codes) and np.array_equal(e.true_events, events)
+    assert e.population.prior_pos == 0.15 and e.population.label_noise == 0.1
+    assert e.population.setting is ts.SETTINGS["Z"] and e.n_train == 7982 and e.seed == 0
+    assert e.n_true == 60_000 and e.y_pool.dtype == np.int8 and e.pred_b_pool.dtype == np.int8
+    # the rebuilt arrays are what bizarre's own coding gives back
+    assert np.array_equal(bz.joint_events(e.y_pool, e.pred_a_pool, e.pred_b_pool), np.bincount(codes, minlength=8))
+    assert ts.build_experiment("Z", prior_pos=0.15, label_noise=0.1, **ts.GRID_SIZES) is e      # cached
+
+
+@needs_grid
+@pytest.mark.parametrize("change", [
+    dict(prior_pos=0.27),                                  # off the grid
+    dict(label_noise=0.04),                                # off the grid
+    dict(prior_pos=0.25 + 1e-6),                           # beyond the 1e-9 match
+    dict(n_true=50_000),                                   # other sizes
+    dict(seed=1),
+    dict(chunk=20_000),
+    dict(precomputed=False),                               # asked to compute
+])
+def test_other_arguments_compute(monkeypatch, fresh_grid_cache, change):
+    calls = []
+    # record the call and skip the real work: only the switch is tested here
+    monkeypatch.setattr(ts, "_compute", lambda *args: calls.append(args) or "computed")
+    args = dict(prior_pos=0.25, label_noise=0.02, **ts.GRID_SIZES)
+    args.update(change)
+    assert ts.build_experiment("Y", **args) == "computed"
+    assert len(calls) == 1
+
+
+def test_missing_grid_file_falls_back_to_computing(monkeypatch, tmp_path, fresh_grid_cache):
+    monkeypatch.setattr(ts, "GRID_PATH", tmp_path / "absent.npz")
+    calls = []
+    monkeypatch.setattr(ts, "_compute", lambda *args: calls.append(args) or "computed")
+    assert ts.build_experiment("Y", prior_pos=0.25, label_noise=0.02, **ts.GRID_SIZES) == "computed"
+    assert len(calls) == 1
+
+
+def test_precomputed_must_be_a_bool():
+    with pytest.raises(TypeError, match="precomputed"):
+        ts.build_experiment("Y", precomputed="yes", **SMALL)
+
+
+TINY = dict(n_train=300, n_pool=500, n_true=3000, seed=3)
+
+
+@pytest.fixture
+def tiny_grid(monkeypatch, fresh_grid_cache):
+    """A two-entry grid at small sizes, so the writer can be run in a test."""
+    monkeypatch.setattr(ts, "SETTINGS", {"X": ts.SETTINGS["X"]})
+    monkeypatch.setattr(ts, "GRID_PRIORS", (0.3,))
+    monkeypatch.setattr(ts, "GRID_NOISES", (0.0, 0.05))
+    monkeypatch.setattr(ts, "GRID_SIZES", dict(TINY))
+
+
+def test_writer_round_trip_and_determinism(tmp_path, monkeypatch, tiny_grid):
+    # both cores, as make textsim-grid runs it (the workers get the sizes as arguments)
+    path = ts.write_experiment_grid(tmp_path / "g.npz", n_jobs=2, progress=False)
+    again = ts.write_experiment_grid(tmp_path / "g2.npz", n_jobs=2, progress=False)
+    with np.load(path) as a, np.load(again) as b:
+        assert sorted(a.files) == sorted(b.files)
+        for k in a.files:
+            assert np.array_equal(a[k], b[k]), k                    # a rerun writes identical arrays
+        assert a["codes"].shape == (2, TINY["n_pool"]) and int(a["n_true"]) == TINY["n_true"]
+        assert a["settings"].tolist() == ["X", "X"] and a["noises"].tolist() == [0.0, 0.05]
+    # read back through build_experiment: the computed experiment (in this process, whose
+    # BLAS may use more threads than a worker's: see test_grid_entries_equal_a_recomputation)
+    monkeypatch.setattr(ts, "GRID_PATH", path)
+    computed = ts.build_experiment("X", prior_pos=0.3, label_noise=0.05, precomputed=False, **TINY)
+    _forbid_compute(monkeypatch)
+    read = ts.build_experiment("X", prior_pos=0.3, label_noise=0.05, **TINY)
+    assert read is not computed and read.population == computed.population
+    for field in ("y_pool", "pred_a_pool", "pred_b_pool", "true_events"):
+        assert getattr(read, field).dtype == getattr(computed, field).dtype, field
+    assert np.array_equal(read.y_pool, computed.y_pool)       # labels do not depend on BLAS
+    assert np.mean(read.pool_codes == computed.pool_codes) >= 0.999
+    assert np.abs(read.true_events - computed.true_events).sum() <= 0.001 * TINY["n_true"]
+
+
+def test_writer_serial_run_equals_the_computation(tmp_path, monkeypatch, tiny_grid):
+    path = ts.write_experiment_grid(tmp_path / "g.npz", n_jobs=1, progress=False)
+    monkeypatch.setattr(ts, "GRID_PATH", path)
+    computed = ts.build_experiment("X", prior_pos=0.3, label_noise=0.0, precomputed=False, **TINY)
+    _forbid_compute(monkeypatch)
+    read = ts.build_experiment("X", prior_pos=0.3, label_noise=0.0, **TINY)
+    for field in ("y_pool", "pred_a_pool", "pred_b_pool", "true_events"):
+        assert np.array_equal(getattr(read, field), getattr(computed, field)), field
+
+
+@pytest.mark.parametrize("kw,err,match", [
+    (dict(path="no/such/folder/g.npz"), ValueError, "existing folder"),
+    (dict(path="g.csv"), ValueError, ".npz"),
+    (dict(path=3), TypeError, "path"),
+    (dict(n_jobs=0), ValueError, "n_jobs"),
+    (dict(n_jobs=1.5), ValueError, "n_jobs"),
+    (dict(n_jobs="2"), TypeError, "n_jobs"),
+])
+def test_writer_bad_input(tmp_path, monkeypatch, kw, err, match):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(ts, "_compute", lambda *a: pytest.fail("the writer must check its input first"))
+    kw = dict(dict(path="g.npz"), **kw)
+    with pytest.raises(err, match=match):
+        ts.write_experiment_grid(kw.pop("path"), progress=False, **kw)
