@@ -43,6 +43,10 @@ def test_bizarre_notebook_runs_with_other_parameters(tmp_path):
 def test_bizarre_sliders_drive_the_experiment():
     """Move each slider in a live kernel: it must re-run what it drives, with its value.
 
+    The population sliders' positions must all be points of the precomputed grid
+    (:data:`evallib.textsim.GRID_PRIORS`, :data:`evallib.textsim.GRID_NOISES`), so that
+    at the default sizes every move reads ``data/textsim_grid.npz``.
+
     The callbacks look up ``build_experiment``, ``run_setting`` and ``dcf_comparison`` in
     the notebook's namespace when they run, so wrapping those names records every call.
     """
@@ -77,6 +81,16 @@ assert calls[13][2]["prior_pos"] == 0.2
 # the noise slider really retrained: a different experiment from the default one
 assert _build("Z", prior_pos=0.3, label_noise=0.05, n_train=n_train, n_pool=n_pool, n_true=n_true,
               seed=seed) is not experiments["Z"]
+# every position of the two population sliders is a point of the precomputed grid
+from evallib.textsim import GRID_NOISES, GRID_PRIORS
+noise = controls["label_noise"]
+assert [v for _, v in noise.options] == list(GRID_NOISES), noise.options
+assert [lab for lab, _ in noise.options][:3] == ["0%", "1%", "2%"]
+prior = controls["prior_pos"]
+positions = [prior.min + k * prior.step for k in range(round((prior.max - prior.min) / prior.step) + 1)]
+assert len(positions) == len(GRID_PRIORS)
+assert all(abs(p - g) <= 1e-9 for p, g in zip(positions, GRID_PRIORS)), positions
+assert not noise.continuous_update and not prior.continuous_update
 print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe, parameters=SMALL)
