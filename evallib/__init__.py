@@ -76,7 +76,9 @@ from .cvtests import (
     plot_rejection_rates,
     rejection_rates,
     rejection_study,
+    rejection_sweep,
     simulate_equal_learners,
+    stratified_test_folds,
 )
 
 __all__ += [
@@ -92,6 +94,8 @@ __all__ += [
     "plot_rejection_rates",
     "rejection_rates",
     "rejection_study",
+    "rejection_sweep",
+    "stratified_test_folds",
     "simulate_equal_learners",
 ]
 

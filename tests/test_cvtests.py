@@ -20,7 +20,7 @@ import pytest
 from scipy import stats
 from sklearn.compose import ColumnTransformer
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, cross_val_score
+from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, StratifiedKFold, cross_val_score
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -39,7 +39,9 @@ from evallib import (
     plot_rejection_rates,
     rejection_rates,
     rejection_study,
+    rejection_sweep,
     simulate_equal_learners,
+    stratified_test_folds,
 )
 
 # Flach (2012), Example 12.4: accuracies of three learners over 10 folds.
@@ -434,23 +436,148 @@ def test_equal_learners_data_bad_input(kwargs, exc, match):
         equal_learners_data(10, **args)
 
 
-def test_simulation_agrees_with_cross_validate_scores():
-    """The simulation's own fold loop against the public path with column pipelines."""
-    sim = simulate_equal_learners(40, folds=5, repeats=3, n_datasets=1, seed=9)
-    rng = np.random.default_rng(9)
-    X, y = equal_learners_data(40, bayes_error=0.25, rng=rng)
-    rs = int(rng.integers(2**31 - 1))
-    learners = {name: make_pipeline(ColumnTransformer([("x", "passthrough", [j])]), GaussianNB())
-                for j, name in enumerate(["A", "B"])}
-    table = cross_validate_scores(X, y, learners, folds=5, repeats=3, seed=rs)
-    ref = compare_cv_scores(table, "A", "B").set_index("test")
-    got = sim.set_index("test")
-    for name in SIMULATED_TESTS[:3]:
-        assert got.loc[name, "pvalue"] == pytest.approx(ref.loc[name, "pvalue"], rel=1e-12)
-    rs2 = int(rng.integers(2**31 - 1))
-    t52 = cross_validate_scores(X, y, learners, folds=2, repeats=5, seed=rs2)
-    assert got.loc["5x2cv t", "pvalue"] == pytest.approx(
-        compare_cv_scores(t52, "A", "B").set_index("test").loc["5x2cv t", "pvalue"], rel=1e-12)
+def _class_ordered_data(n, rng):
+    X, y = equal_learners_data(n, bayes_error=0.25, rng=rng)
+    order = np.argsort(y, kind="stable")
+    return X[order], y[order]
+
+
+@pytest.mark.parametrize("n, k, r", [(4, 2, 1), (20, 10, 2), (41, 5, 3), (100, 10, 2), (37, 3, 4)])
+def test_nb_fold_accuracy_is_scikit_learns_gaussian_nb(n, k, r):
+    """Every fold of every partition against GaussianNB fitted on that training set."""
+    from evallib.cvtests import _nb_fold_accuracy
+
+    rng = np.random.default_rng(n * 100 + k)
+    data = [_class_ordered_data(n, rng) for _ in range(4)]
+    parts = np.stack([stratified_test_folds([n // 2, n - n // 2], k, r, rng=rng) for _ in data])
+    xs = np.stack([X for X, _ in data])
+    both = _nb_fold_accuracy(xs, n // 2, parts, k)
+    assert both.shape == (2, len(data), r, k)
+    for j in (0, 1):
+        got = both[j]
+        for d, (X, y) in enumerate(data):
+            for rep in range(r):
+                for f in range(k):
+                    test = parts[d, rep] == f
+                    model = GaussianNB().fit(X[~test][:, [j]], y[~test])
+                    assert got[d, rep, f] == np.mean(model.predict(X[test][:, [j]]) == y[test])
+
+
+@pytest.mark.parametrize("n0, n1, k", [(2, 2, 2), (10, 10, 10), (20, 21, 5), (50, 50, 7), (13, 30, 4)])
+def test_stratified_test_folds_have_scikit_learns_allocation(n0, n1, k):
+    """Per fold, as many cases of each class as StratifiedKFold puts there."""
+    y = np.repeat([0, 1], [n0, n1])
+    ref = [np.bincount(y[test], minlength=2)
+           for _, test in StratifiedKFold(k, shuffle=True, random_state=0).split(np.zeros(y.size), y)]
+    folds = stratified_test_folds([n0, n1], k, 6, rng=np.random.default_rng(0))
+    assert folds.shape == (6, n0 + n1) and folds.dtype.kind == "i"
+    for row in folds:
+        got = [np.bincount(y[row == f], minlength=2) for f in range(k)]
+        np.testing.assert_array_equal(got, ref)
+
+
+def test_stratified_test_folds_shuffle_uniformly_and_independently():
+    """Chi-square: a case of class c lands in fold f with probability (class c's count in f) / n_c.
+
+    20,000 partitions of 7 + 8 cases into 3 folds; the test fails at p < 1e-4. Two
+    partitions drawn together are independent: the folds of case 0 in the first and
+    second repeat are uncorrelated (|r| < 4 / sqrt(20,000)).
+    """
+    folds = stratified_test_folds([7, 8], 3, 2, rng=np.random.default_rng(5))
+    many = np.concatenate([stratified_test_folds([7, 8], 3, 2, rng=np.random.default_rng(s))
+                           for s in range(10_000)])
+    assert folds.shape == (2, 15)
+    y = np.repeat([0, 1], [7, 8])
+    alloc = np.array([np.bincount(y[test], minlength=2)       # scikit-learn's per-fold class counts
+                      for _, test in StratifiedKFold(3).split(np.zeros(15), y)])
+    for case, c in ((0, 0), (14, 1)):
+        share = alloc[:, c] / alloc[:, c].sum()
+        counts = np.bincount(many[:, case], minlength=3)
+        assert stats.chisquare(counts, share * counts.sum()).pvalue > 1e-4
+    first, second = many[0::2, 0], many[1::2, 0]
+    assert abs(np.corrcoef(first, second)[0, 1]) < 4 / np.sqrt(first.size)
+
+
+@pytest.mark.parametrize(
+    "args, exc, match",
+    [(([5, 5], 1), ValueError, "folds"), (([5, 2], 3), ValueError, "n_per_class"),
+     (([5, 5], 2, 0), ValueError, "repeats"), (([5, 5], 2, 1, 0), TypeError, "rng")],
+)
+def test_stratified_test_folds_bad_input(args, exc, match):
+    n_per_class, folds, repeats, rng = (list(args) + [1, np.random.default_rng(0)][len(args) - 2:])[:4]
+    with pytest.raises(exc, match=match):
+        stratified_test_folds(n_per_class, folds, repeats, rng=rng)
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss occurred:RuntimeWarning")  # scipy, on equal differences
+def test_simulation_agrees_with_scikit_learn_and_scipy_on_its_own_draws():
+    """Re-draw the simulation's data sets and partitions; score them with GaussianNB
+    (cross_val_score on those partitions) and test with scipy and the published formulas."""
+    n, k, r, m, seed = 40, 5, 3, 3, 9
+    sim = simulate_equal_learners(n, folds=k, repeats=r, n_datasets=m, seed=seed).set_index(["dataset", "test"])
+    for i, g in enumerate(np.random.default_rng(seed).spawn(m)):
+        X, y = _class_ordered_data(n, g)
+        parts = stratified_test_folds([n // 2, n // 2], k, r, rng=g)
+        parts2 = stratified_test_folds([n // 2, n // 2], 2, 5, rng=g)
+
+        def scores(partition, j):
+            splits = [(np.flatnonzero(row != f), np.flatnonzero(row == f))
+                      for row in partition for f in range(int(row.max()) + 1)]
+            return cross_val_score(GaussianNB(), X[:, [j]], y, cv=splits)
+
+        a, b = scores(parts, 0), scores(parts, 1)
+        d = a - b
+        ref = {
+            "paired t, all folds": stats.ttest_rel(a, b).pvalue,
+            "paired t, round means": stats.ttest_rel(a.reshape(r, k).mean(1), b.reshape(r, k).mean(1)).pvalue,
+            "corrected resampled t": 2 * stats.t.sf(abs(d.mean() / np.sqrt((1 / d.size + 1 / (k - 1))
+                                                                            * d.var(ddof=1))), d.size - 1),
+        }
+        d2 = (scores(parts2, 0) - scores(parts2, 1)).reshape(5, 2)
+        s2 = ((d2 - d2.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+        ref["5x2cv t"] = 2 * stats.t.sf(abs(d2[0, 0] / np.sqrt(s2.mean())), 5)
+        for name, p in ref.items():
+            if np.isnan(p):   # scipy's 0/0 when every difference is equal; evallib's documented answer
+                p = 1.0 if name != "5x2cv t" or d2[0, 0] == 0 else 0.0
+            assert sim.loc[(i, name), "pvalue"] == pytest.approx(p, rel=1e-9, abs=1e-14), (i, name)
+        assert sim.loc[(i, "paired t, all folds"), "mean_difference"] == pytest.approx(d.mean(), abs=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:Precision loss occurred:RuntimeWarning")  # scipy, on equal differences
+def test_simulation_rates_agree_with_a_plain_scikit_learn_loop():
+    """Monte Carlo: the same study written with RepeatedStratifiedKFold and GaussianNB in a loop.
+
+    300 data sets of 40 cases, 3 x 4-fold CV, each way with its own draws. For each
+    test the two rejection rates at alpha = 0.1 must agree within 4 standard errors
+    of their difference.
+    """
+    n, k, r, m, alpha = 40, 4, 3, 300, 0.1
+    fast = rejection_rates(simulate_equal_learners(n, folds=k, repeats=r, n_datasets=m, seed=11), alpha)
+    rng = np.random.default_rng(12)
+    rows = []
+    for i in range(m):
+        X, y = equal_learners_data(n, rng=rng)
+
+        def fold_scores(splits, j):
+            x = X[:, [j]]
+            return np.array([np.mean(GaussianNB().fit(x[tr], y[tr]).predict(x[te]) == y[te])
+                             for tr, te in splits.split(x, y)])
+
+        cv = RepeatedStratifiedKFold(n_splits=k, n_repeats=r, random_state=int(rng.integers(2**31 - 1)))
+        a, b = fold_scores(cv, 0), fold_scores(cv, 1)
+        cv2 = RepeatedStratifiedKFold(n_splits=2, n_repeats=5, random_state=int(rng.integers(2**31 - 1)))
+        a2, b2 = fold_scores(cv2, 0), fold_scores(cv2, 1)
+        rows += [(i, "paired t, all folds", stats.ttest_rel(a, b).pvalue),
+                 (i, "paired t, round means",
+                  stats.ttest_rel(a.reshape(r, k).mean(1), b.reshape(r, k).mean(1)).pvalue),
+                 (i, "corrected resampled t", corrected_resampled_ttest(a, b, test_train_ratio=1 / (k - 1)).pvalue),
+                 (i, "5x2cv t", dietterich_5x2cv(a2.reshape(5, 2), b2.reshape(5, 2)).pvalue)]
+    slow = rejection_rates(pd.DataFrame(rows, columns=["dataset", "test", "pvalue"]).fillna(1.0), alpha)
+    for f, s in zip(fast.itertuples(), slow.itertuples()):
+        assert f.test == s.test
+        se = np.sqrt(f.mc_se ** 2 + s.mc_se ** 2) or 1 / m
+        assert abs(f.rate - s.rate) < 4 * se, (f.test, f.rate, s.rate)
 
 
 def test_simulation_is_seeded_and_tidy():
@@ -462,6 +589,12 @@ def test_simulation_is_seeded_and_tidy():
     one = simulate_equal_learners(30, folds=3, repeats=1, n_datasets=2, seed=4)
     assert "paired t, round means" not in set(one.test)
     assert a.attrs == {"n_samples": 30, "folds": 3, "repeats": 2, "n_datasets": 3, "bayes_error": 0.25}
+    # Each data set has its own spawned generator: a longer study starts with the shorter one,
+    # whatever the block size used inside.
+    short = simulate_equal_learners(400, folds=2, repeats=40, n_datasets=3, seed=4)
+    longer = simulate_equal_learners(400, folds=2, repeats=40, n_datasets=60, seed=4)  # two blocks of 55 + 5
+    pd.testing.assert_frame_equal(short, longer.iloc[:len(short)])
+    assert not longer.iloc[-4:]["pvalue"].isna().any()
 
 
 @pytest.mark.parametrize(
@@ -559,6 +692,32 @@ def test_rejection_study_caches_the_simulation_for_int_seeds(monkeypatch):
     assert len(calls) == 3
     plt.close("all")
     cvt._cached_simulation.cache_clear()
+
+
+def test_rejection_sweep_is_the_study_run_per_value():
+    sweep = rejection_sweep("folds", [2, 3], n_samples=24, repeats=2, alphas=[0.05, 0.2], n_datasets=5, seed=3)
+    assert list(sweep.columns) == ["parameter", "value", "alpha", "test", "rejections", "n_datasets", "rate", "mc_se"]
+    assert len(sweep) == 2 * 2 * len(SIMULATED_TESTS)
+    for k in (2, 3):
+        sim = simulate_equal_learners(24, folds=k, repeats=2, n_datasets=5, seed=3)
+        for a in (0.05, 0.2):
+            got = sweep[(sweep.value == k) & (sweep.alpha == a)].drop(columns=["parameter", "value", "alpha"])
+            pd.testing.assert_frame_equal(got.reset_index(drop=True), rejection_rates(sim, a), check_like=True)
+    # One repeat has no round-means test.
+    one = rejection_sweep("repeats", [1], n_samples=24, folds=3, n_datasets=2, seed=0)
+    assert "paired t, round means" not in set(one.test) and set(one.parameter) == {"repeats"}
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [({"parameter": "alpha"}, ValueError, "parameter"), ({"values": []}, TypeError, "values"),
+     ({"values": 3}, TypeError, "values"), ({"alphas": [0.05, 1.5]}, ValueError, "alpha"),
+     ({"alphas": "0.05"}, TypeError, "alphas"), ({"values": [1]}, ValueError, "folds")],
+)
+def test_rejection_sweep_bad_input(kwargs, exc, match):
+    args = {"parameter": "folds", "values": [2], "n_samples": 20, "n_datasets": 1} | kwargs
+    with pytest.raises(exc, match=match):
+        rejection_sweep(args.pop("parameter"), args.pop("values"), **args)
 
 
 def test_cross_validate_scores_rejects_an_unknown_scorer():

@@ -66,6 +66,12 @@ def test_simulate_equal_learners_and_rejection_study_progress(capsys):
     plt.close(fig)
     assert _bar_total(capsys.readouterr().err) == "2"
     assert len(rates) == 4
+    sweep = dict(n_samples=24, repeats=2, n_datasets=2, seed=1)
+    quiet = cvtests.rejection_sweep("folds", [2, 3, 4], **sweep)
+    assert capsys.readouterr().err == ""
+    shown = cvtests.rejection_sweep("folds", [2, 3, 4], progress=True, **sweep)
+    assert _bar_total(capsys.readouterr().err) == "3"     # one step per value
+    pd.testing.assert_frame_equal(quiet, shown)
 
 
 SMALL = dict(n_train=400, n_pool=1200, n_true=3000, seed=0)
