@@ -25,7 +25,8 @@ def test_notebook_05_is_saved_with_its_key_outputs():
     nb = load_notebook(NOTEBOOK)
     joined = outputs_text(nb)
     assert "DT-NN: mean difference +0.0295, t = +0.731, df = 9, p = 0.4835 (book: 0.4833)" in joined
-    assert "100 data sets of 100 cases, 10 x 10-fold CV, alpha = 0.05" in joined
+    assert "1000 data sets of 100 cases, 10 x 10-fold CV, alpha = 0.05" in joined
+    assert "rejection rates at alpha = 0.05, 1000 data sets per row" in joined
     assert not widget_views(nb), "strip widget views"
 
 
@@ -39,6 +40,7 @@ def test_notebook_05_runs_with_other_parameters(tmp_path):
     assert "error rate per round (3 rounds of 5-fold cross-validation):" in joined
     assert "12 data sets of 60 cases, 3 x 5-fold CV, alpha = 0.1" in joined
     assert "90% limits" in joined and "reject at 0.1" in joined
+    assert "rejection rates at alpha = 0.1, 12 data sets per row (defaults: 60 cases, 3 x 5-fold)" in joined
     # Two degrees of freedom for the textbook's test on three rounds.
     assert ", df = 2, " in joined
 
@@ -66,9 +68,9 @@ misses = evallib.cvtests._cached_simulation.cache_info().misses
 controls["alpha"].value = 0.1
 info = evallib.cvtests._cached_simulation.cache_info()
 assert [c[0] for c in calls] == [(60, 5, 2, 0.05), (60, 3, 2, 0.05), (60, 3, 4, 0.05), (60, 3, 4, 0.1)], calls
-assert all(c[1]["n_datasets"] == 6 for c in calls)
+assert all(c[1]["n_datasets"] == 6 for c in calls)  # explore_datasets, not n_datasets
 assert info.hits == hits + 1 and info.misses == misses, info
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(folds=5, repeats=2, n_samples=40, n_datasets=6))
+    out = run_with_probe(NOTEBOOK, probe, parameters=dict(folds=5, repeats=2, n_samples=40, n_datasets=9, explore_datasets=6))
     assert any("sliders ok" in o.get("text", "") for o in out), out
