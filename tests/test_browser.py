@@ -53,13 +53,13 @@ CHROMIUM_ARGS = [
 #: notebooks that have no slider; they only have to run clean.
 NO_SLIDERS = {"report.ipynb"}
 #: the slider moved in each notebook (its description); a notebook not listed, or whose
-#: slider is not found, uses its first slider. Chosen among the cheap callbacks.
+#: slider is not found, uses its first slider.
 PREFERRED_SLIDER = {
     "01_berrar_lozano.ipynb": "c",
     "02_forman_cohen.ipynb": "winner m",
     "03_bizarre_measures.ipynb": "Cost(fn)",
     "04_flach_experiments.ipynb": "pos",
-    "05_cv_ttests.ipynb": "α",
+    "05_cv_ttests.ipynb": "repeats r",
 }
 #: the notebook driven through Voila and the slider moved there.
 VOILA_NOTEBOOK, VOILA_SLIDER = "04_flach_experiments.ipynb", "pos"
