@@ -226,11 +226,13 @@ def test_paper_constants():
 # These tests recompute sampled entries (the test that fails when the file goes stale),
 # check its keys and sizes, and check when build_experiment reads it and when it computes.
 
-needs_grid = pytest.mark.skipif(not ts.GRID_PATH.is_file(), reason="data/textsim_grid.npz not built (make textsim-grid)")
 GRID_KEYS = {(s, p, q) for s in ts.SETTINGS for p in ts.GRID_PRIORS for q in ts.GRID_NOISES}
 
 
 def _shipped_grid():
+    # shipped with the checkout (no skip when absent: build_experiment would then fall back
+    # to computing, and the notebook's sliders would be slow again)
+    assert ts.GRID_PATH.is_file(), f"{ts.GRID_PATH} is missing: run make textsim-grid"
     with np.load(ts.GRID_PATH, allow_pickle=False) as f:
         return {k: f[k] for k in f.files}
 
@@ -251,7 +253,6 @@ def fresh_grid_cache(monkeypatch):
     ts._build.cache_clear()
 
 
-@needs_grid
 def test_grid_constants_and_file_cover_the_grid():
     assert ts.GRID_PRIORS == pytest.approx(np.arange(1, 11) * 0.05) and len(ts.GRID_PRIORS) == 10
     assert ts.GRID_NOISES == (0.0, 0.01, 0.02, 0.03, 0.05, 0.07, 0.10, 0.15, 0.20)
@@ -267,7 +268,6 @@ def test_grid_constants_and_file_cover_the_grid():
     assert ts.GRID_PATH.stat().st_size < 3e6          # about 1 MB: one entry deflates to ~3.5 KB
 
 
-@needs_grid
 @pytest.mark.slow
 def test_grid_entries_equal_a_recomputation():
     """Recompute the notebook's default entry and one drawn with a fixed seed among the
@@ -298,7 +298,6 @@ def _forbid_compute(monkeypatch):
     monkeypatch.setattr(ts, "_compute", refuse)
 
 
-@needs_grid
 def test_grid_point_is_read_not_computed(monkeypatch, fresh_grid_cache):
     _forbid_compute(monkeypatch)
     grid = _shipped_grid()
@@ -314,7 +313,6 @@ def test_grid_point_is_read_not_computed(monkeypatch, fresh_grid_cache):
     assert ts.build_experiment("Z", prior_pos=0.15, label_noise=0.1, **ts.GRID_SIZES) is e      # cached
 
 
-@needs_grid
 @pytest.mark.parametrize("change", [
     dict(prior_pos=0.27),                                  # off the grid
     dict(label_noise=0.04),                                # off the grid
