@@ -95,3 +95,32 @@ print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe, parameters=SMALL)
     assert any("sliders ok" in o.get("text", "") for o in out), out
+
+
+@pytest.mark.slow
+def test_bizarre_population_sliders_read_the_grid_at_default_sizes():
+    """At the notebook's default sizes every move of the prior and noise sliders is a
+    lookup in data/textsim_grid.npz: computing is forbidden in the kernel after the run
+    (the teaching cells built their experiments live, with precomputed=False)."""
+    probe = '''
+import evallib.textsim as _ts
+from evallib.textsim import GRID_SIZES
+assert dict(n_train=n_train, n_pool=n_pool, n_true=n_true, seed=seed) == GRID_SIZES
+def _refuse(*args):
+    raise AssertionError(f"computed {args[:3]} instead of reading the grid")
+_ts._compute = _refuse
+seen = []
+_build = build_experiment
+def build_experiment(*args, **kwargs):
+    exp = _build(*args, **kwargs)
+    seen.append((args[0], exp.population.prior_pos, exp.population.label_noise))
+    return exp
+controls["prior_pos"].value = controls["prior_pos"].min + 2 * controls["prior_pos"].step   # 0.15000000000000002
+controls["label_noise"].value = 0.2
+controls["setting"].value = "X"
+dcf_controls["cost_fn"].value = 3.0
+assert seen == [("Y", 0.15, 0.02), ("Y", 0.15, 0.2), ("X", 0.15, 0.2), ("X", 0.15, 0.2)], seen
+print("grid ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe)
+    assert any("grid ok" in o.get("text", "") for o in out), out
