@@ -24,7 +24,7 @@ APP_ARGS    ?=
 
 BENCH_SCRIPTS := $(sort $(wildcard benchmarks/*.py))
 
-.PHONY: help venv lab app test bench clean critical-values textsim-grid report
+.PHONY: help venv lab app test bench clean critical-values textsim-grid report binder-links
 
 help: ## List the targets
 	@echo "Targets:"
@@ -35,6 +35,7 @@ help: ## List the targets
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
 	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
 	@echo "  make textsim-grid  regenerate data/textsim_grid.npz, the 270 experiments behind notebook 03's population sliders (both cores, a few minutes)"
+	@echo "  make binder-links  print the Binder links (JupyterLab, and each notebook as a Voila app) for this clone's GitHub remote (REMOTE=origin, BINDER_REF=HEAD)"
 	@echo "  make report  compare the classifiers of PREDICTIONS=file.csv (default: the shipped example) in $(REPORT_HTML) (TITLE=..., REPORT_ARGS=...)"
 	@echo "  make clean   remove $(VENV) and build debris"
 	@echo "  make help    show this list (default)"
@@ -114,6 +115,19 @@ critical-values: $(STAMP)
 # The experiments notebook 03's prior and noise sliders read (evallib.textsim.write_experiment_grid).
 textsim-grid: $(STAMP)
 	"$(PY)" -m evallib.textsim data/textsim_grid.npz
+
+# Binder needs the repository's public GitHub address, which only the clone knows.
+REMOTE     ?= origin
+BINDER_REF ?= HEAD
+
+binder-links:
+	@url="$$(git remote get-url "$(REMOTE)" 2>/dev/null)" || { \
+	  echo "error: this clone has no git remote '$(REMOTE)'; Binder needs the repository's GitHub address (REMOTE=name picks another remote)" >&2; exit 1; }; \
+	slug="$$(printf '%s\n' "$$url" | sed -nE 's#^(https://|ssh://git@|git@)github\.com[:/]([^/]+/[^/]+)$$#\2#p' | sed -E 's#\.git$$##')"; \
+	if [ -z "$$slug" ]; then echo "error: remote '$(REMOTE)' is $$url, not a GitHub address (github.com/OWNER/REPO)" >&2; exit 1; fi; \
+	base="https://mybinder.org/v2/gh/$$slug/$(BINDER_REF)"; \
+	echo "JupyterLab: $$base?urlpath=lab/tree/notebooks"; \
+	for nb in $(sort $(wildcard notebooks/*.ipynb)); do echo "Voila:      $$base?urlpath=voila/render/$$nb"; done
 
 clean:
 	rm -rf "$(VENV)" build dist .pytest_cache

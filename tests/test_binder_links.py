@@ -1,0 +1,75 @@
+"""``make binder-links``: the Binder (JupyterLab) and Voilà links for this clone's GitHub remote.
+
+The README cannot know where a clone is published, so the links are printed from the
+``origin`` remote. Each test copies the Makefile into an empty git repository with two
+notebooks and a remote, and runs the target there (it does not build the venv).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None or shutil.which("git") is None,
+                                reason="needs make and git")
+
+
+def _clone_like(tmp_path: Path, remote: str | None) -> Path:
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    (tmp_path / "notebooks").mkdir()
+    for name in ("01_first.ipynb", "02_second.ipynb"):
+        (tmp_path / "notebooks" / name).write_text("{}")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    if remote is not None:
+        subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", remote], check=True)
+    return tmp_path
+
+
+def _links(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["make", "-s", "-C", str(folder), "binder-links", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("remote", [
+    "https://github.com/someone/evalbook.git",
+    "https://github.com/someone/evalbook",
+    "git@github.com:someone/evalbook.git",
+    "ssh://git@github.com/someone/evalbook.git",
+])
+def test_links_for_each_form_of_a_github_remote(tmp_path, remote):
+    out = _links(_clone_like(tmp_path, remote))
+    assert out.returncode == 0, out.stderr
+    base = "https://mybinder.org/v2/gh/someone/evalbook/HEAD"
+    assert out.stdout.splitlines() == [
+        f"JupyterLab: {base}?urlpath=lab/tree/notebooks",
+        f"Voila:      {base}?urlpath=voila/render/notebooks/01_first.ipynb",
+        f"Voila:      {base}?urlpath=voila/render/notebooks/02_second.ipynb",
+    ]
+
+
+def test_links_for_another_branch(tmp_path):
+    out = _links(_clone_like(tmp_path, "git@github.com:someone/evalbook.git"), "BINDER_REF=main")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "JupyterLab: https://mybinder.org/v2/gh/someone/evalbook/main?urlpath=lab/tree/notebooks"
+
+
+@pytest.mark.parametrize("remote, message", [
+    (None, "has no git remote 'origin'"),
+    ("https://gitlab.com/someone/evalbook.git", "not a GitHub address"),
+])
+def test_no_links_without_a_github_remote(tmp_path, remote, message):
+    out = _links(_clone_like(tmp_path, remote))
+    assert out.returncode != 0
+    assert message in out.stderr
+    assert out.stdout == ""
+
+
+def test_the_readme_points_to_the_target():
+    readme = (ROOT / "README.md").read_text()
+    assert "make binder-links" in readme
+    assert "OWNER/REPO" not in readme
