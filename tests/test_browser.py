@@ -57,7 +57,7 @@ NO_SLIDERS = {"report.ipynb"}
 PREFERRED_SLIDER = {
     "01_berrar_lozano.ipynb": "c",
     "02_forman_cohen.ipynb": "winner m",
-    "03_bizarre_measures.ipynb": "Cost(fn)",
+    "03_bizarre_measures.ipynb": "class prior",
     "04_flach_experiments.ipynb": "pos",
     "05_cv_ttests.ipynb": "repeats r",
 }
