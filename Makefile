@@ -22,7 +22,8 @@ NOTEBOOK    ?= $(firstword $(sort $(wildcard notebooks/*.ipynb)))
 APP_PORT    ?= 8866
 APP_ARGS    ?=
 
-BENCH_SCRIPTS := $(sort $(wildcard benchmarks/*.py))
+# benchmarks/_*.py are helpers the scripts import, not benchmarks.
+BENCH_SCRIPTS := $(sort $(filter-out benchmarks/_%,$(wildcard benchmarks/*.py)))
 
 .PHONY: help venv lab app test bench clean critical-values textsim-grid report binder-links
 

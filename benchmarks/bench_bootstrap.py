@@ -12,9 +12,9 @@ Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_bootstrap.py``.
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
+from _timing import best_of
 
 from evallib.bizarre import bootstrap_f1_difference
 
@@ -31,19 +31,10 @@ def _test_set(seed: int = 0):
     return y, a, b
 
 
-def _best_of(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
 def main() -> int:
     y, a, b = _test_set()
-    multi = _best_of(lambda: bootstrap_f1_difference(y, a, b, reps=REPS, seed=1), repeat=7)
-    index = _best_of(lambda: bootstrap_f1_difference(y, a, b, reps=REPS, seed=1, method="index"), repeat=2)
+    multi = best_of(lambda: bootstrap_f1_difference(y, a, b, reps=REPS, seed=1), repeat=7)
+    index = best_of(lambda: bootstrap_f1_difference(y, a, b, reps=REPS, seed=1, method="index"), repeat=2)
     print(f"bootstrap of dF1, n = {N:,} documents, {REPS:,} replicates (best of repeated runs)")
     print(f"  multinomial over the 8 event counts : {1000 * multi:8.1f} ms   (target <= {1000 * TARGET_S:.0f} ms)")
     print(f"  index resampling of documents       : {1000 * index:8.1f} ms   (baseline)")
