@@ -947,6 +947,18 @@ def _cached_simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed,
                                    bayes_error=bayes_error, seed=seed, progress=progress)
 
 
+def _simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed, progress=False) -> pd.DataFrame:
+    """:func:`simulate_equal_learners`, from the cache when every setting is a plain number (int seed).
+
+    The cached frame is shared between callers: read it, never modify it.
+    """
+    args = (n_samples, folds, repeats, n_datasets, bayes_error, seed)
+    if all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in args):
+        return _cached_simulation(*args, bool(progress))
+    return simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
+                                   bayes_error=bayes_error, seed=seed, progress=bool(progress))
+
+
 def rejection_study(
     n_samples: int,
     folds: int,
@@ -972,13 +984,7 @@ def rejection_study(
     simulation runs (it is part of the cache key, so keep it fixed between calls).
     """
     alpha = check_alpha(alpha)
-    args = (n_samples, folds, repeats, n_datasets, bayes_error, seed)
-    hashable = all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in args)
-    if hashable:
-        sim = _cached_simulation(*args, bool(progress))
-    else:
-        sim = simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
-                                      bayes_error=bayes_error, seed=seed, progress=bool(progress))
+    sim = _simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed, progress)
     rates = rejection_rates(sim, alpha)
     plot_rejection_rates(rates, ax=ax)
     return rates
@@ -1006,7 +1012,9 @@ def rejection_sweep(
     settings fixed) and :func:`rejection_rates` at each level in ``alphas``. With an
     int ``seed`` every run draws the same data sets (data set ``i`` has its own
     spawned generator and draws its cases first), so the values are compared on
-    common random numbers when ``parameter`` is ``"folds"`` or ``"repeats"``.
+    common random numbers when ``parameter`` is ``"folds"`` or ``"repeats"``. Like
+    :func:`rejection_study`, and sharing its cache, a setting already simulated with
+    an int ``seed`` is not simulated again.
 
     Parameters
     ----------
@@ -1041,8 +1049,7 @@ def rejection_sweep(
     frames = []
     for value in runs:
         run = settings | {parameter: value}
-        sim = simulate_equal_learners(run["n_samples"], folds=run["folds"], repeats=run["repeats"],
-                                      n_datasets=n_datasets, bayes_error=bayes_error, seed=seed)
+        sim = _simulation(run["n_samples"], run["folds"], run["repeats"], n_datasets, bayes_error, seed)
         for a in levels:
             rates = rejection_rates(sim, a)
             rates.insert(0, "alpha", a)

@@ -708,6 +708,29 @@ def test_rejection_sweep_is_the_study_run_per_value():
     assert "paired t, round means" not in set(one.test) and set(one.parameter) == {"repeats"}
 
 
+def test_rejection_sweep_shares_the_study_cache(monkeypatch):
+    import evallib.cvtests as cvt
+
+    calls = []
+    real = cvt.simulate_equal_learners
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs["folds"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cvt, "simulate_equal_learners", counting)
+    cvt._cached_simulation.cache_clear()
+    rejection_study(24, 3, 2, 0.05, n_datasets=3, seed=5)
+    sweep = rejection_sweep("folds", [2, 3], n_samples=24, repeats=2, n_datasets=3, seed=5)
+    again = rejection_sweep("folds", [2, 3], n_samples=24, repeats=2, n_datasets=3, seed=5)
+    assert calls == [3, 2]                 # folds = 3 came from rejection_study's run
+    pd.testing.assert_frame_equal(sweep, again)
+    rejection_sweep("folds", [3], n_samples=24, repeats=2, n_datasets=3, seed=np.random.default_rng(5))
+    assert calls == [3, 2, 3]              # a Generator seed is never cached
+    plt.close("all")
+    cvt._cached_simulation.cache_clear()
+
+
 @pytest.mark.parametrize(
     "kwargs, exc, match",
     [({"parameter": "alpha"}, ValueError, "parameter"), ({"values": []}, TypeError, "values"),
