@@ -671,27 +671,33 @@ def test_plot_rejection_rates_and_study():
         rejection_study(30, 3, 2, 1.5, n_datasets=1)
 
 
-def test_rejection_study_caches_the_simulation_for_int_seeds(monkeypatch):
+@pytest.fixture
+def simulations(monkeypatch):
+    """The keyword arguments of every simulate_equal_learners call, from an empty cache."""
     import evallib.cvtests as cvt
 
     calls = []
     real = cvt.simulate_equal_learners
 
     def counting(*args, **kwargs):
-        calls.append(kwargs["seed"])
+        calls.append(kwargs)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(cvt, "simulate_equal_learners", counting)
     cvt._cached_simulation.cache_clear()
+    yield calls
+    plt.close("all")
+    cvt._cached_simulation.cache_clear()
+
+
+def test_rejection_study_caches_the_simulation_for_int_seeds(simulations):
     a = rejection_study(24, 3, 2, 0.05, n_datasets=3, seed=5)
     b = rejection_study(24, 3, 2, 0.2, n_datasets=3, seed=5)  # alpha only: no new simulation
-    assert calls == [5]
+    assert [c["seed"] for c in simulations] == [5]
     assert (a.rejections <= b.rejections).all() and b.attrs["alpha"] == 0.2
     rejection_study(24, 3, 2, 0.05, n_datasets=3, seed=np.random.default_rng(5))  # never cached
     rejection_study(24, 3, 2, 0.05, n_datasets=3, seed=np.random.default_rng(5))
-    assert len(calls) == 3
-    plt.close("all")
-    cvt._cached_simulation.cache_clear()
+    assert len(simulations) == 3
 
 
 def test_rejection_sweep_is_the_study_run_per_value():
@@ -708,27 +714,14 @@ def test_rejection_sweep_is_the_study_run_per_value():
     assert "paired t, round means" not in set(one.test) and set(one.parameter) == {"repeats"}
 
 
-def test_rejection_sweep_shares_the_study_cache(monkeypatch):
-    import evallib.cvtests as cvt
-
-    calls = []
-    real = cvt.simulate_equal_learners
-
-    def counting(*args, **kwargs):
-        calls.append(kwargs["folds"])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(cvt, "simulate_equal_learners", counting)
-    cvt._cached_simulation.cache_clear()
+def test_rejection_sweep_shares_the_study_cache(simulations):
     rejection_study(24, 3, 2, 0.05, n_datasets=3, seed=5)
     sweep = rejection_sweep("folds", [2, 3], n_samples=24, repeats=2, n_datasets=3, seed=5)
     again = rejection_sweep("folds", [2, 3], n_samples=24, repeats=2, n_datasets=3, seed=5)
-    assert calls == [3, 2]                 # folds = 3 came from rejection_study's run
+    assert [c["folds"] for c in simulations] == [3, 2]     # folds = 3 came from rejection_study's run
     pd.testing.assert_frame_equal(sweep, again)
     rejection_sweep("folds", [3], n_samples=24, repeats=2, n_datasets=3, seed=np.random.default_rng(5))
-    assert calls == [3, 2, 3]              # a Generator seed is never cached
-    plt.close("all")
-    cvt._cached_simulation.cache_clear()
+    assert [c["folds"] for c in simulations] == [3, 2, 3]  # a Generator seed is never cached
 
 
 @pytest.mark.parametrize(
