@@ -18,7 +18,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from sklearn.compose import ColumnTransformer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, StratifiedKFold, cross_val_score
 from sklearn.naive_bayes import GaussianNB
