@@ -15,7 +15,7 @@ import pandas as pd
 
 __all__ = [
     "check_alpha", "check_binary_labels", "check_choice", "check_count", "check_int",
-    "check_labels", "check_real", "check_rng", "check_vector",
+    "check_labels", "check_real", "check_rng", "check_vector", "sklearn_random_state",
 ]
 
 
@@ -88,14 +88,48 @@ def check_int(value: Any, name: str, lo: int, hi: int) -> int:
     return int(value)
 
 
-def check_rng(rng: Any) -> np.random.Generator:
-    """Require a ``numpy.random.Generator`` (never the global random state)."""
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            "rng must be a numpy.random.Generator "
-            f"(e.g. numpy.random.default_rng(0)), got {type(rng).__name__}"
-        )
-    return rng
+def check_rng(rng: Any = None, name: str = "rng") -> np.random.Generator:
+    """Normalise ``rng`` to a ``numpy.random.Generator`` (scientific Python's SPEC 7).
+
+    The one place evallib turns a user's randomness argument into a Generator:
+
+    - ``None``: a fresh Generator seeded from the operating system (not reproducible);
+    - an ``int >= 0`` or a ``numpy.random.SeedSequence``: ``numpy.random.default_rng(rng)``,
+      so the same value always gives the same stream;
+    - a ``numpy.random.Generator``: used as given (its state advances).
+
+    Anything else (a bool, a negative int, a float, the legacy ``RandomState``) raises
+    ``TypeError``/``ValueError`` naming the argument. The global random state is never used.
+
+    Examples
+    --------
+    >>> from evallib._validate import check_rng
+    >>> check_rng(0).integers(10, size=3).tolist() == check_rng(0).integers(10, size=3).tolist()
+    True
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    allowed = ("None, an int >= 0, a numpy.random.SeedSequence or a numpy.random.Generator "
+               "(e.g. numpy.random.default_rng(0))")
+    if rng is None or isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, numbers.Integral):
+        raise TypeError(f"{name} must be {allowed}, got {type(rng).__name__}")
+    if int(rng) < 0:
+        raise ValueError(f"{name} must be {allowed}, got {int(rng)}")
+    return np.random.default_rng(int(rng))
+
+
+def sklearn_random_state(rng: Any = None, name: str = "rng") -> int:
+    """The one place evallib derives scikit-learn's integer ``random_state`` from ``rng``.
+
+    An ``int`` is passed through (so ``rng=3`` and ``random_state=3`` mean the same split);
+    otherwise one integer in ``[0, 2**31 - 1)`` is drawn from :func:`check_rng`'s Generator.
+    """
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
+        check_rng(rng, name)
+        return int(rng) % (2**32)
+    return int(check_rng(rng, name).integers(2**31 - 1))
 
 
 def _bound(x: float) -> str:
