@@ -336,6 +336,7 @@ from .scoring import (
     plot_roc_curves,
     positive_mask,
 )
+from .cochran import CochranQ, cochran_q, cochran_q_predictions, correct_matrix
 
 __all__ += [
     "AUCComparison",
@@ -356,4 +357,8 @@ __all__ += [
     "per_case_loss",
     "plot_roc_curves",
     "positive_mask",
+    "CochranQ",
+    "cochran_q",
+    "cochran_q_predictions",
+    "correct_matrix",
 ]
