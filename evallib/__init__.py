@@ -337,6 +337,16 @@ from .scoring import (
     positive_mask,
 )
 from .cochran import CochranQ, cochran_q, cochran_q_predictions, correct_matrix
+from .multiclass import (
+    MacroF1Bootstrap,
+    MulticlassMeasures,
+    bootstrap_macro_f1_difference,
+    joint_table,
+    macro_f1_from_confusion,
+    multiclass_measures,
+    per_class_table,
+    plot_confusion_matrix,
+)
 
 __all__ += [
     "AUCComparison",
@@ -361,4 +371,12 @@ __all__ += [
     "cochran_q",
     "cochran_q_predictions",
     "correct_matrix",
+    "MacroF1Bootstrap",
+    "MulticlassMeasures",
+    "bootstrap_macro_f1_difference",
+    "joint_table",
+    "macro_f1_from_confusion",
+    "multiclass_measures",
+    "per_class_table",
+    "plot_confusion_matrix",
 ]

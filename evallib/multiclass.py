@@ -1,0 +1,426 @@
+"""Classifiers with K classes: accuracy, balanced accuracy, macro-F1, and their comparison.
+
+For ``K >= 2`` classes and predicted labels on one test set:
+
+* accuracy with Wilson's score interval, balanced accuracy (the average recall of
+  Flach 2012, Example 12.1, over the K classes) and macro-F1 (the unweighted mean of
+  the per-class F-measures) (:func:`multiclass_measures`), and the per-class table of
+  precision, recall, F1 and support (:func:`per_class_table`);
+* the paired bootstrap of the macro-F1 difference of two classifiers
+  (:func:`bootstrap_macro_f1_difference`). Macro-F1 depends on a sample only through
+  the joint table (true class x prediction of A x prediction of B, at most ``K^3``
+  cells), so a bootstrap replicate, which resamples the ``n`` cases with replacement,
+  is one Multinomial(n, table / n) draw of that table: the same device as Keller,
+  Bengio & Wong's F1 bootstrap over eight events (:mod:`evallib.bizarre`), and as fast
+  for a million cases as for a hundred;
+* the confusion matrix as a figure (:func:`plot_confusion_matrix`).
+
+Per-class measures follow scikit-learn's conventions: for class ``c``, precision is
+``TP_c / (TP_c + FP_c)``, recall ``TP_c / (TP_c + FN_c)`` and F1 ``2 TP_c / (2 TP_c +
+FP_c + FN_c)``; a ratio 0/0 (a class never predicted, or never present) counts as 0
+(scikit-learn's ``zero_division=0``). Macro-F1 averages over ``labels`` (by default
+every label seen in the true or predicted labels); balanced accuracy averages recall
+over the classes that occur in the true labels.
+
+References
+----------
+P. Flach (2012). *Machine Learning: The Art and Science of Algorithms that Make Sense of
+Data*, chapter 12, Examples 12.1-12.2 and 12.5. Cambridge University Press.
+
+J. Keller, S. Bengio and S. Y. Wong. Benchmarking non-parametric statistical tests.
+IDIAP research report (the bootstrap of the F1 difference through joint event counts,
+section 4).
+
+E. B. Wilson (1927). Probable inference, the law of succession, and statistical
+inference. *Journal of the American Statistical Association* 22(158), 209-212.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._plotting import get_axes
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_rng
+
+__all__ = [
+    "MulticlassMeasures",
+    "MacroF1Bootstrap",
+    "encode_labels",
+    "confusion_counts",
+    "joint_table",
+    "multiclass_measures",
+    "per_class_table",
+    "macro_f1_from_confusion",
+    "bootstrap_macro_f1_difference",
+    "plot_confusion_matrix",
+]
+
+
+# ------------------------------------------------------------------ input
+def encode_labels(*columns: Any, names: tuple[str, ...] = (), labels: Any = None) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The sorted label set and each column as integer codes ``0..K-1``.
+
+    Parameters
+    ----------
+    *columns : label sequences of the same length (true labels first, then predictions).
+    names : the argument names of the columns, for the messages.
+    labels : the label set to use; by default the sorted union of the labels in the
+        columns. A value outside ``labels`` raises ``ValueError``.
+    """
+    names = tuple(names) + tuple(f"column {i}" for i in range(len(names), len(columns)))
+    arrs = [check_labels(c, nm) for c, nm in zip(columns, names)]
+    n = arrs[0].shape[0]
+    for a, nm in zip(arrs[1:], names[1:]):
+        if a.shape[0] != n:
+            raise ValueError(f"{nm} must hold one label per case ({n}), got {a.shape[0]}")
+    # Factorise each column once (hash-based, O(n)); only the few distinct values are
+    # then matched against the label set.
+    facts = [pd.factorize(a) for a in arrs]
+    if labels is None:
+        uniq = pd.unique(np.concatenate([np.asarray(u, dtype=object) for _, u in facts]))
+        try:
+            uniq = np.array(sorted(uniq), dtype=object)
+        except TypeError:
+            uniq = np.array(sorted(uniq, key=str), dtype=object)
+    else:
+        uniq = check_labels(labels, "labels").astype(object)
+        if len(pd.unique(uniq)) != len(uniq):
+            raise ValueError("labels must not repeat a label")
+    index = pd.Index(uniq, dtype=object)
+    codes = []
+    for (c, u), nm in zip(facts, names):
+        where = index.get_indexer(np.asarray(u, dtype=object))
+        if (where < 0).any():
+            bad = np.asarray(u, dtype=object)[np.flatnonzero(where < 0)[0]]
+            raise ValueError(f"{nm} has the label {bad!r}, which is not in labels")
+        codes.append(where[c].astype(np.int64))
+    return uniq, codes
+
+
+def confusion_counts(true_codes: np.ndarray, pred_codes: np.ndarray, k: int) -> np.ndarray:
+    """``k x k`` counts, rows the true class, columns the predicted class."""
+    return np.bincount(true_codes * k + pred_codes, minlength=k * k).reshape(k, k)
+
+
+def joint_table(y_true: Any, pred_a: Any, pred_b: Any, *, labels: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """The joint table: counts of (true class, prediction of A, prediction of B).
+
+    Returns
+    -------
+    labels : the K labels.
+    counts : integer array of shape ``(K, K, K)``; ``counts[t, a, b]`` is the number of
+        cases of class ``t`` that A labels ``a`` and B labels ``b``.
+    """
+    labs, (t, a, b) = encode_labels(y_true, pred_a, pred_b, names=("y_true", "pred_a", "pred_b"),
+                                    labels=labels)
+    k = len(labs)
+    counts = np.bincount((t * k + a) * k + b, minlength=k ** 3).reshape(k, k, k)
+    return labs, counts
+
+
+def _per_class(conf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F1 of each class from confusion counts ``(..., K, K)``; 0/0 -> 0."""
+    conf = np.asarray(conf, dtype=np.float64)
+    tp = np.diagonal(conf, axis1=-2, axis2=-1)
+    support = conf.sum(axis=-1)
+    predicted = conf.sum(axis=-2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(predicted > 0, tp / predicted, 0.0)
+        recall = np.where(support > 0, tp / support, 0.0)
+        f1 = np.where(support + predicted > 0, 2.0 * tp / (support + predicted), 0.0)
+    return precision, recall, f1
+
+
+def macro_f1_from_confusion(conf: Any) -> Any:
+    """Macro-F1 from confusion counts of shape ``(..., K, K)`` (rows true, columns predicted).
+
+    ``F1_c = 2 TP_c / (support_c + predicted_c)``, 0 when both are 0; the mean over the
+    K classes. Works on a stack of tables (one per bootstrap replicate).
+    """
+    return _per_class(conf)[2].mean(axis=-1)
+
+
+# ------------------------------------------------------------------ measures
+@dataclass(frozen=True)
+class MulticlassMeasures:
+    """Accuracy with its interval, balanced accuracy and macro-F1 of one classifier.
+
+    Attributes
+    ----------
+    accuracy : share of cases classified correctly.
+    low, high : Wilson's ``1 - alpha`` score interval for the accuracy.
+    balanced_accuracy : mean recall over the classes present in the true labels
+        (Flach's average recall).
+    macro_f1 : mean F1 over ``labels``.
+    majority_accuracy : accuracy of always predicting the most frequent true class (the
+        baseline every classifier should beat).
+    n : cases.
+    k : classes in ``labels``.
+    labels : the classes, in order.
+    alpha : one minus the interval's coverage.
+    method : ``"Wilson"``, the accuracy interval's method.
+    """
+
+    accuracy: float
+    low: float
+    high: float
+    balanced_accuracy: float
+    macro_f1: float
+    majority_accuracy: float
+    n: int
+    k: int
+    labels: tuple
+    alpha: float
+    method: str = "Wilson"
+
+
+def multiclass_measures(y_true: Any, pred: Any, *, labels: Any = None, alpha: float = 0.05) -> MulticlassMeasures:
+    """Accuracy (Wilson interval), balanced accuracy and macro-F1 for K classes.
+
+    Parameters
+    ----------
+    y_true, pred : true and predicted labels, one per case.
+    labels : the classes to average over (default: the sorted union of the labels in
+        ``y_true`` and ``pred``). Pass the same ``labels`` to compare several classifiers
+        on the same footing.
+    alpha : in (0, 1).
+
+    Returns
+    -------
+    MulticlassMeasures
+
+    References
+    ----------
+    Flach (2012), Examples 12.1 (accuracy and average recall) and 12.2 (F-measure);
+    Wilson (1927).
+
+    Examples
+    --------
+    Flach's second classifier of Example 12.1 (75 of 80 positives and 10 of 20
+    negatives right): accuracy 0.85 and average recall 0.72 as printed (0.71875):
+
+    >>> import numpy as np
+    >>> from evallib.multiclass import multiclass_measures
+    >>> y = np.repeat(["pos", "pos", "neg", "neg"], [75, 5, 10, 10])
+    >>> pred = np.repeat(["pos", "neg", "pos", "neg"], [75, 5, 10, 10])
+    >>> m = multiclass_measures(y, pred)
+    >>> m.accuracy, round(m.balanced_accuracy, 2)
+    (0.85, 0.72)
+    """
+    from .measures import accuracy_interval
+
+    alpha = check_alpha(alpha)
+    labs, (t, p) = encode_labels(y_true, pred, names=("y_true", "pred"), labels=labels)
+    k = len(labs)
+    conf = confusion_counts(t, p, k)
+    n = int(t.shape[0])
+    correct = int(np.trace(conf))
+    _, recall, f1 = _per_class(conf)
+    support = conf.sum(axis=1)
+    ci = accuracy_interval(correct, n, alpha=alpha, method="wilson")
+    return MulticlassMeasures(
+        accuracy=correct / n, low=ci.low, high=ci.high,
+        balanced_accuracy=float(recall[support > 0].mean()), macro_f1=float(f1.mean()),
+        majority_accuracy=float(support.max() / n), n=n, k=k, labels=tuple(labs.tolist()), alpha=alpha,
+    )
+
+
+def per_class_table(y_true: Any, pred: Any, *, labels: Any = None) -> pd.DataFrame:
+    """Precision, recall, F1 and support of each class (0/0 counts as 0).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per class: ``label, precision, recall, f1, support, predicted``
+        (``predicted`` is how often the classifier predicts the class).
+
+    Examples
+    --------
+    Flach's Example 12.2: precision 75/85 = 0.88, recall 75/80 = 0.94 and F-measure
+    0.91 for the positive class:
+
+    >>> import numpy as np
+    >>> from evallib.multiclass import per_class_table
+    >>> y = np.repeat(["pos", "pos", "neg", "neg"], [75, 5, 10, 10])
+    >>> pred = np.repeat(["pos", "neg", "pos", "neg"], [75, 5, 10, 10])
+    >>> row = per_class_table(y, pred).set_index("label").loc["pos"]
+    >>> [round(float(row[c]), 2) for c in ("precision", "recall", "f1")]
+    [0.88, 0.94, 0.91]
+    """
+    labs, (t, p) = encode_labels(y_true, pred, names=("y_true", "pred"), labels=labels)
+    conf = confusion_counts(t, p, len(labs))
+    precision, recall, f1 = _per_class(conf)
+    return pd.DataFrame({"label": list(labs), "precision": precision, "recall": recall, "f1": f1,
+                         "support": conf.sum(axis=1), "predicted": conf.sum(axis=0)})
+
+
+# ------------------------------------------------------------------ bootstrap
+@dataclass(frozen=True)
+class MacroF1Bootstrap:
+    """The paired bootstrap of the macro-F1 difference of two classifiers.
+
+    Attributes
+    ----------
+    f1_a, f1_b : macro-F1 of A and B on the test set.
+    difference : ``f1_a - f1_b``.
+    low, high : the central ``1 - alpha`` percentile interval of the replicates of the
+        difference.
+    share_a_better, share_tied : shares of replicates with ``f1_a* > f1_b*`` and with
+        ``f1_a* = f1_b*`` (Keller, Bengio & Wong's eq. 13 reading).
+    replicates : the ``reps`` replicates of the difference.
+    reps, alpha : the settings.
+    n, k : cases and classes.
+    labels : the classes.
+    cells : non-empty cells of the joint table (at most ``K^3``).
+    method : ``"multinomial"`` (the joint table is resampled).
+
+    When A and B make the same prediction on every case, every replicate is 0 and the
+    interval is the single point 0: the two cannot differ on any resample.
+    """
+
+    f1_a: float
+    f1_b: float
+    difference: float
+    low: float
+    high: float
+    share_a_better: float
+    share_tied: float
+    replicates: np.ndarray
+    reps: int
+    alpha: float
+    n: int
+    k: int
+    labels: tuple
+    cells: int
+    method: str = "multinomial"
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Whether 0 lies outside the percentile interval (the bootstrap calls them different)."""
+        return self.low > 0 or self.high < 0
+
+
+def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int = 10_000,
+                                  alpha: float = 0.05, rng: Any = None, labels: Any = None) -> MacroF1Bootstrap:
+    """Paired bootstrap percentile interval for ``macro-F1(A) - macro-F1(B)``.
+
+    Resampling the ``n`` cases with replacement (keeping each case's true class and
+    both predictions together) changes only the counts of the joint table
+    ``(true class, prediction of A, prediction of B)``; so each replicate is drawn as one
+    Multinomial(n, counts / n) vector over the non-empty cells of that table, and both
+    classifiers' confusion matrices, hence their macro-F1, follow from it. This is the
+    distribution of case resampling at a cost independent of ``n`` (at most ``K^3``
+    cells), as in Keller, Bengio & Wong's F1 bootstrap (section 4, eqs. 12-14).
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : true labels and the two classifiers' predictions.
+    reps : number of replicates, >= 1.
+    alpha : in (0, 1); the interval is the ``alpha/2`` and ``1 - alpha/2`` quantiles.
+    rng : None, int, SeedSequence or Generator (see :func:`evallib._validate.check_rng`).
+    labels : the classes to average over (default: the sorted union of all three
+        columns' labels).
+
+    Returns
+    -------
+    MacroF1Bootstrap
+
+    Examples
+    --------
+    Two classifiers that agree on every case never differ:
+
+    >>> from evallib.multiclass import bootstrap_macro_f1_difference
+    >>> res = bootstrap_macro_f1_difference([0, 1, 2, 2], [0, 2, 2, 2], [0, 2, 2, 2], reps=50, rng=0)
+    >>> res.difference, res.low, res.high
+    (0.0, 0.0, 0.0)
+    """
+    reps = check_count(reps, "reps", minimum=1)
+    alpha = check_alpha(alpha)
+    gen = check_rng(rng)
+    labs, counts = joint_table(y_true, pred_a, pred_b, labels=labels)
+    k = len(labs)
+    n = int(counts.sum())
+    flat = counts.reshape(-1)
+    cells = np.flatnonzero(flat)
+    t_idx, a_idx, b_idx = np.unravel_index(cells, (k, k, k))
+    # Each cell's count goes to confusion cell (t, a) of A and (t, b) of B.
+    to_a = np.zeros((cells.size, k * k))
+    to_a[np.arange(cells.size), t_idx * k + a_idx] = 1.0
+    to_b = np.zeros((cells.size, k * k))
+    to_b[np.arange(cells.size), t_idx * k + b_idx] = 1.0
+    observed = flat[cells].astype(np.float64)
+    f1_a = float(macro_f1_from_confusion((observed @ to_a).reshape(k, k)))
+    f1_b = float(macro_f1_from_confusion((observed @ to_b).reshape(k, k)))
+    probs = observed / n
+    chunk = max(1, min(reps, 4_000_000 // max(cells.size, k * k)))
+    out = np.empty(reps)
+    for start in range(0, reps, chunk):
+        size = min(chunk, reps - start)
+        draw = gen.multinomial(n, probs, size=size).astype(np.float64)
+        fa = macro_f1_from_confusion((draw @ to_a).reshape(size, k, k))
+        fb = macro_f1_from_confusion((draw @ to_b).reshape(size, k, k))
+        out[start:start + size] = fa - fb
+    # Identical F1 computed the same way gives exactly 0; guard round-off all the same.
+    out[np.abs(out) < 1e-12] = 0.0
+    low, high = np.quantile(out, [alpha / 2.0, 1.0 - alpha / 2.0])
+    diff = f1_a - f1_b
+    return MacroF1Bootstrap(
+        f1_a=f1_a, f1_b=f1_b, difference=0.0 if abs(diff) < 1e-12 else float(diff),
+        low=float(low), high=float(high), share_a_better=float(np.mean(out > 0)),
+        share_tied=float(np.mean(out == 0)), replicates=out, reps=reps, alpha=alpha, n=n, k=k,
+        labels=tuple(labs.tolist()), cells=int(cells.size),
+    )
+
+
+# ------------------------------------------------------------------ plot
+def plot_confusion_matrix(y_true: Any, pred: Any, *, labels: Any = None, normalize: str = "none",
+                          title: str | None = None, ax: Any = None):
+    """The confusion matrix as a heat map, rows the true class, columns the prediction.
+
+    Parameters
+    ----------
+    y_true, pred : true and predicted labels.
+    labels : the classes, in display order (default: sorted union).
+    normalize : ``"none"`` (counts), ``"true"`` (each row sums to 1: recall on the
+        diagonal) or ``"pred"`` (each column sums to 1: precision on the diagonal).
+    title : the Axes title (default "confusion matrix").
+    ax : matplotlib Axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    normalize = check_choice(normalize, "normalize", ("none", "true", "pred"))
+    labs, (t, p) = encode_labels(y_true, pred, names=("y_true", "pred"), labels=labels)
+    k = len(labs)
+    conf = confusion_counts(t, p, k).astype(float)
+    if normalize == "true":
+        s = conf.sum(axis=1, keepdims=True)
+        shown = np.divide(conf, s, out=np.zeros_like(conf), where=s > 0)
+    elif normalize == "pred":
+        s = conf.sum(axis=0, keepdims=True)
+        shown = np.divide(conf, s, out=np.zeros_like(conf), where=s > 0)
+    else:
+        shown = conf
+    side = min(9.0, 2.0 + 0.6 * k)
+    ax = get_axes(ax, figsize=(side, side))
+    ax.imshow(shown, cmap="Blues", vmin=0)
+    if k <= 20:
+        top = shown.max() if shown.size else 0
+        for i in range(k):
+            for j in range(k):
+                txt = f"{int(conf[i, j]):,}" if normalize == "none" else f"{shown[i, j]:.2f}"
+                ax.text(j, i, txt, ha="center", va="center", fontsize="small",
+                        color="white" if top and shown[i, j] > 0.6 * top else "black")
+    names = [str(x) for x in labs]
+    ax.set_xticks(range(k), names, rotation=45 if max(map(len, names)) > 3 else 0, ha="right"
+                  if max(map(len, names)) > 3 else "center")
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    ax.set_title(title if title is not None else "confusion matrix")
+    return ax
