@@ -323,6 +323,12 @@ class AUCInterval:
     n_neg: int
     method: str = "DeLong"
 
+    @property
+    def below_chance(self) -> bool:
+        """True when the whole interval lies below 0.5: the scores look reversed
+        (they rank the negatives above the positives more often than chance would)."""
+        return self.high < 0.5
+
 
 def _auc_intervals(fit: DeLong, alpha: float) -> list[AUCInterval]:
     z = float(stats.norm.isf(alpha / 2.0))
@@ -378,11 +384,13 @@ def auc_table(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float =
     Returns
     -------
     pandas.DataFrame
-        One row per column: ``name, estimate, se, low, high, alpha, n_pos, n_neg, method``.
+        One row per column: ``name, estimate, se, low, high, alpha, n_pos, n_neg, method,
+        below_chance`` (``below_chance``: the interval lies entirely below 0.5, so the
+        scores look reversed).
     """
     alpha = check_alpha(alpha)
     fit = delong_covariance(y_true, scores, pos_label=pos_label)
-    return pd.DataFrame([r.__dict__ for r in _auc_intervals(fit, alpha)])
+    return pd.DataFrame([{**r.__dict__, "below_chance": r.below_chance} for r in _auc_intervals(fit, alpha)])
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,10 @@ def test_auc_interval_is_wald_on_direct_se():
     assert (res.low, res.high) == pytest.approx((auc[0] - z * res.se, auc[0] + z * res.se), rel=1e-10)
     table = sc.auc_table(y, scores)
     assert list(table.columns) == ["name", "estimate", "se", "low", "high", "alpha", "n_pos", "n_neg",
-                                   "method"]
+                                   "method", "below_chance"]
+    assert not table["below_chance"][0]
+    flipped = sc.delong_auc(y, -scores["c0"])
+    assert flipped.below_chance and flipped.estimate == pytest.approx(1 - auc[0], abs=1e-12)
 
 
 def test_delong_se_of_difference_agrees_with_paired_bootstrap():
