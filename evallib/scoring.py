@@ -76,6 +76,11 @@ __all__ = [
     "loss_test",
     "loss_pairwise",
     "plot_roc_curves",
+    "format_pvalue",
+    "format_auc_table",
+    "format_auc_pairwise",
+    "format_loss_table",
+    "format_loss_pairwise",
 ]
 
 #: Default clipping of probabilities for the log-loss: ``p`` is replaced by
@@ -787,6 +792,71 @@ def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: A
     table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
     table.attrs["skipped"] = [names[j] for j in range(len(names)) if not ok[j]]
     return table
+
+
+# ------------------------------------------------------------------ text
+def format_pvalue(p: float) -> str:
+    """A p-value as printed: two significant digits, ``"< 1e-15"`` below 1e-15 (never 0)."""
+    return "< 1e-15" if p < 1e-15 else f"{p:.2g}"
+
+
+def _level(alpha: float) -> str:
+    return f"{100 * (1 - alpha):g}%"
+
+
+def format_auc_table(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`auc_table` as text: AUC and interval to three decimals, a note for reversed scores.
+
+    Returns a DataFrame of strings indexed by score column; the numbers are unchanged in
+    ``table``.
+    """
+    level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    out = pd.DataFrame({
+        "AUC": table["estimate"].map(lambda v: f"{v:.3f}"),
+        f"{level} interval (DeLong)": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(table["low"], table["high"])],
+        "note": ["below chance (0.5): the scores look reversed" if b else "" for b in table["below_chance"]],
+    })
+    out.index = pd.Index(table["name"], name="classifier")
+    return out
+
+
+def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`delong_pairwise` as text, indexed ``"a vs b"``: difference, interval, z, p."""
+    level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    out = pd.DataFrame({
+        "AUC a - b": table["difference"].map(lambda v: f"{v:+.3f}"),
+        f"{level} interval": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(table["low"], table["high"])],
+        "z": table["statistic"].map(lambda v: f"{v:.2f}"),
+        "p": table["pvalue"].map(format_pvalue),
+    })
+    out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
+    return out
+
+
+def format_loss_table(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`loss_table` as text: Brier score and log-loss to four decimals, or the note."""
+    out = pd.DataFrame({
+        "Brier score": [f"{v:.4f}" if ok else "-" for v, ok in zip(table["brier"], table["is_probability"])],
+        "log-loss": [f"{v:.4f}" if ok else "-" for v, ok in zip(table["log_loss"], table["is_probability"])],
+        "note": [note if note else (f"{c} probabilities of 0 or 1 on the wrong side clipped for the log-loss"
+                                    if c else "") for note, c in zip(table["note"], table["n_clipped"])],
+    })
+    out.index = pd.Index(table["name"], name="classifier")
+    return out
+
+
+def format_loss_pairwise(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`loss_pairwise` as text, indexed ``"a vs b"``: mean loss difference, interval, t, p."""
+    level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    name = {"brier": "Brier", "log": "log-loss"}.get(str(table["loss"].iloc[0]), "loss") if len(table) else "loss"
+    out = pd.DataFrame({
+        f"{name} a - b": table["difference"].map(lambda v: f"{v:+.4f}"),
+        f"{level} interval": [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in zip(table["low"], table["high"])],
+        "t": table["statistic"].map(lambda v: f"{v:.2f}"),
+        "p": table["pvalue"].map(format_pvalue),
+    })
+    out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
+    return out
 
 
 # ------------------------------------------------------------------ plot

@@ -219,3 +219,19 @@ def test_plot_roc_curves_returns_axes():
     fig, ax2 = plt.subplots()
     assert sc.plot_roc_curves(y, scores, ax=ax2) is ax2
     plt.close("all")
+
+
+def test_format_functions_are_readable():
+    rng = np.random.default_rng(10)
+    y, scores = _task(200, rng, k=2)
+    scores["flip"] = -scores["c0"]
+    auc = sc.format_auc_table(sc.auc_table(y, scores))
+    assert auc.loc["c0", "AUC"] == f"{roc_auc_score(y, scores['c0']):.3f}"
+    assert "reversed" in auc.loc["flip", "note"] and auc.loc["c0", "note"] == ""
+    pairs = sc.format_auc_pairwise(sc.delong_pairwise(y, scores))
+    assert list(pairs.index) == ["c0 vs c1", "c0 vs flip", "c1 vs flip"]
+    assert sc.format_pvalue(0.0) == "< 1e-15" and sc.format_pvalue(0.0312) == "0.031"
+    p = 1 / (1 + np.exp(-scores[["c0", "c1"]]))
+    losses = sc.format_loss_table(sc.loss_table(y, {"c0": p["c0"], "margin": scores["c1"]}))
+    assert losses.loc["margin", "Brier score"] == "-" and "not a probability" in losses.loc["margin", "note"]
+    assert sc.format_loss_pairwise(sc.loss_pairwise(y, p, loss="log")).columns[0] == "log-loss a - b"
