@@ -346,9 +346,11 @@ from .multiclass import (
     MacroF1Bootstrap,
     MulticlassMeasures,
     bootstrap_macro_f1_difference,
+    format_multiclass_table,
     joint_table,
     macro_f1_from_confusion,
     multiclass_measures,
+    multiclass_table,
     per_class_table,
     plot_confusion_matrix,
 )
@@ -384,9 +386,11 @@ __all__ += [
     "MacroF1Bootstrap",
     "MulticlassMeasures",
     "bootstrap_macro_f1_difference",
+    "format_multiclass_table",
     "joint_table",
     "macro_f1_from_confusion",
     "multiclass_measures",
+    "multiclass_table",
     "per_class_table",
     "plot_confusion_matrix",
 ]

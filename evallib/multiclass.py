@@ -54,6 +54,8 @@ __all__ = [
     "joint_table",
     "multiclass_measures",
     "per_class_table",
+    "multiclass_table",
+    "format_multiclass_table",
     "macro_f1_from_confusion",
     "bootstrap_macro_f1_difference",
     "plot_confusion_matrix",
@@ -177,6 +179,14 @@ class MulticlassMeasures:
     alpha: float
     method: str = "Wilson"
 
+    def text(self) -> str:
+        """The measures as one sentence."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        return (f"accuracy {self.accuracy:.3f} ({level} Wilson interval {self.low:.3f} to {self.high:.3f}; "
+                f"always predicting the most frequent class: {self.majority_accuracy:.3f}), "
+                f"balanced accuracy {self.balanced_accuracy:.3f}, macro-F1 {self.macro_f1:.3f} "
+                f"over {self.k} classes and {self.n:,} cases")
+
 
 def multiclass_measures(y_true: Any, pred: Any, *, labels: Any = None, alpha: float = 0.05) -> MulticlassMeasures:
     """Accuracy (Wilson interval), balanced accuracy and macro-F1 for K classes.
@@ -211,10 +221,14 @@ def multiclass_measures(y_true: Any, pred: Any, *, labels: Any = None, alpha: fl
     >>> m.accuracy, round(m.balanced_accuracy, 2)
     (0.85, 0.72)
     """
-    from .measures import accuracy_interval
-
     alpha = check_alpha(alpha)
     labs, (t, p) = encode_labels(y_true, pred, names=("y_true", "pred"), labels=labels)
+    return _measures_from_codes(t, p, labs, alpha)
+
+
+def _measures_from_codes(t: np.ndarray, p: np.ndarray, labs: np.ndarray, alpha: float) -> MulticlassMeasures:
+    from .measures import accuracy_interval
+
     k = len(labs)
     conf = confusion_counts(t, p, k)
     n = int(t.shape[0])
@@ -256,6 +270,68 @@ def per_class_table(y_true: Any, pred: Any, *, labels: Any = None) -> pd.DataFra
     precision, recall, f1 = _per_class(conf)
     return pd.DataFrame({"label": list(labs), "precision": precision, "recall": recall, "f1": f1,
                          "support": conf.sum(axis=1), "predicted": conf.sum(axis=0)})
+
+
+def multiclass_table(y_true: Any, preds: Any, *, labels: Any = None, alpha: float = 0.05,
+                     baseline: bool = True) -> pd.DataFrame:
+    """:func:`multiclass_measures` for several classifiers on the same cases, as a tidy table.
+
+    Every classifier is measured over the same classes (``labels``, by default the
+    sorted union of the labels in ``y_true`` and all predictions), so their macro-F1 are
+    comparable.
+
+    Parameters
+    ----------
+    y_true : true labels.
+    preds : mapping name -> predicted labels (or a DataFrame, one column per classifier).
+    labels : the classes (default: the sorted union).
+    alpha : in (0, 1), for the Wilson intervals.
+    baseline : add a first row ``"majority class"``: always predicting the most
+        frequent true class (ties: the first in ``labels``), the baseline every
+        classifier should beat.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per classifier: ``name, accuracy, low, high, balanced_accuracy,
+        macro_f1, n, k, alpha, method``, and ``below_baseline`` (accuracy below the
+        majority-class accuracy).
+    """
+    if isinstance(preds, pd.DataFrame):
+        preds = {str(c): preds[c].to_numpy() for c in preds.columns}
+    if not hasattr(preds, "items") or not preds:
+        raise TypeError("preds must be a non-empty mapping name -> predicted labels, or a DataFrame")
+    names = [str(k) for k in preds]
+    labs, codes = encode_labels(y_true, *preds.values(), names=("y_true", *[f"preds[{n!r}]" for n in names]),
+                                labels=labels)
+    alpha = check_alpha(alpha)
+    t = codes[0]
+    if baseline:
+        majority = np.full_like(t, int(np.argmax(np.bincount(t, minlength=len(labs)))))
+        codes = [t, majority, *codes[1:]]
+        names = ["majority class", *names]
+    rows = []
+    for name, p in zip(names, codes[1:]):
+        m = _measures_from_codes(t, p, labs, alpha)
+        rows.append({"name": name, "accuracy": m.accuracy, "low": m.low, "high": m.high,
+                     "balanced_accuracy": m.balanced_accuracy, "macro_f1": m.macro_f1, "n": m.n, "k": m.k,
+                     "alpha": m.alpha, "method": m.method,
+                     "below_baseline": bool(m.accuracy < m.majority_accuracy)})
+    return pd.DataFrame(rows)
+
+
+def format_multiclass_table(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`multiclass_table` as text, three decimals, indexed by classifier."""
+    level = f"{100 * (1 - float(table['alpha'].iloc[0])):g}%" if len(table) else "95%"
+    out = pd.DataFrame({
+        "accuracy": table["accuracy"].map(lambda v: f"{v:.3f}"),
+        f"{level} interval (Wilson)": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(table["low"], table["high"])],
+        "balanced accuracy": table["balanced_accuracy"].map(lambda v: f"{v:.3f}"),
+        "macro-F1": table["macro_f1"].map(lambda v: f"{v:.3f}"),
+        "note": ["below the majority-class baseline" if b else "" for b in table["below_baseline"]],
+    })
+    out.index = pd.Index(table["name"], name="classifier")
+    return out
 
 
 # ------------------------------------------------------------------ bootstrap
@@ -302,6 +378,19 @@ class MacroF1Bootstrap:
     def excludes_zero(self) -> bool:
         """Whether 0 lies outside the percentile interval (the bootstrap calls them different)."""
         return self.low > 0 or self.high < 0
+
+    def text(self, a: str = "A", b: str = "B") -> str:
+        """The result as one or two sentences, naming the classifiers ``a`` and ``b``."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        if self.share_tied == 1.0:
+            return (f"{a} and {b} make the same prediction on every case, so their macro-F1 ({self.f1_a:.3f}) "
+                    "is the same on every resample: the difference is exactly 0.")
+        verdict = ("the interval excludes 0" if self.excludes_zero
+                   else "the interval includes 0: no clear difference")
+        return (f"macro-F1 of {a}: {self.f1_a:.3f}, of {b}: {self.f1_b:.3f}; difference {self.difference:+.3f}, "
+                f"{level} bootstrap interval [{self.low:+.3f}, {self.high:+.3f}] ({self.reps:,} replicates of "
+                f"the joint table); {verdict}. {a} has the higher macro-F1 in {self.share_a_better:.1%} "
+                "of the replicates.")
 
 
 def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int = 10_000,

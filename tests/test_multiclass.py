@@ -166,3 +166,26 @@ def test_plot_confusion_matrix():
     with pytest.raises(ValueError, match="normalize"):
         mc.plot_confusion_matrix(y, pred, normalize="all")
     plt.close("all")
+
+
+def test_multiclass_table_with_majority_baseline():
+    rng = np.random.default_rng(8)
+    y, a, b = _task(300, 3, rng)
+    bad = np.full_like(y, 0)  # always the rarest class
+    table = mc.multiclass_table(y, {"A": a, "B": b, "bad": bad}, alpha=0.05)
+    assert list(table["name"]) == ["majority class", "A", "B", "bad"]
+    majority = np.full_like(y, np.bincount(y).argmax())
+    assert table["accuracy"][0] == pytest.approx(accuracy_score(y, majority))
+    assert table["macro_f1"][0] == pytest.approx(f1_score(y, majority, labels=[0, 1, 2], average="macro",
+                                                          zero_division=0))
+    assert table["balanced_accuracy"][1] == pytest.approx(balanced_accuracy_score(y, a))
+    assert table["below_baseline"].tolist() == [False, False, False, True]
+    text = mc.format_multiclass_table(table)
+    assert text.loc["bad", "note"] == "below the majority-class baseline"
+    assert text.loc["A", "accuracy"] == f"{accuracy_score(y, a):.3f}"
+    m = mc.multiclass_measures(y, a)
+    assert f"{m.accuracy:.3f}" in m.text() and "Wilson" in m.text()
+    res = mc.bootstrap_macro_f1_difference(y, a, b, reps=200, rng=1)
+    assert res.text("A", "B").startswith("macro-F1 of A: ")
+    same = mc.bootstrap_macro_f1_difference(y, a, a, reps=20, rng=1)
+    assert "exactly 0" in same.text()
