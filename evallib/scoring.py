@@ -160,6 +160,8 @@ def _score_matrix(scores: Any, n: int, name: str = "scores") -> tuple[list[str],
     out = np.empty((n, len(cols)), dtype=np.float64, order="F")  # columns contiguous
     for j, (nm, col) in enumerate(zip(names, cols)):
         col = np.asarray(col)
+        if col.dtype == object and pd.isna(col).any():
+            raise ValueError(f"{name}[{nm!r}] must not contain NaN or missing scores")
         if col.ndim != 1 or col.shape[0] != n:
             raise ValueError(f"{name}[{nm!r}] must hold one score per case ({n}), got shape {col.shape}")
         try:

@@ -153,6 +153,12 @@ def test_bad_input_names_the_argument(bad, exc, match):
         sc.delong_auc(bad["y"], bad["s"])
 
 
+def test_missing_scores_in_a_dataframe():
+    frame = pd.DataFrame({"a": pd.array([0.1, None, 0.3, 0.9], dtype="Float64")})
+    with pytest.raises(ValueError, match="missing"):
+        sc.auc_table([0, 1, 0, 1], frame.astype(object))
+
+
 def test_delong_pairwise_needs_two_columns():
     with pytest.raises(ValueError, match="at least 2 score columns"):
         sc.delong_pairwise([0, 1, 0, 1], {"only": [1, 2, 3, 4]})
