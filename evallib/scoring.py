@@ -394,6 +394,16 @@ def auc_table(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float =
         One row per column: ``name, estimate, se, low, high, alpha, n_pos, n_neg, method,
         below_chance`` (``below_chance``: the interval lies entirely below 0.5, so the
         scores look reversed).
+
+    Examples
+    --------
+    scikit-learn's ``roc_auc_score`` example (AUC 0.75) and the same scores reversed:
+
+    >>> from evallib.scoring import auc_table
+    >>> table = auc_table([1, 1, 2, 2], {"s": [0.1, 0.4, 0.35, 0.8], "r": [0.8, 0.35, 0.4, 0.1]},
+    ...                   pos_label=2)
+    >>> table["estimate"].tolist()
+    [0.75, 0.25]
     """
     alpha = check_alpha(alpha)
     fit = delong_covariance(y_true, scores, pos_label=pos_label)
@@ -513,6 +523,14 @@ def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: f
     pandas.DataFrame
         One row per pair ``(a, b)`` in column order: ``a, b, auc_a, auc_b, difference,
         se, statistic, pvalue, low, high, reject, alpha, method``.
+
+    Examples
+    --------
+    >>> from evallib.scoring import delong_pairwise
+    >>> table = delong_pairwise([1, 1, 2, 2], {"s": [0.1, 0.4, 0.35, 0.8], "r": [0.8, 0.35, 0.4, 0.1]},
+    ...                         pos_label=2)
+    >>> table[["a", "b", "difference"]].to_numpy().tolist()
+    [['s', 'r', 0.5]]
     """
     alpha = check_alpha(alpha)
     fit = delong_covariance(y_true, scores, pos_label=pos_label)
@@ -592,6 +610,14 @@ def per_case_loss(y_true: Any, prob: Any, *, loss: str = "brier", pos_label: Any
     ------
     ValueError
         When ``prob`` has values outside [0, 1] (it is not a probability).
+
+    Examples
+    --------
+    The four squared errors behind scikit-learn's Brier score example (mean 0.0375):
+
+    >>> from evallib.scoring import per_case_loss
+    >>> per_case_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]).round(4).tolist()
+    [0.01, 0.01, 0.04, 0.09]
     """
     loss = check_choice(loss, "loss", _LOSSES)
     eps = _check_eps(eps)
@@ -641,6 +667,13 @@ def loss_table(y_true: Any, scores: Any, *, pos_label: Any = None, eps: float = 
         ``n_clipped`` (cases whose probability of the true class was below ``eps`` and
         was clipped for the log-loss) and ``note``. A column with values outside [0, 1]
         has ``is_probability = False``, NaN losses and a ``note`` saying why.
+
+    Examples
+    --------
+    >>> from evallib.scoring import loss_table
+    >>> table = loss_table([0, 1, 1, 0], {"p": [0.1, 0.9, 0.8, 0.3], "margin": [-1, 2, 1, 0]})
+    >>> table[["name", "is_probability"]].to_numpy().tolist(), round(float(table["brier"][0]), 4)
+    ([['p', True], ['margin', False]], 0.0375)
     """
     eps = _check_eps(eps)
     pos, names, mat = _prepare(y_true, scores, pos_label)
