@@ -193,6 +193,9 @@ class DeLong:
     covariance : ``S = S10/m + S01/n``, DeLong et al.'s estimate of the covariance
         matrix of the AUCs (their eq. 2), shape ``(k, k)``.
     n_pos, n_neg : ``m`` and ``n``, the numbers of positive and negative cases.
+
+    Fit once, then ``fit.table(alpha)`` and ``fit.pairwise(alpha)`` give what
+    :func:`auc_table` and :func:`delong_pairwise` give, without sorting again.
     """
 
     names: tuple[str, ...]
@@ -205,6 +208,19 @@ class DeLong:
     def se(self) -> np.ndarray:
         """The standard error of each AUC, ``sqrt(diag(S))``."""
         return np.sqrt(np.maximum(np.diag(self.covariance), 0.0))
+
+    def table(self, alpha: float = 0.05) -> pd.DataFrame:
+        """The AUCs with their intervals, as :func:`auc_table` returns them (no refit)."""
+        alpha = check_alpha(alpha)
+        return pd.DataFrame([{**r.__dict__, "below_chance": r.below_chance} for r in _auc_intervals(self, alpha)])
+
+    def pairwise(self, alpha: float = 0.05) -> pd.DataFrame:
+        """Every pair's DeLong test, as :func:`delong_pairwise` returns it (no refit)."""
+        alpha = check_alpha(alpha)
+        if len(self.names) < 2:
+            raise ValueError(f"scores must hold at least 2 score columns to compare, got {len(self.names)}")
+        rows = [_compare(self, i, j, alpha).__dict__ for i, j in combinations(range(len(self.names)), 2)]
+        return pd.DataFrame(rows)
 
 
 def _placements(col: np.ndarray, pos: np.ndarray, m: int, n: int) -> np.ndarray:
@@ -406,8 +422,7 @@ def auc_table(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float =
     [0.75, 0.25]
     """
     alpha = check_alpha(alpha)
-    fit = delong_covariance(y_true, scores, pos_label=pos_label)
-    return pd.DataFrame([{**r.__dict__, "below_chance": r.below_chance} for r in _auc_intervals(fit, alpha)])
+    return delong_covariance(y_true, scores, pos_label=pos_label).table(alpha)
 
 
 @dataclass(frozen=True)
@@ -533,11 +548,7 @@ def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: f
     [['s', 'r', 0.5]]
     """
     alpha = check_alpha(alpha)
-    fit = delong_covariance(y_true, scores, pos_label=pos_label)
-    if len(fit.names) < 2:
-        raise ValueError(f"scores must hold at least 2 score columns to compare, got {len(fit.names)}")
-    rows = [_compare(fit, i, j, alpha).__dict__ for i, j in combinations(range(len(fit.names)), 2)]
-    return pd.DataFrame(rows)
+    return delong_covariance(y_true, scores, pos_label=pos_label).pairwise(alpha)
 
 
 # ------------------------------------------------------------------ Brier, log-loss

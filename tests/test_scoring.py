@@ -79,6 +79,9 @@ def test_pairwise_z_and_interval_from_direct_covariance():
         assert row.pvalue == pytest.approx(2 * stats.norm.sf(abs((auc[i] - auc[j]) / se)), rel=1e-9)
         assert row.low == pytest.approx(auc[i] - auc[j] - q * se, rel=1e-9)
         assert row.reject == (row.pvalue <= 0.1)
+    fit = sc.delong_covariance(y, scores)
+    pd.testing.assert_frame_equal(fit.pairwise(0.1), table)
+    pd.testing.assert_frame_equal(fit.table(0.1), sc.auc_table(y, scores, alpha=0.1))
     one = sc.delong_test(y, scores["c1"], scores["c2"], alpha=0.1)
     assert one.pvalue == pytest.approx(table["pvalue"][2], rel=1e-12)
 
