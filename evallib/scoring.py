@@ -62,6 +62,7 @@ __all__ = [
     "AUCComparison",
     "LossComparison",
     "LOG_LOSS_EPS",
+    "ADJUSTMENTS",
     "positive_mask",
     "delong_covariance",
     "delong_auc",
@@ -90,6 +91,48 @@ __all__ = [
 LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 
 _LOSSES = ("brier", "log")
+
+#: Multiplicity adjustments of the pairwise tables (the names evallib.pairwise uses).
+ADJUSTMENTS = ("holm", "bonferroni", "none")
+
+
+def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.DataFrame:
+    """Add ``alpha_adj``, ``pvalue_adj``, ``reject_adj``, ``low_adj``, ``high_adj`` to a pairs table.
+
+    Holm (1979): the pair with the ``i``-th smallest p-value (1-based, ties in table
+    order) is tested at ``alpha / (m - i + 1)``; its adjusted p-value is
+    ``max_{j <= i} min(1, (m - j + 1) p_(j))`` and ``reject_adj = pvalue_adj <= alpha``
+    is Holm's step-down decision. Bonferroni: level ``alpha / m``, ``min(1, m p)``.
+    ``"none"``: unchanged. The adjusted interval of a pair is its interval at level
+    ``1 - alpha_adj`` (Berrar & Lozano's adjusted intervals), ``quantile(level)`` giving
+    the two-sided critical value.
+    """
+    p = table["pvalue"].to_numpy(dtype=float)
+    m = p.size
+    if m == 0:
+        for c in ("alpha_adj", "pvalue_adj", "low_adj", "high_adj"):
+            table[c] = pd.Series(dtype=float)
+        table["reject_adj"] = pd.Series(dtype=bool)
+        return table
+    if adjust == "none":
+        levels, padj = np.full(m, alpha), p.copy()
+    elif adjust == "bonferroni":
+        levels, padj = np.full(m, alpha / m), np.minimum(1.0, m * p)
+    else:
+        order = np.argsort(p, kind="stable")
+        levels = np.empty(m)
+        levels[order] = alpha / (m - np.arange(m))
+        padj = np.empty(m)
+        padj[order] = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
+    half = np.array([quantile(a) for a in levels]) * table["se"].to_numpy(dtype=float)
+    d = table["difference"].to_numpy(dtype=float)
+    table["alpha_adj"] = levels
+    table["pvalue_adj"] = padj
+    table["reject_adj"] = padj <= alpha
+    table["low_adj"] = d - half
+    table["high_adj"] = d + half
+    table.attrs["adjust"] = adjust
+    return table
 
 
 # ------------------------------------------------------------------ input
@@ -214,13 +257,17 @@ class DeLong:
         alpha = check_alpha(alpha)
         return pd.DataFrame([{**r.__dict__, "below_chance": r.below_chance} for r in _auc_intervals(self, alpha)])
 
-    def pairwise(self, alpha: float = 0.05) -> pd.DataFrame:
+    def pairwise(self, alpha: float = 0.05, adjust: str = "holm") -> pd.DataFrame:
         """Every pair's DeLong test, as :func:`delong_pairwise` returns it (no refit)."""
         alpha = check_alpha(alpha)
+        adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
         if len(self.names) < 2:
             raise ValueError(f"scores must hold at least 2 score columns to compare, got {len(self.names)}")
         rows = [_compare(self, i, j, alpha).__dict__ for i, j in combinations(range(len(self.names)), 2)]
-        return pd.DataFrame(rows)
+        table = _adjust(pd.DataFrame(rows), alpha, adjust, lambda a: float(stats.norm.isf(a / 2.0)))
+        adj = table[["low_adj", "high_adj"]].clip(-1.0, 1.0)
+        table["low_adj"], table["high_adj"] = adj["low_adj"], adj["high_adj"]
+        return table
 
 
 def _placements(col: np.ndarray, pos: np.ndarray, m: int, n: int) -> np.ndarray:
@@ -526,18 +573,23 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, pos_label: Any = Non
     return res
 
 
-def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float = 0.05) -> pd.DataFrame:
+def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float = 0.05,
+                    adjust: str = "holm") -> pd.DataFrame:
     """DeLong's paired test for every pair of score columns, as a tidy table.
 
-    One covariance matrix serves all pairs. The p-values are unadjusted, so the caller
-    can apply the same multiplicity adjustment as for any other pairwise table (for
-    instance ``statsmodels.stats.multitest.multipletests(table["pvalue"], method="holm")``).
+    One covariance matrix serves all pairs. ``pvalue``, ``low``/``high`` and ``reject``
+    are per pair (unadjusted); the ``_adj`` columns apply ``adjust`` over the pairs, the
+    same adjustments (and the same adjusted intervals) as :mod:`evallib.pairwise`'s
+    table: Holm's step-down levels and adjusted p-values (Holm 1979), Bonferroni, or
+    none.
 
     Returns
     -------
     pandas.DataFrame
         One row per pair ``(a, b)`` in column order: ``a, b, auc_a, auc_b, difference,
-        se, statistic, pvalue, low, high, reject, alpha, method``.
+        se, statistic, pvalue, low, high, reject, alpha, method, alpha_adj, pvalue_adj,
+        reject_adj, low_adj, high_adj`` (``low_adj``/``high_adj``: the interval at level
+        ``1 - alpha_adj``); ``table.attrs["adjust"]`` names the adjustment.
 
     Examples
     --------
@@ -548,7 +600,8 @@ def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: f
     [['s', 'r', 0.5]]
     """
     alpha = check_alpha(alpha)
-    return delong_covariance(y_true, scores, pos_label=pos_label).pairwise(alpha)
+    adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
+    return delong_covariance(y_true, scores, pos_label=pos_label).pairwise(alpha, adjust)
 
 
 # ------------------------------------------------------------------ Brier, log-loss
@@ -811,22 +864,26 @@ def loss_test(y_true: Any, prob_a: Any, prob_b: Any, *, loss: str = "brier", pos
 
 
 def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: Any = None,
-                  alpha: float = 0.05, eps: float = LOG_LOSS_EPS) -> pd.DataFrame:
+                  alpha: float = 0.05, eps: float = LOG_LOSS_EPS, adjust: str = "holm") -> pd.DataFrame:
     """The paired t-test on per-case losses for every pair of probability columns.
 
     Columns that are not probabilities (values outside [0, 1]) are left out; their
-    names are in ``table.attrs["skipped"]``. The p-values are unadjusted.
+    names are in ``table.attrs["skipped"]``. ``pvalue``, ``low``/``high`` and ``reject``
+    are per pair; the ``_adj`` columns apply ``adjust`` (``"holm"``, ``"bonferroni"`` or
+    ``"none"``) over the pairs, as in :func:`delong_pairwise`.
 
     Returns
     -------
     pandas.DataFrame
         One row per pair: ``a, b, loss, mean_a, mean_b, difference, se, statistic, df,
-        pvalue, low, high, reject, alpha, method`` (empty, with these columns, when
-        fewer than two columns are probabilities).
+        pvalue, low, high, reject, alpha, method, alpha_adj, pvalue_adj, reject_adj,
+        low_adj, high_adj`` (empty, with these columns, when fewer than two columns are
+        probabilities).
     """
     loss = check_choice(loss, "loss", _LOSSES)
     alpha = check_alpha(alpha)
     eps = _check_eps(eps)
+    adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
     pos, names, mat = _prepare(y_true, scores, pos_label)
     ok = ((mat >= 0.0) & (mat <= 1.0)).all(axis=0)
     keep = [j for j in range(len(names)) if ok[j]]
@@ -836,6 +893,8 @@ def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: A
     from dataclasses import fields
 
     table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
+    df = max(mat.shape[0] - 1, 1)
+    table = _adjust(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
     table.attrs["skipped"] = [names[j] for j in range(len(names)) if not ok[j]]
     return table
 
@@ -866,14 +925,33 @@ def format_auc_table(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _verdicts(table: pd.DataFrame, higher_is_better: bool) -> list[str]:
+    out = []
+    for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"]):
+        if not rej:
+            out.append("no clear difference")
+        else:
+            a_better = (d > 0) == higher_is_better
+            out.append(f"{a if a_better else b} better")
+    return out
+
+
 def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`delong_pairwise` as text, indexed ``"a vs b"``: difference, interval, z, p."""
+    """:func:`delong_pairwise` as text, indexed ``"a vs b"``.
+
+    Columns: the AUC difference, its interval, the adjusted interval, the adjusted
+    p-value (floored at 1e-15) and the verdict (``"<name> better"`` when the adjusted
+    test rejects, else ``"no clear difference"``).
+    """
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    adjust = table.attrs.get("adjust", "holm")
     out = pd.DataFrame({
         "AUC a - b": table["difference"].map(lambda v: f"{v:+.3f}"),
         f"{level} interval": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(table["low"], table["high"])],
-        "z": table["statistic"].map(lambda v: f"{v:.2f}"),
-        "p": table["pvalue"].map(format_pvalue),
+        f"{adjust}-adjusted interval": [f"[{lo:+.3f}, {hi:+.3f}]"
+                                        for lo, hi in zip(table["low_adj"], table["high_adj"])],
+        f"{adjust}-adjusted p": table["pvalue_adj"].map(format_pvalue),
+        "verdict": _verdicts(table, higher_is_better=True),
     })
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
     return out
@@ -892,14 +970,19 @@ def format_loss_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def format_loss_pairwise(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`loss_pairwise` as text, indexed ``"a vs b"``: mean loss difference, interval, t, p."""
+    """:func:`loss_pairwise` as text, indexed ``"a vs b"``: mean loss difference, its
+    interval, the adjusted interval, the adjusted p-value and the verdict (lower loss
+    is better)."""
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    adjust = table.attrs.get("adjust", "holm")
     name = {"brier": "Brier", "log": "log-loss"}.get(str(table["loss"].iloc[0]), "loss") if len(table) else "loss"
     out = pd.DataFrame({
         f"{name} a - b": table["difference"].map(lambda v: f"{v:+.4f}"),
         f"{level} interval": [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in zip(table["low"], table["high"])],
-        "t": table["statistic"].map(lambda v: f"{v:.2f}"),
-        "p": table["pvalue"].map(format_pvalue),
+        f"{adjust}-adjusted interval": [f"[{lo:+.4f}, {hi:+.4f}]"
+                                        for lo, hi in zip(table["low_adj"], table["high_adj"])],
+        f"{adjust}-adjusted p": table["pvalue_adj"].map(format_pvalue),
+        "verdict": _verdicts(table, higher_is_better=False),
     })
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
     return out

@@ -86,6 +86,30 @@ def test_pairwise_z_and_interval_from_direct_covariance():
     assert one.pvalue == pytest.approx(table["pvalue"][2], rel=1e-12)
 
 
+@pytest.mark.parametrize("adjust", ["holm", "bonferroni", "none"])
+def test_adjusted_pvalues_match_statsmodels(adjust):
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(12)
+    y, scores = _task(150, rng, k=5)
+    table = sc.delong_pairwise(y, scores, alpha=0.05, adjust=adjust)
+    if adjust == "none":
+        np.testing.assert_array_equal(table["pvalue_adj"], table["pvalue"])
+    else:
+        reject, padj, _, _ = multipletests(table["pvalue"], alpha=0.05, method=adjust)
+        np.testing.assert_allclose(table["pvalue_adj"], padj, rtol=1e-12)
+        np.testing.assert_array_equal(table["reject_adj"], reject)
+    # the adjusted interval is the Wald interval at level 1 - alpha_adj: it excludes 0
+    # exactly when the pair's own p-value is at most its adjusted level
+    excl = (table["low_adj"] > 0) | (table["high_adj"] < 0)
+    np.testing.assert_array_equal(excl, table["pvalue"] < table["alpha_adj"])
+    assert table.attrs["adjust"] == adjust
+    losses = sc.loss_pairwise(y, 1 / (1 + np.exp(-scores)), adjust=adjust)
+    if adjust != "none":
+        np.testing.assert_allclose(losses["pvalue_adj"],
+                                   multipletests(losses["pvalue"], method=adjust)[1], rtol=1e-12)
+
+
 def test_auc_interval_is_wald_on_direct_se():
     rng = np.random.default_rng(5)
     y, scores = _task(200, rng, k=1)
@@ -243,4 +267,15 @@ def test_format_functions_are_readable():
     p = 1 / (1 + np.exp(-scores[["c0", "c1"]]))
     losses = sc.format_loss_table(sc.loss_table(y, {"c0": p["c0"], "margin": scores["c1"]}))
     assert losses.loc["margin", "Brier score"] == "-" and "not a probability" in losses.loc["margin", "note"]
-    assert sc.format_loss_pairwise(sc.loss_pairwise(y, p, loss="log")).columns[0] == "log-loss a - b"
+    lp = sc.loss_pairwise(y, p, loss="log")
+    text = sc.format_loss_pairwise(lp)
+    assert text.columns[0] == "log-loss a - b"
+    better = "c0" if lp["difference"][0] < 0 else "c1"
+    assert text["verdict"].iloc[0] == (f"{better} better" if lp["reject_adj"][0] else "no clear difference")
+    raw = sc.delong_pairwise(y, scores)
+    assert list(pairs.columns) == ["AUC a - b", "95% interval", "holm-adjusted interval", "holm-adjusted p",
+                                   "verdict"]
+    flip = raw.set_index("b").loc["flip"].iloc[0]
+    assert flip["reject_adj"] and pairs.loc["c0 vs flip", "verdict"] == "c0 better"
+    empty = sc.loss_pairwise(y, {"c0": p["c0"], "m": scores["c1"]})
+    assert len(empty) == 0 and "pvalue_adj" in empty.columns and len(sc.format_loss_pairwise(empty)) == 0
