@@ -340,6 +340,7 @@ from .scoring import (
     per_case_loss,
     plot_roc_curves,
     positive_mask,
+    roc_points,
 )
 from .cochran import CochranQ, cochran_q, cochran_q_predictions, correct_matrix
 from .multiclass import (
@@ -379,6 +380,7 @@ __all__ += [
     "per_case_loss",
     "plot_roc_curves",
     "positive_mask",
+    "roc_points",
     "CochranQ",
     "cochran_q",
     "cochran_q_predictions",

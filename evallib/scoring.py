@@ -54,7 +54,7 @@ import pandas as pd
 from scipy import stats
 
 from ._plotting import get_axes
-from ._validate import check_alpha, check_choice, check_labels, check_real
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_real
 
 __all__ = [
     "DeLong",
@@ -77,6 +77,7 @@ __all__ = [
     "loss_test",
     "loss_pairwise",
     "plot_roc_curves",
+    "roc_points",
     "format_pvalue",
     "format_auc_table",
     "format_auc_pairwise",
@@ -989,7 +990,69 @@ def format_loss_pairwise(table: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ plot
-def plot_roc_curves(y_true: Any, scores: Any, *, pos_label: Any = None, ax: Any = None):
+def _roc_points(pos: np.ndarray, col: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(fpr, tpr, thresholds)`` at every distinct score, from one sort, starting at (0, 0)."""
+    order = np.argsort(-col)
+    s = col[order]
+    tp = np.cumsum(pos[order])
+    last = np.append(np.flatnonzero(s[1:] != s[:-1]), s.shape[0] - 1)  # end of each tie group
+    tps = tp[last].astype(np.float64)
+    fps = (last + 1) - tps
+    m, n = tp[-1], s.shape[0] - tp[-1]
+    fpr = np.concatenate([[0.0], fps / n])
+    tpr = np.concatenate([[0.0], tps / m])
+    thr = np.concatenate([[np.inf], s[last]])
+    return fpr, tpr, thr
+
+
+def roc_points(y_true: Any, score: Any, *, pos_label: Any = None, max_points: int | None = None) -> pd.DataFrame:
+    """The ROC curve of one score column: false and true positive rate at each threshold.
+
+    A case is called positive when its score is at least the threshold; one point per
+    distinct score (highest first), after the origin. With ``max_points``, the curve is
+    thinned to at most about that many of its own vertices, evenly spaced along the
+    path (``fpr + tpr`` grows from 0 to 2), so no drawn point is off the curve and the
+    gaps are at most ``2 / max_points`` of the axes: enough for a figure of a million
+    cases.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``fpr``, ``tpr``, ``threshold`` (``inf`` at the origin).
+
+    Examples
+    --------
+    scikit-learn's ``roc_curve`` example: ``fpr = [0, 0, 0.5, 0.5, 1]`` and
+    ``tpr = [0, 0.5, 0.5, 1, 1]``:
+
+    >>> from evallib.scoring import roc_points
+    >>> pts = roc_points([1, 1, 2, 2], [0.1, 0.4, 0.35, 0.8], pos_label=2)
+    >>> pts["fpr"].tolist(), pts["tpr"].tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    arr = np.asarray(score)
+    if arr.ndim != 1:
+        raise ValueError(f"score must be one-dimensional (one score per case), got shape {arr.shape}")
+    pos, _, mat = _prepare(y_true, {"score": arr}, pos_label)
+    if pos.all() or not pos.any():
+        raise ValueError("y_true must contain both classes for a ROC curve")
+    fpr, tpr, thr = _roc_points(pos, mat[:, 0])
+    if max_points is not None:
+        keep = _thin(fpr, tpr, check_count(max_points, "max_points", minimum=2))
+        fpr, tpr, thr = fpr[keep], tpr[keep], thr[keep]
+    return pd.DataFrame({"fpr": fpr, "tpr": tpr, "threshold": thr})
+
+
+def _thin(fpr: np.ndarray, tpr: np.ndarray, max_points: int) -> np.ndarray:
+    """Indices of about ``max_points`` vertices evenly spaced along the ROC path, ends kept."""
+    if fpr.size <= max_points:
+        return np.arange(fpr.size)
+    grid = np.linspace(0.0, 2.0, max_points)
+    keep = np.unique(np.concatenate([np.searchsorted(fpr + tpr, grid), [0, fpr.size - 1]]))
+    return keep[keep < fpr.size]
+
+
+def plot_roc_curves(y_true: Any, scores: Any, *, pos_label: Any = None, max_points: int = 2000, ax: Any = None):
     """The ROC curves of several score columns in one figure, each labelled with its AUC.
 
     Parameters
@@ -997,22 +1060,24 @@ def plot_roc_curves(y_true: Any, scores: Any, *, pos_label: Any = None, ax: Any 
     y_true : two class labels, one per case.
     scores : mapping name -> scores (or a DataFrame / 2-D array / one column).
     pos_label : the positive class (required unless the labels are 0/1 or False/True).
+    max_points : each curve is drawn through at most about this many of its vertices
+        (see :func:`roc_points`); the AUC in the legend is exact.
     ax : matplotlib Axes to draw on; a new figure when None.
 
     Returns
     -------
     matplotlib.axes.Axes
     """
-    from sklearn.metrics import roc_curve
-
     pos, names, mat = _prepare(y_true, scores, pos_label)
     if pos.all() or not pos.any():
         raise ValueError("y_true must contain both classes to draw a ROC curve")
     ax = get_axes(ax, figsize=(5.0, 5.0))
+    max_points = check_count(max_points, "max_points", minimum=2)
     for j, name in enumerate(names):
-        fpr, tpr, _ = roc_curve(pos, mat[:, j], drop_intermediate=True)
-        auc = float(np.trapezoid(tpr, fpr)) if hasattr(np, "trapezoid") else float(np.trapz(tpr, fpr))
-        ax.plot(fpr, tpr, lw=1.5, label=f"{name} (AUC {auc:.3f})")
+        fpr, tpr, _ = _roc_points(pos, mat[:, j])
+        auc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))  # exact: the trapezoids of the full curve
+        keep = _thin(fpr, tpr, max_points)
+        ax.plot(fpr[keep], tpr[keep], lw=1.5, label=f"{name} (AUC {auc:.3f})")
     ax.plot([0, 1], [0, 1], ls="--", color="0.6", lw=1, label="chance (AUC 0.5)")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.0)

@@ -241,6 +241,27 @@ def test_loss_test_constant_difference():
     assert (same.statistic, same.pvalue, same.low, same.high) == (0.0, 1.0, 0.0, 0.0)
 
 
+@pytest.mark.parametrize("ties", [False, True])
+def test_roc_points_match_scikit_learn(ties):
+    from sklearn.metrics import roc_curve
+
+    rng = np.random.default_rng(11)
+    y, scores = _task(300, rng, k=1, ties=ties)
+    pts = sc.roc_points(y, scores["c0"])
+    fpr, tpr, thr = roc_curve(y, scores["c0"], drop_intermediate=False)
+    np.testing.assert_allclose(pts["fpr"], fpr, atol=1e-15)
+    np.testing.assert_allclose(pts["tpr"], tpr, atol=1e-15)
+    np.testing.assert_array_equal(pts["threshold"][1:], thr[1:])
+    thin = sc.roc_points(y, scores["c0"], max_points=20)
+    assert len(thin) <= 22 and thin["fpr"].iloc[-1] == 1.0 and thin["tpr"].iloc[0] == 0.0
+    # every thinned point is a vertex of the full curve, and the gaps are at most 2/20 along the path
+    full = set(zip(pts["fpr"], pts["tpr"]))
+    assert all((f, t) in full for f, t in zip(thin["fpr"], thin["tpr"]))
+    path = thin["fpr"] + thin["tpr"]
+    steps = np.diff(pts["fpr"] + pts["tpr"])
+    assert np.diff(path).max() <= 2 / 19 + steps.max() + 1e-12
+
+
 def test_plot_roc_curves_returns_axes():
     import matplotlib.pyplot as plt
 
@@ -248,7 +269,7 @@ def test_plot_roc_curves_returns_axes():
     y, scores = _task(100, rng, k=2)
     ax = sc.plot_roc_curves(y, {"c0": scores["c0"], "c1": scores["c1"]})
     assert len(ax.get_lines()) == 3
-    assert ax.get_legend().get_texts()[0].get_text().startswith("c0 (AUC ")
+    assert ax.get_legend().get_texts()[0].get_text() == f"c0 (AUC {roc_auc_score(y, scores['c0']):.3f})"
     fig, ax2 = plt.subplots()
     assert sc.plot_roc_curves(y, scores, ax=ax2) is ax2
     plt.close("all")
