@@ -92,9 +92,12 @@ def main() -> int:
     t_printed = best_of(lambda: _sun_xu_printed(y, scores), repeat=2)
     print(f"DeLong, {K_CLF} score columns (AUCs, intervals, all {K_CLF * (K_CLF - 1) // 2} paired tests)")
     print(f"  {f'{N:,} rows':<39}: {t_delong:7.2f} s   (target <= {TARGET_DELONG:g} s)")
-    print(f"  10,000 rows                            : {t_small:7.3f} s   (x{t_delong / t_small:.0f} for 100x the rows)")
-    print(f"  scikit-learn roc_auc_score, AUCs only  : {t_sklearn:7.2f} s   (evallib {t_sklearn / t_delong:.1f}x faster)")
-    print(f"  Sun & Xu as printed (3 rankdata/column): {t_printed:7.2f} s   (evallib {t_printed / t_delong:.1f}x faster)")
+    print(f"  10,000 rows                            : {t_small:7.3f} s   "
+          f"(x{t_delong / t_small:.0f} for 100x the rows)")
+    print(f"  scikit-learn roc_auc_score, AUCs only  : {t_sklearn:7.2f} s   "
+          f"(evallib {t_sklearn / t_delong:.1f}x faster)")
+    print(f"  Sun & Xu as printed (3 rankdata/column): {t_printed:7.2f} s   "
+          f"(evallib {t_printed / t_delong:.1f}x faster)")
     if t_delong > TARGET_DELONG:
         print(f"FAIL: DeLong on {N:,} x {K_CLF} took {t_delong:.2f} s > {TARGET_DELONG:g} s", file=sys.stderr)
         status = 1

@@ -63,7 +63,8 @@ __all__ = [
 
 
 # ------------------------------------------------------------------ input
-def encode_labels(*columns: Any, names: tuple[str, ...] = (), labels: Any = None) -> tuple[np.ndarray, list[np.ndarray]]:
+def encode_labels(*columns: Any, names: tuple[str, ...] = (),
+                  labels: Any = None) -> tuple[np.ndarray, list[np.ndarray]]:
     """The sorted label set and each column as integer codes ``0..K-1``.
 
     Parameters
