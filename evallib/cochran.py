@@ -15,6 +15,8 @@ classifiers that get case ``i`` right and ``T = sum_j C_j = sum_i R_i``,
 referred to the chi-square distribution with ``k - 1`` degrees of freedom. Cases all
 classifiers get right (or all get wrong) add the same to every ``C_j`` and nothing to
 the denominator: ``Q`` depends only on the cases on which the classifiers disagree.
+When few cases are informative, a permutation p-value (each informative case's right
+answers shuffled among the classifiers) replaces the chi-square law.
 
 References
 ----------
@@ -35,7 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import check_alpha, check_labels
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
 __all__ = ["CochranQ", "cochran_q", "cochran_q_predictions", "correct_matrix"]
 
@@ -59,7 +61,9 @@ class CochranQ:
         ``n_informative * k >= 24``; ``note`` says so when this fails.
     names : the classifiers, in column order.
     accuracy : each classifier's accuracy ``C_j / n``.
-    method : ``"Cochran's Q"``.
+    method : ``"chi-square"`` or ``"permutation"`` (how ``pvalue`` was obtained).
+    reps : permutations drawn (0 for the chi-square method).
+    mc_se : the Monte Carlo standard error of a permutation p-value (0 for chi-square).
     note : empty, or one sentence on a degenerate or small table.
 
     When every case is classified alike by all classifiers (``n_informative = 0``), all
@@ -77,13 +81,17 @@ class CochranQ:
     n_informative: int
     names: tuple[str, ...]
     accuracy: tuple[float, ...]
-    method: str = "Cochran's Q"
+    method: str = "chi-square"
+    reps: int = 0
+    mc_se: float = 0.0
     note: str = ""
 
     def text(self) -> str:
         """The result as one sentence."""
         p = "p < 1e-15" if self.pvalue < 1e-15 else f"p = {self.pvalue:.3g}"
-        return (f"Cochran's Q = {self.statistic:.3f} on {self.df} degrees of freedom, {p} "
+        how = (f"{self.df} degrees of freedom" if self.method == "chi-square"
+               else f"{self.reps:,} permutations, Monte Carlo error {self.mc_se:.2g}")
+        return (f"Cochran's Q = {self.statistic:.3f} ({how}), {p} "
                 f"({self.n_informative} of {self.n} cases informative)"
                 + (f"; {self.note}" if self.note else ""))
 
@@ -127,7 +135,8 @@ def _check_correct(correct: Any) -> tuple[list[str], np.ndarray]:
     return names, out
 
 
-def cochran_q(correct: Any, *, alpha: float = 0.05) -> CochranQ:
+def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", reps: int = 10_000,
+              rng: Any = None) -> CochranQ:
     """Cochran's Q test from the ``n x k`` right/wrong table.
 
     Parameters
@@ -135,6 +144,17 @@ def cochran_q(correct: Any, *, alpha: float = 0.05) -> CochranQ:
     correct : ``n x k`` 0/1 (or bool) array, a mapping name -> column or a DataFrame;
         entry ``(i, j)`` is 1 when classifier ``j`` classifies case ``i`` correctly.
     alpha : in (0, 1).
+    method : ``"chi-square"`` (Cochran's large-sample law, chi-square with ``k - 1``
+        degrees of freedom) or ``"permutation"``: under the null hypothesis the ``R_i``
+        right answers of case ``i`` are equally likely to belong to any ``R_i`` of the
+        ``k`` classifiers, so ``Q`` is recomputed after shuffling each informative row,
+        ``reps`` times; ``p = (1 + #{Q* >= Q}) / (reps + 1)``. Use it when few cases are
+        informative (see ``note``); for ``k = 2`` it is McNemar's exact test. Its cost
+        grows as ``reps x n_informative x k`` (a few seconds for 10,000 permutations of
+        1,000 informative cases and k = 5), so it is meant for the small tables where
+        the chi-square law is rough; with many informative cases that law is accurate.
+    reps : permutations for ``method="permutation"``, >= 1.
+    rng : None, int, SeedSequence or Generator, for ``method="permutation"``.
 
     Returns
     -------
@@ -157,6 +177,8 @@ def cochran_q(correct: Any, *, alpha: float = 0.05) -> CochranQ:
     (3.5, 0.1738)
     """
     alpha = check_alpha(alpha)
+    method = check_choice(method, "method", ("chi-square", "permutation"))
+    reps = check_count(reps, "reps", minimum=1)
     names, x = _check_correct(correct)
     n, k = x.shape
     col = x.sum(axis=0, dtype=np.int64)
@@ -167,19 +189,51 @@ def cochran_q(correct: Any, *, alpha: float = 0.05) -> CochranQ:
     num = (k - 1) * (k * int((col * col).sum()) - total * total)
     den = k * total - int((row * row).sum())
     note = ""
+    used_reps, mc_se = 0, 0.0
     if den == 0:
         q, p = 0.0, 1.0
         note = ("every case was classified alike by all classifiers (all right or all wrong), so Q is "
                 "undefined (0/0); it is reported as 0 with p = 1: no evidence of a difference")
     else:
         q = num / den
-        p = float(stats.chi2.sf(q, k - 1))
-        if n_inf < 4 or n_inf * k < 24:
-            note = (f"only {n_inf} informative cases: the chi-square approximation is rough "
-                    "(Tate & Brown ask for at least 4 and at least 24 / k)")
+        if method == "permutation":
+            p = _permutation_pvalue(x[informative], int(np.sum(row == k)), k, total, den, q, reps,
+                                    check_rng(rng))
+            used_reps, mc_se = reps, float(np.sqrt(p * (1.0 - p) / reps))
+        else:
+            p = float(stats.chi2.sf(q, k - 1))
+            if n_inf < 4 or n_inf * k < 24:
+                note = (f"only {n_inf} informative cases: the chi-square approximation is rough "
+                        "(Tate & Brown ask for at least 4 and at least 24 / k); "
+                        "method='permutation' gives a p-value that does not rely on it")
     return CochranQ(statistic=float(q), df=k - 1, pvalue=float(p), reject=bool(p <= alpha), alpha=alpha,
                     n=n, k=k, n_informative=n_inf, names=tuple(names),
-                    accuracy=tuple(float(c) / n for c in col), note=note)
+                    accuracy=tuple(float(c) / n for c in col), method=method, reps=used_reps, mc_se=mc_se,
+                    note=note)
+
+
+def _permutation_pvalue(rows: np.ndarray, all_right: int, k: int, total: int, den: int, q_obs: float,
+                        reps: int, rng: np.random.Generator) -> float:
+    """Monte Carlo permutation p-value of Q: each informative row's right answers shuffled.
+
+    Row sums (hence ``T`` and the denominator) do not change under the shuffles, so a
+    replicate needs only its column totals ``C*`` (the shuffled informative rows plus
+    ``all_right``, the cases every classifier gets right):
+    ``Q* = (k - 1)(k sum C*^2 - T^2) / den``.
+    """
+    r = rows.sum(axis=1)
+    n_inf = rows.shape[0]
+    chunk = max(1, min(reps, 2_000_000 // max(1, n_inf * k)))
+    hits = 0
+    tol = 1e-9 * max(1.0, abs(q_obs))
+    for start in range(0, reps, chunk):
+        size = min(chunk, reps - start)
+        # a uniformly random r_i-subset of the k columns per row: the r_i smallest of k keys
+        ranks = rng.random((size, n_inf, k)).argsort(axis=2).argsort(axis=2)
+        cols = (ranks < r[None, :, None]).sum(axis=1, dtype=np.int64) + all_right
+        qs = (k - 1) * (k * (cols * cols).sum(axis=1) - total * total) / den
+        hits += int(np.count_nonzero(qs >= q_obs - tol))
+    return (1 + hits) / (reps + 1)
 
 
 def correct_matrix(y_true: Any, preds: Any) -> pd.DataFrame:
@@ -206,11 +260,12 @@ def correct_matrix(y_true: Any, preds: Any) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05) -> CochranQ:
+def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05, method: str = "chi-square",
+                          reps: int = 10_000, rng: Any = None) -> CochranQ:
     """Cochran's Q from true labels and the predicted labels of ``k >= 2`` classifiers.
 
     Builds the right/wrong table with :func:`correct_matrix` (any number of classes)
-    and applies :func:`cochran_q`.
+    and applies :func:`cochran_q` (``method``, ``reps`` and ``rng`` are passed on).
 
     Examples
     --------
@@ -222,4 +277,4 @@ def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05) -> Co
     >>> [round(a, 3) for a in res.accuracy]
     [0.833, 0.5, 0.5]
     """
-    return cochran_q(correct_matrix(y_true, preds), alpha=alpha)
+    return cochran_q(correct_matrix(y_true, preds), alpha=alpha, method=method, reps=reps, rng=rng)

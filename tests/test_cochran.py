@@ -67,9 +67,38 @@ def test_unanimous_cases_change_nothing_and_all_equal_rows_are_defined():
     assert "undefined" in flat.note and "undefined" in flat.text()
 
 
+def test_permutation_for_two_classifiers_is_mcnemar_exact():
+    # For k = 2 the shuffles are sign flips of the b + c discordant cases, so the
+    # permutation p-value estimates McNemar's exact (binomial) p. Tolerance: 4 Monte
+    # Carlo standard errors plus the 1/(reps + 1) of the (1 + hits) convention.
+    x = np.array([[1, 0]] * 9 + [[0, 1]] * 2 + [[1, 1]] * 30 + [[0, 0]] * 5)
+    ref = mcnemar([[30, 9], [2, 5]], exact=True).pvalue
+    res = cochran_q(x, method="permutation", reps=20_000, rng=0)
+    assert res.pvalue == pytest.approx(ref, abs=4 * res.mc_se + 1 / 20_001)
+    assert res.method == "permutation" and res.reps == 20_000 and "permutations" in res.text()
+
+
+def test_permutation_matches_brute_force_enumeration():
+    # 6 informative cases, k = 3: each row's right answers can sit in C(3, r) = 3 ways,
+    # so the exact permutation law has 3**6 = 729 equally likely tables.
+    import itertools
+
+    x = np.array([[1, 0, 0], [1, 1, 0], [1, 0, 1], [1, 0, 0], [1, 1, 0], [0, 1, 0], [1, 1, 1]])
+    q_obs = cochran_q(x).statistic
+    inf = x[(x.sum(1) > 0) & (x.sum(1) < 3)]
+    choices = [[np.roll(row, s) for s in range(3)] for row in inf]  # the 3 placements of each row
+    qs = [sm_cochrans_q(np.array(rows)).statistic for rows in itertools.product(*choices)]
+    exact = np.mean(np.array(qs) >= q_obs - 1e-9)
+    res = cochran_q(x, method="permutation", reps=20_000, rng=1)
+    assert res.pvalue == pytest.approx(exact, abs=4 * res.mc_se + 1 / 20_001)
+    assert res.statistic == q_obs
+
+
 def test_small_table_note():
     res = cochran_q([[1, 0, 0], [1, 1, 0], [1, 1, 1]])
-    assert "informative" in res.note
+    assert "informative" in res.note and "permutation" in res.note
+    with pytest.raises(ValueError, match="method"):
+        cochran_q([[1, 0], [0, 1]], method="exact")
 
 
 def test_correct_matrix_any_labels():
