@@ -315,3 +315,16 @@ __all__ += [
     "summary_text",
     "top_two_bootstrap",
 ]
+
+from .bizarre import F1TestCheck, f1_percentile_intervals, f1_test_check, null_population
+from .textsim import plot_size_coverage, plot_tie_confidence, size_coverage_study
+
+__all__ += [
+    "F1TestCheck",
+    "f1_percentile_intervals",
+    "f1_test_check",
+    "null_population",
+    "plot_size_coverage",
+    "plot_tie_confidence",
+    "size_coverage_study",
+]

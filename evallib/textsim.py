@@ -97,6 +97,9 @@ __all__ = [
     "calibration_study",
     "calibration_summary",
     "calibration_bins",
+    "size_coverage_study",
+    "plot_size_coverage",
+    "plot_tie_confidence",
     "dcf_comparison",
     "plot_replicates",
     "plot_calibration",
@@ -736,6 +739,131 @@ def calibration_bins(study: pd.DataFrame, edges: tuple[float, ...] = (0.5, 0.8, 
         "right winner": g["correct"].mean(),
         "count": g.size(),
     }).reset_index()
+
+
+# ------------------------------------------------ the test's size and coverage
+def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int, ...] = (500, 2000, 7909),
+                        repetitions: int = 1000, reps: int = 1000, alpha: float = 0.05, rng: Any = None,
+                        progress: bool = False) -> pd.DataFrame:
+    """The checks that answer the paper's question: the F1 test's size and coverage.
+
+    For each experiment (its Dtrue taken as the population) and test-set size ``n``,
+    :func:`evallib.bizarre.f1_test_check` draws ``repetitions`` test sets of ``n``
+    documents and runs the bootstrap percentile test (``reps`` replicates) on each:
+
+    * **coverage**: how often the ``1 - alpha`` interval contains dF1 on all of Dtrue
+      (nominal ``1 - alpha``);
+    * **rejects**: how often it declares the models different (its power when dF1 is not 0);
+    * **size**: the same rejection rate on the setting's null twin
+      (:func:`evallib.bizarre.null_population`: the two models' discordant events
+      averaged, so dF1 = 0 exactly while the prior and the shared mistakes stay),
+      to be compared with ``alpha``.
+
+    Each rate comes with its Monte Carlo standard error ``sqrt(r (1 - r) / repetitions)``.
+
+    Parameters
+    ----------
+    experiments : list of :class:`Experiment`
+    test_sizes : test-set sizes, each ``>= 10``.
+    repetitions : simulated test sets per setting, size and population, ``>= 2``.
+    reps : bootstrap replicates per test set, ``>= 1``.
+    alpha : one minus the interval's level, in (0, 1).
+    rng : None, int, SeedSequence or numpy.random.Generator
+    progress : show a ``tqdm.auto`` bar over the settings and sizes.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per setting and test size: ``setting``, ``test_size``, ``dF1``
+        (on Dtrue), ``coverage``, ``coverage_se``, ``rejects``, ``rejects_se``,
+        ``size``, ``size_se``, ``repetitions``.
+    """
+    from .bizarre import f1_test_check, null_population
+
+    repetitions = check_count(repetitions, "repetitions", minimum=2)
+    reps = check_count(reps, "reps", minimum=1)
+    alpha = check_alpha(alpha)
+    sizes = [check_count(n, "test_sizes", minimum=10) for n in test_sizes]
+    if not sizes:
+        raise ValueError("test_sizes must list at least one test-set size")
+    gen = check_rng(rng)
+    rows = []
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(experiments) * len(sizes), unit="setting x size")
+    for exp in experiments:
+        null = null_population(exp.true_events)
+        for n in sizes:
+            real = f1_test_check(exp.true_events, n, repetitions=repetitions, reps=reps, alpha=alpha, rng=gen)
+            tie = f1_test_check(null, n, repetitions=repetitions, reps=reps, alpha=alpha, rng=gen)
+            rows.append({"setting": exp.population.setting.name, "test_size": n, "dF1": real.true_difference,
+                         "coverage": real.coverage, "coverage_se": real.coverage_se,
+                         "rejects": real.rejection, "rejects_se": real.rejection_se,
+                         "size": tie.rejection, "size_se": tie.rejection_se, "repetitions": repetitions})
+            if bar is not None:
+                bar.update(1)
+    if bar is not None:
+        bar.close()
+    return pd.DataFrame(rows)
+
+
+def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "coverage",
+                       alpha: float = 0.05) -> Any:
+    """Coverage (or size) of the percentile test against the test-set size, per setting.
+
+    Draws the rates of :func:`size_coverage_study` with bars of two Monte Carlo
+    standard errors either side, and the nominal level (``1 - alpha`` for coverage,
+    ``alpha`` for size) as a dotted line.
+    """
+    from ._plotting import get_axes
+
+    check_choice(what, "what", ("coverage", "size"))
+    alpha = check_alpha(alpha)
+    ax = get_axes(ax, figsize=(5.5, 3.6))
+    settings = list(dict.fromkeys(table["setting"]))
+    shift = 0.03
+    for k, name in enumerate(settings):
+        part = table[table["setting"] == name]
+        x = part["test_size"].to_numpy(float) * np.exp(shift * (k - (len(settings) - 1) / 2))
+        ax.errorbar(x, part[what], yerr=2 * part[f"{what}_se"], fmt="o-", capsize=3, label=f"setting {name}")
+    nominal = 1 - alpha if what == "coverage" else alpha
+    ax.axhline(nominal, color="grey", ls=":", lw=1.2, label=f"nominal {nominal:.0%}")
+    ax.set_xscale("log")
+    sizes = sorted(set(table["test_size"]))
+    ax.set_xticks(sizes)
+    ax.set_xticklabels([f"{n:,}" for n in sizes])
+    ax.minorticks_off()
+    ax.set_xlabel("test-set size")
+    ax.set_ylabel("coverage of the true dF1" if what == "coverage" else "rejection rate when dF1 = 0")
+    ax.set_title("Percentile interval: coverage (bars: 2 Monte Carlo SE)" if what == "coverage"
+                 else "Percentile test: size (bars: 2 Monte Carlo SE)", fontsize=10)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_tie_confidence(confidence: Any, ax: Any = None, *, bins: int = 10) -> Any:
+    """Histogram of the stated confidence in the observed winner when dF1 = 0 exactly.
+
+    ``confidence`` is :attr:`evallib.bizarre.F1TestCheck.confidence` of a null
+    population. For a calibrated test it is uniform on [0.5, 1] (dotted line): one
+    minus a one-sided p-value that is uniform under the null.
+    """
+    from ._plotting import get_axes
+
+    values = np.asarray(confidence, dtype=float)
+    if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
+        raise ValueError("confidence must be a non-empty one-dimensional array of finite numbers")
+    ax = get_axes(ax, figsize=(5.5, 3.4))
+    ax.hist(values, bins=np.linspace(0.5, 1.0, bins + 1), density=True, color="tab:blue", alpha=0.6,
+            label=f"{values.size:,} test sets")
+    ax.axhline(2.0, color="grey", ls=":", lw=1.2, label="uniform on [0.5, 1]")
+    ax.set_xlim(0.5, 1.0)
+    ax.set_xlabel("stated confidence in the test set's winner (eq. 13)")
+    ax.set_ylabel("density")
+    ax.set_title("Under an exact tie", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left")
+    return ax
 
 
 # ------------------------------------------------------------------------ DCF

@@ -405,3 +405,57 @@ def test_writer_bad_input(tmp_path, monkeypatch, kw, err, match):
     kw = dict(dict(path="g.npz"), **kw)
     with pytest.raises(err, match=match):
         ts.write_experiment_grid(kw.pop("path"), progress=False, **kw)
+
+
+# ------------------------------------------------ size and coverage (section 6)
+def test_size_coverage_study_rates_and_layout():
+    """Rates near their nominal values at a large test set (tolerance 4 Monte Carlo
+    SEs), dF1 against scikit-learn on Dtrue's documents, one row per setting x size."""
+    exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138], n_pool=3000, n_true=400_000)
+    table = ts.size_coverage_study([exp, exp], test_sizes=(300, 20_000), repetitions=300, reps=600, rng=0)
+    assert list(table.columns) == ["setting", "test_size", "dF1", "coverage", "coverage_se", "rejects",
+                                   "rejects_se", "size", "size_se", "repetitions"]
+    assert len(table) == 4 and table["test_size"].tolist() == [300, 20_000, 300, 20_000]
+    ev = exp.true_events
+    codes = np.repeat(np.arange(8), ev)
+    y, a, b = codes < 4, np.isin(codes, (0, 2, 4, 6)), np.isin(codes, (0, 1, 4, 5))
+    assert table.loc[0, "dF1"] == pytest.approx(f1_score(y, b) - f1_score(y, a))
+    big = table[table["test_size"] == 20_000]
+    tol = 4 * np.sqrt(0.05 * 0.95 / 300)
+    assert (abs(big["coverage"] - 0.95) <= tol).all()
+    assert (abs(big["size"] - 0.05) <= tol).all()
+    # a real difference of about 0.05 in F1 is found at 20,000 documents nearly always
+    assert (big["rejects"] > 0.9).all()
+    assert np.allclose(table["size_se"], np.sqrt(table["size"] * (1 - table["size"]) / 300))
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(repetitions=1), "repetitions"),
+    (dict(test_sizes=()), "test_sizes"),
+    (dict(test_sizes=(5,)), "test_sizes"),
+    (dict(alpha=1.0), "alpha"),
+    (dict(rng="x"), "rng"),
+])
+def test_size_coverage_study_bad_input(kw, match):
+    exp = _hand_experiment([30, 5, 5, 10, 3, 5, 5, 137], n_pool=2000, n_true=10_000)
+    with pytest.raises((TypeError, ValueError), match=match):
+        ts.size_coverage_study([exp], **kw)
+
+
+def test_size_coverage_plots_return_axes():
+    import matplotlib.pyplot as plt
+
+    exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138], n_pool=3000, n_true=50_000)
+    table = ts.size_coverage_study([exp], test_sizes=(300, 1000), repetitions=20, reps=100, rng=0)
+    fig, ax = plt.subplots()
+    assert ts.plot_size_coverage(table, ax=ax) is ax
+    assert ax.get_yscale() == "linear" and ax.get_xscale() == "log"
+    ax2 = ts.plot_size_coverage(table, what="size")
+    assert "dF1 = 0" in ax2.get_ylabel()
+    with pytest.raises(ValueError, match="what"):
+        ts.plot_size_coverage(table, what="power")
+    ax3 = ts.plot_tie_confidence(np.linspace(0.5, 1, 50))
+    assert ax3.get_xlim() == (0.5, 1.0)
+    with pytest.raises(ValueError, match="confidence"):
+        ts.plot_tie_confidence([])
+    plt.close("all")
