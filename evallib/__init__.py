@@ -317,10 +317,13 @@ __all__ += [
 ]
 
 from .bizarre import F1TestCheck, f1_percentile_intervals, f1_test_check, null_population
+from .nullbest_plots import plot_mc_tail, plot_null_tail
 from .textsim import plot_size_coverage, plot_tie_confidence, size_coverage_study
 
 __all__ += [
     "F1TestCheck",
+    "plot_mc_tail",
+    "plot_null_tail",
     "f1_percentile_intervals",
     "f1_test_check",
     "null_population",
