@@ -45,6 +45,7 @@ from scipy import stats
 
 from ._validate import (
     check_alpha, check_choice, check_count, check_labels, check_real, check_rng, check_vector,
+    sklearn_random_state,
 )
 
 __all__ = [
@@ -366,19 +367,6 @@ def dietterich_5x2cv(scores_1: Any, scores_2: Any) -> CVTTestResult:
 
 
 # ------------------------------------------------------------ cross-validation
-def _random_state(seed: Any) -> int:
-    """An int random_state for scikit-learn: the seed itself, or drawn from a Generator."""
-    if seed is None:
-        return int(np.random.default_rng().integers(2**31 - 1))
-    if isinstance(seed, np.random.Generator):
-        return int(seed.integers(2**31 - 1))
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or int(seed) < 0:
-        raise TypeError(
-            f"seed must be None, a non-negative int or a numpy.random.Generator, got {seed!r}"
-        )
-    return int(seed) % (2**32)
-
-
 def _check_learners(learners: Any) -> dict[str, Any]:
     from sklearn.base import clone
 
@@ -420,7 +408,7 @@ def cross_validate_scores(
     folds: int = 10,
     repeats: int = 1,
     stratified: bool = True,
-    seed: Any = None,
+    rng: Any = None,
     scoring: Any = "accuracy",
 ) -> pd.DataFrame:
     """Per-fold scores of learners under (repeated) k-fold cross-validation.
@@ -448,9 +436,10 @@ def cross_validate_scores(
         Number of independent partitionings, ``>= 1`` (10 x 10-fold: ``repeats=10``).
     stratified : bool
         Keep the class proportions in every fold (Flach: "stratified cross-validation").
-    seed : None, int or numpy.random.Generator
-        The partitions: an int is passed to scikit-learn as ``random_state``; a
-        Generator draws one; ``None`` draws fresh entropy (not reproducible).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The partitions: an int is passed to scikit-learn as ``random_state``;
+        otherwise one is drawn from ``check_rng(rng)`` (``None``: fresh entropy,
+        not reproducible).
     scoring : str or callable
         A scikit-learn scorer name or ``scorer(estimator, X, y)``; default accuracy.
 
@@ -468,7 +457,7 @@ def cross_validate_scores(
         ``folds < 2``, ``repeats < 1``, more folds than cases (or than the smallest
         class when stratified), X and y of different lengths, NaN labels, no learners.
     TypeError
-        Learners that are not estimators, a bad seed.
+        Learners that are not estimators, a bad ``rng``.
     """
     from sklearn.base import clone
     from sklearn.metrics import check_scoring
@@ -494,7 +483,7 @@ def cross_validate_scores(
                 f"stratified cross-validation, got {folds}; lower folds or use stratified=False"
             )
     models = _check_learners(learners)
-    random_state = _random_state(seed)
+    random_state = sklearn_random_state(rng)
     splitter_cls = RepeatedStratifiedKFold if stratified else RepeatedKFold
     splitter = splitter_cls(n_splits=folds, n_repeats=repeats, random_state=random_state)
     scorers = {name: check_scoring(est, scoring=scoring) for name, est in models.items()}
@@ -596,7 +585,7 @@ def _check_bayes_error(value: Any) -> float:
 
 
 def equal_learners_data(
-    n_samples: int, *, bayes_error: float = 0.25, rng: np.random.Generator
+    n_samples: int, *, bayes_error: float = 0.25, rng: Any = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """A data set on which two learners are equally good by construction.
 
@@ -616,8 +605,7 @@ def equal_learners_data(
     """
     n = check_count(n_samples, "n_samples", minimum=2)
     err = _check_bayes_error(bayes_error)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    rng = check_rng(rng)
     mu = float(stats.norm.ppf(1.0 - err))
     y = np.zeros(n, dtype=int)
     y[n // 2:] = 1
@@ -627,7 +615,7 @@ def equal_learners_data(
 
 
 def stratified_test_folds(
-    n_per_class: Any, folds: int, repeats: int = 1, *, rng: np.random.Generator
+    n_per_class: Any, folds: int, repeats: int = 1, *, rng: Any = None
 ) -> np.ndarray:
     """Random stratified k-fold partitions, as integer fold labels.
 
@@ -648,7 +636,7 @@ def stratified_test_folds(
         ``k >= 2``.
     repeats : int
         Number of independent partitions, >= 1.
-    rng : numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
 
     Returns
     -------
@@ -750,7 +738,7 @@ def simulate_equal_learners(
     repeats: int = 10,
     n_datasets: int = 100,
     bayes_error: float = 0.25,
-    seed: Any = 0,
+    rng: Any = 0,
     progress: bool = False,
 ) -> pd.DataFrame:
     """How the cross-validation t-tests behave when the null hypothesis is true.
@@ -789,9 +777,9 @@ def simulate_equal_learners(
         Number of simulated data sets, >= 1 (the Monte Carlo sample size).
     bayes_error : float
         In (0, 0.5): the error of the best rule on either feature.
-    seed : int or numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Everything random (data, partitions) is drawn from generators spawned from
-        ``numpy.random.default_rng(seed)`` (or from the Generator given).
+        ``check_rng(rng)``; an int makes the study reproducible (default 0).
     progress : bool
         Show a ``tqdm.auto`` bar over the data sets (default off).
 
@@ -811,9 +799,7 @@ def simulate_equal_learners(
         )
     m = check_count(n_datasets, "n_datasets", minimum=1)
     err = _check_bayes_error(bayes_error)
-    if seed is None:
-        raise TypeError("seed must be an int or a numpy.random.Generator; the simulation is always seeded")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(_random_state(seed))
+    rng = check_rng(rng)
     n0 = n // 2
     ratio = 1.0 / (folds - 1)
     # Data sets in blocks of about a million case-partitions, so memory stays small.
@@ -942,21 +928,21 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
 
 
 @functools.lru_cache(maxsize=32)
-def _cached_simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed, progress=False) -> pd.DataFrame:
+def _cached_simulation(n_samples, folds, repeats, n_datasets, bayes_error, rng, progress=False) -> pd.DataFrame:
     return simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
-                                   bayes_error=bayes_error, seed=seed, progress=progress)
+                                   bayes_error=bayes_error, rng=rng, progress=progress)
 
 
-def _simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed, progress=False) -> pd.DataFrame:
-    """:func:`simulate_equal_learners`, from the cache when every setting is a plain number (int seed).
+def _simulation(n_samples, folds, repeats, n_datasets, bayes_error, rng, progress=False) -> pd.DataFrame:
+    """:func:`simulate_equal_learners`, from the cache when every setting is a plain number (an int ``rng``).
 
     The cached frame is shared between callers: read it, never modify it.
     """
-    args = (n_samples, folds, repeats, n_datasets, bayes_error, seed)
+    args = (n_samples, folds, repeats, n_datasets, bayes_error, rng)
     if all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in args):
         return _cached_simulation(*args, bool(progress))
     return simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
-                                   bayes_error=bayes_error, seed=seed, progress=bool(progress))
+                                   bayes_error=bayes_error, rng=rng, progress=bool(progress))
 
 
 def rejection_study(
@@ -967,7 +953,7 @@ def rejection_study(
     *,
     n_datasets: int = 100,
     bayes_error: float = 0.25,
-    seed: Any = 0,
+    rng: Any = 0,
     ax=None,
     progress: bool = False,
 ) -> pd.DataFrame:
@@ -977,14 +963,14 @@ def rejection_study(
     ``alpha``, draws :func:`plot_rejection_rates` on ``ax`` (a new figure if
     ``None``) and returns the rates.
 
-    With an int ``seed`` the simulation is deterministic, so its result is cached
+    With an int ``rng`` the simulation is deterministic, so its result is cached
     for the last 32 settings: moving only the ``alpha`` slider, or returning to an
-    earlier setting, does not re-run it. A Generator ``seed`` is never cached.
+    earlier setting, does not re-run it. Any other ``rng`` (None, a SeedSequence, a Generator) is never cached.
     ``progress`` shows a ``tqdm.auto`` bar over the simulated data sets while the
     simulation runs (it is part of the cache key, so keep it fixed between calls).
     """
     alpha = check_alpha(alpha)
-    sim = _simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed, progress)
+    sim = _simulation(n_samples, folds, repeats, n_datasets, bayes_error, rng, progress)
     rates = rejection_rates(sim, alpha)
     plot_rejection_rates(rates, ax=ax)
     return rates
@@ -1003,18 +989,18 @@ def rejection_sweep(
     alphas: Any = (0.05,),
     n_datasets: int = 1000,
     bayes_error: float = 0.25,
-    seed: Any = 0,
+    rng: Any = 0,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Rejection rates of the simulated tests as one setting of the study varies.
 
     Runs :func:`simulate_equal_learners` once per value of ``parameter`` (the other
     settings fixed) and :func:`rejection_rates` at each level in ``alphas``. With an
-    int ``seed`` every run draws the same data sets (data set ``i`` has its own
+    int ``rng`` every run draws the same data sets (data set ``i`` has its own
     spawned generator and draws its cases first), so the values are compared on
     common random numbers when ``parameter`` is ``"folds"`` or ``"repeats"``. Like
     :func:`rejection_study`, and sharing its cache, a setting already simulated with
-    an int ``seed`` is not simulated again.
+    an int ``rng`` is not simulated again.
 
     Parameters
     ----------
@@ -1022,7 +1008,7 @@ def rejection_sweep(
         The setting that varies.
     values : sequence of int
         Its values, at least one.
-    n_samples, folds, repeats, n_datasets, bayes_error, seed
+    n_samples, folds, repeats, n_datasets, bayes_error, rng
         As in :func:`simulate_equal_learners` (the one named by ``parameter`` is ignored).
     alphas : sequence of float
         Significance levels in (0, 1).
@@ -1049,7 +1035,7 @@ def rejection_sweep(
     frames = []
     for value in runs:
         run = settings | {parameter: value}
-        sim = _simulation(run["n_samples"], run["folds"], run["repeats"], n_datasets, bayes_error, seed)
+        sim = _simulation(run["n_samples"], run["folds"], run["repeats"], n_datasets, bayes_error, rng)
         for a in levels:
             rates = rejection_rates(sim, a)
             rates.insert(0, "alpha", a)

@@ -50,7 +50,7 @@ import pandas as pd
 from scipy import fft as sp_fft
 from scipy import special, stats
 
-from ._validate import check_alpha, check_count
+from ._validate import check_alpha, check_count, check_rng
 
 __all__ = [
     "METRICS",
@@ -502,7 +502,7 @@ def critical_value(
     k: int = 10,
     method: str = "exact",
     reps: int | None = None,
-    seed: Any = None,
+    rng: Any = None,
     n_jobs: int = 2,
     progress: bool = False,
 ) -> float:
@@ -527,7 +527,8 @@ def critical_value(
         paper's ``R = mc_repetitions(C, alpha)``), keep the ``t = max(1, round(reps * tail))``
         best and return the ``t``-th best (with ``t = 1``, too few ``reps`` for the tail:
         the estimate is then biased low).
-    reps, seed, n_jobs : Monte Carlo only (repetitions, seed, threads).
+    reps, rng, n_jobs : Monte Carlo only (repetitions, randomness as in
+        :func:`simulate_null`, threads).
     progress : bool
         Monte Carlo only: show a ``tqdm.auto`` bar counting the rankings scored.
 
@@ -553,7 +554,7 @@ def critical_value(
         return _exact_critical(metric, P, N, k, tail)
     reps = mc_repetitions(C, alpha) if reps is None else check_count(reps, "reps", minimum=1)
     top = max(1, int(round(reps * tail)))
-    best = _mc_top(metric, P, N, reps, top, k=k, seed=seed, n_jobs=n_jobs, progress=bool(progress))
+    best = _mc_top(metric, P, N, reps, top, k=k, rng=rng, n_jobs=n_jobs, progress=bool(progress))
     return float(best[top - 1])
 
 
@@ -750,12 +751,12 @@ def _chunks(reps: int) -> list[int]:
     return sizes
 
 
-def _run_chunks(work: Callable, reps: int, seed: Any, n_jobs: int, consume: Callable, progress: bool = False):
+def _run_chunks(work: Callable, reps: int, rng: Any, n_jobs: int, consume: Callable, progress: bool = False):
     """Run ``work(size, rng)`` over chunks (own child generator each: reproducible for any
     ``n_jobs``), passing results to ``consume`` in chunk order; at most ``2 n_jobs``
     chunks in flight, so memory stays bounded at any ``reps``."""
     sizes = _chunks(reps)
-    rngs = np.random.default_rng(seed).spawn(len(sizes))
+    rngs = check_rng(rng).spawn(len(sizes))
     n_jobs = max(1, min(int(n_jobs), os.cpu_count() or 1))
     bar = None
     if progress:
@@ -797,7 +798,7 @@ def simulate_null(
     reps: int,
     *,
     k: int = 10,
-    seed: Any = None,
+    rng: Any = None,
     n_jobs: int = 2,
     progress: bool = False,
 ) -> np.ndarray:
@@ -812,9 +813,9 @@ def simulate_null(
     P, N : int >= 1
     reps : int >= 1
     k : int, cut-off for ``"tp"``
-    seed : int, SeedSequence or Generator, optional
-        Each chunk of 50,000 rankings gets its own child generator, so the result does not
-        depend on ``n_jobs``.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Normalised by ``check_rng``. Each chunk of 50,000 rankings gets its own child
+        generator, so the result does not depend on ``n_jobs``.
     n_jobs : int, threads (numpy releases the GIL in the inner loops).
     progress : bool
         Show a ``tqdm.auto`` bar counting the rankings scored (default off).
@@ -841,12 +842,12 @@ def simulate_null(
         out[pos[0]:pos[0] + scores.size] = scores
         pos[0] += scores.size
 
-    _run_chunks(work, reps, seed, n_jobs, consume, progress=bool(progress))
+    _run_chunks(work, reps, rng, n_jobs, consume, progress=bool(progress))
     return out
 
 
 def simulate_scores(P: int, N: int, reps: int, *, metrics: Sequence[str] = ("auc", "accuracy", "f1"),
-                    k: int = 10, seed: Any = None, n_jobs: int = 2, progress: bool = False) -> dict[str, np.ndarray]:
+                    k: int = 10, rng: Any = None, n_jobs: int = 2, progress: bool = False) -> dict[str, np.ndarray]:
     """As :func:`simulate_null` for several named metrics scored on the same rankings (``progress``: a tqdm bar)."""
     P, N = _check_sizes(P, N)
     reps = check_count(reps, "reps", minimum=1)
@@ -863,12 +864,12 @@ def simulate_scores(P: int, N: int, reps: int, *, metrics: Sequence[str] = ("auc
             out[m][pos[0]:pos[0] + n] = res[m]
         pos[0] += n
 
-    _run_chunks(lambda s, r: _fast_chunk(P, N, s, r, metrics, k), reps, seed, n_jobs, consume,
+    _run_chunks(lambda s, r: _fast_chunk(P, N, s, r, metrics, k), reps, rng, n_jobs, consume,
                 progress=bool(progress))
     return out
 
 
-def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, seed: Any, n_jobs: int,
+def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, rng: Any, n_jobs: int,
             progress: bool = False) -> np.ndarray:
     """The ``top`` best of ``reps`` random scores, best first, in bounded memory (Table 2's heap)."""
     name, fn = _resolve_metric(metric)
@@ -885,7 +886,7 @@ def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, seed: A
             merged = np.partition(merged, merged.size - top)[merged.size - top:]
         kept[0] = merged
 
-    _run_chunks(work, reps, seed, n_jobs, consume, progress=progress)
+    _run_chunks(work, reps, rng, n_jobs, consume, progress=progress)
     return np.sort(kept[0])[::-1]
 
 

@@ -161,16 +161,16 @@ def plot_contour_panels(table: pd.DataFrame, *, C: int = 1000, alpha: float = 0.
     return axes
 
 
-def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, seed=0) -> float:
+def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, rng=0) -> float:
     """Largest gap between the Monte Carlo CDF of ``reps`` rankings and the exact CDF
     (Kolmogorov distance, over the attainable values)."""
     law = null_cdf(metric, P, N, max_points=400)
-    scores = np.sort(simulate_null(metric, P, N, reps, seed=seed))
+    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
     emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
     return float(np.max(np.abs(emp - law.cdf)))
 
 
-def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, seed=0, ax=None):
+def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, rng=0, ax=None):
     """The Monte Carlo CDF of ``reps`` random rankings over the exact CDF.
 
     The title gives the Kolmogorov distance and its order of magnitude under the null,
@@ -178,7 +178,7 @@ def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, seed=0, ax=No
     """
     reps = check_count(reps, "reps", minimum=1)
     law = null_cdf(metric, P, N, max_points=400)
-    scores = np.sort(simulate_null(metric, P, N, reps, seed=seed))
+    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
     emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
     ax = _axes(ax)
     ax.step(law.values, law.cdf, where="post", color="k", linewidth=2, label="exact")

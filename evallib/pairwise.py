@@ -328,7 +328,7 @@ def qh_coverage(
     *,
     alpha: float = 0.05,
     reps: int = 10_000,
-    rng: np.random.Generator,
+    rng: Any = None,
 ) -> float:
     """Monte Carlo coverage of the interval of eqs. (4)-(5).
 
@@ -347,7 +347,7 @@ def qh_coverage(
         In (0, 1).
     reps : int
         Number of simulated test sets, >= 1.
-    rng : numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The source of randomness (seed it for reproducibility).
     """
     for name, v in (("pi_b", pi_b), ("pi_c", pi_c)):
