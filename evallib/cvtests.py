@@ -43,6 +43,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
+from ._progress import progress_bar
 from ._validate import (
     check_alpha, check_choice, check_count, check_labels, check_real, check_rng, check_vector,
     sklearn_random_state,
@@ -537,6 +539,25 @@ def paired_scores(
     return s1.to_numpy(dtype=float), s2.to_numpy(dtype=float)
 
 
+def _cv_ttests(a: np.ndarray, b: np.ndarray, *, rounds: tuple | None, ratio: float,
+               five_by_two: tuple | None) -> dict[str, CVTTestResult]:
+    """The cross-validation t-tests of two learners, named as in :data:`SIMULATED_TESTS`.
+
+    The one place they are assembled (for :func:`compare_cv_scores` and
+    :func:`simulate_equal_learners`): the naive paired t-test on the fold scores ``a``,
+    ``b``; the textbook's test on the per-repetition means ``rounds`` (when there are at
+    least two); Nadeau & Bengio's corrected test with ``ratio = n_test / n_train``; and
+    Dietterich's 5x2cv test on the ``(r, 2)`` score arrays ``five_by_two`` when given.
+    """
+    results = {SIMULATED_TESTS[0]: cv_ttest(a, b)}
+    if rounds is not None and len(rounds[0]) >= 2:
+        results[SIMULATED_TESTS[1]] = cv_ttest(*rounds)
+    results[SIMULATED_TESTS[2]] = corrected_resampled_ttest(a, b, test_train_ratio=ratio)
+    if five_by_two is not None:
+        results[SIMULATED_TESTS[3]] = dietterich_5x2cv(*five_by_two)
+    return results
+
+
 def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd.DataFrame:
     """All the applicable t-tests for two learners of a :func:`cross_validate_scores` table.
 
@@ -557,19 +578,15 @@ def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd
         (differences are learner_1 minus learner_2).
     """
     s1, s2 = paired_scores(table, learner_1, learner_2, per="fold")
-    results = {"paired t, all folds": cv_ttest(s1, s2)}
-    r1, r2 = paired_scores(table, learner_1, learner_2, per="repeat")
-    if r1.size >= 2:
-        results["paired t, round means"] = cv_ttest(r1, r2)
+    rounds = paired_scores(table, learner_1, learner_2, per="repeat")
     part = table[table["learner"] == learner_1]
+    folds = int(table["fold"].max()) + 1
     if {"n_train", "n_test"} <= set(table.columns):
         ratio = float(part["n_test"].mean() / part["n_train"].mean())
     else:
-        k = int(table["fold"].max()) + 1
-        ratio = 1.0 / (k - 1)
-    results["corrected resampled t"] = corrected_resampled_ttest(s1, s2, test_train_ratio=ratio)
-    if int(table["fold"].max()) + 1 == 2:
-        results["5x2cv t"] = dietterich_5x2cv(s1.reshape(-1, 2), s2.reshape(-1, 2))
+        ratio = 1.0 / (folds - 1)
+    five_by_two = (s1.reshape(-1, 2), s2.reshape(-1, 2)) if folds == 2 else None
+    results = _cv_ttests(s1, s2, rounds=rounds, ratio=ratio, five_by_two=five_by_two)
     return pd.DataFrame(
         [{"test": name, "statistic": r.statistic, "df": r.df, "pvalue": r.pvalue,
           "mean_difference": r.mean_difference, "std_error": r.std_error} for name, r in results.items()]
@@ -804,12 +821,9 @@ def simulate_equal_learners(
     ratio = 1.0 / (folds - 1)
     # Data sets in blocks of about a million case-partitions, so memory stays small.
     block = max(1, min(m, 1_000_000 // (n * (repeats + 5))))
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=m, unit="data set")
     rows = []
     children = rng.spawn(m)
+    bar = progress_bar(bool(progress), total=m, unit="data set")
     for first in range(0, m, block):
         gens = children[first:first + block]
         xs, cv, cv2 = [], [], []
@@ -823,18 +837,12 @@ def simulate_equal_learners(
         acc2 = _nb_fold_accuracy(xs, n0, cv2, 2)
         for i in range(len(gens)):
             a, b = acc[0][i], acc[1][i]
-            results = {SIMULATED_TESTS[0]: cv_ttest(a, b)}
-            if repeats >= 2:
-                results[SIMULATED_TESTS[1]] = cv_ttest(a.reshape(repeats, folds).mean(axis=1),
-                                                       b.reshape(repeats, folds).mean(axis=1))
-            results[SIMULATED_TESTS[2]] = corrected_resampled_ttest(a, b, test_train_ratio=ratio)
-            results[SIMULATED_TESTS[3]] = dietterich_5x2cv(acc2[0][i], acc2[1][i])
+            rounds = (a.reshape(repeats, folds).mean(axis=1), b.reshape(repeats, folds).mean(axis=1))
+            results = _cv_ttests(a, b, rounds=rounds, ratio=ratio, five_by_two=(acc2[0][i], acc2[1][i]))
             for name, res in results.items():
                 rows.append((first + i, name, res.statistic, res.df, res.pvalue, res.mean_difference))
-        if bar is not None:
-            bar.update(len(gens))
-    if bar is not None:
-        bar.close()
+        bar.update(len(gens))
+    bar.close()
     out = pd.DataFrame(rows, columns=["dataset", "test", "statistic", "df", "pvalue", "mean_difference"])
     out.attrs.update(n_samples=n, folds=folds, repeats=repeats, n_datasets=m, bayes_error=err)
     return out
@@ -878,14 +886,6 @@ def rejection_rates(simulation: pd.DataFrame, alpha: float = 0.05) -> pd.DataFra
     return out
 
 
-def _axes(ax):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.2))
-    return ax
-
-
 def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=None):
     """Bar chart of rejection rates with +-2 Monte Carlo standard errors and the level alpha.
 
@@ -905,7 +905,7 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
     if missing:
         raise ValueError(f"rates lacks the columns {sorted(missing)}; make it with rejection_rates()")
     alpha = check_alpha(rates.attrs.get("alpha", 0.05) if alpha is None else alpha)
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(7, 3.2))
     y = np.arange(len(rates))[::-1]
     colours = ["C3" if lo > alpha else "C0" for lo in rates["rate"] - 2 * rates["mc_se"]]
     ax.barh(y, rates["rate"], xerr=2 * rates["mc_se"], color=colours, alpha=0.8, capsize=3)
@@ -1029,9 +1029,7 @@ def rejection_sweep(
     levels = [check_alpha(a) for a in alphas]
     settings = dict(n_samples=n_samples, folds=folds, repeats=repeats)
     runs = list(values)
-    if progress:
-        from tqdm.auto import tqdm
-        runs = tqdm(runs, unit="setting")
+    bar = progress_bar(bool(progress), total=len(runs), unit="setting")
     frames = []
     for value in runs:
         run = settings | {parameter: value}
@@ -1042,6 +1040,8 @@ def rejection_sweep(
             rates.insert(0, "value", int(sim.attrs[parameter]))
             rates.insert(0, "parameter", parameter)
             frames.append(rates)
+        bar.update(1)
+    bar.close()
     out = pd.concat(frames, ignore_index=True)
     out.attrs.update(settings, n_datasets=n_datasets, bayes_error=bayes_error, varied=parameter)
     return out

@@ -50,6 +50,7 @@ import pandas as pd
 from scipy import fft as sp_fft
 from scipy import special, stats
 
+from ._progress import parallel_map, progress_bar
 from ._validate import check_alpha, check_count, check_rng
 
 __all__ = [
@@ -758,37 +759,39 @@ def _run_chunks(work: Callable, reps: int, rng: Any, n_jobs: int, consume: Calla
     sizes = _chunks(reps)
     rngs = check_rng(rng).spawn(len(sizes))
     n_jobs = max(1, min(int(n_jobs), os.cpu_count() or 1))
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=reps, unit="rankings")
-    if n_jobs == 1:
-        for size, rng in zip(sizes, rngs):
-            consume(work(size, rng))
-            if bar:
-                bar.update(size)
-    else:
-        with ThreadPoolExecutor(max_workers=n_jobs) as pool:
-            pending = []
+    with progress_bar(bool(progress), total=reps, unit="rankings") as bar:
+        if n_jobs == 1:
             for size, rng in zip(sizes, rngs):
-                pending.append((size, pool.submit(work, size, rng)))
-                if len(pending) >= 2 * n_jobs:
-                    s, fut = pending.pop(0)
-                    consume(fut.result())
-                    if bar:
+                consume(work(size, rng))
+                bar.update(size)
+        else:
+            with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+                pending = []
+                for size, rng in zip(sizes, rngs):
+                    pending.append((size, pool.submit(work, size, rng)))
+                    if len(pending) >= 2 * n_jobs:
+                        s, fut = pending.pop(0)
+                        consume(fut.result())
                         bar.update(s)
-            for s, fut in pending:
-                consume(fut.result())
-                if bar:
+                for s, fut in pending:
+                    consume(fut.result())
                     bar.update(s)
-    if bar:
-        bar.close()
 
 
 def _resolve_metric(metric: Any) -> tuple[str, Callable | None]:
     if callable(metric) and not isinstance(metric, str):
         return "custom", metric
     return _check_metric(metric), None
+
+
+def _chunk_scorer(name: str, fn: Callable | None, P: int, N: int, k: int) -> Callable:
+    """``work(size, rng)`` for :func:`_run_chunks`: the scores of ``size`` random rankings
+    under one metric (the vectorised engine for a named metric, the loop for a callable)."""
+    def work(size, rng):
+        if fn is not None:
+            return _generic_chunk(fn, P, N, size, rng)["custom"]
+        return _fast_chunk(P, N, size, rng, (name,), k)[name]
+    return work
 
 
 def simulate_null(
@@ -833,16 +836,11 @@ def simulate_null(
     out = np.empty(reps)
     pos = [0]
 
-    def work(size, rng):
-        if fn is not None:
-            return _generic_chunk(fn, P, N, size, rng)["custom"]
-        return _fast_chunk(P, N, size, rng, (name,), k)[name]
-
     def consume(scores):
         out[pos[0]:pos[0] + scores.size] = scores
         pos[0] += scores.size
 
-    _run_chunks(work, reps, rng, n_jobs, consume, progress=bool(progress))
+    _run_chunks(_chunk_scorer(name, fn, P, N, k), reps, rng, n_jobs, consume, progress=bool(progress))
     return out
 
 
@@ -875,18 +873,13 @@ def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, rng: An
     name, fn = _resolve_metric(metric)
     kept = [np.empty(0)]
 
-    def work(size, rng):
-        if fn is not None:
-            return _generic_chunk(fn, P, N, size, rng)["custom"]
-        return _fast_chunk(P, N, size, rng, (name,), k)[name]
-
     def consume(scores):
         merged = np.concatenate([kept[0], scores])
         if merged.size > top:
             merged = np.partition(merged, merged.size - top)[merged.size - top:]
         kept[0] = merged
 
-    _run_chunks(work, reps, rng, n_jobs, consume, progress=progress)
+    _run_chunks(_chunk_scorer(name, fn, P, N, k), reps, rng, n_jobs, consume, progress=progress)
     return np.sort(kept[0])[::-1]
 
 
@@ -941,16 +934,9 @@ def critical_value_table(
     k = check_count(k, "k", minimum=1)
     # Largest cells first, so the pool is not left waiting for one big cell at the end.
     cells = sorted(((m, p, n) for m in metrics for p in Ps for n in Ns), key=lambda c: -(c[1] * c[2]))
-    if n_jobs == 1:
-        parts = (_table_cell(m, p, n, Cs, alphas, k) for m, p, n in cells)
-    else:
-        from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=n_jobs, return_as="generator", batch_size=1)(
-            delayed(_table_cell)(m, p, n, Cs, alphas, k) for m, p, n in cells
-        )
-    if progress:
-        from tqdm.auto import tqdm
-        parts = tqdm(parts, total=len(cells), unit="cell")
+    parts = parallel_map(_table_cell, ((m, p, n, Cs, alphas, k) for m, p, n in cells),
+                         n_jobs=n_jobs, total=len(cells),
+                         progress=bool(progress), unit="cell")
     rows = [row for part in parts for row in part]
     table = pd.DataFrame(rows, columns=["metric", "P", "N", "C", "alpha", "critical_value"])
     return table.sort_values(["metric", "alpha", "C", "P", "N"], kind="stable").reset_index(drop=True)
@@ -972,16 +958,3 @@ def write_critical_values(path: str = "data/critical_values.csv", *, n_jobs: int
     table = critical_value_table(n_jobs=n_jobs, progress=progress)
     table.to_csv(path, index=False, float_format="%.10g")
     return table
-
-
-if __name__ == "__main__":  # python -m evallib.nullbest [path]
-    import sys
-    import time
-
-    # Import by module name so that joblib's workers can unpickle the cell function.
-    from evallib.nullbest import write_critical_values as _write
-
-    start = time.perf_counter()
-    out = sys.argv[1] if len(sys.argv) > 1 else "data/critical_values.csv"
-    tab = _write(out)
-    print(f"wrote {len(tab)} rows to {out} in {time.perf_counter() - start:.1f} s")

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
 __all__ = [
@@ -598,14 +599,6 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- Figure 4
-def _axes(ax):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.6))
-    return ax
-
-
 def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     """Figure 4: per pair the unadjusted and the adjusted interval, and the null line.
 
@@ -625,7 +618,7 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     missing = {"pair", "estimate", "ci_low", "ci_high", "ci_adj_low", "ci_adj_high"} - set(table.columns)
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with pairwise_table()")
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(7, 3.6))
     x = np.arange(len(table))
     ax.vlines(x, table["ci_adj_low"], table["ci_adj_high"], colors="0.55", linewidth=1.2,
               label="adjusted interval")

@@ -52,16 +52,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from scipy import stats
-from sklearn.feature_extraction.text import TfidfTransformer
-from sklearn.kernel_approximation import Nystroem
-from sklearn.pipeline import make_pipeline
-from sklearn.svm import LinearSVC
 
+from ._plotting import get_axes
+from ._progress import parallel_map, progress_bar
 from ._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
 from .bizarre import (
     F1Bootstrap,
@@ -249,7 +246,7 @@ class Learners:
     ``model_a``: linear SVM; ``model_b``: Gaussian-kernel SVM (Nystroem + linear SVM).
     """
 
-    tfidf: TfidfTransformer
+    tfidf: Any                  # sklearn's TfidfTransformer, fitted
     model_a: Any
     model_b: Any
 
@@ -271,6 +268,11 @@ def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_compone
     ``rng`` (None, an int, a SeedSequence or a Generator) gives scikit-learn's
     ``random_state`` through ``sklearn_random_state``.
     """
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.kernel_approximation import Nystroem
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC
+
     seed = sklearn_random_state(rng)
     y = np.asarray(y)
     if len(np.unique(y)) != 2:
@@ -483,16 +485,8 @@ def write_experiment_grid(path: str | Path = GRID_PATH, *, n_jobs: int = 2, prog
     n_jobs = check_count(n_jobs, "n_jobs", minimum=1)
     keys = [(s, p, q) for s in SETTINGS for p in GRID_PRIORS for q in GRID_NOISES]
     sizes = dict(GRID_SIZES)
-    if n_jobs == 1:
-        parts = (_grid_entry(*k, sizes, GRID_CHUNK) for k in keys)
-    else:
-        from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=n_jobs, return_as="generator", batch_size=1)(
-            delayed(_grid_entry)(*k, sizes, GRID_CHUNK) for k in keys
-        )
-    if progress:
-        from tqdm.auto import tqdm
-        parts = tqdm(parts, total=len(keys), unit="experiment")
+    parts = parallel_map(_grid_entry, ((*k, sizes, GRID_CHUNK) for k in keys), n_jobs=n_jobs,
+                         total=len(keys), progress=bool(progress), unit="experiment")
     codes, events = zip(*parts)
     np.savez_compressed(
         path, codes=np.stack(codes), true_events=np.stack(events),
@@ -667,10 +661,7 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
         raise ValueError("test_sizes must list at least one test-set size")
     rng = check_rng(rng)
     rows = []
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(experiments) * len(sizes) * repetitions, unit="test")
+    bar = progress_bar(bool(progress), total=len(experiments) * len(sizes) * repetitions, unit="test")
     for exp in experiments:
         codes = exp.pool_codes
         true_d = exp.true_difference
@@ -680,8 +671,7 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
                 raise ValueError(f"test_sizes must not exceed the pool size {codes.size}, got {n}")
             truth = dtrue_replicates(exp, n, n_subsamples, rng)
             for r in range(repetitions):
-                if bar is not None:
-                    bar.update(1)
+                bar.update(1)
                 pick = rng.choice(codes.size, n, replace=False)
                 c = codes[pick]
                 y = c < 4
@@ -696,8 +686,7 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
                     "dtrue_frequency": _frequency(truth, boot.winner),
                     "significant": boot.significant, "correct": boot.winner == true_winner,
                 })
-    if bar is not None:
-        bar.close()
+    bar.close()
     return pd.DataFrame(rows)
 
 
@@ -784,14 +773,13 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
 
 
 # ------------------------------------------------------------------------ plots
-def plot_replicates(run: SettingRun, ax: plt.Axes | None = None, *, bins: int = 40) -> plt.Axes:
+def plot_replicates(run: SettingRun, ax=None, *, bins: int = 40):
     """Figure 1 redrawn: histogram of dF1* on Dte beside dF1 on the Dtrue subsamples.
 
     The shaded band is the bootstrap's percentile interval (eq. 14), the dashed line
     dF1 on the whole of Dtrue.
     """
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.6))
+    ax = get_axes(ax, figsize=(7, 3.6))
     b = run.bootstrap
     both = np.concatenate([b.replicates, run.truth])
     edges = np.histogram_bin_edges(both, bins=bins)
@@ -810,14 +798,13 @@ def plot_replicates(run: SettingRun, ax: plt.Axes | None = None, *, bins: int = 
     return ax
 
 
-def plot_calibration(study: pd.DataFrame, ax: plt.Axes | None = None,
-                     edges: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0)) -> plt.Axes:
+def plot_calibration(study: pd.DataFrame, ax=None,
+                     edges: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0)):
     """Reliability diagram: mean frequency on Dtrue against stated confidence, per test size.
 
     Points below the diagonal are over-confident bins.
     """
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 4.5))
+    ax = get_axes(ax, figsize=(5, 4.5))
     table = calibration_bins(study, edges)
     for n, part in table.groupby("test_size"):
         ax.plot(part["stated"], part["on Dtrue"], "o-", label=f"test size {n:,}")
@@ -829,15 +816,3 @@ def plot_calibration(study: pd.DataFrame, ax: plt.Axes | None = None,
     ax.legend(fontsize=8, loc="lower right")
     ax.set_title("Is the percentile test's confidence right?", fontsize=10)
     return ax
-
-
-if __name__ == "__main__":  # python -m evallib.textsim [path]
-    import sys
-    import time
-
-    # Import by module name so that joblib's workers can unpickle the entry function.
-    from evallib.textsim import write_experiment_grid as _write
-
-    start = time.perf_counter()
-    out = _write(sys.argv[1] if len(sys.argv) > 1 else "data/textsim_grid.npz")
-    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.1f} s")
