@@ -51,6 +51,7 @@ from scipy import fft as sp_fft
 from scipy import special, stats
 
 from ._progress import parallel_map, progress_bar
+from ._resources import data_path
 from ._validate import check_alpha, check_count, check_rng
 
 __all__ = [
@@ -942,7 +943,8 @@ def critical_value_table(
     return table.sort_values(["metric", "alpha", "C", "P", "N"], kind="stable").reset_index(drop=True)
 
 
-CSV_PATH = Path(__file__).resolve().parents[1] / "data" / "critical_values.csv"
+#: The shipped table (``data/critical_values.csv`` in the repository; see evallib._resources).
+CSV_PATH = data_path("critical_values.csv")
 
 
 def load_critical_values(path: str | Path | None = None) -> pd.DataFrame:

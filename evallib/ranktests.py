@@ -30,7 +30,6 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,6 +37,7 @@ import pandas as pd
 from scipy import stats
 
 from ._plotting import get_axes
+from ._resources import data_path
 from ._validate import check_alpha, check_choice, check_count, check_real, check_vector
 
 __all__ = [
@@ -61,7 +61,6 @@ __all__ = [
 ]
 
 CD_TESTS = ("nemenyi", "bonferroni-dunn")
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 
 #: Largest number of non-zero differences for which ``method="auto"`` uses the exact
 #: signed-rank distribution (above it, the normal approximation).
@@ -80,7 +79,7 @@ def flach_example_12_4() -> pd.DataFrame:
         Index ``fold`` (1-10), columns ``Naive Bayes``, ``Decision tree``,
         ``Nearest neighbour``, accuracies to four decimals as printed.
     """
-    return pd.read_csv(DATA_DIR / "flach_example_12_4.csv", index_col="fold")
+    return pd.read_csv(data_path("flach_example_12_4.csv"), index_col="fold")
 
 
 # ------------------------------------------------------------------- validation
