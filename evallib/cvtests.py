@@ -136,9 +136,9 @@ class CVTTestResult:
         half = float(stats.t.ppf(1.0 - alpha / 2.0, self.df)) * self.std_error
         return self.mean_difference - half, self.mean_difference + half
 
-    def rejects(self, alpha: float = 0.05) -> bool:
-        """Whether the null hypothesis of equal performance is rejected at level ``alpha``."""
-        return self.pvalue < check_alpha(alpha)
+    def reject(self, alpha: float = 0.05) -> bool:
+        """Whether the null hypothesis of equal performance is rejected: ``pvalue <= alpha``."""
+        return self.pvalue <= check_alpha(alpha)
 
 
 # ------------------------------------------------------------------- the tests
@@ -855,7 +855,7 @@ def rejection_rates(simulation: pd.DataFrame, alpha: float = 0.05) -> pd.DataFra
     ----------
     simulation : DataFrame from :func:`simulate_equal_learners`
     alpha : float
-        Significance level in (0, 1); a test rejects when ``pvalue < alpha``.
+        Significance level in (0, 1); a test rejects when ``pvalue <= alpha``.
 
     Returns
     -------
@@ -877,7 +877,7 @@ def rejection_rates(simulation: pd.DataFrame, alpha: float = 0.05) -> pd.DataFra
     rows = []
     for name in order:
         p = simulation.loc[simulation["test"] == name, "pvalue"].to_numpy(dtype=float)
-        k = int(np.sum(p < alpha))
+        k = int(np.sum(p <= alpha))
         rate = k / p.size
         rows.append((name, k, p.size, rate, float(np.sqrt(rate * (1.0 - rate) / p.size))))
     out = pd.DataFrame(rows, columns=["test", "rejections", "n_datasets", "rate", "mc_se"])
