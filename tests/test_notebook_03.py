@@ -64,7 +64,8 @@ def test_saved_size_and_coverage_are_reproduced_with_another_seed():
     for (setting, n), (cov, cov_se, size, size_se) in saved.items():
         assert abs(size - 0.05) <= 4 * max(size_se, 0.005), (setting, n, size)
     for setting, n in (("Y", 500), ("X", 7909)):
-        exp = build_experiment(setting, prior_pos=0.25, label_noise=0.02, **GRID_SIZES)
+        sizes = dict(GRID_SIZES)
+        exp = build_experiment(setting, prior_pos=0.25, label_noise=0.02, rng=sizes.pop("seed"), **sizes)
         cov, cov_se, size, size_se = saved[(setting, n)]
         again = f1_test_check(exp.true_events, n, repetitions=1000, reps=1000, rng=123)
         assert abs(again.coverage - cov) <= 4 * np.hypot(cov_se, again.coverage_se), (setting, n)
@@ -130,7 +131,7 @@ assert calls[21][2]["cost_fn"] == 4.0 and calls[21][2]["n_test"] == 1000 and cal
 assert calls[23][2]["prior_pos"] == 0.2 and calls[22][2]["label_noise"] == 0.05
 # the noise slider really retrained: a different experiment from the default one
 assert _build("Z", prior_pos=0.3, label_noise=0.05, n_train=n_train, n_pool=n_pool, n_true=n_true,
-              seed=seed) is not experiments["Z"]
+              rng=seed) is not experiments["Z"]
 # every position of the two population sliders is a point of the precomputed grid
 from evallib.textsim import GRID_NOISES, GRID_PRIORS
 noise = controls["label_noise"]
