@@ -373,6 +373,20 @@ def accuracy_interval(
     With ``correct`` equal to 0 or ``n`` the plug-in variance is 0 and the normal
     interval collapses to the single point ``â`` (and the note says so); the Wilson
     and exact intervals stay informative.
+
+    References
+    ----------
+    .. [1] Flach, P. (2012). *Machine Learning: The Art and Science of Algorithms that Make Sense
+       of Data*. Cambridge University Press, chapter 12.
+
+    Examples
+    --------
+    Example 12.5: 80 of 100 test cases right; the book prints the 95% interval [0.72, 0.88].
+
+    >>> from evallib import accuracy_interval
+    >>> ci = accuracy_interval(80, 100, alpha=0.05)
+    >>> round(ci.low, 2), round(ci.high, 2)
+    (0.72, 0.88)
     """
     correct, n = _check_correct_n(correct, n)
     alpha = check_alpha(alpha)
