@@ -767,6 +767,11 @@ def null_population(events: Any) -> np.ndarray:
     numpy.ndarray
         Eight probabilities summing to 1.
 
+    References
+    ----------
+    Keller, Bengio & Wong, *Benchmarking non-parametric statistical tests*, IDIAP, Table 1
+    and eq. (12).
+
     Examples
     --------
     >>> from evallib.bizarre import null_population, f1_difference

@@ -784,6 +784,13 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
         One row per setting and test size: ``setting``, ``test_size``, ``dF1``
         (on Dtrue), ``coverage``, ``coverage_se``, ``rejects``, ``rejects_se``,
         ``size``, ``size_se``, ``repetitions``.
+
+    References
+    ----------
+    Keller, Bengio & Wong, *Benchmarking non-parametric statistical tests*, IDIAP, section 5
+    (the question left open: "whether it includes an intrinsic bias"); S. N. Goodman (1992),
+    *A comment on replication, p-values and evidence*, Statistics in Medicine 11, 875-879
+    (why Table 3's comparison cannot answer it).
     """
     from .bizarre import f1_test_check, null_population
 
