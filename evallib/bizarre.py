@@ -33,14 +33,14 @@ so ``TP_A = e1 + e3``, ``FN_A = e2 + e4``, ``FP_A = e5 + e7``, ``TN_A = e6 + e8`
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
-from ._validate import check_alpha, check_choice, check_count, check_labels, check_real
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
     "EVENT_NAMES",
@@ -60,6 +60,10 @@ __all__ = [
     "bootstrap_f1_difference",
     "dcf_difference",
     "bootstrap_dcf_difference",
+    "F1TestCheck",
+    "null_population",
+    "f1_percentile_intervals",
+    "f1_test_check",
 ]
 
 EVENT_NAMES = ("e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8")
@@ -108,7 +112,8 @@ class F1Bootstrap:
     replicates : the ``reps`` bootstrap replicates dF1*.
     p_positive : eq. (13), the share of replicates with dF1* > 0 (B better).
     p_negative : the share with dF1* < 0 (A better); ties make up the rest.
-    interval : eq. (14), the central ``1 - alpha`` percentile interval ``(a, b)``.
+    low, high : eq. (14), the central ``1 - alpha`` percentile interval ``[a, b]``
+        (also as the pair :attr:`interval`).
     alpha : one minus the interval's level.
     n : number of test documents.
     events : the eight event counts of the test set (Table 1).
@@ -122,7 +127,8 @@ class F1Bootstrap:
     replicates: np.ndarray
     p_positive: float
     p_negative: float
-    interval: tuple[float, float]
+    low: float
+    high: float
     alpha: float
     n: int
     events: np.ndarray
@@ -147,9 +153,19 @@ class F1Bootstrap:
         return max(self.p_positive, self.p_negative)
 
     @property
-    def significant(self) -> bool:
-        """True when 0 lies outside the percentile interval (the section 4 decision)."""
-        return not (self.interval[0] <= 0.0 <= self.interval[1])
+    def interval(self) -> tuple[float, float]:
+        """``(low, high)``, the percentile interval of eq. (14)."""
+        return self.low, self.high
+
+    @property
+    def reject(self) -> bool:
+        """The models differ: 0 lies outside ``[low, high]`` (the section 4 decision).
+
+        The paper's rule is on the interval, not on a p-value: at level ``alpha`` it
+        rejects when ``min(p_positive, p_negative) < alpha / 2`` up to how the quantile
+        is interpolated.
+        """
+        return not (self.low <= 0.0 <= self.high)
 
 
 @dataclass(frozen=True)
@@ -161,7 +177,7 @@ class DCFBootstrap:
     observed : ``DCF_A - DCF_B`` on the test set.
     replicates : the bootstrap replicates.
     sd : standard deviation of the replicates.
-    interval : central ``1 - alpha`` percentile interval.
+    low, high : central ``1 - alpha`` percentile interval (also as :attr:`interval`).
     p_positive : share of replicates > 0 (B has the lower cost).
     alpha : one minus the interval's level.
     """
@@ -169,9 +185,15 @@ class DCFBootstrap:
     observed: float
     replicates: np.ndarray
     sd: float
-    interval: tuple[float, float]
+    low: float
+    high: float
     p_positive: float
     alpha: float
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """``(low, high)``."""
+        return self.low, self.high
 
 
 # ------------------------------------------------------------------ validation
@@ -526,17 +548,7 @@ def printed_eq12(events: Any) -> Any:
 
 
 # ------------------------------------------------------------------ bootstrap
-def _check_rng_or_seed(seed: Any) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, (bool, np.bool_))):
-        if seed is not None and seed < 0:
-            raise ValueError(f"seed must be None, an int >= 0 or a numpy.random.Generator, got {seed}")
-        return np.random.default_rng(seed)
-    raise TypeError(f"seed must be None, an int >= 0 or a numpy.random.Generator, got {type(seed).__name__}")
-
-
-def resample_events(events: Any, reps: int, rng: np.random.Generator, *, method: str = "multinomial",
+def resample_events(events: Any, reps: int, rng: Any = None, *, method: str = "multinomial",
                     codes: np.ndarray | None = None, chunk: int = 256) -> np.ndarray:
     """Bootstrap replicates of the eight event counts, shape ``(reps, 8)``.
 
@@ -545,9 +557,11 @@ def resample_events(events: Any, reps: int, rng: np.random.Generator, *, method:
     ``method="multinomial"`` draws those counts directly (8 numbers per replicate);
     ``method="index"`` resamples the ``N`` documents' event ``codes`` (as returned by
     :func:`event_codes`; rebuilt from the counts if not given) and counts them, the
-    plain bootstrap of section 4 at ``N`` times the cost.
+    plain bootstrap of section 4 at ``N`` times the cost. ``rng`` is None, an int, a
+    SeedSequence or a Generator (normalised by ``check_rng``).
     """
     ev = _check_events(events)
+    rng = check_rng(rng)
     if ev.ndim != 1:
         raise ValueError(f"events must be one row of 8 counts, got shape {ev.shape}")
     reps = check_count(reps, "reps", minimum=1)
@@ -574,7 +588,7 @@ def _percentile_interval(values: np.ndarray, alpha: float) -> tuple[float, float
 
 
 def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int = 10_000,
-                            alpha: float = 0.05, seed: Any = None, method: str = "multinomial",
+                            alpha: float = 0.05, rng: Any = None, method: str = "multinomial",
                             zero_division: float = 0.0) -> F1Bootstrap:
     """The bootstrap percentile test for dF1 = F1_B - F1_A, section 4, eqs. (12)-(14).
 
@@ -599,8 +613,9 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
         Number of bootstrap replicates M, ``>= 1``.
     alpha : float
         The interval has level ``1 - alpha``, in (0, 1).
-    seed : None, int or numpy.random.Generator
-        Seeds ``numpy.random.default_rng``; a Generator is used as given.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The replicates' randomness, normalised by ``check_rng`` (an int is
+        reproducible; a Generator is used as given and advances).
     method : ``"multinomial"`` or ``"index"``
         How replicates are drawn (same distribution; see :func:`resample_events`).
     zero_division : float
@@ -615,7 +630,7 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
     alpha = check_alpha(alpha)
     zd = _check_zero_division(zero_division)
     check_choice(method, "method", ("multinomial", "index"))
-    rng = _check_rng_or_seed(seed)
+    rng = check_rng(rng)
     y, a, b = _check_binary_predictions(y_true, pred_a, pred_b)
     if not np.any(y):
         raise ValueError("y_true has no positive (1) example, so F1 is undefined (no recall)")
@@ -624,10 +639,11 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
     f1a, f1b = f1_scores(events, zero_division=zd)
     boot = resample_events(events, reps, rng, method=method, codes=codes)
     reps_d = f1_difference(boot, zero_division=zd)
+    lo, hi = _percentile_interval(reps_d, alpha)
     return F1Bootstrap(
         observed=float(f1b - f1a), f1_a=f1a, f1_b=f1b, replicates=reps_d,
         p_positive=float(np.mean(reps_d > 0)), p_negative=float(np.mean(reps_d < 0)),
-        interval=_percentile_interval(reps_d, alpha), alpha=alpha, n=int(y.shape[0]),
+        low=lo, high=hi, alpha=alpha, n=int(y.shape[0]),
         events=events, method=method,
     )
 
@@ -651,7 +667,7 @@ def dcf_difference(events: Any, *, cost_fn: float = 1.0, cost_fp: float = 1.0, p
 
 def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: float = 1.0,
                              cost_fp: float = 1.0, prior_pos: float = 0.5, reps: int = 10_000,
-                             alpha: float = 0.05, seed: Any = None) -> DCFBootstrap:
+                             alpha: float = 0.05, rng: Any = None) -> DCFBootstrap:
     """A bootstrap of ``DCF_A - DCF_B``, to set beside the analytic eq. (9).
 
     Stratified by class, as the DCF itself is (eq. 7 is one proportion per class, and
@@ -666,12 +682,12 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
     ----------
     y_true, pred_a, pred_b : labels as in :func:`dcf_test`; both classes present.
     cost_fn, cost_fp, prior_pos : as in :func:`dcf`.
-    reps, alpha, seed : as in :func:`bootstrap_f1_difference`.
+    reps, alpha, rng : as in :func:`bootstrap_f1_difference`.
     """
     cost_fn, cost_fp, prior_pos = _check_dcf_args(cost_fn, cost_fp, prior_pos)
     reps = check_count(reps, "reps", minimum=1)
     alpha = check_alpha(alpha)
-    rng = _check_rng_or_seed(seed)
+    rng = check_rng(rng)
     y, a, b = _check_binary_predictions(y_true, pred_a, pred_b)
     _require_both_classes(y, "the DCF")
     events = np.bincount(_codes(y, a, b), minlength=8).astype(np.int64)
@@ -680,7 +696,244 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
                       rng.multinomial(n_neg, events[4:] / n_neg, size=reps)])
     kw = dict(cost_fn=cost_fn, cost_fp=cost_fp, prior_pos=prior_pos)
     values = dcf_difference(boot, **kw)
+    lo, hi = _percentile_interval(values, alpha)
     return DCFBootstrap(observed=float(dcf_difference(events, **kw)), replicates=values,
-                        sd=float(np.std(values, ddof=1)) if reps > 1 else 0.0,
-                        interval=_percentile_interval(values, alpha),
+                        sd=float(np.std(values, ddof=1)) if reps > 1 else 0.0, low=lo, high=hi,
                         p_positive=float(np.mean(values > 0)), alpha=alpha)
+
+
+# ------------------------------------------------- the test's size and coverage
+@dataclass(frozen=True)
+class F1TestCheck:
+    """How the bootstrap percentile test for dF1 behaves on repeated test sets.
+
+    Attributes
+    ----------
+    n_test : size of each simulated test set.
+    true_difference : dF1 of the population the test sets are drawn from (eq. 12
+        applied to its event probabilities), the value the interval should cover.
+    coverage : share of the repetitions whose ``1 - alpha`` percentile interval (eq. 14)
+        contains ``true_difference``.
+    coverage_se : its Monte Carlo standard error, ``sqrt(c (1 - c) / repetitions)``.
+    rejection : share of the repetitions with 0 outside the interval (the section 4
+        decision "A and B differ"). When ``true_difference == 0`` this is the test's
+        size, to be compared with ``alpha``; otherwise its power.
+    rejection_se : its Monte Carlo standard error.
+    confidence : per repetition, the test's stated confidence in the model that won on
+        that test set (eq. 13 in the winner's direction, as in Table 3).
+    repetitions, reps, alpha : the simulation's settings.
+    """
+
+    n_test: int
+    true_difference: float
+    coverage: float
+    coverage_se: float
+    rejection: float
+    rejection_se: float
+    confidence: np.ndarray
+    repetitions: int
+    reps: int
+    alpha: float
+
+
+def _check_population(events: Any) -> np.ndarray:
+    ev = _check_events(events).astype(float)
+    if ev.ndim != 1:
+        raise ValueError(f"population must be one row of 8 event counts or probabilities, got shape {ev.shape}")
+    total = ev.sum()
+    if total <= 0:
+        raise ValueError("population must have a positive total (counts or probabilities of e1..e8)")
+    if ev[:4].sum() <= 0:
+        raise ValueError("population must give positive documents (e1..e4) a positive probability: "
+                         "F1 needs positives")
+    return ev / total
+
+
+def null_population(events: Any) -> np.ndarray:
+    """The population's twin in which A and B have exactly the same F1 (dF1 = 0).
+
+    Averages the two discordant events of each class, ``e2, e3 -> (e2 + e3)/2`` and
+    ``e6, e7 -> (e6 + e7)/2``: then ``TP_A = TP_B``, ``FN_A = FN_B`` and ``FP_A = FP_B``
+    (module docstring), so eq. (12) is 0, while the class prior, the events on which
+    the two models agree (their shared mistakes) and the rate of disagreement stay as
+    they were. Test sets drawn from it measure the percentile test's size.
+
+    Parameters
+    ----------
+    events : eight event counts or probabilities (e.g. Dtrue's counts).
+
+    Returns
+    -------
+    numpy.ndarray
+        Eight probabilities summing to 1.
+
+    References
+    ----------
+    Keller, Bengio & Wong, *Benchmarking non-parametric statistical tests*, IDIAP, Table 1
+    and eq. (12).
+
+    Examples
+    --------
+    >>> from evallib.bizarre import null_population, f1_difference
+    >>> p = null_population([266, 9, 15, 13, 51, 33, 21, 592])   # the events of notebook 03
+    >>> float(f1_difference(p))
+    0.0
+    """
+    p = _check_population(events).copy()
+    p[[1, 2]] = p[[1, 2]].mean()
+    p[[5, 6]] = p[[5, 6]].mean()
+    return p
+
+
+def f1_percentile_intervals(events: Any, *, reps: int = 2000, alpha: float = 0.05, rng: Any = None,
+                            zero_division: float = 0.0) -> pd.DataFrame:
+    """The bootstrap percentile test (eqs. 12-14) of many test sets at once.
+
+    ``events`` holds one row of eight event counts per test set; each row gets ``reps``
+    bootstrap replicates drawn as Multinomial(N, counts / N) (the same distribution as
+    resampling its N documents with replacement, see :func:`resample_events`), and the
+    central ``1 - alpha`` percentile interval of the replicates' dF1 (eq. 14, quantiles
+    as in :func:`bootstrap_f1_difference`).
+
+    Parameters
+    ----------
+    events : array of shape ``(k, 8)`` (or ``(8,)`` for one test set) of counts.
+    reps : int
+        Bootstrap replicates per test set, ``>= 1``.
+    alpha : float
+        The interval has level ``1 - alpha``, in (0, 1).
+    rng : None, int, SeedSequence or numpy.random.Generator
+        Source of the resamples (see :func:`evallib._validate.check_rng`).
+    zero_division : float
+        F1 of a 0/0 replicate, as in :func:`f1_scores`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test set: ``observed`` (dF1), ``low``, ``high`` (the interval),
+        ``p_positive`` (eq. 13), ``p_negative`` and ``reject`` (0 outside the interval).
+
+    References
+    ----------
+    Keller, Bengio & Wong, *Benchmarking non-parametric statistical tests*, IDIAP,
+    section 4, eqs. (12)-(14).
+
+    Examples
+    --------
+    Notebook 03's toy test set (section 3) prints dF1 = -0.0259 (``N = 1000``):
+
+    >>> from evallib.bizarre import f1_percentile_intervals
+    >>> row = f1_percentile_intervals([266, 9, 15, 13, 51, 33, 21, 592], rng=1).iloc[0]
+    >>> round(float(row["observed"]), 4)
+    -0.0259
+    """
+
+    reps = check_count(reps, "reps", minimum=1)
+    alpha = check_alpha(alpha)
+    zd = _check_zero_division(zero_division)
+    gen = check_rng(rng)
+    ev = _check_events(events)
+    ev = np.atleast_2d(ev)
+    if ev.ndim != 2:
+        raise ValueError(f"events must have shape (k, 8) or (8,), got shape {np.shape(events)}")
+    if not np.all(ev == np.floor(ev)):
+        raise ValueError("events must be whole counts (one row of e1..e8 counts per test set)")
+    ev = ev.astype(np.int64)
+    n = ev.sum(axis=1)
+    if np.any(n < 1):
+        raise ValueError("every row of events must count at least one document")
+    low = np.empty(ev.shape[0])
+    high = np.empty(ev.shape[0])
+    p_pos = np.empty(ev.shape[0])
+    p_neg = np.empty(ev.shape[0])
+    # chunk the rows so that one block of replicates stays near 2 million draws
+    step = max(1, 2_000_000 // reps)
+    for start in range(0, ev.shape[0], step):
+        rows = slice(start, min(ev.shape[0], start + step))
+        block = ev[rows]
+        boot = gen.multinomial(n[rows], block / n[rows, None], size=(reps, block.shape[0]))
+        d = f1_difference(boot, zero_division=zd)          # shape (reps, rows)
+        low[rows], high[rows] = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
+        p_pos[rows] = np.mean(d > 0, axis=0)
+        p_neg[rows] = np.mean(d < 0, axis=0)
+    observed = np.atleast_1d(f1_difference(ev, zero_division=zd))
+    return pd.DataFrame({"observed": observed, "low": low, "high": high, "p_positive": p_pos,
+                         "p_negative": p_neg, "reject": ~((low <= 0.0) & (0.0 <= high))})
+
+
+def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, reps: int = 1000,
+                  alpha: float = 0.05, rng: Any = None) -> F1TestCheck:
+    """Size or power, and coverage, of the F1 bootstrap percentile test by Monte Carlo.
+
+    Draws ``repetitions`` test sets of ``n_test`` documents from ``population`` (each
+    one Multinomial(n_test, p) vector of event counts: documents drawn independently
+    from the population), runs the percentile test of section 4 on each
+    (:func:`f1_percentile_intervals`, ``reps`` replicates) and counts how often
+
+    * its interval contains the population's dF1 (coverage; nominal ``1 - alpha``), and
+    * it declares the models different (0 outside the interval). For the population
+      of :func:`null_population`, where dF1 = 0, that is the test's size (nominal
+      ``alpha``); the two are then complementary.
+
+    This answers the paper's question "is the percentile test reliable?" (section 5)
+    with the two numbers a test is judged by, each with its Monte Carlo standard error.
+
+    Parameters
+    ----------
+    population : eight event counts or probabilities (e.g. Dtrue's counts); positive
+        documents must have a positive probability.
+    n_test : int
+        Test-set size, ``>= 1``.
+    repetitions : int
+        Simulated test sets, ``>= 2``.
+    reps : int
+        Bootstrap replicates per test set, ``>= 1``.
+    alpha : float
+        One minus the interval's level, in (0, 1).
+    rng : None, int, SeedSequence or numpy.random.Generator
+
+    Returns
+    -------
+    F1TestCheck
+        A test set without a positive document has dF1 = 0 by the ``zero_division``
+        convention (F1 = 0 for both models) and is counted like any other.
+
+    References
+    ----------
+    Keller, Bengio & Wong, *Benchmarking non-parametric statistical tests*, IDIAP,
+    sections 4-5; the Monte Carlo standard error of a rate r over R repetitions is
+    ``sqrt(r (1 - r) / R)``.
+
+    Examples
+    --------
+    Under the null twin of notebook 03's toy events the population dF1 is exactly 0:
+
+    >>> from evallib.bizarre import f1_test_check, null_population
+    >>> check = f1_test_check(null_population([266, 9, 15, 13, 51, 33, 21, 592]), 1000,
+    ...                       repetitions=50, reps=200, rng=0)
+    >>> check.true_difference, check.rejection + check.coverage
+    (0.0, 1.0)
+    """
+
+    p = _check_population(population)
+    n_test = check_count(n_test, "n_test", minimum=1)
+    repetitions = check_count(repetitions, "repetitions", minimum=2)
+    reps = check_count(reps, "reps", minimum=1)
+    alpha = check_alpha(alpha)
+    gen = check_rng(rng)
+    true_d = float(f1_difference(p))
+    tests = gen.multinomial(n_test, p, size=repetitions)
+    res = f1_percentile_intervals(tests, reps=reps, alpha=alpha, rng=gen)
+    covered = (res["low"].to_numpy() <= true_d) & (true_d <= res["high"].to_numpy())
+    reject = res["reject"].to_numpy()
+    obs = res["observed"].to_numpy()
+    conf = np.where(obs > 0, res["p_positive"], np.where(obs < 0, res["p_negative"],
+                                                         np.maximum(res["p_positive"], res["p_negative"])))
+
+    def se(rate: float) -> float:
+        return float(np.sqrt(rate * (1.0 - rate) / repetitions))
+
+    cov, rej = float(covered.mean()), float(reject.mean())
+    return F1TestCheck(n_test=n_test, true_difference=true_d, coverage=cov, coverage_se=se(cov),
+                       rejection=rej, rejection_se=se(rej), confidence=np.asarray(conf, float),
+                       repetitions=repetitions, reps=reps, alpha=alpha)

@@ -7,8 +7,11 @@
   surface, with its contours projected on the floor;
 * :func:`plot_critical_contours` / :func:`plot_contour_panels` -- Figures 6-7: labelled
   contours for each metric;
-* :func:`plot_mc_convergence` -- the Monte Carlo CDF against the exact one (the notebook's
-  reps slider).
+* :func:`plot_mc_convergence` -- the Monte Carlo CDF against the exact one;
+* :func:`plot_null_tail` -- the upper tail ``1 - F`` on a log axis, where the critical
+  values live (``F`` itself is flat at 1 there), with the level each ``C`` cuts off;
+* :func:`plot_mc_tail` -- the same tail from a Monte Carlo sample beside the exact one (the
+  notebook's reps slider): how far out a sample of that size can see.
 
 The surfaces and contours are drawn from a table of :func:`evallib.nullbest.critical_value_table`
 (e.g. ``data/critical_values.csv``), with log-scaled P and N axes.
@@ -21,6 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count
 from .nullbest import METRICS, critical_value, null_cdf, simulate_null
 
@@ -32,18 +36,11 @@ __all__ = [
     "plot_contour_panels",
     "plot_mc_convergence",
     "mc_cdf_distance",
+    "plot_null_tail",
+    "plot_mc_tail",
 ]
 
 _LABELS = {"auc": "AUC", "accuracy": "best accuracy", "f1": "best F-measure", "tp": "TP10"}
-
-
-def _axes(ax, projection=None):
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    fig = plt.figure(figsize=(6.4, 4.6))
-    return fig.add_subplot(111, projection=projection)
 
 
 def _f1_points(P: int, N: int) -> int:
@@ -64,7 +61,7 @@ def plot_null_cdfs(P: int = 10, N: int = 1000, *, Cs: Sequence[int] = (10, 1000)
     matplotlib.axes.Axes
     """
     alpha = check_alpha(alpha)
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(6.4, 4.6))
     markers = "ovsD^"
     for i, metric in enumerate(metrics):
         law = null_cdf(metric, P, N, max_points=_f1_points(P, N))
@@ -106,7 +103,7 @@ def plot_critical_surface(table: pd.DataFrame, metric: str, *, C: int = 1000, al
     Contours are drawn on the surface's floor, as in the paper.
     """
     grid = critical_value_grid(table, metric, C=C, alpha=alpha)
-    ax = _axes(ax, projection="3d")
+    ax = get_axes(ax, figsize=(6.4, 4.6), projection="3d")
     X, Y = np.meshgrid(np.log10(grid.columns.to_numpy(float)), np.log10(grid.index.to_numpy(float)))
     Z = grid.to_numpy(float)
     ok = np.isfinite(Z)
@@ -128,17 +125,23 @@ def plot_critical_surface(table: pd.DataFrame, metric: str, *, C: int = 1000, al
 
 
 def plot_critical_contours(table: pd.DataFrame, metric: str, *, C: int = 1000, alpha: float = 0.01,
-                           levels=None, ax=None):
-    """Figures 6-7: labelled contours of the critical value over N (x) and P (y), log axes."""
+                           levels=None, label_size: float = 9, ax=None):
+    """Figures 6-7: labelled contours of the critical value over N (x) and P (y), log axes.
+
+    ``label_size`` is the font size of the contour labels, drawn on a white box so that
+    they stay legible where lines crowd.
+    """
     grid = critical_value_grid(table, metric, C=C, alpha=alpha)
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(6.4, 4.6))
     N = grid.columns.to_numpy(float)
     P = grid.index.to_numpy(float)
     Z = np.ma.masked_invalid(grid.to_numpy(float))
     if levels is None:
         levels = np.arange(1, 11) if metric == "tp" else np.round(np.arange(0.5, 1.0001, 0.05), 2)
-    cs = ax.contour(N, P, Z, levels=levels, cmap="viridis", linewidths=1)
-    ax.clabel(cs, fontsize=7, fmt="%g")
+    cs = ax.contour(N, P, Z, levels=levels, cmap="viridis", linewidths=1.2)
+    labels = ax.clabel(cs, fontsize=label_size, fmt="%g", inline=True, inline_spacing=4)
+    for text in labels:
+        text.set_bbox(dict(facecolor="white", edgecolor="none", alpha=0.8, pad=0.5))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("N (negatives)")
@@ -161,16 +164,16 @@ def plot_contour_panels(table: pd.DataFrame, *, C: int = 1000, alpha: float = 0.
     return axes
 
 
-def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, seed=0) -> float:
+def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, rng=0) -> float:
     """Largest gap between the Monte Carlo CDF of ``reps`` rankings and the exact CDF
     (Kolmogorov distance, over the attainable values)."""
     law = null_cdf(metric, P, N, max_points=400)
-    scores = np.sort(simulate_null(metric, P, N, reps, seed=seed))
+    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
     emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
     return float(np.max(np.abs(emp - law.cdf)))
 
 
-def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, seed=0, ax=None):
+def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, rng=0, ax=None):
     """The Monte Carlo CDF of ``reps`` random rankings over the exact CDF.
 
     The title gives the Kolmogorov distance and its order of magnitude under the null,
@@ -178,9 +181,9 @@ def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, seed=0, ax=No
     """
     reps = check_count(reps, "reps", minimum=1)
     law = null_cdf(metric, P, N, max_points=400)
-    scores = np.sort(simulate_null(metric, P, N, reps, seed=seed))
+    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
     emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(6.4, 4.6))
     ax.step(law.values, law.cdf, where="post", color="k", linewidth=2, label="exact")
     ax.step(law.values, emp, where="post", color="C1", linewidth=1.2, label=f"Monte Carlo, {reps:,} rankings")
     dist = float(np.max(np.abs(emp - law.cdf)))
@@ -189,4 +192,110 @@ def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, seed=0, ax=No
     ax.set_xlabel("score")
     ax.set_ylabel("CDF")
     ax.legend(fontsize=8, loc="lower right")
+    return ax
+
+
+def _tail_levels(Cs: Sequence[int], alpha: float) -> list[tuple[int, float]]:
+    from .nullbest import tail_probability
+
+    return [(int(C), tail_probability(int(C), alpha)) for C in Cs]
+
+
+def plot_null_tail(metric: str, P: int = 10, N: int = 1000, *, Cs: Sequence[int] = (10, 100, 1000),
+                   alpha: float = 0.01, ax=None):
+    """The upper tail that defines the critical value: ``1 - F(x)`` on a log axis.
+
+    ``m*`` is the smallest attainable score whose tail ``P(score > m*)`` is at most
+    ``1 - (1 - alpha)^(1/C)`` (about ``alpha / C``). On a linear CDF plot that level is
+    indistinguishable from 1; on a log axis each ``C`` is a horizontal line (dotted) and
+    its critical value (marker, on that line) the first attainable score whose tail
+    lies below it. The x-axis spans
+    the attainable scores of this metric (best accuracy at P = 10, N = 1000 lives
+    between 0.990 and 1).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    References
+    ----------
+    Forman & Cohen (2005), *Beware the Null Hypothesis*, section 2 (``F(m*)^C = 1 - alpha``)
+    and Figure 1 (the CDFs at P = 10, N = 1000, redrawn here as tails).
+
+    Examples
+    --------
+    The marker for C = 1000 at P = N = 10 sits at the paper's "95%" best accuracy:
+
+    >>> from evallib.nullbest_plots import plot_null_tail
+    >>> ax = plot_null_tail("accuracy", 10, 10, Cs=(1000,))
+    >>> float(ax.get_lines()[-1].get_xdata()[0])
+    0.95
+    """
+    alpha = check_alpha(alpha)
+    metric = check_choice(metric, "metric", METRICS)
+    ax = get_axes(ax, figsize=(6.4, 4.6))
+    law = null_cdf(metric, P, N, max_points=_f1_points(P, N))
+    keep = law.sf > 0
+    ax.step(law.values[keep], law.sf[keep], where="post", color="k", linewidth=1.5,
+            label="P(score > x), one random ranking")
+    markers = "ovsD^"
+    for i, (C, tail) in enumerate(_tail_levels(Cs, alpha)):
+        m = critical_value(metric, P, N, C=C, alpha=alpha)
+        ax.axhline(tail, color=f"C{i}", linestyle=":", linewidth=1.2)
+        ax.plot([m], [tail], markers[i % len(markers)], color=f"C{i}", markersize=7,
+                markerfacecolor="white", zorder=3, label=f"C={C}: tail {tail:.1e}, m* = {m:.4g}")
+    ax.set_yscale("log")
+    lo = min(t for _, t in _tail_levels(Cs, alpha))
+    ax.set_ylim(lo / 30, 1.5)
+    span = law.values[-1] - law.values[0]
+    ax.set_xlim(law.values[0] - 0.02 * span, law.values[-1] + 0.02 * span)
+    ax.set_xlabel(f"{_LABELS[metric]} of one random ranking")
+    ax.set_ylabel("1 - F(x) = P(score > x)")
+    ax.set_title(f"{_LABELS[metric]}, P={P}, N={N}, alpha={alpha:g}", fontsize=9)
+    ax.legend(fontsize=7, loc="lower left")
+    return ax
+
+
+def plot_mc_tail(metric: str, P: int, N: int, reps: int, *, C: int = 1000, alpha: float = 0.01,
+                 rng=None, ax=None):
+    """The Monte Carlo tail of ``reps`` random rankings over the exact tail, log axis.
+
+    The empirical ``P(score > x)`` cannot go below ``1 / reps`` (one ranking); the level
+    ``1 - (1 - alpha)^(1/C)`` that defines ``m*`` (dotted) is only within its reach when
+    ``reps`` times that level is well above 1, which the title reports as the expected
+    number of rankings beyond ``m*``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    References
+    ----------
+    Forman & Cohen (2005), Tables 2 and 3: ``R = 1000 / (1 - (1 - alpha)^(1/C))``
+    rankings put 1000 of them beyond ``m*``.
+    """
+    from .nullbest import tail_probability
+
+    alpha = check_alpha(alpha)
+    reps = check_count(reps, "reps", minimum=1)
+    metric = check_choice(metric, "metric", METRICS)
+    law = null_cdf(metric, P, N, max_points=400)
+    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
+    emp_sf = 1.0 - np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
+    ax = get_axes(ax, figsize=(6.4, 4.6))
+    keep = law.sf > 0
+    ax.step(law.values[keep], law.sf[keep], where="post", color="k", linewidth=2, label="exact")
+    seen = emp_sf > 0
+    ax.step(law.values[seen], emp_sf[seen], where="post", color="C1", linewidth=1.2,
+            label=f"Monte Carlo, {reps:,} rankings")
+    tail = tail_probability(C, alpha)
+    ax.axhline(tail, color="C2", linestyle=":", linewidth=1.2, label=f"level defining m*, C={C}")
+    ax.axhline(1.0 / reps, color="C1", linestyle="--", linewidth=0.8, label="1 / reps (one ranking)")
+    ax.set_yscale("log")
+    ax.set_ylim(min(tail, 1.0 / reps) / 30, 1.5)
+    ax.set_xlabel(f"{_LABELS[metric]} of one random ranking")
+    ax.set_ylabel("P(score > x)")
+    ax.set_title(f"{_LABELS[metric]}, P={P}, N={N}: expected rankings beyond m* = reps x tail = "
+                 f"{reps * tail:.3g}", fontsize=9)
+    ax.legend(fontsize=7, loc="lower left")
     return ax

@@ -1,7 +1,8 @@
 """The notebooks as a reader and as papermill meet them.
 
 nbval (configured in pyproject.toml, ``--nbval-lax``) executes every notebook and
-compares the cells marked ``# NBVAL_CHECK_OUTPUT``; this module checks the house
+compares the outputs of the cells tagged ``nbval-check-output`` (cell metadata, so that
+students do not see test machinery in the code); this module checks the house
 style of each notebook and drives the Berrar-Lozano notebook with papermill under
 non-default parameters.
 """
@@ -34,7 +35,12 @@ def test_notebook_house_style(path):
         assert heading in opening, f"the first cell must say '{heading}'"
     source = "\n".join("".join(c["source"]) for c in cells)
     assert not re.search(r"sys\.path\.(insert|append)", source), "install evallib, do not edit sys.path"
-    assert "NBVAL_CHECK_OUTPUT" in source, "key reproduced numbers must be checked by nbval"
+    checked = [c for c in cells if c["cell_type"] == "code"
+               and "nbval-check-output" in c.get("metadata", {}).get("tags", [])]
+    assert checked, "key reproduced numbers must be checked by nbval: tag their cells 'nbval-check-output'"
+    assert "NBVAL_CHECK_OUTPUT" not in source, (
+        "move '# NBVAL_CHECK_OUTPUT' out of the source into the cell tag 'nbval-check-output' "
+        "(students must not see test machinery)")
     for cell in cells:
         if cell["cell_type"] == "code":
             for out in cell.get("outputs", []):
@@ -75,7 +81,7 @@ controls["test_size"].value = 30
 controls["adjust"].value = "none"
 one["c"].value = 9
 assert [kind for kind, _ in calls] == ["study", "study", "study", "one"], calls
-assert calls[0][1]["seed"] == 7 and calls[1][1]["test_size"] == 30 and calls[2][1]["adjust"] == "none"
+assert calls[0][1]["rng"] == 7 and calls[1][1]["test_size"] == 30 and calls[2][1]["adjust"] == "none"
 assert calls[3][1][:3] == (0, 9, 50)
 print("sliders ok")
 '''

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import math
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -71,8 +68,8 @@ def test_monte_carlo_converges_within_the_dkw_bound():
     # Dvoretzky-Kiefer-Wolfowitz: P(sup |F_n - F| > eps) <= 2 exp(-2 n eps^2); eps at 1e-6.
     for reps in (2_000, 50_000):
         eps = math.sqrt(math.log(2 / 1e-6) / (2 * reps))
-        assert mc_cdf_distance("auc", 20, 30, reps, seed=1) < eps
-    ax = plot_mc_convergence("f1", 15, 40, 5_000, seed=2)
+        assert mc_cdf_distance("auc", 20, 30, reps, rng=1) < eps
+    ax = plot_mc_convergence("f1", 15, 40, 5_000, rng=2)
     assert "5,000 rankings" in ax.get_legend().get_texts()[1].get_text()
 
 
@@ -81,8 +78,8 @@ def test_monte_carlo_converges_within_the_dkw_bound():
 def test_verdict_is_significant_exactly_when_p_is_at_most_alpha(metric, scores):
     for s in scores:
         v = judge_winner(metric, float(s), 30, 70, C=100, alpha=0.05)
-        assert v.significant == (v.p_value <= 0.05), (metric, s, v)
-        assert ("significant." in v.describe()) == v.significant
+        assert v.reject == (v.pvalue <= 0.05), (metric, s, v)
+        assert ("significant." in v.describe()) == v.reject
 
 
 def test_verdict_rejects_bad_input():
@@ -90,3 +87,48 @@ def test_verdict_rejects_bad_input():
         judge_winner("auc", 0.7, 10, 10, alpha=2)
     with pytest.raises(ValueError, match="score must lie"):
         judge_winner("f1", -0.1, 10, 10)
+
+
+# ------------------------------------------------------------ the tails (issue 13)
+def test_null_tail_marks_each_critical_value_on_its_level():
+    """The markers sit at (m*, 1 - (1 - alpha)^(1/C)); the curve is the exact survival
+    function, checked against scipy's hypergeometric for TP10 and against the closed
+    form 1 - (1 - alpha)^(1/C) for the levels."""
+    from scipy import stats
+
+    from evallib.nullbest_plots import plot_null_tail
+
+    ax = plot_null_tail("tp", 10, 1000, Cs=(10, 1000), alpha=0.01)
+    assert ax.get_yscale() == "log"
+    marks = [line for line in ax.get_lines() if len(line.get_xdata()) == 1]
+    for line, C in zip(marks, (10, 1000)):
+        assert line.get_xdata()[0] == critical_value("tp", 10, 1000, C=C, alpha=0.01)
+        assert line.get_ydata()[0] == pytest.approx(1 - 0.99 ** (1 / C))
+    curve = ax.get_lines()[0]
+    x, y = np.asarray(curve.get_xdata()), np.asarray(curve.get_ydata())
+    assert np.allclose(y, stats.hypergeom.sf(x, 1010, 10, 10), rtol=1e-9)
+    ax2 = plot_null_tail("accuracy", 10, 1000)
+    assert ax2.get_xlim()[0] > 0.98        # best accuracy's range, not [0, 1]
+    with pytest.raises(ValueError, match="alpha"):
+        plot_null_tail("auc", 10, 10, alpha=2)
+
+
+def test_mc_tail_reports_the_expected_count_beyond_m_star():
+    from evallib.nullbest import tail_probability
+    from evallib.nullbest_plots import plot_mc_tail
+
+    ax = plot_mc_tail("auc", 30, 40, 2000, C=100, alpha=0.01, rng=0)
+    assert ax.get_yscale() == "log"
+    assert f"{2000 * tail_probability(100, 0.01):.3g}" in ax.get_title()
+    levels = [line.get_ydata()[0] for line in ax.get_lines() if len(set(line.get_ydata())) == 1]
+    assert any(v == pytest.approx(1 / 2000) for v in levels)
+    assert any(v == pytest.approx(1 - 0.99 ** (1 / 100)) for v in levels)
+    with pytest.raises(ValueError, match="reps"):
+        plot_mc_tail("auc", 30, 40, 0)
+
+
+def test_contour_labels_are_legible(small_table):
+    ax = plot_critical_contours(small_table, "auc", C=10)
+    texts = ax.texts
+    assert texts and all(t.get_fontsize() >= 9 for t in texts)
+    assert all(t.get_bbox_patch() is not None for t in texts)
