@@ -315,3 +315,20 @@ __all__ += [
     "summary_text",
     "top_two_bootstrap",
 ]
+
+# issue 17: many data sets (rank tests' options, post-hoc p-values, Bayesian tests)
+from .ranktests import (
+    TIE_RTOL,
+    SignTestResult,
+    demsar_table_6,
+    sign_test,
+    snap_ties,
+)
+
+__all__ += [
+    "TIE_RTOL",
+    "SignTestResult",
+    "demsar_table_6",
+    "sign_test",
+    "snap_ties",
+]
