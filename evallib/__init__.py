@@ -317,6 +317,7 @@ __all__ += [
 ]
 
 # issue 17: many data sets (rank tests' options, post-hoc p-values, Bayesian tests)
+from .cvtests import CombinedFTestResult, combined_5x2cv_ftest
 from .ranktests import (
     TIE_RTOL,
     SignTestResult,
@@ -326,6 +327,8 @@ from .ranktests import (
 )
 
 __all__ += [
+    "CombinedFTestResult",
+    "combined_5x2cv_ftest",
     "TIE_RTOL",
     "SignTestResult",
     "demsar_table_6",
