@@ -318,6 +318,16 @@ __all__ += [
 
 # issue 17: many data sets (rank tests' options, post-hoc p-values, Bayesian tests)
 from .cvtests import CombinedFTestResult, combined_5x2cv_ftest
+from .posthoc import (
+    ALL_PAIRS_METHODS,
+    CONTROL_METHODS,
+    adjust_pvalues,
+    exhaustive_sets,
+    posthoc_cliques,
+    posthoc_friedman,
+    posthoc_summary,
+    shaffer_counts,
+)
 from .ranktests import (
     TIE_RTOL,
     SignTestResult,
@@ -329,6 +339,14 @@ from .ranktests import (
 __all__ += [
     "CombinedFTestResult",
     "combined_5x2cv_ftest",
+    "ALL_PAIRS_METHODS",
+    "CONTROL_METHODS",
+    "adjust_pvalues",
+    "exhaustive_sets",
+    "posthoc_cliques",
+    "posthoc_friedman",
+    "posthoc_summary",
+    "shaffer_counts",
     "TIE_RTOL",
     "SignTestResult",
     "demsar_table_6",

@@ -1021,7 +1021,8 @@ def cd_cliques(avg_ranks: Any, cd: Any) -> list[tuple]:
     return out
 
 
-def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, title: str | None = None):
+def plot_cd_diagram(avg_ranks: Any, cd: Any = None, *, control: Any = None, posthoc: Any = None,
+                    alpha: float = 0.05, ax=None, title: str | None = None):
     """A critical-difference diagram (Flach, Figure 12.1; Demšar 2006).
 
     The average ranks are marked on an axis running from 1 (best, left) to ``k``;
@@ -1036,8 +1037,16 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
     ----------
     avg_ranks : pandas.Series or mapping ``{name: average rank}``
         e.g. ``friedman(scores).avg_ranks``.
-    cd : float or CriticalDifference
+    cd : float or CriticalDifference, optional
+        Needed unless ``posthoc`` is given (then the CD bar is drawn only if given).
     control : name, optional
+    posthoc : pandas.DataFrame, optional
+        The groups come from any post-hoc procedure instead of one CD:
+        :func:`evallib.posthoc_friedman`'s table or a square matrix of (adjusted)
+        p-values (:func:`evallib.posthoc_cliques`). Thick lines join algorithms
+        that the procedure does not declare different.
+    alpha : float
+        Level for a p-value matrix given as ``posthoc``.
     ax : matplotlib Axes, optional
     title : str, optional
 
@@ -1046,11 +1055,20 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
     matplotlib.axes.Axes
     """
     s = _check_avg_ranks(avg_ranks).sort_values(kind="stable")
-    cd_val = _cd_value(cd)
+    if cd is None and posthoc is None:
+        raise ValueError("cd must be given (a critical difference) unless posthoc is given")
+    cd_val = _cd_value(cd) if cd is not None else None
     if control is not None and control not in s.index:
         raise ValueError(f"control must be one of the algorithms {list(s.index)}, got {control!r}")
     k = s.size
-    cliques = [] if control is not None else cd_cliques(s, cd_val)
+    if posthoc is not None:
+        from .posthoc import posthoc_cliques
+
+        cliques = posthoc_cliques(s, posthoc, alpha=alpha)
+        if control is None and isinstance(posthoc, pd.DataFrame):
+            control = posthoc.attrs.get("control")
+    else:
+        cliques = [] if control is not None else cd_cliques(s, cd_val)
     left = list(s.index[: (k + 1) // 2])
     right = list(s.index[(k + 1) // 2:])
     n_rows = max(len(left), len(right))
@@ -1066,10 +1084,11 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
         ax.text(t, 0.16, str(t), ha="center", va="bottom", fontsize="small")
         if t < k:
             ax.plot([t + 0.5, t + 0.5], [0, 0.05], color="k", linewidth=0.7)
-    ax.plot([lo, lo + cd_val], [0.65, 0.65], color="k", linewidth=1.5, label="CD")
-    ax.plot([lo, lo], [0.6, 0.7], color="k", linewidth=1.5)
-    ax.plot([lo + cd_val, lo + cd_val], [0.6, 0.7], color="k", linewidth=1.5)
-    ax.text(lo + cd_val / 2, 0.72, f"CD = {cd_val:.3f}", ha="center", va="bottom", fontsize="small")
+    if cd_val is not None:
+        ax.plot([lo, lo + cd_val], [0.65, 0.65], color="k", linewidth=1.5, label="CD")
+        ax.plot([lo, lo], [0.6, 0.7], color="k", linewidth=1.5)
+        ax.plot([lo + cd_val, lo + cd_val], [0.6, 0.7], color="k", linewidth=1.5)
+        ax.text(lo + cd_val / 2, 0.72, f"CD = {cd_val:.3f}", ha="center", va="bottom", fontsize="small")
     # clique lines, just below the axis
     y_clique = [-0.18 - 0.13 * i for i in range(len(cliques))]
     for y, group in zip(y_clique, cliques):
@@ -1089,7 +1108,7 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
         weight = "bold" if name == control else "normal"
         ax.text(hi + 0.15, y, f"({s[name]:.2f}) {name}", ha="left", va="center", fontsize="small",
                 fontweight=weight)
-    if control is not None:
+    if control is not None and cd_val is not None and posthoc is None:
         rc = float(s[control])
         ax.plot([max(rc - cd_val, lo), min(rc + cd_val, hi)], [-0.18, -0.18], color="C3",
                 linewidth=3.5, solid_capstyle="butt", label="control ± CD")
@@ -1100,8 +1119,15 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
     ax.set_ylim(bottom, 1.0)
     ax.axis("off")
     if title is None:
-        kind = "Bonferroni-Dunn, control " + str(control) if control is not None else "Nemenyi"
-        title = f"Critical-difference diagram ({kind})"
+        if posthoc is not None:
+            method = posthoc.attrs.get("method", "p-values") if isinstance(posthoc, pd.DataFrame) else "p-values"
+            kind = f"{method}, alpha = {posthoc.attrs.get('alpha', alpha):g}"
+            if control is not None:
+                kind += f", control {control}"
+            title = f"Groups not declared different ({kind})"
+        else:
+            kind = "Bonferroni-Dunn, control " + str(control) if control is not None else "Nemenyi"
+            title = f"Critical-difference diagram ({kind})"
     ax.set_title(title, fontsize="medium")
     return ax
 
