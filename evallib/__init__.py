@@ -317,6 +317,14 @@ __all__ += [
 ]
 
 # issue 17: many data sets (rank tests' options, post-hoc p-values, Bayesian tests)
+from .bayesian import (
+    CorrelatedTTestResult,
+    SignedRankResult,
+    bayesian_correlated_ttest,
+    bayesian_signed_rank,
+    plot_correlated_posterior,
+    plot_simplex,
+)
 from .cvtests import CombinedFTestResult, combined_5x2cv_ftest
 from .posthoc import (
     ALL_PAIRS_METHODS,
@@ -337,6 +345,12 @@ from .ranktests import (
 )
 
 __all__ += [
+    "CorrelatedTTestResult",
+    "SignedRankResult",
+    "bayesian_correlated_ttest",
+    "bayesian_signed_rank",
+    "plot_correlated_posterior",
+    "plot_simplex",
     "CombinedFTestResult",
     "combined_5x2cv_ftest",
     "ALL_PAIRS_METHODS",
