@@ -45,6 +45,7 @@ __all__ = [
     "bayesian_signed_rank",
     "plot_correlated_posterior",
     "plot_simplex",
+    "plot_bayesian_signed_rank",
     "REGIONS",
 ]
 
@@ -447,4 +448,24 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
     ax.set_ylim(-0.2, 1.07)
     ax.set_aspect("equal")
     ax.axis("off")
+    return ax
+
+
+def plot_bayesian_signed_rank(
+    x: Any, y: Any, *, rope: float = 0.01, n_samples: int = 20_000, rng: Any = None,
+    names: tuple[str, str] = ("x", "y"), ax=None,
+):
+    """Run :func:`bayesian_signed_rank` and draw its simplex (the notebook's ROPE slider).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Titled with the three probabilities and Wilcoxon's p-value beside them.
+    """
+    res = bayesian_signed_rank(x, y, rope=rope, n_samples=n_samples, rng=rng)
+    ax = plot_simplex(res, names=names, ax=ax)
+    ax.set_title(f"ROPE ±{res.rope:g}: P({names[0]} better) = {res.p_left:.3f}, P(equivalent) = "
+                 f"{res.p_rope:.3f}, P({names[1]} better) = {res.p_right:.3f}\n"
+                 f"(frequentist reading: Wilcoxon p = {res.pvalue:.3g}, which ignores the ROPE)",
+                 fontsize="small")
     return ax

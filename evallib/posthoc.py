@@ -42,6 +42,7 @@ __all__ = [
     "exhaustive_sets",
     "posthoc_cliques",
     "posthoc_summary",
+    "plot_posthoc",
 ]
 
 #: Procedures for all pairs and against a control (García & Herrera 2008).
@@ -427,3 +428,34 @@ def posthoc_summary(scores: Any, *, alpha: float = 0.05, control: Any = None,
         rows.append(dict(method=m, comparisons=len(res), rejected=int(len(rej)),
                          pairs=", ".join(f"{r.a} vs {r.b}" for r in rej.itertuples())))
     return pd.DataFrame(rows)
+
+
+def plot_posthoc(
+    scores: Any, *, method: str = "holm", alpha: float = 0.05, control: Any = None,
+    higher_is_better: bool = True, ax=None,
+):
+    """A CD diagram whose groups come from a post-hoc procedure (the notebook's slider callback).
+
+    Runs :func:`posthoc_friedman` with ``method``, ``alpha`` and ``control`` and
+    draws :func:`evallib.plot_cd_diagram` with its groups; for ``"nemenyi"`` and
+    ``"bonferroni-dunn"`` the critical difference bar is drawn as well (their
+    decisions are exactly "rank difference >= CD").
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from .ranktests import critical_difference, friedman, plot_cd_diagram
+
+    res = posthoc_friedman(scores, method=method, control=control, alpha=alpha,
+                           higher_is_better=higher_is_better)
+    fr = friedman(scores, higher_is_better=higher_is_better)
+    cd = None
+    if method == "nemenyi" or (method == "bonferroni-dunn" and control is not None):
+        cd = critical_difference(fr.k, fr.n, alpha=alpha,
+                                 test="nemenyi" if method == "nemenyi" else "bonferroni-dunn")
+    if ax is None:
+        from ._plotting import get_axes
+
+        ax = get_axes(None, figsize=(7, 2.2 + 0.3 * fr.k))
+    return plot_cd_diagram(fr.avg_ranks, cd, posthoc=res, ax=ax)

@@ -62,6 +62,10 @@ __all__ = [
     "plot_cd_diagram",
     "scores_from_text",
     "describe_rank_analysis",
+    "OFFLINE_DATASETS",
+    "OFFLINE_LEARNERS",
+    "offline_benchmark",
+    "offline_benchmark_scores",
 ]
 
 CD_TESTS = ("nemenyi", "bonferroni-dunn")
@@ -1198,3 +1202,133 @@ def describe_rank_analysis(
     if fr.pvalue > alpha and not sig.empty:
         lines.append("(the post-hoc test is meant to follow a significant Friedman test)")
     return "\n".join(lines)
+
+
+# ------------------------------------------------- a benchmark that runs offline
+#: The data sets of :func:`offline_benchmark`: scikit-learn's bundled sets and binary tasks cut from them.
+OFFLINE_DATASETS = (
+    "iris", "wine", "breast cancer", "digits", "diabetes > median", "iris versicolor/virginica",
+    "wine 1/2", "digits 3/8", "digits 1/7", "digits 4/9",
+)
+OFFLINE_LEARNERS = ("naive Bayes", "logistic regression", "5-NN", "decision tree", "LDA")
+
+
+def _offline_dataset(name: str):
+    from sklearn import datasets
+
+    if name.startswith("iris"):
+        X, y = datasets.load_iris(return_X_y=True)
+        if name != "iris":
+            keep = y > 0
+            X, y = X[keep], y[keep]
+    elif name.startswith("wine"):
+        X, y = datasets.load_wine(return_X_y=True)
+        if name != "wine":
+            keep = y < 2
+            X, y = X[keep], y[keep]
+    elif name == "breast cancer":
+        X, y = datasets.load_breast_cancer(return_X_y=True)
+    elif name == "diabetes > median":
+        X, target = datasets.load_diabetes(return_X_y=True)
+        y = (target > np.median(target)).astype(int)
+    else:
+        X, y = datasets.load_digits(return_X_y=True)
+        if name != "digits":
+            a, b = (int(c) for c in name.split()[1].split("/"))
+            keep = (y == a) | (y == b)
+            X, y = X[keep], y[keep]
+    return X, y
+
+
+def _offline_learners(seed: int) -> dict:
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    return {
+        "naive Bayes": GaussianNB(),
+        "logistic regression": make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)),
+        "5-NN": make_pipeline(StandardScaler(), KNeighborsClassifier(5)),
+        "decision tree": DecisionTreeClassifier(min_samples_leaf=3, random_state=seed),
+        "LDA": LinearDiscriminantAnalysis(),
+    }
+
+
+def offline_benchmark_scores() -> pd.DataFrame:
+    """The stored result of ``offline_benchmark(folds=10, rng=0)`` (``data/offline_benchmark.csv``).
+
+    Running the benchmark fits 500 models (about a minute on a busy machine); the
+    notebook reads this table, and the test suite recomputes part of it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`offline_benchmark`.
+    """
+    return pd.read_csv(DATA_DIR / "offline_benchmark.csv")
+
+
+def offline_benchmark(*, folds: int = 10, rng: Any = None, datasets: Sequence[str] | None = None) -> pd.DataFrame:
+    """Accuracy of five scikit-learn learners on ten data sets that ship with scikit-learn.
+
+    A small multi-data-set study that runs anywhere without a download (notebook
+    07): naive Bayes, logistic regression, 5-nearest-neighbours (both on
+    standardised features), a decision tree and linear discriminant analysis, each
+    evaluated by the same stratified ``folds``-fold cross-validation on
+    :data:`OFFLINE_DATASETS` (iris, wine, breast cancer, digits, the diabetes
+    progression above its median, and binary tasks cut from iris, wine and digits).
+
+    The binary tasks are not independent of the multi-class sets they are cut
+    from; a real study would draw its data sets from a wider population
+    (Demšar 2006, section 2). They keep the example small and offline.
+
+    Parameters
+    ----------
+    folds : int
+        Folds of the stratified cross-validation, 2 to 20.
+    rng : None, int, SeedSequence or Generator
+        Seeds the partitions (one per data set) and the tree.
+    datasets : sequence of str, optional
+        A subset of :data:`OFFLINE_DATASETS` (default: all).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy: one row per data set, learner and fold, columns ``data set``,
+        ``learner``, ``fold``, ``accuracy``, ``n_test``, ``n_train``.
+    """
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    from ._validate import check_int, check_rng, sklearn_random_state
+
+    folds = check_int(folds, "folds", 2, 20)
+    gen = check_rng(rng)
+    if datasets is None:
+        names = list(OFFLINE_DATASETS)
+    else:
+        if isinstance(datasets, str):
+            raise TypeError("datasets must be a sequence of names, not a single string")
+        names = list(datasets)
+        bad = [d for d in names if d not in OFFLINE_DATASETS]
+        if bad or not names:
+            raise ValueError(f"datasets must be names among {list(OFFLINE_DATASETS)}, got {bad or names}")
+    seed = sklearn_random_state(gen)
+    # one partition seed per data set of the full list, so that a subset gets the same partitions
+    split_seeds = dict(zip(OFFLINE_DATASETS, (sklearn_random_state(gen) for _ in OFFLINE_DATASETS)))
+    learners = _offline_learners(seed)
+    rows = []
+    for name in names:
+        X, y = _offline_dataset(name)
+        splitter = StratifiedKFold(folds, shuffle=True, random_state=split_seeds[name])
+        for f, (train, test) in enumerate(splitter.split(X, y), start=1):
+            for lname, est in learners.items():
+                model = clone(est).fit(X[train], y[train])
+                acc = float(np.mean(model.predict(X[test]) == y[test]))
+                rows.append({"data set": name, "learner": lname, "fold": f, "accuracy": acc,
+                             "n_test": int(test.size), "n_train": int(train.size)})
+    return pd.DataFrame(rows)

@@ -148,3 +148,15 @@ def test_public_api_exported():
     assert evallib.bayesian_signed_rank is bayesian_signed_rank
     assert isinstance(evallib.bayesian_correlated_ttest([0.8, 0.7], [0.7, 0.75], test_train_ratio=0.1),
                       CorrelatedTTestResult)
+
+
+def test_plot_bayesian_signed_rank_titles_probabilities_and_wilcoxon():
+    from evallib.bayesian import plot_bayesian_signed_rank
+
+    t6 = demsar_table_6()
+    ax = plot_bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=500, rng=0,
+                                   names=("C4.5", "C4.5+m"))
+    res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=500, rng=0)
+    assert f"P(C4.5+m better) = {res.p_right:.3f}" in ax.get_title()
+    assert "Wilcoxon p" in ax.get_title()
+    plt.close("all")

@@ -271,3 +271,19 @@ def test_bad_input_names_the_argument(call, exc, match):
 def test_public_api_exported():
     for name in ("posthoc_friedman", "posthoc_cliques", "adjust_pvalues"):
         assert hasattr(evallib, name)
+
+
+def test_plot_posthoc_draws_the_groups_of_the_procedure():
+    from evallib.posthoc import plot_posthoc
+
+    ranks = demsar_table_6(ranks=True)
+    ax = plot_posthoc(ranks, method="nemenyi", alpha=0.10, higher_is_better=False)
+    assert "nemenyi" in ax.get_title() and any("CD = " in t.get_text() for t in ax.texts)
+    # Demšar at 0.10: C4.5 differs from C4.5+m and C4.5+m+cf; C4.5+cf joins both groups
+    fr = friedman(ranks, higher_is_better=False)
+    groups = posthoc_cliques(fr.avg_ranks, posthoc_friedman(ranks, method="nemenyi", alpha=0.10,
+                                                            higher_is_better=False))
+    assert groups == [("C4.5+m+cf", "C4.5+m", "C4.5+cf"), ("C4.5+cf", "C4.5")]
+    fig, ax2 = plt.subplots()
+    assert plot_posthoc(ranks, method="holm", control="C4.5", higher_is_better=False, ax=ax2) is ax2
+    plt.close("all")

@@ -557,3 +557,25 @@ def test_friedman_demsar_table_6_both_conventions():
 def test_bad_options_name_the_argument(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_offline_benchmark_stored_table_is_reproduced():
+    """Recompute two of the ten data sets and compare with the stored table."""
+    from evallib.ranktests import OFFLINE_DATASETS, OFFLINE_LEARNERS, offline_benchmark, offline_benchmark_scores
+
+    stored = offline_benchmark_scores()
+    assert set(stored["data set"]) == set(OFFLINE_DATASETS) and set(stored["learner"]) == set(OFFLINE_LEARNERS)
+    assert len(stored) == 10 * 5 * 10
+    part = offline_benchmark(rng=0, datasets=["iris", "wine 1/2"])
+    ref = stored[stored["data set"].isin(["iris", "wine 1/2"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(part.reset_index(drop=True), ref, check_dtype=False)
+    # accuracies are correct/n_test, and the folds cover each data set once
+    from sklearn.datasets import load_iris
+    n_iris = load_iris().target.size
+    iris = stored[(stored["data set"] == "iris") & (stored["learner"] == "LDA")]
+    assert iris["n_test"].sum() == n_iris
+    assert np.allclose(iris["accuracy"] * iris["n_test"], np.round(iris["accuracy"] * iris["n_test"]))
+    with pytest.raises(ValueError, match="datasets"):
+        offline_benchmark(datasets=["mnist"])
+    with pytest.raises(ValueError, match="folds"):
+        offline_benchmark(folds=1)
