@@ -61,7 +61,9 @@ def test_notebook_07_runs_with_other_parameters_and_solutions(tmp_path):
     assert injected and "rope = 0.02" in _src(injected[0])
     joined = outputs_text(nb)
     assert "naive Bayes vs 5-NN, ROPE ±0.02, 3,000 posterior samples:" in joined
-    assert "at alpha = 0.1 the procedures declare" in joined
+    markdown = "".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"]
+                       for o in c.get("outputs", []))
+    assert "All pairs: at alpha = 0.1 " in markdown and "Against C4.5: at alpha = 0.1 " in markdown
     assert "90% credible interval" in joined
     assert "solutions ok" in joined
 
