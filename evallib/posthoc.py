@@ -195,12 +195,12 @@ def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.nda
         adj = np.minimum(1.0, np.maximum.accumulate(1.0 - (1.0 - ps) ** (m / i)))
     elif method == "li":
         denom = ps + 1.0 - ps[-1]
-        adj = np.where(denom > 0, ps / np.where(denom > 0, denom, 1.0), 1.0)
+        # denom = 0 only when p_i = 0 and p_m = 1: Li's rule rejects (p_i <= 0), so the APV is 0
+        adj = np.where(denom > 0, ps / np.where(denom > 0, denom, 1.0), 0.0)
     elif method == "shaffer":
         adj = _stepdown(shaffer_counts(k).astype(float), ps)
     else:
-        adj_in = _bergmann(p, k)
-        return adj_in
+        return _bergmann(p, k)          # computed in the input order
     out = np.empty(m)
     out[order] = adj
     return out
@@ -332,7 +332,7 @@ def posthoc_friedman(
     return out
 
 
-def _reject_map(avg_names: list, posthoc: Any, alpha: float) -> tuple[dict, bool]:
+def _reject_map(posthoc: Any, alpha: float) -> tuple[dict, bool]:
     """{frozenset({a, b}): reject} from a posthoc table or a square p-value matrix."""
     if isinstance(posthoc, pd.DataFrame) and {"a", "b", "reject"} <= set(posthoc.columns):
         decided = {frozenset((r.a, r.b)): bool(r.reject) for r in posthoc.itertuples()}
@@ -386,7 +386,7 @@ def posthoc_cliques(avg_ranks: Any, posthoc: Any, *, alpha: float = 0.05) -> lis
     s = _check_avg_ranks(avg_ranks).sort_values(kind="stable")
     alpha = check_alpha(alpha)
     names = list(s.index)
-    decided, with_control = _reject_map(names, posthoc, alpha)
+    decided, with_control = _reject_map(posthoc, alpha)
     unknown = {x for pair in decided for x in pair} - set(names)
     if unknown:
         raise ValueError(f"posthoc names algorithms {sorted(map(str, unknown))} that are not in avg_ranks")

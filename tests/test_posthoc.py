@@ -287,3 +287,12 @@ def test_plot_posthoc_draws_the_groups_of_the_procedure():
     fig, ax2 = plt.subplots()
     assert plot_posthoc(ranks, method="holm", control="C4.5", higher_is_better=False, ax=ax2) is ax2
     plt.close("all")
+
+
+def test_adjusted_pvalues_edge_cases():
+    assert adjust_pvalues([0.0, 1.0], "li").tolist() == [0.0, 1.0]
+    assert adjust_pvalues([0.03], "holm").tolist() == [0.03]
+    np.testing.assert_allclose(adjust_pvalues([0.01, 0.04, 0.03], "bonferroni"), [0.03, 0.12, 0.09])
+    # García & Herrera's S(4) = {0, 1, 2, 3, 6}
+    assert shaffer_counts(4).tolist() == [6, 3, 3, 3, 2, 1]
+    assert len(exhaustive_sets(4)) == 14  # Bell(4) = 15 partitions, minus "all different"
