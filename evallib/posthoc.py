@@ -43,6 +43,7 @@ __all__ = [
     "posthoc_cliques",
     "posthoc_summary",
     "plot_posthoc",
+    "mean_rank_dependence",
 ]
 
 #: Procedures for all pairs and against a control (García & Herrera 2008).
@@ -459,3 +460,60 @@ def plot_posthoc(
 
         ax = get_axes(None, figsize=(7, 2.2 + 0.3 * fr.k))
     return plot_cd_diagram(fr.avg_ranks, cd, posthoc=res, ax=ax)
+
+
+def mean_rank_dependence(scores: Any, *, alpha: float = 0.05, higher_is_better: bool = True) -> pd.DataFrame:
+    """How the mean-rank test of each pair depends on the other algorithms in the study.
+
+    For every pair ``(a, b)``, the unadjusted p-value of Demšar's mean-rank
+    ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` is computed in every study made of
+    ``a``, ``b`` and at least one of the other algorithms (all subsets). A test of
+    "a equals b" should not depend on which other algorithms were run; this one
+    does (Benavoli, Corani & Mangili 2016). Beside it, Wilcoxon's signed-rank
+    p-value of the pair, which uses only the pair's own scores.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array
+        Data sets x algorithms, at least 3 algorithms.
+    alpha : float
+        Level for the ``verdict_depends`` column.
+    higher_is_better : bool
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair: ``a``, ``b``, ``studies`` (how many), ``p_min``, ``p_max``
+        (the range of the unadjusted mean-rank p-value), ``verdict_depends``
+        (``p_min <= alpha < p_max``), ``wilcoxon_p``.
+
+    References
+    ----------
+    Benavoli, A., Corani, G. & Mangili, F. (2016). Should we really use post-hoc
+    tests based on mean-ranks? JMLR 17(5), 1-10.
+    """
+    from .ranktests import _check_scores, wilcoxon_signed_rank
+
+    table = _check_scores(scores)
+    alpha = check_alpha(alpha)
+    names = list(table.columns)
+    if len(names) < 3:
+        raise ValueError(f"scores must have at least 3 algorithms for other learners to matter, got {len(names)}")
+    rows = []
+    for a, b in itertools.combinations(names, 2):
+        others = [c for c in names if c not in (a, b)]
+        ps = []
+        for r in range(1, len(others) + 1):
+            for extra in itertools.combinations(others, r):
+                res = posthoc_friedman(table[[a, b, *extra]], method="holm", higher_is_better=higher_is_better)
+                hit = res[((res["a"] == a) & (res["b"] == b)) | ((res["a"] == b) & (res["b"] == a))]
+                ps.append(float(hit["pvalue"].iloc[0]))
+        sign = 1.0 if higher_is_better else -1.0
+        d = sign * (table[a] - table[b]).to_numpy()
+        try:
+            wp = wilcoxon_signed_rank(d).pvalue
+        except ValueError:  # the pair never differs
+            wp = 1.0
+        rows.append(dict(a=a, b=b, studies=len(ps), p_min=min(ps), p_max=max(ps),
+                         verdict_depends=bool(min(ps) <= alpha < max(ps)), wilcoxon_p=float(wp)))
+    return pd.DataFrame(rows)

@@ -296,3 +296,27 @@ def test_adjusted_pvalues_edge_cases():
     # García & Herrera's S(4) = {0, 1, 2, 3, 6}
     assert shaffer_counts(4).tolist() == [6, 3, 3, 3, 2, 1]
     assert len(exhaustive_sets(4)) == 14  # Bell(4) = 15 partitions, minus "all different"
+
+
+def test_mean_rank_dependence_against_direct_formula():
+    from evallib.posthoc import mean_rank_dependence
+
+    scores = _scores(11, n=15, k=4)
+    out = mean_rank_dependence(scores, alpha=0.05)
+    assert len(out) == 6 and (out["studies"] == 3).all()   # 2 others: {c}, {d}, {c, d}
+    names = list(scores.columns)
+    a, b = "L0", "L3"
+    ps = []
+    for extra in (["L1"], ["L2"], ["L1", "L2"]):
+        cols = [a, b, *extra]
+        r = stats.rankdata(-scores[cols].to_numpy(), axis=1).mean(axis=0)
+        k, n = len(cols), len(scores)
+        z = (r[0] - r[1]) / math.sqrt(k * (k + 1) / (6 * n))
+        ps.append(2 * stats.norm.sf(abs(z)))
+    row = out[(out["a"] == a) & (out["b"] == b)].iloc[0]
+    assert (row.p_min, row.p_max) == pytest.approx((min(ps), max(ps)), rel=1e-12)
+    assert row.wilcoxon_p == pytest.approx(stats.wilcoxon(scores[a] - scores[b]).pvalue, rel=1e-10)
+    assert row.verdict_depends == (min(ps) <= 0.05 < max(ps))
+    assert names == list(scores.columns)
+    with pytest.raises(ValueError, match="at least 3 algorithms"):
+        mean_rank_dependence(scores[["L0", "L1"]])
