@@ -386,7 +386,7 @@ class WilcoxonResult:
     rank_biserial: float = 0.0
 
 
-ZERO_METHODS = ("wilcox", "pratt", "zsplit")
+ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
@@ -416,7 +416,7 @@ def wilcoxon_signed_rank(
         with mean ``sum(r)/2`` and variance ``sum(r^2)/4`` over the ranks whose sign
         is random (the book: for at least 25 data sets). ``"auto"``: exact for up to
         200 non-zero differences.
-    zero_method : {"wilcox", "pratt", "zsplit"}
+    zero_method : {"wilcox", "pratt", "zsplit", "demsar"}
         What to do with zero differences (ties between the learners).
         ``"wilcox"``: discard them, rank the rest (Wilcoxon 1945). ``"pratt"``: rank
         them with the others, then leave their ranks out of both sums (Pratt 1959).
@@ -424,7 +424,9 @@ def wilcoxon_signed_rank(
         ``r_plus`` and half to ``r_minus`` (Demšar 2006, eq. 1). With ``"zsplit"``
         the exact distribution treats the zeros' halves as fixed; the normal
         approximation follows Demšar and scipy and counts all ``N`` ranks, zeros
-        included, in the mean and variance.
+        included, in the mean and variance. ``"demsar"``: as ``"zsplit"``, but "if
+        there is an odd number of them, one is ignored" (Demšar 2006, section
+        3.1.3): the first zero is discarded before ranking.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: the differences tend to be positive (the first learner is
         better when the differences are "first minus second" of a score where
@@ -507,13 +509,16 @@ def wilcoxon_signed_rank(
         raise ValueError("differences are all zero: the two learners never differ, so there is "
                          "nothing to rank (the signed-rank test needs at least one non-zero difference)")
     absd = snap_ties(np.abs(d), rtol=rtol)
+    ranked = np.ones(d.size, dtype=bool)        # the differences that get a rank
     if zero_method == "wilcox":
-        ranks = np.zeros(d.size)
-        ranks[nonzero] = stats.rankdata(absd[nonzero], method="average")
-    else:
-        ranks = stats.rankdata(absd, method="average")
+        ranked = nonzero.copy()
+    elif zero_method == "demsar" and int((~nonzero).sum()) % 2 == 1:
+        ranked[np.flatnonzero(~nonzero)[0]] = False
+    ranks = np.zeros(d.size)
+    ranks[ranked] = stats.rankdata(absd[ranked], method="average")
     r = ranks[nonzero]                          # the ranks whose signs are random
-    zero_share = float(ranks[~nonzero].sum()) / 2.0 if zero_method == "zsplit" else 0.0
+    split = zero_method in ("zsplit", "demsar")
+    zero_share = float(ranks[~nonzero].sum()) / 2.0 if split else 0.0
     r_plus = float(ranks[d > 0].sum()) + zero_share
     r_minus = float(ranks[d < 0].sum()) + zero_share
     n = int(r.size)
@@ -532,7 +537,7 @@ def wilcoxon_signed_rank(
         p_low = float(null[null.index <= t + 1e-9].sum())
         crit = _lower_critical(null, 2.0 * tail)
     else:
-        used = ranks if zero_method == "zsplit" else r
+        used = ranks[ranked] if split else r
         mean = used.sum() / 2.0
         sd = math.sqrt((used ** 2).sum() / 4.0)
         shift = 0.5 if correction else 0.0

@@ -575,3 +575,17 @@ def test_offline_benchmark_stored_table_is_reproduced():
         offline_benchmark(datasets=["mnist"])
     with pytest.raises(ValueError, match="folds"):
         offline_benchmark(folds=1)
+
+
+def test_demsar_zero_method_ignores_one_of_an_odd_number_of_zeros():
+    d = np.array([0.0, 0.3, -0.1, 0.0, 0.2, -0.25, 0.5, 0.0, 0.4, 0.35])
+    res = wilcoxon_signed_rank(d, zero_method="demsar")
+    ref = wilcoxon_signed_rank(d[1:], zero_method="zsplit")   # the first zero dropped
+    assert (res.r_plus, res.r_minus, res.pvalue) == (ref.r_plus, ref.r_minus, ref.pvalue)
+    assert res.ranks[0] == 0.0
+    normal = wilcoxon_signed_rank(d, zero_method="demsar", method="normal")
+    sp = stats.wilcoxon(d[1:], zero_method="zsplit", method="approx", correction=False)
+    assert normal.pvalue == pytest.approx(sp.pvalue, rel=1e-9)
+    even = np.array([0.0, 0.3, -0.1, 0.0, 0.2])   # an even number of zeros: the same as zsplit
+    a, b = wilcoxon_signed_rank(even, zero_method="demsar"), wilcoxon_signed_rank(even, zero_method="zsplit")
+    assert (a.r_plus, a.r_minus, a.pvalue, a.ranks) == (b.r_plus, b.r_minus, b.pvalue, b.ranks)
