@@ -532,3 +532,69 @@ __all__ += [
     "per_class_table",
     "plot_confusion_matrix",
 ]
+
+# issue 17: many data sets (rank tests' options, post-hoc p-values, Bayesian tests)
+from .bayesian import (
+    CorrelatedTTestResult,
+    SignedRankResult,
+    bayesian_correlated_ttest,
+    bayesian_signed_rank,
+    plot_bayesian_signed_rank,
+    plot_correlated_posterior,
+    plot_simplex,
+)
+from .cvtests import CombinedFTestResult, combined_5x2cv_ftest
+from .posthoc import (
+    ALL_PAIRS_METHODS,
+    CONTROL_METHODS,
+    adjust_pvalues,
+    exhaustive_sets,
+    mean_rank_dependence,
+    posthoc_cliques,
+    posthoc_friedman,
+    plot_posthoc,
+    posthoc_summary,
+    shaffer_counts,
+)
+from .ranktests import (
+    TIE_RTOL,
+    OFFLINE_DATASETS,
+    OFFLINE_LEARNERS,
+    SignTestResult,
+    demsar_table_6,
+    offline_benchmark,
+    offline_benchmark_scores,
+    sign_test,
+    snap_ties,
+)
+
+__all__ += [
+    "CorrelatedTTestResult",
+    "SignedRankResult",
+    "bayesian_correlated_ttest",
+    "bayesian_signed_rank",
+    "plot_bayesian_signed_rank",
+    "plot_correlated_posterior",
+    "plot_simplex",
+    "CombinedFTestResult",
+    "combined_5x2cv_ftest",
+    "ALL_PAIRS_METHODS",
+    "CONTROL_METHODS",
+    "adjust_pvalues",
+    "exhaustive_sets",
+    "mean_rank_dependence",
+    "posthoc_cliques",
+    "posthoc_friedman",
+    "plot_posthoc",
+    "posthoc_summary",
+    "shaffer_counts",
+    "TIE_RTOL",
+    "OFFLINE_DATASETS",
+    "OFFLINE_LEARNERS",
+    "SignTestResult",
+    "demsar_table_6",
+    "offline_benchmark",
+    "offline_benchmark_scores",
+    "sign_test",
+    "snap_ties",
+]

@@ -88,15 +88,30 @@ class Contingency:
 
 
 def _check_predictions(
-    y_true: Any, preds: Mapping[Hashable, Any], *, keys_are_argnames: bool = False
+    y_true: Any, preds: Mapping[Hashable, Any], *, keys_are_argnames: bool = False,
+    binary: bool = True,
 ) -> tuple[np.ndarray, dict]:
     """Validate true labels and a mapping of predictions; return arrays.
 
     Error messages name ``predictions[name]``, or the key itself when the keys are
-    the caller's argument names (``pred_a``, ``pred_b``).
+    the caller's argument names (``pred_a``, ``pred_b``). With ``binary=False`` any
+    labels are accepted (only right/wrong is counted), but the lengths, emptiness
+    and missing labels are still checked.
     """
     y = check_labels(y_true, "y_true")
     classes = np.unique(y)
+    if not binary:
+        out = {}
+        for name, pred in preds.items():
+            label = str(name) if keys_are_argnames else f"predictions[{name!r}]"
+            p = check_labels(pred, label)
+            if p.shape[0] != y.shape[0]:
+                raise ValueError(
+                    f"{label} has {p.shape[0]} labels but y_true has {y.shape[0]}; "
+                    "every classifier must predict every test case"
+                )
+            out[name] = p
+        return y, out
     if classes.size > 2:
         raise ValueError(
             f"y_true must hold at most two classes (a binary task), found {classes.size}: "
@@ -129,13 +144,16 @@ def _check_predictions(
 def contingency(y_true: Sequence[Any], pred_a: Sequence[Any], pred_b: Sequence[Any]) -> Contingency:
     """Count the joint errors of two classifiers on the same test set (Table 1).
 
+    The table only records which cases each classifier got right, so the labels
+    may be anything comparable: two classes, many classes, or a prediction that
+    is not among ``y_true``'s classes at all (it is simply wrong).
+
     Parameters
     ----------
     y_true : sequence of labels
-        The true classes of the ``n`` test cases; at most two distinct labels.
+        The true classes of the ``n`` test cases; any number of classes.
     pred_a, pred_b : sequence of labels
-        The predictions of models A and B, same length as ``y_true``, with labels
-        taken from ``y_true``'s classes.
+        The predictions of models A and B, same length as ``y_true``.
 
     Returns
     -------
@@ -146,10 +164,20 @@ def contingency(y_true: Sequence[Any], pred_a: Sequence[Any], pred_b: Sequence[A
     Raises
     ------
     ValueError
-        On arrays of different lengths, empty input, NaN/None labels, more than two
-        classes, or predicted labels outside ``y_true``'s classes.
+        On arrays of different lengths, empty input or NaN/None labels.
+
+    Examples
+    --------
+    mlxtend's three-class test of ``mcnemar_table``, whose table
+    ``[[a, c], [b, d]]`` is ``[[4, 2], [1, 3]]``:
+
+    >>> t = contingency([0, 0, 0, 0, 0, 2, 1, 1, 1, 1], [0, 5, 0, 0, 0, 2, 1, 0, 0, 0],
+    ...                 [0, 0, 1, 3, 0, 2, 1, 0, 0, 0])
+    >>> (t.a, t.c, t.b, t.d)
+    (4, 2, 1, 3)
     """
-    y, preds = _check_predictions(y_true, {"pred_a": pred_a, "pred_b": pred_b}, keys_are_argnames=True)
+    y, preds = _check_predictions(y_true, {"pred_a": pred_a, "pred_b": pred_b}, keys_are_argnames=True,
+                                  binary=False)
     wrong_a = preds["pred_a"] != y
     wrong_b = preds["pred_b"] != y
     b = int(np.sum(wrong_a & ~wrong_b))

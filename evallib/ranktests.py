@@ -41,6 +41,7 @@ from ._resources import data_path
 from ._validate import check_alpha, check_choice, check_count, check_real, check_vector
 
 __all__ = [
+    "demsar_table_6",
     "WilcoxonResult",
     "FriedmanResult",
     "CriticalDifference",
@@ -49,6 +50,10 @@ __all__ = [
     "signed_rank_null",
     "wilcoxon_critical_value",
     "wilcoxon_signed_rank",
+    "SignTestResult",
+    "sign_test",
+    "snap_ties",
+    "TIE_RTOL",
     "friedman",
     "friedman_null_distribution",
     "friedman_critical_value",
@@ -58,6 +63,10 @@ __all__ = [
     "plot_cd_diagram",
     "scores_from_text",
     "describe_rank_analysis",
+    "OFFLINE_DATASETS",
+    "OFFLINE_LEARNERS",
+    "offline_benchmark",
+    "offline_benchmark_scores",
 ]
 
 CD_TESTS = ("nemenyi", "bonferroni-dunn")
@@ -95,6 +104,65 @@ def flach_example_12_4() -> pd.DataFrame:
     return pd.read_csv(data_path("flach_example_12_4.csv"), index_col="fold")
 
 
+_DEMSAR_DATA_SETS = (
+    "adult (sample)", "breast cancer", "breast cancer wisconsin", "cmc", "ionosphere", "iris",
+    "liver disorders", "lung cancer", "lymphography", "mushroom", "primary tumor", "rheum",
+    "voting", "wine",
+)
+_DEMSAR_AUC = (
+    (0.763, 0.768, 0.771, 0.798), (0.599, 0.591, 0.590, 0.569), (0.954, 0.971, 0.968, 0.967),
+    (0.628, 0.661, 0.654, 0.657), (0.882, 0.888, 0.886, 0.898), (0.936, 0.931, 0.916, 0.931),
+    (0.661, 0.668, 0.609, 0.685), (0.583, 0.583, 0.563, 0.625), (0.775, 0.838, 0.866, 0.875),
+    (1.000, 1.000, 1.000, 1.000), (0.940, 0.962, 0.965, 0.962), (0.619, 0.666, 0.614, 0.669),
+    (0.972, 0.981, 0.975, 0.975), (0.957, 0.978, 0.946, 0.970),
+)
+_DEMSAR_RANKS = (
+    (4, 3, 2, 1), (1, 2, 3, 4), (4, 1, 2, 3), (4, 1, 3, 2), (4, 2, 3, 1), (1, 2.5, 4, 2.5),
+    (3, 2, 4, 1), (2.5, 2.5, 4, 1), (4, 3, 2, 1), (2.5, 2.5, 2.5, 2.5), (4, 2.5, 1, 2.5),
+    (3, 2, 4, 1), (4, 1, 2, 3), (3, 1, 4, 2),
+)
+
+
+def demsar_table_6(*, ranks: bool = False) -> pd.DataFrame:
+    """Demšar (2006), Table 6: AUC of four variants of C4.5 on 14 UCI data sets.
+
+    C4.5 with ``m = 0`` and ``cf = 0.25``; C4.5+m, with ``m`` tuned by internal
+    5-fold cross-validation; C4.5+cf, with ``cf`` tuned; C4.5+m+cf, both tuned.
+    The first two columns are his Table 2.
+
+    Parameters
+    ----------
+    ranks : bool
+        ``False``: the AUCs as printed (three decimals). ``True``: the ranks printed
+        in parentheses (1 = best). They follow the AUCs except on *voting*, where
+        the two printed 0.975s are ranked 2 (C4.5+cf) and 3 (C4.5+m+cf), presumably
+        from the unrounded AUCs. Demšar's average ranks 3.143, 2.000, 2.893, 1.964
+        and his chi-square 9.28 come from these ranks; the printed AUCs tie on
+        voting and give 2.929 and 1.929 for the last two.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``data set``, columns ``C4.5``, ``C4.5+m``, ``C4.5+cf``, ``C4.5+m+cf``.
+
+    References
+    ----------
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data
+    sets. JMLR 7, 1-30, Tables 2 and 6.
+
+    Examples
+    --------
+    >>> demsar_table_6(ranks=True).mean().round(3).tolist()
+    [3.143, 2.0, 2.893, 1.964]
+    """
+    if not isinstance(ranks, (bool, np.bool_)):
+        raise TypeError(f"ranks must be True or False, got {ranks!r}")
+    values = _DEMSAR_RANKS if ranks else _DEMSAR_AUC
+    return pd.DataFrame([list(map(float, row)) for row in values],
+                        index=pd.Index(_DEMSAR_DATA_SETS, name="data set"),
+                        columns=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"])
+
+
 # ------------------------------------------------------------------- validation
 def _check_scores(scores: Any) -> pd.DataFrame:
     """A data sets x algorithms table of finite numbers, at least 2 x 2."""
@@ -124,6 +192,67 @@ def _check_scores(scores: Any) -> pd.DataFrame:
     if table.columns.has_duplicates:
         raise ValueError(f"scores must have distinct algorithm names, got {list(table.columns)}")
     return pd.DataFrame(values, index=table.index, columns=table.columns)
+
+
+# ------------------------------------------------------- ties in floating point
+#: Default relative tolerance below which two scores (or differences) count as equal.
+TIE_RTOL = 1e-9
+
+
+def _check_rtol(rtol: Any) -> float:
+    return check_real(rtol, "rtol", low=0, high=1e-3)
+
+
+def _tie_tolerance(values: np.ndarray, rtol: float) -> float:
+    """Absolute tolerance: ``rtol`` times the largest absolute value, at least ``rtol``."""
+    return rtol * max(1.0, float(np.max(np.abs(values))) if values.size else 1.0)
+
+
+def snap_ties(values: Any, *, rtol: float = TIE_RTOL) -> np.ndarray:
+    """Values equal up to a relative tolerance, made exactly equal (and near-zeros exactly 0).
+
+    Scores computed from counts are rarely exact in binary floating point:
+    ``0.1 + 0.2`` is not ``0.3`` and ``0.3 - (0.1 + 0.2)`` is ``-5.6e-17``, not 0.
+    Ranking such numbers raw turns ties into wins and zero differences into
+    losses. Sort the values and join neighbours less than
+    ``tol = rtol * max(1, max|values|)`` apart into one group (a chain: a group's
+    outermost members may be a few ``tol`` apart); every member of a group takes
+    the value of its member smallest in absolute value (so ``snap_ties(-x) ==
+    -snap_ties(x)``), and a group within ``tol`` of 0 becomes exactly 0.
+
+    Parameters
+    ----------
+    values : array of float (any shape; groups are formed over all of it)
+    rtol : float
+        Relative tolerance in ``[0, 1e-3]``; 0 keeps the values exactly as given.
+        The default ``1e-9`` is far above rounding error (about ``1e-16`` per
+        operation) and far below any difference a study reports.
+
+    Returns
+    -------
+    numpy.ndarray of the same shape.
+
+    Examples
+    --------
+    >>> snap_ties([0.1 + 0.2, 0.3, 0.3 - (0.1 + 0.2)]).tolist()
+    [0.3, 0.3, 0.0]
+    """
+    rtol = _check_rtol(rtol)
+    arr = np.array(values, dtype=float)
+    if arr.size == 0 or rtol == 0:
+        return arr
+    flat = arr.ravel()
+    tol = _tie_tolerance(flat, rtol)
+    order = np.argsort(flat, kind="stable")
+    sorted_vals = flat[order]
+    breaks = np.flatnonzero(np.diff(sorted_vals) > tol) + 1
+    out = np.empty_like(flat)
+    for group in np.split(np.arange(flat.size), breaks):
+        idx = order[group]
+        members = sorted_vals[group]
+        value = float(members[np.argmin(np.abs(members))])
+        out[idx] = 0.0 if abs(value) <= tol else value
+    return out.reshape(arr.shape)
 
 
 # ----------------------------------------------------------------- Example 12.7
@@ -201,6 +330,21 @@ def wilcoxon_critical_value(n: int, *, alpha: float = 0.05) -> int | None:
     -------
     int or None
         ``None`` when even ``T = 0`` is not significant (``n <= 5`` at 0.05).
+
+    References
+    ----------
+    .. [1] Flach, P. (2012). *Machine Learning: The Art and Science of Algorithms that Make Sense
+       of Data*. Cambridge University Press, chapter 12.
+    .. [2] Wilcoxon, F. (1945). Individual comparisons by ranking methods. *Biometrics Bulletin*,
+       1(6), 80-83.
+
+    Examples
+    --------
+    Example 12.7: for n = 10 and alpha = 0.05 the critical value is 8.
+
+    >>> from evallib import wilcoxon_critical_value
+    >>> wilcoxon_critical_value(10, alpha=0.05)
+    8
     """
     n = check_count(n, "n", minimum=1)
     alpha = check_alpha(alpha)
@@ -210,24 +354,33 @@ def wilcoxon_critical_value(n: int, *, alpha: float = 0.05) -> int | None:
 
 @dataclass(frozen=True)
 class WilcoxonResult:
-    """Wilcoxon's signed-rank test (Example 12.7).
+    """Wilcoxon's signed-rank test (Example 12.7; Demšar 2006, section 3.1.3).
 
     Attributes
     ----------
-    n : number of non-zero differences, the ones ranked.
-    n_zero : number of zero differences, discarded (Wilcoxon's convention).
-    ranks : rank of each |difference| in the input order (average ranks for ties;
-        0.0 for a discarded zero difference).
-    r_plus, r_minus : the sums of ranks of positive and negative differences.
-    statistic : ``T = min(r_plus, r_minus)``.
-    critical_value : the largest ``c`` with ``P(T <= c) <= alpha/2`` under the null
-        (exact or normal, as ``method``); ``None`` if no outcome is significant.
-    pvalue : two-sided p-value, ``min(1, 2 P(R+ <= T))``.
-    reject : ``pvalue <= alpha`` (equivalently ``statistic <= critical_value``).
+    n : number of non-zero differences, the ones whose signs are random under the null.
+    n_zero : number of zero differences (after :func:`snap_ties`).
+    ranks : rank of each |difference| in the input order (average ranks for ties).
+        With ``zero_method="wilcox"`` the zeros are discarded and get 0.0; with
+        ``"pratt"`` and ``"zsplit"`` they are ranked with the others.
+    r_plus, r_minus : the sums of ranks of positive and of negative differences
+        (``"zsplit"``: each zero adds half its rank to both).
+    statistic : the rank sum compared with ``critical_value``: ``T = min(r_plus,
+        r_minus)`` (two-sided), ``r_plus`` (``alternative="less"``) or ``r_minus``
+        (``alternative="greater"``); small values are evidence against the null.
+    critical_value : the largest ``c`` with ``P(statistic <= c) <= alpha/2``
+        (two-sided) or ``<= alpha`` (one-sided) under the null (exact or normal, as
+        ``method``); ``None`` if no outcome is significant.
+    pvalue : the p-value, ``P(statistic <= observed)`` under the null, doubled
+        (and capped at 1) for the two-sided test.
+    reject : ``pvalue <= alpha``.
     alpha : the level.
     method : ``"exact"`` or ``"normal"``.
-    ties : whether some non-zero |differences| were tied (the exact distribution is
-        then conditional on the tied ranks).
+    ties : whether some non-zero |differences| were tied.
+    zero_method, alternative, correction : the options used.
+    rank_biserial : the matched-pairs rank-biserial correlation ``(r_plus -
+        r_minus) / (r_plus + r_minus)`` (Kerby 2014), in [-1, 1]: the share of the
+        rank sum favouring the first learner minus the share favouring the second.
     """
 
     n: int
@@ -242,16 +395,27 @@ class WilcoxonResult:
     alpha: float
     method: str
     ties: bool
+    zero_method: str = "wilcox"
+    alternative: str = "two-sided"
+    correction: bool = False
+    rank_biserial: float = 0.0
+
+
+ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
+ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def wilcoxon_signed_rank(
-    differences: Sequence[float], *, alpha: float = 0.05, method: str = "auto"
+    differences: Sequence[float], *, alpha: float = 0.05, method: str = "auto",
+    zero_method: str = "wilcox", alternative: str = "two-sided", correction: bool = False,
+    rtol: float = TIE_RTOL,
 ) -> WilcoxonResult:
     """Wilcoxon's signed-rank test for two learners over several data sets (Example 12.7).
 
     Rank the absolute performance differences from smallest (rank 1) to largest,
     sum the ranks of the positive and of the negative differences separately, and
-    take the smaller sum ``T`` as the statistic. Under the null hypothesis (the
+    take the smaller sum ``T`` as the statistic (Demšar 2006, eq. 1, without the
+    zeros' share unless ``zero_method="zsplit"``). Under the null hypothesis (the
     differences are symmetric about 0) every sign pattern is equally likely.
 
     Parameters
@@ -260,12 +424,36 @@ def wilcoxon_signed_rank(
         One performance difference per data set (e.g. accuracy of A minus accuracy
         of B); at least 2 values, finite, not all zero.
     alpha : float
-        Two-sided significance level, in (0, 1).
+        Significance level, in (0, 1).
     method : {"auto", "exact", "normal"}
-        ``"exact"``: the exact null distribution (:func:`signed_rank_null`).
-        ``"normal"``: ``R+`` approximately normal with mean ``sum(r)/2`` and variance
-        ``sum(r^2)/4`` (the book: for at least 25 data sets), no continuity
-        correction. ``"auto"``: exact for up to 200 non-zero differences.
+        ``"exact"``: the exact null distribution (:func:`signed_rank_null`), given
+        the ranks (ties included). ``"normal"``: the rank sum approximately normal
+        with mean ``sum(r)/2`` and variance ``sum(r^2)/4`` over the ranks whose sign
+        is random (the book: for at least 25 data sets). ``"auto"``: exact for up to
+        200 non-zero differences.
+    zero_method : {"wilcox", "pratt", "zsplit", "demsar"}
+        What to do with zero differences (ties between the learners).
+        ``"wilcox"``: discard them, rank the rest (Wilcoxon 1945). ``"pratt"``: rank
+        them with the others, then leave their ranks out of both sums (Pratt 1959).
+        ``"zsplit"``: rank them with the others and add half of each zero's rank to
+        ``r_plus`` and half to ``r_minus`` (Demšar 2006, eq. 1). With ``"zsplit"``
+        the exact distribution treats the zeros' halves as fixed; the normal
+        approximation follows Demšar and scipy and counts all ``N`` ranks, zeros
+        included, in the mean and variance. ``"demsar"``: as ``"zsplit"``, but "if
+        there is an odd number of them, one is ignored" (Demšar 2006, section
+        3.1.3): the first zero is discarded before ranking.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: the differences tend to be positive (the first learner is
+        better when the differences are "first minus second" of a score where
+        higher is better); ``"less"``: they tend to be negative.
+    correction : bool
+        Continuity correction of the normal approximation (move the rank sum half a
+        unit towards the mean, as scipy's ``correction=True``); ignored by the
+        exact method.
+    rtol : float
+        Relative tolerance for ties (:func:`snap_ties`): differences within
+        ``rtol * max(1, max|d|)`` of 0 are zeros, and |differences| that close to
+        each other are tied. 0 compares the floats exactly.
 
     Returns
     -------
@@ -275,15 +463,12 @@ def wilcoxon_signed_rank(
     ------
     ValueError
         Fewer than two differences, NaN/inf, all differences zero, or a bad
-        ``alpha``/``method``.
+        ``alpha``, ``method``, ``zero_method``, ``alternative`` or ``rtol``.
 
     Notes
     -----
     Degenerate but legal input:
 
-    * *zero differences* are discarded before ranking (Wilcoxon's original
-      convention, scipy's ``zero_method="wilcox"``) and counted in ``n_zero``; the
-      test uses the remaining ``n``;
     * *ties* among the |differences| get their average rank; the exact
       distribution is then the one conditional on those tied ranks (the
       permutation distribution of the sign flips), so the p-value stays exact and
@@ -297,6 +482,12 @@ def wilcoxon_signed_rank(
        of Data*. Cambridge University Press, chapter 12.
     .. [2] Wilcoxon, F. (1945). Individual comparisons by ranking methods. *Biometrics Bulletin*,
        1(6), 80-83.
+    .. [3] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *JMLR* 7, 1-30 (section 3.1.3, Table 2).
+    .. [4] Pratt, J. W. (1959). Remarks on zeros and ties in the Wilcoxon signed rank procedures.
+       *JASA* 54, 655-667.
+    .. [5] Kerby, D. S. (2014). The simple difference formula: an approach to teaching
+       nonparametric correlation. *Comprehensive Psychology* 3, 11.IT.3.1.
 
     Examples
     --------
@@ -308,41 +499,184 @@ def wilcoxon_signed_rank(
     >>> res = wilcoxon_signed_rank(acc["Naive Bayes"] - acc["Decision tree"], alpha=0.05)
     >>> res.r_plus, res.r_minus, res.critical_value, res.reject
     (8.0, 47.0, 8.0, True)
+
+    Demšar's Table 2 (AUC of C4.5+m minus C4.5 on 14 data sets), with his
+    convention for the two zero differences: ``R+ = 93``, ``R- = 12``, ``T = 12``.
+
+    >>> c45 = [0.763, 0.599, 0.954, 0.628, 0.882, 0.936, 0.661, 0.583, 0.775, 1.000,
+    ...        0.940, 0.619, 0.972, 0.957]
+    >>> c45m = [0.768, 0.591, 0.971, 0.661, 0.888, 0.931, 0.668, 0.583, 0.838, 1.000,
+    ...         0.962, 0.666, 0.981, 0.978]
+    >>> res = wilcoxon_signed_rank([m - c for m, c in zip(c45m, c45)], zero_method="zsplit")
+    >>> res.r_plus, res.r_minus, res.statistic
+    (93.0, 12.0, 12.0)
     """
     d = check_vector(differences, "differences", minimum=2, each="one per data set")
     alpha = check_alpha(alpha)
     method = check_choice(method, "method", ("auto", "exact", "normal"))
+    zero_method = check_choice(zero_method, "zero_method", ZERO_METHODS)
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
+    if not isinstance(correction, (bool, np.bool_)):
+        raise TypeError(f"correction must be True or False, got {correction!r}")
+    d = snap_ties(d, rtol=rtol)
     nonzero = d != 0
     if not nonzero.any():
         raise ValueError("differences are all zero: the two learners never differ, so there is "
                          "nothing to rank (the signed-rank test needs at least one non-zero difference)")
-    dn = d[nonzero]
-    r = stats.rankdata(np.abs(dn), method="average")
+    absd = snap_ties(np.abs(d), rtol=rtol)
+    ranked = np.ones(d.size, dtype=bool)        # the differences that get a rank
+    if zero_method == "wilcox":
+        ranked = nonzero.copy()
+    elif zero_method == "demsar" and int((~nonzero).sum()) % 2 == 1:
+        ranked[np.flatnonzero(~nonzero)[0]] = False
     ranks = np.zeros(d.size)
-    ranks[nonzero] = r
-    r_plus = float(r[dn > 0].sum())
-    r_minus = float(r[dn < 0].sum())
-    t = min(r_plus, r_minus)
-    n = int(dn.size)
+    ranks[ranked] = stats.rankdata(absd[ranked], method="average")
+    r = ranks[nonzero]                          # the ranks whose signs are random
+    split = zero_method in ("zsplit", "demsar")
+    zero_share = float(ranks[~nonzero].sum()) / 2.0 if split else 0.0
+    r_plus = float(ranks[d > 0].sum()) + zero_share
+    r_minus = float(ranks[d < 0].sum()) + zero_share
+    n = int(r.size)
     ties = bool(np.unique(r).size < r.size)
+    if alternative == "two-sided":
+        t = min(r_plus, r_minus)
+        tail = alpha / 2.0
+    else:
+        t = r_plus if alternative == "less" else r_minus
+        tail = alpha
     if method == "auto":
         method = "exact" if n <= EXACT_WILCOXON_MAX_N else "normal"
     if method == "exact":
         null = signed_rank_null(r)
-        p = float(min(1.0, 2.0 * null[null.index <= t + 1e-9].sum()))
-        crit = _lower_critical(null, alpha)
+        null.index = null.index + zero_share
+        p_low = float(null[null.index <= t + 1e-9].sum())
+        crit = _lower_critical(null, 2.0 * tail)
     else:
-        mean = r.sum() / 2.0
-        sd = math.sqrt((r ** 2).sum() / 4.0)
-        p = float(min(1.0, 2.0 * stats.norm.cdf((t - mean) / sd)))
-        crit = float(mean - stats.norm.isf(alpha / 2.0) * sd)
+        used = ranks[ranked] if split else r
+        mean = used.sum() / 2.0
+        sd = math.sqrt((used ** 2).sum() / 4.0)
+        shift = 0.5 if correction else 0.0
+        p_low = float(stats.norm.cdf((t - mean + shift) / sd))
+        crit = float(mean - shift - stats.norm.isf(tail) * sd)
         crit = crit if crit >= 0 else None
+    p = min(1.0, 2.0 * p_low) if alternative == "two-sided" else min(1.0, p_low)
+    total = r_plus + r_minus
     return WilcoxonResult(
         n=n, n_zero=int(d.size - n), ranks=tuple(float(v) for v in ranks), r_plus=r_plus,
         r_minus=r_minus, statistic=float(t), critical_value=crit, pvalue=p, reject=p <= alpha,
-        alpha=alpha, method=method, ties=ties,
+        alpha=alpha, method=method, ties=ties, zero_method=zero_method, alternative=alternative,
+        correction=bool(correction), rank_biserial=float((r_plus - r_minus) / total),
     )
 
+
+@dataclass(frozen=True)
+class SignTestResult:
+    """The sign test (Demšar 2006, section 3.1.2).
+
+    Attributes
+    ----------
+    wins, losses : data sets on which the first learner is better / worse, after
+        sharing out the ties (see ``ties``).
+    n_ties : zero differences (after :func:`snap_ties`).
+    n : ``wins + losses``, the number of trials of the binomial test.
+    statistic : ``wins``.
+    pvalue : the exact binomial p-value (``p = 1/2``) for ``alternative``.
+    reject : ``pvalue <= alpha``.
+    alpha, alternative, ties, method : the options used.
+    """
+
+    wins: float
+    losses: float
+    n_ties: int
+    n: int
+    statistic: float
+    pvalue: float
+    reject: bool
+    alpha: float
+    alternative: str
+    ties: str
+    method: str = "exact"
+
+
+def sign_test(
+    differences: Sequence[float], *, alpha: float = 0.05, alternative: str = "two-sided",
+    ties: str = "demsar", method: str = "exact", rtol: float = TIE_RTOL,
+) -> SignTestResult:
+    """The sign test: count wins and losses, and test them against a fair coin.
+
+    Under the null hypothesis each learner wins on a data set with probability 1/2,
+    so the number of wins is binomial (Demšar 2006, section 3.1.4).
+
+    Parameters
+    ----------
+    differences : sequence of float
+        One difference per data set (first learner minus second), at least 2.
+    alpha : float
+        Level in (0, 1).
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: the first learner wins more often than not.
+    ties : {"demsar", "drop"}
+        ``"demsar"``: ties count half for each learner; with an odd number of ties
+        one is discarded (Demšar's rule). ``"drop"``: ties are discarded (the
+        textbook sign test).
+    method : {"exact", "normal"}
+        ``"exact"``: the binomial p-value (scipy's ``binomtest``). ``"normal"``:
+        wins approximately ``N(n/2, sqrt(n)/2)``, no continuity correction, which is
+        how Demšar's Table 3 critical values ``n/2 + 1.96 sqrt(n)/2`` (rounded up)
+        arise; for 14 data sets it accepts 11 wins at 0.05 where the exact
+        two-sided test needs 12.
+    rtol : float
+        Differences within ``rtol * max(1, max|d|)`` of 0 are ties (:func:`snap_ties`).
+
+    Returns
+    -------
+    SignTestResult
+
+    References
+    ----------
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data
+    sets. JMLR 7, 1-30, section 3.1.4 and Table 3.
+
+    Examples
+    --------
+    Demšar's Table 2: C4.5+m beats C4.5 on 10 data sets, loses on 2, ties on 2;
+    sharing the ties gives his "11 out of 14", significant by his Table 3 (normal
+    approximation) but not by the exact binomial test.
+
+    >>> c45 = [0.763, 0.599, 0.954, 0.628, 0.882, 0.936, 0.661, 0.583, 0.775, 1.000,
+    ...        0.940, 0.619, 0.972, 0.957]
+    >>> c45m = [0.768, 0.591, 0.971, 0.661, 0.888, 0.931, 0.668, 0.583, 0.838, 1.000,
+    ...         0.962, 0.666, 0.981, 0.978]
+    >>> res = sign_test([m - c for m, c in zip(c45m, c45)])
+    >>> res.wins, res.n, round(res.pvalue, 4)
+    (11.0, 14, 0.0574)
+    >>> round(sign_test([m - c for m, c in zip(c45m, c45)], method="normal").pvalue, 4)
+    0.0325
+    """
+    d = check_vector(differences, "differences", minimum=2, each="one per data set")
+    alpha = check_alpha(alpha)
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
+    ties = check_choice(ties, "ties", ("demsar", "drop"))
+    method = check_choice(method, "method", ("exact", "normal"))
+    d = snap_ties(d, rtol=rtol)
+    wins, losses, n_ties = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
+    if ties == "demsar":
+        wins += n_ties // 2
+        losses += n_ties // 2
+    n = wins + losses
+    if n == 0:
+        p = 1.0
+    elif method == "exact":
+        p = float(stats.binomtest(wins, n, 0.5, alternative=alternative).pvalue)
+    else:
+        z = (wins - n / 2.0) / (math.sqrt(n) / 2.0)
+        if alternative == "two-sided":
+            p = float(min(1.0, 2.0 * stats.norm.sf(abs(z))))
+        else:
+            p = float(stats.norm.sf(z) if alternative == "greater" else stats.norm.cdf(z))
+    return SignTestResult(wins=float(wins), losses=float(losses), n_ties=n_ties, n=n,
+                          statistic=float(wins), pvalue=p, reject=p <= alpha, alpha=alpha,
+                          alternative=alternative, ties=ties, method=method)
 
 # ----------------------------------------------------------------- Example 12.8
 @dataclass(frozen=True)
@@ -357,7 +691,7 @@ class FriedmanResult:
     mean_rank : ``R̄ = (k + 1)/2``.
     between : ``n sum_j (R_j - R̄)^2``, the spread of the rank "centroids".
     within : ``1/(n(k-1)) sum_ij (R_ij - R̄)^2``, the spread over all ranks
-        (``k(k+1)/12`` without ties).
+        (``k(k+1)/12`` without ties, and always with ``tie_correction=False``).
     statistic : ``between / within``, Friedman's chi-square statistic (corrected
         for ties automatically).
     df : ``k - 1``.
@@ -383,7 +717,9 @@ class FriedmanResult:
     k: int
 
 
-def friedman(scores: Any, *, higher_is_better: bool = True) -> FriedmanResult:
+def friedman(
+    scores: Any, *, higher_is_better: bool = True, tie_correction: bool = True, rtol: float = TIE_RTOL,
+) -> FriedmanResult:
     """The Friedman test for ``k`` algorithms over ``n`` data sets (Example 12.8).
 
     Rank the algorithms on each data set (rank 1 = best), average the ranks per
@@ -401,6 +737,16 @@ def friedman(scores: Any, *, higher_is_better: bool = True) -> FriedmanResult:
     higher_is_better : bool
         ``True`` for accuracies (the highest score gets rank 1); ``False`` for
         error rates.
+    tie_correction : bool
+        ``True`` (default, as scipy's ``friedmanchisquare`` and R's
+        ``friedman.test``): the overall spread is computed from the actual ranks,
+        which corrects the statistic for ties. ``False``: the spread of untied
+        ranks, ``k(k+1)/12``, whatever the ties, which is Demšar's eq. (3) as
+        printed and reproduces his chi-square 9.28 and ``F_F = 3.69`` for Table 6
+        (with the correction: 10.23 and 4.19).
+    rtol : float
+        Relative tolerance: scores within ``rtol * max(1, max|score|)`` of each
+        other are tied (:func:`snap_ties`); 0 compares the floats exactly.
 
     Returns
     -------
@@ -423,8 +769,8 @@ def friedman(scores: Any, *, higher_is_better: bool = True) -> FriedmanResult:
        of Data*. Cambridge University Press, chapter 12.
     .. [2] Friedman, M. (1937). The use of ranks to avoid the assumption of normality implicit
        in the analysis of variance. *JASA*, 32(200), 675-701.
-    .. [3] Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
-       *Journal of Machine Learning Research*, 7, 1-30.
+    .. [3] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *Journal of Machine Learning Research*, 7, 1-30 (eqs. 3-4, Table 6).
 
     Examples
     --------
@@ -434,11 +780,24 @@ def friedman(scores: Any, *, higher_is_better: bool = True) -> FriedmanResult:
     >>> res = friedman(flach_example_12_4())
     >>> res.avg_ranks.round(1).tolist(), round(res.statistic, 1)
     ([2.3, 1.6, 2.1], 2.6)
+
+    Demšar's Table 6 through his printed ranks (:func:`demsar_table_6`; ranks are
+    scores where lower is better):
+
+    >>> printed = demsar_table_6(ranks=True)
+    >>> res = friedman(printed, higher_is_better=False, tie_correction=False)
+    >>> round(res.statistic, 2), round(res.iman_davenport, 2)
+    (9.28, 3.69)
+    >>> res = friedman(printed, higher_is_better=False)
+    >>> round(res.statistic, 2), round(res.iman_davenport, 2)
+    (10.23, 4.19)
     """
     table = _check_scores(scores)
     if not isinstance(higher_is_better, (bool, np.bool_)):
         raise TypeError(f"higher_is_better must be True or False, got {higher_is_better!r}")
-    values = table.to_numpy()
+    if not isinstance(tie_correction, (bool, np.bool_)):
+        raise TypeError(f"tie_correction must be True or False, got {tie_correction!r}")
+    values = snap_ties(table.to_numpy(), rtol=rtol)
     n, k = values.shape
     ranks = stats.rankdata(-values if higher_is_better else values, method="average", axis=1)
     ranks_df = pd.DataFrame(ranks, index=table.index, columns=table.columns)
@@ -446,7 +805,10 @@ def friedman(scores: Any, *, higher_is_better: bool = True) -> FriedmanResult:
     avg.name = "average rank"
     mean_rank = (k + 1) / 2.0
     between = float(n * ((avg.to_numpy() - mean_rank) ** 2).sum())
-    within = float(((ranks - mean_rank) ** 2).sum() / (n * (k - 1)))
+    if tie_correction:
+        within = float(((ranks - mean_rank) ** 2).sum() / (n * (k - 1)))
+    else:
+        within = k * (k + 1) / 12.0
     df1, df2 = k - 1, (k - 1) * (n - 1)
     if within <= 1e-12:
         statistic, pvalue, f_stat, f_p = 0.0, 1.0, 0.0, 1.0
@@ -609,6 +971,26 @@ def critical_difference(k: int, n: int, *, alpha: float = 0.05, test: str = "nem
     studentized range gives ``q = 2.3437`` (Demšar's table prints 2.343) and
     ``CD = 1.0481``, which rounds to 1.048; the book's 1.047 is 2.343 x 0.4472 =
     1.0478 cut off rather than rounded.
+
+    References
+    ----------
+    .. [1] Flach, P. (2012). *Machine Learning: The Art and Science of Algorithms that Make Sense
+       of Data*. Cambridge University Press, chapter 12.
+    .. [2] Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *Journal of Machine Learning Research*, 7, 1-30.
+
+    Examples
+    --------
+    Eq. (12.1) for k = 3 learners on n = 10 data sets: the book prints q = 2.343 (Nemenyi,
+    2.3437 cut short) and 2.241 (Bonferroni-Dunn), and CD = 1.047, where the formula gives
+    1.048.
+
+    >>> from evallib import critical_difference
+    >>> nem = critical_difference(3, 10, alpha=0.05)
+    >>> round(nem.q_alpha, 4), round(nem.cd, 3)
+    (2.3437, 1.048)
+    >>> round(critical_difference(3, 10, alpha=0.05, test="bonferroni-dunn").q_alpha, 3)
+    2.241
     """
     k = check_count(k, "k", minimum=2)
     n = check_count(n, "n", minimum=2)
@@ -720,7 +1102,8 @@ def cd_cliques(avg_ranks: Any, cd: Any) -> list[tuple]:
     return out
 
 
-def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, title: str | None = None):
+def plot_cd_diagram(avg_ranks: Any, cd: Any = None, *, control: Any = None, posthoc: Any = None,
+                    alpha: float = 0.05, ax=None, title: str | None = None):
     """A critical-difference diagram (Flach, Figure 12.1; Demšar 2006).
 
     The average ranks are marked on an axis running from 1 (best, left) to ``k``;
@@ -735,8 +1118,16 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
     ----------
     avg_ranks : pandas.Series or mapping ``{name: average rank}``
         e.g. ``friedman(scores).avg_ranks``.
-    cd : float or CriticalDifference
+    cd : float or CriticalDifference, optional
+        Needed unless ``posthoc`` is given (then the CD bar is drawn only if given).
     control : name, optional
+    posthoc : pandas.DataFrame, optional
+        The groups come from any post-hoc procedure instead of one CD:
+        :func:`evallib.posthoc_friedman`'s table or a square matrix of (adjusted)
+        p-values (:func:`evallib.posthoc_cliques`). Thick lines join algorithms
+        that the procedure does not declare different.
+    alpha : float
+        Level for a p-value matrix given as ``posthoc``.
     ax : matplotlib Axes, optional
     title : str, optional
 
@@ -745,11 +1136,20 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
     matplotlib.axes.Axes
     """
     s = _check_avg_ranks(avg_ranks).sort_values(kind="stable")
-    cd_val = _cd_value(cd)
+    if cd is None and posthoc is None:
+        raise ValueError("cd must be given (a critical difference) unless posthoc is given")
+    cd_val = _cd_value(cd) if cd is not None else None
     if control is not None and control not in s.index:
         raise ValueError(f"control must be one of the algorithms {list(s.index)}, got {control!r}")
     k = s.size
-    cliques = [] if control is not None else cd_cliques(s, cd_val)
+    if posthoc is not None:
+        from .posthoc import posthoc_cliques
+
+        cliques = posthoc_cliques(s, posthoc, alpha=alpha)
+        if control is None and isinstance(posthoc, pd.DataFrame):
+            control = posthoc.attrs.get("control")
+    else:
+        cliques = [] if control is not None else cd_cliques(s, cd_val)
     left = list(s.index[: (k + 1) // 2])
     right = list(s.index[(k + 1) // 2:])
     n_rows = max(len(left), len(right))
@@ -762,10 +1162,11 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
         ax.text(t, 0.16, str(t), ha="center", va="bottom", fontsize="small")
         if t < k:
             ax.plot([t + 0.5, t + 0.5], [0, 0.05], color="k", linewidth=0.7)
-    ax.plot([lo, lo + cd_val], [0.65, 0.65], color="k", linewidth=1.5, label="CD")
-    ax.plot([lo, lo], [0.6, 0.7], color="k", linewidth=1.5)
-    ax.plot([lo + cd_val, lo + cd_val], [0.6, 0.7], color="k", linewidth=1.5)
-    ax.text(lo + cd_val / 2, 0.72, f"CD = {cd_val:.3f}", ha="center", va="bottom", fontsize="small")
+    if cd_val is not None:
+        ax.plot([lo, lo + cd_val], [0.65, 0.65], color="k", linewidth=1.5, label="CD")
+        ax.plot([lo, lo], [0.6, 0.7], color="k", linewidth=1.5)
+        ax.plot([lo + cd_val, lo + cd_val], [0.6, 0.7], color="k", linewidth=1.5)
+        ax.text(lo + cd_val / 2, 0.72, f"CD = {cd_val:.3f}", ha="center", va="bottom", fontsize="small")
     # clique lines, just below the axis
     y_clique = [-0.18 - 0.13 * i for i in range(len(cliques))]
     for y, group in zip(y_clique, cliques):
@@ -785,7 +1186,7 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
         weight = "bold" if name == control else "normal"
         ax.text(hi + 0.15, y, f"({s[name]:.2f}) {name}", ha="left", va="center", fontsize="small",
                 fontweight=weight)
-    if control is not None:
+    if control is not None and cd_val is not None and posthoc is None:
         rc = float(s[control])
         ax.plot([max(rc - cd_val, lo), min(rc + cd_val, hi)], [-0.18, -0.18], color="C3",
                 linewidth=3.5, solid_capstyle="butt", label="control ± CD")
@@ -796,8 +1197,15 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
     ax.set_ylim(bottom, 1.0)
     ax.axis("off")
     if title is None:
-        kind = "Bonferroni-Dunn, control " + str(control) if control is not None else "Nemenyi"
-        title = f"Critical-difference diagram ({kind})"
+        if posthoc is not None:
+            method = posthoc.attrs.get("method", "p-values") if isinstance(posthoc, pd.DataFrame) else "p-values"
+            kind = f"{method}, alpha = {posthoc.attrs.get('alpha', alpha):g}"
+            if control is not None:
+                kind += f", control {control}"
+            title = f"Groups not declared different ({kind})"
+        else:
+            kind = "Bonferroni-Dunn, control " + str(control) if control is not None else "Nemenyi"
+            title = f"Critical-difference diagram ({kind})"
     ax.set_title(title, fontsize="medium")
     return ax
 
@@ -868,3 +1276,133 @@ def describe_rank_analysis(
     if fr.pvalue > alpha and not sig.empty:
         lines.append("(the post-hoc test is meant to follow a significant Friedman test)")
     return "\n".join(lines)
+
+
+# ------------------------------------------------- a benchmark that runs offline
+#: The data sets of :func:`offline_benchmark`: scikit-learn's bundled sets and binary tasks cut from them.
+OFFLINE_DATASETS = (
+    "iris", "wine", "breast cancer", "digits", "diabetes > median", "iris versicolor/virginica",
+    "wine 1/2", "digits 3/8", "digits 1/7", "digits 4/9",
+)
+OFFLINE_LEARNERS = ("naive Bayes", "logistic regression", "5-NN", "decision tree", "LDA")
+
+
+def _offline_dataset(name: str):
+    from sklearn import datasets
+
+    if name.startswith("iris"):
+        X, y = datasets.load_iris(return_X_y=True)
+        if name != "iris":
+            keep = y > 0
+            X, y = X[keep], y[keep]
+    elif name.startswith("wine"):
+        X, y = datasets.load_wine(return_X_y=True)
+        if name != "wine":
+            keep = y < 2
+            X, y = X[keep], y[keep]
+    elif name == "breast cancer":
+        X, y = datasets.load_breast_cancer(return_X_y=True)
+    elif name == "diabetes > median":
+        X, target = datasets.load_diabetes(return_X_y=True)
+        y = (target > np.median(target)).astype(int)
+    else:
+        X, y = datasets.load_digits(return_X_y=True)
+        if name != "digits":
+            a, b = (int(c) for c in name.split()[1].split("/"))
+            keep = (y == a) | (y == b)
+            X, y = X[keep], y[keep]
+    return X, y
+
+
+def _offline_learners(seed: int) -> dict:
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    return {
+        "naive Bayes": GaussianNB(),
+        "logistic regression": make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)),
+        "5-NN": make_pipeline(StandardScaler(), KNeighborsClassifier(5)),
+        "decision tree": DecisionTreeClassifier(min_samples_leaf=3, random_state=seed),
+        "LDA": LinearDiscriminantAnalysis(),
+    }
+
+
+def offline_benchmark_scores() -> pd.DataFrame:
+    """The stored result of ``offline_benchmark(folds=10, rng=0)`` (``data/offline_benchmark.csv``).
+
+    Running the benchmark fits 500 models (about a minute on a busy machine); the
+    notebook reads this table, and the test suite recomputes part of it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`offline_benchmark`.
+    """
+    return pd.read_csv(data_path("offline_benchmark.csv"))
+
+
+def offline_benchmark(*, folds: int = 10, rng: Any = None, datasets: Sequence[str] | None = None) -> pd.DataFrame:
+    """Accuracy of five scikit-learn learners on ten data sets that ship with scikit-learn.
+
+    A small multi-data-set study that runs anywhere without a download (notebook
+    07): naive Bayes, logistic regression, 5-nearest-neighbours (both on
+    standardised features), a decision tree and linear discriminant analysis, each
+    evaluated by the same stratified ``folds``-fold cross-validation on
+    :data:`OFFLINE_DATASETS` (iris, wine, breast cancer, digits, the diabetes
+    progression above its median, and binary tasks cut from iris, wine and digits).
+
+    The binary tasks are not independent of the multi-class sets they are cut
+    from; a real study would draw its data sets from a wider population
+    (Demšar 2006, section 2). They keep the example small and offline.
+
+    Parameters
+    ----------
+    folds : int
+        Folds of the stratified cross-validation, 2 to 20.
+    rng : None, int, SeedSequence or Generator
+        Seeds the partitions (one per data set) and the tree.
+    datasets : sequence of str, optional
+        A subset of :data:`OFFLINE_DATASETS` (default: all).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy: one row per data set, learner and fold, columns ``data set``,
+        ``learner``, ``fold``, ``accuracy``, ``n_test``, ``n_train``.
+    """
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    from ._validate import check_int, check_rng, sklearn_random_state
+
+    folds = check_int(folds, "folds", 2, 20)
+    gen = check_rng(rng)
+    if datasets is None:
+        names = list(OFFLINE_DATASETS)
+    else:
+        if isinstance(datasets, str):
+            raise TypeError("datasets must be a sequence of names, not a single string")
+        names = list(datasets)
+        bad = [d for d in names if d not in OFFLINE_DATASETS]
+        if bad or not names:
+            raise ValueError(f"datasets must be names among {list(OFFLINE_DATASETS)}, got {bad or names}")
+    seed = sklearn_random_state(gen)
+    # one partition seed per data set of the full list, so that a subset gets the same partitions
+    split_seeds = dict(zip(OFFLINE_DATASETS, (sklearn_random_state(gen) for _ in OFFLINE_DATASETS)))
+    learners = _offline_learners(seed)
+    rows = []
+    for name in names:
+        X, y = _offline_dataset(name)
+        splitter = StratifiedKFold(folds, shuffle=True, random_state=split_seeds[name])
+        for f, (train, test) in enumerate(splitter.split(X, y), start=1):
+            for lname, est in learners.items():
+                model = clone(est).fit(X[train], y[train])
+                acc = float(np.mean(model.predict(X[test]) == y[test]))
+                rows.append({"data set": name, "learner": lname, "fold": f, "accuracy": acc,
+                             "n_test": int(test.size), "n_train": int(train.size)})
+    return pd.DataFrame(rows)

@@ -736,3 +736,47 @@ def test_cross_validate_scores_rejects_an_unknown_scorer():
     y = np.r_[np.zeros(20, int), np.ones(20, int)]
     with pytest.raises(ValueError, match="not_a_scorer"):
         cross_validate_scores(X, y, [GaussianNB()], folds=2, scoring="not_a_scorer")
+
+
+# ------------------------------------------------- issue 17: Alpaydın's combined 5x2cv F test
+def test_combined_5x2cv_ftest_matches_mlxtend():
+    """mlxtend runs the 5x2 CV itself; a recording scorer hands us the same fold scores."""
+    evaluate = pytest.importorskip("mlxtend.evaluate")
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.tree import DecisionTreeClassifier
+
+    from evallib.cvtests import combined_5x2cv_ftest
+
+    X, y = load_iris(return_X_y=True)
+    for depth in (None, 1):
+        recorded = []
+
+        def scorer(estimator, X_, y_):
+            score = float(np.mean(estimator.predict(X_) == y_))
+            recorded.append(score)
+            return score
+
+        clf1 = LogisticRegression(random_state=1, max_iter=500)
+        clf2 = DecisionTreeClassifier(max_depth=depth, random_state=1)
+        f, p = evaluate.combined_ftest_5x2cv(clf1, clf2, X, y, scoring=scorer, random_seed=1)
+        s = np.array(recorded).reshape(5, 2, 2)  # replication, fold, estimator
+        res = combined_5x2cv_ftest(s[:, :, 0], s[:, :, 1])
+        assert res.statistic == pytest.approx(f, rel=1e-12)
+        assert res.pvalue == pytest.approx(p, rel=1e-10)
+        assert res.df == (10, 5) and res.reject == (p <= 0.05)
+
+
+def test_combined_5x2cv_ftest_degenerate_and_bad_input():
+    from evallib.cvtests import combined_5x2cv_ftest
+
+    same = combined_5x2cv_ftest([[0.8, 0.7]] * 5, [[0.8, 0.7]] * 5)
+    assert (same.statistic, same.pvalue) == (0.0, 1.0)
+    shifted = combined_5x2cv_ftest([[0.9, 0.8]] * 5, [[0.8, 0.7]] * 5)
+    assert (shifted.statistic, shifted.pvalue) == (np.inf, 0.0)
+    with pytest.raises(ValueError, match="scores_1"):
+        combined_5x2cv_ftest([[0.8, np.nan]] * 5, [[0.8, 0.7]] * 5)
+    with pytest.raises(ValueError, match="paired"):
+        combined_5x2cv_ftest([[0.8, 0.7]] * 5, [[0.8, 0.7]] * 4)
+    with pytest.raises(ValueError, match="alpha"):
+        combined_5x2cv_ftest([[0.8, 0.7]] * 5, [[0.8, 0.6]] * 5, alpha=2)

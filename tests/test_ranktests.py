@@ -392,3 +392,200 @@ def test_bad_input_names_the_argument(call, exc, match):
 def test_public_api_exported():
     for name in ("wilcoxon_signed_rank", "friedman", "critical_difference", "plot_cd_diagram"):
         assert hasattr(evallib, name)
+
+
+# ------------------------------------------- issue 17: ties in floating point and options
+from evallib.ranktests import demsar_table_6, sign_test, snap_ties  # noqa: E402
+
+
+def test_float_zero_difference_is_a_zero_not_a_loss():
+    d = [0.3 - (0.1 + 0.2), 0.2, 0.4, 0.1, -0.05, 0.3]
+    assert d[0] < 0  # the trap: -5.6e-17
+    res = wilcoxon_signed_rank(d)
+    assert res.n_zero == 1 and res.n == 5
+    ref = stats.wilcoxon([0.2, 0.4, 0.1, -0.05, 0.3], method="exact")
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    raw = wilcoxon_signed_rank(d, rtol=0)  # the float comparison of old
+    assert raw.n_zero == 0 and raw.r_minus == 1 + 2
+
+
+def test_float_ties_in_absolute_differences_get_average_ranks():
+    d = [0.3 - 0.1, 0.5 - 0.3, 0.7, -0.9]
+    assert abs(d[0]) != abs(d[1])  # 0.19999999999999998 vs 0.2
+    assert wilcoxon_signed_rank(d).ranks[:2] == (1.5, 1.5)
+    assert wilcoxon_signed_rank(d, rtol=0).ranks[:2] == (1.0, 2.0)
+
+
+def test_float_ties_in_friedman_scores():
+    scores = [[0.1 + 0.2, 0.3, 0.2], [0.5, 0.7, 0.6], [0.9, 0.8, 0.7]]
+    res = friedman(scores)
+    assert res.ranks.iloc[0].tolist() == [1.5, 1.5, 3.0]
+    ref = stats.friedmanchisquare(*np.array([[0.3, 0.3, 0.2], [0.5, 0.7, 0.6], [0.9, 0.8, 0.7]]).T)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert friedman(scores, rtol=0).ranks.iloc[0].tolist() == [1.0, 2.0, 3.0]
+
+
+def test_snap_ties_is_sign_symmetric_and_rejects_bad_rtol():
+    x = np.array([0.1 + 0.2, 0.3, -0.3, -(0.1 + 0.2), 1e-17, 0.5])
+    assert np.array_equal(snap_ties(-x), -snap_ties(x))
+    assert snap_ties(x)[4] == 0.0
+    with pytest.raises(ValueError, match="rtol"):
+        snap_ties(x, rtol=-1)
+    with pytest.raises(ValueError, match="rtol"):
+        wilcoxon_signed_rank([0.1, 0.2], rtol=0.5)
+
+
+def test_demsar_table_2_zsplit_t_12_and_critical_value_21():
+    t6 = demsar_table_6()
+    d = (t6["C4.5+m"] - t6["C4.5"]).to_numpy()
+    res = wilcoxon_signed_rank(d, zero_method="zsplit")
+    # Table 2's rank column, typed from the paper
+    assert res.ranks == (3.5, 7, 9, 12, 5, 3.5, 6, 1.5, 14, 1.5, 11, 13, 8, 10)
+    assert (res.r_plus, res.r_minus, res.statistic) == (93, 12, 12)
+    assert wilcoxon_critical_value(14) == 21 and res.reject
+
+
+def _brute_pvalue_zsplit(d):
+    """Exact zsplit p-value by enumerating the signs of the non-zero differences."""
+    r = stats.rankdata(np.abs(d))
+    nz = d != 0
+    half = r[~nz].sum() / 2
+    obs = min(r[d > 0].sum() + half, r[d < 0].sum() + half)
+    count = 0
+    for signs in itertools.product((0, 1), repeat=int(nz.sum())):
+        rp = np.dot(signs, r[nz]) + half
+        count += rp <= obs + 1e-9
+    return min(1.0, 2 * count / 2 ** int(nz.sum()))
+
+
+def test_zsplit_and_pratt_exact_against_enumeration():
+    d = np.array([0.0, 0.3, -0.1, 0.3, 0.2, -0.2, 0.5, 0.0, 0.4, 0.0, 0.6, -0.05])
+    assert wilcoxon_signed_rank(d, zero_method="zsplit").pvalue == pytest.approx(_brute_pvalue_zsplit(d))
+    res = wilcoxon_signed_rank(d, zero_method="pratt")
+    r = stats.rankdata(np.abs(d))
+    assert res.r_plus == r[d > 0].sum() and res.r_minus == r[d < 0].sum()
+    assert res.ranks == tuple(r)
+
+
+@pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("correction", [False, True])
+def test_normal_version_matches_scipy(zero_method, alternative, correction):
+    rng = np.random.default_rng(17)
+    d = np.round(rng.normal(0.05, 0.3, 40), 1)  # zeros and ties
+    ours = wilcoxon_signed_rank(d, method="normal", zero_method=zero_method, alternative=alternative,
+                                correction=correction)
+    ref = stats.wilcoxon(d, method="approx", zero_method=zero_method, alternative=alternative,
+                         correction=correction)
+    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    rp = ours.r_plus
+    assert rp == pytest.approx(stats.wilcoxon(d, zero_method=zero_method, alternative="greater",
+                                              method="approx").statistic)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_exact_matches_scipy(alternative):
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        d = rng.normal(0.3, 1.0, 12)
+        ours = wilcoxon_signed_rank(d, alternative=alternative)
+        ref = stats.wilcoxon(d, alternative=alternative, method="exact")
+        assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+        if ours.critical_value is not None:
+            assert ours.reject == (ours.statistic <= ours.critical_value)
+
+
+def test_rank_biserial_from_scipy_rank_sums():
+    rng = np.random.default_rng(5)
+    d = rng.normal(0.2, 1.0, 15)
+    r_plus = stats.wilcoxon(d, alternative="greater").statistic
+    total = 15 * 16 / 2
+    assert wilcoxon_signed_rank(d).rank_biserial == pytest.approx((r_plus - (total - r_plus)) / total)
+    assert wilcoxon_signed_rank([1.0, 2.0, 3.0]).rank_biserial == 1.0
+
+
+def test_sign_test_against_binomtest_and_demsar_ties():
+    t6 = demsar_table_6()
+    d = (t6["C4.5+m"] - t6["C4.5"]).to_numpy()
+    res = sign_test(d)
+    assert (res.wins, res.losses, res.n_ties) == (11, 3, 2)
+    assert res.pvalue == pytest.approx(stats.binomtest(11, 14).pvalue, rel=1e-12) and not res.reject
+    assert sign_test(d, method="normal").reject  # Demšar's "significant" by Table 3
+    drop = sign_test(d, ties="drop", alternative="greater")
+    assert drop.n == 12 and drop.pvalue == pytest.approx(stats.binomtest(10, 12, alternative="greater").pvalue)
+    odd = sign_test([0.0, 0.0, 0.0, 0.1, 0.2])
+    assert (odd.wins, odd.losses, odd.n) == (3, 1, 4)  # one of three ties ignored
+    assert sign_test([0.0, 0.0]).pvalue == 1.0
+
+
+def test_friedman_demsar_table_6_both_conventions():
+    printed = demsar_table_6(ranks=True)
+    auc = demsar_table_6()
+    # the printed ranks follow the AUCs except on voting (0.975 vs 0.975 ranked 2 and 3)
+    ours = friedman(auc).ranks
+    differ = (ours != printed).any(axis=1)
+    assert list(differ[differ].index) == ["voting"]
+    plain = friedman(printed, higher_is_better=False, tie_correction=False)
+    avg = printed.mean().to_numpy()
+    k, n = 4, 14
+    textbook = 12 * n / (k * (k + 1)) * ((avg ** 2).sum() - k * (k + 1) ** 2 / 4)  # Demšar eq. (3)
+    assert plain.statistic == pytest.approx(textbook, rel=1e-12)
+    assert round(plain.statistic, 2) == 9.28 and round(plain.iman_davenport, 2) == 3.69
+    corrected = friedman(printed, higher_is_better=False)
+    ref = stats.friedmanchisquare(*(-printed.to_numpy()).T)
+    assert corrected.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert round(corrected.statistic, 2) == 10.23 and round(corrected.iman_davenport, 2) == 4.19
+
+
+@pytest.mark.parametrize(
+    "call,exc,match",
+    [
+        (lambda: wilcoxon_signed_rank([0.1, 0.2], zero_method="none"), ValueError, "zero_method"),
+        (lambda: wilcoxon_signed_rank([0.1, 0.2], alternative="bigger"), ValueError, "alternative"),
+        (lambda: wilcoxon_signed_rank([0.1, 0.2], correction="yes"), TypeError, "correction"),
+        (lambda: sign_test([0.1]), ValueError, "differences"),
+        (lambda: sign_test([0.1, 0.2], ties="keep"), ValueError, "ties"),
+        (lambda: sign_test([0.1, 0.2], method="z"), ValueError, "method"),
+        (lambda: friedman(np.ones((3, 3)), tie_correction=None), TypeError, "tie_correction"),
+        (lambda: demsar_table_6(ranks="yes"), TypeError, "ranks"),
+    ],
+)
+def test_bad_options_name_the_argument(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_offline_benchmark_stored_table_is_reproduced():
+    """Recompute two of the ten data sets and compare with the stored table."""
+    from evallib.ranktests import OFFLINE_DATASETS, OFFLINE_LEARNERS, offline_benchmark, offline_benchmark_scores
+
+    stored = offline_benchmark_scores()
+    assert set(stored["data set"]) == set(OFFLINE_DATASETS) and set(stored["learner"]) == set(OFFLINE_LEARNERS)
+    assert len(stored) == 10 * 5 * 10
+    part = offline_benchmark(rng=0, datasets=["iris", "wine 1/2"])
+    ref = stored[stored["data set"].isin(["iris", "wine 1/2"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(part.reset_index(drop=True), ref, check_dtype=False)
+    # accuracies are correct/n_test, and the folds cover each data set once
+    from sklearn.datasets import load_iris
+    n_iris = load_iris().target.size
+    iris = stored[(stored["data set"] == "iris") & (stored["learner"] == "LDA")]
+    assert iris["n_test"].sum() == n_iris
+    assert np.allclose(iris["accuracy"] * iris["n_test"], np.round(iris["accuracy"] * iris["n_test"]))
+    with pytest.raises(ValueError, match="datasets"):
+        offline_benchmark(datasets=["mnist"])
+    with pytest.raises(ValueError, match="folds"):
+        offline_benchmark(folds=1)
+
+
+def test_demsar_zero_method_ignores_one_of_an_odd_number_of_zeros():
+    d = np.array([0.0, 0.3, -0.1, 0.0, 0.2, -0.25, 0.5, 0.0, 0.4, 0.35])
+    res = wilcoxon_signed_rank(d, zero_method="demsar")
+    ref = wilcoxon_signed_rank(d[1:], zero_method="zsplit")   # the first zero dropped
+    assert (res.r_plus, res.r_minus, res.pvalue) == (ref.r_plus, ref.r_minus, ref.pvalue)
+    assert res.ranks[0] == 0.0
+    normal = wilcoxon_signed_rank(d, zero_method="demsar", method="normal")
+    sp = stats.wilcoxon(d[1:], zero_method="zsplit", method="approx", correction=False)
+    assert normal.pvalue == pytest.approx(sp.pvalue, rel=1e-9)
+    even = np.array([0.0, 0.3, -0.1, 0.0, 0.2])   # an even number of zeros: the same as zsplit
+    a, b = wilcoxon_signed_rank(even, zero_method="demsar"), wilcoxon_signed_rank(even, zero_method="zsplit")
+    assert (a.r_plus, a.r_minus, a.pvalue, a.ranks) == (b.r_plus, b.r_minus, b.pvalue, b.ranks)

@@ -1,0 +1,519 @@
+"""Post-hoc tests after the Friedman test, with adjusted p-values.
+
+After a significant Friedman test, which algorithms differ? Demšar (2006,
+section 3.2.2) compares average ranks ``R_i`` through
+
+    ``z = (R_i - R_j) / sqrt(k (k + 1) / (6 N))``
+
+(``k`` algorithms, ``N`` data sets), a standard normal under the null hypothesis,
+and controls the family-wise error over the comparisons. García & Herrera (2008,
+JMLR 9, 2677-2694) give every procedure as *adjusted p-values* (APVs): reject a
+hypothesis exactly when its APV is ``<= alpha``, and the APV says at which level
+it would just be rejected.
+
+* All ``k(k-1)/2`` pairs: Nemenyi (studentized range, the test behind the CD
+  diagram), Bonferroni, Holm, Shaffer's static procedure and Bergmann-Hommel.
+* ``k - 1`` comparisons with a control: Bonferroni-Dunn, Holm, Hochberg,
+  Finner and Li.
+
+:func:`posthoc_friedman` returns a tidy table, one row per comparison;
+:func:`posthoc_cliques` turns any of them into the groups a CD diagram draws.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._validate import check_alpha, check_choice
+
+__all__ = [
+    "ALL_PAIRS_METHODS",
+    "CONTROL_METHODS",
+    "posthoc_friedman",
+    "adjust_pvalues",
+    "shaffer_counts",
+    "exhaustive_sets",
+    "posthoc_cliques",
+    "posthoc_summary",
+    "plot_posthoc",
+    "mean_rank_dependence",
+]
+
+#: Procedures for all pairs and against a control (García & Herrera 2008).
+ALL_PAIRS_METHODS = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann")
+CONTROL_METHODS = ("bonferroni-dunn", "holm", "hochberg", "finner", "li")
+
+#: Largest k for which Bergmann-Hommel's exhaustive sets are enumerated (Bell(10) = 115,975 partitions).
+BERGMANN_MAX_K = 10
+
+
+# ------------------------------------------------------------ exhaustive sets
+def _partitions(items: list) -> list[list[list]]:
+    """All set partitions of ``items`` (Bell(len(items)) of them)."""
+    if not items:
+        return [[]]
+    first, rest = items[0], items[1:]
+    out = []
+    for part in _partitions(rest):
+        out.append([[first]] + part)
+        for i in range(len(part)):
+            out.append(part[:i] + [[first] + part[i]] + part[i + 1:])
+    return out
+
+
+@lru_cache(maxsize=None)
+def exhaustive_sets(k: int) -> tuple[tuple[int, ...], ...]:
+    """The exhaustive sets of hypotheses ``H_ij: algorithm i = algorithm j``.
+
+    A set of pairwise equalities can all be true at once exactly when it is the
+    set of all pairs inside the blocks of some partition of the ``k`` algorithms
+    (equality is transitive). Each set is returned as the indices of its pairs in
+    the order of ``itertools.combinations(range(k), 2)``; the empty set (every
+    algorithm different) is left out.
+
+    Parameters
+    ----------
+    k : int
+        Number of algorithms, 2 to 10.
+
+    Returns
+    -------
+    tuple of tuple of int
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= BERGMANN_MAX_K:
+        raise ValueError(f"k must be an integer from 2 to {BERGMANN_MAX_K} for the exhaustive sets, got {k!r}")
+    index = {pair: n for n, pair in enumerate(itertools.combinations(range(k), 2))}
+    sets = set()
+    for part in _partitions(list(range(k))):
+        pairs = tuple(sorted(index[p] for block in part for p in itertools.combinations(sorted(block), 2)))
+        if pairs:
+            sets.add(pairs)
+    return tuple(sorted(sets, key=lambda s: (len(s), s)))
+
+
+@lru_cache(maxsize=None)
+def _shaffer_possible(k: int) -> frozenset[int]:
+    """S(k): the possible numbers of true hypotheses among k(k-1)/2 (Shaffer 1986)."""
+    if k <= 1:
+        return frozenset({0})
+    out = set()
+    for j in range(1, k + 1):
+        out |= {math.comb(j, 2) + x for x in _shaffer_possible(k - j)}
+    return frozenset(out)
+
+
+def shaffer_counts(k: int) -> np.ndarray:
+    """Shaffer's ``t_i``: the most hypotheses that can be true when ``i - 1`` are false.
+
+    ``t_i = max{s in S(k): s <= m - i + 1}``, ``m = k(k-1)/2``, with ``S(k)`` the
+    possible numbers of true pairwise hypotheses (Shaffer 1986; García & Herrera
+    2008, section 5.1): ``S(k) = union_j {C(j, 2) + x : x in S(k - j)}``.
+
+    Returns
+    -------
+    numpy.ndarray of int, length ``m``.
+
+    Examples
+    --------
+    For four algorithms (García & Herrera 2008): S(4) = {0, 1, 2, 3, 6}.
+
+    >>> shaffer_counts(4).tolist()
+    [6, 3, 3, 3, 2, 1]
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
+        raise ValueError(f"k must be an integer >= 2, got {k!r}")
+    m = k * (k - 1) // 2
+    possible = sorted(_shaffer_possible(int(k)))
+    return np.array([max(s for s in possible if s <= m - i + 1) for i in range(1, m + 1)])
+
+
+# ----------------------------------------------------------------- adjustment
+def _stepdown(factors: np.ndarray, p_sorted: np.ndarray) -> np.ndarray:
+    return np.minimum(1.0, np.maximum.accumulate(factors * p_sorted))
+
+
+def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.ndarray:
+    """Adjusted p-values (García & Herrera 2008, section 5; Demšar 2006, section 3.2.2).
+
+    With the p-values sorted, ``p_1 <= ... <= p_m``:
+
+    * ``"bonferroni"`` / ``"bonferroni-dunn"``: ``min(1, m p_i)``;
+    * ``"holm"``: ``min(1, max_{j<=i} (m - j + 1) p_j)``;
+    * ``"hochberg"``: ``min_{j>=i} (m - j + 1) p_j`` (step-up);
+    * ``"finner"``: ``min(1, max_{j<=i} 1 - (1 - p_j)^(m/j))``;
+    * ``"li"``: ``p_i / (p_i + 1 - p_m)``;
+    * ``"shaffer"``: ``min(1, max_{j<=i} t_j p_j)`` with :func:`shaffer_counts`
+      (all pairs of ``k`` algorithms only);
+    * ``"bergmann"``: ``min(1, max{|I| min_{j in I} p_j : I exhaustive, i in I})``
+      over :func:`exhaustive_sets` (all pairs only, ``k <= 10``).
+
+    Parameters
+    ----------
+    pvalues : sequence of float in [0, 1]
+        Unadjusted p-values, in any order; for ``"shaffer"`` and ``"bergmann"``,
+        one per pair in the order of ``itertools.combinations(range(k), 2)``.
+    method : str
+        One of the above.
+    k : int, optional
+        Number of algorithms; required by ``"shaffer"`` and ``"bergmann"``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The adjusted p-values in the input order.
+    """
+    try:
+        p = np.asarray(pvalues, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError("pvalues must be a sequence of numbers") from None
+    if p.ndim != 1 or p.size < 1:
+        raise ValueError(f"pvalues must be a non-empty one-dimensional sequence, got shape {p.shape}")
+    if not np.all(np.isfinite(p)) or (p < 0).any() or (p > 1).any():
+        raise ValueError("pvalues must be numbers in [0, 1] (no NaN)")
+    method = check_choice(method, "method", ("bonferroni", "bonferroni-dunn", "holm", "hochberg",
+                                             "finner", "li", "shaffer", "bergmann"))
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    ps = p[order]
+    i = np.arange(1, m + 1)
+    if method in ("shaffer", "bergmann"):
+        if k is None or k * (k - 1) // 2 != m:
+            raise ValueError(f"method={method!r} needs k with k(k-1)/2 = {m} p-values (all pairs), got k={k!r}")
+    if method in ("bonferroni", "bonferroni-dunn"):
+        adj = np.minimum(1.0, m * ps)
+    elif method == "holm":
+        adj = _stepdown(m - i + 1.0, ps)
+    elif method == "hochberg":
+        adj = np.minimum(1.0, np.minimum.accumulate(((m - i + 1.0) * ps)[::-1])[::-1])
+    elif method == "finner":
+        adj = np.minimum(1.0, np.maximum.accumulate(1.0 - (1.0 - ps) ** (m / i)))
+    elif method == "li":
+        denom = ps + 1.0 - ps[-1]
+        # denom = 0 only when p_i = 0 and p_m = 1: Li's rule rejects (p_i <= 0), so the APV is 0
+        adj = np.where(denom > 0, ps / np.where(denom > 0, denom, 1.0), 0.0)
+    elif method == "shaffer":
+        adj = _stepdown(shaffer_counts(k).astype(float), ps)
+    else:
+        return _bergmann(p, k)          # computed in the input order
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
+def _bergmann(p: np.ndarray, k: int) -> np.ndarray:
+    """Bergmann-Hommel APVs over the exhaustive sets (input order)."""
+    if k > BERGMANN_MAX_K:
+        raise ValueError(f"Bergmann-Hommel enumerates the exhaustive sets; k must be at most "
+                         f"{BERGMANN_MAX_K}, got {k}")
+    out = np.zeros(p.size)
+    for pairs in exhaustive_sets(int(k)):
+        idx = np.asarray(pairs)
+        value = len(idx) * float(p[idx].min())
+        np.maximum.at(out, idx, value)
+    return np.minimum(1.0, out)
+
+
+# ------------------------------------------------------------------ the tests
+def posthoc_friedman(
+    scores: Any, *, method: str = "holm", control: Any = None, alpha: float = 0.05,
+    higher_is_better: bool = True,
+) -> pd.DataFrame:
+    """Post-hoc comparisons after the Friedman test, with adjusted p-values.
+
+    Each comparison uses Demšar's (2006, section 3.2.2) statistic
+    ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` of the average ranks and its
+    two-sided normal p-value; ``method`` adjusts the p-values for the number of
+    comparisons (:func:`adjust_pvalues`; García & Herrera 2008).
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array
+        Rows data sets (at least 2), columns algorithms (at least 2), as for
+        :func:`evallib.friedman`.
+    method : str
+        Without a control (all pairs): ``"nemenyi"`` (the studentized range of
+        ``k`` means with infinite df at ``sqrt(2) |z|``, the test behind Demšar's
+        CD), ``"bonferroni"``, ``"holm"``, ``"shaffer"`` (Shaffer's static
+        procedure) or ``"bergmann"`` (Bergmann-Hommel, ``k <= 10``). With a
+        control: ``"bonferroni-dunn"``, ``"holm"``, ``"hochberg"``, ``"finner"``
+        or ``"li"``.
+    control : name, optional
+        An algorithm (column) to compare the others with.
+    alpha : float
+        Family-wise level in (0, 1), for the ``reject`` column.
+    higher_is_better : bool
+        As for :func:`evallib.friedman`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per comparison, ordered by unadjusted p-value: ``a``, ``b`` (``a``
+        the better ranked, or the control), ``rank_a``, ``rank_b``, ``z`` (``(rank_b
+        - rank_a) / SE``, positive when ``a`` ranks better), ``pvalue``
+        (unadjusted), ``pvalue_adjusted``, ``reject`` (``pvalue_adjusted <= alpha``).
+        ``attrs`` holds ``method``, ``alpha``, ``control``, ``k``, ``n`` and ``se``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 data sets or algorithms, NaN scores, an unknown ``method`` or
+        one that does not fit ``control`` (e.g. ``"shaffer"`` with a control), an
+        unknown ``control``.
+
+    References
+    ----------
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data
+    sets. JMLR 7, 1-30.
+    García, S. & Herrera, F. (2008). An extension on "Statistical comparisons of
+    classifiers over multiple data sets" for all pairwise comparisons. JMLR 9,
+    2677-2694.
+
+    Examples
+    --------
+    Demšar's worked example (Table 6, C4.5 as the control; his printed ranks): he
+    prints ``z = 2.416, 2.342, 0.512`` and ``p = 0.016, 0.019, 0.607`` (from ranks
+    rounded to three decimals; unrounded: 2.415 and 0.608), and Holm rejects the
+    first two.
+
+    >>> from evallib.ranktests import demsar_table_6
+    >>> res = posthoc_friedman(demsar_table_6(ranks=True), higher_is_better=False,
+    ...                        method="holm", control="C4.5")
+    >>> [(r.b, round(-r.z, 2), round(r.pvalue, 2), bool(r.reject)) for r in res.itertuples()]
+    [('C4.5+m+cf', 2.42, 0.02, True), ('C4.5+m', 2.34, 0.02, True), ('C4.5+cf', 0.51, 0.61, False)]
+    """
+    from .ranktests import _check_scores, friedman
+
+    table = _check_scores(scores)
+    alpha = check_alpha(alpha)
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, got {method!r}")
+    fr = friedman(table, higher_is_better=higher_is_better)
+    avg = fr.avg_ranks
+    k, n = fr.k, fr.n
+    se = math.sqrt(k * (k + 1) / (6.0 * n))
+    if control is None:
+        method = check_choice(method, "method", ALL_PAIRS_METHODS)
+        names = list(avg.index)
+        pairs = list(itertools.combinations(range(k), 2))
+    else:
+        if control not in avg.index:
+            raise ValueError(f"control must be one of the algorithms {list(avg.index)}, got {control!r}")
+        if method not in CONTROL_METHODS:
+            raise ValueError(f"method must be one of {list(CONTROL_METHODS)} with a control "
+                             f"(all-pairs methods: {list(ALL_PAIRS_METHODS)}), got {method!r}")
+        names = list(avg.index)
+        c = names.index(control)
+        pairs = [(c, j) for j in range(k) if j != c]
+    rows = []
+    for i, j in pairs:
+        a, b = names[i], names[j]
+        if control is None and avg[b] < avg[a]:
+            a, b = b, a
+        z = (avg[b] - avg[a]) / se
+        rows.append(dict(a=a, b=b, rank_a=float(avg[a]), rank_b=float(avg[b]), z=float(z),
+                         pvalue=float(2.0 * stats.norm.sf(abs(z)))))
+    out = pd.DataFrame(rows)
+    if method == "nemenyi":
+        adj = np.array([float(stats.studentized_range.sf(math.sqrt(2.0) * abs(z), k, np.inf))
+                        for z in out["z"]])
+        adj = np.clip(adj, 0.0, 1.0)
+    else:
+        adj = adjust_pvalues(out["pvalue"].to_numpy(), method, k=k)
+    out["pvalue_adjusted"] = adj
+    out["reject"] = out["pvalue_adjusted"] <= alpha
+    out = out.sort_values(["pvalue", "a", "b"], kind="stable").reset_index(drop=True)
+    out.attrs.update(method=method, alpha=alpha, control=control, k=k, n=n, se=se)
+    return out
+
+
+def _reject_map(posthoc: Any, alpha: float) -> tuple[dict, bool]:
+    """{frozenset({a, b}): reject} from a posthoc table or a square p-value matrix."""
+    if isinstance(posthoc, pd.DataFrame) and {"a", "b", "reject"} <= set(posthoc.columns):
+        decided = {frozenset((r.a, r.b)): bool(r.reject) for r in posthoc.itertuples()}
+        control = posthoc.attrs.get("control")
+        if control is None:
+            both = set(posthoc["a"]) | set(posthoc["b"])
+            firsts = set(posthoc["a"])
+            if len(firsts) == 1 and len(both) > 2 and len(decided) == len(both) - 1:
+                control = next(iter(firsts))
+        return decided, control is not None
+    if not isinstance(posthoc, pd.DataFrame):
+        raise TypeError("posthoc must be posthoc_friedman's table or a square DataFrame of p-values")
+    if list(posthoc.index) != list(posthoc.columns):
+        raise ValueError("posthoc: a p-value matrix must have the same algorithms as rows and columns")
+    values = posthoc.to_numpy(dtype=float)
+    if not np.allclose(values, values.T, equal_nan=True):
+        raise ValueError("posthoc: the p-value matrix must be symmetric")
+    decided = {}
+    for a, b in itertools.combinations(posthoc.index, 2):
+        p = float(posthoc.loc[a, b])
+        if not math.isnan(p):
+            decided[frozenset((a, b))] = p <= alpha
+    return decided, False
+
+
+def posthoc_cliques(avg_ranks: Any, posthoc: Any, *, alpha: float = 0.05) -> list[tuple]:
+    """Groups of algorithms not declared different, for a CD diagram.
+
+    Sort the algorithms by average rank; a group is a run of consecutively ranked
+    algorithms none of whose pairs is rejected. Only maximal runs of two or more
+    are returned (as :func:`evallib.cd_cliques` does for one critical difference).
+    For comparisons with a control, the one group is the control with every
+    algorithm it was not found different from.
+
+    Parameters
+    ----------
+    avg_ranks : pandas.Series or mapping ``{name: average rank}``
+    posthoc : pandas.DataFrame
+        :func:`posthoc_friedman`'s table (its ``reject`` column), or a square,
+        symmetric matrix of (adjusted) p-values indexed by algorithm (NaN: not tested).
+    alpha : float
+        Level for a p-value matrix (a table's ``reject`` column is used as is).
+
+    Returns
+    -------
+    list of tuple
+        Names from best to worst rank, groups ordered by their best rank.
+    """
+    from .ranktests import _check_avg_ranks
+
+    s = _check_avg_ranks(avg_ranks).sort_values(kind="stable")
+    alpha = check_alpha(alpha)
+    names = list(s.index)
+    decided, with_control = _reject_map(posthoc, alpha)
+    unknown = {x for pair in decided for x in pair} - set(names)
+    if unknown:
+        raise ValueError(f"posthoc names algorithms {sorted(map(str, unknown))} that are not in avg_ranks")
+    if with_control:
+        control = (posthoc.attrs.get("control") if isinstance(posthoc, pd.DataFrame) else None)
+        if control is None:
+            control = next(iter(set(posthoc["a"])))
+        group = [x for x in names if x == control or decided.get(frozenset((x, control))) is False]
+        return [tuple(group)] if len(group) > 1 else []
+    out, last_end = [], -1
+    for i in range(len(names)):
+        j = i
+        while j + 1 < len(names) and not any(
+                decided.get(frozenset((names[j + 1], names[t])), False) for t in range(i, j + 1)):
+            j += 1
+        if j > i and j > last_end:
+            out.append(tuple(names[i:j + 1]))
+            last_end = j
+    return out
+
+
+def posthoc_summary(scores: Any, *, alpha: float = 0.05, control: Any = None,
+                    higher_is_better: bool = True) -> pd.DataFrame:
+    """How many comparisons each procedure rejects, side by side.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method (all-pairs methods without a control, control methods
+        with one): ``method``, ``comparisons``, ``rejected`` and ``pairs`` (the
+        rejected comparisons as ``"a vs b"``, best-ranked first).
+    """
+    methods = ALL_PAIRS_METHODS if control is None else CONTROL_METHODS
+    rows = []
+    for m in methods:
+        res = posthoc_friedman(scores, method=m, control=control, alpha=alpha,
+                               higher_is_better=higher_is_better)
+        rej = res[res["reject"]]
+        rows.append(dict(method=m, comparisons=len(res), rejected=int(len(rej)),
+                         pairs=", ".join(f"{r.a} vs {r.b}" for r in rej.itertuples())))
+    return pd.DataFrame(rows)
+
+
+def plot_posthoc(
+    scores: Any, *, method: str = "holm", alpha: float = 0.05, control: Any = None,
+    higher_is_better: bool = True, ax=None,
+):
+    """A CD diagram whose groups come from a post-hoc procedure (the notebook's slider callback).
+
+    Runs :func:`posthoc_friedman` with ``method``, ``alpha`` and ``control`` and
+    draws :func:`evallib.plot_cd_diagram` with its groups; for ``"nemenyi"`` and
+    ``"bonferroni-dunn"`` the critical difference bar is drawn as well (their
+    decisions are exactly "rank difference >= CD").
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from .ranktests import critical_difference, friedman, plot_cd_diagram
+
+    res = posthoc_friedman(scores, method=method, control=control, alpha=alpha,
+                           higher_is_better=higher_is_better)
+    fr = friedman(scores, higher_is_better=higher_is_better)
+    cd = None
+    if method == "nemenyi" or (method == "bonferroni-dunn" and control is not None):
+        cd = critical_difference(fr.k, fr.n, alpha=alpha,
+                                 test="nemenyi" if method == "nemenyi" else "bonferroni-dunn")
+    if ax is None:
+        from ._plotting import get_axes
+
+        ax = get_axes(None, figsize=(7, 2.2 + 0.3 * fr.k))
+    return plot_cd_diagram(fr.avg_ranks, cd, posthoc=res, ax=ax)
+
+
+def mean_rank_dependence(scores: Any, *, alpha: float = 0.05, higher_is_better: bool = True) -> pd.DataFrame:
+    """How the mean-rank test of each pair depends on the other algorithms in the study.
+
+    For every pair ``(a, b)``, the unadjusted p-value of Demšar's mean-rank
+    ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` is computed in every study made of
+    ``a``, ``b`` and at least one of the other algorithms (all subsets). A test of
+    "a equals b" should not depend on which other algorithms were run; this one
+    does (Benavoli, Corani & Mangili 2016). Beside it, Wilcoxon's signed-rank
+    p-value of the pair, which uses only the pair's own scores.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array
+        Data sets x algorithms, at least 3 algorithms.
+    alpha : float
+        Level for the ``verdict_depends`` column.
+    higher_is_better : bool
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair: ``a``, ``b``, ``studies`` (how many), ``p_min``, ``p_max``
+        (the range of the unadjusted mean-rank p-value), ``verdict_depends``
+        (``p_min <= alpha < p_max``), ``wilcoxon_p``.
+
+    References
+    ----------
+    Benavoli, A., Corani, G. & Mangili, F. (2016). Should we really use post-hoc
+    tests based on mean-ranks? JMLR 17(5), 1-10.
+    """
+    from .ranktests import _check_scores, wilcoxon_signed_rank
+
+    table = _check_scores(scores)
+    alpha = check_alpha(alpha)
+    names = list(table.columns)
+    if len(names) < 3:
+        raise ValueError(f"scores must have at least 3 algorithms for other learners to matter, got {len(names)}")
+    rows = []
+    for a, b in itertools.combinations(names, 2):
+        others = [c for c in names if c not in (a, b)]
+        ps = []
+        for r in range(1, len(others) + 1):
+            for extra in itertools.combinations(others, r):
+                res = posthoc_friedman(table[[a, b, *extra]], method="holm", higher_is_better=higher_is_better)
+                hit = res[((res["a"] == a) & (res["b"] == b)) | ((res["a"] == b) & (res["b"] == a))]
+                ps.append(float(hit["pvalue"].iloc[0]))
+        sign = 1.0 if higher_is_better else -1.0
+        d = sign * (table[a] - table[b]).to_numpy()
+        try:
+            wp = wilcoxon_signed_rank(d).pvalue
+        except ValueError:  # the pair never differs
+            wp = 1.0
+        rows.append(dict(a=a, b=b, studies=len(ps), p_min=min(ps), p_max=max(ps),
+                         verdict_depends=bool(min(ps) <= alpha < max(ps)), wilcoxon_p=float(wp)))
+    return pd.DataFrame(rows)

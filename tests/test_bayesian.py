@@ -1,0 +1,162 @@
+"""Bayesian tests (issue 17): evallib.bayesian against baycomp (the authors' package),
+the corrected resampled t-test of evallib.cvtests, and Monte Carlo checks."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from scipy import stats  # noqa: E402
+
+import evallib  # noqa: E402
+from evallib.bayesian import (  # noqa: E402
+    CorrelatedTTestResult,
+    bayesian_correlated_ttest,
+    bayesian_signed_rank,
+    plot_correlated_posterior,
+    plot_simplex,
+)
+from evallib.cvtests import corrected_resampled_ttest  # noqa: E402
+from evallib.ranktests import demsar_table_6  # noqa: E402
+
+baycomp = pytest.importorskip("baycomp")
+
+
+def _folds(seed, n=30, shift=0.01, sd=0.02):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0.7, 0.8, n)
+    return x, x + shift + rng.normal(0, sd, n)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("rope", [0.0, 0.005, 0.01, 0.05])
+def test_correlated_ttest_equals_baycomp_probs(seed, rope):
+    x, y = _folds(seed)
+    runs = 3  # 3 x 10-fold: test/train ratio 1/9
+    ref = baycomp.CorrelatedTTest.probs(x, y, rope=rope, runs=runs)
+    ours = bayesian_correlated_ttest(x, y, rope=rope, test_train_ratio=1 / 9)
+    if rope == 0:
+        assert (ours.p_left, ours.p_right) == pytest.approx(ref, rel=1e-12, abs=1e-15)
+        assert ours.p_rope == 0.0
+    else:
+        assert (ours.p_left, ours.p_rope, ours.p_right) == pytest.approx(ref, rel=1e-12, abs=1e-15)
+    mean, var, df = baycomp.CorrelatedTTest.compute_statistics(x, y, runs)
+    assert (ours.mean, ours.scale ** 2, ours.df) == pytest.approx((mean, var, df), rel=1e-12)
+
+
+def test_correlated_ttest_frequentist_reading_is_corrected_ttest():
+    x, y = _folds(9, shift=0.004)
+    ours = bayesian_correlated_ttest(x, y, rope=0, test_train_ratio=1 / 9)
+    freq = corrected_resampled_ttest(y, x, test_train_ratio=1 / 9)
+    assert ours.pvalue == pytest.approx(freq.pvalue, rel=1e-10)
+    assert ours.pvalue == pytest.approx(2 * min(ours.p_left, ours.p_right), rel=1e-10)
+    assert ours.interval(0.95) == pytest.approx(freq.interval(0.05), rel=1e-10)
+
+
+def test_correlated_ttest_zero_variance_point_mass():
+    res = bayesian_correlated_ttest([0.8] * 5, [0.82] * 5, rope=0.01, test_train_ratio=0.25)
+    assert (res.p_left, res.p_rope, res.p_right, res.scale) == (0.0, 0.0, 1.0, 0.0)
+    assert res.posterior() is None and res.pvalue == 0.0
+    same = bayesian_correlated_ttest([0.8] * 5, [0.8] * 5, rope=0, test_train_ratio=0.25)
+    assert (same.p_left, same.p_right, same.pvalue) == (0.5, 0.5, 1.0)
+    assert baycomp.CorrelatedTTest.probs(np.full(5, 0.8), np.full(5, 0.82), rope=0.01) == (0.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("rope", [0.0, 0.01])
+def test_signed_rank_within_monte_carlo_error_of_baycomp(rope):
+    t6 = demsar_table_6()
+    x, y = t6["C4.5"].to_numpy(), t6["C4.5+cf"].to_numpy()
+    n = 20_000
+    ours = bayesian_signed_rank(x, y, rope=rope, n_samples=n, rng=1)
+    ref = baycomp.SignedRankTest.probs(x, y, rope=rope, nsamples=n, random_state=1)
+    ref3 = (ref[0], 0.0, ref[1]) if rope == 0 else ref
+    for p_ours, p_ref in zip((ours.p_left, ours.p_rope, ours.p_right), ref3):
+        se = np.sqrt(max(p_ref * (1 - p_ref), 1e-4) * 2 / n)  # two independent estimates
+        assert abs(p_ours - p_ref) <= 5 * se
+    # the posterior means of theta agree as well
+    ref_samples = baycomp.SignedRankTest.sample(x, y, rope=rope, nsamples=n, random_state=2)
+    np.testing.assert_allclose(ours.samples.mean(axis=0), ref_samples.mean(axis=0), atol=0.01)
+
+
+def test_signed_rank_theta_against_direct_double_sum():
+    """One draw recomputed by the definition's double sum over Walsh pairs."""
+    x = np.array([0.70, 0.72, 0.80, 0.75, 0.66])
+    y = np.array([0.71, 0.75, 0.79, 0.79, 0.66])
+    res = bayesian_signed_rank(x, y, rope=0.01, n_samples=3, rng=5)
+    w = np.random.default_rng(5).dirichlet([0.5, 1, 1, 1, 1, 1], 3)
+    z = np.concatenate([[0.0], y - x])
+    for s in range(3):
+        right = left = 0.0
+        for i in range(6):
+            for j in range(6):
+                t = z[i] + z[j]
+                right += w[s, i] * w[s, j] * ((t > 0.02) + 0.5 * (t == 0.02))
+                left += w[s, i] * w[s, j] * ((-t > 0.02) + 0.5 * (-t == 0.02))
+        assert res.samples[s] == pytest.approx([left, 1 - left - right, right], abs=1e-12)
+
+
+def test_signed_rank_reproducible_and_frequentist_reading():
+    t6 = demsar_table_6()
+    a = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_samples=500, rng=3)
+    b = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_samples=500, rng=np.random.default_rng(3))
+    np.testing.assert_array_equal(a.samples, b.samples)
+    assert a.pvalue == pytest.approx(evallib.wilcoxon_signed_rank((t6["C4.5+m"] - t6["C4.5"]).to_numpy()).pvalue)
+    assert a.samples.shape == (500, 3) and np.allclose(a.samples.sum(axis=1), 1)
+
+
+def test_plots_return_axes():
+    x, y = _folds(0)
+    ax = plot_correlated_posterior(bayesian_correlated_ttest(x, y, rope=0.01, test_train_ratio=1 / 9))
+    assert "better" in ax.get_title()
+    t6 = demsar_table_6()
+    fig, ax2 = plt.subplots()
+    out = plot_simplex(bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_samples=300, rng=0), ax=ax2)
+    assert out is ax2 and len(ax2.collections) == 1
+    plt.close("all")
+
+
+@pytest.mark.parametrize(
+    "call,exc,match",
+    [
+        (lambda: bayesian_correlated_ttest([0.8], [0.7], test_train_ratio=0.1), ValueError, "x"),
+        (lambda: bayesian_correlated_ttest([0.8, np.nan], [0.7, 0.6], test_train_ratio=0.1), ValueError, "NaN"),
+        (lambda: bayesian_correlated_ttest([0.8, 0.7], [0.7, 0.6, 0.5], test_train_ratio=0.1), ValueError, "paired"),
+        (lambda: bayesian_correlated_ttest([0.8, 0.7], [0.7, 0.6], rope=-0.1, test_train_ratio=0.1),
+         ValueError, "rope"),
+        (lambda: bayesian_correlated_ttest([0.8, 0.7], [0.7, 0.6], test_train_ratio=-1), ValueError,
+         "test_train_ratio"),
+        (lambda: bayesian_signed_rank([0.8], [0.7]), ValueError, "x"),
+        (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, np.nan]), ValueError, "NaN"),
+        (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], rope=-0.01), ValueError, "rope"),
+        (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], n_samples=0), ValueError, "n_samples"),
+        (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], prior=-1), ValueError, "prior"),
+        (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], rng=1.5), TypeError, "rng"),
+        (lambda: plot_simplex(np.ones((3, 2))), ValueError, "result"),
+        (lambda: plot_correlated_posterior("x"), TypeError, "result"),
+    ],
+)
+def test_bad_input_names_the_argument(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_public_api_exported():
+    assert evallib.bayesian_signed_rank is bayesian_signed_rank
+    assert isinstance(evallib.bayesian_correlated_ttest([0.8, 0.7], [0.7, 0.75], test_train_ratio=0.1),
+                      CorrelatedTTestResult)
+
+
+def test_plot_bayesian_signed_rank_titles_probabilities_and_wilcoxon():
+    from evallib.bayesian import plot_bayesian_signed_rank
+
+    t6 = demsar_table_6()
+    ax = plot_bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=500, rng=0,
+                                   names=("C4.5", "C4.5+m"))
+    res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=500, rng=0)
+    assert f"P(C4.5+m better) = {res.p_right:.3f}" in ax.get_title()
+    assert "Wilcoxon p" in ax.get_title()
+    plt.close("all")
