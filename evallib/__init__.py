@@ -478,6 +478,9 @@ from .scoring import (
     positive_mask,
     roc_points,
 )
+from .bayesian import REGIONS
+from .multiclass import confusion_counts, encode_labels
+from .scoring import LOG_LOSS_EPS
 from .cochran import CochranQ, cochran_q, cochran_q_predictions, correct_matrix
 from .multiclass import (
     MacroF1Bootstrap,
@@ -531,6 +534,10 @@ __all__ += [
     "multiclass_table",
     "per_class_table",
     "plot_confusion_matrix",
+    "REGIONS",
+    "confusion_counts",
+    "encode_labels",
+    "LOG_LOSS_EPS",
 ]
 
 # issue 17: many data sets (rank tests' options, post-hoc p-values, Bayesian tests)

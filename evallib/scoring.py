@@ -62,7 +62,6 @@ __all__ = [
     "AUCComparison",
     "LossComparison",
     "LOG_LOSS_EPS",
-    "ADJUSTMENTS",
     "positive_mask",
     "delong_covariance",
     "delong_auc",
@@ -94,7 +93,7 @@ LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 _LOSSES = ("brier", "log")
 
 #: Multiplicity adjustments of the pairwise tables (the names evallib.pairwise uses).
-ADJUSTMENTS = ("holm", "bonferroni", "none")
+from .pairwise import ADJUSTMENTS  # one list of adjustments for every pairwise table
 
 
 def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.DataFrame:
