@@ -315,3 +315,31 @@ __all__ += [
     "summary_text",
     "top_two_bootstrap",
 ]
+
+from .pairwise import (
+    INTERVAL_METHODS,
+    TEST_METHODS,
+    IntervalCoverage,
+    PairedInterval,
+    TestSize,
+    coverage_map,
+    interval_coverage,
+    paired_difference_interval,
+    plot_coverage,
+    plot_coverage_map,
+    test_size,
+)
+
+__all__ += [
+    "INTERVAL_METHODS",
+    "TEST_METHODS",
+    "IntervalCoverage",
+    "PairedInterval",
+    "TestSize",
+    "coverage_map",
+    "interval_coverage",
+    "paired_difference_interval",
+    "plot_coverage",
+    "plot_coverage_map",
+    "test_size",
+]
