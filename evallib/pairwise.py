@@ -693,6 +693,8 @@ class TestSize:
     method : one of :data:`TEST_METHODS`; n, alpha, probs as requested.
     """
 
+    __test__ = False  # a result type, not a pytest test class
+
     size: float
     method: str
     n: int
