@@ -534,8 +534,11 @@ def _interval_bounds(method, a, b, c, d, n, alpha):
     elif method == "newcombe":
         # error rates of A, (b + d)/n, and of B, (c + d)/n, with their Wilson intervals
         p1, p2 = (b + d) / n, (c + d) / n
-        l1, u1 = _wilson(b + d, n, z)
-        l2, u2 = _wilson(c + d, n, z)
+        # Wilson intervals of x/n for every x = 0..n, looked up for x = b + d and c + d
+        wl, wu = _wilson(np.arange(n + 1.0), n, z)
+        i1 = np.clip(b + d, 0, n).astype(np.intp)
+        i2 = np.clip(c + d, 0, n).astype(np.intp)
+        l1, u1, l2, u2 = wl[i1], wu[i1], wl[i2], wu[i2]
         denom = (b + d) * (a + c) * (c + d) * (a + b)
         cross = a * d - b * c
         cross = np.where(cross > n / 2, cross - n / 2, np.where(cross >= 0, 0.0, cross))
@@ -768,9 +771,76 @@ def _table_probabilities(counts, logcoef, probs, four_cell: bool):
     return np.exp(logcoef[:, None] + counts @ logp.T)
 
 
+def _windows(n: int, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``p``: the counts holding all but ``_TAIL`` of each Binomial(n, p) mass."""
+    lo = np.where(p <= 0, 0, stats.binom.ppf(_TAIL, n, p))
+    hi = np.where(p <= 0, 0, np.where(p >= 1, n, stats.binom.isf(_TAIL, n, p)))
+    return np.nan_to_num(lo).astype(int), np.minimum(n, np.nan_to_num(hi, nan=n)).astype(int)
+
+
+def _four_cell_coverage(method: str, n: int, probs: np.ndarray, alpha: float):
+    """Coverage and expected width for methods that need the whole table.
+
+    The bounds are computed once on the box of (b, c, d) counts that any row of
+    ``probs`` needs; each row then sums its own window of that box. The multinomial
+    factorises as the trinomial of ``(b, c, m = a + d)`` times ``d | m ~
+    Binomial(m, p_d/(p_a + p_d))``, so only two-dimensional tables are exponentiated
+    and the three-dimensional probabilities are one gather and one product.
+    """
+    from scipy.special import gammaln
+
+    lo, hi = zip(*(_windows(n, probs[:, j]) for j in (1, 2, 3)))
+    box_lo = [int(v.min()) for v in lo]
+    box_hi = [int(v.max()) for v in hi]
+    b, c, d = np.meshgrid(*(np.arange(l0, h0 + 1) for l0, h0 in zip(box_lo, box_hi)),
+                          indexing="ij", sparse=True)
+    a = n - b - c - d
+    possible = a >= 0
+    low, high = _interval_bounds(method, np.where(possible, a, 0), b, c, np.where(possible, d, 0), n, alpha)
+    width = np.where(possible, high - low, 0.0)
+    low = np.where(possible, low, np.inf)  # never covers, zero width (zero probability too)
+    high = np.where(possible, high, np.inf)
+    k = np.arange(n + 1)
+    log_fact = gammaln(k + 1)
+    cov = np.empty(len(probs))
+    ew = np.empty(len(probs))
+    for i, (pa, pb, pc, pd) in enumerate(probs):
+        sl = tuple(slice(lo[j][i] - box_lo[j], hi[j][i] - box_lo[j] + 1) for j in range(3))
+        bb = np.arange(lo[0][i], hi[0][i] + 1)[:, None]
+        cc = np.arange(lo[1][i], hi[1][i] + 1)[None, :]
+        dd = np.arange(lo[2][i], hi[2][i] + 1)[None, :]
+        m = n - bb - cc  # a + d
+        mm = np.maximum(m, 0)
+        tri = np.exp(log_fact[n] - log_fact[bb] - log_fact[cc] - log_fact[mm]
+                     + _xlogp(bb, pb) + _xlogp(cc, pc) + _xlogp(mm, pa + pd))
+        tri[m < 0] = 0.0
+        q = pd / (pa + pd) if pa + pd > 0 else 0.0
+        mk = k[:, None]
+        fits = dd <= mk
+        dfit = np.where(fits, dd, 0)
+        rest = np.where(fits, mk - dd, 0)
+        binom = np.where(fits, np.exp(np.where(fits, log_fact[mk] - log_fact[dfit] - log_fact[rest]
+                                               + _xlogp(dfit, q) + _xlogp(rest, 1 - q), -np.inf)), 0.0)
+        pm = binom[mm] * tri[:, :, None]
+        t = pb - pc
+        inside = (low[sl] <= t) & (high[sl] >= t)
+        cov[i] = np.einsum("ijk,ijk->", pm, inside)
+        ew[i] = np.einsum("ijk,ijk->", pm, width[sl])
+    return cov, ew
+
+
+def _xlogp(k: np.ndarray, p: float) -> np.ndarray:
+    """``k log p`` with ``0 log 0 = 0`` and ``k log 0 = -inf`` for k > 0."""
+    if p > 0:
+        return k * np.log(p)
+    return np.where(k == 0, 0.0, -np.inf)
+
+
 def _coverage_arrays(method: str, n: int, probs: np.ndarray, alpha: float):
     """Exact coverage and expected width of ``method`` for every row of ``probs``."""
     four_cell = method in _FOUR_CELL
+    if four_cell:
+        return _four_cell_coverage(method, n, probs, alpha)
     counts, logcoef = _enumerate(n, probs, four_cell)
     low, high = _interval_bounds(method, *counts.T, n, alpha)
     truth = probs[:, 1] - probs[:, 2]
