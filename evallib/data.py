@@ -17,6 +17,7 @@ import functools
 import numbers
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -217,7 +218,7 @@ def stratified_split(
     y: object,
     test_size: int | float,
     *,
-    rng: np.random.Generator,
+    rng: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Stratified random split into a learning and a test set (section 7).
 
@@ -229,8 +230,9 @@ def stratified_split(
         Number of test cases, an int in ``[1, n - 2]``, or a fraction of
         ``n`` in ``(0, 1)`` (rounded to the nearest count, halves up; the
         count must then lie in ``[1, n - 2]``).
-    rng : numpy.random.Generator
-        Source of all randomness (required, so that splits are reproducible).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of all randomness, normalised by ``check_rng`` (an int makes the
+        split reproducible; ``None`` draws fresh entropy).
 
     Returns
     -------

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
@@ -390,7 +391,7 @@ def qh_coverage(
     *,
     alpha: float = 0.05,
     reps: int = 10_000,
-    rng: np.random.Generator,
+    rng: Any = None,
 ) -> float:
     """Monte Carlo coverage of the interval of eqs. (4)-(5).
 
@@ -409,7 +410,7 @@ def qh_coverage(
         In (0, 1).
     reps : int
         Number of simulated test sets, >= 1.
-    rng : numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The source of randomness (seed it for reproducibility).
     """
     for name, v in (("pi_b", pi_b), ("pi_c", pi_c)):
@@ -1055,8 +1056,6 @@ def plot_coverage(
     -------
     matplotlib.axes.Axes
     """
-    from ._plotting import get_axes
-
     n = check_count(n, "n", minimum=1)
     s = check_real(discordance, "discordance", low=0.0, high=1.0, low_open=True)
     p_d = check_real(p_d, "p_d", low=0.0, high=1.0)
@@ -1100,8 +1099,6 @@ def plot_coverage_map(
     -------
     matplotlib.axes.Axes
     """
-    from ._plotting import get_axes
-
     method = check_choice(method, "method", INTERVAL_METHODS)
     top = check_real(max_discordance, "max_discordance", low=0.0, high=0.5, low_open=True)
     grid = check_count(grid, "grid", minimum=2)
@@ -1365,14 +1362,6 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- Figure 4
-def _axes(ax):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.6))
-    return ax
-
-
 def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     """Figure 4: per pair the unadjusted and the adjusted interval, and the null line.
 
@@ -1392,7 +1381,7 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     missing = {"pair", "estimate", "ci_low", "ci_high", "ci_adj_low", "ci_adj_high"} - set(table.columns)
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with pairwise_table()")
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(7, 3.6))
     x = np.arange(len(table))
     ax.vlines(x, table["ci_adj_low"], table["ci_adj_high"], colors="0.55", linewidth=1.2,
               label="adjusted interval")

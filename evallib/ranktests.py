@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_real, check_vector
 
 __all__ = [
@@ -704,10 +705,7 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
     left = list(s.index[: (k + 1) // 2])
     right = list(s.index[(k + 1) // 2:])
     n_rows = max(len(left), len(right))
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(7, 1.6 + 0.32 * (n_rows + len(cliques))))
+    ax = get_axes(ax, figsize=(7, 1.6 + 0.32 * (n_rows + len(cliques))))
     lo, hi = 1.0, float(k)
     # the axis, ticks and the CD bar
     ax.plot([lo, hi], [0, 0], color="k", linewidth=1)
