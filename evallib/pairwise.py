@@ -1093,7 +1093,25 @@ def plot_coverage_map(
 ):
     """Coverage map of one method over ``(p_b, p_c)`` in ``[0, max_discordance]^2``.
 
-    Cells below ``1 - alpha - 0.02`` show in red, above ``1 - alpha`` in blue.
+    The colour scale runs from ``1 - alpha - 0.05`` (dark red: under-coverage) through
+    white at the nominal ``1 - alpha`` to ``1 - alpha + 0.05`` (dark blue: over-coverage);
+    the title gives the lowest coverage on the grid.
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`INTERVAL_METHODS`.
+    n : int
+        Test-set size, >= 1.
+    max_discordance : float
+        Largest ``p_b`` and ``p_c`` drawn, in (0, 0.5].
+    grid : int
+        Number of grid values per axis, >= 2.
+    p_d : float
+        Probability that both err (``"newcombe"`` only).
+    alpha : float
+        In (0, 1).
+    ax : matplotlib Axes, optional
 
     Returns
     -------
