@@ -257,16 +257,28 @@ def mcnemar(
 
     References
     ----------
-    Fagerland, M. W., Lydersen, S. & Laake, P. (2013). The McNemar test for binary
-    matched-pairs data: mid-p and asymptotic are better than exact conditional.
-    BMC Medical Research Methodology 13, 91.
+    .. [1] Berrar, D. & Lozano, J. A. (2013). Significance tests or confidence intervals: which are
+       preferable for the comparison of classifiers? *Journal of Experimental & Theoretical
+       Artificial Intelligence*, 25(2), 189-206.
+    .. [2] McNemar, Q. (1947). Note on the sampling error of the difference between correlated
+       proportions or percentages. *Psychometrika*, 12(2), 153-157.
+    .. [3] Fagerland, M. W., Lydersen, S. & Laake, P. (2013). The McNemar test for binary
+       matched-pairs data: mid-p and asymptotic are better than exact conditional.
+       *BMC Medical Research Methodology*, 13, 91.
 
     Examples
     --------
+    Table 2's first row, models 1 and 4 (b = 3, c = 21): printed X2 = 12.0 and exact p = 2.8e-4.
+
+    >>> from evallib import mcnemar
+    >>> round(mcnemar(3, 21).statistic, 1)
+    12.0
+    >>> f"{mcnemar(3, 21, exact=True).pvalue:.1e}"
+    '2.8e-04'
+
     Bentur et al.'s airway hyper-responsiveness data (b = 1, c = 7), as printed by
     Fagerland et al. (2013): exact p = 0.070, mid-p = 0.039, asymptotic p = 0.034.
 
-    >>> from evallib.pairwise import mcnemar
     >>> round(mcnemar(1, 7, exact=True).pvalue, 3), round(mcnemar(1, 7, mid_p=True).pvalue, 3)
     (0.07, 0.039)
     >>> round(mcnemar(1, 7, correction=False).pvalue, 3)
@@ -1182,6 +1194,23 @@ def holm_alphas(pvalues: Sequence[float], alpha: float = 0.05) -> np.ndarray:
     numpy.ndarray
         The level of each comparison, in the order of ``pvalues``. Ties are ranked
         by their position (a stable sort).
+
+    References
+    ----------
+    .. [1] Berrar, D. & Lozano, J. A. (2013). Significance tests or confidence intervals: which are
+       preferable for the comparison of classifiers? *Journal of Experimental & Theoretical
+       Artificial Intelligence*, 25(2), 189-206.
+    .. [2] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+       *Scandinavian Journal of Statistics*, 6(2), 65-70.
+
+    Examples
+    --------
+    Table 2's alpha column from its printed p-values: 0.005, 0.006, 0.006, 0.007, 0.008, 0.010, ...
+
+    >>> from evallib import holm_alphas
+    >>> p = [5.3e-4, 1.1e-3, 2.2e-3, 3.6e-3, 5.8e-3, 8.6e-3, 0.40, 0.48, 0.58, 0.99]
+    >>> [round(float(a), 3) for a in holm_alphas(p, 0.05)[:6]]
+    [0.005, 0.006, 0.006, 0.007, 0.008, 0.01]
     """
     return adjusted_alphas(pvalues, alpha, "holm")
 

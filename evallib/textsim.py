@@ -36,7 +36,7 @@ about 2 s (sampling ~88,000 documents, fitting both learners, classifying the po
 and Dtrue), too slow for a slider. So the grid of :data:`GRID_PRIORS` x
 :data:`GRID_NOISES` x the three :data:`SETTINGS` at :data:`GRID_SIZES` (270
 experiments) is computed in advance by :func:`write_experiment_grid` (``make
-textsim-grid``, or ``python -m evallib.textsim data/textsim_grid.npz``) and shipped
+textsim-grid``, or ``python -m evallib textsim-grid data/textsim_grid.npz``) and shipped
 as ``data/textsim_grid.npz``: for each entry the pool's event codes and Dtrue's
 eight event counts, from which the :class:`Experiment` is rebuilt exactly.
 :func:`build_experiment` returns such a rebuilt experiment when its arguments are a
@@ -59,6 +59,7 @@ from scipy import stats
 
 from ._plotting import get_axes
 from ._progress import parallel_map, progress_bar
+from ._resources import data_path
 from ._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
 from .bizarre import (
     F1Bootstrap,
@@ -153,9 +154,9 @@ GRID_NOISES = (0.0, 0.01, 0.02, 0.03, 0.05, 0.07, 0.10, 0.15, 0.20)
 GRID_SIZES = dict(n_train=7982, n_pool=20_000, n_true=60_000, seed=0)
 #: Dtrue chunk size of the precomputed experiments (:func:`build_experiment`'s default).
 GRID_CHUNK = 100_000
-#: Where :func:`build_experiment` looks for the precomputed grid: ``data/`` beside the
-#: package (the checkout of an editable install), whatever the working directory.
-GRID_PATH = Path(__file__).resolve().parent.parent / "data" / "textsim_grid.npz"
+#: Where :func:`build_experiment` looks for the precomputed grid: the shipped data
+#: (``data/`` of the repository; see evallib._resources), whatever the working directory.
+GRID_PATH = data_path("textsim_grid.npz")
 #: Grid points match when the prior and the noise are within this of a grid value
 #: (a FloatSlider's 0.15000000000000002 is the grid's 0.15).
 GRID_TOLERANCE = 1e-9
@@ -684,7 +685,7 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
                     "setting": exp.population.setting.name, "test_size": n, "repetition": r,
                     "observed": boot.observed, "winner": boot.winner, "confidence": boot.confidence,
                     "dtrue_frequency": _frequency(truth, boot.winner),
-                    "significant": boot.significant, "correct": boot.winner == true_winner,
+                    "significant": boot.reject, "correct": boot.winner == true_winner,
                 })
     bar.close()
     return pd.DataFrame(rows)
