@@ -643,7 +643,9 @@ def paired_difference_interval(
     ``[0, 0]`` (their plug-in variance is 0), the continuity-corrected Wald
     interval is ``[-1/n, 1/n]``, and the other methods give an interval of
     positive width around 0 (Tango's is ``+-z^2/(n + z^2)``). With ``b + c = n``
-    every method returns a proper interval inside [-1, 1]. Swapping ``b`` and
+    every method returns a proper interval inside [-1, 1]; with ``b = n`` (A wrong
+    on every case, B on none) the upper bound is 1, the Wald interval is the point
+    ``[1, 1]`` and the continuity-corrected one ``[1 - 1/n, 1]``. Swapping ``b`` and
     ``c`` mirrors every interval about 0.
 
     References
