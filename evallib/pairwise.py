@@ -1414,6 +1414,12 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
 def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     """Figure 4: per pair the unadjusted and the adjusted interval, and the null line.
 
+    The adjusted intervals use each comparison's level from :func:`adjusted_alphas`.
+    Bonferroni's (each at ``alpha/m``) hold jointly with probability at least
+    ``1 - alpha`` (the union bound); Holm's step-down levels control the tests'
+    family-wise error but give the intervals no joint coverage (the last-ranked
+    comparison is at ``alpha`` itself), and the default title says so.
+
     Parameters
     ----------
     table : pandas.DataFrame
@@ -1446,7 +1452,8 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     level = table.attrs.get("alpha")
     adjust = table.attrs.get("adjust", "holm")
     pct = f"{100 * (1 - level):g}% " if level is not None else ""
-    ax.set_title(title or f"{pct}Quesenberry-Hurst intervals (wider: {adjust} adjustment)")
+    joint = {"holm": "; Holm levels give no joint coverage", "bonferroni": "; jointly valid"}.get(adjust, "")
+    ax.set_title(title or f"{pct}Quesenberry-Hurst intervals (wider: {adjust} adjustment{joint})")
     ax.legend(loc="best", fontsize="small", frameon=False)
     return ax
 
