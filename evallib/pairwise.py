@@ -586,21 +586,21 @@ def paired_difference_interval(
 
     The parameter is ``error_A - error_B = p_b - p_c``, estimated by ``(b - c)/n``
     (positive when A makes more errors). Formulas as collected by Fagerland,
-    Lydersen & Laake (2014, section 4; their n12 is ``b``, n21 is ``c``), with
+    Lydersen & Laake (2014; their n12 is ``b``, n21 is ``c``), with
     ``z`` the ``1 - alpha/2`` normal quantile:
 
-    ``"wald"`` (their eq. 8)
+    ``"wald"`` (the textbook Wald interval)
         ``(b - c)/n +- z/n sqrt(b + c - (b - c)^2/n)``.
-    ``"wald_cc"`` (eq. 9)
+    ``"wald_cc"``
         the Wald interval widened by ``1/n`` on each side (continuity correction).
-    ``"agresti_min"`` (Agresti & Min 2005; eq. 10)
+    ``"agresti_min"`` (Agresti & Min 2005)
         the Wald interval after adding 1/2 to each of the four cells (``n + 2``).
-    ``"bonett_price"`` (Bonett & Price 2012; eq. 11)
+    ``"bonett_price"`` (Bonett & Price 2012)
         ``p_b' - p_c' +- z sqrt((p_b' + p_c' - (p_b' - p_c')^2)/(n + 2))`` with
         ``p_b' = (b + 1)/(n + 2)``, ``p_c' = (c + 1)/(n + 2)``. The default: a
         closed formula whose exact coverage stays close to the nominal level even
         when the classifiers rarely disagree (see :func:`interval_coverage`).
-    ``"newcombe"`` (Newcombe 1998, method 10; eq. 13)
+    ``"newcombe"`` (Newcombe 1998, method 10)
         square-and-add of the Wilson intervals ``[l1, u1]`` for A's error rate
         ``(b + d)/n`` and ``[l2, u2]`` for B's ``(c + d)/n``:
         ``low = est - sqrt((p1 - l1)^2 - 2 phi (p1 - l1)(u2 - p2) + (u2 - p2)^2)``,
@@ -611,7 +611,7 @@ def paired_difference_interval(
         ``0 <= A <= n/2``, ``A`` itself when negative. It needs the whole table.
         When a margin is 0 the denominator vanishes and ``phi`` is set to 0
         (Newcombe's rule).
-    ``"tango"`` (Tango 1998; eq. 12)
+    ``"tango"`` (Tango 1998)
         the asymptotic score interval: all ``delta`` with ``|T(delta)| <= z``,
         ``T = (b - c - n delta)/sqrt(n (2 q + delta (1 - delta)))`` and ``q`` the
         restricted maximum-likelihood estimate of ``p_c`` under ``delta``; the
@@ -882,7 +882,7 @@ def interval_coverage(
     have probabilities ``probs = (p_a, p_b, p_c, p_d)``, sums the multinomial
     probability of every table whose interval contains the true difference
     ``p_b - p_c``: ``C = sum_T P(T) 1[low(T) <= p_b - p_c <= high(T)]`` (the
-    criterion of Fagerland et al. 2014, section 5). Methods that depend only on
+    criterion by which Fagerland et al. 2014 compare the intervals). Methods that depend only on
     ``b``, ``c`` and ``n`` enumerate the trinomial of ``(b, c, rest)``;
     ``"newcombe"`` enumerates the four-cell multinomial. Every cell count is
     restricted to the range holding all but 1e-15 of its binomial marginal, so the
@@ -907,7 +907,7 @@ def interval_coverage(
     References
     ----------
     Fagerland, M. W., Lydersen, S. & Laake, P. (2014). Statistics in Medicine 33,
-    2850-2875, section 5.
+    2850-2875.
 
     Examples
     --------
