@@ -13,6 +13,13 @@ which are preferable for the comparison of classifiers?* (J. Exp. Theor. AI):
 * Table 2 and Figure 4 (:func:`pairwise_table`, :func:`compare_pairwise`,
   :func:`plot_intervals`).
 
+And what the literature has learnt since (Fagerland, Lydersen & Laake 2013, 2014):
+the mid-p McNemar test (``mcnemar(b, c, mid_p=True)``), seven intervals for the
+signed difference of the error rates (:func:`paired_difference_interval`), and their
+exact coverage and the tests' exact size by enumerating every table
+(:func:`interval_coverage`, :func:`coverage_map`, :func:`test_size`,
+:func:`plot_coverage`, :func:`plot_coverage_map`).
+
 Notation follows the paper: for models A and B on ``n`` test cases, ``a`` cases are
 misclassified by neither, ``b`` by A only, ``c`` by B only and ``d`` by both;
 ``p_b = b/n`` and ``p_c = c/n``. The observed error rates are ``(b+d)/n`` and
