@@ -605,3 +605,31 @@ __all__ += [
     "sign_test",
     "snap_ties",
 ]
+
+from .pairwise import (
+    INTERVAL_METHODS,
+    TEST_METHODS,
+    IntervalCoverage,
+    PairedInterval,
+    TestSize,
+    coverage_map,
+    interval_coverage,
+    paired_difference_interval,
+    plot_coverage,
+    plot_coverage_map,
+    test_size,
+)
+
+__all__ += [
+    "INTERVAL_METHODS",
+    "TEST_METHODS",
+    "IntervalCoverage",
+    "PairedInterval",
+    "TestSize",
+    "coverage_map",
+    "interval_coverage",
+    "paired_difference_interval",
+    "plot_coverage",
+    "plot_coverage_map",
+    "test_size",
+]
