@@ -128,7 +128,7 @@ from .measures import (
     Measures,
     AccuracyInterval,
     AccuracyTest,
-    INTERVAL_METHODS,
+    ACCURACY_INTERVAL_METHODS,
     measures,
     measures_table,
     accuracy_at_pos,
@@ -145,7 +145,7 @@ __all__ += [
     "Measures",
     "AccuracyInterval",
     "AccuracyTest",
-    "INTERVAL_METHODS",
+    "ACCURACY_INTERVAL_METHODS",
     "measures",
     "measures_table",
     "accuracy_at_pos",
@@ -607,7 +607,7 @@ __all__ += [
 ]
 
 from .pairwise import (
-    INTERVAL_METHODS,
+    PAIRED_INTERVAL_METHODS,
     TEST_METHODS,
     IntervalCoverage,
     PairedInterval,
@@ -621,7 +621,7 @@ from .pairwise import (
 )
 
 __all__ += [
-    "INTERVAL_METHODS",
+    "PAIRED_INTERVAL_METHODS",
     "TEST_METHODS",
     "IntervalCoverage",
     "PairedInterval",

@@ -41,7 +41,7 @@ __all__ = [
     "Measures",
     "AccuracyInterval",
     "AccuracyTest",
-    "INTERVAL_METHODS",
+    "ACCURACY_INTERVAL_METHODS",
     "measures",
     "measures_table",
     "accuracy_at_pos",
@@ -54,7 +54,7 @@ __all__ = [
     "plot_accuracy_interval",
 ]
 
-INTERVAL_METHODS = ("normal", "wilson", "exact")
+ACCURACY_INTERVAL_METHODS = ("normal", "wilson", "exact")
 
 MEASURE_NAMES = (
     "accuracy", "tpr", "tnr", "fpr", "avg_recall", "precision", "recall", "f_measure", "ppr",
@@ -409,7 +409,7 @@ def accuracy_interval(
     """
     correct, n = _check_correct_n(correct, n)
     alpha = check_alpha(alpha)
-    method = check_choice(method, "method", INTERVAL_METHODS)
+    method = check_choice(method, "method", ACCURACY_INTERVAL_METHODS)
     a = correct / n
     se = math.sqrt(a * (1.0 - a) / n)
     n_var = correct * (n - correct) / n  # = n â(1 - â), without rounding error
@@ -508,7 +508,7 @@ def describe_accuracy_interval(correct: int, n: int, *, alpha: float = 0.05) -> 
     """
     lines = []
     notes = []
-    for method in INTERVAL_METHODS:
+    for method in ACCURACY_INTERVAL_METHODS:
         ci = accuracy_interval(correct, n, alpha=alpha, method=method)
         lines.append(f"{method:>7}: [{ci.low:.3f}, {ci.high:.3f}]  (width {ci.width:.3f})")
         if ci.note:
@@ -620,7 +620,7 @@ def plot_accuracy_interval(correct: int, n: int, *, alpha: float = 0.05, ax=None
     -------
     matplotlib.axes.Axes
     """
-    cis = [accuracy_interval(correct, n, alpha=alpha, method=m) for m in INTERVAL_METHODS]
+    cis = [accuracy_interval(correct, n, alpha=alpha, method=m) for m in ACCURACY_INTERVAL_METHODS]
     ax = get_axes(ax, figsize=(7, 3.6))
     a = correct / n
     k = np.arange(n + 1)

@@ -58,7 +58,7 @@ __all__ = [
     "plot_pvalue_vs_interval",
     "describe_comparison",
     "ADJUSTMENTS",
-    "INTERVAL_METHODS",
+    "PAIRED_INTERVAL_METHODS",
     "TEST_METHODS",
     "PairedInterval",
     "IntervalCoverage",
@@ -497,7 +497,7 @@ def qh_coverage(
 
 
 # ------------------------------------------ paired intervals (Fagerland et al. 2014)
-INTERVAL_METHODS = ("wald", "wald_cc", "agresti_min", "bonett_price", "newcombe", "tango", "qh")
+PAIRED_INTERVAL_METHODS = ("wald", "wald_cc", "agresti_min", "bonett_price", "newcombe", "tango", "qh")
 TEST_METHODS = ("chi2-yates", "chi2", "exact", "mid-p")
 _FOUR_CELL = ("newcombe",)  # the methods that need a and d, not only b, c and n
 _TAIL = 1e-15  # per-cell tail mass left out of an enumeration (see _cell_window)
@@ -511,7 +511,7 @@ class PairedInterval:
     ----------
     low, high : the bounds, inside [-1, 1].
     estimate : the observed difference ``(b - c)/n`` (positive: A errs more).
-    method : one of :data:`INTERVAL_METHODS`.
+    method : one of :data:`PAIRED_INTERVAL_METHODS`.
     alpha : the nominal coverage is ``1 - alpha``.
     """
 
@@ -682,7 +682,7 @@ def paired_difference_interval(
         The joint errors (``a``, ``b``, ``c``, ``d``, ``n``), e.g. from
         :func:`contingency`.
     method : str
-        One of :data:`INTERVAL_METHODS`.
+        One of :data:`PAIRED_INTERVAL_METHODS`.
     alpha : float
         In (0, 1); nominal coverage ``1 - alpha``.
 
@@ -729,7 +729,7 @@ def paired_difference_interval(
     (-0.0621, -0.1186, -0.0046)
     """
     table = _check_table(table)
-    method = check_choice(method, "method", INTERVAL_METHODS)
+    method = check_choice(method, "method", PAIRED_INTERVAL_METHODS)
     alpha = check_alpha(alpha)
     low, high = _interval_bounds(method, table.a, table.b, table.c, table.d, table.n, alpha)
     return PairedInterval(float(low), float(high), (table.b - table.c) / table.n, method, alpha)
@@ -946,7 +946,7 @@ def interval_coverage(
     Parameters
     ----------
     method : str
-        One of :data:`INTERVAL_METHODS`.
+        One of :data:`PAIRED_INTERVAL_METHODS`.
     n : int
         Test-set size, >= 1.
     probs : sequence of four floats
@@ -974,7 +974,7 @@ def interval_coverage(
     >>> round(interval_coverage("qh", 50, (0.95, 0.01, 0.04, 0.0)).coverage, 2)
     0.87
     """
-    method = check_choice(method, "method", INTERVAL_METHODS)
+    method = check_choice(method, "method", PAIRED_INTERVAL_METHODS)
     n = check_count(n, "n", minimum=1)
     alpha = check_alpha(alpha)
     p = _check_probs(probs)
@@ -998,7 +998,7 @@ def coverage_map(
     Parameters
     ----------
     method : str
-        One of :data:`INTERVAL_METHODS`.
+        One of :data:`PAIRED_INTERVAL_METHODS`.
     n : int
         Test-set size, >= 1.
     pi_b, pi_c : sequences of float
@@ -1016,7 +1016,7 @@ def coverage_map(
         Columns ``pi_b``, ``pi_c``, ``difference`` (``pi_b - pi_c``), ``coverage``,
         ``expected_width``; ``attrs`` hold ``method``, ``n``, ``alpha``, ``p_d``.
     """
-    method = check_choice(method, "method", INTERVAL_METHODS)
+    method = check_choice(method, "method", PAIRED_INTERVAL_METHODS)
     n = check_count(n, "n", minimum=1)
     alpha = check_alpha(alpha)
     p_d = check_real(p_d, "p_d", low=0.0, high=1.0)
@@ -1111,7 +1111,7 @@ def plot_coverage(
     discordance : float
         ``p_b + p_c``, the probability that the two classifiers disagree, in (0, 1].
     methods : sequence of str
-        Interval methods to draw (from :data:`INTERVAL_METHODS`).
+        Interval methods to draw (from :data:`PAIRED_INTERVAL_METHODS`).
     p_d : float
         Probability that both err (matters for ``"newcombe"`` only);
         ``discordance + p_d <= 1``.
@@ -1134,7 +1134,7 @@ def plot_coverage(
     points = check_count(points, "points", minimum=3)
     if isinstance(methods, str):
         methods = (methods,)
-    methods = [check_choice(m, "methods", INTERVAL_METHODS) for m in methods]
+    methods = [check_choice(m, "methods", PAIRED_INTERVAL_METHODS) for m in methods]
     diff = np.linspace(-s, s, points)
     pb, pc = (s + diff) / 2, (s - diff) / 2
     probs = np.column_stack([np.clip(1 - s - p_d, 0, 1) * np.ones(points), pb, pc, np.full(points, p_d)])
@@ -1169,7 +1169,7 @@ def plot_coverage_map(
     Parameters
     ----------
     method : str
-        One of :data:`INTERVAL_METHODS`.
+        One of :data:`PAIRED_INTERVAL_METHODS`.
     n : int
         Test-set size, >= 1.
     max_discordance : float
@@ -1186,7 +1186,7 @@ def plot_coverage_map(
     -------
     matplotlib.axes.Axes
     """
-    method = check_choice(method, "method", INTERVAL_METHODS)
+    method = check_choice(method, "method", PAIRED_INTERVAL_METHODS)
     top = check_real(max_discordance, "max_discordance", low=0.0, high=0.5, low_open=True)
     grid = check_count(grid, "grid", minimum=2)
     alpha = check_alpha(alpha)

@@ -26,7 +26,7 @@ from scipy import optimize, stats
 
 import evallib
 from evallib import (
-    INTERVAL_METHODS,
+    PAIRED_INTERVAL_METHODS,
     Contingency,
     coverage_map,
     interval_coverage,
@@ -222,7 +222,7 @@ def test_qh_is_the_signed_paper_interval():
 
 
 # --------------------------------------------------------------- properties
-@pytest.mark.parametrize("method", INTERVAL_METHODS)
+@pytest.mark.parametrize("method", PAIRED_INTERVAL_METHODS)
 def test_symmetry_bounds_and_estimate_inside(method):
     """Swapping b and c mirrors the interval; bounds lie in [-1, 1]; every interval
     contains its own point estimate (all tables with n = 8)."""
@@ -241,7 +241,7 @@ def test_symmetry_bounds_and_estimate_inside(method):
 
 def test_degenerate_tables_documented_answers():
     n = 40
-    none = {m: paired_difference_interval(table(30, 0, 0, 10), method=m) for m in INTERVAL_METHODS}
+    none = {m: paired_difference_interval(table(30, 0, 0, 10), method=m) for m in PAIRED_INTERVAL_METHODS}
     assert (none["wald"].low, none["wald"].high) == (0.0, 0.0)
     assert (none["qh"].low, none["qh"].high) == pytest.approx((0.0, 0.0), abs=1e-15)
     assert (none["wald_cc"].low, none["wald_cc"].high) == pytest.approx((-1 / n, 1 / n))
@@ -249,7 +249,7 @@ def test_degenerate_tables_documented_answers():
     assert (none["tango"].low, none["tango"].high) == pytest.approx((-t, t), abs=1e-12)
     for m in ("agresti_min", "bonett_price", "newcombe"):
         assert none[m].low < 0 < none[m].high
-    for m in INTERVAL_METHODS:  # every case is a disagreement: b + c = n
+    for m in PAIRED_INTERVAL_METHODS:  # every case is a disagreement: b + c = n
         ci = paired_difference_interval(table(0, 25, 15, 0), method=m)
         assert -1 <= ci.low < ci.high <= 1
         assert ci.low < 0.25 < ci.high
@@ -318,7 +318,7 @@ def _brute_coverage(method, n, probs, alpha=0.05):
     return cov, width
 
 
-@pytest.mark.parametrize("method", INTERVAL_METHODS)
+@pytest.mark.parametrize("method", PAIRED_INTERVAL_METHODS)
 @pytest.mark.parametrize("probs", [(0.5, 0.2, 0.1, 0.2), (0.6, 0.05, 0.25, 0.1)])
 def test_exact_coverage_equals_brute_force(method, probs):
     got = interval_coverage(method, 9, probs, alpha=0.1)
