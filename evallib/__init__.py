@@ -315,3 +315,17 @@ __all__ += [
     "summary_text",
     "top_two_bootstrap",
 ]
+
+from .htmlexport import (
+    check_notebook_math,
+    export_html,
+    latex_to_mathml,
+    markdown_to_html,
+)
+
+__all__ += [
+    "check_notebook_math",
+    "export_html",
+    "latex_to_mathml",
+    "markdown_to_html",
+]
