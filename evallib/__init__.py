@@ -322,8 +322,11 @@ from .htmlexport import (
     latex_to_mathml,
     markdown_to_html,
 )
+from .measures import accuracy_interval_coverage, plot_interval_coverage
 
 __all__ += [
+    "accuracy_interval_coverage",
+    "plot_interval_coverage",
     "check_notebook_math",
     "export_html",
     "latex_to_mathml",
