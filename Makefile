@@ -111,11 +111,11 @@ report: $(STAMP)
 
 # The paper's lost appendix, recomputed exactly (evallib.nullbest.write_critical_values).
 critical-values: $(STAMP)
-	"$(PY)" -m evallib.nullbest data/critical_values.csv
+	"$(PY)" -m evallib critical-values data/critical_values.csv
 
 # The experiments notebook 03's prior and noise sliders read (evallib.textsim.write_experiment_grid).
 textsim-grid: $(STAMP)
-	"$(PY)" -m evallib.textsim data/textsim_grid.npz
+	"$(PY)" -m evallib textsim-grid data/textsim_grid.npz
 
 # Binder needs the repository's public GitHub address, which only the clone knows.
 REMOTE     ?= origin
