@@ -107,7 +107,8 @@ class F1Bootstrap:
     replicates : the ``reps`` bootstrap replicates dF1*.
     p_positive : eq. (13), the share of replicates with dF1* > 0 (B better).
     p_negative : the share with dF1* < 0 (A better); ties make up the rest.
-    interval : eq. (14), the central ``1 - alpha`` percentile interval ``(a, b)``.
+    low, high : eq. (14), the central ``1 - alpha`` percentile interval ``[a, b]``
+        (also as the pair :attr:`interval`).
     alpha : one minus the interval's level.
     n : number of test documents.
     events : the eight event counts of the test set (Table 1).
@@ -121,7 +122,8 @@ class F1Bootstrap:
     replicates: np.ndarray
     p_positive: float
     p_negative: float
-    interval: tuple[float, float]
+    low: float
+    high: float
     alpha: float
     n: int
     events: np.ndarray
@@ -146,9 +148,19 @@ class F1Bootstrap:
         return max(self.p_positive, self.p_negative)
 
     @property
-    def significant(self) -> bool:
-        """True when 0 lies outside the percentile interval (the section 4 decision)."""
-        return not (self.interval[0] <= 0.0 <= self.interval[1])
+    def interval(self) -> tuple[float, float]:
+        """``(low, high)``, the percentile interval of eq. (14)."""
+        return self.low, self.high
+
+    @property
+    def reject(self) -> bool:
+        """The models differ: 0 lies outside ``[low, high]`` (the section 4 decision).
+
+        The paper's rule is on the interval, not on a p-value: at level ``alpha`` it
+        rejects when ``min(p_positive, p_negative) < alpha / 2`` up to how the quantile
+        is interpolated.
+        """
+        return not (self.low <= 0.0 <= self.high)
 
 
 @dataclass(frozen=True)
@@ -160,7 +172,7 @@ class DCFBootstrap:
     observed : ``DCF_A - DCF_B`` on the test set.
     replicates : the bootstrap replicates.
     sd : standard deviation of the replicates.
-    interval : central ``1 - alpha`` percentile interval.
+    low, high : central ``1 - alpha`` percentile interval (also as :attr:`interval`).
     p_positive : share of replicates > 0 (B has the lower cost).
     alpha : one minus the interval's level.
     """
@@ -168,9 +180,15 @@ class DCFBootstrap:
     observed: float
     replicates: np.ndarray
     sd: float
-    interval: tuple[float, float]
+    low: float
+    high: float
     p_positive: float
     alpha: float
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """``(low, high)``."""
+        return self.low, self.high
 
 
 # ------------------------------------------------------------------ validation
@@ -616,10 +634,11 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
     f1a, f1b = f1_scores(events, zero_division=zd)
     boot = resample_events(events, reps, rng, method=method, codes=codes)
     reps_d = f1_difference(boot, zero_division=zd)
+    lo, hi = _percentile_interval(reps_d, alpha)
     return F1Bootstrap(
         observed=float(f1b - f1a), f1_a=f1a, f1_b=f1b, replicates=reps_d,
         p_positive=float(np.mean(reps_d > 0)), p_negative=float(np.mean(reps_d < 0)),
-        interval=_percentile_interval(reps_d, alpha), alpha=alpha, n=int(y.shape[0]),
+        low=lo, high=hi, alpha=alpha, n=int(y.shape[0]),
         events=events, method=method,
     )
 
@@ -672,7 +691,7 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
                       rng.multinomial(n_neg, events[4:] / n_neg, size=reps)])
     kw = dict(cost_fn=cost_fn, cost_fp=cost_fp, prior_pos=prior_pos)
     values = dcf_difference(boot, **kw)
+    lo, hi = _percentile_interval(values, alpha)
     return DCFBootstrap(observed=float(dcf_difference(events, **kw)), replicates=values,
-                        sd=float(np.std(values, ddof=1)) if reps > 1 else 0.0,
-                        interval=_percentile_interval(values, alpha),
+                        sd=float(np.std(values, ddof=1)) if reps > 1 else 0.0, low=lo, high=hi,
                         p_positive=float(np.mean(values > 0)), alpha=alpha)

@@ -37,9 +37,11 @@ from pathlib import Path
 from xml.etree import ElementTree
 from typing import Any
 
+# OfflineHTMLExporter (nbconvert's exporter, built on first use) is reached as
+# evallib.htmlexport.OfflineHTMLExporter; it is not in __all__, so that `import evallib`
+# never imports nbconvert.
 __all__ = [
     "NBCONVERT_CONFIG",
-    "OfflineHTMLExporter",
     "check_notebook_math",
     "export_html",
     "latex_to_mathml",

@@ -489,6 +489,19 @@ def mc_repetitions(C: int, alpha: float, *, top: int = 1000) -> int:
     Table 2 keeps the ``top`` best scores of ``R`` random rankings, so that the ``top``-th
     best estimates ``F^-1((1-alpha)^(1/C))``. Rounded to the nearest integer (the paper
     prints R = 9,950,416 for C = 100, alpha = 0.01).
+
+    References
+    ----------
+    .. [1] Forman, G. & Cohen, I. (2005). Beware the null hypothesis: critical value tables for
+       evaluating classifiers. *Machine Learning: ECML 2005 / PKDD 2005*, LNCS 3720, 133-145.
+
+    Examples
+    --------
+    Section 3 prints R = 9,950,416 for C = 100 and alpha = 0.01.
+
+    >>> from evallib import mc_repetitions
+    >>> mc_repetitions(100, 0.01)
+    9950416
     """
     top = check_count(top, "top", minimum=1)
     return int(round(top / tail_probability(C, alpha)))
@@ -539,6 +552,19 @@ def critical_value(
     float
         The critical value, in the metric's units (a fraction for AUC, accuracy and F,
         a count for TPk).
+
+    References
+    ----------
+    .. [1] Forman, G. & Cohen, I. (2005). Beware the null hypothesis: critical value tables for
+       evaluating classifiers. *Machine Learning: ECML 2005 / PKDD 2005*, LNCS 3720, 133-145.
+
+    Examples
+    --------
+    Section 4: "at P=N=100, the critical value is 67% accuracy for C=1000 competitors".
+
+    >>> from evallib import critical_value
+    >>> f"{critical_value('accuracy', 100, 100, C=1000, alpha=0.01):.2f}"
+    '0.67'
     """
     if method not in ("exact", "montecarlo"):
         raise ValueError(f"method must be 'exact' or 'montecarlo', got {method!r}")
@@ -608,9 +634,11 @@ class Verdict:
     ----------
     metric, P, N, C, alpha, score : the question asked.
     critical_value : m*, the smallest attainable score with ``F(m*) >= (1-alpha)^(1/C)``.
-    p_value : P(best of C random rankings >= score).
-    significant : ``score > critical_value`` (the paper's rule; equivalently p < alpha
-        up to the discreteness of the law).
+    pvalue : P(best of C random rankings >= score).
+    reject : the winner beats random rankings: ``pvalue <= alpha``. The paper states the
+        rule as ``score > critical_value``; over the attainable scores the two agree
+        (``F(m*) >= (1 - alpha)^(1/C)`` and ``m*`` is the smallest such score), which the
+        test suite checks.
     """
 
     metric: str
@@ -620,31 +648,32 @@ class Verdict:
     alpha: float
     score: float
     critical_value: float
-    p_value: float
-    significant: bool
+    pvalue: float
+    reject: bool
 
     def describe(self) -> str:
         """One plain sentence: the verdict with its numbers."""
         unit = "true positives in the top k" if self.metric == "tp" else self.metric
-        word = "beats" if self.significant else "does not beat"
+        word = "beats" if self.reject else "does not beat"
         return (f"P={self.P}, N={self.N}, C={self.C}, alpha={self.alpha:g}: a winning {unit} of "
                 f"{self.score:.4f} {word} the critical value {self.critical_value:.4f} "
-                f"(p = {self.p_value:.4g}); "
-                + ("significant." if self.significant else "not significant: random rankings could do it."))
+                f"(p = {self.pvalue:.4g}); "
+                + ("significant." if self.reject else "not significant: random rankings could do it."))
 
 
 def judge_winner(metric: str, score: float, P: int, N: int, *, C: int = 1, alpha: float = 0.01,
                  k: int = 10) -> Verdict:
     """Decide whether the winner of ``C`` classifiers beats the best of ``C`` random rankings.
 
-    Table 2 of Forman & Cohen, computed exactly: significant iff ``score > m*``. This is
-    the callback behind the notebook's "your winner scored m" slider.
+    Table 2 of Forman & Cohen, computed exactly: ``reject`` (significant) iff
+    ``score > m*``, which over the attainable scores is ``pvalue <= alpha``. This is the
+    callback behind the notebook's "your winner scored m" slider.
     """
     p = best_of_pvalue(metric, score, P, N, C=C, k=k)  # validates every argument
     alpha = check_alpha(alpha)
     m_star = critical_value(metric, P, N, C=C, alpha=alpha, k=k)
-    significant = float(score) > m_star + _SCORE_TOL
-    return Verdict(metric, int(P), int(N), int(C), alpha, float(score), m_star, p, significant)
+    reject = float(score) > m_star + _SCORE_TOL
+    return Verdict(metric, int(P), int(N), int(C), alpha, float(score), m_star, p, reject)
 
 
 # --------------------------------------------------------------------------- Monte Carlo

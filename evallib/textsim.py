@@ -685,7 +685,7 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
                     "setting": exp.population.setting.name, "test_size": n, "repetition": r,
                     "observed": boot.observed, "winner": boot.winner, "confidence": boot.confidence,
                     "dtrue_frequency": _frequency(truth, boot.winner),
-                    "significant": boot.significant, "correct": boot.winner == true_winner,
+                    "significant": boot.reject, "correct": boot.winner == true_winner,
                 })
     bar.close()
     return pd.DataFrame(rows)

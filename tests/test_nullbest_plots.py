@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import math
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -81,8 +78,8 @@ def test_monte_carlo_converges_within_the_dkw_bound():
 def test_verdict_is_significant_exactly_when_p_is_at_most_alpha(metric, scores):
     for s in scores:
         v = judge_winner(metric, float(s), 30, 70, C=100, alpha=0.05)
-        assert v.significant == (v.p_value <= 0.05), (metric, s, v)
-        assert ("significant." in v.describe()) == v.significant
+        assert v.reject == (v.pvalue <= 0.05), (metric, s, v)
+        assert ("significant." in v.describe()) == v.reject
 
 
 def test_verdict_rejects_bad_input():
