@@ -1251,7 +1251,7 @@ def power_by_repeats(
     difference, n_samples, folds, n_datasets, bayes_error, rng
         As in :func:`simulate_unequal_learners`.
     alpha : float
-        Level in (0, 1); a test rejects when ``pvalue < alpha``.
+        Level in (0, 1); a test rejects when ``pvalue <= alpha``.
 
     Returns
     -------
