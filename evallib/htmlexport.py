@@ -20,8 +20,7 @@ Two entry points:
 * :func:`export_html` (and the exporter class ``OfflineHTMLExporter``) for code,
   e.g. the report runner;
 * :data:`NBCONVERT_CONFIG`, the settings of nbconvert's own ``HTMLExporter`` that do the
-  same for a plain ``jupyter nbconvert --to html`` (and JupyterLab's "Save and Export
-  Notebook As > HTML"). The repository ships them as
+  same for a plain ``jupyter nbconvert --to html``. The repository ships them as
   ``etc/jupyter/jupyter_nbconvert_config.json``; Jupyter reads that file when it lies in
   a folder of ``jupyter --paths`` (config), such as ``<venv>/etc/jupyter``, or when
   ``JUPYTER_CONFIG_PATH`` names its folder.
