@@ -60,7 +60,7 @@ FIND_PYTHON = py=; \
 	  exit 1; \
 	fi
 
-$(STAMP): pyproject.toml $(LOCK)
+$(STAMP): pyproject.toml $(LOCK) etc/jupyter/jupyter_nbconvert_config.json
 	@if [ -x "$(PY)" ]; then \
 	  if ! "$(PY)" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then \
 	    echo "error: $(VENV) uses Python $$("$(PY)" -c 'import platform; print(platform.python_version())'), evallib needs 3.11+; run 'make clean' first" >&2; \
@@ -73,6 +73,8 @@ $(STAMP): pyproject.toml $(LOCK)
 	fi
 	"$(PY)" -m pip install --upgrade pip
 	"$(PY)" -m pip install -c $(LOCK) -e ".[all]"
+	@# nbconvert reads $(VENV)/etc/jupyter: plain `jupyter nbconvert --to html` writes MathML (no CDN)
+	mkdir -p "$(VENV)/etc/jupyter" && cp etc/jupyter/jupyter_nbconvert_config.json "$(VENV)/etc/jupyter/"
 	@touch "$@"
 
 # The lock: a fresh venv gets the newest versions pyproject.toml allows, and pip freeze
