@@ -315,3 +315,44 @@ __all__ += [
     "summary_text",
     "top_two_bootstrap",
 ]
+
+# Planning: power and sample size (McNemar, F1 bootstrap, Nemenyi), the design map of notebook 00
+from .planning import (
+    POWER_METHODS,
+    F1Power,
+    comparison_write_up,
+    discordant_probabilities,
+    expected_interval_width,
+    f1_bootstrap_power,
+    f1_power_curve,
+    mcnemar_power,
+    mcnemar_power_curve,
+    mcnemar_sample_size,
+    minimum_detectable_difference,
+    nemenyi_datasets,
+    plot_design_map,
+    plot_f1_power,
+    plot_interval_and_power,
+    plot_mcnemar_power,
+    plot_nemenyi_datasets,
+)
+
+__all__ += [
+    "POWER_METHODS",
+    "F1Power",
+    "comparison_write_up",
+    "discordant_probabilities",
+    "expected_interval_width",
+    "f1_bootstrap_power",
+    "f1_power_curve",
+    "mcnemar_power",
+    "mcnemar_power_curve",
+    "mcnemar_sample_size",
+    "minimum_detectable_difference",
+    "nemenyi_datasets",
+    "plot_design_map",
+    "plot_f1_power",
+    "plot_interval_and_power",
+    "plot_mcnemar_power",
+    "plot_nemenyi_datasets",
+]
