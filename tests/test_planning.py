@@ -140,6 +140,13 @@ def test_curve_agrees_with_pointwise_power_and_accepts_sequences():
         direct = mcnemar_power(ns, 0.12, 0.05, method=method)
         assert np.allclose(curve["power"], direct, atol=1e-12)
     assert list(mcnemar_power_curve(ns, 0.12, 0.05).columns) == ["n", "method", "power"]
+    # a few large n take the windowed path: same numbers as the full enumeration
+    big = [3500, 5000]
+    curve = mcnemar_power_curve(big, 0.03, 0.02)
+    full = [sum(stats.binom.pmf(m, n, 0.05) * (stats.binom.cdf(k, m, 0.6) + stats.binom.sf(m - k - 1, m, 0.6))
+                for m, k in zip(range(n + 1), planning._lower_critical(np.arange(n + 1), 0.05, "exact")) if k >= 0)
+            for n in big]
+    assert np.allclose(curve.loc[curve["method"] == "exact", "power"], full, atol=1e-10)
 
 
 def test_exact_sample_size_follows_its_stated_rule():
