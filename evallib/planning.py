@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
+from scipy import stats
 
 from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_real, check_rng
@@ -438,7 +438,9 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
         return math.inf
     if gap(0.0) >= 0:  # power below alpha/2: any difference "detected"
         return 0.0
-    return float(optimize.brentq(gap, 0.0, psi, xtol=1e-12))
+    from scipy.optimize import brentq
+
+    return float(brentq(gap, 0.0, psi, xtol=1e-12))
 
 
 def expected_interval_width(n: int, p_b: float, p_c: float, *, alpha: float = 0.05) -> float:
