@@ -334,6 +334,7 @@ from .planning import (
     plot_f1_power,
     plot_interval_and_power,
     plot_mcnemar_power,
+    plot_minimum_detectable_difference,
     plot_nemenyi_datasets,
 )
 
@@ -354,5 +355,6 @@ __all__ += [
     "plot_f1_power",
     "plot_interval_and_power",
     "plot_mcnemar_power",
+    "plot_minimum_detectable_difference",
     "plot_nemenyi_datasets",
 ]

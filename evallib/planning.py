@@ -50,6 +50,7 @@ __all__ = [
     "plot_f1_power",
     "plot_interval_and_power",
     "plot_mcnemar_power",
+    "plot_minimum_detectable_difference",
     "plot_nemenyi_datasets",
 ]
 
@@ -492,6 +493,30 @@ def plot_mcnemar_power(p_b: float, p_c: float, *, n_max: int | None = None, alph
     ax.set_ylim(0, 1.02)
     ax.set_title(f"McNemar's test, p_b = {p_b:.3g}, p_c = {p_c:.3g}, alpha = {alpha:g}", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
+    return ax
+
+
+def plot_minimum_detectable_difference(discordances: Any = (0.05, 0.1, 0.2), *, n_max: int = 2000,
+                                       power: float = 0.8, alpha: float = 0.05, ax=None):
+    """The minimum detectable difference against the test-set size, one line per disagreement rate.
+
+    :func:`minimum_detectable_difference` on a grid of ``n`` from 10 to ``n_max``; sizes at
+    which no difference is detectable are left blank. Returns the Axes.
+    """
+    discordances = [check_real(d, "discordances", low=0.0, high=1.0, low_open=True)
+                    for d in np.atleast_1d(np.asarray(discordances, dtype=float))]
+    n_max = check_count(n_max, "n_max", minimum=20)
+    target = _check_power(power)
+    alpha = check_alpha(alpha)
+    ns = np.unique(np.geomspace(10, n_max, 120).astype(int))
+    ax = get_axes(ax, figsize=(6.4, 3.6))
+    for i, psi in enumerate(discordances):
+        mdd = np.array([minimum_detectable_difference(int(v), psi, power=target, alpha=alpha) for v in ns])
+        ax.plot(ns, np.where(np.isfinite(mdd), mdd, np.nan), color=f"C{i}", label=f"disagreement {psi:g}")
+    ax.set_xscale("log")
+    ax.set_xlabel("test-set size n")
+    ax.set_ylabel(f"difference detected with power {target:g}")
+    ax.legend(fontsize=8)
     return ax
 
 

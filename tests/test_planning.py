@@ -333,6 +333,9 @@ def test_plots_return_their_axes():
     assert planning.plot_f1_power(table).get_ylabel() == "power"
     assert planning.plot_nemenyi_datasets(5, 1.0).get_xlabel() == "number of data sets N"
     assert len(planning.plot_design_map().patches) >= 13
+    ax = planning.plot_minimum_detectable_difference((0.05, 0.2), n_max=500)
+    y = ax.lines[1].get_ydata()
+    assert len(ax.lines) == 2 and np.nanmin(y) == pytest.approx(minimum_detectable_difference(500, 0.2), rel=1e-9)
     plt.close("all")
 
 
