@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_real
 
 __all__ = [
@@ -485,14 +486,6 @@ def describe_accuracy_interval(correct: int, n: int, *, alpha: float = 0.05) -> 
 
 
 # ---------------------------------------------------------------------- plots
-def _axes(ax, figsize=(6.4, 3.6)):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=figsize)
-    return ax
-
-
 def plot_accuracy_vs_pos(tables: Mapping[Any, Sequence[int]], *, pos: float | None = None, ax=None):
     """Accuracy as a function of the proportion of positives (Example 12.1).
 
@@ -513,7 +506,7 @@ def plot_accuracy_vs_pos(tables: Mapping[Any, Sequence[int]], *, pos: float | No
     matplotlib.axes.Axes
     """
     info = accuracy_at_pos(tables, 0.5 if pos is None else pos)
-    ax = _axes(ax)
+    ax = get_axes(ax)
     grid = np.array([0.0, 1.0])
     for i, (name, row) in enumerate(info.iterrows()):
         colour = f"C{i}"
@@ -559,7 +552,7 @@ def plot_measures_vs_tn(
     tn_max = check_count(tn_max, "tn_max", minimum=1)
     grid = np.unique(np.round(np.geomspace(1, tn_max, 200)).astype(int))
     rows = [measures(tp, fn, fp, int(t)) for t in grid]
-    ax = _axes(ax)
+    ax = get_axes(ax)
     for name, style in (("accuracy", "-"), ("tnr", "-"), ("precision", "--"), ("recall", "--"),
                         ("f_measure", "-.")):
         ax.plot(grid, [getattr(r, name) for r in rows], style, label=name.replace("_", "-"))
@@ -595,7 +588,7 @@ def plot_accuracy_interval(correct: int, n: int, *, alpha: float = 0.05, ax=None
     matplotlib.axes.Axes
     """
     cis = [accuracy_interval(correct, n, alpha=alpha, method=m) for m in INTERVAL_METHODS]
-    ax = _axes(ax, figsize=(7, 3.6))
+    ax = get_axes(ax, figsize=(7, 3.6))
     a = correct / n
     k = np.arange(n + 1)
     pmf = stats.binom.pmf(k, n, a)

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
 __all__ = [
@@ -328,7 +329,7 @@ def qh_coverage(
     *,
     alpha: float = 0.05,
     reps: int = 10_000,
-    rng: np.random.Generator,
+    rng: Any = None,
 ) -> float:
     """Monte Carlo coverage of the interval of eqs. (4)-(5).
 
@@ -347,7 +348,7 @@ def qh_coverage(
         In (0, 1).
     reps : int
         Number of simulated test sets, >= 1.
-    rng : numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The source of randomness (seed it for reproducibility).
     """
     for name, v in (("pi_b", pi_b), ("pi_c", pi_c)):
@@ -598,14 +599,6 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- Figure 4
-def _axes(ax):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.6))
-    return ax
-
-
 def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     """Figure 4: per pair the unadjusted and the adjusted interval, and the null line.
 
@@ -625,7 +618,7 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     missing = {"pair", "estimate", "ci_low", "ci_high", "ci_adj_low", "ci_adj_high"} - set(table.columns)
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with pairwise_table()")
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(7, 3.6))
     x = np.arange(len(table))
     ax.vlines(x, table["ci_adj_low"], table["ci_adj_high"], colors="0.55", linewidth=1.2,
               label="adjusted interval")

@@ -30,13 +30,14 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
+from ._resources import data_path
 from ._validate import check_alpha, check_choice, check_count, check_real, check_vector
 
 __all__ = [
@@ -60,7 +61,6 @@ __all__ = [
 ]
 
 CD_TESTS = ("nemenyi", "bonferroni-dunn")
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 
 #: Largest number of non-zero differences for which ``method="auto"`` uses the exact
 #: signed-rank distribution (above it, the normal approximation).
@@ -79,7 +79,7 @@ def flach_example_12_4() -> pd.DataFrame:
         Index ``fold`` (1-10), columns ``Naive Bayes``, ``Decision tree``,
         ``Nearest neighbour``, accuracies to four decimals as printed.
     """
-    return pd.read_csv(DATA_DIR / "flach_example_12_4.csv", index_col="fold")
+    return pd.read_csv(data_path("flach_example_12_4.csv"), index_col="fold")
 
 
 # ------------------------------------------------------------------- validation
@@ -704,10 +704,7 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any, *, control: Any = None, ax=None, ti
     left = list(s.index[: (k + 1) // 2])
     right = list(s.index[(k + 1) // 2:])
     n_rows = max(len(left), len(right))
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(7, 1.6 + 0.32 * (n_rows + len(cliques))))
+    ax = get_axes(ax, figsize=(7, 1.6 + 0.32 * (n_rows + len(cliques))))
     lo, hi = 1.0, float(k)
     # the axis, ticks and the CD bar
     ax.plot([lo, hi], [0, 0], color="k", linewidth=1)

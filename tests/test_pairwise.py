@@ -398,7 +398,7 @@ def test_plot_pvalue_vs_interval_panels():
         (lambda: compare_pairwise([0, 1], {"a": [0, 1]}), ValueError, "at least two classifiers"),
         (lambda: compare_pairwise([0, 1], {"a": [0, 1], "b": [1]}), ValueError, r"predictions\['b'\] has 1"),
         (lambda: qh_coverage(0.6, 0.6, 10, rng=np.random.default_rng(0)), ValueError, "pi_b \\+ pi_c"),
-        (lambda: qh_coverage(0.1, 0.1, 10, rng=0), TypeError, "rng must be a numpy.random.Generator"),
+        (lambda: qh_coverage(0.1, 0.1, 10, rng=0.5), TypeError, "rng must be None, an int"),
     ],
 )
 def test_bad_input_names_the_argument(call, exc, match):
