@@ -342,3 +342,44 @@ def test_plots_return_their_axes():
 def test_exported_from_evallib():
     for name in planning.__all__:
         assert getattr(evallib, name) is getattr(planning, name)
+
+
+# ------------------------------------------------------------------ cross-validation
+def test_cv_power_aggregates_the_simulation_as_rejection_rates_does():
+    from evallib.cvtests import rejection_rates, simulate_unequal_learners
+
+    table = planning.cv_ttest_power(60, 0.1, folds=5, repeats=3, n_datasets=80, rng=11).set_index("test")
+    seed = int(np.random.default_rng(11).integers(2**31 - 1))
+    for col, delta in (("power", 0.1), ("size", 0.0)):
+        sim = simulate_unequal_learners(60, difference=delta, folds=5, repeats=3, n_datasets=80, rng=seed)
+        ref = rejection_rates(sim, 0.05).set_index("test")
+        assert np.allclose(table[col], ref.loc[table.index, "rate"])
+        assert np.allclose(table[f"{col}_mcse"], np.sqrt(ref.loc[table.index, "rate"] * (1 - ref.loc[table.index, "rate"]) / 80))
+
+
+def test_cv_power_corrected_test_keeps_its_level_and_gains_power_with_the_difference():
+    # 400 data sets: SE of a rate near 0.05 is 0.011; the corrected test is approximately at level
+    small = planning.cv_ttest_power(80, 0.05, folds=5, repeats=5, n_datasets=400, rng=3).set_index("test")
+    big = planning.cv_ttest_power(80, 0.2, folds=5, repeats=5, n_datasets=400, rng=3).set_index("test")
+    corrected = "corrected resampled t"
+    assert abs(small.loc[corrected, "size"] - 0.05) < 0.035
+    assert big.loc[corrected, "power"] > small.loc[corrected, "power"] + 4 * big.loc[corrected, "power_mcse"]
+    # the naive test's power comes with a size far above alpha
+    assert small.loc["paired t, all folds", "size"] > 0.05 + 4 * small.loc["paired t, all folds", "size_mcse"]
+
+
+def test_cv_power_curve_and_plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    table = planning.cv_power_curve([40, 80], 0.1, folds=5, repeats=2, n_datasets=30, rng=0)
+    assert list(table["n_samples"].unique()) == [40, 80] and len(table) == 8
+    ax = planning.plot_cv_power(table, alpha=0.05)
+    assert len(ax.lines) >= 8
+    plt.close("all")
+    with pytest.raises(ValueError, match="difference"):
+        planning.cv_ttest_power(40, -0.1)
+    with pytest.raises(ValueError, match="ns"):
+        planning.cv_power_curve([], 0.1)
