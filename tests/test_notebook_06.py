@@ -28,6 +28,7 @@ def test_notebook_06_is_saved_with_its_key_outputs():
     assert "k = 5, gap 1: N = 38 data sets" in joined
     assert "p_b = 0.7, p_c = 0.3: exact power first reaches 0.8 at n = 49" in joined
     assert "mcse" in joined
+    assert "size (rejection rate with equal learners):" in joined
     tagged = [c for c in nb["cells"] if "nbval-check-output" in c["metadata"].get("tags", [])]
     assert len(tagged) >= 5
 
@@ -46,7 +47,7 @@ def test_notebook_06_ends_with_exercises_and_a_guarded_solutions_cell():
 @pytest.mark.slow
 def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_path):
     params = dict(difference=0.05, discordance=0.2, alpha=0.1, power=0.9, seed=4, n_sim=60, reps=200,
-                  k=4, rank_gap=1.5, show_solutions=True)
+                  k=4, rank_gap=1.5, cv_difference=0.15, cv_datasets=40, show_solutions=True)
     nb = run_papermill(NOTEBOOK, tmp_path / "06_out.ipynb", params)
     injected = injected_cells(nb)
     assert injected and "discordance = 0.2" in "".join(injected[0]["source"])
@@ -55,6 +56,7 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_
     assert "difference +0.050, disagreement 0.200: Connor's n = " in joined
     assert "(200 replicates, 60 simulated test sets per n" in joined
     assert "k = 4, gap 1.5: N = " in joined
+    assert "true accuracy difference 0.15, 10 x 10-fold CV, alpha = 0.1, 40 simulated data sets per size" in joined
     assert "solutions ok" in joined
 
 
@@ -71,5 +73,5 @@ controls["discordance"].value = 0.3
 assert [tuple(round(x, 6) for x in c) for c in calls] == [(0.075, 0.025), (0.175, 0.125)], calls
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100))
+    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20))
     assert any("sliders ok" in o.get("text", "") for o in out), out
