@@ -57,6 +57,21 @@ def paper_table2() -> pd.DataFrame:
     set of n = 50), and the printed ``X2``, ``alpha`` (Holm level), ``chi2``
     (critical value), ``p`` and ``p_exact``. The printed ">0.99" of pair (3, 5) is
     stored as 0.99. Read from ``data/berrar_lozano_table2.csv``.
+
+    References
+    ----------
+    .. [1] Berrar, D. & Lozano, J. A. (2013). Significance tests or confidence intervals: which are
+       preferable for the comparison of classifiers? *Journal of Experimental & Theoretical
+       Artificial Intelligence*, 25(2), 189-206.
+
+    Examples
+    --------
+    The first row: models 1 and 4, b = 3, c = 21, X2 = 12.0.
+
+    >>> from evallib import paper_table2
+    >>> row = paper_table2().iloc[0]
+    >>> int(row["b"]), int(row["c"]), float(row["X2"])
+    (3, 21, 12.0)
     """
     path = DATA_DIR / "berrar_lozano_table2.csv"
     if not path.is_file():

@@ -9,10 +9,6 @@ on the same partitions, and Monte Carlo checks with stated tolerances.
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd

@@ -14,13 +14,12 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 import yaml
 from packaging.specifiers import SpecifierSet
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = ROOT / "pyproject.toml"
 ENV_FILES = ["environment.yml", "binder/environment.yml"]
 LOCK = "constraints.txt"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,8 +32,8 @@ from evallib.nullbest import (
     simulate_scores,
     tail_probability,
 )
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 CSV = ROOT / "data" / "critical_values.csv"
 
 

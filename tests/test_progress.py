@@ -58,8 +58,6 @@ def test_simulate_equal_learners_and_rejection_study_progress(capsys):
     shown = cvtests.simulate_equal_learners(30, progress=True, **kw)
     assert _bar_total(capsys.readouterr().err) == "3"
     pd.testing.assert_frame_equal(quiet, shown)
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots()
     rates = cvtests.rejection_study(32, 3, 2, 0.05, n_datasets=2, rng=11, ax=ax, progress=True)

@@ -9,10 +9,6 @@ a tie (the stated confidence in the observed winner is then about uniform on
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-
 import numpy as np
 import pandas as pd
 import pytest
