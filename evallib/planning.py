@@ -839,7 +839,7 @@ def plot_cv_power(table: pd.DataFrame, *, alpha: float | None = None, ax=None):
     missing = need - set(getattr(table, "columns", []))
     if missing:
         raise ValueError(f"table must be cv_power_curve's output; missing columns {sorted(missing)}")
-    ax = get_axes(ax, figsize=(6.4, 3.8))
+    ax = get_axes(ax, figsize=(8.5, 3.8))
     for i, (test, part) in enumerate(table.groupby("test", sort=False)):
         ax.errorbar(part["n_samples"], part["power"], yerr=2 * part["power_mcse"], color=f"C{i}", marker="o",
                     ms=3, capsize=2, label=f"{test}: power")
@@ -849,7 +849,7 @@ def plot_cv_power(table: pd.DataFrame, *, alpha: float | None = None, ax=None):
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("cases per data set")
     ax.set_ylabel("rejection rate (solid: power, dotted: size)")
-    ax.legend(fontsize=7, loc="center right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return ax
 
 
