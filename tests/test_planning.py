@@ -380,3 +380,15 @@ def test_cv_power_curve_and_plot():
         planning.cv_ttest_power(40, -0.1)
     with pytest.raises(ValueError, match="ns"):
         planning.cv_power_curve([], 0.1)
+
+
+@pytest.mark.parametrize("method", ["exact", "midp"])
+def test_critical_counts_at_large_m_by_direct_search(method):
+    ms = np.array([1, 2, 5, 17, 100, 333, 1000, 2501, 4000])
+    got = planning._lower_critical(ms, 0.05, method)
+    for m, k in zip(ms, got):
+        x = np.arange(m + 1)
+        cdf = stats.binom.cdf(x, m, 0.5)
+        p = 2 * (cdf - 0.5 * stats.binom.pmf(x, m, 0.5)) if method == "midp" else 2 * cdf
+        ok = np.flatnonzero((p <= 0.05) & (2 * x < m))
+        assert k == (ok.max() if ok.size else -1), m
