@@ -484,6 +484,7 @@ __all__ += [
 ]
 
 from .htmlexport import (
+    NBCONVERT_CONFIG,
     check_notebook_math,
     export_html,
     latex_to_mathml,
@@ -504,6 +505,7 @@ __all__ += [
     "unequal_learners_data",
     "accuracy_interval_coverage",
     "plot_interval_coverage",
+    "NBCONVERT_CONFIG",
     "check_notebook_math",
     "export_html",
     "latex_to_mathml",

@@ -1251,7 +1251,7 @@ def power_by_repeats(
     difference, n_samples, folds, n_datasets, bayes_error, rng
         As in :func:`simulate_unequal_learners`.
     alpha : float
-        Level in (0, 1); a test rejects when ``pvalue < alpha``.
+        Level in (0, 1); a test rejects when ``pvalue <= alpha``.
 
     Returns
     -------
@@ -1295,7 +1295,7 @@ def plot_power_by_repeats(table: pd.DataFrame, *, tests: Any = None, ax=None):
     ----------
     table : DataFrame from :func:`power_by_repeats`
         Several of them may be concatenated (e.g. ``difference`` 0 and 0.05): each
-        difference gets its own line style.
+        difference gets its own line style, the smallest solid, the next dashed.
     tests : sequence of str, optional
         The tests to draw (default: all in the table).
     ax : matplotlib Axes, optional
@@ -1312,7 +1312,7 @@ def plot_power_by_repeats(table: pd.DataFrame, *, tests: Any = None, ax=None):
     ax = get_axes(ax, figsize=(7, 3.4))
     names = list(pd.unique(table["test"])) if tests is None else list(tests)
     styles = ["-", "--", ":", "-."]
-    for j, diff in enumerate(sorted(pd.unique(table["difference"]), reverse=True)):
+    for j, diff in enumerate(sorted(pd.unique(table["difference"]))):      # the smallest solid
         for i, name in enumerate(names):
             part = table[(table["test"] == name) & (table["difference"] == diff)].sort_values("repeats")
             if part.empty:
@@ -1325,6 +1325,7 @@ def plot_power_by_repeats(table: pd.DataFrame, *, tests: Any = None, ax=None):
     if alpha is not None:
         ax.axhline(alpha, color="k", linewidth=1, linestyle=(0, (1, 3)), label=f"α = {alpha:g}")
     ax.set_ylim(0, 1.02)
+    ax.set_xticks(sorted(pd.unique(table["repeats"])))
     ax.set_xlabel("repeats r of the cross-validation")
     ax.set_ylabel("rejection rate")
     ax.legend(fontsize="x-small", frameon=False, loc="center left", bbox_to_anchor=(1.01, 0.5))

@@ -20,8 +20,7 @@ Two entry points:
 * :func:`export_html` (and the exporter class ``OfflineHTMLExporter``) for code,
   e.g. the report runner;
 * :data:`NBCONVERT_CONFIG`, the settings of nbconvert's own ``HTMLExporter`` that do the
-  same for a plain ``jupyter nbconvert --to html`` (and JupyterLab's "Save and Export
-  Notebook As > HTML"). The repository ships them as
+  same for a plain ``jupyter nbconvert --to html``. The repository ships them as
   ``etc/jupyter/jupyter_nbconvert_config.json``; Jupyter reads that file when it lies in
   a folder of ``jupyter --paths`` (config), such as ``<venv>/etc/jupyter``, or when
   ``JUPYTER_CONFIG_PATH`` names its folder.
@@ -37,9 +36,11 @@ from pathlib import Path
 from xml.etree import ElementTree
 from typing import Any
 
+# OfflineHTMLExporter (nbconvert's exporter, built on first use) is reached as
+# evallib.htmlexport.OfflineHTMLExporter; it is not in __all__, so that `import evallib`
+# never imports nbconvert.
 __all__ = [
     "NBCONVERT_CONFIG",
-    "OfflineHTMLExporter",
     "check_notebook_math",
     "export_html",
     "latex_to_mathml",

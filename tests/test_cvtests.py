@@ -820,6 +820,8 @@ def test_plot_power_by_repeats():
     assert plot_power_by_repeats(table, tests=["corrected resampled t", "paired t, all folds"], ax=ax) is ax
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "corrected resampled t, difference 0.1" in labels and "α = 0.05" in labels and len(ax.lines) == 5
+    styles = {line.get_label(): line.get_linestyle() for line in ax.lines}
+    assert styles["corrected resampled t, difference 0"] == "-" and styles["corrected resampled t, difference 0.1"] == "--"
     plt.close(fig)
     with pytest.raises(ValueError, match="power_by_repeats"):
         plot_power_by_repeats(pd.DataFrame({"rate": [0.1]}))
