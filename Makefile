@@ -99,7 +99,7 @@ LAB_ROOT_ARG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--ServerApp.allow_ro
 
 lab: $(STAMP)
 	"$(VENV)/bin/jupyter" lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
-	  --ServerApp.root_dir=notebooks $(LAB_ROOT_ARG) $(LAB_ARGS)
+	  --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00_start_here.ipynb $(LAB_ROOT_ARG) $(LAB_ARGS)
 
 # Voila runs the notebook in its own folder and shows only its outputs and widgets.
 app: $(STAMP)

@@ -634,6 +634,55 @@ __all__ += [
     "test_size",
 ]
 
+# Planning: power and sample size (McNemar, F1 bootstrap, Nemenyi), the design map of notebook 00
+from .planning import (
+    POWER_METHODS,
+    F1Power,
+    comparison_write_up,
+    cv_power_curve,
+    cv_ttest_power,
+    discordant_probabilities,
+    expected_interval_width,
+    f1_bootstrap_power,
+    f1_power_curve,
+    mcnemar_power,
+    mcnemar_power_curve,
+    mcnemar_sample_size,
+    minimum_detectable_difference,
+    nemenyi_datasets,
+    plot_cv_power,
+    plot_design_map,
+    plot_f1_power,
+    plot_interval_and_power,
+    plot_mcnemar_power,
+    plot_minimum_detectable_difference,
+    plot_nemenyi_datasets,
+)
+
+__all__ += [
+    "POWER_METHODS",
+    "F1Power",
+    "comparison_write_up",
+    "cv_power_curve",
+    "cv_ttest_power",
+    "discordant_probabilities",
+    "expected_interval_width",
+    "f1_bootstrap_power",
+    "f1_power_curve",
+    "mcnemar_power",
+    "mcnemar_power_curve",
+    "mcnemar_sample_size",
+    "minimum_detectable_difference",
+    "nemenyi_datasets",
+    "plot_cv_power",
+    "plot_design_map",
+    "plot_f1_power",
+    "plot_interval_and_power",
+    "plot_mcnemar_power",
+    "plot_minimum_detectable_difference",
+    "plot_nemenyi_datasets",
+]
+
 from .htmlexport import (
     NBCONVERT_CONFIG,
     check_notebook_math,

@@ -55,6 +55,8 @@ NO_SLIDERS = {"report.ipynb"}
 #: the slider moved in each notebook (its description); a notebook not listed, or whose
 #: slider is not found, uses its first slider.
 PREFERRED_SLIDER = {
+    "00_start_here.ipynb": "test cases",
+    "06_planning.ipynb": "difference",
     "01_berrar_lozano.ipynb": "c",
     "02_forman_cohen.ipynb": "winner m",
     "03_bizarre_measures.ipynb": "class prior",

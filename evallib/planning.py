@@ -1,0 +1,987 @@
+"""Planning a comparison: power and sample size for the tests of the workbook.
+
+How many test cases does a comparison need to show a difference of the size one cares
+about, and what does a "non-significant" result on a small test set rule out?
+
+* McNemar's test (Berrar & Lozano 2013, eq. 2): its power by exact enumeration of the
+  trinomial (b, c, the rest) with the exact conditional test or its mid-p version, and
+  by Connor's (1987) normal approximation (:func:`mcnemar_power`); the sample size
+  (:func:`mcnemar_sample_size`) and the minimum detectable difference
+  (:func:`minimum_detectable_difference`).
+* The F1 paired bootstrap of Keller, Bengio & Wong (eqs. 12-14): its power by
+  simulation over the eight joint events (:func:`f1_bootstrap_power`).
+* Cross-validation: the power of the CV t-tests for two learners that truly differ,
+  beside their type I error (:func:`cv_ttest_power`, on
+  :func:`evallib.simulate_unequal_learners`).
+* Many data sets: how many data sets the Nemenyi test needs before a given difference
+  of average ranks exceeds the critical difference (Demšar 2006, Flach eq. 12.1;
+  :func:`nemenyi_datasets`).
+
+Notation. For two classifiers A and B on the same test set of ``n`` cases,
+``p_b = P(A wrong, B right)`` and ``p_c = P(A right, B wrong)`` are the discordant
+probabilities, ``discordance = p_b + p_c`` is how often they disagree and
+``difference = p_b - p_c = err_A - err_B`` is the difference of their error rates.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._plotting import get_axes
+from ._validate import check_alpha, check_choice, check_count, check_real, check_rng
+
+__all__ = [
+    "F1Power",
+    "POWER_METHODS",
+    "comparison_write_up",
+    "cv_power_curve",
+    "cv_ttest_power",
+    "discordant_probabilities",
+    "expected_interval_width",
+    "f1_bootstrap_power",
+    "f1_power_curve",
+    "mcnemar_power",
+    "mcnemar_power_curve",
+    "mcnemar_sample_size",
+    "minimum_detectable_difference",
+    "nemenyi_datasets",
+    "plot_design_map",
+    "plot_cv_power",
+    "plot_f1_power",
+    "plot_interval_and_power",
+    "plot_mcnemar_power",
+    "plot_minimum_detectable_difference",
+    "plot_nemenyi_datasets",
+]
+
+#: the ways :func:`mcnemar_power` computes power.
+POWER_METHODS = ("exact", "midp", "asymptotic")
+
+
+# ------------------------------------------------------------------ validation
+def _check_discordant(p_b: Any, p_c: Any) -> tuple[float, float]:
+    p_b = check_real(p_b, "p_b", low=0.0, high=1.0, note="P(A wrong, B right)")
+    p_c = check_real(p_c, "p_c", low=0.0, high=1.0, note="P(A right, B wrong)")
+    if p_b + p_c > 1.0 + 1e-12:
+        raise ValueError(f"p_b + p_c must not exceed 1 (they are probabilities of two disjoint "
+                         f"events), got p_b + p_c = {p_b + p_c:g}")
+    return p_b, p_c
+
+
+def _check_power(power: Any) -> float:
+    return check_real(power, "power", low=0.0, high=1.0, low_open=True, high_open=True)
+
+
+def discordant_probabilities(difference: float, discordance: float) -> tuple[float, float]:
+    """``(p_b, p_c)`` from the error-rate difference and the disagreement rate.
+
+    ``p_b = (discordance + difference) / 2`` and ``p_c = (discordance - difference) / 2``,
+    so that ``p_b - p_c = difference = err_A - err_B`` and ``p_b + p_c = discordance``.
+
+    Parameters
+    ----------
+    difference : float
+        ``err_A - err_B``, with ``|difference| <= discordance`` (two classifiers can
+        differ in error only on the cases where they disagree).
+    discordance : float
+        The probability that A and B disagree on a case, in [0, 1].
+
+    Examples
+    --------
+    >>> discordant_probabilities(0.4, 0.5)   # Connor (1987): p_b = 0.45, p_c = 0.05
+    (0.45, 0.05)
+    """
+    discordance = check_real(discordance, "discordance", low=0.0, high=1.0)
+    difference = check_real(difference, "difference", low=-1.0, high=1.0)
+    if abs(difference) > discordance + 1e-12:
+        raise ValueError(f"|difference| must not exceed discordance (the classifiers differ only "
+                         f"where they disagree), got difference = {difference:g}, "
+                         f"discordance = {discordance:g}")
+    p_b = min(max((discordance + difference) / 2.0, 0.0), 1.0)
+    p_c = min(max((discordance - difference) / 2.0, 0.0), 1.0)
+    return round(p_b, 15), round(p_c, 15)
+
+
+# ------------------------------------------------------- the conditional tests
+def _lower_critical(m: np.ndarray, alpha: float, method: str) -> np.ndarray:
+    """Largest ``k`` such that ``b <= k`` rejects, given ``m = b + c`` (-1: never).
+
+    The exact test rejects when ``2 P(X <= min(b, c)) <= alpha`` with
+    ``X ~ Binomial(m, 1/2)`` (evallib.pairwise.mcnemar with ``exact=True``); the mid-p
+    test when ``2 [P(X <= k) - P(X = k) / 2] <= alpha``. Both p-values increase with
+    ``k = min(b, c)``, so the rejection region is ``min(b, c) <= k_m``.
+    """
+    m = np.asarray(m, dtype=np.int64)
+    half = alpha / 2.0 * (1.0 + 1e-12)
+    k0 = stats.binom.ppf(alpha / 2.0, m, 0.5)          # smallest k with cdf(k) >= alpha/2
+    k0 = np.nan_to_num(k0, nan=0.0).astype(np.int64)
+    if method == "exact":
+        ok = stats.binom.cdf(k0, m, 0.5) <= half
+    else:  # mid-p
+        ok = stats.binom.cdf(k0, m, 0.5) - 0.5 * stats.binom.pmf(k0, m, 0.5) <= half
+    k = np.where(ok, k0, k0 - 1)
+    # the two tails must not meet: min(b, c) <= k < m / 2
+    return np.where(2 * k < m, k, -1)
+
+
+def _conditional_power(m: np.ndarray, q: float, alpha: float, method: str) -> np.ndarray:
+    """``P(reject | b + c = m)`` when ``b ~ Binomial(m, q)``, ``q = p_b / (p_b + p_c)``."""
+    k = _lower_critical(m, alpha, method)
+    low = stats.binom.cdf(k, m, q)                     # b <= k
+    high = stats.binom.sf(m - k - 1, m, q)             # b >= m - k
+    return np.where(k >= 0, low + high, 0.0)
+
+
+def _asymptotic_power(n: np.ndarray, p_b: float, p_c: float, alpha: float) -> np.ndarray:
+    """Connor (1987): two-sided power of the normal approximation (both tails)."""
+    psi, delta = p_b + p_c, p_b - p_c
+    n = np.asarray(n, dtype=float)
+    if psi == 0.0:
+        return np.zeros_like(n)
+    z = stats.norm.isf(alpha / 2.0)
+    sd1 = math.sqrt(max(psi - delta * delta, 0.0))
+    shift = np.sqrt(n) * abs(delta)
+    if sd1 == 0.0:   # every case discordant and all in one direction
+        return np.where(shift > z * math.sqrt(psi), 1.0, np.where(shift == z * math.sqrt(psi), 0.5, 0.0))
+    return (stats.norm.cdf((shift - z * math.sqrt(psi)) / sd1)
+            + stats.norm.cdf((-shift - z * math.sqrt(psi)) / sd1))
+
+
+def _window(n: int, psi: float) -> tuple[int, int]:
+    # the binomial mass of M outside mean +/- 12 sd (and 40 cases) is below 1e-30
+    sd = math.sqrt(n * psi * (1.0 - psi))
+    return max(0, int(n * psi - 12 * sd) - 40), min(n, int(n * psi + 12 * sd) + 40)
+
+
+def _exact_power_one(n: int, p_b: float, p_c: float, alpha: float, method: str) -> float:
+    psi = p_b + p_c
+    if n == 0 or psi == 0.0:
+        return 0.0
+    lo, hi = _window(n, psi)
+    m = np.arange(lo, hi + 1)
+    weights = stats.binom.pmf(m, n, psi)
+    return float(np.clip(np.dot(weights, _conditional_power(m, p_b / psi, alpha, method)), 0.0, 1.0))
+
+
+def _exact_power_many(ns: np.ndarray, p_b: float, p_c: float, alpha: float, method: str) -> np.ndarray:
+    """Exact power at each of ``ns``: the conditional rejection probabilities once, then
+    one windowed binomial sum per ``n``."""
+    psi = p_b + p_c
+    out = np.zeros(len(ns))
+    if psi == 0.0:
+        return out
+    r = _conditional_power(np.arange(int(max(ns)) + 1), p_b / psi, alpha, method)
+    for i, n in enumerate(ns):
+        if n == 0:
+            continue
+        lo, hi = _window(int(n), psi)
+        out[i] = np.dot(stats.binom.pmf(np.arange(lo, hi + 1), n, psi), r[lo:hi + 1])
+    return np.clip(out, 0.0, 1.0)
+
+
+def _exact_power_all(n_max: int, p_b: float, p_c: float, alpha: float, method: str) -> np.ndarray:
+    """Exact power at every ``n = 0 ... n_max`` at once.
+
+    The number of discordant cases ``M ~ Binomial(n, psi)`` is carried from ``n`` to
+    ``n + 1`` by ``P_{n+1}(m) = (1 - psi) P_n(m) + psi P_n(m - 1)``; the conditional
+    rejection probabilities ``r_m`` do not depend on ``n``, so
+    ``power(n) = sum_m P_n(m) r_m``. Cost ``O(n_max^2)`` array operations, no special
+    functions inside the loop.
+    """
+    psi = p_b + p_c
+    out = np.zeros(n_max + 1)
+    if psi == 0.0:
+        return out
+    r = _conditional_power(np.arange(n_max + 1), p_b / psi, alpha, method)
+    pmf = np.zeros(n_max + 2)
+    pmf[0] = 1.0
+    for n in range(1, n_max + 1):
+        pmf[1:n + 1] = (1.0 - psi) * pmf[1:n + 1] + psi * pmf[0:n]
+        pmf[0] *= (1.0 - psi)
+        out[n] = np.dot(pmf[:n + 1], r[:n + 1])
+    return np.clip(out, 0.0, 1.0)
+
+
+def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method: str = "exact") -> Any:
+    """Power of McNemar's test for two classifiers on a test set of ``n`` cases.
+
+    The counts ``(b, c, n - b - c)`` of the 2 x 2 table's discordant cells (A wrong and
+    B right, A right and B wrong) and the rest are trinomial with probabilities
+    ``(p_b, p_c, 1 - p_b - p_c)``. Power is the probability that the test rejects
+    ``p_b = p_c`` at level ``alpha``:
+
+    * ``"exact"``: enumerate the trinomial; given ``m = b + c`` discordant cases the
+      exact conditional (binomial) test of Berrar & Lozano's eq. (2) rejects when
+      ``2 P(X <= min(b, c)) <= alpha``, ``X ~ Binomial(m, 1/2)``, so
+      ``power = sum_m Binomial(m; n, psi) P(reject | m)`` with ``b | m ~ Binomial(m, p_b / psi)``
+      (Lachin 1992, section 3; the method of SAS PROC POWER's ``DIST=EXACT_COND``);
+    * ``"midp"``: the same with the mid-p p-value ``2 [P(X <= k) - P(X = k) / 2]``,
+      ``k = min(b, c)`` (Fagerland, Lydersen & Laake 2013), less conservative;
+    * ``"asymptotic"``: Connor's (1987) normal approximation,
+      ``Phi((sqrt(n) |delta| - z_{alpha/2} sqrt(psi)) / sqrt(psi - delta^2))`` plus the
+      (negligible) other tail, with ``psi = p_b + p_c`` and ``delta = p_b - p_c``.
+
+    Parameters
+    ----------
+    n : int or sequence of int
+        Test-set size(s), ``>= 0``.
+    p_b, p_c : float
+        Discordant probabilities, each in [0, 1], ``p_b + p_c <= 1``.
+    alpha : float
+        Significance level, in (0, 1).
+    method : {"exact", "midp", "asymptotic"}
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The power (one value per ``n`` if ``n`` is a sequence).
+
+    Notes
+    -----
+    Given ``m`` discordant cases the exact power saw-tooths in ``m``: the rejection
+    region is a set of whole counts whose true size jumps as ``m`` grows. Averaging over
+    the binomial number of discordant cases smooths the teeth when the classifiers
+    rarely disagree, but when they disagree on most cases the exact power is not
+    monotone in ``n`` either (see :func:`mcnemar_sample_size`). With ``p_b = p_c`` the
+    result is the test's actual size (at most ``alpha`` for ``"exact"``). ``n = 0`` or ``p_b = p_c = 0`` (the
+    classifiers never disagree) gives power 0: the test never rejects.
+
+    References
+    ----------
+    Connor, R. J. (1987). Sample size for testing differences in proportions for the
+    paired-sample design. *Biometrics* 43(1), 207-211.
+    Lachin, J. M. (1992). Power and sample size evaluation for the McNemar test with
+    application to matched case-control studies. *Statistics in Medicine* 11, 1239-1251.
+    Fagerland, M. W., Lydersen, S. & Laake, P. (2013). The McNemar test for binary
+    matched-pairs data: mid-p and asymptotic are better than exact conditional.
+    *BMC Medical Research Methodology* 13, 91.
+
+    Examples
+    --------
+    A published Connor-formula calculation (disagreement 0.45, discordant odds ratio 2,
+    i.e. p_b = 0.30, p_c = 0.15) prints 155 pairs with power 80.1%:
+
+    >>> round(float(mcnemar_power(155, 0.30, 0.15, method="asymptotic")), 3)
+    0.801
+    """
+    method = check_choice(method, "method", POWER_METHODS)
+    p_b, p_c = _check_discordant(p_b, p_c)
+    alpha = check_alpha(alpha)
+    scalar = np.ndim(n) == 0
+    ns = [check_count(n, "n")] if scalar else [check_count(v, "n") for v in np.asarray(n).ravel()]
+    if method == "asymptotic":
+        out = _asymptotic_power(np.array(ns), p_b, p_c, alpha)
+    else:
+        out = np.array([_exact_power_one(v, p_b, p_c, alpha, method) for v in ns])
+    return float(out[0]) if scalar else out
+
+
+def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
+                        methods: tuple[str, ...] = ("exact", "asymptotic")) -> pd.DataFrame:
+    """Power against the test-set size: a tidy table with columns ``n, method, power``.
+
+    The exact and mid-p curves come from one pass over ``n = 0 ... max(ns)`` (the
+    binomial recursion of the number of discordant cases) when that is cheap, otherwise
+    from one windowed sum per ``n``; a slider needs either in well under a second.
+    Arguments as in :func:`mcnemar_power`.
+    """
+    p_b, p_c = _check_discordant(p_b, p_c)
+    alpha = check_alpha(alpha)
+    if isinstance(methods, str):
+        methods = (methods,)
+    methods = tuple(check_choice(m, "methods", POWER_METHODS) for m in methods)
+    ns = np.array([check_count(v, "ns") for v in np.atleast_1d(np.asarray(ns)).ravel()], dtype=np.int64)
+    if ns.size == 0:
+        raise ValueError("ns must hold at least one test-set size")
+    rows = []
+    for method in methods:
+        if method == "asymptotic":
+            power = _asymptotic_power(ns, p_b, p_c, alpha)
+        elif ns.max() <= 3000 or ns.size > 0.2 * ns.max():
+            power = _exact_power_all(int(ns.max()), p_b, p_c, alpha, method)[ns]
+        else:  # a few large n: one windowed sum each is cheaper than the recursion
+            power = _exact_power_many(ns, p_b, p_c, alpha, method)
+        rows.append(pd.DataFrame({"n": ns, "method": method, "power": power}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: float = 0.05,
+                        method: str = "asymptotic", max_n: int = 20_000) -> int:
+    """The number of test cases McNemar's test needs to reach ``power``.
+
+    * ``"asymptotic"``: Connor's (1987) formula
+      ``n = [z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)]^2 / delta^2``, rounded up
+      (``psi = p_b + p_c``, ``delta = p_b - p_c``, ``z_beta`` the ``power`` quantile).
+    * ``"exact"`` / ``"midp"``: exact power can saw-tooth in ``n`` (markedly when the
+      classifiers disagree on most cases; see :func:`mcnemar_power`), so "the smallest
+      n with power >= target" can be followed by larger n' that fall short again. Returned here: the smallest ``n`` at which the exact power
+      reaches ``power`` **and stays there for the next 10% of n** (every ``n'`` in
+      ``[n, ceil(1.1 n)]``). That is a choice (this workbook's), stated so.
+
+    Parameters
+    ----------
+    p_b, p_c : float
+        Discordant probabilities, each in [0, 1], ``p_b + p_c <= 1``, ``p_b != p_c``.
+    power : float
+        Target power, in (0, 1).
+    alpha : float
+        Significance level, in (0, 1).
+    method : {"asymptotic", "exact", "midp"}
+    max_n : int
+        Largest ``n`` the exact search examines (its cost grows as ``max_n^2``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If ``p_b == p_c`` (no difference to detect: no ``n`` is enough), or if the exact
+        search passes ``max_n``.
+
+    References
+    ----------
+    Connor, R. J. (1987). Sample size for testing differences in proportions for the
+    paired-sample design. *Biometrics* 43(1), 207-211 (example on p. 209).
+    Lachin, J. M. (1992). Power and sample size evaluation for the McNemar test with
+    application to matched case-control studies. *Statistics in Medicine* 11, 1239-1251.
+
+    Examples
+    --------
+    Connor (1987, p. 209): p_b = 0.45, p_c = 0.05, alpha = 0.05, power 0.8 gives 23.
+
+    >>> mcnemar_sample_size(0.45, 0.05, power=0.8)
+    23
+    """
+    method = check_choice(method, "method", POWER_METHODS)
+    p_b, p_c = _check_discordant(p_b, p_c)
+    target = _check_power(power)
+    alpha = check_alpha(alpha)
+    max_n = check_count(max_n, "max_n", minimum=1)
+    if p_b == p_c:
+        raise ValueError(f"p_b must differ from p_c: with p_b = p_c = {p_b:g} there is no difference "
+                         f"to detect, and no test-set size reaches power {target:g}")
+    psi, delta = p_b + p_c, p_b - p_c
+    z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.ppf(target)
+    n_connor = (z_a * math.sqrt(psi) + z_b * math.sqrt(max(psi - delta * delta, 0.0))) ** 2 / delta ** 2
+    if method == "asymptotic":
+        return max(1, math.ceil(n_connor - 1e-9))
+    n_hi = min(max_n, int(2 * n_connor) + 50)
+    while True:
+        curve = _exact_power_all(n_hi, p_b, p_c, alpha, method)
+        ok = curve >= target
+        for n in np.flatnonzero(ok):
+            if n == 0:
+                continue
+            stop = math.ceil(1.1 * n)
+            if stop > n_hi:
+                break
+            if ok[n:stop + 1].all():
+                return int(n)
+        if n_hi >= max_n:
+            raise ValueError(f"the exact power does not stay at {target:g} up to max_n = {max_n}; "
+                             f"raise max_n or use method='asymptotic' (Connor's n = {math.ceil(n_connor)})")
+        n_hi = min(max_n, 2 * n_hi)
+
+
+def minimum_detectable_difference(n: int, discordance: float, *, power: float = 0.8,
+                                  alpha: float = 0.05) -> float:
+    """The smallest error-rate difference McNemar's test detects with ``power``.
+
+    For a test set of ``n`` cases on which the classifiers disagree with probability
+    ``discordance = psi``, Connor's (1987) equation solved for ``delta``:
+    ``sqrt(n) |delta| = z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)``.
+    A difference smaller than this would usually be missed, so a non-significant
+    result on this test set does not show that the classifiers are equally good;
+    it only makes differences much larger than this unlikely.
+
+    Parameters
+    ----------
+    n : int
+        Test-set size, ``>= 1``.
+    discordance : float
+        ``p_b + p_c``, the disagreement rate, in (0, 1].
+    power : float
+        In (0, 1).
+    alpha : float
+        In (0, 1).
+
+    Returns
+    -------
+    float
+        ``delta`` in ``(0, discordance]``; ``math.inf`` when even ``|delta| = discordance``
+        (all disagreements in one direction) is not detected with that power, i.e. no
+        possible difference is.
+
+    References
+    ----------
+    Connor, R. J. (1987). Sample size for testing differences in proportions for the
+    paired-sample design. *Biometrics* 43(1), 207-211.
+
+    Examples
+    --------
+    Inverse of Connor's example: 23 pairs, disagreement 0.5, detect 0.40 with 80% power
+    (a little below 0.40, because 23 rounds the sample size up):
+
+    >>> round(minimum_detectable_difference(23, 0.5), 3)
+    0.392
+    """
+    n = check_count(n, "n", minimum=1)
+    psi = check_real(discordance, "discordance", low=0.0, high=1.0, low_open=True)
+    target = _check_power(power)
+    alpha = check_alpha(alpha)
+    z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.ppf(target)
+
+    def gap(delta: float) -> float:
+        return math.sqrt(n) * delta - z_a * math.sqrt(psi) - z_b * math.sqrt(max(psi - delta * delta, 0.0))
+
+    if gap(psi) < 0:
+        return math.inf
+    if gap(0.0) >= 0:  # power below alpha/2: any difference "detected"
+        return 0.0
+    from scipy.optimize import brentq
+
+    return float(brentq(gap, 0.0, psi, xtol=1e-12))
+
+
+def expected_interval_width(n: int, p_b: float, p_c: float, *, alpha: float = 0.05) -> float:
+    """Width of the Quesenberry-Hurst interval (Berrar & Lozano eqs. 4-5) at the expected counts.
+
+    Plugs ``b = n p_b`` and ``c = n p_c`` into eqs. (4)-(5): roughly
+    ``2 z sqrt((psi - delta^2) / n)``. What a planned test set of ``n`` cases buys in
+    precision, beside the power it buys.
+    """
+    from .pairwise import _qh_bounds
+
+    n = check_count(n, "n", minimum=1)
+    p_b, p_c = _check_discordant(p_b, p_c)
+    alpha = check_alpha(alpha)
+    crit = float(stats.chi2.isf(alpha, df=1))
+    low, high, _, _ = _qh_bounds(n * p_b, n * p_c, n, crit, True)
+    return float(high - low)
+
+
+# ------------------------------------------------------------------------ plots
+def plot_mcnemar_power(p_b: float, p_c: float, *, n_max: int | None = None, alpha: float = 0.05,
+                       power: float = 0.8, methods: tuple[str, ...] = ("exact", "asymptotic"),
+                       ax=None):
+    """Power of McNemar's test against the test-set size, one line per method.
+
+    Marks the target ``power`` and Connor's sample size. ``n_max`` defaults to twice
+    that sample size (at least 20, at most 20,000). Returns the Axes.
+    """
+    p_b, p_c = _check_discordant(p_b, p_c)
+    target = _check_power(power)
+    n_star = mcnemar_sample_size(p_b, p_c, power=target, alpha=alpha) if p_b != p_c else None
+    if n_max is None:
+        n_max = min(20_000, max(20, 2 * (n_star or 100)))
+    n_max = check_count(n_max, "n_max", minimum=2)
+    ns = np.arange(1, n_max + 1) if n_max <= 3000 else np.unique(np.linspace(1, n_max, 400).astype(int))
+    curve = mcnemar_power_curve(ns, p_b, p_c, alpha=alpha, methods=methods)
+    ax = get_axes(ax, figsize=(6.4, 3.6))
+    styles = {"exact": dict(color="C0", lw=1.0), "midp": dict(color="C2", lw=1.0),
+              "asymptotic": dict(color="C1", lw=1.5, ls="--")}
+    labels = {"exact": "exact conditional", "midp": "mid-p", "asymptotic": "Connor (normal approx.)"}
+    for method, part in curve.groupby("method", sort=False):
+        ax.plot(part["n"], part["power"], label=labels[method], **styles[method])
+    ax.axhline(target, color="grey", lw=0.8, ls=":")
+    if n_star is not None and n_star <= n_max:
+        ax.axvline(n_star, color="C1", lw=0.8, ls=":")
+        ax.annotate(f"n = {n_star}", (n_star, 0.02), xytext=(3, 0), textcoords="offset points", fontsize=8)
+    ax.set_xlabel("test-set size n")
+    ax.set_ylabel("power")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"McNemar's test, p_b = {p_b:.3g}, p_c = {p_c:.3g}, alpha = {alpha:g}", fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
+    return ax
+
+
+def plot_minimum_detectable_difference(discordances: Any = (0.05, 0.1, 0.2), *, n_max: int = 2000,
+                                       power: float = 0.8, alpha: float = 0.05, ax=None):
+    """The minimum detectable difference against the test-set size, one line per disagreement rate.
+
+    :func:`minimum_detectable_difference` on a grid of ``n`` from 10 to ``n_max``; sizes at
+    which no difference is detectable are left blank. Returns the Axes.
+    """
+    discordances = [check_real(d, "discordances", low=0.0, high=1.0, low_open=True)
+                    for d in np.atleast_1d(np.asarray(discordances, dtype=float))]
+    n_max = check_count(n_max, "n_max", minimum=20)
+    target = _check_power(power)
+    alpha = check_alpha(alpha)
+    ns = np.unique(np.geomspace(10, n_max, 120).astype(int))
+    ax = get_axes(ax, figsize=(6.4, 3.6))
+    for i, psi in enumerate(discordances):
+        mdd = np.array([minimum_detectable_difference(int(v), psi, power=target, alpha=alpha) for v in ns])
+        ax.plot(ns, np.where(np.isfinite(mdd), mdd, np.nan), color=f"C{i}", label=f"disagreement {psi:g}")
+    ax.set_xscale("log")
+    ax.set_xlabel("test-set size n")
+    ax.set_ylabel(f"difference detected with power {target:g}")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_interval_and_power(difference: float, n: int, *, discordance: float, alpha: float = 0.05,
+                            n_max: int | None = None, ax=None):
+    """What a test set of ``n`` cases buys: power (left axis) and interval width (right axis).
+
+    For an error-rate difference ``difference = err_A - err_B`` and a disagreement rate
+    ``discordance``, draws the exact power of McNemar's test and the expected width of
+    the Quesenberry-Hurst interval against the test-set size, and marks ``n``.
+    Returns the (left) Axes; the width axis is its twin.
+    """
+    p_b, p_c = discordant_probabilities(difference, discordance)
+    n = check_count(n, "n", minimum=1)
+    alpha = check_alpha(alpha)
+    n_max = max(2 * n, 200) if n_max is None else check_count(n_max, "n_max", minimum=2)
+    ns = np.unique(np.linspace(1, n_max, 300).astype(int))
+    curve = mcnemar_power_curve(ns, p_b, p_c, alpha=alpha, methods=("exact",))
+    ax = get_axes(ax, figsize=(6.4, 3.6))
+    ax.plot(curve["n"], curve["power"], color="C0", label="power (exact McNemar)")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("test-set size n")
+    ax.set_ylabel("power", color="C0")
+    width = [expected_interval_width(int(v), p_b, p_c, alpha=alpha) for v in ns]
+    twin = ax.twinx()
+    twin.plot(ns, width, color="C3", ls="--", label="interval width")
+    twin.set_ylabel(f"expected width of the {100 * (1 - alpha):g}% interval", color="C3")
+    twin.set_ylim(0, max(width) * 1.05 if max(width) > 0 else 1.0)
+    ax.axvline(n, color="k", lw=0.8, ls=":")
+    pw = mcnemar_power(n, p_b, p_c, alpha=alpha)
+    ax.plot([n], [pw], "o", color="C0")
+    twin.plot([n], [expected_interval_width(n, p_b, p_c, alpha=alpha)], "o", color="C3")
+    ax.set_title(f"difference {difference:+.3f}, disagreement {discordance:.2f}: "
+                 f"n = {n} gives power {pw:.2f}", fontsize=10)
+    return ax
+
+
+def plot_design_map(ax=None):
+    """The decision figure of notebook 00: which design, which estimand, which function.
+
+    Three boxes, one per design (one test set, resampling on one data set, many data
+    sets), each with what varies, what is fixed, the evallib functions and the notebook
+    that teaches it. Drawn with matplotlib patches; returns the Axes.
+    """
+    from matplotlib.patches import FancyBboxPatch
+
+    ax = get_axes(ax, figsize=(11, 5.6))
+    ax.set_xlim(0, 12)
+    ax.set_ylim(0, 7)
+    ax.axis("off")
+
+    def box(x, y, w, h, text, color, size=8.5, weight="normal"):
+        ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.08", fc=color, ec="0.3", lw=0.8))
+        ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=size, weight=weight, wrap=True)
+
+    box(3.0, 5.9, 6.0, 0.9, "What do your repeated results come from?\n(what varies between the numbers you compare)",
+        "#eeeeee", size=10, weight="bold")
+    designs = [
+        ("1. One test set,\npaired per case", "#dbe9f6",
+         "varies: the test cases\nfixed: the trained models\nestimand: err_A - err_B on\nthe population of cases",
+         "contingency, mcnemar,\nqh_interval, bootstrap_f1_difference\nplan: mcnemar_sample_size,\nf1_bootstrap_power",
+         "notebooks 01, 02, 03\n(planning: 06)"),
+        ("2. Resampling on\none data set", "#e2f0d9",
+         "varies: training and test splits\n(they overlap)\nfixed: the data set\nestimand: expected difference\nof the learners at this size",
+         "cross_validate_scores,\ncorrected_resampled_ttest,\ndietterich_5x2cv\nplan: cv_ttest_power",
+         "notebooks 04, 05\n(planning: 06)"),
+        ("3. Many data sets", "#fbe5d6",
+         "varies: the data sets\nfixed: the learners\nestimand: which learner ranks\nbetter across tasks",
+         "friedman, critical_difference,\nwilcoxon_signed_rank,\nplot_cd_diagram\nplan: nemenyi_datasets",
+         "notebooks 04, 07\n(planning: 06)"),
+    ]
+    for i, (title, color, what, funcs, where) in enumerate(designs):
+        x = 0.2 + 4.0 * i
+        ax.annotate("", xy=(x + 1.8, 5.0), xytext=(6.0, 5.85),
+                    arrowprops=dict(arrowstyle="->", color="0.3", lw=1.0))
+        box(x, 4.3, 3.6, 0.7, title, color, size=9.5, weight="bold")
+        box(x, 2.45, 3.6, 1.6, what, color)
+        box(x, 0.95, 3.6, 1.3, funcs, "white", size=8)
+        box(x, 0.1, 3.6, 0.6, where, "white", size=8.5, weight="bold")
+    return ax
+
+
+# ------------------------------------------------------------ F1 paired bootstrap
+@dataclass(frozen=True)
+class F1Power:
+    """Simulated power of the F1 paired bootstrap test at one test-set size.
+
+    Attributes
+    ----------
+    n : test-set size.
+    power : the fraction of simulated test sets on which the bootstrap interval
+        excluded 0 (the test rejected "dF1 = 0").
+    mcse : its Monte Carlo standard error, ``sqrt(power (1 - power) / n_sim)``.
+    estimate : dF1 = F1_B - F1_A of the population (from ``events``).
+    n_sim, reps, alpha : simulated test sets, bootstrap replicates per test set, level.
+    """
+
+    n: int
+    power: float
+    mcse: float
+    estimate: float
+    n_sim: int
+    reps: int
+    alpha: float
+
+
+def _check_event_probs(events: Any) -> np.ndarray:
+    arr = np.asarray(events, dtype=float)
+    if arr.shape != (8,):
+        raise ValueError(f"events must hold 8 probabilities or counts (e1 ... e8), got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0) or arr.sum() <= 0:
+        raise ValueError("events must be 8 finite, non-negative numbers with a positive sum")
+    if arr[:4].sum() <= 0:
+        raise ValueError("events must give the positive class (e1 ... e4) a positive probability; "
+                         "otherwise F1 is undefined")
+    return arr / arr.sum()
+
+
+def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 1000,
+                       n_sim: int = 400, rng: Any = None, chunk: int = 50) -> F1Power:
+    """Power of the F1 paired bootstrap test (Keller, Bengio & Wong, eqs. 12-14), by simulation.
+
+    A population is given by the probabilities of the eight joint events e1 ... e8
+    (Table 1; for example a pilot test set's :func:`evallib.joint_events` counts). Each
+    of ``n_sim`` simulated test sets of ``n`` cases is one Multinomial(n, events) draw;
+    its bootstrap (``reps`` replicates, each Multinomial(n, counts / n), as
+    :func:`evallib.bootstrap_f1_difference` draws them) gives the percentile interval
+    of dF1 (eq. 14), and the test rejects when 0 lies outside it. Because dF1 depends
+    on a sample only through its eight counts, nothing but the multinomial is drawn.
+
+    Parameters
+    ----------
+    n : int
+        Test-set size, ``>= 1``.
+    events : 8 numbers
+        Probabilities (or counts, normalised) of e1 ... e8; e1 ... e4 (the positive
+        class) must have positive total probability.
+    alpha : float
+        Level of the bootstrap interval, in (0, 1).
+    reps : int
+        Bootstrap replicates per simulated test set.
+    n_sim : int
+        Simulated test sets; the Monte Carlo standard error is at most ``0.5 / sqrt(n_sim)``.
+    rng : None, int, SeedSequence or Generator
+        Randomness (see :func:`evallib._validate.check_rng`).
+    chunk : int
+        Test sets bootstrapped at once (memory ``chunk * reps * 8`` integers).
+
+    Returns
+    -------
+    F1Power
+
+    References
+    ----------
+    Keller, M., Bengio, S. & Wong, S. Y. Benchmarking non-parametric statistical tests
+    (IDIAP), section 4, eqs. (12)-(14).
+    Morris, T. P., White, I. R. & Crowther, M. J. (2019). Using simulation studies to
+    evaluate statistical methods. *Statistics in Medicine* 38, 2074-2102 (Monte Carlo SE).
+
+    Examples
+    --------
+    Two classifiers with the same F1 (here: identical) are never called different:
+
+    >>> f1_bootstrap_power(100, [30, 0, 0, 20, 5, 0, 0, 45], n_sim=20, reps=200, rng=0).power
+    0.0
+    """
+    from .bizarre import f1_difference
+
+    n = check_count(n, "n", minimum=1)
+    probs = _check_event_probs(events)
+    alpha = check_alpha(alpha)
+    reps = check_count(reps, "reps", minimum=10)
+    n_sim = check_count(n_sim, "n_sim", minimum=1)
+    chunk = check_count(chunk, "chunk", minimum=1)
+    gen = check_rng(rng)
+    rejected = 0
+    for start in range(0, n_sim, chunk):
+        size = min(chunk, n_sim - start)
+        tests = gen.multinomial(n, probs, size=size)                       # (size, 8)
+        boot = gen.multinomial(n, tests[:, None, :] / n, size=(size, reps))  # (size, reps, 8)
+        d = f1_difference(boot)
+        lo, hi = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0], axis=1)
+        rejected += int(np.sum((lo > 0) | (hi < 0)))
+    power = rejected / n_sim
+    return F1Power(n=n, power=power, mcse=math.sqrt(power * (1 - power) / n_sim),
+                   estimate=float(f1_difference(probs * 1e6)), n_sim=n_sim, reps=reps, alpha=alpha)
+
+
+def f1_power_curve(ns: Any, events: Any, *, alpha: float = 0.05, reps: int = 1000, n_sim: int = 400,
+                   rng: Any = None) -> pd.DataFrame:
+    """:func:`f1_bootstrap_power` at each test-set size: columns ``n, power, mcse``.
+
+    One Generator (from ``rng``) feeds every size in turn, so the table is reproducible.
+    """
+    gen = check_rng(rng)
+    ns = [check_count(v, "ns", minimum=1) for v in np.atleast_1d(np.asarray(ns)).ravel()]
+    if not ns:
+        raise ValueError("ns must hold at least one test-set size")
+    rows = [f1_bootstrap_power(v, events, alpha=alpha, reps=reps, n_sim=n_sim, rng=gen) for v in ns]
+    return pd.DataFrame({"n": [r.n for r in rows], "power": [r.power for r in rows],
+                         "mcse": [r.mcse for r in rows]})
+
+
+def plot_f1_power(table: pd.DataFrame, *, power: float | None = 0.8, ax=None):
+    """Simulated power of the F1 bootstrap against n, with +/- 2 Monte Carlo SE bars.
+
+    ``table`` is :func:`f1_power_curve`'s output. Returns the Axes.
+    """
+    missing = {"n", "power", "mcse"} - set(getattr(table, "columns", []))
+    if missing:
+        raise ValueError(f"table must have the columns n, power, mcse (f1_power_curve's output); missing {sorted(missing)}")
+    ax = get_axes(ax, figsize=(6.4, 3.6))
+    ax.errorbar(table["n"], table["power"], yerr=2 * table["mcse"], marker="o", ms=3, capsize=2,
+                color="C2", label="F1 bootstrap (simulated, ±2 MC SE)")
+    if power is not None:
+        ax.axhline(_check_power(power), color="grey", lw=0.8, ls=":")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("test-set size n")
+    ax.set_ylabel("power")
+    ax.legend(fontsize=8, loc="lower right")
+    return ax
+
+
+# -------------------------------------------------------------- cross-validation
+def cv_ttest_power(n_samples: int, difference: float, *, folds: int = 10, repeats: int = 10,
+                   alpha: float = 0.05, n_datasets: int = 500, bayes_error: float = 0.25,
+                   rng: Any = None) -> pd.DataFrame:
+    """Power of the cross-validation t-tests for two learners that truly differ, beside their size.
+
+    Runs :func:`evallib.simulate_unequal_learners` (learner A's Bayes accuracy higher by
+    ``difference``) and, on the same random numbers, the same study with ``difference = 0``
+    (equal learners). A test rejects when ``pvalue <= alpha``; the rejection rate is its
+    power in the first study and its type I error rate (size) in the second. The naive
+    paired t-test over all folds "wins" on power only because its size is far above
+    ``alpha`` (the training sets overlap); the corrected resampled t-test of Nadeau &
+    Bengio (2003) and Dietterich's 5x2cv keep their size near ``alpha`` and pay in power.
+
+    Parameters
+    ----------
+    n_samples : int
+        Cases per simulated data set (see :func:`evallib.simulate_unequal_learners`).
+    difference : float
+        A's Bayes accuracy minus B's, in ``[0, 0.5 - bayes_error)``.
+    folds, repeats : int
+        The repeated cross-validation (``repeats`` x ``folds``-fold).
+    alpha : float
+        Level, in (0, 1).
+    n_datasets : int
+        Simulated data sets per study; Monte Carlo SE at most ``0.5 / sqrt(n_datasets)``.
+    bayes_error : float
+        Learner A's Bayes error, in (0, 0.5).
+    rng : None, int, SeedSequence or Generator
+        One integer seed is drawn from it and shared by the two studies (common random
+        numbers).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test: ``n_samples, test, power, power_mcse, size, size_mcse``.
+
+    References
+    ----------
+    Nadeau, C. & Bengio, Y. (2003). Inference for the generalization error. *Machine
+    Learning* 52, 239-281.
+    Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
+    classification learning algorithms. *Neural Computation* 10, 1895-1923.
+    Bouckaert, R. R. & Frank, E. (2004). Evaluating the replicability of significance
+    tests for comparing learning algorithms. PAKDD.
+
+    Examples
+    --------
+    With equal learners (``difference = 0``) power and size are the same numbers:
+
+    >>> t = cv_ttest_power(40, 0.0, folds=5, repeats=2, n_datasets=20, rng=0)
+    >>> bool((t["power"] == t["size"]).all())
+    True
+    """
+    from .cvtests import simulate_unequal_learners
+
+    alpha = check_alpha(alpha)
+    difference = check_real(difference, "difference", low=0.0, high=0.5)
+    seed = int(check_rng(rng).integers(2**31 - 1))
+    settings = dict(bayes_error=bayes_error, folds=folds, repeats=repeats, n_datasets=n_datasets, rng=seed)
+    out = {}
+    for name, delta in (("power", difference), ("size", 0.0)):
+        sim = simulate_unequal_learners(n_samples, difference=delta, **settings)
+        rej = (sim["pvalue"] <= alpha).groupby(sim["test"], sort=False)
+        rate, count = rej.mean(), rej.size()
+        out[name] = rate
+        out[f"{name}_mcse"] = np.sqrt(rate * (1 - rate) / count)
+    table = pd.DataFrame(out).rename_axis("test").reset_index()
+    table.insert(0, "n_samples", check_count(n_samples, "n_samples"))
+    return table
+
+
+def cv_power_curve(ns: Any, difference: float, *, folds: int = 10, repeats: int = 10, alpha: float = 0.05,
+                   n_datasets: int = 500, bayes_error: float = 0.25, rng: Any = None) -> pd.DataFrame:
+    """:func:`cv_ttest_power` at each data-set size in ``ns`` (one table, tidy)."""
+    gen = check_rng(rng)
+    ns = [check_count(v, "ns", minimum=1) for v in np.atleast_1d(np.asarray(ns)).ravel()]
+    if not ns:
+        raise ValueError("ns must hold at least one data-set size")
+    return pd.concat([cv_ttest_power(v, difference, folds=folds, repeats=repeats, alpha=alpha,
+                                     n_datasets=n_datasets, bayes_error=bayes_error, rng=gen) for v in ns],
+                     ignore_index=True)
+
+
+def plot_cv_power(table: pd.DataFrame, *, alpha: float | None = None, ax=None):
+    """Power (solid, +/- 2 MC SE) and size (dotted) of each CV t-test against the data-set size.
+
+    ``table`` is :func:`cv_power_curve`'s output. Returns the Axes.
+    """
+    need = {"n_samples", "test", "power", "power_mcse", "size"}
+    missing = need - set(getattr(table, "columns", []))
+    if missing:
+        raise ValueError(f"table must be cv_power_curve's output; missing columns {sorted(missing)}")
+    ax = get_axes(ax, figsize=(8.5, 3.8))
+    for i, (test, part) in enumerate(table.groupby("test", sort=False)):
+        ax.errorbar(part["n_samples"], part["power"], yerr=2 * part["power_mcse"], color=f"C{i}", marker="o",
+                    ms=3, capsize=2, label=f"{test}: power")
+        ax.plot(part["n_samples"], part["size"], color=f"C{i}", ls=":", lw=1)
+    if alpha is not None:
+        ax.axhline(check_alpha(alpha), color="grey", lw=0.8, ls="--")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("cases per data set")
+    ax.set_ylabel("rejection rate (solid: power, dotted: size)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return ax
+
+
+# ------------------------------------------------------------------ many data sets
+def nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05, test: str = "nemenyi") -> int:
+    """How many data sets make a difference of average ranks significant.
+
+    The Nemenyi test (Demšar 2006; Flach eq. 12.1) calls two of ``k`` algorithms
+    different when their average ranks differ by at least
+    ``CD = q_alpha sqrt(k (k + 1) / (6 N))``. Solving ``CD <= rank_difference`` for the
+    number of data sets gives ``N >= q_alpha^2 k (k + 1) / (6 rank_difference^2)``;
+    returned is the smallest such whole ``N`` (at least 2). It is the number of data sets
+    at which an observed gap of ``rank_difference`` would just be significant - a
+    planning floor, not a power calculation (the observed gap itself varies).
+
+    Parameters
+    ----------
+    k : int
+        Number of algorithms, ``>= 2``.
+    rank_difference : float
+        The gap in average ranks to separate, in ``(0, k - 1]``.
+    alpha : float
+        Family-wise level, in (0, 1).
+    test : {"nemenyi", "bonferroni-dunn"}
+        As in :func:`evallib.critical_difference`.
+
+    Returns
+    -------
+    int
+
+    References
+    ----------
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+    *Journal of Machine Learning Research* 7, 1-30 (section 3.2.2, Table 5).
+    Flach, P. (2012). *Machine Learning*, section 12.4, eq. (12.1).
+
+    Examples
+    --------
+    Flach's three algorithms (q = 2.343): a gap of 1.047 needs the ten data sets of
+    Example 12.8 (at the rounded q; with the exact studentized range, 11):
+
+    >>> import math
+    >>> math.ceil(2.343 ** 2 * 3 * 4 / (6 * 1.047 ** 2))
+    11
+    >>> nemenyi_datasets(3, 1.0)
+    11
+    """
+    from .ranktests import critical_difference
+
+    k = check_count(k, "k", minimum=2)
+    d = check_real(rank_difference, "rank_difference", low=0.0, high=float(k - 1), low_open=True,
+                   note="average ranks of k algorithms differ by at most k - 1")
+    q = critical_difference(k, 2, alpha=alpha, test=test).q_alpha
+    n = max(2, math.ceil(q * q * k * (k + 1) / (6.0 * d * d) - 1e-9))
+    # guard the rounding against the function the notebooks use
+    while critical_difference(k, n, alpha=alpha, test=test).cd > d:
+        n += 1
+    while n > 2 and critical_difference(k, n - 1, alpha=alpha, test=test).cd <= d:
+        n -= 1
+    return n
+
+
+def plot_nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05, n_max: int | None = None,
+                          ax=None):
+    """The critical difference against the number of data sets, with the gap to separate.
+
+    Returns the Axes.
+    """
+    from .ranktests import critical_difference
+
+    n_star = nemenyi_datasets(k, rank_difference, alpha=alpha)
+    n_max = max(2 * n_star, 10) if n_max is None else check_count(n_max, "n_max", minimum=3)
+    ns = np.arange(2, n_max + 1)
+    cds = [critical_difference(k, int(v), alpha=alpha).cd for v in ns]
+    ax = get_axes(ax, figsize=(6.4, 3.6))
+    ax.plot(ns, cds, color="C4", label=f"Nemenyi CD, k = {k}")
+    ax.axhline(rank_difference, color="grey", ls=":", lw=0.8)
+    ax.axvline(n_star, color="C4", ls=":", lw=0.8)
+    ax.annotate(f"N = {n_star}", (n_star, rank_difference), xytext=(4, 6), textcoords="offset points", fontsize=8)
+    ax.set_xlabel("number of data sets N")
+    ax.set_ylabel("critical difference of average ranks")
+    ax.legend(fontsize=8)
+    return ax
+
+
+# --------------------------------------------------------------------- write-up
+def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: float = 0.8,
+                        names: tuple[str, str] = ("A", "B"), tried: str = "") -> str:
+    """A reporting template for two classifiers on one test set, filled in (Markdown).
+
+    Effect size (difference of error rates), its Quesenberry-Hurst interval (Berrar &
+    Lozano eqs. 4-5, signed), McNemar's exact test (eq. 2), the test-set size, the
+    minimum difference this test set detects with ``power``, the test cases a
+    difference of the observed size would need (Connor 1987), and what was tried.
+
+    Parameters
+    ----------
+    b, c : int
+        Discordant counts: A wrong and B right, A right and B wrong.
+    n : int
+        Test-set size, ``b + c <= n``.
+    alpha, power : float
+        Level and target power, in (0, 1).
+    names : two strings
+        The classifiers' names.
+    tried : str
+        What was tried before this comparison (models, settings, test sets): the reader
+        needs it to judge multiplicity.
+    """
+    from .pairwise import mcnemar, qh_interval
+
+    iv = qh_interval(b, c, n, alpha=alpha, signed=True)
+    test = mcnemar(b, c, exact=True)
+    target = _check_power(power)
+    a_name, b_name = (str(x) for x in names)
+    diff = (b - c) / n
+    psi = (b + c) / n
+    mdd = minimum_detectable_difference(n, psi, power=target, alpha=alpha) if psi > 0 else math.inf
+    need = (mcnemar_sample_size(b / n, c / n, power=target, alpha=alpha) if b != c else None)
+    verdict = "rejects" if test.pvalue <= alpha else "does not reject"
+    lines = [
+        f"- **Effect size**: error rate of {a_name} minus {b_name} = {diff:+.3f} "
+        f"({b} cases only {a_name} got wrong, {c} only {b_name} got wrong).",
+        f"- **Interval**: {100 * (1 - alpha):g}% Quesenberry-Hurst interval [{iv.low:+.3f}, {iv.high:+.3f}].",
+        f"- **Test**: McNemar's exact test, p = {test.pvalue:.3g}; it {verdict} equal error rates at "
+        f"alpha = {alpha:g}.",
+        f"- **n**: {n} test cases, of which {b + c} discordant ({100 * psi:.1f}%).",
+        (f"- **Power**: with this disagreement rate, {n} cases detect a difference of "
+         f"{mdd:.3f} with {100 * target:g}% power" if math.isfinite(mdd) else
+         f"- **Power**: at this disagreement rate no difference is detected with {100 * target:g}% power")
+        + (f"; a difference of the observed size needs about {need} cases (Connor 1987)." if need else "."),
+        f"- **What was tried**: {tried.strip() or 'say which models, settings and test sets were tried before this one.'}",
+    ]
+    return "\n".join(lines)

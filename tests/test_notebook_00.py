@@ -1,0 +1,79 @@
+"""Notebook 00 (start here) as a reader, papermill and a reader's sliders meet it.
+
+nbval executes the saved notebook and compares its cells tagged ``nbval-check-output``;
+tests/test_notebooks.py and tests/test_readable.py check its house style. Here: the saved
+key outputs, a papermill run with other parameters, the exercises' solutions, and a live
+kernel in which the sliders are moved.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
+
+NOTEBOOK = NOTEBOOK_DIR / "00_start_here.ipynb"
+
+
+def _src(cell) -> str:
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
+def test_notebook_00_is_saved_with_the_running_example():
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    # scikit-learn's breast-cancer data, 40% stratified test split (seed 0): 228 cases
+    assert "test set: 228 cases" in joined
+    assert "A wrong, B right: b = 11;  A right, B wrong: c = 4" in joined
+    # exact McNemar p for b = 11, c = 4: 2 P(Binomial(15, 1/2) <= 4) = 0.1185
+    assert "p = 0.1185" in joined
+    md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    for design in ("one test set, paired per case", "resampling on one data set", "many data sets"):
+        assert design in md
+    for nb_name in ("01_berrar_lozano", "02_forman_cohen", "03_bizarre_measures", "04_flach_experiments",
+                    "05_cv_ttests", "06_planning", "07_many_datasets"):
+        assert nb_name in md
+    tagged = [c for c in nb["cells"] if "nbval-check-output" in c["metadata"].get("tags", [])]
+    assert len(tagged) >= 3
+
+
+def test_notebook_00_ends_with_exercises_and_a_guarded_solutions_cell():
+    nb = load_notebook(NOTEBOOK)
+    exercises, solutions = nb["cells"][-2:]
+    assert _src(exercises).count("## Exercises") == 1 and "(Conceptual)" in _src(exercises)
+    assert "solutions" in solutions["metadata"].get("tags", [])
+    assert _src(solutions).startswith("if show_solutions:") and not solutions.get("outputs")
+
+
+@pytest.mark.slow
+def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(tmp_path):
+    params = dict(seed=3, test_size=0.25, alpha=0.1, power=0.9, show_solutions=True)
+    nb = run_papermill(NOTEBOOK, tmp_path / "00_out.ipynb", params)
+    injected = injected_cells(nb)
+    assert injected and "test_size = 0.25" in "".join(injected[0]["source"])
+    joined = outputs_text(nb)
+    assert "test set: 143 cases" in joined
+    assert "90% interval for err_A - err_B" in joined
+    assert "at alpha = 0.1 it" in joined
+    assert "with 90% power" in joined
+    assert "solutions ok" in joined
+
+
+@pytest.mark.slow
+def test_notebook_00_sliders_drive_the_plan():
+    """Move each slider in a live kernel: each move must redraw with the new value."""
+    probe = '''
+calls = []
+_plot = plot_interval_and_power
+def plot_interval_and_power(*args, **kwargs):
+    calls.append((args, kwargs))
+    return _plot(*args, **kwargs)
+controls["difference"].value = 0.05
+controls["discordance"].value = 0.2
+controls["n"].value = 500
+controls["difference"].value = 0.3 if controls["difference"].max >= 0.3 else controls["difference"].max
+assert [c[0][1] for c in calls[:3]] == [228, 228, 500], calls
+assert abs(calls[0][0][0] - 0.05) < 1e-9 and abs(calls[1][1]["discordance"] - 0.2) < 1e-9
+print("sliders ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe)
+    assert any("sliders ok" in o.get("text", "") for o in out), out

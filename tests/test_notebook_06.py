@@ -1,0 +1,77 @@
+"""Notebook 06 (planning) as a reader, papermill and a reader's sliders meet it.
+
+nbval executes the saved notebook and compares its cells tagged ``nbval-check-output``;
+tests/test_notebooks.py and tests/test_readable.py check its house style. Here: the saved
+key outputs, the exercises, a papermill run with other parameters (and the solutions),
+and a live kernel in which the sliders are moved.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
+
+NOTEBOOK = NOTEBOOK_DIR / "06_planning.ipynb"
+
+
+def _src(cell) -> str:
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
+def test_notebook_06_is_saved_with_its_key_outputs():
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    # Connor's formula, difference 0.03, disagreement 0.10, 80% power: 870 cases
+    # ((1.96 sqrt(0.1) + 0.8416 sqrt(0.1 - 0.0009))^2 / 0.0009 = 869.6)
+    assert "Connor's n = 870" in joined
+    assert "power at n = 870: 0.800 (asymptotic)" in joined
+    assert "k = 5, gap 1: N = 38 data sets" in joined
+    assert "p_b = 0.7, p_c = 0.3: exact power first reaches 0.8 at n = 49" in joined
+    assert "mcse" in joined
+    assert "size (rejection rate with equal learners):" in joined
+    tagged = [c for c in nb["cells"] if "nbval-check-output" in c["metadata"].get("tags", [])]
+    assert len(tagged) >= 5
+
+
+def test_notebook_06_ends_with_exercises_and_a_guarded_solutions_cell():
+    nb = load_notebook(NOTEBOOK)
+    exercises, solutions = nb["cells"][-2:]
+    assert _src(exercises).startswith("## Exercises") or "## Exercises" in _src(exercises)
+    assert _src(exercises).count("(Conceptual)") >= 2
+    assert "solutions" in solutions["metadata"].get("tags", [])
+    assert _src(solutions).startswith("if show_solutions:") and not solutions.get("outputs")
+    params = next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", []))
+    assert "show_solutions = False" in _src(params)
+
+
+@pytest.mark.slow
+def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_path):
+    params = dict(difference=0.05, discordance=0.2, alpha=0.1, power=0.9, seed=4, n_sim=60, reps=200,
+                  k=4, rank_gap=1.5, cv_difference=0.15, cv_datasets=40, show_solutions=True)
+    nb = run_papermill(NOTEBOOK, tmp_path / "06_out.ipynb", params)
+    injected = injected_cells(nb)
+    assert injected and "discordance = 0.2" in "".join(injected[0]["source"])
+    joined = outputs_text(nb)
+    assert "test cases for 90% power at alpha = 0.1" in joined
+    assert "difference +0.050, disagreement 0.200: Connor's n = " in joined
+    assert "(200 replicates, 60 simulated test sets per n" in joined
+    assert "k = 4, gap 1.5: N = " in joined
+    assert "true accuracy difference 0.15, 10 x 10-fold CV, alpha = 0.1, 40 simulated data sets per size" in joined
+    assert "solutions ok" in joined
+
+
+@pytest.mark.slow
+def test_notebook_06_sliders_drive_the_power_plot():
+    probe = '''
+calls = []
+_plot = plot_mcnemar_power
+def plot_mcnemar_power(*args, **kwargs):
+    calls.append(args)
+    return _plot(*args, **kwargs)
+controls["difference"].value = 0.05
+controls["discordance"].value = 0.3
+assert [tuple(round(x, 6) for x in c) for c in calls] == [(0.075, 0.025), (0.175, 0.125)], calls
+print("sliders ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20))
+    assert any("sliders ok" in o.get("text", "") for o in out), out

@@ -1,0 +1,394 @@
+"""evallib.planning against independent references.
+
+References: Connor's (1987) worked example (p. 209: p_b = 0.45, p_c = 0.05 -> 23 pairs)
+and a published Connor-formula calculation (discordance 0.45, discordant odds ratio 2
+-> 155 pairs, power 80.1%); statsmodels' heterogeneous-variance normal power and
+sample size (the same normal approximation, written by others); brute-force
+enumeration of every 2 x 2 table at small n with statsmodels' exact McNemar test;
+statsmodels' binomial rejection interval; Monte Carlo with a stated tolerance; an
+index-level F1 bootstrap written from scratch; Demšar's (2006) printed q values.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import evallib
+from evallib import planning
+from evallib.planning import (
+    comparison_write_up,
+    discordant_probabilities,
+    expected_interval_width,
+    f1_bootstrap_power,
+    f1_power_curve,
+    mcnemar_power,
+    mcnemar_power_curve,
+    mcnemar_sample_size,
+    minimum_detectable_difference,
+    nemenyi_datasets,
+)
+
+sm_power = pytest.importorskip("statsmodels.stats.power")
+
+
+# ------------------------------------------------------------------ published values
+def test_connor_1987_worked_example():
+    # Connor (1987), p. 209: p10 = 0.05, p01 = 0.45, alpha = 0.05 two-sided, power 0.8 -> 23
+    assert mcnemar_sample_size(0.45, 0.05, power=0.8) == 23
+    assert mcnemar_sample_size(0.05, 0.45, power=0.8) == 23   # the direction does not matter
+
+
+def test_published_connor_calculation_155_pairs():
+    # discordance 0.45, discordant odds ratio 2 (p10 = 0.15, p01 = 0.30): 155 pairs, power 80.1%
+    assert mcnemar_sample_size(0.30, 0.15) == 155
+    assert round(mcnemar_power(155, 0.30, 0.15, method="asymptotic"), 3) == 0.801
+
+
+# ------------------------------------------------------------------ statsmodels
+@pytest.mark.parametrize("n, p_b, p_c, alpha", [(23, 0.45, 0.05, 0.05), (200, 0.08, 0.03, 0.05),
+                                                 (1000, 0.02, 0.035, 0.01), (50, 0.1, 0.1, 0.1)])
+def test_asymptotic_power_is_statsmodels_normal_power_het(n, p_b, p_c, alpha):
+    psi, delta = p_b + p_c, p_b - p_c
+    ref = sm_power.normal_power_het(abs(delta), n, alpha, std_null=math.sqrt(psi),
+                                    std_alternative=math.sqrt(psi - delta ** 2), alternative="two-sided")
+    assert mcnemar_power(n, p_b, p_c, alpha=alpha, method="asymptotic") == pytest.approx(float(ref), rel=1e-9)
+
+
+@pytest.mark.parametrize("p_b, p_c, power", [(0.45, 0.05, 0.8), (0.1, 0.05, 0.9), (0.03, 0.01, 0.8)])
+def test_asymptotic_sample_size_is_statsmodels_one_tail(p_b, p_c, power):
+    psi, delta = p_b + p_c, p_b - p_c
+    ref = sm_power.normal_sample_size_one_tail(abs(delta), power, 0.05 / 2, std_null=math.sqrt(psi),
+                                               std_alternative=math.sqrt(psi - delta ** 2))
+    assert mcnemar_sample_size(p_b, p_c, power=power) == math.ceil(ref)
+
+
+# ------------------------------------------------------------------ exact power
+def _brute_force_power(n, p_b, p_c, alpha, pvalue):
+    """Sum the trinomial probability of every table (b, c, rest) whose test rejects."""
+    total = 0.0
+    for b in range(n + 1):
+        for c in range(n + 1 - b):
+            if pvalue(b, c) <= alpha:
+                total += stats.multinomial.pmf([b, c, n - b - c], n, [p_b, p_c, 1 - p_b - p_c])
+    return total
+
+
+def _sm_exact_p(b, c):
+    from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+
+    return sm_mcnemar([[0, b], [c, 0]], exact=True).pvalue
+
+
+def _midp(b, c):
+    m, k = b + c, min(b, c)
+    if m == 0:
+        return 1.0
+    return min(1.0, 2 * (stats.binom.cdf(k, m, 0.5) - 0.5 * stats.binom.pmf(k, m, 0.5)))
+
+
+@pytest.mark.parametrize("n, p_b, p_c", [(12, 0.3, 0.05), (20, 0.2, 0.1), (25, 0.15, 0.15)])
+def test_exact_power_by_enumerating_every_table(n, p_b, p_c):
+    ref = _brute_force_power(n, p_b, p_c, 0.05, _sm_exact_p)
+    assert mcnemar_power(n, p_b, p_c) == pytest.approx(ref, abs=1e-12)
+
+
+@pytest.mark.parametrize("n, p_b, p_c, alpha", [(15, 0.3, 0.05, 0.05), (22, 0.2, 0.1, 0.1)])
+def test_midp_power_by_enumerating_every_table(n, p_b, p_c, alpha):
+    ref = _brute_force_power(n, p_b, p_c, alpha, _midp)
+    assert mcnemar_power(n, p_b, p_c, alpha=alpha, method="midp") == pytest.approx(ref, abs=1e-12)
+
+
+def test_conditional_rejection_region_matches_statsmodels():
+    from statsmodels.stats.proportion import binom_test_reject_interval
+
+    for m in range(1, 80):
+        low, upp = binom_test_reject_interval(0.5, m, alpha=0.05, alternative="two-sided")
+        k = int(planning._lower_critical(np.array([m]), 0.05, "exact")[0])
+        # statsmodels rejects x <= low or x >= upp; here min(b, c) <= k
+        assert (k, m - k) == (int(low), int(upp)) if k >= 0 else low < 0, m
+
+
+def test_exact_power_against_monte_carlo():
+    # 40,000 simulated test sets: SE <= 0.0025; tolerance 4 SE = 0.01
+    n, p_b, p_c, reps = 150, 0.10, 0.04, 40_000
+    rng = np.random.default_rng(12345)
+    tab = rng.multinomial(n, [p_b, p_c, 1 - p_b - p_c], size=reps)
+    b, c = tab[:, 0], tab[:, 1]
+    m = b + c
+    p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(b, c), m, 0.5))
+    p[m == 0] = 1.0
+    mc = np.mean(p <= 0.05)
+    assert mcnemar_power(n, p_b, p_c) == pytest.approx(mc, abs=4 * math.sqrt(mc * (1 - mc) / reps))
+
+
+def test_exact_size_never_exceeds_alpha_and_asymptotic_size_is_alpha():
+    for n in (10, 37, 120, 500):
+        assert mcnemar_power(n, 0.1, 0.1) <= 0.05
+        assert mcnemar_power(n, 0.1, 0.1, method="asymptotic") == pytest.approx(0.05)
+    # the mid-p test is allowed above alpha at some n, but not by much
+    assert max(mcnemar_power(n, 0.1, 0.1, method="midp") for n in range(20, 200, 7)) < 0.07
+
+
+def test_curve_agrees_with_pointwise_power_and_accepts_sequences():
+    ns = [0, 1, 5, 33, 120, 401]
+    for method in ("exact", "midp"):
+        curve = mcnemar_power_curve(ns, 0.12, 0.05, methods=(method,))
+        direct = mcnemar_power(ns, 0.12, 0.05, method=method)
+        assert np.allclose(curve["power"], direct, atol=1e-12)
+    assert list(mcnemar_power_curve(ns, 0.12, 0.05).columns) == ["n", "method", "power"]
+    # a few large n take the windowed path: same numbers as the full enumeration
+    big = [3500, 5000]
+    curve = mcnemar_power_curve(big, 0.03, 0.02)
+    full = [sum(stats.binom.pmf(m, n, 0.05) * (stats.binom.cdf(k, m, 0.6) + stats.binom.sf(m - k - 1, m, 0.6))
+                for m, k in zip(range(n + 1), planning._lower_critical(np.arange(n + 1), 0.05, "exact")) if k >= 0)
+            for n in big]
+    assert np.allclose(curve.loc[curve["method"] == "exact", "power"], full, atol=1e-10)
+
+
+def test_exact_sample_size_follows_its_stated_rule():
+    p_b, p_c, target = 0.7, 0.3, 0.8     # frequent disagreement: a saw-toothed curve
+    n = mcnemar_sample_size(p_b, p_c, power=target, method="exact")
+    powers = {v: mcnemar_power(v, p_b, p_c) for v in range(1, math.ceil(1.1 * (n + 40)) + 1)}
+
+    def holds(v):
+        return all(powers[w] >= target for w in range(v, math.ceil(1.1 * v) + 1))
+
+    assert holds(n)
+    assert not any(holds(v) for v in range(1, n))
+    # the saw-tooth: the exact power first touches the target well before n
+    first = min(v for v, pw in powers.items() if pw >= target)
+    assert first < n
+    assert mcnemar_sample_size(p_b, p_c, power=target, method="midp") <= n
+
+
+def test_exact_power_saw_tooths():
+    # given m discordant cases (statsmodels' rejection interval, scipy's binomial)
+    from statsmodels.stats.proportion import binom_test_reject_interval
+
+    cond = []
+    for m in range(20, 40):
+        low, upp = binom_test_reject_interval(0.5, m, alpha=0.05, alternative="two-sided")
+        cond.append(stats.binom.cdf(low, m, 0.75) + stats.binom.sf(upp - 1, m, 0.75))
+    assert np.allclose(planning._conditional_power(np.arange(20, 40), 0.75, 0.05, "exact"), cond)
+    assert np.sum(np.diff(cond) < -0.02) >= 5
+    # averaged over the number of discordant cases: teeth when the classifiers disagree often ...
+    assert np.any(np.diff(mcnemar_power(np.arange(20, 120), 0.7, 0.3)) < -0.01)
+    # ... smoothed when they rarely do
+    assert np.all(np.diff(mcnemar_power(np.arange(20, 300, 3), 0.12, 0.04)) > -1e-6)
+
+
+def test_degenerate_cases_have_defined_answers():
+    assert mcnemar_power(0, 0.3, 0.1) == 0.0
+    assert mcnemar_power(50, 0.0, 0.0) == 0.0
+    assert mcnemar_power(50, 0.0, 0.0, method="asymptotic") == 0.0
+    assert mcnemar_power(10, 1.0, 0.0) == 1.0           # b = 10 always: p = 2 / 1024
+    assert mcnemar_power(10, 1.0, 0.0, method="asymptotic") == 1.0
+    assert minimum_detectable_difference(5, 0.01) == math.inf
+
+
+# ------------------------------------------------------------------ detectable difference
+@pytest.mark.parametrize("n, psi, power", [(23, 0.5, 0.8), (200, 0.1, 0.9), (1000, 0.05, 0.8)])
+def test_minimum_detectable_difference_inverts_connor(n, psi, power):
+    delta = minimum_detectable_difference(n, psi, power=power)
+    # the one-tailed normal power at alpha / 2 equals the target
+    ref = sm_power.normal_power_het(delta, n, 0.025, std_null=math.sqrt(psi),
+                                    std_alternative=math.sqrt(psi - delta ** 2), alternative="larger")
+    assert float(ref) == pytest.approx(power, abs=1e-8)
+    assert 0 < delta <= psi
+
+
+def test_discordant_probabilities_and_interval_width():
+    assert discordant_probabilities(0.4, 0.5) == (0.45, 0.05)
+    assert discordant_probabilities(-0.02, 0.1) == (0.04, 0.06)
+    # the QH interval at the expected counts is the one pairwise.qh_interval gives for those counts
+    w = expected_interval_width(200, 0.1, 0.04)
+    iv = evallib.qh_interval(20, 8, 200, signed=True)
+    assert w == pytest.approx(iv.high - iv.low)
+    # and roughly 2 z sqrt((psi - delta^2) / n)
+    assert w == pytest.approx(2 * 1.96 * math.sqrt((0.14 - 0.06 ** 2) / 200), rel=0.05)
+
+
+# ------------------------------------------------------------------ F1 bootstrap
+def _f1(tp, fp, fn):
+    den = 2 * tp + fp + fn
+    return np.where(den > 0, 2 * tp / np.where(den > 0, den, 1), 0.0)
+
+
+def test_f1_bootstrap_power_against_an_index_level_simulation():
+    # population: 8 joint events; B finds more positives than A
+    probs = np.array([0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74])
+    n, n_sim, reps = 150, 300, 300
+    got = f1_bootstrap_power(n, probs, n_sim=n_sim, reps=reps, rng=1)
+    # independent: draw cases, resample case indices, F1 from label vectors
+    rng = np.random.default_rng(2)
+    y_of = np.array([1, 1, 1, 1, 0, 0, 0, 0], bool)
+    a_of = np.array([1, 0, 1, 0, 1, 0, 1, 0], bool)   # A predicts positive in e1, e3, e5, e7
+    b_of = np.array([1, 1, 0, 0, 1, 1, 0, 0], bool)   # B predicts positive in e1, e2, e5, e6
+    hits = 0
+    for _ in range(n_sim):
+        ev = rng.choice(8, size=n, p=probs)
+        idx = rng.integers(0, n, size=(reps, n))
+        y, a, b = y_of[ev][idx], a_of[ev][idx], b_of[ev][idx]
+        f1a = _f1((y & a).sum(1), (~y & a).sum(1), (y & ~a).sum(1))
+        f1b = _f1((y & b).sum(1), (~y & b).sum(1), (y & ~b).sum(1))
+        lo, hi = np.quantile(f1b - f1a, [0.025, 0.975])
+        hits += (lo > 0) or (hi < 0)
+    ref = hits / n_sim
+    se = math.sqrt(got.mcse ** 2 + ref * (1 - ref) / n_sim)
+    assert abs(got.power - ref) <= 4 * se + 1e-9, (got.power, ref)
+    assert got.mcse == pytest.approx(math.sqrt(got.power * (1 - got.power) / n_sim))
+    # dF1 of the population, from F1 = 2 tp / (2 tp + fp + fn)
+    f1a = 2 * 0.13 / (2 * 0.13 + 0.02 + 0.09)
+    f1b = 2 * 0.18 / (2 * 0.18 + 0.03 + 0.04)
+    assert got.estimate == pytest.approx(f1b - f1a, abs=1e-6)
+
+
+def test_f1_power_is_reproducible_and_grows_with_n():
+    probs = [0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74]
+    t1 = f1_power_curve([50, 400], probs, n_sim=150, reps=200, rng=5)
+    t2 = f1_power_curve([50, 400], probs, n_sim=150, reps=200, rng=5)
+    assert t1.equals(t2)
+    assert t1["power"].iloc[1] > t1["power"].iloc[0] + 3 * t1["mcse"].max()
+
+
+# ------------------------------------------------------------------ many data sets
+# Demšar (2006), Table 5(a): q_0.05 for the Nemenyi test, k = 2 ... 10
+DEMSAR_Q05 = {2: 1.960, 3: 2.343, 4: 2.569, 5: 2.728, 6: 2.850, 7: 2.949, 8: 3.031, 9: 3.102, 10: 3.164}
+
+
+@pytest.mark.parametrize("k, gap", [(k, gap) for k in sorted(DEMSAR_Q05) for gap in (0.5, 0.8, 1.3) if gap <= k - 1])
+def test_nemenyi_datasets_from_demsar_table(k, gap):
+    q = DEMSAR_Q05[k]
+    exact = q * q * k * (k + 1) / (6 * gap * gap)
+    n = nemenyi_datasets(k, gap)
+    # the printed q has three decimals: the answer may differ only if the bound is within its rounding
+    lo = (q - 0.0005) ** 2 * k * (k + 1) / (6 * gap * gap)
+    hi = (q + 0.0005) ** 2 * k * (k + 1) / (6 * gap * gap)
+    assert max(2, math.ceil(lo)) <= n <= max(2, math.ceil(hi)), (n, exact)
+    assert evallib.critical_difference(k, n).cd <= gap
+    if n > 2:
+        assert evallib.critical_difference(k, n - 1).cd > gap
+
+
+# ------------------------------------------------------------------ write-up
+def test_write_up_carries_the_numbers_of_the_tests():
+    text = comparison_write_up(20, 8, 200, names=("tree", "forest"), tried="two models, one split")
+    p = stats.binomtest(8, 28, 0.5).pvalue
+    assert f"p = {p:.3g}" in text
+    assert "+0.060" in text and "tree minus forest" in text and "two models, one split" in text
+    assert "rejects" in text
+
+
+# ------------------------------------------------------------------ bad input
+@pytest.mark.parametrize("call, match", [
+    (lambda: mcnemar_power(10, 1.2, 0.1), "p_b"),
+    (lambda: mcnemar_power(10, 0.1, -0.1), "p_c"),
+    (lambda: mcnemar_power(10, 0.6, 0.5), "p_b \\+ p_c"),
+    (lambda: mcnemar_power(-1, 0.1, 0.1), "n"),
+    (lambda: mcnemar_power(10, 0.1, 0.1, method="wald"), "method"),
+    (lambda: mcnemar_power(10, 0.1, 0.1, alpha=1.5), "alpha"),
+    (lambda: mcnemar_sample_size(0.1, 0.05, power=1.0), "power"),
+    (lambda: mcnemar_sample_size(0.1, 0.05, power=0.0), "power"),
+    (lambda: mcnemar_sample_size(0.1, 0.1), "p_b must differ"),
+    (lambda: mcnemar_sample_size(0.6, 0.5), "p_b \\+ p_c"),
+    (lambda: minimum_detectable_difference(0, 0.1), "n"),
+    (lambda: minimum_detectable_difference(10, 1.5), "discordance"),
+    (lambda: minimum_detectable_difference(10, 0.1, power=2), "power"),
+    (lambda: discordant_probabilities(0.3, 0.2), "difference"),
+    (lambda: f1_bootstrap_power(10, [1, 2, 3]), "events"),
+    (lambda: f1_bootstrap_power(10, [0, 0, 0, 0, 1, 1, 1, 1]), "positive class"),
+    (lambda: f1_bootstrap_power(10, [1] * 8, rng=-3), "rng"),
+    (lambda: nemenyi_datasets(3, 2.5), "rank_difference"),
+    (lambda: nemenyi_datasets(1, 0.5), "k"),
+])
+def test_bad_input_names_the_argument(call, match):
+    with pytest.raises((TypeError, ValueError), match=match):
+        call()
+
+
+def test_exact_sample_size_beyond_max_n_says_so():
+    with pytest.raises(ValueError, match="max_n"):
+        mcnemar_sample_size(0.051, 0.05, method="exact", max_n=500)
+
+
+# ------------------------------------------------------------------ plots
+def test_plots_return_their_axes():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    assert planning.plot_mcnemar_power(0.1, 0.04, methods=("exact", "midp", "asymptotic"), ax=ax) is ax
+    assert len(ax.lines) >= 3
+    assert planning.plot_interval_and_power(0.03, 300, discordance=0.1) is not None
+    table = f1_power_curve([50, 100], [0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74], n_sim=20, reps=50, rng=0)
+    assert planning.plot_f1_power(table).get_ylabel() == "power"
+    assert planning.plot_nemenyi_datasets(5, 1.0).get_xlabel() == "number of data sets N"
+    assert len(planning.plot_design_map().patches) >= 13
+    ax = planning.plot_minimum_detectable_difference((0.05, 0.2), n_max=500)
+    y = ax.lines[1].get_ydata()
+    assert len(ax.lines) == 2 and np.nanmin(y) == pytest.approx(minimum_detectable_difference(500, 0.2), rel=1e-9)
+    plt.close("all")
+
+
+def test_exported_from_evallib():
+    for name in planning.__all__:
+        assert getattr(evallib, name) is getattr(planning, name)
+
+
+# ------------------------------------------------------------------ cross-validation
+def test_cv_power_aggregates_the_simulation_as_rejection_rates_does():
+    from evallib.cvtests import rejection_rates, simulate_unequal_learners
+
+    table = planning.cv_ttest_power(60, 0.1, folds=5, repeats=3, n_datasets=80, rng=11).set_index("test")
+    seed = int(np.random.default_rng(11).integers(2**31 - 1))
+    for col, delta in (("power", 0.1), ("size", 0.0)):
+        sim = simulate_unequal_learners(60, difference=delta, folds=5, repeats=3, n_datasets=80, rng=seed)
+        ref = rejection_rates(sim, 0.05).set_index("test")
+        assert np.allclose(table[col], ref.loc[table.index, "rate"])
+        assert np.allclose(table[f"{col}_mcse"], np.sqrt(ref.loc[table.index, "rate"] * (1 - ref.loc[table.index, "rate"]) / 80))
+
+
+def test_cv_power_corrected_test_keeps_its_level_and_gains_power_with_the_difference():
+    # 400 data sets: SE of a rate near 0.05 is 0.011; the corrected test is approximately at level
+    small = planning.cv_ttest_power(80, 0.05, folds=5, repeats=5, n_datasets=400, rng=3).set_index("test")
+    big = planning.cv_ttest_power(80, 0.2, folds=5, repeats=5, n_datasets=400, rng=3).set_index("test")
+    corrected = "corrected resampled t"
+    assert abs(small.loc[corrected, "size"] - 0.05) < 0.035
+    assert big.loc[corrected, "power"] > small.loc[corrected, "power"] + 4 * big.loc[corrected, "power_mcse"]
+    # the naive test's power comes with a size far above alpha
+    assert small.loc["paired t, all folds", "size"] > 0.05 + 4 * small.loc["paired t, all folds", "size_mcse"]
+
+
+def test_cv_power_curve_and_plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    table = planning.cv_power_curve([40, 80], 0.1, folds=5, repeats=2, n_datasets=30, rng=0)
+    assert list(table["n_samples"].unique()) == [40, 80] and len(table) == 8
+    ax = planning.plot_cv_power(table, alpha=0.05)
+    assert len(ax.lines) >= 8
+    plt.close("all")
+    with pytest.raises(ValueError, match="difference"):
+        planning.cv_ttest_power(40, -0.1)
+    with pytest.raises(ValueError, match="ns"):
+        planning.cv_power_curve([], 0.1)
+
+
+@pytest.mark.parametrize("method", ["exact", "midp"])
+def test_critical_counts_at_large_m_by_direct_search(method):
+    ms = np.array([1, 2, 5, 17, 100, 333, 1000, 2501, 4000])
+    got = planning._lower_critical(ms, 0.05, method)
+    for m, k in zip(ms, got):
+        x = np.arange(m + 1)
+        cdf = stats.binom.cdf(x, m, 0.5)
+        p = 2 * (cdf - 0.5 * stats.binom.pmf(x, m, 0.5)) if method == "midp" else 2 * cdf
+        ok = np.flatnonzero((p <= 0.05) & (2 * x < m))
+        assert k == (ok.max() if ok.size else -1), m
