@@ -152,7 +152,7 @@ binder-links:
 	slug="$$(printf '%s\n' "$$url" | sed -nE 's#^(https://|ssh://git@|git@)github\.com[:/]([^/]+/[^/]+)$$#\2#p' | sed -E 's#\.git$$##')"; \
 	if [ -z "$$slug" ]; then echo "error: remote '$(REMOTE)' is $$url, not a GitHub address (github.com/OWNER/REPO)" >&2; exit 1; fi; \
 	base="https://mybinder.org/v2/gh/$$slug/$(BINDER_REF)"; \
-	echo "JupyterLab: $$base?urlpath=lab/tree/notebooks"; \
+	echo "JupyterLab: $$base?urlpath=lab/tree/notebooks/00_start_here.ipynb"; \
 	for nb in $(sort $(wildcard notebooks/*.ipynb)); do echo "Voila:      $$base?urlpath=voila/render/$$nb"; done
 
 clean:

@@ -46,7 +46,7 @@ def test_links_for_each_form_of_a_github_remote(tmp_path, remote):
     assert out.returncode == 0, out.stderr
     base = "https://mybinder.org/v2/gh/someone/evalbook/HEAD"
     assert out.stdout.splitlines() == [
-        f"JupyterLab: {base}?urlpath=lab/tree/notebooks",
+        f"JupyterLab: {base}?urlpath=lab/tree/notebooks/00_start_here.ipynb",
         f"Voila:      {base}?urlpath=voila/render/notebooks/01_first.ipynb",
         f"Voila:      {base}?urlpath=voila/render/notebooks/02_second.ipynb",
     ]
@@ -55,7 +55,7 @@ def test_links_for_each_form_of_a_github_remote(tmp_path, remote):
 def test_links_for_another_branch(tmp_path):
     out = _links(_clone_like(tmp_path, "git@github.com:someone/evalbook.git"), "BINDER_REF=main")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[0] == "JupyterLab: https://mybinder.org/v2/gh/someone/evalbook/main?urlpath=lab/tree/notebooks"
+    assert out.stdout.splitlines()[0] == "JupyterLab: https://mybinder.org/v2/gh/someone/evalbook/main?urlpath=lab/tree/notebooks/00_start_here.ipynb"
 
 
 @pytest.mark.parametrize("remote, message", [
