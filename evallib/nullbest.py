@@ -53,6 +53,8 @@ from scipy import special, stats
 from ._validate import check_alpha, check_count
 
 __all__ = [
+    "best_over_thresholds",
+    "auc_normal_critical",
     "METRICS",
     "NullCDF",
     "null_cdf",
@@ -642,6 +644,62 @@ def judge_winner(metric: str, score: float, P: int, N: int, *, C: int = 1, alpha
     m_star = critical_value(metric, P, N, C=C, alpha=alpha, k=k)
     significant = float(score) > m_star + _SCORE_TOL
     return Verdict(metric, int(P), int(N), int(C), alpha, float(score), m_star, p, significant)
+
+
+# --------------------------------------------------------------------------- on real scores
+def best_over_thresholds(y: np.ndarray, score: np.ndarray) -> tuple[float, float]:
+    """Best accuracy and best F-measure over all thresholds of a score (Forman & Cohen).
+
+    The cases are ranked by decreasing score and every cut between two distinct score
+    values (and the cut above all of them, calling everything negative) is tried, as in
+    Forman & Cohen's walk along the ROC curve; tied scores stay on the same side.
+
+    Parameters
+    ----------
+    y : array of bool, True for the positive class (at least one of each class)
+    score : array of float, higher = more likely positive
+
+    Returns
+    -------
+    (best_accuracy, best_f1)
+        ``max (TP + TN) / n`` and ``max 2 TP / (P + TP + FP)`` over the cuts.
+    """
+    y = np.asarray(y, dtype=bool)
+    score = np.asarray(score, dtype=float)
+    order = np.argsort(-score, kind="stable")
+    ys, ss = y[order], score[order]
+    last = np.r_[ss[1:] != ss[:-1], True]  # end of each group of tied scores
+    tp = np.r_[0, np.cumsum(ys)[last]]
+    fp = np.r_[0, np.cumsum(~ys)[last]]
+    P, N = int(y.sum()), int((~y).sum())
+    accuracy = (tp + (N - fp)) / (P + N)
+    f1 = 2 * tp / (P + tp + fp)
+    return float(accuracy.max()), float(f1.max())
+
+
+def auc_normal_critical(auc: float, P: int, N: int, *, C: int = 1, alpha: float = 0.05) -> tuple[float, float]:
+    """Forman & Cohen's critical AUC and p-value from the normal law of Mann-Whitney's U.
+
+    For test sets too large for the exact law (``P * N`` above
+    :data:`evallib.nullbest.MAX_LATTICE`). Under the null hypothesis ``U = AUC * P * N``
+    has mean ``P N / 2`` and variance ``P N (P + N + 1) / 12``; with a continuity
+    correction, ``m*`` is the smallest attainable AUC ``u / (P N)`` with
+    ``Phi((u + 1/2 - mean) / sd) >= (1 - alpha)^(1/C)``, and the p-value is
+    ``1 - (1 - g)^C`` with ``g = 1 - Phi((u - 1/2 - mean) / sd)``.
+
+    Returns
+    -------
+    (critical_auc, pvalue)
+    """
+    alpha = check_alpha(alpha)
+    C = check_count(C, "C", minimum=1)
+    P, N = check_count(P, "P", minimum=1), check_count(N, "N", minimum=1)
+    mean, sd = P * N / 2.0, math.sqrt(P * N * (P + N + 1) / 12.0)
+    u_star = math.ceil(mean + sd * float(stats.norm.isf(tail_probability(C, alpha))) - 0.5 - 1e-9)
+    u = round(float(auc) * P * N)
+    g = float(stats.norm.sf((u - 0.5 - mean) / sd))
+    p = float(-np.expm1(C * np.log1p(-g))) if g < 1.0 else 1.0
+    return min(u_star, P * N) / (P * N), p
 
 
 # --------------------------------------------------------------------------- Monte Carlo

@@ -34,6 +34,7 @@ from sklearn.metrics import (
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 from evallib import report as rp
+from evallib.nullbest import auc_normal_critical, best_over_thresholds
 from evallib.report import (
     EXAMPLE_PATH,
     ReportInputError,
@@ -106,7 +107,7 @@ def test_positive_label_rules(labels, positive, expected):
     frame = pd.DataFrame({"label": labels, "pred_a": labels, "pred_b": labels[::-1]})
     data = load_predictions(frame, positive_label=positive)
     assert data.positive == expected
-    keys = [rp._key(v) for v in labels]
+    keys = [rp.inputs._key(v) for v in labels]
     np.testing.assert_array_equal(data.y, np.array(keys) == expected)
 
 
@@ -314,7 +315,7 @@ def test_best_over_thresholds_against_roc_curve():
         fpr, tpr, _ = roc_curve(y, score, drop_intermediate=False)
         P, N = y.sum(), (~y).sum()
         tp, fp = tpr * P, fpr * N  # roc_curve starts at (0, 0): nothing called positive
-        acc, f1 = rp.best_over_thresholds(y, score)
+        acc, f1 = best_over_thresholds(y, score)
         assert acc == pytest.approx(np.max((tp + N - fp) / n))
         assert f1 == pytest.approx(np.max(2 * tp / (P + tp + fp)))
 
@@ -383,7 +384,7 @@ def test_auc_normal_approximation_against_the_exact_law():
 
     for auc in (0.51, 0.52, 0.54):
         exact = judge_winner("auc", auc, 1500, 1500, C=5, alpha=0.05)
-        crit, p = rp.auc_normal_critical(auc, 1500, 1500, C=5, alpha=0.05)
+        crit, p = auc_normal_critical(auc, 1500, 1500, C=5, alpha=0.05)
         assert crit == pytest.approx(exact.critical_value, abs=1e-4)
         assert p == pytest.approx(exact.p_value, rel=0.02)
 
@@ -662,7 +663,7 @@ def test_failed_notebook_leaves_no_report(tmp_path, monkeypatch):
     bad = tmp_path / "bad.csv"
     bad.write_text("label,pred_a,pred_b\n0,1,0\n1,0,1\n2,0,1\n")
     good = load_predictions(EXAMPLE_PATH)
-    monkeypatch.setattr(rp, "load_predictions", lambda *a, **k: good)
+    monkeypatch.setattr(rp.runner, "load_predictions", lambda *a, **k: good)
     out = tmp_path / "out" / "r.html"
     with pytest.raises(ReportInputError, match="holds 3 classes"):
         rp.run_report(bad, out, progress=False)

@@ -1,0 +1,86 @@
+"""The "compare my classifiers" report: an analyst's predictions in, an honest comparison out.
+
+The analyst's file has one row per test case: the true class in a label column, and per
+classifier a predicted-label column ``pred_<name>``, a score column ``score_<name>`` (higher
+means more likely the positive class), or both; optionally a ``fold`` column when the rows
+are the out-of-fold predictions of a cross-validation. :func:`load_predictions` reads and
+checks it; one function per section of ``notebooks/report.ipynb`` computes that section's
+numbers; :func:`summary_text` turns them into plain sentences, effect sizes and intervals
+first, p-values second, as Berrar & Lozano (2013, section 8) recommend; :func:`run_report`
+executes the notebook with papermill and writes an HTML page without code cells.
+
+One module per job: :mod:`~evallib.report.inputs` (reading and checking the file),
+:mod:`~evallib.report.sections` (the sections' computations), :mod:`~evallib.report.text`
+(formatted tables and the summary's sentences), :mod:`~evallib.report.runner` (papermill and
+nbconvert) and :mod:`~evallib.report.example` (the shipped example).
+
+Sections and their sources:
+
+1. :func:`summarise_data` -- sizes, class balance, classifiers, warnings.
+2. :func:`classifier_measures` -- Flach (2012), ch. 12: contingency table, accuracy with its
+   interval, average recall, precision, recall, F-measure; AUC from the scores.
+3. :func:`pairwise_comparison` -- Berrar & Lozano (2013): McNemar, exact p, Holm,
+   Quesenberry-Hurst intervals (:func:`evallib.pairwise.compare_pairwise`).
+4. :func:`chance_check` -- Forman & Cohen (2005): is the winner better than the best of
+   ``C`` random rankings?
+5. :func:`top_two_bootstrap` -- Keller, Bengio & Wong: paired bootstrap of the F1 difference.
+6. :func:`fold_analysis` -- per-fold accuracy, the corrected resampled t-test, Friedman's
+   test and the critical-difference diagram (Flach 2012, ch. 12).
+7. :func:`summary_text`.
+
+Every section function returns :class:`Skipped` with a one-line reason when its input is
+absent (no scores, no fold column, fewer than two classifiers with predicted labels).
+"""
+from __future__ import annotations
+
+from .example import EXAMPLE_PATH, make_example_predictions
+from .inputs import (
+    PRED_PREFIX,
+    SCORE_PREFIX,
+    Predictions,
+    ReportInputError,
+    load_predictions,
+)
+from .runner import REPORT_NOTEBOOK, ReportExecutionError, ReportFiles, run_report
+from .sections import (
+    ChanceCheck,
+    DataSummary,
+    F1Comparison,
+    FoldAnalysis,
+    Skipped,
+    chance_check,
+    classifier_measures,
+    fold_analysis,
+    pairwise_comparison,
+    summarise_data,
+    top_two_bootstrap,
+)
+from .text import format_measures, format_pairwise, summary_text
+
+__all__ = [
+    "ReportInputError",
+    "ReportExecutionError",
+    "Predictions",
+    "Skipped",
+    "DataSummary",
+    "load_predictions",
+    "summarise_data",
+    "classifier_measures",
+    "format_measures",
+    "pairwise_comparison",
+    "format_pairwise",
+    "summary_text",
+    "FoldAnalysis",
+    "fold_analysis",
+    "ChanceCheck",
+    "chance_check",
+    "F1Comparison",
+    "top_two_bootstrap",
+    "run_report",
+    "ReportFiles",
+    "make_example_predictions",
+    "EXAMPLE_PATH",
+    "REPORT_NOTEBOOK",
+    "PRED_PREFIX",
+    "SCORE_PREFIX",
+]

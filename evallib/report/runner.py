@@ -1,0 +1,190 @@
+"""The report's runner: papermill executes the template, nbconvert writes the HTML page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .._validate import check_alpha, check_choice, check_count
+from .inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
+
+#: The report notebook (evallib is installed editable from a clone).
+REPORT_NOTEBOOK: Path = Path(__file__).resolve().parents[2] / "notebooks" / "report.ipynb"
+
+# ----------------------------------------------------------------------- runner
+@dataclass(frozen=True)
+class ReportFiles:
+    """The files :func:`run_report` wrote: the HTML page and the executed notebook."""
+
+    html: Path
+    notebook: Path
+
+
+class ReportExecutionError(RuntimeError):
+    """The report notebook failed; the message is the notebook's error in one sentence."""
+
+
+def _progress(enabled: bool, message: str) -> None:
+    if enabled:
+        print(message, file=sys.stderr, flush=True)
+
+
+# The lab template without its scripts from a CDN (require.js for widgets, MathJax, Mermaid):
+# the report has no widgets, TeX or diagrams, so the page works offline; CSS and figures
+# are inline.
+_OFFLINE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
+
+
+def _html_exporter():
+    """nbconvert's HTML exporter for the report: no code, no prompts, no opening cell."""
+    import jinja2
+    from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
+
+    exporter = HTMLExporter(
+        exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
+        extra_loaders=[jinja2.DictLoader({"evallib_report.html.j2": _OFFLINE_TEMPLATE})],
+        template_file="evallib_report.html.j2",
+    )
+    # The notebook's opening cell explains how to run it; the page starts with the title.
+    exporter.register_preprocessor(
+        TagRemovePreprocessor(remove_cell_tags={"report-hide"}, enabled=True), enabled=True)
+    return exporter
+
+
+def run_report(
+    predictions: str | os.PathLike,
+    output: str | os.PathLike,
+    *,
+    label_column: str = "label",
+    positive_label: Any = None,
+    fold_column: str = "fold",
+    pred_prefix: str = PRED_PREFIX,
+    score_prefix: str = SCORE_PREFIX,
+    alpha: float = 0.05,
+    adjust: str = "holm",
+    classifiers_tried: int | None = None,
+    title: str | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    timeout: int = 600,
+) -> ReportFiles:
+    """Execute ``notebooks/report.ipynb`` on a predictions file and write the HTML report.
+
+    Steps (each announced on stderr when ``progress``): the input is checked with
+    :func:`load_predictions` (so bad input fails in a second, before any kernel starts);
+    papermill executes the notebook with the parameters (with a progress bar over the
+    cells); nbconvert writes a self-contained HTML page without code cells. Both files are
+    written under temporary names in the output folder and moved into place only when
+    everything succeeded, so a failed run leaves no file that looks like a finished report.
+
+    Parameters
+    ----------
+    predictions : path
+        The predictions file (see :func:`load_predictions`).
+    output : path
+        The HTML file to write; the executed notebook goes beside it (same name, ``.ipynb``).
+    label_column, positive_label, fold_column, pred_prefix, score_prefix
+        The column roles, see :func:`load_predictions`.
+    alpha : float
+        Significance level, in (0, 1).
+    adjust : {"holm", "bonferroni", "none"}
+        Multiple-testing adjustment of the pairwise section.
+    classifiers_tried : int, optional
+        Forman & Cohen's C, the number of classifiers tried before these were chosen;
+        ``None`` = the number of classifiers in the file.
+    title : str, optional
+        Report title; default "Classifier comparison: <file name>".
+    seed : int
+        Seed of the bootstrap (section 5).
+    progress : bool
+        Print the steps and papermill's progress bar.
+    timeout : int
+        Seconds allowed per notebook cell.
+
+    Returns
+    -------
+    ReportFiles
+
+    Raises
+    ------
+    ReportInputError
+        Bad input, with one sentence (nothing is written).
+    ReportExecutionError
+        The notebook failed for another reason (nothing is written).
+    """
+    pred_path = Path(predictions).expanduser().resolve()
+    out_html = Path(output).expanduser().resolve()
+    if out_html.suffix.lower() not in (".html", ".htm"):
+        raise ReportInputError(f"The output file {str(output)!r} must end in .html.")
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    if classifiers_tried is not None:
+        classifiers_tried = check_count(classifiers_tried, "classifiers_tried", minimum=1)
+    seed = check_count(seed, "seed")
+
+    _progress(progress, f"[1/3] checking {predictions}")
+    roles = dict(label_column=label_column, fold_column=fold_column, pred_prefix=pred_prefix,
+                 score_prefix=score_prefix)
+    data = load_predictions(Path(predictions).expanduser(), positive_label=positive_label, **roles)
+    if classifiers_tried is not None and classifiers_tried < len(data.classifiers):
+        raise ReportInputError(
+            f"classifiers_tried must be at least the {len(data.classifiers)} classifiers in the "
+            f"file, got {classifiers_tried}."
+        )
+    params = dict(
+        predictions=str(pred_path), **roles,
+        positive_label=None if positive_label is None else str(positive_label),
+        alpha=alpha, adjust=adjust, classifiers_tried=classifiers_tried,
+        title=title or f"Classifier comparison: {pred_path.name}", seed=seed,
+    )
+    import nbformat
+    import papermill
+
+    from .._kernel import PatientKernelManager
+
+    if not REPORT_NOTEBOOK.is_file():
+        raise ReportExecutionError(
+            f"The report notebook {REPORT_NOTEBOOK} is missing: run_report uses the repository's "
+            "notebooks/ folder, so install evallib editable from a clone (`make venv` does)."
+        )
+    out_html.parent.mkdir(parents=True, exist_ok=True)
+    out_nb = out_html.with_suffix(".ipynb")
+    tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
+    try:
+        tmp_nb = tmp_dir / out_nb.name
+        _progress(progress, f"[2/3] running the report notebook ({len(data.classifiers)} classifiers, "
+                            f"{data.n} test cases)")
+        try:
+            papermill.execute_notebook(
+                str(REPORT_NOTEBOOK), str(tmp_nb), parameters=params, cwd=str(REPORT_NOTEBOOK.parent),
+                kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
+                log_output=False, kernel_manager_class=PatientKernelManager,
+            )
+        except papermill.PapermillExecutionError as exc:
+            message = (exc.evalue or exc.ename).strip().splitlines()[0]
+            if exc.ename == "ReportInputError":
+                raise ReportInputError(message) from None
+            raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
+        _progress(progress, f"[3/3] writing {out_html}")
+        nb = nbformat.read(tmp_nb, as_version=4)
+        exporter = _html_exporter()
+        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": params["title"]}})
+        tmp_html = tmp_dir / out_html.name
+        tmp_html.write_text(body, encoding="utf-8")
+        os.replace(tmp_nb, out_nb)
+        os.replace(tmp_html, out_html)
+    finally:
+        shutil.rmtree(tmp_dir, ignore_errors=True)
+    _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
+    return ReportFiles(html=out_html, notebook=out_nb)
+

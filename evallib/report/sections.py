@@ -1,0 +1,574 @@
+"""The report's sections: one function per section computes its numbers.
+
+Each function takes the checked :class:`~evallib.report.inputs.Predictions` and returns a
+tidy DataFrame or a small frozen result, or :class:`Skipped` with a one-line reason when
+the file gives it no input.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._validate import check_alpha, check_count
+from ..nullbest import auc_normal_critical, best_over_thresholds
+from .inputs import (
+    FEW_MINORITY,
+    HEAVY_SKEW,
+    SMALL_TEST_SET,
+    Predictions,
+    ReportInputError,
+)
+from .text import _pct, _plural
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A section that does not apply to this file, with the one-line reason."""
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"Skipped: {self.reason}"
+
+
+# --------------------------------------------------------------------- section 1
+@dataclass(frozen=True)
+class DataSummary:
+    """Section 1: what the file holds.
+
+    Attributes
+    ----------
+    n, n_pos, n_neg : test cases, positives (P) and negatives (N).
+    positive, negative : the class names.
+    n_folds : number of folds, 0 without a fold column.
+    classifiers : DataFrame indexed by classifier, columns ``labels`` and ``scores`` (bool:
+        which columns the file has for it).
+    warnings : plain sentences about a small test set or heavy class skew.
+    """
+
+    n: int
+    n_pos: int
+    n_neg: int
+    positive: str
+    negative: str
+    n_folds: int
+    classifiers: pd.DataFrame
+    warnings: tuple[str, ...]
+
+    def text(self) -> str:
+        """The summary as deterministic plain text (what the report prints)."""
+        lines = [
+            f"test cases: {self.n}",
+            f"positive class {self.positive!r}: {self.n_pos} ({self.n_pos / self.n:.1%})",
+            f"negative class {self.negative!r}: {self.n_neg} ({self.n_neg / self.n:.1%})",
+            f"folds: {self.n_folds if self.n_folds else 'none (one test set)'}",
+            f"classifiers: {len(self.classifiers)}",
+        ]
+        for name, row in self.classifiers.iterrows():
+            what = " and ".join(w for w, has in (("predicted labels", row["labels"]),
+                                                 ("scores", row["scores"])) if has)
+            lines.append(f"  {name}: {what}")
+        lines += [f"warning: {w}" for w in self.warnings] or ["warnings: none"]
+        return "\n".join(lines)
+
+
+def summarise_data(data: Predictions) -> DataSummary:
+    """Section 1: sizes, class balance, the classifiers and warnings.
+
+    Warnings are raised for fewer than :data:`SMALL_TEST_SET` test cases (the accuracy
+    interval's half-width is then quoted), a minority class below :data:`HEAVY_SKEW` of
+    the cases, or fewer than :data:`FEW_MINORITY` minority cases.
+    """
+    n, p, neg = data.n, data.n_pos, data.n_neg
+    warnings = []
+    if n < SMALL_TEST_SET:
+        half = 1.96 * math.sqrt(0.25 / n)
+        warnings.append(
+            f"small test set: with {n} cases an accuracy near 50% is only known to about "
+            f"+/-{half:.0%} (95% interval), so small differences cannot be resolved."
+        )
+    minority, share = min(p, neg), min(p, neg) / n
+    if share < HEAVY_SKEW:
+        warnings.append(
+            f"heavy class skew: only {share:.1%} of the cases are in the minority class, so "
+            "accuracy mostly measures the majority class; read average recall and F-measure."
+        )
+    if minority < FEW_MINORITY:
+        warnings.append(
+            f"only {_plural(minority, 'case')} of the minority class: recall and F-measure rest on "
+            "very few cases."
+        )
+    table = pd.DataFrame(
+        {"labels": [c in data.labels for c in data.classifiers],
+         "scores": [c in data.scores for c in data.classifiers]},
+        index=pd.Index(list(data.classifiers), name="classifier"),
+    )
+    n_folds = 0 if data.folds is None else int(np.unique(data.folds).size)
+    return DataSummary(n=n, n_pos=p, n_neg=neg, positive=data.positive, negative=data.negative,
+                       n_folds=n_folds, classifiers=table, warnings=tuple(warnings))
+
+
+# --------------------------------------------------------------------- section 2
+def _auc(y: np.ndarray, score: np.ndarray) -> float:
+    from sklearn.metrics import roc_auc_score
+
+    return float(roc_auc_score(y, score))
+
+
+def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Section 2: each classifier's contingency table and measures (Flach 2012, ch. 12).
+
+    Parameters
+    ----------
+    data : Predictions
+    alpha : float
+        The accuracy interval has coverage ``1 - alpha`` (Wilson's score interval, from
+        :func:`evallib.measures.accuracy_interval`; it stays informative at accuracies
+        near 0 or 1, where the book's normal interval collapses).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by classifier: ``TP, FN, FP, TN``; ``accuracy`` with ``acc_low`` and
+        ``acc_high``; ``avg_recall`` (the mean of the two per-class recalls, Flach's
+        "average recall"); ``precision`` (TP / (TP + FP)), ``recall`` (TP / P) and ``F1``
+        (``2 TP / (2 TP + FP + FN)``), all from :func:`evallib.measures.measures`; ``AUC``
+        from the scores (scikit-learn's ``roc_auc_score``, ties counted as one half).
+        Measures that need predicted labels are NaN for a classifier given only by
+        scores, and ``AUC`` is NaN without scores. Precision is NaN (undefined, 0/0) when
+        a classifier predicts no positive; F1 is then 0, since the file has positives.
+    """
+    from ..measures import accuracy_interval
+    from ..measures import measures as flach_measures
+
+    alpha = check_alpha(alpha)
+    y = data.y
+    rows = []
+    for name in data.classifiers:
+        row: dict[str, Any] = {"classifier": name}
+        if name in data.labels:
+            pred = data.labels[name]
+            tp = int(np.sum(pred & y))
+            fn = int(np.sum(~pred & y))
+            fp = int(np.sum(pred & ~y))
+            tn = int(np.sum(~pred & ~y))
+            m = flach_measures(tp, fn, fp, tn)
+            ci = accuracy_interval(tp + tn, m.n, alpha=alpha, method="wilson")
+            row.update(TP=tp, FN=fn, FP=fp, TN=tn, accuracy=m.accuracy, acc_low=ci.low,
+                       acc_high=ci.high, avg_recall=m.avg_recall, precision=m.precision,
+                       recall=m.recall, F1=m.f_measure)
+        row["AUC"] = _auc(y, data.scores[name]) if name in data.scores else float("nan")
+        rows.append(row)
+    cols = ["TP", "FN", "FP", "TN", "accuracy", "acc_low", "acc_high", "avg_recall",
+            "precision", "recall", "F1", "AUC"]
+    out = pd.DataFrame(rows).set_index("classifier").reindex(columns=cols)
+    for c in ("TP", "FN", "FP", "TN"):
+        out[c] = out[c].astype("Int64")
+    out.attrs["alpha"] = alpha
+    return out
+
+
+# --------------------------------------------------------------------- section 3
+def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
+    """Section 3: Berrar & Lozano's table for every pair of classifiers with labels.
+
+    Calls :func:`evallib.pairwise.compare_pairwise` (McNemar with Yates' correction, the
+    exact p-value, Holm's levels, Quesenberry-Hurst intervals) and sorts the pairs by
+    effect, the observed ``|difference in error rate|``, largest first (ties: smaller p
+    first). Adds the signed view: ``better`` (the classifier with fewer errors, or
+    ``"tie"``), ``diff`` (error rate of the first minus the second, eq. 4's ``p_b - p_c``)
+    and its signed ``1 - alpha`` interval ``diff_low``/``diff_high``.
+
+    Returns
+    -------
+    pandas.DataFrame or Skipped
+        Skipped when fewer than two classifiers have predicted labels.
+    """
+    from ..pairwise import compare_pairwise, qh_interval
+
+    alpha = check_alpha(alpha)
+    if len(data.labels) < 2:
+        return Skipped(
+            f"only {len(data.labels)} classifier(s) with predicted labels; McNemar's test and the "
+            "intervals compare the predicted labels of two classifiers."
+        )
+    y = np.where(data.y, data.positive, data.negative)
+    preds = {name: np.where(p, data.positive, data.negative) for name, p in data.labels.items()}
+    table = compare_pairwise(y, preds, alpha=alpha, adjust=adjust)
+    attrs = dict(table.attrs)
+    table = table.sort_values(["estimate", "p"], ascending=[False, True], kind="stable")
+    table = table.reset_index(drop=True)
+    signed = [qh_interval(int(b), int(c), int(n), alpha=alpha, signed=True)
+              for b, c, n in zip(table["b"], table["c"], table["n"])]
+    table["diff"] = (table["b"] - table["c"]) / table["n"]
+    table["diff_low"] = [s.low for s in signed]
+    table["diff_high"] = [s.high for s in signed]
+    table["better"] = [i if b < c else (j if c < b else "tie")
+                       for (i, j), b, c in zip(table["pair"], table["b"], table["c"])]
+    table.attrs.update(attrs)
+    return table
+
+
+# --------------------------------------------------------------------- section 4
+@dataclass(frozen=True)
+class ChanceCheck:
+    """Section 4: is the winner better than the best of ``C`` random classifiers?
+
+    Attributes
+    ----------
+    table : DataFrame, one row per metric (``AUC``, ``best accuracy``, ``best F1``):
+        ``winner``, ``value``, ``from`` (how the value was obtained), ``critical``
+        (Forman & Cohen's m*), ``p`` (the chance that the best of ``C`` random rankings
+        scores at least ``value``) and ``beats_chance`` (``value > critical``).
+    C, P, N, alpha : the null hypothesis's settings.
+    notes : sentences about metrics that could not be judged.
+
+    The ``law`` column says how ``F`` was computed: ``"exact"``, or ``"normal
+    approximation"`` for the AUC of a test set with ``P * N`` above
+    :data:`evallib.nullbest.MAX_LATTICE` (:func:`auc_normal_critical`).
+    """
+
+    table: pd.DataFrame
+    C: int
+    P: int
+    N: int
+    alpha: float
+    notes: tuple[str, ...] = ()
+
+    def formatted(self) -> pd.DataFrame:
+        """The table as text."""
+        t = self.table
+        return pd.DataFrame({
+            "winner": t["winner"], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
+            f"critical value (alpha = {self.alpha:g}, C = {self.C})": t["critical"].map(lambda v: f"{v:.3f}"),
+            "p-value": t["p"].map(lambda v: f"{v:.2g}"),
+            "better than chance": t["beats_chance"].map({True: "yes", False: "no"}),
+            "law": t["law"],
+        }, index=t.index)
+
+    def summary(self) -> str:
+        """One sentence for section 7."""
+        parts = []
+        for metric, r in self.table.iterrows():
+            verdict = "beats" if r["beats_chance"] else "does not beat"
+            how = "" if metric == "AUC" else (
+                " at the best threshold of its scores" if r["from"].startswith("best") else
+                " at its own threshold")
+            parts.append(f"{r['winner']}'s {metric[5:] if metric.startswith('best ') else metric} "
+                         f"of {r['value']:.3f}{how} {verdict} the critical value "
+                         f"{r['critical']:.3f} (p = {r['p']:.2g})")
+        text = (f"Against the best of C = {self.C} random classifiers on {_plural(self.P, 'positive')} "
+                f"and {_plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): "
+                + "; ".join(parts) + ".")
+        return " ".join([text, *self.notes])
+
+
+def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried: int | None = None,
+                 alpha: float = 0.05):
+    """Section 4: Forman & Cohen's critical values for the winner's AUC, accuracy and F1.
+
+    Under the null hypothesis each of the ``C`` classifiers tried ranks the test cases at
+    random; the winner is better than chance at level ``alpha`` when its score exceeds
+    ``m* = F^-1((1 - alpha)^(1/C))`` and its p-value is the chance that the best of ``C``
+    random rankings scores at least as much (:func:`evallib.nullbest.judge_winner`, exact).
+
+    Each classifier's best accuracy and best F-measure are taken over all thresholds of
+    its scores (:func:`best_over_thresholds`), as the null hypothesis does; a classifier
+    given only by predicted labels contributes its accuracy and F-measure at its own
+    threshold, which can only be lower than its best, so its test is conservative. The
+    winner of each metric is the classifier with the highest value (ties: the earlier in
+    the file). The AUC row needs at least one score column.
+
+    Parameters
+    ----------
+    data : Predictions
+    measures : DataFrame from :func:`classifier_measures`
+    classifiers_tried : int, optional
+        ``C``, how many classifiers were tried before these were picked; at least the
+        number in the file, which is the default.
+    alpha : float
+
+    Returns
+    -------
+    ChanceCheck
+    """
+    from ..nullbest import MAX_LATTICE, judge_winner
+
+    alpha = check_alpha(alpha)
+    k = len(data.classifiers)
+    if classifiers_tried is None:
+        C = k
+    else:
+        C = check_count(classifiers_tried, "classifiers_tried", minimum=1)
+        if C < k:
+            raise ReportInputError(
+                f"classifiers_tried must be at least the {k} classifiers in the file, got {C}."
+            )
+    P, N = data.n_pos, data.n_neg
+    candidates: dict[str, list[tuple[str, float, str]]] = {"AUC": [], "best accuracy": [], "best F1": []}
+    for name in data.classifiers:
+        if name in data.scores:
+            acc, f1 = best_over_thresholds(data.y, data.scores[name])
+            candidates["AUC"].append((name, float(measures.at[name, "AUC"]), "scores"))
+            candidates["best accuracy"].append((name, acc, "best threshold of its scores"))
+            candidates["best F1"].append((name, f1, "best threshold of its scores"))
+        else:
+            candidates["best accuracy"].append((name, float(measures.at[name, "accuracy"]),
+                                                "its predicted labels"))
+            candidates["best F1"].append((name, float(measures.at[name, "F1"]), "its predicted labels"))
+    rows, notes = [], []
+    too_big = P * N > MAX_LATTICE
+    for metric, key in (("AUC", "auc"), ("best accuracy", "accuracy"), ("best F1", "f1")):
+        if not candidates[metric]:
+            continue
+        name, value, how = max(candidates[metric], key=lambda c: c[1])  # first of ties
+        value_in = min(max(value, 0.0), 1.0)
+        if too_big and key == "auc":
+            crit, p = auc_normal_critical(value_in, P, N, C=C, alpha=alpha)
+            law, significant = "normal approximation", value_in > crit + 1e-9
+        elif too_big and key == "f1":
+            notes.append(
+                f"{name}'s best F1 of {value:.3f} is not judged: the exact law of the best F-measure "
+                f"needs P * N <= {MAX_LATTICE:,}, and this test set has {P * N:,}."
+            )
+            continue
+        else:
+            verdict = judge_winner(key, value_in, P, N, C=C, alpha=alpha)
+            crit, p, significant, law = (verdict.critical_value, verdict.p_value,
+                                         verdict.significant, "exact")
+        rows.append({"metric": metric, "winner": name, "value": value, "from": how,
+                     "critical": crit, "p": p, "beats_chance": bool(significant), "law": law})
+    table = pd.DataFrame(rows, columns=["metric", "winner", "value", "from", "critical", "p",
+                                        "beats_chance", "law"]).set_index("metric")
+    return ChanceCheck(table=table, C=C, P=P, N=N, alpha=alpha, notes=tuple(notes))
+
+
+# --------------------------------------------------------------------- section 5
+@dataclass(frozen=True)
+class F1Comparison:
+    """Section 5: the paired bootstrap of the F1 difference of the top two classifiers.
+
+    Attributes
+    ----------
+    best, second : the classifiers with the highest and second-highest F1 on the test set.
+    f1_best, f1_second : their F1.
+    difference : ``f1_best - f1_second`` (>= 0).
+    low, high : the ``1 - alpha`` percentile interval of the bootstrap replicates of the
+        difference.
+    share_best_better : share of replicates in which ``best`` keeps the higher F1 (Keller,
+        Bengio & Wong's "confidence" in the observed winner, eq. 13).
+    share_tied : share of replicates in which the two F1 are equal.
+    reps, alpha, seed : the bootstrap's settings.
+    """
+
+    best: str
+    second: str
+    f1_best: float
+    f1_second: float
+    difference: float
+    low: float
+    high: float
+    share_best_better: float
+    share_tied: float
+    reps: int
+    alpha: float
+    seed: int
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Whether the interval lies entirely above 0 (the bootstrap calls them different)."""
+        return self.low > 0 or self.high < 0
+
+    def text(self) -> str:
+        """The result as deterministic plain text."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        verdict = ("the interval excludes 0: the bootstrap calls the difference real"
+                   if self.excludes_zero else "the interval includes 0: no clear difference")
+        return (
+            f"F1 of {self.best}: {self.f1_best:.3f}; F1 of {self.second}: {self.f1_second:.3f}\n"
+            f"difference {self.difference:+.3f}, {level} bootstrap interval "
+            f"[{self.low:+.3f}, {self.high:+.3f}] ({self.reps} replicates, seed {self.seed})\n"
+            f"{self.best} keeps the higher F1 in {self.share_best_better:.1%} of the replicates "
+            f"(the two tie in {self.share_tied:.1%}); "
+            f"{verdict}"
+        )
+
+    def summary(self) -> str:
+        """One sentence for section 7."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        return (
+            f"By F-measure the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
+            f"({self.f1_second:.3f}): a difference of {self.difference:.3f} with {level} bootstrap "
+            f"interval {self.low:+.3f} to {self.high:+.3f}"
+            + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
+            + f"; {self.best} stays ahead in {self.share_best_better:.0%} of the resamples"
+            + (f" and ties in {self.share_tied:.0%}." if self.share_tied >= 0.005 else ".")
+        )
+
+
+def top_two_bootstrap(
+    data: Predictions, measures: pd.DataFrame, *, reps: int = 10_000, alpha: float = 0.05,
+    seed: int = 0,
+):
+    """Section 5: paired bootstrap of the F1 difference of the two best classifiers by F1.
+
+    The two classifiers with predicted labels and the highest F1 in ``measures`` (ties:
+    the earlier in the file first) are compared by
+    :func:`evallib.bizarre.bootstrap_f1_difference` (Keller, Bengio & Wong, eqs. 12-14):
+    test cases are resampled with replacement, keeping each case's pair of predictions
+    together, and the percentile interval of ``F1_best - F1_second`` is reported.
+
+    Returns
+    -------
+    F1Comparison or Skipped
+        Skipped with fewer than two classifiers with predicted labels.
+    """
+    from ..bizarre import bootstrap_f1_difference
+
+    alpha = check_alpha(alpha)
+    reps = check_count(reps, "reps", minimum=1)
+    seed = check_count(seed, "seed")
+    if len(data.labels) < 2:
+        return Skipped(
+            f"only {len(data.labels)} classifier(s) with predicted labels; the bootstrap compares "
+            "the F-measures of two."
+        )
+    f1 = measures.loc[list(data.labels), "F1"].astype(float)
+    order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
+    best, second = f1.index[order[0]], f1.index[order[1]]
+    res = bootstrap_f1_difference(data.y.astype(int), data.labels[best].astype(int),
+                                  data.labels[second].astype(int), reps=reps, alpha=alpha, seed=seed)
+    # The module reports dF1 = F1_B - F1_A with A = best; turn it round.
+    return F1Comparison(
+        best=str(best), second=str(second), f1_best=float(res.f1_a), f1_second=float(res.f1_b),
+        difference=0.0 - float(res.observed), low=0.0 - float(res.interval[1]),
+        high=0.0 - float(res.interval[0]), share_best_better=float(res.p_negative),
+        share_tied=float(1.0 - res.p_negative - res.p_positive), reps=reps, alpha=alpha, seed=seed,
+    )
+
+
+# --------------------------------------------------------------------- section 6
+def _fold_order(folds: np.ndarray) -> list[str]:
+    names = list(dict.fromkeys(sorted(set(folds.tolist()))))
+    try:
+        return sorted(names, key=float)
+    except ValueError:
+        return names
+
+
+@dataclass(frozen=True)
+class FoldAnalysis:
+    """Section 6: the cross-validation view of a file with a fold column.
+
+    Attributes
+    ----------
+    per_fold : DataFrame, accuracy of each classifier (columns) in each fold (rows).
+    fold_sizes : Series, test cases per fold.
+    best, second : the two classifiers with the highest mean per-fold accuracy.
+    ttest : :class:`evallib.cvtests.CVTTestResult` of the corrected resampled t-test of
+        ``best`` against ``second``.
+    test_train_ratio : ``n_test / n_train`` used by the correction (mean over folds).
+    interval : the ``1 - alpha`` interval of the mean accuracy difference.
+    friedman : :class:`evallib.ranktests.FriedmanResult` over the folds.
+    cd : :class:`evallib.ranktests.CriticalDifference` (Nemenyi) for the average ranks.
+    alpha : the level.
+    """
+
+    per_fold: pd.DataFrame
+    fold_sizes: pd.Series
+    best: str
+    second: str
+    ttest: Any
+    test_train_ratio: float
+    interval: tuple[float, float]
+    friedman: Any
+    cd: Any
+    alpha: float
+
+    def text(self) -> str:
+        """The tests as deterministic plain text."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        t, f = self.ttest, self.friedman
+        ranks = ", ".join(f"{name} {r:.2f}" for name, r in f.avg_ranks.sort_values(kind="stable").items())
+        return (
+            f"corrected resampled t-test, {self.best} vs {self.second} over {len(self.per_fold)} folds "
+            f"(n_test/n_train = {self.test_train_ratio:.3f}):\n"
+            f"  mean accuracy difference {t.mean_difference:+.3f}, {level} interval "
+            f"[{self.interval[0]:+.3f}, {self.interval[1]:+.3f}], t = {t.statistic:.2f}, "
+            f"df = {t.df:g}, p = {t.pvalue:.2g}\n"
+            f"Friedman test over the folds: chi2 = {f.statistic:.2f}, df = {f.df}, p = {f.pvalue:.2g}\n"
+            f"average ranks (1 = best): {ranks}\n"
+            f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.cd.cd:.2f}"
+        )
+
+    def summary(self) -> str:
+        """One sentence for section 7."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        lo, hi = self.interval
+        ahead = (f"{self.best} is ahead of {self.second} by {_pct(self.ttest.mean_difference)} "
+                 "accuracy points on average" if self.ttest.mean_difference > 0 else
+                 f"{self.best} and {self.second} have the same mean accuracy")
+        return (
+            f"Across the {len(self.per_fold)} folds, {ahead} ({level} interval "
+            f"{_pct(lo)} to {_pct(hi)}, corrected resampled t-test p = {self.ttest.pvalue:.2g}); "
+            f"Friedman's test over the folds gives p = {self.friedman.pvalue:.2g}."
+        )
+
+
+def fold_analysis(data: Predictions, *, alpha: float = 0.05):
+    """Section 6: per-fold accuracy, the corrected resampled t-test, Friedman and the CD.
+
+    For each fold, the accuracy of every classifier with predicted labels. The two with
+    the highest mean per-fold accuracy (ties: the earlier in the file) are compared by
+    :func:`evallib.cvtests.corrected_resampled_ttest` (Nadeau & Bengio), with
+    ``n_test/n_train`` the mean over folds of ``fold size / (n - fold size)``, the
+    k-fold value ``1/(k - 1)`` for equal folds. All classifiers are ranked in each fold
+    and compared by :func:`evallib.ranktests.friedman` and the Nemenyi critical
+    difference (:func:`evallib.ranktests.critical_difference`), as Flach ranks
+    algorithms over data sets.
+
+    Folds of one data set are not independent data sets: they share training cases,
+    which is why the t-test is corrected; Friedman's test and the critical difference
+    have no such correction and read as descriptive here.
+
+    Returns
+    -------
+    FoldAnalysis or Skipped
+        Skipped without a fold column or with fewer than two classifiers with predicted
+        labels.
+    """
+    from ..cvtests import corrected_resampled_ttest
+    from ..ranktests import critical_difference, friedman
+
+    alpha = check_alpha(alpha)
+    if data.folds is None:
+        return Skipped(f"the file has no fold column ({data.fold_column!r}), so its rows are one "
+                       "test set, not cross-validation folds.")
+    if len(data.labels) < 2:
+        return Skipped(f"only {len(data.labels)} classifier(s) with predicted labels; the fold "
+                       "comparison needs two.")
+    order = _fold_order(data.folds)
+    per_fold = pd.DataFrame(
+        {name: [float(np.mean(pred[data.folds == f] == data.y[data.folds == f])) for f in order]
+         for name, pred in data.labels.items()},
+        index=pd.Index(order, name="fold"),
+    )
+    sizes = pd.Series([int(np.sum(data.folds == f)) for f in order], index=per_fold.index, name="cases")
+    if (sizes == data.n).any():
+        return Skipped("one fold holds every case, so there is no training set to correct for.")
+    ratio = float(np.mean(sizes / (data.n - sizes)))
+    means = per_fold.mean(axis=0)
+    ranked = sorted(range(len(means)), key=lambda i: (-means.iloc[i], i))
+    best, second = means.index[ranked[0]], means.index[ranked[1]]
+    test = corrected_resampled_ttest(per_fold[best], per_fold[second], test_train_ratio=ratio)
+    fr = friedman(per_fold)
+    cd = critical_difference(per_fold.shape[1], per_fold.shape[0], alpha=alpha, test="nemenyi")
+    return FoldAnalysis(per_fold=per_fold, fold_sizes=sizes, best=str(best), second=str(second),
+                        ttest=test, test_train_ratio=ratio, interval=test.interval(alpha), friedman=fr,
+                        cd=cd, alpha=alpha)
+
