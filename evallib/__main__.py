@@ -57,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
             "report without code and the executed notebook beside it."
         ),
     )
-    rep.add_argument("predictions", help="the predictions file (CSV, or any table pandas reads)")
+    rep.add_argument("predictions", help="the predictions file: CSV/TSV (separator, decimal comma and encoding are "
+                          "detected), .xlsx, .parquet, or another table pandas reads")
     rep.add_argument("-o", "--output", default="report.html",
                      help="HTML file to write (default: report.html); the notebook goes beside it")
     rep.add_argument("--label-column", default="label", help="column with the true classes (default: label)")
@@ -68,7 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--score-prefix", default="score_",
                      help="prefix of the score columns (default: score_)")
     rep.add_argument("--positive-label", default=None,
-                     help="the positive class (default: 1 for 0/1 labels, else the less frequent class)")
+                     help="the positive class, the one scores and F-measure are about (required unless the "
+                          "classes are 0/1 or False/True)")
+    rep.add_argument("--sheet", default=None, help="the sheet of an Excel workbook (default: the first)")
     rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
     rep.add_argument("--adjust", choices=("holm", "bonferroni", "none"), default="holm",
                      help="multiple-testing adjustment of the pairwise tests (default: holm)")
@@ -90,7 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         files = run_report(
             args.predictions, args.output, label_column=args.label_column,
             positive_label=args.positive_label, fold_column=args.fold_column,
-            pred_prefix=args.pred_prefix, score_prefix=args.score_prefix, alpha=args.alpha,
+            pred_prefix=args.pred_prefix, score_prefix=args.score_prefix, sheet=args.sheet,
+            alpha=args.alpha,
             adjust=args.adjust,
             classifiers_tried=args.classifiers_tried, title=args.title or None, seed=args.seed,
             progress=not args.quiet,

@@ -86,9 +86,10 @@ def _write(frame: pd.DataFrame, path: Path) -> Path:
 
 # ------------------------------------------------------------------------ loading
 def test_load_example_defaults():
-    data = load_predictions(EXAMPLE_PATH)
+    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
     raw = pd.read_csv(EXAMPLE_PATH)
-    assert data.positive == "ER-" and data.negative == "ER+"  # the less frequent class
+    assert data.positive == "ER-" and data.negative == "ER+"
+    assert data.read_note == ""  # plain UTF-8 CSV with commas
     assert data.n == len(raw) == 47
     assert data.n_pos == int((raw["label"] == "ER-").sum())
     assert data.classifiers == ("dlda30", "dlda10", "dlda30_swapped", "coin", "prior")
@@ -100,7 +101,7 @@ def test_load_example_defaults():
 @pytest.mark.parametrize(
     "labels, positive, expected",
     [([0, 1, 1, 1], None, "1"), ([True, False, False], None, "True"),
-     (["b", "a", "a"], None, "b"), (["x", "y", "x", "y"], None, "y"),
+     (["b", "a", "a"], "b", "b"), (["x", "y", "x", "y"], "x", "x"),
      ([0, 1, 1], "0", "0"), ([0, 1, 1], 0.0, "0"), ([0.0, 1.0, 1.0], "1", "1")],
 )
 def test_positive_label_rules(labels, positive, expected):
@@ -515,7 +516,7 @@ def test_summary_of_identical_classifiers_is_defined():
     """Degenerate but legal: two classifiers that never disagree."""
     frame = pd.DataFrame({"label": ["x", "y", "x", "y"], "pred_a": ["x", "y", "x", "x"],
                           "pred_b": ["x", "y", "x", "x"], "fold": [1, 1, 2, 2]})
-    data = load_predictions(frame)
+    data = load_predictions(frame, positive_label="y")
     m = classifier_measures(data)
     boot = top_two_bootstrap(data, m, reps=500, seed=0)
     assert (boot.difference, boot.low, boot.high, boot.share_tied) == (0, 0, 0, 1)
@@ -573,7 +574,8 @@ def _p_text(b: int, c: int) -> str:
 
 @pytest.mark.slow
 def test_report_on_the_example(tmp_path):
-    html, nb = _run_cli(tmp_path, EXAMPLE_PATH, "--title", "Shipped example report")
+    html, nb = _run_cli(tmp_path, EXAMPLE_PATH, "--title", "Shipped example report",
+                        "--positive-label", "ER-")
     raw = pd.read_csv(EXAMPLE_PATH)
     y = raw["label"].to_numpy()
     assert "Shipped example report" in html
@@ -662,7 +664,7 @@ def test_failed_notebook_leaves_no_report(tmp_path, monkeypatch):
     """Even when the quick pre-check passes, a failing notebook writes nothing."""
     bad = tmp_path / "bad.csv"
     bad.write_text("label,pred_a,pred_b\n0,1,0\n1,0,1\n2,0,1\n")
-    good = load_predictions(EXAMPLE_PATH)
+    good = load_predictions(EXAMPLE_PATH, positive_label="ER-")
     monkeypatch.setattr(rp.runner, "load_predictions", lambda *a, **k: good)
     out = tmp_path / "out" / "r.html"
     with pytest.raises(ReportInputError, match="holds 3 classes"):

@@ -49,6 +49,9 @@ class Predictions:
     folds : numpy.ndarray of str, or None without a fold column.
     fold_column : the fold column's name (used or looked for).
     classifiers : every classifier's name, in the order of the file's columns.
+    positive_from : how the positive class was chosen (one sentence).
+    read_note : what the reader detected when the file is not plain UTF-8 CSV with
+        commas (one sentence), else ``""``.
     """
 
     source: str
@@ -61,6 +64,8 @@ class Predictions:
     folds: np.ndarray | None
     fold_column: str
     classifiers: tuple[str, ...]
+    positive_from: str = ""
+    read_note: str = ""
 
     @property
     def n(self) -> int:
@@ -84,7 +89,21 @@ def _key(value: Any) -> str:
         return str(bool(value))
     if isinstance(value, numbers.Real) and math.isfinite(float(value)) and float(value).is_integer():
         return str(int(value))
-    return str(value).strip()
+    return str(value)
+
+
+def _keys(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's label text (:func:`_key`), as ``(codes, texts)`` with ``texts[codes]``.
+
+    Vectorised through :func:`pandas.factorize`: :func:`_key` runs once per distinct value,
+    so a million rows cost a hash pass, not a million Python calls. Missing values must
+    have been refused before.
+    """
+    codes, uniques = pd.factorize(values, sort=False)
+    texts = np.array([_key(u) for u in uniques], dtype=object)
+    # different raw values with one text (1 and 1.0 and "1") become one class
+    merged, inverse = np.unique(texts, return_inverse=True) if texts.size else (texts, np.zeros(0, int))
+    return inverse.astype(np.int64)[codes], merged
 
 
 def _quote_list(values) -> str:
@@ -94,29 +113,122 @@ def _quote_list(values) -> str:
     return ", ".join(values[:-1]) + " and " + values[-1]
 
 
-_READERS = {
-    ".csv": lambda p: pd.read_csv(p), ".txt": lambda p: pd.read_csv(p),
-    ".tsv": lambda p: pd.read_csv(p, sep="\t"), ".tab": lambda p: pd.read_csv(p, sep="\t"),
-    ".parquet": pd.read_parquet, ".feather": pd.read_feather, ".json": pd.read_json,
-    ".xlsx": pd.read_excel, ".xls": pd.read_excel, ".pkl": pd.read_pickle,
-    ".pickle": pd.read_pickle,
-}
+def _sniff_text(path: Path) -> dict[str, Any]:
+    """Encoding, separator and decimal mark of a text table, from its first 256 KB.
+
+    Encoding: a byte-order mark (UTF-8, UTF-16), else UTF-8 if the sample decodes, else
+    Windows-1252 (Western European spreadsheets' default). Separator: :class:`csv.Sniffer`
+    restricted to comma, semicolon, tab and ``|`` (comma when it cannot tell). Decimal mark:
+    a comma when the separator is not a comma and fields look like ``0,25`` but none like
+    ``0.25``.
+    """
+    import codecs
+    import csv
+    import re
+
+    raw = path.open("rb").read(1 << 18)
+    if raw.startswith(codecs.BOM_UTF8):
+        encoding = "utf-8-sig"
+    elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
+    elif b"\x00" in raw:
+        raise ValueError("it is not text: it holds zero bytes, as binary files do")
+    else:
+        try:
+            codecs.getincrementaldecoder("utf-8")().decode(raw, final=False)
+            encoding = "utf-8"
+        except UnicodeDecodeError:
+            encoding = "cp1252"
+    text = raw.decode(encoding, errors="ignore")
+    lines = [ln for ln in text.splitlines()[:50] if ln.strip()]
+    if lines and len(raw) == (1 << 18) and len(lines) > 1:
+        lines = lines[:-1]  # the last line of the sample may be cut
+    sample = "\n".join(lines)
+    try:
+        sep = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
+    except csv.Error:
+        sep = ","
+    decimal = "."
+    if sep != ",":
+        fields = [f.strip().strip('"') for ln in lines[1:] for f in ln.split(sep)]
+        if any(re.fullmatch(r"[-+]?\d*,\d+", f) for f in fields) and not any(
+                re.fullmatch(r"[-+]?\d*\.\d+([eE][-+]?\d+)?", f) for f in fields):
+            decimal = ","
+    header = next(csv.reader([lines[0]], delimiter=sep)) if lines else []
+    return {"encoding": encoding, "sep": sep, "decimal": decimal, "header": header}
 
 
-def _read_table(path: Path) -> pd.DataFrame:
+_SEP_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "vertical bars"}
+
+
+def _read_table(path: Path, sheet: str | int | None = None) -> tuple[pd.DataFrame, str]:
+    """The table at ``path`` and one sentence on what was detected (``""`` for plain CSV)."""
     if not path.exists():
         raise ReportInputError(f"The predictions file {str(path)!r} does not exist.")
     if path.is_dir():
         raise ReportInputError(f"The predictions file {str(path)!r} is a directory, not a file.")
-    reader = _READERS.get(path.suffix.lower(), lambda p: pd.read_csv(p))
+    suffix = path.suffix.lower()
+    if sheet is not None and suffix not in (".xlsx", ".xlsm", ".xls"):
+        raise ReportInputError(
+            f"--sheet (sheet=) applies to Excel workbooks only, and {str(path)!r} is not one.")
+    note, header = "", None
     try:
-        frame = reader(path)
+        if suffix in (".xlsx", ".xlsm", ".xls"):
+            try:
+                import openpyxl  # noqa: F401
+            except ImportError:  # pragma: no cover - openpyxl is a dependency
+                raise ReportInputError("Reading Excel workbooks needs the openpyxl package.") from None
+            book = pd.ExcelFile(path)
+            names = book.sheet_names
+            if sheet is None:
+                chosen = names[0]
+            elif str(sheet) in names:
+                chosen = str(sheet)
+            else:
+                raise ReportInputError(
+                    f"The workbook {str(path)!r} has no sheet {str(sheet)!r}; its sheets are "
+                    f"{_quote_list(names)} (choose one with --sheet).")
+            head = pd.read_excel(book, sheet_name=chosen, header=None, nrows=1)
+            header = [str(v) for v in head.iloc[0].tolist()] if len(head) else []
+            frame = pd.read_excel(book, sheet_name=chosen)
+            note = (f"Read sheet {chosen!r} of the Excel workbook"
+                    + (f" (it has {len(names)} sheets; choose another with --sheet)." if len(names) > 1 else "."))
+        elif suffix == ".parquet":
+            frame = pd.read_parquet(path)
+            note = "Read a Parquet file."
+        elif suffix == ".feather":
+            frame, note = pd.read_feather(path), "Read a Feather file."
+        elif suffix == ".json":
+            frame, note = pd.read_json(path), "Read a JSON table."
+        elif suffix in (".pkl", ".pickle"):
+            frame, note = pd.read_pickle(path), "Read a pickled pandas table."
+        else:
+            if path.stat().st_size == 0:
+                raise pd.errors.EmptyDataError("empty")
+            found = _sniff_text(path)
+            header = found["header"]
+            kwargs = dict(sep=found["sep"], decimal=found["decimal"], encoding=found["encoding"])
+            try:
+                frame = pd.read_csv(path, **kwargs)
+            except UnicodeDecodeError:  # not UTF-8 after the sample
+                kwargs["encoding"] = found["encoding"] = "cp1252"
+                frame = pd.read_csv(path, **kwargs)
+            parts = []
+            if found["sep"] != ",":
+                parts.append(f"values separated by {_SEP_NAMES[found['sep']]}")
+            if found["decimal"] == ",":
+                parts.append("a decimal comma")
+            if found["encoding"] != "utf-8":
+                parts.append({"utf-8-sig": "UTF-8 with a byte-order mark",
+                              "utf-16": "UTF-16 text", "cp1252": "Windows-1252 (not UTF-8) text"}
+                             [found["encoding"]])
+            if parts:
+                note = "Read the file as text with " + ", ".join(parts[:-1]) + (
+                    " and " if len(parts) > 1 else "") + parts[-1] + "."
+    except ReportInputError:
+        raise
     except pd.errors.EmptyDataError:
         raise ReportInputError(f"The predictions file {str(path)!r} is empty.") from None
-    except UnicodeDecodeError:
-        raise ReportInputError(
-            f"The predictions file {str(path)!r} could not be read as a table: it is not UTF-8 text."
-        ) from None
     except Exception as exc:  # pandas raises many kinds for a malformed file
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ReportInputError(
@@ -124,7 +236,20 @@ def _read_table(path: Path) -> pd.DataFrame:
         ) from None
     if not isinstance(frame, pd.DataFrame):
         raise ReportInputError(f"The predictions file {str(path)!r} does not hold a table.")
-    return frame
+    if header is not None:
+        _check_duplicates([str(h) for h in header], str(path))
+    return frame, note
+
+
+def _check_duplicates(columns: list[str], where: str) -> None:
+    seen: dict[str, str] = {}
+    for c in columns:
+        k = str(c).strip()
+        if k in seen:
+            raise ReportInputError(
+                f"The column name {k!r} occurs twice in {where!r}; give every column its own name "
+                "(pandas would silently rename the second).")
+        seen[k] = c
 
 
 def _check_no_missing(values: pd.Series, column: str, need: str, *, nan: bool = False) -> None:
@@ -141,6 +266,17 @@ def _first_row(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0]) + 1
 
 
+def _near_duplicates(texts) -> tuple[str, str] | None:
+    """Two label texts that differ only in letter case or surrounding space, if any."""
+    seen: dict[str, str] = {}
+    for t in texts:
+        k = str(t).strip().casefold()
+        if k in seen and seen[k] != t:
+            return seen[k], t
+        seen[k] = t
+    return None
+
+
 def load_predictions(
     source: str | os.PathLike | pd.DataFrame,
     *,
@@ -149,21 +285,26 @@ def load_predictions(
     fold_column: str = "fold",
     pred_prefix: str = PRED_PREFIX,
     score_prefix: str = SCORE_PREFIX,
+    sheet: str | int | None = None,
 ) -> Predictions:
     """Read and check an analyst's predictions file.
 
     Parameters
     ----------
     source : path or pandas.DataFrame
-        A table with one row per test case. CSV by default; ``.tsv``, ``.parquet``,
-        ``.feather``, ``.json``, ``.xlsx`` and ``.pkl`` files are read by the matching
-        pandas reader.
+        A table with one row per test case. Text files (``.csv``, ``.tsv``, ``.txt``, any
+        other suffix) are read with a sniffed separator (comma, semicolon, tab, ``|``),
+        decimal mark (a comma when the separator is not one) and encoding (UTF-8 with or
+        without a byte-order mark, UTF-16, else Windows-1252); ``.xlsx`` workbooks (with
+        openpyxl), ``.parquet`` (with pyarrow), ``.feather``, ``.json`` and ``.pkl`` files
+        by the matching pandas reader. What was detected is kept in ``read_note``.
     label_column : str, default "label"
         The column holding the true classes (exactly two).
     positive_label : optional
         The positive class. Matched as text, so ``1``, ``"1"`` and ``1.0`` are the same
-        class. ``None``: ``1`` when the classes are 0 and 1, ``True`` when they are
-        booleans, otherwise the less frequent class (on a tie, the one that sorts last).
+        class. ``None`` is allowed only when the classes leave no doubt: ``1`` for the
+        classes 0 and 1, ``True`` for booleans. The positive class is never chosen by
+        counting: with other classes the report stops and asks for it.
     fold_column : str, default "fold"
         Optional column of fold identifiers (rows from a cross-validation).
     pred_prefix, score_prefix : str, default "pred_" and "score_"
@@ -171,6 +312,8 @@ def load_predictions(
         predicted labels (values from the label column's two classes) and every column
         ``<score_prefix><name>`` its numeric scores, higher meaning more likely positive.
         Other columns are ignored.
+    sheet : str or int, optional
+        The Excel sheet to read (default: the first).
 
     Returns
     -------
@@ -179,16 +322,20 @@ def load_predictions(
     Raises
     ------
     ReportInputError
-        With one sentence, for: a missing or unreadable file, an empty table, a missing
-        label column, missing labels, other than two classes, a positive label that does
-        not occur, no classifier columns or fewer than two classifiers, a missing or
-        unknown predicted label, a non-numeric, missing or infinite score, a missing fold.
+        With one sentence naming the column or option, for: a missing or unreadable file,
+        an empty table, duplicate column names, a missing label column, a fold column that
+        is the label column, missing labels, labels that differ only in case or
+        surrounding space, other than two classes, no or an unknown positive label, no
+        classifier columns or fewer than two classifiers, a missing or unknown predicted
+        label, a non-numeric, missing or infinite score, a missing fold.
     """
+    note = ""
     if isinstance(source, pd.DataFrame):
         frame, where = source, "<DataFrame>"
     elif isinstance(source, (str, os.PathLike)):
         path = Path(source)
-        frame, where = _read_table(path), str(path)
+        frame, note = _read_table(path, sheet)
+        where = str(path)
     else:
         raise TypeError(f"source must be a file path or a pandas DataFrame, got {type(source).__name__}")
     for value, what in ((label_column, "label column"), (fold_column, "fold column"),
@@ -199,6 +346,12 @@ def load_predictions(
         raise ReportInputError(
             f"The prefixes {pred_prefix!r} and {score_prefix!r} must not start with one another."
         )
+    if fold_column == label_column:
+        raise ReportInputError(
+            f"The fold column {fold_column!r} is also the label column; name the column of "
+            "cross-validation folds with --fold-column (fold_column=) and the true classes with "
+            "--label-column (label_column=).")
+    _check_duplicates([str(c) for c in frame.columns], where)
     frame = frame.rename(columns=lambda c: str(c).strip())
     if len(frame) == 0:
         raise ReportInputError(f"The predictions file {where!r} has no rows.")
@@ -210,8 +363,14 @@ def load_predictions(
         )
     raw_y = frame[label_column]
     _check_no_missing(raw_y, f"label column {label_column!r}", "every test case needs its true class")
-    ykeys = np.array([_key(v) for v in raw_y], dtype=object)
-    classes, counts = np.unique(ykeys, return_counts=True)
+    codes, classes = _keys(raw_y)
+    close = _near_duplicates(classes.tolist())
+    if close is not None:
+        raise ReportInputError(
+            f"The label column {label_column!r} holds {close[0]!r} and {close[1]!r}, which differ "
+            "only in letter case or surrounding space; write each class the same way in every row "
+            "(for example strip the spaces and use one spelling).")
+    counts = np.bincount(codes, minlength=classes.size)
     if classes.size == 1:
         raise ReportInputError(
             f"The label column {label_column!r} holds only the class {classes[0]!r}; comparing "
@@ -223,24 +382,31 @@ def load_predictions(
             f"The label column {label_column!r} holds {classes.size} classes ({shown}); this report "
             "handles two-class problems only."
         )
+    keyset = set(classes.tolist())
     if positive_label is None or (isinstance(positive_label, str) and not positive_label.strip()):
-        keyset = set(classes.tolist())
         if keyset == {"0", "1"}:
-            positive = "1"
+            positive, positive_from = "1", "the classes are 0 and 1"
         elif keyset == {"False", "True"}:
-            positive = "True"
+            positive, positive_from = "True", "the classes are False and True"
         else:
-            order = np.lexsort((np.arange(2), counts))  # fewest first; tie: sorted order
-            positive = str(classes[order[0]]) if counts[0] != counts[1] else str(classes[1])
+            raise ReportInputError(
+                f"The label column {label_column!r} holds the classes "
+                f"{_quote_list(classes.tolist())}, so the positive class (the one the scores and "
+                "F-measure are about) must be named with --positive-label (positive_label=).")
     else:
-        positive = _key(positive_label)
-        if positive not in classes:
+        positive = _key(positive_label).strip() if not isinstance(positive_label, str) else positive_label
+        if positive not in keyset:
+            stripped = {c.strip().casefold(): c for c in keyset}
+            hint = stripped.get(str(positive).strip().casefold())
             raise ReportInputError(
                 f"The positive label {positive!r} does not occur in the label column "
-                f"{label_column!r}, whose classes are {_quote_list(classes.tolist())}."
-            )
-    negative = str(classes[0] if classes[1] == positive else classes[1])
-    y = ykeys == positive
+                f"{label_column!r}, whose classes are {_quote_list(classes.tolist())}"
+                + (f" (did you mean {hint!r}?)." if hint is not None else "."))
+        positive_from = "it was named with --positive-label (positive_label=)"
+    pos_code = int(np.flatnonzero(classes == positive)[0])
+    negative = str(classes[1 - pos_code])
+    y = codes == pos_code
+    del counts
 
     labels: dict[str, np.ndarray] = {}
     scores: dict[str, np.ndarray] = {}
@@ -278,8 +444,9 @@ def load_predictions(
     if fold_column in frame.columns:
         f = frame[fold_column]
         _check_no_missing(f, f"fold column {fold_column!r}", "every row needs its fold")
-        folds = np.array([_key(v) for v in f], dtype=object)
-        if np.unique(folds).size < 2:
+        fcodes, fnames = _keys(f)
+        folds = fnames[fcodes]
+        if fnames.size < 2:
             raise ReportInputError(
                 f"The fold column {fold_column!r} holds a single fold; give at least two folds or "
                 "remove the column."
@@ -287,7 +454,7 @@ def load_predictions(
     return Predictions(
         source=where, label_column=label_column, positive=positive, negative=negative, y=y,
         labels=labels, scores=scores, folds=folds, fold_column=fold_column,
-        classifiers=tuple(names),
+        classifiers=tuple(names), positive_from=positive_from, read_note=note,
     )
 
 
@@ -295,16 +462,19 @@ def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, positiv
                        label_column: str) -> np.ndarray:
     _check_no_missing(values, f"prediction column {col!r}", "every classifier must predict every test case",
                       nan=True)
-    keys = np.array([_key(v) for v in values], dtype=object)
-    unknown = ~np.isin(keys, classes)
-    if unknown.any():
-        bad = keys[unknown][0]
+    codes, texts = _keys(values)
+    known = np.isin(texts, classes)
+    if not known.all():
+        bad = str(texts[~known][0])
+        unknown = ~known[codes]
+        near = {c.strip().casefold(): c for c in classes.tolist()}.get(bad.strip().casefold())
         raise ReportInputError(
             f"The prediction column {col!r} holds {bad!r} in data row {_first_row(unknown)}, which "
             f"is not one of the classes {_quote_list(classes.tolist())} of the label column "
-            f"{label_column!r}."
+            f"{label_column!r}"
+            + (f" (it differs from {near!r} only in letter case or surrounding space)." if near else ".")
         )
-    return keys == positive
+    return (texts == positive)[codes]
 
 
 def _check_score_column(values: pd.Series, col: str) -> np.ndarray:

@@ -70,6 +70,7 @@ def run_report(
     fold_column: str = "fold",
     pred_prefix: str = PRED_PREFIX,
     score_prefix: str = SCORE_PREFIX,
+    sheet: str | None = None,
     alpha: float = 0.05,
     adjust: str = "holm",
     classifiers_tried: int | None = None,
@@ -93,8 +94,8 @@ def run_report(
         The predictions file (see :func:`load_predictions`).
     output : path
         The HTML file to write; the executed notebook goes beside it (same name, ``.ipynb``).
-    label_column, positive_label, fold_column, pred_prefix, score_prefix
-        The column roles, see :func:`load_predictions`.
+    label_column, positive_label, fold_column, pred_prefix, score_prefix, sheet
+        The column roles and the Excel sheet, see :func:`load_predictions`.
     alpha : float
         Significance level, in (0, 1).
     adjust : {"holm", "bonferroni", "none"}
@@ -135,7 +136,8 @@ def run_report(
     _progress(progress, f"[1/3] checking {predictions}")
     roles = dict(label_column=label_column, fold_column=fold_column, pred_prefix=pred_prefix,
                  score_prefix=score_prefix)
-    data = load_predictions(Path(predictions).expanduser(), positive_label=positive_label, **roles)
+    data = load_predictions(Path(predictions).expanduser(), positive_label=positive_label, sheet=sheet,
+                            **roles)
     if classifiers_tried is not None and classifiers_tried < len(data.classifiers):
         raise ReportInputError(
             f"classifiers_tried must be at least the {len(data.classifiers)} classifiers in the "
@@ -143,7 +145,7 @@ def run_report(
         )
     params = dict(
         predictions=str(pred_path), **roles,
-        positive_label=None if positive_label is None else str(positive_label),
+        positive_label=None if positive_label is None else str(positive_label), sheet=sheet,
         alpha=alpha, adjust=adjust, classifiers_tried=classifiers_tried,
         title=title or f"Classifier comparison: {pred_path.name}", seed=seed,
     )
