@@ -398,7 +398,7 @@ def test_chance_check_on_a_large_test_set():
     data = load_predictions(frame)
     res = rp.chance_check(data, classifier_measures(data))
     assert res.table.loc["AUC", "law"] == "normal approximation"
-    assert res.table.loc["best accuracy", "law"] == "exact"
+    assert res.table.loc["best accuracy", "law"] == "exact, in log space"
     assert "best F1" not in res.table.index
     assert len(res.notes) == 1 and "4,410,000" in res.notes[0] and res.notes[0] in res.summary()
 
@@ -485,7 +485,7 @@ def test_summary_text_states_effects_then_p_values():
     y = frame["label"].to_numpy()
     acc = {n: np.mean(frame[f"pred_{n}"].to_numpy() == y) for n in ("forest", "logreg", "stump")}
     best = max(acc, key=acc.get)
-    assert f"**{best}** has the highest accuracy, {100 * acc[best]:.1f}%" in text
+    assert f"**{best}** has the highest accuracy: {100 * acc[best]:.1f}%" in text
     top = pw.iloc[0]
     line = next(s for s in text.splitlines() if "largest difference" in s)
     assert f"{100 * top.estimate:.1f} percentage points" in line
@@ -522,7 +522,10 @@ def test_summary_of_identical_classifiers_is_defined():
     assert (boot.difference, boot.low, boot.high, boot.share_tied) == (0, 0, 0, 1)
     text = summary_text(data, measures=m, pairwise=pairwise_comparison(data),
                         chance=rp.chance_check(data, m), bootstrap=boot, folds=rp.fold_analysis(data))
-    assert "-0.0" not in text and "same number of errors, disagreeing on 0 cases" in text
+    assert "-0.0" not in text and "make identical predictions on every test case" in text
+    assert "0.0 to 0.0" not in text and "+0.000 to +0.000" not in text  # zero widths explained
+    assert text.count("zero width") == 3  # pairwise interval, F1 bootstrap, fold t-test
+    assert "tie for the highest accuracy" in text
     assert "for 1 comparison," in text and "same mean accuracy" in text
 
 
@@ -572,6 +575,21 @@ def _p_text(b: int, c: int) -> str:
     return f"{sm_mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue:.2g}"
 
 
+def _adjusted_p_texts(frame: pd.DataFrame, names, label: str = "label", method: str = "holm") -> list[str]:
+    """statsmodels' McNemar (Yates) p of every pair, adjusted by statsmodels' multipletests."""
+    from itertools import combinations
+
+    from statsmodels.stats.multitest import multipletests
+
+    y = frame[label].to_numpy()
+    ps = []
+    for i, j in combinations(names, 2):
+        wi, wj = frame[f"pred_{i}"].to_numpy() != y, frame[f"pred_{j}"].to_numpy() != y
+        b, c = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj))
+        ps.append(sm_mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue)
+    return [f"{p:.2g}" for p in multipletests(ps, method=method)[1]]
+
+
 @pytest.mark.slow
 def test_report_on_the_example(tmp_path):
     html, nb = _run_cli(tmp_path, EXAMPLE_PATH, "--title", "Shipped example report",
@@ -590,8 +608,9 @@ def test_report_on_the_example(tmp_path):
     s = raw["score_dlda10"].to_numpy()
     neg = y == "ER-"
     assert f"{stats.mannwhitneyu(s[neg], s[~neg]).statistic / (neg.sum() * (~neg).sum()):.3f}" in html
-    w1, w3 = raw["pred_dlda30"] != y, raw["pred_dlda30_swapped"] != y
-    assert _p_text(int(np.sum(w1 & ~w3)), int(np.sum(~w1 & w3))) in html
+    names = ("dlda30", "dlda10", "dlda30_swapped", "coin", "prior")
+    for text in _adjusted_p_texts(raw, names):  # the slim table's Holm-adjusted p-values
+        assert f">{text}</td>" in html
     assert html.count("<img ") == 1 and "src=\"data:image/png;base64," in html  # the embedded plot
     f1 = {n: f1_score(y, raw[f"pred_{n}"], pos_label="ER-") for n in ("dlda30", "dlda10")}
     assert f"F1 of dlda30: {f1['dlda30']:.3f}; F1 of dlda10: {f1['dlda10']:.3f}" in html
@@ -606,9 +625,9 @@ def test_report_on_generated_labels_only(tmp_path):
     y = frame["label"].to_numpy()
     for name in ("forest", "logreg", "stump"):
         assert f"{np.mean(frame[f'pred_{name}'] == y):.3f}" in html
-    wf, ws = frame["pred_forest"] != y, frame["pred_stump"] != y
-    assert _p_text(int(np.sum(wf & ~ws)), int(np.sum(~wf & ws))) in html
-    assert "90% interval" in html and f"{0.1 / 3:.3f}" in html  # Bonferroni level for 3 pairs
+    for text in _adjusted_p_texts(frame, ("forest", "logreg", "stump"), method="bonferroni"):
+        assert f">{text}</td>" in html
+    assert "90% interval" in html and "Bonferroni interval" in html
     assert "test cases: 120" in html
     assert "Skipped: the file has no fold column" in html
     assert "AUC" in html and "its predicted labels" in html  # section 4 without scores
@@ -639,7 +658,8 @@ def test_notebook_with_other_parameters(tmp_path):
     """papermill with non-default parameters: the output follows them."""
     src = _write(labels_only_frame(n=80), tmp_path / "x.csv")
     out = tmp_path / "nb.ipynb"
-    run_papermill(NOTEBOOK, out, dict(predictions=str(src), alpha=0.2, adjust="none", title="Other parameters"))
+    run_papermill(NOTEBOOK, out, dict(predictions=str(src), positive_label=None, alpha=0.2, adjust="none",
+                                      title="Other parameters"))
     text = out.read_text()
     assert "test cases: 80" in text and "80% interval" in text and "Other parameters" in text
 
@@ -651,7 +671,7 @@ def test_notebook_stops_in_its_first_cells_on_bad_input(tmp_path):
     src.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n")
     out = tmp_path / "nb.ipynb"
     with pytest.raises(papermill.PapermillExecutionError) as info:
-        run_papermill(NOTEBOOK, out, dict(predictions=str(src)))
+        run_papermill(NOTEBOOK, out, dict(predictions=str(src), positive_label=None))
     assert info.value.ename == "ReportInputError" and "'pred_a' has 1 missing" in info.value.evalue
     nb = json.loads(out.read_text())
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
@@ -669,4 +689,4 @@ def test_failed_notebook_leaves_no_report(tmp_path, monkeypatch):
     out = tmp_path / "out" / "r.html"
     with pytest.raises(ReportInputError, match="holds 3 classes"):
         rp.run_report(bad, out, progress=False)
-    assert list(out.parent.iterdir()) == []
+    assert not out.parent.exists()  # the folder the run created is removed too

@@ -48,14 +48,25 @@ from .sections import (
     F1Comparison,
     FoldAnalysis,
     Skipped,
+    adjusted_pvalues,
     chance_check,
     classifier_measures,
+    data_notes,
     fold_analysis,
+    majority_baseline,
     pairwise_comparison,
+    score_warnings,
     summarise_data,
     top_two_bootstrap,
 )
-from .text import format_measures, format_pairwise, summary_text
+from .text import (
+    P_FLOOR,
+    format_measures,
+    format_p,
+    format_pairwise,
+    plot_pair_intervals,
+    summary_text,
+)
 
 __all__ = [
     "ReportInputError",
@@ -83,4 +94,11 @@ __all__ = [
     "REPORT_NOTEBOOK",
     "PRED_PREFIX",
     "SCORE_PREFIX",
+    "P_FLOOR",
+    "format_p",
+    "plot_pair_intervals",
+    "adjusted_pvalues",
+    "data_notes",
+    "majority_baseline",
+    "score_warnings",
 ]

@@ -61,6 +61,62 @@ def _html_exporter():
     return exporter
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write the HTML page (a seam for the tests' full-disk case)."""
+    path.write_text(text, encoding="utf-8")
+
+
+def _os_sentence(exc: OSError, folder: Path) -> str:
+    """One sentence for a failure to write the report."""
+    import errno
+
+    if exc.errno == errno.ENOSPC or exc.errno == errno.EDQUOT:
+        return f"The disk holding {str(folder)!r} is full, so the report could not be written."
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"The output folder {str(folder)!r} is not writable, so the report could not be written."
+    return f"The report could not be written to {str(folder)!r} ({exc.strerror or _first_line(exc)})."
+
+
+def _prepare_output(out_html: Path, out_nb: Path, given: str) -> Path | None:
+    """Check the output paths; create the folder. Returns the topmost folder created, if any."""
+    for path in (out_html, out_nb):
+        if path.is_dir():
+            raise ReportInputError(
+                f"The output path {str(path)!r} is a directory; give a file name ending in .html "
+                "(-o/--output).")
+    folder = out_html.parent
+    created = None
+    if not folder.exists():
+        created = folder
+        while not created.parent.exists():
+            created = created.parent
+    elif not folder.is_dir():
+        raise ReportInputError(f"The output folder {str(folder)!r} is a file, not a folder.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ReportInputError(_os_sentence(exc, folder)) from None
+    return created
+
+
+def _remove_created(created: Path, folder: Path) -> None:
+    """Remove the empty folders this run created, from ``folder`` up to ``created``."""
+    path = folder
+    while True:
+        try:
+            path.rmdir()
+        except OSError:
+            return
+        if path == created:
+            return
+        path = path.parent
+
+
 def run_report(
     predictions: str | os.PathLike,
     output: str | os.PathLike,
@@ -159,10 +215,12 @@ def run_report(
             f"The report notebook {REPORT_NOTEBOOK} is missing: run_report uses the repository's "
             "notebooks/ folder, so install evallib editable from a clone (`make venv` does)."
         )
-    out_html.parent.mkdir(parents=True, exist_ok=True)
     out_nb = out_html.with_suffix(".ipynb")
-    tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
+    created = _prepare_output(out_html, out_nb, str(output))
+    tmp_dir = None
+    moved: list[Path] = []
     try:
+        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
         tmp_nb = tmp_dir / out_nb.name
         _progress(progress, f"[2/3] running the report notebook ({len(data.classifiers)} classifiers, "
                             f"{data.n} test cases)")
@@ -177,16 +235,41 @@ def run_report(
             if exc.ename == "ReportInputError":
                 raise ReportInputError(message) from None
             raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
+        except OSError:
+            raise
+        except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, ...
+            name = type(exc).__name__
+            if "Timeout" in name or isinstance(exc, TimeoutError):
+                raise ReportExecutionError(
+                    f"A cell of the report notebook ran longer than the {timeout} s allowed per cell "
+                    "(timeout=), so the report was stopped.") from None
+            if name == "DeadKernelError":
+                raise ReportExecutionError(
+                    "The report notebook's kernel died (often: not enough memory for this file).") from None
+            raise ReportExecutionError(f"The report notebook failed: {name}: {_first_line(exc)}") from None
         _progress(progress, f"[3/3] writing {out_html}")
         nb = nbformat.read(tmp_nb, as_version=4)
         exporter = _html_exporter()
         body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": params["title"]}})
         tmp_html = tmp_dir / out_html.name
-        tmp_html.write_text(body, encoding="utf-8")
+        _write_text(tmp_html, body)
         os.replace(tmp_nb, out_nb)
+        moved.append(out_nb)
         os.replace(tmp_html, out_html)
+        moved.append(out_html)
+    except OSError as exc:
+        for path in moved:
+            path.unlink(missing_ok=True)
+        raise ReportInputError(_os_sentence(exc, out_html.parent)) from None
+    except BaseException:
+        for path in moved:
+            path.unlink(missing_ok=True)
+        raise
     finally:
-        shutil.rmtree(tmp_dir, ignore_errors=True)
+        if tmp_dir is not None:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+        if created is not None and not any(created.iterdir()):
+            _remove_created(created, out_html.parent)
     _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
     return ReportFiles(html=out_html, notebook=out_nb)
 

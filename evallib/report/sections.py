@@ -23,7 +23,7 @@ from .inputs import (
     Predictions,
     ReportInputError,
 )
-from .text import _pct, _plural
+from .text import _p_text, _pct, _plural, format_p
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,8 @@ class DataSummary:
     classifiers : DataFrame indexed by classifier, columns ``labels`` and ``scores`` (bool:
         which columns the file has for it).
     warnings : plain sentences about a small test set or heavy class skew.
+    notes : plain sentences on how the file was read, why this class is the positive one,
+        and which class the scores are for.
     """
 
     n: int
@@ -59,6 +61,7 @@ class DataSummary:
     n_folds: int
     classifiers: pd.DataFrame
     warnings: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
     def text(self) -> str:
         """The summary as deterministic plain text (what the report prints)."""
@@ -73,6 +76,7 @@ class DataSummary:
             what = " and ".join(w for w, has in (("predicted labels", row["labels"]),
                                                  ("scores", row["scores"])) if has)
             lines.append(f"  {name}: {what}")
+        lines += [f"note: {w}" for w in self.notes]
         lines += [f"warning: {w}" for w in self.warnings] or ["warnings: none"]
         return "\n".join(lines)
 
@@ -108,9 +112,24 @@ def summarise_data(data: Predictions) -> DataSummary:
          "scores": [c in data.scores for c in data.classifiers]},
         index=pd.Index(list(data.classifiers), name="classifier"),
     )
-    n_folds = 0 if data.folds is None else int(np.unique(data.folds).size)
+    n_folds = 0 if data.folds is None else int(pd.unique(data.folds).size)
     return DataSummary(n=n, n_pos=p, n_neg=neg, positive=data.positive, negative=data.negative,
-                       n_folds=n_folds, classifiers=table, warnings=tuple(warnings))
+                       n_folds=n_folds, classifiers=table, warnings=tuple(warnings),
+                       notes=data_notes(data))
+
+
+def data_notes(data: Predictions) -> tuple[str, ...]:
+    """How the file was read, why the positive class is the one it is, what the scores mean."""
+    notes = []
+    if data.read_note:
+        notes.append(data.read_note)
+    why = f" ({data.positive_from})" if data.positive_from else ""
+    notes.append(f"The positive class is {data.positive!r}{why}; precision, recall and F-measure "
+                 "are about it.")
+    if data.scores:
+        notes.append(f"Scores are read as evidence for {data.positive!r}: a higher score means "
+                     f"more likely {data.positive!r}.")
+    return tuple(notes)
 
 
 # --------------------------------------------------------------------- section 2
@@ -170,19 +189,134 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
     for c in ("TP", "FN", "FP", "TN"):
         out[c] = out[c].astype("Int64")
     out.attrs["alpha"] = alpha
+    out.attrs["baseline"] = majority_baseline(data, alpha=alpha)
     return out
 
 
+def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, Any]:
+    """The majority-class classifier: predict the more frequent class for every case.
+
+    Its accuracy ``max(P, N) / n`` (with its Wilson interval) is what a classifier must
+    beat to have learnt anything from the features; its average recall is 0.5 and its AUC
+    (a constant score) 0.5. With ``P == N`` either class is a majority; the negative class
+    is used, so precision is undefined and F1 is 0.
+
+    Returns
+    -------
+    dict
+        ``name`` (e.g. ``"majority class 'ham'"``) and the columns of
+        :func:`classifier_measures`.
+    """
+    from ..measures import accuracy_interval
+
+    P, N, n = data.n_pos, data.n_neg, data.n
+    predict_positive = P > N
+    tp, fn = (P, 0) if predict_positive else (0, P)
+    fp, tn = (N, 0) if predict_positive else (0, N)
+    ci = accuracy_interval(tp + tn, n, alpha=alpha, method="wilson")
+    cls = data.positive if predict_positive else data.negative
+    return {
+        "name": f"majority class {cls!r}" + (" (classes tied)" if P == N else ""),
+        "TP": tp, "FN": fn, "FP": fp, "TN": tn, "accuracy": (tp + tn) / n, "acc_low": ci.low,
+        "acc_high": ci.high, "avg_recall": 0.5, "precision": 1.0 if predict_positive else float("nan"),
+        "recall": 1.0 if predict_positive else 0.0,
+        "F1": 2 * tp / (2 * tp + fp + fn), "AUC": 0.5,
+    }
+
+
+#: A classifier's scores are called reversed when their AUC is below 0.5 with a one-sided
+#: p-value (normal law of Mann-Whitney's U under random ranking) below this.
+REVERSED_LEVEL = 0.001
+
+
+def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]:
+    """Sentences for classifiers whose scores look reversed or that fall below the baseline.
+
+    Scores look reversed when the AUC is clearly below 0.5 (random ranking would give an AUC
+    that low with probability below :data:`REVERSED_LEVEL`, normal law of Mann-Whitney's U
+    with variance ``(P + N + 1) / (12 P N)``) or when the best accuracy over all thresholds
+    of the scores is below the accuracy of the classifier's own predicted labels (a
+    threshold on the scores should reach at least that). A classifier is called out when
+    its accuracy is below the majority-class baseline's.
+    """
+    from scipy import stats
+
+    from ..nullbest import best_over_thresholds
+
+    out = []
+    P, N = data.n_pos, data.n_neg
+    sd0 = math.sqrt((P + N + 1) / (12.0 * P * N))
+    for name in data.classifiers:
+        if name not in data.scores:
+            continue
+        auc = float(measures.at[name, "AUC"])
+        p_low = float(stats.norm.cdf((auc - 0.5) / sd0))
+        if p_low < REVERSED_LEVEL:
+            out.append(
+                f"{name}'s scores look reversed: AUC {auc:.3f} is far below the 0.5 of random "
+                f"scores (as low by chance: p {_p_text(p_low)}); check that they are scores for "
+                f"{data.positive!r} (higher = more likely {data.positive!r}), or set --positive-label.")
+            continue
+        if name in data.labels:
+            best_acc, _ = best_over_thresholds(data.y, data.scores[name])
+            acc = float(measures.at[name, "accuracy"])
+            if best_acc + 1e-12 < acc:
+                out.append(
+                    f"{name}'s scores look reversed against its own labels: no threshold on its "
+                    f"scores reaches the accuracy of its predicted labels ({best_acc:.3f} at best "
+                    f"against {acc:.3f}); check which class the scores are for.")
+    base = measures.attrs.get("baseline")
+    if base is not None:
+        for name, acc in measures["accuracy"].dropna().items():
+            if float(acc) < base["accuracy"] - 1e-12:
+                out.append(
+                    f"{name}'s accuracy {100 * float(acc):.1f}% is below the "
+                    f"{100 * base['accuracy']:.1f}% of the {base['name']} baseline, which "
+                    "predicts one class for every case.")
+        for name, auc in measures["AUC"].dropna().items():
+            if float(auc) < 0.5 and not any(w.startswith(f"{name}'s scores") for w in out):
+                out.append(f"{name}'s AUC {float(auc):.3f} is below the 0.5 of random scores.")
+    return tuple(out)
+
+
 # --------------------------------------------------------------------- section 3
+#: Below this many discordant cases (b + c) the pairwise table flags the pair: the
+#: chi-square approximation of McNemar's test and the Wald-type intervals are then rough.
+FEW_DISCORDANT = 25
+
+
+def adjusted_pvalues(p: np.ndarray, adjust: str) -> np.ndarray:
+    """Holm's (step-down), Bonferroni's or no adjustment of p-values (capped at 1).
+
+    Holm: sort increasingly, ``p_(i) (m - i + 1)``, running maximum; Bonferroni: ``m p``.
+    Rejecting where the adjusted p-value is ``<= alpha`` is the same decision as comparing
+    the raw p-values with Holm's or Bonferroni's levels.
+    """
+    p = np.asarray(p, dtype=float)
+    m = p.size
+    if adjust == "none" or m == 0:
+        return p.copy()
+    if adjust == "bonferroni":
+        return np.minimum(1.0, m * p)
+    order = np.argsort(p, kind="stable")
+    adj = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
 def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
-    """Section 3: Berrar & Lozano's table for every pair of classifiers with labels.
+    """Section 3: Berrar & Lozano's comparison of every pair of classifiers with labels.
 
     Calls :func:`evallib.pairwise.compare_pairwise` (McNemar with Yates' correction, the
     exact p-value, Holm's levels, Quesenberry-Hurst intervals) and sorts the pairs by
     effect, the observed ``|difference in error rate|``, largest first (ties: smaller p
     first). Adds the signed view: ``better`` (the classifier with fewer errors, or
     ``"tie"``), ``diff`` (error rate of the first minus the second, eq. 4's ``p_b - p_c``)
-    and its signed ``1 - alpha`` interval ``diff_low``/``diff_high``.
+    and its signed ``1 - alpha`` interval ``diff_low``/``diff_high`` and the same at the
+    adjusted level, ``adj_low``/``adj_high``; ``p_adj``, the adjusted p-value
+    (:func:`adjusted_pvalues`, rejecting where ``p_adj <= alpha``); ``verdict``, one phrase;
+    ``few`` (``b + c <`` :data:`FEW_DISCORDANT`).
 
     Returns
     -------
@@ -197,20 +331,37 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
             f"only {len(data.labels)} classifier(s) with predicted labels; McNemar's test and the "
             "intervals compare the predicted labels of two classifiers."
         )
-    y = np.where(data.y, data.positive, data.negative)
-    preds = {name: np.where(p, data.positive, data.negative) for name, p in data.labels.items()}
-    table = compare_pairwise(y, preds, alpha=alpha, adjust=adjust)
+    table = compare_pairwise(data.y, dict(data.labels), alpha=alpha, adjust=adjust)
     attrs = dict(table.attrs)
+    table["p_adj"] = adjusted_pvalues(table["p"].to_numpy(), adjust)
     table = table.sort_values(["estimate", "p"], ascending=[False, True], kind="stable")
     table = table.reset_index(drop=True)
     signed = [qh_interval(int(b), int(c), int(n), alpha=alpha, signed=True)
               for b, c, n in zip(table["b"], table["c"], table["n"])]
+    signed_adj = [qh_interval(int(b), int(c), int(n), alpha=float(a), signed=True)
+                  for b, c, n, a in zip(table["b"], table["c"], table["n"], table["alpha_adj"])]
     table["diff"] = (table["b"] - table["c"]) / table["n"]
     table["diff_low"] = [s.low for s in signed]
     table["diff_high"] = [s.high for s in signed]
+    table["adj_low"] = [s.low for s in signed_adj]
+    table["adj_high"] = [s.high for s in signed_adj]
     table["better"] = [i if b < c else (j if c < b else "tie")
                        for (i, j), b, c in zip(table["pair"], table["b"], table["c"])]
+    table["few"] = (table["b"] + table["c"]) < FEW_DISCORDANT
+    verdicts = []
+    for (i, j), b, c, rej in zip(table["pair"], table["b"], table["c"], table["reject"]):
+        if b == 0 and c == 0:
+            verdicts.append("identical predictions")
+        elif b == c:
+            verdicts.append("tie: same number of errors")
+        elif rej:
+            verdicts.append(f"{i if b < c else j} makes fewer errors")
+        else:
+            verdicts.append("no clear difference")
+    table["verdict"] = verdicts
     table.attrs.update(attrs)
+    table.attrs["method"] = "Quesenberry-Hurst"
+    table.attrs["test"] = "McNemar (Yates)"
     return table
 
 
@@ -246,7 +397,7 @@ class ChanceCheck:
         return pd.DataFrame({
             "winner": t["winner"], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
             f"critical value (alpha = {self.alpha:g}, C = {self.C})": t["critical"].map(lambda v: f"{v:.3f}"),
-            "p-value": t["p"].map(lambda v: f"{v:.2g}"),
+            "p-value": t["p"].map(lambda v: _p_text(v).lstrip("= ")),
             "better than chance": t["beats_chance"].map({True: "yes", False: "no"}),
             "law": t["law"],
         }, index=t.index)
@@ -257,11 +408,12 @@ class ChanceCheck:
         for metric, r in self.table.iterrows():
             verdict = "beats" if r["beats_chance"] else "does not beat"
             how = "" if metric == "AUC" else (
-                " at the best threshold of its scores" if r["from"].startswith("best") else
-                " at its own threshold")
+                " at the best threshold of its scores (an optimistic figure: the threshold is "
+                "chosen on this test set, so it is not the classifier's accuracy)"
+                if r["from"].startswith("best") else " at its own threshold")
             parts.append(f"{r['winner']}'s {metric[5:] if metric.startswith('best ') else metric} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
-                         f"{r['critical']:.3f} (p = {r['p']:.2g})")
+                         f"{r['critical']:.3f} ({format_p(r['p'])}, {r['law']})")
         text = (f"Against the best of C = {self.C} random classifiers on {_plural(self.P, 'positive')} "
                 f"and {_plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): "
                 + "; ".join(parts) + ".")
@@ -315,8 +467,8 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
         if name in data.scores:
             acc, f1 = best_over_thresholds(data.y, data.scores[name])
             candidates["AUC"].append((name, float(measures.at[name, "AUC"]), "scores"))
-            candidates["best accuracy"].append((name, acc, "best threshold of its scores"))
-            candidates["best F1"].append((name, f1, "best threshold of its scores"))
+            candidates["best accuracy"].append((name, acc, "best threshold of its scores (optimistic)"))
+            candidates["best F1"].append((name, f1, "best threshold of its scores (optimistic)"))
         else:
             candidates["best accuracy"].append((name, float(measures.at[name, "accuracy"]),
                                                 "its predicted labels"))
@@ -339,8 +491,8 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
             continue
         else:
             verdict = judge_winner(key, value_in, P, N, C=C, alpha=alpha)
-            crit, p, significant, law = (verdict.critical_value, verdict.p_value,
-                                         verdict.significant, "exact")
+            crit, p, significant = verdict.critical_value, verdict.p_value, verdict.significant
+            law = "exact" if key != "accuracy" or P + N <= 2000 else "exact, in log space"
         rows.append({"metric": metric, "winner": name, "value": value, "from": how,
                      "critical": crit, "p": p, "beats_chance": bool(significant), "law": law})
     table = pd.DataFrame(rows, columns=["metric", "winner", "value", "from", "critical", "p",
@@ -401,6 +553,11 @@ class F1Comparison:
     def summary(self) -> str:
         """One sentence for section 7."""
         level = f"{100 * (1 - self.alpha):g}%"
+        if self.low == self.high == 0.0:
+            return (
+                f"By F-measure {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
+                "every bootstrap resample: the cases where their predictions differ do not change the "
+                "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
         return (
             f"By F-measure the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
             f"({self.f1_second:.3f}): a difference of {self.difference:.3f} with {level} bootstrap "
@@ -513,10 +670,15 @@ class FoldAnalysis:
         ahead = (f"{self.best} is ahead of {self.second} by {_pct(self.ttest.mean_difference)} "
                  "accuracy points on average" if self.ttest.mean_difference > 0 else
                  f"{self.best} and {self.second} have the same mean accuracy")
+        if lo == hi:
+            spread = ("the per-fold differences are all equal, so the t-test's interval has zero width "
+                      "and no p-value can be read from it")
+        else:
+            spread = (f"{level} interval {_pct(lo)} to {_pct(hi)}, corrected resampled t-test "
+                      f"{format_p(self.ttest.pvalue)}")
         return (
-            f"Across the {len(self.per_fold)} folds, {ahead} ({level} interval "
-            f"{_pct(lo)} to {_pct(hi)}, corrected resampled t-test p = {self.ttest.pvalue:.2g}); "
-            f"Friedman's test over the folds gives p = {self.friedman.pvalue:.2g}."
+            f"Across the {len(self.per_fold)} folds, {ahead} ({spread}); "
+            f"Friedman's test over the folds gives {format_p(self.friedman.pvalue)}."
         )
 
 
