@@ -80,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "default: the number in the file)")
     rep.add_argument("--title", default=None, help="report title")
     rep.add_argument("--seed", type=_seed, default=0, help="seed of the bootstrap (default: 0)")
+    rep.add_argument("--timeout", type=_positive_int, default=600,
+                     help="seconds allowed per notebook cell before the report is stopped (default: 600)")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     return parser
 
@@ -97,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             alpha=args.alpha,
             adjust=args.adjust,
             classifiers_tried=args.classifiers_tried, title=args.title or None, seed=args.seed,
-            progress=not args.quiet,
+            progress=not args.quiet, timeout=args.timeout,
         )
     except (ReportInputError, ReportExecutionError, ValueError, TypeError) as err:
         print(f"error: {err} No report was written.", file=sys.stderr)

@@ -235,10 +235,10 @@ def run_report(
             if exc.ename == "ReportInputError":
                 raise ReportInputError(message) from None
             raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
-        except OSError:
-            raise
         except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, ...
             name = type(exc).__name__
+            if isinstance(exc, OSError) and not isinstance(exc, TimeoutError):
+                raise  # a file could not be written: the sentence comes below
             if "Timeout" in name or isinstance(exc, TimeoutError):
                 raise ReportExecutionError(
                     f"A cell of the report notebook ran longer than the {timeout} s allowed per cell "

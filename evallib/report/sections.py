@@ -134,9 +134,18 @@ def data_notes(data: Predictions) -> tuple[str, ...]:
 
 # --------------------------------------------------------------------- section 2
 def _auc(y: np.ndarray, score: np.ndarray) -> float:
-    from sklearn.metrics import roc_auc_score
+    """AUC as Mann-Whitney's U / (P N), ties counted one half (midranks).
 
-    return float(roc_auc_score(y, score))
+    The same number as scikit-learn's ``roc_auc_score`` (the tests check it), without
+    importing scikit-learn into the report's kernel; O(n log n).
+    """
+    from scipy.stats import rankdata
+
+    y = np.asarray(y, dtype=bool)
+    ranks = rankdata(score)
+    P = int(y.sum())
+    N = y.size - P
+    return float((ranks[y].sum() - P * (P + 1) / 2.0) / (P * N))
 
 
 def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFrame:
