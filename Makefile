@@ -1,7 +1,8 @@
 # evallib workbook: developer entry points.  `make` alone lists the targets.
 #
 # The virtual environment lives in $(VENV); its stamp file $(STAMP) records a
-# successful `pip install -e .` and is rebuilt whenever pyproject.toml changes.
+# successful `pip install -e ".[all]" -c constraints.txt` (everything, at the locked
+# versions) and is rebuilt whenever pyproject.toml or the lock changes.
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -12,6 +13,8 @@ MAKEFLAGS += --no-builtin-rules
 VENV        ?= .venv
 PY          := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
+# Exact versions of every package of evallib[all]: the environment the suite passed with.
+LOCK        := constraints.txt
 # Interpreter used to create the venv; empty = auto-detect (python3.11, then python3 if >= 3.11).
 BASE_PYTHON ?=
 PORT        ?= 8888
@@ -25,11 +28,12 @@ APP_ARGS    ?=
 # benchmarks/_*.py are helpers the scripts import, not benchmarks.
 BENCH_SCRIPTS := $(sort $(filter-out benchmarks/_%,$(wildcard benchmarks/*.py)))
 
-.PHONY: help venv lab app test bench clean critical-values textsim-grid report binder-links
+.PHONY: help venv lock lab app test bench clean critical-values textsim-grid report binder-links
 
 help: ## List the targets
 	@echo "Targets:"
-	@echo "  make venv    create $(VENV) (Python 3.11) and install evallib editable (pip install -e .)"
+	@echo "  make venv    create $(VENV) (Python 3.11) and install evallib editable with every optional group, at the versions of $(LOCK)"
+	@echo "  make lock    regenerate $(LOCK) from a fresh venv: the newest versions pyproject.toml allows (then run make test)"
 	@echo "  make lab     start JupyterLab on notebooks/ at http://127.0.0.1:$(PORT) (PORT=..., LAB_ARGS=...)"
 	@echo "  make app     open NOTEBOOK=notebooks/NAME.ipynb (default $(NOTEBOOK)) as an app in Voila: widgets and figures, no code (APP_PORT=..., APP_ARGS=...)"
 	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run (PYTEST_ARGS=...)"
@@ -43,30 +47,49 @@ help: ## List the targets
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Sets $py to an interpreter of Python 3.11+ (BASE_PYTHON, else python3.11, else python3).
+FIND_PYTHON = py=; \
+	for cand in $(or $(BASE_PYTHON),python3.11 python3); do \
+	  if command -v "$$cand" >/dev/null 2>&1 && \
+	     "$$cand" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' >/dev/null 2>&1; then \
+	    py="$$cand"; break; \
+	  fi; \
+	done; \
+	if [ -z "$$py" ]; then \
+	  echo "error: no Python 3.11+ found (tried: $(or $(BASE_PYTHON),python3.11 python3)); install Python 3.11 or pass BASE_PYTHON=/path/to/python3.11" >&2; \
+	  exit 1; \
+	fi
+
+$(STAMP): pyproject.toml $(LOCK)
 	@if [ -x "$(PY)" ]; then \
 	  if ! "$(PY)" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then \
 	    echo "error: $(VENV) uses Python $$("$(PY)" -c 'import platform; print(platform.python_version())'), evallib needs 3.11+; run 'make clean' first" >&2; \
 	    exit 1; \
 	  fi; \
 	else \
-	  py=; \
-	  for cand in $(or $(BASE_PYTHON),python3.11 python3); do \
-	    if command -v "$$cand" >/dev/null 2>&1 && \
-	       "$$cand" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' >/dev/null 2>&1; then \
-	      py="$$cand"; break; \
-	    fi; \
-	  done; \
-	  if [ -z "$$py" ]; then \
-	    echo "error: no Python 3.11+ found (tried: $(or $(BASE_PYTHON),python3.11 python3)); install Python 3.11 or pass BASE_PYTHON=/path/to/python3.11" >&2; \
-	    exit 1; \
-	  fi; \
+	  $(FIND_PYTHON); \
 	  echo "Creating $(VENV) with $$(command -v "$$py") ($$("$$py" -c 'import platform; print(platform.python_version())'))"; \
 	  "$$py" -m venv "$(VENV)"; \
 	fi
 	"$(PY)" -m pip install --upgrade pip
-	"$(PY)" -m pip install -e .
+	"$(PY)" -m pip install -c $(LOCK) -e ".[all]"
 	@touch "$@"
+
+# The lock: a fresh venv gets the newest versions pyproject.toml allows, and pip freeze
+# writes them down. Commit the new $(LOCK) only after make test passes with it.
+lock:
+	@$(FIND_PYTHON); \
+	tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	"$$py" -m venv "$$tmp/venv"; \
+	"$$tmp/venv/bin/python" -m pip install -q --upgrade pip; \
+	"$$tmp/venv/bin/python" -m pip install -q ".[all]"; \
+	{ echo "# Exact versions of evallib[all] and everything it pulls in: the environment the test"; \
+	  echo "# suite passed with. Made by 'make lock' with Python $$("$$tmp/venv/bin/python" -c 'import platform; print(platform.python_version())');"; \
+	  echo "# used by 'make venv' (pip install -c) and binder/postBuild."; \
+	  "$$tmp/venv/bin/python" -m pip freeze --all | grep -v -i -E '^(evallib|pip|setuptools|wheel)([=@ ]|$$)'; \
+	} > "$(LOCK).new"; \
+	mv "$(LOCK).new" "$(LOCK)"; \
+	echo "wrote $(LOCK) ($$(grep -c '==' "$(LOCK)") pins)"
 
 # Jupyter refuses to start as root unless told; allow it only then (the server
 # still listens on 127.0.0.1 only).
@@ -111,11 +134,11 @@ report: $(STAMP)
 
 # The paper's lost appendix, recomputed exactly (evallib.nullbest.write_critical_values).
 critical-values: $(STAMP)
-	"$(PY)" -m evallib.nullbest data/critical_values.csv
+	"$(PY)" -m evallib critical-values data/critical_values.csv
 
 # The experiments notebook 03's prior and noise sliders read (evallib.textsim.write_experiment_grid).
 textsim-grid: $(STAMP)
-	"$(PY)" -m evallib.textsim data/textsim_grid.npz
+	"$(PY)" -m evallib textsim-grid data/textsim_grid.npz
 
 # Binder needs the repository's public GitHub address, which only the clone knows.
 REMOTE     ?= origin

@@ -69,7 +69,7 @@ def _callback(n_samples: int, folds: int, repeats: int) -> float:
     _cached_simulation.cache_clear()
     fig, ax = plt.subplots(figsize=(7.5, 3.2))
     t0 = time.perf_counter()
-    rejection_study(n_samples, folds, repeats, 0.05, n_datasets=EXPLORE_SETS, seed=0, ax=ax)
+    rejection_study(n_samples, folds, repeats, 0.05, n_datasets=EXPLORE_SETS, rng=0, ax=ax)
     fig.canvas.draw()
     elapsed = time.perf_counter() - t0
     plt.close(fig)
@@ -77,7 +77,7 @@ def _callback(n_samples: int, folds: int, repeats: int) -> float:
 
 
 def main() -> int:
-    fast = best_of(lambda: simulate_equal_learners(N, folds=K, repeats=R, n_datasets=FAST_SETS, seed=0), 5)
+    fast = best_of(lambda: simulate_equal_learners(N, folds=K, repeats=R, n_datasets=FAST_SETS, rng=0), 5)
     slow = best_of(lambda: _baseline(SLOW_SETS), 1)
     per_fast, per_slow = fast / FAST_SETS, slow / SLOW_SETS
     print(f"equal-learners simulation, {N} cases, {R} x {K}-fold + 5 x 2-fold, per data set")

@@ -155,16 +155,16 @@ def bench_mc() -> float:
     reps = 2_000_000
     best = 0.0
     for n_jobs in (1, 2):
-        nb.simulate_scores(100, 100, 100_000, seed=0, n_jobs=n_jobs)  # warm the lookup tables
+        nb.simulate_scores(100, 100, 100_000, rng=0, n_jobs=n_jobs)  # warm the lookup tables
         t0 = time.perf_counter()
-        nb.simulate_scores(100, 100, reps, seed=1, n_jobs=n_jobs)
+        nb.simulate_scores(100, 100, reps, rng=1, n_jobs=n_jobs)
         rate = reps / (time.perf_counter() - t0)
         best = max(best, rate)
         print(f"   n_jobs={n_jobs}: {rate:,.0f} rankings/s = {rate / PAPER_RATE:,.0f}x the paper's "
               f"{PAPER_RATE:,.0f}/s")
     tracemalloc.start()
     t0 = time.perf_counter()
-    m = nb.critical_value("auc", 100, 100, C=100, alpha=0.01, method="montecarlo", reps=reps, seed=2)
+    m = nb.critical_value("auc", 100, 100, C=100, alpha=0.01, method="montecarlo", reps=reps, rng=2)
     dt = time.perf_counter() - t0
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()

@@ -1,9 +1,15 @@
-"""Command line: ``python -m evallib report predictions.csv -o report.html``.
+"""Command line: ``python -m evallib COMMAND``.
 
-Runs ``notebooks/report.ipynb`` on an analyst's predictions file with papermill and writes
-an HTML page without code cells, with the executed notebook beside it (see
-:func:`evallib.report.run_report`). Bad input stops the run with one sentence on stderr
-and exit status 1; usage errors exit with status 2 (argparse's convention).
+- ``report predictions.csv -o report.html`` runs ``notebooks/report.ipynb`` on an analyst's
+  predictions file with papermill and writes an HTML page without code cells, with the
+  executed notebook beside it (see :func:`evallib.report.run_report`);
+- ``critical-values [PATH]`` regenerates Forman & Cohen's table of exact critical values
+  (:func:`evallib.nullbest.write_critical_values`, ``make critical-values``);
+- ``textsim-grid [PATH]`` regenerates the 270 precomputed experiments behind notebook 03's
+  population sliders (:func:`evallib.textsim.write_experiment_grid`, ``make textsim-grid``).
+
+Bad input stops the run with one sentence on stderr and exit status 1; usage errors exit
+with status 2 (argparse's convention).
 """
 
 from __future__ import annotations
@@ -41,7 +47,8 @@ def _level(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``python -m evallib`` argument parser (one subcommand, ``report``)."""
+    """The ``python -m evallib`` argument parser (subcommands ``report``, ``critical-values``,
+    ``textsim-grid``)."""
     parser = argparse.ArgumentParser(
         prog="python -m evallib",
         description="evallib: the classifier-comparison workbook's command line.",
@@ -83,12 +90,45 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--timeout", type=_positive_int, default=600,
                      help="seconds allowed per notebook cell before the report is stopped (default: 600)")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    for name, default, what in (
+        ("critical-values", "data/critical_values.csv",
+         "regenerate Forman & Cohen's exact critical values (the paper's lost appendix)"),
+        ("textsim-grid", "data/textsim_grid.npz",
+         "regenerate the precomputed experiments behind notebook 03's population sliders"),
+    ):
+        cmd = sub.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
+        cmd.add_argument("path", nargs="?", default=default, help=f"file to write (default: {default})")
+        cmd.add_argument("--n-jobs", type=_positive_int, default=2, help="worker processes (default: 2)")
+        cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
+
+
+def _write_data(command: str, path: str, n_jobs: int, progress: bool) -> str:
+    """Run one of the data writers; return the sentence that reports what was written."""
+    import time
+
+    start = time.perf_counter()
+    if command == "critical-values":
+        from .nullbest import write_critical_values
+
+        table = write_critical_values(path, n_jobs=n_jobs, progress=progress)
+        return f"wrote {len(table)} rows to {path} in {time.perf_counter() - start:.1f} s"
+    from .textsim import write_experiment_grid
+
+    out = write_experiment_grid(path, n_jobs=n_jobs, progress=progress)
+    return f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.1f} s"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = build_parser().parse_args(argv)
+    if args.command in ("critical-values", "textsim-grid"):
+        try:
+            print(_write_data(args.command, args.path, args.n_jobs, progress=not args.quiet))
+        except (ValueError, TypeError, OSError) as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
+        return 0
     from .report import ReportExecutionError, ReportInputError, run_report
 
     try:

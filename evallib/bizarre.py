@@ -33,14 +33,13 @@ so ``TP_A = e1 + e3``, ``FN_A = e2 + e4``, ``FP_A = e5 + e7``, ``TN_A = e6 + e8`
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
-from ._validate import check_alpha, check_choice, check_count, check_labels, check_real
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
     "EVENT_NAMES",
@@ -108,7 +107,8 @@ class F1Bootstrap:
     replicates : the ``reps`` bootstrap replicates dF1*.
     p_positive : eq. (13), the share of replicates with dF1* > 0 (B better).
     p_negative : the share with dF1* < 0 (A better); ties make up the rest.
-    interval : eq. (14), the central ``1 - alpha`` percentile interval ``(a, b)``.
+    low, high : eq. (14), the central ``1 - alpha`` percentile interval ``[a, b]``
+        (also as the pair :attr:`interval`).
     alpha : one minus the interval's level.
     n : number of test documents.
     events : the eight event counts of the test set (Table 1).
@@ -122,7 +122,8 @@ class F1Bootstrap:
     replicates: np.ndarray
     p_positive: float
     p_negative: float
-    interval: tuple[float, float]
+    low: float
+    high: float
     alpha: float
     n: int
     events: np.ndarray
@@ -147,9 +148,19 @@ class F1Bootstrap:
         return max(self.p_positive, self.p_negative)
 
     @property
-    def significant(self) -> bool:
-        """True when 0 lies outside the percentile interval (the section 4 decision)."""
-        return not (self.interval[0] <= 0.0 <= self.interval[1])
+    def interval(self) -> tuple[float, float]:
+        """``(low, high)``, the percentile interval of eq. (14)."""
+        return self.low, self.high
+
+    @property
+    def reject(self) -> bool:
+        """The models differ: 0 lies outside ``[low, high]`` (the section 4 decision).
+
+        The paper's rule is on the interval, not on a p-value: at level ``alpha`` it
+        rejects when ``min(p_positive, p_negative) < alpha / 2`` up to how the quantile
+        is interpolated.
+        """
+        return not (self.low <= 0.0 <= self.high)
 
 
 @dataclass(frozen=True)
@@ -161,7 +172,7 @@ class DCFBootstrap:
     observed : ``DCF_A - DCF_B`` on the test set.
     replicates : the bootstrap replicates.
     sd : standard deviation of the replicates.
-    interval : central ``1 - alpha`` percentile interval.
+    low, high : central ``1 - alpha`` percentile interval (also as :attr:`interval`).
     p_positive : share of replicates > 0 (B has the lower cost).
     alpha : one minus the interval's level.
     """
@@ -169,9 +180,15 @@ class DCFBootstrap:
     observed: float
     replicates: np.ndarray
     sd: float
-    interval: tuple[float, float]
+    low: float
+    high: float
     p_positive: float
     alpha: float
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """``(low, high)``."""
+        return self.low, self.high
 
 
 # ------------------------------------------------------------------ validation
@@ -526,17 +543,7 @@ def printed_eq12(events: Any) -> Any:
 
 
 # ------------------------------------------------------------------ bootstrap
-def _check_rng_or_seed(seed: Any) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, (bool, np.bool_))):
-        if seed is not None and seed < 0:
-            raise ValueError(f"seed must be None, an int >= 0 or a numpy.random.Generator, got {seed}")
-        return np.random.default_rng(seed)
-    raise TypeError(f"seed must be None, an int >= 0 or a numpy.random.Generator, got {type(seed).__name__}")
-
-
-def resample_events(events: Any, reps: int, rng: np.random.Generator, *, method: str = "multinomial",
+def resample_events(events: Any, reps: int, rng: Any = None, *, method: str = "multinomial",
                     codes: np.ndarray | None = None, chunk: int = 256) -> np.ndarray:
     """Bootstrap replicates of the eight event counts, shape ``(reps, 8)``.
 
@@ -545,9 +552,11 @@ def resample_events(events: Any, reps: int, rng: np.random.Generator, *, method:
     ``method="multinomial"`` draws those counts directly (8 numbers per replicate);
     ``method="index"`` resamples the ``N`` documents' event ``codes`` (as returned by
     :func:`event_codes`; rebuilt from the counts if not given) and counts them, the
-    plain bootstrap of section 4 at ``N`` times the cost.
+    plain bootstrap of section 4 at ``N`` times the cost. ``rng`` is None, an int, a
+    SeedSequence or a Generator (normalised by ``check_rng``).
     """
     ev = _check_events(events)
+    rng = check_rng(rng)
     if ev.ndim != 1:
         raise ValueError(f"events must be one row of 8 counts, got shape {ev.shape}")
     reps = check_count(reps, "reps", minimum=1)
@@ -574,7 +583,7 @@ def _percentile_interval(values: np.ndarray, alpha: float) -> tuple[float, float
 
 
 def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int = 10_000,
-                            alpha: float = 0.05, seed: Any = None, method: str = "multinomial",
+                            alpha: float = 0.05, rng: Any = None, method: str = "multinomial",
                             zero_division: float = 0.0) -> F1Bootstrap:
     """The bootstrap percentile test for dF1 = F1_B - F1_A, section 4, eqs. (12)-(14).
 
@@ -599,8 +608,9 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
         Number of bootstrap replicates M, ``>= 1``.
     alpha : float
         The interval has level ``1 - alpha``, in (0, 1).
-    seed : None, int or numpy.random.Generator
-        Seeds ``numpy.random.default_rng``; a Generator is used as given.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The replicates' randomness, normalised by ``check_rng`` (an int is
+        reproducible; a Generator is used as given and advances).
     method : ``"multinomial"`` or ``"index"``
         How replicates are drawn (same distribution; see :func:`resample_events`).
     zero_division : float
@@ -615,7 +625,7 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
     alpha = check_alpha(alpha)
     zd = _check_zero_division(zero_division)
     check_choice(method, "method", ("multinomial", "index"))
-    rng = _check_rng_or_seed(seed)
+    rng = check_rng(rng)
     y, a, b = _check_binary_predictions(y_true, pred_a, pred_b)
     if not np.any(y):
         raise ValueError("y_true has no positive (1) example, so F1 is undefined (no recall)")
@@ -624,10 +634,11 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
     f1a, f1b = f1_scores(events, zero_division=zd)
     boot = resample_events(events, reps, rng, method=method, codes=codes)
     reps_d = f1_difference(boot, zero_division=zd)
+    lo, hi = _percentile_interval(reps_d, alpha)
     return F1Bootstrap(
         observed=float(f1b - f1a), f1_a=f1a, f1_b=f1b, replicates=reps_d,
         p_positive=float(np.mean(reps_d > 0)), p_negative=float(np.mean(reps_d < 0)),
-        interval=_percentile_interval(reps_d, alpha), alpha=alpha, n=int(y.shape[0]),
+        low=lo, high=hi, alpha=alpha, n=int(y.shape[0]),
         events=events, method=method,
     )
 
@@ -651,7 +662,7 @@ def dcf_difference(events: Any, *, cost_fn: float = 1.0, cost_fp: float = 1.0, p
 
 def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: float = 1.0,
                              cost_fp: float = 1.0, prior_pos: float = 0.5, reps: int = 10_000,
-                             alpha: float = 0.05, seed: Any = None) -> DCFBootstrap:
+                             alpha: float = 0.05, rng: Any = None) -> DCFBootstrap:
     """A bootstrap of ``DCF_A - DCF_B``, to set beside the analytic eq. (9).
 
     Stratified by class, as the DCF itself is (eq. 7 is one proportion per class, and
@@ -666,12 +677,12 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
     ----------
     y_true, pred_a, pred_b : labels as in :func:`dcf_test`; both classes present.
     cost_fn, cost_fp, prior_pos : as in :func:`dcf`.
-    reps, alpha, seed : as in :func:`bootstrap_f1_difference`.
+    reps, alpha, rng : as in :func:`bootstrap_f1_difference`.
     """
     cost_fn, cost_fp, prior_pos = _check_dcf_args(cost_fn, cost_fp, prior_pos)
     reps = check_count(reps, "reps", minimum=1)
     alpha = check_alpha(alpha)
-    rng = _check_rng_or_seed(seed)
+    rng = check_rng(rng)
     y, a, b = _check_binary_predictions(y_true, pred_a, pred_b)
     _require_both_classes(y, "the DCF")
     events = np.bincount(_codes(y, a, b), minlength=8).astype(np.int64)
@@ -680,7 +691,7 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
                       rng.multinomial(n_neg, events[4:] / n_neg, size=reps)])
     kw = dict(cost_fn=cost_fn, cost_fp=cost_fp, prior_pos=prior_pos)
     values = dcf_difference(boot, **kw)
+    lo, hi = _percentile_interval(values, alpha)
     return DCFBootstrap(observed=float(dcf_difference(events, **kw)), replicates=values,
-                        sd=float(np.std(values, ddof=1)) if reps > 1 else 0.0,
-                        interval=_percentile_interval(values, alpha),
+                        sd=float(np.std(values, ddof=1)) if reps > 1 else 0.0, low=lo, high=hi,
                         p_positive=float(np.mean(values > 0)), alpha=alpha)

@@ -7,13 +7,13 @@ models with McNemar's test and confidence intervals (Table 2, Figure 4).
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._validate import check_binary_labels, check_int
+from ._validate import check_binary_labels, check_int, check_rng
 from .data import paper_test_size, stratified_split
 from .models import (
     DLDA,
@@ -76,7 +76,7 @@ def run_case_study(
     n_swap: int = 5,
     alpha: float = 0.05,
     adjust: str = "holm",
-    seed: int | None = 0,
+    rng: Any = 0,
 ) -> CaseStudy:
     """Run the whole experiment of section 7 and compare the five models.
 
@@ -110,9 +110,9 @@ def run_case_study(
         Family-wise significance level, passed to ``compare_pairwise``.
     adjust : str, default "holm"
         Multiple-testing adjustment, passed to ``compare_pairwise``.
-    seed : int or None, default 0
-        Seed of ``numpy.random.default_rng``. Four independent child
-        generators are spawned from it, in this fixed order: split, label
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
+        The randomness, normalised by ``check_rng`` (an int is reproducible).
+        Four independent child generators are spawned from it, in this fixed order: split, label
         swap (#3), coin (#4), prior assignment (#5). So each model's
         randomness is reproducible, and changing e.g. ``n_swap`` does not
         change the split or the coin.
@@ -121,10 +121,7 @@ def run_case_study(
     -------
     CaseStudy
     """
-    if isinstance(seed, bool) or not (seed is None or isinstance(seed, numbers.Integral)):
-        raise TypeError(f"seed must be an int >= 0 or None, got {type(seed).__name__}")
-    if seed is not None and seed < 0:
-        raise ValueError(f"seed must be an int >= 0 or None, got {seed}")
+    rng = check_rng(rng)
     if isinstance(X, pd.DataFrame):
         gene_names = np.asarray([str(c) for c in X.columns], dtype=object)
         Xa = X.to_numpy(dtype=float)
@@ -144,7 +141,6 @@ def run_case_study(
     if test_size is None:
         test_size = paper_test_size(ya.size)
 
-    rng = np.random.default_rng(seed)
     g_split, g_swap, g_coin, g_prior = rng.spawn(4)
 
     learn_idx, test_idx = stratified_split(ya, test_size, rng=g_split)

@@ -43,8 +43,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
+from ._progress import progress_bar
 from ._validate import (
     check_alpha, check_choice, check_count, check_labels, check_real, check_rng, check_vector,
+    sklearn_random_state,
 )
 
 __all__ = [
@@ -133,9 +136,9 @@ class CVTTestResult:
         half = float(stats.t.ppf(1.0 - alpha / 2.0, self.df)) * self.std_error
         return self.mean_difference - half, self.mean_difference + half
 
-    def rejects(self, alpha: float = 0.05) -> bool:
-        """Whether the null hypothesis of equal performance is rejected at level ``alpha``."""
-        return self.pvalue < check_alpha(alpha)
+    def reject(self, alpha: float = 0.05) -> bool:
+        """Whether the null hypothesis of equal performance is rejected: ``pvalue <= alpha``."""
+        return self.pvalue <= check_alpha(alpha)
 
 
 # ------------------------------------------------------------------- the tests
@@ -197,6 +200,23 @@ def cv_ttest(
     pvalue = 0``. ``std_error`` is 0 in both cases. "Zero" means equal up to
     ``1e-12`` relative to the largest absolute score (at least 1), so that floating-point
     rounding of equal differences does not produce a huge spurious t.
+
+    References
+    ----------
+    .. [1] Flach, P. (2012). *Machine Learning: The Art and Science of Algorithms that Make Sense
+       of Data*. Cambridge University Press, chapter 12.
+    .. [2] The textbook section *Estimating Confidence Intervals* (in the style of Han & Kamber,
+       *Data Mining: Concepts and Techniques*): the paired t-test over cross-validation rounds.
+
+    Examples
+    --------
+    Example 12.6: naive Bayes against the decision tree over Example 12.4's ten folds;
+    the book prints p = 0.0369.
+
+    >>> from evallib import cv_ttest, flach_example_12_4
+    >>> acc = flach_example_12_4()
+    >>> round(cv_ttest(acc["Naive Bayes"], acc["Decision tree"]).pvalue, 4)
+    0.0369
     """
     if not isinstance(paired, (bool, np.bool_)):
         raise TypeError(f"paired must be True or False, got {paired!r}")
@@ -366,19 +386,6 @@ def dietterich_5x2cv(scores_1: Any, scores_2: Any) -> CVTTestResult:
 
 
 # ------------------------------------------------------------ cross-validation
-def _random_state(seed: Any) -> int:
-    """An int random_state for scikit-learn: the seed itself, or drawn from a Generator."""
-    if seed is None:
-        return int(np.random.default_rng().integers(2**31 - 1))
-    if isinstance(seed, np.random.Generator):
-        return int(seed.integers(2**31 - 1))
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or int(seed) < 0:
-        raise TypeError(
-            f"seed must be None, a non-negative int or a numpy.random.Generator, got {seed!r}"
-        )
-    return int(seed) % (2**32)
-
-
 def _check_learners(learners: Any) -> dict[str, Any]:
     from sklearn.base import clone
 
@@ -420,7 +427,7 @@ def cross_validate_scores(
     folds: int = 10,
     repeats: int = 1,
     stratified: bool = True,
-    seed: Any = None,
+    rng: Any = None,
     scoring: Any = "accuracy",
 ) -> pd.DataFrame:
     """Per-fold scores of learners under (repeated) k-fold cross-validation.
@@ -448,9 +455,10 @@ def cross_validate_scores(
         Number of independent partitionings, ``>= 1`` (10 x 10-fold: ``repeats=10``).
     stratified : bool
         Keep the class proportions in every fold (Flach: "stratified cross-validation").
-    seed : None, int or numpy.random.Generator
-        The partitions: an int is passed to scikit-learn as ``random_state``; a
-        Generator draws one; ``None`` draws fresh entropy (not reproducible).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The partitions: an int is passed to scikit-learn as ``random_state``;
+        otherwise one is drawn from ``check_rng(rng)`` (``None``: fresh entropy,
+        not reproducible).
     scoring : str or callable
         A scikit-learn scorer name or ``scorer(estimator, X, y)``; default accuracy.
 
@@ -468,7 +476,7 @@ def cross_validate_scores(
         ``folds < 2``, ``repeats < 1``, more folds than cases (or than the smallest
         class when stratified), X and y of different lengths, NaN labels, no learners.
     TypeError
-        Learners that are not estimators, a bad seed.
+        Learners that are not estimators, a bad ``rng``.
     """
     from sklearn.base import clone
     from sklearn.metrics import check_scoring
@@ -494,7 +502,7 @@ def cross_validate_scores(
                 f"stratified cross-validation, got {folds}; lower folds or use stratified=False"
             )
     models = _check_learners(learners)
-    random_state = _random_state(seed)
+    random_state = sklearn_random_state(rng)
     splitter_cls = RepeatedStratifiedKFold if stratified else RepeatedKFold
     splitter = splitter_cls(n_splits=folds, n_repeats=repeats, random_state=random_state)
     scorers = {name: check_scoring(est, scoring=scoring) for name, est in models.items()}
@@ -548,6 +556,25 @@ def paired_scores(
     return s1.to_numpy(dtype=float), s2.to_numpy(dtype=float)
 
 
+def _cv_ttests(a: np.ndarray, b: np.ndarray, *, rounds: tuple | None, ratio: float,
+               five_by_two: tuple | None) -> dict[str, CVTTestResult]:
+    """The cross-validation t-tests of two learners, named as in :data:`SIMULATED_TESTS`.
+
+    The one place they are assembled (for :func:`compare_cv_scores` and
+    :func:`simulate_equal_learners`): the naive paired t-test on the fold scores ``a``,
+    ``b``; the textbook's test on the per-repetition means ``rounds`` (when there are at
+    least two); Nadeau & Bengio's corrected test with ``ratio = n_test / n_train``; and
+    Dietterich's 5x2cv test on the ``(r, 2)`` score arrays ``five_by_two`` when given.
+    """
+    results = {SIMULATED_TESTS[0]: cv_ttest(a, b)}
+    if rounds is not None and len(rounds[0]) >= 2:
+        results[SIMULATED_TESTS[1]] = cv_ttest(*rounds)
+    results[SIMULATED_TESTS[2]] = corrected_resampled_ttest(a, b, test_train_ratio=ratio)
+    if five_by_two is not None:
+        results[SIMULATED_TESTS[3]] = dietterich_5x2cv(*five_by_two)
+    return results
+
+
 def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd.DataFrame:
     """All the applicable t-tests for two learners of a :func:`cross_validate_scores` table.
 
@@ -568,19 +595,15 @@ def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd
         (differences are learner_1 minus learner_2).
     """
     s1, s2 = paired_scores(table, learner_1, learner_2, per="fold")
-    results = {"paired t, all folds": cv_ttest(s1, s2)}
-    r1, r2 = paired_scores(table, learner_1, learner_2, per="repeat")
-    if r1.size >= 2:
-        results["paired t, round means"] = cv_ttest(r1, r2)
+    rounds = paired_scores(table, learner_1, learner_2, per="repeat")
     part = table[table["learner"] == learner_1]
+    folds = int(table["fold"].max()) + 1
     if {"n_train", "n_test"} <= set(table.columns):
         ratio = float(part["n_test"].mean() / part["n_train"].mean())
     else:
-        k = int(table["fold"].max()) + 1
-        ratio = 1.0 / (k - 1)
-    results["corrected resampled t"] = corrected_resampled_ttest(s1, s2, test_train_ratio=ratio)
-    if int(table["fold"].max()) + 1 == 2:
-        results["5x2cv t"] = dietterich_5x2cv(s1.reshape(-1, 2), s2.reshape(-1, 2))
+        ratio = 1.0 / (folds - 1)
+    five_by_two = (s1.reshape(-1, 2), s2.reshape(-1, 2)) if folds == 2 else None
+    results = _cv_ttests(s1, s2, rounds=rounds, ratio=ratio, five_by_two=five_by_two)
     return pd.DataFrame(
         [{"test": name, "statistic": r.statistic, "df": r.df, "pvalue": r.pvalue,
           "mean_difference": r.mean_difference, "std_error": r.std_error} for name, r in results.items()]
@@ -596,7 +619,7 @@ def _check_bayes_error(value: Any) -> float:
 
 
 def equal_learners_data(
-    n_samples: int, *, bayes_error: float = 0.25, rng: np.random.Generator
+    n_samples: int, *, bayes_error: float = 0.25, rng: Any = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """A data set on which two learners are equally good by construction.
 
@@ -616,8 +639,7 @@ def equal_learners_data(
     """
     n = check_count(n_samples, "n_samples", minimum=2)
     err = _check_bayes_error(bayes_error)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    rng = check_rng(rng)
     mu = float(stats.norm.ppf(1.0 - err))
     y = np.zeros(n, dtype=int)
     y[n // 2:] = 1
@@ -627,7 +649,7 @@ def equal_learners_data(
 
 
 def stratified_test_folds(
-    n_per_class: Any, folds: int, repeats: int = 1, *, rng: np.random.Generator
+    n_per_class: Any, folds: int, repeats: int = 1, *, rng: Any = None
 ) -> np.ndarray:
     """Random stratified k-fold partitions, as integer fold labels.
 
@@ -648,7 +670,7 @@ def stratified_test_folds(
         ``k >= 2``.
     repeats : int
         Number of independent partitions, >= 1.
-    rng : numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
 
     Returns
     -------
@@ -750,7 +772,7 @@ def simulate_equal_learners(
     repeats: int = 10,
     n_datasets: int = 100,
     bayes_error: float = 0.25,
-    seed: Any = 0,
+    rng: Any = 0,
     progress: bool = False,
 ) -> pd.DataFrame:
     """How the cross-validation t-tests behave when the null hypothesis is true.
@@ -789,9 +811,9 @@ def simulate_equal_learners(
         Number of simulated data sets, >= 1 (the Monte Carlo sample size).
     bayes_error : float
         In (0, 0.5): the error of the best rule on either feature.
-    seed : int or numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Everything random (data, partitions) is drawn from generators spawned from
-        ``numpy.random.default_rng(seed)`` (or from the Generator given).
+        ``check_rng(rng)``; an int makes the study reproducible (default 0).
     progress : bool
         Show a ``tqdm.auto`` bar over the data sets (default off).
 
@@ -811,19 +833,14 @@ def simulate_equal_learners(
         )
     m = check_count(n_datasets, "n_datasets", minimum=1)
     err = _check_bayes_error(bayes_error)
-    if seed is None:
-        raise TypeError("seed must be an int or a numpy.random.Generator; the simulation is always seeded")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(_random_state(seed))
+    rng = check_rng(rng)
     n0 = n // 2
     ratio = 1.0 / (folds - 1)
     # Data sets in blocks of about a million case-partitions, so memory stays small.
     block = max(1, min(m, 1_000_000 // (n * (repeats + 5))))
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=m, unit="data set")
     rows = []
     children = rng.spawn(m)
+    bar = progress_bar(bool(progress), total=m, unit="data set")
     for first in range(0, m, block):
         gens = children[first:first + block]
         xs, cv, cv2 = [], [], []
@@ -837,18 +854,12 @@ def simulate_equal_learners(
         acc2 = _nb_fold_accuracy(xs, n0, cv2, 2)
         for i in range(len(gens)):
             a, b = acc[0][i], acc[1][i]
-            results = {SIMULATED_TESTS[0]: cv_ttest(a, b)}
-            if repeats >= 2:
-                results[SIMULATED_TESTS[1]] = cv_ttest(a.reshape(repeats, folds).mean(axis=1),
-                                                       b.reshape(repeats, folds).mean(axis=1))
-            results[SIMULATED_TESTS[2]] = corrected_resampled_ttest(a, b, test_train_ratio=ratio)
-            results[SIMULATED_TESTS[3]] = dietterich_5x2cv(acc2[0][i], acc2[1][i])
+            rounds = (a.reshape(repeats, folds).mean(axis=1), b.reshape(repeats, folds).mean(axis=1))
+            results = _cv_ttests(a, b, rounds=rounds, ratio=ratio, five_by_two=(acc2[0][i], acc2[1][i]))
             for name, res in results.items():
                 rows.append((first + i, name, res.statistic, res.df, res.pvalue, res.mean_difference))
-        if bar is not None:
-            bar.update(len(gens))
-    if bar is not None:
-        bar.close()
+        bar.update(len(gens))
+    bar.close()
     out = pd.DataFrame(rows, columns=["dataset", "test", "statistic", "df", "pvalue", "mean_difference"])
     out.attrs.update(n_samples=n, folds=folds, repeats=repeats, n_datasets=m, bayes_error=err)
     return out
@@ -861,7 +872,7 @@ def rejection_rates(simulation: pd.DataFrame, alpha: float = 0.05) -> pd.DataFra
     ----------
     simulation : DataFrame from :func:`simulate_equal_learners`
     alpha : float
-        Significance level in (0, 1); a test rejects when ``pvalue < alpha``.
+        Significance level in (0, 1); a test rejects when ``pvalue <= alpha``.
 
     Returns
     -------
@@ -883,21 +894,13 @@ def rejection_rates(simulation: pd.DataFrame, alpha: float = 0.05) -> pd.DataFra
     rows = []
     for name in order:
         p = simulation.loc[simulation["test"] == name, "pvalue"].to_numpy(dtype=float)
-        k = int(np.sum(p < alpha))
+        k = int(np.sum(p <= alpha))
         rate = k / p.size
         rows.append((name, k, p.size, rate, float(np.sqrt(rate * (1.0 - rate) / p.size))))
     out = pd.DataFrame(rows, columns=["test", "rejections", "n_datasets", "rate", "mc_se"])
     out.attrs.update(simulation.attrs)
     out.attrs["alpha"] = alpha
     return out
-
-
-def _axes(ax):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.2))
-    return ax
 
 
 def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=None):
@@ -919,7 +922,7 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
     if missing:
         raise ValueError(f"rates lacks the columns {sorted(missing)}; make it with rejection_rates()")
     alpha = check_alpha(rates.attrs.get("alpha", 0.05) if alpha is None else alpha)
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(7, 3.2))
     y = np.arange(len(rates))[::-1]
     colours = ["C3" if lo > alpha else "C0" for lo in rates["rate"] - 2 * rates["mc_se"]]
     ax.barh(y, rates["rate"], xerr=2 * rates["mc_se"], color=colours, alpha=0.8, capsize=3)
@@ -942,21 +945,21 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
 
 
 @functools.lru_cache(maxsize=32)
-def _cached_simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed, progress=False) -> pd.DataFrame:
+def _cached_simulation(n_samples, folds, repeats, n_datasets, bayes_error, rng, progress=False) -> pd.DataFrame:
     return simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
-                                   bayes_error=bayes_error, seed=seed, progress=progress)
+                                   bayes_error=bayes_error, rng=rng, progress=progress)
 
 
-def _simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed, progress=False) -> pd.DataFrame:
-    """:func:`simulate_equal_learners`, from the cache when every setting is a plain number (int seed).
+def _simulation(n_samples, folds, repeats, n_datasets, bayes_error, rng, progress=False) -> pd.DataFrame:
+    """:func:`simulate_equal_learners`, from the cache when every setting is a plain number (an int ``rng``).
 
     The cached frame is shared between callers: read it, never modify it.
     """
-    args = (n_samples, folds, repeats, n_datasets, bayes_error, seed)
+    args = (n_samples, folds, repeats, n_datasets, bayes_error, rng)
     if all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in args):
         return _cached_simulation(*args, bool(progress))
     return simulate_equal_learners(n_samples, folds=folds, repeats=repeats, n_datasets=n_datasets,
-                                   bayes_error=bayes_error, seed=seed, progress=bool(progress))
+                                   bayes_error=bayes_error, rng=rng, progress=bool(progress))
 
 
 def rejection_study(
@@ -967,7 +970,7 @@ def rejection_study(
     *,
     n_datasets: int = 100,
     bayes_error: float = 0.25,
-    seed: Any = 0,
+    rng: Any = 0,
     ax=None,
     progress: bool = False,
 ) -> pd.DataFrame:
@@ -977,14 +980,14 @@ def rejection_study(
     ``alpha``, draws :func:`plot_rejection_rates` on ``ax`` (a new figure if
     ``None``) and returns the rates.
 
-    With an int ``seed`` the simulation is deterministic, so its result is cached
+    With an int ``rng`` the simulation is deterministic, so its result is cached
     for the last 32 settings: moving only the ``alpha`` slider, or returning to an
-    earlier setting, does not re-run it. A Generator ``seed`` is never cached.
+    earlier setting, does not re-run it. Any other ``rng`` (None, a SeedSequence, a Generator) is never cached.
     ``progress`` shows a ``tqdm.auto`` bar over the simulated data sets while the
     simulation runs (it is part of the cache key, so keep it fixed between calls).
     """
     alpha = check_alpha(alpha)
-    sim = _simulation(n_samples, folds, repeats, n_datasets, bayes_error, seed, progress)
+    sim = _simulation(n_samples, folds, repeats, n_datasets, bayes_error, rng, progress)
     rates = rejection_rates(sim, alpha)
     plot_rejection_rates(rates, ax=ax)
     return rates
@@ -1003,18 +1006,18 @@ def rejection_sweep(
     alphas: Any = (0.05,),
     n_datasets: int = 1000,
     bayes_error: float = 0.25,
-    seed: Any = 0,
+    rng: Any = 0,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Rejection rates of the simulated tests as one setting of the study varies.
 
     Runs :func:`simulate_equal_learners` once per value of ``parameter`` (the other
     settings fixed) and :func:`rejection_rates` at each level in ``alphas``. With an
-    int ``seed`` every run draws the same data sets (data set ``i`` has its own
+    int ``rng`` every run draws the same data sets (data set ``i`` has its own
     spawned generator and draws its cases first), so the values are compared on
     common random numbers when ``parameter`` is ``"folds"`` or ``"repeats"``. Like
     :func:`rejection_study`, and sharing its cache, a setting already simulated with
-    an int ``seed`` is not simulated again.
+    an int ``rng`` is not simulated again.
 
     Parameters
     ----------
@@ -1022,7 +1025,7 @@ def rejection_sweep(
         The setting that varies.
     values : sequence of int
         Its values, at least one.
-    n_samples, folds, repeats, n_datasets, bayes_error, seed
+    n_samples, folds, repeats, n_datasets, bayes_error, rng
         As in :func:`simulate_equal_learners` (the one named by ``parameter`` is ignored).
     alphas : sequence of float
         Significance levels in (0, 1).
@@ -1043,19 +1046,19 @@ def rejection_sweep(
     levels = [check_alpha(a) for a in alphas]
     settings = dict(n_samples=n_samples, folds=folds, repeats=repeats)
     runs = list(values)
-    if progress:
-        from tqdm.auto import tqdm
-        runs = tqdm(runs, unit="setting")
+    bar = progress_bar(bool(progress), total=len(runs), unit="setting")
     frames = []
     for value in runs:
         run = settings | {parameter: value}
-        sim = _simulation(run["n_samples"], run["folds"], run["repeats"], n_datasets, bayes_error, seed)
+        sim = _simulation(run["n_samples"], run["folds"], run["repeats"], n_datasets, bayes_error, rng)
         for a in levels:
             rates = rejection_rates(sim, a)
             rates.insert(0, "alpha", a)
             rates.insert(0, "value", int(sim.attrs[parameter]))
             rates.insert(0, "parameter", parameter)
             frames.append(rates)
+        bar.update(1)
+    bar.close()
     out = pd.concat(frames, ignore_index=True)
     out.attrs.update(settings, n_datasets=n_datasets, bayes_error=bayes_error, varied=parameter)
     return out

@@ -17,10 +17,12 @@ import functools
 import numbers
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ._resources import data_dir
 from ._validate import check_binary_labels, check_rng
 
 __all__ = [
@@ -35,8 +37,9 @@ __all__ = [
 #: Share of the paper's samples that went into the test set: 50 of 119.
 PAPER_TEST_FRACTION: float = 50 / 119
 
-#: The repository's ``data/`` folder (evallib is installed editable from the repository).
-DATA_DIR: Path = Path(__file__).resolve().parents[1] / "data"
+#: The folder of the shipped data files: the repository's ``data/``, installed as the
+#: package ``evallib._data`` and found through ``importlib.resources`` (so also in a wheel).
+DATA_DIR: Path = data_dir()
 
 _GENE_PREFIX = "num_HS_"
 _ER_COLUMN = "fac_er_status"
@@ -54,12 +57,27 @@ def paper_table2() -> pd.DataFrame:
     set of n = 50), and the printed ``X2``, ``alpha`` (Holm level), ``chi2``
     (critical value), ``p`` and ``p_exact``. The printed ">0.99" of pair (3, 5) is
     stored as 0.99. Read from ``data/berrar_lozano_table2.csv``.
+
+    References
+    ----------
+    .. [1] Berrar, D. & Lozano, J. A. (2013). Significance tests or confidence intervals: which are
+       preferable for the comparison of classifiers? *Journal of Experimental & Theoretical
+       Artificial Intelligence*, 25(2), 189-206.
+
+    Examples
+    --------
+    The first row: models 1 and 4, b = 3, c = 21, X2 = 12.0.
+
+    >>> from evallib import paper_table2
+    >>> row = paper_table2().iloc[0]
+    >>> int(row["b"]), int(row["c"]), float(row["X2"])
+    (3, 21, 12.0)
     """
     path = DATA_DIR / "berrar_lozano_table2.csv"
     if not path.is_file():
         raise FileNotFoundError(
-            f"{path} is missing: paper_table2 reads the repository's data/ folder, so install "
-            "evallib editable from a clone of the repository (`make lab` does)."
+            f"{path} is missing: paper_table2 reads the data shipped with evallib; reinstall "
+            "evallib (`pip install .`, or `make venv` in a clone of the repository)."
         )
     return pd.read_csv(path)
 
@@ -217,7 +235,7 @@ def stratified_split(
     y: object,
     test_size: int | float,
     *,
-    rng: np.random.Generator,
+    rng: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Stratified random split into a learning and a test set (section 7).
 
@@ -229,8 +247,9 @@ def stratified_split(
         Number of test cases, an int in ``[1, n - 2]``, or a fraction of
         ``n`` in ``(0, 1)`` (rounded to the nearest count, halves up; the
         count must then lie in ``[1, n - 2]``).
-    rng : numpy.random.Generator
-        Source of all randomness (required, so that splits are reproducible).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of all randomness, normalised by ``check_rng`` (an int makes the
+        split reproducible; ``None`` draws fresh entropy).
 
     Returns
     -------

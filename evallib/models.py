@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -276,7 +277,7 @@ def predict_top_genes(model: DLDA, genes: np.ndarray, X_test: object) -> np.ndar
 # ---------------------------------------------------------------------------
 
 
-def swap_labels(y: object, n_per_class: int, *, rng: np.random.Generator) -> np.ndarray:
+def swap_labels(y: object, n_per_class: int, *, rng: Any = None) -> np.ndarray:
     """Model #3's corruption: swap the labels of ``n_per_class`` cases per class.
 
     Section 7: "We randomly selected five ER+ and five ER- cases from the
@@ -289,7 +290,7 @@ def swap_labels(y: object, n_per_class: int, *, rng: np.random.Generator) -> np.
     n_per_class : int
         Cases flipped in each class, ``0 <= n_per_class <= `` size of the
         smaller class.
-    rng : numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Chooses the cases (per class, in sorted label order).
 
     Returns
@@ -313,7 +314,7 @@ def swap_labels(y: object, n_per_class: int, *, rng: np.random.Generator) -> np.
 
 
 def fair_coin(
-    n: int, *, classes: Sequence[object] = (0, 1), rng: np.random.Generator
+    n: int, *, classes: Sequence[object] = (0, 1), rng: Any = None
 ) -> np.ndarray:
     """Model #4: a fair coin, each label with probability 0.5 (section 7).
 
@@ -322,7 +323,7 @@ def fair_coin(
     n : int
         Number of test cases, ``>= 0``.
     classes : sequence of two distinct labels, default (0, 1)
-    rng : numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
 
     Returns
     -------
@@ -341,7 +342,7 @@ def fair_coin(
 
 
 def class_prior_model(
-    y_learn: object, n_test: int, *, rng: np.random.Generator
+    y_learn: object, n_test: int, *, rng: Any = None
 ) -> np.ndarray:
     """Model #5: predict the learning set's class proportions (section 7).
 
@@ -354,7 +355,7 @@ def class_prior_model(
         Learning-set labels (two classes).
     n_test : int
         Number of test cases, ``>= 0``.
-    rng : numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Decides which test cases receive which label.
 
     Returns

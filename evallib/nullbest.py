@@ -50,7 +50,9 @@ import pandas as pd
 from scipy import fft as sp_fft
 from scipy import special, stats
 
-from ._validate import check_alpha, check_count
+from ._progress import parallel_map, progress_bar
+from ._resources import data_path
+from ._validate import check_alpha, check_count, check_rng
 
 __all__ = [
     "best_over_thresholds",
@@ -505,6 +507,19 @@ def mc_repetitions(C: int, alpha: float, *, top: int = 1000) -> int:
     Table 2 keeps the ``top`` best scores of ``R`` random rankings, so that the ``top``-th
     best estimates ``F^-1((1-alpha)^(1/C))``. Rounded to the nearest integer (the paper
     prints R = 9,950,416 for C = 100, alpha = 0.01).
+
+    References
+    ----------
+    .. [1] Forman, G. & Cohen, I. (2005). Beware the null hypothesis: critical value tables for
+       evaluating classifiers. *Machine Learning: ECML 2005 / PKDD 2005*, LNCS 3720, 133-145.
+
+    Examples
+    --------
+    Section 3 prints R = 9,950,416 for C = 100 and alpha = 0.01.
+
+    >>> from evallib import mc_repetitions
+    >>> mc_repetitions(100, 0.01)
+    9950416
     """
     top = check_count(top, "top", minimum=1)
     return int(round(top / tail_probability(C, alpha)))
@@ -520,7 +535,7 @@ def critical_value(
     k: int = 10,
     method: str = "exact",
     reps: int | None = None,
-    seed: Any = None,
+    rng: Any = None,
     n_jobs: int = 2,
     progress: bool = False,
 ) -> float:
@@ -545,7 +560,8 @@ def critical_value(
         paper's ``R = mc_repetitions(C, alpha)``), keep the ``t = max(1, round(reps * tail))``
         best and return the ``t``-th best (with ``t = 1``, too few ``reps`` for the tail:
         the estimate is then biased low).
-    reps, seed, n_jobs : Monte Carlo only (repetitions, seed, threads).
+    reps, rng, n_jobs : Monte Carlo only (repetitions, randomness as in
+        :func:`simulate_null`, threads).
     progress : bool
         Monte Carlo only: show a ``tqdm.auto`` bar counting the rankings scored.
 
@@ -554,6 +570,19 @@ def critical_value(
     float
         The critical value, in the metric's units (a fraction for AUC, accuracy and F,
         a count for TPk).
+
+    References
+    ----------
+    .. [1] Forman, G. & Cohen, I. (2005). Beware the null hypothesis: critical value tables for
+       evaluating classifiers. *Machine Learning: ECML 2005 / PKDD 2005*, LNCS 3720, 133-145.
+
+    Examples
+    --------
+    Section 4: "at P=N=100, the critical value is 67% accuracy for C=1000 competitors".
+
+    >>> from evallib import critical_value
+    >>> f"{critical_value('accuracy', 100, 100, C=1000, alpha=0.01):.2f}"
+    '0.67'
     """
     if method not in ("exact", "montecarlo"):
         raise ValueError(f"method must be 'exact' or 'montecarlo', got {method!r}")
@@ -571,7 +600,7 @@ def critical_value(
         return _exact_critical(metric, P, N, k, tail)
     reps = mc_repetitions(C, alpha) if reps is None else check_count(reps, "reps", minimum=1)
     top = max(1, int(round(reps * tail)))
-    best = _mc_top(metric, P, N, reps, top, k=k, seed=seed, n_jobs=n_jobs, progress=bool(progress))
+    best = _mc_top(metric, P, N, reps, top, k=k, rng=rng, n_jobs=n_jobs, progress=bool(progress))
     return float(best[top - 1])
 
 
@@ -623,9 +652,11 @@ class Verdict:
     ----------
     metric, P, N, C, alpha, score : the question asked.
     critical_value : m*, the smallest attainable score with ``F(m*) >= (1-alpha)^(1/C)``.
-    p_value : P(best of C random rankings >= score).
-    significant : ``score > critical_value`` (the paper's rule; equivalently p < alpha
-        up to the discreteness of the law).
+    pvalue : P(best of C random rankings >= score).
+    reject : the winner beats random rankings: ``pvalue <= alpha``. The paper states the
+        rule as ``score > critical_value``; over the attainable scores the two agree
+        (``F(m*) >= (1 - alpha)^(1/C)`` and ``m*`` is the smallest such score), which the
+        test suite checks.
     """
 
     metric: str
@@ -635,31 +666,32 @@ class Verdict:
     alpha: float
     score: float
     critical_value: float
-    p_value: float
-    significant: bool
+    pvalue: float
+    reject: bool
 
     def describe(self) -> str:
         """One plain sentence: the verdict with its numbers."""
         unit = "true positives in the top k" if self.metric == "tp" else self.metric
-        word = "beats" if self.significant else "does not beat"
+        word = "beats" if self.reject else "does not beat"
         return (f"P={self.P}, N={self.N}, C={self.C}, alpha={self.alpha:g}: a winning {unit} of "
                 f"{self.score:.4f} {word} the critical value {self.critical_value:.4f} "
-                f"(p = {self.p_value:.4g}); "
-                + ("significant." if self.significant else "not significant: random rankings could do it."))
+                f"(p = {self.pvalue:.4g}); "
+                + ("significant." if self.reject else "not significant: random rankings could do it."))
 
 
 def judge_winner(metric: str, score: float, P: int, N: int, *, C: int = 1, alpha: float = 0.01,
                  k: int = 10) -> Verdict:
     """Decide whether the winner of ``C`` classifiers beats the best of ``C`` random rankings.
 
-    Table 2 of Forman & Cohen, computed exactly: significant iff ``score > m*``. This is
-    the callback behind the notebook's "your winner scored m" slider.
+    Table 2 of Forman & Cohen, computed exactly: ``reject`` (significant) iff
+    ``score > m*``, which over the attainable scores is ``pvalue <= alpha``. This is the
+    callback behind the notebook's "your winner scored m" slider.
     """
     p = best_of_pvalue(metric, score, P, N, C=C, k=k)  # validates every argument
     alpha = check_alpha(alpha)
     m_star = critical_value(metric, P, N, C=C, alpha=alpha, k=k)
-    significant = float(score) > m_star + _SCORE_TOL
-    return Verdict(metric, int(P), int(N), int(C), alpha, float(score), m_star, p, significant)
+    reject = float(score) > m_star + _SCORE_TOL
+    return Verdict(metric, int(P), int(N), int(C), alpha, float(score), m_star, p, reject)
 
 
 # --------------------------------------------------------------------------- on real scores
@@ -824,44 +856,46 @@ def _chunks(reps: int) -> list[int]:
     return sizes
 
 
-def _run_chunks(work: Callable, reps: int, seed: Any, n_jobs: int, consume: Callable, progress: bool = False):
+def _run_chunks(work: Callable, reps: int, rng: Any, n_jobs: int, consume: Callable, progress: bool = False):
     """Run ``work(size, rng)`` over chunks (own child generator each: reproducible for any
     ``n_jobs``), passing results to ``consume`` in chunk order; at most ``2 n_jobs``
     chunks in flight, so memory stays bounded at any ``reps``."""
     sizes = _chunks(reps)
-    rngs = np.random.default_rng(seed).spawn(len(sizes))
+    rngs = check_rng(rng).spawn(len(sizes))
     n_jobs = max(1, min(int(n_jobs), os.cpu_count() or 1))
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=reps, unit="rankings")
-    if n_jobs == 1:
-        for size, rng in zip(sizes, rngs):
-            consume(work(size, rng))
-            if bar:
-                bar.update(size)
-    else:
-        with ThreadPoolExecutor(max_workers=n_jobs) as pool:
-            pending = []
+    with progress_bar(bool(progress), total=reps, unit="rankings") as bar:
+        if n_jobs == 1:
             for size, rng in zip(sizes, rngs):
-                pending.append((size, pool.submit(work, size, rng)))
-                if len(pending) >= 2 * n_jobs:
-                    s, fut = pending.pop(0)
-                    consume(fut.result())
-                    if bar:
+                consume(work(size, rng))
+                bar.update(size)
+        else:
+            with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+                pending = []
+                for size, rng in zip(sizes, rngs):
+                    pending.append((size, pool.submit(work, size, rng)))
+                    if len(pending) >= 2 * n_jobs:
+                        s, fut = pending.pop(0)
+                        consume(fut.result())
                         bar.update(s)
-            for s, fut in pending:
-                consume(fut.result())
-                if bar:
+                for s, fut in pending:
+                    consume(fut.result())
                     bar.update(s)
-    if bar:
-        bar.close()
 
 
 def _resolve_metric(metric: Any) -> tuple[str, Callable | None]:
     if callable(metric) and not isinstance(metric, str):
         return "custom", metric
     return _check_metric(metric), None
+
+
+def _chunk_scorer(name: str, fn: Callable | None, P: int, N: int, k: int) -> Callable:
+    """``work(size, rng)`` for :func:`_run_chunks`: the scores of ``size`` random rankings
+    under one metric (the vectorised engine for a named metric, the loop for a callable)."""
+    def work(size, rng):
+        if fn is not None:
+            return _generic_chunk(fn, P, N, size, rng)["custom"]
+        return _fast_chunk(P, N, size, rng, (name,), k)[name]
+    return work
 
 
 def simulate_null(
@@ -871,7 +905,7 @@ def simulate_null(
     reps: int,
     *,
     k: int = 10,
-    seed: Any = None,
+    rng: Any = None,
     n_jobs: int = 2,
     progress: bool = False,
 ) -> np.ndarray:
@@ -886,9 +920,9 @@ def simulate_null(
     P, N : int >= 1
     reps : int >= 1
     k : int, cut-off for ``"tp"``
-    seed : int, SeedSequence or Generator, optional
-        Each chunk of 50,000 rankings gets its own child generator, so the result does not
-        depend on ``n_jobs``.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Normalised by ``check_rng``. Each chunk of 50,000 rankings gets its own child
+        generator, so the result does not depend on ``n_jobs``.
     n_jobs : int, threads (numpy releases the GIL in the inner loops).
     progress : bool
         Show a ``tqdm.auto`` bar counting the rankings scored (default off).
@@ -906,21 +940,16 @@ def simulate_null(
     out = np.empty(reps)
     pos = [0]
 
-    def work(size, rng):
-        if fn is not None:
-            return _generic_chunk(fn, P, N, size, rng)["custom"]
-        return _fast_chunk(P, N, size, rng, (name,), k)[name]
-
     def consume(scores):
         out[pos[0]:pos[0] + scores.size] = scores
         pos[0] += scores.size
 
-    _run_chunks(work, reps, seed, n_jobs, consume, progress=bool(progress))
+    _run_chunks(_chunk_scorer(name, fn, P, N, k), reps, rng, n_jobs, consume, progress=bool(progress))
     return out
 
 
 def simulate_scores(P: int, N: int, reps: int, *, metrics: Sequence[str] = ("auc", "accuracy", "f1"),
-                    k: int = 10, seed: Any = None, n_jobs: int = 2, progress: bool = False) -> dict[str, np.ndarray]:
+                    k: int = 10, rng: Any = None, n_jobs: int = 2, progress: bool = False) -> dict[str, np.ndarray]:
     """As :func:`simulate_null` for several named metrics scored on the same rankings (``progress``: a tqdm bar)."""
     P, N = _check_sizes(P, N)
     reps = check_count(reps, "reps", minimum=1)
@@ -937,21 +966,16 @@ def simulate_scores(P: int, N: int, reps: int, *, metrics: Sequence[str] = ("auc
             out[m][pos[0]:pos[0] + n] = res[m]
         pos[0] += n
 
-    _run_chunks(lambda s, r: _fast_chunk(P, N, s, r, metrics, k), reps, seed, n_jobs, consume,
+    _run_chunks(lambda s, r: _fast_chunk(P, N, s, r, metrics, k), reps, rng, n_jobs, consume,
                 progress=bool(progress))
     return out
 
 
-def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, seed: Any, n_jobs: int,
+def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, rng: Any, n_jobs: int,
             progress: bool = False) -> np.ndarray:
     """The ``top`` best of ``reps`` random scores, best first, in bounded memory (Table 2's heap)."""
     name, fn = _resolve_metric(metric)
     kept = [np.empty(0)]
-
-    def work(size, rng):
-        if fn is not None:
-            return _generic_chunk(fn, P, N, size, rng)["custom"]
-        return _fast_chunk(P, N, size, rng, (name,), k)[name]
 
     def consume(scores):
         merged = np.concatenate([kept[0], scores])
@@ -959,7 +983,7 @@ def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, seed: A
             merged = np.partition(merged, merged.size - top)[merged.size - top:]
         kept[0] = merged
 
-    _run_chunks(work, reps, seed, n_jobs, consume, progress=progress)
+    _run_chunks(_chunk_scorer(name, fn, P, N, k), reps, rng, n_jobs, consume, progress=progress)
     return np.sort(kept[0])[::-1]
 
 
@@ -1014,22 +1038,16 @@ def critical_value_table(
     k = check_count(k, "k", minimum=1)
     # Largest cells first, so the pool is not left waiting for one big cell at the end.
     cells = sorted(((m, p, n) for m in metrics for p in Ps for n in Ns), key=lambda c: -(c[1] * c[2]))
-    if n_jobs == 1:
-        parts = (_table_cell(m, p, n, Cs, alphas, k) for m, p, n in cells)
-    else:
-        from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=n_jobs, return_as="generator", batch_size=1)(
-            delayed(_table_cell)(m, p, n, Cs, alphas, k) for m, p, n in cells
-        )
-    if progress:
-        from tqdm.auto import tqdm
-        parts = tqdm(parts, total=len(cells), unit="cell")
+    parts = parallel_map(_table_cell, ((m, p, n, Cs, alphas, k) for m, p, n in cells),
+                         n_jobs=n_jobs, total=len(cells),
+                         progress=bool(progress), unit="cell")
     rows = [row for part in parts for row in part]
     table = pd.DataFrame(rows, columns=["metric", "P", "N", "C", "alpha", "critical_value"])
     return table.sort_values(["metric", "alpha", "C", "P", "N"], kind="stable").reset_index(drop=True)
 
 
-CSV_PATH = Path(__file__).resolve().parents[1] / "data" / "critical_values.csv"
+#: The shipped table (``data/critical_values.csv`` in the repository; see evallib._resources).
+CSV_PATH = data_path("critical_values.csv")
 
 
 def load_critical_values(path: str | Path | None = None) -> pd.DataFrame:
@@ -1045,16 +1063,3 @@ def write_critical_values(path: str = "data/critical_values.csv", *, n_jobs: int
     table = critical_value_table(n_jobs=n_jobs, progress=progress)
     table.to_csv(path, index=False, float_format="%.10g")
     return table
-
-
-if __name__ == "__main__":  # python -m evallib.nullbest [path]
-    import sys
-    import time
-
-    # Import by module name so that joblib's workers can unpickle the cell function.
-    from evallib.nullbest import write_critical_values as _write
-
-    start = time.perf_counter()
-    out = sys.argv[1] if len(sys.argv) > 1 else "data/critical_values.csv"
-    tab = _write(out)
-    print(f"wrote {len(tab)} rows to {out} in {time.perf_counter() - start:.1f} s")

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count
 from .nullbest import METRICS, critical_value, null_cdf, simulate_null
 
@@ -35,15 +36,6 @@ __all__ = [
 ]
 
 _LABELS = {"auc": "AUC", "accuracy": "best accuracy", "f1": "best F-measure", "tp": "TP10"}
-
-
-def _axes(ax, projection=None):
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    fig = plt.figure(figsize=(6.4, 4.6))
-    return fig.add_subplot(111, projection=projection)
 
 
 def _f1_points(P: int, N: int) -> int:
@@ -64,7 +56,7 @@ def plot_null_cdfs(P: int = 10, N: int = 1000, *, Cs: Sequence[int] = (10, 1000)
     matplotlib.axes.Axes
     """
     alpha = check_alpha(alpha)
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(6.4, 4.6))
     markers = "ovsD^"
     for i, metric in enumerate(metrics):
         law = null_cdf(metric, P, N, max_points=_f1_points(P, N))
@@ -106,7 +98,7 @@ def plot_critical_surface(table: pd.DataFrame, metric: str, *, C: int = 1000, al
     Contours are drawn on the surface's floor, as in the paper.
     """
     grid = critical_value_grid(table, metric, C=C, alpha=alpha)
-    ax = _axes(ax, projection="3d")
+    ax = get_axes(ax, figsize=(6.4, 4.6), projection="3d")
     X, Y = np.meshgrid(np.log10(grid.columns.to_numpy(float)), np.log10(grid.index.to_numpy(float)))
     Z = grid.to_numpy(float)
     ok = np.isfinite(Z)
@@ -131,7 +123,7 @@ def plot_critical_contours(table: pd.DataFrame, metric: str, *, C: int = 1000, a
                            levels=None, ax=None):
     """Figures 6-7: labelled contours of the critical value over N (x) and P (y), log axes."""
     grid = critical_value_grid(table, metric, C=C, alpha=alpha)
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(6.4, 4.6))
     N = grid.columns.to_numpy(float)
     P = grid.index.to_numpy(float)
     Z = np.ma.masked_invalid(grid.to_numpy(float))
@@ -161,16 +153,16 @@ def plot_contour_panels(table: pd.DataFrame, *, C: int = 1000, alpha: float = 0.
     return axes
 
 
-def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, seed=0) -> float:
+def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, rng=0) -> float:
     """Largest gap between the Monte Carlo CDF of ``reps`` rankings and the exact CDF
     (Kolmogorov distance, over the attainable values)."""
     law = null_cdf(metric, P, N, max_points=400)
-    scores = np.sort(simulate_null(metric, P, N, reps, seed=seed))
+    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
     emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
     return float(np.max(np.abs(emp - law.cdf)))
 
 
-def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, seed=0, ax=None):
+def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, rng=0, ax=None):
     """The Monte Carlo CDF of ``reps`` random rankings over the exact CDF.
 
     The title gives the Kolmogorov distance and its order of magnitude under the null,
@@ -178,9 +170,9 @@ def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, seed=0, ax=No
     """
     reps = check_count(reps, "reps", minimum=1)
     law = null_cdf(metric, P, N, max_points=400)
-    scores = np.sort(simulate_null(metric, P, N, reps, seed=seed))
+    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
     emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(6.4, 4.6))
     ax.step(law.values, law.cdf, where="post", color="k", linewidth=2, label="exact")
     ax.step(law.values, emp, where="post", color="C1", linewidth=1.2, label=f"Monte Carlo, {reps:,} rankings")
     dist = float(np.max(np.abs(emp - law.cdf)))

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
 __all__ = [
@@ -209,6 +210,24 @@ def mcnemar(b: int, c: int, *, correction: bool = True, exact: bool = False) -> 
     With the correction, ``|b - c| - 1`` is floored at 0, so ``b = c`` gives
     ``X^2 = 0`` and ``p = 1`` (the unfloored formula would give ``1/(b + c)``;
     statsmodels' ``mcnemar`` does that, which differs only when ``b = c``).
+
+    References
+    ----------
+    .. [1] Berrar, D. & Lozano, J. A. (2013). Significance tests or confidence intervals: which are
+       preferable for the comparison of classifiers? *Journal of Experimental & Theoretical
+       Artificial Intelligence*, 25(2), 189-206.
+    .. [2] McNemar, Q. (1947). Note on the sampling error of the difference between correlated
+       proportions or percentages. *Psychometrika*, 12(2), 153-157.
+
+    Examples
+    --------
+    Table 2's first row, models 1 and 4 (b = 3, c = 21): printed X2 = 12.0 and exact p = 2.8e-4.
+
+    >>> from evallib import mcnemar
+    >>> round(mcnemar(3, 21).statistic, 1)
+    12.0
+    >>> f"{mcnemar(3, 21, exact=True).pvalue:.1e}"
+    '2.8e-04'
     """
     b, c = _check_bc(b, c)
     m = b + c
@@ -328,7 +347,7 @@ def qh_coverage(
     *,
     alpha: float = 0.05,
     reps: int = 10_000,
-    rng: np.random.Generator,
+    rng: Any = None,
 ) -> float:
     """Monte Carlo coverage of the interval of eqs. (4)-(5).
 
@@ -347,7 +366,7 @@ def qh_coverage(
         In (0, 1).
     reps : int
         Number of simulated test sets, >= 1.
-    rng : numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The source of randomness (seed it for reproducibility).
     """
     for name, v in (("pi_b", pi_b), ("pi_c", pi_c)):
@@ -400,6 +419,23 @@ def holm_alphas(pvalues: Sequence[float], alpha: float = 0.05) -> np.ndarray:
     numpy.ndarray
         The level of each comparison, in the order of ``pvalues``. Ties are ranked
         by their position (a stable sort).
+
+    References
+    ----------
+    .. [1] Berrar, D. & Lozano, J. A. (2013). Significance tests or confidence intervals: which are
+       preferable for the comparison of classifiers? *Journal of Experimental & Theoretical
+       Artificial Intelligence*, 25(2), 189-206.
+    .. [2] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+       *Scandinavian Journal of Statistics*, 6(2), 65-70.
+
+    Examples
+    --------
+    Table 2's alpha column from its printed p-values: 0.005, 0.006, 0.006, 0.007, 0.008, 0.010, ...
+
+    >>> from evallib import holm_alphas
+    >>> p = [5.3e-4, 1.1e-3, 2.2e-3, 3.6e-3, 5.8e-3, 8.6e-3, 0.40, 0.48, 0.58, 0.99]
+    >>> [round(float(a), 3) for a in holm_alphas(p, 0.05)[:6]]
+    [0.005, 0.006, 0.006, 0.007, 0.008, 0.01]
     """
     return adjusted_alphas(pvalues, alpha, "holm")
 
@@ -598,14 +634,6 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- Figure 4
-def _axes(ax):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.6))
-    return ax
-
-
 def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     """Figure 4: per pair the unadjusted and the adjusted interval, and the null line.
 
@@ -625,7 +653,7 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     missing = {"pair", "estimate", "ci_low", "ci_high", "ci_adj_low", "ci_adj_high"} - set(table.columns)
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with pairwise_table()")
-    ax = _axes(ax)
+    ax = get_axes(ax, figsize=(7, 3.6))
     x = np.arange(len(table))
     ax.vlines(x, table["ci_adj_low"], table["ci_adj_high"], colors="0.55", linewidth=1.2,
               label="adjusted interval")

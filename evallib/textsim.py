@@ -36,7 +36,7 @@ about 2 s (sampling ~88,000 documents, fitting both learners, classifying the po
 and Dtrue), too slow for a slider. So the grid of :data:`GRID_PRIORS` x
 :data:`GRID_NOISES` x the three :data:`SETTINGS` at :data:`GRID_SIZES` (270
 experiments) is computed in advance by :func:`write_experiment_grid` (``make
-textsim-grid``, or ``python -m evallib.textsim data/textsim_grid.npz``) and shipped
+textsim-grid``, or ``python -m evallib textsim-grid data/textsim_grid.npz``) and shipped
 as ``data/textsim_grid.npz``: for each entry the pool's event codes and Dtrue's
 eight event counts, from which the :class:`Experiment` is rebuilt exactly.
 :func:`build_experiment` returns such a rebuilt experiment when its arguments are a
@@ -52,17 +52,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from scipy import stats
-from sklearn.feature_extraction.text import TfidfTransformer
-from sklearn.kernel_approximation import Nystroem
-from sklearn.pipeline import make_pipeline
-from sklearn.svm import LinearSVC
 
-from ._validate import check_alpha, check_choice, check_count, check_real, check_rng
+from ._plotting import get_axes
+from ._progress import parallel_map, progress_bar
+from ._resources import data_path
+from ._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
 from .bizarre import (
     F1Bootstrap,
     _codes,
@@ -156,9 +154,9 @@ GRID_NOISES = (0.0, 0.01, 0.02, 0.03, 0.05, 0.07, 0.10, 0.15, 0.20)
 GRID_SIZES = dict(n_train=7982, n_pool=20_000, n_true=60_000, seed=0)
 #: Dtrue chunk size of the precomputed experiments (:func:`build_experiment`'s default).
 GRID_CHUNK = 100_000
-#: Where :func:`build_experiment` looks for the precomputed grid: ``data/`` beside the
-#: package (the checkout of an editable install), whatever the working directory.
-GRID_PATH = Path(__file__).resolve().parent.parent / "data" / "textsim_grid.npz"
+#: Where :func:`build_experiment` looks for the precomputed grid: the shipped data
+#: (``data/`` of the repository; see evallib._resources), whatever the working directory.
+GRID_PATH = data_path("textsim_grid.npz")
 #: Grid points match when the prior and the noise are within this of a grid value
 #: (a FloatSlider's 0.15000000000000002 is the grid's 0.15).
 GRID_TOLERANCE = 1e-9
@@ -207,7 +205,7 @@ class TextPopulation:
             topics.append(p / p.sum())
         object.__setattr__(self, "_world", (background, topics))
 
-    def sample(self, n: int, rng: np.random.Generator) -> tuple[sp.csr_matrix, np.ndarray]:
+    def sample(self, n: int, rng: Any = None) -> tuple[sp.csr_matrix, np.ndarray]:
         """Draw ``n`` documents: a sparse count matrix ``(n, vocab_size)`` and labels 0/1."""
         n = check_count(n, "n", minimum=1)
         rng = check_rng(rng)
@@ -249,7 +247,7 @@ class Learners:
     ``model_a``: linear SVM; ``model_b``: Gaussian-kernel SVM (Nystroem + linear SVM).
     """
 
-    tfidf: TfidfTransformer
+    tfidf: Any                  # sklearn's TfidfTransformer, fitted
     model_a: Any
     model_b: Any
 
@@ -260,7 +258,7 @@ class Learners:
 
 
 def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_components: int = 300,
-                 seed: int = 0) -> Learners:
+                 rng: Any = 0) -> Learners:
     """Fit the tf-idf coding and the two models of section 5 on a training set.
 
     Model A: ``LinearSVC(C=1)``. Model B: an RBF kernel ``exp(-gamma ||x - x'||^2)`` on
@@ -268,7 +266,15 @@ def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_compone
     followed by ``LinearSVC(C=10)``. (The paper tuned the kernel SVM by
     cross-validation; gamma = 1 and C = 10 were chosen once on a separate training
     set of this population and are kept fixed, so a slider does not re-tune.)
+    ``rng`` (None, an int, a SeedSequence or a Generator) gives scikit-learn's
+    ``random_state`` through ``sklearn_random_state``.
     """
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.kernel_approximation import Nystroem
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC
+
+    seed = sklearn_random_state(rng)
     y = np.asarray(y)
     if len(np.unique(y)) != 2:
         raise ValueError("the training set must contain both classes; raise its size or prior_pos")
@@ -356,7 +362,7 @@ def mistake_correlation(events: Any) -> float:
 
 def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise: float = 0.02,
                      n_train: int = PAPER_SIZES["n_train"], n_pool: int = 20_000,
-                     n_true: int = PAPER_SIZES["n_true"], seed: int = 0, chunk: int = GRID_CHUNK,
+                     n_true: int = PAPER_SIZES["n_true"], rng: Any = 0, chunk: int = GRID_CHUNK,
                      precomputed: bool = True) -> Experiment:
     """Generate the population, train A and B, and classify the pool and Dtrue.
 
@@ -386,7 +392,10 @@ def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise
     n_pool : held-out documents from which test sets are drawn (Dte is the first
         ``n_test``; the calibration study draws random subsets).
     n_true : size of Dtrue (the paper: 790,900).
-    seed : seeds everything (vocabulary, documents, the Nystroem landmarks).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator. Everything
+        (vocabulary, documents, the Nystroem landmarks) is seeded by one integer: ``rng``
+        itself when it is an int (then cached and looked up in the grid), otherwise one
+        drawn from it (``sklearn_random_state``). ``Experiment.seed`` records it.
     chunk : Dtrue is generated in chunks of this many documents (it changes the
         random stream, so it is part of what a precomputed entry must match).
     precomputed : look the experiment up in the precomputed grid when the arguments
@@ -396,7 +405,7 @@ def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise
     args = (setting, _check_prior_pos(prior_pos), _check_label_noise(label_noise),
             check_count(n_train, "n_train", minimum=20),
             check_count(n_pool, "n_pool", minimum=10), check_count(n_true, "n_true", minimum=100),
-            check_count(seed, "seed"), check_count(chunk, "chunk", minimum=1000))
+            sklearn_random_state(rng), check_count(chunk, "chunk", minimum=1000))
     if not isinstance(precomputed, (bool, np.bool_)):
         raise TypeError(f"precomputed must be True or False, got {precomputed!r}")
     if precomputed:
@@ -417,7 +426,7 @@ def _compute(setting: str, prior_pos: float, label_noise: float, n_train: int, n
     population = TextPopulation(SETTINGS[setting], prior_pos=prior_pos, label_noise=label_noise, world_seed=seed)
     rng = np.random.default_rng([seed, 7982])
     X, y = population.sample(n_train, rng)
-    learners = fit_learners(X, y, seed=seed)
+    learners = fit_learners(X, y, rng=seed)
     Xp, yp = population.sample(n_pool, rng)
     pa, pb = learners.predict(Xp)
     events = np.zeros(8, dtype=np.int64)
@@ -477,16 +486,8 @@ def write_experiment_grid(path: str | Path = GRID_PATH, *, n_jobs: int = 2, prog
     n_jobs = check_count(n_jobs, "n_jobs", minimum=1)
     keys = [(s, p, q) for s in SETTINGS for p in GRID_PRIORS for q in GRID_NOISES]
     sizes = dict(GRID_SIZES)
-    if n_jobs == 1:
-        parts = (_grid_entry(*k, sizes, GRID_CHUNK) for k in keys)
-    else:
-        from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=n_jobs, return_as="generator", batch_size=1)(
-            delayed(_grid_entry)(*k, sizes, GRID_CHUNK) for k in keys
-        )
-    if progress:
-        from tqdm.auto import tqdm
-        parts = tqdm(parts, total=len(keys), unit="experiment")
+    parts = parallel_map(_grid_entry, ((*k, sizes, GRID_CHUNK) for k in keys), n_jobs=n_jobs,
+                         total=len(keys), progress=bool(progress), unit="experiment")
     codes, events = zip(*parts)
     np.savez_compressed(
         path, codes=np.stack(codes), true_events=np.stack(events),
@@ -541,7 +542,7 @@ def _grid_lookup(setting: str, prior_pos: float, label_noise: float, n_train: in
 
 
 # ----------------------------------------------------------- one setting, Table 3
-def dtrue_replicates(experiment: Experiment, n: int, n_subsamples: int, rng: np.random.Generator) -> np.ndarray:
+def dtrue_replicates(experiment: Experiment, n: int, n_subsamples: int, rng: Any = None) -> np.ndarray:
     """dF1 on ``n_subsamples`` subsets of size ``n`` bootstrapped from Dtrue (section 5).
 
     Drawing ``n`` of Dtrue's documents with replacement and counting their events is
@@ -583,15 +584,16 @@ def _frequency(truth: np.ndarray, winner: str) -> float:
 
 
 def run_setting(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"], reps: int = 10_000,
-                n_subsamples: int = 1000, alpha: float = 0.05, seed: int = 0) -> SettingRun:
+                n_subsamples: int = 1000, alpha: float = 0.05, rng: Any = 0) -> SettingRun:
     """Run section 5 for one trained pair: bootstrap on Dte, truth on Dtrue.
 
     Dte is the first ``n_test`` documents of the experiment's pool; the truth uses
-    ``n_subsamples`` subsets of the same size bootstrapped from Dtrue.
+    ``n_subsamples`` subsets of the same size bootstrapped from Dtrue. ``rng`` (None, an
+    int, a SeedSequence or a Generator) drives the bootstrap and then the subsets.
     """
     y, a, b = experiment.test_set(n_test)
-    rng = np.random.default_rng(check_count(seed, "seed"))
-    boot = bootstrap_f1_difference(y, a, b, reps=reps, alpha=alpha, seed=rng)
+    rng = check_rng(rng)
+    boot = bootstrap_f1_difference(y, a, b, reps=reps, alpha=alpha, rng=rng)
     truth = dtrue_replicates(experiment, y.size, n_subsamples, rng)
     return SettingRun(setting=experiment.population.setting.name, bootstrap=boot, truth=truth,
                       dtrue_frequency=_frequency(truth, boot.winner),
@@ -629,7 +631,7 @@ def table3(runs: list[SettingRun]) -> pd.DataFrame:
 # ----------------------------------------------------------- calibration study
 def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, ...] = (500, 2000, 7909),
                       repetitions: int = 100, reps: int = 2000, n_subsamples: int = 1000,
-                      alpha: float = 0.05, seed: int = 0, progress: bool = False) -> pd.DataFrame:
+                      alpha: float = 0.05, rng: Any = 0, progress: bool = False) -> pd.DataFrame:
     """Repeat the section 5 experiment many times: is the stated confidence right?
 
     For each experiment (trained pair) and test size ``n``, the truth is computed once
@@ -658,12 +660,9 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
     sizes = [check_count(n, "test_sizes", minimum=10) for n in test_sizes]
     if not sizes:
         raise ValueError("test_sizes must list at least one test-set size")
-    rng = np.random.default_rng(check_count(seed, "seed"))
+    rng = check_rng(rng)
     rows = []
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(experiments) * len(sizes) * repetitions, unit="test")
+    bar = progress_bar(bool(progress), total=len(experiments) * len(sizes) * repetitions, unit="test")
     for exp in experiments:
         codes = exp.pool_codes
         true_d = exp.true_difference
@@ -673,8 +672,7 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
                 raise ValueError(f"test_sizes must not exceed the pool size {codes.size}, got {n}")
             truth = dtrue_replicates(exp, n, n_subsamples, rng)
             for r in range(repetitions):
-                if bar is not None:
-                    bar.update(1)
+                bar.update(1)
                 pick = rng.choice(codes.size, n, replace=False)
                 c = codes[pick]
                 y = c < 4
@@ -682,15 +680,14 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
                 b = np.isin(c, (0, 1, 4, 5))
                 if not y.any():
                     continue   # no positive document: F1 undefined, the test cannot be run
-                boot = bootstrap_f1_difference(y, a, b, reps=reps, alpha=alpha, seed=rng)
+                boot = bootstrap_f1_difference(y, a, b, reps=reps, alpha=alpha, rng=rng)
                 rows.append({
                     "setting": exp.population.setting.name, "test_size": n, "repetition": r,
                     "observed": boot.observed, "winner": boot.winner, "confidence": boot.confidence,
                     "dtrue_frequency": _frequency(truth, boot.winner),
-                    "significant": boot.significant, "correct": boot.winner == true_winner,
+                    "significant": boot.reject, "correct": boot.winner == true_winner,
                 })
-    if bar is not None:
-        bar.close()
+    bar.close()
     return pd.DataFrame(rows)
 
 
@@ -741,7 +738,7 @@ def calibration_bins(study: pd.DataFrame, edges: tuple[float, ...] = (0.5, 0.8, 
 # ------------------------------------------------------------------------ DCF
 def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"], cost_fn: float = 1.0,
                    cost_fp: float = 1.0, prior_pos: float = 0.5, reps: int = 10_000, n_subsamples: int = 1000,
-                   seed: int = 0) -> pd.DataFrame:
+                   rng: Any = 0) -> pd.DataFrame:
     """DCF_A - DCF_B on Dte: eq. (8), eq. (9), a bootstrap, and the spread on Dtrue.
 
     Rows: the independent test (eq. 8), the paired test (eq. 9), the class-stratified
@@ -753,10 +750,10 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
     """
     y, a, b = experiment.test_set(n_test)
     kw = dict(cost_fn=cost_fn, cost_fp=cost_fp, prior_pos=prior_pos)
-    rng = np.random.default_rng(check_count(seed, "seed"))
+    rng = check_rng(rng)
     ind = dcf_test(y, a, b, paired=False, **kw)
     par = dcf_test(y, a, b, paired=True, **kw)
-    boot = bootstrap_dcf_difference(y, a, b, reps=reps, seed=rng, **kw)
+    boot = bootstrap_dcf_difference(y, a, b, reps=reps, rng=rng, **kw)
     ev = experiment.true_events
     sub = rng.multinomial(y.size, ev / ev.sum(), size=check_count(n_subsamples, "n_subsamples", minimum=2))
     sub = sub[(sub[:, :4].sum(1) > 0) & (sub[:, 4:].sum(1) > 0)]
@@ -777,14 +774,13 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
 
 
 # ------------------------------------------------------------------------ plots
-def plot_replicates(run: SettingRun, ax: plt.Axes | None = None, *, bins: int = 40) -> plt.Axes:
+def plot_replicates(run: SettingRun, ax=None, *, bins: int = 40):
     """Figure 1 redrawn: histogram of dF1* on Dte beside dF1 on the Dtrue subsamples.
 
     The shaded band is the bootstrap's percentile interval (eq. 14), the dashed line
     dF1 on the whole of Dtrue.
     """
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.6))
+    ax = get_axes(ax, figsize=(7, 3.6))
     b = run.bootstrap
     both = np.concatenate([b.replicates, run.truth])
     edges = np.histogram_bin_edges(both, bins=bins)
@@ -803,14 +799,13 @@ def plot_replicates(run: SettingRun, ax: plt.Axes | None = None, *, bins: int = 
     return ax
 
 
-def plot_calibration(study: pd.DataFrame, ax: plt.Axes | None = None,
-                     edges: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0)) -> plt.Axes:
+def plot_calibration(study: pd.DataFrame, ax=None,
+                     edges: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0)):
     """Reliability diagram: mean frequency on Dtrue against stated confidence, per test size.
 
     Points below the diagonal are over-confident bins.
     """
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 4.5))
+    ax = get_axes(ax, figsize=(5, 4.5))
     table = calibration_bins(study, edges)
     for n, part in table.groupby("test_size"):
         ax.plot(part["stated"], part["on Dtrue"], "o-", label=f"test size {n:,}")
@@ -822,15 +817,3 @@ def plot_calibration(study: pd.DataFrame, ax: plt.Axes | None = None,
     ax.legend(fontsize=8, loc="lower right")
     ax.set_title("Is the percentile test's confidence right?", fontsize=10)
     return ax
-
-
-if __name__ == "__main__":  # python -m evallib.textsim [path]
-    import sys
-    import time
-
-    # Import by module name so that joblib's workers can unpickle the entry function.
-    from evallib.textsim import write_experiment_grid as _write
-
-    start = time.perf_counter()
-    out = _write(sys.argv[1] if len(sys.argv) > 1 else "data/textsim_grid.npz")
-    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.1f} s")

@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 import yaml
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 BINDER_ENV = ROOT / "binder" / "environment.yml"
 OWN_PACKAGES = {"evallib"}
 # conda-forge names that are not the distribution's name on PyPI

@@ -194,7 +194,7 @@ def test_dcf_bootstrap_sd_is_close_to_eq9_under_a_null():
     rng = np.random.default_rng(11)
     y, a, b = _random_task(4000, rng, prior=0.3, err_a=0.2, err_b=0.2)
     kw = dict(cost_fn=1.0, cost_fp=1.0, prior_pos=0.5)
-    boot = bz.bootstrap_dcf_difference(y, a, b, reps=4000, seed=0, **kw)
+    boot = bz.bootstrap_dcf_difference(y, a, b, reps=4000, rng=0, **kw)
     assert boot.sd == pytest.approx(bz.dcf_test(y, a, b, **kw).sd, rel=0.10)
 
 
@@ -202,8 +202,8 @@ def test_dcf_bootstrap_sd_is_close_to_eq9_under_a_null():
 def test_multinomial_bootstrap_has_the_distribution_of_index_resampling():
     rng = np.random.default_rng(2026)
     y, a, b = _random_task(800, rng, prior=0.25, err_a=0.15, err_b=0.18)
-    multi = bz.bootstrap_f1_difference(y, a, b, reps=5000, seed=1)
-    index = bz.bootstrap_f1_difference(y, a, b, reps=5000, seed=2, method="index")
+    multi = bz.bootstrap_f1_difference(y, a, b, reps=5000, rng=1)
+    index = bz.bootstrap_f1_difference(y, a, b, reps=5000, rng=2, method="index")
     assert multi.observed == index.observed
     # Seeded two-sample tests on the dF1* replicates; "same distribution" passes at
     # the 1% level in both.
@@ -219,13 +219,13 @@ def test_multinomial_bootstrap_has_the_distribution_of_index_resampling():
 def test_bootstrap_eq13_eq14_and_reproducibility():
     rng = np.random.default_rng(4)
     y, a, b = _random_task(600, rng, err_a=0.25, err_b=0.15)
-    res = bz.bootstrap_f1_difference(y, a, b, reps=3000, seed=9, alpha=0.1)
+    res = bz.bootstrap_f1_difference(y, a, b, reps=3000, rng=9, alpha=0.1)
     assert res.replicates.shape == (3000,)
     assert res.p_positive == pytest.approx(np.mean(res.replicates > 0))
     assert res.interval == pytest.approx(tuple(np.quantile(res.replicates, [0.05, 0.95])))
     assert res.observed == pytest.approx(f1_score(y, b) - f1_score(y, a))
     assert res.winner == "B" and res.confidence == res.p_positive
-    again = bz.bootstrap_f1_difference(y, a, b, reps=3000, seed=9, alpha=0.1)
+    again = bz.bootstrap_f1_difference(y, a, b, reps=3000, rng=9, alpha=0.1)
     assert np.array_equal(res.replicates, again.replicates)
     # Monte Carlo: the replicates' mean is the observed dF1 up to its bias (tolerance 0.01)
     assert np.mean(res.replicates) == pytest.approx(res.observed, abs=0.01)
@@ -276,7 +276,7 @@ def test_bad_input_names_the_argument(call, match):
 @pytest.mark.parametrize("call", [
     lambda: bz.dcf([0, 1], [0, 1], cost_fn="1"),
     lambda: bz.dcf_test([0, 1], [0, 1], [0, 1], paired="yes"),
-    lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], seed="x"),
+    lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], rng="x"),
     lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], reps=2.5),
 ])
 def test_bad_types_are_type_errors(call):

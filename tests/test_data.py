@@ -158,10 +158,20 @@ def test_split_rejects_test_size_of_wrong_type(bad):
         stratified_split(labels(10, 20), bad, rng=np.random.default_rng(0))
 
 
-@pytest.mark.parametrize("bad", [None, 0, np.random.RandomState(0)])
-def test_split_requires_generator(bad):
-    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+@pytest.mark.parametrize("bad", [0.5, "0", True, np.random.RandomState(0)])
+def test_split_rejects_what_is_not_an_rng(bad):
+    with pytest.raises(TypeError, match="rng must be None, an int >= 0, a numpy.random.SeedSequence or a numpy.random.Generator"):
         stratified_split(labels(10, 20), 5, rng=bad)
+
+
+def test_split_accepts_every_rng_form():
+    """SPEC 7: an int and a SeedSequence give the split numpy.random.default_rng gives."""
+    y = labels(10, 20)
+    ref = stratified_split(y, 5, rng=np.random.default_rng(4))
+    for rng in (4, np.random.SeedSequence(4)):
+        got = stratified_split(y, 5, rng=rng)
+        assert all(np.array_equal(g, r) for g, r in zip(got, ref))
+    assert len(stratified_split(y, 5)[1]) == 5                  # None: fresh entropy
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,12 @@
-"""The three dependency lists and the run/CI scripts stay in agreement.
+"""The dependency lists, the lock and the run/CI scripts stay in agreement.
 
-pyproject.toml's ``[project].dependencies`` is the source of truth; the conda
-route (``environment.yml``) and Binder (``binder/environment.yml``) must list
-the same packages with the same version specifiers, and pin Python 3.11.
+pyproject.toml is the source of truth: ``[project].dependencies`` (what the library
+needs to compute and plot) and the optional groups ``notebooks``, ``test`` and
+``peers``, with ``all`` naming the three. The conda route (``environment.yml``) lists
+every package of every group with the same version specifiers; Binder
+(``binder/environment.yml``) lists the same packages at the exact versions of the lock
+(``constraints.txt``, made by ``make lock``), which pins every listed package to a
+version its specifier allows. Both environment files pin Python 3.11.
 """
 
 from __future__ import annotations
@@ -10,14 +14,16 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 import yaml
+from packaging.specifiers import SpecifierSet
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = ROOT / "pyproject.toml"
 ENV_FILES = ["environment.yml", "binder/environment.yml"]
+LOCK = "constraints.txt"
+GROUPS = ("notebooks", "test", "peers")
 
 # Conda-forge names that differ from the PyPI name (after normalisation).
 CONDA_TO_PYPI: dict[str, str] = {}
@@ -86,10 +92,43 @@ def to_mapping(entries: list[tuple[str, str]], source: str) -> dict[str, str]:
     return mapping
 
 
-def pyproject_requirements(text: str) -> dict[str, str]:
+def pyproject_requirements(text: str, groups: tuple[str, ...] | None = None) -> dict[str, str]:
+    """name -> spec of the core dependencies and the optional ``groups`` (default: all of them).
+
+    A group entry naming the project itself (``evallib[notebooks,test]``) is a reference
+    to other groups, not a package, and is left out.
+    """
     data = tomllib.loads(text)
-    deps = data["project"]["dependencies"]
+    project = data["project"]
+    optional = project.get("optional-dependencies") or {}
+    deps = list(project["dependencies"])
+    for group in (optional if groups is None else groups):
+        deps += [d for d in optional[group] if parse_requirement(d)[0] != normalise_name(project.get("name", ""))]
     return to_mapping([parse_requirement(d) for d in deps], "pyproject.toml")
+
+
+def lock_pins(text: str) -> dict[str, str]:
+    """name -> exact version of a pip constraints file (``name==version`` lines)."""
+    pins = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, spec = parse_requirement(line)
+        assert re.fullmatch(r"==[^,*]+", spec), f"{LOCK}: {line!r} is not an exact pin (name==version)"
+        pins.append((name, spec[2:]))
+    return to_mapping(pins, LOCK)
+
+
+def lock_differences(reference: dict[str, str], pins: dict[str, str]) -> list[str]:
+    """Listed packages the lock does not pin, or pins outside their specifier."""
+    problems = [f"{name} is not pinned in {LOCK}" for name in sorted(reference.keys() - pins.keys())]
+    problems += [
+        f"{name}: {LOCK} pins {pins[name]}, outside pyproject.toml's {reference[name]!r}"
+        for name in sorted(reference.keys() & pins.keys())
+        if reference[name] and pins[name] not in SpecifierSet(reference[name])
+    ]
+    return problems
 
 
 def conda_entries(text: str) -> tuple[list[str], list[str]]:
@@ -182,6 +221,34 @@ def test_helpers_report_missing_package_and_specifier_mismatch():
     ]
 
 
+_EXAMPLE_GROUPS = """
+[project]
+name = "evallib"
+dependencies = ["numpy>=1.26"]
+[project.optional-dependencies]
+test = ["pytest>=8.0"]
+peers = ["baycomp>=1.0"]
+all = ["evallib[test,peers]"]
+"""
+
+
+def test_groups_are_read_and_the_self_reference_skipped():
+    assert pyproject_requirements(_EXAMPLE_GROUPS, ()) == {"numpy": ">=1.26"}
+    assert pyproject_requirements(_EXAMPLE_GROUPS) == {"numpy": ">=1.26", "pytest": ">=8.0", "baycomp": ">=1.0"}
+
+
+def test_lock_helpers_report_missing_and_out_of_range_pins():
+    ref = pyproject_requirements(_EXAMPLE_GROUPS)
+    pins = lock_pins("# a comment\nnumpy==1.25.0\npytest==8.3.1\nscipy==1.14.0\n")
+    assert pins == {"numpy": "1.25.0", "pytest": "8.3.1", "scipy": "1.14.0"}
+    assert lock_differences(ref, pins) == [
+        f"baycomp is not pinned in {LOCK}",
+        f"numpy: {LOCK} pins 1.25.0, outside pyproject.toml's '>=1.26'",
+    ]
+    with pytest.raises(AssertionError, match="exact pin"):
+        lock_pins("numpy>=1.26\n")
+
+
 def test_helpers_agree_on_matching_lists():
     env = _EXAMPLE_ENV.replace(">=1.25", ">=1.26") + "  - scikit-learn>=1.4\n"
     ref = pyproject_requirements(_EXAMPLE_PYPROJECT)
@@ -219,6 +286,22 @@ def reference() -> dict[str, str]:
     return pyproject_requirements(_read("pyproject.toml"))
 
 
+@pytest.fixture(scope="module")
+def pins() -> dict[str, str]:
+    return lock_pins(_read(LOCK))
+
+
+def test_groups_exist_and_all_names_them():
+    project = tomllib.loads(_read("pyproject.toml"))["project"]
+    optional = project["optional-dependencies"]
+    assert set(optional) == {*GROUPS, "all"}
+    assert [d.replace(" ", "") for d in optional["all"]] == [f"evallib[{','.join(GROUPS)}]"]
+    core = {parse_requirement(d)[0] for d in project["dependencies"]}
+    # the library computes and plots with its core alone; Jupyter, pytest and peers are optional
+    assert {"numpy", "scipy", "pandas", "matplotlib", "scikit-learn"} <= core
+    assert not core & {"jupyterlab", "ipywidgets", "papermill", "voila", "pytest", "nbval", "baycomp"}
+
+
 @pytest.mark.parametrize("env_file", ENV_FILES)
 def test_package_sets_agree(reference, env_file):
     other = conda_requirements(_read(env_file), env_file)
@@ -226,11 +309,35 @@ def test_package_sets_agree(reference, env_file):
     assert not problems, "package lists differ:\n  " + "\n  ".join(problems)
 
 
-@pytest.mark.parametrize("env_file", ENV_FILES)
-def test_version_specifiers_agree(reference, env_file):
-    other = conda_requirements(_read(env_file), env_file)
-    problems = specifier_differences(reference, other, env_file)
+def test_version_specifiers_agree(reference):
+    other = conda_requirements(_read("environment.yml"), "environment.yml")
+    problems = specifier_differences(reference, other, "environment.yml")
     assert not problems, "version specifiers differ:\n  " + "\n  ".join(problems)
+
+
+def test_lock_covers_every_listed_package(reference, pins):
+    problems = lock_differences(reference, pins)
+    assert not problems, f"{LOCK} does not match pyproject.toml:\n  " + "\n  ".join(problems)
+
+
+def test_binder_uses_the_lock(reference, pins):
+    binder = conda_requirements(_read("binder/environment.yml"), "binder/environment.yml")
+    wrong = [f"{name}: binder has {binder[name]!r}, {LOCK} pins {pins.get(name)}"
+             for name in sorted(binder.keys() & reference.keys()) if binder[name] != f"=={pins.get(name)}"]
+    assert not wrong, "binder/environment.yml must pin the lock's versions:\n  " + "\n  ".join(wrong)
+    post = _code_lines(_read("binder/postBuild"))
+    assert any("pip install" in line and f"-c {LOCK}" in line for line in post), (
+        f"binder/postBuild must install with the lock (-c {LOCK}): {post}"
+    )
+
+
+def test_make_venv_installs_all_groups_with_the_lock():
+    text = _read("Makefile")
+    assert re.search(r"^LOCK\s*:=\s*constraints\.txt$", text, re.MULTILINE)
+    installs = [line for line in text.splitlines() if "pip install" in line and "-e" in line]
+    assert any("-c $(LOCK)" in line and '".[all]"' in line for line in installs), installs
+    assert re.search(r"^\$\(STAMP\):.*\$\(LOCK\)", text, re.MULTILINE), "the venv must be rebuilt when the lock changes"
+    assert re.search(r"^lock:", text, re.MULTILINE), "make lock regenerates the lock"
 
 
 @pytest.mark.parametrize("env_file", ENV_FILES)
@@ -272,7 +379,7 @@ def test_binder_scripts_exist_and_are_executable(script):
 def test_postbuild_installs_evallib():
     lines = _code_lines(_read("binder/postBuild"))
     assert "set -euo pipefail" in lines, "binder/postBuild should 'set -euo pipefail'"
-    installs = [line for line in lines if "pip install" in line and "-e ." in line]
+    installs = [line for line in lines if "pip install" in line and "-e" in line]
     assert installs, f"binder/postBuild does not 'pip install -e .': {lines}"
 
 

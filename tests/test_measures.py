@@ -13,10 +13,6 @@ from __future__ import annotations
 import itertools
 from decimal import ROUND_HALF_UP, Decimal
 
-import matplotlib
-
-matplotlib.use("Agg")
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest

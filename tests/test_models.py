@@ -242,9 +242,11 @@ def test_swap_labels_rejects_bad_n(n, exc):
         swap_labels(y, n, rng=np.random.default_rng(0))
 
 
-def test_swap_labels_requires_generator():
-    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
-        swap_labels(np.array([0, 1, 0, 1]), 1, rng=42)
+def test_swap_labels_rejects_what_is_not_an_rng():
+    with pytest.raises(TypeError, match="rng must be None, an int >= 0, a numpy.random.SeedSequence or a numpy.random.Generator"):
+        swap_labels(np.array([0, 1, 0, 1]), 1, rng=4.2)
+    y = np.array([0, 1, 0, 1])
+    assert np.array_equal(swap_labels(y, 1, rng=42), swap_labels(y, 1, rng=np.random.default_rng(42)))
 
 
 # ---------------------------------------------------------------------------
@@ -332,5 +334,5 @@ def test_class_prior_model_rejects_bad_input():
         class_prior_model(np.zeros(5), 3, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="n_test must be an int >= 0"):
         class_prior_model(np.array([0, 1]), -2, rng=np.random.default_rng(0))
-    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
-        class_prior_model(np.array([0, 1]), 2, rng=None)
+    with pytest.raises(TypeError, match="rng must be None, an int"):
+        class_prior_model(np.array([0, 1]), 2, rng="x")

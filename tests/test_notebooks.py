@@ -75,7 +75,7 @@ controls["test_size"].value = 30
 controls["adjust"].value = "none"
 one["c"].value = 9
 assert [kind for kind, _ in calls] == ["study", "study", "study", "one"], calls
-assert calls[0][1]["seed"] == 7 and calls[1][1]["test_size"] == 30 and calls[2][1]["adjust"] == "none"
+assert calls[0][1]["rng"] == 7 and calls[1][1]["test_size"] == 30 and calls[2][1]["adjust"] == "none"
 assert calls[3][1][:3] == (0, 9, 50)
 print("sliders ok")
 '''

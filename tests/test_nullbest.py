@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,8 +32,8 @@ from evallib.nullbest import (
     simulate_scores,
     tail_probability,
 )
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 CSV = ROOT / "data" / "critical_values.csv"
 
 
@@ -290,7 +289,7 @@ def test_auc_law_is_a_distribution_at_the_largest_size(P, N):
 def _mc_tolerance_check(metric, P, N, C, alpha, reps, seed):
     """The Monte Carlo critical value must cut off the exact tail within 4 standard errors."""
     tail = tail_probability(C, alpha)
-    m_mc = critical_value(metric, P, N, C=C, alpha=alpha, method="montecarlo", reps=reps, seed=seed)
+    m_mc = critical_value(metric, P, N, C=C, alpha=alpha, method="montecarlo", reps=reps, rng=seed)
     law = null_cdf(metric, P, N, max_points=10**7) if metric != "f1" else None
     se = math.sqrt(tail * (1 - tail) / reps)
     if metric == "f1":
@@ -323,7 +322,7 @@ def test_monte_carlo_critical_value_of_a_callable_metric():
         return np.max(tp + (r.size - r.sum()) - fp) / r.size
 
     P, N, C, alpha, reps = 8, 12, 5, 0.05, 40_000
-    m_mc = critical_value(best_acc, P, N, C=C, alpha=alpha, method="montecarlo", reps=reps, seed=3)
+    m_mc = critical_value(best_acc, P, N, C=C, alpha=alpha, method="montecarlo", reps=reps, rng=3)
     law = null_cdf("accuracy", P, N)
     tail = tail_probability(C, alpha)
     idx = int(np.searchsorted(law.values, m_mc - 1e-12))
@@ -334,27 +333,27 @@ def test_monte_carlo_critical_value_of_a_callable_metric():
 
 
 def test_monte_carlo_is_seeded_and_independent_of_threads():
-    a = simulate_null("auc", 30, 40, 120_000, seed=3, n_jobs=1)
-    b = simulate_null("auc", 30, 40, 120_000, seed=3, n_jobs=2)
+    a = simulate_null("auc", 30, 40, 120_000, rng=3, n_jobs=1)
+    b = simulate_null("auc", 30, 40, 120_000, rng=3, n_jobs=2)
     np.testing.assert_array_equal(a, b)
-    c = simulate_null("auc", 30, 40, 1000, seed=4)
+    c = simulate_null("auc", 30, 40, 1000, rng=4)
     assert not np.array_equal(a[:1000], c)
 
 
 def test_simulate_null_with_a_callable_metric():
     top3 = lambda r: r[:3].sum()  # TP3 by hand; the hypergeometric is the reference
-    s = simulate_null(top3, 6, 9, 20_000, seed=1)
+    s = simulate_null(top3, 6, 9, 20_000, rng=1)
     ref = stats.hypergeom(15, 6, 3)
     for x in range(4):
         assert np.mean(s == x) == pytest.approx(ref.pmf(x), abs=4 * math.sqrt(0.25 / 20_000))
     # and the named engine agrees with the generic one on the law
-    fast = simulate_null("tp", 6, 9, 20_000, k=3, seed=2)
+    fast = simulate_null("tp", 6, 9, 20_000, k=3, rng=2)
     assert fast.mean() == pytest.approx(ref.mean(), abs=4 * ref.std() / math.sqrt(20_000))
 
 
 def test_simulate_scores_means_match_exact_laws():
     P, N, reps = 15, 25, 100_000
-    r = simulate_scores(P, N, reps, metrics=("auc", "accuracy", "f1", "tp"), seed=9)
+    r = simulate_scores(P, N, reps, metrics=("auc", "accuracy", "f1", "tp"), rng=9)
     for metric in METRICS:
         law = null_cdf(metric, P, N, max_points=10**6)
         pmf = np.diff(np.r_[0.0, law.cdf])
@@ -364,8 +363,8 @@ def test_simulate_scores_means_match_exact_laws():
 
 
 def test_monte_carlo_top_keeps_the_best_scores():
-    scores = simulate_null("auc", 8, 9, 70_001, seed=5)
-    top = nb._mc_top("auc", 8, 9, 70_001, 37, k=10, seed=5, n_jobs=2)
+    scores = simulate_null("auc", 8, 9, 70_001, rng=5)
+    top = nb._mc_top("auc", 8, 9, 70_001, 37, k=10, rng=5, n_jobs=2)
     np.testing.assert_array_equal(top, np.sort(scores)[::-1][:37])
 
 
@@ -476,7 +475,7 @@ def test_lattice_sized_laws_refuse_sizes_that_would_exhaust_memory():
     # no lattice needed: best accuracy and TPk at any size, AUC by Monte Carlo
     assert critical_value("accuracy", 5000, 5000, C=10) < 0.52
     assert critical_value("tp", 5000, 5000, C=10) <= 10
-    assert simulate_null("auc", 5000, 5000, 10, seed=0).shape == (10,)
+    assert simulate_null("auc", 5000, 5000, 10, rng=0).shape == (10,)
 
 
 def test_public_api_is_importable_from_evallib():

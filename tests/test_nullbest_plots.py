@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import math
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -71,8 +68,8 @@ def test_monte_carlo_converges_within_the_dkw_bound():
     # Dvoretzky-Kiefer-Wolfowitz: P(sup |F_n - F| > eps) <= 2 exp(-2 n eps^2); eps at 1e-6.
     for reps in (2_000, 50_000):
         eps = math.sqrt(math.log(2 / 1e-6) / (2 * reps))
-        assert mc_cdf_distance("auc", 20, 30, reps, seed=1) < eps
-    ax = plot_mc_convergence("f1", 15, 40, 5_000, seed=2)
+        assert mc_cdf_distance("auc", 20, 30, reps, rng=1) < eps
+    ax = plot_mc_convergence("f1", 15, 40, 5_000, rng=2)
     assert "5,000 rankings" in ax.get_legend().get_texts()[1].get_text()
 
 
@@ -81,8 +78,8 @@ def test_monte_carlo_converges_within_the_dkw_bound():
 def test_verdict_is_significant_exactly_when_p_is_at_most_alpha(metric, scores):
     for s in scores:
         v = judge_winner(metric, float(s), 30, 70, C=100, alpha=0.05)
-        assert v.significant == (v.p_value <= 0.05), (metric, s, v)
-        assert ("significant." in v.describe()) == v.significant
+        assert v.reject == (v.pvalue <= 0.05), (metric, s, v)
+        assert ("significant." in v.describe()) == v.reject
 
 
 def test_verdict_rejects_bad_input():

@@ -9,11 +9,6 @@ printed in Berrar & Lozano's Table 2 and section 8 (recomputed here).
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
-
-import matplotlib
-
-matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -36,6 +31,7 @@ from evallib import (
     qh_coverage,
     qh_interval,
 )
+from conftest import ROOT
 
 PAPER_COUNTS = {
     (1, 4): (3, 21), (1, 3): (1, 15), (2, 4): (4, 20), (1, 5): (4, 19), (2, 3): (2, 14),
@@ -223,7 +219,7 @@ def test_adjust_none_and_order():
 # ----------------------------------------------------------- the paper's Table 2
 @pytest.fixture(scope="module")
 def printed():
-    path = Path(__file__).resolve().parents[1] / "data" / "berrar_lozano_table2.csv"
+    path = ROOT / "data" / "berrar_lozano_table2.csv"
     df = pd.read_csv(path)
     df["pair"] = list(zip(df["i"], df["j"]))
     return df.set_index("pair")
@@ -398,7 +394,7 @@ def test_plot_pvalue_vs_interval_panels():
         (lambda: compare_pairwise([0, 1], {"a": [0, 1]}), ValueError, "at least two classifiers"),
         (lambda: compare_pairwise([0, 1], {"a": [0, 1], "b": [1]}), ValueError, r"predictions\['b'\] has 1"),
         (lambda: qh_coverage(0.6, 0.6, 10, rng=np.random.default_rng(0)), ValueError, "pi_b \\+ pi_c"),
-        (lambda: qh_coverage(0.1, 0.1, 10, rng=0), TypeError, "rng must be a numpy.random.Generator"),
+        (lambda: qh_coverage(0.1, 0.1, 10, rng=0.5), TypeError, "rng must be None, an int"),
     ],
 )
 def test_bad_input_names_the_argument(call, exc, match):

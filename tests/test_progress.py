@@ -25,20 +25,20 @@ def _bar_total(err: str) -> str:
 
 
 def test_simulate_null_progress(capsys):
-    quiet = nullbest.simulate_null("auc", 5, 7, 3000, seed=1, n_jobs=1)
+    quiet = nullbest.simulate_null("auc", 5, 7, 3000, rng=1, n_jobs=1)
     assert capsys.readouterr().err == ""
-    shown = nullbest.simulate_null("auc", 5, 7, 3000, seed=1, n_jobs=1, progress=True)
+    shown = nullbest.simulate_null("auc", 5, 7, 3000, rng=1, n_jobs=1, progress=True)
     assert _bar_total(capsys.readouterr().err) == "3000"
     np.testing.assert_array_equal(quiet, shown)
 
 
 def test_simulate_scores_and_montecarlo_critical_value_progress(capsys):
-    quiet = nullbest.simulate_scores(5, 7, 2000, metrics=("auc", "f1"), seed=2, n_jobs=2)
-    shown = nullbest.simulate_scores(5, 7, 2000, metrics=("auc", "f1"), seed=2, n_jobs=2, progress=True)
+    quiet = nullbest.simulate_scores(5, 7, 2000, metrics=("auc", "f1"), rng=2, n_jobs=2)
+    shown = nullbest.simulate_scores(5, 7, 2000, metrics=("auc", "f1"), rng=2, n_jobs=2, progress=True)
     assert _bar_total(capsys.readouterr().err) == "2000"
     for m in ("auc", "f1"):
         np.testing.assert_array_equal(quiet[m], shown[m])
-    kw = dict(C=10, alpha=0.05, method="montecarlo", reps=4000, seed=3, n_jobs=1)
+    kw = dict(C=10, alpha=0.05, method="montecarlo", reps=4000, rng=3, n_jobs=1)
     assert nullbest.critical_value("accuracy", 5, 7, **kw) == nullbest.critical_value(
         "accuracy", 5, 7, progress=True, **kw)
     assert _bar_total(capsys.readouterr().err) == "4000"
@@ -52,21 +52,19 @@ def test_critical_value_table_progress(capsys):
 
 
 def test_simulate_equal_learners_and_rejection_study_progress(capsys):
-    kw = dict(folds=3, repeats=2, n_datasets=3, seed=4)
+    kw = dict(folds=3, repeats=2, n_datasets=3, rng=4)
     quiet = cvtests.simulate_equal_learners(30, **kw)
     assert capsys.readouterr().err == ""
     shown = cvtests.simulate_equal_learners(30, progress=True, **kw)
     assert _bar_total(capsys.readouterr().err) == "3"
     pd.testing.assert_frame_equal(quiet, shown)
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots()
-    rates = cvtests.rejection_study(32, 3, 2, 0.05, n_datasets=2, seed=11, ax=ax, progress=True)
+    rates = cvtests.rejection_study(32, 3, 2, 0.05, n_datasets=2, rng=11, ax=ax, progress=True)
     plt.close(fig)
     assert _bar_total(capsys.readouterr().err) == "2"
     assert len(rates) == 4
-    sweep = dict(n_samples=24, repeats=2, n_datasets=2, seed=1)
+    sweep = dict(n_samples=24, repeats=2, n_datasets=2, rng=1)
     quiet = cvtests.rejection_sweep("folds", [2, 3, 4], **sweep)
     assert capsys.readouterr().err == ""
     shown = cvtests.rejection_sweep("folds", [2, 3, 4], progress=True, **sweep)
@@ -74,12 +72,12 @@ def test_simulate_equal_learners_and_rejection_study_progress(capsys):
     pd.testing.assert_frame_equal(quiet, shown)
 
 
-SMALL = dict(n_train=400, n_pool=1200, n_true=3000, seed=0)
+SMALL = dict(n_train=400, n_pool=1200, n_true=3000, rng=0)
 
 
 def test_calibration_study_progress(capsys):
     exp = textsim.build_experiment("X", **SMALL)
-    kw = dict(test_sizes=(100, 200), repetitions=3, reps=50, n_subsamples=20, seed=5)
+    kw = dict(test_sizes=(100, 200), repetitions=3, reps=50, n_subsamples=20, rng=5)
     quiet = textsim.calibration_study([exp], **kw)
     assert capsys.readouterr().err == ""
     shown = textsim.calibration_study([exp], progress=True, **kw)

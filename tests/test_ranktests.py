@@ -11,10 +11,6 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-import matplotlib
-
-matplotlib.use("Agg")
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd

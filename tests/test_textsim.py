@@ -9,10 +9,6 @@ a tie (the stated confidence in the observed winner is then about uniform on
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -22,7 +18,12 @@ from sklearn.metrics import f1_score
 from evallib import bizarre as bz
 from evallib import textsim as ts
 
-SMALL = dict(n_train=1500, n_pool=3000, n_true=6000, seed=1)
+SMALL = dict(n_train=1500, n_pool=3000, n_true=6000, rng=1)
+
+
+def _arguments(sizes: dict) -> dict:
+    """build_experiment's keyword arguments for a dict shaped as GRID_SIZES (whose seed is rng)."""
+    return {("rng" if k == "seed" else k): v for k, v in sizes.items()}
 
 
 def _hand_experiment(probs, n_pool=20_000, n_true=400_000, seed=0):
@@ -137,7 +138,7 @@ def test_dtrue_subsamples_equal_index_subsampling_in_distribution():
 # --------------------------------------------------------------- section 5
 def test_run_setting_and_table3():
     exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138])        # B better: more TP, fewer FP
-    run = ts.run_setting(exp, n_test=2000, reps=2000, n_subsamples=500, seed=0)
+    run = ts.run_setting(exp, n_test=2000, reps=2000, n_subsamples=500, rng=0)
     y, a, b = exp.test_set(2000)
     assert run.bootstrap.observed == pytest.approx(f1_score(y, b) - f1_score(y, a))
     assert run.dtrue_frequency == pytest.approx(np.mean(run.truth > 0) if run.bootstrap.winner == "B"
@@ -156,7 +157,7 @@ def test_calibration_under_a_tie_shows_the_overconfidence():
     # make the tie exact in the "truth"
     ev = exp.true_events.copy(); ev[1] = ev[2]; ev[5] = ev[6]
     exp = ts.Experiment(exp.population, 0, exp.y_pool, exp.pred_a_pool, exp.pred_b_pool, ev, 0)
-    study = ts.calibration_study([exp], test_sizes=(1000,), repetitions=150, reps=1000, seed=2)
+    study = ts.calibration_study([exp], test_sizes=(1000,), repetitions=150, reps=1000, rng=2)
     assert len(study) == 150
     summary = ts.calibration_summary(study)
     assert summary.loc[0, "on Dtrue"] == pytest.approx(0.5, abs=0.05)
@@ -168,7 +169,7 @@ def test_calibration_under_a_tie_shows_the_overconfidence():
 
 def test_calibration_with_a_clear_winner_is_confident_and_right():
     exp = _hand_experiment([30, 12, 2, 10, 3, 2, 8, 133])
-    study = ts.calibration_study([exp], test_sizes=(2000,), repetitions=30, reps=1000, seed=0)
+    study = ts.calibration_study([exp], test_sizes=(2000,), repetitions=30, reps=1000, rng=0)
     assert study["correct"].all() and study["significant"].all()
     assert study["confidence"].min() > 0.99 and study["dtrue_frequency"].min() > 0.99
 
@@ -194,7 +195,7 @@ def test_dcf_comparison_eq9_and_bootstrap_track_the_truth():
     # B errs on a subset of A's errors mostly: positively correlated mistakes, so the
     # independent eq. (8) overstates the spread and eq. (9) / the bootstrap do not.
     exp = _hand_experiment([40, 2, 1, 8, 4, 1, 2, 142], n_pool=8000, n_true=1_000_000)
-    table = ts.dcf_comparison(exp, n_test=8000, reps=4000, n_subsamples=2000, seed=0).set_index("method")
+    table = ts.dcf_comparison(exp, n_test=8000, reps=4000, n_subsamples=2000, rng=0).set_index("method")
     truth = table.loc["Dtrue subsamples (truth)", "sd"]
     assert table.loc["independent, eq. (8)", "sd"] > 1.5 * truth
     assert table.loc["bootstrap (stratified)", "sd"] == pytest.approx(truth, rel=0.15)
@@ -206,10 +207,10 @@ def test_plots_return_axes():
     import matplotlib.pyplot as plt
 
     exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138], n_pool=3000, n_true=50_000)
-    run = ts.run_setting(exp, n_test=1000, reps=500, n_subsamples=200, seed=0)
+    run = ts.run_setting(exp, n_test=1000, reps=500, n_subsamples=200, rng=0)
     ax = ts.plot_replicates(run)
     assert ax.get_xlabel().startswith("dF1")
-    study = ts.calibration_study([exp], test_sizes=(300, 1000), repetitions=10, reps=300, seed=0)
+    study = ts.calibration_study([exp], test_sizes=(300, 1000), repetitions=10, reps=300, rng=0)
     fig, ax2 = plt.subplots()
     assert ts.plot_calibration(study, ax=ax2) is ax2
     assert len(ax2.get_lines()) == 3
@@ -284,7 +285,7 @@ def test_grid_entries_equal_a_recomputation():
              float(pick.choice(ts.GRID_NOISES[-3:])))
     grid = _shipped_grid()
     for setting, prior, noise in [("Y", 0.25, 0.02), other]:
-        e = ts.build_experiment(setting, prior_pos=prior, label_noise=noise, precomputed=False, **ts.GRID_SIZES)
+        e = ts.build_experiment(setting, prior_pos=prior, label_noise=noise, precomputed=False, **_arguments(ts.GRID_SIZES))
         codes, events = _shipped_entry(grid, setting, prior, noise)
         agree = np.mean(e.pool_codes == codes)
         assert agree >= 0.999, (setting, prior, noise, agree)
@@ -302,7 +303,7 @@ def test_grid_point_is_read_not_computed(monkeypatch, fresh_grid_cache):
     _forbid_compute(monkeypatch)
     grid = _shipped_grid()
     # a FloatSlider's 0.15000000000000002 is the grid's 0.15
-    e = ts.build_experiment("Z", prior_pos=0.05 * 3, label_noise=0.1, **ts.GRID_SIZES)
+    e = ts.build_experiment("Z", prior_pos=0.05 * 3, label_noise=0.1, **_arguments(ts.GRID_SIZES))
     codes, events = _shipped_entry(grid, "Z", 0.15, 0.10)
     assert np.array_equal(e.pool_codes, codes) and np.array_equal(e.true_events, events)
     assert e.population.prior_pos == 0.15 and e.population.label_noise == 0.1
@@ -310,7 +311,7 @@ def test_grid_point_is_read_not_computed(monkeypatch, fresh_grid_cache):
     assert e.n_true == 60_000 and e.y_pool.dtype == np.int8 and e.pred_b_pool.dtype == np.int8
     # the rebuilt arrays are what bizarre's own coding gives back
     assert np.array_equal(bz.joint_events(e.y_pool, e.pred_a_pool, e.pred_b_pool), np.bincount(codes, minlength=8))
-    assert ts.build_experiment("Z", prior_pos=0.15, label_noise=0.1, **ts.GRID_SIZES) is e      # cached
+    assert ts.build_experiment("Z", prior_pos=0.15, label_noise=0.1, **_arguments(ts.GRID_SIZES)) is e      # cached
 
 
 @pytest.mark.parametrize("change", [
@@ -318,7 +319,7 @@ def test_grid_point_is_read_not_computed(monkeypatch, fresh_grid_cache):
     dict(label_noise=0.04),                                # off the grid
     dict(prior_pos=0.25 + 1e-6),                           # beyond the 1e-9 match
     dict(n_true=50_000),                                   # other sizes
-    dict(seed=1),
+    dict(rng=1),
     dict(chunk=20_000),
     dict(precomputed=False),                               # asked to compute
 ])
@@ -326,7 +327,7 @@ def test_other_arguments_compute(monkeypatch, fresh_grid_cache, change):
     calls = []
     # record the call and skip the real work: only the switch is tested here
     monkeypatch.setattr(ts, "_compute", lambda *args: calls.append(args) or "computed")
-    args = dict(prior_pos=0.25, label_noise=0.02, **ts.GRID_SIZES)
+    args = dict(prior_pos=0.25, label_noise=0.02, **_arguments(ts.GRID_SIZES))
     args.update(change)
     assert ts.build_experiment("Y", **args) == "computed"
     assert len(calls) == 1
@@ -336,7 +337,7 @@ def test_missing_grid_file_falls_back_to_computing(monkeypatch, tmp_path, fresh_
     monkeypatch.setattr(ts, "GRID_PATH", tmp_path / "absent.npz")
     calls = []
     monkeypatch.setattr(ts, "_compute", lambda *args: calls.append(args) or "computed")
-    assert ts.build_experiment("Y", prior_pos=0.25, label_noise=0.02, **ts.GRID_SIZES) == "computed"
+    assert ts.build_experiment("Y", prior_pos=0.25, label_noise=0.02, **_arguments(ts.GRID_SIZES)) == "computed"
     assert len(calls) == 1
 
 
@@ -345,7 +346,7 @@ def test_precomputed_must_be_a_bool():
         ts.build_experiment("Y", precomputed="yes", **SMALL)
 
 
-TINY = dict(n_train=300, n_pool=500, n_true=3000, seed=3)
+TINY = dict(n_train=300, n_pool=500, n_true=3000, seed=3)   # shaped as GRID_SIZES
 
 
 @pytest.fixture
@@ -370,9 +371,9 @@ def test_writer_round_trip_and_determinism(tmp_path, monkeypatch, tiny_grid):
     # read back through build_experiment: the computed experiment (in this process, whose
     # BLAS may use more threads than a worker's: see test_grid_entries_equal_a_recomputation)
     monkeypatch.setattr(ts, "GRID_PATH", path)
-    computed = ts.build_experiment("X", prior_pos=0.3, label_noise=0.05, precomputed=False, **TINY)
+    computed = ts.build_experiment("X", prior_pos=0.3, label_noise=0.05, precomputed=False, **_arguments(TINY))
     _forbid_compute(monkeypatch)
-    read = ts.build_experiment("X", prior_pos=0.3, label_noise=0.05, **TINY)
+    read = ts.build_experiment("X", prior_pos=0.3, label_noise=0.05, **_arguments(TINY))
     assert read is not computed and read.population == computed.population
     for field in ("y_pool", "pred_a_pool", "pred_b_pool", "true_events"):
         assert getattr(read, field).dtype == getattr(computed, field).dtype, field
@@ -384,9 +385,9 @@ def test_writer_round_trip_and_determinism(tmp_path, monkeypatch, tiny_grid):
 def test_writer_serial_run_equals_the_computation(tmp_path, monkeypatch, tiny_grid):
     path = ts.write_experiment_grid(tmp_path / "g.npz", n_jobs=1, progress=False)
     monkeypatch.setattr(ts, "GRID_PATH", path)
-    computed = ts.build_experiment("X", prior_pos=0.3, label_noise=0.0, precomputed=False, **TINY)
+    computed = ts.build_experiment("X", prior_pos=0.3, label_noise=0.0, precomputed=False, **_arguments(TINY))
     _forbid_compute(monkeypatch)
-    read = ts.build_experiment("X", prior_pos=0.3, label_noise=0.0, **TINY)
+    read = ts.build_experiment("X", prior_pos=0.3, label_noise=0.0, **_arguments(TINY))
     for field in ("y_pool", "pred_a_pool", "pred_b_pool", "true_events"):
         assert np.array_equal(getattr(read, field), getattr(computed, field)), field
 

@@ -1,0 +1,29 @@
+"""Where evallib's shipped data files are: the one module that knows.
+
+The files live in the repository's ``data/`` folder (documented by ``data/README.md``);
+pyproject.toml installs that folder as the package ``evallib._data``, so
+``importlib.resources`` finds them in an editable install (the repository's folder itself)
+and in a wheel (inside site-packages) alike. Nothing here depends on the working directory.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+__all__ = ["data_dir", "data_path"]
+
+_PACKAGE = "evallib._data"
+
+
+def data_dir() -> Path:
+    """The folder holding the shipped data files (the repository's ``data/`` when editable)."""
+    return Path(str(resources.files(_PACKAGE)))
+
+
+def data_path(name: str) -> Path:
+    """The path of the shipped data file ``name`` (e.g. ``"critical_values.csv"``).
+
+    The path may not exist (a file not generated yet); callers say what to run then.
+    """
+    return data_dir() / name

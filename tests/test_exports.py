@@ -1,0 +1,43 @@
+"""The promise of ``evallib/__init__.py``: every public name of every module is importable
+from ``evallib`` itself, as the same object, and listed in ``evallib.__all__``."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+
+import evallib
+
+MODULES = sorted(m.name for m in pkgutil.iter_modules(evallib.__path__)
+                 if not m.name.startswith("_"))
+# The report issue turns evallib.report into a subpackage and rewrites its block of
+# __init__.py; until that branch is merged its newer names are not re-exported.
+REWRITTEN_ELSEWHERE = {"report"}
+
+
+def _missing(module_name: str) -> list[str]:
+    module = importlib.import_module(f"evallib.{module_name}")
+    assert hasattr(module, "__all__"), f"evallib.{module_name} has no __all__"
+    return [name for name in module.__all__
+            if name not in evallib.__all__ or getattr(evallib, name, None) is not getattr(module, name)]
+
+
+@pytest.mark.parametrize("module_name", [
+    pytest.param(m, marks=pytest.mark.xfail(reason="rewritten by the report issue", strict=False))
+    if m in REWRITTEN_ELSEWHERE else m for m in MODULES
+])
+def test_every_public_name_is_exported(module_name):
+    assert _missing(module_name) == []
+
+
+def test_all_has_no_duplicates_and_every_name_exists():
+    assert len(evallib.__all__) == len(set(evallib.__all__))
+    assert [n for n in evallib.__all__ if not hasattr(evallib, n)] == []
+
+
+def test_the_check_sees_a_missing_name(monkeypatch):
+    """Drop one name from evallib.__all__: the check must report it (the test can fail)."""
+    monkeypatch.setattr(evallib, "__all__", [n for n in evallib.__all__ if n != "mcnemar"])
+    assert _missing("pairwise") == ["mcnemar"]
