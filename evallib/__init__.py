@@ -29,23 +29,23 @@ __all__: list[str] = []
 
 # Berrar & Lozano (2013): McNemar, the Quesenberry-Hurst interval, Holm, Table 2, Figure 4
 from .pairwise import (
+    ADJUSTMENTS,
     Contingency,
     McNemarResult,
     QHInterval,
-    contingency,
-    mcnemar,
-    qh_interval,
-    qh_coverage,
-    holm_alphas,
     adjusted_alphas,
-    pairwise_table,
     compare_pairwise,
+    contingency,
+    describe_comparison,
     format_table,
+    holm_alphas,
+    mcnemar,
     pair_label,
+    pairwise_table,
     plot_intervals,
     plot_pvalue_vs_interval,
-    describe_comparison,
-    ADJUSTMENTS,
+    qh_coverage,
+    qh_interval,
 )
 
 __all__ += [
@@ -112,8 +112,8 @@ __all__ += [
 
 # their section 7 case study, end to end
 from .casestudy import (
-    CaseStudy,
     MODEL_NAMES,
+    CaseStudy,
     run_case_study,
 )
 
@@ -125,20 +125,20 @@ __all__ += [
 
 # Flach (2012), chapter 12: measures and intervals (12.1-12.5)
 from .measures import (
-    Measures,
+    INTERVAL_METHODS,
     AccuracyInterval,
     AccuracyTest,
-    INTERVAL_METHODS,
-    measures,
-    measures_table,
+    Measures,
     accuracy_at_pos,
-    expected_accuracy_from_auc,
     accuracy_interval,
     accuracy_ztest,
     describe_accuracy_interval,
+    expected_accuracy_from_auc,
+    measures,
+    measures_table,
+    plot_accuracy_interval,
     plot_accuracy_vs_pos,
     plot_measures_vs_tn,
-    plot_accuracy_interval,
 )
 
 __all__ += [
@@ -160,23 +160,23 @@ __all__ += [
 
 # Flach (2012), chapter 12: rank tests and CD diagrams (12.7-12.8)
 from .ranktests import (
-    WilcoxonResult,
-    FriedmanResult,
-    CriticalDifference,
     CD_TESTS,
+    CriticalDifference,
+    FriedmanResult,
+    WilcoxonResult,
+    cd_cliques,
+    critical_difference,
+    describe_rank_analysis,
     flach_example_12_4,
+    friedman,
+    friedman_critical_value,
+    friedman_null_distribution,
+    plot_cd_diagram,
+    rank_differences,
+    scores_from_text,
     signed_rank_null,
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
-    friedman,
-    friedman_null_distribution,
-    friedman_critical_value,
-    critical_difference,
-    rank_differences,
-    cd_cliques,
-    plot_cd_diagram,
-    scores_from_text,
-    describe_rank_analysis,
 )
 
 __all__ += [
@@ -202,20 +202,20 @@ __all__ += [
 # Forman & Cohen (2005): best-of-C critical values and the Monte Carlo
 from .nullbest import (
     METRICS,
+    PAPER_GRID,
     NullCDF,
-    null_cdf,
-    critical_value,
+    Verdict,
     best_of_pvalue,
-    mc_repetitions,
-    simulate_null,
+    critical_value,
     critical_value_table,
+    judge_winner,
+    load_critical_values,
+    mc_repetitions,
+    null_cdf,
+    simulate_null,
+    simulate_scores,
     tail_probability,
     write_critical_values,
-    PAPER_GRID,
-    Verdict,
-    judge_winner,
-    simulate_scores,
-    load_critical_values,
 )
 
 __all__ += [
@@ -238,13 +238,13 @@ __all__ += [
 
 # Forman & Cohen (2005): Figures 1-7
 from .nullbest_plots import (
-    plot_null_cdfs,
     critical_value_grid,
-    plot_critical_surface,
-    plot_critical_contours,
-    plot_contour_panels,
-    plot_mc_convergence,
     mc_cdf_distance,
+    plot_contour_panels,
+    plot_critical_contours,
+    plot_critical_surface,
+    plot_mc_convergence,
+    plot_null_cdfs,
 )
 
 __all__ += [
@@ -260,22 +260,22 @@ __all__ += [
 # Keller, Bengio & Wong: proportion, disagreement and DCF tests, the F1 bootstrap
 from .bizarre import (
     EVENT_NAMES,
-    ZTest,
-    F1Bootstrap,
     DCFBootstrap,
-    proportion_test,
-    disagreement_test,
-    dcf,
-    dcf_test,
-    joint_events,
-    event_codes,
-    f1_scores,
-    f1_difference,
-    printed_eq12,
-    resample_events,
-    bootstrap_f1_difference,
-    dcf_difference,
+    F1Bootstrap,
+    ZTest,
     bootstrap_dcf_difference,
+    bootstrap_f1_difference,
+    dcf,
+    dcf_difference,
+    dcf_test,
+    disagreement_test,
+    event_codes,
+    f1_difference,
+    f1_scores,
+    joint_events,
+    printed_eq12,
+    proportion_test,
+    resample_events,
 )
 
 __all__ += [
@@ -300,31 +300,31 @@ __all__ += [
 
 # Keller, Bengio & Wong, section 5 re-run on a synthetic text task
 from .textsim import (
+    GRID_NOISES,
+    GRID_PATH,
+    GRID_PRIORS,
+    GRID_SIZES,
     PAPER_SIZES,
     PAPER_TABLE3,
     SETTINGS,
-    GRID_PRIORS,
-    GRID_NOISES,
-    GRID_SIZES,
-    GRID_PATH,
-    TextSetting,
-    TextPopulation,
-    Learners,
     Experiment,
+    Learners,
     SettingRun,
-    fit_learners,
+    TextPopulation,
+    TextSetting,
     build_experiment,
-    write_experiment_grid,
-    mistake_correlation,
-    dtrue_replicates,
-    run_setting,
-    table3,
+    calibration_bins,
     calibration_study,
     calibration_summary,
-    calibration_bins,
     dcf_comparison,
-    plot_replicates,
+    dtrue_replicates,
+    fit_learners,
+    mistake_correlation,
     plot_calibration,
+    plot_replicates,
+    run_setting,
+    table3,
+    write_experiment_grid,
 )
 
 __all__ += [
@@ -357,22 +357,22 @@ __all__ += [
 
 # t-tests over cross-validation (textbook, Flach 12.6, Nadeau & Bengio, Dietterich) and the simulation
 from .cvtests import (
+    SIMULATED_TESTS,
+    SWEEP_PARAMETERS,
     CVTTestResult,
-    cv_ttest,
-    corrected_resampled_ttest,
-    dietterich_5x2cv,
-    cross_validate_scores,
-    paired_scores,
     compare_cv_scores,
+    corrected_resampled_ttest,
+    cross_validate_scores,
+    cv_ttest,
+    dietterich_5x2cv,
     equal_learners_data,
-    stratified_test_folds,
-    simulate_equal_learners,
-    rejection_rates,
+    paired_scores,
     plot_rejection_rates,
+    rejection_rates,
     rejection_study,
     rejection_sweep,
-    SWEEP_PARAMETERS,
-    SIMULATED_TESTS,
+    simulate_equal_learners,
+    stratified_test_folds,
 )
 
 __all__ += [
@@ -394,21 +394,37 @@ __all__ += [
     "SIMULATED_TESTS",
 ]
 
+from .nullbest import auc_normal_critical, best_over_thresholds  # moved from the report
 from .report import (
+    EXAMPLE_PATH,
+    P_FLOOR,
+    PRED_PREFIX,
+    REPORT_NOTEBOOK,
+    SCORE_PREFIX,
     ChanceCheck,
     DataSummary,
     F1Comparison,
     FoldAnalysis,
     Predictions,
+    ReportExecutionError,
     ReportFiles,
     ReportInputError,
     Skipped,
+    adjusted_pvalues,
     chance_check,
     classifier_measures,
+    data_notes,
     fold_analysis,
+    format_measures,
+    format_p,
+    format_pairwise,
     load_predictions,
+    majority_baseline,
+    make_example_predictions,
     pairwise_comparison,
+    plot_pair_intervals,
     run_report,
+    score_warnings,
     summarise_data,
     summary_text,
     top_two_bootstrap,
@@ -417,19 +433,35 @@ from .report import (
 __all__ += [
     "ChanceCheck",
     "DataSummary",
+    "EXAMPLE_PATH",
     "F1Comparison",
     "FoldAnalysis",
+    "PRED_PREFIX",
+    "P_FLOOR",
     "Predictions",
+    "REPORT_NOTEBOOK",
+    "ReportExecutionError",
     "ReportFiles",
     "ReportInputError",
+    "SCORE_PREFIX",
     "Skipped",
+    "adjusted_pvalues",
     "chance_check",
     "classifier_measures",
+    "data_notes",
     "fold_analysis",
+    "format_measures",
+    "format_p",
+    "format_pairwise",
     "load_predictions",
+    "majority_baseline",
+    "make_example_predictions",
     "pairwise_comparison",
+    "plot_pair_intervals",
     "run_report",
+    "score_warnings",
     "summarise_data",
     "summary_text",
     "top_two_bootstrap",
 ]
+__all__ += ["auc_normal_critical", "best_over_thresholds"]

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validate import check_alpha, check_count
+from .._validate import check_alpha, check_count, check_rng
 from ..nullbest import auc_normal_critical, best_over_thresholds
 from .inputs import (
     FEW_MINORITY,
@@ -500,7 +500,7 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
             continue
         else:
             verdict = judge_winner(key, value_in, P, N, C=C, alpha=alpha)
-            crit, p, significant = verdict.critical_value, verdict.p_value, verdict.significant
+            crit, p, significant = verdict.critical_value, verdict.pvalue, verdict.reject
             law = "exact" if key != "accuracy" or P + N <= 2000 else "exact, in log space"
         rows.append({"metric": metric, "winner": name, "value": value, "from": how,
                      "critical": crit, "p": p, "beats_chance": bool(significant), "law": law})
@@ -524,7 +524,7 @@ class F1Comparison:
     share_best_better : share of replicates in which ``best`` keeps the higher F1 (Keller,
         Bengio & Wong's "confidence" in the observed winner, eq. 13).
     share_tied : share of replicates in which the two F1 are equal.
-    reps, alpha, seed : the bootstrap's settings.
+    reps, alpha : the bootstrap's settings.
     """
 
     best: str
@@ -538,7 +538,6 @@ class F1Comparison:
     share_tied: float
     reps: int
     alpha: float
-    seed: int
 
     @property
     def excludes_zero(self) -> bool:
@@ -553,7 +552,7 @@ class F1Comparison:
         return (
             f"F1 of {self.best}: {self.f1_best:.3f}; F1 of {self.second}: {self.f1_second:.3f}\n"
             f"difference {self.difference:+.3f}, {level} bootstrap interval "
-            f"[{self.low:+.3f}, {self.high:+.3f}] ({self.reps} replicates, seed {self.seed})\n"
+            f"[{self.low:+.3f}, {self.high:+.3f}] ({self.reps} replicates)\n"
             f"{self.best} keeps the higher F1 in {self.share_best_better:.1%} of the replicates "
             f"(the two tie in {self.share_tied:.1%}); "
             f"{verdict}"
@@ -579,7 +578,7 @@ class F1Comparison:
 
 def top_two_bootstrap(
     data: Predictions, measures: pd.DataFrame, *, reps: int = 10_000, alpha: float = 0.05,
-    seed: int = 0,
+    rng: Any = None,
 ):
     """Section 5: paired bootstrap of the F1 difference of the two best classifiers by F1.
 
@@ -598,7 +597,7 @@ def top_two_bootstrap(
 
     alpha = check_alpha(alpha)
     reps = check_count(reps, "reps", minimum=1)
-    seed = check_count(seed, "seed")
+    rng = check_rng(rng)
     if len(data.labels) < 2:
         return Skipped(
             f"only {len(data.labels)} classifier(s) with predicted labels; the bootstrap compares "
@@ -608,13 +607,13 @@ def top_two_bootstrap(
     order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
     best, second = f1.index[order[0]], f1.index[order[1]]
     res = bootstrap_f1_difference(data.y.astype(int), data.labels[best].astype(int),
-                                  data.labels[second].astype(int), reps=reps, alpha=alpha, seed=seed)
+                                  data.labels[second].astype(int), reps=reps, alpha=alpha, rng=rng)
     # The module reports dF1 = F1_B - F1_A with A = best; turn it round.
     return F1Comparison(
         best=str(best), second=str(second), f1_best=float(res.f1_a), f1_second=float(res.f1_b),
-        difference=0.0 - float(res.observed), low=0.0 - float(res.interval[1]),
-        high=0.0 - float(res.interval[0]), share_best_better=float(res.p_negative),
-        share_tied=float(1.0 - res.p_negative - res.p_positive), reps=reps, alpha=alpha, seed=seed,
+        difference=0.0 - float(res.observed), low=0.0 - float(res.high),
+        high=0.0 - float(res.low), share_best_better=float(res.p_negative),
+        share_tied=float(1.0 - res.p_negative - res.p_positive), reps=reps, alpha=alpha,
     )
 
 
