@@ -465,3 +465,31 @@ __all__ += [
     "top_two_bootstrap",
 ]
 __all__ += ["auc_normal_critical", "best_over_thresholds"]
+
+from .pairwise import (
+    INTERVAL_METHODS,
+    TEST_METHODS,
+    IntervalCoverage,
+    PairedInterval,
+    TestSize,
+    coverage_map,
+    interval_coverage,
+    paired_difference_interval,
+    plot_coverage,
+    plot_coverage_map,
+    test_size,
+)
+
+__all__ += [
+    "INTERVAL_METHODS",
+    "TEST_METHODS",
+    "IntervalCoverage",
+    "PairedInterval",
+    "TestSize",
+    "coverage_map",
+    "interval_coverage",
+    "paired_difference_interval",
+    "plot_coverage",
+    "plot_coverage_map",
+    "test_size",
+]

@@ -1,0 +1,57 @@
+"""Notebook 01 (Berrar & Lozano): its parameters parse, its checked cells are tagged, and a
+papermill run at another level labels every interval of the re-run with that level."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from _nbtools import NOTEBOOK_DIR, load_notebook, outputs_text, run_papermill
+
+NOTEBOOK = NOTEBOOK_DIR / "01_berrar_lozano.ipynb"
+PARAMETERS = {"seed", "test_size", "n_genes_1", "n_genes_2", "n_swap", "alpha", "adjust", "show_solutions"}
+
+
+def _source(cell) -> str:
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
+def test_papermill_reads_every_parameter():
+    """A second "=" on a line of the parameters cell (one in a comment) made papermill skip
+    that parameter ("Unable to parse line 2", "Passed unknown parameter: test_size")."""
+    papermill = pytest.importorskip("papermill")
+    found = papermill.inspect_notebook(str(NOTEBOOK))
+    assert set(found) == PARAMETERS
+    assert found["test_size"]["default"] == "None" and found["alpha"]["default"] == "0.05"
+
+
+def test_checked_cells_are_tagged_not_commented():
+    nb = load_notebook(NOTEBOOK)
+    sources = [_source(c) for c in nb["cells"]]
+    assert not any("NBVAL_CHECK_OUTPUT" in s for s in sources)
+    tagged = [c for c in nb["cells"] if "nbval-check-output" in c["metadata"].get("tags", [])]
+    assert len(tagged) >= 6
+    assert any("interval_coverage" in _source(c) for c in tagged)
+    assert any("mcnemar_size" in _source(c) for c in tagged)
+
+
+def test_saved_run_shows_the_coverage_finding():
+    """The saved default run: the paper's interval covers about 87% at (0.01, 0.04), n = 50."""
+    text = outputs_text(load_notebook(NOTEBOOK))
+    row = next(line for line in text.splitlines() if line.strip().startswith("few disagreements 0.010 0.040"))
+    assert row.split()[4] == "0.867"
+
+
+@pytest.mark.slow
+def test_alpha_001_labels_every_rerun_interval_99(tmp_path):
+    nb = run_papermill(NOTEBOOK, tmp_path / "01_alpha.ipynb", {"alpha": 0.01})
+    text = outputs_text(nb)
+    rerun = [line for line in text.splitlines() if re.match(r"\s*(smallest p-value|narrowest interval):", line)]
+    assert len(rerun) == 2
+    assert all("99% interval" in line and "95%" not in line for line in rerun)
+    assert "Exact coverage of the 99% intervals at n = 50 (nominal 0.99)" in text
+    assert "nominal alpha = 0.01" in text
+    markdown = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"]
+                         for o in c.get("outputs", []))
+    assert "$\\alpha$ = 0.01" in markdown and "99% interval is" in markdown
+    assert "nominal 0.99" in markdown
