@@ -82,6 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
     rep.add_argument("--adjust", choices=("holm", "bonferroni", "none"), default="holm",
                      help="multiple-testing adjustment of the pairwise tests (default: holm)")
+    rep.add_argument("--interval", default="bonett_price",
+                     choices=("bonett_price", "tango", "newcombe", "agresti_min", "wald", "wald_cc", "qh"),
+                     help="interval for the difference of two error rates (default: bonett_price, as "
+                          "Fagerland et al. 2014 recommend; qh: Berrar & Lozano's Quesenberry-Hurst)")
     rep.add_argument("--classifiers-tried", type=_positive_int, default=None,
                      help="how many classifiers were tried before these (Forman & Cohen's C; "
                           "default: the number in the file)")
@@ -137,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             positive_label=args.positive_label, fold_column=args.fold_column,
             pred_prefix=args.pred_prefix, score_prefix=args.score_prefix, sheet=args.sheet,
             alpha=args.alpha,
-            adjust=args.adjust,
+            adjust=args.adjust, interval=args.interval,
             classifiers_tried=args.classifiers_tried, title=args.title or None, seed=args.seed,
             progress=not args.quiet, timeout=args.timeout,
         )

@@ -31,7 +31,6 @@ from sklearn.metrics import (
     precision_score,
     recall_score,
 )
-from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 from evallib import report as rp
 from evallib.nullbest import auc_normal_critical, best_over_thresholds
@@ -274,24 +273,50 @@ def test_measures_degenerate_classifier():
 
 
 # ----------------------------------------------------------------------- section 3
-def test_pairwise_against_brute_force_and_statsmodels():
+def _mid_p(b: int, c: int) -> float:
+    """McNemar's mid-p value from scipy's binomial law (Fagerland, Lydersen & Laake 2013)."""
+    m, k = b + c, min(b, c)
+    if m == 0:
+        return 1.0
+    return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5))
+
+
+def _bonett_price(b: int, c: int, n: int, alpha: float) -> tuple[float, float]:
+    """Bonett & Price (2012), written out here: (b+1)/(n+2) and (c+1)/(n+2) in a Wald interval."""
+    z = stats.norm.isf(alpha / 2)
+    pb, pc = (b + 1) / (n + 2), (c + 1) / (n + 2)
+    half = z * np.sqrt((pb + pc - (pb - pc) ** 2) / (n + 2))
+    return max(-1.0, pb - pc - half), min(1.0, pb - pc + half)
+
+
+def test_pairwise_against_brute_force_and_scipy():
+    from statsmodels.stats.multitest import multipletests
+
     frame = labels_only_frame(n=150)
     data = load_predictions(frame)
     table = pairwise_comparison(data, alpha=0.05, adjust="holm")
     y = frame["label"].to_numpy()
     assert len(table) == 3
     assert list(table["estimate"]) == sorted(table["estimate"], reverse=True)
+    assert table.attrs["method"] == "Bonett-Price"
     for row in table.itertuples():
         i, j = row.pair
         wi, wj = frame[f"pred_{i}"].to_numpy() != y, frame[f"pred_{j}"].to_numpy() != y
         b, c = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj))
         assert (row.b, row.c) == (b, c)
-        assert row.p == pytest.approx(sm_mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue)
+        assert row.p == pytest.approx(_mid_p(b, c))
         assert row.diff == pytest.approx(wi.mean() - wj.mean())
-        assert row.diff_low <= row.diff <= row.diff_high or b + c == 0
+        assert (row.diff_low, row.diff_high) == pytest.approx(_bonett_price(b, c, 150, 0.05))
+        assert (row.adj_low, row.adj_high) == pytest.approx(_bonett_price(b, c, 150, 0.05 / 3))  # joint
         assert row.better == (i if wi.sum() < wj.sum() else j)
-        # The signed interval has the unsigned one's width.
-        assert row.diff_high - row.diff_low == pytest.approx(row.ci_high - row.ci_low)
+    np.testing.assert_allclose(table["p_adj"], multipletests(table["p"], method="holm")[1])
+    assert list(table["reject"]) == list(table["p_adj"] <= 0.05)
+    qh = pairwise_comparison(data, interval="qh")
+    from evallib.pairwise import qh_interval
+
+    for row in qh.itertuples():
+        ref = qh_interval(row.b, row.c, 150, alpha=0.05, signed=True)
+        assert (row.diff_low, row.diff_high) == pytest.approx((ref.low, ref.high))
     text = format_pairwise(table)
     assert list(text.index) == [f"{i} vs {j}" for i, j in table["pair"]]
 
@@ -571,12 +596,8 @@ def _run_cli(tmp_path: Path, predictions: Path, *args: str) -> tuple[str, dict]:
     return out.read_text(encoding="utf-8"), nb
 
 
-def _p_text(b: int, c: int) -> str:
-    return f"{sm_mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue:.2g}"
-
-
 def _adjusted_p_texts(frame: pd.DataFrame, names, label: str = "label", method: str = "holm") -> list[str]:
-    """statsmodels' McNemar (Yates) p of every pair, adjusted by statsmodels' multipletests."""
+    """The mid-p McNemar p of every pair (scipy), adjusted by statsmodels' multipletests."""
     from itertools import combinations
 
     from statsmodels.stats.multitest import multipletests
@@ -586,7 +607,7 @@ def _adjusted_p_texts(frame: pd.DataFrame, names, label: str = "label", method: 
     for i, j in combinations(names, 2):
         wi, wj = frame[f"pred_{i}"].to_numpy() != y, frame[f"pred_{j}"].to_numpy() != y
         b, c = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj))
-        ps.append(sm_mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue)
+        ps.append(_mid_p(b, c))
     return [f"{p:.2g}" for p in multipletests(ps, method=method)[1]]
 
 
@@ -627,7 +648,7 @@ def test_report_on_generated_labels_only(tmp_path):
         assert f"{np.mean(frame[f'pred_{name}'] == y):.3f}" in html
     for text in _adjusted_p_texts(frame, ("forest", "logreg", "stump"), method="bonferroni"):
         assert f">{text}</td>" in html
-    assert "90% interval" in html and "Bonferroni interval" in html
+    assert "90% interval" in html and "joint interval (Bonferroni)" in html and "Bonferroni p (mid-p test)" in html
     assert "test cases: 120" in html
     assert "Skipped: the file has no fold column" in html
     assert "AUC" in html and "its predicted labels" in html  # section 4 without scores

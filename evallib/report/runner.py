@@ -129,6 +129,7 @@ def run_report(
     sheet: str | None = None,
     alpha: float = 0.05,
     adjust: str = "holm",
+    interval: str = "bonett_price",
     classifiers_tried: int | None = None,
     title: str | None = None,
     seed: int = 0,
@@ -156,6 +157,9 @@ def run_report(
         Significance level, in (0, 1).
     adjust : {"holm", "bonferroni", "none"}
         Multiple-testing adjustment of the pairwise section.
+    interval : str
+        The pairwise interval (:func:`evallib.pairwise.paired_difference_interval`);
+        default Bonett-Price, ``"qh"`` for Berrar & Lozano's Quesenberry-Hurst interval.
     classifiers_tried : int, optional
         Forman & Cohen's C, the number of classifiers tried before these were chosen;
         ``None`` = the number of classifiers in the file.
@@ -185,6 +189,8 @@ def run_report(
         raise ReportInputError(f"The output file {str(output)!r} must end in .html.")
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    interval = check_choice(interval, "interval", ("bonett_price", "tango", "newcombe", "agresti_min",
+                                                   "wald", "wald_cc", "qh"))
     if classifiers_tried is not None:
         classifiers_tried = check_count(classifiers_tried, "classifiers_tried", minimum=1)
     seed = check_count(seed, "seed")
@@ -202,7 +208,7 @@ def run_report(
     params = dict(
         predictions=str(pred_path), **roles,
         positive_label=None if positive_label is None else str(positive_label), sheet=sheet,
-        alpha=alpha, adjust=adjust, classifiers_tried=classifiers_tried,
+        alpha=alpha, adjust=adjust, interval=interval, classifiers_tried=classifiers_tried,
         title=title or f"Classifier comparison: {pred_path.name}", seed=seed,
     )
     import nbformat

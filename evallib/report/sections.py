@@ -314,51 +314,83 @@ def adjusted_pvalues(p: np.ndarray, adjust: str) -> np.ndarray:
     return out
 
 
-def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
-    """Section 3: Berrar & Lozano's comparison of every pair of classifiers with labels.
+#: How the report names each interval method of :func:`evallib.pairwise.paired_difference_interval`.
+INTERVAL_NAMES = {
+    "bonett_price": "Bonett-Price", "tango": "Tango", "newcombe": "Newcombe", "agresti_min": "Agresti-Min",
+    "wald": "Wald", "wald_cc": "continuity-corrected Wald", "qh": "Quesenberry-Hurst",
+}
 
-    Calls :func:`evallib.pairwise.compare_pairwise` (McNemar with Yates' correction, the
-    exact p-value, Holm's levels, Quesenberry-Hurst intervals) and sorts the pairs by
-    effect, the observed ``|difference in error rate|``, largest first (ties: smaller p
-    first). Adds the signed view: ``better`` (the classifier with fewer errors, or
-    ``"tie"``), ``diff`` (error rate of the first minus the second, eq. 4's ``p_b - p_c``)
-    and its signed ``1 - alpha`` interval ``diff_low``/``diff_high`` and the same at the
-    adjusted level, ``adj_low``/``adj_high``; ``p_adj``, the adjusted p-value
-    (:func:`adjusted_pvalues`, rejecting where ``p_adj <= alpha``); ``verdict``, one phrase;
-    ``few`` (``b + c <`` :data:`FEW_DISCORDANT`).
+
+def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm",
+                        interval: str = "bonett_price"):
+    """Section 3: every pair of classifiers with labels, compared on their disagreements.
+
+    For each pair ``(A, B)`` the 2x2 table of errors (:class:`evallib.pairwise.Contingency`)
+    gives ``b`` (errors of A only) and ``c`` (errors of B only). The test is McNemar's mid-p
+    test (``mcnemar(b, c, mid_p=True)``; Fagerland, Lydersen & Laake 2013: it holds its
+    level where the exact test is conservative and the chi-square approximation is not
+    reliable); the interval of ``error_A - error_B = (b - c)/n`` is
+    :func:`evallib.pairwise.paired_difference_interval` with ``method=interval`` (default
+    Bonett-Price, recommended by Fagerland, Lydersen & Laake 2014; ``"qh"`` gives Berrar &
+    Lozano's Quesenberry-Hurst interval). The p-values are adjusted for the number of pairs
+    (:func:`adjusted_pvalues`, Holm by default; ``reject`` is ``p_adj <= alpha``), and the
+    adjusted interval is the same interval at level ``alpha / m`` (Bonferroni), the one
+    adjustment of intervals that covers all ``m`` pairs jointly; with ``adjust="none"`` it
+    is the unadjusted interval.
+
+    Pairs are sorted by effect, the observed ``|difference in error rate|``, largest first
+    (ties: smaller p first).
 
     Returns
     -------
     pandas.DataFrame or Skipped
-        Skipped when fewer than two classifiers have predicted labels.
+        One row per pair: ``pair``, ``a, b, c, d, n``, ``estimate`` (``|b - c|/n``), ``diff``
+        (``(b - c)/n``) with ``diff_low``/``diff_high`` and ``adj_low``/``adj_high``,
+        ``p`` (mid-p), ``p_adj``, ``reject``, ``better`` (the classifier with fewer errors,
+        or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`) and ``verdict``. The
+        attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and the names of the
+        ``method`` (interval) and ``test``. Skipped when fewer than two classifiers have
+        predicted labels.
     """
-    from ..pairwise import compare_pairwise, qh_interval
+    from itertools import combinations
+
+    from .._validate import check_choice
+    from ..pairwise import Contingency, mcnemar, paired_difference_interval
 
     alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    interval = check_choice(interval, "interval", tuple(INTERVAL_NAMES))
     if len(data.labels) < 2:
         return Skipped(
             f"only {len(data.labels)} classifier(s) with predicted labels; McNemar's test and the "
             "intervals compare the predicted labels of two classifiers."
         )
-    table = compare_pairwise(data.y, dict(data.labels), alpha=alpha, adjust=adjust)
-    attrs = dict(table.attrs)
-    table["p_adj"] = adjusted_pvalues(table["p"].to_numpy(), adjust)
-    table = table.sort_values(["estimate", "p"], ascending=[False, True], kind="stable")
-    table = table.reset_index(drop=True)
-    signed = [qh_interval(int(b), int(c), int(n), alpha=alpha, signed=True)
-              for b, c, n in zip(table["b"], table["c"], table["n"])]
-    signed_adj = [qh_interval(int(b), int(c), int(n), alpha=float(a), signed=True)
-                  for b, c, n, a in zip(table["b"], table["c"], table["n"], table["alpha_adj"])]
-    table["diff"] = (table["b"] - table["c"]) / table["n"]
-    table["diff_low"] = [s.low for s in signed]
-    table["diff_high"] = [s.high for s in signed]
-    table["adj_low"] = [s.low for s in signed_adj]
-    table["adj_high"] = [s.high for s in signed_adj]
-    table["better"] = [i if b < c else (j if c < b else "tie")
-                       for (i, j), b, c in zip(table["pair"], table["b"], table["c"])]
-    table["few"] = (table["b"] + table["c"]) < FEW_DISCORDANT
+    wrong = {name: pred != data.y for name, pred in data.labels.items()}
+    n = data.n
+    pairs = list(combinations(data.labels, 2))
+    m = len(pairs)
+    level_adj = alpha / m if adjust != "none" else alpha
+    rows = []
+    for i, j in pairs:
+        wi, wj = wrong[i], wrong[j]
+        b, c, d = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj)), int(np.sum(wi & wj))
+        table = Contingency(a=n - b - c - d, b=b, c=c, d=d, n=n)
+        ci = paired_difference_interval(table, method=interval, alpha=alpha)
+        ci_adj = paired_difference_interval(table, method=interval, alpha=level_adj)
+        rows.append({
+            "pair": (i, j), "a": table.a, "b": b, "c": c, "d": d, "n": n, "estimate": abs(b - c) / n,
+            "diff": (b - c) / n, "diff_low": ci.low, "diff_high": ci.high,
+            "adj_low": ci_adj.low, "adj_high": ci_adj.high,
+            "p": float(mcnemar(b, c, mid_p=True).pvalue),
+        })
+    out = pd.DataFrame(rows)
+    out["p_adj"] = adjusted_pvalues(out["p"].to_numpy(), adjust)
+    out["reject"] = out["p_adj"] <= alpha
+    out = out.sort_values(["estimate", "p"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    out["better"] = [i if b < c else (j if c < b else "tie") for (i, j), b, c in zip(out["pair"], out["b"], out["c"])]
+    out["few"] = (out["b"] + out["c"]) < FEW_DISCORDANT
     verdicts = []
-    for (i, j), b, c, rej in zip(table["pair"], table["b"], table["c"], table["reject"]):
+    for (i, j), b, c, rej in zip(out["pair"], out["b"], out["c"], out["reject"]):
         if b == 0 and c == 0:
             verdicts.append("identical predictions")
         elif b == c:
@@ -367,11 +399,11 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
             verdicts.append(f"{i if b < c else j} makes fewer errors")
         else:
             verdicts.append("no clear difference")
-    table["verdict"] = verdicts
-    table.attrs.update(attrs)
-    table.attrs["method"] = "Quesenberry-Hurst"
-    table.attrs["test"] = "McNemar (Yates)"
-    return table
+    out["verdict"] = verdicts
+    out.attrs.update(alpha=alpha, adjust=adjust, n=n, interval=interval, method=INTERVAL_NAMES[interval],
+                     test="McNemar's mid-p test", level_adj=level_adj,
+                     error_rates={name: float(w.mean()) for name, w in wrong.items()})
+    return out
 
 
 # --------------------------------------------------------------------- section 4

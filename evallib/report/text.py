@@ -77,19 +77,21 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     """Section 3's slim table as text, in the order of ``table`` (largest effect first).
 
     Per pair: the classifier with fewer errors, the difference in error rate (first minus
-    second, percentage points), its interval, the adjusted interval, the adjusted p-value
-    and the verdict; ``b + c`` (the cases on which the two disagree), flagged when few.
+    second, percentage points), its interval, the joint (Bonferroni) interval, the adjusted
+    p-value of McNemar's mid-p test and the verdict; ``b + c`` (the cases on which the two
+    disagree), flagged when few.
     """
     alpha = table.attrs.get("alpha", 0.05)
     adjust = table.attrs.get("adjust", "holm")
     level = f"{100 * (1 - alpha):g}%"
     adj_name = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
+    joint = "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
     out = pd.DataFrame({
         "fewer errors": list(table["better"]),
         "error A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["diff"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
-        f"{adj_name} interval": [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
-        f"{adj_name} p": [_p_text(p).lstrip("= ") if p >= P_FLOOR else _p_text(p) for p in table["p_adj"]],
+        joint: [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
+        f"{adj_name} p (mid-p test)": [_p_text(p).lstrip("= ") if p >= P_FLOOR else _p_text(p) for p in table["p_adj"]],
         "disagreements b + c": [f"{b + c}" + (" (few)" if few else "")
                                 for b, c, few in zip(table["b"], table["c"], table["few"])],
         "verdict": list(table["verdict"]),
@@ -105,7 +107,8 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     ----------
     table : DataFrame from :func:`evallib.report.sections.pairwise_comparison`
         Draws, per pair ``A vs B``, the difference in error rate ``A - B`` (points), its
-        interval (thick) and the adjusted interval (thin), and the line of no difference.
+        interval (thick) and the joint Bonferroni interval (thin), and the line of no
+        difference.
     ax : matplotlib Axes, optional
         A new figure, sized to the number of pairs, if None.
     title : str, optional
@@ -121,7 +124,7 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     yy = np.arange(k)[::-1]
     pts = 100.0
     ax.hlines(yy, pts * table["adj_low"], pts * table["adj_high"], colors="0.55", linewidth=1.2,
-              label="adjusted interval")
+              label="joint interval" if table.attrs.get("adjust", "holm") != "none" else "interval")
     ax.hlines(yy, pts * table["diff_low"], pts * table["diff_high"], colors="C0", linewidth=5,
               label="interval")
     ax.plot(pts * table["diff"], yy, "o", color="k", markersize=4, label="observed difference")
@@ -266,7 +269,7 @@ def _pairwise_sentences(pairwise: pd.DataFrame, alpha: float, level: str) -> lis
         adv, lo, hi = _advantage(row, a)
         n_dis = int(row["b"] + row["c"])
         p_adj = float(row["p_adj"])
-        p_part = (f"McNemar's test gives {'the adjusted ' if adj_name and m > 1 else ''}"
+        p_part = (f"McNemar's mid-p test gives {'the adjusted ' if adj_name and m > 1 else ''}"
                   f"{format_p(p_adj if adj_name else row['p'])}")
         if n_dis == 0:
             out.append(
@@ -290,8 +293,8 @@ def _pairwise_sentences(pairwise: pd.DataFrame, alpha: float, level: str) -> lis
             if excludes != (float(row["p"]) <= alpha):
                 out.append(
                     f"For {a} vs {b} the interval and McNemar's test (before adjustment) disagree: "
-                    "they are different approximations (a Wald-type interval, a chi-square test), so "
-                    "read the difference as borderline.")
+                    "an interval and a test are different procedures that agree only approximately "
+                    "near the boundary, so read the difference as borderline.")
     if adj_name and m > 1:
         split = [f"{i} vs {j}" for (i, j), lo, hi, rej in zip(pairwise["pair"], pairwise["diff_low"],
                                                              pairwise["diff_high"], pairwise["reject"])
@@ -325,7 +328,11 @@ def _pairwise_sentences(pairwise: pd.DataFrame, alpha: float, level: str) -> lis
     few = [f"{i} vs {j}" for (i, j), f, b, c in zip(pairwise["pair"], pairwise["few"], pairwise["b"],
                                                      pairwise["c"]) if f and b + c > 0]
     if few:
+        caveat = ("the Quesenberry-Hurst interval under-covers at such small counts (choose "
+                  "--interval bonett_price)" if method == "Quesenberry-Hurst" else
+                  f"the {method} interval and the mid-p test are the ones recommended for such counts "
+                  "(Fagerland, Lydersen & Laake 2013, 2014)")
         out.append(
-            f"Few disagreements (b + c below 25) for {', '.join(few)}: there the interval and the "
-            "chi-square p-value are rough approximations.")
+            f"Few disagreements (b + c below 25) for {', '.join(few)}: these comparisons rest on few "
+            f"cases, so their intervals are wide; {caveat}.")
     return out
