@@ -1,0 +1,544 @@
+"""Classifiers with K classes: accuracy, balanced accuracy, macro-F1, and their comparison.
+
+For ``K >= 2`` classes and predicted labels on one test set:
+
+* accuracy with Wilson's score interval, balanced accuracy (the average recall of
+  Flach 2012, Example 12.1, over the K classes) and macro-F1 (the unweighted mean of
+  the per-class F-measures) (:func:`multiclass_measures`), and the per-class table of
+  precision, recall, F1 and support (:func:`per_class_table`);
+* the paired bootstrap of the macro-F1 difference of two classifiers
+  (:func:`bootstrap_macro_f1_difference`). Macro-F1 depends on a sample only through
+  the joint table (true class x prediction of A x prediction of B, at most ``K^3``
+  cells), so a bootstrap replicate, which resamples the ``n`` cases with replacement,
+  is one Multinomial(n, table / n) draw of that table: the same device as Keller,
+  Bengio & Wong's F1 bootstrap over eight events (:mod:`evallib.bizarre`), and as fast
+  for a million cases as for a hundred;
+* the confusion matrix as a figure (:func:`plot_confusion_matrix`).
+
+Per-class measures follow scikit-learn's conventions: for class ``c``, precision is
+``TP_c / (TP_c + FP_c)``, recall ``TP_c / (TP_c + FN_c)`` and F1 ``2 TP_c / (2 TP_c +
+FP_c + FN_c)``; a ratio 0/0 (a class never predicted, or never present) counts as 0
+(scikit-learn's ``zero_division=0``). Macro-F1 averages over ``labels`` (by default
+every label seen in the true or predicted labels); balanced accuracy averages recall
+over the classes that occur in the true labels.
+
+References
+----------
+P. Flach (2012). *Machine Learning: The Art and Science of Algorithms that Make Sense of
+Data*, chapter 12, Examples 12.1-12.2 and 12.5. Cambridge University Press.
+
+J. Keller, S. Bengio and S. Y. Wong. Benchmarking non-parametric statistical tests.
+IDIAP research report (the bootstrap of the F1 difference through joint event counts,
+section 4).
+
+E. B. Wilson (1927). Probable inference, the law of succession, and statistical
+inference. *Journal of the American Statistical Association* 22(158), 209-212.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._plotting import get_axes
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_rng
+
+__all__ = [
+    "MulticlassMeasures",
+    "MacroF1Bootstrap",
+    "encode_labels",
+    "confusion_counts",
+    "joint_table",
+    "multiclass_measures",
+    "per_class_table",
+    "multiclass_table",
+    "format_multiclass_table",
+    "macro_f1_from_confusion",
+    "bootstrap_macro_f1_difference",
+    "plot_confusion_matrix",
+]
+
+
+# ------------------------------------------------------------------ input
+def encode_labels(*columns: Any, names: tuple[str, ...] = (),
+                  labels: Any = None) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The sorted label set and each column as integer codes ``0..K-1``.
+
+    Parameters
+    ----------
+    *columns : label sequences of the same length (true labels first, then predictions).
+    names : the argument names of the columns, for the messages.
+    labels : the label set to use; by default the sorted union of the labels in the
+        columns. A value outside ``labels`` raises ``ValueError``.
+    """
+    names = tuple(names) + tuple(f"column {i}" for i in range(len(names), len(columns)))
+    arrs = [check_labels(c, nm) for c, nm in zip(columns, names)]
+    n = arrs[0].shape[0]
+    for a, nm in zip(arrs[1:], names[1:]):
+        if a.shape[0] != n:
+            raise ValueError(f"{nm} must hold one label per case ({n}), got {a.shape[0]}")
+    # Factorise each column once (hash-based, O(n)); only the few distinct values are
+    # then matched against the label set.
+    facts = [pd.factorize(a) for a in arrs]
+    if labels is None:
+        uniq = pd.unique(np.concatenate([np.asarray(u, dtype=object) for _, u in facts]))
+        try:
+            uniq = np.array(sorted(uniq), dtype=object)
+        except TypeError:
+            uniq = np.array(sorted(uniq, key=str), dtype=object)
+    else:
+        uniq = check_labels(labels, "labels").astype(object)
+        if len(pd.unique(uniq)) != len(uniq):
+            raise ValueError("labels must not repeat a label")
+    index = pd.Index(uniq, dtype=object)
+    codes = []
+    for (c, u), nm in zip(facts, names):
+        where = index.get_indexer(np.asarray(u, dtype=object))
+        if (where < 0).any():
+            bad = np.asarray(u, dtype=object)[np.flatnonzero(where < 0)[0]]
+            raise ValueError(f"{nm} has the label {bad!r}, which is not in labels")
+        codes.append(where[c].astype(np.int64))
+    return uniq, codes
+
+
+def confusion_counts(true_codes: np.ndarray, pred_codes: np.ndarray, k: int) -> np.ndarray:
+    """``k x k`` counts, rows the true class, columns the predicted class."""
+    return np.bincount(true_codes * k + pred_codes, minlength=k * k).reshape(k, k)
+
+
+def joint_table(y_true: Any, pred_a: Any, pred_b: Any, *, labels: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """The joint table: counts of (true class, prediction of A, prediction of B).
+
+    Returns
+    -------
+    labels : the K labels.
+    counts : integer array of shape ``(K, K, K)``; ``counts[t, a, b]`` is the number of
+        cases of class ``t`` that A labels ``a`` and B labels ``b``.
+    """
+    labs, (t, a, b) = encode_labels(y_true, pred_a, pred_b, names=("y_true", "pred_a", "pred_b"),
+                                    labels=labels)
+    k = len(labs)
+    counts = np.bincount((t * k + a) * k + b, minlength=k ** 3).reshape(k, k, k)
+    return labs, counts
+
+
+def _per_class(conf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F1 of each class from confusion counts ``(..., K, K)``; 0/0 -> 0."""
+    conf = np.asarray(conf, dtype=np.float64)
+    tp = np.diagonal(conf, axis1=-2, axis2=-1)
+    support = conf.sum(axis=-1)
+    predicted = conf.sum(axis=-2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(predicted > 0, tp / predicted, 0.0)
+        recall = np.where(support > 0, tp / support, 0.0)
+        f1 = np.where(support + predicted > 0, 2.0 * tp / (support + predicted), 0.0)
+    return precision, recall, f1
+
+
+def macro_f1_from_confusion(conf: Any) -> Any:
+    """Macro-F1 from confusion counts of shape ``(..., K, K)`` (rows true, columns predicted).
+
+    ``F1_c = 2 TP_c / (support_c + predicted_c)``, 0 when both are 0; the mean over the
+    K classes. Works on a stack of tables (one per bootstrap replicate).
+
+    Examples
+    --------
+    Flach's Example 12.2 table (rows actual positive / negative): F1 of the positives
+    0.91 as printed, of the negatives ``2 * 10 / (20 + 15) = 0.571``:
+
+    >>> from evallib.multiclass import macro_f1_from_confusion
+    >>> round(float(macro_f1_from_confusion([[75, 5], [10, 10]])), 3)
+    0.74
+    """
+    return _per_class(conf)[2].mean(axis=-1)
+
+
+# ------------------------------------------------------------------ measures
+@dataclass(frozen=True)
+class MulticlassMeasures:
+    """Accuracy with its interval, balanced accuracy and macro-F1 of one classifier.
+
+    Attributes
+    ----------
+    accuracy : share of cases classified correctly.
+    low, high : Wilson's ``1 - alpha`` score interval for the accuracy.
+    balanced_accuracy : mean recall over the classes present in the true labels
+        (Flach's average recall).
+    macro_f1 : mean F1 over ``labels``.
+    majority_accuracy : accuracy of always predicting the most frequent true class (the
+        baseline every classifier should beat).
+    n : cases.
+    k : classes in ``labels``.
+    labels : the classes, in order.
+    alpha : one minus the interval's coverage.
+    method : ``"Wilson"``, the accuracy interval's method.
+    """
+
+    accuracy: float
+    low: float
+    high: float
+    balanced_accuracy: float
+    macro_f1: float
+    majority_accuracy: float
+    n: int
+    k: int
+    labels: tuple
+    alpha: float
+    method: str = "Wilson"
+
+    def text(self) -> str:
+        """The measures as one sentence."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        return (f"accuracy {self.accuracy:.3f} ({level} Wilson interval {self.low:.3f} to {self.high:.3f}; "
+                f"always predicting the most frequent class: {self.majority_accuracy:.3f}), "
+                f"balanced accuracy {self.balanced_accuracy:.3f}, macro-F1 {self.macro_f1:.3f} "
+                f"over {self.k} classes and {self.n:,} cases")
+
+
+def multiclass_measures(y_true: Any, pred: Any, *, labels: Any = None, alpha: float = 0.05) -> MulticlassMeasures:
+    """Accuracy (Wilson interval), balanced accuracy and macro-F1 for K classes.
+
+    Parameters
+    ----------
+    y_true, pred : true and predicted labels, one per case.
+    labels : the classes to average over (default: the sorted union of the labels in
+        ``y_true`` and ``pred``). Pass the same ``labels`` to compare several classifiers
+        on the same footing.
+    alpha : in (0, 1).
+
+    Returns
+    -------
+    MulticlassMeasures
+
+    References
+    ----------
+    Flach (2012), Examples 12.1 (accuracy and average recall) and 12.2 (F-measure);
+    Wilson (1927).
+
+    Examples
+    --------
+    Flach's second classifier of Example 12.1 (75 of 80 positives and 10 of 20
+    negatives right): accuracy 0.85 and average recall 0.72 as printed (0.71875):
+
+    >>> import numpy as np
+    >>> from evallib.multiclass import multiclass_measures
+    >>> y = np.repeat(["pos", "pos", "neg", "neg"], [75, 5, 10, 10])
+    >>> pred = np.repeat(["pos", "neg", "pos", "neg"], [75, 5, 10, 10])
+    >>> m = multiclass_measures(y, pred)
+    >>> m.accuracy, round(m.balanced_accuracy, 2)
+    (0.85, 0.72)
+    """
+    alpha = check_alpha(alpha)
+    labs, (t, p) = encode_labels(y_true, pred, names=("y_true", "pred"), labels=labels)
+    return _measures_from_codes(t, p, labs, alpha)
+
+
+def _measures_from_codes(t: np.ndarray, p: np.ndarray, labs: np.ndarray, alpha: float) -> MulticlassMeasures:
+    from .measures import accuracy_interval
+
+    k = len(labs)
+    conf = confusion_counts(t, p, k)
+    n = int(t.shape[0])
+    correct = int(np.trace(conf))
+    _, recall, f1 = _per_class(conf)
+    support = conf.sum(axis=1)
+    ci = accuracy_interval(correct, n, alpha=alpha, method="wilson")
+    return MulticlassMeasures(
+        accuracy=correct / n, low=ci.low, high=ci.high,
+        balanced_accuracy=float(recall[support > 0].mean()), macro_f1=float(f1.mean()),
+        majority_accuracy=float(support.max() / n), n=n, k=k, labels=tuple(labs.tolist()), alpha=alpha,
+    )
+
+
+def per_class_table(y_true: Any, pred: Any, *, labels: Any = None) -> pd.DataFrame:
+    """Precision, recall, F1 and support of each class (0/0 counts as 0).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per class: ``label, precision, recall, f1, support, predicted``
+        (``predicted`` is how often the classifier predicts the class).
+
+    Examples
+    --------
+    Flach's Example 12.2: precision 75/85 = 0.88, recall 75/80 = 0.94 and F-measure
+    0.91 for the positive class:
+
+    >>> import numpy as np
+    >>> from evallib.multiclass import per_class_table
+    >>> y = np.repeat(["pos", "pos", "neg", "neg"], [75, 5, 10, 10])
+    >>> pred = np.repeat(["pos", "neg", "pos", "neg"], [75, 5, 10, 10])
+    >>> row = per_class_table(y, pred).set_index("label").loc["pos"]
+    >>> [round(float(row[c]), 2) for c in ("precision", "recall", "f1")]
+    [0.88, 0.94, 0.91]
+    """
+    labs, (t, p) = encode_labels(y_true, pred, names=("y_true", "pred"), labels=labels)
+    conf = confusion_counts(t, p, len(labs))
+    precision, recall, f1 = _per_class(conf)
+    return pd.DataFrame({"label": list(labs), "precision": precision, "recall": recall, "f1": f1,
+                         "support": conf.sum(axis=1), "predicted": conf.sum(axis=0)})
+
+
+def multiclass_table(y_true: Any, preds: Any, *, labels: Any = None, alpha: float = 0.05,
+                     baseline: bool = True) -> pd.DataFrame:
+    """:func:`multiclass_measures` for several classifiers on the same cases, as a tidy table.
+
+    Every classifier is measured over the same classes (``labels``, by default the
+    sorted union of the labels in ``y_true`` and all predictions), so their macro-F1 are
+    comparable.
+
+    Parameters
+    ----------
+    y_true : true labels.
+    preds : mapping name -> predicted labels (or a DataFrame, one column per classifier).
+    labels : the classes (default: the sorted union).
+    alpha : in (0, 1), for the Wilson intervals.
+    baseline : add a first row ``"majority class"``: always predicting the most
+        frequent true class (ties: the first in ``labels``), the baseline every
+        classifier should beat.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per classifier: ``name, accuracy, low, high, balanced_accuracy,
+        macro_f1, n, k, alpha, method``, and ``below_baseline`` (accuracy below the
+        majority-class accuracy).
+
+    Examples
+    --------
+    Flach's Example 12.1, second classifier: accuracy 0.85 against 0.80 for always
+    predicting the majority class (80 of the 100 cases are positive):
+
+    >>> import numpy as np
+    >>> from evallib.multiclass import multiclass_table
+    >>> y = np.repeat(["pos", "pos", "neg", "neg"], [75, 5, 10, 10])
+    >>> pred = np.repeat(["pos", "neg", "pos", "neg"], [75, 5, 10, 10])
+    >>> table = multiclass_table(y, {"classifier 2": pred})
+    >>> table[["name", "accuracy"]].to_numpy().tolist()
+    [['majority class', 0.8], ['classifier 2', 0.85]]
+    """
+    if isinstance(preds, pd.DataFrame):
+        preds = {str(c): preds[c].to_numpy() for c in preds.columns}
+    if not hasattr(preds, "items") or not preds:
+        raise TypeError("preds must be a non-empty mapping name -> predicted labels, or a DataFrame")
+    names = [str(k) for k in preds]
+    labs, codes = encode_labels(y_true, *preds.values(), names=("y_true", *[f"preds[{n!r}]" for n in names]),
+                                labels=labels)
+    alpha = check_alpha(alpha)
+    t = codes[0]
+    if baseline:
+        majority = np.full_like(t, int(np.argmax(np.bincount(t, minlength=len(labs)))))
+        codes = [t, majority, *codes[1:]]
+        names = ["majority class", *names]
+    rows = []
+    for name, p in zip(names, codes[1:]):
+        m = _measures_from_codes(t, p, labs, alpha)
+        rows.append({"name": name, "accuracy": m.accuracy, "low": m.low, "high": m.high,
+                     "balanced_accuracy": m.balanced_accuracy, "macro_f1": m.macro_f1, "n": m.n, "k": m.k,
+                     "alpha": m.alpha, "method": m.method,
+                     "below_baseline": bool(m.accuracy < m.majority_accuracy)})
+    return pd.DataFrame(rows)
+
+
+def format_multiclass_table(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`multiclass_table` as text, three decimals, indexed by classifier."""
+    level = f"{100 * (1 - float(table['alpha'].iloc[0])):g}%" if len(table) else "95%"
+    out = pd.DataFrame({
+        "accuracy": table["accuracy"].map(lambda v: f"{v:.3f}"),
+        f"{level} interval (Wilson)": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(table["low"], table["high"])],
+        "balanced accuracy": table["balanced_accuracy"].map(lambda v: f"{v:.3f}"),
+        "macro-F1": table["macro_f1"].map(lambda v: f"{v:.3f}"),
+        "note": ["below the majority-class baseline" if b else "" for b in table["below_baseline"]],
+    })
+    out.index = pd.Index(table["name"], name="classifier")
+    return out
+
+
+# ------------------------------------------------------------------ bootstrap
+@dataclass(frozen=True)
+class MacroF1Bootstrap:
+    """The paired bootstrap of the macro-F1 difference of two classifiers.
+
+    Attributes
+    ----------
+    f1_a, f1_b : macro-F1 of A and B on the test set.
+    difference : ``f1_a - f1_b``.
+    low, high : the central ``1 - alpha`` percentile interval of the replicates of the
+        difference.
+    share_a_better, share_tied : shares of replicates with ``f1_a* > f1_b*`` and with
+        ``f1_a* = f1_b*`` (Keller, Bengio & Wong's eq. 13 reading).
+    replicates : the ``reps`` replicates of the difference.
+    reps, alpha : the settings.
+    n, k : cases and classes.
+    labels : the classes.
+    cells : non-empty cells of the joint table (at most ``K^3``).
+    method : ``"multinomial"`` (the joint table is resampled).
+
+    When A and B make the same prediction on every case, every replicate is 0 and the
+    interval is the single point 0: the two cannot differ on any resample.
+    """
+
+    f1_a: float
+    f1_b: float
+    difference: float
+    low: float
+    high: float
+    share_a_better: float
+    share_tied: float
+    replicates: np.ndarray
+    reps: int
+    alpha: float
+    n: int
+    k: int
+    labels: tuple
+    cells: int
+    method: str = "multinomial"
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Whether 0 lies outside the percentile interval (the bootstrap calls them different)."""
+        return self.low > 0 or self.high < 0
+
+    def text(self, a: str = "A", b: str = "B") -> str:
+        """The result as one or two sentences, naming the classifiers ``a`` and ``b``."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        if self.share_tied == 1.0:
+            return (f"{a} and {b} make the same prediction on every case, so their macro-F1 ({self.f1_a:.3f}) "
+                    "is the same on every resample: the difference is exactly 0.")
+        verdict = ("the interval excludes 0" if self.excludes_zero
+                   else "the interval includes 0: no clear difference")
+        return (f"macro-F1 of {a}: {self.f1_a:.3f}, of {b}: {self.f1_b:.3f}; difference {self.difference:+.3f}, "
+                f"{level} bootstrap interval [{self.low:+.3f}, {self.high:+.3f}] ({self.reps:,} replicates of "
+                f"the joint table); {verdict}. {a} has the higher macro-F1 in {self.share_a_better:.1%} "
+                "of the replicates.")
+
+
+def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int = 10_000,
+                                  alpha: float = 0.05, rng: Any = None, labels: Any = None) -> MacroF1Bootstrap:
+    """Paired bootstrap percentile interval for ``macro-F1(A) - macro-F1(B)``.
+
+    Resampling the ``n`` cases with replacement (keeping each case's true class and
+    both predictions together) changes only the counts of the joint table
+    ``(true class, prediction of A, prediction of B)``; so each replicate is drawn as one
+    Multinomial(n, counts / n) vector over the non-empty cells of that table, and both
+    classifiers' confusion matrices, hence their macro-F1, follow from it. This is the
+    distribution of case resampling at a cost independent of ``n`` (at most ``K^3``
+    cells), as in Keller, Bengio & Wong's F1 bootstrap (section 4, eqs. 12-14). The cost
+    is proportional to ``reps`` times the number of non-empty cells: about 1.5 s for
+    10,000 replicates of 1,000 cells (K = 10), whatever ``n``.
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : true labels and the two classifiers' predictions.
+    reps : number of replicates, >= 1.
+    alpha : in (0, 1); the interval is the ``alpha/2`` and ``1 - alpha/2`` quantiles.
+    rng : None, int, SeedSequence or Generator (see :func:`evallib._validate.check_rng`).
+    labels : the classes to average over (default: the sorted union of all three
+        columns' labels).
+
+    Returns
+    -------
+    MacroF1Bootstrap
+
+    Examples
+    --------
+    Two classifiers that agree on every case never differ:
+
+    >>> from evallib.multiclass import bootstrap_macro_f1_difference
+    >>> res = bootstrap_macro_f1_difference([0, 1, 2, 2], [0, 2, 2, 2], [0, 2, 2, 2], reps=50, rng=0)
+    >>> res.difference, res.low, res.high
+    (0.0, 0.0, 0.0)
+    """
+    reps = check_count(reps, "reps", minimum=1)
+    alpha = check_alpha(alpha)
+    gen = check_rng(rng)
+    labs, counts = joint_table(y_true, pred_a, pred_b, labels=labels)
+    k = len(labs)
+    n = int(counts.sum())
+    flat = counts.reshape(-1)
+    cells = np.flatnonzero(flat)
+    t_idx, a_idx, b_idx = np.unravel_index(cells, (k, k, k))
+    # Each cell's count goes to confusion cell (t, a) of A and (t, b) of B: two sparse
+    # (cells x K^2) 0/1 maps, so a chunk of replicates becomes confusion tables in
+    # O(chunk x cells) whatever K is.
+    from scipy import sparse
+
+    rows = np.arange(cells.size)
+    ones = np.ones(cells.size)
+    to_a = sparse.csr_matrix((ones, (rows, t_idx * k + a_idx)), shape=(cells.size, k * k))
+    to_b = sparse.csr_matrix((ones, (rows, t_idx * k + b_idx)), shape=(cells.size, k * k))
+    observed = flat[cells].astype(np.float64)
+    f1_a = float(macro_f1_from_confusion((to_a.T @ observed).reshape(k, k)))
+    f1_b = float(macro_f1_from_confusion((to_b.T @ observed).reshape(k, k)))
+    probs = observed / n
+    chunk = max(1, min(reps, 2_000_000 // max(cells.size, k * k)))
+    out = np.empty(reps)
+    for start in range(0, reps, chunk):
+        size = min(chunk, reps - start)
+        draw = gen.multinomial(n, probs, size=size).astype(np.float64)
+        fa = macro_f1_from_confusion((to_a.T @ draw.T).T.reshape(size, k, k))
+        fb = macro_f1_from_confusion((to_b.T @ draw.T).T.reshape(size, k, k))
+        out[start:start + size] = fa - fb
+    # Identical F1 computed the same way gives exactly 0; guard round-off all the same.
+    out[np.abs(out) < 1e-12] = 0.0
+    low, high = np.quantile(out, [alpha / 2.0, 1.0 - alpha / 2.0])
+    diff = f1_a - f1_b
+    return MacroF1Bootstrap(
+        f1_a=f1_a, f1_b=f1_b, difference=0.0 if abs(diff) < 1e-12 else float(diff),
+        low=float(low), high=float(high), share_a_better=float(np.mean(out > 0)),
+        share_tied=float(np.mean(out == 0)), replicates=out, reps=reps, alpha=alpha, n=n, k=k,
+        labels=tuple(labs.tolist()), cells=int(cells.size),
+    )
+
+
+# ------------------------------------------------------------------ plot
+def plot_confusion_matrix(y_true: Any, pred: Any, *, labels: Any = None, normalize: str = "none",
+                          title: str | None = None, ax: Any = None):
+    """The confusion matrix as a heat map, rows the true class, columns the prediction.
+
+    Parameters
+    ----------
+    y_true, pred : true and predicted labels.
+    labels : the classes, in display order (default: sorted union).
+    normalize : ``"none"`` (counts), ``"true"`` (each row sums to 1: recall on the
+        diagonal) or ``"pred"`` (each column sums to 1: precision on the diagonal).
+    title : the Axes title (default "confusion matrix").
+    ax : matplotlib Axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    normalize = check_choice(normalize, "normalize", ("none", "true", "pred"))
+    labs, (t, p) = encode_labels(y_true, pred, names=("y_true", "pred"), labels=labels)
+    k = len(labs)
+    conf = confusion_counts(t, p, k).astype(float)
+    if normalize == "true":
+        s = conf.sum(axis=1, keepdims=True)
+        shown = np.divide(conf, s, out=np.zeros_like(conf), where=s > 0)
+    elif normalize == "pred":
+        s = conf.sum(axis=0, keepdims=True)
+        shown = np.divide(conf, s, out=np.zeros_like(conf), where=s > 0)
+    else:
+        shown = conf
+    side = min(9.0, 2.0 + 0.6 * k)
+    ax = get_axes(ax, figsize=(side, side))
+    ax.imshow(shown, cmap="Blues", vmin=0)
+    if k <= 20:
+        top = shown.max() if shown.size else 0
+        for i in range(k):
+            for j in range(k):
+                txt = f"{int(conf[i, j]):,}" if normalize == "none" else f"{shown[i, j]:.2f}"
+                ax.text(j, i, txt, ha="center", va="center", fontsize="small",
+                        color="white" if top and shown[i, j] > 0.6 * top else "black")
+    names = [str(x) for x in labs]
+    ax.set_xticks(range(k), names, rotation=45 if max(map(len, names)) > 3 else 0, ha="right"
+                  if max(map(len, names)) > 3 else "center")
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    ax.set_title(title if title is not None else "confusion matrix")
+    return ax

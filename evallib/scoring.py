@@ -1,0 +1,1089 @@
+"""Scores as results: the AUC with DeLong's interval and test, the Brier score and log-loss.
+
+A classifier that outputs a score per case (a probability, a margin, any number that
+ranks the cases) is judged here on the scores themselves, on one test set:
+
+* the area under the ROC curve (AUC) of each score column with its standard error and
+  confidence interval, and the paired comparison of two AUCs measured on the same cases,
+  by the nonparametric method of DeLong, DeLong & Clarke-Pearson (1988)
+  (:func:`delong_covariance`, :func:`delong_auc`, :func:`auc_table`, :func:`delong_test`,
+  :func:`delong_pairwise`), computed in the O(n log n) form of Sun & Xu (2014): every
+  placement value comes from three midrankings, so a million cases take well under a
+  second per score column;
+* the Brier score and the log-loss of scores that are probabilities of the positive
+  class (:func:`check_probabilities`, :func:`per_case_loss`, :func:`brier_score`,
+  :func:`log_loss`, :func:`loss_table`), and the paired t-test on the per-case losses of
+  two classifiers (:func:`loss_test`, :func:`loss_pairwise`);
+* the ROC curves of several classifiers in one figure (:func:`plot_roc_curves`).
+
+The positive class is never guessed by counting: it is ``pos_label`` when given, and
+otherwise the labels must be 0/1 or False/True (then 1/True is positive).
+
+Notation (DeLong et al. 1988, section 2): ``m`` positive cases with scores ``X_i`` and
+``n`` negative cases with scores ``Y_j``; the kernel ``psi(X, Y)`` is 1 when ``X > Y``,
+1/2 when ``X = Y`` and 0 otherwise; the AUC is the Mann-Whitney statistic
+``theta = (1/mn) sum_i sum_j psi(X_i, Y_j)``. The structural components (placement
+values) are ``V10(X_i) = (1/n) sum_j psi(X_i, Y_j)`` and ``V01(Y_j) = (1/m) sum_i
+psi(X_i, Y_j)``; for score columns ``r, s``, ``S10`` and ``S01`` are the sample
+covariance matrices (divisor ``m - 1`` and ``n - 1``) of the two kinds of placements,
+and ``S = S10/m + S01/n`` estimates the covariance matrix of the AUCs (their eq. 2).
+
+References
+----------
+E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson (1988). Comparing the areas under two
+or more correlated receiver operating characteristic curves: a nonparametric approach.
+*Biometrics* 44(3), 837-845.
+
+X. Sun and W. Xu (2014). Fast implementation of DeLong's algorithm for comparing the
+areas under correlated receiver operating characteristic curves. *IEEE Signal Processing
+Letters* 21(11), 1389-1393.
+
+G. W. Brier (1950). Verification of forecasts expressed in terms of probability.
+*Monthly Weather Review* 78(1), 1-3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._plotting import get_axes
+from ._validate import check_alpha, check_choice, check_count, check_labels, check_real
+
+__all__ = [
+    "DeLong",
+    "AUCInterval",
+    "AUCComparison",
+    "LossComparison",
+    "LOG_LOSS_EPS",
+    "ADJUSTMENTS",
+    "positive_mask",
+    "delong_covariance",
+    "delong_auc",
+    "auc_table",
+    "delong_test",
+    "delong_pairwise",
+    "check_probabilities",
+    "per_case_loss",
+    "brier_score",
+    "log_loss",
+    "loss_table",
+    "loss_test",
+    "loss_pairwise",
+    "plot_roc_curves",
+    "roc_points",
+    "format_pvalue",
+    "format_auc_table",
+    "format_auc_pairwise",
+    "format_loss_table",
+    "format_loss_pairwise",
+]
+
+#: Default clipping of probabilities for the log-loss: ``p`` is replaced by
+#: ``min(max(p, eps), 1 - eps)`` with the machine epsilon of float64 (about 2.2e-16),
+#: as scikit-learn's ``log_loss`` does, so a confident wrong 0 or 1 costs
+#: ``-log(eps)`` = 36.04 instead of infinity.
+LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
+
+_LOSSES = ("brier", "log")
+
+#: Multiplicity adjustments of the pairwise tables (the names evallib.pairwise uses).
+ADJUSTMENTS = ("holm", "bonferroni", "none")
+
+
+def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.DataFrame:
+    """Add ``alpha_adj``, ``pvalue_adj``, ``reject_adj``, ``low_adj``, ``high_adj`` to a pairs table.
+
+    Holm (1979): the pair with the ``i``-th smallest p-value (1-based, ties in table
+    order) is tested at ``alpha / (m - i + 1)``; its adjusted p-value is
+    ``max_{j <= i} min(1, (m - j + 1) p_(j))`` and ``reject_adj = pvalue_adj <= alpha``
+    is Holm's step-down decision. Bonferroni: level ``alpha / m``, ``min(1, m p)``.
+    ``"none"``: unchanged. The adjusted interval of a pair is its interval at level
+    ``1 - alpha_adj`` (Berrar & Lozano's adjusted intervals), ``quantile(level)`` giving
+    the two-sided critical value.
+    """
+    p = table["pvalue"].to_numpy(dtype=float)
+    m = p.size
+    if m == 0:
+        for c in ("alpha_adj", "pvalue_adj", "low_adj", "high_adj"):
+            table[c] = pd.Series(dtype=float)
+        table["reject_adj"] = pd.Series(dtype=bool)
+        return table
+    if adjust == "none":
+        levels, padj = np.full(m, alpha), p.copy()
+    elif adjust == "bonferroni":
+        levels, padj = np.full(m, alpha / m), np.minimum(1.0, m * p)
+    else:
+        order = np.argsort(p, kind="stable")
+        levels = np.empty(m)
+        levels[order] = alpha / (m - np.arange(m))
+        padj = np.empty(m)
+        padj[order] = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
+    half = np.array([quantile(a) for a in levels]) * table["se"].to_numpy(dtype=float)
+    d = table["difference"].to_numpy(dtype=float)
+    table["alpha_adj"] = levels
+    table["pvalue_adj"] = padj
+    table["reject_adj"] = padj <= alpha
+    table["low_adj"] = d - half
+    table["high_adj"] = d + half
+    table.attrs["adjust"] = adjust
+    return table
+
+
+# ------------------------------------------------------------------ input
+def positive_mask(y_true: Any, pos_label: Any = None, *, name: str = "y_true") -> np.ndarray:
+    """Boolean array, True for the cases of the positive class.
+
+    Parameters
+    ----------
+    y_true : sequence of labels with exactly two classes.
+    pos_label : the label of the positive class. May be omitted only when the labels
+        are 0/1 or False/True (then 1/True is positive): the positive class is never
+        chosen by counting.
+
+    Raises
+    ------
+    ValueError
+        When ``y_true`` has not exactly two classes, when ``pos_label`` is not one of
+        them, or when it is omitted for labels other than 0/1 or False/True.
+    """
+    y = check_labels(y_true, name)
+    classes = pd.unique(y)
+    if len(classes) > 2:
+        raise ValueError(f"{name} must contain exactly 2 classes for an AUC or a probability score, "
+                         f"got {len(classes)}")
+    if pos_label is None:
+        try:
+            ok = all(c in (0, 1) and not isinstance(c, str) for c in classes)
+        except TypeError:
+            ok = False
+        if not ok:
+            shown = ", ".join(repr(c) for c in sorted(classes, key=str))
+            raise ValueError(f"{name} has the labels {shown}: say which one the scores are for with "
+                             "pos_label=... (the positive class is not guessed)")
+        pos_label = 1
+    elif not any(c == pos_label for c in classes):
+        shown = ", ".join(repr(c) for c in sorted(classes, key=str))
+        raise ValueError(f"pos_label must be one of the labels in {name} ({shown}), got {pos_label!r}")
+    return np.asarray(y == pos_label, dtype=bool)
+
+
+def _score_matrix(scores: Any, n: int, name: str = "scores") -> tuple[list[str], np.ndarray]:
+    """Names and an ``(n, k)`` float64 matrix from one or several score columns.
+
+    ``scores`` is a 1-D sequence (one column, named ``"score"``), a 2-D array (columns
+    named ``"0"``, ``"1"``, ...), a mapping ``name -> sequence`` or a DataFrame.
+    """
+    if isinstance(scores, pd.DataFrame):
+        names = [str(c) for c in scores.columns]
+        cols = [scores[c].to_numpy() for c in scores.columns]
+    elif isinstance(scores, Mapping):
+        names = [str(k) for k in scores]
+        cols = [np.asarray(v) for v in scores.values()]
+    else:
+        if isinstance(scores, (str, bytes)) or np.isscalar(scores):
+            raise TypeError(f"{name} must be a sequence of numbers, a 2-D array, a mapping of "
+                            f"name -> scores or a DataFrame, got {type(scores).__name__}")
+        arr = np.asarray(scores)
+        if arr.ndim == 1:
+            names, cols = ["score"], [arr]
+        elif arr.ndim == 2:
+            names, cols = [str(j) for j in range(arr.shape[1])], list(arr.T)
+        else:
+            raise ValueError(f"{name} must be one- or two-dimensional, got shape {arr.shape}")
+    if not cols:
+        raise ValueError(f"{name} must hold at least one score column, got none")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{name} has duplicate column names: {names}")
+    out = np.empty((n, len(cols)), dtype=np.float64, order="F")  # columns contiguous
+    for j, (nm, col) in enumerate(zip(names, cols)):
+        col = np.asarray(col)
+        if col.dtype == object and pd.isna(col).any():
+            raise ValueError(f"{name}[{nm!r}] must not contain NaN or missing scores")
+        if col.ndim != 1 or col.shape[0] != n:
+            raise ValueError(f"{name}[{nm!r}] must hold one score per case ({n}), got shape {col.shape}")
+        try:
+            out[:, j] = col
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}[{nm!r}] must hold numbers") from None
+    bad = ~np.isfinite(out)
+    if bad.any():
+        j = int(np.nonzero(bad.any(axis=0))[0][0])
+        raise ValueError(f"{name}[{names[j]!r}] must not contain NaN or infinite scores")
+    return names, out
+
+
+def _prepare(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, list[str], np.ndarray]:
+    pos = positive_mask(y_true, pos_label)
+    names, mat = _score_matrix(scores, pos.shape[0])
+    return pos, names, mat
+
+
+# ------------------------------------------------------------------ DeLong
+@dataclass(frozen=True)
+class DeLong:
+    """The AUCs of several score columns on the same cases and their covariance matrix.
+
+    Attributes
+    ----------
+    names : the score columns, in order.
+    auc : the AUC of each column (the Mann-Whitney statistic ``theta``).
+    covariance : ``S = S10/m + S01/n``, DeLong et al.'s estimate of the covariance
+        matrix of the AUCs (their eq. 2), shape ``(k, k)``.
+    n_pos, n_neg : ``m`` and ``n``, the numbers of positive and negative cases.
+
+    Fit once, then ``fit.table(alpha)`` and ``fit.pairwise(alpha)`` give what
+    :func:`auc_table` and :func:`delong_pairwise` give, without sorting again.
+    """
+
+    names: tuple[str, ...]
+    auc: np.ndarray
+    covariance: np.ndarray
+    n_pos: int
+    n_neg: int
+
+    @property
+    def se(self) -> np.ndarray:
+        """The standard error of each AUC, ``sqrt(diag(S))``."""
+        return np.sqrt(np.maximum(np.diag(self.covariance), 0.0))
+
+    def table(self, alpha: float = 0.05) -> pd.DataFrame:
+        """The AUCs with their intervals, as :func:`auc_table` returns them (no refit)."""
+        alpha = check_alpha(alpha)
+        return pd.DataFrame([{**r.__dict__, "below_chance": r.below_chance} for r in _auc_intervals(self, alpha)])
+
+    def pairwise(self, alpha: float = 0.05, adjust: str = "holm") -> pd.DataFrame:
+        """Every pair's DeLong test, as :func:`delong_pairwise` returns it (no refit)."""
+        alpha = check_alpha(alpha)
+        adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
+        if len(self.names) < 2:
+            raise ValueError(f"scores must hold at least 2 score columns to compare, got {len(self.names)}")
+        rows = [_compare(self, i, j, alpha).__dict__ for i, j in combinations(range(len(self.names)), 2)]
+        table = _adjust(pd.DataFrame(rows), alpha, adjust, lambda a: float(stats.norm.isf(a / 2.0)))
+        adj = table[["low_adj", "high_adj"]].clip(-1.0, 1.0)
+        table["low_adj"], table["high_adj"] = adj["low_adj"], adj["high_adj"]
+        return table
+
+
+def _placements(col: np.ndarray, pos: np.ndarray, m: int, n: int) -> np.ndarray:
+    """Every case's placement value for one score column, from a single sort.
+
+    Sun & Xu's midrank differences, computed from one ordering: for a positive case,
+    ``T_Z - T_X`` is the number of negatives scored below it plus half the negatives
+    tied with it, so ``V10 = (#below + #tied / 2) / n``; for a negative case,
+    ``T_Z - T_Y`` counts the positives below it and half the tied ones, so
+    ``V01 = 1 - (#below + #tied / 2) / m``. Returns ``V10`` at the positive cases and
+    ``V01`` at the negative ones, in case order.
+    """
+    order = np.argsort(col)  # ties need no stable order: tie groups are found by equality
+    s = col[order]
+    p = pos[order]
+    new = np.empty(s.shape[0], dtype=bool)
+    new[0] = True
+    np.not_equal(s[1:], s[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    group = np.cumsum(new) - 1
+    size = np.diff(np.append(starts, s.shape[0]))
+    pos_in = np.add.reduceat(p.astype(np.int64), starts)
+    neg_in = size - pos_in
+    pos_before = np.cumsum(pos_in) - pos_in
+    neg_before = np.cumsum(neg_in) - neg_in
+    v_pos = (neg_before + 0.5 * neg_in) / n          # V10 of a positive in each tie group
+    v_neg = 1.0 - (pos_before + 0.5 * pos_in) / m    # V01 of a negative in each tie group
+    out = np.empty(s.shape[0])
+    out[order] = np.where(p, v_pos[group], v_neg[group])
+    return out
+
+
+def delong_covariance(y_true: Any, scores: Any, *, pos_label: Any = None) -> DeLong:
+    """AUCs and their DeLong covariance matrix, by Sun & Xu's midrank algorithm.
+
+    Sun & Xu (2014, section III) obtain every placement value from midranks: with
+    ``T_Z`` the midranks of all ``m + n`` scores of a column, ``T_X`` those of the
+    positives among themselves and ``T_Y`` those of the negatives among themselves,
+
+    ``V10(X_i) = (T_Z(X_i) - T_X(X_i)) / n``,  ``V01(Y_j) = 1 - (T_Z(Y_j) - T_Y(Y_j)) / m``,
+
+    and ``theta = (sum_i T_Z(X_i) - m(m + 1)/2) / (mn)``, the mean of the ``V10``. Ties
+    count one half, as in DeLong et al.'s kernel ``psi``. Here the three midrankings are
+    replaced by one sort per column: ``T_Z(X_i) - T_X(X_i)`` is the number of negatives
+    scored below ``X_i`` plus half of those tied with it, read off cumulative counts of
+    the sorted scores. The cost is O(N log N) per column.
+
+    Parameters
+    ----------
+    y_true : sequence of two class labels, one per case.
+    scores : one score column (1-D), several (2-D array, mapping name -> column or a
+        DataFrame); higher scores mean "more likely positive".
+    pos_label : the positive class (required unless the labels are 0/1 or False/True).
+
+    Returns
+    -------
+    DeLong
+
+    Raises
+    ------
+    ValueError
+        With fewer than two positive or two negative cases (the sample covariances of
+        the placement values need two of each), or on the input errors of
+        :func:`positive_mask`.
+
+    References
+    ----------
+    DeLong, DeLong & Clarke-Pearson (1988), eq. (2); Sun & Xu (2014), section III.
+
+    Examples
+    --------
+    scikit-learn's ``roc_auc_score`` documents ``y = [1, 1, 2, 2]`` with scores
+    ``[0.1, 0.4, 0.35, 0.8]`` (positive class 2) as an AUC of 0.75:
+
+    >>> from evallib.scoring import delong_covariance
+    >>> fit = delong_covariance([1, 1, 2, 2], [0.1, 0.4, 0.35, 0.8], pos_label=2)
+    >>> float(fit.auc[0])
+    0.75
+    """
+    pos, names, mat = _prepare(y_true, scores, pos_label)
+    m = int(pos.sum())
+    n = int(pos.shape[0] - m)
+    if m < 2 or n < 2:
+        raise ValueError("y_true must contain at least 2 positive and 2 negative cases for DeLong's "
+                         f"variance, got {m} positive and {n} negative")
+    v10 = np.empty((m, mat.shape[1]))
+    v01 = np.empty((n, mat.shape[1]))
+    for j in range(mat.shape[1]):
+        v = _placements(mat[:, j], pos, m, n)
+        v10[:, j] = v[pos]
+        v01[:, j] = v[~pos]
+    auc = v10.mean(axis=0)
+    s10 = np.atleast_2d(np.cov(v10, rowvar=False))
+    s01 = np.atleast_2d(np.cov(v01, rowvar=False))
+    cov = s10 / m + s01 / n
+    return DeLong(names=tuple(names), auc=auc, covariance=cov, n_pos=m, n_neg=n)
+
+
+@dataclass(frozen=True)
+class AUCInterval:
+    """The AUC of one score column with DeLong's standard error and interval.
+
+    Attributes
+    ----------
+    name : the score column.
+    estimate : the AUC.
+    se : DeLong's standard error ``sqrt(S_rr)``.
+    low, high : ``estimate -/+ z_{alpha/2} se``, clipped to [0, 1] (a Wald interval,
+        as in DeLong et al. and R's pROC). With perfect separation (AUC 0 or 1) the
+        placement values do not vary, ``se`` is 0 and the interval is the single point.
+    alpha : the interval has nominal coverage ``1 - alpha``.
+    n_pos, n_neg : positive and negative cases.
+    method : ``"DeLong"``.
+    """
+
+    name: str
+    estimate: float
+    se: float
+    low: float
+    high: float
+    alpha: float
+    n_pos: int
+    n_neg: int
+    method: str = "DeLong"
+
+    @property
+    def below_chance(self) -> bool:
+        """True when the whole interval lies below 0.5: the scores look reversed
+        (they rank the negatives above the positives more often than chance would)."""
+        return self.high < 0.5
+
+
+def _auc_intervals(fit: DeLong, alpha: float) -> list[AUCInterval]:
+    z = float(stats.norm.isf(alpha / 2.0))
+    out = []
+    for name, est, se in zip(fit.names, fit.auc, fit.se):
+        out.append(AUCInterval(name=name, estimate=float(est), se=float(se),
+                               low=float(max(0.0, est - z * se)), high=float(min(1.0, est + z * se)),
+                               alpha=alpha, n_pos=fit.n_pos, n_neg=fit.n_neg))
+    return out
+
+
+def delong_auc(y_true: Any, score: Any, *, pos_label: Any = None, alpha: float = 0.05) -> AUCInterval:
+    """The AUC of one score column with DeLong's ``1 - alpha`` confidence interval.
+
+    Parameters
+    ----------
+    y_true : two class labels, one per case.
+    score : one score per case.
+    pos_label : the positive class (required unless the labels are 0/1 or False/True).
+    alpha : in (0, 1).
+
+    Returns
+    -------
+    AUCInterval
+
+    References
+    ----------
+    DeLong, DeLong & Clarke-Pearson (1988), eq. (2).
+
+    Examples
+    --------
+    >>> from evallib.scoring import delong_auc
+    >>> res = delong_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+
+    By hand: the placements of the positives are 1/2 and 1, those of the negatives 1
+    and 1/2; each has sample variance 1/8, so ``S = (1/8)/2 + (1/8)/2`` and the
+    standard error is ``sqrt(1/8) = 0.3536``.
+
+    >>> res.estimate, round(res.se, 4)
+    (0.75, 0.3536)
+    """
+    alpha = check_alpha(alpha)
+    arr = np.asarray(score)
+    if arr.ndim != 1:
+        raise ValueError(f"score must be one-dimensional (one score per case), got shape {arr.shape}")
+    fit = delong_covariance(y_true, {"score": arr}, pos_label=pos_label)
+    return _auc_intervals(fit, alpha)[0]
+
+
+def auc_table(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float = 0.05) -> pd.DataFrame:
+    """The AUC of every score column with its DeLong interval, as a tidy table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per column: ``name, estimate, se, low, high, alpha, n_pos, n_neg, method,
+        below_chance`` (``below_chance``: the interval lies entirely below 0.5, so the
+        scores look reversed).
+
+    Examples
+    --------
+    scikit-learn's ``roc_auc_score`` example (AUC 0.75) and the same scores reversed:
+
+    >>> from evallib.scoring import auc_table
+    >>> table = auc_table([1, 1, 2, 2], {"s": [0.1, 0.4, 0.35, 0.8], "r": [0.8, 0.35, 0.4, 0.1]},
+    ...                   pos_label=2)
+    >>> table["estimate"].tolist()
+    [0.75, 0.25]
+    """
+    alpha = check_alpha(alpha)
+    return delong_covariance(y_true, scores, pos_label=pos_label).table(alpha)
+
+
+@dataclass(frozen=True)
+class AUCComparison:
+    """DeLong's paired comparison of two AUCs measured on the same cases.
+
+    Attributes
+    ----------
+    a, b : the two score columns.
+    auc_a, auc_b : their AUCs.
+    difference : ``auc_a - auc_b``.
+    se : the standard error of the difference, ``sqrt(S_aa + S_bb - 2 S_ab)``.
+    statistic : ``z = difference / se`` (DeLong et al., section 3, with the contrast
+        ``L = (1, -1)``).
+    pvalue : two-sided, ``2 P(Z >= |z|)``.
+    low, high : ``difference -/+ z_{alpha/2} se``, clipped to [-1, 1].
+    reject : ``pvalue <= alpha``.
+    alpha : the level.
+    method : ``"DeLong"``.
+
+    Two columns that rank every pair of cases alike have ``se = 0`` and
+    ``difference = 0``: then ``statistic = 0`` and ``pvalue = 1`` (no evidence of a
+    difference). If ``se = 0`` while the difference is not 0 (the placement values
+    differ by a constant), ``statistic`` is infinite and ``pvalue = 0``.
+    """
+
+    a: str
+    b: str
+    auc_a: float
+    auc_b: float
+    difference: float
+    se: float
+    statistic: float
+    pvalue: float
+    low: float
+    high: float
+    reject: bool
+    alpha: float
+    method: str = "DeLong"
+
+
+def _compare(fit: DeLong, i: int, j: int, alpha: float) -> AUCComparison:
+    c = fit.covariance
+    diff = float(fit.auc[i] - fit.auc[j])
+    var = float(c[i, i] + c[j, j] - 2.0 * c[i, j])
+    se = float(np.sqrt(var)) if var > 0 else 0.0
+    # Placement values on a grid of 1/m, 1/n: treat round-off as zero variance.
+    scale = max(abs(float(c[i, i])), abs(float(c[j, j])), 1e-300)
+    if var <= 1e-12 * scale:
+        se = 0.0
+    if se == 0.0:
+        if abs(diff) <= 1e-12:
+            diff, z, p = 0.0, 0.0, 1.0
+        else:
+            z, p = float(np.copysign(np.inf, diff)), 0.0
+    else:
+        z = diff / se
+        p = float(2.0 * stats.norm.sf(abs(z)))
+    q = float(stats.norm.isf(alpha / 2.0))
+    low, high = max(-1.0, diff - q * se), min(1.0, diff + q * se)
+    return AUCComparison(a=fit.names[i], b=fit.names[j], auc_a=float(fit.auc[i]), auc_b=float(fit.auc[j]),
+                         difference=diff, se=se, statistic=float(z), pvalue=p, low=float(low),
+                         high=float(high), reject=bool(p <= alpha), alpha=alpha)
+
+
+def delong_test(y_true: Any, score_a: Any, score_b: Any, *, pos_label: Any = None,
+                alpha: float = 0.05) -> AUCComparison:
+    """DeLong's test of ``AUC_A = AUC_B`` for two score columns on the same cases.
+
+    The two AUCs are correlated (same cases); DeLong et al. estimate the variance of
+    ``theta_A - theta_B`` as ``L S L'`` with ``L = (1, -1)`` and refer
+    ``z = (theta_A - theta_B) / sqrt(L S L')`` to the standard normal (their section 3).
+
+    Parameters
+    ----------
+    y_true : two class labels, one per case.
+    score_a, score_b : the two classifiers' scores, one per case.
+    pos_label : the positive class (required unless the labels are 0/1 or False/True).
+    alpha : in (0, 1); level of the test and ``1 - alpha`` coverage of the interval.
+
+    Returns
+    -------
+    AUCComparison
+
+    References
+    ----------
+    DeLong, DeLong & Clarke-Pearson (1988), section 3; Sun & Xu (2014).
+
+    Examples
+    --------
+    The same score column compared with itself: no difference, ``p = 1``.
+
+    >>> from evallib.scoring import delong_test
+    >>> res = delong_test([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0.1, 0.4, 0.35, 0.8])
+    >>> res.difference, res.pvalue
+    (0.0, 1.0)
+    """
+    alpha = check_alpha(alpha)
+    fit = delong_covariance(y_true, {"A": np.asarray(score_a), "B": np.asarray(score_b)}, pos_label=pos_label)
+    res = _compare(fit, 0, 1, alpha)
+    return res
+
+
+def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float = 0.05,
+                    adjust: str = "holm") -> pd.DataFrame:
+    """DeLong's paired test for every pair of score columns, as a tidy table.
+
+    One covariance matrix serves all pairs. ``pvalue``, ``low``/``high`` and ``reject``
+    are per pair (unadjusted); the ``_adj`` columns apply ``adjust`` over the pairs, the
+    same adjustments (and the same adjusted intervals) as :mod:`evallib.pairwise`'s
+    table: Holm's step-down levels and adjusted p-values (Holm 1979), Bonferroni, or
+    none.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair ``(a, b)`` in column order: ``a, b, auc_a, auc_b, difference,
+        se, statistic, pvalue, low, high, reject, alpha, method, alpha_adj, pvalue_adj,
+        reject_adj, low_adj, high_adj`` (``low_adj``/``high_adj``: the interval at level
+        ``1 - alpha_adj``); ``table.attrs["adjust"]`` names the adjustment.
+
+    Examples
+    --------
+    >>> from evallib.scoring import delong_pairwise
+    >>> table = delong_pairwise([1, 1, 2, 2], {"s": [0.1, 0.4, 0.35, 0.8], "r": [0.8, 0.35, 0.4, 0.1]},
+    ...                         pos_label=2)
+    >>> table[["a", "b", "difference"]].to_numpy().tolist()
+    [['s', 'r', 0.5]]
+    """
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
+    return delong_covariance(y_true, scores, pos_label=pos_label).pairwise(alpha, adjust)
+
+
+# ------------------------------------------------------------------ Brier, log-loss
+def check_probabilities(scores: Any) -> pd.DataFrame:
+    """Which score columns can be probabilities of the positive class.
+
+    A column qualifies when every value lies in [0, 1]. (A margin or a rank that
+    happens to lie in [0, 1] cannot be told apart from a probability; the Brier score
+    and log-loss of such a column are computed but mean little.)
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per column: ``name``, ``is_probability`` (bool), ``min``, ``max`` and
+        ``note`` (empty, or one sentence saying why the column is not a probability).
+    """
+    names, mat = _score_matrix(scores, _n_rows(scores))
+    lo, hi = mat.min(axis=0), mat.max(axis=0)
+    rows = []
+    for name, a, b in zip(names, lo, hi):
+        ok = bool(a >= 0.0 and b <= 1.0)
+        note = "" if ok else (f"{name} is not a probability: its scores run from {a:.4g} to {b:.4g}, "
+                              "outside [0, 1], so it gets no Brier score or log-loss")
+        rows.append({"name": name, "is_probability": ok, "min": float(a), "max": float(b), "note": note})
+    return pd.DataFrame(rows)
+
+
+def _n_rows(scores: Any) -> int:
+    if isinstance(scores, pd.DataFrame):
+        return len(scores)
+    if isinstance(scores, Mapping):
+        first = next(iter(scores.values()), None)
+        return 0 if first is None else len(np.asarray(first))
+    if isinstance(scores, (str, bytes)) or np.isscalar(scores):
+        raise TypeError(f"scores must be a sequence of numbers, a 2-D array, a mapping of name -> scores "
+                        f"or a DataFrame, got {type(scores).__name__}")
+    return len(np.asarray(scores))
+
+
+def _check_eps(eps: Any) -> float:
+    return check_real(eps, "eps", low=0.0, high=0.5, low_open=True, high_open=True)
+
+
+def _losses(pos: np.ndarray, p: np.ndarray, loss: str, eps: float) -> np.ndarray:
+    """Per-case losses for a matrix (or vector) of probabilities ``p`` of the positive class."""
+    yy = pos if p.ndim == 1 else pos[:, None]
+    if loss == "brier":
+        return (p - yy) ** 2
+    q = np.where(yy, p, 1.0 - p)  # probability given to the true class
+    return -np.log(np.clip(q, eps, 1.0 - eps))
+
+
+def _require_probabilities(names: list[str], mat: np.ndarray) -> None:
+    bad = (mat < 0.0) | (mat > 1.0)
+    if bad.any():
+        j = int(np.nonzero(bad.any(axis=0))[0][0])
+        raise ValueError(f"the scores of {names[j]!r} must be probabilities in [0, 1] for the Brier score "
+                         f"and log-loss, got values from {mat[:, j].min():.4g} to {mat[:, j].max():.4g}")
+
+
+def per_case_loss(y_true: Any, prob: Any, *, loss: str = "brier", pos_label: Any = None,
+                  eps: float = LOG_LOSS_EPS) -> np.ndarray:
+    """The loss of each case: ``(p_i - y_i)^2`` (Brier) or ``-log q_i`` (log-loss).
+
+    ``p_i`` is the probability of the positive class, ``y_i`` is 1 for a positive case
+    and 0 otherwise, and ``q_i`` is the probability given to the case's true class,
+    clipped to ``[eps, 1 - eps]`` (see :data:`LOG_LOSS_EPS`).
+
+    Raises
+    ------
+    ValueError
+        When ``prob`` has values outside [0, 1] (it is not a probability).
+
+    Examples
+    --------
+    The four squared errors behind scikit-learn's Brier score example (mean 0.0375):
+
+    >>> from evallib.scoring import per_case_loss
+    >>> per_case_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]).round(4).tolist()
+    [0.01, 0.01, 0.04, 0.09]
+    """
+    loss = check_choice(loss, "loss", _LOSSES)
+    eps = _check_eps(eps)
+    arr = np.asarray(prob)
+    if arr.ndim != 1:
+        raise ValueError(f"prob must be one-dimensional (one probability per case), got shape {arr.shape}")
+    pos, names, mat = _prepare(y_true, {"prob": arr}, pos_label)
+    _require_probabilities(names, mat)
+    return _losses(pos, mat[:, 0], loss, eps)
+
+
+def brier_score(y_true: Any, prob: Any, *, pos_label: Any = None) -> float:
+    """The Brier score, the mean of ``(p_i - y_i)^2`` (Brier 1950, for two classes).
+
+    Examples
+    --------
+    The example of scikit-learn's ``brier_score_loss``:
+
+    >>> from evallib.scoring import brier_score
+    >>> round(brier_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
+    0.0375
+    """
+    return float(per_case_loss(y_true, prob, loss="brier", pos_label=pos_label).mean())
+
+
+def log_loss(y_true: Any, prob: Any, *, pos_label: Any = None, eps: float = LOG_LOSS_EPS) -> float:
+    """The log-loss (cross-entropy), the mean of ``-log q_i`` with ``q_i`` clipped to ``[eps, 1 - eps]``.
+
+    Examples
+    --------
+    The example of scikit-learn's ``log_loss`` (probabilities of "spam"):
+
+    >>> from evallib.scoring import log_loss
+    >>> round(log_loss(["spam", "ham", "ham", "spam"], [0.9, 0.1, 0.2, 0.65], pos_label="spam"), 5)
+    0.21616
+    """
+    return float(per_case_loss(y_true, prob, loss="log", pos_label=pos_label, eps=eps).mean())
+
+
+def loss_table(y_true: Any, scores: Any, *, pos_label: Any = None, eps: float = LOG_LOSS_EPS) -> pd.DataFrame:
+    """Brier score and log-loss of every score column that is a probability.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per column: ``name``, ``is_probability``, ``brier``, ``log_loss``,
+        ``n_clipped`` (cases whose probability of the true class was below ``eps`` and
+        was clipped for the log-loss) and ``note``. A column with values outside [0, 1]
+        has ``is_probability = False``, NaN losses and a ``note`` saying why.
+
+    Examples
+    --------
+    >>> from evallib.scoring import loss_table
+    >>> table = loss_table([0, 1, 1, 0], {"p": [0.1, 0.9, 0.8, 0.3], "margin": [-1, 2, 1, 0]})
+    >>> table[["name", "is_probability"]].to_numpy().tolist(), round(float(table["brier"][0]), 4)
+    ([['p', True], ['margin', False]], 0.0375)
+    """
+    eps = _check_eps(eps)
+    pos, names, mat = _prepare(y_true, scores, pos_label)
+    check = check_probabilities(pd.DataFrame(mat, columns=names))
+    rows = []
+    for j, name in enumerate(names):
+        row = {"name": name, "is_probability": bool(check["is_probability"][j]),
+               "brier": np.nan, "log_loss": np.nan, "n_clipped": 0, "note": check["note"][j]}
+        if row["is_probability"]:
+            p = mat[:, j]
+            q = np.where(pos, p, 1.0 - p)
+            row["brier"] = float(_losses(pos, p, "brier", eps).mean())
+            row["log_loss"] = float(_losses(pos, p, "log", eps).mean())
+            row["n_clipped"] = int(np.count_nonzero(q < eps))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class LossComparison:
+    """The paired t-test on the per-case losses of two probabilistic classifiers.
+
+    Attributes
+    ----------
+    a, b : the two score columns.
+    loss : ``"brier"`` or ``"log"``.
+    mean_a, mean_b : their mean losses (the Brier score or log-loss).
+    difference : ``mean_a - mean_b`` (positive: ``b`` has the lower loss).
+    se : the standard error of the mean per-case difference, ``sd(d) / sqrt(N)``.
+    statistic : ``t = difference / se``.
+    df : ``N - 1``.
+    pvalue : two-sided.
+    low, high : ``difference -/+ t_{alpha/2, N-1} se``.
+    reject : ``pvalue <= alpha``.
+    alpha : the level.
+    method : ``"paired t"``.
+
+    When every case has the same loss difference ``d`` the standard error is 0: with
+    ``d = 0`` the result is ``statistic = 0``, ``pvalue = 1``; otherwise ``statistic`` is
+    infinite and ``pvalue = 0``; the interval is the single point ``d``.
+    """
+
+    a: str
+    b: str
+    loss: str
+    mean_a: float
+    mean_b: float
+    difference: float
+    se: float
+    statistic: float
+    df: int
+    pvalue: float
+    low: float
+    high: float
+    reject: bool
+    alpha: float
+    method: str = "paired t"
+
+
+def _paired_t(name_a: str, name_b: str, loss: str, la: np.ndarray, lb: np.ndarray, alpha: float) -> LossComparison:
+    d = la - lb
+    n = d.shape[0]
+    diff = float(d.mean())
+    sd = float(d.std(ddof=1)) if n > 1 else 0.0
+    if sd <= 1e-14 * max(1.0, float(np.abs(d).max())):
+        sd = 0.0
+    se = sd / np.sqrt(n)
+    df = max(n - 1, 1)
+    if se == 0.0:
+        if abs(diff) <= 1e-15:
+            diff, t, p = 0.0, 0.0, 1.0
+        else:
+            t, p = float(np.copysign(np.inf, diff)), 0.0
+    else:
+        t = diff / se
+        p = float(2.0 * stats.t.sf(abs(t), df))
+    q = float(stats.t.isf(alpha / 2.0, df))
+    return LossComparison(a=name_a, b=name_b, loss=loss, mean_a=float(la.mean()), mean_b=float(lb.mean()),
+                          difference=diff, se=float(se), statistic=float(t), df=int(n - 1), pvalue=p,
+                          low=diff - q * se, high=diff + q * se, reject=bool(p <= alpha), alpha=alpha)
+
+
+def loss_test(y_true: Any, prob_a: Any, prob_b: Any, *, loss: str = "brier", pos_label: Any = None,
+              alpha: float = 0.05, eps: float = LOG_LOSS_EPS) -> LossComparison:
+    """Paired t-test of equal expected loss for two classifiers' probabilities.
+
+    The Brier score and the log-loss are means of per-case losses, so the question
+    "which classifier has the lower expected loss" is about the mean of the per-case
+    differences ``d_i = loss_A(i) - loss_B(i)``. The paired t-test answers exactly that,
+    and with the hundreds of cases of a test set its normal approximation is sound by
+    the central limit theorem (each ``d_i`` is bounded for the Brier score, and for the
+    clipped log-loss). The Wilcoxon signed-rank test is not used: it tests whether the
+    differences are symmetric about 0 (a median-type question), and can reject when the
+    mean losses are equal, or miss a difference carried by a few confident errors, which
+    is what the log-loss is built to punish.
+
+    Parameters
+    ----------
+    y_true : two class labels, one per case.
+    prob_a, prob_b : probabilities of the positive class, in [0, 1].
+    loss : ``"brier"`` or ``"log"``.
+    pos_label : the positive class (required unless the labels are 0/1 or False/True).
+    alpha : in (0, 1).
+    eps : clipping of the log-loss, in (0, 0.5).
+
+    Returns
+    -------
+    LossComparison
+
+    Examples
+    --------
+    >>> from evallib.scoring import loss_test
+    >>> res = loss_test([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3], [0.1, 0.9, 0.8, 0.3])
+    >>> res.difference, res.pvalue
+    (0.0, 1.0)
+    """
+    loss = check_choice(loss, "loss", _LOSSES)
+    alpha = check_alpha(alpha)
+    eps = _check_eps(eps)
+    pos, names, mat = _prepare(y_true, {"A": np.asarray(prob_a), "B": np.asarray(prob_b)}, pos_label)
+    _require_probabilities(["prob_a", "prob_b"], mat)
+    ls = _losses(pos, mat, loss, eps)
+    return _paired_t("A", "B", loss, ls[:, 0], ls[:, 1], alpha)
+
+
+def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: Any = None,
+                  alpha: float = 0.05, eps: float = LOG_LOSS_EPS, adjust: str = "holm") -> pd.DataFrame:
+    """The paired t-test on per-case losses for every pair of probability columns.
+
+    Columns that are not probabilities (values outside [0, 1]) are left out; their
+    names are in ``table.attrs["skipped"]``. ``pvalue``, ``low``/``high`` and ``reject``
+    are per pair; the ``_adj`` columns apply ``adjust`` (``"holm"``, ``"bonferroni"`` or
+    ``"none"``) over the pairs, as in :func:`delong_pairwise`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair: ``a, b, loss, mean_a, mean_b, difference, se, statistic, df,
+        pvalue, low, high, reject, alpha, method, alpha_adj, pvalue_adj, reject_adj,
+        low_adj, high_adj`` (empty, with these columns, when fewer than two columns are
+        probabilities).
+    """
+    loss = check_choice(loss, "loss", _LOSSES)
+    alpha = check_alpha(alpha)
+    eps = _check_eps(eps)
+    adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
+    pos, names, mat = _prepare(y_true, scores, pos_label)
+    ok = ((mat >= 0.0) & (mat <= 1.0)).all(axis=0)
+    keep = [j for j in range(len(names)) if ok[j]]
+    ls = _losses(pos, mat[:, keep], loss, eps) if keep else np.empty((mat.shape[0], 0))
+    rows = [_paired_t(names[keep[i]], names[keep[j]], loss, ls[:, i], ls[:, j], alpha).__dict__
+            for i, j in combinations(range(len(keep)), 2)]
+    from dataclasses import fields
+
+    table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
+    df = max(mat.shape[0] - 1, 1)
+    table = _adjust(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+    table.attrs["skipped"] = [names[j] for j in range(len(names)) if not ok[j]]
+    return table
+
+
+# ------------------------------------------------------------------ text
+def format_pvalue(p: float) -> str:
+    """A p-value as printed: two significant digits, ``"< 1e-15"`` below 1e-15 (never 0)."""
+    return "< 1e-15" if p < 1e-15 else f"{p:.2g}"
+
+
+def _level(alpha: float) -> str:
+    return f"{100 * (1 - alpha):g}%"
+
+
+def format_auc_table(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`auc_table` as text: AUC and interval to three decimals, a note for reversed scores.
+
+    Returns a DataFrame of strings indexed by score column; the numbers are unchanged in
+    ``table``.
+    """
+    level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    out = pd.DataFrame({
+        "AUC": table["estimate"].map(lambda v: f"{v:.3f}"),
+        f"{level} interval (DeLong)": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(table["low"], table["high"])],
+        "note": ["below chance (0.5): the scores look reversed" if b else "" for b in table["below_chance"]],
+    })
+    out.index = pd.Index(table["name"], name="classifier")
+    return out
+
+
+def _verdicts(table: pd.DataFrame, higher_is_better: bool) -> list[str]:
+    out = []
+    for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"]):
+        if not rej:
+            out.append("no clear difference")
+        else:
+            a_better = (d > 0) == higher_is_better
+            out.append(f"{a if a_better else b} better")
+    return out
+
+
+def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`delong_pairwise` as text, indexed ``"a vs b"``.
+
+    Columns: the AUC difference, its interval, the adjusted interval, the adjusted
+    p-value (floored at 1e-15) and the verdict (``"<name> better"`` when the adjusted
+    test rejects, else ``"no clear difference"``).
+    """
+    level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    adjust = table.attrs.get("adjust", "holm")
+    out = pd.DataFrame({
+        "AUC a - b": table["difference"].map(lambda v: f"{v:+.3f}"),
+        f"{level} interval": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(table["low"], table["high"])],
+        f"{adjust}-adjusted interval": [f"[{lo:+.3f}, {hi:+.3f}]"
+                                        for lo, hi in zip(table["low_adj"], table["high_adj"])],
+        f"{adjust}-adjusted p": table["pvalue_adj"].map(format_pvalue),
+        "verdict": _verdicts(table, higher_is_better=True),
+    })
+    out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
+    return out
+
+
+def format_loss_table(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`loss_table` as text: Brier score and log-loss to four decimals, or the note."""
+    out = pd.DataFrame({
+        "Brier score": [f"{v:.4f}" if ok else "-" for v, ok in zip(table["brier"], table["is_probability"])],
+        "log-loss": [f"{v:.4f}" if ok else "-" for v, ok in zip(table["log_loss"], table["is_probability"])],
+        "note": [note if note else (f"{c} probabilities of 0 or 1 on the wrong side clipped for the log-loss"
+                                    if c else "") for note, c in zip(table["note"], table["n_clipped"])],
+    })
+    out.index = pd.Index(table["name"], name="classifier")
+    return out
+
+
+def format_loss_pairwise(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`loss_pairwise` as text, indexed ``"a vs b"``: mean loss difference, its
+    interval, the adjusted interval, the adjusted p-value and the verdict (lower loss
+    is better)."""
+    level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    adjust = table.attrs.get("adjust", "holm")
+    name = {"brier": "Brier", "log": "log-loss"}.get(str(table["loss"].iloc[0]), "loss") if len(table) else "loss"
+    out = pd.DataFrame({
+        f"{name} a - b": table["difference"].map(lambda v: f"{v:+.4f}"),
+        f"{level} interval": [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in zip(table["low"], table["high"])],
+        f"{adjust}-adjusted interval": [f"[{lo:+.4f}, {hi:+.4f}]"
+                                        for lo, hi in zip(table["low_adj"], table["high_adj"])],
+        f"{adjust}-adjusted p": table["pvalue_adj"].map(format_pvalue),
+        "verdict": _verdicts(table, higher_is_better=False),
+    })
+    out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
+    return out
+
+
+# ------------------------------------------------------------------ plot
+def _roc_points(pos: np.ndarray, col: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(fpr, tpr, thresholds)`` at every distinct score, from one sort, starting at (0, 0)."""
+    order = np.argsort(-col)
+    s = col[order]
+    tp = np.cumsum(pos[order])
+    last = np.append(np.flatnonzero(s[1:] != s[:-1]), s.shape[0] - 1)  # end of each tie group
+    tps = tp[last].astype(np.float64)
+    fps = (last + 1) - tps
+    m, n = tp[-1], s.shape[0] - tp[-1]
+    fpr = np.concatenate([[0.0], fps / n])
+    tpr = np.concatenate([[0.0], tps / m])
+    thr = np.concatenate([[np.inf], s[last]])
+    return fpr, tpr, thr
+
+
+def roc_points(y_true: Any, score: Any, *, pos_label: Any = None, max_points: int | None = None) -> pd.DataFrame:
+    """The ROC curve of one score column: false and true positive rate at each threshold.
+
+    A case is called positive when its score is at least the threshold; one point per
+    distinct score (highest first), after the origin. With ``max_points``, the curve is
+    thinned to at most about that many of its own vertices, evenly spaced along the
+    path (``fpr + tpr`` grows from 0 to 2), so no drawn point is off the curve and the
+    gaps are at most ``2 / max_points`` of the axes: enough for a figure of a million
+    cases.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``fpr``, ``tpr``, ``threshold`` (``inf`` at the origin).
+
+    Examples
+    --------
+    scikit-learn's ``roc_curve`` example: ``fpr = [0, 0, 0.5, 0.5, 1]`` and
+    ``tpr = [0, 0.5, 0.5, 1, 1]``:
+
+    >>> from evallib.scoring import roc_points
+    >>> pts = roc_points([1, 1, 2, 2], [0.1, 0.4, 0.35, 0.8], pos_label=2)
+    >>> pts["fpr"].tolist(), pts["tpr"].tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    arr = np.asarray(score)
+    if arr.ndim != 1:
+        raise ValueError(f"score must be one-dimensional (one score per case), got shape {arr.shape}")
+    pos, _, mat = _prepare(y_true, {"score": arr}, pos_label)
+    if pos.all() or not pos.any():
+        raise ValueError("y_true must contain both classes for a ROC curve")
+    fpr, tpr, thr = _roc_points(pos, mat[:, 0])
+    if max_points is not None:
+        keep = _thin(fpr, tpr, check_count(max_points, "max_points", minimum=2))
+        fpr, tpr, thr = fpr[keep], tpr[keep], thr[keep]
+    return pd.DataFrame({"fpr": fpr, "tpr": tpr, "threshold": thr})
+
+
+def _thin(fpr: np.ndarray, tpr: np.ndarray, max_points: int) -> np.ndarray:
+    """Indices of about ``max_points`` vertices evenly spaced along the ROC path, ends kept."""
+    if fpr.size <= max_points:
+        return np.arange(fpr.size)
+    grid = np.linspace(0.0, 2.0, max_points)
+    keep = np.unique(np.concatenate([np.searchsorted(fpr + tpr, grid), [0, fpr.size - 1]]))
+    return keep[keep < fpr.size]
+
+
+def plot_roc_curves(y_true: Any, scores: Any, *, pos_label: Any = None, max_points: int = 2000, ax: Any = None):
+    """The ROC curves of several score columns in one figure, each labelled with its AUC.
+
+    Parameters
+    ----------
+    y_true : two class labels, one per case.
+    scores : mapping name -> scores (or a DataFrame / 2-D array / one column).
+    pos_label : the positive class (required unless the labels are 0/1 or False/True).
+    max_points : each curve is drawn through at most about this many of its vertices
+        (see :func:`roc_points`); the AUC in the legend is exact.
+    ax : matplotlib Axes to draw on; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    pos, names, mat = _prepare(y_true, scores, pos_label)
+    if pos.all() or not pos.any():
+        raise ValueError("y_true must contain both classes to draw a ROC curve")
+    ax = get_axes(ax, figsize=(5.0, 5.0))
+    max_points = check_count(max_points, "max_points", minimum=2)
+    for j, name in enumerate(names):
+        fpr, tpr, _ = _roc_points(pos, mat[:, j])
+        auc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))  # exact: the trapezoids of the full curve
+        keep = _thin(fpr, tpr, max_points)
+        ax.plot(fpr[keep], tpr[keep], lw=1.5, label=f"{name} (AUC {auc:.3f})")
+    ax.plot([0, 1], [0, 1], ls="--", color="0.6", lw=1, label="chance (AUC 0.5)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.0)
+    ax.set_aspect("equal")
+    ax.set_xlabel("false positive rate")
+    ax.set_ylabel("true positive rate")
+    ax.set_title("ROC curves")
+    ax.legend(loc="lower right", fontsize="small")
+    return ax

@@ -1,0 +1,302 @@
+"""Tests of evallib.scoring against independent references.
+
+References: a direct O(m n) placement-value implementation of DeLong et al. (1988)
+written here from the paper's definitions, scikit-learn's ``roc_auc_score``,
+``brier_score_loss`` and ``log_loss``, scipy's ``ttest_rel``, and a stratified paired
+bootstrap of the AUC difference (Monte Carlo tolerance stated in the test).
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.metrics import brier_score_loss, roc_auc_score
+from sklearn.metrics import log_loss as sk_log_loss
+
+from evallib import scoring as sc
+
+
+def _direct_delong(y, scores):
+    """DeLong et al. (1988) straight from the definitions: psi kernel, O(m n) placements."""
+    y = np.asarray(y, bool)
+    scores = np.atleast_2d(np.asarray(scores, float).T).T  # (N, k)
+    x, z = scores[y], scores[~y]
+    m, n, k = len(x), len(z), scores.shape[1]
+    v10 = np.empty((m, k))
+    v01 = np.empty((n, k))
+    auc = np.empty(k)
+    for r in range(k):
+        psi = (x[:, r][:, None] > z[:, r][None, :]) + 0.5 * (x[:, r][:, None] == z[:, r][None, :])
+        auc[r] = psi.mean()
+        v10[:, r] = psi.mean(axis=1)
+        v01[:, r] = psi.mean(axis=0)
+    s10 = np.array([[np.sum((v10[:, r] - auc[r]) * (v10[:, s] - auc[s])) / (m - 1) for s in range(k)]
+                    for r in range(k)])
+    s01 = np.array([[np.sum((v01[:, r] - auc[r]) * (v01[:, s] - auc[s])) / (n - 1) for s in range(k)]
+                    for r in range(k)])
+    return auc, s10 / m + s01 / n
+
+
+def _task(n, rng, k=3, ties=False):
+    y = rng.random(n) < 0.4
+    latent = y * 1.0 + rng.normal(size=n)
+    cols = {f"c{j}": latent + rng.normal(scale=0.5 + j, size=n) for j in range(k)}
+    if ties:
+        cols = {name: np.round(v, 0) for name, v in cols.items()}
+    return y.astype(int), pd.DataFrame(cols)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_delong_matches_direct_quadratic_implementation(ties):
+    rng = np.random.default_rng(3)
+    y, scores = _task(150, rng, ties=ties)
+    fit = sc.delong_covariance(y, scores)
+    auc, cov = _direct_delong(y, scores.to_numpy())
+    np.testing.assert_allclose(fit.auc, auc, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(fit.covariance, cov, rtol=1e-10, atol=1e-15)
+    for j, col in enumerate(scores):
+        assert fit.auc[j] == pytest.approx(roc_auc_score(y, scores[col]), abs=1e-12)
+
+
+def test_pairwise_z_and_interval_from_direct_covariance():
+    rng = np.random.default_rng(4)
+    y, scores = _task(120, rng, ties=True)
+    auc, cov = _direct_delong(y, scores.to_numpy())
+    table = sc.delong_pairwise(y, scores, alpha=0.1)
+    assert list(zip(table["a"], table["b"])) == [("c0", "c1"), ("c0", "c2"), ("c1", "c2")]
+    q = stats.norm.isf(0.05)
+    for row in table.itertuples():
+        i, j = int(row.a[1]), int(row.b[1])
+        se = np.sqrt(cov[i, i] + cov[j, j] - 2 * cov[i, j])
+        assert row.difference == pytest.approx(auc[i] - auc[j], abs=1e-12)
+        assert row.statistic == pytest.approx((auc[i] - auc[j]) / se, rel=1e-9)
+        assert row.pvalue == pytest.approx(2 * stats.norm.sf(abs((auc[i] - auc[j]) / se)), rel=1e-9)
+        assert row.low == pytest.approx(auc[i] - auc[j] - q * se, rel=1e-9)
+        assert row.reject == (row.pvalue <= 0.1)
+    fit = sc.delong_covariance(y, scores)
+    pd.testing.assert_frame_equal(fit.pairwise(0.1), table)
+    pd.testing.assert_frame_equal(fit.table(0.1), sc.auc_table(y, scores, alpha=0.1))
+    one = sc.delong_test(y, scores["c1"], scores["c2"], alpha=0.1)
+    assert one.pvalue == pytest.approx(table["pvalue"][2], rel=1e-12)
+
+
+@pytest.mark.parametrize("adjust", ["holm", "bonferroni", "none"])
+def test_adjusted_pvalues_match_statsmodels(adjust):
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(12)
+    y, scores = _task(150, rng, k=5)
+    table = sc.delong_pairwise(y, scores, alpha=0.05, adjust=adjust)
+    if adjust == "none":
+        np.testing.assert_array_equal(table["pvalue_adj"], table["pvalue"])
+    else:
+        reject, padj, _, _ = multipletests(table["pvalue"], alpha=0.05, method=adjust)
+        np.testing.assert_allclose(table["pvalue_adj"], padj, rtol=1e-12)
+        np.testing.assert_array_equal(table["reject_adj"], reject)
+    # the adjusted interval is the Wald interval at level 1 - alpha_adj: it excludes 0
+    # exactly when the pair's own p-value is at most its adjusted level
+    excl = (table["low_adj"] > 0) | (table["high_adj"] < 0)
+    np.testing.assert_array_equal(excl, table["pvalue"] < table["alpha_adj"])
+    assert table.attrs["adjust"] == adjust
+    losses = sc.loss_pairwise(y, 1 / (1 + np.exp(-scores)), adjust=adjust)
+    if adjust != "none":
+        np.testing.assert_allclose(losses["pvalue_adj"],
+                                   multipletests(losses["pvalue"], method=adjust)[1], rtol=1e-12)
+
+
+def test_auc_interval_is_wald_on_direct_se():
+    rng = np.random.default_rng(5)
+    y, scores = _task(200, rng, k=1)
+    auc, cov = _direct_delong(y, scores.to_numpy())
+    res = sc.delong_auc(y, scores["c0"], alpha=0.05)
+    z = stats.norm.isf(0.025)
+    assert res.se == pytest.approx(np.sqrt(cov[0, 0]), rel=1e-10)
+    assert (res.low, res.high) == pytest.approx((auc[0] - z * res.se, auc[0] + z * res.se), rel=1e-10)
+    table = sc.auc_table(y, scores)
+    assert list(table.columns) == ["name", "estimate", "se", "low", "high", "alpha", "n_pos", "n_neg",
+                                   "method", "below_chance"]
+    assert not table["below_chance"][0]
+    flipped = sc.delong_auc(y, -scores["c0"])
+    assert flipped.below_chance and flipped.estimate == pytest.approx(1 - auc[0], abs=1e-12)
+
+
+def test_delong_se_of_difference_agrees_with_paired_bootstrap():
+    # Stratified paired bootstrap (m and n fixed, as in DeLong's variance), B = 2000.
+    # The bootstrap SD has Monte Carlo relative error about 1/sqrt(2B) = 1.6%; the
+    # bootstrap variance is also biased low by about 1/m + 1/n (< 2% here). Tolerance 10%.
+    rng = np.random.default_rng(6)
+    y, scores = _task(400, rng, k=2)
+    res = sc.delong_test(y, scores["c0"], scores["c1"])
+    pos, neg = y == 1, y == 0
+    a, b = scores["c0"].to_numpy(), scores["c1"].to_numpy()
+    # psi(X_i, Y_j) once per classifier; a replicate's AUC is the mean over resampled i, j.
+    psi_a = (a[pos][:, None] > a[neg][None, :]) + 0.5 * (a[pos][:, None] == a[neg][None, :])
+    psi_b = (b[pos][:, None] > b[neg][None, :]) + 0.5 * (b[pos][:, None] == b[neg][None, :])
+    diffs = []
+    for _ in range(2000):
+        i = rng.integers(0, pos.sum(), pos.sum())
+        j = rng.integers(0, neg.sum(), neg.sum())
+        diffs.append(psi_a[np.ix_(i, j)].mean() - psi_b[np.ix_(i, j)].mean())
+    assert np.std(diffs, ddof=1) == pytest.approx(res.se, rel=0.10)
+
+
+def test_perfect_separation_and_identical_columns():
+    y = [0, 0, 0, 1, 1, 1]
+    s = [0.1, 0.2, 0.3, 0.7, 0.8, 0.9]
+    res = sc.delong_auc(y, s)
+    assert (res.estimate, res.se, res.low, res.high) == (1.0, 0.0, 1.0, 1.0)
+    same = sc.delong_test(y, [0.3, 0.1, 0.8, 0.2, 0.9, 0.5], [0.3, 0.1, 0.8, 0.2, 0.9, 0.5])
+    assert (same.statistic, same.pvalue, same.reject, same.low, same.high) == (0.0, 1.0, False, 0.0, 0.0)
+
+
+def test_positive_label_is_never_guessed():
+    y = ["low", "high", "high", "low"]
+    with pytest.raises(ValueError, match="pos_label"):
+        sc.delong_auc(y, [0.1, 0.9, 0.8, 0.3])
+    with pytest.raises(ValueError, match="pos_label must be one of"):
+        sc.delong_auc(y, [0.1, 0.9, 0.8, 0.3], pos_label="medium")
+    # labelled the other way round, the AUC is reflected
+    hi = sc.delong_covariance(y * 2, [0.1, 0.9, 0.8, 0.3] * 2, pos_label="high").auc[0]
+    lo = sc.delong_covariance(y * 2, [0.1, 0.9, 0.8, 0.3] * 2, pos_label="low").auc[0]
+    assert hi == pytest.approx(1 - lo)
+    assert sc.positive_mask([False, True, True]).tolist() == [False, True, True]
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    ({"y": [0, 1, 2, 1], "s": [1, 2, 3, 4]}, ValueError, "exactly 2 classes"),
+    ({"y": [0, 1, 0, 1], "s": [1, 2, np.nan, 4]}, ValueError, "NaN"),
+    ({"y": [0, 1, 0, 1], "s": [1, 2, 3]}, ValueError, "one score per case"),
+    ({"y": [0, 1, 0, 0], "s": [1, 2, 3, 4]}, ValueError, "at least 2 positive"),
+    ({"y": [0, 1, 0, 1], "s": ["a", "b", "c", "d"]}, TypeError, "numbers"),
+])
+def test_bad_input_names_the_argument(bad, exc, match):
+    with pytest.raises(exc, match=match):
+        sc.delong_auc(bad["y"], bad["s"])
+
+
+def test_missing_scores_in_a_dataframe():
+    frame = pd.DataFrame({"a": pd.array([0.1, None, 0.3, 0.9], dtype="Float64")})
+    with pytest.raises(ValueError, match="missing"):
+        sc.auc_table([0, 1, 0, 1], frame.astype(object))
+
+
+def test_delong_pairwise_needs_two_columns():
+    with pytest.raises(ValueError, match="at least 2 score columns"):
+        sc.delong_pairwise([0, 1, 0, 1], {"only": [1, 2, 3, 4]})
+
+
+# ------------------------------------------------------------------ Brier / log-loss
+def test_brier_and_log_loss_match_scikit_learn():
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(rng.beta(2, 2, 300), 0, 1)
+    p[:3] = [0.0, 1.0, 1.0]  # exact 0 / 1 exercise the clipping
+    y[:3] = [1, 0, 1]
+    assert sc.brier_score(y, p) == pytest.approx(brier_score_loss(y, p), rel=1e-12)
+    assert sc.log_loss(y, p) == pytest.approx(sk_log_loss(y, p), rel=1e-12)
+    labels = np.where(y == 1, "yes", "no")
+    assert sc.log_loss(labels, p, pos_label="yes") == pytest.approx(sk_log_loss(y, p), rel=1e-12)
+    table = sc.loss_table(y, {"p": p, "margin": 4 * p - 2})
+    assert table["n_clipped"].tolist() == [2, 0]
+    assert table["is_probability"].tolist() == [True, False]
+    assert np.isnan(table["brier"][1]) and "outside [0, 1]" in table["note"][1]
+    assert table["brier"][0] == pytest.approx(brier_score_loss(y, p), rel=1e-12)
+
+
+def test_not_probabilities_are_refused_with_a_sentence():
+    with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+        sc.brier_score([0, 1, 0], [0.2, 1.3, 0.1])
+    check = sc.check_probabilities({"a": [0.0, 0.5, 1.0], "b": [-1.0, 0.0, 2.0]})
+    assert check["is_probability"].tolist() == [True, False]
+
+
+@pytest.mark.parametrize("loss", ["brier", "log"])
+def test_paired_loss_test_matches_scipy_ttest_rel(loss):
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 250)
+    pa = np.clip(0.5 + (y - 0.5) * rng.uniform(0, 0.8, 250), 0, 1)
+    pb = np.clip(0.5 + (y - 0.5) * rng.uniform(0, 0.6, 250), 0, 1)
+    res = sc.loss_test(y, pa, pb, loss=loss, alpha=0.05)
+    la = (pa - y) ** 2 if loss == "brier" else -np.log(np.where(y == 1, pa, 1 - pa))
+    lb = (pb - y) ** 2 if loss == "brier" else -np.log(np.where(y == 1, pb, 1 - pb))
+    ref = stats.ttest_rel(la, lb)
+    ci = ref.confidence_interval(0.95)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    assert (res.low, res.high) == pytest.approx((ci.low, ci.high), rel=1e-10)
+    assert res.df == 249 and res.reject == (res.pvalue <= 0.05)
+    table = sc.loss_pairwise(y, {"a": pa, "b": pb, "m": 3 * pa}, loss=loss)
+    assert len(table) == 1 and table.attrs["skipped"] == ["m"]
+    assert table["pvalue"][0] == pytest.approx(ref.pvalue, rel=1e-10)
+
+
+def test_loss_test_constant_difference():
+    same = sc.loss_test([0, 1, 1], [0.2, 0.7, 0.9], [0.2, 0.7, 0.9])
+    assert (same.statistic, same.pvalue, same.low, same.high) == (0.0, 1.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_roc_points_match_scikit_learn(ties):
+    from sklearn.metrics import roc_curve
+
+    rng = np.random.default_rng(11)
+    y, scores = _task(300, rng, k=1, ties=ties)
+    pts = sc.roc_points(y, scores["c0"])
+    fpr, tpr, thr = roc_curve(y, scores["c0"], drop_intermediate=False)
+    np.testing.assert_allclose(pts["fpr"], fpr, atol=1e-15)
+    np.testing.assert_allclose(pts["tpr"], tpr, atol=1e-15)
+    np.testing.assert_array_equal(pts["threshold"][1:], thr[1:])
+    thin = sc.roc_points(y, scores["c0"], max_points=20)
+    assert len(thin) <= 22 and thin["fpr"].iloc[-1] == 1.0 and thin["tpr"].iloc[0] == 0.0
+    # every thinned point is a vertex of the full curve, and the gaps are at most 2/20 along the path
+    full = set(zip(pts["fpr"], pts["tpr"]))
+    assert all((f, t) in full for f, t in zip(thin["fpr"], thin["tpr"]))
+    path = thin["fpr"] + thin["tpr"]
+    steps = np.diff(pts["fpr"] + pts["tpr"])
+    assert np.diff(path).max() <= 2 / 19 + steps.max() + 1e-12
+
+
+def test_plot_roc_curves_returns_axes():
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(9)
+    y, scores = _task(100, rng, k=2)
+    ax = sc.plot_roc_curves(y, {"c0": scores["c0"], "c1": scores["c1"]})
+    assert len(ax.get_lines()) == 3
+    assert ax.get_legend().get_texts()[0].get_text() == f"c0 (AUC {roc_auc_score(y, scores['c0']):.3f})"
+    fig, ax2 = plt.subplots()
+    assert sc.plot_roc_curves(y, scores, ax=ax2) is ax2
+    plt.close("all")
+
+
+def test_format_functions_are_readable():
+    rng = np.random.default_rng(10)
+    y, scores = _task(200, rng, k=2)
+    scores["flip"] = -scores["c0"]
+    auc = sc.format_auc_table(sc.auc_table(y, scores))
+    assert auc.loc["c0", "AUC"] == f"{roc_auc_score(y, scores['c0']):.3f}"
+    assert "reversed" in auc.loc["flip", "note"] and auc.loc["c0", "note"] == ""
+    pairs = sc.format_auc_pairwise(sc.delong_pairwise(y, scores))
+    assert list(pairs.index) == ["c0 vs c1", "c0 vs flip", "c1 vs flip"]
+    assert sc.format_pvalue(0.0) == "< 1e-15" and sc.format_pvalue(0.0312) == "0.031"
+    p = 1 / (1 + np.exp(-scores[["c0", "c1"]]))
+    losses = sc.format_loss_table(sc.loss_table(y, {"c0": p["c0"], "margin": scores["c1"]}))
+    assert losses.loc["margin", "Brier score"] == "-" and "not a probability" in losses.loc["margin", "note"]
+    lp = sc.loss_pairwise(y, p, loss="log")
+    text = sc.format_loss_pairwise(lp)
+    assert text.columns[0] == "log-loss a - b"
+    better = "c0" if lp["difference"][0] < 0 else "c1"
+    assert text["verdict"].iloc[0] == (f"{better} better" if lp["reject_adj"][0] else "no clear difference")
+    raw = sc.delong_pairwise(y, scores)
+    assert list(pairs.columns) == ["AUC a - b", "95% interval", "holm-adjusted interval", "holm-adjusted p",
+                                   "verdict"]
+    flip = raw.set_index("b").loc["flip"].iloc[0]
+    assert flip["reject_adj"] and pairs.loc["c0 vs flip", "verdict"] == "c0 better"
+    empty = sc.loss_pairwise(y, {"c0": p["c0"], "m": scores["c1"]})
+    assert len(empty) == 0 and "pvalue_adj" in empty.columns and len(sc.format_loss_pairwise(empty)) == 0
