@@ -492,7 +492,7 @@ __all__ += [
     "plot_coverage",
     "plot_coverage_map",
     "test_size",
-
+]
 
 from .scoring import (
     AUCComparison,
