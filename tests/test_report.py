@@ -632,7 +632,7 @@ def test_report_on_the_example(tmp_path):
     names = ("dlda30", "dlda10", "dlda30_swapped", "coin", "prior")
     for text in _adjusted_p_texts(raw, names):  # the slim table's Holm-adjusted p-values
         assert f">{text}</td>" in html
-    assert html.count("<img ") == 1 and "src=\"data:image/png;base64," in html  # the embedded plot
+    assert html.count("<img ") == 2 and "src=\"data:image/png;base64," in html  # intervals and ROC curves
     f1 = {n: f1_score(y, raw[f"pred_{n}"], pos_label="ER-") for n in ("dlda30", "dlda10")}
     assert f"F1 of dlda30: {f1['dlda30']:.3f}; F1 of dlda10: {f1['dlda10']:.3f}" in html
 
@@ -671,7 +671,7 @@ def test_report_on_generated_scores_and_folds(tmp_path):
     fr = stats.friedmanchisquare(*[per_fold[c] for c in per_fold.columns])
     assert f"p = {fr.pvalue:.2g}" in html and f"chi2 = {fr.statistic:.2f}" in html
     assert "Average rank over 5 folds" not in html  # figure titles are inside the image
-    assert html.count("<img ") == 2  # the interval plot and the CD diagram
+    assert html.count("<img ") == 3  # the interval plot, the ROC curves and the CD diagram
 
 
 @pytest.mark.slow

@@ -47,6 +47,7 @@ from .sections import (
     DataSummary,
     F1Comparison,
     FoldAnalysis,
+    ScoreComparison,
     Skipped,
     adjusted_pvalues,
     chance_check,
@@ -55,6 +56,7 @@ from .sections import (
     fold_analysis,
     majority_baseline,
     pairwise_comparison,
+    score_comparison,
     score_warnings,
     summarise_data,
     top_two_bootstrap,
@@ -101,4 +103,6 @@ __all__ = [
     "data_notes",
     "majority_baseline",
     "score_warnings",
+    "ScoreComparison",
+    "score_comparison",
 ]

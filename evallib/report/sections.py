@@ -406,6 +406,93 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     return out
 
 
+# --------------------------------------------------------------- the scores as results
+@dataclass(frozen=True)
+class ScoreComparison:
+    """The scores as results in their own right (issue 14, section 3).
+
+    Attributes
+    ----------
+    auc : :func:`evallib.scoring.auc_table`, each AUC with its DeLong interval.
+    auc_pairs : :func:`evallib.scoring.delong_pairwise` (DeLong & Clarke-Pearson's paired
+        test, same multiplicity adjustment as the pairwise table), or None with one score.
+    losses : :func:`evallib.scoring.loss_table`, Brier score and log-loss where the scores
+        are probabilities in [0, 1].
+    loss_pairs : :func:`evallib.scoring.loss_pairwise` on the per-case Brier losses, or
+        None with fewer than two probability columns.
+    notes : sentences (scores that are not probabilities, ...).
+    alpha, adjust, positive : the settings.
+    """
+
+    auc: pd.DataFrame
+    auc_pairs: pd.DataFrame | None
+    losses: pd.DataFrame
+    loss_pairs: pd.DataFrame | None
+    notes: tuple[str, ...]
+    alpha: float
+    adjust: str
+    positive: str
+
+    def summary(self) -> str:
+        """One or two sentences for the summary."""
+        level = f"{100 * (1 - self.alpha):g}%"
+        t = self.auc.sort_values("estimate", ascending=False, kind="stable")
+        top = t.iloc[0]
+        out = (f"Ranked by AUC (scores for {self.positive!r}), **{top['name']}** leads with "
+               f"{top['estimate']:.3f} ({level} DeLong interval {top['low']:.3f} to {top['high']:.3f}; "
+               "random scores: 0.5)")
+        if self.auc_pairs is not None and len(t) > 1:
+            second = t.iloc[1]
+            row = self.auc_pairs[((self.auc_pairs["a"] == top["name"]) & (self.auc_pairs["b"] == second["name"]))
+                                 | ((self.auc_pairs["a"] == second["name"]) & (self.auc_pairs["b"] == top["name"]))]
+            r = row.iloc[0]
+            sign = 1.0 if r["a"] == top["name"] else -1.0
+            lo, hi = sorted((sign * r["low"], sign * r["high"]))
+            verdict = ("a real difference" if bool(r["reject_adj"]) else "not a clear difference")
+            adj = {"holm": "Holm-adjusted ", "bonferroni": "Bonferroni-adjusted "}.get(self.adjust, "")
+            out += (f"; ahead of {second['name']} by {sign * r['difference']:.3f} ({level} interval "
+                    f"{lo:+.3f} to {hi:+.3f}, DeLong's paired test {adj}{format_p(r['pvalue_adj'])}): "
+                    f"{verdict}")
+        out += "."
+        probs = self.losses[self.losses["is_probability"]]
+        if len(probs):
+            best = probs.sort_values("brier", kind="stable").iloc[0]
+            out += (f" As probabilities, {best['name']} has the lowest Brier score, {best['brier']:.4f} "
+                    "(lower is better).")
+        return out
+
+
+def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
+    """Each score column's AUC with its DeLong interval, their paired comparison, and losses.
+
+    The AUC interval and the paired test are DeLong, DeLong & Clarke-Pearson's (1988), in
+    the O(n log n) form of Sun & Xu (2014) (:mod:`evallib.scoring`), with the same
+    adjustment for the number of pairs as the pairwise table. Brier score and log-loss are
+    computed where the scores are probabilities in [0, 1] (a sentence says which columns
+    are not), with a paired t-test on the per-case Brier losses.
+
+    Returns
+    -------
+    ScoreComparison or Skipped
+        Skipped without score columns.
+    """
+    from ..scoring import auc_table, delong_pairwise, loss_pairwise, loss_table
+
+    alpha = check_alpha(alpha)
+    if not data.scores:
+        return Skipped("the file has no score columns, so there are no rankings to compare.")
+    scores = dict(data.scores)
+    y = data.y
+    auc = auc_table(y, scores, alpha=alpha)
+    pairs = delong_pairwise(y, scores, alpha=alpha, adjust=adjust) if len(scores) > 1 else None
+    losses = loss_table(y, scores)
+    probs = int(losses["is_probability"].sum())
+    loss_pairs = loss_pairwise(y, scores, alpha=alpha, adjust=adjust) if probs > 1 else None
+    notes = [n + "." for n in losses["note"] if n]
+    return ScoreComparison(auc=auc, auc_pairs=pairs, losses=losses, loss_pairs=loss_pairs,
+                           notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive)
+
+
 # --------------------------------------------------------------------- section 4
 @dataclass(frozen=True)
 class ChanceCheck:

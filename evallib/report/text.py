@@ -174,6 +174,7 @@ def summary_text(
     chance: Any = None,
     bootstrap: Any = None,
     folds: Any = None,
+    scores: Any = None,
     warnings: tuple[str, ...] = (),
     alpha: float = 0.05,
 ) -> str:
@@ -192,7 +193,9 @@ def summary_text(
     ----------
     data : Predictions
     measures : DataFrame from :func:`evallib.report.sections.classifier_measures`
-    pairwise, chance, bootstrap, folds : results of sections 3-6, or Skipped/None
+    pairwise, chance, bootstrap, folds : results of those sections, or Skipped/None
+    scores : :class:`evallib.report.sections.ScoreComparison` (AUC with DeLong intervals,
+        losses), or Skipped/None
     warnings : sentences from :func:`evallib.report.sections.score_warnings`
     alpha : float
         The level the results were computed at.
@@ -225,8 +228,10 @@ def summary_text(
         )
     if isinstance(pairwise, pd.DataFrame) and len(pairwise):
         out.extend(_pairwise_sentences(pairwise, alpha, level))
-    aucs = measures["AUC"].dropna()
-    if len(aucs):
+    aucs = measures["AUC"].dropna() if "AUC" in measures else pd.Series(dtype=float)
+    if scores is not None and callable(getattr(scores, "summary", None)):
+        out.append(scores.summary())
+    elif len(aucs):
         best = aucs.astype(float).idxmax()
         out.append(f"The best ranking by AUC is **{best}**'s, AUC = {aucs[best]:.3f} (random scores: "
                    f"0.5); scores are read as evidence for {data.positive!r}.")
