@@ -55,7 +55,9 @@ from .sections import (
     data_notes,
     fold_analysis,
     majority_baseline,
+    omnibus_test,
     pairwise_comparison,
+    per_class_tables,
     score_comparison,
     score_warnings,
     summarise_data,
@@ -104,5 +106,7 @@ __all__ = [
     "majority_baseline",
     "score_warnings",
     "ScoreComparison",
+    "omnibus_test",
+    "per_class_tables",
     "score_comparison",
 ]

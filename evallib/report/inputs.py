@@ -41,8 +41,9 @@ class Predictions:
     ----------
     source : where it came from (a path, or ``"<DataFrame>"``).
     label_column : name of the column with the true classes.
-    positive, negative : the two classes, as text.
-    y : numpy.ndarray of bool, True where the true class is ``positive``.
+    positive, negative : the two classes, as text (``""`` with more than two classes).
+    y : numpy.ndarray of bool, True where the true class is ``positive`` (None with more
+        than two classes).
     labels : dict ``{name: bool array}``, True where the classifier predicts ``positive``;
         only classifiers with a ``pred_<name>`` column.
     scores : dict ``{name: float array}``; only classifiers with a ``score_<name>`` column.
@@ -52,6 +53,10 @@ class Predictions:
     positive_from : how the positive class was chosen (one sentence).
     read_note : what the reader detected when the file is not plain UTF-8 CSV with
         commas (one sentence), else ``""``.
+    classes : every class, as text, sorted.
+    truth : numpy.ndarray of int, each case's true class as an index into ``classes``.
+    predicted : dict ``{name: int array}``, each classifier's predictions as indices into
+        ``classes``.
     """
 
     source: str
@@ -66,11 +71,25 @@ class Predictions:
     classifiers: tuple[str, ...]
     positive_from: str = ""
     read_note: str = ""
+    classes: tuple[str, ...] = ()
+    truth: np.ndarray | None = None
+    predicted: dict[str, np.ndarray] | None = None
+
+    @property
+    def multiclass(self) -> bool:
+        """True with more than two classes (then ``positive`` is ``""`` and ``y`` is None)."""
+        return len(self.classes) > 2
 
     @property
     def n(self) -> int:
         """Number of test cases."""
-        return int(self.y.size)
+        return int(self.truth.size if self.truth is not None else self.y.size)
+
+    def wrong(self) -> dict[str, np.ndarray]:
+        """Per classifier with predicted labels, True where it misclassifies the case."""
+        if self.predicted is not None:
+            return {name: p != self.truth for name, p in self.predicted.items()}
+        return {name: p != self.y for name, p in self.labels.items()}
 
     @property
     def n_pos(self) -> int:
@@ -376,14 +395,14 @@ def load_predictions(
             f"The label column {label_column!r} holds only the class {classes[0]!r}; comparing "
             "classifiers needs test cases of both classes."
         )
-    if classes.size > 2:
-        shown = _quote_list(classes[:6].tolist()) + (" ..." if classes.size > 6 else "")
-        raise ReportInputError(
-            f"The label column {label_column!r} holds {classes.size} classes ({shown}); this report "
-            "handles two-class problems only."
-        )
     keyset = set(classes.tolist())
-    if positive_label is None or (isinstance(positive_label, str) and not positive_label.strip()):
+    notes = [note] if note else []
+    if classes.size > 2:
+        positive, negative, positive_from, y, pos_code = "", "", "", None, -1
+        if positive_label is not None and not (isinstance(positive_label, str) and not positive_label.strip()):
+            notes.append(f"With {classes.size} classes no class is singled out, so --positive-label is "
+                         "not used; per-class and macro-averaged measures treat every class alike.")
+    elif positive_label is None or (isinstance(positive_label, str) and not positive_label.strip()):
         if keyset == {"0", "1"}:
             positive, positive_from = "1", "the classes are 0 and 1"
         elif keyset == {"False", "True"}:
@@ -403,14 +422,17 @@ def load_predictions(
                 f"{label_column!r}, whose classes are {_quote_list(classes.tolist())}"
                 + (f" (did you mean {hint!r}?)." if hint is not None else "."))
         positive_from = "named with --positive-label"
-    pos_code = int(np.flatnonzero(classes == positive)[0])
-    negative = str(classes[1 - pos_code])
-    y = codes == pos_code
+    if classes.size == 2:
+        pos_code = int(np.flatnonzero(classes == positive)[0])
+        negative = str(classes[1 - pos_code])
+        y = codes == pos_code
     del counts
 
     labels: dict[str, np.ndarray] = {}
+    predicted: dict[str, np.ndarray] = {}
     scores: dict[str, np.ndarray] = {}
     names: list[str] = []
+    ignored: list[str] = []
     for col in frame.columns:
         if col == label_column or col == fold_column:
             continue
@@ -421,13 +443,21 @@ def load_predictions(
                     raise ReportInputError(
                         f"The column {col!r} names no classifier; call it {prefix}<name>."
                     )
+                if prefix == score_prefix and classes.size > 2:
+                    ignored.append(col)
+                    continue
                 if name not in names:
                     names.append(name)
                 values = frame[col]
                 if prefix == pred_prefix:
-                    labels[name] = _check_pred_column(values, col, classes, positive, label_column)
+                    predicted[name] = _check_pred_column(values, col, classes, label_column)
+                    if classes.size == 2:
+                        labels[name] = predicted[name] == pos_code
                 else:
                     scores[name] = _check_score_column(values, col)
+    if ignored:
+        notes.append(f"With {classes.size} classes a single score column cannot say which class it is "
+                     f"for, so {_quote_list(ignored)} {'is' if len(ignored) == 1 else 'are'} not used.")
     if not names:
         cols = ", ".join(repr(c) for c in frame.columns[:12])
         raise ReportInputError(
@@ -454,12 +484,13 @@ def load_predictions(
     return Predictions(
         source=where, label_column=label_column, positive=positive, negative=negative, y=y,
         labels=labels, scores=scores, folds=folds, fold_column=fold_column,
-        classifiers=tuple(names), positive_from=positive_from, read_note=note,
+        classifiers=tuple(names), positive_from=positive_from, read_note=" ".join(notes),
+        classes=tuple(str(c) for c in classes), truth=codes, predicted=predicted,
     )
 
 
-def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, positive: str,
-                       label_column: str) -> np.ndarray:
+def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, label_column: str) -> np.ndarray:
+    """The predictions as indices into ``classes``, or one sentence on a missing or unknown label."""
     _check_no_missing(values, f"prediction column {col!r}", "every classifier must predict every test case",
                       nan=True)
     codes, texts = _keys(values)
@@ -474,7 +505,8 @@ def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, positiv
             f"{label_column!r}"
             + (f" (it differs from {near!r} only in letter case or surrounding space)." if near else ".")
         )
-    return (texts == positive)[codes]
+    lookup = {c: i for i, c in enumerate(classes.tolist())}
+    return np.array([lookup[t] for t in texts.tolist()], dtype=np.int64)[codes]
 
 
 def _check_score_column(values: pd.Series, col: str) -> np.ndarray:

@@ -62,13 +62,20 @@ class DataSummary:
     classifiers: pd.DataFrame
     warnings: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    class_counts: dict[str, int] | None = None
 
     def text(self) -> str:
         """The summary as deterministic plain text (what the report prints)."""
-        lines = [
-            f"test cases: {self.n}",
-            f"positive class {self.positive!r}: {self.n_pos} ({self.n_pos / self.n:.1%})",
-            f"negative class {self.negative!r}: {self.n_neg} ({self.n_neg / self.n:.1%})",
+        if self.class_counts:
+            lines = [f"test cases: {self.n}", f"classes: {len(self.class_counts)}"] + [
+                f"  class {c!r}: {k} ({k / self.n:.1%})" for c, k in self.class_counts.items()]
+        else:
+            lines = [
+                f"test cases: {self.n}",
+                f"positive class {self.positive!r}: {self.n_pos} ({self.n_pos / self.n:.1%})",
+                f"negative class {self.negative!r}: {self.n_neg} ({self.n_neg / self.n:.1%})",
+            ]
+        lines += [
             f"folds: {self.n_folds if self.n_folds else 'none (one test set)'}",
             f"classifiers: {len(self.classifiers)}",
         ]
@@ -88,7 +95,14 @@ def summarise_data(data: Predictions) -> DataSummary:
     interval's half-width is then quoted), a minority class below :data:`HEAVY_SKEW` of
     the cases, or fewer than :data:`FEW_MINORITY` minority cases.
     """
-    n, p, neg = data.n, data.n_pos, data.n_neg
+    n = data.n
+    counts = np.bincount(data.truth, minlength=len(data.classes)) if data.truth is not None else None
+    if data.multiclass:
+        p = neg = 0
+        minority = int(counts.min())
+    else:
+        p, neg = data.n_pos, data.n_neg
+        minority = min(p, neg)
     warnings = []
     if n < SMALL_TEST_SET:
         half = 1.96 * math.sqrt(0.25 / n)
@@ -96,7 +110,7 @@ def summarise_data(data: Predictions) -> DataSummary:
             f"small test set: with {n} cases an accuracy near 50% is only known to about "
             f"+/-{half:.0%} (95% interval), so small differences cannot be resolved."
         )
-    minority, share = min(p, neg), min(p, neg) / n
+    share = minority / n
     if share < HEAVY_SKEW:
         warnings.append(
             f"heavy class skew: only {share:.1%} of the cases are in the minority class, so "
@@ -108,14 +122,15 @@ def summarise_data(data: Predictions) -> DataSummary:
             "very few cases."
         )
     table = pd.DataFrame(
-        {"labels": [c in data.labels for c in data.classifiers],
+        {"labels": [c in (data.predicted or data.labels) for c in data.classifiers],
          "scores": [c in data.scores for c in data.classifiers]},
         index=pd.Index(list(data.classifiers), name="classifier"),
     )
     n_folds = 0 if data.folds is None else int(pd.unique(data.folds).size)
+    class_counts = ({c: int(k) for c, k in zip(data.classes, counts)} if data.multiclass else None)
     return DataSummary(n=n, n_pos=p, n_neg=neg, positive=data.positive, negative=data.negative,
                        n_folds=n_folds, classifiers=table, warnings=tuple(warnings),
-                       notes=data_notes(data))
+                       notes=data_notes(data), class_counts=class_counts)
 
 
 def data_notes(data: Predictions) -> tuple[str, ...]:
@@ -123,6 +138,11 @@ def data_notes(data: Predictions) -> tuple[str, ...]:
     notes = []
     if data.read_note:
         notes.append(data.read_note)
+    if data.multiclass:
+        notes.append(f"{len(data.classes)} classes: accuracy, balanced accuracy (average recall) and "
+                     "macro-F1 treat them alike; Forman & Cohen's test and the AUC, which need one "
+                     "positive class, are skipped.")
+        return tuple(notes)
     why = f" ({data.positive_from})" if data.positive_from else ""
     notes.append(f"The positive class is {data.positive!r}{why}; precision, recall and F-measure "
                  "are about it.")
@@ -175,6 +195,8 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
     from ..measures import measures as flach_measures
 
     alpha = check_alpha(alpha)
+    if data.multiclass:
+        return _multiclass_measures(data, alpha)
     y = data.y
     rows = []
     for name in data.classifiers:
@@ -200,6 +222,71 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
     out.attrs["alpha"] = alpha
     out.attrs["baseline"] = majority_baseline(data, alpha=alpha)
     return out
+
+
+def _multiclass_measures(data: Predictions, alpha: float) -> pd.DataFrame:
+    """Section 2 for K classes: :func:`evallib.multiclass.multiclass_table` in section 2's columns.
+
+    ``accuracy`` with its Wilson interval, ``avg_recall`` = balanced accuracy (the mean of
+    the per-class recalls), ``F1`` = macro-F1; counts, precision, recall and AUC are NaN
+    (per class they are in :func:`per_class_tables`). The majority-class row becomes
+    ``attrs["baseline"]``.
+    """
+    from ..multiclass import multiclass_table
+
+    labels = list(data.classes)
+    preds = {name: np.asarray(labels, dtype=object)[codes] for name, codes in data.predicted.items()}
+    truth = np.asarray(labels, dtype=object)[data.truth]
+    t = multiclass_table(truth, preds, labels=labels, alpha=alpha, baseline=True)
+    cols = ["TP", "FN", "FP", "TN", "accuracy", "acc_low", "acc_high", "avg_recall", "precision", "recall",
+            "F1", "AUC"]
+    out = pd.DataFrame({"accuracy": t["accuracy"].to_numpy(), "acc_low": t["low"].to_numpy(),
+                        "acc_high": t["high"].to_numpy(), "avg_recall": t["balanced_accuracy"].to_numpy(),
+                        "F1": t["macro_f1"].to_numpy()}, index=pd.Index(t["name"], name="classifier"))
+    out = out.reindex(columns=cols)
+    base = out.iloc[0]
+    majority = labels[int(np.argmax(np.bincount(data.truth, minlength=len(labels))))]
+    out = out.iloc[1:].copy()
+    for c in ("TP", "FN", "FP", "TN"):
+        out[c] = out[c].astype("Int64")
+    out.attrs["alpha"] = alpha
+    out.attrs["multiclass"] = True
+    out.attrs["baseline"] = {"name": f"majority class {majority!r}", **{c: base[c] for c in cols}}
+    return out
+
+
+def per_class_tables(data: Predictions) -> dict[str, pd.DataFrame]:
+    """Per classifier with predicted labels, :func:`evallib.multiclass.per_class_table`:
+    precision, recall, F1 and support of every class."""
+    from ..multiclass import per_class_table
+
+    labels = list(data.classes)
+    names = np.asarray(labels, dtype=object)
+    codes = data.predicted or {}
+    return {name: per_class_table(names[data.truth], names[p], labels=labels).set_index("label")
+            for name, p in codes.items()}
+
+
+def omnibus_test(data: Predictions, *, alpha: float = 0.05):
+    """Cochran's Q: do the classifiers (three or more, with predicted labels) differ in accuracy?
+
+    :func:`evallib.cochran.cochran_q_predictions` on the right/wrong table (any number of
+    classes), the omnibus test before the pairwise comparisons.
+
+    Returns
+    -------
+    evallib.cochran.CochranQ or Skipped
+        Skipped with fewer than three classifiers with predicted labels.
+    """
+    from ..cochran import cochran_q
+
+    alpha = check_alpha(alpha)
+    wrong = data.wrong()
+    if len(wrong) < 3:
+        return Skipped(f"{len(wrong)} classifier(s) with predicted labels; Cochran's Q is the omnibus "
+                       "test for three or more (two are compared by McNemar's test below).")
+    correct = pd.DataFrame({name: (~w).astype(np.int8) for name, w in wrong.items()})
+    return cochran_q(correct, alpha=alpha)
 
 
 def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, Any]:
@@ -253,10 +340,10 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
     from ..nullbest import best_over_thresholds
 
     out = []
-    P, N = data.n_pos, data.n_neg
+    P, N = (data.n_pos, data.n_neg) if not data.multiclass else (1, 1)
     sd0 = math.sqrt((P + N + 1) / (12.0 * P * N))
     for name in data.classifiers:
-        if name not in data.scores:
+        if name not in data.scores or data.multiclass:
             continue
         auc = float(measures.at[name, "AUC"])
         p_low = float(stats.norm.cdf((auc - 0.5) / sd0))
@@ -360,14 +447,14 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
     interval = check_choice(interval, "interval", tuple(INTERVAL_NAMES))
-    if len(data.labels) < 2:
+    wrong = data.wrong()
+    if len(wrong) < 2:
         return Skipped(
-            f"only {len(data.labels)} classifier(s) with predicted labels; McNemar's test and the "
+            f"only {len(wrong)} classifier(s) with predicted labels; McNemar's test and the "
             "intervals compare the predicted labels of two classifiers."
         )
-    wrong = {name: pred != data.y for name, pred in data.labels.items()}
     n = data.n
-    pairs = list(combinations(data.labels, 2))
+    pairs = list(combinations(wrong, 2))
     m = len(pairs)
     level_adj = alpha / m if adjust != "none" else alpha
     rows = []
@@ -479,6 +566,9 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     from ..scoring import auc_table, delong_pairwise, loss_pairwise, loss_table
 
     alpha = check_alpha(alpha)
+    if data.multiclass:
+        return Skipped(f"the AUC, Brier score and log-loss need one positive class; with {len(data.classes)} "
+                       "classes there is none.")
     if not data.scores:
         return Skipped("the file has no score columns, so there are no rankings to compare.")
     scores = dict(data.scores)
@@ -580,6 +670,9 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
     from ..nullbest import MAX_LATTICE, judge_winner
 
     alpha = check_alpha(alpha)
+    if data.multiclass:
+        return Skipped(f"Forman & Cohen's null hypothesis ranks the cases for one positive class; with "
+                       f"{len(data.classes)} classes there is none.")
     k = len(data.classifiers)
     if classifiers_tried is None:
         C = k
@@ -657,6 +750,12 @@ class F1Comparison:
     share_tied: float
     reps: int
     alpha: float
+    measure: str = "F1"
+
+    @property
+    def reject(self) -> bool:
+        """The interval excludes 0 (the bootstrap's decision at level ``alpha``)."""
+        return self.excludes_zero
 
     @property
     def excludes_zero(self) -> bool:
@@ -669,10 +768,11 @@ class F1Comparison:
         verdict = ("the interval excludes 0: the bootstrap calls the difference real"
                    if self.excludes_zero else "the interval includes 0: no clear difference")
         return (
-            f"F1 of {self.best}: {self.f1_best:.3f}; F1 of {self.second}: {self.f1_second:.3f}\n"
+            f"{self.measure} of {self.best}: {self.f1_best:.3f}; {self.measure} of {self.second}: "
+            f"{self.f1_second:.3f}\n"
             f"difference {self.difference:+.3f}, {level} bootstrap interval "
             f"[{self.low:+.3f}, {self.high:+.3f}] ({self.reps} replicates)\n"
-            f"{self.best} keeps the higher F1 in {self.share_best_better:.1%} of the replicates "
+            f"{self.best} keeps the higher {self.measure} in {self.share_best_better:.1%} of the replicates "
             f"(the two tie in {self.share_tied:.1%}); "
             f"{verdict}"
         )
@@ -682,11 +782,11 @@ class F1Comparison:
         level = f"{100 * (1 - self.alpha):g}%"
         if self.low == self.high == 0.0:
             return (
-                f"By F-measure {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
+                f"By {'F-measure' if self.measure == 'F1' else self.measure} {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
                 "every bootstrap resample: the cases where their predictions differ do not change the "
                 "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
         return (
-            f"By F-measure the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
+            f"By {'F-measure' if self.measure == 'F1' else self.measure} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
             f"({self.f1_second:.3f}): a difference of {self.difference:.3f} with {level} bootstrap "
             f"interval {self.low:+.3f} to {self.high:+.3f}"
             + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
@@ -717,6 +817,8 @@ def top_two_bootstrap(
     alpha = check_alpha(alpha)
     reps = check_count(reps, "reps", minimum=1)
     rng = check_rng(rng)
+    if data.multiclass:
+        return _macro_f1_bootstrap(data, measures, reps=reps, alpha=alpha, rng=rng)
     if len(data.labels) < 2:
         return Skipped(
             f"only {len(data.labels)} classifier(s) with predicted labels; the bootstrap compares "
@@ -734,6 +836,28 @@ def top_two_bootstrap(
         high=0.0 - float(res.low), share_best_better=float(res.p_negative),
         share_tied=float(1.0 - res.p_negative - res.p_positive), reps=reps, alpha=alpha,
     )
+
+
+def _macro_f1_bootstrap(data: Predictions, measures: pd.DataFrame, *, reps: int, alpha: float, rng):
+    """K classes: :func:`evallib.multiclass.bootstrap_macro_f1_difference` of the top two by
+    macro-F1 (the joint table true class x prediction of A x prediction of B resampled as
+    a multinomial)."""
+    from ..multiclass import bootstrap_macro_f1_difference
+
+    if len(data.predicted) < 2:
+        return Skipped(f"only {len(data.predicted)} classifier(s) with predicted labels; the bootstrap "
+                       "compares the macro-F1 of two.")
+    f1 = measures.loc[list(data.predicted), "F1"].astype(float)
+    order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
+    best, second = str(f1.index[order[0]]), str(f1.index[order[1]])
+    labels = list(range(len(data.classes)))
+    res = bootstrap_macro_f1_difference(data.truth, data.predicted[best], data.predicted[second], reps=reps,
+                                        alpha=alpha, rng=rng, labels=labels)
+    return F1Comparison(
+        best=best, second=second, f1_best=float(res.f1_a), f1_second=float(res.f1_b),
+        difference=float(res.difference), low=float(res.low), high=float(res.high),
+        share_best_better=float(res.share_a_better), share_tied=float(res.share_tied), reps=reps,
+        alpha=alpha, measure="macro-F1")
 
 
 # --------------------------------------------------------------------- section 6
@@ -838,13 +962,13 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
     if data.folds is None:
         return Skipped(f"the file has no fold column ({data.fold_column!r}), so its rows are one "
                        "test set, not cross-validation folds.")
-    if len(data.labels) < 2:
-        return Skipped(f"only {len(data.labels)} classifier(s) with predicted labels; the fold "
+    wrong = data.wrong()
+    if len(wrong) < 2:
+        return Skipped(f"only {len(wrong)} classifier(s) with predicted labels; the fold "
                        "comparison needs two.")
     order = _fold_order(data.folds)
     per_fold = pd.DataFrame(
-        {name: [float(np.mean(pred[data.folds == f] == data.y[data.folds == f])) for f in order]
-         for name, pred in data.labels.items()},
+        {name: [float(1.0 - np.mean(w[data.folds == f])) for f in order] for name, w in wrong.items()},
         index=pd.Index(order, name="fold"),
     )
     sizes = pd.Series([int(np.sum(data.folds == f)) for f in order], index=per_fold.index, name="cases")

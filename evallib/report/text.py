@@ -61,6 +61,11 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
         "-" if math.isnan(float(lo)) else f"[{float(lo):.3f}, {float(hi):.3f}]"
         for lo, hi in zip(table["acc_low"], table["acc_high"])
     ]
+    if table.attrs.get("multiclass") or (base is not None and math.isnan(float(base.get("AUC", 0.5)))):
+        out = out[["accuracy", f"{100 * (1 - alpha):g}% interval"]]
+        out["balanced accuracy"] = [_fmt(float(v), ".3f") for v in table["avg_recall"]]
+        out["macro-F1"] = [_fmt(float(v), ".3f") for v in table["F1"]]
+        return out
     for c, label in (("avg_recall", "avg recall"), ("precision", "precision"),
                      ("recall", "recall"), ("F1", "F1"), ("AUC", "AUC")):
         out[label] = [_fmt(float(v), ".3f") for v in table[c]]
@@ -175,6 +180,7 @@ def summary_text(
     bootstrap: Any = None,
     folds: Any = None,
     scores: Any = None,
+    omnibus: Any = None,
     warnings: tuple[str, ...] = (),
     alpha: float = 0.05,
 ) -> str:
@@ -196,6 +202,7 @@ def summary_text(
     pairwise, chance, bootstrap, folds : results of those sections, or Skipped/None
     scores : :class:`evallib.report.sections.ScoreComparison` (AUC with DeLong intervals,
         losses), or Skipped/None
+    omnibus : :class:`evallib.cochran.CochranQ` over all classifiers, or Skipped/None
     warnings : sentences from :func:`evallib.report.sections.score_warnings`
     alpha : float
         The level the results were computed at.
@@ -226,6 +233,11 @@ def summary_text(
             f"{who}: {_pct(r.accuracy)}% ({level} interval {_pct(r.acc_low)}% to {_pct(r.acc_high)}%) "
             f"on {data.n} test cases{base_text}."
         )
+    if omnibus is not None and callable(getattr(omnibus, "text", None)):
+        verdict = ("the classifiers' accuracies differ" if omnibus.reject else
+                   "no evidence that the classifiers' accuracies differ")
+        out.append(f"Over all {omnibus.k} classifiers with predicted labels, Cochran's Q gives "
+                   f"{format_p(omnibus.pvalue)}: {verdict} (the omnibus test; the pairs below say which).")
     if isinstance(pairwise, pd.DataFrame) and len(pairwise):
         out.extend(_pairwise_sentences(pairwise, alpha, level))
     aucs = measures["AUC"].dropna() if "AUC" in measures else pd.Series(dtype=float)
@@ -252,7 +264,7 @@ def summary_text(
                        ", and McNemar's verdict is adjusted for the number of pairs") + ".")
     if folds is not None and callable(getattr(folds, "summary", None)):
         out.append(folds.summary())
-    if len(data.labels) and data.n < SMALL_TEST_SET:
+    if len(data.predicted or data.labels) and data.n < SMALL_TEST_SET:
         out.append(
             f"With only {data.n} test cases every interval above is wide; more test cases, not more "
             "tests, would sharpen these conclusions."
