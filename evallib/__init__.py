@@ -574,3 +574,32 @@ __all__ += [
     "per_class_table",
     "plot_confusion_matrix",
 ]
+
+from .htmlexport import (
+    NBCONVERT_CONFIG,
+    check_notebook_math,
+    export_html,
+    latex_to_mathml,
+    markdown_to_html,
+)
+from .measures import accuracy_interval_coverage, plot_interval_coverage
+from .cvtests import (
+    plot_power_by_repeats,
+    power_by_repeats,
+    simulate_unequal_learners,
+    unequal_learners_data,
+)
+
+__all__ += [
+    "plot_power_by_repeats",
+    "power_by_repeats",
+    "simulate_unequal_learners",
+    "unequal_learners_data",
+    "accuracy_interval_coverage",
+    "plot_interval_coverage",
+    "NBCONVERT_CONFIG",
+    "check_notebook_math",
+    "export_html",
+    "latex_to_mathml",
+    "markdown_to_html",
+]

@@ -17,8 +17,19 @@ _PACKAGE = "evallib._data"
 
 
 def data_dir() -> Path:
-    """The folder holding the shipped data files (the repository's ``data/`` when editable)."""
-    return Path(str(resources.files(_PACKAGE)))
+    """The folder holding the shipped data files (the repository's ``data/`` when editable).
+
+    An editable install made before pyproject.toml mapped ``data/`` onto ``evallib._data``
+    cannot import that package; it still runs from a checkout, so the checkout's ``data/``
+    is used then (``make venv`` reinstalls and removes the need).
+    """
+    try:
+        return Path(str(resources.files(_PACKAGE)))
+    except ModuleNotFoundError:
+        checkout = Path(__file__).resolve().parents[1] / "data"
+        if (checkout / "__init__.py").is_file():
+            return checkout
+        raise
 
 
 def data_path(name: str) -> Path:

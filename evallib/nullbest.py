@@ -686,6 +686,21 @@ def judge_winner(metric: str, score: float, P: int, N: int, *, C: int = 1, alpha
     Table 2 of Forman & Cohen, computed exactly: ``reject`` (significant) iff
     ``score > m*``, which over the attainable scores is ``pvalue <= alpha``. This is the
     callback behind the notebook's "your winner scored m" slider.
+
+    References
+    ----------
+    .. [1] Forman, G. & Cohen, I. (2005). Beware the null hypothesis: critical value tables for
+       evaluating classifiers. *Machine Learning: ECML 2005 / PKDD 2005*, LNCS 3720, 133-145.
+
+    Examples
+    --------
+    Section 4: with P = N = 10 and C = 1000 competitors "the critical value for best accuracy
+    climbs to 95%", so a winner with 95% accuracy is not significant at alpha = 0.01.
+
+    >>> from evallib import judge_winner
+    >>> v = judge_winner("accuracy", 0.95, 10, 10, C=1000, alpha=0.01)
+    >>> round(v.critical_value, 2), v.reject
+    (0.95, False)
     """
     p = best_of_pvalue(metric, score, P, N, C=C, k=k)  # validates every argument
     alpha = check_alpha(alpha)

@@ -736,3 +736,105 @@ def test_cross_validate_scores_rejects_an_unknown_scorer():
     y = np.r_[np.zeros(20, int), np.ones(20, int)]
     with pytest.raises(ValueError, match="not_a_scorer"):
         cross_validate_scores(X, y, [GaussianNB()], folds=2, scoring="not_a_scorer")
+
+
+# ----------------------------------------------- two learners that truly differ
+from evallib import (  # noqa: E402
+    plot_power_by_repeats,
+    power_by_repeats,
+    simulate_unequal_learners,
+    unequal_learners_data,
+)
+
+
+def test_unequal_learners_data_has_the_stated_bayes_errors():
+    """The best rule on feature j (its sign) errs with probability bayes_errors[j]: Monte Carlo, 200,000 cases."""
+    X, y = unequal_learners_data(200_000, bayes_errors=(0.1, 0.3), rng=4)
+    errors = [np.mean((X[:, j] > 0) != (y == 1)) for j in (0, 1)]
+    assert errors == pytest.approx([0.1, 0.3], abs=4 * np.sqrt(0.3 * 0.7 / 200_000))
+    assert y.sum() == 100_000
+
+
+def test_equal_errors_give_the_equal_learners_data_and_simulation():
+    X1, y1 = equal_learners_data(50, bayes_error=0.2, rng=np.random.default_rng(8))
+    X2, y2 = unequal_learners_data(50, bayes_errors=(0.2, 0.2), rng=np.random.default_rng(8))
+    assert np.array_equal(y1, y2) and np.allclose(X1, X2)
+    sim0 = simulate_unequal_learners(40, difference=0.0, folds=5, repeats=3, n_datasets=6, rng=2)
+    ref = simulate_equal_learners(40, folds=5, repeats=3, n_datasets=6, rng=2)
+    pd.testing.assert_frame_equal(sim0, ref)
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss occurred:RuntimeWarning")  # scipy, on equal differences
+def test_unequal_simulation_agrees_with_scikit_learn_and_scipy_on_its_own_draws():
+    """Re-draw the data sets and partitions; score with GaussianNB (cross_val_score) and test with scipy."""
+    n, k, r, m, seed = 40, 5, 3, 3, 12
+    sim = simulate_unequal_learners(n, difference=0.15, bayes_error=0.2, folds=k, repeats=r, n_datasets=m,
+                                    rng=seed).set_index(["dataset", "test"])
+    for i, g in enumerate(np.random.default_rng(seed).spawn(m)):
+        X, y = unequal_learners_data(n, bayes_errors=(0.2, 0.35), rng=g)
+        order = np.argsort(y, kind="stable")
+        X, y = X[order], y[order]
+        parts = stratified_test_folds([n // 2, n // 2], k, r, rng=g)
+        splits = [(np.flatnonzero(row != f), np.flatnonzero(row == f)) for row in parts for f in range(k)]
+        a = cross_val_score(GaussianNB(), X[:, [0]], y, cv=splits)
+        b = cross_val_score(GaussianNB(), X[:, [1]], y, cv=splits)
+        d = a - b
+        assert sim.loc[(i, "paired t, all folds"), "pvalue"] == pytest.approx(stats.ttest_rel(a, b).pvalue, rel=1e-9)
+        t_corr = d.mean() / np.sqrt((1 / d.size + 1 / (k - 1)) * d.var(ddof=1))
+        assert sim.loc[(i, "corrected resampled t"), "statistic"] == pytest.approx(t_corr, rel=1e-9)
+        assert sim.loc[(i, "paired t, all folds"), "mean_difference"] == pytest.approx(d.mean(), abs=1e-12)
+
+
+@pytest.mark.slow
+def test_the_true_accuracy_difference_is_the_bayes_difference():
+    """Monte Carlo: over 3,000 data sets of 100 cases, 10-fold CV, A's mean accuracy advantage is
+    `difference` to within 4 Monte Carlo standard errors plus 0.002 (the excess errors)."""
+    sim = simulate_unequal_learners(100, difference=0.05, folds=10, repeats=1, n_datasets=3000, rng=21)
+    d = sim.loc[sim["test"] == "paired t, all folds", "mean_difference"]
+    assert d.mean() == pytest.approx(0.05, abs=4 * d.std() / np.sqrt(d.size) + 0.002)
+
+
+def test_power_by_repeats_is_rejection_rates_of_each_run():
+    table = power_by_repeats([1, 2], difference=0.1, n_samples=40, folds=5, alpha=0.1, n_datasets=30, rng=3)
+    for r in (1, 2):
+        sim = simulate_unequal_learners(40, difference=0.1, folds=5, repeats=r, n_datasets=30, rng=3)
+        ref = rejection_rates(sim, 0.1)
+        got = table[table["repeats"] == r].drop(columns=["repeats", "difference"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, ref, check_like=True)
+    assert "paired t, round means" not in set(table.loc[table["repeats"] == 1, "test"])
+    assert table.attrs["alpha"] == 0.1
+
+
+def test_a_true_difference_is_found_more_often_than_none():
+    """The corrected test's rejection rate rises from about alpha (no difference) with the difference."""
+    rates = {d: power_by_repeats([10], difference=d, n_samples=100, folds=10, n_datasets=300, rng=5)
+             .set_index("test").loc["corrected resampled t", "rate"] for d in (0.0, 0.15)}
+    assert rates[0.0] < 0.1 < 0.5 < rates[0.15]
+
+
+def test_plot_power_by_repeats():
+    table = pd.concat([power_by_repeats([1, 3], difference=d, n_samples=40, folds=5, n_datasets=10, rng=1)
+                       for d in (0.0, 0.1)])
+    table.attrs["alpha"] = 0.05
+    fig, ax = plt.subplots()
+    assert plot_power_by_repeats(table, tests=["corrected resampled t", "paired t, all folds"], ax=ax) is ax
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "corrected resampled t, difference 0.1" in labels and "α = 0.05" in labels and len(ax.lines) == 5
+    styles = {line.get_label(): line.get_linestyle() for line in ax.lines}
+    assert styles["corrected resampled t, difference 0"] == "-" and styles["corrected resampled t, difference 0.1"] == "--"
+    plt.close(fig)
+    with pytest.raises(ValueError, match="power_by_repeats"):
+        plot_power_by_repeats(pd.DataFrame({"rate": [0.1]}))
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: simulate_unequal_learners(40, difference=-0.1, folds=5), ValueError, "difference"),
+    (lambda: simulate_unequal_learners(40, difference=0.3, bayes_error=0.25, folds=5), ValueError, "difference"),
+    (lambda: unequal_learners_data(10, bayes_errors=(0.1,)), TypeError, "bayes_errors"),
+    (lambda: unequal_learners_data(10, bayes_errors=(0.1, 0.5)), ValueError, "bayes_errors"),
+    (lambda: power_by_repeats([0], n_samples=40, folds=5), ValueError, "repeats"),
+    (lambda: power_by_repeats(3), TypeError, "repeats"),
+])
+def test_unequal_learners_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()

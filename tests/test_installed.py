@@ -52,3 +52,15 @@ def test_wheel_outside_the_repository_reads_the_shipped_data(tmp_path):
     assert got["table2"] == 10 and got["flach"] == [10, 3]
     assert got["critical_values"] > 1000
     assert got["n_pool"] == 20_000 and got["n_true"] == 60_000
+
+
+def test_every_subpackage_is_listed_for_the_wheel():
+    """pyproject.toml lists the packages explicitly (data/ is mapped onto evallib._data, which
+    setuptools' find cannot combine with), so a new subpackage must be added to that list or
+    a wheel would lack it."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.relative_to(ROOT).parent.parts) for p in (ROOT / "evallib").rglob("__init__.py")
+             if "__pycache__" not in p.parts}
+    assert found | {"evallib._data"} == listed, f"pyproject.toml [tool.setuptools] packages must be {sorted(found | {'evallib._data'})}"

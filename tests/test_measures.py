@@ -24,12 +24,14 @@ import evallib
 from evallib import (
     accuracy_at_pos,
     accuracy_interval,
+    accuracy_interval_coverage,
     accuracy_ztest,
     describe_accuracy_interval,
     expected_accuracy_from_auc,
     measures,
     measures_table,
     plot_accuracy_interval,
+    plot_interval_coverage,
     plot_accuracy_vs_pos,
     plot_measures_vs_tn,
 )
@@ -180,19 +182,19 @@ def test_expected_accuracy_from_auc_endpoints():
 
 # ------------------------------------------------------------------ Example 12.5
 def test_example_12_5_first_interval():
-    ci95 = accuracy_interval(80, 100, alpha=0.05)
+    ci95 = accuracy_interval(80, 100, alpha=0.05, method="normal")
     assert ci95.estimate == 0.8
     assert ci95.std_error ** 2 == pytest.approx(0.0016) and ci95.std_error == pytest.approx(0.04)
     assert ci95.n_var == pytest.approx(16) and ci95.note == ""
     assert (book(ci95.low), book(ci95.high)) == (0.72, 0.88)
-    one_sd = accuracy_interval(80, 100, alpha=2 * stats.norm.sf(1))  # the "68%" interval
+    one_sd = accuracy_interval(80, 100, alpha=2 * stats.norm.sf(1), method="normal")  # the "68%" interval
     assert (one_sd.low, one_sd.high) == pytest.approx((0.76, 0.84), abs=1e-12)
 
 
 def test_example_12_5_second_interval_book_used_rounded_sd():
     """40 of 50: the book prints sd 0.06 and [0.68, 0.92]; the formula gives 0.0566 and
     [0.69, 0.91]. The printed interval is 0.8 -/+ 2 x 0.06, the rounded sd."""
-    ci = accuracy_interval(40, 50, alpha=0.05)
+    ci = accuracy_interval(40, 50, alpha=0.05, method="normal")
     assert book(ci.std_error) == 0.06 and ci.std_error == pytest.approx(np.sqrt(0.16 / 50))
     assert (book(ci.low), book(ci.high)) == (0.69, 0.91)
     assert (0.8 - 2 * 0.06, 0.8 + 2 * 0.06) == pytest.approx((0.68, 0.92))
@@ -246,10 +248,52 @@ def test_exact_coverage_and_the_small_sample_warning():
         assert _coverage(30, a, 0.05, "exact") >= 0.95
     assert _coverage(20, 0.95, 0.05, "normal") < 0.80   # n a (1 - a) = 0.95
     assert _coverage(400, 0.8, 0.05, "normal") > 0.93   # n a (1 - a) = 64
-    assert "unsafe" in accuracy_interval(19, 20).note or "< 5" in accuracy_interval(19, 20).note
+    assert "< 5" in accuracy_interval(19, 20, method="normal").note
     assert accuracy_interval(19, 20, method="wilson").note == ""
-    assert accuracy_interval(100, 100).width == 0.0  # plug-in variance 0: the note says so
-    assert accuracy_interval(100, 100).note
+    assert accuracy_interval(100, 100, method="normal").width == 0.0  # plug-in variance 0: the note says so
+    assert accuracy_interval(100, 100, method="normal").note
+
+
+def test_the_default_interval_is_wilson():
+    """Brown, Cai & DasGupta (2001) recommend Wilson's interval; it is the default."""
+    ci = accuracy_interval(80, 100)
+    assert ci.method == "wilson"
+    assert (ci.low, ci.high) == pytest.approx(proportion_confint(80, 100, alpha=0.05, method="wilson"), abs=1e-12)
+
+
+def _coverage_statsmodels(n, a, alpha, sm_method):
+    """Exact coverage from statsmodels' intervals: the binomial probability of the counts whose interval holds a."""
+    k = np.arange(n + 1)
+    lo, hi = proportion_confint(k, n, alpha=alpha, method=sm_method)
+    return float(stats.binom.pmf(k, n, a)[(lo <= a + 1e-12) & (a <= hi + 1e-12)].sum())
+
+
+@pytest.mark.parametrize("method,sm_method", [("normal", "normal"), ("wilson", "wilson"), ("exact", "beta")])
+def test_interval_coverage_matches_statsmodels_enumeration(method, sm_method):
+    grid = np.array([0.5, 0.63, 0.8, 0.9, 0.97, 0.995])
+    for n, alpha in ((20, 0.05), (100, 0.05), (137, 0.1)):
+        ours = accuracy_interval_coverage(n, grid, method=method, alpha=alpha)
+        ref = [_coverage_statsmodels(n, a, alpha, sm_method) for a in grid]
+        assert ours == pytest.approx(ref, abs=1e-9)
+    assert isinstance(accuracy_interval_coverage(50, 0.8), float)
+
+
+def test_interval_coverage_matches_monte_carlo():
+    """100,000 simulated test sets of 100 cases at a = 0.8: the share of intervals holding 0.8."""
+    rng = np.random.default_rng(2024)
+    counts = rng.binomial(100, 0.8, size=100_000)
+    for method in ("normal", "wilson"):
+        table = {c: accuracy_interval(int(c), 100, method=method) for c in np.unique(counts)}
+        hits = np.mean([table[c].low <= 0.8 <= table[c].high for c in counts])
+        assert accuracy_interval_coverage(100, 0.8, method=method) == pytest.approx(hits, abs=4 * np.sqrt(0.05 * 0.95 / 1e5))
+
+
+def test_normal_interval_undercovers_where_the_book_calls_it_safe():
+    """n a (1 - a) >= 5 does not make the normal interval safe (Brown, Cai & DasGupta 2001)."""
+    n, a = 100, 0.93                     # n a (1 - a) = 6.5, the book's rule says fine
+    assert n * a * (1 - a) >= 5
+    assert accuracy_interval_coverage(n, a, method="normal") < 0.92
+    assert accuracy_interval_coverage(n, a, method="wilson") > 0.93
 
 
 def test_describe_accuracy_interval_lists_three_methods():
@@ -257,6 +301,7 @@ def test_describe_accuracy_interval_lists_three_methods():
     for method in ("normal", "wilson", "exact"):
         assert method in text
     assert "[0.722, 0.878]" in text and "note" not in text
+    assert text.index("wilson") < text.index("normal")      # the default first
     assert "note:" in describe_accuracy_interval(9, 10)
 
 
@@ -280,6 +325,8 @@ def test_describe_accuracy_interval_lists_three_methods():
         (lambda: accuracy_interval(5, 10, alpha=0), ValueError, "alpha"),
         (lambda: accuracy_interval(5, 10, alpha=float("nan")), ValueError, "alpha"),
         (lambda: accuracy_interval(5, 10, method="agresti"), ValueError, "method"),
+        (lambda: accuracy_interval_coverage(10, 1.2), ValueError, "accuracy"),
+        (lambda: accuracy_interval_coverage(0, 0.5), ValueError, "n"),
         (lambda: accuracy_ztest(5, 10, null=1.0), ValueError, "null"),
         (lambda: accuracy_ztest(5, 10, alternative="bigger"), ValueError, "alternative"),
     ],
@@ -309,10 +356,30 @@ def test_plot_measures_vs_tn_flat_precision_recall():
 
 def test_plot_accuracy_interval_marks_three_intervals():
     ax = plot_accuracy_interval(8, 10, alpha=0.05)
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert sum(lab.split(":")[0] in ("normal", "wilson", "exact") for lab in labels) == 3
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == ["Wilson (default)", "exact (Clopper-Pearson)", "normal (the book's)"]
     assert "< 5" in ax.get_title()
     plt.close(ax.figure)
+
+
+def test_plot_accuracy_interval_zooms_to_the_intervals():
+    ax = plot_accuracy_interval(80, 100, alpha=0.05)
+    left, right = ax.get_xlim()
+    ends = [accuracy_interval(80, 100, method=m) for m in ("wilson", "exact", "normal")]
+    assert left <= min(c.low for c in ends) and right >= max(c.high for c in ends)
+    assert right - left < 0.3                      # not the whole [0, 1]
+    texts = {t.get_text() for t in ax.texts}
+    assert {"0.711", "0.867", "0.722", "0.878"} <= texts
+    plt.close(ax.figure)
+
+
+def test_plot_interval_coverage_draws_each_method_and_the_level():
+    fig, ax = plt.subplots()
+    assert plot_interval_coverage(50, alpha=0.1, methods=("normal", "wilson", "exact"), ax=ax) is ax
+    assert len(ax.lines) == 4 and "promised 0.9" in [t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close(fig)
+    with pytest.raises(ValueError, match="methods"):
+        plot_interval_coverage(50, methods=("agresti",))
 
 
 def test_public_api_exported():

@@ -80,7 +80,7 @@ assert calls[11][2]["cost_fn"] == 4.0 and calls[11][2]["n_test"] == 1000
 assert calls[13][2]["prior_pos"] == 0.2
 # the noise slider really retrained: a different experiment from the default one
 assert _build("Z", prior_pos=0.3, label_noise=0.05, n_train=n_train, n_pool=n_pool, n_true=n_true,
-              seed=seed) is not experiments["Z"]
+              rng=seed) is not experiments["Z"]
 # every position of the two population sliders is a point of the precomputed grid
 from evallib.textsim import GRID_NOISES, GRID_PRIORS
 noise = controls["label_noise"]

@@ -1,7 +1,7 @@
 """Notebook 04 (Flach, chapter 12) under papermill and in a live kernel.
 
-nbval (run by the whole suite) executes the notebook and compares its
-``# NBVAL_CHECK_OUTPUT`` cells; tests/test_notebooks.py checks its house style. Here:
+nbval (run by the whole suite) executes the notebook and compares the cells tagged
+``nbval-check-output``; tests/test_notebooks.py checks its house style. Here:
 papermill runs it with non-default parameters, and a live kernel moves its sliders
 and checks that each move re-runs the evallib function it drives.
 """
@@ -25,8 +25,43 @@ def test_notebook_04_saved_outputs_reproduce_the_book():
         "q = 2.2414 (book 2.241)",
         "= 1.9732e-09",
         "exact 6.2",
+        # Wilson first, as the default; the book's normal interval last
+        " wilson: [0.711, 0.867]",
+        " normal: [0.722, 0.878]",
     ):
         assert expected in joined, expected
+
+
+def test_notebook_04_coverage_numbers_are_exact_binomial_sums():
+    """The printed coverages of the 95% intervals at n = 100 against statsmodels' intervals summed over
+    the binomial distribution (an enumeration independent of evallib's interval code)."""
+    import re
+
+    import numpy as np
+    from scipy import stats
+    from statsmodels.stats.proportion import proportion_confint
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    k = np.arange(101)
+    grid = np.linspace(0.5, 0.99, 491)
+    for method, sm in (("normal", "normal"), ("wilson", "wilson"), ("exact", "beta")):
+        lo, hi = proportion_confint(k, 100, alpha=0.05, method=sm)
+        pmf = stats.binom.pmf(k[None, :], 100, grid[:, None])
+        cover = (pmf * ((lo <= grid[:, None] + 1e-12) & (grid[:, None] <= hi + 1e-12))).sum(axis=1)
+        m = re.search(rf"{method}: mean coverage ([\d.]+), lowest ([\d.]+)", joined)
+        assert m, method
+        assert (float(m.group(1)), float(m.group(2))) == pytest.approx((cover.mean(), cover.min()), abs=6e-4)
+
+
+def test_notebook_04_uses_tags_and_teaches_the_corrections():
+    nb = load_notebook(NOTEBOOK)
+    sources = ["".join(c["source"]) for c in nb["cells"]]
+    assert not any("NBVAL_CHECK_OUTPUT" in s for s in sources)
+    assert sum("nbval-check-output" in c["metadata"].get("tags", []) for c in nb["cells"]) >= 10
+    text = "\n".join(s for s, c in zip(sources, nb["cells"]) if c["cell_type"] == "markdown")
+    for needle in ("Brown, Cai & DasGupta", "Benavoli, Corani & Mangili", "coverage", "only $k - 1$ of them are free"):
+        assert needle in text, needle
+    assert "test suite" not in text
 
 
 @pytest.mark.slow
@@ -38,6 +73,7 @@ def test_notebook_04_runs_with_other_parameters(tmp_path):
     joined = outputs_text(nb)
     # the parameter-driven interval cell follows the new result and level
     assert "â = 40/50 = 0.800" in joined and "90% intervals" in joined
+    assert "90% intervals, n = 50 test cases" in joined            # the coverage study follows n_test and alpha
     # the cells that reproduce the book do not move
     assert "sum of ranks: positive 8, negative 47" in joined
 

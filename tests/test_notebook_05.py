@@ -1,13 +1,18 @@
 """Notebook 05 (t-tests over cross-validation) as papermill and a reader's sliders meet it.
 
-nbval executes the saved notebook and compares its ``# NBVAL_CHECK_OUTPUT`` cells;
-tests/test_notebooks.py checks its house style. Here: a papermill run with
-non-default parameters, and a live kernel in which the sliders are moved.
+nbval executes the saved notebook and compares the cells tagged ``nbval-check-output``;
+tests/test_notebooks.py checks its house style. Here: the corrected confidence limits
+against an independent computation, a papermill run with non-default parameters, and a
+live kernel in which the sliders are moved.
 """
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import pytest
+from scipy import stats
 from _nbtools import (
     NOTEBOOK_DIR,
     injected_cells,
@@ -27,19 +32,68 @@ def test_notebook_05_is_saved_with_its_key_outputs():
     assert "DT-NN: mean difference +0.0295, t = +0.731, df = 9, p = 0.4835 (book: 0.4833)" in joined
     assert "1000 data sets of 100 cases, 10 x 10-fold CV, alpha = 0.05" in joined
     assert "rejection rates at alpha = 0.05, 1000 data sets per row" in joined
+    assert "size (no difference) and power (true difference 0.1), 1000 data sets each" in joined
     assert not widget_views(nb), "strip widget views"
+
+
+def test_notebook_05_uses_tags_not_comments():
+    nb = load_notebook(NOTEBOOK)
+    sources = ["".join(c["source"]) for c in nb["cells"]]
+    assert not any("NBVAL_CHECK_OUTPUT" in s for s in sources)
+    assert sum("nbval-check-output" in c["metadata"].get("tags", []) for c in nb["cells"]) >= 8
+    assert not any("tests/" in s for s in sources[:-2]), "no test-suite talk in the lesson"
+
+
+def _saved_limits(nb: dict) -> dict[str, tuple[float, float]]:
+    found = re.findall(r"^  (naive paired t, all folds|corrected resampled t)\s+\[([+-][\d.]+), ([+-][\d.]+)\]",
+                       outputs_text(nb), flags=re.M)
+    return {name: (float(lo), float(hi)) for name, lo, hi in found}
+
+
+@pytest.mark.slow
+def test_notebook_05_corrected_limits_match_an_independent_computation():
+    """Logistic regression vs 5-NN, 10 x 10-fold: redo the cross-validation with scikit-learn's
+    RepeatedStratifiedKFold and cross_val_score, and the limits with scipy's t quantile.
+
+    The corrected interval (Nadeau & Bengio, as Bouckaert & Frank): mean(d) -/+ t_{0.975, J-1}
+    sqrt((1/J + n_test/n_train) var(d)) with J = 100 fold differences; it contains 0 and the
+    naive interval (1/J instead) does not: the notebook's lesson.
+    """
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    cv = RepeatedStratifiedKFold(n_splits=10, n_repeats=10, random_state=0)
+    splits = list(cv.split(X, y))
+    lr = make_pipeline(StandardScaler(), LogisticRegression(solver="liblinear", random_state=0))
+    knn = make_pipeline(StandardScaler(), KNeighborsClassifier(n_neighbors=5))
+    d = cross_val_score(lr, X, y, cv=splits) - cross_val_score(knn, X, y, cv=splits)
+    ratio = np.mean([len(te) / len(tr) for tr, te in splits])
+    q = stats.t.ppf(0.975, d.size - 1)
+    corrected = d.mean() + np.array([-1, 1]) * q * np.sqrt((1 / d.size + ratio) * d.var(ddof=1))
+    naive = d.mean() + np.array([-1, 1]) * q * np.sqrt(d.var(ddof=1) / d.size)
+    saved = _saved_limits(load_notebook(NOTEBOOK))
+    assert saved["corrected resampled t"] == pytest.approx(tuple(corrected), abs=6e-5)
+    assert saved["naive paired t, all folds"] == pytest.approx(tuple(naive), abs=6e-5)
+    assert corrected[0] < 0 < corrected[1] and naive[0] > 0
 
 
 @pytest.mark.slow
 def test_notebook_05_runs_with_other_parameters(tmp_path):
-    params = dict(seed=1, folds=5, repeats=3, alpha=0.1, n_samples=60, n_datasets=12, bayes_error=0.3)
+    params = dict(seed=1, folds=5, repeats=3, alpha=0.1, n_samples=60, n_datasets=12, bayes_error=0.3,
+                  difference=0.05)
     nb = run_papermill(NOTEBOOK, tmp_path / "05_out.ipynb", params)
     injected = injected_cells(nb)
     assert injected and "n_datasets = 12" in "".join(injected[0]["source"])
     joined = outputs_text(nb)
-    assert "error rate per round (3 rounds of 5-fold cross-validation):" in joined
+    assert "accuracy per round (3 rounds of 5-fold cross-validation):" in joined
     assert "12 data sets of 60 cases, 3 x 5-fold CV, alpha = 0.1" in joined
-    assert "90% limits" in joined and "reject at 0.1" in joined
+    assert "90% limits" in joined and "reject at 0.1" in joined and "90% confidence limits" in joined
+    assert "power (true difference 0.05), 12 data sets each" in joined
     assert "rejection rates at alpha = 0.1, 12 data sets per row (defaults: 60 cases, 3 x 5-fold)" in joined
     # Two degrees of freedom for the textbook's test on three rounds.
     assert ", df = 2, " in joined

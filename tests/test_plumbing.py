@@ -92,3 +92,14 @@ def test_data_paths_are_the_repositorys_data_folder_in_an_editable_install():
     for name in ("berrar_lozano_table2.csv", "critical_values.csv", "flach_example_12_4.csv",
                  "textsim_grid.npz", "example_predictions.csv"):
         assert data_path(name).is_file(), name
+
+
+def test_data_dir_of_a_stale_editable_install_is_the_checkout(monkeypatch):
+    """An editable install from before the data/ mapping cannot import evallib._data."""
+    import importlib.resources
+
+    def missing(package):
+        raise ModuleNotFoundError(f"No module named {package!r}")
+
+    monkeypatch.setattr(importlib.resources, "files", missing)
+    assert data_dir() == ROOT / "data"

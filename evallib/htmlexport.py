@@ -1,0 +1,326 @@
+"""Notebooks as HTML whose mathematics renders without network access.
+
+``jupyter nbconvert --to html`` leaves every ``$...$`` of a Markdown cell as TeX and
+adds a ``<script>`` that loads MathJax from a CDN (and require.js, and Mermaid when a
+diagram is present): offline, or behind a proxy, a reader sees raw TeX. This module
+converts the TeX to MathML when the HTML is written, with the ``latex2mathml``
+package, and drops the CDN scripts. Browsers render MathML natively (MathML Core:
+Firefox, Safari, and Chromium since version 109), so the page needs no script at all.
+
+Why MathML rather than a packaged MathJax: MathJax is a JavaScript distribution (the
+CDN's ``latest.js`` pulls in tens of files), which no well-kept Python package ships;
+inlining it would add megabytes to every page, and its fonts would still have to be
+embedded. latex2mathml is a small pure-Python package, and its output is plain markup
+that also survives e-mail, archiving and printing. Its TeX coverage is smaller than
+MathJax's; :func:`check_notebook_math` finds every formula it cannot convert (the test
+suite runs it on every notebook of the workbook).
+
+Two entry points:
+
+* :func:`export_html` (and the exporter class ``OfflineHTMLExporter``) for code,
+  e.g. the report runner;
+* :data:`NBCONVERT_CONFIG`, the settings of nbconvert's own ``HTMLExporter`` that do the
+  same for a plain ``jupyter nbconvert --to html``. The repository ships them as
+  ``etc/jupyter/jupyter_nbconvert_config.json``; Jupyter reads that file when it lies in
+  a folder of ``jupyter --paths`` (config), such as ``<venv>/etc/jupyter``, or when
+  ``JUPYTER_CONFIG_PATH`` names its folder.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import os
+import re
+from pathlib import Path
+from xml.etree import ElementTree
+from typing import Any
+
+# OfflineHTMLExporter (nbconvert's exporter, built on first use) is reached as
+# evallib.htmlexport.OfflineHTMLExporter; it is not in __all__, so that `import evallib`
+# never imports nbconvert.
+__all__ = [
+    "NBCONVERT_CONFIG",
+    "check_notebook_math",
+    "export_html",
+    "latex_to_mathml",
+    "markdown_to_html",
+]
+
+#: nbconvert settings for offline maths: MathML filter and preprocessor, and no CDN
+#: script URLs (the template's script tags are left with an empty ``src``, which a
+#: browser does not fetch). Same content as ``etc/jupyter/jupyter_nbconvert_config.json``.
+NBCONVERT_CONFIG: dict[str, dict[str, Any]] = {
+    "HTMLExporter": {
+        "filters": {"markdown2html": "evallib.htmlexport.markdown2html_filter"},
+        "preprocessors": ["evallib.htmlexport.LatexOutputPreprocessor"],
+        "mathjax_url": "",
+        "require_js_url": "",
+        "mermaid_js_url": "",
+        "mermaid_layout_elk_js_url": "",
+        "jquery_url": "",
+    }
+}
+
+# The lab template without the blocks that load scripts from a CDN (MathJax, require.js,
+# Mermaid, the widget manager); used by OfflineHTMLExporter.
+_TEMPLATE = """{%- extends 'index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{% block jupyter_widgets %}{% endblock jupyter_widgets %}
+"""
+
+_ENVIRONMENT = re.compile(r"^\\begin\{(equation|align|gather|multline)(\*?)\}(.*)\\end\{\1\2\}$", re.S)
+
+
+def latex_to_mathml(tex: str, *, display: bool = False) -> str:
+    """The MathML of one TeX formula (the text between the ``$`` signs).
+
+    Parameters
+    ----------
+    tex : str
+        A formula in TeX, without its delimiters.
+    display : bool
+        Block (``$$...$$``) rather than inline (``$...$``) maths.
+
+    Returns
+    -------
+    str
+        A ``<math>`` element. ``equation`` environments become display maths of their
+        body; ``gather`` and ``multline`` are converted as ``align*``.
+
+    Raises
+    ------
+    ValueError
+        The formula cannot be converted (the message quotes it).
+
+    Examples
+    --------
+    >>> mathml = latex_to_mathml(r"\\hat a \\pm z\\sqrt{\\hat a(1-\\hat a)/n}")
+    >>> mathml.startswith("<math") and mathml.count("<msqrt>")
+    1
+    """
+    from latex2mathml.converter import convert
+
+    if not isinstance(tex, str):
+        raise TypeError(f"tex must be a string, got {type(tex).__name__}")
+    body = tex.strip()
+    env = _ENVIRONMENT.match(body)
+    if env:
+        display = True
+        body = env.group(3) if env.group(1) == "equation" else r"\begin{align*}" + env.group(3) + r"\end{align*}"
+    try:
+        mathml = convert(body, display="block" if display else "inline")
+        ElementTree.fromstring(mathml)     # latex2mathml can emit a bare "&" for what it does not know
+    except Exception as err:  # latex2mathml raises its own exception types, and IndexError/KeyError
+        raise ValueError(f"cannot convert the formula {tex!r} to MathML: {type(err).__name__}: {err}") from err
+    return mathml
+
+
+@functools.cache
+def _renderer_class():
+    from nbconvert.filters.markdown_mistune import IPythonRenderer
+
+    class MathMLRenderer(IPythonRenderer):
+        """nbconvert's Markdown renderer with the maths written as MathML instead of TeX."""
+
+        def block_math(self, body: str) -> str:
+            return latex_to_mathml(body, display=True)
+
+        def inline_math(self, body: str) -> str:
+            return latex_to_mathml(body)
+
+        def latex_environment(self, name: str, body: str) -> str:
+            return latex_to_mathml(rf"\begin{{{name}}}{body}\end{{{name}}}", display=True)
+
+        def multiline_math(self, text: str) -> str:  # mistune 2 only
+            return text
+
+    return MathMLRenderer
+
+
+def markdown_to_html(source: str, *, attachments: dict | None = None, path: str = "") -> str:
+    """Markdown to HTML as nbconvert renders it, with every formula as MathML.
+
+    nbconvert's own parser finds the formulas (``$...$``, ``$$...$$``, ``\\(...\\)``,
+    ``\\[...\\]`` and ``\\begin{...}`` environments, not inside code), so the split
+    between text and maths is exactly Jupyter's.
+
+    Examples
+    --------
+    >>> html = markdown_to_html("Accuracy $a = 0.8$ of *one* run")
+    >>> "<math" in html and "$" not in html and "<em>one</em>" in html
+    True
+    """
+    from nbconvert.filters.markdown_mistune import MarkdownWithMath
+
+    renderer = _renderer_class()(escape=False, attachments=attachments, path=path)
+    return MarkdownWithMath(renderer=renderer).render(source)
+
+
+def _markdown2html_filter():
+    import jinja2
+
+    @jinja2.pass_context
+    def markdown2html_filter(context, source):
+        cell = context.get("cell", {})
+        path = context.get("resources", {}).get("metadata", {}).get("path", "")
+        return markdown_to_html(source, attachments=cell.get("attachments", {}), path=path)
+
+    return markdown2html_filter
+
+
+def __getattr__(name: str):
+    # nbconvert imports these by name from NBCONVERT_CONFIG; built lazily so that
+    # `import evallib` does not import nbconvert or jinja2.
+    if name == "markdown2html_filter":
+        return _markdown2html_filter()
+    if name == "LatexOutputPreprocessor":
+        return _preprocessor_class()
+    if name == "OfflineHTMLExporter":
+        return _exporter_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_LATEX_OUTPUT = re.compile(r"^\s*(\$\$?)(.*?)\1\s*$", re.S)
+
+
+def _latex_output_to_html(latex: str) -> str:
+    """``text/latex`` output (e.g. a sympy result, ``$$...$$``) as MathML."""
+    m = _LATEX_OUTPUT.match(latex)
+    if m:
+        return latex_to_mathml(m.group(2), display=m.group(1) == "$$")
+    return latex_to_mathml(latex, display=True)
+
+
+@functools.cache
+def _preprocessor_class():
+    from nbconvert.preprocessors import Preprocessor
+
+    class LatexOutputPreprocessor(Preprocessor):
+        """Give every ``text/latex`` output without HTML a ``text/html`` MathML twin.
+
+        The HTML exporter prefers ``text/html`` to ``text/latex``, so the output shows
+        as MathML instead of TeX left for MathJax.
+        """
+
+        def preprocess_cell(self, cell, resources, index):
+            for out in cell.get("outputs", []):
+                data = out.get("data", {})
+                if "text/latex" in data and "text/html" not in data:
+                    latex = data["text/latex"]
+                    data["text/html"] = _latex_output_to_html(latex if isinstance(latex, str) else "".join(latex))
+            return cell, resources
+
+    return LatexOutputPreprocessor
+
+
+@functools.cache
+def _exporter_class():
+    from nbconvert.exporters import HTMLExporter
+
+    class OfflineHTMLExporter(HTMLExporter):
+        """nbconvert's HTML exporter (lab template) with MathML maths and no CDN scripts.
+
+        ``evallib.htmlexport.OfflineHTMLExporter`` is built on first use, so that importing
+        evallib does not import nbconvert; its keyword arguments are the exporter's traits,
+        e.g. ``exclude_input=True``. Also usable as
+        ``jupyter nbconvert --to evallib.htmlexport.OfflineHTMLExporter``.
+        """
+
+        export_from_notebook = "HTML (offline maths)"
+
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            for key, value in NBCONVERT_CONFIG["HTMLExporter"].items():
+                if key.endswith("_url"):
+                    setattr(self, key, value)
+            self.register_preprocessor(_preprocessor_class(), enabled=True)
+            self.raw_template = _TEMPLATE
+
+        def default_filters(self):
+            yield from super().default_filters()
+            yield ("markdown2html", self._markdown2html_mathml)
+
+        def _markdown2html_mathml(self, source):
+            return markdown_to_html(source)
+
+    return OfflineHTMLExporter
+
+
+def _read_notebook(notebook: Any):
+    import nbformat
+
+    if isinstance(notebook, (str, os.PathLike)):
+        path = Path(notebook)
+        if not path.is_file():
+            raise ValueError(f"notebook must be an .ipynb file or a notebook object, no file {path}")
+        return nbformat.read(path, as_version=4), str(path.parent)
+    if isinstance(notebook, dict) and "cells" in notebook:
+        return nbformat.from_dict(notebook), ""
+    raise TypeError(f"notebook must be a path or a notebook (nbformat.NotebookNode), got {type(notebook).__name__}")
+
+
+def export_html(notebook: Any, output_path: Any, *, exclude_input: bool = False) -> Path:
+    """Write ``notebook`` as HTML whose mathematics renders without network access.
+
+    The page is nbconvert's ``lab`` HTML with every formula of the Markdown cells (and
+    of Markdown and LaTeX outputs) converted to MathML (:func:`latex_to_mathml`), and
+    without the scripts nbconvert loads from a CDN (MathJax, require.js, Mermaid, the
+    widget manager). Images are embedded as nbconvert embeds them (base64 outputs).
+
+    Parameters
+    ----------
+    notebook : path or nbformat.NotebookNode
+        An ``.ipynb`` file or a notebook object (e.g. papermill's result).
+    output_path : path
+        Where to write the HTML; its folder must exist.
+    exclude_input : bool
+        Leave out the code cells' input (a report for readers who do not read code).
+
+    Returns
+    -------
+    pathlib.Path
+        ``output_path``.
+
+    Raises
+    ------
+    ValueError
+        A formula latex2mathml cannot convert, or a missing notebook file or output folder.
+    """
+    if not isinstance(exclude_input, (bool,)):
+        raise TypeError(f"exclude_input must be True or False, got {exclude_input!r}")
+    nb, folder = _read_notebook(notebook)
+    out = Path(output_path)
+    if not out.parent.is_dir():
+        raise ValueError(f"output_path's folder {out.parent} does not exist")
+    exporter = _exporter_class()(exclude_input=exclude_input, exclude_input_prompt=exclude_input)
+    body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"path": folder}})
+    out.write_text(body, encoding="utf-8")
+    return out
+
+
+def check_notebook_math(notebook: Any) -> int:
+    """Convert every formula of a notebook's Markdown cells; return how many there are.
+
+    Raises
+    ------
+    ValueError
+        Naming the cell and the first formula that latex2mathml cannot convert.
+    """
+    nb, _ = _read_notebook(notebook)
+    count = 0
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        try:
+            count += markdown_to_html(cell.source).count("<math")
+        except ValueError as err:
+            raise ValueError(f"cell {i}: {err}") from err
+    return count
+
+
+def _script_sources(page: str) -> list[str]:
+    """The ``src`` of every ``<script>`` of an HTML page (for the tests)."""
+    return [html.unescape(s) for s in re.findall(r"<script[^>]*\bsrc\s*=\s*[\"']([^\"']*)", page, flags=re.I)]
