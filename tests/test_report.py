@@ -619,6 +619,7 @@ def test_report_on_the_example(tmp_path):
     assert "Shipped example report" in html
     assert "load_predictions(" not in html and "What you will learn" not in html  # no code, no intro
     assert not re.search(r'(src|href)="https?:', html)  # self-contained: nothing from the network
+    assert "mathjax" not in html.lower() and "require.js" not in html  # evallib.htmlexport's page
     outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
     assert not [o for o in outputs if o["output_type"] == "error" or o.get("name") == "stderr"]
     for name in ("dlda30", "dlda10", "coin", "prior"):

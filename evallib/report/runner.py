@@ -37,24 +37,19 @@ def _progress(enabled: bool, message: str) -> None:
 # The lab template without its scripts from a CDN (require.js for widgets, MathJax, Mermaid):
 # the report has no widgets, TeX or diagrams, so the page works offline; CSS and figures
 # are inline.
-_OFFLINE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
-{%- block html_head_js -%}{%- endblock html_head_js -%}
-{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
-{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-"""
-
-
 def _html_exporter():
-    """nbconvert's HTML exporter for the report: no code, no prompts, no opening cell."""
-    import jinja2
-    from nbconvert import HTMLExporter
+    """The HTML exporter for the report: no code, no prompts, no opening cell, offline maths.
+
+    :class:`evallib.htmlexport.OfflineHTMLExporter` (nbconvert's lab template with every
+    formula turned into MathML and no script loaded from a CDN), so the page renders its
+    mathematics without network access; figures and CSS are inline.
+    """
     from nbconvert.preprocessors import TagRemovePreprocessor
 
-    exporter = HTMLExporter(
-        exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
-        extra_loaders=[jinja2.DictLoader({"evallib_report.html.j2": _OFFLINE_TEMPLATE})],
-        template_file="evallib_report.html.j2",
-    )
+    from ..htmlexport import OfflineHTMLExporter
+
+    exporter = OfflineHTMLExporter(exclude_input=True, exclude_input_prompt=True,
+                                   exclude_output_prompt=True)
     # The notebook's opening cell explains how to run it; the page starts with the title.
     exporter.register_preprocessor(
         TagRemovePreprocessor(remove_cell_tags={"report-hide"}, enabled=True), enabled=True)
