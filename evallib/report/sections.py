@@ -780,13 +780,14 @@ class F1Comparison:
     def summary(self) -> str:
         """One sentence for section 7."""
         level = f"{100 * (1 - self.alpha):g}%"
+        by = "F-measure" if self.measure == "F1" else self.measure
         if self.low == self.high == 0.0:
             return (
-                f"By {'F-measure' if self.measure == 'F1' else self.measure} {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
+                f"By {by} {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
                 "every bootstrap resample: the cases where their predictions differ do not change the "
                 "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
         return (
-            f"By {'F-measure' if self.measure == 'F1' else self.measure} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
+            f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
             f"({self.f1_second:.3f}): a difference of {self.difference:.3f} with {level} bootstrap "
             f"interval {self.low:+.3f} to {self.high:+.3f}"
             + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
