@@ -13,6 +13,13 @@ which are preferable for the comparison of classifiers?* (J. Exp. Theor. AI):
 * Table 2 and Figure 4 (:func:`pairwise_table`, :func:`compare_pairwise`,
   :func:`plot_intervals`).
 
+And what the literature has learnt since (Fagerland, Lydersen & Laake 2013, 2014):
+the mid-p McNemar test (``mcnemar(b, c, mid_p=True)``), seven intervals for the
+signed difference of the error rates (:func:`paired_difference_interval`), and their
+exact coverage and the tests' exact size by enumerating every table
+(:func:`interval_coverage`, :func:`coverage_map`, :func:`test_size`,
+:func:`plot_coverage`, :func:`plot_coverage_map`).
+
 Notation follows the paper: for models A and B on ``n`` test cases, ``a`` cases are
 misclassified by neither, ``b`` by A only, ``c`` by B only and ``d`` by both;
 ``p_b = b/n`` and ``p_c = c/n``. The observed error rates are ``(b+d)/n`` and
@@ -261,10 +268,10 @@ def mcnemar(
        preferable for the comparison of classifiers? *Journal of Experimental & Theoretical
        Artificial Intelligence*, 25(2), 189-206.
     .. [2] McNemar, Q. (1947). Note on the sampling error of the difference between correlated
-       proportions or percentages. *Psychometrika*, 12(2), 153-157.
+       proportions or percentages. *Psychometrika*, 12, 153-157.
     .. [3] Fagerland, M. W., Lydersen, S. & Laake, P. (2013). The McNemar test for binary
        matched-pairs data: mid-p and asymptotic are better than exact conditional.
-       BMC Medical Research Methodology 13, 91.
+       *BMC Medical Research Methodology*, 13, 91.
 
     Examples
     --------
@@ -279,7 +286,6 @@ def mcnemar(
     Bentur et al.'s airway hyper-responsiveness data (b = 1, c = 7), as printed by
     Fagerland et al. (2013): exact p = 0.070, mid-p = 0.039, asymptotic p = 0.034.
 
-    >>> from evallib.pairwise import mcnemar
     >>> round(mcnemar(1, 7, exact=True).pvalue, 3), round(mcnemar(1, 7, mid_p=True).pvalue, 3)
     (0.07, 0.039)
     >>> round(mcnemar(1, 7, correction=False).pvalue, 3)
@@ -607,21 +613,21 @@ def paired_difference_interval(
 
     The parameter is ``error_A - error_B = p_b - p_c``, estimated by ``(b - c)/n``
     (positive when A makes more errors). Formulas as collected by Fagerland,
-    Lydersen & Laake (2014, section 4; their n12 is ``b``, n21 is ``c``), with
+    Lydersen & Laake (2014; their n12 is ``b``, n21 is ``c``), with
     ``z`` the ``1 - alpha/2`` normal quantile:
 
-    ``"wald"`` (their eq. 8)
+    ``"wald"`` (the textbook Wald interval)
         ``(b - c)/n +- z/n sqrt(b + c - (b - c)^2/n)``.
-    ``"wald_cc"`` (eq. 9)
+    ``"wald_cc"``
         the Wald interval widened by ``1/n`` on each side (continuity correction).
-    ``"agresti_min"`` (Agresti & Min 2005; eq. 10)
+    ``"agresti_min"`` (Agresti & Min 2005)
         the Wald interval after adding 1/2 to each of the four cells (``n + 2``).
-    ``"bonett_price"`` (Bonett & Price 2012; eq. 11)
+    ``"bonett_price"`` (Bonett & Price 2012)
         ``p_b' - p_c' +- z sqrt((p_b' + p_c' - (p_b' - p_c')^2)/(n + 2))`` with
-        ``p_b' = (b + 1)/(n + 2)``, ``p_c' = (c + 1)/(n + 2)``. The default: in
-        Fagerland et al.'s evaluation it and Tango's interval perform best, and
-        it is a closed formula.
-    ``"newcombe"`` (Newcombe 1998, method 10; eq. 13)
+        ``p_b' = (b + 1)/(n + 2)``, ``p_c' = (c + 1)/(n + 2)``. The default: a
+        closed formula whose exact coverage stays close to the nominal level even
+        when the classifiers rarely disagree (see :func:`interval_coverage`).
+    ``"newcombe"`` (Newcombe 1998, method 10)
         square-and-add of the Wilson intervals ``[l1, u1]`` for A's error rate
         ``(b + d)/n`` and ``[l2, u2]`` for B's ``(c + d)/n``:
         ``low = est - sqrt((p1 - l1)^2 - 2 phi (p1 - l1)(u2 - p2) + (u2 - p2)^2)``,
@@ -632,7 +638,7 @@ def paired_difference_interval(
         ``0 <= A <= n/2``, ``A`` itself when negative. It needs the whole table.
         When a margin is 0 the denominator vanishes and ``phi`` is set to 0
         (Newcombe's rule).
-    ``"tango"`` (Tango 1998; eq. 12)
+    ``"tango"`` (Tango 1998)
         the asymptotic score interval: all ``delta`` with ``|T(delta)| <= z``,
         ``T = (b - c - n delta)/sqrt(n (2 q + delta (1 - delta)))`` and ``q`` the
         restricted maximum-likelihood estimate of ``p_c`` under ``delta``; the
@@ -664,7 +670,9 @@ def paired_difference_interval(
     ``[0, 0]`` (their plug-in variance is 0), the continuity-corrected Wald
     interval is ``[-1/n, 1/n]``, and the other methods give an interval of
     positive width around 0 (Tango's is ``+-z^2/(n + z^2)``). With ``b + c = n``
-    every method returns a proper interval inside [-1, 1]. Swapping ``b`` and
+    every method returns a proper interval inside [-1, 1]; with ``b = n`` (A wrong
+    on every case, B on none) the upper bound is 1, the Wald interval is the point
+    ``[1, 1]`` and the continuity-corrected one ``[1 - 1/n, 1]``. Swapping ``b`` and
     ``c`` mirrors every interval about 0.
 
     References
@@ -901,7 +909,7 @@ def interval_coverage(
     have probabilities ``probs = (p_a, p_b, p_c, p_d)``, sums the multinomial
     probability of every table whose interval contains the true difference
     ``p_b - p_c``: ``C = sum_T P(T) 1[low(T) <= p_b - p_c <= high(T)]`` (the
-    criterion of Fagerland et al. 2014, section 5). Methods that depend only on
+    criterion by which Fagerland et al. 2014 compare the intervals). Methods that depend only on
     ``b``, ``c`` and ``n`` enumerate the trinomial of ``(b, c, rest)``;
     ``"newcombe"`` enumerates the four-cell multinomial. Every cell count is
     restricted to the range holding all but 1e-15 of its binomial marginal, so the
@@ -926,7 +934,7 @@ def interval_coverage(
     References
     ----------
     Fagerland, M. W., Lydersen, S. & Laake, P. (2014). Statistics in Medicine 33,
-    2850-2875, section 5.
+    2850-2875.
 
     Examples
     --------
@@ -1126,7 +1134,25 @@ def plot_coverage_map(
 ):
     """Coverage map of one method over ``(p_b, p_c)`` in ``[0, max_discordance]^2``.
 
-    Cells below ``1 - alpha - 0.02`` show in red, above ``1 - alpha`` in blue.
+    The colour scale runs from ``1 - alpha - 0.05`` (dark red: under-coverage) through
+    white at the nominal ``1 - alpha`` to ``1 - alpha + 0.05`` (dark blue: over-coverage);
+    the title gives the lowest coverage on the grid.
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`INTERVAL_METHODS`.
+    n : int
+        Test-set size, >= 1.
+    max_discordance : float
+        Largest ``p_b`` and ``p_c`` drawn, in (0, 0.5].
+    grid : int
+        Number of grid values per axis, >= 2.
+    p_d : float
+        Probability that both err (``"newcombe"`` only).
+    alpha : float
+        In (0, 1).
+    ax : matplotlib Axes, optional
 
     Returns
     -------
@@ -1415,6 +1441,12 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
 def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     """Figure 4: per pair the unadjusted and the adjusted interval, and the null line.
 
+    The adjusted intervals use each comparison's level from :func:`adjusted_alphas`.
+    Bonferroni's (each at ``alpha/m``) hold jointly with probability at least
+    ``1 - alpha`` (the union bound); Holm's step-down levels control the tests'
+    family-wise error but give the intervals no joint coverage (the last-ranked
+    comparison is at ``alpha`` itself), and the default title says so.
+
     Parameters
     ----------
     table : pandas.DataFrame
@@ -1447,7 +1479,8 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     level = table.attrs.get("alpha")
     adjust = table.attrs.get("adjust", "holm")
     pct = f"{100 * (1 - level):g}% " if level is not None else ""
-    ax.set_title(title or f"{pct}Quesenberry-Hurst intervals (wider: {adjust} adjustment)")
+    joint = {"holm": "; Holm levels give no joint coverage", "bonferroni": "; jointly valid"}.get(adjust, "")
+    ax.set_title(title or f"{pct}Quesenberry-Hurst intervals (wider: {adjust} adjustment{joint})")
     ax.legend(loc="best", fontsize="small", frameon=False)
     return ax
 

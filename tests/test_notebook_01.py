@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _nbtools import NOTEBOOK_DIR, load_notebook, outputs_text, run_papermill
+from _nbtools import NOTEBOOK_DIR, load_notebook, outputs_text, run_papermill, run_with_probe
 
 NOTEBOOK = NOTEBOOK_DIR / "01_berrar_lozano.ipynb"
 PARAMETERS = {"seed", "test_size", "n_genes_1", "n_genes_2", "n_swap", "alpha", "adjust", "show_solutions"}
@@ -55,3 +55,23 @@ def test_alpha_001_labels_every_rerun_interval_99(tmp_path):
                          for o in c.get("outputs", []))
     assert "$\\alpha$ = 0.01" in markdown and "99% interval is" in markdown
     assert "nominal 0.99" in markdown
+
+
+@pytest.mark.slow
+def test_coverage_sliders_redraw_with_their_values():
+    """The panel looks up plot_coverage in the notebook's namespace when it runs, so
+    wrapping that name records each redraw a slider triggers."""
+    probe = '''
+calls = []
+_plot = plot_coverage
+def plot_coverage(*args, **kwargs):
+    calls.append((args, kwargs))
+    return _plot(*args, **kwargs)
+cover["n"].value = 120
+cover["discordance"].value = 0.2
+assert [args[:2] for args, _ in calls] == [(120, 0.05), (120, 0.2)], calls
+assert all(kw["alpha"] == alpha and "qh" in kw["methods"] for _, kw in calls)
+print("coverage sliders ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe)
+    assert any("coverage sliders ok" in o.get("text", "") for o in out), out

@@ -249,12 +249,19 @@ def test_degenerate_tables_documented_answers():
     assert (none["tango"].low, none["tango"].high) == pytest.approx((-t, t), abs=1e-12)
     for m in ("agresti_min", "bonett_price", "newcombe"):
         assert none[m].low < 0 < none[m].high
-    for m in INTERVAL_METHODS:  # every case is a disagreement
+    for m in INTERVAL_METHODS:  # every case is a disagreement: b + c = n
         ci = paired_difference_interval(table(0, 25, 15, 0), method=m)
-        assert -1 <= ci.low <= 0.25 <= ci.high <= 1 or m in ("agresti_min", "bonett_price")
         assert -1 <= ci.low < ci.high <= 1
-        one_sided = paired_difference_interval(table(0, 40, 0, 0), method=m)
-        assert one_sided.high == pytest.approx(1.0) or one_sided.high <= 1.0
+        assert ci.low < 0.25 < ci.high
+        # A wrong on every case, B on none (b = n): the upper bound is the end of the range
+        top = paired_difference_interval(table(0, 40, 0, 0), method=m)
+        assert top.high == 1.0 and top.estimate == 1.0
+        if m == "wald":
+            assert top.low == 1.0  # zero plug-in variance: the point [1, 1]
+        elif m == "wald_cc":
+            assert top.low == pytest.approx(1 - 1 / n)
+        else:
+            assert 0.5 < top.low < 1.0
 
 
 def test_result_is_frozen_with_fields():

@@ -354,6 +354,14 @@ def test_plot_intervals_draws_every_pair():
     plt.close("all")
 
 
+def test_plot_intervals_title_says_which_adjusted_intervals_hold_jointly():
+    """Issue 13: Holm's adjusted intervals have no joint coverage, Bonferroni's do."""
+    holm = plot_intervals(pairwise_table(PAPER_COUNTS, 50, adjust="holm")).get_title()
+    bonf = plot_intervals(pairwise_table(PAPER_COUNTS, 50, adjust="bonferroni")).get_title()
+    assert "no joint coverage" in holm and "jointly valid" in bonf
+    plt.close("all")
+
+
 def test_plot_pvalue_vs_interval_panels():
     axes = plot_pvalue_vs_interval(0, 2, 50)
     assert len(axes) == 2
