@@ -29,6 +29,10 @@ learners on shared partitions (so that the scores are paired), and
 :func:`simulate_equal_learners` / :func:`rejection_rates` /
 :func:`plot_rejection_rates` measure how often each test rejects when the two
 learners are equally good by construction.
+
+:func:`simulate_unequal_learners` / :func:`power_by_repeats` /
+:func:`plot_power_by_repeats` do the same when one learner is better by a known
+accuracy difference: each test's power, and how it changes with the repeats.
 """
 
 from __future__ import annotations
