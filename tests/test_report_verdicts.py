@@ -254,3 +254,27 @@ def test_real_kernel_timeout_through_the_cli(tmp_path):
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "ran longer than the 1 s allowed" in proc.stderr.strip().splitlines()[-1]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_interval_plot_labels_do_not_overlap():
+    import matplotlib.pyplot as plt
+
+    from evallib.report import plot_pair_intervals
+
+    rng = np.random.default_rng(2)
+    y = (rng.random(400) < 0.5).astype(int)
+    frame = pd.DataFrame({"label": y})
+    for k in range(7):  # 21 pairs with long names
+        frame[f"pred_gradient_boosting_variant_{k}"] = np.where(rng.random(400) < 0.1 + 0.03 * k, 1 - y, y)
+    pw = pairwise_comparison(load_predictions(frame))
+    ax = plot_pair_intervals(pw)
+    fig = ax.figure
+    fig.canvas.draw()
+    boxes = [t.get_window_extent() for t in ax.get_yticklabels()]
+    assert len(boxes) == 21
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            assert not boxes[i].overlaps(boxes[j])
+    fig2, ax2 = plt.subplots()
+    assert plot_pair_intervals(pw, ax=ax2) is ax2
+    plt.close("all")
