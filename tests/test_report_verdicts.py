@@ -249,11 +249,22 @@ def test_timeout_is_one_sentence_and_leaves_nothing(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_real_kernel_timeout_through_the_cli(tmp_path):
-    out = tmp_path / "r.html"
-    proc = _cli([EXAMPLE_PATH, "-o", out, "--positive-label", "ER-", "--timeout", "1", "-q"])
+    rng = np.random.default_rng(0)
+    n = 300_000  # the sections' cell takes several seconds: longer than the 1 s allowed
+    y = (rng.random(n) < 0.3).astype(int)
+    frame = pd.DataFrame({"label": y})
+    for k in range(3):
+        s = rng.normal(size=n) + y
+        frame[f"pred_m{k}"], frame[f"score_m{k}"] = (s > 0.5).astype(int), np.round(s, 3)
+    data_dir = tmp_path / "in"
+    data_dir.mkdir()
+    frame.to_csv(data_dir / "big.csv", index=False)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    proc = _cli([data_dir / "big.csv", "-o", out_dir / "r.html", "--timeout", "1", "-q"])
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "ran longer than the 1 s allowed" in proc.stderr.strip().splitlines()[-1]
-    assert list(tmp_path.iterdir()) == []
+    assert list(out_dir.iterdir()) == []
 
 
 def test_interval_plot_labels_do_not_overlap():
