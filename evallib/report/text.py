@@ -152,7 +152,7 @@ def _pct(v: float) -> str:
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
 
 
 def _names(names) -> str:
@@ -231,7 +231,7 @@ def summary_text(
                             ("the same" if gap == 0 else f"{_pct(-gap)} points more")))
         out.append(
             f"{who}: {_pct(r.accuracy)}% ({level} interval {_pct(r.acc_low)}% to {_pct(r.acc_high)}%) "
-            f"on {data.n} test cases{base_text}."
+            f"on {data.n:,} test cases{base_text}."
         )
     if omnibus is not None and callable(getattr(omnibus, "text", None)):
         verdict = ("the classifiers' accuracies differ" if omnibus.reject else
