@@ -14,22 +14,31 @@ One module per job: :mod:`~evallib.report.inputs` (reading and checking the file
 (formatted tables and the summary's sentences), :mod:`~evallib.report.runner` (papermill and
 nbconvert) and :mod:`~evallib.report.example` (the shipped example).
 
-Sections and their sources:
+Sections and their sources (the summary, :func:`summary_text`, comes first):
 
-1. :func:`summarise_data` -- sizes, class balance, classifiers, warnings.
+1. :func:`summarise_data` -- sizes, class balance, classifiers, how the file was read, which
+   class is positive and what the scores are for, warnings.
 2. :func:`classifier_measures` -- Flach (2012), ch. 12: contingency table, accuracy with its
-   interval, average recall, precision, recall, F-measure; AUC from the scores.
-3. :func:`pairwise_comparison` -- Berrar & Lozano (2013): McNemar, exact p, Holm,
-   Quesenberry-Hurst intervals (:func:`evallib.pairwise.compare_pairwise`).
-4. :func:`chance_check` -- Forman & Cohen (2005): is the winner better than the best of
-   ``C`` random rankings?
-5. :func:`top_two_bootstrap` -- Keller, Bengio & Wong: paired bootstrap of the F1 difference.
-6. :func:`fold_analysis` -- per-fold accuracy, the corrected resampled t-test, Friedman's
+   Wilson interval, average recall, precision, recall, F-measure, AUC, beside the
+   majority-class baseline (:func:`majority_baseline`); for K classes accuracy, balanced
+   accuracy and macro-F1 (:mod:`evallib.multiclass`) with :func:`per_class_tables`;
+   :func:`score_warnings` for reversed scores and classifiers below the baseline.
+3. :func:`omnibus_test` (Cochran's Q) and :func:`pairwise_comparison` -- Berrar & Lozano
+   (2013) with the intervals and the mid-p McNemar test Fagerland, Lydersen & Laake
+   recommend (:func:`evallib.pairwise.paired_difference_interval`), Holm's adjustment.
+4. :func:`score_comparison` -- DeLong AUC intervals and paired tests, Brier score and
+   log-loss (:mod:`evallib.scoring`).
+5. :func:`chance_check` -- Forman & Cohen (2005): is the winner better than the best of
+   ``C`` random rankings? (:func:`evallib.nullbest.judge_winner`, log-space laws, a normal
+   law for the AUC of large test sets).
+6. :func:`top_two_bootstrap` -- Keller, Bengio & Wong: paired bootstrap of the F1 (K
+   classes: macro-F1) difference.
+7. :func:`fold_analysis` -- per-fold accuracy, the corrected resampled t-test, Friedman's
    test and the critical-difference diagram (Flach 2012, ch. 12).
-7. :func:`summary_text`.
 
 Every section function returns :class:`Skipped` with a one-line reason when its input is
-absent (no scores, no fold column, fewer than two classifiers with predicted labels).
+absent (no scores, no fold column, fewer than two classifiers with predicted labels, more than
+two classes for the sections that need one positive class).
 """
 from __future__ import annotations
 
