@@ -145,7 +145,8 @@ def _sniff_text(path: Path) -> dict[str, Any]:
     import csv
     import re
 
-    raw = path.open("rb").read(1 << 18)
+    with path.open("rb") as handle:
+        raw = handle.read(1 << 18)
     if raw.startswith(codecs.BOM_UTF8):
         encoding = "utf-8-sig"
     elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):

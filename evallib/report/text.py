@@ -125,7 +125,7 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     from .._plotting import get_axes
 
     k = len(table)
-    ax = get_axes(ax, figsize=(7.5, 1.2 + 0.42 * k))
+    ax = get_axes(ax, figsize=(7.5, 2.4 + 0.42 * k))
     yy = np.arange(k)[::-1]
     pts = 100.0
     ax.hlines(yy, pts * table["adj_low"], pts * table["adj_high"], colors="0.55", linewidth=1.2,
@@ -140,7 +140,8 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     ax.set_xlabel("error rate of A minus error rate of B (percentage points)")
     level = table.attrs.get("alpha", 0.05)
     ax.set_title(title or f"{100 * (1 - level):g}% intervals ({table.attrs.get('method', '')})")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.45 / max(1, k) - 0.25), ncol=4,
+    # below the x label: about 0.6 inch under the axes, whose height grows with the pairs
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.65 / (0.42 * k + 0.9)), ncol=4,
               fontsize="small", frameon=False)
     ax.figure.tight_layout()
     return ax
