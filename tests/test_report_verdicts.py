@@ -289,3 +289,20 @@ def test_interval_plot_labels_do_not_overlap():
     fig2, ax2 = plt.subplots()
     assert plot_pair_intervals(pw, ax=ax2) is ax2
     plt.close("all")
+
+
+@pytest.mark.slow
+def test_reversed_diabetes_report_through_the_cli(diabetes, tmp_path):
+    path = tmp_path / "diabetes.csv"
+    diabetes.to_csv(path, index=False)
+    proc = _cli([path, "-o", tmp_path / "none.html", "-q"])
+    assert proc.returncode == 1 and "--positive-label" in proc.stderr.strip().splitlines()[-1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["diabetes.csv"]
+    out = tmp_path / "low.html"
+    proc = _cli([path, "-o", out, "--positive-label", "low", "-q"])
+    assert proc.returncode == 0, proc.stderr
+    html = out.read_text()
+    summary = html[html.index("Summary"):html.index("1. The data")]
+    assert "logreg&#x27;s scores look reversed" in summary or "logreg's scores look reversed" in summary
+    auc = roc_auc_score(diabetes["label"] == "low", diabetes["score_logreg"])
+    assert f"{auc:.3f}" in html
