@@ -18,16 +18,15 @@ Each module holds the formulas of one source; see the README for the map.
 - :mod:`evallib.report` -- the analyst's "compare my classifiers" report.
 """
 
-
 # Every name in a module's __all__ is importable from evallib itself (tests/test_exports.py
-# checks it). A further module appends its own block at the END of this file: one
-# ``from .module import (...)`` and one ``__all__ += [...]``.
+# checks it): one block per module, ``from .module import (...)`` and ``__all__ += [...]``;
+# a new module adds its block at the end.
 
 __version__ = "0.1.0"
 
 __all__: list[str] = []
 
-# Berrar & Lozano (2013): McNemar, the Quesenberry-Hurst interval, Holm, Table 2, Figure 4
+# Berrar & Lozano (2013): McNemar (Yates, exact, mid-p), the Quesenberry-Hurst interval and the recommended paired-difference intervals with their exact coverage, Holm, Table 2, Figure 4
 from .pairwise import (
     Contingency,
     McNemarResult,
@@ -46,6 +45,17 @@ from .pairwise import (
     plot_pvalue_vs_interval,
     describe_comparison,
     ADJUSTMENTS,
+    PAIRED_INTERVAL_METHODS,
+    TEST_METHODS,
+    PairedInterval,
+    IntervalCoverage,
+    TestSize,
+    paired_difference_interval,
+    interval_coverage,
+    coverage_map,
+    test_size,
+    plot_coverage,
+    plot_coverage_map,
 )
 
 __all__ += [
@@ -66,6 +76,17 @@ __all__ += [
     "plot_pvalue_vs_interval",
     "describe_comparison",
     "ADJUSTMENTS",
+    "PAIRED_INTERVAL_METHODS",
+    "TEST_METHODS",
+    "PairedInterval",
+    "IntervalCoverage",
+    "TestSize",
+    "paired_difference_interval",
+    "interval_coverage",
+    "coverage_map",
+    "test_size",
+    "plot_coverage",
+    "plot_coverage_map",
 ]
 
 # the five models of their breast-cancer case study
@@ -123,84 +144,10 @@ __all__ += [
     "run_case_study",
 ]
 
-# Flach (2012), chapter 12: measures and intervals (12.1-12.5)
-from .measures import (
-    Measures,
-    AccuracyInterval,
-    AccuracyTest,
-    ACCURACY_INTERVAL_METHODS,
-    measures,
-    measures_table,
-    accuracy_at_pos,
-    expected_accuracy_from_auc,
-    accuracy_interval,
-    accuracy_ztest,
-    describe_accuracy_interval,
-    plot_accuracy_vs_pos,
-    plot_measures_vs_tn,
-    plot_accuracy_interval,
-)
-
-__all__ += [
-    "Measures",
-    "AccuracyInterval",
-    "AccuracyTest",
-    "ACCURACY_INTERVAL_METHODS",
-    "measures",
-    "measures_table",
-    "accuracy_at_pos",
-    "expected_accuracy_from_auc",
-    "accuracy_interval",
-    "accuracy_ztest",
-    "describe_accuracy_interval",
-    "plot_accuracy_vs_pos",
-    "plot_measures_vs_tn",
-    "plot_accuracy_interval",
-]
-
-# Flach (2012), chapter 12: rank tests and CD diagrams (12.7-12.8)
-from .ranktests import (
-    WilcoxonResult,
-    FriedmanResult,
-    CriticalDifference,
-    CD_TESTS,
-    flach_example_12_4,
-    signed_rank_null,
-    wilcoxon_critical_value,
-    wilcoxon_signed_rank,
-    friedman,
-    friedman_null_distribution,
-    friedman_critical_value,
-    critical_difference,
-    rank_differences,
-    cd_cliques,
-    plot_cd_diagram,
-    scores_from_text,
-    describe_rank_analysis,
-)
-
-__all__ += [
-    "WilcoxonResult",
-    "FriedmanResult",
-    "CriticalDifference",
-    "CD_TESTS",
-    "flach_example_12_4",
-    "signed_rank_null",
-    "wilcoxon_critical_value",
-    "wilcoxon_signed_rank",
-    "friedman",
-    "friedman_null_distribution",
-    "friedman_critical_value",
-    "critical_difference",
-    "rank_differences",
-    "cd_cliques",
-    "plot_cd_diagram",
-    "scores_from_text",
-    "describe_rank_analysis",
-]
-
 # Forman & Cohen (2005): best-of-C critical values and the Monte Carlo
 from .nullbest import (
+    best_over_thresholds,
+    auc_normal_critical,
     METRICS,
     NullCDF,
     null_cdf,
@@ -219,6 +166,8 @@ from .nullbest import (
 )
 
 __all__ += [
+    "best_over_thresholds",
+    "auc_normal_critical",
     "METRICS",
     "NullCDF",
     "null_cdf",
@@ -236,7 +185,7 @@ __all__ += [
     "load_critical_values",
 ]
 
-# Forman & Cohen (2005): Figures 1-7
+# Forman & Cohen (2005): Figures 1-7 and the tail plots
 from .nullbest_plots import (
     plot_null_cdfs,
     critical_value_grid,
@@ -261,7 +210,7 @@ __all__ += [
     "plot_mc_tail",
 ]
 
-# Keller, Bengio & Wong: proportion, disagreement and DCF tests, the F1 bootstrap
+# Keller, Bengio & Wong: proportion, disagreement and DCF tests, the F1 bootstrap, its size and coverage
 from .bizarre import (
     EVENT_NAMES,
     ZTest,
@@ -334,12 +283,12 @@ from .textsim import (
     calibration_study,
     calibration_summary,
     calibration_bins,
-    dcf_comparison,
-    plot_replicates,
-    plot_calibration,
     size_coverage_study,
     plot_size_coverage,
     plot_tie_confidence,
+    dcf_comparison,
+    plot_replicates,
+    plot_calibration,
 )
 
 __all__ += [
@@ -365,20 +314,120 @@ __all__ += [
     "calibration_study",
     "calibration_summary",
     "calibration_bins",
-    "dcf_comparison",
-    "plot_replicates",
-    "plot_calibration",
     "size_coverage_study",
     "plot_size_coverage",
     "plot_tie_confidence",
+    "dcf_comparison",
+    "plot_replicates",
+    "plot_calibration",
 ]
 
-# t-tests over cross-validation (textbook, Flach 12.6, Nadeau & Bengio, Dietterich) and the simulation
+# Flach (2012), chapter 12: measures and intervals (12.1-12.5)
+from .measures import (
+    Measures,
+    AccuracyInterval,
+    AccuracyTest,
+    ACCURACY_INTERVAL_METHODS,
+    measures,
+    measures_table,
+    accuracy_at_pos,
+    expected_accuracy_from_auc,
+    accuracy_interval,
+    accuracy_ztest,
+    describe_accuracy_interval,
+    plot_accuracy_vs_pos,
+    plot_measures_vs_tn,
+    plot_accuracy_interval,
+    accuracy_interval_coverage,
+    plot_interval_coverage,
+)
+
+__all__ += [
+    "Measures",
+    "AccuracyInterval",
+    "AccuracyTest",
+    "ACCURACY_INTERVAL_METHODS",
+    "measures",
+    "measures_table",
+    "accuracy_at_pos",
+    "expected_accuracy_from_auc",
+    "accuracy_interval",
+    "accuracy_ztest",
+    "describe_accuracy_interval",
+    "plot_accuracy_vs_pos",
+    "plot_measures_vs_tn",
+    "plot_accuracy_interval",
+    "accuracy_interval_coverage",
+    "plot_interval_coverage",
+]
+
+# Flach (2012), chapter 12 and Demsar (2006): rank tests and CD diagrams
+from .ranktests import (
+    demsar_table_6,
+    WilcoxonResult,
+    FriedmanResult,
+    CriticalDifference,
+    CD_TESTS,
+    flach_example_12_4,
+    signed_rank_null,
+    wilcoxon_critical_value,
+    wilcoxon_signed_rank,
+    SignTestResult,
+    sign_test,
+    snap_ties,
+    TIE_RTOL,
+    friedman,
+    friedman_null_distribution,
+    friedman_critical_value,
+    critical_difference,
+    rank_differences,
+    cd_cliques,
+    plot_cd_diagram,
+    scores_from_text,
+    describe_rank_analysis,
+    OFFLINE_DATASETS,
+    OFFLINE_LEARNERS,
+    offline_benchmark,
+    offline_benchmark_scores,
+)
+
+__all__ += [
+    "demsar_table_6",
+    "WilcoxonResult",
+    "FriedmanResult",
+    "CriticalDifference",
+    "CD_TESTS",
+    "flach_example_12_4",
+    "signed_rank_null",
+    "wilcoxon_critical_value",
+    "wilcoxon_signed_rank",
+    "SignTestResult",
+    "sign_test",
+    "snap_ties",
+    "TIE_RTOL",
+    "friedman",
+    "friedman_null_distribution",
+    "friedman_critical_value",
+    "critical_difference",
+    "rank_differences",
+    "cd_cliques",
+    "plot_cd_diagram",
+    "scores_from_text",
+    "describe_rank_analysis",
+    "OFFLINE_DATASETS",
+    "OFFLINE_LEARNERS",
+    "offline_benchmark",
+    "offline_benchmark_scores",
+]
+
+# t-tests over cross-validation (textbook, Flach 12.6, Nadeau & Bengio, Dietterich, Alpaydin) and the simulations
 from .cvtests import (
     CVTTestResult,
     cv_ttest,
     corrected_resampled_ttest,
     dietterich_5x2cv,
+    CombinedFTestResult,
+    combined_5x2cv_ftest,
     cross_validate_scores,
     paired_scores,
     compare_cv_scores,
@@ -387,6 +436,10 @@ from .cvtests import (
     simulate_equal_learners,
     rejection_rates,
     plot_rejection_rates,
+    unequal_learners_data,
+    simulate_unequal_learners,
+    power_by_repeats,
+    plot_power_by_repeats,
     rejection_study,
     rejection_sweep,
     SWEEP_PARAMETERS,
@@ -398,6 +451,8 @@ __all__ += [
     "cv_ttest",
     "corrected_resampled_ttest",
     "dietterich_5x2cv",
+    "CombinedFTestResult",
+    "combined_5x2cv_ftest",
     "cross_validate_scores",
     "paired_scores",
     "compare_cv_scores",
@@ -406,173 +461,53 @@ __all__ += [
     "simulate_equal_learners",
     "rejection_rates",
     "plot_rejection_rates",
+    "unequal_learners_data",
+    "simulate_unequal_learners",
+    "power_by_repeats",
+    "plot_power_by_repeats",
     "rejection_study",
     "rejection_sweep",
     "SWEEP_PARAMETERS",
     "SIMULATED_TESTS",
 ]
 
-from .report import (
-    ChanceCheck,
-    DataSummary,
-    F1Comparison,
-    FoldAnalysis,
-    Predictions,
-    ReportFiles,
-    ReportInputError,
-    Skipped,
-    chance_check,
-    classifier_measures,
-    fold_analysis,
-    load_predictions,
-    pairwise_comparison,
-    run_report,
-    summarise_data,
-    summary_text,
-    top_two_bootstrap,
+# post-hoc tests with adjusted p-values after Friedman (Garcia & Herrera 2008; Demsar 2006)
+from .posthoc import (
+    ALL_PAIRS_METHODS,
+    CONTROL_METHODS,
+    posthoc_friedman,
+    adjust_pvalues,
+    shaffer_counts,
+    exhaustive_sets,
+    posthoc_cliques,
+    posthoc_summary,
+    plot_posthoc,
+    mean_rank_dependence,
 )
 
 __all__ += [
-    "ChanceCheck",
-    "DataSummary",
-    "F1Comparison",
-    "FoldAnalysis",
-    "Predictions",
-    "ReportFiles",
-    "ReportInputError",
-    "Skipped",
-    "chance_check",
-    "classifier_measures",
-    "fold_analysis",
-    "load_predictions",
-    "pairwise_comparison",
-    "run_report",
-    "summarise_data",
-    "summary_text",
-    "top_two_bootstrap",
+    "ALL_PAIRS_METHODS",
+    "CONTROL_METHODS",
+    "posthoc_friedman",
+    "adjust_pvalues",
+    "shaffer_counts",
+    "exhaustive_sets",
+    "posthoc_cliques",
+    "posthoc_summary",
+    "plot_posthoc",
+    "mean_rank_dependence",
 ]
 
-from .scoring import (
-    AUCComparison,
-    AUCInterval,
-    DeLong,
-    LossComparison,
-    auc_table,
-    brier_score,
-    check_probabilities,
-    delong_auc,
-    delong_covariance,
-    delong_pairwise,
-    delong_test,
-    format_auc_pairwise,
-    format_auc_table,
-    format_loss_pairwise,
-    format_loss_table,
-    format_pvalue,
-    log_loss,
-    loss_pairwise,
-    loss_table,
-    loss_test,
-    per_case_loss,
-    plot_roc_curves,
-    positive_mask,
-    roc_points,
-)
-from .bayesian import REGIONS
-from .multiclass import confusion_counts, encode_labels
-from .scoring import LOG_LOSS_EPS
-from .cochran import CochranQ, cochran_q, cochran_q_predictions, correct_matrix
-from .multiclass import (
-    MacroF1Bootstrap,
-    MulticlassMeasures,
-    bootstrap_macro_f1_difference,
-    format_multiclass_table,
-    joint_table,
-    macro_f1_from_confusion,
-    multiclass_measures,
-    multiclass_table,
-    per_class_table,
-    plot_confusion_matrix,
-)
-
-__all__ += [
-    "AUCComparison",
-    "AUCInterval",
-    "DeLong",
-    "LossComparison",
-    "auc_table",
-    "brier_score",
-    "check_probabilities",
-    "delong_auc",
-    "delong_covariance",
-    "delong_pairwise",
-    "delong_test",
-    "format_auc_pairwise",
-    "format_auc_table",
-    "format_loss_pairwise",
-    "format_loss_table",
-    "format_pvalue",
-    "log_loss",
-    "loss_pairwise",
-    "loss_table",
-    "loss_test",
-    "per_case_loss",
-    "plot_roc_curves",
-    "positive_mask",
-    "roc_points",
-    "CochranQ",
-    "cochran_q",
-    "cochran_q_predictions",
-    "correct_matrix",
-    "MacroF1Bootstrap",
-    "MulticlassMeasures",
-    "bootstrap_macro_f1_difference",
-    "format_multiclass_table",
-    "joint_table",
-    "macro_f1_from_confusion",
-    "multiclass_measures",
-    "multiclass_table",
-    "per_class_table",
-    "plot_confusion_matrix",
-    "REGIONS",
-    "confusion_counts",
-    "encode_labels",
-    "LOG_LOSS_EPS",
-]
-
-# issue 17: many data sets (rank tests' options, post-hoc p-values, Bayesian tests)
+# Bayesian tests with a ROPE (Benavoli, Corani, Demsar & Zaffalon 2017)
 from .bayesian import (
     CorrelatedTTestResult,
     SignedRankResult,
     bayesian_correlated_ttest,
     bayesian_signed_rank,
-    plot_bayesian_signed_rank,
     plot_correlated_posterior,
     plot_simplex,
-)
-from .cvtests import CombinedFTestResult, combined_5x2cv_ftest
-from .posthoc import (
-    ALL_PAIRS_METHODS,
-    CONTROL_METHODS,
-    adjust_pvalues,
-    exhaustive_sets,
-    mean_rank_dependence,
-    posthoc_cliques,
-    posthoc_friedman,
-    plot_posthoc,
-    posthoc_summary,
-    shaffer_counts,
-)
-from .ranktests import (
-    TIE_RTOL,
-    OFFLINE_DATASETS,
-    OFFLINE_LEARNERS,
-    SignTestResult,
-    demsar_table_6,
-    offline_benchmark,
-    offline_benchmark_scores,
-    sign_test,
-    snap_ties,
+    plot_bayesian_signed_rank,
+    REGIONS,
 )
 
 __all__ += [
@@ -580,64 +515,119 @@ __all__ += [
     "SignedRankResult",
     "bayesian_correlated_ttest",
     "bayesian_signed_rank",
-    "plot_bayesian_signed_rank",
     "plot_correlated_posterior",
     "plot_simplex",
-    "CombinedFTestResult",
-    "combined_5x2cv_ftest",
-    "ALL_PAIRS_METHODS",
-    "CONTROL_METHODS",
-    "adjust_pvalues",
-    "exhaustive_sets",
-    "mean_rank_dependence",
-    "posthoc_cliques",
-    "posthoc_friedman",
-    "plot_posthoc",
-    "posthoc_summary",
-    "shaffer_counts",
-    "TIE_RTOL",
-    "OFFLINE_DATASETS",
-    "OFFLINE_LEARNERS",
-    "SignTestResult",
-    "demsar_table_6",
-    "offline_benchmark",
-    "offline_benchmark_scores",
-    "sign_test",
-    "snap_ties",
+    "plot_bayesian_signed_rank",
+    "REGIONS",
 ]
 
-from .pairwise import (
-    PAIRED_INTERVAL_METHODS,
-    TEST_METHODS,
-    IntervalCoverage,
-    PairedInterval,
-    TestSize,
-    coverage_map,
-    interval_coverage,
-    paired_difference_interval,
-    plot_coverage,
-    plot_coverage_map,
-    test_size,
+# scores as results: DeLong AUC intervals and paired tests, Brier score, log-loss, ROC curves
+from .scoring import (
+    DeLong,
+    AUCInterval,
+    AUCComparison,
+    LossComparison,
+    LOG_LOSS_EPS,
+    positive_mask,
+    delong_covariance,
+    delong_auc,
+    auc_table,
+    delong_test,
+    delong_pairwise,
+    check_probabilities,
+    per_case_loss,
+    brier_score,
+    log_loss,
+    loss_table,
+    loss_test,
+    loss_pairwise,
+    plot_roc_curves,
+    roc_points,
+    format_pvalue,
+    format_auc_table,
+    format_auc_pairwise,
+    format_loss_table,
+    format_loss_pairwise,
 )
 
 __all__ += [
-    "PAIRED_INTERVAL_METHODS",
-    "TEST_METHODS",
-    "IntervalCoverage",
-    "PairedInterval",
-    "TestSize",
-    "coverage_map",
-    "interval_coverage",
-    "paired_difference_interval",
-    "plot_coverage",
-    "plot_coverage_map",
-    "test_size",
+    "DeLong",
+    "AUCInterval",
+    "AUCComparison",
+    "LossComparison",
+    "LOG_LOSS_EPS",
+    "positive_mask",
+    "delong_covariance",
+    "delong_auc",
+    "auc_table",
+    "delong_test",
+    "delong_pairwise",
+    "check_probabilities",
+    "per_case_loss",
+    "brier_score",
+    "log_loss",
+    "loss_table",
+    "loss_test",
+    "loss_pairwise",
+    "plot_roc_curves",
+    "roc_points",
+    "format_pvalue",
+    "format_auc_table",
+    "format_auc_pairwise",
+    "format_loss_table",
+    "format_loss_pairwise",
 ]
 
-# Planning: power and sample size (McNemar, F1 bootstrap, Nemenyi), the design map of notebook 00
+# Cochran's Q for k classifiers on one test set
+from .cochran import (
+    CochranQ,
+    cochran_q,
+    cochran_q_predictions,
+    correct_matrix,
+)
+
+__all__ += [
+    "CochranQ",
+    "cochran_q",
+    "cochran_q_predictions",
+    "correct_matrix",
+]
+
+# K-class measures, per-class tables and the macro-F1 paired bootstrap
+from .multiclass import (
+    MulticlassMeasures,
+    MacroF1Bootstrap,
+    encode_labels,
+    confusion_counts,
+    joint_table,
+    multiclass_measures,
+    per_class_table,
+    multiclass_table,
+    format_multiclass_table,
+    macro_f1_from_confusion,
+    bootstrap_macro_f1_difference,
+    plot_confusion_matrix,
+)
+
+__all__ += [
+    "MulticlassMeasures",
+    "MacroF1Bootstrap",
+    "encode_labels",
+    "confusion_counts",
+    "joint_table",
+    "multiclass_measures",
+    "per_class_table",
+    "multiclass_table",
+    "format_multiclass_table",
+    "macro_f1_from_confusion",
+    "bootstrap_macro_f1_difference",
+    "plot_confusion_matrix",
+]
+
+# power and sample size (McNemar, F1 bootstrap, CV t-tests, Nemenyi) and the design map of notebook 00
 from .planning import (
-    POWER_METHODS,
     F1Power,
+    POWER_METHODS,
     comparison_write_up,
     cv_power_curve,
     cv_ttest_power,
@@ -650,8 +640,8 @@ from .planning import (
     mcnemar_sample_size,
     minimum_detectable_difference,
     nemenyi_datasets,
-    plot_cv_power,
     plot_design_map,
+    plot_cv_power,
     plot_f1_power,
     plot_interval_and_power,
     plot_mcnemar_power,
@@ -660,8 +650,8 @@ from .planning import (
 )
 
 __all__ += [
-    "POWER_METHODS",
     "F1Power",
+    "POWER_METHODS",
     "comparison_write_up",
     "cv_power_curve",
     "cv_ttest_power",
@@ -674,8 +664,8 @@ __all__ += [
     "mcnemar_sample_size",
     "minimum_detectable_difference",
     "nemenyi_datasets",
-    "plot_cv_power",
     "plot_design_map",
+    "plot_cv_power",
     "plot_f1_power",
     "plot_interval_and_power",
     "plot_mcnemar_power",
@@ -683,6 +673,7 @@ __all__ += [
     "plot_nemenyi_datasets",
 ]
 
+# notebooks as HTML whose maths renders offline (MathML)
 from .htmlexport import (
     NBCONVERT_CONFIG,
     check_notebook_math,
@@ -690,24 +681,90 @@ from .htmlexport import (
     latex_to_mathml,
     markdown_to_html,
 )
-from .measures import accuracy_interval_coverage, plot_interval_coverage
-from .cvtests import (
-    plot_power_by_repeats,
-    power_by_repeats,
-    simulate_unequal_learners,
-    unequal_learners_data,
-)
 
 __all__ += [
-    "plot_power_by_repeats",
-    "power_by_repeats",
-    "simulate_unequal_learners",
-    "unequal_learners_data",
-    "accuracy_interval_coverage",
-    "plot_interval_coverage",
     "NBCONVERT_CONFIG",
     "check_notebook_math",
     "export_html",
     "latex_to_mathml",
     "markdown_to_html",
+]
+
+# the analyst's "compare my classifiers" report
+from .report import (
+    ReportInputError,
+    ReportExecutionError,
+    Predictions,
+    Skipped,
+    DataSummary,
+    load_predictions,
+    summarise_data,
+    classifier_measures,
+    format_measures,
+    pairwise_comparison,
+    format_pairwise,
+    summary_text,
+    FoldAnalysis,
+    fold_analysis,
+    ChanceCheck,
+    chance_check,
+    F1Comparison,
+    top_two_bootstrap,
+    run_report,
+    ReportFiles,
+    make_example_predictions,
+    EXAMPLE_PATH,
+    REPORT_NOTEBOOK,
+    PRED_PREFIX,
+    SCORE_PREFIX,
+    P_FLOOR,
+    format_p,
+    plot_pair_intervals,
+    adjusted_pvalues,
+    data_notes,
+    majority_baseline,
+    score_warnings,
+    ScoreComparison,
+    omnibus_test,
+    per_class_tables,
+    score_comparison,
+)
+
+__all__ += [
+    "ReportInputError",
+    "ReportExecutionError",
+    "Predictions",
+    "Skipped",
+    "DataSummary",
+    "load_predictions",
+    "summarise_data",
+    "classifier_measures",
+    "format_measures",
+    "pairwise_comparison",
+    "format_pairwise",
+    "summary_text",
+    "FoldAnalysis",
+    "fold_analysis",
+    "ChanceCheck",
+    "chance_check",
+    "F1Comparison",
+    "top_two_bootstrap",
+    "run_report",
+    "ReportFiles",
+    "make_example_predictions",
+    "EXAMPLE_PATH",
+    "REPORT_NOTEBOOK",
+    "PRED_PREFIX",
+    "SCORE_PREFIX",
+    "P_FLOOR",
+    "format_p",
+    "plot_pair_intervals",
+    "adjusted_pvalues",
+    "data_notes",
+    "majority_baseline",
+    "score_warnings",
+    "ScoreComparison",
+    "omnibus_test",
+    "per_class_tables",
+    "score_comparison",
 ]

@@ -64,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
             "report without code and the executed notebook beside it."
         ),
     )
-    rep.add_argument("predictions", help="the predictions file (CSV, or any table pandas reads)")
+    rep.add_argument("predictions", help="the predictions file: CSV/TSV (separator, decimal comma and encoding are "
+                          "detected), .xlsx, .parquet, or another table pandas reads")
     rep.add_argument("-o", "--output", default="report.html",
                      help="HTML file to write (default: report.html); the notebook goes beside it")
     rep.add_argument("--label-column", default="label", help="column with the true classes (default: label)")
@@ -75,15 +76,23 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--score-prefix", default="score_",
                      help="prefix of the score columns (default: score_)")
     rep.add_argument("--positive-label", default=None,
-                     help="the positive class (default: 1 for 0/1 labels, else the less frequent class)")
+                     help="the positive class, the one scores and F-measure are about (required unless the "
+                          "classes are 0/1 or False/True)")
+    rep.add_argument("--sheet", default=None, help="the sheet of an Excel workbook (default: the first)")
     rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
     rep.add_argument("--adjust", choices=("holm", "bonferroni", "none"), default="holm",
                      help="multiple-testing adjustment of the pairwise tests (default: holm)")
+    rep.add_argument("--interval", default="bonett_price",
+                     choices=("bonett_price", "tango", "newcombe", "agresti_min", "wald", "wald_cc", "qh"),
+                     help="interval for the difference of two error rates (default: bonett_price, as "
+                          "Fagerland et al. 2014 recommend; qh: Berrar & Lozano's Quesenberry-Hurst)")
     rep.add_argument("--classifiers-tried", type=_positive_int, default=None,
                      help="how many classifiers were tried before these (Forman & Cohen's C; "
                           "default: the number in the file)")
     rep.add_argument("--title", default=None, help="report title")
     rep.add_argument("--seed", type=_seed, default=0, help="seed of the bootstrap (default: 0)")
+    rep.add_argument("--timeout", type=_positive_int, default=600,
+                     help="seconds allowed per notebook cell before the report is stopped (default: 600)")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     for name, default, what in (
         ("critical-values", "data/critical_values.csv",
@@ -130,10 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         files = run_report(
             args.predictions, args.output, label_column=args.label_column,
             positive_label=args.positive_label, fold_column=args.fold_column,
-            pred_prefix=args.pred_prefix, score_prefix=args.score_prefix, alpha=args.alpha,
-            adjust=args.adjust,
+            pred_prefix=args.pred_prefix, score_prefix=args.score_prefix, sheet=args.sheet,
+            alpha=args.alpha,
+            adjust=args.adjust, interval=args.interval,
             classifiers_tried=args.classifiers_tried, title=args.title or None, seed=args.seed,
-            progress=not args.quiet,
+            progress=not args.quiet, timeout=args.timeout,
         )
     except (ReportInputError, ReportExecutionError, ValueError, TypeError) as err:
         print(f"error: {err} No report was written.", file=sys.stderr)

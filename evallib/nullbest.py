@@ -55,6 +55,8 @@ from ._resources import data_path
 from ._validate import check_alpha, check_count, check_rng
 
 __all__ = [
+    "best_over_thresholds",
+    "auc_normal_critical",
     "METRICS",
     "NullCDF",
     "null_cdf",
@@ -169,17 +171,33 @@ def _lbinom(n, k):
     return special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1)
 
 
-# ---- best accuracy: ballot / reflection, exact integers
+# ---- best accuracy: ballot / reflection
+#: up to this many cases the best-accuracy law uses exact integers; above, log-gamma.
+_ACCURACY_EXACT_MAX = 2000
+
+
 @lru_cache(maxsize=256)
 def _accuracy_law(P: int, N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The exact law of the best accuracy by reflection: ``sf(d) = C(P+N, N+d+1) / C(P+N, P)``.
+
+    Exact big integers up to ``P + N = _ACCURACY_EXACT_MAX``; above, the same ratio in
+    log space through ``gammaln`` (relative error about ``1e-16 * log C(P+N, P)``, below
+    ``1e-9`` at a million cases), so a million cases cost milliseconds, not minutes.
+    """
     d0 = max(0, P - N)
     d = np.arange(d0, P + 1)
+    values = (N + d) / (P + N)
+    if P + N > _ACCURACY_EXACT_MAX:
+        log_sf = _lbinom(P + N, N + d + 1) - _lbinom(P + N, P)
+        log_sf = np.where(d + 1 <= P, log_sf, -np.inf)
+        sf = np.exp(log_sf)
+        cdf = -np.expm1(log_sf)
+        return values, cdf, sf
     total = math.comb(P + N, P)
     # paths whose maximum reaches d+1 (> endpoint P-N, >= 1): C(P+N, N+d+1) by reflection
     above = [math.comb(P + N, N + x + 1) if x + 1 <= P else 0 for x in d]
     sf = np.array([a / total for a in above])
     cdf = np.array([(total - a) / total for a in above])
-    values = (N + d) / (P + N)
     return values, cdf, sf
 
 
@@ -689,6 +707,89 @@ def judge_winner(metric: str, score: float, P: int, N: int, *, C: int = 1, alpha
     m_star = critical_value(metric, P, N, C=C, alpha=alpha, k=k)
     reject = float(score) > m_star + _SCORE_TOL
     return Verdict(metric, int(P), int(N), int(C), alpha, float(score), m_star, p, reject)
+
+
+# --------------------------------------------------------------------------- on real scores
+def best_over_thresholds(y: np.ndarray, score: np.ndarray) -> tuple[float, float]:
+    """Best accuracy and best F-measure over all thresholds of a score (Forman & Cohen).
+
+    The cases are ranked by decreasing score and every cut between two distinct score
+    values (and the cut above all of them, calling everything negative) is tried, as in
+    Forman & Cohen's walk along the ROC curve; tied scores stay on the same side.
+
+    Parameters
+    ----------
+    y : array of bool, True for the positive class (at least one of each class)
+    score : array of float, higher = more likely positive
+
+    Returns
+    -------
+    (best_accuracy, best_f1)
+        ``max (TP + TN) / n`` and ``max 2 TP / (P + TP + FP)`` over the cuts.
+
+    References
+    ----------
+    G. Forman and I. Cohen (2005), Beware the null hypothesis: critical value tables for
+    evaluating classifiers, PKDD, section 2 (accuracy and F-measure at the best threshold).
+
+    Examples
+    --------
+    Ranked positives and negatives ``+ + - + - -``: the cut after the fourth case gives
+    TP = 3, FP = 1, accuracy 5/6 and F1 = 6/7.
+
+    >>> acc, f1 = best_over_thresholds([1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1])
+    >>> round(acc, 4), round(f1, 4)
+    (0.8333, 0.8571)
+    """
+    y = np.asarray(y, dtype=bool)
+    score = np.asarray(score, dtype=float)
+    order = np.argsort(-score, kind="stable")
+    ys, ss = y[order], score[order]
+    last = np.r_[ss[1:] != ss[:-1], True]  # end of each group of tied scores
+    tp = np.r_[0, np.cumsum(ys)[last]]
+    fp = np.r_[0, np.cumsum(~ys)[last]]
+    P, N = int(y.sum()), int((~y).sum())
+    accuracy = (tp + (N - fp)) / (P + N)
+    f1 = 2 * tp / (P + tp + fp)
+    return float(accuracy.max()), float(f1.max())
+
+
+def auc_normal_critical(auc: float, P: int, N: int, *, C: int = 1, alpha: float = 0.05) -> tuple[float, float]:
+    """Forman & Cohen's critical AUC and p-value from the normal law of Mann-Whitney's U.
+
+    For test sets too large for the exact law (``P * N`` above
+    :data:`evallib.nullbest.MAX_LATTICE`). Under the null hypothesis ``U = AUC * P * N``
+    has mean ``P N / 2`` and variance ``P N (P + N + 1) / 12``; with a continuity
+    correction, ``m*`` is the smallest attainable AUC ``u / (P N)`` with
+    ``Phi((u + 1/2 - mean) / sd) >= (1 - alpha)^(1/C)``, and the p-value is
+    ``1 - (1 - g)^C`` with ``g = 1 - Phi((u - 1/2 - mean) / sd)``.
+
+    Returns
+    -------
+    (critical_auc, pvalue)
+
+    References
+    ----------
+    G. Forman and I. Cohen (2005), PKDD, section 2 (``F(m*)^C = 1 - alpha``); H. B. Mann and
+    D. R. Whitney (1947), the mean and variance of U.
+
+    Examples
+    --------
+    At P = N = 100 and C = 1 it gives the exact law's critical AUC:
+
+    >>> crit, p = auc_normal_critical(0.6, 100, 100, C=1, alpha=0.05)
+    >>> round(crit, 3), round(critical_value("auc", 100, 100, C=1, alpha=0.05), 3)
+    (0.567, 0.567)
+    """
+    alpha = check_alpha(alpha)
+    C = check_count(C, "C", minimum=1)
+    P, N = check_count(P, "P", minimum=1), check_count(N, "N", minimum=1)
+    mean, sd = P * N / 2.0, math.sqrt(P * N * (P + N + 1) / 12.0)
+    u_star = math.ceil(mean + sd * float(stats.norm.isf(tail_probability(C, alpha))) - 0.5 - 1e-9)
+    u = round(float(auc) * P * N)
+    g = float(stats.norm.sf((u - 0.5 - mean) / sd))
+    p = float(-np.expm1(C * np.log1p(-g))) if g < 1.0 else 1.0
+    return min(u_star, P * N) / (P * N), p
 
 
 # --------------------------------------------------------------------------- Monte Carlo

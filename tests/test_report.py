@@ -31,9 +31,9 @@ from sklearn.metrics import (
     precision_score,
     recall_score,
 )
-from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 from evallib import report as rp
+from evallib.nullbest import auc_normal_critical, best_over_thresholds
 from evallib.report import (
     EXAMPLE_PATH,
     ReportInputError,
@@ -85,9 +85,10 @@ def _write(frame: pd.DataFrame, path: Path) -> Path:
 
 # ------------------------------------------------------------------------ loading
 def test_load_example_defaults():
-    data = load_predictions(EXAMPLE_PATH)
+    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
     raw = pd.read_csv(EXAMPLE_PATH)
-    assert data.positive == "ER-" and data.negative == "ER+"  # the less frequent class
+    assert data.positive == "ER-" and data.negative == "ER+"
+    assert data.read_note == ""  # plain UTF-8 CSV with commas
     assert data.n == len(raw) == 47
     assert data.n_pos == int((raw["label"] == "ER-").sum())
     assert data.classifiers == ("dlda30", "dlda10", "dlda30_swapped", "coin", "prior")
@@ -99,14 +100,14 @@ def test_load_example_defaults():
 @pytest.mark.parametrize(
     "labels, positive, expected",
     [([0, 1, 1, 1], None, "1"), ([True, False, False], None, "True"),
-     (["b", "a", "a"], None, "b"), (["x", "y", "x", "y"], None, "y"),
+     (["b", "a", "a"], "b", "b"), (["x", "y", "x", "y"], "x", "x"),
      ([0, 1, 1], "0", "0"), ([0, 1, 1], 0.0, "0"), ([0.0, 1.0, 1.0], "1", "1")],
 )
 def test_positive_label_rules(labels, positive, expected):
     frame = pd.DataFrame({"label": labels, "pred_a": labels, "pred_b": labels[::-1]})
     data = load_predictions(frame, positive_label=positive)
     assert data.positive == expected
-    keys = [rp._key(v) for v in labels]
+    keys = [rp.inputs._key(v) for v in labels]
     np.testing.assert_array_equal(data.y, np.array(keys) == expected)
 
 
@@ -125,7 +126,6 @@ BAD_INPUTS = {
     "ragged csv": ("label,pred_a,pred_b\n0,1,0\n1,0,1,1,0\n", [], "could not be read as a table"),
     "empty file": ("", [], "is empty"),
     "no label column": ("y,pred_a,pred_b\n0,1,0\n1,0,1\n", [], "label column 'label' is not in"),
-    "three classes": ("label,pred_a,pred_b\n0,1,0\n1,0,1\n2,0,1\n", [], "holds 3 classes"),
     "positive absent": ("label,pred_a,pred_b\n0,1,0\n1,0,1\n", ["--positive-label", "7"],
                         "positive label '7' does not occur"),
     "nan prediction": ("label,pred_a,pred_b\n0,1,0\n1,,1\n", [], "'pred_a' has 1 missing value"),
@@ -272,24 +272,50 @@ def test_measures_degenerate_classifier():
 
 
 # ----------------------------------------------------------------------- section 3
-def test_pairwise_against_brute_force_and_statsmodels():
+def _mid_p(b: int, c: int) -> float:
+    """McNemar's mid-p value from scipy's binomial law (Fagerland, Lydersen & Laake 2013)."""
+    m, k = b + c, min(b, c)
+    if m == 0:
+        return 1.0
+    return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5))
+
+
+def _bonett_price(b: int, c: int, n: int, alpha: float) -> tuple[float, float]:
+    """Bonett & Price (2012), written out here: (b+1)/(n+2) and (c+1)/(n+2) in a Wald interval."""
+    z = stats.norm.isf(alpha / 2)
+    pb, pc = (b + 1) / (n + 2), (c + 1) / (n + 2)
+    half = z * np.sqrt((pb + pc - (pb - pc) ** 2) / (n + 2))
+    return max(-1.0, pb - pc - half), min(1.0, pb - pc + half)
+
+
+def test_pairwise_against_brute_force_and_scipy():
+    from statsmodels.stats.multitest import multipletests
+
     frame = labels_only_frame(n=150)
     data = load_predictions(frame)
     table = pairwise_comparison(data, alpha=0.05, adjust="holm")
     y = frame["label"].to_numpy()
     assert len(table) == 3
     assert list(table["estimate"]) == sorted(table["estimate"], reverse=True)
+    assert table.attrs["method"] == "Bonett-Price"
     for row in table.itertuples():
         i, j = row.pair
         wi, wj = frame[f"pred_{i}"].to_numpy() != y, frame[f"pred_{j}"].to_numpy() != y
         b, c = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj))
         assert (row.b, row.c) == (b, c)
-        assert row.p == pytest.approx(sm_mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue)
+        assert row.p == pytest.approx(_mid_p(b, c))
         assert row.diff == pytest.approx(wi.mean() - wj.mean())
-        assert row.diff_low <= row.diff <= row.diff_high or b + c == 0
+        assert (row.diff_low, row.diff_high) == pytest.approx(_bonett_price(b, c, 150, 0.05))
+        assert (row.adj_low, row.adj_high) == pytest.approx(_bonett_price(b, c, 150, 0.05 / 3))  # joint
         assert row.better == (i if wi.sum() < wj.sum() else j)
-        # The signed interval has the unsigned one's width.
-        assert row.diff_high - row.diff_low == pytest.approx(row.ci_high - row.ci_low)
+    np.testing.assert_allclose(table["p_adj"], multipletests(table["p"], method="holm")[1])
+    assert list(table["reject"]) == list(table["p_adj"] <= 0.05)
+    qh = pairwise_comparison(data, interval="qh")
+    from evallib.pairwise import qh_interval
+
+    for row in qh.itertuples():
+        ref = qh_interval(row.b, row.c, 150, alpha=0.05, signed=True)
+        assert (row.diff_low, row.diff_high) == pytest.approx((ref.low, ref.high))
     text = format_pairwise(table)
     assert list(text.index) == [f"{i} vs {j}" for i, j in table["pair"]]
 
@@ -314,7 +340,7 @@ def test_best_over_thresholds_against_roc_curve():
         fpr, tpr, _ = roc_curve(y, score, drop_intermediate=False)
         P, N = y.sum(), (~y).sum()
         tp, fp = tpr * P, fpr * N  # roc_curve starts at (0, 0): nothing called positive
-        acc, f1 = rp.best_over_thresholds(y, score)
+        acc, f1 = best_over_thresholds(y, score)
         assert acc == pytest.approx(np.max((tp + N - fp) / n))
         assert f1 == pytest.approx(np.max(2 * tp / (P + tp + fp)))
 
@@ -383,9 +409,9 @@ def test_auc_normal_approximation_against_the_exact_law():
 
     for auc in (0.51, 0.52, 0.54):
         exact = judge_winner("auc", auc, 1500, 1500, C=5, alpha=0.05)
-        crit, p = rp.auc_normal_critical(auc, 1500, 1500, C=5, alpha=0.05)
+        crit, p = auc_normal_critical(auc, 1500, 1500, C=5, alpha=0.05)
         assert crit == pytest.approx(exact.critical_value, abs=1e-4)
-        assert p == pytest.approx(exact.p_value, rel=0.02)
+        assert p == pytest.approx(exact.pvalue, rel=0.02)
 
 
 def test_chance_check_on_a_large_test_set():
@@ -396,7 +422,7 @@ def test_chance_check_on_a_large_test_set():
     data = load_predictions(frame)
     res = rp.chance_check(data, classifier_measures(data))
     assert res.table.loc["AUC", "law"] == "normal approximation"
-    assert res.table.loc["best accuracy", "law"] == "exact"
+    assert res.table.loc["best accuracy", "law"] == "exact, in log space"
     assert "best F1" not in res.table.index
     assert len(res.notes) == 1 and "4,410,000" in res.notes[0] and res.notes[0] in res.summary()
 
@@ -442,7 +468,7 @@ def test_bootstrap_of_the_top_two_against_an_index_bootstrap():
     frame = labels_only_frame(seed=5, n=300)
     data = load_predictions(frame)
     measures = classifier_measures(data)
-    res = top_two_bootstrap(data, measures, reps=20_000, alpha=0.1, seed=3)
+    res = top_two_bootstrap(data, measures, reps=20_000, alpha=0.1, rng=3)
     y = frame["label"].to_numpy()
     f1 = {n: f1_score(y, frame[f"pred_{n}"]) for n in ("forest", "logreg", "stump")}
     ranked = sorted(f1, key=f1.get, reverse=True)
@@ -462,7 +488,7 @@ def test_bootstrap_of_the_top_two_against_an_index_bootstrap():
     lo, hi = np.quantile(diff, [0.05, 0.95])
     assert res.low == pytest.approx(lo, abs=0.02) and res.high == pytest.approx(hi, abs=0.02)
     assert res.share_best_better == pytest.approx(np.mean(diff > 0), abs=0.02)
-    again = top_two_bootstrap(data, measures, reps=20_000, alpha=0.1, seed=3)
+    again = top_two_bootstrap(data, measures, reps=20_000, alpha=0.1, rng=3)
     assert (again.low, again.high) == (res.low, res.high)  # seeded
     assert "bootstrap interval" in res.text() and res.summary().startswith("By F-measure")
 
@@ -483,7 +509,7 @@ def test_summary_text_states_effects_then_p_values():
     y = frame["label"].to_numpy()
     acc = {n: np.mean(frame[f"pred_{n}"].to_numpy() == y) for n in ("forest", "logreg", "stump")}
     best = max(acc, key=acc.get)
-    assert f"**{best}** has the highest accuracy, {100 * acc[best]:.1f}%" in text
+    assert f"**{best}** has the highest accuracy: {100 * acc[best]:.1f}%" in text
     top = pw.iloc[0]
     line = next(s for s in text.splitlines() if "largest difference" in s)
     assert f"{100 * top.estimate:.1f} percentage points" in line
@@ -497,7 +523,7 @@ def test_summary_text_with_every_section():
     m = classifier_measures(data, alpha=0.1)
     pw = pairwise_comparison(data, alpha=0.1, adjust="none")
     chance = rp.chance_check(data, m, classifiers_tried=20, alpha=0.1)
-    boot = top_two_bootstrap(data, m, reps=2000, alpha=0.1, seed=1)
+    boot = top_two_bootstrap(data, m, reps=2000, alpha=0.1, rng=1)
     folds = rp.fold_analysis(data, alpha=0.1)
     text = summary_text(data, measures=m, pairwise=pw, chance=chance, bootstrap=boot, folds=folds,
                         alpha=0.1)
@@ -514,13 +540,16 @@ def test_summary_of_identical_classifiers_is_defined():
     """Degenerate but legal: two classifiers that never disagree."""
     frame = pd.DataFrame({"label": ["x", "y", "x", "y"], "pred_a": ["x", "y", "x", "x"],
                           "pred_b": ["x", "y", "x", "x"], "fold": [1, 1, 2, 2]})
-    data = load_predictions(frame)
+    data = load_predictions(frame, positive_label="y")
     m = classifier_measures(data)
-    boot = top_two_bootstrap(data, m, reps=500, seed=0)
+    boot = top_two_bootstrap(data, m, reps=500, rng=0)
     assert (boot.difference, boot.low, boot.high, boot.share_tied) == (0, 0, 0, 1)
     text = summary_text(data, measures=m, pairwise=pairwise_comparison(data),
                         chance=rp.chance_check(data, m), bootstrap=boot, folds=rp.fold_analysis(data))
-    assert "-0.0" not in text and "same number of errors, disagreeing on 0 cases" in text
+    assert "-0.0" not in text and "make identical predictions on every test case" in text
+    assert "0.0 to 0.0" not in text and "+0.000 to +0.000" not in text  # zero widths explained
+    assert text.count("zero width") == 3  # pairwise interval, F1 bootstrap, fold t-test
+    assert "tie for the highest accuracy" in text
     assert "for 1 comparison," in text and "same mean accuracy" in text
 
 
@@ -537,7 +566,7 @@ def test_example_scores_agree_with_the_case_study_predictions():
     from evallib.data import load_gse4335
 
     X, y = load_gse4335()
-    study = run_case_study(X, y, seed=0)
+    study = run_case_study(X, y, rng=0)
     shipped = pd.read_csv(EXAMPLE_PATH)
     er = np.array(["ER-", "ER+"])
     np.testing.assert_array_equal(shipped["label"], er[y.to_numpy()[study.test_idx]])
@@ -566,18 +595,31 @@ def _run_cli(tmp_path: Path, predictions: Path, *args: str) -> tuple[str, dict]:
     return out.read_text(encoding="utf-8"), nb
 
 
-def _p_text(b: int, c: int) -> str:
-    return f"{sm_mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue:.2g}"
+def _adjusted_p_texts(frame: pd.DataFrame, names, label: str = "label", method: str = "holm") -> list[str]:
+    """The mid-p McNemar p of every pair (scipy), adjusted by statsmodels' multipletests."""
+    from itertools import combinations
+
+    from statsmodels.stats.multitest import multipletests
+
+    y = frame[label].to_numpy()
+    ps = []
+    for i, j in combinations(names, 2):
+        wi, wj = frame[f"pred_{i}"].to_numpy() != y, frame[f"pred_{j}"].to_numpy() != y
+        b, c = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj))
+        ps.append(_mid_p(b, c))
+    return [f"{p:.2g}" for p in multipletests(ps, method=method)[1]]
 
 
 @pytest.mark.slow
 def test_report_on_the_example(tmp_path):
-    html, nb = _run_cli(tmp_path, EXAMPLE_PATH, "--title", "Shipped example report")
+    html, nb = _run_cli(tmp_path, EXAMPLE_PATH, "--title", "Shipped example report",
+                        "--positive-label", "ER-")
     raw = pd.read_csv(EXAMPLE_PATH)
     y = raw["label"].to_numpy()
     assert "Shipped example report" in html
     assert "load_predictions(" not in html and "What you will learn" not in html  # no code, no intro
     assert not re.search(r'(src|href)="https?:', html)  # self-contained: nothing from the network
+    assert "mathjax" not in html.lower() and "require.js" not in html  # evallib.htmlexport's page
     outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
     assert not [o for o in outputs if o["output_type"] == "error" or o.get("name") == "stderr"]
     for name in ("dlda30", "dlda10", "coin", "prior"):
@@ -587,9 +629,10 @@ def test_report_on_the_example(tmp_path):
     s = raw["score_dlda10"].to_numpy()
     neg = y == "ER-"
     assert f"{stats.mannwhitneyu(s[neg], s[~neg]).statistic / (neg.sum() * (~neg).sum()):.3f}" in html
-    w1, w3 = raw["pred_dlda30"] != y, raw["pred_dlda30_swapped"] != y
-    assert _p_text(int(np.sum(w1 & ~w3)), int(np.sum(~w1 & w3))) in html
-    assert html.count("<img ") == 1 and "src=\"data:image/png;base64," in html  # the embedded plot
+    names = ("dlda30", "dlda10", "dlda30_swapped", "coin", "prior")
+    for text in _adjusted_p_texts(raw, names):  # the slim table's Holm-adjusted p-values
+        assert f">{text}</td>" in html
+    assert html.count("<img ") == 2 and "src=\"data:image/png;base64," in html  # intervals and ROC curves
     f1 = {n: f1_score(y, raw[f"pred_{n}"], pos_label="ER-") for n in ("dlda30", "dlda10")}
     assert f"F1 of dlda30: {f1['dlda30']:.3f}; F1 of dlda10: {f1['dlda10']:.3f}" in html
 
@@ -603,9 +646,9 @@ def test_report_on_generated_labels_only(tmp_path):
     y = frame["label"].to_numpy()
     for name in ("forest", "logreg", "stump"):
         assert f"{np.mean(frame[f'pred_{name}'] == y):.3f}" in html
-    wf, ws = frame["pred_forest"] != y, frame["pred_stump"] != y
-    assert _p_text(int(np.sum(wf & ~ws)), int(np.sum(~wf & ws))) in html
-    assert "90% interval" in html and f"{0.1 / 3:.3f}" in html  # Bonferroni level for 3 pairs
+    for text in _adjusted_p_texts(frame, ("forest", "logreg", "stump"), method="bonferroni"):
+        assert f">{text}</td>" in html
+    assert "90% interval" in html and "joint interval (Bonferroni)" in html and "Bonferroni p (mid-p test)" in html
     assert "test cases: 120" in html
     assert "Skipped: the file has no fold column" in html
     assert "AUC" in html and "its predicted labels" in html  # section 4 without scores
@@ -628,7 +671,7 @@ def test_report_on_generated_scores_and_folds(tmp_path):
     fr = stats.friedmanchisquare(*[per_fold[c] for c in per_fold.columns])
     assert f"p = {fr.pvalue:.2g}" in html and f"chi2 = {fr.statistic:.2f}" in html
     assert "Average rank over 5 folds" not in html  # figure titles are inside the image
-    assert html.count("<img ") == 2  # the interval plot and the CD diagram
+    assert html.count("<img ") == 3  # the interval plot, the ROC curves and the CD diagram
 
 
 @pytest.mark.slow
@@ -636,7 +679,8 @@ def test_notebook_with_other_parameters(tmp_path):
     """papermill with non-default parameters: the output follows them."""
     src = _write(labels_only_frame(n=80), tmp_path / "x.csv")
     out = tmp_path / "nb.ipynb"
-    run_papermill(NOTEBOOK, out, dict(predictions=str(src), alpha=0.2, adjust="none", title="Other parameters"))
+    run_papermill(NOTEBOOK, out, dict(predictions=str(src), positive_label=None, alpha=0.2, adjust="none",
+                                      title="Other parameters"))
     text = out.read_text()
     assert "test cases: 80" in text and "80% interval" in text and "Other parameters" in text
 
@@ -648,7 +692,7 @@ def test_notebook_stops_in_its_first_cells_on_bad_input(tmp_path):
     src.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n")
     out = tmp_path / "nb.ipynb"
     with pytest.raises(papermill.PapermillExecutionError) as info:
-        run_papermill(NOTEBOOK, out, dict(predictions=str(src)))
+        run_papermill(NOTEBOOK, out, dict(predictions=str(src), positive_label=None))
     assert info.value.ename == "ReportInputError" and "'pred_a' has 1 missing" in info.value.evalue
     nb = json.loads(out.read_text())
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
@@ -660,10 +704,10 @@ def test_notebook_stops_in_its_first_cells_on_bad_input(tmp_path):
 def test_failed_notebook_leaves_no_report(tmp_path, monkeypatch):
     """Even when the quick pre-check passes, a failing notebook writes nothing."""
     bad = tmp_path / "bad.csv"
-    bad.write_text("label,pred_a,pred_b\n0,1,0\n1,0,1\n2,0,1\n")
-    good = load_predictions(EXAMPLE_PATH)
-    monkeypatch.setattr(rp, "load_predictions", lambda *a, **k: good)
+    bad.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n0,0,1\n")
+    good = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    monkeypatch.setattr(rp.runner, "load_predictions", lambda *a, **k: good)
     out = tmp_path / "out" / "r.html"
-    with pytest.raises(ReportInputError, match="holds 3 classes"):
+    with pytest.raises(ReportInputError, match="'pred_a' has 1 missing"):
         rp.run_report(bad, out, progress=False)
-    assert list(out.parent.iterdir()) == []
+    assert not out.parent.exists()  # the folder the run created is removed too

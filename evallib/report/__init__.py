@@ -1,0 +1,121 @@
+"""The "compare my classifiers" report: an analyst's predictions in, an honest comparison out.
+
+The analyst's file has one row per test case: the true class in a label column, and per
+classifier a predicted-label column ``pred_<name>``, a score column ``score_<name>`` (higher
+means more likely the positive class), or both; optionally a ``fold`` column when the rows
+are the out-of-fold predictions of a cross-validation. :func:`load_predictions` reads and
+checks it; one function per section of ``notebooks/report.ipynb`` computes that section's
+numbers; :func:`summary_text` turns them into plain sentences, effect sizes and intervals
+first, p-values second, as Berrar & Lozano (2013, section 8) recommend; :func:`run_report`
+executes the notebook with papermill and writes an HTML page without code cells.
+
+One module per job: :mod:`~evallib.report.inputs` (reading and checking the file),
+:mod:`~evallib.report.sections` (the sections' computations), :mod:`~evallib.report.text`
+(formatted tables and the summary's sentences), :mod:`~evallib.report.runner` (papermill and
+nbconvert) and :mod:`~evallib.report.example` (the shipped example).
+
+Sections and their sources (the summary, :func:`summary_text`, comes first):
+
+1. :func:`summarise_data` -- sizes, class balance, classifiers, how the file was read, which
+   class is positive and what the scores are for, warnings.
+2. :func:`classifier_measures` -- Flach (2012), ch. 12: contingency table, accuracy with its
+   Wilson interval, average recall, precision, recall, F-measure, AUC, beside the
+   majority-class baseline (:func:`majority_baseline`); for K classes accuracy, balanced
+   accuracy and macro-F1 (:mod:`evallib.multiclass`) with :func:`per_class_tables`;
+   :func:`score_warnings` for reversed scores and classifiers below the baseline.
+3. :func:`omnibus_test` (Cochran's Q) and :func:`pairwise_comparison` -- Berrar & Lozano
+   (2013) with the intervals and the mid-p McNemar test Fagerland, Lydersen & Laake
+   recommend (:func:`evallib.pairwise.paired_difference_interval`), Holm's adjustment.
+4. :func:`score_comparison` -- DeLong AUC intervals and paired tests, Brier score and
+   log-loss (:mod:`evallib.scoring`).
+5. :func:`chance_check` -- Forman & Cohen (2005): is the winner better than the best of
+   ``C`` random rankings? (:func:`evallib.nullbest.judge_winner`, log-space laws, a normal
+   law for the AUC of large test sets).
+6. :func:`top_two_bootstrap` -- Keller, Bengio & Wong: paired bootstrap of the F1 (K
+   classes: macro-F1) difference.
+7. :func:`fold_analysis` -- per-fold accuracy, the corrected resampled t-test, Friedman's
+   test and the critical-difference diagram (Flach 2012, ch. 12).
+
+Every section function returns :class:`Skipped` with a one-line reason when its input is
+absent (no scores, no fold column, fewer than two classifiers with predicted labels, more than
+two classes for the sections that need one positive class).
+"""
+from __future__ import annotations
+
+from .example import EXAMPLE_PATH, make_example_predictions
+from .inputs import (
+    PRED_PREFIX,
+    SCORE_PREFIX,
+    Predictions,
+    ReportInputError,
+    load_predictions,
+)
+from .runner import REPORT_NOTEBOOK, ReportExecutionError, ReportFiles, run_report
+from .sections import (
+    ChanceCheck,
+    DataSummary,
+    F1Comparison,
+    FoldAnalysis,
+    ScoreComparison,
+    Skipped,
+    adjusted_pvalues,
+    chance_check,
+    classifier_measures,
+    data_notes,
+    fold_analysis,
+    majority_baseline,
+    omnibus_test,
+    pairwise_comparison,
+    per_class_tables,
+    score_comparison,
+    score_warnings,
+    summarise_data,
+    top_two_bootstrap,
+)
+from .text import (
+    P_FLOOR,
+    format_measures,
+    format_p,
+    format_pairwise,
+    plot_pair_intervals,
+    summary_text,
+)
+
+__all__ = [
+    "ReportInputError",
+    "ReportExecutionError",
+    "Predictions",
+    "Skipped",
+    "DataSummary",
+    "load_predictions",
+    "summarise_data",
+    "classifier_measures",
+    "format_measures",
+    "pairwise_comparison",
+    "format_pairwise",
+    "summary_text",
+    "FoldAnalysis",
+    "fold_analysis",
+    "ChanceCheck",
+    "chance_check",
+    "F1Comparison",
+    "top_two_bootstrap",
+    "run_report",
+    "ReportFiles",
+    "make_example_predictions",
+    "EXAMPLE_PATH",
+    "REPORT_NOTEBOOK",
+    "PRED_PREFIX",
+    "SCORE_PREFIX",
+    "P_FLOOR",
+    "format_p",
+    "plot_pair_intervals",
+    "adjusted_pvalues",
+    "data_notes",
+    "majority_baseline",
+    "score_warnings",
+    "ScoreComparison",
+    "omnibus_test",
+    "per_class_tables",
+    "score_comparison",
+]

@@ -1,0 +1,276 @@
+"""The report's runner: papermill executes the template, nbconvert writes the HTML page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .._validate import check_alpha, check_choice, check_count
+from .inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
+
+#: The report notebook (evallib is installed editable from a clone).
+REPORT_NOTEBOOK: Path = Path(__file__).resolve().parents[2] / "notebooks" / "report.ipynb"
+
+# ----------------------------------------------------------------------- runner
+@dataclass(frozen=True)
+class ReportFiles:
+    """The files :func:`run_report` wrote: the HTML page and the executed notebook."""
+
+    html: Path
+    notebook: Path
+
+
+class ReportExecutionError(RuntimeError):
+    """The report notebook failed; the message is the notebook's error in one sentence."""
+
+
+def _progress(enabled: bool, message: str) -> None:
+    if enabled:
+        print(message, file=sys.stderr, flush=True)
+
+
+# The lab template without its scripts from a CDN (require.js for widgets, MathJax, Mermaid):
+# the report has no widgets, TeX or diagrams, so the page works offline; CSS and figures
+# are inline.
+def _html_exporter():
+    """The HTML exporter for the report: no code, no prompts, no opening cell, offline maths.
+
+    :class:`evallib.htmlexport.OfflineHTMLExporter` (nbconvert's lab template with every
+    formula turned into MathML and no script loaded from a CDN), so the page renders its
+    mathematics without network access; figures and CSS are inline.
+    """
+    from nbconvert.preprocessors import TagRemovePreprocessor
+
+    from ..htmlexport import OfflineHTMLExporter
+
+    exporter = OfflineHTMLExporter(exclude_input=True, exclude_input_prompt=True,
+                                   exclude_output_prompt=True)
+    # The notebook's opening cell explains how to run it; the page starts with the title.
+    exporter.register_preprocessor(
+        TagRemovePreprocessor(remove_cell_tags={"report-hide"}, enabled=True), enabled=True)
+    return exporter
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write the HTML page (a seam for the tests' full-disk case)."""
+    path.write_text(text, encoding="utf-8")
+
+
+def _os_sentence(exc: OSError, folder: Path) -> str:
+    """One sentence for a failure to write the report."""
+    import errno
+
+    if exc.errno == errno.ENOSPC or exc.errno == errno.EDQUOT:
+        return f"The disk holding {str(folder)!r} is full, so the report could not be written."
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"The output folder {str(folder)!r} is not writable, so the report could not be written."
+    return f"The report could not be written to {str(folder)!r} ({exc.strerror or _first_line(exc)})."
+
+
+def _prepare_output(out_html: Path, out_nb: Path, given: str) -> Path | None:
+    """Check the output paths; create the folder. Returns the topmost folder created, if any."""
+    for path in (out_html, out_nb):
+        if path.is_dir():
+            raise ReportInputError(
+                f"The output path {str(path)!r} is a directory; give a file name ending in .html "
+                "(-o/--output).")
+    folder = out_html.parent
+    created = None
+    if not folder.exists():
+        created = folder
+        while not created.parent.exists():
+            created = created.parent
+    elif not folder.is_dir():
+        raise ReportInputError(f"The output folder {str(folder)!r} is a file, not a folder.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ReportInputError(_os_sentence(exc, folder)) from None
+    return created
+
+
+def _remove_created(created: Path, folder: Path) -> None:
+    """Remove the empty folders this run created, from ``folder`` up to ``created``."""
+    path = folder
+    while True:
+        try:
+            path.rmdir()
+        except OSError:
+            return
+        if path == created:
+            return
+        path = path.parent
+
+
+def run_report(
+    predictions: str | os.PathLike,
+    output: str | os.PathLike,
+    *,
+    label_column: str = "label",
+    positive_label: Any = None,
+    fold_column: str = "fold",
+    pred_prefix: str = PRED_PREFIX,
+    score_prefix: str = SCORE_PREFIX,
+    sheet: str | None = None,
+    alpha: float = 0.05,
+    adjust: str = "holm",
+    interval: str = "bonett_price",
+    classifiers_tried: int | None = None,
+    title: str | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    timeout: int = 600,
+) -> ReportFiles:
+    """Execute ``notebooks/report.ipynb`` on a predictions file and write the HTML report.
+
+    Steps (each announced on stderr when ``progress``): the input is checked with
+    :func:`load_predictions` (so bad input fails in a second, before any kernel starts);
+    papermill executes the notebook with the parameters (with a progress bar over the
+    cells); nbconvert writes a self-contained HTML page without code cells. Both files are
+    written under temporary names in the output folder and moved into place only when
+    everything succeeded, so a failed run leaves no file that looks like a finished report.
+
+    Parameters
+    ----------
+    predictions : path
+        The predictions file (see :func:`load_predictions`).
+    output : path
+        The HTML file to write; the executed notebook goes beside it (same name, ``.ipynb``).
+    label_column, positive_label, fold_column, pred_prefix, score_prefix, sheet
+        The column roles and the Excel sheet, see :func:`load_predictions`.
+    alpha : float
+        Significance level, in (0, 1).
+    adjust : {"holm", "bonferroni", "none"}
+        Multiple-testing adjustment of the pairwise section.
+    interval : str
+        The pairwise interval (:func:`evallib.pairwise.paired_difference_interval`);
+        default Bonett-Price, ``"qh"`` for Berrar & Lozano's Quesenberry-Hurst interval.
+    classifiers_tried : int, optional
+        Forman & Cohen's C, the number of classifiers tried before these were chosen;
+        ``None`` = the number of classifiers in the file.
+    title : str, optional
+        Report title; default "Classifier comparison: <file name>".
+    seed : int
+        Seed of the bootstrap (section 5).
+    progress : bool
+        Print the steps and papermill's progress bar.
+    timeout : int
+        Seconds allowed per notebook cell.
+
+    Returns
+    -------
+    ReportFiles
+
+    Raises
+    ------
+    ReportInputError
+        Bad input, with one sentence (nothing is written).
+    ReportExecutionError
+        The notebook failed for another reason (nothing is written).
+    """
+    pred_path = Path(predictions).expanduser().resolve()
+    out_html = Path(output).expanduser().resolve()
+    if out_html.suffix.lower() not in (".html", ".htm"):
+        raise ReportInputError(f"The output file {str(output)!r} must end in .html.")
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    interval = check_choice(interval, "interval", ("bonett_price", "tango", "newcombe", "agresti_min",
+                                                   "wald", "wald_cc", "qh"))
+    if classifiers_tried is not None:
+        classifiers_tried = check_count(classifiers_tried, "classifiers_tried", minimum=1)
+    seed = check_count(seed, "seed")
+
+    _progress(progress, f"[1/3] checking {predictions}")
+    roles = dict(label_column=label_column, fold_column=fold_column, pred_prefix=pred_prefix,
+                 score_prefix=score_prefix)
+    data = load_predictions(Path(predictions).expanduser(), positive_label=positive_label, sheet=sheet,
+                            **roles)
+    if classifiers_tried is not None and classifiers_tried < len(data.classifiers):
+        raise ReportInputError(
+            f"classifiers_tried must be at least the {len(data.classifiers)} classifiers in the "
+            f"file, got {classifiers_tried}."
+        )
+    params = dict(
+        predictions=str(pred_path), **roles,
+        positive_label=None if positive_label is None else str(positive_label), sheet=sheet,
+        alpha=alpha, adjust=adjust, interval=interval, classifiers_tried=classifiers_tried,
+        title=title or f"Classifier comparison: {pred_path.name}", seed=seed,
+    )
+    import nbformat
+    import papermill
+
+    from .._kernel import PatientKernelManager
+
+    if not REPORT_NOTEBOOK.is_file():
+        raise ReportExecutionError(
+            f"The report notebook {REPORT_NOTEBOOK} is missing: run_report uses the repository's "
+            "notebooks/ folder, so install evallib editable from a clone (`make venv` does)."
+        )
+    out_nb = out_html.with_suffix(".ipynb")
+    created = _prepare_output(out_html, out_nb, str(output))
+    tmp_dir = None
+    moved: list[Path] = []
+    try:
+        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
+        tmp_nb = tmp_dir / out_nb.name
+        _progress(progress, f"[2/3] running the report notebook ({len(data.classifiers)} classifiers, "
+                            f"{data.n} test cases)")
+        try:
+            papermill.execute_notebook(
+                str(REPORT_NOTEBOOK), str(tmp_nb), parameters=params, cwd=str(REPORT_NOTEBOOK.parent),
+                kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
+                log_output=False, kernel_manager_class=PatientKernelManager,
+            )
+        except papermill.PapermillExecutionError as exc:
+            message = (exc.evalue or exc.ename).strip().splitlines()[0]
+            if exc.ename == "ReportInputError":
+                raise ReportInputError(message) from None
+            raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
+        except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, ...
+            name = type(exc).__name__
+            if isinstance(exc, OSError) and not isinstance(exc, TimeoutError):
+                raise  # a file could not be written: the sentence comes below
+            if "Timeout" in name or isinstance(exc, TimeoutError):
+                raise ReportExecutionError(
+                    f"A cell of the report notebook ran longer than the {timeout} s allowed per cell "
+                    "(timeout=), so the report was stopped.") from None
+            if name == "DeadKernelError":
+                raise ReportExecutionError(
+                    "The report notebook's kernel died (often: not enough memory for this file).") from None
+            raise ReportExecutionError(f"The report notebook failed: {name}: {_first_line(exc)}") from None
+        _progress(progress, f"[3/3] writing {out_html}")
+        nb = nbformat.read(tmp_nb, as_version=4)
+        exporter = _html_exporter()
+        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": params["title"]}})
+        tmp_html = tmp_dir / out_html.name
+        _write_text(tmp_html, body)
+        os.replace(tmp_nb, out_nb)
+        moved.append(out_nb)
+        os.replace(tmp_html, out_html)
+        moved.append(out_html)
+    except OSError as exc:
+        for path in moved:
+            path.unlink(missing_ok=True)
+        raise ReportInputError(_os_sentence(exc, out_html.parent)) from None
+    except BaseException:
+        for path in moved:
+            path.unlink(missing_ok=True)
+        raise
+    finally:
+        if tmp_dir is not None:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+        if created is not None and not any(created.iterdir()):
+            _remove_created(created, out_html.parent)
+    _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
+    return ReportFiles(html=out_html, notebook=out_nb)
+

@@ -1,0 +1,158 @@
+"""Input of the report: file formats as real files come, and the bad inputs of issue 14, section 5.
+
+Reference: the same table written by pandas as a plain UTF-8 CSV and read back with
+explicit settings; every format must give the same checked predictions.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from evallib.report import ReportInputError, load_predictions
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def frame(n: int = 40, seed: int = 3) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.4, "spam", "ham")
+    out = pd.DataFrame({"label": y, "fold": np.tile([1, 2], n // 2)})
+    for name, noise in (("a", 0.2), ("b", 0.3)):
+        out[f"pred_{name}"] = np.where(rng.random(n) < noise, np.where(y == "spam", "ham", "spam"), y)
+        out[f"score_{name}"] = np.round(rng.normal(size=n) + (y == "spam"), 3)
+    return out
+
+
+def same(data, reference) -> None:
+    assert data.classifiers == reference.classifiers
+    np.testing.assert_array_equal(data.y, reference.y)
+    for name in reference.labels:
+        np.testing.assert_array_equal(data.labels[name], reference.labels[name])
+    for name in reference.scores:
+        np.testing.assert_allclose(data.scores[name], reference.scores[name], rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(data.folds, reference.folds)
+
+
+@pytest.fixture
+def reference(tmp_path):
+    f = frame()
+    path = tmp_path / "plain.csv"
+    f.to_csv(path, index=False)
+    data = load_predictions(path, positive_label="spam")
+    assert data.read_note == ""
+    return f, data
+
+
+def test_semicolon_decimal_comma_windows_1252(tmp_path, reference):
+    f, ref = reference
+    umlaut = {"spam": "späm", "ham": "ham"}
+    g = f.assign(label=f["label"].map(umlaut), pred_a=f["pred_a"].map(umlaut), pred_b=f["pred_b"].map(umlaut))
+    path = tmp_path / "excel_export.csv"
+    path.write_bytes(g.to_csv(index=False, sep=";", decimal=",").encode("cp1252"))
+    data = load_predictions(path, positive_label="späm")
+    same(data, ref)
+    assert "semicolons" in data.read_note and "decimal comma" in data.read_note
+    assert "Windows-1252" in data.read_note
+
+
+def test_bom_and_tsv(tmp_path, reference):
+    f, ref = reference
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes(f.to_csv(index=False).encode("utf-8-sig"))
+    data = load_predictions(bom, positive_label="spam")  # without BOM handling: no 'label' column
+    same(data, ref)
+    assert "byte-order mark" in data.read_note
+    for name in ("t.tsv", "t.txt"):
+        path = tmp_path / name
+        f.to_csv(path, index=False, sep="\t")
+        data = load_predictions(path, positive_label="spam")
+        same(data, ref)
+        assert "tabs" in data.read_note
+
+
+def test_excel_with_sheet(tmp_path, reference):
+    f, ref = reference
+    path = tmp_path / "book.xlsx"
+    with pd.ExcelWriter(path) as xl:
+        pd.DataFrame({"notes": ["nothing here"]}).to_excel(xl, sheet_name="readme", index=False)
+        f.to_excel(xl, sheet_name="predictions", index=False)
+    data = load_predictions(path, positive_label="spam", sheet="predictions")
+    same(data, ref)
+    assert "sheet 'predictions'" in data.read_note and "2 sheets" in data.read_note
+    with pytest.raises(ReportInputError, match="no sheet 'other'.*'readme' and 'predictions'"):
+        load_predictions(path, positive_label="spam", sheet="other")
+    with pytest.raises(ReportInputError, match="applies to Excel workbooks only"):
+        load_predictions(ROOT / "data" / "example_predictions.csv", positive_label="ER-", sheet="x")
+
+
+def test_parquet(tmp_path, reference):
+    f, ref = reference
+    path = tmp_path / "p.parquet"
+    f.to_parquet(path)
+    data = load_predictions(path, positive_label="spam")
+    same(data, ref)
+    assert data.read_note == "Read a Parquet file."
+
+
+def test_positive_class_is_never_chosen_by_counting():
+    f = frame()
+    with pytest.raises(ReportInputError) as info:
+        load_predictions(f)
+    msg = str(info.value)
+    assert "--positive-label" in msg and "'ham' and 'spam'" in msg and "\n" not in msg
+    data = load_predictions(f.assign(label=(f["label"] == "spam").astype(int),
+                                     pred_a=(f["pred_a"] == "spam").astype(int),
+                                     pred_b=(f["pred_b"] == "spam").astype(int)))
+    assert data.positive == "1" and "0 and 1" in data.positive_from
+
+
+# (content of a CSV, options, fragment of the one sentence)
+BAD = {
+    "duplicate column": ("label,pred_a,pred_a\nx,x,y\ny,y,y\n", {"positive_label": "x"},
+                         "column name 'pred_a' occurs twice"),
+    "duplicate after spaces": ("label,pred_a, pred_a\nx,x,y\ny,y,y\n", {"positive_label": "x"},
+                               "column name 'pred_a' occurs twice"),
+    "fold is label": ("label,pred_a,pred_b\nx,x,y\ny,y,y\n",
+                      {"positive_label": "x", "fold_column": "label"}, "fold column 'label' is also the label column"),
+    "case labels": ("label,pred_a,pred_b\nSpam,Spam,ham\nspam,ham,ham\nham,ham,ham\n", {"positive_label": "spam"},
+                    "'Spam' and 'spam', which differ only in letter case"),
+    "space labels": ("label,pred_a,pred_b\nspam,spam,ham\n\"spam \",ham,ham\nham,ham,ham\n",
+                     {"positive_label": "spam"}, "differ only in letter case or surrounding space"),
+    "case prediction": ("label,pred_a,pred_b\nspam,SPAM,ham\nham,ham,ham\n", {"positive_label": "spam"},
+                        "differs from 'spam' only in letter case"),
+    "no positive": ("label,pred_a,pred_b\nlow,low,high\nhigh,high,high\n", {}, "--positive-label"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_inputs_one_sentence(tmp_path, case):
+    content, options, fragment = BAD[case]
+    path = tmp_path / "bad.csv"
+    path.write_text(content)
+    with pytest.raises(ReportInputError) as info:
+        load_predictions(path, **options)
+    msg = str(info.value)
+    assert fragment in msg and "\n" not in msg and msg.endswith((".", ")."))
+
+
+@pytest.mark.parametrize("case", ["duplicate column", "fold is label", "case labels", "no positive"])
+def test_cli_bad_inputs_exit_1_and_leave_nothing(tmp_path, case):
+    content, options, fragment = BAD[case]
+    path = tmp_path / "bad.csv"
+    path.write_text(content)
+    args = []
+    for key, value in options.items():
+        args += ["--" + key.replace("_", "-"), value]
+    out = tmp_path / "out" / "r.html"
+    proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(path), "-o", str(out), *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 2 and fragment in lines[-1]  # the step line, then the sentence
+    assert not out.parent.exists() or list(out.parent.iterdir()) == []

@@ -1,0 +1,308 @@
+"""The report never reaches a silently wrong conclusion (issue 14, section 1), and a failed
+run leaves nothing behind (section 5, output).
+
+The reversed-score file is built here from scikit-learn on a real data set: the diabetes
+data, median split into ``low``/``high`` (221 cases each), 10-fold cross-validated
+predictions of three models, scores ``P(high)`` as scikit-learn gives them. References:
+scikit-learn's ``roc_auc_score``, statsmodels' McNemar test and Holm adjustment.
+"""
+
+from __future__ import annotations
+
+import errno
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from evallib import report as rp
+from evallib.report import (
+    EXAMPLE_PATH,
+    ReportExecutionError,
+    ReportInputError,
+    adjusted_pvalues,
+    chance_check,
+    classifier_measures,
+    format_measures,
+    load_predictions,
+    pairwise_comparison,
+    score_warnings,
+    summary_text,
+    top_two_bootstrap,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def diabetes() -> pd.DataFrame:
+    from sklearn.datasets import load_diabetes
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, target = load_diabetes(return_X_y=True)
+    y = np.where(target > np.median(target), "high", "low")
+    cv = StratifiedKFold(10, shuffle=True, random_state=0)
+    frame = pd.DataFrame({"label": y})
+    models = {"logreg": make_pipeline(StandardScaler(), LogisticRegression()), "bayes": GaussianNB(),
+              "dummy": DummyClassifier(strategy="prior")}
+    for name, model in models.items():
+        proba = cross_val_predict(model, X, y, cv=cv, method="predict_proba")
+        classes = sorted(set(y))  # scikit-learn's classes_: ['high', 'low']
+        frame[f"score_{name}"] = proba[:, classes.index("high")]
+        frame[f"pred_{name}"] = np.asarray(classes)[proba.argmax(axis=1)]
+    return frame
+
+
+def test_diabetes_file_is_tied_and_needs_the_positive_label(diabetes):
+    assert (diabetes["label"] == "high").sum() == (diabetes["label"] == "low").sum() == 221
+    with pytest.raises(ReportInputError, match="--positive-label") as info:
+        load_predictions(diabetes)
+    assert "\n" not in str(info.value)
+
+
+def test_right_positive_class_no_warning(diabetes):
+    data = load_predictions(diabetes, positive_label="high")
+    m = classifier_measures(data)
+    y = diabetes["label"].to_numpy() == "high"
+    for name in ("logreg", "bayes", "dummy"):
+        assert m.loc[name, "AUC"] == pytest.approx(roc_auc_score(y, diabetes[f"score_{name}"]))
+    assert m.loc["logreg", "AUC"] > 0.75
+    assert not [w for w in score_warnings(data, m) if "reversed" in w]
+    assert "Scores are read as evidence for 'high'" in " ".join(rp.data_notes(data))
+
+
+def test_reversed_scores_are_called_out(diabetes):
+    data = load_predictions(diabetes, positive_label="low")
+    m = classifier_measures(data)
+    y = diabetes["label"].to_numpy() == "low"
+    assert m.loc["logreg", "AUC"] == pytest.approx(roc_auc_score(y, diabetes["score_logreg"]))
+    assert m.loc["logreg", "AUC"] < 0.25  # the issue's 0.16-0.23
+    warnings = score_warnings(data, m)
+    reversed_ = [w for w in warnings if "look reversed" in w]
+    assert any(w.startswith("logreg's scores look reversed") for w in reversed_)
+    assert any(w.startswith("bayes's scores look reversed") for w in reversed_)
+    assert not any(w.startswith("dummy's scores") for w in reversed_)  # constant: AUC exactly 0.5
+    text = summary_text(data, measures=m, warnings=warnings)
+    first = text.splitlines()[0]
+    assert first.startswith("- **Warning:**") and "look reversed" in first
+
+
+def test_baseline_beside_every_classifier(diabetes):
+    data = load_predictions(diabetes, positive_label="high")
+    m = classifier_measures(data)
+    base = m.attrs["baseline"]
+    assert base["accuracy"] == 0.5 and base["AUC"] == 0.5 and "classes tied" in base["name"]
+    table = format_measures(m)
+    assert table.index[-1].startswith("baseline: majority class") and table.iloc[-1]["AUC"] == "0.500"
+    text = summary_text(data, measures=m)
+    assert "always predicting the majority class would score 50.0%" in text
+    # the shipped example: three classifiers below the baseline are named
+    ex = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    em = classifier_measures(ex)
+    raw = pd.read_csv(EXAMPLE_PATH)
+    majority = raw["label"].value_counts().max() / len(raw)
+    below = [n for n in ex.labels if np.mean(raw[f"pred_{n}"] == raw["label"]) < majority]
+    assert below == ["dlda30_swapped", "coin", "prior"]
+    warned = [w for w in score_warnings(ex, em) if "below the" in w and "baseline" in w]
+    assert [w.split("'s")[0] for w in warned] == below
+
+
+def test_best_threshold_accuracy_is_labelled_optimistic():
+    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    m = classifier_measures(data)
+    chance = chance_check(data, m)
+    best = chance.table.loc["best accuracy"]
+    assert "optimistic" in best["from"] and best["value"] > m.loc[best["winner"], "accuracy"]
+    s = chance.summary()
+    assert "optimistic" in s and "not the classifier's accuracy" in s
+    text = summary_text(data, measures=m, chance=chance)
+    acc_line = next(line for line in text.splitlines() if "highest accuracy" in line)
+    assert f"{100 * best['value']:.1f}%" not in acc_line  # the best-threshold figure is not the accuracy
+
+
+def test_pvalue_floor_and_holm_against_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(0)
+    y = (rng.random(5000) < 0.5).astype(int)
+    frame = pd.DataFrame({"label": y, "pred_perfect": y, "pred_bad": np.where(np.arange(5000) < 2500, 1 - y, y),
+                          "pred_noisy": np.where(rng.random(5000) < 0.1, 1 - y, y)})
+    data = load_predictions(frame)
+    pw = pairwise_comparison(data)
+    assert (pw["p"] == 0).any()  # the chi-square tail underflows
+    np.testing.assert_allclose(np.sort(pw["p_adj"]), np.sort(multipletests(pw["p"], method="holm")[1]))
+    text = summary_text(data, measures=classifier_measures(data), pairwise=pw)
+    assert "p < 1e-15" in text and "p = 0" not in text and "p = 0." not in text.replace("p = 0.", "")
+    p = np.array([0.01, 0.04, 0.03, 0.5])
+    np.testing.assert_allclose(adjusted_pvalues(p, "bonferroni"), multipletests(p, method="bonferroni")[1])
+
+
+def test_interval_versus_holm_disagreement_is_explained():
+    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    pw = pairwise_comparison(data)
+    split = pw[(pw["diff_low"] > 0) | (pw["diff_high"] < 0)]
+    split = split[~split["reject"]]
+    assert len(split)  # the example has such pairs (e.g. dlda30 vs coin)
+    text = summary_text(data, measures=classifier_measures(data), pairwise=pw)
+    line = next(s for s in text.splitlines() if "excludes zero but Holm" in s)
+    for i, j in split["pair"]:
+        assert f"{i} vs {j}" in line
+
+
+def test_bootstrap_versus_mcnemar_disagreement_is_explained():
+    n = 2000
+    y = np.r_[np.ones(n // 2, int), np.zeros(n // 2, int)]
+    a = y.copy()
+    a[n // 2: n // 2 + 300] = 1  # 300 false positives
+    b = y.copy()
+    b[:300] = 0  # 300 false negatives: the same number of errors, a lower F1
+    data = load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}))
+    m = classifier_measures(data)
+    pw = pairwise_comparison(data)
+    boot = top_two_bootstrap(data, m, reps=2000, rng=1)
+    assert boot.excludes_zero and not pw["reject"].iloc[0] and pw["verdict"].iloc[0].startswith("tie")
+    text = summary_text(data, measures=m, pairwise=pw, bootstrap=boot)
+    assert "The F1 bootstrap and McNemar's test disagree on a vs b" in text
+    assert "tie: the same number of errors" in text
+
+
+def test_tied_leaders_are_named():
+    y = np.array([1, 0, 1, 0, 1, 0, 1, 0] * 10)
+    a = y.copy()
+    a[:8] = 1 - a[:8]
+    b = y.copy()
+    b[-8:] = 1 - b[-8:]
+    data = load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}))
+    text = summary_text(data, measures=classifier_measures(data), pairwise=pairwise_comparison(data))
+    assert "**a and b** tie for the highest accuracy" in text
+    assert "a and b, tie: the same number of errors, disagreeing on 16 cases" in text
+
+
+# ----------------------------------------------------------------------- output
+def _cli(args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "evallib", "report", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def test_output_is_a_directory(tmp_path):
+    out = tmp_path / "existing.html"
+    out.mkdir()
+    proc = _cli([EXAMPLE_PATH, "-o", out, "--positive-label", "ER-", "-q"])
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "is a directory" in proc.stderr.strip().splitlines()[-1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["existing.html"]
+    assert not any(out.iterdir())
+
+
+def test_output_folder_not_writable(tmp_path):
+    proc = _cli([EXAMPLE_PATH, "-o", "/proc/evallib-report-test/r.html", "--positive-label", "ER-", "-q"])
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert "could not be written" in last and last.endswith("No report was written.")
+
+
+def _fake_execute(template, output, **kwargs):
+    Path(output).write_text(Path(template).read_text())
+
+
+def test_full_disk_leaves_nothing(tmp_path, monkeypatch):
+    import papermill
+
+    def full(path, text):
+        Path(path).write_text(text[:10])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(papermill, "execute_notebook", _fake_execute)
+    monkeypatch.setattr(rp.runner, "_write_text", full)
+    out = tmp_path / "out" / "r.html"
+    with pytest.raises(ReportInputError, match="is full") as info:
+        rp.run_report(EXAMPLE_PATH, out, positive_label="ER-", progress=False)
+    assert "\n" not in str(info.value)
+    assert not (tmp_path / "out").exists()
+
+
+def test_timeout_is_one_sentence_and_leaves_nothing(tmp_path, monkeypatch):
+    import papermill
+    from nbclient.exceptions import CellTimeoutError
+
+    def slow(*args, **kwargs):
+        raise CellTimeoutError("Cell execution timed out: 60 lines of detail")
+
+    monkeypatch.setattr(papermill, "execute_notebook", slow)
+    (tmp_path / "keep.txt").write_text("x")
+    out = tmp_path / "r.html"
+    with pytest.raises(ReportExecutionError) as info:
+        rp.run_report(EXAMPLE_PATH, out, positive_label="ER-", progress=False, timeout=7)
+    assert str(info.value) == ("A cell of the report notebook ran longer than the 7 s allowed per cell "
+                               "(timeout=), so the report was stopped.")
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+@pytest.mark.slow
+def test_real_kernel_timeout_through_the_cli(tmp_path):
+    rng = np.random.default_rng(0)
+    n = 300_000  # the sections' cell takes several seconds: longer than the 1 s allowed
+    y = (rng.random(n) < 0.3).astype(int)
+    frame = pd.DataFrame({"label": y})
+    for k in range(3):
+        s = rng.normal(size=n) + y
+        frame[f"pred_m{k}"], frame[f"score_m{k}"] = (s > 0.5).astype(int), np.round(s, 3)
+    data_dir = tmp_path / "in"
+    data_dir.mkdir()
+    frame.to_csv(data_dir / "big.csv", index=False)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    proc = _cli([data_dir / "big.csv", "-o", out_dir / "r.html", "--timeout", "1", "-q"])
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "ran longer than the 1 s allowed" in proc.stderr.strip().splitlines()[-1], proc.stderr
+    assert list(out_dir.iterdir()) == []
+
+
+def test_interval_plot_labels_do_not_overlap():
+    import matplotlib.pyplot as plt
+
+    from evallib.report import plot_pair_intervals
+
+    rng = np.random.default_rng(2)
+    y = (rng.random(400) < 0.5).astype(int)
+    frame = pd.DataFrame({"label": y})
+    for k in range(7):  # 21 pairs with long names
+        frame[f"pred_gradient_boosting_variant_{k}"] = np.where(rng.random(400) < 0.1 + 0.03 * k, 1 - y, y)
+    pw = pairwise_comparison(load_predictions(frame))
+    ax = plot_pair_intervals(pw)
+    fig = ax.figure
+    fig.canvas.draw()
+    boxes = [t.get_window_extent() for t in ax.get_yticklabels()]
+    assert len(boxes) == 21
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            assert not boxes[i].overlaps(boxes[j])
+    fig2, ax2 = plt.subplots()
+    assert plot_pair_intervals(pw, ax=ax2) is ax2
+    plt.close("all")
+
+
+@pytest.mark.slow
+def test_reversed_diabetes_report_through_the_cli(diabetes, tmp_path):
+    path = tmp_path / "diabetes.csv"
+    diabetes.to_csv(path, index=False)
+    proc = _cli([path, "-o", tmp_path / "none.html", "-q"])
+    assert proc.returncode == 1 and "--positive-label" in proc.stderr.strip().splitlines()[-1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["diabetes.csv"]
+    out = tmp_path / "low.html"
+    proc = _cli([path, "-o", out, "--positive-label", "low", "-q"])
+    assert proc.returncode == 0, proc.stderr
+    html = out.read_text()
+    summary = html[html.index("Summary"):html.index("1. The data")]
+    assert "logreg&#x27;s scores look reversed" in summary or "logreg's scores look reversed" in summary
+    auc = roc_auc_score(diabetes["label"] == "low", diabetes["score_logreg"])
+    assert f"{auc:.3f}" in html
