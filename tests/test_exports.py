@@ -12,9 +12,6 @@ import evallib
 
 MODULES = sorted(m.name for m in pkgutil.iter_modules(evallib.__path__)
                  if not m.name.startswith("_"))
-# Modules whose block of __init__.py another branch rewrites (none left: the report
-# subpackage's block is complete).
-REWRITTEN_ELSEWHERE: set[str] = set()
 
 
 def _missing(module_name: str) -> list[str]:
@@ -24,10 +21,7 @@ def _missing(module_name: str) -> list[str]:
             if name not in evallib.__all__ or getattr(evallib, name, None) is not getattr(module, name)]
 
 
-@pytest.mark.parametrize("module_name", [
-    pytest.param(m, marks=pytest.mark.xfail(reason="rewritten by the report issue", strict=False))
-    if m in REWRITTEN_ELSEWHERE else m for m in MODULES
-])
+@pytest.mark.parametrize("module_name", MODULES)
 def test_every_public_name_is_exported(module_name):
     assert _missing(module_name) == []
 
