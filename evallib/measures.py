@@ -35,6 +35,7 @@ import pandas as pd
 from scipy import stats
 
 from ._plotting import get_axes
+from ._results import IntervalMixin
 from ._validate import check_alpha, check_choice, check_count, check_real
 
 __all__ = [
@@ -316,7 +317,7 @@ def expected_accuracy_from_auc(auc: float, n: int, *, positives: int | None = No
 
 # ------------------------------------------------------------------ Example 12.5
 @dataclass(frozen=True)
-class AccuracyInterval:
+class AccuracyInterval(IntervalMixin):
     """A confidence interval for accuracy from ``correct`` successes in ``n`` trials.
 
     Attributes
@@ -343,11 +344,6 @@ class AccuracyInterval:
     n: int
     n_var: float
     note: str = ""
-
-    @property
-    def width(self) -> float:
-        """``high - low``."""
-        return self.high - self.low
 
 
 def _check_correct_n(correct: Any, n: Any) -> tuple[int, int]:

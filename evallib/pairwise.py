@@ -38,6 +38,7 @@ import pandas as pd
 from scipy import stats
 
 from ._plotting import get_axes
+from ._results import IntervalMixin
 from ._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
@@ -340,7 +341,7 @@ def mcnemar(
 
 # ------------------------------------------------------------------ eqs. (4)-(5)
 @dataclass(frozen=True)
-class QHInterval:
+class QHInterval(IntervalMixin):
     """A Quesenberry-Hurst / May-Johnson confidence interval, eqs. (4)-(5).
 
     Attributes
@@ -359,15 +360,6 @@ class QHInterval:
     estimate: float
     alpha: float
     chi2_crit: float
-
-    @property
-    def width(self) -> float:
-        """``high - low``."""
-        return self.high - self.low
-
-    def contains(self, value: float = 0.0) -> bool:
-        """Whether ``value`` (by default the null value 0) lies in the interval."""
-        return self.low <= value <= self.high
 
 
 def _qh_bounds(b, c, n, crit, signed: bool):
@@ -504,7 +496,7 @@ _TAIL = 1e-15  # per-cell tail mass left out of an enumeration (see _cell_window
 
 
 @dataclass(frozen=True)
-class PairedInterval:
+class PairedInterval(IntervalMixin):
     """A confidence interval for ``error_A - error_B = (b - c)/n``.
 
     Attributes
@@ -520,15 +512,6 @@ class PairedInterval:
     estimate: float
     method: str
     alpha: float
-
-    @property
-    def width(self) -> float:
-        """``high - low``."""
-        return self.high - self.low
-
-    def contains(self, value: float = 0.0) -> bool:
-        """Whether ``value`` (by default the null value 0) lies in the interval."""
-        return self.low <= value <= self.high
 
 
 def _wilson(x, n, z):
