@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ._validate import check_count, check_real, check_rng, check_vector
+from ._validate import check_alpha, check_count, check_real, check_rng, check_vector
 
 __all__ = [
     "CorrelatedTTestResult",
@@ -102,14 +102,17 @@ class CorrelatedTTestResult:
             return None
         return stats.t(self.df, loc=self.mean, scale=self.scale)
 
-    def interval(self, level: float = 0.95) -> tuple[float, float]:
-        """The central posterior (credible) interval of the mean difference; it equals
-        the corrected t-test's confidence interval (same t distribution)."""
-        level = check_real(level, "level", low=0, high=1, low_open=True, high_open=True)
+    def interval(self, alpha: float = 0.05) -> tuple[float, float]:
+        """The central ``1 - alpha`` posterior (credible) interval of the mean difference.
+
+        It equals the corrected t-test's ``1 - alpha`` confidence interval (same t
+        distribution), and takes ``alpha`` as :meth:`evallib.CVTTestResult.interval` does.
+        """
+        alpha = check_alpha(alpha)
         post = self.posterior()
         if post is None:
             return self.mean, self.mean
-        lo, hi = post.interval(level)
+        lo, hi = post.interval(1.0 - alpha)
         return float(lo), float(hi)
 
 

@@ -54,7 +54,7 @@ def test_correlated_ttest_frequentist_reading_is_corrected_ttest():
     freq = corrected_resampled_ttest(y, x, test_train_ratio=1 / 9)
     assert ours.pvalue == pytest.approx(freq.pvalue, rel=1e-10)
     assert ours.pvalue == pytest.approx(2 * min(ours.p_left, ours.p_right), rel=1e-10)
-    assert ours.interval(0.95) == pytest.approx(freq.interval(0.05), rel=1e-10)
+    assert ours.interval(0.05) == pytest.approx(freq.interval(0.05), rel=1e-10)
 
 
 def test_correlated_ttest_zero_variance_point_mass():
