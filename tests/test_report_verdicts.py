@@ -10,6 +10,7 @@ scikit-learn's ``roc_auc_score``, statsmodels' McNemar test and Holm adjustment.
 from __future__ import annotations
 
 import errno
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -188,9 +189,9 @@ def test_tied_leaders_are_named():
 
 
 # ----------------------------------------------------------------------- output
-def _cli(args, cwd=ROOT):
+def _cli(args, cwd=ROOT, env=None):
     return subprocess.run([sys.executable, "-m", "evallib", "report", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=300)
+                          capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
 
 
 def test_output_is_a_directory(tmp_path):
@@ -249,19 +250,21 @@ def test_timeout_is_one_sentence_and_leaves_nothing(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_real_kernel_timeout_through_the_cli(tmp_path):
-    rng = np.random.default_rng(0)
-    n = 300_000  # the sections' cell takes several seconds: longer than the 1 s allowed
-    y = (rng.random(n) < 0.3).astype(int)
-    frame = pd.DataFrame({"label": y})
-    for k in range(3):
-        s = rng.normal(size=n) + y
-        frame[f"pred_m{k}"], frame[f"score_m{k}"] = (s > 0.5).astype(int), np.round(s, 3)
-    data_dir = tmp_path / "in"
-    data_dir.mkdir()
-    frame.to_csv(data_dir / "big.csv", index=False)
+    """A real kernel whose every cell outlasts --timeout: one sentence, exit 1, nothing left.
+
+    The kernel is made slow deterministically, not by a big file (how long a section takes
+    depends on the machine): an IPython start-up file in a private IPYTHONDIR makes every
+    cell sleep 3 s before it runs, longer than the 1 s allowed.
+    """
+    startup = tmp_path / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-slow.py").write_text(
+        "import time\nget_ipython().events.register('pre_run_cell', lambda *args: time.sleep(3))\n")
     out_dir = tmp_path / "out"
     out_dir.mkdir()
-    proc = _cli([data_dir / "big.csv", "-o", out_dir / "r.html", "--timeout", "1", "-q"])
+    env = dict(os.environ, IPYTHONDIR=str(tmp_path / "ipython"))
+    proc = _cli([EXAMPLE_PATH, "-o", out_dir / "r.html", "--positive-label", "ER-", "--timeout", "1", "-q"],
+                env=env)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert "ran longer than the 1 s allowed" in proc.stderr.strip().splitlines()[-1], proc.stderr
     assert list(out_dir.iterdir()) == []
