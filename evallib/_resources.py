@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["data_dir", "data_path"]
+__all__ = ["data_dir", "data_path", "report_notebook"]
 
 _PACKAGE = "evallib._data"
 
@@ -38,3 +38,18 @@ def data_path(name: str) -> Path:
     The path may not exist (a file not generated yet); callers say what to run then.
     """
     return data_dir() / name
+
+
+def report_notebook() -> Path:
+    """The report's template notebook, ``notebooks/report.ipynb``.
+
+    A wheel ships it as ``evallib/_notebooks/report.ipynb`` (pyproject.toml maps the
+    repository's ``notebooks/`` onto ``evallib._notebooks`` and keeps only this file), so
+    ``python -m evallib report`` runs outside the checkout. An editable install has no
+    importable ``evallib._notebooks`` (the folder has no ``__init__.py``: the students'
+    notebooks folder stays free of package files), and reads the checkout's copy.
+    """
+    try:
+        return Path(str(resources.files("evallib._notebooks") / "report.ipynb"))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[1] / "notebooks" / "report.ipynb"

@@ -1,4 +1,4 @@
-"""A non-editable install outside the repository reads every shipped data file.
+"""A non-editable install outside the repository reads every shipped data file and runs the report.
 
 ``pip install --no-deps --target`` builds a real wheel of this checkout and unpacks it in
 a temporary folder; a fresh interpreter whose working directory is another temporary
@@ -54,6 +54,28 @@ def test_wheel_outside_the_repository_reads_the_shipped_data(tmp_path):
     assert got["n_pool"] == 20_000 and got["n_true"] == 60_000
 
 
+@pytest.mark.slow
+def test_wheel_outside_the_repository_runs_the_report(tmp_path):
+    """The report's template ships in the wheel: `python -m evallib report` runs outside the
+    checkout (the kernel imports evallib from the wheel through PYTHONPATH)."""
+    import os
+
+    site, cwd = tmp_path / "site", tmp_path / "elsewhere"
+    cwd.mkdir()
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(ROOT)],
+                   check=True, cwd=cwd, capture_output=True, text=True)
+    template = site / "evallib" / "_notebooks" / "report.ipynb"
+    assert template.is_file() and not list((site / "evallib" / "_notebooks").glob("0*.ipynb"))
+    env = dict(os.environ, PYTHONPATH=str(site))
+    out = subprocess.run([sys.executable, "-m", "evallib", "report",
+                          str(site / "evallib" / "_data" / "example_predictions.csv"),
+                          "-o", str(cwd / "r.html"), "--positive-label", "ER-", "-q"],
+                         cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    html = (cwd / "r.html").read_text(encoding="utf-8")
+    assert "Summary" in html and "dlda30" in html
+
+
 def test_every_subpackage_is_listed_for_the_wheel():
     """pyproject.toml lists the packages explicitly (data/ is mapped onto evallib._data, which
     setuptools' find cannot combine with), so a new subpackage must be added to that list or
@@ -63,4 +85,5 @@ def test_every_subpackage_is_listed_for_the_wheel():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(p.relative_to(ROOT).parent.parts) for p in (ROOT / "evallib").rglob("__init__.py")
              if "__pycache__" not in p.parts}
-    assert found | {"evallib._data"} == listed, f"pyproject.toml [tool.setuptools] packages must be {sorted(found | {'evallib._data'})}"
+    mapped = {"evallib._data", "evallib._notebooks"}  # data/ and notebooks/report.ipynb, mapped by package-dir
+    assert found | mapped == listed, f"pyproject.toml [tool.setuptools] packages must be {sorted(found | mapped)}"

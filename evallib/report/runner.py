@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .._resources import report_notebook
 from .._validate import check_alpha, check_choice, check_count
 from .inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
 
-#: The report notebook (evallib is installed editable from a clone).
-REPORT_NOTEBOOK: Path = Path(__file__).resolve().parents[2] / "notebooks" / "report.ipynb"
+#: The report notebook: the repository's notebooks/report.ipynb (shipped in the wheel too).
+REPORT_NOTEBOOK: Path = report_notebook()
 
 # ----------------------------------------------------------------------- runner
 @dataclass(frozen=True)
@@ -213,8 +214,8 @@ def run_report(
 
     if not REPORT_NOTEBOOK.is_file():
         raise ReportExecutionError(
-            f"The report notebook {REPORT_NOTEBOOK} is missing: run_report uses the repository's "
-            "notebooks/ folder, so install evallib editable from a clone (`make venv` does)."
+            f"The report notebook {REPORT_NOTEBOOK} is missing: reinstall evallib "
+            "(a wheel ships it; an editable install reads the clone's notebooks/ folder)."
         )
     out_nb = out_html.with_suffix(".ipynb")
     created = _prepare_output(out_html, out_nb, str(output))
