@@ -147,11 +147,6 @@ def measures(tp: int, fn: int, fp: int, tn: int) -> Measures:
     rate. ``f_measure = 2 tp / (2 tp + fp + fn)`` is 0, not undefined, when
     ``tp = 0`` but there are errors.
 
-    Examples
-    --------
-    Flach's Example 12.1, second table: ``measures(75, 5, 10, 10)`` gives
-    ``tpr = 0.9375, tnr = 0.5, accuracy = 0.85, avg_recall = 0.71875``.
-
     References
     ----------
     .. [1] Flach, P. (2012). *Machine Learning: The Art and Science of Algorithms that Make Sense
@@ -161,7 +156,8 @@ def measures(tp: int, fn: int, fp: int, tn: int) -> Measures:
     --------
     Example 12.1's first classifier (tp 60, fn 20, fp 0, tn 20): "tpr = 0.75, tnr = 1.00 and
     acc = 0.80", average recall 0.875 (printed 0.88); Example 12.2, on Example 12.1's second
-    classifier (tp 75, fn 5, fp 10, tn 10): precision 0.88, recall 0.94, F-measure 0.91.
+    classifier (tp 75, fn 5, fp 10, tn 10): precision 0.88, recall 0.94, F-measure 0.91
+    (its rates: tpr 0.9375, tnr 0.5, accuracy 0.85, average recall 0.71875).
 
     >>> from evallib import measures
     >>> a = measures(60, 20, 0, 20)
