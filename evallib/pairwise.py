@@ -119,19 +119,7 @@ def _check_predictions(
     """
     y = check_labels(y_true, "y_true")
     classes = np.unique(y)
-    if not binary:
-        out = {}
-        for name, pred in preds.items():
-            label = str(name) if keys_are_argnames else f"predictions[{name!r}]"
-            p = check_labels(pred, label)
-            if p.shape[0] != y.shape[0]:
-                raise ValueError(
-                    f"{label} has {p.shape[0]} labels but y_true has {y.shape[0]}; "
-                    "every classifier must predict every test case"
-                )
-            out[name] = p
-        return y, out
-    if classes.size > 2:
+    if binary and classes.size > 2:
         raise ValueError(
             f"y_true must hold at most two classes (a binary task), found {classes.size}: "
             f"{classes[:5].tolist()}"
@@ -145,6 +133,9 @@ def _check_predictions(
                 f"{label} has {p.shape[0]} labels but y_true has {y.shape[0]}; "
                 "every classifier must predict every test case"
             )
+        out[name] = p
+        if not binary:
+            continue
         unknown = np.setdiff1d(np.unique(p), classes)
         if unknown.size and classes.size == 2:
             raise ValueError(
@@ -156,7 +147,6 @@ def _check_predictions(
                 f"{label} contains labels {unknown[:5].tolist()}; together with y_true's "
                 f"{classes.tolist()} that is more than two classes"
             )
-        out[name] = p
     return y, out
 
 
