@@ -936,6 +936,26 @@ def _verdicts(table: pd.DataFrame, higher_is_better: bool) -> list[str]:
     return out
 
 
+def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_better: bool) -> pd.DataFrame:
+    """A pair table as text, indexed ``"a vs b"``: the difference, its interval, the adjusted
+    interval, the adjusted p-value (floored at 1e-15) and the verdict."""
+    level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    adjust = table.attrs.get("adjust", "holm")
+
+    def bounds(low, high):
+        return [f"[{lo:+.{digits}f}, {hi:+.{digits}f}]" for lo, hi in zip(table[low], table[high])]
+
+    out = pd.DataFrame({
+        f"{what} a - b": table["difference"].map(lambda v: f"{v:+.{digits}f}"),
+        f"{level} interval": bounds("low", "high"),
+        f"{adjust}-adjusted interval": bounds("low_adj", "high_adj"),
+        f"{adjust}-adjusted p": table["pvalue_adj"].map(format_pvalue),
+        "verdict": _verdicts(table, higher_is_better=higher_is_better),
+    })
+    out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
+    return out
+
+
 def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`delong_pairwise` as text, indexed ``"a vs b"``.
 
@@ -943,18 +963,7 @@ def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     p-value (floored at 1e-15) and the verdict (``"<name> better"`` when the adjusted
     test rejects, else ``"no clear difference"``).
     """
-    level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
-    adjust = table.attrs.get("adjust", "holm")
-    out = pd.DataFrame({
-        "AUC a - b": table["difference"].map(lambda v: f"{v:+.3f}"),
-        f"{level} interval": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(table["low"], table["high"])],
-        f"{adjust}-adjusted interval": [f"[{lo:+.3f}, {hi:+.3f}]"
-                                        for lo, hi in zip(table["low_adj"], table["high_adj"])],
-        f"{adjust}-adjusted p": table["pvalue_adj"].map(format_pvalue),
-        "verdict": _verdicts(table, higher_is_better=True),
-    })
-    out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
-    return out
+    return _format_pairs(table, "AUC", 3, higher_is_better=True)
 
 
 def format_loss_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -973,19 +982,8 @@ def format_loss_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`loss_pairwise` as text, indexed ``"a vs b"``: mean loss difference, its
     interval, the adjusted interval, the adjusted p-value and the verdict (lower loss
     is better)."""
-    level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
-    adjust = table.attrs.get("adjust", "holm")
     name = {"brier": "Brier", "log": "log-loss"}.get(str(table["loss"].iloc[0]), "loss") if len(table) else "loss"
-    out = pd.DataFrame({
-        f"{name} a - b": table["difference"].map(lambda v: f"{v:+.4f}"),
-        f"{level} interval": [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in zip(table["low"], table["high"])],
-        f"{adjust}-adjusted interval": [f"[{lo:+.4f}, {hi:+.4f}]"
-                                        for lo, hi in zip(table["low_adj"], table["high_adj"])],
-        f"{adjust}-adjusted p": table["pvalue_adj"].map(format_pvalue),
-        "verdict": _verdicts(table, higher_is_better=False),
-    })
-    out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
-    return out
+    return _format_pairs(table, name, 4, higher_is_better=False)
 
 
 # ------------------------------------------------------------------ plot
