@@ -584,7 +584,7 @@ def plot_design_map(ax=None):
     designs = [
         ("1. One test set,\npaired per case", "#dbe9f6",
          "varies: the test cases\nfixed: the trained models\nestimand: err_A - err_B on\nthe population of cases",
-         "contingency, mcnemar,\nqh_interval, bootstrap_f1_difference\nplan: mcnemar_sample_size,\nf1_bootstrap_power",
+         "contingency, mcnemar,\npaired_difference_interval,\nbootstrap_f1_difference\nplan: mcnemar_sample_size,\nf1_bootstrap_power",
          "notebooks 01, 02, 03\n(planning: 06)"),
         ("2. Resampling on\none data set", "#e2f0d9",
          "varies: training and test splits\n(they overlap)\nfixed: the data set\nestimand: expected difference\nof the learners at this size",
@@ -941,8 +941,10 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
                         names: tuple[str, str] = ("A", "B"), tried: str = "") -> str:
     """A reporting template for two classifiers on one test set, filled in (Markdown).
 
-    Effect size (difference of error rates), its Quesenberry-Hurst interval (Berrar &
-    Lozano eqs. 4-5, signed), McNemar's exact test (eq. 2), the test-set size, the
+    Effect size (difference of error rates), its Bonett-Price interval (the interval
+    Fagerland, Lydersen & Laake 2014 recommend and the report uses; it needs only b, c
+    and n, see :func:`evallib.paired_difference_interval`), McNemar's exact test (Berrar &
+    Lozano eq. 2), the test-set size, the
     minimum difference this test set detects with ``power``, the test cases a
     difference of the observed size would need (Connor 1987), and what was tried.
 
@@ -960,10 +962,12 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
         What was tried before this comparison (models, settings, test sets): the reader
         needs it to judge multiplicity.
     """
-    from .pairwise import mcnemar, qh_interval
+    from .pairwise import Contingency, mcnemar, paired_difference_interval
 
-    iv = qh_interval(b, c, n, alpha=alpha, signed=True)
-    test = mcnemar(b, c, exact=True)
+    test = mcnemar(b, c, exact=True)  # checks b and c
+    n = check_count(n, "n", minimum=max(1, b + c))
+    # Bonett-Price uses only b, c and n: how the concordant cases split does not matter
+    iv = paired_difference_interval(Contingency(a=n - b - c, b=b, c=c, d=0, n=n), alpha=alpha)
     target = _check_power(power)
     a_name, b_name = (str(x) for x in names)
     diff = (b - c) / n
@@ -974,7 +978,7 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     lines = [
         f"- **Effect size**: error rate of {a_name} minus {b_name} = {diff:+.3f} "
         f"({b} cases only {a_name} got wrong, {c} only {b_name} got wrong).",
-        f"- **Interval**: {100 * (1 - alpha):g}% Quesenberry-Hurst interval [{iv.low:+.3f}, {iv.high:+.3f}].",
+        f"- **Interval**: {100 * (1 - alpha):g}% Bonett-Price interval [{iv.low:+.3f}, {iv.high:+.3f}].",
         f"- **Test**: McNemar's exact test, p = {test.pvalue:.3g}; it {verdict} equal error rates at "
         f"alpha = {alpha:g}.",
         f"- **n**: {n} test cases, of which {b + c} discordant ({100 * psi:.1f}%).",

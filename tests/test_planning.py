@@ -283,6 +283,18 @@ def test_write_up_carries_the_numbers_of_the_tests():
     assert "rejects" in text
 
 
+def test_write_up_interval_is_bonett_price():
+    """The template reports the recommended interval, written out here from Bonett & Price
+    (2012) as Fagerland, Lydersen & Laake (2014) give it: adjusted proportions (b + 1)/(n + 2)."""
+    b, c, n, z = 20, 8, 200, stats.norm.ppf(0.975)
+    p12, p21 = (b + 1) / (n + 2), (c + 1) / (n + 2)
+    half = z * np.sqrt((p12 + p21 - (p12 - p21) ** 2) / (n + 2))
+    text = comparison_write_up(b, c, n)
+    assert f"95% Bonett-Price interval [{p12 - p21 - half:+.3f}, {p12 - p21 + half:+.3f}]" in text
+    with pytest.raises(ValueError, match="n"):
+        comparison_write_up(20, 8, 27)
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("call, match", [
     (lambda: mcnemar_power(10, 1.2, 0.1), "p_b"),
