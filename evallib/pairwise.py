@@ -1498,13 +1498,16 @@ def describe_comparison(b: int, c: int, n: int, *, alpha: float = 0.05) -> str:
     ci = qh_interval(b, c, n, alpha=alpha, signed=True)
     level = f"{100 * (1 - alpha):g}%"
     verdict = "significant" if test.pvalue <= alpha else "not significant"
+    def points(v: float) -> str:   # a difference of two rates, in percentage points
+        return f"{100 * v:.1f} percentage points"
+
     if ci.low > 0:
-        who = f"A makes between {ci.low:.1%} and {ci.high:.1%} more errors than B"
+        who = f"A's error rate is between {points(ci.low)} and {points(ci.high)} above B's"
     elif ci.high < 0:
-        who = f"A makes between {-ci.high:.1%} and {-ci.low:.1%} fewer errors than B"
+        who = f"A's error rate is between {points(-ci.high)} and {points(-ci.low)} below B's"
     else:
-        who = (f"the data are compatible with A making up to {-ci.low:.1%} fewer or up to "
-               f"{ci.high:.1%} more errors than B")
+        who = (f"the data are compatible with A's error rate being up to {points(-ci.low)} below "
+               f"or up to {points(ci.high)} above B's")
     return (
         f"Test: X^2 = {test.statistic:.2f}, p = {test.pvalue:.3g} (exact p = {exact.pvalue:.3g}): "
         f"{verdict} at alpha = {alpha:g}.\n"

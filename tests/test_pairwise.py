@@ -388,6 +388,9 @@ def test_plot_pvalue_vs_interval_panels():
     plt.close("all")
     text = evallib.describe_comparison(0, 2, 50)
     assert "p = 0.48" in text and "[-0.090, +0.015]" in text
+    # a difference of two error rates is read in percentage points, not per cent
+    assert "up to 9.0 percentage points below or up to 1.5 percentage points above B's" in text
+    assert "%" not in text.split("Interval:")[1].replace(f"{95:g}%", "")
 
 
 # ----------------------------------------------------------------- bad input
