@@ -32,6 +32,7 @@ from evallib.report import (
     load_predictions,
     pairwise_comparison,
     score_warnings,
+    summarise_data,
     summary_text,
     top_two_bootstrap,
 )
@@ -128,6 +129,41 @@ def test_best_threshold_accuracy_is_labelled_optimistic():
     text = summary_text(data, measures=m, chance=chance)
     acc_line = next(line for line in text.splitlines() if "highest accuracy" in line)
     assert f"{100 * best['value']:.1f}%" not in acc_line  # the best-threshold figure is not the accuracy
+    if "best F1" in chance.table.index and chance.table.loc["best F1", "from"].startswith("best"):
+        f1_part = s.split("F1 of")[1]
+        assert "not the classifier's F1" in f1_part and "accuracy" not in f1_part.split(";")[0]
+
+
+def test_best_accuracy_margin_inside_its_interval_is_not_a_win_over_the_baseline():
+    from statsmodels.stats.proportion import proportion_confint
+
+    raw = pd.read_csv(EXAMPLE_PATH)
+    correct = {c[5:]: int((raw[c] == raw["label"]).sum()) for c in raw if c.startswith("pred_")}
+    best = max(correct, key=correct.get)
+    majority = raw["label"].value_counts().max() / len(raw)
+    low, _ = proportion_confint(correct[best], len(raw), alpha=0.05, method="wilson")
+    assert correct[best] / len(raw) > majority >= low   # the shipped example is such a case
+    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    text = summary_text(data, measures=classifier_measures(data))
+    acc_line = next(line for line in text.splitlines() if "highest accuracy" in line)
+    assert f"**{best}**" in acc_line
+    assert "a margin inside the interval: this test set does not show that it beats the majority class" in acc_line
+    # a clear winner gets no such caveat
+    y = np.array([1] * 100 + [0] * 100)
+    clear = pd.DataFrame({"label": y, "pred_good": y.copy(), "pred_other": y.copy()})
+    clear.loc[:9, "pred_good"] = 0
+    clear.loc[:29, "pred_other"] = 0
+    d2 = load_predictions(clear, positive_label=1)
+    line2 = next(li for li in summary_text(d2, measures=classifier_measures(d2)).splitlines()
+                 if "highest accuracy" in li)
+    assert "does not show" not in line2 and "points less" in line2
+
+
+def test_small_test_set_warning_in_percentage_points():
+    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    half = 1.96 * np.sqrt(0.25 / data.n)     # the normal half-width at 50%
+    text = summarise_data(data).text()
+    assert f"+/-{100 * half:.0f} percentage points" in text and "%)" in text
 
 
 def test_pvalue_floor_and_holm_against_statsmodels():

@@ -108,7 +108,8 @@ def summarise_data(data: Predictions) -> DataSummary:
         half = 1.96 * math.sqrt(0.25 / n)
         warnings.append(
             f"small test set: with {n} cases an accuracy near 50% is only known to about "
-            f"+/-{half:.0%} (95% interval), so small differences cannot be resolved."
+            f"+/-{100 * half:.0f} percentage points (95% interval), so small differences cannot "
+            "be resolved."
         )
     share = minority / n
     if share < HEAVY_SKEW:
@@ -657,7 +658,8 @@ class ChanceCheck:
             verdict = "beats" if r["beats_chance"] else "does not beat"
             how = "" if metric == "AUC" else (
                 " at the best threshold of its scores (an optimistic figure: the threshold is "
-                "chosen on this test set, so it is not the classifier's accuracy)"
+                f"chosen on this test set, so it is not the classifier's "
+                f"{'F1' if metric.endswith('F1') else 'accuracy'})"
                 if r["from"].startswith("best") else " at its own threshold")
             parts.append(f"{r['winner']}'s {metric[5:] if metric.startswith('best ') else metric} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "

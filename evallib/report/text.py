@@ -230,6 +230,10 @@ def summary_text(
             base_text = (f"; always predicting the majority class would score {_pct(base['accuracy'])}%, "
                          + (f"{_pct(gap)} points less" if gap > 0 else
                             ("the same" if gap == 0 else f"{_pct(-gap)} points more")))
+            if gap > 0 and r.acc_low <= base["accuracy"]:
+                base_text += (f", a margin inside the interval: this test set does not show that "
+                              f"{'it' if len(leaders) == 1 else 'they'} beat{'s' if len(leaders) == 1 else ''} "
+                              "the majority class")
         out.append(
             f"{who}: {_pct(r.accuracy)}% ({level} interval {_pct(r.acc_low)}% to {_pct(r.acc_high)}%) "
             f"on {data.n:,} test cases{base_text}."
