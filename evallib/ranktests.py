@@ -1448,6 +1448,15 @@ def describe_rank_analysis(
 ) -> str:
     """:func:`rank_analysis` as plain text (its :meth:`RankAnalysis.describe`).
 
+    Parameters and errors are those of :func:`rank_analysis`.
+
+    References
+    ----------
+    .. [1] Flach, P. (2012). *Machine Learning*. Cambridge University Press, Example 12.8
+       and eq. (12.1).
+    .. [2] Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *Journal of Machine Learning Research*, 7, 1-30.
+
     Examples
     --------
     >>> from evallib import describe_rank_analysis, flach_example_12_4
