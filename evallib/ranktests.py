@@ -62,7 +62,10 @@ __all__ = [
     "cd_cliques",
     "plot_cd_diagram",
     "scores_from_text",
+    "RankAnalysis",
+    "rank_analysis",
     "describe_rank_analysis",
+    "critical_difference_table",
     "OFFLINE_DATASETS",
     "OFFLINE_LEARNERS",
     "offline_benchmark",
@@ -1004,6 +1007,55 @@ def critical_difference(k: int, n: int, *, alpha: float = 0.05, test: str = "nem
     return CriticalDifference(cd=cd, q_alpha=q, k=k, n=n, alpha=alpha, test=test)
 
 
+def critical_difference_table(k: int, n: int, *, alpha: float = 0.05) -> pd.DataFrame:
+    """The critical difference of eq. (12.1) for both post-hoc tests, side by side.
+
+    What notebook 04's sliders for ``alpha``, ``k`` and ``n`` show: how large a
+    difference of average ranks must be, for all pairs (Nemenyi) and for the
+    ``k - 1`` comparisons with a control (Bonferroni-Dunn).
+
+    Parameters
+    ----------
+    k : int
+        Number of algorithms, >= 2.
+    n : int
+        Number of data sets, >= 2.
+    alpha : float
+        Family-wise level, in (0, 1).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test (``"nemenyi"``, ``"bonferroni-dunn"``), columns ``test``,
+        ``q_alpha`` and ``cd`` (see :func:`critical_difference`), with ``k``, ``n``
+        and ``alpha`` in ``attrs``.
+
+    References
+    ----------
+    .. [1] Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *Journal of Machine Learning Research*, 7, 1-30, Table 5 (the critical values).
+    .. [2] Flach, P. (2012). *Machine Learning*. Cambridge University Press, eq. (12.1).
+
+    Examples
+    --------
+    Demšar's Table 5 prints, for ``alpha = 0.05`` and ``k = 4``, ``q = 2.569``
+    (Nemenyi) and ``q = 2.394`` (Bonferroni-Dunn):
+
+    >>> from evallib import critical_difference_table
+    >>> print(critical_difference_table(4, 14, alpha=0.05).round(3).to_string(index=False))
+               test  q_alpha    cd
+            nemenyi    2.569 1.254
+    bonferroni-dunn    2.394 1.168
+    """
+    rows = []
+    for test in CD_TESTS:
+        c = critical_difference(k, n, alpha=alpha, test=test)
+        rows.append({"test": test, "q_alpha": c.q_alpha, "cd": c.cd})
+    table = pd.DataFrame(rows, columns=["test", "q_alpha", "cd"])
+    table.attrs.update(k=c.k, n=c.n, alpha=c.alpha)
+    return table
+
+
 def _check_avg_ranks(avg_ranks: Any) -> pd.Series:
     if isinstance(avg_ranks, pd.Series):
         s = avg_ranks.copy()
@@ -1244,38 +1296,175 @@ def scores_from_text(text: str) -> pd.DataFrame:
     return _check_scores(table)
 
 
+@dataclass(frozen=True)
+class RankAnalysis:
+    """The Friedman test and one post-hoc critical difference for a results table.
+
+    Returned by :func:`rank_analysis`; ``str()`` gives :meth:`describe`.
+
+    Attributes
+    ----------
+    scores : pandas.DataFrame, the table analysed (rows data sets, columns algorithms).
+    friedman : FriedmanResult of the table.
+    cd : CriticalDifference for ``test`` at ``alpha``.
+    differences : pandas.DataFrame, the post-hoc comparisons
+        (:func:`rank_differences`: all pairs, or each algorithm against ``control``).
+    alpha : the level of the Friedman test and of the critical difference.
+    test : ``"nemenyi"`` or ``"bonferroni-dunn"``.
+    control : the control algorithm (Bonferroni-Dunn), else None.
+    control_chosen : True when no control was given and the best-ranked algorithm
+        was taken.
+    """
+
+    scores: pd.DataFrame
+    friedman: FriedmanResult
+    cd: CriticalDifference
+    differences: pd.DataFrame
+    alpha: float
+    test: str
+    control: Any = None
+    control_chosen: bool = False
+
+    @property
+    def significant(self) -> pd.DataFrame:
+        """The rows of :attr:`differences` that reach the critical difference."""
+        return self.differences[self.differences["significant"]]
+
+    def describe(self) -> str:
+        """Average ranks, the Friedman test, the critical difference and the pairs that reach it."""
+        fr, cd = self.friedman, self.cd
+        verdict = "rejects" if fr.pvalue <= self.alpha else "does not reject"
+        ranks = ", ".join(f"{name} {r:.2f}" for name, r in fr.avg_ranks.sort_values(kind="stable").items())
+        lines = [
+            f"k = {fr.k} algorithms, n = {fr.n} data sets; average ranks (1 = best): {ranks}",
+            f"Friedman statistic {fr.statistic:.3f}, p = {fr.pvalue:.4g} (chi-square, {fr.df} df); "
+            f"Iman-Davenport F = {fr.iman_davenport:.3f}, p = {fr.f_pvalue:.4g}: "
+            f"{verdict} 'all perform equally' at alpha = {self.alpha:g}",
+            f"{self.test}: q = {cd.q_alpha:.3f}, CD = {cd.cd:.3f}",
+        ]
+        if self.control is not None:
+            how = " (none given: the best average rank)" if self.control_chosen else ""
+            lines.append(f"control: {self.control}{how}")
+        sig = self.significant
+        if sig.empty:
+            lines.append("no difference of average ranks reaches the critical difference")
+        for row in sig.itertuples():
+            lines.append(f"  {row.a} vs {row.b}: |difference| {abs(row.difference):.3f} >= CD")
+        if fr.pvalue > self.alpha and not sig.empty:
+            lines.append("(the post-hoc test is meant to follow a significant Friedman test)")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def plot(self, *, ax=None, title: str | None = None):
+        """The critical-difference diagram of this analysis (:func:`plot_cd_diagram`); returns the Axes."""
+        return plot_cd_diagram(self.friedman.avg_ranks, self.cd, control=self.control, ax=ax, title=title)
+
+
+def rank_analysis(
+    scores: Any, *, alpha: float = 0.05, test: str = "nemenyi", control: Any = None,
+    higher_is_better: bool = True,
+) -> RankAnalysis:
+    """Friedman test and post-hoc critical difference for a results table.
+
+    The computation behind notebook 04's editable table: parse the table if it is
+    text, rank the algorithms on each data set (Example 12.8), compute the critical
+    difference of eq. (12.1) for ``test`` and the comparisons that reach it.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame, 2-D array or str
+        Rows data sets, columns algorithms; a string is read by
+        :func:`scores_from_text` (a header line, then one line per data set).
+    alpha : float
+        Level of the Friedman test and of the critical difference, in (0, 1).
+    test : {"nemenyi", "bonferroni-dunn"}
+        All pairs, or each algorithm against ``control``.
+    control : algorithm name, optional
+        Used by ``"bonferroni-dunn"`` only (ignored for Nemenyi). None or a blank
+        string takes the algorithm with the best average rank; any other name must
+        be one of the table's algorithms.
+    higher_is_better : bool
+        Whether larger scores are better (accuracies) or worse (error rates).
+
+    Returns
+    -------
+    RankAnalysis
+
+    Raises
+    ------
+    TypeError, ValueError
+        From :func:`scores_from_text` and :func:`friedman` for a malformed table; a
+        ValueError naming ``control`` when it is not one of the algorithms.
+
+    References
+    ----------
+    .. [1] Flach, P. (2012). *Machine Learning*. Cambridge University Press, Example 12.8
+       and eq. (12.1).
+    .. [2] Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *Journal of Machine Learning Research*, 7, 1-30.
+
+    Examples
+    --------
+    Example 12.8's table as text: the Friedman statistic 2.6 and the Nemenyi CD 1.048
+    (the book prints 1.047).
+
+    >>> from evallib import flach_example_12_4, rank_analysis
+    >>> text = flach_example_12_4().set_axis(["NB", "DT", "NN"], axis=1).to_csv()
+    >>> text.splitlines()[:2]      # comma-separated text, as typed into notebook 04's box
+    ['fold,NB,DT,NN', '1,0.6809,0.7524,0.7164']
+    >>> res = rank_analysis(text)
+    >>> round(res.friedman.statistic, 3), round(res.cd.cd, 3), res.significant.empty
+    (2.6, 1.048, True)
+    >>> rank_analysis(text, test="bonferroni-dunn").control
+    'DT'
+    """
+    if isinstance(scores, str):
+        scores = scores_from_text(scores)
+    alpha = check_alpha(alpha)
+    test = check_choice(test, "test", CD_TESTS)
+    table = _check_scores(scores)
+    fr = friedman(table, higher_is_better=higher_is_better)
+    cd = critical_difference(fr.k, fr.n, alpha=alpha, test=test)
+    chosen = False
+    if test != "bonferroni-dunn":
+        control = None
+    else:
+        if isinstance(control, str):
+            control = control.strip() or None
+        if control is None:
+            control, chosen = fr.avg_ranks.sort_values(kind="stable").index[0], True
+        elif control not in fr.avg_ranks.index:
+            raise ValueError(f"control must be one of the algorithms {list(fr.avg_ranks.index)}, got {control!r}")
+    return RankAnalysis(scores=table, friedman=fr, cd=cd,
+                        differences=rank_differences(fr.avg_ranks, cd, control=control),
+                        alpha=alpha, test=test, control=control, control_chosen=chosen)
+
+
 def describe_rank_analysis(
     scores: Any, *, alpha: float = 0.05, test: str = "nemenyi", control: Any = None,
     higher_is_better: bool = True,
 ) -> str:
-    """Friedman test and post-hoc critical difference for a results table, as plain text.
+    """:func:`rank_analysis` as plain text (its :meth:`RankAnalysis.describe`).
 
-    The callback behind notebook 04's editable table: average ranks, the Friedman
-    statistic with its chi-square and Iman-Davenport p-values, the critical
-    difference for ``test`` and the comparisons that reach it.
+    Parameters and errors are those of :func:`rank_analysis`.
+
+    References
+    ----------
+    .. [1] Flach, P. (2012). *Machine Learning*. Cambridge University Press, Example 12.8
+       and eq. (12.1).
+    .. [2] Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *Journal of Machine Learning Research*, 7, 1-30.
+
+    Examples
+    --------
+    >>> from evallib import describe_rank_analysis, flach_example_12_4
+    >>> print(describe_rank_analysis(flach_example_12_4()).splitlines()[2])
+    nemenyi: q = 2.344, CD = 1.048
     """
-    fr = friedman(scores, higher_is_better=higher_is_better)
-    cd = critical_difference(fr.k, fr.n, alpha=alpha, test=test)
-    if test == "bonferroni-dunn" and control is None:
-        control = fr.avg_ranks.idxmin()
-    diffs = rank_differences(fr.avg_ranks, cd, control=control if test == "bonferroni-dunn" else None)
-    verdict = "rejects" if fr.pvalue <= alpha else "does not reject"
-    ranks = ", ".join(f"{name} {r:.2f}" for name, r in fr.avg_ranks.sort_values(kind="stable").items())
-    lines = [
-        f"k = {fr.k} algorithms, n = {fr.n} data sets; average ranks (1 = best): {ranks}",
-        f"Friedman statistic {fr.statistic:.3f}, p = {fr.pvalue:.4g} (chi-square, {fr.df} df); "
-        f"Iman-Davenport F = {fr.iman_davenport:.3f}, p = {fr.f_pvalue:.4g}: "
-        f"{verdict} 'all perform equally' at alpha = {alpha:g}",
-        f"{test}: q = {cd.q_alpha:.3f}, CD = {cd.cd:.3f}",
-    ]
-    sig = diffs[diffs["significant"]]
-    if sig.empty:
-        lines.append("no difference of average ranks reaches the critical difference")
-    for row in sig.itertuples():
-        lines.append(f"  {row.a} vs {row.b}: |difference| {abs(row.difference):.3f} >= CD")
-    if fr.pvalue > alpha and not sig.empty:
-        lines.append("(the post-hoc test is meant to follow a significant Friedman test)")
-    return "\n".join(lines)
+    return rank_analysis(scores, alpha=alpha, test=test, control=control,
+                         higher_is_better=higher_is_better).describe()
 
 
 # ------------------------------------------------- a benchmark that runs offline

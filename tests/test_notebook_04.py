@@ -8,6 +8,8 @@ and checks that each move re-runs the evallib function it drives.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
 
@@ -62,6 +64,8 @@ def test_notebook_04_uses_tags_and_teaches_the_corrections():
     for needle in ("Brown, Cai & DasGupta", "Benavoli, Corani & Mangili", "coverage", "only $k - 1$ of them are free"):
         assert needle in text, needle
     assert "test suite" not in text
+    assert re.search(r"^- \*\*Reading time:\*\* about \d+ minutes to read and run, and \d+ more for the exercises",
+                     sources[0], flags=re.M), "the opening states the reading time in the shared shape"
 
 
 @pytest.mark.slow
@@ -94,11 +98,20 @@ def _wrap(name):
         return original(*args, **kwargs)
     globals()[name] = wrapper
 for _name in ("accuracy_at_pos", "plot_measures_vs_tn", "describe_accuracy_interval",
-              "critical_difference", "describe_rank_analysis"):
+              "critical_difference_table", "rank_analysis"):
     _wrap(_name)
 
 def made(name):
     return [(a, k) for n, a, k in calls if n == name]
+
+# The callbacks find print in the notebook's globals before the builtins: record what they print.
+import builtins
+printed = []
+def print(*args, **kwargs):
+    printed.append(" ".join(map(str, args)))
+    builtins.print(*args, **kwargs)
+def _last_output():
+    return printed[-1] if printed else ""
 
 controls["pos"].value = 0.3
 assert [a[1] for a, k in made("accuracy_at_pos")] == [0.3], calls
@@ -111,19 +124,29 @@ controls["n"].value = 10
 controls["alpha_ci"].value = 0.2
 assert [a[:2] for a, k in made("describe_accuracy_interval")] == [(9, 100), (9, 10), (9, 10)], calls
 assert made("describe_accuracy_interval")[-1][1]["alpha"] == 0.2
+controls["correct"].value = 11                      # more correct than test cases: evallib's message
+assert "correct must lie in [0, n] = [0, 10], got 11" in _last_output(), _last_output()
 
 calls.clear()
 controls["cd_k"].value = 5
-assert [a[0] for a, k in made("critical_difference")] == [5, 5], calls
-assert [k["test"] for a, k in made("critical_difference")] == ["nemenyi", "bonferroni-dunn"]
+controls["cd_alpha"].value = 0.1
+assert [(a, k["alpha"]) for a, k in made("critical_difference_table")] == [((5, 10), 0.05), ((5, 10), 0.1)], calls
 
 calls.clear()
 controls["table"].value = "set, A, B, C\\n1, 0.9, 0.8, 0.7\\n2, 0.7, 0.6, 0.5\\n3, 0.8, 0.5, 0.6"
-scores, = made("describe_rank_analysis")[0][0]
-assert list(scores.columns) == ["A", "B", "C"] and scores.shape == (3, 3)
+text, = made("rank_analysis")[0][0]
+assert text.startswith("set, A, B, C"), text
+assert "average ranks (1 = best): A 1.00, B 2.33, C 2.67" in _last_output(), _last_output()
 controls["table_test"].value = "bonferroni-dunn"
-assert made("describe_rank_analysis")[-1][1]["test"] == "bonferroni-dunn"
-print("sliders ok")
+assert made("rank_analysis")[-1][1]["test"] == "bonferroni-dunn"
+# the default control (Decision tree) is not in this table: the learner is told, not overruled
+assert "control must be one of the algorithms ['A', 'B', 'C']" in _last_output(), _last_output()
+controls["table_control"].value = ""
+assert "control: A (none given: the best average rank)" in _last_output(), _last_output()
+controls["table_control"].value = "C"
+assert made("rank_analysis")[-1][1]["control"] == "C"
+assert "control: C\\n" in _last_output(), _last_output()
+builtins.print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe)
     assert any("sliders ok" in o.get("text", "") for o in out), out

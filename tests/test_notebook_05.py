@@ -42,6 +42,16 @@ def test_notebook_05_uses_tags_not_comments():
     assert not any("NBVAL_CHECK_OUTPUT" in s for s in sources)
     assert sum("nbval-check-output" in c["metadata"].get("tags", []) for c in nb["cells"]) >= 8
     assert not any("tests/" in s for s in sources[:-2]), "no test-suite talk in the lesson"
+    assert re.search(r"^- \*\*Reading time:\*\* about \d+ minutes to read and run, and \d+ more for the exercises",
+                     sources[0], flags=re.M), "the opening states the reading time in the shared shape"
+
+
+def test_notebook_05_keeps_one_sign_convention():
+    """Issue 13: accuracy throughout, so the signs of the differences do not flip between sections."""
+    nb = load_notebook(NOTEBOOK)
+    text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert r"d_i = \mathrm{acc}(M_1)_i - \mathrm{acc}(M_2)_i" in text
+    assert r"\mathrm{err}(M_1)_i -" not in text and "fold error rates" not in text
 
 
 def _saved_limits(nb: dict) -> dict[str, tuple[float, float]]:

@@ -589,3 +589,109 @@ def test_demsar_zero_method_ignores_one_of_an_odd_number_of_zeros():
     even = np.array([0.0, 0.3, -0.1, 0.0, 0.2])   # an even number of zeros: the same as zsplit
     a, b = wilcoxon_signed_rank(even, zero_method="demsar"), wilcoxon_signed_rank(even, zero_method="zsplit")
     assert (a.r_plus, a.r_minus, a.pvalue, a.ranks) == (b.r_plus, b.r_minus, b.pvalue, b.ranks)
+
+
+# ------------------------------- notebook 04's callbacks: the CD table and the rank analysis
+from evallib import RankAnalysis, critical_difference_table, demsar_table_6, rank_analysis  # noqa: E402
+
+# Demšar (2006), Table 5, as printed: q_alpha for k = 2..10 (Nemenyi: studentized range / sqrt 2;
+# Bonferroni-Dunn: z at alpha / (2 (k - 1))).
+DEMSAR_Q = {
+    ("nemenyi", 0.05): [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164],
+    ("nemenyi", 0.10): [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920],
+    # k = 9 left out: the copy of the table we have reads 2.724 there, which fits neither its
+    # neighbours nor z at 1 - 0.05/16 (2.734); the other eight entries are checked.
+    ("bonferroni-dunn", 0.05): [1.960, 2.241, 2.394, 2.498, 2.576, 2.638, 2.690, None, 2.773],
+    ("bonferroni-dunn", 0.10): [1.645, 1.960, 2.128, 2.241, 2.326, 2.394, 2.450, 2.498, 2.539],
+}
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.10])
+def test_critical_difference_table_reproduces_demsar_table_5(alpha):
+    for k in range(2, 11):
+        table = critical_difference_table(k, 14, alpha=alpha).set_index("test")
+        assert list(table.index) == ["nemenyi", "bonferroni-dunn"]
+        assert table.attrs == {"k": k, "n": 14, "alpha": alpha}
+        for test in table.index:
+            printed = DEMSAR_Q[(test, alpha)][k - 2]
+            if printed is not None:
+                assert table.loc[test, "q_alpha"] == pytest.approx(printed, abs=1e-3), (test, k)
+            # eq. (12.1) from the row's own q
+            assert table.loc[test, "cd"] == pytest.approx(table.loc[test, "q_alpha"] * np.sqrt(k * (k + 1) / 84))
+
+
+def test_critical_difference_table_validates():
+    with pytest.raises(ValueError, match="k"):
+        critical_difference_table(1, 10)
+    with pytest.raises(ValueError, match="alpha"):
+        critical_difference_table(3, 10, alpha=0)
+
+
+def _expected_pairs(avg, cd, control=None):
+    """The pairs whose average ranks differ by at least cd, by hand."""
+    names = list(avg)
+    pairs = [(control, b) for b in names if b != control] if control else itertools.combinations(names, 2)
+    return {frozenset(p) for p in pairs if abs(avg[p[0]] - avg[p[1]]) >= cd}
+
+
+def test_rank_analysis_reproduces_demsars_worked_example():
+    """Demšar (2006), section 3.2.4, on his Table 6's printed ranks: average ranks 3.143, 2.000,
+    2.893, 1.964 and chi-square 9.28 (without the tie correction); with his printed q (Table 5) the Nemenyi CD at 0.05 is
+    2.569 sqrt(20/84) = 1.25 and no pair differs; at 0.10 (q = 2.291, CD = 1.12) C4.5 differs from
+    C4.5+m and from C4.5+m+cf; Bonferroni-Dunn at 0.05 with control C4.5 (q = 2.394, CD = 1.17)
+    finds only C4.5+m+cf."""
+    ranks = demsar_table_6(ranks=True)
+    avg = {"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1.964}
+    res = rank_analysis(ranks, alpha=0.05, higher_is_better=False)
+    assert isinstance(res, RankAnalysis)
+    assert res.friedman.avg_ranks.round(3).to_dict() == avg
+    # his 9.28 is the formula without the tie correction; with it (some printed ranks are shared),
+    # the statistic is scipy's
+    assert 12 * 14 / 20 * (sum(r * r for r in avg.values()) - 4 * 25 / 4) == pytest.approx(9.28, abs=0.01)
+    assert res.friedman.statistic == pytest.approx(stats.friedmanchisquare(*ranks.to_numpy().T).statistic)
+    assert res.significant.empty and _expected_pairs(avg, 2.569 * np.sqrt(20 / 84)) == set()
+    res = rank_analysis(ranks, alpha=0.10, higher_is_better=False)
+    found = {frozenset((r.a, r.b)) for r in res.significant.itertuples()}
+    assert found == _expected_pairs(avg, 2.291 * np.sqrt(20 / 84)) == {
+        frozenset({"C4.5", "C4.5+m"}), frozenset({"C4.5", "C4.5+m+cf"})}
+    res = rank_analysis(ranks, alpha=0.05, test="bonferroni-dunn", control="C4.5", higher_is_better=False)
+    found = {frozenset((r.a, r.b)) for r in res.significant.itertuples()}
+    assert found == _expected_pairs(avg, 2.394 * np.sqrt(20 / 84), control="C4.5") == {
+        frozenset({"C4.5", "C4.5+m+cf"})}
+    assert res.control == "C4.5" and not res.control_chosen
+    assert "control: C4.5\n" in res.describe() + "\n"
+
+
+def test_rank_analysis_reads_text_like_the_table(table):
+    """The text path gives what scipy and the DataFrame path give; the control rules of the widget."""
+    text = "data set, " + ", ".join(table.columns) + "\n" + "\n".join(
+        f"{i}, " + ", ".join(f"{v:.4f}" for v in row) for i, row in table.iterrows())
+    res = rank_analysis(text, alpha=0.05)
+    assert res.scores.shape == (10, 3) and list(res.scores.columns) == list(table.columns)
+    assert res.friedman.statistic == pytest.approx(stats.friedmanchisquare(*table.to_numpy().T).statistic)
+    assert res.cd.cd == pytest.approx(2.343 * np.sqrt(12 / 60), abs=5e-4)   # Flach's q, eq. (12.1)
+    assert res.control is None and str(res) == res.describe() == describe_rank_analysis(table)
+    assert "no difference of average ranks reaches the critical difference" in str(res)
+    # Bonferroni-Dunn: no (or a blank) control takes the best average rank, Decision tree (1.6)
+    for control in (None, "", "  "):
+        res = rank_analysis(text, test="bonferroni-dunn", control=control)
+        assert res.control == "Decision tree" and res.control_chosen
+        assert "control: Decision tree (none given: the best average rank)" in res.describe()
+    # Nemenyi ignores a control, whatever it says
+    assert rank_analysis(text, control="nobody").control is None
+    with pytest.raises(ValueError, match="control must be one of the algorithms"):
+        rank_analysis(text, test="bonferroni-dunn", control="nobody")
+    with pytest.raises(ValueError, match="test"):
+        rank_analysis(text, test="tukey")
+    with pytest.raises(ValueError, match="text"):
+        rank_analysis("a, b\n1, 2")
+
+
+def test_rank_analysis_plot_draws_its_control():
+    ranks = demsar_table_6(ranks=True)
+    res = rank_analysis(ranks, test="bonferroni-dunn", control="C4.5", higher_is_better=False)
+    ax = res.plot()
+    assert "control C4.5" in ax.get_title()
+    band = [line for line in ax.lines if line.get_label() == "control ± CD"][0]
+    assert max(band.get_xdata()) == pytest.approx(min(4.0, 22 / 7 + res.cd.cd))
+    plt.close(ax.figure)
