@@ -1424,5 +1424,7 @@ def plot_power_by_repeats(table: pd.DataFrame, *, tests: Any = None, ax=None):
     ax.set_xticks(sorted(pd.unique(table["repeats"])))
     ax.set_xlabel("repeats r of the cross-validation")
     ax.set_ylabel("rejection rate")
-    ax.legend(fontsize="x-small", frameon=False, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    # long legend handles, so that the dashed (power) and solid (size) lines can be told apart
+    ax.legend(fontsize="x-small", frameon=False, loc="center left", bbox_to_anchor=(1.01, 0.5),
+              handlelength=4)
     return ax

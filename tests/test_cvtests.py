@@ -864,6 +864,8 @@ def test_plot_power_by_repeats():
     assert "corrected resampled t, difference 0.1" in labels and "α = 0.05" in labels and len(ax.lines) == 5
     styles = {line.get_label(): line.get_linestyle() for line in ax.lines}
     assert styles["corrected resampled t, difference 0"] == "-" and styles["corrected resampled t, difference 0.1"] == "--"
+    # a legend handle long enough to show a full dash pattern (matplotlib's default of 2 shows one dash)
+    assert ax.get_legend().handlelength >= 3.5
     plt.close(fig)
     with pytest.raises(ValueError, match="power_by_repeats"):
         plot_power_by_repeats(pd.DataFrame({"rate": [0.1]}))
