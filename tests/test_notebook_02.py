@@ -101,3 +101,15 @@ def test_limits_and_definition_slips_are_stated_and_the_advice_dropped():
     k = next(i for i, c in enumerate(cells) if "".join(c["source"]).startswith("## What to take away"))
     before = "\n".join("".join(c["source"]) for c in cells[:k] if c["cell_type"] == "markdown")
     assert "test suite" not in before and "Gaussian binomial" not in before and "bench" not in before
+
+
+def test_opening_states_the_reading_time_in_the_common_shape():
+    """Every notebook's opening says what you will learn, what you need, the source it
+    follows and a reading time in one shape: "- **Reading time:** about N minutes to read
+    and run, and M more for the exercises"."""
+    import re as _re
+    opening = "".join(load_notebook(NOTEBOOK)["cells"][0]["source"])
+    for head in ("**What you will learn**", "**What you need**", "**The source it follows**"):
+        assert head in opening, head
+    assert _re.search(r"^- \*\*Reading time:\*\* about \d+ minutes to read and run, and \d+ more for the "
+                      r"exercises", opening, flags=_re.M), opening
