@@ -97,6 +97,7 @@ __all__ = [
     "dtrue_replicates",
     "run_setting",
     "table3",
+    "format_table3",
     "calibration_study",
     "calibration_summary",
     "calibration_bins",
@@ -344,6 +345,20 @@ class Experiment:
     def true_difference(self) -> float:
         """dF1 = F1_B - F1_A on the whole of Dtrue (the best estimate of the truth)."""
         return float(f1_difference(self.true_events))
+
+    def describe(self) -> str:
+        """One line: both models' F1 on Dtrue and the correlation of their mistakes.
+
+        Examples
+        --------
+        >>> from evallib import build_experiment
+        >>> exp = build_experiment("Y", n_train=1500, n_pool=3000, n_true=6000, rng=1)
+        >>> exp.describe().startswith("F1 on Dtrue: A 0.")
+        True
+        """
+        f1_a, f1_b = self.true_f1
+        return (f"F1 on Dtrue: A {f1_a:.4f}, B {f1_b:.4f}; "
+                f"mistake correlation {mistake_correlation(self.true_events):.2f}")
 
     def test_set(self, n_test: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Dte: the first ``n_test`` pool documents (labels, predictions of A and B)."""
@@ -634,6 +649,48 @@ def table3(runs: list[SettingRun]) -> pd.DataFrame:
             "dF1 on Dtrue": r.true_difference,
         })
     return pd.DataFrame(rows)
+
+
+_TABLE3_FORMATS = {"bootstrap confidence": "{:.1%}".format, "percentage on Dtrue": "{:.1%}".format,
+                   **{c: "{:+.4f}".format for c in ("dF1 on Dte", "interval low", "interval high",
+                                                    "dF1 on Dtrue")}}
+
+
+def format_table3(table: pd.DataFrame) -> str:
+    """Table 3 as text, as the paper prints it: shares in percent, differences signed.
+
+    The two shares (``bootstrap confidence``, ``percentage on Dtrue``) print as
+    percentages with one decimal, the dF1 columns with a sign and four decimals; any
+    other column as it is. Works for :func:`table3`'s output and for
+    :data:`PAPER_TABLE3` (which has only the first four columns).
+
+    Parameters
+    ----------
+    table : a DataFrame with some of :func:`table3`'s columns.
+
+    Returns
+    -------
+    str
+        The table without its index.
+
+    References
+    ----------
+    J. Keller, S. Bengio and S. Y. Wong, *Benchmarking non-parametric statistical
+    tests*, IDIAP research report, Table 3.
+
+    Examples
+    --------
+    >>> from evallib import PAPER_TABLE3, format_table3
+    >>> print(format_table3(PAPER_TABLE3))
+    experiment bootstrap confidence   direction percentage on Dtrue
+             X                95.6% F1*B > F1*A               92.4%
+             Y                54.2% F1*B > F1*A               69.1%
+             Z                96.5% F1*A > F1*B               82.5%
+    """
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"table must be a pandas DataFrame, got {type(table).__name__}")
+    formats = {c: f for c, f in _TABLE3_FORMATS.items() if c in table.columns}
+    return table.to_string(index=False, formatters=formats)
 
 
 # ----------------------------------------------------------- calibration study

@@ -460,3 +460,34 @@ def test_size_coverage_plots_return_axes():
     with pytest.raises(ValueError, match="confidence"):
         ts.plot_tie_confidence([])
     plt.close("all")
+
+
+def test_experiment_describe_against_scikit_learn_and_corrcoef():
+    """The explorer's summary line: F1 of both models and the mistake correlation on
+    Dtrue, checked against scikit-learn's f1_score and numpy's corrcoef on the explicit
+    Dtrue rebuilt from the eight counts (e1..e8: A right on e1, e3, e6, e8; B on e1, e2, e7, e8)."""
+    exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138], n_true=40_000)
+    codes = np.repeat(np.arange(8), exp.true_events)
+    y = (codes < 4).astype(int)
+    a = np.isin(codes, (0, 2, 4, 6)).astype(int)
+    b = np.isin(codes, (0, 1, 4, 5)).astype(int)
+    corr = np.corrcoef(a != y, b != y)[0, 1]
+    assert exp.describe() == (f"F1 on Dtrue: A {f1_score(y, a):.4f}, B {f1_score(y, b):.4f}; "
+                              f"mistake correlation {corr:.2f}")
+
+
+def test_format_table3_prints_shares_as_percent_and_differences_signed():
+    exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138])
+    run = ts.run_setting(exp, n_test=2000, reps=2000, n_subsamples=500, rng=0)
+    text = ts.format_table3(ts.table3([run]))
+    header, row = text.splitlines()
+    assert header.split()[:3] == ["experiment", "bootstrap", "confidence"]
+    b = run.bootstrap
+    fields = row.split()
+    assert fields[1] == f"{100 * b.confidence:.1f}%" and fields[5] == f"{100 * run.dtrue_frequency:.1f}%"
+    assert fields[6:] == [f"{v:+.4f}" for v in (b.observed, *b.interval, run.true_difference)]
+    paper = ts.format_table3(ts.PAPER_TABLE3)       # the paper's printed values
+    assert [ln.split()[1] for ln in paper.splitlines()[1:]] == ["95.6%", "54.2%", "96.5%"]
+    assert [ln.split()[-1] for ln in paper.splitlines()[1:]] == ["92.4%", "69.1%", "82.5%"]
+    with pytest.raises(TypeError, match="table"):
+        ts.format_table3([run])
