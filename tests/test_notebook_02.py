@@ -113,3 +113,24 @@ def test_opening_states_the_reading_time_in_the_common_shape():
         assert head in opening, head
     assert _re.search(r"^- \*\*Reading time:\*\* about \d+ minutes to read and run, and \d+ more for the "
                       r"exercises", opening, flags=_re.M), opening
+
+
+def test_bonferroni_level_and_table3_counts_recomputed_in_the_saved_run():
+    """Section 6 prints a per-test level of 0.0000203 for the C(100, 2) = 4,950 pairs; the
+    Bonferroni level is 0.01/4950 = 2.02e-6 and Sidak's 1 - 0.99^(1/4950) = 2.03e-6: the
+    printed value is ten times too large (a zero missing), while the paper's "50x as much
+    computation" matches the corrected level. Recomputed here by plain arithmetic."""
+    import math
+
+    pairs = math.comb(100, 2)
+    sidak = 1 - 0.99 ** (1 / pairs)
+    assert abs(0.0000203 / sidak - 10) < 0.01
+    text = outputs_text(load_notebook(NOTEBOOK))
+    assert f"0.01/4,950 = {0.01 / pairs:.3g} (Sidak {sidak:.3g})" in text
+    assert f"{(1 - 0.99 ** (1 / 100)) / (0.01 / pairs):.1f}x" in text
+    prose = _text(load_notebook(NOTEBOOK), "markdown")
+    assert "a zero is missing" in prose
+    # Table 3's R = 10 million leaves about 100 rankings beyond m* at C = 1000
+    assert abs(1e7 * (1 - 0.99 ** (1 / 1000)) - 100) < 1 and "approx 100$ of them land beyond" in prose
+    # the TP10 formula's two slips are flagged in the appendix
+    assert "sums from $i = 1$" in prose and "$(1-\\alpha)^{1/C}$, as for the other metrics" in prose
