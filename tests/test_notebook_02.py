@@ -56,6 +56,12 @@ assert v[1] == ("accuracy", 0.62, 150, 484) and v[2] == {"C": 114, "alpha": 0.05
 assert calls[4][1][0] == "auc" and calls[4][1][1] == 0.62
 assert calls[6][1][:4] == ("auc", 100, 300, 3_000) and calls[7][1][0] == "f1"
 assert calls[6][2]["C"] == 1000 and calls[6][2]["alpha"] == 0.01
+controls["metric"].value = "tp"       # the winner's score becomes a count: 0.62 -> 6 of the top 10
+assert controls["score"].value == 6.0 and controls["score"].max == 10.0, controls["score"]
+assert calls[-1][1][:2] == ("tp", 6.0), calls[-1]
+controls["metric"].value = "auc"      # and back to a fraction
+assert controls["score"].value == 0.6 and controls["score"].max == 1.0, controls["score"]
+assert calls[-1][1][:2] == ("auc", 0.6), calls[-1]
 for m in ("f1", "tp"):   # the largest sizes answer too (their speed is measured in make bench)
     controls["metric"].value = m
     controls["P"].value = 1000
