@@ -102,6 +102,7 @@ __all__ = [
     "calibration_summary",
     "calibration_bins",
     "size_coverage_study",
+    "size_coverage_summary",
     "plot_size_coverage",
     "plot_tie_confidence",
     "dcf_comparison",
@@ -877,6 +878,84 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     if bar is not None:
         bar.close()
     return pd.DataFrame(rows)
+
+
+def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float = 2.0) -> str:
+    """What a :func:`size_coverage_study` table says, as Markdown bullets.
+
+    For the size (nominal ``alpha``) and the coverage (nominal ``1 - alpha``): the range
+    over the table's rows, and the setting x size combinations more than ``k`` Monte Carlo
+    standard errors from the nominal rate, each way. The standard error is taken at the
+    nominal rate, ``sqrt(r0 (1 - r0) / repetitions)``, so a flag is a two-sided test of
+    "this rate is the nominal one", and a perfect test is flagged by chance in a share
+    ``2 (1 - Phi(k))`` of the checks (4.55% at ``k = 2``); the summary says how many flags
+    that makes among the table's ``2 x rows`` checks. Last, the power (``rejects``) at the
+    smallest and the largest test size.
+
+    Parameters
+    ----------
+    study : the DataFrame returned by :func:`size_coverage_study`.
+    alpha : the level the study was run at, in (0, 1).
+    k : how many standard errors make a flag, > 0.
+
+    Returns
+    -------
+    str
+        Four Markdown bullet lines.
+
+    References
+    ----------
+    Keller, Bengio & Wong, *Benchmarking non-parametric statistical tests*, IDIAP, section 5.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from evallib import size_coverage_summary
+    >>> study = pd.DataFrame({"setting": ["X", "X"], "test_size": [500, 8000],
+    ...                       "coverage": [0.92, 0.95], "size": [0.05, 0.03],
+    ...                       "rejects": [0.1, 0.9], "repetitions": [1000, 1000]})
+    >>> print(size_coverage_summary(study).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
+    - **Size** (nominal 5%): between 3.0% and 5.0% over the 2 combinations of setting and test size. More
+      than two standard errors above 5% (too many false alarms): none; below (conservative): X at 8,000 (3.0%).
+    """
+    if not isinstance(study, pd.DataFrame):
+        raise TypeError(f"study must be a pandas DataFrame, got {type(study).__name__}")
+    missing = {"setting", "test_size", "coverage", "size", "rejects", "repetitions"} - set(study.columns)
+    if missing:
+        raise ValueError(f"study must have the columns of size_coverage_study; missing {sorted(missing)}")
+    if study.empty:
+        raise ValueError("study must have at least one row")
+    alpha = check_alpha(alpha)
+    k = check_real(k, "k", low=0, low_open=True)
+    reps = study["repetitions"].to_numpy(dtype=float)
+    words = {1.0: "one", 2.0: "two", 3.0: "three", 4.0: "four"}.get(float(k), f"{k:g}")
+
+    def flags(rates: pd.Series, nominal: float, sign: int) -> str:
+        se = np.sqrt(nominal * (1 - nominal) / reps)
+        out = sign * (rates.to_numpy() - nominal) > k * se
+        hits = [f"{s} at {n:,} ({r:.1%})" for s, n, r, o in
+                zip(study["setting"], study["test_size"], rates, out) if o]
+        return ", ".join(hits) or "none"
+
+    n = len(study)
+    size, cov = study["size"], study["coverage"]
+    level = 1 - alpha
+    expected = 2 * n * 2 * stats.norm.sf(k)
+    small = study[study["test_size"] == study["test_size"].min()]["rejects"]
+    big = study[study["test_size"] == study["test_size"].max()]["rejects"]
+    return "\n".join([
+        f"- **Size** (nominal {alpha:.0%}): between {size.min():.1%} and {size.max():.1%} over the {n} "
+        f"combinations of setting and test size. More than {words} standard errors above {alpha:.0%} (too many "
+        f"false alarms): {flags(size, alpha, 1)}; below (conservative): {flags(size, alpha, -1)}.",
+        f"- **Coverage** (nominal {level:.0%}): between {cov.min():.1%} and {cov.max():.1%}. More than {words} "
+        f"standard errors below {level:.0%} (interval too narrow): {flags(cov, level, -1)}; "
+        f"above: {flags(cov, level, 1)}.",
+        f"- Each such check lands more than {words} standard errors out by chance alone in "
+        f"{2 * stats.norm.sf(k):.2%} of cases, so among {2 * n} checks about {expected:.1f} flags are expected "
+        f"even for a perfect test; a pattern (for example, flags only at the smallest test size) is what matters.",
+        f"- **Power** (rejections of dF1 = 0 on the real populations): {small.min():.0%}–{small.max():.0%} at "
+        f"{study['test_size'].min():,} documents, {big.min():.0%}–{big.max():.0%} at {study['test_size'].max():,}.",
+    ])
 
 
 def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "coverage",
