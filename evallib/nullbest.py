@@ -657,6 +657,7 @@ class Verdict:
         rule as ``score > critical_value``; over the attainable scores the two agree
         (``F(m*) >= (1 - alpha)^(1/C)`` and ``m*`` is the smallest such score), which the
         test suite checks.
+    k : the length of the top list for ``metric="tp"`` (TPk); 10 otherwise, unused.
     """
 
     metric: str
@@ -668,15 +669,30 @@ class Verdict:
     critical_value: float
     pvalue: float
     reject: bool
+    k: int = 10
 
     def describe(self) -> str:
-        """One plain sentence: the verdict with its numbers."""
-        unit = "true positives in the top k" if self.metric == "tp" else self.metric
+        """One plain sentence: the verdict with its numbers.
+
+        Fractions (AUC, best accuracy, best F-measure) print with four decimals; TPk is a
+        count of true positives and prints as one. When the critical value is the largest
+        attainable score, the sentence says that no score can beat it.
+        """
         word = "beats" if self.reject else "does not beat"
-        return (f"P={self.P}, N={self.N}, C={self.C}, alpha={self.alpha:g}: a winning {unit} of "
-                f"{self.score:.4f} {word} the critical value {self.critical_value:.4f} "
-                f"(p = {self.pvalue:.4g}); "
+        if self.metric == "tp":
+            what = f"a winner with {self.score:g} true positives in its top {self.k}"
+            bar, top = f"{self.critical_value:.0f}", float(self.k)
+        else:
+            what = f"a winner with {_METRIC_NAMES[self.metric]} {self.score:.4f}"
+            bar, top = f"{self.critical_value:.4f}", 1.0
+        unbeatable = ("" if self.critical_value < top - _SCORE_TOL
+                      else ", the largest attainable score, so no winner can be significant here")
+        return (f"P={self.P}, N={self.N}, C={self.C}, alpha={self.alpha:g}: {what} {word} the critical "
+                f"value {bar}{unbeatable} (p = {self.pvalue:.4g}); "
                 + ("significant." if self.reject else "not significant: random rankings could do it."))
+
+
+_METRIC_NAMES = {"auc": "AUC", "accuracy": "best accuracy", "f1": "best F-measure"}
 
 
 def judge_winner(metric: str, score: float, P: int, N: int, *, C: int = 1, alpha: float = 0.01,
@@ -706,7 +722,8 @@ def judge_winner(metric: str, score: float, P: int, N: int, *, C: int = 1, alpha
     alpha = check_alpha(alpha)
     m_star = critical_value(metric, P, N, C=C, alpha=alpha, k=k)
     reject = float(score) > m_star + _SCORE_TOL
-    return Verdict(metric, int(P), int(N), int(C), alpha, float(score), m_star, p, reject)
+    return Verdict(metric, int(P), int(N), int(C), alpha, float(score), m_star, p, reject,
+                   k=int(k) if metric == "tp" else 10)
 
 
 # --------------------------------------------------------------------------- on real scores

@@ -97,10 +97,12 @@ __all__ = [
     "dtrue_replicates",
     "run_setting",
     "table3",
+    "format_table3",
     "calibration_study",
     "calibration_summary",
     "calibration_bins",
     "size_coverage_study",
+    "size_coverage_summary",
     "plot_size_coverage",
     "plot_tie_confidence",
     "dcf_comparison",
@@ -344,6 +346,20 @@ class Experiment:
     def true_difference(self) -> float:
         """dF1 = F1_B - F1_A on the whole of Dtrue (the best estimate of the truth)."""
         return float(f1_difference(self.true_events))
+
+    def describe(self) -> str:
+        """One line: both models' F1 on Dtrue and the correlation of their mistakes.
+
+        Examples
+        --------
+        >>> from evallib import build_experiment
+        >>> exp = build_experiment("Y", n_train=1500, n_pool=3000, n_true=6000, rng=1)
+        >>> exp.describe().startswith("F1 on Dtrue: A 0.")
+        True
+        """
+        f1_a, f1_b = self.true_f1
+        return (f"F1 on Dtrue: A {f1_a:.4f}, B {f1_b:.4f}; "
+                f"mistake correlation {mistake_correlation(self.true_events):.2f}")
 
     def test_set(self, n_test: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Dte: the first ``n_test`` pool documents (labels, predictions of A and B)."""
@@ -636,6 +652,48 @@ def table3(runs: list[SettingRun]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+_TABLE3_FORMATS = {"bootstrap confidence": "{:.1%}".format, "percentage on Dtrue": "{:.1%}".format,
+                   **{c: "{:+.4f}".format for c in ("dF1 on Dte", "interval low", "interval high",
+                                                    "dF1 on Dtrue")}}
+
+
+def format_table3(table: pd.DataFrame) -> str:
+    """Table 3 as text, as the paper prints it: shares in percent, differences signed.
+
+    The two shares (``bootstrap confidence``, ``percentage on Dtrue``) print as
+    percentages with one decimal, the dF1 columns with a sign and four decimals; any
+    other column as it is. Works for :func:`table3`'s output and for
+    :data:`PAPER_TABLE3` (which has only the first four columns).
+
+    Parameters
+    ----------
+    table : a DataFrame with some of :func:`table3`'s columns.
+
+    Returns
+    -------
+    str
+        The table without its index.
+
+    References
+    ----------
+    J. Keller, S. Bengio and S. Y. Wong, *Benchmarking non-parametric statistical
+    tests*, IDIAP research report, Table 3.
+
+    Examples
+    --------
+    >>> from evallib import PAPER_TABLE3, format_table3
+    >>> print(format_table3(PAPER_TABLE3))
+    experiment bootstrap confidence   direction percentage on Dtrue
+             X                95.6% F1*B > F1*A               92.4%
+             Y                54.2% F1*B > F1*A               69.1%
+             Z                96.5% F1*A > F1*B               82.5%
+    """
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"table must be a pandas DataFrame, got {type(table).__name__}")
+    formats = {c: f for c, f in _TABLE3_FORMATS.items() if c in table.columns}
+    return table.to_string(index=False, formatters=formats)
+
+
 # ----------------------------------------------------------- calibration study
 def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, ...] = (500, 2000, 7909),
                       repetitions: int = 100, reps: int = 2000, n_subsamples: int = 1000,
@@ -820,6 +878,84 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     if bar is not None:
         bar.close()
     return pd.DataFrame(rows)
+
+
+def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float = 2.0) -> str:
+    """What a :func:`size_coverage_study` table says, as Markdown bullets.
+
+    For the size (nominal ``alpha``) and the coverage (nominal ``1 - alpha``): the range
+    over the table's rows, and the setting x size combinations more than ``k`` Monte Carlo
+    standard errors from the nominal rate, each way. The standard error is taken at the
+    nominal rate, ``sqrt(r0 (1 - r0) / repetitions)``, so a flag is a two-sided test of
+    "this rate is the nominal one", and a perfect test is flagged by chance in a share
+    ``2 (1 - Phi(k))`` of the checks (4.55% at ``k = 2``); the summary says how many flags
+    that makes among the table's ``2 x rows`` checks. Last, the power (``rejects``) at the
+    smallest and the largest test size.
+
+    Parameters
+    ----------
+    study : the DataFrame returned by :func:`size_coverage_study`.
+    alpha : the level the study was run at, in (0, 1).
+    k : how many standard errors make a flag, > 0.
+
+    Returns
+    -------
+    str
+        Four Markdown bullet lines.
+
+    References
+    ----------
+    Keller, Bengio & Wong, *Benchmarking non-parametric statistical tests*, IDIAP, section 5.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from evallib import size_coverage_summary
+    >>> study = pd.DataFrame({"setting": ["X", "X"], "test_size": [500, 8000],
+    ...                       "coverage": [0.92, 0.95], "size": [0.05, 0.03],
+    ...                       "rejects": [0.1, 0.9], "repetitions": [1000, 1000]})
+    >>> print(size_coverage_summary(study).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
+    - **Size** (nominal 5%): between 3.0% and 5.0% over the 2 combinations of setting and test size. More
+      than two standard errors above 5% (too many false alarms): none; below (conservative): X at 8,000 (3.0%).
+    """
+    if not isinstance(study, pd.DataFrame):
+        raise TypeError(f"study must be a pandas DataFrame, got {type(study).__name__}")
+    missing = {"setting", "test_size", "coverage", "size", "rejects", "repetitions"} - set(study.columns)
+    if missing:
+        raise ValueError(f"study must have the columns of size_coverage_study; missing {sorted(missing)}")
+    if study.empty:
+        raise ValueError("study must have at least one row")
+    alpha = check_alpha(alpha)
+    k = check_real(k, "k", low=0, low_open=True)
+    reps = study["repetitions"].to_numpy(dtype=float)
+    words = {1.0: "one", 2.0: "two", 3.0: "three", 4.0: "four"}.get(float(k), f"{k:g}")
+
+    def flags(rates: pd.Series, nominal: float, sign: int) -> str:
+        se = np.sqrt(nominal * (1 - nominal) / reps)
+        out = sign * (rates.to_numpy() - nominal) > k * se
+        hits = [f"{s} at {n:,} ({r:.1%})" for s, n, r, o in
+                zip(study["setting"], study["test_size"], rates, out) if o]
+        return ", ".join(hits) or "none"
+
+    n = len(study)
+    size, cov = study["size"], study["coverage"]
+    level = 1 - alpha
+    expected = 2 * n * 2 * stats.norm.sf(k)
+    small = study[study["test_size"] == study["test_size"].min()]["rejects"]
+    big = study[study["test_size"] == study["test_size"].max()]["rejects"]
+    return "\n".join([
+        f"- **Size** (nominal {alpha:.0%}): between {size.min():.1%} and {size.max():.1%} over the {n} "
+        f"combinations of setting and test size. More than {words} standard errors above {alpha:.0%} (too many "
+        f"false alarms): {flags(size, alpha, 1)}; below (conservative): {flags(size, alpha, -1)}.",
+        f"- **Coverage** (nominal {level:.0%}): between {cov.min():.1%} and {cov.max():.1%}. More than {words} "
+        f"standard errors below {level:.0%} (interval too narrow): {flags(cov, level, -1)}; "
+        f"above: {flags(cov, level, 1)}.",
+        f"- Each such check lands more than {words} standard errors out by chance alone in "
+        f"{2 * stats.norm.sf(k):.2%} of cases, so among {2 * n} checks about {expected:.1f} flags are expected "
+        f"even for a perfect test; a pattern (for example, flags only at the smallest test size) is what matters.",
+        f"- **Power** (rejections of dF1 = 0 on the real populations): {small.min():.0%}–{small.max():.0%} at "
+        f"{study['test_size'].min():,} documents, {big.min():.0%}–{big.max():.0%} at {study['test_size'].max():,}.",
+    ])
 
 
 def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "coverage",

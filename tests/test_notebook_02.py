@@ -56,6 +56,12 @@ assert v[1] == ("accuracy", 0.62, 150, 484) and v[2] == {"C": 114, "alpha": 0.05
 assert calls[4][1][0] == "auc" and calls[4][1][1] == 0.62
 assert calls[6][1][:4] == ("auc", 100, 300, 3_000) and calls[7][1][0] == "f1"
 assert calls[6][2]["C"] == 1000 and calls[6][2]["alpha"] == 0.01
+controls["metric"].value = "tp"       # the winner's score becomes a count: 0.62 -> 6 of the top 10
+assert controls["score"].value == 6.0 and controls["score"].max == 10.0, controls["score"]
+assert calls[-1][1][:2] == ("tp", 6.0), calls[-1]
+controls["metric"].value = "auc"      # and back to a fraction
+assert controls["score"].value == 0.6 and controls["score"].max == 1.0, controls["score"]
+assert calls[-1][1][:2] == ("auc", 0.6), calls[-1]
 for m in ("f1", "tp"):   # the largest sizes answer too (their speed is measured in make bench)
     controls["metric"].value = m
     controls["P"].value = 1000
@@ -101,3 +107,36 @@ def test_limits_and_definition_slips_are_stated_and_the_advice_dropped():
     k = next(i for i, c in enumerate(cells) if "".join(c["source"]).startswith("## What to take away"))
     before = "\n".join("".join(c["source"]) for c in cells[:k] if c["cell_type"] == "markdown")
     assert "test suite" not in before and "Gaussian binomial" not in before and "bench" not in before
+
+
+def test_opening_states_the_reading_time_in_the_common_shape():
+    """Every notebook's opening says what you will learn, what you need, the source it
+    follows and a reading time in one shape: "- **Reading time:** about N minutes to read
+    and run, and M more for the exercises"."""
+    import re as _re
+    opening = "".join(load_notebook(NOTEBOOK)["cells"][0]["source"])
+    for head in ("**What you will learn**", "**What you need**", "**The source it follows**"):
+        assert head in opening, head
+    assert _re.search(r"^- \*\*Reading time:\*\* about \d+ minutes to read and run, and \d+ more for the "
+                      r"exercises", opening, flags=_re.M), opening
+
+
+def test_bonferroni_level_and_table3_counts_recomputed_in_the_saved_run():
+    """Section 6 prints a per-test level of 0.0000203 for the C(100, 2) = 4,950 pairs; the
+    Bonferroni level is 0.01/4950 = 2.02e-6 and Sidak's 1 - 0.99^(1/4950) = 2.03e-6: the
+    printed value is ten times too large (a zero missing), while the paper's "50x as much
+    computation" matches the corrected level. Recomputed here by plain arithmetic."""
+    import math
+
+    pairs = math.comb(100, 2)
+    sidak = 1 - 0.99 ** (1 / pairs)
+    assert abs(0.0000203 / sidak - 10) < 0.01
+    text = outputs_text(load_notebook(NOTEBOOK))
+    assert f"0.01/4,950 = {0.01 / pairs:.3g} (Sidak {sidak:.3g})" in text
+    assert f"{(1 - 0.99 ** (1 / 100)) / (0.01 / pairs):.1f}x" in text
+    prose = _text(load_notebook(NOTEBOOK), "markdown")
+    assert "a zero is missing" in prose
+    # Table 3's R = 10 million leaves about 100 rankings beyond m* at C = 1000
+    assert abs(1e7 * (1 - 0.99 ** (1 / 1000)) - 100) < 1 and "approx 100$ of them land beyond" in prose
+    # the TP10 formula's two slips are flagged in the appendix
+    assert "sums from $i = 1$" in prose and "$(1-\\alpha)^{1/C}$, as for the other metrics" in prose

@@ -482,3 +482,33 @@ def test_public_api_is_importable_from_evallib():
     for name in ("null_cdf", "critical_value", "best_of_pvalue", "mc_repetitions",
                  "simulate_null", "critical_value_table"):
         assert getattr(evallib, name) is getattr(nb, name)
+
+
+def test_verdict_prints_a_tp_count_as_a_count_and_its_p_value_from_scipy():
+    """TP10 is an integer count: its verdict names the count ("9 true positives in its top
+    10", critical value "9"), never "9.0000". The p-value is checked against scipy's
+    hypergeometric law: 1 - (1 - P(X >= 9))^C with X ~ Hypergeom(400, 100, 10)."""
+    v = evallib.judge_winner("tp", 9, 100, 300, C=1000, alpha=0.01)
+    text = v.describe()
+    g = stats.hypergeom.sf(8, 400, 100, 10)
+    assert v.pvalue == pytest.approx(-math.expm1(1000 * math.log1p(-g)), rel=1e-9)
+    assert v.critical_value == stats.hypergeom.ppf(0.99 ** (1 / 1000), 400, 100, 10) == 9
+    assert "a winner with 9 true positives in its top 10 does not beat the critical value 9 " in text
+    assert "9.0000" not in text and not v.reject
+    # another k is named as such
+    assert "in its top 5 " in evallib.judge_winner("tp", 3, 10, 1000, C=1, k=5).describe()
+    # fractions keep four decimals
+    assert "AUC 0.7000 beats the critical value 0.6411" in evallib.judge_winner(
+        "auc", 0.70, 100, 300, C=1000).describe()
+
+
+def test_verdict_says_when_no_score_can_beat_the_bar():
+    """Wisconsin (241, 458) with C = 1000: P(top 10 all malignant) = C(241,10)/C(699,10) is
+    above 1 - 0.99^(1/1000), so the TP10 bar is 10 of 10 and cannot be beaten."""
+    g = math.comb(241, 10) / math.comb(699, 10)
+    assert g > 1 - 0.99 ** (1 / 1000)
+    v = evallib.judge_winner("tp", 10, 241, 458, C=1000, alpha=0.01)
+    assert v.critical_value == 10 and not v.reject
+    assert "no winner can be significant" in v.describe()
+    beatable = evallib.judge_winner("tp", 10, 241, 458, C=10, alpha=0.01)
+    assert "no winner can be significant" not in beatable.describe()

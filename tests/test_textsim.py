@@ -460,3 +460,65 @@ def test_size_coverage_plots_return_axes():
     with pytest.raises(ValueError, match="confidence"):
         ts.plot_tie_confidence([])
     plt.close("all")
+
+
+def test_experiment_describe_against_scikit_learn_and_corrcoef():
+    """The explorer's summary line: F1 of both models and the mistake correlation on
+    Dtrue, checked against scikit-learn's f1_score and numpy's corrcoef on the explicit
+    Dtrue rebuilt from the eight counts (e1..e8: A right on e1, e3, e6, e8; B on e1, e2, e7, e8)."""
+    exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138], n_true=40_000)
+    codes = np.repeat(np.arange(8), exp.true_events)
+    y = (codes < 4).astype(int)
+    a = np.isin(codes, (0, 2, 4, 6)).astype(int)
+    b = np.isin(codes, (0, 1, 4, 5)).astype(int)
+    corr = np.corrcoef(a != y, b != y)[0, 1]
+    assert exp.describe() == (f"F1 on Dtrue: A {f1_score(y, a):.4f}, B {f1_score(y, b):.4f}; "
+                              f"mistake correlation {corr:.2f}")
+
+
+def test_format_table3_prints_shares_as_percent_and_differences_signed():
+    exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138])
+    run = ts.run_setting(exp, n_test=2000, reps=2000, n_subsamples=500, rng=0)
+    text = ts.format_table3(ts.table3([run]))
+    header, row = text.splitlines()
+    assert header.split()[:3] == ["experiment", "bootstrap", "confidence"]
+    b = run.bootstrap
+    fields = row.split()
+    assert fields[1] == f"{100 * b.confidence:.1f}%" and fields[5] == f"{100 * run.dtrue_frequency:.1f}%"
+    assert fields[6:] == [f"{v:+.4f}" for v in (b.observed, *b.interval, run.true_difference)]
+    paper = ts.format_table3(ts.PAPER_TABLE3)       # the paper's printed values
+    assert [ln.split()[1] for ln in paper.splitlines()[1:]] == ["95.6%", "54.2%", "96.5%"]
+    assert [ln.split()[-1] for ln in paper.splitlines()[1:]] == ["92.4%", "69.1%", "82.5%"]
+    with pytest.raises(TypeError, match="table"):
+        ts.format_table3([run])
+
+
+def test_size_coverage_summary_flags_against_the_nominal_standard_error():
+    """Hand-made rates at 1,000 repetitions: the nominal SEs are sqrt(.05 x .95 / 1000) =
+    0.00689 for both size and coverage, so two SEs are 0.0138. Size 0.063 (+0.013) is not
+    flagged, 0.066 (+0.016) is; coverage 0.937 (-0.013) is not, 0.934 is. A rate of 0 (SE 0
+    if estimated from itself) is judged at the nominal SE. Expected flags by chance:
+    2 x 4 rows x 2 x (1 - Phi(2)) from scipy's normal law."""
+    study = pd.DataFrame({
+        "setting": ["X", "X", "Y", "Y"], "test_size": [500, 8000, 500, 8000],
+        "coverage": [0.937, 0.934, 0.95, 0.97], "size": [0.063, 0.066, 0.0, 0.05],
+        "rejects": [0.10, 0.92, 0.06, 0.07], "repetitions": [1000] * 4,
+    })
+    se = np.sqrt(0.05 * 0.95 / 1000)
+    assert 2 * se < 0.0137 + 1e-4 and 0.066 - 0.05 > 2 * se > 0.063 - 0.05
+    lines = ts.size_coverage_summary(study).splitlines()
+    assert len(lines) == 4
+    assert "between 0.0% and 6.6% over the 4 combinations" in lines[0]
+    assert "(too many false alarms): X at 8,000 (6.6%); below (conservative): Y at 500 (0.0%)." in lines[0]
+    assert "(interval too narrow): X at 8,000 (93.4%); above: Y at 8,000 (97.0%)." in lines[1]
+    expected = 2 * 4 * 2 * stats.norm.sf(2)
+    assert f"among 8 checks about {expected:.1f} flags" in lines[2] and "4.55%" in lines[2]
+    assert lines[3].endswith("6%–10% at 500 documents, 7%–92% at 8,000.")
+    # three standard errors flag less
+    assert "none; below (conservative): Y at 500" in ts.size_coverage_summary(study, k=3)
+    with pytest.raises(ValueError, match="missing"):
+        ts.size_coverage_summary(study.drop(columns="repetitions"))
+    with pytest.raises(TypeError, match="study"):
+        ts.size_coverage_summary(study.to_dict())
+    with pytest.raises((TypeError, ValueError), match="k"):
+        ts.size_coverage_summary(study, k=0)
