@@ -111,3 +111,29 @@ print("rerun sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe)
     assert any("rerun sliders ok" in o.get("text", "") for o in out), out
+
+
+@pytest.mark.slow
+def test_one_comparison_sliders_redraw_with_their_values():
+    """Section 7's four controls (b, c, n, alpha) all reach the sentence and the figure;
+    exercise 2's setting (15, 5) at n = 500 gives the chi-square tail of 9^2/20."""
+    probe = '''
+from scipy import stats
+said, drawn = [], []
+_describe, _plot = describe_comparison, plot_pvalue_vs_interval
+def describe_comparison(b, c, n, *, alpha):
+    said.append((b, c, n, alpha))
+    return _describe(b, c, n, alpha=alpha)
+def plot_pvalue_vs_interval(b, c, n, *, alpha, axes=None):
+    drawn.append((b, c, n, alpha))
+    return _plot(b, c, n, alpha=alpha, axes=axes)
+one["n"].value = 500
+one["b"].value = 15
+one["c"].value = 5
+one["alpha"].value = 0.1
+assert said == drawn == [(0, 2, 500, alpha), (15, 2, 500, alpha), (15, 5, 500, alpha), (15, 5, 500, 0.1)], said
+assert f"p = {stats.chi2.sf(9 ** 2 / 20, 1):.3g}" in _describe(15, 5, 500, alpha=0.1)
+print("comparison sliders ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe)
+    assert any("comparison sliders ok" in o.get("text", "") for o in out), out
