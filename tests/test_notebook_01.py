@@ -75,3 +75,65 @@ print("coverage sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe)
     assert any("coverage sliders ok" in o.get("text", "") for o in out), out
+
+
+@pytest.mark.slow
+def test_rerun_sliders_rerun_the_study_with_their_values():
+    """Each control of section 9 reaches run_case_study, and the callback shows the run's
+    table and figure through evallib (case_study_table, plot_case_study)."""
+    probe = '''
+shown = []
+_table, _plot = case_study_table, plot_case_study
+def case_study_table(study):
+    shown.append(("table", study))
+    return _table(study)
+def plot_case_study(study, ax=None):
+    shown.append(("plot", study))
+    return _plot(study, ax=ax)
+controls["seed"].value = 3
+controls["test_size"].value = 30
+controls["adjust"].value = "bonferroni"
+controls["alpha"].value = 0.1
+controls["n_swap"].value = 2
+controls["n_genes_1"].value = 20
+controls["n_genes_2"].value = 5
+assert [k for k, _ in shown] == ["table", "plot"] * 7, [k for k, _ in shown]
+last = shown[-1][1]
+ref = run_case_study(X, y, test_size=30, n_genes_1=20, n_genes_2=5, n_swap=2, alpha=0.1,
+                     adjust="bonferroni", rng=3)
+assert len(last.y_test) == 30 and last.table.attrs["adjust"] == "bonferroni"
+assert last.table.attrs["alpha"] == 0.1 and len(last.genes[2]) == 5 and len(last.genes[1]) == 20
+assert (last.error_rates == ref.error_rates).all() and (last.test_idx == ref.test_idx).all()
+first = shown[0][1]          # only the seed moved: seed 3's split, not the default run's
+assert (first.test_idx == run_case_study(X, y, rng=3).test_idx).all()
+assert not np.array_equal(first.test_idx, study.test_idx)
+print("rerun sliders ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe)
+    assert any("rerun sliders ok" in o.get("text", "") for o in out), out
+
+
+@pytest.mark.slow
+def test_one_comparison_sliders_redraw_with_their_values():
+    """Section 7's four controls (b, c, n, alpha) all reach the sentence and the figure;
+    exercise 2's setting (15, 5) at n = 500 gives the chi-square tail of 9^2/20."""
+    probe = '''
+from scipy import stats
+said, drawn = [], []
+_describe, _plot = describe_comparison, plot_pvalue_vs_interval
+def describe_comparison(b, c, n, *, alpha):
+    said.append((b, c, n, alpha))
+    return _describe(b, c, n, alpha=alpha)
+def plot_pvalue_vs_interval(b, c, n, *, alpha, axes=None):
+    drawn.append((b, c, n, alpha))
+    return _plot(b, c, n, alpha=alpha, axes=axes)
+one["n"].value = 500
+one["b"].value = 15
+one["c"].value = 5
+one["alpha"].value = 0.1
+assert said == drawn == [(0, 2, 500, alpha), (15, 2, 500, alpha), (15, 5, 500, alpha), (15, 5, 500, 0.1)], said
+assert f"p = {stats.chi2.sf(9 ** 2 / 20, 1):.3g}" in _describe(15, 5, 500, alpha=0.1)
+print("comparison sliders ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe)
+    assert any("comparison sliders ok" in o.get("text", "") for o in out), out
