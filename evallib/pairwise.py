@@ -1617,9 +1617,11 @@ def describe_comparison(b: int, c: int, n: int, *, alpha: float = 0.05) -> str:
         return f"{100 * v:.1f} percentage points"
 
     if ci.low > 0:
-        who = f"A's error rate is between {points(ci.low)} and {points(ci.high)} above B's"
+        who = (f"the data are compatible with A's error rate being between {100 * ci.low:.1f} and "
+               f"{points(ci.high)} above B's")
     elif ci.high < 0:
-        who = f"A's error rate is between {points(-ci.high)} and {points(-ci.low)} below B's"
+        who = (f"the data are compatible with A's error rate being between {-100 * ci.high:.1f} and "
+               f"{points(-ci.low)} below B's")
     else:
         who = (f"the data are compatible with A's error rate being up to {points(-ci.low)} below "
                f"or up to {points(ci.high)} above B's")

@@ -391,6 +391,11 @@ def test_plot_pvalue_vs_interval_panels():
     # a difference of two error rates is read in percentage points, not per cent
     assert "up to 9.0 percentage points below or up to 1.5 percentage points above B's" in text
     assert "%" not in text.split("Interval:")[1].replace(f"{95:g}%", "")
+    # an interval away from 0 is still a statement of compatibility, not a certainty
+    lo, hi = qh_interval(3, 21, 50, signed=True).low, qh_interval(3, 21, 50, signed=True).high
+    text14 = evallib.describe_comparison(3, 21, 50)
+    assert (f"compatible with A's error rate being between {-100 * hi:.1f} and {-100 * lo:.1f} "
+            "percentage points below B's") in text14
 
 
 # ----------------------------------------------------------------- bad input
