@@ -1163,6 +1163,11 @@ def plot_nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05
 
 
 # --------------------------------------------------------------------- write-up
+def _sentence(text: str) -> str:
+    text = str(text).strip()
+    return text + "." if text and text[-1] not in ".!?" else text
+
+
 def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: float = 0.8,
                         names: tuple[str, str] = ("A", "B"), tried: str = "") -> str:
     """A reporting template for two classifiers on one test set, filled in (Markdown).
@@ -1212,6 +1217,6 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
          f"{mdd:.3f} with {100 * target:g}% power" if math.isfinite(mdd) else
          f"- **Power**: at this disagreement rate no difference is detected with {100 * target:g}% power")
         + (f"; a difference of the observed size needs about {need} cases (Connor 1987)." if need else "."),
-        f"- **What was tried**: {tried.strip() or 'say which models, settings and test sets were tried before this one.'}",
+        f"- **What was tried**: {_sentence(tried) or 'say which models, settings and test sets were tried before this one.'}",
     ]
     return "\n".join(lines)

@@ -373,6 +373,7 @@ def test_write_up_carries_the_numbers_of_the_tests():
     assert f"p = {p:.3g}" in text
     assert "+0.060" in text and "tree minus forest" in text and "two models, one split" in text
     assert "rejects" in text
+    assert text.endswith("- **What was tried**: two models, one split.")   # every item ends as a sentence
 
 
 def test_write_up_interval_is_bonett_price():
