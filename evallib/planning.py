@@ -730,10 +730,12 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     twin = ax.twinx()
     twin.plot(ns, width, color="C3", ls="--", label="interval width")
     twin.set_ylabel(f"expected width of the {level} interval", color="C3")
-    twin.set_ylim(0, max(width) * 1.05 if max(width) > 0 else 1.0)
     ax.axvline(n, color="k", lw=0.8, ls=":")
     pw = mcnemar_power(n, p_b, p_c, alpha=alpha)
     w_n = expected_interval_width(n, p_b, p_c, alpha=alpha)
+    # the width at a handful of cases is huge (the adjusted interval's two pseudo-cases): let it leave
+    # the top rather than squash the width near n
+    twin.set_ylim(0, 1.05 * min(max(width), 4 * w_n))
     ax.plot([n], [pw], "o", color="C0")
     twin.plot([n], [w_n], "o", color="C3")
     ax.set_title(f"difference {difference:+.3f}, disagreement {discordance:.2f}, n = {n}:\n"
