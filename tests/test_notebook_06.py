@@ -62,15 +62,26 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_
 
 @pytest.mark.slow
 def test_notebook_06_sliders_drive_the_power_plot():
+    """Move each slider in a live kernel: each move must redraw with the new value.
+
+    The callback is evallib's ``plot_sample_size`` itself; what it drew is read back from
+    the titles and texts matplotlib was given.
+    """
     probe = '''
-calls = []
-_plot = plot_mcnemar_power
-def plot_mcnemar_power(*args, **kwargs):
-    calls.append(args)
-    return _plot(*args, **kwargs)
+import matplotlib.axes
+drawn = []
+_title, _text = matplotlib.axes.Axes.set_title, matplotlib.axes.Axes.text
+matplotlib.axes.Axes.set_title = lambda self, label, *a, **k: (drawn.append(label), _title(self, label, *a, **k))[1]
+matplotlib.axes.Axes.text = lambda self, x, y, s, *a, **k: (drawn.append(s), _text(self, x, y, s, *a, **k))[1]
 controls["difference"].value = 0.05
 controls["discordance"].value = 0.3
-assert [tuple(round(x, 6) for x in c) for c in calls] == [(0.075, 0.025), (0.175, 0.125)], calls
+controls["discordance"].value = 0.04
+matplotlib.axes.Axes.set_title, matplotlib.axes.Axes.text = _title, _text
+final = [d for d in drawn if d.startswith(("difference", "no such"))]
+assert [d.splitlines()[0] for d in final[:2]] == [
+    "difference +0.050, disagreement 0.10 (p_b = 0.075, p_c = 0.025), alpha = 0.05:",
+    "difference +0.050, disagreement 0.30 (p_b = 0.175, p_c = 0.125), alpha = 0.05:"], drawn
+assert final[2].startswith("no such pair of classifiers"), drawn
 print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20))
