@@ -29,6 +29,15 @@ def test_notebook_06_is_saved_with_its_key_outputs():
     assert "p_b = 0.7, p_c = 0.3: exact power first reaches 0.8 at n = 49" in joined
     assert "mcse" in joined
     assert "size (rejection rate with equal learners):" in joined
+    # the small test set of section 2 (b = 5, c = 2, n = 100): Bonett & Price (2012) written out,
+    # adjusted proportions (b + 1)/(n + 2); the prose reads it as "about -3 to +9 percentage points"
+    import math
+    p12, p21, z = 6 / 102, 3 / 102, 1.959963984540054
+    half = z * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / 102)
+    low, high = p12 - p21 - half, p12 - p21 + half
+    assert f"95% Bonett-Price interval [{low:+.3f}, {high:+.3f}]" in joined
+    md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert f"from about −{round(-100 * low)} to +{round(100 * high)} percentage points" in md
     tagged = [c for c in nb["cells"] if "nbval-check-output" in c["metadata"].get("tags", [])]
     assert len(tagged) >= 5
 
@@ -56,6 +65,8 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_
     assert "difference +0.050, disagreement 0.200: Connor's n = " in joined
     assert "(200 replicates, 60 simulated test sets per n" in joined
     assert "k = 4, gap 1.5: N = " in joined
+    # the prose's example of the exact test needing fewer cases than Connor's formula (alpha 0.1, power 0.9)
+    assert "0.05                 168   " in joined and "0.05                 158   " in joined
     assert "true accuracy difference 0.15, 10 x 10-fold CV, alpha = 0.1, 40 simulated data sets per size" in joined
     assert "solutions ok" in joined
 
