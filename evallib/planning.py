@@ -16,6 +16,9 @@ about, and what does a "non-significant" result on a small test set rule out?
 * Many data sets: how many data sets the Nemenyi test needs before a given difference
   of average ranks exceeds the critical difference (Demšar 2006, Flach eq. 12.1;
   :func:`nemenyi_datasets`).
+* The sliders of notebooks 00 and 06 call :func:`plot_interval_and_power` (power and the
+  expected interval width at a test-set size; its sentence: :func:`interval_and_power_summary`)
+  and :func:`plot_sample_size` (the power curves and Connor's n; :func:`sample_size_summary`).
 
 Notation. For two classifiers A and B on the same test set of ``n`` cases,
 ``p_b = P(A wrong, B right)`` and ``p_c = P(A right, B wrong)`` are the discordant
