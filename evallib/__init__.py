@@ -649,6 +649,7 @@ from .planning import (
     expected_interval_width,
     f1_bootstrap_power,
     f1_power_curve,
+    interval_and_power_summary,
     mcnemar_power,
     mcnemar_power_curve,
     mcnemar_sample_size,
@@ -661,6 +662,8 @@ from .planning import (
     plot_mcnemar_power,
     plot_minimum_detectable_difference,
     plot_nemenyi_datasets,
+    plot_sample_size,
+    sample_size_summary,
 )
 
 __all__ += [
@@ -673,6 +676,7 @@ __all__ += [
     "expected_interval_width",
     "f1_bootstrap_power",
     "f1_power_curve",
+    "interval_and_power_summary",
     "mcnemar_power",
     "mcnemar_power_curve",
     "mcnemar_sample_size",
@@ -685,6 +689,8 @@ __all__ += [
     "plot_mcnemar_power",
     "plot_minimum_detectable_difference",
     "plot_nemenyi_datasets",
+    "plot_sample_size",
+    "sample_size_summary",
 ]
 
 # notebooks as HTML whose maths renders offline (MathML)

@@ -16,6 +16,9 @@ about, and what does a "non-significant" result on a small test set rule out?
 * Many data sets: how many data sets the Nemenyi test needs before a given difference
   of average ranks exceeds the critical difference (Demšar 2006, Flach eq. 12.1;
   :func:`nemenyi_datasets`).
+* The sliders of notebooks 00 and 06 call :func:`plot_interval_and_power` (power and the
+  expected interval width at a test-set size; its sentence: :func:`interval_and_power_summary`)
+  and :func:`plot_sample_size` (the power curves and Connor's n; :func:`sample_size_summary`).
 
 Notation. For two classifiers A and B on the same test set of ``n`` cases,
 ``p_b = P(A wrong, B right)`` and ``p_c = P(A right, B wrong)`` are the discordant
@@ -46,6 +49,7 @@ __all__ = [
     "expected_interval_width",
     "f1_bootstrap_power",
     "f1_power_curve",
+    "interval_and_power_summary",
     "mcnemar_power",
     "mcnemar_power_curve",
     "mcnemar_sample_size",
@@ -58,6 +62,8 @@ __all__ = [
     "plot_mcnemar_power",
     "plot_minimum_detectable_difference",
     "plot_nemenyi_datasets",
+    "plot_sample_size",
+    "sample_size_summary",
 ]
 
 #: the ways :func:`mcnemar_power` computes power.
@@ -451,21 +457,159 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
     return float(brentq(gap, 0.0, psi, xtol=1e-12))
 
 
-def expected_interval_width(n: int, p_b: float, p_c: float, *, alpha: float = 0.05) -> float:
-    """Width of the Quesenberry-Hurst interval (Berrar & Lozano eqs. 4-5) at the expected counts.
+#: the intervals :func:`expected_interval_width` can plan for.
+_WIDTH_METHODS = ("bonett_price", "qh")
 
-    Plugs ``b = n p_b`` and ``c = n p_c`` into eqs. (4)-(5): roughly
-    ``2 z sqrt((psi - delta^2) / n)``. What a planned test set of ``n`` cases buys in
-    precision, beside the power it buys.
+
+def expected_interval_width(n: int, p_b: float, p_c: float, *, alpha: float = 0.05,
+                            method: str = "bonett_price") -> float:
+    """Width of the interval for ``err_A - err_B`` at the expected counts of a planned test set.
+
+    Plugs ``b = n p_b`` and ``c = n p_c`` into the interval's formula: what a planned
+    test set of ``n`` cases buys in precision, beside the power it buys. Both widths are
+    roughly ``2 z sqrt((psi - delta^2) / n)`` (``psi = p_b + p_c``, ``delta = p_b - p_c``).
+
+    Parameters
+    ----------
+    n : int
+        Test-set size, ``>= 1``.
+    p_b, p_c : float
+        Discordant probabilities, each in [0, 1], ``p_b + p_c <= 1``.
+    alpha : float
+        The interval has level ``1 - alpha``; ``alpha`` in (0, 1).
+    method : {"bonett_price", "qh"}
+        ``"bonett_price"``: Bonett & Price (2012), the interval Fagerland, Lydersen & Laake
+        (2014) recommend and notebook 00 and the report use, adjusted proportions
+        ``(b + 1) / (n + 2)``; ``"qh"``: Quesenberry-Hurst (Berrar & Lozano eqs. 4-5).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Bonett, D. G. & Price, R. M. (2012). Adjusted Wald confidence interval for a
+    difference of binomial proportions based on paired data. *Journal of Educational and
+    Behavioral Statistics* 37, 479-488.
+    Fagerland, M. W., Lydersen, S. & Laake, P. (2014). Recommended tests and confidence
+    intervals for paired binomial proportions. *Statistics in Medicine* 33, 2850-2875.
+
+    Examples
+    --------
+    200 cases, p_b = 0.1, p_c = 0.04: ``2 z sqrt((p~_b + p~_c - (p~_b - p~_c)^2) / 202)``
+    with ``p~_b = 21 / 202``, ``p~_c = 9 / 202``:
+
+    >>> round(expected_interval_width(200, 0.1, 0.04), 4)
+    0.105
     """
-    from .pairwise import _qh_bounds
+    from .pairwise import _interval_bounds
 
     n = check_count(n, "n", minimum=1)
     p_b, p_c = _check_discordant(p_b, p_c)
     alpha = check_alpha(alpha)
-    crit = float(stats.chi2.isf(alpha, df=1))
-    low, high, _, _ = _qh_bounds(n * p_b, n * p_c, n, crit, True)
+    method = check_choice(method, "method", _WIDTH_METHODS)
+    low, high = _interval_bounds(method, n * (1.0 - p_b - p_c), n * p_b, n * p_c, 0.0, n, alpha)
     return float(high - low)
+
+
+def _check_plan(difference: Any, discordance: Any) -> tuple[float, float, bool]:
+    """``difference`` in [-1, 1], ``discordance`` in [0, 1], and whether such classifiers exist."""
+    difference = check_real(difference, "difference", low=-1.0, high=1.0, note="err_A - err_B")
+    discordance = check_real(discordance, "discordance", low=0.0, high=1.0)
+    return difference, discordance, abs(difference) <= discordance + 1e-12
+
+
+def _impossible(difference: float, discordance: float) -> str:
+    return (f"no such pair of classifiers: a difference of {difference:+.3f} needs them to disagree on at "
+            f"least {abs(difference):.3f} of the cases, not {discordance:.3f} (they can differ in error only "
+            f"where they disagree)")
+
+
+def interval_and_power_summary(difference: float, discordance: float, n: int, *, alpha: float = 0.05) -> str:
+    """One sentence: what a test set of ``n`` cases buys, in interval width and in power.
+
+    For two classifiers whose error rates differ by ``difference = err_A - err_B`` and
+    which disagree on a fraction ``discordance`` of the cases: the expected width of the
+    Bonett-Price interval (:func:`expected_interval_width`) and the exact power of
+    McNemar's test (:func:`mcnemar_power`) at ``n`` cases. When ``|difference| >
+    discordance`` no such classifiers exist (they differ in error only where they
+    disagree) and the sentence says so instead of raising: a pair of sliders can reach
+    that corner.
+
+    Parameters
+    ----------
+    difference : float
+        ``err_A - err_B``, in [-1, 1].
+    discordance : float
+        The disagreement rate ``p_b + p_c``, in [0, 1].
+    n : int
+        Test-set size, ``>= 1``.
+    alpha : float
+        Level of the test; the interval has level ``1 - alpha``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(interval_and_power_summary(0.05, 0.1, 300))
+    n = 300: expected width of the 95% interval 0.073, power of McNemar's exact test 0.74
+    >>> interval_and_power_summary(0.08, 0.05, 300)[:27]
+    'no such pair of classifiers'
+    """
+    difference, discordance, possible = _check_plan(difference, discordance)
+    n = check_count(n, "n", minimum=1)
+    alpha = check_alpha(alpha)
+    if not possible:
+        return _impossible(difference, discordance)
+    p_b, p_c = discordant_probabilities(difference, discordance)
+    width = expected_interval_width(n, p_b, p_c, alpha=alpha)
+    pw = mcnemar_power(n, p_b, p_c, alpha=alpha)
+    return (f"n = {n}: expected width of the {100 * (1 - alpha):g}% interval {width:.3f}, "
+            f"power of McNemar's exact test {pw:.2f}")
+
+
+def sample_size_summary(difference: float, discordance: float, *, power: float = 0.8,
+                        alpha: float = 0.05) -> str:
+    """One sentence: the test cases Connor's formula asks for, and the exact power there.
+
+    :func:`mcnemar_sample_size` (Connor 1987) for ``p_b, p_c`` from
+    :func:`discordant_probabilities`, and :func:`mcnemar_power` of the exact test at that
+    size (usually a little below ``power``: the exact test is conservative). When
+    ``difference`` is 0 there is nothing to detect, and when ``|difference| >
+    discordance`` no such classifiers exist; the sentence says so instead of raising.
+
+    Parameters
+    ----------
+    difference : float
+        ``err_A - err_B``, in [-1, 1].
+    discordance : float
+        The disagreement rate, in [0, 1].
+    power, alpha : float
+        Target power and level, in (0, 1).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(sample_size_summary(0.03, 0.10))
+    Connor: 870 test cases for 80% power; the exact test has power 0.776 there
+    """
+    difference, discordance, possible = _check_plan(difference, discordance)
+    target = _check_power(power)
+    alpha = check_alpha(alpha)
+    if not possible:
+        return _impossible(difference, discordance)
+    p_b, p_c = discordant_probabilities(difference, discordance)
+    if p_b == p_c:
+        return "no difference to detect: no test set is large enough to detect a difference of 0"
+    n_needed = mcnemar_sample_size(p_b, p_c, power=target, alpha=alpha)
+    exact = mcnemar_power(n_needed, p_b, p_c, alpha=alpha)
+    return (f"Connor: {n_needed} test cases for {100 * target:g}% power; "
+            f"the exact test has power {exact:.3f} there")
 
 
 # ------------------------------------------------------------------------ plots
@@ -527,37 +671,124 @@ def plot_minimum_detectable_difference(discordances: Any = (0.05, 0.1, 0.2), *, 
     return ax
 
 
+def _say_impossible(ax, difference: float, discordance: float):
+    ax.axis("off")
+    ax.text(0.5, 0.5, _impossible(difference, discordance).replace(": ", ":\n", 1), ha="center",
+            va="center", fontsize=10, wrap=True, transform=ax.transAxes)
+    return ax
+
+
 def plot_interval_and_power(difference: float, n: int, *, discordance: float, alpha: float = 0.05,
                             n_max: int | None = None, ax=None):
     """What a test set of ``n`` cases buys: power (left axis) and interval width (right axis).
 
     For an error-rate difference ``difference = err_A - err_B`` and a disagreement rate
     ``discordance``, draws the exact power of McNemar's test and the expected width of
-    the Quesenberry-Hurst interval against the test-set size, and marks ``n``.
-    Returns the (left) Axes; the width axis is its twin.
+    the Bonett-Price interval (:func:`expected_interval_width`) against the test-set
+    size, marks ``n``, and writes the numbers at ``n`` in the title (those of
+    :func:`interval_and_power_summary`). Notebook 00's sliders call it directly. When
+    ``|difference| > discordance`` (no such classifiers) the Axes says so instead.
+
+    Parameters
+    ----------
+    difference : float
+        ``err_A - err_B``, in [-1, 1].
+    n : int
+        The test-set size to mark, ``>= 1``.
+    discordance : float
+        The disagreement rate, in [0, 1].
+    alpha : float
+        Level of the test; the interval has level ``1 - alpha``.
+    n_max : int, optional
+        Right end of the curves; default ``max(2 n, 200)``.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The (left) Axes; the width axis is its twin.
+
+    Examples
+    --------
+    >>> ax = plot_interval_and_power(0.05, 300, discordance=0.1)
+    >>> ax.get_title().splitlines()[1]
+    'power of the exact test 0.74, expected width of the 95% interval 0.073'
     """
-    p_b, p_c = discordant_probabilities(difference, discordance)
+    difference, discordance, possible = _check_plan(difference, discordance)
     n = check_count(n, "n", minimum=1)
     alpha = check_alpha(alpha)
     n_max = max(2 * n, 200) if n_max is None else check_count(n_max, "n_max", minimum=2)
+    ax = get_axes(ax, figsize=(6.4, 3.6))
+    if not possible:
+        return _say_impossible(ax, difference, discordance)
+    p_b, p_c = discordant_probabilities(difference, discordance)
     ns = np.unique(np.linspace(1, n_max, 300).astype(int))
     curve = mcnemar_power_curve(ns, p_b, p_c, alpha=alpha, methods=("exact",))
-    ax = get_axes(ax, figsize=(6.4, 3.6))
     ax.plot(curve["n"], curve["power"], color="C0", label="power (exact McNemar)")
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("test-set size n")
     ax.set_ylabel("power", color="C0")
+    level = f"{100 * (1 - alpha):g}%"
     width = [expected_interval_width(int(v), p_b, p_c, alpha=alpha) for v in ns]
     twin = ax.twinx()
     twin.plot(ns, width, color="C3", ls="--", label="interval width")
-    twin.set_ylabel(f"expected width of the {100 * (1 - alpha):g}% interval", color="C3")
-    twin.set_ylim(0, max(width) * 1.05 if max(width) > 0 else 1.0)
+    twin.set_ylabel(f"expected width of the {level} interval", color="C3")
     ax.axvline(n, color="k", lw=0.8, ls=":")
     pw = mcnemar_power(n, p_b, p_c, alpha=alpha)
+    w_n = expected_interval_width(n, p_b, p_c, alpha=alpha)
+    # the width at a handful of cases is huge (the adjusted interval's two pseudo-cases): let it leave
+    # the top rather than squash the width near n
+    twin.set_ylim(0, 1.05 * min(max(width), 4 * w_n))
     ax.plot([n], [pw], "o", color="C0")
-    twin.plot([n], [expected_interval_width(n, p_b, p_c, alpha=alpha)], "o", color="C3")
-    ax.set_title(f"difference {difference:+.3f}, disagreement {discordance:.2f}: "
-                 f"n = {n} gives power {pw:.2f}", fontsize=10)
+    twin.plot([n], [w_n], "o", color="C3")
+    ax.set_title(f"difference {difference:+.3f}, disagreement {discordance:.2f}, n = {n}:\n"
+                 f"power of the exact test {pw:.2f}, expected width of the {level} interval {w_n:.3f}",
+                 fontsize=10)
+    return ax
+
+
+def plot_sample_size(difference: float, discordance: float, *, power: float = 0.8, alpha: float = 0.05,
+                     methods: tuple[str, ...] = ("exact", "midp", "asymptotic"), ax=None):
+    """Power of McNemar's test against n for a difference and a disagreement rate.
+
+    :func:`plot_mcnemar_power` for ``p_b, p_c`` from :func:`discordant_probabilities`,
+    with :func:`sample_size_summary` (Connor's n and the exact power there) in the title.
+    Notebook 06's sliders call it directly. When ``|difference| > discordance`` (no such
+    classifiers) the Axes says so instead.
+
+    Parameters
+    ----------
+    difference : float
+        ``err_A - err_B``, in [-1, 1].
+    discordance : float
+        The disagreement rate, in [0, 1].
+    power, alpha : float
+        Target power and level, in (0, 1).
+    methods : tuple of {"exact", "midp", "asymptotic"}
+        The curves to draw.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> ax = plot_sample_size(0.03, 0.10)
+    >>> ax.get_title().splitlines()[1]
+    'Connor: 870 test cases for 80% power; the exact test has power 0.776 there'
+    """
+    difference, discordance, possible = _check_plan(difference, discordance)
+    target = _check_power(power)
+    alpha = check_alpha(alpha)
+    ax = get_axes(ax, figsize=(6.4, 3.6))
+    if not possible:
+        return _say_impossible(ax, difference, discordance)
+    p_b, p_c = discordant_probabilities(difference, discordance)
+    plot_mcnemar_power(p_b, p_c, alpha=alpha, power=target, methods=methods, ax=ax)
+    ax.set_title(f"difference {difference:+.3f}, disagreement {discordance:.2f} "
+                 f"(p_b = {p_b:.3g}, p_c = {p_c:.3g}), alpha = {alpha:g}:\n"
+                 + sample_size_summary(difference, discordance, power=target, alpha=alpha), fontsize=10)
     return ax
 
 
@@ -937,6 +1168,11 @@ def plot_nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05
 
 
 # --------------------------------------------------------------------- write-up
+def _sentence(text: str) -> str:
+    text = str(text).strip()
+    return text + "." if text and text[-1] not in ".!?" else text
+
+
 def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: float = 0.8,
                         names: tuple[str, str] = ("A", "B"), tried: str = "") -> str:
     """A reporting template for two classifiers on one test set, filled in (Markdown).
@@ -986,6 +1222,6 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
          f"{mdd:.3f} with {100 * target:g}% power" if math.isfinite(mdd) else
          f"- **Power**: at this disagreement rate no difference is detected with {100 * target:g}% power")
         + (f"; a difference of the observed size needs about {need} cases (Connor 1987)." if need else "."),
-        f"- **What was tried**: {tried.strip() or 'say which models, settings and test sets were tried before this one.'}",
+        f"- **What was tried**: {_sentence(tried) or 'say which models, settings and test sets were tried before this one.'}",
     ]
     return "\n".join(lines)

@@ -29,6 +29,15 @@ def test_notebook_06_is_saved_with_its_key_outputs():
     assert "p_b = 0.7, p_c = 0.3: exact power first reaches 0.8 at n = 49" in joined
     assert "mcse" in joined
     assert "size (rejection rate with equal learners):" in joined
+    # the small test set of section 2 (b = 5, c = 2, n = 100): Bonett & Price (2012) written out,
+    # adjusted proportions (b + 1)/(n + 2); the prose reads it as "about -3 to +9 percentage points"
+    import math
+    p12, p21, z = 6 / 102, 3 / 102, 1.959963984540054
+    half = z * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / 102)
+    low, high = p12 - p21 - half, p12 - p21 + half
+    assert f"95% Bonett-Price interval [{low:+.3f}, {high:+.3f}]" in joined
+    md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert f"from about −{round(-100 * low)} to +{round(100 * high)} percentage points" in md
     tagged = [c for c in nb["cells"] if "nbval-check-output" in c["metadata"].get("tags", [])]
     assert len(tagged) >= 5
 
@@ -56,21 +65,34 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_
     assert "difference +0.050, disagreement 0.200: Connor's n = " in joined
     assert "(200 replicates, 60 simulated test sets per n" in joined
     assert "k = 4, gap 1.5: N = " in joined
+    # the prose's example of the exact test needing fewer cases than Connor's formula (alpha 0.1, power 0.9)
+    assert "0.05                 168   " in joined and "0.05                 158   " in joined
     assert "true accuracy difference 0.15, 10 x 10-fold CV, alpha = 0.1, 40 simulated data sets per size" in joined
     assert "solutions ok" in joined
 
 
 @pytest.mark.slow
 def test_notebook_06_sliders_drive_the_power_plot():
+    """Move each slider in a live kernel: each move must redraw with the new value.
+
+    The callback is evallib's ``plot_sample_size`` itself; what it drew is read back from
+    the titles and texts matplotlib was given.
+    """
     probe = '''
-calls = []
-_plot = plot_mcnemar_power
-def plot_mcnemar_power(*args, **kwargs):
-    calls.append(args)
-    return _plot(*args, **kwargs)
+import matplotlib.axes
+drawn = []
+_title, _text = matplotlib.axes.Axes.set_title, matplotlib.axes.Axes.text
+matplotlib.axes.Axes.set_title = lambda self, label, *a, **k: (drawn.append(label), _title(self, label, *a, **k))[1]
+matplotlib.axes.Axes.text = lambda self, x, y, s, *a, **k: (drawn.append(s), _text(self, x, y, s, *a, **k))[1]
 controls["difference"].value = 0.05
 controls["discordance"].value = 0.3
-assert [tuple(round(x, 6) for x in c) for c in calls] == [(0.075, 0.025), (0.175, 0.125)], calls
+controls["discordance"].value = 0.04
+matplotlib.axes.Axes.set_title, matplotlib.axes.Axes.text = _title, _text
+final = [d for d in drawn if d.startswith(("difference", "no such"))]
+assert [d.splitlines()[0] for d in final[:2]] == [
+    "difference +0.050, disagreement 0.10 (p_b = 0.075, p_c = 0.025), alpha = 0.05:",
+    "difference +0.050, disagreement 0.30 (p_b = 0.175, p_c = 0.125), alpha = 0.05:"], drawn
+assert final[2].startswith("no such pair of classifiers"), drawn
 print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20))

@@ -205,11 +205,103 @@ def test_discordant_probabilities_and_interval_width():
     assert discordant_probabilities(0.4, 0.5) == (0.45, 0.05)
     assert discordant_probabilities(-0.02, 0.1) == (0.04, 0.06)
     # the QH interval at the expected counts is the one pairwise.qh_interval gives for those counts
-    w = expected_interval_width(200, 0.1, 0.04)
+    w = expected_interval_width(200, 0.1, 0.04, method="qh")
     iv = evallib.qh_interval(20, 8, 200, signed=True)
     assert w == pytest.approx(iv.high - iv.low)
     # and roughly 2 z sqrt((psi - delta^2) / n)
     assert w == pytest.approx(2 * 1.96 * math.sqrt((0.14 - 0.06 ** 2) / 200), rel=0.05)
+
+
+def _bonett_price_width(b, c, n, alpha=0.05):
+    """Bonett & Price (2012) as Fagerland, Lydersen & Laake (2014) write it: adjusted (b + 1)/(n + 2)."""
+    z = stats.norm.isf(alpha / 2)
+    p12, p21 = (b + 1) / (n + 2), (c + 1) / (n + 2)
+    return 2 * z * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / (n + 2))
+
+
+@pytest.mark.parametrize("n, p_b, p_c, alpha", [(200, 0.1, 0.04, 0.05), (75, 0.02, 0.06, 0.1), (1000, 0.3, 0.3, 0.01)])
+def test_expected_width_is_bonett_price_at_the_expected_counts(n, p_b, p_c, alpha):
+    w = expected_interval_width(n, p_b, p_c, alpha=alpha)
+    assert w == pytest.approx(_bonett_price_width(n * p_b, n * p_c, n, alpha), rel=1e-12)
+    b, c = round(n * p_b), round(n * p_c)
+    if b == n * p_b and c == n * p_c:   # whole expected counts: the interval the workbook computes from a table
+        iv = evallib.paired_difference_interval(evallib.Contingency(a=n - b - c, b=b, c=c, d=0, n=n), alpha=alpha)
+        assert w == pytest.approx(iv.width, rel=1e-12)
+    with pytest.raises(ValueError, match="method"):
+        expected_interval_width(n, p_b, p_c, method="wald")
+
+
+# ------------------------------------------------------------------ the sliders' callbacks
+# difference 0.15, disagreement 0.35: p_b = 0.25, p_c = 0.10; 24 cases, small enough to enumerate
+PLAN = dict(difference=0.15, discordance=0.35, n=24)
+
+
+def test_interval_and_power_summary_by_enumeration():
+    for alpha in (0.05, 0.1):
+        ref_power = _brute_force_power(24, 0.25, 0.10, alpha, _sm_exact_p)
+        ref_width = _bonett_price_width(24 * 0.25, 24 * 0.10, 24, alpha)
+        text = planning.interval_and_power_summary(**PLAN, alpha=alpha)
+        assert text == (f"n = 24: expected width of the {100 * (1 - alpha):g}% interval {ref_width:.3f}, "
+                        f"power of McNemar's exact test {ref_power:.2f}")
+    # a difference larger than the disagreement rate: no such classifiers, said rather than raised
+    assert planning.interval_and_power_summary(0.08, 0.05, 300).startswith("no such pair of classifiers")
+    assert "0.080" in planning.interval_and_power_summary(-0.08, 0.05, 300)
+
+
+def test_sample_size_summary_against_statsmodels_and_enumeration():
+    # difference 0.3, disagreement 0.5: p_b = 0.4, p_c = 0.1; Connor's n from statsmodels' one-tail formula
+    ref_n = math.ceil(sm_power.normal_sample_size_one_tail(0.3, 0.8, 0.025, std_null=math.sqrt(0.5),
+                                                           std_alternative=math.sqrt(0.5 - 0.09)))
+    ref_power = _brute_force_power(ref_n, 0.4, 0.1, 0.05, _sm_exact_p)
+    assert planning.sample_size_summary(0.3, 0.5) == (
+        f"Connor: {ref_n} test cases for 80% power; the exact test has power {ref_power:.3f} there")
+    assert planning.sample_size_summary(0.0, 0.2).startswith("no difference to detect")
+    assert planning.sample_size_summary(0.2, 0.1).startswith("no such pair of classifiers")
+
+
+def test_plot_interval_and_power_marks_the_enumerated_power_and_width():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    assert planning.plot_interval_and_power(PLAN["difference"], PLAN["n"], discordance=PLAN["discordance"], ax=ax) is ax
+    ref_power = _brute_force_power(24, 0.25, 0.10, 0.05, _sm_exact_p)
+    ref_width = _bonett_price_width(6, 2.4, 24)
+    dot = [line for line in ax.lines if line.get_marker() == "o"][0]
+    assert tuple(dot.get_xydata()[0]) == pytest.approx((24, ref_power), abs=1e-12)
+    twin = [a for a in fig.axes if a is not ax][0]
+    wdot = [line for line in twin.lines if line.get_marker() == "o"][0]
+    assert wdot.get_xydata()[0][1] == pytest.approx(ref_width, rel=1e-12)
+    assert f"n = 24:\npower of the exact test {ref_power:.2f}" in ax.get_title()
+    # the corner a pair of sliders can reach: the Axes says so, nothing is drawn
+    ax = planning.plot_interval_and_power(0.1, 300, discordance=0.05)
+    assert not ax.lines and "no such pair of classifiers" in ax.texts[0].get_text()
+    with pytest.raises(ValueError, match="difference"):
+        planning.plot_interval_and_power(1.5, 300, discordance=0.05)
+    plt.close("all")
+
+
+def test_plot_sample_size_marks_connors_n():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ref_n = math.ceil(sm_power.normal_sample_size_one_tail(0.3, 0.8, 0.025, std_null=math.sqrt(0.5),
+                                                           std_alternative=math.sqrt(0.5 - 0.09)))
+    fig, ax = plt.subplots()
+    assert planning.plot_sample_size(0.3, 0.5, ax=ax) is ax
+    assert len(ax.lines) == 3 + 2        # exact, mid-p, Connor; the target power and Connor's n
+    assert [line.get_xdata()[0] for line in ax.lines[3:]] == [0, ref_n]
+    exact = ax.lines[0]
+    x, y = exact.get_xdata(), exact.get_ydata()
+    assert y[list(x).index(ref_n)] == pytest.approx(_brute_force_power(ref_n, 0.4, 0.1, 0.05, _sm_exact_p), abs=1e-12)
+    assert ax.get_title().splitlines()[1].startswith(f"Connor: {ref_n} test cases")
+    ax = planning.plot_sample_size(0.2, 0.1)
+    assert not ax.lines and "no such pair of classifiers" in ax.texts[0].get_text()
+    plt.close("all")
 
 
 # ------------------------------------------------------------------ F1 bootstrap
@@ -281,6 +373,7 @@ def test_write_up_carries_the_numbers_of_the_tests():
     assert f"p = {p:.3g}" in text
     assert "+0.060" in text and "tree minus forest" in text and "two models, one split" in text
     assert "rejects" in text
+    assert text.endswith("- **What was tried**: two models, one split.")   # every item ends as a sentence
 
 
 def test_write_up_interval_is_bonett_price():
