@@ -125,6 +125,9 @@ def test_best_threshold_accuracy_is_labelled_optimistic():
     assert "optimistic" in best["from"] and best["value"] > m.loc[best["winner"], "accuracy"]
     s = chance.summary()
     assert "optimistic" in s and "not the classifier's accuracy" in s
+    # the F1 found at the best threshold is likewise not the classifier's F1 (nor its accuracy)
+    f1_part = s[s.index("'s F1 of"):]
+    assert "not the classifier's F1" in f1_part and "accuracy" not in f1_part.split(";")[0]
     text = summary_text(data, measures=m, chance=chance)
     acc_line = next(line for line in text.splitlines() if "highest accuracy" in line)
     assert f"{100 * best['value']:.1f}%" not in acc_line  # the best-threshold figure is not the accuracy

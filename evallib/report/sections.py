@@ -655,11 +655,12 @@ class ChanceCheck:
         parts = []
         for metric, r in self.table.iterrows():
             verdict = "beats" if r["beats_chance"] else "does not beat"
+            measure = metric[5:] if metric.startswith("best ") else metric
             how = "" if metric == "AUC" else (
                 " at the best threshold of its scores (an optimistic figure: the threshold is "
-                "chosen on this test set, so it is not the classifier's accuracy)"
+                f"chosen on this test set, so it is not the classifier's {measure})"
                 if r["from"].startswith("best") else " at its own threshold")
-            parts.append(f"{r['winner']}'s {metric[5:] if metric.startswith('best ') else metric} "
+            parts.append(f"{r['winner']}'s {measure} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
                          f"{r['critical']:.3f} ({format_p(r['p'])}, {r['law']})")
         text = (f"Against the best of C = {self.C} random classifiers on {_plural(self.P, 'positive')} "
