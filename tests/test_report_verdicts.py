@@ -312,3 +312,18 @@ def test_reversed_diabetes_report_through_the_cli(diabetes, tmp_path):
     assert "logreg&#x27;s scores look reversed" in summary or "logreg's scores look reversed" in summary
     auc = roc_auc_score(diabetes["label"] == "low", diabetes["score_logreg"])
     assert f"{auc:.3f}" in html
+
+
+def test_bootstrap_summary_does_not_round_a_partial_share_to_all_or_none():
+    from evallib.report.sections import F1Comparison
+
+    def summary(better, tied):
+        return F1Comparison(best="a", second="b", f1_best=0.76, f1_second=0.61, difference=0.15,
+                            low=0.06, high=0.24, share_best_better=better, share_tied=tied,
+                            reps=10_000, alpha=0.1).summary()
+
+    s = summary(0.9968, 0.0012)  # 9,968 of 10,000 replicates: not "100%"
+    assert "100%" not in s and "stays ahead in over 99% of the resamples." in s
+    assert "stays ahead in 100% of the resamples." in summary(1.0, 0.0)
+    assert "stays ahead in 75% of the resamples and ties in 11%." in summary(0.75, 0.114)
+    assert "and ties in under 1%" not in summary(0.99, 0.004)  # below half a percent the ties are left out
