@@ -489,26 +489,32 @@ __all__ += [
 from .posthoc import (
     ALL_PAIRS_METHODS,
     CONTROL_METHODS,
+    CONTROL_ONLY_METHODS,
     posthoc_friedman,
     adjust_pvalues,
     shaffer_counts,
     exhaustive_sets,
     posthoc_cliques,
     posthoc_summary,
+    describe_posthoc_summary,
     plot_posthoc,
+    posthoc_view,
     mean_rank_dependence,
 )
 
 __all__ += [
     "ALL_PAIRS_METHODS",
     "CONTROL_METHODS",
+    "CONTROL_ONLY_METHODS",
     "posthoc_friedman",
     "adjust_pvalues",
     "shaffer_counts",
     "exhaustive_sets",
     "posthoc_cliques",
     "posthoc_summary",
+    "describe_posthoc_summary",
     "plot_posthoc",
+    "posthoc_view",
     "mean_rank_dependence",
 ]
 

@@ -36,19 +36,24 @@ from ._validate import check_alpha, check_choice
 __all__ = [
     "ALL_PAIRS_METHODS",
     "CONTROL_METHODS",
+    "CONTROL_ONLY_METHODS",
     "posthoc_friedman",
     "adjust_pvalues",
     "shaffer_counts",
     "exhaustive_sets",
     "posthoc_cliques",
     "posthoc_summary",
+    "describe_posthoc_summary",
     "plot_posthoc",
+    "posthoc_view",
     "mean_rank_dependence",
 ]
 
 #: Procedures for all pairs and against a control (García & Herrera 2008).
 ALL_PAIRS_METHODS = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann")
 CONTROL_METHODS = ("bonferroni-dunn", "holm", "hochberg", "finner", "li")
+#: The procedures that exist only against a control (Holm exists both ways).
+CONTROL_ONLY_METHODS = tuple(m for m in CONTROL_METHODS if m not in ALL_PAIRS_METHODS)
 
 #: Largest k for which Bergmann-Hommel's exhaustive sets are enumerated (Bell(10) = 115,975 partitions).
 BERGMANN_MAX_K = 10
@@ -431,6 +436,55 @@ def posthoc_summary(scores: Any, *, alpha: float = 0.05, control: Any = None,
     return pd.DataFrame(rows)
 
 
+def describe_posthoc_summary(summary: pd.DataFrame, *, alpha: float, label: str = "") -> str:
+    """One sentence on how far the procedures of a :func:`posthoc_summary` table agree.
+
+    Parameters
+    ----------
+    summary : DataFrame from :func:`posthoc_summary`
+        Columns ``method``, ``comparisons`` and ``rejected``.
+    alpha : float
+        The level the summary was computed at (the table does not record it).
+    label : str
+        Prefix of the sentence, e.g. ``"All pairs"``.
+
+    Returns
+    -------
+    str
+        ``"<label>: at alpha = a every procedure declares the same r of m comparisons
+        different."`` or, when they disagree, the range of the numbers rejected and
+        which procedures reject the most and the fewest.
+
+    References
+    ----------
+    García, S. & Herrera, F. (2008). An extension on "Statistical comparisons of
+    classifiers over multiple data sets" for all pairwise comparisons. JMLR 9, 2677-2694.
+
+    Examples
+    --------
+    >>> from evallib import demsar_table_6
+    >>> ranks = demsar_table_6(ranks=True)
+    >>> s = posthoc_summary(ranks, alpha=0.05, control="C4.5", higher_is_better=False)
+    >>> describe_posthoc_summary(s, alpha=0.05, label="Against C4.5")
+    'Against C4.5: at alpha = 0.05 the procedures declare between 1 and 2 of 3 comparisons different; most: holm, hochberg, finner, li; fewest: bonferroni-dunn.'
+    """
+    alpha = check_alpha(alpha)
+    if not isinstance(summary, pd.DataFrame) or not {"method", "comparisons", "rejected"} <= set(summary.columns):
+        raise TypeError("summary must be a DataFrame from posthoc_summary (columns method, comparisons, rejected)")
+    if summary.empty:
+        raise ValueError("summary must have at least one method")
+    counts = dict(zip(summary["method"], summary["rejected"].astype(int)))
+    most, fewest = max(counts.values()), min(counts.values())
+    m = int(summary["comparisons"].iloc[0])
+    head = f"{label}: at alpha = {alpha:g}" if label else f"At alpha = {alpha:g}"
+    if most == fewest:
+        return f"{head} every procedure declares the same {most} of {m} comparisons different."
+    best = [k for k, c in counts.items() if c == most]
+    worst = [k for k, c in counts.items() if c == fewest]
+    return (f"{head} the procedures declare between {fewest} and {most} of {m} comparisons different; "
+            f"most: {', '.join(best)}; fewest: {', '.join(worst)}.")
+
+
 def plot_posthoc(
     scores: Any, *, method: str = "holm", alpha: float = 0.05, control: Any = None,
     higher_is_better: bool = True, ax=None,
@@ -460,6 +514,70 @@ def plot_posthoc(
 
         ax = get_axes(None, figsize=(7, 2.2 + 0.3 * fr.k))
     return plot_cd_diagram(fr.avg_ranks, cd, posthoc=res, ax=ax)
+
+
+def posthoc_view(
+    scores: Any, *, method: str = "holm", alpha: float = 0.05, control: Any = None,
+    higher_is_better: bool = True, decimals: int = 4, ax=None,
+) -> pd.DataFrame:
+    """One procedure drawn and tabled: the callback behind a notebook's procedure and alpha controls.
+
+    Draws :func:`plot_posthoc` on ``ax`` and returns the comparisons of
+    :func:`posthoc_friedman` rounded for reading. ``control`` is used by the
+    procedures that exist only against a control (:data:`CONTROL_ONLY_METHODS`:
+    Bonferroni-Dunn, Hochberg, Finner, Li); the all-pairs procedures, Holm among
+    them, compare every pair whatever ``control`` says, so one menu of procedures
+    can offer both kinds.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array
+        Data sets x algorithms, as for :func:`posthoc_friedman`.
+    method : str
+        One of :data:`ALL_PAIRS_METHODS` or :data:`CONTROL_ONLY_METHODS`.
+    alpha : float
+        Family-wise level in (0, 1).
+    control : name, optional
+        The algorithm the control-only procedures compare with; required for them.
+    higher_is_better : bool
+    decimals : int
+        Rounding of ``z`` and the p-values.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``a``, ``b``, ``z``, ``pvalue``, ``pvalue_adjusted``, ``reject``, ordered by
+        unadjusted p-value. The diagram is drawn on ``ax`` (a new figure when None).
+
+    References
+    ----------
+    García, S. & Herrera, F. (2008). JMLR 9, 2677-2694.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from evallib import demsar_table_6
+    >>> t = posthoc_view(demsar_table_6(ranks=True), method="li", control="C4.5", higher_is_better=False)
+    >>> print(t[["b", "pvalue_adjusted", "reject"]].to_string(index=False))
+            b  pvalue_adjusted  reject
+    C4.5+m+cf           0.0386    True
+       C4.5+m           0.0467    True
+      C4.5+cf           0.6084   False
+    """
+    method = check_choice(method, "method", ALL_PAIRS_METHODS + CONTROL_ONLY_METHODS)
+    if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)) or decimals < 0:
+        raise ValueError(f"decimals must be a non-negative integer, got {decimals!r}")
+    if method in CONTROL_ONLY_METHODS:
+        if control is None:
+            raise ValueError(f"control must name an algorithm for method {method!r}, got None")
+    else:
+        control = None
+    res = posthoc_friedman(scores, method=method, control=control, alpha=alpha,
+                           higher_is_better=higher_is_better)
+    plot_posthoc(scores, method=method, alpha=alpha, control=control, higher_is_better=higher_is_better, ax=ax)
+    return res[["a", "b", "z", "pvalue", "pvalue_adjusted", "reject"]].round(int(decimals)).reset_index(drop=True)
 
 
 def mean_rank_dependence(scores: Any, *, alpha: float = 0.05, higher_is_better: bool = True) -> pd.DataFrame:

@@ -42,6 +42,47 @@ def test_notebook_07_is_saved_with_its_key_outputs():
     assert len(tagged) >= 5 and not any("NBVAL_CHECK_OUTPUT" in _src(c) for c in nb["cells"])
 
 
+def test_notebook_07_shows_the_post_hoc_diagram_without_a_kernel():
+    """The procedure/alpha controls redraw a diagram that the saved notebook (and its HTML) already shows."""
+    nb = load_notebook(NOTEBOOK)
+    cell = next(c for c in nb["cells"] if "interactive_output(show_posthoc" in _src(c))
+    kinds = [k for o in cell.get("outputs", []) for k in o.get("data", {})]
+    assert "image/png" in kinds, "the default run's CD diagram must be saved as a static figure"
+    assert "C4.5+m+cf    C4.5 2.4154  0.0157           0.0943   False" in outputs_text({"cells": [cell]})
+
+
+def test_notebook_07_post_hoc_prose_numbers_hold():
+    """Section 3 quotes Nemenyi against the step-down procedures on Demšar's ranks; recompute them."""
+    import math
+
+    import numpy as np
+    from scipy import stats
+
+    from evallib import demsar_table_6, posthoc_friedman
+
+    nb = load_notebook(NOTEBOOK)
+    prose = next(_src(c) for c in nb["cells"] if _src(c).startswith("## 3. Which pairs differ?"))
+    ranks = demsar_table_6(ranks=True)
+    n, k = ranks.shape
+    se = math.sqrt(k * (k + 1) / (6 * n))
+    avg = ranks.mean()
+
+    def nemenyi(a, b):  # scipy's studentized range, independent of evallib
+        return stats.studentized_range.sf(math.sqrt(2) * abs(avg[a] - avg[b]) / se, k, np.inf)
+
+    def apv(method, a, b):
+        res = posthoc_friedman(ranks, method=method, higher_is_better=False)
+        return float(res[(res["a"] == a) & (res["b"] == b)]["pvalue_adjusted"].iloc[0])
+
+    assert f"{nemenyi('C4.5+m+cf', 'C4.5'):.3f}" == "0.074" and "C4.5+m+cf: 0.074" in prose
+    for m in ("holm", "shaffer", "bergmann"):
+        assert f"{apv(m, 'C4.5+m+cf', 'C4.5'):.3f}" == "0.094"
+    assert "0.094 for Holm, Shaffer and" in prose
+    assert f"{apv('bergmann', 'C4.5+m+cf', 'C4.5+cf'):.3f}" == "0.171"
+    assert f"{nemenyi('C4.5+m+cf', 'C4.5+cf'):.3f}" == "0.227"
+    assert "0.171 by" in prose and "0.227 by Nemenyi" in prose
+
+
 def test_notebook_07_ends_with_exercises_and_a_guarded_solutions_cell():
     nb = load_notebook(NOTEBOOK)
     exercises, solutions = nb["cells"][-2:]
@@ -77,8 +118,8 @@ _plot = plot_bayesian_signed_rank
 def plot_bayesian_signed_rank(*args, **kwargs):
     calls.append(kwargs["rope"])
     return _plot(*args, **kwargs)
-_posthoc = plot_posthoc
-def plot_posthoc(*args, **kwargs):
+_posthoc = posthoc_view
+def posthoc_view(*args, **kwargs):
     calls.append((kwargs["method"], kwargs["alpha"]))
     return _posthoc(*args, **kwargs)
 controls["rope"].value = 0.02

@@ -320,3 +320,55 @@ def test_mean_rank_dependence_against_direct_formula():
     assert names == list(scores.columns)
     with pytest.raises(ValueError, match="at least 3 algorithms"):
         mean_rank_dependence(scores[["L0", "L1"]])
+
+
+def test_describe_posthoc_summary_names_who_rejects_most_on_demsars_ranks():
+    from evallib.posthoc import describe_posthoc_summary
+
+    ranks = demsar_table_6(ranks=True)
+    n, k = ranks.shape
+    avg = ranks.mean()
+    z = (avg.max() - avg.min()) / math.sqrt(k * (k + 1) / (6 * n))
+    # independent references for the pair C4.5 vs C4.5+m+cf: Nemenyi's studentized range
+    # (scipy) and the Bonferroni/Holm first step 6 p (all three step-down procedures start there)
+    nemenyi_p = stats.studentized_range.sf(math.sqrt(2) * z, k, np.inf)
+    holm_p = 6 * 2 * stats.norm.sf(z)
+    level = 0.08
+    assert nemenyi_p < level < holm_p  # at 0.08 only Nemenyi rejects this pair (0.074 against 0.094)
+    text = describe_posthoc_summary(posthoc_summary(ranks, alpha=level, higher_is_better=False),
+                                    alpha=level, label="All pairs")
+    assert text == ("All pairs: at alpha = 0.08 the procedures declare between 0 and 1 of 6 comparisons "
+                    "different; most: nemenyi; fewest: bonferroni, holm, shaffer, bergmann.")
+    same = describe_posthoc_summary(posthoc_summary(ranks, alpha=0.05, higher_is_better=False), alpha=0.05)
+    assert same == "At alpha = 0.05 every procedure declares the same 0 of 6 comparisons different."
+    by_hand = pd.DataFrame({"method": ["x", "y", "z"], "comparisons": [3, 3, 3], "rejected": [1, 3, 3]})
+    assert describe_posthoc_summary(by_hand, alpha=0.1, label="L").endswith(
+        "between 1 and 3 of 3 comparisons different; most: y, z; fewest: x.")
+    with pytest.raises(TypeError, match="summary"):
+        describe_posthoc_summary(by_hand[["method"]], alpha=0.1)
+    with pytest.raises(ValueError, match="alpha"):
+        describe_posthoc_summary(by_hand, alpha=1.5)
+
+
+def test_posthoc_view_draws_and_tables_the_chosen_procedure():
+    from evallib.posthoc import CONTROL_ONLY_METHODS, posthoc_view
+
+    assert CONTROL_ONLY_METHODS == ("bonferroni-dunn", "hochberg", "finner", "li")
+    ranks = demsar_table_6(ranks=True)
+    fig, ax = plt.subplots()
+    li = posthoc_view(ranks, method="li", alpha=0.05, control="C4.5", higher_is_better=False, ax=ax)
+    assert "li" in ax.get_title() and "C4.5" in ax.get_title()
+    # Li's adjusted p-values (García & Herrera 2008): p_i / (p_i + 1 - p_max), p_max the largest
+    p = li["pvalue"].to_numpy()
+    raw = 2 * stats.norm.sf(np.abs(li["z"].to_numpy()))
+    np.testing.assert_allclose(li["pvalue_adjusted"].iloc[:2], (raw / (raw + 1 - raw.max()))[:2], atol=1e-4)
+    assert list(li.columns) == ["a", "b", "z", "pvalue", "pvalue_adjusted", "reject"]
+    assert li["reject"].tolist() == [True, True, False] and np.allclose(p, p.round(4))
+    # an all-pairs procedure compares all 6 pairs whatever the control
+    holm = posthoc_view(ranks, method="holm", control="C4.5", higher_is_better=False, ax=ax)
+    assert len(holm) == 6 and math.isclose(holm["pvalue_adjusted"].iloc[0], round(min(1, 6 * raw.min()), 4))
+    with pytest.raises(ValueError, match="control"):
+        posthoc_view(ranks, method="finner", higher_is_better=False, ax=ax)
+    with pytest.raises(ValueError, match="method"):
+        posthoc_view(ranks, method="tukey", ax=ax)
+    plt.close("all")

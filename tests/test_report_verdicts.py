@@ -126,12 +126,12 @@ def test_best_threshold_accuracy_is_labelled_optimistic():
     assert "optimistic" in best["from"] and best["value"] > m.loc[best["winner"], "accuracy"]
     s = chance.summary()
     assert "optimistic" in s and "not the classifier's accuracy" in s
+    # the F1 found at the best threshold is likewise not the classifier's F1 (nor its accuracy)
+    f1_part = s[s.index("'s F1 of"):]
+    assert "not the classifier's F1" in f1_part and "accuracy" not in f1_part.split(";")[0]
     text = summary_text(data, measures=m, chance=chance)
     acc_line = next(line for line in text.splitlines() if "highest accuracy" in line)
     assert f"{100 * best['value']:.1f}%" not in acc_line  # the best-threshold figure is not the accuracy
-    if "best F1" in chance.table.index and chance.table.loc["best F1", "from"].startswith("best"):
-        f1_part = s.split("F1 of")[1]
-        assert "not the classifier's F1" in f1_part and "accuracy" not in f1_part.split(";")[0]
 
 
 def test_best_accuracy_margin_inside_its_interval_is_not_a_win_over_the_baseline():
@@ -345,3 +345,18 @@ def test_reversed_diabetes_report_through_the_cli(diabetes, tmp_path):
     assert "logreg&#x27;s scores look reversed" in summary or "logreg's scores look reversed" in summary
     auc = roc_auc_score(diabetes["label"] == "low", diabetes["score_logreg"])
     assert f"{auc:.3f}" in html
+
+
+def test_bootstrap_summary_does_not_round_a_partial_share_to_all_or_none():
+    from evallib.report.sections import F1Comparison
+
+    def summary(better, tied):
+        return F1Comparison(best="a", second="b", f1_best=0.76, f1_second=0.61, difference=0.15,
+                            low=0.06, high=0.24, share_best_better=better, share_tied=tied,
+                            reps=10_000, alpha=0.1).summary()
+
+    s = summary(0.9968, 0.0012)  # 9,968 of 10,000 replicates: not "100%"
+    assert "100%" not in s and "stays ahead in over 99% of the resamples." in s
+    assert "stays ahead in 100% of the resamples." in summary(1.0, 0.0)
+    assert "stays ahead in 75% of the resamples and ties in 11%." in summary(0.75, 0.114)
+    assert "and ties in under 1%" not in summary(0.99, 0.004)  # below half a percent the ties are left out

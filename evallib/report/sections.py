@@ -656,12 +656,12 @@ class ChanceCheck:
         parts = []
         for metric, r in self.table.iterrows():
             verdict = "beats" if r["beats_chance"] else "does not beat"
+            measure = metric[5:] if metric.startswith("best ") else metric
             how = "" if metric == "AUC" else (
                 " at the best threshold of its scores (an optimistic figure: the threshold is "
-                f"chosen on this test set, so it is not the classifier's "
-                f"{'F1' if metric.endswith('F1') else 'accuracy'})"
+                f"chosen on this test set, so it is not the classifier's {measure})"
                 if r["from"].startswith("best") else " at its own threshold")
-            parts.append(f"{r['winner']}'s {metric[5:] if metric.startswith('best ') else metric} "
+            parts.append(f"{r['winner']}'s {measure} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
                          f"{r['critical']:.3f} ({format_p(r['p'])}, {r['law']})")
         text = (f"Against the best of C = {self.C} random classifiers on {_plural(self.P, 'positive')} "
@@ -823,9 +823,18 @@ class F1Comparison:
             f"({self.f1_second:.3f}): a difference of {self.difference:.3f} with {level} bootstrap "
             f"interval {self.low:+.3f} to {self.high:+.3f}"
             + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
-            + f"; {self.best} stays ahead in {self.share_best_better:.0%} of the resamples"
-            + (f" and ties in {self.share_tied:.0%}." if self.share_tied >= 0.005 else ".")
+            + f"; {self.best} stays ahead in {_share(self.share_best_better)} of the resamples"
+            + (f" and ties in {_share(self.share_tied)}." if self.share_tied >= 0.005 else ".")
         )
+
+
+def _share(x: float) -> str:
+    """A share as a whole percentage that never rounds a partial share to 0% or 100%."""
+    if 0 < x < 0.005:
+        return "under 1%"
+    if 0.995 <= x < 1:
+        return "over 99%"
+    return f"{x:.0%}"
 
 
 def top_two_bootstrap(
