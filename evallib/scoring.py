@@ -941,6 +941,8 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
     interval, the adjusted p-value (floored at 1e-15) and the verdict."""
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
     adjust = table.attrs.get("adjust", "holm")
+    named = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "none": "unadjusted"}.get(
+        adjust, f"{adjust}-adjusted")
 
     def bounds(low, high):
         return [f"[{lo:+.{digits}f}, {hi:+.{digits}f}]" for lo, hi in zip(table[low], table[high])]
@@ -948,8 +950,8 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
     out = pd.DataFrame({
         f"{what} a - b": table["difference"].map(lambda v: f"{v:+.{digits}f}"),
         f"{level} interval": bounds("low", "high"),
-        f"{adjust}-adjusted interval": bounds("low_adj", "high_adj"),
-        f"{adjust}-adjusted p": table["pvalue_adj"].map(format_pvalue),
+        f"{named} interval": bounds("low_adj", "high_adj"),
+        f"{named} p": table["pvalue_adj"].map(format_pvalue),
         "verdict": _verdicts(table, higher_is_better=higher_is_better),
     })
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")

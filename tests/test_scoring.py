@@ -294,7 +294,7 @@ def test_format_functions_are_readable():
     better = "c0" if lp["difference"][0] < 0 else "c1"
     assert text["verdict"].iloc[0] == (f"{better} better" if lp["reject_adj"][0] else "no clear difference")
     raw = sc.delong_pairwise(y, scores)
-    assert list(pairs.columns) == ["AUC a - b", "95% interval", "holm-adjusted interval", "holm-adjusted p",
+    assert list(pairs.columns) == ["AUC a - b", "95% interval", "Holm-adjusted interval", "Holm-adjusted p",
                                    "verdict"]
     flip = raw.set_index("b").loc["flip"].iloc[0]
     assert flip["reject_adj"] and pairs.loc["c0 vs flip", "verdict"] == "c0 better"
