@@ -150,3 +150,19 @@ builtins.print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe)
     assert any("sliders ok" in o.get("text", "") for o in out), out
+
+
+@pytest.mark.slow
+def test_notebook_04_sliders_start_at_parameters_outside_their_usual_ranges():
+    """ipywidgets clamps a value outside [min, max] (IntSlider(value=600, max=500).value == 500), so a
+    papermill run with a large test set or an unusual alpha would open its explorers at another setting
+    than the one its printed cells used. Every range must include the run's parameters."""
+    params = dict(correct=550, n_test=600, alpha=0.005, true_negatives=12_000)
+    probe = '''
+wanted = {"tn": 12000, "correct": 550, "n": 600, "alpha_ci": 0.005, "cd_alpha": 0.005, "table_alpha": 0.005}
+got = {name: controls[name].value for name in wanted}
+assert got == wanted, got
+print("ranges ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe, parameters=params)
+    assert any("ranges ok" in o.get("text", "") for o in out), out

@@ -138,3 +138,17 @@ print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe, parameters=dict(folds=5, repeats=2, n_samples=40, n_datasets=9, explore_datasets=6))
     assert any("sliders ok" in o.get("text", "") for o in out), out
+
+
+@pytest.mark.slow
+def test_notebook_05_sliders_start_at_parameters_outside_their_usual_ranges():
+    """ipywidgets clamps a value outside [min, max], so the explorer would open at another setting than
+    the run's (e.g. 400 cases for n_samples = 440, alpha 0.2 for 0.25): every range must include it."""
+    params = dict(n_samples=440, folds=4, repeats=21, alpha=0.25, n_datasets=3, explore_datasets=3)
+    probe = '''
+got = {name: control.value for name, control in controls.items()}
+assert got == {"n_samples": 440, "folds": 4, "repeats": 21, "alpha": 0.25}, got
+print("ranges ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe, parameters=params)
+    assert any("ranges ok" in o.get("text", "") for o in out), out
