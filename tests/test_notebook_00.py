@@ -36,6 +36,21 @@ def test_notebook_00_is_saved_with_the_running_example():
     assert len(tagged) >= 3
 
 
+def test_notebook_00_example_of_interval_and_test_disagreeing():
+    """Section 2c's example: b = 9, c = 2, n = 100, Bonett-Price written out and scipy's binomial test."""
+    import math
+
+    from scipy import stats
+
+    md = "\n".join(_src(c) for c in load_notebook(NOTEBOOK)["cells"] if c["cell_type"] == "markdown")
+    p12, p21, z = 10 / 102, 3 / 102, stats.norm.isf(0.025)
+    half = z * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / 102)
+    low, high = p12 - p21 - half, p12 - p21 + half
+    p = stats.binomtest(2, 11, 0.5).pvalue
+    assert low > 0 and p > 0.05       # the interval excludes 0, the exact test does not reject
+    assert f"[{low:+.3f}, {high:+.3f}], just excludes 0, while the exact test gives p = {p:.3f}" in md
+
+
 def test_notebook_00_ends_with_exercises_and_a_guarded_solutions_cell():
     nb = load_notebook(NOTEBOOK)
     exercises, solutions = nb["cells"][-2:]
