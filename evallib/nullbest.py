@@ -676,12 +676,14 @@ class Verdict:
 
         Fractions (AUC, best accuracy, best F-measure) print with four decimals; TPk is a
         count of true positives and prints as one. When the critical value is the largest
-        attainable score, the sentence says that no score can beat it.
+        attainable score (1 for the fractions; ``min(k, P)`` true positives for TPk, since
+        the top ``k`` cannot hold more positives than the test set has), the sentence says
+        that no score can beat it.
         """
         word = "beats" if self.reject else "does not beat"
         if self.metric == "tp":
             what = f"a winner with {self.score:g} true positives in its top {self.k}"
-            bar, top = f"{self.critical_value:.0f}", float(self.k)
+            bar, top = f"{self.critical_value:.0f}", float(min(self.k, self.P))
         else:
             what = f"a winner with {_METRIC_NAMES[self.metric]} {self.score:.4f}"
             bar, top = f"{self.critical_value:.4f}", 1.0

@@ -56,6 +56,11 @@ assert v[1] == ("accuracy", 0.62, 150, 484) and v[2] == {"C": 114, "alpha": 0.05
 assert calls[4][1][0] == "auc" and calls[4][1][1] == 0.62
 assert calls[6][1][:4] == ("auc", 100, 300, 3_000) and calls[7][1][0] == "f1"
 assert calls[6][2]["C"] == 1000 and calls[6][2]["alpha"] == 0.01
+# the Monte Carlo slider reaches well beyond 1/tail = 99,500 at the default C = 1000, so the
+# sample's tail can be seen to pass the level that defines m*
+assert max(mc_controls["reps"].options) >= 10 / (1 - 0.99 ** (1 / 1000)), mc_controls["reps"].options
+mc_controls["reps"].value = 1_000_000
+assert calls[-1][0] == "mc" and calls[-1][1][:4] == ("f1", 100, 300, 1_000_000), calls[-1]
 controls["metric"].value = "tp"       # the winner's score becomes a count: 0.62 -> 6 of the top 10
 assert controls["score"].value == 6.0 and controls["score"].max == 10.0, controls["score"]
 assert calls[-1][1][:2] == ("tp", 6.0), calls[-1]

@@ -512,3 +512,18 @@ def test_verdict_says_when_no_score_can_beat_the_bar():
     assert "no winner can be significant" in v.describe()
     beatable = evallib.judge_winner("tp", 10, 241, 458, C=10, alpha=0.01)
     assert "no winner can be significant" not in beatable.describe()
+
+
+def test_verdict_says_no_tp_score_can_beat_the_bar_when_p_is_below_k():
+    """With P = 2 positives the top 10 holds at most 2 of them. At N = 1000 both land in
+    the top 10 with probability C(10, 2)/C(1002, 2) = 45/501501 = 9.0e-5 (scipy's
+    hypergeometric law), above 1 - 0.99^(1/1000) = 1.0e-5, so the bar is 2, the largest
+    attainable count: the sentence must say that no winner can be significant."""
+    g = stats.hypergeom.sf(1, 1002, 2, 10)
+    assert g == pytest.approx(45 / 501501, rel=1e-9) and g > 1 - 0.99 ** (1 / 1000)
+    v = evallib.judge_winner("tp", 2, 2, 1000, C=1000, alpha=0.01)
+    assert v.critical_value == 2 and not v.reject
+    assert "the largest attainable score, so no winner can be significant" in v.describe()
+    # with one competitor 9.0e-5 < 0.01: the bar is 1, and 2 of 2 beats it
+    one = evallib.judge_winner("tp", 2, 2, 1000, C=1, alpha=0.01)
+    assert one.critical_value == 1 and one.reject and "no winner can be significant" not in one.describe()
