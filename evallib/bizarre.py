@@ -248,11 +248,15 @@ def _check_binary_predictions(y_true: Any, pred_a: Any, pred_b: Any,
 
 
 def _check_dcf_args(cost_fn: Any, cost_fp: Any, prior_pos: Any) -> tuple[float, float, float]:
-    return (
+    out = (
         check_real(cost_fn, "cost_fn", low=0),
         check_real(cost_fp, "cost_fp", low=0),
         check_real(prior_pos, "prior_pos", low=0, high=1, low_open=True, high_open=True),
     )
+    if out[0] == 0 and out[1] == 0:
+        raise ValueError("cost_fn and cost_fp cannot both be 0: the DCF would be 0 for every classifier, "
+                         "and the tests of a difference would divide 0 by 0; give one a cost > 0")
+    return out
 
 
 def _check_events(events: Any) -> np.ndarray:

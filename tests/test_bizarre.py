@@ -405,3 +405,15 @@ def test_f1_test_check_against_a_document_loop():
 def test_size_coverage_bad_input(call, match):
     with pytest.raises((TypeError, ValueError), match=match):
         call()
+
+
+def test_dcf_with_both_costs_zero_is_refused_not_nan():
+    # Both costs 0 make every DCF 0, so the z of eqs. (8)-(9) would be 0/0: a clear error instead
+    y = np.array([1, 1, 0, 0, 1, 0])
+    a = np.array([1, 0, 0, 1, 1, 0])
+    b = np.array([1, 1, 0, 0, 0, 1])
+    for call in (lambda: bz.dcf(y, a, cost_fn=0, cost_fp=0),
+                 lambda: bz.dcf_test(y, a, b, cost_fn=0.0, cost_fp=0.0)):
+        with pytest.raises(ValueError, match="cost_fn and cost_fp cannot both be 0"):
+            call()
+    assert bz.dcf(y, a, cost_fn=0, cost_fp=1, prior_pos=0.5) == pytest.approx(0.5 * 1 / 3)  # 1 false positive of 3 negatives
