@@ -1606,7 +1606,39 @@ def describe_comparison(b: int, c: int, n: int, *, alpha: float = 0.05) -> str:
     """One paragraph: what McNemar's p-value says, and what the interval says.
 
     The paper's point in plain words: the p-value gives a yes/no about the null
-    hypothesis; the interval gives the size of the difference and its precision.
+    hypothesis; the interval gives the size of the difference and its precision. The
+    interval (the signed Quesenberry-Hurst interval of :func:`qh_interval`) is read in
+    percentage points of error rate, as the differences the data are compatible with;
+    with no disagreement (``b = c = 0``) it collapses to the single point 0, which is
+    said as such rather than read as a precise result.
+
+    Parameters
+    ----------
+    b, c : int
+        Discordant counts: cases only A gets wrong, cases only B gets wrong.
+    n : int
+        Test-set size.
+    alpha : float, default 0.05
+        Level of the test; the interval is at confidence ``1 - alpha``.
+
+    Returns
+    -------
+    str
+        Two lines, ``"Test: ..."`` (Yates-corrected and exact p-values) and
+        ``"Interval: ..."``.
+
+    References
+    ----------
+    D. Berrar and J. A. Lozano (2013), J. Exp. Theor. Artif. Intell. 25(2), 191-210,
+    eqs. (2), (4)-(5) and section 8.
+
+    Examples
+    --------
+    The paper's comparison (1, 2):
+
+    >>> from evallib import describe_comparison
+    >>> print(describe_comparison(0, 2, 50).splitlines()[1])  # doctest: +ELLIPSIS
+    Interval: ... [-0.090, +0.015] ... up to 9.0 percentage points below or up to 1.5 percentage points above B's.
     """
     test = mcnemar(b, c)
     exact = mcnemar(b, c, exact=True)
@@ -1622,6 +1654,9 @@ def describe_comparison(b: int, c: int, n: int, *, alpha: float = 0.05) -> str:
     elif ci.high < 0:
         who = (f"the data are compatible with A's error rate being between {-100 * ci.high:.1f} and "
                f"{points(-ci.low)} below B's")
+    elif b + c == 0:   # the interval [0, 0]: degenerate, not precise
+        who = ("with no disagreement the interval collapses to the single point 0; it says nothing "
+               "about how large the difference could be")
     else:
         who = (f"the data are compatible with A's error rate being up to {points(-ci.low)} below "
                f"or up to {points(ci.high)} above B's")

@@ -396,6 +396,10 @@ def test_plot_pvalue_vs_interval_panels():
     text14 = evallib.describe_comparison(3, 21, 50)
     assert (f"compatible with A's error rate being between {-100 * hi:.1f} and {-100 * lo:.1f} "
             "percentage points below B's") in text14
+    # no disagreement: the interval is the point [0, 0], not read as "up to -0.0 points below"
+    text00 = evallib.describe_comparison(0, 0, 50)
+    assert "[+0.000, +0.000]" in text00 and "-0.0" not in text00
+    assert "collapses to the single point 0" in text00 and "compatible" not in text00
 
 
 # ----------------------------------------------------------------- bad input
