@@ -130,3 +130,21 @@ print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_samples=2000))
     assert any("sliders ok" in o.get("text", "") for o in out), out
+
+
+@pytest.mark.slow
+def test_notebook_07_controls_open_at_papermill_values_outside_their_usual_ranges():
+    """An alpha below the slider's usual 0.01 (or a ROPE above 0.05) must not be clamped.
+
+    ipywidgets clamps a FloatSlider's value into [min, max]; before the fix the alpha
+    slider opened at 0.01 when papermill set alpha = 0.005, so the live diagram showed
+    another level than the run's.
+    """
+    probe = '''
+print("opened at", controls["alpha"].value, controls["rope"].value)
+assert controls["alpha"].value == alpha == 0.005, controls["alpha"].value
+assert controls["rope"].value == rope == 0.08, controls["rope"].value
+print("controls ok")
+'''
+    out = run_with_probe(NOTEBOOK, probe, parameters=dict(alpha=0.005, rope=0.08, n_samples=2000))
+    assert any("controls ok" in o.get("text", "") for o in out), out

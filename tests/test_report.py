@@ -451,6 +451,11 @@ def test_fold_analysis_against_scipy():
     q = stats.studentized_range.ppf(0.95, 3, np.inf) / np.sqrt(2)
     assert res.cd.cd == pytest.approx(q * np.sqrt(3 * 4 / (6 * 5)))
     assert "corrected resampled t-test" in res.text() and "Friedman" in res.summary()
+    # the summary is read on its own: Friedman's p over folds of one data set (which share
+    # training cases) must not stand there as a test over independent data sets
+    assert f"Friedman's test over the folds gives p = {fr.pvalue:.2g} (the folds share training cases" \
+        in res.summary()
+    assert "not as a test over independent data sets" in res.summary()
 
 
 def test_fold_analysis_skipped_without_folds():

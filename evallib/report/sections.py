@@ -971,7 +971,9 @@ class FoldAnalysis:
                       f"{format_p(self.ttest.pvalue)}")
         return (
             f"Across the {len(self.per_fold)} folds, {ahead} ({spread}); "
-            f"Friedman's test over the folds gives {format_p(self.friedman.pvalue)}."
+            f"Friedman's test over the folds gives {format_p(self.friedman.pvalue)} (the folds share "
+            "training cases, so read it as how stable the ranking is across folds, not as a test over "
+            "independent data sets)."
         )
 
 
