@@ -114,18 +114,6 @@ def test_limits_and_definition_slips_are_stated_and_the_advice_dropped():
     assert "test suite" not in before and "Gaussian binomial" not in before and "bench" not in before
 
 
-def test_opening_states_the_reading_time_in_the_common_shape():
-    """Every notebook's opening says what you will learn, what you need, the source it
-    follows and a reading time in one shape: "- **Reading time:** about N minutes to read
-    and run, and M more for the exercises"."""
-    import re as _re
-    opening = "".join(load_notebook(NOTEBOOK)["cells"][0]["source"])
-    for head in ("**What you will learn**", "**What you need**", "**The source it follows**"):
-        assert head in opening, head
-    assert _re.search(r"^- \*\*Reading time:\*\* about \d+ minutes to read and run, and \d+ more for the "
-                      r"exercises", opening, flags=_re.M), opening
-
-
 def test_bonferroni_level_and_table3_counts_recomputed_in_the_saved_run():
     """Section 6 prints a per-test level of 0.0000203 for the C(100, 2) = 4,950 pairs; the
     Bonferroni level is 0.01/4950 = 2.02e-6 and Sidak's 1 - 0.99^(1/4950) = 2.03e-6: the

@@ -203,18 +203,6 @@ print("ranges ok")
     assert any("ranges ok" in o.get("text", "") for o in out), out
 
 
-def test_opening_states_the_reading_time_in_the_common_shape():
-    """Every notebook's opening says what you will learn, what you need, the source it
-    follows and a reading time in one shape: "- **Reading time:** about N minutes to read
-    and run, and M more for the exercises"."""
-    import re as _re
-    opening = "".join(load_notebook(NOTEBOOK)["cells"][0]["source"])
-    for head in ("**What you will learn**", "**What you need**", "**The source it follows**"):
-        assert head in opening, head
-    assert _re.search(r"^- \*\*Reading time:\*\* about \d+ minutes to read and run, and \d+ more for the "
-                      r"exercises", opening, flags=_re.M), opening
-
-
 def test_label_noise_claim_of_the_explorer_text_holds_on_the_grid():
     """Section 8 says: raising the label noise from 0% to 3% makes the mistake correlation
     and the gap between eqs. (8) and (9) grow, and both peak between 3% and 10% and fall

@@ -42,8 +42,6 @@ def test_notebook_05_uses_tags_not_comments():
     assert not any("NBVAL_CHECK_OUTPUT" in s for s in sources)
     assert sum("nbval-check-output" in c["metadata"].get("tags", []) for c in nb["cells"]) >= 8
     assert not any("tests/" in s for s in sources[:-2]), "no test-suite talk in the lesson"
-    assert re.search(r"^- \*\*Reading time:\*\* about \d+ minutes to read and run, and \d+ more for the exercises",
-                     sources[0], flags=re.M), "the opening states the reading time in the shared shape"
 
 
 def test_notebook_05_keeps_one_sign_convention():

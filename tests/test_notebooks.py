@@ -33,6 +33,12 @@ def test_notebook_house_style(path):
     opening = "".join(cells[0]["source"])
     for heading in ("What you will learn", "What you need", "The source it follows"):
         assert heading in opening, f"the first cell must say '{heading}'"
+    # one shape for the reading time; the lessons also give the time of their exercises
+    shape = (r"^- \*\*Reading time:\*\* about \d+ minutes"
+             + (r" to read and run, and \d+ more for the exercises" if path.name[:2].isdigit() else ""))
+    assert re.search(shape, opening, flags=re.M), (
+        "the opening states the reading time as '- **Reading time:** about N minutes to read and run, "
+        "and M more for the exercises'")
     source = "\n".join("".join(c["source"]) for c in cells)
     assert not re.search(r"sys\.path\.(insert|append)", source), "install evallib, do not edit sys.path"
     checked = [c for c in cells if c["cell_type"] == "code"
