@@ -103,9 +103,13 @@ def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.Data
     order) is tested at ``alpha / (m - i + 1)``; its adjusted p-value is
     ``max_{j <= i} min(1, (m - j + 1) p_(j))`` and ``reject_adj = pvalue_adj <= alpha``
     is Holm's step-down decision. Bonferroni: level ``alpha / m``, ``min(1, m p)``.
-    ``"none"``: unchanged. The adjusted interval of a pair is its interval at level
-    ``1 - alpha_adj`` (Berrar & Lozano's adjusted intervals), ``quantile(level)`` giving
-    the two-sided critical value.
+    ``"none"``: unchanged. The adjusted interval of a pair is its **joint** interval:
+    the interval at level ``1 - alpha / m`` (Bonferroni) whatever the test's adjustment,
+    so that all ``m`` cover their true differences together with probability at least
+    ``1 - alpha``; with ``"none"`` it is the unadjusted interval. (Intervals at Holm's
+    step-down levels have no joint coverage, and one can exclude 0 while Holm's test
+    does not reject; a joint interval that excludes 0 implies that Holm rejects.)
+    ``quantile(level)`` gives the two-sided critical value.
     """
     p = table["pvalue"].to_numpy(dtype=float)
     m = p.size
@@ -124,7 +128,8 @@ def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.Data
         levels[order] = alpha / (m - np.arange(m))
         padj = np.empty(m)
         padj[order] = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
-    half = np.array([quantile(a) for a in levels]) * table["se"].to_numpy(dtype=float)
+    joint = alpha if adjust == "none" else alpha / m
+    half = quantile(joint) * table["se"].to_numpy(dtype=float)
     d = table["difference"].to_numpy(dtype=float)
     table["alpha_adj"] = levels
     table["pvalue_adj"] = padj
@@ -578,18 +583,18 @@ def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: f
     """DeLong's paired test for every pair of score columns, as a tidy table.
 
     One covariance matrix serves all pairs. ``pvalue``, ``low``/``high`` and ``reject``
-    are per pair (unadjusted); the ``_adj`` columns apply ``adjust`` over the pairs, the
-    same adjustments (and the same adjusted intervals) as :mod:`evallib.pairwise`'s
-    table: Holm's step-down levels and adjusted p-values (Holm 1979), Bonferroni, or
-    none.
+    are per pair (unadjusted); the ``_adj`` columns apply ``adjust`` over the pairs:
+    Holm's step-down levels and adjusted p-values (Holm 1979), Bonferroni, or none, and
+    joint (Bonferroni) intervals, as the report's pairwise table of error rates does.
 
     Returns
     -------
     pandas.DataFrame
         One row per pair ``(a, b)`` in column order: ``a, b, auc_a, auc_b, difference,
         se, statistic, pvalue, low, high, reject, alpha, method, alpha_adj, pvalue_adj,
-        reject_adj, low_adj, high_adj`` (``low_adj``/``high_adj``: the interval at level
-        ``1 - alpha_adj``); ``table.attrs["adjust"]`` names the adjustment.
+        reject_adj, low_adj, high_adj`` (``alpha_adj``: the test's level for the pair;
+        ``low_adj``/``high_adj``: the joint interval at level ``1 - alpha/m``, or the
+        unadjusted one when ``adjust="none"``); ``table.attrs["adjust"]`` names the adjustment.
 
     Examples
     --------
@@ -937,12 +942,13 @@ def _verdicts(table: pd.DataFrame, higher_is_better: bool) -> list[str]:
 
 
 def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_better: bool) -> pd.DataFrame:
-    """A pair table as text, indexed ``"a vs b"``: the difference, its interval, the adjusted
-    interval, the adjusted p-value (floored at 1e-15) and the verdict."""
+    """A pair table as text, indexed ``"a vs b"``: the difference, its interval, the joint
+    (Bonferroni) interval, the adjusted p-value (floored at 1e-15) and the verdict."""
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
     adjust = table.attrs.get("adjust", "holm")
     named = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "none": "unadjusted"}.get(
         adjust, f"{adjust}-adjusted")
+    joint = "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
 
     def bounds(low, high):
         return [f"[{lo:+.{digits}f}, {hi:+.{digits}f}]" for lo, hi in zip(table[low], table[high])]
@@ -950,7 +956,7 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
     out = pd.DataFrame({
         f"{what} a - b": table["difference"].map(lambda v: f"{v:+.{digits}f}"),
         f"{level} interval": bounds("low", "high"),
-        f"{named} interval": bounds("low_adj", "high_adj"),
+        joint: bounds("low_adj", "high_adj"),
         f"{named} p": table["pvalue_adj"].map(format_pvalue),
         "verdict": _verdicts(table, higher_is_better=higher_is_better),
     })
@@ -961,7 +967,7 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
 def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`delong_pairwise` as text, indexed ``"a vs b"``.
 
-    Columns: the AUC difference, its interval, the adjusted interval, the adjusted
+    Columns: the AUC difference, its interval, the joint (Bonferroni) interval, the adjusted
     p-value (floored at 1e-15) and the verdict (``"<name> better"`` when the adjusted
     test rejects, else ``"no clear difference"``).
     """
@@ -982,7 +988,7 @@ def format_loss_table(table: pd.DataFrame) -> pd.DataFrame:
 
 def format_loss_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`loss_pairwise` as text, indexed ``"a vs b"``: mean loss difference, its
-    interval, the adjusted interval, the adjusted p-value and the verdict (lower loss
+    interval, the joint (Bonferroni) interval, the adjusted p-value and the verdict (lower loss
     is better)."""
     name = {"brier": "Brier", "log": "log-loss"}.get(str(table["loss"].iloc[0]), "loss") if len(table) else "loss"
     return _format_pairs(table, name, 4, higher_is_better=False)

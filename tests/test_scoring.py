@@ -99,10 +99,15 @@ def test_adjusted_pvalues_match_statsmodels(adjust):
         reject, padj, _, _ = multipletests(table["pvalue"], alpha=0.05, method=adjust)
         np.testing.assert_allclose(table["pvalue_adj"], padj, rtol=1e-12)
         np.testing.assert_array_equal(table["reject_adj"], reject)
-    # the adjusted interval is the Wald interval at level 1 - alpha_adj: it excludes 0
-    # exactly when the pair's own p-value is at most its adjusted level
+    # the adjusted interval is the joint (Bonferroni) Wald interval, at level 1 - alpha/m
+    # (1 - alpha without adjustment): it excludes 0 exactly when the pair's own p-value is
+    # below that level, and then the adjusted test rejects too (Holm never rejects less)
+    m = len(table)
     excl = (table["low_adj"] > 0) | (table["high_adj"] < 0)
-    np.testing.assert_array_equal(excl, table["pvalue"] < table["alpha_adj"])
+    np.testing.assert_array_equal(excl, table["pvalue"] < (0.05 if adjust == "none" else 0.05 / m))
+    assert not (excl & ~table["reject_adj"]).any()
+    z = stats.norm.isf((0.05 if adjust == "none" else 0.05 / m) / 2)
+    np.testing.assert_allclose(table["high_adj"] - table["difference"], z * table["se"], rtol=1e-12)
     assert table.attrs["adjust"] == adjust
     losses = sc.loss_pairwise(y, 1 / (1 + np.exp(-scores)), adjust=adjust)
     if adjust != "none":
@@ -294,9 +299,23 @@ def test_format_functions_are_readable():
     better = "c0" if lp["difference"][0] < 0 else "c1"
     assert text["verdict"].iloc[0] == (f"{better} better" if lp["reject_adj"][0] else "no clear difference")
     raw = sc.delong_pairwise(y, scores)
-    assert list(pairs.columns) == ["AUC a - b", "95% interval", "Holm-adjusted interval", "Holm-adjusted p",
+    assert list(pairs.columns) == ["AUC a - b", "95% interval", "joint interval (Bonferroni)", "Holm-adjusted p",
                                    "verdict"]
     flip = raw.set_index("b").loc["flip"].iloc[0]
     assert flip["reject_adj"] and pairs.loc["c0 vs flip", "verdict"] == "c0 better"
     empty = sc.loss_pairwise(y, {"c0": p["c0"], "m": scores["c1"]})
     assert len(empty) == 0 and "pvalue_adj" in empty.columns and len(sc.format_loss_pairwise(empty)) == 0
+
+
+def test_adjusted_intervals_never_contradict_holms_verdict():
+    """Holm stops at p = 0.02 > 0.05/3, so no pair is rejected; an interval at the last pair's
+    Holm level (alpha itself) would still exclude 0. The report's adjusted intervals are joint
+    (Bonferroni) ones, which exclude 0 only where Holm rejects."""
+    p = np.array([0.02, 0.024, 0.03])
+    se = np.ones(3)
+    d = stats.norm.isf(p / 2) * se          # differences whose two-sided Wald p-values are p
+    table = sc._adjust(pd.DataFrame({"difference": d, "se": se, "pvalue": p}), 0.05, "holm",
+                       lambda a: stats.norm.isf(a / 2))
+    assert not table["reject_adj"].any()
+    assert table["pvalue"].iloc[-1] < table["alpha_adj"].iloc[-1]   # a Holm-level interval would exclude 0
+    assert (table["low_adj"] < 0).all()                            # the joint intervals do not
