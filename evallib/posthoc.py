@@ -452,8 +452,9 @@ def describe_posthoc_summary(summary: pd.DataFrame, *, alpha: float, label: str 
     -------
     str
         ``"<label>: at alpha = a every procedure declares the same r of m comparisons
-        different."`` or, when they disagree, the range of the numbers rejected and
-        which procedures reject the most and the fewest.
+        different."`` (``"... no procedure declares any of the m comparisons different."``
+        when r = 0) or, when they disagree, the range of the numbers rejected and which
+        procedures reject the most and the fewest.
 
     References
     ----------
@@ -477,6 +478,8 @@ def describe_posthoc_summary(summary: pd.DataFrame, *, alpha: float, label: str 
     most, fewest = max(counts.values()), min(counts.values())
     m = int(summary["comparisons"].iloc[0])
     head = f"{label}: at alpha = {alpha:g}" if label else f"At alpha = {alpha:g}"
+    if most == fewest == 0:
+        return f"{head} no procedure declares any of the {m} comparisons different."
     if most == fewest:
         return f"{head} every procedure declares the same {most} of {m} comparisons different."
     best = [k for k, c in counts.items() if c == most]

@@ -340,7 +340,10 @@ def test_describe_posthoc_summary_names_who_rejects_most_on_demsars_ranks():
     assert text == ("All pairs: at alpha = 0.08 the procedures declare between 0 and 1 of 6 comparisons "
                     "different; most: nemenyi; fewest: bonferroni, holm, shaffer, bergmann.")
     same = describe_posthoc_summary(posthoc_summary(ranks, alpha=0.05, higher_is_better=False), alpha=0.05)
-    assert same == "At alpha = 0.05 every procedure declares the same 0 of 6 comparisons different."
+    assert same == "At alpha = 0.05 no procedure declares any of the 6 comparisons different."
+    all_same = pd.DataFrame({"method": ["x", "y"], "comparisons": [3, 3], "rejected": [2, 2]})
+    assert describe_posthoc_summary(all_same, alpha=0.1) == (
+        "At alpha = 0.1 every procedure declares the same 2 of 3 comparisons different.")
     by_hand = pd.DataFrame({"method": ["x", "y", "z"], "comparisons": [3, 3, 3], "rejected": [1, 3, 3]})
     assert describe_posthoc_summary(by_hand, alpha=0.1, label="L").endswith(
         "between 1 and 3 of 3 comparisons different; most: y, z; fewest: x.")
