@@ -42,8 +42,6 @@ from .pairwise import (
     format_table,
     pair_label,
     plot_intervals,
-    case_study_table,
-    plot_case_study,
     plot_pvalue_vs_interval,
     describe_comparison,
     ADJUSTMENTS,
@@ -75,8 +73,6 @@ __all__ += [
     "format_table",
     "pair_label",
     "plot_intervals",
-    "case_study_table",
-    "plot_case_study",
     "plot_pvalue_vs_interval",
     "describe_comparison",
     "ADJUSTMENTS",
@@ -140,12 +136,16 @@ from .casestudy import (
     CaseStudy,
     MODEL_NAMES,
     run_case_study,
+    case_study_table,
+    plot_case_study,
 )
 
 __all__ += [
     "CaseStudy",
     "MODEL_NAMES",
     "run_case_study",
+    "case_study_table",
+    "plot_case_study",
 ]
 
 # Forman & Cohen (2005): best-of-C critical values and the Monte Carlo

@@ -2,7 +2,8 @@
 
 :func:`run_case_study` splits the data, builds the paper's five models on
 the learning set, predicts the test set and compares all ten pairs of
-models with McNemar's test and confidence intervals (Table 2, Figure 4).
+models with McNemar's test and confidence intervals (Table 2, Figure 4);
+:func:`case_study_table` and :func:`plot_case_study` show one run as that table and figure.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from .models import (
     swap_labels,
     welch_pvalues,
 )
+from .pairwise import compare_pairwise, format_table, plot_intervals
 
-__all__ = ["CaseStudy", "MODEL_NAMES", "run_case_study"]
+__all__ = ["CaseStudy", "MODEL_NAMES", "run_case_study", "case_study_table", "plot_case_study"]
 
 #: Short descriptions of the paper's models #1-#5 (section 7).
 MODEL_NAMES: dict[int, str] = {
@@ -174,8 +176,6 @@ def run_case_study(
     )
     error_rates.index.name = "model"
 
-    from evallib.pairwise import compare_pairwise
-
     table = compare_pairwise(y_test, predictions, alpha=alpha, adjust=adjust)
     return CaseStudy(
         y_test=y_test,
@@ -190,3 +190,112 @@ def run_case_study(
             3: gene_names[genes_3].tolist(),
         },
     )
+
+
+# ------------------------------------------- one run as Table 2 and Figure 4
+def _check_study(study: Any):
+    if not isinstance(study, CaseStudy):
+        raise TypeError(f"study must be a CaseStudy from evallib.run_case_study, got {type(study).__name__}")
+    return study
+
+
+def case_study_table(study: Any) -> pd.DataFrame:
+    """One run of the case study as one readable table: Table 2 with the models' error rates.
+
+    The table a re-run of Berrar & Lozano's section 7 shows (the sliders of notebook 01):
+    :func:`format_table` of ``study.table`` with, in front, the observed test-set error
+    rates of the two models of each pair, so that ``b``, ``c`` and the interval can be read
+    against them (the difference of the two error rates is ``(b - c) / n``).
+
+    Parameters
+    ----------
+    study : CaseStudy
+        A result of :func:`evallib.casestudy.run_case_study`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Strings, indexed by pair ``(i, j)`` in Table 2's order (increasing p-value):
+        ``error i`` and ``error j`` (error rates, three decimals), then the columns of
+        :func:`format_table` (``b``, ``c``, ``X2``, ``p``, ``exact p``, ``alpha``,
+        ``chi2 crit``, ``|pb - pc|``, ``CI``, ``adjusted CI``, ``reject H0``).
+        ``attrs`` keeps ``n`` (test cases), ``alpha`` and ``adjust`` of the run; the
+        numbers themselves stay unrounded in ``study.table``.
+
+    References
+    ----------
+    D. Berrar and J. A. Lozano (2013), Significance tests or confidence intervals: which
+    are preferable for the comparison of classifiers? J. Exp. Theor. Artif. Intell.
+    25(2), 191-210, section 7 and Table 2.
+
+    Examples
+    --------
+    Five models on a small synthetic two-class data set (40 samples, 12 genes):
+
+    >>> import numpy as np
+    >>> from evallib import case_study_table, run_case_study
+    >>> gen = np.random.default_rng(1)
+    >>> y = np.repeat([0, 1], 20)
+    >>> X = gen.normal(size=(40, 12)) + y[:, None]
+    >>> study = run_case_study(X, y, test_size=20, n_genes_1=6, n_genes_2=3, n_swap=2, rng=0)
+    >>> t = case_study_table(study)
+    >>> t.shape, t.attrs["n"], list(t.columns[:4])
+    ((10, 13), 20, ['error i', 'error j', 'b', 'c'])
+    """
+    study = _check_study(study)
+    table = study.table
+    rates = study.error_rates
+    out = format_table(table)
+    out.insert(0, "error j", [f"{rates[j]:.3f}" for _, j in table["pair"]])
+    out.insert(0, "error i", [f"{rates[i]:.3f}" for i, _ in table["pair"]])
+    out.attrs.update(n=int(len(study.y_test)), alpha=table.attrs.get("alpha"),
+                     adjust=table.attrs.get("adjust"))
+    return out
+
+
+def plot_case_study(study: Any, ax=None):
+    """Figure 4 of one run of the case study, its title saying what the grey intervals are.
+
+    :func:`plot_intervals` of ``study.table``, titled with the number of test cases, the
+    confidence level and the adjustment: with Holm's levels the grey intervals are not
+    joint intervals (Holm's step-down controls the tests, not the intervals), with
+    Bonferroni's they hold jointly, and without adjustment they coincide with the
+    unadjusted ones.
+
+    Parameters
+    ----------
+    study : CaseStudy
+        A result of :func:`evallib.casestudy.run_case_study`.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if ``None``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    References
+    ----------
+    D. Berrar and J. A. Lozano (2013), J. Exp. Theor. Artif. Intell. 25(2), 191-210,
+    Figure 4; S. Holm (1979), A simple sequentially rejective multiple test procedure,
+    Scand. J. Statist. 6, 65-70.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from evallib import plot_case_study, run_case_study
+    >>> gen = np.random.default_rng(1)
+    >>> y = np.repeat([0, 1], 20)
+    >>> X = gen.normal(size=(40, 12)) + y[:, None]
+    >>> study = run_case_study(X, y, test_size=20, n_genes_1=6, n_genes_2=3, n_swap=2, rng=0)
+    >>> plot_case_study(study).get_title()
+    '20 test cases: 95% intervals (grey: at Holm levels, not joint intervals)'
+    """
+    study = _check_study(study)
+    table = study.table
+    alpha = table.attrs.get("alpha", 0.05)
+    adjust = table.attrs.get("adjust", "holm")
+    grey = {"holm": "grey: at Holm levels, not joint intervals",
+            "bonferroni": "grey: at Bonferroni levels, jointly valid",
+            "none": "no adjustment: grey = unadjusted"}[adjust]
+    title = f"{len(study.y_test)} test cases: {100 * (1 - alpha):g}% intervals ({grey})"
+    return plot_intervals(table, ax=ax, title=title)
