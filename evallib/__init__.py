@@ -390,11 +390,7 @@ from .ranktests import (
     critical_difference,
     rank_differences,
     cd_cliques,
-    plot_cd_diagram,
     scores_from_text,
-    RankAnalysis,
-    rank_analysis,
-    describe_rank_analysis,
     critical_difference_table,
     OFFLINE_DATASETS,
     OFFLINE_LEARNERS,
@@ -422,11 +418,7 @@ __all__ += [
     "critical_difference",
     "rank_differences",
     "cd_cliques",
-    "plot_cd_diagram",
     "scores_from_text",
-    "RankAnalysis",
-    "rank_analysis",
-    "describe_rank_analysis",
     "critical_difference_table",
     "OFFLINE_DATASETS",
     "OFFLINE_LEARNERS",
@@ -500,6 +492,10 @@ from .posthoc import (
     plot_posthoc,
     posthoc_view,
     mean_rank_dependence,
+    plot_cd_diagram,
+    RankAnalysis,
+    rank_analysis,
+    describe_rank_analysis,
 )
 
 __all__ += [
@@ -516,6 +512,10 @@ __all__ += [
     "plot_posthoc",
     "posthoc_view",
     "mean_rank_dependence",
+    "plot_cd_diagram",
+    "RankAnalysis",
+    "rank_analysis",
+    "describe_rank_analysis",
 ]
 
 # Bayesian tests with a ROPE (Benavoli, Corani, Demsar & Zaffalon 2017)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -31,7 +32,22 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._plotting import get_axes
 from ._validate import check_alpha, check_choice
+from .ranktests import (
+    CD_TESTS,
+    CriticalDifference,
+    FriedmanResult,
+    _cd_value,
+    _check_avg_ranks,
+    _check_scores,
+    cd_cliques,
+    critical_difference,
+    friedman,
+    rank_differences,
+    scores_from_text,
+    wilcoxon_signed_rank,
+)
 
 __all__ = [
     "ALL_PAIRS_METHODS",
@@ -47,6 +63,10 @@ __all__ = [
     "plot_posthoc",
     "posthoc_view",
     "mean_rank_dependence",
+    "plot_cd_diagram",
+    "RankAnalysis",
+    "rank_analysis",
+    "describe_rank_analysis",
 ]
 
 #: Procedures for all pairs and against a control (García & Herrera 2008).
@@ -293,8 +313,6 @@ def posthoc_friedman(
     >>> [(r.b, round(-r.z, 2), round(r.pvalue, 2), bool(r.reject)) for r in res.itertuples()]
     [('C4.5+m+cf', 2.42, 0.02, True), ('C4.5+m', 2.34, 0.02, True), ('C4.5+cf', 0.51, 0.61, False)]
     """
-    from .ranktests import _check_scores, friedman
-
     table = _check_scores(scores)
     alpha = check_alpha(alpha)
     if not isinstance(method, str):
@@ -387,8 +405,6 @@ def posthoc_cliques(avg_ranks: Any, posthoc: Any, *, alpha: float = 0.05) -> lis
     list of tuple
         Names from best to worst rank, groups ordered by their best rank.
     """
-    from .ranktests import _check_avg_ranks
-
     s = _check_avg_ranks(avg_ranks).sort_values(kind="stable")
     alpha = check_alpha(alpha)
     names = list(s.index)
@@ -503,8 +519,6 @@ def plot_posthoc(
     -------
     matplotlib.axes.Axes
     """
-    from .ranktests import critical_difference, friedman, plot_cd_diagram
-
     res = posthoc_friedman(scores, method=method, control=control, alpha=alpha,
                            higher_is_better=higher_is_better)
     fr = friedman(scores, higher_is_better=higher_is_better)
@@ -513,8 +527,6 @@ def plot_posthoc(
         cd = critical_difference(fr.k, fr.n, alpha=alpha,
                                  test="nemenyi" if method == "nemenyi" else "bonferroni-dunn")
     if ax is None:
-        from ._plotting import get_axes
-
         ax = get_axes(None, figsize=(7, 2.2 + 0.3 * fr.k))
     return plot_cd_diagram(fr.avg_ranks, cd, posthoc=res, ax=ax)
 
@@ -613,8 +625,6 @@ def mean_rank_dependence(scores: Any, *, alpha: float = 0.05, higher_is_better: 
     Benavoli, A., Corani, G. & Mangili, F. (2016). Should we really use post-hoc
     tests based on mean-ranks? JMLR 17(5), 1-10.
     """
-    from .ranktests import _check_scores, wilcoxon_signed_rank
-
     table = _check_scores(scores)
     alpha = check_alpha(alpha)
     names = list(table.columns)
@@ -638,3 +648,282 @@ def mean_rank_dependence(scores: Any, *, alpha: float = 0.05, higher_is_better: 
         rows.append(dict(a=a, b=b, studies=len(ps), p_min=min(ps), p_max=max(ps),
                          verdict_depends=bool(min(ps) <= alpha < max(ps)), wilcoxon_p=float(wp)))
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------- the critical-difference diagram
+def plot_cd_diagram(avg_ranks: Any, cd: Any = None, *, control: Any = None, posthoc: Any = None,
+                    alpha: float = 0.05, ax=None, title: str | None = None):
+    """A critical-difference diagram (Flach, Figure 12.1; Demšar 2006).
+
+    The average ranks are marked on an axis running from 1 (best, left) to ``k``;
+    each algorithm's name hangs from its rank, the better half on the left. A bar
+    above the axis shows the length ``CD``. Without a control (Nemenyi), thick lines
+    join the groups of algorithms that are not significantly different
+    (:func:`cd_cliques`). With a ``control`` (Bonferroni-Dunn), the interval
+    ``rank(control) -/+ CD`` is drawn around it instead; algorithms outside it
+    differ significantly from the control.
+
+    Parameters
+    ----------
+    avg_ranks : pandas.Series or mapping ``{name: average rank}``
+        e.g. ``friedman(scores).avg_ranks``.
+    cd : float or CriticalDifference, optional
+        Needed unless ``posthoc`` is given (then the CD bar is drawn only if given).
+    control : name, optional
+    posthoc : pandas.DataFrame, optional
+        The groups come from any post-hoc procedure instead of one CD:
+        :func:`evallib.posthoc_friedman`'s table or a square matrix of (adjusted)
+        p-values (:func:`evallib.posthoc_cliques`). Thick lines join algorithms
+        that the procedure does not declare different.
+    alpha : float
+        Level for a p-value matrix given as ``posthoc``.
+    ax : matplotlib Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    s = _check_avg_ranks(avg_ranks).sort_values(kind="stable")
+    if cd is None and posthoc is None:
+        raise ValueError("cd must be given (a critical difference) unless posthoc is given")
+    cd_val = _cd_value(cd) if cd is not None else None
+    if control is not None and control not in s.index:
+        raise ValueError(f"control must be one of the algorithms {list(s.index)}, got {control!r}")
+    k = s.size
+    if posthoc is not None:
+        cliques = posthoc_cliques(s, posthoc, alpha=alpha)
+        if control is None and isinstance(posthoc, pd.DataFrame):
+            control = posthoc.attrs.get("control")
+    else:
+        cliques = [] if control is not None else cd_cliques(s, cd_val)
+    left = list(s.index[: (k + 1) // 2])
+    right = list(s.index[(k + 1) // 2:])
+    n_rows = max(len(left), len(right))
+    ax = get_axes(ax, figsize=(7, 1.6 + 0.32 * (n_rows + len(cliques))))
+    lo, hi = 1.0, float(k)
+    # the axis, ticks and the CD bar
+    ax.plot([lo, hi], [0, 0], color="k", linewidth=1)
+    for t in range(1, k + 1):
+        ax.plot([t, t], [0, 0.1], color="k", linewidth=1)
+        ax.text(t, 0.16, str(t), ha="center", va="bottom", fontsize="small")
+        if t < k:
+            ax.plot([t + 0.5, t + 0.5], [0, 0.05], color="k", linewidth=0.7)
+    if cd_val is not None:
+        ax.plot([lo, lo + cd_val], [0.65, 0.65], color="k", linewidth=1.5, label="CD")
+        ax.plot([lo, lo], [0.6, 0.7], color="k", linewidth=1.5)
+        ax.plot([lo + cd_val, lo + cd_val], [0.6, 0.7], color="k", linewidth=1.5)
+        ax.text(lo + cd_val / 2, 0.72, f"CD = {cd_val:.3f}", ha="center", va="bottom", fontsize="small")
+    # clique lines, just below the axis
+    y_clique = [-0.18 - 0.13 * i for i in range(len(cliques))]
+    for y, group in zip(y_clique, cliques):
+        ax.plot([s[group[0]] - 0.03, s[group[-1]] + 0.03], [y, y], color="k", linewidth=3.5,
+                solid_capstyle="round")
+    top = (y_clique[-1] if y_clique else -0.05) - 0.25
+    # names on elbow lines
+    for i, name in enumerate(left):
+        y = top - 0.3 * i
+        ax.plot([s[name], s[name], lo - 0.1], [0, y, y], color="0.3", linewidth=0.8)
+        weight = "bold" if name == control else "normal"
+        ax.text(lo - 0.15, y, f"{name} ({s[name]:.2f})", ha="right", va="center", fontsize="small",
+                fontweight=weight)
+    for i, name in enumerate(reversed(right)):
+        y = top - 0.3 * i
+        ax.plot([s[name], s[name], hi + 0.1], [0, y, y], color="0.3", linewidth=0.8)
+        weight = "bold" if name == control else "normal"
+        ax.text(hi + 0.15, y, f"({s[name]:.2f}) {name}", ha="left", va="center", fontsize="small",
+                fontweight=weight)
+    if control is not None and cd_val is not None and posthoc is None:
+        rc = float(s[control])
+        ax.plot([max(rc - cd_val, lo), min(rc + cd_val, hi)], [-0.18, -0.18], color="C3",
+                linewidth=3.5, solid_capstyle="butt", label="control ± CD")
+        ax.plot([rc], [-0.18], "o", color="C3")
+    bottom = top - 0.3 * (n_rows - 1) - 0.25
+    ax.set_xlim(lo - 0.2 - 0.09 * max(len(str(n)) for n in s.index) - 0.35,
+                hi + 0.2 + 0.09 * max(len(str(n)) for n in s.index) + 0.35)
+    ax.set_ylim(bottom, 1.0)
+    ax.axis("off")
+    if title is None:
+        if posthoc is not None:
+            method = posthoc.attrs.get("method", "p-values") if isinstance(posthoc, pd.DataFrame) else "p-values"
+            kind = f"{method}, alpha = {posthoc.attrs.get('alpha', alpha):g}"
+            if control is not None:
+                kind += f", control {control}"
+            title = f"Groups not declared different ({kind})"
+        else:
+            kind = "Bonferroni-Dunn, control " + str(control) if control is not None else "Nemenyi"
+            title = f"Critical-difference diagram ({kind})"
+    ax.set_title(title, fontsize="medium")
+    return ax
+
+
+# ------------------------------------------------- the analysis notebook 05 runs
+@dataclass(frozen=True)
+class RankAnalysis:
+    """The Friedman test and one post-hoc critical difference for a results table.
+
+    Returned by :func:`rank_analysis`; ``str()`` gives :meth:`describe`.
+
+    Attributes
+    ----------
+    scores : pandas.DataFrame, the table analysed (rows data sets, columns algorithms).
+    friedman : FriedmanResult of the table.
+    cd : CriticalDifference for ``test`` at ``alpha``.
+    differences : pandas.DataFrame, the post-hoc comparisons
+        (:func:`rank_differences`: all pairs, or each algorithm against ``control``).
+    alpha : the level of the Friedman test and of the critical difference.
+    test : ``"nemenyi"`` or ``"bonferroni-dunn"``.
+    control : the control algorithm (Bonferroni-Dunn), else None.
+    control_chosen : True when no control was given and the best-ranked algorithm
+        was taken.
+    """
+
+    scores: pd.DataFrame
+    friedman: FriedmanResult
+    cd: CriticalDifference
+    differences: pd.DataFrame
+    alpha: float
+    test: str
+    control: Any = None
+    control_chosen: bool = False
+
+    @property
+    def significant(self) -> pd.DataFrame:
+        """The rows of :attr:`differences` that reach the critical difference."""
+        return self.differences[self.differences["significant"]]
+
+    def describe(self) -> str:
+        """Average ranks, the Friedman test, the critical difference and the pairs that reach it."""
+        fr, cd = self.friedman, self.cd
+        verdict = "rejects" if fr.pvalue <= self.alpha else "does not reject"
+        ranks = ", ".join(f"{name} {r:.2f}" for name, r in fr.avg_ranks.sort_values(kind="stable").items())
+        lines = [
+            f"k = {fr.k} algorithms, n = {fr.n} data sets; average ranks (1 = best): {ranks}",
+            f"Friedman statistic {fr.statistic:.3f}, p = {fr.pvalue:.4g} (chi-square, {fr.df} df); "
+            f"Iman-Davenport F = {fr.iman_davenport:.3f}, p = {fr.f_pvalue:.4g}: "
+            f"{verdict} 'all perform equally' at alpha = {self.alpha:g}",
+            f"{self.test}: q = {cd.q_alpha:.3f}, CD = {cd.cd:.3f}",
+        ]
+        if self.control is not None:
+            how = " (none given: the best average rank)" if self.control_chosen else ""
+            lines.append(f"control: {self.control}{how}")
+        sig = self.significant
+        if sig.empty:
+            lines.append("no difference of average ranks reaches the critical difference")
+        for row in sig.itertuples():
+            lines.append(f"  {row.a} vs {row.b}: |difference| {abs(row.difference):.3f} >= CD")
+        if fr.pvalue > self.alpha and not sig.empty:
+            lines.append("(the post-hoc test is meant to follow a significant Friedman test)")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def plot(self, *, ax=None, title: str | None = None):
+        """The critical-difference diagram of this analysis (:func:`plot_cd_diagram`); returns the Axes."""
+        return plot_cd_diagram(self.friedman.avg_ranks, self.cd, control=self.control, ax=ax, title=title)
+
+
+def rank_analysis(
+    scores: Any, *, alpha: float = 0.05, test: str = "nemenyi", control: Any = None,
+    higher_is_better: bool = True,
+) -> RankAnalysis:
+    """Friedman test and post-hoc critical difference for a results table.
+
+    The computation behind notebook 04's editable table: parse the table if it is
+    text, rank the algorithms on each data set (Example 12.8), compute the critical
+    difference of eq. (12.1) for ``test`` and the comparisons that reach it.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame, 2-D array or str
+        Rows data sets, columns algorithms; a string is read by
+        :func:`scores_from_text` (a header line, then one line per data set).
+    alpha : float
+        Level of the Friedman test and of the critical difference, in (0, 1).
+    test : {"nemenyi", "bonferroni-dunn"}
+        All pairs, or each algorithm against ``control``.
+    control : algorithm name, optional
+        Used by ``"bonferroni-dunn"`` only (ignored for Nemenyi). None or a blank
+        string takes the algorithm with the best average rank; any other name must
+        be one of the table's algorithms.
+    higher_is_better : bool
+        Whether larger scores are better (accuracies) or worse (error rates).
+
+    Returns
+    -------
+    RankAnalysis
+
+    Raises
+    ------
+    TypeError, ValueError
+        From :func:`scores_from_text` and :func:`friedman` for a malformed table; a
+        ValueError naming ``control`` when it is not one of the algorithms.
+
+    References
+    ----------
+    .. [1] Flach, P. (2012). *Machine Learning*. Cambridge University Press, Example 12.8
+       and eq. (12.1).
+    .. [2] Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *Journal of Machine Learning Research*, 7, 1-30.
+
+    Examples
+    --------
+    Example 12.8's table as text: the Friedman statistic 2.6 and the Nemenyi CD 1.048
+    (the book prints 1.047).
+
+    >>> from evallib import flach_example_12_4, rank_analysis
+    >>> text = flach_example_12_4().set_axis(["NB", "DT", "NN"], axis=1).to_csv()
+    >>> text.splitlines()[:2]      # comma-separated text, as typed into notebook 04's box
+    ['fold,NB,DT,NN', '1,0.6809,0.7524,0.7164']
+    >>> res = rank_analysis(text)
+    >>> round(res.friedman.statistic, 3), round(res.cd.cd, 3), res.significant.empty
+    (2.6, 1.048, True)
+    >>> rank_analysis(text, test="bonferroni-dunn").control
+    'DT'
+    """
+    if isinstance(scores, str):
+        scores = scores_from_text(scores)
+    alpha = check_alpha(alpha)
+    test = check_choice(test, "test", CD_TESTS)
+    table = _check_scores(scores)
+    fr = friedman(table, higher_is_better=higher_is_better)
+    cd = critical_difference(fr.k, fr.n, alpha=alpha, test=test)
+    chosen = False
+    if test != "bonferroni-dunn":
+        control = None
+    else:
+        if isinstance(control, str):
+            control = control.strip() or None
+        if control is None:
+            control, chosen = fr.avg_ranks.sort_values(kind="stable").index[0], True
+        elif control not in fr.avg_ranks.index:
+            raise ValueError(f"control must be one of the algorithms {list(fr.avg_ranks.index)}, got {control!r}")
+    return RankAnalysis(scores=table, friedman=fr, cd=cd,
+                        differences=rank_differences(fr.avg_ranks, cd, control=control),
+                        alpha=alpha, test=test, control=control, control_chosen=chosen)
+
+
+def describe_rank_analysis(
+    scores: Any, *, alpha: float = 0.05, test: str = "nemenyi", control: Any = None,
+    higher_is_better: bool = True,
+) -> str:
+    """:func:`rank_analysis` as plain text (its :meth:`RankAnalysis.describe`).
+
+    Parameters and errors are those of :func:`rank_analysis`.
+
+    References
+    ----------
+    .. [1] Flach, P. (2012). *Machine Learning*. Cambridge University Press, Example 12.8
+       and eq. (12.1).
+    .. [2] Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *Journal of Machine Learning Research*, 7, 1-30.
+
+    Examples
+    --------
+    >>> from evallib import describe_rank_analysis, flach_example_12_4
+    >>> print(describe_rank_analysis(flach_example_12_4()).splitlines()[2])
+    nemenyi: q = 2.344, CD = 1.048
+    """
+    return rank_analysis(scores, alpha=alpha, test=test, control=control,
+                         higher_is_better=higher_is_better).describe()

@@ -30,7 +30,8 @@ from evallib.posthoc import (  # noqa: E402
     posthoc_summary,
     shaffer_counts,
 )
-from evallib.ranktests import cd_cliques, critical_difference, demsar_table_6, friedman, plot_cd_diagram  # noqa: E402
+from evallib.posthoc import plot_cd_diagram  # noqa: E402
+from evallib.ranktests import cd_cliques, critical_difference, demsar_table_6, friedman  # noqa: E402
 
 ALPHAS = np.linspace(0.001, 0.3, 120)
 
