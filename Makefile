@@ -136,7 +136,7 @@ REPORT_ARGS ?= $(if $(filter data/example_predictions.csv,$(PREDICTIONS)),--posi
 report: $(STAMP)
 	"$(PY)" -m evallib report "$(PREDICTIONS)" -o "$(REPORT_HTML)" $(if $(TITLE),--title "$(TITLE)") $(REPORT_ARGS)
 
-# The paper's lost appendix, recomputed exactly (evallib.nullbest.write_critical_values).
+# The paper's lost appendix, recomputed exactly (evallib.onetestset.nullbest.write_critical_values).
 critical-values: $(STAMP)
 	"$(PY)" -m evallib critical-values data/critical_values.csv
 

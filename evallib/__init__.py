@@ -2,17 +2,17 @@
 
 Each module holds the formulas of one source; see the README for the map.
 
-- :mod:`evallib.pairwise` -- Berrar & Lozano (2013): McNemar's test, the
+- :mod:`evallib.onetestset.pairwise` -- Berrar & Lozano (2013): McNemar's test, the
   Quesenberry-Hurst interval, Holm's adjustment, Table 2 and Figure 4.
 - :mod:`evallib.models` -- the five models of their breast-cancer case study.
 - :mod:`evallib.data` -- the data sets the notebooks use.
 - :mod:`evallib.casestudy` -- the case study of section 7, end to end.
-- :mod:`evallib.nullbest`, :mod:`evallib.nullbest_plots` -- Forman & Cohen (2005):
+- :mod:`evallib.onetestset.nullbest`, :mod:`evallib.onetestset.nullbest_plots` -- Forman & Cohen (2005):
   exact best-of-C critical values, the Monte Carlo, Figures 1-7.
-- :mod:`evallib.bizarre` -- Keller, Bengio & Wong: proportion, disagreement and DCF
+- :mod:`evallib.onetestset.bizarre` -- Keller, Bengio & Wong: proportion, disagreement and DCF
   tests, the eight joint events, the F1 bootstrap; :mod:`evallib.textsim` -- their
   section 5 re-run on a synthetic text task.
-- :mod:`evallib.measures`, :mod:`evallib.ranktests` -- Flach (2012), chapter 12.
+- :mod:`evallib.onetestset.measures`, :mod:`evallib.ranktests` -- Flach (2012), chapter 12.
 - :mod:`evallib.cvtests` -- t-tests over cross-validation (textbook, Nadeau & Bengio,
   Dietterich) and the equal-learners simulation.
 - :mod:`evallib.report` -- the analyst's "compare my classifiers" report.
@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 __all__: list[str] = []
 
 # Berrar & Lozano (2013): McNemar (Yates, exact, mid-p), the Quesenberry-Hurst interval and the recommended paired-difference intervals with their exact coverage, Holm, Table 2, Figure 4
-from .pairwise import (
+from .onetestset.pairwise import (
     Contingency,
     McNemarResult,
     QHInterval,
@@ -149,7 +149,7 @@ __all__ += [
 ]
 
 # Forman & Cohen (2005): best-of-C critical values and the Monte Carlo
-from .nullbest import (
+from .onetestset.nullbest import (
     best_over_thresholds,
     auc_normal_critical,
     METRICS,
@@ -190,7 +190,7 @@ __all__ += [
 ]
 
 # Forman & Cohen (2005): Figures 1-7 and the tail plots
-from .nullbest_plots import (
+from .onetestset.nullbest_plots import (
     plot_null_cdfs,
     critical_value_grid,
     plot_critical_surface,
@@ -215,7 +215,7 @@ __all__ += [
 ]
 
 # Keller, Bengio & Wong: proportion, disagreement and DCF tests, the F1 bootstrap, its size and coverage
-from .bizarre import (
+from .onetestset.bizarre import (
     EVENT_NAMES,
     ZTest,
     F1Bootstrap,
@@ -331,7 +331,7 @@ __all__ += [
 ]
 
 # Flach (2012), chapter 12: measures and intervals (12.1-12.5)
-from .measures import (
+from .onetestset.measures import (
     Measures,
     AccuracyInterval,
     AccuracyTest,
@@ -542,7 +542,7 @@ __all__ += [
 ]
 
 # scores as results: DeLong AUC intervals and paired tests, Brier score, log-loss, ROC curves
-from .scoring import (
+from .onetestset.scoring import (
     DeLong,
     AUCInterval,
     AUCComparison,
@@ -599,7 +599,7 @@ __all__ += [
 ]
 
 # Cochran's Q for k classifiers on one test set
-from .cochran import (
+from .onetestset.cochran import (
     CochranQ,
     cochran_q,
     cochran_q_predictions,
@@ -614,7 +614,7 @@ __all__ += [
 ]
 
 # K-class measures, per-class tables and the macro-F1 paired bootstrap
-from .multiclass import (
+from .onetestset.multiclass import (
     MulticlassMeasures,
     MacroF1Bootstrap,
     encode_labels,

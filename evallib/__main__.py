@@ -4,7 +4,7 @@
   predictions file with papermill and writes an HTML page without code cells, with the
   executed notebook beside it (see :func:`evallib.report.run_report`);
 - ``critical-values [PATH]`` regenerates Forman & Cohen's table of exact critical values
-  (:func:`evallib.nullbest.write_critical_values`, ``make critical-values``);
+  (:func:`evallib.onetestset.nullbest.write_critical_values`, ``make critical-values``);
 - ``textsim-grid [PATH]`` regenerates the 270 precomputed experiments behind notebook 03's
   population sliders (:func:`evallib.textsim.write_experiment_grid`, ``make textsim-grid``).
 
@@ -113,7 +113,7 @@ def _write_data(command: str, path: str, n_jobs: int, progress: bool) -> str:
 
     start = time.perf_counter()
     if command == "critical-values":
-        from .nullbest import write_critical_values
+        from .onetestset.nullbest import write_critical_values
 
         table = write_critical_values(path, n_jobs=n_jobs, progress=progress)
         return f"wrote {len(table)} rows to {path} in {time.perf_counter() - start:.1f} s"

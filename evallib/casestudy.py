@@ -24,7 +24,7 @@ from .models import (
     swap_labels,
     welch_pvalues,
 )
-from .pairwise import compare_pairwise, format_table, plot_intervals
+from .onetestset.pairwise import compare_pairwise, format_table, plot_intervals
 
 __all__ = ["CaseStudy", "MODEL_NAMES", "run_case_study", "case_study_table", "plot_case_study"]
 
@@ -51,7 +51,7 @@ class CaseStudy:
     error_rates : pandas.Series
         Test-set error rate of each model, indexed 1-5.
     table : pandas.DataFrame
-        Pairwise comparisons from :func:`evallib.pairwise.compare_pairwise`
+        Pairwise comparisons from :func:`evallib.onetestset.pairwise.compare_pairwise`
         (one row per pair, ranked like the paper's Table 2).
     learn_idx, test_idx : numpy.ndarray of int
         Sorted positions of the learning and test samples in ``X``/``y``.
@@ -91,7 +91,7 @@ def run_case_study(
        ``n_genes_1`` genes selected on the corrupted labels, then DLDA.
     4. Model #4: a fair coin; model #5: the learning set's class prior.
     5. All ten pairs compared with
-       :func:`evallib.pairwise.compare_pairwise`.
+       :func:`evallib.onetestset.pairwise.compare_pairwise`.
 
     Parameters
     ----------

@@ -119,7 +119,7 @@ def _lower_critical(m: np.ndarray, alpha: float, method: str) -> np.ndarray:
     """Largest ``k`` such that ``b <= k`` rejects, given ``m = b + c`` (-1: never).
 
     The exact test rejects when ``2 P(X <= min(b, c)) <= alpha`` with
-    ``X ~ Binomial(m, 1/2)`` (evallib.pairwise.mcnemar with ``exact=True``); the mid-p
+    ``X ~ Binomial(m, 1/2)`` (evallib.onetestset.pairwise.mcnemar with ``exact=True``); the mid-p
     test when ``2 [P(X <= k) - P(X = k) / 2] <= alpha``. Both p-values increase with
     ``k = min(b, c)``, so the rejection region is ``min(b, c) <= k_m``.
     """
@@ -502,7 +502,7 @@ def expected_interval_width(n: int, p_b: float, p_c: float, *, alpha: float = 0.
     >>> round(expected_interval_width(200, 0.1, 0.04), 4)
     0.105
     """
-    from .pairwise import _interval_bounds
+    from .onetestset.pairwise import _interval_bounds
 
     n = check_count(n, "n", minimum=1)
     p_b, p_c = _check_discordant(p_b, p_c)
@@ -921,7 +921,7 @@ def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 
     >>> f1_bootstrap_power(100, [30, 0, 0, 20, 5, 0, 0, 45], n_sim=20, reps=200, rng=0).power
     0.0
     """
-    from .bizarre import f1_difference
+    from .onetestset.bizarre import f1_difference
 
     n = check_count(n, "n", minimum=1)
     probs = _check_event_probs(events)
@@ -1198,7 +1198,7 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
         What was tried before this comparison (models, settings, test sets): the reader
         needs it to judge multiplicity.
     """
-    from .pairwise import Contingency, mcnemar, paired_difference_interval
+    from .onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
 
     test = mcnemar(b, c, exact=True)  # checks b and c
     n = check_count(n, "n", minimum=max(1, b + c))

@@ -66,7 +66,7 @@ from ._plotting import get_axes
 from ._progress import parallel_map, progress_bar
 from ._resources import data_path
 from ._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
-from .bizarre import (
+from .onetestset.bizarre import (
     F1Bootstrap,
     _codes,
     bootstrap_dcf_difference,
@@ -813,14 +813,14 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     """The checks that answer the paper's question: the F1 test's size and coverage.
 
     For each experiment (its Dtrue taken as the population) and test-set size ``n``,
-    :func:`evallib.bizarre.f1_test_check` draws ``repetitions`` test sets of ``n``
+    :func:`evallib.onetestset.bizarre.f1_test_check` draws ``repetitions`` test sets of ``n``
     documents and runs the bootstrap percentile test (``reps`` replicates) on each:
 
     * **coverage**: how often the ``1 - alpha`` interval contains dF1 on all of Dtrue
       (nominal ``1 - alpha``);
     * **rejects**: how often it declares the models different (its power when dF1 is not 0);
     * **size**: the same rejection rate on the setting's null twin
-      (:func:`evallib.bizarre.null_population`: the two models' discordant events
+      (:func:`evallib.onetestset.bizarre.null_population`: the two models' discordant events
       averaged, so dF1 = 0 exactly while the prior and the shared mistakes stay),
       to be compared with ``alpha``.
 
@@ -850,7 +850,7 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     *A comment on replication, p-values and evidence*, Statistics in Medicine 11, 875-879
     (why Table 3's comparison cannot answer it).
     """
-    from .bizarre import f1_test_check, null_population
+    from .onetestset.bizarre import f1_test_check, null_population
 
     repetitions = check_count(repetitions, "repetitions", minimum=2)
     reps = check_count(reps, "reps", minimum=1)
@@ -995,7 +995,7 @@ def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "cove
 def plot_tie_confidence(confidence: Any, ax: Any = None, *, bins: int = 10) -> Any:
     """Histogram of the stated confidence in the observed winner when dF1 = 0 exactly.
 
-    ``confidence`` is :attr:`evallib.bizarre.F1TestCheck.confidence` of a null
+    ``confidence`` is :attr:`evallib.onetestset.bizarre.F1TestCheck.confidence` of a null
     population. For a calibrated test it is uniform on [0.5, 1] (dotted line): one
     minus a one-sided p-value that is uniform under the null.
     """
@@ -1023,7 +1023,7 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
     """DCF_A - DCF_B on Dte: eq. (8), eq. (9), a bootstrap, and the spread on Dtrue.
 
     Rows: the independent test (eq. 8), the paired test (eq. 9), the class-stratified
-    bootstrap (:func:`evallib.bizarre.bootstrap_dcf_difference`) and the standard
+    bootstrap (:func:`evallib.onetestset.bizarre.bootstrap_dcf_difference`) and the standard
     deviation of the difference over ``n_subsamples`` Dtrue subsamples of the same size
     (the "truth" the three estimates of spread try to match). Columns: ``difference``,
     ``sd``, ``z`` (difference / sd), ``p`` (two-sided normal) and, for the bootstrap,

@@ -1,4 +1,4 @@
-"""Tests of evallib.bizarre against independent references.
+"""Tests of evallib.onetestset.bizarre against independent references.
 
 References: a direct loop for the eight counts, scikit-learn's ``f1_score`` for
 eq. (12), statsmodels for the proportion and disagreement tests, brute-force
@@ -18,7 +18,7 @@ from sklearn.metrics import f1_score
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.proportion import proportions_ztest
 
-from evallib import bizarre as bz
+from evallib.onetestset import bizarre as bz
 
 
 def _random_task(n, rng, prior=0.3, err_a=0.2, err_b=0.25):

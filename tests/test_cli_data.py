@@ -9,7 +9,10 @@ import pandas as pd
 import pytest
 
 from evallib import __main__ as cli
-from evallib import nullbest, textsim
+from evallib import textsim
+
+
+from evallib.onetestset import nullbest
 
 
 def test_help_lists_every_subcommand():

@@ -56,7 +56,7 @@ def test_saved_size_and_coverage_are_reproduced_with_another_seed():
     """Re-run two cells of the saved table (the default run's Dtrue, read from the
     precomputed grid) with another seed: the rates agree within four combined Monte
     Carlo standard errors; every saved size is within 4 SE of 5%."""
-    from evallib.bizarre import f1_test_check, null_population
+    from evallib.onetestset.bizarre import f1_test_check, null_population
     from evallib.textsim import GRID_SIZES, build_experiment
 
     saved = _saved_rates(load_notebook(NOTEBOOK))

@@ -1,4 +1,4 @@
-"""Tests of evallib.nullbest_plots and the notebook callbacks of evallib.nullbest."""
+"""Tests of evallib.onetestset.nullbest_plots and the notebook callbacks of evallib.onetestset.nullbest."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from evallib.nullbest import critical_value, critical_value_table, judge_winner  # noqa: E402
-from evallib.nullbest_plots import (  # noqa: E402
+from evallib.onetestset.nullbest import critical_value, critical_value_table, judge_winner  # noqa: E402
+from evallib.onetestset.nullbest_plots import (  # noqa: E402
     critical_value_grid,
     mc_cdf_distance,
     plot_contour_panels,
@@ -96,7 +96,7 @@ def test_null_tail_marks_each_critical_value_on_its_level():
     form 1 - (1 - alpha)^(1/C) for the levels."""
     from scipy import stats
 
-    from evallib.nullbest_plots import plot_null_tail
+    from evallib.onetestset.nullbest_plots import plot_null_tail
 
     ax = plot_null_tail("tp", 10, 1000, Cs=(10, 1000), alpha=0.01)
     assert ax.get_yscale() == "log"
@@ -114,8 +114,8 @@ def test_null_tail_marks_each_critical_value_on_its_level():
 
 
 def test_mc_tail_reports_the_expected_count_beyond_m_star():
-    from evallib.nullbest import tail_probability
-    from evallib.nullbest_plots import plot_mc_tail
+    from evallib.onetestset.nullbest import tail_probability
+    from evallib.onetestset.nullbest_plots import plot_mc_tail
 
     ax = plot_mc_tail("auc", 30, 40, 2000, C=100, alpha=0.01, rng=0)
     assert ax.get_yscale() == "log"

@@ -12,7 +12,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from evallib import cvtests, nullbest, textsim
+from evallib import cvtests, textsim
+from evallib.onetestset import nullbest
 
 
 def _bar_total(err: str) -> str:

@@ -33,7 +33,7 @@ from sklearn.metrics import (
 )
 
 from evallib import report as rp
-from evallib.nullbest import auc_normal_critical, best_over_thresholds
+from evallib.onetestset.nullbest import auc_normal_critical, best_over_thresholds
 from evallib.report import (
     EXAMPLE_PATH,
     ReportInputError,
@@ -311,7 +311,7 @@ def test_pairwise_against_brute_force_and_scipy():
     np.testing.assert_allclose(table["p_adj"], multipletests(table["p"], method="holm")[1])
     assert list(table["reject"]) == list(table["p_adj"] <= 0.05)
     qh = pairwise_comparison(data, interval="qh")
-    from evallib.pairwise import qh_interval
+    from evallib.onetestset.pairwise import qh_interval
 
     for row in qh.itertuples():
         ref = qh_interval(row.b, row.c, 150, alpha=0.05, signed=True)
@@ -405,7 +405,7 @@ def test_auc_normal_approximation_against_the_exact_law():
     At P = N = 1500 (inside the limit) the approximation agrees with the exact
     Mann-Whitney law: critical AUC to 1e-4, p-value to 2% relative.
     """
-    from evallib.nullbest import judge_winner
+    from evallib.onetestset.nullbest import judge_winner
 
     for auc in (0.51, 0.52, 0.54):
         exact = judge_winner("auc", auc, 1500, 1500, C=5, alpha=0.05)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evallib import nullbest as nb
+from evallib.onetestset import nullbest as nb
 from evallib.report import classifier_measures, load_predictions
 from evallib.report.sections import chance_check
 

@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 from sklearn.metrics import f1_score
 
-from evallib import bizarre as bz
+from evallib.onetestset import bizarre as bz
 from evallib import textsim as ts
 
 SMALL = dict(n_train=1500, n_pool=3000, n_true=6000, rng=1)

@@ -21,15 +21,15 @@ Sections and their sources (the summary, :func:`summary_text`, comes first):
 2. :func:`classifier_measures` -- Flach (2012), ch. 12: contingency table, accuracy with its
    Wilson interval, average recall, precision, recall, F-measure, AUC, beside the
    majority-class baseline (:func:`majority_baseline`); for K classes accuracy, balanced
-   accuracy and macro-F1 (:mod:`evallib.multiclass`) with :func:`per_class_tables`;
+   accuracy and macro-F1 (:mod:`evallib.onetestset.multiclass`) with :func:`per_class_tables`;
    :func:`score_warnings` for reversed scores and classifiers below the baseline.
 3. :func:`omnibus_test` (Cochran's Q) and :func:`pairwise_comparison` -- Berrar & Lozano
    (2013) with the intervals and the mid-p McNemar test Fagerland, Lydersen & Laake
-   recommend (:func:`evallib.pairwise.paired_difference_interval`), Holm's adjustment.
+   recommend (:func:`evallib.onetestset.pairwise.paired_difference_interval`), Holm's adjustment.
 4. :func:`score_comparison` -- DeLong AUC intervals and paired tests, Brier score and
-   log-loss (:mod:`evallib.scoring`).
+   log-loss (:mod:`evallib.onetestset.scoring`).
 5. :func:`chance_check` -- Forman & Cohen (2005): is the winner better than the best of
-   ``C`` random rankings? (:func:`evallib.nullbest.judge_winner`, log-space laws, a normal
+   ``C`` random rankings? (:func:`evallib.onetestset.nullbest.judge_winner`, log-space laws, a normal
    law for the AUC of large test sets).
 6. :func:`top_two_bootstrap` -- Keller, Bengio & Wong: paired bootstrap of the F1 (K
    classes: macro-F1) difference.

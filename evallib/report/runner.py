@@ -154,7 +154,7 @@ def run_report(
     adjust : {"holm", "bonferroni", "none"}
         Multiple-testing adjustment of the pairwise section.
     interval : str
-        The pairwise interval (:func:`evallib.pairwise.paired_difference_interval`);
+        The pairwise interval (:func:`evallib.onetestset.pairwise.paired_difference_interval`);
         default Bonett-Price, ``"qh"`` for Berrar & Lozano's Quesenberry-Hurst interval.
     classifiers_tried : int, optional
         Forman & Cohen's C, the number of classifiers tried before these were chosen;

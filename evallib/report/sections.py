@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._validate import check_alpha, check_count, check_rng
-from ..nullbest import auc_normal_critical, best_over_thresholds
+from ..onetestset.nullbest import auc_normal_critical, best_over_thresholds
 from .inputs import (
     FEW_MINORITY,
     HEAVY_SKEW,
@@ -177,7 +177,7 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
     data : Predictions
     alpha : float
         The accuracy interval has coverage ``1 - alpha`` (Wilson's score interval, from
-        :func:`evallib.measures.accuracy_interval`; it stays informative at accuracies
+        :func:`evallib.onetestset.measures.accuracy_interval`; it stays informative at accuracies
         near 0 or 1, where the book's normal interval collapses).
 
     Returns
@@ -186,14 +186,14 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
         Indexed by classifier: ``TP, FN, FP, TN``; ``accuracy`` with ``acc_low`` and
         ``acc_high``; ``avg_recall`` (the mean of the two per-class recalls, Flach's
         "average recall"); ``precision`` (TP / (TP + FP)), ``recall`` (TP / P) and ``F1``
-        (``2 TP / (2 TP + FP + FN)``), all from :func:`evallib.measures.measures`; ``AUC``
+        (``2 TP / (2 TP + FP + FN)``), all from :func:`evallib.onetestset.measures.measures`; ``AUC``
         from the scores (scikit-learn's ``roc_auc_score``, ties counted as one half).
         Measures that need predicted labels are NaN for a classifier given only by
         scores, and ``AUC`` is NaN without scores. Precision is NaN (undefined, 0/0) when
         a classifier predicts no positive; F1 is then 0, since the file has positives.
     """
-    from ..measures import accuracy_interval
-    from ..measures import measures as flach_measures
+    from ..onetestset.measures import accuracy_interval
+    from ..onetestset.measures import measures as flach_measures
 
     alpha = check_alpha(alpha)
     if data.multiclass:
@@ -226,14 +226,14 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
 
 
 def _multiclass_measures(data: Predictions, alpha: float) -> pd.DataFrame:
-    """Section 2 for K classes: :func:`evallib.multiclass.multiclass_table` in section 2's columns.
+    """Section 2 for K classes: :func:`evallib.onetestset.multiclass.multiclass_table` in section 2's columns.
 
     ``accuracy`` with its Wilson interval, ``avg_recall`` = balanced accuracy (the mean of
     the per-class recalls), ``F1`` = macro-F1; counts, precision, recall and AUC are NaN
     (per class they are in :func:`per_class_tables`). The majority-class row becomes
     ``attrs["baseline"]``.
     """
-    from ..multiclass import multiclass_table
+    from ..onetestset.multiclass import multiclass_table
 
     labels = list(data.classes)
     preds = {name: np.asarray(labels, dtype=object)[codes] for name, codes in data.predicted.items()}
@@ -257,9 +257,9 @@ def _multiclass_measures(data: Predictions, alpha: float) -> pd.DataFrame:
 
 
 def per_class_tables(data: Predictions) -> dict[str, pd.DataFrame]:
-    """Per classifier with predicted labels, :func:`evallib.multiclass.per_class_table`:
+    """Per classifier with predicted labels, :func:`evallib.onetestset.multiclass.per_class_table`:
     precision, recall, F1 and support of every class."""
-    from ..multiclass import per_class_table
+    from ..onetestset.multiclass import per_class_table
 
     labels = list(data.classes)
     names = np.asarray(labels, dtype=object)
@@ -271,15 +271,15 @@ def per_class_tables(data: Predictions) -> dict[str, pd.DataFrame]:
 def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     """Cochran's Q: do the classifiers (three or more, with predicted labels) differ in accuracy?
 
-    :func:`evallib.cochran.cochran_q_predictions` on the right/wrong table (any number of
+    :func:`evallib.onetestset.cochran.cochran_q_predictions` on the right/wrong table (any number of
     classes), the omnibus test before the pairwise comparisons.
 
     Returns
     -------
-    evallib.cochran.CochranQ or Skipped
+    evallib.onetestset.cochran.CochranQ or Skipped
         Skipped with fewer than three classifiers with predicted labels.
     """
-    from ..cochran import cochran_q
+    from ..onetestset.cochran import cochran_q
 
     alpha = check_alpha(alpha)
     wrong = data.wrong()
@@ -321,7 +321,7 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
     >>> base["name"], base["accuracy"], base["AUC"]
     ("majority class '1'", 0.8, 0.5)
     """
-    from ..measures import accuracy_interval
+    from ..onetestset.measures import accuracy_interval
 
     P, N, n = data.n_pos, data.n_neg, data.n
     predict_positive = P > N
@@ -355,7 +355,7 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
     """
     from scipy import stats
 
-    from ..nullbest import best_over_thresholds
+    from ..onetestset.nullbest import best_over_thresholds
 
     out = []
     P, N = (data.n_pos, data.n_neg) if not data.multiclass else (1, 1)
@@ -432,7 +432,7 @@ def adjusted_pvalues(p: np.ndarray, adjust: str) -> np.ndarray:
     return out
 
 
-#: How the report names each interval method of :func:`evallib.pairwise.paired_difference_interval`.
+#: How the report names each interval method of :func:`evallib.onetestset.pairwise.paired_difference_interval`.
 INTERVAL_NAMES = {
     "bonett_price": "Bonett-Price", "tango": "Tango", "newcombe": "Newcombe", "agresti_min": "Agresti-Min",
     "wald": "Wald", "wald_cc": "continuity-corrected Wald", "qh": "Quesenberry-Hurst",
@@ -443,12 +443,12 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
                         interval: str = "bonett_price"):
     """Section 3: every pair of classifiers with labels, compared on their disagreements.
 
-    For each pair ``(A, B)`` the 2x2 table of errors (:class:`evallib.pairwise.Contingency`)
+    For each pair ``(A, B)`` the 2x2 table of errors (:class:`evallib.onetestset.pairwise.Contingency`)
     gives ``b`` (errors of A only) and ``c`` (errors of B only). The test is McNemar's mid-p
     test (``mcnemar(b, c, mid_p=True)``; Fagerland, Lydersen & Laake 2013: it holds its
     level where the exact test is conservative and the chi-square approximation is not
     reliable); the interval of ``error_A - error_B = (b - c)/n`` is
-    :func:`evallib.pairwise.paired_difference_interval` with ``method=interval`` (default
+    :func:`evallib.onetestset.pairwise.paired_difference_interval` with ``method=interval`` (default
     Bonett-Price, recommended by Fagerland, Lydersen & Laake 2014; ``"qh"`` gives Berrar &
     Lozano's Quesenberry-Hurst interval). The p-values are adjusted for the number of pairs
     (:func:`adjusted_pvalues`, Holm by default; ``reject`` is ``p_adj <= alpha``), and the
@@ -473,7 +473,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     from itertools import combinations
 
     from .._validate import check_choice
-    from ..pairwise import Contingency, mcnemar, paired_difference_interval
+    from ..onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
 
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
@@ -531,12 +531,12 @@ class ScoreComparison:
 
     Attributes
     ----------
-    auc : :func:`evallib.scoring.auc_table`, each AUC with its DeLong interval.
-    auc_pairs : :func:`evallib.scoring.delong_pairwise` (DeLong & Clarke-Pearson's paired
+    auc : :func:`evallib.onetestset.scoring.auc_table`, each AUC with its DeLong interval.
+    auc_pairs : :func:`evallib.onetestset.scoring.delong_pairwise` (DeLong & Clarke-Pearson's paired
         test, same multiplicity adjustment as the pairwise table), or None with one score.
-    losses : :func:`evallib.scoring.loss_table`, Brier score and log-loss where the scores
+    losses : :func:`evallib.onetestset.scoring.loss_table`, Brier score and log-loss where the scores
         are probabilities in [0, 1].
-    loss_pairs : :func:`evallib.scoring.loss_pairwise` on the per-case Brier losses, or
+    loss_pairs : :func:`evallib.onetestset.scoring.loss_pairwise` on the per-case Brier losses, or
         None with fewer than two probability columns.
     notes : sentences (scores that are not probabilities, ...).
     alpha, adjust, positive : the settings.
@@ -584,7 +584,7 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     """Each score column's AUC with its DeLong interval, their paired comparison, and losses.
 
     The AUC interval and the paired test are DeLong, DeLong & Clarke-Pearson's (1988), in
-    the O(n log n) form of Sun & Xu (2014) (:mod:`evallib.scoring`), with the same
+    the O(n log n) form of Sun & Xu (2014) (:mod:`evallib.onetestset.scoring`), with the same
     adjustment for the number of pairs as the pairwise table. Brier score and log-loss are
     computed where the scores are probabilities in [0, 1] (a sentence says which columns
     are not), with a paired t-test on the per-case Brier losses.
@@ -594,7 +594,7 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     ScoreComparison or Skipped
         Skipped without score columns.
     """
-    from ..scoring import auc_table, delong_pairwise, loss_pairwise, loss_table
+    from ..onetestset.scoring import auc_table, delong_pairwise, loss_pairwise, loss_table
 
     alpha = check_alpha(alpha)
     if data.multiclass:
@@ -630,7 +630,7 @@ class ChanceCheck:
 
     The ``law`` column says how ``F`` was computed: ``"exact"``, or ``"normal
     approximation"`` for the AUC of a test set with ``P * N`` above
-    :data:`evallib.nullbest.MAX_LATTICE` (:func:`auc_normal_critical`).
+    :data:`evallib.onetestset.nullbest.MAX_LATTICE` (:func:`auc_normal_critical`).
     """
 
     table: pd.DataFrame
@@ -677,7 +677,7 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
     Under the null hypothesis each of the ``C`` classifiers tried ranks the test cases at
     random; the winner is better than chance at level ``alpha`` when its score exceeds
     ``m* = F^-1((1 - alpha)^(1/C))`` and its p-value is the chance that the best of ``C``
-    random rankings scores at least as much (:func:`evallib.nullbest.judge_winner`, exact).
+    random rankings scores at least as much (:func:`evallib.onetestset.nullbest.judge_winner`, exact).
 
     Each classifier's best accuracy and best F-measure are taken over all thresholds of
     its scores (:func:`best_over_thresholds`), as the null hypothesis does; a classifier
@@ -699,7 +699,7 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
     -------
     ChanceCheck
     """
-    from ..nullbest import MAX_LATTICE, judge_winner
+    from ..onetestset.nullbest import MAX_LATTICE, judge_winner
 
     alpha = check_alpha(alpha)
     if data.multiclass:
@@ -845,7 +845,7 @@ def top_two_bootstrap(
 
     The two classifiers with predicted labels and the highest F1 in ``measures`` (ties:
     the earlier in the file first) are compared by
-    :func:`evallib.bizarre.bootstrap_f1_difference` (Keller, Bengio & Wong, eqs. 12-14):
+    :func:`evallib.onetestset.bizarre.bootstrap_f1_difference` (Keller, Bengio & Wong, eqs. 12-14):
     test cases are resampled with replacement, keeping each case's pair of predictions
     together, and the percentile interval of ``F1_best - F1_second`` is reported.
 
@@ -854,7 +854,7 @@ def top_two_bootstrap(
     F1Comparison or Skipped
         Skipped with fewer than two classifiers with predicted labels.
     """
-    from ..bizarre import bootstrap_f1_difference
+    from ..onetestset.bizarre import bootstrap_f1_difference
 
     alpha = check_alpha(alpha)
     reps = check_count(reps, "reps", minimum=1)
@@ -881,10 +881,10 @@ def top_two_bootstrap(
 
 
 def _macro_f1_bootstrap(data: Predictions, measures: pd.DataFrame, *, reps: int, alpha: float, rng):
-    """K classes: :func:`evallib.multiclass.bootstrap_macro_f1_difference` of the top two by
+    """K classes: :func:`evallib.onetestset.multiclass.bootstrap_macro_f1_difference` of the top two by
     macro-F1 (the joint table true class x prediction of A x prediction of B resampled as
     a multinomial)."""
-    from ..multiclass import bootstrap_macro_f1_difference
+    from ..onetestset.multiclass import bootstrap_macro_f1_difference
 
     if len(data.predicted) < 2:
         return Skipped(f"only {len(data.predicted)} classifier(s) with predicted labels; the bootstrap "

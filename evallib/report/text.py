@@ -203,7 +203,7 @@ def summary_text(
     pairwise, chance, bootstrap, folds : results of those sections, or Skipped/None
     scores : :class:`evallib.report.sections.ScoreComparison` (AUC with DeLong intervals,
         losses), or Skipped/None
-    omnibus : :class:`evallib.cochran.CochranQ` over all classifiers, or Skipped/None
+    omnibus : :class:`evallib.onetestset.cochran.CochranQ` over all classifiers, or Skipped/None
     warnings : sentences from :func:`evallib.report.sections.score_warnings`
     alpha : float
         The level the results were computed at.

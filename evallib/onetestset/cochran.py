@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import check_alpha, check_choice, check_count, check_labels, check_rng
+from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
 __all__ = ["CochranQ", "cochran_q", "cochran_q_predictions", "correct_matrix"]
 
@@ -171,7 +171,7 @@ def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", 
     ``sum R_i^2 = 22``, so ``Q = 2 (3 * 38 - 100) / (30 - 22) = 3.5`` and
     ``p = exp(-3.5 / 2) = 0.1738``:
 
-    >>> from evallib.cochran import cochran_q
+    >>> from evallib.onetestset.cochran import cochran_q
     >>> res = cochran_q([[1, 1, 1], [1, 0, 0], [1, 1, 0], [0, 0, 0], [1, 0, 1], [1, 1, 0]])
     >>> res.statistic, round(res.pvalue, 4)
     (3.5, 0.1738)
@@ -269,7 +269,7 @@ def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05, metho
 
     Examples
     --------
-    >>> from evallib.cochran import cochran_q_predictions
+    >>> from evallib.onetestset.cochran import cochran_q_predictions
     >>> y = ["a", "b", "c", "a", "b", "c"]
     >>> res = cochran_q_predictions(y, {"A": ["a", "b", "c", "a", "b", "a"],
     ...                                 "B": ["a", "c", "c", "b", "b", "b"],

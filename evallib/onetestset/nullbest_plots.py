@@ -13,7 +13,7 @@
 * :func:`plot_mc_tail` -- the same tail from a Monte Carlo sample beside the exact one (the
   notebook's reps slider): how far out a sample of that size can see.
 
-The surfaces and contours are drawn from a table of :func:`evallib.nullbest.critical_value_table`
+The surfaces and contours are drawn from a table of :func:`evallib.onetestset.nullbest.critical_value_table`
 (e.g. ``data/critical_values.csv``), with log-scaled P and N axes.
 """
 
@@ -24,8 +24,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ._plotting import get_axes
-from ._validate import check_alpha, check_choice, check_count
+from .._plotting import get_axes
+from .._validate import check_alpha, check_choice, check_count
 from .nullbest import METRICS, critical_value, null_cdf, simulate_null
 
 __all__ = [
@@ -226,7 +226,7 @@ def plot_null_tail(metric: str, P: int = 10, N: int = 1000, *, Cs: Sequence[int]
     --------
     The marker for C = 1000 at P = N = 10 sits at the paper's "95%" best accuracy:
 
-    >>> from evallib.nullbest_plots import plot_null_tail
+    >>> from evallib.onetestset.nullbest_plots import plot_null_tail
     >>> ax = plot_null_tail("accuracy", 10, 10, Cs=(1000,))
     >>> float(ax.get_lines()[-1].get_xdata()[0])
     0.95

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
+from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
     "EVENT_NAMES",
@@ -778,7 +778,7 @@ def null_population(events: Any) -> np.ndarray:
 
     Examples
     --------
-    >>> from evallib.bizarre import null_population, f1_difference
+    >>> from evallib.onetestset.bizarre import null_population, f1_difference
     >>> p = null_population([266, 9, 15, 13, 51, 33, 21, 592])   # the events of notebook 03
     >>> float(f1_difference(p))
     0.0
@@ -826,7 +826,7 @@ def f1_percentile_intervals(events: Any, *, reps: int = 2000, alpha: float = 0.0
     --------
     Notebook 03's toy test set (section 3) prints dF1 = -0.0259 (``N = 1000``):
 
-    >>> from evallib.bizarre import f1_percentile_intervals
+    >>> from evallib.onetestset.bizarre import f1_percentile_intervals
     >>> row = f1_percentile_intervals([266, 9, 15, 13, 51, 33, 21, 592], rng=1).iloc[0]
     >>> round(float(row["observed"]), 4)
     -0.0259
@@ -912,7 +912,7 @@ def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, reps:
     --------
     Under the null twin of notebook 03's toy events the population dF1 is exactly 0:
 
-    >>> from evallib.bizarre import f1_test_check, null_population
+    >>> from evallib.onetestset.bizarre import f1_test_check, null_population
     >>> check = f1_test_check(null_population([266, 9, 15, 13, 51, 33, 21, 592]), 1000,
     ...                       repetitions=50, reps=200, rng=0)
     >>> check.true_difference, check.rejection + check.coverage

@@ -34,9 +34,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._plotting import get_axes
-from ._results import IntervalMixin
-from ._validate import check_alpha, check_choice, check_count, check_real
+from .._plotting import get_axes
+from .._results import IntervalMixin
+from .._validate import check_alpha, check_choice, check_count, check_real
 
 __all__ = [
     "Measures",

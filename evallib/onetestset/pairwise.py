@@ -39,9 +39,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._plotting import get_axes
-from ._results import IntervalMixin
-from ._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
+from .._plotting import get_axes
+from .._results import IntervalMixin
+from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
     "Contingency",
@@ -599,7 +599,7 @@ def _interval_bounds(method, a, b, c, d, n, alpha):
 def _check_table(table: Any) -> Contingency:
     if not isinstance(table, Contingency):
         raise TypeError(
-            "table must be an evallib.pairwise.Contingency (e.g. contingency(y_true, pred_a, pred_b) "
+            "table must be an evallib.onetestset.pairwise.Contingency (e.g. contingency(y_true, pred_a, pred_b) "
             f"or Contingency(a, b, c, d, n)), got {type(table).__name__}"
         )
     a, b, c, d = (check_count(getattr(table, k), f"table.{k}") for k in "abcd")
@@ -698,7 +698,7 @@ def paired_difference_interval(
     Cavo et al.'s (2012) table as in Fagerland et al. (a = 80, b = 6, c = 16, d = 59):
     Newcombe's interval is printed there as -0.0621 (-0.1186 to -0.0046).
 
-    >>> from evallib.pairwise import Contingency, paired_difference_interval
+    >>> from evallib.onetestset.pairwise import Contingency, paired_difference_interval
     >>> ci = paired_difference_interval(Contingency(80, 6, 16, 59, 161), method="newcombe")
     >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
     (-0.0621, -0.1186, -0.0046)
@@ -945,7 +945,7 @@ def interval_coverage(
     exact coverage is about 0.87 at n = 50, (p_b, p_c) = (0.01, 0.04), as the
     workbook's review (issue 13) computed by enumeration:
 
-    >>> from evallib.pairwise import interval_coverage
+    >>> from evallib.onetestset.pairwise import interval_coverage
     >>> round(interval_coverage("qh", 50, (0.95, 0.01, 0.04, 0.0)).coverage, 2)
     0.87
     """
@@ -1045,7 +1045,7 @@ def test_size(method: str, n: int, probs: Sequence[float], *, alpha: float = 0.0
     --------
     The exact test is conservative, the mid-p test much less so:
 
-    >>> from evallib.pairwise import test_size
+    >>> from evallib.onetestset.pairwise import test_size
     >>> probs = (0.8, 0.1, 0.1, 0.0)
     >>> test_size("exact", 50, probs).size < test_size("mid-p", 50, probs).size <= 0.05
     True

@@ -50,9 +50,9 @@ import pandas as pd
 from scipy import fft as sp_fft
 from scipy import special, stats
 
-from ._progress import parallel_map, progress_bar
-from ._resources import data_path
-from ._validate import check_alpha, check_count, check_rng
+from .._progress import parallel_map, progress_bar
+from .._resources import data_path
+from .._validate import check_alpha, check_count, check_rng
 
 __all__ = [
     "best_over_thresholds",
@@ -777,7 +777,7 @@ def auc_normal_critical(auc: float, P: int, N: int, *, C: int = 1, alpha: float 
     """Forman & Cohen's critical AUC and p-value from the normal law of Mann-Whitney's U.
 
     For test sets too large for the exact law (``P * N`` above
-    :data:`evallib.nullbest.MAX_LATTICE`). Under the null hypothesis ``U = AUC * P * N``
+    :data:`evallib.onetestset.nullbest.MAX_LATTICE`). Under the null hypothesis ``U = AUC * P * N``
     has mean ``P N / 2`` and variance ``P N (P + N + 1) / 12``; with a continuity
     correction, ``m*`` is the smallest attainable AUC ``u / (P N)`` with
     ``Phi((u + 1/2 - mean) / sd) >= (1 - alpha)^(1/C)``, and the p-value is
