@@ -13,7 +13,7 @@ Each module holds the formulas of one source; see the README for the map.
   tests, the eight joint events, the F1 bootstrap; :mod:`evallib.textsim` -- their
   section 5 re-run on a synthetic text task.
 - :mod:`evallib.onetestset.measures`, :mod:`evallib.ranktests` -- Flach (2012), chapter 12.
-- :mod:`evallib.cvtests` -- t-tests over cross-validation (textbook, Nadeau & Bengio,
+- :mod:`evallib.resampling.cvtests` -- t-tests over cross-validation (textbook, Nadeau & Bengio,
   Dietterich) and the equal-learners simulation.
 - :mod:`evallib.report` -- the analyst's "compare my classifiers" report.
 """
@@ -427,7 +427,7 @@ __all__ += [
 ]
 
 # t-tests over cross-validation (textbook, Flach 12.6, Nadeau & Bengio, Dietterich, Alpaydin) and the simulations
-from .cvtests import (
+from .resampling.cvtests import (
     CVTTestResult,
     cv_ttest,
     corrected_resampled_ttest,

@@ -1032,7 +1032,7 @@ def cv_ttest_power(n_samples: int, difference: float, *, folds: int = 10, repeat
     >>> bool((t["power"] == t["size"]).all())
     True
     """
-    from .cvtests import simulate_unequal_learners
+    from .resampling.cvtests import simulate_unequal_learners
 
     alpha = check_alpha(alpha)
     difference = check_real(difference, "difference", low=0.0, high=0.5)

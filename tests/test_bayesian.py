@@ -1,5 +1,5 @@
 """Bayesian tests (issue 17): evallib.bayesian against baycomp (the authors' package),
-the corrected resampled t-test of evallib.cvtests, and Monte Carlo checks."""
+the corrected resampled t-test of evallib.resampling.cvtests, and Monte Carlo checks."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from evallib.bayesian import (  # noqa: E402
     plot_correlated_posterior,
     plot_simplex,
 )
-from evallib.cvtests import corrected_resampled_ttest  # noqa: E402
+from evallib.resampling.cvtests import corrected_resampled_ttest  # noqa: E402
 from evallib.ranktests import demsar_table_6  # noqa: E402
 
 baycomp = pytest.importorskip("baycomp")

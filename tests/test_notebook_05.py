@@ -116,7 +116,7 @@ def test_notebook_05_sliders_drive_the_study():
     alpha must be answered from the simulation cache.
     """
     probe = '''
-import evallib.cvtests
+import evallib.resampling.cvtests
 calls = []
 _study = rejection_study
 def rejection_study(*args, **kwargs):
@@ -125,10 +125,10 @@ def rejection_study(*args, **kwargs):
 controls["n_samples"].value = 60
 controls["folds"].value = 3
 controls["repeats"].value = 4
-hits = evallib.cvtests._cached_simulation.cache_info().hits
-misses = evallib.cvtests._cached_simulation.cache_info().misses
+hits = evallib.resampling.cvtests._cached_simulation.cache_info().hits
+misses = evallib.resampling.cvtests._cached_simulation.cache_info().misses
 controls["alpha"].value = 0.1
-info = evallib.cvtests._cached_simulation.cache_info()
+info = evallib.resampling.cvtests._cached_simulation.cache_info()
 assert [c[0] for c in calls] == [(60, 5, 2, 0.05), (60, 3, 2, 0.05), (60, 3, 4, 0.05), (60, 3, 4, 0.1)], calls
 assert all(c[1]["n_datasets"] == 6 for c in calls)  # explore_datasets, not n_datasets
 assert info.hits == hits + 1 and info.misses == misses, info

@@ -448,7 +448,7 @@ def test_exported_from_evallib():
 
 # ------------------------------------------------------------------ cross-validation
 def test_cv_power_aggregates_the_simulation_as_rejection_rates_does():
-    from evallib.cvtests import rejection_rates, simulate_unequal_learners
+    from evallib.resampling.cvtests import rejection_rates, simulate_unequal_learners
 
     table = planning.cv_ttest_power(60, 0.1, folds=5, repeats=3, n_datasets=80, rng=11).set_index("test")
     seed = int(np.random.default_rng(11).integers(2**31 - 1))

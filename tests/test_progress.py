@@ -12,7 +12,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from evallib import cvtests, textsim
+from evallib import textsim
+from evallib.resampling import cvtests
 from evallib.onetestset import nullbest
 
 

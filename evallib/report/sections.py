@@ -920,7 +920,7 @@ class FoldAnalysis:
     per_fold : DataFrame, accuracy of each classifier (columns) in each fold (rows).
     fold_sizes : Series, test cases per fold.
     best, second : the two classifiers with the highest mean per-fold accuracy.
-    ttest : :class:`evallib.cvtests.CVTTestResult` of the corrected resampled t-test of
+    ttest : :class:`evallib.resampling.cvtests.CVTTestResult` of the corrected resampled t-test of
         ``best`` against ``second``.
     test_train_ratio : ``n_test / n_train`` used by the correction (mean over folds).
     interval : the ``1 - alpha`` interval of the mean accuracy difference.
@@ -982,7 +982,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
 
     For each fold, the accuracy of every classifier with predicted labels. The two with
     the highest mean per-fold accuracy (ties: the earlier in the file) are compared by
-    :func:`evallib.cvtests.corrected_resampled_ttest` (Nadeau & Bengio), with
+    :func:`evallib.resampling.cvtests.corrected_resampled_ttest` (Nadeau & Bengio), with
     ``n_test/n_train`` the mean over folds of ``fold size / (n - fold size)``, the
     k-fold value ``1/(k - 1)`` for equal folds. All classifiers are ranked in each fold
     and compared by :func:`evallib.ranktests.friedman` and the Nemenyi critical
@@ -999,7 +999,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
         Skipped without a fold column or with fewer than two classifiers with predicted
         labels.
     """
-    from ..cvtests import corrected_resampled_ttest
+    from ..resampling.cvtests import corrected_resampled_ttest
     from ..ranktests import critical_difference, friedman
 
     alpha = check_alpha(alpha)

@@ -47,9 +47,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._plotting import get_axes
-from ._progress import progress_bar
-from ._validate import (
+from .._plotting import get_axes
+from .._progress import progress_bar
+from .._validate import (
     check_alpha, check_choice, check_count, check_labels, check_real, check_rng, check_vector,
     sklearn_random_state,
 )
@@ -1403,7 +1403,7 @@ def plot_power_by_repeats(table: pd.DataFrame, *, tests: Any = None, ax=None):
     missing = {"repeats", "difference", "test", "rate", "mc_se"} - set(getattr(table, "columns", []))
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with power_by_repeats()")
-    from ._plotting import get_axes
+    from .._plotting import get_axes
 
     ax = get_axes(ax, figsize=(7, 3.4))
     names = list(pd.unique(table["test"])) if tests is None else list(tests)

@@ -1,0 +1,19 @@
+"""Design 2: resampling on one data set, two learning algorithms compared by cross-validation.
+
+The unit of comparison is the learning algorithm, not a fitted classifier: the scores
+are those of repeated train/test splits of one data set, and the splits overlap, so
+the rounds are not independent.
+
+- :mod:`.cvtests` -- the textbook's paired t-test over the rounds of cross-validation
+  (Flach 2012, Example 12.6), Nadeau & Bengio's (2003) corrected resampled t-test,
+  Dietterich's (1998) 5x2cv test, shared-partition cross-validation and the
+  equal-learners study of each test's size (notebook 05).
+Every public name is importable from ``evallib`` itself.
+"""
+
+# The submodules under private names first: a star import may bind a function of the same
+# name over the module attribute.
+from . import cvtests as _cvtests
+from .cvtests import *  # noqa: F401,F403
+
+__all__ = [*_cvtests.__all__]
