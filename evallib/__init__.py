@@ -12,7 +12,7 @@ Each module holds the formulas of one source; see the README for the map.
 - :mod:`evallib.onetestset.bizarre` -- Keller, Bengio & Wong: proportion, disagreement and DCF
   tests, the eight joint events, the F1 bootstrap; :mod:`evallib.textsim` -- their
   section 5 re-run on a synthetic text task.
-- :mod:`evallib.onetestset.measures`, :mod:`evallib.ranktests` -- Flach (2012), chapter 12.
+- :mod:`evallib.onetestset.measures`, :mod:`evallib.manydatasets.ranktests` -- Flach (2012), chapter 12.
 - :mod:`evallib.resampling.cvtests` -- t-tests over cross-validation (textbook, Nadeau & Bengio,
   Dietterich) and the equal-learners simulation.
 - :mod:`evallib.report` -- the analyst's "compare my classifiers" report.
@@ -370,7 +370,7 @@ __all__ += [
 ]
 
 # Flach (2012), chapter 12 and Demsar (2006): rank tests and CD diagrams
-from .ranktests import (
+from .manydatasets.ranktests import (
     demsar_table_6,
     WilcoxonResult,
     FriedmanResult,
@@ -478,7 +478,7 @@ __all__ += [
 ]
 
 # post-hoc tests with adjusted p-values after Friedman (Garcia & Herrera 2008; Demsar 2006)
-from .posthoc import (
+from .manydatasets.posthoc import (
     ALL_PAIRS_METHODS,
     CONTROL_METHODS,
     CONTROL_ONLY_METHODS,

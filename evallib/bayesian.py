@@ -342,7 +342,7 @@ def bayesian_signed_rank(
     of 0.01 AUC, "C4.5+m practically better" and "equivalent" split the posterior;
     C4.5 being practically better gets no weight:
 
-    >>> from evallib.ranktests import demsar_table_6
+    >>> from evallib.manydatasets.ranktests import demsar_table_6
     >>> t6 = demsar_table_6()
     >>> res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=20000, rng=0)
     >>> res.p_left
@@ -350,7 +350,7 @@ def bayesian_signed_rank(
     >>> round(res.p_left + res.p_rope + res.p_right, 12)
     1.0
     """
-    from .ranktests import wilcoxon_signed_rank
+    from .manydatasets.ranktests import wilcoxon_signed_rank
 
     a, b = _check_pair(x, y, minimum=2, each="one per data set")
     rope = _check_rope(rope)

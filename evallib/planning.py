@@ -1129,7 +1129,7 @@ def nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05, tes
     >>> nemenyi_datasets(3, 1.0)
     11
     """
-    from .ranktests import critical_difference
+    from .manydatasets.ranktests import critical_difference
 
     k = check_count(k, "k", minimum=2)
     d = check_real(rank_difference, "rank_difference", low=0.0, high=float(k - 1), low_open=True,
@@ -1150,7 +1150,7 @@ def plot_nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05
 
     Returns the Axes.
     """
-    from .ranktests import critical_difference
+    from .manydatasets.ranktests import critical_difference
 
     n_star = nemenyi_datasets(k, rank_difference, alpha=alpha)
     n_max = max(2 * n_star, 10) if n_max is None else check_count(n_max, "n_max", minimum=3)

@@ -21,7 +21,7 @@ from evallib.bayesian import (  # noqa: E402
     plot_simplex,
 )
 from evallib.resampling.cvtests import corrected_resampled_ttest  # noqa: E402
-from evallib.ranktests import demsar_table_6  # noqa: E402
+from evallib.manydatasets.ranktests import demsar_table_6  # noqa: E402
 
 baycomp = pytest.importorskip("baycomp")
 

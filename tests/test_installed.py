@@ -19,7 +19,8 @@ PROBE = r'''
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import evallib, evallib.textsim as ts
-from evallib import data, ranktests
+from evallib import data
+from evallib.manydatasets import ranktests
 from evallib.onetestset import nullbest
 from evallib._resources import data_dir
 

@@ -924,8 +924,8 @@ class FoldAnalysis:
         ``best`` against ``second``.
     test_train_ratio : ``n_test / n_train`` used by the correction (mean over folds).
     interval : the ``1 - alpha`` interval of the mean accuracy difference.
-    friedman : :class:`evallib.ranktests.FriedmanResult` over the folds.
-    cd : :class:`evallib.ranktests.CriticalDifference` (Nemenyi) for the average ranks.
+    friedman : :class:`evallib.manydatasets.ranktests.FriedmanResult` over the folds.
+    cd : :class:`evallib.manydatasets.ranktests.CriticalDifference` (Nemenyi) for the average ranks.
     alpha : the level.
     """
 
@@ -985,8 +985,8 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
     :func:`evallib.resampling.cvtests.corrected_resampled_ttest` (Nadeau & Bengio), with
     ``n_test/n_train`` the mean over folds of ``fold size / (n - fold size)``, the
     k-fold value ``1/(k - 1)`` for equal folds. All classifiers are ranked in each fold
-    and compared by :func:`evallib.ranktests.friedman` and the Nemenyi critical
-    difference (:func:`evallib.ranktests.critical_difference`), as Flach ranks
+    and compared by :func:`evallib.manydatasets.ranktests.friedman` and the Nemenyi critical
+    difference (:func:`evallib.manydatasets.ranktests.critical_difference`), as Flach ranks
     algorithms over data sets.
 
     Folds of one data set are not independent data sets: they share training cases,
@@ -1000,7 +1000,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
         labels.
     """
     from ..resampling.cvtests import corrected_resampled_ttest
-    from ..ranktests import critical_difference, friedman
+    from ..manydatasets.ranktests import critical_difference, friedman
 
     alpha = check_alpha(alpha)
     if data.folds is None:

@@ -16,7 +16,7 @@ comparisons of classifiers over multiple data sets*, JMLR 7, 1-30:
   and its Bonferroni-Dunn variant for comparisons with a control
   (:func:`critical_difference`, :func:`rank_differences`);
 * Figure 12.1 -- critical-difference diagrams (:func:`cd_cliques`,
-  :func:`evallib.posthoc.plot_cd_diagram`, which also draws post-hoc cliques);
+  :func:`evallib.manydatasets.posthoc.plot_cd_diagram`, which also draws post-hoc cliques);
 * Example 12.4's table, shipped in ``data/`` (:func:`flach_example_12_4`).
 
 Ranks follow the book: rank 1 is the *best* performance.
@@ -36,8 +36,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._resources import data_path
-from ._validate import check_alpha, check_choice, check_count, check_real, check_vector
+from .._resources import data_path
+from .._validate import check_alpha, check_choice, check_count, check_real, check_vector
 
 __all__ = [
     "demsar_table_6",
@@ -1283,7 +1283,7 @@ def offline_benchmark(*, folds: int = 10, rng: Any = None, datasets: Sequence[st
     from sklearn.base import clone
     from sklearn.model_selection import StratifiedKFold
 
-    from ._validate import check_int, check_rng, sklearn_random_state
+    from .._validate import check_int, check_rng, sklearn_random_state
 
     folds = check_int(folds, "folds", 2, 20)
     gen = check_rng(rng)

@@ -32,8 +32,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._plotting import get_axes
-from ._validate import check_alpha, check_choice
+from .._plotting import get_axes
+from .._validate import check_alpha, check_choice
 from .ranktests import (
     CD_TESTS,
     CriticalDifference,
@@ -307,7 +307,7 @@ def posthoc_friedman(
     rounded to three decimals; unrounded: 2.415 and 0.608), and Holm rejects the
     first two.
 
-    >>> from evallib.ranktests import demsar_table_6
+    >>> from evallib.manydatasets.ranktests import demsar_table_6
     >>> res = posthoc_friedman(demsar_table_6(ranks=True), higher_is_better=False,
     ...                        method="holm", control="C4.5")
     >>> [(r.b, round(-r.z, 2), round(r.pvalue, 2), bool(r.reject)) for r in res.itertuples()]
