@@ -140,7 +140,7 @@ report: $(STAMP)
 critical-values: $(STAMP)
 	"$(PY)" -m evallib critical-values data/critical_values.csv
 
-# The experiments notebook 03's prior and noise sliders read (evallib.textsim.write_experiment_grid).
+# The experiments notebook 03's prior and noise sliders read (evallib.studies.textsim.write_experiment_grid).
 textsim-grid: $(STAMP)
 	"$(PY)" -m evallib textsim-grid data/textsim_grid.npz
 

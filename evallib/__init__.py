@@ -4,13 +4,13 @@ Each module holds the formulas of one source; see the README for the map.
 
 - :mod:`evallib.onetestset.pairwise` -- Berrar & Lozano (2013): McNemar's test, the
   Quesenberry-Hurst interval, Holm's adjustment, Table 2 and Figure 4.
-- :mod:`evallib.models` -- the five models of their breast-cancer case study.
-- :mod:`evallib.data` -- the data sets the notebooks use.
-- :mod:`evallib.casestudy` -- the case study of section 7, end to end.
+- :mod:`evallib.studies.models` -- the five models of their breast-cancer case study.
+- :mod:`evallib.studies.data` -- the data sets the notebooks use.
+- :mod:`evallib.studies.casestudy` -- the case study of section 7, end to end.
 - :mod:`evallib.onetestset.nullbest`, :mod:`evallib.onetestset.nullbest_plots` -- Forman & Cohen (2005):
   exact best-of-C critical values, the Monte Carlo, Figures 1-7.
 - :mod:`evallib.onetestset.bizarre` -- Keller, Bengio & Wong: proportion, disagreement and DCF
-  tests, the eight joint events, the F1 bootstrap; :mod:`evallib.textsim` -- their
+  tests, the eight joint events, the F1 bootstrap; :mod:`evallib.studies.textsim` -- their
   section 5 re-run on a synthetic text task.
 - :mod:`evallib.onetestset.measures`, :mod:`evallib.manydatasets.ranktests` -- Flach (2012), chapter 12.
 - :mod:`evallib.resampling.cvtests` -- t-tests over cross-validation (textbook, Nadeau & Bengio,
@@ -90,7 +90,7 @@ __all__ += [
 ]
 
 # the five models of their breast-cancer case study
-from .models import (
+from .studies.models import (
     DLDA,
     class_prior_model,
     fair_coin,
@@ -113,7 +113,7 @@ __all__ += [
 ]
 
 # the data sets the notebooks use
-from .data import (
+from .studies.data import (
     DATA_DIR,
     PAPER_TEST_FRACTION,
     load_gse4335,
@@ -132,7 +132,7 @@ __all__ += [
 ]
 
 # their section 7 case study, end to end
-from .casestudy import (
+from .studies.casestudy import (
     CaseStudy,
     MODEL_NAMES,
     run_case_study,
@@ -264,7 +264,7 @@ __all__ += [
 ]
 
 # Keller, Bengio & Wong, section 5 re-run on a synthetic text task
-from .textsim import (
+from .studies.textsim import (
     PAPER_SIZES,
     PAPER_TABLE3,
     SETTINGS,

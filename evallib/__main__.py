@@ -6,7 +6,7 @@
 - ``critical-values [PATH]`` regenerates Forman & Cohen's table of exact critical values
   (:func:`evallib.onetestset.nullbest.write_critical_values`, ``make critical-values``);
 - ``textsim-grid [PATH]`` regenerates the 270 precomputed experiments behind notebook 03's
-  population sliders (:func:`evallib.textsim.write_experiment_grid`, ``make textsim-grid``).
+  population sliders (:func:`evallib.studies.textsim.write_experiment_grid`, ``make textsim-grid``).
 
 Bad input stops the run with one sentence on stderr and exit status 1; usage errors exit
 with status 2 (argparse's convention).
@@ -117,7 +117,7 @@ def _write_data(command: str, path: str, n_jobs: int, progress: bool) -> str:
 
         table = write_critical_values(path, n_jobs=n_jobs, progress=progress)
         return f"wrote {len(table)} rows to {path} in {time.perf_counter() - start:.1f} s"
-    from .textsim import write_experiment_grid
+    from .studies.textsim import write_experiment_grid
 
     out = write_experiment_grid(path, n_jobs=n_jobs, progress=progress)
     return f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.1f} s"

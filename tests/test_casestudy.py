@@ -1,4 +1,4 @@
-"""Tests for evallib.casestudy.run_case_study (section 7 end to end).
+"""Tests for evallib.studies.casestudy.run_case_study (section 7 end to end).
 
 The real data (GSE4335 via SurvSet) is loaded once for the module. Model #1
 is rebuilt here independently (statsmodels-free vectorised Welch test from
@@ -16,8 +16,8 @@ import pytest
 from scipy import stats
 from sklearn.neighbors import NearestCentroid
 
-from evallib.casestudy import CaseStudy, run_case_study
-from evallib.data import load_gse4335
+from evallib.studies.casestudy import CaseStudy, run_case_study
+from evallib.studies.data import load_gse4335
 
 @pytest.fixture(scope="module")
 def gse4335():

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from evallib import __main__ as cli
-from evallib import textsim
+from evallib.studies import textsim
 
 
 from evallib.onetestset import nullbest

@@ -18,8 +18,8 @@ from conftest import ROOT
 PROBE = r'''
 import json, sys
 sys.path.insert(0, sys.argv[1])
-import evallib, evallib.textsim as ts
-from evallib import data
+import evallib, evallib.studies.textsim as ts
+from evallib.studies import data
 from evallib.manydatasets import ranktests
 from evallib.onetestset import nullbest
 from evallib._resources import data_dir

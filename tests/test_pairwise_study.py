@@ -1,4 +1,4 @@
-"""Tests of evallib.casestudy.case_study_table and plot_case_study, the re-run of
+"""Tests of evallib.studies.casestudy.case_study_table and plot_case_study, the re-run of
 Berrar & Lozano's case study that notebook 01's sliders show.
 
 References: the error rates and discordant counts are counted again here by brute force

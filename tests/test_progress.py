@@ -12,7 +12,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from evallib import textsim
+from evallib.studies import textsim
 from evallib.resampling import cvtests
 from evallib.onetestset import nullbest
 

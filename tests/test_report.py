@@ -567,8 +567,8 @@ def test_shipped_example_equals_a_fresh_regeneration():
 
 def test_example_scores_agree_with_the_case_study_predictions():
     """The refitted DLDA scores predict exactly what run_case_study's models predicted."""
-    from evallib.casestudy import run_case_study
-    from evallib.data import load_gse4335
+    from evallib.studies.casestudy import run_case_study
+    from evallib.studies.data import load_gse4335
 
     X, y = load_gse4335()
     study = run_case_study(X, y, rng=0)

@@ -12,7 +12,7 @@ which are preferable for the comparison of classifiers?* (J. Exp. Theor. AI):
   intervals (:func:`holm_alphas`, :func:`pairwise_table`);
 * Table 2 and Figure 4 (:func:`pairwise_table`, :func:`compare_pairwise`,
   :func:`plot_intervals`), and for one run of the case study of
-  :func:`evallib.casestudy.run_case_study` (:func:`case_study_table`,
+  :func:`evallib.studies.casestudy.run_case_study` (:func:`case_study_table`,
   :func:`plot_case_study`).
 
 And what the literature has learnt since (Fagerland, Lydersen & Laake 2013, 2014):

@@ -17,7 +17,7 @@ EXAMPLE_PATH: Path = data_path("example_predictions.csv")
 def make_example_predictions(*, rng: int = 0) -> pd.DataFrame:
     """The shipped example: the five case-study models on their test set.
 
-    Runs :func:`evallib.casestudy.run_case_study` on GSE4335 (loaded from the SurvSet
+    Runs :func:`evallib.studies.casestudy.run_case_study` on GSE4335 (loaded from the SurvSet
     package) with its defaults and ``rng`` (a whole number, so that the corrupted labels can
     be redrawn exactly), and stores, per test case, the true ER status
     (``"ER+"``/``"ER-"``) and each model's prediction; models #1-#3 (DLDA) also get a
@@ -33,9 +33,9 @@ def make_example_predictions(*, rng: int = 0) -> pd.DataFrame:
         Columns ``label``, ``pred_<m>`` for the five models and ``score_<m>`` for the
         three DLDA models (scores rounded to 6 decimals); no expression data.
     """
-    from ..casestudy import run_case_study
-    from ..data import load_gse4335
-    from ..models import DLDA, swap_labels
+    from ..studies.casestudy import run_case_study
+    from ..studies.data import load_gse4335
+    from ..studies.models import DLDA, swap_labels
 
     X, y = load_gse4335()
     seed = check_count(rng, "rng")

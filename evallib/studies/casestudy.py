@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validate import check_binary_labels, check_int, check_rng
+from .._validate import check_binary_labels, check_int, check_rng
 from .data import paper_test_size, stratified_split
 from .models import (
     DLDA,
@@ -24,7 +24,7 @@ from .models import (
     swap_labels,
     welch_pvalues,
 )
-from .onetestset.pairwise import compare_pairwise, format_table, plot_intervals
+from ..onetestset.pairwise import compare_pairwise, format_table, plot_intervals
 
 __all__ = ["CaseStudy", "MODEL_NAMES", "run_case_study", "case_study_table", "plot_case_study"]
 
@@ -82,7 +82,7 @@ def run_case_study(
 ) -> CaseStudy:
     """Run the whole experiment of section 7 and compare the five models.
 
-    1. Stratified random split (:func:`evallib.data.stratified_split`);
+    1. Stratified random split (:func:`evallib.studies.data.stratified_split`);
        ``test_size=None`` uses the paper's proportion, 50 of 119.
     2. Model #1: DLDA (eq. 6) on the ``n_genes_1`` genes with the smallest
        Welch p-values in the learning set; model #2: the same with
@@ -96,7 +96,7 @@ def run_case_study(
     Parameters
     ----------
     X : pandas.DataFrame or numpy.ndarray of shape (n_samples, n_genes)
-        Expression data (e.g. from :func:`evallib.data.load_gse4335`).
+        Expression data (e.g. from :func:`evallib.studies.data.load_gse4335`).
         Without column names, genes are named by their column position.
     y : pandas.Series or numpy.ndarray of shape (n_samples,)
         Two-class labels.
@@ -210,7 +210,7 @@ def case_study_table(study: Any) -> pd.DataFrame:
     Parameters
     ----------
     study : CaseStudy
-        A result of :func:`evallib.casestudy.run_case_study`.
+        A result of :func:`evallib.studies.casestudy.run_case_study`.
 
     Returns
     -------
@@ -265,7 +265,7 @@ def plot_case_study(study: Any, ax=None):
     Parameters
     ----------
     study : CaseStudy
-        A result of :func:`evallib.casestudy.run_case_study`.
+        A result of :func:`evallib.studies.casestudy.run_case_study`.
     ax : matplotlib Axes, optional
         Where to draw; a new figure if ``None``.
 

@@ -62,11 +62,11 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy import stats
 
-from ._plotting import get_axes
-from ._progress import parallel_map, progress_bar
-from ._resources import data_path
-from ._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
-from .onetestset.bizarre import (
+from .._plotting import get_axes
+from .._progress import parallel_map, progress_bar
+from .._resources import data_path
+from .._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
+from ..onetestset.bizarre import (
     F1Bootstrap,
     _codes,
     bootstrap_dcf_difference,
@@ -850,7 +850,7 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     *A comment on replication, p-values and evidence*, Statistics in Medicine 11, 875-879
     (why Table 3's comparison cannot answer it).
     """
-    from .onetestset.bizarre import f1_test_check, null_population
+    from ..onetestset.bizarre import f1_test_check, null_population
 
     repetitions = check_count(repetitions, "repetitions", minimum=2)
     reps = check_count(reps, "reps", minimum=1)
@@ -966,7 +966,7 @@ def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "cove
     standard errors either side, and the nominal level (``1 - alpha`` for coverage,
     ``alpha`` for size) as a dotted line.
     """
-    from ._plotting import get_axes
+    from .._plotting import get_axes
 
     check_choice(what, "what", ("coverage", "size"))
     alpha = check_alpha(alpha)
@@ -999,7 +999,7 @@ def plot_tie_confidence(confidence: Any, ax: Any = None, *, bins: int = 10) -> A
     population. For a calibrated test it is uniform on [0.5, 1] (dotted line): one
     minus a one-sided p-value that is uniform under the null.
     """
-    from ._plotting import get_axes
+    from .._plotting import get_axes
 
     values = np.asarray(confidence, dtype=float)
     if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):

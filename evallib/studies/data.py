@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._resources import data_dir
-from ._validate import check_binary_labels, check_rng
+from .._resources import data_dir
+from .._validate import check_binary_labels, check_rng
 
 __all__ = [
     "DATA_DIR",

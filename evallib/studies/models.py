@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import check_binary_labels, check_int, check_rng
+from .._validate import check_binary_labels, check_int, check_rng
 from .data import _apportion
 
 __all__ = [
