@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from _timing import best_of
 
-from evallib.bayesian import bayesian_signed_rank
+from evallib.manydatasets.bayesian import bayesian_signed_rank
 from evallib.manydatasets.posthoc import exhaustive_sets, posthoc_friedman
 
 K, N_SETS, BH_TARGET_S = 8, 30, 1.0

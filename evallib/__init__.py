@@ -519,12 +519,14 @@ __all__ += [
 ]
 
 # Bayesian tests with a ROPE (Benavoli, Corani, Demsar & Zaffalon 2017)
-from .bayesian import (
+from .resampling.bayesian import (
     CorrelatedTTestResult,
-    SignedRankResult,
     bayesian_correlated_ttest,
-    bayesian_signed_rank,
     plot_correlated_posterior,
+)
+from .manydatasets.bayesian import (
+    SignedRankResult,
+    bayesian_signed_rank,
     plot_simplex,
     plot_bayesian_signed_rank,
     REGIONS,

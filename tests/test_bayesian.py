@@ -1,4 +1,4 @@
-"""Bayesian tests (issue 17): evallib.bayesian against baycomp (the authors' package),
+"""Bayesian tests (issue 17): evallib.resampling.bayesian and evallib.manydatasets.bayesian against baycomp (the authors' package),
 the corrected resampled t-test of evallib.resampling.cvtests, and Monte Carlo checks."""
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
 import evallib  # noqa: E402
-from evallib.bayesian import (  # noqa: E402
+from evallib.manydatasets.bayesian import bayesian_signed_rank, plot_simplex  # noqa: E402
+from evallib.resampling.bayesian import (  # noqa: E402
     CorrelatedTTestResult,
     bayesian_correlated_ttest,
-    bayesian_signed_rank,
     plot_correlated_posterior,
-    plot_simplex,
 )
 from evallib.resampling.cvtests import corrected_resampled_ttest  # noqa: E402
 from evallib.manydatasets.ranktests import demsar_table_6  # noqa: E402
@@ -151,7 +150,7 @@ def test_public_api_exported():
 
 
 def test_plot_bayesian_signed_rank_titles_probabilities_and_wilcoxon():
-    from evallib.bayesian import plot_bayesian_signed_rank
+    from evallib.manydatasets.bayesian import plot_bayesian_signed_rank
 
     t6 = demsar_table_6()
     ax = plot_bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=500, rng=0,

@@ -11,15 +11,19 @@ are paired, and rank tests avoid comparing scores across data sets.
   adjusted p-values (Nemenyi, Holm, Shaffer, Bergmann-Hommel, Finner, Li, ...), the
   critical-difference diagram with its cliques, and the rank analysis behind notebook
   04's table editor (notebook 07).
+- :mod:`.bayesian` -- Benavoli et al. (2014, 2017): the Bayesian signed-rank test with a
+  region of practical equivalence, and its simplex plot (notebook 07).
 
 Every public name is importable from ``evallib`` itself.
 """
 
 # The submodules under private names first: a star import may bind a function of the same
 # name over the module attribute.
+from . import bayesian as _bayesian
 from . import posthoc as _posthoc
 from . import ranktests as _ranktests
+from .bayesian import *  # noqa: F401,F403
 from .posthoc import *  # noqa: F401,F403
 from .ranktests import *  # noqa: F401,F403
 
-__all__ = [*_ranktests.__all__, *_posthoc.__all__]
+__all__ = [*_ranktests.__all__, *_posthoc.__all__, *_bayesian.__all__]

@@ -8,12 +8,17 @@ the rounds are not independent.
   (Flach 2012, Example 12.6), Nadeau & Bengio's (2003) corrected resampled t-test,
   Dietterich's (1998) 5x2cv test, shared-partition cross-validation and the
   equal-learners study of each test's size (notebook 05).
+- :mod:`.bayesian` -- Corani & Benavoli's (2015) Bayesian correlated t-test, with a
+  region of practical equivalence (notebook 07; Benavoli et al. 2017).
+
 Every public name is importable from ``evallib`` itself.
 """
 
 # The submodules under private names first: a star import may bind a function of the same
 # name over the module attribute.
+from . import bayesian as _bayesian
 from . import cvtests as _cvtests
+from .bayesian import *  # noqa: F401,F403
 from .cvtests import *  # noqa: F401,F403
 
-__all__ = [*_cvtests.__all__]
+__all__ = [*_cvtests.__all__, *_bayesian.__all__]
