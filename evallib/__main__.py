@@ -142,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pred_prefix=args.pred_prefix, score_prefix=args.score_prefix, sheet=args.sheet,
             alpha=args.alpha,
             adjust=args.adjust, interval=args.interval,
-            classifiers_tried=args.classifiers_tried, title=args.title or None, seed=args.seed,
+            classifiers_tried=args.classifiers_tried, title=args.title or None, rng=args.seed,
             progress=not args.quiet, timeout=args.timeout,
         )
     except (ReportInputError, ReportExecutionError, ValueError, TypeError) as err:

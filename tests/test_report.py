@@ -716,3 +716,38 @@ def test_failed_notebook_leaves_no_report(tmp_path, monkeypatch):
     with pytest.raises(ReportInputError, match="'pred_a' has 1 missing"):
         rp.run_report(bad, out, progress=False)
     assert not out.parent.exists()  # the folder the run created is removed too
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("rng", [7, np.random.default_rng(11), np.random.SeedSequence(5)])
+def test_run_report_rng_reaches_the_notebook_as_one_integer_seed(tmp_path, monkeypatch, rng):
+    """run_report takes rng like every function; the notebook receives one int seed:
+    rng itself when an int, else numpy's first draw below 2**31 - 1 from the same state."""
+    import papermill
+
+    seen = {}
+
+    def fake_execute(*args, parameters, **kwargs):
+        seen.update(parameters)
+        raise _Stop
+
+    if isinstance(rng, int):
+        expected = rng
+    else:
+        twin = np.random.default_rng(11) if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        expected = int(twin.integers(2**31 - 1))
+    monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
+    with pytest.raises(rp.ReportExecutionError, match="_Stop"):
+        rp.run_report(EXAMPLE_PATH, tmp_path / "out" / "r.html", positive_label="ER-", progress=False, rng=rng)
+    assert seen["seed"] == expected and type(seen["seed"]) is int
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("bad, error", [(-1, ValueError), ("0", TypeError), (1.5, TypeError)])
+def test_run_report_refuses_a_bad_rng_before_anything_runs(tmp_path, bad, error):
+    with pytest.raises(error, match="rng must be None, an int >= 0"):
+        rp.run_report(EXAMPLE_PATH, tmp_path / "out" / "r.html", progress=False, rng=bad)
+    assert not (tmp_path / "out").exists()

@@ -35,7 +35,7 @@ def _hand_experiment(probs, n_pool=20_000, n_true=400_000, seed=0):
     a = np.isin(codes, (0, 2, 4, 6)).astype(np.int8)
     b = np.isin(codes, (0, 1, 4, 5)).astype(np.int8)
     return ts.Experiment(population=ts.TextPopulation(ts.SETTINGS["Y"]), n_train=0, y_pool=y,
-                         pred_a_pool=a, pred_b_pool=b, true_events=rng.multinomial(n_true, probs), seed=seed)
+                         pred_a_pool=a, pred_b_pool=b, true_events=rng.multinomial(n_true, probs), rng=seed)
 
 
 # --------------------------------------------------------------- population
@@ -307,7 +307,7 @@ def test_grid_point_is_read_not_computed(monkeypatch, fresh_grid_cache):
     codes, events = _shipped_entry(grid, "Z", 0.15, 0.10)
     assert np.array_equal(e.pool_codes, codes) and np.array_equal(e.true_events, events)
     assert e.population.prior_pos == 0.15 and e.population.label_noise == 0.1
-    assert e.population.setting is ts.SETTINGS["Z"] and e.n_train == 7982 and e.seed == 0
+    assert e.population.setting is ts.SETTINGS["Z"] and e.n_train == 7982 and e.rng == 0
     assert e.n_true == 60_000 and e.y_pool.dtype == np.int8 and e.pred_b_pool.dtype == np.int8
     # the rebuilt arrays are what bizarre's own coding gives back
     assert np.array_equal(bz.joint_events(e.y_pool, e.pred_a_pool, e.pred_b_pool), np.bincount(codes, minlength=8))

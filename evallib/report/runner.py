@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .._resources import report_notebook
-from .._validate import check_alpha, check_choice, check_count
+from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
 from .inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
 
 #: The report notebook: the repository's notebooks/report.ipynb (shipped in the wheel too).
@@ -128,7 +128,7 @@ def run_report(
     interval: str = "bonett_price",
     classifiers_tried: int | None = None,
     title: str | None = None,
-    seed: int = 0,
+    rng: Any = 0,
     progress: bool = True,
     timeout: int = 600,
 ) -> ReportFiles:
@@ -161,8 +161,11 @@ def run_report(
         ``None`` = the number of classifiers in the file.
     title : str, optional
         Report title; default "Classifier comparison: <file name>".
-    seed : int
-        Seed of the bootstrap (section 5).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Randomness of the bootstrap (section 5), as everywhere in evallib. The notebook
+        receives one integer, its ``seed`` parameter: ``rng`` itself when it is an int,
+        otherwise one drawn from it (:func:`evallib._validate.sklearn_random_state`), so
+        the executed notebook beside the HTML records the seed that reproduces the run.
     progress : bool
         Print the steps and papermill's progress bar.
     timeout : int
@@ -189,7 +192,7 @@ def run_report(
                                                    "wald", "wald_cc", "qh"))
     if classifiers_tried is not None:
         classifiers_tried = check_count(classifiers_tried, "classifiers_tried", minimum=1)
-    seed = check_count(seed, "seed")
+    seed = sklearn_random_state(rng)
 
     _progress(progress, f"[1/3] checking {predictions}")
     roles = dict(label_column=label_column, fold_column=fold_column, pred_prefix=pred_prefix,

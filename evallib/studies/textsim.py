@@ -316,7 +316,9 @@ class Experiment:
     y_pool, pred_a_pool, pred_b_pool : labels and both models' predictions on the
         held-out pool from which test sets are drawn (Dte is its first ``n_test``).
     true_events : the eight event counts on Dtrue (disjoint from the pool).
-    seed : the seed the whole experiment was built from.
+    rng : the integer seed the whole experiment was built from (``build_experiment``'s
+        ``rng`` when an int, otherwise the one drawn from it): pass it as ``rng`` again
+        to rebuild the same experiment.
     """
 
     population: TextPopulation
@@ -325,7 +327,7 @@ class Experiment:
     pred_a_pool: np.ndarray
     pred_b_pool: np.ndarray
     true_events: np.ndarray
-    seed: int
+    rng: int
 
     @property
     def n_true(self) -> int:
@@ -419,7 +421,7 @@ def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator. Everything
         (vocabulary, documents, the Nystroem landmarks) is seeded by one integer: ``rng``
         itself when it is an int (then cached and looked up in the grid), otherwise one
-        drawn from it (``sklearn_random_state``). ``Experiment.seed`` records it.
+        drawn from it (``sklearn_random_state``). ``Experiment.rng`` records it.
     chunk : Dtrue is generated in chunks of this many documents (it changes the
         random stream, so it is part of what a precomputed entry must match).
     precomputed : look the experiment up in the precomputed grid when the arguments
@@ -459,7 +461,7 @@ def _compute(setting: str, prior_pos: float, label_noise: float, n_train: int, n
         ta, tb = learners.predict(Xt)
         events += np.bincount(_codes(yt == 1, ta == 1, tb == 1), minlength=8)
     return Experiment(population=population, n_train=n_train, y_pool=yp, pred_a_pool=pa, pred_b_pool=pb,
-                      true_events=events, seed=seed)
+                      true_events=events, rng=seed)
 
 
 # ------------------------------------------------------------ precomputed grid
@@ -561,7 +563,7 @@ def _grid_lookup(setting: str, prior_pos: float, label_noise: float, n_train: in
         y, a, b = _from_codes(grid["codes"][i])
         population = TextPopulation(SETTINGS[setting], prior_pos=prior, label_noise=noise, world_seed=seed)
         rebuilt[i] = Experiment(population=population, n_train=n_train, y_pool=y, pred_a_pool=a, pred_b_pool=b,
-                                true_events=grid["true_events"][i].astype(np.int64), seed=seed)
+                                true_events=grid["true_events"][i].astype(np.int64), rng=seed)
     return rebuilt[i]
 
 
