@@ -796,14 +796,14 @@ def plot_design_map(ax=None):
     """The decision figure of notebook 00: which design, which estimand, which function.
 
     Three boxes, one per design (one test set, resampling on one data set, many data
-    sets), each with what varies, what is fixed, the evallib functions and the notebook
-    that teaches it. Drawn with matplotlib patches; returns the Axes.
+    sets), each with what varies, what is fixed, the evallib functions, the subpackage
+    that holds them and the notebooks that teach it. Drawn with matplotlib patches; returns the Axes.
     """
     from matplotlib.patches import FancyBboxPatch
 
     ax = get_axes(ax, figsize=(11, 5.6))
     ax.set_xlim(0, 12)
-    ax.set_ylim(0, 7)
+    ax.set_ylim(-0.15, 7)
     ax.axis("off")
 
     def box(x, y, w, h, text, color, size=8.5, weight="normal"):
@@ -816,15 +816,15 @@ def plot_design_map(ax=None):
         ("1. One test set,\npaired per case", "#dbe9f6",
          "varies: the test cases\nfixed: the trained models\nestimand: err_A - err_B on\nthe population of cases",
          "contingency, mcnemar,\npaired_difference_interval,\nbootstrap_f1_difference\nplan: mcnemar_sample_size,\nf1_bootstrap_power",
-         "notebooks 01, 02, 03\n(planning: 06)"),
+         "evallib.onetestset\nnotebooks 01, 02, 03 (planning: 06)"),
         ("2. Resampling on\none data set", "#e2f0d9",
          "varies: training and test splits\n(they overlap)\nfixed: the data set\nestimand: expected difference\nof the learners at this size",
          "cross_validate_scores,\ncorrected_resampled_ttest,\ndietterich_5x2cv\nplan: cv_ttest_power",
-         "notebooks 04, 05\n(planning: 06)"),
+         "evallib.resampling\nnotebooks 04, 05, 07 (planning: 06)"),
         ("3. Many data sets", "#fbe5d6",
          "varies: the data sets\nfixed: the learners\nestimand: which learner ranks\nbetter across tasks",
          "friedman, critical_difference,\nwilcoxon_signed_rank,\nplot_cd_diagram\nplan: nemenyi_datasets",
-         "notebooks 04, 07\n(planning: 06)"),
+         "evallib.manydatasets\nnotebooks 04, 07 (planning: 06)"),
     ]
     for i, (title, color, what, funcs, where) in enumerate(designs):
         x = 0.2 + 4.0 * i
@@ -832,8 +832,8 @@ def plot_design_map(ax=None):
                     arrowprops=dict(arrowstyle="->", color="0.3", lw=1.0))
         box(x, 4.3, 3.6, 0.7, title, color, size=9.5, weight="bold")
         box(x, 2.45, 3.6, 1.6, what, color)
-        box(x, 0.95, 3.6, 1.3, funcs, "white", size=8)
-        box(x, 0.1, 3.6, 0.6, where, "white", size=8.5, weight="bold")
+        box(x, 1.05, 3.6, 1.2, funcs, "white", size=8)
+        box(x, 0.05, 3.6, 0.75, where, "white", size=8.5, weight="bold")
     return ax
 
 
