@@ -41,6 +41,11 @@ from .resampling import *  # noqa: F401,F403
 from . import manydatasets as _manydatasets
 from .manydatasets import *  # noqa: F401,F403
 
+# Design 4, per-item evaluation: items in clusters, K samples per item, pass@k,
+# leaderboards (Miller 2024; Chen et al. 2021).
+from . import items as _items
+from .items import *  # noqa: F401,F403
+
 # The sources' experiments re-run: Berrar & Lozano's case study and its data, Keller,
 # Bengio & Wong's section 5 on a synthetic text task.
 from . import studies as _studies
@@ -62,6 +67,7 @@ __all__: list[str] = [
     *_onetestset.__all__,
     *_resampling.__all__,
     *_manydatasets.__all__,
+    *_items.__all__,
     *_studies.__all__,
     *_planning.__all__,
     *_htmlexport.__all__,
