@@ -1,4 +1,4 @@
-"""The sources' experiments, re-run: the case studies behind notebooks 01, 03 and 05.
+"""The sources' experiments, re-run: the case studies behind notebooks 01, 03, 05 and 08.
 
 Not a design of its own: each module rebuilds an experiment a source ran, so that the
 notebooks can vary what the paper held fixed, and loads the data it needs.
@@ -12,6 +12,9 @@ notebooks can vary what the paper held fixed, and loads the data it needs.
 - :mod:`.textsim` -- Keller, Bengio & Wong, section 5, re-run on a synthetic
   text-categorisation population with two real learners: Table 3, the size and
   coverage of the F1 test, and the precomputed grid behind the sliders (notebook 03).
+- :mod:`.pupils` -- real classifiers trained on some classes of Dutch pupils
+  (``MASS::nlschools``) and scored on the pupils of the others: a per-item evaluation
+  with clusters and repeated answers (notebook 08).
 
 Every public name is importable from ``evallib`` itself.
 """
@@ -21,10 +24,12 @@ Every public name is importable from ``evallib`` itself.
 from . import casestudy as _casestudy
 from . import data as _data
 from . import models as _models
+from . import pupils as _pupils
 from . import textsim as _textsim
 from .casestudy import *  # noqa: F401,F403
 from .data import *  # noqa: F401,F403
 from .models import *  # noqa: F401,F403
+from .pupils import *  # noqa: F401,F403
 from .textsim import *  # noqa: F401,F403
 
-__all__ = [*_casestudy.__all__, *_models.__all__, *_data.__all__, *_textsim.__all__]
+__all__ = [*_casestudy.__all__, *_models.__all__, *_data.__all__, *_textsim.__all__, *_pupils.__all__]
