@@ -1398,8 +1398,12 @@ class ItemSampleSize:
 
         Examples
         --------
-        >>> print(item_sample_size(0.03, sd_a=0.3, correlation=0.5, within_sd_a=0.3).describe())
-        2355 items detect a difference of 0.03 in mean score with power 0.800 (target 0.8) at alpha = 0.05, by the two-sided paired z-test (Miller's normal approximation); variance per item 0.27.
+        >>> plan = item_sample_size(0.03, sd_a=0.3, correlation=0.5, within_sd_a=0.3, samples=4,
+        ...                         cluster_size=5, icc=0.25)
+        >>> print(plan.describe())  # doctest: +NORMALIZE_WHITESPACE
+        1965 items in 393 clusters of 5, each answered 4 times by each model, detect a difference
+        of 0.03 in mean score with power 0.801 (target 0.8) at alpha = 0.05, by the two-sided
+        paired z-test (Miller's normal approximation); variance per item 0.225, design effect 2.
         """
         where = f"{self.n_items} items"
         if self.cluster_size > 1:
@@ -1522,7 +1526,8 @@ def item_sample_size(difference: float, *, sd_a: float, sd_b: float | None = Non
     Notes
     -----
     ``V = 0`` (``sd_a = sd_b``, ``correlation = 1`` and no answer noise: every item shows
-    the same difference) gives the smallest design, two clusters. Doubling ``K`` halves
+    the same difference) gives the smallest design, two clusters; so does a target
+    ``power`` below ``alpha / 2``, which the test reaches with no items to speak of. Doubling ``K`` halves
     only the within-item part of ``V``: once ``(within_sd_a^2 + within_sd_b^2) / K`` is
     small beside ``omega^2``, more answers per item stop paying and only more items help.
 
@@ -1680,7 +1685,7 @@ def plot_item_sample_size(difference: float, *, sd_a: float, sd_b: float | None 
     if many_k and many_icc:
         raise ValueError("samples and icc must not both be sequences: give several values for one of them")
     ks = list(np.asarray(samples).ravel()) if many_k else [samples]
-    iccs = list(np.asarray(icc, dtype=float).ravel()) if many_icc else [icc]
+    iccs = list(np.asarray(icc).ravel()) if many_icc else [icc]
     if not ks or not iccs:
         raise ValueError("samples and icc must each hold at least one value")
     # check every setting once, at correlation 0 (the grid's correlations are in range by construction)
