@@ -1640,7 +1640,7 @@ def item_minimum_detectable_difference(n_items: int, *, sd_a: float, sd_b: float
 
 def plot_item_sample_size(difference: float, *, sd_a: float, sd_b: float | None = None,
                           correlation: float | None = None, within_sd_a: float = 0.0,
-                          within_sd_b: float | None = None, samples: Any = (1, 4, 16), cluster_size: int = 1,
+                          within_sd_b: float | None = None, samples: Any = None, cluster_size: int = 1,
                           icc: Any = 0.0, alpha: float = 0.05, power: float = 0.8, ax=None):
     """Items needed against the correlation of the two models' item scores, one line per K or ICC.
 
@@ -1659,8 +1659,9 @@ def plot_item_sample_size(difference: float, *, sd_a: float, sd_b: float | None 
         As in :func:`item_difference_variance`.
     correlation : float, optional
         The correlation to mark, in [-1, 1].
-    samples : int or sequence of int
-        Answers per item and model; a sequence draws one line each.
+    samples : int or sequence of int, optional
+        Answers per item and model; a sequence draws one line each. Default: ``(1, 4, 16)``,
+        or 1 when ``icc`` is a sequence.
     icc : float or sequence of float
         Intra-cluster correlation; a sequence draws one line each (only when ``samples``
         is a single number).
@@ -1681,6 +1682,8 @@ def plot_item_sample_size(difference: float, *, sd_a: float, sd_b: float | None 
     difference = _check_item_difference(difference, nonzero=True)
     alpha = check_alpha(alpha)
     target = _check_power(power)
+    if samples is None:
+        samples = 1 if np.ndim(icc) > 0 else (1, 4, 16)
     many_k, many_icc = np.ndim(samples) > 0, np.ndim(icc) > 0
     if many_k and many_icc:
         raise ValueError("samples and icc must not both be sequences: give several values for one of them")

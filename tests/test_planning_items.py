@@ -340,6 +340,14 @@ def test_plot_lines_are_the_sample_sizes_and_fast_enough_for_a_slider():
         timings.append(time.perf_counter() - start)
     assert min(timings) < 0.1
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ICC = 0", "ICC = 0.05", "ICC = 0.2"]
+    # by default one line per K = 1, 4, 16; with several ICCs, one line per ICC at K = 1
+    ax.clear()
+    plot_item_sample_size(0.04, **kw, ax=ax)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["K = 1", "K = 4", "K = 16"]
+    ax.clear()
+    plot_item_sample_size(0.04, **{**kw, "icc": [0.0, 0.3]}, ax=ax)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ICC = 0", "ICC = 0.3"]
+    assert ax.get_title().endswith("K = 1")
     plt.close(fig)
 
 
