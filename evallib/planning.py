@@ -811,14 +811,22 @@ def plot_sample_size(difference: float, discordance: float, *, power: float = 0.
 def plot_design_map(ax=None):
     """The decision figure of notebook 00: which design, which estimand, which function.
 
-    Three boxes, one per design (one test set, resampling on one data set, many data
-    sets), each with what varies, what is fixed, the evallib functions, the subpackage
-    that holds them and the notebooks that teach it. Drawn with matplotlib patches; returns the Axes.
+    Four boxes, one per design (one test set, resampling on one data set, many data
+    sets, per-item evaluation), each with what varies, what is fixed, the evallib
+    functions, the subpackage that holds them and the notebooks that teach it. Drawn
+    with matplotlib patches; returns the Axes.
+
+    Examples
+    --------
+    >>> from evallib import plot_design_map
+    >>> ax = plot_design_map()
+    >>> sum("evallib.items" in t.get_text() for t in ax.texts)
+    1
     """
     from matplotlib.patches import FancyBboxPatch
 
-    ax = get_axes(ax, figsize=(11, 5.6))
-    ax.set_xlim(0, 12)
+    ax = get_axes(ax, figsize=(12.5, 5.8))
+    ax.set_xlim(0, 16)
     ax.set_ylim(-0.15, 7)
     ax.axis("off")
 
@@ -826,29 +834,33 @@ def plot_design_map(ax=None):
         ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.08", fc=color, ec="0.3", lw=0.8))
         ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=size, weight=weight, wrap=True)
 
-    box(3.0, 5.9, 6.0, 0.9, "What do your repeated results come from?\n(what varies between the numbers you compare)",
+    box(4.5, 5.9, 7.0, 0.9, "What do your repeated results come from?\n(what varies between the numbers you compare)",
         "#eeeeee", size=10, weight="bold")
     designs = [
         ("1. One test set,\npaired per case", "#dbe9f6",
          "varies: the test cases\nfixed: the trained models\nestimand: err_A - err_B on\nthe population of cases",
          "contingency, mcnemar,\npaired_difference_interval,\nbootstrap_f1_difference\nplan: mcnemar_sample_size,\nf1_bootstrap_power",
-         "evallib.onetestset\nnotebooks 01, 02, 03 (planning: 06)"),
+         "evallib.onetestset\nnotebooks 01-03 (plan: 06)"),
         ("2. Resampling on\none data set", "#e2f0d9",
          "varies: training and test splits\n(they overlap)\nfixed: the data set\nestimand: expected difference\nof the learners at this size",
          "cross_validate_scores,\ncorrected_resampled_ttest,\ndietterich_5x2cv\nplan: cv_ttest_power",
-         "evallib.resampling\nnotebooks 04, 05, 07 (planning: 06)"),
+         "evallib.resampling\nnotebooks 04, 05, 07 (plan: 06)"),
         ("3. Many data sets", "#fbe5d6",
          "varies: the data sets\nfixed: the learners\nestimand: which learner ranks\nbetter across tasks",
          "friedman, critical_difference,\nwilcoxon_signed_rank,\nplot_cd_diagram\nplan: nemenyi_datasets",
-         "evallib.manydatasets\nnotebooks 04, 07 (planning: 06)"),
+         "evallib.manydatasets\nnotebooks 04, 07 (plan: 06)"),
+        ("4. Per-item evaluation\n(items, clusters, samples)", "#ede2f6",
+         "varies: the items, their clusters,\nthe answers (K per item)\nfixed: the trained models\nestimand: the difference of mean\nscores on the population of items",
+         "item_mean, paired_item_difference,\nvariance_components, pass_at_k,\ntie_group, rank_intervals\nplan: item_sample_size",
+         "evallib.items\nnotebook 08 (plan: 06)"),
     ]
     for i, (title, color, what, funcs, where) in enumerate(designs):
-        x = 0.2 + 4.0 * i
-        ax.annotate("", xy=(x + 1.8, 5.0), xytext=(6.0, 5.85),
+        x = 0.1 + 4.0 * i
+        ax.annotate("", xy=(x + 1.8, 5.0), xytext=(8.0, 5.85),
                     arrowprops=dict(arrowstyle="->", color="0.3", lw=1.0))
         box(x, 4.3, 3.6, 0.7, title, color, size=9.5, weight="bold")
-        box(x, 2.45, 3.6, 1.6, what, color)
-        box(x, 1.05, 3.6, 1.2, funcs, "white", size=8)
+        box(x, 2.45, 3.6, 1.6, what, color, size=8)
+        box(x, 1.05, 3.6, 1.2, funcs, "white", size=7.5)
         box(x, 0.05, 3.6, 0.75, where, "white", size=8.5, weight="bold")
     return ax
 
