@@ -20,6 +20,8 @@ BASE_PYTHON ?=
 PORT        ?= 8888
 LAB_ARGS    ?=
 PYTEST_ARGS ?=
+# Test workers (pytest-xdist): each takes whole files, so a notebook's cells stay in one kernel.
+TEST_JOBS   ?= 2
 # make app: the notebook Voila serves (default: the first one), its port and further options.
 NOTEBOOK    ?= $(firstword $(sort $(wildcard notebooks/*.ipynb)))
 APP_PORT    ?= 8866
@@ -36,7 +38,7 @@ help: ## List the targets
 	@echo "  make lock    regenerate $(LOCK) from a fresh venv: the newest versions pyproject.toml allows (then run make test)"
 	@echo "  make lab     start JupyterLab on notebooks/ at http://127.0.0.1:$(PORT) (PORT=..., LAB_ARGS=...)"
 	@echo "  make app     open NOTEBOOK=notebooks/NAME.ipynb (default $(NOTEBOOK)) as an app in Voila: widgets and figures, no code (APP_PORT=..., APP_ARGS=...)"
-	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run (PYTEST_ARGS=...)"
+	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run on TEST_JOBS=$(TEST_JOBS) workers (PYTEST_ARGS=...)"
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
 	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
 	@echo "  make textsim-grid  regenerate data/textsim_grid.npz, the 270 experiments behind notebook 03's population sliders (both cores, a few minutes)"
@@ -108,7 +110,7 @@ app: $(STAMP)
 	  --AsyncIOLoopKernelManager.client_factory=evallib._kernel.PatientKernelClient $(APP_ARGS)
 
 test: $(STAMP)
-	MPLBACKEND=Agg "$(PY)" -m pytest $(PYTEST_ARGS)
+	MPLBACKEND=Agg "$(PY)" -m pytest $(if $(filter-out 0 1,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile) $(PYTEST_ARGS)
 
 # With no scripts there is nothing to run, so the venv is not even built.
 bench: $(if $(BENCH_SCRIPTS),$(STAMP))
