@@ -9,7 +9,9 @@ score in [0, 1] -- and the unit of analysis is the item, never the row:
 * **then the clusters.** Items that share a passage, a school or a source are
   correlated; the variance of their mean is estimated from the cluster sums of the
   residuals (the sandwich of Liang & Zeger 1986), with the small-sample correction CR2
-  and the Satterthwaite degrees of freedom of Bell & McCaffrey (2002) by default.
+  and the Satterthwaite degrees of freedom of Bell & McCaffrey (2002) by default; for
+  0/1 scores the default is Wilson's interval with the effective sample size that
+  variance implies (Korn & Graubard 1998), which keeps its level near 0 and 1.
 * **paired, not unpaired.** Two models scored on the same items are compared through
   the per-item differences (Miller 2024, sec. 4); the result also reports the standard
   errors an unpaired and an unclustered analysis would have given.
@@ -122,9 +124,10 @@ class ItemMean(IntervalMixin):
     ----------
     estimate : the mean of the item means (each item weighs the same, whatever its
         number of samples).
-    std_error : its standard error under ``method`` (CR1/CR2 cluster-robust, item-level,
-        or, for ``"wilson"`` without clusters and one 0/1 sample per item,
-        ``sqrt(p (1 - p) / n)``).
+    std_error : its standard error under ``method``: item-level ``s/sqrt(n)`` for
+        ``"naive"`` and ``"t"``, CR1 for ``"cr1"``, ``"cr1_normal"`` and ``"wild"``, CR2 for
+        ``"cr2"`` and ``"wilson"`` -- except Wilson's own case (no clusters, one 0/1 score
+        per item), where it is the binomial ``sqrt(p (1 - p) / n)``.
     low, high : the ``1 - alpha`` confidence interval, inside [0, 1].
     alpha : the level.
     df : degrees of freedom of the t reference; ``inf`` for a normal reference and for
@@ -397,13 +400,13 @@ def _check_clusters(clusters: Any, n_items: int, *, paired: bool = False) -> np.
     return labels
 
 
-def _check_options(method, methods, alpha, missing, n_boot, bootstrap_weights):
+def _check_options(method, methods, alpha, missing, n_boot, bootstrap_weights, rng):
     method = check_choice(method, "method", methods)
     alpha = check_alpha(alpha)
     missing = check_choice(missing, "missing", MISSING)
     n_boot = check_count(n_boot, "n_boot", minimum=99)
     bootstrap_weights = check_choice(bootstrap_weights, "bootstrap_weights", BOOTSTRAP_WEIGHTS)
-    return method, alpha, missing, n_boot, bootstrap_weights
+    return method, alpha, missing, n_boot, bootstrap_weights, check_rng(rng)
 
 
 def _codes(labels: np.ndarray | None, keep: np.ndarray | None, n_items: int) -> tuple[np.ndarray, int]:
@@ -478,7 +481,10 @@ def _wilson(p, n, z):
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * np.sqrt(np.maximum(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / (1 + z2 / n)
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    # at p = 0 (p = 1) the lower (upper) bound is exactly 0 (1); spare it the rounding error
+    low = np.where(p <= 0.0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(p >= 1.0, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 def _wilson_effective(p, var, df, n_obs, alpha):
@@ -595,7 +601,7 @@ def _analyse(y, codes, G, method, alpha, *, bounds, null=0.0, rng=None, n_boot=9
     else:
         statistic = 0.0 if est == null else math.copysign(math.inf, est - null)
     if method == "wild":
-        boot = _WildBootstrap(y, codes, G, check_rng(rng), n_boot, bootstrap_weights)
+        boot = _WildBootstrap(y, codes, G, rng, n_boot, bootstrap_weights)
         low = est + boot.bound(bounds[0] - est, alpha)
         high = est + boot.bound(bounds[1] - est, alpha)
         pvalue = boot.pvalue(null - est)
@@ -765,8 +771,8 @@ def item_mean(
     >>> item_mean([[1, 1, 0], [0, 0, float("nan")], [1, 1, 1], [0, 1, 0]]).estimate
     0.5
     """
-    method, alpha, missing, n_boot, bootstrap_weights = _check_options(
-        method, ITEM_MEAN_METHODS, alpha, missing, n_boot, bootstrap_weights)
+    method, alpha, missing, n_boot, bootstrap_weights, rng = _check_options(
+        method, ITEM_MEAN_METHODS, alpha, missing, n_boot, bootstrap_weights, rng)
     arr = _check_scores(scores, "scores")
     y, counts = _item_means(arr)
     labels = _check_clusters(clusters, y.shape[0])
@@ -905,8 +911,8 @@ def paired_item_difference(
     >>> res.method, res.df
     ('cr2', 4.0)
     """
-    method, alpha, missing, n_boot, bootstrap_weights = _check_options(
-        method, PAIRED_ITEM_METHODS, alpha, missing, n_boot, bootstrap_weights)
+    method, alpha, missing, n_boot, bootstrap_weights, rng = _check_options(
+        method, PAIRED_ITEM_METHODS, alpha, missing, n_boot, bootstrap_weights, rng)
     arr_a, arr_b = _check_scores(a, "a"), _check_scores(b, "b")
     if arr_a.shape[0] != arr_b.shape[0]:
         raise ValueError(f"a has {arr_a.shape[0]} items but b has {arr_b.shape[0]}; both models must be "
