@@ -228,7 +228,7 @@ def test_wilson_with_effective_sample_size_korn_graubard():
     res = item_mean(y, clusters=g)
     assert res.method == "wilson" and res.df == pytest.approx(df)
     assert (res.low, res.high) == pytest.approx((low, high), rel=1e-10)
-    assert "effective sample size" in res.note
+    assert "Effective sample size" in res.note and "Korn-Graubard" in str(res)
 
 
 def test_two_dimensional_binary_scores_use_wilson_with_effective_n_over_all_answers():
@@ -371,7 +371,7 @@ def test_degenerate_inputs_have_documented_answers():
         (lambda: paired_item_difference([1, 0, 1], [1, 0]), ValueError, "a has 3 items but b has 2"),
         (lambda: item_mean(["a", "b"]), TypeError, "scores must hold numbers"),
         (lambda: item_mean([0.5, "x"]), TypeError, "scores must hold numbers"),
-        (lambda: item_mean([0.5, 1.5, 0.2]), ValueError, r"1 values lie outside \[0, 1\], e.g. 1.5"),
+        (lambda: item_mean([0.5, 1.5, 0.2]), ValueError, r"in \[0, 1\]; 1 values lie outside, e.g. 1.5"),
         (lambda: item_mean([0.5, -0.1]), ValueError, "outside"),
         (lambda: item_mean([0.5, np.inf]), ValueError, "finite"),
         (lambda: item_mean(np.zeros((2, 2, 2))), ValueError, "1-D .* or 2-D"),

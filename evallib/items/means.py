@@ -91,7 +91,7 @@ _WILD_CHUNK = 4_000_000  # bootstrap weights held in memory at once (draws x clu
 _LABELS = {
     "naive": "items taken as independent, normal interval",
     "t": "items taken as independent, t interval with {df:.0f} df",
-    "cr1_normal": "CR1 cluster-robust SE, normal interval (statsmodels' default)",
+    "cr1_normal": "CR1 cluster-robust SE, normal interval as statsmodels gives by default",
     "cr1": "CR1 cluster-robust SE, t with G - 1 = {df:.0f} df",
     "cr2": "CR2 cluster-robust SE, Bell-McCaffrey t with {df:.1f} df",
     "wild": "wild cluster bootstrap, interval by inverting the null-imposed bootstrap test",
@@ -107,8 +107,8 @@ def _fmt_df(df: float) -> str:
 
 def _method_label(method: str, df: float, note: str) -> str:
     label = _LABELS[method].format(df=df if math.isfinite(df) else 0.0)
-    if method == "wilson" and "effective" in note:
-        label = "Wilson interval with the effective sample size (Korn-Graubard)"
+    if method == "wilson" and "effective sample size" in note.lower():
+        label = "Wilson interval on the Korn-Graubard effective sample size"
     return label
 
 
@@ -315,6 +315,7 @@ def _check_scores(values: Any, name: str) -> np.ndarray:
     what = "scores in [0, 1] (one per item, or items x samples with NaN for a missing sample)"
     if values is None or isinstance(values, (str, bytes)) or np.isscalar(values):
         raise TypeError(f"{name} must be an array of {what}, got {type(values).__name__}")
+    numbers_msg = f"{name} must hold numbers, the scores in [0, 1]"
     try:
         arr = np.asarray(values)
     except ValueError:
@@ -327,21 +328,21 @@ def _check_scores(values: Any, name: str) -> np.ndarray:
         missing = np.asarray(pd.isna(flat), dtype=bool)
         for v in flat[~missing]:
             if isinstance(v, (str, bytes)) or not isinstance(v, numbers.Real):
-                raise TypeError(f"{name} must hold numbers ({what}), found {v!r}")
+                raise TypeError(f"{numbers_msg}, found {v!r}")
         out = np.full(flat.shape, np.nan)
         out[~missing] = flat[~missing].astype(float)
         arr = out.reshape(arr.shape)
     else:
-        raise TypeError(f"{name} must hold numbers ({what}), got values of type {arr.dtype}")
+        raise TypeError(f"{numbers_msg}, got values of type {arr.dtype}")
     if arr.ndim not in (1, 2):
         raise ValueError(f"{name} must be 1-D (one score per item) or 2-D (items x samples), got shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} must hold at least one item and one sample, got shape {arr.shape}")
     if np.isinf(arr).any():
-        raise ValueError(f"{name} must hold finite {what}, found an infinite value")
+        raise ValueError(f"{name} must hold finite scores in [0, 1] (NaN marks a missing one), found an infinite value")
     outside = (arr < 0) | (arr > 1)
     if outside.any():
-        raise ValueError(f"{name} must hold {what}; {int(outside.sum())} values lie outside [0, 1], "
+        raise ValueError(f"{name} must hold scores in [0, 1]; {int(outside.sum())} values lie outside, "
                          f"e.g. {arr[outside][0]:g} (rescale other scales to [0, 1] first)")
     return arr
 
@@ -493,7 +494,10 @@ def _wilson_effective(p, var, df, n_obs, alpha):
     ``n_eff = p (1 - p) / var`` (capped at ``n_obs``, the number of 0/1 scores, i.e. a
     design effect of at least 1; ``n_obs`` itself when ``p`` is 0 or 1 or ``var`` is 0),
     then the degrees-of-freedom adjustment ``n_eff (z / t_df)^2`` so that, for large
-    ``n_eff``, the interval tends to ``p -/+ t_df sqrt(var)``. Returns (low, high, n_eff).
+    ``n_eff``, the interval tends to ``p -/+ t_df sqrt(var)``. This is the form Dean &
+    Pagano (2015) evaluate (Korn & Graubard's own factor is ``(t_(n-1) / t_df)^2``, the
+    same for large ``n``); the cap is applied before the df adjustment, so a design
+    effect below 1 still pays for few degrees of freedom. Returns (low, high, n_eff).
     """
     p, var = np.asarray(p, dtype=float), np.asarray(var, dtype=float)
     z = float(stats.norm.isf(alpha / 2))
@@ -613,8 +617,8 @@ def _analyse(y, codes, G, method, alpha, *, bounds, null=0.0, rng=None, n_boot=9
         else:
             low, high, n_eff = _wilson_effective(est, se * se, df, n_obs, alpha)
             low, high = float(low), float(high)
-            out["note"] = (f"The Wilson interval uses the effective sample size {float(n_eff):.1f} "
-                           f"of {n_obs} 0/1 scores (design effect {n_obs / float(n_eff):.2f}).")
+            out["note"] = (f"Effective sample size {float(n_eff):.1f} of {n_obs} 0/1 scores "
+                           f"(design effect {n_obs / float(n_eff):.2f}).")
         pvalue = float(2 * stats.t.sf(abs(statistic), df)) if math.isfinite(df) else \
             float(2 * stats.norm.sf(abs(statistic)))
     else:
@@ -688,8 +692,9 @@ def item_mean(
         for 0/1 scores only: Wilson's interval; with clusters or several samples per item,
         with the effective sample size ``n_eff = p (1 - p) / V_CR2`` (capped at the number
         of 0/1 scores, so the design effect is at least 1) adjusted for the
-        Bell-McCaffrey df, ``n_eff (z / t_df)^2`` (Korn & Graubard 1998). It stays inside
-        [0, 1] and keeps a positive width when every score is 0 or 1.
+        Bell-McCaffrey df, ``n_eff (z / t_df)^2`` (Korn & Graubard 1998, in the form Dean &
+        Pagano 2015 evaluate). It stays inside [0, 1] and keeps a positive width when
+        every score is 0 or 1.
 
     Parameters
     ----------
@@ -740,6 +745,9 @@ def item_mean(
     .. [3] Korn, E. L. & Graubard, B. I. (1998). Confidence intervals for proportions with small
        expected number of positive counts estimated from survey data. *Survey Methodology*
        24(2), 193-201.
+       Dean, N. & Pagano, M. (2015). Evaluating confidence interval methods for binomial
+       proportions in clustered surveys. *Journal of Survey Statistics and Methodology*
+       3(4), 484-503.
     .. [4] Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements
        for inference with clustered errors. *Review of Economics and Statistics* 90(3), 414-427.
     .. [5] Roodman, D., MacKinnon, J. G., Nielsen, M. O. & Webb, M. D. (2019). Fast and wild:
