@@ -80,10 +80,13 @@ def test_coverage_without_clusters_agrees_with_exact_enumeration(n, p):
         "t": pmf @ ((m - t * s / math.sqrt(n) <= p) & (p <= m + t * s / math.sqrt(n))),
         "wilson": pmf @ ((wl <= p) & (p <= wh)),
     }
-    table = item_interval_coverage(n_items=n, mean=p, methods=tuple(exact), n_sim=20_000, rng=2)
+    simulated = item_interval_coverage(n_items=n, mean=p, methods=tuple(exact), n_sim=20_000, rng=2, exact=False)
+    enumerated = item_interval_coverage(n_items=n, mean=p, icc=0.3, methods=tuple(exact))
+    assert enumerated.attrs["exact"] and not simulated.attrs["exact"]
     for method, value in exact.items():
-        cov, _ = coverage_of(table, method)
+        cov, _ = coverage_of(simulated, method)
         assert abs(cov - value) < 4 * math.sqrt(value * (1 - value) / 20_000) + 1e-9, method
+        assert coverage_of(enumerated, method) == pytest.approx((value, 0.0), abs=1e-12)
     if n <= 30 and p <= 0.1:  # Bowyer et al. (2025): the CLT interval fails on small benchmarks
         assert exact["naive"] < 0.9 and exact["wilson"] > 0.93
 
@@ -144,6 +147,14 @@ def test_wild_bootstrap_covers_with_eight_clusters():
 
 
 # ------------------------------------------------------------------ table and speed
+def test_exact_expected_width_of_the_wilson_interval():
+    n, p = 40, 0.2
+    k = np.arange(n + 1)
+    low, high = proportion_confint(k, n, method="wilson")
+    table = item_interval_coverage(n_items=n, mean=p, methods=("wilson",))
+    assert table["mean_width"].item() == pytest.approx(stats.binom.pmf(k, n, p) @ (high - low), rel=1e-12)
+
+
 def test_table_columns_reproducibility_and_speed():
     kwargs = dict(n_items=200, cluster_size=10, icc=0.05, n_sim=1000)
     t1 = item_interval_coverage(**kwargs, rng=8)
@@ -172,6 +183,8 @@ def test_table_columns_reproducibility_and_speed():
         (dict(n_items=20, n_sim=0), ValueError, "n_sim must be a whole number >= 1"),
         (dict(n_items=1), ValueError, "n_items must be a whole number >= 2"),
         (dict(n_items=20, samples=0), ValueError, "samples must be"),
+        (dict(n_items=20, cluster_size=5, exact=True), ValueError, "exact=True needs one item per cluster"),
+        (dict(n_items=20, exact="yes"), TypeError, "exact must be True, False or None"),
     ],
 )
 def test_bad_settings_are_refused_in_one_sentence(kwargs, exc, match):

@@ -80,17 +80,22 @@ def _simulate_scores(rng, n_sim, sizes, icc, mean, samples):
 def _bounds(Y, sizes, samples, methods, alpha):
     """Every method's interval for each row of ``Y`` (a benchmark): {method: (low, high)}, as item_mean computes them."""
     n_sim, N = Y.shape
-    G = sizes.size
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     m = Y.mean(axis=1)
     e = Y - m[:, None]
-    s2 = np.einsum("ij,ij->i", e, e) / (N - 1)
     S = np.add.reduceat(e, starts, axis=1)
-    ss1 = np.einsum("ij,ij->i", S, S)
     r = (N - sizes) / N
-    ss2 = (S * S / r).sum(axis=1)
+    return _bounds_from_sums(m, np.einsum("ij,ij->i", e, e), np.einsum("ij,ij->i", S, S), (S * S / r).sum(axis=1),
+                             sizes, samples, methods, alpha)
+
+
+def _bounds_from_sums(m, sse, ss1, ss2, sizes, samples, methods, alpha):
+    """The intervals from the mean ``m``, the residual sum of squares ``sse`` and the cluster sums
+    ``ss1 = sum S_g^2`` and ``ss2 = sum S_g^2 / (1 - n_g/N)`` of each benchmark (vectorised)."""
+    N, G = int(sizes.sum()), sizes.size
     z = float(stats.norm.isf(alpha / 2))
     bm = _bm_df(sizes)
+    se_items = np.sqrt(sse / (N - 1) / N)
     out = {}
     for method in methods:
         if method == "wilson":
@@ -100,8 +105,8 @@ def _bounds(Y, sizes, samples, methods, alpha):
                 low, high, _ = _wilson_effective(m, ss2 / (N * N), bm, N * samples, alpha)
         else:
             se, q = {
-                "naive": (np.sqrt(s2 / N), z),
-                "t": (np.sqrt(s2 / N), stats.t.isf(alpha / 2, N - 1)),
+                "naive": (se_items, z),
+                "t": (se_items, stats.t.isf(alpha / 2, N - 1)),
                 "cr1_normal": (np.sqrt(G / (G - 1) * ss1) / N, z),
                 "cr1": (np.sqrt(G / (G - 1) * ss1) / N, stats.t.isf(alpha / 2, G - 1)),
                 "cr2": (np.sqrt(ss2) / N, stats.t.isf(alpha / 2, bm)),
@@ -109,6 +114,24 @@ def _bounds(Y, sizes, samples, methods, alpha):
             low, high = np.clip(m - q * se, 0.0, 1.0), np.clip(m + q * se, 0.0, 1.0)
         out[method] = (low, high)
     return out
+
+
+def _exact_table(n, mean, methods, alpha):
+    """Exact coverage and expected width for ``n`` independent 0/1 items: sum over k ~ Binomial(n, mean).
+
+    With one 0/1 score per item and one item per cluster every statistic depends on the
+    number correct ``k`` only: ``m = k/n``, ``sum e_i^2 = k (n - k)/n``, and the cluster sums
+    are the residuals themselves (``ss2 = ss1 n/(n - 1)``).
+    """
+    k = np.arange(n + 1, dtype=float)
+    pmf = stats.binom.pmf(k, n, mean)
+    m = k / n
+    sse = k * (n - k) / n
+    sizes = np.ones(n, dtype=np.int64)
+    bounds = _bounds_from_sums(m, sse, sse, sse * n / (n - 1), sizes, 1, methods, alpha)
+    cov = [float(pmf @ ((low <= mean) & (mean <= high))) for low, high in bounds.values()]
+    width = [float(pmf @ (high - low)) for low, high in bounds.values()]
+    return cov, width
 
 
 def _check_methods(methods: Any) -> tuple[str, ...]:
@@ -134,8 +157,9 @@ def item_interval_coverage(
     n_sim: int = 2000,
     alpha: float = 0.05,
     rng: Any = None,
+    exact: bool | None = None,
 ) -> pd.DataFrame:
-    """Coverage of the item-mean intervals by simulation, with its Monte Carlo standard error.
+    """Coverage of the item-mean intervals by simulation (or exact enumeration), with its Monte Carlo SE.
 
     The simulated benchmark has ``n_items`` items in clusters of ``cluster_size`` (the
     last cluster takes the remainder; or give the sizes as a sequence). Cluster ``g`` has
@@ -158,6 +182,11 @@ def item_interval_coverage(
     ``"wilson"``: Wilson's interval (with the Korn-Graubard effective sample size when
     there are clusters or several samples).
 
+    Where the design allows -- one item per cluster and one answer per item, so the
+    number correct is Binomial(``n_items``, ``mean``) whatever ``icc`` -- the coverage is
+    computed exactly by summing over the ``n_items + 1`` outcomes (Brown, Cai & DasGupta
+    2001, eq. 1), with ``mc_se = 0``; ``exact=False`` simulates anyway.
+
     Parameters
     ----------
     n_items : int
@@ -177,19 +206,26 @@ def item_interval_coverage(
     alpha : float
         In (0, 1); the intervals promise coverage ``1 - alpha``.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+    exact : bool or None
+        ``None`` (default): enumerate exactly where the design allows, else simulate;
+        ``False``: always simulate; ``True``: enumerate, and refuse a design that does
+        not allow it.
 
     Returns
     -------
     pandas.DataFrame
         One row per method: ``method``, ``coverage`` (share of intervals containing
-        ``mean``), ``mc_se`` (``sqrt(c (1 - c) / n_sim)``), ``mean_width``. ``attrs`` hold
-        the settings, ``n_clusters`` and the Bell-McCaffrey ``df``.
+        ``mean``, or its exact probability), ``mc_se`` (``sqrt(c (1 - c) / n_sim)``; 0 when
+        exact), ``mean_width`` (average or expected width). ``attrs`` hold the settings,
+        ``exact``, ``n_clusters`` and the Bell-McCaffrey ``df``.
 
     References
     ----------
     .. [1] Bell, R. M. & McCaffrey, D. F. (2002). *Survey Methodology* 28(2), 169-181.
     .. [2] Korn, E. L. & Graubard, B. I. (1998). *Survey Methodology* 24(2), 193-201.
     .. [3] Bowyer, S., Aitchison, L. & Ivanova, D. R. (2025). arXiv:2503.01747.
+    .. [4] Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a binomial
+       proportion. *Statistical Science* 16(2), 101-133.
 
     Examples
     --------
@@ -210,6 +246,21 @@ def item_interval_coverage(
     n_sim = check_count(n_sim, "n_sim", minimum=1)
     alpha = check_alpha(alpha)
     rng = check_rng(rng)
+    enumerable = sizes.size == n_items and samples == 1
+    if exact is None:
+        exact = enumerable
+    elif not isinstance(exact, (bool, np.bool_)):
+        raise TypeError(f"exact must be True, False or None, got {exact!r}")
+    elif exact and not enumerable:
+        raise ValueError("exact=True needs one item per cluster and one answer per item (cluster_size=1, "
+                         "samples=1); other designs are simulated")
+    attrs = dict(n_items=n_items, cluster_size=cluster_size, icc=icc, mean=mean, samples=samples, n_sim=n_sim,
+                 alpha=alpha, exact=bool(exact), n_clusters=int(sizes.size), df=_bm_df(sizes))
+    if exact:
+        cov, width = _exact_table(n_items, mean, methods, alpha)
+        table = pd.DataFrame({"method": list(methods), "coverage": cov, "mc_se": 0.0, "mean_width": width})
+        table.attrs.update(attrs)
+        return table
     hits = {m: 0 for m in methods}
     widths = {m: 0.0 for m in methods}
     step = max(1, _CHUNK // n_items)
@@ -221,13 +272,15 @@ def item_interval_coverage(
     cov = np.array([hits[m] / n_sim for m in methods])
     table = pd.DataFrame({"method": list(methods), "coverage": cov, "mc_se": np.sqrt(cov * (1 - cov) / n_sim),
                           "mean_width": [widths[m] / n_sim for m in methods]})
-    table.attrs.update(n_items=n_items, cluster_size=cluster_size, icc=icc, mean=mean, samples=samples,
-                       n_sim=n_sim, alpha=alpha, n_clusters=int(sizes.size), df=_bm_df(sizes))
+    table.attrs.update(attrs)
     return table
 
 
 def plot_item_interval_coverage(table: pd.DataFrame, ax=None, *, title: str | None = None):
     """Bars of coverage per method with +-2 Monte Carlo standard errors, and the promised level.
+
+    A bar whose coverage plus two Monte Carlo standard errors falls short of ``1 - alpha``
+    is drawn red; each bar is labelled with the method's mean width.
 
     Parameters
     ----------
@@ -269,11 +322,12 @@ def plot_item_interval_coverage(table: pd.DataFrame, ax=None, *, title: str | No
     ax.set_xticks(x)
     ax.set_xticklabels([_NAMES.get(m, str(m)) for m in table["method"]], rotation=15, fontsize="small")
     ax.set_ylim(max(0.0, min(float(cov.min()) - 0.05, 1 - 4 * alpha)), 1.03)
-    ax.set_ylabel("coverage (+-2 MC SE)")
+    ax.set_ylabel("coverage (exact)" if table.attrs.get("exact") else "coverage (+-2 MC SE)")
     a = table.attrs
     if title is None and "n_items" in a:
+        how = "exact" if a.get("exact") else f"{a['n_sim']:,} simulations"
         title = (f"{a['n_items']} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, mean {a['mean']:g}, "
-                 f"{a['samples']} sample{'s' if a['samples'] > 1 else ''} per item ({a['n_sim']:,} simulations)")
+                 f"{a['samples']} sample{'s' if a['samples'] > 1 else ''} per item ({how})")
     if title:
         ax.set_title(title, fontsize="medium")
     ax.legend(loc="lower right", fontsize="small", frameon=False)
