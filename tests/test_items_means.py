@@ -463,6 +463,20 @@ def test_variance_components_balanced_match_f_oneway_and_reml():
     assert (tab["std_error"] > math.sqrt(vc.between / n)).all()
 
 
+def test_variance_components_table_and_sentence():
+    rng = np.random.default_rng(19)
+    vc = variance_components((rng.random((30, 3)) < rng.beta(2, 2, 30)[:, None]).astype(float))
+    assert vc.variance_of_mean(5) == pytest.approx((vc.between + vc.within / 5) / 30)
+    tab = vc.table(samples=[3, 12])
+    assert tab["within_share"].tolist() == pytest.approx([vc.within / k / (vc.between + vc.within / k)
+                                                          for k in (3, 12)])
+    assert tab["relative_std_error"].iloc[0] == pytest.approx(1.0)  # K = 3 is what was observed
+    text = str(vc)
+    assert "\n" not in text and "30 items" in text and f"{vc.std_error:.4f}" in text
+    with pytest.raises(ValueError, match="samples must be a whole number >= 1"):
+        vc.table(samples=[0])
+
+
 def test_negative_between_estimate_is_truncated_and_said():
     y2 = np.array([[1, 0], [0, 1], [1, 0], [0, 1], [1, 0.0]])  # every item mean 0.5
     vc = variance_components(y2)

@@ -82,9 +82,8 @@ ITEM_MEAN_METHODS = ("auto", "naive", "t", "cr1_normal", "cr1", "cr2", "wild", "
 PAIRED_ITEM_METHODS = ("auto", "naive", "t", "cr1_normal", "cr1", "cr2", "wild", "mcnemar")
 #: Weights of the wild cluster bootstrap: Rademacher (+-1) or Webb's six-point weights.
 BOOTSTRAP_WEIGHTS = ("webb", "rademacher")
-MISSING = ("raise", "drop")
+_MISSING = ("raise", "drop")
 _CLUSTERED = ("cr1_normal", "cr1", "cr2", "wild", "wilson")
-_UNCLUSTERED = ("naive", "t", "mcnemar")
 _WEBB = np.sqrt(np.array([1.5, 1.0, 0.5, 0.5, 1.0, 1.5])) * np.array([-1, -1, -1, 1, 1, 1])
 _WILD_CHUNK = 4_000_000  # bootstrap weights held in memory at once (draws x clusters)
 
@@ -101,10 +100,6 @@ _LABELS = {
 
 
 # ------------------------------------------------------------------ results
-def _fmt_df(df: float) -> str:
-    return "inf" if math.isinf(df) else f"{df:.1f}"
-
-
 def _method_label(method: str, df: float, note: str) -> str:
     label = _LABELS[method].format(df=df if math.isfinite(df) else 0.0)
     if method == "wilson" and "effective sample size" in note.lower():
@@ -130,9 +125,11 @@ class ItemMean(IntervalMixin):
         per item), where it is the binomial ``sqrt(p (1 - p) / n)``.
     low, high : the ``1 - alpha`` confidence interval, inside [0, 1].
     alpha : the level.
-    df : degrees of freedom of the t reference; ``inf`` for a normal reference and for
-        the wild bootstrap (no parametric reference); 0 with a single cluster.
-    method : the method used (``"auto"`` is resolved: ``"wilson"``, ``"t"`` or ``"cr2"``).
+    df : degrees of freedom of the t reference (for ``"wilson"`` with the effective
+        sample size, the Bell-McCaffrey df of its adjustment); ``inf`` for a normal
+        reference, Wilson's own interval and the wild bootstrap (no parametric
+        reference); 0 with a single cluster.
+    method : the method used (``"auto"`` is resolved to ``"wilson"`` or ``"cr2"``).
     n_items : items analysed (after dropping missing ones).
     n_clusters : distinct clusters among them (``n_items`` when no clusters are given).
     n_samples : mean number of samples per item.
@@ -178,13 +175,16 @@ class PairedItemDifference(IntervalMixin):
     Attributes
     ----------
     estimate : ``mean(a_i) - mean(b_i)`` over the items (item means first).
-    std_error : standard error of the paired difference under ``method``.
+    std_error : standard error of the paired difference under ``method`` (as in
+        :class:`ItemMean`; for ``"mcnemar"`` the item-level ``s_d / sqrt(n)``).
     low, high : the ``1 - alpha`` interval, inside [-1, 1].
     statistic : ``estimate / std_error`` (t or z); for ``"mcnemar"`` the mid-p test's
         statistic ``min(n01, n10)``, as :func:`evallib.onetestset.pairwise.mcnemar` reports it.
     pvalue : two-sided p-value of H0: no difference.
     reject : ``pvalue <= alpha``.
-    alpha, df, method, n_items, n_clusters, n_dropped : as in :class:`ItemMean`.
+    method : the method used (``"auto"`` is resolved to ``"mcnemar"`` or ``"cr2"``).
+    alpha, df, n_items, n_clusters, n_dropped : as in :class:`ItemMean` (``df`` is
+        ``inf`` for ``"mcnemar"``).
     mean_a, mean_b : the two models' mean scores over the analysed items.
     correlation : Pearson correlation of the two models' item scores (0 when either is
         constant, where it is undefined and pairing gains nothing).
@@ -404,7 +404,7 @@ def _check_clusters(clusters: Any, n_items: int, *, paired: bool = False) -> np.
 def _check_options(method, methods, alpha, missing, n_boot, bootstrap_weights, rng):
     method = check_choice(method, "method", methods)
     alpha = check_alpha(alpha)
-    missing = check_choice(missing, "missing", MISSING)
+    missing = check_choice(missing, "missing", _MISSING)
     n_boot = check_count(n_boot, "n_boot", minimum=99)
     bootstrap_weights = check_choice(bootstrap_weights, "bootstrap_weights", BOOTSTRAP_WEIGHTS)
     return method, alpha, missing, n_boot, bootstrap_weights, check_rng(rng)
@@ -1035,7 +1035,7 @@ def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceCo
     >>> vc.table(samples=(1, 2, 4))["samples"].tolist()
     [1, 2, 4]
     """
-    missing = check_choice(missing, "missing", MISSING)
+    missing = check_choice(missing, "missing", _MISSING)
     arr = _check_scores(scores_2d, "scores_2d")
     if arr.ndim != 2:
         raise ValueError(f"scores_2d must be 2-D (items x samples), got shape {arr.shape}")
