@@ -18,7 +18,6 @@ with fewer than a few hundred datapoints, ICML 2025, arXiv:2503.01747.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -78,8 +77,8 @@ def _simulate_scores(rng, n_sim, sizes, icc, mean, samples):
 
 
 def _bounds(Y, sizes, samples, methods, alpha):
-    """Every method's interval for each row of ``Y`` (a benchmark): {method: (low, high)}, as item_mean computes them."""
-    n_sim, N = Y.shape
+    """Each method's interval for each row of ``Y`` (a benchmark), as item_mean computes it: {method: (low, high)}."""
+    N = Y.shape[1]
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     m = Y.mean(axis=1)
     e = Y - m[:, None]
