@@ -80,6 +80,10 @@ def test_cr1_matches_statsmodels_cluster_ols(sizes):
     ones = np.ones(y.size)
     fit_t = sm.OLS(y, ones).fit(cov_type="cluster", cov_kwds={"groups": g}, use_t=True)
     fit_z = sm.OLS(y, ones).fit(cov_type="cluster", cov_kwds={"groups": g})
+    # statsmodels' small-sample convention, written out: G/(G-1) (N-1)/(N-K) sum_g S_g^2 / N^2, K = 1
+    G, N = len(sizes), y.size
+    S = np.bincount(g, y - y.mean())
+    assert fit_t.bse[0] == pytest.approx(math.sqrt(G / (G - 1) * (N - 1) / (N - 1) * S @ S) / N, rel=1e-12)
     res = item_mean(y, clusters=labels, method="cr1")
     assert res.std_error == pytest.approx(fit_t.bse[0], rel=1e-12)
     assert (res.low, res.high) == pytest.approx(tuple(fit_t.conf_int()[0]), rel=1e-10)
