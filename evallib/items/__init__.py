@@ -11,6 +11,23 @@ model evaluations", arXiv:2411.00640; M. Chen et al. (2021), "Evaluating large l
 models trained on code", arXiv:2107.03374 (pass@k); the cluster-robust variance of
 Liang & Zeger (1986) with the small-sample corrections of Bell & McCaffrey (2002).
 Notebook 08 teaches it.
+
+- :mod:`.means` -- the mean score of one model (:func:`item_mean`) and the paired difference
+  of two on the same items (:func:`paired_item_difference`), items x samples reduced to item
+  means first, with cluster-robust errors (CR1, CR2 with Bell-McCaffrey degrees of freedom,
+  the wild cluster bootstrap) and Wilson intervals on the effective sample size near 0 or 1;
+  :func:`variance_components` splits between- from within-item variance.
+- :mod:`.coverage` -- the coverage of those intervals, by simulation or exact enumeration
+  (:func:`item_interval_coverage`, :func:`plot_item_interval_coverage`).
+
+Every public name is importable from ``evallib`` itself.
 """
 
-__all__: list[str] = []
+# The submodules under private names first: a star import may bind a function of the same
+# name over the module attribute.
+from . import coverage as _coverage
+from . import means as _means
+from .coverage import *  # noqa: F401,F403
+from .means import *  # noqa: F401,F403
+
+__all__ = [*_means.__all__, *_coverage.__all__]
