@@ -124,6 +124,29 @@ def test_clustered_interval_is_statsmodels_cluster_robust_ols_on_a_constant():
     assert res.df == 24 and res.n_clusters == 25 and res.n_items == n_items
 
 
+def test_with_equal_cluster_sizes_the_error_is_bell_mccaffreys_cr2():
+    """CR2 written out with matrices (Bell & McCaffrey 2002): (X'X)^-1 sum_g X_g' A_g e_g e_g' A_g X_g
+    (X'X)^-1 with A_g = (I - H_gg)^(-1/2); for a constant and equal clusters it is the CR1 error."""
+    from scipy.linalg import fractional_matrix_power
+
+    rng = np.random.default_rng(5)
+    labels = np.repeat(np.arange(12), 4)
+    c = rng.binomial(8, np.repeat(rng.beta(2, 2, 12), 4))
+    values = unbiased_pass_at_k(8, c, 3)
+    x = np.ones((values.size, 1))
+    resid = values - values.mean()
+    bread = np.linalg.inv(x.T @ x)
+    meat = np.zeros((1, 1))
+    for g in range(12):
+        rows = labels == g
+        h = x[rows] @ bread @ x[rows].T
+        a = fractional_matrix_power(np.eye(rows.sum()) - h, -0.5).real
+        u = x[rows].T @ a @ resid[rows]
+        meat += np.outer(u, u)
+    cr2 = math.sqrt((bread @ meat @ bread)[0, 0])
+    assert pass_at_k(8, c, 3, clusters=labels).std_error == pytest.approx(cr2, rel=1e-10)
+
+
 def test_one_item_per_cluster_gives_the_unclustered_interval():
     rng = np.random.default_rng(2)
     c = rng.binomial(12, 0.4, 30)

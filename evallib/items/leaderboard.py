@@ -360,7 +360,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     References
     ----------
     .. [1] Miller, E. (2024). Adding error bars to evals: a statistical approach to language
-       model evaluations. arXiv:2411.00640, section 4 (paired differences, clustering).
+       model evaluations. arXiv:2411.00640 (paired differences, clustered standard errors).
     .. [2] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
        *Scandinavian Journal of Statistics*, 6, 65-70.
     .. [3] Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate.
@@ -477,9 +477,8 @@ def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust:
     ----------
     .. [1] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
        *Scandinavian Journal of Statistics*, 6, 65-70.
-    .. [2] Hsu, J. C. (1996). *Multiple Comparisons: Theory and Methods*. Chapman & Hall,
-       chapter 4 (multiple comparisons with the best; the selected best is not a fixed
-       control).
+    .. [2] Hsu, J. C. (1996). *Multiple Comparisons: Theory and Methods*. Chapman & Hall
+       (multiple comparisons with the best: the sample best is not a fixed control).
     .. [3] Miller, E. (2024). Adding error bars to evals. arXiv:2411.00640.
 
     Examples

@@ -6,7 +6,7 @@ replacement from the ``n``:
 
 * pass@k -- is *at least one* of them correct? Chen et al. (2021, eq. 1) estimate it
   per item without bias by ``1 - C(n - c, k) / C(n, k)``;
-* pass^k ("pass-hat-k") -- are *all* of them correct? Yao et al. (2024, eq. 1)
+* pass^k ("pass-hat-k") -- are *all* of them correct? Yao et al. (2024)
   estimate it per item without bias by ``C(c, k) / C(n, k)``.
 
 Both are averaged over the items; the interval is the t interval of an item mean, with
@@ -164,7 +164,7 @@ def unbiased_pass_at_k(n: Any, c: Any, k: int) -> np.ndarray:
 
 
 def unbiased_pass_hat_k(n: Any, c: Any, k: int) -> np.ndarray:
-    """Per-item unbiased pass^k of Yao et al. (2024), eq. (1): ``C(c, k) / C(n, k)``.
+    """Per-item unbiased pass^k of Yao et al. (2024): ``C(c, k) / C(n, k)``.
 
     The probability that all ``k`` answers drawn without replacement from an item's
     ``n`` answers are correct, of which ``c`` are; the unbiased estimator of ``p^k``.
@@ -183,7 +183,7 @@ def unbiased_pass_hat_k(n: Any, c: Any, k: int) -> np.ndarray:
     References
     ----------
     .. [1] Yao, S., Shinn, N., Razavi, P. & Narasimhan, K. (2024). tau-bench: a benchmark
-       for tool-agent-user interaction in real-world domains. arXiv:2406.12045, eq. (1).
+       for tool-agent-user interaction in real-world domains. arXiv:2406.12045 (the pass^k metric).
 
     Examples
     --------
@@ -219,7 +219,7 @@ def _mean_se(values: np.ndarray, codes: np.ndarray | None, n_groups: int) -> tup
     """Column means of ``values`` (items x columns), their standard errors and the df.
 
     Unclustered: ``se^2 = s^2 / N`` with ``N - 1`` df. Clustered (CR1 of an
-    intercept-only regression, Cameron & Miller 2015, eq. 11 with ``K = 1``): with
+    intercept-only regression, Cameron & Miller 2015, with ``K = 1`` regressor): with
     ``e_g`` the sum over cluster ``g`` of the deviations from the mean,
     ``se^2 = G / (G - 1) * sum_g e_g^2 / N^2`` with ``G - 1`` df. With one item per
     cluster it is the unclustered ``s^2 / N``.
@@ -365,9 +365,9 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
     .. [1] Chen, M., Tworek, J., Jun, H. et al. (2021). Evaluating large language models
        trained on code. arXiv:2107.03374, section 2.1, eq. (1).
     .. [2] Yao, S., Shinn, N., Razavi, P. & Narasimhan, K. (2024). tau-bench.
-       arXiv:2406.12045, eq. (1) (pass^k).
+       arXiv:2406.12045 (pass^k).
     .. [3] Miller, E. (2024). Adding error bars to evals: a statistical approach to language
-       model evaluations. arXiv:2411.00640, sections 2-3.
+       model evaluations. arXiv:2411.00640.
     .. [4] Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust
        inference. *Journal of Human Resources*, 50(2), 317-372.
 
