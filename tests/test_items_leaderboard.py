@@ -2,7 +2,7 @@
 
 References: statsmodels' ``multipletests`` (Holm, Benjamini-Hochberg, Bonferroni),
 scipy's ``ttest_rel`` and statsmodels' ``DescrStatsW`` (paired t tests and intervals),
-statsmodels' cluster-robust OLS on the paired differences; a row-copying bootstrap
+the CR2 (Bell-McCaffrey) error and df written out with matrices on the paired differences; a row-copying bootstrap
 written out here (copy the rows of the drawn clusters, average, rank with
 ``scipy.stats.rankdata``); the Poisson law of the bootstrap weights; and simulations of
 whole leaderboards (family-wise error of the tie group under a global null) with their
@@ -18,7 +18,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from statsmodels.regression.linear_model import OLS
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.weightstats import DescrStatsW
 
@@ -30,6 +29,28 @@ from evallib.items.leaderboard import (
     rank_intervals,
     tie_group,
 )
+
+
+def _cr2_dense(values, labels):
+    """CR2 of a mean and its Bell-McCaffrey df, written out with matrices (Bell & McCaffrey
+    2002): A_g = (I - H_gg)^(-1/2) by eigendecomposition, V = sum_g (1' A_g e_g)^2 / N^2,
+    df = tr(B)^2 / tr(B^2) with B_gh = a_g' M a_h, M = I - J/N (Imbens & Kolesar 2016)."""
+    values = np.asarray(values, float)
+    n = values.size
+    groups = [np.flatnonzero(labels == g) for g in np.unique(labels)]
+    resid = values - values.mean()
+    meat, cols = 0.0, []
+    for rows in groups:
+        w, v = np.linalg.eigh(np.eye(rows.size) - np.full((rows.size, rows.size), 1.0 / n))
+        a = v @ np.diag(w ** -0.5) @ v.T
+        meat += (np.ones(rows.size) @ a @ resid[rows]) ** 2
+        col = np.zeros(n)
+        col[rows] = a @ np.ones(rows.size) / n
+        cols.append(col)
+    m = np.eye(n) - np.full((n, n), 1.0 / n)
+    big_a = np.column_stack(cols)
+    b = big_a.T @ m @ big_a
+    return math.sqrt(meat) / n, np.trace(b) ** 2 / np.trace(b @ b)
 
 
 def _leaderboard(seed: int, n_items: int = 120, n_models: int = 6, spread: float = 0.8) -> pd.DataFrame:
@@ -79,20 +100,32 @@ def test_unclustered_pairs_are_scipys_paired_t_test_with_bonferroni_intervals():
     assert (unadjusted["low"][0], unadjusted["high"][0]) == pytest.approx(DescrStatsW(d).tconfint_mean(alpha=0.1))
 
 
-def test_clustered_pairs_are_statsmodels_cluster_robust_ols_on_the_differences():
+def test_clustered_pairs_are_the_cr2_error_written_out_on_the_differences():
     scores = _leaderboard(4, n_items=90, n_models=4)
     rng = np.random.default_rng(4)
     labels = np.repeat([f"passage-{g}" for g in range(18)], rng.multinomial(90 - 18, np.full(18, 1 / 18)) + 1)
     table = leaderboard_pairs(scores, clusters=labels)
-    codes = np.unique(labels, return_inverse=True)[1]
     for row in table.itertuples():
         d = scores[row.a].to_numpy(float) - scores[row.b].to_numpy(float)
-        fit = OLS(d, np.ones(90)).fit(cov_type="cluster", cov_kwds={"groups": codes}, use_t=True)
-        assert row.std_error == pytest.approx(fit.bse[0], rel=1e-10)
-        assert row.pvalue == pytest.approx(fit.pvalues[0], rel=1e-9)
-        assert (row.low, row.high) == pytest.approx(tuple(fit.conf_int(alpha=0.05 / 6)[0]), rel=1e-9)
-        assert row.df == 17
+        se, df = _cr2_dense(d, labels)
+        assert row.std_error == pytest.approx(se, rel=1e-9)
+        assert row.df == pytest.approx(df, rel=1e-9) and row.df < 17   # unequal clusters: fewer than G - 1
+        assert row.pvalue == pytest.approx(2 * stats.t.sf(abs(d.mean()) / se, df), rel=1e-8)
+        half = stats.t.isf(0.05 / 6 / 2, df) * se
+        assert (row.low, row.high) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-8, abs=1e-12)
     assert table.attrs["n_clusters"] == 18 and table.attrs["n_items"] == 90
+
+
+def test_a_pair_row_agrees_with_paired_item_difference():
+    from evallib.items.means import paired_item_difference
+
+    scores = _leaderboard(6, n_items=120, n_models=3)
+    labels = np.repeat(np.arange(15), 8)
+    for row in leaderboard_pairs(scores, clusters=labels, adjust="none").itertuples():
+        ref = paired_item_difference(scores[row.a].to_numpy(float), scores[row.b].to_numpy(float),
+                                     clusters=labels, method="cr2")
+        assert (row.estimate, row.std_error, row.df, row.pvalue) == pytest.approx(
+            (ref.estimate, ref.std_error, ref.df, ref.pvalue), rel=1e-9)
 
 
 def test_pairs_are_in_leaderboard_order_with_nonnegative_differences():

@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 from scipy import stats
 from scipy.special import beta as beta_fn
-from statsmodels.regression.linear_model import OLS
 from statsmodels.stats.weightstats import DescrStatsW
 
 from evallib.items.passk import PassAtK, pass_at_k, unbiased_pass_at_k, unbiased_pass_hat_k
@@ -64,6 +63,28 @@ def test_large_n_matches_exact_integer_binomials_and_chens_code(k):
         assert h == pytest.approx(exact_all, rel=1e-10, abs=1e-300)
 
 
+def _cr2_dense(values, labels):
+    """CR2 of a mean and its Bell-McCaffrey df, written out with matrices (Bell & McCaffrey
+    2002): A_g = (I - H_gg)^(-1/2) by eigendecomposition, V = sum_g (1' A_g e_g)^2 / N^2,
+    df = tr(B)^2 / tr(B^2) with B_gh = a_g' M a_h, M = I - J/N (Imbens & Kolesar 2016)."""
+    values = np.asarray(values, float)
+    n = values.size
+    groups = [np.flatnonzero(labels == g) for g in np.unique(labels)]
+    resid = values - values.mean()
+    meat, cols = 0.0, []
+    for rows in groups:
+        w, v = np.linalg.eigh(np.eye(rows.size) - np.full((rows.size, rows.size), 1.0 / n))
+        a = v @ np.diag(w ** -0.5) @ v.T
+        meat += (np.ones(rows.size) @ a @ resid[rows]) ** 2
+        col = np.zeros(n)
+        col[rows] = a @ np.ones(rows.size) / n
+        cols.append(col)
+    m = np.eye(n) - np.full((n, n), 1.0 / n)
+    big_a = np.column_stack(cols)
+    b = big_a.T @ m @ big_a
+    return math.sqrt(meat) / n, np.trace(b) ** 2 / np.trace(b @ b)
+
+
 def test_items_with_different_n_are_each_computed_with_their_own_n():
     n = np.array([3, 10, 50, 10, 3])
     c = np.array([1, 4, 7, 0, 3])
@@ -108,20 +129,35 @@ def test_unclustered_interval_is_statsmodels_t_interval_of_the_item_values():
     assert (res.df, res.n_items, res.n_clusters, res.k, res.alpha) == (39, 40, None, 3, 0.1)
 
 
-def test_clustered_interval_is_statsmodels_cluster_robust_ols_on_a_constant():
+def test_clustered_interval_is_the_cr2_error_written_out():
     rng = np.random.default_rng(1)
     sizes = rng.integers(1, 9, 25)            # unequal clusters, some of one item
     labels = np.repeat([f"passage-{g}" for g in range(25)], sizes)
     n_items = labels.size
     c = rng.binomial(10, np.repeat(rng.beta(2, 2, 25), sizes))
     res = pass_at_k(10, c, 4, clusters=labels, alpha=0.05)
-    codes = np.unique(labels, return_inverse=True)[1]
     for est, values in ((res, unbiased_pass_at_k(10, c, 4)), (res.pass_hat_k, unbiased_pass_hat_k(10, c, 4))):
-        fit = OLS(values, np.ones(n_items)).fit(cov_type="cluster", cov_kwds={"groups": codes}, use_t=True)
-        low, high = fit.conf_int(alpha=0.05)[0]
-        assert est.std_error == pytest.approx(fit.bse[0], rel=1e-10)
-        assert (est.low, est.high) == pytest.approx((max(0, low), min(1, high)), rel=1e-10)
-    assert res.df == 24 and res.n_clusters == 25 and res.n_items == n_items
+        se, df = _cr2_dense(values, labels)
+        half = stats.t.isf(0.025, df) * se
+        assert est.std_error == pytest.approx(se, rel=1e-9)
+        assert (est.low, est.high) == pytest.approx((max(0, values.mean() - half), min(1, values.mean() + half)),
+                                                    rel=1e-9)
+        assert res.df == pytest.approx(df, rel=1e-9)
+    assert res.df < 24 and res.n_clusters == 25 and res.n_items == n_items
+
+
+def test_with_equal_clusters_the_error_is_statsmodels_cluster_robust_ols():
+    """With clusters of equal size CR2 equals CR1 for a constant, and its df is G - 1."""
+    from statsmodels.regression.linear_model import OLS
+
+    rng = np.random.default_rng(2)
+    labels = np.repeat(np.arange(10), 6)
+    c = rng.binomial(10, np.repeat(rng.beta(2, 2, 10), 6))
+    values = unbiased_pass_at_k(10, c, 2)
+    res = pass_at_k(10, c, 2, clusters=labels)
+    fit = OLS(values, np.ones(values.size)).fit(cov_type="cluster", cov_kwds={"groups": labels}, use_t=True)
+    assert res.std_error == pytest.approx(fit.bse[0], rel=1e-10) and res.df == pytest.approx(9, rel=1e-12)
+    assert (res.low, res.high) == pytest.approx(tuple(fit.conf_int(alpha=0.05)[0]), rel=1e-9)
 
 
 def test_with_equal_cluster_sizes_the_error_is_bell_mccaffreys_cr2():

@@ -26,9 +26,11 @@ non-numeric scores and models scored on different items.
 
 The standard error of a mean (or of a paired difference of means) is the one of
 :func:`evallib.items.passk.pass_at_k`: ``s / sqrt(N)`` with ``N - 1`` df, or with
-clusters the CR1 cluster-robust error ``sqrt(G/(G - 1) sum_g e_g^2) / N`` with ``G - 1``
-df (``e_g`` the sum over cluster ``g`` of the deviations from the mean; Cameron & Miller
-2015). With clusters of equal size it equals the CR2 (Bell-McCaffrey) error of a mean.
+clusters the CR2 cluster-robust error ``sqrt(sum_g e_g^2 / (1 - n_g/N)) / N`` with the
+Bell-McCaffrey degrees of freedom (``e_g`` the sum over cluster ``g``, of ``n_g`` items, of
+the deviations from the mean; Bell & McCaffrey 2002), the convention of
+:func:`evallib.items.means.paired_item_difference`, so that a pair's row here and that
+function agree on the same two models.
 """
 
 from __future__ import annotations
@@ -307,9 +309,9 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
 
     For models ``a`` and ``b`` on the same ``N`` items the difference of their means is
     the mean of the per-item differences ``d_i = x_ia - x_ib``; its standard error is
-    the paired one, ``s_d / sqrt(N)`` with ``N - 1`` df, or with ``clusters`` the CR1
-    cluster-robust ``sqrt(G/(G - 1) sum_g e_g^2) / N`` with ``G - 1`` df (``e_g`` the sum
-    of ``d_i - mean(d)`` over cluster ``g``; Cameron & Miller 2015). The test is the
+    the paired one, ``s_d / sqrt(N)`` with ``N - 1`` df, or with ``clusters`` the CR2
+    cluster-robust ``sqrt(sum_g e_g^2 / (1 - n_g/N)) / N`` with Bell-McCaffrey df (``e_g``
+    the sum of ``d_i - mean(d)`` over cluster ``g`` of ``n_g`` items; Bell & McCaffrey 2002). The test is the
     paired t test, ``t = estimate / std_error``, two-sided (unclustered it is
     ``scipy.stats.ttest_rel``). Miller (2024) recommends these paired, clustered
     differences for comparing models on an eval.
@@ -365,8 +367,8 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
        *Scandinavian Journal of Statistics*, 6, 65-70.
     .. [3] Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate.
        *Journal of the Royal Statistical Society B*, 57, 289-300.
-    .. [4] Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust
-       inference. *Journal of Human Resources*, 50(2), 317-372.
+    .. [4] Bell, R. M. & McCaffrey, D. F. (2002). Bias reduction in standard errors for
+       linear regression with multi-stage samples. *Survey Methodology*, 28(2), 169-181.
 
     Examples
     --------

@@ -215,15 +215,19 @@ def _cluster_index(clusters: Any, n_items: int, name: str = "clusters") -> tuple
     return codes.astype(np.intp), n_groups
 
 
-def _mean_se(values: np.ndarray, codes: np.ndarray | None, n_groups: int) -> tuple[np.ndarray, np.ndarray, int]:
+def _mean_se(values: np.ndarray, codes: np.ndarray | None, n_groups: int) -> tuple[np.ndarray, np.ndarray, float]:
     """Column means of ``values`` (items x columns), their standard errors and the df.
 
-    Unclustered: ``se^2 = s^2 / N`` with ``N - 1`` df. Clustered (CR1 of an
-    intercept-only regression, Cameron & Miller 2015, with ``K = 1`` regressor): with
-    ``e_g`` the sum over cluster ``g`` of the deviations from the mean,
-    ``se^2 = G / (G - 1) * sum_g e_g^2 / N^2`` with ``G - 1`` df. With one item per
-    cluster it is the unclustered ``s^2 / N``.
+    Unclustered: ``se^2 = s^2 / N`` with ``N - 1`` df. Clustered: the CR2 error of an
+    intercept-only regression (Bell & McCaffrey 2002), the convention of
+    :func:`evallib.items.means.paired_item_difference`: with ``e_g`` the sum over cluster
+    ``g`` of the deviations from the mean and ``n_g`` its size,
+    ``se^2 = sum_g e_g^2 / (1 - n_g / N) / N^2``, with the Bell-McCaffrey degrees of freedom
+    (:func:`evallib.items.means.bell_mccaffrey_df`; ``G - 1`` for equal clusters). With one
+    item per cluster it is the unclustered ``s^2 / N`` with ``N - 1`` df.
     """
+    from .means import bell_mccaffrey_df
+
     n_items = values.shape[0]
     mean = values.mean(axis=0)
     resid = values - mean
@@ -232,8 +236,10 @@ def _mean_se(values: np.ndarray, codes: np.ndarray | None, n_groups: int) -> tup
         return mean, se, n_items - 1
     indicator = sparse.csr_array((np.ones(n_items), (codes, np.arange(n_items))), shape=(n_groups, n_items))
     sums = indicator @ resid
-    se = np.sqrt(n_groups / (n_groups - 1.0) * (sums * sums).sum(axis=0)) / n_items
-    return mean, se, n_groups - 1
+    sizes = np.bincount(codes, minlength=n_groups).astype(float)
+    scale = 1.0 / (1.0 - sizes / n_items)
+    se = np.sqrt((scale[:, None] * sums * sums).sum(axis=0)) / n_items
+    return mean, se, float(bell_mccaffrey_df(sizes))
 
 
 @dataclass(frozen=True)
@@ -285,8 +291,8 @@ class PassAtK(IntervalMixin):
     def describe(self) -> str:
         """One sentence: pass@k and pass^k with their intervals and what the intervals rest on."""
         level = f"{100 * (1 - self.alpha):g}%"
-        over = (f"{self.n_items} items in {self.n_clusters} clusters, cluster-robust, {self.df} df"
-                if self.n_clusters is not None else f"{self.n_items} items, {self.df} df")
+        over = (f"{self.n_items} items in {self.n_clusters} clusters, cluster-robust, {self.df:.3g} df"
+                if self.n_clusters is not None else f"{self.n_items} items, {self.df:.3g} df")
         h = self.pass_hat_k
         return (f"pass@{self.k} = {self.estimate:.3f} ({level} interval {self.low:.3f} to {self.high:.3f}) "
                 f"and pass^{self.k} (all {self.k} correct) = {h.estimate:.3f} ({level} interval "
@@ -310,13 +316,14 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
 
     * Unclustered: ``std_error = s / sqrt(N)``, ``s`` the standard deviation of the
       per-item estimates, ``df = N - 1``.
-    * With ``clusters``: the CR1 cluster-robust standard error of a mean (Cameron &
-      Miller 2015 with one regressor, the intercept),
-      ``std_error^2 = G/(G - 1) * sum_g e_g^2 / N^2``, ``e_g`` the sum over cluster ``g``
-      of the per-item deviations from the mean, and ``df = G - 1``. This is
-      statsmodels' ``OLS(...).fit(cov_type="cluster", use_t=True)`` for a constant; with
-      one item per cluster it equals the unclustered error, and with clusters of equal
-      size it equals the CR2 (Bell-McCaffrey) error of the mean.
+    * With ``clusters``: the CR2 cluster-robust standard error of a mean (Bell &
+      McCaffrey 2002), the convention of :func:`evallib.items.means.item_mean`,
+      ``std_error^2 = sum_g e_g^2 / (1 - n_g/N) / N^2``, ``e_g`` the sum over cluster ``g``
+      (of ``n_g`` items) of the per-item deviations from the mean, with the
+      Bell-McCaffrey degrees of freedom (``G - 1`` for clusters of equal size, fewer for
+      unequal ones). With clusters of equal size it is also statsmodels' CR1 error
+      (``OLS(...).fit(cov_type="cluster", use_t=True)``) for a constant; with one item per
+      cluster it equals the unclustered error.
 
     Parameters
     ----------
@@ -368,8 +375,8 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
        arXiv:2406.12045 (pass^k).
     .. [3] Miller, E. (2024). Adding error bars to evals: a statistical approach to language
        model evaluations. arXiv:2411.00640.
-    .. [4] Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust
-       inference. *Journal of Human Resources*, 50(2), 317-372.
+    .. [4] Bell, R. M. & McCaffrey, D. F. (2002). Bias reduction in standard errors for
+       linear regression with multi-stage samples. *Survey Methodology*, 28(2), 169-181.
 
     Examples
     --------
@@ -380,7 +387,7 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
     >>> from evallib.items.passk import pass_at_k
     >>> r = pass_at_k(5, [0, 1, 3, 5], 2)
     >>> round(r.estimate, 3), round(r.pass_hat_k.estimate, 3), r.df
-    (0.575, 0.325, 3)
+    (0.575, 0.325, 3.0)
     >>> print(r)  # doctest: +ELLIPSIS
     pass@2 = 0.575 (95% interval 0.000 to 1.000) and pass^2 (all 2 correct) = 0.325 ...
     """
@@ -396,5 +403,5 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
     low = np.clip(mean - half, 0.0, 1.0)
     high = np.clip(mean + half, 0.0, 1.0)
     hat = PassInterval(float(mean[1]), float(se[1]), float(low[1]), float(high[1]))
-    return PassAtK(float(mean[0]), float(se[0]), float(low[0]), float(high[0]), int(df), alpha, k,
+    return PassAtK(float(mean[0]), float(se[0]), float(low[0]), float(high[0]), float(df), alpha, k,
                    n_items, None if codes is None else n_groups, hat)
