@@ -19,6 +19,12 @@ Notebook 08 teaches it.
   :func:`variance_components` splits between- from within-item variance.
 - :mod:`.coverage` -- the coverage of those intervals, by simulation or exact enumeration
   (:func:`item_interval_coverage`, :func:`plot_item_interval_coverage`).
+- :mod:`.passk` -- the unbiased pass@k of Chen et al. (2021) and pass^k, averaged over
+  items with their intervals (:func:`pass_at_k`).
+- :mod:`.leaderboard` -- many models on the same items: every paired difference with Holm
+  and Benjamini-Hochberg (:func:`leaderboard_pairs`), the leader's tie group
+  (:func:`tie_group`), bootstrap rank intervals and P(best) from per-cluster sums
+  (:func:`rank_intervals`, :func:`plot_rank_intervals`).
 
 Every public name is importable from ``evallib`` itself.
 """
@@ -26,8 +32,12 @@ Every public name is importable from ``evallib`` itself.
 # The submodules under private names first: a star import may bind a function of the same
 # name over the module attribute.
 from . import coverage as _coverage
+from . import leaderboard as _leaderboard
 from . import means as _means
+from . import passk as _passk
 from .coverage import *  # noqa: F401,F403
+from .leaderboard import *  # noqa: F401,F403
 from .means import *  # noqa: F401,F403
+from .passk import *  # noqa: F401,F403
 
-__all__ = [*_means.__all__, *_coverage.__all__]
+__all__ = [*_means.__all__, *_coverage.__all__, *_passk.__all__, *_leaderboard.__all__]

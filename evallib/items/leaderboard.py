@@ -49,8 +49,8 @@ from .._validate import check_alpha, check_choice, check_count, check_labels, ch
 from .passk import _cluster_index, _mean_se
 
 __all__ = [
-    "ADJUSTMENTS",
-    "BOOTSTRAP_WEIGHTS",
+    "LEADERBOARD_ADJUSTMENTS",
+    "RANK_BOOTSTRAP_WEIGHTS",
     "TieGroup",
     "leaderboard_pairs",
     "tie_group",
@@ -58,8 +58,8 @@ __all__ = [
     "plot_rank_intervals",
 ]
 
-ADJUSTMENTS = ("holm", "bh", "bonferroni", "none")
-BOOTSTRAP_WEIGHTS = ("poisson", "multinomial")
+LEADERBOARD_ADJUSTMENTS = ("holm", "bh", "bonferroni", "none")
+RANK_BOOTSTRAP_WEIGHTS = ("poisson", "multinomial")
 #: Two means closer than this are tied (means lie in [0, 1]; float sums of the same
 #: scores taken in a different order can differ in the last bits).
 _TIE = 1e-12
@@ -384,7 +384,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     [False, True, False]
     """
     alpha = check_alpha(alpha)
-    adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
+    adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
     table = _prepare(scores, clusters)
     return _all_pairs(table, alpha, adjust)[0]
 
@@ -493,7 +493,7 @@ def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust:
     (paired t tests over 8 items, Holm over all 3 pairs); C is separated from it.
     """
     alpha = check_alpha(alpha)
-    adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
+    adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
     table = _prepare(scores, clusters)
     pairs, order = _all_pairs(table, alpha, adjust)
     leader = table.names[order[0]]
@@ -630,7 +630,7 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_boot: int = 2000, alp
     """
     n_boot = check_count(n_boot, "n_boot", minimum=1)
     alpha = check_alpha(alpha)
-    weights = check_choice(weights, "weights", BOOTSTRAP_WEIGHTS)
+    weights = check_choice(weights, "weights", RANK_BOOTSTRAP_WEIGHTS)
     rng = check_rng(rng)
     table = _prepare(scores, clusters)
     x, n_items = table.values, table.n_items

@@ -66,7 +66,7 @@ from ..onetestset.pairwise import Contingency, mcnemar, paired_difference_interv
 __all__ = [
     "ITEM_MEAN_METHODS",
     "PAIRED_ITEM_METHODS",
-    "BOOTSTRAP_WEIGHTS",
+    "WILD_BOOTSTRAP_WEIGHTS",
     "ItemMean",
     "PairedItemDifference",
     "VarianceComponents",
@@ -81,7 +81,7 @@ ITEM_MEAN_METHODS = ("auto", "naive", "t", "cr1_normal", "cr1", "cr2", "wild", "
 #: Methods of :func:`paired_item_difference`.
 PAIRED_ITEM_METHODS = ("auto", "naive", "t", "cr1_normal", "cr1", "cr2", "wild", "mcnemar")
 #: Weights of the wild cluster bootstrap: Rademacher (+-1) or Webb's six-point weights.
-BOOTSTRAP_WEIGHTS = ("webb", "rademacher")
+WILD_BOOTSTRAP_WEIGHTS = ("webb", "rademacher")
 _MISSING = ("raise", "drop")
 _CLUSTERED = ("cr1_normal", "cr1", "cr2", "wild", "wilson")
 _WEBB = np.sqrt(np.array([1.5, 1.0, 0.5, 0.5, 1.0, 1.5])) * np.array([-1, -1, -1, 1, 1, 1])
@@ -406,7 +406,7 @@ def _check_options(method, methods, alpha, missing, n_boot, bootstrap_weights, r
     alpha = check_alpha(alpha)
     missing = check_choice(missing, "missing", _MISSING)
     n_boot = check_count(n_boot, "n_boot", minimum=99)
-    bootstrap_weights = check_choice(bootstrap_weights, "bootstrap_weights", BOOTSTRAP_WEIGHTS)
+    bootstrap_weights = check_choice(bootstrap_weights, "bootstrap_weights", WILD_BOOTSTRAP_WEIGHTS)
     return method, alpha, missing, n_boot, bootstrap_weights, check_rng(rng)
 
 
