@@ -17,7 +17,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from evallib.manydatasets.posthoc import ALL_PAIRS_METHODS, CONTROL_METHODS, adjust_pvalues, posthoc_friedman, rom_levels
+from evallib.manydatasets.posthoc import (
+    ALL_PAIRS_METHODS,
+    CONTROL_METHODS,
+    adjust_pvalues,
+    posthoc_friedman,
+    rom_levels,
+)
 from evallib.manydatasets.ranksums import rank_sum_difference_null, rank_sum_difference_pvalue
 
 

@@ -37,10 +37,10 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._bayes import REGIONS, _check_rope
-from .._validate import check_count, check_real, check_rng
+from .._bayes import _check_rope
+from .._validate import check_count, check_rng
 
-__all__ = ["HierarchicalResult", "hierarchical_test", "REGIONS"]
+__all__ = ["HierarchicalResult", "hierarchical_test"]
 
 #: Lower bound of every ``sigma_i`` on the standardised scale (1/1000 of the mean
 #: within-data-set SD): keeps the posterior proper when a data set's differences are all equal.

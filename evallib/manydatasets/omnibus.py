@@ -433,17 +433,19 @@ def posthoc_quade(
         raise ValueError("distribution must be 'normal' for method='nemenyi' (the studentized range "
                          "with infinite df), got 't'")
     se = math.sqrt(k * (k + 1) * (2 * n + 1) * (k - 1) / (18.0 * n * (n + 1)))
-    pvalue_of = None
     avg = res.avg_ranks
+    dfree = (n - 1) * (k - 1)
+
+    def t_pvalue(row):
+        return float(2.0 * stats.t.sf(abs(row["z"]), dfree))
+
+    pvalue_of = None
     if distribution == "t":
         # T_j = (S_j + (k+1)/2 n(n+1)/2) / (n(n+1)/2): a difference of T's times n(n+1)/2 is one of S's
         scale = n * (n + 1) / 2.0
         t_se = math.sqrt(2.0 * n * max(res.a - res.b, 0.0) / ((n - 1) * (k - 1)))
         se = t_se / scale if t_se > 0 else 0.0
-        dfree = (n - 1) * (k - 1)
-
-        def pvalue_of(row):
-            return float(2.0 * stats.t.sf(abs(row["z"]), dfree))
+        pvalue_of = t_pvalue
 
     if se == 0.0:   # A = B: identical rankings on every data set
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -54,7 +54,7 @@ __all__ = [
     "CONTROL_METHODS",
     "CONTROL_ONLY_METHODS",
     "FDR_METHODS",
-    "DISTRIBUTIONS",
+    "POSTHOC_DISTRIBUTIONS",
     "rom_levels",
     "posthoc_friedman",
     "adjust_pvalues",
@@ -83,7 +83,7 @@ CONTROL_METHODS = ("bonferroni-dunn", "holm", "hochberg", "finner", "li", "holla
 #: The procedures that exist only against a control (Holm and the FDR procedures exist both ways).
 CONTROL_ONLY_METHODS = tuple(m for m in CONTROL_METHODS if m not in ALL_PAIRS_METHODS)
 #: What ``distribution=`` of :func:`posthoc_friedman` accepts.
-DISTRIBUTIONS = ("normal", "exact")
+POSTHOC_DISTRIBUTIONS = ("normal", "exact")
 
 #: Largest k for which Bergmann-Hommel's exhaustive sets are enumerated (Bell(10) = 115,975 partitions).
 BERGMANN_MAX_K = 10
@@ -537,7 +537,7 @@ def posthoc_friedman(
     """
     table = _check_scores(scores)
     alpha = check_alpha(alpha)
-    distribution = check_choice(distribution, "distribution", DISTRIBUTIONS)
+    distribution = check_choice(distribution, "distribution", POSTHOC_DISTRIBUTIONS)
     fr = friedman(table, higher_is_better=higher_is_better)
     avg = fr.avg_ranks
     k, n = fr.k, fr.n
@@ -546,12 +546,12 @@ def posthoc_friedman(
         raise ValueError("distribution must be 'normal' for method='nemenyi' (the studentized range "
                          "is a normal-theory adjustment), got 'exact'")
     se = math.sqrt(k * (k + 1) / (6.0 * n))
-    pvalue_of = None
-    if distribution == "exact":
+    def exact_pvalue(row):
         from .ranksums import rank_sum_difference_pvalue
 
-        def pvalue_of(row):
-            return rank_sum_difference_pvalue(round(2 * n * (row["rank_b"] - row["rank_a"])) / 2, k, n)
+        return rank_sum_difference_pvalue(round(2 * n * (row["rank_b"] - row["rank_a"])) / 2, k, n)
+
+    pvalue_of = exact_pvalue if distribution == "exact" else None
 
     out = _posthoc_table(avg, se, k=k, n=n, method=method, control=control, alpha=alpha, pvalue_of=pvalue_of)
     out.attrs["distribution"] = distribution
