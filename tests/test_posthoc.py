@@ -357,7 +357,7 @@ def test_describe_posthoc_summary_names_who_rejects_most_on_demsars_ranks():
 def test_posthoc_view_draws_and_tables_the_chosen_procedure():
     from evallib.manydatasets.posthoc import CONTROL_ONLY_METHODS, posthoc_view
 
-    assert CONTROL_ONLY_METHODS == ("bonferroni-dunn", "hochberg", "finner", "li")
+    assert CONTROL_ONLY_METHODS == ("bonferroni-dunn", "hochberg", "finner", "li", "holland", "rom")
     ranks = demsar_table_6(ranks=True)
     fig, ax = plt.subplots()
     li = posthoc_view(ranks, method="li", alpha=0.05, control="C4.5", higher_is_better=False, ax=ax)

@@ -1,11 +1,14 @@
-"""The Bayesian signed-rank test: two learners compared over many data sets.
+"""The Bayesian signed-rank and sign tests: two learners compared over many data sets.
 
 Benavoli, Mangili, Corani, Zaffalon & Ruggeri (2014), in Benavoli, Corani, Demšar &
 Zaffalon (2017), "Time for a change" (JMLR 18(77), 1-36): a Dirichlet-process posterior
 over the differences of the mean scores, sampled, giving the probabilities that the
 first learner is practically better, that the two are practically equivalent (the ROPE),
-or that the second is better; :func:`plot_simplex` shows the samples. Conventions are
-baycomp's (see :mod:`evallib._bayes`). Notebook 07 teaches it.
+or that the second is better; :func:`plot_simplex` shows the samples. The Bayesian
+sign test (:func:`bayesian_sign_test`) counts the data sets on each side of the ROPE and
+puts a Dirichlet posterior on the three shares. Conventions are baycomp's (see
+:mod:`evallib._bayes`). Notebook 07 teaches them; :mod:`evallib.manydatasets.hierarchical`
+adds the hierarchical model, which uses every fold of every data set.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ import numpy as np
 
 from .._bayes import REGIONS, _check_pair, _check_rope
 from .._plotting import get_axes
-from .._validate import check_count, check_real, check_rng
-from .ranktests import wilcoxon_signed_rank
+from .._validate import check_choice, check_count, check_real, check_rng
+from .ranktests import sign_test, wilcoxon_signed_rank
 
 __all__ = [
     "SignedRankResult",
     "bayesian_signed_rank",
+    "SignTestPosterior",
+    "bayesian_sign_test",
     "plot_simplex",
     "plot_bayesian_signed_rank",
     "REGIONS",
@@ -185,6 +190,147 @@ def bayesian_signed_rank(
                             pvalue=float(pvalue))
 
 
+# ------------------------------------------------------------------ sign test
+@dataclass(frozen=True)
+class SignTestPosterior:
+    """The Bayesian sign test over many data sets (Benavoli et al. 2014, 2017).
+
+    Attributes
+    ----------
+    p_left, p_rope, p_right : posterior probabilities that ``left``, ``rope`` or
+        ``right`` is the most probable region (the share of posterior draws in which
+        it is), as baycomp's ``SignTest.probs``; Monte Carlo error about
+        ``sqrt(p (1 - p) / n_samples)``.
+    samples : array ``(n_samples, 3)`` of Dirichlet draws of ``(theta_left,
+        theta_rope, theta_right)``, the shares of data sets (of the population they
+        stand for) on which ``x`` is practically better, the two are equivalent, or
+        ``y`` is practically better.
+    counts : ``(n_left, n_rope, n_right)``, the data sets in each region.
+    rope, prior, prior_place, n_samples, n : the options and the number of data sets.
+    pvalue : the frequentist reading: the two-sided exact sign test on the same
+        differences (rope ignored, ties shared as Demšar does; :func:`evallib.sign_test`).
+    """
+
+    p_left: float
+    p_rope: float
+    p_right: float
+    samples: np.ndarray = field(repr=False)
+    counts: tuple[int, int, int]
+    rope: float
+    prior: float
+    prior_place: str
+    n_samples: int
+    n: int
+    pvalue: float
+
+    def mean(self) -> tuple[float, float, float]:
+        """The posterior means of ``theta_left``, ``theta_rope``, ``theta_right``: ``(n_r + a_r) / (n + s)``."""
+        m = self.samples.mean(axis=0)
+        return float(m[0]), float(m[1]), float(m[2])
+
+
+def bayesian_sign_test(
+    x: Any, y: Any, *, rope: float = 0.01, prior: float = 1.0, prior_place: str = "rope",
+    n_samples: int = 50_000, rng: Any = None,
+) -> SignTestPosterior:
+    """Bayesian sign test for two classifiers over many data sets.
+
+    Each data set's difference ``z_i = y_i - x_i`` falls left of the ROPE (``z_i <
+    -rope``), inside it, or right of it (``z_i > rope``); with counts ``n_left``,
+    ``n_rope``, ``n_right`` and a Dirichlet-process prior of strength ``prior``
+    whose pseudo-observation sits in ``prior_place``, the posterior of the three
+    population shares is (Benavoli et al. 2014, section 3; 2017, section 4.2)
+
+        ``(theta_left, theta_rope, theta_right) ~ Dirichlet(n_left + a_left, n_rope + a_rope, n_right + a_right)``
+
+    with ``a = prior`` in ``prior_place`` and 0 elsewhere. Each region's probability
+    is the share of draws in which its ``theta`` is the largest. Unlike the
+    signed-rank test it ignores how far outside the ROPE a difference lies, so it
+    is robust to a few extreme data sets and less powerful otherwise.
+
+    Parameters
+    ----------
+    x, y : sequence of float
+        One mean score per data set for each classifier (higher is better), at
+        least 2 data sets.
+    rope : float
+        Half-width of the region of practical equivalence, >= 0.
+    prior : float
+        Strength of the prior pseudo-observation, >= 0 (baycomp's default 1).
+    prior_place : {"rope", "left", "right"}
+        Where it sits (baycomp's default: the ROPE, a prior lean towards equivalence).
+    n_samples : int
+        Posterior draws, >= 1.
+    rng : None, int, SeedSequence or Generator
+
+    Returns
+    -------
+    SignTestPosterior
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 data sets, lengths that differ, NaN, ``rope < 0``, ``prior <
+        0``, an unknown ``prior_place`` or ``n_samples < 1``.
+
+    Notes
+    -----
+    A Dirichlet parameter of 0 (a region with no data set and no prior weight) is
+    a point mass at 0: that ``theta`` is exactly 0 in every draw (baycomp adds
+    0.0001 to every count instead; the two differ by far less than the Monte Carlo
+    error). With ``rope = 0`` a difference of exactly 0 counts in the ROPE.
+
+    References
+    ----------
+    Benavoli, A., Mangili, F., Corani, G., Zaffalon, M. & Ruggeri, F. (2014). A
+    Bayesian Wilcoxon signed-rank test based on the Dirichlet process. ICML, PMLR
+    32(2), 1026-1034.
+    Benavoli, A., Corani, G., Demšar, J. & Zaffalon, M. (2017). Time for a change.
+    JMLR 18(77), 1-36, section 4.2.
+
+    Examples
+    --------
+    Demšar's Table 2 (C4.5 vs C4.5+m), ROPE 0.01 AUC: no data set left of the ROPE,
+    8 inside, 6 right, so the posterior mean of ``theta_right`` is (6 + 0)/(14 + 1),
+    and "equivalent" is the most probable region in most draws:
+
+    >>> from evallib.manydatasets.ranktests import demsar_table_6
+    >>> t6 = demsar_table_6()
+    >>> res = bayesian_sign_test(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=20000, rng=0)
+    >>> res.counts
+    (0, 8, 6)
+    >>> round(res.mean()[2], 2), round(6 / 15, 2)
+    (0.4, 0.4)
+    >>> res.p_left, res.p_rope > 0.5
+    (0.0, True)
+    """
+    a, b = _check_pair(x, y, minimum=2, each="one per data set")
+    rope = _check_rope(rope)
+    prior = check_real(prior, "prior", low=0)
+    prior_place = check_choice(prior_place, "prior_place", REGIONS)
+    n_samples = check_count(n_samples, "n_samples", minimum=1)
+    gen = check_rng(rng)
+    d = b - a
+    counts = (int((d < -rope).sum()), 0, int((d > rope).sum()))
+    counts = (counts[0], int(d.size - counts[0] - counts[2]), counts[2])
+    alpha = np.array(counts, dtype=float)
+    alpha[REGIONS.index(prior_place)] += prior
+    samples = np.zeros((n_samples, 3))
+    live = np.flatnonzero(alpha > 0)
+    if live.size == 1:
+        samples[:, live[0]] = 1.0
+    else:
+        samples[:, live] = gen.dirichlet(alpha[live], n_samples)
+    winners = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_samples
+    try:
+        pvalue = sign_test(d).pvalue
+    except ValueError:
+        pvalue = 1.0
+    return SignTestPosterior(p_left=float(winners[0]), p_rope=float(winners[1]), p_right=float(winners[2]),
+                             samples=samples, counts=counts, rope=rope, prior=prior, prior_place=prior_place,
+                             n_samples=n_samples, n=int(d.size), pvalue=float(pvalue))
+
+
 def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points: int = 5000, ax=None):
     """The posterior samples of :func:`bayesian_signed_rank` in the probability simplex.
 
@@ -195,7 +341,7 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
 
     Parameters
     ----------
-    result : SignedRankResult or array of shape (m, 3)
+    result : SignedRankResult, SignTestPosterior or array of shape (m, 3)
     names : the two classifiers' names, for the corners.
     max_points : at most this many samples are drawn (the first ones).
     ax : matplotlib Axes, optional
@@ -204,9 +350,10 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
     -------
     matplotlib.axes.Axes
     """
-    samples = result.samples if isinstance(result, SignedRankResult) else np.asarray(result, dtype=float)
+    is_result = isinstance(result, (SignedRankResult, SignTestPosterior))
+    samples = result.samples if is_result else np.asarray(result, dtype=float)
     if samples.ndim != 2 or samples.shape[1] != 3 or samples.shape[0] < 1:
-        raise ValueError("result must be a SignedRankResult or an array of shape (m, 3)")
+        raise ValueError("result must be a SignedRankResult, a SignTestPosterior or an array of shape (m, 3)")
     max_points = check_count(max_points, "max_points", minimum=1)
     s = samples[:max_points]
     corners = np.array([[0.0, 0.0], [0.5, math.sqrt(3) / 2], [1.0, 0.0]])  # left, rope, right
@@ -221,7 +368,7 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
     for i, j in ((0, 1), (1, 2), (0, 2)):
         mid = (corners[i] + corners[j]) / 2
         ax.plot([centre[0], mid[0]], [centre[1], mid[1]], color="k", linewidth=0.7, linestyle="--")
-    if isinstance(result, SignedRankResult):
+    if is_result:
         probs = (result.p_left, result.p_rope, result.p_right)
     else:
         probs = tuple(np.bincount(winner, minlength=3) / winner.size)

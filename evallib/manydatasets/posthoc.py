@@ -53,6 +53,9 @@ __all__ = [
     "ALL_PAIRS_METHODS",
     "CONTROL_METHODS",
     "CONTROL_ONLY_METHODS",
+    "FDR_METHODS",
+    "POSTHOC_DISTRIBUTIONS",
+    "rom_levels",
     "posthoc_friedman",
     "adjust_pvalues",
     "shaffer_counts",
@@ -69,11 +72,18 @@ __all__ = [
     "describe_rank_analysis",
 ]
 
-#: Procedures for all pairs and against a control (García & Herrera 2008).
-ALL_PAIRS_METHODS = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann")
-CONTROL_METHODS = ("bonferroni-dunn", "holm", "hochberg", "finner", "li")
-#: The procedures that exist only against a control (Holm exists both ways).
+#: The procedures that control the false discovery rate (the expected share of false
+#: rejections among the rejections), not the family-wise error: Benjamini & Hochberg (1995)
+#: and Benjamini & Yekutieli (2001).
+FDR_METHODS = ("benjamini-hochberg", "benjamini-yekutieli")
+#: Procedures for all pairs and against a control (García & Herrera 2008; García et al.
+#: 2010 for Holland and Rom), each list ending with the two FDR procedures.
+ALL_PAIRS_METHODS = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann", *FDR_METHODS)
+CONTROL_METHODS = ("bonferroni-dunn", "holm", "hochberg", "finner", "li", "holland", "rom", *FDR_METHODS)
+#: The procedures that exist only against a control (Holm and the FDR procedures exist both ways).
 CONTROL_ONLY_METHODS = tuple(m for m in CONTROL_METHODS if m not in ALL_PAIRS_METHODS)
+#: What ``distribution=`` of :func:`posthoc_friedman` accepts.
+POSTHOC_DISTRIBUTIONS = ("normal", "exact")
 
 #: Largest k for which Bergmann-Hommel's exhaustive sets are enumerated (Bell(10) = 115,975 partitions).
 BERGMANN_MAX_K = 10
@@ -164,6 +174,97 @@ def _stepdown(factors: np.ndarray, p_sorted: np.ndarray) -> np.ndarray:
     return np.minimum(1.0, np.maximum.accumulate(factors * p_sorted))
 
 
+def _stepup(values: np.ndarray) -> np.ndarray:
+    """``min_{j >= i} values_j``, capped at 1: the APVs of a step-up procedure."""
+    return np.minimum(1.0, np.minimum.accumulate(values[::-1])[::-1])
+
+
+def _rom_table(alphas: np.ndarray, m: int) -> np.ndarray:
+    """Rom's critical values ``alpha_1 .. alpha_m`` for each level in ``alphas`` (shape ``(L, m)``)."""
+    alphas = np.asarray(alphas, dtype=float)
+    out = np.empty((alphas.size, m))
+    out[:, 0] = alphas
+    if m >= 2:
+        out[:, 1] = alphas / 2.0
+    powers = alphas[:, None] ** np.arange(1, m + 1)[None, :]          # alpha^1 .. alpha^m
+    for i in range(3, m + 1):
+        j = np.arange(1, i - 1)                                       # 1 .. i-2
+        coef = np.array([math.comb(i, int(t)) for t in j], dtype=float)
+        # alpha_{j+1} ** (i - j), García et al. (2010)'s indexing of Rom (1990)
+        s2 = (coef[None, :] * out[:, j] ** (i - j)[None, :]).sum(axis=1)
+        out[:, i - 1] = (powers[:, : i - 1].sum(axis=1) - s2) / i
+    return out
+
+
+def rom_levels(m: int, alpha: float = 0.05) -> np.ndarray:
+    """Rom's (1990) critical values ``alpha_1 >= alpha_2 >= ... >= alpha_m``.
+
+    Rom's step-up procedure compares the largest p-value with ``alpha_1 = alpha``,
+    the second largest with ``alpha_2 = alpha/2``, ..., the ``i``-th largest with
+
+        ``alpha_i = [sum_{j=1}^{i-1} alpha^j - sum_{j=1}^{i-2} C(i, j) alpha_{j+1}^{i-j}] / i``
+
+    (García et al. 2010, section 4, who index the same recursion from the other end),
+    and rejects every hypothesis from the first p-value that passes downward. The
+    values make the family-wise error exactly ``alpha`` for independent p-values
+    when all ``m`` hypotheses are true; they are slightly larger than Hochberg's
+    ``alpha / i``, so Rom rejects at least what Hochberg rejects.
+
+    Parameters
+    ----------
+    m : int
+        Number of hypotheses, >= 1.
+    alpha : float
+        Family-wise level in (0, 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``alpha_1, ..., alpha_m``.
+
+    References
+    ----------
+    Rom, D. M. (1990). A sequentially rejective test procedure based on a modified
+    Bonferroni inequality. Biometrika 77(3), 663-665.
+
+    Examples
+    --------
+    Rom's Table 1 for alpha = 0.05 begins 0.05, 0.025, 0.0169, 0.0127, 0.0102:
+
+    >>> rom_levels(5, 0.05).round(4).tolist()
+    [0.05, 0.025, 0.0169, 0.0127, 0.0102]
+    """
+    from .._validate import check_count
+
+    m = check_count(m, "m", minimum=1)
+    alpha = check_alpha(alpha)
+    return _rom_table(np.array([alpha]), m)[0]
+
+
+def _rom_apv(ps: np.ndarray) -> np.ndarray:
+    """Rom APVs of sorted p-values: the smallest level at which each is rejected.
+
+    ``H_(i)`` is rejected at level ``a`` when some ``p_(j) <= alpha_{m-j+1}(a)``,
+    ``j >= i``; the critical values grow with ``a``, so the level at which
+    ``p_(j)`` first passes is found by bisection, and the APV is the smallest of
+    those over ``j >= i``.
+    """
+    m = ps.size
+    t = m - np.arange(m)                       # p_(j) is compared with alpha_t, t = m - j + 1
+    lo, hi = np.zeros(m), np.ones(m)
+    top = _rom_table(np.ones(1), m)[0][t - 1]  # alpha_t at level 1
+    never = ps > top
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        crit = _rom_table(mid, m)[np.arange(m), t - 1]
+        passes = ps <= crit
+        hi = np.where(passes, mid, hi)
+        lo = np.where(passes, lo, mid)
+    level = np.where(never, 1.0, hi)
+    level = np.where(t == 1, ps, np.where(t == 2, np.minimum(1.0, 2.0 * ps), level))
+    return _stepup(level)
+
+
 def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.ndarray:
     """Adjusted p-values (García & Herrera 2008, section 5; Demšar 2006, section 3.2.2).
 
@@ -177,7 +278,28 @@ def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.nda
     * ``"shaffer"``: ``min(1, max_{j<=i} t_j p_j)`` with :func:`shaffer_counts`
       (all pairs of ``k`` algorithms only);
     * ``"bergmann"``: ``min(1, max{|I| min_{j in I} p_j : I exhaustive, i in I})``
-      over :func:`exhaustive_sets` (all pairs only, ``k <= 10``).
+      over :func:`exhaustive_sets` (all pairs only, ``k <= 10``);
+    * ``"holland"`` (Holland & Copenhaver 1987; Holm's step-down with Šidák's
+      levels): ``min(1, max_{j<=i} 1 - (1 - p_j)^(m - j + 1))``;
+    * ``"rom"`` (Rom 1990): step-up with the critical values of :func:`rom_levels`;
+      the APV is the smallest level ``a`` at which Rom's procedure rejects,
+      ``min_{j>=i} a_j`` with ``a_j`` solving ``p_j = alpha_{m-j+1}(a)`` (García et
+      al. 2010 print instead ``min_{j>=i} (alpha / alpha_{m-j+1}) p_j`` at one
+      ``alpha``, which agrees with it at that ``alpha`` and rejects the same
+      hypotheses there);
+    * ``"benjamini-hochberg"``: ``min(1, min_{j>=i} m p_j / j)`` (step-up);
+    * ``"benjamini-yekutieli"``: ``min(1, min_{j>=i} c_m m p_j / j)``,
+      ``c_m = 1 + 1/2 + ... + 1/m``.
+
+    The last two control the *false discovery rate* -- the expected share of false
+    rejections among all rejections -- at ``alpha``, not the family-wise error (the
+    probability of any false rejection) that every other procedure here controls:
+    they reject more, and a rejection is a discovery to follow up rather than a
+    guarantee. Benjamini-Hochberg is valid for independent or positively dependent
+    p-values, Benjamini-Yekutieli under any dependence. Hochberg, Rom and
+    Holland likewise rest on independence (or positive dependence) of the
+    p-values; the pairwise rank statistics are positively correlated when they
+    share an algorithm.
 
     Parameters
     ----------
@@ -193,6 +315,27 @@ def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.nda
     -------
     numpy.ndarray
         The adjusted p-values in the input order.
+
+    References
+    ----------
+    García, S. & Herrera, F. (2008). JMLR 9, 2677-2694, section 5.
+    García, S., Fernández, A., Luengo, J. & Herrera, F. (2010). Advanced nonparametric
+    tests for multiple comparisons in the design of experiments in computational
+    intelligence and data mining. Information Sciences 180, 2044-2064, section 4.
+    Holland, B. S. & Copenhaver, M. D. (1987). An improved sequentially rejective
+    Bonferroni test procedure. Biometrics 43, 417-423.
+    Rom, D. M. (1990). Biometrika 77(3), 663-665.
+    Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate. JRSS B
+    57(1), 289-300.
+    Benjamini, Y. & Yekutieli, D. (2001). The control of the false discovery rate in
+    multiple testing under dependency. Annals of Statistics 29(4), 1165-1188.
+
+    Examples
+    --------
+    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], "benjamini-hochberg").round(4).tolist()
+    [0.02, 0.04, 0.04, 0.02]
+    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], "holland").round(4).tolist()
+    [0.0297, 0.0591, 0.0591, 0.0199]
     """
     try:
         p = np.asarray(pvalues, dtype=float)
@@ -203,7 +346,8 @@ def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.nda
     if not np.all(np.isfinite(p)) or (p < 0).any() or (p > 1).any():
         raise ValueError("pvalues must be numbers in [0, 1] (no NaN)")
     method = check_choice(method, "method", ("bonferroni", "bonferroni-dunn", "holm", "hochberg",
-                                             "finner", "li", "shaffer", "bergmann"))
+                                             "finner", "li", "shaffer", "bergmann", "holland", "rom",
+                                             *FDR_METHODS))
     m = p.size
     order = np.argsort(p, kind="stable")
     ps = p[order]
@@ -225,6 +369,14 @@ def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.nda
         adj = np.where(denom > 0, ps / np.where(denom > 0, denom, 1.0), 0.0)
     elif method == "shaffer":
         adj = _stepdown(shaffer_counts(k).astype(float), ps)
+    elif method == "holland":
+        adj = np.minimum(1.0, np.maximum.accumulate(-np.expm1((m - i + 1.0) * np.log1p(-ps))))
+    elif method == "rom":
+        adj = _rom_apv(ps)
+    elif method == "benjamini-hochberg":
+        adj = _stepup(m * ps / i)
+    elif method == "benjamini-yekutieli":
+        adj = _stepup(float(np.sum(1.0 / i)) * m * ps / i)
     else:
         return _bergmann(p, k)          # computed in the input order
     out = np.empty(m)
@@ -246,16 +398,70 @@ def _bergmann(p: np.ndarray, k: int) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ the tests
+def _check_method(method: Any, control: Any, names: list) -> str:
+    """``method`` checked against the menu that fits ``control`` (all pairs or against a control)."""
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, got {method!r}")
+    if control is None:
+        return check_choice(method, "method", ALL_PAIRS_METHODS)
+    if control not in names:
+        raise ValueError(f"control must be one of the algorithms {names}, got {control!r}")
+    if method not in CONTROL_METHODS:
+        raise ValueError(f"method must be one of {list(CONTROL_METHODS)} with a control "
+                         f"(all-pairs methods: {list(ALL_PAIRS_METHODS)}), got {method!r}")
+    return method
+
+
+def _posthoc_table(avg: pd.Series, se: float, *, k: int, n: int, method: str, control: Any, alpha: float,
+                   pvalue_of=None) -> pd.DataFrame:
+    """The tidy comparison table shared by every rank-based post-hoc test.
+
+    ``avg`` holds each algorithm's average (weighted, aligned) rank, lower = better;
+    ``z = (avg_b - avg_a) / se``; ``pvalue_of(row)``, if given, replaces the two-sided
+    normal p-value of ``z``. ``method`` was checked by :func:`_check_method`.
+    """
+    names = list(avg.index)
+    if control is None:
+        pairs = list(itertools.combinations(range(k), 2))
+    else:
+        c = names.index(control)
+        pairs = [(c, j) for j in range(k) if j != c]
+    rows = []
+    for i, j in pairs:
+        a, b = names[i], names[j]
+        if control is None and avg[b] < avg[a]:
+            a, b = b, a
+        z = (avg[b] - avg[a]) / se
+        row = dict(a=a, b=b, rank_a=float(avg[a]), rank_b=float(avg[b]), z=float(z),
+                   pvalue=float(2.0 * stats.norm.sf(abs(z))))
+        if pvalue_of is not None:
+            row["pvalue"] = float(pvalue_of(row))
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    if method == "nemenyi":
+        adj = np.array([float(stats.studentized_range.sf(math.sqrt(2.0) * abs(z), k, np.inf))
+                        for z in out["z"]])
+        adj = np.clip(adj, 0.0, 1.0)
+    else:
+        adj = adjust_pvalues(out["pvalue"].to_numpy(), method, k=k)
+    out["pvalue_adjusted"] = adj
+    out["reject"] = out["pvalue_adjusted"] <= alpha
+    out = out.sort_values(["pvalue", "a", "b"], kind="stable").reset_index(drop=True)
+    out.attrs.update(method=method, alpha=alpha, control=control, k=k, n=n, se=se)
+    return out
+
+
 def posthoc_friedman(
     scores: Any, *, method: str = "holm", control: Any = None, alpha: float = 0.05,
-    higher_is_better: bool = True,
+    higher_is_better: bool = True, distribution: str = "normal",
 ) -> pd.DataFrame:
     """Post-hoc comparisons after the Friedman test, with adjusted p-values.
 
     Each comparison uses Demšar's (2006, section 3.2.2) statistic
     ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` of the average ranks and its
-    two-sided normal p-value; ``method`` adjusts the p-values for the number of
-    comparisons (:func:`adjust_pvalues`; García & Herrera 2008).
+    two-sided normal p-value, or the exact p-value of the rank-sum difference
+    ``N (R_a - R_b)`` (Eisinga et al. 2017); ``method`` adjusts the p-values for the
+    number of comparisons (:func:`adjust_pvalues`; García & Herrera 2008).
 
     Parameters
     ----------
@@ -263,18 +469,30 @@ def posthoc_friedman(
         Rows data sets (at least 2), columns algorithms (at least 2), as for
         :func:`evallib.friedman`.
     method : str
-        Without a control (all pairs): ``"nemenyi"`` (the studentized range of
-        ``k`` means with infinite df at ``sqrt(2) |z|``, the test behind Demšar's
-        CD), ``"bonferroni"``, ``"holm"``, ``"shaffer"`` (Shaffer's static
-        procedure) or ``"bergmann"`` (Bergmann-Hommel, ``k <= 10``). With a
-        control: ``"bonferroni-dunn"``, ``"holm"``, ``"hochberg"``, ``"finner"``
-        or ``"li"``.
+        Without a control (all pairs, :data:`ALL_PAIRS_METHODS`): ``"nemenyi"``
+        (the studentized range of ``k`` means with infinite df at ``sqrt(2) |z|``,
+        the test behind Demšar's CD), ``"bonferroni"``, ``"holm"``, ``"shaffer"``
+        (Shaffer's static procedure), ``"bergmann"`` (Bergmann-Hommel, ``k <=
+        10``), ``"benjamini-hochberg"`` or ``"benjamini-yekutieli"``. With a
+        control (:data:`CONTROL_METHODS`): ``"bonferroni-dunn"``, ``"holm"``,
+        ``"hochberg"``, ``"finner"``, ``"li"``, ``"holland"``, ``"rom"``,
+        ``"benjamini-hochberg"`` or ``"benjamini-yekutieli"``. The two
+        Benjamini procedures control the false discovery rate, not the
+        family-wise error (:func:`adjust_pvalues`).
     control : name, optional
         An algorithm (column) to compare the others with.
     alpha : float
-        Family-wise level in (0, 1), for the ``reject`` column.
+        Level in (0, 1) for the ``reject`` column (family-wise, or the false
+        discovery rate for the Benjamini procedures).
     higher_is_better : bool
         As for :func:`evallib.friedman`.
+    distribution : {"normal", "exact"}
+        ``"normal"``: the two-sided normal p-value of ``z`` (Demšar; scmamp,
+        autorank). ``"exact"``: the exact p-value of the rank-sum difference under
+        the permutation null, by Eisinga et al.'s (2017) closed form
+        (:func:`evallib.manydatasets.ranksums.rank_sum_difference_pvalue`; ranks
+        without ties; ``n (k - 1) <= 20,000``). Nemenyi's studentized range is a
+        normal-theory adjustment and takes ``"normal"`` only.
 
     Returns
     -------
@@ -283,14 +501,15 @@ def posthoc_friedman(
         the better ranked, or the control), ``rank_a``, ``rank_b``, ``z`` (``(rank_b
         - rank_a) / SE``, positive when ``a`` ranks better), ``pvalue``
         (unadjusted), ``pvalue_adjusted``, ``reject`` (``pvalue_adjusted <= alpha``).
-        ``attrs`` holds ``method``, ``alpha``, ``control``, ``k``, ``n`` and ``se``.
+        ``attrs`` holds ``method``, ``alpha``, ``control``, ``k``, ``n``, ``se`` and
+        ``distribution``.
 
     Raises
     ------
     ValueError
         Fewer than 2 data sets or algorithms, NaN scores, an unknown ``method`` or
         one that does not fit ``control`` (e.g. ``"shaffer"`` with a control), an
-        unknown ``control``.
+        unknown ``control`` or ``distribution``, ``"nemenyi"`` with ``"exact"``.
 
     References
     ----------
@@ -299,6 +518,9 @@ def posthoc_friedman(
     García, S. & Herrera, F. (2008). An extension on "Statistical comparisons of
     classifiers over multiple data sets" for all pairwise comparisons. JMLR 9,
     2677-2694.
+    Eisinga, R., Heskes, T., Pelzer, B. & te Grotenhuis, M. (2017). Exact p-values
+    for pairwise comparison of Friedman rank sums, with application to comparing
+    classifiers. BMC Bioinformatics 18, 68.
 
     Examples
     --------
@@ -315,44 +537,24 @@ def posthoc_friedman(
     """
     table = _check_scores(scores)
     alpha = check_alpha(alpha)
-    if not isinstance(method, str):
-        raise TypeError(f"method must be a string, got {method!r}")
+    distribution = check_choice(distribution, "distribution", POSTHOC_DISTRIBUTIONS)
     fr = friedman(table, higher_is_better=higher_is_better)
     avg = fr.avg_ranks
     k, n = fr.k, fr.n
+    method = _check_method(method, control, list(avg.index))
+    if method == "nemenyi" and distribution == "exact":
+        raise ValueError("distribution must be 'normal' for method='nemenyi' (the studentized range "
+                         "is a normal-theory adjustment), got 'exact'")
     se = math.sqrt(k * (k + 1) / (6.0 * n))
-    if control is None:
-        method = check_choice(method, "method", ALL_PAIRS_METHODS)
-        names = list(avg.index)
-        pairs = list(itertools.combinations(range(k), 2))
-    else:
-        if control not in avg.index:
-            raise ValueError(f"control must be one of the algorithms {list(avg.index)}, got {control!r}")
-        if method not in CONTROL_METHODS:
-            raise ValueError(f"method must be one of {list(CONTROL_METHODS)} with a control "
-                             f"(all-pairs methods: {list(ALL_PAIRS_METHODS)}), got {method!r}")
-        names = list(avg.index)
-        c = names.index(control)
-        pairs = [(c, j) for j in range(k) if j != c]
-    rows = []
-    for i, j in pairs:
-        a, b = names[i], names[j]
-        if control is None and avg[b] < avg[a]:
-            a, b = b, a
-        z = (avg[b] - avg[a]) / se
-        rows.append(dict(a=a, b=b, rank_a=float(avg[a]), rank_b=float(avg[b]), z=float(z),
-                         pvalue=float(2.0 * stats.norm.sf(abs(z)))))
-    out = pd.DataFrame(rows)
-    if method == "nemenyi":
-        adj = np.array([float(stats.studentized_range.sf(math.sqrt(2.0) * abs(z), k, np.inf))
-                        for z in out["z"]])
-        adj = np.clip(adj, 0.0, 1.0)
-    else:
-        adj = adjust_pvalues(out["pvalue"].to_numpy(), method, k=k)
-    out["pvalue_adjusted"] = adj
-    out["reject"] = out["pvalue_adjusted"] <= alpha
-    out = out.sort_values(["pvalue", "a", "b"], kind="stable").reset_index(drop=True)
-    out.attrs.update(method=method, alpha=alpha, control=control, k=k, n=n, se=se)
+    def exact_pvalue(row):
+        from .ranksums import rank_sum_difference_pvalue
+
+        return rank_sum_difference_pvalue(round(2 * n * (row["rank_b"] - row["rank_a"])) / 2, k, n)
+
+    pvalue_of = exact_pvalue if distribution == "exact" else None
+
+    out = _posthoc_table(avg, se, k=k, n=n, method=method, control=control, alpha=alpha, pvalue_of=pvalue_of)
+    out.attrs["distribution"] = distribution
     return out
 
 
@@ -432,7 +634,11 @@ def posthoc_cliques(avg_ranks: Any, posthoc: Any, *, alpha: float = 0.05) -> lis
 
 def posthoc_summary(scores: Any, *, alpha: float = 0.05, control: Any = None,
                     higher_is_better: bool = True) -> pd.DataFrame:
-    """How many comparisons each procedure rejects, side by side.
+    """How many comparisons each family-wise procedure rejects, side by side.
+
+    The Benjamini procedures (:data:`FDR_METHODS`) are left out: they control the
+    false discovery rate, a different error, so counting their rejections beside
+    the others' would compare unlike things.
 
     Returns
     -------
@@ -442,6 +648,7 @@ def posthoc_summary(scores: Any, *, alpha: float = 0.05, control: Any = None,
         rejected comparisons as ``"a vs b"``, best-ranked first).
     """
     methods = ALL_PAIRS_METHODS if control is None else CONTROL_METHODS
+    methods = tuple(m for m in methods if m not in FDR_METHODS)
     rows = []
     for m in methods:
         res = posthoc_friedman(scores, method=m, control=control, alpha=alpha,
@@ -483,7 +690,7 @@ def describe_posthoc_summary(summary: pd.DataFrame, *, alpha: float, label: str 
     >>> ranks = demsar_table_6(ranks=True)
     >>> s = posthoc_summary(ranks, alpha=0.05, control="C4.5", higher_is_better=False)
     >>> describe_posthoc_summary(s, alpha=0.05, label="Against C4.5")
-    'Against C4.5: at alpha = 0.05 the procedures declare between 1 and 2 of 3 comparisons different; most: holm, hochberg, finner, li; fewest: bonferroni-dunn.'
+    'Against C4.5: at alpha = 0.05 the procedures declare between 1 and 2 of 3 comparisons different; most: holm, hochberg, finner, li, holland, rom; fewest: bonferroni-dunn.'
     """
     alpha = check_alpha(alpha)
     if not isinstance(summary, pd.DataFrame) or not {"method", "comparisons", "rejected"} <= set(summary.columns):
