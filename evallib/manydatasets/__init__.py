@@ -8,11 +8,19 @@ are paired, and rank tests avoid comparing scores across data sets.
   (chi-square, Iman-Davenport, exact), the Nemenyi and Bonferroni-Dunn critical
   differences, and an offline benchmark to run them on (notebooks 04 and 07).
 - :mod:`.posthoc` -- García & Herrera (2008): post-hoc procedures after Friedman with
-  adjusted p-values (Nemenyi, Holm, Shaffer, Bergmann-Hommel, Finner, Li, ...), the
+  adjusted p-values (Nemenyi, Holm, Shaffer, Bergmann-Hommel, Finner, Li, Holland, Rom,
+  Benjamini-Hochberg and -Yekutieli, ...), the
   critical-difference diagram with its cliques, and the rank analysis behind notebook
   04's table editor (notebook 07).
-- :mod:`.bayesian` -- Benavoli et al. (2014, 2017): the Bayesian signed-rank test with a
-  region of practical equivalence, and its simplex plot (notebook 07).
+- :mod:`.omnibus` -- Friedman's alternatives: the aligned-ranks test (Hodges & Lehmann;
+  García et al. 2010) and Quade's test (1979) with their post-hoc comparisons, and
+  Skillings & Mack (1981) for tables with missing runs.
+- :mod:`.ranksums` -- Eisinga et al. (2017): exact p-values for the difference of two
+  Friedman rank sums.
+- :mod:`.bayesian` -- Benavoli et al. (2014, 2017): the Bayesian signed-rank and sign tests
+  with a region of practical equivalence, and their simplex plot (notebook 07).
+- :mod:`.hierarchical` -- Corani et al. (2017): the Bayesian hierarchical model over the
+  folds of many data sets, sampled with NumPy (no Stan).
 
 Every public name is importable from ``evallib`` itself.
 """
@@ -20,10 +28,16 @@ Every public name is importable from ``evallib`` itself.
 # The submodules under private names first: a star import may bind a function of the same
 # name over the module attribute.
 from . import bayesian as _bayesian
+from . import hierarchical as _hierarchical
+from . import omnibus as _omnibus
 from . import posthoc as _posthoc
+from . import ranksums as _ranksums
 from . import ranktests as _ranktests
 from .bayesian import *  # noqa: F401,F403
+from .hierarchical import *  # noqa: F401,F403
+from .omnibus import *  # noqa: F401,F403
 from .posthoc import *  # noqa: F401,F403
+from .ranksums import *  # noqa: F401,F403
 from .ranktests import *  # noqa: F401,F403
 
-__all__ = [*_ranktests.__all__, *_posthoc.__all__, *_bayesian.__all__]
+__all__ = [*_ranktests.__all__, *_posthoc.__all__, *_bayesian.__all__, *_omnibus.__all__, *_ranksums.__all__, *_hierarchical.__all__]
