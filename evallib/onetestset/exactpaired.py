@@ -136,8 +136,11 @@ def mcnemar_unconditional(b: int, c: int, n: int, *, gamma: float = 1e-4, points
     ``gamma = 0`` maximises over all of [0, 1]. The maximum is found on ``points`` equally
     spaced values of ``pi``, as Fagerland's R function
     ``McNemar_exact_unconditional_test_paired_2x2`` does, and then refined by a bounded
-    one-dimensional search between the neighbours of the best one, so the p-value is at
-    least the R code's (by at most a few 1e-5).
+    one-dimensional search between the neighbours of each of the five highest local
+    maxima, so the p-value is never below the R code's. It is usually above it by less
+    than 1e-5, more where the maximum is a narrow peak between grid values: with
+    ``gamma = 0`` and b = 120, c = 135, n = 500 the peak lies at ``pi`` = 0.0034 (one or two
+    disagreements), and the p-value is 0.5303 where the grid of [0, 1] gives 0.5279.
 
     The sums run over ``s`` with the tables of each ``s`` counted by one binomial
     distribution function, and over all values of ``pi`` at once; ``n = 500`` takes a
@@ -209,8 +212,13 @@ def mcnemar_unconditional(b: int, c: int, n: int, *, gamma: float = 1e-4, points
     values = _null_pvalue(grid, q, n, logcoef)
     i = int(np.argmax(values))
     best_pi, best = float(grid[i]), float(values[i])
-    left, right = grid[max(i - 1, 0)], grid[min(i + 1, points - 1)]
-    if right > left:
+    # refine the five highest local maxima of the grid between their neighbours
+    padded = np.concatenate([[-np.inf], values, [-np.inf]])
+    peaks = np.flatnonzero((padded[1:-1] >= padded[:-2]) & (padded[1:-1] >= padded[2:]))
+    for j in peaks[np.argsort(values[peaks])[::-1][:5]]:
+        left, right = grid[max(j - 1, 0)], grid[min(j + 1, points - 1)]
+        if right <= left:
+            continue
         res = optimize.minimize_scalar(lambda x: -_null_pvalue(x, q, n, logcoef)[0], bounds=(left, right),
                                        method="bounded", options={"xatol": 1e-12})
         if -res.fun > best:
