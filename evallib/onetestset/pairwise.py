@@ -9,15 +9,19 @@ which are preferable for the comparison of classifiers?* (J. Exp. Theor. AI):
 * eqs. (4)-(5) -- the Quesenberry-Hurst / May-Johnson confidence interval for the
   difference of two correlated error rates (:func:`qh_interval`);
 * section 7 -- Holm's step-down adjustment, applied to the tests and to the
-  intervals (:func:`holm_alphas`, :func:`pairwise_table`);
+  intervals (:func:`holm_alphas`, :func:`pairwise_table`), with Bonferroni's and, for
+  the false discovery rate, Benjamini & Hochberg's and Benjamini & Yekutieli's
+  step-up procedures beside it (:func:`adjusted_alphas`, :data:`ADJUSTMENTS`);
 * Table 2 and Figure 4 (:func:`pairwise_table`, :func:`compare_pairwise`,
   :func:`plot_intervals`), and for one run of the case study of
   :func:`evallib.studies.casestudy.run_case_study` (:func:`case_study_table`,
   :func:`plot_case_study`).
 
 And what the literature has learnt since (Fagerland, Lydersen & Laake 2013, 2014):
-the mid-p McNemar test (``mcnemar(b, c, mid_p=True)``), seven intervals for the
-signed difference of the error rates (:func:`paired_difference_interval`), and their
+the mid-p McNemar test (``mcnemar(b, c, mid_p=True)``), eight intervals for the
+signed difference of the error rates (:func:`paired_difference_interval`; the exact
+unconditional test and the interval compatible with the exact test are in
+:mod:`.exactpaired`), and their
 exact coverage and the tests' exact size by enumerating every table
 (:func:`interval_coverage`, :func:`coverage_map`, :func:`test_size`,
 :func:`plot_coverage`, :func:`plot_coverage_map`).

@@ -9,7 +9,8 @@ ranks the cases) is judged here on the scores themselves, on one test set:
   (:func:`delong_covariance`, :func:`delong_auc`, :func:`auc_table`, :func:`delong_test`,
   :func:`delong_pairwise`), computed in the O(n log n) form of Sun & Xu (2014): every
   placement value comes from three midrankings, so a million cases take well under a
-  second per score column;
+  second per score column; and the comparison of two AUCs measured on different test
+  sets (:func:`delong_unpaired`, as R's pROC does it for unpaired curves);
 * the Brier score and the log-loss of scores that are probabilities of the positive
   class (:func:`check_probabilities`, :func:`per_case_loss`, :func:`brier_score`,
   :func:`log_loss`, :func:`loss_table`), and the paired t-test on the per-case losses of
