@@ -136,3 +136,16 @@ def test_scoring_holm_and_bonferroni_keep_their_joint_intervals():
         assert table.attrs["interval_adjust"] == ("none" if adjust == "none" else "bonferroni")
     empty = sc.loss_pairwise(y, {"p": np.full(150, 0.5)}, adjust="by")
     assert len(empty) == 0 and empty.attrs["adjust"] == "by"
+
+
+def test_case_study_with_bh_says_the_intervals_are_unadjusted():
+    """Notebook 01's case-study dropdown lists every adjustment: BH must run end to end."""
+    from evallib.studies.casestudy import plot_case_study, run_case_study
+
+    gen = np.random.default_rng(1)
+    y = np.repeat([0, 1], 20)
+    x = gen.normal(size=(40, 12)) + y[:, None]
+    study = run_case_study(x, y, test_size=20, n_genes_1=6, n_genes_2=3, n_swap=2, rng=0, adjust="bh")
+    assert study.table.attrs["adjust"] == "bh"
+    assert "BH controls the FDR" in plot_case_study(study).get_title()
+    plt.close("all")
