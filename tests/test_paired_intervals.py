@@ -83,6 +83,35 @@ def test_newcombe_cavo_printed():
     assert (round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)) == (-0.0621, -0.1186, -0.0046)
 
 
+def test_wald_continuity_corrections_cavo_printed():
+    """contingencytables' tests (test-ch8.R) on Cavo et al.: the Wald interval -0.0621
+    (-0.1184 to -0.0058) and, with the correction inside the standard error,
+    -0.0621 (-0.1186 to -0.0057); the textbook correction adds 1/n = 0.0062 to each side."""
+    cavo = table(80, 6, 16, 59)
+    wald = paired_difference_interval(cavo, method="wald")
+    assert (round(wald.low, 4), round(wald.high, 4)) == (-0.1184, -0.0058)
+    fag = paired_difference_interval(cavo, method="wald_cc_fagerland")
+    assert (round(fag.estimate, 4), round(fag.low, 4), round(fag.high, 4)) == (-0.0621, -0.1186, -0.0057)
+    old = paired_difference_interval(cavo, method="wald_cc")
+    assert (old.low, old.high) == pytest.approx((wald.low - 1 / 161, wald.high + 1 / 161), abs=1e-15)
+    none = paired_difference_interval(table(30, 0, 0, 10), method="wald_cc_fagerland")
+    assert (none.low, none.high) == (0.0, 0.0)   # R's NaN standard error set to 0
+
+
+def test_wald_cc_fagerland_in_the_coverage_functions():
+    got = interval_coverage("wald_cc_fagerland", 30, (0.7, 0.15, 0.1, 0.05))
+    n, probs = 30, (0.7, 0.15, 0.1, 0.05)
+    ref = 0.0
+    for b in range(n + 1):
+        for c in range(n + 1 - b):
+            lo, hi = _reference("wald_cc_fagerland", n - b - c, b, c, 0)
+            if max(lo, -1) <= 0.05 <= min(hi, 1):
+                ref += stats.multinomial.pmf([n - b - c, b, c], n, [probs[0] + probs[3], probs[1], probs[2]])
+    assert got.coverage == pytest.approx(ref, abs=1e-12)
+    grid = coverage_map("wald_cc_fagerland", 30, [0.1, 0.2], [0.1])
+    assert grid.attrs["method"] == "wald_cc_fagerland" and len(grid) == 2
+
+
 @pytest.mark.parametrize(
     "cells,alpha,printed",
     [
@@ -114,6 +143,10 @@ def _reference(method, a, b, c, d, z=Z):
     if method == "wald_cc":
         se = math.sqrt((b + c) / n - ((b - c) / n) ** 2) / math.sqrt(n)
         return est - z * se - 1 / n, est + z * se + 1 / n
+    if method == "wald_cc_fagerland":  # contingencytables' Wald_CI_diff_CC_paired_2x2
+        radicand = (b + c) - (abs(b - c) - 1) ** 2 / n
+        se = math.sqrt(radicand) / n if radicand >= 0 else 0.0  # R: NaN -> 0
+        return est - z * se, est + z * se
     if method == "agresti_min":
         lo, hi = _reference("wald", a + 0.5, b + 0.5, c + 0.5, d + 0.5, z)
         return lo, hi
@@ -181,7 +214,8 @@ TABLES = [(12, 1, 7, 1), (80, 6, 16, 59), (30, 0, 3, 2), (5, 10, 2, 3), (40, 4, 
           (20, 0, 0, 5), (1, 0, 0, 0), (3, 12, 0, 0), (0, 25, 25, 0)]
 
 
-@pytest.mark.parametrize("method", ["wald", "wald_cc", "agresti_min", "bonett_price", "newcombe"])
+@pytest.mark.parametrize("method", ["wald", "wald_cc", "agresti_min", "bonett_price", "newcombe",
+                                    "wald_cc_fagerland"])
 @pytest.mark.parametrize("cells", TABLES)
 def test_closed_forms_match_direct_formula(method, cells):
     ci = paired_difference_interval(table(*cells), method=method)

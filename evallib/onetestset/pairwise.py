@@ -9,15 +9,19 @@ which are preferable for the comparison of classifiers?* (J. Exp. Theor. AI):
 * eqs. (4)-(5) -- the Quesenberry-Hurst / May-Johnson confidence interval for the
   difference of two correlated error rates (:func:`qh_interval`);
 * section 7 -- Holm's step-down adjustment, applied to the tests and to the
-  intervals (:func:`holm_alphas`, :func:`pairwise_table`);
+  intervals (:func:`holm_alphas`, :func:`pairwise_table`), with Bonferroni's and, for
+  the false discovery rate, Benjamini & Hochberg's and Benjamini & Yekutieli's
+  step-up procedures beside it (:func:`adjusted_alphas`, :data:`ADJUSTMENTS`);
 * Table 2 and Figure 4 (:func:`pairwise_table`, :func:`compare_pairwise`,
   :func:`plot_intervals`), and for one run of the case study of
   :func:`evallib.studies.casestudy.run_case_study` (:func:`case_study_table`,
   :func:`plot_case_study`).
 
 And what the literature has learnt since (Fagerland, Lydersen & Laake 2013, 2014):
-the mid-p McNemar test (``mcnemar(b, c, mid_p=True)``), seven intervals for the
-signed difference of the error rates (:func:`paired_difference_interval`), and their
+the mid-p McNemar test (``mcnemar(b, c, mid_p=True)``), eight intervals for the
+signed difference of the error rates (:func:`paired_difference_interval`; the exact
+unconditional test and the interval compatible with the exact test are in
+:mod:`.exactpaired`), and their
 exact coverage and the tests' exact size by enumerating every table
 (:func:`interval_coverage`, :func:`coverage_map`, :func:`test_size`,
 :func:`plot_coverage`, :func:`plot_coverage_map`).
@@ -61,6 +65,7 @@ __all__ = [
     "plot_pvalue_vs_interval",
     "describe_comparison",
     "ADJUSTMENTS",
+    "FDR_ADJUSTMENTS",
     "PAIRED_INTERVAL_METHODS",
     "TEST_METHODS",
     "PairedInterval",
@@ -74,7 +79,14 @@ __all__ = [
     "plot_coverage_map",
 ]
 
-ADJUSTMENTS = ("holm", "bonferroni", "none")
+#: Multiplicity adjustments of every pairwise table. ``"holm"`` (step-down) and ``"bonferroni"``
+#: control the family-wise error rate; ``"bh"`` (Benjamini & Hochberg 1995) and ``"by"``
+#: (Benjamini & Yekutieli 2001) are step-up procedures that control the false discovery rate;
+#: ``"none"`` leaves each comparison at ``alpha``.
+ADJUSTMENTS = ("holm", "bonferroni", "bh", "by", "none")
+
+#: The adjustments that control the false discovery rate: no joint intervals correspond to them.
+FDR_ADJUSTMENTS = ("bh", "by")
 
 
 # --------------------------------------------------------------------------- Table 1
@@ -481,7 +493,8 @@ def qh_coverage(
 
 
 # ------------------------------------------ paired intervals (Fagerland et al. 2014)
-PAIRED_INTERVAL_METHODS = ("wald", "wald_cc", "agresti_min", "bonett_price", "newcombe", "tango", "qh")
+PAIRED_INTERVAL_METHODS = ("wald", "wald_cc", "agresti_min", "bonett_price", "newcombe", "tango", "qh",
+                           "wald_cc_fagerland")
 TEST_METHODS = ("chi2-yates", "chi2", "exact", "mid-p")
 _FOUR_CELL = ("newcombe",)  # the methods that need a and d, not only b, c and n
 _TAIL = 1e-15  # per-cell tail mass left out of an enumeration (see _cell_window)
@@ -564,6 +577,11 @@ def _interval_bounds(method, a, b, c, d, n, alpha):
         se = np.sqrt(np.maximum(b + c - (b - c) ** 2 / n, 0.0)) / n
         half = z * se + (1.0 / n if method == "wald_cc" else 0.0)
         low, high = est - half, est + half
+    elif method == "wald_cc_fagerland":
+        # the correction inside the standard error, as Fagerland's R code has it; its
+        # radicand is negative only for b = c = 0, where R's NaN becomes a standard error of 0
+        se = np.sqrt(np.maximum(b + c - (np.abs(b - c) - 1.0) ** 2 / n, 0.0)) / n
+        low, high = est - z * se, est + z * se
     elif method == "agresti_min":
         b2, c2, n2 = b + 0.5, c + 0.5, n + 2.0
         centre = (b2 - c2) / n2
@@ -621,8 +639,17 @@ def paired_difference_interval(
 
     ``"wald"`` (the textbook Wald interval)
         ``(b - c)/n +- z/n sqrt(b + c - (b - c)^2/n)``.
-    ``"wald_cc"``
-        the Wald interval widened by ``1/n`` on each side (continuity correction).
+    ``"wald_cc"`` (the textbook continuity correction, Fleiss, Levin & Paik 2003,
+        section 13.1)
+        the Wald interval widened by ``1/n`` on each side:
+        ``(b - c)/n +- (z/n sqrt(b + c - (b - c)^2/n) + 1/n)``. Kept as it was for
+        compatibility.
+    ``"wald_cc_fagerland"`` (the correction as Fagerland, Lydersen & Laake's R package
+        ``contingencytables`` computes it, ``Wald_CI_diff_CC_paired_2x2``)
+        the correction inside the standard error, not added to the half-width:
+        ``(b - c)/n +- z/n sqrt(b + c - (|b - c| - 1)^2/n)``. Only slightly wider
+        than the Wald interval (Cavo et al.'s table: -0.1186 to -0.0057 against the
+        Wald interval's -0.1184 to -0.0058), where ``"wald_cc"`` is ``2/n`` wider.
     ``"agresti_min"`` (Agresti & Min 2005)
         the Wald interval after adding 1/2 to each of the four cells (``n + 2``).
     ``"bonett_price"`` (Bonett & Price 2012)
@@ -675,7 +702,9 @@ def paired_difference_interval(
     positive width around 0 (Tango's is ``+-z^2/(n + z^2)``). With ``b + c = n``
     every method returns a proper interval inside [-1, 1]; with ``b = n`` (A wrong
     on every case, B on none) the upper bound is 1, the Wald interval is the point
-    ``[1, 1]`` and the continuity-corrected one ``[1 - 1/n, 1]``. Swapping ``b`` and
+    ``[1, 1]`` and the continuity-corrected one ``[1 - 1/n, 1]``. Fagerland's
+    continuity-corrected interval is the point ``[0, 0]`` when ``b = c = 0`` (its
+    radicand ``-1/n`` is set to 0, as the R code sets the NaN standard error to 0). Swapping ``b`` and
     ``c`` mirrors every interval about 0.
 
     References
@@ -692,6 +721,11 @@ def paired_difference_interval(
     Bonett, D. G. & Price, R. M. (2012). Adjusted Wald confidence interval for a
     difference of binomial proportions based on paired data. Journal of Educational
     and Behavioral Statistics 37, 479-488.
+    Fleiss, J. L., Levin, B. & Paik, M. C. (2003). Statistical Methods for Rates and
+    Proportions, 3rd ed., Wiley, section 13.1.
+    Fagerland, M. W., Lydersen, S. & Laake, P. (2017). Statistical Analysis of
+    Contingency Tables, CRC Press, chapter 8; R package contingencytables,
+    ``Wald_CI_diff_CC_paired_2x2``.
 
     Examples
     --------
@@ -702,6 +736,13 @@ def paired_difference_interval(
     >>> ci = paired_difference_interval(Contingency(80, 6, 16, 59, 161), method="newcombe")
     >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
     (-0.0621, -0.1186, -0.0046)
+
+    The package contingencytables prints the continuity-corrected Wald interval of the
+    same table as -0.0621 (95% CI -0.1186 to -0.0057):
+
+    >>> ci = paired_difference_interval(Contingency(80, 6, 16, 59, 161), method="wald_cc_fagerland")
+    >>> round(ci.low, 4), round(ci.high, 4)
+    (-0.1186, -0.0057)
     """
     table = _check_table(table)
     method = check_choice(method, "method", PAIRED_INTERVAL_METHODS)
@@ -1189,6 +1230,7 @@ METHOD_LABELS = {
     "newcombe": "Newcombe",
     "tango": "Tango score",
     "qh": "Quesenberry-Hurst (paper)",
+    "wald_cc_fagerland": "Wald (cont. corr., Fagerland)",
 }
 
 
@@ -1247,11 +1289,50 @@ def holm_alphas(pvalues: Sequence[float], alpha: float = 0.05) -> np.ndarray:
     return adjusted_alphas(pvalues, alpha, "holm")
 
 
-def adjusted_alphas(pvalues: Sequence[float], alpha: float = 0.05, method: str = "holm") -> np.ndarray:
-    """Per-comparison significance levels for ``method`` in ``"holm"``, ``"bonferroni"``, ``"none"``.
+def _by_constant(m: int) -> float:
+    """Benjamini & Yekutieli's (2001) ``c(m) = sum_{k=1}^{m} 1/k``."""
+    return float(np.sum(1.0 / np.arange(1, m + 1)))
 
-    ``"bonferroni"`` gives ``alpha/m`` to every comparison and ``"none"`` gives
-    ``alpha``; ``"holm"`` is described in :func:`holm_alphas`.
+
+def adjusted_alphas(pvalues: Sequence[float], alpha: float = 0.05, method: str = "holm") -> np.ndarray:
+    """Per-comparison significance levels for ``method`` in :data:`ADJUSTMENTS`.
+
+    With the ``m`` p-values ranked increasingly (rank ``i`` = 1, ..., m; ties ranked by
+    position, a stable sort), the comparison of rank ``i`` is compared with:
+
+    ``"holm"``
+        ``alpha / (m - i + 1)`` (step-down; see :func:`holm_alphas`).
+    ``"bonferroni"``
+        ``alpha / m`` for every comparison.
+    ``"bh"`` (Benjamini & Hochberg 1995)
+        ``i alpha / m`` (step-up).
+    ``"by"`` (Benjamini & Yekutieli 2001, Theorem 1.3)
+        ``i alpha / (m c(m))`` with ``c(m) = 1 + 1/2 + ... + 1/m`` (step-up).
+    ``"none"``
+        ``alpha``.
+
+    Holm and Bonferroni control the family-wise error rate (the probability of any false
+    rejection) at ``alpha``. BH and BY control the false discovery rate instead, the
+    expected share of false rejections among the rejections: BH when the p-values are
+    independent or positively dependent (PRDS), BY under any dependence (the pairwise
+    tests of classifiers on one test set share cases, so their dependence is unknown).
+    The step-up procedures reject every comparison up to the *largest* rank whose
+    p-value is at or below its level, so a comparison can be rejected with a p-value
+    above its own level (Holm, step-down, stops at the first p-value above its level):
+    the decisions are ``reject`` in :func:`pairwise_table`, not ``p <= level``.
+
+    Examples
+    --------
+    Benjamini & Hochberg's (1995, section 4) fifteen p-values: at ``alpha = 0.05`` the
+    procedure rejects the four smallest (0.0001 to 0.0095, the fourth compared with
+    4 x 0.05/15 = 0.0133), as the paper reports.
+
+    >>> from evallib.onetestset.pairwise import adjusted_alphas
+    >>> p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459,
+    ...      0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.0]
+    >>> levels = adjusted_alphas(p, 0.05, "bh")
+    >>> [round(float(v), 4) for v in levels[:5]]
+    [0.0033, 0.0067, 0.01, 0.0133, 0.0167]
     """
     p = _check_pvalues(pvalues)
     alpha = check_alpha(alpha)
@@ -1262,21 +1343,61 @@ def adjusted_alphas(pvalues: Sequence[float], alpha: float = 0.05, method: str =
     if method == "bonferroni":
         return np.full(m, alpha / m)
     order = np.argsort(p, kind="stable")
+    rank = np.arange(1, m + 1)
     levels = np.empty(m)
-    levels[order] = alpha / (m - np.arange(m))
+    if method == "holm":
+        levels[order] = alpha / (m - rank + 1)
+    elif method == "bh":
+        levels[order] = rank * alpha / m
+    else:  # "by"
+        levels[order] = rank * alpha / (m * _by_constant(m))
     return levels
 
 
 def _rejections(p: np.ndarray, levels: np.ndarray, method: str) -> np.ndarray:
-    """Reject decisions; Holm stops at the first non-rejection in p order."""
+    """Reject decisions: Holm stops at the first non-rejection in p order (step-down);
+    BH and BY reject every rank up to the largest one whose p-value meets its level (step-up)."""
     reject = p <= levels
+    order = np.argsort(p, kind="stable")
+    out = np.empty_like(reject)
     if method == "holm":
-        order = np.argsort(p, kind="stable")
-        cum = np.cumprod(reject[order]).astype(bool)
-        out = np.empty_like(reject)
-        out[order] = cum
+        out[order] = np.cumprod(reject[order]).astype(bool)
+        return out
+    if method in FDR_ADJUSTMENTS:
+        passed = np.flatnonzero(reject[order])
+        last = passed[-1] + 1 if passed.size else 0
+        out[order] = np.arange(p.size) < last
         return out
     return reject
+
+
+def _adjusted_pvalues(pvalues: Any, method: str) -> np.ndarray:
+    """Adjusted p-values, in the input order: rejecting where they are ``<= alpha`` is
+    the decision of :func:`adjusted_alphas`' levels at that ``alpha`` (capped at 1).
+
+    Holm (1979): ``max_{j <= i} min(1, (m - j + 1) p_(j))``. Bonferroni: ``min(1, m p)``.
+    Benjamini & Hochberg (1995), in the adjusted form of Wright (1992) and R's
+    ``p.adjust``: ``min_{j >= i} min(1, m p_(j) / j)``; Benjamini & Yekutieli (2001): the
+    same times ``c(m) = sum_{k <= m} 1/k``. ``"none"``: unchanged.
+    """
+    p = np.asarray(pvalues, dtype=float)
+    m = p.size
+    method = check_choice(method, "adjust", ADJUSTMENTS)
+    if method == "none" or m == 0:
+        return p.copy()
+    if method == "bonferroni":
+        return np.minimum(1.0, m * p)
+    order = np.argsort(p, kind="stable")
+    ranked = p[order]
+    rank = np.arange(1, m + 1)
+    if method == "holm":
+        adj = np.maximum.accumulate(np.minimum(1.0, (m - rank + 1) * ranked))
+    else:
+        scale = m * (_by_constant(m) if method == "by" else 1.0)
+        adj = np.minimum.accumulate((np.minimum(1.0, scale * ranked / rank))[::-1])[::-1]
+    out = np.empty(m)
+    out[order] = adj
+    return out
 
 
 # ----------------------------------------------------------------------- Table 2
@@ -1303,9 +1424,11 @@ def pairwise_table(
     n : int
         Test-set size (the same for all pairs); ``b + c <= n``.
     alpha : float
-        Family-wise level, in (0, 1).
-    adjust : {"holm", "bonferroni", "none"}
-        How the per-comparison levels are adjusted for the ``m`` comparisons.
+        Family-wise level (false discovery rate for ``"bh"``/``"by"``), in (0, 1).
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}
+        How the per-comparison levels are adjusted for the ``m`` comparisons
+        (:func:`adjusted_alphas`). ``"bh"`` and ``"by"`` control the false discovery
+        rate, not the family-wise error rate.
 
     Returns
     -------
@@ -1315,12 +1438,35 @@ def pairwise_table(
 
         ``pair`` (the key), ``b``, ``c``, ``n``, ``estimate`` (``|b - c|/n``),
         ``chi2`` (eq. 2 with Yates' correction), ``p`` (its p-value), ``p_exact``
-        (exact binomial test), ``alpha_adj`` (Holm/Bonferroni/unadjusted level,
+        (exact binomial test), ``alpha_adj`` (Holm/Bonferroni/BH/BY/unadjusted level,
         Table 2's alpha column), ``chi2_crit`` (its chi-square critical value,
         Table 2's chi^2 column), ``ci_low``/``ci_high`` (the unadjusted
         ``1 - alpha`` interval of eqs. 4-5), ``ci_adj_low``/``ci_adj_high`` (the
         same at level ``alpha_adj``, Figure 4's wider intervals) and ``reject``
-        (the test's decision; Holm's step-down stops at the first non-rejection).
+        (the test's decision; Holm's step-down stops at the first non-rejection,
+        BH's and BY's step-up rejects every rank up to the last p-value at or below
+        its level). ``attrs`` hold ``alpha``, ``adjust``, ``n`` and
+        ``interval_adjust``, the adjustment of ``ci_adj_low``/``ci_adj_high``.
+
+    Notes
+    -----
+    The false discovery rate is a property of the set of rejections; no joint
+    confidence intervals correspond to it (Benjamini & Yekutieli 2005 give intervals
+    for the *selected* comparisons that control the false coverage-statement rate,
+    a different promise). Under ``"bh"`` and ``"by"`` the columns
+    ``ci_adj_low``/``ci_adj_high`` therefore hold the **unadjusted** ``1 - alpha``
+    intervals, ``attrs["interval_adjust"]`` is ``"none"``, and :func:`format_table`
+    and :func:`plot_intervals` label them as unadjusted. Under ``"holm"``,
+    ``"bonferroni"`` and ``"none"``, ``attrs["interval_adjust"]`` is ``adjust``.
+
+    References
+    ----------
+    .. [1] Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate: a
+       practical and powerful approach to multiple testing. *JRSS B* 57, 289-300.
+    .. [2] Benjamini, Y. & Yekutieli, D. (2001). The control of the false discovery rate
+       in multiple testing under dependency. *Annals of Statistics* 29, 1165-1188.
+    .. [3] Benjamini, Y. & Yekutieli, D. (2005). False discovery rate-adjusted multiple
+       confidence intervals for selected parameters. *JASA* 100, 71-81.
     """
     if not isinstance(counts, Mapping) or len(counts) == 0:
         raise ValueError("counts must be a non-empty mapping {(i, j): (b, c)}")
@@ -1352,13 +1498,14 @@ def pairwise_table(
     crit0 = float(stats.chi2.isf(alpha, df=1))
     b_arr, c_arr = table["b"].to_numpy(), table["c"].to_numpy()
     low, high, _, _ = _qh_bounds(b_arr, c_arr, n, crit0, signed=False)
-    alow, ahigh, _, _ = _qh_bounds(b_arr, c_arr, n, crit, signed=False)
+    fdr = adjust in FDR_ADJUSTMENTS   # no joint intervals: the unadjusted ones, so labelled
+    alow, ahigh, _, _ = _qh_bounds(b_arr, c_arr, n, crit0 if fdr else crit, signed=False)
     table["alpha_adj"] = levels
     table["chi2_crit"] = crit
     table["ci_low"], table["ci_high"] = low, high
     table["ci_adj_low"], table["ci_adj_high"] = alow, ahigh
     table["reject"] = _rejections(p, levels, adjust)
-    table.attrs.update(alpha=alpha, adjust=adjust, n=n)
+    table.attrs.update(alpha=alpha, adjust=adjust, n=n, interval_adjust="none" if fdr else adjust)
     return table[TABLE_COLUMNS]
 
 
@@ -1379,7 +1526,8 @@ def compare_pairwise(
         At least two classifiers, each predicting every test case. Pairs are
         ``(i, j)`` with ``i`` before ``j`` in the mapping's order.
     alpha, adjust
-        As in :func:`pairwise_table`.
+        As in :func:`pairwise_table` (``adjust`` one of :data:`ADJUSTMENTS`: ``"bh"`` and
+        ``"by"`` control the false discovery rate and leave the intervals unadjusted).
 
     Returns
     -------
@@ -1409,13 +1557,21 @@ def pair_label(pair: Any) -> str:
     return str(pair)
 
 
+def _adjusted_ci_label(table: pd.DataFrame) -> str:
+    """The column name of the adjusted intervals: says so when they are not adjusted (BH, BY)."""
+    if table.attrs.get("adjust") in FDR_ADJUSTMENTS:
+        return "CI (unadjusted: FDR has no joint CI)"
+    return "adjusted CI"
+
+
 def format_table(table: pd.DataFrame) -> pd.DataFrame:
     """A readable copy of a :func:`pairwise_table` result, as the paper prints it.
 
     X^2 and the critical value to one decimal, p-values to two significant digits,
     levels to three decimals, intervals as ``[low, high]`` to two decimals.
     Returns a DataFrame of strings indexed by pair; the numbers are unchanged in
-    ``table``.
+    ``table``. Under ``adjust="bh"`` or ``"by"`` the column ``"adjusted CI"`` is named
+    ``"CI (unadjusted: FDR has no joint CI)"``: it holds the unadjusted intervals.
     """
 
     def interval(lo, hi):
@@ -1432,7 +1588,7 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
             "chi2 crit": table["chi2_crit"].map(lambda v: f"{v:.1f}"),
             "|pb - pc|": table["estimate"].map(lambda v: f"{v:.2f}"),
             "CI": interval(table["ci_low"], table["ci_high"]),
-            "adjusted CI": interval(table["ci_adj_low"], table["ci_adj_high"]),
+            _adjusted_ci_label(table): interval(table["ci_adj_low"], table["ci_adj_high"]),
             "reject H0": table["reject"].map({True: "yes", False: "no"}),
         }
     )
@@ -1448,7 +1604,9 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     Bonferroni's (each at ``alpha/m``) hold jointly with probability at least
     ``1 - alpha`` (the union bound); Holm's step-down levels control the tests'
     family-wise error but give the intervals no joint coverage (the last-ranked
-    comparison is at ``alpha`` itself), and the default title says so.
+    comparison is at ``alpha`` itself), and the default title says so. Under BH and BY
+    (false discovery rate) the grey intervals are the unadjusted ones (see
+    :func:`pairwise_table`), and the title and legend say so.
 
     Parameters
     ----------
@@ -1468,8 +1626,9 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with pairwise_table()")
     ax = get_axes(ax, figsize=(7, 3.6))
     x = np.arange(len(table))
+    fdr = table.attrs.get("adjust") in FDR_ADJUSTMENTS
     ax.vlines(x, table["ci_adj_low"], table["ci_adj_high"], colors="0.55", linewidth=1.2,
-              label="adjusted interval")
+              label="unadjusted interval (no FDR interval)" if fdr else "adjusted interval")
     ax.hlines(np.r_[table["ci_adj_low"], table["ci_adj_high"]], np.r_[x, x] - 0.12, np.r_[x, x] + 0.12,
               colors="0.55", linewidth=1.2)
     ax.vlines(x, table["ci_low"], table["ci_high"], colors="C0", linewidth=4, label="unadjusted interval")
@@ -1483,7 +1642,12 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     adjust = table.attrs.get("adjust", "holm")
     pct = f"{100 * (1 - level):g}% " if level is not None else ""
     joint = {"holm": "; Holm levels give no joint coverage", "bonferroni": "; jointly valid"}.get(adjust, "")
-    ax.set_title(title or f"{pct}Quesenberry-Hurst intervals (wider: {adjust} adjustment{joint})")
+    if adjust in FDR_ADJUSTMENTS:
+        default = (f"{pct}Quesenberry-Hurst intervals ({adjust.upper()} controls the false discovery "
+                   "rate; no joint intervals: grey = unadjusted)")
+    else:
+        default = f"{pct}Quesenberry-Hurst intervals (wider: {adjust} adjustment{joint})"
+    ax.set_title(title or default)
     ax.legend(loc="best", fontsize="small", frameon=False)
     return ax
 

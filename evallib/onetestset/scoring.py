@@ -9,7 +9,8 @@ ranks the cases) is judged here on the scores themselves, on one test set:
   (:func:`delong_covariance`, :func:`delong_auc`, :func:`auc_table`, :func:`delong_test`,
   :func:`delong_pairwise`), computed in the O(n log n) form of Sun & Xu (2014): every
   placement value comes from three midrankings, so a million cases take well under a
-  second per score column;
+  second per score column; and the comparison of two AUCs measured on different test
+  sets (:func:`delong_unpaired`, as R's pROC does it for unpaired curves);
 * the Brier score and the log-loss of scores that are probabilities of the positive
   class (:func:`check_probabilities`, :func:`per_case_loss`, :func:`brier_score`,
   :func:`log_loss`, :func:`loss_table`), and the paired t-test on the per-case losses of
@@ -60,6 +61,7 @@ __all__ = [
     "DeLong",
     "AUCInterval",
     "AUCComparison",
+    "UnpairedAUCComparison",
     "LossComparison",
     "LOG_LOSS_EPS",
     "positive_mask",
@@ -67,6 +69,7 @@ __all__ = [
     "delong_auc",
     "auc_table",
     "delong_test",
+    "delong_unpaired",
     "delong_pairwise",
     "check_probabilities",
     "per_case_loss",
@@ -93,7 +96,7 @@ LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 _LOSSES = ("brier", "log")
 
 #: Multiplicity adjustments of the pairwise tables (the names evallib.onetestset.pairwise uses).
-from .pairwise import ADJUSTMENTS  # one list of adjustments for every pairwise table
+from .pairwise import ADJUSTMENTS, _adjusted_pvalues, adjusted_alphas  # one list for every pairwise table
 
 
 def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.DataFrame:
@@ -103,40 +106,42 @@ def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.Data
     order) is tested at ``alpha / (m - i + 1)``; its adjusted p-value is
     ``max_{j <= i} min(1, (m - j + 1) p_(j))`` and ``reject_adj = pvalue_adj <= alpha``
     is Holm's step-down decision. Bonferroni: level ``alpha / m``, ``min(1, m p)``.
-    ``"none"``: unchanged. The adjusted interval of a pair is its **joint** interval:
-    the interval at level ``1 - alpha / m`` (Bonferroni) whatever the test's adjustment,
-    so that all ``m`` cover their true differences together with probability at least
-    ``1 - alpha``; with ``"none"`` it is the unadjusted interval. (Intervals at Holm's
-    step-down levels have no joint coverage, and one can exclude 0 while Holm's test
-    does not reject; a joint interval that excludes 0 implies that Holm rejects.)
+    Benjamini & Hochberg (1995), ``"bh"``: level ``i alpha / m``, adjusted p-value
+    ``min_{j >= i} min(1, m p_(j) / j)``, the step-up decision; Benjamini & Yekutieli
+    (2001), ``"by"``: the same with ``m`` replaced by ``m c(m)``, ``c(m) = sum_{k<=m} 1/k``.
+    BH and BY control the false discovery rate (the expected share of false rejections
+    among the rejections), not the family-wise error rate. ``"none"``: unchanged.
+
+    The adjusted interval of a pair is its **joint** interval under the family-wise
+    adjustments: the interval at level ``1 - alpha / m`` (Bonferroni) whatever the test's
+    adjustment, so that all ``m`` cover their true differences together with probability
+    at least ``1 - alpha``. (Intervals at Holm's step-down levels have no joint coverage,
+    and one can exclude 0 while Holm's test does not reject; a joint interval that
+    excludes 0 implies that Holm rejects.) No joint intervals correspond to the false
+    discovery rate, so under ``"bh"`` and ``"by"`` (and ``"none"``) the adjusted interval
+    is the unadjusted one; ``attrs["interval_adjust"]`` says which (``"bonferroni"`` or
+    ``"none"``) and the formatted tables label the column accordingly.
     ``quantile(level)`` gives the two-sided critical value.
     """
     p = table["pvalue"].to_numpy(dtype=float)
     m = p.size
+    joint = adjust in ("holm", "bonferroni")
+    table.attrs["adjust"] = adjust
+    table.attrs["interval_adjust"] = "bonferroni" if joint else "none"
     if m == 0:
         for c in ("alpha_adj", "pvalue_adj", "low_adj", "high_adj"):
             table[c] = pd.Series(dtype=float)
         table["reject_adj"] = pd.Series(dtype=bool)
         return table
-    if adjust == "none":
-        levels, padj = np.full(m, alpha), p.copy()
-    elif adjust == "bonferroni":
-        levels, padj = np.full(m, alpha / m), np.minimum(1.0, m * p)
-    else:
-        order = np.argsort(p, kind="stable")
-        levels = np.empty(m)
-        levels[order] = alpha / (m - np.arange(m))
-        padj = np.empty(m)
-        padj[order] = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
-    joint = alpha if adjust == "none" else alpha / m
-    half = quantile(joint) * table["se"].to_numpy(dtype=float)
+    levels = adjusted_alphas(p, alpha, adjust)
+    padj = _adjusted_pvalues(p, adjust)
+    half = quantile(alpha / m if joint else alpha) * table["se"].to_numpy(dtype=float)
     d = table["difference"].to_numpy(dtype=float)
     table["alpha_adj"] = levels
     table["pvalue_adj"] = padj
     table["reject_adj"] = padj <= alpha
     table["low_adj"] = d - half
     table["high_adj"] = d + half
-    table.attrs["adjust"] = adjust
     return table
 
 
@@ -578,14 +583,165 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, pos_label: Any = Non
     return res
 
 
+@dataclass(frozen=True)
+class UnpairedAUCComparison:
+    """DeLong's comparison of two AUCs measured on two different (independent) test sets.
+
+    Attributes
+    ----------
+    auc_a, auc_b : the two AUCs.
+    se_a, se_b : their DeLong standard errors, ``sqrt(S10/m + S01/n)`` of each curve.
+    difference : ``auc_a - auc_b``.
+    se : ``sqrt(se_a^2 + se_b^2)``: independent test sets, so no covariance term.
+    statistic : ``difference / se`` (pROC's ``D``).
+    df : Welch-Satterthwaite degrees of freedom,
+        ``(V_a + V_b)^2 / (V_a^2/(N_a - 1) + V_b^2/(N_b - 1))`` with ``V = se^2`` and ``N``
+        the cases of each test set (as R's pROC computes them); ``inf`` when both
+        variances are 0.
+    pvalue : two-sided, ``2 P(T_df >= |statistic|)``.
+    low, high : ``difference -/+ t_{df, alpha/2} se``, clipped to [-1, 1].
+    reject : ``pvalue <= alpha``.
+    alpha : the level.
+    n_pos_a, n_neg_a, n_pos_b, n_neg_b : positive and negative cases of each test set.
+    method : ``"DeLong (unpaired)"``.
+    """
+
+    auc_a: float
+    auc_b: float
+    se_a: float
+    se_b: float
+    difference: float
+    se: float
+    statistic: float
+    df: float
+    pvalue: float
+    low: float
+    high: float
+    reject: bool
+    alpha: float
+    n_pos_a: int
+    n_neg_a: int
+    n_pos_b: int
+    n_neg_b: int
+    method: str = "DeLong (unpaired)"
+
+
+def delong_unpaired(y_a: Any, score_a: Any, y_b: Any, score_b: Any, *, pos_label: Any = None,
+                    alpha: float = 0.05) -> UnpairedAUCComparison:
+    """DeLong's test of ``AUC_A = AUC_B`` for two ROC curves on different test sets.
+
+    Classifier A is scored on one test set, B on another with other cases (another
+    hospital, another year, another split). The two AUCs are then independent, and the
+    variance of their difference is the sum of the two curves' DeLong variances,
+    ``V = S_A + S_B`` with ``S = S10/m + S01/n`` for each (DeLong, DeLong &
+    Clarke-Pearson 1988, eq. 2, with no covariance between the curves). The statistic
+    ``D = (theta_A - theta_B)/sqrt(V)`` is referred, as R's pROC does for unpaired curves
+    (``roc.test(..., paired = FALSE)``), to Student's t with the Welch-Satterthwaite
+    degrees of freedom ``V^2 / (S_A^2/(N_A - 1) + S_B^2/(N_B - 1))``; with hundreds of
+    cases this is the normal reference to three decimals. When both test sets are the
+    same cases, use the paired :func:`delong_test`: it accounts for the covariance.
+
+    Parameters
+    ----------
+    y_a, score_a : the labels and A's scores on A's test set.
+    y_b, score_b : the labels and B's scores on B's test set (any size).
+    pos_label : the positive class in both label sequences (required unless the labels
+        are 0/1 or False/True).
+    alpha : in (0, 1); level of the test and ``1 - alpha`` coverage of the interval.
+
+    Returns
+    -------
+    UnpairedAUCComparison
+
+    Raises
+    ------
+    ValueError
+        When a test set has fewer than two positive or two negative cases, or on the
+        input errors of :func:`positive_mask` (each message names ``y_a`` or ``y_b``).
+
+    Notes
+    -----
+    With perfect separation on both test sets (both AUCs 0 or 1) the two variances are
+    0: then ``df`` is ``inf``, and the result is ``statistic = 0``, ``pvalue = 1`` when
+    the AUCs are equal, else an infinite statistic and ``pvalue = 0``; the interval is
+    the single point ``difference``.
+
+    References
+    ----------
+    DeLong, DeLong & Clarke-Pearson (1988), eq. (2); Robin et al. (2011), pROC: an
+    open-source package for R and S+ to analyze and compare ROC curves, *BMC
+    Bioinformatics* 12, 77 (``roc.test``, unpaired DeLong).
+
+    Examples
+    --------
+    Two tiny test sets, by hand. A's placements are 3/4 and 1 for the positives and 1
+    and 3/4 for the negatives (one tie), each pair with sample variance 1/32, so
+    ``V_A = (1/32)/2 + (1/32)/2 = 1/32``; B's are 1/2, 1 and 1, 1/2, so ``V_B = 1/8``;
+    ``V = 5/32 = 0.15625``.
+
+    >>> from evallib.onetestset.scoring import delong_unpaired
+    >>> res = delong_unpaired([0, 0, 1, 1], [0.1, 0.5, 0.5, 0.9], [0, 0, 1, 1], [0.2, 0.6, 0.4, 0.8])
+    >>> res.auc_a, res.auc_b, round(res.se ** 2, 6)
+    (0.875, 0.75, 0.15625)
+
+    pROC's own test of unpaired curves (``roc.test(r.wfns, r.s100b, paired = FALSE)`` on its
+    aSAH data) expects ``D = 1.43490640926908`` and ``p = 0.152825378808796``; the tests
+    of this module reproduce both.
+    """
+    alpha = check_alpha(alpha)
+    fits = []
+    for label, y, score in (("a", y_a, score_a), ("b", y_b, score_b)):
+        arr = np.asarray(score)
+        if arr.ndim != 1:
+            raise ValueError(f"score_{label} must be one-dimensional (one score per case), got shape {arr.shape}")
+        pos = positive_mask(y, pos_label, name=f"y_{label}")
+        _, mat = _score_matrix({f"score_{label}": arr}, pos.shape[0], name=f"score_{label}")
+        m = int(pos.sum())
+        n = int(pos.shape[0] - m)
+        if m < 2 or n < 2:
+            raise ValueError(f"y_{label} must contain at least 2 positive and 2 negative cases for DeLong's "
+                             f"variance, got {m} positive and {n} negative")
+        v = _placements(mat[:, 0], pos, m, n)
+        v10, v01 = v[pos], v[~pos]
+        var = float(np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n)
+        fits.append((float(v10.mean()), max(var, 0.0), m, n))
+    (auc_a, var_a, m_a, n_a), (auc_b, var_b, m_b, n_b) = fits
+    diff = auc_a - auc_b
+    var = var_a + var_b
+    scale = max(var_a, var_b)
+    denom = var_a ** 2 / (m_a + n_a - 1) + var_b ** 2 / (m_b + n_b - 1)
+    df = var * var / denom if denom > 0 else float("inf")
+    se = float(np.sqrt(var)) if var > 1e-300 else 0.0
+    if se == 0.0 or var <= 1e-12 * scale:
+        se = 0.0
+        df = float("inf")
+        if abs(diff) <= 1e-12:
+            diff, t, p = 0.0, 0.0, 1.0
+        else:
+            t, p = float(np.copysign(np.inf, diff)), 0.0
+    else:
+        t = diff / se
+        p = float(2.0 * stats.t.sf(abs(t), df))
+    q = float(stats.t.isf(alpha / 2.0, df))
+    return UnpairedAUCComparison(
+        auc_a=auc_a, auc_b=auc_b, se_a=float(np.sqrt(var_a)), se_b=float(np.sqrt(var_b)), difference=diff,
+        se=se, statistic=float(t), df=float(df), pvalue=p, low=float(max(-1.0, diff - q * se)),
+        high=float(min(1.0, diff + q * se)), reject=bool(p <= alpha), alpha=alpha, n_pos_a=m_a, n_neg_a=n_a,
+        n_pos_b=m_b, n_neg_b=n_b)
+
+
 def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float = 0.05,
                     adjust: str = "holm") -> pd.DataFrame:
     """DeLong's paired test for every pair of score columns, as a tidy table.
 
     One covariance matrix serves all pairs. ``pvalue``, ``low``/``high`` and ``reject``
     are per pair (unadjusted); the ``_adj`` columns apply ``adjust`` over the pairs:
-    Holm's step-down levels and adjusted p-values (Holm 1979), Bonferroni, or none, and
-    joint (Bonferroni) intervals, as the report's pairwise table of error rates does.
+    Holm's step-down levels and adjusted p-values (Holm 1979) or Bonferroni's, with joint
+    (Bonferroni) intervals, as the report's pairwise table of error rates does; or
+    Benjamini & Hochberg's (``"bh"``) or Benjamini & Yekutieli's (``"by"``) step-up
+    levels and adjusted p-values, which control the false discovery rate, not the
+    family-wise error rate, and have no joint intervals: under them (and ``"none"``) the
+    ``_adj`` intervals are the unadjusted ones (``attrs["interval_adjust"] == "none"``).
 
     Returns
     -------
@@ -594,7 +750,9 @@ def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: f
         se, statistic, pvalue, low, high, reject, alpha, method, alpha_adj, pvalue_adj,
         reject_adj, low_adj, high_adj`` (``alpha_adj``: the test's level for the pair;
         ``low_adj``/``high_adj``: the joint interval at level ``1 - alpha/m``, or the
-        unadjusted one when ``adjust="none"``); ``table.attrs["adjust"]`` names the adjustment.
+        unadjusted one when ``adjust`` is ``"none"``, ``"bh"`` or ``"by"``);
+        ``table.attrs["adjust"]`` names the adjustment and ``table.attrs["interval_adjust"]``
+        that of the intervals (``"bonferroni"`` or ``"none"``).
 
     Examples
     --------
@@ -874,8 +1032,9 @@ def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: A
 
     Columns that are not probabilities (values outside [0, 1]) are left out; their
     names are in ``table.attrs["skipped"]``. ``pvalue``, ``low``/``high`` and ``reject``
-    are per pair; the ``_adj`` columns apply ``adjust`` (``"holm"``, ``"bonferroni"`` or
-    ``"none"``) over the pairs, as in :func:`delong_pairwise`.
+    are per pair; the ``_adj`` columns apply ``adjust`` (``"holm"``, ``"bonferroni"``,
+    ``"bh"``, ``"by"`` or ``"none"``) over the pairs, as in :func:`delong_pairwise`
+    (BH and BY control the false discovery rate and leave the intervals unadjusted).
 
     Returns
     -------
@@ -946,9 +1105,12 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
     (Bonferroni) interval, the adjusted p-value (floored at 1e-15) and the verdict."""
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
     adjust = table.attrs.get("adjust", "holm")
-    named = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "none": "unadjusted"}.get(
-        adjust, f"{adjust}-adjusted")
-    joint = "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
+    named = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "bh": "BH-adjusted (FDR)",
+             "by": "BY-adjusted (FDR)", "none": "unadjusted"}.get(adjust, f"{adjust}-adjusted")
+    if adjust in ("bh", "by"):
+        joint = "interval (unadjusted: FDR has no joint interval)"
+    else:
+        joint = "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
 
     def bounds(low, high):
         return [f"[{lo:+.{digits}f}, {hi:+.{digits}f}]" for lo, hi in zip(table[low], table[high])]

@@ -296,6 +296,8 @@ def plot_case_study(study: Any, ax=None):
     adjust = table.attrs.get("adjust", "holm")
     grey = {"holm": "grey: at Holm levels, not joint intervals",
             "bonferroni": "grey: at Bonferroni levels, jointly valid",
+            "bh": "BH controls the FDR, no joint intervals: grey = unadjusted",
+            "by": "BY controls the FDR, no joint intervals: grey = unadjusted",
             "none": "no adjustment: grey = unadjusted"}[adjust]
     title = f"{len(study.y_test)} test cases: {100 * (1 - alpha):g}% intervals ({grey})"
     return plot_intervals(table, ax=ax, title=title)
