@@ -266,5 +266,5 @@ def test_tables_share_posthoc_friedmans_shape():
     table = _random_table(6)
     cols = list(posthoc_friedman(table).columns)
     assert list(posthoc_quade(table).columns) == cols == list(posthoc_aligned_ranks(table).columns)
-    for method in ("rom", "holland", "benjamini-hochberg"):
+    for method in ("rom", "holland", "bh"):
         assert len(posthoc_quade(table, method=method, control="L4")) == 4

@@ -75,7 +75,7 @@ __all__ = [
 #: The procedures that control the false discovery rate (the expected share of false
 #: rejections among the rejections), not the family-wise error: Benjamini & Hochberg (1995)
 #: and Benjamini & Yekutieli (2001).
-FDR_METHODS = ("benjamini-hochberg", "benjamini-yekutieli")
+FDR_METHODS = ("bh", "by")
 #: Procedures for all pairs and against a control (García & Herrera 2008; García et al.
 #: 2010 for Holland and Rom), each list ending with the two FDR procedures.
 ALL_PAIRS_METHODS = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann", *FDR_METHODS)
@@ -287,8 +287,8 @@ def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.nda
       al. 2010 print instead ``min_{j>=i} (alpha / alpha_{m-j+1}) p_j`` at one
       ``alpha``, which agrees with it at that ``alpha`` and rejects the same
       hypotheses there);
-    * ``"benjamini-hochberg"``: ``min(1, min_{j>=i} m p_j / j)`` (step-up);
-    * ``"benjamini-yekutieli"``: ``min(1, min_{j>=i} c_m m p_j / j)``,
+    * ``"bh"`` (Benjamini-Hochberg): ``min(1, min_{j>=i} m p_j / j)`` (step-up);
+    * ``"by"`` (Benjamini-Yekutieli): ``min(1, min_{j>=i} c_m m p_j / j)``,
       ``c_m = 1 + 1/2 + ... + 1/m``.
 
     The last two control the *false discovery rate* -- the expected share of false
@@ -332,7 +332,7 @@ def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.nda
 
     Examples
     --------
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], "benjamini-hochberg").round(4).tolist()
+    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], "bh").round(4).tolist()
     [0.02, 0.04, 0.04, 0.02]
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], "holland").round(4).tolist()
     [0.0297, 0.0591, 0.0591, 0.0199]
@@ -373,9 +373,9 @@ def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.nda
         adj = np.minimum(1.0, np.maximum.accumulate(-np.expm1((m - i + 1.0) * np.log1p(-ps))))
     elif method == "rom":
         adj = _rom_apv(ps)
-    elif method == "benjamini-hochberg":
+    elif method == "bh":
         adj = _stepup(m * ps / i)
-    elif method == "benjamini-yekutieli":
+    elif method == "by":
         adj = _stepup(float(np.sum(1.0 / i)) * m * ps / i)
     else:
         return _bergmann(p, k)          # computed in the input order
@@ -473,10 +473,10 @@ def posthoc_friedman(
         (the studentized range of ``k`` means with infinite df at ``sqrt(2) |z|``,
         the test behind Demšar's CD), ``"bonferroni"``, ``"holm"``, ``"shaffer"``
         (Shaffer's static procedure), ``"bergmann"`` (Bergmann-Hommel, ``k <=
-        10``), ``"benjamini-hochberg"`` or ``"benjamini-yekutieli"``. With a
+        10``), ``"bh"`` or ``"by"``. With a
         control (:data:`CONTROL_METHODS`): ``"bonferroni-dunn"``, ``"holm"``,
         ``"hochberg"``, ``"finner"``, ``"li"``, ``"holland"``, ``"rom"``,
-        ``"benjamini-hochberg"`` or ``"benjamini-yekutieli"``. The two
+        ``"bh"`` or ``"by"``. The two
         Benjamini procedures control the false discovery rate, not the
         family-wise error (:func:`adjust_pvalues`).
     control : name, optional
