@@ -31,7 +31,7 @@ from scipy import stats
 
 from .._validate import check_alpha, check_choice, check_count, check_rng
 from .posthoc import _check_method, _posthoc_table
-from .ranktests import TIE_RTOL, _check_scores, snap_ties
+from .ranktests import TIE_RTOL, _as_table, _check_scores, snap_ties
 
 __all__ = [
     "AlignedRanksResult",
@@ -498,21 +498,7 @@ class SkillingsMackResult:
 
 
 def _check_table_with_gaps(scores: Any) -> pd.DataFrame:
-    if isinstance(scores, pd.DataFrame):
-        table = scores.copy()
-    else:
-        try:
-            arr = np.asarray(scores, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError("scores must be a table of numbers (data sets x algorithms), NaN for missing") from None
-        if arr.ndim != 2:
-            raise ValueError(
-                f"scores must be two-dimensional (rows: data sets, columns: algorithms), got shape {arr.shape}")
-        table = pd.DataFrame(arr, columns=[f"algorithm {j + 1}" for j in range(arr.shape[1])])
-    try:
-        values = table.to_numpy(dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("scores must hold numbers only, NaN for a missing score") from None
+    table, values = _as_table(scores, ", NaN for a missing score")
     if values.shape[1] < 2:
         raise ValueError(f"scores must have at least 2 algorithms (columns) to compare, got {values.shape[1]}")
     if np.isinf(values).any():

@@ -162,15 +162,16 @@ def demsar_table_6(*, ranks: bool = False) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------- validation
-def _check_scores(scores: Any) -> pd.DataFrame:
-    """A data sets x algorithms table of finite numbers, at least 2 x 2."""
+def _as_table(scores: Any, missing: str = "") -> tuple[pd.DataFrame, np.ndarray]:
+    """``scores`` as a data sets x algorithms frame and its float values; ``missing`` is the
+    phrase the type errors add (e.g. ``", NaN for missing"``)."""
     if isinstance(scores, pd.DataFrame):
         table = scores.copy()
     else:
         try:
             arr = np.asarray(scores, dtype=float)
         except (TypeError, ValueError):
-            raise TypeError("scores must be a table of numbers (data sets x algorithms)") from None
+            raise TypeError(f"scores must be a table of numbers (data sets x algorithms){missing}") from None
         if arr.ndim != 2:
             raise ValueError(
                 f"scores must be two-dimensional (rows: data sets, columns: algorithms), got shape {arr.shape}")
@@ -178,7 +179,13 @@ def _check_scores(scores: Any) -> pd.DataFrame:
     try:
         values = table.to_numpy(dtype=float)
     except (TypeError, ValueError):
-        raise TypeError("scores must hold numbers only (rows: data sets, columns: algorithms)") from None
+        raise TypeError(f"scores must hold numbers only (rows: data sets, columns: algorithms){missing}") from None
+    return table, values
+
+
+def _check_scores(scores: Any) -> pd.DataFrame:
+    """A data sets x algorithms table of finite numbers, at least 2 x 2."""
+    table, values = _as_table(scores)
     n, k = values.shape
     if k < 2:
         raise ValueError(f"scores must have at least 2 algorithms (columns) to compare, got {k}")
