@@ -19,6 +19,8 @@ from scipy import stats
 from scipy.special import beta as beta_fn
 from statsmodels.stats.weightstats import DescrStatsW
 
+from _references import cr2_dense as _cr2_dense
+
 from evallib.items.passk import PassAtK, pass_at_k, unbiased_pass_at_k, unbiased_pass_hat_k
 
 
@@ -62,27 +64,6 @@ def test_large_n_matches_exact_integer_binomials_and_chens_code(k):
         assert o == pytest.approx(_chen_figure_3(n, c, k), rel=1e-11)
         assert h == pytest.approx(exact_all, rel=1e-10, abs=1e-300)
 
-
-def _cr2_dense(values, labels):
-    """CR2 of a mean and its Bell-McCaffrey df, written out with matrices (Bell & McCaffrey
-    2002): A_g = (I - H_gg)^(-1/2) by eigendecomposition, V = sum_g (1' A_g e_g)^2 / N^2,
-    df = tr(B)^2 / tr(B^2) with B_gh = a_g' M a_h, M = I - J/N (Imbens & Kolesar 2016)."""
-    values = np.asarray(values, float)
-    n = values.size
-    groups = [np.flatnonzero(labels == g) for g in np.unique(labels)]
-    resid = values - values.mean()
-    meat, cols = 0.0, []
-    for rows in groups:
-        w, v = np.linalg.eigh(np.eye(rows.size) - np.full((rows.size, rows.size), 1.0 / n))
-        a = v @ np.diag(w ** -0.5) @ v.T
-        meat += (np.ones(rows.size) @ a @ resid[rows]) ** 2
-        col = np.zeros(n)
-        col[rows] = a @ np.ones(rows.size) / n
-        cols.append(col)
-    m = np.eye(n) - np.full((n, n), 1.0 / n)
-    big_a = np.column_stack(cols)
-    b = big_a.T @ m @ big_a
-    return math.sqrt(meat) / n, np.trace(b) ** 2 / np.trace(b @ b)
 
 
 def test_items_with_different_n_are_each_computed_with_their_own_n():

@@ -1,0 +1,35 @@
+"""Reference computations shared by the test files, written out from their sources.
+
+A plain module, not a test file (like ``_nbtools.py``): the tests import it as
+``from _references import ...``. Each function is a direct, slow, dense transcription
+of a published formula, independent of the vectorised code in ``evallib``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def cr2_dense(values, labels):
+    """CR2 of a mean and its Bell-McCaffrey df, written out with matrices (Bell & McCaffrey
+    2002): A_g = (I - H_gg)^(-1/2) by eigendecomposition, V = sum_g (1' A_g e_g)^2 / N^2,
+    df = tr(B)^2 / tr(B^2) with B_gh = a_g' M a_h, M = I - J/N (Imbens & Kolesar 2016)."""
+    values = np.asarray(values, float)
+    labels = np.asarray(labels)
+    n = values.size
+    groups = [np.flatnonzero(labels == g) for g in np.unique(labels)]
+    resid = values - values.mean()
+    meat, cols = 0.0, []
+    for rows in groups:
+        w, v = np.linalg.eigh(np.eye(rows.size) - np.full((rows.size, rows.size), 1.0 / n))
+        a = v @ np.diag(w ** -0.5) @ v.T
+        meat += (np.ones(rows.size) @ a @ resid[rows]) ** 2
+        col = np.zeros(n)
+        col[rows] = a @ np.ones(rows.size) / n
+        cols.append(col)
+    m = np.eye(n) - np.full((n, n), 1.0 / n)
+    big_a = np.column_stack(cols)
+    b = big_a.T @ m @ big_a
+    return math.sqrt(meat) / n, np.trace(b) ** 2 / np.trace(b @ b)
