@@ -36,6 +36,7 @@ __all__ = [
     "DATASET_COLUMN_NAMES",
     "Results",
     "find_dataset_column",
+    "is_results_table",
     "load_results",
 ]
 
@@ -98,6 +99,40 @@ def find_dataset_column(columns: Any) -> str | None:
     return hits[0] if hits else None
 
 
+def is_results_table(columns: Any, *, label_column: str = "label") -> bool:
+    """Whether a table with these columns is a results table rather than a predictions file.
+
+    The rule the command line can use to choose the report when ``--dataset-column`` is not
+    given: no column holds true labels (``label_column``) and a column is named like a data-set
+    column (:func:`find_dataset_column`; two such columns count too, so that
+    :func:`load_results` asks which one).
+
+    Parameters
+    ----------
+    columns : iterable of column names
+    label_column : str
+        The predictions file's label column (``--label-column``).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_results_table(["data set", "C4.5", "C4.5+m"])
+    True
+    >>> is_results_table(["label", "pred_a", "pred_b", "dataset"])
+    False
+    """
+    names = [str(c).strip() for c in columns]
+    if str(label_column).strip() in names:
+        return False
+    try:
+        return find_dataset_column(names) is not None
+    except ReportInputError:  # two candidates: a results table whose column must be named
+        return True
+
+
 @dataclass(frozen=True)
 class Results:
     """A checked results table.
@@ -154,6 +189,8 @@ def _read(source: Any, sheet: Any) -> tuple[pd.DataFrame, str, str]:
         frame = source
         if frame.index.name is not None or isinstance(frame.index, pd.MultiIndex):
             frame = frame.reset_index()  # e.g. evallib.demsar_table_6(): the data sets are the index
+        elif not isinstance(frame.index, pd.RangeIndex) and "data set" not in frame.columns:
+            frame = frame.rename_axis("data set").reset_index()  # an unnamed index of names
         return frame, "<DataFrame>", ""
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"source must be a file path or a pandas DataFrame, got {type(source).__name__}")
@@ -269,7 +306,8 @@ def load_results(
         workbooks, ``.parquet``, ``.feather``, ``.json`` and ``.pkl`` files by the matching
         pandas reader (the predictions report's reader,
         :func:`evallib.report.inputs.load_predictions`). A DataFrame whose index is named
-        (e.g. :func:`evallib.demsar_table_6`) has its index taken as a column.
+        (e.g. :func:`evallib.demsar_table_6`) has its index taken as a column; an unnamed
+        index other than 0, 1, 2, ... becomes the column ``data set``.
     dataset_column : str, optional
         The column holding the data sets' names. None: the one column named like
         :data:`DATASET_COLUMN_NAMES` (``dataset``, ``data set``, ``data_set``, ``task``, ...,
