@@ -29,7 +29,7 @@ from scipy import stats
 from evallib import demsar_table_6, offline_benchmark_scores
 from evallib.report import ReportExecutionError, ReportInputError
 from evallib.report import datasets_runner as drun
-from evallib.report.datasets_inputs import find_dataset_column, load_results
+from evallib.report.datasets_inputs import find_dataset_column, is_results_table, load_results
 from evallib.report.datasets_sections import (
     TopTwoBayes,
     assumptions,
@@ -115,9 +115,25 @@ def test_an_unnamed_first_column_or_a_named_one(tmp_path):
     frame = demsar_aucs().rename_axis("source").reset_index()
     res = load_results(_write(frame, tmp_path / "u.csv", index=False), dataset_column="source")
     assert res.dataset_from == "given" and res.classifiers == tuple(DEMSAR_NAMES)
+    res = load_results(demsar_aucs().rename_axis(None))  # a DataFrame indexed by unnamed names
+    assert res.dataset_column == "data set" and res.datasets[-1] == "wine"
     assert find_dataset_column(["origin", "C4.5"]) is None
     with pytest.raises(ReportInputError, match="'data set' and 'Task' could each be the data-set column"):
         find_dataset_column(["data set", "Task", "C4.5"])
+
+
+def test_results_tables_are_told_from_predictions_files(tmp_path):
+    """The command line's rule: no label column and a data-set column by name. The shipped
+    predictions example and Demšar's table, both read from disk, fall on the right sides."""
+    from evallib.report import EXAMPLE_PATH
+
+    predictions = pd.read_csv(EXAMPLE_PATH)
+    assert not is_results_table(predictions.columns)
+    assert not is_results_table(predictions.assign(dataset="gse4335").columns)  # a label column decides
+    table6 = pd.read_csv(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    assert is_results_table(table6.columns)
+    assert is_results_table(table6.assign(task="x").columns)  # ambiguous: load_results asks which
+    assert not is_results_table(table6.rename(columns={"data set": "origin"}).columns)
 
 
 def _bad_tables() -> dict[str, tuple[pd.DataFrame, dict, tuple[str, ...]]]:
@@ -411,6 +427,18 @@ def test_summary_states_effects_before_p_values_and_escapes_names(tmp_path):
     assert f"Kendall's W = {ref.statistic / 42:.3f}" in friedman_line and f"= {ref.statistic:.2f}" in friedman_line
     assert friedman_line.index("Kendall's W") < friedman_line.index("p = ")  # the effect comes first
     assert len(bullets) == 6 and len(set(bullets)) == 6  # ranking, Friedman, pairs, control, Bayes, caveat
+
+
+def test_a_shared_best_rank_is_said_as_such(tmp_path):
+    """On iris and mushroom, C4.5+m and C4.5+m+cf have equal AUCs (Table 6): they share rank 1.5."""
+    table = demsar_aucs().loc[["iris", "mushroom"], ["C4.5+m", "C4.5+m+cf"]]
+    res = load_results(_write(table, tmp_path / "tie.csv"))
+    overview, fs = describe_results(res), friedman_test(res)
+    text = results_summary(res, overview=overview, friedman=fs, posthoc=posthoc_tests(res), bayes=None)
+    mean = f"{table['C4.5+m'].mean():.4g}"
+    assert "**C4.5+m** and **C4.5+m+cf** share the best average rank, 1.500" in text
+    assert f"Their mean scores are {mean} and {mean}" in text and "Its mean" not in text
+    assert fs.kendall_w == 0.0 and fs.pvalue == 1.0
 
 
 def test_assumptions_name_the_table_and_its_limits(tmp_path):

@@ -313,7 +313,7 @@ class FriedmanSection:
             f"Iman-Davenport F = {f_text}, df = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
         ]
         if self.exact_pvalue is not None:
-            lines.append(f"exact permutation p-value: {format_p(self.exact_pvalue)[2:]}")
+            lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue)}")
         if self.untied_statistic is not None:
             uf = "infinite" if math.isinf(self.untied_f) else f"{self.untied_f:.2f}"
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "

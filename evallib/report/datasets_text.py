@@ -166,9 +166,14 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     others = [f"{md_escape(c)} {t.loc[c, 'average rank']:.3f}" for c in t.index[len(tied):]]
     rest = f"; then {_listing(others)}" if others else ""
     better = "higher" if results.higher_is_better else "lower"
+    if len(tied) == 1:
+        scores = (f"Its mean score is {_num(t.iloc[0]['mean'])} ({better} is better), and it is best on "
+                  f"{int(t.iloc[0]['best on'])} of the {n} data sets.")
+    else:
+        scores = (f"Their mean scores are {_listing([_num(t.loc[c, 'mean']) for c in tied])} ({better} is "
+                  "better).")
     return (f"Over {n} data sets, {lead} (1 = best, {k} = worst; if the classifiers performed alike each "
-            f"would average {(k + 1) / 2:g}){rest}. Its mean score is {_num(t.iloc[0]['mean'])} ({better} "
-            f"is better), and it is best on {int(t.iloc[0]['best on'])} of the {n} data sets.")
+            f"would average {(k + 1) / 2:g}){rest}. {scores}")
 
 
 def _friedman_sentence(fs: FriedmanSection) -> str:
@@ -194,7 +199,8 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
     if len(hits):
         named = [f"{md_escape(r.a)} vs {md_escape(r.b)} (rank difference {r.rank_difference:.3f}, "
                  f"adjusted {format_p(r.pvalue_adjusted)})" for r in hits.itertuples()]
-        head = (f"{name}'s procedure over the {_count(m, 'pair')} finds {len(hits)} that differ at alpha = "
+        head = (f"{name}'s procedure over the {_count(m, 'pair')} finds {len(hits)} that "
+                f"{'differs' if len(hits) == 1 else 'differ'} at alpha = "
                 f"{ph.alpha:g}: {_listing(named)}")
     else:
         top = t.iloc[0]
