@@ -375,6 +375,19 @@ def test_the_cd_diagram_joins_exactly_the_pairs_nemenyi_does_not_separate(tmp_pa
     matplotlib.pyplot.close("all")
 
 
+def test_diagrams_draw_names_that_look_like_formulas(tmp_path):
+    """Matplotlib reads $...$ as TeX; a classifier named so must be drawn as written."""
+    frame = demsar_aucs().rename(columns={"C4.5": r"cost $\foo{ $", "C4.5+m": "$m$"})
+    res = load_results(_write(frame, tmp_path / "t.csv"))
+    ph = posthoc_tests(res, control=r"cost $\foo{ $", control_method="bonferroni-dunn")
+    for against in (False, True):
+        ax = plot_posthoc_diagram(ph, against_control=against)
+        ax.figure.savefig(tmp_path / "cd.png")  # drawing parses every text
+        labels = [t.get_text() for t in ax.texts]
+        assert any(r"cost \$\foo{ \$" in t for t in labels) and any(r"\$m\$" in t for t in labels)
+    matplotlib.pyplot.close("all")
+
+
 # ---------------------------------------------------------------------- section 4
 def test_bayesian_top_two_against_baycomp(tmp_path):
     baycomp = pytest.importorskip("baycomp")

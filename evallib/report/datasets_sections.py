@@ -70,6 +70,7 @@ __all__ = [
     "friedman_test",
     "posthoc_tests",
     "plot_posthoc_diagram",
+    "mpl_escape",
     "bayesian_top_two",
     "assumptions",
 ]
@@ -536,6 +537,20 @@ def posthoc_tests(
                           alpha=alpha)
 
 
+def mpl_escape(name: Any) -> str:
+    """A name as matplotlib text: ``$`` escaped, so that no name is read as a formula.
+
+    Matplotlib reads text between two dollar signs as mathtext and fails on what is not
+    valid TeX (a classifier called ``cost $\\foo{ $`` would stop the report).
+
+    Examples
+    --------
+    >>> mpl_escape("a $b$")
+    'a \\\\$b\\\\$'
+    """
+    return str(name).replace("$", r"\$")
+
+
 def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = False, ax=None):
     """The critical-difference diagram of section 3 (Demšar 2006, Figures 1 and 2).
 
@@ -562,18 +577,27 @@ def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = Fal
        *JMLR* 7, 1-30 (section 3.2.4, Figures 1-2).
     """
     level = f"alpha = {posthoc.alpha:g}"
+    ranks = posthoc.avg_ranks.rename(index=mpl_escape)
     if against_control:
         if posthoc.control is None:
             raise ValueError("against_control needs a PosthocSection computed with a control")
         name = METHOD_NAMES[posthoc.control_method]
         cd = posthoc.cd_control if posthoc.control_method == "bonferroni-dunn" else None
-        return plot_cd_diagram(posthoc.avg_ranks, cd, posthoc=posthoc.control_table, alpha=posthoc.alpha, ax=ax,
+        table = _escaped(posthoc.control_table)
+        table.attrs["control"] = mpl_escape(posthoc.control)
+        return plot_cd_diagram(ranks, cd, posthoc=table, alpha=posthoc.alpha, ax=ax,
                                title=f"Against the control ({name}, {level}): joined = not shown to differ")
-    table = posthoc.pairs[["a", "b", "reject"]].copy()
-    table.attrs.update(posthoc.pairs.attrs)
     name = METHOD_NAMES[posthoc.method]
-    return plot_cd_diagram(posthoc.avg_ranks, posthoc.cd, posthoc=table, alpha=posthoc.alpha, ax=ax,
+    return plot_cd_diagram(ranks, posthoc.cd, posthoc=_escaped(posthoc.pairs), alpha=posthoc.alpha, ax=ax,
                            title=f"Average ranks ({name}, {level}): joined = not shown to differ")
+
+
+def _escaped(table: pd.DataFrame) -> pd.DataFrame:
+    """The ``a``, ``b`` and ``reject`` columns of a post-hoc table, names escaped for matplotlib."""
+    out = pd.DataFrame({"a": table["a"].map(mpl_escape), "b": table["b"].map(mpl_escape),
+                        "reject": table["reject"]})
+    out.attrs.update(table.attrs)
+    return out
 
 
 # ----------------------------------------------------------------------- section 4
