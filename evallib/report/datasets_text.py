@@ -160,9 +160,10 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     t = overview.table
     best = t.index[0]
     k, n = overview.n_classifiers, overview.n_datasets
-    tied = [c for c in t.index if round(float(t.loc[c, "average rank"]), 12) == round(float(t.iloc[0]["average rank"]), 12)]
-    lead = (f"{_b(best)} has the best average rank, {t.iloc[0]['average rank']:.3f}" if len(tied) == 1 else
-            f"{_listing([_b(c) for c in tied])} share the best average rank, {t.iloc[0]['average rank']:.3f}")
+    top = float(t.iloc[0]["average rank"])
+    tied = [c for c in t.index if round(float(t.loc[c, "average rank"]), 12) == round(top, 12)]
+    lead = (f"{_b(best)} has the best average rank, {top:.3f}" if len(tied) == 1 else
+            f"{_listing([_b(c) for c in tied])} share the best average rank, {top:.3f}")
     others = [f"{md_escape(c)} {t.loc[c, 'average rank']:.3f}" for c in t.index[len(tied):]]
     rest = f"; then {_listing(others)}" if others else ""
     better = "higher" if results.higher_is_better else "lower"
@@ -209,9 +210,9 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
                 f"the largest rank difference, {top['rank_difference']:.3f} between {md_escape(top['a'])} and "
                 f"{md_escape(top['b'])}{cd}, has adjusted {format_p(top['pvalue_adjusted'])}")
     wil = t[t["wilcoxon_reject"]]
-    wtext = (f"Wilcoxon's signed-rank test with Holm's adjustment finds "
-             + (f"{len(wil)}: {_listing([f'{md_escape(r.a)} vs {md_escape(r.b)}' for r in wil.itertuples()])}."
-                if len(wil) else "none."))
+    found = [f"{md_escape(r.a)} vs {md_escape(r.b)}" for r in wil.itertuples()]
+    wtext = ("Wilcoxon's signed-rank test with Holm's adjustment finds "
+             + (f"{len(wil)}: {_listing(found)}." if found else "none."))
     note = ("" if ph.friedman_rejects else
             " Friedman's test did not reject, so read these comparisons as descriptive.")
     return f"{head}. {wtext}{note}"
@@ -235,7 +236,8 @@ def _control_sentence(ph: PosthocSection) -> str:
 def _bayes_sentence(bayes: TopTwoBayes) -> str:
     n = bayes.result.n
     ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
-             f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage)} on average (median {_num(bayes.median_advantage)})")
+             f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage)} on average "
+             f"(median {_num(bayes.median_advantage)})")
     probs = (f"counting differences within ±{bayes.rope:g} as practical equivalence, the Bayesian signed-rank "
              f"test gives P({md_escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
              f"{bayes.p_equivalent:.3f}, P({md_escape(bayes.second)} practically better) = {bayes.p_second:.3f}")
