@@ -1,0 +1,828 @@
+"""The many-data-sets report's sections: one function per section computes its numbers.
+
+Each function takes the checked :class:`~evallib.report.datasets_inputs.Results` (a table
+of ``k`` classifiers' scores on ``N`` data sets) and returns a small frozen result or a tidy
+DataFrame, or :class:`~evallib.report.sections.Skipped` with a one-line reason:
+
+1. :func:`describe_results` -- each classifier's mean and median score, average rank and the
+   data sets it is best on (Demšar 2006, Table 6's layout).
+2. :func:`friedman_test` -- Friedman's test (chi-square, tie-corrected, and Demšar's
+   uncorrected eq. 3 when there are ties), Iman & Davenport's F, the exact p-value for small
+   tables without ties, and Kendall's W as the effect size.
+3. :func:`posthoc_tests` -- all pairs (Nemenyi, Holm, Shaffer, Bergmann-Hommel, Bonferroni on
+   the average ranks; García & Herrera 2008) beside Wilcoxon's signed-rank test per pair with
+   Holm's adjustment (Benavoli, Corani & Mangili 2016), and against a control when one is
+   named (Bonferroni-Dunn, Holm, Hochberg, Finner, Li); :func:`plot_posthoc_diagram` draws
+   the critical-difference diagram.
+4. :func:`bayesian_top_two` -- the Bayesian signed-rank test of the two best-ranked
+   classifiers with a region of practical equivalence (Benavoli et al. 2014, 2017).
+5. :func:`assumptions` -- the caveats Demšar gives, in sentences that name this table's
+   numbers.
+
+:func:`check_options` checks the options against the table before any section runs, so that
+bad options stop the report with one sentence.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._validate import check_alpha, check_count, check_real, check_rng
+from ..manydatasets.bayesian import SignedRankResult, bayesian_signed_rank
+from ..manydatasets.posthoc import (
+    ALL_PAIRS_METHODS,
+    BERGMANN_MAX_K,
+    CONTROL_METHODS,
+    adjust_pvalues,
+    plot_cd_diagram,
+    posthoc_friedman,
+)
+from ..manydatasets.ranktests import (
+    CriticalDifference,
+    FriedmanResult,
+    critical_difference,
+    friedman,
+    friedman_null_distribution,
+    snap_ties,
+    wilcoxon_critical_value,
+    wilcoxon_signed_rank,
+)
+from .datasets_inputs import Results
+from .inputs import ReportInputError, _quote_list
+from .sections import Skipped
+from .text import format_p
+
+__all__ = [
+    "METHOD_NAMES",
+    "DECISION_LEVEL",
+    "ResultsOverview",
+    "FriedmanSection",
+    "PosthocSection",
+    "TopTwoBayes",
+    "check_options",
+    "default_rope",
+    "describe_results",
+    "friedman_test",
+    "posthoc_tests",
+    "plot_posthoc_diagram",
+    "mpl_escape",
+    "bayesian_top_two",
+    "assumptions",
+]
+
+#: Display names of the post-hoc procedures.
+METHOD_NAMES = {
+    "nemenyi": "Nemenyi", "bonferroni": "Bonferroni", "holm": "Holm", "shaffer": "Shaffer",
+    "bergmann": "Bergmann-Hommel", "bonferroni-dunn": "Bonferroni-Dunn", "hochberg": "Hochberg",
+    "finner": "Finner", "li": "Li",
+}
+#: Posterior probability above which the Bayesian test's verdict is stated as a decision
+#: (Benavoli et al. 2017, section 5: "probabilities larger than 0.95").
+DECISION_LEVEL = 0.95
+#: Demšar's rule of thumb for the chi-square approximation to Friedman's statistic.
+CHI2_MIN_DATASETS, CHI2_MIN_CLASSIFIERS = 10, 5
+#: Most classifiers for which the exact law of Friedman's statistic is tried (its enumeration
+#: starts from all k! orders: 720 for k = 6, 3.6 million for k = 10).
+EXACT_MAX_CLASSIFIERS = 6
+
+
+# ------------------------------------------------------------------------- options
+def check_options(
+    results: Results, *, alpha: float = 0.05, posthoc: str = "nemenyi", control: Any = None,
+    control_method: str = "holm", rope: Any = None,
+) -> dict[str, Any]:
+    """The report's options, checked against the table; one sentence on the first bad one.
+
+    Parameters
+    ----------
+    results : Results
+    alpha : float
+        Family-wise significance level, in (0, 1).
+    posthoc : str
+        The all-pairs procedure, one of ``evallib.manydatasets.posthoc.ALL_PAIRS_METHODS``
+        (``"bergmann"`` for at most 10 classifiers).
+    control : str, optional
+        A classifier to compare every other one with; None or a blank text: no control.
+    control_method : str
+        The procedure against the control, one of ``CONTROL_METHODS``.
+    rope : float, optional
+        Half-width of the region of practical equivalence, >= 0, in the scores' units; None:
+        :func:`default_rope`.
+
+    Returns
+    -------
+    dict
+        ``alpha``, ``posthoc``, ``control`` (None or the classifier's name),
+        ``control_method`` and ``rope`` (None or a float), normalised.
+
+    Raises
+    ------
+    ReportInputError
+        Naming the option and the allowed values.
+    """
+    try:
+        alpha = check_alpha(alpha)
+    except (TypeError, ValueError):
+        raise ReportInputError(f"alpha (--alpha) must be a number between 0 and 1, got {alpha!r}.") from None
+    if posthoc not in ALL_PAIRS_METHODS:
+        raise ReportInputError(
+            f"The all-pairs procedure (--posthoc, posthoc=) must be one of {_quote_list(ALL_PAIRS_METHODS)}, "
+            f"got {posthoc!r}.")
+    if posthoc == "bergmann" and results.n_classifiers > BERGMANN_MAX_K:
+        raise ReportInputError(
+            f"Bergmann-Hommel's procedure (--posthoc bergmann) enumerates every partition of the "
+            f"classifiers and allows at most {BERGMANN_MAX_K} of them; this table has "
+            f"{results.n_classifiers}, so choose 'shaffer' or 'holm'.")
+    if control_method not in CONTROL_METHODS:
+        raise ReportInputError(
+            f"The procedure against the control (--control-method, control_method=) must be one of "
+            f"{_quote_list(CONTROL_METHODS)}, got {control_method!r}.")
+    if isinstance(control, str) and not control.strip():
+        control = None
+    if control is not None:
+        name = str(control).strip()
+        if name not in results.classifiers:
+            near = {c.casefold(): c for c in results.classifiers}.get(name.casefold())
+            raise ReportInputError(
+                f"The control {name!r} (--control, control=) is not one of the classifiers "
+                f"{_quote_list(results.classifiers)}" + (f" (did you mean {near!r}?)." if near else "."))
+        control = name
+    if rope is not None:
+        try:
+            rope = check_real(rope, "rope", low=0)
+        except (TypeError, ValueError):
+            raise ReportInputError(
+                f"The region of practical equivalence (--rope, rope=) must be a number >= 0 in the "
+                f"scores' units, got {rope!r}.") from None
+    return dict(alpha=alpha, posthoc=posthoc, control=control, control_method=control_method, rope=rope)
+
+
+def _has_ties(ranks: pd.DataFrame) -> bool:
+    """True when some data set gives two classifiers the same rank."""
+    values = ranks.to_numpy()
+    return bool(any(np.unique(row).size < row.size for row in values))
+
+
+def _order(results: Results, fr: FriedmanResult) -> list[str]:
+    """The classifiers from best to worst: average rank, then mean score, then the file's order."""
+    mean = results.oriented().mean(axis=0)
+    names = list(results.classifiers)
+    return sorted(names, key=lambda c: (round(float(fr.avg_ranks[c]), 12), -float(mean[c]), names.index(c)))
+
+
+def _record(a: np.ndarray, b: np.ndarray) -> tuple[int, int, int]:
+    """Wins, ties and losses of ``a`` against ``b`` (oriented scores; ties up to rounding)."""
+    d = snap_ties(a - b)
+    return int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum())
+
+
+# ----------------------------------------------------------------------- section 1
+@dataclass(frozen=True)
+class ResultsOverview:
+    """Section 1: what the table holds.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame, one row per classifier from best to worst average rank, columns
+        ``mean``, ``median`` (of its scores), ``average rank`` (1 = best) and ``best on``
+        (the data sets on which it has the best score, ties included).
+    ranks : pandas.DataFrame, each classifier's rank on each data set (ties: average ranks).
+    n_datasets, n_classifiers : ``N`` and ``k``.
+    higher_is_better : the orientation of the scores.
+    notes : plain sentences: how the file was read, which column names the data sets, the
+        orientation, data sets on which every classifier ties.
+    """
+
+    table: pd.DataFrame
+    ranks: pd.DataFrame
+    n_datasets: int
+    n_classifiers: int
+    higher_is_better: bool
+    notes: tuple[str, ...]
+
+    def text(self) -> str:
+        """The overview as deterministic plain text (what the report prints)."""
+        lines = [f"data sets: {self.n_datasets}", f"classifiers: {self.n_classifiers}",
+                 "scores: " + ("higher is better (rank 1 = the highest score)" if self.higher_is_better
+                               else "lower is better (rank 1 = the lowest score)")]
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def describe_results(results: Results) -> ResultsOverview:
+    """Section 1: each classifier's scores summarised, and its average rank.
+
+    Ranks follow Demšar (2006, section 3.2.2): on each data set the classifiers are ranked
+    from 1 (best) to ``k``, ties sharing the average of the ranks they span (scores equal up to
+    a relative ``1e-9`` are tied, :func:`evallib.manydatasets.ranktests.snap_ties`).
+
+    Parameters
+    ----------
+    results : Results
+
+    Returns
+    -------
+    ResultsOverview
+
+    References
+    ----------
+    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *JMLR* 7, 1-30 (Table 6: scores with their ranks in parentheses).
+    """
+    fr = friedman(results.scores, higher_is_better=results.higher_is_better)
+    order = _order(results, fr)
+    best = fr.ranks.eq(fr.ranks.min(axis=1), axis=0)
+    table = pd.DataFrame({
+        "mean": results.scores.mean(axis=0),
+        "median": results.scores.median(axis=0),
+        "average rank": fr.avg_ranks,
+        "best on": best.sum(axis=0).astype(int),
+    }).loc[order]
+    table.index.name = "classifier"
+    notes = []
+    if results.read_note:
+        notes.append(results.read_note)
+    notes.append(f"The data sets are named by the column {results.dataset_column!r} "
+                 f"({results.dataset_from}); every other column is a classifier.")
+    all_tied = [str(d) for d, row in fr.ranks.iterrows() if np.unique(row.to_numpy()).size == 1]
+    if all_tied:
+        notes.append(
+            f"Every classifier has the same score on {len(all_tied)} data set(s) ({_quote_list(all_tied)}): "
+            "they share the middle rank there, which adds nothing to the differences between them.")
+    return ResultsOverview(table=table, ranks=fr.ranks.loc[:, list(results.classifiers)],
+                           n_datasets=results.n_datasets, n_classifiers=results.n_classifiers,
+                           higher_is_better=results.higher_is_better, notes=tuple(notes))
+
+
+# ----------------------------------------------------------------------- section 2
+@dataclass(frozen=True)
+class FriedmanSection:
+    """Section 2: do the classifiers perform alike?
+
+    Attributes
+    ----------
+    result : :class:`evallib.manydatasets.ranktests.FriedmanResult`, tie-corrected (the
+        statistic of scipy's ``friedmanchisquare``), with Iman & Davenport's ``F``.
+    untied_statistic, untied_f : Demšar's eq. (3) and (4) without the tie correction (the
+        numbers his paper prints) when some data set has tied scores, else None.
+    kendall_w : Kendall's coefficient of concordance ``W = chi2_F / (N (k - 1))``, in [0, 1]:
+        0 when the data sets rank the classifiers in unrelated orders, 1 when every data set
+        ranks them in the same order.
+    exact_pvalue : ``P(chi2_F >= observed)`` under the exact permutation law of the ranks
+        (:func:`evallib.manydatasets.ranktests.friedman_null_distribution`) for tables without
+        ties that are small enough to enumerate (at most 6 classifiers), else None.
+    alpha : the level.
+    """
+
+    result: FriedmanResult
+    untied_statistic: float | None
+    untied_f: float | None
+    kendall_w: float
+    exact_pvalue: float | None
+    alpha: float
+
+    @property
+    def decided_by(self) -> str:
+        """``"exact"`` when the exact p-value exists, else ``"iman-davenport"``."""
+        return "exact" if self.exact_pvalue is not None else "iman-davenport"
+
+    @property
+    def pvalue(self) -> float:
+        """The p-value the verdict uses: the exact one when it exists, else Iman-Davenport's."""
+        return float(self.exact_pvalue if self.exact_pvalue is not None else self.result.f_pvalue)
+
+    @property
+    def reject(self) -> bool:
+        """True when :attr:`pvalue` <= alpha: the classifiers do not all perform alike."""
+        return self.pvalue <= self.alpha
+
+    def text(self) -> str:
+        """The test as deterministic plain text."""
+        fr = self.result
+        ranks = ", ".join(f"{name} {r:.3f}" for name, r in fr.avg_ranks.sort_values(kind="stable").items())
+        f_text = "infinite (every data set ranks the classifiers alike)" if math.isinf(fr.iman_davenport) \
+            else f"{fr.iman_davenport:.2f}"
+        lines = [
+            f"average ranks (1 = best, all equal: {fr.mean_rank:g}): {ranks}",
+            f"Kendall's W = {self.kendall_w:.3f}",
+            f"Friedman chi2 = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue)} (chi-square)",
+            f"Iman-Davenport F = {f_text}, df = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
+        ]
+        if self.exact_pvalue is not None:
+            lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue)}")
+        if self.untied_statistic is not None:
+            uf = "infinite" if math.isinf(self.untied_f) else f"{self.untied_f:.2f}"
+            lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
+                         f"chi2 = {self.untied_statistic:.2f}, F = {uf}")
+        verdict = "rejects" if self.reject else "does not reject"
+        by = "the exact p-value" if self.decided_by == "exact" else "Iman-Davenport's F"
+        lines.append(f"verdict ({by}, alpha = {self.alpha:g}): {verdict} 'all classifiers perform alike'")
+        return "\n".join(lines)
+
+
+def _exact_friedman_p(fr: FriedmanResult) -> float | None:
+    """Exact p-value of Friedman's statistic, None with ties or for tables too large to enumerate."""
+    if _has_ties(fr.ranks) or fr.k > EXACT_MAX_CLASSIFIERS:
+        return None
+    try:
+        null = friedman_null_distribution(fr.k, fr.n)
+    except ValueError:  # too large for the enumeration budget
+        return None
+    values = null.index.to_numpy(dtype=float)
+    return float(min(1.0, null.to_numpy()[values >= fr.statistic - 1e-9].sum()))
+
+
+def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
+    """Section 2: Friedman's test and Iman & Davenport's F, with Kendall's W as the effect size.
+
+    The verdict uses the exact p-value when the table has no ties and is small enough to
+    enumerate the permutation law (Demšar 2006: exact critical values for small ``N`` and
+    ``k``), otherwise Iman & Davenport's ``F``, which Demšar recommends over the chi-square
+    approximation (conservative). The chi-square statistic and p-value are reported beside
+    it; when scores tie, also Demšar's eq. (3) without the tie correction, the number papers
+    print.
+
+    Parameters
+    ----------
+    results : Results
+    alpha : float
+        Level in (0, 1).
+
+    Returns
+    -------
+    FriedmanSection
+
+    References
+    ----------
+    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *JMLR* 7, 1-30 (section 3.2.2, eqs. 3-4).
+    .. [2] Iman, R. L. & Davenport, J. M. (1980). Approximations of the critical region of the
+       Friedman statistic. *Communications in Statistics* A9, 571-595.
+    .. [3] Kendall, M. G. & Babington Smith, B. (1939). The problem of m rankings. *Annals of
+       Mathematical Statistics* 10(3), 275-287.
+    """
+    alpha = check_alpha(alpha)
+    fr = friedman(results.scores, higher_is_better=results.higher_is_better)
+    untied_stat = untied_f = None
+    if _has_ties(fr.ranks):
+        plain = friedman(results.scores, higher_is_better=results.higher_is_better, tie_correction=False)
+        untied_stat, untied_f = float(plain.statistic), float(plain.iman_davenport)
+    w = float(fr.statistic / (fr.n * (fr.k - 1)))
+    return FriedmanSection(result=fr, untied_statistic=untied_stat, untied_f=untied_f,
+                           kendall_w=min(1.0, max(0.0, w)), exact_pvalue=_exact_friedman_p(fr), alpha=alpha)
+
+
+# ----------------------------------------------------------------------- section 3
+@dataclass(frozen=True)
+class PosthocSection:
+    """Section 3: which classifiers differ?
+
+    Attributes
+    ----------
+    pairs : pandas.DataFrame, one row per pair, largest rank difference first: ``a``, ``b``
+        (``a`` the better ranked), ``rank_a``, ``rank_b``, ``rank_difference`` (``rank_b -
+        rank_a``), ``wins``, ``ties``, ``losses`` (of ``a`` against ``b`` over the data sets),
+        ``mean_advantage`` (mean of ``a``'s score minus ``b``'s, in the scores' units, positive
+        when ``a`` is better), ``z``, ``pvalue`` and ``pvalue_adjusted`` of the mean-rank test
+        with ``method``, ``reject``; ``wilcoxon_p`` (two-sided signed-rank p-value of the
+        pair's own score differences), ``wilcoxon_p_holm`` (Holm-adjusted over the pairs) and
+        ``wilcoxon_reject``.
+    method : the all-pairs procedure.
+    cd : the Nemenyi critical difference of the average ranks (drawn in the diagram).
+    control : the control's name, or None.
+    control_table : pandas.DataFrame or None, one row per other classifier ``b``: ``a`` (the
+        control), ``b``, ``rank_a``, ``rank_b``, ``rank_difference`` (``rank_b - rank_a``,
+        negative when ``b`` ranks better), ``wins``, ``ties``, ``losses`` and
+        ``mean_advantage`` (of the control), ``z``, ``pvalue``, ``pvalue_adjusted``, ``reject``.
+    control_method : the procedure against the control, or None.
+    cd_control : the Bonferroni-Dunn critical difference, or None without a control.
+    avg_ranks : pandas.Series, the average ranks.
+    friedman_rejects : whether section 2 rejected "all alike" (post-hoc tests are meant to
+        follow a rejection, Demšar 2006, section 3.2.2).
+    alpha : the family-wise level.
+    """
+
+    pairs: pd.DataFrame
+    method: str
+    cd: CriticalDifference
+    control: str | None
+    control_table: pd.DataFrame | None
+    control_method: str | None
+    cd_control: CriticalDifference | None
+    avg_ranks: pd.Series
+    friedman_rejects: bool
+    alpha: float
+
+    @property
+    def rejected_pairs(self) -> list[tuple[str, str]]:
+        """The pairs the all-pairs procedure declares different, ``(better, worse)``."""
+        return [(r.a, r.b) for r in self.pairs.itertuples() if r.reject]
+
+    def text(self) -> str:
+        """The procedures and the critical differences as deterministic plain text."""
+        name = METHOD_NAMES[self.method]
+        lines = [f"all {len(self.pairs)} pairs: {name}'s procedure on the average ranks "
+                 f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
+                 f"{len(self.rejected_pairs)} pair(s) differ",
+                 f"Wilcoxon signed-rank test per pair, Holm-adjusted: "
+                 f"{int(self.pairs['wilcoxon_reject'].sum())} pair(s) differ",
+                 f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})"]
+        if self.control is not None:
+            n_rej = int(self.control_table["reject"].sum())
+            lines.append(f"against the control {self.control}: {METHOD_NAMES[self.control_method]}'s procedure, "
+                         f"{n_rej} of {len(self.control_table)} differ; Bonferroni-Dunn critical "
+                         f"difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f})")
+        if not self.friedman_rejects:
+            lines.append("Friedman's test did not reject 'all alike': read these comparisons as "
+                         "descriptive (post-hoc tests are meant to follow a rejection)")
+        return "\n".join(lines)
+
+
+def _with_effects(table: pd.DataFrame, oriented: pd.DataFrame) -> pd.DataFrame:
+    """Add the rank difference, the win/tie/loss record and the mean advantage of ``a`` over ``b``."""
+    out = table.copy()
+    records = [_record(oriented[a].to_numpy(), oriented[b].to_numpy()) for a, b in zip(out["a"], out["b"])]
+    out.insert(4, "rank_difference", out["rank_b"] - out["rank_a"])
+    out.insert(5, "wins", [r[0] for r in records])
+    out.insert(6, "ties", [r[1] for r in records])
+    out.insert(7, "losses", [r[2] for r in records])
+    out.insert(8, "mean_advantage",
+               [float(np.mean(oriented[a].to_numpy() - oriented[b].to_numpy())) for a, b in zip(out["a"], out["b"])])
+    return out
+
+
+def _wilcoxon_p(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-sided signed-rank p-value of ``a - b`` (1 when the two never differ)."""
+    try:
+        return float(wilcoxon_signed_rank(a - b).pvalue)
+    except ValueError:  # every difference is zero
+        return 1.0
+
+
+def posthoc_tests(
+    results: Results, *, alpha: float = 0.05, method: str = "nemenyi", control: str | None = None,
+    control_method: str = "holm", friedman_rejects: bool | None = None,
+) -> PosthocSection:
+    """Section 3: every pair, and every classifier against a control when one is named.
+
+    All pairs: Demšar's ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` with ``method``'s
+    adjusted p-values (:func:`evallib.manydatasets.posthoc.posthoc_friedman`; Nemenyi is
+    the test behind the critical-difference diagram, Shaffer and Bergmann-Hommel are more
+    powerful, García & Herrera 2008). Beside each pair, Wilcoxon's signed-rank test on the
+    pair's own score differences with Holm's adjustment over the pairs: its verdict does not
+    depend on which other classifiers are in the table, which the mean-rank tests' does
+    (Benavoli, Corani & Mangili 2016). Against a control: the ``k - 1`` comparisons with
+    ``control_method`` (Demšar's worked example uses Holm).
+
+    Parameters
+    ----------
+    results : Results
+    alpha : float
+        Family-wise level in (0, 1).
+    method : str
+        All-pairs procedure (see :func:`check_options`).
+    control : str, optional
+        A classifier's name.
+    control_method : str
+        The procedure against the control.
+    friedman_rejects : bool, optional
+        Section 2's verdict; None computes it (:func:`friedman_test`).
+
+    Returns
+    -------
+    PosthocSection
+
+    References
+    ----------
+    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *JMLR* 7, 1-30 (section 3.2.2).
+    .. [2] García, S. & Herrera, F. (2008). An extension on "Statistical comparisons of
+       classifiers over multiple data sets" for all pairwise comparisons. *JMLR* 9, 2677-2694.
+    .. [3] Benavoli, A., Corani, G. & Mangili, F. (2016). Should we really use post-hoc tests
+       based on mean-ranks? *JMLR* 17(5), 1-10.
+    """
+    opts = check_options(results, alpha=alpha, posthoc=method, control=control, control_method=control_method)
+    alpha, control = opts["alpha"], opts["control"]
+    if friedman_rejects is None:
+        friedman_rejects = friedman_test(results, alpha=alpha).reject
+    scores, hib = results.scores, results.higher_is_better
+    oriented = results.oriented()
+    pairs = _with_effects(posthoc_friedman(scores, method=method, alpha=alpha, higher_is_better=hib), oriented)
+    wp = np.array([_wilcoxon_p(oriented[a].to_numpy(), oriented[b].to_numpy())
+                   for a, b in zip(pairs["a"], pairs["b"])])
+    pairs["wilcoxon_p"] = wp
+    pairs["wilcoxon_p_holm"] = adjust_pvalues(wp, "holm")
+    pairs["wilcoxon_reject"] = pairs["wilcoxon_p_holm"] <= alpha
+    pairs = pairs.sort_values(["rank_difference", "pvalue"], ascending=[False, True], kind="stable")
+    pairs = pairs.reset_index(drop=True)
+    se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
+    pairs.attrs.update(method=method, alpha=alpha, control=None, k=results.n_classifiers,
+                       n=results.n_datasets, se=se)
+    fr = friedman(scores, higher_is_better=hib)
+    cd = critical_difference(fr.k, fr.n, alpha=alpha, test="nemenyi")
+    control_table = cd_control = None
+    if control is not None:
+        raw = posthoc_friedman(scores, method=control_method, control=control, alpha=alpha, higher_is_better=hib)
+        control_table = _with_effects(raw, oriented).reset_index(drop=True)
+        control_table.attrs.update(raw.attrs)
+        cd_control = critical_difference(fr.k, fr.n, alpha=alpha, test="bonferroni-dunn")
+    return PosthocSection(pairs=pairs, method=method, cd=cd, control=control, control_table=control_table,
+                          control_method=control_method if control is not None else None,
+                          cd_control=cd_control, avg_ranks=fr.avg_ranks, friedman_rejects=bool(friedman_rejects),
+                          alpha=alpha)
+
+
+def mpl_escape(name: Any) -> str:
+    """A name as matplotlib text: ``$`` escaped, so that no name is read as a formula.
+
+    Matplotlib reads text between two dollar signs as mathtext and fails on what is not
+    valid TeX (a classifier called ``cost $\\foo{ $`` would stop the report).
+
+    Examples
+    --------
+    >>> mpl_escape("a $b$")
+    'a \\\\$b\\\\$'
+    """
+    return str(name).replace("$", r"\$")
+
+
+def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = False, ax=None):
+    """The critical-difference diagram of section 3 (Demšar 2006, Figures 1 and 2).
+
+    All pairs: the average ranks on an axis from 1 (best) to ``k``, with the Nemenyi critical
+    difference as a bar; thick lines join the classifiers that the all-pairs procedure does
+    not declare different (for Nemenyi exactly those closer than the CD). Against the control
+    (``against_control=True``): the control joined with every classifier its procedure does
+    not declare different from it, and for Bonferroni-Dunn the bar of its critical difference.
+
+    Parameters
+    ----------
+    posthoc : PosthocSection
+    against_control : bool
+        Draw the comparisons with the control (requires one).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    References
+    ----------
+    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *JMLR* 7, 1-30 (section 3.2.4, Figures 1-2).
+    """
+    level = f"alpha = {posthoc.alpha:g}"
+    ranks = posthoc.avg_ranks.rename(index=mpl_escape)
+    if against_control:
+        if posthoc.control is None:
+            raise ValueError("against_control needs a PosthocSection computed with a control")
+        name = METHOD_NAMES[posthoc.control_method]
+        cd = posthoc.cd_control if posthoc.control_method == "bonferroni-dunn" else None
+        table = _escaped(posthoc.control_table)
+        table.attrs["control"] = mpl_escape(posthoc.control)
+        return plot_cd_diagram(ranks, cd, posthoc=table, alpha=posthoc.alpha, ax=ax,
+                               title=f"Against the control ({name}, {level}): joined = not shown to differ")
+    name = METHOD_NAMES[posthoc.method]
+    return plot_cd_diagram(ranks, posthoc.cd, posthoc=_escaped(posthoc.pairs), alpha=posthoc.alpha, ax=ax,
+                           title=f"Average ranks ({name}, {level}): joined = not shown to differ")
+
+
+def _escaped(table: pd.DataFrame) -> pd.DataFrame:
+    """The ``a``, ``b`` and ``reject`` columns of a post-hoc table, names escaped for matplotlib."""
+    out = pd.DataFrame({"a": table["a"].map(mpl_escape), "b": table["b"].map(mpl_escape),
+                        "reject": table["reject"]})
+    out.attrs.update(table.attrs)
+    return out
+
+
+# ----------------------------------------------------------------------- section 4
+def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
+    """A region of practical equivalence of one percentage point for scores between 0 and 1.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The results table's scores.
+
+    Returns
+    -------
+    (float or None, str)
+        ``0.01`` for scores between 0 and 1 (accuracies, AUCs, error rates); None for any
+        other scale, where only the user can say what difference matters (scores up to 100
+        may be percentages, but also ranks or counts). The text says which and why.
+
+    Examples
+    --------
+    >>> default_rope(pd.DataFrame({"a": [0.8, 0.9], "b": [0.7, 0.95]}))[0]
+    0.01
+    >>> default_rope(pd.DataFrame({"a": [80.0, 90.0], "b": [70.0, 95.0]}))[0] is None
+    True
+    """
+    values = scores.to_numpy(dtype=float)
+    lo, hi = float(values.min()), float(values.max())
+    if lo >= 0 and hi <= 1:
+        return 0.01, "one percentage point, the default for scores between 0 and 1"
+    return None, (f"the scores run from {lo:g} to {hi:g}, outside [0, 1], so there is no default for the "
+                  "smallest difference that matters (for percentages, --rope 1 is one percentage point)")
+
+
+@dataclass(frozen=True)
+class TopTwoBayes:
+    """Section 4: the Bayesian signed-rank test of the two best-ranked classifiers.
+
+    Attributes
+    ----------
+    best, second : the classifiers with the best and second-best average rank.
+    result : :class:`evallib.manydatasets.bayesian.SignedRankResult` with ``x = second`` and
+        ``y = best`` (scores turned so that higher is better): ``p_right`` is the posterior
+        probability that ``best`` is practically better.
+    rope : the half-width of the region of practical equivalence, in the scores' units.
+    rope_from : how the ROPE was chosen (one phrase).
+    mean_advantage, median_advantage : mean and median over the data sets of ``best``'s score
+        minus ``second``'s, in the scores' units, positive when ``best`` is better.
+    wins, ties, losses : ``best``'s record against ``second``.
+    notes : plain sentences (e.g. a ROPE too wide for the scale).
+    """
+
+    best: str
+    second: str
+    result: SignedRankResult
+    rope: float
+    rope_from: str
+    mean_advantage: float
+    median_advantage: float
+    wins: int
+    ties: int
+    losses: int
+    notes: tuple[str, ...] = ()
+
+    @property
+    def p_best(self) -> float:
+        """Posterior probability that ``best`` is practically better than ``second``."""
+        return self.result.p_right
+
+    @property
+    def p_equivalent(self) -> float:
+        """Posterior probability that the two are practically equivalent (within the ROPE)."""
+        return self.result.p_rope
+
+    @property
+    def p_second(self) -> float:
+        """Posterior probability that ``second`` is practically better."""
+        return self.result.p_left
+
+    @property
+    def decision(self) -> str | None:
+        """``"best"``, ``"equivalent"`` or ``"second"`` when that probability exceeds 0.95, else None."""
+        for name, p in (("best", self.p_best), ("equivalent", self.p_equivalent), ("second", self.p_second)):
+            if p > DECISION_LEVEL:
+                return name
+        return None
+
+    def text(self) -> str:
+        """The test as deterministic plain text."""
+        r = self.result
+        lines = [
+            f"{self.best} vs {self.second} over {r.n} data sets: {self.best} wins {self.wins}, ties "
+            f"{self.ties}, loses {self.losses}; mean advantage {self.mean_advantage:+.4g}, median "
+            f"{self.median_advantage:+.4g} (scores' units)",
+            f"ROPE: +/-{self.rope:g} ({self.rope_from})",
+            f"P({self.best} practically better) = {self.p_best:.3f}",
+            f"P(practically equivalent) = {self.p_equivalent:.3f}",
+            f"P({self.second} practically better) = {self.p_second:.3f}",
+            f"({r.n_samples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo error of each "
+            f"probability at most {0.5 / math.sqrt(r.n_samples):.3f})",
+            f"frequentist reading: Wilcoxon signed-rank {format_p(r.pvalue)} (ignores the ROPE)",
+        ]
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def bayesian_top_two(
+    results: Results, *, rope: float | None = None, n_samples: int = 50_000, rng: Any = None,
+) -> TopTwoBayes | Skipped:
+    """Section 4: is the best-ranked classifier practically better than the second?
+
+    Benavoli et al.'s Bayesian signed-rank test (:func:`evallib.bayesian_signed_rank`) on the
+    two classifiers with the best average ranks (ties: the higher mean score, then the earlier
+    column): the posterior probabilities that the best is practically better, that the two are
+    practically equivalent (their difference within ``+/-rope``), or that the second is better.
+    Unlike a p-value, these can support equivalence.
+
+    Parameters
+    ----------
+    results : Results
+    rope : float, optional
+        Half-width of the region of practical equivalence, in the scores' units, >= 0.
+        None: :func:`default_rope` (0.01, one percentage point, for scores between 0 and 1).
+    n_samples : int
+        Posterior draws (Monte Carlo error of each probability at most ``0.5/sqrt(n_samples)``).
+    rng : None, int, SeedSequence or Generator
+        Randomness of the posterior draws (:func:`evallib._validate.check_rng`).
+
+    Returns
+    -------
+    TopTwoBayes or Skipped
+        Skipped when no ROPE is given and the scale has no default.
+
+    References
+    ----------
+    .. [1] Benavoli, A., Mangili, F., Corani, G., Zaffalon, M. & Ruggeri, F. (2014). A Bayesian
+       Wilcoxon signed-rank test based on the Dirichlet process. *ICML*, PMLR 32(2), 1026-1034.
+    .. [2] Benavoli, A., Corani, G., Demšar, J. & Zaffalon, M. (2017). Time for a change: a
+       tutorial for comparing multiple classifiers through Bayesian analysis. *JMLR* 18(77), 1-36.
+    """
+    n_samples = check_count(n_samples, "n_samples", minimum=1)
+    gen = check_rng(rng)
+    given = check_options(results, rope=rope)["rope"]
+    if given is None:
+        value, why = default_rope(results.scores)
+        if value is None:
+            return Skipped(f"{why}; give the smallest difference that matters with --rope (rope=) in "
+                           "the scores' units.")
+        rope_value, rope_from = value, why
+    else:
+        rope_value, rope_from = given, "given with --rope (rope=)"
+    fr = friedman(results.scores, higher_is_better=results.higher_is_better)
+    best, second = _order(results, fr)[:2]
+    oriented = results.oriented()
+    x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
+    res = bayesian_signed_rank(x, y, rope=rope_value, n_samples=n_samples, rng=gen)
+    wins, ties, losses = _record(y, x)
+    notes = []
+    values = results.scores.to_numpy()
+    spread = float(values.max() - values.min())
+    if spread > 0 and rope_value >= spread:
+        notes.append(f"The ROPE (+/-{rope_value:g}) is at least as wide as the whole range of the scores "
+                     f"({spread:g}), so every difference counts as practically irrelevant; give --rope in "
+                     "the scores' units.")
+    return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
+                       mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
+                       wins=wins, ties=ties, losses=losses, notes=tuple(notes))
+
+
+# ----------------------------------------------------------------------- section 5
+def assumptions(results: Results, friedman_section: FriedmanSection | None = None, *,
+                alpha: float = 0.05) -> tuple[str, ...]:
+    """Section 5: what the tests assume, in sentences that name this table's numbers.
+
+    The caveats of Demšar (2006): the data sets are the independent units; ranks compare
+    across data sets and ignore the size of each difference; the chi-square approximation
+    needs enough data sets and classifiers; with few data sets no signed-rank test can reach
+    the level. From Benavoli, Corani & Mangili (2016): the mean-rank post-hoc verdict on a pair
+    depends on the other classifiers in the table.
+
+    Parameters
+    ----------
+    results : Results
+    friedman_section : FriedmanSection, optional
+        Section 2's result (names the p-value the verdict used); None computes it.
+    alpha : float
+        The level.
+
+    Returns
+    -------
+    tuple of str
+
+    References
+    ----------
+    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *JMLR* 7, 1-30 (sections 2, 3.1.3 and 3.2.2).
+    .. [2] Benavoli, A., Corani, G. & Mangili, F. (2016). Should we really use post-hoc tests
+       based on mean-ranks? *JMLR* 17(5), 1-10.
+    """
+    alpha = check_alpha(alpha)
+    fs = friedman_section if friedman_section is not None else friedman_test(results, alpha=alpha)
+    n, k = results.n_datasets, results.n_classifiers
+    out = [
+        f"The {n} data sets are the units of these tests: they are taken to be independent draws from the "
+        "problems the conclusions are meant for, and the verdicts reach no further than problems like them. "
+        "Data sets cut from one source (subsets or binary tasks of one data set, its folds or repeats) are "
+        "not independent, and make every p-value too small.",
+        "Ranks make scores comparable across data sets: each data set contributes only the order of the "
+        "classifiers, so data sets of different difficulty count alike, and a win by a tenth of a point "
+        "counts as much as a win by ten points. The mean scores and the mean advantages in the tables show "
+        "the sizes; the scores must be measured the same way on every data set.",
+    ]
+    if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
+        by = ("the exact permutation p-value" if fs.decided_by == "exact"
+              else "Iman and Davenport's F, which Demšar recommends over the conservative chi-square")
+        out.append(f"With N = {n} data sets and k = {k} classifiers the table is below Demšar's rule of thumb "
+                   f"(N > {CHI2_MIN_DATASETS} and k > {CHI2_MIN_CLASSIFIERS}) for the chi-square approximation "
+                   f"to Friedman's statistic; the verdict uses {by}.")
+    if wilcoxon_critical_value(n, alpha=alpha) is None:
+        out.append(f"With only {n} data sets no two-sided signed-rank test can reach p <= {alpha:g}, whatever "
+                   "the scores: Wilcoxon's verdicts below are 'not shown to differ' by construction.")
+    if k >= 3:
+        out.append("The mean-rank post-hoc tests compare average ranks, and a pair's average ranks depend on "
+                   "the other classifiers in the table: adding or removing one can change the verdict on a "
+                   "pair. Wilcoxon's signed-rank test beside them uses only the pair's own scores.")
+    out.append("A p-value says whether a difference is detectable, not whether it matters; the Bayesian test "
+               "of section 4 weighs the difference against the smallest one that matters (the ROPE).")
+    return tuple(out)
+

@@ -1,0 +1,292 @@
+"""The many-data-sets report's text: its tables formatted for reading and its summary.
+
+Every name that comes from the user's file or options (classifiers, data sets, the title)
+goes through :func:`md_escape` before it enters Markdown, so that the HTML page shows it as
+text and never as markup. Tables are returned as DataFrames of text, which pandas escapes
+when it renders them.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from typing import Any
+
+import pandas as pd
+
+from .datasets_inputs import Results
+from .datasets_sections import (
+    DECISION_LEVEL,
+    METHOD_NAMES,
+    FriedmanSection,
+    PosthocSection,
+    ResultsOverview,
+    TopTwoBayes,
+)
+from .text import format_p
+
+__all__ = [
+    "md_escape",
+    "format_overview",
+    "format_scores",
+    "format_pairs",
+    "format_control",
+    "results_summary",
+]
+
+#: How many names a summary sentence lists before it says "and N more".
+LISTED = 5
+
+#: Markdown's characters that can start markup anywhere in a line (a name never starts a line):
+#: emphasis, code, links and images, tables, strikethrough, formulas, headings' closing hashes.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]!|~$#])")
+
+
+def md_escape(text: Any) -> str:
+    """``text`` made safe for Markdown: no markup, no HTML, no formula survives.
+
+    Markdown's punctuation (``* _ [ ] ` $ # | ~`` and the like) is escaped with a backslash
+    and ``&``, ``<`` and ``>`` become HTML entities, so a classifier called
+    ``<script>alert(1)</script>`` or ``*best*`` is shown exactly as written.
+
+    Examples
+    --------
+    >>> md_escape("<b>C4.5</b>")
+    '&lt;b&gt;C4.5&lt;/b&gt;'
+    >>> md_escape("*x*_1 $a$")
+    '\\\\*x\\\\*\\\\_1 \\\\$a\\\\$'
+    """
+    return html.escape(_MARKDOWN_SPECIAL.sub(r"\\\1", str(text)), quote=False)
+
+
+def _b(name: Any) -> str:
+    return f"**{md_escape(name)}**"
+
+
+def _p_cell(p: float) -> str:
+    """A p-value for a table cell: ``0.034`` or ``< 1e-15``."""
+    text = format_p(p)
+    return text[4:] if text.startswith("p = ") else text[2:]
+
+
+def _num(v: float) -> str:
+    """A score or a difference of scores, four significant digits (``-0`` printed as ``0``)."""
+    return f"{float(v) + 0.0:.4g}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _listing(items: list[str]) -> str:
+    if len(items) > LISTED:
+        items = items[:LISTED] + [f"{len(items) - LISTED} more"]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def format_overview(overview: ResultsOverview) -> pd.DataFrame:
+    """Section 1's table as text: mean and median score, average rank, data sets best on."""
+    t = overview.table
+    n = overview.n_datasets
+    return pd.DataFrame({
+        "mean score": [_num(v) for v in t["mean"]],
+        "median score": [_num(v) for v in t["median"]],
+        "average rank": [f"{v:.3f}" for v in t["average rank"]],
+        "best on": [f"{int(v)} of {n}" for v in t["best on"]],
+    }, index=t.index)
+
+
+def format_scores(results: Results, overview: ResultsOverview) -> pd.DataFrame:
+    """The results table as read, each score followed by its rank on that data set in parentheses
+    (the layout of Demšar's Table 6), and the average ranks as the last row."""
+    ranks = overview.ranks
+    out = pd.DataFrame({c: [f"{v:.6g} ({r:g})" for v, r in zip(results.scores[c], ranks[c])]
+                        for c in results.classifiers}, index=results.scores.index)
+    avg = pd.DataFrame([{c: f"({ranks[c].mean():.3f})" for c in results.classifiers}],
+                       index=pd.Index(["average rank"], name=out.index.name))
+    return pd.concat([out, avg])
+
+
+def _verdict(mean_rank: bool, wilcoxon: bool) -> str:
+    if mean_rank and wilcoxon:
+        return "differ (both tests)"
+    if mean_rank:
+        return "differ (mean-rank test only)"
+    if wilcoxon:
+        return "differ (Wilcoxon only)"
+    return "not shown to differ"
+
+
+def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
+    """Section 3's pairs as text, largest rank difference first; every pair is a row."""
+    t = posthoc.pairs
+    name = METHOD_NAMES[posthoc.method]
+    out = pd.DataFrame({
+        "average ranks": [f"{ra:.3f} / {rb:.3f}" for ra, rb in zip(t["rank_a"], t["rank_b"])],
+        "rank difference": [f"{v:.3f}" for v in t["rank_difference"]],
+        "wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
+        "mean advantage": [_num(v) for v in t["mean_advantage"]],
+        f"{name} p": [_p_cell(p) for p in t["pvalue_adjusted"]],
+        "Wilcoxon p (Holm)": [_p_cell(p) for p in t["wilcoxon_p_holm"]],
+        "verdict": [_verdict(r, w) for r, w in zip(t["reject"], t["wilcoxon_reject"])],
+    })
+    out.index = pd.Index([f"{a} vs {b}" for a, b in zip(t["a"], t["b"])], name="A vs B (A ranked better)")
+    return out
+
+
+def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
+    """Section 3's comparisons with the control as text, or None without a control."""
+    t = posthoc.control_table
+    if t is None:
+        return None
+    name = METHOD_NAMES[posthoc.control_method]
+    out = pd.DataFrame({
+        "average rank": [f"{v:.3f}" for v in t["rank_b"]],
+        "rank difference": [f"{v:+.3f}" for v in t["rank_difference"]],
+        "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
+        "control's mean advantage": [_num(v) for v in t["mean_advantage"]],
+        "z": [f"{abs(v):.3f}" for v in t["z"]],
+        "p": [_p_cell(p) for p in t["pvalue"]],
+        f"{name} p": [_p_cell(p) for p in t["pvalue_adjusted"]],
+        "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
+    })
+    out.index = pd.Index(list(t["b"]), name=f"against {posthoc.control} (rank {t['rank_a'].iloc[0]:.3f})")
+    return out
+
+
+# ----------------------------------------------------------------------- summary
+def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
+    t = overview.table
+    best = t.index[0]
+    k, n = overview.n_classifiers, overview.n_datasets
+    top = float(t.iloc[0]["average rank"])
+    tied = [c for c in t.index if round(float(t.loc[c, "average rank"]), 12) == round(top, 12)]
+    lead = (f"{_b(best)} has the best average rank, {top:.3f}" if len(tied) == 1 else
+            f"{_listing([_b(c) for c in tied])} share the best average rank, {top:.3f}")
+    others = [f"{md_escape(c)} {t.loc[c, 'average rank']:.3f}" for c in t.index[len(tied):]]
+    rest = f"; then {_listing(others)}" if others else ""
+    better = "higher" if results.higher_is_better else "lower"
+    if len(tied) == 1:
+        scores = (f"Its mean score is {_num(t.iloc[0]['mean'])} ({better} is better), and it is best on "
+                  f"{int(t.iloc[0]['best on'])} of the {n} data sets.")
+    else:
+        scores = (f"Their mean scores are {_listing([_num(t.loc[c, 'mean']) for c in tied])} ({better} is "
+                  "better).")
+    return (f"Over {n} data sets, {lead} (1 = best, {k} = worst; if the classifiers performed alike each "
+            f"would average {(k + 1) / 2:g}){rest}. {scores}")
+
+
+def _friedman_sentence(fs: FriedmanSection) -> str:
+    fr = fs.result
+    f_text = "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
+    iman = f"Iman and Davenport's F = {f_text} ({fr.f_df[0]} and {fr.f_df[1]} df), {format_p(fr.f_pvalue)}"
+    chi = f"Friedman's chi-square = {fr.statistic:.2f} ({fr.df} df), {format_p(fr.pvalue)}"
+    if fs.decided_by == "exact":
+        tests = f"the exact permutation test of Friedman's statistic gives {format_p(fs.exact_pvalue)} ({chi}; {iman})"
+    else:
+        tests = f"{iman} ({chi})"
+    verdict = ("the classifiers do not all perform alike" if fs.reject else
+               "no evidence that the classifiers perform differently")
+    return (f"The data sets' rankings agree with Kendall's W = {fs.kendall_w:.3f} (0: unrelated orders, "
+            f"1: the same order on every data set); {tests}: {verdict} at alpha = {fs.alpha:g}.")
+
+
+def _posthoc_sentence(ph: PosthocSection) -> str:
+    t = ph.pairs
+    name = METHOD_NAMES[ph.method]
+    m = len(t)
+    hits = t[t["reject"]]
+    if len(hits):
+        named = [f"{md_escape(r.a)} vs {md_escape(r.b)} (rank difference {r.rank_difference:.3f}, "
+                 f"adjusted {format_p(r.pvalue_adjusted)})" for r in hits.itertuples()]
+        head = (f"{name}'s procedure over the {_count(m, 'pair')} finds {len(hits)} that "
+                f"{'differs' if len(hits) == 1 else 'differ'} at alpha = "
+                f"{ph.alpha:g}: {_listing(named)}")
+    else:
+        top = t.iloc[0]
+        cd = (f", below the critical difference {ph.cd.cd:.3f}" if ph.method == "nemenyi" else "")
+        head = (f"{name}'s procedure over the {_count(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
+                f"the largest rank difference, {top['rank_difference']:.3f} between {md_escape(top['a'])} and "
+                f"{md_escape(top['b'])}{cd}, has adjusted {format_p(top['pvalue_adjusted'])}")
+    wil = t[t["wilcoxon_reject"]]
+    found = [f"{md_escape(r.a)} vs {md_escape(r.b)}" for r in wil.itertuples()]
+    wtext = ("Wilcoxon's signed-rank test with Holm's adjustment finds "
+             + (f"{len(wil)}: {_listing(found)}." if found else "none."))
+    note = ("" if ph.friedman_rejects else
+            " Friedman's test did not reject, so read these comparisons as descriptive.")
+    return f"{head}. {wtext}{note}"
+
+
+def _control_sentence(ph: PosthocSection) -> str:
+    t = ph.control_table
+    name = METHOD_NAMES[ph.control_method]
+    differ = [f"{md_escape(r.b)} (rank {r.rank_b:.3f}, adjusted {format_p(r.pvalue_adjusted)})"
+              for r in t.itertuples() if r.reject]
+    same = [f"{md_escape(r.b)} (adjusted {format_p(r.pvalue_adjusted)})" for r in t.itertuples() if not r.reject]
+    parts = []
+    if differ:
+        parts.append(f"{_listing(differ)} {'differs' if len(differ) == 1 else 'differ'} from it")
+    if same:
+        parts.append(f"{_listing(same)} {'is' if len(same) == 1 else 'are'} not shown to differ")
+    return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
+            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + ".")
+
+
+def _bayes_sentence(bayes: TopTwoBayes) -> str:
+    n = bayes.result.n
+    ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
+             f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage)} on average "
+             f"(median {_num(bayes.median_advantage)})")
+    probs = (f"counting differences within ±{bayes.rope:g} as practical equivalence, the Bayesian signed-rank "
+             f"test gives P({md_escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
+             f"{bayes.p_equivalent:.3f}, P({md_escape(bayes.second)} practically better) = {bayes.p_second:.3f}")
+    decision = {
+        "best": f"{md_escape(bayes.best)} is practically better",
+        "equivalent": "the two are practically equivalent",
+        "second": f"{md_escape(bayes.second)} is practically better",
+        None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
+    }[bayes.decision]
+    return (f"{ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
+            f"{format_p(bayes.result.pvalue)}).")
+
+
+def results_summary(
+    results: Results, *, overview: ResultsOverview, friedman: FriedmanSection, posthoc: PosthocSection,
+    bayes: Any = None,
+) -> str:
+    """The findings in plain sentences, one bullet per question, effect sizes before p-values.
+
+    The questions: which classifier ranks best and by how much (average ranks, mean score);
+    do the classifiers differ at all (Kendall's W, then Friedman and Iman-Davenport); which
+    pairs differ (the all-pairs procedure and Wilcoxon-Holm); how the others compare with
+    the control, when one is named; whether the top two differ by more than the ROPE
+    (Bayesian signed-rank test); and what all of this assumes.
+
+    Parameters
+    ----------
+    results : Results
+    overview, friedman, posthoc : sections 1-3
+    bayes : TopTwoBayes, Skipped or None
+        Section 4 (left out unless a TopTwoBayes).
+
+    Returns
+    -------
+    str
+        Markdown bullet points; every name from the file is escaped (:func:`md_escape`).
+
+    References
+    ----------
+    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       *JMLR* 7, 1-30.
+    .. [2] Benavoli, A., Corani, G., Demšar, J. & Zaffalon, M. (2017). Time for a change.
+       *JMLR* 18(77), 1-36.
+    """
+    out = [_ranking_sentence(results, overview), _friedman_sentence(friedman), _posthoc_sentence(posthoc)]
+    if posthoc.control is not None:
+        out.append(_control_sentence(posthoc))
+    if isinstance(bayes, TopTwoBayes):
+        out.append(_bayes_sentence(bayes))
+    out.append(f"These verdicts treat the {results.n_datasets} data sets as independent draws from the problems "
+               "they are meant for, and the rank tests count a small win like a large one (section 5).")
+    return "\n".join(f"- {s}" for s in out)

@@ -1,0 +1,556 @@
+"""Tests of the many-data-sets report (issue 24, item 5): a results table in, Demšar's analysis out.
+
+Files are written in each test from real data: Demšar's Table 6 (``evallib.demsar_table_6``,
+the AUCs and the printed ranks) and the accuracies of five scikit-learn learners on ten data
+sets (``evallib.offline_benchmark_scores``, averaged over the folds). Reference values come
+from Demšar (2006) as printed (chi2 = 9.28, F_F = 3.69, the average ranks, Nemenyi's q and CD,
+the z and p of his control comparisons and Holm's verdicts), scipy (``friedmanchisquare``,
+``wilcoxon``, the chi-square and F laws), scikit-posthocs (Nemenyi, Siegel-Castellan with
+Holm), statsmodels (``multipletests``), baycomp (``SignedRankTest``) and brute-force
+enumeration. The two end-to-end runs are marked slow.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from evallib import demsar_table_6, offline_benchmark_scores
+from evallib.report import ReportExecutionError, ReportInputError
+from evallib.report import datasets_runner as drun
+from evallib.report.datasets_inputs import find_dataset_column, is_results_table, load_results
+from evallib.report.datasets_sections import (
+    TopTwoBayes,
+    assumptions,
+    bayesian_top_two,
+    describe_results,
+    friedman_test,
+    plot_posthoc_diagram,
+    posthoc_tests,
+)
+from evallib.report.datasets_text import format_pairs, format_scores, md_escape, results_summary
+from evallib.report.sections import Skipped
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
+#: Demšar (2006), section 3.2.4: the average ranks of Table 6, Friedman's chi2 and F_F.
+DEMSAR_AVG_RANKS = {"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1.964}
+DEMSAR_CHI2, DEMSAR_FF = 9.28, 3.69
+
+
+# ------------------------------------------------------------------ files from real data
+def _write(frame: pd.DataFrame, path: Path, *, index: bool = True) -> Path:
+    """Write ``frame`` in the format its suffix names."""
+    if path.suffix == ".xlsx":
+        frame.to_excel(path, index=index)
+    elif path.suffix == ".parquet":
+        frame.reset_index().to_parquet(path, index=False) if index else frame.to_parquet(path, index=False)
+    elif path.suffix == ".tsv":
+        frame.to_csv(path, sep="\t", index=index)
+    else:
+        frame.to_csv(path, index=index)
+    return path
+
+
+def demsar_aucs() -> pd.DataFrame:
+    return demsar_table_6()
+
+
+def demsar_ranks() -> pd.DataFrame:
+    return demsar_table_6(ranks=True)
+
+
+def benchmark() -> pd.DataFrame:
+    """Mean accuracy over the ten folds of five scikit-learn learners on ten data sets."""
+    scores = offline_benchmark_scores()
+    return scores.pivot_table(index="data set", columns="learner", values="accuracy", aggfunc="mean")
+
+
+def _one_sentence(message: str) -> None:
+    assert "\n" not in message and message.endswith(".") and "Traceback" not in message
+    assert not re.search(r"[.!?] [A-Z]", message), message  # one sentence
+
+
+# ------------------------------------------------------------------------ the reader
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".xlsx", ".parquet"])
+def test_reads_demsars_table_in_every_format(tmp_path, suffix):
+    path = _write(demsar_aucs(), tmp_path / f"table6{suffix}")
+    res = load_results(path)
+    assert res.classifiers == tuple(DEMSAR_NAMES) and res.dataset_column == "data set"
+    assert res.datasets == tuple(demsar_aucs().index)
+    np.testing.assert_array_equal(res.scores.to_numpy(), demsar_aucs().to_numpy())
+    assert res.higher_is_better and res.n_datasets == 14 and res.n_classifiers == 4
+
+
+def test_decimal_commas_and_semicolons_are_read(tmp_path):
+    path = tmp_path / "table6.csv"
+    demsar_aucs().to_csv(path, sep=";", decimal=",")
+    res = load_results(path)
+    np.testing.assert_array_equal(res.scores.to_numpy(), demsar_aucs().to_numpy())
+    assert "semicolons" in res.read_note and "decimal comma" in res.read_note
+
+
+@pytest.mark.parametrize("name", ["dataset", "Data Set", "data_set", "DataSet", "TASK", "task_name"])
+def test_the_dataset_column_is_found_by_name(tmp_path, name):
+    frame = demsar_aucs().rename_axis(name)
+    res = load_results(_write(frame, tmp_path / "t.csv"))
+    assert res.dataset_column == name and res.dataset_from == "found by its name"
+    assert res.datasets[0] == "adult (sample)"
+
+
+def test_an_unnamed_first_column_or_a_named_one(tmp_path):
+    res = load_results(_write(demsar_aucs().rename_axis(None), tmp_path / "t.csv"))
+    assert res.dataset_from == "the file's unnamed first column" and res.n_datasets == 14
+    frame = demsar_aucs().rename_axis("source").reset_index()
+    res = load_results(_write(frame, tmp_path / "u.csv", index=False), dataset_column="source")
+    assert res.dataset_from == "given" and res.classifiers == tuple(DEMSAR_NAMES)
+    res = load_results(demsar_aucs().rename_axis(None))  # a DataFrame indexed by unnamed names
+    assert res.dataset_column == "data set" and res.datasets[-1] == "wine"
+    assert find_dataset_column(["origin", "C4.5"]) is None
+    with pytest.raises(ReportInputError, match="'data set' and 'Task' could each be the data-set column"):
+        find_dataset_column(["data set", "Task", "C4.5"])
+
+
+def test_results_tables_are_told_from_predictions_files(tmp_path):
+    """The command line's rule: no label column and a data-set column by name. The shipped
+    predictions example and Demšar's table, both read from disk, fall on the right sides."""
+    from evallib.report import EXAMPLE_PATH
+
+    predictions = pd.read_csv(EXAMPLE_PATH)
+    assert not is_results_table(predictions.columns)
+    assert not is_results_table(predictions.assign(dataset="gse4335").columns)  # a label column decides
+    table6 = pd.read_csv(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    assert is_results_table(table6.columns)
+    assert is_results_table(table6.assign(task="x").columns)  # ambiguous: load_results asks which
+    assert not is_results_table(table6.rename(columns={"data set": "origin"}).columns)
+
+
+def _bad_tables() -> dict[str, tuple[pd.DataFrame, dict, tuple[str, ...]]]:
+    t6 = demsar_aucs().reset_index()
+    twice = pd.concat([t6, t6.iloc[[5]]], ignore_index=True)
+    upper = t6.copy()
+    upper.loc[13, "data set"] = " IRIS"
+    missing = t6.copy()
+    missing.loc[3, "C4.5+m"] = np.nan
+    text = t6.astype({"C4.5": object})
+    text.loc[2, "C4.5"] = "0.954*"  # a footnote mark, as tables in papers carry
+    infinite = t6.copy()
+    infinite.loc[7, "C4.5+cf"] = np.inf
+    no_name = t6.copy()
+    no_name.loc[4, "data set"] = None
+    return {
+        "duplicated data set": (twice, {}, ("'data set'", "more than once", "'iris'", "data rows 6 and 15")),
+        "same name in other case": (upper, {}, ("'iris'", "also written 'IRIS'", "data rows 6 and 14")),
+        "missing score": (missing, {}, ("'C4.5+m'", "1 missing value", "data set 'cmc'", "data row 4")),
+        "non-numeric score": (text, {}, ("'C4.5'", "not numeric", "data set 'breast cancer wisconsin'", "'0.954*'")),
+        "booleans": (t6.assign(**{"C4.5": t6["C4.5"] > 0.8}), {}, ("'C4.5'", "True/False")),
+        "infinite score": (infinite, {}, ("'C4.5+cf'", "infinite", "data set 'lung cancer'")),
+        "one classifier": (t6[["data set", "C4.5"]], {}, ("1 classifier column", "'C4.5'", "at least two")),
+        "one data set": (t6.iloc[:1], {}, ("only one data set", "'adult (sample)'", "at least two")),
+        "no dataset column": (t6.rename(columns={"data set": "origin"}), {},
+                              ("No data-set column", "'origin'", "--dataset-column")),
+        "two dataset columns": (t6.assign(task="x"), {}, ("'data set' and 'task'", "--dataset-column")),
+        "given column absent": (t6, {"dataset_column": "benchmark"}, ("'benchmark'", "is not in", "--dataset-column")),
+        "missing data-set name": (no_name, {}, ("'data set'", "1 missing name", "data row 5")),
+        "empty table": (t6.iloc[:0], {}, ("no rows",)),
+        "lower_is_better not a bool": (t6, {"higher_is_better": "no"}, ("higher_is_better", "True or False")),
+    }
+
+
+BAD = _bad_tables()
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_tables_are_refused_with_one_sentence(tmp_path, case):
+    frame, kwargs, fragments = BAD[case]
+    path = _write(frame, tmp_path / "bad.csv", index=False)
+    with pytest.raises(ReportInputError) as info:
+        load_results(path, **kwargs)
+    message = str(info.value)
+    _one_sentence(message)
+    for fragment in fragments:
+        assert fragment in message, (fragment, message)
+
+
+def test_a_missing_file_and_an_unnamed_classifier_column(tmp_path):
+    with pytest.raises(ReportInputError, match=r"^The results table '.*nope\.csv' does not exist\.$"):
+        load_results(tmp_path / "nope.csv")
+    path = tmp_path / "t.csv"
+    text = _write(demsar_aucs(), path).read_text().replace("C4.5+cf", "", 1)
+    path.write_text(text)
+    with pytest.raises(ReportInputError, match="Column 4 of .* has no name"):
+        load_results(path)
+
+
+BAD_OPTIONS = {
+    "unknown control": ({"control": "c4.5"}, ("'c4.5'", "not one of the classifiers", "did you mean 'C4.5'")),
+    "unknown all-pairs procedure": ({"posthoc": "tukey"}, ("--posthoc", "'nemenyi'", "'tukey'")),
+    "control-only procedure for all pairs": ({"posthoc": "finner"}, ("--posthoc", "'finner'")),
+    "unknown control procedure": ({"control_method": "shaffer", "control": "C4.5"}, ("--control-method", "'li'")),
+    "negative rope": ({"rope": -0.01}, ("--rope", ">= 0", "-0.01")),
+    "alpha out of range": ({"alpha": 1.5}, ("--alpha", "between 0 and 1")),
+}
+
+
+@pytest.mark.parametrize("case", [*BAD, *BAD_OPTIONS])
+def test_bad_input_writes_nothing(tmp_path, monkeypatch, case):
+    """Bad tables and options stop run_datasets_report with one sentence before any kernel starts."""
+    import papermill
+
+    def no_kernel(*args, **kwargs):
+        raise AssertionError("the notebook must not run on bad input")
+
+    monkeypatch.setattr(papermill, "execute_notebook", no_kernel)
+    if case in BAD:
+        frame, kwargs, fragments = BAD[case]
+        path = _write(frame, tmp_path / "bad.csv", index=False)
+    else:
+        kwargs, fragments = BAD_OPTIONS[case]
+        path = _write(demsar_aucs(), tmp_path / "good.csv")
+    out = tmp_path / "out" / "report.html"
+    with pytest.raises(ReportInputError) as info:
+        drun.run_datasets_report(path, out, progress=False, **kwargs)
+    _one_sentence(str(info.value))
+    assert all(f in str(info.value) for f in fragments), str(info.value)
+    assert not out.parent.exists()
+
+
+def test_bergmann_is_refused_beyond_ten_classifiers(tmp_path):
+    wide = pd.concat([benchmark().add_suffix(f" #{i}") for i in (1, 2, 3)], axis=1)  # 15 real columns
+    with pytest.raises(ReportInputError, match="at most 10 of them; this table has 15"):
+        drun.run_datasets_report(_write(wide, tmp_path / "wide.csv"), tmp_path / "o" / "r.html",
+                                 posthoc="bergmann", progress=False)
+    assert not (tmp_path / "o").exists()
+
+
+# ------------------------------------------------------------------ section 1 and 2
+def test_ranks_and_friedman_reproduce_demsars_printed_values(tmp_path):
+    """Table 6 through the printed ranks (lower is better): Demšar's average ranks, chi2 = 9.28 and
+    F_F = 3.69 (his eq. 3-4, no tie correction), and scipy's tie-corrected statistic beside them."""
+    res = load_results(_write(demsar_ranks(), tmp_path / "ranks.xlsx"), higher_is_better=False)
+    overview = describe_results(res)
+    for name, printed in DEMSAR_AVG_RANKS.items():
+        assert round(overview.table.loc[name, "average rank"], 3) == printed
+    assert list(overview.table.index) == ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]
+    fs = friedman_test(res)
+    assert round(fs.untied_statistic, 2) == DEMSAR_CHI2 and round(fs.untied_f, 2) == DEMSAR_FF
+    ref = stats.friedmanchisquare(*demsar_ranks().to_numpy().T)
+    n, k = 14, 4
+    f_ref = (n - 1) * ref.statistic / (n * (k - 1) - ref.statistic)
+    assert fs.result.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert fs.result.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    assert fs.result.iman_davenport == pytest.approx(f_ref, rel=1e-12)
+    assert fs.result.f_pvalue == pytest.approx(stats.f.sf(f_ref, k - 1, (k - 1) * (n - 1)), rel=1e-10)
+    assert fs.kendall_w == pytest.approx(ref.statistic / (n * (k - 1)), rel=1e-12)
+    assert fs.exact_pvalue is None and fs.decided_by == "iman-davenport"  # the table has ties
+    assert fs.reject  # Demšar: "we can reject the null-hypothesis"
+    # the scores as printed, each with its rank on that data set, as Demšar's Table 6 shows them
+    shown = format_scores(res, overview)
+    assert shown.loc["voting", "C4.5+cf"] == "2 (2)" and shown.loc["average rank", "C4.5"] == "(3.143)"
+
+
+def test_friedman_on_real_learners_against_scipy(tmp_path):
+    table = benchmark()
+    res = load_results(_write(table, tmp_path / "bench.parquet"))
+    fs = friedman_test(res)
+    ref = stats.friedmanchisquare(*table.to_numpy().T)
+    n, k = table.shape
+    f_ref = (n - 1) * ref.statistic / (n * (k - 1) - ref.statistic)
+    assert fs.result.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert fs.result.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    assert fs.result.f_pvalue == pytest.approx(stats.f.sf(f_ref, k - 1, (k - 1) * (n - 1)), rel=1e-10)
+    assert fs.kendall_w == pytest.approx(ref.statistic / (n * (k - 1)), rel=1e-12)
+    # the mean-score table against pandas on the raw file
+    overview = describe_results(res)
+    for name in table.columns:
+        assert overview.table.loc[name, "mean"] == pytest.approx(table[name].mean(), rel=1e-12)
+    best = table.rank(axis=1, ascending=False, method="min").eq(1).sum()
+    assert overview.table["best on"].to_dict() == best.to_dict()
+
+
+def test_exact_friedman_p_value_by_brute_force(tmp_path):
+    """A small real table without ties: the p-value from enumerating all 6^5 rank patterns."""
+    table = benchmark().loc[["breast cancer", "diabetes > median", "digits", "digits 4/9", "wine 1/2"],
+                            ["LDA", "5-NN", "naive Bayes"]]
+    assert (table.rank(axis=1).round(6) % 1 == 0).all().all()  # no ties
+    res = load_results(_write(table, tmp_path / "small.csv"))
+    fs = friedman_test(res)
+    n, k = table.shape
+
+    def chi2(rank_rows) -> float:
+        sums = np.sum(rank_rows, axis=0)
+        return 12.0 / (n * k * (k + 1)) * float(np.sum(sums ** 2)) - 3.0 * n * (k + 1)
+
+    observed = chi2(table.rank(axis=1, ascending=False).to_numpy())
+    perms = list(itertools.permutations(range(1, k + 1)))
+    hits = sum(chi2(np.array(rows)) >= observed - 1e-9 for rows in itertools.product(perms, repeat=n))
+    assert fs.decided_by == "exact"
+    assert fs.exact_pvalue == pytest.approx(hits / len(perms) ** n, rel=1e-12)
+
+
+# ---------------------------------------------------------------------- section 3
+def test_all_pairs_against_scikit_posthocs_scipy_and_statsmodels(tmp_path):
+    sp = pytest.importorskip("scikit_posthocs")
+    from statsmodels.stats.multitest import multipletests
+
+    table = benchmark()
+    names = list(table.columns)
+    res = load_results(_write(table, tmp_path / "bench.csv"))
+    nemenyi = posthoc_tests(res, method="nemenyi")
+    holm = posthoc_tests(res, method="holm")
+    ref_nem = sp.posthoc_nemenyi_friedman(table.to_numpy())
+    ref_holm = sp.posthoc_siegel_friedman(table.to_numpy(), p_adjust="holm")
+    assert len(nemenyi.pairs) == 10 and len(format_pairs(nemenyi)) == 10  # every pair, none hidden
+    for row in nemenyi.pairs.itertuples():
+        i, j = names.index(row.a), names.index(row.b)
+        assert row.pvalue_adjusted == pytest.approx(ref_nem.iloc[i, j], abs=1e-6)
+        assert row.rank_a <= row.rank_b
+        d = table[row.a].to_numpy() - table[row.b].to_numpy()
+        wins, ties = int(np.sum(d > 1e-12)), int(np.sum(np.abs(d) <= 1e-12))
+        assert (row.wins, row.ties, row.losses) == (wins, ties, n_loss := 10 - wins - ties) and n_loss >= 0
+        assert row.mean_advantage == pytest.approx(d.mean(), rel=1e-12)
+    for row in holm.pairs.itertuples():
+        assert row.pvalue_adjusted == pytest.approx(ref_holm.iloc[names.index(row.a), names.index(row.b)],
+                                                    rel=1e-9)
+    # Wilcoxon per pair (scipy, exact permutation law; differences below 1e-12 are zeros), Holm by statsmodels
+    pairs = nemenyi.pairs
+    ref_w = [stats.wilcoxon(np.round(table[a].to_numpy() - table[b].to_numpy(), 12),
+                            method=stats.PermutationMethod(n_resamples=np.inf)).pvalue
+             for a, b in zip(pairs["a"], pairs["b"])]
+    np.testing.assert_allclose(pairs["wilcoxon_p"], ref_w, rtol=1e-9)
+    np.testing.assert_allclose(pairs["wilcoxon_p_holm"], multipletests(ref_w, method="holm")[1], rtol=1e-9)
+
+
+def test_control_comparisons_reproduce_demsars_worked_example(tmp_path):
+    """Demšar, section 3.2.4: with C4.5 as the control, z = 2.416, 2.342, 0.512 and p = 0.016,
+    0.019, 0.607 (from ranks rounded to three decimals); Holm rejects the first two. Nemenyi's
+    q = 2.569 and CD = 1.25: no pair of the four reaches it."""
+    res = load_results(_write(demsar_ranks(), tmp_path / "ranks.csv"), higher_is_better=False)
+    ph = posthoc_tests(res, control="C4.5", control_method="holm")
+    t = ph.control_table.set_index("b")
+    for name, z, p in (("C4.5+m+cf", 2.416, 0.016), ("C4.5+m", 2.342, 0.019), ("C4.5+cf", 0.512, 0.607)):
+        assert abs(t.loc[name, "z"]) == pytest.approx(z, abs=2e-3)
+        assert t.loc[name, "pvalue"] == pytest.approx(p, abs=1.5e-3)
+    assert t["reject"].to_dict() == {"C4.5+m+cf": True, "C4.5+m": True, "C4.5+cf": False}
+    assert round(ph.cd.q_alpha, 3) == 2.569 and round(ph.cd.cd, 2) == 1.25
+    assert not ph.pairs["reject"].any()
+    # the rank-based record of the control as Table 6's printed ranks give it
+    ranks = demsar_ranks()
+    assert t.loc["C4.5+m", "wins"] == int((ranks["C4.5"] < ranks["C4.5+m"]).sum())
+
+
+def _thick_groups(ax, avg_ranks: pd.Series) -> list[set[str]]:
+    """The classifiers under each thick line of a CD diagram (the groups it draws)."""
+    groups = []
+    for line in ax.get_lines():
+        if line.get_linewidth() == pytest.approx(3.5):
+            lo, hi = sorted(line.get_xdata())
+            groups.append({n for n, r in avg_ranks.items() if lo <= r <= hi})
+    return groups
+
+
+def test_the_cd_diagram_joins_exactly_the_pairs_nemenyi_does_not_separate(tmp_path):
+    sp = pytest.importorskip("scikit_posthocs")
+    table = benchmark()
+    names = list(table.columns)
+    ph = posthoc_tests(load_results(_write(table, tmp_path / "b.csv")), method="nemenyi")
+    ax = plot_posthoc_diagram(ph)
+    groups = _thick_groups(ax, ph.avg_ranks)
+    ref = sp.posthoc_nemenyi_friedman(table.to_numpy())
+    joined = {frozenset(p) for g in groups for p in itertools.combinations(sorted(g), 2)}
+    not_separated = {frozenset((a, b)) for a, b in itertools.combinations(names, 2)
+                     if ref.iloc[names.index(a), names.index(b)] > 0.05}
+    assert groups and joined == not_separated
+    matplotlib.pyplot.close("all")
+
+
+def test_diagrams_draw_names_that_look_like_formulas(tmp_path):
+    """Matplotlib reads $...$ as TeX; a classifier named so must be drawn as written."""
+    frame = demsar_aucs().rename(columns={"C4.5": r"cost $\foo{ $", "C4.5+m": "$m$"})
+    res = load_results(_write(frame, tmp_path / "t.csv"))
+    ph = posthoc_tests(res, control=r"cost $\foo{ $", control_method="bonferroni-dunn")
+    for against in (False, True):
+        ax = plot_posthoc_diagram(ph, against_control=against)
+        ax.figure.savefig(tmp_path / "cd.png")  # drawing parses every text
+        labels = [t.get_text() for t in ax.texts]
+        assert any(r"cost \$\foo{ \$" in t for t in labels) and any(r"\$m\$" in t for t in labels)
+    matplotlib.pyplot.close("all")
+
+
+# ---------------------------------------------------------------------- section 4
+def test_bayesian_top_two_against_baycomp(tmp_path):
+    baycomp = pytest.importorskip("baycomp")
+    table = benchmark()
+    ranks = pd.DataFrame(stats.rankdata(-table.to_numpy(), axis=1), columns=table.columns).mean()
+    best, second = ranks.sort_values().index[:2]
+    ref = baycomp.SignedRankTest.probs(table[second].to_numpy(), table[best].to_numpy(), rope=0.01,
+                                       nsamples=50_000, random_state=1)
+    res = load_results(_write(table, tmp_path / "b.csv"))
+    ours = bayesian_top_two(res, rng=0)
+    assert isinstance(ours, TopTwoBayes) and (ours.best, ours.second) == (best, second)
+    assert ours.rope == 0.01
+    got = (ours.p_second, ours.p_equivalent, ours.p_best)
+    np.testing.assert_allclose(got, ref, atol=0.015)  # Monte Carlo error of each: below 0.0023
+    # error rates, lower is better: the same two, the same posterior
+    errors = load_results(_write(1.0 - table, tmp_path / "err.csv"), higher_is_better=False)
+    turned = bayesian_top_two(errors, rng=0)
+    assert (turned.best, turned.second) == (best, second)
+    np.testing.assert_allclose((turned.p_second, turned.p_equivalent, turned.p_best), ref, atol=0.015)
+    assert turned.mean_advantage == pytest.approx(float(np.mean(table[best] - table[second])), rel=1e-9)
+
+
+def test_percentages_need_a_rope_and_take_it_in_their_units(tmp_path):
+    baycomp = pytest.importorskip("baycomp")
+    table = 100.0 * benchmark()
+    res = load_results(_write(table, tmp_path / "pct.csv"))
+    skipped = bayesian_top_two(res, rng=0)
+    assert isinstance(skipped, Skipped) and "--rope" in skipped.reason and "outside [0, 1]" in skipped.reason
+    ours = bayesian_top_two(res, rope=1.0, rng=3)
+    ref = baycomp.SignedRankTest.probs(table[ours.second].to_numpy(), table[ours.best].to_numpy(), rope=1.0,
+                                       nsamples=50_000, random_state=4)
+    np.testing.assert_allclose((ours.p_second, ours.p_equivalent, ours.p_best), ref, atol=0.015)
+    assert ours.rope_from.startswith("given")
+
+
+# ------------------------------------------------------------- summary and caveats
+def test_summary_states_effects_before_p_values_and_escapes_names(tmp_path):
+    frame = demsar_ranks().rename(columns={"C4.5": "<script>alert(1)</script>", "C4.5+m": "*m*_$x$"})
+    res = load_results(_write(frame, tmp_path / "r.csv"), higher_is_better=False)
+    overview, fs = describe_results(res), friedman_test(res)
+    ph = posthoc_tests(res, control="<script>alert(1)</script>", friedman_rejects=fs.reject)
+    text = results_summary(res, overview=overview, friedman=fs, posthoc=ph, bayes=bayesian_top_two(res, rope=0.5,
+                                                                                                rng=0))
+    bullets = text.splitlines()
+    assert "<script" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text and "\\*m\\*\\_\\$x\\$" in text
+    assert md_escape("*m*_$x$") in text and "*m*_$x$" not in text
+    ranking, friedman_line = bullets[0], bullets[1]
+    assert "1.964" in ranking and "3.143" in ranking  # Demšar's printed average ranks
+    ref = stats.friedmanchisquare(*demsar_ranks().to_numpy().T)
+    assert f"Kendall's W = {ref.statistic / 42:.3f}" in friedman_line and f"= {ref.statistic:.2f}" in friedman_line
+    assert friedman_line.index("Kendall's W") < friedman_line.index("p = ")  # the effect comes first
+    assert len(bullets) == 6 and len(set(bullets)) == 6  # ranking, Friedman, pairs, control, Bayes, caveat
+
+
+def test_a_shared_best_rank_is_said_as_such(tmp_path):
+    """On iris and mushroom, C4.5+m and C4.5+m+cf have equal AUCs (Table 6): they share rank 1.5."""
+    table = demsar_aucs().loc[["iris", "mushroom"], ["C4.5+m", "C4.5+m+cf"]]
+    res = load_results(_write(table, tmp_path / "tie.csv"))
+    overview, fs = describe_results(res), friedman_test(res)
+    text = results_summary(res, overview=overview, friedman=fs, posthoc=posthoc_tests(res), bayes=None)
+    mean = f"{table['C4.5+m'].mean():.4g}"
+    assert "**C4.5+m** and **C4.5+m+cf** share the best average rank, 1.500" in text
+    assert f"Their mean scores are {mean} and {mean}" in text and "Its mean" not in text
+    assert fs.kendall_w == 0.0 and fs.pvalue == 1.0
+
+
+def test_assumptions_name_the_table_and_its_limits(tmp_path):
+    table = benchmark().iloc[:5]
+    res = load_results(_write(table, tmp_path / "five.csv"))
+    text = " ".join(assumptions(res))
+    assert "The 5 data sets are the units" in text and "independent" in text
+    # with five data sets the smallest two-sided signed-rank p-value is 2/32 (scipy's exact law) > 0.05
+    smallest = stats.wilcoxon([1.0, 2.0, 3.0, 4.0, 5.0], method="exact").pvalue
+    assert smallest > 0.05 and "no two-sided signed-rank test can reach" in text
+    assert "rule of thumb (N > 10 and k > 5)" in text
+    big = " ".join(assumptions(load_results(_write(benchmark(), tmp_path / "ten.csv"))))
+    assert "no two-sided signed-rank test" not in big  # ten data sets can reach 0.05 (min p 2/1024)
+
+
+# -------------------------------------------------------------------------- runner
+class _Interrupted(KeyboardInterrupt):
+    pass
+
+
+@pytest.mark.parametrize("failure", ["notebook error", "interrupt"])
+def test_a_failed_or_interrupted_run_leaves_nothing(tmp_path, monkeypatch, failure):
+    import papermill
+
+    seen = {}
+
+    def half_run(notebook, output, *, parameters, **kwargs):
+        seen.update(parameters)
+        Path(output).write_text("{}")  # a partial notebook in the temporary folder
+        if failure == "interrupt":
+            raise _Interrupted
+        raise papermill.PapermillExecutionError(3, 1, "", "ValueError", "boom", [])
+
+    monkeypatch.setattr(papermill, "execute_notebook", half_run)
+    out = tmp_path / "new" / "deeper" / "report.html"
+    expected = ReportExecutionError if failure == "notebook error" else _Interrupted
+    with pytest.raises(expected):
+        drun.run_datasets_report(_write(demsar_aucs(), tmp_path / "t.csv"), out, control="C4.5", rope=0.02,
+                                 rng=np.random.default_rng(5), progress=False)
+    assert not (tmp_path / "new").exists()
+    assert list(tmp_path.iterdir()) == [tmp_path / "t.csv"]
+    twin = int(np.random.default_rng(5).integers(2**31 - 1))
+    assert seen["seed"] == twin and type(seen["seed"]) is int
+    assert (seen["control"], seen["rope"], seen["posthoc"], seen["dataset_column"]) == ("C4.5", 0.02, "nemenyi", None)
+
+
+def _ran(html_path: Path) -> tuple[str, dict]:
+    html = html_path.read_text(encoding="utf-8")
+    nb = json.loads(html_path.with_suffix(".ipynb").read_text(encoding="utf-8"))
+    assert sorted(p.name for p in html_path.parent.iterdir()) == sorted([html_path.name,
+                                                                        html_path.with_suffix(".ipynb").name])
+    return html, nb
+
+
+@pytest.mark.slow
+def test_report_on_demsars_table_with_a_control(tmp_path):
+    baycomp = pytest.importorskip("baycomp")
+    sp = pytest.importorskip("scikit_posthocs")
+    frame = demsar_aucs().rename(columns={"C4.5": "<script>alert(1)</script>"})
+    frame.index = frame.index.str.replace("iris", "<b>iris</b>")
+    out = tmp_path / "report" / "t6.html"
+    drun.run_datasets_report(_write(frame, tmp_path / "t6.xlsx"), out, control="<script>alert(1)</script>",
+                             title="<script>alert(2)</script> Table 6", progress=False)
+    html, nb = _ran(out)
+    assert "<script" not in html and "&lt;script&gt;alert(2)&lt;/script&gt; Table 6" in html
+    assert "&lt;b&gt;iris&lt;/b&gt;" in html
+    assert "load_results(" not in html and "What you will learn" not in html  # no code, no intro
+    assert not re.search(r'(src|href)="https?:', html)  # self-contained
+    assert html.count("<img ") == 3  # the CD diagram, the control's diagram, the simplex
+    ref = stats.friedmanchisquare(*frame.to_numpy().T)
+    n, k = frame.shape
+    f_ref = (n - 1) * ref.statistic / (n * (k - 1) - ref.statistic)
+    assert f"Friedman chi2 = {ref.statistic:.2f}" in html and f"Iman-Davenport F = {f_ref:.2f}" in html
+    assert f"Kendall's W = {ref.statistic / (n * (k - 1)):.3f}" in html
+    nem = sp.posthoc_nemenyi_friedman(frame.to_numpy())
+    assert f"<td>{nem.iloc[0, 3]:.2g}</td>" in html  # C4.5 vs C4.5+m+cf, the largest rank difference
+    for name in frame.index:  # every data set is a row of the scores table
+        assert f"<th>{name.replace('<', '&lt;').replace('>', '&gt;')}</th>" in html
+    found = re.search(r"P\(C4\.5\+m\+cf practically better\) = (0\.\d+)", html)
+    ref_p = baycomp.SignedRankTest.probs(frame["C4.5+m"].to_numpy(), frame["C4.5+m+cf"].to_numpy(), rope=0.01,
+                                         nsamples=50_000, random_state=0)
+    assert found and float(found.group(1)) == pytest.approx(ref_p[2], abs=0.015)
+    assert nb["metadata"]["papermill"]["parameters"]["control"] == "<script>alert(1)</script>"
+
+
+@pytest.mark.slow
+def test_report_on_real_learners_in_percent_without_a_rope(tmp_path):
+    sp = pytest.importorskip("scikit_posthocs")
+    table = (100 * benchmark()).rename_axis("task")
+    out = tmp_path / "out" / "r.html"
+    drun.run_datasets_report(_write(table, tmp_path / "bench.parquet"), out, posthoc="holm", alpha=0.1,
+                             progress=False)
+    html, _ = _ran(out)
+    assert "Skipped: the scores run from" in html and "--rope" in html
+    assert html.count("<img ") == 1  # the CD diagram only: no control, no Bayesian section
+    names = list(table.columns)
+    ref = sp.posthoc_siegel_friedman(table.to_numpy(), p_adjust="holm")
+    top = (names.index("LDA"), names.index("decision tree"))
+    assert f"<td>{ref.iloc[top]:.2g}</td>" in html
+    assert "family-wise alpha = 0.1" in html and "Holm p" in html
+    ref = stats.friedmanchisquare(*table.to_numpy().T)
+    assert f"Friedman chi2 = {ref.statistic:.2f}" in html
