@@ -74,6 +74,8 @@ __all__ = [
 ]
 
 _ADJUST_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "bonferroni": "Bonferroni", "none": "no adjustment"}
+#: Characters :func:`md_text` keeps as they are.
+_PLAIN = frozenset(" .,:;-'/%+=@")
 #: Names listed in one sentence before "and N more".
 _LIST_LIMIT = 10
 
@@ -82,17 +84,20 @@ _LIST_LIMIT = 10
 def md_text(value: object) -> str:
     """Text from the file, safe inside Markdown that becomes HTML.
 
-    Every character but letters, digits and spaces is written as a numeric character
-    reference (``<`` as ``&#60;``, ``*`` as ``&#42;``, ``$`` as ``&#36;``), so a name
-    can neither open an HTML element, nor start emphasis, a link or a formula; the
-    browser shows the characters themselves.
+    Every character but letters, digits, spaces and the punctuation ``. , : ; - ' / % + = @``
+    (which no Markdown or HTML construct starts inside a sentence) is written as a numeric
+    character reference (``<`` as ``&#60;``, ``*`` as ``&#42;``, ``$`` as ``&#36;``), so a
+    name can neither open an HTML element, nor start emphasis, a link, code or a formula;
+    the browser shows the characters themselves.
 
     Examples
     --------
     >>> md_text("<script>a*b_c $x$</script>")
-    '&#60;script&#62;a&#42;b&#95;c &#36;x&#36;&#60;&#47;script&#62;'
+    '&#60;script&#62;a&#42;b&#95;c &#36;x&#36;&#60;/script&#62;'
+    >>> md_text("gpt-4o, run 2")
+    'gpt-4o, run 2'
     """
-    return "".join(c if (c.isalnum() or c == " ") else f"&#{ord(c)};" for c in str(value))
+    return "".join(c if (c.isalnum() or c in _PLAIN) else f"&#{ord(c)};" for c in str(value))
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
@@ -118,15 +123,17 @@ def _clusters_arg(data: ItemScores):
 
 
 # ------------------------------------------------------------------ section 1
-def independence_note(data: ItemScores) -> str:
+def independence_note(data: ItemScores, *, markdown: bool = False) -> str:
     """What the intervals assume about the items, in words (one sentence or two).
 
     Without clusters: the items are taken as independent -- said in words, with what to
     do when they are not. With clusters: the clusters are taken as independent, the
-    items within one may be correlated.
+    items within one may be correlated. ``markdown``: the cluster column's name is
+    escaped (:func:`md_text`) for a Markdown output; plain text otherwise.
     """
     if data.clustered:
-        return (f"The items come in {data.n_clusters:,} clusters ({md_text(data.cluster_column)}): items of one "
+        column = md_text(data.cluster_column) if markdown else data.cluster_column
+        return (f"The items come in {data.n_clusters:,} clusters ({column}): items of one "
                 "cluster may be correlated, and every interval and test is cluster-robust, taking only the "
                 "clusters as independent of one another.")
     return ("No cluster column was given, so the items are taken as independent: every interval and test assumes "
@@ -592,7 +599,7 @@ def items_summary_text(
             out.append(f"The leader's cluster-robust standard error is {math.sqrt(de):.2f} times the one that takes "
                        f"the items as independent (design effect {de:.2f}): {verdict}")
     else:
-        out.append(independence_note(data))
+        out.append(independence_note(data, markdown=True))
     if isinstance(samples, SampleAnalysis):
         c = samples.components
         if leader in c.index and np.isfinite(c.loc[leader, "within"]):
