@@ -15,6 +15,7 @@ cluster bootstrap for P(best).
 from __future__ import annotations
 
 import itertools
+import re
 import json
 import math
 from pathlib import Path
@@ -424,3 +425,309 @@ def test_inspect_refusals(pupils, tmp_path):
             read_inspect_logs(paths, **kwargs)
         assert fragment in str(info.value), str(info.value)
         assert "\n" not in str(info.value)
+
+
+# ------------------------------------------------------------------ sections against references
+@pytest.fixture(scope="module")
+def clustered(pupils):
+    """The wide 0/1 file with the classes as clusters, read back."""
+    return load_item_scores(wide_correct(pupils), item_column="pupil", cluster_column="school")
+
+
+def test_overview_and_the_independence_assumption(pupils, clustered):
+    ov = summarise_items(clustered)
+    sizes = pupils.pupils["class"].value_counts()
+    assert (ov.n_items, ov.n_models, ov.n_clusters) == (1191, 4, 67)
+    assert ov.cluster_sizes == (sizes.min(), float(sizes.median()), sizes.max())
+    assert "cluster-robust" in ov.assumption and "taken as independent" not in ov.assumption
+    flat = load_item_scores(wide_correct(pupils).drop(columns="school"), item_column="pupil")
+    text = independence_note(flat)
+    assert "taken as independent" in text and "--cluster-column" in text
+    assert "clusters: none (items taken as independent)" in summarise_items(flat).text()
+    few = load_item_scores(wide_correct(pupils).iloc[:60], item_column="pupil", cluster_column="school")
+    warnings = summarise_items(few).warnings
+    assert any("few items" in w for w in warnings) and any("few clusters" in w for w in warnings)
+
+
+def test_model_means_against_written_out_cr2_and_wilson(pupils, clustered):
+    import statsmodels.api as sm
+
+    ev = pupils
+    alpha = 0.1
+    table = model_means(clustered, alpha=alpha)
+    assert list(table.index) == list(ev.correct.mean().sort_values(ascending=False, kind="stable").index)
+    classes = ev.pupils["class"].to_numpy()
+    for m in MODELS:
+        y = ev.correct[m].to_numpy(dtype=float)
+        V, df = cr2_reference(y, classes)
+        low, high = wilson_effective_reference(y.mean(), V, df, y.size, alpha)
+        row = table.loc[m]
+        assert row["mean"] == pytest.approx(y.mean())
+        assert row["std_error"] == pytest.approx(math.sqrt(V), rel=1e-10)
+        assert row["df"] == pytest.approx(df, rel=1e-9)
+        assert (row["low"], row["high"]) == (pytest.approx(low, rel=1e-9), pytest.approx(high, rel=1e-9))
+        ols = sm.OLS(y, np.ones(y.size)).fit()
+        assert row["unclustered_std_error"] == pytest.approx(float(ols.bse[0]))
+        assert row["design_effect"] == pytest.approx(V / float(ols.bse[0]) ** 2)
+    # probabilities (real scores): the CR2 t interval with the Bell-McCaffrey df
+    frame = ev.probability.assign(school=ev.pupils["class"]).reset_index()
+    real = model_means(load_item_scores(frame, item_column="pupil", cluster_column="school"), alpha=alpha)
+    for m in MODELS:
+        y = ev.probability[m].to_numpy()
+        V, df = cr2_reference(y, classes)
+        half = stats.t.isf(alpha / 2, df) * math.sqrt(V)
+        assert real.loc[m, "method"] == "cr2"
+        assert (real.loc[m, "low"], real.loc[m, "high"]) == (pytest.approx(y.mean() - half), pytest.approx(y.mean() + half))
+    # no clusters, one 0/1 answer: Wilson's own interval
+    from statsmodels.stats.proportion import proportion_confint
+
+    flat = model_means(load_item_scores(wide_correct(ev).drop(columns="school"), item_column="pupil"), alpha=alpha)
+    for m in MODELS:
+        lo, hi = proportion_confint(int(ev.correct[m].sum()), 1191, alpha=alpha, method="wilson")
+        assert (flat.loc[m, "low"], flat.loc[m, "high"]) == (pytest.approx(lo), pytest.approx(hi))
+
+
+def test_pairwise_clustered_against_written_out_cr2_holm_and_bh(pupils, clustered):
+    from statsmodels.stats.multitest import multipletests
+
+    ev = pupils
+    alpha = 0.05
+    classes = ev.pupils["class"].to_numpy()
+    for adjust in ("holm", "bh"):
+        table = pairwise_items(clustered, alpha=alpha, adjust=adjust)
+        assert len(table) == 6 and not table.attrs["mcnemar"]
+        ps = []
+        for row in table.itertuples():
+            d = ev.correct[row.a].to_numpy(float) - ev.correct[row.b].to_numpy(float)
+            V, df = cr2_reference(d, classes)
+            t = d.mean() / math.sqrt(V)
+            ps.append(2 * stats.t.sf(abs(t), df))
+            assert row.estimate == pytest.approx(d.mean()) and row.estimate >= 0
+            half = stats.t.isf(alpha / 6 / 2, df) * math.sqrt(V)  # joint (Bonferroni) interval
+            assert (row.low, row.high) == (pytest.approx(d.mean() - half), pytest.approx(d.mean() + half))
+        np.testing.assert_allclose(table["pvalue"], ps, rtol=1e-8)
+        method = {"holm": "holm", "bh": "fdr_bh"}[adjust]
+        reject, p_adj, _, _ = multipletests(ps, alpha=alpha, method=method)
+        np.testing.assert_allclose(table["p_adj"], p_adj, rtol=1e-8)
+        assert list(table["reject"]) == list(reject)
+    text = format_item_pairs(table)
+    assert len(text) == 6 and "BH p (paired t)" in text.columns
+
+
+def test_pairwise_mcnemar_where_it_applies(pupils):
+    from statsmodels.stats.multitest import multipletests
+
+    ev = pupils
+    data = load_item_scores(wide_correct(ev).drop(columns="school"), item_column="pupil")
+    table = pairwise_items(data, alpha=0.05, adjust="holm")
+    assert table.attrs["mcnemar"]
+    for row in table.itertuples():
+        a, b = ev.correct[row.a].to_numpy(), ev.correct[row.b].to_numpy()
+        n10, n01 = int(np.sum((a == 1) & (b == 0))), int(np.sum((a == 0) & (b == 1)))
+        assert (row.n10, row.n01) == (n10, n01)
+        assert row.mcnemar_p == pytest.approx(_mid_p(n10, n01))
+        assert (row.bp_low, row.bp_high) == pytest.approx(_bonett_price(n10, n01, 1191, 0.05 / 6))
+        assert row.pvalue == pytest.approx(stats.ttest_rel(a, b).pvalue)
+    np.testing.assert_allclose(table["mcnemar_p_adj"], multipletests(table["mcnemar_p"], method="holm")[1])
+    assert "Holm p (McNemar mid-p)" in format_item_pairs(table).columns
+    # with clusters, or several answers, McNemar does not apply
+    assert not pairwise_items(load_item_scores(long_samples(ev), item_column="pupil", sample_column="run")).attrs["mcnemar"]
+
+
+def test_sample_analysis_against_anova_and_enumerated_pass_at_k(pupils):
+    ev = pupils
+    frame = long_samples(ev)
+    # unbalanced: the first 200 pupils lose the forest's 5th answer
+    frame = frame[~(frame["pupil"].isin(ev.samples.index[:200]) & (frame["run"] == 5) & (frame["model"] == "forest"))]
+    data = load_item_scores(frame, item_column="pupil", sample_column="run", cluster_column="school")
+    result = sample_analysis(data, alpha=0.05)
+    forest = frame[frame["model"] == "forest"]
+    groups = [g.to_numpy(float) for _, g in forest.groupby("pupil")["score"]]
+    k_i = np.array([g.size for g in groups], dtype=float)
+    msw = sum(np.sum((g - g.mean()) ** 2) for g in groups) / (k_i.sum() - k_i.size)  # pooled within
+    msb = stats.f_oneway(*groups).statistic * msw  # scipy's one-way ANOVA F = MSB / MSW
+    n_tot, n = k_i.sum(), k_i.size
+    k0 = (n_tot - np.sum(k_i**2) / n_tot) / (n - 1)
+    row = result.components.loc["forest"]
+    assert row["within"] == pytest.approx(msw) and row["between"] == pytest.approx((msb - msw) / k0)
+    assert np.isnan(result.components.loc["knn", "within"])  # one answer: not identified
+    assert result.ks == (1, 2, 4)
+    # pass@k and pass^k by enumerating every k-subset of each pupil's answers
+    answers = forest.groupby("pupil")["score"].apply(list)
+    classes = ev.pupils.loc[answers.index, "class"].to_numpy()
+    for k in (2, 4):
+        any_right = np.array([np.mean([max(c) for c in itertools.combinations(a, k)]) for a in answers])
+        all_right = np.array([np.mean([min(c) for c in itertools.combinations(a, k)]) for a in answers])
+        got = result.passk[(result.passk["model"] == "forest") & (result.passk["k"] == k)].iloc[0]
+        for est, lo, hi, values in ((got["pass_at_k"], got["low"], got["high"], any_right),
+                                    (got["pass_hat_k"], got["hat_low"], got["hat_high"], all_right)):
+            V, df = cr2_reference(values, classes)
+            half = stats.t.isf(0.025, df) * math.sqrt(V)
+            assert est == pytest.approx(values.mean())
+            assert (lo, hi) == (pytest.approx(max(0.0, values.mean() - half)), pytest.approx(min(1.0, values.mean() + half)))
+    assert set(result.passk.loc[result.passk["model"] == "knn", "k"]) == {1}
+    # real scores: no pass@k, and one answer per item: nothing to analyse
+    real = long_samples(ev).assign(score=lambda f: f["score"] * 0.5 + 0.25)
+    skipped = sample_analysis(load_item_scores(real, item_column="pupil", sample_column="run")).passk
+    assert isinstance(skipped, Skipped) and "not 0/1" in skipped.reason
+    assert isinstance(sample_analysis(load_item_scores(wide_correct(ev), item_column="pupil",
+                                                       cluster_column="school")), Skipped)
+
+
+def test_leaderboard_against_references(pupils, clustered):
+    ev = pupils
+    board = leaderboard(clustered, alpha=0.05, adjust="holm", n_boot=4000, rng=7)
+    means = ev.correct.mean()
+    assert board.tie.leader == means.idxmax()
+    # the tie group from the written-out pairwise tests, Holm over all six pairs
+    from statsmodels.stats.multitest import multipletests
+
+    classes = ev.pupils["class"].to_numpy()
+    pairs = list(itertools.combinations(MODELS, 2))
+    ps = []
+    for a, b in pairs:
+        d = ev.correct[a].to_numpy(float) - ev.correct[b].to_numpy(float)
+        V, df = cr2_reference(d, classes)
+        ps.append(2 * stats.t.sf(abs(d.mean()) / math.sqrt(V), df))
+    reject = dict(zip(pairs, multipletests(ps, alpha=0.05, method="holm")[0]))
+    leader = means.idxmax()
+    expected = {m for m in MODELS if m != leader and not reject.get((leader, m), reject.get((m, leader)))}
+    assert set(board.tie.members[1:]) == expected and len(expected) >= 1
+    # P(best) against a bootstrap that copies the rows of resampled classes
+    rng = np.random.default_rng(123)
+    labels = pd.unique(classes)
+    rows = {g: np.flatnonzero(classes == g) for g in labels}
+    x = ev.correct[MODELS].to_numpy(float)
+    first = np.zeros(len(MODELS))
+    reps = 4000
+    for _ in range(reps):
+        idx = np.concatenate([rows[g] for g in rng.choice(labels, size=labels.size)])
+        first[np.argmax(x[idx].mean(axis=0))] += 1
+    reference = pd.Series(first / reps, index=MODELS)
+    got = board.ranks.set_index("model")["p_best"]
+    assert got.sum() == pytest.approx(1.0)
+    for m in MODELS:
+        assert got[m] == pytest.approx(reference[m], abs=0.04), (m, got[m], reference[m])
+    worst = means.idxmin()
+    assert tuple(board.ranks.set_index("model").loc[worst, ["rank_low", "rank_high"]]) == (4, 4)
+
+
+def test_summary_sentences_and_escaping(pupils):
+    ev = pupils
+    evil = "<img src=x onerror=alert(1)>*k_n$n"
+    frame = wide_correct(ev).rename(columns={"knn": evil})
+    data = load_item_scores(frame, item_column="pupil", cluster_column="school")
+    parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
+                 samples=sample_analysis(data), board=leaderboard(data, n_boot=500, rng=0))
+    text = items_summary_text(data, **parts)
+    assert "<img" not in text and "$" not in text and "*k" not in text
+    assert md_text(evil) in text
+    lead = ev.correct.mean().idxmax()
+    assert f"**{lead}** has the highest mean score, {ev.correct[lead].mean():.4f}" in text
+    assert "over 1,191 items in 67 clusters" in text
+    n_sig = int(parts["pairs"]["reject"].sum())
+    assert f"{n_sig} of the pairwise differences" in text or (n_sig == 0 and "none of the pairwise" in text)
+    assert "taken as independent" not in text and "cluster-robust standard error is" in text
+    flat = load_item_scores(frame.drop(columns="school"), item_column="pupil")
+    parts = dict(overview=summarise_items(flat), means=model_means(flat), pairs=pairwise_items(flat),
+                 samples=sample_analysis(flat), board=leaderboard(flat, n_boot=500, rng=0))
+    text = items_summary_text(flat, **parts)
+    assert "No cluster column was given, so the items are taken as independent" in text
+    assert "McNemar's mid-p test" in text
+
+
+# ------------------------------------------------------------------ the runner
+class _Stop(Exception):
+    pass
+
+
+def test_runner_refuses_before_writing_anything(pupils, tmp_path, monkeypatch):
+    from evallib.report.items_runner import run_items_report
+    from evallib.report.runner import ReportExecutionError
+
+    good = tmp_path / "scores.csv"
+    long_samples(pupils).to_csv(good, index=False)
+    bad = tmp_path / "bad.csv"
+    pd.concat([long_samples(pupils)] * 2).to_csv(bad, index=False)
+    out = tmp_path / "out" / "deep" / "r.html"
+    with pytest.raises(ReportInputError, match="occur more than once"):
+        run_items_report(bad, out, item_column="pupil", sample_column="run", progress=False)
+    with pytest.raises(ReportInputError, match="must end in .html"):
+        run_items_report(good, tmp_path / "out" / "r.pdf", item_column="pupil", progress=False)
+    with pytest.raises(ValueError, match="adjust must be one of"):
+        run_items_report(good, out, item_column="pupil", adjust="sidak", progress=False)
+    with pytest.raises(ReportInputError, match="do not apply to table input"):
+        run_items_report(good, out, item_column="pupil", metric="acc", scorer="x", progress=False)
+    assert not (tmp_path / "out").exists()
+    import papermill
+
+    seen = {}
+
+    def fake_execute(*args, parameters, **kwargs):
+        seen.update(parameters)
+        raise _Stop("stopped")
+
+    monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
+    with pytest.raises(ReportExecutionError, match="_Stop"):
+        run_items_report(good, out, item_column="pupil", sample_column="run", cluster_column="school",
+                         rng=np.random.default_rng(5), progress=False)
+    assert not (tmp_path / "out").exists()  # the folders it made are gone again
+    assert seen["seed"] == int(np.random.default_rng(5).integers(2**31 - 1)) and type(seen["seed"]) is int
+    assert seen["source"] == str(good.resolve()) and seen["cluster_column"] == "school"
+    json.dumps(seen)  # papermill parameters must be JSON
+
+
+def _html_text(path: Path) -> str:
+    import html as html_module
+    import re
+
+    text = html_module.unescape(re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8")))
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.mark.slow
+def test_report_end_to_end_on_a_long_file(pupils, tmp_path):
+    """The report on the real long file: leader, intervals and every pair in the page, names escaped."""
+    from evallib.report.items_runner import run_items_report
+
+    ev = pupils
+    evil = "<script>alert(1)</script>knn"
+    frame = long_samples(ev)
+    frame["model"] = frame["model"].replace({"knn": evil})
+    source = tmp_path / "scores.csv"
+    frame.to_csv(source, index=False)
+    files = run_items_report(source, tmp_path / "report" / "items.html", item_column="pupil", sample_column="run",
+                             cluster_column="school", title="<script>alert(2)</script> Q3", progress=False,
+                             n_boot=500)
+    page = files.html.read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "&lt;script&gt;alert(2)&lt;/script&gt; Q3" in page
+    assert files.notebook.is_file() and "load_items(" not in page  # no code cells
+    text = _html_text(files.html)
+    lead = ev.correct.mean().idxmax()
+    classes = ev.pupils["class"].to_numpy()
+    y = ev.correct[lead].to_numpy(float)
+    V, df = cr2_reference(y, classes)
+    low, high = wilson_effective_reference(y.mean(), V, df, y.size, 0.05)
+    assert f"{lead} has the highest mean score, {y.mean():.4f} (95% interval {low:.4f} to {high:.4f})" in text
+    assert text.count(f"{evil}") >= 3  # shown as text, in the summary and the tables
+    for a, b in itertools.combinations(MODELS, 2):  # every pair has a row
+        a, b = (evil if a == "knn" else a), (evil if b == "knn" else b)
+        assert re.search(rf"{re.escape(a)}\s+{re.escape(b)}|{re.escape(b)}\s+{re.escape(a)}", text)
+    # pass@5 of the forest (5 answers of 5: any of them right), its row of section 4's table
+    assert f" 5 {np.mean(ev.samples.to_numpy().max(axis=1)):.4f} " in text
+    assert set(files.html.parent.iterdir()) == {files.html, files.notebook}  # no temporary folder left
+
+
+@pytest.mark.slow
+def test_report_end_to_end_on_lm_eval_logs(pupils, tmp_path):
+    from evallib.report.items_runner import run_items_report
+
+    ev = pupils
+    files = {m: write_lm_eval(tmp_path / f"{m}.jsonl", ev, ev.correct[m]) for m in MODELS}
+    out = run_items_report(files, tmp_path / "lm.html", source_format="lm-eval", metric="acc", progress=False,
+                           n_boot=200)
+    text = _html_text(out.html)
+    lead = ev.correct.mean().idxmax()
+    assert f"{lead} has the highest mean score, {ev.correct[lead].mean():.4f}" in text
+    assert "No cluster column was given, so the items are taken as independent" in text
+    assert "Read lm-evaluation-harness samples: the metric 'acc' with the filter 'none'" in text

@@ -138,7 +138,8 @@ def _execute(notebook: Path, params: dict, out_html: Path, given: str, *, title:
     finally:
         if tmp_dir is not None:
             shutil.rmtree(tmp_dir, ignore_errors=True)
-        if created is not None and not any(created.iterdir()):
+        # the folders this run made, if they hold nothing now (empty subfolders count as nothing)
+        if created is not None and not any(p.is_file() for p in created.rglob("*")):
             _remove_created(created, out_html.parent)
     _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
     return ReportFiles(html=out_html, notebook=out_nb)
