@@ -240,5 +240,6 @@ def run_items_report(
     params = dict(source=parameter, source_format=source_format, **options, alpha=alpha, adjust=adjust,
                   n_boot=n_boot, title=title or f"Per-item comparison: {name}", seed=seed)
     what = f"{data.n_models} models, {data.n_items:,} items"
+    del data  # the kernel reads the input again: do not hold it twice while the notebook runs
     return _execute(ITEMS_NOTEBOOK, params, out_html, str(output), title=params["title"], what=what,
                     progress=progress, timeout=timeout)
