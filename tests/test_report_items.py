@@ -181,6 +181,25 @@ def test_long_samples_keep_every_answer_and_item_means_weigh_items_equally(pupil
     assert abs(forest - row_mean) > 1e-4  # an item answered 5 times does not weigh 5 times
 
 
+def test_wide_with_a_sample_column_and_a_sample_column_found_by_name(pupils):
+    ev = pupils
+    runs = ev.samples.reset_index().melt(id_vars="pupil", var_name="run", value_name="forest")
+    runs["logistic"] = ev.correct.loc[runs["pupil"], "logistic"].to_numpy()  # deterministic: the same each run
+    runs.loc[runs.index[:50], "forest"] = np.nan  # 50 answers missing: fewer samples for those pupils
+    data = load_item_scores(runs, item_column="pupil", sample_column="run")
+    assert data.layout == "wide" and data.max_samples == 5
+    expected = runs.groupby("pupil")["forest"].mean()
+    got = data.item_means()["forest"].loc[expected.index.astype(str)]
+    np.testing.assert_allclose(got.to_numpy(), expected.to_numpy())
+    # a column called "sample" that numbers no repeats is not used when nobody named it ...
+    once = wide_correct(ev).assign(sample=1)
+    data = load_item_scores(once, item_column="pupil", cluster_column="school")
+    assert data.max_samples == 1 and "marks no repeated answers and was not used" in data.read_note
+    # ... and refused when named
+    with pytest.raises(ReportInputError, match="marks no repeated answers; leave out --sample-column"):
+        load_item_scores(once, item_column="pupil", cluster_column="school", sample_column="sample")
+
+
 # Every contradiction the issue lists, and more: (how to break the long sample file, options, fragment).
 def _break(frame: pd.DataFrame, case: str) -> tuple[pd.DataFrame, dict]:
     opts = {"item_column": "pupil", "sample_column": "run", "cluster_column": "school"}

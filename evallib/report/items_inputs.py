@@ -264,7 +264,7 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
               model_codes: np.ndarray, model_names: Sequence[str], scores: np.ndarray,
               sample_codes: np.ndarray | None, cluster_codes: np.ndarray | None,
               cluster_names: np.ndarray | None, n_rows: int, notes: list[str],
-              sample_names: np.ndarray | None = None) -> ItemScores:
+              sample_names: np.ndarray | None = None, sample_found: bool = False) -> ItemScores:
     """Checks common to every source, then the ``(N, M, K)`` array.
 
     One entry per observed score: its item, model and (optional) sample label codes,
@@ -313,13 +313,17 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
         starts = np.flatnonzero(np.r_[True, sorted_pair[1:] != sorted_pair[:-1]])
         lengths = np.diff(np.r_[starts, sorted_pair.size])
         k_max = int(lengths.max())
-        if k_max == 1:
+        if k_max == 1 and not sample_found:
             raise ReportInputError(
                 f"The sample column {roles.sample} gives every item only one answer per model, so it marks no "
-                "repeated answers; leave the sample column out (sample_column=None) or give the repeated "
-                "answers.")
-        position = np.empty(pair.size, dtype=np.int64)
-        position[order] = np.arange(pair.size) - np.repeat(starts, lengths)
+                "repeated answers; leave out --sample-column (sample_column=) or give the repeated answers.")
+        position = np.zeros(pair.size, dtype=np.int64)
+        if k_max == 1:
+            notes.append(f"The column {roles.sample} gives every item one answer per model, so it marks no "
+                         "repeated answers and was not used.")
+            sample_codes = None
+        else:
+            position[order] = np.arange(pair.size) - np.repeat(starts, lengths)
         del order, sorted_key, same
     present = np.zeros(n_pairs, dtype=bool)
     present[pair] = True
@@ -501,9 +505,10 @@ def load_item_scores(
         raise ReportInputError(f"One column plays two roles among item {item_col!r}, cluster {cluster_col!r}, "
                                f"sample {sample_col!r} and model {model_col!r}; name a different column for each.")
     notes = [note] if note else []
-    for col, default, what in ((cluster_col, cluster_column, "clusters"), (sample_col, sample_column, "samples")):
+    for col, default, what in ((cluster_col, cluster_column, "clusters"), (sample_col, sample_column,
+                                                                           "repeated answers' numbers")):
         if col is not None and default is None:
-            notes.append(f"The column {col!r} was read as the {what} (found by name).")
+            notes.append(f"The column {col!r} was taken for the {what} (found by name).")
     item_codes, item_names = _label_codes(frame, item_col, "item column", "every row needs its item")
     cluster_codes = cluster_names = None
     if cluster_col is not None:
@@ -532,7 +537,8 @@ def load_item_scores(
         return _assemble(source=where, layout="long", roles=roles, item_codes=item_codes, item_names=item_names,
                          model_codes=model_codes, model_names=list(model_names), scores=values,
                          sample_codes=sample_codes, cluster_codes=cluster_codes, cluster_names=cluster_names,
-                         n_rows=len(frame), notes=notes, sample_names=sample_names)
+                         n_rows=len(frame), notes=notes, sample_names=sample_names,
+                         sample_found=sample_column is None)
     if score_column is not None:
         raise ReportInputError(f"A score column ({score_column!r}) belongs to a long file, but {where!r} has no "
                                "model column 'model', so it is read as a wide file (one column per model); name "
@@ -589,7 +595,7 @@ def load_item_scores(
                      model_codes=model_codes, model_names=names, scores=flat,
                      sample_codes=None if sample_codes is None else sample_codes[rows],
                      cluster_codes=None if cluster_codes is None else cluster_codes[rows],
-                     cluster_names=cluster_names, n_rows=n_rows, notes=notes)
+                     cluster_names=cluster_names, n_rows=n_rows, notes=notes, sample_found=sample_column is None)
 
 
 # ------------------------------------------------------------------ lm-evaluation-harness
