@@ -459,6 +459,8 @@ def test_overview_and_the_independence_assumption(pupils, clustered):
     assert (ov.n_items, ov.n_models, ov.n_clusters) == (1191, 4, 67)
     assert ov.cluster_sizes == (sizes.min(), float(sizes.median()), sizes.max())
     assert "cluster-robust" in ov.assumption and "taken as independent" not in ov.assumption
+    assert (clustered.item_column, clustered.cluster_column, clustered.sample_column) == ("pupil", "school", "")
+    assert "67 clusters (school)" in ov.assumption
     flat = load_item_scores(wide_correct(pupils).drop(columns="school"), item_column="pupil")
     text = independence_note(flat)
     assert "taken as independent" in text and "--cluster-column" in text

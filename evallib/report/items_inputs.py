@@ -258,6 +258,8 @@ class _Roles:
     sample: str = ""
     cluster: str = ""
     sample_hint: str = "name the column of repeated answers with --sample-column (sample_column=)"
+    #: the plain names kept in :class:`ItemScores` (item, cluster, sample)
+    names: tuple[str, str, str] = ("", "", "")
 
 
 def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray, item_names: np.ndarray,
@@ -377,8 +379,9 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
                          "item mean is over its own answers; each item weighs the same).")
     return ItemScores(source=source, layout=layout, models=tuple(str(m) for m in model_names),
                       items=np.asarray(item_names, dtype=object).astype(str), scores=cube, clusters=clusters,
-                      cluster_names=names, binary=binary, item_column=roles.item, cluster_column=roles.cluster,
-                      sample_column=roles.sample, n_rows=int(n_rows), read_note=" ".join(notes))
+                      cluster_names=names, binary=binary, item_column=roles.names[0],
+                      cluster_column=roles.names[1] if clusters is not None else "",
+                      sample_column=roles.names[2] if sample_codes is not None else "", n_rows=int(n_rows), read_note=" ".join(notes))
 
 
 # ------------------------------------------------------------------ tables
@@ -533,7 +536,8 @@ def load_item_scores(
         model_codes, model_names = _label_codes(frame, model_col, "model column", "every row needs its model")
         values = _score_values(frame[score_col], f"score column {score_col!r}")
         roles = _Roles(item=repr(item_col), model=f"column {model_col!r}", score=repr(score_col),
-                       sample=repr(sample_col) if sample_col else "", cluster=repr(cluster_col) if cluster_col else "")
+                       sample=repr(sample_col) if sample_col else "", cluster=repr(cluster_col) if cluster_col else "",
+                       names=(item_col, cluster_col or "", sample_col or ""))
         return _assemble(source=where, layout="long", roles=roles, item_codes=item_codes, item_names=item_names,
                          model_codes=model_codes, model_names=list(model_names), scores=values,
                          sample_codes=sample_codes, cluster_codes=cluster_codes, cluster_names=cluster_names,
@@ -574,7 +578,8 @@ def load_item_scores(
     rows, flat = rows[keep], flat[keep]
     model_codes = np.tile(np.arange(n_models, dtype=np.int64), n_rows)[keep]
     roles = _Roles(item=repr(item_col), model="the model columns", score="the model columns",
-                   sample=repr(sample_col) if sample_col else "", cluster=repr(cluster_col) if cluster_col else "")
+                   sample=repr(sample_col) if sample_col else "", cluster=repr(cluster_col) if cluster_col else "",
+                   names=(item_col, cluster_col or "", sample_col or ""))
     if sample_col is None:
         dup = pd.Series(item_codes).duplicated().to_numpy()
         if dup.any():
@@ -811,7 +816,8 @@ def read_lm_eval_samples(
     roles = _Roles(item="'doc_id'", model="one file per model", score=repr(metric),
                    sample="the runs (several files of one model)" if sample_codes is not None else "",
                    cluster=f"doc field {cluster_key!r}" if cluster_key else "",
-                   sample_hint="give repeated runs as separate files")
+                   sample_hint="give repeated runs as separate files",
+                   names=("doc_id", f"doc.{cluster_key}" if cluster_key else "", "run"))
     source = ", ".join(str(p) for paths in per_model.values() for p in paths)
     return _assemble(source=source, layout="lm-eval", roles=roles, item_codes=item_codes, item_names=item_names,
                      model_codes=model_codes, model_names=list(model_names), scores=values_arr,
@@ -973,7 +979,8 @@ def read_inspect_logs(
         cluster_codes, cluster_names = _factor(pd.Series(clusters))
     roles = _Roles(item="sample 'id'", model="one log per model", score="the scorer's value",
                    sample="'epoch'" if several else "", cluster=f"metadata {cluster_key!r}" if cluster_key else "",
-                   sample_hint="give the repeated answers as epochs")
+                   sample_hint="give the repeated answers as epochs",
+                   names=("id", f"metadata.{cluster_key}" if cluster_key else "", "epoch"))
     notes = [f"Read inspect_ai logs: {_plural(len(paths), 'log')}, the score of "
              + (f"scorer {scorer!r}" if scorer else "the samples' one scorer")
              + (f", value {metric!r}" if metric else "") + (", epochs as samples." if several else ".")]
