@@ -1,0 +1,1027 @@
+"""Reading and checking per-item files: benchmark scores of several models on the same items.
+
+A per-item file scores *items* (questions, tasks, pupils) with no label of their own:
+each model answered each item once or several times, and each answer scored 0/1 or in
+[0, 1]. Items may come in clusters (questions on one passage, tasks of one repository).
+Four sources are read into one checked :class:`ItemScores`:
+
+* a **wide** table (:func:`load_item_scores`): an item column, optional cluster and
+  sample columns, and one column per model -- every other column, or those named
+  ``<score_prefix><model>``;
+* a **long** table (:func:`load_item_scores`): one row per (item, model[, sample]) with
+  the columns item, model and score, and optional sample and cluster columns;
+* **lm-evaluation-harness** ``--log_samples`` files (:func:`read_lm_eval_samples`), one
+  JSON line per document, one file per model;
+* **inspect_ai** eval logs (:func:`read_inspect_logs`), read with inspect_ai's own log
+  reader, one log per model; the epochs are the samples.
+
+The unit of analysis is the item, never the row: a verdict must not change with how many
+times an item was written down, so every contradiction is refused with one sentence
+naming the column (or field) and what is allowed (:class:`ReportInputError`): a cluster
+label that changes within an item, a sample column without repeated answers, a duplicated
+(item, model, sample), items missing for a model (with how many), non-numeric, missing or
+out-of-range scores, fewer than two models or items, a single cluster.
+
+References
+----------
+E. Miller (2024), Adding error bars to evals: a statistical approach to language model
+evaluations, arXiv:2411.00640 (items in clusters, several answers per item).
+L. Gao et al., lm-evaluation-harness, the ``--log_samples`` output of
+``lm_eval/evaluator.py`` (fields ``doc_id``, ``doc``, ``target``, ``arguments``,
+``resps``, ``filtered_resps``, ``filter``, ``metrics``, ``doc_hash``, ``prompt_hash``,
+``target_hash`` and one key per metric).
+UK AI Security Institute, inspect_ai: ``inspect_ai.log.read_eval_log`` and
+``inspect_ai.scorer.value_to_float``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .inputs import ReportInputError, _key, _read_table
+
+__all__ = [
+    "ITEM_SOURCE_FORMATS",
+    "LM_EVAL_FIELDS",
+    "ItemScores",
+    "load_item_scores",
+    "load_items",
+    "read_inspect_logs",
+    "read_lm_eval_samples",
+]
+
+#: What :func:`load_items` reads: a table (wide or long), lm-eval sample files, inspect logs.
+ITEM_SOURCE_FORMATS = ("table", "lm-eval", "inspect")
+#: The fields of an lm-evaluation-harness ``--log_samples`` line that are not metrics.
+LM_EVAL_FIELDS = ("doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter",
+                  "metrics", "doc_hash", "prompt_hash", "target_hash")
+#: Items below which the overview warns that every interval is wide.
+FEW_ITEMS = 100
+#: Clusters below which the overview warns that the cluster-robust intervals rest on few clusters.
+FEW_CLUSTERS = 30
+
+
+# ------------------------------------------------------------------ the result
+@dataclass(frozen=True)
+class ItemScores:
+    """A checked per-item file: models x items (x samples) scores and the items' clusters.
+
+    Attributes
+    ----------
+    source : where it came from (a path, several paths, or ``"<DataFrame>"``).
+    layout : ``"wide"``, ``"long"``, ``"lm-eval"`` or ``"inspect"``.
+    models : the models' names, in the order of the file.
+    items : numpy.ndarray of str, the item ids, shape ``(N,)``.
+    scores : numpy.ndarray of float, shape ``(N, M, K)``: item ``i``'s ``k``-th answer by
+        model ``m``; NaN marks a sample a model does not have for that item (``K`` is the
+        largest number of samples any model has for any item). Every model has at least
+        one sample of every item.
+    clusters : numpy.ndarray of int, each item's cluster as an index into
+        ``cluster_names``; None without clusters.
+    cluster_names : the clusters' labels, as text.
+    binary : every score is 0 or 1.
+    item_column, cluster_column, sample_column : the columns (or fields) read for those
+        roles; ``""`` when the role is absent.
+    n_rows : rows (or sample records) read.
+    read_note : what the reader detected or chose, in plain sentences (``""`` if nothing).
+    """
+
+    source: str
+    layout: str
+    models: tuple[str, ...]
+    items: np.ndarray
+    scores: np.ndarray
+    clusters: np.ndarray | None
+    cluster_names: tuple[str, ...]
+    binary: bool
+    item_column: str
+    cluster_column: str
+    sample_column: str
+    n_rows: int
+    read_note: str = ""
+
+    @property
+    def n_items(self) -> int:
+        """Number of items, ``N``."""
+        return int(self.scores.shape[0])
+
+    @property
+    def n_models(self) -> int:
+        """Number of models, ``M``."""
+        return int(self.scores.shape[1])
+
+    @property
+    def max_samples(self) -> int:
+        """The largest number of samples of one item by one model, ``K``."""
+        return int(self.scores.shape[2])
+
+    @property
+    def has_samples(self) -> bool:
+        """Whether some item was answered more than once by some model."""
+        return self.max_samples > 1
+
+    @property
+    def clustered(self) -> bool:
+        """Whether the items come with clusters."""
+        return self.clusters is not None
+
+    @property
+    def n_clusters(self) -> int:
+        """Number of clusters (``N`` without clusters: each item its own)."""
+        return len(self.cluster_names) if self.clusters is not None else self.n_items
+
+    def sample_counts(self) -> np.ndarray:
+        """Samples per item and model, shape ``(N, M)``."""
+        return np.count_nonzero(~np.isnan(self.scores), axis=2)
+
+    def model_scores(self, model: str) -> np.ndarray:
+        """One model's scores: shape ``(N,)`` with one sample per item, else ``(N, K)``."""
+        j = self.models.index(model)
+        block = self.scores[:, j, :]
+        return block[:, 0] if self.max_samples == 1 else block
+
+    def item_means(self) -> pd.DataFrame:
+        """Each item's mean score per model (the mean over its samples), items x models."""
+        if self.max_samples == 1:
+            means = self.scores[:, :, 0]
+        else:
+            means = np.nanmean(self.scores, axis=2)
+        return pd.DataFrame(means, index=pd.Index(self.items, name="item"),
+                            columns=pd.Index(list(self.models), name="model"))
+
+    def cluster_labels(self) -> np.ndarray | None:
+        """Each item's cluster label (text), or None without clusters."""
+        if self.clusters is None:
+            return None
+        return np.asarray(self.cluster_names, dtype=object)[self.clusters]
+
+
+# ------------------------------------------------------------------ small helpers
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else (plural or word + 's')}"
+
+
+def _quote_list(values: Sequence[Any], limit: int = 6) -> str:
+    shown = [repr(str(v)) for v in list(values)[:limit]]
+    more = len(values) - len(shown)
+    if more > 0:
+        shown.append(f"{more:,} more")
+    if len(shown) <= 2:
+        return " and ".join(shown)
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _factor(values: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and names (text) of ``values`` in order of first appearance.
+
+    Values that print alike as labels (``1``, ``1.0`` and ``"1"``:
+    :func:`evallib.report.inputs._key`) are one label. Vectorised through
+    :func:`pandas.factorize`: the text of each distinct value is made once.
+    """
+    series = values if isinstance(values, pd.Series) else pd.Series(np.asarray(values, dtype=object))
+    codes, uniques = pd.factorize(series, sort=False)
+    texts = [_key(u) for u in list(uniques)]
+    lookup: dict[str, int] = {}
+    remap = np.array([lookup.setdefault(t, len(lookup)) for t in texts], dtype=np.int64)
+    names = np.array(list(lookup), dtype=object)
+    return remap[codes] if codes.size else codes.astype(np.int64), names
+
+
+def _sample_text(names: np.ndarray | None, code: int) -> str:
+    return repr(str(names[code])) if names is not None else str(code + 1)
+
+
+def _first_row(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0]) + 1
+
+
+def _check_no_missing(values: pd.Series, what: str, need: str) -> None:
+    missing = values.isna().to_numpy()
+    if missing.any():
+        raise ReportInputError(f"The {what} has {_plural(int(missing.sum()), 'missing value')}, the first in "
+                               f"data row {_first_row(missing)}; {need}.")
+
+
+def _score_values(values: pd.Series, what: str, *, missing_ok: bool = False) -> np.ndarray:
+    """Scores as floats in [0, 1] (booleans count 0/1); one sentence on anything else.
+
+    ``missing_ok``: NaN is kept (a missing sample of a wide table with a sample column).
+    """
+    if pd.api.types.is_bool_dtype(values.dtype):
+        return values.to_numpy(dtype=float)
+    if pd.api.types.is_numeric_dtype(values.dtype):
+        arr = values.to_numpy(dtype=float, na_value=np.nan)
+    else:
+        numeric = pd.to_numeric(values, errors="coerce")
+        bad = (numeric.isna() & values.notna()).to_numpy()
+        if bad.any():
+            raise ReportInputError(
+                f"The {what} is not numeric: data row {_first_row(bad)} holds "
+                f"{str(values.iloc[int(np.flatnonzero(bad)[0])])!r}; scores must be 0/1 (wrong/right) or "
+                "numbers in [0, 1].")
+        arr = numeric.to_numpy(dtype=float, na_value=np.nan)
+    if not missing_ok:
+        nan = np.isnan(arr)
+        if nan.any():
+            raise ReportInputError(
+                f"The {what} has {_plural(int(nan.sum()), 'missing score')}, the first in data row "
+                f"{_first_row(nan)}; every model must score every item (drop the item for all models, or "
+                "score it).")
+    outside = ~np.isnan(arr) & ((arr < 0) | (arr > 1))
+    if outside.any():
+        first = int(np.flatnonzero(outside)[0])
+        raise ReportInputError(
+            f"The {what} holds {_plural(int(outside.sum()), 'value')} outside [0, 1], the first "
+            f"{arr[first]:g} in data row {first + 1}; scores must be 0/1 or numbers in [0, 1] (rescale "
+            "other scales first).")
+    return arr
+
+
+# ------------------------------------------------------------------ assembling
+@dataclass(frozen=True)
+class _Roles:
+    """How the messages name each role: the column (or field) and what a reader calls it."""
+
+    item: str
+    model: str
+    score: str
+    sample: str = ""
+    cluster: str = ""
+    sample_hint: str = "name the column of repeated answers with --sample-column (sample_column=)"
+    #: the plain names kept in :class:`ItemScores` (item, cluster, sample)
+    names: tuple[str, str, str] = ("", "", "")
+
+
+def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray, item_names: np.ndarray,
+              model_codes: np.ndarray, model_names: Sequence[str], scores: np.ndarray,
+              sample_codes: np.ndarray | None, cluster_codes: np.ndarray | None,
+              cluster_names: np.ndarray | None, n_rows: int, notes: list[str],
+              sample_names: np.ndarray | None = None, sample_found: bool = False) -> ItemScores:
+    """Checks common to every source, then the ``(N, M, K)`` array.
+
+    One entry per observed score: its item, model and (optional) sample label codes,
+    and (optional) the cluster label code of its row. Refuses duplicated (item, model,
+    sample), a sample column without repeats, items missing for a model, a cluster label
+    that changes within an item, fewer than two models, items or clusters.
+    """
+    n_items, n_models = len(item_names), len(model_names)
+    if n_models < 2:
+        only = f" ({str(model_names[0])!r})" if n_models else ""
+        raise ReportInputError(f"The file holds {_plural(n_models, 'model')}{only}; the per-item report compares "
+                               f"at least two models ({roles.model}).")
+    if n_items < 2:
+        raise ReportInputError(f"The file holds {_plural(n_items, 'item')} ({roles.item}); a standard error "
+                               "across items needs at least two.")
+    pair = item_codes.astype(np.int64) * n_models + model_codes
+    n_pairs = n_items * n_models
+    if sample_codes is None:
+        counts = np.bincount(pair, minlength=n_pairs)
+        if counts.max() > 1:
+            dup = counts > 1
+            first = int(np.flatnonzero(dup)[0])
+            raise ReportInputError(
+                f"Item {str(item_names[first // n_models])!r} has {counts[first]} rows for model "
+                f"{str(model_names[first % n_models])!r} ({_plural(int(dup.sum()), 'such item-model pair')} in "
+                f"all); each item is scored once per model, or, if the rows are repeated answers, "
+                f"{roles.sample_hint}.")
+        position = np.zeros(pair.size, dtype=np.int64)
+        k_max = 1
+    else:
+        n_labels = int(sample_codes.max()) + 1 if sample_codes.size else 1
+        key = pair * n_labels + sample_codes
+        order = np.argsort(key, kind="stable")
+        sorted_key = key[order]
+        same = sorted_key[1:] == sorted_key[:-1]
+        if same.any():
+            k = int(np.flatnonzero(same)[0])
+            row = int(order[k + 1])
+            n_dup = int(np.count_nonzero(same))
+            raise ReportInputError(
+                f"Item {str(item_names[item_codes[row]])!r}, model {str(model_names[model_codes[row]])!r} and "
+                f"sample {_sample_text(sample_names, int(sample_codes[row]))} of {roles.sample} occur more than once "
+                f"({_plural(n_dup, 'duplicated row')}); give each answer one row (a verdict must not change "
+                "with how many times an answer was written down).")
+        sorted_pair = sorted_key // n_labels
+        starts = np.flatnonzero(np.r_[True, sorted_pair[1:] != sorted_pair[:-1]])
+        lengths = np.diff(np.r_[starts, sorted_pair.size])
+        k_max = int(lengths.max())
+        if k_max == 1 and not sample_found:
+            raise ReportInputError(
+                f"The sample column {roles.sample} gives every item only one answer per model, so it marks no "
+                "repeated answers; leave out --sample-column (sample_column=) or give the repeated answers.")
+        position = np.zeros(pair.size, dtype=np.int64)
+        if k_max == 1:
+            notes.append(f"The column {roles.sample} gives every item one answer per model, so it marks no "
+                         "repeated answers and was not used.")
+            sample_codes = None
+        else:
+            position[order] = np.arange(pair.size) - np.repeat(starts, lengths)
+        del order, sorted_key, same
+    present = np.zeros(n_pairs, dtype=bool)
+    present[pair] = True
+    present = present.reshape(n_items, n_models)
+    if not present.all():
+        lacking = (~present).sum(axis=0)
+        worst = int(np.argmax(lacking))
+        example = str(item_names[int(np.flatnonzero(~present[:, worst])[0])])
+        others = int(np.count_nonzero(lacking)) - 1
+        raise ReportInputError(
+            f"Model {str(model_names[worst])!r} has no score for {lacking[worst]:,} of the {n_items:,} items "
+            f"(e.g. item {example!r})"
+            + (f", and {_plural(others, 'other model')} also lack items" if others else "")
+            + "; every model must score every item (drop those items for all models, or score them).")
+    cube = np.full(n_pairs * k_max, np.nan)
+    cube[pair * k_max + position] = scores
+    cube = cube.reshape(n_items, n_models, k_max)
+    clusters = None
+    names: tuple[str, ...] = ()
+    if cluster_codes is not None:
+        per_item = np.empty(n_items, dtype=np.int64)
+        per_item[item_codes] = cluster_codes
+        changed = cluster_codes != per_item[item_codes]
+        if changed.any():
+            bad_items = np.unique(item_codes[changed])
+            row = int(np.flatnonzero(changed)[0])
+            i = int(item_codes[row])
+            raise ReportInputError(
+                f"The cluster column {roles.cluster} changes within an item: "
+                f"{_plural(bad_items.size, 'item')} carry more than one cluster label (e.g. item "
+                f"{str(item_names[i])!r} in {str(cluster_names[cluster_codes[row]])!r} and "
+                f"{str(cluster_names[per_item[i]])!r}); a cluster is a property of the item, so give each item "
+                "one cluster label in every row.")
+        used, per_item = np.unique(per_item, return_inverse=True)
+        if used.size < 2:
+            raise ReportInputError(
+                f"The cluster column {roles.cluster} puts every item in the one cluster "
+                f"{str(cluster_names[used[0]])!r}, so the variation between clusters cannot be estimated; "
+                "give at least two clusters or leave the cluster column out.")
+        clusters = per_item.astype(np.int64)
+        names = tuple(str(c) for c in np.asarray(cluster_names, dtype=object)[used])
+        if used.size == n_items:
+            notes.append(f"Every item is its own cluster in {roles.cluster}, so the clustered analysis equals "
+                         "the unclustered one.")
+    observed = scores[~np.isnan(scores)]
+    binary = bool(np.all((observed == 0.0) | (observed == 1.0)))
+    if sample_codes is not None:
+        counts = np.count_nonzero(~np.isnan(cube), axis=2)
+        if counts.min() != counts.max():
+            notes.append(f"Items were answered between {counts.min()} and {counts.max()} times (a model's "
+                         "item mean is over its own answers; each item weighs the same).")
+    return ItemScores(source=source, layout=layout, models=tuple(str(m) for m in model_names),
+                      items=np.asarray(item_names, dtype=object).astype(str), scores=cube, clusters=clusters,
+                      cluster_names=names, binary=binary, item_column=roles.names[0],
+                      cluster_column=roles.names[1] if clusters is not None else "",
+                      sample_column=roles.names[2] if sample_codes is not None else "", n_rows=int(n_rows), read_note=" ".join(notes))
+
+
+# ------------------------------------------------------------------ tables
+def _resolve(frame: pd.DataFrame, given: str | None, default: str, what: str, option: str,
+             where: str) -> str | None:
+    """A role's column: ``given`` must exist; without it ``default`` is used when present."""
+    if given is None:
+        return default if default in frame.columns else None
+    if not isinstance(given, str) or not given.strip():
+        raise ReportInputError(f"The {what} must be given as a non-empty text, got {given!r} ({option}).")
+    given = given.strip()
+    if given not in frame.columns:
+        cols = _quote_list([str(c) for c in frame.columns], limit=12)
+        raise ReportInputError(f"The {what} {given!r} is not in {where!r}, whose columns are {cols} ({option}).")
+    return given
+
+
+def _label_codes(frame: pd.DataFrame, column: str, what: str, need: str) -> tuple[np.ndarray, np.ndarray]:
+    _check_no_missing(frame[column], f"{what} {column!r}", need)
+    return _factor(frame[column])
+
+
+def load_item_scores(
+    source: str | os.PathLike | pd.DataFrame,
+    *,
+    item_column: str = "item",
+    cluster_column: str | None = None,
+    sample_column: str | None = None,
+    model_column: str | None = None,
+    score_column: str | None = None,
+    score_prefix: str | None = None,
+    sheet: str | int | None = None,
+) -> ItemScores:
+    """Read and check a per-item table, wide or long.
+
+    **Long** when the table has the model column (``model_column``, by default a column
+    named ``model``): one row per answer, with the item in ``item_column``, the model in
+    ``model_column`` and the score in ``score_column`` (default ``score``), and
+    optionally the sample (which answer) and the cluster. **Wide** otherwise: one row per
+    item (or per item and sample, with a sample column) and one column per model -- every
+    column other than the item, cluster and sample columns, or, with ``score_prefix``,
+    the columns named ``<score_prefix><model>`` (the others are ignored).
+
+    Scores are 0/1 (wrong/right; booleans count) or numbers in [0, 1]. Sample labels
+    only say which answers are distinct: answer ``"1"`` of one model and answer ``"1"``
+    of another are not paired (answers are exchangeable; every analysis reduces them to
+    the item's mean or counts them).
+
+    Parameters
+    ----------
+    source : path or pandas.DataFrame
+        CSV/TSV (separator, decimal comma and encoding are detected), Excel, Parquet,
+        Feather, JSON or pickle, as :func:`evallib.report.load_predictions` reads them.
+    item_column : str, default "item"
+        The item ids.
+    cluster_column : str, optional
+        Each item's cluster (its passage, source, school); one label per item. Default:
+        a column named ``cluster`` when there is one, else no clusters -- the items are
+        then taken as independent.
+    sample_column : str, optional
+        Which answer of the item a row holds, when items were answered several times.
+        Default: a column named ``sample`` when there is one. It must mark repeats.
+    model_column, score_column : str, optional
+        The long layout's model and score columns (defaults ``model`` and ``score``).
+    score_prefix : str, optional
+        Wide layout: the models' columns are ``<score_prefix><model>``.
+    sheet : str or int, optional
+        The sheet of an Excel workbook (default: the first).
+
+    Returns
+    -------
+    ItemScores
+
+    Raises
+    ------
+    ReportInputError
+        With one sentence naming the column or option: a missing or unreadable file, a
+        missing role column, missing item/model/sample/cluster labels, non-numeric,
+        missing or out-of-range scores, a duplicated (item, model, sample), a sample column
+        without repeats, items missing for a model (with how many), a cluster label that
+        changes within an item, a single cluster, fewer than two models or items,
+        contradictory options (a score prefix for a long table, a score column for a
+        wide one).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> wide = pd.DataFrame({"item": ["q1", "q2", "q3"], "gpt": [1, 0, 1], "llama": [0, 0, 1]})
+    >>> data = load_item_scores(wide)
+    >>> data.layout, data.models, data.scores.shape
+    ('wide', ('gpt', 'llama'), (3, 2, 1))
+    >>> long = wide.melt(id_vars="item", var_name="model", value_name="score")
+    >>> load_item_scores(long).item_means().loc["q1"].tolist()
+    [1.0, 0.0]
+    """
+    note = ""
+    if isinstance(source, pd.DataFrame):
+        frame, where = source, "<DataFrame>"
+    elif isinstance(source, (str, os.PathLike)):
+        path = Path(source).expanduser()
+        try:
+            frame, note = _read_table(path, sheet)
+        except ReportInputError as exc:  # the shared reader speaks of a predictions file
+            raise ReportInputError(str(exc).replace("The predictions file", "The per-item file", 1)) from None
+        where = str(path)
+    else:
+        raise TypeError(f"source must be a file path or a pandas DataFrame, got {type(source).__name__}")
+    frame = frame.rename(columns=lambda c: str(c).strip())
+    if frame.columns.duplicated().any():
+        dup = frame.columns[frame.columns.duplicated()][0]
+        raise ReportInputError(f"The column name {dup!r} occurs twice in {where!r}; give every column its own name.")
+    if len(frame) == 0:
+        raise ReportInputError(f"The per-item file {where!r} has no rows.")
+    if not isinstance(item_column, str) or not item_column.strip():
+        raise ReportInputError(f"The item column must be given as a non-empty text, got {item_column!r} "
+                               "(--item-column, item_column=).")
+    item_col = _resolve(frame, item_column, "item", "item column", "--item-column, item_column=", where)
+    cluster_col = _resolve(frame, cluster_column, "cluster", "cluster column", "--cluster-column, cluster_column=",
+                           where)
+    sample_col = _resolve(frame, sample_column, "sample", "sample column", "--sample-column, sample_column=", where)
+    model_col = _resolve(frame, model_column, "model", "model column", "--model-column, model_column=", where)
+    roles_taken = [c for c in (item_col, cluster_col, sample_col, model_col) if c is not None]
+    if len(set(roles_taken)) < len(roles_taken):
+        raise ReportInputError(f"One column plays two roles among item {item_col!r}, cluster {cluster_col!r}, "
+                               f"sample {sample_col!r} and model {model_col!r}; name a different column for each.")
+    notes = [note] if note else []
+    for col, default, what in ((cluster_col, cluster_column, "clusters"), (sample_col, sample_column,
+                                                                           "repeated answers' numbers")):
+        if col is not None and default is None:
+            notes.append(f"The column {col!r} was taken for the {what} (found by name).")
+    item_codes, item_names = _label_codes(frame, item_col, "item column", "every row needs its item")
+    cluster_codes = cluster_names = None
+    if cluster_col is not None:
+        cluster_codes, cluster_names = _label_codes(frame, cluster_col, "cluster column",
+                                                    "every item needs its cluster")
+    sample_codes = sample_names = None
+    if sample_col is not None:
+        sample_codes, sample_names = _label_codes(frame, sample_col, "sample column", "every row needs its sample")
+    if model_col is not None:
+        if score_prefix is not None:
+            raise ReportInputError(f"A score prefix ({score_prefix!r}) names the model columns of a wide file, but "
+                                   f"{where!r} has the model column {model_col!r} of a long file; leave out "
+                                   "--score-prefix (score_prefix=) or the model column.")
+        score_col = _resolve(frame, score_column, "score", "score column", "--score-column, score_column=", where)
+        if score_col is None:
+            raise ReportInputError(f"{where!r} has the model column {model_col!r}, so it is read as a long file "
+                                   "(one row per item and model), but it has no score column 'score'; name it "
+                                   "with --score-column (score_column=).")
+        if score_col in roles_taken:
+            raise ReportInputError(f"The score column {score_col!r} is also the item, cluster, sample or model "
+                                   "column; name a different column for each.")
+        model_codes, model_names = _label_codes(frame, model_col, "model column", "every row needs its model")
+        values = _score_values(frame[score_col], f"score column {score_col!r}")
+        roles = _Roles(item=repr(item_col), model=f"column {model_col!r}", score=repr(score_col),
+                       sample=repr(sample_col) if sample_col else "", cluster=repr(cluster_col) if cluster_col else "",
+                       names=(item_col, cluster_col or "", sample_col or ""))
+        return _assemble(source=where, layout="long", roles=roles, item_codes=item_codes, item_names=item_names,
+                         model_codes=model_codes, model_names=list(model_names), scores=values,
+                         sample_codes=sample_codes, cluster_codes=cluster_codes, cluster_names=cluster_names,
+                         n_rows=len(frame), notes=notes, sample_names=sample_names,
+                         sample_found=sample_column is None)
+    if score_column is not None:
+        raise ReportInputError(f"A score column ({score_column!r}) belongs to a long file, but {where!r} has no "
+                               "model column 'model', so it is read as a wide file (one column per model); name "
+                               "the model column with --model-column (model_column=), or leave out --score-column.")
+    others = [c for c in frame.columns if c not in roles_taken]
+    if score_prefix is not None:
+        if not isinstance(score_prefix, str) or not score_prefix:
+            raise ReportInputError(f"The score prefix must be a non-empty text, got {score_prefix!r} "
+                                   "(--score-prefix, score_prefix=).")
+        columns = [c for c in others if c.startswith(score_prefix)]
+        for c in columns:
+            if not c[len(score_prefix):]:
+                raise ReportInputError(f"The column {c!r} names no model; call it {score_prefix}<model>.")
+        ignored = [c for c in others if c not in columns]
+        if ignored:
+            notes.append(f"{_plural(len(ignored), 'column')} without the prefix {score_prefix!r} "
+                         f"{'was' if len(ignored) == 1 else 'were'} not read ({_quote_list(ignored)}).")
+        names = [c[len(score_prefix):] for c in columns]
+    else:
+        columns = names = others
+    if len(columns) < 2:
+        found = f" ({_quote_list(columns)})" if columns else ""
+        how = (f"columns named {score_prefix}<model>" if score_prefix is not None else
+               "one column per model beside the item column")
+        raise ReportInputError(f"{where!r} holds {_plural(len(columns), 'model column')}{found}; the per-item report "
+                               f"compares at least two models, given as {how} (or a long file with a model column).")
+    matrix = np.column_stack([_score_values(frame[c], f"model column {c!r}", missing_ok=sample_col is not None)
+                              for c in columns])
+    n_rows, n_models = matrix.shape
+    rows = np.repeat(np.arange(n_rows), n_models)
+    flat = matrix.ravel()
+    keep = ~np.isnan(flat)
+    rows, flat = rows[keep], flat[keep]
+    model_codes = np.tile(np.arange(n_models, dtype=np.int64), n_rows)[keep]
+    roles = _Roles(item=repr(item_col), model="the model columns", score="the model columns",
+                   sample=repr(sample_col) if sample_col else "", cluster=repr(cluster_col) if cluster_col else "",
+                   names=(item_col, cluster_col or "", sample_col or ""))
+    if sample_col is None:
+        dup = pd.Series(item_codes).duplicated().to_numpy()
+        if dup.any():
+            first = int(np.flatnonzero(dup)[0])
+            raise ReportInputError(
+                f"Item {str(item_names[item_codes[first]])!r} has more than one row ({_plural(int(dup.sum()), 'repeated row')} "
+                f"in all, the first in data row {first + 1}); a wide file has one row per item, or, if the rows are "
+                "repeated answers, name the column that numbers them with --sample-column (sample_column=).")
+    else:
+        dup = pd.DataFrame({"i": item_codes, "s": sample_codes}).duplicated().to_numpy()
+        if dup.any():
+            first = int(np.flatnonzero(dup)[0])
+            raise ReportInputError(
+                f"Item {str(item_names[item_codes[first]])!r} and sample {str(frame[sample_col].iloc[first])!r} occur "
+                f"in more than one row ({_plural(int(dup.sum()), 'duplicated row')}, the first in data row {first + 1}); "
+                "give each answer one row.")
+    return _assemble(source=where, layout="wide", roles=roles, item_codes=item_codes[rows], item_names=item_names,
+                     model_codes=model_codes, model_names=names, scores=flat,
+                     sample_codes=None if sample_codes is None else sample_codes[rows],
+                     cluster_codes=None if cluster_codes is None else cluster_codes[rows],
+                     cluster_names=cluster_names, n_rows=n_rows, notes=notes, sample_found=sample_column is None)
+
+
+# ------------------------------------------------------------------ lm-evaluation-harness
+def _files_per_model(files: Any, what: str) -> dict[str, list[Path]]:
+    """``{model: path or [paths]}`` as ``{model: [Path, ...]}``; one sentence on anything else."""
+    if not isinstance(files, Mapping) or not files:
+        raise ReportInputError(f"The {what} must be given per model, as {{model name: file}} (several files of one "
+                               "model are its repeated runs, the samples).")
+    out: dict[str, list[Path]] = {}
+    for model, given in files.items():
+        name = str(model).strip()
+        if not name:
+            raise ReportInputError(f"Every model of the {what} needs a non-empty name, got {model!r}.")
+        if name in out:
+            raise ReportInputError(f"The model {name!r} is named twice among the {what}; give each model once, with "
+                                   "a list of files for its repeated runs.")
+        paths = [given] if isinstance(given, (str, os.PathLike)) else list(given) if isinstance(given, Sequence) else None
+        if not paths or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+            raise ReportInputError(f"The {what} of model {name!r} must be a file path or a list of them, got {given!r}.")
+        out[name] = [Path(p).expanduser() for p in paths]
+    return out
+
+
+def _jsonl_records(path: Path) -> list[dict]:
+    if not path.is_file():
+        raise ReportInputError(f"The lm-eval samples file {str(path)!r} does not exist"
+                               + (" (it is a directory)." if path.is_dir() else "."))
+    records = []
+    with path.open("r", encoding="utf-8-sig", errors="strict") as handle:
+        try:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    raise ReportInputError(f"Line {number} of the lm-eval samples file {str(path)!r} is not JSON; "
+                                           "give the samples_<task>_<date>.jsonl file that lm_eval --log_samples "
+                                           "writes, one JSON object per line.") from None
+                if not isinstance(record, dict) or "doc_id" not in record:
+                    raise ReportInputError(f"Line {number} of the lm-eval samples file {str(path)!r} has no 'doc_id'; "
+                                           "each line of lm_eval's --log_samples output is an object with the fields "
+                                           "doc_id, doc, target, resps, filtered_resps and its metrics.")
+                records.append(record)
+        except UnicodeDecodeError:
+            raise ReportInputError(f"The lm-eval samples file {str(path)!r} is not UTF-8 text.") from None
+    if not records:
+        raise ReportInputError(f"The lm-eval samples file {str(path)!r} is empty.")
+    return records
+
+
+def _metric_names(record: dict) -> list[str]:
+    if isinstance(record.get("metrics"), list):
+        return [str(m) for m in record["metrics"]]
+    return [k for k in record if k not in LM_EVAL_FIELDS]
+
+
+def _scalar_score(value: Any) -> float | None:
+    """A per-item score as a float, or None when it is not a number (lm-eval's corpus metrics store tuples)."""
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, numbers.Real) and math.isfinite(float(value)):
+        return float(value)
+    return None
+
+
+def _cluster_text(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return _key(value)
+
+
+def read_lm_eval_samples(
+    files: Mapping[str, Any],
+    *,
+    metric: str | None = None,
+    filter: str | None = None,  # noqa: A002 - lm-eval's own name for it
+    cluster_key: str | None = None,
+) -> ItemScores:
+    """Read lm-evaluation-harness ``--log_samples`` files, one (or several) per model.
+
+    ``lm_eval ... --log_samples`` writes, per task, ``samples_<task>_<date>.jsonl``: one
+    JSON object per document and filter, with ``doc_id``, ``doc`` (the document),
+    ``target``, ``arguments``, ``resps``, ``filtered_resps``, (recent versions)
+    ``filter`` and ``metrics`` (the names of the metric keys), the hashes, and one key
+    per metric holding that document's value (``acc``, ``acc_norm``, ``exact_match``,
+    ...). The item is ``doc_id``; the score the chosen metric. Several files of one model
+    are its repeated runs (samples: e.g. runs at a temperature with different seeds).
+
+    Parameters
+    ----------
+    files : mapping
+        ``{model name: path}``, or ``{model name: [path, ...]}`` for repeated runs.
+    metric : str, optional
+        The metric key; required when the files have more than one (``acc`` and
+        ``acc_norm``), and it must hold a number in [0, 1] per document (corpus-level
+        metrics such as ``bleu`` store tuples and are refused).
+    filter : str, optional
+        The filter (``strict-match``, ``flexible-extract``, ...); required when the files
+        have lines for more than one.
+    cluster_key : str, optional
+        A field of ``doc`` holding each document's cluster (``subject``, a passage id).
+
+    Returns
+    -------
+    ItemScores
+        Layout ``"lm-eval"``; item ids are the ``doc_id`` values.
+
+    Raises
+    ------
+    ReportInputError
+        A missing or malformed file, an unknown or ambiguous metric or filter, a metric
+        that is not a per-document number, a ``doc_id`` twice in one file (and filter),
+        documents missing for a model, a missing ``cluster_key``, and every check of
+        :func:`load_item_scores`.
+
+    References
+    ----------
+    L. Gao et al., lm-evaluation-harness, ``lm_eval/evaluator.py`` (``log_samples``).
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name, accs in (("a", [1, 1, 0]), ("b", [0, 1, 0])):
+    ...     lines = [json.dumps({"doc_id": i, "doc": {}, "target": "x", "resps": [], "filtered_resps": [],
+    ...                          "filter": "none", "metrics": ["acc"], "acc": v}) for i, v in enumerate(accs)]
+    ...     _ = (folder / f"{name}.jsonl").write_text("\\n".join(lines))
+    >>> data = read_lm_eval_samples({"a": folder / "a.jsonl", "b": folder / "b.jsonl"})
+    >>> data.models, data.item_means()["a"].tolist()
+    (('a', 'b'), [1.0, 1.0, 0.0])
+    """
+    per_model = _files_per_model(files, "lm-eval samples files")
+    loaded = {model: [(path, _jsonl_records(path)) for path in paths] for model, paths in per_model.items()}
+    every = [r for runs in loaded.values() for _, records in runs for r in records]
+    filters = sorted({str(r["filter"]) for r in every if "filter" in r})
+    if filter is not None:
+        if str(filter) not in filters:
+            raise ReportInputError(f"The filter {str(filter)!r} does not occur in the lm-eval samples files, whose "
+                                   f"filters are {_quote_list(filters) if filters else 'not named'} (--filter, filter=).")
+    elif len(filters) > 1:
+        raise ReportInputError(f"The lm-eval samples files hold the filters {_quote_list(filters)}; choose one with "
+                               "--filter (filter=), since each scores every document once.")
+    chosen_filter = str(filter) if filter is not None else (filters[0] if filters else None)
+    metrics: list[str] = []
+    for r in every:
+        for m in _metric_names(r):
+            if m not in metrics:
+                metrics.append(m)
+    if metric is None:
+        if len(metrics) != 1:
+            raise ReportInputError(
+                f"The lm-eval samples files hold the metrics {_quote_list(metrics)}; choose one with --metric (metric=)."
+                if metrics else "The lm-eval samples files hold no metric key beside lm-eval's own fields.")
+        metric = metrics[0]
+    elif str(metric) not in metrics:
+        raise ReportInputError(f"The metric {str(metric)!r} does not occur in the lm-eval samples files, whose metrics "
+                               f"are {_quote_list(metrics)} (--metric, metric=).")
+    metric = str(metric)
+    items, models, samples, values, clusters = [], [], [], [], []
+    for model, runs in loaded.items():
+        for run, (path, records) in enumerate(runs):
+            seen: set[str] = set()
+            for number, r in enumerate(records, start=1):
+                if chosen_filter is not None and "filter" in r and str(r["filter"]) != chosen_filter:
+                    continue
+                doc_id = _key(r["doc_id"])
+                if doc_id in seen:
+                    raise ReportInputError(
+                        f"The document {doc_id!r} occurs twice in {str(path)!r}"
+                        + (f" for the filter {chosen_filter!r}" if chosen_filter else "")
+                        + "; each document is scored once per run (give repeated runs as separate files).")
+                seen.add(doc_id)
+                if metric not in r:
+                    raise ReportInputError(f"Line {number} of {str(path)!r} (document {doc_id!r}) has no metric "
+                                           f"{metric!r}; every document needs it.")
+                score = _scalar_score(r[metric])
+                if score is None:
+                    raise ReportInputError(
+                        f"The metric {metric!r} of document {doc_id!r} in {str(path)!r} is {r[metric]!r}, not a number: "
+                        "lm-eval stores per-document inputs of corpus-level metrics (bleu, perplexity) there; choose a "
+                        "per-document metric such as acc or exact_match (--metric).")
+                if cluster_key is not None:
+                    doc = r.get("doc")
+                    label = _cluster_text(doc.get(cluster_key)) if isinstance(doc, dict) else None
+                    if label is None:
+                        raise ReportInputError(f"Document {doc_id!r} in {str(path)!r} has no field {cluster_key!r} in "
+                                               "its doc (or it is empty); every document needs its cluster "
+                                               "(--cluster-key, cluster_key=).")
+                    clusters.append(label)
+                items.append(doc_id)
+                models.append(model)
+                samples.append(run)
+                values.append(score)
+    if not items:
+        raise ReportInputError(f"The lm-eval samples files hold no line for the filter {chosen_filter!r}.")
+    frame = pd.DataFrame({"doc_id": items, "model": models, "score": values})
+    if any(len(runs) > 1 for runs in loaded.values()):
+        frame["run"] = samples
+    if cluster_key is not None:
+        frame[f"doc.{cluster_key}"] = clusters
+    values_arr = _score_values(frame["score"], f"metric {metric!r}")
+    item_codes, item_names = _factor(frame["doc_id"])
+    model_codes, model_names = _factor(frame["model"])
+    sample_codes = frame["run"].to_numpy(dtype=np.int64) if "run" in frame else None
+    cluster_codes = cluster_names = None
+    if cluster_key is not None:
+        cluster_codes, cluster_names = _factor(frame[f"doc.{cluster_key}"])
+    notes = [f"Read lm-evaluation-harness samples: the metric {metric!r}"
+             + (f" with the filter {chosen_filter!r}" if chosen_filter else "") + ", one item per doc_id."]
+    roles = _Roles(item="'doc_id'", model="one file per model", score=repr(metric),
+                   sample="the runs (several files of one model)" if sample_codes is not None else "",
+                   cluster=f"doc field {cluster_key!r}" if cluster_key else "",
+                   sample_hint="give repeated runs as separate files",
+                   names=("doc_id", f"doc.{cluster_key}" if cluster_key else "", "run"))
+    source = ", ".join(str(p) for paths in per_model.values() for p in paths)
+    return _assemble(source=source, layout="lm-eval", roles=roles, item_codes=item_codes, item_names=item_names,
+                     model_codes=model_codes, model_names=list(model_names), scores=values_arr,
+                     sample_codes=sample_codes, cluster_codes=cluster_codes, cluster_names=cluster_names,
+                     n_rows=len(frame), notes=notes)
+
+
+# ------------------------------------------------------------------ inspect_ai
+def _inspect_value(value: Any, metric: str | None, where: str) -> float:
+    """One inspect_ai score value as a float in the way inspect_ai's metrics read it.
+
+    Scalars go through ``inspect_ai.scorer.value_to_float`` (``"C"`` 1, ``"I"`` 0,
+    ``"P"`` 0.5, ``"N"`` 0, yes/no, true/false, numbers). A dict value needs ``metric``
+    (its key); a list or a string inspect_ai cannot read is refused (``value_to_float``
+    would log a warning and return 0, a silent wrong answer).
+    """
+    from inspect_ai.scorer import value_to_float
+
+    if isinstance(value, dict):
+        if metric is None:
+            raise ReportInputError(f"{where} holds several values ({_quote_list(list(value))}); choose one with "
+                                   "--metric (metric=).")
+        if metric not in value:
+            raise ReportInputError(f"{where} has no value {metric!r}, only {_quote_list(list(value))} (--metric).")
+        value = value[metric]
+    elif metric is not None:
+        raise ReportInputError(f"{where} holds a single value, so --metric (metric={metric!r}) does not apply.")
+    if isinstance(value, (list, dict)) or value is None:
+        raise ReportInputError(f"{where} is {value!r}, not a score.")
+    if isinstance(value, str):
+        text = value.strip().lower()
+        known = text in ("c", "i", "p", "n", "yes", "no", "true", "false")
+        try:
+            float(text)
+            known = known or math.isfinite(float(text))
+        except ValueError:
+            pass
+        if not known:
+            raise ReportInputError(f"{where} is {value!r}, which inspect_ai cannot read as a number (C, I, P, N, "
+                                   "yes/no, true/false or a number).")
+        value = value.strip()
+        if text in ("c", "i", "p", "n"):
+            value = value.upper()
+    return float(value_to_float()(value))
+
+
+def read_inspect_logs(
+    paths: Any,
+    *,
+    scorer: str | None = None,
+    metric: str | None = None,
+    cluster_key: str | None = None,
+    models: Mapping[str, str] | None = None,
+) -> ItemScores:
+    """Read inspect_ai eval logs with inspect_ai's own reader, one log per model.
+
+    Each log (``.eval`` or ``.json``, read by ``inspect_ai.log.read_eval_log``) is one
+    model's run of one task: the model is the log's ``eval.model``, the item each
+    sample's ``id``, the sample its ``epoch`` (``--epochs`` gives repeated answers), the
+    score the chosen scorer's value converted as inspect_ai's own metrics convert it
+    (``inspect_ai.scorer.value_to_float``: ``"C"`` 1, ``"I"`` 0, ``"P"`` 0.5, ...).
+
+    Parameters
+    ----------
+    paths : path or sequence of paths
+        The logs, one per model (at least two).
+    scorer : str, optional
+        The scorer whose value is read; required when the samples have more than one.
+    metric : str, optional
+        The key of a scorer whose value is a dict of several values.
+    cluster_key : str, optional
+        A key of each sample's ``metadata`` holding its cluster.
+    models : mapping, optional
+        ``{path: model name}`` to rename models (two logs of one model, e.g. two
+        prompts, must be told apart this way).
+
+    Returns
+    -------
+    ItemScores
+        Layout ``"inspect"``.
+
+    Raises
+    ------
+    ReportInputError
+        inspect_ai not installed (with the install command), an unreadable log, a log
+        that did not finish (status other than ``success``), two logs of one model, an
+        unknown or ambiguous scorer, a sample without that score, a value that is not a
+        number, a missing ``cluster_key``, and every check of :func:`load_item_scores`.
+
+    References
+    ----------
+    UK AI Security Institute, inspect_ai: ``inspect_ai.log`` (``read_eval_log``,
+    ``EvalLog``, ``EvalSample``) and ``inspect_ai.scorer.value_to_float``.
+    """
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        raise ReportInputError("Reading inspect_ai logs needs the inspect_ai package: pip install 'evallib[inspect]' "
+                               "(or pip install inspect-ai).") from None
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    paths = [Path(p).expanduser() for p in paths]
+    renames = {str(Path(k).expanduser()): str(v) for k, v in (models or {}).items()}
+    items, names, epochs, values, clusters = [], [], [], [], []
+    seen_models: dict[str, Path] = {}
+    scorers_seen: set[str] = set()
+    for path in paths:
+        if not path.is_file():
+            raise ReportInputError(f"The inspect log {str(path)!r} does not exist.")
+        try:
+            log = read_eval_log(str(path))
+        except Exception as exc:  # inspect_ai raises several kinds for a malformed log
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ReportInputError(f"The inspect log {str(path)!r} could not be read ({reason}).") from None
+        if log.status != "success":
+            raise ReportInputError(f"The inspect log {str(path)!r} has status {log.status!r}: the run did not finish, so "
+                                   "its items are incomplete; rerun or retry it (inspect eval-retry) first.")
+        model = renames.get(str(path), str(log.eval.model))
+        if model in seen_models:
+            raise ReportInputError(f"The inspect logs {str(seen_models[model])!r} and {str(path)!r} are both of model "
+                                   f"{model!r}; give one log per model, or name them apart (models=).")
+        seen_models[model] = path
+        samples = log.samples or []
+        if not samples:
+            raise ReportInputError(f"The inspect log {str(path)!r} holds no samples.")
+        for sample in samples:
+            where = f"sample {sample.id!r} (epoch {sample.epoch}) of {str(path)!r}"
+            where_ = where[0].upper() + where[1:]
+            scores = sample.scores or {}
+            scorers_seen.update(scores)
+            if scorer is None:
+                if len(scores) != 1:
+                    raise ReportInputError(
+                        f"{where_} has the scorers {_quote_list(list(scores))}; choose one with --scorer (scorer=)."
+                        if scores else f"{where_} has no score (did the sample fail?).")
+                chosen = next(iter(scores))
+            else:
+                chosen = scorer
+                if chosen not in scores:
+                    raise ReportInputError(f"{where_} has no score from the scorer {scorer!r}"
+                                           + (f", only {_quote_list(list(scores))}" if scores else "") + " (--scorer).")
+            values.append(_inspect_value(scores[chosen].value, metric, f"The score {chosen!r} of {where}"))
+            if cluster_key is not None:
+                label = _cluster_text((sample.metadata or {}).get(cluster_key))
+                if label is None:
+                    raise ReportInputError(f"{where_} has no metadata {cluster_key!r} (or it is empty); every sample "
+                                           "needs its cluster (--cluster-key, cluster_key=).")
+                clusters.append(label)
+            items.append(_key(sample.id))
+            names.append(model)
+            epochs.append(int(sample.epoch))
+    frame = pd.DataFrame({"id": items, "model": names, "epoch": epochs, "score": values})
+    item_codes, item_names = _factor(frame["id"])
+    model_codes, model_names = _factor(frame["model"])
+    epoch_codes, epoch_names = _factor(frame["epoch"])
+    several = len(epoch_names) > 1
+    cluster_codes = cluster_names = None
+    if cluster_key is not None:
+        cluster_codes, cluster_names = _factor(pd.Series(clusters))
+    roles = _Roles(item="sample 'id'", model="one log per model", score="the scorer's value",
+                   sample="'epoch'" if several else "", cluster=f"metadata {cluster_key!r}" if cluster_key else "",
+                   sample_hint="give the repeated answers as epochs",
+                   names=("id", f"metadata.{cluster_key}" if cluster_key else "", "epoch"))
+    notes = [f"Read inspect_ai logs: {_plural(len(paths), 'log')}, the score of "
+             + (f"scorer {scorer!r}" if scorer else "the samples' one scorer")
+             + (f", value {metric!r}" if metric else "") + (", epochs as samples." if several else ".")]
+    return _assemble(source=", ".join(str(p) for p in paths), layout="inspect", roles=roles, item_codes=item_codes,
+                     item_names=item_names, model_codes=model_codes, model_names=list(model_names),
+                     scores=_score_values(frame["score"], "score"), sample_codes=epoch_codes if several else None,
+                     cluster_codes=cluster_codes, cluster_names=cluster_names, n_rows=len(frame), notes=notes)
+
+
+# ------------------------------------------------------------------ one entry point
+def load_items(source: Any, *, source_format: str = "table", item_column: str = "item",
+               cluster_column: str | None = None, sample_column: str | None = None,
+               model_column: str | None = None, score_column: str | None = None,
+               score_prefix: str | None = None, sheet: str | int | None = None, metric: str | None = None,
+               filter: str | None = None, scorer: str | None = None,  # noqa: A002
+               cluster_key: str | None = None) -> ItemScores:
+    """Read per-item scores from any supported source (what the report notebook calls).
+
+    ``source_format`` ``"table"``: :func:`load_item_scores` with the column options;
+    ``"lm-eval"``: :func:`read_lm_eval_samples` (``source`` is ``{model: file(s)}``;
+    ``metric``, ``filter``, ``cluster_key``); ``"inspect"``:
+    :func:`read_inspect_logs` (``source`` is the logs; ``scorer``, ``metric``,
+    ``cluster_key``). Options that belong to another format are refused with one
+    sentence rather than ignored.
+    """
+    if source_format not in ITEM_SOURCE_FORMATS:
+        raise ReportInputError(f"The source format must be one of {_quote_list(ITEM_SOURCE_FORMATS)}, got "
+                               f"{source_format!r}.")
+    table_options = {"cluster_column": cluster_column, "sample_column": sample_column, "model_column": model_column,
+                     "score_column": score_column, "score_prefix": score_prefix, "sheet": sheet}
+    log_options = {"metric": metric, "filter": filter, "scorer": scorer, "cluster_key": cluster_key}
+    allowed = {"table": set(table_options), "lm-eval": {"metric", "filter", "cluster_key"},
+               "inspect": {"scorer", "metric", "cluster_key"}}[source_format]
+    stray = [k for k, v in {**table_options, **log_options}.items() if v is not None and k not in allowed]
+    if source_format != "table" and item_column != "item":
+        stray.insert(0, "item_column")
+    if stray:
+        raise ReportInputError(f"The option{'s' if len(stray) > 1 else ''} {_quote_list(stray)} do{'' if len(stray) > 1 else 'es'} "
+                               f"not apply to {source_format} input; leave {'them' if len(stray) > 1 else 'it'} out.")
+    if source_format == "table":
+        return load_item_scores(source, item_column=item_column, **table_options)
+    if source_format == "lm-eval":
+        return read_lm_eval_samples(source, metric=metric, filter=filter, cluster_key=cluster_key)
+    return read_inspect_logs(source, scorer=scorer, metric=metric, cluster_key=cluster_key)

@@ -1,0 +1,245 @@
+"""The per-item report's runner: check the input, execute ``notebooks/report_items.ipynb``, write HTML.
+
+The same machinery as :func:`evallib.report.run_report` (papermill with
+:class:`evallib._kernel.PatientKernelManager`, the offline HTML exporter without code
+cells, a temporary folder beside the output, atomic moves, nothing left behind on
+failure), on the per-item template: :func:`run_items_report`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
+from ..items import LEADERBOARD_ADJUSTMENTS
+from .inputs import ReportInputError
+from .items_inputs import ITEM_SOURCE_FORMATS, load_items
+from .runner import (
+    ReportExecutionError,
+    ReportFiles,
+    _first_line,
+    _html_exporter,
+    _os_sentence,
+    _prepare_output,
+    _progress,
+    _remove_created,
+    _write_text,
+)
+
+__all__ = ["ITEMS_NOTEBOOK", "items_notebook", "run_items_report"]
+
+
+def items_notebook() -> Path:
+    """The per-item report's template, ``notebooks/report_items.ipynb``.
+
+    A wheel ships it as ``evallib/_notebooks/report_items.ipynb`` (as it ships
+    ``report.ipynb``); an editable install reads the checkout's copy.
+    """
+    try:
+        return Path(str(resources.files("evallib._notebooks") / "report_items.ipynb"))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[2] / "notebooks" / "report_items.ipynb"
+
+
+#: The per-item report notebook.
+ITEMS_NOTEBOOK: Path = items_notebook()
+
+
+def _source_parameter(source: Any, source_format: str) -> Any:
+    """The source as the notebook's JSON parameter: absolute paths (the kernel runs elsewhere)."""
+    def absolute(p: Any) -> str:
+        if not isinstance(p, (str, os.PathLike)):
+            raise ReportInputError(f"A {source_format} source must be given as file paths, got {p!r}.")
+        return str(Path(p).expanduser().resolve())
+
+    if source_format == "table":
+        return absolute(source)
+    if source_format == "lm-eval":
+        if not isinstance(source, Mapping):
+            raise ReportInputError("lm-eval samples files must be given per model, as {model name: file}.")
+        return {str(k): ([absolute(v)] if isinstance(v, (str, os.PathLike)) else [absolute(p) for p in v])
+                for k, v in source.items()}
+    if isinstance(source, (str, os.PathLike)):
+        return [absolute(source)]
+    return [absolute(p) for p in source]
+
+
+def _execute(notebook: Path, params: dict, out_html: Path, given: str, *, title: str, what: str,
+             progress: bool, timeout: int) -> ReportFiles:
+    """Execute ``notebook`` with ``params`` and write the HTML page and the executed notebook.
+
+    Everything is written in a temporary folder beside ``out_html`` and moved into place
+    only when the page exists; on any failure (including Ctrl-C) nothing is left: the
+    moved files are removed, the temporary folder and any folder this run created too.
+    """
+    import nbformat
+    import papermill
+
+    from .._kernel import PatientKernelManager
+
+    if not notebook.is_file():
+        raise ReportExecutionError(
+            f"The report notebook {notebook} is missing: reinstall evallib "
+            "(a wheel ships it; an editable install reads the clone's notebooks/ folder).")
+    out_nb = out_html.with_suffix(".ipynb")
+    created = _prepare_output(out_html, out_nb, given)
+    tmp_dir = None
+    moved: list[Path] = []
+    try:
+        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
+        tmp_nb = tmp_dir / out_nb.name
+        _progress(progress, f"[2/3] running the report notebook ({what})")
+        try:
+            papermill.execute_notebook(
+                str(notebook), str(tmp_nb), parameters=params, cwd=str(notebook.parent),
+                kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
+                log_output=False, kernel_manager_class=PatientKernelManager,
+            )
+        except papermill.PapermillExecutionError as exc:
+            message = (exc.evalue or exc.ename).strip().splitlines()[0]
+            if exc.ename == "ReportInputError":
+                raise ReportInputError(message) from None
+            raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
+        except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, ...
+            name = type(exc).__name__
+            if isinstance(exc, OSError) and not isinstance(exc, TimeoutError):
+                raise
+            if "Timeout" in name or isinstance(exc, TimeoutError):
+                raise ReportExecutionError(
+                    f"A cell of the report notebook ran longer than the {timeout} s allowed per cell "
+                    "(timeout=), so the report was stopped.") from None
+            if name == "DeadKernelError":
+                raise ReportExecutionError(
+                    "The report notebook's kernel died (often: not enough memory for this file).") from None
+            raise ReportExecutionError(f"The report notebook failed: {name}: {_first_line(exc)}") from None
+        _progress(progress, f"[3/3] writing {out_html}")
+        nb = nbformat.read(tmp_nb, as_version=4)
+        body, _ = _html_exporter().from_notebook_node(nb, resources={"metadata": {"name": title}})
+        tmp_html = tmp_dir / out_html.name
+        _write_text(tmp_html, body)
+        os.replace(tmp_nb, out_nb)
+        moved.append(out_nb)
+        os.replace(tmp_html, out_html)
+        moved.append(out_html)
+    except OSError as exc:
+        for path in moved:
+            path.unlink(missing_ok=True)
+        raise ReportInputError(_os_sentence(exc, out_html.parent)) from None
+    except BaseException:
+        for path in moved:
+            path.unlink(missing_ok=True)
+        raise
+    finally:
+        if tmp_dir is not None:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+        # the folders this run made, if they hold nothing now (empty subfolders count as nothing)
+        if created is not None and not any(p.is_file() for p in created.rglob("*")):
+            _remove_created(created, out_html.parent)
+    _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
+    return ReportFiles(html=out_html, notebook=out_nb)
+
+
+def run_items_report(
+    source: Any,
+    output: str | os.PathLike,
+    *,
+    source_format: str = "table",
+    item_column: str = "item",
+    cluster_column: str | None = None,
+    sample_column: str | None = None,
+    model_column: str | None = None,
+    score_column: str | None = None,
+    score_prefix: str | None = None,
+    sheet: str | int | None = None,
+    metric: str | None = None,
+    filter: str | None = None,  # noqa: A002 - lm-eval's name
+    scorer: str | None = None,
+    cluster_key: str | None = None,
+    alpha: float = 0.05,
+    adjust: str = "holm",
+    n_boot: int = 2000,
+    title: str | None = None,
+    rng: Any = 0,
+    progress: bool = True,
+    timeout: int = 600,
+) -> ReportFiles:
+    """Run the per-item report on a benchmark file or harness logs; write HTML and the executed notebook.
+
+    The input is read and checked first (:func:`evallib.report.items_inputs.load_items`),
+    so bad input stops with one sentence before anything is written; then
+    ``notebooks/report_items.ipynb`` runs with papermill and the page is written without
+    code cells, with the executed notebook beside it (same name, ``.ipynb``).
+
+    Parameters
+    ----------
+    source : path, mapping or sequence
+        ``source_format="table"``: the per-item file (wide or long, see
+        :func:`~evallib.report.items_inputs.load_item_scores`); ``"lm-eval"``:
+        ``{model: samples file or [files]}``; ``"inspect"``: the logs.
+    output : path
+        The HTML file to write.
+    source_format : {"table", "lm-eval", "inspect"}
+    item_column, cluster_column, sample_column, model_column, score_column, score_prefix, sheet
+        The table's column roles (see :func:`~evallib.report.items_inputs.load_item_scores`).
+    metric, filter, scorer, cluster_key
+        The harness logs' options (see :func:`~evallib.report.items_inputs.read_lm_eval_samples`
+        and :func:`~evallib.report.items_inputs.read_inspect_logs`).
+    alpha : float
+        Significance level, in (0, 1).
+    adjust : {"holm", "bh", "bonferroni", "none"}
+        Multiple-testing adjustment of the pairwise differences (and of the tie group).
+    n_boot : int
+        Bootstrap replicates of the rank intervals.
+    title : str, optional
+        Report title; default "Per-item comparison: <file name>".
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Randomness of the rank bootstrap; the notebook receives one integer seed (``rng``
+        itself when an int), recorded in the executed notebook.
+    progress : bool
+        Print the steps and papermill's progress bar.
+    timeout : int
+        Seconds allowed per notebook cell.
+
+    Returns
+    -------
+    evallib.report.ReportFiles
+
+    Raises
+    ------
+    ReportInputError
+        Bad input or options, with one sentence (nothing is written).
+    ReportExecutionError
+        The notebook failed for another reason (nothing is written).
+    """
+    out_html = Path(output).expanduser().resolve()
+    if out_html.suffix.lower() not in (".html", ".htm"):
+        raise ReportInputError(f"The output file {str(output)!r} must end in .html.")
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
+    n_boot = check_count(n_boot, "n_boot", minimum=1)
+    timeout = check_count(timeout, "timeout", minimum=1)
+    if source_format not in ITEM_SOURCE_FORMATS:
+        raise ReportInputError(f"The source format must be one of 'table', 'lm-eval' and 'inspect', got "
+                               f"{source_format!r}.")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a text, got {type(title).__name__}")
+    seed = sklearn_random_state(rng)
+    options = dict(item_column=item_column, cluster_column=cluster_column, sample_column=sample_column,
+                   model_column=model_column, score_column=score_column, score_prefix=score_prefix, sheet=sheet,
+                   metric=metric, filter=filter, scorer=scorer, cluster_key=cluster_key)
+    _progress(progress, "[1/3] checking the per-item input")
+    data = load_items(source, source_format=source_format, **options)
+    parameter = _source_parameter(source, source_format)
+    name = Path(parameter).name if isinstance(parameter, str) else f"{data.n_models} models"
+    params = dict(source=parameter, source_format=source_format, **options, alpha=alpha, adjust=adjust,
+                  n_boot=n_boot, title=title or f"Per-item comparison: {name}", seed=seed)
+    what = f"{data.n_models} models, {data.n_items:,} items"
+    del data  # the kernel reads the input again: do not hold it twice while the notebook runs
+    return _execute(ITEMS_NOTEBOOK, params, out_html, str(output), title=params["title"], what=what,
+                    progress=progress, timeout=timeout)

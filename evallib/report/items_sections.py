@@ -1,0 +1,626 @@
+"""The per-item report's sections: one function per section computes its numbers.
+
+Each function takes the checked :class:`~evallib.report.items_inputs.ItemScores` and
+returns a tidy DataFrame or a small frozen result (or :class:`~evallib.report.sections.Skipped`
+with a one-line reason), computed with the functions of :mod:`evallib.items`:
+
+1. :func:`summarise_items` -- items, models, samples, clusters, what the report assumes.
+2. :func:`model_means` -- each model's mean with its interval
+   (:func:`evallib.items.item_mean`: Wilson's interval for 0/1 scores, on the effective
+   sample size with clusters or several answers; CR2 with Bell-McCaffrey df otherwise).
+3. :func:`pairwise_items` -- every pair's paired difference
+   (:func:`evallib.items.leaderboard_pairs`: CR2 clustered when clusters are given,
+   Holm or Benjamini-Hochberg), with McNemar's mid-p test and the Bonett-Price interval
+   beside it where they apply (0/1 scores, one answer per item, no clusters:
+   :func:`evallib.items.paired_item_difference`).
+4. :func:`sample_analysis` -- with repeated answers: between- and within-item variance
+   (:func:`evallib.items.variance_components`) and, for 0/1 scores, pass@k and pass^k
+   (:func:`evallib.items.pass_at_k`).
+5. :func:`leaderboard` -- the leader's tie group (:func:`evallib.items.tie_group`),
+   bootstrap rank intervals and P(best) (:func:`evallib.items.rank_intervals`).
+
+:func:`items_summary_text` turns them into Markdown bullets, effect sizes and intervals
+first; every name from the file passes through :func:`md_text`, so that nothing from
+the file can become markup in the HTML page.
+
+References
+----------
+E. Miller (2024), Adding error bars to evals, arXiv:2411.00640.
+R. M. Bell and D. F. McCaffrey (2002), Survey Methodology 28(2), 169-181.
+M. W. Fagerland, S. Lydersen and P. Laake (2013), BMC Medical Research Methodology 13, 91.
+S. Holm (1979), Scandinavian Journal of Statistics 6, 65-70; Y. Benjamini and Y. Hochberg
+(1995), JRSS B 57, 289-300.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._validate import check_alpha, check_choice, check_count, check_rng
+from ..items import (
+    LEADERBOARD_ADJUSTMENTS,
+    TieGroup,
+    item_mean,
+    leaderboard_pairs,
+    paired_item_difference,
+    pass_at_k,
+    rank_intervals,
+    tie_group,
+    variance_components,
+)
+from ..items.leaderboard import _bh, _holm
+from .items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
+from .sections import Skipped
+
+__all__ = [
+    "ItemsOverview",
+    "SampleAnalysis",
+    "Leaderboard",
+    "md_text",
+    "independence_note",
+    "summarise_items",
+    "model_means",
+    "pairwise_items",
+    "sample_analysis",
+    "leaderboard",
+    "format_item_means",
+    "format_item_pairs",
+    "plot_item_means",
+    "items_summary_text",
+]
+
+_ADJUST_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "bonferroni": "Bonferroni", "none": "no adjustment"}
+#: Characters :func:`md_text` keeps as they are.
+_PLAIN = frozenset(" .,:;-'/%+=@")
+#: Names listed in one sentence before "and N more".
+_LIST_LIMIT = 10
+
+
+# ------------------------------------------------------------------ text helpers
+def md_text(value: object) -> str:
+    """Text from the file, safe inside Markdown that becomes HTML.
+
+    Every character but letters, digits, spaces and the punctuation ``. , : ; - ' / % + = @``
+    (which no Markdown or HTML construct starts inside a sentence) is written as a numeric
+    character reference (``<`` as ``&#60;``, ``*`` as ``&#42;``, ``$`` as ``&#36;``), so a
+    name can neither open an HTML element, nor start emphasis, a link, code or a formula;
+    the browser shows the characters themselves.
+
+    Examples
+    --------
+    >>> md_text("<script>a*b_c $x$</script>")
+    '&#60;script&#62;a&#42;b&#95;c &#36;x&#36;&#60;/script&#62;'
+    >>> md_text("gpt-4o, run 2")
+    'gpt-4o, run 2'
+    """
+    return "".join(c if (c.isalnum() or c in _PLAIN) else f"&#{ord(c)};" for c in str(value))
+
+
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else (plural or word + 's')}"
+
+
+def _names(names, limit: int = _LIST_LIMIT, bold: bool = False) -> str:
+    """Escaped names joined by commas and "and", at most ``limit`` then "and N more"."""
+    names = [md_text(n) for n in names]
+    if bold:
+        names = [f"**{n}**" for n in names]
+    if len(names) > limit:
+        return ", ".join(names[:limit]) + f" and {len(names) - limit:,} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _level(alpha: float) -> str:
+    return f"{100 * (1 - alpha):g}%"
+
+
+def _clusters_arg(data: ItemScores):
+    return None if data.clusters is None else data.clusters
+
+
+# ------------------------------------------------------------------ section 1
+def independence_note(data: ItemScores, *, markdown: bool = False) -> str:
+    """What the intervals assume about the items, in words (one sentence or two).
+
+    Without clusters: the items are taken as independent -- said in words, with what to
+    do when they are not. With clusters: the clusters are taken as independent, the
+    items within one may be correlated. ``markdown``: the cluster column's name is
+    escaped (:func:`md_text`) for a Markdown output; plain text otherwise.
+    """
+    if data.clustered:
+        column = md_text(data.cluster_column) if markdown else data.cluster_column
+        return (f"The items come in {data.n_clusters:,} clusters ({column}): items of one "
+                "cluster may be correlated, and every interval and test is cluster-robust, taking only the "
+                "clusters as independent of one another.")
+    return ("No cluster column was given, so the items are taken as independent: every interval and test assumes "
+            "that one item's score says nothing about another's. If items share a passage, a source, a template "
+            "or a school, name that column (--cluster-column, cluster_column=): ignoring such clusters makes the "
+            "intervals too narrow and the tests too eager.")
+
+
+@dataclass(frozen=True)
+class ItemsOverview:
+    """Section 1: what the per-item file holds and what the report assumes.
+
+    Attributes
+    ----------
+    n_items, n_models : items and models.
+    models : the models' names.
+    n_clusters : clusters (None without clusters).
+    cluster_sizes : smallest, median and largest cluster (None without clusters).
+    samples : fewest and most answers of one item by one model.
+    binary : every score is 0 or 1.
+    layout : how the file was read (wide, long, lm-eval, inspect).
+    n_rows : rows (or sample records) read.
+    assumption : :func:`independence_note`.
+    notes : how the file was read (plain sentences).
+    warnings : few items, few clusters.
+    """
+
+    n_items: int
+    n_models: int
+    models: tuple[str, ...]
+    n_clusters: int | None
+    cluster_sizes: tuple[int, float, int] | None
+    samples: tuple[int, int]
+    binary: bool
+    layout: str
+    n_rows: int
+    assumption: str
+    notes: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+    def text(self) -> str:
+        """The overview as plain text (what the report prints)."""
+        lines = [f"items: {self.n_items:,}", f"models: {self.n_models:,}",
+                 f"scores: {'0/1 (wrong/right)' if self.binary else 'numbers in [0, 1]'}",
+                 f"read as: {self.layout} ({self.n_rows:,} rows)"]
+        lo, hi = self.samples
+        lines.append("answers per item and model: " + (f"{lo}" if lo == hi else f"{lo} to {hi}"))
+        if self.n_clusters is None:
+            lines.append("clusters: none (items taken as independent)")
+        else:
+            a, med, b = self.cluster_sizes
+            lines.append(f"clusters: {self.n_clusters:,} (items per cluster: smallest {a}, median {med:g}, "
+                         f"largest {b})")
+        lines.append("models: " + ", ".join(self.models))
+        lines += [f"note: {n}" for n in self.notes]
+        lines += [f"warning: {w}" for w in self.warnings] or ["warnings: none"]
+        return "\n".join(lines)
+
+
+def summarise_items(data: ItemScores) -> ItemsOverview:
+    """Section 1: sizes, answers per item, clusters, the independence assumption, warnings.
+
+    Warns below :data:`~evallib.report.items_inputs.FEW_ITEMS` items (with the half-width
+    of a 95% interval for a mean near 0.5) and below
+    :data:`~evallib.report.items_inputs.FEW_CLUSTERS` clusters (the cluster-robust
+    intervals then rest on few degrees of freedom).
+    """
+    counts = data.sample_counts()
+    warnings = []
+    if data.n_items < FEW_ITEMS:
+        half = 1.96 * math.sqrt(0.25 / data.n_items)
+        warnings.append(f"few items: with {data.n_items} items a mean near 0.5 is only known to about "
+                        f"+/-{half:.2f} (95% interval), so small differences cannot be resolved.")
+    sizes = None
+    if data.clustered:
+        n_g = np.bincount(data.clusters)
+        sizes = (int(n_g.min()), float(np.median(n_g)), int(n_g.max()))
+        if data.n_clusters < FEW_CLUSTERS:
+            warnings.append(f"few clusters: the cluster-robust intervals rest on {data.n_clusters} clusters, "
+                            "so they are wide and their t reference has few degrees of freedom.")
+    notes = tuple(s for s in [data.read_note] if s)
+    return ItemsOverview(n_items=data.n_items, n_models=data.n_models, models=data.models,
+                         n_clusters=data.n_clusters if data.clustered else None, cluster_sizes=sizes,
+                         samples=(int(counts.min()), int(counts.max())), binary=data.binary, layout=data.layout,
+                         n_rows=data.n_rows, assumption=independence_note(data), notes=notes,
+                         warnings=tuple(warnings))
+
+
+# ------------------------------------------------------------------ section 2
+def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Section 2: each model's mean score with its interval, best first.
+
+    :func:`evallib.items.item_mean` with ``method="auto"`` on each model's items x
+    answers (item means first, so an item answered ten times counts once): for 0/1
+    scores Wilson's interval (on the Korn-Graubard effective sample size when the items
+    are clustered or answered several times), otherwise the CR2 t interval with
+    Bell-McCaffrey df (the item-level t interval without clusters).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by model, best first (ties in file order): ``mean``, ``low``, ``high``,
+        ``std_error``, ``df``, ``method``, ``unclustered_std_error`` (the standard error
+        if the items were independent), ``design_effect`` (``(std_error /
+        unclustered_std_error)^2``, NaN without clusters), ``answers`` (mean answers per
+        item), ``note``. ``attrs``: ``alpha``.
+    """
+    alpha = check_alpha(alpha)
+    rows = []
+    for name in data.models:
+        r = item_mean(data.model_scores(name), clusters=_clusters_arg(data), alpha=alpha)
+        ratio = r.std_error / r.unclustered_std_error if r.unclustered_std_error > 0 else float("nan")
+        rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "std_error": r.std_error,
+                     "df": r.df, "method": r.method, "unclustered_std_error": r.unclustered_std_error,
+                     "design_effect": ratio * ratio if data.clustered else float("nan"),
+                     "answers": r.n_samples, "note": r.note})
+    out = pd.DataFrame(rows).set_index("model")
+    order = np.lexsort((np.arange(len(out)), -out["mean"].to_numpy()))
+    out = out.iloc[order]
+    out.attrs["alpha"] = alpha
+    return out
+
+
+def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
+    """Section 2's table as text: mean, interval, standard error, method."""
+    level = _level(means.attrs.get("alpha", 0.05))
+    labels = {"wilson": "Wilson", "cr2": "CR2 t", "t": "t", "naive": "normal"}
+    out = pd.DataFrame({
+        "mean": [f"{v:.4f}" for v in means["mean"]],
+        f"{level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(means["low"], means["high"])],
+        "SE": [f"{v:.4f}" for v in means["std_error"]],
+        "SE if items independent": [f"{v:.4f}" for v in means["unclustered_std_error"]],
+        "interval": [labels.get(m, m) + (f", {df:.1f} df" if math.isfinite(df) and m != "wilson" else "")
+                     for m, df in zip(means["method"], means["df"])],
+    }, index=means.index)
+    return out
+
+
+def plot_item_means(means: pd.DataFrame, ax=None, *, title: str | None = None):
+    """Each model's mean and interval, one row per model, best on top.
+
+    Parameters
+    ----------
+    means : DataFrame from :func:`model_means`
+    ax : matplotlib Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from .._plotting import get_axes
+
+    n = len(means)
+    ax = get_axes(ax, figsize=(6.8, max(2.0, 0.32 * n + 1.2)))
+    y = np.arange(n)
+    ax.hlines(y, means["low"], means["high"], colors="C0", linewidth=4)
+    ax.plot(means["mean"], y, "o", color="k", markersize=4)
+    ax.set_yticks(y)
+    ax.set_yticklabels([_plot_text(m) for m in means.index])
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlabel("mean score over items")
+    ax.set_title(title or f"{_level(means.attrs.get('alpha', 0.05))} intervals, best first", fontsize="medium")
+    ax.figure.tight_layout()
+    return ax
+
+
+def _plot_text(value: object) -> str:
+    """A name for a matplotlib label: a ``$`` would start a formula (and can fail to parse)."""
+    return str(value).replace("$", r"\$")
+
+
+# ------------------------------------------------------------------ section 3
+def _mcnemar_applies(data: ItemScores) -> bool:
+    return data.binary and data.max_samples == 1 and not data.clustered
+
+
+def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm") -> pd.DataFrame:
+    """Section 3: every pair of models, paired over the items.
+
+    :func:`evallib.items.leaderboard_pairs` on the item means: per pair ``a`` (ranked
+    above) and ``b``, the mean difference, its standard error (CR2 with Bell-McCaffrey
+    df when clustered, the paired t otherwise), the joint (Bonferroni) interval, the
+    paired t test's p-value and its Holm and Benjamini-Hochberg adjustments; ``p_adj``
+    and ``reject`` follow ``adjust``.
+
+    Where McNemar's test applies -- 0/1 scores, one answer per item, no clusters -- each
+    pair also gets :func:`evallib.items.paired_item_difference` with
+    ``method="mcnemar"``: the mid-p McNemar p-value (``mcnemar_p``, adjusted as the t
+    tests in ``mcnemar_p_adj``, ``mcnemar_reject``), the Bonett-Price interval at the
+    same level as the joint interval (``bp_low``, ``bp_high``) and the discordant counts
+    ``n10`` (``a`` right, ``b`` wrong) and ``n01``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair, leaderboard order. ``attrs``: ``alpha``, ``adjust``,
+        ``interval_level``, ``n_items``, ``n_clusters``, ``mcnemar`` (bool).
+    """
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
+    means = data.item_means()
+    table = leaderboard_pairs(means, clusters=_clusters_arg(data), alpha=alpha, adjust=adjust)
+    m = len(table)
+    table["p_adj"] = _adjusted(table["pvalue"].to_numpy(), adjust)
+    applies = _mcnemar_applies(data)
+    if applies:
+        level = alpha / m if adjust != "none" else alpha
+        cols = {name: means[name].to_numpy() for name in data.models}
+        rows = []
+        for a, b in zip(table["a"], table["b"]):
+            x, y = cols[a], cols[b]
+            r = paired_item_difference(x, y, method="mcnemar", alpha=level)
+            rows.append((r.pvalue, r.low, r.high, int(np.count_nonzero((x == 1) & (y == 0))),
+                         int(np.count_nonzero((x == 0) & (y == 1)))))
+        p, lo, hi, n10, n01 = (np.array(v) for v in zip(*rows))
+        table["mcnemar_p"] = p
+        table["mcnemar_p_adj"] = _adjusted(p, adjust)
+        table["mcnemar_reject"] = table["mcnemar_p_adj"] <= alpha
+        table["bp_low"], table["bp_high"], table["n10"], table["n01"] = lo, hi, n10, n01
+    table.attrs.update(mcnemar=applies)
+    return table
+
+
+def _adjusted(p: np.ndarray, adjust: str) -> np.ndarray:
+    if adjust == "holm":
+        return _holm(p)
+    if adjust == "bh":
+        return _bh(p)
+    if adjust == "bonferroni":
+        return np.minimum(1.0, p.size * p)
+    return p.copy()
+
+
+def _p_text(p: float) -> str:
+    return "< 1e-15" if p < 1e-15 else f"{p:.3g}"
+
+
+def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Section 3's table as text, every pair (no truncation), leaderboard order."""
+    adjust = pairs.attrs.get("adjust", "holm")
+    joint = (f"{100 * pairs.attrs.get('interval_level', 0.95):.4g}% joint interval" if adjust != "none"
+             else f"{_level(pairs.attrs.get('alpha', 0.05))} interval")
+    adj = {"holm": "Holm", "bh": "BH", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
+    out = pd.DataFrame({
+        "A": list(pairs["a"]), "B": list(pairs["b"]),
+        "mean A - mean B": [f"{v:+.4f}" for v in pairs["estimate"]],
+        joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["low"], pairs["high"])],
+        f"{adj} p (paired t)": [_p_text(p) for p in pairs["p_adj"]],
+    })
+    if pairs.attrs.get("mcnemar"):
+        out[f"{adj} p (McNemar mid-p)"] = [_p_text(p) for p in pairs["mcnemar_p_adj"]]
+        out["Bonett-Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
+        out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
+    out["verdict"] = ["differ" if r else "not separated" for r in pairs["reject"]]
+    out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
+    return out
+
+
+# ------------------------------------------------------------------ section 4
+@dataclass(frozen=True)
+class SampleAnalysis:
+    """Section 4: repeated answers per item.
+
+    Attributes
+    ----------
+    components : DataFrame indexed by model: ``between``, ``within``, ``icc``,
+        ``answers`` (mean per item), ``std_error`` (of the mean, from the components),
+        ``std_error_double`` (with twice the answers per item), ``floor`` (the standard
+        error no number of answers can go below, ``sqrt(between / n)``), ``note``.
+    passk : DataFrame with one row per model and ``k``: ``model``, ``k``, ``pass_at_k``,
+        ``low``, ``high``, ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
+        scores).
+    ks : the ``k`` reported: 1, 2, 4, ... up to the most any model allows (a model's
+        ``k`` stop at the fewest answers it gave to one item).
+    alpha : the level.
+    """
+
+    components: pd.DataFrame
+    passk: pd.DataFrame | Skipped
+    ks: tuple[int, ...]
+    alpha: float
+
+
+def _ks(smallest: int) -> tuple[int, ...]:
+    """1, the smallest number of answers, and powers of two between."""
+    ks = {1, smallest}
+    k = 2
+    while k < smallest:
+        ks.add(k)
+        k *= 2
+    return tuple(sorted(ks))
+
+
+def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis | Skipped:
+    """Section 4: variance components and, for 0/1 scores, pass@k -- when items were answered several times.
+
+    Per model, :func:`evallib.items.variance_components` on its items x answers (the
+    one-way ANOVA estimates; it ignores the clusters), and for 0/1 scores
+    :func:`evallib.items.pass_at_k` with ``n`` each item's answers and ``c`` its correct
+    ones, for ``k`` = 1, 2, 4, ... up to the fewest answers any item has (clustered
+    when clusters are given).
+
+    Returns
+    -------
+    SampleAnalysis or Skipped
+        Skipped when every item was answered once.
+    """
+    alpha = check_alpha(alpha)
+    if not data.has_samples:
+        return Skipped("every item was answered once by every model; variance components and pass@k need "
+                       "repeated answers (a sample column).")
+    counts = data.sample_counts()
+    rows = []
+    for j, name in enumerate(data.models):
+        block = data.scores[:, j, :]
+        try:
+            vc = variance_components(block)
+        except ValueError:  # this model answered every item once
+            rows.append({"model": name, "between": np.nan, "within": np.nan, "icc": np.nan,
+                         "answers": float(counts[:, j].mean()), "std_error": np.nan, "std_error_double": np.nan,
+                         "floor": np.nan, "note": "one answer per item: within-item variance not identified"})
+            continue
+        double = math.sqrt((vc.between + vc.within * vc.inverse_samples / 2) / vc.n_items)
+        rows.append({"model": name, "between": vc.between, "within": vc.within, "icc": vc.icc,
+                     "answers": vc.samples, "std_error": vc.std_error, "std_error_double": double,
+                     "floor": math.sqrt(vc.between / vc.n_items), "note": vc.note})
+    components = pd.DataFrame(rows).set_index("model")
+    smallest = counts.min(axis=0)  # per model: the fewest answers of one item
+    ks = _ks(int(smallest.max()))
+    if not data.binary:
+        passk: pd.DataFrame | Skipped = Skipped("pass@k counts correct answers, and these scores are not 0/1.")
+    else:
+        prow = []
+        correct = np.nansum(data.scores, axis=2).round().astype(np.int64)
+        for j, name in enumerate(data.models):
+            for k in (k for k in ks if k <= smallest[j]):
+                r = pass_at_k(counts[:, j], correct[:, j], k, clusters=_clusters_arg(data), alpha=alpha)
+                h = r.pass_hat_k
+                prow.append({"model": name, "k": k, "pass_at_k": r.estimate, "low": r.low, "high": r.high,
+                             "pass_hat_k": h.estimate, "hat_low": h.low, "hat_high": h.high})
+        passk = pd.DataFrame(prow)
+    return SampleAnalysis(components=components, passk=passk, ks=ks, alpha=alpha)
+
+
+# ------------------------------------------------------------------ section 5
+@dataclass(frozen=True)
+class Leaderboard:
+    """Section 5: the leader's tie group, rank intervals and P(best).
+
+    Attributes
+    ----------
+    tie : :class:`evallib.items.TieGroup` (paired tests over all pairs, adjusted).
+    ranks : DataFrame of :func:`evallib.items.rank_intervals`: ``model``, ``mean``,
+        ``rank``, ``rank_low``, ``rank_high``, ``p_best``, best first.
+    """
+
+    tie: TieGroup
+    ranks: pd.DataFrame
+
+
+def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", n_boot: int = 2000,
+                rng=None) -> Leaderboard:
+    """Section 5: :func:`evallib.items.tie_group` and :func:`evallib.items.rank_intervals` on the item means.
+
+    The bootstrap resamples the clusters (the items without clusters) jointly for all
+    models, ``n_boot`` times with Poisson weights; ``rng`` is its only randomness.
+    """
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
+    n_boot = check_count(n_boot, "n_boot", minimum=1)
+    rng = check_rng(rng)
+    means = data.item_means()
+    clusters = _clusters_arg(data)
+    tie = tie_group(means, clusters=clusters, alpha=alpha, adjust=adjust)
+    ranks = rank_intervals(means, clusters=clusters, n_boot=n_boot, alpha=alpha, rng=rng)
+    return Leaderboard(tie=tie, ranks=ranks)
+
+
+# ------------------------------------------------------------------ the summary
+def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
+    out = []
+    adjust = pairs.attrs.get("adjust", "holm")
+    m = len(pairs)
+    lead = (f"With {_ADJUST_NAMES[adjust]}'s adjustment for {_plural(m, 'comparison')}" if adjust != "none"
+            else f"Without adjustment for {'the ' if m > 1 else ''}{_plural(m, 'comparison')}")
+    if adjust == "bh":
+        lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
+    rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
+    if rejected:
+        shown = "; ".join(f"{md_text(a)} over {md_text(b)}" for a, b in rejected[:_LIST_LIMIT])
+        more = f"; and {len(rejected) - _LIST_LIMIT:,} more (every pair is in section 3)" if len(rejected) > _LIST_LIMIT else ""
+        out.append(f"{lead}, {len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'} "
+                   f"significant at alpha = {alpha:g} (paired t tests): {shown}{more}.")
+    else:
+        out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g} (paired t tests).")
+    if pairs.attrs.get("mcnemar"):
+        differ = [(a, b) for a, b, r, q in zip(pairs["a"], pairs["b"], pairs["reject"], pairs["mcnemar_reject"])
+                  if r != q]
+        if differ:
+            out.append(f"McNemar's mid-p test (adjusted the same way) reaches another verdict than the paired t test "
+                       f"for {_plural(len(differ), 'pair')} ({'; '.join(f'{md_text(a)} vs {md_text(b)}' for a, b in differ[:_LIST_LIMIT])}"
+                       f"{' and more' if len(differ) > _LIST_LIMIT else ''}): a borderline difference, which the two "
+                       "tests weigh slightly differently (McNemar counts only the items the two disagree on).")
+        else:
+            out.append("McNemar's mid-p test, which counts only the items on which two models disagree, reaches the "
+                       "same verdict as the paired t test for every pair.")
+    return out
+
+
+def items_summary_text(
+    data: ItemScores,
+    *,
+    overview: ItemsOverview,
+    means: pd.DataFrame,
+    pairs: pd.DataFrame,
+    samples: SampleAnalysis | Skipped,
+    board: Leaderboard,
+    alpha: float = 0.05,
+) -> str:
+    """The findings in Markdown bullets: the leader, its tie group, its rank, the pairs, samples, assumptions.
+
+    One bullet per question, effect sizes and intervals before p-values; warnings first;
+    every name from the file escaped (:func:`md_text`).
+    """
+    level = _level(alpha)
+    out = [f"**Warning:** {w}" for w in overview.warnings]
+    tie = board.tie
+    leader = str(tie.leader)
+    r = means.loc[leader]
+    where = f"{data.n_items:,} items" + (f" in {data.n_clusters:,} clusters" if data.clustered else "")
+    out.append(f"**{md_text(leader)}** has the highest mean score, {r['mean']:.4f} ({level} interval "
+               f"{r['low']:.4f} to {r['high']:.4f}) over {where}"
+               + (f", each answered {overview.samples[0]} times" if overview.samples[0] == overview.samples[1] > 1
+                  else (f", each answered {overview.samples[0]} to {overview.samples[1]} times"
+                        if overview.samples[1] > 1 else "")) + ".")
+    how = (f"{_ADJUST_NAMES[tie.adjust]} over all {len(pairs):,} pairs" if tie.adjust != "none"
+           else "no adjustment for multiplicity")
+    others = list(tie.members[1:])
+    if others:
+        out.append(f"{_plural(len(others), 'model')} cannot be separated from the leader at alpha = {alpha:g} "
+                   f"(paired tests, {how}): {_names(others)}; {'no model is' if not tie.separated else _plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
+                   "separated from it. Read them as tied with the leader: the data do not rank them.")
+    else:
+        out.append(f"Every other model is separated from the leader at alpha = {alpha:g} (paired tests, {how}).")
+    ranks = board.ranks
+    top = ranks.iloc[0]
+    unit = "clusters" if data.clustered else "items"
+    rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= 0.05]
+    rival_text = ("; " + _names([f"{m} ({p:.0%})" for m, p in zip(rival["model"], rival["p_best"])])
+                  + (" also rank first in some resamples" if len(rival) > 1 else " also ranks first in some")
+                  if len(rival) else "")
+    out.append(f"In {ranks.attrs.get('n_boot', 0):,} bootstrap resamples of the {unit}, {md_text(top['model'])} ranks "
+               f"first in {top['p_best']:.0%} of them{rival_text}; its {level} rank interval is "
+               + (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
+                  f"{int(top['rank_low'])} to {int(top['rank_high'])}") + f" of {len(ranks)}.")
+    out.extend(_pairs_sentences(pairs, alpha))
+    if data.clustered:
+        de = float(means.loc[leader, "design_effect"])
+        if math.isfinite(de):
+            verdict = ("the clusters matter: taking the items as independent would have made its interval too "
+                       "narrow." if de > 1.05 else "here the clusters change the intervals little.")
+            out.append(f"The leader's cluster-robust standard error is {math.sqrt(de):.2f} times the one that takes "
+                       f"the items as independent (design effect {de:.2f}): {verdict}")
+    else:
+        out.append(independence_note(data, markdown=True))
+    if isinstance(samples, SampleAnalysis):
+        c = samples.components
+        if leader in c.index and np.isfinite(c.loc[leader, "within"]):
+            row = c.loc[leader]
+            total = row["between"] + row["within"]
+            share = row["within"] / total if total > 0 else 0.0
+            out.append(f"The leader's answers to one item vary: {share:.0%} of the variance of one answer lies within "
+                       f"items (sampling), {1 - share:.0%} between items; twice the answers per item would take the "
+                       f"standard error of its mean from {row['std_error']:.4f} to {row['std_error_double']:.4f}, "
+                       f"and no number of answers below {row['floor']:.4f} (only more items do that).")
+        if isinstance(samples.passk, pd.DataFrame):
+            own = samples.passk[samples.passk["model"] == leader]
+            k = int(own["k"].max())
+            if k > 1:
+                p = own[own["k"] == k].iloc[0]
+                rivals = samples.passk[samples.passk["k"] == k].sort_values("pass_at_k", ascending=False, kind="stable")
+                best = rivals.iloc[0]
+                text = (f"With {k} answers per item, {md_text(leader)} gets at least one right on {p['pass_at_k']:.1%} "
+                        f"of the items (pass@{k}; {level} interval {p['low']:.1%} to {p['high']:.1%}) and all {k} "
+                        f"right on {p['pass_hat_k']:.1%} (pass^{k})")
+                if str(best["model"]) != leader:
+                    text += f"; the highest pass@{k} is {md_text(best['model'])}'s, {best['pass_at_k']:.1%}"
+                out.append(text + ".")
+    return "\n".join(f"- {s}" for s in out)

@@ -1,0 +1,754 @@
+"""Tests of the per-item report: evallib.report.items_inputs, items_sections, items_runner.
+
+Every file is written here from real data: :func:`evallib.evaluate_pupils` -- four
+scikit-learn classifiers trained on half of the classes of ``nlschools`` and scored on the
+1,191 pupils of the other 67 classes, right or wrong (and the probability each gave the
+true outcome), the random forest refitted with 5 seeds (5 answers per item). References
+are independent computations: the CR2 variance and its Bell-McCaffrey degrees of freedom
+written out with dense matrices (``(I - H_gg)^(-1/2)`` by eigendecomposition, the df as
+``(sum lambda)^2 / sum lambda^2`` of ``G' G``), statsmodels (OLS standard errors, Wilson
+intervals, Holm and Benjamini-Hochberg, ANOVA mean squares), scipy (t and binomial laws,
+the paired t test), brute-force enumeration of answer subsets for pass@k and a row-copying
+cluster bootstrap for P(best).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from evallib import evaluate_pupils
+from evallib.report import ReportInputError
+from evallib.report.items_inputs import load_item_scores, load_items, read_inspect_logs, read_lm_eval_samples
+from evallib.report.items_sections import (
+    Skipped,
+    format_item_pairs,
+    independence_note,
+    items_summary_text,
+    leaderboard,
+    md_text,
+    model_means,
+    pairwise_items,
+    sample_analysis,
+    summarise_items,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ["logistic", "boosting", "knn", "forest"]
+
+
+# ------------------------------------------------------------------ real data
+@pytest.fixture(scope="module")
+def pupils():
+    """The real evaluation: 1,191 pupils in 67 classes, four classifiers, the forest 5 times."""
+    return evaluate_pupils(samples=5, rng=0)
+
+
+def wide_correct(ev) -> pd.DataFrame:
+    """Wide: one row per pupil, its class, one 0/1 column per classifier."""
+    return ev.correct.assign(school=ev.pupils["class"]).reset_index()
+
+
+def long_samples(ev) -> pd.DataFrame:
+    """Long: the three deterministic classifiers once, the forest's 5 runs, with the class."""
+    parts = [ev.correct[m].rename("score").reset_index().assign(model=m, run=1) for m in MODELS[:3]]
+    runs = ev.samples.reset_index().melt(id_vars="pupil", var_name="run", value_name="score").assign(model="forest")
+    frame = pd.concat([*parts, runs], ignore_index=True)
+    frame["school"] = ev.pupils.loc[frame["pupil"], "class"].to_numpy()
+    return frame
+
+
+# ------------------------------------------------------------------ independent references
+def cr2_reference(y: np.ndarray, clusters: np.ndarray | None) -> tuple[float, float]:
+    """CR2 variance of the mean of ``y`` and its Bell-McCaffrey df, with dense matrices.
+
+    Intercept-only OLS: ``X = 1``, ``H = J/N``; ``A_g = (I - H_gg)^(-1/2)`` by an
+    eigendecomposition; ``V = sum_g (1' A_g e_g)^2 / N^2``; the df is Imbens & Kolesar's
+    ``(sum lambda)^2 / sum lambda^2`` with ``lambda`` the eigenvalues of ``G' G``, column
+    ``g`` of ``G`` being ``(I - H)[:, g] A_g 1 / N``. Without clusters each item is one.
+    """
+    y = np.asarray(y, dtype=float)
+    N = y.size
+    labels = np.arange(N) if clusters is None else np.asarray(clusters)
+    e = y - y.mean()
+    M = np.eye(N) - np.full((N, N), 1.0 / N)
+    groups = [np.flatnonzero(labels == g) for g in pd.unique(labels)]
+    V = 0.0
+    if clusters is None:  # one item per cluster: A_g = (1 - 1/N)^(-1/2)
+        a = (1 - 1.0 / N) ** -0.5
+        V = float(np.sum((a * e) ** 2)) / N**2
+        return V, float(N - 1)
+    columns = []
+    for idx in groups:
+        n_g = idx.size
+        w, Q = np.linalg.eigh(np.eye(n_g) - np.full((n_g, n_g), 1.0 / N))
+        A = Q @ np.diag(w**-0.5) @ Q.T
+        V += float(np.ones(n_g) @ A @ e[idx]) ** 2 / N**2
+        columns.append(M[:, idx] @ A @ np.ones(n_g) / N)
+    G = np.column_stack(columns)
+    lam = np.linalg.eigvalsh(G.T @ G)
+    return V, float(lam.sum() ** 2 / np.sum(lam**2))
+
+
+def wilson_effective_reference(p: float, V: float, df: float, n_obs: int, alpha: float) -> tuple[float, float]:
+    """Korn & Graubard's Wilson interval: n_eff = p(1-p)/V (at most n_obs), times (z/t_df)^2, via statsmodels."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    z = stats.norm.isf(alpha / 2)
+    n_eff = min(p * (1 - p) / V, n_obs)
+    n_adj = n_eff * (z / stats.t.isf(alpha / 2, df)) ** 2
+    return proportion_confint(p * n_adj, n_adj, alpha=alpha, method="wilson")
+
+
+def _mid_p(b: int, c: int) -> float:
+    """McNemar's mid-p from scipy's binomial law (Fagerland, Lydersen & Laake 2013)."""
+    m, k = b + c, min(b, c)
+    if m == 0:
+        return 1.0
+    return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5))
+
+
+def _bonett_price(n10: int, n01: int, n: int, alpha: float) -> tuple[float, float]:
+    """Bonett & Price (2012) for p(a right) - p(b right): (n10+1)/(n+2) - (n01+1)/(n+2) in a Wald interval."""
+    z = stats.norm.isf(alpha / 2)
+    p1, p2 = (n10 + 1) / (n + 2), (n01 + 1) / (n + 2)
+    half = z * math.sqrt((p1 + p2 - (p1 - p2) ** 2) / (n + 2))
+    return max(-1.0, p1 - p2 - half), min(1.0, p1 - p2 + half)
+
+
+# ------------------------------------------------------------------ reading tables
+def test_wide_long_excel_and_parquet_give_the_same_items(pupils, tmp_path):
+    ev = pupils
+    wide = wide_correct(ev)
+    wide.to_csv(tmp_path / "wide.csv", index=False)
+    wide.to_excel(tmp_path / "wide.xlsx", index=False)
+    long = wide.melt(id_vars=["pupil", "school"], var_name="model", value_name="score")
+    long.sample(frac=1.0, random_state=1).to_parquet(tmp_path / "long.parquet")  # any row order
+    reference = ev.correct.copy()
+    reference.index = reference.index.astype(str)
+    for path in ("wide.csv", "wide.xlsx", "long.parquet"):
+        data = load_item_scores(tmp_path / path, item_column="pupil", cluster_column="school")
+        assert data.layout == ("long" if path.endswith("parquet") else "wide")
+        assert set(data.models) == set(MODELS) and data.n_items == 1191 and data.max_samples == 1
+        means = data.item_means()
+        pd.testing.assert_frame_equal(means.loc[reference.index, MODELS], reference.astype(float),
+                                      check_names=False)
+        # the clusters partition the items as the classes do
+        labels = pd.Series(data.cluster_labels(), index=data.items)
+        classes = ev.pupils["class"].copy()
+        classes.index = classes.index.astype(str)
+        pairs = pd.crosstab(labels.loc[reference.index], classes.loc[reference.index])
+        assert data.n_clusters == 67 and ((pairs > 0).sum(axis=1) == 1).all() and ((pairs > 0).sum(axis=0) == 1).all()
+        assert data.binary
+
+
+def test_wide_prefix_reads_only_the_prefixed_columns(pupils):
+    ev = pupils
+    frame = ev.probability.add_prefix("p_").assign(question=ev.pupils["lang"].astype(str) + " pts").reset_index()
+    data = load_item_scores(frame, item_column="pupil", score_prefix="p_")
+    assert data.models == tuple(MODELS) and not data.binary
+    assert "question" in data.read_note
+    np.testing.assert_allclose(data.model_scores("knn"), ev.probability["knn"].to_numpy())
+    # without the prefix the text column is read as a model and refused in one sentence
+    with pytest.raises(ReportInputError, match="'question' is not numeric"):
+        load_item_scores(frame, item_column="pupil")
+
+
+def test_long_samples_keep_every_answer_and_item_means_weigh_items_equally(pupils):
+    ev = pupils
+    frame = long_samples(ev)
+    # unequal answers: drop the 4th and 5th runs of the first 300 pupils
+    cut = frame["pupil"].isin(ev.samples.index[:300]) & frame["run"].isin([4, 5]) & (frame["model"] == "forest")
+    frame = frame[~cut]
+    data = load_item_scores(frame, item_column="pupil", sample_column="run", cluster_column="school")
+    assert data.max_samples == 5 and "between 1 and 5 times" in data.read_note
+    counts = pd.Series(data.sample_counts()[:, data.models.index("forest")], index=data.items)
+    expected = frame[frame["model"] == "forest"].groupby("pupil")["score"]
+    pd.testing.assert_series_equal(counts.sort_index(), expected.size().rename(None).set_axis(
+        expected.size().index.astype(str)).sort_index(), check_names=False, check_dtype=False)
+    item_mean = expected.mean()
+    forest = model_means(data).loc["forest", "mean"]
+    assert forest == pytest.approx(item_mean.mean())
+    row_mean = frame.loc[frame["model"] == "forest", "score"].mean()
+    assert abs(forest - row_mean) > 1e-4  # an item answered 5 times does not weigh 5 times
+
+
+def test_wide_with_a_sample_column_and_a_sample_column_found_by_name(pupils):
+    ev = pupils
+    runs = ev.samples.reset_index().melt(id_vars="pupil", var_name="run", value_name="forest")
+    runs["logistic"] = ev.correct.loc[runs["pupil"], "logistic"].to_numpy()  # deterministic: the same each run
+    runs.loc[runs.index[:50], "forest"] = np.nan  # 50 answers missing: fewer samples for those pupils
+    data = load_item_scores(runs, item_column="pupil", sample_column="run")
+    assert data.layout == "wide" and data.max_samples == 5
+    expected = runs.groupby("pupil")["forest"].mean()
+    got = data.item_means()["forest"].loc[expected.index.astype(str)]
+    np.testing.assert_allclose(got.to_numpy(), expected.to_numpy())
+    # a column called "sample" that numbers no repeats is not used when nobody named it ...
+    once = wide_correct(ev).assign(sample=1)
+    data = load_item_scores(once, item_column="pupil", cluster_column="school")
+    assert data.max_samples == 1 and "marks no repeated answers and was not used" in data.read_note
+    # ... and refused when named
+    with pytest.raises(ReportInputError, match="marks no repeated answers; leave out --sample-column"):
+        load_item_scores(once, item_column="pupil", cluster_column="school", sample_column="sample")
+
+
+# Every contradiction the issue lists, and more: (how to break the long sample file, options, fragment).
+def _break(frame: pd.DataFrame, case: str) -> tuple[pd.DataFrame, dict]:
+    opts = {"item_column": "pupil", "sample_column": "run", "cluster_column": "school"}
+    f = frame.copy()
+    if case == "cluster changes within an item":
+        f.loc[f.index[-1], "school"] = -1
+    elif case == "duplicated rows":
+        f = pd.concat([f, f.iloc[:40]])
+    elif case == "the whole file twice":
+        f = pd.concat([f, f])
+    elif case == "repeats without a sample column":
+        opts.pop("sample_column")
+        f = f.drop(columns="run")
+    elif case == "sample column without repeats":
+        f = f[f["run"] == 1]
+    elif case == "items missing for a model":
+        f = f.drop(f.index[(f["model"] == "knn")][:12])
+    elif case == "text score":
+        f["score"] = f["score"].astype(object)
+        f.loc[f.index[7], "score"] = "yes"
+    elif case == "score out of range":
+        f.loc[f.index[3], "score"] = 2
+    elif case == "missing score":
+        f.loc[f.index[3], "score"] = np.nan
+    elif case == "missing cluster":
+        f.loc[f.index[5], "school"] = np.nan
+    elif case == "one cluster":
+        f["school"] = "all"
+    elif case == "one model":
+        f = f[f["model"] == "knn"]
+    elif case == "absent item column":
+        opts["item_column"] = "question"
+    elif case == "absent cluster column":
+        opts["cluster_column"] = "passage"
+    elif case == "prefix for a long file":
+        opts["score_prefix"] = "acc_"
+    elif case == "one column, two roles":
+        opts["cluster_column"] = "pupil"
+    return f, opts
+
+
+BAD_TABLES = {
+    "cluster changes within an item": "changes within an item",
+    "duplicated rows": "occur more than once (40 duplicated rows)",
+    "the whole file twice": "occur more than once",
+    "repeats without a sample column": "name the column of repeated answers with --sample-column",
+    "sample column without repeats": "marks no repeated answers",
+    "items missing for a model": "Model 'knn' has no score for 12 of the 1,191 items",
+    "text score": "is not numeric: data row 8 holds 'yes'",
+    "score out of range": "outside [0, 1], the first 2 in data row 4",
+    "missing score": "1 missing score, the first in data row 4",
+    "missing cluster": "cluster column 'school' has 1 missing value",
+    "one cluster": "every item in the one cluster 'all'",
+    "one model": "holds 1 model ('knn')",
+    "absent item column": "item column 'question' is not in",
+    "absent cluster column": "cluster column 'passage' is not in",
+    "prefix for a long file": "A score prefix ('acc_')",
+    "one column, two roles": "One column plays two roles",
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_TABLES))
+def test_contradictory_tables_are_refused_in_one_sentence(pupils, tmp_path, case):
+    frame, opts = _break(long_samples(pupils), case)
+    path = tmp_path / "bad.csv"
+    frame.to_csv(path, index=False)
+    with pytest.raises(ReportInputError) as info:
+        load_item_scores(path, **opts)
+    message = str(info.value)
+    assert BAD_TABLES[case] in message, message
+    assert "\n" not in message and message.endswith(".")
+
+
+def test_wide_contradictions_are_refused(pupils):
+    wide = wide_correct(pupils).drop(columns="school")
+    with pytest.raises(ReportInputError, match="Item '53' has more than one row"):
+        load_item_scores(pd.concat([wide, wide.iloc[:1]]), item_column="pupil")
+    with pytest.raises(ReportInputError, match="A score column .* no model column"):
+        load_item_scores(wide, item_column="pupil", score_column="score")
+    with pytest.raises(ReportInputError, match="model column 'knn' has 1 missing score"):
+        load_item_scores(wide.assign(knn=wide["knn"].where(wide.index != 9)), item_column="pupil")
+    with pytest.raises(ReportInputError, match="holds 1 model column"):
+        load_item_scores(wide[["pupil", "knn"]], item_column="pupil")
+    with pytest.raises(ReportInputError, match="per-item file .* does not exist"):
+        load_item_scores(Path("/nonexistent/scores.csv"))
+
+
+def test_shipped_example_is_the_real_evaluation(pupils):
+    from evallib.report.items_example import make_example_items
+
+    shipped = pd.read_csv(ROOT / "data" / "example_items.csv")
+    fresh = make_example_items()
+    pd.testing.assert_frame_equal(shipped, fresh, check_dtype=False)
+    data = load_item_scores(ROOT / "data" / "example_items.csv")
+    assert data.n_items == 1191 and data.n_clusters == 67 and data.max_samples == 5
+    np.testing.assert_array_equal(data.model_scores("forest")[:, :5].mean(), pupils.samples.to_numpy().mean())
+
+
+# ------------------------------------------------------------------ lm-evaluation-harness
+def write_lm_eval(path: Path, ev, answers: pd.Series, *, filters=("none",), metrics=("acc", "acc_norm"),
+                  extra: dict | None = None) -> Path:
+    """A --log_samples file of lm_eval/evaluator.py's schema: one line per document and filter.
+
+    ``acc`` is the classifier's right/wrong answer; ``acc_norm`` its probability of the
+    true outcome rounded to 0/1 (a second per-document metric); ``doc`` carries the pupil's
+    class, its language score and the label, as a task's document would.
+    """
+    prob = ev.probability.reindex(answers.index)
+    lines = []
+    for f in filters:
+        for doc_id, value in answers.items():
+            doc = {"pupil": int(doc_id), "class": int(ev.pupils.at[doc_id, "class"]),
+                   "lang": float(ev.pupils.at[doc_id, "lang"])}
+            target = int(ev.pupils.at[doc_id, "passed"])
+            record = {"doc_id": int(doc_id), "doc": doc, "target": target,
+                      "arguments": [[f"Pupil {doc_id}: above the median?", " yes"]],
+                      "resps": [[["-0.7", False]]], "filtered_resps": [["-0.7", False]],
+                      "filter": f, "metrics": list(metrics), "doc_hash": f"h{doc_id}", "prompt_hash": "p",
+                      "target_hash": "t", "acc": float(value)}
+            if "acc_norm" in metrics:
+                record["acc_norm"] = float(round(float(prob.loc[doc_id, "knn"])))
+            record.update(extra or {})
+            lines.append(json.dumps(record))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_lm_eval_samples_read_into_items_with_runs_and_clusters(pupils, tmp_path):
+    ev = pupils
+    files = {m: write_lm_eval(tmp_path / f"samples_{m}.jsonl", ev, ev.correct[m], filters=("none", "strict-match"))
+             for m in MODELS[:3]}
+    files["forest"] = [write_lm_eval(tmp_path / f"samples_forest_{r}.jsonl", ev, ev.samples[r],
+                                     filters=("none", "strict-match")) for r in ev.samples.columns]
+    data = read_lm_eval_samples(files, metric="acc", filter="strict-match", cluster_key="class")
+    assert data.layout == "lm-eval" and data.models == tuple(MODELS) and data.max_samples == 5
+    items = ev.correct.index.astype(str)
+    means = data.item_means().loc[items]
+    np.testing.assert_array_equal(means[MODELS[:3]].to_numpy(), ev.correct[MODELS[:3]].to_numpy())
+    np.testing.assert_allclose(means["forest"].to_numpy(), ev.samples.mean(axis=1).to_numpy())
+    assert data.n_clusters == 67
+    labels = pd.Series(data.cluster_labels(), index=data.items).loc[items]
+    assert (labels.to_numpy() == ev.pupils["class"].astype(str).to_numpy()).all()
+    assert "metric 'acc' with the filter 'strict-match'" in data.read_note
+    # through the one entry point the report uses
+    again = load_items(files, source_format="lm-eval", metric="acc", filter="none")
+    pd.testing.assert_frame_equal(again.item_means().loc[items], means)
+    assert again.clusters is None
+
+
+def test_lm_eval_refusals(pupils, tmp_path):
+    ev = pupils
+    a = write_lm_eval(tmp_path / "a.jsonl", ev, ev.correct["logistic"], filters=("none", "strict-match"))
+    b = write_lm_eval(tmp_path / "b.jsonl", ev, ev.correct["knn"], filters=("none", "strict-match"))
+    cases = [
+        (dict(files={"a": a, "b": b}, metric="acc"), "filters 'none' and 'strict-match'; choose one with --filter"),
+        (dict(files={"a": a, "b": b}, filter="none"), "metrics 'acc' and 'acc_norm'; choose one with --metric"),
+        (dict(files={"a": a, "b": b}, filter="none", metric="bleu"), "metric 'bleu' does not occur"),
+        (dict(files={"a": a, "b": b}, filter="none", metric="acc", cluster_key="school"), "no field 'school'"),
+    ]
+    short = write_lm_eval(tmp_path / "short.jsonl", ev, ev.correct["knn"].iloc[:-7])
+    full = write_lm_eval(tmp_path / "full.jsonl", ev, ev.correct["boosting"])
+    cases.append((dict(files={"boosting": full, "knn": short}, metric="acc"),
+                  "Model 'knn' has no score for 7 of the 1,191 items"))
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(full.read_text() + full.read_text().splitlines()[0] + "\n")
+    cases.append((dict(files={"boosting": twice, "knn": full}, metric="acc"), "occurs twice in"))
+    bleu = write_lm_eval(tmp_path / "bleu.jsonl", ev, ev.correct["knn"], metrics=("acc", "bleu"),
+                         extra={"bleu": [["ref"], "pred"]})
+    cases.append((dict(files={"boosting": bleu, "knn": bleu}, metric="bleu"), "not a number"))
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(full.read_text().splitlines()[0] + "\n{not json\n")
+    cases.append((dict(files={"boosting": broken, "knn": full}, metric="acc"), "Line 2 of the lm-eval samples"))
+    cases.append((dict(files={"boosting": tmp_path / "nope.jsonl", "knn": full}), "does not exist"))
+    cases.append((dict(files=[full, short]), "must be given per model"))
+    for kwargs, fragment in cases:
+        with pytest.raises(ReportInputError) as info:
+            read_lm_eval_samples(kwargs.pop("files"), **kwargs)
+        message = str(info.value)
+        assert fragment in message, message
+        assert "\n" not in message and message.endswith((".", ")."))
+
+
+# ------------------------------------------------------------------ inspect_ai
+def write_inspect_log(path: Path, model: str, answers: pd.DataFrame, ev, *, status: str = "success",
+                      value=lambda v: "C" if v else "I") -> Path:
+    """An inspect_ai log written with inspect_ai's own API: one sample per pupil and epoch."""
+    from inspect_ai.log import EvalDataset, EvalLog, EvalSample, EvalSpec, write_eval_log
+    from inspect_ai.log._log import EvalConfig
+    from inspect_ai.scorer import Score
+
+    samples = []
+    for epoch, column in enumerate(answers.columns, start=1):
+        for pupil, right in answers[column].items():
+            samples.append(EvalSample(
+                id=int(pupil), epoch=epoch, input=f"Pupil {pupil}: above the median?",
+                target="yes" if ev.pupils.at[pupil, "passed"] else "no",
+                scores={"match": Score(value=value(int(right)))},
+                metadata={"class": int(ev.pupils.at[pupil, "class"])}))
+    spec = EvalSpec(created="2025-01-01T00:00:00+00:00", task="pupils", dataset=EvalDataset(name="nlschools"),
+                    model=model, config=EvalConfig(epochs=answers.shape[1]))
+    write_eval_log(EvalLog(eval=spec, samples=samples, status=status), str(path))
+    return path
+
+
+def test_inspect_logs_read_with_inspect_ai(pupils, tmp_path):
+    pytest.importorskip("inspect_ai")
+    ev = pupils
+    # one log in inspect_ai's zipped .eval format, the others in its .json format (quicker to write)
+    logs = [write_inspect_log(tmp_path / f"{m}.{'eval' if m == 'knn' else 'json'}", f"sklearn/{m}", ev.correct[[m]], ev)
+            for m in MODELS[:3]]
+    logs.append(write_inspect_log(tmp_path / "forest.json", "sklearn/forest", ev.samples, ev))
+    data = read_inspect_logs(logs, cluster_key="class")
+    assert data.layout == "inspect" and data.models == tuple(f"sklearn/{m}" for m in MODELS)
+    assert data.max_samples == 5 and data.n_clusters == 67
+    means = data.item_means().loc[ev.correct.index.astype(str)]
+    np.testing.assert_array_equal(means.iloc[:, :3].to_numpy(), ev.correct[MODELS[:3]].to_numpy())
+    np.testing.assert_allclose(means.iloc[:, 3].to_numpy(), ev.samples.mean(axis=1).to_numpy())
+    # partial credit "P" is 0.5, as inspect_ai's own metrics read it
+    partial = write_inspect_log(tmp_path / "partial.json", "sklearn/partial", ev.correct[["knn"]], ev,
+                                value=lambda v: "P" if v else "I")
+    both = read_inspect_logs([logs[0], partial])
+    np.testing.assert_allclose(both.model_scores("sklearn/partial"), ev.correct["knn"].to_numpy() * 0.5)
+    assert not both.binary
+
+
+def test_inspect_refusals(pupils, tmp_path):
+    pytest.importorskip("inspect_ai")
+    ev = pupils
+    good = write_inspect_log(tmp_path / "good.json", "m/good", ev.correct[["knn"]], ev)
+    other = write_inspect_log(tmp_path / "other.json", "m/other", ev.correct[["logistic"]], ev)
+    failed = write_inspect_log(tmp_path / "failed.json", "m/failed", ev.correct[["boosting"]], ev, status="error")
+    same = write_inspect_log(tmp_path / "same.json", "m/good", ev.correct[["boosting"]], ev)
+    odd = write_inspect_log(tmp_path / "odd.json", "m/odd", ev.correct[["boosting"]], ev,
+                            value=lambda v: "great" if v else "I")
+    cases = [([good, failed], {}, "has status 'error'"), ([good, same], {}, "are both of model 'm/good'"),
+             ([good, other], {"scorer": "exact"}, "no score from the scorer 'exact'"),
+             ([good, odd], {}, "'great', which inspect_ai cannot read as a number"),
+             ([good, other], {"cluster_key": "school"}, "has no metadata 'school'"),
+             ([good, other], {"metric": "acc"}, "holds a single value")]
+    for paths, kwargs, fragment in cases:
+        with pytest.raises(ReportInputError) as info:
+            read_inspect_logs(paths, **kwargs)
+        assert fragment in str(info.value), str(info.value)
+        assert "\n" not in str(info.value)
+
+
+# ------------------------------------------------------------------ sections against references
+@pytest.fixture(scope="module")
+def clustered(pupils):
+    """The wide 0/1 file with the classes as clusters, read back."""
+    return load_item_scores(wide_correct(pupils), item_column="pupil", cluster_column="school")
+
+
+def test_overview_and_the_independence_assumption(pupils, clustered):
+    ov = summarise_items(clustered)
+    sizes = pupils.pupils["class"].value_counts()
+    assert (ov.n_items, ov.n_models, ov.n_clusters) == (1191, 4, 67)
+    assert ov.cluster_sizes == (sizes.min(), float(sizes.median()), sizes.max())
+    assert "cluster-robust" in ov.assumption and "taken as independent" not in ov.assumption
+    assert (clustered.item_column, clustered.cluster_column, clustered.sample_column) == ("pupil", "school", "")
+    assert "67 clusters (school)" in ov.assumption
+    flat = load_item_scores(wide_correct(pupils).drop(columns="school"), item_column="pupil")
+    text = independence_note(flat)
+    assert "taken as independent" in text and "--cluster-column" in text
+    assert "clusters: none (items taken as independent)" in summarise_items(flat).text()
+    few = load_item_scores(wide_correct(pupils).iloc[:60], item_column="pupil", cluster_column="school")
+    warnings = summarise_items(few).warnings
+    assert any("few items" in w for w in warnings) and any("few clusters" in w for w in warnings)
+
+
+def test_model_means_against_written_out_cr2_and_wilson(pupils, clustered):
+    import statsmodels.api as sm
+
+    ev = pupils
+    alpha = 0.1
+    table = model_means(clustered, alpha=alpha)
+    assert list(table.index) == list(ev.correct.mean().sort_values(ascending=False, kind="stable").index)
+    classes = ev.pupils["class"].to_numpy()
+    for m in MODELS:
+        y = ev.correct[m].to_numpy(dtype=float)
+        V, df = cr2_reference(y, classes)
+        low, high = wilson_effective_reference(y.mean(), V, df, y.size, alpha)
+        row = table.loc[m]
+        assert row["mean"] == pytest.approx(y.mean())
+        assert row["std_error"] == pytest.approx(math.sqrt(V), rel=1e-10)
+        assert row["df"] == pytest.approx(df, rel=1e-9)
+        assert (row["low"], row["high"]) == (pytest.approx(low, rel=1e-9), pytest.approx(high, rel=1e-9))
+        ols = sm.OLS(y, np.ones(y.size)).fit()
+        assert row["unclustered_std_error"] == pytest.approx(float(ols.bse[0]))
+        assert row["design_effect"] == pytest.approx(V / float(ols.bse[0]) ** 2)
+    # probabilities (real scores): the CR2 t interval with the Bell-McCaffrey df
+    frame = ev.probability.assign(school=ev.pupils["class"]).reset_index()
+    real = model_means(load_item_scores(frame, item_column="pupil", cluster_column="school"), alpha=alpha)
+    for m in MODELS:
+        y = ev.probability[m].to_numpy()
+        V, df = cr2_reference(y, classes)
+        half = stats.t.isf(alpha / 2, df) * math.sqrt(V)
+        assert real.loc[m, "method"] == "cr2"
+        assert (real.loc[m, "low"], real.loc[m, "high"]) == (pytest.approx(y.mean() - half), pytest.approx(y.mean() + half))
+    # no clusters, one 0/1 answer: Wilson's own interval
+    from statsmodels.stats.proportion import proportion_confint
+
+    flat = model_means(load_item_scores(wide_correct(ev).drop(columns="school"), item_column="pupil"), alpha=alpha)
+    for m in MODELS:
+        lo, hi = proportion_confint(int(ev.correct[m].sum()), 1191, alpha=alpha, method="wilson")
+        assert (flat.loc[m, "low"], flat.loc[m, "high"]) == (pytest.approx(lo), pytest.approx(hi))
+
+
+def test_pairwise_clustered_against_written_out_cr2_holm_and_bh(pupils, clustered):
+    from statsmodels.stats.multitest import multipletests
+
+    ev = pupils
+    alpha = 0.05
+    classes = ev.pupils["class"].to_numpy()
+    for adjust in ("holm", "bh"):
+        table = pairwise_items(clustered, alpha=alpha, adjust=adjust)
+        assert len(table) == 6 and not table.attrs["mcnemar"]
+        ps = []
+        for row in table.itertuples():
+            d = ev.correct[row.a].to_numpy(float) - ev.correct[row.b].to_numpy(float)
+            V, df = cr2_reference(d, classes)
+            t = d.mean() / math.sqrt(V)
+            ps.append(2 * stats.t.sf(abs(t), df))
+            assert row.estimate == pytest.approx(d.mean()) and row.estimate >= 0
+            half = stats.t.isf(alpha / 6 / 2, df) * math.sqrt(V)  # joint (Bonferroni) interval
+            assert (row.low, row.high) == (pytest.approx(d.mean() - half), pytest.approx(d.mean() + half))
+        np.testing.assert_allclose(table["pvalue"], ps, rtol=1e-8)
+        method = {"holm": "holm", "bh": "fdr_bh"}[adjust]
+        reject, p_adj, _, _ = multipletests(ps, alpha=alpha, method=method)
+        np.testing.assert_allclose(table["p_adj"], p_adj, rtol=1e-8)
+        assert list(table["reject"]) == list(reject)
+    text = format_item_pairs(table)
+    assert len(text) == 6 and "BH p (paired t)" in text.columns
+
+
+def test_pairwise_mcnemar_where_it_applies(pupils):
+    from statsmodels.stats.multitest import multipletests
+
+    ev = pupils
+    data = load_item_scores(wide_correct(ev).drop(columns="school"), item_column="pupil")
+    table = pairwise_items(data, alpha=0.05, adjust="holm")
+    assert table.attrs["mcnemar"]
+    for row in table.itertuples():
+        a, b = ev.correct[row.a].to_numpy(), ev.correct[row.b].to_numpy()
+        n10, n01 = int(np.sum((a == 1) & (b == 0))), int(np.sum((a == 0) & (b == 1)))
+        assert (row.n10, row.n01) == (n10, n01)
+        assert row.mcnemar_p == pytest.approx(_mid_p(n10, n01))
+        assert (row.bp_low, row.bp_high) == pytest.approx(_bonett_price(n10, n01, 1191, 0.05 / 6))
+        assert row.pvalue == pytest.approx(stats.ttest_rel(a, b).pvalue)
+    np.testing.assert_allclose(table["mcnemar_p_adj"], multipletests(table["mcnemar_p"], method="holm")[1])
+    assert "Holm p (McNemar mid-p)" in format_item_pairs(table).columns
+    # with clusters, or several answers, McNemar does not apply
+    assert not pairwise_items(load_item_scores(long_samples(ev), item_column="pupil", sample_column="run")).attrs["mcnemar"]
+
+
+def test_sample_analysis_against_anova_and_enumerated_pass_at_k(pupils):
+    ev = pupils
+    frame = long_samples(ev)
+    # unbalanced: the first 200 pupils lose the forest's 5th answer
+    frame = frame[~(frame["pupil"].isin(ev.samples.index[:200]) & (frame["run"] == 5) & (frame["model"] == "forest"))]
+    data = load_item_scores(frame, item_column="pupil", sample_column="run", cluster_column="school")
+    result = sample_analysis(data, alpha=0.05)
+    forest = frame[frame["model"] == "forest"]
+    groups = [g.to_numpy(float) for _, g in forest.groupby("pupil")["score"]]
+    k_i = np.array([g.size for g in groups], dtype=float)
+    msw = sum(np.sum((g - g.mean()) ** 2) for g in groups) / (k_i.sum() - k_i.size)  # pooled within
+    msb = stats.f_oneway(*groups).statistic * msw  # scipy's one-way ANOVA F = MSB / MSW
+    n_tot, n = k_i.sum(), k_i.size
+    k0 = (n_tot - np.sum(k_i**2) / n_tot) / (n - 1)
+    row = result.components.loc["forest"]
+    assert row["within"] == pytest.approx(msw) and row["between"] == pytest.approx((msb - msw) / k0)
+    assert np.isnan(result.components.loc["knn", "within"])  # one answer: not identified
+    assert result.ks == (1, 2, 4)
+    # pass@k and pass^k by enumerating every k-subset of each pupil's answers
+    answers = forest.groupby("pupil")["score"].apply(list)
+    classes = ev.pupils.loc[answers.index, "class"].to_numpy()
+    for k in (2, 4):
+        any_right = np.array([np.mean([max(c) for c in itertools.combinations(a, k)]) for a in answers])
+        all_right = np.array([np.mean([min(c) for c in itertools.combinations(a, k)]) for a in answers])
+        got = result.passk[(result.passk["model"] == "forest") & (result.passk["k"] == k)].iloc[0]
+        for est, lo, hi, values in ((got["pass_at_k"], got["low"], got["high"], any_right),
+                                    (got["pass_hat_k"], got["hat_low"], got["hat_high"], all_right)):
+            V, df = cr2_reference(values, classes)
+            half = stats.t.isf(0.025, df) * math.sqrt(V)
+            assert est == pytest.approx(values.mean())
+            assert (lo, hi) == (pytest.approx(max(0.0, values.mean() - half)), pytest.approx(min(1.0, values.mean() + half)))
+    assert set(result.passk.loc[result.passk["model"] == "knn", "k"]) == {1}
+    # real scores: no pass@k, and one answer per item: nothing to analyse
+    real = long_samples(ev).assign(score=lambda f: f["score"] * 0.5 + 0.25)
+    skipped = sample_analysis(load_item_scores(real, item_column="pupil", sample_column="run")).passk
+    assert isinstance(skipped, Skipped) and "not 0/1" in skipped.reason
+    assert isinstance(sample_analysis(load_item_scores(wide_correct(ev), item_column="pupil",
+                                                       cluster_column="school")), Skipped)
+
+
+def test_leaderboard_against_references(pupils, clustered):
+    ev = pupils
+    board = leaderboard(clustered, alpha=0.05, adjust="holm", n_boot=4000, rng=7)
+    means = ev.correct.mean()
+    assert board.tie.leader == means.idxmax()
+    # the tie group from the written-out pairwise tests, Holm over all six pairs
+    from statsmodels.stats.multitest import multipletests
+
+    classes = ev.pupils["class"].to_numpy()
+    pairs = list(itertools.combinations(MODELS, 2))
+    ps = []
+    for a, b in pairs:
+        d = ev.correct[a].to_numpy(float) - ev.correct[b].to_numpy(float)
+        V, df = cr2_reference(d, classes)
+        ps.append(2 * stats.t.sf(abs(d.mean()) / math.sqrt(V), df))
+    reject = dict(zip(pairs, multipletests(ps, alpha=0.05, method="holm")[0]))
+    leader = means.idxmax()
+    expected = {m for m in MODELS if m != leader and not reject.get((leader, m), reject.get((m, leader)))}
+    assert set(board.tie.members[1:]) == expected and len(expected) >= 1
+    # P(best) against a bootstrap that copies the rows of resampled classes
+    rng = np.random.default_rng(123)
+    labels = pd.unique(classes)
+    rows = {g: np.flatnonzero(classes == g) for g in labels}
+    x = ev.correct[MODELS].to_numpy(float)
+    first = np.zeros(len(MODELS))
+    reps = 4000
+    for _ in range(reps):
+        idx = np.concatenate([rows[g] for g in rng.choice(labels, size=labels.size)])
+        first[np.argmax(x[idx].mean(axis=0))] += 1
+    reference = pd.Series(first / reps, index=MODELS)
+    got = board.ranks.set_index("model")["p_best"]
+    assert got.sum() == pytest.approx(1.0)
+    for m in MODELS:
+        assert got[m] == pytest.approx(reference[m], abs=0.04), (m, got[m], reference[m])
+    worst = means.idxmin()
+    assert tuple(board.ranks.set_index("model").loc[worst, ["rank_low", "rank_high"]]) == (4, 4)
+
+
+def test_summary_sentences_and_escaping(pupils):
+    ev = pupils
+    evil = "<img src=x onerror=alert(1)>*k_n$n"
+    frame = wide_correct(ev).rename(columns={"knn": evil})
+    data = load_item_scores(frame, item_column="pupil", cluster_column="school")
+    parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
+                 samples=sample_analysis(data), board=leaderboard(data, n_boot=500, rng=0))
+    text = items_summary_text(data, **parts)
+    assert "<img" not in text and "$" not in text and "*k" not in text
+    assert md_text(evil) in text
+    lead = ev.correct.mean().idxmax()
+    assert f"**{lead}** has the highest mean score, {ev.correct[lead].mean():.4f}" in text
+    assert "over 1,191 items in 67 clusters" in text
+    n_sig = int(parts["pairs"]["reject"].sum())
+    assert f"{n_sig} of the pairwise differences" in text or (n_sig == 0 and "none of the pairwise" in text)
+    assert "taken as independent" not in text and "cluster-robust standard error is" in text
+    flat = load_item_scores(frame.drop(columns="school"), item_column="pupil")
+    parts = dict(overview=summarise_items(flat), means=model_means(flat), pairs=pairwise_items(flat),
+                 samples=sample_analysis(flat), board=leaderboard(flat, n_boot=500, rng=0))
+    text = items_summary_text(flat, **parts)
+    assert "No cluster column was given, so the items are taken as independent" in text
+    assert "McNemar's mid-p test" in text
+
+
+# ------------------------------------------------------------------ the runner
+class _Stop(Exception):
+    pass
+
+
+def test_runner_refuses_before_writing_anything(pupils, tmp_path, monkeypatch):
+    from evallib.report.items_runner import run_items_report
+    from evallib.report.runner import ReportExecutionError
+
+    good = tmp_path / "scores.csv"
+    long_samples(pupils).to_csv(good, index=False)
+    bad = tmp_path / "bad.csv"
+    pd.concat([long_samples(pupils)] * 2).to_csv(bad, index=False)
+    out = tmp_path / "out" / "deep" / "r.html"
+    with pytest.raises(ReportInputError, match="occur more than once"):
+        run_items_report(bad, out, item_column="pupil", sample_column="run", progress=False)
+    with pytest.raises(ReportInputError, match="must end in .html"):
+        run_items_report(good, tmp_path / "out" / "r.pdf", item_column="pupil", progress=False)
+    with pytest.raises(ValueError, match="adjust must be one of"):
+        run_items_report(good, out, item_column="pupil", adjust="sidak", progress=False)
+    with pytest.raises(ReportInputError, match="do not apply to table input"):
+        run_items_report(good, out, item_column="pupil", metric="acc", scorer="x", progress=False)
+    assert not (tmp_path / "out").exists()
+    import papermill
+
+    seen = {}
+
+    def fake_execute(*args, parameters, **kwargs):
+        seen.update(parameters)
+        raise _Stop("stopped")
+
+    monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
+    with pytest.raises(ReportExecutionError, match="_Stop"):
+        run_items_report(good, out, item_column="pupil", sample_column="run", cluster_column="school",
+                         rng=np.random.default_rng(5), progress=False)
+    assert not (tmp_path / "out").exists()  # the folders it made are gone again
+    assert seen["seed"] == int(np.random.default_rng(5).integers(2**31 - 1)) and type(seen["seed"]) is int
+    assert seen["source"] == str(good.resolve()) and seen["cluster_column"] == "school"
+    json.dumps(seen)  # papermill parameters must be JSON
+
+
+def _html_text(path: Path) -> str:
+    import html as html_module
+    import re
+
+    text = html_module.unescape(re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8")))
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.mark.slow
+def test_report_end_to_end_on_a_long_file(pupils, tmp_path):
+    """The report on the real long file: leader, intervals and every pair in the page, names escaped."""
+    from evallib.report.items_runner import run_items_report
+
+    ev = pupils
+    evil = "<script>alert(1)</script>knn"
+    frame = long_samples(ev)
+    frame["model"] = frame["model"].replace({"knn": evil})
+    source = tmp_path / "scores.csv"
+    frame.to_csv(source, index=False)
+    files = run_items_report(source, tmp_path / "report" / "items.html", item_column="pupil", sample_column="run",
+                             cluster_column="school", title="<script>alert(2)</script> Q3", progress=False,
+                             n_boot=500)
+    page = files.html.read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "&lt;script&gt;alert(2)&lt;/script&gt; Q3" in page
+    assert files.notebook.is_file() and "load_items(" not in page  # no code cells
+    text = _html_text(files.html)
+    lead = ev.correct.mean().idxmax()
+    classes = ev.pupils["class"].to_numpy()
+    y = ev.correct[lead].to_numpy(float)
+    V, df = cr2_reference(y, classes)
+    low, high = wilson_effective_reference(y.mean(), V, df, y.size, 0.05)
+    assert f"{lead} has the highest mean score, {y.mean():.4f} (95% interval {low:.4f} to {high:.4f})" in text
+    assert text.count(f"{evil}") >= 3  # shown as text, in the summary and the tables
+    for a, b in itertools.combinations(MODELS, 2):  # every pair has a row
+        a, b = (evil if a == "knn" else a), (evil if b == "knn" else b)
+        assert re.search(rf"{re.escape(a)}\s+{re.escape(b)}|{re.escape(b)}\s+{re.escape(a)}", text)
+    # pass@5 of the forest (5 answers of 5: any of them right), its row of section 4's table
+    assert f" 5 {np.mean(ev.samples.to_numpy().max(axis=1)):.4f} " in text
+    assert set(files.html.parent.iterdir()) == {files.html, files.notebook}  # no temporary folder left
+
+
+@pytest.mark.slow
+def test_report_end_to_end_on_lm_eval_logs(pupils, tmp_path):
+    from evallib.report.items_runner import run_items_report
+
+    ev = pupils
+    files = {m: write_lm_eval(tmp_path / f"{m}.jsonl", ev, ev.correct[m]) for m in MODELS}
+    out = run_items_report(files, tmp_path / "lm.html", source_format="lm-eval", metric="acc", progress=False,
+                           n_boot=200)
+    text = _html_text(out.html)
+    lead = ev.correct.mean().idxmax()
+    assert f"{lead} has the highest mean score, {ev.correct[lead].mean():.4f}" in text
+    assert "No cluster column was given, so the items are taken as independent" in text
+    assert "Read lm-evaluation-harness samples: the metric 'acc' with the filter 'none'" in text
