@@ -51,7 +51,7 @@ CHROMIUM_ARGS = [
 ]
 
 #: notebooks that have no slider; they only have to run clean.
-NO_SLIDERS = {"report.ipynb", "report_datasets.ipynb"}
+NO_SLIDERS = {"report.ipynb", "report_datasets.ipynb", "report_items.ipynb"}
 #: the slider moved in each notebook (its description); a notebook not listed, or whose
 #: slider is not found, uses its first slider.
 PREFERRED_SLIDER = {
