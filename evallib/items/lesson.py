@@ -416,7 +416,7 @@ def plot_paired_item_coverage(
                label=f"promised {100 * (1 - a['alpha']):g}%")
     for xi, top, w, r in zip(x, cov + err, table["mean_width"], table["rejection"]):
         ax.text(xi, min(top, 1.0) + 0.008, f"width {w:.3f}\nexcludes 0: {100 * r:.0f}%", ha="center",
-                va="bottom", fontsize="small")
+                va="bottom", fontsize="small", bbox=dict(facecolor="white", edgecolor="none", alpha=0.8, pad=1))
     ax.set_xticks(x)
     ax.set_xticklabels([_NAMES[m] for m in table["method"]], fontsize="small")
     ax.set_ylim(max(0.0, min(float(cov.min()) - 0.08, 1 - 4 * a["alpha"])), 1.12)
