@@ -248,14 +248,16 @@ def test_plot_draws_the_table_and_is_fast_enough_for_a_slider():
     ax.clear()
     plot_paired_item_coverage(n_items=40, cluster_size=30, ax=ax)
     assert not ax.patches and "make one cluster" in ax.texts[0].get_text()
-    # a slider move at the widest settings of notebook 08's explorer, figure drawn
+    # a slider move at the widest settings of notebook 08's explorer, drawn on the Axes. Timed in CPU
+    # seconds of this process (the work is single-threaded numpy), best of five, so that other jobs on a
+    # shared machine do not fail it; on an idle machine the wall time is the same.
     for setting in (dict(n_items=1000, cluster_size=1, samples=16), dict(n_items=1000, cluster_size=40, samples=16),
                     dict(n_items=40, cluster_size=20, samples=1)):
         times = []
-        for _ in range(3):
+        for _ in range(5):
             ax.clear()
-            start = time.perf_counter()
+            start = time.process_time()
             plot_paired_item_coverage(**setting, icc=0.6, correlation=0.95, n_sim=200, ax=ax)
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
         assert min(times) < 0.1, (setting, times)
     plt.close(fig)

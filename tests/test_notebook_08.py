@@ -165,9 +165,10 @@ def test_notebook_08_sliders_redraw_through_evallib_within_a_tenth_of_a_second()
     ``plot_paired_item_coverage`` (the callback) looks ``paired_item_coverage`` up in its module
     when it runs, so a spy there records the settings each move simulated; the titles
     matplotlib is given show what was drawn. The callback itself (simulation and drawing on
-    the Axes, as the unit tests time it) must take under 0.1 s at every position reached;
-    the move's wall time in the kernel, which adds matplotlib's inline PNG encoding, is
-    printed for the record.
+    the Axes, as the unit tests time it) must take under 0.1 s of CPU at every position
+    reached (best of five; CPU time so that other jobs on a shared machine do not fail it).
+    Its wall time, and each move's wall time in the kernel (which, with the inline backend,
+    adds matplotlib's PNG encoding), are printed for the record.
     """
     probe = r'''
 import json, time
@@ -200,19 +201,21 @@ assert [t.splitlines()[0].split(" (")[0] for t in titles] == [
 assert all(c["n_sim"] == slider_sim and c["rng"] == seed for c in calls)
 lesson.paired_item_coverage = _coverage
 matplotlib.axes.Axes.set_title = _title
-callback = {}
+callback, callback_wall = {}, {}
 fig, ax = plt.subplots()
 for kwargs, (name, _, _) in zip(calls, steps):
-    times = []
-    for _ in range(3):
+    cpu, wall = [], []
+    for _ in range(5):
         ax.clear()
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         plot_paired_item_coverage(**kwargs, ax=ax)
-        times.append(time.perf_counter() - t)
-    callback[f"{name}={kwargs[name if name != 'items' else 'n_items']}"] = min(times)
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - t)
+    key = f"{name}={kwargs[name if name != 'items' else 'n_items']}"
+    callback[key], callback_wall[key] = min(cpu), min(wall)
 plt.close(fig)
 controls["items"].value = 40          # 40 items in clusters of 40: one cluster, a sentence instead of bars
-print(json.dumps({"callback": callback, "move": moves}))
+print(json.dumps({"callback_cpu": callback, "callback_wall": callback_wall, "move_wall": moves}))
 assert max(callback.values()) < 0.1, callback
 print("sliders ok")
 '''
