@@ -62,6 +62,7 @@ PREFERRED_SLIDER = {
     "03_bizarre_measures.ipynb": "class prior",
     "04_flach_experiments.ipynb": "pos",
     "05_cv_ttests.ipynb": "repeats r",
+    "08_error_bars_for_evals.ipynb": "ICC",
 }
 #: the notebook driven through Voila and the slider moved there.
 VOILA_NOTEBOOK, VOILA_SLIDER = "04_flach_experiments.ipynb", "pos"

@@ -25,6 +25,10 @@ Notebook 08 teaches it.
   and Benjamini-Hochberg (:func:`leaderboard_pairs`), the leader's tie group
   (:func:`tie_group`), bootstrap rank intervals and P(best) from per-cluster sums
   (:func:`rank_intervals`, :func:`plot_rank_intervals`).
+- :mod:`.lesson` -- two models on the same clustered items, answered K times: the coverage
+  of the paired intervals beside the unpaired one, by simulation
+  (:func:`simulate_paired_items`, :func:`paired_item_coverage`,
+  :func:`plot_paired_item_coverage`, the explorer of notebook 08).
 
 Every public name is importable from ``evallib`` itself.
 """
@@ -33,11 +37,13 @@ Every public name is importable from ``evallib`` itself.
 # name over the module attribute.
 from . import coverage as _coverage
 from . import leaderboard as _leaderboard
+from . import lesson as _lesson
 from . import means as _means
 from . import passk as _passk
 from .coverage import *  # noqa: F401,F403
 from .leaderboard import *  # noqa: F401,F403
+from .lesson import *  # noqa: F401,F403
 from .means import *  # noqa: F401,F403
 from .passk import *  # noqa: F401,F403
 
-__all__ = [*_means.__all__, *_coverage.__all__, *_passk.__all__, *_leaderboard.__all__]
+__all__ = [*_means.__all__, *_coverage.__all__, *_passk.__all__, *_leaderboard.__all__, *_lesson.__all__]

@@ -1,0 +1,263 @@
+"""evallib.items.lesson: two models on the same clustered items -- the simulation and the paired intervals' coverage.
+
+References, independent of the module: the variance of the mean paired difference in
+closed form (bivariate normal probabilities, ``E[Phi(a + X) Phi(b + Y)] =
+Phi_2(a / sqrt(1 + var X), b / sqrt(1 + var Y); cov / sqrt((1 + var X)(1 + var Y)))``,
+integrated with scipy's quad); statsmodels' cluster-robust OLS (CR1) and scipy's
+two-sample and paired t statistics; CR2 written out with matrices,
+``(I - H_gg)^(-1/2)`` per cluster (Bell & McCaffrey 2002); and the intervals counted one
+benchmark at a time with :func:`evallib.paired_item_difference`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from evallib import (
+    PAIRED_COVERAGE_METHODS,
+    paired_item_coverage,
+    paired_item_difference,
+    plot_paired_item_coverage,
+    simulate_paired_items,
+)
+
+
+# ------------------------------------------------------------------ closed form
+def _phi2(x: float, y: float, rho: float) -> float:
+    """P(X <= x, Y <= y) for standard normals with correlation ``rho`` (|rho| < 1), by quadrature:
+    the integral over ``z <= x`` of ``phi(z) Phi((y - rho z) / sqrt(1 - rho^2))``."""
+    s = math.sqrt(1.0 - rho * rho)
+    value, _ = integrate.quad(lambda z: stats.norm.pdf(z) * stats.norm.cdf((y - rho * z) / s), -np.inf, x,
+                              epsabs=1e-13, epsrel=1e-12)
+    return float(value)
+
+
+def exact_moments(*, n_items, cluster_size, icc, samples, correlation, mean_a, mean_b, spread):
+    """Variance of the mean difference and the correlation of one item's two scores, in closed form.
+
+    Equal clusters of ``cluster_size``. ``h_m = Phi^-1(mean_m)``; latent variances
+    ``spread^2``; same-item cross-model covariance ``correlation spread^2``; same-cluster,
+    other-item covariances ``icc spread^2`` (same model) and ``correlation icc spread^2``.
+    """
+    r = spread ** 2 / (1 + spread ** 2)
+    h = {"a": stats.norm.ppf(mean_a), "b": stats.norm.ppf(mean_b)}
+    mu = {"a": mean_a, "b": mean_b}
+    e_pp = {m: _phi2(h[m], h[m], r) for m in "ab"}                       # E[p_m(i)^2]
+    var_p = {m: e_pp[m] - mu[m] ** 2 for m in "ab"}
+    within = {m: mu[m] - e_pp[m] for m in "ab"}                           # E[p (1 - p)]
+    var_score = {m: var_p[m] + within[m] / samples for m in "ab"}
+    cov_ab = _phi2(h["a"], h["b"], correlation * r) - mean_a * mean_b
+    var_d = var_score["a"] + var_score["b"] - 2 * cov_ab
+    cov_cluster = (_phi2(h["a"], h["a"], icc * r) - mean_a ** 2 + _phi2(h["b"], h["b"], icc * r) - mean_b ** 2
+                   - 2 * (_phi2(h["a"], h["b"], correlation * icc * r) - mean_a * mean_b))
+    var_mean = (var_d + (cluster_size - 1) * cov_cluster) / n_items
+    return var_mean, cov_ab / math.sqrt(var_score["a"] * var_score["b"])
+
+
+DESIGNS = [
+    dict(n_items=400, cluster_size=1, icc=0.0, samples=1, correlation=0.0, mean_a=0.7, mean_b=0.7, spread=1.0),
+    dict(n_items=400, cluster_size=1, icc=0.0, samples=3, correlation=0.8, mean_a=0.6, mean_b=0.5, spread=1.5),
+    dict(n_items=400, cluster_size=10, icc=0.3, samples=1, correlation=0.6, mean_a=0.8, mean_b=0.7, spread=1.0),
+    dict(n_items=400, cluster_size=20, icc=0.5, samples=4, correlation=-0.3, mean_a=0.3, mean_b=0.35, spread=2.0),
+]
+
+
+@pytest.mark.parametrize("design", DESIGNS, ids=range(len(DESIGNS)))
+def test_simulation_has_the_closed_form_moments(design):
+    n_sim = 4000
+    a, b, clusters = simulate_paired_items(**design, n_sim=n_sim, rng=11)
+    assert a.shape == b.shape == (n_sim, design["n_items"])
+    assert clusters.tolist() == np.repeat(np.arange(design["n_items"] // design["cluster_size"]),
+                                          design["cluster_size"]).tolist()
+    var_mean, item_corr = exact_moments(**design)
+    est = a.mean(axis=1) - b.mean(axis=1)
+    truth = design["mean_a"] - design["mean_b"]
+    assert abs(est.mean() - truth) < 4 * math.sqrt(var_mean / n_sim)
+    # the sample variance of n_sim estimates has relative SE sqrt(2 / (n_sim - 1)) (normal estimates)
+    assert est.var(ddof=1) / var_mean == pytest.approx(1.0, abs=4 * math.sqrt(2 / (n_sim - 1)))
+    # what paired_item_coverage measures on the same benchmarks
+    tab = paired_item_coverage(**design, n_sim=n_sim, rng=11)
+    assert tab.attrs["sd_estimate"] == pytest.approx(float(np.std(est, ddof=1)), rel=1e-12)
+    assert tab.attrs["item_correlation"] == pytest.approx(item_corr, abs=0.02)
+    assert tab.attrs["difference"] == pytest.approx(truth)
+
+
+def test_mean_scores_and_answers_are_as_specified():
+    a, b, _ = simulate_paired_items(n_items=500, cluster_size=5, icc=0.2, samples=4, mean_a=0.9, mean_b=0.2,
+                                    spread=1.2, n_sim=400, rng=2)
+    assert set(np.unique(a * 4).tolist()) <= {0.0, 1.0, 2.0, 3.0, 4.0}
+    assert a.mean() == pytest.approx(0.9, abs=0.01) and b.mean() == pytest.approx(0.2, abs=0.01)
+
+
+def test_without_spread_every_item_has_the_same_probability():
+    """spread = 0: each score is Binomial(K, mean)/K, independent across items and models."""
+    n, k, p = 300, 2, 0.6
+    tab = paired_item_coverage(n_items=n, samples=k, correlation=0.9, mean_a=p, mean_b=p, spread=0.0, n_sim=4000, rng=3)
+    exact_sd = math.sqrt(2 * p * (1 - p) / (k * n))
+    assert tab.attrs["sd_estimate"] == pytest.approx(exact_sd, rel=4 * math.sqrt(1 / (2 * 3999)))
+    assert abs(tab.attrs["item_correlation"]) < 0.01
+
+
+def test_more_answers_keep_the_earlier_ones():
+    """The answers are drawn one at a time after the latent effects: K = 2 extends K = 1 (common random numbers)."""
+    kw = dict(n_items=50, cluster_size=5, icc=0.3, n_sim=20)
+    one, _, _ = simulate_paired_items(**kw, samples=1, rng=5)
+    two, _, _ = simulate_paired_items(**kw, samples=2, rng=5)
+    assert set(np.unique(2 * two - one).tolist()) <= {0.0, 1.0}
+
+
+# ------------------------------------------------------------------ intervals
+def _benchmarks(sizes, **kw):
+    labels = np.repeat(np.arange(len(sizes)), sizes)
+    a, b, clusters = simulate_paired_items(n_items=int(sum(sizes)), cluster_size=list(sizes), **kw)
+    assert clusters.tolist() == labels.tolist()
+    return a, b, clusters
+
+
+def test_intervals_are_those_of_paired_item_difference_and_coverage_counts_them():
+    sizes = [3, 8, 5, 12, 2, 10]
+    kw = dict(icc=0.4, samples=2, correlation=0.5, mean_a=0.65, mean_b=0.6, spread=1.3, n_sim=60, rng=17)
+    a, b, clusters = _benchmarks(sizes, **kw)
+    methods = PAIRED_COVERAGE_METHODS
+    tab = paired_item_coverage(n_items=sum(sizes), cluster_size=sizes, methods=methods, **kw).set_index("method")
+    truth = 0.05
+    for m in methods:
+        lows, highs, ses = [], [], []
+        for i in range(a.shape[0]):
+            res = paired_item_difference(a[i], b[i], clusters=clusters, method="naive" if m == "unpaired" else m)
+            if m == "unpaired":
+                se = res.unpaired_std_error
+                low, high = res.estimate - 1.959963984540054 * se, res.estimate + 1.959963984540054 * se
+            else:
+                se, low, high = res.std_error, res.low, res.high
+            lows.append(low)
+            highs.append(high)
+            ses.append(se)
+        lows, highs = np.array(lows), np.array(highs)
+        assert tab.loc[m, "coverage"] == np.mean((lows <= truth) & (truth <= highs))
+        assert tab.loc[m, "rejection"] == np.mean((lows > 0) | (highs < 0))
+        assert tab.loc[m, "mean_width"] == pytest.approx(np.mean(highs - lows), rel=1e-10)
+        assert tab.loc[m, "mean_se"] == pytest.approx(np.mean(ses), rel=1e-10)
+    cov = tab["coverage"].to_numpy()
+    assert np.allclose(tab["mc_se"], np.sqrt(cov * (1 - cov) / 60))
+    corr = np.mean([np.corrcoef(a[i], b[i])[0, 1] for i in range(60)])
+    assert tab.attrs["item_correlation"] == pytest.approx(corr, rel=1e-10)
+    naive_se = np.array([paired_item_difference(a[i], b[i], method="naive").std_error for i in range(60)])
+    est = a.mean(axis=1) - b.mean(axis=1)
+    assert tab.attrs["design_effect"] == pytest.approx(est.var(ddof=1) / np.mean(naive_se ** 2), rel=1e-10)
+    assert tab.attrs["n_clusters"] == len(sizes)
+
+
+def test_standard_errors_against_statsmodels_scipy_and_cr2_by_matrices():
+    sm = pytest.importorskip("statsmodels.api")
+    sizes = [4, 4, 4, 4, 4, 4, 4]
+    a, b, clusters = _benchmarks(sizes, icc=0.3, samples=1, correlation=0.4, n_sim=3, rng=23)
+    for i in range(3):
+        d = a[i] - b[i]
+        n = d.size
+        tab = {m: paired_item_difference(a[i], b[i], clusters=clusters, method=m) for m in ("naive", "cr1", "cr2")}
+        # paired t statistic (scipy) and the unpaired one with unequal variances (Welch's standard error)
+        assert tab["naive"].statistic == pytest.approx(stats.ttest_rel(a[i], b[i]).statistic, rel=1e-10)
+        welch = stats.ttest_ind(a[i], b[i], equal_var=False).statistic
+        assert tab["naive"].estimate / tab["naive"].unpaired_std_error == pytest.approx(welch, rel=1e-10)
+        # CR1 (statsmodels' cluster-robust OLS on a constant), and CR2 equals it for equal clusters
+        fit = sm.OLS(d, np.ones((n, 1))).fit(cov_type="cluster", cov_kwds={"groups": clusters}, use_t=True)
+        assert tab["cr1"].std_error == pytest.approx(float(fit.bse[0]), rel=1e-10)
+        assert tab["cr2"].std_error == pytest.approx(float(fit.bse[0]), rel=1e-10)
+    # unequal clusters: CR2 with matrices, sum_g X_g' A_g e_g e_g' A_g X_g, A_g = (I - H_gg)^(-1/2), X = 1
+    sizes = [2, 7, 3, 9, 4]
+    a, b, clusters = _benchmarks(sizes, icc=0.3, samples=2, correlation=0.4, n_sim=2, rng=29)
+    lesson = paired_item_coverage(n_items=sum(sizes), cluster_size=sizes, icc=0.3, samples=2, correlation=0.4,
+                                  methods=("cr2",), n_sim=2, rng=29)
+    ses = []
+    for i in range(2):
+        d = a[i] - b[i]
+        n = d.size
+        e = d - d.mean()
+        meat = 0.0
+        for g in range(len(sizes)):
+            idx = clusters == g
+            h = np.full((idx.sum(), idx.sum()), 1.0 / n)
+            w, v = np.linalg.eigh(np.eye(idx.sum()) - h)
+            amat = v @ np.diag(w ** -0.5) @ v.T
+            u = np.ones(idx.sum()) @ amat @ e[idx]
+            meat += u * u
+        ses.append(math.sqrt(meat) / n)
+        assert paired_item_difference(a[i], b[i], clusters=clusters, method="cr2").std_error == pytest.approx(
+            ses[-1], rel=1e-10)
+    assert lesson["mean_se"].item() == pytest.approx(np.mean(ses), rel=1e-10)
+
+
+def test_the_right_interval_keeps_its_level_and_the_naive_ones_do_not():
+    clustered = paired_item_coverage(n_items=1000, cluster_size=10, icc=0.4, samples=4, correlation=0.6,
+                                     mean_a=0.7, mean_b=0.7, spread=1.5, n_sim=3000, rng=31).set_index("method")
+    cr2 = clustered.loc["cr2"]
+    assert abs(cr2["coverage"] - 0.95) < 4 * cr2["mc_se"]
+    assert abs(cr2["rejection"] - 0.05) < 4 * cr2["mc_se"]          # equal means: rejection is the size
+    assert clustered.loc["naive", "coverage"] < 0.85                 # design effect well above 1
+    # independent items, correlated models: the paired interval keeps its level, the unpaired one over-covers
+    paired = paired_item_coverage(n_items=500, correlation=0.9, spread=2.0, samples=4, n_sim=3000,
+                                  rng=37).set_index("method")
+    assert abs(paired.loc["naive", "coverage"] - 0.95) < 4 * paired.loc["naive", "mc_se"]
+    assert paired.loc["unpaired", "coverage"] > 0.98
+    assert paired.loc["unpaired", "mean_width"] > 1.5 * paired.loc["naive", "mean_width"]
+
+
+def test_reproducible_and_bad_settings_are_refused_in_one_sentence():
+    kw = dict(n_items=100, cluster_size=10, icc=0.2, n_sim=50)
+    assert paired_item_coverage(**kw, rng=4).equals(paired_item_coverage(**kw, rng=4))
+    for bad, exc, match in [
+        (dict(n_items=10, cluster_size=10), ValueError, "one cluster"),
+        (dict(n_items=20, icc=1.0), ValueError, r"icc must lie in \[0, 1\)"),
+        (dict(n_items=20, correlation=1.5), ValueError, r"correlation must lie in \[-1, 1\]"),
+        (dict(n_items=20, mean_a=1.0), ValueError, "mean_a must lie in the open interval"),
+        (dict(n_items=20, spread=-1.0), ValueError, "spread must be a finite number >= 0"),
+        (dict(n_items=20, samples=0), ValueError, "samples must be a whole number >= 1"),
+        (dict(n_items=20, methods=("wild",)), ValueError, "methods must hold only"),
+        (dict(n_items=20, n_sim=1), ValueError, "n_sim must be a whole number >= 2"),
+        (dict(n_items=20, alpha=0.0), ValueError, "alpha must lie in the open interval"),
+        (dict(n_items=20, rng=-1), ValueError, "rng must be"),
+    ]:
+        with pytest.raises(exc, match=match):
+            paired_item_coverage(**bad)
+
+
+# ------------------------------------------------------------------ figure
+def test_plot_draws_the_table_and_is_fast_enough_for_a_slider():
+    import matplotlib.pyplot as plt
+
+    kw = dict(n_items=200, cluster_size=20, icc=0.4, samples=4, correlation=0.7, n_sim=150, rng=0)
+    fig, ax = plt.subplots()
+    out = plot_paired_item_coverage(**kw, ax=ax)
+    tab = paired_item_coverage(**{**kw, "rng": 0})
+    assert out is ax and len(ax.patches) == len(tab) == 3
+    assert [p.get_height() for p in ax.patches] == pytest.approx(tab["coverage"].tolist())
+    short = (tab["coverage"] + 2 * tab["mc_se"] < 0.95).tolist()
+    assert short == [p.get_facecolor()[:3] == pytest.approx((0.839, 0.153, 0.157), abs=0.01) for p in ax.patches]
+    assert any(short)                                   # the paired interval that ignores the clusters
+    texts = [t.get_text() for t in ax.texts]
+    assert texts[2].startswith(f"width {tab['mean_width'].iloc[2]:.3f}")
+    assert f"design effect {tab.attrs['design_effect']:.2f}" in ax.get_title()
+    assert "200 items in 10 clusters, ICC 0.4, K = 4 answers" in ax.get_title()
+    # one cluster: a sentence on the axes, no exception (a slider may pass through it)
+    ax.clear()
+    plot_paired_item_coverage(n_items=40, cluster_size=30, ax=ax)
+    assert not ax.patches and "make one cluster" in ax.texts[0].get_text()
+    # a slider move at the widest settings of notebook 08's explorer, drawn on the Axes. Timed in CPU
+    # seconds of this process (the work is single-threaded numpy), best of five, so that other jobs on a
+    # shared machine do not fail it; on an idle machine the wall time is the same.
+    for setting in (dict(n_items=1000, cluster_size=1, samples=16), dict(n_items=1000, cluster_size=40, samples=16),
+                    dict(n_items=40, cluster_size=20, samples=1)):
+        times = []
+        for _ in range(5):
+            ax.clear()
+            start = time.process_time()
+            plot_paired_item_coverage(**setting, icc=0.6, correlation=0.95, n_sim=200, ax=ax)
+            times.append(time.process_time() - start)
+        assert min(times) < 0.1, (setting, times)
+    plt.close(fig)
