@@ -133,8 +133,10 @@ def test_notebook_08_ends_with_exercises_and_a_guarded_solutions_cell():
 def test_opening_states_what_the_house_style_asks():
     nb = load_notebook(NOTEBOOK)
     opening = _src(nb["cells"][0])
-    for source in ("arXiv:2411.00640", "arXiv:2107.03374", "arXiv:2503.01747", "McCaffrey", "Kish"):
+    for source in ("arXiv:2411.00640", "arXiv:2107.03374", "arXiv:2406.12045", "arXiv:2503.01747", "McCaffrey", "Kish",
+                   "Eldridge", "Yekutieli", "Mogstad"):
         assert source in opening, source
+    assert "Yao et al.'s (2024)" in opening and "paired CR2" in opening
     assert re.search(r"^- \*\*Reading time:\*\* about \d+ minutes to read and run, and \d+ more for the exercises",
                      opening, flags=re.M)
 
@@ -224,3 +226,64 @@ print("sliders ok")
     assert "sliders ok" in text, out
     timings = json.loads(text.splitlines()[0])
     print("\nnotebook 08 slider timings (s):", timings)
+
+
+def test_rank_sets_and_bh_read_the_pairwise_table():
+    """Section 8: the guaranteed rank sets recomputed from Bonferroni intervals of an independent CR2 computation,
+    the BH-only pairs named, and the prose that qualifies BH and the bootstrap ranks."""
+    from evallib import evaluate_pupils
+
+    ev = evaluate_pupils(samples=5, rng=0)
+    nb = load_notebook(NOTEBOOK)
+    joined, prose = outputs_text(nb), _prose(nb)
+    x = ev.correct.to_numpy(float)
+    means = x.mean(axis=0)
+    names = list(ev.correct.columns)
+    cl = ev.pupils["class"].to_numpy()
+    _, codes = np.unique(cl, return_inverse=True)
+    n, m = len(cl), len(names)
+    sizes = np.bincount(codes)
+    pairs = [(i, j) for i in range(m) for j in range(i + 1, m)]
+    above, below = dict.fromkeys(names, 0), dict.fromkeys(names, 0)
+    for i, j in pairs:
+        hi, lo = (i, j) if means[i] >= means[j] else (j, i)
+        d = x[:, hi] - x[:, lo]
+        e = np.bincount(codes, weights=d - d.mean())
+        se = np.sqrt((e ** 2 / (1 - sizes / n)).sum()) / n
+        # Bell-McCaffrey df of the intercept is the same for every pair (it depends on the design only)
+        df = float(re.search(r"Bell-McCaffrey t with ([\d.]+) df", joined).group(1))
+        if d.mean() - stats.t.isf(0.05 / len(pairs) / 2, df) * se > 0:
+            above[names[lo]] += 1
+            below[names[hi]] += 1
+    for name in names:
+        assert re.search(rf"^\s*{name}: rank {1 + above[name]} to {m - below[name]}$", joined, flags=re.M), name
+    assert "pairs BH would declare different but Holm does not: knn - boosting" in joined
+    assert "Hall & Miller 2009" in prose and "Mogstad, Romano, Shaikh & Wilhelm 2024" in prose
+    assert "no coverage guarantee" in prose and "reweights classes (Poisson weights" in prose
+    assert "Holm needs no assumption about the dependence" in prose
+    assert "gets no confidence interval with a" not in prose
+    assert "strictly concave for $k \\ge 2$" in prose
+    assert "(Kish 1965 for equal clusters" in prose and "\\widehat{\\operatorname{Var}}(\\bar d)" in prose
+
+
+def test_cell_11_and_16_explain_their_numbers():
+    nb = load_notebook(NOTEBOOK)
+    joined, prose = outputs_text(nb), _prose(nb)
+    # default run: the clustered SE of the best 0/1 score is below the naive one, so the effective n is capped
+    assert "The effective sample size is capped at the number of scores, 1,191" in joined
+    assert f"10/10 correct has probability {0.9 ** 10:.2f}" in joined
+    assert "Wilson below the CLT interval at none of these N" in joined
+    assert "fall furthest below the promise" not in prose and "Brown, Cai & DasGupta 2001" in prose
+
+
+def test_exercise_4_asks_for_the_size_of_the_plug_in_bias():
+    nb = load_notebook(NOTEBOOK)
+    exercises, solutions = _src(nb["cells"][-2]), _src(nb["cells"][-1])
+    assert "how far below it the plug-in" in exercises and "too high or too low" not in exercises
+    assert "for n in (5, 20)" in solutions
+    # the answer, independently: E[1 - (1 - c/n)^3] for c ~ Binomial(n, 0.3)
+    for n, expected in ((5, 0.572), (20, 0.635)):
+        c = np.arange(n + 1)
+        assert stats.binom.pmf(c, n, 0.3) @ (1 - (1 - c / n) ** 3) == pytest.approx(expected, abs=5e-4)
+    # exercise 3's answer is not printed by section 6
+    assert "a thousand refits" not in outputs_text(nb) + _markdown_outputs(nb)
