@@ -320,7 +320,9 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     (1979) controls the family-wise error rate, the chance of declaring any equal pair
     different; Benjamini-Hochberg (1995) controls the false discovery rate, the expected
     share of false declarations among the pairs declared different -- a weaker promise,
-    not the family-wise error. ``reject`` follows ``adjust``.
+    not the family-wise error, proved for independent or positively dependent p-values
+    (Benjamini & Yekutieli 2001); differences that share a model are correlated, some
+    negatively, so for all pairs the promise is approximate. ``reject`` follows ``adjust``.
 
     The intervals ``low``, ``high`` are ``estimate -/+ t_{1 - level/2, df} std_error``
     with ``level = alpha / m`` (Bonferroni) when ``adjust != "none"``: they hold jointly
