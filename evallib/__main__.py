@@ -2,7 +2,11 @@
 
 - ``report predictions.csv -o report.html`` runs ``notebooks/report.ipynb`` on an analyst's
   predictions file with papermill and writes an HTML page without code cells, with the
-  executed notebook beside it (see :func:`evallib.report.run_report`);
+  executed notebook beside it (see :func:`evallib.report.run_report`); the same command runs
+  the per-item report (``notebooks/report_items.ipynb``) on a per-item file given
+  ``--item-column`` or on harness logs (``--lm-eval``, ``--inspect-log``), and the
+  many-data-sets report (``notebooks/report_datasets.ipynb``) on a results table (a
+  data-set column, given or found by name, and no label column);
 - ``critical-values [PATH]`` regenerates Forman & Cohen's table of exact critical values
   (:func:`evallib.onetestset.nullbest.write_critical_values`, ``make critical-values``);
 - ``textsim-grid [PATH]`` regenerates the 270 precomputed experiments behind notebook 03's
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 def _whole_number(minimum: int) -> Callable[[str], int]:
@@ -64,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
             "report without code and the executed notebook beside it."
         ),
     )
-    rep.add_argument("predictions", help="the predictions file: CSV/TSV (separator, decimal comma and encoding are "
+    rep.add_argument("predictions", nargs="?", default=None,
+                     help="the predictions file (or a per-item file, or a results table): CSV/TSV (separator, decimal comma and encoding are "
                           "detected), .xlsx, .parquet, or another table pandas reads")
     rep.add_argument("-o", "--output", default="report.html",
                      help="HTML file to write (default: report.html); the notebook goes beside it")
@@ -73,15 +79,17 @@ def build_parser() -> argparse.ArgumentParser:
                      help="column of cross-validation folds, if any (default: fold)")
     rep.add_argument("--pred-prefix", default="pred_",
                      help="prefix of the predicted-label columns (default: pred_)")
-    rep.add_argument("--score-prefix", default="score_",
-                     help="prefix of the score columns (default: score_)")
+    rep.add_argument("--score-prefix", default=None,
+                     help="prefix of the score columns (default: score_; a per-item wide file: none, every "
+                          "column but the item, cluster and sample columns is a model)")
     rep.add_argument("--positive-label", default=None,
                      help="the positive class, the one scores and F-measure are about (required unless the "
                           "classes are 0/1 or False/True)")
     rep.add_argument("--sheet", default=None, help="the sheet of an Excel workbook (default: the first)")
     rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
-    rep.add_argument("--adjust", choices=("holm", "bonferroni", "none"), default="holm",
-                     help="multiple-testing adjustment of the pairwise tests (default: holm)")
+    rep.add_argument("--adjust", choices=("holm", "bonferroni", "bh", "none"), default="holm",
+                     help="multiple-testing adjustment of the pairwise tests (default: holm; bh, the false "
+                          "discovery rate, in the per-item report)")
     rep.add_argument("--interval", default="bonett_price",
                      choices=("bonett_price", "tango", "newcombe", "agresti_min", "wald", "wald_cc", "qh"),
                      help="interval for the difference of two error rates (default: bonett_price, as "
@@ -104,7 +112,112 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("path", nargs="?", default=default, help=f"file to write (default: {default})")
         cmd.add_argument("--n-jobs", type=_positive_int, default=2, help="worker processes (default: 2)")
         cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _add_table_report_options(rep)
     return parser
+
+
+def _add_table_report_options(rep: argparse.ArgumentParser) -> None:
+    """The options of the per-item report and of the many-data-sets report (same subcommand)."""
+    g = rep.add_argument_group("per-item files (a file given --item-column is a per-item file)")
+    g.add_argument("--item-column", default=None,
+                   help="column of item ids: FILE is a per-item file (wide: one column per model; long: item, "
+                        "model, score)")
+    g.add_argument("--cluster-column", default=None,
+                   help="each item's cluster (passage, source, school); default: a column named 'cluster' if "
+                        "present; without one the items are taken as independent")
+    g.add_argument("--sample-column", default=None,
+                   help="which answer of the item a row holds, for repeated answers; default: a column named "
+                        "'sample' if present")
+    g.add_argument("--model-column", default=None, help="long per-item file: the model column (default: model)")
+    g.add_argument("--score-column", default=None, help="long per-item file: the score column (default: score)")
+    g.add_argument("--lm-eval", action="append", metavar="MODEL=FILE", default=None,
+                   help="an lm-evaluation-harness --log_samples file of MODEL; repeat per model, repeat MODEL "
+                        "for its repeated runs")
+    g.add_argument("--inspect-log", action="append", metavar="FILE", default=None,
+                   help="an inspect_ai log, one per model (needs pip install 'evallib[inspect]')")
+    g.add_argument("--metric", default=None,
+                   help="lm-eval: the metric key (acc, exact_match, ...); inspect: the key of a dict-valued score")
+    g.add_argument("--filter", default=None, help="lm-eval: the filter when the files hold several")
+    g.add_argument("--scorer", default=None, help="inspect: the scorer when the samples have several")
+    g.add_argument("--cluster-key", default=None,
+                   help="lm-eval: a field of doc; inspect: a key of the sample metadata, holding the cluster")
+    g.add_argument("--bootstrap-reps", type=_positive_int, default=2000,
+                   help="bootstrap replicates of the rank intervals (default: 2000)")
+    d = rep.add_argument_group("results tables (one row per data set, one column per classifier)")
+    d.add_argument("--dataset-column", default=None,
+                   help="column naming the data sets; default: found by name (dataset, data set, data_set, "
+                        "task, ...) when there is no label column")
+    d.add_argument("--lower-is-better", action="store_true",
+                   help="lower scores are better (error rates, losses)")
+    d.add_argument("--posthoc", choices=("nemenyi", "holm", "shaffer", "bergmann", "bonferroni"),
+                   default="nemenyi", help="all-pairs procedure (default: nemenyi)")
+    d.add_argument("--control", default=None, help="compare every classifier with this one")
+    d.add_argument("--control-method", choices=("holm", "bonferroni-dunn", "hochberg", "finner", "li"),
+                   default="holm", help="procedure against the control (default: holm)")
+    d.add_argument("--rope", type=float, default=None,
+                   help="smallest difference that matters, in the scores' units (default: 0.01 for scores "
+                        "in [0, 1])")
+
+
+def _lm_eval_sources(pairs: Sequence[str]) -> dict[str, list[str]]:
+    """``MODEL=FILE`` pairs as ``{model: [files]}``; one sentence when a pair has no ``=``."""
+    out: dict[str, list[str]] = {}
+    for pair in pairs:
+        model, sep, path = pair.partition("=")
+        if not sep or not model.strip() or not path.strip():
+            raise ValueError(f"--lm-eval takes MODEL=FILE, got {pair!r}.")
+        out.setdefault(model.strip(), []).append(path.strip())
+    return out
+
+
+def _table_report(args: argparse.Namespace):
+    """Run the per-item or the many-data-sets report when the arguments ask for one; else None."""
+    common = dict(alpha=args.alpha, title=args.title or None, rng=args.seed, progress=not args.quiet,
+                  timeout=args.timeout)
+    if args.lm_eval or args.inspect_log or args.item_column:
+        from .report.items_runner import run_items_report
+
+        if args.lm_eval and args.inspect_log:
+            raise ValueError("give --lm-eval files or --inspect-log files, not both.")
+        if args.lm_eval or args.inspect_log:
+            if args.predictions is not None:
+                raise ValueError("harness logs are given with --lm-eval or --inspect-log, not as a file "
+                                 f"argument ({args.predictions!r}).")
+            source = _lm_eval_sources(args.lm_eval) if args.lm_eval else list(args.inspect_log)
+            fmt, table = ("lm-eval" if args.lm_eval else "inspect"), {}
+        else:
+            if args.predictions is None:
+                raise ValueError("--item-column needs the per-item file as the file argument.")
+            source, fmt = args.predictions, "table"
+            table = dict(item_column=args.item_column, cluster_column=args.cluster_column,
+                         sample_column=args.sample_column, model_column=args.model_column,
+                         score_column=args.score_column, score_prefix=args.score_prefix, sheet=args.sheet)
+        adjust = args.adjust if args.adjust in ("holm", "bh", "bonferroni", "none") else None
+        if adjust is None:
+            raise ValueError(f"the per-item report adjusts with holm, bh, bonferroni or none, got {args.adjust!r}.")
+        return run_items_report(source, args.output, source_format=fmt, metric=args.metric, filter=args.filter,
+                                scorer=args.scorer, cluster_key=args.cluster_key, adjust=adjust,
+                                n_boot=args.bootstrap_reps, **table, **common)
+    if args.predictions is None:
+        raise ValueError("give the file to report on (or harness logs with --lm-eval / --inspect-log).")
+    wants_datasets = args.dataset_column is not None
+    if not wants_datasets:
+        from .report.datasets_inputs import is_results_table
+        from .report.inputs import _read_table
+
+        try:
+            header = list(_read_table(Path(args.predictions).expanduser(), args.sheet)[0].columns)
+        except Exception:  # unreadable here: the predictions report names the problem in one sentence
+            header = None
+        wants_datasets = header is not None and is_results_table(header, label_column=args.label_column)
+    if not wants_datasets:
+        return None
+    from .report.datasets_runner import run_datasets_report
+
+    return run_datasets_report(args.predictions, args.output, dataset_column=args.dataset_column,
+                               higher_is_better=not args.lower_is_better, sheet=args.sheet,
+                               posthoc=args.posthoc, control=args.control, control_method=args.control_method,
+                               rope=args.rope, **common)
 
 
 def _write_data(command: str, path: str, n_jobs: int, progress: bool) -> str:
@@ -136,10 +249,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .report import ReportExecutionError, ReportInputError, run_report
 
     try:
-        files = run_report(
+        files = _table_report(args)
+        if files is None:
+            if args.adjust not in ("holm", "bonferroni", "none"):
+                raise ValueError(f"the predictions report adjusts with holm, bonferroni or none, got {args.adjust!r}.")
+            files = run_report(
             args.predictions, args.output, label_column=args.label_column,
             positive_label=args.positive_label, fold_column=args.fold_column,
-            pred_prefix=args.pred_prefix, score_prefix=args.score_prefix, sheet=args.sheet,
+            pred_prefix=args.pred_prefix, score_prefix=args.score_prefix or "score_", sheet=args.sheet,
             alpha=args.alpha,
             adjust=args.adjust, interval=args.interval,
             classifiers_tried=args.classifiers_tried, title=args.title or None, rng=args.seed,
