@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Compare classifiers from a predictions file: one row per test case, a label column, "
             "and per classifier a pred_<name> column (predicted labels) and/or a score_<name> "
-            "column (higher = more likely positive); optionally a fold column. Writes an HTML "
+            "column (higher = more likely positive); optionally a fold column, and for a repeated "
+            "cross-validation a case-id column and a repeat column (each case then counts once). Writes an HTML "
             "report without code and the executed notebook beside it."
         ),
     )
@@ -77,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--label-column", default="label", help="column with the true classes (default: label)")
     rep.add_argument("--fold-column", default="fold",
                      help="column of cross-validation folds, if any (default: fold)")
+    rep.add_argument("--case-column", default=None,
+                     help="column of case ids; a case predicted several times (repeated cross-validation) "
+                          "counts once (default: case_id or case if present; '' for none)")
+    rep.add_argument("--repeat-column", default=None,
+                     help="column numbering the repeats of a repeated cross-validation (default: repeat or "
+                          "repetition if present, else inferred from the folds when case ids recur; '' for none)")
     rep.add_argument("--pred-prefix", default="pred_",
                      help="prefix of the predicted-label columns (default: pred_)")
     rep.add_argument("--score-prefix", default=None,
@@ -257,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.predictions, args.output, label_column=args.label_column,
             positive_label=args.positive_label, fold_column=args.fold_column,
             pred_prefix=args.pred_prefix, score_prefix=args.score_prefix or "score_", sheet=args.sheet,
+            case_column=args.case_column, repeat_column=args.repeat_column,
             alpha=args.alpha,
             adjust=args.adjust, interval=args.interval,
             classifiers_tried=args.classifiers_tried, title=args.title or None, rng=args.seed,

@@ -104,7 +104,8 @@ def test_load_example_defaults():
      ([0, 1, 1], "0", "0"), ([0, 1, 1], 0.0, "0"), ([0.0, 1.0, 1.0], "1", "1")],
 )
 def test_positive_label_rules(labels, positive, expected):
-    frame = pd.DataFrame({"label": labels, "pred_a": labels, "pred_b": labels[::-1]})
+    labels = labels + labels[::-1]  # at least two cases of each class
+    frame = pd.DataFrame({"label": labels, "pred_a": labels, "pred_b": np.roll(labels, 1)})
     data = load_predictions(frame, positive_label=positive)
     assert data.positive == expected
     keys = [rp.inputs._key(v) for v in labels]

@@ -10,7 +10,8 @@ first, p-values second, as Berrar & Lozano (2013, section 8) recommend; :func:`r
 executes the notebook with papermill and writes an HTML page without code cells.
 
 One module per job: :mod:`~evallib.report.inputs` (reading and checking the file),
-:mod:`~evallib.report.sections` (the sections' computations), :mod:`~evallib.report.text`
+:mod:`~evallib.report.sections` (the sections' computations), :mod:`~evallib.report.percase`
+(the statistics on test cases, each counted once however often it was predicted), :mod:`~evallib.report.text`
 (formatted tables and the summary's sentences), :mod:`~evallib.report.runner` (papermill and
 nbconvert) and :mod:`~evallib.report.example` (the shipped example).
 
@@ -35,6 +36,12 @@ Sections and their sources (the summary, :func:`summary_text`, comes first):
    classes: macro-F1) difference.
 7. :func:`fold_analysis` -- per-fold accuracy, the corrected resampled t-test, Friedman's
    test and the critical-difference diagram (Flach 2012, ch. 12).
+
+A file may hold each test case once (one test set, or one run of cross-validation) or
+several times (a repeated cross-validation: a case-id column and a repeat column, or
+repeats inferred from the folds). Every section works on cases: a case predicted ten
+times is one case whose correctness rate is the share of its ten predictions that are
+right, so the verdicts do not change with the number of repeats.
 
 Every section function returns :class:`Skipped` with a one-line reason when its input is
 absent (no scores, no fold column, fewer than two classifiers with predicted labels, more than

@@ -26,6 +26,16 @@ FEW_MINORITY = 10
 
 PRED_PREFIX = "pred_"
 SCORE_PREFIX = "score_"
+#: Columns taken as the case id when no ``case_column`` is named (the first present).
+CASE_COLUMNS = ("case_id", "case")
+#: Columns taken as the repeat number when no ``repeat_column`` is named (the first present).
+REPEAT_COLUMNS = ("repeat", "repetition")
+#: Fewest cases of each class of a two-class file (DeLong's variance and the per-class
+#: measures need two of each).
+MIN_CASES_PER_CLASS = 2
+#: A label column with fewer than this many cases per class on average is refused: it is
+#: not a column of classes (an id, a continuous target).
+MIN_CASES_PER_LABEL = 2
 
 
 class ReportInputError(ValueError):
@@ -37,26 +47,42 @@ class ReportInputError(ValueError):
 class Predictions:
     """A checked predictions file.
 
+    One row is one prediction of one test case by every classifier. A case predicted
+    several times (the repeats of a repeated cross-validation) has several rows, linked by
+    its case id; every per-row array below has one entry per row, and the analysis works
+    on cases: each case has weight 1, however many rows it has.
+
     Attributes
     ----------
     source : where it came from (a path, or ``"<DataFrame>"``).
     label_column : name of the column with the true classes.
     positive, negative : the two classes, as text (``""`` with more than two classes).
-    y : numpy.ndarray of bool, True where the true class is ``positive`` (None with more
-        than two classes).
-    labels : dict ``{name: bool array}``, True where the classifier predicts ``positive``;
-        only classifiers with a ``pred_<name>`` column.
-    scores : dict ``{name: float array}``; only classifiers with a ``score_<name>`` column.
-    folds : numpy.ndarray of str, or None without a fold column.
+    y : numpy.ndarray of bool per row, True where the true class is ``positive`` (None with
+        more than two classes).
+    labels : dict ``{name: bool array}`` per row, True where the classifier predicts
+        ``positive``; only classifiers with a ``pred_<name>`` column.
+    scores : dict ``{name: float array}`` per row; only classifiers with a ``score_<name>``
+        column.
+    folds : numpy.ndarray of str per row, or None without a fold column.
     fold_column : the fold column's name (used or looked for).
     classifiers : every classifier's name, in the order of the file's columns.
     positive_from : how the positive class was chosen (one sentence).
     read_note : what the reader detected when the file is not plain UTF-8 CSV with
         commas (one sentence), else ``""``.
-    classes : every class, as text, sorted.
-    truth : numpy.ndarray of int, each case's true class as an index into ``classes``.
-    predicted : dict ``{name: int array}``, each classifier's predictions as indices into
+    classes : every class, as text: the label column's classes sorted, then classes that
+        only the predictions name (sorted).
+    truth : numpy.ndarray of int per row, the true class as an index into ``classes``.
+    predicted : dict ``{name: int array}`` per row, the predictions as indices into
         ``classes``.
+    n_label_classes : how many of ``classes`` occur in the label column (the first ones).
+    case_column : the case-id column used, ``""`` when each row is its own case.
+    cases : numpy.ndarray of int per row, the row's case as an index ``0..n - 1`` into
+        ``case_ids`` (None: row ``i`` is case ``i``).
+    case_ids : the case ids as text, one per case (None without a case column).
+    repeat_column : the repeat column used, ``""`` without one.
+    repeats : numpy.ndarray of int per row, the repeat ``0..R - 1`` the row belongs to
+        (None: every case is predicted once).
+    repeat_from : how the repeats were found (a phrase), ``""`` without repeats.
     """
 
     source: str
@@ -74,27 +100,94 @@ class Predictions:
     classes: tuple[str, ...] = ()
     truth: np.ndarray | None = None
     predicted: dict[str, np.ndarray] | None = None
+    n_label_classes: int = 0
+    case_column: str = ""
+    cases: np.ndarray | None = None
+    case_ids: np.ndarray | None = None
+    repeat_column: str = ""
+    repeats: np.ndarray | None = None
+    repeat_from: str = ""
 
     @property
     def multiclass(self) -> bool:
         """True with more than two classes (then ``positive`` is ``""`` and ``y`` is None)."""
-        return len(self.classes) > 2
+        return (self.n_label_classes or len(self.classes)) > 2
+
+    @property
+    def label_classes(self) -> tuple[str, ...]:
+        """The classes of the label column (the classes the per-class measures average over)."""
+        return self.classes[: self.n_label_classes or len(self.classes)]
+
+    @property
+    def n_rows(self) -> int:
+        """Number of rows (predictions of a case by every classifier)."""
+        return int(self.truth.size if self.truth is not None else self.y.size)
 
     @property
     def n(self) -> int:
-        """Number of test cases."""
-        return int(self.truth.size if self.truth is not None else self.y.size)
+        """Number of test cases (each counted once, however often it was predicted)."""
+        return self.n_rows if self.cases is None else int(self.case_ids.size)
+
+    @property
+    def repeated(self) -> bool:
+        """True when some case has more than one row."""
+        return self.n_rows > self.n
+
+    @property
+    def n_repeats(self) -> int:
+        """How many repeats the file holds (1 without a repeat structure)."""
+        return 1 if self.repeats is None else int(self.repeats.max()) + 1
+
+    def case_index(self) -> np.ndarray:
+        """Each row's case, as an index ``0..n - 1``."""
+        return np.arange(self.n_rows) if self.cases is None else self.cases
+
+    def predictions_per_case(self) -> np.ndarray:
+        """How many rows (predictions) each case has."""
+        return np.ones(self.n_rows, np.int64) if self.cases is None else np.bincount(self.cases, minlength=self.n)
+
+    def per_case(self, values: np.ndarray) -> np.ndarray:
+        """The mean of a per-row array over each case's rows (one value per case)."""
+        values = np.asarray(values, dtype=float)
+        if self.cases is None:
+            return values
+        return np.bincount(self.cases, weights=values, minlength=self.n) / self.predictions_per_case()
+
+    def first_row_of_case(self) -> np.ndarray:
+        """The index of each case's first row (where its true class is read)."""
+        if self.cases is None:
+            return np.arange(self.n_rows)
+        first = np.full(self.n, self.n_rows, np.int64)
+        np.minimum.at(first, self.cases, np.arange(self.n_rows))
+        return first
+
+    @property
+    def case_truth(self) -> np.ndarray:
+        """Each case's true class, as an index into ``classes``."""
+        return self.truth if self.cases is None else self.truth[self.first_row_of_case()]
+
+    @property
+    def case_y(self) -> np.ndarray | None:
+        """Each case's membership of the positive class (None with more than two classes)."""
+        if self.y is None:
+            return None
+        return self.y if self.cases is None else self.y[self.first_row_of_case()]
 
     def wrong(self) -> dict[str, np.ndarray]:
-        """Per classifier with predicted labels, True where it misclassifies the case."""
+        """Per classifier with predicted labels, True per row where it misclassifies the case."""
         if self.predicted is not None:
             return {name: p != self.truth for name, p in self.predicted.items()}
         return {name: p != self.y for name, p in self.labels.items()}
 
+    def error_rates(self) -> dict[str, np.ndarray]:
+        """Per classifier with predicted labels, each case's error rate over its predictions
+        (0 or 1 for a case predicted once)."""
+        return {name: self.per_case(w) for name, w in self.wrong().items()}
+
     @property
     def n_pos(self) -> int:
         """Number of positive test cases (Forman & Cohen's P)."""
-        return int(self.y.sum())
+        return int(self.case_y.sum())
 
     @property
     def n_neg(self) -> int:
@@ -125,8 +218,11 @@ def _keys(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     return inverse.astype(np.int64)[codes], merged
 
 
-def _quote_list(values) -> str:
+def _quote_list(values, limit: int = 8) -> str:
+    """``'a', 'b' and 'c'``; beyond ``limit`` values, the first ones and how many more."""
     values = [repr(v) for v in values]
+    if len(values) > limit:
+        return ", ".join(values[: limit - 2]) + f" and {len(values) - limit + 2:,} more"
     if len(values) <= 2:
         return " and ".join(values)
     return ", ".join(values[:-1]) + " and " + values[-1]
@@ -297,6 +393,214 @@ def _near_duplicates(texts) -> tuple[str, str] | None:
     return None
 
 
+def _resolve_role(frame: pd.DataFrame, given: str | None, defaults: tuple[str, ...], what: str,
+                  option: str, where: str) -> str:
+    """The column playing a role: the named one (which must exist), the first of ``defaults``
+    present when ``given`` is None, or none (``""``) when ``given`` is ``""``."""
+    if given is None:
+        return next((c for c in defaults if c in frame.columns), "")
+    if not isinstance(given, str):
+        raise ReportInputError(f"The {what} must be given as a column name (text), got {given!r}.")
+    if given == "" or given in frame.columns:
+        return given
+    cols = ", ".join(repr(c) for c in frame.columns[:12])
+    raise ReportInputError(
+        f"The {what} {given!r} is not in {where!r}, whose columns are {cols}; name it with "
+        f"--{option} ({option.replace('-', '_')}=), or give an empty name for none.")
+
+
+def _check_roles(roles: dict[str, str]) -> None:
+    """Refuse one column in two roles (the label column as fold column, ...)."""
+    seen: dict[str, str] = {}
+    for role, col in roles.items():
+        if not col:
+            continue
+        if col in seen:
+            first = seen[col]
+            raise ReportInputError(
+                f"The {role} {col!r} is also the {first}; name each role's column with its own option "
+                f"(--{first.replace(' column', '')}-column and --{role.replace(' column', '')}-column).")
+        seen[col] = role
+
+
+def _ordered_codes(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_keys`, with the texts in numeric order when they are all numbers."""
+    codes, texts = _keys(values)
+    try:
+        order = np.argsort(np.array([float(t) for t in texts]), kind="stable")
+    except ValueError:
+        return codes, texts
+    rank = np.empty(order.size, np.int64)
+    rank[order] = np.arange(order.size)
+    return rank[codes], texts[order]
+
+
+def _first_pair_duplicate(keys: np.ndarray) -> tuple[int, int, int]:
+    """For integer keys with duplicates: how many keys occur more than once, and the data
+    rows (1-based) of the first duplicate's first two occurrences."""
+    order = np.argsort(keys, kind="stable")
+    s = keys[order]
+    same = np.flatnonzero(s[1:] == s[:-1])
+    dup_keys = np.unique(s[same])
+    # the duplicate whose second occurrence comes first in the file
+    second = order[same + 1]
+    first_second = int(second.min())
+    first = int(np.flatnonzero(keys == keys[first_second])[0])
+    return int(dup_keys.size), first + 1, first_second + 1
+
+
+def _group_folds(cases: np.ndarray, folds: np.ndarray, n_cases: int, order: np.ndarray) -> np.ndarray | None:
+    """Repeats from folds whose ids run on across repeats (fold 1-10 of repeat 1, 11-20 of
+    repeat 2, ...): taken in ``order``, folds are added to a repeat until its folds hold every
+    case exactly once. Returns each fold's repeat, or None when the folds do not split so."""
+    by_fold = np.argsort(folds, kind="stable")
+    bounds = np.searchsorted(folds[by_fold], np.arange(order.size + 1))
+    seen = np.zeros(n_cases, bool)
+    count, r = 0, 0
+    out = np.empty(order.size, np.int64)
+    for f in order:
+        members = cases[by_fold[bounds[f]:bounds[f + 1]]]
+        if seen[members].any():
+            return None
+        seen[members] = True
+        count += members.size
+        out[f] = r
+        if count == n_cases:
+            r, count = r + 1, 0
+            seen[:] = False
+    return out if count == 0 else None
+
+
+@dataclass(frozen=True)
+class _Structure:
+    case_column: str = ""
+    cases: np.ndarray | None = None
+    case_ids: np.ndarray | None = None
+    repeat_column: str = ""
+    repeats: np.ndarray | None = None
+    repeat_from: str = ""
+
+
+def _case_structure(frame: pd.DataFrame, where: str, case_column: str, repeat_column: str,
+                    fold_codes: np.ndarray | None, fold_column: str, truth: np.ndarray,
+                    classes: np.ndarray) -> _Structure:
+    """Cases and repeats from the case and repeat columns, or inferred from the folds.
+
+    A case id that recurs needs a structure: a repeat column (each case once per repeat),
+    or a fold column from which the repeats can be read (fold ids that run on across
+    repeats, or each case's k-th row in its k-th repeat). Otherwise the recurring id is a
+    duplicate and the file is refused.
+    """
+    n_rows = truth.size
+    if repeat_column and not case_column:
+        raise ReportInputError(
+            f"The repeat column {repeat_column!r} needs a column of case ids to link the predictions of "
+            "one case across repeats; name it with --case-column (case_column=).")
+    if not case_column:
+        return _Structure()
+    raw = frame[case_column]
+    _check_no_missing(raw, f"case column {case_column!r}", "every row needs the id of its case")
+    cases, ids = _keys(raw)
+    n_cases = ids.size
+    first = np.full(n_cases, n_rows, np.int64)
+    np.minimum.at(first, cases, np.arange(n_rows))
+    clash = truth != truth[first[cases]]
+    if clash.any():
+        row = int(np.flatnonzero(clash)[0])
+        c = int(cases[row])
+        raise ReportInputError(
+            f"The case {ids[c]!r} has the true class {classes[truth[first[c]]]!r} in data row {first[c] + 1} "
+            f"but {classes[truth[row]]!r} in data row {row + 1}; a test case has one true class (is "
+            f"{case_column!r} the column of case ids?).")
+    out = dict(case_column=case_column, cases=cases, case_ids=ids)
+    if n_cases == n_rows:
+        return _Structure(**out)
+    if repeat_column:
+        raw_r = frame[repeat_column]
+        _check_no_missing(raw_r, f"repeat column {repeat_column!r}", "every row needs its repeat")
+        reps, rep_names = _ordered_codes(raw_r)
+        key = cases.astype(np.int64) * rep_names.size + reps
+        if np.unique(key).size < n_rows:
+            count, r1, r2 = _first_pair_duplicate(key)
+            raise ReportInputError(
+                f"{count:,} case(s) occur twice within one repeat of the repeat column {repeat_column!r}, the "
+                f"first {ids[cases[r2 - 1]]!r} in data rows {r1} and {r2}; each case is predicted once per "
+                "repeat (remove the duplicated rows).")
+        return _Structure(**out, repeat_column=repeat_column, repeats=reps,
+                          repeat_from=f"the column {repeat_column!r}")
+    if fold_codes is not None:
+        n_folds = int(fold_codes.max()) + 1
+        key = cases.astype(np.int64) * n_folds + fold_codes
+        if np.unique(key).size == n_rows:
+            appearance = pd.unique(fold_codes)
+            for order in (appearance, np.arange(n_folds)):
+                rep_of_fold = _group_folds(cases, fold_codes, n_cases, np.asarray(order))
+                if rep_of_fold is not None:
+                    return _Structure(**out, repeats=rep_of_fold[fold_codes],
+                                      repeat_from="inferred: the case ids recur across the folds, which "
+                                                  "split into repeats that each hold every case once")
+        per_case = np.bincount(cases, minlength=n_cases)
+        if per_case.min() == per_case.max():
+            reps = pd.Series(cases).groupby(cases).cumcount().to_numpy(np.int64)
+            return _Structure(**out, repeats=reps,
+                              repeat_from="inferred from the order of the rows: each case's k-th row is "
+                                          "its k-th repeat")
+        raise ReportInputError(
+            f"The case ids of {case_column!r} recur across the folds of {fold_column!r}, but the folds do not "
+            "split into repeats that each hold every case once; name the column of repeats with "
+            "--repeat-column (repeat_column=).")
+    count, r1, r2 = _first_pair_duplicate(cases.astype(np.int64))
+    raise ReportInputError(
+        f"The case column {case_column!r} holds {count:,} id(s) that occur more than once, the first "
+        f"{ids[cases[r2 - 1]]!r} in data rows {r1} and {r2}; a test case occurs once, unless the file holds "
+        "repeated predictions: then name the repeat column with --repeat-column (repeat_column=) or the "
+        "fold column with --fold-column (fold_column=).")
+
+
+def _check_copied_rows(frame: pd.DataFrame, where: str) -> None:
+    """Refuse a table written twice: every distinct row occurs an even number of times, and
+    either most rows are distinct (so that pairs of equal rows are no coincidence, as they
+    can be in a file of labels only, where a few patterns recur) or the second half repeats
+    the first row for row with at least eight distinct rows."""
+    n = len(frame)
+    if n < 2 or n % 2:
+        return
+    hashes = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+    _, first, codes, counts = np.unique(hashes, return_index=True, return_inverse=True, return_counts=True)
+    if np.any(counts % 2):
+        return
+    half = n // 2
+    laid_out = counts.size >= 8 and bool(np.array_equal(hashes[:half], hashes[half:]))
+    if not (laid_out or 4 * counts.size >= n):
+        return
+    later = np.ones(n, bool)
+    later[first] = False
+    second = int(np.flatnonzero(later)[0])
+    twin = int(first[codes[second]])
+    raise ReportInputError(
+        f"Every row of {where!r} occurs an even number of times, as when a table is written twice (data row "
+        f"{second + 1} repeats row {twin + 1}); remove the copies, or, if each case was predicted several "
+        "times, add a case-id column and a repeat column (--case-column, --repeat-column).")
+
+
+def _check_size(classes: np.ndarray, case_counts: np.ndarray, label_column: str, n_cases: int) -> None:
+    """Refuse a label column with (nearly) as many classes as cases, and a file too small."""
+    k = classes.size
+    if k > 2 and k * MIN_CASES_PER_LABEL > n_cases:
+        raise ReportInputError(
+            f"The label column {label_column!r} holds {k:,} classes in {n_cases:,} test cases, fewer than "
+            f"{MIN_CASES_PER_LABEL} cases per class on average, so no class can be measured; a column of true "
+            "classes has far fewer classes than cases (is it an id or a numeric target? name the column "
+            "of classes with --label-column).")
+    if k == 2 and case_counts.min() < MIN_CASES_PER_CLASS:
+        small = int(np.argmin(case_counts))
+        raise ReportInputError(
+            f"The label column {label_column!r} has {int(case_counts[small])} test case(s) of the class "
+            f"{classes[small]!r} (and {int(case_counts[1 - small])} of {classes[1 - small]!r}); comparing "
+            f"classifiers needs at least {MIN_CASES_PER_CLASS} cases of each class, so the file is too "
+            "small for a report.")
+
+
 def load_predictions(
     source: str | os.PathLike | pd.DataFrame,
     *,
@@ -306,34 +610,50 @@ def load_predictions(
     pred_prefix: str = PRED_PREFIX,
     score_prefix: str = SCORE_PREFIX,
     sheet: str | int | None = None,
+    case_column: str | None = None,
+    repeat_column: str | None = None,
 ) -> Predictions:
     """Read and check an analyst's predictions file.
 
     Parameters
     ----------
     source : path or pandas.DataFrame
-        A table with one row per test case. Text files (``.csv``, ``.tsv``, ``.txt``, any
-        other suffix) are read with a sniffed separator (comma, semicolon, tab, ``|``),
-        decimal mark (a comma when the separator is not one) and encoding (UTF-8 with or
-        without a byte-order mark, UTF-16, else Windows-1252); ``.xlsx`` workbooks (with
-        openpyxl), ``.parquet`` (with pyarrow), ``.feather``, ``.json`` and ``.pkl`` files
-        by the matching pandas reader. What was detected is kept in ``read_note``.
+        A table with one row per prediction of a test case. Text files (``.csv``,
+        ``.tsv``, ``.txt``, any other suffix) are read with a sniffed separator (comma,
+        semicolon, tab, ``|``), decimal mark (a comma when the separator is not one) and
+        encoding (UTF-8 with or without a byte-order mark, UTF-16, else Windows-1252);
+        ``.xlsx`` workbooks (with openpyxl), ``.parquet`` (with pyarrow), ``.feather``,
+        ``.json`` and ``.pkl`` files by the matching pandas reader. What was detected is
+        kept in ``read_note``.
     label_column : str, default "label"
-        The column holding the true classes (exactly two).
+        The column holding the true classes.
     positive_label : optional
-        The positive class. Matched as text, so ``1``, ``"1"`` and ``1.0`` are the same
-        class. ``None`` is allowed only when the classes leave no doubt: ``1`` for the
-        classes 0 and 1, ``True`` for booleans. The positive class is never chosen by
-        counting: with other classes the report stops and asks for it.
+        The positive class of a two-class file. Matched as text, so ``1``, ``"1"`` and
+        ``1.0`` are the same class. ``None`` is allowed only when the classes leave no
+        doubt: ``1`` for the classes 0 and 1, ``True`` for booleans. The positive class is
+        never chosen by counting: with other classes the report stops and asks for it.
     fold_column : str, default "fold"
         Optional column of fold identifiers (rows from a cross-validation).
     pred_prefix, score_prefix : str, default "pred_" and "score_"
         Every other column named ``<pred_prefix><name>`` holds classifier ``<name>``'s
-        predicted labels (values from the label column's two classes) and every column
-        ``<score_prefix><name>`` its numeric scores, higher meaning more likely positive.
-        Other columns are ignored.
+        predicted labels and every column ``<score_prefix><name>`` its numeric scores,
+        higher meaning more likely positive. Other columns are ignored. With more than two
+        classes a prediction may name a class the label column does not hold (a wrong
+        prediction); with two classes it must be one of them.
     sheet : str or int, optional
         The Excel sheet to read (default: the first).
+    case_column : str, optional
+        The column of case ids; ``None`` (default) takes ``case_id`` or ``case`` when
+        present (:data:`CASE_COLUMNS`), ``""`` means none: each row is its own case. A case
+        id that occurs in several rows is one case predicted several times (the repeats of
+        a repeated cross-validation); it must have one true class.
+    repeat_column : str, optional
+        The column numbering the repeats; ``None`` takes ``repeat`` or ``repetition`` when
+        present (:data:`REPEAT_COLUMNS`), ``""`` means none. Without one, repeats are
+        inferred from the fold column when case ids recur across folds: fold ids that run
+        on across repeats (1-10, 11-20, ...) are grouped into repeats that each hold every
+        case once; fold ids that start again in each repeat (1-10 in every repeat) make a
+        case's k-th row its k-th repeat.
 
     Returns
     -------
@@ -343,11 +663,15 @@ def load_predictions(
     ------
     ReportInputError
         With one sentence naming the column or option, for: a missing or unreadable file,
-        an empty table, duplicate column names, a missing label column, a fold column that
-        is the label column, missing labels, labels that differ only in case or
-        surrounding space, other than two classes, no or an unknown positive label, no
-        classifier columns or fewer than two classifiers, a missing or unknown predicted
-        label, a non-numeric, missing or infinite score, a missing fold.
+        an empty table, duplicate column names, a missing label column, one column in two
+        roles, missing labels, labels that differ only in case or surrounding space, a
+        single class, no or an unknown positive label, no classifier columns or fewer than
+        two classifiers, a missing prediction, an unknown predicted label in a two-class
+        file, a non-numeric, missing or infinite score, a missing fold, a single fold, a
+        missing case id or repeat, a case with two true classes, a case id that recurs
+        without a repeat or fold structure (naming how many and the first), a case twice in
+        one repeat, every row an exact copy of another (a table written twice), about as
+        many classes as cases, fewer than two cases of a class in a two-class file.
     """
     note = ""
     if isinstance(source, pd.DataFrame):
@@ -381,6 +705,11 @@ def load_predictions(
             f"The label column {label_column!r} is not in {where!r}, whose columns are {cols}; "
             "name the column with the true classes with --label-column (label_column=)."
         )
+    case_col = _resolve_role(frame, case_column, CASE_COLUMNS, "case column", "case-column", where)
+    repeat_col = _resolve_role(frame, repeat_column, REPEAT_COLUMNS, "repeat column", "repeat-column", where)
+    _check_roles({"label column": label_column, "fold column": fold_column if fold_column in frame.columns
+                  else "", "case column": case_col, "repeat column": repeat_col})
+    roles = {label_column, fold_column, case_col, repeat_col}
     raw_y = frame[label_column]
     _check_no_missing(raw_y, f"label column {label_column!r}", "every test case needs its true class")
     codes, classes = _keys(raw_y)
@@ -390,12 +719,31 @@ def load_predictions(
             f"The label column {label_column!r} holds {close[0]!r} and {close[1]!r}, which differ "
             "only in letter case or surrounding space; write each class the same way in every row "
             "(for example strip the spaces and use one spelling).")
-    counts = np.bincount(codes, minlength=classes.size)
     if classes.size == 1:
         raise ReportInputError(
             f"The label column {label_column!r} holds only the class {classes[0]!r}; comparing "
             "classifiers needs test cases of both classes."
         )
+    fold_codes = None
+    folds = None
+    if fold_column in frame.columns:
+        f = frame[fold_column]
+        _check_no_missing(f, f"fold column {fold_column!r}", "every row needs its fold")
+        fold_codes, fnames = _ordered_codes(f)
+        folds = fnames[fold_codes]
+        if fnames.size < 2:
+            raise ReportInputError(
+                f"The fold column {fold_column!r} holds a single fold; give at least two folds or "
+                "remove the column."
+            )
+    if not case_col:
+        _check_copied_rows(frame, where)
+    structure = _case_structure(frame, where, case_col, repeat_col, fold_codes, fold_column, codes, classes)
+    case_codes = codes if structure.cases is None else codes[
+        np.unique(structure.cases, return_index=True)[1]]
+    case_counts = np.bincount(case_codes, minlength=classes.size)
+    if classes.size > 2 and classes.size * MIN_CASES_PER_LABEL > case_counts.sum():
+        _check_size(classes, case_counts, label_column, int(case_counts.sum()))
     keyset = set(classes.tolist())
     notes = [note] if note else []
     if classes.size > 2:
@@ -427,15 +775,15 @@ def load_predictions(
         pos_code = int(np.flatnonzero(classes == positive)[0])
         negative = str(classes[1 - pos_code])
         y = codes == pos_code
-    del counts
 
     labels: dict[str, np.ndarray] = {}
     predicted: dict[str, np.ndarray] = {}
     scores: dict[str, np.ndarray] = {}
     names: list[str] = []
     ignored: list[str] = []
+    all_classes = classes
     for col in frame.columns:
-        if col == label_column or col == fold_column:
+        if col in roles:
             continue
         for prefix in (pred_prefix, score_prefix):
             if col.startswith(prefix):
@@ -451,7 +799,8 @@ def load_predictions(
                     names.append(name)
                 values = frame[col]
                 if prefix == pred_prefix:
-                    predicted[name] = _check_pred_column(values, col, classes, label_column)
+                    predicted[name], all_classes = _check_pred_column(values, col, classes, all_classes,
+                                                                      label_column)
                     if classes.size == 2:
                         labels[name] = predicted[name] == pos_code
                 else:
@@ -459,6 +808,10 @@ def load_predictions(
     if ignored:
         notes.append(f"With {classes.size} classes a single score column cannot say which class it is "
                      f"for, so {_quote_list(ignored)} {'is' if len(ignored) == 1 else 'are'} not used.")
+    if all_classes.size > classes.size:
+        extra = all_classes[classes.size:].tolist()
+        notes.append(f"The predictions name {_plural_text(len(extra), 'class')} absent from the label column "
+                     f"({_quote_list(extra)}); such a prediction is wrong for every case and counts as an error.")
     if not names:
         cols = ", ".join(repr(c) for c in frame.columns[:12])
         raise ReportInputError(
@@ -470,44 +823,49 @@ def load_predictions(
             f"Only one classifier ({names[0]!r}) was found; the report compares at least two "
             f"classifiers, each given as a {pred_prefix}<name> or {score_prefix}<name> column."
         )
-
-    folds = None
-    if fold_column in frame.columns:
-        f = frame[fold_column]
-        _check_no_missing(f, f"fold column {fold_column!r}", "every row needs its fold")
-        fcodes, fnames = _keys(f)
-        folds = fnames[fcodes]
-        if fnames.size < 2:
-            raise ReportInputError(
-                f"The fold column {fold_column!r} holds a single fold; give at least two folds or "
-                "remove the column."
-            )
+    _check_size(classes, case_counts, label_column, int(case_counts.sum()))
     return Predictions(
         source=where, label_column=label_column, positive=positive, negative=negative, y=y,
         labels=labels, scores=scores, folds=folds, fold_column=fold_column,
         classifiers=tuple(names), positive_from=positive_from, read_note=" ".join(notes),
-        classes=tuple(str(c) for c in classes), truth=codes, predicted=predicted,
+        classes=tuple(str(c) for c in all_classes), truth=codes, predicted=predicted,
+        n_label_classes=int(classes.size), case_column=structure.case_column, cases=structure.cases,
+        case_ids=structure.case_ids, repeat_column=structure.repeat_column,
+        repeats=None if structure.repeats is None else structure.repeats,
+        repeat_from=structure.repeat_from,
     )
 
 
-def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, label_column: str) -> np.ndarray:
-    """The predictions as indices into ``classes``, or one sentence on a missing or unknown label."""
+def _plural_text(count: int, word: str) -> str:
+    return f"{count:,} {word}" + ("" if count == 1 else ("es" if word.endswith("s") else "s"))
+
+
+def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, all_classes: np.ndarray,
+                       label_column: str) -> tuple[np.ndarray, np.ndarray]:
+    """The predictions as indices into the classes, and the classes extended by any class only
+    predictions name (more than two classes); one sentence on a missing label, a label that
+    differs from a class only in letter case or space, or (two classes) an unknown label."""
     _check_no_missing(values, f"prediction column {col!r}", "every classifier must predict every test case",
                       nan=True)
     codes, texts = _keys(values)
     known = np.isin(texts, classes)
     if not known.all():
-        bad = str(texts[~known][0])
-        unknown = ~known[codes]
-        near = {c.strip().casefold(): c for c in classes.tolist()}.get(bad.strip().casefold())
-        raise ReportInputError(
-            f"The prediction column {col!r} holds {bad!r} in data row {_first_row(unknown)}, which "
-            f"is not one of the classes {_quote_list(classes.tolist())} of the label column "
-            f"{label_column!r}"
-            + (f" (it differs from {near!r} only in letter case or surrounding space)." if near else ".")
-        )
-    lookup = {c: i for i, c in enumerate(classes.tolist())}
-    return np.array([lookup[t] for t in texts.tolist()], dtype=np.int64)[codes]
+        near = {c.strip().casefold(): c for c in classes.tolist()}
+        for bad in texts[~known].tolist():
+            close = near.get(str(bad).strip().casefold())
+            if close is not None or classes.size == 2:
+                unknown = ~known[codes]
+                row = _first_row(unknown & (texts[codes] == bad))
+                raise ReportInputError(
+                    f"The prediction column {col!r} holds {bad!r} in data row {row}, which is not one of "
+                    f"the classes {_quote_list(classes.tolist())} of the label column {label_column!r}"
+                    + (f" (it differs from {close!r} only in letter case or surrounding space)." if close
+                       else " (with two classes every prediction must be one of them)."))
+        new = sorted(set(texts[~known].tolist()) - set(all_classes.tolist()))
+        if new:
+            all_classes = np.concatenate([all_classes, np.array(new, dtype=object)])
+    lookup = {c: i for i, c in enumerate(all_classes.tolist())}
+    return np.array([lookup[t] for t in texts.tolist()], dtype=np.int64)[codes], all_classes
 
 
 def _check_score_column(values: pd.Series, col: str) -> np.ndarray:

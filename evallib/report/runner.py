@@ -123,6 +123,8 @@ def run_report(
     pred_prefix: str = PRED_PREFIX,
     score_prefix: str = SCORE_PREFIX,
     sheet: str | None = None,
+    case_column: str | None = None,
+    repeat_column: str | None = None,
     alpha: float = 0.05,
     adjust: str = "holm",
     interval: str = "bonett_price",
@@ -147,7 +149,7 @@ def run_report(
         The predictions file (see :func:`load_predictions`).
     output : path
         The HTML file to write; the executed notebook goes beside it (same name, ``.ipynb``).
-    label_column, positive_label, fold_column, pred_prefix, score_prefix, sheet
+    label_column, positive_label, fold_column, pred_prefix, score_prefix, sheet, case_column, repeat_column
         The column roles and the Excel sheet, see :func:`load_predictions`.
     alpha : float
         Significance level, in (0, 1).
@@ -196,7 +198,7 @@ def run_report(
 
     _progress(progress, f"[1/3] checking {predictions}")
     roles = dict(label_column=label_column, fold_column=fold_column, pred_prefix=pred_prefix,
-                 score_prefix=score_prefix)
+                 score_prefix=score_prefix, case_column=case_column, repeat_column=repeat_column)
     data = load_predictions(Path(predictions).expanduser(), positive_label=positive_label, sheet=sheet,
                             **roles)
     if classifiers_tried is not None and classifiers_tried < len(data.classifiers):
@@ -228,7 +230,7 @@ def run_report(
         tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
         tmp_nb = tmp_dir / out_nb.name
         _progress(progress, f"[2/3] running the report notebook ({len(data.classifiers)} classifiers, "
-                            f"{data.n} test cases)")
+                            f"{data.n} test cases" + (f", {data.n_rows} rows" if data.repeated else "") + ")")
         try:
             papermill.execute_notebook(
                 str(REPORT_NOTEBOOK), str(tmp_nb), parameters=params, cwd=str(REPORT_NOTEBOOK.parent),

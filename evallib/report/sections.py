@@ -16,6 +16,7 @@ import pandas as pd
 
 from .._validate import check_alpha, check_count, check_rng
 from ..onetestset.nullbest import auc_normal_critical, best_over_thresholds
+from . import percase
 from .inputs import (
     FEW_MINORITY,
     HEAVY_SKEW,
@@ -23,7 +24,7 @@ from .inputs import (
     Predictions,
     ReportInputError,
 )
-from .text import _p_text, _pct, _plural, format_p
+from .text import _interval_points, _p_text, _pct, _plural, format_p
 
 
 @dataclass(frozen=True)
@@ -43,14 +44,20 @@ class DataSummary:
 
     Attributes
     ----------
-    n, n_pos, n_neg : test cases, positives (P) and negatives (N).
+    n, n_pos, n_neg : test cases, positives (P) and negatives (N); each case counted once,
+        however many rows (predictions) it has.
     positive, negative : the class names.
-    n_folds : number of folds, 0 without a fold column.
+    n_folds : number of folds (within one repeat), 0 without a fold column.
     classifiers : DataFrame indexed by classifier, columns ``labels`` and ``scores`` (bool:
         which columns the file has for it).
     warnings : plain sentences about a small test set or heavy class skew.
-    notes : plain sentences on how the file was read, why this class is the positive one,
-        and which class the scores are for.
+    notes : plain sentences on how the file was read, how cases and repeats were found, why
+        this class is the positive one, and which class the scores are for.
+    class_counts : cases per class (more than two classes), else None.
+    design : one phrase on the cases and how often each was predicted, e.g. ``"532, each
+        predicted 10 times (10 repeats of 10-fold CV)"``.
+    n_rows : rows of the file (predictions of one case by every classifier).
+    n_repeats : repeats (1 when each case is predicted once).
     """
 
     n: int
@@ -63,22 +70,27 @@ class DataSummary:
     warnings: tuple[str, ...]
     notes: tuple[str, ...] = ()
     class_counts: dict[str, int] | None = None
+    design: str = ""
+    n_rows: int = 0
+    n_repeats: int = 1
 
     def text(self) -> str:
         """The summary as deterministic plain text (what the report prints)."""
+        lines = [f"test cases: {self.design or self.n}"]
         if self.class_counts:
-            lines = [f"test cases: {self.n}", f"classes: {len(self.class_counts)}"] + [
+            lines += [f"classes: {len(self.class_counts)}"] + [
                 f"  class {c!r}: {k} ({k / self.n:.1%})" for c, k in self.class_counts.items()]
         else:
-            lines = [
-                f"test cases: {self.n}",
+            lines += [
                 f"positive class {self.positive!r}: {self.n_pos} ({self.n_pos / self.n:.1%})",
                 f"negative class {self.negative!r}: {self.n_neg} ({self.n_neg / self.n:.1%})",
             ]
-        lines += [
-            f"folds: {self.n_folds if self.n_folds else 'none (one test set)'}",
-            f"classifiers: {len(self.classifiers)}",
-        ]
+        if self.n_repeats > 1:
+            folds = (f"{self.n_folds} in each of {self.n_repeats} repeats" if self.n_folds
+                     else f"none ({self.n_repeats} repeats)")
+        else:
+            folds = self.n_folds if self.n_folds else "none (one test set)"
+        lines += [f"folds: {folds}", f"classifiers: {len(self.classifiers)}"]
         for name, row in self.classifiers.iterrows():
             what = " and ".join(w for w, has in (("predicted labels", row["labels"]),
                                                  ("scores", row["scores"])) if has)
@@ -88,21 +100,49 @@ class DataSummary:
         return "\n".join(lines)
 
 
+def _folds_per_repeat(data: Predictions) -> np.ndarray:
+    """How many folds each repeat has (one entry per repeat; empty without folds)."""
+    if data.folds is None:
+        return np.zeros(0, np.int64)
+    reps = np.zeros(data.n_rows, np.int64) if data.repeats is None else data.repeats
+    pairs = pd.DataFrame({"r": reps, "f": data.folds}).drop_duplicates()
+    return pairs.groupby("r").size().to_numpy()
+
+
+def design_text(data: Predictions) -> str:
+    """The cases and how they were predicted, as a phrase: ``"532"``, ``"532 (10-fold CV)"``,
+    ``"532, each predicted 10 times (10 repeats of 10-fold CV)"``."""
+    folds = _folds_per_repeat(data)
+    k = (f"{int(folds[0])}-fold CV" if folds.size and folds.min() == folds.max()
+         else f"{int(folds.min())} to {int(folds.max())} folds per repeat" if folds.size else "")
+    if not data.repeated:
+        return f"{data.n:,}" + (f" ({k})" if k else "")
+    per = data.predictions_per_case()
+    times = (f"each predicted {int(per[0])} times" if per.min() == per.max()
+             else f"each predicted {int(per.min())} to {int(per.max())} times")
+    how = f"{data.n_repeats} repeats" + (f" of {k}" if k and folds.min() == folds.max() else
+                                         (f", {k}" if k else ""))
+    return f"{data.n:,}, {times} ({how}; {data.n_rows:,} rows)"
+
+
 def summarise_data(data: Predictions) -> DataSummary:
     """Section 1: sizes, class balance, the classifiers and warnings.
 
+    Every count is of test cases, each counted once however often it was predicted.
     Warnings are raised for fewer than :data:`SMALL_TEST_SET` test cases (the accuracy
-    interval's half-width is then quoted), a minority class below :data:`HEAVY_SKEW` of
-    the cases, or fewer than :data:`FEW_MINORITY` minority cases.
+    interval's half-width is then quoted), a smallest class below :data:`HEAVY_SKEW`
+    times the share ``2/K`` -- a fifth of what ``K`` balanced classes would give it, the
+    10% line for two classes -- or fewer than :data:`FEW_MINORITY` cases in the smallest
+    class.
     """
     n = data.n
-    counts = np.bincount(data.truth, minlength=len(data.classes)) if data.truth is not None else None
+    k = len(data.label_classes)
+    counts = np.bincount(data.case_truth, minlength=len(data.classes))[:k]
     if data.multiclass:
         p = neg = 0
-        minority = int(counts.min())
     else:
         p, neg = data.n_pos, data.n_neg
-        minority = min(p, neg)
+    minority = int(counts.min())
     warnings = []
     if n < SMALL_TEST_SET:
         half = 1.96 * math.sqrt(0.25 / n)
@@ -112,35 +152,49 @@ def summarise_data(data: Predictions) -> DataSummary:
             "be resolved."
         )
     share = minority / n
-    if share < HEAVY_SKEW:
+    if share < HEAVY_SKEW * 2.0 / k:
+        smallest = "minority" if k == 2 else "smallest"
         warnings.append(
-            f"heavy class skew: only {share:.1%} of the cases are in the minority class, so "
-            "accuracy mostly measures the majority class; read average recall and F-measure."
+            f"heavy class skew: only {share:.1%} of the cases are in the {smallest} class, where "
+            f"{k} balanced classes would put {1 / k:.0%} in each, so accuracy mostly measures the "
+            f"{'majority class' if k == 2 else 'large classes'}; read average recall (balanced accuracy) "
+            f"and {'F-measure' if k == 2 else 'macro-F1'}."
         )
     if minority < FEW_MINORITY:
         warnings.append(
-            f"only {_plural(minority, 'case')} of the minority class: recall and F-measure rest on "
-            "very few cases."
+            f"only {_plural(minority, 'case')} of the {'minority' if k == 2 else 'smallest'} class: recall "
+            "and F-measure rest on very few cases."
         )
     table = pd.DataFrame(
         {"labels": [c in (data.predicted or data.labels) for c in data.classifiers],
          "scores": [c in data.scores for c in data.classifiers]},
         index=pd.Index(list(data.classifiers), name="classifier"),
     )
-    n_folds = 0 if data.folds is None else int(pd.unique(data.folds).size)
-    class_counts = ({c: int(k) for c, k in zip(data.classes, counts)} if data.multiclass else None)
+    folds = _folds_per_repeat(data)
+    n_folds = int(folds.max()) if folds.size else 0
+    class_counts = ({c: int(m) for c, m in zip(data.label_classes, counts)} if data.multiclass else None)
     return DataSummary(n=n, n_pos=p, n_neg=neg, positive=data.positive, negative=data.negative,
                        n_folds=n_folds, classifiers=table, warnings=tuple(warnings),
-                       notes=data_notes(data), class_counts=class_counts)
+                       notes=data_notes(data), class_counts=class_counts, design=design_text(data),
+                       n_rows=data.n_rows, n_repeats=data.n_repeats)
 
 
 def data_notes(data: Predictions) -> tuple[str, ...]:
-    """How the file was read, why the positive class is the one it is, what the scores mean."""
+    """How the file was read, how cases and repeats were found, why the positive class is the
+    one it is, what the scores mean."""
     notes = []
     if data.read_note:
         notes.append(data.read_note)
+    if data.case_column:
+        notes.append(f"Cases are identified by the column {data.case_column!r}.")
+    if data.repeated:
+        notes.append(
+            f"Each case was predicted several times (repeats: {data.repeat_from}); every section works on "
+            "cases, each weighing 1: a case's correctness rate is the share of its predictions that are "
+            "right, and counts are averaged over its predictions, so the verdicts do not grow more "
+            "confident with the number of repeats.")
     if data.multiclass:
-        notes.append(f"{len(data.classes)} classes: accuracy, balanced accuracy (average recall) and "
+        notes.append(f"{len(data.label_classes)} classes: accuracy, balanced accuracy (average recall) and "
                      "macro-F1 treat them alike; Forman & Cohen's test and the AUC, which need one "
                      "positive class, are skipped.")
         return tuple(notes)
@@ -169,6 +223,31 @@ def _auc(y: np.ndarray, score: np.ndarray) -> float:
     return float((ranks[y].sum() - P * (P + 1) / 2.0) / (P * N))
 
 
+def accuracy_interval_cases(data: Predictions, correct: np.ndarray, alpha: float) -> tuple[float, float]:
+    """The ``1 - alpha`` interval of an accuracy with the cases as the sample.
+
+    When every case's correctness rate is 0 or 1 (each case predicted once, or alike in every
+    repeat): Wilson's score interval on the ``n`` cases
+    (:func:`evallib.onetestset.measures.accuracy_interval`). Otherwise the cases x repeats
+    table of right/wrong goes to :func:`evallib.items.means.item_mean`: Wilson's interval
+    with the effective sample size the per-case rates imply (Korn & Graubard 1998), so the
+    repeats narrow the interval only as far as they make each case's rate more precise.
+    """
+    from ..items.means import item_mean
+    from ..onetestset.measures import accuracy_interval
+
+    rates = data.per_case(correct)
+    if percase.is_binary(rates):
+        ci = accuracy_interval(int(round(rates.sum())), data.n, alpha=alpha, method="wilson")
+        return float(ci.low), float(ci.high)
+    res = item_mean(percase.outcome_matrix(data, correct.astype(float)), alpha=alpha)
+    return float(res.low), float(res.high)
+
+
+MEASURE_COLUMNS = ["TP", "FN", "FP", "TN", "accuracy", "acc_low", "acc_high", "avg_recall",
+                   "precision", "recall", "F1", "AUC"]
+
+
 def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFrame:
     """Section 2: each classifier's contingency table and measures (Flach 2012, ch. 12).
 
@@ -176,9 +255,9 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
     ----------
     data : Predictions
     alpha : float
-        The accuracy interval has coverage ``1 - alpha`` (Wilson's score interval, from
-        :func:`evallib.onetestset.measures.accuracy_interval`; it stays informative at accuracies
-        near 0 or 1, where the book's normal interval collapses).
+        The accuracy interval has coverage ``1 - alpha`` (Wilson's score interval, see
+        :func:`accuracy_interval_cases`; it stays informative at accuracies near 0 or 1,
+        where the book's normal interval collapses).
 
     Returns
     -------
@@ -186,123 +265,114 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
         Indexed by classifier: ``TP, FN, FP, TN``; ``accuracy`` with ``acc_low`` and
         ``acc_high``; ``avg_recall`` (the mean of the two per-class recalls, Flach's
         "average recall"); ``precision`` (TP / (TP + FP)), ``recall`` (TP / P) and ``F1``
-        (``2 TP / (2 TP + FP + FN)``), all from :func:`evallib.onetestset.measures.measures`; ``AUC``
-        from the scores (scikit-learn's ``roc_auc_score``, ties counted as one half).
-        Measures that need predicted labels are NaN for a classifier given only by
-        scores, and ``AUC`` is NaN without scores. Precision is NaN (undefined, 0/0) when
-        a classifier predicts no positive; F1 is then 0, since the file has positives.
+        (``2 TP / (2 TP + FP + FN)``); ``AUC`` from the scores (Mann-Whitney, ties counted
+        one half, as scikit-learn's ``roc_auc_score``). With repeats every case weighs 1:
+        the counts are sums over cases of the share of their predictions in each cell
+        (:func:`evallib.report.percase.weighted_confusion`), and the AUC compares every
+        positive with every negative row, each row weighted 1/(its case's rows). Measures
+        that need predicted labels are NaN for a classifier given only by scores, and
+        ``AUC`` is NaN without scores. Precision is NaN (undefined, 0/0) when a classifier
+        predicts no positive; F1 is then 0, since the file has positives.
     """
-    from ..onetestset.measures import accuracy_interval
-    from ..onetestset.measures import measures as flach_measures
-
     alpha = check_alpha(alpha)
     if data.multiclass:
         return _multiclass_measures(data, alpha)
-    y = data.y
+    pos = data.classes.index(data.positive)
+    neg = 1 - pos
+    wrong = data.wrong()
     rows = []
     for name in data.classifiers:
         row: dict[str, Any] = {"classifier": name}
         if name in data.labels:
-            pred = data.labels[name]
-            tp = int(np.sum(pred & y))
-            fn = int(np.sum(~pred & y))
-            fp = int(np.sum(pred & ~y))
-            tn = int(np.sum(~pred & ~y))
-            m = flach_measures(tp, fn, fp, tn)
-            ci = accuracy_interval(tp + tn, m.n, alpha=alpha, method="wilson")
-            row.update(TP=tp, FN=fn, FP=fp, TN=tn, accuracy=m.accuracy, acc_low=ci.low,
-                       acc_high=ci.high, avg_recall=m.avg_recall, precision=m.precision,
-                       recall=m.recall, F1=m.f_measure)
-        row["AUC"] = _auc(y, data.scores[name]) if name in data.scores else float("nan")
+            conf = percase.weighted_confusion(data, name)
+            tp, fn, fp, tn = conf[pos, pos], conf[pos, neg], conf[neg, pos], conf[neg, neg]
+            low, high = accuracy_interval_cases(data, ~wrong[name], alpha)
+            row.update(TP=tp, FN=fn, FP=fp, TN=tn, acc_low=low, acc_high=high,
+                       **percase.binary_measures(tp, fn, fp, tn))
+        row["AUC"] = percase.case_auc(data, data.scores[name]) if name in data.scores else float("nan")
         rows.append(row)
-    cols = ["TP", "FN", "FP", "TN", "accuracy", "acc_low", "acc_high", "avg_recall",
-            "precision", "recall", "F1", "AUC"]
-    out = pd.DataFrame(rows).set_index("classifier").reindex(columns=cols)
-    for c in ("TP", "FN", "FP", "TN"):
-        out[c] = out[c].astype("Int64")
+    out = pd.DataFrame(rows).set_index("classifier").reindex(columns=MEASURE_COLUMNS)
+    if not data.repeated:
+        for c in ("TP", "FN", "FP", "TN"):
+            out[c] = out[c].round().astype("Int64")
     out.attrs["alpha"] = alpha
+    out.attrs["repeated"] = data.repeated
     out.attrs["baseline"] = majority_baseline(data, alpha=alpha)
     return out
 
 
 def _multiclass_measures(data: Predictions, alpha: float) -> pd.DataFrame:
-    """Section 2 for K classes: :func:`evallib.onetestset.multiclass.multiclass_table` in section 2's columns.
-
-    ``accuracy`` with its Wilson interval, ``avg_recall`` = balanced accuracy (the mean of
-    the per-class recalls), ``F1`` = macro-F1; counts, precision, recall and AUC are NaN
-    (per class they are in :func:`per_class_tables`). The majority-class row becomes
-    ``attrs["baseline"]``.
-    """
-    from ..onetestset.multiclass import multiclass_table
-
-    labels = list(data.classes)
-    preds = {name: np.asarray(labels, dtype=object)[codes] for name, codes in data.predicted.items()}
-    truth = np.asarray(labels, dtype=object)[data.truth]
-    t = multiclass_table(truth, preds, labels=labels, alpha=alpha, baseline=True)
-    cols = ["TP", "FN", "FP", "TN", "accuracy", "acc_low", "acc_high", "avg_recall", "precision", "recall",
-            "F1", "AUC"]
-    out = pd.DataFrame({"accuracy": t["accuracy"].to_numpy(), "acc_low": t["low"].to_numpy(),
-                        "acc_high": t["high"].to_numpy(), "avg_recall": t["balanced_accuracy"].to_numpy(),
-                        "F1": t["macro_f1"].to_numpy()}, index=pd.Index(t["name"], name="classifier"))
-    out = out.reindex(columns=cols)
-    base = out.iloc[0]
-    majority = labels[int(np.argmax(np.bincount(data.truth, minlength=len(labels))))]
-    out = out.iloc[1:].copy()
+    """Section 2 for K classes: accuracy with its interval, balanced accuracy (``avg_recall``,
+    the mean of the per-class recalls) and macro-F1 (``F1``) from
+    :func:`evallib.report.percase.class_measures`; counts, precision, recall and AUC are NaN
+    (per class they are in :func:`per_class_tables`). The majority-class classifier is
+    ``attrs["baseline"]``."""
+    wrong = data.wrong()
+    rows = []
+    for name in data.classifiers:
+        m = percase.class_measures(percase.weighted_confusion(data, name))
+        low, high = accuracy_interval_cases(data, ~wrong[name], alpha)
+        rows.append({"classifier": name, "accuracy": m["accuracy"], "acc_low": low, "acc_high": high,
+                     "avg_recall": m["balanced_accuracy"], "F1": m["macro_f1"]})
+    out = pd.DataFrame(rows).set_index("classifier").reindex(columns=MEASURE_COLUMNS)
     for c in ("TP", "FN", "FP", "TN"):
         out[c] = out[c].astype("Int64")
     out.attrs["alpha"] = alpha
     out.attrs["multiclass"] = True
-    out.attrs["baseline"] = {"name": f"majority class {majority!r}", **{c: base[c] for c in cols}}
+    out.attrs["repeated"] = data.repeated
+    out.attrs["baseline"] = majority_baseline(data, alpha=alpha)
     return out
 
 
 def per_class_tables(data: Predictions) -> dict[str, pd.DataFrame]:
-    """Per classifier with predicted labels, :func:`evallib.onetestset.multiclass.per_class_table`:
-    precision, recall, F1 and support of every class."""
-    from ..onetestset.multiclass import per_class_table
-
-    labels = list(data.classes)
-    names = np.asarray(labels, dtype=object)
-    codes = data.predicted or {}
-    return {name: per_class_table(names[data.truth], names[p], labels=labels).set_index("label")
-            for name, p in codes.items()}
+    """Per classifier with predicted labels: precision, recall, F1, support and predictions of
+    every class of the label column (precision 0/0 counts as 0; with repeats, counts of
+    cases as in :func:`classifier_measures`)."""
+    out = {}
+    for name in data.predicted or {}:
+        m = percase.class_measures(percase.weighted_confusion(data, name))
+        out[name] = pd.DataFrame({"precision": m["precision"], "recall": m["recall"], "f1": m["f1"],
+                                  "support": m["support"], "predicted": m["predicted"]},
+                                 index=pd.Index(list(data.label_classes), name="label"))
+    return out
 
 
 def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     """Cochran's Q: do the classifiers (three or more, with predicted labels) differ in accuracy?
 
-    :func:`evallib.onetestset.cochran.cochran_q_predictions` on the right/wrong table (any number of
-    classes), the omnibus test before the pairwise comparisons.
+    :func:`evallib.report.percase.rate_cochran_q` on the cases x classifiers table of
+    per-case correctness rates (any number of classes): Cochran's Q on the right/wrong
+    table when each case is predicted once, its within-case statistic on the rates when
+    cases were predicted several times. The omnibus test before the pairwise comparisons.
 
     Returns
     -------
-    evallib.onetestset.cochran.CochranQ or Skipped
+    evallib.onetestset.cochran.CochranQ, evallib.report.percase.RateQ or Skipped
         Skipped with fewer than three classifiers with predicted labels.
     """
-    from ..onetestset.cochran import cochran_q
-
     alpha = check_alpha(alpha)
-    wrong = data.wrong()
-    if len(wrong) < 3:
-        return Skipped(f"{len(wrong)} classifier(s) with predicted labels; Cochran's Q is the omnibus "
+    rates = data.error_rates()
+    if len(rates) < 3:
+        return Skipped(f"{len(rates)} classifier(s) with predicted labels; Cochran's Q is the omnibus "
                        "test for three or more (two are compared by McNemar's test below).")
-    correct = pd.DataFrame({name: (~w).astype(np.int8) for name, w in wrong.items()})
-    return cochran_q(correct, alpha=alpha)
+    correct = pd.DataFrame({name: 1.0 - r for name, r in rates.items()})
+    return percase.rate_cochran_q(correct, alpha=alpha)
 
 
 def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, Any]:
-    """The majority-class classifier: predict the more frequent class for every case.
+    """The majority-class classifier: predict the most frequent class for every case.
 
-    Its accuracy ``max(P, N) / n`` (with its Wilson interval) is what a classifier must
-    beat to have learnt anything from the features; its average recall is 0.5 and its AUC
-    (a constant score) 0.5. With ``P == N`` either class is a majority; the negative class
-    is used, so precision is undefined and F1 is 0.
+    Its accuracy (the majority's share of the cases, with its Wilson interval) is what a
+    classifier must beat to have learnt anything from the features; its average recall is
+    ``1/K`` and its AUC (a constant score) 0.5. With two classes and ``P == N`` either class
+    is a majority; the negative class is used, so precision is undefined and F1 is 0. With
+    ``K`` classes its macro-F1 is the F1 of the majority class divided by ``K``.
 
     Returns
     -------
     dict
-        ``name`` (e.g. ``"majority class 'ham'"``) and the columns of
-        :func:`classifier_measures`.
+        ``name`` (e.g. ``"majority class 'ham'"``), ``code`` (the class index) and the
+        columns of :func:`classifier_measures`.
 
     References
     ----------
@@ -323,7 +393,19 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
     """
     from ..onetestset.measures import accuracy_interval
 
-    P, N, n = data.n_pos, data.n_neg, data.n
+    n = data.n
+    k = len(data.label_classes)
+    counts = np.bincount(data.case_truth, minlength=len(data.classes))[:k]
+    if data.multiclass:
+        code = int(np.argmax(counts))
+        top = int(counts[code])
+        ci = accuracy_interval(top, n, alpha=alpha, method="wilson")
+        nan = float("nan")
+        return {"name": f"majority class {data.classes[code]!r}", "code": code, "TP": nan, "FN": nan,
+                "FP": nan, "TN": nan, "accuracy": top / n, "acc_low": ci.low, "acc_high": ci.high,
+                "avg_recall": 1.0 / k, "precision": nan, "recall": nan, "F1": 2.0 * top / (top + n) / k,
+                "AUC": nan}
+    P, N = data.n_pos, data.n_neg
     predict_positive = P > N
     tp, fn = (P, 0) if predict_positive else (0, P)
     fp, tn = (N, 0) if predict_positive else (0, N)
@@ -331,6 +413,7 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
     cls = data.positive if predict_positive else data.negative
     return {
         "name": f"majority class {cls!r}" + (" (classes tied)" if P == N else ""),
+        "code": data.classes.index(cls),
         "TP": tp, "FN": fn, "FP": fp, "TN": tn, "accuracy": (tp + tn) / n, "acc_low": ci.low,
         "acc_high": ci.high, "avg_recall": 0.5, "precision": 1.0 if predict_positive else float("nan"),
         "recall": 1.0 if predict_positive else 0.0,
@@ -372,8 +455,10 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
                 f"{data.positive!r} (higher = more likely {data.positive!r}), or set --positive-label.")
             continue
         if name in data.labels:
+            # on the rows: a threshold on the scores against the predicted labels they came with
             best_acc, _ = best_over_thresholds(data.y, data.scores[name])
-            acc = float(measures.at[name, "accuracy"])
+            acc = (float(np.mean(data.labels[name] == data.y)) if data.repeated
+                   else float(measures.at[name, "accuracy"]))
             if best_acc + 1e-12 < acc:
                 out.append(
                     f"{name}'s scores look reversed against its own labels: no threshold on its "
@@ -443,84 +528,85 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
                         interval: str = "bonett_price"):
     """Section 3: every pair of classifiers with labels, compared on their disagreements.
 
-    For each pair ``(A, B)`` the 2x2 table of errors (:class:`evallib.onetestset.pairwise.Contingency`)
-    gives ``b`` (errors of A only) and ``c`` (errors of B only). The test is McNemar's mid-p
-    test (``mcnemar(b, c, mid_p=True)``; Fagerland, Lydersen & Laake 2013: it holds its
-    level where the exact test is conservative and the chi-square approximation is not
-    reliable); the interval of ``error_A - error_B = (b - c)/n`` is
-    :func:`evallib.onetestset.pairwise.paired_difference_interval` with ``method=interval`` (default
-    Bonett-Price, recommended by Fagerland, Lydersen & Laake 2014; ``"qh"`` gives Berrar &
-    Lozano's Quesenberry-Hurst interval). The p-values are adjusted for the number of pairs
-    (:func:`adjusted_pvalues`, Holm by default; ``reject`` is ``p_adj <= alpha``), and the
-    adjusted interval is the same interval at level ``alpha / m`` (Bonferroni), the one
-    adjustment of intervals that covers all ``m`` pairs jointly; with ``adjust="none"`` it
-    is the unadjusted interval.
+    For each pair ``(A, B)`` the cases fall into ``b`` (A does worse: errs where B does not)
+    and ``c`` (B does worse), the rest being ties. When each case is predicted once (or
+    alike in all its repeats) the test is McNemar's mid-p test (``mcnemar(b, c,
+    mid_p=True)``; Fagerland, Lydersen & Laake 2013: it holds its level where the exact test
+    is conservative and the chi-square approximation is not reliable) and the interval of
+    ``error_A - error_B = (b - c)/n`` is
+    :func:`evallib.onetestset.pairwise.paired_difference_interval` with ``method=interval``
+    (default Bonett-Price, recommended by Fagerland, Lydersen & Laake 2014; ``"qh"`` gives
+    Berrar & Lozano's Quesenberry-Hurst interval). When cases were predicted several times,
+    each case's error rate is the share of its predictions that are wrong, and the paired
+    t-test and t interval on the per-case differences (``n - 1`` df, ``n`` cases) replace
+    them (:func:`evallib.report.percase.paired_error_difference`): the repeats make each
+    case's rate more precise, they do not add cases. The p-values are adjusted for the
+    number of pairs (:func:`adjusted_pvalues`, Holm by default; ``reject`` is ``p_adj <=
+    alpha``), and the adjusted interval is the same interval at level ``alpha / m``
+    (Bonferroni), the one adjustment of intervals that covers all ``m`` pairs jointly; with
+    ``adjust="none"`` it is the unadjusted interval.
 
     Pairs are sorted by effect, the observed ``|difference in error rate|``, largest first
-    (ties: smaller p first).
+    (ties: smaller p first). Every pair is a row (nothing is truncated).
 
     Returns
     -------
     pandas.DataFrame or Skipped
-        One row per pair: ``pair``, ``a, b, c, d, n``, ``estimate`` (``|b - c|/n``), ``diff``
-        (``(b - c)/n``) with ``diff_low``/``diff_high`` and ``adj_low``/``adj_high``,
-        ``p`` (mid-p), ``p_adj``, ``reject``, ``better`` (the classifier with fewer errors,
-        or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`) and ``verdict``. The
-        attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and the names of the
-        ``method`` (interval) and ``test``. Skipped when fewer than two classifiers have
-        predicted labels.
+        One row per pair: ``pair``, ``a, b, c, d, n``, ``estimate`` (``|diff|``), ``diff``
+        (error rate of the first minus the second) with ``diff_low``/``diff_high`` and
+        ``adj_low``/``adj_high``, ``p``, ``p_adj``, ``reject``, ``better`` (the classifier
+        with fewer errors, or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`) and
+        ``verdict``. The attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and
+        the names of the ``method`` (interval) and ``test``. Skipped when fewer than two
+        classifiers have predicted labels.
     """
     from itertools import combinations
 
     from .._validate import check_choice
-    from ..onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
 
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
     interval = check_choice(interval, "interval", tuple(INTERVAL_NAMES))
-    wrong = data.wrong()
-    if len(wrong) < 2:
+    rates = data.error_rates()
+    if len(rates) < 2:
         return Skipped(
-            f"only {len(wrong)} classifier(s) with predicted labels; McNemar's test and the "
+            f"only {len(rates)} classifier(s) with predicted labels; McNemar's test and the "
             "intervals compare the predicted labels of two classifiers."
         )
-    n = data.n
-    pairs = list(combinations(wrong, 2))
+    binary = all(percase.is_binary(r) for r in rates.values())
+    pairs = list(combinations(rates, 2))
     m = len(pairs)
     level_adj = alpha / m if adjust != "none" else alpha
     rows = []
     for i, j in pairs:
-        wi, wj = wrong[i], wrong[j]
-        b, c, d = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj)), int(np.sum(wi & wj))
-        table = Contingency(a=n - b - c - d, b=b, c=c, d=d, n=n)
-        ci = paired_difference_interval(table, method=interval, alpha=alpha)
-        ci_adj = paired_difference_interval(table, method=interval, alpha=level_adj)
-        rows.append({
-            "pair": (i, j), "a": table.a, "b": b, "c": c, "d": d, "n": n, "estimate": abs(b - c) / n,
-            "diff": (b - c) / n, "diff_low": ci.low, "diff_high": ci.high,
-            "adj_low": ci_adj.low, "adj_high": ci_adj.high,
-            "p": float(mcnemar(b, c, mid_p=True).pvalue),
-        })
+        kw = dict(binary=binary, interval=interval, interval_name=INTERVAL_NAMES[interval])
+        one = percase.paired_error_difference(rates[i], rates[j], alpha=alpha, **kw)
+        joint = percase.paired_error_difference(rates[i], rates[j], alpha=level_adj, **kw)
+        rows.append({"pair": (i, j), "a": one.a, "b": one.b, "c": one.c, "d": one.d, "n": one.n,
+                     "estimate": abs(one.diff), "diff": one.diff, "diff_low": one.low, "diff_high": one.high,
+                     "adj_low": joint.low, "adj_high": joint.high, "p": one.p})
     out = pd.DataFrame(rows)
     out["p_adj"] = adjusted_pvalues(out["p"].to_numpy(), adjust)
     out["reject"] = out["p_adj"] <= alpha
     out = out.sort_values(["estimate", "p"], ascending=[False, True], kind="stable").reset_index(drop=True)
-    out["better"] = [i if b < c else (j if c < b else "tie") for (i, j), b, c in zip(out["pair"], out["b"], out["c"])]
+    out["better"] = [i if dv < 0 else (j if dv > 0 else "tie") for (i, j), dv in zip(out["pair"], out["diff"])]
     out["few"] = (out["b"] + out["c"]) < FEW_DISCORDANT
     verdicts = []
-    for (i, j), b, c, rej in zip(out["pair"], out["b"], out["c"], out["reject"]):
+    for (i, j), b, c, dv, rej in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"]):
         if b == 0 and c == 0:
-            verdicts.append("identical predictions")
-        elif b == c:
+            verdicts.append("identical predictions" if binary else "identical error rates on every case")
+        elif dv == 0:
             verdicts.append("tie: same number of errors")
         elif rej:
-            verdicts.append(f"{i if b < c else j} makes fewer errors")
+            verdicts.append(f"{i if dv < 0 else j} makes fewer errors")
         else:
             verdicts.append("no clear difference")
     out["verdict"] = verdicts
-    out.attrs.update(alpha=alpha, adjust=adjust, n=n, interval=interval, method=INTERVAL_NAMES[interval],
-                     test="McNemar's mid-p test", level_adj=level_adj,
-                     error_rates={name: float(w.mean()) for name, w in wrong.items()})
+    method = INTERVAL_NAMES[interval] if binary else "paired t (per-case error rates)"
+    out.attrs.update(alpha=alpha, adjust=adjust, n=data.n, interval=interval, method=method,
+                     test="McNemar's mid-p test" if binary else "paired t-test on per-case error rates",
+                     test_short="mid-p test" if binary else "paired t-test", level_adj=level_adj,
+                     binary=binary, error_rates={name: float(r.mean()) for name, r in rates.items()})
     return out
 
 
@@ -589,6 +675,12 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     computed where the scores are probabilities in [0, 1] (a sentence says which columns
     are not), with a paired t-test on the per-case Brier losses.
 
+    When cases were predicted several times the cases stay the unit: the AUC compares every
+    positive row with every negative row, rows weighted 1/(their case's rows), and its
+    covariance is DeLong's on the per-case mean placements
+    (:func:`evallib.report.percase.case_delong`, Obuchowski 1997); the losses are means
+    over cases of each case's mean loss, and the paired t-test runs on those.
+
     Returns
     -------
     ScoreComparison or Skipped
@@ -604,17 +696,58 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
         return Skipped("the file has no score columns, so there are no rankings to compare.")
     scores = dict(data.scores)
     y = data.y
-    auc = auc_table(y, scores, alpha=alpha)
-    pairs = delong_pairwise(y, scores, alpha=alpha, adjust=adjust) if len(scores) > 1 else None
-    losses = loss_table(y, scores)
-    probs = int(losses["is_probability"].sum())
-    loss_pairs = loss_pairwise(y, scores, alpha=alpha, adjust=adjust) if probs > 1 else None
+    if data.repeated:
+        fit = percase.case_delong(data)
+        auc = fit.table(alpha)
+        pairs = fit.pairwise(alpha, adjust) if len(scores) > 1 else None
+        losses, loss_pairs = _case_losses(data, alpha, adjust)
+    else:
+        auc = auc_table(y, scores, alpha=alpha)
+        pairs = delong_pairwise(y, scores, alpha=alpha, adjust=adjust) if len(scores) > 1 else None
+        losses = loss_table(y, scores)
+        probs = int(losses["is_probability"].sum())
+        loss_pairs = loss_pairwise(y, scores, alpha=alpha, adjust=adjust) if probs > 1 else None
     notes = [n + "." for n in losses["note"] if n]
     return ScoreComparison(auc=auc, auc_pairs=pairs, losses=losses, loss_pairs=loss_pairs,
                            notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive)
 
 
+def _case_losses(data: Predictions, alpha: float, adjust: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Brier score and log-loss with each case weighing 1 (the mean over cases of each case's mean
+    loss), and the paired t-test on the per-case mean Brier losses, in the layout of
+    :func:`evallib.onetestset.scoring.loss_table` and :func:`~evallib.onetestset.scoring.loss_pairwise`."""
+    from dataclasses import fields
+    from itertools import combinations
+
+    from scipy import stats
+
+    from ..onetestset.scoring import LossComparison, _adjust, _paired_t, loss_table, per_case_loss
+
+    losses = loss_table(data.y, data.scores)
+    brier: dict[str, np.ndarray] = {}
+    for i, name in enumerate(losses["name"]):
+        if losses.at[i, "is_probability"]:
+            brier[name] = data.per_case(per_case_loss(data.y, data.scores[name], loss="brier"))
+            losses.at[i, "brier"] = float(brier[name].mean())
+            losses.at[i, "log_loss"] = float(data.per_case(per_case_loss(data.y, data.scores[name],
+                                                                         loss="log")).mean())
+    if len(brier) < 2:
+        return losses, None
+    rows = [_paired_t(a, b, "brier", brier[a], brier[b], alpha).__dict__ for a, b in combinations(brier, 2)]
+    table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
+    df = max(data.n - 1, 1)
+    return losses, _adjust(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+
+
 # --------------------------------------------------------------------- section 4
+#: Above this many cases of the smaller class the exact law of the AUC is computed through
+#: its characteristic function (:func:`evallib.onetestset.nullbest.null_cdf`), whose
+#: absolute error (about 1e-16 per term) leaves tail probabilities below
+#: :data:`AUC_TAIL_FLOOR` unresolved; such a p-value is read off the normal law of U.
+AUC_EXACT_RESOLVED = 120
+AUC_TAIL_FLOOR = 1e-12
+
+
 @dataclass(frozen=True)
 class ChanceCheck:
     """Section 4: is the winner better than the best of ``C`` random classifiers?
@@ -715,13 +848,17 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
                 f"classifiers_tried must be at least the {k} classifiers in the file, got {C}."
             )
     P, N = data.n_pos, data.n_neg
+    y = data.case_y
     candidates: dict[str, list[tuple[str, float, str]]] = {"AUC": [], "best accuracy": [], "best F1": []}
+    mean = " (each case's mean score)" if data.repeated else ""
     for name in data.classifiers:
         if name in data.scores:
-            acc, f1 = best_over_thresholds(data.y, data.scores[name])
-            candidates["AUC"].append((name, float(measures.at[name, "AUC"]), "scores"))
-            candidates["best accuracy"].append((name, acc, "best threshold of its scores (optimistic)"))
-            candidates["best F1"].append((name, f1, "best threshold of its scores (optimistic)"))
+            score = data.per_case(data.scores[name])
+            acc, f1 = best_over_thresholds(y, score)
+            auc = _auc(y, score) if data.repeated else float(measures.at[name, "AUC"])
+            candidates["AUC"].append((name, auc, "scores" + mean))
+            candidates["best accuracy"].append((name, acc, f"best threshold of its scores{mean} (optimistic)"))
+            candidates["best F1"].append((name, f1, f"best threshold of its scores{mean} (optimistic)"))
         else:
             candidates["best accuracy"].append((name, float(measures.at[name, "accuracy"]),
                                                 "its predicted labels"))
@@ -746,6 +883,10 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
             verdict = judge_winner(key, value_in, P, N, C=C, alpha=alpha)
             crit, p, significant = verdict.critical_value, verdict.pvalue, verdict.reject
             law = "exact" if key != "accuracy" or P + N <= 2000 else "exact, in log space"
+            if key == "auc" and min(P, N) > AUC_EXACT_RESOLVED and p < AUC_TAIL_FLOOR:
+                # the exact law's far tail is below its resolution: read it off the normal law
+                p = auc_normal_critical(value_in, P, N, C=C, alpha=alpha)[1]
+                law = "exact; a tail this far out from the normal approximation"
         rows.append({"metric": metric, "winner": name, "value": value, "from": how,
                      "critical": crit, "p": p, "beats_chance": bool(significant), "law": law})
     table = pd.DataFrame(rows, columns=["metric", "winner", "value", "from", "critical", "p",
@@ -841,65 +982,43 @@ def top_two_bootstrap(
     data: Predictions, measures: pd.DataFrame, *, reps: int = 10_000, alpha: float = 0.05,
     rng: Any = None,
 ):
-    """Section 5: paired bootstrap of the F1 difference of the two best classifiers by F1.
+    """Section 5: paired bootstrap of the F1 (K classes: macro-F1) difference of the two best.
 
-    The two classifiers with predicted labels and the highest F1 in ``measures`` (ties:
-    the earlier in the file first) are compared by
-    :func:`evallib.onetestset.bizarre.bootstrap_f1_difference` (Keller, Bengio & Wong, eqs. 12-14):
-    test cases are resampled with replacement, keeping each case's pair of predictions
-    together, and the percentile interval of ``F1_best - F1_second`` is reported.
+    The two classifiers with predicted labels and the highest F1 (macro-F1) in ``measures``
+    (ties: the earlier in the file first) are compared by
+    :func:`evallib.report.percase.bootstrap_f1` (Keller, Bengio & Wong, eqs. 12-14): test
+    cases are resampled with replacement, each keeping its true class and all its
+    predictions by both classifiers, and the percentile interval of ``F_best - F_second`` is
+    reported. Macro-F1 averages, in each resample, over the classes that occur in it (a
+    class absent from a resample has no F1 there); so the replicates scatter around the
+    estimate instead of below it.
 
     Returns
     -------
     F1Comparison or Skipped
         Skipped with fewer than two classifiers with predicted labels.
     """
-    from ..onetestset.bizarre import bootstrap_f1_difference
-
     alpha = check_alpha(alpha)
     reps = check_count(reps, "reps", minimum=1)
     rng = check_rng(rng)
-    if data.multiclass:
-        return _macro_f1_bootstrap(data, measures, reps=reps, alpha=alpha, rng=rng)
-    if len(data.labels) < 2:
+    named = list(data.predicted or {})
+    measure = "macro-F1" if data.multiclass else "F1"
+    if len(named) < 2:
         return Skipped(
-            f"only {len(data.labels)} classifier(s) with predicted labels; the bootstrap compares "
-            "the F-measures of two."
+            f"only {len(named)} classifier(s) with predicted labels; the bootstrap compares "
+            f"the {'macro-F1' if data.multiclass else 'F-measures'} of two."
         )
-    f1 = measures.loc[list(data.labels), "F1"].astype(float)
-    order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
-    best, second = f1.index[order[0]], f1.index[order[1]]
-    res = bootstrap_f1_difference(data.y.astype(int), data.labels[best].astype(int),
-                                  data.labels[second].astype(int), reps=reps, alpha=alpha, rng=rng)
-    # The module reports dF1 = F1_B - F1_A with A = best; turn it round.
-    return F1Comparison(
-        best=str(best), second=str(second), f1_best=float(res.f1_a), f1_second=float(res.f1_b),
-        difference=0.0 - float(res.observed), low=0.0 - float(res.high),
-        high=0.0 - float(res.low), share_best_better=float(res.p_negative),
-        share_tied=float(1.0 - res.p_negative - res.p_positive), reps=reps, alpha=alpha,
-    )
-
-
-def _macro_f1_bootstrap(data: Predictions, measures: pd.DataFrame, *, reps: int, alpha: float, rng):
-    """K classes: :func:`evallib.onetestset.multiclass.bootstrap_macro_f1_difference` of the top two by
-    macro-F1 (the joint table true class x prediction of A x prediction of B resampled as
-    a multinomial)."""
-    from ..onetestset.multiclass import bootstrap_macro_f1_difference
-
-    if len(data.predicted) < 2:
-        return Skipped(f"only {len(data.predicted)} classifier(s) with predicted labels; the bootstrap "
-                       "compares the macro-F1 of two.")
-    f1 = measures.loc[list(data.predicted), "F1"].astype(float)
+    f1 = measures.loc[named, "F1"].astype(float)
     order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
     best, second = str(f1.index[order[0]]), str(f1.index[order[1]])
-    labels = list(range(len(data.classes)))
-    res = bootstrap_macro_f1_difference(data.truth, data.predicted[best], data.predicted[second], reps=reps,
-                                        alpha=alpha, rng=rng, labels=labels)
+    res = percase.bootstrap_f1(data, best, second, reps=reps, rng=rng)
+    low, high = np.quantile(res.replicates, [alpha / 2.0, 1.0 - alpha / 2.0])
+    diff = res.f_a - res.f_b
     return F1Comparison(
-        best=best, second=second, f1_best=float(res.f1_a), f1_second=float(res.f1_b),
-        difference=float(res.difference), low=float(res.low), high=float(res.high),
-        share_best_better=float(res.share_a_better), share_tied=float(res.share_tied), reps=reps,
-        alpha=alpha, measure="macro-F1")
+        best=best, second=second, f1_best=res.f_a, f1_second=res.f_b,
+        difference=0.0 if abs(diff) < 1e-12 else float(diff), low=float(low), high=float(high),
+        share_best_better=float(np.mean(res.replicates > 0)), share_tied=float(np.mean(res.replicates == 0)),
+        reps=reps, alpha=alpha, measure=measure)
 
 
 # --------------------------------------------------------------------- section 6
@@ -917,16 +1036,23 @@ class FoldAnalysis:
 
     Attributes
     ----------
-    per_fold : DataFrame, accuracy of each classifier (columns) in each fold (rows).
+    per_fold : DataFrame, accuracy of each classifier (columns) in each fold (rows; with
+        repeats the index is ``(repeat, fold)``).
     fold_sizes : Series, test cases per fold.
     best, second : the two classifiers with the highest mean per-fold accuracy.
     ttest : :class:`evallib.resampling.cvtests.CVTTestResult` of the corrected resampled t-test of
         ``best`` against ``second``.
-    test_train_ratio : ``n_test / n_train`` used by the correction (mean over folds).
+    test_train_ratio : ``n_test / n_train`` used by the correction: the mean over folds of
+        ``fold size / (cases in its repeat - fold size)``, ``1/(k - 1)`` for k equal folds.
     interval : the ``1 - alpha`` interval of the mean accuracy difference.
     friedman : :class:`evallib.manydatasets.ranktests.FriedmanResult` over the folds.
     cd : :class:`evallib.manydatasets.ranktests.CriticalDifference` (Nemenyi) for the average ranks.
     alpha : the level.
+    n_repeats : repeats of the cross-validation (1: a single run).
+    dietterich : :class:`evallib.resampling.cvtests.CVTTestResult` of Dietterich's 5x2cv t-test of
+        ``best`` against ``second`` when every repeat has two folds, else None.
+    alpaydin : :class:`evallib.resampling.cvtests.CombinedFTestResult`, Alpaydin's combined
+        5x2cv F test, likewise.
     """
 
     per_fold: pd.DataFrame
@@ -939,25 +1065,46 @@ class FoldAnalysis:
     friedman: Any
     cd: Any
     alpha: float
+    n_repeats: int = 1
+    dietterich: Any = None
+    alpaydin: Any = None
+
+    @property
+    def folds_text(self) -> str:
+        """``"10 folds"`` or ``"100 folds (10 repeats of 10)"``."""
+        j = len(self.per_fold)
+        return f"{j} folds" + (f" ({self.n_repeats} repeats of {j // self.n_repeats})"
+                               if self.n_repeats > 1 and j % self.n_repeats == 0 else "")
 
     def text(self) -> str:
         """The tests as deterministic plain text."""
         level = f"{100 * (1 - self.alpha):g}%"
         t, f = self.ttest, self.friedman
         ranks = ", ".join(f"{name} {r:.2f}" for name, r in f.avg_ranks.sort_values(kind="stable").items())
-        return (
-            f"corrected resampled t-test, {self.best} vs {self.second} over {len(self.per_fold)} folds "
-            f"(n_test/n_train = {self.test_train_ratio:.3f}):\n"
+        lines = [
+            f"corrected resampled t-test, {self.best} vs {self.second} over {self.folds_text} "
+            f"(n_test/n_train = {self.test_train_ratio:.3f}):",
             f"  mean accuracy difference {t.mean_difference:+.3f}, {level} interval "
             f"[{self.interval[0]:+.3f}, {self.interval[1]:+.3f}], t = {t.statistic:.2f}, "
-            f"df = {t.df:g}, p = {t.pvalue:.2g}\n"
-            f"Friedman test over the folds: chi2 = {f.statistic:.2f}, df = {f.df}, p = {f.pvalue:.2g}\n"
-            f"average ranks (1 = best): {ranks}\n"
-            f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.cd.cd:.2f}"
-        )
+            f"df = {t.df:g}, p {_p_text(t.pvalue)}",
+        ]
+        if self.dietterich is not None:
+            d, a = self.dietterich, self.alpaydin
+            lines += [
+                f"Dietterich's {self.n_repeats}x2cv paired t-test, {self.best} vs {self.second}: "
+                f"t = {d.statistic:.2f}, df = {d.df:g}, p {_p_text(d.pvalue)}",
+                f"Alpaydin's combined {self.n_repeats}x2cv F test: F = {a.statistic:.2f}, "
+                f"df = ({a.df[0]}, {a.df[1]}), p {_p_text(a.pvalue)}",
+            ]
+        lines += [
+            f"Friedman test over the folds: chi2 = {f.statistic:.2f}, df = {f.df}, p {_p_text(f.pvalue)}",
+            f"average ranks (1 = best): {ranks}",
+            f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.cd.cd:.2f}",
+        ]
+        return "\n".join(lines)
 
     def summary(self) -> str:
-        """One sentence for section 7."""
+        """One sentence for the summary."""
         level = f"{100 * (1 - self.alpha):g}%"
         lo, hi = self.interval
         ahead = (f"{self.best} is ahead of {self.second} by {_pct(self.ttest.mean_difference)} "
@@ -967,10 +1114,13 @@ class FoldAnalysis:
             spread = ("the per-fold differences are all equal, so the t-test's interval has zero width "
                       "and no p-value can be read from it")
         else:
-            spread = (f"{level} interval {_pct(lo)} to {_pct(hi)}, corrected resampled t-test "
+            spread = (f"{level} interval {_interval_points(lo, hi)}, corrected resampled t-test "
                       f"{format_p(self.ttest.pvalue)}")
+        if self.dietterich is not None:
+            spread += (f"; Dietterich's {self.n_repeats}x2cv t-test {format_p(self.dietterich.pvalue)}, "
+                       f"Alpaydin's F test {format_p(self.alpaydin.pvalue)}")
         return (
-            f"Across the {len(self.per_fold)} folds, {ahead} ({spread}); "
+            f"Across the {self.folds_text}, {ahead} ({spread}); "
             f"Friedman's test over the folds gives {format_p(self.friedman.pvalue)} (the folds share "
             "training cases, so read it as how stable the ranking is across folds, not as a test over "
             "independent data sets)."
@@ -980,14 +1130,20 @@ class FoldAnalysis:
 def fold_analysis(data: Predictions, *, alpha: float = 0.05):
     """Section 6: per-fold accuracy, the corrected resampled t-test, Friedman and the CD.
 
-    For each fold, the accuracy of every classifier with predicted labels. The two with
-    the highest mean per-fold accuracy (ties: the earlier in the file) are compared by
-    :func:`evallib.resampling.cvtests.corrected_resampled_ttest` (Nadeau & Bengio), with
-    ``n_test/n_train`` the mean over folds of ``fold size / (n - fold size)``, the
-    k-fold value ``1/(k - 1)`` for equal folds. All classifiers are ranked in each fold
-    and compared by :func:`evallib.manydatasets.ranktests.friedman` and the Nemenyi critical
-    difference (:func:`evallib.manydatasets.ranktests.critical_difference`), as Flach ranks
-    algorithms over data sets.
+    For each fold (with repeats: each fold of each repeat), the accuracy of every
+    classifier with predicted labels. The two with the highest mean per-fold accuracy
+    (ties: the earlier in the file) are compared by
+    :func:`evallib.resampling.cvtests.corrected_resampled_ttest` (Nadeau & Bengio) over all
+    ``J`` folds, with ``n_test/n_train`` the mean over folds of ``fold size / (cases in the
+    fold's repeat - fold size)`` -- the training set of a fold is the rest of its repeat --
+    which is ``1/(k - 1)`` for ``k`` equal folds whatever the number of repeats. When every
+    repeat has two folds, Dietterich's 5x2cv t-test
+    (:func:`evallib.resampling.cvtests.dietterich_5x2cv`) and Alpaydin's combined F test
+    (:func:`evallib.resampling.cvtests.combined_5x2cv_ftest`) are added, the folds of each
+    repeat taken in fold order. All classifiers are ranked in each fold and compared by
+    :func:`evallib.manydatasets.ranktests.friedman` and the Nemenyi critical difference
+    (:func:`evallib.manydatasets.ranktests.critical_difference`), as Flach ranks algorithms
+    over data sets.
 
     Folds of one data set are not independent data sets: they share training cases,
     which is why the t-test is corrected; Friedman's test and the critical difference
@@ -998,9 +1154,15 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
     FoldAnalysis or Skipped
         Skipped without a fold column or with fewer than two classifiers with predicted
         labels.
+
+    References
+    ----------
+    C. Nadeau and Y. Bengio (2003), Machine Learning 52, 239-281; R. R. Bouckaert and E.
+    Frank (2004), PAKDD, LNCS 3056, 3-12; T. G. Dietterich (1998), Neural Computation 10,
+    1895-1923; E. Alpaydin (1999), Neural Computation 11, 1885-1892.
     """
-    from ..resampling.cvtests import corrected_resampled_ttest
     from ..manydatasets.ranktests import critical_difference, friedman
+    from ..resampling.cvtests import combined_5x2cv_ftest, corrected_resampled_ttest, dietterich_5x2cv
 
     alpha = check_alpha(alpha)
     if data.folds is None:
@@ -1010,22 +1172,40 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
     if len(wrong) < 2:
         return Skipped(f"only {len(wrong)} classifier(s) with predicted labels; the fold "
                        "comparison needs two.")
-    order = _fold_order(data.folds)
-    per_fold = pd.DataFrame(
-        {name: [float(1.0 - np.mean(w[data.folds == f])) for f in order] for name, w in wrong.items()},
-        index=pd.Index(order, name="fold"),
-    )
-    sizes = pd.Series([int(np.sum(data.folds == f)) for f in order], index=per_fold.index, name="cases")
-    if (sizes == data.n).any():
-        return Skipped("one fold holds every case, so there is no training set to correct for.")
-    ratio = float(np.mean(sizes / (data.n - sizes)))
+    reps = np.zeros(data.n_rows, np.int64) if data.repeats is None else data.repeats
+    order = {f: i for i, f in enumerate(_fold_order(data.folds))}
+    frame = pd.DataFrame({"repeat": reps + 1, "fold": data.folds,
+                          "rank": [order[f] for f in data.folds.tolist()]})
+    frame = frame.assign(**{f"w{i}": w for i, w in enumerate(wrong.values())})
+    grouped = frame.groupby(["repeat", "rank", "fold"], sort=True)
+    acc = 1.0 - grouped[[f"w{i}" for i in range(len(wrong))]].mean()
+    acc.columns = list(wrong)
+    sizes = grouped.size()
+    in_repeat = frame.groupby("repeat").size()
+    rep_of_fold = sizes.index.get_level_values("repeat")
+    n_train = in_repeat.loc[rep_of_fold].to_numpy() - sizes.to_numpy()
+    if (n_train == 0).any():
+        return Skipped("one fold holds every case of its repeat, so there is no training set to correct for.")
+    repeated = data.repeats is not None and data.n_repeats > 1
+    index = (pd.MultiIndex.from_arrays([rep_of_fold, sizes.index.get_level_values("fold")],
+                                       names=["repeat", "fold"]) if repeated
+             else pd.Index(sizes.index.get_level_values("fold"), name="fold"))
+    per_fold = pd.DataFrame(acc.to_numpy(), index=index, columns=list(wrong))
+    sizes = pd.Series(sizes.to_numpy(), index=index, name="cases")
+    ratio = float(np.mean(sizes.to_numpy() / n_train))
     means = per_fold.mean(axis=0)
     ranked = sorted(range(len(means)), key=lambda i: (-means.iloc[i], i))
     best, second = means.index[ranked[0]], means.index[ranked[1]]
     test = corrected_resampled_ttest(per_fold[best], per_fold[second], test_train_ratio=ratio)
-    fr = friedman(per_fold)
+    fr = friedman(per_fold.reset_index(drop=True))
     cd = critical_difference(per_fold.shape[1], per_fold.shape[0], alpha=alpha, test="nemenyi")
+    dietterich = alpaydin = None
+    per_repeat = pd.Series(rep_of_fold).value_counts()
+    if repeated and (per_repeat == 2).all():
+        a = per_fold[best].to_numpy().reshape(-1, 2)
+        b = per_fold[second].to_numpy().reshape(-1, 2)
+        dietterich, alpaydin = dietterich_5x2cv(a, b), combined_5x2cv_ftest(a, b, alpha=alpha)
     return FoldAnalysis(per_fold=per_fold, fold_sizes=sizes, best=str(best), second=str(second),
                         ttest=test, test_train_ratio=ratio, interval=test.interval(alpha), friedman=fr,
-                        cd=cd, alpha=alpha)
-
+                        cd=cd, alpha=alpha, n_repeats=data.n_repeats if repeated else 1,
+                        dietterich=dietterich, alpaydin=alpaydin)

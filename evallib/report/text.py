@@ -36,6 +36,32 @@ def format_p(p: float, floor: float = P_FLOOR) -> str:
     return "p " + _p_text(p, floor)
 
 
+def _distinct_digits(lo: float, hi: float, digits: int, *, scale: float = 1.0, most: int = 8) -> int:
+    """The fewest decimals, at least ``digits``, that print ``lo`` and ``hi`` differently
+    (``most`` at most), so that an interval of non-zero width never reads "0.1 to 0.1".
+
+    >>> _distinct_digits(0.0011, 0.0014, 1, scale=100), _distinct_digits(0.2, 0.5, 1, scale=100)
+    (2, 1)
+    """
+    d = digits
+    while d < most and f"{scale * lo + 0.0:.{d}f}" == f"{scale * hi + 0.0:.{d}f}":
+        d += 1
+    return d
+
+
+def _bounds(lo: float, hi: float, digits: int = 3) -> str:
+    """An interval as ``[low, high]`` with enough decimals to tell the bounds apart."""
+    d = _distinct_digits(lo, hi, digits) if lo != hi else digits
+    return f"[{lo + 0.0:.{d}f}, {hi + 0.0:.{d}f}]"
+
+
+def _interval_points(lo: float, hi: float) -> str:
+    """A difference's interval in percentage points, ``"0.12 to 0.15"``: one decimal, more
+    when the bounds would otherwise print alike (the caller explains a zero width)."""
+    d = _distinct_digits(lo, hi, 1, scale=100.0) if lo != hi else 1
+    return f"{100 * lo + 0.0:.{d}f} to {100 * hi + 0.0:.{d}f}"
+
+
 def _fmt(v: Any, spec: str) -> str:
     return "-" if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA else format(v, spec)
 
@@ -48,17 +74,18 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
     """
     alpha = table.attrs.get("alpha", 0.05)
     base = table.attrs.get("baseline")
+    whole = not table.attrs.get("repeated", False)
     if base is not None:
-        row = pd.DataFrame([{k: v for k, v in base.items() if k != "name"}],
+        row = pd.DataFrame([{k: v for k, v in base.items() if k not in ("name", "code")}],
                            index=pd.Index([f"baseline: {base['name']}"], name=table.index.name))
         table = pd.concat([table.astype(object), row.astype(object)])
     out = pd.DataFrame(index=table.index)
     for c in ("TP", "FN", "FP", "TN"):
         out[c] = ["-" if v is pd.NA or v is None or (isinstance(v, float) and math.isnan(v))
-                  else f"{int(v):d}" for v in table[c]]
+                  else (f"{int(round(float(v))):d}" if whole else f"{float(v):.1f}") for v in table[c]]
     out["accuracy"] = [_fmt(float(v), ".3f") for v in table["accuracy"]]
     out[f"{100 * (1 - alpha):g}% interval"] = [
-        "-" if math.isnan(float(lo)) else f"[{float(lo):.3f}, {float(hi):.3f}]"
+        "-" if math.isnan(float(lo)) else _bounds(float(lo), float(hi))
         for lo, hi in zip(table["acc_low"], table["acc_high"])
     ]
     if table.attrs.get("multiclass") or (base is not None and math.isnan(float(base.get("AUC", 0.5)))):
@@ -75,7 +102,7 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
 def _interval_text(lo: float, hi: float) -> str:
     if lo == hi:
         return "zero width (no disagreements)"
-    return f"{_pct(lo)} to {_pct(hi)}"
+    return _interval_points(lo, hi)
 
 
 def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
@@ -96,7 +123,8 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
         "error A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["diff"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
         joint: [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
-        f"{adj_name} p (mid-p test)": [_p_text(p).lstrip("= ") if p >= P_FLOOR else _p_text(p) for p in table["p_adj"]],
+        f"{adj_name} p ({table.attrs.get('test_short', 'mid-p test')})": [
+            _p_text(p).lstrip("= ") if p >= P_FLOOR else _p_text(p) for p in table["p_adj"]],
         "disagreements b + c": [f"{b + c}" + (" (few)" if few else "")
                                 for b, c, few in zip(table["b"], table["c"], table["few"])],
         "verdict": list(table["verdict"]),
@@ -291,7 +319,8 @@ def _pairwise_sentences(pairwise: pd.DataFrame, alpha: float, level: str) -> lis
         adv, lo, hi = _advantage(row, a)
         n_dis = int(row["b"] + row["c"])
         p_adj = float(row["p_adj"])
-        p_part = (f"McNemar's mid-p test gives {'the adjusted ' if adj_name and m > 1 else ''}"
+        p_part = (f"{pairwise.attrs.get('test', 'McNemar' + chr(39) + 's mid-p test')} gives "
+                  f"{'the adjusted ' if adj_name and m > 1 else ''}"
                   f"{format_p(p_adj if adj_name else row['p'])}")
         if n_dis == 0:
             out.append(
@@ -314,7 +343,7 @@ def _pairwise_sentences(pairwise: pd.DataFrame, alpha: float, level: str) -> lis
             excludes = not (lo <= 0 <= hi)
             if excludes != (float(row["p"]) <= alpha):
                 out.append(
-                    f"For {a} vs {b} the interval and McNemar's test (before adjustment) disagree: "
+                    f"For {a} vs {b} the interval and the test (before adjustment) disagree: "
                     "an interval and a test are different procedures that agree only approximately "
                     "near the boundary, so read the difference as borderline.")
     if adj_name and m > 1:
@@ -350,10 +379,14 @@ def _pairwise_sentences(pairwise: pd.DataFrame, alpha: float, level: str) -> lis
     few = [f"{i} vs {j}" for (i, j), f, b, c in zip(pairwise["pair"], pairwise["few"], pairwise["b"],
                                                      pairwise["c"]) if f and b + c > 0]
     if few:
-        caveat = ("the Quesenberry-Hurst interval under-covers at such small counts (choose "
-                  "--interval bonett_price)" if method == "Quesenberry-Hurst" else
-                  f"the {method} interval and the mid-p test are the ones recommended for such counts "
-                  "(Fagerland, Lydersen & Laake 2013, 2014)")
+        if not pairwise.attrs.get("binary", True):
+            caveat = "a t interval over so few differing cases is rough"
+        elif method == "Quesenberry-Hurst":
+            caveat = ("the Quesenberry-Hurst interval under-covers at such small counts (choose "
+                      "--interval bonett_price)")
+        else:
+            caveat = (f"the {method} interval and the mid-p test are the ones recommended for such counts "
+                      "(Fagerland, Lydersen & Laake 2013, 2014)")
         out.append(
             f"Few disagreements (b + c below 25) for {', '.join(few)}: these comparisons rest on few "
             f"cases, so their intervals are wide; {caveat}.")
