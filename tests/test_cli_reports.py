@@ -31,25 +31,47 @@ def test_contradictory_options_stop_with_one_sentence(tmp_path, args, words):
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.slow
-def test_a_results_table_runs_the_many_data_sets_report(tmp_path):
-    out = _run(str(ROOT / "data" / "example_results.csv"), "-o", str(tmp_path / "t6.html"), "--control", "C4.5",
-               "-q", cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
-    import pandas as pd
-    from scipy import stats
+def _dispatch(monkeypatch, argv):
+    """Run the command line in-process with the three runners replaced by recorders."""
+    import evallib.__main__ as cli
+    from evallib.report import datasets_runner, items_runner, runner
 
-    page = (tmp_path / "t6.html").read_text(encoding="utf-8")
-    table = pd.read_csv(ROOT / "data" / "example_results.csv", index_col=0)
-    chi2 = stats.friedmanchisquare(*(table[c] for c in table.columns)).statistic   # tie-corrected, as printed AUCs tie
-    assert f"Friedman's chi-square = {chi2:.2f}" in page and "Iman" in page
-    assert (tmp_path / "t6.ipynb").exists()
+    seen = {}
+
+    def recorder(name):
+        def run(source, output, **kwargs):
+            seen.update(report=name, source=source, output=output, **kwargs)
+            return runner.ReportFiles(html=output, notebook=output) if hasattr(runner, "ReportFiles") else None
+        return run
+
+    monkeypatch.setattr(items_runner, "run_items_report", recorder("items"))
+    monkeypatch.setattr(datasets_runner, "run_datasets_report", recorder("datasets"))
+    monkeypatch.setattr(cli, "run_report", recorder("predictions"), raising=False)
+    import evallib.report as rep
+    monkeypatch.setattr(rep, "run_report", recorder("predictions"))
+    status = cli.main(["report", *argv, "-q"])
+    return status, seen
 
 
-@pytest.mark.slow
-def test_a_per_item_file_runs_the_per_item_report(tmp_path):
-    out = _run(str(ROOT / "data" / "example_items.csv"), "--item-column", "item", "-o", str(tmp_path / "i.html"),
-               "--adjust", "bh", "-q", cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
-    page = (tmp_path / "i.html").read_text(encoding="utf-8")
-    assert "tie group" in page.lower() and "cluster" in page.lower()
+def test_a_results_table_goes_to_the_many_data_sets_report(monkeypatch, tmp_path):
+    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_results.csv"), "-o", str(tmp_path / "t.html"),
+                                           "--control", "C4.5", "--rope", "0.02", "--lower-is-better"])
+    assert status == 0 and seen["report"] == "datasets"
+    assert seen["control"] == "C4.5" and seen["rope"] == 0.02 and seen["higher_is_better"] is False
+
+
+def test_a_per_item_file_and_harness_logs_go_to_the_per_item_report(monkeypatch, tmp_path):
+    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_items.csv"), "--item-column", "item",
+                                           "--adjust", "bh", "-o", str(tmp_path / "i.html")])
+    assert status == 0 and seen["report"] == "items" and seen["source_format"] == "table"
+    assert seen["item_column"] == "item" and seen["adjust"] == "bh"
+    status, seen = _dispatch(monkeypatch, ["--lm-eval", "a=x.jsonl", "--lm-eval", "a=y.jsonl", "--lm-eval", "b=z.jsonl",
+                                           "--metric", "acc", "-o", str(tmp_path / "l.html")])
+    assert status == 0 and seen["source_format"] == "lm-eval"
+    assert seen["source"] == {"a": ["x.jsonl", "y.jsonl"], "b": ["z.jsonl"]} and seen["metric"] == "acc"
+
+
+def test_a_predictions_file_goes_to_the_predictions_report(monkeypatch, tmp_path):
+    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--positive-label", "ER-",
+                                           "-o", str(tmp_path / "p.html")])
+    assert status == 0 and seen["report"] == "predictions" and seen["score_prefix"] == "score_"
