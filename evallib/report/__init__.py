@@ -66,6 +66,7 @@ from .sections import (
     ScoreComparison,
     Skipped,
     adjusted_pvalues,
+    balanced_accuracy_comparison,
     chance_check,
     classifier_measures,
     data_notes,
@@ -74,6 +75,7 @@ from .sections import (
     omnibus_test,
     pairwise_comparison,
     per_class_tables,
+    relevance,
     score_comparison,
     score_warnings,
     summarise_data,
@@ -81,11 +83,15 @@ from .sections import (
 )
 from .text import (
     P_FLOOR,
+    format_balanced_pairs,
     format_measures,
     format_p,
     format_pairwise,
+    md,
     plot_pair_intervals,
+    report_tables,
     summary_text,
+    write_tables,
 )
 
 __all__ = [
@@ -116,6 +122,7 @@ __all__ = [
     "SCORE_PREFIX",
     "P_FLOOR",
     "format_p",
+    "md",
     "plot_pair_intervals",
     "adjusted_pvalues",
     "data_notes",
@@ -125,4 +132,9 @@ __all__ = [
     "omnibus_test",
     "per_class_tables",
     "score_comparison",
+    "balanced_accuracy_comparison",
+    "format_balanced_pairs",
+    "relevance",
+    "report_tables",
+    "write_tables",
 ]
