@@ -547,3 +547,50 @@ def test_summary_keeps_optimistic_figures_out_and_words_shares_as_resamples():
     line = next(x for x in text.splitlines() if "bootstrap interval" in x)
     assert f"of the {boot.reps:,} resamples" in line and "not the probability" in line
     assert "replicates" not in text
+
+
+# ------------------------------------------------------------------ K-class scores
+def test_class_probability_columns_give_one_vs_rest_auc_and_multiclass_losses():
+    """The wine data (three cultivars), 10-fold predict_proba of two scikit-learn models as
+    score_<model>_<class> columns. References: scikit-learn's roc_auc_score (one-vs-rest, per
+    class and macro), brier_score_loss and log_loss; DeLong's standard error from placements
+    computed by comparing every pair of cases; scipy's paired t-test on the per-case Brier
+    scores."""
+    from sklearn.datasets import load_wine
+    from sklearn.metrics import brier_score_loss, log_loss, roc_auc_score
+    from sklearn.naive_bayes import GaussianNB
+
+    X, target = load_wine(return_X_y=True)
+    y = np.array(["barolo", "grignolino", "barbera"])[target]
+    classes = sorted(set(y))
+    models = {"logreg": _three_models()["logreg"], "bayes": GaussianNB()}
+    probs = _cv_predictions(X, y, models, method="predict_proba")
+    frame = pd.DataFrame({"label": y})
+    for name, p in probs.items():
+        frame[f"pred_{name}"] = np.asarray(classes)[p.argmax(axis=1)]
+        for j, c in enumerate(classes):
+            frame[f"score_{name}_{c}"] = p[:, j]
+    frame["score_tree_barolo"] = probs["bayes"][:, 0]  # one class only: not used
+    data = load_predictions(frame)
+    assert set(data.class_scores) == {"logreg", "bayes"} and "'score_tree_barolo' is not used" in data.read_note
+    res = score_comparison(data, alpha=0.05, adjust="holm")
+    auc = res.auc.set_index(["name", "class"])
+    for name, p in probs.items():
+        assert res.macro_auc[name] == pytest.approx(roc_auc_score(y, p, multi_class="ovr", labels=classes))
+        for j, c in enumerate(classes):
+            pos = y == c
+            assert auc.loc[(name, c), "estimate"] == pytest.approx(roc_auc_score(pos, p[:, j]))
+            s = p[:, j]
+            psi = (s[pos][:, None] > s[~pos][None, :]) + 0.5 * (s[pos][:, None] == s[~pos][None, :])
+            se = np.sqrt(psi.mean(axis=1).var(ddof=1) / pos.sum() + psi.mean(axis=0).var(ddof=1) / (~pos).sum())
+            assert auc.loc[(name, c), "se"] == pytest.approx(se)
+    losses = res.losses.set_index("name")
+    brier = {}
+    for name, p in probs.items():
+        assert losses.loc[name, "brier"] == pytest.approx(brier_score_loss(y, p, labels=classes))
+        assert losses.loc[name, "log_loss"] == pytest.approx(log_loss(y, p, labels=classes))
+        brier[name] = ((p - (y[:, None] == np.asarray(classes)[None, :])) ** 2).sum(axis=1)
+    pair = res.loss_pairs.iloc[0]
+    ref = stats.ttest_rel(brier[pair["a"]], brier[pair["b"]])
+    assert pair["pvalue"] == pytest.approx(ref.pvalue) and pair["statistic"] == pytest.approx(ref.statistic)
+    assert "By one-vs-rest AUC averaged over the 3 classes" in res.summary()

@@ -60,6 +60,7 @@ from .inputs import (
 from .runner import REPORT_NOTEBOOK, ReportExecutionError, ReportFiles, run_report
 from .sections import (
     ChanceCheck,
+    ClassScoreComparison,
     DataSummary,
     F1Comparison,
     FoldAnalysis,
@@ -68,6 +69,7 @@ from .sections import (
     adjusted_pvalues,
     balanced_accuracy_comparison,
     chance_check,
+    class_score_comparison,
     classifier_measures,
     data_notes,
     fold_analysis,
@@ -84,6 +86,7 @@ from .sections import (
 from .text import (
     P_FLOOR,
     format_balanced_pairs,
+    format_class_auc,
     format_measures,
     format_p,
     format_pairwise,
@@ -134,6 +137,9 @@ __all__ = [
     "score_comparison",
     "balanced_accuracy_comparison",
     "format_balanced_pairs",
+    "format_class_auc",
+    "ClassScoreComparison",
+    "class_score_comparison",
     "relevance",
     "report_tables",
     "write_tables",

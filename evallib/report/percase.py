@@ -427,26 +427,30 @@ def _weighted_placements(col: np.ndarray, pos: np.ndarray, w: np.ndarray) -> np.
     return out
 
 
-def case_placements(data: Predictions, score: np.ndarray) -> np.ndarray:
-    """Each case's placement value: the mean over its rows of the rows' weighted placements."""
+def case_placements(data: Predictions, score: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
+    """Each case's placement value: the mean over its rows of the rows' weighted placements
+    (``y``: the rows' membership of the class the score is for; default the positive class)."""
     w = row_weights(data)
-    v = _weighted_placements(np.asarray(score, dtype=float), data.y, w)
+    v = _weighted_placements(np.asarray(score, dtype=float), data.y if y is None else y, w)
     return data.per_case(v)
 
 
-def case_auc(data: Predictions, score: np.ndarray) -> float:
+def case_auc(data: Predictions, score: np.ndarray, y: np.ndarray | None = None) -> float:
     """The AUC with every case weighted 1: the mean placement of the positive cases."""
-    return float(case_placements(data, score)[data.case_y].mean())
+    case_y = data.case_y if y is None else (y if data.cases is None else y[data.first_row_of_case()])
+    return float(case_placements(data, score, y)[case_y].mean())
 
 
-def case_delong(data: Predictions):
+def case_delong(data: Predictions, y: np.ndarray | None = None, scores: dict | None = None):
     """DeLong's AUCs and covariance matrix of the score columns, cases as the unit.
 
     Each row's placement value is computed against the rows of the other class (rows
     weighted 1/(their case's rows)); a case's placement is the mean over its rows. The
     covariance is DeLong's ``S10/m + S01/n`` on the per-case placements, with ``m`` and
     ``n`` the positive and negative *cases* -- Obuchowski's (1997) clustered estimator for
-    clusters that each hold one class. Without repeats it is DeLong's covariance.
+    clusters that each hold one class. Without repeats it is DeLong's covariance. ``y`` (per
+    row) and ``scores`` (name -> per-row scores) default to the positive class and the file's
+    score columns; with more than two classes they give one class against the rest.
 
     Returns
     -------
@@ -454,9 +458,12 @@ def case_delong(data: Predictions):
     """
     from ..onetestset.scoring import DeLong
 
-    names = list(data.scores)
-    y = data.case_y
-    v = np.column_stack([case_placements(data, data.scores[name]) for name in names])
+    scores = data.scores if scores is None else scores
+    names = list(scores)
+    rows_y = data.y if y is None else y
+    case_y = rows_y if data.cases is None else rows_y[data.first_row_of_case()]
+    v = np.column_stack([case_placements(data, scores[name], rows_y) for name in names])
+    y = case_y
     v10, v01 = v[y], v[~y]
     m, n = int(y.sum()), int((~y).sum())
     cov = np.atleast_2d(np.cov(v10, rowvar=False)) / m + np.atleast_2d(np.cov(v01, rowvar=False)) / n

@@ -166,7 +166,7 @@ def summarise_data(data: Predictions) -> DataSummary:
         )
     table = pd.DataFrame(
         {"labels": [c in (data.predicted or data.labels) for c in data.classifiers],
-         "scores": [c in data.scores for c in data.classifiers]},
+         "scores": [c in data.scores or c in (data.class_scores or {}) for c in data.classifiers]},
         index=pd.Index(list(data.classifiers), name="classifier"),
     )
     folds = _folds_per_repeat(data)
@@ -194,8 +194,9 @@ def data_notes(data: Predictions) -> tuple[str, ...]:
             "confident with the number of repeats.")
     if data.multiclass:
         notes.append(f"{len(data.label_classes)} classes: accuracy, balanced accuracy (average recall) and "
-                     "macro-F1 treat them alike; Forman & Cohen's test and the AUC, which need one "
-                     "positive class, are skipped.")
+                     "macro-F1 treat them alike; Forman & Cohen's test, which needs one positive class, is "
+                     "skipped" + ("; the scores are read per class, each class against the rest."
+                                 if data.class_scores else "."))
         return tuple(notes)
     why = f" ({data.positive_from})" if data.positive_from else ""
     notes.append(f"The positive class is {data.positive!r}{why}; precision, recall and F-measure "
@@ -309,6 +310,9 @@ def _multiclass_measures(data: Predictions, alpha: float) -> pd.DataFrame:
     wrong = data.wrong()
     rows = []
     for name in data.classifiers:
+        if name not in wrong:  # scores only
+            rows.append({"classifier": name})
+            continue
         m = percase.class_measures(percase.weighted_confusion(data, name))
         low, high = accuracy_interval_cases(data, ~wrong[name], alpha)
         rows.append({"classifier": name, "accuracy": m["accuracy"], "acc_low": low, "acc_high": high,
@@ -761,17 +765,22 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     (:func:`evallib.report.percase.case_delong`, Obuchowski 1997); the losses are means
     over cases of each case's mean loss, and the paired t-test runs on those.
 
+    With more than two classes and a score column per class for a classifier
+    (``score_<name>_<class>``), :func:`class_score_comparison` instead.
+
     Returns
     -------
-    ScoreComparison or Skipped
+    ScoreComparison, ClassScoreComparison or Skipped
         Skipped without score columns.
     """
     from ..onetestset.scoring import auc_table, delong_pairwise, loss_pairwise, loss_table
 
     alpha = check_alpha(alpha)
+    if data.multiclass and data.class_scores:
+        return class_score_comparison(data, alpha=alpha, adjust=adjust)
     if data.multiclass:
-        return Skipped(f"the AUC, Brier score and log-loss need one positive class; with {len(data.classes)} "
-                       "classes there is none.")
+        return Skipped(f"with {len(data.label_classes)} classes scores need one column per class "
+                       "(score_<name>_<class>), and the file has none.")
     if not data.scores:
         return Skipped("the file has no score columns, so there are no rankings to compare.")
     scores = dict(data.scores)
@@ -790,6 +799,155 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     notes = [n + "." for n in losses["note"] if n]
     return ScoreComparison(auc=auc, auc_pairs=pairs, losses=losses, loss_pairs=loss_pairs,
                            notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive)
+
+
+@dataclass(frozen=True)
+class ClassScoreComparison:
+    """K-class scores (a column per class): one-vs-rest AUCs and multi-class Brier score and log-loss.
+
+    Attributes
+    ----------
+    auc : DataFrame, one row per classifier and class: ``name, class, estimate, se, low, high``
+        (the AUC of that class's column against all other classes, DeLong's interval on the
+        cases), ``n_pos, n_neg``.
+    macro_auc : Series by classifier, the mean of its one-vs-rest AUCs over the classes
+        (scikit-learn's ``roc_auc_score(..., multi_class="ovr", average="macro")``).
+    losses : DataFrame in the layout of :func:`evallib.onetestset.scoring.loss_table`: the
+        multi-class Brier score ``mean_i sum_k (p_ik - [y_i = k])^2`` and log-loss ``mean_i -log
+        p_i,y_i`` (probabilities clipped at ``eps``), where the columns are probabilities
+        (in [0, 1], summing to 1 per row).
+    loss_pairs : the paired t-test on the per-case Brier scores of every pair of
+        probabilistic classifiers (:func:`evallib.onetestset.scoring.loss_pairwise`'s layout), or None.
+    notes : sentences (scores that are not probabilities, classes too small for an interval).
+    alpha, adjust : the settings.
+    """
+
+    auc: pd.DataFrame
+    macro_auc: pd.Series
+    losses: pd.DataFrame
+    loss_pairs: pd.DataFrame | None
+    notes: tuple[str, ...]
+    alpha: float
+    adjust: str
+
+    def summary(self) -> str:
+        """One sentence for the summary."""
+        order = self.macro_auc.sort_values(ascending=False, kind="stable")
+        k = int(self.auc["class"].nunique())
+        out = (f"By one-vs-rest AUC averaged over the {k} classes, **{order.index[0]}** leads with "
+               f"{order.iloc[0]:.3f}" + (f" ({order.index[1]}: {order.iloc[1]:.3f})" if len(order) > 1 else "")
+               + "; random scores give 0.5")
+        probs = self.losses[self.losses["is_probability"]]
+        if len(probs):
+            best = probs.sort_values("brier", kind="stable").iloc[0]
+            out += (f". As probabilities, {best['name']} has the lowest multi-class Brier score, "
+                    f"{best['brier']:.4f} (lower is better)")
+            if self.loss_pairs is not None and len(probs) > 1:
+                second = probs.sort_values("brier", kind="stable").iloc[1]
+                lp = self.loss_pairs
+                pair = {best["name"], second["name"]}
+                r = lp[[{a, b} == pair for a, b in zip(lp["a"], lp["b"])]].iloc[0]
+                sign = -1.0 if r["a"] == best["name"] else 1.0  # difference is a - b: best's advantage
+                lo, hi = sorted((sign * r["low"], sign * r["high"]))
+                adj = {"holm": "Holm-adjusted ", "bonferroni": "Bonferroni-adjusted "}.get(self.adjust, "")
+                out += (f", {sign * r['difference']:.4f} below {second['name']}'s ({_level_text(self.alpha)} interval "
+                        f"{lo:+.4f} to {hi:+.4f}, paired t-test {adj}{format_p(r['pvalue_adj'])})")
+        return out + "."
+
+
+def _level_text(alpha: float) -> str:
+    return f"{100 * (1 - alpha):g}%"
+
+
+def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
+    """K classes with a score column per class: one-vs-rest AUCs, multi-class Brier score and log-loss.
+
+    For each classifier and class ``k``, the AUC of column ``k`` for class ``k`` against all
+    the others, with DeLong's interval computed on the cases
+    (:func:`evallib.report.percase.case_delong`; a class with fewer than two cases, or with
+    fewer than two others, gets no interval); their unweighted mean over the classes is the
+    macro one-vs-rest AUC (Fawcett's class-reference AUC, averaged as scikit-learn's
+    ``multi_class="ovr", average="macro"``).
+    Where the columns are probabilities (every value in [0, 1], each row summing to 1
+    within 1e-3), the multi-class Brier score (Brier 1950: the sum over classes of the
+    squared difference to the 0/1 outcome) and the log-loss (the probability of the true
+    class clipped at ``eps``, as scikit-learn does) are the means over cases of each case's
+    mean loss, and every pair is compared by the paired t-test on the per-case Brier
+    scores, with ``adjust`` over the pairs.
+
+    Returns
+    -------
+    ClassScoreComparison or Skipped
+
+    References
+    ----------
+    G. W. Brier (1950), Monthly Weather Review 78, 1-3; T. Fawcett (2006), An introduction to ROC
+    analysis, Pattern Recognition Letters 27, 861-874, section 10 (one class against the rest);
+    DeLong, DeLong & Clarke-Pearson (1988).
+    """
+    from dataclasses import fields
+    from itertools import combinations
+
+    from scipy import stats
+
+    from ..onetestset.scoring import LOG_LOSS_EPS, LossComparison, _adjust, _paired_t
+
+    alpha = check_alpha(alpha)
+    if not data.multiclass or not data.class_scores:
+        return Skipped("the file has no score columns per class (score_<name>_<class>).")
+    classes = data.label_classes
+    k = len(classes)
+    z = float(stats.norm.isf(alpha / 2.0))
+    rows, notes = [], []
+    case_truth = data.case_truth
+    for c, cls in enumerate(classes):
+        y_rows = data.truth == c
+        n_pos = int(np.count_nonzero(case_truth == c))
+        n_neg = data.n - n_pos
+        cols = {name: m[:, c] for name, m in data.class_scores.items()}
+        if n_pos >= 2 and n_neg >= 2:
+            fit = percase.case_delong(data, y_rows, cols)
+            for name, est, se in zip(fit.names, fit.auc, fit.se):
+                rows.append({"name": name, "class": cls, "estimate": float(est), "se": float(se),
+                             "low": max(0.0, est - z * se), "high": min(1.0, est + z * se),
+                             "n_pos": n_pos, "n_neg": n_neg})
+        else:
+            for name, col in cols.items():
+                rows.append({"name": name, "class": cls, "estimate": percase.case_auc(data, col, y_rows),
+                             "se": float("nan"), "low": float("nan"), "high": float("nan"),
+                             "n_pos": n_pos, "n_neg": n_neg})
+    small = [cls for c, cls in enumerate(classes) if not 2 <= np.count_nonzero(case_truth == c) <= data.n - 2]
+    if small:
+        notes.append(f"{len(small)} class(es) with fewer than two cases get an AUC but no interval.")
+    auc = pd.DataFrame(rows)
+    macro = auc.groupby("name", sort=False)["estimate"].mean()
+    loss_rows, brier = [], {}
+    onehot = np.eye(len(data.classes))[data.truth][:, :k]
+    for name, m in data.class_scores.items():
+        ok = bool(np.all((m >= 0) & (m <= 1)) and np.allclose(m.sum(axis=1), 1.0, atol=1e-3))
+        row = {"name": name, "is_probability": ok, "brier": float("nan"), "log_loss": float("nan"),
+               "n_clipped": 0, "note": ""}
+        if ok:
+            b = data.per_case(((m - onehot) ** 2).sum(axis=1))
+            p_true = m[np.arange(m.shape[0]), data.truth]  # the truth is always a label-column class
+            q = np.clip(p_true, LOG_LOSS_EPS, 1.0)
+            brier[name] = b
+            row.update(brier=float(b.mean()), log_loss=float(data.per_case(-np.log(q)).mean()),
+                       n_clipped=int(np.count_nonzero(p_true < LOG_LOSS_EPS)))
+        else:
+            row["note"] = (f"{name}'s class scores are not probabilities (values outside [0, 1], or rows not "
+                           "summing to 1), so it gets no Brier score or log-loss")
+            notes.append(row["note"] + ".")
+        loss_rows.append(row)
+    losses = pd.DataFrame(loss_rows)
+    loss_pairs = None
+    if len(brier) > 1:
+        pairs = [_paired_t(a, b, "brier", brier[a], brier[b], alpha).__dict__ for a, b in combinations(brier, 2)]
+        table = pd.DataFrame(pairs, columns=[f.name for f in fields(LossComparison)])
+        df = max(data.n - 1, 1)
+        loss_pairs = _adjust(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+    return ClassScoreComparison(auc=auc, macro_auc=macro, losses=losses, loss_pairs=loss_pairs,
+                                notes=tuple(notes), alpha=alpha, adjust=adjust)
 
 
 def _case_losses(data: Predictions, alpha: float, adjust: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:

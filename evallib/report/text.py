@@ -204,6 +204,29 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def format_class_auc(result: Any) -> pd.DataFrame:
+    """A :class:`evallib.report.sections.ClassScoreComparison`'s one-vs-rest AUCs as text: one row
+    per class and a last row with each classifier's macro average, one column per classifier,
+    each AUC with its DeLong interval (``"-"`` where a class is too small for one)."""
+    t = result.auc
+    level = f"{100 * (1 - result.alpha):g}%"
+    cells = {}
+
+    def cell(e: float, lo: float, hi: float) -> str:
+        if math.isnan(lo):
+            return f"{e:.3f} (too few cases for an interval)"
+        if lo == hi:  # AUC 0 or 1: every placement equal, DeLong's variance 0
+            return f"{e:.3f} (perfect {'separation' if e == 1 else 'reversal'}: no interval)"
+        return f"{e:.3f} {_bounds(lo, hi)}"
+
+    for name, part in t.groupby("name", sort=False):
+        cells[name] = [cell(e, lo, hi) for e, lo, hi in zip(part["estimate"], part["low"], part["high"])]
+        cells[name].append(f"{result.macro_auc[name]:.3f}")
+    classes = list(dict.fromkeys(t["class"]))
+    out = pd.DataFrame(cells, index=pd.Index(classes + ["macro average"], name=f"class (AUC, {level} interval)"))
+    return out
+
+
 def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     """The pairwise intervals, one row per pair, labels on the left so they never overlap.
 
@@ -630,7 +653,9 @@ def report_tables(data: Predictions, *, overview: Any, measures: pd.DataFrame, p
         out["3_balanced_accuracy_pairs"] = balanced.rename(columns={"a": "A", "b": "B"})
     if scores is not None and hasattr(scores, "auc"):
         out["4_auc"] = scores.auc
-        for name, t in (("4_auc_pairs", scores.auc_pairs), ("4_losses", scores.losses),
+        if hasattr(scores, "macro_auc"):
+            out["4_macro_auc"] = scores.macro_auc.rename("macro_ovr_auc").reset_index()
+        for name, t in (("4_auc_pairs", getattr(scores, "auc_pairs", None)), ("4_losses", scores.losses),
                         ("4_loss_pairs", scores.loss_pairs)):
             if t is not None and len(t):
                 out[name] = t
