@@ -13,7 +13,8 @@
   population sliders (:func:`evallib.studies.textsim.write_experiment_grid`, ``make textsim-grid``).
 
 Bad input stops the run with one sentence on stderr and exit status 1; usage errors exit
-with status 2 (argparse's convention).
+with status 2 (argparse's convention); Ctrl-C stops the report with one sentence and exit
+status 130 (128 + SIGINT, the shell's convention), leaving no file behind.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 
 def _whole_number(minimum: int) -> Callable[[str], int]:
@@ -51,14 +53,37 @@ def _level(text: str) -> float:
     return value
 
 
+def _fraction(text: str) -> float:
+    """An argparse ``type``: a proportion strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a proportion in (0, 1) such as 0.02, got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be a proportion in (0, 1) such as 0.02 (2 points), got {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``python -m evallib`` argument parser (subcommands ``report``, ``critical-values``,
-    ``textsim-grid``)."""
+    ``textsim-grid``).
+
+    Each subcommand is added by one function of :data:`SUBCOMMANDS`, which also sets its
+    handler (``set_defaults(handler=...)``, a function of the parsed arguments that returns
+    the exit status); a new report is one more such function.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m evallib",
         description="evallib: the classifier-comparison workbook's command line.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def _add_report(sub) -> None:
+    """The ``report`` subcommand: the predictions report (:func:`evallib.report.run_report`)."""
     rep = sub.add_parser(
         "report",
         help="compare the classifiers of a predictions file in an HTML report",
@@ -104,23 +129,16 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--classifiers-tried", type=_positive_int, default=None,
                      help="how many classifiers were tried before these (Forman & Cohen's C; "
                           "default: the number in the file)")
+    rep.add_argument("--min-difference", type=_fraction, default=None,
+                     help="smallest difference in accuracy that matters, as a proportion (0.02 = 2 percentage "
+                          "points); each interval of a difference is read against it")
     rep.add_argument("--title", default=None, help="report title")
     rep.add_argument("--seed", type=_seed, default=0, help="seed of the bootstrap (default: 0)")
     rep.add_argument("--timeout", type=_positive_int, default=600,
                      help="seconds allowed per notebook cell before the report is stopped (default: 600)")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress output")
-    for name, default, what in (
-        ("critical-values", "data/critical_values.csv",
-         "regenerate Forman & Cohen's exact critical values (the paper's lost appendix)"),
-        ("textsim-grid", "data/textsim_grid.npz",
-         "regenerate the precomputed experiments behind notebook 03's population sliders"),
-    ):
-        cmd = sub.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
-        cmd.add_argument("path", nargs="?", default=default, help=f"file to write (default: {default})")
-        cmd.add_argument("--n-jobs", type=_positive_int, default=2, help="worker processes (default: 2)")
-        cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _add_table_report_options(rep)
-    return parser
+    rep.set_defaults(handler=_report)
 
 
 def _add_table_report_options(rep: argparse.ArgumentParser) -> None:
@@ -227,6 +245,31 @@ def _table_report(args: argparse.Namespace):
                                rope=args.rope, **common)
 
 
+def _add_writers(sub) -> None:
+    """The data writers ``critical-values`` and ``textsim-grid``."""
+    for name, default, what in (
+        ("critical-values", "data/critical_values.csv",
+         "regenerate Forman & Cohen's exact critical values (the paper's lost appendix)"),
+        ("textsim-grid", "data/textsim_grid.npz",
+         "regenerate the precomputed experiments behind notebook 03's population sliders"),
+    ):
+        cmd = sub.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
+        cmd.add_argument("path", nargs="?", default=default, help=f"file to write (default: {default})")
+        cmd.add_argument("--n-jobs", type=_positive_int, default=2, help="worker processes (default: 2)")
+        cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+        cmd.set_defaults(handler=_writer)
+
+
+def _writer(args: argparse.Namespace) -> int:
+    """A data writer subcommand; returns the exit status."""
+    try:
+        print(_write_data(args.command, args.path, args.n_jobs, progress=not args.quiet))
+    except (ValueError, TypeError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _write_data(command: str, path: str, n_jobs: int, progress: bool) -> str:
     """Run one of the data writers; return the sentence that reports what was written."""
     import time
@@ -244,15 +287,17 @@ def _write_data(command: str, path: str, n_jobs: int, progress: bool) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status (130 after Ctrl-C, with one sentence)."""
     args = build_parser().parse_args(argv)
-    if args.command in ("critical-values", "textsim-grid"):
-        try:
-            print(_write_data(args.command, args.path, args.n_jobs, progress=not args.quiet))
-        except (ValueError, TypeError, OSError) as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 1
-        return 0
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        print(f"error: the {args.command} run was interrupted (Ctrl-C), so nothing was written.", file=sys.stderr)
+        return 130
+
+
+def _report(args: argparse.Namespace) -> int:
+    """The ``report`` subcommand; returns the exit status."""
     from .report import ReportExecutionError, ReportInputError, run_report
 
     try:
@@ -267,7 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             case_column=args.case_column, repeat_column=args.repeat_column,
             alpha=args.alpha,
             adjust=args.adjust, interval=args.interval,
-            classifiers_tried=args.classifiers_tried, title=args.title or None, rng=args.seed,
+            classifiers_tried=args.classifiers_tried, min_difference=args.min_difference,
+            title=args.title or None, rng=args.seed,
             progress=not args.quiet, timeout=args.timeout,
         )
     except (ReportInputError, ReportExecutionError, ValueError, TypeError) as err:
@@ -276,6 +322,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.quiet:
         print(files.html)
     return 0
+
+
+
+#: The subcommands, each added to the parser by its function (in this order in --help).
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_report, _add_writers]
 
 
 if __name__ == "__main__":

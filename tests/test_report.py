@@ -516,9 +516,10 @@ def test_summary_text_states_effects_then_p_values():
     acc = {n: np.mean(frame[f"pred_{n}"].to_numpy() == y) for n in ("forest", "logreg", "stump")}
     best = max(acc, key=acc.get)
     assert f"**{best}** has the highest accuracy: {100 * acc[best]:.1f}%" in text
-    top = pw.iloc[0]
-    line = next(s for s in text.splitlines() if "largest difference" in s)
-    assert f"{100 * top.estimate:.1f} percentage points" in line
+    err = {n: 1 - a for n, a in acc.items()}
+    first, second = sorted(err, key=err.get)[:2]
+    line = next(s for s in text.splitlines() if "fewest errors" in s)
+    assert f"{first} makes {100 * (err[second] - err[first]):.1f} percentage points fewer errors" in line
     assert line.index("interval") < line.index("p = ")  # the interval before the p-value
     assert text.count("\n- ") + 1 == len(text.splitlines())
 
@@ -535,8 +536,7 @@ def test_summary_text_with_every_section():
                         alpha=0.1)
     lines = text.splitlines()
     assert any(line.startswith("- Without adjustment for the 3 comparisons") for line in lines)
-    assert any("best of C = 20 random classifiers on 65 positives and 135 negatives" in line
-               for line in lines)
+    assert any("best of C = 20 random classifiers (Forman & Cohen, alpha = 0.1)" in line for line in lines)
     assert boot.summary() in text and folds.summary() in text
     assert "90% interval" in text and "95%" not in text
     assert "With only" not in text  # 200 cases: no small-test-set sentence
@@ -596,8 +596,9 @@ def _run_cli(tmp_path: Path, predictions: Path, *args: str) -> tuple[str, dict]:
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "[3/3] writing" in proc.stderr  # the steps are announced
     nb = json.loads(out.with_suffix(".ipynb").read_text())
-    leftovers = [p.name for p in out.parent.iterdir() if p.name not in ("out.html", "out.ipynb")]
-    assert leftovers == []
+    leftovers = [p.name for p in out.parent.iterdir() if p.name not in ("out.html", "out.ipynb", "out_tables")]
+    assert leftovers == []  # the page, the executed notebook and the tables' folder, nothing else
+    assert (out.parent / "out_tables" / "2_measures.csv").is_file()
     return out.read_text(encoding="utf-8"), nb
 
 

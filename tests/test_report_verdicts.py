@@ -21,6 +21,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from evallib import report as rp
+from test_report import _bonett_price, _mid_p
 from evallib.report import (
     EXAMPLE_PATH,
     ReportExecutionError,
@@ -106,7 +107,7 @@ def test_baseline_beside_every_classifier(diabetes):
     table = format_measures(m)
     assert table.index[-1].startswith("baseline: majority class") and table.iloc[-1]["AUC"] == "0.500"
     text = summary_text(data, measures=m)
-    assert "always predicting the majority class would score 50.0%" in text
+    assert "Always predicting the majority class scores 50.0%" in text
     # the shipped example: three classifiers below the baseline are named
     ex = load_predictions(EXAMPLE_PATH, positive_label="ER-")
     em = classifier_measures(ex)
@@ -115,7 +116,9 @@ def test_baseline_beside_every_classifier(diabetes):
     below = [n for n in ex.labels if np.mean(raw[f"pred_{n}"] == raw["label"]) < majority]
     assert below == ["dlda30_swapped", "coin", "prior"]
     warned = [w for w in score_warnings(ex, em) if "below the" in w and "baseline" in w]
-    assert [w.split("'s")[0] for w in warned] == below
+    assert len(warned) == 1  # one sentence names them all
+    listed = [f"{n} ({100 * np.mean(raw[f'pred_{n}'] == raw['label']):.1f}%)" for n in below]
+    assert warned[0].startswith(f"The accuracy of {', '.join(listed[:-1])} and {listed[-1]} is below")
 
 
 def test_best_threshold_accuracy_is_labelled_optimistic():
@@ -134,20 +137,25 @@ def test_best_threshold_accuracy_is_labelled_optimistic():
     assert f"{100 * best['value']:.1f}%" not in acc_line  # the best-threshold figure is not the accuracy
 
 
-def test_best_accuracy_margin_inside_its_interval_is_not_a_win_over_the_baseline():
-    from statsmodels.stats.proportion import proportion_confint
-
+def test_the_majority_class_comparison_is_paired():
+    """The best classifier against always predicting the majority class, on the same cases:
+    McNemar's mid-p test (scipy's binomial law) on the cases where exactly one of the two is
+    wrong, and Bonett & Price's interval, not the best's own one-sample interval."""
     raw = pd.read_csv(EXAMPLE_PATH)
+    y = raw["label"].to_numpy()
     correct = {c[5:]: int((raw[c] == raw["label"]).sum()) for c in raw if c.startswith("pred_")}
     best = max(correct, key=correct.get)
-    majority = raw["label"].value_counts().max() / len(raw)
-    low, _ = proportion_confint(correct[best], len(raw), alpha=0.05, method="wilson")
-    assert correct[best] / len(raw) > majority >= low   # the shipped example is such a case
+    majority = raw["label"].value_counts().idxmax()
+    wrong_best, wrong_base = raw[f"pred_{best}"].to_numpy() != y, y != majority
+    b, c = int(np.sum(wrong_base & ~wrong_best)), int(np.sum(~wrong_base & wrong_best))
+    lo, hi = _bonett_price(b, c, len(y), 0.05)
     data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
     text = summary_text(data, measures=classifier_measures(data))
     acc_line = next(line for line in text.splitlines() if "highest accuracy" in line)
     assert f"**{best}**" in acc_line
-    assert "a margin inside the interval: this test set does not show that it beats the majority class" in acc_line
+    assert f"paired on the same cases {best} is {100 * (b - c) / len(y):.1f} points ahead" in acc_line
+    assert f"interval {100 * lo:.1f} to {100 * hi:.1f} points, McNemar's mid-p test p = {_mid_p(b, c):.2g}" in acc_line
+    assert f"this test set does not show that {best} beats the majority class" in acc_line
     # a clear winner gets no such caveat
     y = np.array([1] * 100 + [0] * 100)
     clear = pd.DataFrame({"label": y, "pred_good": y.copy(), "pred_other": y.copy()})
@@ -156,7 +164,7 @@ def test_best_accuracy_margin_inside_its_interval_is_not_a_win_over_the_baseline
     d2 = load_predictions(clear, positive_label=1)
     line2 = next(li for li in summary_text(d2, measures=classifier_measures(d2)).splitlines()
                  if "highest accuracy" in li)
-    assert "does not show" not in line2 and "points less" in line2
+    assert "does not show" not in line2 and "good beats the majority class" in line2
 
 
 def test_small_test_set_warning_in_percentage_points():
@@ -190,7 +198,7 @@ def test_interval_versus_holm_disagreement_is_explained():
     split = split[~split["reject"]]
     assert len(split)  # the example has such pairs (e.g. dlda30 vs coin)
     text = summary_text(data, measures=classifier_measures(data), pairwise=pw)
-    line = next(s for s in text.splitlines() if "excludes zero but Holm" in s)
+    line = next(s for s in text.splitlines() if "excludes zero, but not once the 10 comparisons" in s)
     for i, j in split["pair"]:
         assert f"{i} vs {j}" in line
 
@@ -208,7 +216,7 @@ def test_bootstrap_versus_mcnemar_disagreement_is_explained():
     boot = top_two_bootstrap(data, m, reps=2000, rng=1)
     assert boot.excludes_zero and not pw["reject"].iloc[0] and pw["verdict"].iloc[0].startswith("tie")
     text = summary_text(data, measures=m, pairwise=pw, bootstrap=boot)
-    assert "The F1 bootstrap and McNemar's test disagree on a vs b" in text
+    assert "It and the error-rate test disagree on this pair (only the bootstrap finds a difference)" in text
     assert "tie: the same number of errors" in text
 
 
@@ -356,7 +364,9 @@ def test_bootstrap_summary_does_not_round_a_partial_share_to_all_or_none():
                             reps=10_000, alpha=0.1).summary()
 
     s = summary(0.9968, 0.0012)  # 9,968 of 10,000 replicates: not "100%"
-    assert "100%" not in s and "stays ahead in over 99% of the resamples." in s
-    assert "stays ahead in 100% of the resamples." in summary(1.0, 0.0)
-    assert "stays ahead in 75% of the resamples and ties in 11%." in summary(0.75, 0.114)
+    assert "100%" not in s and "a's is the higher in over 99% of the 10,000 resamples (" in s
+    assert "a's is the higher in 100% of the 10,000 resamples (" in summary(1.0, 0.0)
+    assert "a's is the higher in 75% of the 10,000 resamples and ties in 11% (" in summary(0.75, 0.114)
     assert "and ties in under 1%" not in summary(0.99, 0.004)  # below half a percent the ties are left out
+    # worded as what they are: shares of resamples, not a probability that a is better
+    assert s.endswith("(shares of resamples, not the probability that a is better).")

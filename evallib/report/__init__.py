@@ -60,13 +60,16 @@ from .inputs import (
 from .runner import REPORT_NOTEBOOK, ReportExecutionError, ReportFiles, run_report
 from .sections import (
     ChanceCheck,
+    ClassScoreComparison,
     DataSummary,
     F1Comparison,
     FoldAnalysis,
     ScoreComparison,
     Skipped,
     adjusted_pvalues,
+    balanced_accuracy_comparison,
     chance_check,
+    class_score_comparison,
     classifier_measures,
     data_notes,
     fold_analysis,
@@ -74,6 +77,7 @@ from .sections import (
     omnibus_test,
     pairwise_comparison,
     per_class_tables,
+    relevance,
     score_comparison,
     score_warnings,
     summarise_data,
@@ -81,11 +85,16 @@ from .sections import (
 )
 from .text import (
     P_FLOOR,
+    format_balanced_pairs,
+    format_class_auc,
     format_measures,
     format_p,
     format_pairwise,
+    md,
     plot_pair_intervals,
+    report_tables,
     summary_text,
+    write_tables,
 )
 
 __all__ = [
@@ -116,6 +125,7 @@ __all__ = [
     "SCORE_PREFIX",
     "P_FLOOR",
     "format_p",
+    "md",
     "plot_pair_intervals",
     "adjusted_pvalues",
     "data_notes",
@@ -125,4 +135,12 @@ __all__ = [
     "omnibus_test",
     "per_class_tables",
     "score_comparison",
+    "balanced_accuracy_comparison",
+    "format_balanced_pairs",
+    "format_class_auc",
+    "ClassScoreComparison",
+    "class_score_comparison",
+    "relevance",
+    "report_tables",
+    "write_tables",
 ]

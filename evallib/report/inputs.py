@@ -75,6 +75,9 @@ class Predictions:
     predicted : dict ``{name: int array}`` per row, the predictions as indices into
         ``classes``.
     n_label_classes : how many of ``classes`` occur in the label column (the first ones).
+    class_scores : with more than two classes, dict ``{name: float array (rows x K)}`` of the
+        classifiers with a score column ``score_<name>_<class>`` for each of the label
+        column's ``K`` classes (in the order of ``label_classes``), else None.
     case_column : the case-id column used, ``""`` when each row is its own case.
     cases : numpy.ndarray of int per row, the row's case as an index ``0..n - 1`` into
         ``case_ids`` (None: row ``i`` is case ``i``).
@@ -101,6 +104,7 @@ class Predictions:
     truth: np.ndarray | None = None
     predicted: dict[str, np.ndarray] | None = None
     n_label_classes: int = 0
+    class_scores: dict[str, np.ndarray] | None = None
     case_column: str = ""
     cases: np.ndarray | None = None
     case_ids: np.ndarray | None = None
@@ -624,7 +628,9 @@ def load_predictions(
         encoding (UTF-8 with or without a byte-order mark, UTF-16, else Windows-1252);
         ``.xlsx`` workbooks (with openpyxl), ``.parquet`` (with pyarrow), ``.feather``,
         ``.json`` and ``.pkl`` files by the matching pandas reader. What was detected is
-        kept in ``read_note``.
+        kept in ``read_note``. With more than two classes a classifier's scores are one
+        column per class, ``<score_prefix><name>_<class>`` (e.g. predicted probabilities),
+        for every class of the label column.
     label_column : str, default "label"
         The column holding the true classes.
     positive_label : optional
@@ -781,6 +787,7 @@ def load_predictions(
     scores: dict[str, np.ndarray] = {}
     names: list[str] = []
     ignored: list[str] = []
+    class_cols: dict[str, dict[str, str]] = {}
     all_classes = classes
     for col in frame.columns:
         if col in roles:
@@ -793,7 +800,13 @@ def load_predictions(
                         f"The column {col!r} names no classifier; call it {prefix}<name>."
                     )
                 if prefix == score_prefix and classes.size > 2:
-                    ignored.append(col)
+                    model, cls = _model_and_class(name, classes)
+                    if model is None:
+                        ignored.append(col)
+                    else:
+                        class_cols.setdefault(model, {})[cls] = col
+                        if model not in names:
+                            names.append(model)
                     continue
                 if name not in names:
                     names.append(name)
@@ -805,9 +818,18 @@ def load_predictions(
                         labels[name] = predicted[name] == pos_code
                 else:
                     scores[name] = _check_score_column(values, col)
+    class_scores: dict[str, np.ndarray] = {}
+    for model, cols in class_cols.items():
+        if len(cols) < classes.size:
+            ignored.extend(cols.values())
+            if model not in predicted:
+                names.remove(model)
+            continue
+        class_scores[model] = np.column_stack([_check_score_column(frame[cols[c]], cols[c]) for c in classes])
     if ignored:
-        notes.append(f"With {classes.size} classes a single score column cannot say which class it is "
-                     f"for, so {_quote_list(ignored)} {'is' if len(ignored) == 1 else 'are'} not used.")
+        notes.append(f"With {classes.size} classes scores need one column per class, "
+                     f"{score_prefix}<name>_<class>, for every class; {_quote_list(ignored)} "
+                     f"{'is' if len(ignored) == 1 else 'are'} not used.")
     if all_classes.size > classes.size:
         extra = all_classes[classes.size:].tolist()
         notes.append(f"The predictions name {_plural_text(len(extra), 'class')} absent from the label column "
@@ -829,11 +851,22 @@ def load_predictions(
         labels=labels, scores=scores, folds=folds, fold_column=fold_column,
         classifiers=tuple(names), positive_from=positive_from, read_note=" ".join(notes),
         classes=tuple(str(c) for c in all_classes), truth=codes, predicted=predicted,
-        n_label_classes=int(classes.size), case_column=structure.case_column, cases=structure.cases,
+        n_label_classes=int(classes.size), class_scores=class_scores or None,
+        case_column=structure.case_column, cases=structure.cases,
         case_ids=structure.case_ids, repeat_column=structure.repeat_column,
         repeats=None if structure.repeats is None else structure.repeats,
         repeat_from=structure.repeat_from,
     )
+
+
+def _model_and_class(name: str, classes: np.ndarray) -> tuple[str | None, str]:
+    """``"knn_setosa"`` -> ``("knn", "setosa")``: the classifier and the class a K-class score
+    column is for (the longest class name that ends the name after an underscore)."""
+    found = [c for c in classes.tolist() if name.endswith("_" + c) and len(name) > len(c) + 1]
+    if not found:
+        return None, ""
+    cls = max(found, key=len)
+    return name[: -(len(cls) + 1)], cls
 
 
 def _plural_text(count: int, word: str) -> str:

@@ -57,6 +57,18 @@ FEW_DISCORDANT = 25
 
 
 # ------------------------------------------------------------------ rates and weights
+def skewed(data: Predictions) -> bool:
+    """True when the smallest class of the label column holds less than
+    :data:`~evallib.report.inputs.HEAVY_SKEW` times ``2/K`` of the cases: a fifth of its
+    share among ``K`` balanced classes (below 10% with two classes). Accuracy then mostly
+    measures the large classes, and balanced accuracy is the measure to lead with."""
+    from .inputs import HEAVY_SKEW
+
+    k = len(data.label_classes)
+    counts = np.bincount(data.case_truth, minlength=len(data.classes))[:k]
+    return bool(counts.min() / counts.sum() < HEAVY_SKEW * 2.0 / k)
+
+
 def row_weights(data: Predictions) -> np.ndarray:
     """Each row's weight, 1 / (its case's number of rows): every case weighs 1 in all."""
     if data.cases is None:
@@ -281,16 +293,81 @@ def rate_cochran_q(rates: pd.DataFrame, *, alpha: float):
 
 
 # ------------------------------------------------------------------ balanced accuracy
-def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> pd.DataFrame:
-    """The paired difference of balanced accuracy (average recall) for every pair, two classes.
+@dataclass(frozen=True)
+class Stratified:
+    """A balanced (class-averaged) mean of per-case values with its t interval.
 
-    Balanced accuracy is ``(TPR + TNR) / 2``. Two classifiers are compared on the same
-    cases: with ``d_i`` the difference of their per-case correctness rates, the difference
-    of balanced accuracies is ``(mean_P d + mean_N d) / 2`` over the ``P`` positive and
-    ``N`` negative cases; the two class means are independent, so its variance is
-    ``(s_P^2 / P + s_N^2 / N) / 4``, referred to t with Welch-Satterthwaite degrees of
-    freedom. Unlike McNemar's test, which counts every error alike, this weighs the two
-    classes equally, the comparison to read when one class is rare.
+    Attributes
+    ----------
+    estimate : the mean over the classes of each class's mean.
+    se, df : its standard error and Welch-Satterthwaite degrees of freedom.
+    statistic, pvalue : the t-test of 0 (two-sided).
+    low, high : the ``1 - alpha`` interval, clipped to ``bounds``.
+    """
+
+    estimate: float
+    se: float
+    df: float
+    statistic: float
+    pvalue: float
+    low: float
+    high: float
+
+
+def stratified_mean(values: np.ndarray, classes: np.ndarray, *, alpha: float,
+                    bounds: tuple[float, float] = (-1.0, 1.0)) -> Stratified:
+    """The mean over the ``K`` classes present of the class means of ``values`` (one per case).
+
+    For per-case correctness rates this is balanced accuracy (average recall); for the
+    per-case differences of two classifiers' rates it is the difference of their balanced
+    accuracies. The class means are independent, so the variance is ``sum_k s_k^2 / (n_k
+    K^2)`` (a class of one case contributes the largest variance of a [0, 1] value, 1/4 --
+    or 1 for a difference -- since its own cannot be estimated), referred to t with
+    Welch-Satterthwaite degrees of freedom.
+
+    References
+    ----------
+    K. H. Brodersen et al. (2010), ICPR, 3121-3124 (balanced accuracy); B. L. Welch (1947),
+    Biometrika 34, 28-35; F. E. Satterthwaite (1946), Biometrics Bulletin 2, 110-114.
+    """
+    values = np.asarray(values, dtype=float)
+    present = np.unique(classes)
+    k = present.size
+    means, parts, dfs = [], [], []
+    widest = 0.25 * (bounds[1] - bounds[0]) ** 2
+    for c in present:
+        v = values[classes == c]
+        means.append(v.mean())
+        s2 = v.var(ddof=1) if v.size > 1 else widest
+        parts.append(s2 / v.size / (k * k))
+        dfs.append(max(v.size - 1, 1))
+    est = float(np.mean(means))
+    var = float(np.sum(parts))
+    se = math.sqrt(var)
+    if se <= 1e-15:
+        se, df = 0.0, float(values.size - k)
+        t, p = (0.0, 1.0) if abs(est) <= 1e-15 else (math.copysign(math.inf, est), 0.0)
+        half = 0.0
+    else:
+        df = var * var / float(np.sum(np.square(parts) / np.asarray(dfs)))
+        t = est / se
+        p = float(2.0 * stats.t.sf(abs(t), df))
+        half = float(stats.t.isf(alpha / 2.0, df)) * se
+    return Stratified(estimate=est, se=se, df=float(df), statistic=float(t), pvalue=p,
+                      low=max(bounds[0], est - half), high=min(bounds[1], est + half))
+
+
+def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> pd.DataFrame:
+    """The paired difference of balanced accuracy (average recall) for every pair of classifiers.
+
+    Balanced accuracy is the mean of the per-class recalls, ``(TPR + TNR) / 2`` with two
+    classes. Two classifiers are compared on the same cases: with ``d_i`` the difference
+    of their per-case correctness rates, the difference of balanced accuracies is the
+    mean over classes of the class means of ``d`` (:func:`stratified_mean`); with two
+    classes its variance is ``(s_P^2 / P + s_N^2 / N) / 4``, referred to t with
+    Welch-Satterthwaite degrees of freedom. Unlike McNemar's test, which counts every
+    error alike, this weighs the classes equally, the comparison to read when one class is
+    rare.
 
     Returns
     -------
@@ -298,7 +375,7 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
         One row per pair ``a, b`` (file order): ``ba_a, ba_b, difference`` (``ba_a - ba_b``),
         ``se, df, statistic, pvalue, low, high`` and the adjusted columns of
         :func:`evallib.onetestset.scoring.delong_pairwise` (``pvalue_adj``, ``reject_adj``,
-        joint ``low_adj``/``high_adj``).
+        joint ``low_adj``/``high_adj``, each pair on its own df).
 
     References
     ----------
@@ -308,34 +385,21 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
 
     from ..onetestset.scoring import _adjust
 
-    y = data.case_y
+    truth = data.case_truth
     correct = {name: 1.0 - r for name, r in data.error_rates().items()}
-    P, N = int(y.sum()), int((~y).sum())
     rows = []
     for a, b in combinations(correct, 2):
-        d = correct[a] - correct[b]
-        dp, dn = d[y], d[~y]
-        diff = 0.5 * (dp.mean() + dn.mean())
-        v1, v2 = dp.var(ddof=1) / P / 4.0, dn.var(ddof=1) / N / 4.0
-        se = math.sqrt(v1 + v2)
-        if se <= 1e-15:
-            se, df = 0.0, float(P + N - 2)
-            t, p = (0.0, 1.0) if abs(diff) <= 1e-15 else (math.copysign(math.inf, diff), 0.0)
-        else:
-            df = (v1 + v2) ** 2 / (v1 * v1 / (P - 1) + v2 * v2 / (N - 1)) if v1 * v2 > 0 else float(
-                (P if v1 > 0 else N) - 1)
-            t = diff / se
-            p = float(2.0 * stats.t.sf(abs(t), df))
-        q = float(stats.t.isf(alpha / 2.0, df))
-        ba_a = 0.5 * (correct[a][y].mean() + correct[a][~y].mean())
-        ba_b = 0.5 * (correct[b][y].mean() + correct[b][~y].mean())
-        rows.append({"a": a, "b": b, "ba_a": ba_a, "ba_b": ba_b, "difference": diff, "se": se, "df": df,
-                     "statistic": t, "pvalue": p, "low": max(-1.0, diff - q * se),
-                     "high": min(1.0, diff + q * se), "alpha": alpha})
-    table = pd.DataFrame(rows)
-    df_min = float(table["df"].min()) if len(table) else 1.0
-    table = _adjust(table, alpha, adjust, lambda lv: float(stats.t.isf(lv / 2.0, df_min)))
-    table[["low_adj", "high_adj"]] = table[["low_adj", "high_adj"]].clip(-1.0, 1.0)
+        res = stratified_mean(correct[a] - correct[b], truth, alpha=alpha)
+        ba_a = stratified_mean(correct[a], truth, alpha=alpha, bounds=(0.0, 1.0)).estimate
+        ba_b = stratified_mean(correct[b], truth, alpha=alpha, bounds=(0.0, 1.0)).estimate
+        rows.append({"a": a, "b": b, "ba_a": ba_a, "ba_b": ba_b, "difference": res.estimate, "se": res.se,
+                     "df": res.df, "statistic": res.statistic, "pvalue": res.pvalue, "low": res.low,
+                     "high": res.high, "alpha": alpha})
+    table = _adjust(pd.DataFrame(rows), alpha, adjust, lambda lv: float(stats.norm.isf(lv / 2.0)))
+    joint = alpha if adjust == "none" else alpha / max(len(table), 1)
+    half = stats.t.isf(joint / 2.0, table["df"].to_numpy(dtype=float)) * table["se"].to_numpy(dtype=float)
+    table["low_adj"] = np.maximum(-1.0, table["difference"] - half)  # each pair on its own df
+    table["high_adj"] = np.minimum(1.0, table["difference"] + half)
     return table
 
 
@@ -363,26 +427,30 @@ def _weighted_placements(col: np.ndarray, pos: np.ndarray, w: np.ndarray) -> np.
     return out
 
 
-def case_placements(data: Predictions, score: np.ndarray) -> np.ndarray:
-    """Each case's placement value: the mean over its rows of the rows' weighted placements."""
+def case_placements(data: Predictions, score: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
+    """Each case's placement value: the mean over its rows of the rows' weighted placements
+    (``y``: the rows' membership of the class the score is for; default the positive class)."""
     w = row_weights(data)
-    v = _weighted_placements(np.asarray(score, dtype=float), data.y, w)
+    v = _weighted_placements(np.asarray(score, dtype=float), data.y if y is None else y, w)
     return data.per_case(v)
 
 
-def case_auc(data: Predictions, score: np.ndarray) -> float:
+def case_auc(data: Predictions, score: np.ndarray, y: np.ndarray | None = None) -> float:
     """The AUC with every case weighted 1: the mean placement of the positive cases."""
-    return float(case_placements(data, score)[data.case_y].mean())
+    case_y = data.case_y if y is None else (y if data.cases is None else y[data.first_row_of_case()])
+    return float(case_placements(data, score, y)[case_y].mean())
 
 
-def case_delong(data: Predictions):
+def case_delong(data: Predictions, y: np.ndarray | None = None, scores: dict | None = None):
     """DeLong's AUCs and covariance matrix of the score columns, cases as the unit.
 
     Each row's placement value is computed against the rows of the other class (rows
     weighted 1/(their case's rows)); a case's placement is the mean over its rows. The
     covariance is DeLong's ``S10/m + S01/n`` on the per-case placements, with ``m`` and
     ``n`` the positive and negative *cases* -- Obuchowski's (1997) clustered estimator for
-    clusters that each hold one class. Without repeats it is DeLong's covariance.
+    clusters that each hold one class. Without repeats it is DeLong's covariance. ``y`` (per
+    row) and ``scores`` (name -> per-row scores) default to the positive class and the file's
+    score columns; with more than two classes they give one class against the rest.
 
     Returns
     -------
@@ -390,9 +458,12 @@ def case_delong(data: Predictions):
     """
     from ..onetestset.scoring import DeLong
 
-    names = list(data.scores)
-    y = data.case_y
-    v = np.column_stack([case_placements(data, data.scores[name]) for name in names])
+    scores = data.scores if scores is None else scores
+    names = list(scores)
+    rows_y = data.y if y is None else y
+    case_y = rows_y if data.cases is None else rows_y[data.first_row_of_case()]
+    v = np.column_stack([case_placements(data, scores[name], rows_y) for name in names])
+    y = case_y
     v10, v01 = v[y], v[~y]
     m, n = int(y.sum()), int((~y).sum())
     cov = np.atleast_2d(np.cov(v10, rowvar=False)) / m + np.atleast_2d(np.cov(v01, rowvar=False)) / n
@@ -451,16 +522,19 @@ def _case_cells(data: Predictions, a: str, b: str):
 
 
 def _f_from_counts(tp: np.ndarray, support: np.ndarray, predicted: np.ndarray, positive: int | None,
-                   n_label: int) -> np.ndarray:
-    """F1 of class ``positive`` (0 when 0/0), or macro-F1 over the label classes with support
-    in the sample (a class absent from a resample has no F1 and is left out of its mean)."""
+                   n_label: int, observed: np.ndarray | None = None) -> np.ndarray:
+    """F1 of class ``positive`` (0 when 0/0), or macro-F1 over the ``n_label`` classes of the
+    label column, where a class with no case in the sample takes its F1 from ``observed``
+    (the test set's per-class F1; without it, the sample must hold every class)."""
     den = support + predicted
     if positive is not None:
         d = den[..., positive]
         return np.where(d > 0, 2.0 * tp[..., positive] / np.where(d > 0, d, 1.0), 0.0)
     present = support[..., :n_label] > 0
     f1 = np.where(present, 2.0 * tp[..., :n_label] / np.where(present, den[..., :n_label], 1.0), 0.0)
-    return f1.sum(axis=-1) / present.sum(axis=-1)
+    if observed is not None:
+        f1 = np.where(present, f1, observed)
+    return f1.mean(axis=-1)
 
 
 def bootstrap_f1(data: Predictions, a: str, b: str, *, reps: int, rng: np.random.Generator) -> BootstrapDifference:
@@ -473,11 +547,14 @@ def bootstrap_f1(data: Predictions, a: str, b: str, *, reps: int, rng: np.random
     Wong's bootstrap at a cost that does not grow with ``n``). Each replicate's counts give
     per-class TP, support and predictions, hence both measures.
 
-    Macro-F1 averages over the classes of the label column that occur in the sample: a
-    class absent from a resample (no true case drawn) has no F1 there and is left out of
-    that replicate's mean, as it would be left out of a test set without it. Scoring it 0
-    instead would pull every replicate below the estimate, and the interval could miss its
-    own estimate. A binary F1 of 0/0 (no positive case drawn and none predicted) is 0.
+    Macro-F1 averages over every class of the label column. A class with no case in a
+    resample (likely for classes of one or two cases) says nothing about that class, so it
+    keeps its test-set F1 in that replicate: the convention under which the replicates
+    scatter around the estimate. Scoring an absent class 0 (as a plain confusion-matrix
+    F1 with zero division set to 0 does) pulls every replicate below the estimate, and
+    leaving it out of the mean shifts the replicates towards the larger classes; with
+    hundreds of small classes either way the interval can miss its own estimate. A binary
+    F1 of 0/0 (no positive case drawn and none predicted) is 0.
     """
     from scipy import sparse
 
@@ -489,10 +566,18 @@ def bootstrap_f1(data: Predictions, a: str, b: str, *, reps: int, rng: np.random
     maps = [m.T.tocsr() for m in (onehot, sa, sa.multiply(onehot), sb, sb.multiply(onehot))]
     positive = None if data.multiclass else data.classes.index(data.positive)
 
+    def per_class(weights: np.ndarray) -> list[np.ndarray]:
+        return [np.asarray(m @ weights.T).T for m in maps]
+
+    support, pa, tpa, pb, tpb = per_class(counts)
+    observed = [None, None]
+    if positive is None:  # the test set's per-class F1, for classes a resample leaves out
+        observed = [2.0 * t[:n_label] / (support + p)[:n_label] for t, p in ((tpa, pa), (tpb, pb))]
+
     def measures(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        support, pa, tpa, pb, tpb = (np.asarray(m @ weights.T).T for m in maps)
-        return (_f_from_counts(tpa, support, pa, positive, n_label),
-                _f_from_counts(tpb, support, pb, positive, n_label))
+        support, pa, tpa, pb, tpb = per_class(weights)
+        return (_f_from_counts(tpa, support, pa, positive, n_label, observed[0]),
+                _f_from_counts(tpb, support, pb, positive, n_label, observed[1]))
 
     f_a, f_b = measures(counts)
     n = int(round(counts.sum()))

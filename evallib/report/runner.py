@@ -20,14 +20,107 @@ REPORT_NOTEBOOK: Path = report_notebook()
 # ----------------------------------------------------------------------- runner
 @dataclass(frozen=True)
 class ReportFiles:
-    """The files :func:`run_report` wrote: the HTML page and the executed notebook."""
+    """The files :func:`run_report` wrote: the HTML page, the executed notebook, and the folder
+    with every table as a CSV file (``<name>_tables`` beside the page)."""
 
     html: Path
     notebook: Path
+    tables: Path | None = None
 
 
 class ReportExecutionError(RuntimeError):
     """The report notebook failed; the message is the notebook's error in one sentence."""
+
+
+#: What executing and exporting the report notebook needs beyond evallib's own
+#: dependencies (import name: package name); ``pip install "evallib[notebooks]"`` installs them.
+NOTEBOOK_TOOLS = {"papermill": "papermill", "nbformat": "nbformat", "nbclient": "nbclient",
+                  "nbconvert": "nbconvert", "jupyter_client": "jupyter_client", "ipykernel": "ipykernel",
+                  "zmq": "pyzmq", "latex2mathml": "latex2mathml"}
+INSTALL_NOTEBOOK_TOOLS = 'pip install "evallib[notebooks]"'
+
+
+def missing_notebook_tools() -> list[str]:
+    """The packages of :data:`NOTEBOOK_TOOLS` that cannot be imported (by package name)."""
+    import importlib.util
+
+    missing = []
+    for module, package in NOTEBOOK_TOOLS.items():
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(package)
+    return missing
+
+
+def _check_notebook_tools() -> None:
+    missing = missing_notebook_tools()
+    if missing:
+        names = ", ".join(missing[:-1]) + (" and " if len(missing) > 1 else "") + missing[-1]
+        raise ReportExecutionError(
+            f"The report runs a notebook, and the notebook tools it needs are not installed ({names}); "
+            f"install them with: {INSTALL_NOTEBOOK_TOOLS}.")
+
+
+def _kernel_manager_class(folder: Path, started: list):
+    """:class:`evallib._kernel.PatientKernelManager` for one report run.
+
+    Its connection file (it holds the kernel's key) lives in ``folder``, which the runner
+    removes however the run ends -- not in the system's temporary folder, where
+    jupyter_client puts it by default and where an interrupted run would leave it. The
+    kernel's own log goes nowhere (its lines would follow the report's one-sentence error
+    on the terminal), and every manager is appended to ``started`` so that
+    :func:`_stop_kernels` can end a kernel that a Ctrl-C left starting up (it would write its
+    connection file again after the folder was removed).
+    """
+    import subprocess
+    import uuid
+
+    from traitlets import default
+
+    from .._kernel import PatientKernelManager
+
+    class ReportKernelManager(PatientKernelManager):
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            started.append(self)
+
+        @default("connection_file")
+        def _connection_file_default(self) -> str:
+            return str(folder / f"kernel-{uuid.uuid4()}.json")
+
+        async def start_kernel(self, **kw: Any) -> None:
+            kw.setdefault("stdout", subprocess.DEVNULL)
+            kw.setdefault("stderr", subprocess.DEVNULL)
+            await super().start_kernel(**kw)
+
+    return ReportKernelManager
+
+
+def _quiet_interrupted_loop() -> None:
+    """After Ctrl-C: the cell the interrupt cut short ends later with an error nobody reads,
+    and asyncio would log it (a page of traceback) after the one-sentence message; the event
+    loop papermill ran on is told to keep such leftovers to itself."""
+    try:
+        from jupyter_core.utils import ensure_event_loop
+
+        ensure_event_loop().set_exception_handler(lambda loop, context: None)
+    except Exception:  # noqa: BLE001 - without that loop there is nothing to quiet
+        pass
+
+
+def _stop_kernels(started: list) -> None:
+    """End the kernel processes of ``started`` that still run (after a failure or a Ctrl-C)."""
+    for km in started:
+        process = getattr(getattr(km, "provisioner", None), "process", None)
+        if process is not None and process.poll() is None:
+            process.kill()
+            try:
+                process.wait(timeout=10)
+            except Exception:  # noqa: BLE001 - nothing more can be done about it here
+                pass
 
 
 def _progress(enabled: bool, message: str) -> None:
@@ -129,6 +222,7 @@ def run_report(
     adjust: str = "holm",
     interval: str = "bonett_price",
     classifiers_tried: int | None = None,
+    min_difference: float | None = None,
     title: str | None = None,
     rng: Any = 0,
     progress: bool = True,
@@ -161,6 +255,10 @@ def run_report(
     classifiers_tried : int, optional
         Forman & Cohen's C, the number of classifiers tried before these were chosen;
         ``None`` = the number of classifiers in the file.
+    min_difference : float, optional
+        The smallest difference in accuracy (error rate, balanced accuracy) that matters, as
+        a proportion (0.02 = 2 percentage points); every interval of a difference is then
+        read against it.
     title : str, optional
         Report title; default "Classifier comparison: <file name>".
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
@@ -172,6 +270,11 @@ def run_report(
         Print the steps and papermill's progress bar.
     timeout : int
         Seconds allowed per notebook cell.
+
+    Every table of the report is also written as a CSV file into the folder
+    ``<name>_tables`` beside the page (full precision, one file per table, named after its
+    section: ``2_measures.csv``, ``3_pairs.csv``, ...); it replaces the folder of an earlier
+    run only when the whole report succeeded.
 
     Returns
     -------
@@ -194,6 +297,9 @@ def run_report(
                                                    "wald", "wald_cc", "qh"))
     if classifiers_tried is not None:
         classifiers_tried = check_count(classifiers_tried, "classifiers_tried", minimum=1)
+    from .sections import check_min_difference
+
+    min_difference = check_min_difference(min_difference)
     seed = sklearn_random_state(rng)
 
     _progress(progress, f"[1/3] checking {predictions}")
@@ -210,12 +316,12 @@ def run_report(
         predictions=str(pred_path), **roles,
         positive_label=None if positive_label is None else str(positive_label), sheet=sheet,
         alpha=alpha, adjust=adjust, interval=interval, classifiers_tried=classifiers_tried,
+        min_difference=min_difference,
         title=title or f"Classifier comparison: {pred_path.name}", seed=seed,
     )
+    _check_notebook_tools()
     import nbformat
     import papermill
-
-    from .._kernel import PatientKernelManager
 
     if not REPORT_NOTEBOOK.is_file():
         raise ReportExecutionError(
@@ -223,22 +329,33 @@ def run_report(
             "(a wheel ships it; an editable install reads the clone's notebooks/ folder)."
         )
     out_nb = out_html.with_suffix(".ipynb")
+    out_tables = out_html.with_name(out_html.stem + "_tables")
     created = _prepare_output(out_html, out_nb, str(output))
+    if out_tables.exists() and not out_tables.is_dir():
+        raise ReportInputError(
+            f"The tables folder {str(out_tables)!r} beside the report is a file; move it or choose another "
+            "name for the report (-o/--output).")
     tmp_dir = None
+    started: list = []
     moved: list[Path] = []
     try:
         tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
         tmp_nb = tmp_dir / out_nb.name
+        kernel_dir = tmp_dir / "kernel"
+        kernel_dir.mkdir(mode=0o700)
+        params["tables_dir"] = str(tmp_dir / "tables")
         _progress(progress, f"[2/3] running the report notebook ({len(data.classifiers)} classifiers, "
                             f"{data.n} test cases" + (f", {data.n_rows} rows" if data.repeated else "") + ")")
         try:
             papermill.execute_notebook(
                 str(REPORT_NOTEBOOK), str(tmp_nb), parameters=params, cwd=str(REPORT_NOTEBOOK.parent),
                 kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
-                log_output=False, kernel_manager_class=PatientKernelManager,
+                log_output=False, kernel_manager_class=_kernel_manager_class(kernel_dir, started),
             )
         except papermill.PapermillExecutionError as exc:
             message = (exc.evalue or exc.ename).strip().splitlines()[0]
+            if exc.ename == "KeyboardInterrupt":  # Ctrl-C reached the kernel first
+                raise KeyboardInterrupt from None
             if exc.ename == "ReportInputError":
                 raise ReportInputError(message) from None
             raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
@@ -264,19 +381,35 @@ def run_report(
         moved.append(out_nb)
         os.replace(tmp_html, out_html)
         moved.append(out_html)
+        if out_tables.is_dir():  # an earlier run's tables: into the folder that is removed below
+            os.replace(out_tables, tmp_dir / "earlier_tables")
+        os.replace(tmp_dir / "tables", out_tables)
+        moved.append(out_tables)
     except OSError as exc:
-        for path in moved:
-            path.unlink(missing_ok=True)
+        _remove(moved)
         raise ReportInputError(_os_sentence(exc, out_html.parent)) from None
+    except KeyboardInterrupt:
+        _remove(moved)
+        _quiet_interrupted_loop()
+        raise
     except BaseException:
-        for path in moved:
-            path.unlink(missing_ok=True)
+        _remove(moved)
         raise
     finally:
+        _stop_kernels(started)
         if tmp_dir is not None:
             shutil.rmtree(tmp_dir, ignore_errors=True)
         if created is not None and not any(created.iterdir()):
             _remove_created(created, out_html.parent)
-    _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
-    return ReportFiles(html=out_html, notebook=out_nb)
+    _progress(progress, f"done: {out_html} (executed notebook: {out_nb}; tables: {out_tables})")
+    return ReportFiles(html=out_html, notebook=out_nb, tables=out_tables)
+
+
+def _remove(paths: list[Path]) -> None:
+    """Remove what a failed run had already moved into place (files and the tables folder)."""
+    for path in paths:
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
 

@@ -19,12 +19,11 @@ from ..onetestset.nullbest import auc_normal_critical, best_over_thresholds
 from . import percase
 from .inputs import (
     FEW_MINORITY,
-    HEAVY_SKEW,
     SMALL_TEST_SET,
     Predictions,
     ReportInputError,
 )
-from .text import _interval_points, _p_text, _pct, _plural, format_p
+from .text import _distinct_digits, _interval_points, _matters_clause, _p_text, _pct, _plural, format_p
 
 
 @dataclass(frozen=True)
@@ -152,7 +151,7 @@ def summarise_data(data: Predictions) -> DataSummary:
             "be resolved."
         )
     share = minority / n
-    if share < HEAVY_SKEW * 2.0 / k:
+    if percase.skewed(data):
         smallest = "minority" if k == 2 else "smallest"
         warnings.append(
             f"heavy class skew: only {share:.1%} of the cases are in the {smallest} class, where "
@@ -167,7 +166,7 @@ def summarise_data(data: Predictions) -> DataSummary:
         )
     table = pd.DataFrame(
         {"labels": [c in (data.predicted or data.labels) for c in data.classifiers],
-         "scores": [c in data.scores for c in data.classifiers]},
+         "scores": [c in data.scores or c in (data.class_scores or {}) for c in data.classifiers]},
         index=pd.Index(list(data.classifiers), name="classifier"),
     )
     folds = _folds_per_repeat(data)
@@ -195,8 +194,9 @@ def data_notes(data: Predictions) -> tuple[str, ...]:
             "confident with the number of repeats.")
     if data.multiclass:
         notes.append(f"{len(data.label_classes)} classes: accuracy, balanced accuracy (average recall) and "
-                     "macro-F1 treat them alike; Forman & Cohen's test and the AUC, which need one "
-                     "positive class, are skipped.")
+                     "macro-F1 treat them alike; Forman & Cohen's test, which needs one positive class, is "
+                     "skipped" + ("; the scores are read per class, each class against the rest."
+                                 if data.class_scores else "."))
         return tuple(notes)
     why = f" ({data.positive_from})" if data.positive_from else ""
     notes.append(f"The positive class is {data.positive!r}{why}; precision, recall and F-measure "
@@ -310,6 +310,9 @@ def _multiclass_measures(data: Predictions, alpha: float) -> pd.DataFrame:
     wrong = data.wrong()
     rows = []
     for name in data.classifiers:
+        if name not in wrong:  # scores only
+            rows.append({"classifier": name})
+            continue
         m = percase.class_measures(percase.weighted_confusion(data, name))
         low, high = accuracy_interval_cases(data, ~wrong[name], alpha)
         rows.append({"classifier": name, "accuracy": m["accuracy"], "acc_low": low, "acc_high": high,
@@ -434,7 +437,7 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
     with variance ``(P + N + 1) / (12 P N)``) or when the best accuracy over all thresholds
     of the scores is below the accuracy of the classifier's own predicted labels (a
     threshold on the scores should reach at least that). A classifier is called out when
-    its accuracy is below the majority-class baseline's.
+    its accuracy is below the majority-class baseline's (all such classifiers in one sentence).
     """
     from scipy import stats
 
@@ -466,16 +469,59 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
                     f"against {acc:.3f}); check which class the scores are for.")
     base = measures.attrs.get("baseline")
     if base is not None:
-        for name, acc in measures["accuracy"].dropna().items():
-            if float(acc) < base["accuracy"] - 1e-12:
-                out.append(
-                    f"{name}'s accuracy {100 * float(acc):.1f}% is below the "
-                    f"{100 * base['accuracy']:.1f}% of the {base['name']} baseline, which "
-                    "predicts one class for every case.")
+        below = [(name, float(acc)) for name, acc in measures["accuracy"].dropna().items()
+                 if float(acc) < base["accuracy"] - 1e-12]
+        if below:
+            who = [f"{name} ({100 * acc:.1f}%)" for name, acc in below]
+            listed = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+            out.append(
+                f"The accuracy of {listed} is below the {100 * base['accuracy']:.1f}% of the "
+                f"{base['name']} baseline, which predicts one class for every case.")
         for name, auc in measures["AUC"].dropna().items():
             if float(auc) < 0.5 and not any(w.startswith(f"{name}'s scores") for w in out):
                 out.append(f"{name}'s AUC {float(auc):.3f} is below the 0.5 of random scores.")
     return tuple(out)
+
+
+# ------------------------------------------------------ the smallest difference that matters
+def check_min_difference(min_difference: Any) -> float | None:
+    """``None``, or the smallest difference that matters as a proportion in (0, 1) (0.02 = 2
+    percentage points of accuracy), else one sentence naming the option."""
+    from .._validate import check_real
+
+    if min_difference is None:
+        return None
+    try:
+        return check_real(min_difference, "min_difference", low=0.0, high=1.0, low_open=True, high_open=True,
+                          note="a proportion: 0.02 = 2 percentage points")
+    except (TypeError, ValueError) as exc:
+        raise ReportInputError(f"--min-difference ({exc}).") from None
+
+
+def relevance(low: float, high: float, delta: float | None) -> str:
+    """An interval read against the smallest difference that matters, ``delta``.
+
+    ``"matters"`` when the whole interval lies at or beyond ``delta`` from 0 (on one side),
+    ``"negligible"`` when it lies strictly inside ``(-delta, delta)`` (every difference the
+    data allow is too small to matter: an equivalence reading, as in two one-sided tests at
+    the interval's level), ``"undecided"`` otherwise, ``""`` without ``delta``.
+
+    References
+    ----------
+    D. J. Schuirmann (1987), A comparison of the two one-sided tests procedure and the power
+    approach for assessing the equivalence of average bioavailability, J. Pharmacokinet.
+    Biopharm. 15, 657-680 (an interval inside the margin shows equivalence).
+
+    >>> relevance(0.03, 0.05, 0.02), relevance(-0.01, 0.015, 0.02), relevance(-0.01, 0.03, 0.02)
+    ('matters', 'negligible', 'undecided')
+    """
+    if delta is None:
+        return ""
+    if low >= delta or high <= -delta:
+        return "matters"
+    if -delta < low and high < delta:
+        return "negligible"
+    return "undecided"
 
 
 # --------------------------------------------------------------------- section 3
@@ -525,7 +571,7 @@ INTERVAL_NAMES = {
 
 
 def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm",
-                        interval: str = "bonett_price"):
+                        interval: str = "bonett_price", min_difference: float | None = None):
     """Section 3: every pair of classifiers with labels, compared on their disagreements.
 
     For each pair ``(A, B)`` the cases fall into ``b`` (A does worse: errs where B does not)
@@ -547,7 +593,9 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     ``adjust="none"`` it is the unadjusted interval.
 
     Pairs are sorted by effect, the observed ``|difference in error rate|``, largest first
-    (ties: smaller p first). Every pair is a row (nothing is truncated).
+    (ties: smaller p first). Every pair is a row (nothing is truncated). With
+    ``min_difference`` (the smallest difference in error rate that matters, a proportion)
+    each interval is read against it (:func:`relevance`, column ``matters``).
 
     Returns
     -------
@@ -567,6 +615,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
     interval = check_choice(interval, "interval", tuple(INTERVAL_NAMES))
+    delta = check_min_difference(min_difference)
     rates = data.error_rates()
     if len(rates) < 2:
         return Skipped(
@@ -602,12 +651,47 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         else:
             verdicts.append("no clear difference")
     out["verdict"] = verdicts
+    out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(out["diff_low"], out["diff_high"])]
     method = INTERVAL_NAMES[interval] if binary else "paired t (per-case error rates)"
     out.attrs.update(alpha=alpha, adjust=adjust, n=data.n, interval=interval, method=method,
                      test="McNemar's mid-p test" if binary else "paired t-test on per-case error rates",
                      test_short="mid-p test" if binary else "paired t-test", level_adj=level_adj,
+                     min_difference=delta,
                      binary=binary, error_rates={name: float(r.mean()) for name, r in rates.items()})
     return out
+
+
+def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm",
+                                 min_difference: float | None = None):
+    """Section 3, beside McNemar's test: every pair's paired difference of balanced accuracy.
+
+    McNemar's test counts every error alike, so on a skewed file it mostly compares the
+    classifiers on the large class. Balanced accuracy (average recall, ``(TPR + TNR) /
+    2``) weighs both classes equally; its paired difference, stratified by class, is
+    :func:`evallib.report.percase.balanced_accuracy_pairs` (per-case correctness rates, so
+    repeats count once), adjusted for the number of pairs like section 3 and read against
+    ``min_difference`` when given (column ``matters``).
+
+    Returns
+    -------
+    pandas.DataFrame or Skipped
+        Skipped with more than two classes or fewer than two classifiers with predicted
+        labels.
+    """
+    from .._validate import check_choice
+
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    delta = check_min_difference(min_difference)
+    if data.multiclass:
+        return Skipped("with more than two classes the balanced accuracy of section 2 is compared through "
+                       "the pairs above; this table is for one positive class against the other.")
+    if len(data.labels) < 2:
+        return Skipped(f"only {len(data.labels)} classifier(s) with predicted labels; the comparison needs two.")
+    table = percase.balanced_accuracy_pairs(data, alpha=alpha, adjust=adjust)
+    table["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(table["low"], table["high"])]
+    table.attrs.update(alpha=alpha, adjust=adjust, min_difference=delta, n_pos=data.n_pos, n_neg=data.n_neg)
+    return table
 
 
 # --------------------------------------------------------------- the scores as results
@@ -681,17 +765,22 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     (:func:`evallib.report.percase.case_delong`, Obuchowski 1997); the losses are means
     over cases of each case's mean loss, and the paired t-test runs on those.
 
+    With more than two classes and a score column per class for a classifier
+    (``score_<name>_<class>``), :func:`class_score_comparison` instead.
+
     Returns
     -------
-    ScoreComparison or Skipped
+    ScoreComparison, ClassScoreComparison or Skipped
         Skipped without score columns.
     """
     from ..onetestset.scoring import auc_table, delong_pairwise, loss_pairwise, loss_table
 
     alpha = check_alpha(alpha)
+    if data.multiclass and data.class_scores:
+        return class_score_comparison(data, alpha=alpha, adjust=adjust)
     if data.multiclass:
-        return Skipped(f"the AUC, Brier score and log-loss need one positive class; with {len(data.classes)} "
-                       "classes there is none.")
+        return Skipped(f"with {len(data.label_classes)} classes scores need one column per class "
+                       "(score_<name>_<class>), and the file has none.")
     if not data.scores:
         return Skipped("the file has no score columns, so there are no rankings to compare.")
     scores = dict(data.scores)
@@ -710,6 +799,155 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     notes = [n + "." for n in losses["note"] if n]
     return ScoreComparison(auc=auc, auc_pairs=pairs, losses=losses, loss_pairs=loss_pairs,
                            notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive)
+
+
+@dataclass(frozen=True)
+class ClassScoreComparison:
+    """K-class scores (a column per class): one-vs-rest AUCs and multi-class Brier score and log-loss.
+
+    Attributes
+    ----------
+    auc : DataFrame, one row per classifier and class: ``name, class, estimate, se, low, high``
+        (the AUC of that class's column against all other classes, DeLong's interval on the
+        cases), ``n_pos, n_neg``.
+    macro_auc : Series by classifier, the mean of its one-vs-rest AUCs over the classes
+        (scikit-learn's ``roc_auc_score(..., multi_class="ovr", average="macro")``).
+    losses : DataFrame in the layout of :func:`evallib.onetestset.scoring.loss_table`: the
+        multi-class Brier score ``mean_i sum_k (p_ik - [y_i = k])^2`` and log-loss ``mean_i -log
+        p_i,y_i`` (probabilities clipped at ``eps``), where the columns are probabilities
+        (in [0, 1], summing to 1 per row).
+    loss_pairs : the paired t-test on the per-case Brier scores of every pair of
+        probabilistic classifiers (:func:`evallib.onetestset.scoring.loss_pairwise`'s layout), or None.
+    notes : sentences (scores that are not probabilities, classes too small for an interval).
+    alpha, adjust : the settings.
+    """
+
+    auc: pd.DataFrame
+    macro_auc: pd.Series
+    losses: pd.DataFrame
+    loss_pairs: pd.DataFrame | None
+    notes: tuple[str, ...]
+    alpha: float
+    adjust: str
+
+    def summary(self) -> str:
+        """One sentence for the summary."""
+        order = self.macro_auc.sort_values(ascending=False, kind="stable")
+        k = int(self.auc["class"].nunique())
+        out = (f"By one-vs-rest AUC averaged over the {k} classes, **{order.index[0]}** leads with "
+               f"{order.iloc[0]:.3f}" + (f" ({order.index[1]}: {order.iloc[1]:.3f})" if len(order) > 1 else "")
+               + "; random scores give 0.5")
+        probs = self.losses[self.losses["is_probability"]]
+        if len(probs):
+            best = probs.sort_values("brier", kind="stable").iloc[0]
+            out += (f". As probabilities, {best['name']} has the lowest multi-class Brier score, "
+                    f"{best['brier']:.4f} (lower is better)")
+            if self.loss_pairs is not None and len(probs) > 1:
+                second = probs.sort_values("brier", kind="stable").iloc[1]
+                lp = self.loss_pairs
+                pair = {best["name"], second["name"]}
+                r = lp[[{a, b} == pair for a, b in zip(lp["a"], lp["b"])]].iloc[0]
+                sign = -1.0 if r["a"] == best["name"] else 1.0  # difference is a - b: best's advantage
+                lo, hi = sorted((sign * r["low"], sign * r["high"]))
+                adj = {"holm": "Holm-adjusted ", "bonferroni": "Bonferroni-adjusted "}.get(self.adjust, "")
+                out += (f", {sign * r['difference']:.4f} below {second['name']}'s ({_level_text(self.alpha)} interval "
+                        f"{lo:+.4f} to {hi:+.4f}, paired t-test {adj}{format_p(r['pvalue_adj'])})")
+        return out + "."
+
+
+def _level_text(alpha: float) -> str:
+    return f"{100 * (1 - alpha):g}%"
+
+
+def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
+    """K classes with a score column per class: one-vs-rest AUCs, multi-class Brier score and log-loss.
+
+    For each classifier and class ``k``, the AUC of column ``k`` for class ``k`` against all
+    the others, with DeLong's interval computed on the cases
+    (:func:`evallib.report.percase.case_delong`; a class with fewer than two cases, or with
+    fewer than two others, gets no interval); their unweighted mean over the classes is the
+    macro one-vs-rest AUC (Fawcett's class-reference AUC, averaged as scikit-learn's
+    ``multi_class="ovr", average="macro"``).
+    Where the columns are probabilities (every value in [0, 1], each row summing to 1
+    within 1e-3), the multi-class Brier score (Brier 1950: the sum over classes of the
+    squared difference to the 0/1 outcome) and the log-loss (the probability of the true
+    class clipped at ``eps``, as scikit-learn does) are the means over cases of each case's
+    mean loss, and every pair is compared by the paired t-test on the per-case Brier
+    scores, with ``adjust`` over the pairs.
+
+    Returns
+    -------
+    ClassScoreComparison or Skipped
+
+    References
+    ----------
+    G. W. Brier (1950), Monthly Weather Review 78, 1-3; T. Fawcett (2006), An introduction to ROC
+    analysis, Pattern Recognition Letters 27, 861-874, section 10 (one class against the rest);
+    DeLong, DeLong & Clarke-Pearson (1988).
+    """
+    from dataclasses import fields
+    from itertools import combinations
+
+    from scipy import stats
+
+    from ..onetestset.scoring import LOG_LOSS_EPS, LossComparison, _adjust, _paired_t
+
+    alpha = check_alpha(alpha)
+    if not data.multiclass or not data.class_scores:
+        return Skipped("the file has no score columns per class (score_<name>_<class>).")
+    classes = data.label_classes
+    k = len(classes)
+    z = float(stats.norm.isf(alpha / 2.0))
+    rows, notes = [], []
+    case_truth = data.case_truth
+    for c, cls in enumerate(classes):
+        y_rows = data.truth == c
+        n_pos = int(np.count_nonzero(case_truth == c))
+        n_neg = data.n - n_pos
+        cols = {name: m[:, c] for name, m in data.class_scores.items()}
+        if n_pos >= 2 and n_neg >= 2:
+            fit = percase.case_delong(data, y_rows, cols)
+            for name, est, se in zip(fit.names, fit.auc, fit.se):
+                rows.append({"name": name, "class": cls, "estimate": float(est), "se": float(se),
+                             "low": max(0.0, est - z * se), "high": min(1.0, est + z * se),
+                             "n_pos": n_pos, "n_neg": n_neg})
+        else:
+            for name, col in cols.items():
+                rows.append({"name": name, "class": cls, "estimate": percase.case_auc(data, col, y_rows),
+                             "se": float("nan"), "low": float("nan"), "high": float("nan"),
+                             "n_pos": n_pos, "n_neg": n_neg})
+    small = [cls for c, cls in enumerate(classes) if not 2 <= np.count_nonzero(case_truth == c) <= data.n - 2]
+    if small:
+        notes.append(f"{len(small)} class(es) with fewer than two cases get an AUC but no interval.")
+    auc = pd.DataFrame(rows)
+    macro = auc.groupby("name", sort=False)["estimate"].mean()
+    loss_rows, brier = [], {}
+    onehot = np.eye(len(data.classes))[data.truth][:, :k]
+    for name, m in data.class_scores.items():
+        ok = bool(np.all((m >= 0) & (m <= 1)) and np.allclose(m.sum(axis=1), 1.0, atol=1e-3))
+        row = {"name": name, "is_probability": ok, "brier": float("nan"), "log_loss": float("nan"),
+               "n_clipped": 0, "note": ""}
+        if ok:
+            b = data.per_case(((m - onehot) ** 2).sum(axis=1))
+            p_true = m[np.arange(m.shape[0]), data.truth]  # the truth is always a label-column class
+            q = np.clip(p_true, LOG_LOSS_EPS, 1.0)
+            brier[name] = b
+            row.update(brier=float(b.mean()), log_loss=float(data.per_case(-np.log(q)).mean()),
+                       n_clipped=int(np.count_nonzero(p_true < LOG_LOSS_EPS)))
+        else:
+            row["note"] = (f"{name}'s class scores are not probabilities (values outside [0, 1], or rows not "
+                           "summing to 1), so it gets no Brier score or log-loss")
+            notes.append(row["note"] + ".")
+        loss_rows.append(row)
+    losses = pd.DataFrame(loss_rows)
+    loss_pairs = None
+    if len(brier) > 1:
+        pairs = [_paired_t(a, b, "brier", brier[a], brier[b], alpha).__dict__ for a, b in combinations(brier, 2)]
+        table = pd.DataFrame(pairs, columns=[f.name for f in fields(LossComparison)])
+        df = max(data.n - 1, 1)
+        loss_pairs = _adjust(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+    return ClassScoreComparison(auc=auc, macro_auc=macro, losses=losses, loss_pairs=loss_pairs,
+                                notes=tuple(notes), alpha=alpha, adjust=adjust)
 
 
 def _case_losses(data: Predictions, alpha: float, adjust: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
@@ -801,6 +1039,23 @@ class ChanceCheck:
                 f"and {_plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): "
                 + "; ".join(parts) + ".")
         return " ".join([text, *self.notes])
+
+    def headline(self) -> str:
+        """One sentence for the report's summary: the verdicts, with the AUC (an honest figure)
+        but without the best-threshold accuracy and F1, which are optimistic (the threshold
+        is chosen on the test set) and stay in their section."""
+        said = []
+        for metric, r in self.table.iterrows():
+            verdict = "beats chance" if r["beats_chance"] else "does not beat chance"
+            if metric == "AUC":
+                said.append(f"the best AUC ({r['winner']}'s, {r['value']:.3f}) {verdict} ({format_p(r['p'])})")
+            else:
+                measure = metric[5:] if metric.startswith("best ") else metric
+                how = (" at the best threshold of its scores (an optimistic figure, in section 5)"
+                       if str(r["from"]).startswith("best") else " at its own threshold")
+                said.append(f"the best {measure}, {r['winner']}'s{how}, {verdict} ({format_p(r['p'])})")
+        return (f"Against the best of C = {self.C} random classifiers (Forman & Cohen, alpha = {self.alpha:g}): "
+                + "; ".join(said) + "." + "".join(f" {n}" for n in self.notes))
 
 
 def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried: int | None = None,
@@ -906,9 +1161,10 @@ class F1Comparison:
     difference : ``f1_best - f1_second`` (>= 0).
     low, high : the ``1 - alpha`` percentile interval of the bootstrap replicates of the
         difference.
-    share_best_better : share of replicates in which ``best`` keeps the higher F1 (Keller,
-        Bengio & Wong's "confidence" in the observed winner, eq. 13).
-    share_tied : share of replicates in which the two F1 are equal.
+    share_best_better : share of the bootstrap resamples in which ``best`` has the higher F1
+        (Keller, Bengio & Wong's "confidence" in the observed winner, eq. 13): a description of
+        the resampling, not the probability that ``best`` is the better classifier.
+    share_tied : share of resamples in which the two F1 are equal.
     reps, alpha : the bootstrap's settings.
     """
 
@@ -940,14 +1196,15 @@ class F1Comparison:
         level = f"{100 * (1 - self.alpha):g}%"
         verdict = ("the interval excludes 0: the bootstrap calls the difference real"
                    if self.excludes_zero else "the interval includes 0: no clear difference")
+        d = _distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
         return (
             f"{self.measure} of {self.best}: {self.f1_best:.3f}; {self.measure} of {self.second}: "
             f"{self.f1_second:.3f}\n"
-            f"difference {self.difference:+.3f}, {level} bootstrap interval "
-            f"[{self.low:+.3f}, {self.high:+.3f}] ({self.reps} replicates)\n"
-            f"{self.best} keeps the higher {self.measure} in {self.share_best_better:.1%} of the replicates "
-            f"(the two tie in {self.share_tied:.1%}); "
-            f"{verdict}"
+            f"difference {self.difference:+.{d}f}, {level} bootstrap interval "
+            f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.reps:,} resamples of the test cases)\n"
+            f"in {self.share_best_better:.1%} of the resamples {self.best}'s {self.measure} is the higher "
+            f"(in {self.share_tied:.1%} the two tie): a share of resamples, not the probability that "
+            f"{self.best} is the better classifier; {verdict}"
         )
 
     def summary(self) -> str:
@@ -959,13 +1216,15 @@ class F1Comparison:
                 f"By {by} {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
                 "every bootstrap resample: the cases where their predictions differ do not change the "
                 "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
+        d = _distinct_digits(self.low, self.high, 3)
         return (
             f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
-            f"({self.f1_second:.3f}): a difference of {self.difference:.3f} with {level} bootstrap "
-            f"interval {self.low:+.3f} to {self.high:+.3f}"
+            f"({self.f1_second:.3f}): a difference of {self.difference:.{d}f} with {level} bootstrap "
+            f"interval {self.low:+.{d}f} to {self.high:+.{d}f}"
             + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
-            + f"; {self.best} stays ahead in {_share(self.share_best_better)} of the resamples"
-            + (f" and ties in {_share(self.share_tied)}." if self.share_tied >= 0.005 else ".")
+            + f"; {self.best}'s is the higher in {_share(self.share_best_better)} of the {self.reps:,} resamples"
+            + (f" and ties in {_share(self.share_tied)}" if self.share_tied >= 0.005 else "")
+            + f" (shares of resamples, not the probability that {self.best} is better)."
         )
 
 
@@ -989,9 +1248,9 @@ def top_two_bootstrap(
     :func:`evallib.report.percase.bootstrap_f1` (Keller, Bengio & Wong, eqs. 12-14): test
     cases are resampled with replacement, each keeping its true class and all its
     predictions by both classifiers, and the percentile interval of ``F_best - F_second`` is
-    reported. Macro-F1 averages, in each resample, over the classes that occur in it (a
-    class absent from a resample has no F1 there); so the replicates scatter around the
-    estimate instead of below it.
+    reported. Macro-F1 averages over every class of the label column; a class that a
+    resample leaves out (it holds none of its cases) keeps its test-set F1 in that
+    resample, so the replicates scatter around the estimate instead of below it.
 
     Returns
     -------
@@ -1053,6 +1312,8 @@ class FoldAnalysis:
         ``best`` against ``second`` when every repeat has two folds, else None.
     alpaydin : :class:`evallib.resampling.cvtests.CombinedFTestResult`, Alpaydin's combined
         5x2cv F test, likewise.
+    min_difference, matters : the smallest difference that matters and how the t-test's
+        interval reads against it (:func:`relevance`; ``""`` without one).
     """
 
     per_fold: pd.DataFrame
@@ -1068,6 +1329,8 @@ class FoldAnalysis:
     n_repeats: int = 1
     dietterich: Any = None
     alpaydin: Any = None
+    min_difference: float | None = None
+    matters: str = ""
 
     @property
     def folds_text(self) -> str:
@@ -1115,7 +1378,7 @@ class FoldAnalysis:
                       "and no p-value can be read from it")
         else:
             spread = (f"{level} interval {_interval_points(lo, hi)}, corrected resampled t-test "
-                      f"{format_p(self.ttest.pvalue)}")
+                      f"{format_p(self.ttest.pvalue)}{_matters_clause(lo, hi, self.min_difference)}")
         if self.dietterich is not None:
             spread += (f"; Dietterich's {self.n_repeats}x2cv t-test {format_p(self.dietterich.pvalue)}, "
                        f"Alpaydin's F test {format_p(self.alpaydin.pvalue)}")
@@ -1127,7 +1390,7 @@ class FoldAnalysis:
         )
 
 
-def fold_analysis(data: Predictions, *, alpha: float = 0.05):
+def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: float | None = None):
     """Section 6: per-fold accuracy, the corrected resampled t-test, Friedman and the CD.
 
     For each fold (with repeats: each fold of each repeat), the accuracy of every
@@ -1147,7 +1410,8 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
 
     Folds of one data set are not independent data sets: they share training cases,
     which is why the t-test is corrected; Friedman's test and the critical difference
-    have no such correction and read as descriptive here.
+    have no such correction and read as descriptive here. With ``min_difference`` the
+    t-test's interval is read against it (:func:`relevance`, ``FoldAnalysis.matters``).
 
     Returns
     -------
@@ -1165,6 +1429,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
     from ..resampling.cvtests import combined_5x2cv_ftest, corrected_resampled_ttest, dietterich_5x2cv
 
     alpha = check_alpha(alpha)
+    delta = check_min_difference(min_difference)
     if data.folds is None:
         return Skipped(f"the file has no fold column ({data.fold_column!r}), so its rows are one "
                        "test set, not cross-validation folds.")
@@ -1208,4 +1473,5 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05):
     return FoldAnalysis(per_fold=per_fold, fold_sizes=sizes, best=str(best), second=str(second),
                         ttest=test, test_train_ratio=ratio, interval=test.interval(alpha), friedman=fr,
                         cd=cd, alpha=alpha, n_repeats=data.n_repeats if repeated else 1,
-                        dietterich=dietterich, alpaydin=alpaydin)
+                        dietterich=dietterich, alpaydin=alpaydin, min_difference=delta,
+                        matters=relevance(*test.interval(alpha), delta))

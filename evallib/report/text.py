@@ -4,11 +4,13 @@ the plain-language summary (effect sizes and intervals first, p-values second)."
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from . import percase
 from .inputs import SMALL_TEST_SET, Predictions
 
 #: p-values below this are printed as ``p < 1e-15``: double precision resolves a tail
@@ -31,6 +33,33 @@ def _p_text(p: float, floor: float = P_FLOOR) -> str:
     return f"= {p:.2g}"
 
 
+def md(text: Any) -> str:
+    r"""Text from the user's file or options, safe to put into Markdown (and so into the HTML page).
+
+    The page renders Markdown, which passes raw HTML through: a title ``<script>...`` would
+    run. Here ``<`` that could open a tag becomes ``&lt;``, ``&`` that could start an entity
+    becomes ``&amp;``, and the characters Markdown reads as markup (emphasis, code, links,
+    maths, strike-through, a backslash, an underscore at a word boundary) are
+    backslash-escaped, so the text shows as written.
+
+    >>> md("<script>alert(1)</script> Q3")
+    '&lt;script>alert(1)&lt;/script> Q3'
+    >>> print(md("a*b* [x](y) $5 _c_ snake_case"))
+    a\*b\* \[x\](y) \$5 \_c\_ snake_case
+    """
+    s = str(text)
+    s = re.sub(r"&(?=#?[A-Za-z0-9]+;)", "&amp;", s)
+    s = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", s)
+    s = re.sub(r"([\\`*\[\]$~])", r"\\\1", s)
+    return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", r"\\_", s)
+
+
+def md_bold(text: str) -> str:
+    """Report prose whose only markup is ``**bold**``, with everything else escaped by :func:`md`
+    (the names and classes it quotes come from the user's file)."""
+    return "**".join(md(part) for part in text.split("**"))
+
+
 def format_p(p: float, floor: float = P_FLOOR) -> str:
     """A p-value as text, ``"p = 0.034"`` or ``"p < 1e-15"``."""
     return "p " + _p_text(p, floor)
@@ -42,9 +71,11 @@ def _distinct_digits(lo: float, hi: float, digits: int, *, scale: float = 1.0, m
 
     >>> _distinct_digits(0.0011, 0.0014, 1, scale=100), _distinct_digits(0.2, 0.5, 1, scale=100)
     (2, 1)
+    >>> _distinct_digits(-0.0000028, 0.0000028, 1, scale=100)  # not "-0.0 to 0.0"
+    4
     """
     d = digits
-    while d < most and f"{scale * lo + 0.0:.{d}f}" == f"{scale * hi + 0.0:.{d}f}":
+    while d < most and float(f"{scale * lo:.{d}f}") == float(f"{scale * hi:.{d}f}"):  # -0.0 == 0.0
         d += 1
     return d
 
@@ -129,7 +160,70 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
                                 for b, c, few in zip(table["b"], table["c"], table["few"])],
         "verdict": list(table["verdict"]),
     })
+    delta = table.attrs.get("min_difference")
+    if delta is not None:
+        out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
     out.index = pd.Index([f"{i} vs {j}" for i, j in table["pair"]], name="pair A vs B")
+    return out
+
+
+#: How an interval reads against the smallest difference that matters, in the tables.
+RELEVANCE_TEXT = {"matters": "matters (whole interval beyond)", "negligible": "too small to matter",
+                  "undecided": "cannot tell", "": ""}
+
+
+def _relevance_header(delta: float) -> str:
+    return f"against +/-{100 * delta:g} points"
+
+
+def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`evallib.report.sections.balanced_accuracy_comparison` as text, indexed ``"A vs B"``:
+    both balanced accuracies, their difference A - B in percentage points with its interval and
+    joint (Bonferroni) interval, the adjusted p-value, the verdict and, with a smallest
+    difference that matters, how the interval reads against it."""
+    alpha = table.attrs.get("alpha", 0.05)
+    adjust = table.attrs.get("adjust", "holm")
+    level = f"{100 * (1 - alpha):g}%"
+    adj_name = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
+    joint = "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
+    verdicts = [("no clear difference" if not rej else f"{a if d > 0 else b} higher")
+                for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"])]
+    out = pd.DataFrame({
+        "balanced accuracy A": [f"{v:.3f}" for v in table["ba_a"]],
+        "balanced accuracy B": [f"{v:.3f}" for v in table["ba_b"]],
+        "A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["difference"]],
+        f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["low"], table["high"])],
+        joint: [_interval_text(lo, hi) for lo, hi in zip(table["low_adj"], table["high_adj"])],
+        f"{adj_name} p": [_p_text(p).lstrip("= ") if p >= P_FLOOR else _p_text(p) for p in table["pvalue_adj"]],
+        "verdict": verdicts,
+    })
+    delta = table.attrs.get("min_difference")
+    if delta is not None:
+        out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
+    out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair A vs B")
+    return out
+
+
+def format_class_auc(result: Any) -> pd.DataFrame:
+    """A :class:`evallib.report.sections.ClassScoreComparison`'s one-vs-rest AUCs as text: one row
+    per class and a last row with each classifier's macro average, one column per classifier,
+    each AUC with its DeLong interval (``"-"`` where a class is too small for one)."""
+    t = result.auc
+    level = f"{100 * (1 - result.alpha):g}%"
+    cells = {}
+
+    def cell(e: float, lo: float, hi: float) -> str:
+        if math.isnan(lo):
+            return f"{e:.3f} (too few cases for an interval)"
+        if lo == hi:  # AUC 0 or 1: every placement equal, DeLong's variance 0
+            return f"{e:.3f} (perfect {'separation' if e == 1 else 'reversal'}: no interval)"
+        return f"{e:.3f} {_bounds(lo, hi)}"
+
+    for name, part in t.groupby("name", sort=False):
+        cells[name] = [cell(e, lo, hi) for e, lo, hi in zip(part["estimate"], part["low"], part["high"])]
+        cells[name].append(f"{result.macro_auc[name]:.3f}")
+    classes = list(dict.fromkeys(t["class"]))
+    out = pd.DataFrame(cells, index=pd.Index(classes + ["macro average"], name=f"class (AUC, {level} interval)"))
     return out
 
 
@@ -200,6 +294,214 @@ def _advantage(row, a: str) -> tuple[float, float, float]:
     return row["diff"], row["diff_low"], row["diff_high"]
 
 
+def _gap_points(value: float, lo: float, hi: float) -> tuple[str, str]:
+    """A difference and its interval in percentage points, with the same (enough) decimals."""
+    d = _distinct_digits(lo, hi, 1, scale=100.0) if lo != hi else 1
+    return f"{100 * value + 0.0:.{d}f}", f"{100 * lo + 0.0:.{d}f} to {100 * hi + 0.0:.{d}f}"
+
+
+def _matters_clause(lo: float, hi: float, delta: float | None) -> str:
+    """How a difference's interval reads against the smallest difference that matters."""
+    if delta is None:
+        return ""
+    from .sections import relevance
+
+    points = f"{100 * delta:g} points"
+    return {"matters": f"; the whole interval lies beyond the {points} that matter",
+            "negligible": f"; the whole interval lies within +/-{points}: too small to matter",
+            "undecided": f"; the interval reaches past +/-{points}, so whether the difference matters is open",
+            }[relevance(lo, hi, delta)]
+
+
+def _level(alpha: float) -> str:
+    return f"{100 * (1 - alpha):g}%"
+
+
+def _design_words(data: Predictions) -> str:
+    if not data.repeated:
+        return f"on {data.n:,} test cases"
+    per = data.predictions_per_case()
+    times = f"{int(per[0])} times" if per.min() == per.max() else f"{int(per.min())} to {int(per.max())} times"
+    return f"on {data.n:,} test cases, each predicted {times}"
+
+
+def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delta: float | None) -> str | None:
+    """Question 1: how good is the best classifier, by the honest measure, and does it beat the
+    majority class? Balanced accuracy leads on a skewed file, accuracy otherwise; the
+    comparison with always predicting the majority class is paired on the same cases."""
+    lab = measures.dropna(subset=["accuracy"])
+    base = measures.attrs.get("baseline")
+    if not len(lab) or base is None:
+        return None
+    level = _level(alpha)
+    skewed = percase.skewed(data)
+    key = "avg_recall" if skewed else "accuracy"
+    measure = "balanced accuracy (average recall)" if skewed else "accuracy"
+    values = lab[key].astype(float)
+    top = values.max()
+    leaders = [n for n, v in values.items() if v == top]
+    leader = leaders[0]
+    correct = 1.0 - data.error_rates()[leader]
+    base_correct = (data.case_truth == base["code"]).astype(float)
+    truth = data.case_truth
+    if skewed:
+        own = percase.stratified_mean(correct, truth, alpha=alpha, bounds=(0.0, 1.0))
+        lo, hi = own.low, own.high
+        diff = percase.stratified_mean(correct - base_correct, truth, alpha=alpha)
+        gap, g_lo, g_hi, p = diff.estimate, diff.low, diff.high, diff.pvalue
+        test = "stratified paired t-test"
+        base_value = base["avg_recall"]
+    else:
+        lo, hi = float(lab.at[leader, "acc_low"]), float(lab.at[leader, "acc_high"])
+        err = 1.0 - correct
+        pair = percase.paired_error_difference(1.0 - base_correct, err, alpha=alpha, binary=percase.is_binary(err),
+                                               interval="bonett_price", interval_name="Bonett-Price")
+        gap, g_lo, g_hi, p = pair.diff, pair.low, pair.high, pair.p
+        test = "McNemar's mid-p test" if pair.test.startswith("McNemar") else "paired t-test over cases"
+        base_value = base["accuracy"]
+    who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
+           f"**{_names(leaders)}** tie for the highest {measure}")
+    of = "" if len(leaders) == 1 else f" of {leader}"
+    g, g_int = _gap_points(gap, g_lo, g_hi)
+    if g_lo > 0:
+        verdict = f"{leader} beats the majority class"
+    elif g_hi < 0:
+        verdict = f"{leader} does worse than the majority class"
+    else:
+        verdict = f"this test set does not show that {leader} beats the majority class"
+    if skewed and not data.multiclass:
+        acc = float(lab.at[leader, "accuracy"])
+        extra = (f" (its accuracy, {_pct(acc)}%, would flatter it: the majority class alone scores "
+                 f"{_pct(base['accuracy'])}%)")
+    else:
+        extra = ""
+    return (f"{who}: {_pct(top)}% ({level} interval{of} {_interval_points(lo, hi)}%) {_design_words(data)}{extra}. "
+            f"Always predicting the majority class scores {_pct(base_value)}%; paired on the same cases "
+            f"{leader} is {g} points {'ahead' if gap >= 0 else 'behind'} ({level} interval {g_int} points, "
+            f"{test} {format_p(p)}): {verdict}{_matters_clause(g_lo, g_hi, delta)}.")
+
+
+def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
+    """Question 2: do the classifiers differ at all, and which pairs do?"""
+    if not isinstance(pairwise, pd.DataFrame) or not len(pairwise):
+        return None
+    level = _level(alpha)
+    m = len(pairwise)
+    adj = pairwise.attrs.get("adjust", "holm")
+    adj_name = {"holm": "Holm", "bonferroni": "Bonferroni"}.get(adj)
+    parts = []
+    if omnibus is not None and hasattr(omnibus, "pvalue"):
+        verdict = ("their accuracies differ" if omnibus.reject else "no evidence that their accuracies differ")
+        parts.append(f"Over all {omnibus.k} classifiers with predicted labels, Cochran's Q gives "
+                     f"{format_p(omnibus.pvalue)}: {verdict}")
+    rejected = [f"{i} vs {j}" for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]) if rej]
+    lead = (f"with {adj_name}'s adjustment for {_plural(m, 'comparison')}" if adj_name and m > 1
+            else f"without adjustment for {'the ' if m > 1 else ''}{_plural(m, 'comparison')}")
+    if rejected:
+        top = pairwise.iloc[0]
+        winner = top["better"]
+        adv, lo, hi = _advantage(top, winner)
+        g, g_int = _gap_points(adv, lo, hi)
+        parts.append(f"{lead}, {len(rejected)} of the pairwise differences "
+                     f"{'is' if len(rejected) == 1 else 'are'} significant at alpha = {alpha:g} "
+                     f"({', '.join(rejected)}); the largest: {winner} makes {g} percentage points fewer errors "
+                     f"than {top['pair'][1] if top['pair'][0] == winner else top['pair'][0]} "
+                     f"({level} interval {g_int} points)")
+    else:
+        parts.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g}")
+    split = [f"{i} vs {j}" for (i, j), lo, hi, rej in zip(pairwise["pair"], pairwise["diff_low"],
+                                                         pairwise["diff_high"], pairwise["reject"])
+             if not (lo <= 0 <= hi) and not rej]
+    if split and adj_name and m > 1:
+        parts.append(f"for {_names(split)} a single {level} interval excludes zero, but not once the "
+                     f"{_plural(m, 'comparison')} are taken into account")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: float,
+                      delta: float | None) -> str | None:
+    """Question 3: can the two leaders be told apart? On a skewed two-class file by balanced
+    accuracy first, with McNemar's test (every error alike) beside it."""
+    if not isinstance(pairwise, pd.DataFrame) or not len(pairwise):
+        return None
+    level = _level(alpha)
+    adj = pairwise.attrs.get("adjust", "holm")
+    m = len(pairwise)
+    adjusted = adj in ("holm", "bonferroni") and m > 1
+    test = pairwise.attrs.get("test", "McNemar's mid-p test")
+    method = pairwise.attrs.get("method", "Bonett-Price")
+    if isinstance(balanced, pd.DataFrame) and len(balanced) and percase.skewed(data):
+        ba = pd.concat([balanced[["a", "ba_a"]].set_axis(["n", "v"], axis=1),
+                        balanced[["b", "ba_b"]].set_axis(["n", "v"], axis=1)]).drop_duplicates("n")
+        ranked = ba.sort_values("v", ascending=False, kind="stable")["n"].tolist()
+        a, b = ranked[0], ranked[1]
+        row = balanced[((balanced["a"] == a) & (balanced["b"] == b)) | ((balanced["a"] == b) & (balanced["b"] == a))]
+        r = row.iloc[0]
+        sign = 1.0 if r["a"] == a else -1.0
+        lo, hi = sorted((sign * r["low"], sign * r["high"]))
+        g, g_int = _gap_points(sign * r["difference"], lo, hi)
+        mc = _pair_row(pairwise, a, b)
+        p_mc = mc["p_adj"] if adjusted else mc["p"]
+        return (f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} points ahead ({level} "
+                f"interval {g_int} points, {'adjusted ' if adjusted else ''}"
+                f"{format_p(r['pvalue_adj'] if adjusted else r['pvalue'])})"
+                f"{_matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
+                f"the large class, gives {'the adjusted ' if adjusted else ''}{format_p(p_mc)} for the same pair.")
+    wr = pairwise.attrs.get("error_rates", {})
+    ranked = sorted(wr, key=lambda k: wr[k])
+    if len(ranked) < 2:
+        return None
+    a, b = ranked[0], ranked[1]
+    row = _pair_row(pairwise, a, b)
+    adv, lo, hi = _advantage(row, a)
+    n_dis = int(row["b"] + row["c"])
+    p_part = f"{test} gives {'the adjusted ' if adjusted else ''}{format_p(row['p_adj'] if adjusted else row['p'])}"
+    cases = "cases on which they differ" if data.repeated else "disagreements"
+    if n_dis == 0:
+        return (f"The two classifiers with the fewest errors, {a} and {b}, "
+                + ("make identical predictions on every test case" if not data.repeated else
+                   "have the same error rate on every test case")
+                + ": their error rates are equal, and the interval of the difference has zero width because "
+                "there is no disagreement to measure, not because a difference is known precisely.")
+    g, g_int = _gap_points(adv, lo, hi)
+    if adv == 0:
+        return (f"The two classifiers with the fewest errors, {a} and {b}, tie: the same number of errors, "
+                f"disagreeing on {_plural(n_dis, 'case')} ({level} interval of the difference {g_int} points; "
+                f"{p_part}){_matters_clause(lo, hi, delta)}.")
+    verdict = ("the interval includes zero, so the data cannot tell them apart" if lo <= 0 <= hi
+               else "the interval excludes zero")
+    text = (f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {g} percentage points fewer "
+            f"errors ({level} {method} interval {g_int} points, from {n_dis:,} {cases}); {verdict}"
+            f"{_matters_clause(lo, hi, delta)}; {p_part}")
+    if (not (lo <= 0 <= hi)) != (float(row["p"]) <= alpha):
+        text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
+                 "only approximately near the boundary, so read the difference as borderline)")
+    few = int(pairwise["few"].sum())
+    if few:
+        text += (f"; {_plural(few, 'pair')} rest{'s' if few == 1 else ''} on fewer than 25 {cases} "
+                 "(flagged in section 3), so their intervals are wide")
+    return text + "."
+
+
+def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str | None:
+    """The F-measure's verdict, and why it may differ from McNemar's."""
+    if bootstrap is None or not callable(getattr(bootstrap, "summary", None)):
+        return None
+    text = bootstrap.summary()
+    if isinstance(pairwise, pd.DataFrame) and len(pairwise):
+        row = _pair_row(pairwise, bootstrap.best, bootstrap.second)
+        if bootstrap.excludes_zero != bool(row["reject"]):
+            what = ("the F-measure weighs errors on the positive class and ignores true negatives"
+                    if bootstrap.measure == "F1" else "macro-F1 weighs every class alike")
+            text += (f" It and the error-rate test disagree on this pair "
+                     f"({'only the bootstrap' if bootstrap.excludes_zero else 'only the error-rate test'} finds a "
+                     f"difference): they measure different things, {what} while the test counts every error"
+                     + ("" if pairwise.attrs.get("adjust") == "none" else
+                        ", and the test's verdict is adjusted for the number of pairs") + ".")
+    return text
+
+
 def summary_text(
     data: Predictions,
     *,
@@ -210,28 +512,45 @@ def summary_text(
     folds: Any = None,
     scores: Any = None,
     omnibus: Any = None,
+    balanced: Any = None,
     warnings: tuple[str, ...] = (),
     alpha: float = 0.05,
 ) -> str:
-    """The findings in plain sentences: one verdict per question, effect sizes first.
+    """The findings as Markdown bullets: at most one per question, the honest measure first.
 
     In the spirit of Berrar & Lozano (2013, section 8): each statement gives the size of
-    an effect and its interval, and only then the p-value. Warnings (reversed scores, a
-    classifier below the majority-class baseline) come first. Where two procedures
-    disagree (the interval excludes 0 but the adjusted test does not reject; the F1
-    bootstrap and McNemar's test reach different verdicts on one pair), one sentence says
-    why. Ties are named, p-values have a floor (``p < 1e-15``), and a zero-width interval
-    (two classifiers that never disagree) is explained. Sections that were skipped (or
-    not passed) are left out.
+    an effect and its interval, and only then the p-value. The bullets, each present when
+    its section has input:
+
+    0. warnings (reversed scores, classifiers below the majority-class baseline), in one
+       bullet;
+    1. the best classifier by the honest measure -- balanced accuracy (average recall) on
+       a skewed file (a smallest class below a fifth of its balanced share), accuracy
+       otherwise -- with its interval, and its *paired* comparison with always predicting
+       the majority class on the same cases (McNemar's mid-p test and Bonett-Price's
+       interval for 0/1 outcomes; a stratified paired t for balanced accuracy);
+    2. Cochran's Q and which pairwise differences are significant, with the largest;
+    3. whether the two leaders can be told apart (on a skewed file by balanced accuracy,
+       with McNemar's verdict beside it);
+    4. the scores (AUC with DeLong's interval, Brier score);
+    5. Forman & Cohen's check, as verdicts only: the optimistic best-threshold figures stay
+       in their section;
+    6. the F-measure bootstrap, its shares worded as shares of resamples;
+    7. the cross-validation folds;
+    8. a small test set.
+
+    With ``pairwise.attrs["min_difference"]`` (the smallest difference that matters) every
+    difference's interval is read against it. Names and classes from the file are escaped
+    for Markdown and HTML (:func:`md`). p-values have a floor (``p < 1e-15``), intervals
+    get as many decimals as it takes to tell their bounds apart, and a zero-width interval
+    is explained.
 
     Parameters
     ----------
     data : Predictions
     measures : DataFrame from :func:`evallib.report.sections.classifier_measures`
-    pairwise, chance, bootstrap, folds : results of those sections, or Skipped/None
-    scores : :class:`evallib.report.sections.ScoreComparison` (AUC with DeLong intervals,
-        losses), or Skipped/None
-    omnibus : :class:`evallib.onetestset.cochran.CochranQ` over all classifiers, or Skipped/None
+    pairwise, chance, bootstrap, folds, scores, omnibus, balanced : results of those
+        sections, or Skipped/None
     warnings : sentences from :func:`evallib.report.sections.score_warnings`
     alpha : float
         The level the results were computed at.
@@ -241,38 +560,13 @@ def summary_text(
     str
         Markdown bullet points.
     """
-    level = f"{100 * (1 - alpha):g}%"
-    out: list[str] = [f"**Warning:** {w}" for w in warnings]
-    base = measures.attrs.get("baseline")
-    lab = measures.dropna(subset=["accuracy"])
-    if len(lab):
-        acc = lab["accuracy"].astype(float)
-        top = acc.max()
-        leaders = [n for n, v in acc.items() if v == top]
-        r = lab.loc[leaders[0]]
-        who = (f"**{leaders[0]}** has the highest accuracy" if len(leaders) == 1 else
-               f"**{_names(leaders)}** tie for the highest accuracy")
-        base_text = ""
-        if base is not None:
-            gap = top - base["accuracy"]
-            base_text = (f"; always predicting the majority class would score {_pct(base['accuracy'])}%, "
-                         + (f"{_pct(gap)} points less" if gap > 0 else
-                            ("the same" if gap == 0 else f"{_pct(-gap)} points more")))
-            if gap > 0 and r.acc_low <= base["accuracy"]:
-                base_text += (f", a margin inside the interval: this test set does not show that "
-                              f"{'it' if len(leaders) == 1 else 'they'} beat{'s' if len(leaders) == 1 else ''} "
-                              "the majority class")
-        out.append(
-            f"{who}: {_pct(r.accuracy)}% ({level} interval {_pct(r.acc_low)}% to {_pct(r.acc_high)}%) "
-            f"on {data.n:,} test cases{base_text}."
-        )
-    if omnibus is not None and callable(getattr(omnibus, "text", None)):
-        verdict = ("the classifiers' accuracies differ" if omnibus.reject else
-                   "no evidence that the classifiers' accuracies differ")
-        out.append(f"Over all {omnibus.k} classifiers with predicted labels, Cochran's Q gives "
-                   f"{format_p(omnibus.pvalue)}: {verdict} (the omnibus test; the pairs below say which).")
-    if isinstance(pairwise, pd.DataFrame) and len(pairwise):
-        out.extend(_pairwise_sentences(pairwise, alpha, level))
+    delta = pairwise.attrs.get("min_difference") if isinstance(pairwise, pd.DataFrame) else None
+    out: list[str] = []
+    if warnings:
+        out.append("**Warning:** " + " ".join(warnings))
+    out.append(_best_sentence(data, measures, alpha, delta))
+    out.append(_omnibus_sentence(omnibus, pairwise, alpha))
+    out.append(_leaders_sentence(data, pairwise, balanced, alpha, delta))
     aucs = measures["AUC"].dropna() if "AUC" in measures else pd.Series(dtype=float)
     if scores is not None and callable(getattr(scores, "summary", None)):
         out.append(scores.summary())
@@ -280,21 +574,9 @@ def summary_text(
         best = aucs.astype(float).idxmax()
         out.append(f"The best ranking by AUC is **{best}**'s, AUC = {aucs[best]:.3f} (random scores: "
                    f"0.5); scores are read as evidence for {data.positive!r}.")
-    if chance is not None and callable(getattr(chance, "summary", None)):
-        out.append(chance.summary())
-    if bootstrap is not None and callable(getattr(bootstrap, "summary", None)):
-        out.append(bootstrap.summary())
-        if isinstance(pairwise, pd.DataFrame) and len(pairwise):
-            row = _pair_row(pairwise, bootstrap.best, bootstrap.second)
-            mc = bool(row["reject"])
-            if bootstrap.excludes_zero != mc:
-                out.append(
-                    f"The F1 bootstrap and McNemar's test disagree on {bootstrap.best} vs "
-                    f"{bootstrap.second} ({'only the bootstrap' if bootstrap.excludes_zero else 'only McNemar'} "
-                    "finds a difference): they measure different things, the F-measure weighs errors on "
-                    f"{data.positive!r} and ignores true negatives, McNemar counts every error"
-                    + ("" if pairwise.attrs.get("adjust") == "none" else
-                       ", and McNemar's verdict is adjusted for the number of pairs") + ".")
+    if chance is not None and callable(getattr(chance, "headline", None)):
+        out.append(chance.headline())
+    out.append(_bootstrap_sentence(data, bootstrap, pairwise))
     if folds is not None and callable(getattr(folds, "summary", None)):
         out.append(folds.summary())
     if len(data.predicted or data.labels) and data.n < SMALL_TEST_SET:
@@ -302,92 +584,118 @@ def summary_text(
             f"With only {data.n} test cases every interval above is wide; more test cases, not more "
             "tests, would sharpen these conclusions."
         )
-    return "\n".join(f"- {s}" for s in out)
+    return "\n".join(f"- {md_bold(s)}" for s in out if s)
 
 
-def _pairwise_sentences(pairwise: pd.DataFrame, alpha: float, level: str) -> list[str]:
-    out = []
-    adj = pairwise.attrs.get("adjust", "holm")
-    adj_name = {"holm": "Holm", "bonferroni": "Bonferroni"}.get(adj)
-    m = len(pairwise)
-    method = pairwise.attrs.get("method", "Quesenberry-Hurst")
-    wr = pairwise.attrs.get("error_rates", {})
-    ranked = sorted(wr, key=lambda k: wr[k])
-    if len(ranked) >= 2:
-        a, b = ranked[0], ranked[1]
-        row = _pair_row(pairwise, a, b)
-        adv, lo, hi = _advantage(row, a)
-        n_dis = int(row["b"] + row["c"])
-        p_adj = float(row["p_adj"])
-        p_part = (f"{pairwise.attrs.get('test', 'McNemar' + chr(39) + 's mid-p test')} gives "
-                  f"{'the adjusted ' if adj_name and m > 1 else ''}"
-                  f"{format_p(p_adj if adj_name else row['p'])}")
-        if n_dis == 0:
-            out.append(
-                f"The two classifiers with the fewest errors, {a} and {b}, make identical predictions on "
-                "every test case: their error rates are equal, and the interval of the difference has "
-                "zero width because there is no disagreement to measure, not because a difference is "
-                "known precisely.")
-        elif adv == 0:
-            out.append(
-                f"The two classifiers with the fewest errors, {a} and {b}, tie: the same number of "
-                f"errors, disagreeing on {_plural(n_dis, 'case')} ({level} interval of the difference "
-                f"{_pct(lo)} to {_pct(hi)} points; {p_part}).")
-        else:
-            verdict = ("the interval includes zero, so the data cannot tell them apart"
-                       if lo <= 0 <= hi else "the interval excludes zero")
-            out.append(
-                f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {_pct(adv)} "
-                f"percentage points fewer errors ({level} {method} interval {_pct(lo)} to {_pct(hi)} "
-                f"points, from {_plural(n_dis, 'disagreement')}); {verdict}. {p_part}.")
-            excludes = not (lo <= 0 <= hi)
-            if excludes != (float(row["p"]) <= alpha):
-                out.append(
-                    f"For {a} vs {b} the interval and the test (before adjustment) disagree: "
-                    "an interval and a test are different procedures that agree only approximately "
-                    "near the boundary, so read the difference as borderline.")
-    if adj_name and m > 1:
-        split = [f"{i} vs {j}" for (i, j), lo, hi, rej in zip(pairwise["pair"], pairwise["diff_low"],
-                                                             pairwise["diff_high"], pairwise["reject"])
-                 if not (lo <= 0 <= hi) and not rej]
-        if split:
-            out.append(
-                f"For {_names(split)} the single {level} interval excludes zero but {adj_name}'s "
-                f"adjustment for {_plural(m, 'comparison')} finds no significant difference: a single "
-                "interval ignores the other comparisons made on the same data, which the adjusted "
-                "test takes into account.")
-    top = pairwise.iloc[0]
-    i, j = top["pair"]
-    if top["estimate"] > 0:
-        winner = top["better"]
-        adv, lo, hi = _advantage(top, winner)
-        out.append(
-            f"The largest difference is between {i} and {j}: {winner} makes {_pct(adv)} percentage "
-            f"points fewer errors ({level} interval {_pct(lo)} to {_pct(hi)} points"
-            + (f"; {adj_name}-adjusted {format_p(top['p_adj'])}" if adj_name and m > 1 else
-               f"; {format_p(top['p'])}") + ").")
-    rejected = [f"{i} vs {j}" for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]) if rej]
-    lead = (f"With {adj_name}'s adjustment for {_plural(m, 'comparison')}" if adj_name
-            else f"Without adjustment for {'the ' if m > 1 else ''}{_plural(m, 'comparison')}")
-    if rejected:
-        out.append(
-            f"{lead}, {len(rejected)} of the pairwise differences "
-            f"{'is' if len(rejected) == 1 else 'are'} significant at alpha = {alpha:g}: "
-            f"{', '.join(rejected)}.")
+# --------------------------------------------------------------------- the tables as CSV
+def _pairs_frame(pairwise: pd.DataFrame) -> pd.DataFrame:
+    out = pairwise.drop(columns=["pair"]).copy()
+    out.insert(0, "A", [i for i, _ in pairwise["pair"]])
+    out.insert(1, "B", [j for _, j in pairwise["pair"]])
+    return out.rename(columns={"a": "both_right", "b": "A_worse", "c": "B_worse", "d": "both_equal_wrong"})
+
+
+def _fold_tests(folds: Any) -> pd.DataFrame:
+    t = folds.ttest
+    lo, hi = folds.interval
+    rows = [{"test": "corrected resampled t-test", "A": folds.best, "B": folds.second,
+             "mean_difference": t.mean_difference, "low": lo, "high": hi, "statistic": t.statistic, "df": t.df,
+             "pvalue": t.pvalue, "test_train_ratio": folds.test_train_ratio, "matters": folds.matters}]
+    if folds.dietterich is not None:
+        d, a = folds.dietterich, folds.alpaydin
+        rows.append({"test": f"Dietterich {folds.n_repeats}x2cv t", "A": folds.best, "B": folds.second,
+                     "mean_difference": d.mean_difference, "statistic": d.statistic, "df": d.df, "pvalue": d.pvalue})
+        rows.append({"test": f"Alpaydin combined {folds.n_repeats}x2cv F", "A": folds.best, "B": folds.second,
+                     "statistic": a.statistic, "df": f"{a.df[0]}, {a.df[1]}", "pvalue": a.pvalue})
+    f = folds.friedman
+    rows.append({"test": "Friedman over the folds", "statistic": f.statistic, "df": f.df, "pvalue": f.pvalue})
+    return pd.DataFrame(rows)
+
+
+def report_tables(data: Predictions, *, overview: Any, measures: pd.DataFrame, per_class: dict | None = None,
+                  omnibus: Any = None, pairwise: Any = None, balanced: Any = None, scores: Any = None,
+                  chance: Any = None, bootstrap: Any = None, folds: Any = None) -> dict[str, pd.DataFrame]:
+    """Every table of the report as a tidy frame of numbers (full precision), by file stem.
+
+    The stems start with the report's section number (``"2_measures"``, ``"3_pairs"``,
+    ...); sections that were skipped (or not passed) give no table. :func:`write_tables`
+    writes them as CSV files.
+    """
+    design = {"test_cases": data.n, "rows": data.n_rows, "repeats": data.n_repeats,
+              "folds_per_repeat": overview.n_folds, "label_column": data.label_column,
+              "case_column": data.case_column, "repeat_column": data.repeat_column,
+              "repeats_from": data.repeat_from}
+    if data.multiclass:
+        design.update({f"class {c}": k for c, k in (overview.class_counts or {}).items()})
     else:
-        out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g}.")
-    few = [f"{i} vs {j}" for (i, j), f, b, c in zip(pairwise["pair"], pairwise["few"], pairwise["b"],
-                                                     pairwise["c"]) if f and b + c > 0]
-    if few:
-        if not pairwise.attrs.get("binary", True):
-            caveat = "a t interval over so few differing cases is rough"
-        elif method == "Quesenberry-Hurst":
-            caveat = ("the Quesenberry-Hurst interval under-covers at such small counts (choose "
-                      "--interval bonett_price)")
-        else:
-            caveat = (f"the {method} interval and the mid-p test are the ones recommended for such counts "
-                      "(Fagerland, Lydersen & Laake 2013, 2014)")
-        out.append(
-            f"Few disagreements (b + c below 25) for {', '.join(few)}: these comparisons rest on few "
-            f"cases, so their intervals are wide; {caveat}.")
+        design.update(positive_class=data.positive, negative_class=data.negative, positives=data.n_pos,
+                      negatives=data.n_neg)
+    out = {"1_design": pd.DataFrame({"item": list(design), "value": [str(v) for v in design.values()]}),
+           "1_classifiers": overview.classifiers.reset_index()}
+    table = measures.reset_index()
+    base = measures.attrs.get("baseline")
+    if base is not None:
+        row = {k: v for k, v in base.items() if k != "code"}
+        row["classifier"] = f"baseline: {row.pop('name')}"
+        table = pd.concat([table.astype(object), pd.DataFrame([row]).astype(object)], ignore_index=True)
+    out["2_measures"] = table
+    if per_class:
+        out["2_per_class"] = pd.concat([t.reset_index().assign(classifier=name) for name, t in per_class.items()],
+                                       ignore_index=True)
+    if omnibus is not None and hasattr(omnibus, "statistic"):
+        out["3_omnibus"] = pd.DataFrame([{
+            "test": "Cochran's Q", "method": omnibus.method, "statistic": omnibus.statistic, "df": omnibus.df,
+            "pvalue": omnibus.pvalue, "reject": omnibus.reject, "cases": omnibus.n, "classifiers": omnibus.k,
+            "informative_cases": omnibus.n_informative}])
+    if isinstance(pairwise, pd.DataFrame):
+        out["3_pairs"] = _pairs_frame(pairwise)
+    if isinstance(balanced, pd.DataFrame):
+        out["3_balanced_accuracy_pairs"] = balanced.rename(columns={"a": "A", "b": "B"})
+    if scores is not None and hasattr(scores, "auc"):
+        out["4_auc"] = scores.auc
+        if hasattr(scores, "macro_auc"):
+            out["4_macro_auc"] = scores.macro_auc.rename("macro_ovr_auc").reset_index()
+        for name, t in (("4_auc_pairs", getattr(scores, "auc_pairs", None)), ("4_losses", scores.losses),
+                        ("4_loss_pairs", scores.loss_pairs)):
+            if t is not None and len(t):
+                out[name] = t
+    if chance is not None and hasattr(chance, "table"):
+        out["5_chance"] = chance.table.reset_index().assign(C=chance.C, P=chance.P, N=chance.N)
+    if bootstrap is not None and hasattr(bootstrap, "reps"):
+        b = bootstrap
+        out["6_bootstrap"] = pd.DataFrame([{
+            "measure": b.measure, "best": b.best, "second": b.second, "best_value": b.f1_best,
+            "second_value": b.f1_second, "difference": b.difference, "low": b.low, "high": b.high,
+            "share_of_resamples_best_higher": b.share_best_better, "share_of_resamples_tied": b.share_tied,
+            "resamples": b.reps, "alpha": b.alpha}])
+    if folds is not None and hasattr(folds, "per_fold"):
+        out["7_folds"] = folds.per_fold.assign(cases=folds.fold_sizes).reset_index()
+        out["7_fold_tests"] = _fold_tests(folds)
     return out
+
+
+def _csv_safe(value: Any) -> Any:
+    """A text cell that a spreadsheet would run as a formula (``=...``, ``+...``, ``-...``,
+    ``@...``) gets a leading apostrophe, so a classifier named ``=HYPERLINK(...)`` stays text."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def write_tables(tables: dict[str, pd.DataFrame], folder: Any) -> list[Any]:
+    """Write each table of :func:`report_tables` to ``folder/<stem>.csv`` (UTF-8, comma
+    separated, no index); returns the paths written."""
+    from pathlib import Path
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for stem, table in tables.items():
+        safe = table.copy()
+        for c in safe.columns:
+            if safe[c].dtype == object:
+                safe[c] = safe[c].map(_csv_safe)
+        path = folder / f"{stem}.csv"
+        safe.to_csv(path, index=False)
+        paths.append(path)
+    return paths
