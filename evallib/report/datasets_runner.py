@@ -1,17 +1,15 @@
 """The many-data-sets report's runner: papermill executes ``notebooks/report_datasets.ipynb`` on a
 results table, nbconvert writes the HTML page.
 
-:func:`execute_template` is the predictions report's machinery (:mod:`evallib.report.runner`)
-made independent of the template: both files are written under temporary names in the output
-folder and moved into place only when everything succeeded, so a failed or interrupted run
-leaves no file that looks like a finished report, and folders it created are removed again.
+:func:`evallib.report.runner.execute_template`, shared with the per-item report, writes both
+files under temporary names in the output folder and moves them into place only when everything
+succeeded, so a failed or interrupted run (Ctrl-C included) leaves no file that looks like a
+finished report, no kernel connection file, and no folder it created.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,19 +18,9 @@ from .._validate import sklearn_random_state
 from .datasets_inputs import load_results
 from .datasets_sections import check_options
 from .inputs import ReportInputError
-from .runner import (
-    ReportExecutionError,
-    ReportFiles,
-    _first_line,
-    _html_exporter,
-    _os_sentence,
-    _prepare_output,
-    _progress,
-    _remove_created,
-    _write_text,
-)
+from .runner import ReportFiles, _progress, execute_template
 
-__all__ = ["DATASETS_NOTEBOOK", "datasets_report_notebook", "execute_template", "run_datasets_report"]
+__all__ = ["DATASETS_NOTEBOOK", "datasets_report_notebook", "run_datasets_report"]
 
 
 def datasets_report_notebook() -> Path:
@@ -51,108 +39,6 @@ def datasets_report_notebook() -> Path:
 
 #: The many-data-sets report notebook.
 DATASETS_NOTEBOOK: Path = datasets_report_notebook()
-
-
-def execute_template(
-    notebook: Path, params: dict[str, Any], out_html: Path, *, title: str, progress: bool = True,
-    timeout: int = 600, what: str = "",
-) -> ReportFiles:
-    """Execute a report template with papermill and write its HTML page and executed notebook.
-
-    Parameters
-    ----------
-    notebook : Path
-        The template (its ``parameters`` cell receives ``params``).
-    params : dict
-        The notebook's parameters.
-    out_html : Path
-        The HTML file to write (resolved, ending in ``.html``); the executed notebook goes beside
-        it with the suffix ``.ipynb``.
-    title : str
-        The page's title (the HTML ``<title>``, escaped by nbconvert).
-    progress : bool
-        Print the steps and papermill's progress bar on stderr.
-    timeout : int
-        Seconds allowed per notebook cell.
-    what : str
-        Words for the progress line, e.g. ``"4 classifiers, 14 data sets"``.
-
-    Returns
-    -------
-    ReportFiles
-
-    Raises
-    ------
-    ReportInputError
-        A ``ReportInputError`` raised inside the notebook, or a file that could not be written
-        (one sentence; nothing is left behind).
-    ReportExecutionError
-        The notebook failed for another reason (nothing is left behind).
-    """
-    import nbformat
-    import papermill
-
-    from .._kernel import PatientKernelManager
-
-    if not notebook.is_file():
-        raise ReportExecutionError(
-            f"The report notebook {notebook} is missing: reinstall evallib "
-            "(a wheel ships it; an editable install reads the clone's notebooks/ folder).")
-    out_nb = out_html.with_suffix(".ipynb")
-    created = _prepare_output(out_html, out_nb, str(out_html))
-    tmp_dir = None
-    moved: list[Path] = []
-    try:
-        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
-        tmp_nb = tmp_dir / out_nb.name
-        _progress(progress, f"[2/3] running the report notebook{f' ({what})' if what else ''}")
-        try:
-            papermill.execute_notebook(
-                str(notebook), str(tmp_nb), parameters=params, cwd=str(notebook.parent),
-                kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
-                log_output=False, kernel_manager_class=PatientKernelManager,
-            )
-        except papermill.PapermillExecutionError as exc:
-            message = (exc.evalue or exc.ename).strip().splitlines()[0]
-            if exc.ename == "ReportInputError":
-                raise ReportInputError(message) from None
-            raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
-        except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, ...
-            name = type(exc).__name__
-            if isinstance(exc, OSError) and not isinstance(exc, TimeoutError):
-                raise  # a file could not be written: the sentence comes below
-            if "Timeout" in name or isinstance(exc, TimeoutError):
-                raise ReportExecutionError(
-                    f"A cell of the report notebook ran longer than the {timeout} s allowed per cell "
-                    "(timeout=), so the report was stopped.") from None
-            if name == "DeadKernelError":
-                raise ReportExecutionError(
-                    "The report notebook's kernel died (often: not enough memory for this file).") from None
-            raise ReportExecutionError(f"The report notebook failed: {name}: {_first_line(exc)}") from None
-        _progress(progress, f"[3/3] writing {out_html}")
-        nb = nbformat.read(tmp_nb, as_version=4)
-        body, _ = _html_exporter().from_notebook_node(nb, resources={"metadata": {"name": title}})
-        tmp_html = tmp_dir / out_html.name
-        _write_text(tmp_html, body)
-        os.replace(tmp_nb, out_nb)
-        moved.append(out_nb)
-        os.replace(tmp_html, out_html)
-        moved.append(out_html)
-    except OSError as exc:
-        for path in moved:
-            path.unlink(missing_ok=True)
-        raise ReportInputError(_os_sentence(exc, out_html.parent)) from None
-    except BaseException:
-        for path in moved:
-            path.unlink(missing_ok=True)
-        raise
-    finally:
-        if tmp_dir is not None:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
-        if created is not None:  # the empty folders this run created, deepest first (rmdir keeps a full one)
-            _remove_created(created, out_html.parent)
-    _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
-    return ReportFiles(html=out_html, notebook=out_nb)
 
 
 def run_datasets_report(

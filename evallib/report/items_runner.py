@@ -9,8 +9,6 @@ failure), on the per-item template: :func:`run_items_report`.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -20,17 +18,7 @@ from .._validate import check_alpha, check_choice, check_count, sklearn_random_s
 from ..items import LEADERBOARD_ADJUSTMENTS
 from .inputs import ReportInputError
 from .items_inputs import ITEM_SOURCE_FORMATS, load_items
-from .runner import (
-    ReportExecutionError,
-    ReportFiles,
-    _first_line,
-    _html_exporter,
-    _os_sentence,
-    _prepare_output,
-    _progress,
-    _remove_created,
-    _write_text,
-)
+from .runner import ReportFiles, _progress, execute_template
 
 __all__ = ["ITEMS_NOTEBOOK", "items_notebook", "run_items_report"]
 
@@ -68,81 +56,6 @@ def _source_parameter(source: Any, source_format: str) -> Any:
     if isinstance(source, (str, os.PathLike)):
         return [absolute(source)]
     return [absolute(p) for p in source]
-
-
-def _execute(notebook: Path, params: dict, out_html: Path, given: str, *, title: str, what: str,
-             progress: bool, timeout: int) -> ReportFiles:
-    """Execute ``notebook`` with ``params`` and write the HTML page and the executed notebook.
-
-    Everything is written in a temporary folder beside ``out_html`` and moved into place
-    only when the page exists; on any failure (including Ctrl-C) nothing is left: the
-    moved files are removed, the temporary folder and any folder this run created too.
-    """
-    import nbformat
-    import papermill
-
-    from .._kernel import PatientKernelManager
-
-    if not notebook.is_file():
-        raise ReportExecutionError(
-            f"The report notebook {notebook} is missing: reinstall evallib "
-            "(a wheel ships it; an editable install reads the clone's notebooks/ folder).")
-    out_nb = out_html.with_suffix(".ipynb")
-    created = _prepare_output(out_html, out_nb, given)
-    tmp_dir = None
-    moved: list[Path] = []
-    try:
-        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
-        tmp_nb = tmp_dir / out_nb.name
-        _progress(progress, f"[2/3] running the report notebook ({what})")
-        try:
-            papermill.execute_notebook(
-                str(notebook), str(tmp_nb), parameters=params, cwd=str(notebook.parent),
-                kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
-                log_output=False, kernel_manager_class=PatientKernelManager,
-            )
-        except papermill.PapermillExecutionError as exc:
-            message = (exc.evalue or exc.ename).strip().splitlines()[0]
-            if exc.ename == "ReportInputError":
-                raise ReportInputError(message) from None
-            raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
-        except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, ...
-            name = type(exc).__name__
-            if isinstance(exc, OSError) and not isinstance(exc, TimeoutError):
-                raise
-            if "Timeout" in name or isinstance(exc, TimeoutError):
-                raise ReportExecutionError(
-                    f"A cell of the report notebook ran longer than the {timeout} s allowed per cell "
-                    "(timeout=), so the report was stopped.") from None
-            if name == "DeadKernelError":
-                raise ReportExecutionError(
-                    "The report notebook's kernel died (often: not enough memory for this file).") from None
-            raise ReportExecutionError(f"The report notebook failed: {name}: {_first_line(exc)}") from None
-        _progress(progress, f"[3/3] writing {out_html}")
-        nb = nbformat.read(tmp_nb, as_version=4)
-        body, _ = _html_exporter().from_notebook_node(nb, resources={"metadata": {"name": title}})
-        tmp_html = tmp_dir / out_html.name
-        _write_text(tmp_html, body)
-        os.replace(tmp_nb, out_nb)
-        moved.append(out_nb)
-        os.replace(tmp_html, out_html)
-        moved.append(out_html)
-    except OSError as exc:
-        for path in moved:
-            path.unlink(missing_ok=True)
-        raise ReportInputError(_os_sentence(exc, out_html.parent)) from None
-    except BaseException:
-        for path in moved:
-            path.unlink(missing_ok=True)
-        raise
-    finally:
-        if tmp_dir is not None:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
-        # the folders this run made, if they hold nothing now (empty subfolders count as nothing)
-        if created is not None and not any(p.is_file() for p in created.rglob("*")):
-            _remove_created(created, out_html.parent)
-    _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
-    return ReportFiles(html=out_html, notebook=out_nb)
 
 
 def run_items_report(
@@ -241,5 +154,5 @@ def run_items_report(
                   n_boot=n_boot, title=title or f"Per-item comparison: {name}", seed=seed)
     what = f"{data.n_models} models, {data.n_items:,} items"
     del data  # the kernel reads the input again: do not hold it twice while the notebook runs
-    return _execute(ITEMS_NOTEBOOK, params, out_html, str(output), title=params["title"], what=what,
+    return execute_template(ITEMS_NOTEBOOK, params, out_html, given=str(output), title=params["title"], what=what,
                     progress=progress, timeout=timeout)

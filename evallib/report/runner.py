@@ -206,6 +206,125 @@ def _remove_created(created: Path, folder: Path) -> None:
         path = path.parent
 
 
+def execute_template(
+    notebook: Path, params: dict[str, Any], out_html: Path, *, title: str, given: str | None = None,
+    progress: bool = True, timeout: int = 600, what: str = "",
+) -> ReportFiles:
+    """Execute a report template with papermill and write its HTML page and executed notebook.
+
+    The machinery of the per-item and many-data-sets reports (the predictions report adds its
+    tables folder to the same steps in :func:`run_report`). Everything is written in a
+    temporary folder beside ``out_html`` and moved into place only when the page exists; the
+    kernel's connection file lives in that folder (:func:`_kernel_manager_class`). On any
+    failure, Ctrl-C included, nothing is left: the moved files, the temporary folder, a kernel
+    still starting, and the empty folders this run created.
+
+    Parameters
+    ----------
+    notebook : Path
+        The template (its ``parameters`` cell receives ``params``).
+    params : dict
+        The notebook's parameters.
+    out_html : Path
+        The HTML file to write (resolved, ending in ``.html``); the executed notebook goes beside
+        it with the suffix ``.ipynb``.
+    title : str
+        The page's title (the HTML ``<title>``, escaped by nbconvert).
+    given : str, optional
+        The output path as the user wrote it, for messages (default: ``out_html``).
+    progress : bool
+        Print the steps and papermill's progress bar on stderr.
+    timeout : int
+        Seconds allowed per notebook cell.
+    what : str
+        Words for the progress line, e.g. ``"4 classifiers, 14 data sets"``.
+
+    Returns
+    -------
+    ReportFiles
+
+    Raises
+    ------
+    ReportInputError
+        A ``ReportInputError`` raised inside the notebook, or a file that could not be written
+        (one sentence; nothing is left behind).
+    ReportExecutionError
+        The notebook failed for another reason (nothing is left behind).
+    """
+    _check_notebook_tools()
+    import nbformat
+    import papermill
+
+    if not notebook.is_file():
+        raise ReportExecutionError(
+            f"The report notebook {notebook} is missing: reinstall evallib "
+            "(a wheel ships it; an editable install reads the clone's notebooks/ folder).")
+    out_nb = out_html.with_suffix(".ipynb")
+    created = _prepare_output(out_html, out_nb, str(out_html) if given is None else given)
+    tmp_dir = None
+    started: list = []
+    moved: list[Path] = []
+    try:
+        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
+        tmp_nb = tmp_dir / out_nb.name
+        kernel_dir = tmp_dir / "kernel"
+        kernel_dir.mkdir(mode=0o700)
+        _progress(progress, f"[2/3] running the report notebook{f' ({what})' if what else ''}")
+        try:
+            papermill.execute_notebook(
+                str(notebook), str(tmp_nb), parameters=params, cwd=str(notebook.parent),
+                kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
+                log_output=False, kernel_manager_class=_kernel_manager_class(kernel_dir, started),
+            )
+        except papermill.PapermillExecutionError as exc:
+            message = (exc.evalue or exc.ename).strip().splitlines()[0]
+            if exc.ename == "KeyboardInterrupt":  # Ctrl-C reached the kernel first
+                raise KeyboardInterrupt from None
+            if exc.ename == "ReportInputError":
+                raise ReportInputError(message) from None
+            raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
+        except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, ...
+            name = type(exc).__name__
+            if isinstance(exc, OSError) and not isinstance(exc, TimeoutError):
+                raise  # a file could not be written: the sentence comes below
+            if "Timeout" in name or isinstance(exc, TimeoutError):
+                raise ReportExecutionError(
+                    f"A cell of the report notebook ran longer than the {timeout} s allowed per cell "
+                    "(timeout=), so the report was stopped.") from None
+            if name == "DeadKernelError":
+                raise ReportExecutionError(
+                    "The report notebook's kernel died (often: not enough memory for this file).") from None
+            raise ReportExecutionError(f"The report notebook failed: {name}: {_first_line(exc)}") from None
+        _progress(progress, f"[3/3] writing {out_html}")
+        nb = nbformat.read(tmp_nb, as_version=4)
+        body, _ = _html_exporter().from_notebook_node(nb, resources={"metadata": {"name": title}})
+        tmp_html = tmp_dir / out_html.name
+        _write_text(tmp_html, body)
+        os.replace(tmp_nb, out_nb)
+        moved.append(out_nb)
+        os.replace(tmp_html, out_html)
+        moved.append(out_html)
+    except OSError as exc:
+        _remove(moved)
+        raise ReportInputError(_os_sentence(exc, out_html.parent)) from None
+    except KeyboardInterrupt:
+        _remove(moved)
+        _quiet_interrupted_loop()
+        raise
+    except BaseException:
+        _remove(moved)
+        raise
+    finally:
+        _stop_kernels(started)
+        if tmp_dir is not None:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+        # the folders this run made, if they hold nothing now (empty subfolders count as nothing)
+        if created is not None and not any(p.is_file() for p in created.rglob("*")):
+            _remove_created(created, out_html.parent)
+    _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
+    return ReportFiles(html=out_html, notebook=out_nb)
+
+
 def run_report(
     predictions: str | os.PathLike,
     output: str | os.PathLike,
