@@ -1,0 +1,270 @@
+"""Live outputs for the notebooks' sliders: one output per widget, updated in place.
+
+A notebook's interactive cell shows a panel of controls above one output. The output is
+an :class:`ipywidgets.Output` seeded with the default render when the cell runs, and each
+slider move re-renders *into that same output*; nothing else is printed or shown by the
+cell, so a reader never sees a stale copy beside the live one (in JupyterLab or Voilà).
+When a notebook is executed and saved for readers without a kernel (``make execute``, or
+``python -m evallib.live NOTEBOOK...`` after an execution that stored widget state),
+:func:`freeze_widget_outputs` replaces each widget view by the outputs its Output widgets
+captured and drops the widget state, so the saved file shows that default render once,
+in the same place, and a live kernel replaces it when the cell runs.
+
+Speed. A slider should answer within about 0.1 s, figure included. Matplotlib's inline
+backend makes a new figure per call and renders it with ``bbox_inches="tight"``, which
+draws it twice. Here a callback may return the *same* :class:`~matplotlib.figure.Figure`
+every time (made once with :func:`figure`, constrained layout, updated in place by
+the callback), and it is rendered once to PNG at the figure's dpi.
+
+Only the callbacks are computation; they are evallib functions with their own tests
+(``plot_...(..., ax=None)`` returning the Axes). This module is the plumbing between them
+and the widgets, and is used only by the notebooks.
+
+Examples
+--------
+>>> import ipywidgets as widgets
+>>> from evallib.live import figure, live_output, render_png
+>>> fig = figure(figsize=(4, 3))
+>>> ax = fig.subplots()
+>>> line, = ax.plot([0, 1], [0, 0])
+>>> def draw(slope):
+...     line.set_ydata([0, slope])
+...     return "slope %.1f" % slope      # a str is printed; a Figure is shown as PNG
+>>> box = live_output(draw, {"slope": widgets.FloatSlider(value=1.0, min=-2, max=2)})
+slope 1.0
+>>> box.children[0].children[0].value = -0.5   # a slider move re-renders in place
+slope -0.5
+>>> render_png(fig)[1:4]
+b'PNG'
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = ["figure", "panel", "live_output", "render_png", "freeze_widget_outputs", "DESCRIPTION_WIDTH", "SLIDER_WIDTH"]
+
+#: width of every control's description column: the tracks of one panel start aligned.
+DESCRIPTION_WIDTH = "11em"
+#: total width of a control (description + track + readout).
+SLIDER_WIDTH = "30em"
+
+
+def figure(figsize: tuple[float, float] = (6.4, 3.6), *, dpi: float = 80, **kwargs: Any):
+    """A figure for a live output: constrained layout, outside pyplot's registry.
+
+    Made from :class:`matplotlib.figure.Figure` directly, so the inline backend never
+    shows it on its own (no second copy at the end of the cell) and pyplot keeps no
+    reference to it. ``kwargs`` go to ``Figure``.
+
+    Parameters
+    ----------
+    figsize : (float, float)
+        Width and height in inches.
+    dpi : float
+        Pixels per inch of the rendered PNG (80: sharp on a projector, fast to render).
+    """
+    from matplotlib.figure import Figure
+
+    kwargs.setdefault("layout", "constrained")
+    return Figure(figsize=figsize, dpi=dpi, **kwargs)
+
+
+def render_png(fig) -> bytes:
+    """The figure as PNG bytes, drawn once at its own dpi (no tight bounding box).
+
+    A figure made by pyplot is closed after rendering (the object stays usable and can be
+    drawn again), so the inline backend does not show it a second time.
+    """
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=fig.dpi)
+    if plt.fignum_exists(getattr(fig, "number", -1)) and plt.figure(fig.number) is fig:
+        plt.close(fig)
+    return buf.getvalue()
+
+
+def _show(result: Any, alt: str | None) -> None:
+    """Display one callback result: a Figure as a PNG image, a str as text, else as is."""
+    from IPython.display import Image, display
+    from matplotlib.figure import Figure
+
+    if result is None:
+        return
+    if isinstance(result, (tuple, list)):
+        for part in result:
+            _show(part, alt)
+        return
+    if isinstance(result, Figure):
+        display(Image(data=render_png(result), format="png", alt=alt or None))
+    elif isinstance(result, str):
+        print(result)
+    else:
+        display(result)
+
+
+def panel(controls: Mapping[str, Any] | list, *, columns: int = 1,
+          description_width: str = DESCRIPTION_WIDTH, width: str = SLIDER_WIDTH):
+    """Controls laid out in a grid whose tracks start at one offset.
+
+    Every control gets the same description width and total width (sliders,
+    dropdowns and toggles alike), so a panel's tracks line up whatever their labels.
+
+    Parameters
+    ----------
+    controls : mapping or list of ipywidgets
+        The controls, in display order.
+    columns : int
+        Controls per row (1, 2 or 3).
+    description_width, width : str
+        CSS widths of the description column and of the whole control.
+    """
+    import ipywidgets as widgets
+
+    if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= 3:
+        raise ValueError(f"columns must be 1, 2 or 3; got {columns!r}")
+    items = list(controls.values()) if isinstance(controls, Mapping) else list(controls)
+    for w in items:
+        if hasattr(w, "style") and hasattr(w.style, "description_width"):
+            w.style.description_width = description_width
+        w.layout.width = width
+    return widgets.GridBox(items, layout=widgets.Layout(
+        grid_template_columns=" ".join([width] * columns), grid_gap="2px 1.5em"))
+
+
+def live_output(render: Callable[..., Any], controls: Mapping[str, Any], *,
+                fixed: Mapping[str, Any] | None = None, alt: str | Callable[..., str] | None = None,
+                columns: int = 1, errors: tuple[type[BaseException], ...] = (ValueError,)):
+    """A panel of ``controls`` above one output that ``render`` fills, now and on every move.
+
+    Parameters
+    ----------
+    render : callable
+        Called as ``render(**values, **fixed)`` with every control's current value (by
+        its key in ``controls``). It returns what to show: a matplotlib Figure (rendered
+        once as PNG; return the same figure each time and update it in place for speed),
+        a str (printed), any other displayable, a tuple of these, or None (it displayed
+        its own output).
+    controls : mapping of str to ipywidgets
+        The controls, keyed by ``render``'s argument names; the panel shows them in this
+        order.
+    fixed : mapping, optional
+        Further keyword arguments passed to ``render`` unchanged.
+    alt : str or callable, optional
+        Alternative text of the figure (screen readers, exported HTML); a callable gets the
+        same keywords as ``render``.
+    columns : int
+        Controls per row in the panel.
+    errors : tuple of exception types
+        Exceptions of ``render`` shown as a message in the output (for example a
+        combination of settings a formula does not allow), instead of a traceback.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The panel and the output; display it (the last expression of a cell is displayed).
+        ``box.render_seconds`` holds the duration of the latest render.
+    """
+    import ipywidgets as widgets
+    from IPython import get_ipython
+    from IPython.display import clear_output
+
+    if not callable(render):
+        raise TypeError(f"render must be callable; got {type(render).__name__}")
+    if not isinstance(controls, Mapping) or not controls:
+        raise ValueError("controls must be a non-empty mapping of argument name to widget")
+    fixed = dict(fixed or {})
+    out = widgets.Output()
+
+    def update(change: Any = None) -> None:
+        values = {name: w.value for name, w in controls.items()}
+        values.update(fixed)
+        start = time.perf_counter()
+        with out:
+            if get_ipython() is not None:   # outside a kernel there is nothing to clear
+                clear_output(wait=True)
+            try:
+                result = render(**values)
+            except errors as err:
+                print(err)
+            else:
+                text = alt(**values) if callable(alt) else alt
+                _show(result, text)
+        box.render_seconds = time.perf_counter() - start
+
+    box = widgets.VBox([panel(controls, columns=columns), out])
+    for w in controls.values():
+        w.observe(update, names="value")
+    update()
+    return box
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def freeze_widget_outputs(nb: dict) -> dict:
+    """Replace widget views by what their Output widgets captured; drop the widget state.
+
+    ``nb`` is a notebook (an nbformat node or plain dict) executed with its widget state
+    stored (nbclient's default). Each output that is a widget view is replaced by the
+    outputs captured by the Output widgets inside it (depth first, in display order); a
+    view without Output widgets (a bare slider) is dropped. The notebook's
+    ``metadata.widgets`` is removed, so no stale widget state is saved. The kernelspec is
+    set to ``python3`` with JupyterLab's own display name, so opening the notebook does
+    not mark it modified. Returns ``nb``, changed in place.
+    """
+    state = (nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}) or {}).get("state", {})
+
+    def captured(model_id: str, seen: set[str]) -> list:
+        if model_id in seen or model_id not in state:
+            return []
+        seen.add(model_id)
+        model = state[model_id]
+        if model.get("model_name") == "OutputModel":
+            return list(model.get("state", {}).get("outputs", []))
+        found: list = []
+        for child in model.get("state", {}).get("children", []):
+            if isinstance(child, str) and child.startswith("IPY_MODEL_"):
+                found += captured(child[len("IPY_MODEL_"):], seen)
+        return found
+
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code":
+            continue
+        outputs = []
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get(WIDGET_VIEW)
+            if view is None:
+                outputs.append(out)
+            else:
+                outputs += captured(view.get("model_id", ""), set())
+        cell["outputs"] = outputs
+    nb.setdefault("metadata", {}).pop("widgets", None)
+    nb["metadata"]["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                    "name": "python3"}
+    return nb
+
+
+def _main(argv: list[str] | None = None) -> int:
+    """``python -m evallib.live NOTEBOOK...``: freeze the widget outputs of executed notebooks."""
+    import sys
+
+    import nbformat
+
+    paths = sys.argv[1:] if argv is None else argv
+    if not paths:
+        print("usage: python -m evallib.live NOTEBOOK.ipynb ...", file=sys.stderr)
+        return 2
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.write(nbformat.from_dict(freeze_widget_outputs(nb)), path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
