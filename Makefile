@@ -30,7 +30,7 @@ APP_ARGS    ?=
 # benchmarks/_*.py are helpers the scripts import, not benchmarks.
 BENCH_SCRIPTS := $(sort $(filter-out benchmarks/_%,$(wildcard benchmarks/*.py)))
 
-.PHONY: help venv lock lab app test bench clean critical-values textsim-grid report binder-links
+.PHONY: help venv lock lab app test bench execute clean critical-values textsim-grid report binder-links
 
 help: ## List the targets
 	@echo "Targets:"
@@ -40,6 +40,7 @@ help: ## List the targets
 	@echo "  make app     open NOTEBOOK=notebooks/NAME.ipynb (default $(NOTEBOOK)) as an app in Voila: widgets and figures, no code (APP_PORT=..., APP_ARGS=...)"
 	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run on TEST_JOBS=$(TEST_JOBS) workers (PYTEST_ARGS=...)"
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
+	@echo "  make execute re-run LESSONS=notebooks/NAME.ipynb (default: all lessons) in place, so their saved outputs are the default run, each slider's output saved once"
 	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
 	@echo "  make textsim-grid  regenerate data/textsim_grid.npz, the 270 experiments behind notebook 03's population sliders (both cores, a few minutes)"
 	@echo "  make binder-links  print the Binder links (JupyterLab, and each notebook as a Voila app) for this clone's GitHub remote (REMOTE=origin, BINDER_REF=HEAD)"
@@ -111,6 +112,18 @@ app: $(STAMP)
 
 test: $(STAMP)
 	MPLBACKEND=Agg "$(PY)" -m pytest $(if $(filter-out 0 1,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile) $(PYTEST_ARGS)
+
+# The lessons' saved outputs are their default run. Executed with widget state stored, then
+# evallib.live freezes each widget view into the outputs it captured (one copy, no state).
+LESSONS ?= $(sort $(wildcard notebooks/0*.ipynb))
+execute: $(STAMP)
+	@for nb in $(LESSONS); do \
+	  echo "==> $$nb"; \
+	  (cd "$$(dirname "$$nb")" && MPLBACKEND= "$(abspath $(VENV))/bin/jupyter" nbconvert --to notebook --execute --inplace \
+	     --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
+	     --ExecutePreprocessor.kernel_manager_class=evallib._kernel.PatientKernelManager "$$(basename "$$nb")") && \
+	  "$(PY)" -m evallib.live "$$nb" || exit 1; \
+	done
 
 # With no scripts there is nothing to run, so the venv is not even built.
 bench: $(if $(BENCH_SCRIPTS),$(STAMP))
