@@ -1,0 +1,129 @@
+"""evallib.live: one output per widget, rendered once, frozen into the saved notebook."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+widgets = pytest.importorskip("ipywidgets")
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+from evallib.live import figure, freeze_widget_outputs, live_output, panel, render_png  # noqa: E402
+
+
+def test_render_png_is_the_figure_at_its_dpi_without_tight_bbox():
+    import matplotlib.image as mpimg
+
+    fig = figure(figsize=(4, 2.5), dpi=50)
+    fig.subplots().plot([0, 1], [1, 0])
+    img = mpimg.imread(io.BytesIO(render_png(fig)), format="png")
+    # the full canvas (a tight bounding box would crop it): 4 x 2.5 inches at 50 dpi
+    assert img.shape[:2] == (125, 200)
+
+
+def test_render_png_closes_a_pyplot_figure_but_it_stays_drawable():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    render_png(fig)
+    assert fig.number not in plt.get_fignums()
+    ax.plot([0, 1])
+    assert render_png(fig)[1:4] == b"PNG"
+
+
+def test_live_output_calls_render_with_values_and_fixed_and_rerenders_on_move():
+    calls = []
+    slider = widgets.IntSlider(value=3, min=0, max=10)
+    box = live_output(lambda k, scale: calls.append(k * scale), {"k": slider}, fixed={"scale": 2})
+    slider.value = 4
+    assert calls == [6, 8]
+    assert box.render_seconds >= 0
+
+
+def test_live_output_shows_a_value_error_as_text(capsys):
+    def render(k):
+        raise ValueError(f"k must be even; got {k}")
+
+    live_output(render, {"k": widgets.IntSlider(value=3)})
+    assert "k must be even; got 3" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad, error", [({}, ValueError), ([widgets.IntSlider()], ValueError)])
+def test_live_output_rejects_bad_controls(bad, error):
+    with pytest.raises(error, match="controls"):
+        live_output(lambda **kw: None, bad)
+
+
+def test_live_output_rejects_a_non_callable():
+    with pytest.raises(TypeError, match="render must be callable"):
+        live_output("plot", {"k": widgets.IntSlider()})
+
+
+def test_panel_aligns_descriptions_and_widths_and_checks_columns():
+    a = widgets.IntSlider(description="short")
+    b = widgets.FloatSlider(description="a much longer label")
+    grid = panel({"a": a, "b": b}, columns=2)
+    assert a.style.description_width == b.style.description_width
+    assert a.layout.width == b.layout.width
+    assert len(grid.layout.grid_template_columns.split()) == 2
+    for bad in (0, 4, 1.5, True):
+        with pytest.raises(ValueError, match="columns must be 1, 2 or 3"):
+            panel([a], columns=bad)
+
+
+def test_freeze_replaces_each_widget_view_by_its_captured_output_once(tmp_path):
+    """A real kernel run (nbclient stores the widget state): the saved cell shows the
+    figure and the text the Output widget captured, once, and no widget state is left."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import ipywidgets as widgets\n"
+        "from evallib.live import figure, live_output\n"
+        "fig = figure((3, 2)); ax = fig.subplots(); line, = ax.plot([0, 1], [0, 0])\n"
+        "def draw(k):\n"
+        "    line.set_ydata([0, k])\n"
+        "    return f'k = {k}', fig\n"
+        "live_output(draw, {'k': widgets.IntSlider(value=3)}, alt='A line of slope k.')\n"),
+        nbformat.v4.new_code_cell("print('after')")]
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbclient.NotebookClient(nb, kernel_name="python3", timeout=120,
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    assert "widgets" in nb.metadata
+    frozen = freeze_widget_outputs(nb)
+    nbformat.validate(frozen)
+    outputs = frozen.cells[0].outputs
+    kinds = [(o["output_type"], sorted(o.get("data", {}))) for o in outputs]
+    assert kinds == [("stream", []), ("display_data", ["image/png", "text/plain"])], kinds
+    assert "".join(outputs[0]["text"]) == "k = 3\n"
+    assert outputs[1]["metadata"]["image/png"]["alt"] == "A line of slope k."
+    assert "widgets" not in frozen.metadata
+    assert frozen.metadata.kernelspec["display_name"] == "Python 3 (ipykernel)"
+    assert [o["output_type"] for o in frozen.cells[1].outputs] == ["stream"]
+
+
+def test_freeze_drops_views_without_output_widgets_and_keeps_other_outputs():
+    view = {"output_type": "display_data", "metadata": {},
+            "data": {"application/vnd.jupyter.widget-view+json": {"model_id": "s1", "version_major": 2,
+                                                                   "version_minor": 0},
+                     "text/plain": "IntSlider(value=1)"}}
+    text = {"output_type": "stream", "name": "stdout", "text": "hello\n"}
+    nb = {"cells": [{"cell_type": "code", "outputs": [view, text], "source": "", "metadata": {}}],
+          "metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {
+              "state": {"s1": {"model_name": "IntSliderModel", "state": {}}}}}}}
+    out = freeze_widget_outputs(nb)
+    assert out["cells"][0]["outputs"] == [text]
+    assert "widgets" not in out["metadata"]
+
+
+def test_lessons_are_saved_frozen():
+    """No lesson keeps widget state or a widget view (they would show as a stale copy or
+    an 'Error displaying widget' box to a reader without a kernel)."""
+    from pathlib import Path
+
+    for path in sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("0*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        assert "widgets" not in nb.metadata, path.name
+        views = [o for c in nb.cells for o in c.get("outputs", [])
+                 if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+        assert not views, path.name
