@@ -4,21 +4,24 @@ A reader meets the notebooks in JupyterLab (or Binder) and moves sliders. This m
 proves, in Debian's Chromium (``/usr/bin/chromium``, driven through Playwright's sync API;
 no browser is downloaded), that
 
-* every notebook in ``notebooks/`` runs all its cells clean in JupyterLab;
-* in every notebook with sliders, moving one (keyboard on the slider handle, as a reader
-  would) changes what it drives: the text or the figure of the ``interactive_output``
-  below it;
-* one notebook served by Voila (code hidden) shows its widgets, and a slider there
-  redraws its output too.
+* every lesson (``notebooks/0*.ipynb``) opens unmodified (saving it untouched writes the
+  same bytes), with its solutions cells hidden (input and output) and no news pop-up,
+  and runs all its cells clean in JupyterLab (the report templates are run by papermill
+  in their own tests);
+* in every lesson, moving a slider (keyboard on the slider handle, as a reader would)
+  changes what it drives, the text or the figure of the Output widget below it, and the
+  cell still shows exactly one output: the controls and that Output widget, no stale copy;
+* one lesson served by Voila (code hidden) shows its widgets, no author-only or
+  solutions cell, and a slider there redraws its one output too.
 
 A screenshot per notebook (and one of the Voila app) is saved in ``out/screenshots/``
 (a test artifact; ``out/`` is git-ignored). Timings are printed at the end of the module
 (``pytest -s``): time to a ready JupyterLab, each notebook's run-all time, each slider
 update from the key press to the first change of its output and to the settled output.
 
-JupyterLab runs with autosave off, a pre-save hook that refuses every save, and its
-settings and workspaces in a temporary folder, so the committed notebooks are never
-written. The whole module skips, with a one-line reason, on a machine without
+JupyterLab runs with autosave off on a temporary copy of ``notebooks/``, its settings and
+workspaces in a temporary folder, so the committed notebooks are never written; the
+project's own Jupyter config (news off) is the one installed in the venv. The whole module skips, with a one-line reason, on a machine without
 ``/usr/bin/chromium`` (``.ci/run`` installs it with apt).
 """
 
@@ -40,7 +43,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
-NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("0*.ipynb"))
 SCREENSHOTS = ROOT / "out" / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
 BIN = Path(sys.executable).parent
@@ -50,8 +53,6 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 
-#: notebooks that have no slider; they only have to run clean.
-NO_SLIDERS = {"report.ipynb", "report_datasets.ipynb", "report_items.ipynb"}
 #: the slider moved in each notebook (its description); a notebook not listed, or whose
 #: slider is not found, uses its first slider.
 PREFERRED_SLIDER = {
@@ -241,35 +242,44 @@ def chromium():
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory, timings):
-    """JupyterLab on 127.0.0.1, a free port and a random token, root notebooks/; never saves."""
+    """JupyterLab on 127.0.0.1, a free port and a random token, serving a copy of the lessons.
+
+    Autosave is off (a user setting); every other setting is the project's, as ``make lab``
+    installs it (the news and update checks among them).
+    """
     tmp = tmp_path_factory.mktemp("lab")
+    root = tmp / "notebooks"
+    root.mkdir()
+    for path in NOTEBOOKS:
+        (root / path.name).write_bytes(path.read_bytes())
     settings = tmp / "settings"
-    for plugin, values in {
-        "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
-        "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
-    }.items():
-        f = settings / f"{plugin}.jupyterlab-settings"
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_text(json.dumps(values))
-    config = tmp / "jupyter_server_config.py"
-    config.write_text(
-        "from tornado.web import HTTPError\n"
-        "def refuse_save(model, path, contents_manager, **kwargs):\n"
-        "    raise HTTPError(403, f'the browser test never saves ({path})')\n"
-        "c.ContentsManager.pre_save_hook = refuse_save\n"
-    )
+    f = settings / "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings"
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text(json.dumps({"autosave": False}))
     port, token = free_port(), secrets.token_hex(16)
     log = tmp / "lab.log"
     cmd = [
-        str(BIN / "jupyter"), "lab", "--no-browser", f"--config={config}",
+        str(BIN / "jupyter"), "lab", "--no-browser",
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        f"--ServerApp.root_dir={NOTEBOOK_DIR}", f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}",
         "--LabApp.expose_app_in_browser=True", f"--LabApp.user_settings_dir={settings}",
         f"--LabApp.workspaces_dir={tmp / 'workspaces'}", "--ServerApp.allow_root=True",
     ]
     with serving(cmd, tmp, log, f"http://127.0.0.1:{port}/api/status?token={token}") as start:
         timings["JupyterLab server answering"] = time.perf_counter() - start
-        yield dict(url=f"http://127.0.0.1:{port}", token=token, start=start)
+        yield dict(url=f"http://127.0.0.1:{port}", token=token, start=start, root=root)
+
+
+def test_lab_news_and_update_checks_are_off(lab):
+    """The project's settings reach the running JupyterLab: no news pop-up, no update check."""
+    url = f"{lab['url']}/lab/api/settings/@jupyterlab/apputils-extension:notification?token={lab['token']}"
+    with urllib.request.urlopen(url, timeout=30) as r:
+        answer = json.load(r)
+    # a value is the user's setting if any, else the schema's default (overrides.json changes it)
+    defaults = {k: v.get("default") for k, v in answer["schema"]["properties"].items()}
+    composite = {**defaults, **(answer.get("settings") or {})}
+    assert composite.get("fetchNews") == "false", composite
+    assert composite.get("checkForUpdates") is False, composite
 
 
 # --------------------------------------------------------------------------- Voila
@@ -323,6 +333,23 @@ def open_voila_page(page, url: str, log: Path, timings: dict) -> None:
     timings["Voila: stalled renders retried"] = attempt
 
 
+def hidden_snippets(path: Path) -> list[tuple[str, str]]:
+    """(tag, text) for each cell Voila must drop: a line of each ``author`` cell's text and
+    of each ``solutions`` cell's saved output (what a reader would see if it were shown)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    found = []
+    for cell in nb["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "author" in tags and cell["cell_type"] == "markdown":
+            lines = [ln.strip(" #*>`-") for ln in "".join(cell["source"]).splitlines()]
+            found += [("author", ln[:60]) for ln in lines if len(ln) > 20][:1]
+        if "solutions" in tags:
+            texts = ["".join(o.get("text", "")) for o in cell.get("outputs", [])]
+            lines = [ln.strip() for t in texts for ln in t.splitlines() if len(ln.strip()) > 20]
+            found += [("solutions", ln[:60]) for ln in lines][:1]
+    return found
+
+
 def test_voila_app_slider_redraws(voila, chromium, timings):
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
@@ -332,10 +359,15 @@ def test_voila_app_slider_redraws(voila, chromium, timings):
         timings[f"Voila {VOILA_NOTEBOOK}: page rendered with widgets"] = time.perf_counter() - t0
         body = page.locator("body").text_content()
         assert "Traceback" not in body, body[:3000]
-        assert "interactive_output(" not in body, "Voila must hide the code"
+        assert "live_output(" not in body, "Voila must hide the code"
+        for tag, snippet in hidden_snippets(NOTEBOOK_DIR / VOILA_NOTEBOOK):
+            assert snippet not in body, f"Voila shows a cell tagged {tag!r}: {snippet!r}"
         label, slider = pick_slider(page, VOILA_SLIDER)
         # No kernel object in the page to ask; settled = output unchanged for 0.5 s.
         moved = move_slider(page, slider, "() => true", f"Voila slider {label!r}")
+        cell = slider.element_handle().evaluate(JS_CELL_OUTPUTS)
+        assert cell["widgetOutputs"] == 1 and cell["imagesOutsideWidgets"] == 0, (
+            f"Voila: the slider's cell must show one Output widget and no other image, got {cell}")
         timings[f"Voila: slider {label!r} {moved['before']}->{moved['after']}, first change"] = moved["first"]
         timings[f"Voila: slider {label!r}, settled output"] = moved["settled"]
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -407,6 +439,33 @@ JS_ERRORS = """
 JS_SHUTDOWN = "async () => { await window.jupyterapp.shell.currentWidget.sessionContext.shutdown(); }"
 
 
+JS_OPENED_STATE = """
+() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const shown = [];
+  panel.content.widgets.forEach((cell, i) => {
+    const tags = cell.model.getMetadata('tags') || [];
+    if (tags.includes('solutions') && (!cell.inputHidden || (cell.model.type === 'code' && !cell.outputHidden)))
+      shown.push(i);
+  });
+  return {dirty: panel.context.model.dirty, solutionsShown: shown};
+}
+"""
+
+JS_SAVE = "async () => { await window.jupyterapp.commands.execute('docmanager:save'); }"
+
+# The cell of a slider: how many outputs it shows, how many Output widgets, how many images.
+JS_CELL_OUTPUTS = """
+(slider) => {
+  const area = slider.closest('.jp-Cell-outputArea') || slider.closest('.jp-OutputArea');
+  return {outputs: area.querySelectorAll(':scope > .jp-OutputArea-child').length,
+          widgetOutputs: area.querySelectorAll('.widget-output').length,
+          imagesOutsideWidgets: Array.from(area.querySelectorAll('img'))
+              .filter(i => !i.closest('.widget-output')).length};
+}
+"""
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs_and_a_slider_drives_it(path, lab, chromium, timings):
     name = path.name
@@ -421,6 +480,16 @@ def test_notebook_runs_and_a_slider_drives_it(path, lab, chromium, timings):
             timings["ready JupyterLab (first notebook open, kernel up)"] = time.perf_counter() - lab["start"]
         timings[f"{name}: page open, kernel up"] = time.perf_counter() - t0
 
+        # Opened untouched: not modified, solutions hidden, and saving writes the same bytes.
+        page.wait_for_timeout(1000)
+        opened = page.evaluate(JS_OPENED_STATE)
+        assert not opened["dirty"], f"{name}: marked modified on opening, before any edit"
+        assert not opened["solutionsShown"], f"{name}: solutions cells shown on opening: {opened}"
+        page.evaluate(JS_SAVE)
+        saved = lab["root"] / name
+        page.wait_for_timeout(500)
+        assert saved.read_bytes() == path.read_bytes(), f"{name}: saving the untouched notebook changed its bytes"
+
         t0 = time.perf_counter()
         page.evaluate(f"() => {{ ({JS_RUN_ALL})(); }}")
         page.wait_for_function("() => window.__runAll !== null", timeout=RUN_ALL_MS, polling=250)
@@ -431,17 +500,17 @@ def test_notebook_runs_and_a_slider_drives_it(path, lab, chromium, timings):
         assert not problems, f"{name}: " + "; ".join(problems)
         assert result["stale"] == 0, f"{name}: saved outputs survived clearing: {result}"
         assert result["ok"], f"{name}: run-all failed: {result}"
+        assert not page.evaluate(JS_OPENED_STATE)["solutionsShown"], f"{name}: solutions shown after run-all"
 
-        if name in NO_SLIDERS:
-            assert not page.evaluate(JS_FIND_SLIDERS), f"{name} has sliders: drive one in this test"
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOTS / f"{path.stem}.png"))
-            return
         page.wait_for_selector(".jp-OutputArea .widget-slider .noUi-handle", timeout=PAGE_READY_MS)
         label, slider = pick_slider(page, PREFERRED_SLIDER.get(name))
         moved = move_slider(page, slider, JS_KERNEL_IDLE, f"{name} slider {label!r}")
         timings[f"{name}: slider {label!r} {moved['before']}->{moved['after']}, first change"] = moved["first"]
         timings[f"{name}: slider {label!r}, settled output"] = moved["settled"]
+        cell = slider.element_handle().evaluate(JS_CELL_OUTPUTS)
+        assert cell == {"outputs": 1, "widgetOutputs": 1, "imagesOutsideWidgets": 0}, (
+            f"{name}: the slider's cell must show one output (controls over one Output widget), got {cell}")
+        assert "Jupyter news" not in page.locator("body").inner_text(), f"{name}: the news pop-up is showing"
         # The screenshot shows the moved slider's controls at the top, its output below.
         slider.evaluate("e => (e.closest('.jp-OutputArea') || e).scrollIntoView({block: 'start'})")
         page.wait_for_timeout(300)
