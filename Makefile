@@ -111,7 +111,8 @@ lab: $(STAMP)
 	"$(VENV)/bin/jupyter" lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
 	  --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00_start_here.ipynb $(LAB_ROOT_ARG) $(LAB_ARGS)
 
-# Voila runs the notebook in its own folder and shows only its outputs and widgets.
+# Voila runs the notebook in its own folder and shows only its outputs and widgets; it reads
+# $(VENV)/etc/jupyter/voila.json (from etc/jupyter), which drops the cells tagged author or solutions.
 app: $(STAMP)
 	@if [ ! -f "$(NOTEBOOK)" ]; then echo "error: no notebook $(NOTEBOOK) (NOTEBOOK=notebooks/NAME.ipynb)" >&2; exit 1; fi
 	"$(VENV)/bin/voila" "$(NOTEBOOK)" --Voila.ip=127.0.0.1 --port=$(APP_PORT) \
