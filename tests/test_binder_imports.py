@@ -16,6 +16,7 @@ metadata of the venv.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.metadata as md
 import json
 import re
@@ -63,6 +64,7 @@ def notebook_code(path: Path) -> str:
     return "\n".join(lines)
 
 
+@functools.cache
 def imports_by_file() -> dict[str, set[str]]:
     """``{relative path: top-level imports}`` for every notebook and evallib module."""
     out = {}
