@@ -27,6 +27,13 @@ NOTEBOOK    ?= $(firstword $(sort $(wildcard notebooks/*.ipynb)))
 APP_PORT    ?= 8866
 APP_ARGS    ?=
 
+# Jupyter settings the project ships, laid out as in an environment's prefix: etc/jupyter
+# (nbconvert, Voila, the Jupyter server, JupyterLab's default settings) and share/jupyter
+# (the nbconvert template "evallib"). The venv rule copies both folders into $(VENV) as they
+# are (`cp -R etc share`), binder/postBuild into Binder's environment; every file under them
+# is a prerequisite of the stamp, so a changed or new file is copied by the next make.
+JUPYTER_FILES := $(sort $(shell find etc share -type f 2>/dev/null))
+
 # benchmarks/_*.py are helpers the scripts import, not benchmarks.
 BENCH_SCRIPTS := $(sort $(filter-out benchmarks/_%,$(wildcard benchmarks/*.py)))
 
@@ -63,7 +70,7 @@ FIND_PYTHON = py=; \
 	  exit 1; \
 	fi
 
-$(STAMP): pyproject.toml $(LOCK) etc/jupyter/jupyter_nbconvert_config.json
+$(STAMP): pyproject.toml $(LOCK) $(JUPYTER_FILES)
 	@if [ -x "$(PY)" ]; then \
 	  if ! "$(PY)" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then \
 	    echo "error: $(VENV) uses Python $$("$(PY)" -c 'import platform; print(platform.python_version())'), evallib needs 3.11+; run 'make clean' first" >&2; \
@@ -76,8 +83,9 @@ $(STAMP): pyproject.toml $(LOCK) etc/jupyter/jupyter_nbconvert_config.json
 	fi
 	"$(PY)" -m pip install --upgrade pip
 	"$(PY)" -m pip install -c $(LOCK) -e ".[all]"
-	@# nbconvert reads $(VENV)/etc/jupyter: plain `jupyter nbconvert --to html` writes MathML (no CDN)
-	mkdir -p "$(VENV)/etc/jupyter" && cp etc/jupyter/jupyter_nbconvert_config.json "$(VENV)/etc/jupyter/"
+	@# Jupyter reads $(VENV)/etc/jupyter and $(VENV)/share/jupyter: `jupyter nbconvert --to html`
+	@# writes the offline page, Voila drops the author and solutions cells, JupyterLab asks about no news
+	cp -R etc share "$(VENV)/"
 	@touch "$@"
 
 # The lock: a fresh venv gets the newest versions pyproject.toml allows, and pip freeze
@@ -104,7 +112,8 @@ lab: $(STAMP)
 	"$(VENV)/bin/jupyter" lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
 	  --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00_start_here.ipynb $(LAB_ROOT_ARG) $(LAB_ARGS)
 
-# Voila runs the notebook in its own folder and shows only its outputs and widgets.
+# Voila runs the notebook in its own folder and shows only its outputs and widgets; it reads
+# $(VENV)/etc/jupyter/voila.json (from etc/jupyter), which drops the cells tagged author or solutions.
 app: $(STAMP)
 	@if [ ! -f "$(NOTEBOOK)" ]; then echo "error: no notebook $(NOTEBOOK) (NOTEBOOK=notebooks/NAME.ipynb)" >&2; exit 1; fi
 	"$(VENV)/bin/voila" "$(NOTEBOOK)" --Voila.ip=127.0.0.1 --port=$(APP_PORT) \

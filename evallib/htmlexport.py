@@ -23,7 +23,17 @@ Two entry points:
   same for a plain ``jupyter nbconvert --to html``. The repository ships them as
   ``etc/jupyter/jupyter_nbconvert_config.json``; Jupyter reads that file when it lies in
   a folder of ``jupyter --paths`` (config), such as ``<venv>/etc/jupyter``, or when
-  ``JUPYTER_CONFIG_PATH`` names its folder.
+  ``JUPYTER_CONFIG_PATH`` names its folder. They name the template ``evallib``, shipped
+  as ``share/jupyter/nbconvert/templates/evallib`` (found in a data folder of
+  ``jupyter --paths``, such as ``<venv>/share/jupyter``, or through ``JUPYTER_PATH``);
+  ``make venv`` and ``binder/postBuild`` copy both folders into the environment.
+
+Both write the same page, made for a classroom: no script from a CDN (the widget
+manager included), the cells tagged ``solutions`` (input and output) inside a closed
+``<details>`` element the reader opens on purpose ("Solutions (click to show)"), and
+alt text on every figure: the output's own (``{"image/png": {"alt": ...}}`` in its
+metadata, as ``IPython.display.Image(alt=...)`` writes it), otherwise one naming the
+section the figure is in (:class:`ImageAltPreprocessor`).
 """
 
 from __future__ import annotations
@@ -47,28 +57,150 @@ __all__ = [
     "markdown_to_html",
 ]
 
-#: nbconvert settings for offline maths: MathML filter and preprocessor, and no CDN
-#: script URLs (the template's script tags are left with an empty ``src``, which a
-#: browser does not fetch). Same content as ``etc/jupyter/jupyter_nbconvert_config.json``.
+#: nbconvert settings for offline maths and the classroom template: MathML filter and
+#: preprocessor, alt text for figures, the ``evallib`` template, and no CDN script URLs (in
+#: case another template is chosen on the command line; Mermaid's URLs are not settable,
+#: the template leaves its script out). nbconvert's exporters built on the
+#: HTML exporter (slides, PDF through a browser or Qt) read ``HTMLExporter``'s settings too,
+#: so their own templates are named again. Same content as
+#: ``etc/jupyter/jupyter_nbconvert_config.json``.
 NBCONVERT_CONFIG: dict[str, dict[str, Any]] = {
     "HTMLExporter": {
+        "template_name": "evallib",
         "filters": {"markdown2html": "evallib.htmlexport.markdown2html_filter"},
-        "preprocessors": ["evallib.htmlexport.LatexOutputPreprocessor"],
+        "preprocessors": [
+            "evallib.htmlexport.LatexOutputPreprocessor",
+            "evallib.htmlexport.ImageAltPreprocessor",
+        ],
         "mathjax_url": "",
         "require_js_url": "",
-        "mermaid_js_url": "",
-        "mermaid_layout_elk_js_url": "",
         "jquery_url": "",
-    }
+        "jupyter_widgets_base_url": "",
+    },
+    "SlidesExporter": {"template_name": "reveal"},
+    "WebPDFExporter": {"template_name": "webpdf"},
+    "QtExporter": {"template_name": "lab"},
 }
 
-# The lab template without the blocks that load scripts from a CDN (MathJax, require.js,
-# Mermaid, the widget manager); used by OfflineHTMLExporter.
-_TEMPLATE = """{%- extends 'index.html.j2' -%}
+# The ``evallib`` template (nbconvert's lab template without the scripts it loads from a
+# CDN, with the solutions folded and alt text on figures). The repository ships the same
+# text as share/jupyter/nbconvert/templates/evallib/index.html.j2 for a plain `jupyter
+# nbconvert --to html`; here it serves OfflineHTMLExporter, which must work from a wheel.
+_TEMPLATE = r"""{#- evallib's HTML template: nbconvert's lab template for a page that needs no network,
+    hides the solutions until the reader opens them and gives every figure alt text.
+    Shipped as share/jupyter/nbconvert/templates/evallib/index.html.j2 (template_name
+    "evallib" in etc/jupyter/jupyter_nbconvert_config.json) and used by
+    evallib.htmlexport.OfflineHTMLExporter; the two copies are the same text. -#}
+{%- extends 'lab/index.html.j2' -%}
+
+{#- No script from a CDN: maths is MathML (evallib.htmlexport), and require.js, MathJax,
+    Mermaid and the widget manager are not loaded. -#}
 {%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {% block jupyter_widgets %}{% endblock jupyter_widgets %}
+
+{% block extra_css %}
+<style type="text/css">
+details.evallib-solutions { margin: 0.5em 0; }
+details.evallib-solutions > summary { cursor: pointer; font-weight: bold; padding: 0.25em 0; }
+</style>
+{% endblock extra_css %}
+
+{#- Cells tagged "solutions": input and output inside a closed <details>. -#}
+{% block any_cell scoped %}
+{%- if 'solutions' in cell.metadata.get('tags', []) -%}
+<details class="evallib-solutions"><summary>Solutions (click to show)</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{% endblock any_cell %}
+
+{#- Figures: the lab template's blocks with an alt attribute, from the output's metadata
+    ({"image/png": {"alt": ...}}, as IPython's Image(alt=...) writes it), which
+    evallib.htmlexport.ImageAltPreprocessor fills in where it is missing. -#}
+{% block data_png scoped %}
+<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+{%- if 'image/png' in output.metadata.get('filenames', {}) %}
+<img src="{{ output.metadata.filenames['image/png'] | posix_path | escape_html }}"
+{%- else %}
+<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}"
+{%- endif %}
+{%- set alt=output | get_metadata('alt', 'image/png') -%}
+{%- if alt %}
+alt="{{ alt | escape_html }}"
+{%- endif %}
+{%- set width=output | get_metadata('width', 'image/png') -%}
+{%- if width is not none %}
+width={{ width | escape_html }}
+{%- endif %}
+{%- set height=output | get_metadata('height', 'image/png') -%}
+{%- if height is not none %}
+height={{ height | escape_html }}
+{%- endif %}
+class="
+{%- if output | get_metadata('unconfined', 'image/png') %}
+unconfined
+{%- endif %}
+{%- if output | get_metadata('needs_background', 'image/png') == 'light' %}
+jp-needs-light-background
+{%- endif %}
+{%- if output | get_metadata('needs_background', 'image/png') == 'dark' %}
+jp-needs-dark-background
+{%- endif %}
+"
+>
+</div>
+{%- endblock data_png %}
+
+{% block data_jpg scoped %}
+<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+{%- if 'image/jpeg' in output.metadata.get('filenames', {}) %}
+<img src="{{ output.metadata.filenames['image/jpeg'] | posix_path | escape_html }}"
+{%- else %}
+<img src="data:image/jpeg;base64,{{ output.data['image/jpeg'] | escape_html }}"
+{%- endif %}
+{%- set alt=output | get_metadata('alt', 'image/jpeg') -%}
+{%- if alt %}
+alt="{{ alt | escape_html }}"
+{%- endif %}
+{%- set width=output | get_metadata('width', 'image/jpeg') -%}
+{%- if width is not none %}
+width={{ width | escape_html }}
+{%- endif %}
+{%- set height=output | get_metadata('height', 'image/jpeg') -%}
+{%- if height is not none %}
+height={{ height | escape_html }}
+{%- endif %}
+class="
+{%- if output | get_metadata('unconfined', 'image/jpeg') %}
+unconfined
+{%- endif %}
+{%- if output | get_metadata('needs_background', 'image/jpeg') == 'light' %}
+jp-needs-light-background
+{%- endif %}
+{%- if output | get_metadata('needs_background', 'image/jpeg') == 'dark' %}
+jp-needs-dark-background
+{%- endif %}
+"
+>
+</div>
+{%- endblock data_jpg %}
+
+{% block data_svg scoped -%}
+{%- set alt=output | get_metadata('alt', 'image/svg+xml') -%}
+<div class="jp-RenderedSVG jp-OutputArea-output {{ extra_class }}" data-mime-type="image/svg+xml">
+{%- if output.svg_filename %}
+<img src="{{ output.svg_filename | posix_path | escape_html }}"{% if alt %} alt="{{ alt | escape_html }}"{% endif %}>
+{%- elif resources.should_not_encode_svg %}
+{{ output.data['image/svg+xml'].encode("utf-8") | clean_html }}
+{%- else %}
+<img src="data:image/svg+xml;base64,{{ output.data['image/svg+xml'] | text_base64 | escape_html }}"{% if alt %} alt="{{ alt | escape_html }}"{% endif %}>
+{%- endif %}
+</div>
+{%- endblock data_svg %}
 """
 
 _ENVIRONMENT = re.compile(r"^\\begin\{(equation|align|gather|multline)(\*?)\}(.*)\\end\{\1\2\}$", re.S)
@@ -178,6 +310,8 @@ def __getattr__(name: str):
         return _markdown2html_filter()
     if name == "LatexOutputPreprocessor":
         return _preprocessor_class()
+    if name == "ImageAltPreprocessor":
+        return _alt_preprocessor_class()
     if name == "OfflineHTMLExporter":
         return _exporter_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -216,12 +350,102 @@ def _preprocessor_class():
     return LatexOutputPreprocessor
 
 
+_IMAGE_TYPES = ("image/png", "image/jpeg", "image/svg+xml")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
+_FENCE = re.compile(r"^ {0,3}(```|~~~).*?^ {0,3}\1", re.M | re.S)     # a fenced code block
+
+
+def _plain_heading(text: str) -> str:
+    """A Markdown heading as plain text: maths kept without its ``$``, no emphasis, code or link marks.
+
+    Examples
+    --------
+    >>> _plain_heading("4. Figure 1, as a tail: $P = 10$, *N* = `1000` [here](#x)")
+    '4. Figure 1, as a tail: P = 10, N = 1000 here'
+    """
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)   # links and images: their text
+    text = re.sub(r"<[^>]+>", "", text)                          # inline HTML tags
+    text = re.sub(r"\$+([^$]*)\$+", r"\1", text)                # maths without its delimiters
+    text = re.sub(r"(\*\*|__|\*|`)", "", text)                   # emphasis and code marks
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _figure_alt_texts(nb) -> list[tuple[int, int, str, str]]:
+    """The alt text the HTML page gives each figure output of a notebook.
+
+    A figure (``image/png``, ``image/jpeg`` or ``image/svg+xml`` output) keeps the alt text
+    of its output metadata (``{"image/png": {"alt": ...}}``, or a top-level ``"alt"``). One
+    without gets "Figure in section “<heading>”", the last Markdown heading before it (in a
+    Markdown cell or a Markdown output), numbered ("Figure 2 in section ...") when the
+    section has several figures without alt text.
+
+    Returns
+    -------
+    list of (cell index, output index, MIME type, alt text)
+    """
+    found, section, count = [], "", {}
+    for i, cell in enumerate(nb.cells):
+        texts = [cell.source] if cell.cell_type == "markdown" else []
+        for j, out in enumerate(cell.get("outputs", [])):
+            data, meta = out.get("data", {}), out.get("metadata", {})
+            for mime in _IMAGE_TYPES:
+                if mime in data:
+                    own = (meta.get(mime) or {}).get("alt") or meta.get("alt")
+                    if own:
+                        found.append((i, j, mime, str(own)))
+                    else:
+                        count[section] = count.get(section, 0) + 1
+                        found.append((i, j, mime, (section, count[section])))
+                    break
+            md = data.get("text/markdown")
+            if md:
+                texts.append(md)
+        for text in texts:
+            text = _FENCE.sub("", text if isinstance(text, str) else "".join(text))
+            for m in _HEADING.finditer(text):
+                section = _plain_heading(m.group(2))
+    result = []
+    for i, j, mime, alt in found:
+        if isinstance(alt, tuple):
+            where, k = alt
+            name = "Figure" if count[where] == 1 else f"Figure {k}"
+            alt = f"{name} in section “{where}”" if where else f"{name} of the notebook"
+        result.append((i, j, mime, alt))
+    return result
+
+
+@functools.cache
+def _alt_preprocessor_class():
+    from nbconvert.preprocessors import Preprocessor
+
+    class ImageAltPreprocessor(Preprocessor):
+        """Give every figure output without alt text one (``_figure_alt_texts``).
+
+        The text goes into the output's metadata (``{"image/png": {"alt": ...}}``), where
+        the ``evallib`` template reads it for the ``<img alt>``.
+        """
+
+        def preprocess(self, nb, resources):
+            for i, j, mime, alt in _figure_alt_texts(nb):
+                meta = nb.cells[i].outputs[j].setdefault("metadata", {})
+                entry = meta.setdefault(mime, {})
+                if not entry.get("alt"):
+                    entry["alt"] = alt
+            return nb, resources
+
+    return ImageAltPreprocessor
+
+
 @functools.cache
 def _exporter_class():
     from nbconvert.exporters import HTMLExporter
 
     class OfflineHTMLExporter(HTMLExporter):
-        """nbconvert's HTML exporter (lab template) with MathML maths and no CDN scripts.
+        """nbconvert's HTML exporter with the ``evallib`` template: MathML maths, no CDN scripts.
+
+        The page is the one a plain ``jupyter nbconvert --to html`` writes with the
+        repository's settings (:data:`NBCONVERT_CONFIG`): the solutions folded, alt text on
+        every figure.
 
         ``evallib.htmlexport.OfflineHTMLExporter`` is built on first use, so that importing
         evallib does not import nbconvert; its keyword arguments are the exporter's traits,
@@ -237,6 +461,7 @@ def _exporter_class():
                 if key.endswith("_url"):
                     setattr(self, key, value)
             self.register_preprocessor(_preprocessor_class(), enabled=True)
+            self.register_preprocessor(_alt_preprocessor_class(), enabled=True)
             self.raw_template = _TEMPLATE
 
         def default_filters(self):
@@ -268,7 +493,8 @@ def export_html(notebook: Any, output_path: Any, *, exclude_input: bool = False)
     The page is nbconvert's ``lab`` HTML with every formula of the Markdown cells (and
     of Markdown and LaTeX outputs) converted to MathML (:func:`latex_to_mathml`), and
     without the scripts nbconvert loads from a CDN (MathJax, require.js, Mermaid, the
-    widget manager). Images are embedded as nbconvert embeds them (base64 outputs).
+    widget manager). Images are embedded as nbconvert embeds them (base64 outputs), each
+    with alt text; the cells tagged ``solutions`` are folded into a closed ``<details>``.
 
     Parameters
     ----------

@@ -1,7 +1,8 @@
 """Binder is complete on its own: every package the notebooks and evallib import is in binder/environment.yml.
 
 The imports are read with :mod:`ast` from the code cells of every ``notebooks/*.ipynb``
-(IPython magics and shell lines dropped) and from every module of ``evallib/``.
+(IPython magics and shell lines dropped) and from every module of ``evallib/`` and its
+subpackages.
 Each top-level name is either the standard library (``sys.stdlib_module_names``),
 evallib itself (binder/postBuild installs it), or a third-party module. A
 third-party module must be provided by a distribution that binder/environment.yml
@@ -15,6 +16,7 @@ metadata of the venv.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.metadata as md
 import json
 import re
@@ -26,6 +28,11 @@ from conftest import ROOT
 
 BINDER_ENV = ROOT / "binder" / "environment.yml"
 OWN_PACKAGES = {"evallib"}
+#: Imports of optional readers Binder leaves out on purpose (import name: why).
+OPTIONAL_IMPORTS = {
+    "inspect_ai": "evallib[inspect]: the per-item report reads inspect_ai logs only when asked, "
+                  "and says how to install it",
+}
 # conda-forge names that are not the distribution's name on PyPI
 CONDA_TO_PYPI = {"python": None, "pip": None}
 
@@ -57,12 +64,13 @@ def notebook_code(path: Path) -> str:
     return "\n".join(lines)
 
 
+@functools.cache
 def imports_by_file() -> dict[str, set[str]]:
     """``{relative path: top-level imports}`` for every notebook and evallib module."""
     out = {}
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         out[str(nb.relative_to(ROOT))] = top_level_imports(notebook_code(nb))
-    for mod in sorted((ROOT / "evallib").glob("*.py")):
+    for mod in sorted((ROOT / "evallib").rglob("*.py")):
         out[str(mod.relative_to(ROOT))] = top_level_imports(mod.read_text(encoding="utf-8"))
     return out
 
@@ -119,7 +127,8 @@ def missing_from_binder(imports: dict[str, set[str]], provided: set[str]) -> dic
     missing: dict[str, list[str]] = {}
     for file, names in imports.items():
         for name in names:
-            if name in sys.stdlib_module_names or name in OWN_PACKAGES or name == "__future__":
+            if name in sys.stdlib_module_names or name in OWN_PACKAGES or name == "__future__" \
+                    or name in OPTIONAL_IMPORTS:
                 continue
             dists = {_norm(d) for d in to_dist.get(name, [])}
             if not dists & provided:
@@ -131,6 +140,20 @@ def test_every_import_is_provided_by_binder_environment():
     provided = dependency_closure(binder_packages())
     missing = missing_from_binder(imports_by_file(), provided)
     assert not missing, f"imported but not provided by binder/environment.yml: {missing}"
+
+
+def test_binder_lists_peer_libraries_only_when_imported():
+    """A package Binder lists beyond the core and the notebook tools is imported by a notebook or evallib."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    base = {_norm(re.match(r"\s*([A-Za-z0-9._-]+)", d).group(1))
+            for d in project["dependencies"] + project["optional-dependencies"]["notebooks"]}
+    imported = set().union(*imports_by_file().values())
+    to_dist = md.packages_distributions()
+    used = {_norm(d) for name in imported for d in to_dist.get(name, [])}
+    unused = sorted(binder_packages() - base - used)
+    assert not unused, f"binder/environment.yml lists packages no notebook or evallib module imports: {unused}"
 
 
 def test_the_notebooks_and_evallib_do_import_third_party_packages():

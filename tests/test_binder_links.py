@@ -1,12 +1,14 @@
 """``make binder-links``: the Binder (JupyterLab) and Voilà links for this clone's GitHub remote.
 
 The README cannot know where a clone is published, so the links are printed from the
-``origin`` remote. Each test copies the Makefile into an empty git repository with two
+``origin`` remote, and the README shows no Binder badge unless it launches this repository
+(a badge to mybinder.org's front page launches nothing). Each test copies the Makefile into an empty git repository with two
 notebooks and a remote, and runs the target there (it does not build the venv).
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -73,3 +75,39 @@ def test_the_readme_points_to_the_target():
     readme = (ROOT / "README.md").read_text()
     assert "make binder-links" in readme
     assert "OWNER/REPO" not in readme
+
+
+_BADGE = re.compile(r"\[!\[[^\]]*\]\([^)]*\)\]\(([^)\s]*)\)")     # [![alt](image)](target)
+_LAUNCH = re.compile(r"https://mybinder\.org/v2/gh/([^/?#]+)/([^/?#]+)/[^/?#]+")
+
+
+def binder_badges_that_launch_nothing(readme: str, slug: str | None) -> list[str]:
+    """Targets of badges to mybinder.org that are not this repository's launch URL.
+
+    A badge must open the repository on Binder (``/v2/gh/OWNER/REPO/REF``); with the clone's
+    GitHub ``slug`` known, OWNER/REPO must be it.
+    """
+    bad = []
+    for target in _BADGE.findall(readme):
+        if "mybinder.org" not in target:
+            continue
+        launch = _LAUNCH.match(target)
+        if not launch or (slug is not None and f"{launch[1]}/{launch[2]}".lower() != slug.lower()):
+            bad.append(target)
+    return bad
+
+
+def _origin_slug() -> str | None:
+    out = subprocess.run(["git", "-C", str(ROOT), "remote", "get-url", "origin"], capture_output=True, text=True)
+    m = re.match(r"^(?:https://|ssh://git@|git@)github\.com[:/]([^/]+/[^/]+?)(?:\.git)?$", out.stdout.strip())
+    return m[1] if out.returncode == 0 and m else None
+
+
+def test_the_readme_has_no_binder_badge_that_launches_nothing():
+    front_page = "[![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org)"
+    assert binder_badges_that_launch_nothing(front_page, None) == ["https://mybinder.org"]
+    own = "[![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/someone/evalbook/HEAD)"
+    assert binder_badges_that_launch_nothing(own, None) == []
+    assert binder_badges_that_launch_nothing(own, "other/book") == [own.split("](")[-1][:-1]]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert binder_badges_that_launch_nothing(readme, _origin_slug()) == []

@@ -4,9 +4,10 @@ pyproject.toml is the source of truth: ``[project].dependencies`` (what the libr
 needs to compute and plot) and the optional groups ``notebooks``, ``test`` and
 ``peers``, with ``all`` naming the three. The conda route (``environment.yml``) lists
 every package of every group with the same version specifiers; Binder
-(``binder/environment.yml``) lists the same packages at the exact versions of the lock
-(``constraints.txt``, made by ``make lock``), which pins every listed package to a
-version its specifier allows. Both environment files pin Python 3.11.
+(``binder/environment.yml``) lists exactly the packages of the ``binder`` extra (the core,
+the notebook tools and the peer library the notebooks import; no test tools) at the exact
+versions of the lock (``constraints.txt``, made by ``make lock``), which pins every listed
+package to a version its specifier allows. Both environment files pin Python 3.11.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ GROUPS = ("notebooks", "test", "peers")
 #: Extras outside `all` (and so outside the environment files and the lock): readers of
 #: third-party formats an analyst installs on purpose (`pip install 'evallib[inspect]'`).
 EXTRA_GROUPS = ("inspect",)
+#: The extra Binder installs (binder/environment.yml lists its packages, postBuild installs it).
+BINDER_GROUP = "binder"
 
 # Conda-forge names that differ from the PyPI name (after normalisation).
 CONDA_TO_PYPI: dict[str, str] = {}
@@ -108,6 +111,38 @@ def pyproject_requirements(text: str, groups: tuple[str, ...] | None = None) -> 
     for group in (optional if groups is None else groups):
         deps += [d for d in optional[group] if parse_requirement(d)[0] != normalise_name(project.get("name", ""))]
     return to_mapping([parse_requirement(d) for d in deps], "pyproject.toml")
+
+
+def extra_requirements(text: str, extra: str) -> dict[str, str]:
+    """name -> spec of the core dependencies and everything ``evallib[extra]`` installs.
+
+    Entries naming the project itself (``evallib[notebooks]``) are expanded into their
+    groups, recursively, as pip does.
+    """
+    project = tomllib.loads(text)["project"]
+    own = normalise_name(project.get("name", ""))
+    optional = project.get("optional-dependencies") or {}
+    entries, todo, seen = list(project["dependencies"]), [extra], set()
+    while todo:
+        group = todo.pop()
+        if group in seen:
+            continue
+        if group not in optional:
+            raise ValueError(f"pyproject.toml has no optional group {group!r}")
+        seen.add(group)
+        for dep in optional[group]:
+            match = re.match(r"\s*([A-Za-z0-9._-]+)\s*\[([^\]]*)\]", dep)
+            if match and normalise_name(match[1]) == own:
+                todo += [g.strip() for g in match[2].split(",") if g.strip()]
+            else:
+                entries.append(dep)
+    parsed = [parse_requirement(d) for d in entries]
+    specs: dict[str, set[str]] = {}
+    for name, spec in parsed:
+        specs.setdefault(name, set()).add(spec)
+    clashing = {name: sorted(s) for name, s in specs.items() if len(s) > 1}
+    assert not clashing, f"pyproject.toml: evallib[{extra}] names packages with different specifiers: {clashing}"
+    return {name: spec for name, spec in parsed}
 
 
 def lock_pins(text: str) -> dict[str, str]:
@@ -240,6 +275,16 @@ def test_groups_are_read_and_the_self_reference_skipped():
     assert pyproject_requirements(_EXAMPLE_GROUPS) == {"numpy": ">=1.26", "pytest": ">=8.0", "baycomp": ">=1.0"}
 
 
+def test_an_extra_is_expanded_through_its_self_references():
+    text = _EXAMPLE_GROUPS + 'binder = ["evallib[peers]", "scipy>=1.11"]\n'
+    assert extra_requirements(text, "binder") == {"numpy": ">=1.26", "baycomp": ">=1.0", "scipy": ">=1.11"}
+    assert extra_requirements(text, "all") == {"numpy": ">=1.26", "pytest": ">=8.0", "baycomp": ">=1.0"}
+    with pytest.raises(ValueError, match="no optional group 'nope'"):
+        extra_requirements(text, "nope")
+    with pytest.raises(AssertionError, match="different specifiers"):
+        extra_requirements(text.replace('"scipy>=1.11"', '"baycomp>=0.9"'), "binder")
+
+
 def test_lock_helpers_report_missing_and_out_of_range_pins():
     ref = pyproject_requirements(_EXAMPLE_GROUPS)
     pins = lock_pins("# a comment\nnumpy==1.25.0\npytest==8.3.1\nscipy==1.14.0\n")
@@ -294,10 +339,15 @@ def pins() -> dict[str, str]:
     return lock_pins(_read(LOCK))
 
 
+@pytest.fixture(scope="module")
+def binder_reference() -> dict[str, str]:
+    return extra_requirements(_read("pyproject.toml"), BINDER_GROUP)
+
+
 def test_groups_exist_and_all_names_them():
     project = tomllib.loads(_read("pyproject.toml"))["project"]
     optional = project["optional-dependencies"]
-    assert set(optional) == {*GROUPS, *EXTRA_GROUPS, "all"}
+    assert set(optional) == {*GROUPS, *EXTRA_GROUPS, BINDER_GROUP, "all"}
     assert [d.replace(" ", "") for d in optional["all"]] == [f"evallib[{','.join(GROUPS)}]"]
     core = {parse_requirement(d)[0] for d in project["dependencies"]}
     # the library computes and plots with its core alone; Jupyter, pytest and peers are optional
@@ -305,11 +355,33 @@ def test_groups_exist_and_all_names_them():
     assert not core & {"jupyterlab", "ipywidgets", "papermill", "voila", "pytest", "nbval", "baycomp"}
 
 
-@pytest.mark.parametrize("env_file", ENV_FILES)
-def test_package_sets_agree(reference, env_file):
-    other = conda_requirements(_read(env_file), env_file)
-    problems = package_set_differences(reference, other, env_file)
+def test_conda_environment_lists_every_package(reference):
+    other = conda_requirements(_read("environment.yml"), "environment.yml")
+    problems = package_set_differences(reference, other, "environment.yml")
     assert not problems, "package lists differ:\n  " + "\n  ".join(problems)
+
+
+def test_binder_extra_is_the_notebooks_needs_without_test_tools(reference, binder_reference):
+    """evallib[binder]: the core and the notebook tools, plus peers at the peers group's specifiers."""
+    text = _read("pyproject.toml")
+    core_and_notebooks = pyproject_requirements(text, ("notebooks",))
+    assert core_and_notebooks.items() <= binder_reference.items()
+    extra = {n: s for n, s in binder_reference.items() if n not in core_and_notebooks}
+    peers = pyproject_requirements(text, ("peers",))
+    assert extra.items() <= peers.items(), f"evallib[binder] adds more than peer libraries: {extra}"
+    test_tools = set(pyproject_requirements(text, ("test",))) - set(pyproject_requirements(text, ()))
+    assert not test_tools & set(binder_reference), f"test tools in evallib[binder]: {test_tools & set(binder_reference)}"
+
+
+def test_binder_lists_exactly_the_binder_extra_at_the_lock(binder_reference, pins):
+    binder = conda_requirements(_read("binder/environment.yml"), "binder/environment.yml")
+    problems = package_set_differences(binder_reference, binder, "binder/environment.yml")
+    assert not problems, "binder/environment.yml is not evallib[binder]:\n  " + "\n  ".join(problems)
+    wrong = [f"{name}: binder has {binder[name]!r}, {LOCK} pins {pins.get(name)}"
+             for name in sorted(binder) if binder[name] != f"=={pins.get(name)}"]
+    assert not wrong, "binder/environment.yml must pin the lock's versions:\n  " + "\n  ".join(wrong)
+    for tool in ("pytest", "nbval", "playwright", "pytest-xdist", "pytest-timeout"):
+        assert tool not in binder, f"binder/environment.yml lists the test tool {tool}"
 
 
 def test_version_specifiers_agree(reference):
@@ -323,14 +395,11 @@ def test_lock_covers_every_listed_package(reference, pins):
     assert not problems, f"{LOCK} does not match pyproject.toml:\n  " + "\n  ".join(problems)
 
 
-def test_binder_uses_the_lock(reference, pins):
-    binder = conda_requirements(_read("binder/environment.yml"), "binder/environment.yml")
-    wrong = [f"{name}: binder has {binder[name]!r}, {LOCK} pins {pins.get(name)}"
-             for name in sorted(binder.keys() & reference.keys()) if binder[name] != f"=={pins.get(name)}"]
-    assert not wrong, "binder/environment.yml must pin the lock's versions:\n  " + "\n  ".join(wrong)
+def test_binder_installs_evallib_binder_with_the_lock():
     post = _code_lines(_read("binder/postBuild"))
-    assert any("pip install" in line and f"-c {LOCK}" in line for line in post), (
-        f"binder/postBuild must install with the lock (-c {LOCK}): {post}"
+    installs = [line for line in post if "pip install" in line]
+    assert any(f"-c {LOCK}" in line and f'".[{BINDER_GROUP}]"' in line for line in installs), (
+        f"binder/postBuild must install evallib[{BINDER_GROUP}] with the lock (-c {LOCK}): {installs}"
     )
 
 
