@@ -27,12 +27,12 @@ NOTEBOOK    ?= $(firstword $(sort $(wildcard notebooks/*.ipynb)))
 APP_PORT    ?= 8866
 APP_ARGS    ?=
 
-# Jupyter settings the project ships, laid out as in an environment's prefix: etc/jupyter
-# (nbconvert, Voila, the Jupyter server, JupyterLab's default settings) and share/jupyter
-# (the nbconvert template "evallib"). The venv rule copies both folders into $(VENV) as they
-# are (`cp -R etc share`), binder/postBuild into Binder's environment; every file under them
-# is a prerequisite of the stamp, so a changed or new file is copied by the next make.
-JUPYTER_FILES := $(sort $(shell find etc share -type f 2>/dev/null))
+# Jupyter settings the project ships, in etc/: etc/jupyter (nbconvert, Voila, the Jupyter
+# server, JupyterLab's default settings) goes to PREFIX/etc/jupyter and etc/share/jupyter
+# (the nbconvert template "evallib") to PREFIX/share/jupyter, where Jupyter always looks.
+# The venv rule copies them into $(VENV), binder/postBuild into Binder's environment; every
+# file under etc/ is a prerequisite of the stamp, so a changed or new file is copied again.
+JUPYTER_FILES := $(sort $(shell find etc -type f 2>/dev/null))
 
 # benchmarks/_*.py are helpers the scripts import, not benchmarks.
 BENCH_SCRIPTS := $(sort $(filter-out benchmarks/_%,$(wildcard benchmarks/*.py)))
@@ -85,7 +85,7 @@ $(STAMP): pyproject.toml $(LOCK) $(JUPYTER_FILES)
 	"$(PY)" -m pip install -c $(LOCK) -e ".[all]"
 	@# Jupyter reads $(VENV)/etc/jupyter and $(VENV)/share/jupyter: `jupyter nbconvert --to html`
 	@# writes the offline page, Voila drops the author and solutions cells, JupyterLab asks about no news
-	cp -R etc share "$(VENV)/"
+	mkdir -p "$(VENV)/etc" && cp -R etc/jupyter "$(VENV)/etc/" && cp -R etc/share "$(VENV)/"
 	@touch "$@"
 
 # The lock: a fresh venv gets the newest versions pyproject.toml allows, and pip freeze

@@ -24,7 +24,7 @@ Two entry points:
   ``etc/jupyter/jupyter_nbconvert_config.json``; Jupyter reads that file when it lies in
   a folder of ``jupyter --paths`` (config), such as ``<venv>/etc/jupyter``, or when
   ``JUPYTER_CONFIG_PATH`` names its folder. They name the template ``evallib``, shipped
-  as ``share/jupyter/nbconvert/templates/evallib`` (found in a data folder of
+  as ``etc/share/jupyter/nbconvert/templates/evallib`` (installed to ``PREFIX/share/jupyter/...``; found in a data folder of
   ``jupyter --paths``, such as ``<venv>/share/jupyter``, or through ``JUPYTER_PATH``);
   ``make venv`` and ``binder/postBuild`` copy both folders into the environment.
 
@@ -84,11 +84,11 @@ NBCONVERT_CONFIG: dict[str, dict[str, Any]] = {
 
 # The ``evallib`` template (nbconvert's lab template without the scripts it loads from a
 # CDN, with the solutions folded and alt text on figures). The repository ships the same
-# text as share/jupyter/nbconvert/templates/evallib/index.html.j2 for a plain `jupyter
+# text as etc/share/jupyter/nbconvert/templates/evallib/index.html.j2 for a plain `jupyter
 # nbconvert --to html`; here it serves OfflineHTMLExporter, which must work from a wheel.
 _TEMPLATE = r"""{#- evallib's HTML template: nbconvert's lab template for a page that needs no network,
     hides the solutions until the reader opens them and gives every figure alt text.
-    Shipped as share/jupyter/nbconvert/templates/evallib/index.html.j2 (template_name
+    Shipped as etc/share/jupyter/nbconvert/templates/evallib/index.html.j2 (template_name
     "evallib" in etc/jupyter/jupyter_nbconvert_config.json) and used by
     evallib.htmlexport.OfflineHTMLExporter; the two copies are the same text. -#}
 {%- extends 'lab/index.html.j2' -%}

@@ -33,7 +33,7 @@ from evallib.htmlexport import (
 
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 CONFIG_FILE = ROOT / "etc" / "jupyter" / "jupyter_nbconvert_config.json"
-TEMPLATE_FILE = ROOT / "share" / "jupyter" / "nbconvert" / "templates" / "evallib" / "index.html.j2"
+TEMPLATE_FILE = ROOT / "etc" / "share" / "jupyter" / "nbconvert" / "templates" / "evallib" / "index.html.j2"
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 NBCONVERT_DEFAULT_ALT = "No description has been provided for this image"
 SUMMARY = "Solutions (click to show)"
@@ -227,7 +227,7 @@ def test_the_repository_config_is_the_modules():
 def test_plain_nbconvert_writes_the_classroom_page(tmp_path):
     """``jupyter nbconvert --to html`` as a student types it, with the repository's settings and template.
 
-    ``make venv`` (and Binder's postBuild) copy etc/ and share/ into the environment, whose
+    ``make venv`` (and Binder's postBuild) copy etc/jupyter and etc/share into the environment, whose
     config and data folders nbconvert always reads; here the repository's folders are put
     on Jupyter's paths instead (ahead of the environment's), so the test checks this
     checkout's files. A real notebook (figures, a solutions cell) and a small one (widgets,
@@ -238,7 +238,7 @@ def test_plain_nbconvert_writes_the_classroom_page(tmp_path):
     classroom = tmp_path / "classroom.ipynb"
     nbformat.write(_classroom_notebook(), classroom)
     real = NOTEBOOK_DIR / "00_start_here.ipynb"
-    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(CONFIG_FILE.parent), JUPYTER_PATH=str(ROOT / "share" / "jupyter"),
+    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(CONFIG_FILE.parent), JUPYTER_PATH=str(ROOT / "etc" / "share" / "jupyter"),
                PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
     subprocess.run([sys.executable, "-m", "nbconvert", "--to", "html", "--output-dir", str(tmp_path),
                     str(small), str(classroom), str(real)], check=True, env=env, cwd=tmp_path, capture_output=True)

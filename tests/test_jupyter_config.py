@@ -1,8 +1,8 @@
 """The Jupyter settings the project ships take effect: JupyterLab asks about no news, Voila drops author cells.
 
-``etc/`` and ``share/`` hold the settings laid out as in an environment's prefix;
+``etc/jupyter`` and ``etc/share/jupyter`` hold the settings, copied to an environment's prefix;
 ``make venv`` copies them into the venv and ``binder/postBuild`` into Binder's
-environment, with the same ``cp -R etc share PREFIX/``. Here they are copied the same
+environment, with the same ``cp -R etc/jupyter PREFIX/etc/ && cp -R etc/share PREFIX/``. Here they are copied the same
 way into a temporary prefix that Jupyter is pointed at (``JUPYTER_CONFIG_PATH``,
 ``JUPYTER_PATH``), with a user configuration folder of its own, and then:
 
@@ -35,7 +35,6 @@ from conftest import ROOT
 
 BIN = Path(sys.executable).parent
 SERVER_START_S = 180
-COPY = ["cp", "-R", "etc", "share"]           # then the prefix; as the Makefile and binder/postBuild
 NOTIFICATION = "@jupyterlab/apputils-extension:notification"
 KEPT, AUTHOR, SOLUTION = "KEPT-CELL-MARKER", "AUTHOR-NOTE-MARKER", "SOLUTION-CELL-MARKER"
 
@@ -43,7 +42,9 @@ KEPT, AUTHOR, SOLUTION = "KEPT-CELL-MARKER", "AUTHOR-NOTE-MARKER", "SOLUTION-CEL
 def _installed_prefix(tmp: Path) -> Path:
     prefix = tmp / "prefix"
     prefix.mkdir()
-    subprocess.run([*COPY, f"{prefix}/"], cwd=ROOT, check=True)
+    (prefix / "etc").mkdir()        # as the Makefile and binder/postBuild copy them
+    subprocess.run(["cp", "-R", "etc/jupyter", f"{prefix}/etc/"], cwd=ROOT, check=True)
+    subprocess.run(["cp", "-R", "etc/share", f"{prefix}/"], cwd=ROOT, check=True)
     return prefix
 
 
@@ -124,27 +125,27 @@ def _assert_author_cells_dropped(page: str, where: str) -> None:
 def test_make_venv_and_postbuild_copy_the_same_folders():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     post = (ROOT / "binder" / "postBuild").read_text(encoding="utf-8")
-    assert 'cp -R etc share "$(VENV)/"' in makefile
-    assert 'cp -R etc share "$prefix/"' in post and "prefix=\"$(python -c 'import sys; print(sys.prefix)')\"" in post
-    assert "JUPYTER_FILES := $(sort $(shell find etc share -type f" in makefile
+    assert 'mkdir -p "$(VENV)/etc" && cp -R etc/jupyter "$(VENV)/etc/" && cp -R etc/share "$(VENV)/"' in makefile
+    assert 'mkdir -p "$prefix/etc" && cp -R etc/jupyter "$prefix/etc/" && cp -R etc/share "$prefix/"' in post and "prefix=\"$(python -c 'import sys; print(sys.prefix)')\"" in post
+    assert "JUPYTER_FILES := $(sort $(shell find etc -type f" in makefile
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
-@pytest.mark.parametrize("changed", ["etc/jupyter/voila.json", "share/jupyter/nbconvert/templates/evallib/index.html.j2"])
+@pytest.mark.parametrize("changed", ["etc/jupyter/voila.json", "etc/share/jupyter/nbconvert/templates/evallib/index.html.j2"])
 def test_a_changed_settings_file_makes_the_venv_copy_again(tmp_path, changed):
-    """The stamp depends on every file under etc/ and share/: `make -n` plans the copy when one is newer."""
+    """The stamp depends on every file under etc/: `make -n` plans the copy when one is newer."""
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
     (venv / ".installed").touch()
     run = ["make", "-n", "-C", str(ROOT), f"VENV={venv}", "venv"]
     fresh = subprocess.run(run, capture_output=True, text=True, check=True).stdout
-    assert "cp -R etc share" not in fresh, fresh
+    assert "cp -R etc/jupyter" not in fresh, fresh
     stale = subprocess.run([*run, "-W", changed], capture_output=True, text=True, check=True).stdout
-    assert f'cp -R etc share "{venv}/"' in stale, stale
+    assert f'cp -R etc/share "{venv}/"' in stale, stale
 
 
 def test_the_settings_files_are_valid_json():
-    files = sorted((ROOT / "etc").rglob("*.json")) + sorted((ROOT / "share").rglob("*.json"))
+    files = sorted((ROOT / "etc").rglob("*.json"))
     assert len(files) >= 5
     for path in files:
         json.loads(path.read_text(encoding="utf-8"))
