@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import io
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -51,9 +52,12 @@ __all__ = ["figure", "panel", "live_output", "render_png", "freeze_widget_output
 DESCRIPTION_WIDTH = "11em"
 #: total width of a control (description + track + readout).
 SLIDER_WIDTH = "30em"
+#: figures made by :func:`figure` whose constrained layout is fixed after their first render.
+_FREEZE_LAYOUT: weakref.WeakSet = weakref.WeakSet()
 
 
-def figure(figsize: tuple[float, float] = (6.4, 3.6), *, dpi: float = 80, **kwargs: Any):
+def figure(figsize: tuple[float, float] = (6.4, 3.6), *, dpi: float = 80, relayout: bool = False,
+           **kwargs: Any):
     """A figure for a live output: constrained layout, outside pyplot's registry.
 
     Made from :class:`matplotlib.figure.Figure` directly, so the inline backend never
@@ -66,23 +70,36 @@ def figure(figsize: tuple[float, float] = (6.4, 3.6), *, dpi: float = 80, **kwar
         Width and height in inches.
     dpi : float
         Pixels per inch of the rendered PNG (80: sharp on a projector, fast to render).
+    relayout : bool
+        False (default): the constrained layout is computed at the first render (the
+        default values) and then kept, which halves the time of every later render (the
+        layout engine draws the figure once more to measure it). True: laid out again at
+        every render, for a figure whose labels change size a lot.
     """
     from matplotlib.figure import Figure
 
     kwargs.setdefault("layout", "constrained")
-    return Figure(figsize=figsize, dpi=dpi, **kwargs)
+    fig = Figure(figsize=figsize, dpi=dpi, **kwargs)
+    if not relayout:
+        _FREEZE_LAYOUT.add(fig)
+    return fig
 
 
 def render_png(fig) -> bytes:
     """The figure as PNG bytes, drawn once at its own dpi (no tight bounding box).
 
-    A figure made by pyplot is closed after rendering (the object stays usable and can be
-    drawn again), so the inline backend does not show it a second time.
+    Fast settings: light PNG compression, and the layout of a :func:`figure` fixed after its
+    first render (unless made with ``relayout=True``). A figure made by pyplot is closed
+    after rendering (the object stays usable and can be drawn again), so the inline
+    backend does not show it a second time.
     """
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=fig.dpi)
+    fig.savefig(buf, format="png", dpi=fig.dpi, pil_kwargs={"compress_level": 1})
+    if fig in _FREEZE_LAYOUT:
+        fig.set_layout_engine("none")      # keeps the positions the first layout computed
+        _FREEZE_LAYOUT.discard(fig)
     if plt.fignum_exists(getattr(fig, "number", -1)) and plt.figure(fig.number) is fig:
         plt.close(fig)
     return buf.getvalue()

@@ -127,3 +127,23 @@ def test_lessons_are_saved_frozen():
         views = [o for c in nb.cells for o in c.get("outputs", [])
                  if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
         assert not views, path.name
+
+
+def test_a_live_figure_keeps_its_first_layout_and_relayout_opts_out():
+    fig = figure((4, 3))
+    ax = fig.subplots()
+    ax.set_ylabel("a label")
+    render_png(fig)
+    position = ax.get_position().bounds
+    assert fig.get_layout_engine() is None or type(fig.get_layout_engine()).__name__ == "PlaceHolderLayoutEngine"
+    ax.set_ylabel("a much longer label\nover two lines")
+    render_png(fig)
+    assert ax.get_position().bounds == position          # not laid out again
+    again = figure((4, 3), relayout=True)
+    ax2 = again.subplots()
+    ax2.set_ylabel("a label")
+    render_png(again)
+    first = ax2.get_position().bounds
+    ax2.set_ylabel("a much longer label\nover two lines")
+    render_png(again)
+    assert ax2.get_position().bounds != first            # constrained layout made room
