@@ -145,6 +145,29 @@ def _lower_critical(m: np.ndarray, alpha: float, method: str) -> np.ndarray:
     ``k = min(b, c)``, so the rejection region is ``min(b, c) <= k_m``.
     """
     m = np.asarray(m, dtype=np.int64)
+    if m.size and m.ndim == 1 and int(m.min()) >= 0 and int(m.max()) <= _CRITICAL_CACHE_MAX:
+        # the critical values depend on m, alpha and the method only: computed once per
+        # (alpha, method) up to the largest m asked so far, then looked up (notebook 06's sliders)
+        key = (float(alpha), method)
+        table = _CRITICAL_CACHE.get(key)
+        top = int(m.max())
+        if table is None or table.size <= top:
+            size = max(top + 1, 2 * (0 if table is None else table.size), 1024)
+            table = _lower_critical_direct(np.arange(size, dtype=np.int64), alpha, method)
+            if len(_CRITICAL_CACHE) >= 16:
+                _CRITICAL_CACHE.clear()
+            _CRITICAL_CACHE[key] = table
+        return table[m]
+    return _lower_critical_direct(m, alpha, method)
+
+
+#: critical values of :func:`_lower_critical` by (alpha, method), each for m = 0, 1, ... (a few entries).
+_CRITICAL_CACHE_MAX = 200_000
+_CRITICAL_CACHE: dict[tuple[float, str], np.ndarray] = {}
+
+
+def _lower_critical_direct(m: np.ndarray, alpha: float, method: str) -> np.ndarray:
+    """:func:`_lower_critical` computed from the binomial distribution, without the cache."""
     half = alpha / 2.0 * (1.0 + 1e-12)
     k0 = stats.binom.ppf(alpha / 2.0, m, 0.5)          # smallest k with cdf(k) >= alpha/2
     k0 = np.nan_to_num(k0, nan=0.0).astype(np.int64)

@@ -585,3 +585,14 @@ def test_plot_nemenyi_power_draws_on_the_given_axes():
     with pytest.raises(ValueError, match="nemenyi_power_curve"):
         planning.plot_nemenyi_power(table.drop(columns="normal"))
     plt.close(fig)
+
+
+@pytest.mark.parametrize("alpha, method", [(0.05, "exact"), (0.1, "midp"), (0.01, "exact")])
+def test_cached_critical_values_equal_the_direct_computation(alpha, method):
+    # the lookup table grows as larger m are asked for; every answer must equal the binomial one
+    planning._CRITICAL_CACHE.clear()
+    for ms in (np.arange(0, 40), np.array([5000, 17, 0, 2999]), np.arange(0, 6000, 7)):
+        assert np.array_equal(planning._lower_critical(ms, alpha, method),
+                              planning._lower_critical_direct(ms, alpha, method))
+    big = np.array([250_000])       # beyond the cache: computed directly
+    assert np.array_equal(planning._lower_critical(big, alpha, method), planning._lower_critical_direct(big, alpha, method))
