@@ -15,7 +15,9 @@ about, and what does a "non-significant" result on a small test set rule out?
   :func:`evallib.simulate_unequal_learners`).
 * Many data sets: how many data sets the Nemenyi test needs before a given difference
   of average ranks exceeds the critical difference (Demšar 2006, Flach eq. 12.1;
-  :func:`nemenyi_datasets`).
+  :func:`nemenyi_datasets`), and its power against the number of data sets by
+  simulation, with a normal approximation beside it (:func:`nemenyi_power_curve`,
+  :func:`nemenyi_power_datasets`).
 * Per-item evaluation (design 4: benchmark and LLM evals that score items 0/1 or in
   [0, 1], items in clusters, K answers per item): the variance of the paired difference
   of two models' mean scores (:func:`item_difference_variance`: between-item variance
@@ -70,6 +72,8 @@ __all__ = [
     "mcnemar_sample_size",
     "minimum_detectable_difference",
     "nemenyi_datasets",
+    "nemenyi_power_curve",
+    "nemenyi_power_datasets",
     "plot_design_map",
     "plot_cv_power",
     "plot_f1_power",
@@ -78,6 +82,7 @@ __all__ = [
     "plot_mcnemar_power",
     "plot_minimum_detectable_difference",
     "plot_nemenyi_datasets",
+    "plot_nemenyi_power",
     "plot_sample_size",
     "sample_size_summary",
 ]
@@ -140,6 +145,29 @@ def _lower_critical(m: np.ndarray, alpha: float, method: str) -> np.ndarray:
     ``k = min(b, c)``, so the rejection region is ``min(b, c) <= k_m``.
     """
     m = np.asarray(m, dtype=np.int64)
+    if m.size and m.ndim == 1 and int(m.min()) >= 0 and int(m.max()) <= _CRITICAL_CACHE_MAX:
+        # the critical values depend on m, alpha and the method only: computed once per
+        # (alpha, method) up to the largest m asked so far, then looked up (notebook 06's sliders)
+        key = (float(alpha), method)
+        table = _CRITICAL_CACHE.get(key)
+        top = int(m.max())
+        if table is None or table.size <= top:
+            size = max(top + 1, 2 * (0 if table is None else table.size), 1024)
+            table = _lower_critical_direct(np.arange(size, dtype=np.int64), alpha, method)
+            if len(_CRITICAL_CACHE) >= 16:
+                _CRITICAL_CACHE.clear()
+            _CRITICAL_CACHE[key] = table
+        return table[m]
+    return _lower_critical_direct(m, alpha, method)
+
+
+#: critical values of :func:`_lower_critical` by (alpha, method), each for m = 0, 1, ... (a few entries).
+_CRITICAL_CACHE_MAX = 200_000
+_CRITICAL_CACHE: dict[tuple[float, str], np.ndarray] = {}
+
+
+def _lower_critical_direct(m: np.ndarray, alpha: float, method: str) -> np.ndarray:
+    """:func:`_lower_critical` computed from the binomial distribution, without the cache."""
     half = alpha / 2.0 * (1.0 + 1e-12)
     k0 = stats.binom.ppf(alpha / 2.0, m, 0.5)          # smallest k with cdf(k) >= alpha/2
     k0 = np.nan_to_num(k0, nan=0.0).astype(np.int64)
@@ -1192,6 +1220,184 @@ def plot_nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05
     ax.set_xlabel("number of data sets N")
     ax.set_ylabel("critical difference of average ranks")
     ax.legend(fontsize=8)
+    return ax
+
+
+def _nemenyi_spacing(k: int, rank_difference: float) -> float:
+    """Spacing ``s`` of ``k`` evenly spaced means (sd-1 normal noise) whose extremes differ by
+    ``rank_difference`` in expected rank: ``E r_first - E r_last = sum_l Phi(mu_l / sqrt 2)
+    - sum_l Phi((mu_l - mu_last) / sqrt 2)`` over the other algorithms, solved for ``s``."""
+    from scipy.optimize import brentq
+
+    unit = np.arange(k) / (k - 1)
+
+    def gap(s: float) -> float:
+        mu = unit * s
+        return float(stats.norm.cdf(mu[1:] / math.sqrt(2.0)).sum()
+                     - stats.norm.cdf((mu[:-1] - mu[-1]) / math.sqrt(2.0)).sum()) - rank_difference
+
+    hi = 1.0
+    while gap(hi) < 0:
+        hi *= 2.0
+    return brentq(gap, 0.0, hi, xtol=1e-12)
+
+
+def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: float = 0.05,
+                        n_sim: int = 2000, rng: Any = None) -> pd.DataFrame:
+    """Power of the Nemenyi test to separate two algorithms, against the number of data sets.
+
+    :func:`nemenyi_datasets` gives the ``N`` at which an *observed* gap of average ranks
+    equal to ``rank_difference`` would just be significant; the observed gap scatters
+    around its expectation, so at that ``N`` the test finds a true gap of that size only
+    about half the time. This function simulates the power. The model: on each data set
+    the ``k`` algorithms score ``mu_j + e_j`` with independent standard normal ``e_j``,
+    the ``mu_j`` evenly spaced with the spacing chosen so that the expected average ranks
+    of the best and the worst algorithm differ by exactly ``rank_difference`` (computed
+    exactly: ``E r_j = 1 + sum_l Phi((mu_l - mu_j)/sqrt 2)``). Each simulated study
+    draws ``n_max`` data sets; the study of its first ``N`` data sets rejects when the
+    two extremes' average ranks differ by at least ``CD(k, N)``
+    (:func:`evallib.critical_difference`). The studies for different ``N`` are nested
+    (the same draws, more of them), so the curve is smooth but its points are correlated.
+
+    Beside the simulation, a normal approximation: the observed gap ``D`` is the mean of
+    ``N`` independent per-data-set rank differences, ``D ~ N(rank_difference, sigma^2 / N)``
+    with ``sigma^2`` their variance (estimated from every simulated data set), so
+    ``power ~ Phi((rank_difference - CD) sqrt(N) / sigma) + Phi((-rank_difference - CD) sqrt(N) / sigma)``.
+
+    Parameters
+    ----------
+    k : int
+        Number of algorithms, ``>= 2``.
+    rank_difference : float
+        Expected difference of the two algorithms' average ranks, in ``(0, k - 1)``.
+    n_max : int
+        Largest number of data sets, ``>= 2``; every ``N`` from 2 to ``n_max`` is reported.
+    alpha : float
+        Family-wise level of the Nemenyi test, in (0, 1).
+    n_sim : int
+        Simulated studies, ``>= 10`` (Monte Carlo SE at most ``0.5 / sqrt(n_sim)``).
+    rng : None, int, SeedSequence or Generator
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``n_datasets``, ``cd`` (the critical difference), ``power`` (simulated), ``mcse``
+        (its Monte Carlo standard error ``sqrt(power (1 - power) / n_sim)``) and
+        ``normal`` (the approximation). ``attrs["spacing"]`` holds the spacing of the
+        means and ``attrs["sigma"]`` the per-data-set SD of the rank difference.
+
+    References
+    ----------
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+    *JMLR* 7, 1-30 (section 3.2.2). Morris, T. P., White, I. R. & Crowther, M. J. (2019).
+    Using simulation studies to evaluate statistical methods. *Statistics in Medicine* 38,
+    2074-2102 (Monte Carlo SE).
+
+    Examples
+    --------
+    At the floor of :func:`nemenyi_datasets` the power is near one half:
+
+    >>> n0 = nemenyi_datasets(5, 1.0)
+    >>> table = nemenyi_power_curve(5, 1.0, n0, n_sim=2000, rng=0).set_index("n_datasets")
+    >>> 0.4 < float(table.loc[n0, "power"]) < 0.6
+    True
+    """
+    from .manydatasets.ranktests import critical_difference
+
+    k = check_count(k, "k", minimum=2)
+    d = check_real(rank_difference, "rank_difference", low=0.0, high=float(k - 1), low_open=True,
+                   high_open=True, note="the expected average ranks of k algorithms differ by less than k - 1")
+    n_max = check_count(n_max, "n_max", minimum=2)
+    alpha = check_alpha(alpha)
+    n_sim = check_count(n_sim, "n_sim", minimum=10)
+    gen = check_rng(rng)
+    spacing = _nemenyi_spacing(k, d)
+    mu = np.arange(k) / (k - 1) * spacing
+    ns = np.arange(2, n_max + 1)
+    cds = np.array([critical_difference(k, int(v), alpha=alpha).cd for v in ns])
+    hits = np.zeros(ns.size)
+    total, total_sq, count = 0.0, 0.0, 0
+    step = max(1, 4_000_000 // (n_max * k))
+    for start in range(0, n_sim, step):
+        size = min(step, n_sim - start)
+        scores = mu + gen.standard_normal((size, n_max, k))
+        # rank 1 = best: one plus the number of algorithms that score higher
+        rank_first = 1 + (scores > scores[..., :1]).sum(axis=-1)
+        rank_last = 1 + (scores > scores[..., -1:]).sum(axis=-1)
+        diff = (rank_first - rank_last).astype(float)          # expected value: +rank_difference
+        total += diff.sum()
+        total_sq += (diff * diff).sum()
+        count += diff.size
+        mean_gap = np.cumsum(diff, axis=1)[:, ns - 1] / ns
+        hits += (np.abs(mean_gap) >= cds - 1e-12).sum(axis=0)
+    power = hits / n_sim
+    mean = total / count
+    sigma = math.sqrt(max(total_sq / count - mean * mean, 0.0))
+    root = np.sqrt(ns) / sigma if sigma > 0 else np.full(ns.size, np.inf)
+    normal = stats.norm.cdf((d - cds) * root) + stats.norm.cdf((-d - cds) * root)
+    table = pd.DataFrame({"n_datasets": ns, "cd": cds, "power": power,
+                          "mcse": np.sqrt(power * (1.0 - power) / n_sim), "normal": normal})
+    table.attrs.update(spacing=float(spacing), sigma=sigma, k=k, rank_difference=d, alpha=alpha, n_sim=n_sim)
+    return table
+
+
+def nemenyi_power_datasets(table: pd.DataFrame, *, power: float = 0.8, column: str = "power") -> int | None:
+    """The smallest number of data sets at which ``table``'s power reaches ``power`` and stays there.
+
+    ``table`` is :func:`nemenyi_power_curve`'s output; ``column`` is ``"power"`` (the
+    simulation) or ``"normal"`` (the approximation). Returns None when the power stays
+    below the target up to the table's largest ``N`` (simulate further).
+    """
+    target = _check_power(power)
+    if column not in ("power", "normal"):
+        raise ValueError(f"column must be 'power' or 'normal', got {column!r}")
+    missing = {"n_datasets", column} - set(getattr(table, "columns", []))
+    if missing:
+        raise ValueError(f"table must be nemenyi_power_curve's output; missing {sorted(missing)}")
+    below = np.flatnonzero(table[column].to_numpy() < target)
+    ns = table["n_datasets"].to_numpy()
+    if below.size == 0:
+        return int(ns[0])
+    if below[-1] == ns.size - 1:
+        return None
+    return int(ns[below[-1] + 1])
+
+
+def plot_nemenyi_power(table: pd.DataFrame, *, power: float | None = 0.8, ax=None):
+    """Simulated power of the Nemenyi test against the number of data sets (``nemenyi_power_curve``).
+
+    The simulation with a band of +/- 2 Monte Carlo SE, the normal approximation dashed,
+    the target power and the critical-difference floor of :func:`nemenyi_datasets`
+    (where the power is about one half) marked. Returns the Axes.
+    """
+    missing = {"n_datasets", "power", "mcse", "normal"} - set(getattr(table, "columns", []))
+    if missing:
+        raise ValueError(f"table must be nemenyi_power_curve's output; missing {sorted(missing)}")
+    ax = get_axes(ax, figsize=(6.4, 3.6))
+    n, p, se = table["n_datasets"], table["power"], table["mcse"]
+    ax.fill_between(n, p - 2 * se, p + 2 * se, color="C4", alpha=0.25, linewidth=0)
+    ax.plot(n, p, color="C4", lw=1.2, label="simulated (band: ±2 MC SE)")
+    ax.plot(n, table["normal"], color="k", lw=1, ls="--", label="normal approximation")
+    attrs = table.attrs
+    if {"k", "rank_difference", "alpha"} <= set(attrs):
+        floor = nemenyi_datasets(attrs["k"], attrs["rank_difference"], alpha=attrs["alpha"])
+        ax.axvline(floor, color="grey", ls=":", lw=0.8)
+        ax.annotate(f"CD floor N = {floor}", (floor, 0.03), xytext=(3, 0), textcoords="offset points",
+                    fontsize=8)
+        ax.set_title(f"Nemenyi test, k = {attrs['k']}, expected rank gap {attrs['rank_difference']:g}, "
+                     f"alpha = {attrs['alpha']:g}", fontsize=10)
+    if power is not None:
+        target = _check_power(power)
+        ax.axhline(target, color="grey", ls=":", lw=0.8)
+        reach = nemenyi_power_datasets(table, power=target)
+        if reach is not None:
+            ax.axvline(reach, color="C4", ls=":", lw=0.8)
+            ax.annotate(f"{100 * target:g}% power: N = {reach}", (reach, target), xytext=(4, -12),
+                        textcoords="offset points", fontsize=8)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("number of data sets N")
+    ax.set_ylabel("power")
+    ax.legend(fontsize=8, loc="lower right")
     return ax
 
 

@@ -40,14 +40,27 @@ def test_notebook_06_is_saved_with_its_key_outputs():
     assert f"from about −{round(-100 * low)} to +{round(100 * high)} percentage points" in md
     tagged = [c for c in nb["cells"] if "nbval-check-output" in c["metadata"].get("tags", [])]
     assert len(tagged) >= 5
+    # the F1 bootstrap's size beside its power, and the Nemenyi test's power beside its CD floor
+    assert "size over all 5 sizes: " in joined and "size mcse" in joined
+    assert "at the critical-difference floor N = 38: power " in joined and "80% power from N = " in joined
+    # one output per slider: the frozen default render, no second static copy of plot_sample_size
+    assert "plot_sample_size(difference" not in "".join(_src(c) for c in nb["cells"])
+    live = [c for c in nb["cells"] if "live_output(" in _src(c)]
+    assert len(live) == 2 and all(any("image/png" in o.get("data", {}) for o in c["outputs"]) for c in live)
+    assert all("alt=" in _src(c) for c in live)
 
 
 def test_notebook_06_ends_with_exercises_and_a_guarded_solutions_cell():
     nb = load_notebook(NOTEBOOK)
     exercises, solutions = nb["cells"][-2:]
     assert _src(exercises).startswith("## Exercises") or "## Exercises" in _src(exercises)
-    assert _src(exercises).count("(Conceptual)") >= 2
+    text = _src(exercises)
+    # predict, explain or decide before computing: at least three such exercises
+    assert sum(text.count(f"({w})") for w in ("Predict", "Explain", "Decide")) >= 3
     assert "solutions" in solutions["metadata"].get("tags", [])
+    assert solutions["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    # no exercise's answer printed outside the solutions: exercise 4's N (k = 8, gap 2) is not in the outputs
+    assert "k = 8" not in outputs_text(nb)
     assert _src(solutions).startswith("if show_solutions:") and not solutions.get("outputs")
     params = next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", []))
     assert "show_solutions = False" in _src(params)
@@ -56,7 +69,7 @@ def test_notebook_06_ends_with_exercises_and_a_guarded_solutions_cell():
 @pytest.mark.slow
 def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_path):
     params = dict(difference=0.05, discordance=0.2, alpha=0.1, power=0.9, seed=4, n_sim=60, reps=200,
-                  k=4, rank_gap=1.5, cv_difference=0.15, cv_datasets=40, show_solutions=True)
+                  k=4, rank_gap=1.5, cv_difference=0.15, cv_datasets=40, nemenyi_sim=300, show_solutions=True)
     nb = run_papermill(NOTEBOOK, tmp_path / "06_out.ipynb", params)
     injected = injected_cells(nb)
     assert injected and "discordance = 0.2" in "".join(injected[0]["source"])
@@ -75,8 +88,9 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_
 def test_notebook_06_sliders_drive_the_power_plot():
     """Move each slider in a live kernel: each move must redraw with the new value.
 
-    The callback is evallib's ``plot_sample_size`` itself; what it drew is read back from
-    the titles and texts matplotlib was given.
+    The callback updates one figure in place (its curves from evallib's ``mcnemar_power_curve``,
+    its title from ``sample_size_summary``); what it drew is read back from the titles and
+    texts matplotlib was given.
     """
     probe = '''
 import matplotlib.axes
@@ -95,5 +109,5 @@ assert [d.splitlines()[0] for d in final[:2]] == [
 assert final[2].startswith("no such pair of classifiers"), drawn
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20))
+    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20, nemenyi_sim=100))
     assert any("sliders ok" in o.get("text", "") for o in out), out

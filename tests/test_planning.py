@@ -497,3 +497,102 @@ def test_critical_counts_at_large_m_by_direct_search(method):
         p = 2 * (cdf - 0.5 * stats.binom.pmf(x, m, 0.5)) if method == "midp" else 2 * cdf
         ok = np.flatnonzero((p <= 0.05) & (2 * x < m))
         assert k == (ok.max() if ok.size else -1), m
+
+
+# ------------------------------------------------------------- Nemenyi power (simulated)
+def _cd_scipy(k: int, n: int, alpha: float = 0.05) -> float:
+    # Demšar (2006), section 3.2.2: q_alpha is the studentized range quantile over sqrt(2)
+    q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2)
+    return q * math.sqrt(k * (k + 1) / (6 * n))
+
+
+def test_nemenyi_power_model_has_the_requested_expected_rank_gap():
+    # independent check of the solved spacing: ranks by scipy's rankdata on 200,000 data sets
+    table = planning.nemenyi_power_curve(5, 1.0, 10, n_sim=20, rng=0)
+    mu = np.arange(5) / 4 * table.attrs["spacing"]
+    scores = mu + np.random.default_rng(7).standard_normal((200_000, 5))
+    ranks = stats.rankdata(-scores, axis=1)
+    gap = ranks[:, 0] - ranks[:, -1]
+    assert abs(gap.mean() - 1.0) < 4 * gap.std() / math.sqrt(gap.size)
+    assert abs(gap.std() - table.attrs["sigma"]) < 0.05
+
+
+@pytest.mark.parametrize("k, gap, n", [(5, 1.0, 38), (3, 0.5, 30)])
+def test_nemenyi_power_matches_a_brute_force_simulation(k, gap, n):
+    # a loop written from scratch: scipy ranks, scipy's studentized range, another seed
+    table = planning.nemenyi_power_curve(k, gap, n, n_sim=3000, rng=1).set_index("n_datasets")
+    mu = np.arange(k) / (k - 1) * table.attrs["spacing"]
+    gen = np.random.default_rng(99)
+    cd = _cd_scipy(k, n)
+    reps = 3000
+    hits = 0
+    for _ in range(reps):
+        ranks = stats.rankdata(-(mu + gen.standard_normal((n, k))), axis=1).mean(axis=0)
+        hits += abs(ranks[0] - ranks[-1]) >= cd
+    ref = hits / reps
+    ours = float(table.loc[n, "power"])
+    se = math.sqrt(ref * (1 - ref) / reps + ours * (1 - ours) / 3000)
+    assert abs(ours - ref) < 4 * se
+    assert float(table.loc[n, "cd"]) == pytest.approx(cd, rel=1e-6)
+
+
+def test_nemenyi_power_is_about_one_half_at_the_cd_floor_and_the_normal_curve_agrees():
+    # at nemenyi_datasets' N the critical difference equals the gap (to rounding): the observed gap,
+    # centred on it, exceeds it about half the time (Demšar's N is not a sample size for 80% power)
+    n0 = nemenyi_datasets(5, 1.0)
+    table = planning.nemenyi_power_curve(5, 1.0, 3 * n0, n_sim=4000, rng=2).set_index("n_datasets")
+    assert 0.42 < table.loc[n0, "power"] < 0.6
+    assert np.max(np.abs(table["power"] - table["normal"]).to_numpy()[5:]) < 0.05
+    n80 = planning.nemenyi_power_datasets(table.reset_index())
+    assert n80 is not None and n80 > 1.4 * n0
+    assert table.loc[n80, "power"] >= 0.8 and table.loc[n80 - 1, "power"] < 0.8
+
+
+def test_nemenyi_power_datasets_reads_the_table():
+    import pandas as pd
+    table = pd.DataFrame({"n_datasets": [2, 3, 4, 5, 6], "power": [0.1, 0.81, 0.79, 0.85, 0.9],
+                          "normal": [0.1, 0.2, 0.3, 0.4, 0.5]})
+    assert planning.nemenyi_power_datasets(table) == 5          # reaches 0.8 and stays there from N = 5
+    assert planning.nemenyi_power_datasets(table, column="normal") is None
+    assert planning.nemenyi_power_datasets(table, power=0.05) == 2
+    with pytest.raises(ValueError, match="column"):
+        planning.nemenyi_power_datasets(table, column="size")
+    with pytest.raises(ValueError, match="n_datasets"):
+        planning.nemenyi_power_datasets(table.drop(columns="n_datasets"))
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: planning.nemenyi_power_curve(3, 2.0, 20), "rank_difference"),
+    (lambda: planning.nemenyi_power_curve(3, 0.0, 20), "rank_difference"),
+    (lambda: planning.nemenyi_power_curve(1, 0.5, 20), "k"),
+    (lambda: planning.nemenyi_power_curve(3, 0.5, 1), "n_max"),
+    (lambda: planning.nemenyi_power_curve(3, 0.5, 20, n_sim=5), "n_sim"),
+    (lambda: planning.nemenyi_power_curve(3, 0.5, 20, alpha=1.5), "alpha"),
+])
+def test_nemenyi_power_curve_rejects_bad_input(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_plot_nemenyi_power_draws_on_the_given_axes():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    table = planning.nemenyi_power_curve(4, 1.0, 60, n_sim=200, rng=0)
+    fig, ax = plt.subplots()
+    assert planning.plot_nemenyi_power(table, ax=ax) is ax
+    assert ax.get_xlabel() == "number of data sets N" and len(ax.get_lines()) >= 2
+    with pytest.raises(ValueError, match="nemenyi_power_curve"):
+        planning.plot_nemenyi_power(table.drop(columns="normal"))
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("alpha, method", [(0.05, "exact"), (0.1, "midp"), (0.01, "exact")])
+def test_cached_critical_values_equal_the_direct_computation(alpha, method):
+    # the lookup table grows as larger m are asked for; every answer must equal the binomial one
+    planning._CRITICAL_CACHE.clear()
+    for ms in (np.arange(0, 40), np.array([5000, 17, 0, 2999]), np.arange(0, 6000, 7)):
+        assert np.array_equal(planning._lower_critical(ms, alpha, method),
+                              planning._lower_critical_direct(ms, alpha, method))
+    big = np.array([250_000])       # beyond the cache: computed directly
+    assert np.array_equal(planning._lower_critical(big, alpha, method), planning._lower_critical_direct(big, alpha, method))

@@ -392,12 +392,14 @@ def plot_bayesian_signed_rank(
     Returns
     -------
     matplotlib.axes.Axes
-        Titled with the three probabilities and Wilcoxon's p-value beside them.
+        Titled with the share of posterior samples in which each outcome is the most probable
+        (``p_left``, ``p_rope``, ``p_right``; not the posterior probability of each region, which
+        is the mean of ``samples``) and Wilcoxon's p-value beside them.
     """
     res = bayesian_signed_rank(x, y, rope=rope, n_samples=n_samples, rng=rng)
     ax = plot_simplex(res, names=names, ax=ax)
-    ax.set_title(f"ROPE ±{res.rope:g}: P({names[0]} better) = {res.p_left:.3f}, P(equivalent) = "
-                 f"{res.p_rope:.3f}, P({names[1]} better) = {res.p_right:.3f}\n"
+    ax.set_title(f"ROPE ±{res.rope:g}, share of posterior samples in which each outcome is the most probable:\n"
+                 f"{names[0]} better {res.p_left:.3f}, equivalent {res.p_rope:.3f}, {names[1]} better {res.p_right:.3f}\n"
                  f"(frequentist reading: Wilcoxon p = {res.pvalue:.3g}, which ignores the ROPE)",
                  fontsize="small")
     return ax
