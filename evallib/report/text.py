@@ -458,13 +458,14 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
     if adj in FDR_ADJUSTMENTS and m > 1:
         lead += f" ({FDR_CLAUSE})"
     if rejected:
-        top = pairwise.iloc[0]
+        top = pairwise[pairwise["reject"].astype(bool)].iloc[0]  # rows run largest effect first
         winner = top["better"]
         adv, lo, hi = _advantage(top, winner)
         g, g_int = _gap_points(adv, lo, hi)
         parts.append(f"{lead}, {len(rejected)} of the pairwise differences "
                      f"{'is' if len(rejected) == 1 else 'are'} significant at alpha = {alpha:g} "
-                     f"({', '.join(rejected)}); the largest: {winner} makes {g} percentage points fewer errors "
+                     f"({', '.join(rejected)}); {'the largest of them: ' if len(rejected) > 1 else ''}"
+                     f"{winner} makes {g} percentage points fewer errors "
                      f"than {top['pair'][1] if top['pair'][0] == winner else top['pair'][0]} "
                      f"({level} interval {g_int} points)")
     else:
@@ -540,7 +541,8 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     few = int(pairwise["few"].sum())
     if few:
         text += (f"; {_plural(few, 'pair')} rest{'s' if few == 1 else ''} on fewer than 25 {cases} "
-                 "(flagged in section 3), so their intervals are wide")
+                 "(flagged in section 3): only those cases tell two classifiers apart, so "
+                 f"{'that comparison rests' if few == 1 else 'those comparisons rest'} on little evidence")
     return text + "."
 
 
@@ -589,7 +591,7 @@ def summary_text(
        otherwise -- with its interval, and its *paired* comparison with always predicting
        the majority class on the same cases (McNemar's mid-p test and Bonett-Price's
        interval for 0/1 outcomes; a stratified paired t for balanced accuracy);
-    2. Cochran's Q and which pairwise differences are significant, with the largest;
+    2. Cochran's Q and which pairwise differences are significant, with the largest of those;
     3. whether the two leaders can be told apart (on a skewed file by balanced accuracy,
        with McNemar's verdict beside it);
     4. the scores (AUC with DeLong's interval, Brier score);
