@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from statsmodels.stats.multitest import multipletests
 from test_report import _mid_p
 
@@ -65,3 +66,28 @@ def test_pairs_with_few_disagreements_are_not_called_wide():
     assert "intervals are wide" not in text
     assert ("1 pair rests on fewer than 25 disagreements (flagged in section 3): only those cases tell two "
             "classifiers apart, so that comparison rests on little evidence") in text
+
+
+# ------------------------------------------------------------------ text from the file, in all three
+NAMES = ["see http://example.com/x", "[l](https://e.com)", "<https://e.com>", "<img src=x onerror=alert(1)>",
+         "*b* _i_ `c` $m$ ~s~", "a|b #h", "&amp; &lt;", "gpt-4o: run 2"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_text_from_the_file_reaches_the_page_as_written(name):
+    """Each report's escaper, rendered by the page's own Markdown renderer: no element (no link,
+    no image, no emphasis, no maths) is made from the text, and the page shows it as written."""
+    import html
+    import re
+
+    from evallib.htmlexport import markdown_to_html
+    from evallib.report.datasets_text import md_escape
+    from evallib.report.items_sections import md_text
+    from evallib.report.text import md
+
+    for escape in (md, md_text, md_escape):
+        page = markdown_to_html(f"Model {escape(name)} leads.").strip()
+        assert page.startswith("<p>") and page.endswith("</p>"), (escape.__name__, page)
+        inner = page[3:-4]
+        assert not re.search(r"<[A-Za-z/]", inner), (escape.__name__, page)  # no element at all
+        assert html.unescape(inner) == f"Model {name} leads.", (escape.__name__, page)

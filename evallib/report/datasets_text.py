@@ -48,7 +48,8 @@ def md_escape(text: Any) -> str:
 
     Markdown's punctuation (``* _ [ ] ` $ # | ~`` and the like) is escaped with a backslash
     and ``&``, ``<`` and ``>`` become HTML entities, so a classifier called
-    ``<script>alert(1)</script>`` or ``*best*`` is shown exactly as written.
+    ``<script>alert(1)</script>`` or ``*best*`` is shown exactly as written; the colon of
+    ``://`` becomes ``&#58;``, or the renderer would turn ``http://...`` into a live link.
 
     Examples
     --------
@@ -56,8 +57,10 @@ def md_escape(text: Any) -> str:
     '&lt;b&gt;C4.5&lt;/b&gt;'
     >>> md_escape("*x*_1 $a$")
     '\\\\*x\\\\*\\\\_1 \\\\$a\\\\$'
+    >>> md_escape("see http://example.com")
+    'see http&#58;//example.com'
     """
-    return html.escape(_MARKDOWN_SPECIAL.sub(r"\\\1", str(text)), quote=False)
+    return html.escape(_MARKDOWN_SPECIAL.sub(r"\\\1", str(text)), quote=False).replace("://", "&#58;//")
 
 
 def _b(name: Any) -> str:

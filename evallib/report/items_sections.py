@@ -88,7 +88,8 @@ def md_text(value: object) -> str:
     (which no Markdown or HTML construct starts inside a sentence) is written as a numeric
     character reference (``<`` as ``&#60;``, ``*`` as ``&#42;``, ``$`` as ``&#36;``), so a
     name can neither open an HTML element, nor start emphasis, a link, code or a formula;
-    the browser shows the characters themselves.
+    the browser shows the characters themselves. The colon of ``://`` is written ``&#58;`` too,
+    or the renderer would turn ``http://...`` into a live link.
 
     Examples
     --------
@@ -96,8 +97,11 @@ def md_text(value: object) -> str:
     '&#60;script&#62;a&#42;b&#95;c &#36;x&#36;&#60;/script&#62;'
     >>> md_text("gpt-4o, run 2")
     'gpt-4o, run 2'
+    >>> md_text("https://example.com/q")
+    'https&#58;//example.com/q'
     """
-    return "".join(c if (c.isalnum() or c in _PLAIN) else f"&#{ord(c)};" for c in str(value))
+    text = "".join(c if (c.isalnum() or c in _PLAIN) else f"&#{ord(c)};" for c in str(value))
+    return text.replace("://", "&#58;//")
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:

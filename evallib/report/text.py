@@ -40,17 +40,21 @@ def md(text: Any) -> str:
     run. Here ``<`` that could open a tag becomes ``&lt;``, ``&`` that could start an entity
     becomes ``&amp;``, and the characters Markdown reads as markup (emphasis, code, links,
     maths, strike-through, a backslash, an underscore at a word boundary) are
-    backslash-escaped, so the text shows as written.
+    backslash-escaped, and the colon of ``://`` becomes ``&#58;`` (the renderer would turn
+    ``http://...`` into a live link), so the text shows as written.
 
     >>> md("<script>alert(1)</script> Q3")
     '&lt;script>alert(1)&lt;/script> Q3'
     >>> print(md("a*b* [x](y) $5 _c_ snake_case"))
     a\*b\* \[x\](y) \$5 \_c\_ snake_case
+    >>> md("http://example.com")
+    'http&#58;//example.com'
     """
     s = str(text)
     s = re.sub(r"&(?=#?[A-Za-z0-9]+;)", "&amp;", s)
     s = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", s)
     s = re.sub(r"([\\`*\[\]$~])", r"\\\1", s)
+    s = s.replace("://", "&#58;//")
     return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", r"\\_", s)
 
 
