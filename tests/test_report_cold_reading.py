@@ -91,3 +91,108 @@ def test_text_from_the_file_reaches_the_page_as_written(name):
         inner = page[3:-4]
         assert not re.search(r"<[A-Za-z/]", inner), (escape.__name__, page)  # no element at all
         assert html.unescape(inner) == f"Model {name} leads.", (escape.__name__, page)
+
+
+# ------------------------------------------------------------------ the per-item report
+def _items_frame(seed: int = 0, n: int = 60, answers: int = 4, leader: str = "many") -> pd.DataFrame:
+    """Long per-item 0/1 scores in 10 clusters: model "many" answers every item ``answers`` times,
+    model "once" once; ``leader`` names the model with the higher mean."""
+    rng = np.random.default_rng(seed)
+    difficulty = rng.uniform(0.2, 0.9, n)
+    bump = {"many": 0.08 if leader == "many" else -0.08, "once": 0.0}
+    rows = []
+    for i in range(n):
+        for model, k in (("many", answers), ("once", 1)):
+            p = min(1.0, max(0.0, difficulty[i] + bump[model]))
+            for s in range(1, k + 1):
+                rows.append({"item": f"q{i}", "cluster": f"c{i % 10}", "model": model, "sample": s,
+                             "score": int(rng.random() < p)})
+    return pd.DataFrame(rows)
+
+
+def _items_summary(frame: pd.DataFrame, **options):
+    from evallib.report.items_inputs import load_item_scores
+    from evallib.report.items_sections import (
+        items_summary_text,
+        leaderboard,
+        model_means,
+        pairwise_items,
+        sample_analysis,
+        summarise_items,
+    )
+
+    data = load_item_scores(frame, item_column="item", **options)
+    parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
+                 samples=sample_analysis(data), board=leaderboard(data, n_boot=400, rng=0))
+    return data, parts, items_summary_text(data, **parts)
+
+
+def test_variance_components_table_is_readable_and_matches_a_written_out_anova():
+    from evallib.report.items_inputs import load_item_scores
+    from evallib.report.items_sections import format_components, sample_analysis
+
+    frame = _items_frame()
+    samples = sample_analysis(load_item_scores(frame, item_column="item"))
+    table = format_components(samples)
+    y = frame[frame["model"] == "many"].pivot(index="item", columns="sample", values="score").to_numpy(float)
+    n, k = y.shape
+    msw = np.sum((y - y.mean(axis=1, keepdims=True)) ** 2) / (n * (k - 1))
+    msb = k * np.sum((y.mean(axis=1) - y.mean()) ** 2) / (n - 1)
+    between = max(0.0, (msb - msw) / k)
+    row = table.loc["many"]
+    assert row["answers per item"] == "4"
+    assert row["between items (variance)"] == f"{between:.4f}" and row["within items (variance)"] == f"{msw:.4f}"
+    assert row["share between items (ICC)"] == f"{between / (between + msw):.3f}"
+    assert row["SE of the mean"] == f"{np.sqrt((between + msw / k) / n):.4f}"
+    assert row["SE with twice the answers"] == f"{np.sqrt((between + msw / (2 * k)) / n):.4f}"
+    assert row["SE with unlimited answers"] == f"{np.sqrt(between / n):.4f}"
+    once = table.loc["once"]
+    assert once["within items (variance)"] == "-" and once["SE of the mean"] == "-"
+    assert "nan" not in table.to_string().lower()
+
+
+def test_pass_at_k_table_against_enumerated_subsets():
+    from itertools import combinations
+
+    from evallib.report.items_inputs import load_item_scores
+    from evallib.report.items_sections import format_passk, sample_analysis
+
+    frame = _items_frame()
+    samples = sample_analysis(load_item_scores(frame, item_column="item"))
+    table = format_passk(samples)
+    answers = frame[frame["model"] == "many"].groupby("item")["score"].apply(list)
+    for k in (2, 4):
+        pass_k = np.mean([np.mean([max(c) for c in combinations(a, k)]) for a in answers])
+        hat_k = np.mean([np.mean([min(c) for c in combinations(a, k)]) for a in answers])
+        assert table.loc[("many", k), "pass@k"] == f"{pass_k:.4f}"
+        assert table.loc[("many", k), "pass^k"] == f"{hat_k:.4f}"
+    assert list(table.columns) == ["pass@k", "pass@k 95% interval", "pass^k", "pass^k 95% interval"]
+
+
+def test_the_leaders_answers_are_its_own():
+    """The first bullet says how often the leader answered each item, not the range over all models."""
+    _, _, text = _items_summary(_items_frame(leader="once"))
+    assert "**once** has the highest mean score" in text and "answered 1 to 4 times" not in text
+    assert "each answered" not in text.split("\n")[0]
+    _, _, text = _items_summary(_items_frame(leader="many"))
+    assert "**many** has the highest mean score" in text and "each answered 4 times by it." in text
+
+
+def test_the_variance_bullet_says_its_standard_errors_ignore_the_clusters():
+    data, parts, text = _items_summary(_items_frame(leader="many"), cluster_column="cluster")
+    se = float(parts["means"].loc["many", "std_error"])
+    assert ("(these standard errors treat the items as independent; its cluster-robust standard error in "
+            f"section 2 is {se:.4f})") in text
+    _, _, flat = _items_summary(_items_frame(leader="many").drop(columns="cluster"))
+    assert "treat the items as independent;" not in flat
+    assert "- **Assumption:** No cluster column was given, so the items are taken as independent" in flat
+
+
+def test_rivals_for_first_place_are_said_to_pass_five_percent():
+    frame = _items_frame(leader="many")
+    twin = frame[frame["model"] == "many"].assign(model="twin")
+    _, parts, text = _items_summary(pd.concat([frame, twin], ignore_index=True))
+    ranks = parts["board"].ranks
+    rivals = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= 0.05]
+    assert len(rivals) >= 1  # "many" and its exact twin share first place
+    assert "first in 5% of them or more" in text and "in some" not in text
