@@ -196,3 +196,42 @@ def test_rivals_for_first_place_are_said_to_pass_five_percent():
     rivals = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= 0.05]
     assert len(rivals) >= 1  # "many" and its exact twin share first place
     assert "first in 5% of them or more" in text and "in some" not in text
+
+
+# ------------------------------------------------------------------ the many-data-sets report
+def _demsar_summary(**options):
+    from evallib import demsar_table_6
+    from evallib.report.datasets_inputs import load_results
+    from evallib.report.datasets_sections import describe_results, friedman_test, posthoc_tests
+    from evallib.report.datasets_text import results_summary
+
+    res = load_results(demsar_table_6())
+    overview, fs = describe_results(res), friedman_test(res)
+    ph = posthoc_tests(res, friedman_rejects=fs.reject, **options)
+    return demsar_table_6(), ph, results_summary(res, overview=overview, friedman=fs, posthoc=ph, bayes=None)
+
+
+def test_best_on_says_how_many_wins_are_shared():
+    """Demšar's Table 6: C4.5+m+cf has the highest AUC on 7 data sets, on one of them (mushroom,
+    1.000 for all four) shared; the summary must not count a shared best as a win unsaid."""
+    table, _, text = _demsar_summary()
+    leader = "C4.5+m+cf"
+    top = table.max(axis=1)
+    best = int((table[leader] == top).sum())
+    alone = int(((table[leader] == top) & (table.eq(top, axis=0).sum(axis=1) == 1)).sum())
+    assert (best, alone) == (7, 6)
+    assert (f"it is best on {best} of the 14 data sets (alone on {alone}, tied for the best score on "
+            f"{best - alone})") in text
+
+
+def test_wilcoxon_and_control_sentences_say_what_they_count():
+    """The Wilcoxon clause says what it counts ("finds 1: ..." did not), and each classifier that
+    differs from the control is said to rank ahead of it or behind it."""
+    table, ph, text = _demsar_summary(control="C4.5")
+    hits = ph.pairs[ph.pairs["wilcoxon_reject"]]
+    assert len(hits) == 1  # C4.5+m vs C4.5 (test_report_datasets checks the p-values)
+    assert (f"Wilcoxon's signed-rank test with Holm's adjustment finds 1 pair that differs: "
+            f"{hits.iloc[0]['a']} vs {hits.iloc[0]['b']}.") in text
+    ranks = table.rank(axis=1, ascending=False).mean()
+    for name in ("C4.5+m+cf", "C4.5+m"):  # both differ from the control (Demšar, section 3.2.4) and rank ahead
+        assert f"{name} (rank {ranks[name]:.3f}, ahead of it;" in text

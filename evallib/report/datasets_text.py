@@ -171,8 +171,11 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     rest = f"; then {_listing(others)}" if others else ""
     better = "higher" if results.higher_is_better else "lower"
     if len(tied) == 1:
+        best_on = int(t.iloc[0]["best on"])
+        alone = int((overview.ranks[best] == 1).sum())  # a rank of exactly 1: no other classifier tied
+        ties = f" (alone on {alone}, tied for the best score on {best_on - alone})" if alone < best_on else ""
         scores = (f"Its mean score is {_num(t.iloc[0]['mean'])} ({better} is better), and it is best on "
-                  f"{int(t.iloc[0]['best on'])} of the {n} data sets.")
+                  f"{best_on} of the {n} data sets{ties}.")
     else:
         scores = (f"Their mean scores are {_listing([_num(t.loc[c, 'mean']) for c in tied])} ({better} is "
                   "better).")
@@ -215,7 +218,8 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
     wil = t[t["wilcoxon_reject"]]
     found = [f"{md_escape(r.a)} vs {md_escape(r.b)}" for r in wil.itertuples()]
     wtext = ("Wilcoxon's signed-rank test with Holm's adjustment finds "
-             + (f"{len(wil)}: {_listing(found)}." if found else "none."))
+             + (f"{_count(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {_listing(found)}."
+                if found else "no pair that differs."))
     note = ("" if ph.friedman_rejects else
             " Friedman's test did not reject, so read these comparisons as descriptive.")
     return f"{head}. {wtext}{note}"
@@ -224,8 +228,8 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
 def _control_sentence(ph: PosthocSection) -> str:
     t = ph.control_table
     name = METHOD_NAMES[ph.control_method]
-    differ = [f"{md_escape(r.b)} (rank {r.rank_b:.3f}, adjusted {format_p(r.pvalue_adjusted)})"
-              for r in t.itertuples() if r.reject]
+    differ = [f"{md_escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
+              f"adjusted {format_p(r.pvalue_adjusted)})" for r in t.itertuples() if r.reject]
     same = [f"{md_escape(r.b)} (adjusted {format_p(r.pvalue_adjusted)})" for r in t.itertuples() if not r.reject]
     parts = []
     if differ:
