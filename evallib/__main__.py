@@ -119,9 +119,10 @@ def _add_report(sub) -> None:
                           "classes are 0/1 or False/True)")
     rep.add_argument("--sheet", default=None, help="the sheet of an Excel workbook (default: the first)")
     rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
-    rep.add_argument("--adjust", choices=("holm", "bonferroni", "bh", "none"), default="holm",
-                     help="multiple-testing adjustment of the pairwise tests (default: holm; bh, the false "
-                          "discovery rate, in the per-item report)")
+    rep.add_argument("--adjust", choices=("holm", "bonferroni", "bh", "by", "none"), default="holm",
+                     help="multiple-testing adjustment of the pairwise tests (default: holm; holm and bonferroni "
+                          "control the family-wise error rate; bh (Benjamini-Hochberg) and by "
+                          "(Benjamini-Yekutieli, predictions report only) control the false discovery rate)")
     rep.add_argument("--interval", default="bonett_price",
                      choices=("bonett_price", "tango", "newcombe", "agresti_min", "wald", "wald_cc", "qh"),
                      help="interval for the difference of two error rates (default: bonett_price, as "
@@ -303,8 +304,6 @@ def _report(args: argparse.Namespace) -> int:
     try:
         files = _table_report(args)
         if files is None:
-            if args.adjust not in ("holm", "bonferroni", "none"):
-                raise ValueError(f"the predictions report adjusts with holm, bonferroni or none, got {args.adjust!r}.")
             files = run_report(
             args.predictions, args.output, label_column=args.label_column,
             positive_label=args.positive_label, fold_column=args.fold_column,

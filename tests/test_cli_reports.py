@@ -20,8 +20,8 @@ def _run(*args, cwd):
 @pytest.mark.parametrize("args, words", [
     (["--lm-eval", "gpt"], "--lm-eval takes MODEL=FILE, got 'gpt'."),
     (["--item-column", "item"], "--item-column needs the per-item file as the file argument."),
-    ([str(ROOT / "data" / "example_predictions.csv"), "--positive-label", "ER-", "--adjust", "bh"],
-     "the predictions report adjusts with holm, bonferroni or none, got 'bh'."),
+    ([str(ROOT / "data" / "example_items.csv"), "--item-column", "item", "--adjust", "by"],
+     "the per-item report adjusts with holm, bh, bonferroni or none, got 'by'."),
     ([], "give the file to report on"),
 ])
 def test_contradictory_options_stop_with_one_sentence(tmp_path, args, words):

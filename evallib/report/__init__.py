@@ -26,7 +26,9 @@ Sections and their sources (the summary, :func:`summary_text`, comes first):
    :func:`score_warnings` for reversed scores and classifiers below the baseline.
 3. :func:`omnibus_test` (Cochran's Q) and :func:`pairwise_comparison` -- Berrar & Lozano
    (2013) with the intervals and the mid-p McNemar test Fagerland, Lydersen & Laake
-   recommend (:func:`evallib.onetestset.pairwise.paired_difference_interval`), Holm's adjustment.
+   recommend (:func:`evallib.onetestset.pairwise.paired_difference_interval`), Holm's adjustment
+   by default (Bonferroni's, or Benjamini-Hochberg's and Benjamini-Yekutieli's false-discovery-rate
+   control, :data:`~evallib.report.sections.REPORT_ADJUSTMENTS`).
 4. :func:`score_comparison` -- DeLong AUC intervals and paired tests, Brier score and
    log-loss (:mod:`evallib.onetestset.scoring`).
 5. :func:`chance_check` -- Forman & Cohen (2005): is the winner better than the best of
@@ -91,6 +93,7 @@ from .text import (
     format_p,
     format_pairwise,
     md,
+    pairwise_method_line,
     plot_pair_intervals,
     report_tables,
     summary_text,
@@ -127,6 +130,7 @@ __all__ = [
     "format_p",
     "md",
     "plot_pair_intervals",
+    "pairwise_method_line",
     "adjusted_pvalues",
     "data_notes",
     "majority_baseline",

@@ -48,7 +48,8 @@ def md_escape(text: Any) -> str:
 
     Markdown's punctuation (``* _ [ ] ` $ # | ~`` and the like) is escaped with a backslash
     and ``&``, ``<`` and ``>`` become HTML entities, so a classifier called
-    ``<script>alert(1)</script>`` or ``*best*`` is shown exactly as written.
+    ``<script>alert(1)</script>`` or ``*best*`` is shown exactly as written; the colon of
+    ``://`` becomes ``&#58;``, or the renderer would turn ``http://...`` into a live link.
 
     Examples
     --------
@@ -56,8 +57,10 @@ def md_escape(text: Any) -> str:
     '&lt;b&gt;C4.5&lt;/b&gt;'
     >>> md_escape("*x*_1 $a$")
     '\\\\*x\\\\*\\\\_1 \\\\$a\\\\$'
+    >>> md_escape("see http://example.com")
+    'see http&#58;//example.com'
     """
-    return html.escape(_MARKDOWN_SPECIAL.sub(r"\\\1", str(text)), quote=False)
+    return html.escape(_MARKDOWN_SPECIAL.sub(r"\\\1", str(text)), quote=False).replace("://", "&#58;//")
 
 
 def _b(name: Any) -> str:
@@ -168,8 +171,11 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     rest = f"; then {_listing(others)}" if others else ""
     better = "higher" if results.higher_is_better else "lower"
     if len(tied) == 1:
+        best_on = int(t.iloc[0]["best on"])
+        alone = int((overview.ranks[best] == 1).sum())  # a rank of exactly 1: no other classifier tied
+        ties = f" (alone on {alone}, tied for the best score on {best_on - alone})" if alone < best_on else ""
         scores = (f"Its mean score is {_num(t.iloc[0]['mean'])} ({better} is better), and it is best on "
-                  f"{int(t.iloc[0]['best on'])} of the {n} data sets.")
+                  f"{best_on} of the {n} data sets{ties}.")
     else:
         scores = (f"Their mean scores are {_listing([_num(t.loc[c, 'mean']) for c in tied])} ({better} is "
                   "better).")
@@ -212,7 +218,8 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
     wil = t[t["wilcoxon_reject"]]
     found = [f"{md_escape(r.a)} vs {md_escape(r.b)}" for r in wil.itertuples()]
     wtext = ("Wilcoxon's signed-rank test with Holm's adjustment finds "
-             + (f"{len(wil)}: {_listing(found)}." if found else "none."))
+             + (f"{_count(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {_listing(found)}."
+                if found else "no pair that differs."))
     note = ("" if ph.friedman_rejects else
             " Friedman's test did not reject, so read these comparisons as descriptive.")
     return f"{head}. {wtext}{note}"
@@ -221,8 +228,8 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
 def _control_sentence(ph: PosthocSection) -> str:
     t = ph.control_table
     name = METHOD_NAMES[ph.control_method]
-    differ = [f"{md_escape(r.b)} (rank {r.rank_b:.3f}, adjusted {format_p(r.pvalue_adjusted)})"
-              for r in t.itertuples() if r.reject]
+    differ = [f"{md_escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
+              f"adjusted {format_p(r.pvalue_adjusted)})" for r in t.itertuples() if r.reject]
     same = [f"{md_escape(r.b)} (adjusted {format_p(r.pvalue_adjusted)})" for r in t.itertuples() if not r.reject]
     parts = []
     if differ:

@@ -69,6 +69,8 @@ __all__ = [
     "leaderboard",
     "format_item_means",
     "format_item_pairs",
+    "format_components",
+    "format_passk",
     "plot_item_means",
     "items_summary_text",
 ]
@@ -88,7 +90,8 @@ def md_text(value: object) -> str:
     (which no Markdown or HTML construct starts inside a sentence) is written as a numeric
     character reference (``<`` as ``&#60;``, ``*`` as ``&#42;``, ``$`` as ``&#36;``), so a
     name can neither open an HTML element, nor start emphasis, a link, code or a formula;
-    the browser shows the characters themselves.
+    the browser shows the characters themselves. The colon of ``://`` is written ``&#58;`` too,
+    or the renderer would turn ``http://...`` into a live link.
 
     Examples
     --------
@@ -96,8 +99,11 @@ def md_text(value: object) -> str:
     '&#60;script&#62;a&#42;b&#95;c &#36;x&#36;&#60;/script&#62;'
     >>> md_text("gpt-4o, run 2")
     'gpt-4o, run 2'
+    >>> md_text("https://example.com/q")
+    'https&#58;//example.com/q'
     """
-    return "".join(c if (c.isalnum() or c in _PLAIN) else f"&#{ord(c)};" for c in str(value))
+    text = "".join(c if (c.isalnum() or c in _PLAIN) else f"&#{ord(c)};" for c in str(value))
+    return text.replace("://", "&#58;//")
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
@@ -479,6 +485,48 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
     return SampleAnalysis(components=components, passk=passk, ks=ks, alpha=alpha)
 
 
+def _cell(v: float, spec: str) -> str:
+    """A number for a table cell, ``"-"`` where it is not identified (NaN)."""
+    return "-" if not np.isfinite(v) else format(float(v), spec)
+
+
+def format_components(samples: SampleAnalysis) -> pd.DataFrame:
+    """Section 4's variance components as text, one row per model, ``"-"`` where a model gave one
+    answer per item (the within-item variance is then not identified).
+
+    Columns: the mean answers per item, the between-item and within-item variances of one
+    answer, the share between items (the intraclass correlation), the standard error of the
+    model's mean from the components, the same with twice the answers per item, and its floor
+    with infinitely many answers (``sqrt(between / n)``). These standard errors come from the
+    one-way analysis of variance, which treats the items as independent.
+    """
+    c = samples.components
+    return pd.DataFrame({
+        "answers per item": [f"{v:.3g}" for v in c["answers"]],
+        "between items (variance)": [_cell(v, ".4f") for v in c["between"]],
+        "within items (variance)": [_cell(v, ".4f") for v in c["within"]],
+        "share between items (ICC)": [_cell(v, ".3f") for v in c["icc"]],
+        "SE of the mean": [_cell(v, ".4f") for v in c["std_error"]],
+        "SE with twice the answers": [_cell(v, ".4f") for v in c["std_error_double"]],
+        "SE with unlimited answers": [_cell(v, ".4f") for v in c["floor"]],
+        "note": [str(v) if isinstance(v, str) else "" for v in c["note"]],
+    }, index=c.index)
+
+
+def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
+    """Section 4's pass@k and pass^k as text, one row per model and ``k``, each with its interval."""
+    t = samples.passk
+    level = _level(samples.alpha)
+    out = pd.DataFrame({
+        "pass@k": [f"{v:.4f}" for v in t["pass_at_k"]],
+        f"pass@k {level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(t["low"], t["high"])],
+        "pass^k": [f"{v:.4f}" for v in t["pass_hat_k"]],
+        f"pass^k {level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(t["hat_low"], t["hat_high"])],
+    })
+    out.index = pd.MultiIndex.from_arrays([list(t["model"]), list(t["k"])], names=["model", "k"])
+    return out
+
+
 # ------------------------------------------------------------------ section 5
 @dataclass(frozen=True)
 class Leaderboard:
@@ -565,11 +613,12 @@ def items_summary_text(
     leader = str(tie.leader)
     r = means.loc[leader]
     where = f"{data.n_items:,} items" + (f" in {data.n_clusters:,} clusters" if data.clustered else "")
+    own = data.sample_counts()[:, list(data.models).index(leader)]  # the leader's answers per item
+    lo, hi = int(own.min()), int(own.max())
     out.append(f"**{md_text(leader)}** has the highest mean score, {r['mean']:.4f} ({level} interval "
                f"{r['low']:.4f} to {r['high']:.4f}) over {where}"
-               + (f", each answered {overview.samples[0]} times" if overview.samples[0] == overview.samples[1] > 1
-                  else (f", each answered {overview.samples[0]} to {overview.samples[1]} times"
-                        if overview.samples[1] > 1 else "")) + ".")
+               + (f", each answered {lo} times by it" if lo == hi > 1
+                  else (f", each answered {lo} to {hi} times by it" if hi > 1 else "")) + ".")
     how = (f"{_ADJUST_NAMES[tie.adjust]} over all {len(pairs):,} pairs" if tie.adjust != "none"
            else "no adjustment for multiplicity")
     others = list(tie.members[1:])
@@ -584,7 +633,7 @@ def items_summary_text(
     unit = "clusters" if data.clustered else "items"
     rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= 0.05]
     rival_text = ("; " + _names([f"{m} ({p:.0%})" for m, p in zip(rival["model"], rival["p_best"])])
-                  + (" also rank first in some resamples" if len(rival) > 1 else " also ranks first in some")
+                  + (" also rank" if len(rival) > 1 else " also ranks") + " first in 5% of them or more"
                   if len(rival) else "")
     out.append(f"In {ranks.attrs.get('n_boot', 0):,} bootstrap resamples of the {unit}, {md_text(top['model'])} ranks "
                f"first in {top['p_best']:.0%} of them{rival_text}; its {level} rank interval is "
@@ -599,17 +648,19 @@ def items_summary_text(
             out.append(f"The leader's cluster-robust standard error is {math.sqrt(de):.2f} times the one that takes "
                        f"the items as independent (design effect {de:.2f}): {verdict}")
     else:
-        out.append(independence_note(data, markdown=True))
+        out.append("**Assumption:** " + independence_note(data, markdown=True))
     if isinstance(samples, SampleAnalysis):
         c = samples.components
         if leader in c.index and np.isfinite(c.loc[leader, "within"]):
             row = c.loc[leader]
             total = row["between"] + row["within"]
             share = row["within"] / total if total > 0 else 0.0
+            hedge = (f" (these standard errors treat the items as independent; its cluster-robust standard error "
+                     f"in section 2 is {float(means.loc[leader, 'std_error']):.4f})" if data.clustered else "")
             out.append(f"The leader's answers to one item vary: {share:.0%} of the variance of one answer lies within "
                        f"items (sampling), {1 - share:.0%} between items; twice the answers per item would take the "
                        f"standard error of its mean from {row['std_error']:.4f} to {row['std_error_double']:.4f}, "
-                       f"and no number of answers below {row['floor']:.4f} (only more items do that).")
+                       f"and no number of answers below {row['floor']:.4f} (only more items do that){hedge}.")
         if isinstance(samples.passk, pd.DataFrame):
             own = samples.passk[samples.passk["model"] == leader]
             k = int(own["k"].max())

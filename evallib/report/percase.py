@@ -375,7 +375,8 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
         One row per pair ``a, b`` (file order): ``ba_a, ba_b, difference`` (``ba_a - ba_b``),
         ``se, df, statistic, pvalue, low, high`` and the adjusted columns of
         :func:`evallib.onetestset.scoring.delong_pairwise` (``pvalue_adj``, ``reject_adj``,
-        joint ``low_adj``/``high_adj``, each pair on its own df).
+        ``low_adj``/``high_adj``, each pair on its own df: joint under Holm and Bonferroni,
+        the unadjusted interval under ``"bh"``, ``"by"`` and ``"none"``).
 
     References
     ----------
@@ -396,7 +397,8 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
                      "df": res.df, "statistic": res.statistic, "pvalue": res.pvalue, "low": res.low,
                      "high": res.high, "alpha": alpha})
     table = _adjust(pd.DataFrame(rows), alpha, adjust, lambda lv: float(stats.norm.isf(lv / 2.0)))
-    joint = alpha if adjust == "none" else alpha / max(len(table), 1)
+    # joint (Bonferroni) under the family-wise adjustments; none correspond to the false discovery rate
+    joint = alpha / max(len(table), 1) if adjust in ("holm", "bonferroni") else alpha
     half = stats.t.isf(joint / 2.0, table["df"].to_numpy(dtype=float)) * table["se"].to_numpy(dtype=float)
     table["low_adj"] = np.maximum(-1.0, table["difference"] - half)  # each pair on its own df
     table["high_adj"] = np.minimum(1.0, table["difference"] + half)

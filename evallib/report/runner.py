@@ -13,6 +13,7 @@ from typing import Any
 from .._resources import report_notebook
 from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
 from .inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
+from .sections import REPORT_ADJUSTMENTS
 
 #: The report notebook: the repository's notebooks/report.ipynb (shipped in the wheel too).
 REPORT_NOTEBOOK: Path = report_notebook()
@@ -366,8 +367,11 @@ def run_report(
         The column roles and the Excel sheet, see :func:`load_predictions`.
     alpha : float
         Significance level, in (0, 1).
-    adjust : {"holm", "bonferroni", "none"}
-        Multiple-testing adjustment of the pairwise section.
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}
+        Multiple-testing adjustment of the pairwise tests (sections 3 and 4). Holm and
+        Bonferroni control the family-wise error rate and come with joint (Bonferroni)
+        intervals; ``"bh"`` (Benjamini-Hochberg) and ``"by"`` (Benjamini-Yekutieli) control
+        the false discovery rate, and the intervals shown beside them are unadjusted.
     interval : str
         The pairwise interval (:func:`evallib.onetestset.pairwise.paired_difference_interval`);
         default Bonett-Price, ``"qh"`` for Berrar & Lozano's Quesenberry-Hurst interval.
@@ -411,7 +415,7 @@ def run_report(
     if out_html.suffix.lower() not in (".html", ".htm"):
         raise ReportInputError(f"The output file {str(output)!r} must end in .html.")
     alpha = check_alpha(alpha)
-    adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    adjust = check_choice(adjust, "adjust", REPORT_ADJUSTMENTS)
     interval = check_choice(interval, "interval", ("bonett_price", "tango", "newcombe", "agresti_min",
                                                    "wald", "wald_cc", "qh"))
     if classifiers_tried is not None:

@@ -23,7 +23,16 @@ from .inputs import (
     Predictions,
     ReportInputError,
 )
-from .text import _distinct_digits, _interval_points, _matters_clause, _p_text, _pct, _plural, format_p
+from .text import (
+    _distinct_digits,
+    _interval_points,
+    _matters_clause,
+    _p_text,
+    _pct,
+    _plural,
+    adjusted_prefix,
+    format_p,
+)
 
 
 @dataclass(frozen=True)
@@ -530,37 +539,50 @@ def relevance(low: float, high: float, delta: float | None) -> str:
 FEW_DISCORDANT = 25
 
 
-def adjusted_pvalues(p: np.ndarray, adjust: str) -> np.ndarray:
-    """Holm's (step-down), Bonferroni's or no adjustment of p-values (capped at 1).
+#: The multiplicity adjustments of the predictions report's pairwise tables: Holm and Bonferroni
+#: control the family-wise error rate, Benjamini-Hochberg (``"bh"``) and Benjamini-Yekutieli
+#: (``"by"``) the false discovery rate (:data:`evallib.onetestset.pairwise.ADJUSTMENTS`).
+REPORT_ADJUSTMENTS = ("holm", "bonferroni", "bh", "by", "none")
 
-    Holm: sort increasingly, ``p_(i) (m - i + 1)``, running maximum; Bonferroni: ``m p``.
-    Rejecting where the adjusted p-value is ``<= alpha`` is the same decision as comparing
-    the raw p-values with Holm's or Bonferroni's levels.
+#: The adjustments whose pairwise intervals are joint (Bonferroni's ``alpha / m``); under the
+#: others the intervals shown are the unadjusted ones.
+JOINT_INTERVAL_ADJUSTMENTS = ("holm", "bonferroni")
+
+
+def adjusted_pvalues(p: np.ndarray, adjust: str) -> np.ndarray:
+    """Adjusted p-values for ``adjust`` in :data:`REPORT_ADJUSTMENTS` (capped at 1), in the input order.
+
+    Holm (step-down): sort increasingly, ``p_(i) (m - i + 1)``, running maximum; Bonferroni:
+    ``m p``; Benjamini-Hochberg (step-up): ``min_{j >= i} m p_(j) / j``; Benjamini-Yekutieli:
+    the same times ``1 + 1/2 + ... + 1/m``; ``"none"``: unchanged. Rejecting where the
+    adjusted p-value is ``<= alpha`` is the same decision as the procedure's own levels.
+    Holm and Bonferroni control the family-wise error rate (the chance of any false
+    rejection), BH and BY the false discovery rate (the expected share of false rejections
+    among the rejections): BH when the tests are independent or positively dependent, BY
+    under any dependence. This is :func:`evallib.onetestset.pairwise._adjusted_pvalues`,
+    the one implementation every pairwise table of evallib uses.
 
     References
     ----------
     S. Holm (1979), A simple sequentially rejective multiple test procedure, Scand. J.
-    Statist. 6, 65-70; Berrar & Lozano (2013), section 5 (Holm's levels of Table 2).
+    Statist. 6, 65-70; Berrar & Lozano (2013), section 5 (Holm's levels of Table 2);
+    Y. Benjamini and Y. Hochberg (1995), JRSS B 57, 289-300; Y. Benjamini and D. Yekutieli
+    (2001), Ann. Statist. 29, 1165-1188.
 
     Examples
     --------
     Three p-values: Holm multiplies the smallest by 3, the next by 2, the largest by 1
-    (keeping the order):
+    (keeping the order); Benjamini-Hochberg multiplies the i-th smallest by 3/i:
 
     >>> [round(float(v), 6) for v in adjusted_pvalues([0.000532, 0.001336, 0.5], "holm")]
     [0.001596, 0.002672, 0.5]
+    >>> [round(float(v), 6) for v in adjusted_pvalues([0.000532, 0.001336, 0.5], "bh")]
+    [0.001596, 0.002004, 0.5]
     """
-    p = np.asarray(p, dtype=float)
-    m = p.size
-    if adjust == "none" or m == 0:
-        return p.copy()
-    if adjust == "bonferroni":
-        return np.minimum(1.0, m * p)
-    order = np.argsort(p, kind="stable")
-    adj = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
-    out = np.empty(m)
-    out[order] = adj
-    return out
+    from .._validate import check_choice
+    from ..onetestset.pairwise import _adjusted_pvalues
+
+    return _adjusted_pvalues(p, check_choice(adjust, "adjust", REPORT_ADJUSTMENTS))
 
 
 #: How the report names each interval method of :func:`evallib.onetestset.pairwise.paired_difference_interval`.
@@ -588,9 +610,13 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     them (:func:`evallib.report.percase.paired_error_difference`): the repeats make each
     case's rate more precise, they do not add cases. The p-values are adjusted for the
     number of pairs (:func:`adjusted_pvalues`, Holm by default; ``reject`` is ``p_adj <=
-    alpha``), and the adjusted interval is the same interval at level ``alpha / m``
-    (Bonferroni), the one adjustment of intervals that covers all ``m`` pairs jointly; with
-    ``adjust="none"`` it is the unadjusted interval.
+    alpha``). Under Holm and Bonferroni, which control the family-wise error rate, the
+    adjusted interval is the same interval at level ``alpha / m`` (Bonferroni), the one
+    adjustment of intervals that covers all ``m`` pairs jointly. Benjamini-Hochberg
+    (``"bh"``) and Benjamini-Yekutieli (``"by"``) control the false discovery rate instead,
+    to which no joint intervals correspond: under them, as with ``adjust="none"``, the
+    adjusted interval is the unadjusted one (``attrs["interval_adjust"]`` says which,
+    ``"bonferroni"`` or ``"none"``).
 
     Pairs are sorted by effect, the observed ``|difference in error rate|``, largest first
     (ties: smaller p first). Every pair is a row (nothing is truncated). With
@@ -605,15 +631,15 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         ``adj_low``/``adj_high``, ``p``, ``p_adj``, ``reject``, ``better`` (the classifier
         with fewer errors, or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`) and
         ``verdict``. The attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and
-        the names of the ``method`` (interval) and ``test``. Skipped when fewer than two
-        classifiers have predicted labels.
+        the names of the ``method`` (interval) and ``test``, and ``interval_adjust``. Skipped
+        when fewer than two classifiers have predicted labels.
     """
     from itertools import combinations
 
     from .._validate import check_choice
 
     alpha = check_alpha(alpha)
-    adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    adjust = check_choice(adjust, "adjust", REPORT_ADJUSTMENTS)
     interval = check_choice(interval, "interval", tuple(INTERVAL_NAMES))
     delta = check_min_difference(min_difference)
     rates = data.error_rates()
@@ -625,7 +651,8 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     binary = all(percase.is_binary(r) for r in rates.values())
     pairs = list(combinations(rates, 2))
     m = len(pairs)
-    level_adj = alpha / m if adjust != "none" else alpha
+    joint_intervals = adjust in JOINT_INTERVAL_ADJUSTMENTS
+    level_adj = alpha / m if joint_intervals else alpha
     rows = []
     for i, j in pairs:
         kw = dict(binary=binary, interval=interval, interval_name=INTERVAL_NAMES[interval])
@@ -653,7 +680,8 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     out["verdict"] = verdicts
     out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(out["diff_low"], out["diff_high"])]
     method = INTERVAL_NAMES[interval] if binary else "paired t (per-case error rates)"
-    out.attrs.update(alpha=alpha, adjust=adjust, n=data.n, interval=interval, method=method,
+    out.attrs.update(alpha=alpha, adjust=adjust, interval_adjust="bonferroni" if joint_intervals else "none",
+                     n=data.n, interval=interval, method=method,
                      test="McNemar's mid-p test" if binary else "paired t-test on per-case error rates",
                      test_short="mid-p test" if binary else "paired t-test", level_adj=level_adj,
                      min_difference=delta,
@@ -669,8 +697,9 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
     classifiers on the large class. Balanced accuracy (average recall, ``(TPR + TNR) /
     2``) weighs both classes equally; its paired difference, stratified by class, is
     :func:`evallib.report.percase.balanced_accuracy_pairs` (per-case correctness rates, so
-    repeats count once), adjusted for the number of pairs like section 3 and read against
-    ``min_difference`` when given (column ``matters``).
+    repeats count once), adjusted for the number of pairs like section 3 (joint intervals
+    under Holm and Bonferroni, unadjusted ones under the false-discovery-rate adjustments
+    and ``"none"``) and read against ``min_difference`` when given (column ``matters``).
 
     Returns
     -------
@@ -681,7 +710,7 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
     from .._validate import check_choice
 
     alpha = check_alpha(alpha)
-    adjust = check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    adjust = check_choice(adjust, "adjust", REPORT_ADJUSTMENTS)
     delta = check_min_difference(min_difference)
     if data.multiclass:
         return Skipped("with more than two classes the balanced accuracy of section 2 is compared through "
@@ -737,7 +766,7 @@ class ScoreComparison:
             sign = 1.0 if r["a"] == top["name"] else -1.0
             lo, hi = sorted((sign * r["low"], sign * r["high"]))
             verdict = ("a real difference" if bool(r["reject_adj"]) else "not a clear difference")
-            adj = {"holm": "Holm-adjusted ", "bonferroni": "Bonferroni-adjusted "}.get(self.adjust, "")
+            adj = adjusted_prefix(self.adjust)
             out += (f"; ahead of {second['name']} by {sign * r['difference']:.3f} ({level} interval "
                     f"{lo:+.3f} to {hi:+.3f}, DeLong's paired test {adj}{format_p(r['pvalue_adj'])}): "
                     f"{verdict}")
@@ -849,7 +878,7 @@ class ClassScoreComparison:
                 r = lp[[{a, b} == pair for a, b in zip(lp["a"], lp["b"])]].iloc[0]
                 sign = -1.0 if r["a"] == best["name"] else 1.0  # difference is a - b: best's advantage
                 lo, hi = sorted((sign * r["low"], sign * r["high"]))
-                adj = {"holm": "Holm-adjusted ", "bonferroni": "Bonferroni-adjusted "}.get(self.adjust, "")
+                adj = adjusted_prefix(self.adjust)
                 out += (f", {sign * r['difference']:.4f} below {second['name']}'s ({_level_text(self.alpha)} interval "
                         f"{lo:+.4f} to {hi:+.4f}, paired t-test {adj}{format_p(r['pvalue_adj'])})")
         return out + "."

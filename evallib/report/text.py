@@ -40,17 +40,21 @@ def md(text: Any) -> str:
     run. Here ``<`` that could open a tag becomes ``&lt;``, ``&`` that could start an entity
     becomes ``&amp;``, and the characters Markdown reads as markup (emphasis, code, links,
     maths, strike-through, a backslash, an underscore at a word boundary) are
-    backslash-escaped, so the text shows as written.
+    backslash-escaped, and the colon of ``://`` becomes ``&#58;`` (the renderer would turn
+    ``http://...`` into a live link), so the text shows as written.
 
     >>> md("<script>alert(1)</script> Q3")
     '&lt;script>alert(1)&lt;/script> Q3'
     >>> print(md("a*b* [x](y) $5 _c_ snake_case"))
     a\*b\* \[x\](y) \$5 \_c\_ snake_case
+    >>> md("http://example.com")
+    'http&#58;//example.com'
     """
     s = str(text)
     s = re.sub(r"&(?=#?[A-Za-z0-9]+;)", "&amp;", s)
     s = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", s)
     s = re.sub(r"([\\`*\[\]$~])", r"\\\1", s)
+    s = s.replace("://", "&#58;//")
     return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", r"\\_", s)
 
 
@@ -91,6 +95,59 @@ def _interval_points(lo: float, hi: float) -> str:
     when the bounds would otherwise print alike (the caller explains a zero width)."""
     d = _distinct_digits(lo, hi, 1, scale=100.0) if lo != hi else 1
     return f"{100 * lo + 0.0:.{d}f} to {100 * hi + 0.0:.{d}f}"
+
+
+#: The adjustments that control the false discovery rate; the pairwise intervals shown under
+#: them are the unadjusted ones (no joint intervals correspond to the false discovery rate).
+FDR_ADJUSTMENTS = ("bh", "by")
+#: Each adjustment's name in column headers.
+ADJUST_HEADER = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH (FDR)", "by": "BY (FDR)",
+                 "none": "unadjusted"}
+#: Each adjustment's name in sentences.
+ADJUST_NAME = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
+               "by": "Benjamini-Yekutieli"}
+#: What the false-discovery-rate adjustments control, said wherever their verdicts are.
+FDR_CLAUSE = ("it controls the false discovery rate, the expected share of false findings among the "
+              "differences declared, not the family-wise error rate, the chance of any false finding")
+
+
+def adjusted_prefix(adjust: str) -> str:
+    """The words before an adjusted p-value in a sentence: ``"Holm-adjusted "``,
+    ``"Benjamini-Hochberg-adjusted (false discovery rate) "``, ``""`` without adjustment.
+
+    >>> adjusted_prefix("by") + "p = 0.03"
+    'Benjamini-Yekutieli-adjusted (false discovery rate) p = 0.03'
+    """
+    if adjust not in ADJUST_NAME:
+        return ""
+    return f"{ADJUST_NAME[adjust]}-adjusted " + ("(false discovery rate) " if adjust in FDR_ADJUSTMENTS else "")
+
+
+def _interval_header(adjust: str) -> str:
+    """The header of the second interval column of a pairwise table."""
+    if adjust in FDR_ADJUSTMENTS:
+        return "interval (unadjusted: FDR has no joint interval)"
+    return "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
+
+
+def pairwise_method_line(table: pd.DataFrame) -> str:
+    """The line above section 3's table: the interval and the test of this run, and what the
+    adjustment controls.
+
+    >>> t = pd.DataFrame()
+    >>> t.attrs.update(alpha=0.05, adjust="holm", method="Bonett-Price", test="McNemar's mid-p test")
+    >>> pairwise_method_line(t)
+    "Interval: Bonett-Price (95%); test: McNemar's mid-p test, Holm-adjusted."
+    """
+    alpha = table.attrs.get("alpha", 0.05)
+    adjust = table.attrs.get("adjust", "holm")
+    method, test = table.attrs.get("method", "Bonett-Price"), table.attrs.get("test", "McNemar's mid-p test")
+    if adjust in FDR_ADJUSTMENTS:
+        return (f"Interval: {method} ({_level(alpha)}, unadjusted: no joint interval corresponds to the false "
+                f"discovery rate, so these intervals do not hold jointly); test: {test}, "
+                f"{ADJUST_NAME[adjust]}-adjusted ({FDR_CLAUSE}).")
+    how = f"{ADJUST_NAME[adjust]}-adjusted" if adjust in ADJUST_NAME else "unadjusted"
+    return f"Interval: {method} ({_level(alpha)}); test: {test}, {how}."
 
 
 def _fmt(v: Any, spec: str) -> str:
@@ -140,15 +197,16 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     """Section 3's slim table as text, in the order of ``table`` (largest effect first).
 
     Per pair: the classifier with fewer errors, the difference in error rate (first minus
-    second, percentage points), its interval, the joint (Bonferroni) interval, the adjusted
-    p-value of McNemar's mid-p test and the verdict; ``b + c`` (the cases on which the two
-    disagree), flagged when few.
+    second, percentage points), its interval, the joint (Bonferroni) interval (under the
+    false-discovery-rate adjustments and ``"none"`` the unadjusted interval, and its header
+    says so), the adjusted p-value of McNemar's mid-p test and the verdict; ``b + c`` (the
+    cases on which the two disagree), flagged when few.
     """
     alpha = table.attrs.get("alpha", 0.05)
     adjust = table.attrs.get("adjust", "holm")
     level = f"{100 * (1 - alpha):g}%"
-    adj_name = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
-    joint = "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
+    adj_name = ADJUST_HEADER[adjust]
+    joint = _interval_header(adjust)
     out = pd.DataFrame({
         "fewer errors": list(table["better"]),
         "error A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["diff"]],
@@ -179,13 +237,14 @@ def _relevance_header(delta: float) -> str:
 def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`evallib.report.sections.balanced_accuracy_comparison` as text, indexed ``"A vs B"``:
     both balanced accuracies, their difference A - B in percentage points with its interval and
-    joint (Bonferroni) interval, the adjusted p-value, the verdict and, with a smallest
+    joint (Bonferroni) interval (the unadjusted one under the false-discovery-rate adjustments
+    and ``"none"``, as its header says), the adjusted p-value, the verdict and, with a smallest
     difference that matters, how the interval reads against it."""
     alpha = table.attrs.get("alpha", 0.05)
     adjust = table.attrs.get("adjust", "holm")
     level = f"{100 * (1 - alpha):g}%"
-    adj_name = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
-    joint = "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
+    adj_name = ADJUST_HEADER[adjust]
+    joint = _interval_header(adjust)
     verdicts = [("no clear difference" if not rej else f"{a if d > 0 else b} higher")
                 for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"])]
     out = pd.DataFrame({
@@ -234,8 +293,10 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     ----------
     table : DataFrame from :func:`evallib.report.sections.pairwise_comparison`
         Draws, per pair ``A vs B``, the difference in error rate ``A - B`` (points), its
-        interval (thick) and the joint Bonferroni interval (thin), and the line of no
-        difference.
+        interval (thick) and, under Holm's and Bonferroni's adjustments, the joint
+        Bonferroni interval (thin; no joint interval corresponds to the false discovery
+        rate, so under ``"bh"``, ``"by"`` and ``"none"`` only the interval is drawn), and the
+        line of no difference.
     ax : matplotlib Axes, optional
         A new figure, sized to the number of pairs, if None.
     title : str, optional
@@ -250,8 +311,9 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     ax = get_axes(ax, figsize=(7.5, 2.4 + 0.42 * k))
     yy = np.arange(k)[::-1]
     pts = 100.0
-    ax.hlines(yy, pts * table["adj_low"], pts * table["adj_high"], colors="0.55", linewidth=1.2,
-              label="joint interval" if table.attrs.get("adjust", "holm") != "none" else "interval")
+    if table.attrs.get("adjust", "holm") in ("holm", "bonferroni"):
+        ax.hlines(yy, pts * table["adj_low"], pts * table["adj_high"], colors="0.55", linewidth=1.2,
+                  label="joint interval")
     ax.hlines(yy, pts * table["diff_low"], pts * table["diff_high"], colors="C0", linewidth=5,
               label="interval")
     ax.plot(pts * table["diff"], yy, "o", color="k", markersize=4, label="observed difference")
@@ -388,7 +450,7 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
     level = _level(alpha)
     m = len(pairwise)
     adj = pairwise.attrs.get("adjust", "holm")
-    adj_name = {"holm": "Holm", "bonferroni": "Bonferroni"}.get(adj)
+    adj_name = ADJUST_NAME.get(adj)
     parts = []
     if omnibus is not None and hasattr(omnibus, "pvalue"):
         verdict = ("their accuracies differ" if omnibus.reject else "no evidence that their accuracies differ")
@@ -397,14 +459,17 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
     rejected = [f"{i} vs {j}" for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]) if rej]
     lead = (f"with {adj_name}'s adjustment for {_plural(m, 'comparison')}" if adj_name and m > 1
             else f"without adjustment for {'the ' if m > 1 else ''}{_plural(m, 'comparison')}")
+    if adj in FDR_ADJUSTMENTS and m > 1:
+        lead += f" ({FDR_CLAUSE})"
     if rejected:
-        top = pairwise.iloc[0]
+        top = pairwise[pairwise["reject"].astype(bool)].iloc[0]  # rows run largest effect first
         winner = top["better"]
         adv, lo, hi = _advantage(top, winner)
         g, g_int = _gap_points(adv, lo, hi)
         parts.append(f"{lead}, {len(rejected)} of the pairwise differences "
                      f"{'is' if len(rejected) == 1 else 'are'} significant at alpha = {alpha:g} "
-                     f"({', '.join(rejected)}); the largest: {winner} makes {g} percentage points fewer errors "
+                     f"({', '.join(rejected)}); {'the largest of them: ' if len(rejected) > 1 else ''}"
+                     f"{winner} makes {g} percentage points fewer errors "
                      f"than {top['pair'][1] if top['pair'][0] == winner else top['pair'][0]} "
                      f"({level} interval {g_int} points)")
     else:
@@ -428,7 +493,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     level = _level(alpha)
     adj = pairwise.attrs.get("adjust", "holm")
     m = len(pairwise)
-    adjusted = adj in ("holm", "bonferroni") and m > 1
+    adjusted = adj in ADJUST_NAME and m > 1
     test = pairwise.attrs.get("test", "McNemar's mid-p test")
     method = pairwise.attrs.get("method", "Bonett-Price")
     if isinstance(balanced, pd.DataFrame) and len(balanced) and percase.skewed(data):
@@ -480,7 +545,8 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     few = int(pairwise["few"].sum())
     if few:
         text += (f"; {_plural(few, 'pair')} rest{'s' if few == 1 else ''} on fewer than 25 {cases} "
-                 "(flagged in section 3), so their intervals are wide")
+                 "(flagged in section 3): only those cases tell two classifiers apart, so "
+                 f"{'that comparison rests' if few == 1 else 'those comparisons rest'} on little evidence")
     return text + "."
 
 
@@ -529,7 +595,7 @@ def summary_text(
        otherwise -- with its interval, and its *paired* comparison with always predicting
        the majority class on the same cases (McNemar's mid-p test and Bonett-Price's
        interval for 0/1 outcomes; a stratified paired t for balanced accuracy);
-    2. Cochran's Q and which pairwise differences are significant, with the largest;
+    2. Cochran's Q and which pairwise differences are significant, with the largest of those;
     3. whether the two leaders can be told apart (on a skewed file by balanced accuracy,
        with McNemar's verdict beside it);
     4. the scores (AUC with DeLong's interval, Brier score);
