@@ -982,9 +982,11 @@ def interval_coverage(
 
     Examples
     --------
-    The paper's interval under-covers when the classifiers rarely disagree: its
-    exact coverage is about 0.87 at n = 50, (p_b, p_c) = (0.01, 0.04), as the
-    workbook's review (issue 13) computed by enumeration:
+    The paper's interval in its signed form (``"qh"``, an interval for ``p_b - p_c``)
+    under-covers when the classifiers rarely disagree: its exact coverage is about
+    0.87 at n = 50, (p_b, p_c) = (0.01, 0.04), as the workbook's review (issue 13)
+    computed by enumeration (the paper's own interval for ``|p_b - p_c|`` covers
+    about 0.92 there):
 
     >>> from evallib.onetestset.pairwise import interval_coverage
     >>> round(interval_coverage("qh", 50, (0.95, 0.01, 0.04, 0.0)).coverage, 2)
