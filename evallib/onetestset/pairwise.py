@@ -1657,7 +1657,9 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.plot(x, table["estimate"], "o", color="k", markersize=4, label=r"observed $|p_b - p_c|$")
     ax.axhline(0.0, color="C3", linewidth=1, linestyle="--", label="null value")
     ax.set_xticks(x)
-    ax.set_xticklabels([pair_label(p) for p in table["pair"]], rotation=45 if len(table) > 6 else 0)
+    # ten pairs' labels fit side by side; rotated text is slower to draw and harder to read
+    ax.set_xticklabels([pair_label(p) for p in table["pair"]], rotation=45 if len(table) > 12 else 0,
+                       fontsize="small")
     ax.set_xlabel("pair (i, j)")
     ax.set_ylabel("difference in error rate")
     level = table.attrs.get("alpha")
@@ -1670,7 +1672,8 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     else:
         default = f"{pct}Quesenberry-Hurst intervals (wider: {adjust} adjustment{joint})"
     ax.set_title(title or default)
-    ax.legend(loc="best", fontsize="small", frameon=False)
+    # beside the axes: "best" can still sit on an interval, and searching for it is slow to draw
+    ax.legend(loc="upper left", bbox_to_anchor=(1, 1), fontsize="small", frameon=False)
     return ax
 
 
