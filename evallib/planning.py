@@ -442,12 +442,21 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
 
 
 def minimum_detectable_difference(n: int, discordance: float, *, power: float = 0.8,
-                                  alpha: float = 0.05) -> float:
+                                  alpha: float = 0.05, method: str = "asymptotic") -> float:
     """The smallest error-rate difference McNemar's test detects with ``power``.
 
     For a test set of ``n`` cases on which the classifiers disagree with probability
-    ``discordance = psi``, Connor's (1987) equation solved for ``delta``:
-    ``sqrt(n) |delta| = z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)``.
+    ``discordance = psi``:
+
+    * ``"asymptotic"``: Connor's (1987) equation solved for ``delta``:
+      ``sqrt(n) |delta| = z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)``;
+    * ``"exact"`` / ``"midp"``: the ``delta`` at which the exact power of that test
+      (:func:`mcnemar_power`, by enumeration) equals ``power``. At fixed ``n`` and
+      ``psi`` the exact power increases with ``|delta|`` (given ``m`` disagreements the
+      rejection region is the two symmetric tails ``b <= k`` or ``b >= m - k``, whose
+      probability grows as ``p_b / psi`` moves away from 1/2, and the law of ``m`` does
+      not depend on ``delta``), so the root is found by bisection (Brent's method).
+
     A difference smaller than this would usually be missed, so a non-significant
     result on this test set does not show that the classifiers are equally good;
     it only makes differences much larger than this unlikely.
@@ -462,6 +471,9 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
         In (0, 1).
     alpha : float
         In (0, 1).
+    method : {"asymptotic", "exact", "midp"}
+        Whose power: Connor's normal approximation, or the exact power of the exact
+        conditional or the mid-p test.
 
     Returns
     -------
@@ -487,10 +499,16 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
     psi = check_real(discordance, "discordance", low=0.0, high=1.0, low_open=True)
     target = _check_power(power)
     alpha = check_alpha(alpha)
+    method = check_choice(method, "method", POWER_METHODS)
     z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.ppf(target)
 
-    def gap(delta: float) -> float:
-        return math.sqrt(n) * delta - z_a * math.sqrt(psi) - z_b * math.sqrt(max(psi - delta * delta, 0.0))
+    if method == "asymptotic":
+        def gap(delta: float) -> float:
+            return math.sqrt(n) * delta - z_a * math.sqrt(psi) - z_b * math.sqrt(max(psi - delta * delta, 0.0))
+    else:
+        def gap(delta: float) -> float:
+            p_b, p_c = max((psi + delta) / 2, 0.0), max((psi - delta) / 2, 0.0)
+            return _exact_power_one(n, p_b, p_c, alpha, method) - target
 
     if gap(psi) < 0:
         return math.inf
@@ -498,7 +516,7 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
         return 0.0
     from scipy.optimize import brentq
 
-    return float(brentq(gap, 0.0, psi, xtol=1e-12))
+    return float(brentq(gap, 0.0, psi, xtol=1e-12 if method == "asymptotic" else 1e-9))
 
 
 #: the intervals :func:`expected_interval_width` can plan for.
@@ -569,7 +587,16 @@ def _impossible(difference: float, discordance: float) -> str:
             f"where they disagree)")
 
 
-def interval_and_power_summary(difference: float, discordance: float, n: int, *, alpha: float = 0.05) -> str:
+#: the McNemar tests whose power the planning sentences and plots can show, with their names.
+_TEST_NAMES = {"exact": "exact", "midp": "mid-p"}
+
+
+def _check_test(test: Any) -> str:
+    return check_choice(test, "test", tuple(_TEST_NAMES))
+
+
+def interval_and_power_summary(difference: float, discordance: float, n: int, *, alpha: float = 0.05,
+                               test: str = "exact") -> str:
     """One sentence: what a test set of ``n`` cases buys, in interval width and in power.
 
     For two classifiers whose error rates differ by ``difference = err_A - err_B`` and
@@ -590,6 +617,9 @@ def interval_and_power_summary(difference: float, discordance: float, n: int, *,
         Test-set size, ``>= 1``.
     alpha : float
         Level of the test; the interval has level ``1 - alpha``.
+    test : {"exact", "midp"}
+        Whose power: McNemar's exact conditional test or its mid-p version
+        (Fagerland, Lydersen & Laake 2013).
 
     Returns
     -------
@@ -605,13 +635,14 @@ def interval_and_power_summary(difference: float, discordance: float, n: int, *,
     difference, discordance, possible = _check_plan(difference, discordance)
     n = check_count(n, "n", minimum=1)
     alpha = check_alpha(alpha)
+    test = _check_test(test)
     if not possible:
         return _impossible(difference, discordance)
     p_b, p_c = discordant_probabilities(difference, discordance)
     width = expected_interval_width(n, p_b, p_c, alpha=alpha)
-    pw = mcnemar_power(n, p_b, p_c, alpha=alpha)
+    pw = mcnemar_power(n, p_b, p_c, alpha=alpha, method=test)
     return (f"n = {n}: expected width of the {100 * (1 - alpha):g}% interval {width:.3f}, "
-            f"power of McNemar's exact test {pw:.2f}")
+            f"power of McNemar's {_TEST_NAMES[test]} test {pw:.2f}")
 
 
 def sample_size_summary(difference: float, discordance: float, *, power: float = 0.8,
@@ -722,8 +753,16 @@ def _say_impossible(ax, difference: float, discordance: float):
     return ax
 
 
+def _bonett_price_widths(ns: np.ndarray, p_b: float, p_c: float, alpha: float) -> np.ndarray:
+    """:func:`expected_interval_width` (Bonett-Price) at every ``n`` of ``ns`` at once."""
+    ns = np.asarray(ns, dtype=float)
+    z = stats.norm.isf(alpha / 2.0)
+    q_b, q_c = (ns * p_b + 1.0) / (ns + 2.0), (ns * p_c + 1.0) / (ns + 2.0)
+    return 2.0 * z * np.sqrt(np.maximum(q_b + q_c - (q_b - q_c) ** 2, 0.0) / (ns + 2.0))
+
+
 def plot_interval_and_power(difference: float, n: int, *, discordance: float, alpha: float = 0.05,
-                            n_max: int | None = None, ax=None):
+                            n_max: int | None = None, test: str = "exact", points: int = 300, ax=None):
     """What a test set of ``n`` cases buys: power (left axis) and interval width (right axis).
 
     For an error-rate difference ``difference = err_A - err_B`` and a disagreement rate
@@ -732,6 +771,10 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     size, marks ``n``, and writes the numbers at ``n`` in the title (those of
     :func:`interval_and_power_summary`). Notebook 00's sliders call it directly. When
     ``|difference| > discordance`` (no such classifiers) the Axes says so instead.
+
+    Called again with an ``ax`` it drew on before, it updates that drawing in place
+    (the curves' data, the marks, the title) instead of drawing anew: a slider's
+    callback then costs one computation and one rendering.
 
     Parameters
     ----------
@@ -744,7 +787,12 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     alpha : float
         Level of the test; the interval has level ``1 - alpha``.
     n_max : int, optional
-        Right end of the curves; default ``max(2 n, 200)``.
+        Right end of the curves; default ``max(2 n, 200)``. A fixed ``n_max`` (the
+        largest ``n`` a slider reaches) keeps the curves when only ``n`` moves.
+    test : {"exact", "midp"}
+        Whose power: McNemar's exact conditional test or its mid-p version.
+    points : int
+        Number of test-set sizes on the curves (``>= 2``).
     ax : matplotlib Axes, optional
 
     Returns
@@ -761,34 +809,91 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     difference, discordance, possible = _check_plan(difference, discordance)
     n = check_count(n, "n", minimum=1)
     alpha = check_alpha(alpha)
+    test = _check_test(test)
+    points = check_count(points, "points", minimum=2)
     n_max = max(2 * n, 200) if n_max is None else check_count(n_max, "n_max", minimum=2)
+    drawn = getattr(ax, "_evallib_interval_power", None) if ax is not None else None
     ax = get_axes(ax, figsize=(6.4, 3.6))
     if not possible:
-        return _say_impossible(ax, difference, discordance)
+        if drawn is None:
+            return _say_impossible(ax, difference, discordance)
+        for artist in drawn["artists"]:
+            artist.set_visible(False)
+        drawn["twin"].set_visible(False)
+        ax.set_title("")
+        ax.set_axis_off()
+        drawn["message"].set_text(_impossible(difference, discordance).replace(": ", ":\n", 1))
+        drawn["message"].set_visible(True)
+        return ax
     p_b, p_c = discordant_probabilities(difference, discordance)
-    ns = np.unique(np.linspace(1, n_max, 300).astype(int))
-    curve = mcnemar_power_curve(ns, p_b, p_c, alpha=alpha, methods=("exact",))
-    ax.plot(curve["n"], curve["power"], color="C0", label="power (exact McNemar)")
-    ax.set_ylim(0, 1.02)
-    ax.set_xlabel("test-set size n")
-    ax.set_ylabel("power", color="C0")
-    level = f"{100 * (1 - alpha):g}%"
-    width = [expected_interval_width(int(v), p_b, p_c, alpha=alpha) for v in ns]
-    twin = ax.twinx()
-    twin.plot(ns, width, color="C3", ls="--", label="interval width")
-    twin.set_ylabel(f"expected width of the {level} interval", color="C3")
-    ax.axvline(n, color="k", lw=0.8, ls=":")
-    pw = mcnemar_power(n, p_b, p_c, alpha=alpha)
+    ns, power_curve, width = _interval_power_curves(p_b, p_c, alpha, test, n_max, points)
+    pw = mcnemar_power(n, p_b, p_c, alpha=alpha, method=test)
     w_n = expected_interval_width(n, p_b, p_c, alpha=alpha)
+    level = f"{100 * (1 - alpha):g}%"
     # the width at a handful of cases is huge (the adjusted interval's two pseudo-cases): let it leave
     # the top rather than squash the width near n
-    twin.set_ylim(0, 1.05 * min(max(width), 4 * w_n))
-    ax.plot([n], [pw], "o", color="C0")
-    twin.plot([n], [w_n], "o", color="C3")
-    ax.set_title(f"difference {difference:+.3f}, disagreement {discordance:.2f}, n = {n}:\n"
-                 f"power of the exact test {pw:.2f}, expected width of the {level} interval {w_n:.3f}",
-                 fontsize=10)
+    top = 1.05 * min(float(width.max()), 4 * w_n)
+    title = (f"difference {difference:+.3f}, disagreement {discordance:.2f}, n = {n}:\n"
+             f"power of the {_TEST_NAMES[test]} test {pw:.2f}, expected width of the {level} interval {w_n:.3f}")
+    if drawn is None:
+        if ax.texts and not ax.lines:   # it said "no such classifiers" on a fresh Axes before
+            ax.clear()
+            ax.set_axis_on()
+        power_line, = ax.plot(ns, power_curve, color="C0", label=f"power ({_TEST_NAMES[test]} McNemar)")
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("test-set size n")
+        ax.set_ylabel("power", color="C0")
+        twin = ax.twinx()
+        width_line, = twin.plot(ns, width, color="C3", ls="--", label="interval width")
+        twin.set_ylabel(f"expected width of the {level} interval", color="C3")
+        vline = ax.axvline(n, color="k", lw=0.8, ls=":")
+        dot, = ax.plot([n], [pw], "o", color="C0")
+        wdot, = twin.plot([n], [w_n], "o", color="C3")
+        twin.set_ylim(0, top)
+        ax.set_xlim(0, n_max * 1.02)
+        from matplotlib.ticker import MaxNLocator
+
+        for axis in (ax.xaxis, ax.yaxis, twin.yaxis):   # few tick labels: quicker to draw, easier to read
+            axis.set_major_locator(MaxNLocator(5))
+        ax.set_title(title, fontsize=10)
+        message = ax.text(0.5, 0.5, "", ha="center", va="center", fontsize=10, wrap=True,
+                          transform=ax.transAxes, visible=False)
+        ax._evallib_interval_power = {"twin": twin, "message": message,
+                                      "lines": (power_line, width_line, vline, dot, wdot),
+                                      "artists": (power_line, vline, dot)}
+        return ax
+    power_line, width_line, vline, dot, wdot = drawn["lines"]
+    drawn["message"].set_visible(False)
+    ax.set_axis_on()
+    drawn["twin"].set_visible(True)
+    for artist in drawn["artists"]:
+        artist.set_visible(True)
+    power_line.set_data(ns, power_curve)
+    width_line.set_data(ns, width)
+    vline.set_xdata([n, n])
+    dot.set_data([n], [pw])
+    wdot.set_data([n], [w_n])
+    drawn["twin"].set_ylim(0, top)
+    ax.set_xlim(0, n_max * 1.02)
+    drawn["twin"].set_ylabel(f"expected width of the {level} interval", color="C3")
+    ax.set_title(title, fontsize=10)
     return ax
+
+
+_CURVES: dict = {}
+
+
+def _interval_power_curves(p_b: float, p_c: float, alpha: float, test: str, n_max: int, points: int):
+    """Power and Bonett-Price width on ``points`` sizes up to ``n_max``, remembered (a slider
+    that moves only ``n`` finds them computed). At most 64 are kept."""
+    key = (p_b, p_c, alpha, test, n_max, points)
+    if key not in _CURVES:
+        ns = np.unique(np.linspace(1, n_max, points).astype(int))
+        power = mcnemar_power_curve(ns, p_b, p_c, alpha=alpha, methods=(test,))["power"].to_numpy()
+        if len(_CURVES) >= 64:
+            _CURVES.pop(next(iter(_CURVES)))
+        _CURVES[key] = (ns, power, _bonett_price_widths(ns, p_b, p_c, alpha))
+    return _CURVES[key]
 
 
 def plot_sample_size(difference: float, discordance: float, *, power: float = 0.8, alpha: float = 0.05,
@@ -868,7 +973,7 @@ def plot_design_map(ax=None):
         ("1. One test set,\npaired per case", "#dbe9f6",
          "varies: the test cases\nfixed: the trained models\nestimand: err_A - err_B on\nthe population of cases",
          "contingency, mcnemar,\npaired_difference_interval,\nbootstrap_f1_difference\nplan: mcnemar_sample_size,\nf1_bootstrap_power",
-         "evallib.onetestset\nnotebooks 01-03 (plan: 06)"),
+         "evallib.onetestset\nnotebooks 01, 03 (plan: 06);\n02: best of many vs chance"),
         ("2. Resampling on\none data set", "#e2f0d9",
          "varies: training and test splits\n(they overlap)\nfixed: the data set\nestimand: expected difference\nof the learners at this size",
          "cross_validate_scores,\ncorrected_resampled_ttest,\ndietterich_5x2cv\nplan: cv_ttest_power",
@@ -1950,15 +2055,19 @@ def _sentence(text: str) -> str:
 
 
 def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: float = 0.8,
-                        names: tuple[str, str] = ("A", "B"), tried: str = "") -> str:
+                        names: tuple[str, str] = ("A", "B"), tried: str = "", test: str = "exact") -> str:
     """A reporting template for two classifiers on one test set, filled in (Markdown).
 
     Effect size (difference of error rates), its Bonett-Price interval (the interval
     Fagerland, Lydersen & Laake 2014 recommend and the report uses; it needs only b, c
-    and n, see :func:`evallib.paired_difference_interval`), McNemar's exact test (Berrar &
-    Lozano eq. 2), the test-set size, the
-    minimum difference this test set detects with ``power``, the test cases a
-    difference of the observed size would need (Connor 1987), and what was tried.
+    and n, see :func:`evallib.paired_difference_interval`), McNemar's test (``test``:
+    the exact conditional test of Berrar & Lozano eq. 2, or its mid-p version, which
+    Fagerland, Lydersen & Laake 2013 recommend), the test-set size, the minimum
+    difference this test set detects with ``power`` and the test cases a difference of
+    the observed size would need, both from the exact power *of the test reported*
+    (:func:`minimum_detectable_difference` and :func:`mcnemar_sample_size` with
+    ``method=test``; Connor's 1987 formula is the approximation to them), and what was
+    tried.
 
     Parameters
     ----------
@@ -1973,10 +2082,13 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     tried : str
         What was tried before this comparison (models, settings, test sets): the reader
         needs it to judge multiplicity.
+    test : {"exact", "midp"}
+        The version of McNemar's test reported, and whose power the planning numbers use.
     """
     from .onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
 
-    test = mcnemar(b, c, exact=True)  # checks b and c
+    method = _check_test(test)
+    test = mcnemar(b, c, exact=method == "exact", mid_p=method == "midp")  # checks b and c
     n = check_count(n, "n", minimum=max(1, b + c))
     # Bonett-Price uses only b, c and n: how the concordant cases split does not matter
     iv = paired_difference_interval(Contingency(a=n - b - c, b=b, c=c, d=0, n=n), alpha=alpha)
@@ -1984,20 +2096,26 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     a_name, b_name = (str(x) for x in names)
     diff = (b - c) / n
     psi = (b + c) / n
-    mdd = minimum_detectable_difference(n, psi, power=target, alpha=alpha) if psi > 0 else math.inf
-    need = (mcnemar_sample_size(b / n, c / n, power=target, alpha=alpha) if b != c else None)
+    mdd = (minimum_detectable_difference(n, psi, power=target, alpha=alpha, method=method)
+           if psi > 0 else math.inf)
+    try:
+        need = (mcnemar_sample_size(b / n, c / n, power=target, alpha=alpha, method=method)
+                if b != c else None)
+    except ValueError:   # the exact search passed its limit: a tiny difference
+        need = None
     verdict = "rejects" if test.pvalue <= alpha else "does not reject"
     lines = [
         f"- **Effect size**: error rate of {a_name} minus {b_name} = {diff:+.3f} "
         f"({b} cases only {a_name} got wrong, {c} only {b_name} got wrong).",
         f"- **Interval**: {100 * (1 - alpha):g}% Bonett-Price interval [{iv.low:+.3f}, {iv.high:+.3f}].",
-        f"- **Test**: McNemar's exact test, p = {test.pvalue:.3g}; it {verdict} equal error rates at "
-        f"alpha = {alpha:g}.",
+        f"- **Test**: McNemar's {_TEST_NAMES[method]} test, p = {test.pvalue:.3g}; it {verdict} equal "
+        f"error rates at alpha = {alpha:g}.",
         f"- **n**: {n} test cases, of which {b + c} discordant ({100 * psi:.1f}%).",
-        (f"- **Power**: with this disagreement rate, {n} cases detect a difference of "
-         f"{mdd:.3f} with {100 * target:g}% power" if math.isfinite(mdd) else
-         f"- **Power**: at this disagreement rate no difference is detected with {100 * target:g}% power")
-        + (f"; a difference of the observed size needs about {need} cases (Connor 1987)." if need else "."),
+        (f"- **Power** (exact power of the {_TEST_NAMES[method]} test): with this disagreement rate, {n} cases "
+         f"detect a difference of {mdd:.3f} with {100 * target:g}% power" if math.isfinite(mdd) else
+         f"- **Power** (exact power of the {_TEST_NAMES[method]} test): at this disagreement rate no difference "
+         f"is detected with {100 * target:g}% power")
+        + (f"; a difference of the observed size needs about {need} cases." if need else "."),
         f"- **What was tried**: {_sentence(tried) or 'say which models, settings and test sets were tried before this one.'}",
     ]
     return "\n".join(lines)

@@ -24,11 +24,18 @@ def test_notebook_00_is_saved_with_the_running_example():
     # scikit-learn's breast-cancer data, 40% stratified test split (seed 0): 228 cases
     assert "test set: 228 cases" in joined
     assert "A wrong, B right: b = 11;  A right, B wrong: c = 4" in joined
-    # exact McNemar p for b = 11, c = 4: 2 P(Binomial(15, 1/2) <= 4) = 0.1185
-    assert "p = 0.1185" in joined
+    # the mid-p test is reported (notebook 01's recommendation): 2 P(X <= 4) - P(X = 4), X ~ Binomial(15, 1/2)
+    from scipy import stats
+    midp = 2 * stats.binom.cdf(4, 15, 0.5) - stats.binom.pmf(4, 15, 0.5)
+    exact = stats.binomtest(4, 15, 0.5).pvalue
+    assert f"McNemar's mid-p test: b = 11, c = 4, p = {midp:.4f}" in joined
+    assert f"(the exact test, for comparison: p = {exact:.4f})" in joined
     md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
     for design in ("one test set, paired per case", "resampling on one data set", "many data sets"):
         assert design in md
+    # notebook 02 (best of C against chance) is not taught as "paired per case"
+    design_row = next(line for line in md.splitlines() if line.startswith("| **1. one test set"))
+    assert design_row.rstrip().endswith("| 01, 03 |")
     for nb_name in ("01_berrar_lozano", "02_forman_cohen", "03_bizarre_measures", "04_flach_experiments",
                     "05_cv_ttests", "06_planning", "07_many_datasets"):
         assert nb_name in md
@@ -37,18 +44,55 @@ def test_notebook_00_is_saved_with_the_running_example():
 
 
 def test_notebook_00_example_of_interval_and_test_disagreeing():
-    """Section 2c's example: b = 9, c = 2, n = 100, Bonett-Price written out and scipy's binomial test."""
+    """Section 2c's example, found by the notebook at alpha = 0.05 among 100 cases: b = 5, c = 0.
+    Bonett-Price written out (Fagerland et al. 2014) and the mid-p value from scipy's binomial."""
     import math
 
     from scipy import stats
 
-    md = "\n".join(_src(c) for c in load_notebook(NOTEBOOK)["cells"] if c["cell_type"] == "markdown")
-    p12, p21, z = 10 / 102, 3 / 102, stats.norm.isf(0.025)
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    p12, p21, z = 6 / 102, 1 / 102, stats.norm.isf(0.025)
     half = z * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / 102)
     low, high = p12 - p21 - half, p12 - p21 + half
-    p = stats.binomtest(2, 11, 0.5).pvalue
-    assert low > 0 and p > 0.05       # the interval excludes 0, the exact test does not reject
-    assert f"[{low:+.3f}, {high:+.3f}], just excludes 0, while the exact test gives p = {p:.3f}" in md
+    p = 2 * stats.binom.cdf(0, 5, 0.5) - stats.binom.pmf(0, 5, 0.5)
+    assert low < 0 < high and p < 0.05       # the interval contains 0, the mid-p test rejects
+    assert (f"b = 5, c = 0 among 100 cases: the 95% Bonett-Price interval [{low:+.3f}, {high:+.3f}] contains 0, "
+            f"while the mid-p test gives p = {p:.3f} (rejects)") in joined
+    # no table with fewer disagreements disagrees: 1 to 4 disagreements all one way never reject
+    assert all(2 * 0.5 ** m - 0.5 ** m > 0.05 for m in range(1, 5))
+
+
+def test_notebook_00_plans_with_the_power_of_the_test_it_reports():
+    """Section 2d: power, test cases and detectable difference of the mid-p test, each checked
+    against brute-force enumeration of every table (scipy's multinomial), Connor's labelled as such."""
+    from scipy import stats
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    n, b, c = 228, 11, 4
+
+    def midp(b_, c_):
+        m, k = b_ + c_, min(b_, c_)
+        if m == 0:
+            return 1.0
+        return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5)) if b_ != c_ else \
+            1 - stats.binom.pmf(k, m, 0.5) / 2
+
+    def power(n_, p_b, p_c):
+        # given m discordant cases the test rejects on a fixed set of b; the count m is Binomial(n, psi)
+        psi, total = p_b + p_c, 0.0
+        for m in range(0, 60):
+            rej = sum(stats.binom.pmf(b_, m, p_b / psi) for b_ in range(m + 1) if midp(b_, m - b_) <= 0.05)
+            total += stats.binom.pmf(m, n_, psi) * rej
+        return total
+
+    assert f"if the observed rates were true: {power(n, b / n, c / n):.2f} (mid-p test, exact;" in joined
+    line = next(s for s in joined.splitlines() if s.startswith("with 228 cases and this disagreement rate"))
+    mdd = float(line.split("80% power is ")[1].split()[0])
+    psi = 15 / n
+    # the printed difference (3 decimals) brackets the 80% point of the enumerated power
+    assert power(n, (psi + mdd + 0.0005) / 2, (psi - mdd - 0.0005) / 2) >= 0.8
+    assert power(n, (psi + mdd - 0.0005) / 2, (psi - mdd + 0.0005) / 2) < 0.8
+    assert "Connor's formula: 0.047" in line and "Connor's formula says 546" in joined
 
 
 def test_notebook_00_ends_with_exercises_and_a_guarded_solutions_cell():
@@ -70,7 +114,7 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(tmp_
     assert "90% interval for err_A - err_B" in joined
     assert "at alpha = 0.1 it" in joined
     assert "with 90% power" in joined
-    assert "solutions ok" in joined
+    assert "solutions ok" in joined and "3. " in joined
 
 
 @pytest.mark.slow
@@ -81,22 +125,44 @@ def test_notebook_00_sliders_drive_the_plan():
     back from the titles and texts matplotlib was given.
     """
     probe = '''
+from pytest import approx as pytest_approx
 import matplotlib.axes
 drawn = []
 _title, _text = matplotlib.axes.Axes.set_title, matplotlib.axes.Axes.text
 matplotlib.axes.Axes.set_title = lambda self, label, *a, **k: (drawn.append(label), _title(self, label, *a, **k))[1]
 matplotlib.axes.Axes.text = lambda self, x, y, s, *a, **k: (drawn.append(s), _text(self, x, y, s, *a, **k))[1]
+import matplotlib.text
+_set_text = matplotlib.text.Text.set_text
+matplotlib.text.Text.set_text = lambda self, s: (drawn.append(str(s)) if "no such pair" in str(s) else None,
+                                                 _set_text(self, s))[1]
+for name, w in controls.items():
+    assert w.min + round((w.value - w.min) / w.step) * w.step == pytest_approx(w.value), name   # on its grid
 controls["difference"].value = 0.05
 controls["discordance"].value = 0.2
 controls["n"].value = 500
 controls["discordance"].value = 0.04
 matplotlib.axes.Axes.set_title, matplotlib.axes.Axes.text = _title, _text
-lines = [d.splitlines()[0] for d in drawn]
-assert lines[:3] == ["difference +0.050, disagreement 0.07, n = 228:",
-                     "difference +0.050, disagreement 0.20, n = 228:",
+matplotlib.text.Text.set_text = _set_text
+lines = [d.splitlines()[0] for d in drawn if d]
+assert lines[:3] == ["difference +0.050, disagreement 0.07, n = 230:",
+                     "difference +0.050, disagreement 0.20, n = 230:",
                      "difference +0.050, disagreement 0.20, n = 500:"], drawn
-assert drawn[3].startswith("no such pair of classifiers"), drawn
+assert any(d.startswith("no such pair of classifiers") for d in drawn[3:]), drawn
+assert "power of the mid-p test" in drawn[0]
 print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe)
     assert any("sliders ok" in o.get("text", "") for o in out), out
+
+
+def test_notebook_00_exercises_ask_to_predict_explain_or_decide_first():
+    """At least three exercises ask for a prediction, an explanation or a decision before computing,
+    and the saved notebook prints no solution (the cell is collapsed, source and outputs)."""
+    import re
+
+    nb = load_notebook(NOTEBOOK)
+    exercises, solutions = nb["cells"][-2:]
+    items = re.split(r"^\d+\. ", _src(exercises).split("## Exercises")[1], flags=re.M)[1:]
+    kinds = [i for i in items if re.search(r"\((Conceptual|Predict|Decide|Explain)", i)]
+    assert len(kinds) >= 3, items
+    assert solutions["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}

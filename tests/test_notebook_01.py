@@ -36,10 +36,34 @@ def test_checked_cells_are_tagged_not_commented():
 
 
 def test_saved_run_shows_the_coverage_finding():
-    """The saved default run: the paper's interval covers about 87% at (0.01, 0.04), n = 50."""
-    text = outputs_text(load_notebook(NOTEBOOK))
+    """The saved default run: at (0.01, 0.04), n = 50, the signed form of the paper's interval covers
+    86.7% and the paper's own |delta| interval 92.1%. Reference: every table enumerated here with
+    scipy's multinomial and eqs. (4)-(5) written out."""
+    import math
+
+    from scipy import stats
+
+    nb = load_notebook(NOTEBOOK)
+    text = outputs_text(nb)
     row = next(line for line in text.splitlines() if line.strip().startswith("few disagreements 0.010 0.040"))
     assert row.split()[4] == "0.867"
+    markdown = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"]
+                         for o in c.get("outputs", []))
+    chi2 = stats.chi2.ppf(0.95, 1)
+    unsigned = signed = 0.0
+    for b in range(51):
+        for c in range(51 - b):
+            w = stats.multinomial.pmf([b, c, 50 - b - c], 50, [0.01, 0.04, 0.95])
+            pb, pc = b / 50, c / 50
+            centre = 50 * (pb - pc) / (50 + chi2)
+            half = math.sqrt(max(chi2 * ((pb + pc) * (50 + chi2) - 50 * (pb - pc) ** 2), 0.0)) / (50 + chi2)
+            signed += w * (centre - half <= -0.03 <= centre + half)
+            # the paper's interval for |delta|: centred on |pb - pc| shrunk, clipped at 0
+            lo, hi = max(abs(centre) - half, 0.0), abs(centre) + half
+            unsigned += w * (lo <= 0.03 <= hi)
+    assert f"in **{unsigned:.1%}** of test sets" in markdown
+    assert f"contains the true difference in **{signed:.1%}**" in markdown
+    assert round(signed, 3) == 0.867 and round(unsigned, 2) == 0.92
 
 
 @pytest.mark.slow
@@ -67,9 +91,14 @@ _plot = plot_coverage
 def plot_coverage(*args, **kwargs):
     calls.append((args, kwargs))
     return _plot(*args, **kwargs)
-cover["n"].value = 120
+cover["n"].value = 80
 cover["discordance"].value = 0.2
-assert [args[:2] for args, _ in calls] == [(120, 0.05), (120, 0.2)], calls
+assert [args[:2] for args, _ in calls] == [(80, 0.05), (80, 0.2)], calls
+for panel in (cover, one, controls):       # every slider's default lies on its step grid
+    for name, w in panel.items():
+        if hasattr(w, "step") and w.step:
+            k = round((w.value - w.min) / w.step)
+            assert abs(w.min + k * w.step - w.value) < 1e-9, name
 assert all(kw["alpha"] == alpha and "qh" in kw["methods"] for _, kw in calls)
 print("coverage sliders ok")
 '''
@@ -89,6 +118,7 @@ def case_study_table(study):
     return _table(study)
 def plot_case_study(study, ax=None):
     shown.append(("plot", study))
+    assert ax is study_ax            # drawn into the one figure of the panel
     return _plot(study, ax=ax)
 controls["seed"].value = 3
 controls["test_size"].value = 30
@@ -137,3 +167,21 @@ print("comparison sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe)
     assert any("comparison sliders ok" in o.get("text", "") for o in out), out
+
+
+def test_exercises_ask_to_predict_explain_or_decide_first():
+    """At least three exercises ask for a prediction, an explanation or a decision before computing,
+    and the solutions cell is collapsed (source and outputs)."""
+    nb = load_notebook(NOTEBOOK)
+    exercises, solutions = nb["cells"][-2:]
+    items = re.split(r"^\d+\. ", _source(exercises).split("## Exercises")[1], flags=re.M)[1:]
+    kinds = [i for i in items if re.search(r"\*\((predict|decide|explain)", i)]
+    assert len(kinds) >= 3, items
+    assert solutions["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+
+
+def test_author_notes_are_tagged_for_voila_to_drop():
+    nb = load_notebook(NOTEBOOK)
+    for cell in nb["cells"]:
+        if "papermill" in _source(cell) and cell["cell_type"] == "markdown":
+            assert "author" in cell["metadata"].get("tags", []), _source(cell)[:60]

@@ -432,6 +432,13 @@ def test_plot_coverage_draws_each_method_and_nominal_line():
     assert ax.get_lines()[0].get_xdata().min() == pytest.approx(-0.1)
     fig, own = plt.subplots()
     assert plot_coverage(20, 0.2, methods="wald", points=5, ax=own) is own
+    # drawn again on the same Axes: the same line, moved to the exact coverage of the new setting
+    line = own.get_lines()[0]
+    plot_coverage(25, 0.3, methods="wald", points=5, ax=own)
+    assert own.get_lines()[0] is line and len(own.get_lines()) == 2
+    ref = [interval_coverage("wald", 25, (0.7, (0.3 + d) / 2, (0.3 - d) / 2, 0.0)).coverage
+           for d in np.linspace(-0.3, 0.3, 5)]
+    assert list(line.get_ydata()) == pytest.approx(ref, abs=1e-12)
     plt.close("all")
 
 

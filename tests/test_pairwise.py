@@ -382,9 +382,20 @@ def test_plot_intervals_title_says_which_adjusted_intervals_hold_jointly():
 def test_plot_pvalue_vs_interval_panels():
     axes = plot_pvalue_vs_interval(0, 2, 50)
     assert len(axes) == 2
-    # Shaded extreme outcomes of (b, c) = (0, 2): b in {0, 2} given b + c = 2.
-    heights = sum(p.get_height() for p in axes[0].patches if p.get_facecolor()[1] < 0.5)  # the red bars
-    assert heights == pytest.approx(0.5)
+    # Shaded extreme outcomes of (b, c) = (0, 2): b in {0, 2} given b + c = 2, each 1/4 (Binomial(2, 1/2)).
+    grey, red = (p for p in axes[0].patches if p.get_label() in ("other outcomes", "as or more extreme"))
+    assert list(red.get_data().values) == pytest.approx([0.25, 0.0, 0.25])
+    assert list(grey.get_data().values) == pytest.approx([0.0, 0.5, 0.0])
+    # drawn again on the same axes: the same artists carry the new comparison, (15, 5) of 500 cases
+    patches = list(axes[0].patches)
+    plot_pvalue_vs_interval(15, 5, 500, axes=axes)
+    assert list(axes[0].patches) == patches
+    pmf = stats.binom.pmf(np.arange(21), 20, 0.5)
+    extreme = np.abs(np.arange(21) - 10) >= 5
+    assert red.get_data().values == pytest.approx(np.where(extreme, pmf, 0.0))
+    assert red.get_data().values.sum() == pytest.approx(stats.binomtest(5, 20, 0.5).pvalue)
+    lo, hi = qh_interval(15, 5, 500, signed=True).low, qh_interval(15, 5, 500, signed=True).high
+    assert axes[1].get_title() == f"95% interval [{lo:+.2f}, {hi:+.2f}]"
     plt.close("all")
     text = evallib.describe_comparison(0, 2, 50)
     assert "p = 0.48" in text and "[-0.090, +0.015]" in text

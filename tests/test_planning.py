@@ -596,3 +596,75 @@ def test_cached_critical_values_equal_the_direct_computation(alpha, method):
                               planning._lower_critical_direct(ms, alpha, method))
     big = np.array([250_000])       # beyond the cache: computed directly
     assert np.array_equal(planning._lower_critical(big, alpha, method), planning._lower_critical_direct(big, alpha, method))
+
+
+# ------------------------------------------------------------------ the test reported: mid-p and exact
+@pytest.mark.parametrize("method, pvalue", [("exact", "_sm_exact_p"), ("midp", "_midp")])
+def test_minimum_detectable_difference_exact_is_where_the_enumerated_power_reaches_the_target(method, pvalue):
+    n, psi, target = 40, 0.3, 0.8
+    pv = globals()[pvalue]
+    delta = minimum_detectable_difference(n, psi, power=target, method=method)
+    assert 0 < delta < psi
+    # brute force over every table: just above the root the power reaches the target, just below it does not
+    assert _brute_force_power(n, (psi + delta + 1e-4) / 2, (psi - delta - 1e-4) / 2, 0.05, pv) >= target
+    assert _brute_force_power(n, (psi + delta - 1e-4) / 2, (psi - delta + 1e-4) / 2, 0.05, pv) < target
+    # the asymptotic answer is Connor's, a different number
+    assert minimum_detectable_difference(n, psi, power=target) != pytest.approx(delta, abs=1e-4)
+    with pytest.raises(ValueError, match="method"):
+        minimum_detectable_difference(n, psi, method="wald")
+
+
+def test_interval_and_power_summary_for_the_midp_test_by_enumeration():
+    ref_power = _brute_force_power(24, 0.25, 0.10, 0.05, _midp)
+    text = planning.interval_and_power_summary(**PLAN, test="midp")
+    assert text.endswith(f"power of McNemar's mid-p test {ref_power:.2f}")
+    with pytest.raises(ValueError, match="test"):
+        planning.interval_and_power_summary(**PLAN, test="yates")
+
+
+def test_plot_interval_and_power_updates_its_drawing_in_place():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    ax = fig.subplots()
+    planning.plot_interval_and_power(0.15, 24, discordance=0.35, n_max=60, test="midp", ax=ax)
+    lines, n_axes = list(ax.lines), len(fig.axes)
+    planning.plot_interval_and_power(0.10, 30, discordance=0.30, n_max=60, test="midp", ax=ax)
+    assert list(ax.lines) == lines and len(fig.axes) == n_axes      # the same artists, moved
+    ref_power = _brute_force_power(30, 0.20, 0.10, 0.05, _midp)
+    dot = [line for line in ax.lines if line.get_marker() == "o"][0]
+    assert tuple(dot.get_xydata()[0]) == pytest.approx((30, ref_power), abs=1e-12)
+    curve = ax.lines[0].get_xydata()
+    i = int(np.flatnonzero(curve[:, 0] == 30)[0])
+    assert curve[i, 1] == pytest.approx(ref_power, abs=1e-12)
+    twin = [a for a in fig.axes if a is not ax][0]
+    widths = twin.lines[0].get_xydata()
+    assert widths[i, 1] == pytest.approx(_bonett_price_width(6.0, 3.0, 30), rel=1e-12)
+    assert "n = 30:\npower of the mid-p test" in ax.get_title()
+    # an impossible pair hides the curves and says so; a possible one brings them back
+    planning.plot_interval_and_power(0.4, 30, discordance=0.30, n_max=60, ax=ax)
+    assert not any(line.get_visible() for line in ax.lines)
+    assert any("no such pair of classifiers" in t.get_text() and t.get_visible() for t in ax.texts)
+    planning.plot_interval_and_power(0.10, 30, discordance=0.30, n_max=60, test="midp", ax=ax)
+    assert all(line.get_visible() for line in ax.lines)
+    assert not any(t.get_visible() and "no such pair" in t.get_text() for t in ax.texts)
+
+
+@pytest.mark.parametrize("test, pvalue", [("exact", "_sm_exact_p"), ("midp", "_midp")])
+def test_write_up_plans_with_the_power_of_the_test_it_reports(test, pvalue):
+    b, c, n = 9, 3, 60
+    pv = globals()[pvalue]
+    text = comparison_write_up(b, c, n, test=test)
+    assert f"p = {pv(b, c):.3g}" in text
+    line = next(s for s in text.splitlines() if s.startswith("- **Power**"))
+    need = int(line.split("needs about ")[1].split()[0])
+    # the sample size of the reported test: its enumerated power reaches 80% there
+    assert _brute_force_power(need, b / n, c / n, 0.05, pv) >= 0.8
+    assert need == mcnemar_sample_size(b / n, c / n, method=test)
+    mdd = float(line.split("detect a difference of ")[1].split()[0])
+    psi = (b + c) / n
+    assert _brute_force_power(n, (psi + mdd + 5e-4) / 2, (psi - mdd - 5e-4) / 2, 0.05, pv) >= 0.8
+    assert _brute_force_power(n, (psi + mdd - 5e-4) / 2, (psi - mdd + 5e-4) / 2, 0.05, pv) < 0.8

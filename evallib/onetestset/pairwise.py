@@ -982,9 +982,11 @@ def interval_coverage(
 
     Examples
     --------
-    The paper's interval under-covers when the classifiers rarely disagree: its
-    exact coverage is about 0.87 at n = 50, (p_b, p_c) = (0.01, 0.04), as the
-    workbook's review (issue 13) computed by enumeration:
+    The paper's interval in its signed form (``"qh"``, an interval for ``p_b - p_c``)
+    under-covers when the classifiers rarely disagree: its exact coverage is about
+    0.87 at n = 50, (p_b, p_c) = (0.01, 0.04), as the workbook's review (issue 13)
+    computed by enumeration (the paper's own interval for ``|p_b - p_c|`` covers
+    about 0.92 there):
 
     >>> from evallib.onetestset.pairwise import interval_coverage
     >>> round(interval_coverage("qh", 50, (0.95, 0.01, 0.04, 0.0)).coverage, 2)
@@ -1136,6 +1138,9 @@ def plot_coverage(
     points : int
         Number of differences evaluated, from ``-discordance`` to ``discordance``.
     ax : matplotlib Axes, optional
+        Called again with an Axes it drew on before (same methods), it updates the
+        curves, the nominal line and the title in place instead of drawing anew (a
+        slider's callback then costs one computation and one rendering).
 
     Returns
     -------
@@ -1154,15 +1159,32 @@ def plot_coverage(
     diff = np.linspace(-s, s, points)
     pb, pc = (s + diff) / 2, (s - diff) / 2
     probs = np.column_stack([np.clip(1 - s - p_d, 0, 1) * np.ones(points), pb, pc, np.full(points, p_d)])
+    drawn = getattr(ax, "_evallib_coverage", None) if ax is not None else None
+    if drawn is not None and drawn["methods"] != tuple(methods):
+        drawn = None
     ax = get_axes(ax, figsize=(7, 3.6))
-    for m in methods:
-        cov, _ = _coverage_arrays(m, n, probs, alpha)
-        ax.plot(diff, cov, label=METHOD_LABELS[m], linewidth=1.2)
-    ax.axhline(1 - alpha, color="k", linestyle="--", linewidth=1, label=f"nominal {1 - alpha:.0%}")
-    ax.set_xlabel(r"true difference $p_b - p_c$ (error rate of A minus error rate of B)")
-    ax.set_ylabel("exact coverage")
-    ax.set_title(f"n = {n}, classifiers disagree with probability {s:g}")
-    ax.legend(fontsize="small", frameon=False, loc="lower center", ncol=3)
+    covs = [_coverage_arrays(m, n, probs, alpha)[0] for m in methods]
+    title = f"n = {n}, classifiers disagree with probability {s:g}"
+    low = min(float(np.min(c)) for c in covs)
+    ylim = (min(low, 1 - 2 * alpha) - 0.01, 1.005)
+    if drawn is None:
+        lines = [ax.plot(diff, cov, label=METHOD_LABELS[m], linewidth=1.2)[0] for m, cov in zip(methods, covs)]
+        nominal = ax.axhline(1 - alpha, color="k", linestyle="--", linewidth=1, label=f"nominal {1 - alpha:.0%}")
+        ax.set_xlabel(r"true difference $p_b - p_c$ (error rate of A minus error rate of B)")
+        ax.set_ylabel("exact coverage")
+        ax.set_title(title)
+        ax.set_xlim(-s, s)
+        ax.set_ylim(*ylim)
+        # beside the axes: the curves fill the whole width and can reach any height
+        ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1, 1))
+        ax._evallib_coverage = {"methods": tuple(methods), "lines": lines, "nominal": nominal}
+        return ax
+    for line, cov in zip(drawn["lines"], covs):
+        line.set_data(diff, cov)
+    drawn["nominal"].set_ydata([1 - alpha, 1 - alpha])
+    ax.set_xlim(-s, s)
+    ax.set_ylim(*ylim)
+    ax.set_title(title)
     return ax
 
 
@@ -1635,7 +1657,9 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.plot(x, table["estimate"], "o", color="k", markersize=4, label=r"observed $|p_b - p_c|$")
     ax.axhline(0.0, color="C3", linewidth=1, linestyle="--", label="null value")
     ax.set_xticks(x)
-    ax.set_xticklabels([pair_label(p) for p in table["pair"]], rotation=45 if len(table) > 6 else 0)
+    # ten pairs' labels fit side by side; rotated text is slower to draw and harder to read
+    ax.set_xticklabels([pair_label(p) for p in table["pair"]], rotation=45 if len(table) > 12 else 0,
+                       fontsize="small")
     ax.set_xlabel("pair (i, j)")
     ax.set_ylabel("difference in error rate")
     level = table.attrs.get("alpha")
@@ -1648,7 +1672,8 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     else:
         default = f"{pct}Quesenberry-Hurst intervals (wider: {adjust} adjustment{joint})"
     ax.set_title(title or default)
-    ax.legend(loc="best", fontsize="small", frameon=False)
+    # beside the axes: "best" can still sit on an interval, and searching for it is slow to draw
+    ax.legend(loc="upper left", bbox_to_anchor=(1, 1), fontsize="small", frameon=False)
     return ax
 
 
@@ -1723,10 +1748,14 @@ def plot_pvalue_vs_interval(b: int, c: int, n: int, *, alpha: float = 0.05, axes
     """Side by side, for one comparison: what the p-value says and what the interval says.
 
     Left: the null distribution of ``b`` given ``b + c`` disagreements (Binomial
-    with p = 1/2); the outcomes "as extreme as or more extreme than" the one observed,
-    which all enter the exact p-value although they did not happen (section 8), are
-    shaded. Right: the signed interval of eqs. (4)-(5) for ``tau_A - tau_B`` with
-    the null value.
+    with p = 1/2), one step per outcome; the outcomes "as extreme as or more extreme
+    than" the one observed, which all enter the exact p-value although they did not
+    happen (section 8), are shaded red. Right: the signed interval of eqs. (4)-(5) for
+    ``tau_A - tau_B`` with the null value.
+
+    Called again with ``axes`` it drew on before, it updates that drawing in place
+    (the steps, the marks, the titles) instead of drawing anew: a slider's callback
+    then costs one computation and one rendering.
 
     Parameters
     ----------
@@ -1740,6 +1769,8 @@ def plot_pvalue_vs_interval(b: int, c: int, n: int, *, alpha: float = 0.05, axes
     Returns
     -------
     numpy.ndarray of two Axes
+        The left Axes holds two ``StepPatch`` artists (grey: the other outcomes, red:
+        the extreme ones), whose ``get_data()`` give each outcome's probability.
     """
     test = mcnemar(b, c)
     exact = mcnemar(b, c, exact=True)
@@ -1754,19 +1785,39 @@ def plot_pvalue_vs_interval(b: int, c: int, n: int, *, alpha: float = 0.05, axes
     k = np.arange(m + 1)
     pmf = stats.binom.pmf(k, m, 0.5) if m else np.ones(1)
     extreme = np.abs(k - m / 2) >= abs(b - m / 2)
-    ax_p.bar(k[~extreme], pmf[~extreme], color="0.8", width=0.9)
-    ax_p.bar(k[extreme], pmf[extreme], color="C3", width=0.9, label="as or more extreme")
-    ax_p.axvline(b, color="k", linewidth=1, label=f"observed b = {b}")
-    ax_p.set_xlabel("b (errors of A only) under H0, given b + c = %d" % m)
-    ax_p.set_ylabel("probability")
-    ax_p.set_title(f"p-value: Yates {test.pvalue:.3g}, exact {exact.pvalue:.3g}")
-    ax_p.legend(fontsize="small", frameon=False)
-    ax_ci.errorbar([0], [(b - c) / n], yerr=[[(b - c) / n - ci.low], [ci.high - (b - c) / n]],
-                   fmt="o", color="C0", capsize=6, linewidth=2)
-    ax_ci.axhline(0.0, color="C3", linestyle="--", linewidth=1)
+    edges = np.arange(m + 2) - 0.5
+    grey_h, red_h = np.where(extreme, 0.0, pmf), np.where(extreme, pmf, 0.0)
+    diff = (b - c) / n
     bound = max(0.1, abs(ci.low), abs(ci.high)) * 1.15
+    p_title = f"p-value: Yates {test.pvalue:.3g}, exact {exact.pvalue:.3g}"
+    ci_title = f"{100 * (1 - alpha):g}% interval [{ci.low:+.2f}, {ci.high:+.2f}]"
+    drawn = getattr(ax_p, "_evallib_pvalue_interval", None)
+    if drawn is None:
+        grey = ax_p.stairs(grey_h, edges, fill=True, color="0.8", label="other outcomes")
+        red = ax_p.stairs(red_h, edges, fill=True, color="C3", label="as or more extreme")
+        observed = ax_p.axvline(b, color="k", linewidth=1, label="observed b")
+        ax_p.set_ylabel("probability")
+        ax_p.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1, 1))
+        bar = ax_ci.errorbar([0], [diff], yerr=[[diff - ci.low], [ci.high - diff]],
+                             fmt="o", color="C0", capsize=6, linewidth=2)
+        ax_ci.axhline(0.0, color="C3", linestyle="--", linewidth=1)
+        ax_ci.set_xticks([])
+        ax_ci.set_xlim(-1, 1)
+        ax_ci.set_ylabel(r"$\tau_A - \tau_B$")
+        ax_p._evallib_pvalue_interval = {"grey": grey, "red": red, "observed": observed, "bar": bar}
+    else:
+        drawn["grey"].set_data(grey_h, edges)
+        drawn["red"].set_data(red_h, edges)
+        drawn["observed"].set_xdata([b, b])
+        point, caps, (segments,) = drawn["bar"].lines
+        point.set_data([0], [diff])
+        caps[0].set_data([0], [ci.low])
+        caps[1].set_data([0], [ci.high])
+        segments.set_segments([[(0, ci.low), (0, ci.high)]])
+    ax_p.set_xlim(-0.5, m + 0.5)
+    ax_p.set_ylim(0, 1.08 * float(pmf.max()))
+    ax_p.set_xlabel("b (errors of A only) under H0, given b + c = %d" % m)
+    ax_p.set_title(p_title)
     ax_ci.set_ylim(-bound, bound)
-    ax_ci.set_xticks([])
-    ax_ci.set_ylabel(r"$\tau_A - \tau_B$")
-    ax_ci.set_title(f"{100 * (1 - alpha):g}% interval [{ci.low:+.2f}, {ci.high:+.2f}]")
+    ax_ci.set_title(ci_title)
     return np.asarray(axes)
