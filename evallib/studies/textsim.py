@@ -1017,7 +1017,8 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
             z = (rate - nominal) / se
             if abs(z) > k:
                 word = low_word if z < 0 else high_word
-                bad.append(f"{word} at {int(n):,} documents (pooled over {m} setting{'s' * (m > 1)}: "
+                said = any(b.startswith(word) for b in bad)     # "... and at 2,000", not the word again
+                bad.append(f"{'' if said else word + ' '}at {int(n):,} documents (pooled over {m} setting{'s' * (m > 1)}: "
                            f"{rate:.1%} ± {se:.1%}, {100 * abs(rate - nominal):.1f} points = {abs(z):.1f} "
                            f"standard errors {'short of' if z < 0 else 'above'} {nominal:.0%})")
             else:
