@@ -44,3 +44,19 @@ def test_notebook_ends_with_exercises_and_a_guarded_solutions_cell(path):
 def test_solutions_check_out(path, tmp_path):
     nb = run_papermill(path, tmp_path / path.name, {"show_solutions": True})
     assert "solutions ok" in outputs_text(nb)
+
+
+#: lessons whose exercises ask the student to predict, decide or explain before computing
+PREDICT_FIRST = [NOTEBOOK_DIR / f"{name}.ipynb" for name in ("02_forman_cohen", "03_bizarre_measures")]
+
+
+@pytest.mark.parametrize("path", PREDICT_FIRST, ids=[p.stem[:2] for p in PREDICT_FIRST])
+def test_exercises_ask_for_a_prediction_or_decision_first(path):
+    """At least three exercises ask to predict, decide or explain before computing, and the
+    solutions cell is collapsed (source and outputs hidden)."""
+    nb = load_notebook(path)
+    exercises, solutions = nb["cells"][-2:]
+    items = re.split(r"^\d+\. ", _src(exercises), flags=re.M)[1:]
+    asking = [t for t in items if re.search(r"\b(predict|decide|explain|before)\b", t, flags=re.I)]
+    assert len(asking) >= 3, items
+    assert solutions["metadata"].get("jupyter") == {"source_hidden": True, "outputs_hidden": True}

@@ -120,16 +120,18 @@ controls["setting"].value = "Z"
 dcf_controls["cost_fn"].value = 4.0
 dcf_controls["dcf_prior"].value = 0.2
 kinds = [c[0] for c in calls]
-# every control above redraws the explorer AND the DCF table (which observes it too);
-# the DCF controls redraw only the table
-assert kinds == ["build", "run", "build", "dcf"] * 5 + ["build", "dcf"] * 2, kinds
-assert calls[1][2]["n_test"] == 1000 and calls[3][2]["n_test"] == 1000
-assert calls[5][2]["reps"] == 1500 and calls[7][2]["reps"] == 1500
-assert calls[8][2]["label_noise"] == 0.05 and calls[10][2]["label_noise"] == 0.05
-assert calls[12][2]["prior_pos"] == 0.3 and calls[14][2]["prior_pos"] == 0.3
-assert calls[16][1][0] == "Z" and calls[18][1][0] == "Z"
-assert calls[21][2]["cost_fn"] == 4.0 and calls[21][2]["n_test"] == 1000 and calls[21][2]["reps"] == 1500
-assert calls[23][2]["prior_pos"] == 0.2 and calls[22][2]["label_noise"] == 0.05
+# one output: every control of the experiment re-runs it and the DCF table; the DCF controls
+# re-use the run (remembered) and recompute only the table
+assert kinds == ["build", "run", "dcf"] * 5 + ["build", "dcf"] * 2, kinds
+assert calls[1][2]["n_test"] == 1000 and calls[2][2]["n_test"] == 1000
+assert calls[4][2]["reps"] == 1500 and calls[5][2]["reps"] == 1500
+assert calls[6][2]["label_noise"] == 0.05 and calls[8][2]["n_test"] == 1000
+assert calls[9][2]["prior_pos"] == 0.3 and calls[12][1][0] == "Z"
+assert calls[16][2]["cost_fn"] == 4.0 and calls[16][2]["n_test"] == 1000 and calls[16][2]["reps"] == 1500
+assert calls[18][2]["prior_pos"] == 0.2 and calls[17][2]["label_noise"] == 0.05
+# the figure shows this run: the shaded band is the interval of the latest run's bootstrap
+run = _runs[("Z", 1000, 1500, 0.3, 0.05)]
+assert np.isclose(band.get_x(), run.bootstrap.interval[0]) and "Setting Z" in rep_ax.get_title()
 # the noise slider really retrained: a different experiment from the default one
 assert _build("Z", prior_pos=0.3, label_noise=0.05, n_train=n_train, n_pool=n_pool, n_true=n_true,
               rng=seed) is not experiments["Z"]
@@ -169,8 +171,8 @@ controls["prior_pos"].value = 0.15
 controls["label_noise"].value = 0.2
 controls["setting"].value = "X"
 dcf_controls["cost_fn"].value = 3.0
-# each population move rebuilds for the explorer and for the DCF table (both observe it)
-assert seen == [("Y", 0.15, 0.02)] * 2 + [("Y", 0.15, 0.2)] * 2 + [("X", 0.15, 0.2)] * 3, seen
+# each move builds once (one output for the experiment and the DCF table)
+assert seen == [("Y", 0.15, 0.02), ("Y", 0.15, 0.2), ("X", 0.15, 0.2), ("X", 0.15, 0.2)], seen
 print("grid ok")
 '''
     out = run_with_probe(NOTEBOOK, probe)
@@ -227,3 +229,23 @@ def test_label_noise_claim_of_the_explorer_text_holds_on_the_grid():
             assert all(np.diff(series[:upto3]) > 0), (setting, series)
             peak = noises[int(np.argmax(series))]
             assert 0.03 <= peak <= 0.10 and series[-1] < max(series), (setting, series)
+
+
+def test_saved_run_states_the_verdict_and_bounds_the_resamplers_gap():
+    """The size-and-coverage study ends in a verdict per test size (computed by
+    size_coverage_verdict), and the two resamplers are called equivalent by a bound, not
+    by a non-significant test: the printed bound is the largest CDF gap plus twice the DKW
+    half-width sqrt(ln(2 / 0.025) / (2 M)) for M = 20,000 replicates each."""
+    import math
+
+    nb = load_notebook(NOTEBOOK)
+    md = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"]
+                   for o in c.get("outputs", []))
+    assert "- **Coverage**: the 95% interval" in md and "- **Size**: the test" in md
+    assert re.search(r"- \*\*Single rows\*\*: \d+ of the 18 checks", md)
+    text = outputs_text(nb)
+    assert "KS," not in text
+    gap, bound = map(float, re.search(r"multinomial vs index resampling: (0\.\d+); true gap at most (0\.\d+)",
+                                      text).groups())
+    eps = math.sqrt(math.log(2 / 0.025) / (2 * 20_000))
+    assert abs(bound - (gap + 2 * eps)) < 1.5e-4 and bound < 0.05 and "within the tolerance 0.05" in text

@@ -132,3 +132,41 @@ def test_contour_labels_are_legible(small_table):
     texts = ax.texts
     assert texts and all(t.get_fontsize() >= 9 for t in texts)
     assert all(t.get_bbox_patch() is not None for t in texts)
+
+
+def test_mc_tail_curves_are_prefixes_of_one_sample_counted_by_brute_force():
+    """Each Monte Carlo tail is the share of the sample's first r rankings scoring above
+    each value, recounted here by a plain comparison on the same seeded sample; the exact
+    tail is the survival function of null_cdf at the kept values."""
+    from evallib.onetestset.nullbest import null_cdf, simulate_null
+    from evallib.onetestset.nullbest_plots import mc_tail_curves
+
+    reps = [50, 400, 3000]
+    for metric in ("auc", "accuracy", "tp"):
+        curves = mc_tail_curves(metric, 12, 30, reps, rng=7, max_points=40)
+        sample = simulate_null(metric, 12, 30, 3000, rng=7)
+        law = null_cdf(metric, 12, 30)
+        assert curves.values.size <= 40 and curves.values[0] == law.values[0] and curves.values[-1] == law.values[-1]
+        pos = np.searchsorted(law.values, curves.values)
+        assert np.allclose(curves.exact_sf, law.sf[pos])
+        for r in reps:
+            brute = np.array([np.mean(sample[:r] > v + 1e-12) for v in curves.values])
+            assert np.allclose(curves.mc_sf[r], brute, rtol=0, atol=1e-12), (metric, r)
+    with pytest.raises(ValueError, match="reps"):
+        mc_tail_curves("auc", 5, 5, [0])
+    with pytest.raises(ValueError, match="metric"):
+        mc_tail_curves("gini", 5, 5, [10])
+
+
+def test_critical_lines_are_rows_of_the_table(small_table):
+    from evallib.onetestset.nullbest_plots import plot_critical_lines
+
+    ax = plot_critical_lines(small_table, "f1", C=10, Ps=(2, 30))
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines] == ["P = 2", "P = 30"]
+    assert ax.get_xscale() == "log"
+    for line, p in zip(lines, (2, 30)):
+        for n, v in zip(line.get_xdata(), line.get_ydata()):
+            assert v == pytest.approx(critical_value("f1", p, int(n), C=10, alpha=0.01))
+    with pytest.raises(ValueError, match="Ps"):
+        plot_critical_lines(small_table, "auc", Ps=(3,))

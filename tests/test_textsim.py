@@ -522,3 +522,35 @@ def test_size_coverage_summary_flags_against_the_nominal_standard_error():
         ts.size_coverage_summary(study.to_dict())
     with pytest.raises((TypeError, ValueError), match="k"):
         ts.size_coverage_summary(study, k=0)
+
+
+def test_size_coverage_verdict_pools_each_test_size_and_counts_flags_by_brute_force():
+    """A study whose coverage is 92% at 500 documents (3 settings x 1,000 repetitions)
+    fails there: the pooled standard error of a nominal 95% is sqrt(0.95 x 0.05 / 3000) =
+    0.40%, so 3 points short is 7.5 of them; at 8,000 documents it holds. Each 92% row
+    is 4.35 nominal SEs out, so 3 of the 12 checks are flagged; the chance of 3 or more
+    for a perfect test is summed here from the binomial terms with math.comb."""
+    import math
+
+    study = pd.DataFrame({"setting": list("XYZ") * 2, "test_size": [500] * 3 + [8000] * 3,
+                          "coverage": [0.92] * 3 + [0.95] * 3, "size": [0.05] * 3 + [0.062] * 3,
+                          "repetitions": [1000] * 6})
+    lines = ts.size_coverage_verdict(study).splitlines()
+    assert lines[0].startswith("- **Coverage**: the 95% interval under-covers at 500 documents")
+    assert "92.0% ± 0.4%, 3.0 points = 7.5 standard errors short of 95%" in lines[0]
+    assert "it holds at 8,000 (95.0%)" in lines[0]
+    # size 6.2% at 8,000: pooled SE sqrt(0.05 x 0.95 / 3000) = 0.398%, 1.2 points = 3.0 SE above
+    assert "has too many false alarms at 8,000 documents" in lines[1] and "3.0 standard errors above 5%" in lines[1]
+    assert "it holds at 500 (5.0%)" in lines[1]
+    # per row: 6.2% is 1.2 / 0.689 = 1.74 SE out (not flagged); 92% is flagged three times
+    p = 2 * (1 - 0.5 * (1 + math.erf(2 / math.sqrt(2))))
+    at_least_3 = sum(math.comb(12, j) * p ** j * (1 - p) ** (12 - j) for j in range(3, 13))
+    assert f"3 of the 12 checks" in lines[2] and f"probability {at_least_3:.2g}" in lines[2]
+    assert "more than chance explains" in lines[2]
+    good = study.assign(coverage=0.95, size=0.05)
+    assert "holds at every test size" in ts.size_coverage_verdict(good).splitlines()[0]
+    assert "0 of the 12 checks" in ts.size_coverage_verdict(good) and "no more than chance" in ts.size_coverage_verdict(good)
+    with pytest.raises(ValueError, match="repetitions"):
+        ts.size_coverage_verdict(study.drop(columns="repetitions"))
+    with pytest.raises(ValueError, match="k"):
+        ts.size_coverage_verdict(study, k=0)

@@ -11,7 +11,11 @@
 * :func:`plot_null_tail` -- the upper tail ``1 - F`` on a log axis, where the critical
   values live (``F`` itself is flat at 1 there), with the level each ``C`` cuts off;
 * :func:`plot_mc_tail` -- the same tail from a Monte Carlo sample beside the exact one (the
-  notebook's reps slider): how far out a sample of that size can see.
+  notebook's reps slider): how far out a sample of that size can see;
+* :func:`mc_tail_curves` -- those tails for several sample sizes from one sample (its
+  first ``reps`` rankings), computed once so that a slider only redraws;
+* :func:`plot_critical_lines` -- Figures 2-5 as a few lines: the critical value against
+  N for some values of P (a 2-D view of the paper's 3-D surfaces).
 
 The surfaces and contours are drawn from a table of :func:`evallib.onetestset.nullbest.critical_value_table`
 (e.g. ``data/critical_values.csv``), with log-scaled P and N axes.
@@ -20,6 +24,7 @@ The surfaces and contours are drawn from a table of :func:`evallib.onetestset.nu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -38,6 +43,9 @@ __all__ = [
     "mc_cdf_distance",
     "plot_null_tail",
     "plot_mc_tail",
+    "McTailCurves",
+    "mc_tail_curves",
+    "plot_critical_lines",
 ]
 
 _LABELS = {"auc": "AUC", "accuracy": "best accuracy", "f1": "best F-measure", "tp": "TP10"}
@@ -164,6 +172,35 @@ def plot_contour_panels(table: pd.DataFrame, *, C: int = 1000, alpha: float = 0.
     return axes
 
 
+def plot_critical_lines(table: pd.DataFrame, metric: str, *, C: int = 1000, alpha: float = 0.01,
+                        Ps: Sequence[int] = (10, 100, 1000), ax=None):
+    """Figures 2-5 in two dimensions: the critical value against N, one line per P.
+
+    The paper draws each metric's critical value as a 3-D surface over (N, P); a few
+    lines on a log N axis carry the same shape and can be read off. Each ``P`` in ``Ps``
+    must be a row of the table.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    grid = critical_value_grid(table, metric, C=C, alpha=alpha)
+    missing = [p for p in Ps if p not in grid.index]
+    if missing:
+        raise ValueError(f"Ps must be values of P in the table ({grid.index.min()}..{grid.index.max()}); "
+                         f"not there: {missing}")
+    ax = get_axes(ax, figsize=(6.4, 4.6))
+    N = grid.columns.to_numpy(float)
+    for i, p in enumerate(Ps):
+        ax.plot(N, grid.loc[p].to_numpy(float), color=f"C{i}", lw=1.8, label=f"P = {p}")
+    ax.set_xscale("log")
+    ax.set_xlabel("N (negatives)")
+    ax.set_ylabel("critical value" + (" (of 10)" if metric == "tp" else ""))
+    ax.set_title(f"{_LABELS[metric]}, C={C}, alpha={alpha:g}", fontsize=10)
+    ax.grid(True, which="major", alpha=0.3)
+    return ax
+
+
 def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, rng=0) -> float:
     """Largest gap between the Monte Carlo CDF of ``reps`` rankings and the exact CDF
     (Kolmogorov distance, over the attainable values)."""
@@ -256,6 +293,73 @@ def plot_null_tail(metric: str, P: int = 10, N: int = 1000, *, Cs: Sequence[int]
     return ax
 
 
+@dataclass(frozen=True)
+class McTailCurves:
+    """Exact and Monte Carlo upper tails of one metric, at several sample sizes.
+
+    Attributes
+    ----------
+    metric : str
+    P, N : int
+    values : numpy.ndarray
+        Attainable scores (all of them, or at most ``max_points`` spread over the range).
+    exact_sf : numpy.ndarray
+        ``P(score > x)`` of one random ranking at ``values``.
+    mc_sf : dict of int to numpy.ndarray
+        For each sample size ``reps``: the share of the sample's first ``reps`` rankings
+        scoring above each of ``values``.
+    """
+
+    metric: str
+    P: int
+    N: int
+    values: np.ndarray
+    exact_sf: np.ndarray
+    mc_sf: dict
+
+
+def mc_tail_curves(metric: str, P: int, N: int, reps: Sequence[int], *, rng=None,
+                   max_points: int = 600) -> McTailCurves:
+    """The tails :func:`plot_mc_tail` draws, for every sample size in ``reps`` at once.
+
+    One sample of ``max(reps)`` random rankings is drawn (:func:`evallib.onetestset.nullbest.simulate_null`);
+    the Monte Carlo tail for a size ``r`` uses its first ``r`` rankings, so the curves for
+    growing ``r`` are one sample growing, as a reader moving a slider expects, and a
+    slider over ``reps`` only redraws.
+
+    Parameters
+    ----------
+    metric : {"auc", "accuracy", "f1", "tp"}
+    P, N : int >= 1
+    reps : sequence of int >= 1
+        Sample sizes.
+    rng : None, int, SeedSequence or numpy.random.Generator
+    max_points : int >= 2
+        At most this many attainable values are kept (evenly spread over the list of
+        attainable values, the first and last included); each curve is exact at them.
+
+    Returns
+    -------
+    McTailCurves
+    """
+    metric = check_choice(metric, "metric", METRICS)
+    sizes = sorted({check_count(r, "reps", minimum=1) for r in np.atleast_1d(reps).tolist()})
+    if not sizes:
+        raise ValueError("reps must list at least one sample size")
+    max_points = check_count(max_points, "max_points", minimum=2)
+    law = null_cdf(metric, P, N, max_points=400)
+    keep = np.unique(np.linspace(0, law.values.size - 1, min(max_points, law.values.size)).round().astype(int))
+    values, exact = law.values[keep], law.sf[keep]
+    scores = simulate_null(metric, P, N, sizes[-1], rng=rng)
+    # index of the first kept value at or above each score: score <= values[j] iff idx <= j
+    idx = np.searchsorted(values + 1e-12, scores, side="left")
+    mc = {}
+    for r in sizes:
+        below = np.cumsum(np.bincount(idx[:r], minlength=values.size + 1)[:values.size])
+        mc[r] = 1.0 - below / r
+    return McTailCurves(metric=metric, P=int(P), N=int(N), values=values, exact_sf=exact, mc_sf=mc)
+
+
 def plot_mc_tail(metric: str, P: int, N: int, reps: int, *, C: int = 1000, alpha: float = 0.01,
                  rng=None, ax=None):
     """The Monte Carlo tail of ``reps`` random rankings over the exact tail, log axis.
@@ -279,14 +383,13 @@ def plot_mc_tail(metric: str, P: int, N: int, reps: int, *, C: int = 1000, alpha
     alpha = check_alpha(alpha)
     reps = check_count(reps, "reps", minimum=1)
     metric = check_choice(metric, "metric", METRICS)
-    law = null_cdf(metric, P, N, max_points=400)
-    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
-    emp_sf = 1.0 - np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
+    curves = mc_tail_curves(metric, P, N, [reps], rng=rng)
+    values, exact_sf, emp_sf = curves.values, curves.exact_sf, curves.mc_sf[reps]
     ax = get_axes(ax, figsize=(6.4, 4.6))
-    keep = law.sf > 0
-    ax.step(law.values[keep], law.sf[keep], where="post", color="k", linewidth=2, label="exact")
+    keep = exact_sf > 0
+    ax.step(values[keep], exact_sf[keep], where="post", color="k", linewidth=2, label="exact")
     seen = emp_sf > 0
-    ax.step(law.values[seen], emp_sf[seen], where="post", color="C1", linewidth=1.2,
+    ax.step(values[seen], emp_sf[seen], where="post", color="C1", linewidth=1.2,
             label=f"Monte Carlo, {reps:,} rankings")
     tail = tail_probability(C, alpha)
     ax.axhline(tail, color="C2", linestyle=":", linewidth=1.2, label=f"level defining m*, C={C}")

@@ -103,6 +103,7 @@ __all__ = [
     "calibration_bins",
     "size_coverage_study",
     "size_coverage_summary",
+    "size_coverage_verdict",
     "plot_size_coverage",
     "plot_tie_confidence",
     "dcf_comparison",
@@ -957,6 +958,93 @@ def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
         f"even for a perfect test; a pattern (for example, flags only at the smallest test size) is what matters.",
         f"- **Power** (rejections of dF1 = 0 on the real populations): {small.min():.0%}–{small.max():.0%} at "
         f"{study['test_size'].min():,} documents, {big.min():.0%}–{big.max():.0%} at {study['test_size'].max():,}.",
+    ])
+
+
+def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float = 2.0) -> str:
+    """The verdict of a :func:`size_coverage_study`, per test-set size, as Markdown.
+
+    For each test-set size the rates are pooled over the settings (their mean), and the
+    pooled coverage and size are compared with their nominal values ``1 - alpha`` and
+    ``alpha`` in units of the standard error a nominal rate would have,
+    ``sqrt(r0 (1 - r0) / (m R))`` for ``m`` settings of ``R`` repetitions each. A pooled
+    rate more than ``k`` of them away fails: the interval *under-covers* (or
+    over-covers), the test has *too many false alarms* (or is conservative). Then the
+    flags of single rows (as in :func:`size_coverage_summary`) are counted against the
+    number a perfect test would give, with the binomial probability of at least that
+    many (the checks taken as independent).
+
+    Parameters
+    ----------
+    study : the DataFrame returned by :func:`size_coverage_study`.
+    alpha : the level the study was run at, in (0, 1).
+    k : how many standard errors make a failure, > 0.
+
+    Returns
+    -------
+    str
+        Markdown: a verdict line for the coverage, one for the size, one for the count of
+        flags.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from evallib import size_coverage_verdict
+    >>> study = pd.DataFrame({"setting": ["X", "Y", "X", "Y"], "test_size": [500, 500, 8000, 8000],
+    ...                       "coverage": [0.92, 0.93, 0.95, 0.951], "size": [0.05, 0.052, 0.049, 0.05],
+    ...                       "repetitions": [1000] * 4})
+    >>> print(size_coverage_verdict(study).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
+    - **Coverage**: the 95% interval under-covers at 500 documents (pooled over 2 settings: 92.5% ± 0.5%,
+      2.5 points = 5.1 standard errors short of 95%); it holds at 8,000 (95.0%), within two standard errors.
+    """
+    if not isinstance(study, pd.DataFrame):
+        raise TypeError(f"study must be a pandas DataFrame, got {type(study).__name__}")
+    missing = {"setting", "test_size", "coverage", "size", "repetitions"} - set(study.columns)
+    if missing:
+        raise ValueError(f"study must have the columns of size_coverage_study; missing {sorted(missing)}")
+    if study.empty:
+        raise ValueError("study must have at least one row")
+    alpha = check_alpha(alpha)
+    k = check_real(k, "k", low=0, low_open=True)
+    words = {1.0: "one", 2.0: "two", 3.0: "three", 4.0: "four"}.get(float(k), f"{k:g}")
+
+    def judge(what: str, nominal: float, low_word: str, high_word: str) -> str:
+        bad, good = [], []
+        for n, part in study.groupby("test_size", sort=True):
+            m = len(part)
+            rate = float(part[what].mean())
+            se = float(np.sqrt(nominal * (1 - nominal) / part["repetitions"].sum()))
+            z = (rate - nominal) / se
+            if abs(z) > k:
+                word = low_word if z < 0 else high_word
+                said = any(b.startswith(word) for b in bad)     # "... and at 2,000", not the word again
+                bad.append(f"{'' if said else word + ' '}at {int(n):,} documents (pooled over {m} setting{'s' * (m > 1)}: "
+                           f"{rate:.1%} ± {se:.1%}, {100 * abs(rate - nominal):.1f} points = {abs(z):.1f} "
+                           f"standard errors {'short of' if z < 0 else 'above'} {nominal:.0%})")
+            else:
+                good.append((int(n), rate))
+        held = ", ".join(f"{n:,} ({r:.1%})" for n, r in good)
+        if not bad:
+            return f"holds at every test size, within {words} standard errors of {nominal:.0%}: {held}."
+        tail = f"; it holds at {held}, within {words} standard errors." if good else "."
+        return " and ".join(bad) + tail
+
+    level = 1 - alpha
+    reps = study["repetitions"].to_numpy(dtype=float)
+    flagged = 0
+    for what, nominal in (("coverage", level), ("size", alpha)):
+        se = np.sqrt(nominal * (1 - nominal) / reps)
+        flagged += int(np.sum(np.abs(study[what].to_numpy(float) - nominal) > k * se))
+    checks = 2 * len(study)
+    p_flag = 2 * stats.norm.sf(k)
+    chance = float(stats.binom.sf(flagged - 1, checks, p_flag)) if flagged else 1.0
+    reading = ("more than chance explains" if chance < 0.05 else "no more than chance would give")
+    return "\n".join([
+        f"- **Coverage**: the {level:.0%} interval {judge('coverage', level, 'under-covers', 'over-covers')}",
+        f"- **Size**: the test {judge('size', alpha, 'is conservative', 'has too many false alarms')}",
+        f"- **Single rows**: {flagged} of the {checks} checks lie more than {words} standard errors from "
+        f"nominal, where a perfect test gives {checks * p_flag:.1f} on average and {flagged} or more with "
+        f"probability {chance:.2g}: {reading}.",
     ])
 
 
