@@ -118,6 +118,10 @@ def _show(result: Any, alt: str | None) -> None:
         return
     if isinstance(result, Figure):
         display(Image(data=render_png(result), format="png", alt=alt or None))
+    elif isinstance(result, Image):           # a ready image (e.g. rendered ahead and cached)
+        if alt and not result.alt:
+            result = Image(data=result.data, format=result.format, alt=alt)
+        display(result)
     elif isinstance(result, str):
         print(result)
     else:

@@ -2,7 +2,10 @@
 from ``evallib`` itself, as the same object, and listed in ``evallib.__all__``.
 
 Modules are found at any depth (the design subpackages ``evallib.onetestset`` and the
-others); the report's internal modules are left out, its package ``evallib.report`` is in."""
+others); the report's internal modules are left out, its package ``evallib.report`` is in.
+``evallib.live`` is left out too: it is the notebooks' widget plumbing (``figure``,
+``panel``, ``live_output``), imported as ``from evallib.live import ...``, and its generic
+names would read as statistics at the top level."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import evallib
 MODULES = sorted(m.name.removeprefix("evallib.")
                  for m in pkgutil.walk_packages(evallib.__path__, "evallib.")
                  if not any(part.startswith("_") for part in m.name.split("."))
-                 and not m.name.startswith("evallib.report."))
+                 and not m.name.startswith("evallib.report.") and m.name != "evallib.live")
 
 
 def _missing(module_name: str) -> list[str]:

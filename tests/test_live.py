@@ -147,3 +147,14 @@ def test_a_live_figure_keeps_its_first_layout_and_relayout_opts_out():
     ax2.set_ylabel("a much longer label\nover two lines")
     render_png(again)
     assert ax2.get_position().bounds != first            # constrained layout made room
+
+
+def test_a_ready_image_gets_the_alt_text(monkeypatch):
+    from IPython.display import Image
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, **kw: shown.append(obj))
+    fig = figure((2, 2))
+    png = render_png(fig)
+    live_output(lambda k: Image(data=png, format="png"), {"k": widgets.IntSlider()}, alt="A blank square.")
+    assert shown[-1].alt == "A blank square." and shown[-1].data == png
