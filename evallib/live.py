@@ -235,9 +235,14 @@ def freeze_widget_outputs(nb: dict) -> dict:
     stored (nbclient's default). Each output that is a widget view is replaced by the
     outputs captured by the Output widgets inside it (depth first, in display order); a
     view without Output widgets (a bare slider) is dropped. The notebook's
-    ``metadata.widgets`` is removed, so no stale widget state is saved. The kernelspec is
-    set to ``python3`` with JupyterLab's own display name, so opening the notebook does
-    not mark it modified. Returns ``nb``, changed in place.
+    ``metadata.widgets`` is removed, so no stale widget state is saved.
+
+    The rest makes the file what JupyterLab itself would save, so opening and saving it
+    untouched changes no byte: the kernelspec is ``python3`` with JupyterLab's display
+    name, a cell whose outputs are hidden also carries the legacy ``collapsed: true`` that
+    JupyterLab writes beside ``jupyter.outputs_hidden``, and the execution timestamps
+    nbclient records (``metadata.execution``, new at every run) are dropped. Returns
+    ``nb``, changed in place; freezing twice changes nothing.
     """
     state = (nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}) or {}).get("state", {})
 
@@ -257,6 +262,10 @@ def freeze_widget_outputs(nb: dict) -> dict:
     for cell in nb.get("cells", []):
         if cell.get("cell_type") != "code":
             continue
+        meta = cell.setdefault("metadata", {})
+        meta.pop("execution", None)
+        if meta.get("jupyter", {}).get("outputs_hidden"):
+            meta["collapsed"] = True
         outputs = []
         for out in cell.get("outputs", []):
             view = out.get("data", {}).get(WIDGET_VIEW)

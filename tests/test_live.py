@@ -158,3 +158,15 @@ def test_a_ready_image_gets_the_alt_text(monkeypatch):
     png = render_png(fig)
     live_output(lambda k: Image(data=png, format="png"), {"k": widgets.IntSlider()}, alt="A blank square.")
     assert shown[-1].alt == "A blank square." and shown[-1].data == png
+
+
+def test_freeze_writes_what_jupyterlab_saves_and_is_idempotent():
+    cell = {"cell_type": "code", "source": "", "outputs": [], "execution_count": 1,
+            "metadata": {"execution": {"iopub.status.idle": "2026-01-01T00:00:00Z"},
+                         "jupyter": {"source_hidden": True, "outputs_hidden": True}, "tags": ["solutions"]}}
+    nb = {"cells": [cell], "metadata": {}}
+    once = freeze_widget_outputs(nb)
+    meta = once["cells"][0]["metadata"]
+    assert "execution" not in meta and meta["collapsed"] is True
+    import copy
+    assert freeze_widget_outputs(copy.deepcopy(once)) == once
