@@ -98,7 +98,7 @@ def render_png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=fig.dpi, pil_kwargs={"compress_level": 1})
     if fig in _FREEZE_LAYOUT:
-        fig.set_layout_engine("none")      # keeps the positions the first layout computed
+        fig.set_layout_engine(None)        # keeps the positions the first layout computed; no layout pass
         _FREEZE_LAYOUT.discard(fig)
     if plt.fignum_exists(getattr(fig, "number", -1)) and plt.figure(fig.number) is fig:
         plt.close(fig)

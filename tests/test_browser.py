@@ -440,12 +440,14 @@ JS_SHUTDOWN = "async () => { await window.jupyterapp.shell.currentWidget.session
 
 
 JS_OPENED_STATE = """
-() => {
+(opening) => {
   const panel = window.jupyterapp.shell.currentWidget;
   const shown = [];
   panel.content.widgets.forEach((cell, i) => {
     const tags = cell.model.getMetadata('tags') || [];
-    if (tags.includes('solutions') && (!cell.inputHidden || (cell.model.type === 'code' && !cell.outputHidden)))
+    // after a run JupyterLab shows a cell's output area again; an empty one reveals nothing
+    if (tags.includes('solutions') && (!cell.inputHidden || (cell.model.type === 'code' && !cell.outputHidden
+                                                              && (opening || cell.model.outputs.length > 0))))
       shown.push(i);
   });
   return {dirty: panel.context.model.dirty, solutionsShown: shown};
@@ -482,7 +484,7 @@ def test_notebook_runs_and_a_slider_drives_it(path, lab, chromium, timings):
 
         # Opened untouched: not modified, solutions hidden, and saving writes the same bytes.
         page.wait_for_timeout(1000)
-        opened = page.evaluate(JS_OPENED_STATE)
+        opened = page.evaluate(JS_OPENED_STATE, True)
         assert not opened["dirty"], f"{name}: marked modified on opening, before any edit"
         assert not opened["solutionsShown"], f"{name}: solutions cells shown on opening: {opened}"
         page.evaluate(JS_SAVE)
@@ -500,7 +502,7 @@ def test_notebook_runs_and_a_slider_drives_it(path, lab, chromium, timings):
         assert not problems, f"{name}: " + "; ".join(problems)
         assert result["stale"] == 0, f"{name}: saved outputs survived clearing: {result}"
         assert result["ok"], f"{name}: run-all failed: {result}"
-        assert not page.evaluate(JS_OPENED_STATE)["solutionsShown"], f"{name}: solutions shown after run-all"
+        assert not page.evaluate(JS_OPENED_STATE, False)["solutionsShown"], f"{name}: solutions shown after run-all"
 
         page.wait_for_selector(".jp-OutputArea .widget-slider .noUi-handle", timeout=PAGE_READY_MS)
         label, slider = pick_slider(page, PREFERRED_SLIDER.get(name))
