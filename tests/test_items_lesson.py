@@ -299,3 +299,42 @@ def test_plot_reuse_updates_the_same_artists_for_a_slider():
     assert len(ax.patches) == 2 and not set(ax.patches) & set(bars)
     with pytest.raises(TypeError, match="reuse must be True or False"):
         plot_paired_item_coverage(**second, ax=ax, reuse="yes")
+
+
+def test_plot_draws_a_given_table_without_its_texts_and_describe_names_the_design():
+    """``table=``: the bars show that table and nothing is simulated again; ``annotate=False``: no title, no
+    visible notes; a table of another design or other methods is refused. ``describe_paired_item_coverage``
+    gives the design and the measured numbers, which are recomputed here from the simulated scores."""
+    from unittest import mock
+
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from evallib import describe_paired_item_coverage
+    import evallib.items.lesson as lesson
+
+    kw = dict(n_items=120, cluster_size=12, icc=0.3, samples=2, correlation=0.6, n_sim=120, rng=3)
+    tab = paired_item_coverage(**kw)
+    ax = Figure().subplots()
+    with mock.patch.object(lesson, "paired_item_coverage", side_effect=AssertionError("simulated again")):
+        plot_paired_item_coverage(**{k: kw[k] for k in ("n_items", "cluster_size", "icc", "samples", "correlation")},
+                                  table=tab, ax=ax, reuse=True, annotate=False)
+    assert [p.get_height() for p in ax.patches] == pytest.approx(tab["coverage"].tolist())
+    assert ax.get_title() == "" and not any(t.get_visible() and t.get_text() for t in ax.texts)
+    with pytest.raises(ValueError, match="for these n_items, cluster_size and samples"):
+        plot_paired_item_coverage(n_items=120, cluster_size=10, samples=2, table=tab, ax=ax, reuse=True)
+    with pytest.raises(ValueError, match="of the methods"):
+        plot_paired_item_coverage(**{k: kw[k] for k in ("n_items", "cluster_size", "samples")}, methods=("naive",),
+                                  table=tab, ax=ax)
+    with pytest.raises(TypeError, match="annotate must be True or False"):
+        plot_paired_item_coverage(n_items=120, annotate=1, ax=ax)
+    text = describe_paired_item_coverage(tab)
+    first, second = text.splitlines()
+    assert first == "120 items in 10 clusters, ICC 0.3, K = 2 answers, difficulty correlation 0.6, true difference +0"
+    a, b, _ = simulate_paired_items(**{k: v for k, v in kw.items()})
+    d = (a - b).mean(axis=1)
+    r = np.mean([np.corrcoef(x, y)[0, 1] for x, y in zip(a, b)])
+    assert f"SD of estimate {np.std(d, ddof=1):.4f}" in second and f"item-score correlation {r:.2f}" in second
+    assert second.startswith("measured in 120 simulations")
+    with pytest.raises(TypeError, match="what paired_item_coverage returned"):
+        describe_paired_item_coverage(pd.DataFrame({"coverage": [0.9]}))

@@ -52,7 +52,7 @@ from .coverage import _cluster_sizes
 from .means import _bm_df
 
 __all__ = ["PAIRED_COVERAGE_METHODS", "simulate_paired_items", "paired_item_coverage",
-           "plot_paired_item_coverage"]
+           "plot_paired_item_coverage", "describe_paired_item_coverage"]
 
 #: Intervals of the paired difference :func:`paired_item_coverage` can measure: the unpaired
 #: interval (pairing and clusters ignored) and those of
@@ -361,6 +361,8 @@ def plot_paired_item_coverage(
     rng: Any = 0,
     ax=None,
     reuse: bool = False,
+    table: pd.DataFrame | None = None,
+    annotate: bool = True,
 ):
     """Simulate with :func:`paired_item_coverage` and draw each interval's coverage side by side.
 
@@ -388,6 +390,13 @@ def plot_paired_item_coverage(
         whiskers, texts, limits, title) instead of adding new ones, which keeps a redraw
         cheap; otherwise clear ``ax`` and draw anew. Default ``False``: draw on ``ax`` as
         it is.
+    table : pandas.DataFrame, optional
+        What :func:`paired_item_coverage` returned for these settings (a slider may cache
+        it): drawn instead of simulating anew. Its ``attrs`` must hold the same design.
+    annotate : bool
+        Default ``True``: the title and the notes above the bars. ``False`` leaves them out
+        (each text costs a redraw time; a slider may print them under the figure instead,
+        see :func:`describe_paired_item_coverage`).
 
     Returns
     -------
@@ -412,8 +421,9 @@ def plot_paired_item_coverage(
     >>> list(ax.patches) == bars
     True
     """
-    if not isinstance(reuse, (bool, np.bool_)):
-        raise TypeError(f"reuse must be True or False; got {type(reuse).__name__}")
+    for name, flag in (("reuse", reuse), ("annotate", annotate)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False; got {type(flag).__name__}")
     size = check_count(cluster_size, "cluster_size", minimum=1)
     n = check_count(n_items, "n_items", minimum=2)
     methods = _check_methods(methods)
@@ -441,9 +451,15 @@ def plot_paired_item_coverage(
         art["message"].set_visible(True)
         ax.set_title("")
         return ax
-    table = paired_item_coverage(n_items=n, cluster_size=size, icc=icc, samples=samples, correlation=correlation,
-                                 mean_a=mean_a, mean_b=mean_b, spread=spread, methods=methods, n_sim=n_sim,
-                                 alpha=alpha, rng=rng)
+    if table is None:
+        table = paired_item_coverage(n_items=n, cluster_size=size, icc=icc, samples=samples, correlation=correlation,
+                                     mean_a=mean_a, mean_b=mean_b, spread=spread, methods=methods, n_sim=n_sim,
+                                     alpha=alpha, rng=rng)
+    elif not isinstance(table, pd.DataFrame) or tuple(table.get("method", ())) != methods:
+        raise ValueError(f"table must be paired_item_coverage's table of the methods {methods}")
+    elif (table.attrs.get("n_items"), table.attrs.get("cluster_size"), table.attrs.get("samples")) != (
+            n, size, samples):
+        raise ValueError("table must be paired_item_coverage's table for these n_items, cluster_size and samples")
     _show_coverage_artists(art, True)
     art["message"].set_visible(False)
     a = table.attrs
@@ -459,20 +475,16 @@ def plot_paired_item_coverage(
     art["promise"].set_ydata([promise, promise])
     for note, w, r in zip(art["notes"], table["mean_width"], table["rejection"]):   # above 1: clear of the bars
         note.set_text(f"width {w:.3f}\nexcludes 0: {100 * r:.0f}%")
+        note.set_visible(annotate)
     low = max(0.0, min(float(cov.min()) - 0.08, 1 - 4 * a["alpha"]))
-    ax.set_ylim(low, 1.12)
+    ax.set_ylim(low, 1.12 if annotate else 1.02)
     from matplotlib.ticker import MaxNLocator
 
     # few tick labels (each costs a text layout per redraw), none above the largest possible coverage
     ticks = [t for t in MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]).tick_values(low, 1.0) if low <= t <= 1.0 + 1e-9]
     ax.set_yticks(ticks)
     ax.set_ylabel(f"coverage, ±2 MC SE\n(dashed: promised {100 * promise:g}%)")
-    k = a["samples"]
-    ax.set_title(f"{n} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}, "
-                 f"difficulty correlation {a['correlation']:g}, true difference {a['difference']:+.3g}\nmeasured in {a['n_sim']:,} simulations: "
-                 f"item-score correlation {a['item_correlation']:.2f}, SD of the estimate {a['sd_estimate']:.4f}, "
-                 f"design effect {a['design_effect']:.2f}",
-                 fontsize="small")
+    ax.set_title(describe_paired_item_coverage(table) if annotate else "", fontsize="small")
     return ax
 
 
@@ -502,3 +514,28 @@ def _show_coverage_artists(art: dict, visible: bool) -> None:
     ax = art["ax"]
     ax.xaxis.set_visible(visible)
     ax.yaxis.set_visible(visible)
+
+
+def describe_paired_item_coverage(table: pd.DataFrame) -> str:
+    """The design and what was measured, in two lines: the title of :func:`plot_paired_item_coverage`.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        What :func:`paired_item_coverage` returned.
+
+    Examples
+    --------
+    >>> from evallib.items.lesson import describe_paired_item_coverage, paired_item_coverage
+    >>> tab = paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_sim=100, rng=0)
+    >>> describe_paired_item_coverage(tab).splitlines()[0]
+    '100 items in 10 clusters, ICC 0.2, K = 1 answer, difficulty correlation 0.5, true difference +0'
+    """
+    if not isinstance(table, pd.DataFrame) or "design_effect" not in table.attrs:
+        raise TypeError("table must be what paired_item_coverage returned")
+    a = table.attrs
+    k = a["samples"]
+    return (f"{a['n_items']} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}, "
+            f"difficulty correlation {a['correlation']:g}, true difference {a['difference']:+.3g}\nmeasured in "
+            f"{a['n_sim']:,} simulations: item-score correlation {a['item_correlation']:.2f}, SD of estimate "
+            f"{a['sd_estimate']:.4f}, design effect {a['design_effect']:.2f}")
