@@ -58,13 +58,13 @@ __all__ = ["PAIRED_COVERAGE_METHODS", "simulate_paired_items", "paired_item_cove
 #: interval (pairing and clusters ignored) and those of
 #: :func:`evallib.items.means.paired_item_difference` but the wild bootstrap and McNemar.
 PAIRED_COVERAGE_METHODS = ("unpaired", "naive", "t", "cr1_normal", "cr1", "cr2")
-_NAMES = {
-    "unpaired": "unpaired\n(pairing and clusters ignored)",
-    "naive": "paired,\nclusters ignored",
-    "t": "paired, t (N-1 df),\nclusters ignored",
-    "cr1_normal": "paired,\nCR1, normal",
-    "cr1": "paired,\nCR1, t(G-1)",
-    "cr2": "paired,\nCR2 + Bell-McCaffrey",
+_NAMES = {   # one line each: a tick label of two lines costs a slider's redraw time
+    "unpaired": "unpaired",
+    "naive": "paired, clusters ignored",
+    "t": "paired, t, clusters ignored",
+    "cr1_normal": "paired, CR1, normal",
+    "cr1": "paired, CR1, t(G-1)",
+    "cr2": "paired, CR2 + Bell-McCaffrey",
 }
 _CHUNK = 1_000_000  # simulated item scores per model held in memory at once
 
@@ -369,7 +369,7 @@ def plot_paired_item_coverage(
     One bar per method: its coverage with +-2 Monte Carlo standard errors, red when even
     the upper end falls short of ``1 - alpha``; above it (above coverage 1), the interval's
     mean width and how often it excludes 0. The dashed line is the promised ``1 - alpha`` (named in the
-    y label). The title gives the design and, measured on the same simulations, the
+    y label when ``annotate``). The title gives the design and, measured on the same simulations, the
     correlation of the two models' item scores, the standard deviation of the estimate
     and the design effect (see :func:`paired_item_coverage`). With fewer items than two
     clusters hold, the axes say so instead of raising, so that a slider can pass through
@@ -483,7 +483,7 @@ def plot_paired_item_coverage(
     # few tick labels (each costs a text layout per redraw), none above the largest possible coverage
     ticks = [t for t in MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]).tick_values(low, 1.0) if low <= t <= 1.0 + 1e-9]
     ax.set_yticks(ticks)
-    ax.set_ylabel(f"coverage, ±2 MC SE\n(dashed: promised {100 * promise:g}%)")
+    ax.set_ylabel(f"coverage, ±2 MC SE\n(dashed: promised {100 * promise:g}%)" if annotate else "coverage, ±2 MC SE")
     ax.set_title(describe_paired_item_coverage(table) if annotate else "", fontsize="small")
     return ax
 
