@@ -261,3 +261,80 @@ def test_plot_draws_the_table_and_is_fast_enough_for_a_slider():
             times.append(time.process_time() - start)
         assert min(times) < 0.1, (setting, times)
     plt.close(fig)
+
+
+def test_plot_reuse_updates_the_same_artists_for_a_slider():
+    """``reuse=True``: a second call on the same Axes updates the bars, whiskers and texts drawn by the first
+    (no new artists), to the numbers of ``paired_item_coverage`` with the new settings; a one-cluster setting
+    hides them behind a sentence and a later valid setting shows them again; other methods redraw anew."""
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    ax = fig.subplots()
+    first = dict(n_items=200, cluster_size=20, icc=0.4, samples=4, correlation=0.7, n_sim=150, rng=0)
+    plot_paired_item_coverage(**first, ax=ax, reuse=True)
+    bars, texts, n_lines = list(ax.patches), list(ax.texts), len(ax.lines)
+    second = dict(first, cluster_size=5, icc=0.1, samples=1)
+    assert plot_paired_item_coverage(**second, ax=ax, reuse=True) is ax
+    assert list(ax.patches) == bars and list(ax.texts) == texts and len(ax.lines) == n_lines
+    tab = paired_item_coverage(**second)
+    assert [p.get_height() for p in ax.patches] == pytest.approx(tab["coverage"].tolist())
+    # the whiskers span coverage -/+ 2 MC SE (independently: the binomial SE of each coverage)
+    se = np.sqrt(tab["coverage"] * (1 - tab["coverage"]) / 150).to_numpy()
+    segments = ax.collections[0].get_segments()
+    assert [s[1][1] - s[0][1] for s in segments] == pytest.approx((4 * se).tolist())
+    assert texts[1].get_text() == (f"width {tab['mean_width'].iloc[1]:.3f}\n"
+                                   f"excludes 0: {100 * tab['rejection'].iloc[1]:.0f}%")
+    assert "200 items in 40 clusters, ICC 0.1, K = 1 answer," in ax.get_title()
+    assert all(t.get_position()[1] > 1 for t in texts[:3])              # the notes sit above coverage 1
+    # one cluster: the bars hide, a sentence shows; then back
+    plot_paired_item_coverage(**dict(second, n_items=40, cluster_size=30), ax=ax, reuse=True)
+    visible = [t.get_text() for t in ax.texts if t.get_visible()]
+    assert not any(p.get_visible() for p in ax.patches) and len(visible) == 1 and "make one cluster" in visible[0]
+    plot_paired_item_coverage(**second, ax=ax, reuse=True)
+    assert all(p.get_visible() for p in ax.patches) and list(ax.patches) == bars
+    assert not any("make one cluster" in t.get_text() for t in ax.texts if t.get_visible())
+    # other methods: cleared and drawn anew
+    plot_paired_item_coverage(**second, methods=("naive", "cr2"), ax=ax, reuse=True)
+    assert len(ax.patches) == 2 and not set(ax.patches) & set(bars)
+    with pytest.raises(TypeError, match="reuse must be True or False"):
+        plot_paired_item_coverage(**second, ax=ax, reuse="yes")
+
+
+def test_plot_draws_a_given_table_without_its_texts_and_describe_names_the_design():
+    """``table=``: the bars show that table and nothing is simulated again; ``annotate=False``: no title, no
+    visible notes; a table of another design or other methods is refused. ``describe_paired_item_coverage``
+    gives the design and the measured numbers, which are recomputed here from the simulated scores."""
+    from unittest import mock
+
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from evallib import describe_paired_item_coverage
+    import evallib.items.lesson as lesson
+
+    kw = dict(n_items=120, cluster_size=12, icc=0.3, samples=2, correlation=0.6, n_sim=120, rng=3)
+    tab = paired_item_coverage(**kw)
+    ax = Figure().subplots()
+    with mock.patch.object(lesson, "paired_item_coverage", side_effect=AssertionError("simulated again")):
+        plot_paired_item_coverage(**{k: kw[k] for k in ("n_items", "cluster_size", "icc", "samples", "correlation")},
+                                  table=tab, ax=ax, reuse=True, annotate=False)
+    assert [p.get_height() for p in ax.patches] == pytest.approx(tab["coverage"].tolist())
+    assert ax.get_title() == "" and not any(t.get_visible() and t.get_text() for t in ax.texts)
+    with pytest.raises(ValueError, match="for these n_items, cluster_size and samples"):
+        plot_paired_item_coverage(n_items=120, cluster_size=10, samples=2, table=tab, ax=ax, reuse=True)
+    with pytest.raises(ValueError, match="of the methods"):
+        plot_paired_item_coverage(**{k: kw[k] for k in ("n_items", "cluster_size", "samples")}, methods=("naive",),
+                                  table=tab, ax=ax)
+    with pytest.raises(TypeError, match="annotate must be True or False"):
+        plot_paired_item_coverage(n_items=120, annotate=1, ax=ax)
+    text = describe_paired_item_coverage(tab)
+    first, second = text.splitlines()
+    assert first == "120 items in 10 clusters, ICC 0.3, K = 2 answers, difficulty correlation 0.6, true difference +0"
+    a, b, _ = simulate_paired_items(**{k: v for k, v in kw.items()})
+    d = (a - b).mean(axis=1)
+    r = np.mean([np.corrcoef(x, y)[0, 1] for x, y in zip(a, b)])
+    assert f"SD of estimate {np.std(d, ddof=1):.4f}" in second and f"item-score correlation {r:.2f}" in second
+    assert second.startswith("measured in 120 simulations")
+    with pytest.raises(TypeError, match="what paired_item_coverage returned"):
+        describe_paired_item_coverage(pd.DataFrame({"coverage": [0.9]}))

@@ -52,19 +52,19 @@ from .coverage import _cluster_sizes
 from .means import _bm_df
 
 __all__ = ["PAIRED_COVERAGE_METHODS", "simulate_paired_items", "paired_item_coverage",
-           "plot_paired_item_coverage"]
+           "plot_paired_item_coverage", "describe_paired_item_coverage"]
 
 #: Intervals of the paired difference :func:`paired_item_coverage` can measure: the unpaired
 #: interval (pairing and clusters ignored) and those of
 #: :func:`evallib.items.means.paired_item_difference` but the wild bootstrap and McNemar.
 PAIRED_COVERAGE_METHODS = ("unpaired", "naive", "t", "cr1_normal", "cr1", "cr2")
-_NAMES = {
-    "unpaired": "unpaired\n(pairing and clusters ignored)",
-    "naive": "paired,\nclusters ignored",
-    "t": "paired, t (N-1 df),\nclusters ignored",
-    "cr1_normal": "paired,\nCR1, normal",
-    "cr1": "paired,\nCR1, t(G-1)",
-    "cr2": "paired,\nCR2 + Bell-McCaffrey",
+_NAMES = {   # one line each: a tick label of two lines costs a slider's redraw time
+    "unpaired": "unpaired",
+    "naive": "paired, clusters ignored",
+    "t": "paired, t, clusters ignored",
+    "cr1_normal": "paired, CR1, normal",
+    "cr1": "paired, CR1, t(G-1)",
+    "cr2": "paired, CR2 + Bell-McCaffrey",
 }
 _CHUNK = 1_000_000  # simulated item scores per model held in memory at once
 
@@ -360,16 +360,20 @@ def plot_paired_item_coverage(
     alpha: float = 0.05,
     rng: Any = 0,
     ax=None,
+    reuse: bool = False,
+    table: pd.DataFrame | None = None,
+    annotate: bool = True,
 ):
     """Simulate with :func:`paired_item_coverage` and draw each interval's coverage side by side.
 
     One bar per method: its coverage with +-2 Monte Carlo standard errors, red when even
-    the upper end falls short of ``1 - alpha``; above it, the interval's mean width and how
-    often it excludes 0. The dashed line is the promised ``1 - alpha``. The title gives the
-    design and, measured on the same simulations, the correlation of the two models' item
-    scores, the standard deviation of the estimate and the design effect (see
-    :func:`paired_item_coverage`). With fewer items than two clusters hold, the axes say so
-    instead of raising, so that a slider can pass through such settings.
+    the upper end falls short of ``1 - alpha``; above it (above coverage 1), the interval's
+    mean width and how often it excludes 0. The dashed line is the promised ``1 - alpha`` (named in the
+    y label when ``annotate``). The title gives the design and, measured on the same simulations, the
+    correlation of the two models' item scores, the standard deviation of the estimate
+    and the design effect (see :func:`paired_item_coverage`). With fewer items than two
+    clusters hold, the axes say so instead of raising, so that a slider can pass through
+    such settings.
 
     Parameters
     ----------
@@ -380,6 +384,19 @@ def plot_paired_item_coverage(
         back redraws the same figure.
     ax : matplotlib Axes, optional
         Where to draw; a new figure if ``None``.
+    reuse : bool
+        For a slider: if ``ax`` holds the drawing of an earlier ``reuse=True`` call with
+        the same ``methods``, update its artists in place (bar heights and colours,
+        whiskers, texts, limits, title) instead of adding new ones, which keeps a redraw
+        cheap; otherwise clear ``ax`` and draw anew. Default ``False``: draw on ``ax`` as
+        it is.
+    table : pandas.DataFrame, optional
+        What :func:`paired_item_coverage` returned for these settings (a slider may cache
+        it): drawn instead of simulating anew. Its ``attrs`` must hold the same design.
+    annotate : bool
+        Default ``True``: the title and the notes above the bars. ``False`` leaves them out
+        (each text costs a redraw time; a slider may print them under the figure instead,
+        see :func:`describe_paired_item_coverage`).
 
     Returns
     -------
@@ -395,41 +412,130 @@ def plot_paired_item_coverage(
     >>> ax = plot_paired_item_coverage(n_items=10, cluster_size=10)
     >>> ax.texts[0].get_text().startswith("10 items in clusters of 10")
     True
+
+    A slider's callback updates one drawing:
+
+    >>> ax = plot_paired_item_coverage(n_items=100, cluster_size=10, n_sim=100, reuse=True)
+    >>> bars = list(ax.patches)
+    >>> ax = plot_paired_item_coverage(n_items=100, cluster_size=5, n_sim=100, ax=ax, reuse=True)
+    >>> list(ax.patches) == bars
+    True
     """
-    ax = get_axes(ax, figsize=(7, 3.8))
+    for name, flag in (("reuse", reuse), ("annotate", annotate)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False; got {type(flag).__name__}")
     size = check_count(cluster_size, "cluster_size", minimum=1)
     n = check_count(n_items, "n_items", minimum=2)
+    methods = _check_methods(methods)
+    ax = get_axes(ax, figsize=(7, 3.8))
+    message = None
     if n < 2 * size:
-        ax.text(0.5, 0.5, f"{n} items in clusters of {size} make one cluster:\nno cluster-robust interval "
-                          "(move items up or cluster size down)", ha="center", va="center",
-                transform=ax.transAxes)
-        ax.set_xticks([])
-        ax.set_yticks([])
+        message = (f"{n} items in clusters of {size} make one cluster:\nno cluster-robust interval "
+                   "(move items up or cluster size down)")
+    if not reuse:
+        if message is not None:
+            ax.text(0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            return ax
+        art = _coverage_artists(ax, methods)
+    else:
+        art = getattr(ax, "_paired_coverage_artists", None)
+        if art is None or art["methods"] != methods or art["ax"] is not ax:
+            ax.clear()
+            art = _coverage_artists(ax, methods)
+            ax._paired_coverage_artists = art
+    if message is not None:
+        _show_coverage_artists(art, False)
+        art["message"].set_text(message)
+        art["message"].set_visible(True)
+        ax.set_title("")
         return ax
-    table = paired_item_coverage(n_items=n, cluster_size=size, icc=icc, samples=samples, correlation=correlation,
-                                 mean_a=mean_a, mean_b=mean_b, spread=spread, methods=methods, n_sim=n_sim,
-                                 alpha=alpha, rng=rng)
+    if table is None:
+        table = paired_item_coverage(n_items=n, cluster_size=size, icc=icc, samples=samples, correlation=correlation,
+                                     mean_a=mean_a, mean_b=mean_b, spread=spread, methods=methods, n_sim=n_sim,
+                                     alpha=alpha, rng=rng)
+    elif not isinstance(table, pd.DataFrame) or tuple(table.get("method", ())) != methods:
+        raise ValueError(f"table must be paired_item_coverage's table of the methods {methods}")
+    elif (table.attrs.get("n_items"), table.attrs.get("cluster_size"), table.attrs.get("samples")) != (
+            n, size, samples):
+        raise ValueError("table must be paired_item_coverage's table for these n_items, cluster_size and samples")
+    _show_coverage_artists(art, True)
+    art["message"].set_visible(False)
     a = table.attrs
     x = np.arange(len(table))
     cov = table["coverage"].to_numpy()
     err = 2 * table["mc_se"].to_numpy()
-    ok = cov + err >= 1 - a["alpha"]
-    ax.bar(x, cov, width=0.6, color=["C0" if good else "C3" for good in ok])
-    ax.errorbar(x, cov, yerr=err, fmt="none", ecolor="k", capsize=4, linewidth=1)
-    ax.axhline(1 - a["alpha"], color="k", linestyle="--", linewidth=1,
-               label=f"promised {100 * (1 - a['alpha']):g}%")
-    for xi, top, w, r in zip(x, cov + err, table["mean_width"], table["rejection"]):
-        ax.text(xi, min(top, 1.0) + 0.008, f"width {w:.3f}\nexcludes 0: {100 * r:.0f}%", ha="center",
-                va="bottom", fontsize="small", bbox=dict(facecolor="white", edgecolor="none", alpha=0.8, pad=1))
-    ax.set_xticks(x)
-    ax.set_xticklabels([_NAMES[m] for m in table["method"]], fontsize="small")
-    ax.set_ylim(max(0.0, min(float(cov.min()) - 0.08, 1 - 4 * a["alpha"])), 1.12)
-    ax.set_ylabel("coverage (+-2 MC SE)")
-    k = a["samples"]
-    ax.set_title(f"{n} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}"
-                 f" per item, difficulty correlation {a['correlation']:g}, true difference {a['difference']:+.3g} "
-                 f"({a['n_sim']:,} simulations)\nmeasured: correlation of item scores {a['item_correlation']:.2f}, "
-                 f"SD of the estimate {a['sd_estimate']:.4f}, design effect {a['design_effect']:.2f}",
-                 fontsize="small")
-    ax.legend(loc="lower right", fontsize="small", frameon=False)
+    promise = 1 - a["alpha"]
+    for bar, c, good in zip(art["bars"], cov, cov + err >= promise):
+        bar.set_height(c)
+        bar.set_facecolor("C0" if good else "C3")
+    art["whiskers"].set_segments([[(xi, c - e), (xi, c + e)] for xi, c, e in zip(x, cov, err)])
+    art["caps"].set_data(np.repeat(x, 2), np.column_stack([cov - err, cov + err]).ravel())
+    art["promise"].set_ydata([promise, promise])
+    for note, w, r in zip(art["notes"], table["mean_width"], table["rejection"]):   # above 1: clear of the bars
+        note.set_text(f"width {w:.3f}\nexcludes 0: {100 * r:.0f}%")
+        note.set_visible(annotate)
+    low = max(0.0, min(float(cov.min()) - 0.08, 1 - 4 * a["alpha"]))
+    ax.set_ylim(low, 1.12 if annotate else 1.02)
+    from matplotlib.ticker import MaxNLocator
+
+    # few tick labels (each costs a text layout per redraw), none above the largest possible coverage
+    ticks = [t for t in MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]).tick_values(low, 1.0) if low <= t <= 1.0 + 1e-9]
+    ax.set_yticks(ticks)
+    ax.set_ylabel(f"coverage, ±2 MC SE\n(dashed: promised {100 * promise:g}%)" if annotate else "coverage, ±2 MC SE")
+    ax.set_title(describe_paired_item_coverage(table) if annotate else "", fontsize="small")
     return ax
+
+
+def _coverage_artists(ax, methods: tuple[str, ...]) -> dict:
+    """The artists of :func:`plot_paired_item_coverage` for ``methods``, drawn once (zero heights) on ``ax``."""
+    from matplotlib.collections import LineCollection
+
+    x = np.arange(len(methods))
+    bars = ax.bar(x, np.zeros(len(methods)), width=0.6, color="C0").patches
+    whiskers = ax.add_collection(LineCollection([[(xi, 0.0), (xi, 0.0)] for xi in x], colors="k", linewidths=1))
+    caps, = ax.plot(np.repeat(x, 2), np.zeros(2 * len(methods)), linestyle="none", marker="_", markersize=8,
+                    color="k", markeredgewidth=1)
+    promise = ax.axhline(0.95, color="k", linestyle="--", linewidth=1)
+    notes = [ax.text(xi, 1.01, "", ha="center", va="bottom", fontsize="small") for xi in x]
+    message = ax.text(0.5, 0.5, "", ha="center", va="center", transform=ax.transAxes, visible=False)
+    ax.set_xticks(x)
+    ax.set_xticklabels([_NAMES[m] for m in methods], fontsize="small")
+    ax.set_xlim(-0.5, len(methods) - 0.5)
+    ax.yaxis.set_major_formatter("{x:.2f}")   # tick labels of one width: a redraw need not change the layout
+    return {"ax": ax, "methods": methods, "bars": list(bars), "whiskers": whiskers, "caps": caps, "promise": promise,
+            "notes": notes, "message": message}
+
+
+def _show_coverage_artists(art: dict, visible: bool) -> None:
+    for artist in (*art["bars"], art["whiskers"], art["caps"], art["promise"], *art["notes"]):
+        artist.set_visible(visible)
+    ax = art["ax"]
+    ax.xaxis.set_visible(visible)
+    ax.yaxis.set_visible(visible)
+
+
+def describe_paired_item_coverage(table: pd.DataFrame) -> str:
+    """The design and what was measured, in two lines: the title of :func:`plot_paired_item_coverage`.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        What :func:`paired_item_coverage` returned.
+
+    Examples
+    --------
+    >>> from evallib.items.lesson import describe_paired_item_coverage, paired_item_coverage
+    >>> tab = paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_sim=100, rng=0)
+    >>> describe_paired_item_coverage(tab).splitlines()[0]
+    '100 items in 10 clusters, ICC 0.2, K = 1 answer, difficulty correlation 0.5, true difference +0'
+    """
+    if not isinstance(table, pd.DataFrame) or "design_effect" not in table.attrs:
+        raise TypeError("table must be what paired_item_coverage returned")
+    a = table.attrs
+    k = a["samples"]
+    return (f"{a['n_items']} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}, "
+            f"difficulty correlation {a['correlation']:g}, true difference {a['difference']:+.3g}\nmeasured in "
+            f"{a['n_sim']:,} simulations: item-score correlation {a['item_correlation']:.2f}, SD of estimate "
+            f"{a['sd_estimate']:.4f}, design effect {a['design_effect']:.2f}")
