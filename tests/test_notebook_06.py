@@ -162,3 +162,25 @@ print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20, nemenyi_sim=100))
     assert any("sliders ok" in o.get("text", "") for o in out), out
+
+
+def test_notebook_06_item_plan_matches_scipy_noncentral_t():
+    """Section 7's clustered plan (1910 items in 191 clusters of 10, K = 4, correlation 0.5, ICC 0.1): its power
+    by the paired t-test on the cluster means, recomputed from Miller's variance and scipy's noncentral t."""
+    import math
+
+    from scipy import stats
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    sd, within, rho, K, m, icc, gap = 0.30, 0.30, 0.5, 4, 10, 0.1, 0.03
+    variance = (2 * sd ** 2 - 2 * rho * sd * sd) * (1 + (m - 1) * icc) + 2 * within ** 2 / K   # per item
+    assert f"variance per item {variance:.3f}, design effect {1 + (m - 1) * icc:.1f}" in joined
+
+    def power(clusters):
+        ncp = gap / math.sqrt(variance / (clusters * m))
+        crit = stats.t.ppf(0.975, clusters - 1)
+        return stats.nct.sf(crit, clusters - 1, ncp) + stats.nct.cdf(-crit, clusters - 1, ncp)
+
+    clusters = next(g for g in range(2, 1000) if power(g) >= 0.8)
+    assert f"{clusters * m} items in {clusters} clusters of 10" in joined
+    assert f"with power {power(clusters):.3f} (target 0.8)" in joined
