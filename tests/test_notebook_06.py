@@ -120,7 +120,8 @@ def test_notebook_06_ends_with_exercises_and_a_guarded_solutions_cell():
 @pytest.mark.slow
 def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_path):
     params = dict(difference=0.05, discordance=0.2, alpha=0.1, power=0.9, seed=4, n_sim=60, reps=200,
-                  k=4, rank_gap=1.5, cv_difference=0.15, cv_datasets=40, nemenyi_sim=300, show_solutions=True)
+                  k=4, rank_gap=1.5, cv_difference=0.15, cv_datasets=40, nemenyi_sim=300, item_sim=200,
+                  show_solutions=True)
     nb = run_papermill(NOTEBOOK, tmp_path / "06_out.ipynb", params)
     injected = injected_cells(nb)
     assert injected and "discordance = 0.2" in "".join(injected[0]["source"])
@@ -160,7 +161,8 @@ assert [d.splitlines()[0] for d in final[:2]] == [
 assert final[2].startswith("no such pair of classifiers"), drawn
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20, nemenyi_sim=100))
+    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20, nemenyi_sim=100,
+                                                                        item_sim=50))
     assert any("sliders ok" in o.get("text", "") for o in out), out
 
 
@@ -184,3 +186,27 @@ def test_notebook_06_item_plan_matches_scipy_noncentral_t():
     clusters = next(g for g in range(2, 1000) if power(g) >= 0.8)
     assert f"{clusters * m} items in {clusters} clusters of 10" in joined
     assert f"with power {power(clusters):.3f} (target 0.8)" in joined
+
+
+def test_notebook_06_item_plan_holds_with_binary_answers():
+    """Section 7's check by simulation: the pilot's variance parts against scipy's bivariate normal (the probit
+    model's closed form), and the simulated power and size within 3 Monte Carlo SE of the plan and of alpha."""
+    import math
+    import re
+
+    from scipy import stats
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    parts = dict(re.findall(r"(sd_a|sd_b|within_sd_a|within_sd_b) (\d\.\d{3})",
+                            joined.split("variance parts of the model: ")[1].splitlines()[0]))
+    for key, mean in (("a", 0.70), ("b", 0.67)):
+        # p = Phi(c + Z) with c = Phi^-1(mean) sqrt(2): E p^2 = Phi_2(h, h; 1/2), h = c / sqrt 2 = Phi^-1(mean)
+        h = stats.norm.ppf(mean)
+        second = stats.multivariate_normal(mean=[0, 0], cov=[[1, 0.5], [0.5, 1]]).cdf([h, h])
+        assert abs(float(parts[f"sd_{key}"]) - math.sqrt(second - mean ** 2)) < 0.004
+        assert abs(float(parts[f"within_sd_{key}"]) - math.sqrt(mean - second)) < 0.004
+    found = re.search(r"power (\d\.\d+) \(mcse (\d\.\d+); planned (\d\.\d+)\), size (\d\.\d+) \(mcse (\d\.\d+); "
+                      r"nominal 0.05\)", joined)
+    power, power_se, planned, size, size_se = map(float, found.groups())
+    assert planned >= 0.8 and abs(power - planned) <= 3 * power_se
+    assert abs(size - 0.05) <= 3 * max(size_se, math.sqrt(0.05 * 0.95 / 1000))
