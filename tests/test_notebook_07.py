@@ -184,3 +184,33 @@ def test_friedman_statistic_of_demsar_by_his_eq_3():
     ref = stats.friedmanchisquare(*ranks.to_numpy().T).statistic
     assert round(ref, 2) == 10.23 and friedman(ranks, higher_is_better=False).statistic == pytest.approx(ref)
     assert np.isfinite(ref)
+
+
+def test_notebook_07_prompts_do_not_answer_themselves_and_the_sources_are_named_right():
+    """A prediction prompt is not followed by its answer; the benchmark's sources are described as they are."""
+    import math
+
+    from scipy import stats
+    from sklearn import datasets
+
+    from evallib import OFFLINE_DATASETS, demsar_table_6
+
+    nb = load_notebook(NOTEBOOK)
+    md = " ".join(" ".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown").split())
+    assert 'widen it and probability moves to "equivalent"' not in md
+    assert "can Shaffer reject a pair that Holm keeps?" not in md
+    # diabetes ships as a regression set (a continuous target): the prose says so and counts five sources
+    target = datasets.load_diabetes().target
+    assert len(set(target.tolist())) > 100
+    assert "diabetes regression set cut at the median" in md and "Only five sources ship" not in md
+    assert {name.split(" ")[0] for name in OFFLINE_DATASETS} == {"iris", "wine", "breast", "digits", "diabetes"}
+    # exercise 1 is answerable from the printed unadjusted p-values: Holm against C4.5+m+cf (multipliers 3, 2, 1)
+    # rejects its comparison with C4.5 at 0.05, Holm over all pairs (multiplier 6) does not
+    ranks = demsar_table_6(ranks=True)
+    n, k = ranks.shape
+    avg = ranks.mean()
+    p = sorted(2 * stats.norm.sf(abs(avg["C4.5+m+cf"] - avg[o]) / math.sqrt(k * (k + 1) / (6 * n)))
+               for o in ranks.columns if o != "C4.5+m+cf")
+    assert 3 * p[0] <= 0.05 < 6 * p[0] and 2 * p[1] > 0.05
+    exercises = _src(nb["cells"][-2])
+    assert "smallest by 3, the next by 2, the last by 1" in exercises
