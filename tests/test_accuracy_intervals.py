@@ -157,6 +157,8 @@ def test_plot_interval_coverage_on_a_given_grid_finds_wilsons_dip_next_to_one():
     even = plot_interval_coverage(100, methods=("wilson",), accuracy_max=0.999)
     assert even.lines[0].get_data()[1].min() > 0.9                 # the even grid misses it
     assert ax.get_legend().get_texts()[0].get_text().startswith(f"wilson: lowest {ref.min():.3f}")
+    assert ax.get_xlim() == (0.5, 1.0)
+    assert plot_interval_coverage(100, accuracy=grid[grid >= 0.9]).get_xlim()[0] == grid[grid >= 0.9][0]
     with pytest.raises(ValueError, match="accuracy must hold at least two"):
         plot_interval_coverage(100, accuracy=[0.5, 1.0])
     with pytest.raises(ValueError, match="accuracy must hold at least two"):

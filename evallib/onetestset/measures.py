@@ -870,6 +870,7 @@ def plot_interval_coverage(n: int, *, alpha: float = 0.05, methods: Sequence[str
         narrow (Wilson's, at ``n = 100``, lies between 0.997 and 0.999): a grid that
         also steps through the last few expected errors, such as
         ``1 - np.linspace(0.1, 10, 400) / n``, catches them where an even grid may not.
+        The horizontal axis then starts at the grid's smallest accuracy.
 
     Returns
     -------
@@ -895,7 +896,7 @@ def plot_interval_coverage(n: int, *, alpha: float = 0.05, methods: Sequence[str
         ax.plot(grid, cover, color=colours[m], linewidth=1,
                 label=f"{m}: lowest {cover.min():.3f}, mean {cover.mean():.3f}")
     ax.axhline(1 - alpha, color="k", linestyle="--", linewidth=1, label=f"promised {1 - alpha:g}")
-    ax.set_xlim(min(0.5, float(grid[0])), 1)
+    ax.set_xlim(0.5 if accuracy is None else float(grid[0]), 1)
     ax.set_ylim(max(0.0, 1 - 4 * alpha), 1.005)     # dips below are clipped; the legend gives the lowest
     ax.set_xlabel("true accuracy a")
     ax.set_ylabel("coverage")
