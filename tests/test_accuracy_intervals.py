@@ -136,3 +136,31 @@ def test_bad_method_and_plot_arguments():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(t.startswith("wilson_cc: lowest") for t in labels) and len(ax.lines) == 5
     plt.close(ax.figure)
+
+
+def test_plot_interval_coverage_on_a_given_grid_finds_wilsons_dip_next_to_one():
+    """An explicit grid through the last expected errors catches Wilson's dip (n = 100, near a = 0.998)
+    that the even grid to 0.999 steps over. Reference: statsmodels' Wilson bounds summed over the
+    binomial distribution (Brown, Cai & DasGupta 2001, eq. 1), independent of evallib's interval code."""
+    from scipy import stats
+    from statsmodels.stats.proportion import proportion_confint
+
+    grid = np.unique(np.r_[np.linspace(0.5, 0.999, 491), 1 - np.linspace(0.1, 10, 400) / 100])
+    k = np.arange(101)
+    lo, hi = proportion_confint(k, 100, alpha=0.05, method="wilson")
+    pmf = stats.binom.pmf(k[None, :], 100, grid[:, None])
+    ref = (pmf * ((lo <= grid[:, None] + 1e-12) & (grid[:, None] <= hi + 1e-12))).sum(axis=1)
+    ax = plot_interval_coverage(100, methods=("wilson",), accuracy=grid)
+    x, y = ax.lines[0].get_data()
+    assert np.allclose(x, grid) and np.allclose(y, ref, atol=1e-9)
+    assert y.min() < 0.85 and 0.997 < x[np.argmin(y)] < 0.999      # the dip (0.84 at a = 0.998)
+    even = plot_interval_coverage(100, methods=("wilson",), accuracy_max=0.999)
+    assert even.lines[0].get_data()[1].min() > 0.9                 # the even grid misses it
+    assert ax.get_legend().get_texts()[0].get_text().startswith(f"wilson: lowest {ref.min():.3f}")
+    assert ax.get_xlim() == (0.5, 1.0)
+    assert plot_interval_coverage(100, accuracy=grid[grid >= 0.9]).get_xlim()[0] == grid[grid >= 0.9][0]
+    with pytest.raises(ValueError, match="accuracy must hold at least two"):
+        plot_interval_coverage(100, accuracy=[0.5, 1.0])
+    with pytest.raises(ValueError, match="accuracy must hold at least two"):
+        plot_interval_coverage(100, accuracy=[0.9])
+    plt.close("all")

@@ -882,3 +882,48 @@ def test_plot_power_by_repeats():
 def test_unequal_learners_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_plot_rejection_rates_update_moves_the_artists_to_what_a_fresh_chart_shows():
+    """update=True on a chart of the same tests gives the chart a fresh draw gives (bar widths and
+    colours, error bars and caps, level line, legend, limits, title) with the same artist objects."""
+    from matplotlib.colors import to_rgba
+    from matplotlib.container import BarContainer
+
+    sim = simulate_equal_learners(30, folds=3, repeats=2, n_datasets=6, rng=1)
+    first, second = rejection_rates(sim, 0.05), rejection_rates(sim, 0.3)
+    second = second.assign(rate=[0.9, 0.5, 0.1, 0.0][:len(second)])   # rates far from the first ones
+
+    def bars_of(ax):
+        return next(c for c in ax.containers if isinstance(c, BarContainer))
+
+    def state(ax):
+        bars = bars_of(ax)
+        _, caps, cols = bars.errorbar.lines
+        return dict(widths=[r.get_width() for r in bars.patches],
+                    colours=[to_rgba(r.get_facecolor()) for r in bars.patches],
+                    segments=[np.asarray(seg).tolist() for seg in cols[0].get_segments()],
+                    caps=[np.asarray(c.get_xdata()).tolist() for c in caps],
+                    level=[list(line.get_xdata()) for line in ax.get_lines() if line.get_linestyle() == "--"],
+                    legend=[t.get_text() for t in ax.get_legend().get_texts()],
+                    xlim=ax.get_xlim(), title=ax.get_title())
+
+    _, fresh = plt.subplots()
+    plot_rejection_rates(second, alpha=0.3, ax=fresh)
+    _, moved = plt.subplots()
+    plot_rejection_rates(first, ax=moved)
+    artists = [id(r) for r in bars_of(moved).patches]
+    out = plot_rejection_rates(second, alpha=0.3, ax=moved, update=True)
+    assert out is moved and [id(r) for r in bars_of(moved).patches] == artists
+    assert len(moved.containers) == len(fresh.containers) and len(moved.patches) == len(second)
+    got, want = state(moved), state(fresh)
+    assert got["caps"] and got["segments"]
+    for key in want:
+        assert got[key] == want[key], key
+    # a cleared axes is drawn anew, and update=False always draws anew
+    moved.clear()
+    plot_rejection_rates(first, ax=moved, update=True)
+    assert len(moved.patches) == len(first)
+    with pytest.raises(TypeError, match="update must be True or False"):
+        plot_rejection_rates(first, update="yes")
+    plt.close("all")

@@ -13,6 +13,8 @@ import re
 import pytest
 from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
 
+from evallib.live import freeze_widget_outputs
+
 NOTEBOOK = NOTEBOOK_DIR / "04_flach_experiments.ipynb"
 
 
@@ -45,14 +47,34 @@ def test_notebook_04_coverage_numbers_are_exact_binomial_sums():
 
     joined = outputs_text(load_notebook(NOTEBOOK))
     k = np.arange(101)
-    grid = np.linspace(0.5, 0.99, 491)
+    even = np.linspace(0.5, 0.999, 500)
+    grid = np.unique(np.r_[even, 1 - np.linspace(0.01, 10, 1000) / 100])
+    grid = grid[(grid >= 0.5) & (grid < 1)]
+
+    def coverage(lo, hi, at):
+        pmf = stats.binom.pmf(k[None, :], 100, at[:, None])
+        return (pmf * ((lo <= at[:, None] + 1e-12) & (at[:, None] <= hi + 1e-12))).sum(axis=1)
+
     for method, sm in (("normal", "normal"), ("wilson", "wilson"), ("exact", "beta")):
         lo, hi = proportion_confint(k, 100, alpha=0.05, method=sm)
-        pmf = stats.binom.pmf(k[None, :], 100, grid[:, None])
-        cover = (pmf * ((lo <= grid[:, None] + 1e-12) & (grid[:, None] <= hi + 1e-12))).sum(axis=1)
         m = re.search(rf"{method}: mean coverage ([\d.]+), lowest ([\d.]+)", joined)
         assert m, method
-        assert (float(m.group(1)), float(m.group(2))) == pytest.approx((cover.mean(), cover.min()), abs=6e-4)
+        assert (float(m.group(1)), float(m.group(2))) == pytest.approx(
+            (coverage(lo, hi, even).mean(), coverage(lo, hi, grid).min()), abs=6e-4)
+    # Wilson's dip next to 1 is in the study (Brown, Cai & DasGupta 2001): below 0.85, just below a = 0.999
+    m = re.search(r"wilson: mean coverage [\d.]+, lowest ([\d.]+) at a = ([\d.]+)", joined)
+    assert float(m.group(1)) < 0.85 and 0.997 < float(m.group(2)) < 0.999
+
+
+def test_notebook_04_the_books_sentence_is_computed_true():
+    """The book's 'correct reading' (P(0.72 <= measurement <= 0.88 | a = 0.8) = 0.95) is true of the
+    sampling distribution: the saved number against scipy's binomial cdf."""
+    from scipy import stats
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    m = re.search(r"P\(0.72 <= measured accuracy <= 0.88 \| a = 0.80, n = 100\) = ([\d.]+)", joined)
+    assert m and float(m.group(1)) == pytest.approx(stats.binom.cdf(88, 100, 0.8) - stats.binom.cdf(71, 100, 0.8),
+                                                    abs=6e-5)
 
 
 def test_notebook_04_uses_tags_and_teaches_the_corrections():
@@ -72,7 +94,7 @@ def test_notebook_04_runs_with_other_parameters(tmp_path):
     nb = run_papermill(NOTEBOOK, tmp_path / "04_out.ipynb", params)
     injected = injected_cells(nb)
     assert injected and "n_test = 50" in "".join(injected[0]["source"])
-    joined = outputs_text(nb)
+    joined = outputs_text(freeze_widget_outputs(nb))       # the sliders' outputs, as a saved lesson shows them
     # the parameter-driven interval cell follows the new result and level
     assert "â = 40/50 = 0.800" in joined and "90% intervals" in joined
     assert "90% intervals, n = 50 test cases" in joined            # the coverage study follows n_test and alpha
@@ -95,33 +117,44 @@ def _wrap(name):
         calls.append((name, args, kwargs))
         return original(*args, **kwargs)
     globals()[name] = wrapper
-for _name in ("accuracy_at_pos", "plot_measures_vs_tn", "describe_accuracy_interval",
+for _name in ("accuracy_at_pos", "measures_table", "describe_accuracy_interval",
               "critical_difference_table", "rank_analysis"):
     _wrap(_name)
 
 def made(name):
     return [(a, k) for n, a, k in calls if n == name]
 
-# The callbacks find print in the notebook's globals before the builtins: record what they print.
-import builtins
+# live_output prints what a callback returns (and a ValueError's message): record stdout.
+import sys
 printed = []
-def print(*args, **kwargs):
-    printed.append(" ".join(map(str, args)))
-    builtins.print(*args, **kwargs)
+class _Tee:
+    def __init__(self, stream):
+        self.stream = stream
+    def write(self, text):
+        printed.append(text)
+        return self.stream.write(text)
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+sys.stdout = _Tee(sys.stdout)
 def _last_output():
-    return printed[-1] if printed else ""
+    """What was printed since the last call."""
+    text = "".join(printed)
+    printed.clear()
+    return text
 
 controls["pos"].value = 0.3
 assert [a[1] for a, k in made("accuracy_at_pos")] == [0.3], calls
 
 controls["tn"].value = 50
-assert [k["tn"] for a, k in made("plot_measures_vs_tn")] == [50], calls
+assert [list(a[0]) for a, k in made("measures_table")] == [["TN = 50"]], calls
+assert "TN = 50" in _last_output()
 
 controls["correct"].value = 9
 controls["n"].value = 10
 controls["alpha_ci"].value = 0.2
 assert [a[:2] for a, k in made("describe_accuracy_interval")] == [(9, 100), (9, 10), (9, 10)], calls
 assert made("describe_accuracy_interval")[-1][1]["alpha"] == 0.2
+_last_output()
 controls["correct"].value = 11                      # more correct than test cases: evallib's message
 assert "correct must lie in [0, n] = [0, 10], got 11" in _last_output(), _last_output()
 
@@ -131,6 +164,7 @@ controls["cd_alpha"].value = 0.1
 assert [(a, k["alpha"]) for a, k in made("critical_difference_table")] == [((5, 10), 0.05), ((5, 10), 0.1)], calls
 
 calls.clear()
+_last_output()
 controls["table"].value = "set, A, B, C\\n1, 0.9, 0.8, 0.7\\n2, 0.7, 0.6, 0.5\\n3, 0.8, 0.5, 0.6"
 text, = made("rank_analysis")[0][0]
 assert text.startswith("set, A, B, C"), text
@@ -144,7 +178,8 @@ assert "control: A (none given: the best average rank)" in _last_output(), _last
 controls["table_control"].value = "C"
 assert made("rank_analysis")[-1][1]["control"] == "C"
 assert "control: C\\n" in _last_output(), _last_output()
-builtins.print("sliders ok")
+sys.stdout = sys.stdout.stream
+print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe)
     assert any("sliders ok" in o.get("text", "") for o in out), out

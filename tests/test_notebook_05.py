@@ -109,11 +109,12 @@ def test_notebook_05_runs_with_other_parameters(tmp_path):
 
 @pytest.mark.slow
 def test_notebook_05_sliders_drive_the_study():
-    """Move each slider in a live kernel: each move must re-run the study with it.
+    """Move each control in a live kernel: each move must redraw the study of its setting.
 
     The callback looks up ``rejection_study`` in the notebook's namespace when it
-    runs, so wrapping that name records every call a slider triggers. Moving only
-    alpha must be answered from the simulation cache.
+    runs, so wrapping that name records every call a control triggers. The explorer
+    offers the settings simulated above (the default and the sweeps): no move may
+    simulate again, every one is answered from the simulation cache.
     """
     probe = '''
 import evallib.resampling.cvtests
@@ -122,31 +123,53 @@ _study = rejection_study
 def rejection_study(*args, **kwargs):
     calls.append((args, kwargs))
     return _study(*args, **kwargs)
-controls["n_samples"].value = 60
-controls["folds"].value = 3
-controls["repeats"].value = 4
-hits = evallib.resampling.cvtests._cached_simulation.cache_info().hits
+options = [value for label, value in controls["setting"].options]
+assert options[0] == (40, 5, 2) and "(default)" in controls["setting"].options[0][0], options
+for wanted in [(40, 5, 1), (40, 5, 20), (40, 10, 2), (400, 5, 2)]:     # one of each sweep
+    assert wanted in options, (wanted, options)
 misses = evallib.resampling.cvtests._cached_simulation.cache_info().misses
+controls["setting"].value = (40, 5, 20)
+controls["setting"].value = (400, 5, 2)
 controls["alpha"].value = 0.1
 info = evallib.resampling.cvtests._cached_simulation.cache_info()
-assert [c[0] for c in calls] == [(60, 5, 2, 0.05), (60, 3, 2, 0.05), (60, 3, 4, 0.05), (60, 3, 4, 0.1)], calls
-assert all(c[1]["n_datasets"] == 6 for c in calls)  # explore_datasets, not n_datasets
-assert info.hits == hits + 1 and info.misses == misses, info
+assert [c[0] for c in calls] == [(40, 5, 20, 0.05), (400, 5, 2, 0.05), (400, 5, 2, 0.1)], calls
+assert all(c[1]["n_datasets"] == 9 for c in calls)  # the study's own data sets
+assert info.misses == misses, info
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(folds=5, repeats=2, n_samples=40, n_datasets=9, explore_datasets=6))
+    out = run_with_probe(NOTEBOOK, probe, parameters=dict(folds=5, repeats=2, n_samples=40, n_datasets=9))
     assert any("sliders ok" in o.get("text", "") for o in out), out
 
 
 @pytest.mark.slow
 def test_notebook_05_sliders_start_at_parameters_outside_their_usual_ranges():
     """ipywidgets clamps a value outside [min, max], so the explorer would open at another setting than
-    the run's (e.g. 400 cases for n_samples = 440, alpha 0.2 for 0.25): every range must include it."""
-    params = dict(n_samples=440, folds=4, repeats=21, alpha=0.25, n_datasets=3, explore_datasets=3)
+    the run's (e.g. alpha 0.2 for 0.25): every range must include it, and the run's own setting (not one
+    of the sweeps' here) must be on offer."""
+    params = dict(n_samples=440, folds=4, repeats=21, alpha=0.25, n_datasets=3)
     probe = '''
 got = {name: control.value for name, control in controls.items()}
-assert got == {"n_samples": 440, "folds": 4, "repeats": 21, "alpha": 0.25}, got
+assert got == {"setting": (440, 4, 21), "alpha": 0.25}, got
 print("ranges ok")
 '''
     out = run_with_probe(NOTEBOOK, probe, parameters=params)
     assert any("ranges ok" in o.get("text", "") for o in out), out
+
+
+def test_notebook_05_names_its_null_and_scipys_default():
+    """Section 2 does not call Welch's df scipy's choice (ttest_ind's default is the pooled test,
+    equal_var=True), and section 3 names the null hypothesis its simulation tests (the unconditional
+    one: equal expected accuracy over training sets from the population) where it is set up and
+    where its size is read."""
+    nb = load_notebook(NOTEBOOK)
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    text = "\n".join(cells)
+    assert "scipy's choice" not in text
+    assert "`equal_var=True`: the pooled-variance t-test" in text
+    named = [c for c in cells if "unconditional" in c]
+    assert len(named) >= 2, "name the null where the simulation is introduced and where its size is read"
+    assert any("conditional" in c.replace("unconditional", "") and "**Which null hypothesis?**" in c for c in named)
+    joined = outputs_text(nb)
+    # scipy's two variants, printed beside the textbook's: pooled (default) and Welch
+    assert re.search(r"ttest_ind\(equal_var=True \) \(pooled, scipy's default\): t = [+-][\d.]+, df = 18\.0", joined)
+    assert "ttest_ind(equal_var=False) (Welch)" in joined

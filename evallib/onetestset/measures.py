@@ -845,7 +845,7 @@ def accuracy_interval_coverage(n: int, accuracy: Any, *, method: str = "wilson",
 
 
 def plot_interval_coverage(n: int, *, alpha: float = 0.05, methods: Sequence[str] = ("normal", "wilson"),
-                           ax=None, accuracy_max: float = 0.99):
+                           ax=None, accuracy_max: float = 0.99, accuracy: Any = None):
     """Exact coverage of the accuracy intervals against the true accuracy, for ``n`` test cases.
 
     One line per method (:func:`accuracy_interval_coverage` on 491 evenly spaced true
@@ -864,6 +864,13 @@ def plot_interval_coverage(n: int, *, alpha: float = 0.05, methods: Sequence[str
     ax : matplotlib Axes, optional
     accuracy_max : float
         The right end of the grid, in (0.5, 1); ``0.999`` shows Wilson's dip next to 1.
+    accuracy : array of float, optional
+        The true accuracies to evaluate instead of the evenly spaced grid (then
+        ``accuracy_max`` is not used), at least two, in (0, 1). The dips next to 1 are
+        narrow (Wilson's, at ``n = 100``, lies between 0.997 and 0.999): a grid that
+        also steps through the last few expected errors, such as
+        ``1 - np.linspace(0.1, 10, 400) / n``, catches them where an even grid may not.
+        The horizontal axis then starts at the grid's smallest accuracy.
 
     Returns
     -------
@@ -874,8 +881,13 @@ def plot_interval_coverage(n: int, *, alpha: float = 0.05, methods: Sequence[str
     if isinstance(methods, str) or len(methods) == 0:
         raise TypeError(f"methods must be a non-empty sequence of {ACCURACY_INTERVAL_METHODS}, got {methods!r}")
     methods = [check_choice(m, "methods", ACCURACY_INTERVAL_METHODS) for m in methods]
-    top = check_real(accuracy_max, "accuracy_max", low=0.5, high=1.0, low_open=True, high_open=True)
-    grid = np.linspace(0.5, top, 491)
+    if accuracy is None:
+        top = check_real(accuracy_max, "accuracy_max", low=0.5, high=1.0, low_open=True, high_open=True)
+        grid = np.linspace(0.5, top, 491)
+    else:
+        grid = np.unique(np.asarray(accuracy, dtype=float).reshape(-1))
+        if grid.size < 2 or not np.all(np.isfinite(grid)) or grid[0] <= 0 or grid[-1] >= 1:
+            raise ValueError(f"accuracy must hold at least two true accuracies in (0, 1), got {accuracy!r}")
     ax = get_axes(ax, figsize=(7, 3.2))
     colours = {"wilson": "C0", "exact": "C1", "normal": "C2", "jeffreys": "C3", "agresti_coull": "C4",
                "wilson_cc": "C5", "mid_p": "C6"}
@@ -884,7 +896,7 @@ def plot_interval_coverage(n: int, *, alpha: float = 0.05, methods: Sequence[str
         ax.plot(grid, cover, color=colours[m], linewidth=1,
                 label=f"{m}: lowest {cover.min():.3f}, mean {cover.mean():.3f}")
     ax.axhline(1 - alpha, color="k", linestyle="--", linewidth=1, label=f"promised {1 - alpha:g}")
-    ax.set_xlim(0.5, 1)
+    ax.set_xlim(0.5 if accuracy is None else float(grid[0]), 1)
     ax.set_ylim(max(0.0, 1 - 4 * alpha), 1.005)     # dips below are clipped; the legend gives the lowest
     ax.set_xlabel("true accuracy a")
     ax.set_ylabel("coverage")

@@ -966,7 +966,7 @@ def rejection_rates(simulation: pd.DataFrame, alpha: float = 0.05) -> pd.DataFra
     return out
 
 
-def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=None):
+def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=None, update: bool = False):
     """Bar chart of rejection rates with +-2 Monte Carlo standard errors and the level alpha.
 
     Parameters
@@ -976,6 +976,11 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
         The nominal level drawn as a line; by default ``rates.attrs["alpha"]``.
     ax : matplotlib Axes, optional
         Where to draw; a new figure if ``None``.
+    update : bool
+        If ``ax`` already holds a chart drawn by this function for the same tests, move
+        its artists (bar widths and colours, error bars, the level line, legend, limits
+        and title) instead of drawing a new chart: the result looks the same, and a
+        slider that redraws it many times costs less. Otherwise (default) draw anew.
 
     Returns
     -------
@@ -985,26 +990,66 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
     if missing:
         raise ValueError(f"rates lacks the columns {sorted(missing)}; make it with rejection_rates()")
     alpha = check_alpha(rates.attrs.get("alpha", 0.05) if alpha is None else alpha)
+    if not isinstance(update, (bool, np.bool_)):
+        raise TypeError(f"update must be True or False, got {update!r}")
+    colours = ["C3" if lo > alpha else "C0" for lo in rates["rate"] - 2 * rates["mc_se"]]
+    drawn = getattr(ax, "_evallib_rejection_rates", None)
+    if (update and drawn is not None and drawn["tests"] == list(rates["test"])
+            and drawn["bars"].patches[0] in ax.patches):          # not cleared since it was drawn
+        _move_rejection_rates(ax, drawn, rates, alpha, colours)
+        return ax
     ax = get_axes(ax, figsize=(7, 3.2))
     y = np.arange(len(rates))[::-1]
-    colours = ["C3" if lo > alpha else "C0" for lo in rates["rate"] - 2 * rates["mc_se"]]
-    ax.barh(y, rates["rate"], xerr=2 * rates["mc_se"], color=colours, alpha=0.8, capsize=3)
-    ax.axvline(alpha, color="k", linestyle="--", linewidth=1, label=f"nominal level α = {alpha:g}")
+    bars = ax.barh(y, rates["rate"], xerr=2 * rates["mc_se"], color=colours, alpha=0.8, capsize=3)
+    level = ax.axvline(alpha, color="k", linestyle="--", linewidth=1, label=f"nominal level α = {alpha:g}")
     from matplotlib.patches import Patch
 
     handles = [Patch(color="C3", alpha=0.8, label="rate - 2 s.e. above α"),
                Patch(color="C0", alpha=0.8, label="compatible with α or below")]
     ax.set_yticks(y)
     ax.set_yticklabels(rates["test"])
-    ax.set_xlim(0, max(1.05 * float((rates["rate"] + 2 * rates["mc_se"]).max()), 2 * alpha))
+    ax.set_xlim(0, _rejection_xmax(rates, alpha))
     ax.set_xlabel("rejection rate of a true null hypothesis (±2 MC s.e.)")
+    ax.set_title(_rejection_title(rates), fontsize="medium")
+    line_handles, _ = ax.get_legend_handles_labels()
+    legend = ax.legend(handles=line_handles + handles, loc="lower right", fontsize="small", frameon=False)
+    ax._evallib_rejection_rates = {"tests": list(rates["test"]), "bars": bars, "y": y, "level": level,
+                                   "legend": legend}
+    return ax
+
+
+def _rejection_xmax(rates: pd.DataFrame, alpha: float) -> float:
+    return max(1.05 * float((rates["rate"] + 2 * rates["mc_se"]).max()), 2 * alpha)
+
+
+def _rejection_title(rates: pd.DataFrame) -> str:
     a = rates.attrs
     if {"n_samples", "folds", "repeats", "n_datasets"} <= set(a):
-        ax.set_title(f"Two equally good learners: n = {a['n_samples']}, {a['repeats']} x {a['folds']}-fold CV, "
-                     f"{a['n_datasets']} data sets", fontsize="medium")
-    line_handles, _ = ax.get_legend_handles_labels()
-    ax.legend(handles=line_handles + handles, loc="lower right", fontsize="small", frameon=False)
-    return ax
+        return (f"Two equally good learners: n = {a['n_samples']}, {a['repeats']} x {a['folds']}-fold CV, "
+                f"{a['n_datasets']} data sets")
+    return ""
+
+
+def _move_rejection_rates(ax, drawn: dict, rates: pd.DataFrame, alpha: float, colours: list) -> None:
+    """Move the artists of a chart drawn by :func:`plot_rejection_rates` to new rates and alpha."""
+    from matplotlib.colors import to_rgba
+
+    rate = rates["rate"].to_numpy(dtype=float)
+    err = 2 * rates["mc_se"].to_numpy(dtype=float)
+    y = drawn["y"]
+    bars = drawn["bars"]
+    for rect, width, colour in zip(bars.patches, rate, colours):
+        rect.set_width(width)
+        rect.set_facecolor(to_rgba(colour, 0.8))
+    _, caplines, barcols = bars.errorbar.lines
+    barcols[0].set_segments([[(r - e, yy), (r + e, yy)] for r, e, yy in zip(rate, err, y)])
+    if len(caplines) == 2:
+        caplines[0].set_data(rate - err, y)
+        caplines[1].set_data(rate + err, y)
+    drawn["level"].set_xdata([alpha, alpha])
+    drawn["legend"].get_texts()[0].set_text(f"nominal level α = {alpha:g}")
+    ax.set_xlim(0, _rejection_xmax(rates, alpha))
+    ax.set_title(_rejection_title(rates), fontsize="medium")
 
 
 @functools.lru_cache(maxsize=32)
@@ -1036,12 +1081,14 @@ def rejection_study(
     rng: Any = 0,
     ax=None,
     progress: bool = False,
+    update: bool = False,
 ) -> pd.DataFrame:
     """Simulate, summarise and plot in one call (the notebook's slider callback).
 
     Runs :func:`simulate_equal_learners`, then :func:`rejection_rates` at
     ``alpha``, draws :func:`plot_rejection_rates` on ``ax`` (a new figure if
-    ``None``) and returns the rates.
+    ``None``; with ``update=True`` a chart already on ``ax`` is moved in place)
+    and returns the rates.
 
     With an int ``rng`` the simulation is deterministic, so its result is cached
     for the last 32 settings: moving only the ``alpha`` slider, or returning to an
@@ -1052,7 +1099,7 @@ def rejection_study(
     alpha = check_alpha(alpha)
     sim = _simulation(n_samples, folds, repeats, n_datasets, bayes_error, rng, progress)
     rates = rejection_rates(sim, alpha)
-    plot_rejection_rates(rates, ax=ax)
+    plot_rejection_rates(rates, ax=ax, update=update)
     return rates
 
 
