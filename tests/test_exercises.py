@@ -46,37 +46,36 @@ def test_solutions_check_out(path, tmp_path):
     assert "solutions ok" in outputs_text(nb)
 
 
-<<<<<<< HEAD
-#: lessons whose exercises ask the student to predict, decide or explain before computing
-PREDICT_FIRST = [NOTEBOOK_DIR / f"{name}.ipynb" for name in ("02_forman_cohen", "03_bizarre_measures")]
+#: every lesson: its exercises ask the student to predict, explain or decide before computing
+LESSONS = sorted(NOTEBOOK_DIR.glob("0*.ipynb"))
 
 
-@pytest.mark.parametrize("path", PREDICT_FIRST, ids=[p.stem[:2] for p in PREDICT_FIRST])
-def test_exercises_ask_for_a_prediction_or_decision_first(path):
-    """At least three exercises ask to predict, decide or explain before computing, and the
-    solutions cell is collapsed (source and outputs hidden)."""
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem[:2] for p in LESSONS])
+def test_at_least_three_exercises_ask_to_predict_explain_or_decide_first(path):
+    """At least three exercises name what to predict, explain or decide (not only what to
+    compute or cross-check), and the solutions cell is collapsed (source and outputs hidden)."""
     nb = load_notebook(path)
-    exercises, solutions = nb["cells"][-2:]
-    items = re.split(r"^\d+\. ", _src(exercises), flags=re.M)[1:]
-    asking = [t for t in items if re.search(r"\b(predict|decide|explain|before)\b", t, flags=re.I)]
-    assert len(asking) >= 3, items
-    assert solutions["metadata"].get("jupyter") == {"source_hidden": True, "outputs_hidden": True}
-=======
-#: lessons whose exercises were rewritten to ask for a prediction, explanation or decision first (issue 25)
-PREDICT_FIRST = [NOTEBOOK_DIR / f"{name}.ipynb" for name in ("04_flach_experiments", "05_cv_ttests")]
+    text = next(_src(c) for c in reversed(nb["cells"]) if c["cell_type"] == "markdown"
+                and "## Exercises" in _src(c))
+    items = re.split(r"^\d+\. ", text[text.index("## Exercises"):], flags=re.M)[1:]
+    asking = [i for i, text in enumerate(items, 1)
+              if re.search(r"\b(predict|decide|explain|before (computing|you compute|looking|reading|moving))\b",
+                           text, flags=re.I)]
+    assert len(asking) >= 3, (path.name, asking, items)
+    solutions = [c for c in nb["cells"] if "solutions" in c["metadata"].get("tags", [])]
+    assert solutions, path.name
+    for cell in solutions:
+        assert cell["metadata"].get("jupyter") == {"source_hidden": True, "outputs_hidden": True}, path.name
 
 
-@pytest.mark.parametrize("path", PREDICT_FIRST, ids=[p.stem[:2] for p in PREDICT_FIRST])
-def test_at_least_three_exercises_ask_to_predict_explain_or_decide_before_computing(path):
-    """Each such exercise names what to predict, explain or decide (not only what to compute or
-    cross-check), and its solution prints a computed answer for it."""
+@pytest.mark.parametrize("path", NOTEBOOKS[3:], ids=IDS[3:])
+def test_each_predict_first_exercise_of_04_05_prints_its_computed_answer(path):
+    """In 04 and 05 each such exercise's solution prints its computed answer ("N. ...")."""
     nb = load_notebook(path)
     exercises, solutions = nb["cells"][-2:]
     items = re.split(r"^\d+\. ", _src(exercises), flags=re.M)[1:]
     asking = [i for i, text in enumerate(items, 1)
               if re.search(r"\b(predict|decide|explain|before (computing|you compute|looking|reading))\b",
                            text, flags=re.I)]
-    assert len(asking) >= 3, asking
-    for number in asking:                                   # each has its printed, computed answer
+    for number in asking:
         assert re.search(rf'print\(f?"{number}\. ', _src(solutions)), number
->>>>>>> h/nb0405
