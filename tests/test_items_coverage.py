@@ -205,3 +205,26 @@ def test_plot_draws_bars_error_bars_and_the_promised_level():
     plt.close(fig)
     with pytest.raises(ValueError, match="lacks the columns"):
         plot_item_interval_coverage(table.drop(columns="mc_se"))
+
+
+def test_plot_keeps_its_labels_off_the_bars_and_whiskers():
+    """No label covers data: each width label sits above its whisker, the promised level is
+    labelled outside the axes (no legend box over a bar), and the title rounds the mean."""
+    table = item_interval_coverage(n_items=1191, cluster_size=[17] * 70 + [1], icc=0.1, mean=0.729849, n_sim=300, rng=3)
+    ax = plot_item_interval_coverage(table)
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    assert ax.get_legend() is None
+    bars = [p.get_window_extent(renderer) for p in ax.patches]
+    whisker_tops = table["coverage"].to_numpy() + 2 * table["mc_se"].to_numpy()
+    widths = [t for t in ax.texts if t.get_text().startswith("width ")]
+    assert len(widths) == len(table)
+    for t, top in zip(widths, whisker_tops):
+        assert t.get_position()[1] >= min(top, 1.0)
+        assert not any(t.get_window_extent(renderer).overlaps(b) for b in bars)
+    promised = next(t for t in ax.texts if t.get_text().startswith("promised"))
+    box = promised.get_window_extent(renderer)
+    assert box.x0 >= ax.get_window_extent(renderer).x1 and not any(box.overlaps(b) for b in bars)
+    assert "mean 0.73," in ax.get_title() and "0.729849" not in ax.get_title()
+    plt.close(fig)

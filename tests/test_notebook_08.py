@@ -315,3 +315,72 @@ def test_exercise_4_asks_for_the_size_of_the_plug_in_bias():
         assert stats.binom.pmf(c, n, 0.3) @ (1 - (1 - c / n) ** 3) == pytest.approx(expected, abs=5e-4)
     # exercise 3's answer is not printed by section 6
     assert "a thousand refits" not in outputs_text(nb) + _markdown_outputs(nb)
+
+
+def test_every_saved_figure_has_alt_text_and_the_prose_points_only_to_what_is_drawn():
+    """Each PNG in the saved notebook carries alt text naming its numbers; the explorer's figure has no title
+    and no labels over its bars (its numbers are printed under it), so the prose must not send readers there."""
+    nb = load_notebook(NOTEBOOK)
+    images = [(i, o) for i, c in enumerate(nb["cells"]) for o in c.get("outputs", [])
+              if "image/png" in o.get("data", {})]
+    assert len(images) == 3
+    for i, o in images:
+        alt = o.get("metadata", {}).get("image/png", {}).get("alt", "")
+        assert len(alt) > 80, (i, alt)
+    alts = " ".join(o["metadata"]["image/png"]["alt"] for _, o in images)
+    assert "naive 75.2%" in alts and "logistic rank 1 (interval 1 to 3, P(best) 0.80)" in alts
+    prose = _prose(nb)
+    assert "The title gives" not in prose and "in the title" not in prose and "Above each bar" not in prose
+    assert "keeps its level near 0 and 1" not in prose
+    assert "if each keeps its own level" in prose
+
+
+def test_refit_wide_variance_matches_a_two_way_anova():
+    """Section 6's refit-wide variance component, recomputed with statsmodels' two-way ANOVA (pupils x refits)."""
+    sm = pytest.importorskip("statsmodels.formula.api")
+    anova_lm = pytest.importorskip("statsmodels.stats.anova").anova_lm
+    import pandas as pd
+
+    from evallib import evaluate_pupils
+
+    ev = evaluate_pupils(samples=5, rng=0)
+    s = ev.samples.to_numpy(float)
+    n, k = s.shape
+    # the design is balanced, so the item effects are absorbed by centring each pupil's answers (the refits' sum
+    # of squares is unchanged); the residual degrees of freedom are then (n - 1)(k - 1), not statsmodels' n k - k
+    centred = s - s.mean(axis=1, keepdims=True)
+    long = pd.DataFrame({"y": centred.ravel(), "refit": np.tile(np.arange(k), n)})
+    table = anova_lm(sm.ols("y ~ C(refit)", data=long).fit())
+    ms_refit = table.loc["C(refit)", "sum_sq"] / (k - 1)
+    ms_resid = table.loc["Residual", "sum_sq"] / ((n - 1) * (k - 1))
+    sigma_r2 = max(0.0, (ms_refit - ms_resid) / n)
+    md = _markdown_outputs(load_notebook(NOTEBOOK))
+    said = re.search(r"puts \$\\sigma_r\^2\$ at ([^,]+), ([\d.]+)% of the variance of the mean", md)
+    assert said, md
+    assert float(said.group(1)) == pytest.approx(sigma_r2, rel=0.05)
+    acc = s.mean(axis=0)
+    assert f"from {acc.min():.3f} to {acc.max():.3f}" in md
+    # the one-way variance of the mean with 5 refits, (between + within / K) / N, from the same data
+    within = s.var(axis=1, ddof=1).mean()
+    between = s.mean(axis=1).var(ddof=1) - within / k
+    share = (sigma_r2 / k) / ((between + within / k) / n + sigma_r2 / k)
+    assert float(said.group(2)) == pytest.approx(100 * share, abs=0.06)
+    assert "negligible here" in md
+
+
+def test_rank_sets_coverage_is_measured_and_read_with_its_monte_carlo_error():
+    """Section 8 measures the rank sets' joint coverage for tied models instead of asserting the guarantee; the
+    printed verdict must follow from the printed coverage and its binomial Monte Carlo SE."""
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    m = re.search(r"all true ranks held in ([\d.]+)% of ([\d,]+) simulated leaderboards \(MC SE ([\d.]+)\), "
+                  r"promised at least (\d+)%: (.+)$", joined, flags=re.M)
+    assert m, "rank-set coverage line missing"
+    held, n_sim, promised = float(m.group(1)) / 100, int(m.group(2).replace(",", "")), float(m.group(4)) / 100
+    se = np.sqrt(held * (1 - held) / n_sim)
+    assert float(m.group(3)) == pytest.approx(100 * se, abs=0.051)
+    expected = ("short of its promise" if held + 2 * se < promised else
+                "above its promise" if held - 2 * se > promised else "within two Monte Carlo SEs")
+    assert m.group(5).startswith(expected)
+    # with four tied models a rank set misses only if some pair is declared different: at most 1 - held of them,
+    # so a Bonferroni family over 6 pairs at 5% cannot miss much more than 5% (with CR2 intervals near their level)
+    assert held >= promised - 3 * se
