@@ -1705,7 +1705,7 @@ def describe_comparison(b: int, c: int, n: int, *, alpha: float = 0.05) -> str:
 
     References
     ----------
-    D. Berrar and J. A. Lozano (2013), J. Exp. Theor. Artif. Intell. 25(2), 191-210,
+    D. Berrar and J. A. Lozano (2013), J. Exp. Theor. Artif. Intell. 25(2), 189-206,
     eqs. (2), (4)-(5) and section 8.
 
     Examples

@@ -226,7 +226,7 @@ def case_study_table(study: Any) -> pd.DataFrame:
     ----------
     D. Berrar and J. A. Lozano (2013), Significance tests or confidence intervals: which
     are preferable for the comparison of classifiers? J. Exp. Theor. Artif. Intell.
-    25(2), 191-210, section 7 and Table 2.
+    25(2), 189-206, section 7 and Table 2.
 
     Examples
     --------
@@ -275,7 +275,7 @@ def plot_case_study(study: Any, ax=None):
 
     References
     ----------
-    D. Berrar and J. A. Lozano (2013), J. Exp. Theor. Artif. Intell. 25(2), 191-210,
+    D. Berrar and J. A. Lozano (2013), J. Exp. Theor. Artif. Intell. 25(2), 189-206,
     Figure 4; S. Holm (1979), A simple sequentially rejective multiple test procedure,
     Scand. J. Statist. 6, 65-70.
 
