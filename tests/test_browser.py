@@ -53,20 +53,21 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 
-#: the slider moved in each notebook (its description); a notebook not listed, or whose
-#: slider is not found, uses its first slider.
+#: the slider moved in each notebook (its description; the test fails if it is gone); a
+#: notebook not listed uses its first slider.
 PREFERRED_SLIDER = {
-    "00_start_here.ipynb": "test cases",
-    "06_planning.ipynb": "difference",
-    "01_berrar_lozano.ipynb": "c",
-    "02_forman_cohen.ipynb": "winner m",
+    "00_start_here.ipynb": "test-set size n",
+    "01_berrar_lozano.ipynb": "c: A right, B wrong",
+    "02_forman_cohen.ipynb": "winner's score",
     "03_bizarre_measures.ipynb": "class prior",
-    "04_flach_experiments.ipynb": "pos",
-    "05_cv_ttests.ipynb": "repeats r",
-    "08_error_bars_for_evals.ipynb": "ICC",
+    "04_flach_experiments.ipynb": "share of positives",
+    "05_cv_ttests.ipynb": "α (level)",
+    "06_planning.ipynb": "err_A − err_B",
+    "07_many_datasets.ipynb": "ROPE half-width",
+    "08_error_bars_for_evals.ipynb": "ICC (difficulty)",
 }
 #: the notebook driven through Voila and the slider moved there.
-VOILA_NOTEBOOK, VOILA_SLIDER = "04_flach_experiments.ipynb", "pos"
+VOILA_NOTEBOOK, VOILA_SLIDER = "04_flach_experiments.ipynb", "share of positives"
 
 # Bounded waits (milliseconds): generous, JupyterLab on 2 shared cores is slow.
 SERVER_START_S = 120
@@ -170,6 +171,7 @@ def pick_slider(page, preferred: str | None):
     """The handle of the slider to move: the one described ``preferred``, else the first."""
     labels = page.evaluate(JS_FIND_SLIDERS)
     assert labels, "no slider found in the rendered notebook"
+    assert preferred is None or preferred in labels, f"no slider labelled {preferred!r}: {labels}"
     index = labels.index(preferred) if preferred in labels else 0
     slider = page.locator(".jp-OutputArea .widget-slider:has(.noUi-handle)").nth(index)
     return labels[index], slider
