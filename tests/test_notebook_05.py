@@ -173,3 +173,19 @@ def test_notebook_05_names_its_null_and_scipys_default():
     # scipy's two variants, printed beside the textbook's: pooled (default) and Welch
     assert re.search(r"ttest_ind\(equal_var=True \) \(pooled, scipy's default\): t = [+-][\d.]+, df = 18\.0", joined)
     assert "ttest_ind(equal_var=False) (Welch)" in joined
+
+
+def test_notebook_05_prose_has_no_repeated_or_cut_off_paragraph():
+    """Each markdown cell ends a sentence, and no paragraph starts like another."""
+    nb = load_notebook(NOTEBOOK)
+    seen = {}
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        text = "".join(cell["source"]).strip()
+        assert text[-1] in ".:?!)|`", (i, text[-60:])
+        for paragraph in re.split(r"\n\s*\n", text):
+            words = " ".join(paragraph.split())
+            if len(words) >= 100:
+                assert words[:100] not in seen, (i, seen.get(words[:100]), words[:100])
+                seen[words[:100]] = i
