@@ -558,6 +558,19 @@ def test_size_coverage_verdict_pools_each_test_size_and_counts_flags_by_brute_fo
     at_least_3 = sum(math.comb(12, j) * p ** j * (1 - p) ** (12 - j) for j in range(3, 13))
     assert f"3 of the 12 checks" in lines[2] and f"probability {at_least_3:.2g}" in lines[2]
     assert "more than chance explains" in lines[2]
+    # four pooled checks (coverage and size at two sizes): the bar for all of them together is
+    # the k_4 at which a perfect test's four independent z's cross it anywhere with the single
+    # check's chance 2 (1 - Phi(2)); found here by a Monte Carlo of 400,000 x 4 normals
+    import re
+
+    z = np.abs(np.random.default_rng(11).standard_normal((400_000, 4))).max(axis=1)
+    k4 = float(re.search(r"beyond (\d\.\d\d), the bar for 4 checks together: firm", lines[0]).group(1))
+    single = 2 * stats.norm.sf(2)
+    assert abs(np.mean(z > k4) - single) < 4 * np.sqrt(single / 400_000) + 0.0015   # k4 printed to 0.01
+    assert "beyond" in lines[1] and "firm" in lines[1]               # 3.0 SE is beyond k4 = 2.52
+    weak = study.assign(size=[0.05] * 3 + [0.059] * 3)                # 0.9 / 0.398 = 2.26 SE: over 2, under k4
+    weak_size = ts.size_coverage_verdict(weak).splitlines()[1]
+    assert "2.3 standard errors above 5%; short of 2.52, the bar for 4 checks together: it may be chance" in weak_size
     good = study.assign(coverage=0.95, size=0.05)
     assert "holds at every test size" in ts.size_coverage_verdict(good).splitlines()[0]
     assert "0 of the 12 checks" in ts.size_coverage_verdict(good) and "no more than chance" in ts.size_coverage_verdict(good)

@@ -999,7 +999,12 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     ``alpha`` in units of the standard error a nominal rate would have,
     ``sqrt(r0 (1 - r0) / (m R))`` for ``m`` settings of ``R`` repetitions each. A pooled
     rate more than ``k`` of them away fails: the interval *under-covers* (or
-    over-covers), the test has *too many false alarms* (or is conservative). Then the
+    over-covers), the test has *too many false alarms* (or is conservative). With ``c``
+    pooled checks (coverage and size at each test size) one of them crosses ``k`` by chance
+    more often than a single check would, so each failure also says whether it crosses the
+    Sidak bar ``k_c = Phi^-1(1 - q_c / 2)``, ``q_c = 1 - (1 - 2 (1 - Phi(k)))^(1/c)``, that a
+    perfect test crosses in any of the ``c`` checks with the single check's chance (2.66
+    standard errors for ``c = 6`` at ``k = 2``): "firm" beyond it, "may be chance" short of it. Then the
     flags of single rows (as in :func:`size_coverage_summary`) are counted against the
     number a perfect test would give, with the probability of at least that many (each
     check's chance from the binomial law of a nominal rate, the checks independent: the
@@ -1026,7 +1031,8 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     ...                       "repetitions": [1000] * 4})
     >>> print(size_coverage_verdict(study).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
     - **Coverage**: the 95% interval under-covers at 500 documents (pooled over 2 settings: 92.5% ± 0.5%,
-      2.5 points = 5.1 standard errors short of 95%); it holds at 8,000 (95.0%), within two standard errors.
+      2.5 points = 5.1 standard errors short of 95%; beyond 2.52, the bar for 4 checks together: firm); it
+      holds at 8,000 (95.0%), within two standard errors.
     """
     if not isinstance(study, pd.DataFrame):
         raise TypeError(f"study must be a pandas DataFrame, got {type(study).__name__}")
@@ -1039,6 +1045,13 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     k = check_real(k, "k", low=0, low_open=True)
     words = {1.0: "one", 2.0: "two", 3.0: "three", 4.0: "four"}.get(float(k), f"{k:g}")
 
+    # Several pooled checks (coverage and size at each test size): one of them crosses k by
+    # chance more often than a single check does. The Sidak bar k_all keeps the chance that a
+    # perfect test crosses it in *any* of them at the single check's 2 (1 - Phi(k)).
+    n_pooled = 2 * study["test_size"].nunique()
+    single = 2 * stats.norm.sf(k)
+    k_all = float(stats.norm.isf(-np.expm1(np.log1p(-single) / n_pooled) / 2))
+
     def judge(what: str, nominal: float, low_word: str, high_word: str) -> str:
         bad, good = [], []
         for n, part in study.groupby("test_size", sort=True):
@@ -1049,9 +1062,11 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
             if abs(z) > k:
                 word = low_word if z < 0 else high_word
                 said = any(b.startswith(word) for b in bad)     # "... and at 2,000", not the word again
+                firm = (f"beyond {k_all:.2f}, the bar for {n_pooled} checks together: firm" if abs(z) > k_all else
+                        f"short of {k_all:.2f}, the bar for {n_pooled} checks together: it may be chance")
                 bad.append(f"{'' if said else word + ' '}at {int(n):,} documents (pooled over {m} setting{'s' * (m > 1)}: "
                            f"{rate:.1%} ± {se:.1%}, {100 * abs(rate - nominal):.1f} points = {abs(z):.1f} "
-                           f"standard errors {'short of' if z < 0 else 'above'} {nominal:.0%})")
+                           f"standard errors {'short of' if z < 0 else 'above'} {nominal:.0%}; {firm})")
             else:
                 good.append((int(n), rate))
         held = ", ".join(f"{n:,} ({r:.1%})" for n, r in good)
