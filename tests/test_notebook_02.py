@@ -30,6 +30,28 @@ def test_forman_cohen_runs_with_other_parameters(tmp_path):
 
 
 @pytest.mark.slow
+def test_forman_cohen_runs_on_a_test_set_smaller_than_ten(tmp_path):
+    """TP10 needs 10 cases: at P = 3, N = 4 (35 rankings) the notebook must still run, with
+    sections 6 and 8 on the other three metrics, even when the parameters ask for tp. Every
+    ranking of 3 positives and 4 negatives reaches 1.0 in AUC with chance 1/35 > 1 - 0.99^0.1,
+    so all three critical values are 1 (counted here by brute force over the 35 orderings)."""
+    import itertools
+
+    params = dict(P=3, N=4, C=10, metric="tp", score=3, mc_reps=2000)
+    nb = run_papermill(NOTEBOOK, tmp_path / "02_small.ipynb", params)
+    text = outputs_text(nb)
+    lines = text[text.index("Monte Carlo check at P=3, N=4"):].splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:3] == ["metric", "exact", "m*"])
+    rows = [line.split() for line in lines[header + 1:header + 5]]
+    assert [r[0] for r in rows[:3]] == ["auc", "accuracy", "f1"] and rows[3][:1] != ["tp"]
+    # the top ranking (all positives first) is 1 of the 35: more likely than the level 1 - 0.99^0.1
+    perfect = sum(1 for pos in itertools.combinations(range(7), 3) if set(pos) == {0, 1, 2}) / 35
+    assert perfect > 1 - 0.99 ** (1 / 10)
+    assert all(r[1] == "1.0000" for r in rows[:3])
+    assert "3 samples of 1,000,000 rankings" in text
+
+
+@pytest.mark.slow
 def test_forman_cohen_sliders_drive_the_verdict_and_the_monte_carlo():
     """Move every control in a live kernel: each move must re-run what it drives, with
     the new value (the update time is measured in benchmarks/bench_nullbest.py)."""
