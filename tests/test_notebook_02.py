@@ -25,7 +25,30 @@ def test_forman_cohen_runs_with_other_parameters(tmp_path):
     assert "not resolvable" not in joined
     md = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"]
                    for o in c.get("outputs", []))
-    assert "About 15.3 rankings are expected beyond $m^*$, enough for a Monte Carlo estimate" in md
+    assert "About 15.3 = reps x tail rankings are expected around $m^*$" in md
+    assert "enough for a Monte Carlo estimate" in md
+
+
+@pytest.mark.slow
+def test_forman_cohen_runs_on_a_test_set_smaller_than_ten(tmp_path):
+    """TP10 needs 10 cases: at P = 3, N = 4 (35 rankings) the notebook must still run, with
+    sections 6 and 8 on the other three metrics, even when the parameters ask for tp. Every
+    ranking of 3 positives and 4 negatives reaches 1.0 in AUC with chance 1/35 > 1 - 0.99^0.1,
+    so all three critical values are 1 (counted here by brute force over the 35 orderings)."""
+    import itertools
+
+    params = dict(P=3, N=4, C=10, metric="tp", score=3, mc_reps=2000)
+    nb = run_papermill(NOTEBOOK, tmp_path / "02_small.ipynb", params)
+    text = outputs_text(nb)
+    lines = text[text.index("Monte Carlo check at P=3, N=4"):].splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:3] == ["metric", "exact", "m*"])
+    rows = [line.split() for line in lines[header + 1:header + 5]]
+    assert [r[0] for r in rows[:3]] == ["auc", "accuracy", "f1"] and rows[3][:1] != ["tp"]
+    # the top ranking (all positives first) is 1 of the 35: more likely than the level 1 - 0.99^0.1
+    perfect = sum(1 for pos in itertools.combinations(range(7), 3) if set(pos) == {0, 1, 2}) / 35
+    assert perfect > 1 - 0.99 ** (1 / 10)
+    assert all(r[1] == "1.0000" for r in rows[:3])
+    assert "3 samples of 1,000,000 rankings" in text
 
 
 @pytest.mark.slow
@@ -94,7 +117,15 @@ def test_default_run_says_the_monte_carlo_cannot_see_m_star():
     assert f"= {20_000 * tail:.3g}" in text and "not resolvable" in text
     md = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"]
                    for o in c.get("outputs", []))
-    assert "Only 0.2 of the 20,000 rankings are expected beyond $m^*$" in md
+    assert "At most 0.2 of the 20,000 rankings are expected beyond $m^*$" in md
+    # reps x tail bounds the count beyond m*; the table gives each metric's own expectation.
+    # TP10 is coarse: m* = 9 of 10 and P(TP10 = 10) = C(100,10)/C(400,10), from scipy's
+    # hypergeometric law, so 20,000 rankings expect 0.0134 beyond it, not 0.201
+    from scipy import stats
+    tp_expected = 20_000 * stats.hypergeom(400, 100, 10).sf(9)
+    table = text[text.index("Monte Carlo check at"):]
+    row = next(line for line in table.splitlines() if line.split()[:1] == ["tp"])
+    assert row.split()[:4] == ["tp", "9", "0", f"{tp_expected:.3g}"], row
 
 
 def test_limits_and_definition_slips_are_stated_and_the_advice_dropped():

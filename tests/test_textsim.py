@@ -497,8 +497,10 @@ def test_size_coverage_summary_flags_against_the_nominal_standard_error():
     """Hand-made rates at 1,000 repetitions: the nominal SEs are sqrt(.05 x .95 / 1000) =
     0.00689 for both size and coverage, so two SEs are 0.0138. Size 0.063 (+0.013) is not
     flagged, 0.066 (+0.016) is; coverage 0.937 (-0.013) is not, 0.934 is. A rate of 0 (SE 0
-    if estimated from itself) is judged at the nominal SE. Expected flags by chance:
-    2 x 4 rows x 2 x (1 - Phi(2)) from scipy's normal law."""
+    if estimated from itself) is judged at the nominal SE. Expected flags by chance: 8
+    checks x the exact binomial chance that a nominal rate lands more than two SEs out,
+    summed here term by term with math.comb (4.96%, not the normal law's 4.55%)."""
+    import math
     study = pd.DataFrame({
         "setting": ["X", "X", "Y", "Y"], "test_size": [500, 8000, 500, 8000],
         "coverage": [0.937, 0.934, 0.95, 0.97], "size": [0.063, 0.066, 0.0, 0.05],
@@ -511,8 +513,10 @@ def test_size_coverage_summary_flags_against_the_nominal_standard_error():
     assert "between 0.0% and 6.6% over the 4 combinations" in lines[0]
     assert "(too many false alarms): X at 8,000 (6.6%); below (conservative): Y at 500 (0.0%)." in lines[0]
     assert "(interval too narrow): X at 8,000 (93.4%); above: Y at 8,000 (97.0%)." in lines[1]
-    expected = 2 * 4 * 2 * stats.norm.sf(2)
-    assert f"among 8 checks about {expected:.1f} flags" in lines[2] and "4.55%" in lines[2]
+    half = 2 * math.sqrt(1000 * 0.05 * 0.95)
+    p_flag = sum(math.comb(1000, j) * 0.05 ** j * 0.95 ** (1000 - j) for j in range(1001) if abs(j - 50) > half)
+    assert 0.049 < p_flag < 0.050 and abs(p_flag - 2 * stats.norm.sf(2)) > 0.003
+    assert f"among 8 checks about {8 * p_flag:.1f} flags" in lines[2] and f"{p_flag:.2%} of cases" in lines[2]
     assert lines[3].endswith("6%–10% at 500 documents, 7%–92% at 8,000.")
     # three standard errors flag less
     assert "none; below (conservative): Y at 500" in ts.size_coverage_summary(study, k=3)
@@ -529,7 +533,9 @@ def test_size_coverage_verdict_pools_each_test_size_and_counts_flags_by_brute_fo
     fails there: the pooled standard error of a nominal 95% is sqrt(0.95 x 0.05 / 3000) =
     0.40%, so 3 points short is 7.5 of them; at 8,000 documents it holds. Each 92% row
     is 4.35 nominal SEs out, so 3 of the 12 checks are flagged; the chance of 3 or more
-    for a perfect test is summed here from the binomial terms with math.comb."""
+    for a perfect test is summed here from the binomial terms with math.comb, each check's
+    chance itself the exact binomial tail of a nominal rate beyond two SEs (both sums by
+    brute force), and checked against a Monte Carlo of perfect tests."""
     import math
 
     study = pd.DataFrame({"setting": list("XYZ") * 2, "test_size": [500] * 3 + [8000] * 3,
@@ -543,10 +549,28 @@ def test_size_coverage_verdict_pools_each_test_size_and_counts_flags_by_brute_fo
     assert "has too many false alarms at 8,000 documents" in lines[1] and "3.0 standard errors above 5%" in lines[1]
     assert "it holds at 500 (5.0%)" in lines[1]
     # per row: 6.2% is 1.2 / 0.689 = 1.74 SE out (not flagged); 92% is flagged three times
-    p = 2 * (1 - 0.5 * (1 + math.erf(2 / math.sqrt(2))))
+    half = 2 * math.sqrt(1000 * 0.05 * 0.95)
+    p = sum(math.comb(1000, j) * 0.05 ** j * 0.95 ** (1000 - j) for j in range(1001) if abs(j - 50) > half)
+    # a Monte Carlo of perfect tests: 200,000 binomial rates, tolerance four standard errors
+    draws = np.random.default_rng(7).binomial(1000, 0.05, size=200_000)
+    mc = np.mean(np.abs(draws / 1000 - 0.05) > 2 * np.sqrt(0.05 * 0.95 / 1000))
+    assert abs(mc - p) < 4 * np.sqrt(p * (1 - p) / 200_000)
     at_least_3 = sum(math.comb(12, j) * p ** j * (1 - p) ** (12 - j) for j in range(3, 13))
     assert f"3 of the 12 checks" in lines[2] and f"probability {at_least_3:.2g}" in lines[2]
     assert "more than chance explains" in lines[2]
+    # four pooled checks (coverage and size at two sizes): the bar for all of them together is
+    # the k_4 at which a perfect test's four independent z's cross it anywhere with the single
+    # check's chance 2 (1 - Phi(2)); found here by a Monte Carlo of 400,000 x 4 normals
+    import re
+
+    z = np.abs(np.random.default_rng(11).standard_normal((400_000, 4))).max(axis=1)
+    k4 = float(re.search(r"beyond (\d\.\d\d), the bar for 4 checks together: firm", lines[0]).group(1))
+    single = 2 * stats.norm.sf(2)
+    assert abs(np.mean(z > k4) - single) < 4 * np.sqrt(single / 400_000) + 0.0015   # k4 printed to 0.01
+    assert "beyond" in lines[1] and "firm" in lines[1]               # 3.0 SE is beyond k4 = 2.52
+    weak = study.assign(size=[0.05] * 3 + [0.059] * 3)                # 0.9 / 0.398 = 2.26 SE: over 2, under k4
+    weak_size = ts.size_coverage_verdict(weak).splitlines()[1]
+    assert "2.3 standard errors above 5%; short of 2.52, the bar for 4 checks together: it may be chance" in weak_size
     good = study.assign(coverage=0.95, size=0.05)
     assert "holds at every test size" in ts.size_coverage_verdict(good).splitlines()[0]
     assert "0 of the 12 checks" in ts.size_coverage_verdict(good) and "no more than chance" in ts.size_coverage_verdict(good)

@@ -883,6 +883,32 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     return pd.DataFrame(rows)
 
 
+def _flag_probabilities(nominal: float, repetitions: np.ndarray, k: float) -> np.ndarray:
+    """Chance that a perfect test's rate, ``Binomial(R, nominal) / R``, lands more than
+    ``k`` nominal standard errors ``sqrt(nominal (1 - nominal) / R)`` from ``nominal``:
+    exact binomial tails, one per entry of ``repetitions`` (4.96% for ``R = 1000`` and a
+    nominal 5% or 95% at ``k = 2``; the normal approximation's 4.55% is too low)."""
+    out = []
+    for r in np.asarray(repetitions, dtype=float):
+        r = int(r)
+        half = k * np.sqrt(nominal * (1 - nominal) * r)       # in counts
+        law = stats.binom(r, nominal)
+        # strictly beyond: X > r p + half, or X < r p - half
+        upper = law.sf(np.floor(r * nominal + half + 1e-9))
+        lower = law.cdf(np.ceil(r * nominal - half - 1e-9) - 1)
+        out.append(float(upper + lower))
+    return np.array(out)
+
+
+def _at_least(count: int, probabilities: np.ndarray) -> float:
+    """P(at least ``count`` successes) among independent trials with these chances
+    (the Poisson-binomial law, by convolution)."""
+    law = np.array([1.0])
+    for p in probabilities:
+        law = np.convolve(law, [1 - p, p])
+    return float(law[count:].sum()) if count > 0 else 1.0
+
+
 def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float = 2.0) -> str:
     """What a :func:`size_coverage_study` table says, as Markdown bullets.
 
@@ -890,9 +916,10 @@ def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     over the table's rows, and the setting x size combinations more than ``k`` Monte Carlo
     standard errors from the nominal rate, each way. The standard error is taken at the
     nominal rate, ``sqrt(r0 (1 - r0) / repetitions)``, so a flag is a two-sided test of
-    "this rate is the nominal one", and a perfect test is flagged by chance in a share
-    ``2 (1 - Phi(k))`` of the checks (4.55% at ``k = 2``); the summary says how many flags
-    that makes among the table's ``2 x rows`` checks. Last, the power (``rejects``) at the
+    "this rate is the nominal one", and a perfect test is flagged by chance in the share
+    of the checks that the binomial law of its rate gives (4.96% at ``k = 2`` and 1,000
+    repetitions, where the normal approximation would say 4.55%); the summary says how
+    many flags that makes among the table's ``2 x rows`` checks. Last, the power (``rejects``) at the
     smallest and the largest test size.
 
     Parameters
@@ -943,7 +970,10 @@ def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     n = len(study)
     size, cov = study["size"], study["coverage"]
     level = 1 - alpha
-    expected = 2 * n * 2 * stats.norm.sf(k)
+    chances = np.concatenate([_flag_probabilities(alpha, reps, k), _flag_probabilities(level, reps, k)])
+    expected = float(chances.sum())
+    lo, hi = chances.min(), chances.max()
+    share = f"{lo:.2%}" if np.isclose(lo, hi) else f"{lo:.2%} to {hi:.2%}"
     small = study[study["test_size"] == study["test_size"].min()]["rejects"]
     big = study[study["test_size"] == study["test_size"].max()]["rejects"]
     return "\n".join([
@@ -954,7 +984,7 @@ def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
         f"standard errors below {level:.0%} (interval too narrow): {flags(cov, level, -1)}; "
         f"above: {flags(cov, level, 1)}.",
         f"- Each such check lands more than {words} standard errors out by chance alone in "
-        f"{2 * stats.norm.sf(k):.2%} of cases, so among {2 * n} checks about {expected:.1f} flags are expected "
+        f"{share} of cases (the binomial law of a nominal rate), so among {2 * n} checks about {expected:.1f} flags are expected "
         f"even for a perfect test; a pattern (for example, flags only at the smallest test size) is what matters.",
         f"- **Power** (rejections of dF1 = 0 on the real populations): {small.min():.0%}–{small.max():.0%} at "
         f"{study['test_size'].min():,} documents, {big.min():.0%}–{big.max():.0%} at {study['test_size'].max():,}.",
@@ -969,10 +999,16 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     ``alpha`` in units of the standard error a nominal rate would have,
     ``sqrt(r0 (1 - r0) / (m R))`` for ``m`` settings of ``R`` repetitions each. A pooled
     rate more than ``k`` of them away fails: the interval *under-covers* (or
-    over-covers), the test has *too many false alarms* (or is conservative). Then the
+    over-covers), the test has *too many false alarms* (or is conservative). With ``c``
+    pooled checks (coverage and size at each test size) one of them crosses ``k`` by chance
+    more often than a single check would, so each failure also says whether it crosses the
+    Sidak bar ``k_c = Phi^-1(1 - q_c / 2)``, ``q_c = 1 - (1 - 2 (1 - Phi(k)))^(1/c)``, that a
+    perfect test crosses in any of the ``c`` checks with the single check's chance (2.66
+    standard errors for ``c = 6`` at ``k = 2``): "firm" beyond it, "may be chance" short of it. Then the
     flags of single rows (as in :func:`size_coverage_summary`) are counted against the
-    number a perfect test would give, with the binomial probability of at least that
-    many (the checks taken as independent).
+    number a perfect test would give, with the probability of at least that many (each
+    check's chance from the binomial law of a nominal rate, the checks independent: the
+    study draws every row's test sets afresh).
 
     Parameters
     ----------
@@ -995,7 +1031,8 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     ...                       "repetitions": [1000] * 4})
     >>> print(size_coverage_verdict(study).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
     - **Coverage**: the 95% interval under-covers at 500 documents (pooled over 2 settings: 92.5% ± 0.5%,
-      2.5 points = 5.1 standard errors short of 95%); it holds at 8,000 (95.0%), within two standard errors.
+      2.5 points = 5.1 standard errors short of 95%; beyond 2.52, the bar for 4 checks together: firm); it
+      holds at 8,000 (95.0%), within two standard errors.
     """
     if not isinstance(study, pd.DataFrame):
         raise TypeError(f"study must be a pandas DataFrame, got {type(study).__name__}")
@@ -1008,6 +1045,13 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     k = check_real(k, "k", low=0, low_open=True)
     words = {1.0: "one", 2.0: "two", 3.0: "three", 4.0: "four"}.get(float(k), f"{k:g}")
 
+    # Several pooled checks (coverage and size at each test size): one of them crosses k by
+    # chance more often than a single check does. The Sidak bar k_all keeps the chance that a
+    # perfect test crosses it in *any* of them at the single check's 2 (1 - Phi(k)).
+    n_pooled = 2 * study["test_size"].nunique()
+    single = 2 * stats.norm.sf(k)
+    k_all = float(stats.norm.isf(-np.expm1(np.log1p(-single) / n_pooled) / 2))
+
     def judge(what: str, nominal: float, low_word: str, high_word: str) -> str:
         bad, good = [], []
         for n, part in study.groupby("test_size", sort=True):
@@ -1018,9 +1062,11 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
             if abs(z) > k:
                 word = low_word if z < 0 else high_word
                 said = any(b.startswith(word) for b in bad)     # "... and at 2,000", not the word again
+                firm = (f"beyond {k_all:.2f}, the bar for {n_pooled} checks together: firm" if abs(z) > k_all else
+                        f"short of {k_all:.2f}, the bar for {n_pooled} checks together: it may be chance")
                 bad.append(f"{'' if said else word + ' '}at {int(n):,} documents (pooled over {m} setting{'s' * (m > 1)}: "
                            f"{rate:.1%} ± {se:.1%}, {100 * abs(rate - nominal):.1f} points = {abs(z):.1f} "
-                           f"standard errors {'short of' if z < 0 else 'above'} {nominal:.0%})")
+                           f"standard errors {'short of' if z < 0 else 'above'} {nominal:.0%}; {firm})")
             else:
                 good.append((int(n), rate))
         held = ", ".join(f"{n:,} ({r:.1%})" for n, r in good)
@@ -1036,14 +1082,14 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
         se = np.sqrt(nominal * (1 - nominal) / reps)
         flagged += int(np.sum(np.abs(study[what].to_numpy(float) - nominal) > k * se))
     checks = 2 * len(study)
-    p_flag = 2 * stats.norm.sf(k)
-    chance = float(stats.binom.sf(flagged - 1, checks, p_flag)) if flagged else 1.0
+    chances = np.concatenate([_flag_probabilities(level, reps, k), _flag_probabilities(alpha, reps, k)])
+    chance = _at_least(flagged, chances)
     reading = ("more than chance explains" if chance < 0.05 else "no more than chance would give")
     return "\n".join([
         f"- **Coverage**: the {level:.0%} interval {judge('coverage', level, 'under-covers', 'over-covers')}",
         f"- **Size**: the test {judge('size', alpha, 'is conservative', 'has too many false alarms')}",
         f"- **Single rows**: {flagged} of the {checks} checks lie more than {words} standard errors from "
-        f"nominal, where a perfect test gives {checks * p_flag:.1f} on average and {flagged} or more with "
+        f"nominal, where a perfect test gives {chances.sum():.1f} on average and {flagged} or more with "
         f"probability {chance:.2g}: {reading}.",
     ])
 
