@@ -98,7 +98,7 @@ def test_notebook_00_plans_with_the_power_of_the_test_it_reports():
 def test_notebook_00_ends_with_exercises_and_a_guarded_solutions_cell():
     nb = load_notebook(NOTEBOOK)
     exercises, solutions = nb["cells"][-2:]
-    assert _src(exercises).count("## Exercises") == 1 and "(Conceptual)" in _src(exercises)
+    assert _src(exercises).count("## Exercises") == 1 and "(Explain)" in _src(exercises)
     assert "solutions" in solutions["metadata"].get("tags", [])
     assert _src(solutions).startswith("if show_solutions:") and not solutions.get("outputs")
 
