@@ -458,14 +458,19 @@ JS_OPENED_STATE = """
 
 JS_SAVE = "async () => { await window.jupyterapp.commands.execute('docmanager:save'); }"
 
-# The cell of a slider: how many outputs it shows, how many Output widgets, how many images.
+# The cell of a slider: how many outputs it shows (progress bars aside), how many Output
+# widgets, how many images outside them.
 JS_CELL_OUTPUTS = """
 (slider) => {
   const area = slider.closest('.jp-Cell-outputArea') || slider.closest('.jp-OutputArea');
-  return {outputs: area.querySelectorAll(':scope > .jp-OutputArea-child').length,
+  // a finished progress bar (tqdm) of the cell's precomputation is not a copy of the output
+  const children = Array.from(area.querySelectorAll(':scope > .jp-OutputArea-child'))
+      .filter(c => !c.querySelector('.widget-hprogress, .progress-bar'));
+  return {outputs: children.length,
           widgetOutputs: area.querySelectorAll('.widget-output').length,
           imagesOutsideWidgets: Array.from(area.querySelectorAll('img'))
-              .filter(i => !i.closest('.widget-output')).length};
+              .filter(i => !i.closest('.widget-output')).length,
+          texts: children.map(c => c.textContent.trim().slice(0, 120))};
 }
 """
 
@@ -512,7 +517,8 @@ def test_notebook_runs_and_a_slider_drives_it(path, lab, chromium, timings):
         timings[f"{name}: slider {label!r} {moved['before']}->{moved['after']}, first change"] = moved["first"]
         timings[f"{name}: slider {label!r}, settled output"] = moved["settled"]
         cell = slider.element_handle().evaluate(JS_CELL_OUTPUTS)
-        assert cell == {"outputs": 1, "widgetOutputs": 1, "imagesOutsideWidgets": 0}, (
+        assert {k: cell[k] for k in ("outputs", "widgetOutputs", "imagesOutsideWidgets")} == {
+            "outputs": 1, "widgetOutputs": 1, "imagesOutsideWidgets": 0}, (
             f"{name}: the slider's cell must show one output (controls over one Output widget), got {cell}")
         assert "Jupyter news" not in page.locator("body").inner_text(), f"{name}: the news pop-up is showing"
         # The screenshot shows the moved slider's controls at the top, its output below.
