@@ -115,6 +115,8 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(tmp_
     assert "at alpha = 0.1 it" in joined
     assert "with 90% power" in joined
     assert "solutions ok" in joined and "3. " in joined
+    # exercise 2 is answered at the sliders' starting values, the numbers the reader sees in the title
+    assert "2. at the sliders' start" in joined and "power of McNemar's mid-p test" in joined
 
 
 @pytest.mark.slow
@@ -166,3 +168,54 @@ def test_notebook_00_exercises_ask_to_predict_explain_or_decide_first():
     kinds = [i for i in items if re.search(r"\((Conceptual|Predict|Decide|Explain)", i)]
     assert len(kinds) >= 3, items
     assert solutions["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+
+
+def test_notebook_00_sends_readers_to_functions_the_notebooks_use():
+    """Each row of "Where next" names a notebook and its main functions: every function named
+    must be exported by evallib and appear in that notebook's cells (a map that names a function
+    the lesson never shows sends the reader looking for it in vain)."""
+    import re
+
+    import evallib
+
+    nb = load_notebook(NOTEBOOK)
+    where = next(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown" and "## Where next" in _src(c))
+    rows = [line for line in where.splitlines() if re.search(r"`\d\d_\w+\.ipynb`", line)]
+    assert len(rows) == 8, rows
+    for row in rows:
+        target = re.search(r"`(\d\d_\w+\.ipynb)`", row).group(1)
+        named = re.findall(r"`([a-z_0-9]+)`", row.split(target)[1])
+        assert named, row
+        text = "\n".join(_src(c) for c in load_notebook(NOTEBOOK_DIR / target)["cells"])
+        for name in named:
+            assert hasattr(evallib, name), (target, name)
+            assert re.search(rf"\b{name}\b", text), f"{target} never shows {name}"
+
+
+def test_observed_power_of_a_non_rejection_is_at_most_about_one_half():
+    """Exercise 3's solution says the power at the observed difference only restates the p-value:
+    whenever the mid-p test does not reject, it comes out at about one half or less. Checked by
+    enumeration with scipy for every table with up to 40 disagreements, at n = 50 and n = 228."""
+    import numpy as np
+    from scipy import stats
+
+    def rejects(m):
+        k = np.arange(m + 1)
+        low = np.minimum(k, m - k)
+        p = 2 * stats.binom.cdf(low, m, 0.5) - stats.binom.pmf(low, m, 0.5)
+        p = np.where(k == m - k, 1 - stats.binom.pmf(low, m, 0.5) / 2, p)
+        return p <= 0.05
+
+    for n in (50, 228):
+        rej = [rejects(m) for m in range(n + 1)]
+        worst = 0.0
+        for m in range(1, 41):
+            for b in range(m + 1):
+                if rej[m][b]:
+                    continue
+                pb, pc = b / n, (m - b) / n
+                share = pb / (pb + pc)
+                power = sum(stats.binom.pmf(s, n, pb + pc) * stats.binom.pmf(np.arange(s + 1), s, share)[rej[s]].sum()
+                            for s in range(n + 1))
+                worst = max(worst, power)
+        assert worst <= 0.5, (n, worst)

@@ -68,8 +68,27 @@ def test_saved_run_shows_the_coverage_finding():
 
 @pytest.mark.slow
 def test_alpha_001_labels_every_rerun_interval_99(tmp_path):
-    nb = run_papermill(NOTEBOOK, tmp_path / "01_alpha.ipynb", {"alpha": 0.01})
+    nb = run_papermill(NOTEBOOK, tmp_path / "01_alpha.ipynb", {"alpha": 0.01, "show_solutions": True})
     text = outputs_text(nb)
+    assert "solutions ok" in text
+    # exercise 4 (Table 2 at 0.05, not the run's level): Bonferroni rejects where the Yates p-value,
+    # written out with scipy, is at most 0.05 / 10; Holm rejects those six pairs with p < 0.01
+    from scipy import stats
+    from evallib.studies.data import paper_table2
+
+    yates = {f"({int(r.i)}, {int(r.j)})": stats.chi2.sf(max(abs(r.b - r.c) - 1, 0) ** 2 / (r.b + r.c), 1)
+             for r in paper_table2().itertuples()}
+    ranked = sorted(yates, key=yates.get)
+    kept = [k for k in ranked if yates[k] <= 0.005]
+    lost = [k for k in ranked if 0.005 < yates[k] < 0.01]
+    assert kept == ["(1, 4)", "(1, 3)", "(2, 4)", "(1, 5)"] and lost == ["(2, 3)", "(2, 5)"]
+    assert f"still declares {', '.join(kept)} and loses {', '.join(lost)}" in text
+    # the Benjamini-Yekutieli figure draws only what BH declares: at 0.01 the steps i * 0.001 keep four
+    declared = max(i for i, k in enumerate(ranked, 1) if yates[k] <= i * 0.01 / 10)
+    holm = next((i for i, k in enumerate(ranked) if yates[k] > 0.01 / (10 - i)), 10)
+    assert (holm, declared) == (1, 4)
+    assert f"alpha = 0.01: Holm declares {holm} of 10 pairs different, Benjamini-Hochberg {declared}" in text
+    assert "Benjamini-Hochberg declares no pair" not in text
     rerun = [line for line in text.splitlines() if re.match(r"\s*(smallest p-value|narrowest interval):", line)]
     assert len(rerun) == 2
     assert all("99% interval" in line and "95%" not in line for line in rerun)
@@ -185,3 +204,21 @@ def test_author_notes_are_tagged_for_voila_to_drop():
     for cell in nb["cells"]:
         if "papermill" in _source(cell) and cell["cell_type"] == "markdown":
             assert "author" in cell["metadata"].get("tags", []), _source(cell)[:60]
+
+
+def test_default_run_claims_of_section_8_match_its_outputs():
+    """Section 8's static text speaks of the default run: model #3 worse than the coin in that split,
+    the only Holm survivors against #3. The saved outputs must say the same, and the twenty-split
+    paragraph must quote this split's model #3 as the run printed it."""
+    nb = load_notebook(NOTEBOOK)
+    text = outputs_text(nb)
+    line = next(s for s in text.splitlines() if s.startswith("error rates on the test set: "))
+    rates = {int(m): float(v) for m, v in re.findall(r"#(\d) ([\d.]+)%", line)}
+    assert rates[3] > rates[4]                          # "does worse than the coin in this split"
+    markdown = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"]
+                         for o in c.get("outputs", []))
+    assert "Comparisons rejected after adjustment: (1, 3), (2, 3)." in markdown
+    twenty = re.search(r"\*\*Twenty splits\*\*[^\n]*", markdown).group(0)
+    assert f"This run (seed 0) gives model #3 {rates[3]:.0f}%" in twenty
+    worse = int(re.search(r"worse than the coin in (\d+) of the 20 splits", twenty).group(1))
+    assert 1 <= worse < 10                              # seed 0 is one of the few, not the rule
