@@ -389,7 +389,9 @@ def test_ctrl_c_is_one_sentence_exit_130_and_leaves_nothing(tmp_path):
         os.killpg(proc.pid, signal.SIGINT)
         err = proc.stderr.read()
         proc.wait(timeout=120)
-        if proc.returncode == 0:  # finished before the interrupt arrived: nothing to check
+        if proc.returncode == 0 or "done: " in err:
+            # finished before the interrupt arrived (or it arrived during the interpreter's
+            # exit, after the report was complete): nothing to check
             continue
         assert proc.returncode == 130, err[-2000:]
         assert "Traceback" not in err and err.strip().splitlines()[-1] == (
