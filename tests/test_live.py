@@ -170,3 +170,22 @@ def test_freeze_writes_what_jupyterlab_saves_and_is_idempotent():
     assert "execution" not in meta and meta["collapsed"] is True
     import copy
     assert freeze_widget_outputs(copy.deepcopy(once)) == once
+
+
+def test_clear_artists_keeps_ticks_and_resets_the_data_limits():
+    from evallib.live import clear_artists
+
+    fig = figure((4, 3))
+    ax = fig.subplots()
+    ax.errorbar([0, 1, 2], [10, 20, 30], yerr=5)
+    ax.text(0, 0, "note")
+    ax.legend(["x"])
+    render_png(fig)
+    ticks = ax.xaxis.get_major_ticks()[0]
+    clear_artists(ax)
+    assert not (ax.lines or ax.collections or ax.texts) and ax.get_legend() is None
+    ax.plot([0, 1], [0.1, 0.2])
+    render_png(fig)
+    assert ax.xaxis.get_major_ticks()[0] is ticks           # the tick objects survive
+    low, high = ax.get_ylim()
+    assert low > 0.05 and high < 0.25                      # the old data (10..35) no longer sets the limits
