@@ -97,3 +97,24 @@ def run_with_probe(notebook: Path, probe: str, *, parameters: dict | None = None
                                      resources={"metadata": {"path": str(Path(notebook).parent)}})
     client.execute()
     return nb.cells[-1]["outputs"]
+
+
+def prose_problems(nb: dict) -> list[tuple]:
+    """Markdown cells that do not end a sentence (or a table row), and paragraphs that start
+    like an earlier one (their first 100 characters): a cut or a repeated paragraph."""
+    import re
+
+    problems, seen = [], {}
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        text = "".join(cell["source"]).strip()
+        if text[-1] not in ".:?!)|`":
+            problems.append(("cut", i, text[-60:]))
+        for paragraph in re.split(r"\n\s*\n", text):
+            words = " ".join(paragraph.split())
+            if len(words) >= 100:
+                if words[:100] in seen:
+                    problems.append(("repeated", i, seen[words[:100]], words[:100]))
+                seen[words[:100]] = i
+    return problems

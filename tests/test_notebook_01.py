@@ -188,17 +188,6 @@ print("comparison sliders ok")
     assert any("comparison sliders ok" in o.get("text", "") for o in out), out
 
 
-def test_exercises_ask_to_predict_explain_or_decide_first():
-    """At least three exercises ask for a prediction, an explanation or a decision before computing,
-    and the solutions cell is collapsed (source and outputs)."""
-    nb = load_notebook(NOTEBOOK)
-    exercises, solutions = nb["cells"][-2:]
-    items = re.split(r"^\d+\. ", _source(exercises).split("## Exercises")[1], flags=re.M)[1:]
-    kinds = [i for i in items if re.search(r"\*\((predict|decide|explain)", i)]
-    assert len(kinds) >= 3, items
-    assert solutions["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
-
-
 def test_author_notes_are_tagged_for_voila_to_drop():
     nb = load_notebook(NOTEBOOK)
     for cell in nb["cells"]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
+from _nbtools import (NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, prose_problems, run_papermill,
+                      run_with_probe)
 
 from evallib.live import freeze_widget_outputs
 
@@ -204,15 +205,4 @@ print("ranges ok")
 def test_notebook_04_prose_has_no_repeated_or_cut_off_paragraph():
     """Each markdown cell ends a sentence (or a table row), and no paragraph starts like another: an
     earlier version repeated the coverage paragraph, the first copy cut off mid-sentence ("... and found")."""
-    nb = load_notebook(NOTEBOOK)
-    seen = {}
-    for i, cell in enumerate(nb["cells"]):
-        if cell["cell_type"] != "markdown":
-            continue
-        text = "".join(cell["source"]).strip()
-        assert text[-1] in ".:?!)|`", (i, text[-60:])
-        for paragraph in re.split(r"\n\s*\n", text):
-            words = " ".join(paragraph.split())
-            if len(words) >= 100:
-                assert words[:100] not in seen, (i, seen.get(words[:100]), words[:100])
-                seen[words[:100]] = i
+    assert prose_problems(load_notebook(NOTEBOOK)) == []

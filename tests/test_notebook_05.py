@@ -15,6 +15,7 @@ import pytest
 from scipy import stats
 from _nbtools import (
     NOTEBOOK_DIR,
+    prose_problems,
     injected_cells,
     load_notebook,
     outputs_text,
@@ -177,15 +178,4 @@ def test_notebook_05_names_its_null_and_scipys_default():
 
 def test_notebook_05_prose_has_no_repeated_or_cut_off_paragraph():
     """Each markdown cell ends a sentence, and no paragraph starts like another."""
-    nb = load_notebook(NOTEBOOK)
-    seen = {}
-    for i, cell in enumerate(nb["cells"]):
-        if cell["cell_type"] != "markdown":
-            continue
-        text = "".join(cell["source"]).strip()
-        assert text[-1] in ".:?!)|`", (i, text[-60:])
-        for paragraph in re.split(r"\n\s*\n", text):
-            words = " ".join(paragraph.split())
-            if len(words) >= 100:
-                assert words[:100] not in seen, (i, seen.get(words[:100]), words[:100])
-                seen[words[:100]] = i
+    assert prose_problems(load_notebook(NOTEBOOK)) == []
