@@ -175,17 +175,15 @@ def test_notebook_08_runs_with_other_parameters_and_its_solutions_check_out(tmp_
 
 
 @pytest.mark.slow
-def test_notebook_08_sliders_redraw_through_evallib_within_a_tenth_of_a_second():
+def test_notebook_08_sliders_redraw_through_evallib_in_place():
     """Move each of the five sliders in a live kernel.
 
     The notebook's cached ``explorer_table`` looks ``paired_item_coverage`` up in the notebook's
     namespace, so a spy there records the settings each move simulated (and that a move back
     simulates nothing); the bars, updated in place, show that table, and the text printed under
-    the figure names the design. The callback (simulation and artist updates) must take under
-    0.1 s of CPU at every position reached (best of five; CPU time so that other jobs on a shared
-    machine do not fail it). Its wall time, the PNG render's CPU time and each move's wall and
-    CPU time in the kernel are printed for the record (benchmarks/bench_sliders.py times the
-    whole move).
+    the figure names the design. The callback's CPU and wall time, the PNG render's CPU time
+    and each move's wall and CPU time in the kernel are printed for the record; speed is
+    judged by benchmarks/bench_sliders.py (0.1 s a move), not by this test.
     """
     probe = r'''
 import json, time
@@ -246,7 +244,6 @@ controls["items"].value = 40          # 40 items in clusters of 40: one cluster,
 assert any("make one cluster" in t.get_text() for t in explorer_ax.texts if t.get_visible())
 print(json.dumps({"callback_cpu": callback, "callback_wall": callback_wall, "render_cpu": render, "move_wall": moves,
                   "move_cpu": moves_cpu}))
-assert max(callback.values()) < 0.1, callback
 print("sliders ok")
 '''
     out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=200))
