@@ -20,6 +20,7 @@ status 130 (128 + SIGINT, the shell's convention), leaving no file behind.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -288,11 +289,18 @@ def _write_data(command: str, path: str, n_jobs: int, progress: bool) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (130 after Ctrl-C, with one sentence)."""
+    """Run the command line; return the exit status (130 after Ctrl-C, with one sentence).
+
+    After a Ctrl-C it ignores further interrupts (SIGINT) in this process, which is about to
+    exit: a second one during the shutdown would end it by SIGINT instead of status 130.
+    """
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
     except KeyboardInterrupt:
+        # The run is over: a second interrupt (one the first left pending, or Ctrl-C pressed
+        # again) must not turn the exit status 130 into death by SIGINT during the shutdown.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         print(f"error: the {args.command} run was interrupted (Ctrl-C), so nothing was written.", file=sys.stderr)
         return 130
 
