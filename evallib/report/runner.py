@@ -209,12 +209,11 @@ def _remove_created(created: Path, folder: Path) -> None:
 
 def execute_template(
     notebook: Path, params: dict[str, Any], out_html: Path, *, title: str, given: str | None = None,
-    progress: bool = True, timeout: int = 600, what: str = "",
+    progress: bool = True, timeout: int = 600, what: str = "", tables: bool = False,
 ) -> ReportFiles:
     """Execute a report template with papermill and write its HTML page and executed notebook.
 
-    The machinery of the per-item and many-data-sets reports (the predictions report adds its
-    tables folder to the same steps in :func:`run_report`). Everything is written in a
+    The machinery of the three reports. Everything is written in a
     temporary folder beside ``out_html`` and moved into place only when the page exists; the
     kernel's connection file lives in that folder (:func:`_kernel_manager_class`). On any
     failure, Ctrl-C included, nothing is left: the moved files, the temporary folder, a kernel
@@ -239,6 +238,10 @@ def execute_template(
         Seconds allowed per notebook cell.
     what : str
         Words for the progress line, e.g. ``"4 classifiers, 14 data sets"``.
+    tables : bool
+        The notebook also writes CSV tables into the folder named by its ``tables_dir``
+        parameter (set here); they go to ``<report>_tables`` beside the page, replacing an
+        earlier run's, and are removed with the rest on a failure.
 
     Returns
     -------
@@ -261,6 +264,11 @@ def execute_template(
             f"The report notebook {notebook} is missing: reinstall evallib "
             "(a wheel ships it; an editable install reads the clone's notebooks/ folder).")
     out_nb = out_html.with_suffix(".ipynb")
+    out_tables = out_html.with_name(out_html.stem + "_tables") if tables else None
+    if out_tables is not None and out_tables.exists() and not out_tables.is_dir():
+        raise ReportInputError(
+            f"The tables folder {str(out_tables)!r} beside the report is a file; move it or choose another "
+            "name for the report (-o/--output).")
     created = _prepare_output(out_html, out_nb, str(out_html) if given is None else given)
     tmp_dir = None
     started: list = []
@@ -270,6 +278,8 @@ def execute_template(
         tmp_nb = tmp_dir / out_nb.name
         kernel_dir = tmp_dir / "kernel"
         kernel_dir.mkdir(mode=0o700)
+        if tables:
+            params = {**params, "tables_dir": str(tmp_dir / "tables")}
         _progress(progress, f"[2/3] running the report notebook{f' ({what})' if what else ''}")
         try:
             papermill.execute_notebook(
@@ -305,6 +315,11 @@ def execute_template(
         moved.append(out_nb)
         os.replace(tmp_html, out_html)
         moved.append(out_html)
+        if out_tables is not None:
+            if out_tables.is_dir():  # an earlier run's tables: into the folder that is removed below
+                os.replace(out_tables, tmp_dir / "earlier_tables")
+            os.replace(tmp_dir / "tables", out_tables)
+            moved.append(out_tables)
     except OSError as exc:
         _remove(moved)
         raise ReportInputError(_os_sentence(exc, out_html.parent)) from None
@@ -322,8 +337,9 @@ def execute_template(
         # the folders this run made, if they hold nothing now (empty subfolders count as nothing)
         if created is not None and not any(p.is_file() for p in created.rglob("*")):
             _remove_created(created, out_html.parent)
-    _progress(progress, f"done: {out_html} (executed notebook: {out_nb})")
-    return ReportFiles(html=out_html, notebook=out_nb)
+    _progress(progress, f"done: {out_html} (executed notebook: {out_nb}"
+                        + (f"; tables: {out_tables})" if out_tables is not None else ")"))
+    return ReportFiles(html=out_html, notebook=out_nb, tables=out_tables)
 
 
 def run_report(
@@ -442,90 +458,10 @@ def run_report(
         min_difference=min_difference,
         title=title or f"Classifier comparison: {pred_path.name}", seed=seed,
     )
-    _check_notebook_tools()
-    import nbformat
-    import papermill
-
-    if not REPORT_NOTEBOOK.is_file():
-        raise ReportExecutionError(
-            f"The report notebook {REPORT_NOTEBOOK} is missing: reinstall evallib "
-            "(a wheel ships it; an editable install reads the clone's notebooks/ folder)."
-        )
-    out_nb = out_html.with_suffix(".ipynb")
-    out_tables = out_html.with_name(out_html.stem + "_tables")
-    created = _prepare_output(out_html, out_nb, str(output))
-    if out_tables.exists() and not out_tables.is_dir():
-        raise ReportInputError(
-            f"The tables folder {str(out_tables)!r} beside the report is a file; move it or choose another "
-            "name for the report (-o/--output).")
-    tmp_dir = None
-    started: list = []
-    moved: list[Path] = []
-    try:
-        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_html.stem}.", dir=out_html.parent))
-        tmp_nb = tmp_dir / out_nb.name
-        kernel_dir = tmp_dir / "kernel"
-        kernel_dir.mkdir(mode=0o700)
-        params["tables_dir"] = str(tmp_dir / "tables")
-        _progress(progress, f"[2/3] running the report notebook ({len(data.classifiers)} classifiers, "
-                            f"{data.n} test cases" + (f", {data.n_rows} rows" if data.repeated else "") + ")")
-        try:
-            papermill.execute_notebook(
-                str(REPORT_NOTEBOOK), str(tmp_nb), parameters=params, cwd=str(REPORT_NOTEBOOK.parent),
-                kernel_name="python3", progress_bar=progress, execution_timeout=timeout,
-                log_output=False, kernel_manager_class=_kernel_manager_class(kernel_dir, started),
-            )
-        except papermill.PapermillExecutionError as exc:
-            message = (exc.evalue or exc.ename).strip().splitlines()[0]
-            if exc.ename == "KeyboardInterrupt":  # Ctrl-C reached the kernel first
-                raise KeyboardInterrupt from None
-            if exc.ename == "ReportInputError":
-                raise ReportInputError(message) from None
-            raise ReportExecutionError(f"The report notebook failed: {exc.ename}: {message}") from None
-        except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, ...
-            name = type(exc).__name__
-            if isinstance(exc, OSError) and not isinstance(exc, TimeoutError):
-                raise  # a file could not be written: the sentence comes below
-            if "Timeout" in name or isinstance(exc, TimeoutError):
-                raise ReportExecutionError(
-                    f"A cell of the report notebook ran longer than the {timeout} s allowed per cell "
-                    "(timeout=), so the report was stopped.") from None
-            if name == "DeadKernelError":
-                raise ReportExecutionError(
-                    "The report notebook's kernel died (often: not enough memory for this file).") from None
-            raise ReportExecutionError(f"The report notebook failed: {name}: {_first_line(exc)}") from None
-        _progress(progress, f"[3/3] writing {out_html}")
-        nb = nbformat.read(tmp_nb, as_version=4)
-        exporter = _html_exporter()
-        body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": params["title"]}})
-        tmp_html = tmp_dir / out_html.name
-        _write_text(tmp_html, body)
-        os.replace(tmp_nb, out_nb)
-        moved.append(out_nb)
-        os.replace(tmp_html, out_html)
-        moved.append(out_html)
-        if out_tables.is_dir():  # an earlier run's tables: into the folder that is removed below
-            os.replace(out_tables, tmp_dir / "earlier_tables")
-        os.replace(tmp_dir / "tables", out_tables)
-        moved.append(out_tables)
-    except OSError as exc:
-        _remove(moved)
-        raise ReportInputError(_os_sentence(exc, out_html.parent)) from None
-    except KeyboardInterrupt:
-        _remove(moved)
-        _quiet_interrupted_loop()
-        raise
-    except BaseException:
-        _remove(moved)
-        raise
-    finally:
-        _stop_kernels(started)
-        if tmp_dir is not None:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
-        if created is not None and not any(created.iterdir()):
-            _remove_created(created, out_html.parent)
-    _progress(progress, f"done: {out_html} (executed notebook: {out_nb}; tables: {out_tables})")
-    return ReportFiles(html=out_html, notebook=out_nb, tables=out_tables)
+    what = f"{len(data.classifiers)} classifiers, {data.n} test cases" + (
+        f", {data.n_rows} rows" if data.repeated else "")
+    return execute_template(REPORT_NOTEBOOK, params, out_html, title=params["title"], given=str(output),
+                            progress=progress, timeout=timeout, what=what, tables=True)
 
 
 def _remove(paths: list[Path]) -> None:
