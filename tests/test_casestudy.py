@@ -16,8 +16,10 @@ import pytest
 from scipy import stats
 from sklearn.neighbors import NearestCentroid
 
-from evallib.studies.casestudy import CaseStudy, run_case_study
+from evallib.studies import casestudy
+from evallib.studies.casestudy import CaseStudy, case_study_runner, run_case_study
 from evallib.studies.data import load_gse4335
+from evallib.studies.models import swap_labels
 
 @pytest.fixture(scope="module")
 def gse4335():
@@ -60,6 +62,115 @@ def test_model_1_matches_independent_rebuild(study, gse4335):
     nc = NearestCentroid().fit(Xl[:, top] / pooled, yl)
     expected = nc.predict(X.to_numpy()[study.test_idx][:, top] / pooled)
     assert np.array_equal(study.predictions[1], expected)
+
+
+def _dlda_rebuild(X, y, learn_idx, test_idx, labels, k):
+    """Welch selection (scipy) of k genes on ``labels`` and a nearest centroid on pooled-SD units."""
+    Xl = X.to_numpy()[learn_idx]
+    p = stats.ttest_ind(Xl[labels == 0], Xl[labels == 1], equal_var=False).pvalue
+    top = np.argsort(p, kind="stable")[:k]
+    sd = pd.DataFrame(Xl[:, top]).groupby(labels).std(ddof=1)
+    n_c = pd.Series(labels).value_counts().sort_index().to_numpy()[:, None]
+    pooled = np.sqrt(((n_c - 1) * sd.to_numpy() ** 2).sum(axis=0) / (len(labels) - 2))
+    nc = NearestCentroid().fit(Xl[:, top] / pooled, labels)
+    return X.columns[top], nc.predict(X.to_numpy()[test_idx][:, top] / pooled)
+
+
+def test_models_2_and_3_match_independent_rebuild(gse4335):
+    # model #2: the top 10 of the same ranking; model #3: labels swapped with the second
+    # of the four child generators (rng=3 -> default_rng(3).spawn(4)[1]), then selection
+    # and fit on the corrupted labels
+    X, y = gse4335
+    s = run_case_study(X, y, n_genes_1=25, n_genes_2=7, n_swap=4, rng=3)
+    yl = y.to_numpy()[s.learn_idx]
+    genes, pred = _dlda_rebuild(X, y, s.learn_idx, s.test_idx, yl, 7)
+    assert list(genes) == s.genes[2] and np.array_equal(pred, s.predictions[2])
+    corrupt = swap_labels(yl, 4, rng=np.random.default_rng(3).spawn(4)[1])
+    assert (corrupt != yl).sum() == 8
+    genes, pred = _dlda_rebuild(X, y, s.learn_idx, s.test_idx, corrupt, 25)
+    assert list(genes) == s.genes[3] and np.array_equal(pred, s.predictions[3])
+
+
+def _same_study(a, b):
+    assert np.array_equal(a.learn_idx, b.learn_idx) and np.array_equal(a.test_idx, b.test_idx)
+    assert all(np.array_equal(a.predictions[m], b.predictions[m]) for m in range(1, 6))
+    assert a.genes == b.genes
+    pd.testing.assert_series_equal(a.error_rates, b.error_rates)
+    pd.testing.assert_frame_equal(a.table, b.table)
+    assert a.table.attrs == b.table.attrs
+
+
+# the moves of notebook 01's sliders, one after another, each a new setting
+MOVES = [{}, {"n_genes_1": 31}, {"n_genes_2": 3}, {"alpha": 0.1}, {"adjust": "bh"}, {"n_swap": 0},
+         {"n_swap": 7}, {"seed": 5}, {"test_size": 30}, {"test_size": 0.5}, {"seed": 0}, {"n_genes_2": 40}]
+
+
+def test_runner_equals_run_case_study(gse4335):
+    X, y = gse4335
+    run, setting = case_study_runner(X, y), {}
+    for move in MOVES:
+        setting.update(move)
+        kwargs = {k: v for k, v in setting.items() if k != "seed"}
+        _same_study(run(**setting), run_case_study(X, y, rng=setting.get("seed", 0), **kwargs))
+
+
+def test_runner_recomputes_only_what_a_move_changes(gse4335, monkeypatch):
+    X, y = gse4335
+    calls = []
+    welch = casestudy.welch_pvalues
+    monkeypatch.setattr(casestudy, "welch_pvalues", lambda *a: calls.append(1) or welch(*a))
+    run = case_study_runner(X, y)
+    expected = {"n_genes_1": 0, "n_genes_2": 0, "alpha": 0, "adjust": 0, "n_swap": 1, "seed": 2,
+                "test_size": 2}
+    run()
+    assert len(calls) == 2                 # the split's ranking and model #3's
+    values = {"n_genes_1": 12, "n_genes_2": 4, "alpha": 0.01, "adjust": "none", "n_swap": 2, "seed": 9,
+              "test_size": 40}
+    setting = {}
+    for name, value in values.items():
+        before = len(calls)
+        setting[name] = value
+        run(**setting)
+        assert len(calls) - before == expected[name], name
+    before = len(calls)
+    run()                                  # back to the first setting: every stage cached
+    assert len(calls) == before
+
+
+def test_runner_keeps_its_own_copy_of_X(gse4335):
+    X, y = gse4335
+    Xa = X.iloc[:, :300].to_numpy(copy=True)
+    run = case_study_runner(Xa, y, maxsize=4)
+    first = run(n_genes_1=5, n_genes_2=2, seed=1)
+    Xa[:] = 0.0
+    again = run(n_genes_1=5, n_genes_2=3, seed=1)      # a new setting, computed on the copy
+    ref = run_case_study(X.iloc[:, :300].to_numpy(), y, n_genes_1=5, n_genes_2=3, rng=1)
+    _same_study(again, ref)
+    assert first.genes[1] == ref.genes[1]
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, message",
+    [
+        ({"seed": -1}, ValueError, "seed must be None, an int >= 0"),
+        ({"seed": 1.5}, TypeError, "seed must be an int >= 0"),
+        ({"seed": True}, TypeError, "seed must be an int >= 0"),
+        ({"seed": None}, TypeError, "seed must be an int >= 0"),
+        ({"n_swap": 40}, ValueError, r"n_swap must be an int in \[0, 18\]"),
+        ({"n_genes_1": 0}, ValueError, r"n_genes_1 must be an int in \[1, 12793\]"),
+        ({"adjust": "sidak"}, ValueError, "adjust"),
+    ],
+)
+def test_runner_bad_input(gse4335, kwargs, exc, message):
+    X, y = gse4335
+    with pytest.raises(exc, match=message):
+        case_study_runner(X, y)(**kwargs)
+
+
+def test_runner_bad_maxsize(gse4335):
+    X, y = gse4335
+    with pytest.raises(ValueError, match=r"maxsize must be an int in \[1, 1000000\]"):
+        case_study_runner(X, y, maxsize=0)
 
 
 def test_models_1_and_2_beat_the_coin(study):

@@ -8,7 +8,10 @@ models with McNemar's test and confidence intervals (Table 2, Figure 4);
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -26,7 +29,8 @@ from .models import (
 )
 from ..onetestset.pairwise import compare_pairwise, format_table, plot_intervals
 
-__all__ = ["CaseStudy", "MODEL_NAMES", "run_case_study", "case_study_table", "plot_case_study"]
+__all__ = ["CaseStudy", "MODEL_NAMES", "run_case_study", "case_study_runner", "case_study_table",
+           "plot_case_study"]
 
 #: Short descriptions of the paper's models #1-#5 (section 7).
 MODEL_NAMES: dict[int, str] = {
@@ -123,51 +127,89 @@ def run_case_study(
     -------
     CaseStudy
     """
-    rng = check_rng(rng)
+    Xa, ya, names = _prepare(X, y)
+    n_genes_1, n_genes_2 = _check_genes(Xa, n_genes_1, n_genes_2)
+    g_split, g_swap, g_coin, g_prior = check_rng(rng).spawn(4)
+    split = _split_stage(Xa, ya, test_size, g_split)
+    n_swap = _check_swap(split, n_swap)
+    corrupt = _swap_stage(Xa, ya, split, n_swap, g_swap)
+    return _assemble(Xa, ya, names, split, corrupt, n_genes_1, n_genes_2, g_coin, g_prior,
+                     alpha, adjust)
+
+
+# The stages of run_case_study, shared with case_study_runner (which caches them).
+@dataclass(frozen=True)
+class _Split:
+    learn_idx: np.ndarray
+    test_idx: np.ndarray
+    order: np.ndarray          # genes by increasing Welch p-value on the learning set (stable)
+    classes: np.ndarray
+    min_class: int             # size of the learning set's smaller class
+
+
+def _prepare(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, Any]:
     if isinstance(X, pd.DataFrame):
-        gene_names = np.asarray([str(c) for c in X.columns], dtype=object)
+        names = X.columns
         Xa = X.to_numpy(dtype=float)
     else:
         Xa = np.asarray(X, dtype=float)
         if Xa.ndim != 2:
             raise ValueError(f"X must be 2-dimensional (samples x genes), got shape {Xa.shape}")
-        gene_names = np.asarray([str(i) for i in range(Xa.shape[1])], dtype=object)
+        names = None             # genes are named by their column position
     ya = check_binary_labels(y, "y")
     if Xa.shape[0] != ya.size:
         raise ValueError(
             f"X and y must have the same number of samples, got {Xa.shape[0]} and {ya.size}"
         )
+    return Xa, ya, names
+
+
+def _check_genes(Xa: np.ndarray, n_genes_1: Any, n_genes_2: Any) -> tuple[int, int]:
     n_features = Xa.shape[1]
-    n_genes_1 = check_int(n_genes_1, "n_genes_1", 1, n_features)
-    n_genes_2 = check_int(n_genes_2, "n_genes_2", 1, n_features)
+    return (check_int(n_genes_1, "n_genes_1", 1, n_features),
+            check_int(n_genes_2, "n_genes_2", 1, n_features))
+
+
+def _split_stage(Xa: np.ndarray, ya: np.ndarray, test_size: Any, g_split) -> _Split:
     if test_size is None:
         test_size = paper_test_size(ya.size)
-
-    g_split, g_swap, g_coin, g_prior = rng.spawn(4)
-
     learn_idx, test_idx = stratified_split(ya, test_size, rng=g_split)
-    X_learn, y_learn = Xa[learn_idx], ya[learn_idx]
-    X_test, y_test = Xa[test_idx], ya[test_idx]
+    y_learn = ya[learn_idx]
     classes, learn_counts = np.unique(y_learn, return_counts=True)
-    n_swap = check_int(n_swap, "n_swap", 0, int(learn_counts.min()))
+    # Models #1 and #2 share one Welch ranking of the learning set; a stable sort of all
+    # genes once, so the top k for any k is a prefix (= _rank_pvalues(p, k)).
+    order = _rank_pvalues(welch_pvalues(Xa[learn_idx], y_learn), Xa.shape[1])
+    return _Split(learn_idx, test_idx, order, classes, int(learn_counts.min()))
+
+
+def _check_swap(split: _Split, n_swap: Any) -> int:
+    return check_int(n_swap, "n_swap", 0, split.min_class)
+
+
+def _swap_stage(Xa: np.ndarray, ya: np.ndarray, split: _Split, n_swap: int,
+                g_swap) -> tuple[np.ndarray, np.ndarray]:
+    # Model #3: corrupt the learning labels, then select on them.
+    y_corrupt = swap_labels(ya[split.learn_idx], n_swap, rng=g_swap)
+    order = _rank_pvalues(welch_pvalues(Xa[split.learn_idx], y_corrupt), Xa.shape[1])
+    return y_corrupt, order
+
+
+def _assemble(Xa, ya, names, split: _Split, corrupt, n_genes_1: int, n_genes_2: int,
+              g_coin, g_prior, alpha, adjust) -> CaseStudy:
+    learn_idx, test_idx = split.learn_idx, split.test_idx
+    y_learn, y_test = ya[learn_idx], ya[test_idx]
+    y_corrupt, order_3 = corrupt
+    genes_1, genes_2, genes_3 = split.order[:n_genes_1], split.order[:n_genes_2], order_3[:n_genes_1]
 
     def dlda_on(genes: np.ndarray, labels: np.ndarray) -> np.ndarray:
-        model = DLDA().fit(X_learn[:, genes], labels)
-        return model.predict(X_test[:, genes])
-
-    # Models #1 and #2 share one Welch ranking of the learning set.
-    p_learn = welch_pvalues(X_learn, y_learn)
-    genes_1 = _rank_pvalues(p_learn, n_genes_1)
-    genes_2 = _rank_pvalues(p_learn, n_genes_2)
-    # Model #3: corrupt the learning labels, then select and fit on them.
-    y_corrupt = swap_labels(y_learn, n_swap, rng=g_swap)
-    genes_3 = _rank_pvalues(welch_pvalues(X_learn, y_corrupt), n_genes_1)
+        model = DLDA().fit(Xa[np.ix_(learn_idx, genes)], labels)
+        return model.predict(Xa[np.ix_(test_idx, genes)])
 
     predictions = {
         1: dlda_on(genes_1, y_learn),
         2: dlda_on(genes_2, y_learn),
         3: dlda_on(genes_3, y_corrupt),
-        4: fair_coin(len(test_idx), classes=tuple(classes), rng=g_coin),
+        4: fair_coin(len(test_idx), classes=tuple(split.classes), rng=g_coin),
         5: class_prior_model(y_learn, len(test_idx), rng=g_prior),
     }
     error_rates = pd.Series(
@@ -175,6 +217,9 @@ def run_case_study(
         name="error_rate",
     )
     error_rates.index.name = "model"
+
+    def named(genes: np.ndarray) -> list[str]:
+        return [str(names[g]) if names is not None else str(g) for g in genes]
 
     table = compare_pairwise(y_test, predictions, alpha=alpha, adjust=adjust)
     return CaseStudy(
@@ -184,12 +229,83 @@ def run_case_study(
         table=table,
         learn_idx=learn_idx,
         test_idx=test_idx,
-        genes={
-            1: gene_names[genes_1].tolist(),
-            2: gene_names[genes_2].tolist(),
-            3: gene_names[genes_3].tolist(),
-        },
+        genes={1: named(genes_1), 2: named(genes_2), 3: named(genes_3)},
     )
+
+
+def case_study_runner(X: pd.DataFrame | np.ndarray, y: pd.Series | np.ndarray, *,
+                      maxsize: int = 128) -> Callable[..., CaseStudy]:
+    """:func:`run_case_study` on fixed data, with its stages cached: for sliders.
+
+    Returns a function ``run(*, test_size=None, n_genes_1=30, n_genes_2=10, n_swap=5,
+    alpha=0.05, adjust="holm", seed=0)`` whose result equals
+    ``run_case_study(X, y, ..., rng=seed)`` for an int ``seed >= 0``. What a new setting
+    does not change is not recomputed: the split and the Welch ranking of the learning set
+    are kept per ``(test_size, seed)``, model #3's corrupted labels and their ranking per
+    ``(test_size, seed, n_swap)``, and whole results per setting (the ``maxsize`` most
+    recent of each). Moving a gene count then costs two small DLDA fits and the ten
+    comparisons, instead of two Welch tests on every gene.
+
+    Parameters
+    ----------
+    X, y
+        As for :func:`run_case_study`; validated once, here, and ``X`` copied once (as
+        floats), so changing it afterwards does not reach the cached results.
+    maxsize : int, default 128
+        Settings kept per cache (a split's entry holds two index arrays and one gene
+        order, about 0.1 MB for 12,793 genes).
+
+    Returns
+    -------
+    callable
+        ``run(**settings)`` returning a :class:`CaseStudy`; a seed must be an int >= 0
+        (a reproducible split is what makes caching possible).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from evallib import case_study_runner, run_case_study
+    >>> gen = np.random.default_rng(1)
+    >>> y = np.repeat([0, 1], 20)
+    >>> X = gen.normal(size=(40, 12)) + y[:, None]
+    >>> run = case_study_runner(X, y)
+    >>> a = run(test_size=20, n_genes_1=6, n_genes_2=3, n_swap=2, seed=0)
+    >>> b = run_case_study(X, y, test_size=20, n_genes_1=6, n_genes_2=3, n_swap=2, rng=0)
+    >>> a.error_rates.equals(b.error_rates), a.genes == b.genes
+    (True, True)
+    """
+    Xa, ya, names = _prepare(X, y)
+    Xa = np.array(Xa)                 # a private copy: the caches must not see later changes to X
+    Xa.setflags(write=False)
+    maxsize = check_int(maxsize, "maxsize", 1, 1_000_000)
+
+    def streams(seed: int):
+        return check_rng(seed, "seed").spawn(4)
+
+    @lru_cache(maxsize=maxsize)
+    def split_for(test_size, seed):
+        return _split_stage(Xa, ya, test_size, streams(seed)[0])
+
+    @lru_cache(maxsize=maxsize)
+    def corrupt_for(test_size, seed, n_swap):
+        split = split_for(test_size, seed)
+        return _swap_stage(Xa, ya, split, _check_swap(split, n_swap), streams(seed)[1])
+
+    @lru_cache(maxsize=maxsize)
+    def result_for(test_size, n_genes_1, n_genes_2, n_swap, alpha, adjust, seed):
+        n1, n2 = _check_genes(Xa, n_genes_1, n_genes_2)
+        _, _, g_coin, g_prior = streams(seed)
+        return _assemble(Xa, ya, names, split_for(test_size, seed), corrupt_for(test_size, seed, n_swap),
+                         n1, n2, g_coin, g_prior, alpha, adjust)
+
+    def run(*, test_size=None, n_genes_1=30, n_genes_2=10, n_swap=5, alpha=0.05, adjust="holm",
+            seed=0) -> CaseStudy:
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+            raise TypeError(f"seed must be an int >= 0, got {type(seed).__name__}")
+        check_rng(seed, "seed")                      # ValueError for a negative seed
+        return result_for(test_size, n_genes_1, n_genes_2, n_swap, alpha, adjust, int(seed))
+
+    return run
 
 
 # ------------------------------------------- one run as Table 2 and Figure 4
