@@ -23,6 +23,21 @@ def test_render_png_is_the_figure_at_its_dpi_without_tight_bbox():
     assert img.shape[:2] == (125, 200)
 
 
+def test_a_live_figure_keeps_one_agg_renderer_across_renders():
+    # the renderer is what matplotlib's text-measurement cache is keyed on: a figure
+    # saved without its own canvas gets a new one each time and measures every text again
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = figure(figsize=(4, 2.5), dpi=50)
+    fig.subplots().set_title("a title")
+    canvas = fig.canvas
+    assert isinstance(canvas, FigureCanvasAgg)
+    first = render_png(fig)
+    renderer = canvas.get_renderer()
+    assert render_png(fig) == first
+    assert fig.canvas is canvas and canvas.get_renderer() is renderer
+
+
 def test_render_png_closes_a_pyplot_figure_but_it_stays_drawable():
     import matplotlib.pyplot as plt
 
