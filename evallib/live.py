@@ -46,6 +46,8 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ._plotting import clear_artists
+
 __all__ = ["figure", "panel", "live_output", "render_png", "freeze_widget_outputs", "clear_artists", "DESCRIPTION_WIDTH", "SLIDER_WIDTH"]
 
 #: width of every control's description column: the tracks of one panel start aligned.
@@ -108,23 +110,6 @@ def render_png(fig) -> bytes:
     if plt.fignum_exists(getattr(fig, "number", -1)) and plt.figure(fig.number) is fig:
         plt.close(fig)
     return buf.getvalue()
-
-
-def clear_artists(ax) -> None:
-    """Remove what was drawn on ``ax`` but keep the Axes, its labels and its tick objects.
-
-    For a callback that redraws a plot with a ``plot_...(..., ax=ax)`` function: unlike
-    ``ax.clear()``, which also throws away the axis' tick objects (re-creating them is
-    often most of a redraw), this removes only the lines, collections, patches, texts,
-    images and the legend, and lets the next drawing set the data limits afresh, as after
-    ``clear()``.
-    """
-    for artist in [*ax.lines, *ax.collections, *ax.patches, *ax.texts, *ax.images]:
-        artist.remove()
-    if ax.get_legend() is not None:
-        ax.get_legend().remove()
-    ax.ignore_existing_data_limits = True
-    ax.set_autoscale_on(True)
 
 
 def _show(result: Any, alt: str | None) -> None:

@@ -199,6 +199,11 @@ def test_clear_artists_keeps_ticks_and_resets_the_data_limits():
     ticks = ax.xaxis.get_major_ticks()[0]
     clear_artists(ax)
     assert not (ax.lines or ax.collections or ax.texts) and ax.get_legend() is None
+    assert not ax.containers                                # the errorbar's container too
+    for _ in range(5):                                      # a callback's redraws: the Axes does not grow
+        ax.bar([0, 1], [1, 2], yerr=0.1)
+        clear_artists(ax)
+    assert not (ax.containers or ax.patches or ax.lines or ax.collections)
     ax.plot([0, 1], [0.1, 0.2])
     render_png(fig)
     assert ax.xaxis.get_major_ticks()[0] is ticks           # the tick objects survive
