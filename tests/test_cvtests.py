@@ -927,3 +927,31 @@ def test_plot_rejection_rates_update_moves_the_artists_to_what_a_fresh_chart_sho
     with pytest.raises(TypeError, match="update must be True or False"):
         plot_rejection_rates(first, update="yes")
     plt.close("all")
+
+
+def test_plot_rejection_rates_update_to_other_tests_replaces_the_chart():
+    """A setting with one repeat has no round-means test: update=True cannot move the four bars,
+    so the chart is replaced (the axes holds what a fresh chart of three tests holds), and going
+    back replaces it again; switching back and forth leaves nothing behind (notebook 05's setting
+    dropdown drew each new chart over the old one, whose longer bars showed through)."""
+    four = rejection_rates(simulate_equal_learners(30, folds=3, repeats=2, n_datasets=6, rng=1), 0.05)
+    three = rejection_rates(simulate_equal_learners(30, folds=3, repeats=1, n_datasets=6, rng=1), 0.05)
+    assert len(four) == 4 and len(three) == 3
+
+    def inventory(ax):
+        return (len(ax.patches), len(ax.lines), len(ax.collections), len(ax.containers),
+                [t.get_text() for t in ax.get_yticklabels()])
+
+    _, fresh = plt.subplots()
+    plot_rejection_rates(three, ax=fresh)
+    _, ax = plt.subplots()
+    plot_rejection_rates(four, ax=ax)
+    start = inventory(ax)
+    plot_rejection_rates(three, ax=ax, update=True)
+    assert inventory(ax) == inventory(fresh)
+    for _ in range(3):
+        plot_rejection_rates(four, ax=ax, update=True)
+        plot_rejection_rates(three, ax=ax, update=True)
+    plot_rejection_rates(four, ax=ax, update=True)
+    assert inventory(ax) == start
+    plt.close("all")

@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._plotting import get_axes
+from .._plotting import clear_artists, get_axes
 from .._progress import progress_bar
 from .._validate import (
     check_alpha, check_choice, check_count, check_labels, check_real, check_rng, check_vector,
@@ -952,14 +952,20 @@ def rejection_rates(simulation: pd.DataFrame, alpha: float = 0.05) -> pd.DataFra
         raise ValueError(f"simulation lacks the columns {sorted(missing)}; make it with simulate_equal_learners()")
     if len(simulation) == 0:
         raise ValueError("simulation must hold at least one data set")
-    order = [t for t in SIMULATED_TESTS if t in set(simulation["test"])]
-    order += [t for t in pd.unique(simulation["test"]) if t not in order]
+    # one pass over the rows (a slider recounts at every move): test codes, then counts
+    codes, names = pd.factorize(simulation["test"], use_na_sentinel=False)
+    rejected = simulation["pvalue"].to_numpy(dtype=float) <= alpha
+    sizes = np.bincount(codes, minlength=len(names))
+    counts = np.bincount(codes, weights=rejected, minlength=len(names))
+    position = {name: i for i, name in enumerate(names)}
+    order = [t for t in SIMULATED_TESTS if t in position]
+    order += [t for t in names if t not in order]
     rows = []
     for name in order:
-        p = simulation.loc[simulation["test"] == name, "pvalue"].to_numpy(dtype=float)
-        k = int(np.sum(p <= alpha))
-        rate = k / p.size
-        rows.append((name, k, p.size, rate, float(np.sqrt(rate * (1.0 - rate) / p.size))))
+        i = position[name]
+        k, size = int(counts[i]), int(sizes[i])
+        rate = k / size
+        rows.append((name, k, size, rate, float(np.sqrt(rate * (1.0 - rate) / size))))
     out = pd.DataFrame(rows, columns=["test", "rejections", "n_datasets", "rate", "mc_se"])
     out.attrs.update(simulation.attrs)
     out.attrs["alpha"] = alpha
@@ -980,7 +986,9 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
         If ``ax`` already holds a chart drawn by this function for the same tests, move
         its artists (bar widths and colours, error bars, the level line, legend, limits
         and title) instead of drawing a new chart: the result looks the same, and a
-        slider that redraws it many times costs less. Otherwise (default) draw anew.
+        slider that redraws it many times costs less. If ``ax`` holds such a chart for
+        other tests (a setting with one repeat has no round-means test), that chart is
+        removed and the new one drawn in its place. Otherwise (default) draw anew.
 
     Returns
     -------
@@ -998,6 +1006,8 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
             and drawn["bars"].patches[0] in ax.patches):          # not cleared since it was drawn
         _move_rejection_rates(ax, drawn, rates, alpha, colours)
         return ax
+    if update and drawn is not None:
+        clear_artists(ax)              # the chart of other tests: replaced, not drawn over
     ax = get_axes(ax, figsize=(7, 3.2))
     y = np.arange(len(rates))[::-1]
     bars = ax.barh(y, rates["rate"], xerr=2 * rates["mc_se"], color=colours, alpha=0.8, capsize=3)
