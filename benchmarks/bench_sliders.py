@@ -12,7 +12,11 @@ waits for, less the browser's display. Each control is then put back (not timed)
 Target: 0.1 s per move (the 'instant' limit of a direct manipulation). Prints every
 control's wall time and the kernel's CPU time for the move (the CPU time is steadier on a
 shared machine: the wall time grows with other jobs' load), the slowest, and how many
-exceed the target in wall time; exits 1 if any does.
+exceed the target in wall time. Then every control is toured, moved up to five steps
+and back, and the artists on all the kernel's figures are counted before and after: a
+callback that draws over its last drawing instead of replacing it leaves artists behind
+(a stale mark on the figure, and every later move slower). Exits 1 if a control is over
+the target or leaves artists.
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_sliders.py [NOTEBOOK...]``.
 """
@@ -61,7 +65,27 @@ def _step(w):
         return not w.value
     return None
 
-_rows = []
+import gc as _gc
+from matplotlib.figure import Figure as _Figure
+
+def _artists():
+    """Artists (and bar/error-bar containers) on every figure alive in the kernel."""
+    _gc.collect()
+    figs = [o for o in _gc.get_objects() if issubclass(type(o), _Figure)]   # type(): a dead weak proxy is no error
+    return sum(len(f.findobj()) + sum(len(a.containers) for a in f.axes) for f in figs)
+
+def _tour(w, moves=5):
+    """Move w through up to `moves` successive steps, then back to where it was: artists added."""
+    start, before = w.value, _artists()
+    for _ in range(moves):
+        new = _step(w)
+        if new is None or new == start:
+            break
+        w.value = new
+    w.value = start
+    return _artists() - before
+
+_rows, _moved = [], []
 for _widget in list(_inst.values()):
     if not isinstance(_widget, _w.ValueWidget) or isinstance(_widget, (_w.Output, _w.Label, _w.HTML, _w.HTMLMath)):
         continue
@@ -77,6 +101,10 @@ for _widget in list(_inst.values()):
     _widget.value = _old
     _rows.append({"control": _widget.description or type(_widget).__name__, "kind": type(_widget).__name__,
                   "from": repr(_old), "to": repr(_new), "seconds": _dt, "cpu": _dc})
+    _moved.append(_widget)
+# then each control toured (moved several steps and back): nothing may be left on any figure
+for _row, _widget in zip(_rows, _moved):
+    _row["left"] = _tour(_widget)
 print("SLIDERS" + _json.dumps(_rows))
 '''
 
@@ -108,11 +136,11 @@ def main(argv: list[str]) -> int:
         print(f"{path.name}: {len(found)} controls moved (notebook run and probe {time.perf_counter() - start:.0f} s)",
               flush=True)
     print(f"\nEvery control moved one step, kernel-side with its output rendered (target {1000 * TARGET_S:.0f} ms):")
-    print(f"  {'notebook':<34} {'control':<22} {'kind':<18} {'wall ms':>8} {'CPU ms':>7}")
+    print(f"  {'notebook':<34} {'control':<22} {'kind':<18} {'wall ms':>8} {'CPU ms':>7} {'left':>5}")
     for r in rows:
-        flag = "  SLOW" if r["seconds"] > TARGET_S else ""
+        flag = ("  SLOW" if r["seconds"] > TARGET_S else "") + ("  LEAVES ARTISTS" if r["left"] else "")
         print(f"  {r['notebook']:<34} {r['control'][:22]:<22} {r['kind']:<18} {1000 * r['seconds']:8.1f} "
-              f"{1000 * r['cpu']:7.1f}{flag}")
+              f"{1000 * r['cpu']:7.1f} {r['left']:5d}{flag}")
     if not rows:
         print("  no controls found")
         return 0
@@ -123,7 +151,10 @@ def main(argv: list[str]) -> int:
           f"(target {1000 * TARGET_S:.0f} ms); {len(slow)} of {len(rows)} controls over the target; "
           f"most CPU: {worst_cpu['notebook']} '{worst_cpu['control']}' {1000 * worst_cpu['cpu']:.0f} ms; "
           f"load average {os.getloadavg()[0]:.1f}")
-    return 1 if slow else 0
+    left = [r for r in rows if r["left"]]
+    print(f"artists left on the figures after moving each control up to five steps and back: "
+          f"{'none' if not left else ', '.join(repr(r['notebook'] + ' ' + r['control']) for r in left)}")
+    return 1 if slow or left else 0
 
 
 if __name__ == "__main__":
