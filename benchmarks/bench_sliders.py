@@ -69,10 +69,13 @@ import gc as _gc
 from matplotlib.figure import Figure as _Figure
 
 def _artists():
-    """Artists (and bar/error-bar containers) on every figure alive in the kernel."""
+    """What is drawn on every figure alive in the kernel: the figures' and their Axes' children
+    (lines, patches, collections, texts, legends...) and containers. Not tick objects: their
+    number follows the axis limits, and a cached render leaves the limits of the last drawing."""
     _gc.collect()
     figs = [o for o in _gc.get_objects() if issubclass(type(o), _Figure)]   # type(): a dead weak proxy is no error
-    return sum(len(f.findobj()) + sum(len(a.containers) for a in f.axes) for f in figs)
+    return sum(len(f.get_children()) + sum(len(a.get_children()) + len(a.containers) for a in f.axes)
+               for f in figs)
 
 def _tour(w, moves=5):
     """Move w through up to `moves` successive steps, then back to where it was: artists added."""
