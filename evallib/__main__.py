@@ -12,7 +12,8 @@
 - ``textsim-grid [PATH]`` regenerates the 270 precomputed experiments behind notebook 03's
   population sliders (:func:`evallib.studies.textsim.write_experiment_grid`, ``make textsim-grid``).
 
-Bad input stops the run with one sentence on stderr and exit status 1; usage errors exit
+Bad input stops the run with one sentence on stderr and exit status 1 (so does an option the
+chosen report does not read, see :data:`REPORT_OPTIONS`); usage errors exit
 with status 2 (argparse's convention); Ctrl-C stops the report with one sentence and exit
 status 130 (128 + SIGINT, the shell's convention), leaving no file behind.
 """
@@ -197,6 +198,32 @@ def _lm_eval_sources(pairs: Sequence[str]) -> dict[str, list[str]]:
     return out
 
 
+#: The options only some reports read (every report reads the file, -o, --alpha, --title, --seed,
+#: --timeout, -q and --sheet). An option given for a report that does not read it is an error:
+#: silently ignoring it would let an analyst believe, e.g., that --interval shaped a results table.
+REPORT_OPTIONS: dict[str, set[str]] = {
+    "predictions": {"label_column", "fold_column", "case_column", "repeat_column", "pred_prefix", "score_prefix",
+                    "positive_label", "adjust", "interval", "classifiers_tried", "min_difference"},
+    "per-item": {"item_column", "cluster_column", "sample_column", "model_column", "score_column", "score_prefix",
+                 "lm_eval", "inspect_log", "metric", "filter", "scorer", "cluster_key", "bootstrap_reps", "adjust"},
+    "many-data-sets": {"dataset_column", "lower_is_better", "posthoc", "control", "control_method", "rope"},
+}
+
+
+def _check_applies(args: argparse.Namespace, report: str, what: str) -> None:
+    """One sentence if an option that ``report`` does not read was given (set off its default)."""
+    defaults = vars(build_parser().parse_args(["report"]))
+    others = set().union(*REPORT_OPTIONS.values()) - REPORT_OPTIONS[report]
+    given = sorted(d for d in others if getattr(args, d, None) != defaults[d])
+    if given:
+        flags = ", ".join("--" + d.replace("_", "-") for d in given)
+        readers = sorted({r for d in given for r, opts in REPORT_OPTIONS.items() if d in opts})
+        raise ValueError(
+            f"{flags} {'does' if len(given) == 1 else 'do'} not apply to the {report} report, which this input "
+            f"gets ({what}); {'it is' if len(given) == 1 else 'they are'} read by the {' and '.join(readers)} "
+            f"report{'s' if len(readers) > 1 else ''} (see python -m evallib report --help).")
+
+
 def _table_report(args: argparse.Namespace):
     """Run the per-item or the many-data-sets report when the arguments ask for one; else None."""
     common = dict(alpha=args.alpha, title=args.title or None, rng=args.seed, progress=not args.quiet,
@@ -219,6 +246,8 @@ def _table_report(args: argparse.Namespace):
             table = dict(item_column=args.item_column, cluster_column=args.cluster_column,
                          sample_column=args.sample_column, model_column=args.model_column,
                          score_column=args.score_column, score_prefix=args.score_prefix, sheet=args.sheet)
+        _check_applies(args, "per-item", "harness logs" if args.lm_eval or args.inspect_log
+                       else "a per-item file, given --item-column")
         adjust = args.adjust if args.adjust in ("holm", "bh", "bonferroni", "none") else None
         if adjust is None:
             raise ValueError(f"the per-item report adjusts with holm, bh, bonferroni or none, got {args.adjust!r}.")
@@ -238,7 +267,9 @@ def _table_report(args: argparse.Namespace):
             header = None
         wants_datasets = header is not None and is_results_table(header, label_column=args.label_column)
     if not wants_datasets:
+        _check_applies(args, "predictions", "a file with a label column, not a results table")
         return None
+    _check_applies(args, "many-data-sets", "a results table: one row per data set, one column per classifier")
     from .report.datasets_runner import run_datasets_report
 
     return run_datasets_report(args.predictions, args.output, dataset_column=args.dataset_column,

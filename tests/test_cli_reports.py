@@ -75,3 +75,37 @@ def test_a_predictions_file_goes_to_the_predictions_report(monkeypatch, tmp_path
     status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--positive-label", "ER-",
                                            "-o", str(tmp_path / "p.html")])
     assert status == 0 and seen["report"] == "predictions" and seen["score_prefix"] == "score_"
+
+
+@pytest.mark.parametrize("args, words", [
+    ([str(ROOT / "data" / "example_results.csv"), "--interval", "wald"],
+     "--interval does not apply to the many-data-sets report, which this input gets (a results table"),
+    ([str(ROOT / "data" / "example_results.csv"), "--adjust", "bh", "--fold-column", "f"],
+     "--adjust, --fold-column do not apply to the many-data-sets report"),
+    ([str(ROOT / "data" / "example_predictions.csv"), "--rope", "0.01", "--bootstrap-reps", "10"],
+     "--bootstrap-reps, --rope do not apply to the predictions report, which this input gets (a file with a "
+     "label column, not a results table); they are read by the many-data-sets and per-item reports"),
+    ([str(ROOT / "data" / "example_items.csv"), "--item-column", "item", "--interval", "wald"],
+     "--interval does not apply to the per-item report, which this input gets (a per-item file, given "
+     "--item-column); it is read by the predictions report"),
+    (["--lm-eval", "a=x.jsonl", "--posthoc", "holm"],
+     "--posthoc does not apply to the per-item report, which this input gets (harness logs)"),
+])
+def test_an_option_the_chosen_report_does_not_read_stops_the_run(monkeypatch, tmp_path, capsys, args, words):
+    """Silently ignoring it would let the analyst believe it shaped the report."""
+    status, seen = _dispatch(monkeypatch, [*args, "-o", str(tmp_path / "out" / "r.html")])
+    err = capsys.readouterr().err
+    assert status == 1 and not seen and words in err and err.strip().endswith("No report was written.")
+    assert not (tmp_path / "out").exists()
+
+
+def test_options_every_report_reads_and_its_own_options_pass(monkeypatch, tmp_path):
+    common = ["--alpha", "0.1", "--title", "T", "--seed", "3", "--timeout", "60", "-o", str(tmp_path / "r.html")]
+    for args, report in [
+        ([str(ROOT / "data" / "example_results.csv"), "--posthoc", "holm", "--control", "C4.5"], "datasets"),
+        ([str(ROOT / "data" / "example_items.csv"), "--item-column", "item", "--adjust", "bonferroni",
+          "--bootstrap-reps", "50"], "items"),
+        ([str(ROOT / "data" / "example_predictions.csv"), "--interval", "wald", "--adjust", "none"], "predictions"),
+    ]:
+        status, seen = _dispatch(monkeypatch, [*args, *common])
+        assert status == 0 and seen["report"] == report and seen["alpha"] == 0.1
