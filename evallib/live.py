@@ -48,7 +48,8 @@ from typing import Any
 
 from ._plotting import clear_artists
 
-__all__ = ["figure", "panel", "live_output", "render_png", "freeze_widget_outputs", "clear_artists", "DESCRIPTION_WIDTH", "SLIDER_WIDTH"]
+__all__ = ["figure", "panel", "live_output", "render_png", "show_figure", "freeze_widget_outputs", "clear_artists",
+           "DESCRIPTION_WIDTH", "SLIDER_WIDTH"]
 
 #: width of every control's description column: the tracks of one panel start aligned.
 DESCRIPTION_WIDTH = "11em"
@@ -110,6 +111,32 @@ def render_png(fig) -> bytes:
     if plt.fignum_exists(getattr(fig, "number", -1)) and plt.figure(fig.number) is fig:
         plt.close(fig)
     return buf.getvalue()
+
+
+def show_figure(fig, alt: str) -> None:
+    """Display a static figure once, as a PNG with alternative text.
+
+    For a figure outside any widget (drawn once with the notebook's parameters): where a
+    cell would end with ``plt.show()``, which gives the image no ``alt``, call
+    ``show_figure(fig, alt=...)``. The PNG is :func:`render_png`'s (the figure at its dpi;
+    a pyplot figure is closed, so the inline backend does not show it again), and ``alt``
+    is stored in the output's metadata, which JupyterLab, Voilà and the exported HTML put
+    on the image for screen readers.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    alt : str
+        What the figure shows, in words (non-empty); compute its numbers from the run.
+    """
+    from IPython.display import Image, display
+    from matplotlib.figure import Figure
+
+    if not isinstance(fig, Figure):
+        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    if not isinstance(alt, str) or not alt.strip():
+        raise ValueError("alt must be a non-empty description of the figure")
+    display(Image(data=render_png(fig), format="png", alt=alt))
 
 
 def _show(result: Any, alt: str | None) -> None:

@@ -209,3 +209,24 @@ def test_clear_artists_keeps_ticks_and_resets_the_data_limits():
     assert ax.xaxis.get_major_ticks()[0] is ticks           # the tick objects survive
     low, high = ax.get_ylim()
     assert low > 0.05 and high < 0.25                      # the old data (10..35) no longer sets the limits
+
+
+def test_show_figure_displays_one_png_with_alt_and_closes_a_pyplot_figure(monkeypatch):
+    import matplotlib.pyplot as plt
+    from IPython.display import Image
+
+    import evallib.live as live
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    live.show_figure(fig, alt="A rising line.")
+    assert len(shown) == 1 and isinstance(shown[0], Image) and shown[0].alt == "A rising line."
+    assert shown[0].data[1:4] == b"PNG" and not plt.fignum_exists(fig.number)
+    # the alt text reaches the output's metadata (what JupyterLab and the HTML export read)
+    assert shown[0]._repr_png_()[1] == {"alt": "A rising line."}
+    with pytest.raises(ValueError, match="alt must be a non-empty"):
+        live.show_figure(figure(), alt=" ")
+    with pytest.raises(TypeError, match="fig must be a matplotlib Figure"):
+        live.show_figure(ax, alt="x")
