@@ -31,15 +31,14 @@ import contextlib
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from _servers import free_port, stop, wait_for_http
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -87,46 +86,6 @@ TIMINGS: dict[str, float] = {}
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_http(url: str, proc: subprocess.Popen, timeout: float, log: Path, *, any_status: bool = False) -> None:
-    """Poll ``url`` until it answers 200 (any HTTP status if ``any_status``).
-
-    Fails with the tail of the server's log if the server dies or does not answer in time.
-    """
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=5) as r:
-                if r.status == 200:
-                    return
-        except urllib.error.HTTPError:
-            if any_status:
-                return
-        except OSError:
-            pass
-        time.sleep(0.25)
-    pytest.fail(f"no answer from {url} after {timeout} s:\n{log.read_text()[-3000:]}")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """Stop a server we started: SIGTERM (Jupyter shuts its kernels down), then SIGKILL."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 @contextlib.contextmanager

@@ -21,16 +21,15 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import nbformat
 import pytest
+from _servers import free_port, stop, wait_for_http
 from conftest import ROOT
 
 BIN = Path(sys.executable).parent
@@ -55,12 +54,6 @@ def _env(prefix: Path, tmp: Path) -> dict[str, str]:
                     [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _get(url: str, timeout: float = 120) -> tuple[int, str]:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as r:
@@ -72,32 +65,6 @@ def _get(url: str, timeout: float = 120) -> tuple[int, str]:
 def _start(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
     with log.open("w") as out:
         return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent)
-
-
-def _wait_until_answering(proc: subprocess.Popen, url: str, log: Path) -> None:
-    """Poll ``url`` until the server answers (any HTTP status); fail with its log if it dies."""
-    deadline = time.monotonic() + SERVER_START_S
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            _get(url, timeout=5)
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                pytest.fail(f"no answer from {url} after {SERVER_START_S} s:\n{log.read_text()[-3000:]}")
-            time.sleep(0.25)
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """SIGTERM (the server shuts its kernels down), then SIGKILL."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 def _tagged_notebook(folder: Path) -> Path:
@@ -164,7 +131,7 @@ def test_lab_asks_about_no_news_and_voila_drops_author_cells(tmp_path):
     root = tmp_path / "root"
     root.mkdir()
     notebook = _tagged_notebook(root)
-    lab_port, app_port, token = _free_port(), _free_port(), secrets.token_hex(16)
+    lab_port, app_port, token = free_port(), free_port(), secrets.token_hex(16)
     lab = [str(BIN / "jupyter"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={lab_port}",
            "--ServerApp.port_retries=0", f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}",
            f"--LabApp.user_settings_dir={tmp_path / 'user-settings'}",
@@ -177,7 +144,7 @@ def test_lab_asks_about_no_news_and_voila_drops_author_cells(tmp_path):
         procs.append((_start(lab, env, tmp_path / "lab.log"), f"{lab_url}/api/status?token={token}", tmp_path / "lab.log"))
         procs.append((_start(app, env, tmp_path / "voila.log"), f"{app_url}/voila/static/", tmp_path / "voila.log"))
         for proc, url, log in procs:
-            _wait_until_answering(proc, url, log)
+            wait_for_http(url, proc, SERVER_START_S, log, any_status=True)
 
         status, body = _get(f"{lab_url}/lab/api/settings/{NOTIFICATION}?token={token}")
         assert status == 200
@@ -194,4 +161,4 @@ def test_lab_asks_about_no_news_and_voila_drops_author_cells(tmp_path):
         _assert_author_cells_dropped(page, "the Voila app (make app)")
     finally:
         for proc, _, _ in procs:
-            _stop(proc)
+            stop(proc)
