@@ -167,6 +167,24 @@ def test_runner_bad_input(gse4335, kwargs, exc, message):
         case_study_runner(X, y)(**kwargs)
 
 
+def test_runner_impossible_move_then_back(gse4335):
+    """Notebook 01's panel: a test set of 80 of 113 leaves a learning set whose smaller class
+    holds fewer than 12 cases, so 12 swaps per class is refused with that range (counted here
+    from the split's labels), by the runner as by run_case_study; the next possible setting
+    is answered as a fresh run would, nothing of the refused one cached."""
+    X, y = gse4335
+    run = case_study_runner(X, y)
+    run(test_size=80, n_swap=5, seed=2)
+    learn = run_case_study(X, y, test_size=80, n_swap=0, rng=2).learn_idx
+    smaller = int(np.bincount(np.asarray(y)[learn]).min())
+    assert smaller < 12
+    for runner in (lambda **kw: run(seed=2, **kw), lambda **kw: run_case_study(X, y, rng=2, **kw)):
+        with pytest.raises(ValueError, match=rf"^n_swap must be an int in \[0, {smaller}\], got 12$"):
+            runner(test_size=80, n_swap=12)
+    _same_study(run(test_size=80, n_swap=smaller, seed=2),
+                run_case_study(X, y, test_size=80, n_swap=smaller, rng=2))
+
+
 def test_runner_bad_maxsize(gse4335):
     X, y = gse4335
     with pytest.raises(ValueError, match=r"maxsize must be an int in \[1, 1000000\]"):
