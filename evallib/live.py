@@ -118,10 +118,11 @@ def show_figure(fig, alt: str) -> None:
 
     For a figure outside any widget (drawn once with the notebook's parameters): where a
     cell would end with ``plt.show()``, which gives the image no ``alt``, call
-    ``show_figure(fig, alt=...)``. The PNG is :func:`render_png`'s (the figure at its dpi;
-    a pyplot figure is closed, so the inline backend does not show it again), and ``alt``
-    is stored in the output's metadata, which JupyterLab, Voilà and the exported HTML put
-    on the image for screen readers.
+    ``show_figure(fig, alt=...)``. The PNG is the one the inline backend would show (IPython's
+    ``print_figure``: the figure's dpi, cropped to what is drawn, so a legend placed beside
+    the axes is kept); a pyplot figure is then closed, so it is not shown a second time.
+    ``alt`` is stored in the output's metadata, which JupyterLab, Voilà and the exported HTML
+    put on the image for screen readers.
 
     Parameters
     ----------
@@ -129,6 +130,8 @@ def show_figure(fig, alt: str) -> None:
     alt : str
         What the figure shows, in words (non-empty); compute its numbers from the run.
     """
+    import matplotlib.pyplot as plt
+    from IPython.core.pylabtools import print_figure
     from IPython.display import Image, display
     from matplotlib.figure import Figure
 
@@ -136,7 +139,10 @@ def show_figure(fig, alt: str) -> None:
         raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     if not isinstance(alt, str) or not alt.strip():
         raise ValueError("alt must be a non-empty description of the figure")
-    display(Image(data=render_png(fig), format="png", alt=alt))
+    data = print_figure(fig, "png", bbox_inches="tight")
+    if plt.fignum_exists(getattr(fig, "number", -1)) and plt.figure(fig.number) is fig:
+        plt.close(fig)
+    display(Image(data=data, format="png", alt=alt))
 
 
 def _show(result: Any, alt: str | None) -> None:

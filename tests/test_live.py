@@ -226,6 +226,14 @@ def test_show_figure_displays_one_png_with_alt_and_closes_a_pyplot_figure(monkey
     assert shown[0].data[1:4] == b"PNG" and not plt.fignum_exists(fig.number)
     # the alt text reaches the output's metadata (what JupyterLab and the HTML export read)
     assert shown[0]._repr_png_()[1] == {"alt": "A rising line."}
+    # cropped to what is drawn, as the inline backend shows it: a legend beside the axes is kept
+    import matplotlib.image as mpimg
+
+    fig, ax = plt.subplots(figsize=(4, 3), dpi=50)
+    ax.plot([0, 1], [0, 1], label="a label long enough to reach beyond the figure")
+    ax.legend(loc="upper left", bbox_to_anchor=(1, 1))
+    live.show_figure(fig, alt="A line with its legend beside it.")
+    assert mpimg.imread(io.BytesIO(shown[-1].data), format="png").shape[1] > 4 * 50
     with pytest.raises(ValueError, match="alt must be a non-empty"):
         live.show_figure(figure(), alt=" ")
     with pytest.raises(TypeError, match="fig must be a matplotlib Figure"):
