@@ -238,3 +238,22 @@ def test_show_figure_displays_one_png_with_alt_and_closes_a_pyplot_figure(monkey
         live.show_figure(figure(), alt=" ")
     with pytest.raises(TypeError, match="fig must be a matplotlib Figure"):
         live.show_figure(ax, alt="x")
+
+
+@pytest.mark.parametrize("name", ["00_start_here", "02_forman_cohen", "03_bizarre_measures", "06_planning",
+                                  "07_many_datasets"])
+def test_every_saved_image_of_a_lesson_has_alt_text(name):
+    """Each PNG saved in these lessons, a widget's or a static figure's, carries its alt text
+    (``metadata["image/png"]["alt"]``): ``live_output(..., alt=...)`` and ``show_figure(fig, alt=...)``
+    give one, ``plt.show()`` none, and a screen reader then only announces "image"."""
+    import json
+
+    from conftest import ROOT
+
+    nb = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))
+    images = [(i, out) for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "code"
+              for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
+    assert images, f"{name} saves no image"
+    missing = [i for i, out in images
+               if not str(out.get("metadata", {}).get("image/png", {}).get("alt", "")).strip()]
+    assert not missing, f"{name}: the images of cells {missing} have no alt text"
