@@ -65,35 +65,3 @@ def test_berrar_lozano_runs_with_other_parameters(tmp_path):
     assert "0.010" in joined
 
 
-@pytest.mark.slow
-def test_berrar_lozano_sliders_drive_the_study():
-    """Move sliders in a live kernel: each move must re-run what it drives.
-
-    The callbacks look up ``run_case_study``, ``compare_pairwise`` and ``describe_comparison``
-    in the notebook's namespace when they run, so wrapping those names records every
-    call a slider triggers, with its arguments. A new adjustment re-computes the table
-    only: the models' predictions do not depend on it.
-    """
-    probe = '''
-calls = []
-_run, _compare, _describe = run_case_study, compare_pairwise, describe_comparison
-def run_case_study(*args, **kwargs):
-    calls.append(("study", kwargs))
-    return _run(*args, **kwargs)
-def compare_pairwise(*args, **kwargs):
-    calls.append(("table", kwargs))
-    return _compare(*args, **kwargs)
-def describe_comparison(*args, **kwargs):
-    calls.append(("one", args))
-    return _describe(*args, **kwargs)
-controls["seed"].value = 7
-controls["test_size"].value = 30
-controls["adjust"].value = "none"
-one["c"].value = 9
-assert [kind for kind, _ in calls] == ["study", "table", "study", "table", "table", "one"], calls
-assert calls[0][1]["rng"] == 7 and calls[2][1]["test_size"] == 30 and calls[4][1]["adjust"] == "none"
-assert calls[5][1][:3] == (0, 9, 50)
-print("sliders ok")
-'''
-    out = run_with_probe(NOTEBOOK_DIR / "01_berrar_lozano.ipynb", probe)
-    assert any("sliders ok" in o.get("text", "") for o in out), out
