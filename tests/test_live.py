@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import weakref
 from pathlib import Path
 
 import pytest
@@ -257,3 +258,25 @@ def test_every_saved_image_of_a_lesson_has_alt_text(name):
     missing = [i for i, out in images
                if not str(out.get("metadata", {}).get("image/png", {}).get("alt", "")).strip()]
     assert not missing, f"{name}: the images of cells {missing} have no alt text"
+
+
+def test_making_a_panel_freezes_what_the_kernel_holds(monkeypatch):
+    """Objects alive when a panel is made are left out of later collections (gc.freeze), and the
+    garbage of before is collected first, not frozen."""
+    import gc
+
+    class Node:
+        pass
+
+    cycle = Node()
+    cycle.me = cycle                    # garbage only a collection frees
+    probe = weakref.ref(cycle)
+    del cycle
+    kept = [Node() for _ in range(10)]
+    gc.unfreeze()
+    try:
+        live_output(lambda v: None, {"v": widgets.IntSlider(value=1)})
+        assert probe() is None                       # collected before the freeze
+        assert gc.get_freeze_count() >= len(kept)    # the survivors are frozen
+    finally:
+        gc.unfreeze()
