@@ -395,7 +395,9 @@ def test_plot_pvalue_vs_interval_panels():
     assert red.get_data().values == pytest.approx(np.where(extreme, pmf, 0.0))
     assert red.get_data().values.sum() == pytest.approx(stats.binomtest(5, 20, 0.5).pvalue)
     lo, hi = qh_interval(15, 5, 500, signed=True).low, qh_interval(15, 5, 500, signed=True).high
-    assert axes[1].get_title() == f"95% interval [{lo:+.2f}, {hi:+.2f}]"
+    assert axes[1].get_title() == f"95% interval [{lo:+.3f}, {hi:+.3f}]"
+    # the title and the sentence beside it (describe_comparison) give the interval alike
+    assert f"[{lo:+.3f}, {hi:+.3f}]" in evallib.describe_comparison(15, 5, 500)
     plt.close("all")
     text = evallib.describe_comparison(0, 2, 50)
     assert "p = 0.48" in text and "[-0.090, +0.015]" in text

@@ -1790,7 +1790,7 @@ def plot_pvalue_vs_interval(b: int, c: int, n: int, *, alpha: float = 0.05, axes
     diff = (b - c) / n
     bound = max(0.1, abs(ci.low), abs(ci.high)) * 1.15
     p_title = f"p-value: Yates {test.pvalue:.3g}, exact {exact.pvalue:.3g}"
-    ci_title = f"{100 * (1 - alpha):g}% interval [{ci.low:+.2f}, {ci.high:+.2f}]"
+    ci_title = f"{100 * (1 - alpha):g}% interval [{ci.low:+.3f}, {ci.high:+.3f}]"
     drawn = getattr(ax_p, "_evallib_pvalue_interval", None)
     if drawn is None:
         grey = ax_p.stairs(grey_h, edges, fill=True, color="0.8", label="other outcomes")
