@@ -3,8 +3,8 @@
 nbval (configured in pyproject.toml, ``--nbval-lax``) executes every notebook and
 compares the outputs of the cells tagged ``nbval-check-output`` (cell metadata, so that
 students do not see test machinery in the code); this module checks the house
-style of each notebook and drives the Berrar-Lozano notebook with papermill under
-non-default parameters.
+style of each notebook. Each lesson's own runs under other parameters are in its
+``test_notebook_NN.py``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
+from _nbtools import NOTEBOOK_DIR, load_notebook
 
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 
@@ -51,17 +51,5 @@ def test_notebook_house_style(path):
         if cell["cell_type"] == "code":
             for out in cell.get("outputs", []):
                 assert out.get("output_type") != "error", f"saved error output in {path.name}"
-
-
-@pytest.mark.slow
-def test_berrar_lozano_runs_with_other_parameters(tmp_path):
-    params = dict(seed=3, test_size=40, n_genes_1=20, n_genes_2=5, n_swap=8, alpha=0.1, adjust="bonferroni")
-    nb = run_papermill(NOTEBOOK_DIR / "01_berrar_lozano.ipynb", tmp_path / "01_out.ipynb", params)
-    injected = injected_cells(nb)
-    assert injected and "test_size = 40" in "".join(injected[0]["source"])
-    joined = outputs_text(nb)
-    assert "test set: 40 cases" in joined
-    # The Bonferroni level for 10 comparisons at alpha = 0.1 appears in the real-data table.
-    assert "0.010" in joined
 
 
