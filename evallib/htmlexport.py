@@ -118,75 +118,50 @@ details.evallib-solutions > summary { cursor: pointer; font-weight: bold; paddin
 {%- endif -%}
 {% endblock any_cell %}
 
-{#- Figures: the lab template's blocks with an alt attribute, from the output's metadata
+{#- Figures: the lab template's image blocks (one macro for PNG and JPEG) with an alt attribute,
+    from the output's metadata
     ({"image/png": {"alt": ...}}, as IPython's Image(alt=...) writes it), which
     evallib.htmlexport.ImageAltPreprocessor fills in where it is missing. -#}
-{% block data_png scoped %}
+{%- macro rendered_image(output, mime, extra_class) -%}
 <div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
-{%- if 'image/png' in output.metadata.get('filenames', {}) %}
-<img src="{{ output.metadata.filenames['image/png'] | posix_path | escape_html }}"
+{%- if mime in output.metadata.get('filenames', {}) %}
+<img src="{{ output.metadata.filenames[mime] | posix_path | escape_html }}"
 {%- else %}
-<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}"
+<img src="data:{{ mime }};base64,{{ output.data[mime] | escape_html }}"
 {%- endif %}
-{%- set alt=output | get_metadata('alt', 'image/png') -%}
+{%- set alt=output | get_metadata('alt', mime) -%}
 {%- if alt %}
 alt="{{ alt | escape_html }}"
 {%- endif %}
-{%- set width=output | get_metadata('width', 'image/png') -%}
+{%- set width=output | get_metadata('width', mime) -%}
 {%- if width is not none %}
 width={{ width | escape_html }}
 {%- endif %}
-{%- set height=output | get_metadata('height', 'image/png') -%}
+{%- set height=output | get_metadata('height', mime) -%}
 {%- if height is not none %}
 height={{ height | escape_html }}
 {%- endif %}
 class="
-{%- if output | get_metadata('unconfined', 'image/png') %}
+{%- if output | get_metadata('unconfined', mime) %}
 unconfined
 {%- endif %}
-{%- if output | get_metadata('needs_background', 'image/png') == 'light' %}
+{%- if output | get_metadata('needs_background', mime) == 'light' %}
 jp-needs-light-background
 {%- endif %}
-{%- if output | get_metadata('needs_background', 'image/png') == 'dark' %}
+{%- if output | get_metadata('needs_background', mime) == 'dark' %}
 jp-needs-dark-background
 {%- endif %}
 "
 >
 </div>
+{%- endmacro %}
+
+{% block data_png scoped %}
+{{ rendered_image(output, 'image/png', extra_class) }}
 {%- endblock data_png %}
 
 {% block data_jpg scoped %}
-<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
-{%- if 'image/jpeg' in output.metadata.get('filenames', {}) %}
-<img src="{{ output.metadata.filenames['image/jpeg'] | posix_path | escape_html }}"
-{%- else %}
-<img src="data:image/jpeg;base64,{{ output.data['image/jpeg'] | escape_html }}"
-{%- endif %}
-{%- set alt=output | get_metadata('alt', 'image/jpeg') -%}
-{%- if alt %}
-alt="{{ alt | escape_html }}"
-{%- endif %}
-{%- set width=output | get_metadata('width', 'image/jpeg') -%}
-{%- if width is not none %}
-width={{ width | escape_html }}
-{%- endif %}
-{%- set height=output | get_metadata('height', 'image/jpeg') -%}
-{%- if height is not none %}
-height={{ height | escape_html }}
-{%- endif %}
-class="
-{%- if output | get_metadata('unconfined', 'image/jpeg') %}
-unconfined
-{%- endif %}
-{%- if output | get_metadata('needs_background', 'image/jpeg') == 'light' %}
-jp-needs-light-background
-{%- endif %}
-{%- if output | get_metadata('needs_background', 'image/jpeg') == 'dark' %}
-jp-needs-dark-background
-{%- endif %}
-"
->
-</div>
+{{ rendered_image(output, 'image/jpeg', extra_class) }}
 {%- endblock data_jpg %}
 
 {% block data_svg scoped -%}
