@@ -578,3 +578,15 @@ def test_size_coverage_verdict_pools_each_test_size_and_counts_flags_by_brute_fo
         ts.size_coverage_verdict(study.drop(columns="repetitions"))
     with pytest.raises(ValueError, match="k"):
         ts.size_coverage_verdict(study, k=0)
+
+
+def test_summary_and_verdict_name_a_level_that_is_not_a_whole_percent():
+    """alpha = 0.025: the nominal size is 2.5% and the coverage 97.5% (":.0%" said 2% and 98%)."""
+    from evallib import size_coverage_summary, size_coverage_verdict
+
+    study = pd.DataFrame({"setting": ["X", "X"], "test_size": [500, 8000], "coverage": [0.96, 0.975],
+                          "size": [0.03, 0.025], "rejects": [0.1, 0.9], "repetitions": [1000, 1000]})
+    summary = size_coverage_summary(study, alpha=0.025)
+    assert "(nominal 2.5%)" in summary and "(nominal 97.5%)" in summary and "below 97.5%" in summary
+    verdict = size_coverage_verdict(study, alpha=0.025)
+    assert "the 97.5% interval" in verdict and "2.5%" in verdict

@@ -909,6 +909,25 @@ def _at_least(count: int, probabilities: np.ndarray) -> float:
     return float(law[count:].sum()) if count > 0 else 1.0
 
 
+def _check_study_summary(study: Any, alpha: Any, k: Any, extra: set[str]) -> tuple[float, float, str]:
+    """Validate a size_coverage_study table and the level and bar of a summary of it; k in words."""
+    if not isinstance(study, pd.DataFrame):
+        raise TypeError(f"study must be a pandas DataFrame, got {type(study).__name__}")
+    missing = ({"setting", "test_size", "coverage", "size", "repetitions"} | extra) - set(study.columns)
+    if missing:
+        raise ValueError(f"study must have the columns of size_coverage_study; missing {sorted(missing)}")
+    if study.empty:
+        raise ValueError("study must have at least one row")
+    alpha = check_alpha(alpha)
+    k = check_real(k, "k", low=0, low_open=True)
+    return alpha, k, {1.0: "one", 2.0: "two", 3.0: "three", 4.0: "four"}.get(float(k), f"{k:g}")
+
+
+def _row_deviations(rates: Any, nominal: float, repetitions: np.ndarray) -> np.ndarray:
+    """Each row's rate minus ``nominal``, in standard errors of a nominal rate over its repetitions."""
+    return (np.asarray(rates, dtype=float) - nominal) / np.sqrt(nominal * (1 - nominal) / repetitions)
+
+
 def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float = 2.0) -> str:
     """What a :func:`size_coverage_study` table says, as Markdown bullets.
 
@@ -948,21 +967,11 @@ def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     - **Size** (nominal 5%): between 3.0% and 5.0% over the 2 combinations of setting and test size. More
       than two standard errors above 5% (too many false alarms): none; below (conservative): X at 8,000 (3.0%).
     """
-    if not isinstance(study, pd.DataFrame):
-        raise TypeError(f"study must be a pandas DataFrame, got {type(study).__name__}")
-    missing = {"setting", "test_size", "coverage", "size", "rejects", "repetitions"} - set(study.columns)
-    if missing:
-        raise ValueError(f"study must have the columns of size_coverage_study; missing {sorted(missing)}")
-    if study.empty:
-        raise ValueError("study must have at least one row")
-    alpha = check_alpha(alpha)
-    k = check_real(k, "k", low=0, low_open=True)
+    alpha, k, words = _check_study_summary(study, alpha, k, {"rejects"})
     reps = study["repetitions"].to_numpy(dtype=float)
-    words = {1.0: "one", 2.0: "two", 3.0: "three", 4.0: "four"}.get(float(k), f"{k:g}")
 
     def flags(rates: pd.Series, nominal: float, sign: int) -> str:
-        se = np.sqrt(nominal * (1 - nominal) / reps)
-        out = sign * (rates.to_numpy() - nominal) > k * se
+        out = sign * _row_deviations(rates, nominal, reps) > k
         hits = [f"{s} at {n:,} ({r:.1%})" for s, n, r, o in
                 zip(study["setting"], study["test_size"], rates, out) if o]
         return ", ".join(hits) or "none"
@@ -977,11 +986,11 @@ def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     small = study[study["test_size"] == study["test_size"].min()]["rejects"]
     big = study[study["test_size"] == study["test_size"].max()]["rejects"]
     return "\n".join([
-        f"- **Size** (nominal {alpha:.0%}): between {size.min():.1%} and {size.max():.1%} over the {n} "
-        f"combinations of setting and test size. More than {words} standard errors above {alpha:.0%} (too many "
+        f"- **Size** (nominal {100 * alpha:g}%): between {size.min():.1%} and {size.max():.1%} over the {n} "
+        f"combinations of setting and test size. More than {words} standard errors above {100 * alpha:g}% (too many "
         f"false alarms): {flags(size, alpha, 1)}; below (conservative): {flags(size, alpha, -1)}.",
-        f"- **Coverage** (nominal {level:.0%}): between {cov.min():.1%} and {cov.max():.1%}. More than {words} "
-        f"standard errors below {level:.0%} (interval too narrow): {flags(cov, level, -1)}; "
+        f"- **Coverage** (nominal {100 * level:g}%): between {cov.min():.1%} and {cov.max():.1%}. More than {words} "
+        f"standard errors below {100 * level:g}% (interval too narrow): {flags(cov, level, -1)}; "
         f"above: {flags(cov, level, 1)}.",
         f"- Each such check lands more than {words} standard errors out by chance alone in "
         f"{share} of cases (the binomial law of a nominal rate), so among {2 * n} checks about {expected:.1f} flags are expected "
@@ -1034,16 +1043,7 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
       2.5 points = 5.1 standard errors short of 95%; beyond 2.52, the bar for 4 checks together: firm); it
       holds at 8,000 (95.0%), within two standard errors.
     """
-    if not isinstance(study, pd.DataFrame):
-        raise TypeError(f"study must be a pandas DataFrame, got {type(study).__name__}")
-    missing = {"setting", "test_size", "coverage", "size", "repetitions"} - set(study.columns)
-    if missing:
-        raise ValueError(f"study must have the columns of size_coverage_study; missing {sorted(missing)}")
-    if study.empty:
-        raise ValueError("study must have at least one row")
-    alpha = check_alpha(alpha)
-    k = check_real(k, "k", low=0, low_open=True)
-    words = {1.0: "one", 2.0: "two", 3.0: "three", 4.0: "four"}.get(float(k), f"{k:g}")
+    alpha, k, words = _check_study_summary(study, alpha, k, set())
 
     # Several pooled checks (coverage and size at each test size): one of them crosses k by
     # chance more often than a single check does. The Sidak bar k_all keeps the chance that a
@@ -1066,27 +1066,25 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
                         f"short of {k_all:.2f}, the bar for {n_pooled} checks together: it may be chance")
                 bad.append(f"{'' if said else word + ' '}at {int(n):,} documents (pooled over {m} setting{'s' * (m > 1)}: "
                            f"{rate:.1%} ± {se:.1%}, {100 * abs(rate - nominal):.1f} points = {abs(z):.1f} "
-                           f"standard errors {'short of' if z < 0 else 'above'} {nominal:.0%}; {firm})")
+                           f"standard errors {'short of' if z < 0 else 'above'} {100 * nominal:g}%; {firm})")
             else:
                 good.append((int(n), rate))
         held = ", ".join(f"{n:,} ({r:.1%})" for n, r in good)
         if not bad:
-            return f"holds at every test size, within {words} standard errors of {nominal:.0%}: {held}."
+            return f"holds at every test size, within {words} standard errors of {100 * nominal:g}%: {held}."
         tail = f"; it holds at {held}, within {words} standard errors." if good else "."
         return " and ".join(bad) + tail
 
     level = 1 - alpha
     reps = study["repetitions"].to_numpy(dtype=float)
-    flagged = 0
-    for what, nominal in (("coverage", level), ("size", alpha)):
-        se = np.sqrt(nominal * (1 - nominal) / reps)
-        flagged += int(np.sum(np.abs(study[what].to_numpy(float) - nominal) > k * se))
+    flagged = sum(int(np.sum(np.abs(_row_deviations(study[what], nominal, reps)) > k))
+                  for what, nominal in (("coverage", level), ("size", alpha)))
     checks = 2 * len(study)
     chances = np.concatenate([_flag_probabilities(level, reps, k), _flag_probabilities(alpha, reps, k)])
     chance = _at_least(flagged, chances)
     reading = ("more than chance explains" if chance < 0.05 else "no more than chance would give")
     return "\n".join([
-        f"- **Coverage**: the {level:.0%} interval {judge('coverage', level, 'under-covers', 'over-covers')}",
+        f"- **Coverage**: the {100 * level:g}% interval {judge('coverage', level, 'under-covers', 'over-covers')}",
         f"- **Size**: the test {judge('size', alpha, 'is conservative', 'has too many false alarms')}",
         f"- **Single rows**: {flagged} of the {checks} checks lie more than {words} standard errors from "
         f"nominal, where a perfect test gives {chances.sum():.1f} on average and {flagged} or more with "
