@@ -439,6 +439,14 @@ def test_plot_coverage_draws_each_method_and_nominal_line():
     ref = [interval_coverage("wald", 25, (0.7, (0.3 + d) / 2, (0.3 - d) / 2, 0.0)).coverage
            for d in np.linspace(-0.3, 0.3, 5)]
     assert list(line.get_ydata()) == pytest.approx(ref, abs=1e-12)
+    # other methods or another level on the same Axes: that chart replaces the old one (nothing
+    # drawn over it), and the legend names the new level with its digits
+    plot_coverage(25, 0.3, methods=("qh", "tango"), points=5, ax=own)
+    assert len(own.get_lines()) == 3
+    plot_coverage(25, 0.3, methods=("qh", "tango"), points=5, alpha=0.025, ax=own)
+    assert len(own.get_lines()) == 3
+    assert [t.get_text() for t in own.get_legend().get_texts()][-1] == "nominal 97.5%"
+    assert own.get_lines()[-1].get_ydata()[0] == pytest.approx(0.975)
     plt.close("all")
 
 

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._plotting import get_axes
+from .._plotting import clear_artists, get_axes
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
@@ -1160,7 +1160,8 @@ def plot_coverage(
     pb, pc = (s + diff) / 2, (s - diff) / 2
     probs = np.column_stack([np.clip(1 - s - p_d, 0, 1) * np.ones(points), pb, pc, np.full(points, p_d)])
     drawn = getattr(ax, "_evallib_coverage", None) if ax is not None else None
-    if drawn is not None and drawn["methods"] != tuple(methods):
+    if drawn is not None and (drawn["methods"] != tuple(methods) or drawn["alpha"] != alpha):
+        clear_artists(ax)           # a chart of other methods or another level: replaced, not drawn over
         drawn = None
     ax = get_axes(ax, figsize=(7, 3.6))
     covs = [_coverage_arrays(m, n, probs, alpha)[0] for m in methods]
@@ -1169,7 +1170,7 @@ def plot_coverage(
     ylim = (min(low, 1 - 2 * alpha) - 0.01, 1.005)
     if drawn is None:
         lines = [ax.plot(diff, cov, label=METHOD_LABELS[m], linewidth=1.2)[0] for m, cov in zip(methods, covs)]
-        nominal = ax.axhline(1 - alpha, color="k", linestyle="--", linewidth=1, label=f"nominal {1 - alpha:.0%}")
+        nominal = ax.axhline(1 - alpha, color="k", linestyle="--", linewidth=1, label=f"nominal {100 * (1 - alpha):g}%")
         ax.set_xlabel(r"true difference $p_b - p_c$ (error rate of A minus error rate of B)")
         ax.set_ylabel("exact coverage")
         ax.set_title(title)
@@ -1177,7 +1178,7 @@ def plot_coverage(
         ax.set_ylim(*ylim)
         # beside the axes: the curves fill the whole width and can reach any height
         ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1, 1))
-        ax._evallib_coverage = {"methods": tuple(methods), "lines": lines, "nominal": nominal}
+        ax._evallib_coverage = {"methods": tuple(methods), "alpha": alpha, "lines": lines, "nominal": nominal}
         return ax
     for line, cov in zip(drawn["lines"], covs):
         line.set_data(diff, cov)

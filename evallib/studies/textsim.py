@@ -1112,7 +1112,7 @@ def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "cove
         x = part["test_size"].to_numpy(float) * np.exp(shift * (k - (len(settings) - 1) / 2))
         ax.errorbar(x, part[what], yerr=2 * part[f"{what}_se"], fmt="o-", capsize=3, label=f"setting {name}")
     nominal = 1 - alpha if what == "coverage" else alpha
-    ax.axhline(nominal, color="grey", ls=":", lw=1.2, label=f"nominal {nominal:.0%}")
+    ax.axhline(nominal, color="grey", ls=":", lw=1.2, label=f"nominal {100 * nominal:g}%")
     ax.set_xscale("log")
     sizes = sorted(set(table["test_size"]))
     ax.set_xticks(sizes)
@@ -1203,7 +1203,7 @@ def plot_replicates(run: SettingRun, ax=None, *, bins: int = 40):
             label=f"bootstrap on Dte ({b.replicates.size:,} replicates)")
     ax.hist(run.truth, bins=edges, density=True, histtype="step", lw=1.8, color="tab:orange",
             label=f"Dtrue subsamples ({run.truth.size:,})")
-    ax.axvspan(*b.interval, color="tab:blue", alpha=0.10, label=f"{1 - b.alpha:.0%} percentile interval")
+    ax.axvspan(*b.interval, color="tab:blue", alpha=0.10, label=f"{100 * (1 - b.alpha):g}% percentile interval")
     ax.axvline(0, color="black", lw=1)
     ax.axvline(run.true_difference, color="tab:orange", ls="--", lw=1.2, label="dF1 on all of Dtrue")
     ax.set_xlabel("dF1 = F1_B - F1_A")
