@@ -1,0 +1,127 @@
+"""Deprecation machinery: old spellings keep working for one release, with a warning.
+
+Every rename of 0.2.0 goes through one of these four helpers, so that each old spelling
+warns the same way (a :class:`DeprecationWarning` naming the new spelling) and the
+warning points at the caller's line:
+
+- :func:`renamed_keywords` -- a keyword argument renamed (``reps=`` -> ``n_resamples=``);
+- :func:`renamed_choice` -- a string option renamed (``"midp"`` -> ``"mid-p"``);
+- :func:`renamed_fields` -- a result field renamed (``std_error`` -> ``se``): the old
+  name stays readable as a property;
+- :func:`moved_names` -- a name or module moved: a module ``__getattr__`` that finds it
+  in its new home.
+
+The list of what was renamed lives in ``CHANGELOG.md``; ``tests/test_compat.py`` checks
+that every public name and keyword of 0.1.0 (``tests/data/api_0_1_0.json``) still works.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+__all__ = ["deprecated", "moved_names", "renamed_choice", "renamed_fields", "renamed_keywords"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+REMOVAL = "0.3.0"
+
+
+def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """Warn that ``old`` is deprecated in favour of ``new`` (one sentence, both named)."""
+    warnings.warn(f"{old} is deprecated and will be removed in evallib {REMOVAL}; use {new} instead",
+                  DeprecationWarning, stacklevel=stacklevel)
+
+
+def renamed_keywords(**old_to_new: str) -> Callable[[F], F]:
+    """Accept each old keyword of ``old_to_new`` in place of its new name, with a warning.
+
+    Passing both the old and the new name is a ``TypeError``, as passing one argument
+    twice is.
+
+    Examples
+    --------
+    >>> @renamed_keywords(reps="n_resamples")
+    ... def f(*, n_resamples=10):
+    ...     return n_resamples
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     f(reps=3), w[0].category.__name__
+    (3, 'DeprecationWarning')
+    """
+    def decorate(func: F) -> F:
+        params = inspect.signature(func).parameters
+        for old, new in old_to_new.items():
+            if new not in params:
+                raise AssertionError(f"{func.__qualname__} has no parameter {new!r} to rename {old!r} to")
+            if old in params:
+                raise AssertionError(f"{func.__qualname__} still has the old parameter {old!r}")
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(f"{func.__name__}() got both {old}= (deprecated) and {new}=; "
+                                        f"pass only {new}=")
+                    deprecated(f"{func.__name__}({old}=...)", f"{new}=")
+                    kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        wrapper.__deprecated_keywords__ = dict(old_to_new)  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def renamed_choice(value: Any, name: str, old_to_new: Mapping[str, str], *, stacklevel: int = 4) -> Any:
+    """Return ``value``, or its new spelling with a warning if it is an old one.
+
+    Call it on the argument before :func:`evallib._validate.check_choice`.
+    """
+    if isinstance(value, str) and value in old_to_new:
+        deprecated(f"{name}={value!r}", f"{name}={old_to_new[value]!r}", stacklevel=stacklevel)
+        return old_to_new[value]
+    return value
+
+
+def renamed_fields(**old_to_new: str) -> Callable[[type], type]:
+    """Class decorator: each old field name of ``old_to_new`` reads its new field, with a warning."""
+    def decorate(cls: type) -> type:
+        for old, new in old_to_new.items():
+            def getter(self: Any, _old: str = old, _new: str = new) -> Any:
+                deprecated(f"{type(self).__name__}.{_old}", f".{_new}")
+                return getattr(self, _new)
+            setattr(cls, old, property(getter, doc=f"Deprecated name of :attr:`{new}`."))
+        cls.__deprecated_fields__ = dict(old_to_new)  # type: ignore[attr-defined]
+        return cls
+
+    return decorate
+
+
+def moved_names(module_name: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for names that moved: ``moved`` maps an old name to its new home.
+
+    The new home is ``"package.module"`` (the old name is a module that moved) or
+    ``"package.module:name"`` (an object, possibly renamed). Unknown names raise the usual
+    ``AttributeError``.
+    """
+    def __getattr__(name: str) -> Any:
+        target = moved.get(name)
+        if target is None:
+            raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+        path, _, attr = target.partition(":")
+        obj = importlib.import_module(path)
+        new = path
+        if attr:
+            obj = getattr(obj, attr)
+            new = f"{path}.{attr}"
+        deprecated(f"{module_name}.{name}", new)
+        return obj
+
+    return __getattr__
