@@ -8,8 +8,8 @@ warning points at the caller's line:
 - :func:`renamed_choice` -- a string option renamed (``"midp"`` -> ``"mid-p"``);
 - :func:`renamed_fields` -- a result field renamed (``std_error`` -> ``se``): the old
   name stays readable as a property;
-- :func:`moved_names` -- a name or module moved: a module ``__getattr__`` that finds it
-  in its new home.
+- :func:`moved_names` -- a name moved: a module ``__getattr__`` that finds it in its new
+  home; :func:`moved_modules` -- a module path moved: ``import old.path`` finds the new one.
 
 The list of what was renamed lives in ``CHANGELOG.md``; ``tests/test_compat.py`` checks
 that every public name and keyword of 0.1.0 (``tests/data/api_0_1_0.json``) still works.
@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.abc
+import importlib.util
 import inspect
+import sys
+import types
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["deprecated", "moved_names", "renamed_choice", "renamed_fields", "renamed_keywords"]
+__all__ = ["deprecated", "moved_modules", "moved_names", "renamed_choice", "renamed_fields", "renamed_keywords"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -125,3 +129,73 @@ def moved_names(module_name: str, moved: Mapping[str, str]) -> Callable[[str], A
         return obj
 
     return __getattr__
+
+
+def _outside_frame() -> int:
+    """The stacklevel, for :func:`deprecated`, of the first frame outside importlib and this module.
+
+    ``warnings.warn`` itself passes over importlib's frames when it counts, so they are not counted.
+    """
+    frame, level = sys._getframe(1), 2  # 1 is deprecated(), 2 its caller
+    while frame is not None:
+        name = frame.f_code.co_filename
+        internal = "importlib" in name and "_bootstrap" in name
+        if not internal and name != __file__:
+            return level
+        if not internal:
+            level += 1
+        frame = frame.f_back
+    return level
+
+
+class _Union(types.ModuleType):
+    """An old module whose names now live in several modules: each is looked up there."""
+
+    def __init__(self, name: str, homes: tuple[str, ...]) -> None:
+        super().__init__(name, f"Deprecated: the names of {name} now live in {', '.join(homes)}.")
+        self.__homes = homes
+        self.__all__ = sorted({n for h in homes for n in getattr(importlib.import_module(h), "__all__", ())})
+
+    def __getattr__(self, name: str) -> Any:
+        for home in self.__homes:
+            module = importlib.import_module(home)
+            if hasattr(module, name):
+                return getattr(module, name)
+        raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+
+
+class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds the module paths that moved: importing one warns and gives the module's new home."""
+
+    def __init__(self) -> None:
+        self.aliases: dict[str, tuple[str, ...]] = {}
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname in self.aliases:
+            return importlib.util.spec_from_loader(fullname, self)
+        return None
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        homes = self.aliases[spec.name]
+        deprecated(f"the module {spec.name}", " or ".join(homes), stacklevel=_outside_frame())
+        if len(homes) == 1:
+            return importlib.import_module(homes[0])
+        return _Union(spec.name, homes)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run: the module object is the new home (or a view of several)."""
+
+
+_FINDER = _AliasFinder()
+
+
+def moved_modules(aliases: Mapping[str, str | tuple[str, ...]]) -> None:
+    """Make each old module path of ``aliases`` importable, with a warning, from its new home(s).
+
+    ``import evallib.onetestset.pairwise`` then warns and binds the new module (a module that
+    was split maps to a tuple of homes, searched in order for each name).
+    """
+    for old, homes in aliases.items():
+        _FINDER.aliases[old] = (homes,) if isinstance(homes, str) else tuple(homes)
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.append(_FINDER)
