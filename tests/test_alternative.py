@@ -258,6 +258,22 @@ def test_mcnemar_power_one_sided_asymptotic():
     assert mcnemar_power(n, p_b, p_c, method="asymptotic", alternative="less") < alpha
 
 
+@pytest.mark.parametrize("p_b, p_c", [(0.12, 0.08), (0.30, 0.15), (0.45, 0.05)])
+def test_mcnemar_asymptotic_one_sided_matches_statsmodels(p_b, p_c):
+    # Connor's formula is the normal test with sd sqrt(psi) under H0 and sqrt(psi - delta^2) under H1:
+    # statsmodels' normal_power_het / normal_sample_size_one_tail with those two sds (per pair)
+    sm_power = pytest.importorskip("statsmodels.stats.power")
+    psi, delta = p_b + p_c, p_b - p_c
+    sds = dict(std_null=math.sqrt(psi), std_alternative=math.sqrt(psi - delta ** 2))
+    for n in (20, 150, 600):
+        want = sm_power.normal_power_het(delta, n, 0.05, alternative="larger", **sds)
+        assert mcnemar_power(n, p_b, p_c, method="asymptotic", alternative="greater") == pytest.approx(want, rel=1e-9)
+        want = sm_power.normal_power_het(-delta, n, 0.05, alternative="smaller", **sds)
+        assert mcnemar_power(n, p_c, p_b, method="asymptotic", alternative="less") == pytest.approx(want, rel=1e-9)
+    n_sm = sm_power.normal_sample_size_one_tail(delta, 0.8, 0.05, **sds)
+    assert mcnemar_sample_size(p_b, p_c, power=0.8, alternative="greater") == math.ceil(n_sm - 1e-9)
+
+
 def test_mcnemar_sample_size_one_sided():
     # Connor (1987), p. 209: 23 pairs two-sided; one-sided needs fewer
     n2 = mcnemar_sample_size(0.45, 0.05, power=0.8)
