@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._inference import check_alternative
 from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_real, check_rng
 
@@ -103,6 +104,15 @@ def _check_discordant(p_b: Any, p_c: Any) -> tuple[float, float]:
 
 def _check_power(power: Any) -> float:
     return check_real(power, "power", low=0.0, high=1.0, low_open=True, high_open=True)
+
+
+def _check_one_sided_alpha(alpha: Any, alternative: str) -> float:
+    """``alpha`` in (0, 1), and below 0.5 for a one-sided McNemar test (its region is a tail at ``2 alpha``)."""
+    alpha = check_alpha(alpha)
+    if alternative != "two-sided" and alpha >= 0.5:
+        raise ValueError(f"alpha must lie in (0, 0.5) for a one-sided test (alternative={alternative!r}), "
+                         f"got {alpha!r}")
+    return alpha
 
 
 def discordant_probabilities(difference: float, discordance: float) -> tuple[float, float]:
@@ -180,27 +190,35 @@ def _lower_critical_direct(m: np.ndarray, alpha: float, method: str) -> np.ndarr
     return np.where(2 * k < m, k, -1)
 
 
-def _conditional_power(m: np.ndarray, q: float, alpha: float, method: str) -> np.ndarray:
-    """``P(reject | b + c = m)`` when ``b ~ Binomial(m, q)``, ``q = p_b / (p_b + p_c)``."""
-    k = _lower_critical(m, alpha, method)
-    low = stats.binom.cdf(k, m, q)                     # b <= k
-    high = stats.binom.sf(m - k - 1, m, q)             # b >= m - k
+def _conditional_power(m: np.ndarray, q: float, alpha: float, method: str,
+                       alternative: str = "two-sided") -> np.ndarray:
+    """``P(reject | b + c = m)`` when ``b ~ Binomial(m, q)``, ``q = p_b / (p_b + p_c)``.
+
+    One-sided at ``alpha``, the rejection region is one tail of the two-sided test at
+    ``2 alpha``: ``b >= m - k`` (``"greater"``) or ``b <= k`` (``"less"``).
+    """
+    two_sided = alternative == "two-sided"
+    k = _lower_critical(m, alpha if two_sided else 2.0 * alpha, method)
+    low = stats.binom.cdf(k, m, q) if alternative != "greater" else 0.0     # b <= k
+    high = stats.binom.sf(m - k - 1, m, q) if alternative != "less" else 0.0  # b >= m - k
     return np.where(k >= 0, low + high, 0.0)
 
 
-def _asymptotic_power(n: np.ndarray, p_b: float, p_c: float, alpha: float) -> np.ndarray:
-    """Connor (1987): two-sided power of the normal approximation (both tails)."""
+def _asymptotic_power(n: np.ndarray, p_b: float, p_c: float, alpha: float,
+                      alternative: str = "two-sided") -> np.ndarray:
+    """Connor (1987): power of the normal approximation (both tails when two-sided)."""
     psi, delta = p_b + p_c, p_b - p_c
     n = np.asarray(n, dtype=float)
     if psi == 0.0:
         return np.zeros_like(n)
-    z = stats.norm.isf(alpha / 2.0)
+    two_sided = alternative == "two-sided"
+    z = stats.norm.isf(alpha / 2.0 if two_sided else alpha)
     sd1 = math.sqrt(max(psi - delta * delta, 0.0))
-    shift = np.sqrt(n) * abs(delta)
+    shift = np.sqrt(n) * (abs(delta) if two_sided else delta if alternative == "greater" else -delta)
     if sd1 == 0.0:   # every case discordant and all in one direction
         return np.where(shift > z * math.sqrt(psi), 1.0, np.where(shift == z * math.sqrt(psi), 0.5, 0.0))
     return (stats.norm.cdf((shift - z * math.sqrt(psi)) / sd1)
-            + stats.norm.cdf((-shift - z * math.sqrt(psi)) / sd1))
+            + (stats.norm.cdf((-shift - z * math.sqrt(psi)) / sd1) if two_sided else 0.0))
 
 
 def _window(n: int, psi: float) -> tuple[int, int]:
@@ -209,24 +227,26 @@ def _window(n: int, psi: float) -> tuple[int, int]:
     return max(0, int(n * psi - 12 * sd) - 40), min(n, int(n * psi + 12 * sd) + 40)
 
 
-def _exact_power_one(n: int, p_b: float, p_c: float, alpha: float, method: str) -> float:
+def _exact_power_one(n: int, p_b: float, p_c: float, alpha: float, method: str,
+                     alternative: str = "two-sided") -> float:
     psi = p_b + p_c
     if n == 0 or psi == 0.0:
         return 0.0
     lo, hi = _window(n, psi)
     m = np.arange(lo, hi + 1)
     weights = stats.binom.pmf(m, n, psi)
-    return float(np.clip(np.dot(weights, _conditional_power(m, p_b / psi, alpha, method)), 0.0, 1.0))
+    return float(np.clip(np.dot(weights, _conditional_power(m, p_b / psi, alpha, method, alternative)), 0.0, 1.0))
 
 
-def _exact_power_many(ns: np.ndarray, p_b: float, p_c: float, alpha: float, method: str) -> np.ndarray:
+def _exact_power_many(ns: np.ndarray, p_b: float, p_c: float, alpha: float, method: str,
+                      alternative: str = "two-sided") -> np.ndarray:
     """Exact power at each of ``ns``: the conditional rejection probabilities once, then
     one windowed binomial sum per ``n``."""
     psi = p_b + p_c
     out = np.zeros(len(ns))
     if psi == 0.0:
         return out
-    r = _conditional_power(np.arange(int(max(ns)) + 1), p_b / psi, alpha, method)
+    r = _conditional_power(np.arange(int(max(ns)) + 1), p_b / psi, alpha, method, alternative)
     for i, n in enumerate(ns):
         if n == 0:
             continue
@@ -235,7 +255,8 @@ def _exact_power_many(ns: np.ndarray, p_b: float, p_c: float, alpha: float, meth
     return np.clip(out, 0.0, 1.0)
 
 
-def _exact_power_all(n_max: int, p_b: float, p_c: float, alpha: float, method: str) -> np.ndarray:
+def _exact_power_all(n_max: int, p_b: float, p_c: float, alpha: float, method: str,
+                     alternative: str = "two-sided") -> np.ndarray:
     """Exact power at every ``n = 0 ... n_max`` at once.
 
     The number of discordant cases ``M ~ Binomial(n, psi)`` is carried from ``n`` to
@@ -248,7 +269,7 @@ def _exact_power_all(n_max: int, p_b: float, p_c: float, alpha: float, method: s
     out = np.zeros(n_max + 1)
     if psi == 0.0:
         return out
-    r = _conditional_power(np.arange(n_max + 1), p_b / psi, alpha, method)
+    r = _conditional_power(np.arange(n_max + 1), p_b / psi, alpha, method, alternative)
     pmf = np.zeros(n_max + 2)
     pmf[0] = 1.0
     for n in range(1, n_max + 1):
@@ -258,7 +279,8 @@ def _exact_power_all(n_max: int, p_b: float, p_c: float, alpha: float, method: s
     return np.clip(out, 0.0, 1.0)
 
 
-def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method: str = "exact") -> Any:
+def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method: str = "exact",
+                  alternative: str = "two-sided") -> Any:
     """Power of McNemar's test for two classifiers on a test set of ``n`` cases.
 
     The counts ``(b, c, n - b - c)`` of the 2 x 2 table's discordant cells (A wrong and
@@ -284,8 +306,14 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
     p_b, p_c : float
         Discordant probabilities, each in [0, 1], ``p_b + p_c <= 1``.
     alpha : float
-        Significance level, in (0, 1).
+        Significance level, in (0, 1) (below 0.5 for a one-sided test).
     method : {"exact", "midp", "asymptotic"}
+    alternative : {"two-sided", "greater", "less"}
+        The test's alternative, as in :func:`evallib.onetestset.pairwise.mcnemar`:
+        ``"greater"`` rejects only when ``b`` is large (H1: ``p_b > p_c``), in the one tail
+        ``P(X >= b) <= alpha`` (exact; its mid-p version for ``"midp"``), or, for
+        ``"asymptotic"``, Connor's formula with ``z_alpha`` and the signed ``delta``:
+        ``Phi((sqrt(n) delta - z_alpha sqrt(psi)) / sqrt(psi - delta^2))``.
 
     Returns
     -------
@@ -322,18 +350,19 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
     """
     method = check_choice(method, "method", POWER_METHODS)
     p_b, p_c = _check_discordant(p_b, p_c)
-    alpha = check_alpha(alpha)
+    alpha = _check_one_sided_alpha(alpha, check_alternative(alternative))
     scalar = np.ndim(n) == 0
     ns = [check_count(n, "n")] if scalar else [check_count(v, "n") for v in np.asarray(n).ravel()]
     if method == "asymptotic":
-        out = _asymptotic_power(np.array(ns), p_b, p_c, alpha)
+        out = _asymptotic_power(np.array(ns), p_b, p_c, alpha, alternative)
     else:
-        out = np.array([_exact_power_one(v, p_b, p_c, alpha, method) for v in ns])
+        out = np.array([_exact_power_one(v, p_b, p_c, alpha, method, alternative) for v in ns])
     return float(out[0]) if scalar else out
 
 
 def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
-                        methods: tuple[str, ...] = ("exact", "asymptotic")) -> pd.DataFrame:
+                        methods: tuple[str, ...] = ("exact", "asymptotic"),
+                        alternative: str = "two-sided") -> pd.DataFrame:
     """Power against the test-set size: a tidy table with columns ``n, method, power``.
 
     The exact and mid-p curves come from one pass over ``n = 0 ... max(ns)`` (the
@@ -342,7 +371,7 @@ def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
     Arguments as in :func:`mcnemar_power`.
     """
     p_b, p_c = _check_discordant(p_b, p_c)
-    alpha = check_alpha(alpha)
+    alpha = _check_one_sided_alpha(alpha, check_alternative(alternative))
     if isinstance(methods, str):
         methods = (methods,)
     methods = tuple(check_choice(m, "methods", POWER_METHODS) for m in methods)
@@ -352,17 +381,17 @@ def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
     rows = []
     for method in methods:
         if method == "asymptotic":
-            power = _asymptotic_power(ns, p_b, p_c, alpha)
+            power = _asymptotic_power(ns, p_b, p_c, alpha, alternative)
         elif ns.max() <= 3000 or ns.size > 0.2 * ns.max():
-            power = _exact_power_all(int(ns.max()), p_b, p_c, alpha, method)[ns]
+            power = _exact_power_all(int(ns.max()), p_b, p_c, alpha, method, alternative)[ns]
         else:  # a few large n: one windowed sum each is cheaper than the recursion
-            power = _exact_power_many(ns, p_b, p_c, alpha, method)
+            power = _exact_power_many(ns, p_b, p_c, alpha, method, alternative)
         rows.append(pd.DataFrame({"n": ns, "method": method, "power": power}))
     return pd.concat(rows, ignore_index=True)
 
 
 def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: float = 0.05,
-                        method: str = "asymptotic", max_n: int = 20_000) -> int:
+                        method: str = "asymptotic", max_n: int = 20_000, alternative: str = "two-sided") -> int:
     """The number of test cases McNemar's test needs to reach ``power``.
 
     * ``"asymptotic"``: Connor's (1987) formula
@@ -385,6 +414,9 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
     method : {"asymptotic", "exact", "midp"}
     max_n : int
         Largest ``n`` the exact search examines (its cost grows as ``max_n^2``).
+    alternative : {"two-sided", "greater", "less"}
+        The test's alternative (see :func:`mcnemar_power`); one-sided, Connor's formula
+        has ``z_alpha`` in place of ``z_{alpha/2}``.
 
     Returns
     -------
@@ -393,8 +425,9 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
     Raises
     ------
     ValueError
-        If ``p_b == p_c`` (no difference to detect: no ``n`` is enough), or if the exact
-        search passes ``max_n``.
+        If ``p_b == p_c`` (no difference to detect: no ``n`` is enough), if the difference
+        points against a one-sided ``alternative`` (``p_b < p_c`` with ``"greater"``), or if
+        the exact search passes ``max_n``.
 
     References
     ----------
@@ -413,19 +446,24 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
     method = check_choice(method, "method", POWER_METHODS)
     p_b, p_c = _check_discordant(p_b, p_c)
     target = _check_power(power)
-    alpha = check_alpha(alpha)
+    alternative = check_alternative(alternative)
+    alpha = _check_one_sided_alpha(alpha, alternative)
     max_n = check_count(max_n, "max_n", minimum=1)
     if p_b == p_c:
         raise ValueError(f"p_b must differ from p_c: with p_b = p_c = {p_b:g} there is no difference "
                          f"to detect, and no test-set size reaches power {target:g}")
+    if (alternative == "greater" and p_b < p_c) or (alternative == "less" and p_b > p_c):
+        raise ValueError(f"p_b = {p_b:g} and p_c = {p_c:g} point against alternative={alternative!r}: the "
+                         f"one-sided test has power below alpha there, and no test-set size reaches {target:g}")
     psi, delta = p_b + p_c, p_b - p_c
-    z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.ppf(target)
+    z_a = stats.norm.isf(alpha / 2.0 if alternative == "two-sided" else alpha)
+    z_b = stats.norm.ppf(target)
     n_connor = (z_a * math.sqrt(psi) + z_b * math.sqrt(max(psi - delta * delta, 0.0))) ** 2 / delta ** 2
     if method == "asymptotic":
         return max(1, math.ceil(n_connor - 1e-9))
     n_hi = min(max_n, int(2 * n_connor) + 50)
     while True:
-        curve = _exact_power_all(n_hi, p_b, p_c, alpha, method)
+        curve = _exact_power_all(n_hi, p_b, p_c, alpha, method, alternative)
         ok = curve >= target
         for n in np.flatnonzero(ok):
             if n == 0:

@@ -42,8 +42,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import sparse, stats
+from scipy import sparse
 
+from .._inference import t_inference
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 from .passk import _cluster_index, _mean_se
@@ -273,13 +274,10 @@ def _pairs_table(table: _Table, pairs: list[tuple[int, int]], alpha: float, adju
     for s in range(0, len(pairs), step):
         sl = slice(s, s + step)
         est[sl], se[sl], df = _mean_se(x[:, ia[sl]] - x[:, ib[sl]], table.codes, table.n_groups)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        statistic = np.where(se > 0, est / np.where(se > 0, se, 1.0), np.sign(est) * np.inf)
-    statistic = np.where((se == 0) & (est == 0), 0.0, statistic)
-    pvalue = 2.0 * stats.t.sf(np.abs(statistic), df)
-    p_holm, p_bh = _holm(pvalue), _bh(pvalue)
     level = alpha if adjust == "none" else alpha / family
-    half = float(stats.t.isf(level / 2, df)) * se
+    # evallib's t core and zero-variance rule; the scores lie in [0, 1]
+    est, se, statistic, pvalue, low, high = t_inference(est, se, df=df, alpha=level)
+    p_holm, p_bh = _holm(pvalue), _bh(pvalue)
     reject = {"holm": p_holm, "bh": p_bh, "bonferroni": np.minimum(1.0, family * pvalue),
               "none": pvalue}[adjust] <= alpha
     means = x.mean(axis=0)
@@ -287,7 +285,7 @@ def _pairs_table(table: _Table, pairs: list[tuple[int, int]], alpha: float, adju
     return pd.DataFrame({
         "a": [names[i] for i in ia], "b": [names[i] for i in ib],
         "mean_a": means[ia], "mean_b": means[ib], "estimate": est, "std_error": se,
-        "low": est - half, "high": est + half, "df": np.full(len(pairs), df), "statistic": statistic,
+        "low": low, "high": high, "df": np.full(len(pairs), df), "statistic": statistic,
         "pvalue": pvalue, "p_holm": p_holm, "p_bh": p_bh, "reject": reject,
     })
 

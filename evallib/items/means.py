@@ -59,6 +59,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._inference import check_alternative, t_inference
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 from ..onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
@@ -80,6 +81,9 @@ __all__ = [
 ITEM_MEAN_METHODS = ("auto", "naive", "t", "cr1_normal", "cr1", "cr2", "wild", "wilson")
 #: Methods of :func:`paired_item_difference`.
 PAIRED_ITEM_METHODS = ("auto", "naive", "t", "cr1_normal", "cr1", "cr2", "wild", "mcnemar")
+
+#: an alternative about ``a - b`` as the same alternative about ``b - a``
+_FLIPPED = {"two-sided": "two-sided", "less": "greater", "greater": "less"}
 #: Weights of the wild cluster bootstrap: Rademacher (+-1) or Webb's six-point weights.
 WILD_BOOTSTRAP_WEIGHTS = ("webb", "rademacher")
 _MISSING = ("raise", "drop")
@@ -180,7 +184,7 @@ class PairedItemDifference(IntervalMixin):
     low, high : the ``1 - alpha`` interval, inside [-1, 1].
     statistic : ``estimate / std_error`` (t or z); for ``"mcnemar"`` the mid-p test's
         statistic ``min(n01, n10)``, as :func:`evallib.onetestset.pairwise.mcnemar` reports it.
-    pvalue : two-sided p-value of H0: no difference.
+    pvalue : p-value of H0: no difference, against ``alternative``.
     reject : ``pvalue <= alpha``.
     method : the method used (``"auto"`` is resolved to ``"mcnemar"`` or ``"cr2"``).
     alpha, df, n_items, n_clusters, n_dropped : as in :class:`ItemMean` (``df`` is
@@ -193,6 +197,7 @@ class PairedItemDifference(IntervalMixin):
     unpaired_std_error : ``sqrt(s_a^2/n + s_b^2/n)`` of the item means: what an unpaired
         two-sample analysis of the same items would report.
     note : as in :class:`ItemMean`.
+    alternative : ``"two-sided"``, ``"less"`` (H1: ``a`` scores lower) or ``"greater"``.
     """
 
     estimate: float
@@ -214,12 +219,15 @@ class PairedItemDifference(IntervalMixin):
     unclustered_std_error: float
     unpaired_std_error: float
     note: str = ""
+    alternative: str = "two-sided"
 
     def describe(self) -> str:
         """One sentence: the difference, its interval and p-value, and what the two usual mistakes would report."""
         clustered = self.n_clusters < self.n_items
         test = (f"p = {self.pvalue:.3g}" if self.method == "mcnemar" or self.method == "wild"
                 else f"{'z' if math.isinf(self.df) else 't'} = {self.statistic:.2f}, p = {self.pvalue:.3g}")
+        if self.alternative != "two-sided":
+            test += f" (one-sided, H1: a {'>' if self.alternative == 'greater' else '<'} b)"
         text = (f"Difference a - b = {self.estimate:+.3f} ({self.mean_a:.3f} - {self.mean_b:.3f}) over "
                 f"{_where(self.n_items, self.n_clusters, clustered)}: {100 * (1 - self.alpha):g}% CI "
                 f"[{self.low:+.3f}, {self.high:+.3f}], SE {self.std_error:.4f}, {test} "
@@ -572,10 +580,13 @@ class _WildBootstrap:
 
 
 def _analyse(y, codes, G, method, alpha, *, bounds, null=0.0, rng=None, n_boot=999,
-             bootstrap_weights="webb", n_obs=None, classic_wilson=False):
+             bootstrap_weights="webb", n_obs=None, classic_wilson=False, alternative="two-sided"):
     """Estimate, SE, df, interval, statistic and p-value of the mean of ``y`` under ``method``.
 
     ``codes``/``G``: cluster codes (ignored by ``"naive"`` and ``"t"``). Returns a dict.
+    The statistic, the p-value and (but for ``"wild"`` and ``"wilson"``) the interval come
+    from evallib's t/z core (:mod:`evallib._inference`); ``alternative`` other than
+    ``"two-sided"`` is for the t/z methods (the interval becomes one-sided, clipped to ``bounds``).
     """
     N = y.size
     est = float(np.mean(y))
@@ -600,10 +611,8 @@ def _analyse(y, codes, G, method, alpha, *, bounds, null=0.0, rng=None, n_boot=9
         else:  # cr2, wilson
             se = math.sqrt(float(np.sum(S * S / ((N - n_g) / N)))) / N
             df = _bm_df(n_g)
-    if se > 0:
-        statistic = (est - null) / se
-    else:
-        statistic = 0.0 if est == null else math.copysign(math.inf, est - null)
+    tz = t_inference(est, se, df=df, null=null, alternative=alternative, alpha=alpha)
+    statistic = tz.statistic
     if method == "wild":
         boot = _WildBootstrap(y, codes, G, rng, n_boot, bootstrap_weights)
         low = est + boot.bound(bounds[0] - est, alpha)
@@ -619,12 +628,11 @@ def _analyse(y, codes, G, method, alpha, *, bounds, null=0.0, rng=None, n_boot=9
             low, high = float(low), float(high)
             out["note"] = (f"Effective sample size {float(n_eff):.1f} of {n_obs} 0/1 scores "
                            f"(design effect {n_obs / float(n_eff):.2f}).")
-        pvalue = float(2 * stats.t.sf(abs(statistic), df)) if math.isfinite(df) else \
-            float(2 * stats.norm.sf(abs(statistic)))
+        # the statistic of the item-level se, referred to the df of the interval's reference
+        pvalue = t_inference(est, tz.se, df=df, null=null, alternative=alternative).pvalue
     else:
-        q = z if math.isinf(df) else float(stats.t.isf(alpha / 2, df))
-        low, high = est - q * se, est + q * se
-        pvalue = float(2 * (stats.norm.sf(abs(statistic)) if math.isinf(df) else stats.t.sf(abs(statistic), df)))
+        low, high, pvalue, se = tz.low, tz.high, tz.pvalue, tz.se
+        out["estimate"] = tz.estimate
     out.update(std_error=se, df=df, low=float(np.clip(low, *bounds)), high=float(np.clip(high, *bounds)),
                statistic=float(statistic), pvalue=min(1.0, pvalue))
     return out
@@ -827,6 +835,7 @@ def paired_item_difference(
     n_boot: int = 999,
     bootstrap_weights: str = "webb",
     rng: Any = None,
+    alternative: str = "two-sided",
 ) -> PairedItemDifference:
     """Paired mean difference ``a - b`` of two models over the same items, clustered if need be.
 
@@ -871,6 +880,12 @@ def paired_item_difference(
         (default), or drop them (``n_dropped``).
     n_boot, bootstrap_weights, rng
         As in :func:`item_mean` (used by ``"wild"`` only).
+    alternative : {"two-sided", "less", "greater"}
+        H1: the models' mean scores differ (default), ``a``'s is lower (``"less"``) or
+        higher (``"greater"``), scipy's spelling. A one-sided test comes with the
+        one-sided interval (``[low, 1]`` for ``"greater"``, ``[-1, high]`` for ``"less"``);
+        ``"mcnemar"`` then uses the one-sided mid-p test and one side of the
+        Bonett-Price interval at level ``1 - 2 alpha``. ``"wild"`` is two-sided only.
 
     Returns
     -------
@@ -878,7 +893,7 @@ def paired_item_difference(
         ``estimate``, ``std_error``, ``low``, ``high``, ``statistic``, ``pvalue``,
         ``reject``, ``alpha``, ``df``, ``method``, ``n_items``, ``n_clusters``,
         ``n_dropped``, ``mean_a``, ``mean_b``, ``correlation``,
-        ``unclustered_std_error``, ``unpaired_std_error``, ``note``.
+        ``unclustered_std_error``, ``unpaired_std_error``, ``note``, ``alternative``.
 
     Notes
     -----
@@ -921,6 +936,10 @@ def paired_item_difference(
     """
     method, alpha, missing, n_boot, bootstrap_weights, rng = _check_options(
         method, PAIRED_ITEM_METHODS, alpha, missing, n_boot, bootstrap_weights, rng)
+    alternative = check_alternative(alternative)
+    if alternative != "two-sided" and method == "wild":
+        raise ValueError(f"alternative={alternative!r} is not available with method='wild' (its bootstrap "
+                         "test and interval are two-sided); use alternative='two-sided' or method='cr2'")
     arr_a, arr_b = _check_scores(a, "a"), _check_scores(b, "b")
     if arr_a.shape[0] != arr_b.shape[0]:
         raise ValueError(f"a has {arr_a.shape[0]} items but b has {arr_b.shape[0]}; both models must be "
@@ -955,17 +974,24 @@ def paired_item_difference(
                              "method='cr2' (or 'wild')")
     d = ya - yb
     res = _analyse(d, codes, G, "t" if method == "mcnemar" else method, alpha, bounds=(-1.0, 1.0), null=0.0,
-                   rng=rng, n_boot=n_boot, bootstrap_weights=bootstrap_weights)
+                   rng=rng, n_boot=n_boot, bootstrap_weights=bootstrap_weights, alternative=alternative)
     if method == "mcnemar":
         n10 = int(np.count_nonzero((ya == 1) & (yb == 0)))
         n01 = int(np.count_nonzero((ya == 0) & (yb == 1)))
         n11 = int(np.count_nonzero((ya == 1) & (yb == 1)))
-        test = mcnemar(n01, n10, mid_p=True)
         # pairwise's table counts errors: b = a wrong only (n01), c = b wrong only (n10); its interval
-        # is for error_a - error_b = (n01 - n10)/n, the negative of accuracy_a - accuracy_b.
+        # is for error_a - error_b = (n01 - n10)/n, the negative of accuracy_a - accuracy_b, and its
+        # "greater" (p_b > p_c: a errs more) is this difference's "less".
+        test = mcnemar(n01, n10, mid_p=True, alternative=_FLIPPED[alternative])
+        two_sided = alternative == "two-sided"
+        if not two_sided and alpha >= 0.5:
+            raise ValueError(f"alpha must be below 0.5 for a one-sided Bonett-Price interval "
+                             f"(the two-sided one at 1 - 2 alpha), got {alpha!r}")
         ci = paired_difference_interval(Contingency(a=n11, b=n01, c=n10, d=n - n11 - n01 - n10, n=n),
-                                        method="bonett_price", alpha=alpha)
-        res.update(low=-ci.high, high=-ci.low, statistic=test.statistic, pvalue=test.pvalue, df=math.inf)
+                                        method="bonett_price", alpha=alpha if two_sided else 2.0 * alpha)
+        res.update(low=-ci.high if alternative != "less" else -1.0,
+                   high=-ci.low if alternative != "greater" else 1.0,
+                   statistic=test.statistic, pvalue=test.pvalue, df=math.inf)
     if labels is not None and method in ("naive", "t"):
         note = _join(note, f"The clusters were ignored (method '{method}' takes the items as independent).")
     sa, sb = float(np.std(ya, ddof=1)), float(np.std(yb, ddof=1))
@@ -976,7 +1002,7 @@ def paired_item_difference(
         alpha=alpha, df=res["df"], method=method, n_items=n, n_clusters=int(G), n_dropped=n_dropped,
         mean_a=float(ya.mean()), mean_b=float(yb.mean()), correlation=correlation,
         unclustered_std_error=res["unclustered_std_error"], unpaired_std_error=math.sqrt((sa * sa + sb * sb) / n),
-        note=_join(note, res["note"]))
+        note=_join(note, res["note"]), alternative=alternative)
 
 
 # ----------------------------------------------------------- variance_components

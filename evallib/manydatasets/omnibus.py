@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._inference import se_from_variance, tail_pvalue
 from .._validate import check_alpha, check_choice, check_count, check_rng
 from .posthoc import _check_method, _posthoc_table
 from .ranktests import TIE_RTOL, _as_table, _check_scores, snap_ties
@@ -437,25 +438,20 @@ def posthoc_quade(
     dfree = (n - 1) * (k - 1)
 
     def t_pvalue(row):
-        return float(2.0 * stats.t.sf(abs(row["z"]), dfree))
+        return tail_pvalue(row["z"], dfree)
 
     pvalue_of = None
     if distribution == "t":
-        # T_j = (S_j + (k+1)/2 n(n+1)/2) / (n(n+1)/2): a difference of T's times n(n+1)/2 is one of S's
+        # T_j = (S_j + (k+1)/2 n(n+1)/2) / (n(n+1)/2): a difference of T's times n(n+1)/2 is one of S's;
+        # A - B is a difference, zero (identical rankings on every data set) by evallib's rule against A
         scale = n * (n + 1) / 2.0
-        t_se = math.sqrt(2.0 * n * max(res.a - res.b, 0.0) / ((n - 1) * (k - 1)))
-        se = t_se / scale if t_se > 0 else 0.0
+        factor = 2.0 * n / ((n - 1) * (k - 1))
+        se = se_from_variance(factor * (res.a - res.b), factor * res.a) / scale
         pvalue_of = t_pvalue
 
-    if se == 0.0:   # A = B: identical rankings on every data set
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = _posthoc_table(avg, 1.0, k=k, n=n, method=method, control=control, alpha=alpha,
-                                 pvalue_of=lambda row: 0.0 if row["rank_a"] != row["rank_b"] else 1.0)
-        out["z"] = np.where(out["rank_a"] != out["rank_b"], np.inf, 0.0)
-        out.attrs["se"] = 0.0
-    else:
-        out = _posthoc_table(avg, se, k=k, n=n, method=method, control=control, alpha=alpha,
-                             pvalue_of=pvalue_of)
+    # se = 0 (A = B): the z core's zero-variance rule gives z = +-inf, p = 0 for ranks that differ
+    out = _posthoc_table(avg, se, k=k, n=n, method=method, control=control, alpha=alpha,
+                         pvalue_of=pvalue_of)
     out.attrs.update(test="quade", distribution=distribution)
     return out
 

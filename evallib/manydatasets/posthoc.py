@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._inference import t_inference
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice
 from .ranktests import (
@@ -431,9 +432,9 @@ def _posthoc_table(avg: pd.Series, se: float, *, k: int, n: int, method: str, co
         a, b = names[i], names[j]
         if control is None and avg[b] < avg[a]:
             a, b = b, a
-        z = (avg[b] - avg[a]) / se
-        row = dict(a=a, b=b, rank_a=float(avg[a]), rank_b=float(avg[b]), z=float(z),
-                   pvalue=float(2.0 * stats.norm.sf(abs(z))))
+        # evallib's z core and zero-variance rule (evallib._inference); the ranks lie in [1, k]
+        res = t_inference(float(avg[b] - avg[a]), se, scale=float(k))
+        row = dict(a=a, b=b, rank_a=float(avg[a]), rank_b=float(avg[b]), z=res.statistic, pvalue=res.pvalue)
         if pvalue_of is not None:
             row["pvalue"] = float(pvalue_of(row))
         rows.append(row)

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._inference import check_alternative, tail_pvalue
 from .._resources import data_path
 from .._validate import check_alpha, check_choice, check_count, check_real, check_vector
 
@@ -407,7 +408,6 @@ class WilcoxonResult:
 
 
 ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
-ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def wilcoxon_signed_rank(
@@ -520,7 +520,7 @@ def wilcoxon_signed_rank(
     alpha = check_alpha(alpha)
     method = check_choice(method, "method", ("auto", "exact", "normal"))
     zero_method = check_choice(zero_method, "zero_method", ZERO_METHODS)
-    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
+    alternative = check_alternative(alternative)
     if not isinstance(correction, (bool, np.bool_)):
         raise TypeError(f"correction must be True or False, got {correction!r}")
     d = snap_ties(d, rtol=rtol)
@@ -660,7 +660,7 @@ def sign_test(
     """
     d = check_vector(differences, "differences", minimum=2, each="one per data set")
     alpha = check_alpha(alpha)
-    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
+    alternative = check_alternative(alternative)
     ties = check_choice(ties, "ties", ("demsar", "drop"))
     method = check_choice(method, "method", ("exact", "normal"))
     d = snap_ties(d, rtol=rtol)
@@ -674,11 +674,7 @@ def sign_test(
     elif method == "exact":
         p = float(stats.binomtest(wins, n, 0.5, alternative=alternative).pvalue)
     else:
-        z = (wins - n / 2.0) / (math.sqrt(n) / 2.0)
-        if alternative == "two-sided":
-            p = float(min(1.0, 2.0 * stats.norm.sf(abs(z))))
-        else:
-            p = float(stats.norm.sf(z) if alternative == "greater" else stats.norm.cdf(z))
+        p = tail_pvalue((wins - n / 2.0) / (math.sqrt(n) / 2.0), None, alternative)
     return SignTestResult(wins=float(wins), losses=float(losses), n_ties=n_ties, n=n,
                           statistic=float(wins), pvalue=p, reject=p <= alpha, alpha=alpha,
                           alternative=alternative, ties=ties, method=method)

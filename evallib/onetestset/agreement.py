@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
+from .._inference import se_from_variance, t_inference
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_count, check_labels
 
@@ -189,25 +189,21 @@ def cohen_kappa_table(table: Sequence[Sequence[int]], *, alpha: float = 0.05) ->
     b = float((1.0 - kappa) ** 2 * (off.sum() - np.trace(off)))
     c = (kappa - p_e * (1.0 - kappa)) ** 2
     scale = (1.0 - p_e) ** 2 * n
-    var = max((a + b - c) / scale, 0.0)
-    var0 = max((p_e + p_e ** 2 - float(np.sum(rows * cols * (rows + cols)))) / scale, 0.0)
-    se, se0 = float(np.sqrt(var)), float(np.sqrt(var0))
-    if se < 1e-15:   # round-off around an exact 0 (kappa = 1, or a constant labelling)
-        se = 0.0
+    # both variances are differences: round-off (kappa = 1, or a constant labelling) is judged
+    # against the terms subtracted, by evallib's zero-variance rule (evallib._inference)
+    se = se_from_variance((a + b - c) / scale, (a + b) / scale)
+    se0 = se_from_variance((p_e + p_e ** 2 - float(np.sum(rows * cols * (rows + cols)))) / scale,
+                           (p_e + p_e ** 2) / scale)
     note = ""
-    if se0 < 1e-15:
-        se0 = 0.0
-        kappa = 0.0 if abs(kappa) < 1e-12 else kappa
+    if se0 == 0.0:
         note = ("one labelling puts every case in the same category: kappa is 0 and its standard errors "
                 "vanish; there is no agreement beyond chance to measure")
-    if se0 == 0.0:
-        z, pval = (0.0, 1.0) if kappa == 0.0 else (float(np.copysign(np.inf, kappa)), 0.0)
-    else:
-        z = kappa / se0
-        pval = float(min(1.0, 2.0 * stats.norm.sf(abs(z))))
-    q = float(stats.norm.isf(alpha / 2.0))
-    return KappaResult(estimate=float(kappa), std_error=se, low=float(max(-1.0, kappa - q * se)),
-                       high=float(min(1.0, kappa + q * se)), std_error_null=se0, statistic=float(z), pvalue=pval,
+    test = t_inference(kappa, se0)          # the test uses the standard error under H0 ...
+    kappa = test.estimate
+    ci = t_inference(kappa, se, alpha=alpha)  # ... the interval the one under the estimate
+    pval = test.pvalue
+    return KappaResult(estimate=float(kappa), std_error=se, low=float(max(-1.0, ci.low)),
+                       high=float(min(1.0, ci.high)), std_error_null=se0, statistic=test.statistic, pvalue=pval,
                        reject=bool(pval <= alpha), alpha=alpha, observed_agreement=p_o, expected_agreement=p_e, n=n,
                        note=note)
 

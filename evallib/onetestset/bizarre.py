@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from .._inference import t_inference
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
@@ -273,14 +273,9 @@ def _check_events(events: Any) -> np.ndarray:
 
 
 def _z_result(difference: float, sd: float, method: str) -> ZTest:
-    if sd > 0:
-        z = difference / sd
-    elif np.isclose(difference, 0.0, atol=1e-15):
-        z = 0.0
-    else:  # pragma: no cover - sd == 0 forces equal errors in every equation here
-        raise ValueError("a zero standard deviation with a non-zero difference; check the counts")
-    return ZTest(difference=float(difference), sd=float(sd), z=float(z),
-                 pvalue=float(2.0 * stats.norm.sf(abs(z))), method=method)
+    # evallib's z core and zero-variance rule (evallib._inference); the rates lie in [0, 1]
+    res = t_inference(float(difference), float(sd))
+    return ZTest(difference=res.estimate, sd=res.se, z=res.statistic, pvalue=res.pvalue, method=method)
 
 
 # ---------------------------------------------------------------- eqs. (1)-(6)

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._inference import check_alternative, tail_pvalue
 from .._plotting import get_axes
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_real
@@ -601,16 +602,11 @@ def accuracy_ztest(
     """
     correct, n = _check_correct_n(correct, n)
     null = check_alpha(null, "null")  # an open-interval probability, like alpha
-    alternative = check_choice(alternative, "alternative", ("two-sided", "greater", "less"))
+    alternative = check_alternative(alternative)
     a = correct / n
     sd = math.sqrt(null * (1.0 - null) / n)
     z = (a - null) / sd
-    if alternative == "greater":
-        p = float(stats.norm.sf(z))
-    elif alternative == "less":
-        p = float(stats.norm.cdf(z))
-    else:
-        p = float(min(1.0, 2.0 * stats.norm.sf(abs(z))))
+    p = tail_pvalue(z, None, alternative)
     return AccuracyTest(statistic=float(z), pvalue=p, null_sd=sd, estimate=a, null=null,
                         alternative=alternative)
 

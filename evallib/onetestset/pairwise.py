@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._inference import check_alternative
 from .._plotting import clear_artists, get_axes
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
@@ -218,28 +219,47 @@ class McNemarResult:
     Attributes
     ----------
     statistic : X^2 of eq. (2) (chi-square methods) or ``min(b, c)`` (exact and
-        mid-p methods).
-    pvalue : two-sided p-value.
+        mid-p methods), whatever the alternative.
+    pvalue : p-value for ``alternative`` (two-sided by default).
     method : ``"chi2-yates"``, ``"chi2"``, ``"exact"`` or ``"mid-p"``.
+    alternative : ``"two-sided"``, ``"greater"`` (H1: ``p_b > p_c``, A errs more often
+        than B) or ``"less"``.
     """
 
     statistic: float
     pvalue: float
     method: str
+    alternative: str = "two-sided"
 
 
 def _check_bc(b: Any, c: Any) -> tuple[int, int]:
     return check_count(b, "b"), check_count(c, "c")
 
 
-def _mcnemar_pvalues(b, c, method: str) -> np.ndarray:
-    """Vectorised two-sided p-values of McNemar's tests for arrays of ``b`` and ``c``."""
+def _mcnemar_pvalues(b, c, method: str, alternative: str = "two-sided") -> np.ndarray:
+    """Vectorised p-values of McNemar's tests for arrays of ``b`` and ``c``.
+
+    One-sided (``"greater"``: H1 ``p_b > p_c``): the binomial tail of ``b`` given
+    ``m = b + c`` (exact ``P(X >= b)``, mid-p ``P(X > b) + P(X = b)/2``), and for the
+    chi-square forms the normal tail of the signed ``z = (b - c -/+ 1)/sqrt(m)`` (the
+    ``1`` with Yates' correction only, towards the null).
+    """
     b = np.asarray(b, dtype=float)
     c = np.asarray(c, dtype=float)
     m = b + c
     k = np.minimum(b, c)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if method in ("chi2-yates", "chi2"):
+        if alternative != "two-sided":
+            sign = 1.0 if alternative == "greater" else -1.0
+            if method in ("chi2-yates", "chi2"):
+                shift = 1.0 if method == "chi2-yates" else 0.0
+                z = (sign * (b - c) - shift) / np.sqrt(np.where(m > 0, m, 1.0))
+                p = stats.norm.sf(z)
+            else:
+                x = b if alternative == "greater" else c   # the count H1 makes large
+                point = stats.binom.pmf(x, m, 0.5)
+                p = stats.binom.sf(x - 1, m, 0.5) - (0.5 * point if method == "mid-p" else 0.0)
+        elif method in ("chi2-yates", "chi2"):
             diff = np.abs(b - c)
             if method == "chi2-yates":
                 diff = np.maximum(diff - 1.0, 0.0)
@@ -254,7 +274,8 @@ def _mcnemar_pvalues(b, c, method: str) -> np.ndarray:
 
 
 def mcnemar(
-    b: int, c: int, *, correction: bool = True, exact: bool = False, mid_p: bool = False
+    b: int, c: int, *, correction: bool = True, exact: bool = False, mid_p: bool = False,
+    alternative: str = "two-sided",
 ) -> McNemarResult:
     """McNemar's test for two classifiers on the same test set, eq. (2).
 
@@ -282,6 +303,14 @@ def mcnemar(
     mid_p : bool
         Use the mid-p test. The defaults are unchanged (Yates' test, the paper's);
         ``exact`` and ``mid_p`` cannot both be true.
+    alternative : {"two-sided", "greater", "less"}
+        H1: ``p_b != p_c`` (default); ``"greater"``: ``p_b > p_c`` (A errs more often than
+        B); ``"less"``: ``p_b < p_c``. One-sided, the exact test is the binomial test of
+        ``b`` out of ``b + c`` (``scipy.stats.binomtest(b, b + c, 0.5, alternative=...)``),
+        the mid-p test its mid-p version (``P(X > b) + P(X = b)/2`` for ``"greater"``), and
+        the chi-square tests refer the signed ``z = (b - c - 1)/sqrt(b + c)`` (``"greater"``;
+        ``(b - c + 1)`` for ``"less"``; no ``1`` without Yates' correction) to the normal.
+        The statistic stays ``X^2`` or ``min(b, c)``.
 
     Returns
     -------
@@ -323,24 +352,33 @@ def mcnemar(
     (0.07, 0.039)
     >>> round(mcnemar(1, 7, correction=False).pvalue, 3)
     0.034
+
+    One-sided: B errs more often than A (``c > b``), the exact test is the binomial tail
+    ``P(X <= 1) = 9/256`` of ``X ~ Binomial(8, 1/2)``:
+
+    >>> mcnemar(1, 7, exact=True, alternative="less").pvalue == 9 / 256
+    True
     """
     b, c = _check_bc(b, c)
+    alternative = check_alternative(alternative)
     if exact and mid_p:
         raise ValueError("exact and mid_p cannot both be True: choose the exact or the mid-p test")
     m = b + c
     if exact or mid_p:
         method = "mid-p" if mid_p else "exact"
         if m == 0:
-            return McNemarResult(0.0, 1.0, method)
-        return McNemarResult(float(min(b, c)), float(_mcnemar_pvalues(b, c, method)), method)
+            return McNemarResult(0.0, 1.0, method, alternative)
+        return McNemarResult(float(min(b, c)), float(_mcnemar_pvalues(b, c, method, alternative)), method,
+                             alternative)
     method = "chi2-yates" if correction else "chi2"
     if m == 0:
-        return McNemarResult(0.0, 1.0, method)
+        return McNemarResult(0.0, 1.0, method, alternative)
     diff = abs(b - c)
     if correction:
         diff = max(diff - 1, 0)
     x2 = diff * diff / m
-    return McNemarResult(float(x2), float(stats.chi2.sf(x2, df=1)), method)
+    p = stats.chi2.sf(x2, df=1) if alternative == "two-sided" else _mcnemar_pvalues(b, c, method, alternative)
+    return McNemarResult(float(x2), float(p), method, alternative)
 
 
 # ------------------------------------------------------------------ eqs. (4)-(5)

@@ -54,6 +54,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._inference import check_alternative, se_from_variance, t_inference
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real
 
@@ -273,7 +274,8 @@ class DeLong:
         adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
         if len(self.names) < 2:
             raise ValueError(f"scores must hold at least 2 score columns to compare, got {len(self.names)}")
-        rows = [_compare(self, i, j, alpha).__dict__ for i, j in combinations(range(len(self.names)), 2)]
+        rows = [{k: v for k, v in _compare(self, i, j, alpha).__dict__.items() if k != "alternative"}
+                for i, j in combinations(range(len(self.names)), 2)]
         table = _adjust(pd.DataFrame(rows), alpha, adjust, lambda a: float(stats.norm.isf(a / 2.0)))
         adj = table[["low_adj", "high_adj"]].clip(-1.0, 1.0)
         table["low_adj"], table["high_adj"] = adj["low_adj"], adj["high_adj"]
@@ -494,16 +496,22 @@ class AUCComparison:
     se : the standard error of the difference, ``sqrt(S_aa + S_bb - 2 S_ab)``.
     statistic : ``z = difference / se`` (DeLong et al., section 3, with the contrast
         ``L = (1, -1)``).
-    pvalue : two-sided, ``2 P(Z >= |z|)``.
-    low, high : ``difference -/+ z_{alpha/2} se``, clipped to [-1, 1].
+    pvalue : two-sided, ``2 P(Z >= |z|)``; ``P(Z >= z)`` for ``alternative="greater"``,
+        ``P(Z <= z)`` for ``"less"``.
+    low, high : ``difference -/+ z_{alpha/2} se``, clipped to [-1, 1]; one-sided
+        (``difference - z_alpha se`` to 1, or -1 to ``difference + z_alpha se``) for a
+        one-sided ``alternative``.
     reject : ``pvalue <= alpha``.
     alpha : the level.
     method : ``"DeLong"``.
+    alternative : ``"two-sided"``, ``"less"`` (H1: ``AUC_a < AUC_b``) or ``"greater"``.
 
     Two columns that rank every pair of cases alike have ``se = 0`` and
     ``difference = 0``: then ``statistic = 0`` and ``pvalue = 1`` (no evidence of a
     difference). If ``se = 0`` while the difference is not 0 (the placement values
-    differ by a constant), ``statistic`` is infinite and ``pvalue = 0``.
+    differ by a constant), ``statistic`` is infinite and ``pvalue = 0`` (1 for a
+    one-sided alternative in the other direction): evallib's zero-variance rule
+    (:mod:`evallib._inference`), with the variance judged against ``S_aa`` and ``S_bb``.
     """
 
     a: str
@@ -519,34 +527,23 @@ class AUCComparison:
     reject: bool
     alpha: float
     method: str = "DeLong"
+    alternative: str = "two-sided"
 
 
-def _compare(fit: DeLong, i: int, j: int, alpha: float) -> AUCComparison:
+def _compare(fit: DeLong, i: int, j: int, alpha: float, alternative: str = "two-sided") -> AUCComparison:
     c = fit.covariance
-    diff = float(fit.auc[i] - fit.auc[j])
-    var = float(c[i, i] + c[j, j] - 2.0 * c[i, j])
-    se = float(np.sqrt(var)) if var > 0 else 0.0
-    # Placement values on a grid of 1/m, 1/n: treat round-off as zero variance.
-    scale = max(abs(float(c[i, i])), abs(float(c[j, j])), 1e-300)
-    if var <= 1e-12 * scale:
-        se = 0.0
-    if se == 0.0:
-        if abs(diff) <= 1e-12:
-            diff, z, p = 0.0, 0.0, 1.0
-        else:
-            z, p = float(np.copysign(np.inf, diff)), 0.0
-    else:
-        z = diff / se
-        p = float(2.0 * stats.norm.sf(abs(z)))
-    q = float(stats.norm.isf(alpha / 2.0))
-    low, high = max(-1.0, diff - q * se), min(1.0, diff + q * se)
+    # S_aa + S_bb - 2 S_ab: round-off judged against S_aa and S_bb (evallib's zero-variance rule)
+    se = se_from_variance(float(c[i, i] + c[j, j] - 2.0 * c[i, j]), max(abs(float(c[i, i])), abs(float(c[j, j]))))
+    res = t_inference(float(fit.auc[i] - fit.auc[j]), se, alternative=alternative, alpha=alpha)
+    p = res.pvalue
     return AUCComparison(a=fit.names[i], b=fit.names[j], auc_a=float(fit.auc[i]), auc_b=float(fit.auc[j]),
-                         difference=diff, se=se, statistic=float(z), pvalue=p, low=float(low),
-                         high=float(high), reject=bool(p <= alpha), alpha=alpha)
+                         difference=res.estimate, se=res.se, statistic=res.statistic, pvalue=p,
+                         low=max(-1.0, res.low), high=min(1.0, res.high), reject=bool(p <= alpha), alpha=alpha,
+                         alternative=alternative)
 
 
 def delong_test(y_true: Any, score_a: Any, score_b: Any, *, pos_label: Any = None,
-                alpha: float = 0.05) -> AUCComparison:
+                alpha: float = 0.05, alternative: str = "two-sided") -> AUCComparison:
     """DeLong's test of ``AUC_A = AUC_B`` for two score columns on the same cases.
 
     The two AUCs are correlated (same cases); DeLong et al. estimate the variance of
@@ -578,8 +575,9 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, pos_label: Any = Non
     (0.0, 1.0)
     """
     alpha = check_alpha(alpha)
+    alternative = check_alternative(alternative)
     fit = delong_covariance(y_true, {"A": np.asarray(score_a), "B": np.asarray(score_b)}, pos_label=pos_label)
-    res = _compare(fit, 0, 1, alpha)
+    res = _compare(fit, 0, 1, alpha, alternative)
     return res
 
 
@@ -706,27 +704,18 @@ def delong_unpaired(y_a: Any, score_a: Any, y_b: Any, score_b: Any, *, pos_label
         var = float(np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n)
         fits.append((float(v10.mean()), max(var, 0.0), m, n))
     (auc_a, var_a, m_a, n_a), (auc_b, var_b, m_b, n_b) = fits
-    diff = auc_a - auc_b
     var = var_a + var_b
-    scale = max(var_a, var_b)
     denom = var_a ** 2 / (m_a + n_a - 1) + var_b ** 2 / (m_b + n_b - 1)
     df = var * var / denom if denom > 0 else float("inf")
-    se = float(np.sqrt(var)) if var > 1e-300 else 0.0
-    if se == 0.0 or var <= 1e-12 * scale:
-        se = 0.0
+    res = t_inference(auc_a - auc_b, float(np.sqrt(var)), df=df, alpha=alpha)
+    if res.se == 0.0:
         df = float("inf")
-        if abs(diff) <= 1e-12:
-            diff, t, p = 0.0, 0.0, 1.0
-        else:
-            t, p = float(np.copysign(np.inf, diff)), 0.0
-    else:
-        t = diff / se
-        p = float(2.0 * stats.t.sf(abs(t), df))
-    q = float(stats.t.isf(alpha / 2.0, df))
+        res = t_inference(res.estimate, 0.0, alpha=alpha)
+    p = res.pvalue
     return UnpairedAUCComparison(
-        auc_a=auc_a, auc_b=auc_b, se_a=float(np.sqrt(var_a)), se_b=float(np.sqrt(var_b)), difference=diff,
-        se=se, statistic=float(t), df=float(df), pvalue=p, low=float(max(-1.0, diff - q * se)),
-        high=float(min(1.0, diff + q * se)), reject=bool(p <= alpha), alpha=alpha, n_pos_a=m_a, n_neg_a=n_a,
+        auc_a=auc_a, auc_b=auc_b, se_a=float(np.sqrt(var_a)), se_b=float(np.sqrt(var_b)), difference=res.estimate,
+        se=res.se, statistic=res.statistic, df=float(df), pvalue=p, low=float(max(-1.0, res.low)),
+        high=float(min(1.0, res.high)), reject=bool(p <= alpha), alpha=alpha, n_pos_a=m_a, n_neg_a=n_a,
         n_pos_b=m_b, n_neg_b=n_b)
 
 
@@ -963,24 +952,14 @@ class LossComparison:
 def _paired_t(name_a: str, name_b: str, loss: str, la: np.ndarray, lb: np.ndarray, alpha: float) -> LossComparison:
     d = la - lb
     n = d.shape[0]
-    diff = float(d.mean())
     sd = float(d.std(ddof=1)) if n > 1 else 0.0
-    if sd <= 1e-14 * max(1.0, float(np.abs(d).max())):
-        sd = 0.0
-    se = sd / np.sqrt(n)
-    df = max(n - 1, 1)
-    if se == 0.0:
-        if abs(diff) <= 1e-15:
-            diff, t, p = 0.0, 0.0, 1.0
-        else:
-            t, p = float(np.copysign(np.inf, diff)), 0.0
-    else:
-        t = diff / se
-        p = float(2.0 * stats.t.sf(abs(t), df))
-    q = float(stats.t.isf(alpha / 2.0, df))
+    # the per-case losses are the numbers the mean and its se come from (evallib's zero-variance rule)
+    scale = max(1.0, float(np.abs(la).max()), float(np.abs(lb).max()))
+    res = t_inference(float(d.mean()), sd / np.sqrt(n), df=max(n - 1, 1), alpha=alpha, scale=scale)
+    p = res.pvalue
     return LossComparison(a=name_a, b=name_b, loss=loss, mean_a=float(la.mean()), mean_b=float(lb.mean()),
-                          difference=diff, se=float(se), statistic=float(t), df=int(n - 1), pvalue=p,
-                          low=diff - q * se, high=diff + q * se, reject=bool(p <= alpha), alpha=alpha)
+                          difference=res.estimate, se=res.se, statistic=res.statistic, df=int(n - 1), pvalue=p,
+                          low=res.low, high=res.high, reject=bool(p <= alpha), alpha=alpha)
 
 
 def loss_test(y_true: Any, prob_a: Any, prob_b: Any, *, loss: str = "brier", pos_label: Any = None,

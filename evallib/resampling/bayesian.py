@@ -19,6 +19,7 @@ import numpy as np
 from scipy import stats
 
 from .._bayes import _check_pair, _check_rope
+from .._inference import t_inference
 from .._plotting import get_axes
 from .._validate import check_alpha, check_real
 
@@ -149,25 +150,24 @@ def bayesian_correlated_ttest(
     ratio = check_real(test_train_ratio, "test_train_ratio", low=0)
     d = b - a
     n = d.size
-    mean = float(d.mean())
     var = float(np.var(d, ddof=1))
-    tol = 1e-12 * max(1.0, float(np.max(np.abs(a))), float(np.max(np.abs(b))))
-    if np.ptp(d) <= tol:
-        scale = 0.0
+    # the corrected t-test's p-value and evallib's zero-variance rule (evallib._inference), on the
+    # scale of the scores (at least 1)
+    test = t_inference(float(d.mean()), math.sqrt((1.0 / n + ratio) * var), df=n - 1,
+                       scale=max(1.0, float(np.max(np.abs(a))), float(np.max(np.abs(b)))))
+    mean, scale, pvalue = test.estimate, test.se, test.pvalue
+    if scale == 0.0:
         if rope == 0:
-            right = float(mean > tol) + 0.5 * float(abs(mean) <= tol)
+            right = float(mean > 0) + 0.5 * float(mean == 0)
             pl, pe, pr = 1.0 - right, 0.0, right
         else:
             pl, pr = float(mean < -rope), float(mean > rope)
             pe = 1.0 - pl - pr
-        pvalue = 1.0 if abs(mean) <= tol else 0.0
     else:
-        scale = math.sqrt((1.0 / n + ratio) * var)
         post = stats.t(n - 1, loc=mean, scale=scale)
         pl = float(post.cdf(-rope))
         pr = float(post.sf(rope))
         pe = max(0.0, 1.0 - pl - pr)
-        pvalue = float(2.0 * stats.t.sf(abs(mean) / scale, n - 1))
     return CorrelatedTTestResult(p_left=pl, p_rope=pe, p_right=pr, mean=mean, scale=scale, df=n - 1,
                                  rope=rope, test_train_ratio=ratio, n=n, pvalue=pvalue)
 

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._inference import ZERO_RTOL, check_alternative, critical_value, t_inference
 from .._plotting import clear_artists, get_axes
 from .._progress import progress_bar
 from .._validate import (
@@ -86,30 +87,22 @@ def _check_scores(values: Any, name: str) -> np.ndarray:
     return check_vector(values, name, minimum=2, what="scores", each="one per fold or round")
 
 
-_RTOL = 1e-12
+def _scale(*arrays: np.ndarray) -> float:
+    """The magnitude of the scores, at least 1: the ``scale`` of evallib's zero-variance rule."""
+    return max(1.0, *(float(np.max(np.abs(x))) for x in arrays))
 
 
 def _tolerance(*arrays: np.ndarray) -> float:
-    """Absolute tolerance for "zero": 1e-12 relative to the largest score (at least 1)."""
-    return _RTOL * max(1.0, *(float(np.max(np.abs(x))) for x in arrays))
-
-
-def _is_constant(values: np.ndarray, tol: float) -> bool:
-    """Whether all values are equal up to ``tol``."""
-    return float(np.ptp(values)) <= tol
+    """Absolute tolerance for "zero": ``ZERO_RTOL`` relative to the largest score (at least 1)."""
+    return ZERO_RTOL * _scale(*arrays)
 
 
 def _t_result(
-    mean: float, var_of_mean: float, constant: bool, df: float, tol: float
-) -> tuple[float, float, float]:
-    """Statistic, p-value and standard error, with the documented zero-variance answers."""
-    if constant:
-        if abs(mean) <= tol:
-            return 0.0, 1.0, 0.0
-        return float(np.copysign(np.inf, mean)), 0.0, 0.0
-    se = float(np.sqrt(var_of_mean))
-    t = mean / se
-    return float(t), float(2.0 * stats.t.sf(abs(t), df)), se
+    mean: float, var_of_mean: float, df: float, scale: float, alternative: str = "two-sided"
+) -> tuple[float, float, float, float]:
+    """Statistic, p-value, standard error and estimate by evallib's t core (:mod:`evallib._inference`)."""
+    res = t_inference(mean, float(np.sqrt(max(var_of_mean, 0.0))), df=df, alternative=alternative, scale=scale)
+    return res.statistic, res.pvalue, res.se, res.estimate
 
 
 # ---------------------------------------------------------------------- results
@@ -121,11 +114,13 @@ class CVTTestResult:
     ----------
     statistic : the t statistic, ``mean_difference / std_error``.
     df : degrees of freedom of the reference t distribution.
-    pvalue : two-sided p-value.
+    pvalue : p-value for ``alternative`` (two-sided by default).
     mean_difference : mean score of model 1 minus mean score of model 2.
     std_error : the estimated standard error of ``mean_difference``.
     method : ``"paired"``, ``"non-paired"``, ``"corrected-resampled"`` or ``"5x2cv"``.
     n_1, n_2 : number of scores of each model.
+    alternative : ``"two-sided"``, ``"less"`` (H1: model 1's mean score is below model 2's)
+        or ``"greater"`` (above it).
     """
 
     statistic: float
@@ -136,15 +131,20 @@ class CVTTestResult:
     method: str
     n_1: int
     n_2: int
+    alternative: str = "two-sided"
 
     def interval(self, alpha: float = 0.05) -> tuple[float, float]:
         """The ``1 - alpha`` confidence interval ``mean_difference +- t_{1-alpha/2, df} * std_error``.
 
-        The textbook's "confidence limits" for the difference of the two models.
+        The textbook's "confidence limits" for the difference of the two models. For a
+        one-sided ``alternative`` the one-sided interval the test inverts:
+        ``[mean_difference - t_{1-alpha, df} std_error, inf)`` for ``"greater"``,
+        ``(-inf, mean_difference + t_{1-alpha, df} std_error]`` for ``"less"``.
         """
         alpha = check_alpha(alpha)
-        half = float(stats.t.ppf(1.0 - alpha / 2.0, self.df)) * self.std_error
-        return self.mean_difference - half, self.mean_difference + half
+        half = critical_value(alpha, self.df, self.alternative) * self.std_error
+        return (self.mean_difference - half if self.alternative != "less" else -np.inf,
+                self.mean_difference + half if self.alternative != "greater" else np.inf)
 
     def reject(self, alpha: float = 0.05) -> bool:
         """Whether the null hypothesis of equal performance is rejected: ``pvalue <= alpha``."""
@@ -156,7 +156,8 @@ NONPAIRED_DF = ("min", "welch")
 
 
 def cv_ttest(
-    scores_1: Any, scores_2: Any, *, paired: bool = True, nonpaired_df: str = "min"
+    scores_1: Any, scores_2: Any, *, paired: bool = True, nonpaired_df: str = "min",
+    alternative: str = "two-sided",
 ) -> CVTTestResult:
     """The textbook's t-test comparing two models over cross-validation rounds.
 
@@ -186,12 +187,15 @@ def cv_ttest(
         Paired test (default) or the non-paired variant.
     nonpaired_df : {"min", "welch"}
         Degrees of freedom of the non-paired test; ignored when ``paired``.
+    alternative : {"two-sided", "less", "greater"}
+        H1: the models' mean scores differ (default), model 1's is lower (``"less"``) or
+        higher (``"greater"``); scipy's ``ttest_rel`` / ``ttest_ind`` spelling.
 
     Returns
     -------
     CVTTestResult
-        ``statistic, df, pvalue`` (two-sided), ``mean_difference`` (model 1 minus
-        model 2), ``std_error``, ``method``, ``n_1, n_2``.
+        ``statistic, df, pvalue`` (for ``alternative``), ``mean_difference`` (model 1 minus
+        model 2), ``std_error``, ``method``, ``n_1, n_2``, ``alternative``.
 
     Raises
     ------
@@ -207,9 +211,10 @@ def cv_ttest(
     defined, never NaN: if the mean difference is 0 too (e.g. identical scores)
     there is no evidence of a difference, ``statistic = 0, pvalue = 1``; otherwise
     the difference is the same in every round and ``statistic = +-inf,
-    pvalue = 0``. ``std_error`` is 0 in both cases. "Zero" means equal up to
-    ``1e-12`` relative to the largest absolute score (at least 1), so that floating-point
-    rounding of equal differences does not produce a huge spurious t.
+    pvalue = 0`` (1 for a one-sided alternative in the other direction). ``std_error``
+    is 0 in both cases. "Zero" means at most ``1e-12`` times the largest absolute score
+    (at least 1), so that floating-point rounding of equal differences does not produce
+    a huge spurious t: evallib's one zero-variance rule (:mod:`evallib._inference`).
 
     References
     ----------
@@ -230,6 +235,7 @@ def cv_ttest(
     """
     if not isinstance(paired, (bool, np.bool_)):
         raise TypeError(f"paired must be True or False, got {paired!r}")
+    alternative = check_alternative(alternative)
     a = _check_scores(scores_1, "scores_1")
     b = _check_scores(scores_2, "scores_2")
     if paired:
@@ -242,9 +248,8 @@ def cv_ttest(
         k = d.size
         df = k - 1
         mean = float(np.mean(d))
-        tol = _tolerance(a, b)
-        stat, p, se = _t_result(mean, float(np.var(d, ddof=1)) / k, _is_constant(d, tol), df, tol)
-        return CVTTestResult(stat, float(df), p, mean, se, "paired", k, k)
+        stat, p, se, mean = _t_result(mean, float(np.var(d, ddof=1)) / k, df, _scale(a, b), alternative)
+        return CVTTestResult(stat, float(df), p, mean, se, "paired", k, k, alternative)
     check_choice(nonpaired_df, "nonpaired_df", NONPAIRED_DF)
     k1, k2 = a.size, b.size
     v1, v2 = float(np.var(a, ddof=1)) / k1, float(np.var(b, ddof=1)) / k2
@@ -255,10 +260,8 @@ def cv_ttest(
         df = (v1 + v2) ** 2 / (v1**2 / (k1 - 1) + v2**2 / (k2 - 1))
     else:
         df = float(k1 + k2 - 2)
-    tol = _tolerance(a, b)
-    constant = _is_constant(a, tol) and _is_constant(b, tol)
-    stat, p, se = _t_result(mean, v1 + v2, constant, df, tol)
-    return CVTTestResult(stat, float(df), p, mean, se, "non-paired", k1, k2)
+    stat, p, se, mean = _t_result(mean, v1 + v2, df, _scale(a, b), alternative)
+    return CVTTestResult(stat, float(df), p, mean, se, "non-paired", k1, k2, alternative)
 
 
 def _check_paired(scores_1: Any, scores_2: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -273,7 +276,7 @@ def _check_paired(scores_1: Any, scores_2: Any) -> tuple[np.ndarray, np.ndarray]
 
 
 def corrected_resampled_ttest(
-    scores_1: Any, scores_2: Any, *, test_train_ratio: float
+    scores_1: Any, scores_2: Any, *, test_train_ratio: float, alternative: str = "two-sided"
 ) -> CVTTestResult:
     """Nadeau & Bengio's corrected resampled t-test over ``J`` paired fold scores.
 
@@ -296,6 +299,8 @@ def corrected_resampled_ttest(
         Paired per-fold scores of the two learners (same partitions), at least two.
     test_train_ratio : float
         ``n_test / n_train``, >= 0. With 0 the test is the naive paired t-test.
+    alternative : {"two-sided", "less", "greater"}
+        As in :func:`cv_ttest`: ``"greater"`` is H1 "learner 1 scores higher".
 
     Returns
     -------
@@ -316,13 +321,13 @@ def corrected_resampled_ttest(
     """
     a, b = _check_paired(scores_1, scores_2)
     ratio = check_real(test_train_ratio, "test_train_ratio", low=0, note="n_test / n_train")
+    alternative = check_alternative(alternative)
     d = a - b
     j = d.size
     mean = float(np.mean(d))
-    tol = _tolerance(a, b)
     var_of_mean = (1.0 / j + ratio) * float(np.var(d, ddof=1))
-    stat, p, se = _t_result(mean, var_of_mean, _is_constant(d, tol), j - 1, tol)
-    return CVTTestResult(stat, float(j - 1), p, mean, se, "corrected-resampled", j, j)
+    stat, p, se, mean = _t_result(mean, var_of_mean, j - 1, _scale(a, b), alternative)
+    return CVTTestResult(stat, float(j - 1), p, mean, se, "corrected-resampled", j, j, alternative)
 
 
 def _check_5x2(values: Any, name: str) -> np.ndarray:
@@ -389,10 +394,8 @@ def dietterich_5x2cv(scores_1: Any, scores_2: Any) -> CVTTestResult:
     d = a - b
     r = d.shape[0]
     s2 = np.sum((d - d.mean(axis=1, keepdims=True)) ** 2, axis=1)
-    tol = _tolerance(a, b)
-    constant = bool(np.all(np.abs(d[:, 0] - d[:, 1]) <= tol))
-    stat, p, se = _t_result(float(d[0, 0]), float(np.mean(s2)), constant, r, tol)
-    return CVTTestResult(stat, float(r), p, float(d[0, 0]), se, "5x2cv", 2 * r, 2 * r)
+    stat, p, se, p11 = _t_result(float(d[0, 0]), float(np.mean(s2)), r, _scale(a, b))
+    return CVTTestResult(stat, float(r), p, p11, se, "5x2cv", 2 * r, 2 * r)
 
 
 @dataclass(frozen=True)
