@@ -562,7 +562,7 @@ def test_summary_of_identical_classifiers_is_defined():
 # ------------------------------------------------------------------- the example
 def test_shipped_example_equals_a_fresh_regeneration():
     shipped = pd.read_csv(EXAMPLE_PATH)
-    fresh = make_example_predictions()
+    fresh = make_example_predictions(rng=0)
     pd.testing.assert_frame_equal(shipped, fresh, check_exact=False, atol=1e-9, rtol=0)
 
 

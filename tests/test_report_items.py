@@ -291,7 +291,7 @@ def test_shipped_example_is_the_real_evaluation(pupils):
     from evallib.report.items_example import make_example_items
 
     shipped = pd.read_csv(ROOT / "data" / "example_items.csv")
-    fresh = make_example_items()
+    fresh = make_example_items(rng=0)
     pd.testing.assert_frame_equal(shipped, fresh, check_dtype=False)
     data = load_item_scores(ROOT / "data" / "example_items.csv")
     assert data.n_items == 1191 and data.n_clusters == 67 and data.max_samples == 5
@@ -719,7 +719,7 @@ def test_report_end_to_end_on_a_long_file(pupils, tmp_path):
     frame.to_csv(source, index=False)
     files = run_items_report(source, tmp_path / "report" / "items.html", item_column="pupil", sample_column="run",
                              cluster_column="school", title="<script>alert(2)</script> Q3", progress=False,
-                             n_boot=500)
+                             n_boot=500, rng=0)
     page = files.html.read_text(encoding="utf-8")
     assert "<script>alert" not in page and "&lt;script&gt;alert(2)&lt;/script&gt; Q3" in page
     assert files.notebook.is_file() and "load_items(" not in page  # no code cells
@@ -746,7 +746,7 @@ def test_report_end_to_end_on_lm_eval_logs(pupils, tmp_path):
     ev = pupils
     files = {m: write_lm_eval(tmp_path / f"{m}.jsonl", ev, ev.correct[m]) for m in MODELS}
     out = run_items_report(files, tmp_path / "lm.html", source_format="lm-eval", metric="acc", progress=False,
-                           n_boot=200)
+                           n_boot=200, rng=0)
     text = _html_text(out.html)
     lead = ev.correct.mean().idxmax()
     assert f"{lead} has the highest mean score, {ev.correct[lead].mean():.4f}" in text

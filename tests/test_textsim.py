@@ -71,7 +71,7 @@ def test_learners_learn_and_kernel_wins_on_conjunctions():
     pop = ts.TextPopulation(setting, prior_pos=0.3, label_noise=0.0)
     rng = np.random.default_rng(0)
     X, y = pop.sample(3000, rng)
-    learners = ts.fit_learners(X, y)
+    learners = ts.fit_learners(X, y, rng=0)
     Xt, yt = pop.sample(5000, rng)
     a, b = learners.predict(Xt)
     assert set(np.unique(a)) <= {0, 1} and set(np.unique(b)) <= {0, 1}

@@ -358,7 +358,7 @@ def plot_paired_item_coverage(
     methods: Sequence[str] = ("unpaired", "naive", "cr2"),
     n_sim: int = 200,
     alpha: float = 0.05,
-    rng: Any = 0,
+    rng: Any = None,
     ax=None,
     reuse: bool = False,
     table: pd.DataFrame | None = None,

@@ -201,7 +201,7 @@ def plot_critical_lines(table: pd.DataFrame, metric: str, *, C: int = 1000, alph
     return ax
 
 
-def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, rng=0) -> float:
+def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, rng=None) -> float:
     """Largest gap between the Monte Carlo CDF of ``reps`` rankings and the exact CDF
     (Kolmogorov distance, over the attainable values)."""
     law = null_cdf(metric, P, N, max_points=400)
@@ -210,7 +210,7 @@ def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, rng=0) -> float:
     return float(np.max(np.abs(emp - law.cdf)))
 
 
-def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, rng=0, ax=None):
+def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, rng=None, ax=None):
     """The Monte Carlo CDF of ``reps`` random rankings over the exact CDF.
 
     The title gives the Kolmogorov distance and its order of magnitude under the null,

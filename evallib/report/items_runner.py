@@ -78,7 +78,7 @@ def run_items_report(
     adjust: str = "holm",
     n_boot: int = 2000,
     title: str | None = None,
-    rng: Any = 0,
+    rng: Any = None,
     progress: bool = True,
     timeout: int = 600,
 ) -> ReportFiles:

@@ -269,7 +269,7 @@ class Learners:
 
 
 def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_components: int = 300,
-                 rng: Any = 0) -> Learners:
+                 rng: Any = None) -> Learners:
     """Fit the tf-idf coding and the two models of section 5 on a training set.
 
     Model A: ``LinearSVC(C=1)``. Model B: an RBF kernel ``exp(-gamma ||x - x'||^2)`` on
@@ -389,7 +389,7 @@ def mistake_correlation(events: Any) -> float:
 
 def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise: float = 0.02,
                      n_train: int = PAPER_SIZES["n_train"], n_pool: int = 20_000,
-                     n_true: int = PAPER_SIZES["n_true"], rng: Any = 0, chunk: int = GRID_CHUNK,
+                     n_true: int = PAPER_SIZES["n_true"], rng: Any = None, chunk: int = GRID_CHUNK,
                      precomputed: bool = True) -> Experiment:
     """Generate the population, train A and B, and classify the pool and Dtrue.
 
@@ -611,7 +611,7 @@ def _frequency(truth: np.ndarray, winner: str) -> float:
 
 
 def run_setting(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"], reps: int = 10_000,
-                n_subsamples: int = 1000, alpha: float = 0.05, rng: Any = 0) -> SettingRun:
+                n_subsamples: int = 1000, alpha: float = 0.05, rng: Any = None) -> SettingRun:
     """Run section 5 for one trained pair: bootstrap on Dte, truth on Dtrue.
 
     Dte is the first ``n_test`` documents of the experiment's pool; the truth uses
@@ -700,7 +700,7 @@ def format_table3(table: pd.DataFrame) -> str:
 # ----------------------------------------------------------- calibration study
 def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, ...] = (500, 2000, 7909),
                       repetitions: int = 100, reps: int = 2000, n_subsamples: int = 1000,
-                      alpha: float = 0.05, rng: Any = 0, progress: bool = False) -> pd.DataFrame:
+                      alpha: float = 0.05, rng: Any = None, progress: bool = False) -> pd.DataFrame:
     """Repeat Table 3's comparison many times (stated confidence against Dtrue frequency).
 
     Note what it compares: the bootstrap's confidence in the observed winner is one minus
@@ -1153,7 +1153,7 @@ def plot_tie_confidence(confidence: Any, ax: Any = None, *, bins: int = 10) -> A
 # ------------------------------------------------------------------------ DCF
 def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"], cost_fn: float = 1.0,
                    cost_fp: float = 1.0, prior_pos: float = 0.5, reps: int = 10_000, n_subsamples: int = 1000,
-                   rng: Any = 0) -> pd.DataFrame:
+                   rng: Any = None) -> pd.DataFrame:
     """DCF_A - DCF_B on Dte: eq. (8), eq. (9), a bootstrap, and the spread on Dtrue.
 
     Rows: the independent test (eq. 8), the paired test (eq. 9), the class-stratified
