@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._compat import renamed_keywords
 from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_real, check_rng
 
@@ -1034,14 +1035,15 @@ def _check_event_probs(events: Any) -> np.ndarray:
     return arr / arr.sum()
 
 
-def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 1000,
-                       n_sim: int = 400, rng: Any = None, chunk: int = 50) -> F1Power:
+@renamed_keywords(reps="n_resamples", n_sim="repetitions")
+def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, n_resamples: int = 1000,
+                       repetitions: int = 400, rng: Any = None, chunk: int = 50) -> F1Power:
     """Power of the F1 paired bootstrap test (Keller, Bengio & Wong, eqs. 12-14), by simulation.
 
     A population is given by the probabilities of the eight joint events e1 ... e8
     (Table 1; for example a pilot test set's :func:`evallib.joint_events` counts). Each
-    of ``n_sim`` simulated test sets of ``n`` cases is one Multinomial(n, events) draw;
-    its bootstrap (``reps`` replicates, each Multinomial(n, counts / n), as
+    of ``repetitions`` simulated test sets of ``n`` cases is one Multinomial(n, events) draw;
+    its bootstrap (``n_resamples`` replicates, each Multinomial(n, counts / n), as
     :func:`evallib.bootstrap_f1_difference` draws them) gives the percentile interval
     of dF1 (eq. 14), and the test rejects when 0 lies outside it. Because dF1 depends
     on a sample only through its eight counts, nothing but the multinomial is drawn.
@@ -1055,14 +1057,14 @@ def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 
         class) must have positive total probability.
     alpha : float
         Level of the bootstrap interval, in (0, 1).
-    reps : int
+    n_resamples : int
         Bootstrap replicates per simulated test set.
-    n_sim : int
-        Simulated test sets; the Monte Carlo standard error is at most ``0.5 / sqrt(n_sim)``.
+    repetitions : int
+        Simulated test sets; the Monte Carlo standard error is at most ``0.5 / sqrt(repetitions)``.
     rng : None, int, SeedSequence or Generator
         Randomness (see :func:`evallib._validate.check_rng`).
     chunk : int
-        Test sets bootstrapped at once (memory ``chunk * reps * 8`` integers).
+        Test sets bootstrapped at once (memory ``chunk * n_resamples * 8`` integers).
 
     Returns
     -------
@@ -1079,7 +1081,7 @@ def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 
     --------
     Two classifiers with the same F1 (here: identical) are never called different:
 
-    >>> f1_bootstrap_power(100, [30, 0, 0, 20, 5, 0, 0, 45], n_sim=20, reps=200, rng=0).power
+    >>> f1_bootstrap_power(100, [30, 0, 0, 20, 5, 0, 0, 45], repetitions=20, n_resamples=200, rng=0).power
     0.0
     """
     from .onetestset.bizarre import f1_difference
@@ -1087,24 +1089,25 @@ def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 
     n = check_count(n, "n", minimum=1)
     probs = _check_event_probs(events)
     alpha = check_alpha(alpha)
-    reps = check_count(reps, "reps", minimum=10)
-    n_sim = check_count(n_sim, "n_sim", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=10)
+    repetitions = check_count(repetitions, "repetitions", minimum=1)
     chunk = check_count(chunk, "chunk", minimum=1)
     gen = check_rng(rng)
     rejected = 0
-    for start in range(0, n_sim, chunk):
-        size = min(chunk, n_sim - start)
+    for start in range(0, repetitions, chunk):
+        size = min(chunk, repetitions - start)
         tests = gen.multinomial(n, probs, size=size)                       # (size, 8)
-        boot = gen.multinomial(n, tests[:, None, :] / n, size=(size, reps))  # (size, reps, 8)
+        boot = gen.multinomial(n, tests[:, None, :] / n, size=(size, n_resamples))  # (size, n_resamples, 8)
         d = f1_difference(boot)
         lo, hi = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0], axis=1)
         rejected += int(np.sum((lo > 0) | (hi < 0)))
-    power = rejected / n_sim
-    return F1Power(n=n, power=power, mcse=math.sqrt(power * (1 - power) / n_sim),
-                   estimate=float(f1_difference(probs * 1e6)), n_sim=n_sim, reps=reps, alpha=alpha)
+    power = rejected / repetitions
+    return F1Power(n=n, power=power, mcse=math.sqrt(power * (1 - power) / repetitions),
+                   estimate=float(f1_difference(probs * 1e6)), n_sim=repetitions, reps=n_resamples, alpha=alpha)
 
 
-def f1_power_curve(ns: Any, events: Any, *, alpha: float = 0.05, reps: int = 1000, n_sim: int = 400,
+@renamed_keywords(reps="n_resamples", n_sim="repetitions")
+def f1_power_curve(ns: Any, events: Any, *, alpha: float = 0.05, n_resamples: int = 1000, repetitions: int = 400,
                    rng: Any = None) -> pd.DataFrame:
     """:func:`f1_bootstrap_power` at each test-set size: columns ``n, power, mcse``.
 
@@ -1114,7 +1117,7 @@ def f1_power_curve(ns: Any, events: Any, *, alpha: float = 0.05, reps: int = 100
     ns = [check_count(v, "ns", minimum=1) for v in np.atleast_1d(np.asarray(ns)).ravel()]
     if not ns:
         raise ValueError("ns must hold at least one test-set size")
-    rows = [f1_bootstrap_power(v, events, alpha=alpha, reps=reps, n_sim=n_sim, rng=gen) for v in ns]
+    rows = [f1_bootstrap_power(v, events, alpha=alpha, n_resamples=n_resamples, repetitions=repetitions, rng=gen) for v in ns]
     return pd.DataFrame({"n": [r.n for r in rows], "power": [r.power for r in rows],
                          "mcse": [r.mcse for r in rows]})
 
@@ -1347,8 +1350,9 @@ def _nemenyi_spacing(k: int, rank_difference: float) -> float:
     return brentq(gap, 0.0, hi, xtol=1e-12)
 
 
+@renamed_keywords(n_sim="n_resamples")
 def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: float = 0.05,
-                        n_sim: int = 2000, rng: Any = None) -> pd.DataFrame:
+                        n_resamples: int = 2000, rng: Any = None) -> pd.DataFrame:
     """Power of the Nemenyi test to separate two algorithms, against the number of data sets.
 
     :func:`nemenyi_datasets` gives the ``N`` at which an *observed* gap of average ranks
@@ -1379,15 +1383,15 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
         Largest number of data sets, ``>= 2``; every ``N`` from 2 to ``n_max`` is reported.
     alpha : float
         Family-wise level of the Nemenyi test, in (0, 1).
-    n_sim : int
-        Simulated studies, ``>= 10`` (Monte Carlo SE at most ``0.5 / sqrt(n_sim)``).
+    n_resamples : int
+        Simulated studies, ``>= 10`` (Monte Carlo SE at most ``0.5 / sqrt(n_resamples)``).
     rng : None, int, SeedSequence or Generator
 
     Returns
     -------
     pandas.DataFrame
         ``n_datasets``, ``cd`` (the critical difference), ``power`` (simulated), ``mcse``
-        (its Monte Carlo standard error ``sqrt(power (1 - power) / n_sim)``) and
+        (its Monte Carlo standard error ``sqrt(power (1 - power) / n_resamples)``) and
         ``normal`` (the approximation). ``attrs["spacing"]`` holds the spacing of the
         means and ``attrs["sigma"]`` the per-data-set SD of the rank difference.
 
@@ -1403,7 +1407,7 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
     At the floor of :func:`nemenyi_datasets` the power is near one half:
 
     >>> n0 = nemenyi_datasets(5, 1.0)
-    >>> table = nemenyi_power_curve(5, 1.0, n0, n_sim=2000, rng=0).set_index("n_datasets")
+    >>> table = nemenyi_power_curve(5, 1.0, n0, n_resamples=2000, rng=0).set_index("n_datasets")
     >>> 0.4 < float(table.loc[n0, "power"]) < 0.6
     True
     """
@@ -1414,7 +1418,7 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
                    high_open=True, note="the expected average ranks of k algorithms differ by less than k - 1")
     n_max = check_count(n_max, "n_max", minimum=2)
     alpha = check_alpha(alpha)
-    n_sim = check_count(n_sim, "n_sim", minimum=10)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=10)
     gen = check_rng(rng)
     spacing = _nemenyi_spacing(k, d)
     mu = np.arange(k) / (k - 1) * spacing
@@ -1423,8 +1427,8 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
     hits = np.zeros(ns.size)
     total, total_sq, count = 0.0, 0.0, 0
     step = max(1, 4_000_000 // (n_max * k))
-    for start in range(0, n_sim, step):
-        size = min(step, n_sim - start)
+    for start in range(0, n_resamples, step):
+        size = min(step, n_resamples - start)
         scores = mu + gen.standard_normal((size, n_max, k))
         # rank 1 = best: one plus the number of algorithms that score higher
         rank_first = 1 + (scores > scores[..., :1]).sum(axis=-1)
@@ -1435,14 +1439,14 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
         count += diff.size
         mean_gap = np.cumsum(diff, axis=1)[:, ns - 1] / ns
         hits += (np.abs(mean_gap) >= cds - 1e-12).sum(axis=0)
-    power = hits / n_sim
+    power = hits / n_resamples
     mean = total / count
     sigma = math.sqrt(max(total_sq / count - mean * mean, 0.0))
     root = np.sqrt(ns) / sigma if sigma > 0 else np.full(ns.size, np.inf)
     normal = stats.norm.cdf((d - cds) * root) + stats.norm.cdf((-d - cds) * root)
     table = pd.DataFrame({"n_datasets": ns, "cd": cds, "power": power,
-                          "mcse": np.sqrt(power * (1.0 - power) / n_sim), "normal": normal})
-    table.attrs.update(spacing=float(spacing), sigma=sigma, k=k, rank_difference=d, alpha=alpha, n_sim=n_sim)
+                          "mcse": np.sqrt(power * (1.0 - power) / n_resamples), "normal": normal})
+    table.attrs.update(spacing=float(spacing), sigma=sigma, k=k, rank_difference=d, alpha=alpha, n_resamples=n_resamples)
     return table
 
 

@@ -314,7 +314,7 @@ def test_f1_bootstrap_power_against_an_index_level_simulation():
     # population: 8 joint events; B finds more positives than A
     probs = np.array([0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74])
     n, n_sim, reps = 150, 300, 300
-    got = f1_bootstrap_power(n, probs, n_sim=n_sim, reps=reps, rng=1)
+    got = f1_bootstrap_power(n, probs, repetitions=n_sim, n_resamples=reps, rng=1)
     # independent: draw cases, resample case indices, F1 from label vectors
     rng = np.random.default_rng(2)
     y_of = np.array([1, 1, 1, 1, 0, 0, 0, 0], bool)
@@ -341,8 +341,8 @@ def test_f1_bootstrap_power_against_an_index_level_simulation():
 
 def test_f1_power_is_reproducible_and_grows_with_n():
     probs = [0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74]
-    t1 = f1_power_curve([50, 400], probs, n_sim=150, reps=200, rng=5)
-    t2 = f1_power_curve([50, 400], probs, n_sim=150, reps=200, rng=5)
+    t1 = f1_power_curve([50, 400], probs, repetitions=150, n_resamples=200, rng=5)
+    t2 = f1_power_curve([50, 400], probs, repetitions=150, n_resamples=200, rng=5)
     assert t1.equals(t2)
     assert t1["power"].iloc[1] > t1["power"].iloc[0] + 3 * t1["mcse"].max()
 
@@ -431,7 +431,7 @@ def test_plots_return_their_axes():
     assert planning.plot_mcnemar_power(0.1, 0.04, methods=("exact", "midp", "asymptotic"), ax=ax) is ax
     assert len(ax.lines) >= 3
     assert planning.plot_interval_and_power(0.03, 300, discordance=0.1) is not None
-    table = f1_power_curve([50, 100], [0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74], n_sim=20, reps=50, rng=0)
+    table = f1_power_curve([50, 100], [0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74], repetitions=20, n_resamples=50, rng=0)
     assert planning.plot_f1_power(table).get_ylabel() == "power"
     assert planning.plot_nemenyi_datasets(5, 1.0).get_xlabel() == "number of data sets N"
     assert len(planning.plot_design_map().patches) >= 13
@@ -508,7 +508,7 @@ def _cd_scipy(k: int, n: int, alpha: float = 0.05) -> float:
 
 def test_nemenyi_power_model_has_the_requested_expected_rank_gap():
     # independent check of the solved spacing: ranks by scipy's rankdata on 200,000 data sets
-    table = planning.nemenyi_power_curve(5, 1.0, 10, n_sim=20, rng=0)
+    table = planning.nemenyi_power_curve(5, 1.0, 10, n_resamples=20, rng=0)
     mu = np.arange(5) / 4 * table.attrs["spacing"]
     scores = mu + np.random.default_rng(7).standard_normal((200_000, 5))
     ranks = stats.rankdata(-scores, axis=1)
@@ -520,7 +520,7 @@ def test_nemenyi_power_model_has_the_requested_expected_rank_gap():
 @pytest.mark.parametrize("k, gap, n", [(5, 1.0, 38), (3, 0.5, 30)])
 def test_nemenyi_power_matches_a_brute_force_simulation(k, gap, n):
     # a loop written from scratch: scipy ranks, scipy's studentized range, another seed
-    table = planning.nemenyi_power_curve(k, gap, n, n_sim=3000, rng=1).set_index("n_datasets")
+    table = planning.nemenyi_power_curve(k, gap, n, n_resamples=3000, rng=1).set_index("n_datasets")
     mu = np.arange(k) / (k - 1) * table.attrs["spacing"]
     gen = np.random.default_rng(99)
     cd = _cd_scipy(k, n)
@@ -540,7 +540,7 @@ def test_nemenyi_power_is_about_one_half_at_the_cd_floor_and_the_normal_curve_ag
     # at nemenyi_datasets' N the critical difference equals the gap (to rounding): the observed gap,
     # centred on it, exceeds it about half the time (Demšar's N is not a sample size for 80% power)
     n0 = nemenyi_datasets(5, 1.0)
-    table = planning.nemenyi_power_curve(5, 1.0, 3 * n0, n_sim=4000, rng=2).set_index("n_datasets")
+    table = planning.nemenyi_power_curve(5, 1.0, 3 * n0, n_resamples=4000, rng=2).set_index("n_datasets")
     assert 0.42 < table.loc[n0, "power"] < 0.6
     assert np.max(np.abs(table["power"] - table["normal"]).to_numpy()[5:]) < 0.05
     n80 = planning.nemenyi_power_datasets(table.reset_index())
@@ -566,7 +566,7 @@ def test_nemenyi_power_datasets_reads_the_table():
     (lambda: planning.nemenyi_power_curve(3, 0.0, 20), "rank_difference"),
     (lambda: planning.nemenyi_power_curve(1, 0.5, 20), "k"),
     (lambda: planning.nemenyi_power_curve(3, 0.5, 1), "n_max"),
-    (lambda: planning.nemenyi_power_curve(3, 0.5, 20, n_sim=5), "n_sim"),
+    (lambda: planning.nemenyi_power_curve(3, 0.5, 20, n_resamples=5), "n_resamples"),
     (lambda: planning.nemenyi_power_curve(3, 0.5, 20, alpha=1.5), "alpha"),
 ])
 def test_nemenyi_power_curve_rejects_bad_input(call, name):
@@ -578,7 +578,7 @@ def test_plot_nemenyi_power_draws_on_the_given_axes():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    table = planning.nemenyi_power_curve(4, 1.0, 60, n_sim=200, rng=0)
+    table = planning.nemenyi_power_curve(4, 1.0, 60, n_resamples=200, rng=0)
     fig, ax = plt.subplots()
     assert planning.plot_nemenyi_power(table, ax=ax) is ax
     assert ax.get_xlabel() == "number of data sets N" and len(ax.get_lines()) >= 2

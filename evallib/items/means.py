@@ -59,6 +59,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_keywords
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 from ..onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
@@ -405,7 +406,7 @@ def _check_options(method, methods, alpha, missing, n_boot, bootstrap_weights, r
     method = check_choice(method, "method", methods)
     alpha = check_alpha(alpha)
     missing = check_choice(missing, "missing", _MISSING)
-    n_boot = check_count(n_boot, "n_boot", minimum=99)
+    n_boot = check_count(n_boot, "n_resamples", minimum=99)
     bootstrap_weights = check_choice(bootstrap_weights, "bootstrap_weights", WILD_BOOTSTRAP_WEIGHTS)
     return method, alpha, missing, n_boot, bootstrap_weights, check_rng(rng)
 
@@ -635,6 +636,7 @@ def _join(*notes: str) -> str:
 
 
 # ------------------------------------------------------------------- item_mean
+@renamed_keywords(n_boot="n_resamples")
 def item_mean(
     scores: Any,
     *,
@@ -642,7 +644,7 @@ def item_mean(
     alpha: float = 0.05,
     method: str = "auto",
     missing: str = "raise",
-    n_boot: int = 999,
+    n_resamples: int = 999,
     bootstrap_weights: str = "webb",
     rng: Any = None,
 ) -> ItemMean:
@@ -684,7 +686,7 @@ def item_mean(
         With equal cluster sizes it equals CR1 with ``G - 1`` df.
     ``"wild"``
         the wild cluster bootstrap-t with the null imposed (Cameron, Gelbach & Miller
-        2008), ``n_boot`` draws of Webb's six-point (default) or Rademacher weights; the
+        2008), ``n_resamples`` draws of Webb's six-point (default) or Rademacher weights; the
         interval collects the values ``mu0`` the bootstrap test does not reject at
         ``alpha`` (test inversion, as boottest does: Roodman et al. 2019), found by
         bisection. ``std_error`` is the CR1 one the bootstrap studentises with.
@@ -712,7 +714,7 @@ def item_mean(
     missing : {"raise", "drop"}
         What to do with items that have no score: refuse with a sentence giving their
         number (default) or drop them (``n_dropped`` records how many).
-    n_boot : int
+    n_resamples : int
         Bootstrap draws for ``"wild"`` (>= 99).
     bootstrap_weights : {"webb", "rademacher"}
         Weights of the wild bootstrap. Webb's six-point weights give ``6^G`` distinct
@@ -779,8 +781,8 @@ def item_mean(
     >>> item_mean([[1, 1, 0], [0, 0, float("nan")], [1, 1, 1], [0, 1, 0]]).estimate
     0.5
     """
-    method, alpha, missing, n_boot, bootstrap_weights, rng = _check_options(
-        method, ITEM_MEAN_METHODS, alpha, missing, n_boot, bootstrap_weights, rng)
+    method, alpha, missing, n_resamples, bootstrap_weights, rng = _check_options(
+        method, ITEM_MEAN_METHODS, alpha, missing, n_resamples, bootstrap_weights, rng)
     arr = _check_scores(scores, "scores")
     y, counts = _item_means(arr)
     labels = _check_clusters(clusters, y.shape[0])
@@ -803,7 +805,7 @@ def item_mean(
         method = "wilson" if binary else "cr2"
     if method == "wilson" and not binary:
         raise ValueError("method='wilson' needs 0/1 scores (a proportion); use method='cr2' for fractional scores")
-    res = _analyse(y, codes, G, method, alpha, bounds=(0.0, 1.0), rng=rng, n_boot=n_boot,
+    res = _analyse(y, codes, G, method, alpha, bounds=(0.0, 1.0), rng=rng, n_boot=n_resamples,
                    bootstrap_weights=bootstrap_weights, n_obs=int(counts.sum()),
                    classic_wilson=single and labels is None)
     if labels is not None and method in ("naive", "t"):
@@ -816,6 +818,7 @@ def item_mean(
 
 
 # ------------------------------------------------------- paired_item_difference
+@renamed_keywords(n_boot="n_resamples")
 def paired_item_difference(
     a: Any,
     b: Any,
@@ -824,7 +827,7 @@ def paired_item_difference(
     alpha: float = 0.05,
     method: str = "auto",
     missing: str = "raise",
-    n_boot: int = 999,
+    n_resamples: int = 999,
     bootstrap_weights: str = "webb",
     rng: Any = None,
 ) -> PairedItemDifference:
@@ -869,7 +872,7 @@ def paired_item_difference(
     missing : {"raise", "drop"}
         Items that either model has no score for: refuse with a sentence giving how many
         (default), or drop them (``n_dropped``).
-    n_boot, bootstrap_weights, rng
+    n_resamples, bootstrap_weights, rng
         As in :func:`item_mean` (used by ``"wild"`` only).
 
     Returns
@@ -919,8 +922,8 @@ def paired_item_difference(
     >>> res.method, res.df
     ('cr2', 4.0)
     """
-    method, alpha, missing, n_boot, bootstrap_weights, rng = _check_options(
-        method, PAIRED_ITEM_METHODS, alpha, missing, n_boot, bootstrap_weights, rng)
+    method, alpha, missing, n_resamples, bootstrap_weights, rng = _check_options(
+        method, PAIRED_ITEM_METHODS, alpha, missing, n_resamples, bootstrap_weights, rng)
     arr_a, arr_b = _check_scores(a, "a"), _check_scores(b, "b")
     if arr_a.shape[0] != arr_b.shape[0]:
         raise ValueError(f"a has {arr_a.shape[0]} items but b has {arr_b.shape[0]}; both models must be "
@@ -955,7 +958,7 @@ def paired_item_difference(
                              "method='cr2' (or 'wild')")
     d = ya - yb
     res = _analyse(d, codes, G, "t" if method == "mcnemar" else method, alpha, bounds=(-1.0, 1.0), null=0.0,
-                   rng=rng, n_boot=n_boot, bootstrap_weights=bootstrap_weights)
+                   rng=rng, n_boot=n_resamples, bootstrap_weights=bootstrap_weights)
     if method == "mcnemar":
         n10 = int(np.count_nonzero((ya == 1) & (yb == 0)))
         n01 = int(np.count_nonzero((ya == 0) & (yb == 1)))
