@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._compat import renamed_keywords
+from ._compat import MID_P, renamed_choice, renamed_keywords
 from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_real, check_rng
 
@@ -89,7 +89,7 @@ __all__ = [
 ]
 
 #: the ways :func:`mcnemar_power` computes power.
-POWER_METHODS = ("exact", "midp", "asymptotic")
+POWER_METHODS = ("exact", "mid-p", "asymptotic")
 
 
 # ------------------------------------------------------------------ validation
@@ -272,7 +272,7 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
       ``2 P(X <= min(b, c)) <= alpha``, ``X ~ Binomial(m, 1/2)``, so
       ``power = sum_m Binomial(m; n, psi) P(reject | m)`` with ``b | m ~ Binomial(m, p_b / psi)``
       (Lachin 1992, section 3; the method of SAS PROC POWER's ``DIST=EXACT_COND``);
-    * ``"midp"``: the same with the mid-p p-value ``2 [P(X <= k) - P(X = k) / 2]``,
+    * ``"mid-p"``: the same with the mid-p p-value ``2 [P(X <= k) - P(X = k) / 2]``,
       ``k = min(b, c)`` (Fagerland, Lydersen & Laake 2013), less conservative;
     * ``"asymptotic"``: Connor's (1987) normal approximation,
       ``Phi((sqrt(n) |delta| - z_{alpha/2} sqrt(psi)) / sqrt(psi - delta^2))`` plus the
@@ -286,7 +286,7 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
         Discordant probabilities, each in [0, 1], ``p_b + p_c <= 1``.
     alpha : float
         Significance level, in (0, 1).
-    method : {"exact", "midp", "asymptotic"}
+    method : {"exact", "mid-p", "asymptotic"}
 
     Returns
     -------
@@ -321,7 +321,7 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
     >>> round(float(mcnemar_power(155, 0.30, 0.15, method="asymptotic")), 3)
     0.801
     """
-    method = check_choice(method, "method", POWER_METHODS)
+    method = check_choice(renamed_choice(method, "method", MID_P), "method", POWER_METHODS)
     p_b, p_c = _check_discordant(p_b, p_c)
     alpha = check_alpha(alpha)
     scalar = np.ndim(n) == 0
@@ -346,7 +346,7 @@ def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
     alpha = check_alpha(alpha)
     if isinstance(methods, str):
         methods = (methods,)
-    methods = tuple(check_choice(m, "methods", POWER_METHODS) for m in methods)
+    methods = tuple(check_choice(renamed_choice(m, "methods", MID_P), "methods", POWER_METHODS) for m in methods)
     ns = np.array([check_count(v, "ns") for v in np.atleast_1d(np.asarray(ns)).ravel()], dtype=np.int64)
     if ns.size == 0:
         raise ValueError("ns must hold at least one test-set size")
@@ -369,7 +369,7 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
     * ``"asymptotic"``: Connor's (1987) formula
       ``n = [z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)]^2 / delta^2``, rounded up
       (``psi = p_b + p_c``, ``delta = p_b - p_c``, ``z_beta`` the ``power`` quantile).
-    * ``"exact"`` / ``"midp"``: exact power can saw-tooth in ``n`` (markedly when the
+    * ``"exact"`` / ``"mid-p"``: exact power can saw-tooth in ``n`` (markedly when the
       classifiers disagree on most cases; see :func:`mcnemar_power`), so "the smallest
       n with power >= target" can be followed by larger n' that fall short again. Returned here: the smallest ``n`` at which the exact power
       reaches ``power`` **and stays there for the next 10% of n** (every ``n'`` in
@@ -383,7 +383,7 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
         Target power, in (0, 1).
     alpha : float
         Significance level, in (0, 1).
-    method : {"asymptotic", "exact", "midp"}
+    method : {"asymptotic", "exact", "mid-p"}
     max_n : int
         Largest ``n`` the exact search examines (its cost grows as ``max_n^2``).
 
@@ -411,7 +411,7 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
     >>> mcnemar_sample_size(0.45, 0.05, power=0.8)
     23
     """
-    method = check_choice(method, "method", POWER_METHODS)
+    method = check_choice(renamed_choice(method, "method", MID_P), "method", POWER_METHODS)
     p_b, p_c = _check_discordant(p_b, p_c)
     target = _check_power(power)
     alpha = check_alpha(alpha)
@@ -451,7 +451,7 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
 
     * ``"asymptotic"``: Connor's (1987) equation solved for ``delta``:
       ``sqrt(n) |delta| = z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)``;
-    * ``"exact"`` / ``"midp"``: the ``delta`` at which the exact power of that test
+    * ``"exact"`` / ``"mid-p"``: the ``delta`` at which the exact power of that test
       (:func:`mcnemar_power`, by enumeration) equals ``power``. At fixed ``n`` and
       ``psi`` the exact power increases with ``|delta|`` (given ``m`` disagreements the
       rejection region is the two symmetric tails ``b <= k`` or ``b >= m - k``, whose
@@ -472,7 +472,7 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
         In (0, 1).
     alpha : float
         In (0, 1).
-    method : {"asymptotic", "exact", "midp"}
+    method : {"asymptotic", "exact", "mid-p"}
         Whose power: Connor's normal approximation, or the exact power of the exact
         conditional or the mid-p test.
 
@@ -500,7 +500,7 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
     psi = check_real(discordance, "discordance", low=0.0, high=1.0, low_open=True)
     target = _check_power(power)
     alpha = check_alpha(alpha)
-    method = check_choice(method, "method", POWER_METHODS)
+    method = check_choice(renamed_choice(method, "method", MID_P), "method", POWER_METHODS)
     z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.ppf(target)
 
     if method == "asymptotic":
@@ -589,11 +589,11 @@ def _impossible(difference: float, discordance: float) -> str:
 
 
 #: the McNemar tests whose power the planning sentences and plots can show, with their names.
-_TEST_NAMES = {"exact": "exact", "midp": "mid-p"}
+_TEST_NAMES = {"exact": "exact", "mid-p": "mid-p"}
 
 
 def _check_test(test: Any) -> str:
-    return check_choice(test, "test", tuple(_TEST_NAMES))
+    return check_choice(renamed_choice(test, "test", MID_P, stacklevel=5), "test", tuple(_TEST_NAMES))
 
 
 def interval_and_power_summary(difference: float, discordance: float, n: int, *, alpha: float = 0.05,
@@ -618,7 +618,7 @@ def interval_and_power_summary(difference: float, discordance: float, n: int, *,
         Test-set size, ``>= 1``.
     alpha : float
         Level of the test; the interval has level ``1 - alpha``.
-    test : {"exact", "midp"}
+    test : {"exact", "mid-p"}
         Whose power: McNemar's exact conditional test or its mid-p version
         (Fagerland, Lydersen & Laake 2013).
 
@@ -706,9 +706,9 @@ def plot_mcnemar_power(p_b: float, p_c: float, *, n_max: int | None = None, alph
     ns = np.arange(1, n_max + 1) if n_max <= 3000 else np.unique(np.linspace(1, n_max, 400).astype(int))
     curve = mcnemar_power_curve(ns, p_b, p_c, alpha=alpha, methods=methods)
     ax = get_axes(ax, figsize=(6.4, 3.6))
-    styles = {"exact": dict(color="C0", lw=1.0), "midp": dict(color="C2", lw=1.0),
+    styles = {"exact": dict(color="C0", lw=1.0), "mid-p": dict(color="C2", lw=1.0),
               "asymptotic": dict(color="C1", lw=1.5, ls="--")}
-    labels = {"exact": "exact conditional", "midp": "mid-p", "asymptotic": "Connor (normal approx.)"}
+    labels = {"exact": "exact conditional", "mid-p": "mid-p", "asymptotic": "Connor (normal approx.)"}
     for method, part in curve.groupby("method", sort=False):
         ax.plot(part["n"], part["power"], label=labels[method], **styles[method])
     ax.axhline(target, color="grey", lw=0.8, ls=":")
@@ -790,7 +790,7 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     n_max : int, optional
         Right end of the curves; default ``max(2 n, 200)``. A fixed ``n_max`` (the
         largest ``n`` a slider reaches) keeps the curves when only ``n`` moves.
-    test : {"exact", "midp"}
+    test : {"exact", "mid-p"}
         Whose power: McNemar's exact conditional test or its mid-p version.
     points : int
         Number of test-set sizes on the curves (``>= 2``).
@@ -898,7 +898,7 @@ def _interval_power_curves(p_b: float, p_c: float, alpha: float, test: str, n_ma
 
 
 def plot_sample_size(difference: float, discordance: float, *, power: float = 0.8, alpha: float = 0.05,
-                     methods: tuple[str, ...] = ("exact", "midp", "asymptotic"), ax=None):
+                     methods: tuple[str, ...] = ("exact", "mid-p", "asymptotic"), ax=None):
     """Power of McNemar's test against n for a difference and a disagreement rate.
 
     :func:`plot_mcnemar_power` for ``p_b, p_c`` from :func:`discordant_probabilities`,
@@ -914,7 +914,7 @@ def plot_sample_size(difference: float, discordance: float, *, power: float = 0.
         The disagreement rate, in [0, 1].
     power, alpha : float
         Target power and level, in (0, 1).
-    methods : tuple of {"exact", "midp", "asymptotic"}
+    methods : tuple of {"exact", "mid-p", "asymptotic"}
         The curves to draw.
     ax : matplotlib Axes, optional
 
@@ -2086,13 +2086,13 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     tried : str
         What was tried before this comparison (models, settings, test sets): the reader
         needs it to judge multiplicity.
-    test : {"exact", "midp"}
+    test : {"exact", "mid-p"}
         The version of McNemar's test reported, and whose power the planning numbers use.
     """
     from .onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
 
     method = _check_test(test)
-    test = mcnemar(b, c, exact=method == "exact", mid_p=method == "midp")  # checks b and c
+    test = mcnemar(b, c, exact=method == "exact", mid_p=method == "mid-p")  # checks b and c
     n = check_count(n, "n", minimum=max(1, b + c))
     # Bonett-Price uses only b, c and n: how the concordant cases split does not matter
     iv = paired_difference_interval(Contingency(a=n - b - c, b=b, c=c, d=0, n=n), alpha=alpha)
