@@ -346,7 +346,8 @@ def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
     alpha = check_alpha(alpha)
     if isinstance(methods, str):
         methods = (methods,)
-    methods = tuple(check_choice(renamed_choice(m, "methods", MID_P), "methods", POWER_METHODS) for m in methods)
+    methods = tuple(check_choice(renamed_choice(m, "methods", MID_P, stacklevel=5), "methods", POWER_METHODS)
+                    for m in methods)
     ns = np.array([check_count(v, "ns") for v in np.atleast_1d(np.asarray(ns)).ravel()], dtype=np.int64)
     if ns.size == 0:
         raise ValueError("ns must hold at least one test-set size")

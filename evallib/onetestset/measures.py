@@ -881,7 +881,8 @@ def plot_interval_coverage(n: int, *, alpha: float = 0.05, methods: Sequence[str
     alpha = check_alpha(alpha)
     if isinstance(methods, str) or len(methods) == 0:
         raise TypeError(f"methods must be a non-empty sequence of {ACCURACY_INTERVAL_METHODS}, got {methods!r}")
-    methods = [check_choice(renamed_choice(m, "methods", MID_P), "methods", ACCURACY_INTERVAL_METHODS) for m in methods]
+    methods = list(check_choice(renamed_choice(m, "methods", MID_P, stacklevel=5), "methods", ACCURACY_INTERVAL_METHODS)
+                   for m in methods)
     if accuracy is None:
         top = check_real(accuracy_max, "accuracy_max", low=0.5, high=1.0, low_open=True, high_open=True)
         grid = np.linspace(0.5, top, 491)
