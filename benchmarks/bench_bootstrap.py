@@ -33,8 +33,8 @@ def _test_set(seed: int = 0):
 
 def main() -> int:
     y, a, b = _test_set()
-    multi = best_of(lambda: bootstrap_f1_difference(y, a, b, reps=REPS, rng=1), repeat=7)
-    index = best_of(lambda: bootstrap_f1_difference(y, a, b, reps=REPS, rng=1, method="index"), repeat=2)
+    multi = best_of(lambda: bootstrap_f1_difference(y, a, b, n_resamples=REPS, rng=1), repeat=7)
+    index = best_of(lambda: bootstrap_f1_difference(y, a, b, n_resamples=REPS, rng=1, method="index"), repeat=2)
     print(f"bootstrap of dF1, n = {N:,} documents, {REPS:,} replicates (best of repeated runs)")
     print(f"  multinomial over the 8 event counts : {1000 * multi:8.1f} ms   (target <= {1000 * TARGET_S:.0f} ms)")
     print(f"  index resampling of documents       : {1000 * index:8.1f} ms   (baseline)")

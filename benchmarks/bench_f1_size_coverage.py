@@ -32,12 +32,12 @@ def _loop(method: str, rng_seed: int = 0) -> float:
     for _ in range(R):
         codes = np.repeat(np.arange(8), rng.multinomial(N, p))
         y, a, b = codes < 4, np.isin(codes, (0, 2, 4, 6)), np.isin(codes, (0, 1, 4, 5))
-        hits += bootstrap_f1_difference(y, a, b, reps=REPS, rng=rng, method=method).reject
+        hits += bootstrap_f1_difference(y, a, b, n_resamples=REPS, rng=rng, method=method).reject
     return hits / R
 
 
 def main() -> int:
-    fast = best_of(lambda: f1_test_check(POP, N, repetitions=R, reps=REPS, rng=1), repeat=3)
+    fast = best_of(lambda: f1_test_check(POP, N, repetitions=R, n_resamples=REPS, rng=1), repeat=3)
     loop = best_of(lambda: _loop("multinomial"), repeat=1)
     index = best_of(lambda: _loop("index"), repeat=1)
     section6 = fast * (1000 / R) * 18     # 18 checks of 1,000 test sets; the cost does not grow with N

@@ -55,7 +55,7 @@ def main() -> int:
     print(f"rank_intervals, {N_MODELS} models x {N_ITEMS:,} items x {N_BOOT:,} replicates (best of 2 runs)")
     times = {}
     for weights in ("poisson", "multinomial"):
-        times[weights] = best_of(lambda: rank_intervals(scores, n_boot=N_BOOT, rng=1, weights=weights), repeat=2)
+        times[weights] = best_of(lambda: rank_intervals(scores, n_resamples=N_BOOT, rng=1, weights=weights), repeat=2)
         print(f"  evallib, {weights:<11} weights, item sums      : {times[weights]:7.2f} s   "
               f"(target <= {TARGET_S:.0f} s)")
     naive = best_of(lambda: _naive(x, N_BOOT, np.random.default_rng(2)), repeat=1)
@@ -65,7 +65,7 @@ def main() -> int:
     size = N_ITEMS // N_CLUSTERS
     clusters = np.repeat(np.arange(N_CLUSTERS), size)
     print(f"clustered: {N_CLUSTERS} clusters of {size} items, {N_BOOT:,} replicates")
-    clustered = best_of(lambda: rank_intervals(scores, clusters=clusters, n_boot=N_BOOT, rng=1), repeat=2)
+    clustered = best_of(lambda: rank_intervals(scores, clusters=clusters, n_resamples=N_BOOT, rng=1), repeat=2)
     rows_of = np.arange(N_ITEMS).reshape(N_CLUSTERS, size)
     naive_cl = best_of(lambda: _naive(x, N_BOOT, np.random.default_rng(2), rows_of), repeat=1)
     print(f"  evallib, poisson weights, cluster sums       : {clustered:7.2f} s")

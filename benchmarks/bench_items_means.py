@@ -61,7 +61,7 @@ def main() -> int:
     mean_t = best_of(lambda: item_mean(a, clusters=g), repeat=5)
     print(f"item_mean, {N_ITEMS:,} items in {N_CLUSTERS:,} clusters (Wilson, effective n): {1000 * mean_t:8.1f} ms")
 
-    sim = best_of(lambda: item_interval_coverage(n_items=SIM_ITEMS, cluster_size=10, icc=0.05, n_sim=SIM_N,
+    sim = best_of(lambda: item_interval_coverage(n_items=SIM_ITEMS, cluster_size=10, icc=0.05, n_resamples=SIM_N,
                                                  rng=1), repeat=5)
     print(f"item_interval_coverage, {SIM_N:,} simulations of {SIM_ITEMS} items: {1000 * sim:8.1f} ms   "
           f"(target < {1000 * SIM_TARGET_S:.0f} ms)")

@@ -164,7 +164,7 @@ def bench_mc() -> float:
               f"{PAPER_RATE:,.0f}/s")
     tracemalloc.start()
     t0 = time.perf_counter()
-    m = nb.critical_value("auc", 100, 100, C=100, alpha=0.01, method="montecarlo", reps=reps, rng=2)
+    m = nb.critical_value("auc", 100, 100, C=100, alpha=0.01, method="montecarlo", n_resamples=reps, rng=2)
     dt = time.perf_counter() - t0
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()

@@ -53,7 +53,7 @@ def main() -> int:
 
     x = rng.uniform(0.6, 0.9, SR_SETS)
     y = x + rng.normal(0.005, 0.02, SR_SETS)
-    ours = best_of(lambda: bayesian_signed_rank(x, y, rope=0.01, n_samples=SR_SAMPLES, rng=1), repeat=5)
+    ours = best_of(lambda: bayesian_signed_rank(x, y, rope=0.01, n_resamples=SR_SAMPLES, rng=1), repeat=5)
     print(f"Bayesian signed-rank test, {SR_SETS} data sets, {SR_SAMPLES:,} samples")
     print(f"  evallib                             : {1000 * ours:8.1f} ms   (target <= {1000 * SR_TARGET_S:.0f} ms)")
     try:

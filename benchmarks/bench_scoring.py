@@ -120,11 +120,11 @@ def main() -> int:
             multiclass_measures(yc, p)
             per_class_table(yc, p)
         cochran_q_predictions(yc, preds)
-        bootstrap_macro_f1_difference(yc, preds["model_0"], preds["model_1"], reps=REPS, rng=0)
+        bootstrap_macro_f1_difference(yc, preds["model_0"], preds["model_1"], n_resamples=REPS, rng=0)
 
     t_multi = best_of(multi, repeat=2)
     t_boot = best_of(lambda: bootstrap_macro_f1_difference(yc, preds["model_0"], preds["model_1"],
-                                                           reps=REPS, rng=0), repeat=2)
+                                                           n_resamples=REPS, rng=0), repeat=2)
     t_case = best_of(lambda: _case_bootstrap(yc, preds["model_0"], preds["model_1"], 100,
                                              np.random.default_rng(0)), repeat=1) * (REPS / 100)
     print(f"K = {K_CLASSES} classes, {N:,} rows, {K_CLF} classifiers")

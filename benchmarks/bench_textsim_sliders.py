@@ -34,7 +34,7 @@ def _move(setting: str, prior: float, noise: float, precomputed: bool) -> float:
     exp = build_experiment(setting, prior_pos=prior, label_noise=noise, precomputed=precomputed,
                            n_train=GRID_SIZES["n_train"], n_pool=GRID_SIZES["n_pool"],
                            n_true=GRID_SIZES["n_true"], rng=GRID_SIZES["seed"])
-    run = run_setting(exp, n_test=N_TEST, reps=REPS, n_subsamples=N_SUBSAMPLES, rng=0)
+    run = run_setting(exp, n_test=N_TEST, n_resamples=REPS, n_subsamples=N_SUBSAMPLES, rng=0)
     table3([run])
     fig, ax = plt.subplots()
     plot_replicates(run, ax=ax)

@@ -253,7 +253,7 @@ def _table_report(args: argparse.Namespace):
             raise ValueError(f"the per-item report adjusts with holm, bh, bonferroni or none, got {args.adjust!r}.")
         return run_items_report(source, args.output, source_format=fmt, metric=args.metric, filter=args.filter,
                                 scorer=args.scorer, cluster_key=args.cluster_key, adjust=adjust,
-                                n_boot=args.bootstrap_reps, **table, **common)
+                                n_resamples=args.bootstrap_reps, **table, **common)
     if args.predictions is None:
         raise ValueError("give the file to report on (or harness logs with --lm-eval / --inspect-log).")
     wants_datasets = args.dataset_column is not None

@@ -28,11 +28,14 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["deprecated", "moved_modules", "moved_names", "renamed_choice", "renamed_fields", "renamed_keywords"]
+__all__ = ["MID_P", "deprecated", "moved_modules", "moved_names", "renamed_choice", "renamed_fields", "renamed_keywords"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 REMOVAL = "0.3.0"
+
+#: The old spellings of the mid-p option string, for :func:`renamed_choice`: ``"mid-p"`` is the one.
+MID_P = {"midp": "mid-p", "mid_p": "mid-p"}
 
 
 def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._compat import MID_P, renamed_choice, renamed_keywords
 from ._inference import check_alternative
 from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_real, check_rng
@@ -89,7 +90,7 @@ __all__ = [
 ]
 
 #: the ways :func:`mcnemar_power` computes power.
-POWER_METHODS = ("exact", "midp", "asymptotic")
+POWER_METHODS = ("exact", "mid-p", "asymptotic")
 
 
 # ------------------------------------------------------------------ validation
@@ -293,7 +294,7 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
       ``2 P(X <= min(b, c)) <= alpha``, ``X ~ Binomial(m, 1/2)``, so
       ``power = sum_m Binomial(m; n, psi) P(reject | m)`` with ``b | m ~ Binomial(m, p_b / psi)``
       (Lachin 1992, section 3; the method of SAS PROC POWER's ``DIST=EXACT_COND``);
-    * ``"midp"``: the same with the mid-p p-value ``2 [P(X <= k) - P(X = k) / 2]``,
+    * ``"mid-p"``: the same with the mid-p p-value ``2 [P(X <= k) - P(X = k) / 2]``,
       ``k = min(b, c)`` (Fagerland, Lydersen & Laake 2013), less conservative;
     * ``"asymptotic"``: Connor's (1987) normal approximation,
       ``Phi((sqrt(n) |delta| - z_{alpha/2} sqrt(psi)) / sqrt(psi - delta^2))`` plus the
@@ -307,11 +308,11 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
         Discordant probabilities, each in [0, 1], ``p_b + p_c <= 1``.
     alpha : float
         Significance level, in (0, 1) (below 0.5 for a one-sided test).
-    method : {"exact", "midp", "asymptotic"}
+    method : {"exact", "mid-p", "asymptotic"}
     alternative : {"two-sided", "greater", "less"}
         The test's alternative, as in :func:`evallib.onetestset.pairwise.mcnemar`:
         ``"greater"`` rejects only when ``b`` is large (H1: ``p_b > p_c``), in the one tail
-        ``P(X >= b) <= alpha`` (exact; its mid-p version for ``"midp"``), or, for
+        ``P(X >= b) <= alpha`` (exact; its mid-p version for ``"mid-p"``), or, for
         ``"asymptotic"``, Connor's formula with ``z_alpha`` and the signed ``delta``:
         ``Phi((sqrt(n) delta - z_alpha sqrt(psi)) / sqrt(psi - delta^2))``.
 
@@ -348,7 +349,7 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
     >>> round(float(mcnemar_power(155, 0.30, 0.15, method="asymptotic")), 3)
     0.801
     """
-    method = check_choice(method, "method", POWER_METHODS)
+    method = check_choice(renamed_choice(method, "method", MID_P), "method", POWER_METHODS)
     p_b, p_c = _check_discordant(p_b, p_c)
     alpha = _check_one_sided_alpha(alpha, check_alternative(alternative))
     scalar = np.ndim(n) == 0
@@ -374,7 +375,8 @@ def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
     alpha = _check_one_sided_alpha(alpha, check_alternative(alternative))
     if isinstance(methods, str):
         methods = (methods,)
-    methods = tuple(check_choice(m, "methods", POWER_METHODS) for m in methods)
+    methods = tuple(check_choice(renamed_choice(m, "methods", MID_P, stacklevel=5), "methods", POWER_METHODS)
+                    for m in methods)
     ns = np.array([check_count(v, "ns") for v in np.atleast_1d(np.asarray(ns)).ravel()], dtype=np.int64)
     if ns.size == 0:
         raise ValueError("ns must hold at least one test-set size")
@@ -397,7 +399,7 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
     * ``"asymptotic"``: Connor's (1987) formula
       ``n = [z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)]^2 / delta^2``, rounded up
       (``psi = p_b + p_c``, ``delta = p_b - p_c``, ``z_beta`` the ``power`` quantile).
-    * ``"exact"`` / ``"midp"``: exact power can saw-tooth in ``n`` (markedly when the
+    * ``"exact"`` / ``"mid-p"``: exact power can saw-tooth in ``n`` (markedly when the
       classifiers disagree on most cases; see :func:`mcnemar_power`), so "the smallest
       n with power >= target" can be followed by larger n' that fall short again. Returned here: the smallest ``n`` at which the exact power
       reaches ``power`` **and stays there for the next 10% of n** (every ``n'`` in
@@ -411,7 +413,7 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
         Target power, in (0, 1).
     alpha : float
         Significance level, in (0, 1).
-    method : {"asymptotic", "exact", "midp"}
+    method : {"asymptotic", "exact", "mid-p"}
     max_n : int
         Largest ``n`` the exact search examines (its cost grows as ``max_n^2``).
     alternative : {"two-sided", "greater", "less"}
@@ -443,7 +445,7 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
     >>> mcnemar_sample_size(0.45, 0.05, power=0.8)
     23
     """
-    method = check_choice(method, "method", POWER_METHODS)
+    method = check_choice(renamed_choice(method, "method", MID_P), "method", POWER_METHODS)
     p_b, p_c = _check_discordant(p_b, p_c)
     target = _check_power(power)
     alternative = check_alternative(alternative)
@@ -488,7 +490,7 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
 
     * ``"asymptotic"``: Connor's (1987) equation solved for ``delta``:
       ``sqrt(n) |delta| = z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)``;
-    * ``"exact"`` / ``"midp"``: the ``delta`` at which the exact power of that test
+    * ``"exact"`` / ``"mid-p"``: the ``delta`` at which the exact power of that test
       (:func:`mcnemar_power`, by enumeration) equals ``power``. At fixed ``n`` and
       ``psi`` the exact power increases with ``|delta|`` (given ``m`` disagreements the
       rejection region is the two symmetric tails ``b <= k`` or ``b >= m - k``, whose
@@ -509,7 +511,7 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
         In (0, 1).
     alpha : float
         In (0, 1).
-    method : {"asymptotic", "exact", "midp"}
+    method : {"asymptotic", "exact", "mid-p"}
         Whose power: Connor's normal approximation, or the exact power of the exact
         conditional or the mid-p test.
 
@@ -537,7 +539,7 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
     psi = check_real(discordance, "discordance", low=0.0, high=1.0, low_open=True)
     target = _check_power(power)
     alpha = check_alpha(alpha)
-    method = check_choice(method, "method", POWER_METHODS)
+    method = check_choice(renamed_choice(method, "method", MID_P), "method", POWER_METHODS)
     z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.ppf(target)
 
     if method == "asymptotic":
@@ -626,11 +628,11 @@ def _impossible(difference: float, discordance: float) -> str:
 
 
 #: the McNemar tests whose power the planning sentences and plots can show, with their names.
-_TEST_NAMES = {"exact": "exact", "midp": "mid-p"}
+_TEST_NAMES = {"exact": "exact", "mid-p": "mid-p"}
 
 
 def _check_test(test: Any) -> str:
-    return check_choice(test, "test", tuple(_TEST_NAMES))
+    return check_choice(renamed_choice(test, "test", MID_P, stacklevel=5), "test", tuple(_TEST_NAMES))
 
 
 def interval_and_power_summary(difference: float, discordance: float, n: int, *, alpha: float = 0.05,
@@ -655,7 +657,7 @@ def interval_and_power_summary(difference: float, discordance: float, n: int, *,
         Test-set size, ``>= 1``.
     alpha : float
         Level of the test; the interval has level ``1 - alpha``.
-    test : {"exact", "midp"}
+    test : {"exact", "mid-p"}
         Whose power: McNemar's exact conditional test or its mid-p version
         (Fagerland, Lydersen & Laake 2013).
 
@@ -743,9 +745,9 @@ def plot_mcnemar_power(p_b: float, p_c: float, *, n_max: int | None = None, alph
     ns = np.arange(1, n_max + 1) if n_max <= 3000 else np.unique(np.linspace(1, n_max, 400).astype(int))
     curve = mcnemar_power_curve(ns, p_b, p_c, alpha=alpha, methods=methods)
     ax = get_axes(ax, figsize=(6.4, 3.6))
-    styles = {"exact": dict(color="C0", lw=1.0), "midp": dict(color="C2", lw=1.0),
+    styles = {"exact": dict(color="C0", lw=1.0), "mid-p": dict(color="C2", lw=1.0),
               "asymptotic": dict(color="C1", lw=1.5, ls="--")}
-    labels = {"exact": "exact conditional", "midp": "mid-p", "asymptotic": "Connor (normal approx.)"}
+    labels = {"exact": "exact conditional", "mid-p": "mid-p", "asymptotic": "Connor (normal approx.)"}
     for method, part in curve.groupby("method", sort=False):
         ax.plot(part["n"], part["power"], label=labels[method], **styles[method])
     ax.axhline(target, color="grey", lw=0.8, ls=":")
@@ -827,7 +829,7 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     n_max : int, optional
         Right end of the curves; default ``max(2 n, 200)``. A fixed ``n_max`` (the
         largest ``n`` a slider reaches) keeps the curves when only ``n`` moves.
-    test : {"exact", "midp"}
+    test : {"exact", "mid-p"}
         Whose power: McNemar's exact conditional test or its mid-p version.
     points : int
         Number of test-set sizes on the curves (``>= 2``).
@@ -935,7 +937,7 @@ def _interval_power_curves(p_b: float, p_c: float, alpha: float, test: str, n_ma
 
 
 def plot_sample_size(difference: float, discordance: float, *, power: float = 0.8, alpha: float = 0.05,
-                     methods: tuple[str, ...] = ("exact", "midp", "asymptotic"), ax=None):
+                     methods: tuple[str, ...] = ("exact", "mid-p", "asymptotic"), ax=None):
     """Power of McNemar's test against n for a difference and a disagreement rate.
 
     :func:`plot_mcnemar_power` for ``p_b, p_c`` from :func:`discordant_probabilities`,
@@ -951,7 +953,7 @@ def plot_sample_size(difference: float, discordance: float, *, power: float = 0.
         The disagreement rate, in [0, 1].
     power, alpha : float
         Target power and level, in (0, 1).
-    methods : tuple of {"exact", "midp", "asymptotic"}
+    methods : tuple of {"exact", "mid-p", "asymptotic"}
         The curves to draw.
     ax : matplotlib Axes, optional
 
@@ -1072,14 +1074,15 @@ def _check_event_probs(events: Any) -> np.ndarray:
     return arr / arr.sum()
 
 
-def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 1000,
-                       n_sim: int = 400, rng: Any = None, chunk: int = 50) -> F1Power:
+@renamed_keywords(reps="n_resamples", n_sim="repetitions")
+def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, n_resamples: int = 1000,
+                       repetitions: int = 400, rng: Any = None, chunk: int = 50) -> F1Power:
     """Power of the F1 paired bootstrap test (Keller, Bengio & Wong, eqs. 12-14), by simulation.
 
     A population is given by the probabilities of the eight joint events e1 ... e8
     (Table 1; for example a pilot test set's :func:`evallib.joint_events` counts). Each
-    of ``n_sim`` simulated test sets of ``n`` cases is one Multinomial(n, events) draw;
-    its bootstrap (``reps`` replicates, each Multinomial(n, counts / n), as
+    of ``repetitions`` simulated test sets of ``n`` cases is one Multinomial(n, events) draw;
+    its bootstrap (``n_resamples`` replicates, each Multinomial(n, counts / n), as
     :func:`evallib.bootstrap_f1_difference` draws them) gives the percentile interval
     of dF1 (eq. 14), and the test rejects when 0 lies outside it. Because dF1 depends
     on a sample only through its eight counts, nothing but the multinomial is drawn.
@@ -1093,14 +1096,14 @@ def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 
         class) must have positive total probability.
     alpha : float
         Level of the bootstrap interval, in (0, 1).
-    reps : int
+    n_resamples : int
         Bootstrap replicates per simulated test set.
-    n_sim : int
-        Simulated test sets; the Monte Carlo standard error is at most ``0.5 / sqrt(n_sim)``.
+    repetitions : int
+        Simulated test sets; the Monte Carlo standard error is at most ``0.5 / sqrt(repetitions)``.
     rng : None, int, SeedSequence or Generator
         Randomness (see :func:`evallib._validate.check_rng`).
     chunk : int
-        Test sets bootstrapped at once (memory ``chunk * reps * 8`` integers).
+        Test sets bootstrapped at once (memory ``chunk * n_resamples * 8`` integers).
 
     Returns
     -------
@@ -1117,7 +1120,7 @@ def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 
     --------
     Two classifiers with the same F1 (here: identical) are never called different:
 
-    >>> f1_bootstrap_power(100, [30, 0, 0, 20, 5, 0, 0, 45], n_sim=20, reps=200, rng=0).power
+    >>> f1_bootstrap_power(100, [30, 0, 0, 20, 5, 0, 0, 45], repetitions=20, n_resamples=200, rng=0).power
     0.0
     """
     from .onetestset.bizarre import f1_difference
@@ -1125,24 +1128,25 @@ def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, reps: int = 
     n = check_count(n, "n", minimum=1)
     probs = _check_event_probs(events)
     alpha = check_alpha(alpha)
-    reps = check_count(reps, "reps", minimum=10)
-    n_sim = check_count(n_sim, "n_sim", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=10)
+    repetitions = check_count(repetitions, "repetitions", minimum=1)
     chunk = check_count(chunk, "chunk", minimum=1)
     gen = check_rng(rng)
     rejected = 0
-    for start in range(0, n_sim, chunk):
-        size = min(chunk, n_sim - start)
+    for start in range(0, repetitions, chunk):
+        size = min(chunk, repetitions - start)
         tests = gen.multinomial(n, probs, size=size)                       # (size, 8)
-        boot = gen.multinomial(n, tests[:, None, :] / n, size=(size, reps))  # (size, reps, 8)
+        boot = gen.multinomial(n, tests[:, None, :] / n, size=(size, n_resamples))  # (size, n_resamples, 8)
         d = f1_difference(boot)
         lo, hi = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0], axis=1)
         rejected += int(np.sum((lo > 0) | (hi < 0)))
-    power = rejected / n_sim
-    return F1Power(n=n, power=power, mcse=math.sqrt(power * (1 - power) / n_sim),
-                   estimate=float(f1_difference(probs * 1e6)), n_sim=n_sim, reps=reps, alpha=alpha)
+    power = rejected / repetitions
+    return F1Power(n=n, power=power, mcse=math.sqrt(power * (1 - power) / repetitions),
+                   estimate=float(f1_difference(probs * 1e6)), n_sim=repetitions, reps=n_resamples, alpha=alpha)
 
 
-def f1_power_curve(ns: Any, events: Any, *, alpha: float = 0.05, reps: int = 1000, n_sim: int = 400,
+@renamed_keywords(reps="n_resamples", n_sim="repetitions")
+def f1_power_curve(ns: Any, events: Any, *, alpha: float = 0.05, n_resamples: int = 1000, repetitions: int = 400,
                    rng: Any = None) -> pd.DataFrame:
     """:func:`f1_bootstrap_power` at each test-set size: columns ``n, power, mcse``.
 
@@ -1152,7 +1156,7 @@ def f1_power_curve(ns: Any, events: Any, *, alpha: float = 0.05, reps: int = 100
     ns = [check_count(v, "ns", minimum=1) for v in np.atleast_1d(np.asarray(ns)).ravel()]
     if not ns:
         raise ValueError("ns must hold at least one test-set size")
-    rows = [f1_bootstrap_power(v, events, alpha=alpha, reps=reps, n_sim=n_sim, rng=gen) for v in ns]
+    rows = [f1_bootstrap_power(v, events, alpha=alpha, n_resamples=n_resamples, repetitions=repetitions, rng=gen) for v in ns]
     return pd.DataFrame({"n": [r.n for r in rows], "power": [r.power for r in rows],
                          "mcse": [r.mcse for r in rows]})
 
@@ -1385,8 +1389,9 @@ def _nemenyi_spacing(k: int, rank_difference: float) -> float:
     return brentq(gap, 0.0, hi, xtol=1e-12)
 
 
+@renamed_keywords(n_sim="n_resamples")
 def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: float = 0.05,
-                        n_sim: int = 2000, rng: Any = None) -> pd.DataFrame:
+                        n_resamples: int = 2000, rng: Any = None) -> pd.DataFrame:
     """Power of the Nemenyi test to separate two algorithms, against the number of data sets.
 
     :func:`nemenyi_datasets` gives the ``N`` at which an *observed* gap of average ranks
@@ -1417,15 +1422,15 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
         Largest number of data sets, ``>= 2``; every ``N`` from 2 to ``n_max`` is reported.
     alpha : float
         Family-wise level of the Nemenyi test, in (0, 1).
-    n_sim : int
-        Simulated studies, ``>= 10`` (Monte Carlo SE at most ``0.5 / sqrt(n_sim)``).
+    n_resamples : int
+        Simulated studies, ``>= 10`` (Monte Carlo SE at most ``0.5 / sqrt(n_resamples)``).
     rng : None, int, SeedSequence or Generator
 
     Returns
     -------
     pandas.DataFrame
         ``n_datasets``, ``cd`` (the critical difference), ``power`` (simulated), ``mcse``
-        (its Monte Carlo standard error ``sqrt(power (1 - power) / n_sim)``) and
+        (its Monte Carlo standard error ``sqrt(power (1 - power) / n_resamples)``) and
         ``normal`` (the approximation). ``attrs["spacing"]`` holds the spacing of the
         means and ``attrs["sigma"]`` the per-data-set SD of the rank difference.
 
@@ -1441,7 +1446,7 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
     At the floor of :func:`nemenyi_datasets` the power is near one half:
 
     >>> n0 = nemenyi_datasets(5, 1.0)
-    >>> table = nemenyi_power_curve(5, 1.0, n0, n_sim=2000, rng=0).set_index("n_datasets")
+    >>> table = nemenyi_power_curve(5, 1.0, n0, n_resamples=2000, rng=0).set_index("n_datasets")
     >>> 0.4 < float(table.loc[n0, "power"]) < 0.6
     True
     """
@@ -1452,7 +1457,7 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
                    high_open=True, note="the expected average ranks of k algorithms differ by less than k - 1")
     n_max = check_count(n_max, "n_max", minimum=2)
     alpha = check_alpha(alpha)
-    n_sim = check_count(n_sim, "n_sim", minimum=10)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=10)
     gen = check_rng(rng)
     spacing = _nemenyi_spacing(k, d)
     mu = np.arange(k) / (k - 1) * spacing
@@ -1461,8 +1466,8 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
     hits = np.zeros(ns.size)
     total, total_sq, count = 0.0, 0.0, 0
     step = max(1, 4_000_000 // (n_max * k))
-    for start in range(0, n_sim, step):
-        size = min(step, n_sim - start)
+    for start in range(0, n_resamples, step):
+        size = min(step, n_resamples - start)
         scores = mu + gen.standard_normal((size, n_max, k))
         # rank 1 = best: one plus the number of algorithms that score higher
         rank_first = 1 + (scores > scores[..., :1]).sum(axis=-1)
@@ -1473,14 +1478,14 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
         count += diff.size
         mean_gap = np.cumsum(diff, axis=1)[:, ns - 1] / ns
         hits += (np.abs(mean_gap) >= cds - 1e-12).sum(axis=0)
-    power = hits / n_sim
+    power = hits / n_resamples
     mean = total / count
     sigma = math.sqrt(max(total_sq / count - mean * mean, 0.0))
     root = np.sqrt(ns) / sigma if sigma > 0 else np.full(ns.size, np.inf)
     normal = stats.norm.cdf((d - cds) * root) + stats.norm.cdf((-d - cds) * root)
     table = pd.DataFrame({"n_datasets": ns, "cd": cds, "power": power,
-                          "mcse": np.sqrt(power * (1.0 - power) / n_sim), "normal": normal})
-    table.attrs.update(spacing=float(spacing), sigma=sigma, k=k, rank_difference=d, alpha=alpha, n_sim=n_sim)
+                          "mcse": np.sqrt(power * (1.0 - power) / n_resamples), "normal": normal})
+    table.attrs.update(spacing=float(spacing), sigma=sigma, k=k, rank_difference=d, alpha=alpha, n_resamples=n_resamples)
     return table
 
 
@@ -2120,13 +2125,13 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     tried : str
         What was tried before this comparison (models, settings, test sets): the reader
         needs it to judge multiplicity.
-    test : {"exact", "midp"}
+    test : {"exact", "mid-p"}
         The version of McNemar's test reported, and whose power the planning numbers use.
     """
     from .onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
 
     method = _check_test(test)
-    test = mcnemar(b, c, exact=method == "exact", mid_p=method == "midp")  # checks b and c
+    test = mcnemar(b, c, exact=method == "exact", mid_p=method == "mid-p")  # checks b and c
     n = check_count(n, "n", minimum=max(1, b + c))
     # Bonett-Price uses only b, c and n: how the concordant cases split does not matter
     iv = paired_difference_interval(Contingency(a=n - b - c, b=b, c=c, d=0, n=n), alpha=alpha)

@@ -33,13 +33,13 @@ from evallib.onetestset.measures import (
 # Newcombe (1998), Table I: (x, n) -> {method: (lower, upper)}, four decimals as printed
 NEWCOMBE = {
     (81, 263): {"wilson": (0.2553, 0.3662), "wilson_cc": (0.2535, 0.3682), "exact": (0.2527, 0.3676),
-                "mid_p": (0.2544, 0.3658)},
+                "mid-p": (0.2544, 0.3658)},
     (15, 148): {"wilson": (0.0624, 0.1605), "wilson_cc": (0.0598, 0.1644), "exact": (0.0578, 0.1617),
-                "mid_p": (0.0601, 0.1581)},
+                "mid-p": (0.0601, 0.1581)},
     (0, 20): {"wilson": (0.0, 0.1611), "wilson_cc": (0.0, 0.2005), "exact": (0.0, 0.1684),
-              "mid_p": (0.0, 0.1391)},
+              "mid-p": (0.0, 0.1391)},
     (1, 29): {"wilson": (0.0061, 0.1718), "wilson_cc": (0.0018, 0.1963), "exact": (0.0009, 0.1776),
-              "mid_p": (0.0017, 0.1585)},
+              "mid-p": (0.0017, 0.1585)},
 }
 
 
@@ -59,7 +59,7 @@ EXACTCI_MIDP = {(81, 263): (0.2544085576, 0.3657682658), (15, 148): (0.060048604
 
 @pytest.mark.parametrize("x, n", list(EXACTCI_MIDP))
 def test_mid_p_matches_exactci_and_its_defining_equation(x, n):
-    ci = accuracy_interval(x, n, method="mid_p")
+    ci = accuracy_interval(x, n, method="mid-p")
     assert (ci.low, ci.high) == pytest.approx(EXACTCI_MIDP[(x, n)], abs=3e-5)
     if x > 0:    # P(K > x) + P(K = x)/2 = alpha/2 at the lower bound
         assert stats.binom.sf(x, n, ci.low) + 0.5 * stats.binom.pmf(x, n, ci.low) == pytest.approx(0.025, abs=1e-10)
@@ -90,7 +90,7 @@ def test_wilson_cc_matches_scipy(n):
         assert (ci.low, ci.high) == pytest.approx((ref.low, ref.high), abs=1e-12)
 
 
-@pytest.mark.parametrize("method", ["jeffreys", "agresti_coull", "wilson_cc", "mid_p", "wilson", "exact", "normal"])
+@pytest.mark.parametrize("method", ["jeffreys", "agresti_coull", "wilson_cc", "mid-p", "wilson", "exact", "normal"])
 def test_coverage_is_the_binomial_sum(method):
     n, alpha = 40, 0.05
     grid = np.linspace(0.3, 0.999, 37)
@@ -109,7 +109,7 @@ def test_coverage_near_one_wilson_dips_continuity_corrected_holds():
     assert accuracy_interval_coverage(100, near, method="wilson_cc").min() > 0.949
     wide = np.linspace(0.5, 0.9999, 3000)
     assert accuracy_interval_coverage(100, wide, method="exact").min() >= 0.95 - 1e-12
-    assert accuracy_interval_coverage(100, wide, method="mid_p").mean() == pytest.approx(0.95, abs=0.01)
+    assert accuracy_interval_coverage(100, wide, method="mid-p").mean() == pytest.approx(0.95, abs=0.01)
 
 
 def test_every_method_at_the_ends_and_ordering():
@@ -122,7 +122,7 @@ def test_every_method_at_the_ends_and_ordering():
     # the continuity-corrected Wilson interval contains Wilson's; mid-p lies inside Clopper-Pearson
     for x in range(31):
         w, wc = accuracy_interval(x, 30, method="wilson"), accuracy_interval(x, 30, method="wilson_cc")
-        e, m = accuracy_interval(x, 30, method="exact"), accuracy_interval(x, 30, method="mid_p")
+        e, m = accuracy_interval(x, 30, method="exact"), accuracy_interval(x, 30, method="mid-p")
         assert wc.low <= w.low + 1e-12 and w.high <= wc.high + 1e-12
         assert e.low <= m.low + 1e-12 and m.high <= e.high + 1e-12
 
@@ -132,7 +132,7 @@ def test_bad_method_and_plot_arguments():
         accuracy_interval(5, 10, method="wald")
     with pytest.raises(ValueError, match="accuracy_max must lie in the open interval"):
         plot_interval_coverage(50, accuracy_max=1.0)
-    ax = plot_interval_coverage(100, methods=("wilson", "wilson_cc", "jeffreys", "mid_p"), accuracy_max=0.999)
+    ax = plot_interval_coverage(100, methods=("wilson", "wilson_cc", "jeffreys", "mid-p"), accuracy_max=0.999)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(t.startswith("wilson_cc: lowest") for t in labels) and len(ax.lines) == 5
     plt.close(ax.figure)

@@ -70,7 +70,7 @@ def test_signed_rank_within_monte_carlo_error_of_baycomp(rope):
     t6 = demsar_table_6()
     x, y = t6["C4.5"].to_numpy(), t6["C4.5+cf"].to_numpy()
     n = 20_000
-    ours = bayesian_signed_rank(x, y, rope=rope, n_samples=n, rng=1)
+    ours = bayesian_signed_rank(x, y, rope=rope, n_resamples=n, rng=1)
     ref = baycomp.SignedRankTest.probs(x, y, rope=rope, nsamples=n, random_state=1)
     ref3 = (ref[0], 0.0, ref[1]) if rope == 0 else ref
     for p_ours, p_ref in zip((ours.p_left, ours.p_rope, ours.p_right), ref3):
@@ -85,7 +85,7 @@ def test_signed_rank_theta_against_direct_double_sum():
     """One draw recomputed by the definition's double sum over Walsh pairs."""
     x = np.array([0.70, 0.72, 0.80, 0.75, 0.66])
     y = np.array([0.71, 0.75, 0.79, 0.79, 0.66])
-    res = bayesian_signed_rank(x, y, rope=0.01, n_samples=3, rng=5)
+    res = bayesian_signed_rank(x, y, rope=0.01, n_resamples=3, rng=5)
     w = np.random.default_rng(5).dirichlet([0.5, 1, 1, 1, 1, 1], 3)
     z = np.concatenate([[0.0], y - x])
     for s in range(3):
@@ -100,8 +100,8 @@ def test_signed_rank_theta_against_direct_double_sum():
 
 def test_signed_rank_reproducible_and_frequentist_reading():
     t6 = demsar_table_6()
-    a = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_samples=500, rng=3)
-    b = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_samples=500, rng=np.random.default_rng(3))
+    a = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_resamples=500, rng=3)
+    b = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_resamples=500, rng=np.random.default_rng(3))
     np.testing.assert_array_equal(a.samples, b.samples)
     assert a.pvalue == pytest.approx(evallib.wilcoxon_signed_rank((t6["C4.5+m"] - t6["C4.5"]).to_numpy()).pvalue)
     assert a.samples.shape == (500, 3) and np.allclose(a.samples.sum(axis=1), 1)
@@ -113,7 +113,7 @@ def test_plots_return_axes():
     assert "better" in ax.get_title()
     t6 = demsar_table_6()
     fig, ax2 = plt.subplots()
-    out = plot_simplex(bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_samples=300, rng=0), ax=ax2)
+    out = plot_simplex(bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_resamples=300, rng=0), ax=ax2)
     assert out is ax2 and len(ax2.collections) == 1
     plt.close("all")
 
@@ -131,7 +131,7 @@ def test_plots_return_axes():
         (lambda: bayesian_signed_rank([0.8], [0.7]), ValueError, "x"),
         (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, np.nan]), ValueError, "NaN"),
         (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], rope=-0.01), ValueError, "rope"),
-        (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], n_samples=0), ValueError, "n_samples"),
+        (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], n_resamples=0), ValueError, "n_resamples"),
         (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], prior=-1), ValueError, "prior"),
         (lambda: bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], rng=1.5), TypeError, "rng"),
         (lambda: plot_simplex(np.ones((3, 2))), ValueError, "result"),
@@ -153,9 +153,9 @@ def test_plot_bayesian_signed_rank_titles_probabilities_and_wilcoxon():
     from evallib.manydatasets.bayesian import plot_bayesian_signed_rank
 
     t6 = demsar_table_6()
-    ax = plot_bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=500, rng=0,
+    ax = plot_bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_resamples=500, rng=0,
                                    names=("C4.5", "C4.5+m"))
-    res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=500, rng=0)
+    res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_resamples=500, rng=0)
     assert f"C4.5+m better {res.p_right:.3f}" in ax.get_title()
     assert "share of posterior samples in which each outcome is the most probable" in ax.get_title()
     assert "P(equivalent)" not in ax.get_title()

@@ -194,7 +194,7 @@ def test_dcf_bootstrap_sd_is_close_to_eq9_under_a_null():
     rng = np.random.default_rng(11)
     y, a, b = _random_task(4000, rng, prior=0.3, err_a=0.2, err_b=0.2)
     kw = dict(cost_fn=1.0, cost_fp=1.0, prior_pos=0.5)
-    boot = bz.bootstrap_dcf_difference(y, a, b, reps=4000, rng=0, **kw)
+    boot = bz.bootstrap_dcf_difference(y, a, b, n_resamples=4000, rng=0, **kw)
     assert boot.sd == pytest.approx(bz.dcf_test(y, a, b, **kw).sd, rel=0.10)
 
 
@@ -202,8 +202,8 @@ def test_dcf_bootstrap_sd_is_close_to_eq9_under_a_null():
 def test_multinomial_bootstrap_has_the_distribution_of_index_resampling():
     rng = np.random.default_rng(2026)
     y, a, b = _random_task(800, rng, prior=0.25, err_a=0.15, err_b=0.18)
-    multi = bz.bootstrap_f1_difference(y, a, b, reps=5000, rng=1)
-    index = bz.bootstrap_f1_difference(y, a, b, reps=5000, rng=2, method="index")
+    multi = bz.bootstrap_f1_difference(y, a, b, n_resamples=5000, rng=1)
+    index = bz.bootstrap_f1_difference(y, a, b, n_resamples=5000, rng=2, method="index")
     assert multi.observed == index.observed
     # Seeded two-sample tests on the dF1* replicates; "same distribution" passes at
     # the 1% level in both.
@@ -219,13 +219,13 @@ def test_multinomial_bootstrap_has_the_distribution_of_index_resampling():
 def test_bootstrap_eq13_eq14_and_reproducibility():
     rng = np.random.default_rng(4)
     y, a, b = _random_task(600, rng, err_a=0.25, err_b=0.15)
-    res = bz.bootstrap_f1_difference(y, a, b, reps=3000, rng=9, alpha=0.1)
+    res = bz.bootstrap_f1_difference(y, a, b, n_resamples=3000, rng=9, alpha=0.1)
     assert res.replicates.shape == (3000,)
     assert res.p_positive == pytest.approx(np.mean(res.replicates > 0))
     assert res.interval == pytest.approx(tuple(np.quantile(res.replicates, [0.05, 0.95])))
     assert res.observed == pytest.approx(f1_score(y, b) - f1_score(y, a))
     assert res.winner == "B" and res.confidence == res.p_positive
-    again = bz.bootstrap_f1_difference(y, a, b, reps=3000, rng=9, alpha=0.1)
+    again = bz.bootstrap_f1_difference(y, a, b, n_resamples=3000, rng=9, alpha=0.1)
     assert np.array_equal(res.replicates, again.replicates)
     # Monte Carlo: the replicates' mean is the observed dF1 up to its bias (tolerance 0.01)
     assert np.mean(res.replicates) == pytest.approx(res.observed, abs=0.01)
@@ -258,7 +258,7 @@ def test_section5_overlap_figures():
     (lambda: bz.dcf([0, 1], [0, 1, 1]), "y_pred has 3 labels"),
     (lambda: bz.dcf_test([0, 1], [0, 1], [1, 1], prior_pos=0.0), "prior_pos"),
     (lambda: bz.bootstrap_f1_difference([0, 0], [0, 1], [0, 0]), "F1 is undefined"),
-    (lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], reps=0), "reps"),
+    (lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], n_resamples=0), "n_resamples"),
     (lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], alpha=1.5), "alpha"),
     (lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], method="jackknife"), "method"),
     (lambda: bz.proportion_test(11, 2, 10), "errors_a"),
@@ -277,7 +277,7 @@ def test_bad_input_names_the_argument(call, match):
     lambda: bz.dcf([0, 1], [0, 1], cost_fn="1"),
     lambda: bz.dcf_test([0, 1], [0, 1], [0, 1], paired="yes"),
     lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], rng="x"),
-    lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], reps=2.5),
+    lambda: bz.bootstrap_f1_difference([0, 1], [0, 1], [0, 0], n_resamples=2.5),
 ])
 def test_bad_types_are_type_errors(call):
     with pytest.raises((TypeError, ValueError)):
@@ -326,7 +326,7 @@ def test_percentile_intervals_match_scipy_bootstrap():
 
     ref = stats.bootstrap((y, a, b), d_f1, paired=True, vectorized=True, method="percentile",
                           n_resamples=10_000, batch=1000, confidence_level=0.95, random_state=5)
-    ours = bz.f1_percentile_intervals(TOY_EVENTS, reps=10_000, rng=6).iloc[0]
+    ours = bz.f1_percentile_intervals(TOY_EVENTS, n_resamples=10_000, rng=6).iloc[0]
     assert ours["observed"] == pytest.approx(f1_score(y, b) - f1_score(y, a))
     assert ours["low"] == pytest.approx(ref.confidence_interval.low, abs=0.003)
     assert ours["high"] == pytest.approx(ref.confidence_interval.high, abs=0.003)
@@ -335,10 +335,10 @@ def test_percentile_intervals_match_scipy_bootstrap():
 
 def test_percentile_intervals_rows_are_independent_tests():
     rows = np.array([TOY_EVENTS, [200, 40, 5, 10, 30, 5, 40, 670]])
-    res = bz.f1_percentile_intervals(rows, reps=4000, alpha=0.1, rng=0)
+    res = bz.f1_percentile_intervals(rows, n_resamples=4000, alpha=0.1, rng=0)
     assert list(res.columns) == ["observed", "low", "high", "p_positive", "p_negative", "reject"]
     for k in range(2):
-        one = bz.bootstrap_f1_difference(*_documents(rows[k]), reps=4000, alpha=0.1, rng=k + 10)
+        one = bz.bootstrap_f1_difference(*_documents(rows[k]), n_resamples=4000, alpha=0.1, rng=k + 10)
         assert res.loc[k, "low"] == pytest.approx(one.interval[0], abs=0.004)
         assert res.loc[k, "high"] == pytest.approx(one.interval[1], abs=0.004)
         assert res.loc[k, "p_positive"] == pytest.approx(one.p_positive, abs=0.03)
@@ -349,16 +349,16 @@ def test_f1_test_holds_its_size_and_coverage_at_a_large_test_set():
     at 20,000 documents (5,000 positives) the size is near alpha and the coverage near
     1 - alpha. Tolerance: 4 Monte Carlo standard errors (400 repetitions)."""
     pop = np.array([2500, 60, 40, 200, 300, 150, 100, 6650.])
-    real = bz.f1_test_check(pop, 20_000, repetitions=400, reps=800, rng=3)
+    real = bz.f1_test_check(pop, 20_000, repetitions=400, n_resamples=800, rng=3)
     assert real.true_difference == pytest.approx(bz.f1_difference(pop))
     assert abs(real.coverage - 0.95) <= 4 * np.sqrt(0.95 * 0.05 / 400)
     assert real.coverage_se == pytest.approx(np.sqrt(real.coverage * (1 - real.coverage) / 400))
-    tie = bz.f1_test_check(bz.null_population(pop), 20_000, repetitions=400, reps=800, rng=4)
+    tie = bz.f1_test_check(bz.null_population(pop), 20_000, repetitions=400, n_resamples=800, rng=4)
     assert tie.true_difference == 0.0
     assert abs(tie.rejection - 0.05) <= 4 * np.sqrt(0.95 * 0.05 / 400)
     assert tie.rejection + tie.coverage == pytest.approx(1.0)
     # an 50% interval covers about half the time: the check can tell levels apart
-    half = bz.f1_test_check(pop, 20_000, repetitions=400, reps=800, alpha=0.5, rng=5)
+    half = bz.f1_test_check(pop, 20_000, repetitions=400, n_resamples=800, alpha=0.5, rng=5)
     assert abs(half.coverage - 0.5) <= 4 * np.sqrt(0.25 / 400)
 
 
@@ -366,7 +366,7 @@ def test_tie_confidence_is_uniform_on_half_to_one():
     """Under dF1 = 0 the stated confidence in the observed winner is 1 minus a one-sided
     p-value, uniform on [0.5, 1] for a calibrated test (checked by Kolmogorov-Smirnov)."""
     tie = bz.f1_test_check(bz.null_population([2500, 60, 40, 200, 300, 150, 100, 6650]), 8000,
-                           repetitions=500, reps=1000, rng=7)
+                           repetitions=500, n_resamples=1000, rng=7)
     assert stats.kstest(tie.confidence, stats.uniform(loc=0.5, scale=0.5).cdf).pvalue > 0.001
     assert tie.confidence.mean() == pytest.approx(0.75, abs=0.03)
 
@@ -383,10 +383,10 @@ def test_f1_test_check_against_a_document_loop():
         y, a, b = _documents(rng.multinomial(400, p))
         if not y.any():
             continue
-        r = bz.bootstrap_f1_difference(y, a, b, reps=500, rng=rng, method="index")
+        r = bz.bootstrap_f1_difference(y, a, b, n_resamples=500, rng=rng, method="index")
         covered.append(r.interval[0] <= true_d <= r.interval[1])
     loop = np.mean(covered)
-    fast = bz.f1_test_check(pop, 400, repetitions=600, reps=500, rng=12)
+    fast = bz.f1_test_check(pop, 400, repetitions=600, n_resamples=500, rng=12)
     se = np.sqrt(loop * (1 - loop) / len(covered) + fast.coverage_se ** 2)
     assert abs(fast.coverage - loop) <= 4 * se
 
@@ -400,7 +400,7 @@ def test_f1_test_check_against_a_document_loop():
     (lambda: bz.f1_test_check(TOY_EVENTS, 100, rng=-1), "rng"),
     (lambda: bz.f1_percentile_intervals([1.5, 1, 1, 1, 1, 1, 1, 1]), "whole counts"),
     (lambda: bz.f1_percentile_intervals([0] * 8), "at least one"),
-    (lambda: bz.f1_percentile_intervals(TOY_EVENTS, reps=0), "reps"),
+    (lambda: bz.f1_percentile_intervals(TOY_EVENTS, n_resamples=0), "n_resamples"),
 ])
 def test_size_coverage_bad_input(call, match):
     with pytest.raises((TypeError, ValueError), match=match):

@@ -73,7 +73,7 @@ def test_permutation_for_two_classifiers_is_mcnemar_exact():
     # Carlo standard errors plus the 1/(reps + 1) of the (1 + hits) convention.
     x = np.array([[1, 0]] * 9 + [[0, 1]] * 2 + [[1, 1]] * 30 + [[0, 0]] * 5)
     ref = mcnemar([[30, 9], [2, 5]], exact=True).pvalue
-    res = cochran_q(x, method="permutation", reps=20_000, rng=0)
+    res = cochran_q(x, method="permutation", n_resamples=20_000, rng=0)
     assert res.pvalue == pytest.approx(ref, abs=4 * res.mc_se + 1 / 20_001)
     assert res.method == "permutation" and res.reps == 20_000 and "permutations" in res.text()
 
@@ -89,7 +89,7 @@ def test_permutation_matches_brute_force_enumeration():
     choices = [[np.roll(row, s) for s in range(3)] for row in inf]  # the 3 placements of each row
     qs = [sm_cochrans_q(np.array(rows)).statistic for rows in itertools.product(*choices)]
     exact = np.mean(np.array(qs) >= q_obs - 1e-9)
-    res = cochran_q(x, method="permutation", reps=20_000, rng=1)
+    res = cochran_q(x, method="permutation", n_resamples=20_000, rng=1)
     assert res.pvalue == pytest.approx(exact, abs=4 * res.mc_se + 1 / 20_001)
     assert res.statistic == q_obs
 

@@ -76,13 +76,13 @@ def _cv_scores(seed, n=12, m=10, effect=0.0, noise=0.02, spread=0.005):
 
 def test_clear_win_equivalence_and_symmetry():
     x, y = _cv_scores(0, effect=0.04)
-    win = hierarchical_test(x, y, rope=0.01, n_samples=4000, rng=0)
+    win = hierarchical_test(x, y, rope=0.01, n_resamples=4000, rng=0)
     assert win.p_right > 0.95 and win.p_left == 0.0
     assert win.rhat < 1.05
-    mirror = hierarchical_test(y, x, rope=0.01, n_samples=4000, rng=0)
+    mirror = hierarchical_test(y, x, rope=0.01, n_resamples=4000, rng=0)
     assert mirror.p_left > 0.95 and mirror.p_right == 0.0
     x, y = _cv_scores(1, effect=0.0, noise=0.005, spread=0.001)
-    same = hierarchical_test(x, y, rope=0.02, n_samples=4000, rng=0)
+    same = hierarchical_test(x, y, rope=0.02, n_resamples=4000, rng=0)
     assert same.p_rope > 0.9
     assert np.allclose(win.samples.sum(axis=1), 1.0)
     assert sum((win.p_left, win.p_rope, win.p_right)) == pytest.approx(1.0)
@@ -91,7 +91,7 @@ def test_clear_win_equivalence_and_symmetry():
 
 def test_population_mean_tracks_the_mean_difference_and_shrinks_data_sets():
     x, y = _cv_scores(2, n=30, effect=0.02, spread=0.01)
-    res = hierarchical_test(x, y, rope=0.01, n_samples=4000, rng=2)
+    res = hierarchical_test(x, y, rope=0.01, n_resamples=4000, rng=2)
     observed = (y - x).mean(axis=1)
     assert np.median(res.delta0) == pytest.approx(observed.mean(), abs=0.005)
     # partial pooling: the data sets' posterior means are pulled towards the population mean
@@ -100,20 +100,20 @@ def test_population_mean_tracks_the_mean_difference_and_shrinks_data_sets():
 
 def test_reproducible_and_rope_zero():
     x, y = _cv_scores(3, effect=0.01)
-    a = hierarchical_test(x, y, rope=0.0, n_samples=2000, rng=5)
-    b = hierarchical_test(x, y, rope=0.0, n_samples=2000, rng=5)
+    a = hierarchical_test(x, y, rope=0.0, n_resamples=2000, rng=5)
+    b = hierarchical_test(x, y, rope=0.0, n_resamples=2000, rng=5)
     assert a.p_right == b.p_right and a.p_rope == 0.0
     assert a.p_left + a.p_right == pytest.approx(1.0)
 
 
 def test_degenerate_inputs_have_defined_answers():
     x = np.full((5, 10), 0.8)
-    same = hierarchical_test(x, x.copy(), rope=0.0, n_samples=100)
+    same = hierarchical_test(x, x.copy(), rope=0.0, n_resamples=100)
     assert (same.p_left, same.p_rope, same.p_right) == (0.0, 1.0, 0.0)
     # one data set with identical differences on every fold: still a proper posterior
     x, y = _cv_scores(4, effect=0.03)
     y[0] = x[0] + 0.03
-    res = hierarchical_test(x, y, rope=0.01, n_samples=2000, rng=0)
+    res = hierarchical_test(x, y, rope=0.01, n_resamples=2000, rng=0)
     assert np.isfinite(res.delta0).all() and res.p_right > 0.9
 
 
@@ -142,7 +142,7 @@ def test_sign_test_within_monte_carlo_error_of_baycomp(rope, prior):
     baycomp = pytest.importorskip("baycomp")
     t6 = demsar_table_6()
     x, y = t6["C4.5"].to_numpy(), t6["C4.5+m+cf"].to_numpy()
-    ours = bayesian_sign_test(x, y, rope=rope, prior=prior, n_samples=50_000, rng=0)
+    ours = bayesian_sign_test(x, y, rope=rope, prior=prior, n_resamples=50_000, rng=0)
     ref = baycomp.SignTest.probs(x, y, rope=rope, prior=prior, nsamples=50_000, random_state=0)
     for p, r in zip((ours.p_left, ours.p_rope, ours.p_right), ref):
         assert p == pytest.approx(r, abs=5 * math.sqrt(max(r * (1 - r), 1e-4) / 50_000) * math.sqrt(2))
@@ -152,7 +152,7 @@ def test_sign_test_posterior_means_are_the_dirichlets():
     gen = np.random.default_rng(1)
     x = gen.uniform(0.6, 0.9, 25)
     y = x + gen.normal(0.005, 0.02, 25)
-    res = bayesian_sign_test(x, y, rope=0.01, prior=1.0, prior_place="left", n_samples=100_000, rng=2)
+    res = bayesian_sign_test(x, y, rope=0.01, prior=1.0, prior_place="left", n_resamples=100_000, rng=2)
     d = y - x
     counts = np.array([(d < -0.01).sum(), (np.abs(d) <= 0.01).sum(), (d > 0.01).sum()], float)
     assert res.counts == tuple(int(c) for c in counts)
@@ -163,7 +163,7 @@ def test_sign_test_posterior_means_are_the_dirichlets():
 
 def test_sign_test_zero_count_region_is_a_point_mass_and_plots():
     x = np.linspace(0.7, 0.8, 10)
-    res = bayesian_sign_test(x, x + 0.05, rope=0.01, prior=0.0, n_samples=1000, rng=0)
+    res = bayesian_sign_test(x, x + 0.05, rope=0.01, prior=0.0, n_resamples=1000, rng=0)
     assert res.counts == (0, 0, 10) and res.p_right == 1.0 and (res.samples[:, 2] == 1.0).all()
     ax = plot_simplex(res)
     assert ax is not None

@@ -80,7 +80,7 @@ def test_coverage_without_clusters_agrees_with_exact_enumeration(n, p):
         "t": pmf @ ((m - t * s / math.sqrt(n) <= p) & (p <= m + t * s / math.sqrt(n))),
         "wilson": pmf @ ((wl <= p) & (p <= wh)),
     }
-    simulated = item_interval_coverage(n_items=n, mean=p, methods=tuple(exact), n_sim=20_000, rng=2, exact=False)
+    simulated = item_interval_coverage(n_items=n, mean=p, methods=tuple(exact), n_resamples=20_000, rng=2, exact=False)
     enumerated = item_interval_coverage(n_items=n, mean=p, icc=0.3, methods=tuple(exact))
     assert enumerated.attrs["exact"] and not simulated.attrs["exact"]
     for method, value in exact.items():
@@ -95,7 +95,7 @@ def test_coverage_without_clusters_agrees_with_exact_enumeration(n, p):
 def test_cr2_keeps_the_level_with_eight_clusters_where_naive_and_cr1_normal_do_not():
     n_sim = 4000
     table = item_interval_coverage(n_items=200, cluster_size=25, icc=0.1, methods=ITEM_COVERAGE_METHODS,
-                                   n_sim=n_sim, rng=3)
+                                   n_resamples=n_sim, rng=3)
     se0 = math.sqrt(0.95 * 0.05 / n_sim)  # Monte Carlo SE at the nominal level: 0.0034
     cr2, _ = coverage_of(table, "cr2")
     assert abs(cr2 - 0.95) < 3.5 * se0
@@ -108,7 +108,7 @@ def test_cr2_keeps_the_level_with_eight_clusters_where_naive_and_cr1_normal_do_n
 def test_uneven_clusters_cr2_beats_cr1():
     sizes = [5] * 20 + [50, 50]
     table = item_interval_coverage(n_items=200, cluster_size=sizes, icc=0.1, methods=("cr1", "cr2"),
-                                   n_sim=4000, rng=4)
+                                   n_resamples=4000, rng=4)
     cr1, se1 = coverage_of(table, "cr1")
     cr2, se2 = coverage_of(table, "cr2")
     assert cr2 - cr1 > 4 * math.hypot(se1, se2)
@@ -118,7 +118,7 @@ def test_uneven_clusters_cr2_beats_cr1():
 def test_near_zero_with_clusters_wilson_keeps_the_level_where_cr2_does_not():
     """The measurement behind item_mean's choice of Wilson with the effective n for 0/1 scores."""
     table = item_interval_coverage(n_items=200, cluster_size=25, icc=0.1, mean=0.05, methods=("cr2", "wilson"),
-                                   n_sim=4000, rng=5)
+                                   n_resamples=4000, rng=5)
     se0 = math.sqrt(0.95 * 0.05 / 4000)
     assert coverage_of(table, "cr2")[0] < 0.95 - 10 * se0
     assert coverage_of(table, "wilson")[0] > 0.95 - 4 * se0
@@ -127,7 +127,7 @@ def test_near_zero_with_clusters_wilson_keeps_the_level_where_cr2_does_not():
 def test_real_valued_item_scores_cr2_covers():
     """Five answers per item make the item scores real-valued; CR2 holds with 20 clusters."""
     table = item_interval_coverage(n_items=200, cluster_size=10, icc=0.3, samples=5, mean=0.7,
-                                   methods=("naive", "cr2"), n_sim=4000, rng=6)
+                                   methods=("naive", "cr2"), n_resamples=4000, rng=6)
     se0 = math.sqrt(0.95 * 0.05 / 4000)
     assert abs(coverage_of(table, "cr2")[0] - 0.95) < 4 * se0
     assert coverage_of(table, "naive")[0] < 0.7
@@ -139,7 +139,7 @@ def test_wild_bootstrap_covers_with_eight_clusters():
     sizes = np.array([25] * 8)
     g = np.repeat(np.arange(8), sizes)
     Y = _simulate_scores(rng, 300, sizes, 0.1, 0.5, 1)
-    wild = [item_mean(y, clusters=g, method="wild", n_boot=199, rng=rng) for y in Y]
+    wild = [item_mean(y, clusters=g, method="wild", n_resamples=199, rng=rng) for y in Y]
     cov = np.mean([r.contains(0.5) for r in wild])
     assert cov > 0.95 - 4 * math.sqrt(0.95 * 0.05 / 300)  # MC SE 0.0126
     cr2_width = np.mean([item_mean(y, clusters=g, method="cr2").width for y in Y])
@@ -156,7 +156,7 @@ def test_exact_expected_width_of_the_wilson_interval():
 
 
 def test_table_columns_reproducibility_and_speed():
-    kwargs = dict(n_items=200, cluster_size=10, icc=0.05, n_sim=1000)
+    kwargs = dict(n_items=200, cluster_size=10, icc=0.05, n_resamples=1000)
     t1 = item_interval_coverage(**kwargs, rng=8)
     t2 = item_interval_coverage(**kwargs, rng=8)
     assert list(t1.columns) == ["method", "coverage", "mc_se", "mean_width"]
@@ -180,7 +180,7 @@ def test_table_columns_reproducibility_and_speed():
         (dict(n_items=20, icc=1.0), ValueError, r"icc must lie in \[0, 1\)"),
         (dict(n_items=20, mean=0.0), ValueError, "mean must lie in the open interval"),
         (dict(n_items=20, methods=("wild",)), ValueError, "methods must hold only"),
-        (dict(n_items=20, n_sim=0), ValueError, "n_sim must be a whole number >= 1"),
+        (dict(n_items=20, n_resamples=0), ValueError, "n_resamples must be a whole number >= 1"),
         (dict(n_items=1), ValueError, "n_items must be a whole number >= 2"),
         (dict(n_items=20, samples=0), ValueError, "samples must be"),
         (dict(n_items=20, cluster_size=5, exact=True), ValueError, "exact=True needs one item per cluster"),
@@ -194,7 +194,7 @@ def test_bad_settings_are_refused_in_one_sentence(kwargs, exc, match):
 
 
 def test_plot_draws_bars_error_bars_and_the_promised_level():
-    table = item_interval_coverage(n_items=100, cluster_size=10, icc=0.1, n_sim=300, rng=10)
+    table = item_interval_coverage(n_items=100, cluster_size=10, icc=0.1, n_resamples=300, rng=10)
     fig, ax = plt.subplots()
     out = plot_item_interval_coverage(table, ax=ax)
     assert out is ax
@@ -210,7 +210,7 @@ def test_plot_draws_bars_error_bars_and_the_promised_level():
 def test_plot_keeps_its_labels_off_the_bars_and_whiskers():
     """No label covers data: each width label sits above its whisker, the promised level is
     labelled outside the axes (no legend box over a bar), and the title rounds the mean."""
-    table = item_interval_coverage(n_items=1191, cluster_size=[17] * 70 + [1], icc=0.1, mean=0.729849, n_sim=300, rng=3)
+    table = item_interval_coverage(n_items=1191, cluster_size=[17] * 70 + [1], icc=0.1, mean=0.729849, n_resamples=300, rng=3)
     ax = plot_item_interval_coverage(table)
     fig = ax.figure
     fig.canvas.draw()

@@ -219,7 +219,7 @@ def test_multinomial_bootstrap_is_the_row_copying_bootstrap():
     sizes = np.array([1, 2, 3, 4, 5, 5, 6, 7, 8, 9, 10])
     labels = np.repeat(np.arange(sizes.size), sizes)
     n_boot, alpha = 300, 0.1
-    ours = rank_intervals(scores, clusters=labels, n_boot=n_boot, alpha=alpha, rng=11, weights="multinomial")
+    ours = rank_intervals(scores, clusters=labels, n_resamples=n_boot, alpha=alpha, rng=11, weights="multinomial")
     rng = np.random.default_rng(11)
     x = scores.to_numpy(float)
     rows_of = [np.flatnonzero(labels == g) for g in range(sizes.size)]
@@ -269,7 +269,7 @@ def test_an_all_zero_poisson_replicate_is_drawn_again():
     p = math.exp(-2) / (1 - math.exp(-2))
     share = np.mean((w[:, 0] == 1) & (w[:, 1] == 0))
     assert abs(share - p) <= 4 * math.sqrt(p * (1 - p) / 20_000)
-    out = rank_intervals({"A": [1, 0, 1], "B": [0, 0, 1]}, clusters=[0, 0, 1], n_boot=400, rng=0)
+    out = rank_intervals({"A": [1, 0, 1], "B": [0, 0, 1]}, clusters=[0, 0, 1], n_resamples=400, rng=0)
     assert out.notna().all().all() and out["p_best"].sum() == pytest.approx(1.0)
 
 
@@ -277,12 +277,12 @@ def test_a_clearly_best_model_has_rank_interval_1_1_and_identical_models_share_e
     rng = np.random.default_rng(14)
     base = rng.random(500) < 0.5
     scores = {"best": rng.random(500) < 0.95, "x": base, "y": base.copy(), "z": base.copy()}
-    out = rank_intervals(scores, n_boot=500, rng=1).set_index("model")
+    out = rank_intervals(scores, n_resamples=500, rng=1).set_index("model")
     assert (out.loc["best", "rank_low"], out.loc["best", "rank_high"], out.loc["best", "rank"]) == (1, 1, 1)
     assert out.loc["best", "p_best"] == 1.0
     for m in "xyz":
         assert (out.loc[m, "rank"], out.loc[m, "rank_low"], out.loc[m, "rank_high"]) == (2, 2, 4)
-    same = rank_intervals({"x": base, "y": base, "z": base}, n_boot=200, rng=2, weights="multinomial")
+    same = rank_intervals({"x": base, "y": base, "z": base}, n_resamples=200, rng=2, weights="multinomial")
     assert same["p_best"].tolist() == pytest.approx([1 / 3] * 3) and set(same["rank_high"]) == {3}
 
 
@@ -293,7 +293,7 @@ def test_p_best_of_two_models_matches_the_normal_approximation():
     rng = np.random.default_rng(15)
     p_item = rng.beta(2, 2, 4000)
     scores = {"A": rng.random(4000) < p_item + 0.004, "B": rng.random(4000) < p_item}
-    out = rank_intervals(scores, n_boot=4000, rng=3).set_index("model")
+    out = rank_intervals(scores, n_resamples=4000, rng=3).set_index("model")
     d = np.asarray(scores["A"], float) - np.asarray(scores["B"], float)
     target = stats.norm.cdf(d.mean() / (d.std(ddof=1) / math.sqrt(d.size)))
     assert 0.05 < target < 0.95
@@ -302,17 +302,17 @@ def test_p_best_of_two_models_matches_the_normal_approximation():
 
 def test_result_layout_and_reproducibility():
     scores = _leaderboard(16)
-    a = rank_intervals(scores, n_boot=300, rng=5)
-    b = rank_intervals(scores, n_boot=300, rng=np.random.default_rng(5))
+    a = rank_intervals(scores, n_resamples=300, rng=5)
+    b = rank_intervals(scores, n_resamples=300, rng=np.random.default_rng(5))
     pd.testing.assert_frame_equal(a, b)
     assert list(a.columns) == ["model", "mean", "rank", "rank_low", "rank_high", "p_best"]
     assert a["mean"].is_monotonic_decreasing and (a["rank_low"] <= a["rank"]).all()
     assert (a["rank_low"] <= a["rank_high"]).all() and a["p_best"].sum() == pytest.approx(1.0)
-    assert a.attrs == {"alpha": 0.05, "n_boot": 300, "weights": "poisson", "n_items": 120, "n_clusters": None}
+    assert a.attrs == {"alpha": 0.05, "n_resamples": 300, "weights": "poisson", "n_items": 120, "n_clusters": None}
 
 
 def test_plot_rank_intervals_draws_models_in_rank_order():
-    out = rank_intervals(_leaderboard(17, n_models=4), n_boot=200, rng=0)
+    out = rank_intervals(_leaderboard(17, n_models=4), n_resamples=200, rng=0)
     fig, ax = plt.subplots()
     assert plot_rank_intervals(out, ax=ax) is ax
     assert [t.get_text() for t in ax.get_yticklabels()] == list(out["model"])
@@ -345,7 +345,7 @@ def test_repeated_answers_are_reduced_to_item_means():
     two_d = leaderboard_pairs(answers)
     means = leaderboard_pairs({m: a.mean(axis=1) for m, a in answers.items()})
     pd.testing.assert_frame_equal(two_d, means)
-    assert rank_intervals(answers, n_boot=100, rng=0)["mean"].tolist() == pytest.approx(
+    assert rank_intervals(answers, n_resamples=100, rng=0)["mean"].tolist() == pytest.approx(
         sorted((a.mean() for a in answers.values()), reverse=True))
 
 
@@ -396,7 +396,7 @@ def test_duplicated_item_ids_are_refused_with_their_count():
     (lambda: leaderboard_pairs({"A": [1, 0], "B": [0, 1]}, adjust="fdr"), ValueError, "^adjust must be one of"),
     (lambda: tie_group({"A": [1, 0], "B": [0, 1]}, alpha=0), ValueError, "^alpha must lie in the open interval"),
     (lambda: rank_intervals({"A": [1, 0], "B": [0, 1]}, weights="bayes"), ValueError, "^weights must be one of"),
-    (lambda: rank_intervals({"A": [1, 0], "B": [0, 1]}, n_boot=0), ValueError, "^n_boot must be a whole number >= 1"),
+    (lambda: rank_intervals({"A": [1, 0], "B": [0, 1]}, n_resamples=0), ValueError, "^n_resamples must be a whole number >= 1"),
     (lambda: rank_intervals({"A": [1, 0], "B": [0, 1]}, rng=-1), ValueError, "^rng must be None, an int"),
 ])
 def test_bad_input_is_one_sentence_naming_the_argument(call, exc, message):

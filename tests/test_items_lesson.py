@@ -70,7 +70,7 @@ DESIGNS = [
 @pytest.mark.parametrize("design", DESIGNS, ids=range(len(DESIGNS)))
 def test_simulation_has_the_closed_form_moments(design):
     n_sim = 4000
-    a, b, clusters = simulate_paired_items(**design, n_sim=n_sim, rng=11)
+    a, b, clusters = simulate_paired_items(**design, n_resamples=n_sim, rng=11)
     assert a.shape == b.shape == (n_sim, design["n_items"])
     assert clusters.tolist() == np.repeat(np.arange(design["n_items"] // design["cluster_size"]),
                                           design["cluster_size"]).tolist()
@@ -81,7 +81,7 @@ def test_simulation_has_the_closed_form_moments(design):
     # the sample variance of n_sim estimates has relative SE sqrt(2 / (n_sim - 1)) (normal estimates)
     assert est.var(ddof=1) / var_mean == pytest.approx(1.0, abs=4 * math.sqrt(2 / (n_sim - 1)))
     # what paired_item_coverage measures on the same benchmarks
-    tab = paired_item_coverage(**design, n_sim=n_sim, rng=11)
+    tab = paired_item_coverage(**design, n_resamples=n_sim, rng=11)
     assert tab.attrs["sd_estimate"] == pytest.approx(float(np.std(est, ddof=1)), rel=1e-12)
     assert tab.attrs["item_correlation"] == pytest.approx(item_corr, abs=0.02)
     assert tab.attrs["difference"] == pytest.approx(truth)
@@ -89,7 +89,7 @@ def test_simulation_has_the_closed_form_moments(design):
 
 def test_mean_scores_and_answers_are_as_specified():
     a, b, _ = simulate_paired_items(n_items=500, cluster_size=5, icc=0.2, samples=4, mean_a=0.9, mean_b=0.2,
-                                    spread=1.2, n_sim=400, rng=2)
+                                    spread=1.2, n_resamples=400, rng=2)
     assert set(np.unique(a * 4).tolist()) <= {0.0, 1.0, 2.0, 3.0, 4.0}
     assert a.mean() == pytest.approx(0.9, abs=0.01) and b.mean() == pytest.approx(0.2, abs=0.01)
 
@@ -97,7 +97,7 @@ def test_mean_scores_and_answers_are_as_specified():
 def test_without_spread_every_item_has_the_same_probability():
     """spread = 0: each score is Binomial(K, mean)/K, independent across items and models."""
     n, k, p = 300, 2, 0.6
-    tab = paired_item_coverage(n_items=n, samples=k, correlation=0.9, mean_a=p, mean_b=p, spread=0.0, n_sim=4000, rng=3)
+    tab = paired_item_coverage(n_items=n, samples=k, correlation=0.9, mean_a=p, mean_b=p, spread=0.0, n_resamples=4000, rng=3)
     exact_sd = math.sqrt(2 * p * (1 - p) / (k * n))
     assert tab.attrs["sd_estimate"] == pytest.approx(exact_sd, rel=4 * math.sqrt(1 / (2 * 3999)))
     assert abs(tab.attrs["item_correlation"]) < 0.01
@@ -105,7 +105,7 @@ def test_without_spread_every_item_has_the_same_probability():
 
 def test_more_answers_keep_the_earlier_ones():
     """The answers are drawn one at a time after the latent effects: K = 2 extends K = 1 (common random numbers)."""
-    kw = dict(n_items=50, cluster_size=5, icc=0.3, n_sim=20)
+    kw = dict(n_items=50, cluster_size=5, icc=0.3, n_resamples=20)
     one, _, _ = simulate_paired_items(**kw, samples=1, rng=5)
     two, _, _ = simulate_paired_items(**kw, samples=2, rng=5)
     assert set(np.unique(2 * two - one).tolist()) <= {0.0, 1.0}
@@ -121,7 +121,7 @@ def _benchmarks(sizes, **kw):
 
 def test_intervals_are_those_of_paired_item_difference_and_coverage_counts_them():
     sizes = [3, 8, 5, 12, 2, 10]
-    kw = dict(icc=0.4, samples=2, correlation=0.5, mean_a=0.65, mean_b=0.6, spread=1.3, n_sim=60, rng=17)
+    kw = dict(icc=0.4, samples=2, correlation=0.5, mean_a=0.65, mean_b=0.6, spread=1.3, n_resamples=60, rng=17)
     a, b, clusters = _benchmarks(sizes, **kw)
     methods = PAIRED_COVERAGE_METHODS
     tab = paired_item_coverage(n_items=sum(sizes), cluster_size=sizes, methods=methods, **kw).set_index("method")
@@ -156,7 +156,7 @@ def test_intervals_are_those_of_paired_item_difference_and_coverage_counts_them(
 def test_standard_errors_against_statsmodels_scipy_and_cr2_by_matrices():
     sm = pytest.importorskip("statsmodels.api")
     sizes = [4, 4, 4, 4, 4, 4, 4]
-    a, b, clusters = _benchmarks(sizes, icc=0.3, samples=1, correlation=0.4, n_sim=3, rng=23)
+    a, b, clusters = _benchmarks(sizes, icc=0.3, samples=1, correlation=0.4, n_resamples=3, rng=23)
     for i in range(3):
         d = a[i] - b[i]
         n = d.size
@@ -171,9 +171,9 @@ def test_standard_errors_against_statsmodels_scipy_and_cr2_by_matrices():
         assert tab["cr2"].std_error == pytest.approx(float(fit.bse[0]), rel=1e-10)
     # unequal clusters: CR2 with matrices, sum_g X_g' A_g e_g e_g' A_g X_g, A_g = (I - H_gg)^(-1/2), X = 1
     sizes = [2, 7, 3, 9, 4]
-    a, b, clusters = _benchmarks(sizes, icc=0.3, samples=2, correlation=0.4, n_sim=2, rng=29)
+    a, b, clusters = _benchmarks(sizes, icc=0.3, samples=2, correlation=0.4, n_resamples=2, rng=29)
     lesson = paired_item_coverage(n_items=sum(sizes), cluster_size=sizes, icc=0.3, samples=2, correlation=0.4,
-                                  methods=("cr2",), n_sim=2, rng=29)
+                                  methods=("cr2",), n_resamples=2, rng=29)
     ses = []
     for i in range(2):
         d = a[i] - b[i]
@@ -195,13 +195,13 @@ def test_standard_errors_against_statsmodels_scipy_and_cr2_by_matrices():
 
 def test_the_right_interval_keeps_its_level_and_the_naive_ones_do_not():
     clustered = paired_item_coverage(n_items=1000, cluster_size=10, icc=0.4, samples=4, correlation=0.6,
-                                     mean_a=0.7, mean_b=0.7, spread=1.5, n_sim=3000, rng=31).set_index("method")
+                                     mean_a=0.7, mean_b=0.7, spread=1.5, n_resamples=3000, rng=31).set_index("method")
     cr2 = clustered.loc["cr2"]
     assert abs(cr2["coverage"] - 0.95) < 4 * cr2["mc_se"]
     assert abs(cr2["rejection"] - 0.05) < 4 * cr2["mc_se"]          # equal means: rejection is the size
     assert clustered.loc["naive", "coverage"] < 0.85                 # design effect well above 1
     # independent items, correlated models: the paired interval keeps its level, the unpaired one over-covers
-    paired = paired_item_coverage(n_items=500, correlation=0.9, spread=2.0, samples=4, n_sim=3000,
+    paired = paired_item_coverage(n_items=500, correlation=0.9, spread=2.0, samples=4, n_resamples=3000,
                                   rng=37).set_index("method")
     assert abs(paired.loc["naive", "coverage"] - 0.95) < 4 * paired.loc["naive", "mc_se"]
     assert paired.loc["unpaired", "coverage"] > 0.98
@@ -209,7 +209,7 @@ def test_the_right_interval_keeps_its_level_and_the_naive_ones_do_not():
 
 
 def test_reproducible_and_bad_settings_are_refused_in_one_sentence():
-    kw = dict(n_items=100, cluster_size=10, icc=0.2, n_sim=50)
+    kw = dict(n_items=100, cluster_size=10, icc=0.2, n_resamples=50)
     assert paired_item_coverage(**kw, rng=4).equals(paired_item_coverage(**kw, rng=4))
     for bad, exc, match in [
         (dict(n_items=10, cluster_size=10), ValueError, "one cluster"),
@@ -219,7 +219,7 @@ def test_reproducible_and_bad_settings_are_refused_in_one_sentence():
         (dict(n_items=20, spread=-1.0), ValueError, "spread must be a finite number >= 0"),
         (dict(n_items=20, samples=0), ValueError, "samples must be a whole number >= 1"),
         (dict(n_items=20, methods=("wild",)), ValueError, "methods must hold only"),
-        (dict(n_items=20, n_sim=1), ValueError, "n_sim must be a whole number >= 2"),
+        (dict(n_items=20, n_resamples=1), ValueError, "n_resamples must be a whole number >= 2"),
         (dict(n_items=20, alpha=0.0), ValueError, "alpha must lie in the open interval"),
         (dict(n_items=20, rng=-1), ValueError, "rng must be"),
     ]:
@@ -231,7 +231,7 @@ def test_reproducible_and_bad_settings_are_refused_in_one_sentence():
 def test_plot_draws_the_table_and_is_fast_enough_for_a_slider():
     import matplotlib.pyplot as plt
 
-    kw = dict(n_items=200, cluster_size=20, icc=0.4, samples=4, correlation=0.7, n_sim=150, rng=0)
+    kw = dict(n_items=200, cluster_size=20, icc=0.4, samples=4, correlation=0.7, n_resamples=150, rng=0)
     fig, ax = plt.subplots()
     out = plot_paired_item_coverage(**kw, ax=ax)
     tab = paired_item_coverage(**{**kw, "rng": 0})
@@ -257,7 +257,7 @@ def test_plot_draws_the_table_and_is_fast_enough_for_a_slider():
         for _ in range(5):
             ax.clear()
             start = time.process_time()
-            plot_paired_item_coverage(**setting, icc=0.6, correlation=0.95, n_sim=200, ax=ax)
+            plot_paired_item_coverage(**setting, icc=0.6, correlation=0.95, n_resamples=200, ax=ax)
             times.append(time.process_time() - start)
         assert min(times) < 0.1, (setting, times)
     plt.close(fig)
@@ -271,7 +271,7 @@ def test_plot_reuse_updates_the_same_artists_for_a_slider():
 
     fig = Figure()
     ax = fig.subplots()
-    first = dict(n_items=200, cluster_size=20, icc=0.4, samples=4, correlation=0.7, n_sim=150, rng=0)
+    first = dict(n_items=200, cluster_size=20, icc=0.4, samples=4, correlation=0.7, n_resamples=150, rng=0)
     plot_paired_item_coverage(**first, ax=ax, reuse=True)
     bars, texts, n_lines = list(ax.patches), list(ax.texts), len(ax.lines)
     second = dict(first, cluster_size=5, icc=0.1, samples=1)
@@ -313,7 +313,7 @@ def test_plot_draws_a_given_table_without_its_texts_and_describe_names_the_desig
     from evallib import describe_paired_item_coverage
     import evallib.items.lesson as lesson
 
-    kw = dict(n_items=120, cluster_size=12, icc=0.3, samples=2, correlation=0.6, n_sim=120, rng=3)
+    kw = dict(n_items=120, cluster_size=12, icc=0.3, samples=2, correlation=0.6, n_resamples=120, rng=3)
     tab = paired_item_coverage(**kw)
     ax = Figure().subplots()
     with mock.patch.object(lesson, "paired_item_coverage", side_effect=AssertionError("simulated again")):

@@ -268,7 +268,7 @@ def test_wild_bootstrap_pvalue_matches_enumeration_of_all_sign_vectors():
     b = np.clip(a - 0.06 + rng.normal(0, 0.15, a.size), 0, 1)
     exact = brute_force_wild_p(a - b, g, 0.0)
     B = 20_000
-    res = paired_item_difference(a, b, clusters=g, method="wild", bootstrap_weights="rademacher", n_boot=B, rng=1)
+    res = paired_item_difference(a, b, clusters=g, method="wild", bootstrap_weights="rademacher", n_resamples=B, rng=1)
     assert 0.02 < exact < 0.5  # a p-value worth checking
     assert abs(res.pvalue - exact) < 4 * math.sqrt(exact * (1 - exact) / B) + 2 / B
     # the interval is the set of null values the same test does not reject
@@ -388,7 +388,7 @@ def test_degenerate_inputs_have_documented_answers():
         (lambda: item_mean([0.1, 0.2], method="wilson"), ValueError, "method='wilson' needs 0/1 scores"),
         (lambda: item_mean([0.1, 0.2], alpha=1.5), ValueError, "alpha must lie in the open interval"),
         (lambda: item_mean([0.1, 0.2], missing="ignore"), ValueError, "missing must be one of"),
-        (lambda: item_mean([0.1, 0.2], method="wild", n_boot=10), ValueError, "n_boot must be a whole number >= 99"),
+        (lambda: item_mean([0.1, 0.2], method="wild", n_resamples=10), ValueError, "n_resamples must be a whole number >= 99"),
         (lambda: item_mean([0.1, 0.2], method="wild", rng=-1), ValueError, "rng must be"),
         (lambda: paired_item_difference([0.2, 0.4], [0.1, 0.3], method="mcnemar"), ValueError, "one 0/1 score"),
         (lambda: paired_item_difference([1, 0, 1], [0, 0, 1], clusters=[1, 1, 2], method="mcnemar"), ValueError,

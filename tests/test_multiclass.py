@@ -104,7 +104,7 @@ def test_multinomial_bootstrap_matches_case_resampling():
     rng = np.random.default_rng(4)
     k = 4
     y, a, b = _task(500, k, rng)
-    res = mc.bootstrap_macro_f1_difference(y, a, b, reps=4000, rng=5, alpha=0.05)
+    res = mc.bootstrap_macro_f1_difference(y, a, b, n_resamples=4000, rng=5, alpha=0.05)
     ref = _case_bootstrap(y, a, b, k, 4000, np.random.default_rng(6))
     sd = ref.std(ddof=1)
     assert res.difference == pytest.approx(f1_score(y, a, average="macro") - f1_score(y, b, average="macro"),
@@ -121,17 +121,17 @@ def test_multinomial_bootstrap_matches_case_resampling():
 def test_bootstrap_is_reproducible_and_rng_is_checked():
     rng = np.random.default_rng(7)
     y, a, b = _task(200, 3, rng)
-    r1 = mc.bootstrap_macro_f1_difference(y, a, b, reps=300, rng=11)
-    r2 = mc.bootstrap_macro_f1_difference(y, a, b, reps=300, rng=np.random.default_rng(11))
+    r1 = mc.bootstrap_macro_f1_difference(y, a, b, n_resamples=300, rng=11)
+    r2 = mc.bootstrap_macro_f1_difference(y, a, b, n_resamples=300, rng=np.random.default_rng(11))
     np.testing.assert_array_equal(r1.replicates, r2.replicates)
     with pytest.raises(TypeError, match="rng"):
-        mc.bootstrap_macro_f1_difference(y, a, b, reps=10, rng=1.5)
-    with pytest.raises(ValueError, match="reps"):
-        mc.bootstrap_macro_f1_difference(y, a, b, reps=0)
+        mc.bootstrap_macro_f1_difference(y, a, b, n_resamples=10, rng=1.5)
+    with pytest.raises(ValueError, match="n_resamples"):
+        mc.bootstrap_macro_f1_difference(y, a, b, n_resamples=0)
 
 
 def test_identical_predictions_give_a_point_interval():
-    res = mc.bootstrap_macro_f1_difference([0, 1, 2, 1, 0], [0, 1, 1, 1, 0], [0, 1, 1, 1, 0], reps=200, rng=0)
+    res = mc.bootstrap_macro_f1_difference([0, 1, 2, 1, 0], [0, 1, 1, 1, 0], [0, 1, 1, 1, 0], n_resamples=200, rng=0)
     assert (res.difference, res.low, res.high, res.share_tied) == (0.0, 0.0, 0.0, 1.0)
     assert not res.excludes_zero
 
@@ -185,7 +185,7 @@ def test_multiclass_table_with_majority_baseline():
     assert text.loc["A", "accuracy"] == f"{accuracy_score(y, a):.3f}"
     m = mc.multiclass_measures(y, a)
     assert f"{m.accuracy:.3f}" in m.text() and "Wilson" in m.text()
-    res = mc.bootstrap_macro_f1_difference(y, a, b, reps=200, rng=1)
+    res = mc.bootstrap_macro_f1_difference(y, a, b, n_resamples=200, rng=1)
     assert res.text("A", "B").startswith("macro-F1 of A: ")
-    same = mc.bootstrap_macro_f1_difference(y, a, a, reps=20, rng=1)
+    same = mc.bootstrap_macro_f1_difference(y, a, a, n_resamples=20, rng=1)
     assert "exactly 0" in same.text()

@@ -67,9 +67,9 @@ def test_saved_size_and_coverage_are_reproduced_with_another_seed():
         sizes = dict(GRID_SIZES)
         exp = build_experiment(setting, prior_pos=0.25, label_noise=0.02, rng=sizes.pop("seed"), **sizes)
         cov, cov_se, size, size_se = saved[(setting, n)]
-        again = f1_test_check(exp.true_events, n, repetitions=1000, reps=1000, rng=123)
+        again = f1_test_check(exp.true_events, n, repetitions=1000, n_resamples=1000, rng=123)
         assert abs(again.coverage - cov) <= 4 * np.hypot(cov_se, again.coverage_se), (setting, n)
-        tie = f1_test_check(null_population(exp.true_events), n, repetitions=1000, reps=1000, rng=456)
+        tie = f1_test_check(null_population(exp.true_events), n, repetitions=1000, n_resamples=1000, rng=456)
         assert abs(tie.rejection - size) <= 4 * np.hypot(size_se, tie.rejection_se), (setting, n)
 
 
@@ -124,10 +124,10 @@ kinds = [c[0] for c in calls]
 # re-use the run (remembered) and recompute only the table
 assert kinds == ["build", "run", "dcf"] * 5 + ["build", "dcf"] * 2, kinds
 assert calls[1][2]["n_test"] == 1000 and calls[2][2]["n_test"] == 1000
-assert calls[4][2]["reps"] == 1500 and calls[5][2]["reps"] == 1500
+assert calls[4][2]["n_resamples"] == 1500 and calls[5][2]["n_resamples"] == 1500
 assert calls[6][2]["label_noise"] == 0.05 and calls[8][2]["n_test"] == 1000
 assert calls[9][2]["prior_pos"] == 0.3 and calls[12][1][0] == "Z"
-assert calls[16][2]["cost_fn"] == 4.0 and calls[16][2]["n_test"] == 1000 and calls[16][2]["reps"] == 1500
+assert calls[16][2]["cost_fn"] == 4.0 and calls[16][2]["n_test"] == 1000 and calls[16][2]["n_resamples"] == 1500
 assert calls[18][2]["prior_pos"] == 0.2 and calls[17][2]["label_noise"] == 0.05
 # the figure shows this run: the shaded band is the interval of the latest run's bootstrap
 run = _runs[("Z", 1000, 1500, 0.3, 0.05)]
@@ -196,7 +196,7 @@ def run_setting(*args, **kwargs):
     calls.append(kwargs)
     return _run(*args, **kwargs)
 controls["setting"].value = "X"          # redraw: the explorer re-runs with the controls' values
-assert calls and calls[0]["n_test"] == 150 and calls[0]["reps"] == 25_000, calls
+assert calls and calls[0]["n_test"] == 150 and calls[0]["n_resamples"] == 25_000, calls
 labels = dict((v, lab) for lab, v in controls["label_noise"].options)
 assert labels[0.025] == "2.5%" and labels[0.02] == "2%", labels
 print("ranges ok")
@@ -221,7 +221,7 @@ def test_label_noise_claim_of_the_explorer_text_holds_on_the_grid():
         corr, gap = [], []
         for q in noises:
             exp = build_experiment(setting, prior_pos=0.25, label_noise=q, rng=seed, **sizes)
-            t = dcf_comparison(exp, n_test=7909, reps=200, n_subsamples=50, rng=0).set_index("method")
+            t = dcf_comparison(exp, n_test=7909, n_resamples=200, n_subsamples=50, rng=0).set_index("method")
             corr.append(mistake_correlation(exp.true_events))
             gap.append(t.loc["independent, eq. (8)", "sd"] / t.loc["paired, eq. (9)", "sd"])
         upto3 = noises.index(0.03) + 1

@@ -83,7 +83,7 @@ def test_notebook_06_measures_the_level_of_the_exact_and_mid_p_tests():
     exact, mid = _mcnemar_level(870, 0.1, 0.05, False), _mcnemar_level(870, 0.1, 0.05, True)
     assert exact < 0.05 and mid < 0.05
     assert (f"actual level at n = 870 (no difference, disagreement 0.100): {exact:.4f} (exact), "
-            f"{mid:.4f} (midp); nominal alpha = 0.05") in joined
+            f"{mid:.4f} (mid-p); nominal alpha = 0.05") in joined
     # every case discordant: the mid-p test's level exceeds alpha at many sizes
     levels = [_mcnemar_level(m, 1.0, 0.05, True) for m in range(10, 121)]
     worst = max(range(len(levels)), key=levels.__getitem__)

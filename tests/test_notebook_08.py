@@ -219,7 +219,7 @@ assert [t.splitlines()[-2] for t in texts] == [
     "1000 items in 1000 clusters, ICC 0.6, K = 16 answers, difficulty correlation 0.95" + end,
     "1000 items in 25 clusters, ICC 0.6, K = 16 answers, difficulty correlation 0.95" + end,
 ], texts
-assert all(c["n_sim"] == slider_sim and c["rng"] == seed for c in calls)
+assert all(c["n_resamples"] == slider_sim and c["rng"] == seed for c in calls)
 # moving back to a position already shown simulates nothing (the cache)
 controls["cluster_size"].value = 1
 controls["cluster_size"].value = 40

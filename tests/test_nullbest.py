@@ -289,7 +289,7 @@ def test_auc_law_is_a_distribution_at_the_largest_size(P, N):
 def _mc_tolerance_check(metric, P, N, C, alpha, reps, seed):
     """The Monte Carlo critical value must cut off the exact tail within 4 standard errors."""
     tail = tail_probability(C, alpha)
-    m_mc = critical_value(metric, P, N, C=C, alpha=alpha, method="montecarlo", reps=reps, rng=seed)
+    m_mc = critical_value(metric, P, N, C=C, alpha=alpha, method="montecarlo", n_resamples=reps, rng=seed)
     law = null_cdf(metric, P, N, max_points=10**7) if metric != "f1" else None
     se = math.sqrt(tail * (1 - tail) / reps)
     if metric == "f1":
@@ -322,7 +322,7 @@ def test_monte_carlo_critical_value_of_a_callable_metric():
         return np.max(tp + (r.size - r.sum()) - fp) / r.size
 
     P, N, C, alpha, reps = 8, 12, 5, 0.05, 40_000
-    m_mc = critical_value(best_acc, P, N, C=C, alpha=alpha, method="montecarlo", reps=reps, rng=3)
+    m_mc = critical_value(best_acc, P, N, C=C, alpha=alpha, method="montecarlo", n_resamples=reps, rng=3)
     law = null_cdf("accuracy", P, N)
     tail = tail_probability(C, alpha)
     idx = int(np.searchsorted(law.values, m_mc - 1e-12))
@@ -455,7 +455,7 @@ def test_other_functions_reject_bad_input():
         best_of_pvalue("auc", 0.7, 10, 10, C=0)
     with pytest.raises(ValueError, match="metric must be one of"):
         null_cdf("AUC", 10, 10)
-    with pytest.raises(ValueError, match="reps must be a whole number >= 1"):
+    with pytest.raises(ValueError, match="n_resamples must be a whole number >= 1"):
         simulate_null("auc", 10, 10, 0)
     with pytest.raises(ValueError, match="top must be a whole number >= 1"):
         mc_repetitions(10, 0.01, top=0)

@@ -123,7 +123,7 @@ def test_mc_tail_reports_the_expected_count_beyond_m_star():
     levels = [line.get_ydata()[0] for line in ax.get_lines() if len(set(line.get_ydata())) == 1]
     assert any(v == pytest.approx(1 / 2000) for v in levels)
     assert any(v == pytest.approx(1 - 0.99 ** (1 / 100)) for v in levels)
-    with pytest.raises(ValueError, match="reps"):
+    with pytest.raises(ValueError, match="n_resamples"):
         plot_mc_tail("auc", 30, 40, 0)
 
 
@@ -152,7 +152,7 @@ def test_mc_tail_curves_are_prefixes_of_one_sample_counted_by_brute_force():
         for r in reps:
             brute = np.array([np.mean(sample[:r] > v + 1e-12) for v in curves.values])
             assert np.allclose(curves.mc_sf[r], brute, rtol=0, atol=1e-12), (metric, r)
-    with pytest.raises(ValueError, match="reps"):
+    with pytest.raises(ValueError, match="n_resamples"):
         mc_tail_curves("auc", 5, 5, [0])
     with pytest.raises(ValueError, match="metric"):
         mc_tail_curves("gini", 5, 5, [10])

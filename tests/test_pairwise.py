@@ -189,7 +189,7 @@ def test_monte_carlo_coverage_near_nominal(pi_b, pi_c):
     agrees with the exact coverage from enumeration within 4 SE, and both lie in
     [0.94, 0.985]."""
     n, reps = 50, 20_000
-    mc = qh_coverage(pi_b, pi_c, n, alpha=0.05, reps=reps, rng=np.random.default_rng(2013))
+    mc = qh_coverage(pi_b, pi_c, n, alpha=0.05, n_resamples=reps, rng=np.random.default_rng(2013))
     exact = _exact_coverage(pi_b, pi_c, n, 0.05)
     se = np.sqrt(exact * (1 - exact) / reps)
     assert abs(mc - exact) < 4 * se
@@ -198,8 +198,8 @@ def test_monte_carlo_coverage_near_nominal(pi_b, pi_c):
 
 
 def test_coverage_is_reproducible_with_seed():
-    a = qh_coverage(0.1, 0.2, 50, reps=2000, rng=np.random.default_rng(5))
-    b = qh_coverage(0.1, 0.2, 50, reps=2000, rng=np.random.default_rng(5))
+    a = qh_coverage(0.1, 0.2, 50, n_resamples=2000, rng=np.random.default_rng(5))
+    b = qh_coverage(0.1, 0.2, 50, n_resamples=2000, rng=np.random.default_rng(5))
     assert a == b
 
 

@@ -99,7 +99,7 @@ def test_exact_power_by_enumerating_every_table(n, p_b, p_c):
 @pytest.mark.parametrize("n, p_b, p_c, alpha", [(15, 0.3, 0.05, 0.05), (22, 0.2, 0.1, 0.1)])
 def test_midp_power_by_enumerating_every_table(n, p_b, p_c, alpha):
     ref = _brute_force_power(n, p_b, p_c, alpha, _midp)
-    assert mcnemar_power(n, p_b, p_c, alpha=alpha, method="midp") == pytest.approx(ref, abs=1e-12)
+    assert mcnemar_power(n, p_b, p_c, alpha=alpha, method="mid-p") == pytest.approx(ref, abs=1e-12)
 
 
 def test_conditional_rejection_region_matches_statsmodels():
@@ -130,12 +130,12 @@ def test_exact_size_never_exceeds_alpha_and_asymptotic_size_is_alpha():
         assert mcnemar_power(n, 0.1, 0.1) <= 0.05
         assert mcnemar_power(n, 0.1, 0.1, method="asymptotic") == pytest.approx(0.05)
     # the mid-p test is allowed above alpha at some n, but not by much
-    assert max(mcnemar_power(n, 0.1, 0.1, method="midp") for n in range(20, 200, 7)) < 0.07
+    assert max(mcnemar_power(n, 0.1, 0.1, method="mid-p") for n in range(20, 200, 7)) < 0.07
 
 
 def test_curve_agrees_with_pointwise_power_and_accepts_sequences():
     ns = [0, 1, 5, 33, 120, 401]
-    for method in ("exact", "midp"):
+    for method in ("exact", "mid-p"):
         curve = mcnemar_power_curve(ns, 0.12, 0.05, methods=(method,))
         direct = mcnemar_power(ns, 0.12, 0.05, method=method)
         assert np.allclose(curve["power"], direct, atol=1e-12)
@@ -162,7 +162,7 @@ def test_exact_sample_size_follows_its_stated_rule():
     # the saw-tooth: the exact power first touches the target well before n
     first = min(v for v, pw in powers.items() if pw >= target)
     assert first < n
-    assert mcnemar_sample_size(p_b, p_c, power=target, method="midp") <= n
+    assert mcnemar_sample_size(p_b, p_c, power=target, method="mid-p") <= n
 
 
 def test_exact_power_saw_tooths():
@@ -314,7 +314,7 @@ def test_f1_bootstrap_power_against_an_index_level_simulation():
     # population: 8 joint events; B finds more positives than A
     probs = np.array([0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74])
     n, n_sim, reps = 150, 300, 300
-    got = f1_bootstrap_power(n, probs, n_sim=n_sim, reps=reps, rng=1)
+    got = f1_bootstrap_power(n, probs, repetitions=n_sim, n_resamples=reps, rng=1)
     # independent: draw cases, resample case indices, F1 from label vectors
     rng = np.random.default_rng(2)
     y_of = np.array([1, 1, 1, 1, 0, 0, 0, 0], bool)
@@ -341,8 +341,8 @@ def test_f1_bootstrap_power_against_an_index_level_simulation():
 
 def test_f1_power_is_reproducible_and_grows_with_n():
     probs = [0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74]
-    t1 = f1_power_curve([50, 400], probs, n_sim=150, reps=200, rng=5)
-    t2 = f1_power_curve([50, 400], probs, n_sim=150, reps=200, rng=5)
+    t1 = f1_power_curve([50, 400], probs, repetitions=150, n_resamples=200, rng=5)
+    t2 = f1_power_curve([50, 400], probs, repetitions=150, n_resamples=200, rng=5)
     assert t1.equals(t2)
     assert t1["power"].iloc[1] > t1["power"].iloc[0] + 3 * t1["mcse"].max()
 
@@ -428,10 +428,10 @@ def test_plots_return_their_axes():
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots()
-    assert planning.plot_mcnemar_power(0.1, 0.04, methods=("exact", "midp", "asymptotic"), ax=ax) is ax
+    assert planning.plot_mcnemar_power(0.1, 0.04, methods=("exact", "mid-p", "asymptotic"), ax=ax) is ax
     assert len(ax.lines) >= 3
     assert planning.plot_interval_and_power(0.03, 300, discordance=0.1) is not None
-    table = f1_power_curve([50, 100], [0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74], n_sim=20, reps=50, rng=0)
+    table = f1_power_curve([50, 100], [0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74], repetitions=20, n_resamples=50, rng=0)
     assert planning.plot_f1_power(table).get_ylabel() == "power"
     assert planning.plot_nemenyi_datasets(5, 1.0).get_xlabel() == "number of data sets N"
     assert len(planning.plot_design_map().patches) >= 13
@@ -487,14 +487,14 @@ def test_cv_power_curve_and_plot():
         planning.cv_power_curve([], 0.1)
 
 
-@pytest.mark.parametrize("method", ["exact", "midp"])
+@pytest.mark.parametrize("method", ["exact", "mid-p"])
 def test_critical_counts_at_large_m_by_direct_search(method):
     ms = np.array([1, 2, 5, 17, 100, 333, 1000, 2501, 4000])
     got = planning._lower_critical(ms, 0.05, method)
     for m, k in zip(ms, got):
         x = np.arange(m + 1)
         cdf = stats.binom.cdf(x, m, 0.5)
-        p = 2 * (cdf - 0.5 * stats.binom.pmf(x, m, 0.5)) if method == "midp" else 2 * cdf
+        p = 2 * (cdf - 0.5 * stats.binom.pmf(x, m, 0.5)) if method == "mid-p" else 2 * cdf
         ok = np.flatnonzero((p <= 0.05) & (2 * x < m))
         assert k == (ok.max() if ok.size else -1), m
 
@@ -508,7 +508,7 @@ def _cd_scipy(k: int, n: int, alpha: float = 0.05) -> float:
 
 def test_nemenyi_power_model_has_the_requested_expected_rank_gap():
     # independent check of the solved spacing: ranks by scipy's rankdata on 200,000 data sets
-    table = planning.nemenyi_power_curve(5, 1.0, 10, n_sim=20, rng=0)
+    table = planning.nemenyi_power_curve(5, 1.0, 10, n_resamples=20, rng=0)
     mu = np.arange(5) / 4 * table.attrs["spacing"]
     scores = mu + np.random.default_rng(7).standard_normal((200_000, 5))
     ranks = stats.rankdata(-scores, axis=1)
@@ -520,7 +520,7 @@ def test_nemenyi_power_model_has_the_requested_expected_rank_gap():
 @pytest.mark.parametrize("k, gap, n", [(5, 1.0, 38), (3, 0.5, 30)])
 def test_nemenyi_power_matches_a_brute_force_simulation(k, gap, n):
     # a loop written from scratch: scipy ranks, scipy's studentized range, another seed
-    table = planning.nemenyi_power_curve(k, gap, n, n_sim=3000, rng=1).set_index("n_datasets")
+    table = planning.nemenyi_power_curve(k, gap, n, n_resamples=3000, rng=1).set_index("n_datasets")
     mu = np.arange(k) / (k - 1) * table.attrs["spacing"]
     gen = np.random.default_rng(99)
     cd = _cd_scipy(k, n)
@@ -540,7 +540,7 @@ def test_nemenyi_power_is_about_one_half_at_the_cd_floor_and_the_normal_curve_ag
     # at nemenyi_datasets' N the critical difference equals the gap (to rounding): the observed gap,
     # centred on it, exceeds it about half the time (Demšar's N is not a sample size for 80% power)
     n0 = nemenyi_datasets(5, 1.0)
-    table = planning.nemenyi_power_curve(5, 1.0, 3 * n0, n_sim=4000, rng=2).set_index("n_datasets")
+    table = planning.nemenyi_power_curve(5, 1.0, 3 * n0, n_resamples=4000, rng=2).set_index("n_datasets")
     assert 0.42 < table.loc[n0, "power"] < 0.6
     assert np.max(np.abs(table["power"] - table["normal"]).to_numpy()[5:]) < 0.05
     n80 = planning.nemenyi_power_datasets(table.reset_index())
@@ -566,7 +566,7 @@ def test_nemenyi_power_datasets_reads_the_table():
     (lambda: planning.nemenyi_power_curve(3, 0.0, 20), "rank_difference"),
     (lambda: planning.nemenyi_power_curve(1, 0.5, 20), "k"),
     (lambda: planning.nemenyi_power_curve(3, 0.5, 1), "n_max"),
-    (lambda: planning.nemenyi_power_curve(3, 0.5, 20, n_sim=5), "n_sim"),
+    (lambda: planning.nemenyi_power_curve(3, 0.5, 20, n_resamples=5), "n_resamples"),
     (lambda: planning.nemenyi_power_curve(3, 0.5, 20, alpha=1.5), "alpha"),
 ])
 def test_nemenyi_power_curve_rejects_bad_input(call, name):
@@ -578,7 +578,7 @@ def test_plot_nemenyi_power_draws_on_the_given_axes():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    table = planning.nemenyi_power_curve(4, 1.0, 60, n_sim=200, rng=0)
+    table = planning.nemenyi_power_curve(4, 1.0, 60, n_resamples=200, rng=0)
     fig, ax = plt.subplots()
     assert planning.plot_nemenyi_power(table, ax=ax) is ax
     assert ax.get_xlabel() == "number of data sets N" and len(ax.get_lines()) >= 2
@@ -587,7 +587,7 @@ def test_plot_nemenyi_power_draws_on_the_given_axes():
     plt.close(fig)
 
 
-@pytest.mark.parametrize("alpha, method", [(0.05, "exact"), (0.1, "midp"), (0.01, "exact")])
+@pytest.mark.parametrize("alpha, method", [(0.05, "exact"), (0.1, "mid-p"), (0.01, "exact")])
 def test_cached_critical_values_equal_the_direct_computation(alpha, method):
     # the lookup table grows as larger m are asked for; every answer must equal the binomial one
     planning._CRITICAL_CACHE.clear()
@@ -599,7 +599,7 @@ def test_cached_critical_values_equal_the_direct_computation(alpha, method):
 
 
 # ------------------------------------------------------------------ the test reported: mid-p and exact
-@pytest.mark.parametrize("method, pvalue", [("exact", "_sm_exact_p"), ("midp", "_midp")])
+@pytest.mark.parametrize("method, pvalue", [("exact", "_sm_exact_p"), ("mid-p", "_midp")])
 def test_minimum_detectable_difference_exact_is_where_the_enumerated_power_reaches_the_target(method, pvalue):
     n, psi, target = 40, 0.3, 0.8
     pv = globals()[pvalue]
@@ -616,7 +616,7 @@ def test_minimum_detectable_difference_exact_is_where_the_enumerated_power_reach
 
 def test_interval_and_power_summary_for_the_midp_test_by_enumeration():
     ref_power = _brute_force_power(24, 0.25, 0.10, 0.05, _midp)
-    text = planning.interval_and_power_summary(**PLAN, test="midp")
+    text = planning.interval_and_power_summary(**PLAN, test="mid-p")
     assert text.endswith(f"power of McNemar's mid-p test {ref_power:.2f}")
     with pytest.raises(ValueError, match="test"):
         planning.interval_and_power_summary(**PLAN, test="yates")
@@ -630,9 +630,9 @@ def test_plot_interval_and_power_updates_its_drawing_in_place():
 
     fig = Figure()
     ax = fig.subplots()
-    planning.plot_interval_and_power(0.15, 24, discordance=0.35, n_max=60, test="midp", ax=ax)
+    planning.plot_interval_and_power(0.15, 24, discordance=0.35, n_max=60, test="mid-p", ax=ax)
     lines, n_axes = list(ax.lines), len(fig.axes)
-    planning.plot_interval_and_power(0.10, 30, discordance=0.30, n_max=60, test="midp", ax=ax)
+    planning.plot_interval_and_power(0.10, 30, discordance=0.30, n_max=60, test="mid-p", ax=ax)
     assert list(ax.lines) == lines and len(fig.axes) == n_axes      # the same artists, moved
     ref_power = _brute_force_power(30, 0.20, 0.10, 0.05, _midp)
     dot = [line for line in ax.lines if line.get_marker() == "o"][0]
@@ -648,12 +648,12 @@ def test_plot_interval_and_power_updates_its_drawing_in_place():
     planning.plot_interval_and_power(0.4, 30, discordance=0.30, n_max=60, ax=ax)
     assert not any(line.get_visible() for line in ax.lines)
     assert any("no such pair of classifiers" in t.get_text() and t.get_visible() for t in ax.texts)
-    planning.plot_interval_and_power(0.10, 30, discordance=0.30, n_max=60, test="midp", ax=ax)
+    planning.plot_interval_and_power(0.10, 30, discordance=0.30, n_max=60, test="mid-p", ax=ax)
     assert all(line.get_visible() for line in ax.lines)
     assert not any(t.get_visible() and "no such pair" in t.get_text() for t in ax.texts)
 
 
-@pytest.mark.parametrize("test, pvalue", [("exact", "_sm_exact_p"), ("midp", "_midp")])
+@pytest.mark.parametrize("test, pvalue", [("exact", "_sm_exact_p"), ("mid-p", "_midp")])
 def test_write_up_plans_with_the_power_of_the_test_it_reports(test, pvalue):
     b, c, n = 9, 3, 60
     pv = globals()[pvalue]

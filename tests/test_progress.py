@@ -40,7 +40,7 @@ def test_simulate_scores_and_montecarlo_critical_value_progress(capsys):
     assert _bar_total(capsys.readouterr().err) == "2000"
     for m in ("auc", "f1"):
         np.testing.assert_array_equal(quiet[m], shown[m])
-    kw = dict(C=10, alpha=0.05, method="montecarlo", reps=4000, rng=3, n_jobs=1)
+    kw = dict(C=10, alpha=0.05, method="montecarlo", n_resamples=4000, rng=3, n_jobs=1)
     assert nullbest.critical_value("accuracy", 5, 7, **kw) == nullbest.critical_value(
         "accuracy", 5, 7, progress=True, **kw)
     assert _bar_total(capsys.readouterr().err) == "4000"
@@ -79,7 +79,7 @@ SMALL = dict(n_train=400, n_pool=1200, n_true=3000, rng=0)
 
 def test_calibration_study_progress(capsys):
     exp = textsim.build_experiment("X", **SMALL)
-    kw = dict(test_sizes=(100, 200), repetitions=3, reps=50, n_subsamples=20, rng=5)
+    kw = dict(test_sizes=(100, 200), repetitions=3, n_resamples=50, n_subsamples=20, rng=5)
     quiet = textsim.calibration_study([exp], **kw)
     assert capsys.readouterr().err == ""
     shown = textsim.calibration_study([exp], progress=True, **kw)

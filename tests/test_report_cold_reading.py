@@ -123,7 +123,7 @@ def _items_summary(frame: pd.DataFrame, **options):
 
     data = load_item_scores(frame, item_column="item", **options)
     parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
-                 samples=sample_analysis(data), board=leaderboard(data, n_boot=400, rng=0))
+                 samples=sample_analysis(data), board=leaderboard(data, n_resamples=400, rng=0))
     return data, parts, items_summary_text(data, **parts)
 
 

@@ -514,7 +514,7 @@ def test_report_on_demsars_table_with_a_control(tmp_path):
     frame.index = frame.index.str.replace("iris", "<b>iris</b>")
     out = tmp_path / "report" / "t6.html"
     drun.run_datasets_report(_write(frame, tmp_path / "t6.xlsx"), out, control="<script>alert(1)</script>",
-                             title="<script>alert(2)</script> Table 6", progress=False)
+                             title="<script>alert(2)</script> Table 6", progress=False, rng=0)
     html, nb = _ran(out)
     assert "<script" not in html and "&lt;script&gt;alert(2)&lt;/script&gt; Table 6" in html
     assert "&lt;b&gt;iris&lt;/b&gt;" in html
@@ -543,7 +543,7 @@ def test_report_on_real_learners_in_percent_without_a_rope(tmp_path):
     table = (100 * benchmark()).rename_axis("task")
     out = tmp_path / "out" / "r.html"
     drun.run_datasets_report(_write(table, tmp_path / "bench.parquet"), out, posthoc="holm", alpha=0.1,
-                             progress=False)
+                             progress=False, rng=0)
     html, _ = _ran(out)
     assert "Skipped: the scores run from" in html and "--rope" in html
     assert html.count("<img ") == 1  # the CD diagram only: no control, no Bayesian section

@@ -110,7 +110,7 @@ def test_every_user_string_is_escaped_in_the_summary(cancer):
     m = classifier_measures(data)
     text = summary_text(data, measures=m, pairwise=pairwise_comparison(data), omnibus=omnibus_test(data),
                         scores=score_comparison(data), chance=chance_check(data, m),
-                        bootstrap=top_two_bootstrap(data, m, reps=500, rng=0), warnings=score_warnings(data, m))
+                        bootstrap=top_two_bootstrap(data, m, n_resamples=500, rng=0), warnings=score_warnings(data, m))
     page = markdown_to_html(text)
     assert "<img" not in page and "<b>" not in page and "<a " not in page and "<code>" not in page
     assert "<math" not in page  # "$x$" is a name, not a formula
@@ -251,7 +251,7 @@ def test_macro_f1_bootstrap_keeps_absent_classes_out_of_the_verdict(fine_digits)
     frame = fine_digits
     data = load_predictions(frame)
     m = classifier_measures(data)
-    res = top_two_bootstrap(data, m, reps=4000, rng=0)
+    res = top_two_bootstrap(data, m, n_resamples=4000, rng=0)
     labels = np.array(sorted(set(frame["label"])))
     y = frame["label"].to_numpy()
     a, b = frame[f"pred_{res.best}"].to_numpy(), frame[f"pred_{res.second}"].to_numpy()
@@ -508,7 +508,7 @@ def test_summary_leads_with_the_honest_measure_and_says_each_thing_once(skewed_c
     pw = pairwise_comparison(data)
     text = summary_text(data, measures=m, pairwise=pw, omnibus=omnibus_test(data),
                         balanced=balanced_accuracy_comparison(data), chance=chance_check(data, m),
-                        bootstrap=top_two_bootstrap(data, m, reps=2000, rng=0), warnings=score_warnings(data, m))
+                        bootstrap=top_two_bootstrap(data, m, n_resamples=2000, rng=0), warnings=score_warnings(data, m))
     bullets = text.splitlines()
     y = frame["label"]
     ba = {n: balanced_accuracy_score(y, frame[f"pred_{n}"]) for n in ("logreg", "knn", "tree")}
@@ -538,7 +538,7 @@ def test_summary_keeps_optimistic_figures_out_and_words_shares_as_resamples():
     data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
     m = classifier_measures(data)
     chance = chance_check(data, m)
-    boot = top_two_bootstrap(data, m, reps=2000, rng=0)
+    boot = top_two_bootstrap(data, m, n_resamples=2000, rng=0)
     text = summary_text(data, measures=m, pairwise=pairwise_comparison(data), omnibus=omnibus_test(data),
                         scores=score_comparison(data), chance=chance, bootstrap=boot)
     optimistic = chance.table.loc[["best accuracy", "best F1"], "value"]

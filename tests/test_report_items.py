@@ -291,7 +291,7 @@ def test_shipped_example_is_the_real_evaluation(pupils):
     from evallib.report.items_example import make_example_items
 
     shipped = pd.read_csv(ROOT / "data" / "example_items.csv")
-    fresh = make_example_items()
+    fresh = make_example_items(rng=0)
     pd.testing.assert_frame_equal(shipped, fresh, check_dtype=False)
     data = load_item_scores(ROOT / "data" / "example_items.csv")
     assert data.n_items == 1191 and data.n_clusters == 67 and data.max_samples == 5
@@ -597,7 +597,7 @@ def test_sample_analysis_against_anova_and_enumerated_pass_at_k(pupils):
 
 def test_leaderboard_against_references(pupils, clustered):
     ev = pupils
-    board = leaderboard(clustered, alpha=0.05, adjust="holm", n_boot=4000, rng=7)
+    board = leaderboard(clustered, alpha=0.05, adjust="holm", n_resamples=4000, rng=7)
     means = ev.correct.mean()
     assert board.tie.leader == means.idxmax()
     # the tie group from the written-out pairwise tests, Holm over all six pairs
@@ -639,7 +639,7 @@ def test_summary_sentences_and_escaping(pupils):
     frame = wide_correct(ev).rename(columns={"knn": evil})
     data = load_item_scores(frame, item_column="pupil", cluster_column="school")
     parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
-                 samples=sample_analysis(data), board=leaderboard(data, n_boot=500, rng=0))
+                 samples=sample_analysis(data), board=leaderboard(data, n_resamples=500, rng=0))
     text = items_summary_text(data, **parts)
     assert "<img" not in text and "$" not in text and "*k" not in text
     assert md_text(evil) in text
@@ -651,7 +651,7 @@ def test_summary_sentences_and_escaping(pupils):
     assert "taken as independent" not in text and "cluster-robust standard error is" in text
     flat = load_item_scores(frame.drop(columns="school"), item_column="pupil")
     parts = dict(overview=summarise_items(flat), means=model_means(flat), pairs=pairwise_items(flat),
-                 samples=sample_analysis(flat), board=leaderboard(flat, n_boot=500, rng=0))
+                 samples=sample_analysis(flat), board=leaderboard(flat, n_resamples=500, rng=0))
     text = items_summary_text(flat, **parts)
     assert "No cluster column was given, so the items are taken as independent" in text
     assert "McNemar's mid-p test" in text
@@ -719,7 +719,7 @@ def test_report_end_to_end_on_a_long_file(pupils, tmp_path):
     frame.to_csv(source, index=False)
     files = run_items_report(source, tmp_path / "report" / "items.html", item_column="pupil", sample_column="run",
                              cluster_column="school", title="<script>alert(2)</script> Q3", progress=False,
-                             n_boot=500)
+                             n_resamples=500, rng=0)
     page = files.html.read_text(encoding="utf-8")
     assert "<script>alert" not in page and "&lt;script&gt;alert(2)&lt;/script&gt; Q3" in page
     assert files.notebook.is_file() and "load_items(" not in page  # no code cells
@@ -746,7 +746,7 @@ def test_report_end_to_end_on_lm_eval_logs(pupils, tmp_path):
     ev = pupils
     files = {m: write_lm_eval(tmp_path / f"{m}.jsonl", ev, ev.correct[m]) for m in MODELS}
     out = run_items_report(files, tmp_path / "lm.html", source_format="lm-eval", metric="acc", progress=False,
-                           n_boot=200)
+                           n_resamples=200, rng=0)
     text = _html_text(out.html)
     lead = ev.correct.mean().idxmax()
     assert f"{lead} has the highest mean score, {ev.correct[lead].mean():.4f}" in text

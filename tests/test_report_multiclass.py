@@ -95,7 +95,7 @@ def test_multiclass_pairs_cochran_and_skipped_sections(wine):
     assert q.statistic == pytest.approx(ref.statistic) and q.pvalue == pytest.approx(ref.pvalue)
     m = classifier_measures(data)
     assert isinstance(chance_check(data, m), Skipped) and isinstance(score_comparison(data), Skipped)
-    boot = top_two_bootstrap(data, m, reps=2000, rng=0)
+    boot = top_two_bootstrap(data, m, n_resamples=2000, rng=0)
     f1 = {n: f1_score(y, wine[f"pred_{n}"], average="macro") for n in ("logreg", "bayes", "tree")}
     best, second = sorted(f1, key=f1.get, reverse=True)[:2]
     assert (boot.best, boot.second, boot.measure) == (best, second, "macro-F1")

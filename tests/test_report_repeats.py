@@ -298,7 +298,7 @@ def test_bootstrap_resamples_cases_with_all_their_predictions(cv10x10):
     5,690 rows instead gives an interval about a third as wide, bounds 0.005-0.008 inside."""
     data = load_predictions(cv10x10, positive_label="malignant")
     m = classifier_measures(data)
-    res = top_two_bootstrap(data, m, reps=20_000, rng=5)
+    res = top_two_bootstrap(data, m, n_resamples=20_000, rng=5)
     f1 = m["F1"].astype(float)
     assert [res.best, res.second] == list(f1.sort_values(ascending=False).index[:2])
     ids = cv10x10["case_id"].to_numpy()
@@ -334,6 +334,6 @@ def test_identical_repeats_change_no_verdict(cv10x10):
     assert omnibus_test(b).pvalue == omnibus_test(a).pvalue
     sa, sb = score_comparison(a), score_comparison(b)
     pd.testing.assert_frame_equal(sb.auc_pairs, sa.auc_pairs, check_exact=False, rtol=1e-9)
-    ba, bb = top_two_bootstrap(a, ma, reps=2000, rng=3), top_two_bootstrap(b, mb, reps=2000, rng=3)
+    ba, bb = top_two_bootstrap(a, ma, n_resamples=2000, rng=3), top_two_bootstrap(b, mb, n_resamples=2000, rng=3)
     assert (bb.low, bb.high, bb.share_best_better) == (ba.low, ba.high, ba.share_best_better)
 

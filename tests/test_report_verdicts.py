@@ -213,7 +213,7 @@ def test_bootstrap_versus_mcnemar_disagreement_is_explained():
     data = load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}))
     m = classifier_measures(data)
     pw = pairwise_comparison(data)
-    boot = top_two_bootstrap(data, m, reps=2000, rng=1)
+    boot = top_two_bootstrap(data, m, n_resamples=2000, rng=1)
     assert boot.excludes_zero and not pw["reject"].iloc[0] and pw["verdict"].iloc[0].startswith("tie")
     text = summary_text(data, measures=m, pairwise=pw, bootstrap=boot)
     assert "It and the error-rate test disagree on this pair (only the bootstrap finds a difference)" in text

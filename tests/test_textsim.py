@@ -71,7 +71,7 @@ def test_learners_learn_and_kernel_wins_on_conjunctions():
     pop = ts.TextPopulation(setting, prior_pos=0.3, label_noise=0.0)
     rng = np.random.default_rng(0)
     X, y = pop.sample(3000, rng)
-    learners = ts.fit_learners(X, y)
+    learners = ts.fit_learners(X, y, rng=0)
     Xt, yt = pop.sample(5000, rng)
     a, b = learners.predict(Xt)
     assert set(np.unique(a)) <= {0, 1} and set(np.unique(b)) <= {0, 1}
@@ -138,7 +138,7 @@ def test_dtrue_subsamples_equal_index_subsampling_in_distribution():
 # --------------------------------------------------------------- section 5
 def test_run_setting_and_table3():
     exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138])        # B better: more TP, fewer FP
-    run = ts.run_setting(exp, n_test=2000, reps=2000, n_subsamples=500, rng=0)
+    run = ts.run_setting(exp, n_test=2000, n_resamples=2000, n_subsamples=500, rng=0)
     y, a, b = exp.test_set(2000)
     assert run.bootstrap.observed == pytest.approx(f1_score(y, b) - f1_score(y, a))
     assert run.dtrue_frequency == pytest.approx(np.mean(run.truth > 0) if run.bootstrap.winner == "B"
@@ -157,7 +157,7 @@ def test_calibration_under_a_tie_shows_the_overconfidence():
     # make the tie exact in the "truth"
     ev = exp.true_events.copy(); ev[1] = ev[2]; ev[5] = ev[6]
     exp = ts.Experiment(exp.population, 0, exp.y_pool, exp.pred_a_pool, exp.pred_b_pool, ev, 0)
-    study = ts.calibration_study([exp], test_sizes=(1000,), repetitions=150, reps=1000, rng=2)
+    study = ts.calibration_study([exp], test_sizes=(1000,), repetitions=150, n_resamples=1000, rng=2)
     assert len(study) == 150
     summary = ts.calibration_summary(study)
     assert summary.loc[0, "on Dtrue"] == pytest.approx(0.5, abs=0.05)
@@ -169,7 +169,7 @@ def test_calibration_under_a_tie_shows_the_overconfidence():
 
 def test_calibration_with_a_clear_winner_is_confident_and_right():
     exp = _hand_experiment([30, 12, 2, 10, 3, 2, 8, 133])
-    study = ts.calibration_study([exp], test_sizes=(2000,), repetitions=30, reps=1000, rng=0)
+    study = ts.calibration_study([exp], test_sizes=(2000,), repetitions=30, n_resamples=1000, rng=0)
     assert study["correct"].all() and study["significant"].all()
     assert study["confidence"].min() > 0.99 and study["dtrue_frequency"].min() > 0.99
 
@@ -195,7 +195,7 @@ def test_dcf_comparison_eq9_and_bootstrap_track_the_truth():
     # B errs on a subset of A's errors mostly: positively correlated mistakes, so the
     # independent eq. (8) overstates the spread and eq. (9) / the bootstrap do not.
     exp = _hand_experiment([40, 2, 1, 8, 4, 1, 2, 142], n_pool=8000, n_true=1_000_000)
-    table = ts.dcf_comparison(exp, n_test=8000, reps=4000, n_subsamples=2000, rng=0).set_index("method")
+    table = ts.dcf_comparison(exp, n_test=8000, n_resamples=4000, n_subsamples=2000, rng=0).set_index("method")
     truth = table.loc["Dtrue subsamples (truth)", "sd"]
     assert table.loc["independent, eq. (8)", "sd"] > 1.5 * truth
     assert table.loc["bootstrap (stratified)", "sd"] == pytest.approx(truth, rel=0.15)
@@ -207,10 +207,10 @@ def test_plots_return_axes():
     import matplotlib.pyplot as plt
 
     exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138], n_pool=3000, n_true=50_000)
-    run = ts.run_setting(exp, n_test=1000, reps=500, n_subsamples=200, rng=0)
+    run = ts.run_setting(exp, n_test=1000, n_resamples=500, n_subsamples=200, rng=0)
     ax = ts.plot_replicates(run)
     assert ax.get_xlabel().startswith("dF1")
-    study = ts.calibration_study([exp], test_sizes=(300, 1000), repetitions=10, reps=300, rng=0)
+    study = ts.calibration_study([exp], test_sizes=(300, 1000), repetitions=10, n_resamples=300, rng=0)
     fig, ax2 = plt.subplots()
     assert ts.plot_calibration(study, ax=ax2) is ax2
     assert len(ax2.get_lines()) == 3
@@ -413,7 +413,7 @@ def test_size_coverage_study_rates_and_layout():
     """Rates near their nominal values at a large test set (tolerance 4 Monte Carlo
     SEs), dF1 against scikit-learn on Dtrue's documents, one row per setting x size."""
     exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138], n_pool=3000, n_true=400_000)
-    table = ts.size_coverage_study([exp, exp], test_sizes=(300, 20_000), repetitions=300, reps=600, rng=0)
+    table = ts.size_coverage_study([exp, exp], test_sizes=(300, 20_000), repetitions=300, n_resamples=600, rng=0)
     assert list(table.columns) == ["setting", "test_size", "dF1", "coverage", "coverage_se", "rejects",
                                    "rejects_se", "size", "size_se", "repetitions"]
     assert len(table) == 4 and table["test_size"].tolist() == [300, 20_000, 300, 20_000]
@@ -447,7 +447,7 @@ def test_size_coverage_plots_return_axes():
     import matplotlib.pyplot as plt
 
     exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138], n_pool=3000, n_true=50_000)
-    table = ts.size_coverage_study([exp], test_sizes=(300, 1000), repetitions=20, reps=100, rng=0)
+    table = ts.size_coverage_study([exp], test_sizes=(300, 1000), repetitions=20, n_resamples=100, rng=0)
     fig, ax = plt.subplots()
     assert ts.plot_size_coverage(table, ax=ax) is ax
     assert ax.get_yscale() == "linear" and ax.get_xscale() == "log"
@@ -478,7 +478,7 @@ def test_experiment_describe_against_scikit_learn_and_corrcoef():
 
 def test_format_table3_prints_shares_as_percent_and_differences_signed():
     exp = _hand_experiment([30, 6, 3, 10, 3, 4, 6, 138])
-    run = ts.run_setting(exp, n_test=2000, reps=2000, n_subsamples=500, rng=0)
+    run = ts.run_setting(exp, n_test=2000, n_resamples=2000, n_subsamples=500, rng=0)
     text = ts.format_table3(ts.table3([run]))
     header, row = text.splitlines()
     assert header.split()[:3] == ["experiment", "bootstrap", "confidence"]

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._validate import check_alpha, check_count, check_real, check_rng
 from .means import _bm_df, _wilson, _wilson_effective
@@ -145,6 +146,7 @@ def _check_methods(methods: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(methods))
 
 
+@renamed_keywords(n_sim="n_resamples")
 def item_interval_coverage(
     *,
     n_items: int,
@@ -153,7 +155,7 @@ def item_interval_coverage(
     mean: float = 0.5,
     samples: int = 1,
     methods: Sequence[str] = ("naive", "cr1_normal", "cr2", "wilson"),
-    n_sim: int = 2000,
+    n_resamples: int = 2000,
     alpha: float = 0.05,
     rng: Any = None,
     exact: bool | None = None,
@@ -200,7 +202,7 @@ def item_interval_coverage(
         Answers per item, >= 1.
     methods : sequence of str
         From :data:`ITEM_COVERAGE_METHODS`.
-    n_sim : int
+    n_resamples : int
         Simulated benchmarks, >= 1.
     alpha : float
         In (0, 1); the intervals promise coverage ``1 - alpha``.
@@ -214,7 +216,7 @@ def item_interval_coverage(
     -------
     pandas.DataFrame
         One row per method: ``method``, ``coverage`` (share of intervals containing
-        ``mean``, or its exact probability), ``mc_se`` (``sqrt(c (1 - c) / n_sim)``; 0 when
+        ``mean``, or its exact probability), ``mc_se`` (``sqrt(c (1 - c) / n_resamples)``; 0 when
         exact), ``mean_width`` (average or expected width). ``attrs`` hold the settings,
         ``exact``, ``n_clusters`` and the Bell-McCaffrey ``df``.
 
@@ -232,7 +234,7 @@ def item_interval_coverage(
     interval misses far more often than 5%.
 
     >>> from evallib.items.coverage import item_interval_coverage
-    >>> tab = item_interval_coverage(n_items=200, cluster_size=25, icc=0.1, n_sim=1000, rng=0)
+    >>> tab = item_interval_coverage(n_items=200, cluster_size=25, icc=0.1, n_resamples=1000, rng=0)
     >>> bool(tab.set_index("method").loc["naive", "coverage"] < 0.7)
     True
     """
@@ -242,7 +244,7 @@ def item_interval_coverage(
     mean = check_real(mean, "mean", low=0.0, high=1.0, low_open=True, high_open=True)
     samples = check_count(samples, "samples", minimum=1)
     methods = _check_methods(methods)
-    n_sim = check_count(n_sim, "n_sim", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     rng = check_rng(rng)
     enumerable = sizes.size == n_items and samples == 1
@@ -253,7 +255,7 @@ def item_interval_coverage(
     elif exact and not enumerable:
         raise ValueError("exact=True needs one item per cluster and one answer per item (cluster_size=1, "
                          "samples=1); other designs are simulated")
-    attrs = dict(n_items=n_items, cluster_size=cluster_size, icc=icc, mean=mean, samples=samples, n_sim=n_sim,
+    attrs = dict(n_items=n_items, cluster_size=cluster_size, icc=icc, mean=mean, samples=samples, n_resamples=n_resamples,
                  alpha=alpha, exact=bool(exact), n_clusters=int(sizes.size), df=_bm_df(sizes))
     if exact:
         cov, width = _exact_table(n_items, mean, methods, alpha)
@@ -263,14 +265,14 @@ def item_interval_coverage(
     hits = {m: 0 for m in methods}
     widths = {m: 0.0 for m in methods}
     step = max(1, _CHUNK // n_items)
-    for start in range(0, n_sim, step):
-        Y = _simulate_scores(rng, min(step, n_sim - start), sizes, icc, mean, samples)
+    for start in range(0, n_resamples, step):
+        Y = _simulate_scores(rng, min(step, n_resamples - start), sizes, icc, mean, samples)
         for m, (low, high) in _bounds(Y, sizes, samples, methods, alpha).items():
             hits[m] += int(np.count_nonzero((low <= mean) & (mean <= high)))
             widths[m] += float(np.sum(high - low))
-    cov = np.array([hits[m] / n_sim for m in methods])
-    table = pd.DataFrame({"method": list(methods), "coverage": cov, "mc_se": np.sqrt(cov * (1 - cov) / n_sim),
-                          "mean_width": [widths[m] / n_sim for m in methods]})
+    cov = np.array([hits[m] / n_resamples for m in methods])
+    table = pd.DataFrame({"method": list(methods), "coverage": cov, "mc_se": np.sqrt(cov * (1 - cov) / n_resamples),
+                          "mean_width": [widths[m] / n_resamples for m in methods]})
     table.attrs.update(attrs)
     return table
 
@@ -299,7 +301,7 @@ def plot_item_interval_coverage(table: pd.DataFrame, ax=None, *, title: str | No
     Examples
     --------
     >>> from evallib.items.coverage import item_interval_coverage, plot_item_interval_coverage
-    >>> tab = item_interval_coverage(n_items=100, cluster_size=10, icc=0.05, n_sim=200, rng=1)
+    >>> tab = item_interval_coverage(n_items=100, cluster_size=10, icc=0.05, n_resamples=200, rng=1)
     >>> ax = plot_item_interval_coverage(tab)
     >>> len(ax.patches) == len(tab)
     True
@@ -329,7 +331,7 @@ def plot_item_interval_coverage(table: pd.DataFrame, ax=None, *, title: str | No
     ax.set_ylabel("coverage (exact)" if table.attrs.get("exact") else "coverage (+-2 MC SE)")
     a = table.attrs
     if title is None and "n_items" in a:
-        how = "exact" if a.get("exact") else f"{a['n_sim']:,} simulations"
+        how = "exact" if a.get("exact") else f"{a['n_resamples']:,} simulations"
         title = (f"{a['n_items']} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, mean {a['mean']:.3g}, "
                  f"{a['samples']} sample{'s' if a['samples'] > 1 else ''} per item ({how})")
     if title:

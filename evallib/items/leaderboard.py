@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from .._compat import renamed_keywords
 from .._inference import t_inference
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
@@ -545,7 +546,8 @@ def _replicate_ranks(means: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return low, high, share
 
 
-def rank_intervals(scores: Any, *, clusters: Any = None, n_boot: int = 2000, alpha: float = 0.05,
+@renamed_keywords(n_boot="n_resamples")
+def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000, alpha: float = 0.05,
                    rng: Any = None, weights: str = "poisson") -> pd.DataFrame:
     """Bootstrap intervals for every model's rank, and the probability that it is the best.
 
@@ -579,7 +581,7 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_boot: int = 2000, alp
     ----------
     scores, clusters
         As in :func:`leaderboard_pairs`.
-    n_boot : int
+    n_resamples : int
         Bootstrap replicates, >= 1.
     alpha : float
         In (0, 1); each rank interval has nominal coverage ``1 - alpha`` (marginally, not
@@ -594,7 +596,7 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_boot: int = 2000, alp
     pandas.DataFrame
         One row per model, best first (by observed rank, ties in input order): ``model``,
         ``mean``, ``rank`` (1 + the number of models with a larger observed mean),
-        ``rank_low``, ``rank_high``, ``p_best``. ``attrs`` hold ``alpha``, ``n_boot``,
+        ``rank_low``, ``rank_high``, ``p_best``. ``attrs`` hold ``alpha``, ``n_resamples``,
         ``weights``, ``n_items`` and ``n_clusters``.
 
     Notes
@@ -622,13 +624,13 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_boot: int = 2000, alp
     >>> from evallib.items.leaderboard import rank_intervals
     >>> g = np.random.default_rng(0)
     >>> scores = {"A": g.random(300) < 0.9, "B": g.random(300) < 0.6, "C": g.random(300) < 0.6}
-    >>> r = rank_intervals(scores, n_boot=500, rng=1)
+    >>> r = rank_intervals(scores, n_resamples=500, rng=1)
     >>> r[["model", "rank", "rank_low", "rank_high"]].values.tolist()[0]
     ['A', 1, 1, 1]
     >>> round(float(r["p_best"].sum()), 12)
     1.0
     """
-    n_boot = check_count(n_boot, "n_boot", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     weights = check_choice(weights, "weights", RANK_BOOTSTRAP_WEIGHTS)
     rng = check_rng(rng)
@@ -641,12 +643,12 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_boot: int = 2000, alp
                                      shape=(table.n_groups, n_items))
         sums, sizes = indicator @ x, np.bincount(table.codes, minlength=table.n_groups).astype(float)
     n_groups, n_models = sums.shape
-    low = np.empty((n_boot, n_models), dtype=np.int64)
-    high = np.empty((n_boot, n_models), dtype=np.int64)
+    low = np.empty((n_resamples, n_models), dtype=np.int64)
+    high = np.empty((n_resamples, n_models), dtype=np.int64)
     p_best = np.zeros(n_models)
-    step = max(1, min(n_boot, _CHUNK // n_groups))
-    for s in range(0, n_boot, step):
-        rows = min(step, n_boot - s)
+    step = max(1, min(n_resamples, _CHUNK // n_groups))
+    for s in range(0, n_resamples, step):
+        rows = min(step, n_resamples - s)
         w = _draw_weights(rng, rows, n_groups, weights).astype(float)
         means = (w @ sums) / (w @ sizes)[:, None]
         low[s:s + rows], high[s:s + rows], share = _replicate_ranks(means)
@@ -659,9 +661,9 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_boot: int = 2000, alp
         "rank": rank[order],
         "rank_low": np.quantile(low, alpha / 2, axis=0, method="inverted_cdf")[order].astype(np.int64),
         "rank_high": np.quantile(high, 1 - alpha / 2, axis=0, method="inverted_cdf")[order].astype(np.int64),
-        "p_best": (p_best / n_boot)[order],
+        "p_best": (p_best / n_resamples)[order],
     })
-    out.attrs.update(alpha=alpha, n_boot=n_boot, weights=weights, n_items=n_items,
+    out.attrs.update(alpha=alpha, n_resamples=n_resamples, weights=weights, n_items=n_items,
                      n_clusters=None if table.codes is None else table.n_groups)
     return out
 
@@ -686,7 +688,7 @@ def plot_rank_intervals(result: pd.DataFrame, ax=None):
     Examples
     --------
     >>> from evallib.items.leaderboard import plot_rank_intervals, rank_intervals
-    >>> r = rank_intervals({"A": [1, 1, 0, 1], "B": [0, 1, 0, 1]}, n_boot=50, rng=0)
+    >>> r = rank_intervals({"A": [1, 1, 0, 1], "B": [0, 1, 0, 1]}, n_resamples=50, rng=0)
     >>> plot_rank_intervals(r).get_ylabel()
     'model (best first)'
     """

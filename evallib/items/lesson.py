@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._validate import check_alpha, check_count, check_real, check_rng
 from .coverage import _cluster_sizes
@@ -123,6 +124,7 @@ def _chunks(rng, n_sim, sizes, *design):
         yield _simulate(rng, min(step, n_sim - start), sizes, *design)
 
 
+@renamed_keywords(n_sim="n_resamples")
 def simulate_paired_items(
     *,
     n_items: int,
@@ -133,7 +135,7 @@ def simulate_paired_items(
     mean_a: float = 0.7,
     mean_b: float = 0.7,
     spread: float = 1.0,
-    n_sim: int = 1,
+    n_resamples: int = 1,
     rng: Any = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Simulated benchmarks of two models on the same clustered items (the model of the module docstring).
@@ -159,13 +161,13 @@ def simulate_paired_items(
         >= 0: SD of the latent difficulty on the probit scale (0: every item is answered
         correctly with probability ``mean_m``; large: each item is almost always right
         or almost always wrong).
-    n_sim : int
+    n_resamples : int
         Benchmarks, >= 1.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
 
     Returns
     -------
-    a, b : numpy.ndarray, shape (n_sim, n_items)
+    a, b : numpy.ndarray, shape (n_resamples, n_items)
         Item scores of the two models (shares of ``samples`` 0/1 answers); the same
         benchmarks as :func:`paired_item_coverage` simulates with the same ``rng``.
     clusters : numpy.ndarray, shape (n_items,)
@@ -174,7 +176,7 @@ def simulate_paired_items(
     Examples
     --------
     >>> from evallib.items.lesson import simulate_paired_items
-    >>> a, b, clusters = simulate_paired_items(n_items=12, cluster_size=4, samples=2, n_sim=3, rng=0)
+    >>> a, b, clusters = simulate_paired_items(n_items=12, cluster_size=4, samples=2, n_resamples=3, rng=0)
     >>> a.shape, clusters.tolist()
     ((3, 12), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2])
     >>> set(a.ravel().tolist()) <= {0.0, 0.5, 1.0}
@@ -182,8 +184,8 @@ def simulate_paired_items(
     """
     n_items, sizes, icc, samples, correlation, mean_a, mean_b, spread = _settings(
         n_items, cluster_size, icc, samples, correlation, mean_a, mean_b, spread)
-    n_sim = check_count(n_sim, "n_sim", minimum=1)
-    parts = list(_chunks(check_rng(rng), n_sim, sizes, icc, samples, correlation, mean_a, mean_b, spread))
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    parts = list(_chunks(check_rng(rng), n_resamples, sizes, icc, samples, correlation, mean_a, mean_b, spread))
     a = np.concatenate([part[0] for part in parts])
     b = np.concatenate([part[1] for part in parts])
     return a, b, np.repeat(np.arange(sizes.size), sizes)
@@ -234,6 +236,7 @@ def _check_methods(methods: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(methods))
 
 
+@renamed_keywords(n_sim="n_resamples")
 def paired_item_coverage(
     *,
     n_items: int,
@@ -245,13 +248,13 @@ def paired_item_coverage(
     mean_b: float = 0.7,
     spread: float = 1.0,
     methods: Sequence[str] = ("unpaired", "naive", "cr2"),
-    n_sim: int = 2000,
+    n_resamples: int = 2000,
     alpha: float = 0.05,
     rng: Any = None,
 ) -> pd.DataFrame:
     """Coverage, width and rejection rate of the intervals of a paired difference, by simulation.
 
-    Simulates ``n_sim`` benchmarks with :func:`simulate_paired_items` and computes on each
+    Simulates ``n_resamples`` benchmarks with :func:`simulate_paired_items` and computes on each
     the intervals of ``mean_a - mean_b`` named in ``methods``, exactly as
     :func:`evallib.items.means.paired_item_difference` computes them with the simulated
     cluster labels (vectorised over the benchmarks):
@@ -269,7 +272,7 @@ def paired_item_coverage(
         The design, as in :func:`simulate_paired_items`.
     methods : sequence of str
         From :data:`PAIRED_COVERAGE_METHODS`.
-    n_sim : int
+    n_resamples : int
         Simulated benchmarks, >= 2.
     alpha : float
         In (0, 1); the intervals promise coverage ``1 - alpha``.
@@ -280,7 +283,7 @@ def paired_item_coverage(
     pandas.DataFrame
         One row per method: ``method``; ``coverage``, the share of intervals containing
         ``mean_a - mean_b``; ``mc_se``, its Monte Carlo standard error
-        ``sqrt(c (1 - c) / n_sim)``; ``mean_width``; ``mean_se``, the average standard
+        ``sqrt(c (1 - c) / n_resamples)``; ``mean_width``; ``mean_se``, the average standard
         error the method reports; ``rejection``, the share of intervals that exclude 0
         (the power of the test when the means differ, its size when they do not).
         ``attrs`` hold the settings and what was measured on the same benchmarks:
@@ -297,7 +300,7 @@ def paired_item_coverage(
     item: the unpaired interval is far wider than the paired one.
 
     >>> from evallib.items.lesson import paired_item_coverage
-    >>> tab = paired_item_coverage(n_items=300, correlation=0.9, spread=2.0, samples=4, n_sim=300, rng=1)
+    >>> tab = paired_item_coverage(n_items=300, correlation=0.9, spread=2.0, samples=4, n_resamples=300, rng=1)
     >>> w = tab.set_index("method")["mean_width"]
     >>> bool(w["unpaired"] > 1.5 * w["cr2"])
     True
@@ -305,7 +308,7 @@ def paired_item_coverage(
     n_items, sizes, icc, samples, correlation, mean_a, mean_b, spread = _settings(
         n_items, cluster_size, icc, samples, correlation, mean_a, mean_b, spread)
     methods = _check_methods(methods)
-    n_sim = check_count(n_sim, "n_sim", minimum=2)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
     alpha = check_alpha(alpha)
     rng = check_rng(rng)
     truth = mean_a - mean_b
@@ -315,7 +318,7 @@ def paired_item_coverage(
     ses = dict.fromkeys(methods, 0.0)
     estimates, corr_sum, naive_var = [], 0.0, 0.0
     wanted = methods if "naive" in methods else methods + ("naive",)
-    for a, b in _chunks(rng, n_sim, sizes, icc, samples, correlation, mean_a, mean_b, spread):
+    for a, b in _chunks(rng, n_resamples, sizes, icc, samples, correlation, mean_a, mean_b, spread):
         rows = a.shape[0]
         est, bounds = _paired_intervals(a, b, sizes, wanted, alpha)
         estimates.append(est)
@@ -330,21 +333,22 @@ def paired_item_coverage(
             rejects[m] += int(np.count_nonzero((low > 0) | (high < 0)))
             widths[m] += float(np.sum(high - low))
             ses[m] += float(np.sum(se))
-    cov = np.array([hits[m] / n_sim for m in methods])
-    table = pd.DataFrame({"method": list(methods), "coverage": cov, "mc_se": np.sqrt(cov * (1 - cov) / n_sim),
-                          "mean_width": [widths[m] / n_sim for m in methods],
-                          "mean_se": [ses[m] / n_sim for m in methods],
-                          "rejection": [rejects[m] / n_sim for m in methods]})
+    cov = np.array([hits[m] / n_resamples for m in methods])
+    table = pd.DataFrame({"method": list(methods), "coverage": cov, "mc_se": np.sqrt(cov * (1 - cov) / n_resamples),
+                          "mean_width": [widths[m] / n_resamples for m in methods],
+                          "mean_se": [ses[m] / n_resamples for m in methods],
+                          "rejection": [rejects[m] / n_resamples for m in methods]})
     sd_estimate = float(np.std(np.concatenate(estimates), ddof=1))
     table.attrs.update(n_items=n_items, cluster_size=cluster_size, icc=icc, samples=samples,
-                       correlation=correlation, mean_a=mean_a, mean_b=mean_b, spread=spread, n_sim=n_sim,
+                       correlation=correlation, mean_a=mean_a, mean_b=mean_b, spread=spread, n_resamples=n_resamples,
                        alpha=alpha, n_clusters=int(sizes.size), df=_bm_df(sizes), difference=truth,
-                       sd_estimate=sd_estimate, item_correlation=corr_sum / n_sim,
-                       design_effect=sd_estimate ** 2 / (naive_var / n_sim) if naive_var > 0 else math.nan)
+                       sd_estimate=sd_estimate, item_correlation=corr_sum / n_resamples,
+                       design_effect=sd_estimate ** 2 / (naive_var / n_resamples) if naive_var > 0 else math.nan)
     return table
 
 
 # ------------------------------------------------------------------ figure
+@renamed_keywords(n_sim="n_resamples")
 def plot_paired_item_coverage(
     *,
     n_items: int,
@@ -356,9 +360,9 @@ def plot_paired_item_coverage(
     mean_b: float = 0.7,
     spread: float = 1.0,
     methods: Sequence[str] = ("unpaired", "naive", "cr2"),
-    n_sim: int = 200,
+    n_resamples: int = 200,
     alpha: float = 0.05,
-    rng: Any = 0,
+    rng: Any = None,
     ax=None,
     reuse: bool = False,
     table: pd.DataFrame | None = None,
@@ -377,11 +381,12 @@ def plot_paired_item_coverage(
 
     Parameters
     ----------
-    n_items, cluster_size, icc, samples, correlation, mean_a, mean_b, spread, methods, n_sim, alpha
+    n_items, cluster_size, icc, samples, correlation, mean_a, mean_b, spread, methods, n_resamples, alpha
         As in :func:`paired_item_coverage` (``cluster_size`` a whole number here).
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
-        Default 0: the same simulated benchmarks at every call, so that a slider moved
-        back redraws the same figure.
+        Pass an int (notebook 08 passes its ``seed``) for the same simulated benchmarks at
+        every call, so that a slider moved back redraws the same figure; ``None`` (the
+        default) draws fresh ones.
     ax : matplotlib Axes, optional
         Where to draw; a new figure if ``None``.
     reuse : bool
@@ -406,7 +411,7 @@ def plot_paired_item_coverage(
     Examples
     --------
     >>> from evallib.items.lesson import plot_paired_item_coverage
-    >>> ax = plot_paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_sim=100)
+    >>> ax = plot_paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_resamples=100)
     >>> len(ax.patches)
     3
     >>> ax = plot_paired_item_coverage(n_items=10, cluster_size=10)
@@ -415,9 +420,9 @@ def plot_paired_item_coverage(
 
     A slider's callback updates one drawing:
 
-    >>> ax = plot_paired_item_coverage(n_items=100, cluster_size=10, n_sim=100, reuse=True)
+    >>> ax = plot_paired_item_coverage(n_items=100, cluster_size=10, n_resamples=100, reuse=True)
     >>> bars = list(ax.patches)
-    >>> ax = plot_paired_item_coverage(n_items=100, cluster_size=5, n_sim=100, ax=ax, reuse=True)
+    >>> ax = plot_paired_item_coverage(n_items=100, cluster_size=5, n_resamples=100, ax=ax, reuse=True)
     >>> list(ax.patches) == bars
     True
     """
@@ -453,7 +458,7 @@ def plot_paired_item_coverage(
         return ax
     if table is None:
         table = paired_item_coverage(n_items=n, cluster_size=size, icc=icc, samples=samples, correlation=correlation,
-                                     mean_a=mean_a, mean_b=mean_b, spread=spread, methods=methods, n_sim=n_sim,
+                                     mean_a=mean_a, mean_b=mean_b, spread=spread, methods=methods, n_resamples=n_resamples,
                                      alpha=alpha, rng=rng)
     elif not isinstance(table, pd.DataFrame) or tuple(table.get("method", ())) != methods:
         raise ValueError(f"table must be paired_item_coverage's table of the methods {methods}")
@@ -527,7 +532,7 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
     Examples
     --------
     >>> from evallib.items.lesson import describe_paired_item_coverage, paired_item_coverage
-    >>> tab = paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_sim=100, rng=0)
+    >>> tab = paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_resamples=100, rng=0)
     >>> describe_paired_item_coverage(tab).splitlines()[0]
     '100 items in 10 clusters, ICC 0.2, K = 1 answer, difficulty correlation 0.5, true difference +0'
     """
@@ -537,5 +542,5 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
     k = a["samples"]
     return (f"{a['n_items']} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}, "
             f"difficulty correlation {a['correlation']:g}, true difference {a['difference']:+.3g}\nmeasured in "
-            f"{a['n_sim']:,} simulations: item-score correlation {a['item_correlation']:.2f}, SD of estimate "
+            f"{a['n_resamples']:,} simulations: item-score correlation {a['item_correlation']:.2f}, SD of estimate "
             f"{a['sd_estimate']:.4f}, design effect {a['design_effect']:.2f}")

@@ -59,6 +59,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_keywords
 from .._inference import check_alternative, t_inference
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
@@ -413,7 +414,7 @@ def _check_options(method, methods, alpha, missing, n_boot, bootstrap_weights, r
     method = check_choice(method, "method", methods)
     alpha = check_alpha(alpha)
     missing = check_choice(missing, "missing", _MISSING)
-    n_boot = check_count(n_boot, "n_boot", minimum=99)
+    n_boot = check_count(n_boot, "n_resamples", minimum=99)
     bootstrap_weights = check_choice(bootstrap_weights, "bootstrap_weights", WILD_BOOTSTRAP_WEIGHTS)
     return method, alpha, missing, n_boot, bootstrap_weights, check_rng(rng)
 
@@ -643,6 +644,7 @@ def _join(*notes: str) -> str:
 
 
 # ------------------------------------------------------------------- item_mean
+@renamed_keywords(n_boot="n_resamples")
 def item_mean(
     scores: Any,
     *,
@@ -650,7 +652,7 @@ def item_mean(
     alpha: float = 0.05,
     method: str = "auto",
     missing: str = "raise",
-    n_boot: int = 999,
+    n_resamples: int = 999,
     bootstrap_weights: str = "webb",
     rng: Any = None,
 ) -> ItemMean:
@@ -692,7 +694,7 @@ def item_mean(
         With equal cluster sizes it equals CR1 with ``G - 1`` df.
     ``"wild"``
         the wild cluster bootstrap-t with the null imposed (Cameron, Gelbach & Miller
-        2008), ``n_boot`` draws of Webb's six-point (default) or Rademacher weights; the
+        2008), ``n_resamples`` draws of Webb's six-point (default) or Rademacher weights; the
         interval collects the values ``mu0`` the bootstrap test does not reject at
         ``alpha`` (test inversion, as boottest does: Roodman et al. 2019), found by
         bisection. ``std_error`` is the CR1 one the bootstrap studentises with.
@@ -720,7 +722,7 @@ def item_mean(
     missing : {"raise", "drop"}
         What to do with items that have no score: refuse with a sentence giving their
         number (default) or drop them (``n_dropped`` records how many).
-    n_boot : int
+    n_resamples : int
         Bootstrap draws for ``"wild"`` (>= 99).
     bootstrap_weights : {"webb", "rademacher"}
         Weights of the wild bootstrap. Webb's six-point weights give ``6^G`` distinct
@@ -787,8 +789,8 @@ def item_mean(
     >>> item_mean([[1, 1, 0], [0, 0, float("nan")], [1, 1, 1], [0, 1, 0]]).estimate
     0.5
     """
-    method, alpha, missing, n_boot, bootstrap_weights, rng = _check_options(
-        method, ITEM_MEAN_METHODS, alpha, missing, n_boot, bootstrap_weights, rng)
+    method, alpha, missing, n_resamples, bootstrap_weights, rng = _check_options(
+        method, ITEM_MEAN_METHODS, alpha, missing, n_resamples, bootstrap_weights, rng)
     arr = _check_scores(scores, "scores")
     y, counts = _item_means(arr)
     labels = _check_clusters(clusters, y.shape[0])
@@ -811,7 +813,7 @@ def item_mean(
         method = "wilson" if binary else "cr2"
     if method == "wilson" and not binary:
         raise ValueError("method='wilson' needs 0/1 scores (a proportion); use method='cr2' for fractional scores")
-    res = _analyse(y, codes, G, method, alpha, bounds=(0.0, 1.0), rng=rng, n_boot=n_boot,
+    res = _analyse(y, codes, G, method, alpha, bounds=(0.0, 1.0), rng=rng, n_boot=n_resamples,
                    bootstrap_weights=bootstrap_weights, n_obs=int(counts.sum()),
                    classic_wilson=single and labels is None)
     if labels is not None and method in ("naive", "t"):
@@ -824,6 +826,7 @@ def item_mean(
 
 
 # ------------------------------------------------------- paired_item_difference
+@renamed_keywords(n_boot="n_resamples")
 def paired_item_difference(
     a: Any,
     b: Any,
@@ -832,7 +835,7 @@ def paired_item_difference(
     alpha: float = 0.05,
     method: str = "auto",
     missing: str = "raise",
-    n_boot: int = 999,
+    n_resamples: int = 999,
     bootstrap_weights: str = "webb",
     rng: Any = None,
     alternative: str = "two-sided",
@@ -878,7 +881,7 @@ def paired_item_difference(
     missing : {"raise", "drop"}
         Items that either model has no score for: refuse with a sentence giving how many
         (default), or drop them (``n_dropped``).
-    n_boot, bootstrap_weights, rng
+    n_resamples, bootstrap_weights, rng
         As in :func:`item_mean` (used by ``"wild"`` only).
     alternative : {"two-sided", "less", "greater"}
         H1: the models' mean scores differ (default), ``a``'s is lower (``"less"``) or
@@ -934,8 +937,8 @@ def paired_item_difference(
     >>> res.method, res.df
     ('cr2', 4.0)
     """
-    method, alpha, missing, n_boot, bootstrap_weights, rng = _check_options(
-        method, PAIRED_ITEM_METHODS, alpha, missing, n_boot, bootstrap_weights, rng)
+    method, alpha, missing, n_resamples, bootstrap_weights, rng = _check_options(
+        method, PAIRED_ITEM_METHODS, alpha, missing, n_resamples, bootstrap_weights, rng)
     alternative = check_alternative(alternative)
     if alternative != "two-sided" and method == "wild":
         raise ValueError(f"alternative={alternative!r} is not available with method='wild' (its bootstrap "
@@ -974,7 +977,7 @@ def paired_item_difference(
                              "method='cr2' (or 'wild')")
     d = ya - yb
     res = _analyse(d, codes, G, "t" if method == "mcnemar" else method, alpha, bounds=(-1.0, 1.0), null=0.0,
-                   rng=rng, n_boot=n_boot, bootstrap_weights=bootstrap_weights, alternative=alternative)
+                   rng=rng, n_boot=n_resamples, bootstrap_weights=bootstrap_weights, alternative=alternative)
     if method == "mcnemar":
         n10 = int(np.count_nonzero((ya == 1) & (yb == 0)))
         n01 = int(np.count_nonzero((ya == 0) & (yb == 1)))

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._bayes import REGIONS, _check_pair, _check_rope
+from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._validate import check_choice, check_count, check_real, check_rng
 from .ranktests import sign_test, wilcoxon_signed_rank
@@ -75,8 +76,9 @@ def _heaviside(a: np.ndarray, thresh: float) -> np.ndarray:
     return (a > thresh).astype(float) + 0.5 * (a == thresh)
 
 
+@renamed_keywords(n_samples="n_resamples")
 def bayesian_signed_rank(
-    x: Any, y: Any, *, rope: float = 0.01, n_samples: int = 50_000, prior: float = 0.5, rng: Any = None,
+    x: Any, y: Any, *, rope: float = 0.01, n_resamples: int = 50_000, prior: float = 0.5, rng: Any = None,
 ) -> SignedRankResult:
     """Bayesian signed-rank test for two classifiers over many data sets.
 
@@ -102,8 +104,8 @@ def bayesian_signed_rank(
         least 2 data sets.
     rope : float
         Half-width of the region of practical equivalence, >= 0.
-    n_samples : int
-        Posterior draws, >= 1 (Monte Carlo error of each probability <= 0.5/sqrt(n_samples)).
+    n_resamples : int
+        Posterior draws, >= 1 (Monte Carlo error of each probability <= 0.5/sqrt(n_resamples)).
     prior : float
         Weight of the pseudo-observation at 0, >= 0 (baycomp's default 0.5).
     rng : None, int, SeedSequence or Generator
@@ -117,7 +119,7 @@ def bayesian_signed_rank(
     ------
     ValueError
         Fewer than 2 data sets, lengths that differ, NaN, ``rope < 0``, ``prior <
-        0`` or ``n_samples < 1``.
+        0`` or ``n_resamples < 1``.
 
     References
     ----------
@@ -135,7 +137,7 @@ def bayesian_signed_rank(
 
     >>> from evallib.manydatasets.ranktests import demsar_table_6
     >>> t6 = demsar_table_6()
-    >>> res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=20000, rng=0)
+    >>> res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_resamples=20000, rng=0)
     >>> res.p_left
     0.0
     >>> round(res.p_left + res.p_rope + res.p_right, 12)
@@ -144,7 +146,7 @@ def bayesian_signed_rank(
     a, b = _check_pair(x, y, minimum=2, each="one per data set")
     rope = _check_rope(rope)
     prior = check_real(prior, "prior", low=0)
-    n_samples = check_count(n_samples, "n_samples", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     gen = check_rng(rng)
     z = np.concatenate([[0.0], b - a])
     sums = z[:, None] + z[None, :]
@@ -152,11 +154,11 @@ def bayesian_signed_rank(
     weights[0] = prior
     if prior == 0:  # a Dirichlet weight of 0 is a point mass at 0 weight
         z, sums, weights = z[1:], sums[1:, 1:], weights[1:]
-    w = gen.dirichlet(weights, n_samples)
+    w = gen.dirichlet(weights, n_resamples)
     # Sorted by increasing z_i (for theta_right) or decreasing z_i (theta_left), each row
     # of the step matrix H(+-(z_i + z_j) - 2 rope) is non-decreasing in j (0, then 1/2
     # on exact ties, then 1), so w^T H w needs only prefix sums of the sorted weights:
-    # O(n_samples n) instead of the O(n_samples n^2) of the double sum.
+    # O(n_resamples n) instead of the O(n_resamples n^2) of the double sum.
 
     wt = np.ascontiguousarray(w.T)                  # atoms x samples: rows gather fast
     m = z.size
@@ -165,7 +167,7 @@ def bayesian_signed_rank(
         order = np.argsort(sign * z, kind="stable")
         h = _heaviside(sign * sums[np.ix_(order, order)], 2 * rope)
         ws = wt[order]
-        prefix = np.zeros((m + 1, n_samples))
+        prefix = np.zeros((m + 1, n_resamples))
         np.cumsum(ws, axis=0, out=prefix[1:])
         half = np.where((h > 0).any(axis=1), np.argmax(h > 0, axis=1), m)   # first j with H >= 1/2
         one = np.where((h == 1).any(axis=1), np.argmax(h == 1, axis=1), m)  # first j with H = 1
@@ -177,16 +179,16 @@ def bayesian_signed_rank(
     theta_rope = np.clip(1.0 - theta_left - theta_right, 0.0, 1.0)
     samples = np.column_stack([theta_left, theta_rope, theta_right])
     if rope > 0:
-        counts = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_samples
+        counts = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_resamples
     else:
-        counts = np.bincount(np.argmax(samples[:, [0, 2]], axis=1) * 2, minlength=3) / n_samples
+        counts = np.bincount(np.argmax(samples[:, [0, 2]], axis=1) * 2, minlength=3) / n_resamples
     d = b - a
     try:
         pvalue = wilcoxon_signed_rank(d).pvalue
     except ValueError:  # all differences zero
         pvalue = 1.0
     return SignedRankResult(p_left=float(counts[0]), p_rope=float(counts[1]), p_right=float(counts[2]),
-                            samples=samples, rope=rope, prior=prior, n_samples=n_samples, n=int(a.size),
+                            samples=samples, rope=rope, prior=prior, n_samples=n_resamples, n=int(a.size),
                             pvalue=float(pvalue))
 
 
@@ -229,9 +231,10 @@ class SignTestPosterior:
         return float(m[0]), float(m[1]), float(m[2])
 
 
+@renamed_keywords(n_samples="n_resamples")
 def bayesian_sign_test(
     x: Any, y: Any, *, rope: float = 0.01, prior: float = 1.0, prior_place: str = "rope",
-    n_samples: int = 50_000, rng: Any = None,
+    n_resamples: int = 50_000, rng: Any = None,
 ) -> SignTestPosterior:
     """Bayesian sign test for two classifiers over many data sets.
 
@@ -259,7 +262,7 @@ def bayesian_sign_test(
         Strength of the prior pseudo-observation, >= 0 (baycomp's default 1).
     prior_place : {"rope", "left", "right"}
         Where it sits (baycomp's default: the ROPE, a prior lean towards equivalence).
-    n_samples : int
+    n_resamples : int
         Posterior draws, >= 1.
     rng : None, int, SeedSequence or Generator
 
@@ -271,7 +274,7 @@ def bayesian_sign_test(
     ------
     ValueError
         Fewer than 2 data sets, lengths that differ, NaN, ``rope < 0``, ``prior <
-        0``, an unknown ``prior_place`` or ``n_samples < 1``.
+        0``, an unknown ``prior_place`` or ``n_resamples < 1``.
 
     Notes
     -----
@@ -296,7 +299,7 @@ def bayesian_sign_test(
 
     >>> from evallib.manydatasets.ranktests import demsar_table_6
     >>> t6 = demsar_table_6()
-    >>> res = bayesian_sign_test(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_samples=20000, rng=0)
+    >>> res = bayesian_sign_test(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_resamples=20000, rng=0)
     >>> res.counts
     (0, 8, 6)
     >>> round(res.mean()[2], 2), round(6 / 15, 2)
@@ -308,27 +311,27 @@ def bayesian_sign_test(
     rope = _check_rope(rope)
     prior = check_real(prior, "prior", low=0)
     prior_place = check_choice(prior_place, "prior_place", REGIONS)
-    n_samples = check_count(n_samples, "n_samples", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     gen = check_rng(rng)
     d = b - a
     counts = (int((d < -rope).sum()), 0, int((d > rope).sum()))
     counts = (counts[0], int(d.size - counts[0] - counts[2]), counts[2])
     alpha = np.array(counts, dtype=float)
     alpha[REGIONS.index(prior_place)] += prior
-    samples = np.zeros((n_samples, 3))
+    samples = np.zeros((n_resamples, 3))
     live = np.flatnonzero(alpha > 0)
     if live.size == 1:
         samples[:, live[0]] = 1.0
     else:
-        samples[:, live] = gen.dirichlet(alpha[live], n_samples)
-    winners = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_samples
+        samples[:, live] = gen.dirichlet(alpha[live], n_resamples)
+    winners = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_resamples
     try:
         pvalue = sign_test(d).pvalue
     except ValueError:
         pvalue = 1.0
     return SignTestPosterior(p_left=float(winners[0]), p_rope=float(winners[1]), p_right=float(winners[2]),
                              samples=samples, counts=counts, rope=rope, prior=prior, prior_place=prior_place,
-                             n_samples=n_samples, n=int(d.size), pvalue=float(pvalue))
+                             n_samples=n_resamples, n=int(d.size), pvalue=float(pvalue))
 
 
 def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points: int = 5000, ax=None):
@@ -383,8 +386,9 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
     return ax
 
 
+@renamed_keywords(n_samples="n_resamples")
 def plot_bayesian_signed_rank(
-    x: Any, y: Any, *, rope: float = 0.01, n_samples: int = 20_000, rng: Any = None,
+    x: Any, y: Any, *, rope: float = 0.01, n_resamples: int = 20_000, rng: Any = None,
     names: tuple[str, str] = ("x", "y"), ax=None,
 ):
     """Run :func:`bayesian_signed_rank` and draw its simplex (the notebook's ROPE slider).
@@ -396,7 +400,7 @@ def plot_bayesian_signed_rank(
         (``p_left``, ``p_rope``, ``p_right``; not the posterior probability of each region, which
         is the mean of ``samples``) and Wilcoxon's p-value beside them.
     """
-    res = bayesian_signed_rank(x, y, rope=rope, n_samples=n_samples, rng=rng)
+    res = bayesian_signed_rank(x, y, rope=rope, n_resamples=n_resamples, rng=rng)
     ax = plot_simplex(res, names=names, ax=ax)
     ax.set_title(f"ROPE ±{res.rope:g}, share of posterior samples in which each outcome is the most probable:\n"
                  f"{names[0]} better {res.p_left:.3f}, equivalent {res.p_rope:.3f}, {names[1]} better {res.p_right:.3f}\n"

@@ -38,6 +38,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._bayes import _check_rope
+from .._compat import renamed_keywords
 from .._validate import check_count, check_rng
 
 __all__ = ["HierarchicalResult", "hierarchical_test"]
@@ -230,8 +231,9 @@ def _check_scores_2d(values: Any, name: str) -> np.ndarray:
     return arr
 
 
+@renamed_keywords(n_samples="n_resamples")
 def hierarchical_test(
-    x: Any, y: Any, *, rope: float = 0.01, runs: int = 1, n_samples: int = 10_000, chains: int = 4,
+    x: Any, y: Any, *, rope: float = 0.01, runs: int = 1, n_resamples: int = 10_000, chains: int = 4,
     burn_in: int = 1_000, thin: int = 1, rng: Any = None,
 ) -> HierarchicalResult:
     """Bayesian hierarchical comparison of two classifiers on many data sets (Corani et al. 2017).
@@ -260,7 +262,7 @@ def hierarchical_test(
     runs : int
         Repetitions of cross-validation in each row; the correlation is ``rho =
         runs / m`` (one over the folds), which needs ``m / runs >= 2``.
-    n_samples : int
+    n_resamples : int
         Posterior draws kept, over all chains (>= ``chains``).
     chains : int
         Independent chains run side by side (>= 1; R-hat needs 2 or more).
@@ -315,7 +317,7 @@ def hierarchical_test(
     >>> gen = np.random.default_rng(0)
     >>> x = gen.uniform(0.7, 0.9, (10, 1)) + gen.normal(0, 0.02, (10, 10))
     >>> y = x + 0.03 + gen.normal(0, 0.01, (10, 10))
-    >>> res = hierarchical_test(x, y, rope=0.01, n_samples=4000, rng=1)
+    >>> res = hierarchical_test(x, y, rope=0.01, n_resamples=4000, rng=1)
     >>> res.p_right > 0.95, res.p_left
     (True, 0.0)
     """
@@ -329,7 +331,7 @@ def hierarchical_test(
     if m % runs or m // runs < 2:
         raise ValueError(f"runs must divide the {m} scores per data set into folds of at least 2, got {runs}")
     chains = check_count(chains, "chains", minimum=1)
-    n_samples = check_count(n_samples, "n_samples", minimum=chains)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=chains)
     burn_in = check_count(burn_in, "burn_in", minimum=0)
     thin = check_count(thin, "thin", minimum=1)
     gen = check_rng(rng)
@@ -339,12 +341,12 @@ def hierarchical_test(
     if scale <= 0:
         scale = float(np.max(np.abs(diff)))
     if scale <= 0:   # the classifiers never differ
-        point = np.tile([0.0, 1.0, 0.0], (n_samples, 1))
-        zeros = np.zeros(n_samples)
+        point = np.tile([0.0, 1.0, 0.0], (n_resamples, 1))
+        zeros = np.zeros(n_resamples)
         return HierarchicalResult(p_left=0.0, p_rope=1.0, p_right=0.0, mc_error=(0.0, 0.0, 0.0), samples=point,
                                   delta0=zeros, std0=zeros, nu=zeros + np.inf,
                                   delta=pd.Series(np.zeros(q), name="delta"), rhat=1.0, rope=rope, rho=rho,
-                                  n=q, m=m, chains=chains, burn_in=burn_in, n_samples=n_samples)
+                                  n=q, m=m, chains=chains, burn_in=burn_in, n_samples=n_resamples)
     z = diff / scale
     xbar = z.mean(axis=1)
     ss = ((z - xbar[:, None]) ** 2).sum(axis=1)
@@ -354,7 +356,7 @@ def hierarchical_test(
     bounds = {"delta_hi": np.full(chains, delta_hi),
               "std0_hi": np.full(chains, 1000.0 * max(std_among, std_within, 1e-12)),
               "std_hi": np.full(chains, 1000.0 * max(std_within, 1e-12))}
-    per_chain = -(-n_samples // chains)
+    per_chain = -(-n_resamples // chains)
     draws, delta_mean = _gibbs(np.tile(xbar, (chains, 1)), np.tile(ss, (chains, 1)), m, rho, bounds,
                                n_keep=per_chain, burn_in=burn_in, thin=thin, gen=gen)
     r = rope / scale
@@ -367,7 +369,7 @@ def hierarchical_test(
     else:
         winner = np.argmax(theta, axis=-1)
     onehot = np.stack([winner == j for j in range(3)], axis=-1).astype(float)          # (n, chains, 3)
-    flat = onehot.reshape(-1, 3)[:n_samples]
+    flat = onehot.reshape(-1, 3)[:n_resamples]
     probs = flat.mean(axis=0)
     n_batches = min(20, per_chain)
     usable = per_chain // n_batches * n_batches
@@ -376,10 +378,10 @@ def hierarchical_test(
         if batch.shape[0] > 1 else (math.nan, math.nan, math.nan)
     rhat = max(_split_rhat(d0), _split_rhat(s0), _split_rhat(np.log(nu))) if chains >= 2 or per_chain >= 4 \
         else math.nan
-    keep = slice(0, n_samples)
+    keep = slice(0, n_resamples)
     return HierarchicalResult(
         p_left=float(probs[0]), p_rope=float(probs[1]), p_right=float(probs[2]), mc_error=mc_error,
         samples=theta.reshape(-1, 3)[keep], delta0=(d0 * scale).reshape(-1)[keep],
         std0=(s0 * scale).reshape(-1)[keep], nu=nu.reshape(-1)[keep],
         delta=pd.Series(delta_mean.mean(axis=0) * scale, name="delta"), rhat=float(rhat), rope=rope, rho=rho,
-        n=q, m=m, chains=chains, burn_in=burn_in, n_samples=n_samples)
+        n=q, m=m, chains=chains, burn_in=burn_in, n_samples=n_resamples)

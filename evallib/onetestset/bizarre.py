@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._compat import renamed_keywords
 from .._inference import t_inference
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
@@ -547,9 +548,10 @@ def printed_eq12(events: Any) -> Any:
 
 
 # ------------------------------------------------------------------ bootstrap
-def resample_events(events: Any, reps: int, rng: Any = None, *, method: str = "multinomial",
+@renamed_keywords(reps="n_resamples")
+def resample_events(events: Any, n_resamples: int, rng: Any = None, *, method: str = "multinomial",
                     codes: np.ndarray | None = None, chunk: int = 256) -> np.ndarray:
-    """Bootstrap replicates of the eight event counts, shape ``(reps, 8)``.
+    """Bootstrap replicates of the eight event counts, shape ``(n_resamples, 8)``.
 
     Drawing ``N`` documents with replacement from S0 (Table 2) and counting their
     events gives, for each replicate, counts distributed Multinomial(N, counts / N):
@@ -563,18 +565,18 @@ def resample_events(events: Any, reps: int, rng: Any = None, *, method: str = "m
     rng = check_rng(rng)
     if ev.ndim != 1:
         raise ValueError(f"events must be one row of 8 counts, got shape {ev.shape}")
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     check_choice(method, "method", ("multinomial", "index"))
     n = int(ev.sum())
     if n < 1:
         raise ValueError("events must count at least one example")
     if method == "multinomial":
-        return rng.multinomial(n, ev / n, size=reps)
+        return rng.multinomial(n, ev / n, size=n_resamples)
     if codes is None:
         codes = np.repeat(np.arange(8, dtype=np.int8), ev.astype(np.int64))
-    out = np.empty((reps, 8), dtype=np.int64)
-    for start in range(0, reps, chunk):
-        stop = min(reps, start + chunk)
+    out = np.empty((n_resamples, 8), dtype=np.int64)
+    for start in range(0, n_resamples, chunk):
+        stop = min(n_resamples, start + chunk)
         idx = rng.integers(0, n, size=(stop - start, n))
         flat = codes[idx].astype(np.int64) + 8 * np.arange(stop - start)[:, None]
         out[start:stop] = np.bincount(flat.ravel(), minlength=8 * (stop - start)).reshape(-1, 8)
@@ -586,7 +588,8 @@ def _percentile_interval(values: np.ndarray, alpha: float) -> tuple[float, float
     return float(lo), float(hi)
 
 
-def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int = 10_000,
+@renamed_keywords(reps="n_resamples")
+def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, n_resamples: int = 10_000,
                             alpha: float = 0.05, rng: Any = None, method: str = "multinomial",
                             zero_division: float = 0.0) -> F1Bootstrap:
     """The bootstrap percentile test for dF1 = F1_B - F1_A, section 4, eqs. (12)-(14).
@@ -608,7 +611,7 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
     y_true, pred_a, pred_b : sequences of labels in ``{0, 1}`` or ``{-1, 1}``, same
         length; ``y_true`` must contain at least one positive example (otherwise F1 is
         undefined).
-    reps : int
+    n_resamples : int
         Number of bootstrap replicates M, ``>= 1``.
     alpha : float
         The interval has level ``1 - alpha``, in (0, 1).
@@ -625,7 +628,7 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
     -------
     F1Bootstrap
     """
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     zd = _check_zero_division(zero_division)
     check_choice(method, "method", ("multinomial", "index"))
@@ -636,7 +639,7 @@ def bootstrap_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int 
     codes = _codes(y, a, b)
     events = np.bincount(codes, minlength=8).astype(np.int64)
     f1a, f1b = f1_scores(events, zero_division=zd)
-    boot = resample_events(events, reps, rng, method=method, codes=codes)
+    boot = resample_events(events, n_resamples, rng, method=method, codes=codes)
     reps_d = f1_difference(boot, zero_division=zd)
     lo, hi = _percentile_interval(reps_d, alpha)
     return F1Bootstrap(
@@ -664,8 +667,9 @@ def dcf_difference(events: Any, *, cost_fn: float = 1.0, cost_fp: float = 1.0, p
             + cost_fp * (1.0 - prior_pos) * (ev[..., 6] - ev[..., 5]) / n_neg)
 
 
+@renamed_keywords(reps="n_resamples")
 def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: float = 1.0,
-                             cost_fp: float = 1.0, prior_pos: float = 0.5, reps: int = 10_000,
+                             cost_fp: float = 1.0, prior_pos: float = 0.5, n_resamples: int = 10_000,
                              alpha: float = 0.05, rng: Any = None) -> DCFBootstrap:
     """A bootstrap of ``DCF_A - DCF_B``, to set beside the analytic eq. (9).
 
@@ -681,23 +685,23 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
     ----------
     y_true, pred_a, pred_b : labels as in :func:`dcf_test`; both classes present.
     cost_fn, cost_fp, prior_pos : as in :func:`dcf`.
-    reps, alpha, rng : as in :func:`bootstrap_f1_difference`.
+    n_resamples, alpha, rng : as in :func:`bootstrap_f1_difference`.
     """
     cost_fn, cost_fp, prior_pos = _check_dcf_args(cost_fn, cost_fp, prior_pos)
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     rng = check_rng(rng)
     y, a, b = _check_binary_predictions(y_true, pred_a, pred_b)
     _require_both_classes(y, "the DCF")
     events = np.bincount(_codes(y, a, b), minlength=8).astype(np.int64)
     n_pos, n_neg = int(events[:4].sum()), int(events[4:].sum())
-    boot = np.hstack([rng.multinomial(n_pos, events[:4] / n_pos, size=reps),
-                      rng.multinomial(n_neg, events[4:] / n_neg, size=reps)])
+    boot = np.hstack([rng.multinomial(n_pos, events[:4] / n_pos, size=n_resamples),
+                      rng.multinomial(n_neg, events[4:] / n_neg, size=n_resamples)])
     kw = dict(cost_fn=cost_fn, cost_fp=cost_fp, prior_pos=prior_pos)
     values = dcf_difference(boot, **kw)
     lo, hi = _percentile_interval(values, alpha)
     return DCFBootstrap(observed=float(dcf_difference(events, **kw)), replicates=values,
-                        sd=float(np.std(values, ddof=1)) if reps > 1 else 0.0, low=lo, high=hi,
+                        sd=float(np.std(values, ddof=1)) if n_resamples > 1 else 0.0, low=lo, high=hi,
                         p_positive=float(np.mean(values > 0)), alpha=alpha)
 
 
@@ -784,11 +788,12 @@ def null_population(events: Any) -> np.ndarray:
     return p
 
 
-def f1_percentile_intervals(events: Any, *, reps: int = 2000, alpha: float = 0.05, rng: Any = None,
+@renamed_keywords(reps="n_resamples")
+def f1_percentile_intervals(events: Any, *, n_resamples: int = 2000, alpha: float = 0.05, rng: Any = None,
                             zero_division: float = 0.0) -> pd.DataFrame:
     """The bootstrap percentile test (eqs. 12-14) of many test sets at once.
 
-    ``events`` holds one row of eight event counts per test set; each row gets ``reps``
+    ``events`` holds one row of eight event counts per test set; each row gets ``n_resamples``
     bootstrap replicates drawn as Multinomial(N, counts / N) (the same distribution as
     resampling its N documents with replacement, see :func:`resample_events`), and the
     central ``1 - alpha`` percentile interval of the replicates' dF1 (eq. 14, quantiles
@@ -797,7 +802,7 @@ def f1_percentile_intervals(events: Any, *, reps: int = 2000, alpha: float = 0.0
     Parameters
     ----------
     events : array of shape ``(k, 8)`` (or ``(8,)`` for one test set) of counts.
-    reps : int
+    n_resamples : int
         Bootstrap replicates per test set, ``>= 1``.
     alpha : float
         The interval has level ``1 - alpha``, in (0, 1).
@@ -827,7 +832,7 @@ def f1_percentile_intervals(events: Any, *, reps: int = 2000, alpha: float = 0.0
     -0.0259
     """
 
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     zd = _check_zero_division(zero_division)
     gen = check_rng(rng)
@@ -846,12 +851,12 @@ def f1_percentile_intervals(events: Any, *, reps: int = 2000, alpha: float = 0.0
     p_pos = np.empty(ev.shape[0])
     p_neg = np.empty(ev.shape[0])
     # chunk the rows so that one block of replicates stays near 2 million draws
-    step = max(1, 2_000_000 // reps)
+    step = max(1, 2_000_000 // n_resamples)
     for start in range(0, ev.shape[0], step):
         rows = slice(start, min(ev.shape[0], start + step))
         block = ev[rows]
-        boot = gen.multinomial(n[rows], block / n[rows, None], size=(reps, block.shape[0]))
-        d = f1_difference(boot, zero_division=zd)          # shape (reps, rows)
+        boot = gen.multinomial(n[rows], block / n[rows, None], size=(n_resamples, block.shape[0]))
+        d = f1_difference(boot, zero_division=zd)          # shape (n_resamples, rows)
         low[rows], high[rows] = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
         p_pos[rows] = np.mean(d > 0, axis=0)
         p_neg[rows] = np.mean(d < 0, axis=0)
@@ -860,14 +865,15 @@ def f1_percentile_intervals(events: Any, *, reps: int = 2000, alpha: float = 0.0
                          "p_negative": p_neg, "reject": ~((low <= 0.0) & (0.0 <= high))})
 
 
-def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, reps: int = 1000,
+@renamed_keywords(reps="n_resamples")
+def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, n_resamples: int = 1000,
                   alpha: float = 0.05, rng: Any = None) -> F1TestCheck:
     """Size or power, and coverage, of the F1 bootstrap percentile test by Monte Carlo.
 
     Draws ``repetitions`` test sets of ``n_test`` documents from ``population`` (each
     one Multinomial(n_test, p) vector of event counts: documents drawn independently
     from the population), runs the percentile test of section 4 on each
-    (:func:`f1_percentile_intervals`, ``reps`` replicates) and counts how often
+    (:func:`f1_percentile_intervals`, ``n_resamples`` replicates) and counts how often
 
     * its interval contains the population's dF1 (coverage; nominal ``1 - alpha``), and
     * it declares the models different (0 outside the interval). For the population
@@ -885,7 +891,7 @@ def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, reps:
         Test-set size, ``>= 1``.
     repetitions : int
         Simulated test sets, ``>= 2``.
-    reps : int
+    n_resamples : int
         Bootstrap replicates per test set, ``>= 1``.
     alpha : float
         One minus the interval's level, in (0, 1).
@@ -909,7 +915,7 @@ def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, reps:
 
     >>> from evallib.onetestset.bizarre import f1_test_check, null_population
     >>> check = f1_test_check(null_population([266, 9, 15, 13, 51, 33, 21, 592]), 1000,
-    ...                       repetitions=50, reps=200, rng=0)
+    ...                       repetitions=50, n_resamples=200, rng=0)
     >>> check.true_difference, check.rejection + check.coverage
     (0.0, 1.0)
     """
@@ -917,12 +923,12 @@ def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, reps:
     p = _check_population(population)
     n_test = check_count(n_test, "n_test", minimum=1)
     repetitions = check_count(repetitions, "repetitions", minimum=2)
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     gen = check_rng(rng)
     true_d = float(f1_difference(p))
     tests = gen.multinomial(n_test, p, size=repetitions)
-    res = f1_percentile_intervals(tests, reps=reps, alpha=alpha, rng=gen)
+    res = f1_percentile_intervals(tests, n_resamples=n_resamples, alpha=alpha, rng=gen)
     covered = (res["low"].to_numpy() <= true_d) & (true_d <= res["high"].to_numpy())
     reject = res["reject"].to_numpy()
     obs = res["observed"].to_numpy()
@@ -935,4 +941,4 @@ def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, reps:
     cov, rej = float(covered.mean()), float(reject.mean())
     return F1TestCheck(n_test=n_test, true_difference=true_d, coverage=cov, coverage_se=se(cov),
                        rejection=rej, rejection_se=se(rej), confidence=np.asarray(conf, float),
-                       repetitions=repetitions, reps=reps, alpha=alpha)
+                       repetitions=repetitions, reps=n_resamples, alpha=alpha)

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_keywords
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
 __all__ = ["CochranQ", "cochran_q", "cochran_q_predictions", "correct_matrix"]
@@ -135,7 +136,8 @@ def _check_correct(correct: Any) -> tuple[list[str], np.ndarray]:
     return names, out
 
 
-def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", reps: int = 10_000,
+@renamed_keywords(reps="n_resamples")
+def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", n_resamples: int = 10_000,
               rng: Any = None) -> CochranQ:
     """Cochran's Q test from the ``n x k`` right/wrong table.
 
@@ -148,12 +150,12 @@ def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", 
         degrees of freedom) or ``"permutation"``: under the null hypothesis the ``R_i``
         right answers of case ``i`` are equally likely to belong to any ``R_i`` of the
         ``k`` classifiers, so ``Q`` is recomputed after shuffling each informative row,
-        ``reps`` times; ``p = (1 + #{Q* >= Q}) / (reps + 1)``. Use it when few cases are
+        ``n_resamples`` times; ``p = (1 + #{Q* >= Q}) / (n_resamples + 1)``. Use it when few cases are
         informative (see ``note``); for ``k = 2`` it is McNemar's exact test. Its cost
-        grows as ``reps x n_informative x k`` (a few seconds for 10,000 permutations of
+        grows as ``n_resamples x n_informative x k`` (a few seconds for 10,000 permutations of
         1,000 informative cases and k = 5), so it is meant for the small tables where
         the chi-square law is rough; with many informative cases that law is accurate.
-    reps : permutations for ``method="permutation"``, >= 1.
+    n_resamples : permutations for ``method="permutation"``, >= 1.
     rng : None, int, SeedSequence or Generator, for ``method="permutation"``.
 
     Returns
@@ -178,7 +180,7 @@ def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", 
     """
     alpha = check_alpha(alpha)
     method = check_choice(method, "method", ("chi-square", "permutation"))
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     names, x = _check_correct(correct)
     n, k = x.shape
     col = x.sum(axis=0, dtype=np.int64)
@@ -197,9 +199,9 @@ def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", 
     else:
         q = num / den
         if method == "permutation":
-            p = _permutation_pvalue(x[informative], int(np.sum(row == k)), k, total, den, q, reps,
+            p = _permutation_pvalue(x[informative], int(np.sum(row == k)), k, total, den, q, n_resamples,
                                     check_rng(rng))
-            used_reps, mc_se = reps, float(np.sqrt(p * (1.0 - p) / reps))
+            used_reps, mc_se = n_resamples, float(np.sqrt(p * (1.0 - p) / n_resamples))
         else:
             p = float(stats.chi2.sf(q, k - 1))
             if n_inf < 4 or n_inf * k < 24:
@@ -260,12 +262,13 @@ def correct_matrix(y_true: Any, preds: Any) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+@renamed_keywords(reps="n_resamples")
 def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05, method: str = "chi-square",
-                          reps: int = 10_000, rng: Any = None) -> CochranQ:
+                          n_resamples: int = 10_000, rng: Any = None) -> CochranQ:
     """Cochran's Q from true labels and the predicted labels of ``k >= 2`` classifiers.
 
     Builds the right/wrong table with :func:`correct_matrix` (any number of classes)
-    and applies :func:`cochran_q` (``method``, ``reps`` and ``rng`` are passed on).
+    and applies :func:`cochran_q` (``method``, ``n_resamples`` and ``rng`` are passed on).
 
     Examples
     --------
@@ -277,4 +280,4 @@ def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05, metho
     >>> [round(a, 3) for a in res.accuracy]
     [0.833, 0.5, 0.5]
     """
-    return cochran_q(correct_matrix(y_true, preds), alpha=alpha, method=method, reps=reps, rng=rng)
+    return cochran_q(correct_matrix(y_true, preds), alpha=alpha, method=method, n_resamples=n_resamples, rng=rng)

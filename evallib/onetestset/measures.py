@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import MID_P, renamed_choice
 from .._inference import check_alternative, tail_pvalue
 from .._plotting import get_axes
 from .._results import IntervalMixin
@@ -61,7 +62,7 @@ __all__ = [
     "plot_interval_coverage",
 ]
 
-ACCURACY_INTERVAL_METHODS = ("normal", "wilson", "exact", "jeffreys", "agresti_coull", "wilson_cc", "mid_p")
+ACCURACY_INTERVAL_METHODS = ("normal", "wilson", "exact", "jeffreys", "agresti_coull", "wilson_cc", "mid-p")
 
 MEASURE_NAMES = (
     "accuracy", "tpr", "tnr", "fpr", "avg_recall", "precision", "recall", "f_measure", "ppr",
@@ -328,7 +329,7 @@ class AccuracyInterval(IntervalMixin):
         with the estimate plugged in (Example 12.5).
     alpha : the interval has nominal coverage ``1 - alpha``.
     method : one of :data:`ACCURACY_INTERVAL_METHODS` (``"normal"``, ``"wilson"``,
-        ``"exact"``, ``"jeffreys"``, ``"agresti_coull"``, ``"wilson_cc"``, ``"mid_p"``).
+        ``"exact"``, ``"jeffreys"``, ``"agresti_coull"``, ``"wilson_cc"``, ``"mid-p"``).
     correct, n : the counts.
     n_var : ``n * estimate * (1 - estimate)``; the book calls the normal approximation
         good when it is at least 5.
@@ -379,7 +380,7 @@ def accuracy_interval(
     alpha : float
         In (0, 1); the interval has nominal coverage ``1 - alpha``. The book's "68%"
         interval (one standard deviation) is ``alpha = 2 * norm.sf(1) = 0.3173``.
-    method : {"wilson", "normal", "exact", "jeffreys", "agresti_coull", "wilson_cc", "mid_p"}
+    method : {"wilson", "normal", "exact", "jeffreys", "agresti_coull", "wilson_cc", "mid-p"}
         ``"wilson"`` (default): the score interval, the set of ``a`` that a z-test with
         the null variance ``a(1 - a)/n`` does not reject. ``"normal"`` (the book's,
         Example 12.5): ``â -/+ z sqrt(â(1 - â)/n)`` with ``z`` the ``1 - alpha/2`` normal
@@ -399,7 +400,7 @@ def accuracy_interval(
         method 4), ``L = (2nâ + z^2 - 1 - z sqrt(z^2 - 2 - 1/n + 4â(n(1 - â) + 1)))
         / (2(n + z^2))`` and ``U = (2nâ + z^2 + 1 + z sqrt(z^2 + 2 - 1/n
         + 4â(n(1 - â) - 1))) / (2(n + z^2))``, with ``L = 0`` at ``k = 0`` and ``U = 1`` at
-        ``k = n``. ``"mid_p"``: the mid-p Clopper-Pearson interval (Newcombe 1998,
+        ``k = n``. ``"mid-p"``: the mid-p Clopper-Pearson interval (Newcombe 1998,
         method 6; Berry & Armitage 1995): the lower bound solves
         ``P(K > k) + P(K = k)/2 = alpha/2`` and the upper ``P(K < k) + P(K = k)/2 =
         alpha/2`` for ``K ~ Binomial(n, a)`` (0 at ``k = 0``, 1 at ``k = n``), found by
@@ -457,12 +458,12 @@ def accuracy_interval(
     continuity correction 0.2535 to 0.3682, mid-p 0.2544 to 0.3658.
 
     >>> [tuple(round(v, 4) for v in (ci.low, ci.high)) for ci in
-    ...  (accuracy_interval(81, 263, method=m) for m in ("wilson", "wilson_cc", "mid_p"))]
+    ...  (accuracy_interval(81, 263, method=m) for m in ("wilson", "wilson_cc", "mid-p"))]
     [(0.2553, 0.3662), (0.2535, 0.3682), (0.2544, 0.3658)]
     """
     correct, n = _check_correct_n(correct, n)
     alpha = check_alpha(alpha)
-    method = check_choice(method, "method", ACCURACY_INTERVAL_METHODS)
+    method = check_choice(renamed_choice(method, "method", MID_P), "method", ACCURACY_INTERVAL_METHODS)
     a = correct / n
     se = math.sqrt(a * (1.0 - a) / n)
     n_var = correct * (n - correct) / n  # = n â(1 - â), without rounding error
@@ -543,7 +544,7 @@ def _accuracy_bounds(method: str, k: np.ndarray, n: int, alpha: float) -> tuple[
         rad_hi = np.maximum(z2 + 2 - 1 / n + 4 * a * (n * (1 - a) - 1), 0.0)
         low = np.where(k == 0, 0.0, (2 * n * a + z2 - 1 - z * np.sqrt(rad_lo)) / denom)
         high = np.where(k == n, 1.0, (2 * n * a + z2 + 1 + z * np.sqrt(rad_hi)) / denom)
-    else:  # "mid_p"
+    else:  # "mid-p"
         low, high = _mid_p_bounds(k, n, alpha)
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
 
@@ -826,7 +827,7 @@ def accuracy_interval_coverage(n: int, accuracy: Any, *, method: str = "wilson",
     0.95
     """
     n = check_count(n, "n", minimum=1)
-    method = check_choice(method, "method", ACCURACY_INTERVAL_METHODS)
+    method = check_choice(renamed_choice(method, "method", MID_P), "method", ACCURACY_INTERVAL_METHODS)
     alpha = check_alpha(alpha)
     a = np.asarray(accuracy, dtype=float)
     if not np.all(np.isfinite(a)) or np.any((a < 0) | (a > 1)):
@@ -876,7 +877,8 @@ def plot_interval_coverage(n: int, *, alpha: float = 0.05, methods: Sequence[str
     alpha = check_alpha(alpha)
     if isinstance(methods, str) or len(methods) == 0:
         raise TypeError(f"methods must be a non-empty sequence of {ACCURACY_INTERVAL_METHODS}, got {methods!r}")
-    methods = [check_choice(m, "methods", ACCURACY_INTERVAL_METHODS) for m in methods]
+    methods = list(check_choice(renamed_choice(m, "methods", MID_P, stacklevel=5), "methods", ACCURACY_INTERVAL_METHODS)
+                   for m in methods)
     if accuracy is None:
         top = check_real(accuracy_max, "accuracy_max", low=0.5, high=1.0, low_open=True, high_open=True)
         grid = np.linspace(0.5, top, 491)
@@ -886,7 +888,7 @@ def plot_interval_coverage(n: int, *, alpha: float = 0.05, methods: Sequence[str
             raise ValueError(f"accuracy must hold at least two true accuracies in (0, 1), got {accuracy!r}")
     ax = get_axes(ax, figsize=(7, 3.2))
     colours = {"wilson": "C0", "exact": "C1", "normal": "C2", "jeffreys": "C3", "agresti_coull": "C4",
-               "wilson_cc": "C5", "mid_p": "C6"}
+               "wilson_cc": "C5", "mid-p": "C6"}
     for m in methods:
         cover = accuracy_interval_coverage(n, grid, method=m, alpha=alpha)
         ax.plot(grid, cover, color=colours[m], linewidth=1,

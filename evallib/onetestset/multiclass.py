@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
@@ -416,7 +417,8 @@ class MacroF1Bootstrap:
                 "of the replicates.")
 
 
-def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps: int = 10_000,
+@renamed_keywords(reps="n_resamples")
+def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, n_resamples: int = 10_000,
                                   alpha: float = 0.05, rng: Any = None, labels: Any = None) -> MacroF1Bootstrap:
     """Paired bootstrap percentile interval for ``macro-F1(A) - macro-F1(B)``.
 
@@ -427,13 +429,13 @@ def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps
     classifiers' confusion matrices, hence their macro-F1, follow from it. This is the
     distribution of case resampling at a cost independent of ``n`` (at most ``K^3``
     cells), as in Keller, Bengio & Wong's F1 bootstrap (section 4, eqs. 12-14). The cost
-    is proportional to ``reps`` times the number of non-empty cells: about 1.5 s for
+    is proportional to ``n_resamples`` times the number of non-empty cells: about 1.5 s for
     10,000 replicates of 1,000 cells (K = 10), whatever ``n``.
 
     Parameters
     ----------
     y_true, pred_a, pred_b : true labels and the two classifiers' predictions.
-    reps : number of replicates, >= 1.
+    n_resamples : number of replicates, >= 1.
     alpha : in (0, 1); the interval is the ``alpha/2`` and ``1 - alpha/2`` quantiles.
     rng : None, int, SeedSequence or Generator (see :func:`evallib._validate.check_rng`).
     labels : the classes to average over (default: the sorted union of all three
@@ -448,11 +450,11 @@ def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps
     Two classifiers that agree on every case never differ:
 
     >>> from evallib.onetestset.multiclass import bootstrap_macro_f1_difference
-    >>> res = bootstrap_macro_f1_difference([0, 1, 2, 2], [0, 2, 2, 2], [0, 2, 2, 2], reps=50, rng=0)
+    >>> res = bootstrap_macro_f1_difference([0, 1, 2, 2], [0, 2, 2, 2], [0, 2, 2, 2], n_resamples=50, rng=0)
     >>> res.difference, res.low, res.high
     (0.0, 0.0, 0.0)
     """
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     gen = check_rng(rng)
     labs, counts = joint_table(y_true, pred_a, pred_b, labels=labels)
@@ -474,10 +476,10 @@ def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps
     f1_a = float(macro_f1_from_confusion((to_a.T @ observed).reshape(k, k)))
     f1_b = float(macro_f1_from_confusion((to_b.T @ observed).reshape(k, k)))
     probs = observed / n
-    chunk = max(1, min(reps, 2_000_000 // max(cells.size, k * k)))
-    out = np.empty(reps)
-    for start in range(0, reps, chunk):
-        size = min(chunk, reps - start)
+    chunk = max(1, min(n_resamples, 2_000_000 // max(cells.size, k * k)))
+    out = np.empty(n_resamples)
+    for start in range(0, n_resamples, chunk):
+        size = min(chunk, n_resamples - start)
         draw = gen.multinomial(n, probs, size=size).astype(np.float64)
         fa = macro_f1_from_confusion((to_a.T @ draw.T).T.reshape(size, k, k))
         fb = macro_f1_from_confusion((to_b.T @ draw.T).T.reshape(size, k, k))
@@ -489,7 +491,7 @@ def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, reps
     return MacroF1Bootstrap(
         f1_a=f1_a, f1_b=f1_b, difference=0.0 if abs(diff) < 1e-12 else float(diff),
         low=float(low), high=float(high), share_a_better=float(np.mean(out > 0)),
-        share_tied=float(np.mean(out == 0)), replicates=out, reps=reps, alpha=alpha, n=n, k=k,
+        share_tied=float(np.mean(out == 0)), replicates=out, reps=n_resamples, alpha=alpha, n=n, k=k,
         labels=tuple(labs.tolist()), cells=int(cells.size),
     )
 

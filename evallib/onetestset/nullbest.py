@@ -50,6 +50,7 @@ import pandas as pd
 from scipy import fft as sp_fft
 from scipy import special, stats
 
+from .._compat import renamed_keywords
 from .._progress import parallel_map, progress_bar
 from .._resources import data_path
 from .._validate import check_alpha, check_count, check_rng
@@ -525,6 +526,7 @@ def mc_repetitions(C: int, alpha: float, *, top: int = 1000) -> int:
     return int(round(top / tail_probability(C, alpha)))
 
 
+@renamed_keywords(reps="n_resamples")
 def critical_value(
     metric: str,
     P: int,
@@ -534,7 +536,7 @@ def critical_value(
     alpha: float = 0.01,
     k: int = 10,
     method: str = "exact",
-    reps: int | None = None,
+    n_resamples: int | None = None,
     rng: Any = None,
     n_jobs: int = 2,
     progress: bool = False,
@@ -556,11 +558,11 @@ def critical_value(
     alpha : float in (0, 1), default 0.01
     k : int in 1..P+N, default 10 (``"tp"`` only)
     method : {"exact", "montecarlo"}
-        ``"montecarlo"`` follows Tables 2/3: score ``reps`` random rankings (default the
-        paper's ``R = mc_repetitions(C, alpha)``), keep the ``t = max(1, round(reps * tail))``
-        best and return the ``t``-th best (with ``t = 1``, too few ``reps`` for the tail:
+        ``"montecarlo"`` follows Tables 2/3: score ``n_resamples`` random rankings (default the
+        paper's ``R = mc_repetitions(C, alpha)``), keep the ``t = max(1, round(n_resamples * tail))``
+        best and return the ``t``-th best (with ``t = 1``, too few ``n_resamples`` for the tail:
         the estimate is then biased low).
-    reps, rng, n_jobs : Monte Carlo only (repetitions, randomness as in
+    n_resamples, rng, n_jobs : Monte Carlo only (repetitions, randomness as in
         :func:`simulate_null`, threads).
     progress : bool
         Monte Carlo only: show a ``tqdm.auto`` bar counting the rankings scored.
@@ -598,9 +600,9 @@ def critical_value(
     tail = tail_probability(C, alpha)
     if method == "exact":
         return _exact_critical(metric, P, N, k, tail)
-    reps = mc_repetitions(C, alpha) if reps is None else check_count(reps, "reps", minimum=1)
-    top = max(1, int(round(reps * tail)))
-    best = _mc_top(metric, P, N, reps, top, k=k, rng=rng, n_jobs=n_jobs, progress=bool(progress))
+    n_resamples = mc_repetitions(C, alpha) if n_resamples is None else check_count(n_resamples, "n_resamples", minimum=1)
+    top = max(1, int(round(n_resamples * tail)))
+    best = _mc_top(metric, P, N, n_resamples, top, k=k, rng=rng, n_jobs=n_jobs, progress=bool(progress))
     return float(best[top - 1])
 
 
@@ -959,18 +961,19 @@ def _chunk_scorer(name: str, fn: Callable | None, P: int, N: int, k: int) -> Cal
     return work
 
 
+@renamed_keywords(reps="n_resamples")
 def simulate_null(
     metric: Any,
     P: int,
     N: int,
-    reps: int,
+    n_resamples: int,
     *,
     k: int = 10,
     rng: Any = None,
     n_jobs: int = 2,
     progress: bool = False,
 ) -> np.ndarray:
-    """Scores of ``reps`` uniformly random rankings (the loop of the paper's Table 2).
+    """Scores of ``n_resamples`` uniformly random rankings (the loop of the paper's Table 2).
 
     Parameters
     ----------
@@ -979,7 +982,7 @@ def simulate_null(
         ~1e6 rankings/s at P = N = 100 on two cores), or any callable taking a 0/1
         int8 array (1 = positive, ranked best first) and returning a number.
     P, N : int >= 1
-    reps : int >= 1
+    n_resamples : int >= 1
     k : int, cut-off for ``"tp"``
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
         Normalised by ``check_rng``. Each chunk of 50,000 rankings gets its own child
@@ -990,35 +993,36 @@ def simulate_null(
 
     Returns
     -------
-    ndarray of shape (reps,)
+    ndarray of shape (n_resamples,)
     """
     name, fn = _resolve_metric(metric)
     P, N = _check_sizes(P, N)
     if name == "f1":
         _check_lattice(name, P, N)
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     k = _check_k(k, P, N) if name == "tp" else 10
-    out = np.empty(reps)
+    out = np.empty(n_resamples)
     pos = [0]
 
     def consume(scores):
         out[pos[0]:pos[0] + scores.size] = scores
         pos[0] += scores.size
 
-    _run_chunks(_chunk_scorer(name, fn, P, N, k), reps, rng, n_jobs, consume, progress=bool(progress))
+    _run_chunks(_chunk_scorer(name, fn, P, N, k), n_resamples, rng, n_jobs, consume, progress=bool(progress))
     return out
 
 
-def simulate_scores(P: int, N: int, reps: int, *, metrics: Sequence[str] = ("auc", "accuracy", "f1"),
+@renamed_keywords(reps="n_resamples")
+def simulate_scores(P: int, N: int, n_resamples: int, *, metrics: Sequence[str] = ("auc", "accuracy", "f1"),
                     k: int = 10, rng: Any = None, n_jobs: int = 2, progress: bool = False) -> dict[str, np.ndarray]:
     """As :func:`simulate_null` for several named metrics scored on the same rankings (``progress``: a tqdm bar)."""
     P, N = _check_sizes(P, N)
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     metrics = tuple(_check_metric(m) for m in metrics)
     if "f1" in metrics:
         _check_lattice("f1", P, N)
     k = _check_k(k, P, N) if "tp" in metrics else 10
-    out = {m: np.empty(reps) for m in metrics}
+    out = {m: np.empty(n_resamples) for m in metrics}
     pos = [0]
 
     def consume(res):
@@ -1027,7 +1031,7 @@ def simulate_scores(P: int, N: int, reps: int, *, metrics: Sequence[str] = ("auc
             out[m][pos[0]:pos[0] + n] = res[m]
         pos[0] += n
 
-    _run_chunks(lambda s, r: _fast_chunk(P, N, s, r, metrics, k), reps, rng, n_jobs, consume,
+    _run_chunks(lambda s, r: _fast_chunk(P, N, s, r, metrics, k), n_resamples, rng, n_jobs, consume,
                 progress=bool(progress))
     return out
 

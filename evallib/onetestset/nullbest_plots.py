@@ -13,7 +13,7 @@
 * :func:`plot_mc_tail` -- the same tail from a Monte Carlo sample beside the exact one (the
   notebook's reps slider): how far out a sample of that size can see;
 * :func:`mc_tail_curves` -- those tails for several sample sizes from one sample (its
-  first ``reps`` rankings), computed once so that a slider only redraws;
+  first ``n_resamples`` rankings), computed once so that a slider only redraws;
 * :func:`plot_critical_lines` -- Figures 2-5 as a few lines: the critical value against
   N for some values of P (a 2-D view of the paper's 3-D surfaces).
 
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count
 from .nullbest import METRICS, critical_value, null_cdf, simulate_null
@@ -201,31 +202,33 @@ def plot_critical_lines(table: pd.DataFrame, metric: str, *, C: int = 1000, alph
     return ax
 
 
-def mc_cdf_distance(metric: str, P: int, N: int, reps: int, *, rng=0) -> float:
-    """Largest gap between the Monte Carlo CDF of ``reps`` rankings and the exact CDF
+@renamed_keywords(reps="n_resamples")
+def mc_cdf_distance(metric: str, P: int, N: int, n_resamples: int, *, rng=None) -> float:
+    """Largest gap between the Monte Carlo CDF of ``n_resamples`` rankings and the exact CDF
     (Kolmogorov distance, over the attainable values)."""
     law = null_cdf(metric, P, N, max_points=400)
-    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
+    scores = np.sort(simulate_null(metric, P, N, n_resamples, rng=rng))
     emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
     return float(np.max(np.abs(emp - law.cdf)))
 
 
-def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, rng=0, ax=None):
-    """The Monte Carlo CDF of ``reps`` random rankings over the exact CDF.
+@renamed_keywords(reps="n_resamples")
+def plot_mc_convergence(metric: str, P: int, N: int, n_resamples: int, *, rng=None, ax=None):
+    """The Monte Carlo CDF of ``n_resamples`` random rankings over the exact CDF.
 
     The title gives the Kolmogorov distance and its order of magnitude under the null,
-    ``1/sqrt(reps)``: the Monte Carlo converges to the exact law at that rate.
+    ``1/sqrt(n_resamples)``: the Monte Carlo converges to the exact law at that rate.
     """
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     law = null_cdf(metric, P, N, max_points=400)
-    scores = np.sort(simulate_null(metric, P, N, reps, rng=rng))
+    scores = np.sort(simulate_null(metric, P, N, n_resamples, rng=rng))
     emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
     ax = get_axes(ax, figsize=(6.4, 4.6))
     ax.step(law.values, law.cdf, where="post", color="k", linewidth=2, label="exact")
-    ax.step(law.values, emp, where="post", color="C1", linewidth=1.2, label=f"Monte Carlo, {reps:,} rankings")
+    ax.step(law.values, emp, where="post", color="C1", linewidth=1.2, label=f"Monte Carlo, {n_resamples:,} rankings")
     dist = float(np.max(np.abs(emp - law.cdf)))
     ax.set_title(f"{_LABELS[metric]}, P={P}, N={N}: max |F_mc - F| = {dist:.4f} "
-                 f"(1/sqrt(reps) = {1 / np.sqrt(reps):.4f})", fontsize=9)
+                 f"(1/sqrt(reps) = {1 / np.sqrt(n_resamples):.4f})", fontsize=9)
     ax.set_xlabel("score")
     ax.set_ylabel("CDF")
     ax.legend(fontsize=8, loc="lower right")
@@ -306,7 +309,7 @@ class McTailCurves:
     exact_sf : numpy.ndarray
         ``P(score > x)`` of one random ranking at ``values``.
     mc_sf : dict of int to numpy.ndarray
-        For each sample size ``reps``: the share of the sample's first ``reps`` rankings
+        For each sample size ``r`` of ``n_resamples``: the share of the sample's first ``r`` rankings
         scoring above each of ``values``.
     """
 
@@ -318,20 +321,21 @@ class McTailCurves:
     mc_sf: dict
 
 
-def mc_tail_curves(metric: str, P: int, N: int, reps: Sequence[int], *, rng=None,
+@renamed_keywords(reps="n_resamples")
+def mc_tail_curves(metric: str, P: int, N: int, n_resamples: Sequence[int], *, rng=None,
                    max_points: int = 600) -> McTailCurves:
-    """The tails :func:`plot_mc_tail` draws, for every sample size in ``reps`` at once.
+    """The tails :func:`plot_mc_tail` draws, for every sample size in ``n_resamples`` at once.
 
-    One sample of ``max(reps)`` random rankings is drawn (:func:`evallib.onetestset.nullbest.simulate_null`);
+    One sample of ``max(n_resamples)`` random rankings is drawn (:func:`evallib.onetestset.nullbest.simulate_null`);
     the Monte Carlo tail for a size ``r`` uses its first ``r`` rankings, so the curves for
     growing ``r`` are one sample growing, as a reader moving a slider expects, and a
-    slider over ``reps`` only redraws.
+    slider over ``n_resamples`` only redraws.
 
     Parameters
     ----------
     metric : {"auc", "accuracy", "f1", "tp"}
     P, N : int >= 1
-    reps : sequence of int >= 1
+    n_resamples : sequence of int >= 1
         Sample sizes.
     rng : None, int, SeedSequence or numpy.random.Generator
     max_points : int >= 2
@@ -343,9 +347,9 @@ def mc_tail_curves(metric: str, P: int, N: int, reps: Sequence[int], *, rng=None
     McTailCurves
     """
     metric = check_choice(metric, "metric", METRICS)
-    sizes = sorted({check_count(r, "reps", minimum=1) for r in np.atleast_1d(reps).tolist()})
+    sizes = sorted({check_count(r, "n_resamples", minimum=1) for r in np.atleast_1d(n_resamples).tolist()})
     if not sizes:
-        raise ValueError("reps must list at least one sample size")
+        raise ValueError("n_resamples must list at least one sample size")
     max_points = check_count(max_points, "max_points", minimum=2)
     law = null_cdf(metric, P, N, max_points=400)
     keep = np.unique(np.linspace(0, law.values.size - 1, min(max_points, law.values.size)).round().astype(int))
@@ -360,13 +364,14 @@ def mc_tail_curves(metric: str, P: int, N: int, reps: Sequence[int], *, rng=None
     return McTailCurves(metric=metric, P=int(P), N=int(N), values=values, exact_sf=exact, mc_sf=mc)
 
 
-def plot_mc_tail(metric: str, P: int, N: int, reps: int, *, C: int = 1000, alpha: float = 0.01,
+@renamed_keywords(reps="n_resamples")
+def plot_mc_tail(metric: str, P: int, N: int, n_resamples: int, *, C: int = 1000, alpha: float = 0.01,
                  rng=None, ax=None):
-    """The Monte Carlo tail of ``reps`` random rankings over the exact tail, log axis.
+    """The Monte Carlo tail of ``n_resamples`` random rankings over the exact tail, log axis.
 
-    The empirical ``P(score > x)`` cannot go below ``1 / reps`` (one ranking); the level
+    The empirical ``P(score > x)`` cannot go below ``1 / n_resamples`` (one ranking); the level
     ``1 - (1 - alpha)^(1/C)`` that defines ``m*`` (dotted) is only within its reach when
-    ``reps`` times that level is well above 1, which the title reports as the expected
+    ``n_resamples`` times that level is well above 1, which the title reports as the expected
     number of rankings beyond ``m*``.
 
     Returns
@@ -381,24 +386,24 @@ def plot_mc_tail(metric: str, P: int, N: int, reps: int, *, C: int = 1000, alpha
     from .nullbest import tail_probability
 
     alpha = check_alpha(alpha)
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     metric = check_choice(metric, "metric", METRICS)
-    curves = mc_tail_curves(metric, P, N, [reps], rng=rng)
-    values, exact_sf, emp_sf = curves.values, curves.exact_sf, curves.mc_sf[reps]
+    curves = mc_tail_curves(metric, P, N, [n_resamples], rng=rng)
+    values, exact_sf, emp_sf = curves.values, curves.exact_sf, curves.mc_sf[n_resamples]
     ax = get_axes(ax, figsize=(6.4, 4.6))
     keep = exact_sf > 0
     ax.step(values[keep], exact_sf[keep], where="post", color="k", linewidth=2, label="exact")
     seen = emp_sf > 0
     ax.step(values[seen], emp_sf[seen], where="post", color="C1", linewidth=1.2,
-            label=f"Monte Carlo, {reps:,} rankings")
+            label=f"Monte Carlo, {n_resamples:,} rankings")
     tail = tail_probability(C, alpha)
     ax.axhline(tail, color="C2", linestyle=":", linewidth=1.2, label=f"level defining m*, C={C}")
-    ax.axhline(1.0 / reps, color="C1", linestyle="--", linewidth=0.8, label="1 / reps (one ranking)")
+    ax.axhline(1.0 / n_resamples, color="C1", linestyle="--", linewidth=0.8, label="1 / reps (one ranking)")
     ax.set_yscale("log")
-    ax.set_ylim(min(tail, 1.0 / reps) / 30, 1.5)
+    ax.set_ylim(min(tail, 1.0 / n_resamples) / 30, 1.5)
     ax.set_xlabel(f"{_LABELS[metric]} of one random ranking")
     ax.set_ylabel("P(score > x)")
     ax.set_title(f"{_LABELS[metric]}, P={P}, N={N}: expected rankings beyond m* = reps x tail = "
-                 f"{reps * tail:.3g}", fontsize=9)
+                 f"{n_resamples * tail:.3g}", fontsize=9)
     ax.legend(fontsize=7, loc="lower left")
     return ax

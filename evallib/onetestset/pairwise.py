@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_keywords
 from .._inference import check_alternative
 from .._plotting import clear_artists, get_axes
 from .._results import IntervalMixin
@@ -485,18 +486,19 @@ def qh_interval(b: int, c: int, n: int, *, alpha: float = 0.05, signed: bool = F
     return QHInterval(float(low), float(high), float(centre), float(est), alpha, crit)
 
 
+@renamed_keywords(reps="n_resamples")
 def qh_coverage(
     pi_b: float,
     pi_c: float,
     n: int,
     *,
     alpha: float = 0.05,
-    reps: int = 10_000,
+    n_resamples: int = 10_000,
     rng: Any = None,
 ) -> float:
     """Monte Carlo coverage of the interval of eqs. (4)-(5).
 
-    Draws ``reps`` test sets of size ``n`` from the multinomial with cell
+    Draws ``n_resamples`` test sets of size ``n`` from the multinomial with cell
     probabilities ``(1 - pi_b - pi_c, pi_b, pi_c)`` (a and d pooled: they do not
     enter the interval) and returns the share of intervals that contain the true
     effect size ``|pi_b - pi_c|``, as May & Johnson (1997) studied.
@@ -509,7 +511,7 @@ def qh_coverage(
         Test-set size, >= 1.
     alpha : float
         In (0, 1).
-    reps : int
+    n_resamples : int
         Number of simulated test sets, >= 1.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The source of randomness (seed it for reproducibility).
@@ -520,11 +522,11 @@ def qh_coverage(
     if pi_b + pi_c > 1.0:
         raise ValueError(f"pi_b + pi_c must not exceed 1, got {pi_b + pi_c}")
     n = check_count(n, "n", minimum=1)
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     rng = check_rng(rng)
     crit = float(stats.chi2.isf(alpha, df=1))
-    draws = rng.multinomial(n, [max(0.0, 1.0 - pi_b - pi_c), pi_b, pi_c], size=reps)
+    draws = rng.multinomial(n, [max(0.0, 1.0 - pi_b - pi_c), pi_b, pi_c], size=n_resamples)
     low, high, _, _ = _qh_bounds(draws[:, 1], draws[:, 2], n, crit, signed=False)
     truth = abs(pi_b - pi_c)
     return float(np.mean((low <= truth) & (truth <= high)))

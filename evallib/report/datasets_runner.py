@@ -54,7 +54,7 @@ def run_datasets_report(
     control_method: str = "holm",
     rope: float | None = None,
     title: str | None = None,
-    rng: Any = 0,
+    rng: Any = None,
     progress: bool = True,
     timeout: int = 600,
 ) -> ReportFiles:

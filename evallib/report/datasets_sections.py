@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._compat import renamed_keywords
 from .._validate import check_alpha, check_count, check_real, check_rng
 from ..manydatasets.bayesian import SignedRankResult, bayesian_signed_rank
 from ..manydatasets.posthoc import (
@@ -703,8 +704,9 @@ class TopTwoBayes:
         return "\n".join(lines)
 
 
+@renamed_keywords(n_samples="n_resamples")
 def bayesian_top_two(
-    results: Results, *, rope: float | None = None, n_samples: int = 50_000, rng: Any = None,
+    results: Results, *, rope: float | None = None, n_resamples: int = 50_000, rng: Any = None,
 ) -> TopTwoBayes | Skipped:
     """Section 4: is the best-ranked classifier practically better than the second?
 
@@ -720,8 +722,8 @@ def bayesian_top_two(
     rope : float, optional
         Half-width of the region of practical equivalence, in the scores' units, >= 0.
         None: :func:`default_rope` (0.01, one percentage point, for scores between 0 and 1).
-    n_samples : int
-        Posterior draws (Monte Carlo error of each probability at most ``0.5/sqrt(n_samples)``).
+    n_resamples : int
+        Posterior draws (Monte Carlo error of each probability at most ``0.5/sqrt(n_resamples)``).
     rng : None, int, SeedSequence or Generator
         Randomness of the posterior draws (:func:`evallib._validate.check_rng`).
 
@@ -737,7 +739,7 @@ def bayesian_top_two(
     .. [2] Benavoli, A., Corani, G., Demšar, J. & Zaffalon, M. (2017). Time for a change: a
        tutorial for comparing multiple classifiers through Bayesian analysis. *JMLR* 18(77), 1-36.
     """
-    n_samples = check_count(n_samples, "n_samples", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     gen = check_rng(rng)
     given = check_options(results, rope=rope)["rope"]
     if given is None:
@@ -752,7 +754,7 @@ def bayesian_top_two(
     best, second = _order(results, fr)[:2]
     oriented = results.oriented()
     x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
-    res = bayesian_signed_rank(x, y, rope=rope_value, n_samples=n_samples, rng=gen)
+    res = bayesian_signed_rank(x, y, rope=rope_value, n_resamples=n_resamples, rng=gen)
     wins, ties, losses = _record(y, x)
     notes = []
     values = results.scores.to_numpy()

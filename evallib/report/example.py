@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._resources import data_path
-from .._validate import check_count
+from .._validate import sklearn_random_state
 
 #: The shipped example predictions file.
 EXAMPLE_PATH: Path = data_path("example_predictions.csv")
 
 # ------------------------------------------------------------------ the example
-def make_example_predictions(*, rng: int = 0) -> pd.DataFrame:
+def make_example_predictions(*, rng: Any = None) -> pd.DataFrame:
     """The shipped example: the five case-study models on their test set.
 
     Runs :func:`evallib.studies.casestudy.run_case_study` on GSE4335 (loaded from the SurvSet
-    package) with its defaults and ``rng`` (a whole number, so that the corrupted labels can
-    be redrawn exactly), and stores, per test case, the true ER status
+    package) with its defaults and one integer seed (``rng`` itself when it is an int, as
+    for the shipped file, ``rng=0``; otherwise one drawn from it), so that the corrupted
+    labels can be redrawn exactly, and stores, per test case, the true ER status
     (``"ER+"``/``"ER-"``) and each model's prediction; models #1-#3 (DLDA) also get a
     score, ``dlda(x, ER+) - dlda(x, ER-)`` of eq. (6), higher meaning closer to ER-, the
     less frequent class, which the report's example run names as the positive class. The DLDA models are
@@ -38,7 +40,7 @@ def make_example_predictions(*, rng: int = 0) -> pd.DataFrame:
     from ..studies.models import DLDA, swap_labels
 
     X, y = load_gse4335()
-    seed = check_count(rng, "rng")
+    seed = sklearn_random_state(rng)
     study = run_case_study(X, y, rng=seed)
     Xa, ya = X.to_numpy(dtype=float), y.to_numpy()
     learn, test = study.learn_idx, study.test_idx

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from .._resources import data_path
-from .._validate import check_count
+from .._validate import check_count, sklearn_random_state
 
 __all__ = ["ITEMS_EXAMPLE_PATH", "make_example_items"]
 
@@ -15,7 +16,7 @@ __all__ = ["ITEMS_EXAMPLE_PATH", "make_example_items"]
 ITEMS_EXAMPLE_PATH: Path = data_path("example_items.csv")
 
 
-def make_example_items(*, samples: int = 5, rng: int = 0) -> pd.DataFrame:
+def make_example_items(*, samples: int = 5, rng: Any = None) -> pd.DataFrame:
     """The shipped example: :func:`evallib.evaluate_pupils` written as a long per-item file.
 
     The items are the test pupils of ``nlschools`` (the column ``item``), in their classes
@@ -29,9 +30,10 @@ def make_example_items(*, samples: int = 5, rng: int = 0) -> pd.DataFrame:
     ----------
     samples : int
         Runs of the random forest, at least 2.
-    rng : int
-        The split of the classes and the learners' seeds (a whole number, so the file can be
-        regenerated exactly).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The split of the classes and the learners' seeds, from one integer (``rng`` itself
+        when it is an int, so the file can be regenerated exactly: the shipped one is
+        ``rng=0``; otherwise one drawn from it).
 
     Returns
     -------
@@ -41,7 +43,7 @@ def make_example_items(*, samples: int = 5, rng: int = 0) -> pd.DataFrame:
     from ..studies.pupils import evaluate_pupils
 
     samples = check_count(samples, "samples", minimum=2)
-    ev = evaluate_pupils(samples=samples, rng=check_count(rng, "rng"))
+    ev = evaluate_pupils(samples=samples, rng=sklearn_random_state(rng))
     cluster = ev.pupils["class"]
     parts = []
     for model in ("logistic", "boosting", "knn"):

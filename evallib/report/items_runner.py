@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .._compat import renamed_keywords
 from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
 from ..items import LEADERBOARD_ADJUSTMENTS
 from .inputs import ReportInputError
@@ -58,6 +59,7 @@ def _source_parameter(source: Any, source_format: str) -> Any:
     return [absolute(p) for p in source]
 
 
+@renamed_keywords(n_boot="n_resamples")
 def run_items_report(
     source: Any,
     output: str | os.PathLike,
@@ -76,9 +78,9 @@ def run_items_report(
     cluster_key: str | None = None,
     alpha: float = 0.05,
     adjust: str = "holm",
-    n_boot: int = 2000,
+    n_resamples: int = 2000,
     title: str | None = None,
-    rng: Any = 0,
+    rng: Any = None,
     progress: bool = True,
     timeout: int = 600,
 ) -> ReportFiles:
@@ -107,7 +109,7 @@ def run_items_report(
         Significance level, in (0, 1).
     adjust : {"holm", "bh", "bonferroni", "none"}
         Multiple-testing adjustment of the pairwise differences (and of the tie group).
-    n_boot : int
+    n_resamples : int
         Bootstrap replicates of the rank intervals.
     title : str, optional
         Report title; default "Per-item comparison: <file name>".
@@ -135,7 +137,7 @@ def run_items_report(
         raise ReportInputError(f"The output file {str(output)!r} must end in .html.")
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
-    n_boot = check_count(n_boot, "n_boot", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     timeout = check_count(timeout, "timeout", minimum=1)
     if source_format not in ITEM_SOURCE_FORMATS:
         raise ReportInputError(f"The source format must be one of 'table', 'lm-eval' and 'inspect', got "
@@ -151,7 +153,7 @@ def run_items_report(
     parameter = _source_parameter(source, source_format)
     name = Path(parameter).name if isinstance(parameter, str) else f"{data.n_models} models"
     params = dict(source=parameter, source_format=source_format, **options, alpha=alpha, adjust=adjust,
-                  n_boot=n_boot, title=title or f"Per-item comparison: {name}", seed=seed)
+                  n_boot=n_resamples, title=title or f"Per-item comparison: {name}", seed=seed)
     what = f"{data.n_models} models, {data.n_items:,} items"
     del data  # the kernel reads the input again: do not hold it twice while the notebook runs
     return execute_template(ITEMS_NOTEBOOK, params, out_html, given=str(output), title=params["title"], what=what,

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._compat import renamed_keywords
 from .._validate import check_alpha, check_choice, check_count, check_rng
 from ..items import (
     LEADERBOARD_ADJUSTMENTS,
@@ -543,21 +544,22 @@ class Leaderboard:
     ranks: pd.DataFrame
 
 
-def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", n_boot: int = 2000,
+@renamed_keywords(n_boot="n_resamples")
+def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", n_resamples: int = 2000,
                 rng=None) -> Leaderboard:
     """Section 5: :func:`evallib.items.tie_group` and :func:`evallib.items.rank_intervals` on the item means.
 
     The bootstrap resamples the clusters (the items without clusters) jointly for all
-    models, ``n_boot`` times with Poisson weights; ``rng`` is its only randomness.
+    models, ``n_resamples`` times with Poisson weights; ``rng`` is its only randomness.
     """
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
-    n_boot = check_count(n_boot, "n_boot", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     rng = check_rng(rng)
     means = data.item_means()
     clusters = _clusters_arg(data)
     tie = tie_group(means, clusters=clusters, alpha=alpha, adjust=adjust)
-    ranks = rank_intervals(means, clusters=clusters, n_boot=n_boot, alpha=alpha, rng=rng)
+    ranks = rank_intervals(means, clusters=clusters, n_resamples=n_resamples, alpha=alpha, rng=rng)
     return Leaderboard(tie=tie, ranks=ranks)
 
 
@@ -635,7 +637,7 @@ def items_summary_text(
     rival_text = ("; " + _names([f"{m} ({p:.0%})" for m, p in zip(rival["model"], rival["p_best"])])
                   + (" also rank" if len(rival) > 1 else " also ranks") + " first in 5% of them or more"
                   if len(rival) else "")
-    out.append(f"In {ranks.attrs.get('n_boot', 0):,} bootstrap resamples of the {unit}, {md_text(top['model'])} ranks "
+    out.append(f"In {ranks.attrs.get('n_resamples', 0):,} bootstrap resamples of the {unit}, {md_text(top['model'])} ranks "
                f"first in {top['p_best']:.0%} of them{rival_text}; its {level} rank interval is "
                + (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
                   f"{int(top['rank_low'])} to {int(top['rank_high'])}") + f" of {len(ranks)}.")

@@ -360,7 +360,7 @@ def run_report(
     classifiers_tried: int | None = None,
     min_difference: float | None = None,
     title: str | None = None,
-    rng: Any = 0,
+    rng: Any = None,
     progress: bool = True,
     timeout: int = 600,
 ) -> ReportFiles:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._compat import renamed_keywords
 from .._validate import check_alpha, check_count, check_rng
 from ..onetestset.nullbest import auc_normal_critical, best_over_thresholds
 from . import percase
@@ -1266,8 +1267,9 @@ def _share(x: float) -> str:
     return f"{x:.0%}"
 
 
+@renamed_keywords(reps="n_resamples")
 def top_two_bootstrap(
-    data: Predictions, measures: pd.DataFrame, *, reps: int = 10_000, alpha: float = 0.05,
+    data: Predictions, measures: pd.DataFrame, *, n_resamples: int = 10_000, alpha: float = 0.05,
     rng: Any = None,
 ):
     """Section 5: paired bootstrap of the F1 (K classes: macro-F1) difference of the two best.
@@ -1287,7 +1289,7 @@ def top_two_bootstrap(
         Skipped with fewer than two classifiers with predicted labels.
     """
     alpha = check_alpha(alpha)
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     rng = check_rng(rng)
     named = list(data.predicted or {})
     measure = "macro-F1" if data.multiclass else "F1"
@@ -1299,14 +1301,14 @@ def top_two_bootstrap(
     f1 = measures.loc[named, "F1"].astype(float)
     order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
     best, second = str(f1.index[order[0]]), str(f1.index[order[1]])
-    res = percase.bootstrap_f1(data, best, second, reps=reps, rng=rng)
+    res = percase.bootstrap_f1(data, best, second, reps=n_resamples, rng=rng)
     low, high = np.quantile(res.replicates, [alpha / 2.0, 1.0 - alpha / 2.0])
     diff = res.f_a - res.f_b
     return F1Comparison(
         best=best, second=second, f1_best=res.f_a, f1_second=res.f_b,
         difference=0.0 if abs(diff) < 1e-12 else float(diff), low=float(low), high=float(high),
         share_best_better=float(np.mean(res.replicates > 0)), share_tied=float(np.mean(res.replicates == 0)),
-        reps=reps, alpha=alpha, measure=measure)
+        reps=n_resamples, alpha=alpha, measure=measure)
 
 
 # --------------------------------------------------------------------- section 6

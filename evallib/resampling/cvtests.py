@@ -875,7 +875,7 @@ def simulate_equal_learners(
     repeats: int = 10,
     n_datasets: int = 100,
     bayes_error: float = 0.25,
-    rng: Any = 0,
+    rng: Any = None,
     progress: bool = False,
 ) -> pd.DataFrame:
     """How the cross-validation t-tests behave when the null hypothesis is true.
@@ -916,7 +916,7 @@ def simulate_equal_learners(
         In (0, 0.5): the error of the best rule on either feature.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Everything random (data, partitions) is drawn from generators spawned from
-        ``check_rng(rng)``; an int makes the study reproducible (default 0).
+        ``check_rng(rng)``; an int makes the study reproducible (default None: fresh entropy).
     progress : bool
         Show a ``tqdm.auto`` bar over the data sets (default off).
 
@@ -1091,7 +1091,7 @@ def rejection_study(
     *,
     n_datasets: int = 100,
     bayes_error: float = 0.25,
-    rng: Any = 0,
+    rng: Any = None,
     ax=None,
     progress: bool = False,
     update: bool = False,
@@ -1129,7 +1129,7 @@ def rejection_sweep(
     alphas: Any = (0.05,),
     n_datasets: int = 1000,
     bayes_error: float = 0.25,
-    rng: Any = 0,
+    rng: Any = None,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Rejection rates of the simulated tests as one setting of the study varies.
@@ -1297,7 +1297,7 @@ def simulate_unequal_learners(
     folds: int = 10,
     repeats: int = 10,
     n_datasets: int = 100,
-    rng: Any = 0,
+    rng: Any = None,
     progress: bool = False,
 ) -> pd.DataFrame:
     """How the cross-validation t-tests behave when one learner is truly better: their power.
@@ -1390,7 +1390,7 @@ def power_by_repeats(
     alpha: float = 0.05,
     n_datasets: int = 1000,
     bayes_error: float = 0.25,
-    rng: Any = 0,
+    rng: Any = None,
 ) -> pd.DataFrame:
     """Rejection rate of each test against the number of cross-validation repeats.
 

@@ -82,7 +82,7 @@ def run_case_study(
     n_swap: int = 5,
     alpha: float = 0.05,
     adjust: str = "holm",
-    rng: Any = 0,
+    rng: Any = None,
 ) -> CaseStudy:
     """Run the whole experiment of section 7 and compare the five models.
 
@@ -116,7 +116,7 @@ def run_case_study(
         Family-wise significance level, passed to ``compare_pairwise``.
     adjust : str, default "holm"
         Multiple-testing adjustment, passed to ``compare_pairwise``.
-    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
         The randomness, normalised by ``check_rng`` (an int is reproducible).
         Four independent child generators are spawned from it, in this fixed order: split, label
         swap (#3), coin (#4), prior assignment (#5). So each model's

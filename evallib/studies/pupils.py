@@ -89,7 +89,7 @@ def _learners(seed: int) -> dict[str, Any]:
     }
 
 
-def evaluate_pupils(*, samples: int = 5, rng: Any = 0) -> PupilEvaluation:
+def evaluate_pupils(*, samples: int = 5, rng: Any = None) -> PupilEvaluation:
     """Train four classifiers on half of the classes of ``nlschools``; score them on the rest.
 
     1. The 133 classes are split at random into halves (``rng``); the pupils of the first

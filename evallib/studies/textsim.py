@@ -62,6 +62,7 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy import stats
 
+from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._progress import parallel_map, progress_bar
 from .._resources import data_path
@@ -269,7 +270,7 @@ class Learners:
 
 
 def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_components: int = 300,
-                 rng: Any = 0) -> Learners:
+                 rng: Any = None) -> Learners:
     """Fit the tf-idf coding and the two models of section 5 on a training set.
 
     Model A: ``LinearSVC(C=1)``. Model B: an RBF kernel ``exp(-gamma ||x - x'||^2)`` on
@@ -389,7 +390,7 @@ def mistake_correlation(events: Any) -> float:
 
 def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise: float = 0.02,
                      n_train: int = PAPER_SIZES["n_train"], n_pool: int = 20_000,
-                     n_true: int = PAPER_SIZES["n_true"], rng: Any = 0, chunk: int = GRID_CHUNK,
+                     n_true: int = PAPER_SIZES["n_true"], rng: Any = None, chunk: int = GRID_CHUNK,
                      precomputed: bool = True) -> Experiment:
     """Generate the population, train A and B, and classify the pool and Dtrue.
 
@@ -610,8 +611,9 @@ def _frequency(truth: np.ndarray, winner: str) -> float:
     return float(max(np.mean(truth > 0), np.mean(truth < 0)))
 
 
-def run_setting(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"], reps: int = 10_000,
-                n_subsamples: int = 1000, alpha: float = 0.05, rng: Any = 0) -> SettingRun:
+@renamed_keywords(reps="n_resamples")
+def run_setting(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"], n_resamples: int = 10_000,
+                n_subsamples: int = 1000, alpha: float = 0.05, rng: Any = None) -> SettingRun:
     """Run section 5 for one trained pair: bootstrap on Dte, truth on Dtrue.
 
     Dte is the first ``n_test`` documents of the experiment's pool; the truth uses
@@ -620,7 +622,7 @@ def run_setting(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"], 
     """
     y, a, b = experiment.test_set(n_test)
     rng = check_rng(rng)
-    boot = bootstrap_f1_difference(y, a, b, reps=reps, alpha=alpha, rng=rng)
+    boot = bootstrap_f1_difference(y, a, b, n_resamples=n_resamples, alpha=alpha, rng=rng)
     truth = dtrue_replicates(experiment, y.size, n_subsamples, rng)
     return SettingRun(setting=experiment.population.setting.name, bootstrap=boot, truth=truth,
                       dtrue_frequency=_frequency(truth, boot.winner),
@@ -698,9 +700,10 @@ def format_table3(table: pd.DataFrame) -> str:
 
 
 # ----------------------------------------------------------- calibration study
+@renamed_keywords(reps="n_resamples")
 def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, ...] = (500, 2000, 7909),
-                      repetitions: int = 100, reps: int = 2000, n_subsamples: int = 1000,
-                      alpha: float = 0.05, rng: Any = 0, progress: bool = False) -> pd.DataFrame:
+                      repetitions: int = 100, n_resamples: int = 2000, n_subsamples: int = 1000,
+                      alpha: float = 0.05, rng: Any = None, progress: bool = False) -> pd.DataFrame:
     """Repeat Table 3's comparison many times (stated confidence against Dtrue frequency).
 
     Note what it compares: the bootstrap's confidence in the observed winner is one minus
@@ -712,7 +715,7 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
     from ``n_subsamples`` Dtrue subsamples of size ``n``; then ``repetitions`` test sets
     of ``n`` documents are drawn at random, without replacement, from the held-out
     pool (documents never seen in training and disjoint from Dtrue) and each gets the
-    bootstrap percentile test with ``reps`` replicates. A test set without a positive
+    bootstrap percentile test with ``n_resamples`` replicates. A test set without a positive
     document (possible only for tiny sizes or priors) has no F1 and is skipped, so a
     group can hold fewer than ``repetitions`` rows (``calibration_summary`` counts them).
     ``progress`` shows a ``tqdm.auto`` bar over all ``len(experiments) x
@@ -729,7 +732,7 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
         the whole of Dtrue).
     """
     repetitions = check_count(repetitions, "repetitions", minimum=1)
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     sizes = [check_count(n, "test_sizes", minimum=10) for n in test_sizes]
     if not sizes:
@@ -754,7 +757,7 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
                 b = np.isin(c, (0, 1, 4, 5))
                 if not y.any():
                     continue   # no positive document: F1 undefined, the test cannot be run
-                boot = bootstrap_f1_difference(y, a, b, reps=reps, alpha=alpha, rng=rng)
+                boot = bootstrap_f1_difference(y, a, b, n_resamples=n_resamples, alpha=alpha, rng=rng)
                 rows.append({
                     "setting": exp.population.setting.name, "test_size": n, "repetition": r,
                     "observed": boot.observed, "winner": boot.winner, "confidence": boot.confidence,
@@ -810,14 +813,15 @@ def calibration_bins(study: pd.DataFrame, edges: tuple[float, ...] = (0.5, 0.8, 
 
 
 # ------------------------------------------------ the test's size and coverage
+@renamed_keywords(reps="n_resamples")
 def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int, ...] = (500, 2000, 7909),
-                        repetitions: int = 1000, reps: int = 1000, alpha: float = 0.05, rng: Any = None,
+                        repetitions: int = 1000, n_resamples: int = 1000, alpha: float = 0.05, rng: Any = None,
                         progress: bool = False) -> pd.DataFrame:
     """The checks that answer the paper's question: the F1 test's size and coverage.
 
     For each experiment (its Dtrue taken as the population) and test-set size ``n``,
     :func:`evallib.onetestset.bizarre.f1_test_check` draws ``repetitions`` test sets of ``n``
-    documents and runs the bootstrap percentile test (``reps`` replicates) on each:
+    documents and runs the bootstrap percentile test (``n_resamples`` replicates) on each:
 
     * **coverage**: how often the ``1 - alpha`` interval contains dF1 on all of Dtrue
       (nominal ``1 - alpha``);
@@ -834,7 +838,7 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     experiments : list of :class:`Experiment`
     test_sizes : test-set sizes, each ``>= 10``.
     repetitions : simulated test sets per setting, size and population, ``>= 2``.
-    reps : bootstrap replicates per test set, ``>= 1``.
+    n_resamples : bootstrap replicates per test set, ``>= 1``.
     alpha : one minus the interval's level, in (0, 1).
     rng : None, int, SeedSequence or numpy.random.Generator
     progress : show a ``tqdm.auto`` bar over the settings and sizes.
@@ -856,7 +860,7 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     from ..onetestset.bizarre import f1_test_check, null_population
 
     repetitions = check_count(repetitions, "repetitions", minimum=2)
-    reps = check_count(reps, "reps", minimum=1)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     sizes = [check_count(n, "test_sizes", minimum=10) for n in test_sizes]
     if not sizes:
@@ -870,8 +874,8 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     for exp in experiments:
         null = null_population(exp.true_events)
         for n in sizes:
-            real = f1_test_check(exp.true_events, n, repetitions=repetitions, reps=reps, alpha=alpha, rng=gen)
-            tie = f1_test_check(null, n, repetitions=repetitions, reps=reps, alpha=alpha, rng=gen)
+            real = f1_test_check(exp.true_events, n, repetitions=repetitions, n_resamples=n_resamples, alpha=alpha, rng=gen)
+            tie = f1_test_check(null, n, repetitions=repetitions, n_resamples=n_resamples, alpha=alpha, rng=gen)
             rows.append({"setting": exp.population.setting.name, "test_size": n, "dF1": real.true_difference,
                          "coverage": real.coverage, "coverage_se": real.coverage_se,
                          "rejects": real.rejection, "rejects_se": real.rejection_se,
@@ -1151,9 +1155,10 @@ def plot_tie_confidence(confidence: Any, ax: Any = None, *, bins: int = 10) -> A
 
 
 # ------------------------------------------------------------------------ DCF
+@renamed_keywords(reps="n_resamples")
 def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"], cost_fn: float = 1.0,
-                   cost_fp: float = 1.0, prior_pos: float = 0.5, reps: int = 10_000, n_subsamples: int = 1000,
-                   rng: Any = 0) -> pd.DataFrame:
+                   cost_fp: float = 1.0, prior_pos: float = 0.5, n_resamples: int = 10_000, n_subsamples: int = 1000,
+                   rng: Any = None) -> pd.DataFrame:
     """DCF_A - DCF_B on Dte: eq. (8), eq. (9), a bootstrap, and the spread on Dtrue.
 
     Rows: the independent test (eq. 8), the paired test (eq. 9), the class-stratified
@@ -1168,7 +1173,7 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
     rng = check_rng(rng)
     ind = dcf_test(y, a, b, paired=False, **kw)
     par = dcf_test(y, a, b, paired=True, **kw)
-    boot = bootstrap_dcf_difference(y, a, b, reps=reps, rng=rng, **kw)
+    boot = bootstrap_dcf_difference(y, a, b, n_resamples=n_resamples, rng=rng, **kw)
     ev = experiment.true_events
     sub = rng.multinomial(y.size, ev / ev.sum(), size=check_count(n_subsamples, "n_subsamples", minimum=2))
     sub = sub[(sub[:, :4].sum(1) > 0) & (sub[:, 4:].sum(1) > 0)]
