@@ -28,7 +28,7 @@ K, N, EXACT_TARGET_S = 10, 50, 1.0
 
 def _exact_cold(scores):
     _upper_count.cache_clear()
-    return posthoc_friedman(scores, method="holm", distribution="exact")
+    return posthoc_friedman(scores, adjust="holm", distribution="exact")
 
 
 def main() -> int:
@@ -48,7 +48,7 @@ def main() -> int:
 
     scores = rng.uniform(0.6, 0.9, (N, 1)) + rng.normal(0, 0.03, (N, K)) + np.linspace(0, 0.05, K)
     cold = best_of(lambda: _exact_cold(scores), repeat=3)
-    normal = best_of(lambda: posthoc_friedman(scores, method="holm"), repeat=5)
+    normal = best_of(lambda: posthoc_friedman(scores, adjust="holm"), repeat=5)
     null = best_of(lambda: rank_sum_difference_null(K, N), repeat=1)
     print(f"Exact pairwise Friedman p-values, k = {K}, n = {N} ({K * (K - 1) // 2} pairs)")
     print(f"  posthoc_friedman(distribution='exact'): {1000 * cold:8.1f} ms   "

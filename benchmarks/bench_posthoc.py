@@ -1,6 +1,6 @@
 """Benchmark: Bergmann-Hommel for k = 8 and the Bayesian signed-rank test (issue 17).
 
-* ``evallib.posthoc_friedman(method="bergmann")`` for k = 8 classifiers over 30 data
+* ``evallib.posthoc_friedman(adjust="bergmann")`` for k = 8 classifiers over 30 data
   sets, timed cold (the 4,140 exhaustive sets enumerated afresh) and warm (cached);
   target <= 1 s cold. Yardstick in the same run: scikit-posthocs'
   ``posthoc_nemenyi_friedman`` on the same table (it has no Bergmann-Hommel).
@@ -27,7 +27,7 @@ SR_SETS, SR_SAMPLES, SR_TARGET_S = 50, 50_000, 0.3
 
 def _bergmann_cold(scores):
     exhaustive_sets.cache_clear()
-    return posthoc_friedman(scores, method="bergmann")
+    return posthoc_friedman(scores, adjust="bergmann")
 
 
 def main() -> int:
@@ -35,7 +35,7 @@ def main() -> int:
     rng = np.random.default_rng(0)
     scores = rng.uniform(0.6, 0.9, (N_SETS, 1)) + rng.normal(0, 0.03, (N_SETS, K)) + np.linspace(0, 0.05, K)
     cold = best_of(lambda: _bergmann_cold(scores), repeat=3)
-    warm = best_of(lambda: posthoc_friedman(scores, method="bergmann"), repeat=5)
+    warm = best_of(lambda: posthoc_friedman(scores, adjust="bergmann"), repeat=5)
     print(f"Bergmann-Hommel, k = {K} classifiers, {N_SETS} data sets (best of repeated runs)")
     print(f"  evallib, exhaustive sets enumerated : {1000 * cold:8.1f} ms   (target <= {1000 * BH_TARGET_S:.0f} ms)")
     print(f"  evallib, exhaustive sets cached     : {1000 * warm:8.1f} ms")

@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ._multitest import ADJUSTMENTS
+
 
 def _whole_number(minimum: int) -> Callable[[str], int]:
     """An argparse ``type``: a whole number ``>= minimum``, else one sentence saying so."""
@@ -121,10 +123,10 @@ def _add_report(sub) -> None:
                           "classes are 0/1 or False/True)")
     rep.add_argument("--sheet", default=None, help="the sheet of an Excel workbook (default: the first)")
     rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
-    rep.add_argument("--adjust", choices=("holm", "bonferroni", "bh", "by", "none"), default="holm",
+    rep.add_argument("--adjust", choices=ADJUSTMENTS, default="holm",
                      help="multiple-testing adjustment of the pairwise tests (default: holm; holm and bonferroni "
                           "control the family-wise error rate; bh (Benjamini-Hochberg) and by "
-                          "(Benjamini-Yekutieli, predictions report only) control the false discovery rate)")
+                          "(Benjamini-Yekutieli) control the false discovery rate)")
     rep.add_argument("--interval", default="bonett_price",
                      choices=("bonett_price", "tango", "newcombe", "agresti_min", "wald", "wald_cc", "qh"),
                      help="interval for the difference of two error rates (default: bonett_price, as "
@@ -248,11 +250,8 @@ def _table_report(args: argparse.Namespace):
                          score_column=args.score_column, score_prefix=args.score_prefix, sheet=args.sheet)
         _check_applies(args, "per-item", "harness logs" if args.lm_eval or args.inspect_log
                        else "a per-item file, given --item-column")
-        adjust = args.adjust if args.adjust in ("holm", "bh", "bonferroni", "none") else None
-        if adjust is None:
-            raise ValueError(f"the per-item report adjusts with holm, bh, bonferroni or none, got {args.adjust!r}.")
         return run_items_report(source, args.output, source_format=fmt, metric=args.metric, filter=args.filter,
-                                scorer=args.scorer, cluster_key=args.cluster_key, adjust=adjust,
+                                scorer=args.scorer, cluster_key=args.cluster_key, adjust=args.adjust,
                                 n_resamples=args.bootstrap_reps, **table, **common)
     if args.predictions is None:
         raise ValueError("give the file to report on (or harness logs with --lm-eval / --inspect-log).")

@@ -73,13 +73,13 @@ def test_pvalue_edges_and_half_integer_differences():
 def test_posthoc_friedman_exact_uses_the_rank_sum_differences():
     rng = np.random.default_rng(3)
     scores = pd.DataFrame(rng.normal(size=(12, 4)) + np.arange(4) * 0.5, columns=list("ABCD"))
-    res = posthoc_friedman(scores, method="holm", distribution="exact")
+    res = posthoc_friedman(scores, adjust="holm", distribution="exact")
     ranks = stats.rankdata(-scores.to_numpy(), axis=1)
     sums = dict(zip("ABCD", ranks.sum(axis=0)))
     for r in res.itertuples():
         assert r.pvalue == pytest.approx(rank_sum_difference_pvalue(sums[r.a] - sums[r.b], 4, 12))
     assert res.attrs["distribution"] == "exact"
-    normal = posthoc_friedman(scores, method="holm")
+    normal = posthoc_friedman(scores, adjust="holm")
     assert list(normal["z"]) == pytest.approx(list(res["z"]))
 
 
@@ -93,7 +93,7 @@ def test_eisinga_bad_input():
     with pytest.raises(TypeError, match="d"):
         rank_sum_difference_pvalue("3", 3, 4)
     with pytest.raises(ValueError, match="distribution"):
-        posthoc_friedman(np.eye(3), method="nemenyi", distribution="exact")
+        posthoc_friedman(np.eye(3), adjust="nemenyi", distribution="exact")
     with pytest.raises(ValueError, match="distribution"):
         posthoc_friedman(np.eye(3), distribution="t")
 
@@ -147,12 +147,12 @@ def test_fdr_methods_are_on_both_menus_and_reject_at_least_holm():
     assert "rom" in CONTROL_METHODS and "holland" in CONTROL_METHODS
     rng = np.random.default_rng(7)
     scores = pd.DataFrame(rng.normal(size=(20, 5)) + np.arange(5) * 0.4, columns=list("ABCDE"))
-    holm = posthoc_friedman(scores, method="holm")
-    bh = posthoc_friedman(scores, method="bh")
+    holm = posthoc_friedman(scores, adjust="holm")
+    bh = posthoc_friedman(scores, adjust="bh")
     assert bh["reject"].sum() >= holm["reject"].sum()
-    ctrl = posthoc_friedman(scores, method="rom", control="E")
+    ctrl = posthoc_friedman(scores, adjust="rom", control="E")
     assert len(ctrl) == 4 and set(ctrl["a"]) == {"E"}
-    with pytest.raises(ValueError, match="method"):
-        posthoc_friedman(scores, method="rom")            # Rom is against a control only
-    with pytest.raises(ValueError, match="method"):
+    with pytest.raises(ValueError, match="adjust"):
+        posthoc_friedman(scores, adjust="rom")            # Rom is against a control only
+    with pytest.raises(ValueError, match="adjust"):
         adjust_pvalues([0.1, 0.2], "fdr")

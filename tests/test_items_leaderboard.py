@@ -50,14 +50,18 @@ def _leaderboard(seed: int, n_items: int = 120, n_models: int = 6, spread: float
 def test_adjusted_pvalues_and_decisions_match_statsmodels_multipletests(seed):
     table = leaderboard_pairs(_leaderboard(seed))
     p = table["pvalue"].to_numpy()
-    assert table["p_holm"].to_numpy() == pytest.approx(multipletests(p, method="holm")[1], abs=1e-14)
-    assert table["p_bh"].to_numpy() == pytest.approx(multipletests(p, method="fdr_bh")[1], abs=1e-14)
-    for adjust, method in (("holm", "holm"), ("bh", "fdr_bh"), ("bonferroni", "bonferroni")):
+    assert table["pvalue_adj"].to_numpy() == pytest.approx(multipletests(p, method="holm")[1], abs=1e-14)
+    bh = leaderboard_pairs(_leaderboard(seed), adjust="bh")
+    assert bh["pvalue_adj"].to_numpy() == pytest.approx(multipletests(p, method="fdr_bh")[1], abs=1e-14)
+    by = leaderboard_pairs(_leaderboard(seed), adjust="by")   # the leaderboard offers the whole menu
+    assert by["pvalue_adj"].to_numpy() == pytest.approx(multipletests(p, method="fdr_by")[1], abs=1e-14)
+    for adjust, method in (("holm", "holm"), ("bh", "fdr_bh"), ("by", "fdr_by"), ("bonferroni", "bonferroni")):
         for alpha in (0.01, 0.05, 0.2):
             ours = leaderboard_pairs(_leaderboard(seed), alpha=alpha, adjust=adjust)["reject"].to_numpy()
             assert np.array_equal(ours, multipletests(p, alpha=alpha, method=method)[0]), (adjust, alpha)
     none = leaderboard_pairs(_leaderboard(seed), adjust="none")
     assert np.array_equal(none["reject"].to_numpy(), p <= 0.05)
+    assert np.array_equal(none["pvalue_adj"].to_numpy(), p)
 
 
 def test_unclustered_pairs_are_scipys_paired_t_test_with_bonferroni_intervals():
@@ -209,6 +213,7 @@ def test_tie_group_sentences():
     assert clear.members == ("A",)
     assert clear.describe().startswith("Every other model (B and C) is separated from the leader A")
     assert "false discovery rate" in tie_group(scores, adjust="bh").describe()
+    assert "Benjamini-Yekutieli" in tie_group(scores, adjust="by").describe()
 
 
 # ------------------------------------------------------------------ rank intervals

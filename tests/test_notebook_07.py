@@ -48,7 +48,7 @@ def test_notebook_07_shows_the_post_hoc_diagram_without_a_kernel():
     cell = next(c for c in nb["cells"] if "live_output(show_posthoc" in _src(c))
     kinds = [k for o in cell.get("outputs", []) for k in o.get("data", {})]
     assert "image/png" in kinds, "the default run's CD diagram must be saved as a static figure"
-    assert "C4.5+m+cf    C4.5 2.4154  0.0157           0.0943   False" in outputs_text({"cells": [cell]})
+    assert "C4.5+m+cf    C4.5 2.4154  0.0157      0.0943   False" in outputs_text({"cells": [cell]})
 
 
 def test_notebook_07_post_hoc_prose_numbers_hold():
@@ -71,8 +71,8 @@ def test_notebook_07_post_hoc_prose_numbers_hold():
         return stats.studentized_range.sf(math.sqrt(2) * abs(avg[a] - avg[b]) / se, k, np.inf)
 
     def apv(method, a, b):
-        res = posthoc_friedman(ranks, method=method, higher_is_better=False)
-        return float(res[(res["a"] == a) & (res["b"] == b)]["pvalue_adjusted"].iloc[0])
+        res = posthoc_friedman(ranks, adjust=method, higher_is_better=False)
+        return float(res[(res["a"] == a) & (res["b"] == b)]["pvalue_adj"].iloc[0])
 
     assert f"{nemenyi('C4.5+m+cf', 'C4.5'):.3f}" == "0.074" and "C4.5+m+cf: 0.074" in prose
     for m in ("holm", "shaffer", "bergmann"):
@@ -122,7 +122,7 @@ def bayesian_signed_rank(*args, **kwargs):
     return _bsr(*args, **kwargs)
 _posthoc = posthoc_view
 def posthoc_view(*args, **kwargs):
-    calls.append((kwargs["method"], kwargs["alpha"]))
+    calls.append((kwargs["adjust"], kwargs["alpha"]))
     return _posthoc(*args, **kwargs)
 controls["rope"].value = 0.02
 controls["method"].value = "bergmann"

@@ -66,7 +66,7 @@ def test_quade_t_posthoc_matches_scikit_posthocs(seed):
     # only Conover's t version is compared with it
     sp = pytest.importorskip("scikit_posthocs")
     table = _random_table(seed)
-    ours = posthoc_quade(table, method="bonferroni", distribution="t", higher_is_better=False)
+    ours = posthoc_quade(table, adjust="bonferroni", distribution="t", higher_is_better=False)
     ref = sp.posthoc_quade(table.to_numpy(), dist="t")
     names = list(table.columns)
     for r in ours.itertuples():
@@ -77,14 +77,14 @@ def test_quade_normal_posthoc_formula_and_t_statistic():
     table = _random_table(3)
     res = quade_test(table)
     n, k = res.n, res.k
-    ph = posthoc_quade(table, method="holm", control="L4")
+    ph = posthoc_quade(table, adjust="holm", control="L4")
     se = math.sqrt(k * (k + 1) * (2 * n + 1) * (k - 1) / (18 * n * (n + 1)))
     for r in ph.itertuples():
         z = (res.avg_ranks[r.b] - res.avg_ranks[r.a]) / se
         assert r.z == pytest.approx(z) and r.pvalue == pytest.approx(2 * stats.norm.sf(abs(z)))
     # Conover's t from the S_j directly
     s = (res.weights.to_numpy()[:, None] * (res.ranks.to_numpy() - (k + 1) / 2)).sum(axis=0)
-    t_ph = posthoc_quade(table, method="holm", distribution="t")
+    t_ph = posthoc_quade(table, adjust="holm", distribution="t")
     denom = math.sqrt(2 * n * (res.a - res.b) / ((n - 1) * (k - 1)))
     col = {c: j for j, c in enumerate(table.columns)}
     for r in t_ph.itertuples():
@@ -147,14 +147,14 @@ def test_aligned_ranks_permutation_mean_is_k_minus_1_by_enumeration():
 def test_aligned_posthoc_z_uses_scmamps_standard_error():
     table = _random_table(4)
     res = aligned_ranks_test(table)
-    ph = posthoc_aligned_ranks(table, method="finner", control="L0")
+    ph = posthoc_aligned_ranks(table, adjust="finner", control="L0")
     se = math.sqrt(res.k * (res.k * res.n + 1) / 6)
     for r in ph.itertuples():
         assert r.z == pytest.approx((res.avg_ranks[r.b] - res.avg_ranks[r.a]) / se)
     from statsmodels.stats.multitest import multipletests
 
-    holm = posthoc_aligned_ranks(table, method="holm")
-    np.testing.assert_allclose(holm["pvalue_adjusted"], multipletests(holm["pvalue"], method="holm")[1])
+    holm = posthoc_aligned_ranks(table, adjust="holm")
+    np.testing.assert_allclose(holm["pvalue_adj"], multipletests(holm["pvalue"], method="holm")[1])
     assert holm.attrs["test"] == "aligned ranks"
 
 
@@ -247,8 +247,8 @@ def test_skillings_mack_degenerate_rows_are_dropped_and_ties_give_zero():
         (lambda: aligned_ranks_test(SALES, alpha=1.5), ValueError, "alpha"),
         (lambda: aligned_ranks_test(np.ones((4, 1))), ValueError, "at least 2 algorithms"),
         (lambda: posthoc_quade(SALES, distribution="exact"), ValueError, "distribution"),
-        (lambda: posthoc_quade(SALES, method="nemenyi", distribution="t"), ValueError, "distribution"),
-        (lambda: posthoc_quade(SALES, method="li"), ValueError, "method"),
+        (lambda: posthoc_quade(SALES, adjust="nemenyi", distribution="t"), ValueError, "distribution"),
+        (lambda: posthoc_quade(SALES, adjust="li"), ValueError, "adjust"),
         (lambda: posthoc_aligned_ranks(SALES, control="zz"), ValueError, "control"),
         (lambda: skillings_mack_test([[1.0, np.nan], [np.nan, 2.0]]), ValueError, "at least 2 data sets"),
         (lambda: skillings_mack_test([[1.0, np.inf], [1.0, 2.0]]), ValueError, "infinite"),
@@ -267,4 +267,4 @@ def test_tables_share_posthoc_friedmans_shape():
     cols = list(posthoc_friedman(table).columns)
     assert list(posthoc_quade(table).columns) == cols == list(posthoc_aligned_ranks(table).columns)
     for method in ("rom", "holland", "bh"):
-        assert len(posthoc_quade(table, method=method, control="L4")) == 4
+        assert len(posthoc_quade(table, adjust=method, control="L4")) == 4

@@ -222,7 +222,7 @@ def test_holm_and_bonferroni_decisions_match_statsmodels():
         for method in ("holm", "bonferroni"):
             ref = multipletests(p, alpha=alpha, method=method)[0]
             levels = adjusted_alphas(p, alpha, method)
-            ours = evallib.onetestset.pairwise._rejections(p, levels, method)
+            ours = evallib._multitest.rejections(p, levels, method)
             assert np.array_equal(ours, ref), (p, alpha, method)
 
 

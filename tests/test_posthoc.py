@@ -48,17 +48,17 @@ def _scores(seed, n=12, k=5, spread=0.04):
 def test_nemenyi_matches_scikit_posthocs(seed):
     sp = pytest.importorskip("scikit_posthocs")
     scores = _scores(seed)
-    ours = posthoc_friedman(scores, method="nemenyi")
+    ours = posthoc_friedman(scores, adjust="nemenyi")
     ref = sp.posthoc_nemenyi_friedman(scores.to_numpy())
     names = list(scores.columns)
     for r in ours.itertuples():
-        assert r.pvalue_adjusted == pytest.approx(ref.iloc[names.index(r.a), names.index(r.b)], abs=1e-6)
+        assert r.pvalue_adj == pytest.approx(ref.iloc[names.index(r.a), names.index(r.b)], abs=1e-6)
 
 
 def test_unadjusted_z_matches_scikit_posthocs_siegel():
     sp = pytest.importorskip("scikit_posthocs")
     scores = _scores(4)
-    ours = posthoc_friedman(scores, method="bonferroni")
+    ours = posthoc_friedman(scores, adjust="bonferroni")
     ref = sp.posthoc_siegel_friedman(scores.to_numpy(), p_adjust=None)
     names = list(scores.columns)
     for r in ours.itertuples():
@@ -69,9 +69,9 @@ def test_unadjusted_z_matches_scikit_posthocs_siegel():
 def test_all_pairs_holm_bonferroni_match_statsmodels(method, sm):
     from statsmodels.stats.multitest import multipletests
 
-    res = posthoc_friedman(_scores(5), method=method)
+    res = posthoc_friedman(_scores(5), adjust=method)
     ref = multipletests(res["pvalue"], method=sm)[1]
-    np.testing.assert_allclose(res["pvalue_adjusted"], ref, rtol=1e-12)
+    np.testing.assert_allclose(res["pvalue_adj"], ref, rtol=1e-12)
 
 
 @pytest.mark.parametrize("method,sm", [("bonferroni-dunn", "bonferroni"), ("holm", "holm"),
@@ -80,15 +80,15 @@ def test_control_procedures_match_statsmodels(method, sm):
     from statsmodels.stats.multitest import multipletests
 
     for seed in range(5):
-        res = posthoc_friedman(_scores(seed, k=6), method=method, control="L0")
+        res = posthoc_friedman(_scores(seed, k=6), adjust=method, control="L0")
         assert len(res) == 5 and set(res["a"]) == {"L0"}
         ref = multipletests(res["pvalue"], method=sm)[1]
-        np.testing.assert_allclose(res["pvalue_adjusted"], ref, rtol=1e-12)
+        np.testing.assert_allclose(res["pvalue_adj"], ref, rtol=1e-12)
 
 
 def test_demsar_worked_example_with_control():
     ranks = demsar_table_6(ranks=True)
-    res = posthoc_friedman(ranks, method="holm", control="C4.5", higher_is_better=False)
+    res = posthoc_friedman(ranks, adjust="holm", control="C4.5", higher_is_better=False)
     # Demšar prints z = 2.416, 2.342, 0.512 from ranks rounded to 3 decimals
     se = 0.488
     printed_ranks = {"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1.964}
@@ -98,13 +98,13 @@ def test_demsar_worked_example_with_control():
     assert list(res["b"]) == ["C4.5+m+cf", "C4.5+m", "C4.5+cf"]
     assert res["pvalue"].round(2).tolist() == [0.02, 0.02, 0.61]  # printed 0.016, 0.019, 0.607
     assert res["reject"].tolist() == [True, True, False]          # Holm: first two
-    hoch = posthoc_friedman(ranks, method="hochberg", control="C4.5", higher_is_better=False)
+    hoch = posthoc_friedman(ranks, adjust="hochberg", control="C4.5", higher_is_better=False)
     assert hoch["reject"].tolist() == [True, True, False]         # Hochberg: the same
-    bd = posthoc_friedman(ranks, method="bonferroni-dunn", control="C4.5", higher_is_better=False)
+    bd = posthoc_friedman(ranks, adjust="bonferroni-dunn", control="C4.5", higher_is_better=False)
     assert bd["reject"].tolist() == [True, False, False]          # only C4.5+m+cf (1.179 > CD 1.16)
-    nem = posthoc_friedman(ranks, method="nemenyi", higher_is_better=False)
+    nem = posthoc_friedman(ranks, adjust="nemenyi", higher_is_better=False)
     assert not nem["reject"].any()                                # "not powerful enough"
-    nem10 = posthoc_friedman(ranks, method="nemenyi", alpha=0.10, higher_is_better=False)
+    nem10 = posthoc_friedman(ranks, adjust="nemenyi", alpha=0.10, higher_is_better=False)
     rejected = {frozenset((r.a, r.b)) for r in nem10.itertuples() if r.reject}
     assert rejected == {frozenset(("C4.5", "C4.5+m")), frozenset(("C4.5", "C4.5+m+cf"))}
 
@@ -197,8 +197,8 @@ def test_bergmann_hommel_apv_agrees_with_its_definition(k):
 # ---------------------------------------------------------------- the table
 def test_table_columns_and_orientation():
     scores = _scores(7)
-    res = posthoc_friedman(scores, method="shaffer")
-    assert list(res.columns) == ["a", "b", "rank_a", "rank_b", "z", "pvalue", "pvalue_adjusted", "reject"]
+    res = posthoc_friedman(scores, adjust="shaffer")
+    assert list(res.columns) == ["a", "b", "rank_a", "rank_b", "z", "pvalue", "pvalue_adj", "reject"]
     assert len(res) == 10 and (res["rank_a"] <= res["rank_b"]).all() and (res["z"] >= 0).all()
     assert res["pvalue"].is_monotonic_increasing
     se = math.sqrt(5 * 6 / (6 * 12))
@@ -206,29 +206,29 @@ def test_table_columns_and_orientation():
     r = res.iloc[0]
     assert r.z == pytest.approx((avg[r.b] - avg[r.a]) / se)
     assert r.pvalue == pytest.approx(2 * stats.norm.sf(r.z))
-    assert res.attrs["method"] == "shaffer" and res.attrs["k"] == 5
+    assert res.attrs["adjust"] == "shaffer" and res.attrs["k"] == 5
 
 
 def test_nemenyi_cliques_equal_cd_cliques_and_plot_accepts_posthoc():
     for seed in range(4):
         scores = _scores(seed, n=20, k=6, spread=0.01)
         fr = friedman(scores)
-        res = posthoc_friedman(scores, method="nemenyi")
+        res = posthoc_friedman(scores, adjust="nemenyi")
         cd = critical_difference(6, 20)
         assert posthoc_cliques(fr.avg_ranks, res) == cd_cliques(fr.avg_ranks, cd)
     scores = _scores(1, n=20, k=6, spread=0.01)
     fr = friedman(scores)
-    res = posthoc_friedman(scores, method="bergmann")
+    res = posthoc_friedman(scores, adjust="bergmann")
     # a p-value matrix gives the same groups as the table
     names = list(scores.columns)
     mat = pd.DataFrame(np.nan, index=names, columns=names)
     for r in res.itertuples():
-        mat.loc[r.a, r.b] = mat.loc[r.b, r.a] = r.pvalue_adjusted
+        mat.loc[r.a, r.b] = mat.loc[r.b, r.a] = r.pvalue_adj
     assert posthoc_cliques(fr.avg_ranks, mat) == posthoc_cliques(fr.avg_ranks, res)
     ax = plot_cd_diagram(fr.avg_ranks, posthoc=res)
     assert "bergmann" in ax.get_title()
     plt.close("all")
-    ctrl = posthoc_friedman(scores, method="holm", control="L0")
+    ctrl = posthoc_friedman(scores, adjust="holm", control="L0")
     groups = posthoc_cliques(fr.avg_ranks, ctrl)
     assert all("L0" in g for g in groups)
     ax = plot_cd_diagram(fr.avg_ranks, posthoc=ctrl)
@@ -252,12 +252,12 @@ def test_summary_counts_rejections_per_method():
         (lambda: posthoc_friedman(np.ones((1, 3))), ValueError, "at least 2 data sets"),
         (lambda: posthoc_friedman(np.ones((5, 1))), ValueError, "at least 2 algorithms"),
         (lambda: posthoc_friedman([[0.1, np.nan], [0.2, 0.3]]), ValueError, "NaN"),
-        (lambda: posthoc_friedman(np.eye(3), method="tukey"), ValueError, "method"),
-        (lambda: posthoc_friedman(np.eye(3), method="shaffer", control="algorithm 1"), ValueError, "method"),
-        (lambda: posthoc_friedman(np.eye(3), method="li"), ValueError, "method"),
-        (lambda: posthoc_friedman(np.eye(3), method="holm", control="zz"), ValueError, "control"),
+        (lambda: posthoc_friedman(np.eye(3), adjust="tukey"), ValueError, "adjust"),
+        (lambda: posthoc_friedman(np.eye(3), adjust="shaffer", control="algorithm 1"), ValueError, "adjust"),
+        (lambda: posthoc_friedman(np.eye(3), adjust="li"), ValueError, "adjust"),
+        (lambda: posthoc_friedman(np.eye(3), adjust="holm", control="zz"), ValueError, "control"),
         (lambda: posthoc_friedman(np.eye(3), alpha=0), ValueError, "alpha"),
-        (lambda: posthoc_friedman(np.eye(3), method=3), TypeError, "method"),
+        (lambda: posthoc_friedman(np.eye(3), adjust=3), TypeError, "adjust"),
         (lambda: adjust_pvalues([0.1, 1.2], "holm"), ValueError, "pvalues"),
         (lambda: adjust_pvalues([0.1, 0.2, 0.3], "bergmann"), ValueError, "k"),
         (lambda: exhaustive_sets(11), ValueError, "k"),
@@ -278,15 +278,15 @@ def test_plot_posthoc_draws_the_groups_of_the_procedure():
     from evallib.manydatasets.posthoc import plot_posthoc
 
     ranks = demsar_table_6(ranks=True)
-    ax = plot_posthoc(ranks, method="nemenyi", alpha=0.10, higher_is_better=False)
+    ax = plot_posthoc(ranks, adjust="nemenyi", alpha=0.10, higher_is_better=False)
     assert "nemenyi" in ax.get_title() and any("CD = " in t.get_text() for t in ax.texts)
     # Demšar at 0.10: C4.5 differs from C4.5+m and C4.5+m+cf; C4.5+cf joins both groups
     fr = friedman(ranks, higher_is_better=False)
-    groups = posthoc_cliques(fr.avg_ranks, posthoc_friedman(ranks, method="nemenyi", alpha=0.10,
+    groups = posthoc_cliques(fr.avg_ranks, posthoc_friedman(ranks, adjust="nemenyi", alpha=0.10,
                                                             higher_is_better=False))
     assert groups == [("C4.5+m+cf", "C4.5+m", "C4.5+cf"), ("C4.5+cf", "C4.5")]
     fig, ax2 = plt.subplots()
-    assert plot_posthoc(ranks, method="holm", control="C4.5", higher_is_better=False, ax=ax2) is ax2
+    assert plot_posthoc(ranks, adjust="holm", control="C4.5", higher_is_better=False, ax=ax2) is ax2
     plt.close("all")
 
 
@@ -360,19 +360,19 @@ def test_posthoc_view_draws_and_tables_the_chosen_procedure():
     assert CONTROL_ONLY_METHODS == ("bonferroni-dunn", "hochberg", "finner", "li", "holland", "rom")
     ranks = demsar_table_6(ranks=True)
     fig, ax = plt.subplots()
-    li = posthoc_view(ranks, method="li", alpha=0.05, control="C4.5", higher_is_better=False, ax=ax)
+    li = posthoc_view(ranks, adjust="li", alpha=0.05, control="C4.5", higher_is_better=False, ax=ax)
     assert "li" in ax.get_title() and "C4.5" in ax.get_title()
     # Li's adjusted p-values (García & Herrera 2008): p_i / (p_i + 1 - p_max), p_max the largest
     p = li["pvalue"].to_numpy()
     raw = 2 * stats.norm.sf(np.abs(li["z"].to_numpy()))
-    np.testing.assert_allclose(li["pvalue_adjusted"].iloc[:2], (raw / (raw + 1 - raw.max()))[:2], atol=1e-4)
-    assert list(li.columns) == ["a", "b", "z", "pvalue", "pvalue_adjusted", "reject"]
+    np.testing.assert_allclose(li["pvalue_adj"].iloc[:2], (raw / (raw + 1 - raw.max()))[:2], atol=1e-4)
+    assert list(li.columns) == ["a", "b", "z", "pvalue", "pvalue_adj", "reject"]
     assert li["reject"].tolist() == [True, True, False] and np.allclose(p, p.round(4))
     # an all-pairs procedure compares all 6 pairs whatever the control
-    holm = posthoc_view(ranks, method="holm", control="C4.5", higher_is_better=False, ax=ax)
-    assert len(holm) == 6 and math.isclose(holm["pvalue_adjusted"].iloc[0], round(min(1, 6 * raw.min()), 4))
+    holm = posthoc_view(ranks, adjust="holm", control="C4.5", higher_is_better=False, ax=ax)
+    assert len(holm) == 6 and math.isclose(holm["pvalue_adj"].iloc[0], round(min(1, 6 * raw.min()), 4))
     with pytest.raises(ValueError, match="control"):
-        posthoc_view(ranks, method="finner", higher_is_better=False, ax=ax)
-    with pytest.raises(ValueError, match="method"):
-        posthoc_view(ranks, method="tukey", ax=ax)
+        posthoc_view(ranks, adjust="finner", higher_is_better=False, ax=ax)
+    with pytest.raises(ValueError, match="adjust"):
+        posthoc_view(ranks, adjust="tukey", ax=ax)
     plt.close("all")

@@ -309,8 +309,8 @@ def test_pairwise_against_brute_force_and_scipy():
         assert (row.diff_low, row.diff_high) == pytest.approx(_bonett_price(b, c, 150, 0.05))
         assert (row.adj_low, row.adj_high) == pytest.approx(_bonett_price(b, c, 150, 0.05 / 3))  # joint
         assert row.better == (i if wi.sum() < wj.sum() else j)
-    np.testing.assert_allclose(table["p_adj"], multipletests(table["p"], method="holm")[1])
-    assert list(table["reject"]) == list(table["p_adj"] <= 0.05)
+    np.testing.assert_allclose(table["pvalue_adj"], multipletests(table["p"], method="holm")[1])
+    assert list(table["reject"]) == list(table["pvalue_adj"] <= 0.05)
     qh = pairwise_comparison(data, interval="qh")
     from evallib.onetestset.pairwise import qh_interval
 

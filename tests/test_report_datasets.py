@@ -314,14 +314,14 @@ def test_all_pairs_against_scikit_posthocs_scipy_and_statsmodels(tmp_path):
     assert len(nemenyi.pairs) == 10 and len(format_pairs(nemenyi)) == 10  # every pair, none hidden
     for row in nemenyi.pairs.itertuples():
         i, j = names.index(row.a), names.index(row.b)
-        assert row.pvalue_adjusted == pytest.approx(ref_nem.iloc[i, j], abs=1e-6)
+        assert row.pvalue_adj == pytest.approx(ref_nem.iloc[i, j], abs=1e-6)
         assert row.rank_a <= row.rank_b
         d = table[row.a].to_numpy() - table[row.b].to_numpy()
         wins, ties = int(np.sum(d > 1e-12)), int(np.sum(np.abs(d) <= 1e-12))
         assert (row.wins, row.ties, row.losses) == (wins, ties, n_loss := 10 - wins - ties) and n_loss >= 0
         assert row.mean_advantage == pytest.approx(d.mean(), rel=1e-12)
     for row in holm.pairs.itertuples():
-        assert row.pvalue_adjusted == pytest.approx(ref_holm.iloc[names.index(row.a), names.index(row.b)],
+        assert row.pvalue_adj == pytest.approx(ref_holm.iloc[names.index(row.a), names.index(row.b)],
                                                     rel=1e-9)
     # Wilcoxon per pair (scipy, exact permutation law; differences below 1e-12 are zeros), Holm by statsmodels
     pairs = nemenyi.pairs
@@ -329,7 +329,7 @@ def test_all_pairs_against_scikit_posthocs_scipy_and_statsmodels(tmp_path):
                             method=stats.PermutationMethod(n_resamples=np.inf)).pvalue
              for a, b in zip(pairs["a"], pairs["b"])]
     np.testing.assert_allclose(pairs["wilcoxon_p"], ref_w, rtol=1e-9)
-    np.testing.assert_allclose(pairs["wilcoxon_p_holm"], multipletests(ref_w, method="holm")[1], rtol=1e-9)
+    np.testing.assert_allclose(pairs["wilcoxon_pvalue_adj"], multipletests(ref_w, method="holm")[1], rtol=1e-9)
 
 
 def test_control_comparisons_reproduce_demsars_worked_example(tmp_path):

@@ -62,16 +62,20 @@ def example():
 
 @pytest.mark.parametrize("method", ["holm", "bonferroni", "bh", "by", "none"])
 def test_adjusted_pvalues_match_statsmodels(method):
+    """The report's 0.1.0 name, deprecated: it warns, naming evallib.adjust_pvalues, and gives its values."""
     rng = np.random.default_rng(7)
     p = np.concatenate([rng.uniform(0, 0.01, 4), rng.uniform(0, 1, 8)])
     p[2] = p[9]  # a tie
     want = p if method == "none" else multipletests(p, method=SM[method])[1]
-    np.testing.assert_allclose(adjusted_pvalues(p, method), want, rtol=1e-12)
+    with pytest.warns(DeprecationWarning, match="evallib.adjust_pvalues"):
+        np.testing.assert_allclose(adjusted_pvalues(p, method), want, rtol=1e-12)
 
 
 def test_adjusted_pvalues_refuse_an_unknown_method():
-    with pytest.raises(ValueError, match="adjust"):
+    with pytest.raises(ValueError, match="adjust"), pytest.warns(DeprecationWarning):
         adjusted_pvalues([0.1, 0.2], "fdr")
+    with pytest.raises(ValueError, match="adjust"):
+        rp.pairwise_comparison(load_predictions(five_classifiers()), adjust="fdr")
 
 
 @pytest.mark.parametrize("method", ["bh", "by"])
@@ -88,7 +92,7 @@ def test_pairwise_fdr_against_statsmodels_on_mid_p_values(method):
     reject, padj, _, _ = multipletests([raw[k] for k in pairs], alpha=0.05, method=SM[method])
     got = table.set_index(table["pair"].map(tuple))
     np.testing.assert_allclose(got.loc[pairs, "p"], [raw[k] for k in pairs], rtol=1e-9)
-    np.testing.assert_allclose(got.loc[pairs, "p_adj"], padj, rtol=1e-9)
+    np.testing.assert_allclose(got.loc[pairs, "pvalue_adj"], padj, rtol=1e-9)
     np.testing.assert_array_equal(got.loc[pairs, "reject"], reject)
     # no joint interval corresponds to the false discovery rate: the second interval is the first
     np.testing.assert_array_equal(table["adj_low"], table["diff_low"])
@@ -101,7 +105,7 @@ def test_fdr_declares_at_least_what_holm_declares():
     """BH's adjusted p-values are never above Holm's (Benjamini & Hochberg 1995, section 3)."""
     data = load_predictions(five_classifiers())
     holm, bh = pairwise_comparison(data, adjust="holm"), pairwise_comparison(data, adjust="bh")
-    assert (bh["p_adj"].to_numpy() <= holm["p_adj"].to_numpy() + 1e-15).all()
+    assert (bh["pvalue_adj"].to_numpy() <= holm["pvalue_adj"].to_numpy() + 1e-15).all()
     assert bh["reject"].sum() >= holm["reject"].sum()
 
 
@@ -205,7 +209,7 @@ def test_report_with_benjamini_hochberg_end_to_end(tmp_path):
     html, nb = _run_cli(tmp_path, _write(frame, tmp_path / "five.csv"), "--adjust", "bh")
     pairs = pd.read_csv(tmp_path / "report" / "out_tables" / "3_pairs.csv")
     reject, padj, _, _ = multipletests(pairs["p"], alpha=0.05, method="fdr_bh")
-    np.testing.assert_allclose(pairs["p_adj"], padj, rtol=1e-9)
+    np.testing.assert_allclose(pairs["pvalue_adj"], padj, rtol=1e-9)
     np.testing.assert_array_equal(pairs["reject"], reject)
     np.testing.assert_allclose(pairs["adj_low"], pairs["diff_low"], rtol=1e-12)
     text = re.sub(r"\s+", " ", html)

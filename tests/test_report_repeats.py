@@ -100,7 +100,7 @@ def test_verdicts_do_not_change_with_the_number_of_repeats(cv10x10):
         q = omnibus_test(data)
         pw = pairwise_comparison(data)
         assert not q.reject, (r, q.pvalue)
-        assert not pw["reject"].any(), (r, pw[["pair", "p_adj"]])
+        assert not pw["reject"].any(), (r, pw[["pair", "pvalue_adj"]])
         pvalues[r] = q.pvalue
     one = first_repeats(cv10x10, 1)
     ref = cochrans_q(np.column_stack([one[f"pred_{n}"] == one["label"] for n in NAMES]).astype(int))
@@ -145,7 +145,7 @@ def test_pairs_on_repeats_are_paired_t_tests_over_cases(cv10x10):
         joint = ref.confidence_interval(1 - 0.05 / 3)
         assert (row.adj_low, row.adj_high) == (pytest.approx(joint.low), pytest.approx(joint.high))
         assert (row.b, row.c) == (int((rates[i] > rates[j]).sum()), int((rates[i] < rates[j]).sum()))
-    np.testing.assert_allclose(pw["p_adj"], multipletests(pw["p"], method="holm")[1])
+    np.testing.assert_allclose(pw["pvalue_adj"], multipletests(pw["p"], method="holm")[1])
 
 
 def test_accuracy_interval_uses_the_cases(cv10x10):

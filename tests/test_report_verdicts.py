@@ -20,13 +20,13 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
+from evallib import adjust_pvalues
 from evallib import report as rp
 from test_report import _bonett_price, _mid_p
 from evallib.report import (
     EXAMPLE_PATH,
     ReportExecutionError,
     ReportInputError,
-    adjusted_pvalues,
     chance_check,
     classifier_measures,
     format_measures,
@@ -184,11 +184,11 @@ def test_pvalue_floor_and_holm_against_statsmodels():
     data = load_predictions(frame)
     pw = pairwise_comparison(data)
     assert (pw["p"] == 0).any()  # the chi-square tail underflows
-    np.testing.assert_allclose(np.sort(pw["p_adj"]), np.sort(multipletests(pw["p"], method="holm")[1]))
+    np.testing.assert_allclose(np.sort(pw["pvalue_adj"]), np.sort(multipletests(pw["p"], method="holm")[1]))
     text = summary_text(data, measures=classifier_measures(data), pairwise=pw)
     assert "p < 1e-15" in text and "p = 0" not in text and "p = 0." not in text.replace("p = 0.", "")
     p = np.array([0.01, 0.04, 0.03, 0.5])
-    np.testing.assert_allclose(adjusted_pvalues(p, "bonferroni"), multipletests(p, method="bonferroni")[1])
+    np.testing.assert_allclose(adjust_pvalues(p, "bonferroni"), multipletests(p, method="bonferroni")[1])
 
 
 def test_interval_versus_holm_disagreement_is_explained():

@@ -8,8 +8,8 @@ so item difficulty cancels in the differences) and all clustered when the items 
 clusters (questions on one passage, tasks of one repository):
 
 * :func:`leaderboard_pairs` -- every pairwise difference of means with its standard
-  error, a paired t test, Holm and Benjamini-Hochberg adjusted p-values, and
-  simultaneous (Bonferroni) intervals;
+  error, a paired t test, adjusted p-values (Holm, Bonferroni, Benjamini-Hochberg or
+  Benjamini-Yekutieli, :mod:`evallib._multitest`), and simultaneous (Bonferroni) intervals;
 * :func:`tie_group` -- the leader and the models that cannot be separated from it;
 * :func:`rank_intervals` -- bootstrap intervals for every model's rank and the
   probability that it is the best, resampling items (or clusters) jointly for all
@@ -46,6 +46,7 @@ from scipy import sparse
 
 from .._compat import renamed_keywords
 from .._inference import t_inference
+from .._multitest import ADJUSTMENTS, adjust_pvalues
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 from .passk import _cluster_index, _mean_se
@@ -60,7 +61,9 @@ __all__ = [
     "plot_rank_intervals",
 ]
 
-LEADERBOARD_ADJUSTMENTS = ("holm", "bh", "bonferroni", "none")
+#: The adjustments of :func:`leaderboard_pairs` and :func:`tie_group`: the one menu of every pairwise
+#: table (:data:`evallib.ADJUSTMENTS`), under its 0.1.0 name.
+LEADERBOARD_ADJUSTMENTS = ADJUSTMENTS
 RANK_BOOTSTRAP_WEIGHTS = ("poisson", "multinomial")
 #: Two means closer than this are tied (means lie in [0, 1]; float sums of the same
 #: scores taken in a different order can differ in the last bits).
@@ -243,26 +246,6 @@ def _leaderboard_order(means: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, rank
 
 
-def _holm(p: np.ndarray) -> np.ndarray:
-    """Holm's (1979) adjusted p-values: ``min(1, max_{j <= i} (m - j + 1) p_(j))``."""
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out = np.empty(m)
-    out[order] = adj
-    return out
-
-
-def _bh(p: np.ndarray) -> np.ndarray:
-    """Benjamini-Hochberg (1995) adjusted p-values: ``min(1, min_{j >= i} m p_(j) / j)``."""
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    adj = np.minimum(1.0, np.minimum.accumulate((m / np.arange(1, m + 1) * p[order])[::-1])[::-1])
-    out = np.empty(m)
-    out[order] = adj
-    return out
-
-
 def _pairs_table(table: _Table, pairs: list[tuple[int, int]], alpha: float, adjust: str, family: int,
                  ) -> pd.DataFrame:
     """Paired t statistics for ``pairs`` of column indices; p-values adjusted over ``family`` pairs."""
@@ -278,16 +261,15 @@ def _pairs_table(table: _Table, pairs: list[tuple[int, int]], alpha: float, adju
     level = alpha if adjust == "none" else alpha / family
     # evallib's t core and zero-variance rule; the scores lie in [0, 1]
     est, se, statistic, pvalue, low, high = t_inference(est, se, df=df, alpha=level)
-    p_holm, p_bh = _holm(pvalue), _bh(pvalue)
-    reject = {"holm": p_holm, "bh": p_bh, "bonferroni": np.minimum(1.0, family * pvalue),
-              "none": pvalue}[adjust] <= alpha
+    pvalue_adj = adjust_pvalues(pvalue, adjust)
+    reject = pvalue_adj <= alpha
     means = x.mean(axis=0)
     names = table.names
     return pd.DataFrame({
         "a": [names[i] for i in ia], "b": [names[i] for i in ib],
         "mean_a": means[ia], "mean_b": means[ib], "estimate": est, "std_error": se,
         "low": low, "high": high, "df": np.full(len(pairs), df), "statistic": statistic,
-        "pvalue": pvalue, "p_holm": p_holm, "p_bh": p_bh, "reject": reject,
+        "pvalue": pvalue, "pvalue_adj": pvalue_adj, "reject": reject,
     })
 
 
@@ -315,13 +297,15 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     ``scipy.stats.ttest_rel``). Miller (2024) recommends these paired, clustered
     differences for comparing models on an eval.
 
-    The ``m = M(M - 1)/2`` p-values are adjusted two ways, both always reported: Holm
-    (1979) controls the family-wise error rate, the chance of declaring any equal pair
-    different; Benjamini-Hochberg (1995) controls the false discovery rate, the expected
-    share of false declarations among the pairs declared different -- a weaker promise,
-    not the family-wise error, proved for independent or positively dependent p-values
-    (Benjamini & Yekutieli 2001); differences that share a model are correlated, some
-    negatively, so for all pairs the promise is approximate. ``reject`` follows ``adjust``.
+    The ``m = M(M - 1)/2`` p-values are adjusted for multiplicity by ``adjust``
+    (:func:`evallib.adjust_pvalues`): Holm (1979) and Bonferroni control the family-wise
+    error rate, the chance of declaring any equal pair different; Benjamini-Hochberg
+    (1995) controls the false discovery rate, the expected share of false declarations
+    among the pairs declared different -- a weaker promise, not the family-wise error,
+    proved for independent or positively dependent p-values; differences that share a
+    model are correlated, some negatively, so for all pairs that promise is approximate.
+    Benjamini-Yekutieli (2001) controls the false discovery rate under any dependence.
+    ``reject`` is ``pvalue_adj <= alpha``.
 
     The intervals ``low``, ``high`` are ``estimate -/+ t_{1 - level/2, df} std_error``
     with ``level = alpha / m`` (Bonferroni) when ``adjust != "none"``: they hold jointly
@@ -339,10 +323,10 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
         One cluster label per item, shared by all models; at least 2 clusters.
     alpha : float
         In (0, 1); the family-wise level (Holm, Bonferroni), the false discovery rate
-        (BH) or the per-pair level (``"none"``).
-    adjust : {"holm", "bh", "bonferroni", "none"}
-        Which adjusted p-value decides ``reject``: ``p_holm``, ``p_bh``,
-        ``min(1, m * pvalue)`` or ``pvalue``, each compared with ``alpha``.
+        (BH, BY) or the per-pair level (``"none"``).
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}
+        The adjustment of ``pvalue_adj`` (:data:`evallib.ADJUSTMENTS`); ``"none"``
+        leaves the p-values unadjusted.
 
     Returns
     -------
@@ -350,8 +334,8 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
         One row per pair, ``a`` ranked above ``b`` (so ``estimate >= 0``), in leaderboard
         order (by the rank of ``a``, then of ``b``; tied means keep the input order).
         Columns ``a``, ``b``, ``mean_a``, ``mean_b``, ``estimate`` (``mean_a - mean_b``),
-        ``std_error``, ``low``, ``high``, ``df``, ``statistic``, ``pvalue``, ``p_holm``,
-        ``p_bh``, ``reject``; ``attrs`` hold ``alpha``, ``adjust``, ``n_items``,
+        ``std_error``, ``low``, ``high``, ``df``, ``statistic``, ``pvalue``,
+        ``pvalue_adj`` (adjusted by ``adjust``), ``reject``; ``attrs`` hold ``alpha``, ``adjust``, ``n_items``,
         ``n_clusters`` and ``interval_level`` (the intervals' confidence).
 
     Notes
@@ -367,7 +351,8 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     .. [2] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
        *Scandinavian Journal of Statistics*, 6, 65-70.
     .. [3] Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate.
-       *Journal of the Royal Statistical Society B*, 57, 289-300.
+       *Journal of the Royal Statistical Society B*, 57, 289-300; Benjamini, Y. & Yekutieli,
+       D. (2001). *Annals of Statistics*, 29, 1165-1188.
     .. [4] Bell, R. M. & McCaffrey, D. F. (2002). Bias reduction in standard errors for
        linear regression with multi-stage samples. *Survey Methodology*, 28(2), 169-181.
 
@@ -429,7 +414,8 @@ class TieGroup:
         m = len(self.members) + len(self.separated)
         how = {"holm": f"Holm over all {m * (m - 1) // 2} pairs", "bonferroni": f"Bonferroni over all "
                f"{m * (m - 1) // 2} pairs", "bh": f"Benjamini-Hochberg over all {m * (m - 1) // 2} pairs, "
-               "which controls the false discovery rate only", "none": "no adjustment for multiplicity"}
+               "which controls the false discovery rate only", "by": f"Benjamini-Yekutieli over all "
+               f"{m * (m - 1) // 2} pairs, which controls the false discovery rate only", "none": "no adjustment for multiplicity"}
         data = (f"{self.n_items} items in {self.n_clusters} clusters" if self.n_clusters is not None
                 else f"{self.n_items} items")
         detail = f"(paired t tests over {data}, {how[self.adjust]})"
@@ -461,8 +447,8 @@ def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust:
     in 3.6%. Over all pairs, with ``adjust="holm"`` (or ``"bonferroni"``) the chance of
     excluding any model that is truly as good as the leader is at most ``alpha``, whatever
     the true means (strong control of the family-wise error over all pairs, of which the
-    leader's are a subset). ``adjust="bh"`` controls only the false discovery rate of the
-    pairs and ``"none"`` nothing.
+    leader's are a subset). ``adjust="bh"`` and ``"by"`` control only the false discovery
+    rate of the pairs and ``"none"`` nothing.
 
     Parameters
     ----------

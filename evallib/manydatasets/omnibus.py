@@ -29,9 +29,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_keywords
 from .._inference import se_from_variance, tail_pvalue
 from .._validate import check_alpha, check_choice, check_count, check_rng
-from .posthoc import _check_method, _posthoc_table
+from .posthoc import _check_adjust, _posthoc_table
 from .ranktests import TIE_RTOL, _as_table, _check_scores, snap_ties
 
 __all__ = [
@@ -186,8 +187,9 @@ def aligned_ranks_test(
                               reject=pvalue <= alpha, alpha=alpha, method="chi2", n=n, k=k)
 
 
+@renamed_keywords(method="adjust")
 def posthoc_aligned_ranks(
-    scores: Any, *, method: str = "holm", control: Any = None, alpha: float = 0.05,
+    scores: Any, *, adjust: str = "holm", control: Any = None, alpha: float = 0.05,
     higher_is_better: bool = True,
 ) -> pd.DataFrame:
     """Post-hoc comparisons after the aligned-ranks test, with adjusted p-values.
@@ -197,15 +199,16 @@ def posthoc_aligned_ranks(
     error of a difference of two means of ``n`` ranks drawn without replacement
     from ``1 .. k n`` (scmamp's ``friedmanAlignedRanksPost`` uses the same; García
     et al. print ``sqrt(k (n + 1) / 6)``, which scmamp's authors report as an error
-    of the paper), with its two-sided normal p-value; ``method`` adjusts for the
+    of the paper), with its two-sided normal p-value; ``adjust`` adjusts for the
     number of comparisons as in :func:`evallib.posthoc_friedman`.
 
     Parameters
     ----------
     scores, higher_is_better
         As for :func:`aligned_ranks_test`.
-    method, control, alpha
-        As for :func:`evallib.posthoc_friedman` (the same menus,
+    adjust, control, alpha
+        As for :func:`evallib.posthoc_friedman` (``method=`` is the deprecated name of
+        ``adjust=``; the same menus,
         :data:`evallib.manydatasets.posthoc.ALL_PAIRS_METHODS` and
         :data:`evallib.manydatasets.posthoc.CONTROL_METHODS`).
 
@@ -226,7 +229,7 @@ def posthoc_aligned_ranks(
     --------
     >>> from evallib.manydatasets.omnibus import posthoc_aligned_ranks
     >>> table = [[3, 4, 4], [4, 3, 3], [5, 2, 5], [6, 1, 6], [1, 2, 3], [5, 6, 7]]
-    >>> res = posthoc_aligned_ranks(table, method="holm")
+    >>> res = posthoc_aligned_ranks(table, adjust="holm")
     >>> [(r.a, r.b, round(r.z, 3)) for r in res.itertuples()][0]
     ('algorithm 3', 'algorithm 2', 2.217)
     """
@@ -234,9 +237,9 @@ def posthoc_aligned_ranks(
     alpha = check_alpha(alpha)
     res = aligned_ranks_test(table, higher_is_better=higher_is_better)
     k, n = res.k, res.n
-    method = _check_method(method, control, list(res.avg_ranks.index))
+    adjust = _check_adjust(adjust, control, list(res.avg_ranks.index))
     se = math.sqrt(k * (k * n + 1) / 6.0)
-    out = _posthoc_table(res.avg_ranks, se, k=k, n=n, method=method, control=control, alpha=alpha)
+    out = _posthoc_table(res.avg_ranks, se, k=k, n=n, adjust=adjust, control=control, alpha=alpha)
     out.attrs["test"] = "aligned ranks"
     return out
 
@@ -371,8 +374,9 @@ def quade_test(
         alpha=alpha, method="F", n=n, k=k)
 
 
+@renamed_keywords(method="adjust")
 def posthoc_quade(
-    scores: Any, *, method: str = "holm", control: Any = None, alpha: float = 0.05,
+    scores: Any, *, adjust: str = "holm", control: Any = None, alpha: float = 0.05,
     higher_is_better: bool = True, distribution: str = "normal",
 ) -> pd.DataFrame:
     """Post-hoc comparisons after Quade's test, with adjusted p-values.
@@ -389,15 +393,16 @@ def posthoc_quade(
       PMCMRplus ``quadeAllPairsTest``, scikit-posthocs' ``dist="t"``); the ``z``
       column then holds ``t``.
 
-    ``method`` adjusts for the number of comparisons, as in
+    ``adjust`` adjusts for the number of comparisons, as in
     :func:`evallib.posthoc_friedman`.
 
     Parameters
     ----------
     scores, higher_is_better
         As for :func:`quade_test`.
-    method, control, alpha
-        As for :func:`evallib.posthoc_friedman`. Nemenyi's studentized range uses
+    adjust, control, alpha
+        As for :func:`evallib.posthoc_friedman` (``method=`` is the deprecated name of
+        ``adjust=``). Nemenyi's studentized range uses
         infinite df and goes with ``"normal"`` only.
     distribution : {"normal", "t"}
 
@@ -420,7 +425,7 @@ def posthoc_quade(
     >>> from evallib.manydatasets.omnibus import posthoc_quade
     >>> sales = [[5, 4, 7, 10, 12], [1, 3, 1, 0, 2], [16, 12, 22, 22, 35], [5, 4, 3, 5, 4],
     ...          [10, 9, 7, 13, 10], [19, 18, 28, 37, 58], [10, 7, 6, 8, 7]]
-    >>> res = posthoc_quade(sales, method="bonferroni", distribution="t")
+    >>> res = posthoc_quade(sales, adjust="bonferroni", distribution="t")
     >>> res[["a", "b"]].iloc[0].tolist()
     ['algorithm 5', 'algorithm 2']
     """
@@ -429,9 +434,9 @@ def posthoc_quade(
     distribution = check_choice(distribution, "distribution", ("normal", "t"))
     res = quade_test(table, higher_is_better=higher_is_better)
     k, n = res.k, res.n
-    method = _check_method(method, control, list(res.avg_ranks.index))
-    if method == "nemenyi" and distribution == "t":
-        raise ValueError("distribution must be 'normal' for method='nemenyi' (the studentized range "
+    adjust = _check_adjust(adjust, control, list(res.avg_ranks.index))
+    if adjust == "nemenyi" and distribution == "t":
+        raise ValueError("distribution must be 'normal' for adjust='nemenyi' (the studentized range "
                          "with infinite df), got 't'")
     se = math.sqrt(k * (k + 1) * (2 * n + 1) * (k - 1) / (18.0 * n * (n + 1)))
     avg = res.avg_ranks
@@ -450,7 +455,7 @@ def posthoc_quade(
         pvalue_of = t_pvalue
 
     # se = 0 (A = B): the z core's zero-variance rule gives z = +-inf, p = 0 for ranks that differ
-    out = _posthoc_table(avg, se, k=k, n=n, method=method, control=control, alpha=alpha,
+    out = _posthoc_table(avg, se, k=k, n=n, adjust=adjust, control=control, alpha=alpha,
                          pvalue_of=pvalue_of)
     out.attrs.update(test="quade", distribution=distribution)
     return out

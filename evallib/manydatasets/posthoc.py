@@ -17,7 +17,9 @@ it would just be rejected.
   Finner and Li.
 
 :func:`posthoc_friedman` returns a tidy table, one row per comparison;
-:func:`posthoc_cliques` turns any of them into the groups a CD diagram draws.
+:func:`posthoc_cliques` turns any of them into the groups a CD diagram draws. The
+adjusted p-values come from :func:`evallib.adjust_pvalues` (:mod:`evallib._multitest`),
+whose procedures are a superset of every pairwise table's ``adjust=`` menu.
 """
 
 from __future__ import annotations
@@ -25,14 +27,22 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_keywords
 from .._inference import t_inference
+from .._multitest import (  # the procedures' one home; re-exported from their 0.1.0 home here
+    BERGMANN_MAX_K,  # noqa: F401
+    FDR_ADJUSTMENTS,
+    adjust_pvalues,
+    exhaustive_sets,
+    rom_levels,
+    shaffer_counts,
+)
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice
 from .ranktests import (
@@ -75,8 +85,9 @@ __all__ = [
 
 #: The procedures that control the false discovery rate (the expected share of false
 #: rejections among the rejections), not the family-wise error: Benjamini & Hochberg (1995)
-#: and Benjamini & Yekutieli (2001).
-FDR_METHODS = ("bh", "by")
+#: and Benjamini & Yekutieli (2001); the one set :data:`evallib.FDR_ADJUSTMENTS`, under its
+#: 0.1.0 name here.
+FDR_METHODS = FDR_ADJUSTMENTS
 #: Procedures for all pairs and against a control (García & Herrera 2008; García et al.
 #: 2010 for Holland and Rom), each list ending with the two FDR procedures.
 ALL_PAIRS_METHODS = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann", *FDR_METHODS)
@@ -86,340 +97,29 @@ CONTROL_ONLY_METHODS = tuple(m for m in CONTROL_METHODS if m not in ALL_PAIRS_ME
 #: What ``distribution=`` of :func:`posthoc_friedman` accepts.
 POSTHOC_DISTRIBUTIONS = ("normal", "exact")
 
-#: Largest k for which Bergmann-Hommel's exhaustive sets are enumerated (Bell(10) = 115,975 partitions).
-BERGMANN_MAX_K = 10
-
-
-# ------------------------------------------------------------ exhaustive sets
-def _partitions(items: list) -> list[list[list]]:
-    """All set partitions of ``items`` (Bell(len(items)) of them)."""
-    if not items:
-        return [[]]
-    first, rest = items[0], items[1:]
-    out = []
-    for part in _partitions(rest):
-        out.append([[first]] + part)
-        for i in range(len(part)):
-            out.append(part[:i] + [[first] + part[i]] + part[i + 1:])
-    return out
-
-
-@lru_cache(maxsize=None)
-def exhaustive_sets(k: int) -> tuple[tuple[int, ...], ...]:
-    """The exhaustive sets of hypotheses ``H_ij: algorithm i = algorithm j``.
-
-    A set of pairwise equalities can all be true at once exactly when it is the
-    set of all pairs inside the blocks of some partition of the ``k`` algorithms
-    (equality is transitive). Each set is returned as the indices of its pairs in
-    the order of ``itertools.combinations(range(k), 2)``; the empty set (every
-    algorithm different) is left out.
-
-    Parameters
-    ----------
-    k : int
-        Number of algorithms, 2 to 10.
-
-    Returns
-    -------
-    tuple of tuple of int
-    """
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= BERGMANN_MAX_K:
-        raise ValueError(f"k must be an integer from 2 to {BERGMANN_MAX_K} for the exhaustive sets, got {k!r}")
-    index = {pair: n for n, pair in enumerate(itertools.combinations(range(k), 2))}
-    sets = set()
-    for part in _partitions(list(range(k))):
-        pairs = tuple(sorted(index[p] for block in part for p in itertools.combinations(sorted(block), 2)))
-        if pairs:
-            sets.add(pairs)
-    return tuple(sorted(sets, key=lambda s: (len(s), s)))
-
-
-@lru_cache(maxsize=None)
-def _shaffer_possible(k: int) -> frozenset[int]:
-    """S(k): the possible numbers of true hypotheses among k(k-1)/2 (Shaffer 1986)."""
-    if k <= 1:
-        return frozenset({0})
-    out = set()
-    for j in range(1, k + 1):
-        out |= {math.comb(j, 2) + x for x in _shaffer_possible(k - j)}
-    return frozenset(out)
-
-
-def shaffer_counts(k: int) -> np.ndarray:
-    """Shaffer's ``t_i``: the most hypotheses that can be true when ``i - 1`` are false.
-
-    ``t_i = max{s in S(k): s <= m - i + 1}``, ``m = k(k-1)/2``, with ``S(k)`` the
-    possible numbers of true pairwise hypotheses (Shaffer 1986; García & Herrera
-    2008, section 5.1): ``S(k) = union_j {C(j, 2) + x : x in S(k - j)}``.
-
-    Returns
-    -------
-    numpy.ndarray of int, length ``m``.
-
-    Examples
-    --------
-    For four algorithms (García & Herrera 2008): S(4) = {0, 1, 2, 3, 6}.
-
-    >>> shaffer_counts(4).tolist()
-    [6, 3, 3, 3, 2, 1]
-    """
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
-        raise ValueError(f"k must be an integer >= 2, got {k!r}")
-    m = k * (k - 1) // 2
-    possible = sorted(_shaffer_possible(int(k)))
-    return np.array([max(s for s in possible if s <= m - i + 1) for i in range(1, m + 1)])
-
-
-# ----------------------------------------------------------------- adjustment
-def _stepdown(factors: np.ndarray, p_sorted: np.ndarray) -> np.ndarray:
-    return np.minimum(1.0, np.maximum.accumulate(factors * p_sorted))
-
-
-def _stepup(values: np.ndarray) -> np.ndarray:
-    """``min_{j >= i} values_j``, capped at 1: the APVs of a step-up procedure."""
-    return np.minimum(1.0, np.minimum.accumulate(values[::-1])[::-1])
-
-
-def _rom_table(alphas: np.ndarray, m: int) -> np.ndarray:
-    """Rom's critical values ``alpha_1 .. alpha_m`` for each level in ``alphas`` (shape ``(L, m)``)."""
-    alphas = np.asarray(alphas, dtype=float)
-    out = np.empty((alphas.size, m))
-    out[:, 0] = alphas
-    if m >= 2:
-        out[:, 1] = alphas / 2.0
-    powers = alphas[:, None] ** np.arange(1, m + 1)[None, :]          # alpha^1 .. alpha^m
-    for i in range(3, m + 1):
-        j = np.arange(1, i - 1)                                       # 1 .. i-2
-        coef = np.array([math.comb(i, int(t)) for t in j], dtype=float)
-        # alpha_{j+1} ** (i - j), García et al. (2010)'s indexing of Rom (1990)
-        s2 = (coef[None, :] * out[:, j] ** (i - j)[None, :]).sum(axis=1)
-        out[:, i - 1] = (powers[:, : i - 1].sum(axis=1) - s2) / i
-    return out
-
-
-def rom_levels(m: int, alpha: float = 0.05) -> np.ndarray:
-    """Rom's (1990) critical values ``alpha_1 >= alpha_2 >= ... >= alpha_m``.
-
-    Rom's step-up procedure compares the largest p-value with ``alpha_1 = alpha``,
-    the second largest with ``alpha_2 = alpha/2``, ..., the ``i``-th largest with
-
-        ``alpha_i = [sum_{j=1}^{i-1} alpha^j - sum_{j=1}^{i-2} C(i, j) alpha_{j+1}^{i-j}] / i``
-
-    (García et al. 2010, section 4, who index the same recursion from the other end),
-    and rejects every hypothesis from the first p-value that passes downward. The
-    values make the family-wise error exactly ``alpha`` for independent p-values
-    when all ``m`` hypotheses are true; they are slightly larger than Hochberg's
-    ``alpha / i``, so Rom rejects at least what Hochberg rejects.
-
-    Parameters
-    ----------
-    m : int
-        Number of hypotheses, >= 1.
-    alpha : float
-        Family-wise level in (0, 1).
-
-    Returns
-    -------
-    numpy.ndarray
-        ``alpha_1, ..., alpha_m``.
-
-    References
-    ----------
-    Rom, D. M. (1990). A sequentially rejective test procedure based on a modified
-    Bonferroni inequality. Biometrika 77(3), 663-665.
-
-    Examples
-    --------
-    Rom's Table 1 for alpha = 0.05 begins 0.05, 0.025, 0.0169, 0.0127, 0.0102:
-
-    >>> rom_levels(5, 0.05).round(4).tolist()
-    [0.05, 0.025, 0.0169, 0.0127, 0.0102]
-    """
-    from .._validate import check_count
-
-    m = check_count(m, "m", minimum=1)
-    alpha = check_alpha(alpha)
-    return _rom_table(np.array([alpha]), m)[0]
-
-
-def _rom_apv(ps: np.ndarray) -> np.ndarray:
-    """Rom APVs of sorted p-values: the smallest level at which each is rejected.
-
-    ``H_(i)`` is rejected at level ``a`` when some ``p_(j) <= alpha_{m-j+1}(a)``,
-    ``j >= i``; the critical values grow with ``a``, so the level at which
-    ``p_(j)`` first passes is found by bisection, and the APV is the smallest of
-    those over ``j >= i``.
-    """
-    m = ps.size
-    t = m - np.arange(m)                       # p_(j) is compared with alpha_t, t = m - j + 1
-    lo, hi = np.zeros(m), np.ones(m)
-    top = _rom_table(np.ones(1), m)[0][t - 1]  # alpha_t at level 1
-    never = ps > top
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        crit = _rom_table(mid, m)[np.arange(m), t - 1]
-        passes = ps <= crit
-        hi = np.where(passes, mid, hi)
-        lo = np.where(passes, lo, mid)
-    level = np.where(never, 1.0, hi)
-    level = np.where(t == 1, ps, np.where(t == 2, np.minimum(1.0, 2.0 * ps), level))
-    return _stepup(level)
-
-
-def adjust_pvalues(pvalues: Any, method: str, *, k: int | None = None) -> np.ndarray:
-    """Adjusted p-values (García & Herrera 2008, section 5; Demšar 2006, section 3.2.2).
-
-    With the p-values sorted, ``p_1 <= ... <= p_m``:
-
-    * ``"bonferroni"`` / ``"bonferroni-dunn"``: ``min(1, m p_i)``;
-    * ``"holm"``: ``min(1, max_{j<=i} (m - j + 1) p_j)``;
-    * ``"hochberg"``: ``min_{j>=i} (m - j + 1) p_j`` (step-up);
-    * ``"finner"``: ``min(1, max_{j<=i} 1 - (1 - p_j)^(m/j))``;
-    * ``"li"``: ``p_i / (p_i + 1 - p_m)``;
-    * ``"shaffer"``: ``min(1, max_{j<=i} t_j p_j)`` with :func:`shaffer_counts`
-      (all pairs of ``k`` algorithms only);
-    * ``"bergmann"``: ``min(1, max{|I| min_{j in I} p_j : I exhaustive, i in I})``
-      over :func:`exhaustive_sets` (all pairs only, ``k <= 10``);
-    * ``"holland"`` (Holland & Copenhaver 1987; Holm's step-down with Šidák's
-      levels): ``min(1, max_{j<=i} 1 - (1 - p_j)^(m - j + 1))``;
-    * ``"rom"`` (Rom 1990): step-up with the critical values of :func:`rom_levels`;
-      the APV is the smallest level ``a`` at which Rom's procedure rejects,
-      ``min_{j>=i} a_j`` with ``a_j`` solving ``p_j = alpha_{m-j+1}(a)`` (García et
-      al. 2010 print instead ``min_{j>=i} (alpha / alpha_{m-j+1}) p_j`` at one
-      ``alpha``, which agrees with it at that ``alpha`` and rejects the same
-      hypotheses there);
-    * ``"bh"`` (Benjamini-Hochberg): ``min(1, min_{j>=i} m p_j / j)`` (step-up);
-    * ``"by"`` (Benjamini-Yekutieli): ``min(1, min_{j>=i} c_m m p_j / j)``,
-      ``c_m = 1 + 1/2 + ... + 1/m``.
-
-    The last two control the *false discovery rate* -- the expected share of false
-    rejections among all rejections -- at ``alpha``, not the family-wise error (the
-    probability of any false rejection) that every other procedure here controls:
-    they reject more, and a rejection is a discovery to follow up rather than a
-    guarantee. Benjamini-Hochberg is valid for independent or positively dependent
-    p-values, Benjamini-Yekutieli under any dependence. Hochberg, Rom and
-    Holland likewise rest on independence (or positive dependence) of the
-    p-values; the pairwise rank statistics are positively correlated when they
-    share an algorithm.
-
-    Parameters
-    ----------
-    pvalues : sequence of float in [0, 1]
-        Unadjusted p-values, in any order; for ``"shaffer"`` and ``"bergmann"``,
-        one per pair in the order of ``itertools.combinations(range(k), 2)``.
-    method : str
-        One of the above.
-    k : int, optional
-        Number of algorithms; required by ``"shaffer"`` and ``"bergmann"``.
-
-    Returns
-    -------
-    numpy.ndarray
-        The adjusted p-values in the input order.
-
-    References
-    ----------
-    García, S. & Herrera, F. (2008). JMLR 9, 2677-2694, section 5.
-    García, S., Fernández, A., Luengo, J. & Herrera, F. (2010). Advanced nonparametric
-    tests for multiple comparisons in the design of experiments in computational
-    intelligence and data mining. Information Sciences 180, 2044-2064, section 4.
-    Holland, B. S. & Copenhaver, M. D. (1987). An improved sequentially rejective
-    Bonferroni test procedure. Biometrics 43, 417-423.
-    Rom, D. M. (1990). Biometrika 77(3), 663-665.
-    Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate. JRSS B
-    57(1), 289-300.
-    Benjamini, Y. & Yekutieli, D. (2001). The control of the false discovery rate in
-    multiple testing under dependency. Annals of Statistics 29(4), 1165-1188.
-
-    Examples
-    --------
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], "bh").round(4).tolist()
-    [0.02, 0.04, 0.04, 0.02]
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], "holland").round(4).tolist()
-    [0.0297, 0.0591, 0.0591, 0.0199]
-    """
-    try:
-        p = np.asarray(pvalues, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("pvalues must be a sequence of numbers") from None
-    if p.ndim != 1 or p.size < 1:
-        raise ValueError(f"pvalues must be a non-empty one-dimensional sequence, got shape {p.shape}")
-    if not np.all(np.isfinite(p)) or (p < 0).any() or (p > 1).any():
-        raise ValueError("pvalues must be numbers in [0, 1] (no NaN)")
-    method = check_choice(method, "method", ("bonferroni", "bonferroni-dunn", "holm", "hochberg",
-                                             "finner", "li", "shaffer", "bergmann", "holland", "rom",
-                                             *FDR_METHODS))
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    ps = p[order]
-    i = np.arange(1, m + 1)
-    if method in ("shaffer", "bergmann"):
-        if k is None or k * (k - 1) // 2 != m:
-            raise ValueError(f"method={method!r} needs k with k(k-1)/2 = {m} p-values (all pairs), got k={k!r}")
-    if method in ("bonferroni", "bonferroni-dunn"):
-        adj = np.minimum(1.0, m * ps)
-    elif method == "holm":
-        adj = _stepdown(m - i + 1.0, ps)
-    elif method == "hochberg":
-        adj = np.minimum(1.0, np.minimum.accumulate(((m - i + 1.0) * ps)[::-1])[::-1])
-    elif method == "finner":
-        adj = np.minimum(1.0, np.maximum.accumulate(1.0 - (1.0 - ps) ** (m / i)))
-    elif method == "li":
-        denom = ps + 1.0 - ps[-1]
-        # denom = 0 only when p_i = 0 and p_m = 1: Li's rule rejects (p_i <= 0), so the APV is 0
-        adj = np.where(denom > 0, ps / np.where(denom > 0, denom, 1.0), 0.0)
-    elif method == "shaffer":
-        adj = _stepdown(shaffer_counts(k).astype(float), ps)
-    elif method == "holland":
-        adj = np.minimum(1.0, np.maximum.accumulate(-np.expm1((m - i + 1.0) * np.log1p(-ps))))
-    elif method == "rom":
-        adj = _rom_apv(ps)
-    elif method == "bh":
-        adj = _stepup(m * ps / i)
-    elif method == "by":
-        adj = _stepup(float(np.sum(1.0 / i)) * m * ps / i)
-    else:
-        return _bergmann(p, k)          # computed in the input order
-    out = np.empty(m)
-    out[order] = adj
-    return out
-
-
-def _bergmann(p: np.ndarray, k: int) -> np.ndarray:
-    """Bergmann-Hommel APVs over the exhaustive sets (input order)."""
-    if k > BERGMANN_MAX_K:
-        raise ValueError(f"Bergmann-Hommel enumerates the exhaustive sets; k must be at most "
-                         f"{BERGMANN_MAX_K}, got {k}")
-    out = np.zeros(p.size)
-    for pairs in exhaustive_sets(int(k)):
-        idx = np.asarray(pairs)
-        value = len(idx) * float(p[idx].min())
-        np.maximum.at(out, idx, value)
-    return np.minimum(1.0, out)
-
 
 # ------------------------------------------------------------------ the tests
-def _check_method(method: Any, control: Any, names: list) -> str:
-    """``method`` checked against the menu that fits ``control`` (all pairs or against a control)."""
-    if not isinstance(method, str):
-        raise TypeError(f"method must be a string, got {method!r}")
+def _check_adjust(adjust: Any, control: Any, names: list) -> str:
+    """``adjust`` checked against the menu that fits ``control`` (all pairs or against a control)."""
+    if not isinstance(adjust, str):
+        raise TypeError(f"adjust must be a string, got {adjust!r}")
     if control is None:
-        return check_choice(method, "method", ALL_PAIRS_METHODS)
+        return check_choice(adjust, "adjust", ALL_PAIRS_METHODS)
     if control not in names:
         raise ValueError(f"control must be one of the algorithms {names}, got {control!r}")
-    if method not in CONTROL_METHODS:
-        raise ValueError(f"method must be one of {list(CONTROL_METHODS)} with a control "
-                         f"(all-pairs methods: {list(ALL_PAIRS_METHODS)}), got {method!r}")
-    return method
+    if adjust not in CONTROL_METHODS:
+        raise ValueError(f"adjust must be one of {list(CONTROL_METHODS)} with a control "
+                         f"(all-pairs procedures: {list(ALL_PAIRS_METHODS)}), got {adjust!r}")
+    return adjust
 
 
-def _posthoc_table(avg: pd.Series, se: float, *, k: int, n: int, method: str, control: Any, alpha: float,
+def _posthoc_table(avg: pd.Series, se: float, *, k: int, n: int, adjust: str, control: Any, alpha: float,
                    pvalue_of=None) -> pd.DataFrame:
     """The tidy comparison table shared by every rank-based post-hoc test.
 
     ``avg`` holds each algorithm's average (weighted, aligned) rank, lower = better;
     ``z = (avg_b - avg_a) / se``; ``pvalue_of(row)``, if given, replaces the two-sided
-    normal p-value of ``z``. ``method`` was checked by :func:`_check_method`.
+    normal p-value of ``z``. ``adjust`` was checked by :func:`_check_adjust`.
     """
     names = list(avg.index)
     if control is None:
@@ -439,21 +139,22 @@ def _posthoc_table(avg: pd.Series, se: float, *, k: int, n: int, method: str, co
             row["pvalue"] = float(pvalue_of(row))
         rows.append(row)
     out = pd.DataFrame(rows)
-    if method == "nemenyi":
+    if adjust == "nemenyi":
         adj = np.array([float(stats.studentized_range.sf(math.sqrt(2.0) * abs(z), k, np.inf))
                         for z in out["z"]])
         adj = np.clip(adj, 0.0, 1.0)
     else:
-        adj = adjust_pvalues(out["pvalue"].to_numpy(), method, k=k)
-    out["pvalue_adjusted"] = adj
-    out["reject"] = out["pvalue_adjusted"] <= alpha
+        adj = adjust_pvalues(out["pvalue"].to_numpy(), adjust, k=k)
+    out["pvalue_adj"] = adj
+    out["reject"] = out["pvalue_adj"] <= alpha
     out = out.sort_values(["pvalue", "a", "b"], kind="stable").reset_index(drop=True)
-    out.attrs.update(method=method, alpha=alpha, control=control, k=k, n=n, se=se)
+    out.attrs.update(adjust=adjust, alpha=alpha, control=control, k=k, n=n, se=se)
     return out
 
 
+@renamed_keywords(method="adjust")
 def posthoc_friedman(
-    scores: Any, *, method: str = "holm", control: Any = None, alpha: float = 0.05,
+    scores: Any, *, adjust: str = "holm", control: Any = None, alpha: float = 0.05,
     higher_is_better: bool = True, distribution: str = "normal",
 ) -> pd.DataFrame:
     """Post-hoc comparisons after the Friedman test, with adjusted p-values.
@@ -461,7 +162,7 @@ def posthoc_friedman(
     Each comparison uses Demšar's (2006, section 3.2.2) statistic
     ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` of the average ranks and its
     two-sided normal p-value, or the exact p-value of the rank-sum difference
-    ``N (R_a - R_b)`` (Eisinga et al. 2017); ``method`` adjusts the p-values for the
+    ``N (R_a - R_b)`` (Eisinga et al. 2017); ``adjust`` adjusts the p-values for the
     number of comparisons (:func:`adjust_pvalues`; García & Herrera 2008).
 
     Parameters
@@ -469,8 +170,8 @@ def posthoc_friedman(
     scores : pandas.DataFrame or 2-D array
         Rows data sets (at least 2), columns algorithms (at least 2), as for
         :func:`evallib.friedman`.
-    method : str
-        Without a control (all pairs, :data:`ALL_PAIRS_METHODS`): ``"nemenyi"``
+    adjust : str
+        The multiplicity adjustment (``method=`` is its deprecated name). Without a control (all pairs, :data:`ALL_PAIRS_METHODS`): ``"nemenyi"``
         (the studentized range of ``k`` means with infinite df at ``sqrt(2) |z|``,
         the test behind Demšar's CD), ``"bonferroni"``, ``"holm"``, ``"shaffer"``
         (Shaffer's static procedure), ``"bergmann"`` (Bergmann-Hommel, ``k <=
@@ -501,14 +202,14 @@ def posthoc_friedman(
         One row per comparison, ordered by unadjusted p-value: ``a``, ``b`` (``a``
         the better ranked, or the control), ``rank_a``, ``rank_b``, ``z`` (``(rank_b
         - rank_a) / SE``, positive when ``a`` ranks better), ``pvalue``
-        (unadjusted), ``pvalue_adjusted``, ``reject`` (``pvalue_adjusted <= alpha``).
-        ``attrs`` holds ``method``, ``alpha``, ``control``, ``k``, ``n``, ``se`` and
+        (unadjusted), ``pvalue_adj``, ``reject`` (``pvalue_adj <= alpha``).
+        ``attrs`` holds ``adjust``, ``alpha``, ``control``, ``k``, ``n``, ``se`` and
         ``distribution``.
 
     Raises
     ------
     ValueError
-        Fewer than 2 data sets or algorithms, NaN scores, an unknown ``method`` or
+        Fewer than 2 data sets or algorithms, NaN scores, an unknown ``adjust`` or
         one that does not fit ``control`` (e.g. ``"shaffer"`` with a control), an
         unknown ``control`` or ``distribution``, ``"nemenyi"`` with ``"exact"``.
 
@@ -532,7 +233,7 @@ def posthoc_friedman(
 
     >>> from evallib.manydatasets.ranktests import demsar_table_6
     >>> res = posthoc_friedman(demsar_table_6(ranks=True), higher_is_better=False,
-    ...                        method="holm", control="C4.5")
+    ...                        adjust="holm", control="C4.5")
     >>> [(r.b, round(-r.z, 2), round(r.pvalue, 2), bool(r.reject)) for r in res.itertuples()]
     [('C4.5+m+cf', 2.42, 0.02, True), ('C4.5+m', 2.34, 0.02, True), ('C4.5+cf', 0.51, 0.61, False)]
     """
@@ -542,9 +243,9 @@ def posthoc_friedman(
     fr = friedman(table, higher_is_better=higher_is_better)
     avg = fr.avg_ranks
     k, n = fr.k, fr.n
-    method = _check_method(method, control, list(avg.index))
-    if method == "nemenyi" and distribution == "exact":
-        raise ValueError("distribution must be 'normal' for method='nemenyi' (the studentized range "
+    adjust = _check_adjust(adjust, control, list(avg.index))
+    if adjust == "nemenyi" and distribution == "exact":
+        raise ValueError("distribution must be 'normal' for adjust='nemenyi' (the studentized range "
                          "is a normal-theory adjustment), got 'exact'")
     se = math.sqrt(k * (k + 1) / (6.0 * n))
     def exact_pvalue(row):
@@ -554,7 +255,7 @@ def posthoc_friedman(
 
     pvalue_of = exact_pvalue if distribution == "exact" else None
 
-    out = _posthoc_table(avg, se, k=k, n=n, method=method, control=control, alpha=alpha, pvalue_of=pvalue_of)
+    out = _posthoc_table(avg, se, k=k, n=n, adjust=adjust, control=control, alpha=alpha, pvalue_of=pvalue_of)
     out.attrs["distribution"] = distribution
     return out
 
@@ -652,7 +353,7 @@ def posthoc_summary(scores: Any, *, alpha: float = 0.05, control: Any = None,
     methods = tuple(m for m in methods if m not in FDR_METHODS)
     rows = []
     for m in methods:
-        res = posthoc_friedman(scores, method=m, control=control, alpha=alpha,
+        res = posthoc_friedman(scores, adjust=m, control=control, alpha=alpha,
                                higher_is_better=higher_is_better)
         rej = res[res["reject"]]
         rows.append(dict(method=m, comparisons=len(res), rejected=int(len(rej)),
@@ -712,35 +413,38 @@ def describe_posthoc_summary(summary: pd.DataFrame, *, alpha: float, label: str 
             f"most: {', '.join(best)}; fewest: {', '.join(worst)}.")
 
 
+@renamed_keywords(method="adjust")
 def plot_posthoc(
-    scores: Any, *, method: str = "holm", alpha: float = 0.05, control: Any = None,
+    scores: Any, *, adjust: str = "holm", alpha: float = 0.05, control: Any = None,
     higher_is_better: bool = True, ax=None,
 ):
     """A CD diagram whose groups come from a post-hoc procedure (the notebook's slider callback).
 
-    Runs :func:`posthoc_friedman` with ``method``, ``alpha`` and ``control`` and
+    Runs :func:`posthoc_friedman` with ``adjust``, ``alpha`` and ``control`` and
     draws :func:`evallib.plot_cd_diagram` with its groups; for ``"nemenyi"`` and
     ``"bonferroni-dunn"`` the critical difference bar is drawn as well (their
-    decisions are exactly "rank difference >= CD").
+    decisions are exactly "rank difference >= CD"). ``method=`` is the deprecated name
+    of ``adjust=``.
 
     Returns
     -------
     matplotlib.axes.Axes
     """
-    res = posthoc_friedman(scores, method=method, control=control, alpha=alpha,
+    res = posthoc_friedman(scores, adjust=adjust, control=control, alpha=alpha,
                            higher_is_better=higher_is_better)
     fr = friedman(scores, higher_is_better=higher_is_better)
     cd = None
-    if method == "nemenyi" or (method == "bonferroni-dunn" and control is not None):
+    if adjust == "nemenyi" or (adjust == "bonferroni-dunn" and control is not None):
         cd = critical_difference(fr.k, fr.n, alpha=alpha,
-                                 test="nemenyi" if method == "nemenyi" else "bonferroni-dunn")
+                                 test="nemenyi" if adjust == "nemenyi" else "bonferroni-dunn")
     if ax is None:
         ax = get_axes(None, figsize=(7, 2.2 + 0.3 * fr.k))
     return plot_cd_diagram(fr.avg_ranks, cd, posthoc=res, ax=ax)
 
 
+@renamed_keywords(method="adjust")
 def posthoc_view(
-    scores: Any, *, method: str = "holm", alpha: float = 0.05, control: Any = None,
+    scores: Any, *, adjust: str = "holm", alpha: float = 0.05, control: Any = None,
     higher_is_better: bool = True, decimals: int = 4, ax=None,
 ) -> pd.DataFrame:
     """One procedure drawn and tabled: the callback behind a notebook's procedure and alpha controls.
@@ -756,8 +460,9 @@ def posthoc_view(
     ----------
     scores : pandas.DataFrame or 2-D array
         Data sets x algorithms, as for :func:`posthoc_friedman`.
-    method : str
-        One of :data:`ALL_PAIRS_METHODS` or :data:`CONTROL_ONLY_METHODS`.
+    adjust : str
+        One of :data:`ALL_PAIRS_METHODS` or :data:`CONTROL_ONLY_METHODS` (``method=`` is
+        its deprecated name).
     alpha : float
         Family-wise level in (0, 1).
     control : name, optional
@@ -770,7 +475,7 @@ def posthoc_view(
     Returns
     -------
     pandas.DataFrame
-        ``a``, ``b``, ``z``, ``pvalue``, ``pvalue_adjusted``, ``reject``, ordered by
+        ``a``, ``b``, ``z``, ``pvalue``, ``pvalue_adj``, ``reject``, ordered by
         unadjusted p-value. The diagram is drawn on ``ax`` (a new figure when None).
 
     References
@@ -782,25 +487,25 @@ def posthoc_view(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from evallib import demsar_table_6
-    >>> t = posthoc_view(demsar_table_6(ranks=True), method="li", control="C4.5", higher_is_better=False)
-    >>> print(t[["b", "pvalue_adjusted", "reject"]].to_string(index=False))
-            b  pvalue_adjusted  reject
-    C4.5+m+cf           0.0386    True
-       C4.5+m           0.0467    True
-      C4.5+cf           0.6084   False
+    >>> t = posthoc_view(demsar_table_6(ranks=True), adjust="li", control="C4.5", higher_is_better=False)
+    >>> print(t[["b", "pvalue_adj", "reject"]].to_string(index=False))
+            b  pvalue_adj  reject
+    C4.5+m+cf      0.0386    True
+       C4.5+m      0.0467    True
+      C4.5+cf      0.6084   False
     """
-    method = check_choice(method, "method", ALL_PAIRS_METHODS + CONTROL_ONLY_METHODS)
+    adjust = check_choice(adjust, "adjust", ALL_PAIRS_METHODS + CONTROL_ONLY_METHODS)
     if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)) or decimals < 0:
         raise ValueError(f"decimals must be a non-negative integer, got {decimals!r}")
-    if method in CONTROL_ONLY_METHODS:
+    if adjust in CONTROL_ONLY_METHODS:
         if control is None:
-            raise ValueError(f"control must name an algorithm for method {method!r}, got None")
+            raise ValueError(f"control must name an algorithm for adjust={adjust!r}, got None")
     else:
         control = None
-    res = posthoc_friedman(scores, method=method, control=control, alpha=alpha,
+    res = posthoc_friedman(scores, adjust=adjust, control=control, alpha=alpha,
                            higher_is_better=higher_is_better)
-    plot_posthoc(scores, method=method, alpha=alpha, control=control, higher_is_better=higher_is_better, ax=ax)
-    return res[["a", "b", "z", "pvalue", "pvalue_adjusted", "reject"]].round(int(decimals)).reset_index(drop=True)
+    plot_posthoc(scores, adjust=adjust, alpha=alpha, control=control, higher_is_better=higher_is_better, ax=ax)
+    return res[["a", "b", "z", "pvalue", "pvalue_adj", "reject"]].round(int(decimals)).reset_index(drop=True)
 
 
 def mean_rank_dependence(scores: Any, *, alpha: float = 0.05, higher_is_better: bool = True) -> pd.DataFrame:
@@ -844,7 +549,7 @@ def mean_rank_dependence(scores: Any, *, alpha: float = 0.05, higher_is_better: 
         ps = []
         for r in range(1, len(others) + 1):
             for extra in itertools.combinations(others, r):
-                res = posthoc_friedman(table[[a, b, *extra]], method="holm", higher_is_better=higher_is_better)
+                res = posthoc_friedman(table[[a, b, *extra]], adjust="holm", higher_is_better=higher_is_better)
                 hit = res[((res["a"] == a) & (res["b"] == b)) | ((res["a"] == b) & (res["b"] == a))]
                 ps.append(float(hit["pvalue"].iloc[0]))
         sign = 1.0 if higher_is_better else -1.0
@@ -953,8 +658,8 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any = None, *, control: Any = None, post
     ax.axis("off")
     if title is None:
         if posthoc is not None:
-            method = posthoc.attrs.get("method", "p-values") if isinstance(posthoc, pd.DataFrame) else "p-values"
-            kind = f"{method}, alpha = {posthoc.attrs.get('alpha', alpha):g}"
+            adjust = posthoc.attrs.get("adjust", "p-values") if isinstance(posthoc, pd.DataFrame) else "p-values"
+            kind = f"{adjust}, alpha = {posthoc.attrs.get('alpha', alpha):g}"
             if control is not None:
                 kind += f", control {control}"
             title = f"Groups not declared different ({kind})"

@@ -45,6 +45,7 @@ from scipy import stats
 
 from .._compat import renamed_keywords
 from .._inference import check_alternative
+from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, adjusted_alphas, holm_alphas, rejections
 from .._plotting import clear_artists, get_axes
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
@@ -80,16 +81,6 @@ __all__ = [
     "plot_coverage",
     "plot_coverage_map",
 ]
-
-#: Multiplicity adjustments of every pairwise table. ``"holm"`` (step-down) and ``"bonferroni"``
-#: control the family-wise error rate; ``"bh"`` (Benjamini & Hochberg 1995) and ``"by"``
-#: (Benjamini & Yekutieli 2001) are step-up procedures that control the false discovery rate;
-#: ``"none"`` leaves each comparison at ``alpha``.
-ADJUSTMENTS = ("holm", "bonferroni", "bh", "by", "none")
-
-#: The adjustments that control the false discovery rate: no joint intervals correspond to them.
-FDR_ADJUSTMENTS = ("bh", "by")
-
 
 # --------------------------------------------------------------------------- Table 1
 @dataclass(frozen=True)
@@ -1297,172 +1288,6 @@ METHOD_LABELS = {
 }
 
 
-# ------------------------------------------------------------ Holm (section 7)
-def _check_pvalues(pvalues: Any) -> np.ndarray:
-    try:
-        p = np.asarray(pvalues, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("pvalues must be a sequence of numbers in [0, 1]") from None
-    if p.ndim != 1 or p.size == 0:
-        raise ValueError(f"pvalues must be a non-empty one-dimensional sequence, got shape {p.shape}")
-    if np.isnan(p).any() or (p < 0).any() or (p > 1).any():
-        raise ValueError("pvalues must all lie in [0, 1] (no NaN)")
-    return p
-
-
-def holm_alphas(pvalues: Sequence[float], alpha: float = 0.05) -> np.ndarray:
-    """Holm-adjusted significance level of each comparison (Table 2's alpha column).
-
-    Holm (1979): sort the ``m`` p-values in increasing order; the comparison of
-    rank ``i`` (1-based) is tested at ``alpha / (m - i + 1)``, i.e. the smallest
-    p-value at ``alpha/m``, the next at ``alpha/(m - 1)``, ... (the paper: "each time
-    with a decrement of n by 1"). The step-down procedure rejects ranks
-    ``1..k`` where ``k`` is the last rank before the first p-value above its level.
-
-    Parameters
-    ----------
-    pvalues : sequence of float
-        The unadjusted p-values, in [0, 1].
-    alpha : float
-        Family-wise error rate, in (0, 1).
-
-    Returns
-    -------
-    numpy.ndarray
-        The level of each comparison, in the order of ``pvalues``. Ties are ranked
-        by their position (a stable sort).
-
-    References
-    ----------
-    .. [1] Berrar, D. & Lozano, J. A. (2013). Significance tests or confidence intervals: which are
-       preferable for the comparison of classifiers? *Journal of Experimental & Theoretical
-       Artificial Intelligence*, 25(2), 189-206.
-    .. [2] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
-       *Scandinavian Journal of Statistics*, 6, 65-70.
-
-    Examples
-    --------
-    Table 2's alpha column from its printed p-values: 0.005, 0.006, 0.006, 0.007, 0.008, 0.010, ...
-
-    >>> from evallib import holm_alphas
-    >>> p = [5.3e-4, 1.1e-3, 2.2e-3, 3.6e-3, 5.8e-3, 8.6e-3, 0.40, 0.48, 0.58, 0.99]
-    >>> [round(float(a), 3) for a in holm_alphas(p, 0.05)[:6]]
-    [0.005, 0.006, 0.006, 0.007, 0.008, 0.01]
-    """
-    return adjusted_alphas(pvalues, alpha, "holm")
-
-
-def _by_constant(m: int) -> float:
-    """Benjamini & Yekutieli's (2001) ``c(m) = sum_{k=1}^{m} 1/k``."""
-    return float(np.sum(1.0 / np.arange(1, m + 1)))
-
-
-def adjusted_alphas(pvalues: Sequence[float], alpha: float = 0.05, method: str = "holm") -> np.ndarray:
-    """Per-comparison significance levels for ``method`` in :data:`ADJUSTMENTS`.
-
-    With the ``m`` p-values ranked increasingly (rank ``i`` = 1, ..., m; ties ranked by
-    position, a stable sort), the comparison of rank ``i`` is compared with:
-
-    ``"holm"``
-        ``alpha / (m - i + 1)`` (step-down; see :func:`holm_alphas`).
-    ``"bonferroni"``
-        ``alpha / m`` for every comparison.
-    ``"bh"`` (Benjamini & Hochberg 1995)
-        ``i alpha / m`` (step-up).
-    ``"by"`` (Benjamini & Yekutieli 2001, Theorem 1.3)
-        ``i alpha / (m c(m))`` with ``c(m) = 1 + 1/2 + ... + 1/m`` (step-up).
-    ``"none"``
-        ``alpha``.
-
-    Holm and Bonferroni control the family-wise error rate (the probability of any false
-    rejection) at ``alpha``. BH and BY control the false discovery rate instead, the
-    expected share of false rejections among the rejections: BH when the p-values are
-    independent or positively dependent (PRDS), BY under any dependence (the pairwise
-    tests of classifiers on one test set share cases, so their dependence is unknown).
-    The step-up procedures reject every comparison up to the *largest* rank whose
-    p-value is at or below its level, so a comparison can be rejected with a p-value
-    above its own level (Holm, step-down, stops at the first p-value above its level):
-    the decisions are ``reject`` in :func:`pairwise_table`, not ``p <= level``.
-
-    Examples
-    --------
-    Benjamini & Hochberg's (1995, section 4) fifteen p-values: at ``alpha = 0.05`` the
-    procedure rejects the four smallest (0.0001 to 0.0095, the fourth compared with
-    4 x 0.05/15 = 0.0133), as the paper reports.
-
-    >>> from evallib.onetestset.pairwise import adjusted_alphas
-    >>> p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459,
-    ...      0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.0]
-    >>> levels = adjusted_alphas(p, 0.05, "bh")
-    >>> [round(float(v), 4) for v in levels[:5]]
-    [0.0033, 0.0067, 0.01, 0.0133, 0.0167]
-    """
-    p = _check_pvalues(pvalues)
-    alpha = check_alpha(alpha)
-    method = check_choice(method, "adjust", ADJUSTMENTS)
-    m = p.size
-    if method == "none":
-        return np.full(m, alpha)
-    if method == "bonferroni":
-        return np.full(m, alpha / m)
-    order = np.argsort(p, kind="stable")
-    rank = np.arange(1, m + 1)
-    levels = np.empty(m)
-    if method == "holm":
-        levels[order] = alpha / (m - rank + 1)
-    elif method == "bh":
-        levels[order] = rank * alpha / m
-    else:  # "by"
-        levels[order] = rank * alpha / (m * _by_constant(m))
-    return levels
-
-
-def _rejections(p: np.ndarray, levels: np.ndarray, method: str) -> np.ndarray:
-    """Reject decisions: Holm stops at the first non-rejection in p order (step-down);
-    BH and BY reject every rank up to the largest one whose p-value meets its level (step-up)."""
-    reject = p <= levels
-    order = np.argsort(p, kind="stable")
-    out = np.empty_like(reject)
-    if method == "holm":
-        out[order] = np.cumprod(reject[order]).astype(bool)
-        return out
-    if method in FDR_ADJUSTMENTS:
-        passed = np.flatnonzero(reject[order])
-        last = passed[-1] + 1 if passed.size else 0
-        out[order] = np.arange(p.size) < last
-        return out
-    return reject
-
-
-def _adjusted_pvalues(pvalues: Any, method: str) -> np.ndarray:
-    """Adjusted p-values, in the input order: rejecting where they are ``<= alpha`` is
-    the decision of :func:`adjusted_alphas`' levels at that ``alpha`` (capped at 1).
-
-    Holm (1979): ``max_{j <= i} min(1, (m - j + 1) p_(j))``. Bonferroni: ``min(1, m p)``.
-    Benjamini & Hochberg (1995), in the adjusted form of Wright (1992) and R's
-    ``p.adjust``: ``min_{j >= i} min(1, m p_(j) / j)``; Benjamini & Yekutieli (2001): the
-    same times ``c(m) = sum_{k <= m} 1/k``. ``"none"``: unchanged.
-    """
-    p = np.asarray(pvalues, dtype=float)
-    m = p.size
-    method = check_choice(method, "adjust", ADJUSTMENTS)
-    if method == "none" or m == 0:
-        return p.copy()
-    if method == "bonferroni":
-        return np.minimum(1.0, m * p)
-    order = np.argsort(p, kind="stable")
-    ranked = p[order]
-    rank = np.arange(1, m + 1)
-    if method == "holm":
-        adj = np.maximum.accumulate(np.minimum(1.0, (m - rank + 1) * ranked))
-    else:
-        scale = m * (_by_constant(m) if method == "by" else 1.0)
-        adj = np.minimum.accumulate((np.minimum(1.0, scale * ranked / rank))[::-1])[::-1]
-    out = np.empty(m)
-    out[order] = adj
-    return out
-
-
 # ----------------------------------------------------------------------- Table 2
 TABLE_COLUMNS = [
     "pair", "b", "c", "n", "estimate", "chi2", "p", "p_exact", "alpha_adj", "chi2_crit",
@@ -1567,7 +1392,7 @@ def pairwise_table(
     table["chi2_crit"] = crit
     table["ci_low"], table["ci_high"] = low, high
     table["ci_adj_low"], table["ci_adj_high"] = alow, ahigh
-    table["reject"] = _rejections(p, levels, adjust)
+    table["reject"] = rejections(p, levels, adjust)
     table.attrs.update(alpha=alpha, adjust=adjust, n=n, interval_adjust="none" if fdr else adjust)
     return table[TABLE_COLUMNS]
 

@@ -55,6 +55,7 @@ import pandas as pd
 from scipy import stats
 
 from .._inference import check_alternative, se_from_variance, t_inference
+from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues, adjusted_alphas
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real
 
@@ -96,9 +97,6 @@ LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 
 _LOSSES = ("brier", "log")
 
-#: Multiplicity adjustments of the pairwise tables (the names evallib.onetestset.pairwise uses).
-from .pairwise import ADJUSTMENTS, _adjusted_pvalues, adjusted_alphas  # one list for every pairwise table
-
 
 def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.DataFrame:
     """Add ``alpha_adj``, ``pvalue_adj``, ``reject_adj``, ``low_adj``, ``high_adj`` to a pairs table.
@@ -126,7 +124,7 @@ def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.Data
     """
     p = table["pvalue"].to_numpy(dtype=float)
     m = p.size
-    joint = adjust in ("holm", "bonferroni")
+    joint = adjust in FWER_ADJUSTMENTS
     table.attrs["adjust"] = adjust
     table.attrs["interval_adjust"] = "bonferroni" if joint else "none"
     if m == 0:
@@ -135,7 +133,7 @@ def _adjust(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.Data
         table["reject_adj"] = pd.Series(dtype=bool)
         return table
     levels = adjusted_alphas(p, alpha, adjust)
-    padj = _adjusted_pvalues(p, adjust)
+    padj = adjust_pvalues(p, adjust)
     half = quantile(alpha / m if joint else alpha) * table["se"].to_numpy(dtype=float)
     d = table["difference"].to_numpy(dtype=float)
     table["alpha_adj"] = levels
@@ -1086,7 +1084,7 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
     adjust = table.attrs.get("adjust", "holm")
     named = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "bh": "BH-adjusted (FDR)",
              "by": "BY-adjusted (FDR)", "none": "unadjusted"}.get(adjust, f"{adjust}-adjusted")
-    if adjust in ("bh", "by"):
+    if adjust in FDR_ADJUSTMENTS:
         joint = "interval (unadjusted: FDR has no joint interval)"
     else:
         joint = "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"

@@ -33,13 +33,12 @@ import numpy as np
 import pandas as pd
 
 from .._compat import renamed_keywords
+from .._multitest import BERGMANN_MAX_K, adjust_pvalues
 from .._validate import check_alpha, check_count, check_real, check_rng
 from ..manydatasets.bayesian import SignedRankResult, bayesian_signed_rank
 from ..manydatasets.posthoc import (
     ALL_PAIRS_METHODS,
-    BERGMANN_MAX_K,
     CONTROL_METHODS,
-    adjust_pvalues,
     plot_cd_diagram,
     posthoc_friedman,
 )
@@ -389,9 +388,9 @@ class PosthocSection:
         (``a`` the better ranked), ``rank_a``, ``rank_b``, ``rank_difference`` (``rank_b -
         rank_a``), ``wins``, ``ties``, ``losses`` (of ``a`` against ``b`` over the data sets),
         ``mean_advantage`` (mean of ``a``'s score minus ``b``'s, in the scores' units, positive
-        when ``a`` is better), ``z``, ``pvalue`` and ``pvalue_adjusted`` of the mean-rank test
+        when ``a`` is better), ``z``, ``pvalue`` and ``pvalue_adj`` of the mean-rank test
         with ``method``, ``reject``; ``wilcoxon_p`` (two-sided signed-rank p-value of the
-        pair's own score differences), ``wilcoxon_p_holm`` (Holm-adjusted over the pairs) and
+        pair's own score differences), ``wilcoxon_pvalue_adj`` (Holm-adjusted over the pairs) and
         ``wilcoxon_reject``.
     method : the all-pairs procedure.
     cd : the Nemenyi critical difference of the average ranks (drawn in the diagram).
@@ -399,7 +398,7 @@ class PosthocSection:
     control_table : pandas.DataFrame or None, one row per other classifier ``b``: ``a`` (the
         control), ``b``, ``rank_a``, ``rank_b``, ``rank_difference`` (``rank_b - rank_a``,
         negative when ``b`` ranks better), ``wins``, ``ties``, ``losses`` and
-        ``mean_advantage`` (of the control), ``z``, ``pvalue``, ``pvalue_adjusted``, ``reject``.
+        ``mean_advantage`` (of the control), ``z``, ``pvalue``, ``pvalue_adj``, ``reject``.
     control_method : the procedure against the control, or None.
     cd_control : the Bonferroni-Dunn critical difference, or None without a control.
     avg_ranks : pandas.Series, the average ranks.
@@ -513,22 +512,22 @@ def posthoc_tests(
         friedman_rejects = friedman_test(results, alpha=alpha).reject
     scores, hib = results.scores, results.higher_is_better
     oriented = results.oriented()
-    pairs = _with_effects(posthoc_friedman(scores, method=method, alpha=alpha, higher_is_better=hib), oriented)
+    pairs = _with_effects(posthoc_friedman(scores, adjust=method, alpha=alpha, higher_is_better=hib), oriented)
     wp = np.array([_wilcoxon_p(oriented[a].to_numpy(), oriented[b].to_numpy())
                    for a, b in zip(pairs["a"], pairs["b"])])
     pairs["wilcoxon_p"] = wp
-    pairs["wilcoxon_p_holm"] = adjust_pvalues(wp, "holm")
-    pairs["wilcoxon_reject"] = pairs["wilcoxon_p_holm"] <= alpha
+    pairs["wilcoxon_pvalue_adj"] = adjust_pvalues(wp, "holm")
+    pairs["wilcoxon_reject"] = pairs["wilcoxon_pvalue_adj"] <= alpha
     pairs = pairs.sort_values(["rank_difference", "pvalue"], ascending=[False, True], kind="stable")
     pairs = pairs.reset_index(drop=True)
     se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
-    pairs.attrs.update(method=method, alpha=alpha, control=None, k=results.n_classifiers,
+    pairs.attrs.update(adjust=method, alpha=alpha, control=None, k=results.n_classifiers,
                        n=results.n_datasets, se=se)
     fr = friedman(scores, higher_is_better=hib)
     cd = critical_difference(fr.k, fr.n, alpha=alpha, test="nemenyi")
     control_table = cd_control = None
     if control is not None:
-        raw = posthoc_friedman(scores, method=control_method, control=control, alpha=alpha, higher_is_better=hib)
+        raw = posthoc_friedman(scores, adjust=control_method, control=control, alpha=alpha, higher_is_better=hib)
         control_table = _with_effects(raw, oriented).reset_index(drop=True)
         control_table.attrs.update(raw.attrs)
         cd_control = critical_difference(fr.k, fr.n, alpha=alpha, test="bonferroni-dunn")

@@ -130,8 +130,8 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
         "rank difference": [f"{v:.3f}" for v in t["rank_difference"]],
         "wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "mean advantage": [_num(v) for v in t["mean_advantage"]],
-        f"{name} p": [_p_cell(p) for p in t["pvalue_adjusted"]],
-        "Wilcoxon p (Holm)": [_p_cell(p) for p in t["wilcoxon_p_holm"]],
+        f"{name} p": [_p_cell(p) for p in t["pvalue_adj"]],
+        "Wilcoxon p (Holm)": [_p_cell(p) for p in t["wilcoxon_pvalue_adj"]],
         "verdict": [_verdict(r, w) for r, w in zip(t["reject"], t["wilcoxon_reject"])],
     })
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(t["a"], t["b"])], name="A vs B (A ranked better)")
@@ -151,7 +151,7 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
         "control's mean advantage": [_num(v) for v in t["mean_advantage"]],
         "z": [f"{abs(v):.3f}" for v in t["z"]],
         "p": [_p_cell(p) for p in t["pvalue"]],
-        f"{name} p": [_p_cell(p) for p in t["pvalue_adjusted"]],
+        f"{name} p": [_p_cell(p) for p in t["pvalue_adj"]],
         "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
     })
     out.index = pd.Index(list(t["b"]), name=f"against {posthoc.control} (rank {t['rank_a'].iloc[0]:.3f})")
@@ -205,7 +205,7 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
     hits = t[t["reject"]]
     if len(hits):
         named = [f"{md_escape(r.a)} vs {md_escape(r.b)} (rank difference {r.rank_difference:.3f}, "
-                 f"adjusted {format_p(r.pvalue_adjusted)})" for r in hits.itertuples()]
+                 f"adjusted {format_p(r.pvalue_adj)})" for r in hits.itertuples()]
         head = (f"{name}'s procedure over the {_count(m, 'pair')} finds {len(hits)} that "
                 f"{'differs' if len(hits) == 1 else 'differ'} at alpha = "
                 f"{ph.alpha:g}: {_listing(named)}")
@@ -214,7 +214,7 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
         cd = (f", below the critical difference {ph.cd.cd:.3f}" if ph.method == "nemenyi" else "")
         head = (f"{name}'s procedure over the {_count(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
                 f"the largest rank difference, {top['rank_difference']:.3f} between {md_escape(top['a'])} and "
-                f"{md_escape(top['b'])}{cd}, has adjusted {format_p(top['pvalue_adjusted'])}")
+                f"{md_escape(top['b'])}{cd}, has adjusted {format_p(top['pvalue_adj'])}")
     wil = t[t["wilcoxon_reject"]]
     found = [f"{md_escape(r.a)} vs {md_escape(r.b)}" for r in wil.itertuples()]
     wtext = ("Wilcoxon's signed-rank test with Holm's adjustment finds "
@@ -229,8 +229,8 @@ def _control_sentence(ph: PosthocSection) -> str:
     t = ph.control_table
     name = METHOD_NAMES[ph.control_method]
     differ = [f"{md_escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
-              f"adjusted {format_p(r.pvalue_adjusted)})" for r in t.itertuples() if r.reject]
-    same = [f"{md_escape(r.b)} (adjusted {format_p(r.pvalue_adjusted)})" for r in t.itertuples() if not r.reject]
+              f"adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if r.reject]
+    same = [f"{md_escape(r.b)} (adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if not r.reject]
     parts = []
     if differ:
         parts.append(f"{_listing(differ)} {'differs' if len(differ) == 1 else 'differ'} from it")

@@ -107,7 +107,7 @@ def run_items_report(
         and :func:`~evallib.report.items_inputs.read_inspect_logs`).
     alpha : float
         Significance level, in (0, 1).
-    adjust : {"holm", "bh", "bonferroni", "none"}
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}
         Multiple-testing adjustment of the pairwise differences (and of the tie group).
     n_resamples : int
         Bootstrap replicates of the rank intervals.

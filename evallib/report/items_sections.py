@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from .._compat import renamed_keywords
+from .._multitest import FDR_ADJUSTMENTS, adjust_pvalues
 from .._validate import check_alpha, check_choice, check_count, check_rng
 from ..items import (
     LEADERBOARD_ADJUSTMENTS,
@@ -53,7 +54,6 @@ from ..items import (
     tie_group,
     variance_components,
 )
-from ..items.leaderboard import _bh, _holm
 from .items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
 from .sections import Skipped
 
@@ -76,7 +76,8 @@ __all__ = [
     "items_summary_text",
 ]
 
-_ADJUST_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "bonferroni": "Bonferroni", "none": "no adjustment"}
+_ADJUST_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "bonferroni": "Bonferroni",
+                 "none": "no adjustment"}
 #: Characters :func:`md_text` keeps as they are.
 _PLAIN = frozenset(" .,:;-'/%+=@")
 #: Names listed in one sentence before "and N more".
@@ -324,13 +325,13 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     :func:`evallib.items.leaderboard_pairs` on the item means: per pair ``a`` (ranked
     above) and ``b``, the mean difference, its standard error (CR2 with Bell-McCaffrey
     df when clustered, the paired t otherwise), the joint (Bonferroni) interval, the
-    paired t test's p-value and its Holm and Benjamini-Hochberg adjustments; ``p_adj``
-    and ``reject`` follow ``adjust``.
+    paired t test's p-value and its adjustment ``pvalue_adj`` by ``adjust``; ``reject``
+    follows it.
 
     Where McNemar's test applies -- 0/1 scores, one answer per item, no clusters -- each
     pair also gets :func:`evallib.items.paired_item_difference` with
     ``method="mcnemar"``: the mid-p McNemar p-value (``mcnemar_p``, adjusted as the t
-    tests in ``mcnemar_p_adj``, ``mcnemar_reject``), the Bonett-Price interval at the
+    tests in ``mcnemar_pvalue_adj``, ``mcnemar_reject``), the Bonett-Price interval at the
     same level as the joint interval (``bp_low``, ``bp_high``) and the discordant counts
     ``n10`` (``a`` right, ``b`` wrong) and ``n01``.
 
@@ -345,7 +346,6 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     means = data.item_means()
     table = leaderboard_pairs(means, clusters=_clusters_arg(data), alpha=alpha, adjust=adjust)
     m = len(table)
-    table["p_adj"] = _adjusted(table["pvalue"].to_numpy(), adjust)
     applies = _mcnemar_applies(data)
     if applies:
         level = alpha / m if adjust != "none" else alpha
@@ -358,21 +358,11 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
                          int(np.count_nonzero((x == 0) & (y == 1)))))
         p, lo, hi, n10, n01 = (np.array(v) for v in zip(*rows))
         table["mcnemar_p"] = p
-        table["mcnemar_p_adj"] = _adjusted(p, adjust)
-        table["mcnemar_reject"] = table["mcnemar_p_adj"] <= alpha
+        table["mcnemar_pvalue_adj"] = adjust_pvalues(p, adjust)
+        table["mcnemar_reject"] = table["mcnemar_pvalue_adj"] <= alpha
         table["bp_low"], table["bp_high"], table["n10"], table["n01"] = lo, hi, n10, n01
     table.attrs.update(mcnemar=applies)
     return table
-
-
-def _adjusted(p: np.ndarray, adjust: str) -> np.ndarray:
-    if adjust == "holm":
-        return _holm(p)
-    if adjust == "bh":
-        return _bh(p)
-    if adjust == "bonferroni":
-        return np.minimum(1.0, p.size * p)
-    return p.copy()
 
 
 def _p_text(p: float) -> str:
@@ -384,15 +374,15 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     adjust = pairs.attrs.get("adjust", "holm")
     joint = (f"{100 * pairs.attrs.get('interval_level', 0.95):.4g}% joint interval" if adjust != "none"
              else f"{_level(pairs.attrs.get('alpha', 0.05))} interval")
-    adj = {"holm": "Holm", "bh": "BH", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
+    adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
         "mean A - mean B": [f"{v:+.4f}" for v in pairs["estimate"]],
         joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["low"], pairs["high"])],
-        f"{adj} p (paired t)": [_p_text(p) for p in pairs["p_adj"]],
+        f"{adj} p (paired t)": [_p_text(p) for p in pairs["pvalue_adj"]],
     })
     if pairs.attrs.get("mcnemar"):
-        out[f"{adj} p (McNemar mid-p)"] = [_p_text(p) for p in pairs["mcnemar_p_adj"]]
+        out[f"{adj} p (McNemar mid-p)"] = [_p_text(p) for p in pairs["mcnemar_pvalue_adj"]]
         out["Bonett-Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
     out["verdict"] = ["differ" if r else "not separated" for r in pairs["reject"]]
@@ -570,7 +560,7 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     m = len(pairs)
     lead = (f"With {_ADJUST_NAMES[adjust]}'s adjustment for {_plural(m, 'comparison')}" if adjust != "none"
             else f"Without adjustment for {'the ' if m > 1 else ''}{_plural(m, 'comparison')}")
-    if adjust == "bh":
+    if adjust in FDR_ADJUSTMENTS:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:

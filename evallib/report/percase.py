@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._multitest import FWER_ADJUSTMENTS
 from .inputs import Predictions
 
 #: Below this many cases on which two classifiers differ the pair is flagged as resting
@@ -398,7 +399,7 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
                      "high": res.high, "alpha": alpha})
     table = _adjust(pd.DataFrame(rows), alpha, adjust, lambda lv: float(stats.norm.isf(lv / 2.0)))
     # joint (Bonferroni) under the family-wise adjustments; none correspond to the false discovery rate
-    joint = alpha / max(len(table), 1) if adjust in ("holm", "bonferroni") else alpha
+    joint = alpha / max(len(table), 1) if adjust in FWER_ADJUSTMENTS else alpha
     half = stats.t.isf(joint / 2.0, table["df"].to_numpy(dtype=float)) * table["se"].to_numpy(dtype=float)
     table["low_adj"] = np.maximum(-1.0, table["difference"] - half)  # each pair on its own df
     table["high_adj"] = np.minimum(1.0, table["difference"] + half)

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._compat import renamed_keywords
-from .._validate import check_alpha, check_count, check_rng
+from .._compat import deprecated, renamed_keywords
+from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
+from .._validate import check_alpha, check_choice, check_count, check_rng
 from ..onetestset.nullbest import auc_normal_critical, best_over_thresholds
 from . import percase
 from .inputs import (
@@ -540,50 +541,39 @@ def relevance(low: float, high: float, delta: float | None) -> str:
 FEW_DISCORDANT = 25
 
 
-#: The multiplicity adjustments of the predictions report's pairwise tables: Holm and Bonferroni
-#: control the family-wise error rate, Benjamini-Hochberg (``"bh"``) and Benjamini-Yekutieli
-#: (``"by"``) the false discovery rate (:data:`evallib.onetestset.pairwise.ADJUSTMENTS`).
-REPORT_ADJUSTMENTS = ("holm", "bonferroni", "bh", "by", "none")
+#: The multiplicity adjustments of the predictions report's pairwise tables: the one menu of every
+#: pairwise table (:data:`evallib.ADJUSTMENTS`, defined in :mod:`evallib._multitest`).
+REPORT_ADJUSTMENTS = ADJUSTMENTS
 
 #: The adjustments whose pairwise intervals are joint (Bonferroni's ``alpha / m``); under the
-#: others the intervals shown are the unadjusted ones.
-JOINT_INTERVAL_ADJUSTMENTS = ("holm", "bonferroni")
+#: others the intervals shown are the unadjusted ones (:data:`evallib._multitest.FWER_ADJUSTMENTS`).
+JOINT_INTERVAL_ADJUSTMENTS = FWER_ADJUSTMENTS
 
 
 def adjusted_pvalues(p: np.ndarray, adjust: str) -> np.ndarray:
-    """Adjusted p-values for ``adjust`` in :data:`REPORT_ADJUSTMENTS` (capped at 1), in the input order.
+    """Deprecated: :func:`evallib.adjust_pvalues` (``adjust`` in :data:`evallib.ADJUSTMENTS`).
 
-    Holm (step-down): sort increasingly, ``p_(i) (m - i + 1)``, running maximum; Bonferroni:
-    ``m p``; Benjamini-Hochberg (step-up): ``min_{j >= i} m p_(j) / j``; Benjamini-Yekutieli:
-    the same times ``1 + 1/2 + ... + 1/m``; ``"none"``: unchanged. Rejecting where the
-    adjusted p-value is ``<= alpha`` is the same decision as the procedure's own levels.
-    Holm and Bonferroni control the family-wise error rate (the chance of any false
-    rejection), BH and BY the false discovery rate (the expected share of false rejections
-    among the rejections): BH when the tests are independent or positively dependent, BY
-    under any dependence. This is :func:`evallib.onetestset.pairwise._adjusted_pvalues`,
-    the one implementation every pairwise table of evallib uses.
-
-    References
+    Parameters
     ----------
-    S. Holm (1979), A simple sequentially rejective multiple test procedure, Scand. J.
-    Statist. 6, 65-70; Berrar & Lozano (2013), section 5 (Holm's levels of Table 2);
-    Y. Benjamini and Y. Hochberg (1995), JRSS B 57, 289-300; Y. Benjamini and D. Yekutieli
-    (2001), Ann. Statist. 29, 1165-1188.
+    p : sequence of float
+        The unadjusted p-values, in [0, 1].
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}
+
+    Returns
+    -------
+    numpy.ndarray
+        ``evallib.adjust_pvalues(p, adjust)``, after a :class:`DeprecationWarning`.
 
     Examples
     --------
-    Three p-values: Holm multiplies the smallest by 3, the next by 2, the largest by 1
-    (keeping the order); Benjamini-Hochberg multiplies the i-th smallest by 3/i:
-
-    >>> [round(float(v), 6) for v in adjusted_pvalues([0.000532, 0.001336, 0.5], "holm")]
-    [0.001596, 0.002672, 0.5]
-    >>> [round(float(v), 6) for v in adjusted_pvalues([0.000532, 0.001336, 0.5], "bh")]
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     [round(float(v), 6) for v in adjusted_pvalues([0.000532, 0.001336, 0.5], "bh")]
     [0.001596, 0.002004, 0.5]
     """
-    from .._validate import check_choice
-    from ..onetestset.pairwise import _adjusted_pvalues
-
-    return _adjusted_pvalues(p, check_choice(adjust, "adjust", REPORT_ADJUSTMENTS))
+    deprecated("evallib.report.sections.adjusted_pvalues", "evallib.adjust_pvalues")
+    return adjust_pvalues(p, check_choice(adjust, "adjust", ADJUSTMENTS))
 
 
 #: How the report names each interval method of :func:`evallib.onetestset.pairwise.paired_difference_interval`.
@@ -610,7 +600,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     t-test and t interval on the per-case differences (``n - 1`` df, ``n`` cases) replace
     them (:func:`evallib.report.percase.paired_error_difference`): the repeats make each
     case's rate more precise, they do not add cases. The p-values are adjusted for the
-    number of pairs (:func:`adjusted_pvalues`, Holm by default; ``reject`` is ``p_adj <=
+    number of pairs (:func:`evallib.adjust_pvalues`, Holm by default; ``reject`` is ``pvalue_adj <=
     alpha``). Under Holm and Bonferroni, which control the family-wise error rate, the
     adjusted interval is the same interval at level ``alpha / m`` (Bonferroni), the one
     adjustment of intervals that covers all ``m`` pairs jointly. Benjamini-Hochberg
@@ -629,7 +619,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     pandas.DataFrame or Skipped
         One row per pair: ``pair``, ``a, b, c, d, n``, ``estimate`` (``|diff|``), ``diff``
         (error rate of the first minus the second) with ``diff_low``/``diff_high`` and
-        ``adj_low``/``adj_high``, ``p``, ``p_adj``, ``reject``, ``better`` (the classifier
+        ``adj_low``/``adj_high``, ``p``, ``pvalue_adj``, ``reject``, ``better`` (the classifier
         with fewer errors, or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`) and
         ``verdict``. The attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and
         the names of the ``method`` (interval) and ``test``, and ``interval_adjust``. Skipped
@@ -663,8 +653,8 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
                      "estimate": abs(one.diff), "diff": one.diff, "diff_low": one.low, "diff_high": one.high,
                      "adj_low": joint.low, "adj_high": joint.high, "p": one.p})
     out = pd.DataFrame(rows)
-    out["p_adj"] = adjusted_pvalues(out["p"].to_numpy(), adjust)
-    out["reject"] = out["p_adj"] <= alpha
+    out["pvalue_adj"] = adjust_pvalues(out["p"].to_numpy(), adjust)
+    out["reject"] = out["pvalue_adj"] <= alpha
     out = out.sort_values(["estimate", "p"], ascending=[False, True], kind="stable").reset_index(drop=True)
     out["better"] = [i if dv < 0 else (j if dv > 0 else "tie") for (i, j), dv in zip(out["pair"], out["diff"])]
     out["few"] = (out["b"] + out["c"]) < FEW_DISCORDANT

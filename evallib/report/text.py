@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._multitest import FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
 from . import percase
 from .inputs import SMALL_TEST_SET, Predictions
 
@@ -97,9 +98,6 @@ def _interval_points(lo: float, hi: float) -> str:
     return f"{100 * lo + 0.0:.{d}f} to {100 * hi + 0.0:.{d}f}"
 
 
-#: The adjustments that control the false discovery rate; the pairwise intervals shown under
-#: them are the unadjusted ones (no joint intervals correspond to the false discovery rate).
-FDR_ADJUSTMENTS = ("bh", "by")
 #: Each adjustment's name in column headers.
 ADJUST_HEADER = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH (FDR)", "by": "BY (FDR)",
                  "none": "unadjusted"}
@@ -213,7 +211,7 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
         joint: [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
         f"{adj_name} p ({table.attrs.get('test_short', 'mid-p test')})": [
-            _p_text(p).lstrip("= ") if p >= P_FLOOR else _p_text(p) for p in table["p_adj"]],
+            _p_text(p).lstrip("= ") if p >= P_FLOOR else _p_text(p) for p in table["pvalue_adj"]],
         "disagreements b + c": [f"{b + c}" + (" (few)" if few else "")
                                 for b, c, few in zip(table["b"], table["c"], table["few"])],
         "verdict": list(table["verdict"]),
@@ -311,7 +309,7 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     ax = get_axes(ax, figsize=(7.5, 2.4 + 0.42 * k))
     yy = np.arange(k)[::-1]
     pts = 100.0
-    if table.attrs.get("adjust", "holm") in ("holm", "bonferroni"):
+    if table.attrs.get("adjust", "holm") in FWER_ADJUSTMENTS:
         ax.hlines(yy, pts * table["adj_low"], pts * table["adj_high"], colors="0.55", linewidth=1.2,
                   label="joint interval")
     ax.hlines(yy, pts * table["diff_low"], pts * table["diff_high"], colors="C0", linewidth=5,
@@ -507,7 +505,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         lo, hi = sorted((sign * r["low"], sign * r["high"]))
         g, g_int = _gap_points(sign * r["difference"], lo, hi)
         mc = _pair_row(pairwise, a, b)
-        p_mc = mc["p_adj"] if adjusted else mc["p"]
+        p_mc = mc["pvalue_adj"] if adjusted else mc["p"]
         return (f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} points ahead ({level} "
                 f"interval {g_int} points, {'adjusted ' if adjusted else ''}"
                 f"{format_p(r['pvalue_adj'] if adjusted else r['pvalue'])})"
@@ -521,7 +519,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     row = _pair_row(pairwise, a, b)
     adv, lo, hi = _advantage(row, a)
     n_dis = int(row["b"] + row["c"])
-    p_part = f"{test} gives {'the adjusted ' if adjusted else ''}{format_p(row['p_adj'] if adjusted else row['p'])}"
+    p_part = f"{test} gives {'the adjusted ' if adjusted else ''}{format_p(row['pvalue_adj'] if adjusted else row['p'])}"
     cases = "cases on which they differ" if data.repeated else "disagreements"
     if n_dis == 0:
         return (f"The two classifiers with the fewest errors, {a} and {b}, "
