@@ -367,14 +367,14 @@ def per_class_tables(data: Predictions) -> dict[str, pd.DataFrame]:
 def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     """Cochran's Q: do the classifiers (three or more, with predicted labels) differ in accuracy?
 
-    :func:`evallib.report.percase.rate_cochran_q` on the cases x classifiers table of
+    :func:`evallib.resampling.percase.cochran_q_cases` on the cases x classifiers table of
     per-case correctness rates (any number of classes): Cochran's Q on the right/wrong
     table when each case is predicted once, its within-case statistic on the rates when
     cases were predicted several times. The omnibus test before the pairwise comparisons.
 
     Returns
     -------
-    evallib.onetestset.cochran.CochranQ, evallib.report.percase.RateQ or Skipped
+    evallib.onetestset.cochran.CochranQ or Skipped
         Skipped with fewer than three classifiers with predicted labels.
     """
     alpha = check_alpha(alpha)
@@ -767,7 +767,7 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     When cases were predicted several times the cases stay the unit: the AUC compares every
     positive row with every negative row, rows weighted 1/(their case's rows), and its
     covariance is DeLong's on the per-case mean placements
-    (:func:`evallib.report.percase.case_delong`, Obuchowski 1997); the losses are means
+    (:func:`evallib.resampling.percase.delong_cases`, Obuchowski 1997); the losses are means
     over cases of each case's mean loss, and the paired t-test runs on those.
 
     With more than two classes and a score column per class for a classifier
@@ -865,7 +865,7 @@ def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: st
 
     For each classifier and class ``k``, the AUC of column ``k`` for class ``k`` against all
     the others, with DeLong's interval computed on the cases
-    (:func:`evallib.report.percase.case_delong`; a class with fewer than two cases, or with
+    (:func:`evallib.resampling.percase.delong_cases`; a class with fewer than two cases, or with
     fewer than two others, gets no interval); their unweighted mean over the classes is the
     macro one-vs-rest AUC (Fawcett's class-reference AUC, averaged as scikit-learn's
     ``multi_class="ovr", average="macro"``).
@@ -1230,7 +1230,7 @@ def top_two_bootstrap(
 
     The two classifiers with predicted labels and the highest F1 (macro-F1) in ``measures``
     (ties: the earlier in the file first) are compared by
-    :func:`evallib.report.percase.bootstrap_f1` (Keller, Bengio & Wong, eqs. 12-14): test
+    :func:`evallib.resampling.percase.bootstrap_f1_cases` (Keller, Bengio & Wong, eqs. 12-14): test
     cases are resampled with replacement, each keeping its true class and all its
     predictions by both classifiers, and the percentile interval of ``F_best - F_second`` is
     reported. Macro-F1 averages over every class of the label column; a class that a
@@ -1255,14 +1255,11 @@ def top_two_bootstrap(
     f1 = measures.loc[named, "F1"].astype(float)
     order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
     best, second = str(f1.index[order[0]]), str(f1.index[order[1]])
-    res = percase.bootstrap_f1(data, best, second, reps=reps, rng=rng)
-    low, high = np.quantile(res.replicates, [alpha / 2.0, 1.0 - alpha / 2.0])
-    diff = res.f_a - res.f_b
+    res = percase.bootstrap_f1(data, best, second, reps=reps, rng=rng, alpha=alpha)
     return F1Comparison(
-        best=best, second=second, f1_best=res.f_a, f1_second=res.f_b,
-        difference=0.0 if abs(diff) < 1e-12 else float(diff), low=float(low), high=float(high),
-        share_best_better=float(np.mean(res.replicates > 0)), share_tied=float(np.mean(res.replicates == 0)),
-        reps=reps, alpha=alpha, measure=measure)
+        best=best, second=second, f1_best=res.f1_a, f1_second=res.f1_b, difference=res.estimate, low=res.low,
+        high=res.high, share_best_better=res.share_a_better, share_tied=res.share_tied, reps=reps, alpha=alpha,
+        measure=measure)
 
 
 # --------------------------------------------------------------------- section 6
