@@ -9,6 +9,9 @@ import pandas as pd
 
 from .._resources import data_path
 from .._validate import check_count
+from ..studies.casestudy import run_case_study
+from ..studies.data import load_gse4335
+from ..studies.models import DLDA, swap_labels
 
 #: The shipped example predictions file.
 EXAMPLE_PATH: Path = data_path("example_predictions.csv")
@@ -33,10 +36,6 @@ def make_example_predictions(*, rng: int = 0) -> pd.DataFrame:
         Columns ``label``, ``pred_<m>`` for the five models and ``score_<m>`` for the
         three DLDA models (scores rounded to 6 decimals); no expression data.
     """
-    from ..studies.casestudy import run_case_study
-    from ..studies.data import load_gse4335
-    from ..studies.models import DLDA, swap_labels
-
     X, y = load_gse4335()
     seed = check_count(rng, "rng")
     study = run_case_study(X, y, rng=seed)

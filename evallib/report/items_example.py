@@ -8,6 +8,7 @@ import pandas as pd
 
 from .._resources import data_path
 from .._validate import check_count
+from ..studies.pupils import evaluate_pupils
 
 __all__ = ["ITEMS_EXAMPLE_PATH", "make_example_items"]
 
@@ -38,8 +39,6 @@ def make_example_items(*, samples: int = 5, rng: int = 0) -> pd.DataFrame:
     pandas.DataFrame
         Columns ``item``, ``cluster``, ``model``, ``sample``, ``score``; one row per answer.
     """
-    from ..studies.pupils import evaluate_pupils
-
     samples = check_count(samples, "samples", minimum=2)
     ev = evaluate_pupils(samples=samples, rng=check_count(rng, "rng"))
     cluster = ev.pupils["class"]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import htmlexport
 from .._resources import report_notebook
 from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
 from ._prose import join_names
@@ -141,9 +142,7 @@ def _html_exporter():
     """
     from nbconvert.preprocessors import TagRemovePreprocessor
 
-    from ..htmlexport import OfflineHTMLExporter
-
-    exporter = OfflineHTMLExporter(exclude_input=True, exclude_input_prompt=True,
+    exporter = htmlexport.OfflineHTMLExporter(exclude_input=True, exclude_input_prompt=True,
                                    exclude_output_prompt=True)
     # The notebook's opening cell explains how to run it; the page starts with the title.
     exporter.register_preprocessor(
