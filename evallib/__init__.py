@@ -63,6 +63,11 @@ from .htmlexport import *  # noqa: F401,F403
 from . import report as _report
 from .report import *  # noqa: F401,F403
 
+# The report's prose internals that 0.1.0 exported here still import, with a warning.
+from ._compat import moved_names as _moved_names
+
+__getattr__ = _moved_names(__name__, _report._MOVED)
+
 __all__: list[str] = [
     *_onetestset.__all__,
     *_resampling.__all__,

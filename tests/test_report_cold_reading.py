@@ -75,22 +75,20 @@ NAMES = ["see http://example.com/x", "[l](https://e.com)", "<https://e.com>", "<
 
 @pytest.mark.parametrize("name", NAMES)
 def test_text_from_the_file_reaches_the_page_as_written(name):
-    """Each report's escaper, rendered by the page's own Markdown renderer: no element (no link,
-    no image, no emphasis, no maths) is made from the text, and the page shows it as written."""
+    """The three reports' one escaper (md, md_text and md_escape before 0.2.0), rendered by the
+    page's own Markdown renderer: no element (no link, no image, no emphasis, no maths) is made
+    from the text, and the page shows it as written."""
     import html
     import re
 
     from evallib.htmlexport import markdown_to_html
-    from evallib.report.datasets_text import md_escape
-    from evallib.report.items_sections import md_text
-    from evallib.report.text import md
+    from evallib.report._prose import escape
 
-    for escape in (md, md_text, md_escape):
-        page = markdown_to_html(f"Model {escape(name)} leads.").strip()
-        assert page.startswith("<p>") and page.endswith("</p>"), (escape.__name__, page)
-        inner = page[3:-4]
-        assert not re.search(r"<[A-Za-z/]", inner), (escape.__name__, page)  # no element at all
-        assert html.unescape(inner) == f"Model {name} leads.", (escape.__name__, page)
+    page = markdown_to_html(f"Model {escape(name)} leads.").strip()
+    assert page.startswith("<p>") and page.endswith("</p>"), page
+    inner = page[3:-4]
+    assert not re.search(r"<[A-Za-z/]", inner), page  # no element at all
+    assert html.unescape(inner) == f"Model {name} leads.", page
 
 
 # ------------------------------------------------------------------ the per-item report

@@ -39,7 +39,8 @@ from evallib.report.datasets_sections import (
     plot_posthoc_diagram,
     posthoc_tests,
 )
-from evallib.report.datasets_text import format_pairs, format_scores, md_escape, results_summary
+from evallib.report._prose import escape
+from evallib.report.datasets_text import format_pairs, format_scores, results_summary
 from evallib.report.sections import Skipped
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -433,7 +434,7 @@ def test_summary_states_effects_before_p_values_and_escapes_names(tmp_path):
                                                                                                 rng=0))
     bullets = text.splitlines()
     assert "<script" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text and "\\*m\\*\\_\\$x\\$" in text
-    assert md_escape("*m*_$x$") in text and "*m*_$x$" not in text
+    assert escape("*m*_$x$") in text and "*m*_$x$" not in text
     ranking, friedman_line = bullets[0], bullets[1]
     assert "1.964" in ranking and "3.143" in ranking  # Demšar's printed average ranks
     ref = stats.friedmanchisquare(*demsar_ranks().to_numpy().T)

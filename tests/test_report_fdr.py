@@ -34,11 +34,11 @@ from evallib.report import (
     load_predictions,
     omnibus_test,
     pairwise_comparison,
-    pairwise_method_line,
     plot_pair_intervals,
     score_comparison,
     summary_text,
 )
+from evallib.report.text import pairwise_method_line
 
 SM = {"bh": "fdr_bh", "by": "fdr_by", "holm": "holm", "bonferroni": "bonferroni"}
 

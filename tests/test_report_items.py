@@ -27,6 +27,7 @@ from scipy import stats
 
 from evallib import evaluate_pupils
 from evallib.report import ReportInputError
+from evallib.report._prose import escape
 from evallib.report.items_inputs import load_item_scores, load_items, read_inspect_logs, read_lm_eval_samples
 from evallib.report.items_sections import (
     Skipped,
@@ -34,7 +35,6 @@ from evallib.report.items_sections import (
     independence_note,
     items_summary_text,
     leaderboard,
-    md_text,
     model_means,
     pairwise_items,
     sample_analysis,
@@ -641,8 +641,13 @@ def test_summary_sentences_and_escaping(pupils):
     parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
                  samples=sample_analysis(data), board=leaderboard(data, n_resamples=500, rng=0))
     text = items_summary_text(data, **parts)
-    assert "<img" not in text and "$" not in text and "*k" not in text
-    assert md_text(evil) in text
+    import html as html_module
+
+    from evallib.htmlexport import markdown_to_html
+
+    page = markdown_to_html(text)  # the page's renderer: no image, no emphasis, no maths made from the name
+    assert "<img" not in text and "<img" not in page and "<em>" not in page and "<math" not in page
+    assert escape(evil) in text and html_module.escape(evil, quote=False) in page
     lead = ev.correct.mean().idxmax()
     assert f"**{lead}** has the highest mean score, {ev.correct[lead].mean():.4f}" in text
     assert "over 1,191 items in 67 clusters" in text

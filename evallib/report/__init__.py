@@ -11,9 +11,15 @@ executes the notebook with papermill and writes an HTML page without code cells.
 
 One module per job: :mod:`~evallib.report.inputs` (reading and checking the file),
 :mod:`~evallib.report.sections` (the sections' computations), :mod:`~evallib.report.percase`
-(the statistics on test cases, each counted once however often it was predicted), :mod:`~evallib.report.text`
+(the report's view of the cases, each counted once however often it was predicted; the
+statistics themselves are :mod:`evallib.resampling.percase`), :mod:`~evallib.report.text`
 (formatted tables and the summary's sentences), :mod:`~evallib.report.runner` (papermill and
-nbconvert) and :mod:`~evallib.report.example` (the shipped example).
+nbconvert) and :mod:`~evallib.report.example` (the shipped example). The many-data-sets report
+(:func:`run_datasets_report`, read by :func:`load_results`) and the per-item report
+(:func:`run_items_report`, read by :func:`load_items`, :func:`load_item_scores`,
+:func:`read_lm_eval_samples` and :func:`read_inspect_logs`) have their own ``datasets_*`` and
+``items_*`` modules. All three write their prose with :mod:`evallib.report._prose`: one
+escape for text from the user's file, one p-value format, one level, plural and list helper.
 
 Sections and their sources (the summary, :func:`summary_text`, comes first):
 
@@ -51,6 +57,9 @@ two classes for the sections that need one positive class).
 """
 from __future__ import annotations
 
+from .._compat import moved_names
+from .datasets_inputs import load_results
+from .datasets_runner import run_datasets_report
 from .example import EXAMPLE_PATH, make_example_predictions
 from .inputs import (
     PRED_PREFIX,
@@ -59,6 +68,8 @@ from .inputs import (
     ReportInputError,
     load_predictions,
 )
+from .items_inputs import load_item_scores, load_items, read_inspect_logs, read_lm_eval_samples
+from .items_runner import run_items_report
 from .runner import REPORT_NOTEBOOK, ReportExecutionError, ReportFiles, run_report
 from .sections import (
     ChanceCheck,
@@ -79,21 +90,16 @@ from .sections import (
     omnibus_test,
     pairwise_comparison,
     per_class_tables,
-    relevance,
     score_comparison,
     score_warnings,
     summarise_data,
     top_two_bootstrap,
 )
 from .text import (
-    P_FLOOR,
     format_balanced_pairs,
     format_class_auc,
     format_measures,
-    format_p,
     format_pairwise,
-    md,
-    pairwise_method_line,
     plot_pair_intervals,
     report_tables,
     summary_text,
@@ -107,6 +113,11 @@ __all__ = [
     "Skipped",
     "DataSummary",
     "load_predictions",
+    "load_results",
+    "load_item_scores",
+    "load_items",
+    "read_inspect_logs",
+    "read_lm_eval_samples",
     "summarise_data",
     "classifier_measures",
     "format_measures",
@@ -120,17 +131,15 @@ __all__ = [
     "F1Comparison",
     "top_two_bootstrap",
     "run_report",
+    "run_items_report",
+    "run_datasets_report",
     "ReportFiles",
     "make_example_predictions",
     "EXAMPLE_PATH",
     "REPORT_NOTEBOOK",
     "PRED_PREFIX",
     "SCORE_PREFIX",
-    "P_FLOOR",
-    "format_p",
-    "md",
     "plot_pair_intervals",
-    "pairwise_method_line",
     "adjusted_pvalues",
     "data_notes",
     "majority_baseline",
@@ -144,7 +153,18 @@ __all__ = [
     "format_class_auc",
     "ClassScoreComparison",
     "class_score_comparison",
-    "relevance",
     "report_tables",
     "write_tables",
 ]
+
+#: The report's prose internals that 0.1.0 exported here (and from ``evallib``): they still
+#: import, with a DeprecationWarning naming their one home, until 0.3.0.
+_MOVED = {
+    "md": "evallib.report._prose:escape",
+    "format_p": "evallib.report._prose:format_p",
+    "P_FLOOR": "evallib.report._prose:P_FLOOR",
+    "relevance": "evallib.report._prose:relevance",
+    "pairwise_method_line": "evallib.report.text:pairwise_method_line",
+}
+
+__getattr__ = moved_names(__name__, _MOVED)

@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .inputs import ReportInputError, _check_duplicates, _key, _quote_list, _read_table
+from ._prose import quote_list
+from .inputs import ReportInputError, _check_duplicates, _key, _read_table
 
 __all__ = [
     "DATASET_COLUMN_NAMES",
@@ -94,7 +95,7 @@ def find_dataset_column(columns: Any) -> str | None:
     hits = [c for c in names if _normalised(c) in DATASET_COLUMN_NAMES]
     if len(hits) > 1:
         raise ReportInputError(
-            f"The columns {_quote_list(hits)} could each be the data-set column; choose the one that "
+            f"The columns {quote_list(hits)} could each be the data-set column; choose the one that "
             "names the data sets with --dataset-column (dataset_column=).")
     return hits[0] if hits else None
 
@@ -251,11 +252,11 @@ def _dataset_names(values: pd.Series, column: str) -> pd.Index:
         at = rows[first]
         forms = list(dict.fromkeys(spelling[first]))
         how = (f"{forms[0]!r}" if len(forms) == 1 else
-               f"{forms[0]!r} (also written {_quote_list(forms[1:])}; names that differ only in letter "
+               f"{forms[0]!r} (also written {quote_list(forms[1:])}; names that differ only in letter "
                "case or surrounding space are the same data set)")
         raise ReportInputError(
             f"The data-set column {column!r} names {len(repeated)} data set(s) more than once, the first "
-            f"{how} in data rows {_quote_list(at)}; give each data set one row "
+            f"{how} in data rows {quote_list(at)}; give each data set one row "
             "(average repeated runs or folds first).")
     return pd.Index(texts, name=column)
 

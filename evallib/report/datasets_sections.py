@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._compat import renamed_keywords
+from .._compat import moved_names, renamed_keywords
 from .._multitest import BERGMANN_MAX_K, adjust_pvalues
 from .._validate import check_alpha, check_count, check_real, check_rng
 from ..manydatasets.bayesian import SignedRankResult, bayesian_signed_rank
@@ -53,9 +53,9 @@ from ..manydatasets.ranktests import (
     wilcoxon_signed_rank,
 )
 from .datasets_inputs import Results
-from .inputs import ReportInputError, _quote_list
+from ._prose import format_p, plot_text, quote_list
+from .inputs import ReportInputError
 from .sections import Skipped
-from .text import format_p
 
 __all__ = [
     "METHOD_NAMES",
@@ -70,7 +70,6 @@ __all__ = [
     "friedman_test",
     "posthoc_tests",
     "plot_posthoc_diagram",
-    "mpl_escape",
     "bayesian_top_two",
     "assumptions",
 ]
@@ -131,7 +130,7 @@ def check_options(
         raise ReportInputError(f"alpha (--alpha) must be a number between 0 and 1, got {alpha!r}.") from None
     if posthoc not in ALL_PAIRS_METHODS:
         raise ReportInputError(
-            f"The all-pairs procedure (--posthoc, posthoc=) must be one of {_quote_list(ALL_PAIRS_METHODS)}, "
+            f"The all-pairs procedure (--posthoc, posthoc=) must be one of {quote_list(ALL_PAIRS_METHODS)}, "
             f"got {posthoc!r}.")
     if posthoc == "bergmann" and results.n_classifiers > BERGMANN_MAX_K:
         raise ReportInputError(
@@ -141,7 +140,7 @@ def check_options(
     if control_method not in CONTROL_METHODS:
         raise ReportInputError(
             f"The procedure against the control (--control-method, control_method=) must be one of "
-            f"{_quote_list(CONTROL_METHODS)}, got {control_method!r}.")
+            f"{quote_list(CONTROL_METHODS)}, got {control_method!r}.")
     if isinstance(control, str) and not control.strip():
         control = None
     if control is not None:
@@ -150,7 +149,7 @@ def check_options(
             near = {c.casefold(): c for c in results.classifiers}.get(name.casefold())
             raise ReportInputError(
                 f"The control {name!r} (--control, control=) is not one of the classifiers "
-                f"{_quote_list(results.classifiers)}" + (f" (did you mean {near!r}?)." if near else "."))
+                f"{quote_list(results.classifiers)}" + (f" (did you mean {near!r}?)." if near else "."))
         control = name
     if rope is not None:
         try:
@@ -252,7 +251,7 @@ def describe_results(results: Results) -> ResultsOverview:
     all_tied = [str(d) for d, row in fr.ranks.iterrows() if np.unique(row.to_numpy()).size == 1]
     if all_tied:
         notes.append(
-            f"Every classifier has the same score on {len(all_tied)} data set(s) ({_quote_list(all_tied)}): "
+            f"Every classifier has the same score on {len(all_tied)} data set(s) ({quote_list(all_tied)}): "
             "they share the middle rank there, which adds nothing to the differences between them.")
     return ResultsOverview(table=table, ranks=fr.ranks.loc[:, list(results.classifiers)],
                            n_datasets=results.n_datasets, n_classifiers=results.n_classifiers,
@@ -537,18 +536,6 @@ def posthoc_tests(
                           alpha=alpha)
 
 
-def mpl_escape(name: Any) -> str:
-    """A name as matplotlib text: ``$`` escaped, so that no name is read as a formula.
-
-    Matplotlib reads text between two dollar signs as mathtext and fails on what is not
-    valid TeX (a classifier called ``cost $\\foo{ $`` would stop the report).
-
-    Examples
-    --------
-    >>> mpl_escape("a $b$")
-    'a \\\\$b\\\\$'
-    """
-    return str(name).replace("$", r"\$")
 
 
 def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = False, ax=None):
@@ -577,14 +564,14 @@ def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = Fal
        *JMLR* 7, 1-30 (section 3.2.4, Figures 1-2).
     """
     level = f"alpha = {posthoc.alpha:g}"
-    ranks = posthoc.avg_ranks.rename(index=mpl_escape)
+    ranks = posthoc.avg_ranks.rename(index=plot_text)
     if against_control:
         if posthoc.control is None:
             raise ValueError("against_control needs a PosthocSection computed with a control")
         name = METHOD_NAMES[posthoc.control_method]
         cd = posthoc.cd_control if posthoc.control_method == "bonferroni-dunn" else None
         table = _escaped(posthoc.control_table)
-        table.attrs["control"] = mpl_escape(posthoc.control)
+        table.attrs["control"] = plot_text(posthoc.control)
         return plot_cd_diagram(ranks, cd, posthoc=table, alpha=posthoc.alpha, ax=ax,
                                title=f"Against the control ({name}, {level}): joined = not shown to differ")
     name = METHOD_NAMES[posthoc.method]
@@ -594,7 +581,7 @@ def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = Fal
 
 def _escaped(table: pd.DataFrame) -> pd.DataFrame:
     """The ``a``, ``b`` and ``reject`` columns of a post-hoc table, names escaped for matplotlib."""
-    out = pd.DataFrame({"a": table["a"].map(mpl_escape), "b": table["b"].map(mpl_escape),
+    out = pd.DataFrame({"a": table["a"].map(plot_text), "b": table["b"].map(plot_text),
                         "reject": table["reject"]})
     out.attrs.update(table.attrs)
     return out
@@ -827,3 +814,6 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
                "of section 4 weighs the difference against the smallest one that matters (the ROPE).")
     return tuple(out)
 
+
+#: Escapers of 0.1.0 that live in :mod:`evallib.report._prose` now (DeprecationWarning until 0.3.0).
+__getattr__ = moved_names(__name__, {"mpl_escape": "evallib.report._prose:plot_text"})

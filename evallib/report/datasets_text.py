@@ -1,20 +1,20 @@
 """The many-data-sets report's text: its tables formatted for reading and its summary.
 
 Every name that comes from the user's file or options (classifiers, data sets, the title)
-goes through :func:`md_escape` before it enters Markdown, so that the HTML page shows it as
+goes through :func:`~evallib.report._prose.escape` before it enters Markdown, so that the HTML page shows it as
 text and never as markup. Tables are returned as DataFrames of text, which pandas escapes
 when it renders them.
 """
 
 from __future__ import annotations
 
-import html
 import math
-import re
 from typing import Any
 
 import pandas as pd
 
+from .._compat import moved_names
+from ._prose import escape, format_p, join_names, plural, pvalue_cell
 from .datasets_inputs import Results
 from .datasets_sections import (
     DECISION_LEVEL,
@@ -24,10 +24,8 @@ from .datasets_sections import (
     ResultsOverview,
     TopTwoBayes,
 )
-from .text import format_p
 
 __all__ = [
-    "md_escape",
     "format_overview",
     "format_scores",
     "format_pairs",
@@ -38,39 +36,10 @@ __all__ = [
 #: How many names a summary sentence lists before it says "and N more".
 LISTED = 5
 
-#: Markdown's characters that can start markup anywhere in a line (a name never starts a line):
-#: emphasis, code, links and images, tables, strikethrough, formulas, headings' closing hashes.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]!|~$#])")
-
-
-def md_escape(text: Any) -> str:
-    """``text`` made safe for Markdown: no markup, no HTML, no formula survives.
-
-    Markdown's punctuation (``* _ [ ] ` $ # | ~`` and the like) is escaped with a backslash
-    and ``&``, ``<`` and ``>`` become HTML entities, so a classifier called
-    ``<script>alert(1)</script>`` or ``*best*`` is shown exactly as written; the colon of
-    ``://`` becomes ``&#58;``, or the renderer would turn ``http://...`` into a live link.
-
-    Examples
-    --------
-    >>> md_escape("<b>C4.5</b>")
-    '&lt;b&gt;C4.5&lt;/b&gt;'
-    >>> md_escape("*x*_1 $a$")
-    '\\\\*x\\\\*\\\\_1 \\\\$a\\\\$'
-    >>> md_escape("see http://example.com")
-    'see http&#58;//example.com'
-    """
-    return html.escape(_MARKDOWN_SPECIAL.sub(r"\\\1", str(text)), quote=False).replace("://", "&#58;//")
-
-
 def _b(name: Any) -> str:
-    return f"**{md_escape(name)}**"
+    return f"**{escape(name)}**"
 
 
-def _p_cell(p: float) -> str:
-    """A p-value for a table cell: ``0.034`` or ``< 1e-15``."""
-    text = format_p(p)
-    return text[4:] if text.startswith("p = ") else text[2:]
 
 
 def _num(v: float) -> str:
@@ -78,14 +47,8 @@ def _num(v: float) -> str:
     return f"{float(v) + 0.0:.4g}"
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _listing(items: list[str]) -> str:
-    if len(items) > LISTED:
-        items = items[:LISTED] + [f"{len(items) - LISTED} more"]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def format_overview(overview: ResultsOverview) -> pd.DataFrame:
@@ -130,8 +93,8 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
         "rank difference": [f"{v:.3f}" for v in t["rank_difference"]],
         "wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "mean advantage": [_num(v) for v in t["mean_advantage"]],
-        f"{name} p": [_p_cell(p) for p in t["pvalue_adj"]],
-        "Wilcoxon p (Holm)": [_p_cell(p) for p in t["wilcoxon_pvalue_adj"]],
+        f"{name} p": [pvalue_cell(p) for p in t["pvalue_adj"]],
+        "Wilcoxon p (Holm)": [pvalue_cell(p) for p in t["wilcoxon_pvalue_adj"]],
         "verdict": [_verdict(r, w) for r, w in zip(t["reject"], t["wilcoxon_reject"])],
     })
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(t["a"], t["b"])], name="A vs B (A ranked better)")
@@ -150,8 +113,8 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
         "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "control's mean advantage": [_num(v) for v in t["mean_advantage"]],
         "z": [f"{abs(v):.3f}" for v in t["z"]],
-        "p": [_p_cell(p) for p in t["pvalue"]],
-        f"{name} p": [_p_cell(p) for p in t["pvalue_adj"]],
+        "p": [pvalue_cell(p) for p in t["pvalue"]],
+        f"{name} p": [pvalue_cell(p) for p in t["pvalue_adj"]],
         "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
     })
     out.index = pd.Index(list(t["b"]), name=f"against {posthoc.control} (rank {t['rank_a'].iloc[0]:.3f})")
@@ -166,9 +129,9 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     top = float(t.iloc[0]["average rank"])
     tied = [c for c in t.index if round(float(t.loc[c, "average rank"]), 12) == round(top, 12)]
     lead = (f"{_b(best)} has the best average rank, {top:.3f}" if len(tied) == 1 else
-            f"{_listing([_b(c) for c in tied])} share the best average rank, {top:.3f}")
-    others = [f"{md_escape(c)} {t.loc[c, 'average rank']:.3f}" for c in t.index[len(tied):]]
-    rest = f"; then {_listing(others)}" if others else ""
+            f"{join_names([_b(c) for c in tied], limit=LISTED)} share the best average rank, {top:.3f}")
+    others = [f"{escape(c)} {t.loc[c, 'average rank']:.3f}" for c in t.index[len(tied):]]
+    rest = f"; then {join_names(others, limit=LISTED)}" if others else ""
     better = "higher" if results.higher_is_better else "lower"
     if len(tied) == 1:
         best_on = int(t.iloc[0]["best on"])
@@ -177,7 +140,7 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
         scores = (f"Its mean score is {_num(t.iloc[0]['mean'])} ({better} is better), and it is best on "
                   f"{best_on} of the {n} data sets{ties}.")
     else:
-        scores = (f"Their mean scores are {_listing([_num(t.loc[c, 'mean']) for c in tied])} ({better} is "
+        scores = (f"Their mean scores are {join_names([_num(t.loc[c, 'mean']) for c in tied], limit=LISTED)} ({better} is "
                   "better).")
     return (f"Over {n} data sets, {lead} (1 = best, {k} = worst; if the classifiers performed alike each "
             f"would average {(k + 1) / 2:g}){rest}. {scores}")
@@ -204,21 +167,21 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
     m = len(t)
     hits = t[t["reject"]]
     if len(hits):
-        named = [f"{md_escape(r.a)} vs {md_escape(r.b)} (rank difference {r.rank_difference:.3f}, "
+        named = [f"{escape(r.a)} vs {escape(r.b)} (rank difference {r.rank_difference:.3f}, "
                  f"adjusted {format_p(r.pvalue_adj)})" for r in hits.itertuples()]
-        head = (f"{name}'s procedure over the {_count(m, 'pair')} finds {len(hits)} that "
+        head = (f"{name}'s procedure over the {plural(m, 'pair')} finds {len(hits)} that "
                 f"{'differs' if len(hits) == 1 else 'differ'} at alpha = "
-                f"{ph.alpha:g}: {_listing(named)}")
+                f"{ph.alpha:g}: {join_names(named, limit=LISTED)}")
     else:
         top = t.iloc[0]
         cd = (f", below the critical difference {ph.cd.cd:.3f}" if ph.method == "nemenyi" else "")
-        head = (f"{name}'s procedure over the {_count(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
-                f"the largest rank difference, {top['rank_difference']:.3f} between {md_escape(top['a'])} and "
-                f"{md_escape(top['b'])}{cd}, has adjusted {format_p(top['pvalue_adj'])}")
+        head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
+                f"the largest rank difference, {top['rank_difference']:.3f} between {escape(top['a'])} and "
+                f"{escape(top['b'])}{cd}, has adjusted {format_p(top['pvalue_adj'])}")
     wil = t[t["wilcoxon_reject"]]
-    found = [f"{md_escape(r.a)} vs {md_escape(r.b)}" for r in wil.itertuples()]
+    found = [f"{escape(r.a)} vs {escape(r.b)}" for r in wil.itertuples()]
     wtext = ("Wilcoxon's signed-rank test with Holm's adjustment finds "
-             + (f"{_count(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {_listing(found)}."
+             + (f"{plural(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {join_names(found, limit=LISTED)}."
                 if found else "no pair that differs."))
     note = ("" if ph.friedman_rejects else
             " Friedman's test did not reject, so read these comparisons as descriptive.")
@@ -228,14 +191,14 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
 def _control_sentence(ph: PosthocSection) -> str:
     t = ph.control_table
     name = METHOD_NAMES[ph.control_method]
-    differ = [f"{md_escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
+    differ = [f"{escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
               f"adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if r.reject]
-    same = [f"{md_escape(r.b)} (adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if not r.reject]
+    same = [f"{escape(r.b)} (adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if not r.reject]
     parts = []
     if differ:
-        parts.append(f"{_listing(differ)} {'differs' if len(differ) == 1 else 'differ'} from it")
+        parts.append(f"{join_names(differ, limit=LISTED)} {'differs' if len(differ) == 1 else 'differ'} from it")
     if same:
-        parts.append(f"{_listing(same)} {'is' if len(same) == 1 else 'are'} not shown to differ")
+        parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
             f"alpha = {ph.alpha:g}): " + "; ".join(parts) + ".")
 
@@ -246,12 +209,12 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
              f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage)} on average "
              f"(median {_num(bayes.median_advantage)})")
     probs = (f"counting differences within ±{bayes.rope:g} as practical equivalence, the Bayesian signed-rank "
-             f"test gives P({md_escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
-             f"{bayes.p_equivalent:.3f}, P({md_escape(bayes.second)} practically better) = {bayes.p_second:.3f}")
+             f"test gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
+             f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f}")
     decision = {
-        "best": f"{md_escape(bayes.best)} is practically better",
+        "best": f"{escape(bayes.best)} is practically better",
         "equivalent": "the two are practically equivalent",
-        "second": f"{md_escape(bayes.second)} is practically better",
+        "second": f"{escape(bayes.second)} is practically better",
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
     return (f"{ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
@@ -280,7 +243,7 @@ def results_summary(
     Returns
     -------
     str
-        Markdown bullet points; every name from the file is escaped (:func:`md_escape`).
+        Markdown bullet points; every name from the file is escaped (:func:`~evallib.report._prose.escape`).
 
     References
     ----------
@@ -297,3 +260,7 @@ def results_summary(
     out.append(f"These verdicts treat the {results.n_datasets} data sets as independent draws from the problems "
                "they are meant for, and the rank tests count a small win like a large one (section 5).")
     return "\n".join(f"- {s}" for s in out)
+
+
+#: Escapers of 0.1.0 that live in :mod:`evallib.report._prose` now (DeprecationWarning until 0.3.0).
+__getattr__ = moved_names(__name__, {"md_escape": "evallib.report._prose:escape"})

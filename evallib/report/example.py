@@ -10,6 +10,9 @@ import pandas as pd
 
 from .._resources import data_path
 from .._validate import sklearn_random_state
+from ..studies.casestudy import run_case_study
+from ..studies.data import load_gse4335
+from ..studies.models import DLDA, swap_labels
 
 #: The shipped example predictions file.
 EXAMPLE_PATH: Path = data_path("example_predictions.csv")
@@ -35,10 +38,6 @@ def make_example_predictions(*, rng: Any = None) -> pd.DataFrame:
         Columns ``label``, ``pred_<m>`` for the five models and ``score_<m>`` for the
         three DLDA models (scores rounded to 6 decimals); no expression data.
     """
-    from ..studies.casestudy import run_case_study
-    from ..studies.data import load_gse4335
-    from ..studies.models import DLDA, swap_labels
-
     X, y = load_gse4335()
     seed = sklearn_random_state(rng)
     study = run_case_study(X, y, rng=seed)

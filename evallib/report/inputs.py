@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._prose import join_names, plural, quote_list
+
 #: Below this many test cases the data section warns that every interval will be wide.
 SMALL_TEST_SET = 100
 #: Below this share of the minority class the data section warns of heavy skew.
@@ -222,14 +224,6 @@ def _keys(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     return inverse.astype(np.int64)[codes], merged
 
 
-def _quote_list(values, limit: int = 8) -> str:
-    """``'a', 'b' and 'c'``; beyond ``limit`` values, the first ones and how many more."""
-    values = [repr(v) for v in values]
-    if len(values) > limit:
-        return ", ".join(values[: limit - 2]) + f" and {len(values) - limit + 2:,} more"
-    if len(values) <= 2:
-        return " and ".join(values)
-    return ", ".join(values[:-1]) + " and " + values[-1]
 
 
 def _sniff_text(path: Path) -> dict[str, Any]:
@@ -307,7 +301,7 @@ def _read_table(path: Path, sheet: str | int | None = None) -> tuple[pd.DataFram
             else:
                 raise ReportInputError(
                     f"The workbook {str(path)!r} has no sheet {str(sheet)!r}; its sheets are "
-                    f"{_quote_list(names)} (choose one with --sheet).")
+                    f"{quote_list(names)} (choose one with --sheet).")
             head = pd.read_excel(book, sheet_name=chosen, header=None, nrows=1)
             header = [str(v) for v in head.iloc[0].tolist()] if len(head) else []
             frame = pd.read_excel(book, sheet_name=chosen)
@@ -343,8 +337,7 @@ def _read_table(path: Path, sheet: str | int | None = None) -> tuple[pd.DataFram
                               "utf-16": "UTF-16 text", "cp1252": "Windows-1252 (not UTF-8) text"}
                              [found["encoding"]])
             if parts:
-                note = "Read the file as text with " + ", ".join(parts[:-1]) + (
-                    " and " if len(parts) > 1 else "") + parts[-1] + "."
+                note = "Read the file as text with " + join_names(parts) + "."
     except ReportInputError:
         raise
     except pd.errors.EmptyDataError:
@@ -765,7 +758,7 @@ def load_predictions(
         else:
             raise ReportInputError(
                 f"The label column {label_column!r} holds the classes "
-                f"{_quote_list(classes.tolist())}, so the positive class (the one the scores and "
+                f"{quote_list(classes.tolist())}, so the positive class (the one the scores and "
                 "F-measure are about) must be named with --positive-label (positive_label=).")
     else:
         positive = _key(positive_label).strip() if not isinstance(positive_label, str) else positive_label
@@ -774,7 +767,7 @@ def load_predictions(
             hint = stripped.get(str(positive).strip().casefold())
             raise ReportInputError(
                 f"The positive label {positive!r} does not occur in the label column "
-                f"{label_column!r}, whose classes are {_quote_list(classes.tolist())}"
+                f"{label_column!r}, whose classes are {quote_list(classes.tolist())}"
                 + (f" (did you mean {hint!r}?)." if hint is not None else "."))
         positive_from = "named with --positive-label"
     if classes.size == 2:
@@ -828,12 +821,12 @@ def load_predictions(
         class_scores[model] = np.column_stack([_check_score_column(frame[cols[c]], cols[c]) for c in classes])
     if ignored:
         notes.append(f"With {classes.size} classes scores need one column per class, "
-                     f"{score_prefix}<name>_<class>, for every class; {_quote_list(ignored)} "
+                     f"{score_prefix}<name>_<class>, for every class; {quote_list(ignored)} "
                      f"{'is' if len(ignored) == 1 else 'are'} not used.")
     if all_classes.size > classes.size:
         extra = all_classes[classes.size:].tolist()
-        notes.append(f"The predictions name {_plural_text(len(extra), 'class')} absent from the label column "
-                     f"({_quote_list(extra)}); such a prediction is wrong for every case and counts as an error.")
+        notes.append(f"The predictions name {plural(len(extra), 'class')} absent from the label column "
+                     f"({quote_list(extra)}); such a prediction is wrong for every case and counts as an error.")
     if not names:
         cols = ", ".join(repr(c) for c in frame.columns[:12])
         raise ReportInputError(
@@ -869,8 +862,6 @@ def _model_and_class(name: str, classes: np.ndarray) -> tuple[str | None, str]:
     return name[: -(len(cls) + 1)], cls
 
 
-def _plural_text(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else ("es" if word.endswith("s") else "s"))
 
 
 def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, all_classes: np.ndarray,
@@ -891,7 +882,7 @@ def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, all_cla
                 row = _first_row(unknown & (texts[codes] == bad))
                 raise ReportInputError(
                     f"The prediction column {col!r} holds {bad!r} in data row {row}, which is not one of "
-                    f"the classes {_quote_list(classes.tolist())} of the label column {label_column!r}"
+                    f"the classes {quote_list(classes.tolist())} of the label column {label_column!r}"
                     + (f" (it differs from {close!r} only in letter case or surrounding space)." if close
                        else " (with two classes every prediction must be one of them)."))
         new = sorted(set(texts[~known].tolist()) - set(all_classes.tolist()))

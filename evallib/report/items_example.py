@@ -9,6 +9,7 @@ import pandas as pd
 
 from .._resources import data_path
 from .._validate import check_count, sklearn_random_state
+from ..studies.pupils import evaluate_pupils
 
 __all__ = ["ITEMS_EXAMPLE_PATH", "make_example_items"]
 
@@ -40,8 +41,6 @@ def make_example_items(*, samples: int = 5, rng: Any = None) -> pd.DataFrame:
     pandas.DataFrame
         Columns ``item``, ``cluster``, ``model``, ``sample``, ``score``; one row per answer.
     """
-    from ..studies.pupils import evaluate_pupils
-
     samples = check_count(samples, "samples", minimum=2)
     ev = evaluate_pupils(samples=samples, rng=sklearn_random_state(rng))
     cluster = ev.pupils["class"]

@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._prose import plural, quote_list
 from .inputs import ReportInputError, _key, _read_table
 
 __all__ = [
@@ -166,19 +167,8 @@ class ItemScores:
         return np.asarray(self.cluster_names, dtype=object)[self.clusters]
 
 
-# ------------------------------------------------------------------ small helpers
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else (plural or word + 's')}"
-
-
-def _quote_list(values: Sequence[Any], limit: int = 6) -> str:
-    shown = [repr(str(v)) for v in list(values)[:limit]]
-    more = len(values) - len(shown)
-    if more > 0:
-        shown.append(f"{more:,} more")
-    if len(shown) <= 2:
-        return " and ".join(shown)
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
+#: Names an error message lists before it says "and N more".
+_LISTED = 6
 
 
 def _factor(values: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -208,7 +198,7 @@ def _first_row(mask: np.ndarray) -> int:
 def _check_no_missing(values: pd.Series, what: str, need: str) -> None:
     missing = values.isna().to_numpy()
     if missing.any():
-        raise ReportInputError(f"The {what} has {_plural(int(missing.sum()), 'missing value')}, the first in "
+        raise ReportInputError(f"The {what} has {plural(int(missing.sum()), 'missing value')}, the first in "
                                f"data row {_first_row(missing)}; {need}.")
 
 
@@ -234,14 +224,14 @@ def _score_values(values: pd.Series, what: str, *, missing_ok: bool = False) -> 
         nan = np.isnan(arr)
         if nan.any():
             raise ReportInputError(
-                f"The {what} has {_plural(int(nan.sum()), 'missing score')}, the first in data row "
+                f"The {what} has {plural(int(nan.sum()), 'missing score')}, the first in data row "
                 f"{_first_row(nan)}; every model must score every item (drop the item for all models, or "
                 "score it).")
     outside = ~np.isnan(arr) & ((arr < 0) | (arr > 1))
     if outside.any():
         first = int(np.flatnonzero(outside)[0])
         raise ReportInputError(
-            f"The {what} holds {_plural(int(outside.sum()), 'value')} outside [0, 1], the first "
+            f"The {what} holds {plural(int(outside.sum()), 'value')} outside [0, 1], the first "
             f"{arr[first]:g} in data row {first + 1}; scores must be 0/1 or numbers in [0, 1] (rescale "
             "other scales first).")
     return arr
@@ -277,10 +267,10 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
     n_items, n_models = len(item_names), len(model_names)
     if n_models < 2:
         only = f" ({str(model_names[0])!r})" if n_models else ""
-        raise ReportInputError(f"The file holds {_plural(n_models, 'model')}{only}; the per-item report compares "
+        raise ReportInputError(f"The file holds {plural(n_models, 'model')}{only}; the per-item report compares "
                                f"at least two models ({roles.model}).")
     if n_items < 2:
-        raise ReportInputError(f"The file holds {_plural(n_items, 'item')} ({roles.item}); a standard error "
+        raise ReportInputError(f"The file holds {plural(n_items, 'item')} ({roles.item}); a standard error "
                                "across items needs at least two.")
     pair = item_codes.astype(np.int64) * n_models + model_codes
     n_pairs = n_items * n_models
@@ -291,7 +281,7 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
             first = int(np.flatnonzero(dup)[0])
             raise ReportInputError(
                 f"Item {str(item_names[first // n_models])!r} has {counts[first]} rows for model "
-                f"{str(model_names[first % n_models])!r} ({_plural(int(dup.sum()), 'such item-model pair')} in "
+                f"{str(model_names[first % n_models])!r} ({plural(int(dup.sum()), 'such item-model pair')} in "
                 f"all); each item is scored once per model, or, if the rows are repeated answers, "
                 f"{roles.sample_hint}.")
         position = np.zeros(pair.size, dtype=np.int64)
@@ -309,7 +299,7 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
             raise ReportInputError(
                 f"Item {str(item_names[item_codes[row]])!r}, model {str(model_names[model_codes[row]])!r} and "
                 f"sample {_sample_text(sample_names, int(sample_codes[row]))} of {roles.sample} occur more than once "
-                f"({_plural(n_dup, 'duplicated row')}); give each answer one row (a verdict must not change "
+                f"({plural(n_dup, 'duplicated row')}); give each answer one row (a verdict must not change "
                 "with how many times an answer was written down).")
         sorted_pair = sorted_key // n_labels
         starts = np.flatnonzero(np.r_[True, sorted_pair[1:] != sorted_pair[:-1]])
@@ -338,7 +328,7 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
         raise ReportInputError(
             f"Model {str(model_names[worst])!r} has no score for {lacking[worst]:,} of the {n_items:,} items "
             f"(e.g. item {example!r})"
-            + (f", and {_plural(others, 'other model')} also lack items" if others else "")
+            + (f", and {plural(others, 'other model')} also lack items" if others else "")
             + "; every model must score every item (drop those items for all models, or score them).")
     cube = np.full(n_pairs * k_max, np.nan)
     cube[pair * k_max + position] = scores
@@ -355,7 +345,7 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
             i = int(item_codes[row])
             raise ReportInputError(
                 f"The cluster column {roles.cluster} changes within an item: "
-                f"{_plural(bad_items.size, 'item')} carry more than one cluster label (e.g. item "
+                f"{plural(bad_items.size, 'item')} carry more than one cluster label (e.g. item "
                 f"{str(item_names[i])!r} in {str(cluster_names[cluster_codes[row]])!r} and "
                 f"{str(cluster_names[per_item[i]])!r}); a cluster is a property of the item, so give each item "
                 "one cluster label in every row.")
@@ -394,7 +384,7 @@ def _resolve(frame: pd.DataFrame, given: str | None, default: str, what: str, op
         raise ReportInputError(f"The {what} must be given as a non-empty text, got {given!r} ({option}).")
     given = given.strip()
     if given not in frame.columns:
-        cols = _quote_list([str(c) for c in frame.columns], limit=12)
+        cols = quote_list([str(c) for c in frame.columns], limit=12)
         raise ReportInputError(f"The {what} {given!r} is not in {where!r}, whose columns are {cols} ({option}).")
     return given
 
@@ -558,16 +548,16 @@ def load_item_scores(
                 raise ReportInputError(f"The column {c!r} names no model; call it {score_prefix}<model>.")
         ignored = [c for c in others if c not in columns]
         if ignored:
-            notes.append(f"{_plural(len(ignored), 'column')} without the prefix {score_prefix!r} "
-                         f"{'was' if len(ignored) == 1 else 'were'} not read ({_quote_list(ignored)}).")
+            notes.append(f"{plural(len(ignored), 'column')} without the prefix {score_prefix!r} "
+                         f"{'was' if len(ignored) == 1 else 'were'} not read ({quote_list(ignored, limit=_LISTED)}).")
         names = [c[len(score_prefix):] for c in columns]
     else:
         columns = names = others
     if len(columns) < 2:
-        found = f" ({_quote_list(columns)})" if columns else ""
+        found = f" ({quote_list(columns, limit=_LISTED)})" if columns else ""
         how = (f"columns named {score_prefix}<model>" if score_prefix is not None else
                "one column per model beside the item column")
-        raise ReportInputError(f"{where!r} holds {_plural(len(columns), 'model column')}{found}; the per-item report "
+        raise ReportInputError(f"{where!r} holds {plural(len(columns), 'model column')}{found}; the per-item report "
                                f"compares at least two models, given as {how} (or a long file with a model column).")
     matrix = np.column_stack([_score_values(frame[c], f"model column {c!r}", missing_ok=sample_col is not None)
                               for c in columns])
@@ -585,7 +575,7 @@ def load_item_scores(
         if dup.any():
             first = int(np.flatnonzero(dup)[0])
             raise ReportInputError(
-                f"Item {str(item_names[item_codes[first]])!r} has more than one row ({_plural(int(dup.sum()), 'repeated row')} "
+                f"Item {str(item_names[item_codes[first]])!r} has more than one row ({plural(int(dup.sum()), 'repeated row')} "
                 f"in all, the first in data row {first + 1}); a wide file has one row per item, or, if the rows are "
                 "repeated answers, name the column that numbers them with --sample-column (sample_column=).")
     else:
@@ -594,7 +584,7 @@ def load_item_scores(
             first = int(np.flatnonzero(dup)[0])
             raise ReportInputError(
                 f"Item {str(item_names[item_codes[first]])!r} and sample {str(frame[sample_col].iloc[first])!r} occur "
-                f"in more than one row ({_plural(int(dup.sum()), 'duplicated row')}, the first in data row {first + 1}); "
+                f"in more than one row ({plural(int(dup.sum()), 'duplicated row')}, the first in data row {first + 1}); "
                 "give each answer one row.")
     return _assemble(source=where, layout="wide", roles=roles, item_codes=item_codes[rows], item_names=item_names,
                      model_codes=model_codes, model_names=names, scores=flat,
@@ -742,9 +732,9 @@ def read_lm_eval_samples(
     if filter is not None:
         if str(filter) not in filters:
             raise ReportInputError(f"The filter {str(filter)!r} does not occur in the lm-eval samples files, whose "
-                                   f"filters are {_quote_list(filters) if filters else 'not named'} (--filter, filter=).")
+                                   f"filters are {quote_list(filters, limit=_LISTED) if filters else 'not named'} (--filter, filter=).")
     elif len(filters) > 1:
-        raise ReportInputError(f"The lm-eval samples files hold the filters {_quote_list(filters)}; choose one with "
+        raise ReportInputError(f"The lm-eval samples files hold the filters {quote_list(filters, limit=_LISTED)}; choose one with "
                                "--filter (filter=), since each scores every document once.")
     chosen_filter = str(filter) if filter is not None else (filters[0] if filters else None)
     metrics: list[str] = []
@@ -755,12 +745,12 @@ def read_lm_eval_samples(
     if metric is None:
         if len(metrics) != 1:
             raise ReportInputError(
-                f"The lm-eval samples files hold the metrics {_quote_list(metrics)}; choose one with --metric (metric=)."
+                f"The lm-eval samples files hold the metrics {quote_list(metrics, limit=_LISTED)}; choose one with --metric (metric=)."
                 if metrics else "The lm-eval samples files hold no metric key beside lm-eval's own fields.")
         metric = metrics[0]
     elif str(metric) not in metrics:
         raise ReportInputError(f"The metric {str(metric)!r} does not occur in the lm-eval samples files, whose metrics "
-                               f"are {_quote_list(metrics)} (--metric, metric=).")
+                               f"are {quote_list(metrics, limit=_LISTED)} (--metric, metric=).")
     metric = str(metric)
     items, models, samples, values, clusters = [], [], [], [], []
     for model, runs in loaded.items():
@@ -838,10 +828,10 @@ def _inspect_value(value: Any, metric: str | None, where: str) -> float:
 
     if isinstance(value, dict):
         if metric is None:
-            raise ReportInputError(f"{where} holds several values ({_quote_list(list(value))}); choose one with "
+            raise ReportInputError(f"{where} holds several values ({quote_list(list(value), limit=_LISTED)}); choose one with "
                                    "--metric (metric=).")
         if metric not in value:
-            raise ReportInputError(f"{where} has no value {metric!r}, only {_quote_list(list(value))} (--metric).")
+            raise ReportInputError(f"{where} has no value {metric!r}, only {quote_list(list(value), limit=_LISTED)} (--metric).")
         value = value[metric]
     elif metric is not None:
         raise ReportInputError(f"{where} holds a single value, so --metric (metric={metric!r}) does not apply.")
@@ -951,14 +941,14 @@ def read_inspect_logs(
             if scorer is None:
                 if len(scores) != 1:
                     raise ReportInputError(
-                        f"{where_} has the scorers {_quote_list(list(scores))}; choose one with --scorer (scorer=)."
+                        f"{where_} has the scorers {quote_list(list(scores), limit=_LISTED)}; choose one with --scorer (scorer=)."
                         if scores else f"{where_} has no score (did the sample fail?).")
                 chosen = next(iter(scores))
             else:
                 chosen = scorer
                 if chosen not in scores:
                     raise ReportInputError(f"{where_} has no score from the scorer {scorer!r}"
-                                           + (f", only {_quote_list(list(scores))}" if scores else "") + " (--scorer).")
+                                           + (f", only {quote_list(list(scores), limit=_LISTED)}" if scores else "") + " (--scorer).")
             values.append(_inspect_value(scores[chosen].value, metric, f"The score {chosen!r} of {where}"))
             if cluster_key is not None:
                 label = _cluster_text((sample.metadata or {}).get(cluster_key))
@@ -981,7 +971,7 @@ def read_inspect_logs(
                    sample="'epoch'" if several else "", cluster=f"metadata {cluster_key!r}" if cluster_key else "",
                    sample_hint="give the repeated answers as epochs",
                    names=("id", f"metadata.{cluster_key}" if cluster_key else "", "epoch"))
-    notes = [f"Read inspect_ai logs: {_plural(len(paths), 'log')}, the score of "
+    notes = [f"Read inspect_ai logs: {plural(len(paths), 'log')}, the score of "
              + (f"scorer {scorer!r}" if scorer else "the samples' one scorer")
              + (f", value {metric!r}" if metric else "") + (", epochs as samples." if several else ".")]
     return _assemble(source=", ".join(str(p) for p in paths), layout="inspect", roles=roles, item_codes=item_codes,
@@ -1007,7 +997,7 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
     sentence rather than ignored.
     """
     if source_format not in ITEM_SOURCE_FORMATS:
-        raise ReportInputError(f"The source format must be one of {_quote_list(ITEM_SOURCE_FORMATS)}, got "
+        raise ReportInputError(f"The source format must be one of {quote_list(ITEM_SOURCE_FORMATS, limit=_LISTED)}, got "
                                f"{source_format!r}.")
     table_options = {"cluster_column": cluster_column, "sample_column": sample_column, "model_column": model_column,
                      "score_column": score_column, "score_prefix": score_prefix, "sheet": sheet}
@@ -1018,7 +1008,7 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
     if source_format != "table" and item_column != "item":
         stray.insert(0, "item_column")
     if stray:
-        raise ReportInputError(f"The option{'s' if len(stray) > 1 else ''} {_quote_list(stray)} do{'' if len(stray) > 1 else 'es'} "
+        raise ReportInputError(f"The option{'s' if len(stray) > 1 else ''} {quote_list(stray, limit=_LISTED)} do{'' if len(stray) > 1 else 'es'} "
                                f"not apply to {source_format} input; leave {'them' if len(stray) > 1 else 'it'} out.")
     if source_format == "table":
         return load_item_scores(source, item_column=item_column, **table_options)

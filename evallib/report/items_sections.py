@@ -20,7 +20,7 @@ with a one-line reason), computed with the functions of :mod:`evallib.items`:
    bootstrap rank intervals and P(best) (:func:`evallib.items.rank_intervals`).
 
 :func:`items_summary_text` turns them into Markdown bullets, effect sizes and intervals
-first; every name from the file passes through :func:`md_text`, so that nothing from
+first; every name from the file passes through :func:`~evallib.report._prose.escape`, so that nothing from
 the file can become markup in the HTML page.
 
 References
@@ -40,8 +40,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._compat import renamed_keywords
+from .._compat import moved_names, renamed_keywords
 from .._multitest import FDR_ADJUSTMENTS, adjust_pvalues
+from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_rng
 from ..items import (
     LEADERBOARD_ADJUSTMENTS,
@@ -54,6 +55,7 @@ from ..items import (
     tie_group,
     variance_components,
 )
+from ._prose import escape, join_names, level_text, plot_text, plural, pvalue_cell
 from .items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
 from .sections import Skipped
 
@@ -61,7 +63,6 @@ __all__ = [
     "ItemsOverview",
     "SampleAnalysis",
     "Leaderboard",
-    "md_text",
     "independence_note",
     "summarise_items",
     "model_means",
@@ -78,52 +79,8 @@ __all__ = [
 
 _ADJUST_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "bonferroni": "Bonferroni",
                  "none": "no adjustment"}
-#: Characters :func:`md_text` keeps as they are.
-_PLAIN = frozenset(" .,:;-'/%+=@")
 #: Names listed in one sentence before "and N more".
 _LIST_LIMIT = 10
-
-
-# ------------------------------------------------------------------ text helpers
-def md_text(value: object) -> str:
-    """Text from the file, safe inside Markdown that becomes HTML.
-
-    Every character but letters, digits, spaces and the punctuation ``. , : ; - ' / % + = @``
-    (which no Markdown or HTML construct starts inside a sentence) is written as a numeric
-    character reference (``<`` as ``&#60;``, ``*`` as ``&#42;``, ``$`` as ``&#36;``), so a
-    name can neither open an HTML element, nor start emphasis, a link, code or a formula;
-    the browser shows the characters themselves. The colon of ``://`` is written ``&#58;`` too,
-    or the renderer would turn ``http://...`` into a live link.
-
-    Examples
-    --------
-    >>> md_text("<script>a*b_c $x$</script>")
-    '&#60;script&#62;a&#42;b&#95;c &#36;x&#36;&#60;/script&#62;'
-    >>> md_text("gpt-4o, run 2")
-    'gpt-4o, run 2'
-    >>> md_text("https://example.com/q")
-    'https&#58;//example.com/q'
-    """
-    text = "".join(c if (c.isalnum() or c in _PLAIN) else f"&#{ord(c)};" for c in str(value))
-    return text.replace("://", "&#58;//")
-
-
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else (plural or word + 's')}"
-
-
-def _names(names, limit: int = _LIST_LIMIT, bold: bool = False) -> str:
-    """Escaped names joined by commas and "and", at most ``limit`` then "and N more"."""
-    names = [md_text(n) for n in names]
-    if bold:
-        names = [f"**{n}**" for n in names]
-    if len(names) > limit:
-        return ", ".join(names[:limit]) + f" and {len(names) - limit:,} more"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _level(alpha: float) -> str:
-    return f"{100 * (1 - alpha):g}%"
 
 
 def _clusters_arg(data: ItemScores):
@@ -137,10 +94,10 @@ def independence_note(data: ItemScores, *, markdown: bool = False) -> str:
     Without clusters: the items are taken as independent -- said in words, with what to
     do when they are not. With clusters: the clusters are taken as independent, the
     items within one may be correlated. ``markdown``: the cluster column's name is
-    escaped (:func:`md_text`) for a Markdown output; plain text otherwise.
+    escaped (:func:`~evallib.report._prose.escape`) for a Markdown output; plain text otherwise.
     """
     if data.clustered:
-        column = md_text(data.cluster_column) if markdown else data.cluster_column
+        column = escape(data.cluster_column) if markdown else data.cluster_column
         return (f"The items come in {data.n_clusters:,} clusters ({column}): items of one "
                 "cluster may be correlated, and every interval and test is cluster-robust, taking only the "
                 "clusters as independent of one another.")
@@ -267,7 +224,7 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
 
 def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
     """Section 2's table as text: mean, interval, standard error, method."""
-    level = _level(means.attrs.get("alpha", 0.05))
+    level = level_text(means.attrs.get("alpha", 0.05))
     labels = {"wilson": "Wilson", "cr2": "CR2 t", "t": "t", "naive": "normal"}
     out = pd.DataFrame({
         "mean": [f"{v:.4f}" for v in means["mean"]],
@@ -293,25 +250,20 @@ def plot_item_means(means: pd.DataFrame, ax=None, *, title: str | None = None):
     -------
     matplotlib.axes.Axes
     """
-    from .._plotting import get_axes
-
     n = len(means)
     ax = get_axes(ax, figsize=(6.8, max(2.0, 0.32 * n + 1.2)))
     y = np.arange(n)
     ax.hlines(y, means["low"], means["high"], colors="C0", linewidth=4)
     ax.plot(means["mean"], y, "o", color="k", markersize=4)
     ax.set_yticks(y)
-    ax.set_yticklabels([_plot_text(m) for m in means.index])
+    ax.set_yticklabels([plot_text(m) for m in means.index])
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("mean score over items")
-    ax.set_title(title or f"{_level(means.attrs.get('alpha', 0.05))} intervals, best first", fontsize="medium")
+    ax.set_title(title or f"{level_text(means.attrs.get('alpha', 0.05))} intervals, best first", fontsize="medium")
     ax.figure.tight_layout()
     return ax
 
 
-def _plot_text(value: object) -> str:
-    """A name for a matplotlib label: a ``$`` would start a formula (and can fail to parse)."""
-    return str(value).replace("$", r"\$")
 
 
 # ------------------------------------------------------------------ section 3
@@ -365,24 +317,22 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     return table
 
 
-def _p_text(p: float) -> str:
-    return "< 1e-15" if p < 1e-15 else f"{p:.3g}"
 
 
 def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Section 3's table as text, every pair (no truncation), leaderboard order."""
     adjust = pairs.attrs.get("adjust", "holm")
-    joint = (f"{100 * pairs.attrs.get('interval_level', 0.95):.4g}% joint interval" if adjust != "none"
-             else f"{_level(pairs.attrs.get('alpha', 0.05))} interval")
+    joint = (f"{level_text(1 - pairs.attrs.get('interval_level', 0.95), digits=4)} joint interval" if adjust != "none"
+             else f"{level_text(pairs.attrs.get('alpha', 0.05))} interval")
     adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
         "mean A - mean B": [f"{v:+.4f}" for v in pairs["estimate"]],
         joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["low"], pairs["high"])],
-        f"{adj} p (paired t)": [_p_text(p) for p in pairs["pvalue_adj"]],
+        f"{adj} p (paired t)": [pvalue_cell(p) for p in pairs["pvalue_adj"]],
     })
     if pairs.attrs.get("mcnemar"):
-        out[f"{adj} p (McNemar mid-p)"] = [_p_text(p) for p in pairs["mcnemar_pvalue_adj"]]
+        out[f"{adj} p (McNemar mid-p)"] = [pvalue_cell(p) for p in pairs["mcnemar_pvalue_adj"]]
         out["Bonett-Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
     out["verdict"] = ["differ" if r else "not separated" for r in pairs["reject"]]
@@ -507,7 +457,7 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
 def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
     """Section 4's pass@k and pass^k as text, one row per model and ``k``, each with its interval."""
     t = samples.passk
-    level = _level(samples.alpha)
+    level = level_text(samples.alpha)
     out = pd.DataFrame({
         "pass@k": [f"{v:.4f}" for v in t["pass_at_k"]],
         f"pass@k {level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(t["low"], t["high"])],
@@ -558,13 +508,13 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
     adjust = pairs.attrs.get("adjust", "holm")
     m = len(pairs)
-    lead = (f"With {_ADJUST_NAMES[adjust]}'s adjustment for {_plural(m, 'comparison')}" if adjust != "none"
-            else f"Without adjustment for {'the ' if m > 1 else ''}{_plural(m, 'comparison')}")
+    lead = (f"With {_ADJUST_NAMES[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
+            else f"Without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
     if adjust in FDR_ADJUSTMENTS:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:
-        shown = "; ".join(f"{md_text(a)} over {md_text(b)}" for a, b in rejected[:_LIST_LIMIT])
+        shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
         more = f"; and {len(rejected) - _LIST_LIMIT:,} more (every pair is in section 3)" if len(rejected) > _LIST_LIMIT else ""
         out.append(f"{lead}, {len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'} "
                    f"significant at alpha = {alpha:g} (paired t tests): {shown}{more}.")
@@ -575,7 +525,7 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
                   if r != q]
         if differ:
             out.append(f"McNemar's mid-p test (adjusted the same way) reaches another verdict than the paired t test "
-                       f"for {_plural(len(differ), 'pair')} ({'; '.join(f'{md_text(a)} vs {md_text(b)}' for a, b in differ[:_LIST_LIMIT])}"
+                       f"for {plural(len(differ), 'pair')} ({'; '.join(f'{escape(a)} vs {escape(b)}' for a, b in differ[:_LIST_LIMIT])}"
                        f"{' and more' if len(differ) > _LIST_LIMIT else ''}): a borderline difference, which the two "
                        "tests weigh slightly differently (McNemar counts only the items the two disagree on).")
         else:
@@ -597,9 +547,9 @@ def items_summary_text(
     """The findings in Markdown bullets: the leader, its tie group, its rank, the pairs, samples, assumptions.
 
     One bullet per question, effect sizes and intervals before p-values; warnings first;
-    every name from the file escaped (:func:`md_text`).
+    every name from the file escaped (:func:`~evallib.report._prose.escape`).
     """
-    level = _level(alpha)
+    level = level_text(alpha)
     out = [f"**Warning:** {w}" for w in overview.warnings]
     tie = board.tie
     leader = str(tie.leader)
@@ -607,7 +557,7 @@ def items_summary_text(
     where = f"{data.n_items:,} items" + (f" in {data.n_clusters:,} clusters" if data.clustered else "")
     own = data.sample_counts()[:, list(data.models).index(leader)]  # the leader's answers per item
     lo, hi = int(own.min()), int(own.max())
-    out.append(f"**{md_text(leader)}** has the highest mean score, {r['mean']:.4f} ({level} interval "
+    out.append(f"**{escape(leader)}** has the highest mean score, {r['mean']:.4f} ({level} interval "
                f"{r['low']:.4f} to {r['high']:.4f}) over {where}"
                + (f", each answered {lo} times by it" if lo == hi > 1
                   else (f", each answered {lo} to {hi} times by it" if hi > 1 else "")) + ".")
@@ -615,8 +565,8 @@ def items_summary_text(
            else "no adjustment for multiplicity")
     others = list(tie.members[1:])
     if others:
-        out.append(f"{_plural(len(others), 'model')} cannot be separated from the leader at alpha = {alpha:g} "
-                   f"(paired tests, {how}): {_names(others)}; {'no model is' if not tie.separated else _plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
+        out.append(f"{plural(len(others), 'model')} cannot be separated from the leader at alpha = {alpha:g} "
+                   f"(paired tests, {how}): {join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
                    "separated from it. Read them as tied with the leader: the data do not rank them.")
     else:
         out.append(f"Every other model is separated from the leader at alpha = {alpha:g} (paired tests, {how}).")
@@ -624,10 +574,11 @@ def items_summary_text(
     top = ranks.iloc[0]
     unit = "clusters" if data.clustered else "items"
     rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= 0.05]
-    rival_text = ("; " + _names([f"{m} ({p:.0%})" for m, p in zip(rival["model"], rival["p_best"])])
+    rival_text = ("; " + join_names((escape(f"{m} ({p:.0%})") for m, p in zip(rival["model"], rival["p_best"])),
+                                     limit=_LIST_LIMIT)
                   + (" also rank" if len(rival) > 1 else " also ranks") + " first in 5% of them or more"
                   if len(rival) else "")
-    out.append(f"In {ranks.attrs.get('n_resamples', 0):,} bootstrap resamples of the {unit}, {md_text(top['model'])} ranks "
+    out.append(f"In {ranks.attrs.get('n_resamples', 0):,} bootstrap resamples of the {unit}, {escape(top['model'])} ranks "
                f"first in {top['p_best']:.0%} of them{rival_text}; its {level} rank interval is "
                + (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
                   f"{int(top['rank_low'])} to {int(top['rank_high'])}") + f" of {len(ranks)}.")
@@ -660,10 +611,14 @@ def items_summary_text(
                 p = own[own["k"] == k].iloc[0]
                 rivals = samples.passk[samples.passk["k"] == k].sort_values("pass_at_k", ascending=False, kind="stable")
                 best = rivals.iloc[0]
-                text = (f"With {k} answers per item, {md_text(leader)} gets at least one right on {p['pass_at_k']:.1%} "
+                text = (f"With {k} answers per item, {escape(leader)} gets at least one right on {p['pass_at_k']:.1%} "
                         f"of the items (pass@{k}; {level} interval {p['low']:.1%} to {p['high']:.1%}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
                 if str(best["model"]) != leader:
-                    text += f"; the highest pass@{k} is {md_text(best['model'])}'s, {best['pass_at_k']:.1%}"
+                    text += f"; the highest pass@{k} is {escape(best['model'])}'s, {best['pass_at_k']:.1%}"
                 out.append(text + ".")
     return "\n".join(f"- {s}" for s in out)
+
+
+#: Escapers of 0.1.0 that live in :mod:`evallib.report._prose` now (DeprecationWarning until 0.3.0).
+__getattr__ = moved_names(__name__, {"md_text": "evallib.report._prose:escape"})

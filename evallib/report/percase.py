@@ -17,14 +17,18 @@ Functions
 rows); :func:`binary_measures` and :func:`class_measures` read the measures off it.
 :func:`paired_error_difference` -- one pair of classifiers: McNemar's mid-p test and a
 paired interval for 0/1 outcomes, the paired t-test on the per-case error rates otherwise.
-:func:`rate_cochran_q` -- Cochran's Q on per-case correctness rates (Cochran's own
-within-case statistic, which for 0/1 outcomes is his Q).
+:func:`rate_cochran_q` -- Cochran's Q on per-case correctness rates
+(:func:`evallib.resampling.percase.cochran_q_cases`).
 :func:`balanced_accuracy_pairs` -- the paired difference of balanced accuracy (average
 recall), stratified by class.
-:func:`case_delong` -- DeLong's covariance of the AUCs with the placements averaged per
-case (Obuchowski's clustered form).
+:func:`case_auc` and :func:`case_delong` -- the AUC and DeLong's covariance with each case
+weighing 1 (:func:`evallib.resampling.percase.auc_cases` and
+:func:`~evallib.resampling.percase.delong_cases`).
 :func:`bootstrap_f1` -- the paired bootstrap of the F1 (two classes) or macro-F1
-difference, resampling cases.
+difference, resampling cases (:func:`evallib.resampling.percase.bootstrap_f1_cases`).
+
+The statistics themselves are library functions (:mod:`evallib.resampling.percase`); the
+functions here read the report's :class:`~evallib.report.inputs.Predictions` into them.
 
 References
 ----------
@@ -43,6 +47,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -50,7 +55,12 @@ import pandas as pd
 from scipy import stats
 
 from .._multitest import FWER_ADJUSTMENTS
-from .inputs import Predictions
+from ..items.means import paired_item_difference
+from ..onetestset.cochran import CochranQ
+from ..onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
+from ..onetestset.scoring import DeLong, _adjust
+from ..resampling.percase import CaseF1Bootstrap, auc_cases, bootstrap_f1_cases, cochran_q_cases, delong_cases
+from .inputs import HEAVY_SKEW, Predictions
 
 #: Below this many cases on which two classifiers differ the pair is flagged as resting
 #: on few disagreements (the intervals and the mid-p test are then rough).
@@ -63,8 +73,6 @@ def skewed(data: Predictions) -> bool:
     :data:`~evallib.report.inputs.HEAVY_SKEW` times ``2/K`` of the cases: a fifth of its
     share among ``K`` balanced classes (below 10% with two classes). Accuracy then mostly
     measures the large classes, and balanced accuracy is the measure to lead with."""
-    from .inputs import HEAVY_SKEW
-
     k = len(data.label_classes)
     counts = np.bincount(data.case_truth, minlength=len(data.classes))[:k]
     return bool(counts.min() / counts.sum() < HEAVY_SKEW * 2.0 / k)
@@ -197,9 +205,6 @@ def paired_error_difference(err_a: np.ndarray, err_b: np.ndarray, *, alpha: floa
     M. W. Fagerland, S. Lydersen and P. Laake (2013), BMC Medical Research Methodology 13,
     91 (mid-p); (2014), Statistical Methods in Medical Research 23, 12-36 (intervals).
     """
-    from ..items.means import paired_item_difference
-    from ..onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
-
     n = int(err_a.size)
     b = int(np.count_nonzero(err_a > err_b))
     c = int(np.count_nonzero(err_a < err_b))
@@ -219,78 +224,11 @@ def paired_error_difference(err_a: np.ndarray, err_b: np.ndarray, *, alpha: floa
 
 
 # ------------------------------------------------------------------ omnibus
-@dataclass(frozen=True)
-class RateQ:
-    """Cochran's Q on per-case correctness rates (cases predicted several times).
-
-    Attributes
-    ----------
-    statistic : ``Q = (k - 1) sum_j (C_j - mean C)^2 / sum_i sum_j (x_ij - xbar_i)^2``.
-    df : ``k - 1``.
-    pvalue : ``P(chi2_{k-1} >= Q)``.
-    reject : ``pvalue <= alpha``.
-    alpha, n, k : level, cases, classifiers.
-    n_informative : cases whose rates differ between classifiers.
-    names, accuracy : the classifiers and their mean rates.
-    method : ``"per-case rates"``.
-    note : empty, or one sentence on a degenerate table.
-    """
-
-    statistic: float
-    df: int
-    pvalue: float
-    reject: bool
-    alpha: float
-    n: int
-    k: int
-    n_informative: int
-    names: tuple[str, ...]
-    accuracy: tuple[float, ...]
-    method: str = "per-case rates"
-    note: str = ""
-
-    def text(self) -> str:
-        """The result as one sentence."""
-        p = "p < 1e-15" if self.pvalue < 1e-15 else f"p = {self.pvalue:.3g}"
-        return (f"Cochran's Q on the per-case correctness rates = {self.statistic:.3f} ({self.df} degrees of "
-                f"freedom), {p} ({self.n_informative} of {self.n} cases informative)"
-                + (f"; {self.note}" if self.note else ""))
-
-
-def rate_cochran_q(rates: pd.DataFrame, *, alpha: float):
-    """Cochran's Q over ``k`` classifiers from an ``n x k`` table of per-case correctness rates.
-
-    Cochran (1950) derives Q as the within-case (randomisation) statistic
-    ``Q = (k - 1) sum_j (C_j - Cbar)^2 / sum_i sum_j (x_ij - xbar_i)^2`` with ``C_j`` the
-    column totals; for 0/1 entries it is his ``(k - 1)(k sum C_j^2 - T^2) / (k T - sum
-    R_i^2)``, and :func:`evallib.onetestset.cochran.cochran_q` is returned unchanged. For
-    rates (the share of a case's repeated predictions that are right) the same statistic
-    is referred to chi-square with ``k - 1`` df: under the null hypothesis the classifiers
-    are exchangeable within each case, and ``Q`` equals ``n (k - 1) SS_classifier /
-    SS_within`` of the two-way layout cases x classifiers.
-
-    Returns
-    -------
-    evallib.onetestset.cochran.CochranQ (0/1 rates) or RateQ
-    """
-    from ..onetestset.cochran import cochran_q
-
-    x = rates.to_numpy(dtype=float)
-    if is_binary(x):
-        return cochran_q(rates.astype(np.int8), alpha=alpha)
-    n, k = x.shape
-    col = x.sum(axis=0)
-    within = float(((x - x.mean(axis=1, keepdims=True)) ** 2).sum())
-    informative = int(np.count_nonzero(x.max(axis=1) > x.min(axis=1)))
-    if within <= 1e-12 * n * k:
-        q, p, note = 0.0, 1.0, ("every case has the same rate under every classifier, so Q is undefined (0/0); "
-                                "it is reported as 0 with p = 1")
-    else:
-        q = (k - 1) * float(((col - col.mean()) ** 2).sum()) / within
-        p, note = float(stats.chi2.sf(q, k - 1)), ""
-    return RateQ(statistic=q, df=k - 1, pvalue=p, reject=bool(p <= alpha), alpha=alpha, n=n, k=k,
-                 n_informative=informative, names=tuple(str(c) for c in rates.columns),
-                 accuracy=tuple(float(v) for v in x.mean(axis=0)), note=note)
+def rate_cochran_q(rates: pd.DataFrame, *, alpha: float) -> CochranQ:
+    """Cochran's Q over ``k`` classifiers from an ``n x k`` table of per-case correctness rates:
+    :func:`evallib.resampling.percase.cochran_q_cases` (for 0/1 rates
+    :func:`evallib.onetestset.cochran.cochran_q` itself)."""
+    return cochran_q_cases(rates, alpha=alpha)
 
 
 # ------------------------------------------------------------------ balanced accuracy
@@ -383,10 +321,6 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
     ----------
     Brodersen et al. (2010) for balanced accuracy; B. L. Welch (1947), Biometrika 34, 28-35.
     """
-    from itertools import combinations
-
-    from ..onetestset.scoring import _adjust
-
     truth = data.case_truth
     correct = {name: 1.0 - r for name, r in data.error_rates().items()}
     rows = []
@@ -407,190 +341,27 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
 
 
 # ------------------------------------------------------------------ AUC
-def _weighted_placements(col: np.ndarray, pos: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Each row's placement value with rows weighted ``w``: for a positive row the weighted
-    share of negative rows scored below it (ties one half), for a negative row the
-    weighted share of positive rows scored above it (DeLong's V10 and V01)."""
-    order = np.argsort(col, kind="stable")
-    s, p, ws = col[order], pos[order], w[order]
-    new = np.empty(s.size, dtype=bool)
-    new[0] = True
-    np.not_equal(s[1:], s[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    group = np.cumsum(new) - 1
-    pos_in = np.add.reduceat(np.where(p, ws, 0.0), starts)
-    neg_in = np.add.reduceat(np.where(p, 0.0, ws), starts)
-    w1, w0 = pos_in.sum(), neg_in.sum()
-    pos_before = np.cumsum(pos_in) - pos_in
-    neg_before = np.cumsum(neg_in) - neg_in
-    v_pos = (neg_before + 0.5 * neg_in) / w0
-    v_neg = 1.0 - (pos_before + 0.5 * pos_in) / w1
-    out = np.empty(s.size)
-    out[order] = np.where(p, v_pos[group], v_neg[group])
-    return out
-
-
-def case_placements(data: Predictions, score: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
-    """Each case's placement value: the mean over its rows of the rows' weighted placements
-    (``y``: the rows' membership of the class the score is for; default the positive class)."""
-    w = row_weights(data)
-    v = _weighted_placements(np.asarray(score, dtype=float), data.y if y is None else y, w)
-    return data.per_case(v)
-
-
 def case_auc(data: Predictions, score: np.ndarray, y: np.ndarray | None = None) -> float:
-    """The AUC with every case weighted 1: the mean placement of the positive cases."""
-    case_y = data.case_y if y is None else (y if data.cases is None else y[data.first_row_of_case()])
-    return float(case_placements(data, score, y)[case_y].mean())
+    """The AUC with every case weighted 1 (:func:`evallib.resampling.percase.auc_cases`); ``y``:
+    the rows' membership of the class the score is for (default the positive class)."""
+    return auc_cases(data.y if y is None else y, score, data.cases)
 
 
-def case_delong(data: Predictions, y: np.ndarray | None = None, scores: dict | None = None):
-    """DeLong's AUCs and covariance matrix of the score columns, cases as the unit.
-
-    Each row's placement value is computed against the rows of the other class (rows
-    weighted 1/(their case's rows)); a case's placement is the mean over its rows. The
-    covariance is DeLong's ``S10/m + S01/n`` on the per-case placements, with ``m`` and
-    ``n`` the positive and negative *cases* -- Obuchowski's (1997) clustered estimator for
-    clusters that each hold one class. Without repeats it is DeLong's covariance. ``y`` (per
+def case_delong(data: Predictions, y: np.ndarray | None = None, scores: dict | None = None) -> DeLong:
+    """DeLong's AUCs and covariance matrix of the score columns, cases as the unit
+    (:func:`evallib.resampling.percase.delong_cases`, Obuchowski's clustered form). ``y`` (per
     row) and ``scores`` (name -> per-row scores) default to the positive class and the file's
-    score columns; with more than two classes they give one class against the rest.
-
-    Returns
-    -------
-    evallib.onetestset.scoring.DeLong
-    """
-    from ..onetestset.scoring import DeLong
-
-    scores = data.scores if scores is None else scores
-    names = list(scores)
-    rows_y = data.y if y is None else y
-    case_y = rows_y if data.cases is None else rows_y[data.first_row_of_case()]
-    v = np.column_stack([case_placements(data, scores[name], rows_y) for name in names])
-    y = case_y
-    v10, v01 = v[y], v[~y]
-    m, n = int(y.sum()), int((~y).sum())
-    cov = np.atleast_2d(np.cov(v10, rowvar=False)) / m + np.atleast_2d(np.cov(v01, rowvar=False)) / n
-    return DeLong(names=tuple(names), auc=v10.mean(axis=0), covariance=cov, n_pos=m, n_neg=n)
+    score columns; with more than two classes they give one class against the rest."""
+    return delong_cases(data.y if y is None else y, data.scores if scores is None else scores, data.cases)
 
 
 # ------------------------------------------------------------------ bootstrap
-@dataclass(frozen=True)
-class BootstrapDifference:
-    """The paired case bootstrap of ``F(A) - F(B)`` (F1 of the positive class, or macro-F1).
-
-    Attributes
-    ----------
-    f_a, f_b : the measures on the test set.
-    replicates : the ``reps`` bootstrap replicates of the difference.
-    cells : distinct kinds of case (true class with both classifiers' predictions) resampled.
-    """
-
-    f_a: float
-    f_b: float
-    replicates: np.ndarray
-    cells: int
-
-
-def _case_cells(data: Predictions, a: str, b: str):
-    """Distinct kinds of case and how many of each: a case's true class and the shares of its
-    predictions by A and B in each class. Returns ``(counts, truth, shares_a, shares_b)`` with
-    one entry (row) per kind, the shares as sparse ``kinds x classes`` matrices. Cases of a
-    file with repeats and many classes are each their own kind."""
-    from scipy import sparse
-
-    k = len(data.classes)
-    truth, pred_a, pred_b = data.truth, data.predicted[a], data.predicted[b]
-    if data.cases is not None:
-        first = data.first_row_of_case()
-        same = all(np.array_equal(p, p[first][data.cases]) for p in (pred_a, pred_b))
-        # every case predicted alike in all its rows: the cases of a single run
-        truth, pred_a, pred_b = (data.case_truth, pred_a[first], pred_b[first]) if same else (None, None, None)
-    if truth is not None:
-        key = (truth.astype(np.int64) * k + pred_a) * k + pred_b
-        uniq, counts = np.unique(key, return_counts=True)
-        t, rest = np.divmod(uniq, k * k)
-        pa, pb = np.divmod(rest, k)
-        rows, ones = np.arange(uniq.size), np.ones(uniq.size)
-        return (counts.astype(float), t, sparse.csr_matrix((ones, (rows, pa)), shape=(uniq.size, k)),
-                sparse.csr_matrix((ones, (rows, pb)), shape=(uniq.size, k)))
-    w = row_weights(data)
-    shares = [sparse.csr_matrix((w, (data.cases, data.predicted[name])), shape=(data.n, k)) for name in (a, b)]
-    truth = data.case_truth.astype(np.int64)
-    if k > 50:
-        return np.ones(data.n), truth, shares[0], shares[1]
-    table = np.column_stack([truth.astype(float), shares[0].toarray(), shares[1].toarray()])
-    uniq, counts = np.unique(table, axis=0, return_counts=True)
-    return (counts.astype(float), uniq[:, 0].astype(np.int64), sparse.csr_matrix(uniq[:, 1:k + 1]),
-            sparse.csr_matrix(uniq[:, k + 1:]))
-
-
-def _f_from_counts(tp: np.ndarray, support: np.ndarray, predicted: np.ndarray, positive: int | None,
-                   n_label: int, observed: np.ndarray | None = None) -> np.ndarray:
-    """F1 of class ``positive`` (0 when 0/0), or macro-F1 over the ``n_label`` classes of the
-    label column, where a class with no case in the sample takes its F1 from ``observed``
-    (the test set's per-class F1; without it, the sample must hold every class)."""
-    den = support + predicted
-    if positive is not None:
-        d = den[..., positive]
-        return np.where(d > 0, 2.0 * tp[..., positive] / np.where(d > 0, d, 1.0), 0.0)
-    present = support[..., :n_label] > 0
-    f1 = np.where(present, 2.0 * tp[..., :n_label] / np.where(present, den[..., :n_label], 1.0), 0.0)
-    if observed is not None:
-        f1 = np.where(present, f1, observed)
-    return f1.mean(axis=-1)
-
-
-def bootstrap_f1(data: Predictions, a: str, b: str, *, reps: int, rng: np.random.Generator) -> BootstrapDifference:
+def bootstrap_f1(data: Predictions, a: str, b: str, *, reps: int, rng: np.random.Generator,
+                 alpha: float = 0.05) -> CaseF1Bootstrap:
     """Paired bootstrap of ``F1(A) - F1(B)`` (two classes: the positive class's F1) or of the
-    macro-F1 difference (more classes), resampling cases with replacement.
-
-    A case carries its true class and all its predictions by both classifiers; cases of one
-    kind (same class, same shares of predictions) are interchangeable, so a resample of
-    the ``n`` cases is one Multinomial(n, counts / n) draw over the kinds (Keller, Bengio &
-    Wong's bootstrap at a cost that does not grow with ``n``). Each replicate's counts give
-    per-class TP, support and predictions, hence both measures.
-
-    Macro-F1 averages over every class of the label column. A class with no case in a
-    resample (likely for classes of one or two cases) says nothing about that class, so it
-    keeps its test-set F1 in that replicate: the convention under which the replicates
-    scatter around the estimate. Scoring an absent class 0 (as a plain confusion-matrix
-    F1 with zero division set to 0 does) pulls every replicate below the estimate, and
-    leaving it out of the mean shifts the replicates towards the larger classes; with
-    hundreds of small classes either way the interval can miss its own estimate. A binary
-    F1 of 0/0 (no positive case drawn and none predicted) is 0.
-    """
-    from scipy import sparse
-
-    counts, truth, sa, sb = _case_cells(data, a, b)
-    k = len(data.classes)
-    n_label = len(data.label_classes)
-    onehot = sparse.csr_matrix((np.ones(truth.size), (np.arange(truth.size), truth)), shape=(truth.size, k))
-    # cells x classes: support, predicted and TP of A, predicted and TP of B
-    maps = [m.T.tocsr() for m in (onehot, sa, sa.multiply(onehot), sb, sb.multiply(onehot))]
+    macro-F1 difference over the label column's classes (more classes), resampling cases with
+    all their predictions: :func:`evallib.resampling.percase.bootstrap_f1_cases` on the
+    file's class codes."""
     positive = None if data.multiclass else data.classes.index(data.positive)
-
-    def per_class(weights: np.ndarray) -> list[np.ndarray]:
-        return [np.asarray(m @ weights.T).T for m in maps]
-
-    support, pa, tpa, pb, tpb = per_class(counts)
-    observed = [None, None]
-    if positive is None:  # the test set's per-class F1, for classes a resample leaves out
-        observed = [2.0 * t[:n_label] / (support + p)[:n_label] for t, p in ((tpa, pa), (tpb, pb))]
-
-    def measures(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        support, pa, tpa, pb, tpb = per_class(weights)
-        return (_f_from_counts(tpa, support, pa, positive, n_label, observed[0]),
-                _f_from_counts(tpb, support, pb, positive, n_label, observed[1]))
-
-    f_a, f_b = measures(counts)
-    n = int(round(counts.sum()))
-    probs = counts / counts.sum()
-    out = np.empty(reps)
-    chunk = max(1, min(reps, 2_000_000 // max(counts.size, k)))
-    for start in range(0, reps, chunk):
-        size = min(chunk, reps - start)
-        draw = rng.multinomial(n, probs, size=size).astype(float)
-        fa, fb = measures(draw)
-        out[start:start + size] = fa - fb
-    out[np.abs(out) < 1e-12] = 0.0
-    return BootstrapDifference(f_a=float(f_a), f_b=float(f_b), replicates=out, cells=int(counts.size))
+    return bootstrap_f1_cases(data.truth, data.predicted[a], data.predicted[b], data.cases, pos_label=positive,
+                              labels=range(len(data.label_classes)), n_resamples=reps, alpha=alpha, rng=rng)

@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import htmlexport
 from .._resources import report_notebook
 from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
+from ._prose import join_names
 from .inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
-from .sections import REPORT_ADJUSTMENTS
+from .sections import REPORT_ADJUSTMENTS, check_min_difference
 
 #: The report notebook: the repository's notebooks/report.ipynb (shipped in the wheel too).
 REPORT_NOTEBOOK: Path = report_notebook()
@@ -59,9 +61,8 @@ def missing_notebook_tools() -> list[str]:
 def _check_notebook_tools() -> None:
     missing = missing_notebook_tools()
     if missing:
-        names = ", ".join(missing[:-1]) + (" and " if len(missing) > 1 else "") + missing[-1]
         raise ReportExecutionError(
-            f"The report runs a notebook, and the notebook tools it needs are not installed ({names}); "
+            f"The report runs a notebook, and the notebook tools it needs are not installed ({join_names(missing)}); "
             f"install them with: {INSTALL_NOTEBOOK_TOOLS}.")
 
 
@@ -141,9 +142,7 @@ def _html_exporter():
     """
     from nbconvert.preprocessors import TagRemovePreprocessor
 
-    from ..htmlexport import OfflineHTMLExporter
-
-    exporter = OfflineHTMLExporter(exclude_input=True, exclude_input_prompt=True,
+    exporter = htmlexport.OfflineHTMLExporter(exclude_input=True, exclude_input_prompt=True,
                                    exclude_output_prompt=True)
     # The notebook's opening cell explains how to run it; the page starts with the title.
     exporter.register_preprocessor(
@@ -436,8 +435,6 @@ def run_report(
                                                    "wald", "wald_cc", "qh"))
     if classifiers_tried is not None:
         classifiers_tried = check_count(classifiers_tried, "classifiers_tried", minimum=1)
-    from .sections import check_min_difference
-
     min_difference = check_min_difference(min_difference)
     seed = sklearn_random_state(rng)
 

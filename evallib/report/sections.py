@@ -8,33 +8,53 @@ the file gives it no input.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._compat import deprecated, renamed_keywords
 from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
-from .._validate import check_alpha, check_choice, check_count, check_rng
-from ..onetestset.nullbest import auc_normal_critical, best_over_thresholds
+from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
+from ..items.means import item_mean
+from ..manydatasets.ranktests import critical_difference, friedman
+from ..onetestset.measures import accuracy_interval
+from ..onetestset.nullbest import MAX_LATTICE, auc_normal_critical, best_over_thresholds, judge_winner
+from ..onetestset.scoring import (
+    LOG_LOSS_EPS,
+    LossComparison,
+    _adjust,
+    _paired_t,
+    auc_table,
+    delong_pairwise,
+    loss_pairwise,
+    loss_table,
+    per_case_loss,
+)
+from ..resampling.cvtests import combined_5x2cv_ftest, corrected_resampled_ttest, dietterich_5x2cv
 from . import percase
+from ._prose import (
+    distinct_digits,
+    format_p,
+    interval_points,
+    join_names,
+    level_text,
+    matters_clause,
+    pct,
+    plural,
+    pvalue_cell,
+    relevance,
+)
 from .inputs import (
     FEW_MINORITY,
     SMALL_TEST_SET,
     Predictions,
     ReportInputError,
 )
-from .text import (
-    _distinct_digits,
-    _interval_points,
-    _matters_clause,
-    _p_text,
-    _pct,
-    _plural,
-    adjusted_prefix,
-    format_p,
-)
+from .text import adjusted_prefix
 
 
 @dataclass(frozen=True)
@@ -172,7 +192,7 @@ def summarise_data(data: Predictions) -> DataSummary:
         )
     if minority < FEW_MINORITY:
         warnings.append(
-            f"only {_plural(minority, 'case')} of the {'minority' if k == 2 else 'smallest'} class: recall "
+            f"only {plural(minority, 'case')} of the {'minority' if k == 2 else 'smallest'} class: recall "
             "and F-measure rest on very few cases."
         )
     table = pd.DataFrame(
@@ -225,10 +245,8 @@ def _auc(y: np.ndarray, score: np.ndarray) -> float:
     The same number as scikit-learn's ``roc_auc_score`` (the tests check it), without
     importing scikit-learn into the report's kernel; O(n log n).
     """
-    from scipy.stats import rankdata
-
     y = np.asarray(y, dtype=bool)
-    ranks = rankdata(score)
+    ranks = stats.rankdata(score)
     P = int(y.sum())
     N = y.size - P
     return float((ranks[y].sum() - P * (P + 1) / 2.0) / (P * N))
@@ -244,9 +262,6 @@ def accuracy_interval_cases(data: Predictions, correct: np.ndarray, alpha: float
     with the effective sample size the per-case rates imply (Korn & Graubard 1998), so the
     repeats narrow the interval only as far as they make each case's rate more precise.
     """
-    from ..items.means import item_mean
-    from ..onetestset.measures import accuracy_interval
-
     rates = data.per_case(correct)
     if percase.is_binary(rates):
         ci = accuracy_interval(int(round(rates.sum())), data.n, alpha=alpha, method="wilson")
@@ -354,14 +369,14 @@ def per_class_tables(data: Predictions) -> dict[str, pd.DataFrame]:
 def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     """Cochran's Q: do the classifiers (three or more, with predicted labels) differ in accuracy?
 
-    :func:`evallib.report.percase.rate_cochran_q` on the cases x classifiers table of
+    :func:`evallib.resampling.percase.cochran_q_cases` on the cases x classifiers table of
     per-case correctness rates (any number of classes): Cochran's Q on the right/wrong
     table when each case is predicted once, its within-case statistic on the rates when
     cases were predicted several times. The omnibus test before the pairwise comparisons.
 
     Returns
     -------
-    evallib.onetestset.cochran.CochranQ, evallib.report.percase.RateQ or Skipped
+    evallib.onetestset.cochran.CochranQ or Skipped
         Skipped with fewer than three classifiers with predicted labels.
     """
     alpha = check_alpha(alpha)
@@ -405,8 +420,6 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
     >>> base["name"], base["accuracy"], base["AUC"]
     ("majority class '1'", 0.8, 0.5)
     """
-    from ..onetestset.measures import accuracy_interval
-
     n = data.n
     k = len(data.label_classes)
     counts = np.bincount(data.case_truth, minlength=len(data.classes))[:k]
@@ -450,10 +463,6 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
     threshold on the scores should reach at least that). A classifier is called out when
     its accuracy is below the majority-class baseline's (all such classifiers in one sentence).
     """
-    from scipy import stats
-
-    from ..onetestset.nullbest import best_over_thresholds
-
     out = []
     P, N = (data.n_pos, data.n_neg) if not data.multiclass else (1, 1)
     sd0 = math.sqrt((P + N + 1) / (12.0 * P * N))
@@ -465,7 +474,7 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
         if p_low < REVERSED_LEVEL:
             out.append(
                 f"{name}'s scores look reversed: AUC {auc:.3f} is far below the 0.5 of random "
-                f"scores (as low by chance: p {_p_text(p_low)}); check that they are scores for "
+                f"scores (as low by chance: {format_p(p_low)}); check that they are scores for "
                 f"{data.positive!r} (higher = more likely {data.positive!r}), or set --positive-label.")
             continue
         if name in data.labels:
@@ -484,9 +493,8 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
                  if float(acc) < base["accuracy"] - 1e-12]
         if below:
             who = [f"{name} ({100 * acc:.1f}%)" for name, acc in below]
-            listed = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
             out.append(
-                f"The accuracy of {listed} is below the {100 * base['accuracy']:.1f}% of the "
+                f"The accuracy of {join_names(who)} is below the {100 * base['accuracy']:.1f}% of the "
                 f"{base['name']} baseline, which predicts one class for every case.")
         for name, auc in measures["AUC"].dropna().items():
             if float(auc) < 0.5 and not any(w.startswith(f"{name}'s scores") for w in out):
@@ -498,8 +506,6 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
 def check_min_difference(min_difference: Any) -> float | None:
     """``None``, or the smallest difference that matters as a proportion in (0, 1) (0.02 = 2
     percentage points of accuracy), else one sentence naming the option."""
-    from .._validate import check_real
-
     if min_difference is None:
         return None
     try:
@@ -509,30 +515,6 @@ def check_min_difference(min_difference: Any) -> float | None:
         raise ReportInputError(f"--min-difference ({exc}).") from None
 
 
-def relevance(low: float, high: float, delta: float | None) -> str:
-    """An interval read against the smallest difference that matters, ``delta``.
-
-    ``"matters"`` when the whole interval lies at or beyond ``delta`` from 0 (on one side),
-    ``"negligible"`` when it lies strictly inside ``(-delta, delta)`` (every difference the
-    data allow is too small to matter: an equivalence reading, as in two one-sided tests at
-    the interval's level), ``"undecided"`` otherwise, ``""`` without ``delta``.
-
-    References
-    ----------
-    D. J. Schuirmann (1987), A comparison of the two one-sided tests procedure and the power
-    approach for assessing the equivalence of average bioavailability, J. Pharmacokinet.
-    Biopharm. 15, 657-680 (an interval inside the margin shows equivalence).
-
-    >>> relevance(0.03, 0.05, 0.02), relevance(-0.01, 0.015, 0.02), relevance(-0.01, 0.03, 0.02)
-    ('matters', 'negligible', 'undecided')
-    """
-    if delta is None:
-        return ""
-    if low >= delta or high <= -delta:
-        return "matters"
-    if -delta < low and high < delta:
-        return "negligible"
-    return "undecided"
 
 
 # --------------------------------------------------------------------- section 3
@@ -625,10 +607,6 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         the names of the ``method`` (interval) and ``test``, and ``interval_adjust``. Skipped
         when fewer than two classifiers have predicted labels.
     """
-    from itertools import combinations
-
-    from .._validate import check_choice
-
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", REPORT_ADJUSTMENTS)
     interval = check_choice(interval, "interval", tuple(INTERVAL_NAMES))
@@ -698,8 +676,6 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
         Skipped with more than two classes or fewer than two classifiers with predicted
         labels.
     """
-    from .._validate import check_choice
-
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", REPORT_ADJUSTMENTS)
     delta = check_min_difference(min_difference)
@@ -743,7 +719,7 @@ class ScoreComparison:
 
     def summary(self) -> str:
         """One or two sentences for the summary."""
-        level = f"{100 * (1 - self.alpha):g}%"
+        level = level_text(self.alpha)
         t = self.auc.sort_values("estimate", ascending=False, kind="stable")
         top = t.iloc[0]
         out = (f"Ranked by AUC (scores for {self.positive!r}), **{top['name']}** leads with "
@@ -782,7 +758,7 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     When cases were predicted several times the cases stay the unit: the AUC compares every
     positive row with every negative row, rows weighted 1/(their case's rows), and its
     covariance is DeLong's on the per-case mean placements
-    (:func:`evallib.report.percase.case_delong`, Obuchowski 1997); the losses are means
+    (:func:`evallib.resampling.percase.delong_cases`, Obuchowski 1997); the losses are means
     over cases of each case's mean loss, and the paired t-test runs on those.
 
     With more than two classes and a score column per class for a classifier
@@ -793,8 +769,6 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     ScoreComparison, ClassScoreComparison or Skipped
         Skipped without score columns.
     """
-    from ..onetestset.scoring import auc_table, delong_pairwise, loss_pairwise, loss_table
-
     alpha = check_alpha(alpha)
     if data.multiclass and data.class_scores:
         return class_score_comparison(data, alpha=alpha, adjust=adjust)
@@ -870,13 +844,11 @@ class ClassScoreComparison:
                 sign = -1.0 if r["a"] == best["name"] else 1.0  # difference is a - b: best's advantage
                 lo, hi = sorted((sign * r["low"], sign * r["high"]))
                 adj = adjusted_prefix(self.adjust)
-                out += (f", {sign * r['difference']:.4f} below {second['name']}'s ({_level_text(self.alpha)} interval "
+                out += (f", {sign * r['difference']:.4f} below {second['name']}'s ({level_text(self.alpha)} interval "
                         f"{lo:+.4f} to {hi:+.4f}, paired t-test {adj}{format_p(r['pvalue_adj'])})")
         return out + "."
 
 
-def _level_text(alpha: float) -> str:
-    return f"{100 * (1 - alpha):g}%"
 
 
 def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
@@ -884,7 +856,7 @@ def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: st
 
     For each classifier and class ``k``, the AUC of column ``k`` for class ``k`` against all
     the others, with DeLong's interval computed on the cases
-    (:func:`evallib.report.percase.case_delong`; a class with fewer than two cases, or with
+    (:func:`evallib.resampling.percase.delong_cases`; a class with fewer than two cases, or with
     fewer than two others, gets no interval); their unweighted mean over the classes is the
     macro one-vs-rest AUC (Fawcett's class-reference AUC, averaged as scikit-learn's
     ``multi_class="ovr", average="macro"``).
@@ -905,13 +877,6 @@ def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: st
     analysis, Pattern Recognition Letters 27, 861-874, section 10 (one class against the rest);
     DeLong, DeLong & Clarke-Pearson (1988).
     """
-    from dataclasses import fields
-    from itertools import combinations
-
-    from scipy import stats
-
-    from ..onetestset.scoring import LOG_LOSS_EPS, LossComparison, _adjust, _paired_t
-
     alpha = check_alpha(alpha)
     if not data.multiclass or not data.class_scores:
         return Skipped("the file has no score columns per class (score_<name>_<class>).")
@@ -974,13 +939,6 @@ def _case_losses(data: Predictions, alpha: float, adjust: str) -> tuple[pd.DataF
     """Brier score and log-loss with each case weighing 1 (the mean over cases of each case's mean
     loss), and the paired t-test on the per-case mean Brier losses, in the layout of
     :func:`evallib.onetestset.scoring.loss_table` and :func:`~evallib.onetestset.scoring.loss_pairwise`."""
-    from dataclasses import fields
-    from itertools import combinations
-
-    from scipy import stats
-
-    from ..onetestset.scoring import LossComparison, _adjust, _paired_t, loss_table, per_case_loss
-
     losses = loss_table(data.y, data.scores)
     brier: dict[str, np.ndarray] = {}
     for i, name in enumerate(losses["name"]):
@@ -1037,7 +995,7 @@ class ChanceCheck:
         return pd.DataFrame({
             "winner": t["winner"], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
             f"critical value (alpha = {self.alpha:g}, C = {self.C})": t["critical"].map(lambda v: f"{v:.3f}"),
-            "p-value": t["p"].map(lambda v: _p_text(v).lstrip("= ")),
+            "p-value": t["p"].map(pvalue_cell),
             "better than chance": t["beats_chance"].map({True: "yes", False: "no"}),
             "law": t["law"],
         }, index=t.index)
@@ -1055,8 +1013,8 @@ class ChanceCheck:
             parts.append(f"{r['winner']}'s {measure} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
                          f"{r['critical']:.3f} ({format_p(r['p'])}, {r['law']})")
-        text = (f"Against the best of C = {self.C} random classifiers on {_plural(self.P, 'positive')} "
-                f"and {_plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): "
+        text = (f"Against the best of C = {self.C} random classifiers on {plural(self.P, 'positive')} "
+                f"and {plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): "
                 + "; ".join(parts) + ".")
         return " ".join([text, *self.notes])
 
@@ -1107,8 +1065,6 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
     -------
     ChanceCheck
     """
-    from ..onetestset.nullbest import MAX_LATTICE, judge_winner
-
     alpha = check_alpha(alpha)
     if data.multiclass:
         return Skipped(f"Forman & Cohen's null hypothesis ranks the cases for one positive class; with "
@@ -1213,10 +1169,10 @@ class F1Comparison:
 
     def text(self) -> str:
         """The result as deterministic plain text."""
-        level = f"{100 * (1 - self.alpha):g}%"
+        level = level_text(self.alpha)
         verdict = ("the interval excludes 0: the bootstrap calls the difference real"
                    if self.excludes_zero else "the interval includes 0: no clear difference")
-        d = _distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
+        d = distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
         return (
             f"{self.measure} of {self.best}: {self.f1_best:.3f}; {self.measure} of {self.second}: "
             f"{self.f1_second:.3f}\n"
@@ -1229,14 +1185,14 @@ class F1Comparison:
 
     def summary(self) -> str:
         """One sentence for section 7."""
-        level = f"{100 * (1 - self.alpha):g}%"
+        level = level_text(self.alpha)
         by = "F-measure" if self.measure == "F1" else self.measure
         if self.low == self.high == 0.0:
             return (
                 f"By {by} {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
                 "every bootstrap resample: the cases where their predictions differ do not change the "
                 "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
-        d = _distinct_digits(self.low, self.high, 3)
+        d = distinct_digits(self.low, self.high, 3)
         return (
             f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
             f"({self.f1_second:.3f}): a difference of {self.difference:.{d}f} with {level} bootstrap "
@@ -1266,7 +1222,7 @@ def top_two_bootstrap(
 
     The two classifiers with predicted labels and the highest F1 (macro-F1) in ``measures``
     (ties: the earlier in the file first) are compared by
-    :func:`evallib.report.percase.bootstrap_f1` (Keller, Bengio & Wong, eqs. 12-14): test
+    :func:`evallib.resampling.percase.bootstrap_f1_cases` (Keller, Bengio & Wong, eqs. 12-14): test
     cases are resampled with replacement, each keeping its true class and all its
     predictions by both classifiers, and the percentile interval of ``F_best - F_second`` is
     reported. Macro-F1 averages over every class of the label column; a class that a
@@ -1291,14 +1247,11 @@ def top_two_bootstrap(
     f1 = measures.loc[named, "F1"].astype(float)
     order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
     best, second = str(f1.index[order[0]]), str(f1.index[order[1]])
-    res = percase.bootstrap_f1(data, best, second, reps=n_resamples, rng=rng)
-    low, high = np.quantile(res.replicates, [alpha / 2.0, 1.0 - alpha / 2.0])
-    diff = res.f_a - res.f_b
+    res = percase.bootstrap_f1(data, best, second, reps=n_resamples, rng=rng, alpha=alpha)
     return F1Comparison(
-        best=best, second=second, f1_best=res.f_a, f1_second=res.f_b,
-        difference=0.0 if abs(diff) < 1e-12 else float(diff), low=float(low), high=float(high),
-        share_best_better=float(np.mean(res.replicates > 0)), share_tied=float(np.mean(res.replicates == 0)),
-        reps=n_resamples, alpha=alpha, measure=measure)
+        best=best, second=second, f1_best=res.f1_a, f1_second=res.f1_b, difference=res.estimate, low=res.low,
+        high=res.high, share_best_better=res.share_a_better, share_tied=res.share_tied, reps=n_resamples, alpha=alpha,
+        measure=measure)
 
 
 # --------------------------------------------------------------------- section 6
@@ -1362,7 +1315,7 @@ class FoldAnalysis:
 
     def text(self) -> str:
         """The tests as deterministic plain text."""
-        level = f"{100 * (1 - self.alpha):g}%"
+        level = level_text(self.alpha)
         t, f = self.ttest, self.friedman
         ranks = ", ".join(f"{name} {r:.2f}" for name, r in f.avg_ranks.sort_values(kind="stable").items())
         lines = [
@@ -1370,18 +1323,18 @@ class FoldAnalysis:
             f"(n_test/n_train = {self.test_train_ratio:.3f}):",
             f"  mean accuracy difference {t.mean_difference:+.3f}, {level} interval "
             f"[{self.interval[0]:+.3f}, {self.interval[1]:+.3f}], t = {t.statistic:.2f}, "
-            f"df = {t.df:g}, p {_p_text(t.pvalue)}",
+            f"df = {t.df:g}, {format_p(t.pvalue)}",
         ]
         if self.dietterich is not None:
             d, a = self.dietterich, self.alpaydin
             lines += [
                 f"Dietterich's {self.n_repeats}x2cv paired t-test, {self.best} vs {self.second}: "
-                f"t = {d.statistic:.2f}, df = {d.df:g}, p {_p_text(d.pvalue)}",
+                f"t = {d.statistic:.2f}, df = {d.df:g}, {format_p(d.pvalue)}",
                 f"Alpaydin's combined {self.n_repeats}x2cv F test: F = {a.statistic:.2f}, "
-                f"df = ({a.df[0]}, {a.df[1]}), p {_p_text(a.pvalue)}",
+                f"df = ({a.df[0]}, {a.df[1]}), {format_p(a.pvalue)}",
             ]
         lines += [
-            f"Friedman test over the folds: chi2 = {f.statistic:.2f}, df = {f.df}, p {_p_text(f.pvalue)}",
+            f"Friedman test over the folds: chi2 = {f.statistic:.2f}, df = {f.df}, {format_p(f.pvalue)}",
             f"average ranks (1 = best): {ranks}",
             f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.cd.cd:.2f}",
         ]
@@ -1389,17 +1342,17 @@ class FoldAnalysis:
 
     def summary(self) -> str:
         """One sentence for the summary."""
-        level = f"{100 * (1 - self.alpha):g}%"
+        level = level_text(self.alpha)
         lo, hi = self.interval
-        ahead = (f"{self.best} is ahead of {self.second} by {_pct(self.ttest.mean_difference)} "
+        ahead = (f"{self.best} is ahead of {self.second} by {pct(self.ttest.mean_difference)} "
                  "accuracy points on average" if self.ttest.mean_difference > 0 else
                  f"{self.best} and {self.second} have the same mean accuracy")
         if lo == hi:
             spread = ("the per-fold differences are all equal, so the t-test's interval has zero width "
                       "and no p-value can be read from it")
         else:
-            spread = (f"{level} interval {_interval_points(lo, hi)}, corrected resampled t-test "
-                      f"{format_p(self.ttest.pvalue)}{_matters_clause(lo, hi, self.min_difference)}")
+            spread = (f"{level} interval {interval_points(lo, hi)}, corrected resampled t-test "
+                      f"{format_p(self.ttest.pvalue)}{matters_clause(lo, hi, self.min_difference)}")
         if self.dietterich is not None:
             spread += (f"; Dietterich's {self.n_repeats}x2cv t-test {format_p(self.dietterich.pvalue)}, "
                        f"Alpaydin's F test {format_p(self.alpaydin.pvalue)}")
@@ -1446,9 +1399,6 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
     Frank (2004), PAKDD, LNCS 3056, 3-12; T. G. Dietterich (1998), Neural Computation 10,
     1895-1923; E. Alpaydin (1999), Neural Computation 11, 1885-1892.
     """
-    from ..manydatasets.ranktests import critical_difference, friedman
-    from ..resampling.cvtests import combined_5x2cv_ftest, corrected_resampled_ttest, dietterich_5x2cv
-
     alpha = check_alpha(alpha)
     delta = check_min_difference(min_difference)
     if data.folds is None:

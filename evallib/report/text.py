@@ -4,99 +4,30 @@ the plain-language summary (effect sizes and intervals first, p-values second)."
 from __future__ import annotations
 
 import math
-import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._compat import moved_names
 from .._multitest import FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
+from .._plotting import get_axes
 from . import percase
+from ._prose import (
+    bounds,
+    escape_bold,
+    format_p,
+    gap_points,
+    interval_points,
+    join_names,
+    level_text,
+    matters_clause,
+    pct,
+    plural,
+    pvalue_cell,
+)
 from .inputs import SMALL_TEST_SET, Predictions
-
-#: p-values below this are printed as ``p < 1e-15``: double precision resolves a tail
-#: probability next to 1 only to about this, and no finite test set supports more digits.
-P_FLOOR = 1e-15
-
-
-def _p_text(p: float, floor: float = P_FLOOR) -> str:
-    """``"= 0.034"``, ``"= 2.1e-05"`` or ``"< 1e-15"``: a p-value never printed as 0.
-
-    >>> _p_text(0.0), _p_text(0.0342), _p_text(2.1e-5), _p_text(0.004, floor=1e-4)
-    ('< 1e-15', '= 0.034', '= 2.1e-05', '= 0.004')
-    >>> _p_text(3e-5, floor=1e-4)
-    '< 1e-04'
-
-    """
-    p = float(p)
-    if not p >= floor:  # also NaN-safe for p = 0
-        return f"< {floor:.0e}"
-    return f"= {p:.2g}"
-
-
-def md(text: Any) -> str:
-    r"""Text from the user's file or options, safe to put into Markdown (and so into the HTML page).
-
-    The page renders Markdown, which passes raw HTML through: a title ``<script>...`` would
-    run. Here ``<`` that could open a tag becomes ``&lt;``, ``&`` that could start an entity
-    becomes ``&amp;``, and the characters Markdown reads as markup (emphasis, code, links,
-    maths, strike-through, a backslash, an underscore at a word boundary) are
-    backslash-escaped, and the colon of ``://`` becomes ``&#58;`` (the renderer would turn
-    ``http://...`` into a live link), so the text shows as written.
-
-    >>> md("<script>alert(1)</script> Q3")
-    '&lt;script>alert(1)&lt;/script> Q3'
-    >>> print(md("a*b* [x](y) $5 _c_ snake_case"))
-    a\*b\* \[x\](y) \$5 \_c\_ snake_case
-    >>> md("http://example.com")
-    'http&#58;//example.com'
-    """
-    s = str(text)
-    s = re.sub(r"&(?=#?[A-Za-z0-9]+;)", "&amp;", s)
-    s = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", s)
-    s = re.sub(r"([\\`*\[\]$~])", r"\\\1", s)
-    s = s.replace("://", "&#58;//")
-    return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", r"\\_", s)
-
-
-def md_bold(text: str) -> str:
-    """Report prose whose only markup is ``**bold**``, with everything else escaped by :func:`md`
-    (the names and classes it quotes come from the user's file)."""
-    return "**".join(md(part) for part in text.split("**"))
-
-
-def format_p(p: float, floor: float = P_FLOOR) -> str:
-    """A p-value as text, ``"p = 0.034"`` or ``"p < 1e-15"``."""
-    return "p " + _p_text(p, floor)
-
-
-def _distinct_digits(lo: float, hi: float, digits: int, *, scale: float = 1.0, most: int = 8) -> int:
-    """The fewest decimals, at least ``digits``, that print ``lo`` and ``hi`` differently
-    (``most`` at most), so that an interval of non-zero width never reads "0.1 to 0.1".
-
-    >>> _distinct_digits(0.0011, 0.0014, 1, scale=100), _distinct_digits(0.2, 0.5, 1, scale=100)
-    (2, 1)
-    >>> _distinct_digits(-0.0000028, 0.0000028, 1, scale=100)  # not "-0.0 to 0.0"
-    4
-    """
-    d = digits
-    while d < most and float(f"{scale * lo:.{d}f}") == float(f"{scale * hi:.{d}f}"):  # -0.0 == 0.0
-        d += 1
-    return d
-
-
-def _bounds(lo: float, hi: float, digits: int = 3) -> str:
-    """An interval as ``[low, high]`` with enough decimals to tell the bounds apart."""
-    d = _distinct_digits(lo, hi, digits) if lo != hi else digits
-    return f"[{lo + 0.0:.{d}f}, {hi + 0.0:.{d}f}]"
-
-
-def _interval_points(lo: float, hi: float) -> str:
-    """A difference's interval in percentage points, ``"0.12 to 0.15"``: one decimal, more
-    when the bounds would otherwise print alike (the caller explains a zero width)."""
-    d = _distinct_digits(lo, hi, 1, scale=100.0) if lo != hi else 1
-    return f"{100 * lo + 0.0:.{d}f} to {100 * hi + 0.0:.{d}f}"
-
 
 #: Each adjustment's name in column headers.
 ADJUST_HEADER = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH (FDR)", "by": "BY (FDR)",
@@ -141,11 +72,11 @@ def pairwise_method_line(table: pd.DataFrame) -> str:
     adjust = table.attrs.get("adjust", "holm")
     method, test = table.attrs.get("method", "Bonett-Price"), table.attrs.get("test", "McNemar's mid-p test")
     if adjust in FDR_ADJUSTMENTS:
-        return (f"Interval: {method} ({_level(alpha)}, unadjusted: no joint interval corresponds to the false "
+        return (f"Interval: {method} ({level_text(alpha)}, unadjusted: no joint interval corresponds to the false "
                 f"discovery rate, so these intervals do not hold jointly); test: {test}, "
                 f"{ADJUST_NAME[adjust]}-adjusted ({FDR_CLAUSE}).")
     how = f"{ADJUST_NAME[adjust]}-adjusted" if adjust in ADJUST_NAME else "unadjusted"
-    return f"Interval: {method} ({_level(alpha)}); test: {test}, {how}."
+    return f"Interval: {method} ({level_text(alpha)}); test: {test}, {how}."
 
 
 def _fmt(v: Any, spec: str) -> str:
@@ -170,12 +101,12 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
         out[c] = ["-" if v is pd.NA or v is None or (isinstance(v, float) and math.isnan(v))
                   else (f"{int(round(float(v))):d}" if whole else f"{float(v):.1f}") for v in table[c]]
     out["accuracy"] = [_fmt(float(v), ".3f") for v in table["accuracy"]]
-    out[f"{100 * (1 - alpha):g}% interval"] = [
-        "-" if math.isnan(float(lo)) else _bounds(float(lo), float(hi))
+    out[f"{level_text(alpha)} interval"] = [
+        "-" if math.isnan(float(lo)) else bounds(float(lo), float(hi))
         for lo, hi in zip(table["acc_low"], table["acc_high"])
     ]
     if table.attrs.get("multiclass") or (base is not None and math.isnan(float(base.get("AUC", 0.5)))):
-        out = out[["accuracy", f"{100 * (1 - alpha):g}% interval"]]
+        out = out[["accuracy", f"{level_text(alpha)} interval"]]
         out["balanced accuracy"] = [_fmt(float(v), ".3f") for v in table["avg_recall"]]
         out["macro-F1"] = [_fmt(float(v), ".3f") for v in table["F1"]]
         return out
@@ -188,7 +119,7 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
 def _interval_text(lo: float, hi: float) -> str:
     if lo == hi:
         return "zero width (no disagreements)"
-    return _interval_points(lo, hi)
+    return interval_points(lo, hi)
 
 
 def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
@@ -202,7 +133,7 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     """
     alpha = table.attrs.get("alpha", 0.05)
     adjust = table.attrs.get("adjust", "holm")
-    level = f"{100 * (1 - alpha):g}%"
+    level = level_text(alpha)
     adj_name = ADJUST_HEADER[adjust]
     joint = _interval_header(adjust)
     out = pd.DataFrame({
@@ -211,7 +142,7 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
         joint: [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
         f"{adj_name} p ({table.attrs.get('test_short', 'mid-p test')})": [
-            _p_text(p).lstrip("= ") if p >= P_FLOOR else _p_text(p) for p in table["pvalue_adj"]],
+            pvalue_cell(p) for p in table["pvalue_adj"]],
         "disagreements b + c": [f"{b + c}" + (" (few)" if few else "")
                                 for b, c, few in zip(table["b"], table["c"], table["few"])],
         "verdict": list(table["verdict"]),
@@ -240,7 +171,7 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     difference that matters, how the interval reads against it."""
     alpha = table.attrs.get("alpha", 0.05)
     adjust = table.attrs.get("adjust", "holm")
-    level = f"{100 * (1 - alpha):g}%"
+    level = level_text(alpha)
     adj_name = ADJUST_HEADER[adjust]
     joint = _interval_header(adjust)
     verdicts = [("no clear difference" if not rej else f"{a if d > 0 else b} higher")
@@ -251,7 +182,7 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
         "A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["difference"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["low"], table["high"])],
         joint: [_interval_text(lo, hi) for lo, hi in zip(table["low_adj"], table["high_adj"])],
-        f"{adj_name} p": [_p_text(p).lstrip("= ") if p >= P_FLOOR else _p_text(p) for p in table["pvalue_adj"]],
+        f"{adj_name} p": [pvalue_cell(p) for p in table["pvalue_adj"]],
         "verdict": verdicts,
     })
     delta = table.attrs.get("min_difference")
@@ -266,7 +197,7 @@ def format_class_auc(result: Any) -> pd.DataFrame:
     per class and a last row with each classifier's macro average, one column per classifier,
     each AUC with its DeLong interval (``"-"`` where a class is too small for one)."""
     t = result.auc
-    level = f"{100 * (1 - result.alpha):g}%"
+    level = level_text(result.alpha)
     cells = {}
 
     def cell(e: float, lo: float, hi: float) -> str:
@@ -274,7 +205,7 @@ def format_class_auc(result: Any) -> pd.DataFrame:
             return f"{e:.3f} (too few cases for an interval)"
         if lo == hi:  # AUC 0 or 1: every placement equal, DeLong's variance 0
             return f"{e:.3f} (perfect {'separation' if e == 1 else 'reversal'}: no interval)"
-        return f"{e:.3f} {_bounds(lo, hi)}"
+        return f"{e:.3f} {bounds(lo, hi)}"
 
     for name, part in t.groupby("name", sort=False):
         cells[name] = [cell(e, lo, hi) for e, lo, hi in zip(part["estimate"], part["low"], part["high"])]
@@ -303,8 +234,6 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     -------
     matplotlib.axes.Axes
     """
-    from .._plotting import get_axes
-
     k = len(table)
     ax = get_axes(ax, figsize=(7.5, 2.4 + 0.42 * k))
     yy = np.arange(k)[::-1]
@@ -320,8 +249,7 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     ax.set_yticklabels([f"{i} vs {j}" for i, j in table["pair"]])
     ax.set_ylim(-0.7, k - 0.3)
     ax.set_xlabel("error rate of A minus error rate of B (percentage points)")
-    level = table.attrs.get("alpha", 0.05)
-    ax.set_title(title or f"{100 * (1 - level):g}% intervals ({table.attrs.get('method', '')})")
+    ax.set_title(title or f"{level_text(table.attrs.get('alpha', 0.05))} intervals ({table.attrs.get('method', '')})")
     # below the x label: about 0.6 inch under the axes, whose height grows with the pairs
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.65 / (0.42 * k + 0.9)), ncol=4,
               fontsize="small", frameon=False)
@@ -330,17 +258,10 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
 
 
 # --------------------------------------------------------------------- the summary
-def _pct(v: float) -> str:
-    return f"{100 * v + 0.0:.1f}"  # + 0.0 turns -0.0 into 0.0
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
 
 
-def _names(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _pair_row(pairwise: pd.DataFrame, a: str, b: str):
@@ -354,27 +275,10 @@ def _advantage(row, a: str) -> tuple[float, float, float]:
     return row["diff"], row["diff_low"], row["diff_high"]
 
 
-def _gap_points(value: float, lo: float, hi: float) -> tuple[str, str]:
-    """A difference and its interval in percentage points, with the same (enough) decimals."""
-    d = _distinct_digits(lo, hi, 1, scale=100.0) if lo != hi else 1
-    return f"{100 * value + 0.0:.{d}f}", f"{100 * lo + 0.0:.{d}f} to {100 * hi + 0.0:.{d}f}"
 
 
-def _matters_clause(lo: float, hi: float, delta: float | None) -> str:
-    """How a difference's interval reads against the smallest difference that matters."""
-    if delta is None:
-        return ""
-    from .sections import relevance
-
-    points = f"{100 * delta:g} points"
-    return {"matters": f"; the whole interval lies beyond the {points} that matter",
-            "negligible": f"; the whole interval lies within +/-{points}: too small to matter",
-            "undecided": f"; the interval reaches past +/-{points}, so whether the difference matters is open",
-            }[relevance(lo, hi, delta)]
 
 
-def _level(alpha: float) -> str:
-    return f"{100 * (1 - alpha):g}%"
 
 
 def _design_words(data: Predictions) -> str:
@@ -393,7 +297,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     base = measures.attrs.get("baseline")
     if not len(lab) or base is None:
         return None
-    level = _level(alpha)
+    level = level_text(alpha)
     skewed = percase.skewed(data)
     key = "avg_recall" if skewed else "accuracy"
     measure = "balanced accuracy (average recall)" if skewed else "accuracy"
@@ -420,9 +324,9 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         test = "McNemar's mid-p test" if pair.test.startswith("McNemar") else "paired t-test over cases"
         base_value = base["accuracy"]
     who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
-           f"**{_names(leaders)}** tie for the highest {measure}")
+           f"**{join_names(leaders)}** tie for the highest {measure}")
     of = "" if len(leaders) == 1 else f" of {leader}"
-    g, g_int = _gap_points(gap, g_lo, g_hi)
+    g, g_int = gap_points(gap, g_lo, g_hi)
     if g_lo > 0:
         verdict = f"{leader} beats the majority class"
     elif g_hi < 0:
@@ -431,21 +335,21 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         verdict = f"this test set does not show that {leader} beats the majority class"
     if skewed and not data.multiclass:
         acc = float(lab.at[leader, "accuracy"])
-        extra = (f" (its accuracy, {_pct(acc)}%, would flatter it: the majority class alone scores "
-                 f"{_pct(base['accuracy'])}%)")
+        extra = (f" (its accuracy, {pct(acc)}%, would flatter it: the majority class alone scores "
+                 f"{pct(base['accuracy'])}%)")
     else:
         extra = ""
-    return (f"{who}: {_pct(top)}% ({level} interval{of} {_interval_points(lo, hi)}%) {_design_words(data)}{extra}. "
-            f"Always predicting the majority class scores {_pct(base_value)}%; paired on the same cases "
+    return (f"{who}: {pct(top)}% ({level} interval{of} {interval_points(lo, hi)}%) {_design_words(data)}{extra}. "
+            f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
             f"{leader} is {g} points {'ahead' if gap >= 0 else 'behind'} ({level} interval {g_int} points, "
-            f"{test} {format_p(p)}): {verdict}{_matters_clause(g_lo, g_hi, delta)}.")
+            f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
 
 
 def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
     """Question 2: do the classifiers differ at all, and which pairs do?"""
     if not isinstance(pairwise, pd.DataFrame) or not len(pairwise):
         return None
-    level = _level(alpha)
+    level = level_text(alpha)
     m = len(pairwise)
     adj = pairwise.attrs.get("adjust", "holm")
     adj_name = ADJUST_NAME.get(adj)
@@ -455,15 +359,15 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
         parts.append(f"Over all {omnibus.k} classifiers with predicted labels, Cochran's Q gives "
                      f"{format_p(omnibus.pvalue)}: {verdict}")
     rejected = [f"{i} vs {j}" for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]) if rej]
-    lead = (f"with {adj_name}'s adjustment for {_plural(m, 'comparison')}" if adj_name and m > 1
-            else f"without adjustment for {'the ' if m > 1 else ''}{_plural(m, 'comparison')}")
+    lead = (f"with {adj_name}'s adjustment for {plural(m, 'comparison')}" if adj_name and m > 1
+            else f"without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
     if adj in FDR_ADJUSTMENTS and m > 1:
         lead += f" ({FDR_CLAUSE})"
     if rejected:
         top = pairwise[pairwise["reject"].astype(bool)].iloc[0]  # rows run largest effect first
         winner = top["better"]
         adv, lo, hi = _advantage(top, winner)
-        g, g_int = _gap_points(adv, lo, hi)
+        g, g_int = gap_points(adv, lo, hi)
         parts.append(f"{lead}, {len(rejected)} of the pairwise differences "
                      f"{'is' if len(rejected) == 1 else 'are'} significant at alpha = {alpha:g} "
                      f"({', '.join(rejected)}); {'the largest of them: ' if len(rejected) > 1 else ''}"
@@ -476,8 +380,8 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
                                                          pairwise["diff_high"], pairwise["reject"])
              if not (lo <= 0 <= hi) and not rej]
     if split and adj_name and m > 1:
-        parts.append(f"for {_names(split)} a single {level} interval excludes zero, but not once the "
-                     f"{_plural(m, 'comparison')} are taken into account")
+        parts.append(f"for {join_names(split)} a single {level} interval excludes zero, but not once the "
+                     f"{plural(m, 'comparison')} are taken into account")
     text = "; ".join(parts)
     return text[0].upper() + text[1:] + "."
 
@@ -488,7 +392,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     accuracy first, with McNemar's test (every error alike) beside it."""
     if not isinstance(pairwise, pd.DataFrame) or not len(pairwise):
         return None
-    level = _level(alpha)
+    level = level_text(alpha)
     adj = pairwise.attrs.get("adjust", "holm")
     m = len(pairwise)
     adjusted = adj in ADJUST_NAME and m > 1
@@ -503,13 +407,13 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         r = row.iloc[0]
         sign = 1.0 if r["a"] == a else -1.0
         lo, hi = sorted((sign * r["low"], sign * r["high"]))
-        g, g_int = _gap_points(sign * r["difference"], lo, hi)
+        g, g_int = gap_points(sign * r["difference"], lo, hi)
         mc = _pair_row(pairwise, a, b)
         p_mc = mc["pvalue_adj"] if adjusted else mc["p"]
         return (f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} points ahead ({level} "
                 f"interval {g_int} points, {'adjusted ' if adjusted else ''}"
                 f"{format_p(r['pvalue_adj'] if adjusted else r['pvalue'])})"
-                f"{_matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
+                f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
                 f"the large class, gives {'the adjusted ' if adjusted else ''}{format_p(p_mc)} for the same pair.")
     wr = pairwise.attrs.get("error_rates", {})
     ranked = sorted(wr, key=lambda k: wr[k])
@@ -527,22 +431,22 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                    "have the same error rate on every test case")
                 + ": their error rates are equal, and the interval of the difference has zero width because "
                 "there is no disagreement to measure, not because a difference is known precisely.")
-    g, g_int = _gap_points(adv, lo, hi)
+    g, g_int = gap_points(adv, lo, hi)
     if adv == 0:
         return (f"The two classifiers with the fewest errors, {a} and {b}, tie: the same number of errors, "
-                f"disagreeing on {_plural(n_dis, 'case')} ({level} interval of the difference {g_int} points; "
-                f"{p_part}){_matters_clause(lo, hi, delta)}.")
+                f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} points; "
+                f"{p_part}){matters_clause(lo, hi, delta)}.")
     verdict = ("the interval includes zero, so the data cannot tell them apart" if lo <= 0 <= hi
                else "the interval excludes zero")
     text = (f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {g} percentage points fewer "
             f"errors ({level} {method} interval {g_int} points, from {n_dis:,} {cases}); {verdict}"
-            f"{_matters_clause(lo, hi, delta)}; {p_part}")
+            f"{matters_clause(lo, hi, delta)}; {p_part}")
     if (not (lo <= 0 <= hi)) != (float(row["p"]) <= alpha):
         text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
                  "only approximately near the boundary, so read the difference as borderline)")
     few = int(pairwise["few"].sum())
     if few:
-        text += (f"; {_plural(few, 'pair')} rest{'s' if few == 1 else ''} on fewer than 25 {cases} "
+        text += (f"; {plural(few, 'pair')} rest{'s' if few == 1 else ''} on fewer than 25 {cases} "
                  "(flagged in section 3): only those cases tell two classifiers apart, so "
                  f"{'that comparison rests' if few == 1 else 'those comparisons rest'} on little evidence")
     return text + "."
@@ -605,7 +509,7 @@ def summary_text(
 
     With ``pairwise.attrs["min_difference"]`` (the smallest difference that matters) every
     difference's interval is read against it. Names and classes from the file are escaped
-    for Markdown and HTML (:func:`md`). p-values have a floor (``p < 1e-15``), intervals
+    for Markdown and HTML (:func:`~evallib.report._prose.escape`). p-values have a floor (``p < 1e-15``), intervals
     get as many decimals as it takes to tell their bounds apart, and a zero-width interval
     is explained.
 
@@ -648,7 +552,7 @@ def summary_text(
             f"With only {data.n} test cases every interval above is wide; more test cases, not more "
             "tests, would sharpen these conclusions."
         )
-    return "\n".join(f"- {md_bold(s)}" for s in out if s)
+    return "\n".join(f"- {escape_bold(s)}" for s in out if s)
 
 
 # --------------------------------------------------------------------- the tables as CSV
@@ -749,8 +653,6 @@ def _csv_safe(value: Any) -> Any:
 def write_tables(tables: dict[str, pd.DataFrame], folder: Any) -> list[Any]:
     """Write each table of :func:`report_tables` to ``folder/<stem>.csv`` (UTF-8, comma
     separated, no index); returns the paths written."""
-    from pathlib import Path
-
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -763,3 +665,7 @@ def write_tables(tables: dict[str, pd.DataFrame], folder: Any) -> list[Any]:
         safe.to_csv(path, index=False)
         paths.append(path)
     return paths
+
+
+#: Escapers of 0.1.0 that live in :mod:`evallib.report._prose` now (DeprecationWarning until 0.3.0).
+__getattr__ = moved_names(__name__, {"md": "evallib.report._prose:escape", "P_FLOOR": "evallib.report._prose:P_FLOOR"})

@@ -10,6 +10,9 @@ the rounds are not independent.
   equal-learners study of each test's size (notebook 05).
 - :mod:`.bayesian` -- Corani & Benavoli's (2015) Bayesian correlated t-test, with a
   region of practical equivalence (notebook 07; Benavoli et al. 2017).
+- :mod:`.percase` -- the statistics of a repeated cross-validation's predictions with each
+  test case weighing 1: Cochran's Q on per-case rates, the case-weighted AUC and DeLong
+  covariance, the case bootstrap of the F1 difference (the report's sections on repeats).
 
 Every public name is importable from ``evallib`` itself.
 """
@@ -18,7 +21,9 @@ Every public name is importable from ``evallib`` itself.
 # name over the module attribute.
 from . import bayesian as _bayesian
 from . import cvtests as _cvtests
+from . import percase as _percase
 from .bayesian import *  # noqa: F401,F403
 from .cvtests import *  # noqa: F401,F403
+from .percase import *  # noqa: F401,F403
 
-__all__ = [*_cvtests.__all__, *_bayesian.__all__]
+__all__ = [*_cvtests.__all__, *_bayesian.__all__, *_percase.__all__]

@@ -1,0 +1,251 @@
+"""The reports' prose layer: how user text, p-values, levels, counts and lists are written.
+
+All three reports (predictions: :mod:`~evallib.report.text`; many data sets:
+:mod:`~evallib.report.datasets_text`; per item: :mod:`~evallib.report.items_sections`)
+write their sentences and table cells with these helpers, so that each rule is stated once:
+
+- :func:`escape` -- text from the user's file or options (names, classes, titles, paths)
+  made safe for Markdown, and so for the HTML page; :func:`plot_text` -- the same text
+  safe for a matplotlib label.
+- :func:`format_p` and :func:`pvalue_cell` -- a p-value with two significant digits
+  (``p = 0.034``), never printed as 0: below :data:`P_FLOOR` it reads ``p < 1e-15``.
+- :func:`level_text` -- the level of an interval, ``alpha = 0.05`` -> ``"95%"``.
+- :func:`plural` -- ``"1 case"``, ``"2,000 cases"``, ``"3 classes"``.
+- :func:`join_names` and :func:`quote_list` -- ``"a, b and c"``, at most ``limit`` names and
+  then ``"and N more"``.
+- the numbers of the predictions report's sentences (:func:`bounds`, :func:`interval_points`,
+  :func:`gap_points`, :func:`pct`, :func:`distinct_digits`) and the reading of an interval
+  against the smallest difference that matters (:func:`relevance`, :func:`matters_clause`).
+
+The module imports nothing from the reports, so every report module can import it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+#: p-values below this are printed as ``p < 1e-15``: double precision resolves a tail
+#: probability next to 1 only to about this, and no finite test set supports more digits.
+P_FLOOR = 1e-15
+
+#: Markdown's characters that can start markup anywhere in a line: backslash, code,
+#: emphasis, links and images, tables, strike-through, formulas, headings' hashes (the
+#: underscore is handled apart: inside a word it starts no emphasis).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]!|~$#])")
+
+
+# ------------------------------------------------------------------ user text
+def escape(text: Any) -> str:
+    r"""Text from the user's file or options, safe to put into Markdown (and so into the HTML page).
+
+    The page renders Markdown, which passes raw HTML through: a title ``<script>...`` would
+    run. Here a ``<`` that could open a tag (before a letter, ``/``, ``!`` or ``?``) becomes
+    ``&lt;`` and every ``>`` ``&gt;``, so that no element is made; an ``&`` that could start an
+    entity becomes ``&amp;``; Markdown's punctuation (``\ ` * [ ] ! | ~ $ #``, and ``_`` at a
+    word boundary) is backslash-escaped, so that no emphasis, code, link, image, table cell,
+    formula or heading is made from the text; a character that is not printable (a newline,
+    a tab) becomes a numeric character reference, so that a name cannot end a bullet or start
+    a block; and the colon of ``://`` becomes ``&#58;``, or the renderer would turn
+    ``http://...`` into a live link. The page shows the text as written, and prose such as
+    ``p < 1e-15``, ``Forman & Cohen`` or ``snake_case`` stays as it reads.
+
+    Examples
+    --------
+    >>> escape("<script>alert(1)</script> Q3")
+    '&lt;script&gt;alert(1)&lt;/script&gt; Q3'
+    >>> print(escape("a*b* [x](y) $5 _c_ snake_case p < 0.05 &amp;"))
+    a\*b\* \[x\](y) \$5 \_c\_ snake_case p < 0.05 &amp;amp;
+    >>> escape("see http://example.com"), escape("two\nlines")
+    ('see http&#58;//example.com', 'two&#10;lines')
+    """
+    s = re.sub(r"&(?=#?[A-Za-z0-9]+;)", "&amp;", str(text))
+    s = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", s).replace(">", "&gt;")
+    s = _MARKDOWN_SPECIAL.sub(r"\\\1", s)
+    s = re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", r"\\_", s)
+    s = "".join(c if c.isprintable() else f"&#{ord(c)};" for c in s)
+    return s.replace("://", "&#58;//")
+
+
+def escape_bold(text: str) -> str:
+    """Report prose whose only markup is ``**bold**``, everything else escaped by :func:`escape`
+    (the names and classes the prose quotes come from the user's file).
+
+    >>> escape_bold("**a_b** beats <c>")
+    '**a_b** beats &lt;c&gt;'
+    """
+    return "**".join(escape(part) for part in text.split("**"))
+
+
+def plot_text(text: Any) -> str:
+    r"""Text from the user's file for a matplotlib label: ``$`` escaped, so that no name is read
+    as a formula (matplotlib parses the text between two dollar signs as mathtext and fails on
+    what is not valid TeX: a classifier called ``cost $\foo{ $`` would stop the report).
+
+    >>> plot_text("a $b$")
+    'a \\$b\\$'
+    """
+    return str(text).replace("$", r"\$")
+
+
+# ------------------------------------------------------------------ p-values
+def _p_relation(p: float, floor: float) -> str:
+    """``"= 0.034"``, ``"= 2.1e-05"``, ``"< 1e-15"`` or ``"= nan"``."""
+    p = float(p)
+    if math.isnan(p):
+        return "= nan"
+    if p < floor:
+        return f"< {floor:.0e}"
+    return f"= {p:.2g}"
+
+
+def format_p(p: float, floor: float = P_FLOOR) -> str:
+    """A p-value in a sentence: two significant digits, never printed as 0.
+
+    ``"p = 0.034"``, ``"p = 2.1e-05"``, or ``"p < 1e-15"`` below ``floor``
+    (:data:`P_FLOOR`); a p-value that could not be computed reads ``"p = nan"``.
+
+    >>> format_p(0.0342), format_p(2.1e-5), format_p(0.0), format_p(3e-5, floor=1e-4)
+    ('p = 0.034', 'p = 2.1e-05', 'p < 1e-15', 'p < 1e-04')
+    """
+    return "p " + _p_relation(p, floor)
+
+
+def pvalue_cell(p: float, floor: float = P_FLOOR) -> str:
+    """A p-value in a table cell, by the rule of :func:`format_p`: ``"0.034"`` or ``"< 1e-15"``.
+
+    >>> pvalue_cell(0.0342), pvalue_cell(1e-20), pvalue_cell(1.0)
+    ('0.034', '< 1e-15', '1')
+    """
+    text = _p_relation(p, floor)
+    return text[2:] if text.startswith("= ") else text
+
+
+# ------------------------------------------------------------------ words
+def level_text(alpha: float, digits: int = 6) -> str:
+    """The level ``1 - alpha`` of an interval in per cent, ``digits`` significant digits at most.
+
+    >>> level_text(0.05), level_text(0.025), level_text(0.05 / 3, digits=4)
+    ('95%', '97.5%', '98.33%')
+    """
+    return f"{100 * (1 - alpha):.{digits}g}%"
+
+
+def plural(count: int, word: str) -> str:
+    """A count with its noun: ``"1 case"``, ``"2,000 cases"``, ``"3 classes"``.
+
+    >>> plural(1, "case"), plural(2000, "case"), plural(3, "class")
+    ('1 case', '2,000 cases', '3 classes')
+    """
+    if count == 1:
+        return f"{count:,} {word}"
+    return f"{count:,} {word}" + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s")
+
+
+def join_names(names: Iterable[Any], limit: int | None = None) -> str:
+    """Names joined by commas and a last "and"; beyond ``limit`` names, the first ``limit`` and
+    how many more.
+
+    >>> join_names(["a"]), join_names(["a", "b"]), join_names(["a", "b", "c"])
+    ('a', 'a and b', 'a, b and c')
+    >>> join_names("abcdefg", limit=5)
+    'a, b, c, d, e and 2 more'
+    """
+    shown = [str(n) for n in names]
+    if limit is not None and len(shown) > limit:
+        shown = shown[:limit] + [f"{len(shown) - limit:,} more"]
+    if len(shown) <= 2:
+        return " and ".join(shown)
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def quote_list(values: Iterable[Any], limit: int = 8) -> str:
+    """Values as Python writes them (``repr``), joined by :func:`join_names`: for error messages.
+
+    >>> quote_list(["a", "b", 3])
+    "'a', 'b' and 3"
+    """
+    return join_names((repr(v) for v in values), limit=limit)
+
+
+# ------------------------------------------------------------------ numbers in sentences
+def distinct_digits(lo: float, hi: float, digits: int, *, scale: float = 1.0, most: int = 8) -> int:
+    """The fewest decimals, at least ``digits``, that print ``lo`` and ``hi`` differently
+    (``most`` at most), so that an interval of non-zero width never reads "0.1 to 0.1".
+
+    >>> distinct_digits(0.0011, 0.0014, 1, scale=100), distinct_digits(0.2, 0.5, 1, scale=100)
+    (2, 1)
+    >>> distinct_digits(-0.0000028, 0.0000028, 1, scale=100)  # not "-0.0 to 0.0"
+    4
+    """
+    d = digits
+    while d < most and float(f"{scale * lo:.{d}f}") == float(f"{scale * hi:.{d}f}"):  # -0.0 == 0.0
+        d += 1
+    return d
+
+
+def bounds(lo: float, hi: float, digits: int = 3) -> str:
+    """An interval as ``[low, high]`` with enough decimals to tell the bounds apart."""
+    d = distinct_digits(lo, hi, digits) if lo != hi else digits
+    return f"[{lo + 0.0:.{d}f}, {hi + 0.0:.{d}f}]"
+
+
+def interval_points(lo: float, hi: float) -> str:
+    """A difference's interval in percentage points, ``"0.12 to 0.15"``: one decimal, more
+    when the bounds would otherwise print alike (the caller explains a zero width)."""
+    d = distinct_digits(lo, hi, 1, scale=100.0) if lo != hi else 1
+    return f"{100 * lo + 0.0:.{d}f} to {100 * hi + 0.0:.{d}f}"
+
+
+def gap_points(value: float, lo: float, hi: float) -> tuple[str, str]:
+    """A difference and its interval in percentage points, with the same (enough) decimals."""
+    d = distinct_digits(lo, hi, 1, scale=100.0) if lo != hi else 1
+    return f"{100 * value + 0.0:.{d}f}", f"{100 * lo + 0.0:.{d}f} to {100 * hi + 0.0:.{d}f}"
+
+
+def pct(v: float) -> str:
+    """A proportion in per cent with one decimal, ``-0.0`` printed as ``0.0``."""
+    return f"{100 * v + 0.0:.1f}"
+
+
+# ------------------------------------------------------------------ the difference that matters
+def relevance(low: float, high: float, delta: float | None) -> str:
+    """An interval read against the smallest difference that matters, ``delta``.
+
+    ``"matters"`` when the whole interval lies at or beyond ``delta`` from 0 (on one side),
+    ``"negligible"`` when it lies strictly inside ``(-delta, delta)`` (every difference the
+    data allow is too small to matter: an equivalence reading, as in two one-sided tests at
+    the interval's level), ``"undecided"`` otherwise, ``""`` without ``delta``.
+
+    References
+    ----------
+    D. J. Schuirmann (1987), A comparison of the two one-sided tests procedure and the power
+    approach for assessing the equivalence of average bioavailability, J. Pharmacokinet.
+    Biopharm. 15, 657-680 (an interval inside the margin shows equivalence).
+
+    Examples
+    --------
+    >>> relevance(0.03, 0.05, 0.02), relevance(-0.01, 0.015, 0.02), relevance(-0.01, 0.03, 0.02)
+    ('matters', 'negligible', 'undecided')
+    """
+    if delta is None:
+        return ""
+    if low >= delta or high <= -delta:
+        return "matters"
+    if -delta < low and high < delta:
+        return "negligible"
+    return "undecided"
+
+
+def matters_clause(lo: float, hi: float, delta: float | None) -> str:
+    """How a difference's interval reads against the smallest difference that matters, as the
+    end of a sentence (``""`` without one)."""
+    if delta is None:
+        return ""
+    points = f"{100 * delta:g} points"
+    return {"matters": f"; the whole interval lies beyond the {points} that matter",
+            "negligible": f"; the whole interval lies within +/-{points}: too small to matter",
+            "undecided": f"; the interval reaches past +/-{points}, so whether the difference matters is open",
+            }[relevance(lo, hi, delta)]
