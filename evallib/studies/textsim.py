@@ -489,7 +489,7 @@ def write_experiment_grid(path: str | Path = GRID_PATH, *, n_jobs: int = 2, prog
     The grid is the three :data:`SETTINGS` x :data:`GRID_PRIORS` x :data:`GRID_NOISES`
     (270 experiments) at :data:`GRID_SIZES`, each built exactly as
     :func:`build_experiment` with ``precomputed=False`` builds it (about 2 s each;
-    ``n_jobs`` worker processes via joblib, a ``tqdm.auto`` bar when ``progress``).
+    ``n_jobs`` worker processes, a ``tqdm.auto`` bar when ``progress``).
     Deterministic: a rerun on the same machine writes identical arrays.
 
     The file holds ``codes`` (uint8, one row of ``n_pool`` pool event codes 0..7 per
