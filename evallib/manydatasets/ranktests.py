@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._extras import require
 from .._resources import data_path
 from .._validate import check_alpha, check_choice, check_count, check_real, check_vector
 
@@ -1200,6 +1201,7 @@ OFFLINE_LEARNERS = ("naive Bayes", "logistic regression", "5-NN", "decision tree
 
 
 def _offline_dataset(name: str):
+    require("sklearn", "offline_benchmark")
     from sklearn import datasets
 
     if name.startswith("iris"):
@@ -1227,6 +1229,7 @@ def _offline_dataset(name: str):
 
 
 def _offline_learners(seed: int) -> dict:
+    require("sklearn", "offline_benchmark")
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
     from sklearn.linear_model import LogisticRegression
     from sklearn.naive_bayes import GaussianNB
@@ -1287,6 +1290,7 @@ def offline_benchmark(*, folds: int = 10, rng: Any = None, datasets: Sequence[st
         Tidy: one row per data set, learner and fold, columns ``data set``,
         ``learner``, ``fold``, ``accuracy``, ``n_test``, ``n_train``.
     """
+    require("sklearn", "offline_benchmark")
     from sklearn.base import clone
     from sklearn.model_selection import StratifiedKFold
 

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._extras import require
 from .._plotting import clear_artists, get_axes
 from .._progress import progress_bar
 from .._validate import (
@@ -487,6 +488,7 @@ def combined_5x2cv_ftest(scores_1: Any, scores_2: Any, *, alpha: float = 0.05) -
 
 # ------------------------------------------------------------ cross-validation
 def _check_learners(learners: Any) -> dict[str, Any]:
+    require("sklearn", "cross_validate_scores")
     from sklearn.base import clone
 
     if isinstance(learners, Mapping):
@@ -578,6 +580,7 @@ def cross_validate_scores(
     TypeError
         Learners that are not estimators, a bad ``rng``.
     """
+    require("sklearn", "cross_validate_scores")
     from sklearn.base import clone
     from sklearn.metrics import check_scoring
     from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold

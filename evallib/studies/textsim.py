@@ -62,6 +62,7 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy import stats
 
+from .._extras import require
 from .._plotting import get_axes
 from .._progress import parallel_map, progress_bar
 from .._resources import data_path
@@ -280,6 +281,7 @@ def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_compone
     ``rng`` (None, an int, a SeedSequence or a Generator) gives scikit-learn's
     ``random_state`` through ``sklearn_random_state``.
     """
+    require("sklearn", "fit_learners")
     from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.kernel_approximation import Nystroem
     from sklearn.pipeline import make_pipeline
