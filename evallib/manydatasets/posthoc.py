@@ -33,7 +33,8 @@ import pandas as pd
 from scipy import stats
 
 from .._plotting import get_axes
-from .._validate import check_alpha, check_choice
+from .._validate import check_alpha, check_choice, check_count
+from .ranksums import rank_sum_difference_pvalue
 from .ranktests import (
     CD_TESTS,
     CriticalDifference,
@@ -234,8 +235,6 @@ def rom_levels(m: int, alpha: float = 0.05) -> np.ndarray:
     >>> rom_levels(5, 0.05).round(4).tolist()
     [0.05, 0.025, 0.0169, 0.0127, 0.0102]
     """
-    from .._validate import check_count
-
     m = check_count(m, "m", minimum=1)
     alpha = check_alpha(alpha)
     return _rom_table(np.array([alpha]), m)[0]
@@ -547,8 +546,6 @@ def posthoc_friedman(
                          "is a normal-theory adjustment), got 'exact'")
     se = math.sqrt(k * (k + 1) / (6.0 * n))
     def exact_pvalue(row):
-        from .ranksums import rank_sum_difference_pvalue
-
         return rank_sum_difference_pvalue(round(2 * n * (row["rank_b"] - row["rank_a"])) / 2, k, n)
 
     pvalue_of = exact_pvalue if distribution == "exact" else None

@@ -38,7 +38,16 @@ from scipy import stats
 
 from .._extras import require
 from .._resources import data_path
-from .._validate import check_alpha, check_choice, check_count, check_real, check_vector
+from .._validate import (
+    check_alpha,
+    check_choice,
+    check_count,
+    check_int,
+    check_real,
+    check_rng,
+    check_vector,
+    sklearn_random_state,
+)
 
 __all__ = [
     "demsar_table_6",
@@ -1293,8 +1302,6 @@ def offline_benchmark(*, folds: int = 10, rng: Any = None, datasets: Sequence[st
     require("sklearn", "offline_benchmark")
     from sklearn.base import clone
     from sklearn.model_selection import StratifiedKFold
-
-    from .._validate import check_int, check_rng, sklearn_random_state
 
     folds = check_int(folds, "folds", 2, 20)
     gen = check_rng(rng)

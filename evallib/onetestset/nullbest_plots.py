@@ -31,7 +31,7 @@ import pandas as pd
 
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count
-from .nullbest import METRICS, critical_value, null_cdf, simulate_null
+from .nullbest import METRICS, critical_value, null_cdf, simulate_null, tail_probability
 
 __all__ = [
     "plot_null_cdfs",
@@ -233,8 +233,6 @@ def plot_mc_convergence(metric: str, P: int, N: int, reps: int, *, rng=0, ax=Non
 
 
 def _tail_levels(Cs: Sequence[int], alpha: float) -> list[tuple[int, float]]:
-    from .nullbest import tail_probability
-
     return [(int(C), tail_probability(int(C), alpha)) for C in Cs]
 
 
@@ -378,8 +376,6 @@ def plot_mc_tail(metric: str, P: int, N: int, reps: int, *, C: int = 1000, alpha
     Forman & Cohen (2005), Tables 2 and 3: ``R = 1000 / (1 - (1 - alpha)^(1/C))``
     rankings put 1000 of them beyond ``m*``.
     """
-    from .nullbest import tail_probability
-
     alpha = check_alpha(alpha)
     reps = check_count(reps, "reps", minimum=1)
     metric = check_choice(metric, "metric", METRICS)

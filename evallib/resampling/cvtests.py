@@ -1463,7 +1463,6 @@ def plot_power_by_repeats(table: pd.DataFrame, *, tests: Any = None, ax=None):
     missing = {"repeats", "difference", "test", "rate", "mc_se"} - set(getattr(table, "columns", []))
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with power_by_repeats()")
-    from .._plotting import get_axes
 
     ax = get_axes(ax, figsize=(7, 3.4))
     names = list(pd.unique(table["test"])) if tests is None else list(tests)

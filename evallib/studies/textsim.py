@@ -76,6 +76,8 @@ from ..onetestset.bizarre import (
     dcf_test,
     f1_difference,
     f1_scores,
+    f1_test_check,
+    null_population,
 )
 
 __all__ = [
@@ -855,8 +857,6 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     *A comment on replication, p-values and evidence*, Statistics in Medicine 11, 875-879
     (why Table 3's comparison cannot answer it).
     """
-    from ..onetestset.bizarre import f1_test_check, null_population
-
     repetitions = check_count(repetitions, "repetitions", minimum=2)
     reps = check_count(reps, "reps", minimum=1)
     alpha = check_alpha(alpha)
@@ -1102,8 +1102,6 @@ def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "cove
     standard errors either side, and the nominal level (``1 - alpha`` for coverage,
     ``alpha`` for size) as a dotted line.
     """
-    from .._plotting import get_axes
-
     check_choice(what, "what", ("coverage", "size"))
     alpha = check_alpha(alpha)
     ax = get_axes(ax, figsize=(5.5, 3.6))
@@ -1135,8 +1133,6 @@ def plot_tie_confidence(confidence: Any, ax: Any = None, *, bins: int = 10) -> A
     population. For a calibrated test it is uniform on [0.5, 1] (dotted line): one
     minus a one-sided p-value that is uniform under the null.
     """
-    from .._plotting import get_axes
-
     values = np.asarray(confidence, dtype=float)
     if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
         raise ValueError("confidence must be a non-empty one-dimensional array of finite numbers")
