@@ -11,7 +11,6 @@ without it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ._validate import check_count
@@ -84,6 +83,10 @@ def _in_processes(func: Callable, arguments: Iterable[tuple], n_jobs: int) -> It
     The pool is shut down when the results are exhausted or the generator is closed early
     (the tasks not yet started are cancelled).
     """
+    # imported here: concurrent.futures.process imports multiprocessing, which import evallib
+    # does not need
+    from concurrent.futures import ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(max_workers=n_jobs)
     try:
         futures = [pool.submit(func, *args) for args in arguments]
