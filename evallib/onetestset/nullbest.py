@@ -1092,7 +1092,7 @@ def critical_value_table(
 
     One row per (metric, P, N, C, alpha) with column ``critical_value``; for ``"tp"`` the
     value is a count out of ``k`` and rows with ``k > P + N`` are left out. With
-    ``n_jobs > 1`` the (metric, P, N) cells run in worker processes (joblib);
+    ``n_jobs > 1`` the (metric, P, N) cells run in worker processes;
     ``progress`` shows a tqdm bar.
     """
     metrics = [_check_metric(m) for m in metrics]

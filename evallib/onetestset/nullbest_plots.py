@@ -32,7 +32,7 @@ import pandas as pd
 from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count
-from .nullbest import METRICS, critical_value, null_cdf, simulate_null
+from .nullbest import METRICS, critical_value, null_cdf, simulate_null, tail_probability
 
 __all__ = [
     "plot_null_cdfs",
@@ -236,8 +236,6 @@ def plot_mc_convergence(metric: str, P: int, N: int, n_resamples: int, *, rng=No
 
 
 def _tail_levels(Cs: Sequence[int], alpha: float) -> list[tuple[int, float]]:
-    from .nullbest import tail_probability
-
     return [(int(C), tail_probability(int(C), alpha)) for C in Cs]
 
 
@@ -383,8 +381,6 @@ def plot_mc_tail(metric: str, P: int, N: int, n_resamples: int, *, C: int = 1000
     Forman & Cohen (2005), Tables 2 and 3: ``R = 1000 / (1 - (1 - alpha)^(1/C))``
     rankings put 1000 of them beyond ``m*``.
     """
-    from .nullbest import tail_probability
-
     alpha = check_alpha(alpha)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     metric = check_choice(metric, "metric", METRICS)

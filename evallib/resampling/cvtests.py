@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._extras import require
 from .._inference import ZERO_RTOL, check_alternative, critical_value, t_inference
 from .._plotting import clear_artists, get_axes
 from .._progress import progress_bar
@@ -490,6 +491,7 @@ def combined_5x2cv_ftest(scores_1: Any, scores_2: Any, *, alpha: float = 0.05) -
 
 # ------------------------------------------------------------ cross-validation
 def _check_learners(learners: Any) -> dict[str, Any]:
+    require("sklearn", "cross_validate_scores")
     from sklearn.base import clone
 
     if isinstance(learners, Mapping):
@@ -581,6 +583,7 @@ def cross_validate_scores(
     TypeError
         Learners that are not estimators, a bad ``rng``.
     """
+    require("sklearn", "cross_validate_scores")
     from sklearn.base import clone
     from sklearn.metrics import check_scoring
     from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
@@ -1463,7 +1466,6 @@ def plot_power_by_repeats(table: pd.DataFrame, *, tests: Any = None, ax=None):
     missing = {"repeats", "difference", "test", "rate", "mc_se"} - set(getattr(table, "columns", []))
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with power_by_repeats()")
-    from .._plotting import get_axes
 
     ax = get_axes(ax, figsize=(7, 3.4))
     names = list(pd.unique(table["test"])) if tests is None else list(tests)

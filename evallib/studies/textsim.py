@@ -63,6 +63,7 @@ import scipy.sparse as sp
 from scipy import stats
 
 from .._compat import renamed_keywords
+from .._extras import require
 from .._plotting import get_axes
 from .._progress import parallel_map, progress_bar
 from .._resources import data_path
@@ -76,6 +77,8 @@ from ..onetestset.bizarre import (
     dcf_test,
     f1_difference,
     f1_scores,
+    f1_test_check,
+    null_population,
 )
 
 __all__ = [
@@ -281,6 +284,7 @@ def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_compone
     ``rng`` (None, an int, a SeedSequence or a Generator) gives scikit-learn's
     ``random_state`` through ``sklearn_random_state``.
     """
+    require("sklearn", "fit_learners")
     from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.kernel_approximation import Nystroem
     from sklearn.pipeline import make_pipeline
@@ -490,7 +494,7 @@ def write_experiment_grid(path: str | Path = GRID_PATH, *, n_jobs: int = 2, prog
     The grid is the three :data:`SETTINGS` x :data:`GRID_PRIORS` x :data:`GRID_NOISES`
     (270 experiments) at :data:`GRID_SIZES`, each built exactly as
     :func:`build_experiment` with ``precomputed=False`` builds it (about 2 s each;
-    ``n_jobs`` worker processes via joblib, a ``tqdm.auto`` bar when ``progress``).
+    ``n_jobs`` worker processes, a ``tqdm.auto`` bar when ``progress``).
     Deterministic: a rerun on the same machine writes identical arrays.
 
     The file holds ``codes`` (uint8, one row of ``n_pool`` pool event codes 0..7 per
@@ -857,8 +861,6 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     *A comment on replication, p-values and evidence*, Statistics in Medicine 11, 875-879
     (why Table 3's comparison cannot answer it).
     """
-    from ..onetestset.bizarre import f1_test_check, null_population
-
     repetitions = check_count(repetitions, "repetitions", minimum=2)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
@@ -1104,8 +1106,6 @@ def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "cove
     standard errors either side, and the nominal level (``1 - alpha`` for coverage,
     ``alpha`` for size) as a dotted line.
     """
-    from .._plotting import get_axes
-
     check_choice(what, "what", ("coverage", "size"))
     alpha = check_alpha(alpha)
     ax = get_axes(ax, figsize=(5.5, 3.6))
@@ -1137,8 +1137,6 @@ def plot_tie_confidence(confidence: Any, ax: Any = None, *, bins: int = 10) -> A
     population. For a calibrated test it is uniform on [0.5, 1] (dotted line): one
     minus a one-sided p-value that is uniform under the null.
     """
-    from .._plotting import get_axes
-
     values = np.asarray(confidence, dtype=float)
     if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
         raise ValueError("confidence must be a non-empty one-dimensional array of finite numbers")

