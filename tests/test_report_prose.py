@@ -63,7 +63,7 @@ def test_the_per_item_report_prints_p_values_as_the_others_do():
     from evallib.report.items_sections import format_item_pairs
 
     pairs = pd.DataFrame({"a": ["x"], "b": ["y"], "estimate": [0.1], "low": [0.0], "high": [0.2],
-                          "p_adj": [0.0342], "reject": [True]})
+                          "pvalue_adj": [0.0342], "reject": [True]})
     pairs.attrs.update(adjust="holm", interval_level=0.95, alpha=0.05)
     assert format_item_pairs(pairs).iloc[0]["Holm p (paired t)"] == "0.034"
 
