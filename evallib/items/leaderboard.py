@@ -397,7 +397,7 @@ def _names(items: list) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TieGroup:
     """The leader of a leaderboard and the models that cannot be separated from it.
 

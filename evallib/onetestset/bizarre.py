@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
@@ -101,7 +102,7 @@ class ZTest:
     method: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class F1Bootstrap:
     """The bootstrap percentile test for dF1 = F1_B - F1_A (section 4).
 
@@ -133,6 +134,9 @@ class F1Bootstrap:
     n: int
     events: np.ndarray
     method: str
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def winner(self) -> str:
@@ -168,7 +172,7 @@ class F1Bootstrap:
         return not (self.low <= 0.0 <= self.high)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DCFBootstrap:
     """A class-stratified bootstrap of ``DCF_A - DCF_B`` (set beside eq. (9)).
 
@@ -189,6 +193,9 @@ class DCFBootstrap:
     high: float
     p_positive: float
     alpha: float
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -707,7 +714,7 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
 
 
 # ------------------------------------------------- the test's size and coverage
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class F1TestCheck:
     """How the bootstrap percentile test for dF1 behaves on repeated test sets.
 
@@ -738,6 +745,9 @@ class F1TestCheck:
     repetitions: int
     reps: int
     alpha: float
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
 
 def _check_population(events: Any) -> np.ndarray:

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._plotting import get_axes
+from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count
 from .nullbest import METRICS, critical_value, null_cdf, simulate_null
 
@@ -293,7 +294,7 @@ def plot_null_tail(metric: str, P: int = 10, N: int = 1000, *, Cs: Sequence[int]
     return ax
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class McTailCurves:
     """Exact and Monte Carlo upper tails of one metric, at several sample sizes.
 
@@ -316,6 +317,9 @@ class McTailCurves:
     values: np.ndarray
     exact_sf: np.ndarray
     mc_sf: dict
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
 
 def mc_tail_curves(metric: str, P: int, N: int, reps: Sequence[int], *, rng=None,

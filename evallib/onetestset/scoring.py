@@ -55,6 +55,7 @@ import pandas as pd
 from scipy import stats
 
 from .._plotting import get_axes
+from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real
 
 __all__ = [
@@ -235,7 +236,7 @@ def _prepare(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, list
 
 
 # ------------------------------------------------------------------ DeLong
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DeLong:
     """The AUCs of several score columns on the same cases and their covariance matrix.
 
@@ -256,6 +257,9 @@ class DeLong:
     covariance: np.ndarray
     n_pos: int
     n_neg: int
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def se(self) -> np.ndarray:

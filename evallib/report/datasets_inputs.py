@@ -133,7 +133,7 @@ def is_results_table(columns: Any, *, label_column: str = "label") -> bool:
         return True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Results:
     """A checked results table.
 

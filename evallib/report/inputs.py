@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._results import freeze_arrays
+
 #: Below this many test cases the data section warns that every interval will be wide.
 SMALL_TEST_SET = 100
 #: Below this share of the minority class the data section warns of heavy skew.
@@ -43,7 +45,7 @@ class ReportInputError(ValueError):
 
 
 # --------------------------------------------------------------------------- loading
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Predictions:
     """A checked predictions file.
 
@@ -111,6 +113,9 @@ class Predictions:
     repeat_column: str = ""
     repeats: np.ndarray | None = None
     repeat_from: str = ""
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def multiclass(self) -> bool:

@@ -400,7 +400,7 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ section 4
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SampleAnalysis:
     """Section 4: repeated answers per item.
 
@@ -528,7 +528,7 @@ def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ section 5
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Leaderboard:
     """Section 5: the leader's tie group, rank intervals and P(best).
 

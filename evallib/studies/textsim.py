@@ -65,6 +65,7 @@ from scipy import stats
 from .._plotting import get_axes
 from .._progress import parallel_map, progress_bar
 from .._resources import data_path
+from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
 from ..onetestset.bizarre import (
     F1Bootstrap,
@@ -251,7 +252,7 @@ class TextPopulation:
 
 
 # -------------------------------------------------------------------- learners
-@dataclass
+@dataclass(eq=False)
 class Learners:
     """The tf-idf coding of the training set and the two fitted models.
 
@@ -306,7 +307,7 @@ def _check_label_noise(value: Any) -> float:
     return check_real(value, "label_noise", low=0, high=0.5, high_open=True)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Experiment:
     """One trained pair of models and the held-out documents they classified.
 
@@ -329,6 +330,9 @@ class Experiment:
     pred_b_pool: np.ndarray
     true_events: np.ndarray
     rng: int
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def n_true(self) -> int:
@@ -581,7 +585,7 @@ def dtrue_replicates(experiment: Experiment, n: int, n_subsamples: int, rng: Any
     return f1_difference(check_rng(rng).multinomial(n, ev / ev.sum(), size=n_subsamples))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SettingRun:
     """The section 5 experiment for one setting: the bootstrap on Dte and the truth.
 
@@ -600,6 +604,9 @@ class SettingRun:
     truth: np.ndarray
     dtrue_frequency: float
     true_difference: float
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
 
 def _frequency(truth: np.ndarray, winner: str) -> float:
