@@ -285,3 +285,36 @@ def test_a_public_result_does_not_freeze_the_callers_array():
     assert y.flags.writeable and scores["a"].flags.writeable
     with pytest.raises(ValueError):
         fit.covariance[0, 0] = 1.0
+
+
+#: The result fields renamed to the conventions (old name -> new name), by class.
+RENAMED_FIELDS = {
+    "AccuracyInterval": {"std_error": "se"},
+    "KappaResult": {"std_error": "se", "std_error_null": "se_null"},
+    "CVTTestResult": {"std_error": "se"},
+    "ItemMean": {"std_error": "se", "unclustered_std_error": "unclustered_se"},
+    "PairedItemDifference": {"std_error": "se", "unclustered_std_error": "unclustered_se",
+                             "unpaired_std_error": "unpaired_se"},
+    "VarianceComponents": {"std_error": "se"},
+    "PassInterval": {"std_error": "se"},
+    "PassAtK": {"std_error": "se"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(RENAMED_FIELDS))
+def test_old_field_names_still_read_with_a_warning(name):
+    result = _build(name)
+    assert getattr(type(result), "__deprecated_fields__", {}) == RENAMED_FIELDS[name]
+    fields = {f.name for f in dataclasses.fields(result)}
+    for old, new in RENAMED_FIELDS[name].items():
+        assert new in fields and old not in fields
+        with pytest.warns(DeprecationWarning, match=rf"{name}\.{old} is deprecated.*use \.{new}"):
+            value = getattr(result, old)
+        assert value == getattr(result, new) or (np.isnan(value) and np.isnan(getattr(result, new)))
+
+
+def test_no_result_field_keeps_an_old_spelling():
+    old = {"std_error", "std_err", "std_error_null", "unclustered_std_error", "unpaired_std_error"}
+    for name in _public_result_classes():
+        spelled = {f.name for f in dataclasses.fields(getattr(evallib, name))} & old
+        assert not spelled, f"{name} has {sorted(spelled)}"

@@ -286,7 +286,7 @@ def _pairs_table(table: _Table, pairs: list[tuple[int, int]], alpha: float, adju
     names = table.names
     return pd.DataFrame({
         "a": [names[i] for i in ia], "b": [names[i] for i in ib],
-        "mean_a": means[ia], "mean_b": means[ib], "estimate": est, "std_error": se,
+        "mean_a": means[ia], "mean_b": means[ib], "estimate": est, "se": se,
         "low": est - half, "high": est + half, "df": np.full(len(pairs), df), "statistic": statistic,
         "pvalue": pvalue, "p_holm": p_holm, "p_bh": p_bh, "reject": reject,
     })
@@ -312,7 +312,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     the paired one, ``s_d / sqrt(N)`` with ``N - 1`` df, or with ``clusters`` the CR2
     cluster-robust ``sqrt(sum_g e_g^2 / (1 - n_g/N)) / N`` with Bell-McCaffrey df (``e_g``
     the sum of ``d_i - mean(d)`` over cluster ``g`` of ``n_g`` items; Bell & McCaffrey 2002). The test is the
-    paired t test, ``t = estimate / std_error``, two-sided (unclustered it is
+    paired t test, ``t = estimate / se``, two-sided (unclustered it is
     ``scipy.stats.ttest_rel``). Miller (2024) recommends these paired, clustered
     differences for comparing models on an eval.
 
@@ -324,7 +324,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     (Benjamini & Yekutieli 2001); differences that share a model are correlated, some
     negatively, so for all pairs the promise is approximate. ``reject`` follows ``adjust``.
 
-    The intervals ``low``, ``high`` are ``estimate -/+ t_{1 - level/2, df} std_error``
+    The intervals ``low``, ``high`` are ``estimate -/+ t_{1 - level/2, df} se``
     with ``level = alpha / m`` (Bonferroni) when ``adjust != "none"``: they hold jointly
     with probability at least ``1 - alpha``, and one excludes 0 exactly where a
     Bonferroni test would reject -- which may differ from ``reject`` under Holm (more
@@ -351,7 +351,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
         One row per pair, ``a`` ranked above ``b`` (so ``estimate >= 0``), in leaderboard
         order (by the rank of ``a``, then of ``b``; tied means keep the input order).
         Columns ``a``, ``b``, ``mean_a``, ``mean_b``, ``estimate`` (``mean_a - mean_b``),
-        ``std_error``, ``low``, ``high``, ``df``, ``statistic``, ``pvalue``, ``p_holm``,
+        ``se``, ``low``, ``high``, ``df``, ``statistic``, ``pvalue``, ``p_holm``,
         ``p_bh``, ``reject``; ``attrs`` hold ``alpha``, ``adjust``, ``n_items``,
         ``n_clusters`` and ``interval_level`` (the intervals' confidence).
 

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_fields
 from .._plotting import clear_artists, get_axes
 from .._progress import progress_bar
 from .._validate import (
@@ -113,17 +114,18 @@ def _t_result(
 
 
 # ---------------------------------------------------------------------- results
+@renamed_fields(std_error="se")
 @dataclass(frozen=True)
 class CVTTestResult:
     """Result of a t-test on cross-validation scores.
 
     Attributes
     ----------
-    statistic : the t statistic, ``mean_difference / std_error``.
+    statistic : the t statistic, ``mean_difference / se``.
     df : degrees of freedom of the reference t distribution.
     pvalue : two-sided p-value.
     mean_difference : mean score of model 1 minus mean score of model 2.
-    std_error : the estimated standard error of ``mean_difference``.
+    se : the estimated standard error of ``mean_difference``.
     method : ``"paired"``, ``"non-paired"``, ``"corrected-resampled"`` or ``"5x2cv"``.
     n_1, n_2 : number of scores of each model.
     """
@@ -132,18 +134,18 @@ class CVTTestResult:
     df: float
     pvalue: float
     mean_difference: float
-    std_error: float
+    se: float
     method: str
     n_1: int
     n_2: int
 
     def interval(self, alpha: float = 0.05) -> tuple[float, float]:
-        """The ``1 - alpha`` confidence interval ``mean_difference +- t_{1-alpha/2, df} * std_error``.
+        """The ``1 - alpha`` confidence interval ``mean_difference +- t_{1-alpha/2, df} * se``.
 
         The textbook's "confidence limits" for the difference of the two models.
         """
         alpha = check_alpha(alpha)
-        half = float(stats.t.ppf(1.0 - alpha / 2.0, self.df)) * self.std_error
+        half = float(stats.t.ppf(1.0 - alpha / 2.0, self.df)) * self.se
         return self.mean_difference - half, self.mean_difference + half
 
     def reject(self, alpha: float = 0.05) -> bool:
@@ -191,7 +193,7 @@ def cv_ttest(
     -------
     CVTTestResult
         ``statistic, df, pvalue`` (two-sided), ``mean_difference`` (model 1 minus
-        model 2), ``std_error``, ``method``, ``n_1, n_2``.
+        model 2), ``se``, ``method``, ``n_1, n_2``.
 
     Raises
     ------
@@ -207,7 +209,7 @@ def cv_ttest(
     defined, never NaN: if the mean difference is 0 too (e.g. identical scores)
     there is no evidence of a difference, ``statistic = 0, pvalue = 1``; otherwise
     the difference is the same in every round and ``statistic = +-inf,
-    pvalue = 0``. ``std_error`` is 0 in both cases. "Zero" means equal up to
+    pvalue = 0``. ``se`` is 0 in both cases. "Zero" means equal up to
     ``1e-12`` relative to the largest absolute score (at least 1), so that floating-point
     rounding of equal differences does not produce a huge spurious t.
 
@@ -369,8 +371,8 @@ def dietterich_5x2cv(scores_1: Any, scores_2: Any) -> CVTTestResult:
     -------
     CVTTestResult
         With ``method="5x2cv"``, ``df = r``, ``mean_difference = p_11`` (the
-        numerator) and ``std_error = sqrt(mean_i s_i^2)``, so that
-        ``statistic = mean_difference / std_error``.
+        numerator) and ``se = sqrt(mean_i s_i^2)``, so that
+        ``statistic = mean_difference / se``.
 
     Raises
     ------
@@ -691,7 +693,7 @@ def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd
     Returns
     -------
     pandas.DataFrame
-        Columns ``test, statistic, df, pvalue, mean_difference, std_error``
+        Columns ``test, statistic, df, pvalue, mean_difference, se``
         (differences are learner_1 minus learner_2).
     """
     s1, s2 = paired_scores(table, learner_1, learner_2, per="fold")
@@ -706,7 +708,7 @@ def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd
     results = _cv_ttests(s1, s2, rounds=rounds, ratio=ratio, five_by_two=five_by_two)
     return pd.DataFrame(
         [{"test": name, "statistic": r.statistic, "df": r.df, "pvalue": r.pvalue,
-          "mean_difference": r.mean_difference, "std_error": r.std_error} for name, r in results.items()]
+          "mean_difference": r.mean_difference, "se": r.se} for name, r in results.items()]
     )
 
 
