@@ -298,6 +298,8 @@ RENAMED_FIELDS = {
     "VarianceComponents": {"std_error": "se"},
     "PassInterval": {"std_error": "se"},
     "PassAtK": {"std_error": "se"},
+    "ZTest": {"sd": "se", "z": "statistic"},
+    "DCFBootstrap": {"sd": "se"},
 }
 
 
@@ -314,7 +316,7 @@ def test_old_field_names_still_read_with_a_warning(name):
 
 
 def test_no_result_field_keeps_an_old_spelling():
-    old = {"std_error", "std_err", "std_error_null", "unclustered_std_error", "unpaired_std_error"}
+    old = {"std_error", "std_err", "std_error_null", "unclustered_std_error", "unpaired_std_error", "sd", "z"}
     for name in _public_result_classes():
         spelled = {f.name for f in dataclasses.fields(getattr(evallib, name))} & old
         assert not spelled, f"{name} has {sorted(spelled)}"

@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_fields
 from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
@@ -80,6 +81,7 @@ _POS = np.array([1, 1, 1, 1, 0, 0, 0, 0], bool)
 
 
 # ----------------------------------------------------------------------- results
+@renamed_fields(sd="se", z="statistic")
 @dataclass(frozen=True)
 class ZTest:
     """A difference, its standard deviation under the null hypothesis, z and p.
@@ -87,17 +89,17 @@ class ZTest:
     Attributes
     ----------
     difference : the observed difference (``C_A - C_B`` or ``DCF_A - DCF_B``).
-    sd : its standard deviation under the null hypothesis (the equation named by
-        ``method``).
-    z : ``difference / sd``; defined as 0 when ``sd == 0`` (then the difference is 0
-        too: both models made the same errors).
+    se : its standard deviation under the null hypothesis (the equation named by
+        ``method``): the standard error of ``difference`` under the null.
+    statistic : ``z = difference / se``; defined as 0 when ``se == 0`` (then the
+        difference is 0 too: both models made the same errors).
     pvalue : two-sided p-value of the standard normal, ``2 * (1 - Phi(|z|))``.
-    method : which equation gave ``sd``.
+    method : which equation gave ``se``.
     """
 
     difference: float
-    sd: float
-    z: float
+    se: float
+    statistic: float
     pvalue: float
     method: str
 
@@ -172,6 +174,7 @@ class F1Bootstrap:
         return not (self.low <= 0.0 <= self.high)
 
 
+@renamed_fields(sd="se")
 @dataclass(frozen=True, eq=False)
 class DCFBootstrap:
     """A class-stratified bootstrap of ``DCF_A - DCF_B`` (set beside eq. (9)).
@@ -180,7 +183,7 @@ class DCFBootstrap:
     ----------
     observed : ``DCF_A - DCF_B`` on the test set.
     replicates : the bootstrap replicates.
-    sd : standard deviation of the replicates.
+    se : standard deviation of the replicates (the bootstrap standard error).
     low, high : central ``1 - alpha`` percentile interval (also as :attr:`interval`).
     p_positive : share of replicates > 0 (B has the lower cost).
     alpha : one minus the interval's level.
@@ -188,7 +191,7 @@ class DCFBootstrap:
 
     observed: float
     replicates: np.ndarray
-    sd: float
+    se: float
     low: float
     high: float
     p_positive: float
@@ -286,7 +289,7 @@ def _z_result(difference: float, sd: float, method: str) -> ZTest:
         z = 0.0
     else:  # pragma: no cover - sd == 0 forces equal errors in every equation here
         raise ValueError("a zero standard deviation with a non-zero difference; check the counts")
-    return ZTest(difference=float(difference), sd=float(sd), z=float(z),
+    return ZTest(difference=float(difference), se=float(sd), statistic=float(z),
                  pvalue=float(2.0 * stats.norm.sf(abs(z))), method=method)
 
 
@@ -709,7 +712,7 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
     values = dcf_difference(boot, **kw)
     lo, hi = _percentile_interval(values, alpha)
     return DCFBootstrap(observed=float(dcf_difference(events, **kw)), replicates=values,
-                        sd=float(np.std(values, ddof=1)) if reps > 1 else 0.0, low=lo, high=hi,
+                        se=float(np.std(values, ddof=1)) if reps > 1 else 0.0, low=lo, high=hi,
                         p_positive=float(np.mean(values > 0)), alpha=alpha)
 
 

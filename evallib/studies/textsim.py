@@ -1167,7 +1167,8 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
     bootstrap (:func:`evallib.onetestset.bizarre.bootstrap_dcf_difference`) and the standard
     deviation of the difference over ``n_subsamples`` Dtrue subsamples of the same size
     (the "truth" the three estimates of spread try to match). Columns: ``difference``,
-    ``sd``, ``z`` (difference / sd), ``p`` (two-sided normal) and, for the bootstrap,
+    ``se`` (the standard deviation of the difference), ``statistic`` (z = difference / se),
+    ``pvalue`` (two-sided normal) and, for the bootstrap,
     the 95% interval.
     """
     y, a, b = experiment.test_set(n_test)
@@ -1183,13 +1184,13 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
 
     def row(name, diff, sd, lo=np.nan, hi=np.nan):
         z = diff / sd if sd > 0 else 0.0
-        return {"method": name, "difference": diff, "sd": sd, "z": z, "p": 2 * stats.norm.sf(abs(z)),
+        return {"method": name, "difference": diff, "se": sd, "statistic": z, "pvalue": 2 * stats.norm.sf(abs(z)),
                 "interval low": lo, "interval high": hi}
 
     return pd.DataFrame([
-        row("independent, eq. (8)", ind.difference, ind.sd),
-        row("paired, eq. (9)", par.difference, par.sd),
-        row("bootstrap (stratified)", boot.observed, boot.sd, *boot.interval),
+        row("independent, eq. (8)", ind.difference, ind.se),
+        row("paired, eq. (9)", par.difference, par.se),
+        row("bootstrap (stratified)", boot.observed, boot.se, *boot.interval),
         row("Dtrue subsamples (truth)", float(dcf_difference(ev, **kw)), float(np.std(true_vals, ddof=1)),
             *np.quantile(true_vals, [0.025, 0.975])),
     ])
