@@ -19,6 +19,13 @@ Result objects that hold arrays follow one rule:
   stored as given.
 
 ``tests/test_result_objects.py`` checks the rule on every public result class.
+
+Tables carry what describes them (the level, the multiplicity adjustment, ...) in
+``DataFrame.attrs``. A formatter, describer or plotter that needs such metadata reads it
+with :func:`table_metadata`, which refuses a table lacking it (a table read back from a
+CSV file has no ``attrs``) instead of assuming a default such as ``alpha = 0.05`` or
+Holm's adjustment and mislabelling the table. Metadata whose absence only leaves a label
+out (an optional title part) may still be read with ``attrs.get``.
 """
 
 from __future__ import annotations
@@ -27,8 +34,9 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["IntervalMixin", "freeze_arrays"]
+__all__ = ["IntervalMixin", "freeze_arrays", "table_metadata"]
 
 
 class IntervalMixin:
@@ -99,3 +107,54 @@ def freeze_arrays(result: Any) -> None:
                 object.__setattr__(result, f.name, {k: _read_only(v) for k, v in value.items()})
         elif isinstance(value, np.ndarray) and value.flags.writeable:
             object.__setattr__(result, f.name, _read_only(value))
+
+
+def table_metadata(table: Any, *keys: str, made_by: str) -> Any:
+    """The values of ``keys`` in ``table.attrs``, refusing a table that lacks any of them.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A table returned by an evallib function, which stores its metadata in ``attrs``.
+    *keys : str
+        The metadata the caller needs.
+    made_by : str
+        The function(s) whose tables carry it, named in the error message
+        (e.g. ``"pairwise_table or compare_pairwise"``).
+
+    Returns
+    -------
+    object or tuple
+        ``table.attrs[key]`` for one key; a tuple of the values, in the order of
+        ``keys``, for several.
+
+    Raises
+    ------
+    TypeError
+        If ``table`` is not a DataFrame.
+    ValueError
+        If a key is missing from ``table.attrs``: the message names the missing keys,
+        why a table loses them and how to get a table that has them.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"p": [0.01]})
+    >>> t.attrs["adjust"] = "bh"
+    >>> table_metadata(t, "adjust", made_by="pairwise_table")
+    'bh'
+    >>> table_metadata(pd.DataFrame({"p": [0.01]}), "adjust", "alpha", made_by="pairwise_table")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: this table has no 'adjust', 'alpha' in .attrs (a table read back from CSV, ...
+    """
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"table must be a pandas DataFrame from {made_by}, got {type(table).__name__}")
+    missing = [k for k in keys if k not in table.attrs]
+    if missing:
+        raise ValueError(
+            f"this table has no {', '.join(map(repr, missing))} in .attrs (a table read back from CSV, or "
+            f"rebuilt by pandas operations that drop .attrs, loses them); pass the table {made_by} returned, "
+            f"or set {', '.join(f'table.attrs[{k!r}]' for k in missing)} yourself")
+    values = tuple(table.attrs[k] for k in keys)
+    return values[0] if len(values) == 1 else values

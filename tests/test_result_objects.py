@@ -19,6 +19,8 @@ import pytest
 
 import evallib
 from evallib._results import freeze_arrays
+from evallib.report import items_sections
+from evallib.report.items_inputs import load_item_scores
 
 RNG = np.random.default_rng(20240531)
 Y = np.array([1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0] * 3)
@@ -320,3 +322,89 @@ def test_no_result_field_keeps_an_old_spelling():
     for name in _public_result_classes():
         spelled = {f.name for f in dataclasses.fields(getattr(evallib, name))} & old
         assert not spelled, f"{name} has {sorted(spelled)}"
+
+
+# --------------------------------------------------- formatters refuse tables without metadata
+def _reloaded(table: pd.DataFrame, tmp_path: Path) -> pd.DataFrame:
+    """The table written to CSV and read back: the same columns, no ``attrs``."""
+    path = tmp_path / "table.csv"
+    table.to_csv(path, index=False)
+    return pd.read_csv(path)
+
+
+def _items():
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"item": np.arange(60), "a": rng.random(60) < 0.7, "b": rng.random(60) < 0.6,
+                          "c": rng.random(60) < 0.5}).astype({"a": int, "b": int, "c": int})
+    return load_item_scores(frame)
+
+
+def _plot(func):
+    def draw(table):
+        import matplotlib.pyplot as plt
+
+        try:
+            return func(table)
+        finally:
+            plt.close("all")
+    return draw
+
+
+_COUNTS = {(1, 2): (6, 2), (1, 3): (9, 1), (2, 3): (5, 4)}
+_PROBS = {"a": 0.2 + 0.6 * (PRED_A == 1), "b": 0.3 + 0.4 * (PRED_B == 1)}
+
+#: (table maker, consumer, the metadata the consumer needs); the consumer is called on the
+#: table as made (it works) and on the table read back from CSV (it is refused).
+NEEDS_ATTRS = {
+    "format_table": (lambda: evallib.pairwise_table(_COUNTS, 36, adjust="bh"), evallib.format_table, "adjust"),
+    "plot_intervals": (lambda: evallib.pairwise_table(_COUNTS, 36, adjust="bh"),
+                       _plot(evallib.plot_intervals), "alpha"),
+    "format_auc_pairwise": (lambda: evallib.delong_pairwise(Y, {"a": PRED_A + 0.1 * Y, "b": PRED_B + 0.0}),
+                            evallib.format_auc_pairwise, "adjust"),
+    "format_loss_pairwise": (lambda: evallib.loss_pairwise(Y, _PROBS, adjust="by"),
+                             evallib.format_loss_pairwise, "adjust"),
+    "plot_item_interval_coverage": (
+        lambda: evallib.item_interval_coverage(n_items=30, cluster_size=1, exact=True),
+        _plot(evallib.plot_item_interval_coverage), "alpha"),
+    "plot_rejection_rates": (
+        lambda: evallib.rejection_rates(evallib.simulate_equal_learners(
+            60, folds=2, repeats=2, n_datasets=3, rng=0), 0.1),
+        _plot(evallib.plot_rejection_rates), "alpha"),
+    "pairwise_method_line": (lambda: evallib.pairwise_comparison(_predictions(), adjust="bonferroni"),
+                             evallib.pairwise_method_line, "alpha"),
+    "format_pairwise": (lambda: evallib.pairwise_comparison(_predictions(), adjust="bonferroni"),
+                        evallib.format_pairwise, "alpha"),
+    "plot_pair_intervals": (lambda: evallib.pairwise_comparison(_predictions(), adjust="bonferroni"),
+                            _plot(evallib.plot_pair_intervals), "alpha"),
+    "format_balanced_pairs": (lambda: evallib.balanced_accuracy_comparison(_predictions(), adjust="none"),
+                              evallib.format_balanced_pairs, "alpha"),
+    "format_measures": (lambda: evallib.classifier_measures(_predictions(), alpha=0.1),
+                        evallib.format_measures, "alpha"),
+    "format_item_means": (lambda: items_sections.model_means(_items(), alpha=0.1),
+                          items_sections.format_item_means, "alpha"),
+    "plot_item_means": (lambda: items_sections.model_means(_items(), alpha=0.1),
+                        _plot(items_sections.plot_item_means), "alpha"),
+    "format_item_pairs": (lambda: items_sections.pairwise_items(_items(), adjust="bh"),
+                          items_sections.format_item_pairs, "alpha"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NEEDS_ATTRS))
+def test_a_table_read_back_from_csv_is_refused(name, tmp_path):
+    make, consumer, key = NEEDS_ATTRS[name]
+    table = make()
+    consumer(table)
+    with pytest.raises(ValueError, match=rf"no .*'{key}'.* in \.attrs \(a table read back from CSV"):
+        consumer(_reloaded(table, tmp_path))
+
+
+def test_table_metadata_names_what_is_missing():
+    from evallib._results import table_metadata
+
+    table = pd.DataFrame({"p": [0.5]})
+    table.attrs.update(alpha=0.1)
+    assert table_metadata(table, "alpha", made_by="f") == 0.1
+    with pytest.raises(ValueError, match=r"no 'adjust' in \.attrs.*pass the table f returned"):
+        table_metadata(table, "alpha", "adjust", made_by="f")
+    with pytest.raises(TypeError, match="DataFrame from f"):
+        table_metadata([1, 2], "alpha", made_by="f")

@@ -44,7 +44,7 @@ import pandas as pd
 from scipy import stats
 
 from .._plotting import clear_artists, get_axes
-from .._results import IntervalMixin
+from .._results import IntervalMixin, table_metadata
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
@@ -1582,7 +1582,7 @@ def pair_label(pair: Any) -> str:
 
 def _adjusted_ci_label(table: pd.DataFrame) -> str:
     """The column name of the adjusted intervals: says so when they are not adjusted (BH, BY)."""
-    if table.attrs.get("adjust") in FDR_ADJUSTMENTS:
+    if table_metadata(table, "adjust", made_by="pairwise_table or compare_pairwise") in FDR_ADJUSTMENTS:
         return "CI (unadjusted: FDR has no joint CI)"
     return "adjusted CI"
 
@@ -1647,9 +1647,10 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     missing = {"pair", "estimate", "ci_low", "ci_high", "ci_adj_low", "ci_adj_high"} - set(table.columns)
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with pairwise_table()")
+    level, adjust = table_metadata(table, "alpha", "adjust", made_by="pairwise_table or compare_pairwise")
     ax = get_axes(ax, figsize=(7, 3.6))
     x = np.arange(len(table))
-    fdr = table.attrs.get("adjust") in FDR_ADJUSTMENTS
+    fdr = adjust in FDR_ADJUSTMENTS
     ax.vlines(x, table["ci_adj_low"], table["ci_adj_high"], colors="0.55", linewidth=1.2,
               label="unadjusted interval (no FDR interval)" if fdr else "adjusted interval")
     ax.hlines(np.r_[table["ci_adj_low"], table["ci_adj_high"]], np.r_[x, x] - 0.12, np.r_[x, x] + 0.12,
@@ -1663,9 +1664,7 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
                        fontsize="small")
     ax.set_xlabel("pair (i, j)")
     ax.set_ylabel("difference in error rate")
-    level = table.attrs.get("alpha")
-    adjust = table.attrs.get("adjust", "holm")
-    pct = f"{100 * (1 - level):g}% " if level is not None else ""
+    pct = f"{100 * (1 - level):g}% "
     joint = {"holm": "; Holm levels give no joint coverage", "bonferroni": "; jointly valid"}.get(adjust, "")
     if adjust in FDR_ADJUSTMENTS:
         default = (f"{pct}Quesenberry-Hurst intervals ({adjust.upper()} controls the false discovery "

@@ -55,7 +55,7 @@ import pandas as pd
 from scipy import stats
 
 from .._plotting import get_axes
-from .._results import freeze_arrays
+from .._results import freeze_arrays, table_metadata
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real
 
 __all__ = [
@@ -1108,7 +1108,7 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
     """A pair table as text, indexed ``"a vs b"``: the difference, its interval, the joint
     (Bonferroni) interval, the adjusted p-value (floored at 1e-15) and the verdict."""
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
-    adjust = table.attrs.get("adjust", "holm")
+    adjust = table_metadata(table, "adjust", made_by="delong_pairwise or loss_pairwise")
     named = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "bh": "BH-adjusted (FDR)",
              "by": "BY-adjusted (FDR)", "none": "unadjusted"}.get(adjust, f"{adjust}-adjusted")
     if adjust in ("bh", "by"):

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._results import table_metadata
 from .._validate import check_alpha, check_choice, check_count, check_rng
 from ..items import (
     LEADERBOARD_ADJUSTMENTS,
@@ -265,7 +266,7 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
 
 def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
     """Section 2's table as text: mean, interval, standard error, method."""
-    level = _level(means.attrs.get("alpha", 0.05))
+    level = _level(table_metadata(means, "alpha", made_by="evallib.report.items_sections.model_means"))
     labels = {"wilson": "Wilson", "cr2": "CR2 t", "t": "t", "naive": "normal"}
     out = pd.DataFrame({
         "mean": [f"{v:.4f}" for v in means["mean"]],
@@ -302,7 +303,8 @@ def plot_item_means(means: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.set_yticklabels([_plot_text(m) for m in means.index])
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("mean score over items")
-    ax.set_title(title or f"{_level(means.attrs.get('alpha', 0.05))} intervals, best first", fontsize="medium")
+    level = _level(table_metadata(means, "alpha", made_by="evallib.report.items_sections.model_means"))
+    ax.set_title(title or f"{level} intervals, best first", fontsize="medium")
     ax.figure.tight_layout()
     return ax
 
@@ -380,9 +382,10 @@ def _p_text(p: float) -> str:
 
 def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Section 3's table as text, every pair (no truncation), leaderboard order."""
-    adjust = pairs.attrs.get("adjust", "holm")
-    joint = (f"{100 * pairs.attrs.get('interval_level', 0.95):.4g}% joint interval" if adjust != "none"
-             else f"{_level(pairs.attrs.get('alpha', 0.05))} interval")
+    alpha, adjust, interval_level = table_metadata(pairs, "alpha", "adjust", "interval_level",
+                                                   made_by="evallib.report.items_sections.pairwise_items")
+    joint = (f"{100 * interval_level:.4g}% joint interval" if adjust != "none"
+             else f"{_level(alpha)} interval")
     adj = {"holm": "Holm", "bh": "BH", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
@@ -564,7 +567,7 @@ def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", 
 # ------------------------------------------------------------------ the summary
 def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
-    adjust = pairs.attrs.get("adjust", "holm")
+    adjust = table_metadata(pairs, "adjust", made_by="evallib.report.items_sections.pairwise_items")
     m = len(pairs)
     lead = (f"With {_ADJUST_NAMES[adjust]}'s adjustment for {_plural(m, 'comparison')}" if adjust != "none"
             else f"Without adjustment for {'the ' if m > 1 else ''}{_plural(m, 'comparison')}")

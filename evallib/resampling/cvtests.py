@@ -50,6 +50,7 @@ from scipy import stats
 from .._compat import renamed_fields
 from .._plotting import clear_artists, get_axes
 from .._progress import progress_bar
+from .._results import table_metadata
 from .._validate import (
     check_alpha, check_choice, check_count, check_labels, check_real, check_rng, check_vector,
     sklearn_random_state,
@@ -999,7 +1000,7 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
     missing = {"test", "rate", "mc_se"} - set(getattr(rates, "columns", []))
     if missing:
         raise ValueError(f"rates lacks the columns {sorted(missing)}; make it with rejection_rates()")
-    alpha = check_alpha(rates.attrs.get("alpha", 0.05) if alpha is None else alpha)
+    alpha = check_alpha(table_metadata(rates, "alpha", made_by="rejection_rates") if alpha is None else alpha)
     if not isinstance(update, (bool, np.bool_)):
         raise TypeError(f"update must be True or False, got {update!r}")
     colours = ["C3" if lo > alpha else "C0" for lo in rates["rate"] - 2 * rates["mc_se"]]
