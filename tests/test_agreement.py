@@ -24,7 +24,7 @@ SAS_TABLE = [[0, 4, 1], [0, 8, 0], [0, 1, 5]]
 def test_sas_printout():
     res = cohen_kappa_table(SAS_TABLE)
     assert isinstance(res, KappaResult)
-    got = [res.estimate, res.std_error, res.low, res.high, res.std_error_null, res.statistic, res.pvalue]
+    got = [res.estimate, res.se, res.low, res.high, res.se_null, res.statistic, res.pvalue]
     assert [round(v, 4) for v in got] == [0.4842, 0.1380, 0.2137, 0.7547, 0.1484, 3.2626, 0.0011]
     assert res.n == 19 and res.reject
 
@@ -36,8 +36,8 @@ def test_matches_statsmodels_on_random_tables(k, seed):
     ours = cohen_kappa_table(table)
     ref = cohens_kappa(table)   # its limits are at 95% (one-sided 0.025 each)
     assert ours.estimate == pytest.approx(ref.kappa, rel=1e-12)
-    assert ours.std_error == pytest.approx(ref.std_kappa, rel=1e-10)
-    assert ours.std_error_null == pytest.approx(ref.std_kappa0, rel=1e-10)
+    assert ours.se == pytest.approx(ref.std_kappa, rel=1e-10)
+    assert ours.se_null == pytest.approx(ref.std_kappa0, rel=1e-10)
     assert ours.statistic == pytest.approx(ref.z_value, rel=1e-10)
     assert ours.pvalue == pytest.approx(ref.pvalue_two_sided, rel=1e-9)
     assert (ours.low, ours.high) == pytest.approx((ref.kappa_low, ref.kappa_upp), rel=1e-10)
@@ -66,7 +66,7 @@ def test_variance_is_the_delta_method_variance(seed):
             down[i, j] -= h
             g[i, j] = (_kappa_of(up) - _kappa_of(down)) / (2 * h)   # kappa_of renormalises
     var = (np.sum(g * g * p) - np.sum(g * p) ** 2) / n
-    assert cohen_kappa_table(table).std_error == pytest.approx(np.sqrt(var), rel=1e-6)
+    assert cohen_kappa_table(table).se == pytest.approx(np.sqrt(var), rel=1e-6)
 
 
 def test_from_labels_matches_scikit_learn_and_the_table():
@@ -95,12 +95,12 @@ def test_degenerate_tables_have_documented_answers():
     assert np.isnan(undefined.estimate) and np.isnan(undefined.pvalue) and not undefined.reject
     assert "undefined" in undefined.note
     constant = cohen_kappa([0, 0, 0, 0], [0, 1, 0, 1])   # one classifier always says 0
-    assert (constant.estimate, constant.std_error, constant.std_error_null) == (0.0, 0.0, 0.0)
+    assert (constant.estimate, constant.se, constant.se_null) == (0.0, 0.0, 0.0)
     assert (constant.low, constant.high, constant.statistic, constant.pvalue) == (0.0, 0.0, 0.0, 1.0)
     assert constant.note
     perfect = cohen_kappa([0, 1, 0, 1, 1, 0, 1, 0], [0, 1, 0, 1, 1, 0, 1, 0])
-    assert (perfect.estimate, perfect.std_error, perfect.low, perfect.high) == (1.0, 0.0, 1.0, 1.0)
-    assert perfect.std_error_null > 0 and perfect.note == ""
+    assert (perfect.estimate, perfect.se, perfect.low, perfect.high) == (1.0, 0.0, 1.0, 1.0)
+    assert perfect.se_null > 0 and perfect.note == ""
     # systematic disagreement: kappa -1, the interval stays inside [-1, 1]
     opposite = cohen_kappa([0, 1] * 10, [1, 0] * 10)
     assert opposite.estimate == pytest.approx(-1.0) and opposite.low >= -1.0

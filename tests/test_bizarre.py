@@ -91,7 +91,7 @@ def test_proportion_test_matches_statsmodels(ea, eb, n):
     res = bz.proportion_test(ea, eb, n)
     z, p = proportions_ztest([ea, eb], [n, n])
     assert res.difference == pytest.approx((ea - eb) / n)
-    assert res.z == pytest.approx(z)
+    assert res.statistic == pytest.approx(z)
     assert res.pvalue == pytest.approx(p)
 
 
@@ -102,7 +102,7 @@ def test_disagreement_test_matches_mcnemar_without_correction():
     wa, wb = a != y, b != y
     table = [[np.sum(~wa & ~wb), np.sum(~wa & wb)], [np.sum(wa & ~wb), np.sum(wa & wb)]]
     sm = sm_mcnemar(table, exact=False, correction=False)
-    assert res.z**2 == pytest.approx(sm.statistic)
+    assert res.statistic**2 == pytest.approx(sm.statistic)
     assert res.pvalue == pytest.approx(sm.pvalue)
     assert res.difference == pytest.approx(np.mean(wa) - np.mean(wb))
 
@@ -111,7 +111,7 @@ def test_degenerate_tests_are_defined():
     assert bz.proportion_test(0, 0, 10).pvalue == 1.0
     y = np.array([0, 1, 1, 0])
     res = bz.disagreement_test(y, y, y)
-    assert (res.difference, res.z, res.pvalue) == (0.0, 0.0, 1.0)
+    assert (res.difference, res.statistic, res.pvalue) == (0.0, 0.0, 1.0)
     assert bz.dcf_test(y, y, y).pvalue == 1.0
     assert bz.dcf_test(y, y, y, paired=False).pvalue == 1.0
 
@@ -151,7 +151,7 @@ def test_eq9_variance_by_enumerating_sign_patterns(n_pos, n_neg, kw):
         values.append(_dcf_diff(fn_a, fn_b, fp_a, fp_b, n_pos, n_neg, wp, wn))
     brute_sd = np.sqrt(np.mean(np.square(values)))   # mean is 0 by symmetry
     assert np.mean(values) == pytest.approx(0.0, abs=1e-12)
-    assert bz.dcf_test(y, a, b, paired=True, **kw).sd == pytest.approx(brute_sd)
+    assert bz.dcf_test(y, a, b, paired=True, **kw).se == pytest.approx(brute_sd)
 
 
 @pytest.mark.parametrize("n_pos,n_neg,kw", [
@@ -175,7 +175,7 @@ def test_eq8_variance_by_enumerating_independent_binomials(n_pos, n_neg, kw):
         v = _dcf_diff(i, j, k, l, n_pos, n_neg, wp, wn)
         m1 += w * v; m2 += w * v * v
     res = bz.dcf_test(y, a, b, paired=False, **kw)
-    assert res.sd == pytest.approx(np.sqrt(m2 - m1**2))
+    assert res.se == pytest.approx(np.sqrt(m2 - m1**2))
     assert res.difference == pytest.approx(_dcf_diff(fn_a, fn_b, fp_a, fp_b, n_pos, n_neg, wp, wn))
 
 
@@ -195,7 +195,7 @@ def test_dcf_bootstrap_sd_is_close_to_eq9_under_a_null():
     y, a, b = _random_task(4000, rng, prior=0.3, err_a=0.2, err_b=0.2)
     kw = dict(cost_fn=1.0, cost_fp=1.0, prior_pos=0.5)
     boot = bz.bootstrap_dcf_difference(y, a, b, n_resamples=4000, rng=0, **kw)
-    assert boot.sd == pytest.approx(bz.dcf_test(y, a, b, **kw).sd, rel=0.10)
+    assert boot.se == pytest.approx(bz.dcf_test(y, a, b, **kw).se, rel=0.10)
 
 
 # ------------------------------------------------------------ the bootstrap

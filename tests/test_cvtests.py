@@ -74,7 +74,7 @@ def test_flach_example_12_6(pair):
     assert round(r.pvalue, 4) == P_FROM_12_4[pair]
     assert r.mean_difference == pytest.approx(mean, abs=1e-4)
     # The printed stdev 0.1473 (NB-NN) is 0.14736 truncated rather than rounded.
-    assert r.std_error * np.sqrt(10) == pytest.approx(sd, abs=1.5e-4)
+    assert r.se * np.sqrt(10) == pytest.approx(sd, abs=1.5e-4)
     # The printed differences as a one-sample test (scores against zero).
     d = np.asarray(DIFFS_12_6[pair])
     r6 = cv_ttest(d, np.zeros(10))
@@ -127,21 +127,21 @@ def test_nonpaired_with_equal_variances_and_sizes_matches_student():
     student = stats.ttest_ind(a, b)  # pooled: same statistic when k1 == k2
     r = cv_ttest(a, b, paired=False)
     assert r.statistic == pytest.approx(student.statistic, rel=1e-12)
-    assert r.std_error == pytest.approx(np.sqrt(2 * np.var(a, ddof=1) / 4), rel=1e-12)
+    assert r.se == pytest.approx(np.sqrt(2 * np.var(a, ddof=1) / 4), rel=1e-12)
 
 
 def test_zero_differences_give_statistic_0_and_p_1():
     a = [0.8, 0.7, 0.9, 0.75]
     for paired in (True, False):
         r = cv_ttest(a, a, paired=paired) if paired else cv_ttest([0.8] * 4, [0.8] * 5, paired=False)
-        assert (r.statistic, r.pvalue, r.std_error) == (0.0, 1.0, 0.0)
+        assert (r.statistic, r.pvalue, r.se) == (0.0, 1.0, 0.0)
         assert not r.reject(0.05)
 
 
 def test_constant_nonzero_difference_is_infinitely_significant():
     a = np.array([0.8, 0.7, 0.9, 0.75])
     r = cv_ttest(a, a - 0.1)  # rounding makes the differences differ in the 17th digit
-    assert r.statistic == np.inf and r.pvalue == 0.0 and r.std_error == 0.0
+    assert r.statistic == np.inf and r.pvalue == 0.0 and r.se == 0.0
     r = cv_ttest(a - 0.1, a)
     assert r.statistic == -np.inf and r.pvalue == 0.0
 
@@ -205,7 +205,7 @@ def test_corrected_inflates_the_variance_by_1_plus_J_ratio(folds, repeats):
     assert r.pvalue == pytest.approx(2 * stats.t.sf(abs(r.statistic), j - 1), rel=1e-12)
     assert r.pvalue > naive.pvalue
     d = a - b
-    assert r.std_error == pytest.approx(np.sqrt((1 / j + ratio) * d.var(ddof=1)), rel=1e-12)
+    assert r.se == pytest.approx(np.sqrt((1 / j + ratio) * d.var(ddof=1)), rel=1e-12)
 
 
 def test_corrected_degenerate_and_bad_input():

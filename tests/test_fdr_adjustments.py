@@ -70,8 +70,8 @@ def test_pairwise_table_decisions_and_unadjusted_intervals(adjust):
     t = pairwise_table(COUNTS, 60, alpha=0.05, adjust=adjust)
     reject, _, _, _ = multipletests(t["p"], alpha=0.05, method=SM_NAMES[adjust])
     np.testing.assert_array_equal(t["reject"], reject)
-    np.testing.assert_array_equal(t["ci_adj_low"], t["ci_low"])
-    np.testing.assert_array_equal(t["ci_adj_high"], t["ci_high"])
+    np.testing.assert_array_equal(t["ci_adj_low"], t["low"])
+    np.testing.assert_array_equal(t["ci_adj_high"], t["high"])
     assert t.attrs["adjust"] == adjust and t.attrs["interval_adjust"] == "none"
     assert "CI (unadjusted: FDR has no joint CI)" in format_table(t).columns
     title = plot_intervals(t).get_title()

@@ -43,7 +43,7 @@ def test_example_12_6_paired_t_test(table, pair):
     assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
     assert ours.df == 9
     assert ours.mean_difference == pytest.approx(mean, abs=6e-5)
-    assert ours.std_error * np.sqrt(10) == pytest.approx(sd, abs=1.1e-4)
+    assert ours.se * np.sqrt(10) == pytest.approx(sd, abs=1.1e-4)
     # The printed p to within 2.5e-4: the book's p came from unrounded accuracies; from
     # the printed (rounded) table DT-NN gives 0.4835, the printed 0.4833.
     assert ours.pvalue == pytest.approx(p_printed, abs=2.5e-4)

@@ -78,7 +78,7 @@ def test_unclustered_pairs_are_scipys_paired_t_test_with_bonferroni_intervals():
         assert row.df == 119
         low, high = DescrStatsW(d).tconfint_mean(alpha=0.1 / m)
         assert (row.low, row.high) == pytest.approx((low, high), rel=1e-10, abs=1e-14)
-        assert row.std_error == pytest.approx(DescrStatsW(d).std_mean, rel=1e-10)
+        assert row.se == pytest.approx(DescrStatsW(d).std_mean, rel=1e-10)
     assert table.attrs["interval_level"] == pytest.approx(1 - 0.1 / 15)
     unadjusted = leaderboard_pairs(scores, alpha=0.1, adjust="none")
     d = scores[unadjusted["a"][0]].to_numpy(float) - scores[unadjusted["b"][0]].to_numpy(float)
@@ -93,7 +93,7 @@ def test_clustered_pairs_are_the_cr2_error_written_out_on_the_differences():
     for row in table.itertuples():
         d = scores[row.a].to_numpy(float) - scores[row.b].to_numpy(float)
         se, df = _cr2_dense(d, labels)
-        assert row.std_error == pytest.approx(se, rel=1e-9)
+        assert row.se == pytest.approx(se, rel=1e-9)
         assert row.df == pytest.approx(df, rel=1e-9) and row.df < 17   # unequal clusters: fewer than G - 1
         assert row.pvalue == pytest.approx(2 * stats.t.sf(abs(d.mean()) / se, df), rel=1e-8)
         half = stats.t.isf(0.05 / 6 / 2, df) * se
@@ -109,8 +109,8 @@ def test_a_pair_row_agrees_with_paired_item_difference():
     for row in leaderboard_pairs(scores, clusters=labels, adjust="none").itertuples():
         ref = paired_item_difference(scores[row.a].to_numpy(float), scores[row.b].to_numpy(float),
                                      clusters=labels, method="cr2")
-        assert (row.estimate, row.std_error, row.df, row.pvalue) == pytest.approx(
-            (ref.estimate, ref.std_error, ref.df, ref.pvalue), rel=1e-9)
+        assert (row.estimate, row.se, row.df, row.pvalue) == pytest.approx(
+            (ref.estimate, ref.se, ref.df, ref.pvalue), rel=1e-9)
 
 
 def test_pairs_are_in_leaderboard_order_with_nonnegative_differences():

@@ -131,10 +131,10 @@ def test_intervals_are_those_of_paired_item_difference_and_coverage_counts_them(
         for i in range(a.shape[0]):
             res = paired_item_difference(a[i], b[i], clusters=clusters, method="naive" if m == "unpaired" else m)
             if m == "unpaired":
-                se = res.unpaired_std_error
+                se = res.unpaired_se
                 low, high = res.estimate - 1.959963984540054 * se, res.estimate + 1.959963984540054 * se
             else:
-                se, low, high = res.std_error, res.low, res.high
+                se, low, high = res.se, res.low, res.high
             lows.append(low)
             highs.append(high)
             ses.append(se)
@@ -147,7 +147,7 @@ def test_intervals_are_those_of_paired_item_difference_and_coverage_counts_them(
     assert np.allclose(tab["mc_se"], np.sqrt(cov * (1 - cov) / 60))
     corr = np.mean([np.corrcoef(a[i], b[i])[0, 1] for i in range(60)])
     assert tab.attrs["item_correlation"] == pytest.approx(corr, rel=1e-10)
-    naive_se = np.array([paired_item_difference(a[i], b[i], method="naive").std_error for i in range(60)])
+    naive_se = np.array([paired_item_difference(a[i], b[i], method="naive").se for i in range(60)])
     est = a.mean(axis=1) - b.mean(axis=1)
     assert tab.attrs["design_effect"] == pytest.approx(est.var(ddof=1) / np.mean(naive_se ** 2), rel=1e-10)
     assert tab.attrs["n_clusters"] == len(sizes)
@@ -164,11 +164,11 @@ def test_standard_errors_against_statsmodels_scipy_and_cr2_by_matrices():
         # paired t statistic (scipy) and the unpaired one with unequal variances (Welch's standard error)
         assert tab["naive"].statistic == pytest.approx(stats.ttest_rel(a[i], b[i]).statistic, rel=1e-10)
         welch = stats.ttest_ind(a[i], b[i], equal_var=False).statistic
-        assert tab["naive"].estimate / tab["naive"].unpaired_std_error == pytest.approx(welch, rel=1e-10)
+        assert tab["naive"].estimate / tab["naive"].unpaired_se == pytest.approx(welch, rel=1e-10)
         # CR1 (statsmodels' cluster-robust OLS on a constant), and CR2 equals it for equal clusters
         fit = sm.OLS(d, np.ones((n, 1))).fit(cov_type="cluster", cov_kwds={"groups": clusters}, use_t=True)
-        assert tab["cr1"].std_error == pytest.approx(float(fit.bse[0]), rel=1e-10)
-        assert tab["cr2"].std_error == pytest.approx(float(fit.bse[0]), rel=1e-10)
+        assert tab["cr1"].se == pytest.approx(float(fit.bse[0]), rel=1e-10)
+        assert tab["cr2"].se == pytest.approx(float(fit.bse[0]), rel=1e-10)
     # unequal clusters: CR2 with matrices, sum_g X_g' A_g e_g e_g' A_g X_g, A_g = (I - H_gg)^(-1/2), X = 1
     sizes = [2, 7, 3, 9, 4]
     a, b, clusters = _benchmarks(sizes, icc=0.3, samples=2, correlation=0.4, n_resamples=2, rng=29)
@@ -188,7 +188,7 @@ def test_standard_errors_against_statsmodels_scipy_and_cr2_by_matrices():
             u = np.ones(idx.sum()) @ amat @ e[idx]
             meat += u * u
         ses.append(math.sqrt(meat) / n)
-        assert paired_item_difference(a[i], b[i], clusters=clusters, method="cr2").std_error == pytest.approx(
+        assert paired_item_difference(a[i], b[i], clusters=clusters, method="cr2").se == pytest.approx(
             ses[-1], rel=1e-10)
     assert lesson["mean_se"].item() == pytest.approx(np.mean(ses), rel=1e-10)
 

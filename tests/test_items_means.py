@@ -85,7 +85,7 @@ def test_cr1_matches_statsmodels_cluster_ols(sizes):
     S = np.bincount(g, y - y.mean())
     assert fit_t.bse[0] == pytest.approx(math.sqrt(G / (G - 1) * (N - 1) / (N - 1) * S @ S) / N, rel=1e-12)
     res = item_mean(y, clusters=labels, method="cr1")
-    assert res.std_error == pytest.approx(fit_t.bse[0], rel=1e-12)
+    assert res.se == pytest.approx(fit_t.bse[0], rel=1e-12)
     assert (res.low, res.high) == pytest.approx(tuple(fit_t.conf_int()[0]), rel=1e-10)
     assert res.df == fit_t.df_resid_inference == len(sizes) - 1
     res_z = item_mean(y, clusters=labels, method="cr1_normal")
@@ -103,7 +103,7 @@ def test_paired_cr1_pvalue_matches_statsmodels():
         fit = sm.OLS(d, np.ones(d.size)).fit(cov_type="cluster", cov_kwds={"groups": g}, use_t=use_t)
         res = paired_item_difference(a, b, clusters=g, method=method)
         assert res.estimate == pytest.approx(fit.params[0], rel=1e-12)
-        assert res.std_error == pytest.approx(fit.bse[0], rel=1e-12)
+        assert res.se == pytest.approx(fit.bse[0], rel=1e-12)
         assert res.statistic == pytest.approx(fit.tvalues[0], rel=1e-10)
         assert res.pvalue == pytest.approx(fit.pvalues[0], rel=1e-8)
         assert (res.low, res.high) == pytest.approx(tuple(fit.conf_int()[0]), rel=1e-10)
@@ -116,7 +116,7 @@ def test_cr2_and_bell_mccaffrey_df_match_dense_matrices(sizes):
     y, g = clustered_scores(rng, sizes)
     V, df = dense_cr2(y, g)
     res = item_mean(y, clusters=g, method="cr2")
-    assert res.std_error == pytest.approx(math.sqrt(V), rel=1e-10)
+    assert res.se == pytest.approx(math.sqrt(V), rel=1e-10)
     assert res.df == pytest.approx(df, rel=1e-10)
     assert bell_mccaffrey_df(sizes) == pytest.approx(df, rel=1e-10)
     q = stats.t.isf(0.025, df)
@@ -135,7 +135,7 @@ def test_bell_mccaffrey_df_special_cases():
 def test_cr2_with_equal_clusters_equals_cr1_with_t():
     y, g = clustered_scores(np.random.default_rng(5), [8] * 6)
     r1, r2 = item_mean(y, clusters=g, method="cr1"), item_mean(y, clusters=g, method="cr2")
-    assert (r2.std_error, r2.df, r2.low, r2.high) == pytest.approx((r1.std_error, r1.df, r1.low, r1.high))
+    assert (r2.se, r2.df, r2.low, r2.high) == pytest.approx((r1.se, r1.df, r1.low, r1.high))
 
 
 # -------------------------------------------------------- without clusters: t
@@ -163,12 +163,12 @@ def test_paired_difference_is_the_paired_t_test_without_clusters():
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
     assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
     assert (res.low, res.high) == pytest.approx((ci.low, ci.high), rel=1e-10)
-    assert res.unclustered_std_error == pytest.approx(res.std_error)
+    assert res.unclustered_se == pytest.approx(res.se)
     # what an unpaired (Welch) analysis of the same items would report
     welch = stats.ttest_ind(a, b, equal_var=False)
-    assert res.unpaired_std_error == pytest.approx(res.estimate / welch.statistic, rel=1e-10)
+    assert res.unpaired_se == pytest.approx(res.estimate / welch.statistic, rel=1e-10)
     assert res.correlation == pytest.approx(stats.pearsonr(a, b).statistic, rel=1e-10)
-    assert res.unpaired_std_error > res.std_error  # positively correlated: pairing pays
+    assert res.unpaired_se > res.se  # positively correlated: pairing pays
 
 
 def test_unclustered_std_error_of_a_clustered_difference():
@@ -176,8 +176,8 @@ def test_unclustered_std_error_of_a_clustered_difference():
     a, g = clustered_scores(rng, [20] * 10, mean=0.7)
     b = np.clip(a - 0.03 + rng.normal(0, 0.1, a.size) + np.repeat(rng.normal(0, 0.05, 10), 20), 0, 1)
     res = paired_item_difference(a, b, clusters=g)
-    assert res.unclustered_std_error == pytest.approx(stats.ttest_rel(a, b).statistic ** -1 * res.estimate)
-    assert res.std_error > res.unclustered_std_error
+    assert res.unclustered_se == pytest.approx(stats.ttest_rel(a, b).statistic ** -1 * res.estimate)
+    assert res.se > res.unclustered_se
 
 
 # --------------------------------------------------------- binary: McNemar, Wilson
@@ -212,7 +212,7 @@ def test_binary_item_mean_is_wilson_without_clusters():
     low, high = proportion_confint(37, 50, alpha=0.05, method="wilson")
     assert res.method == "wilson"
     assert (res.low, res.high) == pytest.approx((low, high), rel=1e-12)
-    assert res.std_error == pytest.approx(math.sqrt(0.74 * 0.26 / 50))
+    assert res.se == pytest.approx(math.sqrt(0.74 * 0.26 / 50))
     ones = item_mean(np.ones(20))  # all correct: Wilson keeps a positive width
     assert ones.high == 1.0 and ones.low == pytest.approx(proportion_confint(20, 20, method="wilson")[0])
 
@@ -273,7 +273,7 @@ def test_wild_bootstrap_pvalue_matches_enumeration_of_all_sign_vectors():
     assert abs(res.pvalue - exact) < 4 * math.sqrt(exact * (1 - exact) / B) + 2 / B
     # the interval is the set of null values the same test does not reject
     d = a - b
-    se = res.std_error
+    se = res.se
     for bound, inside in ((res.low, +1), (res.high, -1)):
         assert brute_force_wild_p(d, g, bound + inside * 0.02 * se) > 0.05 - 0.01
         assert brute_force_wild_p(d, g, bound - inside * 0.02 * se) <= 0.05 + 0.01
@@ -297,12 +297,12 @@ def test_two_dimensional_scores_are_reduced_to_item_means_first():
     means = pd.DataFrame(y2).mean(axis=1).to_numpy()
     res2, res1 = item_mean(y2), item_mean(means)
     assert res2.n_items == 30
-    assert (res2.estimate, res2.std_error, res2.low, res2.high) == pytest.approx(
-        (res1.estimate, res1.std_error, res1.low, res1.high), rel=1e-12)
+    assert (res2.estimate, res2.se, res2.low, res2.high) == pytest.approx(
+        (res1.estimate, res1.se, res1.low, res1.high), rel=1e-12)
     assert res2.n_samples == pytest.approx(np.isfinite(y2).sum() / 30)
     # repeating every answer three times must not shrink the standard error
     tripled = item_mean(np.repeat(y2, 3, axis=1))
-    assert tripled.std_error == pytest.approx(res2.std_error)
+    assert tripled.se == pytest.approx(res2.se)
 
 
 def test_paired_models_may_have_different_numbers_of_samples():
@@ -336,7 +336,7 @@ def test_dropped_items_take_their_cluster_labels_with_them():
     res = item_mean(a, clusters=g, missing="drop", method="cr2")
     keep = np.array([0, 2, 3, 4, 5, 6, 7])
     ref = item_mean(a[keep], clusters=g[keep], method="cr2")
-    assert res.n_clusters == 3 and (res.std_error, res.df) == pytest.approx((ref.std_error, ref.df))
+    assert res.n_clusters == 3 and (res.se, res.df) == pytest.approx((ref.se, ref.df))
 
 
 # ------------------------------------------------------------- clusters per model
@@ -344,7 +344,7 @@ def test_clusters_given_per_model_must_agree():
     a, b = np.array([1, 0, 1, 1, 0, 1.0]), np.array([0, 0, 1, 0, 0, 1.0])
     g = ["p", "p", "q", "q", "r", "r"]
     same = paired_item_difference(a, b, clusters=(g, list(g)))
-    assert same.std_error == paired_item_difference(a, b, clusters=g).std_error
+    assert same.se == paired_item_difference(a, b, clusters=g).se
     assert paired_item_difference(a, b, clusters={"a": g, "b": g}).df == same.df
     with pytest.raises(ValueError, match=r"disagree on 2 of 6 items \(first at item 4"):
         paired_item_difference(a, b, clusters=(g, ["p", "p", "q", "q", "s", "s"]))
@@ -353,9 +353,9 @@ def test_clusters_given_per_model_must_agree():
 # ------------------------------------------------------------------ degenerate input
 def test_degenerate_inputs_have_documented_answers():
     flat = item_mean([0.4] * 10, clusters=[1] * 5 + [2] * 5, method="cr2")
-    assert flat.std_error == 0 and flat.low == flat.high == pytest.approx(0.4)
+    assert flat.se == 0 and flat.low == flat.high == pytest.approx(0.4)
     one = item_mean([0.2, 0.5, 0.7, 0.1], clusters=["s"] * 4, method="cr2")
-    assert one.std_error == math.inf and (one.low, one.high) == (0.0, 1.0) and one.df == 0
+    assert one.se == math.inf and (one.low, one.high) == (0.0, 1.0) and one.df == 0
     assert "one cluster" in one.note
     same = paired_item_difference([0.3, 0.6, 0.9], [0.3, 0.6, 0.9])
     assert same.estimate == 0 and same.pvalue == 1 and same.low == same.high == 0
@@ -462,8 +462,8 @@ def test_variance_components_balanced_match_f_oneway_and_reml():
     tab = vc.table()
     assert tab["samples"].tolist() == [1, 2, 4, 8, 16]
     assert tab.loc[tab["samples"] == k, "var_mean"].item() == pytest.approx(vc.var_mean)
-    assert tab["std_error"].is_monotonic_decreasing
-    assert (tab["std_error"] > math.sqrt(vc.between / n)).all()
+    assert tab["se"].is_monotonic_decreasing
+    assert (tab["se"] > math.sqrt(vc.between / n)).all()
 
 
 def test_variance_components_table_and_sentence():
@@ -473,9 +473,9 @@ def test_variance_components_table_and_sentence():
     tab = vc.table(samples=[3, 12])
     assert tab["within_share"].tolist() == pytest.approx([vc.within / k / (vc.between + vc.within / k)
                                                           for k in (3, 12)])
-    assert tab["relative_std_error"].iloc[0] == pytest.approx(1.0)  # K = 3 is what was observed
+    assert tab["relative_se"].iloc[0] == pytest.approx(1.0)  # K = 3 is what was observed
     text = str(vc)
-    assert "\n" not in text and "30 items" in text and f"{vc.std_error:.4f}" in text
+    assert "\n" not in text and "30 items" in text and f"{vc.se:.4f}" in text
     with pytest.raises(ValueError, match="samples must be a whole number >= 1"):
         vc.table(samples=[0])
 
@@ -486,4 +486,4 @@ def test_negative_between_estimate_is_truncated_and_said():
     assert vc.truncated and vc.between == 0 and vc.icc == 0
     assert "truncated at 0" in vc.note and "truncated at 0" in str(vc)
     flat = variance_components(np.full((4, 3), 0.7))
-    assert (flat.between, flat.within, flat.icc, flat.std_error) == pytest.approx((0, 0, 0, 0), abs=1e-15)
+    assert (flat.between, flat.within, flat.icc, flat.se) == pytest.approx((0, 0, 0, 0), abs=1e-15)

@@ -105,7 +105,7 @@ def test_unclustered_interval_is_statsmodels_t_interval_of_the_item_values():
         d = DescrStatsW(np.array(values))
         low, high = d.tconfint_mean(alpha=0.1)
         assert est.estimate == pytest.approx(d.mean, abs=1e-12)
-        assert est.std_error == pytest.approx(d.std_mean, rel=1e-10)
+        assert est.se == pytest.approx(d.std_mean, rel=1e-10)
         assert (est.low, est.high) == pytest.approx((max(0, low), min(1, high)), rel=1e-10)
     assert (res.df, res.n_items, res.n_clusters, res.k, res.alpha) == (39, 40, None, 3, 0.1)
 
@@ -120,7 +120,7 @@ def test_clustered_interval_is_the_cr2_error_written_out():
     for est, values in ((res, unbiased_pass_at_k(10, c, 4)), (res.pass_hat_k, unbiased_pass_hat_k(10, c, 4))):
         se, df = _cr2_dense(values, labels)
         half = stats.t.isf(0.025, df) * se
-        assert est.std_error == pytest.approx(se, rel=1e-9)
+        assert est.se == pytest.approx(se, rel=1e-9)
         assert (est.low, est.high) == pytest.approx((max(0, values.mean() - half), min(1, values.mean() + half)),
                                                     rel=1e-9)
         assert res.df == pytest.approx(df, rel=1e-9)
@@ -137,7 +137,7 @@ def test_with_equal_clusters_the_error_is_statsmodels_cluster_robust_ols():
     values = unbiased_pass_at_k(10, c, 2)
     res = pass_at_k(10, c, 2, clusters=labels)
     fit = OLS(values, np.ones(values.size)).fit(cov_type="cluster", cov_kwds={"groups": labels}, use_t=True)
-    assert res.std_error == pytest.approx(fit.bse[0], rel=1e-10) and res.df == pytest.approx(9, rel=1e-12)
+    assert res.se == pytest.approx(fit.bse[0], rel=1e-10) and res.df == pytest.approx(9, rel=1e-12)
     assert (res.low, res.high) == pytest.approx(tuple(fit.conf_int(alpha=0.05)[0]), rel=1e-9)
 
 
@@ -161,7 +161,7 @@ def test_with_equal_cluster_sizes_the_error_is_bell_mccaffreys_cr2():
         u = x[rows].T @ a @ resid[rows]
         meat += np.outer(u, u)
     cr2 = math.sqrt((bread @ meat @ bread)[0, 0])
-    assert pass_at_k(8, c, 3, clusters=labels).std_error == pytest.approx(cr2, rel=1e-10)
+    assert pass_at_k(8, c, 3, clusters=labels).se == pytest.approx(cr2, rel=1e-10)
 
 
 def test_one_item_per_cluster_gives_the_unclustered_interval():
@@ -169,7 +169,7 @@ def test_one_item_per_cluster_gives_the_unclustered_interval():
     c = rng.binomial(12, 0.4, 30)
     plain = pass_at_k(12, c, 2)
     singletons = pass_at_k(12, c, 2, clusters=np.arange(30)[::-1])
-    assert singletons.std_error == pytest.approx(plain.std_error, rel=1e-12)
+    assert singletons.se == pytest.approx(plain.se, rel=1e-12)
     assert (singletons.low, singletons.high) == pytest.approx((plain.low, plain.high), rel=1e-12)
 
 
@@ -184,7 +184,7 @@ def test_intervals_are_clipped_to_0_1():
 def test_degenerate_input_has_a_defined_answer():
     """Every item gives the same value: zero spread, a point interval, no NaN."""
     res = pass_at_k([5, 5, 5], [5, 5, 5], 3)
-    assert (res.estimate, res.std_error, res.low, res.high) == (1.0, 0.0, 1.0, 1.0)
+    assert (res.estimate, res.se, res.low, res.high) == (1.0, 0.0, 1.0, 1.0)
     assert (res.pass_hat_k.estimate, res.pass_hat_k.low) == (1.0, 1.0)
     res = pass_at_k(6, [0, 0, 0, 0], 6)
     assert (res.estimate, res.low, res.high, res.pass_hat_k.high) == (0.0, 0.0, 0.0, 0.0)

@@ -184,7 +184,7 @@ def test_expected_accuracy_from_auc_endpoints():
 def test_example_12_5_first_interval():
     ci95 = accuracy_interval(80, 100, alpha=0.05, method="normal")
     assert ci95.estimate == 0.8
-    assert ci95.std_error ** 2 == pytest.approx(0.0016) and ci95.std_error == pytest.approx(0.04)
+    assert ci95.se ** 2 == pytest.approx(0.0016) and ci95.se == pytest.approx(0.04)
     assert ci95.n_var == pytest.approx(16) and ci95.note == ""
     assert (book(ci95.low), book(ci95.high)) == (0.72, 0.88)
     one_sd = accuracy_interval(80, 100, alpha=2 * stats.norm.sf(1), method="normal")  # the "68%" interval
@@ -195,10 +195,10 @@ def test_example_12_5_second_interval_book_used_rounded_sd():
     """40 of 50: the book prints sd 0.06 and [0.68, 0.92]; the formula gives 0.0566 and
     [0.69, 0.91]. The printed interval is 0.8 -/+ 2 x 0.06, the rounded sd."""
     ci = accuracy_interval(40, 50, alpha=0.05, method="normal")
-    assert book(ci.std_error) == 0.06 and ci.std_error == pytest.approx(np.sqrt(0.16 / 50))
+    assert book(ci.se) == 0.06 and ci.se == pytest.approx(np.sqrt(0.16 / 50))
     assert (book(ci.low), book(ci.high)) == (0.69, 0.91)
     assert (0.8 - 2 * 0.06, 0.8 + 2 * 0.06) == pytest.approx((0.68, 0.92))
-    assert (book(0.8 - 2 * ci.std_error), book(0.8 + 2 * ci.std_error)) == (0.69, 0.91)
+    assert (book(0.8 - 2 * ci.se), book(0.8 + 2 * ci.se)) == (0.69, 0.91)
 
 
 def test_example_12_5_pvalue():

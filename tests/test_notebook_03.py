@@ -223,7 +223,7 @@ def test_label_noise_claim_of_the_explorer_text_holds_on_the_grid():
             exp = build_experiment(setting, prior_pos=0.25, label_noise=q, rng=seed, **sizes)
             t = dcf_comparison(exp, n_test=7909, n_resamples=200, n_subsamples=50, rng=0).set_index("method")
             corr.append(mistake_correlation(exp.true_events))
-            gap.append(t.loc["independent, eq. (8)", "sd"] / t.loc["paired, eq. (9)", "sd"])
+            gap.append(t.loc["independent, eq. (8)", "se"] / t.loc["paired, eq. (9)", "se"])
         upto3 = noises.index(0.03) + 1
         for series in (corr, gap):
             assert all(np.diff(series[:upto3]) > 0), (setting, series)

@@ -320,16 +320,16 @@ def test_section8_quoted_intervals(ours):
     lo, hi = _roots(0, 2, 50, stats.chi2.isf(0.05 / 3, 1))  # the paper's rank 8
     assert (round(lo, 2), round(hi, 2)) == (-0.03, 0.10)
     lo0, hi0 = _roots(0, 2, 50, stats.chi2.isf(0.05, 1))
-    assert ours[(1, 2)]["ci_low"] == pytest.approx(lo0)
+    assert ours[(1, 2)]["low"] == pytest.approx(lo0)
     assert (round(lo0, 3), round(hi0, 3)) == (-0.015, 0.090)
 
 
 def test_adjusted_intervals_wider_and_same_conclusion():
     ours = pairwise_table(PAPER_COUNTS, 50)
-    assert (ours["ci_adj_low"] <= ours["ci_low"] + 1e-15).all()
-    assert (ours["ci_adj_high"] >= ours["ci_high"] - 1e-15).all()
+    assert (ours["ci_adj_low"] <= ours["low"] + 1e-15).all()
+    assert (ours["ci_adj_high"] >= ours["high"] - 1e-15).all()
     # Section 8: adjustment does not change which intervals exclude 0.
-    assert ((ours["ci_low"] > 0) == (ours["ci_adj_low"] > 0)).all()
+    assert ((ours["low"] > 0) == (ours["ci_adj_low"] > 0)).all()
 
 
 # ---------------------------------------------------------- compare_pairwise

@@ -178,7 +178,7 @@ def test_the_leaders_answers_are_its_own():
 
 def test_the_variance_bullet_says_its_standard_errors_ignore_the_clusters():
     data, parts, text = _items_summary(_items_frame(leader="many"), cluster_column="cluster")
-    se = float(parts["means"].loc["many", "std_error"])
+    se = float(parts["means"].loc["many", "se"])
     assert ("(these standard errors treat the items as independent; its cluster-robust standard error in "
             f"section 2 is {se:.4f})") in text
     _, _, flat = _items_summary(_items_frame(leader="many").drop(columns="cluster"))

@@ -484,11 +484,11 @@ def test_model_means_against_written_out_cr2_and_wilson(pupils, clustered):
         low, high = wilson_effective_reference(y.mean(), V, df, y.size, alpha)
         row = table.loc[m]
         assert row["mean"] == pytest.approx(y.mean())
-        assert row["std_error"] == pytest.approx(math.sqrt(V), rel=1e-10)
+        assert row["se"] == pytest.approx(math.sqrt(V), rel=1e-10)
         assert row["df"] == pytest.approx(df, rel=1e-9)
         assert (row["low"], row["high"]) == (pytest.approx(low, rel=1e-9), pytest.approx(high, rel=1e-9))
         ols = sm.OLS(y, np.ones(y.size)).fit()
-        assert row["unclustered_std_error"] == pytest.approx(float(ols.bse[0]))
+        assert row["unclustered_se"] == pytest.approx(float(ols.bse[0]))
         assert row["design_effect"] == pytest.approx(V / float(ols.bse[0]) ** 2)
     # probabilities (real scores): the CR2 t interval with the Bell-McCaffrey df
     frame = ev.probability.assign(school=ev.pupils["class"]).reset_index()

@@ -196,10 +196,10 @@ def test_dcf_comparison_eq9_and_bootstrap_track_the_truth():
     # independent eq. (8) overstates the spread and eq. (9) / the bootstrap do not.
     exp = _hand_experiment([40, 2, 1, 8, 4, 1, 2, 142], n_pool=8000, n_true=1_000_000)
     table = ts.dcf_comparison(exp, n_test=8000, n_resamples=4000, n_subsamples=2000, rng=0).set_index("method")
-    truth = table.loc["Dtrue subsamples (truth)", "sd"]
-    assert table.loc["independent, eq. (8)", "sd"] > 1.5 * truth
-    assert table.loc["bootstrap (stratified)", "sd"] == pytest.approx(truth, rel=0.15)
-    assert table.loc["paired, eq. (9)", "sd"] == pytest.approx(truth, rel=0.25)
+    truth = table.loc["Dtrue subsamples (truth)", "se"]
+    assert table.loc["independent, eq. (8)", "se"] > 1.5 * truth
+    assert table.loc["bootstrap (stratified)", "se"] == pytest.approx(truth, rel=0.15)
+    assert table.loc["paired, eq. (9)", "se"] == pytest.approx(truth, rel=0.25)
     assert table.loc["paired, eq. (9)", "difference"] == table.loc["independent, eq. (8)", "difference"]
 
 

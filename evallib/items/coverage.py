@@ -27,6 +27,7 @@ from scipy import stats
 
 from .._compat import renamed_keywords
 from .._plotting import get_axes
+from .._results import table_metadata
 from .._validate import check_alpha, check_count, check_real, check_rng
 from .means import _bm_df, _wilson, _wilson_effective
 
@@ -311,7 +312,7 @@ def plot_item_interval_coverage(table: pd.DataFrame, ax=None, *, title: str | No
     missing = {"method", "coverage", "mc_se", "mean_width"} - set(table.columns)
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with item_interval_coverage()")
-    alpha = table.attrs.get("alpha", 0.05)
+    alpha, exact = table_metadata(table, "alpha", "exact", made_by="item_interval_coverage")
     ax = get_axes(ax, figsize=(7, 3.6))
     x = np.arange(len(table))
     cov = table["coverage"].to_numpy()
@@ -328,7 +329,7 @@ def plot_item_interval_coverage(table: pd.DataFrame, ax=None, *, title: str | No
     ax.set_xticks(x)
     ax.set_xticklabels([_NAMES.get(m, str(m)) for m in table["method"]], rotation=15, fontsize="small")
     ax.set_ylim(max(0.0, min(float(cov.min()) - 0.05, 1 - 4 * alpha)), 1.04)
-    ax.set_ylabel("coverage (exact)" if table.attrs.get("exact") else "coverage (+-2 MC SE)")
+    ax.set_ylabel("coverage (exact)" if exact else "coverage (+-2 MC SE)")
     a = table.attrs
     if title is None and "n_items" in a:
         how = "exact" if a.get("exact") else f"{a['n_resamples']:,} simulations"

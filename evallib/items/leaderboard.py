@@ -267,7 +267,7 @@ def _pairs_table(table: _Table, pairs: list[tuple[int, int]], alpha: float, adju
     names = table.names
     return pd.DataFrame({
         "a": [names[i] for i in ia], "b": [names[i] for i in ib],
-        "mean_a": means[ia], "mean_b": means[ib], "estimate": est, "std_error": se,
+        "mean_a": means[ia], "mean_b": means[ib], "estimate": est, "se": se,
         "low": low, "high": high, "df": np.full(len(pairs), df), "statistic": statistic,
         "pvalue": pvalue, "pvalue_adj": pvalue_adj, "reject": reject,
     })
@@ -293,7 +293,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     the paired one, ``s_d / sqrt(N)`` with ``N - 1`` df, or with ``clusters`` the CR2
     cluster-robust ``sqrt(sum_g e_g^2 / (1 - n_g/N)) / N`` with Bell-McCaffrey df (``e_g``
     the sum of ``d_i - mean(d)`` over cluster ``g`` of ``n_g`` items; Bell & McCaffrey 2002). The test is the
-    paired t test, ``t = estimate / std_error``, two-sided (unclustered it is
+    paired t test, ``t = estimate / se``, two-sided (unclustered it is
     ``scipy.stats.ttest_rel``). Miller (2024) recommends these paired, clustered
     differences for comparing models on an eval.
 
@@ -307,7 +307,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     Benjamini-Yekutieli (2001) controls the false discovery rate under any dependence.
     ``reject`` is ``pvalue_adj <= alpha``.
 
-    The intervals ``low``, ``high`` are ``estimate -/+ t_{1 - level/2, df} std_error``
+    The intervals ``low``, ``high`` are ``estimate -/+ t_{1 - level/2, df} se``
     with ``level = alpha / m`` (Bonferroni) when ``adjust != "none"``: they hold jointly
     with probability at least ``1 - alpha``, and one excludes 0 exactly where a
     Bonferroni test would reject -- which may differ from ``reject`` under Holm (more
@@ -334,7 +334,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
         One row per pair, ``a`` ranked above ``b`` (so ``estimate >= 0``), in leaderboard
         order (by the rank of ``a``, then of ``b``; tied means keep the input order).
         Columns ``a``, ``b``, ``mean_a``, ``mean_b``, ``estimate`` (``mean_a - mean_b``),
-        ``std_error``, ``low``, ``high``, ``df``, ``statistic``, ``pvalue``,
+        ``se``, ``low``, ``high``, ``df``, ``statistic``, ``pvalue``,
         ``pvalue_adj`` (adjusted by ``adjust``), ``reject``; ``attrs`` hold ``alpha``, ``adjust``, ``n_items``,
         ``n_clusters`` and ``interval_level`` (the intervals' confidence).
 
@@ -381,7 +381,7 @@ def _names(items: list) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TieGroup:
     """The leader of a leaderboard and the models that cannot be separated from it.
 

@@ -197,7 +197,7 @@ def _paired_intervals(a, b, sizes, methods, alpha):
 
     As :func:`evallib.items.means.paired_item_difference` computes them for one benchmark
     (clusters: ``sizes``, contiguous), vectorised over the rows; ``"unpaired"`` is
-    ``estimate -/+ z sqrt(s_a^2/N + s_b^2/N)``, its ``unpaired_std_error``.
+    ``estimate -/+ z sqrt(s_a^2/N + s_b^2/N)``, its ``unpaired_se``.
     """
     N, G = a.shape[1], sizes.size
     z = float(stats.norm.isf(alpha / 2))

@@ -59,7 +59,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._compat import renamed_keywords
+from .._compat import renamed_fields, renamed_keywords
 from .._inference import check_alternative, t_inference
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
@@ -116,6 +116,7 @@ def _where(n_items: int, n_clusters: int, clustered: bool) -> str:
     return f"{n_items:,} items" + (f" in {n_clusters:,} clusters" if clustered else "")
 
 
+@renamed_fields(std_error="se", unclustered_std_error="unclustered_se")
 @dataclass(frozen=True)
 class ItemMean(IntervalMixin):
     """The mean item score with its standard error and confidence interval.
@@ -124,7 +125,7 @@ class ItemMean(IntervalMixin):
     ----------
     estimate : the mean of the item means (each item weighs the same, whatever its
         number of samples).
-    std_error : its standard error under ``method``: item-level ``s/sqrt(n)`` for
+    se : its standard error under ``method``: item-level ``s/sqrt(n)`` for
         ``"naive"`` and ``"t"``, CR1 for ``"cr1"``, ``"cr1_normal"`` and ``"wild"``, CR2 for
         ``"cr2"`` and ``"wilson"`` -- except Wilson's own case (no clusters, one 0/1 score
         per item), where it is the binomial ``sqrt(p (1 - p) / n)``.
@@ -139,15 +140,15 @@ class ItemMean(IntervalMixin):
     n_clusters : distinct clusters among them (``n_items`` when no clusters are given).
     n_samples : mean number of samples per item.
     n_dropped : items dropped because they had no sample (``missing="drop"``).
-    unclustered_std_error : the standard error if the items were independent,
-        ``s / sqrt(n)`` of the item means; its ratio to ``std_error`` is the price of
+    unclustered_se : the standard error if the items were independent,
+        ``s / sqrt(n)`` of the item means; its ratio to ``se`` is the price of
         the clustering.
     note : anything the reader should know (a dropped item, ignored clusters, a
         degenerate case, the effective sample size of a Wilson interval).
     """
 
     estimate: float
-    std_error: float
+    se: float
     low: float
     high: float
     alpha: float
@@ -157,7 +158,7 @@ class ItemMean(IntervalMixin):
     n_clusters: int
     n_samples: float
     n_dropped: int
-    unclustered_std_error: float
+    unclustered_se: float
     note: str = ""
 
     def describe(self) -> str:
@@ -165,14 +166,16 @@ class ItemMean(IntervalMixin):
         clustered = self.n_clusters < self.n_items
         text = (f"Mean score {self.estimate:.3f} over {_where(self.n_items, self.n_clusters, clustered)}: "
                 f"{100 * (1 - self.alpha):g}% CI [{self.low:.3f}, {self.high:.3f}], "
-                f"SE {self.std_error:.4f} ({_method_label(self.method, self.df, self.note)})")
-        if clustered and self.method in _CLUSTERED and math.isfinite(self.std_error):
-            text += f"; ignoring the clusters the SE would be {self.unclustered_std_error:.4f}"
+                f"SE {self.se:.4f} ({_method_label(self.method, self.df, self.note)})")
+        if clustered and self.method in _CLUSTERED and math.isfinite(self.se):
+            text += f"; ignoring the clusters the SE would be {self.unclustered_se:.4f}"
         return text + "." + (f" {self.note}" if self.note else "")
 
     __str__ = describe
 
 
+@renamed_fields(std_error="se", unclustered_std_error="unclustered_se",
+                unpaired_std_error="unpaired_se")
 @dataclass(frozen=True)
 class PairedItemDifference(IntervalMixin):
     """The paired mean difference ``a - b`` of two models scored on the same items.
@@ -180,10 +183,10 @@ class PairedItemDifference(IntervalMixin):
     Attributes
     ----------
     estimate : ``mean(a_i) - mean(b_i)`` over the items (item means first).
-    std_error : standard error of the paired difference under ``method`` (as in
+    se : standard error of the paired difference under ``method`` (as in
         :class:`ItemMean`; for ``"mcnemar"`` the item-level ``s_d / sqrt(n)``).
     low, high : the ``1 - alpha`` interval, inside [-1, 1].
-    statistic : ``estimate / std_error`` (t or z); for ``"mcnemar"`` the mid-p test's
+    statistic : ``estimate / se`` (t or z); for ``"mcnemar"`` the mid-p test's
         statistic ``min(n01, n10)``, as :func:`evallib.onetestset.pairwise.mcnemar` reports it.
     pvalue : p-value of H0: no difference, against ``alternative``.
     reject : ``pvalue <= alpha``.
@@ -193,16 +196,16 @@ class PairedItemDifference(IntervalMixin):
     mean_a, mean_b : the two models' mean scores over the analysed items.
     correlation : Pearson correlation of the two models' item scores (0 when either is
         constant, where it is undefined and pairing gains nothing).
-    unclustered_std_error : the paired standard error with the items taken as
+    unclustered_se : the paired standard error with the items taken as
         independent, ``s_d / sqrt(n)``: what ignoring the clusters would report.
-    unpaired_std_error : ``sqrt(s_a^2/n + s_b^2/n)`` of the item means: what an unpaired
+    unpaired_se : ``sqrt(s_a^2/n + s_b^2/n)`` of the item means: what an unpaired
         two-sample analysis of the same items would report.
     note : as in :class:`ItemMean`.
     alternative : ``"two-sided"``, ``"less"`` (H1: ``a`` scores lower) or ``"greater"``.
     """
 
     estimate: float
-    std_error: float
+    se: float
     low: float
     high: float
     statistic: float
@@ -217,8 +220,8 @@ class PairedItemDifference(IntervalMixin):
     mean_a: float
     mean_b: float
     correlation: float
-    unclustered_std_error: float
-    unpaired_std_error: float
+    unclustered_se: float
+    unpaired_se: float
     note: str = ""
     alternative: str = "two-sided"
 
@@ -231,17 +234,18 @@ class PairedItemDifference(IntervalMixin):
             test += f" (one-sided, H1: a {'>' if self.alternative == 'greater' else '<'} b)"
         text = (f"Difference a - b = {self.estimate:+.3f} ({self.mean_a:.3f} - {self.mean_b:.3f}) over "
                 f"{_where(self.n_items, self.n_clusters, clustered)}: {100 * (1 - self.alpha):g}% CI "
-                f"[{self.low:+.3f}, {self.high:+.3f}], SE {self.std_error:.4f}, {test} "
+                f"[{self.low:+.3f}, {self.high:+.3f}], SE {self.se:.4f}, {test} "
                 f"({_method_label(self.method, self.df, self.note)})")
-        if clustered and self.method in _CLUSTERED and math.isfinite(self.std_error):
-            text += f"; ignoring the clusters the SE would be {self.unclustered_std_error:.4f}"
-        text += (f"; ignoring the pairing it would be {self.unpaired_std_error:.4f} "
+        if clustered and self.method in _CLUSTERED and math.isfinite(self.se):
+            text += f"; ignoring the clusters the SE would be {self.unclustered_se:.4f}"
+        text += (f"; ignoring the pairing it would be {self.unpaired_se:.4f} "
                  f"(correlation of the item scores {self.correlation:.2f})")
         return text + "." + (f" {self.note}" if self.note else "")
 
     __str__ = describe
 
 
+@renamed_fields(std_error="se")
 @dataclass(frozen=True)
 class VarianceComponents:
     """Between-item and within-item variance of item scores sampled K times.
@@ -258,7 +262,7 @@ class VarianceComponents:
     inverse_samples : mean of ``1/K_i`` (equals ``1/K`` when every item has K samples).
     var_mean : ``(between + within * inverse_samples) / n_items``, the variance of the
         mean of the item means for the observed samples.
-    std_error : ``sqrt(var_mean)``.
+    se : ``sqrt(var_mean)``.
     truncated : whether the method-of-moments between estimate was negative and set to 0.
     n_dropped : items dropped because they had no sample.
     note : the truncation, or dropped items, in words.
@@ -272,7 +276,7 @@ class VarianceComponents:
     samples: float
     inverse_samples: float
     var_mean: float
-    std_error: float
+    se: float
     truncated: bool
     n_dropped: int = 0
     note: str = ""
@@ -285,9 +289,9 @@ class VarianceComponents:
     def table(self, samples: Any = (1, 2, 4, 8, 16)) -> pd.DataFrame:
         """What more samples per item buy: one row per ``K`` in ``samples``.
 
-        Columns ``samples``, ``var_mean``, ``std_error``, ``within_share`` (the share of
+        Columns ``samples``, ``var_mean``, ``se``, ``within_share`` (the share of
         ``var_mean`` that is sampling noise within items, ``within / K`` over
-        ``between + within / K``; 0 when both are 0) and ``relative_std_error`` (the
+        ``between + within / K``; 0 when both are 0) and ``relative_se`` (the
         standard error relative to the one with the observed samples; 1 when that is 0).
         The standard error can never fall below ``sqrt(between / n_items)``, however large K.
         """
@@ -301,15 +305,15 @@ class VarianceComponents:
         within = np.array([self.within / k for k in ks])
         share = np.divide(within, per_item, out=np.zeros_like(within), where=per_item > 0)
         rel = np.sqrt(var / self.var_mean) if self.var_mean > 0 else np.ones_like(var)
-        return pd.DataFrame({"samples": ks, "var_mean": var, "std_error": np.sqrt(var),
-                             "within_share": share, "relative_std_error": rel})
+        return pd.DataFrame({"samples": ks, "var_mean": var, "se": np.sqrt(var),
+                             "within_share": share, "relative_se": rel})
 
     def describe(self) -> str:
         """One sentence: the two components and what more samples would buy."""
         limit = math.sqrt(self.between / self.n_items)
         text = (f"Between-item variance {self.between:.4g}, within-item variance {self.within:.4g} "
                 f"(ICC {self.icc:.2f}) over {self.n_items:,} items with {self.samples:.3g} samples each "
-                f"on average: SE of the mean {self.std_error:.4f}; "
+                f"on average: SE of the mean {self.se:.4f}; "
                 f"{self.samples * 2:.3g} samples per item would give "
                 f"{math.sqrt((self.between + self.within * self.inverse_samples / 2) / self.n_items):.4f}, "
                 f"and no number of samples per item can bring it below {limit:.4f}.")
@@ -595,11 +599,11 @@ def _analyse(y, codes, G, method, alpha, *, bounds, null=0.0, rng=None, n_boot=9
     s2 = float(e @ e) / (N - 1)
     unclustered = math.sqrt(s2 / N)
     z = float(stats.norm.isf(alpha / 2))
-    out = {"estimate": est, "unclustered_std_error": unclustered, "note": ""}
+    out = {"estimate": est, "unclustered_se": unclustered, "note": ""}
     if method in ("naive", "t"):
         se, df = unclustered, (math.inf if method == "naive" else float(N - 1))
     elif G < 2:  # one cluster: nothing is known about the variation between clusters
-        out.update(std_error=math.inf, df=0.0, low=bounds[0], high=bounds[1], statistic=0.0, pvalue=1.0,
+        out.update(se=math.inf, df=0.0, low=bounds[0], high=bounds[1], statistic=0.0, pvalue=1.0,
                    note="All items lie in one cluster, so the variation between clusters cannot be "
                         "estimated: the interval is the whole range and the p-value 1.")
         return out
@@ -634,7 +638,7 @@ def _analyse(y, codes, G, method, alpha, *, bounds, null=0.0, rng=None, n_boot=9
     else:
         low, high, pvalue, se = tz.low, tz.high, tz.pvalue, tz.se
         out["estimate"] = tz.estimate
-    out.update(std_error=se, df=df, low=float(np.clip(low, *bounds)), high=float(np.clip(high, *bounds)),
+    out.update(se=se, df=df, low=float(np.clip(low, *bounds)), high=float(np.clip(high, *bounds)),
                statistic=float(statistic), pvalue=min(1.0, pvalue))
     return out
 
@@ -697,7 +701,7 @@ def item_mean(
         2008), ``n_resamples`` draws of Webb's six-point (default) or Rademacher weights; the
         interval collects the values ``mu0`` the bootstrap test does not reject at
         ``alpha`` (test inversion, as boottest does: Roodman et al. 2019), found by
-        bisection. ``std_error`` is the CR1 one the bootstrap studentises with.
+        bisection. ``se`` is the CR1 one the bootstrap studentises with.
     ``"wilson"``
         for 0/1 scores only: Wilson's interval; with clusters or several samples per item,
         with the effective sample size ``n_eff = p (1 - p) / V_CR2`` (capped at the number
@@ -734,9 +738,9 @@ def item_mean(
     Returns
     -------
     ItemMean
-        ``estimate``, ``std_error``, ``low``, ``high``, ``alpha``, ``df``, ``method``,
+        ``estimate``, ``se``, ``low``, ``high``, ``alpha``, ``df``, ``method``,
         ``n_items``, ``n_clusters``, ``n_samples``, ``n_dropped``,
-        ``unclustered_std_error``, ``note``; ``str(result)`` is one readable sentence.
+        ``unclustered_se``, ``note``; ``str(result)`` is one readable sentence.
 
     Notes
     -----
@@ -779,7 +783,7 @@ def item_mean(
     >>> res = item_mean(scores, clusters=passage, method="cr2")
     >>> round(res.estimate, 3), round(res.df, 2)
     (0.5, 1.92)
-    >>> res.std_error > item_mean(scores, method="naive").std_error
+    >>> res.se > item_mean(scores, method="naive").se
     True
     >>> item_mean(scores, clusters=passage).method   # 0/1 scores: Wilson with the effective n
     'wilson'
@@ -818,11 +822,11 @@ def item_mean(
                    classic_wilson=single and labels is None)
     if labels is not None and method in ("naive", "t"):
         note = _join(note, f"The clusters were ignored (method '{method}' takes the items as independent).")
-    return ItemMean(estimate=res["estimate"], std_error=res["std_error"], low=res["low"], high=res["high"],
+    return ItemMean(estimate=res["estimate"], se=res["se"], low=res["low"], high=res["high"],
                     alpha=alpha, df=res["df"], method=method, n_items=int(y.shape[0]),
                     n_clusters=int(G),
                     n_samples=float(counts.mean()), n_dropped=n_dropped,
-                    unclustered_std_error=res["unclustered_std_error"], note=_join(note, res["note"]))
+                    unclustered_se=res["unclustered_se"], note=_join(note, res["note"]))
 
 
 # ------------------------------------------------------- paired_item_difference
@@ -856,8 +860,8 @@ def paired_item_difference(
     separate procedures and may disagree at the margin. Otherwise it uses ``"cr2"``,
     which without clusters is the paired t interval and test on ``n - 1`` df.
 
-    The result also reports ``unclustered_std_error`` (the paired SE with the items taken
-    as independent) and ``unpaired_std_error`` (the SE of an unpaired two-sample
+    The result also reports ``unclustered_se`` (the paired SE with the items taken
+    as independent) and ``unpaired_se`` (the SE of an unpaired two-sample
     analysis, ``sqrt(s_a^2/n + s_b^2/n)``): the two mistakes the lesson shows.
 
     Parameters
@@ -893,10 +897,10 @@ def paired_item_difference(
     Returns
     -------
     PairedItemDifference
-        ``estimate``, ``std_error``, ``low``, ``high``, ``statistic``, ``pvalue``,
+        ``estimate``, ``se``, ``low``, ``high``, ``statistic``, ``pvalue``,
         ``reject``, ``alpha``, ``df``, ``method``, ``n_items``, ``n_clusters``,
         ``n_dropped``, ``mean_a``, ``mean_b``, ``correlation``,
-        ``unclustered_std_error``, ``unpaired_std_error``, ``note``, ``alternative``.
+        ``unclustered_se``, ``unpaired_se``, ``note``, ``alternative``.
 
     Notes
     -----
@@ -1000,11 +1004,11 @@ def paired_item_difference(
     sa, sb = float(np.std(ya, ddof=1)), float(np.std(yb, ddof=1))
     correlation = float(np.corrcoef(ya, yb)[0, 1]) if sa > 0 and sb > 0 else 0.0
     return PairedItemDifference(
-        estimate=res["estimate"], std_error=res["std_error"], low=res["low"], high=res["high"],
+        estimate=res["estimate"], se=res["se"], low=res["low"], high=res["high"],
         statistic=float(res["statistic"]), pvalue=float(res["pvalue"]), reject=bool(res["pvalue"] <= alpha),
         alpha=alpha, df=res["df"], method=method, n_items=n, n_clusters=int(G), n_dropped=n_dropped,
         mean_a=float(ya.mean()), mean_b=float(yb.mean()), correlation=correlation,
-        unclustered_std_error=res["unclustered_std_error"], unpaired_std_error=math.sqrt((sa * sa + sb * sb) / n),
+        unclustered_se=res["unclustered_se"], unpaired_se=math.sqrt((sa * sa + sb * sb) / n),
         note=_join(note, res["note"]), alternative=alternative)
 
 
@@ -1043,7 +1047,7 @@ def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceCo
     -------
     VarianceComponents
         ``between``, ``within``, ``icc``, ``mean``, ``n_items``, ``samples``,
-        ``inverse_samples``, ``var_mean``, ``std_error``, ``truncated``, ``n_dropped``,
+        ``inverse_samples``, ``var_mean``, ``se``, ``truncated``, ``n_dropped``,
         ``note``; ``.table()`` and ``.variance_of_mean(K)``.
 
     References
@@ -1102,5 +1106,5 @@ def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceCo
     var_mean = (between + msw * inverse) / n
     return VarianceComponents(between=float(between), within=msw, icc=between / total if total > 0 else 0.0,
                               mean=float(y.mean()), n_items=n, samples=float(k_i.mean()), inverse_samples=inverse,
-                              var_mean=var_mean, std_error=math.sqrt(var_mean), truncated=bool(truncated),
+                              var_mean=var_mean, se=math.sqrt(var_mean), truncated=bool(truncated),
                               n_dropped=n_dropped, note=note)

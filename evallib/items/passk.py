@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse, stats
 
+from .._compat import renamed_fields
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_count, check_labels
 from .means import bell_mccaffrey_df
@@ -241,6 +242,7 @@ def _mean_se(values: np.ndarray, codes: np.ndarray | None, n_groups: int) -> tup
     return mean, se, float(bell_mccaffrey_df(sizes))
 
 
+@renamed_fields(std_error="se")
 @dataclass(frozen=True)
 class PassInterval(IntervalMixin):
     """An item-mean estimate with its standard error and interval (clipped to [0, 1]).
@@ -248,16 +250,17 @@ class PassInterval(IntervalMixin):
     Attributes
     ----------
     estimate : the mean over items of the per-item unbiased estimates.
-    std_error : its standard error (cluster-robust when clusters were given).
-    low, high : the t interval ``estimate -/+ t_{1-alpha/2, df} std_error``, clipped to [0, 1].
+    se : its standard error (cluster-robust when clusters were given).
+    low, high : the t interval ``estimate -/+ t_{1-alpha/2, df} se``, clipped to [0, 1].
     """
 
     estimate: float
-    std_error: float
+    se: float
     low: float
     high: float
 
 
+@renamed_fields(std_error="se")
 @dataclass(frozen=True)
 class PassAtK(IntervalMixin):
     """pass@k over items with its interval, and pass^k (all ``k`` correct) with its own.
@@ -266,7 +269,7 @@ class PassAtK(IntervalMixin):
 
     Attributes
     ----------
-    estimate, std_error, low, high : pass@k, its standard error and its ``1 - alpha``
+    estimate, se, low, high : pass@k, its standard error and its ``1 - alpha``
         t interval, clipped to [0, 1].
     df : the t interval's degrees of freedom, ``n_items - 1`` or ``n_clusters - 1``.
     alpha : the level; the intervals have nominal coverage ``1 - alpha``.
@@ -277,7 +280,7 @@ class PassAtK(IntervalMixin):
     """
 
     estimate: float
-    std_error: float
+    se: float
     low: float
     high: float
     df: int
@@ -311,13 +314,13 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
     answers are correct. Each item weighs the same.
 
     The interval treats the items as a sample from a population of items (Miller 2024):
-    ``estimate -/+ t_{1-alpha/2, df} * std_error``.
+    ``estimate -/+ t_{1-alpha/2, df} * se``.
 
-    * Unclustered: ``std_error = s / sqrt(N)``, ``s`` the standard deviation of the
+    * Unclustered: ``se = s / sqrt(N)``, ``s`` the standard deviation of the
       per-item estimates, ``df = N - 1``.
     * With ``clusters``: the CR2 cluster-robust standard error of a mean (Bell &
       McCaffrey 2002), the convention of :func:`evallib.items.means.item_mean`,
-      ``std_error^2 = sum_g e_g^2 / (1 - n_g/N) / N^2``, ``e_g`` the sum over cluster ``g``
+      ``se^2 = sum_g e_g^2 / (1 - n_g/N) / N^2``, ``e_g`` the sum over cluster ``g``
       (of ``n_g`` items) of the per-item deviations from the mean, with the
       Bell-McCaffrey degrees of freedom (``G - 1`` for clusters of equal size, fewer for
       unequal ones). With clusters of equal size it is also statsmodels' CR1 error
@@ -341,7 +344,7 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
     Returns
     -------
     PassAtK
-        ``estimate``, ``std_error``, ``low``, ``high``, ``df``, ``alpha``, ``k``,
+        ``estimate``, ``se``, ``low``, ``high``, ``df``, ``alpha``, ``k``,
         ``n_items``, ``n_clusters`` and ``pass_hat_k`` (a :class:`PassInterval`).
 
     Raises

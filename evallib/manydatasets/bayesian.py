@@ -22,6 +22,7 @@ import numpy as np
 from .._bayes import REGIONS, _check_pair, _check_rope
 from .._compat import renamed_keywords
 from .._plotting import get_axes
+from .._results import freeze_arrays
 from .._validate import check_choice, check_count, check_real, check_rng
 from .ranktests import sign_test, wilcoxon_signed_rank
 
@@ -37,7 +38,7 @@ __all__ = [
 
 
 # ---------------------------------------------------------- signed-rank test
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SignedRankResult:
     """The Bayesian signed-rank test over many data sets (Benavoli et al. 2014).
 
@@ -65,6 +66,9 @@ class SignedRankResult:
     n_samples: int
     n: int
     pvalue: float
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     def mean(self) -> tuple[float, float, float]:
         """The posterior means of ``theta_left``, ``theta_rope``, ``theta_right``."""
@@ -193,7 +197,7 @@ def bayesian_signed_rank(
 
 
 # ------------------------------------------------------------------ sign test
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SignTestPosterior:
     """The Bayesian sign test over many data sets (Benavoli et al. 2014, 2017).
 
@@ -224,6 +228,9 @@ class SignTestPosterior:
     n_samples: int
     n: int
     pvalue: float
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     def mean(self) -> tuple[float, float, float]:
         """The posterior means of ``theta_left``, ``theta_rope``, ``theta_right``: ``(n_r + a_r) / (n + s)``."""

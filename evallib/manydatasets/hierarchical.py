@@ -39,6 +39,7 @@ from scipy import special, stats
 
 from .._bayes import _check_rope
 from .._compat import renamed_keywords
+from .._results import freeze_arrays
 from .._validate import check_count, check_rng
 
 __all__ = ["HierarchicalResult", "hierarchical_test"]
@@ -51,7 +52,7 @@ SIGMA_FLOOR = 1e-3
 STD0_FLOOR = 1e-6
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HierarchicalResult:
     """The Bayesian hierarchical test (Corani et al. 2017).
 
@@ -91,6 +92,9 @@ class HierarchicalResult:
     chains: int
     burn_in: int
     n_samples: int
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     def mean(self) -> tuple[float, float, float]:
         """Posterior means of the three region probabilities for the next data set."""

@@ -54,7 +54,7 @@ def _check_direction(higher_is_better: Any) -> bool:
 
 
 # ------------------------------------------------------------- aligned ranks
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AlignedRanksResult:
     """Friedman's aligned-ranks test (Hodges & Lehmann 1962; García et al. 2010).
 
@@ -245,7 +245,7 @@ def posthoc_aligned_ranks(
 
 
 # ---------------------------------------------------------------------- Quade
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class QuadeResult:
     """Quade's test (Quade 1979; Conover 1999, section 5.8).
 
@@ -462,7 +462,7 @@ def posthoc_quade(
 
 
 # -------------------------------------------------------------- Skillings-Mack
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SkillingsMackResult:
     """The Skillings-Mack test (Skillings & Mack 1981).
 

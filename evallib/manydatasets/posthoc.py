@@ -670,7 +670,7 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any = None, *, control: Any = None, post
 
 
 # ------------------------------------------------- the analysis notebook 05 runs
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RankAnalysis:
     """The Friedman test and one post-hoc critical difference for a results table.
 

@@ -690,7 +690,7 @@ def sign_test(
                           alternative=alternative, ties=ties, method=method)
 
 # ----------------------------------------------------------------- Example 12.8
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FriedmanResult:
     """The Friedman test by Flach's three quantities (Example 12.8).
 

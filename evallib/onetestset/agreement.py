@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .._compat import renamed_fields
 from .._inference import se_from_variance, t_inference
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_count, check_labels
@@ -41,6 +42,7 @@ from .._validate import check_alpha, check_count, check_labels
 __all__ = ["KappaResult", "cohen_kappa", "cohen_kappa_table"]
 
 
+@renamed_fields(std_error="se", std_error_null="se_null")
 @dataclass(frozen=True)
 class KappaResult(IntervalMixin):
     """Cohen's kappa with its Fleiss-Cohen-Everitt standard errors, interval and test.
@@ -48,11 +50,11 @@ class KappaResult(IntervalMixin):
     Attributes
     ----------
     estimate : kappa, ``(p_o - p_e)/(1 - p_e)``; NaN when undefined (see ``note``).
-    std_error : the large-sample standard error of kappa (Fleiss, Cohen & Everitt 1969,
+    se : the large-sample standard error of kappa (Fleiss, Cohen & Everitt 1969,
         eq. 13; SAS's ASE).
-    low, high : ``estimate -/+ z_{alpha/2} std_error``, clipped to [-1, 1].
-    std_error_null : the standard error when ``kappa = 0`` (FCE 1969, eq. 14), used by the test.
-    statistic : ``z = estimate / std_error_null``.
+    low, high : ``estimate -/+ z_{alpha/2} se``, clipped to [-1, 1].
+    se_null : the standard error when ``kappa = 0`` (FCE 1969, eq. 14), used by the test.
+    statistic : ``z = estimate / se_null``.
     pvalue : two-sided, ``2 P(Z >= |z|)``, for H0: agreement no better than chance.
     reject : ``pvalue <= alpha``.
     alpha : the level; the interval has nominal coverage ``1 - alpha``.
@@ -64,10 +66,10 @@ class KappaResult(IntervalMixin):
     """
 
     estimate: float
-    std_error: float
+    se: float
     low: float
     high: float
-    std_error_null: float
+    se_null: float
     statistic: float
     pvalue: float
     reject: bool
@@ -141,7 +143,7 @@ def cohen_kappa_table(table: Sequence[Sequence[int]], *, alpha: float = 0.05) ->
       statistic and the p-value are NaN, ``reject`` is False and ``note`` says why;
     - only one labelling is constant (a classifier that always predicts one class):
       then ``p_o = p_e`` and kappa is exactly 0, both variances vanish, and the result
-      is ``estimate = 0``, ``std_error = std_error_null = 0``, the interval ``[0, 0]``,
+      is ``estimate = 0``, ``se = se_null = 0``, the interval ``[0, 0]``,
       ``statistic = 0`` and ``pvalue = 1``, with a note;
     - perfect agreement (``p_o = 1``, ``p_e < 1``): kappa is 1 and its variance is 0,
       so the interval is the single point ``[1, 1]``; the test still has
@@ -163,9 +165,9 @@ def cohen_kappa_table(table: Sequence[Sequence[int]], *, alpha: float = 0.05) ->
 
     >>> from evallib.onetestset.agreement import cohen_kappa_table
     >>> res = cohen_kappa_table([[0, 4, 1], [0, 8, 0], [0, 1, 5]])
-    >>> [round(v, 4) for v in (res.estimate, res.std_error, res.low, res.high)]
+    >>> [round(v, 4) for v in (res.estimate, res.se, res.low, res.high)]
     [0.4842, 0.138, 0.2137, 0.7547]
-    >>> round(res.std_error_null, 4), round(res.statistic, 4), round(res.pvalue, 4)
+    >>> round(res.se_null, 4), round(res.statistic, 4), round(res.pvalue, 4)
     (0.1484, 3.2626, 0.0011)
     """
     t = _check_table(table)
@@ -177,7 +179,7 @@ def cohen_kappa_table(table: Sequence[Sequence[int]], *, alpha: float = 0.05) ->
     p_e = float(rows @ cols)
     if p_e >= 1.0 - 1e-15:
         nan = float("nan")
-        return KappaResult(estimate=nan, std_error=nan, low=nan, high=nan, std_error_null=nan, statistic=nan,
+        return KappaResult(estimate=nan, se=nan, low=nan, high=nan, se_null=nan, statistic=nan,
                            pvalue=nan, reject=False, alpha=alpha, observed_agreement=p_o, expected_agreement=p_e,
                            n=n, note="both labellings put every case in the same category: chance agreement "
                                      "is 1 and kappa is 0/0, undefined")
@@ -202,8 +204,8 @@ def cohen_kappa_table(table: Sequence[Sequence[int]], *, alpha: float = 0.05) ->
     kappa = test.estimate
     ci = t_inference(kappa, se, alpha=alpha)  # ... the interval the one under the estimate
     pval = test.pvalue
-    return KappaResult(estimate=float(kappa), std_error=se, low=float(max(-1.0, ci.low)),
-                       high=float(min(1.0, ci.high)), std_error_null=se0, statistic=test.statistic, pvalue=pval,
+    return KappaResult(estimate=float(kappa), se=se, low=float(max(-1.0, ci.low)),
+                       high=float(min(1.0, ci.high)), se_null=se0, statistic=test.statistic, pvalue=pval,
                        reject=bool(pval <= alpha), alpha=alpha, observed_agreement=p_o, expected_agreement=p_e, n=n,
                        note=note)
 

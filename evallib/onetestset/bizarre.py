@@ -39,8 +39,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._compat import renamed_keywords
+from .._compat import renamed_fields, renamed_keywords
 from .._inference import t_inference
+from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
@@ -80,6 +81,7 @@ _POS = np.array([1, 1, 1, 1, 0, 0, 0, 0], bool)
 
 
 # ----------------------------------------------------------------------- results
+@renamed_fields(sd="se", z="statistic")
 @dataclass(frozen=True)
 class ZTest:
     """A difference, its standard deviation under the null hypothesis, z and p.
@@ -87,22 +89,22 @@ class ZTest:
     Attributes
     ----------
     difference : the observed difference (``C_A - C_B`` or ``DCF_A - DCF_B``).
-    sd : its standard deviation under the null hypothesis (the equation named by
-        ``method``).
-    z : ``difference / sd``; defined as 0 when ``sd == 0`` (then the difference is 0
-        too: both models made the same errors).
+    se : its standard deviation under the null hypothesis (the equation named by
+        ``method``): the standard error of ``difference`` under the null.
+    statistic : ``z = difference / se``; defined as 0 when ``se == 0`` (then the
+        difference is 0 too: both models made the same errors).
     pvalue : two-sided p-value of the standard normal, ``2 * (1 - Phi(|z|))``.
-    method : which equation gave ``sd``.
+    method : which equation gave ``se``.
     """
 
     difference: float
-    sd: float
-    z: float
+    se: float
+    statistic: float
     pvalue: float
     method: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class F1Bootstrap:
     """The bootstrap percentile test for dF1 = F1_B - F1_A (section 4).
 
@@ -134,6 +136,9 @@ class F1Bootstrap:
     n: int
     events: np.ndarray
     method: str
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def winner(self) -> str:
@@ -169,7 +174,8 @@ class F1Bootstrap:
         return not (self.low <= 0.0 <= self.high)
 
 
-@dataclass(frozen=True)
+@renamed_fields(sd="se")
+@dataclass(frozen=True, eq=False)
 class DCFBootstrap:
     """A class-stratified bootstrap of ``DCF_A - DCF_B`` (set beside eq. (9)).
 
@@ -177,7 +183,7 @@ class DCFBootstrap:
     ----------
     observed : ``DCF_A - DCF_B`` on the test set.
     replicates : the bootstrap replicates.
-    sd : standard deviation of the replicates.
+    se : standard deviation of the replicates (the bootstrap standard error).
     low, high : central ``1 - alpha`` percentile interval (also as :attr:`interval`).
     p_positive : share of replicates > 0 (B has the lower cost).
     alpha : one minus the interval's level.
@@ -185,11 +191,14 @@ class DCFBootstrap:
 
     observed: float
     replicates: np.ndarray
-    sd: float
+    se: float
     low: float
     high: float
     p_positive: float
     alpha: float
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -276,7 +285,7 @@ def _check_events(events: Any) -> np.ndarray:
 def _z_result(difference: float, sd: float, method: str) -> ZTest:
     # evallib's z core and zero-variance rule (evallib._inference); the rates lie in [0, 1]
     res = t_inference(float(difference), float(sd))
-    return ZTest(difference=res.estimate, sd=res.se, z=res.statistic, pvalue=res.pvalue, method=method)
+    return ZTest(difference=res.estimate, se=res.se, statistic=res.statistic, pvalue=res.pvalue, method=method)
 
 
 # ---------------------------------------------------------------- eqs. (1)-(6)
@@ -701,12 +710,12 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
     values = dcf_difference(boot, **kw)
     lo, hi = _percentile_interval(values, alpha)
     return DCFBootstrap(observed=float(dcf_difference(events, **kw)), replicates=values,
-                        sd=float(np.std(values, ddof=1)) if n_resamples > 1 else 0.0, low=lo, high=hi,
+                        se=float(np.std(values, ddof=1)) if n_resamples > 1 else 0.0, low=lo, high=hi,
                         p_positive=float(np.mean(values > 0)), alpha=alpha)
 
 
 # ------------------------------------------------- the test's size and coverage
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class F1TestCheck:
     """How the bootstrap percentile test for dF1 behaves on repeated test sets.
 
@@ -737,6 +746,9 @@ class F1TestCheck:
     repetitions: int
     reps: int
     alpha: float
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
 
 def _check_population(events: Any) -> np.ndarray:

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._compat import MID_P, renamed_choice
+from .._compat import MID_P, renamed_choice, renamed_fields
 from .._inference import check_alternative, tail_pvalue
 from .._plotting import get_axes
 from .._results import IntervalMixin
@@ -317,6 +317,7 @@ def expected_accuracy_from_auc(auc: float, n: int, *, positives: int | None = No
 
 
 # ------------------------------------------------------------------ Example 12.5
+@renamed_fields(std_error="se")
 @dataclass(frozen=True)
 class AccuracyInterval(IntervalMixin):
     """A confidence interval for accuracy from ``correct`` successes in ``n`` trials.
@@ -325,7 +326,7 @@ class AccuracyInterval(IntervalMixin):
     ----------
     low, high : the bounds.
     estimate : ``correct / n``.
-    std_error : ``sqrt(estimate (1 - estimate)/n)``, the binomial standard deviation
+    se : ``sqrt(estimate (1 - estimate)/n)``, the binomial standard deviation
         with the estimate plugged in (Example 12.5).
     alpha : the interval has nominal coverage ``1 - alpha``.
     method : one of :data:`ACCURACY_INTERVAL_METHODS` (``"normal"``, ``"wilson"``,
@@ -339,7 +340,7 @@ class AccuracyInterval(IntervalMixin):
     low: float
     high: float
     estimate: float
-    std_error: float
+    se: float
     alpha: float
     method: str
     correct: int
@@ -472,7 +473,7 @@ def accuracy_interval(
         note = (f"n·â(1−â) = {n_var:.3g} < 5: the binomial distribution is too skewed for the normal "
                 "approximation; use method='wilson' or method='exact'")
     low, high = _accuracy_bounds(method, np.array([correct]), n, alpha)
-    return AccuracyInterval(low=float(low[0]), high=float(high[0]), estimate=a, std_error=se, alpha=alpha,
+    return AccuracyInterval(low=float(low[0]), high=float(high[0]), estimate=a, se=se, alpha=alpha,
                             method=method, correct=correct, n=n, n_var=n_var, note=note)
 
 
@@ -629,7 +630,7 @@ def describe_accuracy_interval(correct: int, n: int, *, alpha: float = 0.05) -> 
         lines.append(f"{method:>7}: [{ci.low:.3f}, {ci.high:.3f}]  (width {ci.width:.3f})")
         if ci.note:
             notes.append(ci.note)
-    head = (f"â = {correct}/{n} = {correct / n:.3f}, standard deviation {ci.std_error:.4f}, "
+    head = (f"â = {correct}/{n} = {correct / n:.3f}, standard deviation {ci.se:.4f}, "
             f"n·â(1−â) = {ci.n_var:.3g}; {100 * (1 - alpha):g}% intervals:")
     return "\n".join([head, *lines, *(f"note: {t}" for t in notes)])
 

@@ -45,6 +45,7 @@ import pandas as pd
 
 from .._compat import renamed_keywords
 from .._plotting import get_axes
+from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 from .measures import accuracy_interval
 
@@ -358,7 +359,7 @@ def format_multiclass_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ bootstrap
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MacroF1Bootstrap:
     """The paired bootstrap of the macro-F1 difference of two classifiers.
 
@@ -396,6 +397,9 @@ class MacroF1Bootstrap:
     labels: tuple
     cells: int
     method: str = "multinomial"
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def excludes_zero(self) -> bool:

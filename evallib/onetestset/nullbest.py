@@ -53,6 +53,7 @@ from scipy import special, stats
 from .._compat import renamed_keywords
 from .._progress import parallel_map, progress_bar
 from .._resources import data_path
+from .._results import freeze_arrays
 from .._validate import check_alpha, check_count, check_rng
 
 __all__ = [
@@ -134,7 +135,7 @@ def tail_probability(C: int, alpha: float) -> float:
 
 
 # --------------------------------------------------------------------------- the CDF
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class NullCDF:
     """The exact null distribution of one random ranking's score.
 
@@ -160,6 +161,9 @@ class NullCDF:
     cdf: np.ndarray
     sf: np.ndarray
     complete: bool
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     def to_frame(self) -> pd.DataFrame:
         """The CDF as a tidy table: ``value``, ``cdf``, ``sf``."""

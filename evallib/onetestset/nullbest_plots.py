@@ -31,6 +31,7 @@ import pandas as pd
 
 from .._compat import renamed_keywords
 from .._plotting import get_axes
+from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count
 from .nullbest import METRICS, critical_value, null_cdf, simulate_null, tail_probability
 
@@ -294,7 +295,7 @@ def plot_null_tail(metric: str, P: int = 10, N: int = 1000, *, Cs: Sequence[int]
     return ax
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class McTailCurves:
     """Exact and Monte Carlo upper tails of one metric, at several sample sizes.
 
@@ -317,6 +318,9 @@ class McTailCurves:
     values: np.ndarray
     exact_sf: np.ndarray
     mc_sf: dict
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
 
 @renamed_keywords(reps="n_resamples")

@@ -47,7 +47,7 @@ from .._compat import renamed_keywords
 from .._inference import check_alternative
 from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, adjusted_alphas, holm_alphas, rejections
 from .._plotting import clear_artists, get_axes
-from .._results import IntervalMixin
+from .._results import IntervalMixin, table_metadata
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
@@ -1291,7 +1291,7 @@ METHOD_LABELS = {
 # ----------------------------------------------------------------------- Table 2
 TABLE_COLUMNS = [
     "pair", "b", "c", "n", "estimate", "chi2", "p", "p_exact", "alpha_adj", "chi2_crit",
-    "ci_low", "ci_high", "ci_adj_low", "ci_adj_high", "reject",
+    "low", "high", "ci_adj_low", "ci_adj_high", "reject",
 ]
 
 
@@ -1328,7 +1328,7 @@ def pairwise_table(
         ``chi2`` (eq. 2 with Yates' correction), ``p`` (its p-value), ``p_exact``
         (exact binomial test), ``alpha_adj`` (Holm/Bonferroni/BH/BY/unadjusted level,
         Table 2's alpha column), ``chi2_crit`` (its chi-square critical value,
-        Table 2's chi^2 column), ``ci_low``/``ci_high`` (the unadjusted
+        Table 2's chi^2 column), ``low``/``high`` (the unadjusted
         ``1 - alpha`` interval of eqs. 4-5), ``ci_adj_low``/``ci_adj_high`` (the
         same at level ``alpha_adj``, Figure 4's wider intervals) and ``reject``
         (the test's decision; Holm's step-down stops at the first non-rejection,
@@ -1390,7 +1390,7 @@ def pairwise_table(
     alow, ahigh, _, _ = _qh_bounds(b_arr, c_arr, n, crit0 if fdr else crit, signed=False)
     table["alpha_adj"] = levels
     table["chi2_crit"] = crit
-    table["ci_low"], table["ci_high"] = low, high
+    table["low"], table["high"] = low, high
     table["ci_adj_low"], table["ci_adj_high"] = alow, ahigh
     table["reject"] = rejections(p, levels, adjust)
     table.attrs.update(alpha=alpha, adjust=adjust, n=n, interval_adjust="none" if fdr else adjust)
@@ -1447,7 +1447,7 @@ def pair_label(pair: Any) -> str:
 
 def _adjusted_ci_label(table: pd.DataFrame) -> str:
     """The column name of the adjusted intervals: says so when they are not adjusted (BH, BY)."""
-    if table.attrs.get("adjust") in FDR_ADJUSTMENTS:
+    if table_metadata(table, "adjust", made_by="pairwise_table or compare_pairwise") in FDR_ADJUSTMENTS:
         return "CI (unadjusted: FDR has no joint CI)"
     return "adjusted CI"
 
@@ -1475,7 +1475,7 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
             "alpha": table["alpha_adj"].map(lambda v: f"{v:.3f}"),
             "chi2 crit": table["chi2_crit"].map(lambda v: f"{v:.1f}"),
             "|pb - pc|": table["estimate"].map(lambda v: f"{v:.2f}"),
-            "CI": interval(table["ci_low"], table["ci_high"]),
+            "CI": interval(table["low"], table["high"]),
             _adjusted_ci_label(table): interval(table["ci_adj_low"], table["ci_adj_high"]),
             "reject H0": table["reject"].map({True: "yes", False: "no"}),
         }
@@ -1509,17 +1509,18 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     -------
     matplotlib.axes.Axes
     """
-    missing = {"pair", "estimate", "ci_low", "ci_high", "ci_adj_low", "ci_adj_high"} - set(table.columns)
+    missing = {"pair", "estimate", "low", "high", "ci_adj_low", "ci_adj_high"} - set(table.columns)
     if missing:
         raise ValueError(f"table lacks the columns {sorted(missing)}; make it with pairwise_table()")
+    level, adjust = table_metadata(table, "alpha", "adjust", made_by="pairwise_table or compare_pairwise")
     ax = get_axes(ax, figsize=(7, 3.6))
     x = np.arange(len(table))
-    fdr = table.attrs.get("adjust") in FDR_ADJUSTMENTS
+    fdr = adjust in FDR_ADJUSTMENTS
     ax.vlines(x, table["ci_adj_low"], table["ci_adj_high"], colors="0.55", linewidth=1.2,
               label="unadjusted interval (no FDR interval)" if fdr else "adjusted interval")
     ax.hlines(np.r_[table["ci_adj_low"], table["ci_adj_high"]], np.r_[x, x] - 0.12, np.r_[x, x] + 0.12,
               colors="0.55", linewidth=1.2)
-    ax.vlines(x, table["ci_low"], table["ci_high"], colors="C0", linewidth=4, label="unadjusted interval")
+    ax.vlines(x, table["low"], table["high"], colors="C0", linewidth=4, label="unadjusted interval")
     ax.plot(x, table["estimate"], "o", color="k", markersize=4, label=r"observed $|p_b - p_c|$")
     ax.axhline(0.0, color="C3", linewidth=1, linestyle="--", label="null value")
     ax.set_xticks(x)
@@ -1528,9 +1529,7 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
                        fontsize="small")
     ax.set_xlabel("pair (i, j)")
     ax.set_ylabel("difference in error rate")
-    level = table.attrs.get("alpha")
-    adjust = table.attrs.get("adjust", "holm")
-    pct = f"{100 * (1 - level):g}% " if level is not None else ""
+    pct = f"{100 * (1 - level):g}% "
     joint = {"holm": "; Holm levels give no joint coverage", "bonferroni": "; jointly valid"}.get(adjust, "")
     if adjust in FDR_ADJUSTMENTS:
         default = (f"{pct}Quesenberry-Hurst intervals ({adjust.upper()} controls the false discovery "

@@ -57,6 +57,7 @@ from scipy import stats
 from .._inference import check_alternative, se_from_variance, t_inference
 from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues, adjusted_alphas
 from .._plotting import get_axes
+from .._results import freeze_arrays, table_metadata
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_real
 
 __all__ = [
@@ -234,7 +235,7 @@ def _prepare(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, list
 
 
 # ------------------------------------------------------------------ DeLong
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DeLong:
     """The AUCs of several score columns on the same cases and their covariance matrix.
 
@@ -255,6 +256,9 @@ class DeLong:
     covariance: np.ndarray
     n_pos: int
     n_neg: int
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def se(self) -> np.ndarray:
@@ -1081,7 +1085,7 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
     """A pair table as text, indexed ``"a vs b"``: the difference, its interval, the joint
     (Bonferroni) interval, the adjusted p-value (floored at 1e-15) and the verdict."""
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
-    adjust = table.attrs.get("adjust", "holm")
+    adjust = table_metadata(table, "adjust", made_by="delong_pairwise or loss_pairwise")
     named = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "bh": "BH-adjusted (FDR)",
              "by": "BY-adjusted (FDR)", "none": "unadjusted"}.get(adjust, f"{adjust}-adjusted")
     if adjust in FDR_ADJUSTMENTS:

@@ -134,7 +134,7 @@ def is_results_table(columns: Any, *, label_column: str = "label") -> bool:
         return True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Results:
     """A checked results table.
 

@@ -181,7 +181,7 @@ def _record(a: np.ndarray, b: np.ndarray) -> tuple[int, int, int]:
 
 
 # ----------------------------------------------------------------------- section 1
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ResultsOverview:
     """Section 1: what the table holds.
 
@@ -377,7 +377,7 @@ def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
 
 
 # ----------------------------------------------------------------------- section 3
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PosthocSection:
     """Section 3: which classifiers differ?
 

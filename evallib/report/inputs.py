@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._results import freeze_arrays
 from ._prose import join_names, plural, quote_list
 
 #: Below this many test cases the data section warns that every interval will be wide.
@@ -45,7 +46,7 @@ class ReportInputError(ValueError):
 
 
 # --------------------------------------------------------------------------- loading
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Predictions:
     """A checked predictions file.
 
@@ -113,6 +114,9 @@ class Predictions:
     repeat_column: str = ""
     repeats: np.ndarray | None = None
     repeat_from: str = ""
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def multiclass(self) -> bool:

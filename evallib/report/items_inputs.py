@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._results import freeze_arrays
 from ._prose import plural, quote_list
 from .inputs import ReportInputError, _key, _read_table
 
@@ -73,7 +74,7 @@ FEW_CLUSTERS = 30
 
 
 # ------------------------------------------------------------------ the result
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ItemScores:
     """A checked per-item file: models x items (x samples) scores and the items' clusters.
 
@@ -110,6 +111,9 @@ class ItemScores:
     sample_column: str
     n_rows: int
     read_note: str = ""
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def n_items(self) -> int:

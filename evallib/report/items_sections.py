@@ -43,6 +43,7 @@ import pandas as pd
 from .._compat import moved_names, renamed_keywords
 from .._multitest import FDR_ADJUSTMENTS, adjust_pvalues
 from .._plotting import get_axes
+from .._results import table_metadata
 from .._validate import check_alpha, check_choice, check_count, check_rng
 from ..items import (
     LEADERBOARD_ADJUSTMENTS,
@@ -201,18 +202,18 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by model, best first (ties in file order): ``mean``, ``low``, ``high``,
-        ``std_error``, ``df``, ``method``, ``unclustered_std_error`` (the standard error
-        if the items were independent), ``design_effect`` (``(std_error /
-        unclustered_std_error)^2``, NaN without clusters), ``answers`` (mean answers per
+        ``se``, ``df``, ``method``, ``unclustered_se`` (the standard error
+        if the items were independent), ``design_effect`` (``(se /
+        unclustered_se)^2``, NaN without clusters), ``answers`` (mean answers per
         item), ``note``. ``attrs``: ``alpha``.
     """
     alpha = check_alpha(alpha)
     rows = []
     for name in data.models:
         r = item_mean(data.model_scores(name), clusters=_clusters_arg(data), alpha=alpha)
-        ratio = r.std_error / r.unclustered_std_error if r.unclustered_std_error > 0 else float("nan")
-        rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "std_error": r.std_error,
-                     "df": r.df, "method": r.method, "unclustered_std_error": r.unclustered_std_error,
+        ratio = r.se / r.unclustered_se if r.unclustered_se > 0 else float("nan")
+        rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
+                     "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
                      "answers": r.n_samples, "note": r.note})
     out = pd.DataFrame(rows).set_index("model")
@@ -224,13 +225,13 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
 
 def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
     """Section 2's table as text: mean, interval, standard error, method."""
-    level = level_text(means.attrs.get("alpha", 0.05))
+    level = level_text(table_metadata(means, "alpha", made_by="evallib.report.items_sections.model_means"))
     labels = {"wilson": "Wilson", "cr2": "CR2 t", "t": "t", "naive": "normal"}
     out = pd.DataFrame({
         "mean": [f"{v:.4f}" for v in means["mean"]],
         f"{level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(means["low"], means["high"])],
-        "SE": [f"{v:.4f}" for v in means["std_error"]],
-        "SE if items independent": [f"{v:.4f}" for v in means["unclustered_std_error"]],
+        "SE": [f"{v:.4f}" for v in means["se"]],
+        "SE if items independent": [f"{v:.4f}" for v in means["unclustered_se"]],
         "interval": [labels.get(m, m) + (f", {df:.1f} df" if math.isfinite(df) and m != "wilson" else "")
                      for m, df in zip(means["method"], means["df"])],
     }, index=means.index)
@@ -259,7 +260,8 @@ def plot_item_means(means: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.set_yticklabels([plot_text(m) for m in means.index])
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("mean score over items")
-    ax.set_title(title or f"{level_text(means.attrs.get('alpha', 0.05))} intervals, best first", fontsize="medium")
+    level = level_text(table_metadata(means, "alpha", made_by="evallib.report.items_sections.model_means"))
+    ax.set_title(title or f"{level} intervals, best first", fontsize="medium")
     ax.figure.tight_layout()
     return ax
 
@@ -321,9 +323,10 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
 
 def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Section 3's table as text, every pair (no truncation), leaderboard order."""
-    adjust = pairs.attrs.get("adjust", "holm")
-    joint = (f"{level_text(1 - pairs.attrs.get('interval_level', 0.95), digits=4)} joint interval" if adjust != "none"
-             else f"{level_text(pairs.attrs.get('alpha', 0.05))} interval")
+    alpha, adjust, interval_level = table_metadata(pairs, "alpha", "adjust", "interval_level",
+                                                   made_by="evallib.report.items_sections.pairwise_items")
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval" if adjust != "none"
+             else f"{level_text(alpha)} interval")
     adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
@@ -341,15 +344,15 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ section 4
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SampleAnalysis:
     """Section 4: repeated answers per item.
 
     Attributes
     ----------
     components : DataFrame indexed by model: ``between``, ``within``, ``icc``,
-        ``answers`` (mean per item), ``std_error`` (of the mean, from the components),
-        ``std_error_double`` (with twice the answers per item), ``floor`` (the standard
+        ``answers`` (mean per item), ``se`` (of the mean, from the components),
+        ``se_double`` (with twice the answers per item), ``floor`` (the standard
         error no number of answers can go below, ``sqrt(between / n)``), ``note``.
     passk : DataFrame with one row per model and ``k``: ``model``, ``k``, ``pass_at_k``,
         ``low``, ``high``, ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
@@ -401,12 +404,12 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
             vc = variance_components(block)
         except ValueError:  # this model answered every item once
             rows.append({"model": name, "between": np.nan, "within": np.nan, "icc": np.nan,
-                         "answers": float(counts[:, j].mean()), "std_error": np.nan, "std_error_double": np.nan,
+                         "answers": float(counts[:, j].mean()), "se": np.nan, "se_double": np.nan,
                          "floor": np.nan, "note": "one answer per item: within-item variance not identified"})
             continue
         double = math.sqrt((vc.between + vc.within * vc.inverse_samples / 2) / vc.n_items)
         rows.append({"model": name, "between": vc.between, "within": vc.within, "icc": vc.icc,
-                     "answers": vc.samples, "std_error": vc.std_error, "std_error_double": double,
+                     "answers": vc.samples, "se": vc.se, "se_double": double,
                      "floor": math.sqrt(vc.between / vc.n_items), "note": vc.note})
     components = pd.DataFrame(rows).set_index("model")
     smallest = counts.min(axis=0)  # per model: the fewest answers of one item
@@ -447,8 +450,8 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
         "between items (variance)": [_cell(v, ".4f") for v in c["between"]],
         "within items (variance)": [_cell(v, ".4f") for v in c["within"]],
         "share between items (ICC)": [_cell(v, ".3f") for v in c["icc"]],
-        "SE of the mean": [_cell(v, ".4f") for v in c["std_error"]],
-        "SE with twice the answers": [_cell(v, ".4f") for v in c["std_error_double"]],
+        "SE of the mean": [_cell(v, ".4f") for v in c["se"]],
+        "SE with twice the answers": [_cell(v, ".4f") for v in c["se_double"]],
         "SE with unlimited answers": [_cell(v, ".4f") for v in c["floor"]],
         "note": [str(v) if isinstance(v, str) else "" for v in c["note"]],
     }, index=c.index)
@@ -469,7 +472,7 @@ def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ section 5
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Leaderboard:
     """Section 5: the leader's tie group, rank intervals and P(best).
 
@@ -506,7 +509,7 @@ def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", 
 # ------------------------------------------------------------------ the summary
 def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
-    adjust = pairs.attrs.get("adjust", "holm")
+    adjust = table_metadata(pairs, "adjust", made_by="evallib.report.items_sections.pairwise_items")
     m = len(pairs)
     lead = (f"With {_ADJUST_NAMES[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
             else f"Without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
@@ -599,10 +602,10 @@ def items_summary_text(
             total = row["between"] + row["within"]
             share = row["within"] / total if total > 0 else 0.0
             hedge = (f" (these standard errors treat the items as independent; its cluster-robust standard error "
-                     f"in section 2 is {float(means.loc[leader, 'std_error']):.4f})" if data.clustered else "")
+                     f"in section 2 is {float(means.loc[leader, 'se']):.4f})" if data.clustered else "")
             out.append(f"The leader's answers to one item vary: {share:.0%} of the variance of one answer lies within "
                        f"items (sampling), {1 - share:.0%} between items; twice the answers per item would take the "
-                       f"standard error of its mean from {row['std_error']:.4f} to {row['std_error_double']:.4f}, "
+                       f"standard error of its mean from {row['se']:.4f} to {row['se_double']:.4f}, "
                        f"and no number of answers below {row['floor']:.4f} (only more items do that){hedge}.")
         if isinstance(samples.passk, pd.DataFrame):
             own = samples.passk[samples.passk["model"] == leader]

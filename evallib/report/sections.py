@@ -68,7 +68,7 @@ class Skipped:
 
 
 # --------------------------------------------------------------------- section 1
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DataSummary:
     """Section 1: what the file holds.
 
@@ -691,7 +691,7 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
 
 
 # --------------------------------------------------------------- the scores as results
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ScoreComparison:
     """The scores as results in their own right (issue 14, section 3).
 
@@ -795,7 +795,7 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
                            notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ClassScoreComparison:
     """K-class scores (a column per class): one-vs-rest AUCs and multi-class Brier score and log-loss.
 
@@ -964,7 +964,7 @@ AUC_EXACT_RESOLVED = 120
 AUC_TAIL_FLOOR = 1e-12
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ChanceCheck:
     """Section 4: is the winner better than the best of ``C`` random classifiers?
 
@@ -1263,7 +1263,7 @@ def _fold_order(folds: np.ndarray) -> list[str]:
         return names
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FoldAnalysis:
     """Section 6: the cross-validation view of a file with a fold column.
 

@@ -13,6 +13,7 @@ import pandas as pd
 from .._compat import moved_names
 from .._multitest import FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
 from .._plotting import get_axes
+from .._results import table_metadata
 from . import percase
 from ._prose import (
     bounds,
@@ -68,9 +69,8 @@ def pairwise_method_line(table: pd.DataFrame) -> str:
     >>> pairwise_method_line(t)
     "Interval: Bonett-Price (95%); test: McNemar's mid-p test, Holm-adjusted."
     """
-    alpha = table.attrs.get("alpha", 0.05)
-    adjust = table.attrs.get("adjust", "holm")
-    method, test = table.attrs.get("method", "Bonett-Price"), table.attrs.get("test", "McNemar's mid-p test")
+    alpha, adjust, method, test = table_metadata(table, "alpha", "adjust", "method", "test",
+                                                 made_by="evallib.report.pairwise_comparison")
     if adjust in FDR_ADJUSTMENTS:
         return (f"Interval: {method} ({level_text(alpha)}, unadjusted: no joint interval corresponds to the false "
                 f"discovery rate, so these intervals do not hold jointly); test: {test}, "
@@ -89,9 +89,9 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
     The majority-class baseline (``table.attrs["baseline"]``, from
     :func:`evallib.report.sections.majority_baseline`) is the last row.
     """
-    alpha = table.attrs.get("alpha", 0.05)
+    alpha, repeated = table_metadata(table, "alpha", "repeated", made_by="evallib.report.classifier_measures")
     base = table.attrs.get("baseline")
-    whole = not table.attrs.get("repeated", False)
+    whole = not repeated
     if base is not None:
         row = pd.DataFrame([{k: v for k, v in base.items() if k not in ("name", "code")}],
                            index=pd.Index([f"baseline: {base['name']}"], name=table.index.name))
@@ -131,8 +131,7 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     says so), the adjusted p-value of McNemar's mid-p test and the verdict; ``b + c`` (the
     cases on which the two disagree), flagged when few.
     """
-    alpha = table.attrs.get("alpha", 0.05)
-    adjust = table.attrs.get("adjust", "holm")
+    alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.pairwise_comparison")
     level = level_text(alpha)
     adj_name = ADJUST_HEADER[adjust]
     joint = _interval_header(adjust)
@@ -169,8 +168,7 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     joint (Bonferroni) interval (the unadjusted one under the false-discovery-rate adjustments
     and ``"none"``, as its header says), the adjusted p-value, the verdict and, with a smallest
     difference that matters, how the interval reads against it."""
-    alpha = table.attrs.get("alpha", 0.05)
-    adjust = table.attrs.get("adjust", "holm")
+    alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.balanced_accuracy_comparison")
     level = level_text(alpha)
     adj_name = ADJUST_HEADER[adjust]
     joint = _interval_header(adjust)
@@ -234,11 +232,13 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     -------
     matplotlib.axes.Axes
     """
+    level, adjust, method = table_metadata(table, "alpha", "adjust", "method",
+                                           made_by="evallib.report.pairwise_comparison")
     k = len(table)
     ax = get_axes(ax, figsize=(7.5, 2.4 + 0.42 * k))
     yy = np.arange(k)[::-1]
     pts = 100.0
-    if table.attrs.get("adjust", "holm") in FWER_ADJUSTMENTS:
+    if adjust in FWER_ADJUSTMENTS:
         ax.hlines(yy, pts * table["adj_low"], pts * table["adj_high"], colors="0.55", linewidth=1.2,
                   label="joint interval")
     ax.hlines(yy, pts * table["diff_low"], pts * table["diff_high"], colors="C0", linewidth=5,
@@ -249,7 +249,7 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     ax.set_yticklabels([f"{i} vs {j}" for i, j in table["pair"]])
     ax.set_ylim(-0.7, k - 0.3)
     ax.set_xlabel("error rate of A minus error rate of B (percentage points)")
-    ax.set_title(title or f"{level_text(table.attrs.get('alpha', 0.05))} intervals ({table.attrs.get('method', '')})")
+    ax.set_title(title or f"{level_text(level)} intervals ({method})")
     # below the x label: about 0.6 inch under the axes, whose height grows with the pairs
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.65 / (0.42 * k + 0.9)), ncol=4,
               fontsize="small", frameon=False)
@@ -351,7 +351,7 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
         return None
     level = level_text(alpha)
     m = len(pairwise)
-    adj = pairwise.attrs.get("adjust", "holm")
+    adj = table_metadata(pairwise, "adjust", made_by="evallib.report.pairwise_comparison")
     adj_name = ADJUST_NAME.get(adj)
     parts = []
     if omnibus is not None and hasattr(omnibus, "pvalue"):
@@ -393,11 +393,10 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     if not isinstance(pairwise, pd.DataFrame) or not len(pairwise):
         return None
     level = level_text(alpha)
-    adj = pairwise.attrs.get("adjust", "holm")
+    adj, test, method = table_metadata(pairwise, "adjust", "test", "method",
+                                       made_by="evallib.report.pairwise_comparison")
     m = len(pairwise)
     adjusted = adj in ADJUST_NAME and m > 1
-    test = pairwise.attrs.get("test", "McNemar's mid-p test")
-    method = pairwise.attrs.get("method", "Bonett-Price")
     if isinstance(balanced, pd.DataFrame) and len(balanced) and percase.skewed(data):
         ba = pd.concat([balanced[["a", "ba_a"]].set_axis(["n", "v"], axis=1),
                         balanced[["b", "ba_b"]].set_axis(["n", "v"], axis=1)]).drop_duplicates("n")

@@ -47,10 +47,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._compat import renamed_fields
 from .._extras import require
 from .._inference import ZERO_RTOL, check_alternative, critical_value, t_inference
 from .._plotting import clear_artists, get_axes
 from .._progress import progress_bar
+from .._results import table_metadata
 from .._validate import (
     check_alpha, check_choice, check_count, check_labels, check_real, check_rng, check_vector,
     sklearn_random_state,
@@ -107,17 +109,18 @@ def _t_result(
 
 
 # ---------------------------------------------------------------------- results
+@renamed_fields(std_error="se")
 @dataclass(frozen=True)
 class CVTTestResult:
     """Result of a t-test on cross-validation scores.
 
     Attributes
     ----------
-    statistic : the t statistic, ``mean_difference / std_error``.
+    statistic : the t statistic, ``mean_difference / se``.
     df : degrees of freedom of the reference t distribution.
     pvalue : p-value for ``alternative`` (two-sided by default).
     mean_difference : mean score of model 1 minus mean score of model 2.
-    std_error : the estimated standard error of ``mean_difference``.
+    se : the estimated standard error of ``mean_difference``.
     method : ``"paired"``, ``"non-paired"``, ``"corrected-resampled"`` or ``"5x2cv"``.
     n_1, n_2 : number of scores of each model.
     alternative : ``"two-sided"``, ``"less"`` (H1: model 1's mean score is below model 2's)
@@ -128,14 +131,14 @@ class CVTTestResult:
     df: float
     pvalue: float
     mean_difference: float
-    std_error: float
+    se: float
     method: str
     n_1: int
     n_2: int
     alternative: str = "two-sided"
 
     def interval(self, alpha: float = 0.05) -> tuple[float, float]:
-        """The ``1 - alpha`` confidence interval ``mean_difference +- t_{1-alpha/2, df} * std_error``.
+        """The ``1 - alpha`` confidence interval ``mean_difference +- t_{1-alpha/2, df} * se``.
 
         The textbook's "confidence limits" for the difference of the two models. For a
         one-sided ``alternative`` the one-sided interval the test inverts:
@@ -143,7 +146,7 @@ class CVTTestResult:
         ``(-inf, mean_difference + t_{1-alpha, df} std_error]`` for ``"less"``.
         """
         alpha = check_alpha(alpha)
-        half = critical_value(alpha, self.df, self.alternative) * self.std_error
+        half = critical_value(alpha, self.df, self.alternative) * self.se
         return (self.mean_difference - half if self.alternative != "less" else -np.inf,
                 self.mean_difference + half if self.alternative != "greater" else np.inf)
 
@@ -196,7 +199,7 @@ def cv_ttest(
     -------
     CVTTestResult
         ``statistic, df, pvalue`` (for ``alternative``), ``mean_difference`` (model 1 minus
-        model 2), ``std_error``, ``method``, ``n_1, n_2``, ``alternative``.
+        model 2), ``se``, ``method``, ``n_1, n_2``, ``alternative``.
 
     Raises
     ------
@@ -212,7 +215,7 @@ def cv_ttest(
     defined, never NaN: if the mean difference is 0 too (e.g. identical scores)
     there is no evidence of a difference, ``statistic = 0, pvalue = 1``; otherwise
     the difference is the same in every round and ``statistic = +-inf,
-    pvalue = 0`` (1 for a one-sided alternative in the other direction). ``std_error``
+    pvalue = 0`` (1 for a one-sided alternative in the other direction). ``se``
     is 0 in both cases. "Zero" means at most ``1e-12`` times the largest absolute score
     (at least 1), so that floating-point rounding of equal differences does not produce
     a huge spurious t: evallib's one zero-variance rule (:mod:`evallib._inference`).
@@ -375,8 +378,8 @@ def dietterich_5x2cv(scores_1: Any, scores_2: Any) -> CVTTestResult:
     -------
     CVTTestResult
         With ``method="5x2cv"``, ``df = r``, ``mean_difference = p_11`` (the
-        numerator) and ``std_error = sqrt(mean_i s_i^2)``, so that
-        ``statistic = mean_difference / std_error``.
+        numerator) and ``se = sqrt(mean_i s_i^2)``, so that
+        ``statistic = mean_difference / se``.
 
     Raises
     ------
@@ -697,7 +700,7 @@ def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd
     Returns
     -------
     pandas.DataFrame
-        Columns ``test, statistic, df, pvalue, mean_difference, std_error``
+        Columns ``test, statistic, df, pvalue, mean_difference, se``
         (differences are learner_1 minus learner_2).
     """
     s1, s2 = paired_scores(table, learner_1, learner_2, per="fold")
@@ -712,7 +715,7 @@ def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd
     results = _cv_ttests(s1, s2, rounds=rounds, ratio=ratio, five_by_two=five_by_two)
     return pd.DataFrame(
         [{"test": name, "statistic": r.statistic, "df": r.df, "pvalue": r.pvalue,
-          "mean_difference": r.mean_difference, "std_error": r.std_error} for name, r in results.items()]
+          "mean_difference": r.mean_difference, "se": r.se} for name, r in results.items()]
     )
 
 
@@ -1003,7 +1006,7 @@ def plot_rejection_rates(rates: pd.DataFrame, *, alpha: float | None = None, ax=
     missing = {"test", "rate", "mc_se"} - set(getattr(rates, "columns", []))
     if missing:
         raise ValueError(f"rates lacks the columns {sorted(missing)}; make it with rejection_rates()")
-    alpha = check_alpha(rates.attrs.get("alpha", 0.05) if alpha is None else alpha)
+    alpha = check_alpha(table_metadata(rates, "alpha", made_by="rejection_rates") if alpha is None else alpha)
     if not isinstance(update, (bool, np.bool_)):
         raise TypeError(f"update must be True or False, got {update!r}")
     colours = ["C3" if lo > alpha else "C0" for lo in rates["rate"] - 2 * rates["mc_se"]]

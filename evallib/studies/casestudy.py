@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._results import freeze_arrays
 from .._validate import check_binary_labels, check_int, check_rng
 from .data import paper_test_size, stratified_split
 from .models import (
@@ -42,7 +43,7 @@ MODEL_NAMES: dict[int, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CaseStudy:
     """Result of :func:`run_case_study`.
 
@@ -70,6 +71,9 @@ class CaseStudy:
     learn_idx: np.ndarray
     test_idx: np.ndarray
     genes: dict[int, list[str]]
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
 
 def run_case_study(

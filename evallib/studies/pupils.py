@@ -35,7 +35,7 @@ __all__ = ["PUPIL_FEATURES", "PupilEvaluation", "evaluate_pupils"]
 PUPIL_FEATURES = ("IQ", "SES")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PupilEvaluation:
     """Classifiers trained on some classes of ``nlschools`` and scored on the others.
 

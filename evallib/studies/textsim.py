@@ -67,6 +67,7 @@ from .._extras import require
 from .._plotting import get_axes
 from .._progress import parallel_map, progress_bar
 from .._resources import data_path
+from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
 from ..onetestset.bizarre import (
     F1Bootstrap,
@@ -255,7 +256,7 @@ class TextPopulation:
 
 
 # -------------------------------------------------------------------- learners
-@dataclass
+@dataclass(eq=False)
 class Learners:
     """The tf-idf coding of the training set and the two fitted models.
 
@@ -311,7 +312,7 @@ def _check_label_noise(value: Any) -> float:
     return check_real(value, "label_noise", low=0, high=0.5, high_open=True)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Experiment:
     """One trained pair of models and the held-out documents they classified.
 
@@ -334,6 +335,9 @@ class Experiment:
     pred_b_pool: np.ndarray
     true_events: np.ndarray
     rng: int
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
     @property
     def n_true(self) -> int:
@@ -586,7 +590,7 @@ def dtrue_replicates(experiment: Experiment, n: int, n_subsamples: int, rng: Any
     return f1_difference(check_rng(rng).multinomial(n, ev / ev.sum(), size=n_subsamples))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SettingRun:
     """The section 5 experiment for one setting: the bootstrap on Dte and the truth.
 
@@ -605,6 +609,9 @@ class SettingRun:
     truth: np.ndarray
     dtrue_frequency: float
     true_difference: float
+
+    def __post_init__(self) -> None:
+        freeze_arrays(self)
 
 
 def _frequency(truth: np.ndarray, winner: str) -> float:
@@ -1163,7 +1170,8 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
     bootstrap (:func:`evallib.onetestset.bizarre.bootstrap_dcf_difference`) and the standard
     deviation of the difference over ``n_subsamples`` Dtrue subsamples of the same size
     (the "truth" the three estimates of spread try to match). Columns: ``difference``,
-    ``sd``, ``z`` (difference / sd), ``p`` (two-sided normal) and, for the bootstrap,
+    ``se`` (the standard deviation of the difference), ``statistic`` (z = difference / se),
+    ``pvalue`` (two-sided normal) and, for the bootstrap,
     the 95% interval.
     """
     y, a, b = experiment.test_set(n_test)
@@ -1179,13 +1187,13 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
 
     def row(name, diff, sd, lo=np.nan, hi=np.nan):
         z = diff / sd if sd > 0 else 0.0
-        return {"method": name, "difference": diff, "sd": sd, "z": z, "p": 2 * stats.norm.sf(abs(z)),
+        return {"method": name, "difference": diff, "se": sd, "statistic": z, "pvalue": 2 * stats.norm.sf(abs(z)),
                 "interval low": lo, "interval high": hi}
 
     return pd.DataFrame([
-        row("independent, eq. (8)", ind.difference, ind.sd),
-        row("paired, eq. (9)", par.difference, par.sd),
-        row("bootstrap (stratified)", boot.observed, boot.sd, *boot.interval),
+        row("independent, eq. (8)", ind.difference, ind.se),
+        row("paired, eq. (9)", par.difference, par.se),
+        row("bootstrap (stratified)", boot.observed, boot.se, *boot.interval),
         row("Dtrue subsamples (truth)", float(dcf_difference(ev, **kw)), float(np.std(true_vals, ddof=1)),
             *np.quantile(true_vals, [0.025, 0.975])),
     ])
