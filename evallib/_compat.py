@@ -38,6 +38,14 @@ REMOVAL = "0.3.0"
 MID_P = {"midp": "mid-p", "mid_p": "mid-p"}
 
 
+def _public(path: str) -> str:
+    """The public namespace of a module path: ``evallib.onetestset._pairwise`` -> ``evallib.onetestset``."""
+    parts = path.split(".")
+    while len(parts) > 1 and parts[-1].startswith("_"):
+        parts.pop()
+    return ".".join(parts)
+
+
 def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
     """Warn that ``old`` is deprecated in favour of ``new`` (one sentence, both named)."""
     warnings.warn(f"{old} is deprecated and will be removed in evallib {REMOVAL}; use {new} instead",
@@ -124,10 +132,10 @@ def moved_names(module_name: str, moved: Mapping[str, str]) -> Callable[[str], A
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
         path, _, attr = target.partition(":")
         obj = importlib.import_module(path)
-        new = path
+        new = _public(path)
         if attr:
             obj = getattr(obj, attr)
-            new = f"{path}.{attr}"
+            new = f"{_public(path)}.{attr}"
         deprecated(f"{module_name}.{name}", new)
         return obj
 
@@ -180,7 +188,8 @@ class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec: Any) -> types.ModuleType:
         homes = self.aliases[spec.name]
-        deprecated(f"the module {spec.name}", " or ".join(homes), stacklevel=_outside_frame())
+        public = list(dict.fromkeys(_public(h) for h in homes))
+        deprecated(f"the module {spec.name}", " or ".join(public), stacklevel=_outside_frame())
         if len(homes) == 1:
             return importlib.import_module(homes[0])
         return _Union(spec.name, homes)

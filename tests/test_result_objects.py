@@ -115,6 +115,7 @@ BUILDERS = {
     "UnpairedAUCComparison": lambda: evallib.delong_unpaired(Y, PRED_A + 0.1 * Y, Y, PRED_B + 0.0),
     "LossComparison": lambda: evallib.loss_test(Y, 0.2 + 0.6 * PRED_A, 0.3 + 0.4 * PRED_B),
     "CochranQ": lambda: evallib.cochran_q(np.column_stack([PRED_A == Y, PRED_B == Y, Y == 1])),
+    "CaseF1Bootstrap": lambda: evallib.bootstrap_f1_cases(Y, PRED_A, PRED_B, pos_label=1, n_resamples=200, rng=0),
     "MulticlassMeasures": lambda: evallib.multiclass_measures(Y, PRED_A),
     "MacroF1Bootstrap": lambda: evallib.bootstrap_macro_f1_difference(
         Y, PRED_A, PRED_B, rng=0, **_draws(evallib.bootstrap_macro_f1_difference, 200)),
