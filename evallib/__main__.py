@@ -275,7 +275,7 @@ def _table_report(args: argparse.Namespace):
     return datasets_runner.run_datasets_report(args.predictions, args.output, dataset_column=args.dataset_column,
                                                higher_is_better=not args.lower_is_better, sheet=args.sheet,
                                                posthoc=args.posthoc, control=args.control,
-                                               control_method=args.control_method, rope=args.rope, **common)
+                                               control_adjust=args.control_method, rope=args.rope, **common)
 
 
 def _add_writers(sub) -> None:

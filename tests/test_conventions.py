@@ -287,7 +287,6 @@ def test_old_keywords_go_through_renamed_keywords_only():
     assert sum(hasattr(f, "__deprecated_keywords__") for f in CALLABLES.values()) >= 38
 
 
-@pytest.mark.xfail(strict=False, reason="multiplicity arguments are renamed to adjust= by the adjust= change")
 def test_multiplicity_is_adjust_everywhere():
     bad = [v for name, f in sorted(CALLABLES.items()) for v in multiplicity_violations(f, name)]
     assert bad == [], "\n".join(bad)

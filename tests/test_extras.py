@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 from evallib import __main__ as cli
 from evallib import _extras
@@ -94,3 +95,41 @@ def test_the_report_command_without_its_extra_prints_one_sentence(monkeypatch, c
     assert err == ("error: python -m evallib report needs papermill: pip install 'evallib[report]' "
                    "(or pip install papermill).\n")
     assert not list(tmp_path.iterdir())
+
+
+# ------------------------------------------------------------------ the report's own optional imports
+def test_the_report_runner_without_its_extra_is_one_sentence(monkeypatch, tmp_path):
+    """run_report (and the other two runners, through execute_template) checks the report
+    extra with evallib._extras before anything is written."""
+    from evallib.report import ReportExecutionError, run_report
+
+    monkeypatch.setitem(sys.modules, "nbconvert", None)
+    out = tmp_path / "out" / "r.html"
+    with pytest.raises(ReportExecutionError) as info:
+        run_report(ROOT / "data" / "example_predictions.csv", out, positive_label="ER-", progress=False)
+    assert str(info.value) == "The report needs nbconvert: pip install 'evallib[report]' (or pip install nbconvert)."
+    assert not out.parent.exists() or not list(out.parent.iterdir())
+
+
+def test_reading_inspect_logs_without_inspect_ai_is_one_sentence(monkeypatch, tmp_path):
+    from evallib.report import ReportInputError
+    from evallib.report.items_inputs import read_inspect_logs
+
+    monkeypatch.setitem(sys.modules, "inspect_ai", None)
+    with pytest.raises(ReportInputError) as info:
+        read_inspect_logs([tmp_path / "a.eval", tmp_path / "b.eval"])
+    assert str(info.value) == ("read_inspect_logs needs inspect-ai: pip install 'evallib[inspect]' "
+                               "(or pip install inspect-ai).")
+
+
+def test_reading_an_excel_workbook_without_openpyxl_is_one_sentence(monkeypatch, tmp_path):
+    from evallib.report import ReportInputError
+    from evallib.report.inputs import _read_table
+
+    book = tmp_path / "p.xlsx"
+    book.write_bytes(b"not read")
+    monkeypatch.setitem(sys.modules, "openpyxl", None)
+    with pytest.raises(ReportInputError) as info:
+        _read_table(book)
+    assert str(info.value) == ("Reading an Excel workbook needs openpyxl: pip install 'evallib[report]' "
+                               "(or pip install openpyxl).")

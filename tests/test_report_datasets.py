@@ -34,6 +34,7 @@ from evallib.report.datasets_sections import (
     TopTwoBayes,
     assumptions,
     bayesian_top_two,
+    check_options,
     describe_results,
     friedman_test,
     plot_posthoc_diagram,
@@ -198,7 +199,7 @@ BAD_OPTIONS = {
     "unknown control": ({"control": "c4.5"}, ("'c4.5'", "not one of the classifiers", "did you mean 'C4.5'")),
     "unknown all-pairs procedure": ({"posthoc": "tukey"}, ("--posthoc", "'nemenyi'", "'tukey'")),
     "control-only procedure for all pairs": ({"posthoc": "finner"}, ("--posthoc", "'finner'")),
-    "unknown control procedure": ({"control_method": "shaffer", "control": "C4.5"}, ("--control-method", "'li'")),
+    "unknown control procedure": ({"control_adjust": "shaffer", "control": "C4.5"}, ("--control-method", "'li'")),
     "negative rope": ({"rope": -0.01}, ("--rope", ">= 0", "-0.01")),
     "alpha out of range": ({"alpha": 1.5}, ("--alpha", "between 0 and 1")),
 }
@@ -308,8 +309,8 @@ def test_all_pairs_against_scikit_posthocs_scipy_and_statsmodels(tmp_path):
     table = benchmark()
     names = list(table.columns)
     res = load_results(_write(table, tmp_path / "bench.csv"))
-    nemenyi = posthoc_tests(res, method="nemenyi")
-    holm = posthoc_tests(res, method="holm")
+    nemenyi = posthoc_tests(res, adjust="nemenyi")
+    holm = posthoc_tests(res, adjust="holm")
     ref_nem = sp.posthoc_nemenyi_friedman(table.to_numpy())
     ref_holm = sp.posthoc_siegel_friedman(table.to_numpy(), p_adjust="holm")
     assert len(nemenyi.pairs) == 10 and len(format_pairs(nemenyi)) == 10  # every pair, none hidden
@@ -333,12 +334,42 @@ def test_all_pairs_against_scikit_posthocs_scipy_and_statsmodels(tmp_path):
     np.testing.assert_allclose(pairs["wilcoxon_pvalue_adj"], multipletests(ref_w, method="holm")[1], rtol=1e-9)
 
 
+def test_the_0_1_0_keywords_and_fields_still_work_with_a_warning(tmp_path):
+    """posthoc_tests(method=, control_method=), check_options(control_method=),
+    run_datasets_report(control_method=) and PosthocSection.method/.control_method are 0.1.0's
+    spellings of adjust=/control_adjust= (docs/conventions.md); each warns, naming the new one,
+    and gives what the new spelling gives."""
+    res = load_results(_write(demsar_ranks(), tmp_path / "ranks.csv"), higher_is_better=False)
+    new = posthoc_tests(res, adjust="holm", control="C4.5", control_adjust="bonferroni-dunn")
+    with pytest.warns(DeprecationWarning) as record:
+        old = posthoc_tests(res, method="holm", control="C4.5", control_method="bonferroni-dunn")
+    messages = sorted(str(w.message) for w in record)
+    assert len(messages) == 2 and "use adjust= instead" in messages[1] and "use control_adjust=" in messages[0]
+    pd.testing.assert_frame_equal(old.pairs, new.pairs)
+    pd.testing.assert_frame_equal(old.control_table, new.control_table)
+    assert (new.adjust, new.control_adjust) == ("holm", "bonferroni-dunn")
+    with pytest.warns(DeprecationWarning, match=r"PosthocSection\.method .*use \.adjust"):
+        assert new.method == "holm"
+    with pytest.warns(DeprecationWarning, match=r"PosthocSection\.control_method .*use \.control_adjust"):
+        assert new.control_method == "bonferroni-dunn"
+    with pytest.warns(DeprecationWarning, match="use control_adjust="):
+        opts = check_options(res, control="C4.5", control_method="li")
+    assert opts["control_adjust"] == "li"
+    with pytest.raises(TypeError, match="pass only adjust="):
+        posthoc_tests(res, method="holm", adjust="holm")
+    with pytest.warns(DeprecationWarning, match=r"run_datasets_report\(control_method=\.\.\.\).*use control_adjust="), \
+            pytest.raises(ReportInputError, match="control_adjust="):
+        drun.run_datasets_report(tmp_path / "ranks.csv", tmp_path / "r.html", control="C4.5", control_method="shaffer",
+                                 higher_is_better=False, progress=False)
+    assert not (tmp_path / "r.html").exists()
+
+
 def test_control_comparisons_reproduce_demsars_worked_example(tmp_path):
     """Demšar, section 3.2.4: with C4.5 as the control, z = 2.416, 2.342, 0.512 and p = 0.016,
     0.019, 0.607 (from ranks rounded to three decimals); Holm rejects the first two. Nemenyi's
     q = 2.569 and CD = 1.25: no pair of the four reaches it."""
     res = load_results(_write(demsar_ranks(), tmp_path / "ranks.csv"), higher_is_better=False)
-    ph = posthoc_tests(res, control="C4.5", control_method="holm")
+    ph = posthoc_tests(res, control="C4.5", control_adjust="holm")
     t = ph.control_table.set_index("b")
     for name, z, p in (("C4.5+m+cf", 2.416, 0.016), ("C4.5+m", 2.342, 0.019), ("C4.5+cf", 0.512, 0.607)):
         assert abs(t.loc[name, "z"]) == pytest.approx(z, abs=2e-3)
@@ -365,7 +396,7 @@ def test_the_cd_diagram_joins_exactly_the_pairs_nemenyi_does_not_separate(tmp_pa
     sp = pytest.importorskip("scikit_posthocs")
     table = benchmark()
     names = list(table.columns)
-    ph = posthoc_tests(load_results(_write(table, tmp_path / "b.csv")), method="nemenyi")
+    ph = posthoc_tests(load_results(_write(table, tmp_path / "b.csv")), adjust="nemenyi")
     ax = plot_posthoc_diagram(ph)
     groups = _thick_groups(ax, ph.avg_ranks)
     ref = sp.posthoc_nemenyi_friedman(table.to_numpy())
@@ -380,7 +411,7 @@ def test_diagrams_draw_names_that_look_like_formulas(tmp_path):
     """Matplotlib reads $...$ as TeX; a classifier named so must be drawn as written."""
     frame = demsar_aucs().rename(columns={"C4.5": r"cost $\foo{ $", "C4.5+m": "$m$"})
     res = load_results(_write(frame, tmp_path / "t.csv"))
-    ph = posthoc_tests(res, control=r"cost $\foo{ $", control_method="bonferroni-dunn")
+    ph = posthoc_tests(res, control=r"cost $\foo{ $", control_adjust="bonferroni-dunn")
     for against in (False, True):
         ax = plot_posthoc_diagram(ph, against_control=against)
         ax.figure.savefig(tmp_path / "cd.png")  # drawing parses every text

@@ -363,9 +363,9 @@ def test_missing_notebook_tools_are_named_with_the_install_command(tmp_path):
     assert proc.stderr.strip().splitlines() == [
         "error: python -m evallib report needs papermill: pip install 'evallib[report]' (or pip install papermill)."]
     assert not out.parent.exists()
-    from evallib.report.runner import missing_notebook_tools
+    from evallib._extras import missing
 
-    assert missing_notebook_tools() == []  # here they are all installed
+    assert missing("report") == []  # here they are all installed
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .._compat import renamed_keywords
 from .._validate import sklearn_random_state
 from .datasets_inputs import load_results
 from .datasets_sections import check_options
@@ -41,6 +42,7 @@ def datasets_report_notebook() -> Path:
 DATASETS_NOTEBOOK: Path = datasets_report_notebook()
 
 
+@renamed_keywords(control_method="control_adjust")
 def run_datasets_report(
     results: str | os.PathLike,
     output: str | os.PathLike,
@@ -51,7 +53,7 @@ def run_datasets_report(
     alpha: float = 0.05,
     posthoc: str = "nemenyi",
     control: str | None = None,
-    control_method: str = "holm",
+    control_adjust: str = "holm",
     rope: float | None = None,
     title: str | None = None,
     rng: Any = None,
@@ -86,8 +88,8 @@ def run_datasets_report(
         The all-pairs procedure.
     control : str, optional
         A classifier to compare every other one with.
-    control_method : {"holm", "bonferroni-dunn", "hochberg", "finner", "li"}
-        The procedure against the control.
+    control_adjust : {"holm", "bonferroni-dunn", "hochberg", "finner", "li"}
+        The multiple-testing procedure against the control (0.1.0's ``control_method=``).
     rope : float, optional
         Half-width of the region of practical equivalence of the Bayesian test, in the scores'
         units; None: 0.01 for scores between 0 and 1, otherwise that section is skipped.
@@ -125,7 +127,7 @@ def run_datasets_report(
     seed = sklearn_random_state(rng)
     _progress(progress, f"[1/3] checking {results}")
     table = load_results(path, dataset_column=dataset_column, higher_is_better=higher_is_better, sheet=sheet)
-    opts = check_options(table, alpha=alpha, posthoc=posthoc, control=control, control_method=control_method,
+    opts = check_options(table, alpha=alpha, posthoc=posthoc, control=control, control_adjust=control_adjust,
                          rope=rope)
     resolved = path.resolve()
     title = title or f"Classifier comparison over data sets: {resolved.name}"

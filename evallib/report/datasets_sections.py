@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._compat import moved_names, renamed_keywords
+from .._compat import moved_names, renamed_fields, renamed_keywords
 from .._multitest import BERGMANN_MAX_K, adjust_pvalues
 from .._validate import check_alpha, check_count, check_real, check_rng
 from ..manydatasets.bayesian import SignedRankResult, bayesian_signed_rank
@@ -91,9 +91,10 @@ EXACT_MAX_CLASSIFIERS = 6
 
 
 # ------------------------------------------------------------------------- options
+@renamed_keywords(control_method="control_adjust")
 def check_options(
     results: Results, *, alpha: float = 0.05, posthoc: str = "nemenyi", control: Any = None,
-    control_method: str = "holm", rope: Any = None,
+    control_adjust: str = "holm", rope: Any = None,
 ) -> dict[str, Any]:
     """The report's options, checked against the table; one sentence on the first bad one.
 
@@ -107,8 +108,9 @@ def check_options(
         (``"bergmann"`` for at most 10 classifiers).
     control : str, optional
         A classifier to compare every other one with; None or a blank text: no control.
-    control_method : str
-        The procedure against the control, one of ``CONTROL_METHODS``.
+    control_adjust : str
+        The multiple-testing procedure against the control, one of ``CONTROL_METHODS``
+        (0.1.0's ``control_method=``).
     rope : float, optional
         Half-width of the region of practical equivalence, >= 0, in the scores' units; None:
         :func:`default_rope`.
@@ -117,7 +119,7 @@ def check_options(
     -------
     dict
         ``alpha``, ``posthoc``, ``control`` (None or the classifier's name),
-        ``control_method`` and ``rope`` (None or a float), normalised.
+        ``control_adjust`` and ``rope`` (None or a float), normalised.
 
     Raises
     ------
@@ -137,10 +139,10 @@ def check_options(
             f"Bergmann-Hommel's procedure (--posthoc bergmann) enumerates every partition of the "
             f"classifiers and allows at most {BERGMANN_MAX_K} of them; this table has "
             f"{results.n_classifiers}, so choose 'shaffer' or 'holm'.")
-    if control_method not in CONTROL_METHODS:
+    if control_adjust not in CONTROL_METHODS:
         raise ReportInputError(
-            f"The procedure against the control (--control-method, control_method=) must be one of "
-            f"{quote_list(CONTROL_METHODS)}, got {control_method!r}.")
+            f"The procedure against the control (--control-method, control_adjust=) must be one of "
+            f"{quote_list(CONTROL_METHODS)}, got {control_adjust!r}.")
     if isinstance(control, str) and not control.strip():
         control = None
     if control is not None:
@@ -158,7 +160,7 @@ def check_options(
             raise ReportInputError(
                 f"The region of practical equivalence (--rope, rope=) must be a number >= 0 in the "
                 f"scores' units, got {rope!r}.") from None
-    return dict(alpha=alpha, posthoc=posthoc, control=control, control_method=control_method, rope=rope)
+    return dict(alpha=alpha, posthoc=posthoc, control=control, control_adjust=control_adjust, rope=rope)
 
 
 def _has_ties(ranks: pd.DataFrame) -> bool:
@@ -377,6 +379,7 @@ def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
 
 
 # ----------------------------------------------------------------------- section 3
+@renamed_fields(method="adjust", control_method="control_adjust")
 @dataclass(frozen=True, eq=False)
 class PosthocSection:
     """Section 3: which classifiers differ?
@@ -388,17 +391,18 @@ class PosthocSection:
         rank_a``), ``wins``, ``ties``, ``losses`` (of ``a`` against ``b`` over the data sets),
         ``mean_advantage`` (mean of ``a``'s score minus ``b``'s, in the scores' units, positive
         when ``a`` is better), ``z``, ``pvalue`` and ``pvalue_adj`` of the mean-rank test
-        with ``method``, ``reject``; ``wilcoxon_p`` (two-sided signed-rank p-value of the
+        with ``adjust``, ``reject``; ``wilcoxon_p`` (two-sided signed-rank p-value of the
         pair's own score differences), ``wilcoxon_pvalue_adj`` (Holm-adjusted over the pairs) and
         ``wilcoxon_reject``.
-    method : the all-pairs procedure.
+    adjust : the all-pairs multiple-testing procedure (0.1.0's ``method``, still readable).
     cd : the Nemenyi critical difference of the average ranks (drawn in the diagram).
     control : the control's name, or None.
     control_table : pandas.DataFrame or None, one row per other classifier ``b``: ``a`` (the
         control), ``b``, ``rank_a``, ``rank_b``, ``rank_difference`` (``rank_b - rank_a``,
         negative when ``b`` ranks better), ``wins``, ``ties``, ``losses`` and
         ``mean_advantage`` (of the control), ``z``, ``pvalue``, ``pvalue_adj``, ``reject``.
-    control_method : the procedure against the control, or None.
+    control_adjust : the multiple-testing procedure against the control, or None (0.1.0's
+        ``control_method``, still readable).
     cd_control : the Bonferroni-Dunn critical difference, or None without a control.
     avg_ranks : pandas.Series, the average ranks.
     friedman_rejects : whether section 2 rejected "all alike" (post-hoc tests are meant to
@@ -407,11 +411,11 @@ class PosthocSection:
     """
 
     pairs: pd.DataFrame
-    method: str
+    adjust: str
     cd: CriticalDifference
     control: str | None
     control_table: pd.DataFrame | None
-    control_method: str | None
+    control_adjust: str | None
     cd_control: CriticalDifference | None
     avg_ranks: pd.Series
     friedman_rejects: bool
@@ -424,7 +428,7 @@ class PosthocSection:
 
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
-        name = METHOD_NAMES[self.method]
+        name = METHOD_NAMES[self.adjust]
         lines = [f"all {len(self.pairs)} pairs: {name}'s procedure on the average ranks "
                  f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
                  f"{len(self.rejected_pairs)} pair(s) differ",
@@ -433,7 +437,7 @@ class PosthocSection:
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})"]
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
-            lines.append(f"against the control {self.control}: {METHOD_NAMES[self.control_method]}'s procedure, "
+            lines.append(f"against the control {self.control}: {METHOD_NAMES[self.control_adjust]}'s procedure, "
                          f"{n_rej} of {len(self.control_table)} differ; Bonferroni-Dunn critical "
                          f"difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f})")
         if not self.friedman_rejects:
@@ -463,32 +467,34 @@ def _wilcoxon_p(a: np.ndarray, b: np.ndarray) -> float:
         return 1.0
 
 
+@renamed_keywords(method="adjust", control_method="control_adjust")
 def posthoc_tests(
-    results: Results, *, alpha: float = 0.05, method: str = "nemenyi", control: str | None = None,
-    control_method: str = "holm", friedman_rejects: bool | None = None,
+    results: Results, *, alpha: float = 0.05, adjust: str = "nemenyi", control: str | None = None,
+    control_adjust: str = "holm", friedman_rejects: bool | None = None,
 ) -> PosthocSection:
     """Section 3: every pair, and every classifier against a control when one is named.
 
-    All pairs: Demšar's ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` with ``method``'s
+    All pairs: Demšar's ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` with ``adjust``'s
     adjusted p-values (:func:`evallib.manydatasets.posthoc.posthoc_friedman`; Nemenyi is
     the test behind the critical-difference diagram, Shaffer and Bergmann-Hommel are more
     powerful, García & Herrera 2008). Beside each pair, Wilcoxon's signed-rank test on the
     pair's own score differences with Holm's adjustment over the pairs: its verdict does not
     depend on which other classifiers are in the table, which the mean-rank tests' does
     (Benavoli, Corani & Mangili 2016). Against a control: the ``k - 1`` comparisons with
-    ``control_method`` (Demšar's worked example uses Holm).
+    ``control_adjust`` (Demšar's worked example uses Holm).
 
     Parameters
     ----------
     results : Results
     alpha : float
         Family-wise level in (0, 1).
-    method : str
-        All-pairs procedure (see :func:`check_options`).
+    adjust : str
+        The all-pairs multiple-testing procedure, ``posthoc=`` of :func:`check_options`
+        (0.1.0's ``method=``).
     control : str, optional
         A classifier's name.
-    control_method : str
-        The procedure against the control.
+    control_adjust : str
+        The multiple-testing procedure against the control (0.1.0's ``control_method=``).
     friedman_rejects : bool, optional
         Section 2's verdict; None computes it (:func:`friedman_test`).
 
@@ -505,13 +511,13 @@ def posthoc_tests(
     .. [3] Benavoli, A., Corani, G. & Mangili, F. (2016). Should we really use post-hoc tests
        based on mean-ranks? *JMLR* 17(5), 1-10.
     """
-    opts = check_options(results, alpha=alpha, posthoc=method, control=control, control_method=control_method)
+    opts = check_options(results, alpha=alpha, posthoc=adjust, control=control, control_adjust=control_adjust)
     alpha, control = opts["alpha"], opts["control"]
     if friedman_rejects is None:
         friedman_rejects = friedman_test(results, alpha=alpha).reject
     scores, hib = results.scores, results.higher_is_better
     oriented = results.oriented()
-    pairs = _with_effects(posthoc_friedman(scores, adjust=method, alpha=alpha, higher_is_better=hib), oriented)
+    pairs = _with_effects(posthoc_friedman(scores, adjust=adjust, alpha=alpha, higher_is_better=hib), oriented)
     wp = np.array([_wilcoxon_p(oriented[a].to_numpy(), oriented[b].to_numpy())
                    for a, b in zip(pairs["a"], pairs["b"])])
     pairs["wilcoxon_p"] = wp
@@ -520,18 +526,18 @@ def posthoc_tests(
     pairs = pairs.sort_values(["rank_difference", "pvalue"], ascending=[False, True], kind="stable")
     pairs = pairs.reset_index(drop=True)
     se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
-    pairs.attrs.update(adjust=method, alpha=alpha, control=None, k=results.n_classifiers,
+    pairs.attrs.update(adjust=adjust, alpha=alpha, control=None, k=results.n_classifiers,
                        n=results.n_datasets, se=se)
     fr = friedman(scores, higher_is_better=hib)
     cd = critical_difference(fr.k, fr.n, alpha=alpha, test="nemenyi")
     control_table = cd_control = None
     if control is not None:
-        raw = posthoc_friedman(scores, adjust=control_method, control=control, alpha=alpha, higher_is_better=hib)
+        raw = posthoc_friedman(scores, adjust=control_adjust, control=control, alpha=alpha, higher_is_better=hib)
         control_table = _with_effects(raw, oriented).reset_index(drop=True)
         control_table.attrs.update(raw.attrs)
         cd_control = critical_difference(fr.k, fr.n, alpha=alpha, test="bonferroni-dunn")
-    return PosthocSection(pairs=pairs, method=method, cd=cd, control=control, control_table=control_table,
-                          control_method=control_method if control is not None else None,
+    return PosthocSection(pairs=pairs, adjust=adjust, cd=cd, control=control, control_table=control_table,
+                          control_adjust=control_adjust if control is not None else None,
                           cd_control=cd_control, avg_ranks=fr.avg_ranks, friedman_rejects=bool(friedman_rejects),
                           alpha=alpha)
 
@@ -568,13 +574,13 @@ def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = Fal
     if against_control:
         if posthoc.control is None:
             raise ValueError("against_control needs a PosthocSection computed with a control")
-        name = METHOD_NAMES[posthoc.control_method]
-        cd = posthoc.cd_control if posthoc.control_method == "bonferroni-dunn" else None
+        name = METHOD_NAMES[posthoc.control_adjust]
+        cd = posthoc.cd_control if posthoc.control_adjust == "bonferroni-dunn" else None
         table = _escaped(posthoc.control_table)
         table.attrs["control"] = plot_text(posthoc.control)
         return plot_cd_diagram(ranks, cd, posthoc=table, alpha=posthoc.alpha, ax=ax,
                                title=f"Against the control ({name}, {level}): joined = not shown to differ")
-    name = METHOD_NAMES[posthoc.method]
+    name = METHOD_NAMES[posthoc.adjust]
     return plot_cd_diagram(ranks, posthoc.cd, posthoc=_escaped(posthoc.pairs), alpha=posthoc.alpha, ax=ax,
                            title=f"Average ranks ({name}, {level}): joined = not shown to differ")
 

@@ -87,7 +87,7 @@ def _verdict(mean_rank: bool, wilcoxon: bool) -> str:
 def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
     """Section 3's pairs as text, largest rank difference first; every pair is a row."""
     t = posthoc.pairs
-    name = METHOD_NAMES[posthoc.method]
+    name = METHOD_NAMES[posthoc.adjust]
     out = pd.DataFrame({
         "average ranks": [f"{ra:.3f} / {rb:.3f}" for ra, rb in zip(t["rank_a"], t["rank_b"])],
         "rank difference": [f"{v:.3f}" for v in t["rank_difference"]],
@@ -106,7 +106,7 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
     t = posthoc.control_table
     if t is None:
         return None
-    name = METHOD_NAMES[posthoc.control_method]
+    name = METHOD_NAMES[posthoc.control_adjust]
     out = pd.DataFrame({
         "average rank": [f"{v:.3f}" for v in t["rank_b"]],
         "rank difference": [f"{v:+.3f}" for v in t["rank_difference"]],
@@ -163,7 +163,7 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
 
 def _posthoc_sentence(ph: PosthocSection) -> str:
     t = ph.pairs
-    name = METHOD_NAMES[ph.method]
+    name = METHOD_NAMES[ph.adjust]
     m = len(t)
     hits = t[t["reject"]]
     if len(hits):
@@ -174,7 +174,7 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
                 f"{ph.alpha:g}: {join_names(named, limit=LISTED)}")
     else:
         top = t.iloc[0]
-        cd = (f", below the critical difference {ph.cd.cd:.3f}" if ph.method == "nemenyi" else "")
+        cd = (f", below the critical difference {ph.cd.cd:.3f}" if ph.adjust == "nemenyi" else "")
         head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
                 f"the largest rank difference, {top['rank_difference']:.3f} between {escape(top['a'])} and "
                 f"{escape(top['b'])}{cd}, has adjusted {format_p(top['pvalue_adj'])}")
@@ -190,7 +190,7 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
 
 def _control_sentence(ph: PosthocSection) -> str:
     t = ph.control_table
-    name = METHOD_NAMES[ph.control_method]
+    name = METHOD_NAMES[ph.control_adjust]
     differ = [f"{escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
               f"adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if r.reject]
     same = [f"{escape(r.b)} (adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if not r.reject]

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._extras import MissingExtraError, require
 from .._results import freeze_arrays
 from ._prose import join_names, plural, quote_list
 
@@ -293,9 +294,9 @@ def _read_table(path: Path, sheet: str | int | None = None) -> tuple[pd.DataFram
     try:
         if suffix in (".xlsx", ".xlsm", ".xls"):
             try:
-                import openpyxl  # noqa: F401
-            except ImportError:  # pragma: no cover - openpyxl is a dependency
-                raise ReportInputError("Reading Excel workbooks needs the openpyxl package.") from None
+                require("openpyxl", "Reading an Excel workbook")
+            except MissingExtraError as err:
+                raise ReportInputError(str(err)) from None
             book = pd.ExcelFile(path)
             names = book.sheet_names
             if sheet is None:

@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._extras import MissingExtraError, require
 from .._results import freeze_arrays
 from ._prose import plural, quote_list
 from .inputs import ReportInputError, _key, _read_table
@@ -828,6 +829,7 @@ def _inspect_value(value: Any, metric: str | None, where: str) -> float:
     (its key); a list or a string inspect_ai cannot read is refused (``value_to_float``
     would log a warning and return 0, a silent wrong answer).
     """
+    require("inspect_ai.scorer", "read_inspect_logs")  # installed: read_inspect_logs checked it
     from inspect_ai.scorer import value_to_float
 
     if isinstance(value, dict):
@@ -907,10 +909,11 @@ def read_inspect_logs(
     ``EvalLog``, ``EvalSample``) and ``inspect_ai.scorer.value_to_float``.
     """
     try:
-        from inspect_ai.log import read_eval_log
-    except ImportError:
-        raise ReportInputError("Reading inspect_ai logs needs the inspect_ai package: pip install 'evallib[inspect]' "
-                               "(or pip install inspect-ai).") from None
+        require("inspect_ai.log", "read_inspect_logs")
+    except MissingExtraError as err:
+        raise ReportInputError(str(err)) from None
+    from inspect_ai.log import read_eval_log
+
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [Path(p).expanduser() for p in paths]

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import htmlexport
+from .._extras import MissingExtraError, check_extra, require
 from .._resources import report_notebook
 from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
-from ._prose import join_names
 from .inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
 from .sections import REPORT_ADJUSTMENTS, check_min_difference
 
@@ -35,35 +35,13 @@ class ReportExecutionError(RuntimeError):
     """The report notebook failed; the message is the notebook's error in one sentence."""
 
 
-#: What executing and exporting the report notebook needs beyond evallib's own
-#: dependencies (import name: package name); ``pip install "evallib[notebooks]"`` installs them.
-NOTEBOOK_TOOLS = {"papermill": "papermill", "nbformat": "nbformat", "nbclient": "nbclient",
-                  "nbconvert": "nbconvert", "jupyter_client": "jupyter_client", "ipykernel": "ipykernel",
-                  "zmq": "pyzmq", "latex2mathml": "latex2mathml"}
-INSTALL_NOTEBOOK_TOOLS = 'pip install "evallib[notebooks]"'
-
-
-def missing_notebook_tools() -> list[str]:
-    """The packages of :data:`NOTEBOOK_TOOLS` that cannot be imported (by package name)."""
-    import importlib.util
-
-    missing = []
-    for module, package in NOTEBOOK_TOOLS.items():
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            missing.append(package)
-    return missing
-
-
 def _check_notebook_tools() -> None:
-    missing = missing_notebook_tools()
-    if missing:
-        raise ReportExecutionError(
-            f"The report runs a notebook, and the notebook tools it needs are not installed ({join_names(missing)}); "
-            f"install them with: {INSTALL_NOTEBOOK_TOOLS}.")
+    """Stop with one sentence naming ``pip install 'evallib[report]'`` when a package of the
+    ``report`` extra (papermill, nbconvert, the kernel's packages, ...) is not installed."""
+    try:
+        check_extra("report", "The report")
+    except MissingExtraError as err:
+        raise ReportExecutionError(str(err)) from None
 
 
 def _kernel_manager_class(folder: Path, started: list):
@@ -80,8 +58,11 @@ def _kernel_manager_class(folder: Path, started: list):
     import subprocess
     import uuid
 
+    require("jupyter_client", "The report")
     from traitlets import default
 
+    # evallib._kernel subclasses jupyter_client's classes when it is imported: it is the heavy
+    # optional dependency, so it is imported here (tests/test_import_layout.py exempts it by name).
     from .._kernel import PatientKernelManager
 
     class ReportKernelManager(PatientKernelManager):
@@ -140,6 +121,7 @@ def _html_exporter():
     formula turned into MathML and no script loaded from a CDN), so the page renders its
     mathematics without network access; figures and CSS are inline.
     """
+    require("nbconvert", "The report")
     from nbconvert.preprocessors import TagRemovePreprocessor
 
     exporter = htmlexport.OfflineHTMLExporter(exclude_input=True, exclude_input_prompt=True,
@@ -255,6 +237,8 @@ def execute_template(
         The notebook failed for another reason (nothing is left behind).
     """
     _check_notebook_tools()
+    require("nbformat", "The report")
+    require("papermill", "The report")
     import nbformat
     import papermill
 
