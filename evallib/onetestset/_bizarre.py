@@ -57,7 +57,6 @@ __all__ = [
     "event_codes",
     "f1_scores",
     "f1_difference",
-    "printed_eq12",
     "resample_events",
     "bootstrap_f1_difference",
     "dcf_difference",
@@ -521,7 +520,7 @@ def f1_difference(events: Any, *, zero_division: float = 0.0) -> Any:
 
     ``dF1 = 2 [ (e1 + e2) / (N_p + e1 + e2 + e5 + e6) - (e1 + e3) / (N_p + e1 + e3 + e5 + e7) ]``.
 
-    The printed eq. (12) (see :func:`printed_eq12`) has ``e4``/``e6`` and
+    The printed eq. (12) (see :func:`evallib.studies.printed_eq12`) has ``e4``/``e6`` and
     ``e4``/``e5`` in the denominators and the two terms in the order A, B; since
     ``N_p`` already counts e4 (both models miss) and the false positives of A are e5
     and e7, it contradicts the paper's own Table 1 and eq. (11). The test suite checks
@@ -541,19 +540,6 @@ def f1_difference(events: Any, *, zero_division: float = 0.0) -> Any:
     """
     f1a, f1b = f1_scores(events, zero_division=zero_division)
     return f1b - f1a
-
-
-def printed_eq12(events: Any) -> Any:
-    """Eq. (12) exactly as the extracted text prints it (for the notebook's comparison).
-
-    ``2 [ (e1 + e3) / (N_p + e1 + e3 + e4 + e6) - (e1 + e2) / (N_p + e1 + e2 + e4 + e5) ]``.
-    It is *not* F1_B - F1_A under Table 1; :func:`f1_difference` is.
-    """
-    ev = _check_events(events).astype(float)
-    e = [ev[..., i] for i in range(8)]
-    n_p = e[0] + e[1] + e[2] + e[3]
-    return 2.0 * ((e[0] + e[2]) / (n_p + e[0] + e[2] + e[3] + e[5])
-                  - (e[0] + e[1]) / (n_p + e[0] + e[1] + e[3] + e[4]))
 
 
 # ------------------------------------------------------------------ bootstrap
@@ -789,7 +775,7 @@ def null_population(events: Any) -> np.ndarray:
 
     Examples
     --------
-    >>> from evallib.onetestset.bizarre import null_population, f1_difference
+    >>> from evallib.onetestset import null_population, f1_difference
     >>> p = null_population([266, 9, 15, 13, 51, 33, 21, 592])   # the events of notebook 03
     >>> float(f1_difference(p))
     0.0
@@ -838,7 +824,7 @@ def f1_percentile_intervals(events: Any, *, n_resamples: int = 2000, alpha: floa
     --------
     Notebook 03's toy test set (section 3) prints dF1 = -0.0259 (``N = 1000``):
 
-    >>> from evallib.onetestset.bizarre import f1_percentile_intervals
+    >>> from evallib.onetestset import f1_percentile_intervals
     >>> row = f1_percentile_intervals([266, 9, 15, 13, 51, 33, 21, 592], rng=1).iloc[0]
     >>> round(float(row["observed"]), 4)
     -0.0259
@@ -925,7 +911,7 @@ def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, n_res
     --------
     Under the null twin of notebook 03's toy events the population dF1 is exactly 0:
 
-    >>> from evallib.onetestset.bizarre import f1_test_check, null_population
+    >>> from evallib.onetestset import f1_test_check, null_population
     >>> check = f1_test_check(null_population([266, 9, 15, 13, 51, 33, 21, 592]), 1000,
     ...                       repetitions=50, n_resamples=200, rng=0)
     >>> check.true_difference, check.rejection + check.coverage

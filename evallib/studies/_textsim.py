@@ -69,7 +69,7 @@ from .._progress import parallel_map, progress_bar
 from .._resources import data_path
 from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
-from ..onetestset.bizarre import (
+from ..onetestset._bizarre import (
     F1Bootstrap,
     _codes,
     bootstrap_dcf_difference,
@@ -83,6 +83,7 @@ from ..onetestset.bizarre import (
 )
 
 __all__ = [
+    "printed_eq12",
     "PAPER_SIZES",
     "PAPER_TABLE3",
     "SETTINGS",
@@ -364,7 +365,7 @@ class Experiment:
 
         Examples
         --------
-        >>> from evallib import build_experiment
+        >>> from evallib.studies import build_experiment
         >>> exp = build_experiment("Y", n_train=1500, n_pool=3000, n_true=6000, rng=1)
         >>> exp.describe().startswith("F1 on Dtrue: A 0.")
         True
@@ -697,7 +698,7 @@ def format_table3(table: pd.DataFrame) -> str:
 
     Examples
     --------
-    >>> from evallib import PAPER_TABLE3, format_table3
+    >>> from evallib.studies import PAPER_TABLE3, format_table3
     >>> print(format_table3(PAPER_TABLE3))
     experiment bootstrap confidence   direction percentage on Dtrue
              X                95.6% F1*B > F1*A               92.4%
@@ -831,14 +832,14 @@ def size_coverage_study(experiments: list[Experiment], *, test_sizes: tuple[int,
     """The checks that answer the paper's question: the F1 test's size and coverage.
 
     For each experiment (its Dtrue taken as the population) and test-set size ``n``,
-    :func:`evallib.onetestset.bizarre.f1_test_check` draws ``repetitions`` test sets of ``n``
+    :func:`evallib.onetestset.f1_test_check` draws ``repetitions`` test sets of ``n``
     documents and runs the bootstrap percentile test (``n_resamples`` replicates) on each:
 
     * **coverage**: how often the ``1 - alpha`` interval contains dF1 on all of Dtrue
       (nominal ``1 - alpha``);
     * **rejects**: how often it declares the models different (its power when dF1 is not 0);
     * **size**: the same rejection rate on the setting's null twin
-      (:func:`evallib.onetestset.bizarre.null_population`: the two models' discordant events
+      (:func:`evallib.onetestset.null_population`: the two models' discordant events
       averaged, so dF1 = 0 exactly while the prior and the shared mistakes stay),
       to be compared with ``alpha``.
 
@@ -972,7 +973,7 @@ def size_coverage_summary(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     Examples
     --------
     >>> import pandas as pd
-    >>> from evallib import size_coverage_summary
+    >>> from evallib.studies import size_coverage_summary
     >>> study = pd.DataFrame({"setting": ["X", "X"], "test_size": [500, 8000],
     ...                       "coverage": [0.92, 0.95], "size": [0.05, 0.03],
     ...                       "rejects": [0.1, 0.9], "repetitions": [1000, 1000]})
@@ -1047,7 +1048,7 @@ def size_coverage_verdict(study: pd.DataFrame, *, alpha: float = 0.05, k: float 
     Examples
     --------
     >>> import pandas as pd
-    >>> from evallib import size_coverage_verdict
+    >>> from evallib.studies import size_coverage_verdict
     >>> study = pd.DataFrame({"setting": ["X", "Y", "X", "Y"], "test_size": [500, 500, 8000, 8000],
     ...                       "coverage": [0.92, 0.93, 0.95, 0.951], "size": [0.05, 0.052, 0.049, 0.05],
     ...                       "repetitions": [1000] * 4})
@@ -1140,7 +1141,7 @@ def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "cove
 def plot_tie_confidence(confidence: Any, ax: Any = None, *, bins: int = 10) -> Any:
     """Histogram of the stated confidence in the observed winner when dF1 = 0 exactly.
 
-    ``confidence`` is :attr:`evallib.onetestset.bizarre.F1TestCheck.confidence` of a null
+    ``confidence`` is :attr:`evallib.onetestset.F1TestCheck.confidence` of a null
     population. For a calibrated test it is uniform on [0.5, 1] (dotted line): one
     minus a one-sided p-value that is uniform under the null.
     """
@@ -1167,7 +1168,7 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
     """DCF_A - DCF_B on Dte: eq. (8), eq. (9), a bootstrap, and the spread on Dtrue.
 
     Rows: the independent test (eq. 8), the paired test (eq. 9), the class-stratified
-    bootstrap (:func:`evallib.onetestset.bizarre.bootstrap_dcf_difference`) and the standard
+    bootstrap (:func:`evallib.onetestset.bootstrap_dcf_difference`) and the standard
     deviation of the difference over ``n_subsamples`` Dtrue subsamples of the same size
     (the "truth" the three estimates of spread try to match). Columns: ``difference``,
     ``se`` (the standard deviation of the difference), ``statistic`` (z = difference / se),
@@ -1243,3 +1244,42 @@ def plot_calibration(study: pd.DataFrame, ax=None,
     ax.legend(fontsize=8, loc="lower right")
     ax.set_title("Is the percentile test's confidence right?", fontsize=10)
     return ax
+
+
+def printed_eq12(events: Any) -> Any:
+    """Eq. (12) of Keller, Bengio & Wong exactly as the extracted text prints it (notebook 03).
+
+    ``2 [ (e1 + e3) / (N_p + e1 + e3 + e4 + e6) - (e1 + e2) / (N_p + e1 + e2 + e4 + e5) ]``
+    with ``N_p = e1 + e2 + e3 + e4``. It is *not* F1_B - F1_A under the paper's Table 1;
+    :func:`evallib.f1_difference` is (the rebuilt equation).
+
+    Parameters
+    ----------
+    events : array_like
+        The eight joint event counts ``e1 .. e8`` (last axis of length 8), as
+        :func:`evallib.joint_events` returns them.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The printed expression, one value per row of eight counts.
+
+    References
+    ----------
+    Keller, M., Bengio, S. & Wong, S. Y. Benchmarking non-parametric statistical tests.
+    IDIAP Research Report, eq. (12).
+
+    Examples
+    --------
+    >>> from evallib import f1_difference
+    >>> events = [40, 5, 8, 30, 3, 4, 2, 908]
+    >>> round(float(printed_eq12(events)), 4), round(float(f1_difference(events)), 4)
+    (0.0228, -0.0392)
+    """
+    ev = np.asarray(events, dtype=float)
+    if ev.ndim < 1 or ev.shape[-1] != 8 or not np.all(np.isfinite(ev)) or (ev < 0).any():
+        raise ValueError(f"events must hold eight non-negative counts e1..e8 per row, got shape {ev.shape}")
+    e = [ev[..., i] for i in range(8)]
+    n_p = e[0] + e[1] + e[2] + e[3]
+    return 2.0 * ((e[0] + e[2]) / (n_p + e[0] + e[2] + e[3] + e[5])
+                  - (e[0] + e[1]) / (n_p + e[0] + e[1] + e[3] + e[4]))
