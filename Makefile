@@ -117,21 +117,21 @@ lab: $(STAMP)
 app: $(STAMP)
 	@if [ ! -f "$(NOTEBOOK)" ]; then echo "error: no notebook $(NOTEBOOK) (NOTEBOOK=notebooks/NAME.ipynb)" >&2; exit 1; fi
 	"$(VENV)/bin/voila" "$(NOTEBOOK)" --Voila.ip=127.0.0.1 --port=$(APP_PORT) \
-	  --AsyncIOLoopKernelManager.client_factory=evallib._kernel.PatientKernelClient $(APP_ARGS)
+	  --AsyncIOLoopKernelManager.client_factory=evallib.report._kernel.PatientKernelClient $(APP_ARGS)
 
 test: $(STAMP)
 	MPLBACKEND=Agg "$(PY)" -m pytest $(if $(filter-out 0 1,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile) $(PYTEST_ARGS)
 
 # The lessons' saved outputs are their default run. Executed with widget state stored, then
-# evallib.live freezes each widget view into the outputs it captured (one copy, no state).
+# evallib.lessons.live freezes each widget view into the outputs it captured (one copy, no state).
 LESSONS ?= $(sort $(wildcard notebooks/0*.ipynb))
 execute: $(STAMP)
 	@for nb in $(LESSONS); do \
 	  echo "==> $$nb"; \
 	  (cd "$$(dirname "$$nb")" && MPLBACKEND= "$(abspath $(VENV))/bin/jupyter" nbconvert --to notebook --execute --inplace \
 	     --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
-	     --ExecutePreprocessor.kernel_manager_class=evallib._kernel.PatientKernelManager "$$(basename "$$nb")") && \
-	  "$(PY)" -m evallib.live "$$nb" || exit 1; \
+	     --ExecutePreprocessor.kernel_manager_class=evallib.report._kernel.PatientKernelManager "$$(basename "$$nb")") && \
+	  "$(PY)" -m evallib.lessons.live "$$nb" || exit 1; \
 	done
 
 # With no scripts there is nothing to run, so the venv is not even built.
@@ -160,11 +160,11 @@ REPORT_ARGS ?= $(if $(filter data/example_predictions.csv,$(PREDICTIONS)),--posi
 report: $(STAMP)
 	"$(PY)" -m evallib report "$(PREDICTIONS)" -o "$(REPORT_HTML)" $(if $(TITLE),--title "$(TITLE)") $(REPORT_ARGS)
 
-# The paper's lost appendix, recomputed exactly (evallib.onetestset.nullbest.write_critical_values).
+# The paper's lost appendix, recomputed exactly (evallib.onetestset._nullbest.write_critical_values).
 critical-values: $(STAMP)
 	"$(PY)" -m evallib critical-values data/critical_values.csv
 
-# The experiments notebook 03's prior and noise sliders read (evallib.studies.textsim.write_experiment_grid).
+# The experiments notebook 03's prior and noise sliders read (evallib.studies._textsim.write_experiment_grid).
 textsim-grid: $(STAMP)
 	"$(PY)" -m evallib textsim-grid data/textsim_grid.npz
 

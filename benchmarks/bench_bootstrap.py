@@ -16,7 +16,7 @@ import sys
 import numpy as np
 from _timing import best_of
 
-from evallib.onetestset.bizarre import bootstrap_f1_difference
+from evallib.onetestset._bizarre import bootstrap_f1_difference
 
 N, REPS, TARGET_S = 7909, 10_000, 0.050
 

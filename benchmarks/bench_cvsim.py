@@ -30,7 +30,7 @@ from sklearn.naive_bayes import GaussianNB
 
 from _timing import best_of, slider_verdict
 
-from evallib.resampling.cvtests import (
+from evallib.resampling._cvtests import (
     _cached_simulation,
     corrected_resampled_ttest,
     cv_ttest,

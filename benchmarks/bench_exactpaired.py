@@ -1,6 +1,6 @@
 """Benchmark: the exact unconditional McNemar test at n = 500 (issue 26).
 
-* ``evallib.onetestset.exactpaired.mcnemar_unconditional`` for four tables of n = 500 test
+* ``evallib.onetestset._exactpaired.mcnemar_unconditional`` for four tables of n = 500 test
   cases (few and many disagreements, balanced and not), with Fagerland's defaults
   (1000 values of the nuisance parameter, Berger-Boos gamma = 1e-4) and with gamma = 0;
   target <= 1 s each (best of three runs).
@@ -25,7 +25,7 @@ import numpy as np
 from _timing import best_of
 from scipy import special, stats
 
-from evallib.onetestset.exactpaired import fay_lumbard_interval, mcnemar_unconditional
+from evallib.onetestset._exactpaired import fay_lumbard_interval, mcnemar_unconditional
 
 N, TARGET_S = 500, 1.0
 TABLES = [(3, 12), (40, 80), (120, 135), (230, 250)]

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 from _timing import best_of
 
-from evallib.onetestset.bizarre import bootstrap_f1_difference, f1_test_check
+from evallib.onetestset._bizarre import bootstrap_f1_difference, f1_test_check
 
 POP = np.array([2500, 60, 40, 200, 300, 150, 100, 6650.])
 N, R, REPS, TARGET_S = 2000, 200, 1000, 60.0

@@ -28,7 +28,8 @@ import time
 import numpy as np
 
 from _timing import best_of
-from evallib.onetestset.pairwise import PAIRED_INTERVAL_METHODS, _interval_bounds, coverage_map, interval_coverage
+from evallib.onetestset._paired_intervals import PAIRED_INTERVAL_METHODS, _interval_bounds
+from evallib.onetestset._coverage import coverage_map, interval_coverage
 
 GRID = np.linspace(0.005, 0.25, 50)
 GRID_TARGET_S = 2.0

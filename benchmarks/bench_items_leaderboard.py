@@ -1,6 +1,6 @@
 """Benchmark: bootstrap rank intervals for a large leaderboard (design 4, per-item evaluation).
 
-``evallib.items.leaderboard.rank_intervals`` for 50 models x 10,000 items x 2,000
+``evallib.items._leaderboard.rank_intervals`` for 50 models x 10,000 items x 2,000
 replicates; target <= 5 s (best of 2 runs), for the Poisson and the multinomial weights.
 It works on per-cluster sums: one matrix product ``W @ S`` per chunk of replicates.
 
@@ -20,7 +20,7 @@ import sys
 import numpy as np
 from _timing import best_of
 
-from evallib.items.leaderboard import rank_intervals
+from evallib.items._leaderboard import rank_intervals
 
 N_MODELS, N_ITEMS, N_BOOT, TARGET_S = 50, 10_000, 2_000, 5.0
 N_CLUSTERS = 500

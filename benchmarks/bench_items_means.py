@@ -1,12 +1,12 @@
 """Benchmark: per-item means and paired differences at benchmark scale (design 4).
 
-* ``evallib.items.means.paired_item_difference`` on 1,000,000 items (0/1 scores of two
+* ``evallib.items._means.paired_item_difference`` on 1,000,000 items (0/1 scores of two
   models) in 50,000 clusters, the default CR2 interval with Bell-McCaffrey df;
   target <= 0.5 s. Yardstick in the same run: statsmodels' cluster-robust OLS on an
   intercept (``cov_type="cluster"``, CR1 only) fitted to the same per-item differences.
   Also timed: string cluster labels, and items x 5 samples with NaN (item means first).
-* ``evallib.items.means.item_mean`` on the same 1,000,000 items and clusters.
-* ``evallib.items.coverage.item_interval_coverage`` with 1,000 simulations of 200 items
+* ``evallib.items._means.item_mean`` on the same 1,000,000 items and clusters.
+* ``evallib.items._coverage.item_interval_coverage`` with 1,000 simulations of 200 items
   in clusters of 10 (the notebook's slider); target < 0.1 s.
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_items_means.py``.
@@ -19,8 +19,8 @@ import sys
 import numpy as np
 from _timing import best_of
 
-from evallib.items.coverage import item_interval_coverage
-from evallib.items.means import item_mean, paired_item_difference
+from evallib.items._coverage import item_interval_coverage
+from evallib.items._means import item_mean, paired_item_difference
 
 N_ITEMS, N_CLUSTERS, PAIRED_TARGET_S = 1_000_000, 50_000, 0.5
 SIM_ITEMS, SIM_N, SIM_TARGET_S = 200, 1000, 0.1

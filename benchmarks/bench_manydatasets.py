@@ -1,6 +1,6 @@
 """Benchmark: the hierarchical model and Eisinga's exact p-values (issue 26).
 
-* ``evallib.manydatasets.hierarchical.hierarchical_test`` on 50 data sets x 10x10
+* ``evallib.manydatasets._hierarchical.hierarchical_test`` on 50 data sets x 10x10
   cross-validation (100 differences per data set), 10,000 posterior draws over 4
   chains after 1,000 burn-in iterations each; target <= 30 s. No baseline runs here:
   baycomp's ``HierarchicalTest`` needs pystan and a C++ compiler (baycomp issue #1).
@@ -18,9 +18,9 @@ import sys
 import numpy as np
 from _timing import best_of
 
-from evallib.manydatasets.hierarchical import hierarchical_test
-from evallib.manydatasets.posthoc import posthoc_friedman
-from evallib.manydatasets.ranksums import _upper_count, rank_sum_difference_null
+from evallib.manydatasets._hierarchical import hierarchical_test
+from evallib.manydatasets._posthoc import posthoc_friedman
+from evallib.manydatasets._ranksums import _upper_count, rank_sum_difference_null
 
 H_SETS, H_SCORES, H_TARGET_S = 50, 100, 30.0
 K, N, EXACT_TARGET_S = 10, 50, 1.0

@@ -29,7 +29,7 @@ import tracemalloc
 import numpy as np
 from scipy import stats
 
-from evallib.onetestset import nullbest as nb
+from evallib.onetestset import _nullbest as nb
 
 PAPER_SECONDS = 5.5 * 3600
 PAPER_RATE = 9_950_416 / PAPER_SECONDS

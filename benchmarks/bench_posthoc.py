@@ -18,8 +18,8 @@ import sys
 import numpy as np
 from _timing import best_of
 
-from evallib.manydatasets.bayesian import bayesian_signed_rank
-from evallib.manydatasets.posthoc import exhaustive_sets, posthoc_friedman
+from evallib.manydatasets._bayesian import bayesian_signed_rank
+from evallib.manydatasets._posthoc import exhaustive_sets, posthoc_friedman
 
 K, N_SETS, BH_TARGET_S = 8, 30, 1.0
 SR_SETS, SR_SAMPLES, SR_TARGET_S = 50, 50_000, 0.3

@@ -5,8 +5,8 @@ psutil (the sum of the resident memory of the process and all its children):
 
 1. **Reading and analysing** 10,000,000 per-item rows -- 100 models x 10,000 items x
    10 answers, the items in 500 clusters of 20, a long Parquet file -- in one process:
-   :func:`evallib.report.items_inputs.load_item_scores` and every section of
-   :mod:`evallib.report.items_sections` (means, all 4,950 pairs, variance components
+   :func:`evallib.report._items_inputs.load_item_scores` and every section of
+   :mod:`evallib.report._items_sections` (means, all 4,950 pairs, variance components
    and pass@k, tie group and 2,000 bootstrap rank replicates). Target: at most 60 s and
    4 GB.
 2. **The whole report** -- ``run_items_report``: the check, papermill's kernel, the HTML
@@ -40,8 +40,8 @@ TARGET_BYTES = 4 * 1024**3
 ANALYSE = """
 import sys, time
 t0 = time.perf_counter()
-from evallib.report.items_inputs import load_item_scores
-from evallib.report import items_sections as S
+from evallib.report._items_inputs import load_item_scores
+from evallib.report import _items_sections as S
 data = load_item_scores(sys.argv[1], item_column="item", cluster_column="cluster", sample_column="sample")
 t1 = time.perf_counter()
 S.summarise_items(data); S.model_means(data); S.pairwise_items(data); S.sample_analysis(data)
@@ -52,7 +52,7 @@ print(f"{t1 - t0:.2f} {t2 - t1:.2f} {data.n_models} {data.n_items} {data.max_sam
 
 REPORT = """
 import sys
-from evallib.report.items_runner import run_items_report
+from evallib.report._items_runner import run_items_report
 run_items_report(sys.argv[1], sys.argv[2], item_column="item", cluster_column="cluster", sample_column="sample",
                  progress=False)
 """

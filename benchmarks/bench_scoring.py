@@ -2,7 +2,7 @@
 
 Measured in one run, on synthetic data (five classifiers' scores and labels):
 
-1. DeLong (``evallib.onetestset.scoring.delong_pairwise``: the five AUCs, their covariance and all
+1. DeLong (``evallib.onetestset._scoring.delong_pairwise``: the five AUCs, their covariance and all
    ten paired tests) on 1,000,000 rows x 5 score columns. Target: at most 5 s. Baselines
    in the same run: the same at 10,000 rows (the ratio shows the O(N log N) scaling),
    scikit-learn's ``roc_auc_score`` for the five AUCs alone (no variance), and Sun &
@@ -26,9 +26,9 @@ import numpy as np
 from _timing import best_of
 from scipy import stats
 
-from evallib.onetestset.cochran import cochran_q_predictions
-from evallib.onetestset.multiclass import bootstrap_macro_f1_difference, multiclass_measures, per_class_table
-from evallib.onetestset.scoring import auc_table, delong_covariance, delong_pairwise, loss_pairwise, loss_table
+from evallib.onetestset._cochran import cochran_q_predictions
+from evallib.onetestset._multiclass import bootstrap_macro_f1_difference, multiclass_measures, per_class_table
+from evallib.onetestset._scoring import auc_table, delong_covariance, delong_pairwise, loss_pairwise, loss_table
 
 N, K_CLF, K_CLASSES, REPS = 1_000_000, 5, 10, 10_000
 TARGET_DELONG, TARGET_LOSS, TARGET_MULTI = 5.0, 3.0, 8.0

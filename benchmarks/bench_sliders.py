@@ -37,7 +37,7 @@ from pathlib import Path
 import nbclient
 import nbformat
 
-from evallib._kernel import PatientKernelManager
+from evallib.report._kernel import PatientKernelManager
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_S = 0.100

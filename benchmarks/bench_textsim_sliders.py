@@ -1,7 +1,7 @@
 """Benchmark: notebook 03's population sliders, from the shipped grid and computed.
 
 A move of the explorer's class-prior or label-noise slider needs the experiment of
-the new population (`evallib.studies.textsim.build_experiment`), then the bootstrap and the
+the new population (`evallib.studies._textsim.build_experiment`), then the bootstrap and the
 Dtrue subsamples (`run_setting`), the table and the figure. At the notebook's default
 sizes the experiment comes from `data/textsim_grid.npz`; the baseline computes it
 (`precomputed=False`: sample ~88,000 documents, fit both SVMs, classify), measured in
@@ -22,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from _timing import slider_verdict
 
-from evallib.studies.textsim import GRID_PATH, GRID_SIZES, build_experiment, plot_replicates, run_setting, table3
+from evallib.studies._textsim import GRID_PATH, GRID_SIZES, build_experiment, plot_replicates, run_setting, table3
 
 N_TEST, REPS, N_SUBSAMPLES, TARGET_S = 7909, 10_000, 1000, 0.3
 MOVES = [("Y", 0.30, 0.02), ("Y", 0.35, 0.02), ("Y", 0.35, 0.05), ("X", 0.10, 0.15)]

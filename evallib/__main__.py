@@ -8,9 +8,9 @@
   many-data-sets report (``notebooks/report_datasets.ipynb``) on a results table (a
   data-set column, given or found by name, and no label column);
 - ``critical-values [PATH]`` regenerates Forman & Cohen's table of exact critical values
-  (:func:`evallib.onetestset.nullbest.write_critical_values`, ``make critical-values``);
+  (:func:`evallib.onetestset.write_critical_values`, ``make critical-values``);
 - ``textsim-grid [PATH]`` regenerates the 270 precomputed experiments behind notebook 03's
-  population sliders (:func:`evallib.studies.textsim.write_experiment_grid`, ``make textsim-grid``).
+  population sliders (:func:`evallib.studies.write_experiment_grid`, ``make textsim-grid``).
 
 Bad input stops the run with one sentence on stderr and exit status 1 (so does an option the
 chosen report does not read, see :data:`REPORT_OPTIONS`); usage errors exit
@@ -31,11 +31,13 @@ from typing import Any
 # module and the command line calls the replacement.
 from ._extras import MissingExtraError, check_extra
 from ._multitest import ADJUSTMENTS
-from .onetestset import nullbest
-from .report import ReportExecutionError, ReportInputError, datasets_runner, items_runner, run_report
-from .report.datasets_inputs import is_results_table
-from .report.inputs import _read_table
-from .studies import textsim
+from .onetestset import _nullbest as nullbest
+from .report import ReportExecutionError, ReportInputError, run_report
+from .report import _datasets_runner as datasets_runner
+from .report import _items_runner as items_runner
+from .report._datasets_inputs import is_results_table
+from .report._inputs import _read_table
+from .studies import _textsim as textsim
 
 
 def _whole_number(minimum: int) -> Callable[[str], int]:

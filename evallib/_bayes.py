@@ -22,8 +22,8 @@ classifiers' scores (higher is better), the differences are ``y - x``, and
 ``left`` = ``x`` practically better (difference < -rope), ``rope`` = practically
 equivalent, ``right`` = ``y`` practically better (difference > rope).
 
-The tests themselves: :mod:`evallib.resampling.bayesian` (correlated t, one data set)
-and :mod:`evallib.manydatasets.bayesian` (signed rank, many data sets).
+The tests themselves: :mod:`evallib.resampling._bayesian` (correlated t, one data set)
+and :mod:`evallib.manydatasets._bayesian` (signed rank, many data sets).
 """
 
 from __future__ import annotations

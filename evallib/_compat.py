@@ -46,6 +46,15 @@ def _public(path: str) -> str:
     return ".".join(parts)
 
 
+def _home(path: str, attr: str) -> str:
+    """Where to tell a user to find ``attr`` of module ``path``: its public namespace if that
+    exports it (``evallib.lessons.plot_design_map``), else the module itself."""
+    public = _public(path)
+    if public != path and attr in getattr(importlib.import_module(public), "__all__", ()):
+        return f"{public}.{attr}"
+    return f"{path}.{attr}"
+
+
 def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
     """Warn that ``old`` is deprecated in favour of ``new`` (one sentence, both named)."""
     warnings.warn(f"{old} is deprecated and will be removed in evallib {REMOVAL}; use {new} instead",
@@ -135,11 +144,20 @@ def moved_names(module_name: str, moved: Mapping[str, str]) -> Callable[[str], A
         new = _public(path)
         if attr:
             obj = getattr(obj, attr)
-            new = f"{_public(path)}.{attr}"
-        deprecated(f"{module_name}.{name}", new)
+            new = _home(path, attr)
+        if not _import_probe():
+            deprecated(f"{module_name}.{name}", new)
         return obj
 
     return __getattr__
+
+
+def _import_probe() -> bool:
+    """Whether a module ``__getattr__`` was called by importlib's ``from package import name``
+    probe (``hasattr`` in ``_handle_fromlist``), which asks once before the real lookup: only
+    the real lookup warns, so the statement warns once."""
+    frame = sys._getframe(2)
+    return frame is not None and frame.f_code.co_name == "_handle_fromlist"
 
 
 def _outside_frame() -> int:

@@ -541,7 +541,7 @@ def adjusted_alphas(pvalues: Sequence[float], alpha: float = 0.05, adjust: str =
     procedure rejects the four smallest (0.0001 to 0.0095, the fourth compared with
     4 x 0.05/15 = 0.0133), as the paper reports.
 
-    >>> from evallib.onetestset.pairwise import adjusted_alphas
+    >>> from evallib.onetestset import adjusted_alphas
     >>> p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459,
     ...      0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.0]
     >>> levels = adjusted_alphas(p, 0.05, "bh")

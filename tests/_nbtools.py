@@ -7,7 +7,7 @@ files import it as ``from _nbtools import ...``.
 Every execution here (papermill, nbclient) runs with a per-cell timeout of
 :data:`EXECUTION_TIMEOUT` seconds, so that a hung kernel fails its test with a
 ``CellTimeoutError`` naming the cell well before pytest-timeout's 15 minutes, and
-with :class:`evallib._kernel.PatientKernelManager`, so that a kernel reply whose ZMQ
+with :class:`evallib.report._kernel.PatientKernelManager`, so that a kernel reply whose ZMQ
 wake-up the event loop missed is picked up within half a second instead of at the
 end of that timeout.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from evallib._kernel import PatientKernelManager
+from evallib.report._kernel import PatientKernelManager
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"

@@ -23,7 +23,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from evallib.onetestset.measures import (
+from evallib.onetestset._measures import (
     ACCURACY_INTERVAL_METHODS,
     accuracy_interval,
     accuracy_interval_coverage,

@@ -1,4 +1,4 @@
-"""Tests of evallib.onetestset.agreement (Cohen's kappa) against independent references.
+"""Tests of evallib.onetestset._agreement (Cohen's kappa) against independent references.
 
 References: the SAS PROC FREQ printout of simple kappa for the table
 ``[[0, 4, 1], [0, 8, 0], [0, 1, 5]]`` (kappa 0.4842, ASE 0.1380, 95% limits 0.2137 and
@@ -16,7 +16,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import cohens_kappa
 
-from evallib.onetestset.agreement import KappaResult, cohen_kappa, cohen_kappa_table
+from evallib.onetestset._agreement import KappaResult, cohen_kappa, cohen_kappa_table
 
 SAS_TABLE = [[0, 4, 1], [0, 8, 0], [0, 1, 5]]
 

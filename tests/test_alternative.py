@@ -15,12 +15,12 @@ import pytest
 from scipy import stats
 
 from evallib._inference import ALTERNATIVES, ZERO_RTOL, critical_value, se_from_variance, t_inference, tail_pvalue
-from evallib.items.means import paired_item_difference
-from evallib.manydatasets.ranktests import sign_test, wilcoxon_signed_rank
-from evallib.onetestset.pairwise import mcnemar
-from evallib.onetestset.scoring import delong_test
+from evallib.items._means import paired_item_difference
+from evallib.manydatasets._ranktests import sign_test, wilcoxon_signed_rank
+from evallib.onetestset._mcnemar import mcnemar
+from evallib.onetestset._scoring import delong_test
 from evallib.planning import mcnemar_power, mcnemar_power_curve, mcnemar_sample_size
-from evallib.resampling.cvtests import corrected_resampled_ttest, cv_ttest
+from evallib.resampling._cvtests import corrected_resampled_ttest, cv_ttest
 
 ONE_SIDED = ("less", "greater")
 RNG = np.random.default_rng(20240531)

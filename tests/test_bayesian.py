@@ -1,5 +1,5 @@
-"""Bayesian tests (issue 17): evallib.resampling.bayesian and evallib.manydatasets.bayesian against baycomp (the authors' package),
-the corrected resampled t-test of evallib.resampling.cvtests, and Monte Carlo checks."""
+"""Bayesian tests (issue 17): evallib.resampling._bayesian and evallib.manydatasets._bayesian against baycomp (the authors' package),
+the corrected resampled t-test of evallib.resampling._cvtests, and Monte Carlo checks."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
 import evallib  # noqa: E402
-from evallib.manydatasets.bayesian import bayesian_signed_rank, plot_simplex  # noqa: E402
-from evallib.resampling.bayesian import (  # noqa: E402
+from evallib.manydatasets._bayesian import bayesian_signed_rank, plot_simplex  # noqa: E402
+from evallib.resampling._bayesian import (  # noqa: E402
     CorrelatedTTestResult,
     bayesian_correlated_ttest,
     plot_correlated_posterior,
 )
-from evallib.resampling.cvtests import corrected_resampled_ttest  # noqa: E402
-from evallib.manydatasets.ranktests import demsar_table_6  # noqa: E402
+from evallib.resampling._cvtests import corrected_resampled_ttest  # noqa: E402
+from evallib.manydatasets._ranktests import demsar_table_6  # noqa: E402
 
 baycomp = pytest.importorskip("baycomp")
 
@@ -150,7 +150,7 @@ def test_public_api_exported():
 
 
 def test_plot_bayesian_signed_rank_titles_probabilities_and_wilcoxon():
-    from evallib.manydatasets.bayesian import plot_bayesian_signed_rank
+    from evallib.manydatasets._bayesian import plot_bayesian_signed_rank
 
     t6 = demsar_table_6()
     ax = plot_bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_resamples=500, rng=0,

@@ -277,8 +277,8 @@ def voila(tmp_path_factory):
     cmd = [
         str(BIN / "voila"), str(NOTEBOOK_DIR / VOILA_NOTEBOOK), "--no-browser",
         "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0", f"--token={token}",
-        # the kernel client that cannot sleep through a reply (evallib._kernel), as `make app`
-        "--AsyncIOLoopKernelManager.client_factory=evallib._kernel.PatientKernelClient",
+        # the kernel client that cannot sleep through a reply (evallib.report._kernel), as `make app`
+        "--AsyncIOLoopKernelManager.client_factory=evallib.report._kernel.PatientKernelClient",
     ]
     # Voila runs the notebook on every page request, so poll a URL that is not the page.
     with serving(cmd, tmp, log, f"http://127.0.0.1:{port}/voila/static/", any_status=True) as start:

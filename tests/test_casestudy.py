@@ -1,4 +1,4 @@
-"""Tests for evallib.studies.casestudy.run_case_study (section 7 end to end).
+"""Tests for evallib.studies._casestudy.run_case_study (section 7 end to end).
 
 The real data (GSE4335 via SurvSet) is loaded once for the module. Model #1
 is rebuilt here independently (statsmodels-free vectorised Welch test from
@@ -16,10 +16,10 @@ import pytest
 from scipy import stats
 from sklearn.neighbors import NearestCentroid
 
-from evallib.studies import casestudy
-from evallib.studies.casestudy import CaseStudy, case_study_runner, run_case_study
-from evallib.studies.data import load_gse4335
-from evallib.studies.models import swap_labels
+from evallib.studies import _casestudy as casestudy
+from evallib.studies._casestudy import CaseStudy, case_study_runner, run_case_study
+from evallib.studies._data import load_gse4335
+from evallib.studies._models import swap_labels
 
 @pytest.fixture(scope="module")
 def gse4335():

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from evallib import __main__ as cli
-from evallib.studies import textsim
+from evallib.studies import _textsim as textsim
 
 
-from evallib.onetestset import nullbest
+from evallib.onetestset import _nullbest as nullbest
 
 
 def test_help_lists_every_subcommand():

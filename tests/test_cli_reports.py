@@ -32,7 +32,9 @@ def test_contradictory_options_stop_with_one_sentence(tmp_path, args, words):
 def _dispatch(monkeypatch, argv):
     """Run the command line in-process with the three runners replaced by recorders."""
     import evallib.__main__ as cli
-    from evallib.report import datasets_runner, items_runner, runner
+    from evallib.report import _datasets_runner as datasets_runner
+    from evallib.report import _items_runner as items_runner
+    from evallib.report import _runner as runner
 
     seen = {}
 

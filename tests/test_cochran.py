@@ -1,4 +1,4 @@
-"""Tests of evallib.onetestset.cochran against statsmodels' and mlxtend's ``cochrans_q``.
+"""Tests of evallib.onetestset._cochran against statsmodels' and mlxtend's ``cochrans_q``.
 
 Further references: McNemar's chi-square without continuity correction (statsmodels)
 for k = 2, where the two tests coincide, and invariance under added all-right or
@@ -13,7 +13,7 @@ import pytest
 from statsmodels.stats.contingency_tables import cochrans_q as sm_cochrans_q
 from statsmodels.stats.contingency_tables import mcnemar
 
-from evallib.onetestset.cochran import cochran_q, cochran_q_predictions, correct_matrix
+from evallib.onetestset._cochran import cochran_q, cochran_q_predictions, correct_matrix
 
 
 def _correct(n, k, rng):

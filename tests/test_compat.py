@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 import evallib
+import evallib.lessons
 from evallib import _compat
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,7 +116,7 @@ CALLS = [
     ("item_mean", "n_boot", lambda **k: evallib.item_mean(X, method="wild", rng=5, **k), 199),
     ("rank_intervals", "n_boot", lambda **k: evallib.rank_intervals({"a": X, "b": Z}, rng=6, **k), 100),
     ("paired_item_coverage", "n_sim",
-     lambda **k: evallib.paired_item_coverage(n_items=40, cluster_size=4, rng=7, **k), 20),
+     lambda **k: evallib.lessons.paired_item_coverage(n_items=40, cluster_size=4, rng=7, **k), 20),
     ("nemenyi_power_curve", "n_sim", lambda **k: evallib.nemenyi_power_curve(3, 0.5, 12, rng=8, **k), 20),
     ("bayesian_signed_rank", "n_samples", lambda **k: evallib.bayesian_signed_rank(X, Z, rng=9, **k), 500),
     ("bayesian_sign_test", "n_samples", lambda **k: evallib.bayesian_sign_test(X, Z, rng=9, **k), 500),

@@ -2,7 +2,7 @@
 
 The public callables are those of ``evallib.__all__`` and of the ``__all__`` of every module
 whose dotted name has no private part (the design subpackages, ``evallib.report``,
-``evallib.live``, ...), found at any depth. Each rule of the page is a check function that
+``evallib.lessons.live``, ...), found at any depth. Each rule of the page is a check function that
 returns its violations as sentences; each check is also run on a small synthetic function
 spelled wrongly, so that the test can fail.
 """
@@ -40,21 +40,21 @@ FORBIDDEN_PARAMETERS = {
 #: ``n_samples`` means "cases in a data set" only here (cross-validation designs); a draw
 #: count is ``n_resamples`` everywhere. Keyed by ``module.qualname``.
 N_SAMPLES_MEANS_CASES = {
-    "evallib.resampling.cvtests.equal_learners_data",
-    "evallib.resampling.cvtests.unequal_learners_data",
-    "evallib.resampling.cvtests.simulate_equal_learners",
-    "evallib.resampling.cvtests.simulate_unequal_learners",
-    "evallib.resampling.cvtests.power_by_repeats",
-    "evallib.resampling.cvtests.rejection_study",
-    "evallib.resampling.cvtests.rejection_sweep",
-    "evallib.planning.cv_ttest_power",
-    "evallib.studies.data.paper_test_size",
+    "evallib.resampling._cvtests.equal_learners_data",
+    "evallib.resampling._cvtests.unequal_learners_data",
+    "evallib.resampling._cvtests.simulate_equal_learners",
+    "evallib.resampling._cvtests.simulate_unequal_learners",
+    "evallib.resampling._cvtests.power_by_repeats",
+    "evallib.resampling._cvtests.rejection_study",
+    "evallib.resampling._cvtests.rejection_sweep",
+    "evallib.planning._resampling.cv_ttest_power",
+    "evallib.studies._data.paper_test_size",
 }
 
 #: Flags the page keeps until a method string replaces them (``module.qualname``: parameter).
 ALLOWED_FLAGS = {
     # McNemar has no method= argument yet: its versions are chosen by flags (docs/conventions.md).
-    "evallib.onetestset.pairwise.mcnemar": {"mid_p"},
+    "evallib.onetestset._mcnemar.mcnemar": {"mid_p"},
 }
 
 #: Option strings (a default, a choices constant) and their one spelling.
@@ -259,8 +259,8 @@ CALLABLES = public_callables()
 
 def test_the_walk_finds_the_library():
     assert len(CALLABLES) > 250
-    assert {"evallib.onetestset.pairwise.mcnemar", "evallib.manydatasets.bayesian.bayesian_signed_rank",
-            "evallib.items.means.item_mean"} <= set(CALLABLES)
+    assert {"evallib.onetestset._mcnemar.mcnemar", "evallib.manydatasets._bayesian.bayesian_signed_rank",
+            "evallib.items._means.item_mean"} <= set(CALLABLES)
 
 
 def test_every_public_signature_follows_the_conventions():

@@ -1,4 +1,4 @@
-"""Tests of evallib.resampling.cvtests against independent references.
+"""Tests of evallib.resampling._cvtests against independent references.
 
 References: scipy's ``ttest_rel``, ``ttest_ind`` and ``ttest_1samp``, the p-values
 printed in Flach's Example 12.6 (recomputed here from Example 12.4's table), the
@@ -440,7 +440,7 @@ def _class_ordered_data(n, rng):
 @pytest.mark.parametrize("n, k, r", [(4, 2, 1), (20, 10, 2), (41, 5, 3), (100, 10, 2), (37, 3, 4)])
 def test_nb_fold_accuracy_is_scikit_learns_gaussian_nb(n, k, r):
     """Every fold of every partition against GaussianNB fitted on that training set."""
-    from evallib.resampling.cvtests import _nb_fold_accuracy
+    from evallib.resampling._cvtests import _nb_fold_accuracy
 
     rng = np.random.default_rng(n * 100 + k)
     data = [_class_ordered_data(n, rng) for _ in range(4)]
@@ -669,7 +669,7 @@ def test_plot_rejection_rates_and_study():
 @pytest.fixture
 def simulations(monkeypatch):
     """The keyword arguments of every simulate_equal_learners call, from an empty cache."""
-    import evallib.resampling.cvtests as cvt
+    import evallib.resampling._cvtests as cvt
 
     calls = []
     real = cvt.simulate_equal_learners
@@ -746,7 +746,7 @@ def test_combined_5x2cv_ftest_matches_mlxtend():
     from sklearn.linear_model import LogisticRegression
     from sklearn.tree import DecisionTreeClassifier
 
-    from evallib.resampling.cvtests import combined_5x2cv_ftest
+    from evallib.resampling._cvtests import combined_5x2cv_ftest
 
     X, y = load_iris(return_X_y=True)
     for depth in (None, 1):
@@ -768,7 +768,7 @@ def test_combined_5x2cv_ftest_matches_mlxtend():
 
 
 def test_combined_5x2cv_ftest_degenerate_and_bad_input():
-    from evallib.resampling.cvtests import combined_5x2cv_ftest
+    from evallib.resampling._cvtests import combined_5x2cv_ftest
 
     same = combined_5x2cv_ftest([[0.8, 0.7]] * 5, [[0.8, 0.7]] * 5)
     assert (same.statistic, same.pvalue) == (0.0, 1.0)

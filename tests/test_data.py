@@ -1,4 +1,4 @@
-"""Tests for evallib.studies.data: the GSE4335 loader and the stratified split.
+"""Tests for evallib.studies._data: the GSE4335 loader and the stratified split.
 
 Reference values come from the paper (section 7: 119 samples, 34 ER- / 85 ER+,
 test set of 50 = 14 ER- + 36 ER+) and from hand arithmetic written out in the
@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evallib.studies import data
-from evallib.studies.data import (
+from evallib.studies import _data as data
+from evallib.studies._data import (
     PAPER_TEST_FRACTION,
     load_gse4335,
     paper_test_size,
@@ -263,7 +263,7 @@ def test_missing_survset_gives_clear_import_error(monkeypatch):
 
 
 def test_paper_table2_is_the_printed_table():
-    from evallib.studies.data import paper_table2
+    from evallib.studies._data import paper_table2
 
     t = paper_table2()
     assert len(t) == 10

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evallib.onetestset.scoring import UnpairedAUCComparison, delong_auc, delong_test, delong_unpaired
+from evallib.onetestset._scoring import UnpairedAUCComparison, delong_auc, delong_test, delong_unpaired
 
 ASAH_OUTCOME = np.array([
     0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,

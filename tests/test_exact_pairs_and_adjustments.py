@@ -1,5 +1,5 @@
 """Eisinga et al.'s exact rank-sum difference p-values and the Holland, Rom, BH and BY
-adjustments (issue 26): evallib.manydatasets.ranksums and evallib.manydatasets.posthoc.
+adjustments (issue 26): evallib.manydatasets._ranksums and evallib.manydatasets._posthoc.
 
 References: the authors' printed p-value (pexactfrsd(100, 100, 100) = 0.8085251),
 brute-force enumeration of all rankings for tiny k and n, statsmodels' multipletests
@@ -17,14 +17,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from evallib.manydatasets.posthoc import (
+from evallib.manydatasets._posthoc import (
     ALL_PAIRS_METHODS,
     CONTROL_METHODS,
     adjust_pvalues,
     posthoc_friedman,
     rom_levels,
 )
-from evallib.manydatasets.ranksums import rank_sum_difference_null, rank_sum_difference_pvalue
+from evallib.manydatasets._ranksums import rank_sum_difference_null, rank_sum_difference_pvalue
 
 
 # ------------------------------------------------------------------ Eisinga

@@ -1,4 +1,4 @@
-"""Tests of evallib.onetestset.exactpaired against independent references.
+"""Tests of evallib.onetestset._exactpaired against independent references.
 
 References:
 
@@ -26,13 +26,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from evallib.onetestset.exactpaired import (
+from evallib.onetestset._exactpaired import (
     ExactPairedInterval,
     UnconditionalMcNemarResult,
     fay_lumbard_interval,
     mcnemar_unconditional,
 )
-from evallib.onetestset.pairwise import mcnemar
+from evallib.onetestset._mcnemar import mcnemar
 
 
 # ------------------------------------------------------------------ published numbers

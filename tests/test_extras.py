@@ -18,8 +18,8 @@ from conftest import ROOT
 from evallib import __main__ as cli
 from evallib import _extras
 from evallib._extras import MissingExtraError, check_extra, find, missing, require
-from evallib.resampling import cvtests
-from evallib.studies import data
+from evallib.resampling import _cvtests as cvtests
+from evallib.studies import _data as data
 
 SKLEARN_SENTENCE = ("cross_validate_scores needs scikit-learn: pip install 'evallib[studies]' "
                     "(or pip install scikit-learn).")
@@ -113,7 +113,7 @@ def test_the_report_runner_without_its_extra_is_one_sentence(monkeypatch, tmp_pa
 
 def test_reading_inspect_logs_without_inspect_ai_is_one_sentence(monkeypatch, tmp_path):
     from evallib.report import ReportInputError
-    from evallib.report.items_inputs import read_inspect_logs
+    from evallib.report._items_inputs import read_inspect_logs
 
     monkeypatch.setitem(sys.modules, "inspect_ai", None)
     with pytest.raises(ReportInputError) as info:
@@ -124,7 +124,7 @@ def test_reading_inspect_logs_without_inspect_ai_is_one_sentence(monkeypatch, tm
 
 def test_reading_an_excel_workbook_without_openpyxl_is_one_sentence(monkeypatch, tmp_path):
     from evallib.report import ReportInputError
-    from evallib.report.inputs import _read_table
+    from evallib.report._inputs import _read_table
 
     book = tmp_path / "p.xlsx"
     book.write_bytes(b"not read")

@@ -19,8 +19,8 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from evallib._multitest import adjust_pvalues, rejections
-from evallib.onetestset import scoring as sc
-from evallib.onetestset.pairwise import (
+from evallib.onetestset import _scoring as sc
+from evallib.onetestset._pairwise import (
     ADJUSTMENTS,
     FDR_ADJUSTMENTS,
     adjusted_alphas,
@@ -130,7 +130,7 @@ def test_scoring_holm_and_bonferroni_keep_their_joint_intervals():
 
 def test_case_study_with_bh_says_the_intervals_are_unadjusted():
     """Notebook 01's case-study dropdown lists every adjustment: BH must run end to end."""
-    from evallib.studies.casestudy import plot_case_study, run_case_study
+    from evallib.studies._casestudy import plot_case_study, run_case_study
 
     gen = np.random.default_rng(1)
     y = np.repeat([0, 1], 20)

@@ -21,9 +21,9 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from evallib.manydatasets.bayesian import bayesian_sign_test, plot_simplex  # noqa: E402
-from evallib.manydatasets.hierarchical import _gibbs, hierarchical_test  # noqa: E402
-from evallib.manydatasets.ranktests import demsar_table_6  # noqa: E402
+from evallib.manydatasets._bayesian import bayesian_sign_test, plot_simplex  # noqa: E402
+from evallib.manydatasets._hierarchical import _gibbs, hierarchical_test  # noqa: E402
+from evallib.manydatasets._ranktests import demsar_table_6  # noqa: E402
 
 
 # -------------------------------------------------------- calibration (SBC)

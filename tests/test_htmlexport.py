@@ -1,4 +1,4 @@
-"""Exported HTML for the classroom (evallib.htmlexport and the ``evallib`` nbconvert template).
+"""Exported HTML for the classroom (evallib.report.htmlexport and the ``evallib`` nbconvert template).
 
 Issue 13: exported HTML (``jupyter nbconvert --to html`` and the report) renders its
 mathematics without network access. Checked here: every formula of every notebook
@@ -26,8 +26,8 @@ import nbformat
 import pytest
 
 from _nbtools import NOTEBOOK_DIR, ROOT
-from evallib import htmlexport
-from evallib.htmlexport import (
+from evallib.report import htmlexport as htmlexport
+from evallib.report.htmlexport import (
     NBCONVERT_CONFIG, check_notebook_math, export_html, latex_to_mathml, markdown_to_html,
 )
 

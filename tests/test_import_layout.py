@@ -23,10 +23,10 @@ from evallib._extras import OPTIONAL_MODULES
 PACKAGE = ROOT / "evallib"
 REPORT = PACKAGE / "report"
 #: evallib modules that may be imported inside a function, by dotted name (wherever the import is).
-#: evallib._kernel subclasses jupyter_client's classes when it is imported, so importing it is
+#: evallib.report._kernel subclasses jupyter_client's classes when it is imported, so importing it is
 #: importing that heavy optional package (the report extra): the report's runner imports it
 #: inside the function that builds its kernel manager, after checking the extra.
-HEAVY_OWN_MODULES = {"evallib._kernel"}
+HEAVY_OWN_MODULES = {"evallib.report._kernel"}
 
 
 def _functions(tree: ast.AST):
@@ -164,24 +164,24 @@ def test_the_scan_finds_function_local_intra_package_imports():
 def test_only_the_named_heavy_module_is_exempt():
     source = '''
 def kernel():
-    from .._kernel import PatientKernelManager
-    from .. import _kernel
-    import evallib._kernel
-    from .._kernel import x, y
+    from ._kernel import PatientKernelManager
+    from . import _kernel
+    import evallib.report._kernel
+    from ._kernel import x, y
 
 def other():
     from .._results import freeze_arrays
-    from .. import _kernel, _results
-    from . import _kernel
+    from . import _kernel, _prose
+    from .. import _kernel
 '''
-    assert function_local_own_imports(source, "evallib/report/runner.py") == [
-        "evallib/report/runner.py:9: from .._results import freeze_arrays",
-        "evallib/report/runner.py:10: from .. import _kernel, _results",
-        "evallib/report/runner.py:11: from . import _kernel",  # evallib.report._kernel: not the heavy module
+    assert function_local_own_imports(source, "evallib/report/_runner.py") == [
+        "evallib/report/_runner.py:9: from .._results import freeze_arrays",
+        "evallib/report/_runner.py:10: from . import _kernel, _prose",
+        "evallib/report/_runner.py:11: from .. import _kernel",  # evallib._kernel: not the heavy module
     ]
-    # the same relative import one package higher names another module
-    assert function_local_own_imports("def f():\n    from .._kernel import K\n", "evallib/report/sub/m.py") == [
-        "evallib/report/sub/m.py:2: from .._kernel import K"]
+    # the same relative import one package lower names another module
+    assert function_local_own_imports("def f():\n    from ._kernel import K\n", "evallib/report/sub/m.py") == [
+        "evallib/report/sub/m.py:2: from ._kernel import K"]
 
 
 def test_the_scan_finds_an_unguarded_optional_import():

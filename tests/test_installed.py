@@ -24,10 +24,10 @@ from conftest import ROOT
 PROBE = r'''
 import json, sys
 sys.path.insert(0, sys.argv[1])
-import evallib, evallib.studies.textsim as ts
-from evallib.studies import data
-from evallib.manydatasets import ranktests
-from evallib.onetestset import nullbest
+import evallib, evallib.studies._textsim as ts
+from evallib.studies import _data as data
+from evallib.manydatasets import _ranktests as ranktests
+from evallib.onetestset import _nullbest as nullbest
 from evallib._resources import data_dir
 
 def _refuse(*args):
@@ -120,7 +120,7 @@ while todo:
 
 from evallib import mcnemar, paired_item_difference, friedman, bayesian_signed_rank, load_gse4335
 from evallib import _extras
-from evallib.onetestset import nullbest
+from evallib.onetestset import _nullbest as nullbest
 
 rng = np.random.default_rng(0)
 a, b = rng.integers(0, 2, 60), rng.integers(0, 2, 60)

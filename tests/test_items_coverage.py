@@ -1,4 +1,4 @@
-"""Tests of evallib.items.coverage: the simulated coverage of the item-mean intervals.
+"""Tests of evallib.items._coverage: the simulated coverage of the item-mean intervals.
 
 References: exact coverage by enumerating every binomial outcome (scipy's binomial pmf,
 statsmodels' Wilson interval, the normal and t intervals written out) for the design
@@ -19,14 +19,14 @@ import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from evallib.items.coverage import (
+from evallib.items._coverage import (
     ITEM_COVERAGE_METHODS,
     _bounds,
     _simulate_scores,
     item_interval_coverage,
     plot_item_interval_coverage,
 )
-from evallib.items.means import item_mean
+from evallib.items._means import item_mean
 
 
 def coverage_of(table, method):

@@ -1,4 +1,4 @@
-"""Tests of evallib.items.leaderboard against independent references.
+"""Tests of evallib.items._leaderboard against independent references.
 
 References: statsmodels' ``multipletests`` (Holm, Benjamini-Hochberg, Bonferroni),
 scipy's ``ttest_rel`` and statsmodels' ``DescrStatsW`` (paired t tests and intervals),
@@ -23,7 +23,7 @@ from statsmodels.stats.weightstats import DescrStatsW
 
 from _references import cr2_dense as _cr2_dense
 
-from evallib.items.leaderboard import (
+from evallib.items._leaderboard import (
     TieGroup,
     _draw_weights,
     leaderboard_pairs,
@@ -102,7 +102,7 @@ def test_clustered_pairs_are_the_cr2_error_written_out_on_the_differences():
 
 
 def test_a_pair_row_agrees_with_paired_item_difference():
-    from evallib.items.means import paired_item_difference
+    from evallib.items._means import paired_item_difference
 
     scores = _leaderboard(6, n_items=120, n_models=3)
     labels = np.repeat(np.arange(15), 8)

@@ -1,4 +1,4 @@
-"""evallib.items.lesson: two models on the same clustered items -- the simulation and the paired intervals' coverage.
+"""evallib.lessons._items: two models on the same clustered items -- the simulation and the paired intervals' coverage.
 
 References, independent of the module: the variance of the mean paired difference in
 closed form (bivariate normal probabilities, ``E[Phi(a + X) Phi(b + Y)] =
@@ -311,7 +311,7 @@ def test_plot_draws_a_given_table_without_its_texts_and_describe_names_the_desig
     from matplotlib.figure import Figure
 
     from evallib import describe_paired_item_coverage
-    import evallib.items.lesson as lesson
+    import evallib.lessons._items as lesson
 
     kw = dict(n_items=120, cluster_size=12, icc=0.3, samples=2, correlation=0.6, n_resamples=120, rng=3)
     tab = paired_item_coverage(**kw)

@@ -1,4 +1,4 @@
-"""Tests of evallib.items.means against independent references.
+"""Tests of evallib.items._means against independent references.
 
 References: statsmodels' cluster-robust OLS on an intercept (CR1: ``G/(G-1)(N-1)/(N-K)``,
 normal reference by default, t on ``G - 1`` df with ``use_t=True``); CR2 and its
@@ -24,7 +24,7 @@ import statsmodels.formula.api as smf
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from evallib.items.means import (
+from evallib.items._means import (
     ITEM_MEAN_METHODS,
     PAIRED_ITEM_METHODS,
     ItemMean,
@@ -34,7 +34,8 @@ from evallib.items.means import (
     paired_item_difference,
     variance_components,
 )
-from evallib.onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
+from evallib.onetestset._mcnemar import Contingency, mcnemar
+from evallib.onetestset._paired_intervals import paired_difference_interval
 
 Z = stats.norm.isf(0.025)
 
@@ -198,7 +199,7 @@ def test_binary_paired_agrees_with_mid_p_mcnemar_and_bonett_price():
     assert res.estimate == pytest.approx((n10 - n01) / n)
     assert res.pvalue == pytest.approx(midp, rel=1e-10)
     assert (res.low, res.high) == pytest.approx((p10 - p01 - half, p10 - p01 + half), rel=1e-10)
-    # and with evallib.onetestset.pairwise, as the issue asks
+    # and with evallib.onetestset._pairwise, as the issue asks
     assert res.pvalue == mcnemar(n01, n10, mid_p=True).pvalue
     ci = paired_difference_interval(Contingency(int(np.sum(a & b)), n01, n10, int(np.sum((1 - a) & (1 - b))), n),
                                     method="bonett_price")

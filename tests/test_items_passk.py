@@ -1,4 +1,4 @@
-"""Tests of evallib.items.passk against independent references.
+"""Tests of evallib.items._passk against independent references.
 
 References: the definitions themselves, by brute force over every k-subset of the n
 samples (itertools.combinations); exact integer binomial coefficients (math.comb, whose
@@ -21,7 +21,7 @@ from statsmodels.stats.weightstats import DescrStatsW
 
 from _references import cr2_dense as _cr2_dense
 
-from evallib.items.passk import PassAtK, pass_at_k, unbiased_pass_at_k, unbiased_pass_hat_k
+from evallib.items._passk import PassAtK, pass_at_k, unbiased_pass_at_k, unbiased_pass_hat_k
 
 
 # ------------------------------------------------------------------ the estimators

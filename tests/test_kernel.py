@@ -1,4 +1,4 @@
-"""evallib._kernel: notebook runs that a missed ZMQ wake-up cannot stall."""
+"""evallib.report._kernel: notebook runs that a missed ZMQ wake-up cannot stall."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import nbformat
 import nbclient
 import zmq
 
-from evallib._kernel import PatientChannel, PatientKernelClient, PatientKernelManager, wait_readable
+from evallib.report._kernel import PatientChannel, PatientKernelClient, PatientKernelManager, wait_readable
 
 
 class _DeafSocket:

@@ -1,4 +1,4 @@
-"""evallib.live: one output per widget, rendered once, frozen into the saved notebook."""
+"""evallib.lessons.live: one output per widget, rendered once, frozen into the saved notebook."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ widgets = pytest.importorskip("ipywidgets")
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-from evallib.live import figure, freeze_widget_outputs, live_output, panel, render_png  # noqa: E402
+from evallib.lessons.live import figure, freeze_widget_outputs, live_output, panel, render_png  # noqa: E402
 
 
 def test_render_png_is_the_figure_at_its_dpi_without_tight_bbox():
@@ -96,7 +96,7 @@ def test_freeze_replaces_each_widget_view_by_its_captured_output_once(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
         "import ipywidgets as widgets\n"
-        "from evallib.live import figure, live_output\n"
+        "from evallib.lessons.live import figure, live_output\n"
         "fig = figure((3, 2)); ax = fig.subplots(); line, = ax.plot([0, 1], [0, 0])\n"
         "def draw(k):\n"
         "    line.set_ydata([0, k])\n"
@@ -190,7 +190,7 @@ def test_freeze_writes_what_jupyterlab_saves_and_is_idempotent():
 
 
 def test_clear_artists_keeps_ticks_and_resets_the_data_limits():
-    from evallib.live import clear_artists
+    from evallib.lessons.live import clear_artists
 
     fig = figure((4, 3))
     ax = fig.subplots()
@@ -217,7 +217,7 @@ def test_show_figure_displays_one_png_with_alt_and_closes_a_pyplot_figure(monkey
     import matplotlib.pyplot as plt
     from IPython.display import Image
 
-    import evallib.live as live
+    import evallib.lessons.live as live
 
     shown = []
     monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))

@@ -1,4 +1,4 @@
-"""Tests of evallib.onetestset.measures against independent references.
+"""Tests of evallib.onetestset._measures against independent references.
 
 References: scikit-learn's metrics on label vectors rebuilt from the counts,
 statsmodels' ``proportion_confint`` and ``proportions_ztest``, scipy's binomial

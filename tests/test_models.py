@@ -1,4 +1,4 @@
-"""Tests for evallib.studies.models: Welch selection, DLDA (eq. 6) and models #3-#5.
+"""Tests for evallib.studies._models: Welch selection, DLDA (eq. 6) and models #3-#5.
 
 Independent references: statsmodels' per-gene Welch test, scikit-learn's
 NearestCentroid on features scaled by a pooled SD computed here with pandas,
@@ -14,8 +14,8 @@ from scipy import stats
 from sklearn.neighbors import NearestCentroid
 from statsmodels.stats.weightstats import ttest_ind as sm_ttest_ind
 
-from evallib.studies.data import load_gse4335, stratified_split
-from evallib.studies.models import (
+from evallib.studies._data import load_gse4335, stratified_split
+from evallib.studies._models import (
     DLDA,
     class_prior_model,
     fair_coin,

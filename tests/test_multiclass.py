@@ -1,4 +1,4 @@
-"""Tests of evallib.onetestset.multiclass against independent references.
+"""Tests of evallib.onetestset._multiclass against independent references.
 
 References: scikit-learn's accuracy_score, balanced_accuracy_score, f1_score,
 precision_recall_fscore_support and confusion_matrix; statsmodels' Wilson interval;
@@ -24,7 +24,7 @@ from sklearn.metrics import (
 )
 from statsmodels.stats.proportion import proportion_confint
 
-from evallib.onetestset import multiclass as mc
+from evallib.onetestset import _multiclass as mc
 
 
 def _task(n, k, rng, acc_a=0.7, acc_b=0.6):

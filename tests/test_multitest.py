@@ -26,9 +26,12 @@ from statsmodels.stats.multitest import multipletests
 import evallib
 from evallib import _multitest as mt
 from evallib.items import leaderboard_pairs
-from evallib.manydatasets import omnibus, posthoc
-from evallib.onetestset import pairwise, scoring
-from evallib.report import sections, text
+from evallib.manydatasets import _omnibus as omnibus
+from evallib.manydatasets import _posthoc as posthoc
+from evallib.onetestset import _pairwise as pairwise
+from evallib.onetestset import _scoring as scoring
+from evallib.report import _sections as sections
+from evallib.report import _text as text
 
 #: Our name -> statsmodels' name, for every procedure both have.
 STATSMODELS = {

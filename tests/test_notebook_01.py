@@ -103,7 +103,7 @@ def test_alpha_001_labels_every_rerun_interval_99(tmp_path):
     # exercise 4 (Table 2 at 0.05, not the run's level): Bonferroni rejects where the Yates p-value,
     # written out with scipy, is at most 0.05 / 10; Holm rejects those six pairs with p < 0.01
     from scipy import stats
-    from evallib.studies.data import paper_table2
+    from evallib.studies._data import paper_table2
 
     yates = {f"({int(r.i)}, {int(r.j)})": stats.chi2.sf(max(abs(r.b - r.c) - 1, 0) ** 2 / (r.b + r.c), 1)
              for r in paper_table2().itertuples()}
@@ -168,7 +168,7 @@ def test_rerun_panel_tour_matches_fresh_runs_and_keeps_its_labels_inside():
     ValueError naming n_swap and that class's size, which live_output prints as a line."""
     probe = '''
 import numpy as np
-from evallib.live import figure as _figure
+from evallib.lessons.live import figure as _figure
 v0 = {k: w.value for k, w in controls.items()}
 assert v0["seed"] == 150 and abs(v0["alpha"] - 0.005) < 1e-12, v0
 assert v0["test_size"] == len(study.y_test) == paper_test_size(len(y)), v0

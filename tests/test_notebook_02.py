@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
 
-from evallib.onetestset.nullbest import critical_value
+from evallib.onetestset._nullbest import critical_value
 
 NOTEBOOK = NOTEBOOK_DIR / "02_forman_cohen.ipynb"
 

@@ -56,8 +56,8 @@ def test_saved_size_and_coverage_are_reproduced_with_another_seed():
     """Re-run two cells of the saved table (the default run's Dtrue, read from the
     precomputed grid) with another seed: the rates agree within four combined Monte
     Carlo standard errors; every saved size is within 4 SE of 5%."""
-    from evallib.onetestset.bizarre import f1_test_check, null_population
-    from evallib.studies.textsim import GRID_SIZES, build_experiment
+    from evallib.onetestset._bizarre import f1_test_check, null_population
+    from evallib.studies._textsim import GRID_SIZES, build_experiment
 
     saved = _saved_rates(load_notebook(NOTEBOOK))
     assert len(saved) == 9, saved
@@ -93,8 +93,8 @@ def test_bizarre_sliders_drive_the_experiment():
     """Move each slider in a live kernel: it must re-run what it drives, with its value.
 
     When the run's prior and noise are grid points, the population sliders' positions are
-    exactly the precomputed grid (:data:`evallib.studies.textsim.GRID_PRIORS`,
-    :data:`evallib.studies.textsim.GRID_NOISES`), so that at the default sizes every move reads
+    exactly the precomputed grid (:data:`evallib.studies._textsim.GRID_PRIORS`,
+    :data:`evallib.studies._textsim.GRID_NOISES`), so that at the default sizes every move reads
     ``data/textsim_grid.npz``.
 
     The callbacks look up ``build_experiment``, ``run_setting`` and ``dcf_comparison`` in
@@ -136,7 +136,7 @@ assert np.isclose(band.get_x(), run.bootstrap.interval[0]) and "Setting Z" in re
 assert _build("Z", prior_pos=0.3, label_noise=0.05, n_train=n_train, n_pool=n_pool, n_true=n_true,
               rng=seed) is not experiments["Z"]
 # every position of the two population sliders is a point of the precomputed grid
-from evallib.studies.textsim import GRID_NOISES, GRID_PRIORS
+from evallib.studies._textsim import GRID_NOISES, GRID_PRIORS
 noise = controls["label_noise"]
 assert [v for _, v in noise.options] == list(GRID_NOISES), noise.options
 assert [lab for lab, _ in noise.options][:3] == ["0%", "1%", "2%"]
@@ -155,8 +155,8 @@ def test_bizarre_population_sliders_read_the_grid_at_default_sizes():
     lookup in data/textsim_grid.npz: computing is forbidden in the kernel after the run
     (the teaching cells built their experiments live, with precomputed=False)."""
     probe = '''
-import evallib.studies.textsim as _ts
-from evallib.studies.textsim import GRID_SIZES
+import evallib.studies._textsim as _ts
+from evallib.studies._textsim import GRID_SIZES
 assert dict(n_train=n_train, n_pool=n_pool, n_true=n_true, seed=seed) == GRID_SIZES
 def _refuse(*args):
     raise AssertionError(f"computed {args[:3]} instead of reading the grid")
@@ -210,7 +210,7 @@ def test_label_noise_claim_of_the_explorer_text_holds_on_the_grid():
     and the gap between eqs. (8) and (9) grow, and both peak between 3% and 10% and fall
     again (default sizes and prior). Checked on the precomputed experiments; the gap is the
     ratio of the two standard deviations, eq. (8) over eq. (9), both closed-form."""
-    from evallib.studies.textsim import GRID_NOISES, GRID_SIZES, SETTINGS, build_experiment, dcf_comparison, mistake_correlation
+    from evallib.studies._textsim import GRID_NOISES, GRID_SIZES, SETTINGS, build_experiment, dcf_comparison, mistake_correlation
 
     nb = load_notebook(NOTEBOOK)
     assert "from 0% to 3%" in _markdown(nb, "## 8. Re-run it yourself")

@@ -14,7 +14,7 @@ import pytest
 from _nbtools import (NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, prose_problems, run_papermill,
                       run_with_probe)
 
-from evallib.live import freeze_widget_outputs
+from evallib.lessons.live import freeze_widget_outputs
 
 NOTEBOOK = NOTEBOOK_DIR / "04_flach_experiments.ipynb"
 

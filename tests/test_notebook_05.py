@@ -118,7 +118,7 @@ def test_notebook_05_sliders_drive_the_study():
     simulate again, every one is answered from the simulation cache.
     """
     probe = '''
-import evallib.resampling.cvtests
+import evallib.resampling._cvtests
 calls = []
 _study = rejection_study
 def rejection_study(*args, **kwargs):
@@ -128,11 +128,11 @@ options = [value for label, value in controls["setting"].options]
 assert options[0] == (40, 5, 2) and "(default)" in controls["setting"].options[0][0], options
 for wanted in [(40, 5, 1), (40, 5, 20), (40, 10, 2), (400, 5, 2)]:     # one of each sweep
     assert wanted in options, (wanted, options)
-misses = evallib.resampling.cvtests._cached_simulation.cache_info().misses
+misses = evallib.resampling._cvtests._cached_simulation.cache_info().misses
 controls["setting"].value = (40, 5, 20)
 controls["setting"].value = (400, 5, 2)
 controls["alpha"].value = 0.1
-info = evallib.resampling.cvtests._cached_simulation.cache_info()
+info = evallib.resampling._cvtests._cached_simulation.cache_info()
 assert [c[0] for c in calls] == [(40, 5, 20, 0.05), (400, 5, 2, 0.05), (400, 5, 2, 0.1)], calls
 assert all(c[1]["n_datasets"] == 9 for c in calls)  # the study's own data sets
 assert info.misses == misses, info

@@ -187,7 +187,7 @@ def test_notebook_08_sliders_redraw_through_evallib_in_place():
     """
     probe = r'''
 import json, time
-from evallib.live import render_png
+from evallib.lessons.live import render_png
 calls, moves, moves_cpu, texts = [], {}, {}, []
 _coverage = paired_item_coverage
 def spy(**kwargs):

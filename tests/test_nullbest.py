@@ -1,4 +1,4 @@
-"""Tests of evallib.onetestset.nullbest (Forman & Cohen 2005, best-of-C critical values).
+"""Tests of evallib.onetestset._nullbest (Forman & Cohen 2005, best-of-C critical values).
 
 Reference values come from sources independent of the module's algorithms:
 brute-force enumeration of every ordering, exact integer arithmetic (Gaussian binomial
@@ -20,8 +20,8 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 import evallib
-from evallib.onetestset import nullbest as nb
-from evallib.onetestset.nullbest import (
+from evallib.onetestset import _nullbest as nb
+from evallib.onetestset._nullbest import (
     METRICS,
     best_of_pvalue,
     critical_value,

@@ -1,4 +1,4 @@
-"""Tests of evallib.onetestset.nullbest_plots and the notebook callbacks of evallib.onetestset.nullbest."""
+"""Tests of evallib.onetestset._nullbest_plots and the notebook callbacks of evallib.onetestset._nullbest."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from evallib.onetestset.nullbest import critical_value, critical_value_table, judge_winner  # noqa: E402
-from evallib.onetestset.nullbest_plots import (  # noqa: E402
+from evallib.onetestset._nullbest import critical_value, critical_value_table, judge_winner  # noqa: E402
+from evallib.onetestset._nullbest_plots import (  # noqa: E402
     critical_value_grid,
     mc_cdf_distance,
     plot_contour_panels,
@@ -96,7 +96,7 @@ def test_null_tail_marks_each_critical_value_on_its_level():
     form 1 - (1 - alpha)^(1/C) for the levels."""
     from scipy import stats
 
-    from evallib.onetestset.nullbest_plots import plot_null_tail
+    from evallib.onetestset._nullbest_plots import plot_null_tail
 
     ax = plot_null_tail("tp", 10, 1000, Cs=(10, 1000), alpha=0.01)
     assert ax.get_yscale() == "log"
@@ -114,8 +114,8 @@ def test_null_tail_marks_each_critical_value_on_its_level():
 
 
 def test_mc_tail_reports_the_expected_count_beyond_m_star():
-    from evallib.onetestset.nullbest import tail_probability
-    from evallib.onetestset.nullbest_plots import plot_mc_tail
+    from evallib.onetestset._nullbest import tail_probability
+    from evallib.onetestset._nullbest_plots import plot_mc_tail
 
     ax = plot_mc_tail("auc", 30, 40, 2000, C=100, alpha=0.01, rng=0)
     assert ax.get_yscale() == "log"
@@ -138,8 +138,8 @@ def test_mc_tail_curves_are_prefixes_of_one_sample_counted_by_brute_force():
     """Each Monte Carlo tail is the share of the sample's first r rankings scoring above
     each value, recounted here by a plain comparison on the same seeded sample; the exact
     tail is the survival function of null_cdf at the kept values."""
-    from evallib.onetestset.nullbest import null_cdf, simulate_null
-    from evallib.onetestset.nullbest_plots import mc_tail_curves
+    from evallib.onetestset._nullbest import null_cdf, simulate_null
+    from evallib.onetestset._nullbest_plots import mc_tail_curves
 
     reps = [50, 400, 3000]
     for metric in ("auc", "accuracy", "tp"):
@@ -159,7 +159,7 @@ def test_mc_tail_curves_are_prefixes_of_one_sample_counted_by_brute_force():
 
 
 def test_critical_lines_are_rows_of_the_table(small_table):
-    from evallib.onetestset.nullbest_plots import plot_critical_lines
+    from evallib.onetestset._nullbest_plots import plot_critical_lines
 
     ax = plot_critical_lines(small_table, "f1", C=10, Ps=(2, 30))
     lines = ax.get_lines()

@@ -1,4 +1,4 @@
-"""Aligned ranks, Quade and Skillings-Mack (issue 26): evallib.manydatasets.omnibus.
+"""Aligned ranks, Quade and Skillings-Mack (issue 26): evallib.manydatasets._omnibus.
 
 References: R's quade.test example (Conover 1999, p. 375: F = 3.8293, p = 0.01519),
 the STAC library's printed aligned-ranks statistic (3.7025), scikit-posthocs'
@@ -16,14 +16,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from evallib.manydatasets.omnibus import (
+from evallib.manydatasets._omnibus import (
     aligned_ranks_test,
     posthoc_aligned_ranks,
     posthoc_quade,
     quade_test,
     skillings_mack_test,
 )
-from evallib.manydatasets.posthoc import posthoc_friedman
+from evallib.manydatasets._posthoc import posthoc_friedman
 
 #: Conover (1999, p. 375), R's ?quade.test: seven stores (rows) x five brands.
 SALES = [[5, 4, 7, 10, 12], [1, 3, 1, 0, 2], [16, 12, 22, 22, 35], [5, 4, 3, 5, 4],

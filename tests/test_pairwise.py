@@ -1,4 +1,4 @@
-"""Tests of evallib.onetestset.pairwise against independent references.
+"""Tests of evallib.onetestset._pairwise against independent references.
 
 References: statsmodels' ``mcnemar`` and ``multipletests``, scipy's ``binomtest``,
 numpy's polynomial root finder on the quadratic behind eqs. (4)-(5), brute-force
@@ -451,9 +451,9 @@ def test_bad_input_names_the_argument(call, exc, match):
 
 
 def test_pair_labels_show_numpy_scalars_plainly():
-    assert evallib.onetestset.pairwise.pair_label((np.int64(1), np.int64(4))) == "(1, 4)"
-    assert evallib.onetestset.pairwise.pair_label(("dlda", "coin")) == "(dlda, coin)"
-    assert evallib.onetestset.pairwise.pair_label("x") == "x"
+    assert evallib.onetestset._pairwise.pair_label((np.int64(1), np.int64(4))) == "(1, 4)"
+    assert evallib.onetestset._pairwise.pair_label(("dlda", "coin")) == "(dlda, coin)"
+    assert evallib.onetestset._pairwise.pair_label("x") == "x"
 
 
 def test_format_table_prints_like_the_paper():

@@ -1,4 +1,4 @@
-"""Tests of evallib.studies.casestudy.case_study_table and plot_case_study, the re-run of
+"""Tests of evallib.studies._casestudy.case_study_table and plot_case_study, the re-run of
 Berrar & Lozano's case study that notebook 01's sliders show.
 
 References: the error rates and discordant counts are counted again here by brute force
@@ -113,4 +113,5 @@ def test_rejects_what_is_not_a_case_study(study):
 
 
 def test_exported():
-    assert evallib.case_study_table is case_study_table and "plot_case_study" in evallib.__all__
+    import evallib.studies
+    assert evallib.studies.case_study_table is case_study_table and "plot_case_study" in evallib.studies.__all__

@@ -1,4 +1,4 @@
-"""evallib.resampling.percase: the statistics of repeated cross-validation with each case weighing 1.
+"""evallib.resampling._percase: the statistics of repeated cross-validation with each case weighing 1.
 
 References: statsmodels (Cochran's Q, the two-way analysis of variance), scikit-learn (AUC,
 F1 with sample weights), brute-force double loops over cases and rows (the clustered
@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import evallib
-from evallib.resampling.percase import (
+from evallib.resampling._percase import (
     CaseF1Bootstrap,
     auc_cases,
     bootstrap_f1_cases,

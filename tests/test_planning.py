@@ -19,6 +19,7 @@ from scipy import stats
 
 import evallib
 from evallib import planning
+from evallib.planning import _onetestset as _mcnemar_plan  # its private helpers
 from evallib.planning import (
     comparison_write_up,
     discordant_probabilities,
@@ -107,7 +108,7 @@ def test_conditional_rejection_region_matches_statsmodels():
 
     for m in range(1, 80):
         low, upp = binom_test_reject_interval(0.5, m, alpha=0.05, alternative="two-sided")
-        k = int(planning._lower_critical(np.array([m]), 0.05, "exact")[0])
+        k = int(_mcnemar_plan._lower_critical(np.array([m]), 0.05, "exact")[0])
         # statsmodels rejects x <= low or x >= upp; here min(b, c) <= k
         assert (k, m - k) == (int(low), int(upp)) if k >= 0 else low < 0, m
 
@@ -144,7 +145,7 @@ def test_curve_agrees_with_pointwise_power_and_accepts_sequences():
     big = [3500, 5000]
     curve = mcnemar_power_curve(big, 0.03, 0.02)
     full = [sum(stats.binom.pmf(m, n, 0.05) * (stats.binom.cdf(k, m, 0.6) + stats.binom.sf(m - k - 1, m, 0.6))
-                for m, k in zip(range(n + 1), planning._lower_critical(np.arange(n + 1), 0.05, "exact")) if k >= 0)
+                for m, k in zip(range(n + 1), _mcnemar_plan._lower_critical(np.arange(n + 1), 0.05, "exact")) if k >= 0)
             for n in big]
     assert np.allclose(curve.loc[curve["method"] == "exact", "power"], full, atol=1e-10)
 
@@ -173,7 +174,7 @@ def test_exact_power_saw_tooths():
     for m in range(20, 40):
         low, upp = binom_test_reject_interval(0.5, m, alpha=0.05, alternative="two-sided")
         cond.append(stats.binom.cdf(low, m, 0.75) + stats.binom.sf(upp - 1, m, 0.75))
-    assert np.allclose(planning._conditional_power(np.arange(20, 40), 0.75, 0.05, "exact"), cond)
+    assert np.allclose(_mcnemar_plan._conditional_power(np.arange(20, 40), 0.75, 0.05, "exact"), cond)
     assert np.sum(np.diff(cond) < -0.02) >= 5
     # averaged over the number of discordant cases: teeth when the classifiers disagree often ...
     assert np.any(np.diff(mcnemar_power(np.arange(20, 120), 0.7, 0.3)) < -0.01)
@@ -442,13 +443,13 @@ def test_plots_return_their_axes():
 
 
 def test_exported_from_evallib():
-    for name in planning.__all__:
+    for name in _mcnemar_plan.__all__:
         assert getattr(evallib, name) is getattr(planning, name)
 
 
 # ------------------------------------------------------------------ cross-validation
 def test_cv_power_aggregates_the_simulation_as_rejection_rates_does():
-    from evallib.resampling.cvtests import rejection_rates, simulate_unequal_learners
+    from evallib.resampling._cvtests import rejection_rates, simulate_unequal_learners
 
     table = planning.cv_ttest_power(60, 0.1, folds=5, repeats=3, n_datasets=80, rng=11).set_index("test")
     seed = int(np.random.default_rng(11).integers(2**31 - 1))
@@ -490,7 +491,7 @@ def test_cv_power_curve_and_plot():
 @pytest.mark.parametrize("method", ["exact", "mid-p"])
 def test_critical_counts_at_large_m_by_direct_search(method):
     ms = np.array([1, 2, 5, 17, 100, 333, 1000, 2501, 4000])
-    got = planning._lower_critical(ms, 0.05, method)
+    got = _mcnemar_plan._lower_critical(ms, 0.05, method)
     for m, k in zip(ms, got):
         x = np.arange(m + 1)
         cdf = stats.binom.cdf(x, m, 0.5)
@@ -590,12 +591,12 @@ def test_plot_nemenyi_power_draws_on_the_given_axes():
 @pytest.mark.parametrize("alpha, method", [(0.05, "exact"), (0.1, "mid-p"), (0.01, "exact")])
 def test_cached_critical_values_equal_the_direct_computation(alpha, method):
     # the lookup table grows as larger m are asked for; every answer must equal the binomial one
-    planning._CRITICAL_CACHE.clear()
+    _mcnemar_plan._CRITICAL_CACHE.clear()
     for ms in (np.arange(0, 40), np.array([5000, 17, 0, 2999]), np.arange(0, 6000, 7)):
-        assert np.array_equal(planning._lower_critical(ms, alpha, method),
-                              planning._lower_critical_direct(ms, alpha, method))
+        assert np.array_equal(_mcnemar_plan._lower_critical(ms, alpha, method),
+                              _mcnemar_plan._lower_critical_direct(ms, alpha, method))
     big = np.array([250_000])       # beyond the cache: computed directly
-    assert np.array_equal(planning._lower_critical(big, alpha, method), planning._lower_critical_direct(big, alpha, method))
+    assert np.array_equal(_mcnemar_plan._lower_critical(big, alpha, method), _mcnemar_plan._lower_critical_direct(big, alpha, method))
 
 
 # ------------------------------------------------------------------ the test reported: mid-p and exact

@@ -1,4 +1,4 @@
-"""Post-hoc tests after Friedman (issue 17): evallib.manydatasets.posthoc.
+"""Post-hoc tests after Friedman (issue 17): evallib.manydatasets._posthoc.
 
 References: scikit-posthocs (Nemenyi, Siegel-Friedman z-tests), statsmodels'
 multipletests (Bonferroni, Holm, Hochberg), Demšar (2006)'s printed worked example,
@@ -22,7 +22,7 @@ import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
 import evallib  # noqa: E402
-from evallib.manydatasets.posthoc import (  # noqa: E402
+from evallib.manydatasets._posthoc import (  # noqa: E402
     adjust_pvalues,
     exhaustive_sets,
     posthoc_cliques,
@@ -30,8 +30,8 @@ from evallib.manydatasets.posthoc import (  # noqa: E402
     posthoc_summary,
     shaffer_counts,
 )
-from evallib.manydatasets.posthoc import plot_cd_diagram  # noqa: E402
-from evallib.manydatasets.ranktests import cd_cliques, critical_difference, demsar_table_6, friedman  # noqa: E402
+from evallib.manydatasets._posthoc import plot_cd_diagram  # noqa: E402
+from evallib.manydatasets._ranktests import cd_cliques, critical_difference, demsar_table_6, friedman  # noqa: E402
 
 ALPHAS = np.linspace(0.001, 0.3, 120)
 
@@ -275,7 +275,7 @@ def test_public_api_exported():
 
 
 def test_plot_posthoc_draws_the_groups_of_the_procedure():
-    from evallib.manydatasets.posthoc import plot_posthoc
+    from evallib.manydatasets._posthoc import plot_posthoc
 
     ranks = demsar_table_6(ranks=True)
     ax = plot_posthoc(ranks, adjust="nemenyi", alpha=0.10, higher_is_better=False)
@@ -300,7 +300,7 @@ def test_adjusted_pvalues_edge_cases():
 
 
 def test_mean_rank_dependence_against_direct_formula():
-    from evallib.manydatasets.posthoc import mean_rank_dependence
+    from evallib.manydatasets._posthoc import mean_rank_dependence
 
     scores = _scores(11, n=15, k=4)
     out = mean_rank_dependence(scores, alpha=0.05)
@@ -324,7 +324,7 @@ def test_mean_rank_dependence_against_direct_formula():
 
 
 def test_describe_posthoc_summary_names_who_rejects_most_on_demsars_ranks():
-    from evallib.manydatasets.posthoc import describe_posthoc_summary
+    from evallib.manydatasets._posthoc import describe_posthoc_summary
 
     ranks = demsar_table_6(ranks=True)
     n, k = ranks.shape
@@ -355,7 +355,7 @@ def test_describe_posthoc_summary_names_who_rejects_most_on_demsars_ranks():
 
 
 def test_posthoc_view_draws_and_tables_the_chosen_procedure():
-    from evallib.manydatasets.posthoc import CONTROL_ONLY_METHODS, posthoc_view
+    from evallib.manydatasets._posthoc import CONTROL_ONLY_METHODS, posthoc_view
 
     assert CONTROL_ONLY_METHODS == ("bonferroni-dunn", "hochberg", "finner", "li", "holland", "rom")
     ranks = demsar_table_6(ranks=True)

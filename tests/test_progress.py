@@ -12,9 +12,9 @@ import re
 import numpy as np
 import pandas as pd
 
-from evallib.studies import textsim
-from evallib.resampling import cvtests
-from evallib.onetestset import nullbest
+from evallib.studies import _textsim as textsim
+from evallib.resampling import _cvtests as cvtests
+from evallib.onetestset import _nullbest as nullbest
 
 
 def _bar_total(err: str) -> str:

@@ -1,4 +1,4 @@
-"""evallib.studies.pupils: real classifiers scored on pupils in classes (notebook 08).
+"""evallib.studies._pupils: real classifiers scored on pupils in classes (notebook 08).
 
 References: the logistic regression is refitted with statsmodels' Logit (maximum
 likelihood, an independent implementation) on the same split; the split and the label

@@ -1,4 +1,4 @@
-"""Tests of evallib.manydatasets.ranktests against independent references.
+"""Tests of evallib.manydatasets._ranktests against independent references.
 
 References: scipy's ``wilcoxon`` (exact), ``friedmanchisquare``, ``studentized_range``,
 ``norm`` and ``chi2``; brute-force enumeration of sign patterns and of rank tables;
@@ -395,7 +395,7 @@ def test_public_api_exported():
 
 
 # ------------------------------------------- issue 17: ties in floating point and options
-from evallib.manydatasets.ranktests import demsar_table_6, sign_test, snap_ties  # noqa: E402
+from evallib.manydatasets._ranktests import demsar_table_6, sign_test, snap_ties  # noqa: E402
 
 
 def test_float_zero_difference_is_a_zero_not_a_loss():
@@ -557,7 +557,7 @@ def test_bad_options_name_the_argument(call, exc, match):
 
 def test_offline_benchmark_stored_table_is_reproduced():
     """Recompute two of the ten data sets and compare with the stored table."""
-    from evallib.manydatasets.ranktests import OFFLINE_DATASETS, OFFLINE_LEARNERS, offline_benchmark, offline_benchmark_scores
+    from evallib.manydatasets._ranktests import OFFLINE_DATASETS, OFFLINE_LEARNERS, offline_benchmark, offline_benchmark_scores
 
     stored = offline_benchmark_scores()
     assert set(stored["data set"]) == set(OFFLINE_DATASETS) and set(stored["learner"]) == set(OFFLINE_LEARNERS)

@@ -33,7 +33,7 @@ from sklearn.metrics import (
 )
 
 from evallib import report as rp
-from evallib.onetestset.nullbest import auc_normal_critical, best_over_thresholds
+from evallib.onetestset._nullbest import auc_normal_critical, best_over_thresholds
 from evallib.report import (
     EXAMPLE_PATH,
     ReportInputError,
@@ -108,7 +108,7 @@ def test_positive_label_rules(labels, positive, expected):
     frame = pd.DataFrame({"label": labels, "pred_a": labels, "pred_b": np.roll(labels, 1)})
     data = load_predictions(frame, positive_label=positive)
     assert data.positive == expected
-    keys = [rp.inputs._key(v) for v in labels]
+    keys = [rp._inputs._key(v) for v in labels]
     np.testing.assert_array_equal(data.y, np.array(keys) == expected)
 
 
@@ -312,7 +312,7 @@ def test_pairwise_against_brute_force_and_scipy():
     np.testing.assert_allclose(table["pvalue_adj"], multipletests(table["p"], method="holm")[1])
     assert list(table["reject"]) == list(table["pvalue_adj"] <= 0.05)
     qh = pairwise_comparison(data, interval="qh")
-    from evallib.onetestset.pairwise import qh_interval
+    from evallib.onetestset._paired_intervals import qh_interval
 
     for row in qh.itertuples():
         ref = qh_interval(row.b, row.c, 150, alpha=0.05, signed=True)
@@ -406,7 +406,7 @@ def test_auc_normal_approximation_against_the_exact_law():
     At P = N = 1500 (inside the limit) the approximation agrees with the exact
     Mann-Whitney law: critical AUC to 1e-4, p-value to 2% relative.
     """
-    from evallib.onetestset.nullbest import judge_winner
+    from evallib.onetestset._nullbest import judge_winner
 
     for auc in (0.51, 0.52, 0.54):
         exact = judge_winner("auc", auc, 1500, 1500, C=5, alpha=0.05)
@@ -568,8 +568,8 @@ def test_shipped_example_equals_a_fresh_regeneration():
 
 def test_example_scores_agree_with_the_case_study_predictions():
     """The refitted DLDA scores predict exactly what run_case_study's models predicted."""
-    from evallib.studies.casestudy import run_case_study
-    from evallib.studies.data import load_gse4335
+    from evallib.studies._casestudy import run_case_study
+    from evallib.studies._data import load_gse4335
 
     X, y = load_gse4335()
     study = run_case_study(X, y, rng=0)
@@ -626,7 +626,7 @@ def test_report_on_the_example(tmp_path):
     assert "Shipped example report" in html
     assert "load_predictions(" not in html and "What you will learn" not in html  # no code, no intro
     assert not re.search(r'(src|href)="https?:', html)  # self-contained: nothing from the network
-    assert "mathjax" not in html.lower() and "require.js" not in html  # evallib.htmlexport's page
+    assert "mathjax" not in html.lower() and "require.js" not in html  # evallib.report.htmlexport's page
     outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
     assert not [o for o in outputs if o["output_type"] == "error" or o.get("name") == "stderr"]
     for name in ("dlda30", "dlda10", "coin", "prior"):
@@ -713,7 +713,7 @@ def test_failed_notebook_leaves_no_report(tmp_path, monkeypatch):
     bad = tmp_path / "bad.csv"
     bad.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n0,0,1\n")
     good = load_predictions(EXAMPLE_PATH, positive_label="ER-")
-    monkeypatch.setattr(rp.runner, "load_predictions", lambda *a, **k: good)
+    monkeypatch.setattr(rp._runner, "load_predictions", lambda *a, **k: good)
     out = tmp_path / "out" / "r.html"
     with pytest.raises(ReportInputError, match="'pred_a' has 1 missing"):
         rp.run_report(bad, out, progress=False)

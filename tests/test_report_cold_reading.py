@@ -81,7 +81,7 @@ def test_text_from_the_file_reaches_the_page_as_written(name):
     import html
     import re
 
-    from evallib.htmlexport import markdown_to_html
+    from evallib.report.htmlexport import markdown_to_html
     from evallib.report._prose import escape
 
     page = markdown_to_html(f"Model {escape(name)} leads.").strip()
@@ -109,8 +109,8 @@ def _items_frame(seed: int = 0, n: int = 60, answers: int = 4, leader: str = "ma
 
 
 def _items_summary(frame: pd.DataFrame, **options):
-    from evallib.report.items_inputs import load_item_scores
-    from evallib.report.items_sections import (
+    from evallib.report._items_inputs import load_item_scores
+    from evallib.report._items_sections import (
         items_summary_text,
         leaderboard,
         model_means,
@@ -126,8 +126,8 @@ def _items_summary(frame: pd.DataFrame, **options):
 
 
 def test_variance_components_table_is_readable_and_matches_a_written_out_anova():
-    from evallib.report.items_inputs import load_item_scores
-    from evallib.report.items_sections import format_components, sample_analysis
+    from evallib.report._items_inputs import load_item_scores
+    from evallib.report._items_sections import format_components, sample_analysis
 
     frame = _items_frame()
     samples = sample_analysis(load_item_scores(frame, item_column="item"))
@@ -152,8 +152,8 @@ def test_variance_components_table_is_readable_and_matches_a_written_out_anova()
 def test_pass_at_k_table_against_enumerated_subsets():
     from itertools import combinations
 
-    from evallib.report.items_inputs import load_item_scores
-    from evallib.report.items_sections import format_passk, sample_analysis
+    from evallib.report._items_inputs import load_item_scores
+    from evallib.report._items_sections import format_passk, sample_analysis
 
     frame = _items_frame()
     samples = sample_analysis(load_item_scores(frame, item_column="item"))
@@ -199,9 +199,9 @@ def test_rivals_for_first_place_are_said_to_pass_five_percent():
 # ------------------------------------------------------------------ the many-data-sets report
 def _demsar_summary(**options):
     from evallib import demsar_table_6
-    from evallib.report.datasets_inputs import load_results
-    from evallib.report.datasets_sections import describe_results, friedman_test, posthoc_tests
-    from evallib.report.datasets_text import results_summary
+    from evallib.report._datasets_inputs import load_results
+    from evallib.report._datasets_sections import describe_results, friedman_test, posthoc_tests
+    from evallib.report._datasets_text import results_summary
 
     res = load_results(demsar_table_6())
     overview, fs = describe_results(res), friedman_test(res)

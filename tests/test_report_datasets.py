@@ -28,9 +28,9 @@ from scipy import stats
 
 from evallib import demsar_table_6, offline_benchmark_scores
 from evallib.report import ReportExecutionError, ReportInputError
-from evallib.report import datasets_runner as drun
-from evallib.report.datasets_inputs import find_dataset_column, is_results_table, load_results
-from evallib.report.datasets_sections import (
+from evallib.report import _datasets_runner as drun
+from evallib.report._datasets_inputs import find_dataset_column, is_results_table, load_results
+from evallib.report._datasets_sections import (
     TopTwoBayes,
     assumptions,
     bayesian_top_two,
@@ -41,8 +41,8 @@ from evallib.report.datasets_sections import (
     posthoc_tests,
 )
 from evallib.report._prose import escape
-from evallib.report.datasets_text import format_pairs, format_scores, results_summary
-from evallib.report.sections import Skipped
+from evallib.report._datasets_text import format_pairs, format_scores, results_summary
+from evallib.report._sections import Skipped
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]

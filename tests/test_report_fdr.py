@@ -38,7 +38,7 @@ from evallib.report import (
     score_comparison,
     summary_text,
 )
-from evallib.report.text import pairwise_method_line
+from evallib.report._text import pairwise_method_line
 
 SM = {"bh": "fdr_bh", "by": "fdr_by", "holm": "holm", "bonferroni": "bonferroni"}
 

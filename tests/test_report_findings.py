@@ -5,7 +5,7 @@ digits split into 800 fine classes by k-means within each digit; cross-validated
 predictions of scikit-learn models. References: scikit-learn's measures, scipy's binomial
 law (McNemar's mid-p), its t and normal laws and Mann-Whitney test, statsmodels' Holm
 adjustment, Bonett & Price's interval and a macro-F1 bootstrap written out with
-scikit-learn's ``f1_score``, and evallib.htmlexport's Markdown renderer for what reaches
+scikit-learn's ``f1_score``, and evallib.report.htmlexport's Markdown renderer for what reaches
 the page.
 """
 
@@ -98,7 +98,7 @@ HOSTILE = {"logreg": "<img src=x onerror=alert(1)>", "knn": "a*b* [x](javascript
 
 
 def test_every_user_string_is_escaped_in_the_summary(cancer):
-    from evallib.htmlexport import markdown_to_html
+    from evallib.report.htmlexport import markdown_to_html
 
     frame = cancer.rename(columns={f"pred_{k}": f"pred_{v}" for k, v in HOSTILE.items()})
     frame = frame.rename(columns={"score_logreg": f"score_{HOSTILE['logreg']}"})

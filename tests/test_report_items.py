@@ -1,4 +1,4 @@
-"""Tests of the per-item report: evallib.report.items_inputs, items_sections, items_runner.
+"""Tests of the per-item report: evallib.report._items_inputs, items_sections, items_runner.
 
 Every file is written here from real data: :func:`evallib.evaluate_pupils` -- four
 scikit-learn classifiers trained on half of the classes of ``nlschools`` and scored on the
@@ -28,8 +28,8 @@ from scipy import stats
 from evallib import evaluate_pupils
 from evallib.report import ReportInputError
 from evallib.report._prose import escape
-from evallib.report.items_inputs import load_item_scores, load_items, read_inspect_logs, read_lm_eval_samples
-from evallib.report.items_sections import (
+from evallib.report._items_inputs import load_item_scores, load_items, read_inspect_logs, read_lm_eval_samples
+from evallib.report._items_sections import (
     Skipped,
     format_item_pairs,
     independence_note,
@@ -288,7 +288,7 @@ def test_wide_contradictions_are_refused(pupils):
 
 
 def test_shipped_example_is_the_real_evaluation(pupils):
-    from evallib.report.items_example import make_example_items
+    from evallib.report._items_example import make_example_items
 
     shipped = pd.read_csv(ROOT / "data" / "example_items.csv")
     fresh = make_example_items(rng=0)
@@ -643,7 +643,7 @@ def test_summary_sentences_and_escaping(pupils):
     text = items_summary_text(data, **parts)
     import html as html_module
 
-    from evallib.htmlexport import markdown_to_html
+    from evallib.report.htmlexport import markdown_to_html
 
     page = markdown_to_html(text)  # the page's renderer: no image, no emphasis, no maths made from the name
     assert "<img" not in text and "<img" not in page and "<em>" not in page and "<math" not in page
@@ -668,8 +668,8 @@ class _Stop(Exception):
 
 
 def test_runner_refuses_before_writing_anything(pupils, tmp_path, monkeypatch):
-    from evallib.report.items_runner import run_items_report
-    from evallib.report.runner import ReportExecutionError
+    from evallib.report._items_runner import run_items_report
+    from evallib.report._runner import ReportExecutionError
 
     good = tmp_path / "scores.csv"
     long_samples(pupils).to_csv(good, index=False)
@@ -714,7 +714,7 @@ def _html_text(path: Path) -> str:
 @pytest.mark.slow
 def test_report_end_to_end_on_a_long_file(pupils, tmp_path):
     """The report on the real long file: leader, intervals and every pair in the page, names escaped."""
-    from evallib.report.items_runner import run_items_report
+    from evallib.report._items_runner import run_items_report
 
     ev = pupils
     evil = "<script>alert(1)</script>knn"
@@ -746,7 +746,7 @@ def test_report_end_to_end_on_a_long_file(pupils, tmp_path):
 
 @pytest.mark.slow
 def test_report_end_to_end_on_lm_eval_logs(pupils, tmp_path):
-    from evallib.report.items_runner import run_items_report
+    from evallib.report._items_runner import run_items_report
 
     ev = pupils
     files = {m: write_lm_eval(tmp_path / f"{m}.jsonl", ev, ev.correct[m]) for m in MODELS}

@@ -31,7 +31,7 @@ HOSTILE = ["<script>alert(1)</script>", "**bold** _it_ `code` $x^2$ ~~s~~", "[l]
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_escaped_text_renders_as_written_and_makes_no_element(name):
-    from evallib.htmlexport import markdown_to_html
+    from evallib.report.htmlexport import markdown_to_html
 
     page = markdown_to_html(f"Model {escape(name)} leads.").strip()
     inner = page[3:-4]
@@ -60,7 +60,7 @@ def test_the_per_item_report_prints_p_values_as_the_others_do():
     """Before 0.2.0 the per-item tables printed three digits (0.0342) where the others printed two."""
     import pandas as pd
 
-    from evallib.report.items_sections import format_item_pairs
+    from evallib.report._items_sections import format_item_pairs
 
     pairs = pd.DataFrame({"a": ["x"], "b": ["y"], "estimate": [0.1], "low": [0.0], "high": [0.2],
                           "pvalue_adj": [0.0342], "reject": [True]})
@@ -84,10 +84,10 @@ def test_levels_counts_and_lists():
 OLD = [("evallib", "md", "escape"), ("evallib", "P_FLOOR", "P_FLOOR"), ("evallib", "format_p", "format_p"),
        ("evallib", "relevance", "relevance"), ("evallib.report", "md", "escape"),
        ("evallib.report", "P_FLOOR", "P_FLOOR"), ("evallib.report", "format_p", "format_p"),
-       ("evallib.report", "relevance", "relevance"), ("evallib.report.text", "md", "escape"),
-       ("evallib.report.text", "P_FLOOR", "P_FLOOR"), ("evallib.report.datasets_text", "md_escape", "escape"),
-       ("evallib.report.items_sections", "md_text", "escape"),
-       ("evallib.report.datasets_sections", "mpl_escape", "plot_text")]
+       ("evallib.report", "relevance", "relevance"), ("evallib.report._text", "md", "escape"),
+       ("evallib.report._text", "P_FLOOR", "P_FLOOR"), ("evallib.report._datasets_text", "md_escape", "escape"),
+       ("evallib.report._items_sections", "md_text", "escape"),
+       ("evallib.report._datasets_sections", "mpl_escape", "plot_text")]
 
 
 @pytest.mark.parametrize(("module", "old", "new"), OLD)
@@ -101,10 +101,10 @@ def test_old_names_still_import_with_a_warning_naming_the_new_home(module, old, 
 
 def test_pairwise_method_line_moved_out_of_the_flat_namespace():
     import evallib
-    from evallib.report import text
+    from evallib.report import _text as text
 
     for mod in (evallib, importlib.import_module("evallib.report")):
-        with pytest.warns(DeprecationWarning, match="report.text.pairwise_method_line"):
+        with pytest.warns(DeprecationWarning, match="report._text.pairwise_method_line"):
             assert mod.pairwise_method_line is text.pairwise_method_line
         assert "pairwise_method_line" not in mod.__all__
 
@@ -129,7 +129,10 @@ def test_an_unknown_name_is_still_an_attribute_error():
 
 def test_the_report_entry_points_are_exported():
     import evallib
-    from evallib.report import datasets_inputs, datasets_runner, items_inputs, items_runner
+    from evallib.report import _datasets_inputs as datasets_inputs
+    from evallib.report import _datasets_runner as datasets_runner
+    from evallib.report import _items_inputs as items_inputs
+    from evallib.report import _items_runner as items_runner
 
     for name, mod in (("run_items_report", items_runner), ("run_datasets_report", datasets_runner),
                       ("load_item_scores", items_inputs), ("load_items", items_inputs),

@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evallib.onetestset import nullbest as nb
+from evallib.onetestset import _nullbest as nb
 from evallib.report import classifier_measures, load_predictions
-from evallib.report.sections import chance_check
+from evallib.report._sections import chance_check
 
 
 @pytest.mark.parametrize("P, N", [(1500, 1200), (700, 2500)])

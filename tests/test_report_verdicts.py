@@ -267,7 +267,7 @@ def test_full_disk_leaves_nothing(tmp_path, monkeypatch):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(papermill, "execute_notebook", _fake_execute)
-    monkeypatch.setattr(rp.runner, "_write_text", full)
+    monkeypatch.setattr(rp._runner, "_write_text", full)
     out = tmp_path / "out" / "r.html"
     with pytest.raises(ReportInputError, match="is full") as info:
         rp.run_report(EXAMPLE_PATH, out, positive_label="ER-", progress=False)
@@ -356,7 +356,7 @@ def test_reversed_diabetes_report_through_the_cli(diabetes, tmp_path):
 
 
 def test_bootstrap_summary_does_not_round_a_partial_share_to_all_or_none():
-    from evallib.report.sections import F1Comparison
+    from evallib.report._sections import F1Comparison
 
     def summary(better, tied):
         return F1Comparison(best="a", second="b", f1_best=0.76, f1_second=0.61, difference=0.15,

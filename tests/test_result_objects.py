@@ -1,6 +1,6 @@
 """Result objects (issue 31 item 6): comparable, hashable, and read-only where they hold arrays.
 
-Every public result dataclass (each dataclass in ``evallib.__all__``) is built through the
+Every public result dataclass (each dataclass in ``evallib.__all__`` and in the studies' and lessons' namespaces) is built through the
 public function that returns it (one small call per class, in :data:`BUILDERS`), and
 checked against the rule of :mod:`evallib._results`: ``==`` and ``hash`` do not raise;
 a class holding arrays compares by identity; writing into one of its ndarray fields raises
@@ -18,9 +18,12 @@ import pandas as pd
 import pytest
 
 import evallib
+import evallib.lessons
+import evallib.report
+import evallib.studies
 from evallib._results import freeze_arrays
-from evallib.report import items_sections
-from evallib.report.items_inputs import load_item_scores
+from evallib.report import _items_sections as items_sections
+from evallib.report._items_inputs import load_item_scores
 
 RNG = np.random.default_rng(20240531)
 Y = np.array([1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0] * 3)
@@ -175,9 +178,13 @@ BUILDERS = {
 }
 
 
+#: Every public name of the library, the studies, the lessons and the report.
+_PUBLIC = {n: getattr(ns, n) for ns in (evallib, evallib.studies, evallib.lessons, evallib.report) for n in ns.__all__}
+
+
 def _public_result_classes() -> list[str]:
-    return sorted(name for name in evallib.__all__
-                  if isinstance(getattr(evallib, name), type) and dataclasses.is_dataclass(getattr(evallib, name)))
+    return sorted(name for name in _PUBLIC
+                  if isinstance(_PUBLIC[name], type) and dataclasses.is_dataclass(_PUBLIC[name]))
 
 
 def _holds_arrays(result) -> bool:
@@ -321,7 +328,7 @@ def test_old_field_names_still_read_with_a_warning(name):
 def test_no_result_field_keeps_an_old_spelling():
     old = {"std_error", "std_err", "std_error_null", "unclustered_std_error", "unpaired_std_error", "sd", "z"}
     for name in _public_result_classes():
-        spelled = {f.name for f in dataclasses.fields(getattr(evallib, name))} & old
+        spelled = {f.name for f in dataclasses.fields(_PUBLIC[name])} & old
         assert not spelled, f"{name} has {sorted(spelled)}"
 
 

@@ -1,4 +1,4 @@
-"""Tests of evallib.onetestset.scoring against independent references.
+"""Tests of evallib.onetestset._scoring against independent references.
 
 References: a direct O(m n) placement-value implementation of DeLong et al. (1988)
 written here from the paper's definitions, scikit-learn's ``roc_auc_score``,
@@ -19,7 +19,7 @@ from scipy import stats
 from sklearn.metrics import brier_score_loss, roc_auc_score
 from sklearn.metrics import log_loss as sk_log_loss
 
-from evallib.onetestset import scoring as sc
+from evallib.onetestset import _scoring as sc
 
 
 def _direct_delong(y, scores):

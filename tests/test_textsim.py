@@ -1,4 +1,4 @@
-"""Tests of evallib.studies.textsim: the synthetic task, the learners and the section 5 studies.
+"""Tests of evallib.studies._textsim: the synthetic task, the learners and the section 5 studies.
 
 Independent references: numpy's corrcoef and f1 via scikit-learn for the summary
 figures, index subsampling of an explicit Dtrue for the multinomial shortcut (a
@@ -15,8 +15,8 @@ import pytest
 from scipy import stats
 from sklearn.metrics import f1_score
 
-from evallib.onetestset import bizarre as bz
-from evallib.studies import textsim as ts
+from evallib.onetestset import _bizarre as bz
+from evallib.studies import _textsim as ts
 
 SMALL = dict(n_train=1500, n_pool=3000, n_true=6000, rng=1)
 

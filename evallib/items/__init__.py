@@ -12,38 +12,39 @@ models trained on code", arXiv:2107.03374 (pass@k); the cluster-robust variance 
 Liang & Zeger (1986) with the small-sample corrections of Bell & McCaffrey (2002).
 Notebook 08 teaches it.
 
-- :mod:`.means` -- the mean score of one model (:func:`item_mean`) and the paired difference
+- :mod:`._means` -- the mean score of one model (:func:`item_mean`) and the paired difference
   of two on the same items (:func:`paired_item_difference`), items x samples reduced to item
   means first, with cluster-robust errors (CR1, CR2 with Bell-McCaffrey degrees of freedom,
   the wild cluster bootstrap) and Wilson intervals on the effective sample size near 0 or 1;
   :func:`variance_components` splits between- from within-item variance.
-- :mod:`.coverage` -- the coverage of those intervals, by simulation or exact enumeration
+- :mod:`._coverage` -- the coverage of those intervals, by simulation or exact enumeration
   (:func:`item_interval_coverage`, :func:`plot_item_interval_coverage`).
-- :mod:`.passk` -- the unbiased pass@k of Chen et al. (2021) and pass^k, averaged over
+- :mod:`._passk` -- the unbiased pass@k of Chen et al. (2021) and pass^k, averaged over
   items with their intervals (:func:`pass_at_k`).
-- :mod:`.leaderboard` -- many models on the same items: every paired difference with Holm
+- :mod:`._leaderboard` -- many models on the same items: every paired difference with Holm
   and Benjamini-Hochberg (:func:`leaderboard_pairs`), the leader's tie group
   (:func:`tie_group`), bootstrap rank intervals and P(best) from per-cluster sums
   (:func:`rank_intervals`, :func:`plot_rank_intervals`).
-- :mod:`.lesson` -- two models on the same clustered items, answered K times: the coverage
-  of the paired intervals beside the unpaired one, by simulation
-  (:func:`simulate_paired_items`, :func:`paired_item_coverage`,
-  :func:`plot_paired_item_coverage`, the explorer of notebook 08).
+
 
 Every public name is importable from ``evallib`` itself.
 """
 
 # The submodules under private names first: a star import may bind a function of the same
 # name over the module attribute.
-from . import coverage as _coverage
-from . import leaderboard as _leaderboard
-from . import lesson as _lesson
-from . import means as _means
-from . import passk as _passk
-from .coverage import *  # noqa: F401,F403
-from .leaderboard import *  # noqa: F401,F403
-from .lesson import *  # noqa: F401,F403
-from .means import *  # noqa: F401,F403
-from .passk import *  # noqa: F401,F403
+from .._compat import moved_names as _moved_names
+from . import _coverage as _coverage
+from . import _leaderboard as _leaderboard
+from . import _means as _means
+from . import _passk as _passk
+from ._coverage import *  # noqa: F401,F403
+from ._leaderboard import *  # noqa: F401,F403
+from ._means import *  # noqa: F401,F403
+from ._passk import *  # noqa: F401,F403
 
-__all__ = [*_means.__all__, *_coverage.__all__, *_passk.__all__, *_leaderboard.__all__, *_lesson.__all__]
+__all__ = [*_means.__all__, *_coverage.__all__, *_passk.__all__, *_leaderboard.__all__]
+
+# Notebook 08's explorer (0.1.0's evallib.items.lesson) moved to the lessons' support in 0.2.0.
+__getattr__ = _moved_names(__name__, {n: f"evallib.lessons._items:{n}" for n in (
+    "PAIRED_COVERAGE_METHODS", "describe_paired_item_coverage", "paired_item_coverage",
+    "plot_paired_item_coverage", "simulate_paired_items")})

@@ -2,7 +2,7 @@
 
 :func:`item_interval_coverage` simulates benchmarks of 0/1 items (or real-valued item
 scores, the means of several 0/1 samples) in clusters with a given intra-cluster
-correlation, computes every interval of :func:`evallib.items.means.item_mean` on each
+correlation, computes every interval of :func:`evallib.items.item_mean` on each
 simulated benchmark at once (vectorised over the simulations, so one call with 1,000
 simulations of 200 items takes a few milliseconds and can sit behind a slider), and
 reports the share of intervals that contain the true mean, with its Monte Carlo
@@ -29,7 +29,7 @@ from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._results import table_metadata
 from .._validate import check_alpha, check_count, check_real, check_rng
-from .means import _bm_df, _wilson, _wilson_effective
+from ._means import _bm_df, _wilson, _wilson_effective
 
 __all__ = ["ITEM_COVERAGE_METHODS", "item_interval_coverage", "plot_item_interval_coverage"]
 
@@ -174,7 +174,7 @@ def item_interval_coverage(
     "cluster" is the item, and ``icc`` is the correlation of two answers to one item.
     The true mean is ``mean``.
 
-    Each method's interval is computed exactly as :func:`evallib.items.means.item_mean`
+    Each method's interval is computed exactly as :func:`evallib.items.item_mean`
     computes it (with ``clusters`` the simulated cluster labels), for all simulations at
     once:
 
@@ -234,7 +234,7 @@ def item_interval_coverage(
     200 items in 8 clusters of 25 with an intra-cluster correlation of 0.1: the naive
     interval misses far more often than 5%.
 
-    >>> from evallib.items.coverage import item_interval_coverage
+    >>> from evallib.items import item_interval_coverage
     >>> tab = item_interval_coverage(n_items=200, cluster_size=25, icc=0.1, n_resamples=1000, rng=0)
     >>> bool(tab.set_index("method").loc["naive", "coverage"] < 0.7)
     True
@@ -301,7 +301,7 @@ def plot_item_interval_coverage(table: pd.DataFrame, ax=None, *, title: str | No
 
     Examples
     --------
-    >>> from evallib.items.coverage import item_interval_coverage, plot_item_interval_coverage
+    >>> from evallib.items import item_interval_coverage, plot_item_interval_coverage
     >>> tab = item_interval_coverage(n_items=100, cluster_size=10, icc=0.05, n_resamples=200, rng=1)
     >>> ax = plot_item_interval_coverage(tab)
     >>> len(ax.patches) == len(tab)

@@ -25,11 +25,11 @@ many times an item was written down), as are missing values, scores outside [0, 
 non-numeric scores and models scored on different items.
 
 The standard error of a mean (or of a paired difference of means) is the one of
-:func:`evallib.items.passk.pass_at_k`: ``s / sqrt(N)`` with ``N - 1`` df, or with
+:func:`evallib.items.pass_at_k`: ``s / sqrt(N)`` with ``N - 1`` df, or with
 clusters the CR2 cluster-robust error ``sqrt(sum_g e_g^2 / (1 - n_g/N)) / N`` with the
 Bell-McCaffrey degrees of freedom (``e_g`` the sum over cluster ``g``, of ``n_g`` items, of
 the deviations from the mean; Bell & McCaffrey 2002), the convention of
-:func:`evallib.items.means.paired_item_difference`, so that a pair's row here and that
+:func:`evallib.items.paired_item_difference`, so that a pair's row here and that
 function agree on the same two models.
 """
 
@@ -49,7 +49,7 @@ from .._inference import t_inference
 from .._multitest import ADJUSTMENTS, adjust_pvalues
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
-from .passk import _cluster_index, _mean_se
+from ._passk import _cluster_index, _mean_se
 
 __all__ = [
     "LEADERBOARD_ADJUSTMENTS",
@@ -360,7 +360,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     --------
     Three models on eight items; B and C differ on one item only:
 
-    >>> from evallib.items.leaderboard import leaderboard_pairs
+    >>> from evallib.items import leaderboard_pairs
     >>> scores = {"A": [1, 1, 1, 1, 1, 1, 1, 0], "B": [1, 0, 0, 1, 0, 0, 1, 0],
     ...           "C": [1, 0, 0, 1, 0, 0, 0, 0]}
     >>> t = leaderboard_pairs(scores)
@@ -472,7 +472,7 @@ def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust:
 
     Examples
     --------
-    >>> from evallib.items.leaderboard import tie_group
+    >>> from evallib.items import tie_group
     >>> scores = {"A": [1, 1, 1, 1, 1, 1, 1, 0], "B": [1, 0, 0, 1, 0, 0, 1, 0],
     ...           "C": [1, 0, 0, 1, 0, 0, 0, 0]}
     >>> print(tie_group(scores))
@@ -607,7 +607,7 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
     Examples
     --------
     >>> import numpy as np
-    >>> from evallib.items.leaderboard import rank_intervals
+    >>> from evallib.items import rank_intervals
     >>> g = np.random.default_rng(0)
     >>> scores = {"A": g.random(300) < 0.9, "B": g.random(300) < 0.6, "C": g.random(300) < 0.6}
     >>> r = rank_intervals(scores, n_resamples=500, rng=1)
@@ -673,7 +673,7 @@ def plot_rank_intervals(result: pd.DataFrame, ax=None):
 
     Examples
     --------
-    >>> from evallib.items.leaderboard import plot_rank_intervals, rank_intervals
+    >>> from evallib.items import plot_rank_intervals, rank_intervals
     >>> r = rank_intervals({"A": [1, 1, 0, 1], "B": [0, 1, 0, 1]}, n_resamples=50, rng=0)
     >>> plot_rank_intervals(r).get_ylabel()
     'model (best first)'

@@ -31,7 +31,7 @@ residuals ``y_i - mu_hat`` in cluster ``g``. The variance estimators are
   item per cluster it is ``s^2/N``, the textbook variance of a mean.
 
 Functions: :func:`item_mean`, :func:`paired_item_difference`, :func:`variance_components`;
-the coverage of the intervals is simulated by :mod:`evallib.items.coverage`.
+the coverage of the intervals is simulated by :mod:`evallib.items._coverage`.
 
 References
 ----------
@@ -63,7 +63,8 @@ from .._compat import renamed_fields, renamed_keywords
 from .._inference import check_alternative, t_inference
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
-from ..onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
+from ..onetestset._mcnemar import Contingency, mcnemar
+from ..onetestset._paired_intervals import paired_difference_interval
 
 __all__ = [
     "ITEM_MEAN_METHODS",
@@ -187,7 +188,7 @@ class PairedItemDifference(IntervalMixin):
         :class:`ItemMean`; for ``"mcnemar"`` the item-level ``s_d / sqrt(n)``).
     low, high : the ``1 - alpha`` interval, inside [-1, 1].
     statistic : ``estimate / se`` (t or z); for ``"mcnemar"`` the mid-p test's
-        statistic ``min(n01, n10)``, as :func:`evallib.onetestset.pairwise.mcnemar` reports it.
+        statistic ``min(n01, n10)``, as :func:`evallib.onetestset.mcnemar` reports it.
     pvalue : p-value of H0: no difference, against ``alternative``.
     reject : ``pvalue <= alpha``.
     method : the method used (``"auto"`` is resolved to ``"mcnemar"`` or ``"cr2"``).
@@ -468,7 +469,7 @@ def bell_mccaffrey_df(cluster_sizes: Any) -> float:
 
     Examples
     --------
-    >>> from evallib.items.means import bell_mccaffrey_df
+    >>> from evallib.items import bell_mccaffrey_df
     >>> bell_mccaffrey_df([5, 5, 5, 5])
     3.0
     >>> round(bell_mccaffrey_df([1, 1, 2, 20]), 3) < 3
@@ -671,10 +672,10 @@ def item_mean(
 
     ``"auto"`` (default)
         ``"wilson"`` when every score is 0 or 1 -- Wilson's own interval for one score per
-        item and no clusters (as :func:`evallib.onetestset.measures.accuracy_interval`),
+        item and no clusters (as :func:`evallib.onetestset.accuracy_interval`),
         with the effective sample size otherwise; ``"cr2"`` for fractional scores, which
         without clusters *is* the item-level t interval with ``N - 1`` df. Why Wilson for
-        0/1 scores even with clusters: measured with :func:`evallib.items.coverage.item_interval_coverage`
+        0/1 scores even with clusters: measured with :func:`evallib.items.item_interval_coverage`
         (4,000 simulations, MC SE <= 0.006), at mean 0.5 (200 items in 8 clusters, ICC 0.1)
         CR2 covers 0.946 and Wilson 0.953, but near the boundary (mean 0.05) CR2 falls to
         0.85 while Wilson keeps 0.94, and with uneven clusters (two of 50 items, twenty of 5)
@@ -777,7 +778,7 @@ def item_mean(
     Eight items in three passages: the cluster-robust standard error is larger than the
     naive one, and its t reference has fewer degrees of freedom (Bell-McCaffrey).
 
-    >>> from evallib.items.means import item_mean
+    >>> from evallib.items import item_mean
     >>> scores = [1, 1, 1, 0, 0, 0, 1, 0]
     >>> passage = ["p1", "p1", "p1", "p2", "p2", "p2", "p3", "p3"]
     >>> res = item_mean(scores, clusters=passage, method="cr2")
@@ -854,8 +855,8 @@ def paired_item_difference(
 
     ``"auto"`` (default) uses, for one 0/1 score per item from each model and no clusters,
     ``"mcnemar"``: the mid-p McNemar test of
-    :func:`evallib.onetestset.pairwise.mcnemar` (``mid_p=True``) for the p-value and the
-    Bonett-Price interval of :func:`evallib.onetestset.pairwise.paired_difference_interval`
+    :func:`evallib.onetestset.mcnemar` (``mid_p=True``) for the p-value and the
+    Bonett-Price interval of :func:`evallib.onetestset.paired_difference_interval`
     -- the recommendations of Fagerland, Lydersen & Laake (2013, 2014); the two are
     separate procedures and may disagree at the margin. Otherwise it uses ``"cr2"``,
     which without clusters is the paired t interval and test on ``n - 1`` df.
@@ -928,7 +929,7 @@ def paired_item_difference(
     --------
     Ten items answered once by each model: McNemar's mid-p test and the Bonett-Price interval.
 
-    >>> from evallib.items.means import paired_item_difference
+    >>> from evallib.items import paired_item_difference
     >>> a = [1, 1, 1, 1, 1, 1, 0, 1, 1, 0]
     >>> b = [1, 0, 0, 1, 0, 1, 0, 0, 1, 0]
     >>> res = paired_item_difference(a, b)
@@ -1061,7 +1062,7 @@ def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceCo
     --------
     Four items, two samples each:
 
-    >>> from evallib.items.means import variance_components
+    >>> from evallib.items import variance_components
     >>> vc = variance_components([[1, 1], [0, 0], [1, 0], [0, 1]])
     >>> round(vc.between, 4), round(vc.within, 4)
     (0.0417, 0.25)

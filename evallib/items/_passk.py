@@ -29,7 +29,7 @@ from scipy import sparse, stats
 from .._compat import renamed_fields
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_count, check_labels
-from .means import bell_mccaffrey_df
+from ._means import bell_mccaffrey_df
 
 __all__ = ["PassInterval", "PassAtK", "unbiased_pass_at_k", "unbiased_pass_hat_k", "pass_at_k"]
 
@@ -157,7 +157,7 @@ def unbiased_pass_at_k(n: Any, c: Any, k: int) -> np.ndarray:
     --------
     Five answers, two correct, draws of two: ``1 - C(3, 2)/C(5, 2) = 1 - 3/10``.
 
-    >>> from evallib.items.passk import unbiased_pass_at_k
+    >>> from evallib.items import unbiased_pass_at_k
     >>> unbiased_pass_at_k(5, [0, 2, 4], 2).round(4).tolist()
     [0.0, 0.7, 1.0]
     """
@@ -191,7 +191,7 @@ def unbiased_pass_hat_k(n: Any, c: Any, k: int) -> np.ndarray:
     --------
     Five answers, four correct, draws of two: ``C(4, 2)/C(5, 2) = 6/10``.
 
-    >>> from evallib.items.passk import unbiased_pass_hat_k
+    >>> from evallib.items import unbiased_pass_hat_k
     >>> unbiased_pass_hat_k(5, [1, 4, 5], 2).round(4).tolist()
     [0.0, 0.6, 1.0]
     """
@@ -222,10 +222,10 @@ def _mean_se(values: np.ndarray, codes: np.ndarray | None, n_groups: int) -> tup
 
     Unclustered: ``se^2 = s^2 / N`` with ``N - 1`` df. Clustered: the CR2 error of an
     intercept-only regression (Bell & McCaffrey 2002), the convention of
-    :func:`evallib.items.means.paired_item_difference`: with ``e_g`` the sum over cluster
+    :func:`evallib.items.paired_item_difference`: with ``e_g`` the sum over cluster
     ``g`` of the deviations from the mean and ``n_g`` its size,
     ``se^2 = sum_g e_g^2 / (1 - n_g / N) / N^2``, with the Bell-McCaffrey degrees of freedom
-    (:func:`evallib.items.means.bell_mccaffrey_df`; ``G - 1`` for equal clusters). With one
+    (:func:`evallib.items.bell_mccaffrey_df`; ``G - 1`` for equal clusters). With one
     item per cluster it is the unclustered ``s^2 / N`` with ``N - 1`` df.
     """
     n_items = values.shape[0]
@@ -319,7 +319,7 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
     * Unclustered: ``se = s / sqrt(N)``, ``s`` the standard deviation of the
       per-item estimates, ``df = N - 1``.
     * With ``clusters``: the CR2 cluster-robust standard error of a mean (Bell &
-      McCaffrey 2002), the convention of :func:`evallib.items.means.item_mean`,
+      McCaffrey 2002), the convention of :func:`evallib.items.item_mean`,
       ``se^2 = sum_g e_g^2 / (1 - n_g/N) / N^2``, ``e_g`` the sum over cluster ``g``
       (of ``n_g`` items) of the per-item deviations from the mean, with the
       Bell-McCaffrey degrees of freedom (``G - 1`` for clusters of equal size, fewer for
@@ -386,7 +386,7 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
     0, 1 - 6/10, 1 - 1/10 and 1, so pass@2 = 2.3/4 = 0.575; the per-item pass^2 are 0,
     0, 3/10 and 1, so pass^2 = 0.325.
 
-    >>> from evallib.items.passk import pass_at_k
+    >>> from evallib.items import pass_at_k
     >>> r = pass_at_k(5, [0, 1, 3, 5], 2)
     >>> round(r.estimate, 3), round(r.pass_hat_k.estimate, 3), r.df
     (0.575, 0.325, 3.0)

@@ -1,11 +1,11 @@
 """Two models on the same items, in clusters, answered K times: how often the paired intervals keep their promise.
 
-:func:`evallib.items.coverage.item_interval_coverage` measures the intervals of one model's
+:func:`evallib.items.item_interval_coverage` measures the intervals of one model's
 mean score. A comparison of two models adds the correlation between them: both answer
 the same items, and the items that are hard for one are often hard for the other. This
 module simulates such comparisons -- items in clusters, each answered ``samples`` times
 by each model, with a correlation between the models -- and measures the coverage of
-the intervals of the paired difference that :func:`evallib.items.means.paired_item_difference`
+the intervals of the paired difference that :func:`evallib.items.paired_item_difference`
 computes, beside the unpaired interval that ignores the pairing. Notebook 08's explorer
 draws it (:func:`plot_paired_item_coverage`); the simulation is vectorised over the
 simulated benchmarks, so a slider move stays well under 0.1 s at a few hundred
@@ -49,15 +49,15 @@ from scipy import special, stats
 from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._validate import check_alpha, check_count, check_real, check_rng
-from .coverage import _cluster_sizes
-from .means import _bm_df
+from ..items._coverage import _cluster_sizes
+from ..items._means import _bm_df
 
 __all__ = ["PAIRED_COVERAGE_METHODS", "simulate_paired_items", "paired_item_coverage",
            "plot_paired_item_coverage", "describe_paired_item_coverage"]
 
 #: Intervals of the paired difference :func:`paired_item_coverage` can measure: the unpaired
 #: interval (pairing and clusters ignored) and those of
-#: :func:`evallib.items.means.paired_item_difference` but the wild bootstrap and McNemar.
+#: :func:`evallib.items.paired_item_difference` but the wild bootstrap and McNemar.
 PAIRED_COVERAGE_METHODS = ("unpaired", "naive", "t", "cr1_normal", "cr1", "cr2")
 _NAMES = {   # one line each: a tick label of two lines costs a slider's redraw time
     "unpaired": "unpaired",
@@ -175,7 +175,7 @@ def simulate_paired_items(
 
     Examples
     --------
-    >>> from evallib.items.lesson import simulate_paired_items
+    >>> from evallib.lessons import simulate_paired_items
     >>> a, b, clusters = simulate_paired_items(n_items=12, cluster_size=4, samples=2, n_resamples=3, rng=0)
     >>> a.shape, clusters.tolist()
     ((3, 12), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2])
@@ -195,7 +195,7 @@ def simulate_paired_items(
 def _paired_intervals(a, b, sizes, methods, alpha):
     """Each method's interval for ``mean(a) - mean(b)``, row by row: {method: (low, high, se)}.
 
-    As :func:`evallib.items.means.paired_item_difference` computes them for one benchmark
+    As :func:`evallib.items.paired_item_difference` computes them for one benchmark
     (clusters: ``sizes``, contiguous), vectorised over the rows; ``"unpaired"`` is
     ``estimate -/+ z sqrt(s_a^2/N + s_b^2/N)``, its ``unpaired_se``.
     """
@@ -256,7 +256,7 @@ def paired_item_coverage(
 
     Simulates ``n_resamples`` benchmarks with :func:`simulate_paired_items` and computes on each
     the intervals of ``mean_a - mean_b`` named in ``methods``, exactly as
-    :func:`evallib.items.means.paired_item_difference` computes them with the simulated
+    :func:`evallib.items.paired_item_difference` computes them with the simulated
     cluster labels (vectorised over the benchmarks):
 
     ``"unpaired"``: ``estimate -/+ z sqrt(s_a^2/N + s_b^2/N)``, the two models' item
@@ -299,7 +299,7 @@ def paired_item_coverage(
     Independent items (no clusters), strongly correlated models answering four times per
     item: the unpaired interval is far wider than the paired one.
 
-    >>> from evallib.items.lesson import paired_item_coverage
+    >>> from evallib.lessons import paired_item_coverage
     >>> tab = paired_item_coverage(n_items=300, correlation=0.9, spread=2.0, samples=4, n_resamples=300, rng=1)
     >>> w = tab.set_index("method")["mean_width"]
     >>> bool(w["unpaired"] > 1.5 * w["cr2"])
@@ -410,7 +410,7 @@ def plot_paired_item_coverage(
 
     Examples
     --------
-    >>> from evallib.items.lesson import plot_paired_item_coverage
+    >>> from evallib.lessons import plot_paired_item_coverage
     >>> ax = plot_paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_resamples=100)
     >>> len(ax.patches)
     3
@@ -531,7 +531,7 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
 
     Examples
     --------
-    >>> from evallib.items.lesson import describe_paired_item_coverage, paired_item_coverage
+    >>> from evallib.lessons import describe_paired_item_coverage, paired_item_coverage
     >>> tab = paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_resamples=100, rng=0)
     >>> describe_paired_item_coverage(tab).splitlines()[0]
     '100 items in 10 clusters, ICC 0.2, K = 1 answer, difficulty correlation 0.5, true difference +0'

@@ -5,7 +5,7 @@ an :class:`ipywidgets.Output` seeded with the default render when the cell runs,
 slider move re-renders *into that same output*; nothing else is printed or shown by the
 cell, so a reader never sees a stale copy beside the live one (in JupyterLab or Voilà).
 When a notebook is executed and saved for readers without a kernel (``make execute``, or
-``python -m evallib.live NOTEBOOK...`` after an execution that stored widget state),
+``python -m evallib.lessons.live NOTEBOOK...`` after an execution that stored widget state),
 :func:`freeze_widget_outputs` replaces each widget view by the outputs its Output widgets
 captured and drops the widget state, so the saved file shows that default render once,
 in the same place, and a live kernel replaces it when the cell runs.
@@ -25,7 +25,7 @@ and the widgets, and is used only by the notebooks.
 Examples
 --------
 >>> import ipywidgets as widgets
->>> from evallib.live import figure, live_output, render_png
+>>> from evallib.lessons.live import figure, live_output, render_png
 >>> fig = figure(figsize=(4, 3))
 >>> ax = fig.subplots()
 >>> line, = ax.plot([0, 1], [0, 0])
@@ -49,8 +49,8 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._extras import require
-from ._plotting import clear_artists
+from .._extras import require
+from .._plotting import clear_artists
 
 __all__ = ["figure", "panel", "live_output", "render_png", "show_figure", "freeze_widget_outputs", "clear_artists",
            "DESCRIPTION_WIDTH", "SLIDER_WIDTH"]
@@ -135,7 +135,7 @@ def show_figure(fig, alt: str) -> None:
         What the figure shows, in words (non-empty); compute its numbers from the run.
     """
     import matplotlib.pyplot as plt
-    require("IPython", "evallib.live")
+    require("IPython", "evallib.lessons.live")
     from IPython.core.pylabtools import print_figure
     from IPython.display import Image, display
     from matplotlib.figure import Figure
@@ -152,7 +152,7 @@ def show_figure(fig, alt: str) -> None:
 
 def _show(result: Any, alt: str | None) -> None:
     """Display one callback result: a Figure as a PNG image, a str as text, else as is."""
-    require("IPython", "evallib.live")
+    require("IPython", "evallib.lessons.live")
     from IPython.display import Image, display
     from matplotlib.figure import Figure
 
@@ -190,7 +190,7 @@ def panel(controls: Mapping[str, Any] | list, *, columns: int = 1,
     description_width, width : str
         CSS widths of the description column and of the whole control.
     """
-    require("ipywidgets", "evallib.live")
+    require("ipywidgets", "evallib.lessons.live")
     import ipywidgets as widgets
 
     if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= 3:
@@ -237,9 +237,9 @@ def live_output(render: Callable[..., Any], controls: Mapping[str, Any], *,
         The panel and the output; display it (the last expression of a cell is displayed).
         ``box.render_seconds`` holds the duration of the latest render.
     """
-    require("ipywidgets", "evallib.live")
+    require("ipywidgets", "evallib.lessons.live")
     import ipywidgets as widgets
-    require("IPython", "evallib.live")
+    require("IPython", "evallib.lessons.live")
     from IPython import get_ipython
     from IPython.display import clear_output
 
@@ -348,15 +348,15 @@ def freeze_widget_outputs(nb: dict) -> dict:
 
 
 def _main(argv: list[str] | None = None) -> int:
-    """``python -m evallib.live NOTEBOOK...``: freeze the widget outputs of executed notebooks."""
+    """``python -m evallib.lessons.live NOTEBOOK...``: freeze the widget outputs of executed notebooks."""
     import sys
 
-    require("nbformat", "evallib.live")
+    require("nbformat", "evallib.lessons.live")
     import nbformat
 
     paths = sys.argv[1:] if argv is None else argv
     if not paths:
-        print("usage: python -m evallib.live NOTEBOOK.ipynb ...", file=sys.stderr)
+        print("usage: python -m evallib.lessons.live NOTEBOOK.ipynb ...", file=sys.stderr)
         return 2
     for path in paths:
         nb = nbformat.read(path, as_version=4)

@@ -27,17 +27,17 @@ Every public name is importable from ``evallib`` itself.
 
 # The submodules under private names first: a star import may bind a function of the same
 # name over the module attribute.
-from . import bayesian as _bayesian
-from . import hierarchical as _hierarchical
-from . import omnibus as _omnibus
-from . import posthoc as _posthoc
-from . import ranksums as _ranksums
-from . import ranktests as _ranktests
-from .bayesian import *  # noqa: F401,F403
-from .hierarchical import *  # noqa: F401,F403
-from .omnibus import *  # noqa: F401,F403
-from .posthoc import *  # noqa: F401,F403
-from .ranksums import *  # noqa: F401,F403
-from .ranktests import *  # noqa: F401,F403
+from . import _bayesian as _bayesian
+from . import _hierarchical as _hierarchical
+from . import _omnibus as _omnibus
+from . import _posthoc as _posthoc
+from . import _ranksums as _ranksums
+from . import _ranktests as _ranktests
+from ._bayesian import *  # noqa: F401,F403
+from ._hierarchical import *  # noqa: F401,F403
+from ._omnibus import *  # noqa: F401,F403
+from ._posthoc import *  # noqa: F401,F403
+from ._ranksums import *  # noqa: F401,F403
+from ._ranktests import *  # noqa: F401,F403
 
 __all__ = [*_ranktests.__all__, *_posthoc.__all__, *_bayesian.__all__, *_omnibus.__all__, *_ranksums.__all__, *_hierarchical.__all__]

@@ -7,7 +7,7 @@ first learner is practically better, that the two are practically equivalent (th
 or that the second is better; :func:`plot_simplex` shows the samples. The Bayesian
 sign test (:func:`bayesian_sign_test`) counts the data sets on each side of the ROPE and
 puts a Dirichlet posterior on the three shares. Conventions are baycomp's (see
-:mod:`evallib._bayes`). Notebook 07 teaches them; :mod:`evallib.manydatasets.hierarchical`
+:mod:`evallib._bayes`). Notebook 07 teaches them; :mod:`evallib.manydatasets._hierarchical`
 adds the hierarchical model, which uses every fold of every data set.
 """
 
@@ -24,7 +24,7 @@ from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_choice, check_count, check_real, check_rng
-from .ranktests import sign_test, wilcoxon_signed_rank
+from ._ranktests import sign_test, wilcoxon_signed_rank
 
 __all__ = [
     "SignedRankResult",
@@ -139,7 +139,7 @@ def bayesian_signed_rank(
     of 0.01 AUC, "C4.5+m practically better" and "equivalent" split the posterior;
     C4.5 being practically better gets no weight:
 
-    >>> from evallib.manydatasets.ranktests import demsar_table_6
+    >>> from evallib.manydatasets import demsar_table_6
     >>> t6 = demsar_table_6()
     >>> res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_resamples=20000, rng=0)
     >>> res.p_left
@@ -304,7 +304,7 @@ def bayesian_sign_test(
     8 inside, 6 right, so the posterior mean of ``theta_right`` is (6 + 0)/(14 + 1),
     and "equivalent" is the most probable region in most draws:
 
-    >>> from evallib.manydatasets.ranktests import demsar_table_6
+    >>> from evallib.manydatasets import demsar_table_6
     >>> t6 = demsar_table_6()
     >>> res = bayesian_sign_test(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_resamples=20000, rng=0)
     >>> res.counts

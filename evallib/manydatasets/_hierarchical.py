@@ -317,7 +317,7 @@ def hierarchical_test(
     outside a ROPE of 0.01, so the next data set is almost surely "right":
 
     >>> import numpy as np
-    >>> from evallib.manydatasets.hierarchical import hierarchical_test
+    >>> from evallib.manydatasets import hierarchical_test
     >>> gen = np.random.default_rng(0)
     >>> x = gen.uniform(0.7, 0.9, (10, 1)) + gen.normal(0, 0.02, (10, 10))
     >>> y = x + 0.03 + gen.normal(0, 0.01, (10, 10))

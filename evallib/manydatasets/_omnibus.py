@@ -32,8 +32,8 @@ from scipy import stats
 from .._compat import renamed_keywords
 from .._inference import se_from_variance, tail_pvalue
 from .._validate import check_alpha, check_choice, check_count, check_rng
-from .posthoc import _check_adjust, _posthoc_table
-from .ranktests import TIE_RTOL, _as_table, _check_scores, snap_ties
+from ._posthoc import _check_adjust, _posthoc_table
+from ._ranktests import TIE_RTOL, _as_table, _check_scores, snap_ties
 
 __all__ = [
     "AlignedRanksResult",
@@ -154,7 +154,7 @@ def aligned_ranks_test(
     Fdez et al. 2015), whose printed statistic, 3.7025 (p = 0.1570), ignores the
     ties among the aligned scores; corrected for them it is 3.7645:
 
-    >>> from evallib.manydatasets.omnibus import aligned_ranks_test
+    >>> from evallib.manydatasets import aligned_ranks_test
     >>> table = [[3, 4, 4], [4, 3, 3], [5, 2, 5], [6, 1, 6], [1, 2, 3], [5, 6, 7]]
     >>> res = aligned_ranks_test(table, tie_correction=False)
     >>> round(res.statistic, 4), round(res.pvalue, 4)
@@ -209,8 +209,8 @@ def posthoc_aligned_ranks(
     adjust, control, alpha
         As for :func:`evallib.posthoc_friedman` (``method=`` is the deprecated name of
         ``adjust=``; the same menus,
-        :data:`evallib.manydatasets.posthoc.ALL_PAIRS_METHODS` and
-        :data:`evallib.manydatasets.posthoc.CONTROL_METHODS`).
+        :data:`evallib.manydatasets.ALL_PAIRS_METHODS` and
+        :data:`evallib.manydatasets.CONTROL_METHODS`).
 
     Returns
     -------
@@ -227,7 +227,7 @@ def posthoc_aligned_ranks(
 
     Examples
     --------
-    >>> from evallib.manydatasets.omnibus import posthoc_aligned_ranks
+    >>> from evallib.manydatasets import posthoc_aligned_ranks
     >>> table = [[3, 4, 4], [4, 3, 3], [5, 2, 5], [6, 1, 6], [1, 2, 3], [5, 6, 7]]
     >>> res = posthoc_aligned_ranks(table, adjust="holm")
     >>> [(r.a, r.b, round(r.z, 3)) for r in res.itertuples()][0]
@@ -335,7 +335,7 @@ def quade_test(
     the sales of five brands; R prints ``Quade F = 3.8293, num df = 4, denom df =
     24, p-value = 0.01519``.
 
-    >>> from evallib.manydatasets.omnibus import quade_test
+    >>> from evallib.manydatasets import quade_test
     >>> sales = [[5, 4, 7, 10, 12], [1, 3, 1, 0, 2], [16, 12, 22, 22, 35], [5, 4, 3, 5, 4],
     ...          [10, 9, 7, 13, 10], [19, 18, 28, 37, 58], [10, 7, 6, 8, 7]]
     >>> res = quade_test(sales)
@@ -422,7 +422,7 @@ def posthoc_quade(
 
     Examples
     --------
-    >>> from evallib.manydatasets.omnibus import posthoc_quade
+    >>> from evallib.manydatasets import posthoc_quade
     >>> sales = [[5, 4, 7, 10, 12], [1, 3, 1, 0, 2], [16, 12, 22, 22, 35], [5, 4, 3, 5, 4],
     ...          [10, 9, 7, 13, 10], [19, 18, 28, 37, 58], [10, 7, 6, 8, 7]]
     >>> res = posthoc_quade(sales, adjust="bonferroni", distribution="t")
@@ -589,7 +589,7 @@ def skillings_mack_test(
     12.8: 2.6):
 
     >>> from evallib import flach_example_12_4
-    >>> from evallib.manydatasets.omnibus import skillings_mack_test
+    >>> from evallib.manydatasets import skillings_mack_test
     >>> round(skillings_mack_test(flach_example_12_4()).statistic, 1)
     2.6
     """

@@ -45,8 +45,8 @@ from .._multitest import (  # the procedures' one home; re-exported from their 0
 )
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice
-from .ranksums import rank_sum_difference_pvalue
-from .ranktests import (
+from ._ranksums import rank_sum_difference_pvalue
+from ._ranktests import (
     CD_TESTS,
     CriticalDifference,
     FriedmanResult,
@@ -193,7 +193,7 @@ def posthoc_friedman(
         ``"normal"``: the two-sided normal p-value of ``z`` (Demšar; scmamp,
         autorank). ``"exact"``: the exact p-value of the rank-sum difference under
         the permutation null, by Eisinga et al.'s (2017) closed form
-        (:func:`evallib.manydatasets.ranksums.rank_sum_difference_pvalue`; ranks
+        (:func:`evallib.manydatasets.rank_sum_difference_pvalue`; ranks
         without ties; ``n (k - 1) <= 20,000``). Nemenyi's studentized range is a
         normal-theory adjustment and takes ``"normal"`` only.
 
@@ -232,7 +232,7 @@ def posthoc_friedman(
     rounded to three decimals; unrounded: 2.415 and 0.608), and Holm rejects the
     first two.
 
-    >>> from evallib.manydatasets.ranktests import demsar_table_6
+    >>> from evallib.manydatasets import demsar_table_6
     >>> res = posthoc_friedman(demsar_table_6(ranks=True), higher_is_better=False,
     ...                        adjust="holm", control="C4.5")
     >>> [(r.b, round(-r.z, 2), round(r.pvalue, 2), bool(r.reject)) for r in res.itertuples()]

@@ -18,7 +18,7 @@ one data set takes the value ``t`` (``0 < |t| <= k - 1``) with probability
 * :func:`rank_sum_difference_null` -- the whole distribution of ``|D|``, by
   convolving the ``n`` one-data-set distributions (exact integers too); a second,
   independent route to the same numbers;
-* :func:`evallib.manydatasets.posthoc.posthoc_friedman` with
+* :func:`evallib.manydatasets.posthoc_friedman` with
   ``distribution="exact"`` uses them for every pair.
 """
 
@@ -117,7 +117,7 @@ def rank_sum_difference_pvalue(d: Any, k: Any, n: Any) -> float:
     The authors' R function ``pexactfrsd`` documents ``d = k = n = 100`` as giving
     0.8085251:
 
-    >>> from evallib.manydatasets.ranksums import rank_sum_difference_pvalue
+    >>> from evallib.manydatasets import rank_sum_difference_pvalue
     >>> round(rank_sum_difference_pvalue(100, 100, 100), 7)
     0.8085251
     """
@@ -160,7 +160,7 @@ def rank_sum_difference_null(k: Any, n: Any) -> pd.DataFrame:
     Two algorithms on two data sets: ``D`` is -2, 0 or 2 with probabilities 1/4,
     1/2, 1/4.
 
-    >>> from evallib.manydatasets.ranksums import rank_sum_difference_null
+    >>> from evallib.manydatasets import rank_sum_difference_null
     >>> rank_sum_difference_null(2, 2)["probability"].tolist()
     [0.5, 0.0, 0.5]
     """

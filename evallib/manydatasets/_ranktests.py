@@ -16,7 +16,7 @@ comparisons of classifiers over multiple data sets*, JMLR 7, 1-30:
   and its Bonferroni-Dunn variant for comparisons with a control
   (:func:`critical_difference`, :func:`rank_differences`);
 * Figure 12.1 -- critical-difference diagrams (:func:`cd_cliques`,
-  :func:`evallib.manydatasets.posthoc.plot_cd_diagram`, which also draws post-hoc cliques);
+  :func:`evallib.manydatasets.plot_cd_diagram`, which also draws post-hoc cliques);
 * Example 12.4's table, shipped in ``data/`` (:func:`flach_example_12_4`).
 
 Ranks follow the book: rank 1 is the *best* performance.

@@ -163,7 +163,7 @@ def cohen_kappa_table(table: Sequence[Sequence[int]], *, alpha: float = 0.05) ->
     0.4842, ASE 0.1380, 95% limits 0.2137 and 0.7547, ASE under H0 0.1484, Z 3.2626,
     two-sided p 0.0011.
 
-    >>> from evallib.onetestset.agreement import cohen_kappa_table
+    >>> from evallib.onetestset import cohen_kappa_table
     >>> res = cohen_kappa_table([[0, 4, 1], [0, 8, 0], [0, 1, 5]])
     >>> [round(v, 4) for v in (res.estimate, res.se, res.low, res.high)]
     [0.4842, 0.138, 0.2137, 0.7547]
@@ -248,7 +248,7 @@ def cohen_kappa(y1: Sequence[Any], y2: Sequence[Any], *, labels: Sequence[Any] |
     ``p_e = 17/32`` from their margins: ``kappa = (0.75 - 17/32)/(15/32) = 7/15``, the value
     scikit-learn's ``cohen_kappa_score`` gives too.
 
-    >>> from evallib.onetestset.agreement import cohen_kappa
+    >>> from evallib.onetestset import cohen_kappa
     >>> res = cohen_kappa([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1])
     >>> round(res.estimate, 4), res.observed_agreement
     (0.4667, 0.75)

@@ -173,7 +173,7 @@ def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", 
     ``sum R_i^2 = 22``, so ``Q = 2 (3 * 38 - 100) / (30 - 22) = 3.5`` and
     ``p = exp(-3.5 / 2) = 0.1738``:
 
-    >>> from evallib.onetestset.cochran import cochran_q
+    >>> from evallib.onetestset import cochran_q
     >>> res = cochran_q([[1, 1, 1], [1, 0, 0], [1, 1, 0], [0, 0, 0], [1, 0, 1], [1, 1, 0]])
     >>> res.statistic, round(res.pvalue, 4)
     (3.5, 0.1738)
@@ -272,7 +272,7 @@ def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05, metho
 
     Examples
     --------
-    >>> from evallib.onetestset.cochran import cochran_q_predictions
+    >>> from evallib.onetestset import cochran_q_predictions
     >>> y = ["a", "b", "c", "a", "b", "c"]
     >>> res = cochran_q_predictions(y, {"A": ["a", "b", "c", "a", "b", "a"],
     ...                                 "B": ["a", "c", "c", "b", "b", "b"],

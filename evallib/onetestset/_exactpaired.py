@@ -188,7 +188,7 @@ def mcnemar_unconditional(b: int, c: int, n: int, *, gamma: float = 1e-4, points
     al. (2013) print the exact unconditional p-value 0.035 (the conditional exact test
     gives 0.070, the mid-p test 0.039).
 
-    >>> from evallib.onetestset.exactpaired import mcnemar_unconditional
+    >>> from evallib.onetestset import mcnemar_unconditional
     >>> round(mcnemar_unconditional(1, 7, 21).pvalue, 3)
     0.035
     """
@@ -337,7 +337,7 @@ def fay_lumbard_interval(b: int, c: int, n: int, *, alpha: float = 0.05) -> Exac
     stops ``uniroot`` at its default tolerance, about 1e-4). At ``delta = 0`` the
     one-sided p-values are the exact McNemar tails ``P(X >= b)`` and ``P(X <= b)``,
     ``X ~ Binomial(m, 1/2)``, so the interval excludes 0 exactly when the two-sided exact
-    McNemar test (:func:`evallib.onetestset.pairwise.mcnemar` with ``exact=True``) rejects
+    McNemar test (:func:`evallib.onetestset.mcnemar` with ``exact=True``) rejects
     at ``alpha``: the compatibility the authors built it for. Its coverage is at least
     ``1 - alpha`` in all of their numerical checks (they conjecture it always is).
 
@@ -377,7 +377,7 @@ def fay_lumbard_interval(b: int, c: int, n: int, *, alpha: float = 0.05) -> Exac
     n = 21): exact2x2 1.7.0 prints p = 0.07031 and the 95% interval -0.54549962 to
     0.02044939.
 
-    >>> from evallib.onetestset.exactpaired import fay_lumbard_interval
+    >>> from evallib.onetestset import fay_lumbard_interval
     >>> ci = fay_lumbard_interval(1, 7, 21)
     >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4), round(ci.pvalue, 5)
     (-0.2857, -0.5455, 0.0204, 0.07031)

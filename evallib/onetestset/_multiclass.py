@@ -11,7 +11,7 @@ For ``K >= 2`` classes and predicted labels on one test set:
   the joint table (true class x prediction of A x prediction of B, at most ``K^3``
   cells), so a bootstrap replicate, which resamples the ``n`` cases with replacement,
   is one Multinomial(n, table / n) draw of that table: the same device as Keller,
-  Bengio & Wong's F1 bootstrap over eight events (:mod:`evallib.onetestset.bizarre`), and as fast
+  Bengio & Wong's F1 bootstrap over eight events (:mod:`evallib.onetestset._bizarre`), and as fast
   for a million cases as for a hundred;
 * the confusion matrix as a figure (:func:`plot_confusion_matrix`).
 
@@ -47,7 +47,7 @@ from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
-from .measures import accuracy_interval
+from ._measures import accuracy_interval
 
 __all__ = [
     "MulticlassMeasures",
@@ -152,7 +152,7 @@ def macro_f1_from_confusion(conf: Any) -> Any:
     Flach's Example 12.2 table (rows actual positive / negative): F1 of the positives
     0.91 as printed, of the negatives ``2 * 10 / (20 + 15) = 0.571``:
 
-    >>> from evallib.onetestset.multiclass import macro_f1_from_confusion
+    >>> from evallib.onetestset import macro_f1_from_confusion
     >>> round(float(macro_f1_from_confusion([[75, 5], [10, 10]])), 3)
     0.74
     """
@@ -227,7 +227,7 @@ def multiclass_measures(y_true: Any, pred: Any, *, labels: Any = None, alpha: fl
     negatives right): accuracy 0.85 and average recall 0.72 as printed (0.71875):
 
     >>> import numpy as np
-    >>> from evallib.onetestset.multiclass import multiclass_measures
+    >>> from evallib.onetestset import multiclass_measures
     >>> y = np.repeat(["pos", "pos", "neg", "neg"], [75, 5, 10, 10])
     >>> pred = np.repeat(["pos", "neg", "pos", "neg"], [75, 5, 10, 10])
     >>> m = multiclass_measures(y, pred)
@@ -269,7 +269,7 @@ def per_class_table(y_true: Any, pred: Any, *, labels: Any = None) -> pd.DataFra
     0.91 for the positive class:
 
     >>> import numpy as np
-    >>> from evallib.onetestset.multiclass import per_class_table
+    >>> from evallib.onetestset import per_class_table
     >>> y = np.repeat(["pos", "pos", "neg", "neg"], [75, 5, 10, 10])
     >>> pred = np.repeat(["pos", "neg", "pos", "neg"], [75, 5, 10, 10])
     >>> row = per_class_table(y, pred).set_index("label").loc["pos"]
@@ -314,7 +314,7 @@ def multiclass_table(y_true: Any, preds: Any, *, labels: Any = None, alpha: floa
     predicting the majority class (80 of the 100 cases are positive):
 
     >>> import numpy as np
-    >>> from evallib.onetestset.multiclass import multiclass_table
+    >>> from evallib.onetestset import multiclass_table
     >>> y = np.repeat(["pos", "pos", "neg", "neg"], [75, 5, 10, 10])
     >>> pred = np.repeat(["pos", "neg", "pos", "neg"], [75, 5, 10, 10])
     >>> table = multiclass_table(y, {"classifier 2": pred})
@@ -452,7 +452,7 @@ def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, n_re
     --------
     Two classifiers that agree on every case never differ:
 
-    >>> from evallib.onetestset.multiclass import bootstrap_macro_f1_difference
+    >>> from evallib.onetestset import bootstrap_macro_f1_difference
     >>> res = bootstrap_macro_f1_difference([0, 1, 2, 2], [0, 2, 2, 2], [0, 2, 2, 2], n_resamples=50, rng=0)
     >>> res.difference, res.low, res.high
     (0.0, 0.0, 0.0)

@@ -783,7 +783,7 @@ def auc_normal_critical(auc: float, P: int, N: int, *, C: int = 1, alpha: float 
     """Forman & Cohen's critical AUC and p-value from the normal law of Mann-Whitney's U.
 
     For test sets too large for the exact law (``P * N`` above
-    :data:`evallib.onetestset.nullbest.MAX_LATTICE`). Under the null hypothesis ``U = AUC * P * N``
+    :data:`evallib.onetestset.MAX_LATTICE`). Under the null hypothesis ``U = AUC * P * N``
     has mean ``P N / 2`` and variance ``P N (P + N + 1) / 12``; with a continuity
     correction, ``m*`` is the smallest attainable AUC ``u / (P N)`` with
     ``Phi((u + 1/2 - mean) / sd) >= (1 - alpha)^(1/C)``, and the p-value is

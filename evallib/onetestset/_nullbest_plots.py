@@ -17,7 +17,7 @@
 * :func:`plot_critical_lines` -- Figures 2-5 as a few lines: the critical value against
   N for some values of P (a 2-D view of the paper's 3-D surfaces).
 
-The surfaces and contours are drawn from a table of :func:`evallib.onetestset.nullbest.critical_value_table`
+The surfaces and contours are drawn from a table of :func:`evallib.onetestset.critical_value_table`
 (e.g. ``data/critical_values.csv``), with log-scaled P and N axes.
 """
 
@@ -33,7 +33,7 @@ from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count
-from .nullbest import METRICS, critical_value, null_cdf, simulate_null, tail_probability
+from ._nullbest import METRICS, critical_value, null_cdf, simulate_null, tail_probability
 
 __all__ = [
     "plot_null_cdfs",
@@ -265,7 +265,7 @@ def plot_null_tail(metric: str, P: int = 10, N: int = 1000, *, Cs: Sequence[int]
     --------
     The marker for C = 1000 at P = N = 10 sits at the paper's "95%" best accuracy:
 
-    >>> from evallib.onetestset.nullbest_plots import plot_null_tail
+    >>> from evallib.onetestset import plot_null_tail
     >>> ax = plot_null_tail("accuracy", 10, 10, Cs=(1000,))
     >>> float(ax.get_lines()[-1].get_xdata()[0])
     0.95
@@ -328,7 +328,7 @@ def mc_tail_curves(metric: str, P: int, N: int, n_resamples: Sequence[int], *, r
                    max_points: int = 600) -> McTailCurves:
     """The tails :func:`plot_mc_tail` draws, for every sample size in ``n_resamples`` at once.
 
-    One sample of ``max(n_resamples)`` random rankings is drawn (:func:`evallib.onetestset.nullbest.simulate_null`);
+    One sample of ``max(n_resamples)`` random rankings is drawn (:func:`evallib.onetestset.simulate_null`);
     the Monte Carlo tail for a size ``r`` uses its first ``r`` rankings, so the curves for
     growing ``r`` are one sample growing, as a reader moving a slider expects, and a
     slider over ``n_resamples`` only redraws.

@@ -356,7 +356,7 @@ def delong_covariance(y_true: Any, scores: Any, *, pos_label: Any = None) -> DeL
     scikit-learn's ``roc_auc_score`` documents ``y = [1, 1, 2, 2]`` with scores
     ``[0.1, 0.4, 0.35, 0.8]`` (positive class 2) as an AUC of 0.75:
 
-    >>> from evallib.onetestset.scoring import delong_covariance
+    >>> from evallib.onetestset import delong_covariance
     >>> fit = delong_covariance([1, 1, 2, 2], [0.1, 0.4, 0.35, 0.8], pos_label=2)
     >>> float(fit.auc[0])
     0.75
@@ -444,7 +444,7 @@ def delong_auc(y_true: Any, score: Any, *, pos_label: Any = None, alpha: float =
 
     Examples
     --------
-    >>> from evallib.onetestset.scoring import delong_auc
+    >>> from evallib.onetestset import delong_auc
     >>> res = delong_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
 
     By hand: the placements of the positives are 1/2 and 1, those of the negatives 1
@@ -476,7 +476,7 @@ def auc_table(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float =
     --------
     scikit-learn's ``roc_auc_score`` example (AUC 0.75) and the same scores reversed:
 
-    >>> from evallib.onetestset.scoring import auc_table
+    >>> from evallib.onetestset import auc_table
     >>> table = auc_table([1, 1, 2, 2], {"s": [0.1, 0.4, 0.35, 0.8], "r": [0.8, 0.35, 0.4, 0.1]},
     ...                   pos_label=2)
     >>> table["estimate"].tolist()
@@ -571,7 +571,7 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, pos_label: Any = Non
     --------
     The same score column compared with itself: no difference, ``p = 1``.
 
-    >>> from evallib.onetestset.scoring import delong_test
+    >>> from evallib.onetestset import delong_test
     >>> res = delong_test([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0.1, 0.4, 0.35, 0.8])
     >>> res.difference, res.pvalue
     (0.0, 1.0)
@@ -679,7 +679,7 @@ def delong_unpaired(y_a: Any, score_a: Any, y_b: Any, score_b: Any, *, pos_label
     ``V_A = (1/32)/2 + (1/32)/2 = 1/32``; B's are 1/2, 1 and 1, 1/2, so ``V_B = 1/8``;
     ``V = 5/32 = 0.15625``.
 
-    >>> from evallib.onetestset.scoring import delong_unpaired
+    >>> from evallib.onetestset import delong_unpaired
     >>> res = delong_unpaired([0, 0, 1, 1], [0.1, 0.5, 0.5, 0.9], [0, 0, 1, 1], [0.2, 0.6, 0.4, 0.8])
     >>> res.auc_a, res.auc_b, round(res.se ** 2, 6)
     (0.875, 0.75, 0.15625)
@@ -747,7 +747,7 @@ def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: f
 
     Examples
     --------
-    >>> from evallib.onetestset.scoring import delong_pairwise
+    >>> from evallib.onetestset import delong_pairwise
     >>> table = delong_pairwise([1, 1, 2, 2], {"s": [0.1, 0.4, 0.35, 0.8], "r": [0.8, 0.35, 0.4, 0.1]},
     ...                         pos_label=2)
     >>> table[["a", "b", "difference"]].to_numpy().tolist()
@@ -833,7 +833,7 @@ def per_case_loss(y_true: Any, prob: Any, *, loss: str = "brier", pos_label: Any
     --------
     The four squared errors behind scikit-learn's Brier score example (mean 0.0375):
 
-    >>> from evallib.onetestset.scoring import per_case_loss
+    >>> from evallib.onetestset import per_case_loss
     >>> per_case_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]).round(4).tolist()
     [0.01, 0.01, 0.04, 0.09]
     """
@@ -854,7 +854,7 @@ def brier_score(y_true: Any, prob: Any, *, pos_label: Any = None) -> float:
     --------
     The example of scikit-learn's ``brier_score_loss``:
 
-    >>> from evallib.onetestset.scoring import brier_score
+    >>> from evallib.onetestset import brier_score
     >>> round(brier_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
     0.0375
     """
@@ -868,7 +868,7 @@ def log_loss(y_true: Any, prob: Any, *, pos_label: Any = None, eps: float = LOG_
     --------
     The example of scikit-learn's ``log_loss`` (probabilities of "spam"):
 
-    >>> from evallib.onetestset.scoring import log_loss
+    >>> from evallib.onetestset import log_loss
     >>> round(log_loss(["spam", "ham", "ham", "spam"], [0.9, 0.1, 0.2, 0.65], pos_label="spam"), 5)
     0.21616
     """
@@ -888,7 +888,7 @@ def loss_table(y_true: Any, scores: Any, *, pos_label: Any = None, eps: float = 
 
     Examples
     --------
-    >>> from evallib.onetestset.scoring import loss_table
+    >>> from evallib.onetestset import loss_table
     >>> table = loss_table([0, 1, 1, 0], {"p": [0.1, 0.9, 0.8, 0.3], "margin": [-1, 2, 1, 0]})
     >>> table[["name", "is_probability"]].to_numpy().tolist(), round(float(table["brier"][0]), 4)
     ([['p', True], ['margin', False]], 0.0375)
@@ -993,7 +993,7 @@ def loss_test(y_true: Any, prob_a: Any, prob_b: Any, *, loss: str = "brier", pos
 
     Examples
     --------
-    >>> from evallib.onetestset.scoring import loss_test
+    >>> from evallib.onetestset import loss_test
     >>> res = loss_test([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3], [0.1, 0.9, 0.8, 0.3])
     >>> res.difference, res.pvalue
     (0.0, 1.0)
@@ -1173,7 +1173,7 @@ def roc_points(y_true: Any, score: Any, *, pos_label: Any = None, max_points: in
     scikit-learn's ``roc_curve`` example: ``fpr = [0, 0, 0.5, 0.5, 1]`` and
     ``tpr = [0, 0.5, 0.5, 1, 1]``:
 
-    >>> from evallib.onetestset.scoring import roc_points
+    >>> from evallib.onetestset import roc_points
     >>> pts = roc_points([1, 1, 2, 2], [0.1, 0.4, 0.35, 0.8], pos_label=2)
     >>> pts["fpr"].tolist(), pts["tpr"].tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])

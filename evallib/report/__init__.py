@@ -9,12 +9,12 @@ numbers; :func:`summary_text` turns them into plain sentences, effect sizes and 
 first, p-values second, as Berrar & Lozano (2013, section 8) recommend; :func:`run_report`
 executes the notebook with papermill and writes an HTML page without code cells.
 
-One module per job: :mod:`~evallib.report.inputs` (reading and checking the file),
-:mod:`~evallib.report.sections` (the sections' computations), :mod:`~evallib.report.percase`
+One module per job: :mod:`~evallib.report._inputs` (reading and checking the file),
+:mod:`~evallib.report._sections` (the sections' computations), :mod:`~evallib.report._percase`
 (the report's view of the cases, each counted once however often it was predicted; the
-statistics themselves are :mod:`evallib.resampling.percase`), :mod:`~evallib.report.text`
-(formatted tables and the summary's sentences), :mod:`~evallib.report.runner` (papermill and
-nbconvert) and :mod:`~evallib.report.example` (the shipped example). The many-data-sets report
+statistics themselves are :mod:`evallib.resampling._percase`), :mod:`~evallib.report._text`
+(formatted tables and the summary's sentences), :mod:`~evallib.report._runner` (papermill and
+nbconvert) and :mod:`~evallib.report._example` (the shipped example). The many-data-sets report
 (:func:`run_datasets_report`, read by :func:`load_results`) and the per-item report
 (:func:`run_items_report`, read by :func:`load_items`, :func:`load_item_scores`,
 :func:`read_lm_eval_samples` and :func:`read_inspect_logs`) have their own ``datasets_*`` and
@@ -28,17 +28,17 @@ Sections and their sources (the summary, :func:`summary_text`, comes first):
 2. :func:`classifier_measures` -- Flach (2012), ch. 12: contingency table, accuracy with its
    Wilson interval, average recall, precision, recall, F-measure, AUC, beside the
    majority-class baseline (:func:`majority_baseline`); for K classes accuracy, balanced
-   accuracy and macro-F1 (:mod:`evallib.onetestset.multiclass`) with :func:`per_class_tables`;
+   accuracy and macro-F1 (:mod:`evallib.onetestset._multiclass`) with :func:`per_class_tables`;
    :func:`score_warnings` for reversed scores and classifiers below the baseline.
 3. :func:`omnibus_test` (Cochran's Q) and :func:`pairwise_comparison` -- Berrar & Lozano
    (2013) with the intervals and the mid-p McNemar test Fagerland, Lydersen & Laake
-   recommend (:func:`evallib.onetestset.pairwise.paired_difference_interval`), Holm's adjustment
+   recommend (:func:`evallib.onetestset.paired_difference_interval`), Holm's adjustment
    by default (Bonferroni's, or Benjamini-Hochberg's and Benjamini-Yekutieli's false-discovery-rate
-   control, :data:`~evallib.report.sections.REPORT_ADJUSTMENTS`).
+   control, :data:`~evallib.report.REPORT_ADJUSTMENTS`).
 4. :func:`score_comparison` -- DeLong AUC intervals and paired tests, Brier score and
-   log-loss (:mod:`evallib.onetestset.scoring`).
+   log-loss (:mod:`evallib.onetestset._scoring`).
 5. :func:`chance_check` -- Forman & Cohen (2005): is the winner better than the best of
-   ``C`` random rankings? (:func:`evallib.onetestset.nullbest.judge_winner`, log-space laws, a normal
+   ``C`` random rankings? (:func:`evallib.onetestset.judge_winner`, log-space laws, a normal
    law for the AUC of large test sets).
 6. :func:`top_two_bootstrap` -- Keller, Bengio & Wong: paired bootstrap of the F1 (K
    classes: macro-F1) difference.
@@ -58,20 +58,20 @@ two classes for the sections that need one positive class).
 from __future__ import annotations
 
 from .._compat import moved_names
-from .datasets_inputs import load_results
-from .datasets_runner import run_datasets_report
-from .example import EXAMPLE_PATH, make_example_predictions
-from .inputs import (
+from ._datasets_inputs import load_results
+from ._datasets_runner import run_datasets_report
+from ._example import EXAMPLE_PATH, make_example_predictions
+from ._inputs import (
     PRED_PREFIX,
     SCORE_PREFIX,
     Predictions,
     ReportInputError,
     load_predictions,
 )
-from .items_inputs import load_item_scores, load_items, read_inspect_logs, read_lm_eval_samples
-from .items_runner import run_items_report
-from .runner import REPORT_NOTEBOOK, ReportExecutionError, ReportFiles, run_report
-from .sections import (
+from ._items_inputs import load_item_scores, load_items, read_inspect_logs, read_lm_eval_samples
+from ._items_runner import run_items_report
+from ._runner import REPORT_NOTEBOOK, ReportExecutionError, ReportFiles, run_report
+from ._sections import (
     ChanceCheck,
     ClassScoreComparison,
     DataSummary,
@@ -95,7 +95,7 @@ from .sections import (
     summarise_data,
     top_two_bootstrap,
 )
-from .text import (
+from ._text import (
     format_balanced_pairs,
     format_class_auc,
     format_measures,
@@ -164,7 +164,7 @@ _MOVED = {
     "format_p": "evallib.report._prose:format_p",
     "P_FLOOR": "evallib.report._prose:P_FLOOR",
     "relevance": "evallib.report._prose:relevance",
-    "pairwise_method_line": "evallib.report.text:pairwise_method_line",
+    "pairwise_method_line": "evallib.report._text:pairwise_method_line",
 }
 
 __getattr__ = moved_names(__name__, _MOVED)

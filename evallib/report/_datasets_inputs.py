@@ -5,7 +5,7 @@ The many-data-sets design of Demšar (2006): each of ``k`` classifiers has one s
 independent units. :func:`load_results` reads such a table (CSV with a sniffed separator,
 decimal mark and encoding, Excel, Parquet, ... through the predictions report's reader) and
 checks it, so that every problem stops the report with one plain sentence naming the column
-or option (:class:`~evallib.report.inputs.ReportInputError`).
+or option (:class:`~evallib.report.ReportInputError`).
 
 Layout::
 
@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ._prose import quote_list
-from .inputs import ReportInputError, _check_duplicates, _key, _read_table
+from ._inputs import ReportInputError, _check_duplicates, _key, _read_table
 
 __all__ = [
     "DATASET_COLUMN_NAMES",
@@ -306,7 +306,7 @@ def load_results(
         Text files are read with a sniffed separator, decimal mark and encoding; ``.xlsx``
         workbooks, ``.parquet``, ``.feather``, ``.json`` and ``.pkl`` files by the matching
         pandas reader (the predictions report's reader,
-        :func:`evallib.report.inputs.load_predictions`). A DataFrame whose index is named
+        :func:`evallib.report.load_predictions`). A DataFrame whose index is named
         (e.g. :func:`evallib.demsar_table_6`) has its index taken as a column; an unnamed
         index other than 0, 1, 2, ... becomes the column ``data set``.
     dataset_column : str, optional

@@ -1,7 +1,7 @@
 """The many-data-sets report's runner: papermill executes ``notebooks/report_datasets.ipynb`` on a
 results table, nbconvert writes the HTML page.
 
-:func:`evallib.report.runner.execute_template`, shared with the per-item report, writes both
+:func:`evallib.report.execute_template`, shared with the per-item report, writes both
 files under temporary names in the output folder and moves them into place only when everything
 succeeded, so a failed or interrupted run (Ctrl-C included) leaves no file that looks like a
 finished report, no kernel connection file, and no folder it created.
@@ -16,10 +16,10 @@ from typing import Any
 
 from .._compat import renamed_keywords
 from .._validate import sklearn_random_state
-from .datasets_inputs import load_results
-from .datasets_sections import check_options
-from .inputs import ReportInputError
-from .runner import ReportFiles, _progress, execute_template
+from ._datasets_inputs import load_results
+from ._datasets_sections import check_options
+from ._inputs import ReportInputError
+from ._runner import ReportFiles, _progress, execute_template
 
 __all__ = ["DATASETS_NOTEBOOK", "datasets_report_notebook", "run_datasets_report"]
 
@@ -63,8 +63,8 @@ def run_datasets_report(
     """Execute ``notebooks/report_datasets.ipynb`` on a results table and write the HTML report.
 
     The table (one row per data set, one column per classifier) and the options are checked
-    first (:func:`evallib.report.datasets_inputs.load_results`,
-    :func:`evallib.report.datasets_sections.check_options`), so bad input fails with one
+    first (:func:`evallib.report.load_results`,
+    :func:`evallib.report.check_options`), so bad input fails with one
     sentence before any kernel starts; then papermill executes the notebook and nbconvert
     writes a self-contained HTML page without code cells (:func:`execute_template`).
 

@@ -1,8 +1,8 @@
 """The many-data-sets report's sections: one function per section computes its numbers.
 
-Each function takes the checked :class:`~evallib.report.datasets_inputs.Results` (a table
+Each function takes the checked :class:`~evallib.report.Results` (a table
 of ``k`` classifiers' scores on ``N`` data sets) and returns a small frozen result or a tidy
-DataFrame, or :class:`~evallib.report.sections.Skipped` with a one-line reason:
+DataFrame, or :class:`~evallib.report.Skipped` with a one-line reason:
 
 1. :func:`describe_results` -- each classifier's mean and median score, average rank and the
    data sets it is best on (Demšar 2006, Table 6's layout).
@@ -35,14 +35,14 @@ import pandas as pd
 from .._compat import moved_names, renamed_fields, renamed_keywords
 from .._multitest import BERGMANN_MAX_K, adjust_pvalues
 from .._validate import check_alpha, check_count, check_real, check_rng
-from ..manydatasets.bayesian import SignedRankResult, bayesian_signed_rank
-from ..manydatasets.posthoc import (
+from ..manydatasets._bayesian import SignedRankResult, bayesian_signed_rank
+from ..manydatasets._posthoc import (
     ALL_PAIRS_METHODS,
     CONTROL_METHODS,
     plot_cd_diagram,
     posthoc_friedman,
 )
-from ..manydatasets.ranktests import (
+from ..manydatasets._ranktests import (
     CriticalDifference,
     FriedmanResult,
     critical_difference,
@@ -52,10 +52,10 @@ from ..manydatasets.ranktests import (
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
-from .datasets_inputs import Results
+from ._datasets_inputs import Results
 from ._prose import format_p, plot_text, quote_list
-from .inputs import ReportInputError
-from .sections import Skipped
+from ._inputs import ReportInputError
+from ._sections import Skipped
 
 __all__ = [
     "METHOD_NAMES",
@@ -104,7 +104,7 @@ def check_options(
     alpha : float
         Family-wise significance level, in (0, 1).
     posthoc : str
-        The all-pairs procedure, one of ``evallib.manydatasets.posthoc.ALL_PAIRS_METHODS``
+        The all-pairs procedure, one of ``evallib.manydatasets.ALL_PAIRS_METHODS``
         (``"bergmann"`` for at most 10 classifiers).
     control : str, optional
         A classifier to compare every other one with; None or a blank text: no control.
@@ -220,7 +220,7 @@ def describe_results(results: Results) -> ResultsOverview:
 
     Ranks follow Demšar (2006, section 3.2.2): on each data set the classifiers are ranked
     from 1 (best) to ``k``, ties sharing the average of the ranks they span (scores equal up to
-    a relative ``1e-9`` are tied, :func:`evallib.manydatasets.ranktests.snap_ties`).
+    a relative ``1e-9`` are tied, :func:`evallib.manydatasets.snap_ties`).
 
     Parameters
     ----------
@@ -267,7 +267,7 @@ class FriedmanSection:
 
     Attributes
     ----------
-    result : :class:`evallib.manydatasets.ranktests.FriedmanResult`, tie-corrected (the
+    result : :class:`evallib.manydatasets.FriedmanResult`, tie-corrected (the
         statistic of scipy's ``friedmanchisquare``), with Iman & Davenport's ``F``.
     untied_statistic, untied_f : Demšar's eq. (3) and (4) without the tie correction (the
         numbers his paper prints) when some data set has tied scores, else None.
@@ -275,7 +275,7 @@ class FriedmanSection:
         0 when the data sets rank the classifiers in unrelated orders, 1 when every data set
         ranks them in the same order.
     exact_pvalue : ``P(chi2_F >= observed)`` under the exact permutation law of the ranks
-        (:func:`evallib.manydatasets.ranktests.friedman_null_distribution`) for tables without
+        (:func:`evallib.manydatasets.friedman_null_distribution`) for tables without
         ties that are small enough to enumerate (at most 6 classifiers), else None.
     alpha : the level.
     """
@@ -475,7 +475,7 @@ def posthoc_tests(
     """Section 3: every pair, and every classifier against a control when one is named.
 
     All pairs: Demšar's ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` with ``adjust``'s
-    adjusted p-values (:func:`evallib.manydatasets.posthoc.posthoc_friedman`; Nemenyi is
+    adjusted p-values (:func:`evallib.manydatasets.posthoc_friedman`; Nemenyi is
     the test behind the critical-difference diagram, Shaffer and Bergmann-Hommel are more
     powerful, García & Herrera 2008). Beside each pair, Wilcoxon's signed-rank test on the
     pair's own score differences with Holm's adjustment over the pairs: its verdict does not
@@ -631,7 +631,7 @@ class TopTwoBayes:
     Attributes
     ----------
     best, second : the classifiers with the best and second-best average rank.
-    result : :class:`evallib.manydatasets.bayesian.SignedRankResult` with ``x = second`` and
+    result : :class:`evallib.manydatasets.SignedRankResult` with ``x = second`` and
         ``y = best`` (scores turned so that higher is better): ``p_right`` is the posterior
         probability that ``best`` is practically better.
     rope : the half-width of the region of practical equivalence, in the scores' units.

@@ -15,8 +15,8 @@ import pandas as pd
 
 from .._compat import moved_names
 from ._prose import escape, format_p, join_names, plural, pvalue_cell
-from .datasets_inputs import Results
-from .datasets_sections import (
+from ._datasets_inputs import Results
+from ._datasets_sections import (
     DECISION_LEVEL,
     METHOD_NAMES,
     FriedmanSection,

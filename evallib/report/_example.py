@@ -10,9 +10,9 @@ import pandas as pd
 
 from .._resources import data_path
 from .._validate import sklearn_random_state
-from ..studies.casestudy import run_case_study
-from ..studies.data import load_gse4335
-from ..studies.models import DLDA, swap_labels
+from ..studies._casestudy import run_case_study
+from ..studies._data import load_gse4335
+from ..studies._models import DLDA, swap_labels
 
 #: The shipped example predictions file.
 EXAMPLE_PATH: Path = data_path("example_predictions.csv")
@@ -21,7 +21,7 @@ EXAMPLE_PATH: Path = data_path("example_predictions.csv")
 def make_example_predictions(*, rng: Any = None) -> pd.DataFrame:
     """The shipped example: the five case-study models on their test set.
 
-    Runs :func:`evallib.studies.casestudy.run_case_study` on GSE4335 (loaded from the SurvSet
+    Runs :func:`evallib.studies.run_case_study` on GSE4335 (loaded from the SurvSet
     package) with its defaults and one integer seed (``rng`` itself when it is an int, as
     for the shipped file, ``rng=0``; otherwise one drawn from it), so that the corrupted
     labels can be redrawn exactly, and stores, per test case, the true ER status

@@ -51,7 +51,7 @@ import pandas as pd
 from .._extras import MissingExtraError, require
 from .._results import freeze_arrays
 from ._prose import plural, quote_list
-from .inputs import ReportInputError, _key, _read_table
+from ._inputs import ReportInputError, _key, _read_table
 
 __all__ = [
     "ITEM_SOURCE_FORMATS",
@@ -180,7 +180,7 @@ def _factor(values: Any) -> tuple[np.ndarray, np.ndarray]:
     """Codes and names (text) of ``values`` in order of first appearance.
 
     Values that print alike as labels (``1``, ``1.0`` and ``"1"``:
-    :func:`evallib.report.inputs._key`) are one label. Vectorised through
+    :func:`evallib.report._inputs._key`) are one label. Vectorised through
     :func:`pandas.factorize`: the text of each distinct value is made once.
     """
     series = values if isinstance(values, pd.Series) else pd.Series(np.asarray(values, dtype=object))

@@ -1,7 +1,7 @@
 """The per-item report's runner: check the input, execute ``notebooks/report_items.ipynb``, write HTML.
 
 The same machinery as :func:`evallib.report.run_report` (papermill with
-:class:`evallib._kernel.PatientKernelManager`, the offline HTML exporter without code
+:class:`evallib.report.PatientKernelManager`, the offline HTML exporter without code
 cells, a temporary folder beside the output, atomic moves, nothing left behind on
 failure), on the per-item template: :func:`run_items_report`.
 """
@@ -17,9 +17,9 @@ from typing import Any
 from .._compat import renamed_keywords
 from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
 from ..items import LEADERBOARD_ADJUSTMENTS
-from .inputs import ReportInputError
-from .items_inputs import ITEM_SOURCE_FORMATS, load_items
-from .runner import ReportFiles, _progress, execute_template
+from ._inputs import ReportInputError
+from ._items_inputs import ITEM_SOURCE_FORMATS, load_items
+from ._runner import ReportFiles, _progress, execute_template
 
 __all__ = ["ITEMS_NOTEBOOK", "items_notebook", "run_items_report"]
 
@@ -86,7 +86,7 @@ def run_items_report(
 ) -> ReportFiles:
     """Run the per-item report on a benchmark file or harness logs; write HTML and the executed notebook.
 
-    The input is read and checked first (:func:`evallib.report.items_inputs.load_items`),
+    The input is read and checked first (:func:`evallib.report.load_items`),
     so bad input stops with one sentence before anything is written; then
     ``notebooks/report_items.ipynb`` runs with papermill and the page is written without
     code cells, with the executed notebook beside it (same name, ``.ipynb``).
@@ -95,16 +95,16 @@ def run_items_report(
     ----------
     source : path, mapping or sequence
         ``source_format="table"``: the per-item file (wide or long, see
-        :func:`~evallib.report.items_inputs.load_item_scores`); ``"lm-eval"``:
+        :func:`~evallib.report.load_item_scores`); ``"lm-eval"``:
         ``{model: samples file or [files]}``; ``"inspect"``: the logs.
     output : path
         The HTML file to write.
     source_format : {"table", "lm-eval", "inspect"}
     item_column, cluster_column, sample_column, model_column, score_column, score_prefix, sheet
-        The table's column roles (see :func:`~evallib.report.items_inputs.load_item_scores`).
+        The table's column roles (see :func:`~evallib.report.load_item_scores`).
     metric, filter, scorer, cluster_key
-        The harness logs' options (see :func:`~evallib.report.items_inputs.read_lm_eval_samples`
-        and :func:`~evallib.report.items_inputs.read_inspect_logs`).
+        The harness logs' options (see :func:`~evallib.report.read_lm_eval_samples`
+        and :func:`~evallib.report.read_inspect_logs`).
     alpha : float
         Significance level, in (0, 1).
     adjust : {"holm", "bonferroni", "bh", "by", "none"}

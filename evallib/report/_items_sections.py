@@ -1,7 +1,7 @@
 """The per-item report's sections: one function per section computes its numbers.
 
-Each function takes the checked :class:`~evallib.report.items_inputs.ItemScores` and
-returns a tidy DataFrame or a small frozen result (or :class:`~evallib.report.sections.Skipped`
+Each function takes the checked :class:`~evallib.report.ItemScores` and
+returns a tidy DataFrame or a small frozen result (or :class:`~evallib.report.Skipped`
 with a one-line reason), computed with the functions of :mod:`evallib.items`:
 
 1. :func:`summarise_items` -- items, models, samples, clusters, what the report assumes.
@@ -57,8 +57,8 @@ from ..items import (
     variance_components,
 )
 from ._prose import escape, join_names, level_text, plot_text, plural, pvalue_cell
-from .items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
-from .sections import Skipped
+from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
+from ._sections import Skipped
 
 __all__ = [
     "ItemsOverview",
@@ -162,9 +162,9 @@ class ItemsOverview:
 def summarise_items(data: ItemScores) -> ItemsOverview:
     """Section 1: sizes, answers per item, clusters, the independence assumption, warnings.
 
-    Warns below :data:`~evallib.report.items_inputs.FEW_ITEMS` items (with the half-width
+    Warns below :data:`~evallib.report.FEW_ITEMS` items (with the half-width
     of a 95% interval for a mean near 0.5) and below
-    :data:`~evallib.report.items_inputs.FEW_CLUSTERS` clusters (the cluster-robust
+    :data:`~evallib.report.FEW_CLUSTERS` clusters (the cluster-robust
     intervals then rest on few degrees of freedom).
     """
     counts = data.sample_counts()
@@ -225,7 +225,7 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
 
 def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
     """Section 2's table as text: mean, interval, standard error, method."""
-    level = level_text(table_metadata(means, "alpha", made_by="evallib.report.items_sections.model_means"))
+    level = level_text(table_metadata(means, "alpha", made_by="evallib.report.model_means"))
     labels = {"wilson": "Wilson", "cr2": "CR2 t", "t": "t", "naive": "normal"}
     out = pd.DataFrame({
         "mean": [f"{v:.4f}" for v in means["mean"]],
@@ -260,7 +260,7 @@ def plot_item_means(means: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.set_yticklabels([plot_text(m) for m in means.index])
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("mean score over items")
-    level = level_text(table_metadata(means, "alpha", made_by="evallib.report.items_sections.model_means"))
+    level = level_text(table_metadata(means, "alpha", made_by="evallib.report.model_means"))
     ax.set_title(title or f"{level} intervals, best first", fontsize="medium")
     ax.figure.tight_layout()
     return ax
@@ -324,7 +324,7 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
 def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Section 3's table as text, every pair (no truncation), leaderboard order."""
     alpha, adjust, interval_level = table_metadata(pairs, "alpha", "adjust", "interval_level",
-                                                   made_by="evallib.report.items_sections.pairwise_items")
+                                                   made_by="evallib.report.pairwise_items")
     joint = (f"{level_text(1 - interval_level, digits=4)} joint interval" if adjust != "none"
              else f"{level_text(alpha)} interval")
     adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
@@ -509,7 +509,7 @@ def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", 
 # ------------------------------------------------------------------ the summary
 def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
-    adjust = table_metadata(pairs, "adjust", made_by="evallib.report.items_sections.pairwise_items")
+    adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
     m = len(pairs)
     lead = (f"With {_ADJUST_NAMES[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
             else f"Without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")

@@ -76,5 +76,5 @@ class PatientKernelClient(AsyncKernelClient):
 class PatientKernelManager(AsyncKernelManager):
     """``AsyncKernelManager`` whose clients are :class:`PatientKernelClient`."""
 
-    client_class = DottedObjectName("evallib._kernel.PatientKernelClient", config=True)
+    client_class = DottedObjectName("evallib.report.PatientKernelClient", config=True)
     client_factory = Type(PatientKernelClient, klass=AsyncKernelClient, config=True)

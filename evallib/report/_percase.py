@@ -18,17 +18,17 @@ rows); :func:`binary_measures` and :func:`class_measures` read the measures off 
 :func:`paired_error_difference` -- one pair of classifiers: McNemar's mid-p test and a
 paired interval for 0/1 outcomes, the paired t-test on the per-case error rates otherwise.
 :func:`rate_cochran_q` -- Cochran's Q on per-case correctness rates
-(:func:`evallib.resampling.percase.cochran_q_cases`).
+(:func:`evallib.resampling.cochran_q_cases`).
 :func:`balanced_accuracy_pairs` -- the paired difference of balanced accuracy (average
 recall), stratified by class.
 :func:`case_auc` and :func:`case_delong` -- the AUC and DeLong's covariance with each case
-weighing 1 (:func:`evallib.resampling.percase.auc_cases` and
-:func:`~evallib.resampling.percase.delong_cases`).
+weighing 1 (:func:`evallib.resampling.auc_cases` and
+:func:`~evallib.resampling.delong_cases`).
 :func:`bootstrap_f1` -- the paired bootstrap of the F1 (two classes) or macro-F1
-difference, resampling cases (:func:`evallib.resampling.percase.bootstrap_f1_cases`).
+difference, resampling cases (:func:`evallib.resampling.bootstrap_f1_cases`).
 
-The statistics themselves are library functions (:mod:`evallib.resampling.percase`); the
-functions here read the report's :class:`~evallib.report.inputs.Predictions` into them.
+The statistics themselves are library functions (:mod:`evallib.resampling._percase`); the
+functions here read the report's :class:`~evallib.report.Predictions` into them.
 
 References
 ----------
@@ -55,12 +55,13 @@ import pandas as pd
 from scipy import stats
 
 from .._multitest import FWER_ADJUSTMENTS
-from ..items.means import paired_item_difference
-from ..onetestset.cochran import CochranQ
-from ..onetestset.pairwise import Contingency, mcnemar, paired_difference_interval
-from ..onetestset.scoring import DeLong, _adjust
-from ..resampling.percase import CaseF1Bootstrap, auc_cases, bootstrap_f1_cases, cochran_q_cases, delong_cases
-from .inputs import HEAVY_SKEW, Predictions
+from ..items._means import paired_item_difference
+from ..onetestset._cochran import CochranQ
+from ..onetestset._mcnemar import Contingency, mcnemar
+from ..onetestset._paired_intervals import paired_difference_interval
+from ..onetestset._scoring import DeLong, _adjust
+from ..resampling._percase import CaseF1Bootstrap, auc_cases, bootstrap_f1_cases, cochran_q_cases, delong_cases
+from ._inputs import HEAVY_SKEW, Predictions
 
 #: Below this many cases on which two classifiers differ the pair is flagged as resting
 #: on few disagreements (the intervals and the mid-p test are then rough).
@@ -70,7 +71,7 @@ FEW_DISCORDANT = 25
 # ------------------------------------------------------------------ rates and weights
 def skewed(data: Predictions) -> bool:
     """True when the smallest class of the label column holds less than
-    :data:`~evallib.report.inputs.HEAVY_SKEW` times ``2/K`` of the cases: a fifth of its
+    :data:`~evallib.report.HEAVY_SKEW` times ``2/K`` of the cases: a fifth of its
     share among ``K`` balanced classes (below 10% with two classes). Accuracy then mostly
     measures the large classes, and balanced accuracy is the measure to lead with."""
     k = len(data.label_classes)
@@ -93,7 +94,7 @@ def is_binary(values: np.ndarray) -> bool:
 
 def outcome_matrix(data: Predictions, values: np.ndarray) -> np.ndarray:
     """A per-row array as a cases x repeats matrix (NaN where a case has no row in a repeat),
-    the layout of :func:`evallib.items.means.item_mean`."""
+    the layout of :func:`evallib.items.item_mean`."""
     if data.repeats is None:
         return np.asarray(values, dtype=float)
     out = np.full((data.n, data.n_repeats), np.nan)
@@ -195,9 +196,9 @@ def paired_error_difference(err_a: np.ndarray, err_b: np.ndarray, *, alpha: floa
     With ``binary`` -- every rate of the file is 0 or 1 (each case predicted once, or
     predicted alike in every repeat) -- this is the one-test-set comparison: McNemar's mid-p test of ``b`` against
     ``c`` and the paired interval ``interval`` of
-    :func:`evallib.onetestset.pairwise.paired_difference_interval`. Otherwise the per-case
+    :func:`evallib.onetestset.paired_difference_interval`. Otherwise the per-case
     differences ``d_i = e_A,i - e_B,i`` are fractional and the paired t-test and t interval
-    on ``n - 1`` degrees of freedom are used (:func:`evallib.items.means.paired_item_difference`
+    on ``n - 1`` degrees of freedom are used (:func:`evallib.items.paired_item_difference`
     with ``method="t"``: the cases, not the rows, are the sample).
 
     References
@@ -226,8 +227,8 @@ def paired_error_difference(err_a: np.ndarray, err_b: np.ndarray, *, alpha: floa
 # ------------------------------------------------------------------ omnibus
 def rate_cochran_q(rates: pd.DataFrame, *, alpha: float) -> CochranQ:
     """Cochran's Q over ``k`` classifiers from an ``n x k`` table of per-case correctness rates:
-    :func:`evallib.resampling.percase.cochran_q_cases` (for 0/1 rates
-    :func:`evallib.onetestset.cochran.cochran_q` itself)."""
+    :func:`evallib.resampling.cochran_q_cases` (for 0/1 rates
+    :func:`evallib.onetestset.cochran_q` itself)."""
     return cochran_q_cases(rates, alpha=alpha)
 
 
@@ -313,7 +314,7 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
     pandas.DataFrame
         One row per pair ``a, b`` (file order): ``ba_a, ba_b, difference`` (``ba_a - ba_b``),
         ``se, df, statistic, pvalue, low, high`` and the adjusted columns of
-        :func:`evallib.onetestset.scoring.delong_pairwise` (``pvalue_adj``, ``reject_adj``,
+        :func:`evallib.onetestset.delong_pairwise` (``pvalue_adj``, ``reject_adj``,
         ``low_adj``/``high_adj``, each pair on its own df: joint under Holm and Bonferroni,
         the unadjusted interval under ``"bh"``, ``"by"`` and ``"none"``).
 
@@ -342,14 +343,14 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
 
 # ------------------------------------------------------------------ AUC
 def case_auc(data: Predictions, score: np.ndarray, y: np.ndarray | None = None) -> float:
-    """The AUC with every case weighted 1 (:func:`evallib.resampling.percase.auc_cases`); ``y``:
+    """The AUC with every case weighted 1 (:func:`evallib.resampling.auc_cases`); ``y``:
     the rows' membership of the class the score is for (default the positive class)."""
     return auc_cases(data.y if y is None else y, score, data.cases)
 
 
 def case_delong(data: Predictions, y: np.ndarray | None = None, scores: dict | None = None) -> DeLong:
     """DeLong's AUCs and covariance matrix of the score columns, cases as the unit
-    (:func:`evallib.resampling.percase.delong_cases`, Obuchowski's clustered form). ``y`` (per
+    (:func:`evallib.resampling.delong_cases`, Obuchowski's clustered form). ``y`` (per
     row) and ``scores`` (name -> per-row scores) default to the positive class and the file's
     score columns; with more than two classes they give one class against the rest."""
     return delong_cases(data.y if y is None else y, data.scores if scores is None else scores, data.cases)
@@ -360,7 +361,7 @@ def bootstrap_f1(data: Predictions, a: str, b: str, *, reps: int, rng: np.random
                  alpha: float = 0.05) -> CaseF1Bootstrap:
     """Paired bootstrap of ``F1(A) - F1(B)`` (two classes: the positive class's F1) or of the
     macro-F1 difference over the label column's classes (more classes), resampling cases with
-    all their predictions: :func:`evallib.resampling.percase.bootstrap_f1_cases` on the
+    all their predictions: :func:`evallib.resampling.bootstrap_f1_cases` on the
     file's class codes."""
     positive = None if data.multiclass else data.classes.index(data.positive)
     return bootstrap_f1_cases(data.truth, data.predicted[a], data.predicted[b], data.cases, pos_label=positive,

@@ -1,7 +1,7 @@
 """The reports' prose layer: how user text, p-values, levels, counts and lists are written.
 
-All three reports (predictions: :mod:`~evallib.report.text`; many data sets:
-:mod:`~evallib.report.datasets_text`; per item: :mod:`~evallib.report.items_sections`)
+All three reports (predictions: :mod:`~evallib.report._text`; many data sets:
+:mod:`~evallib.report._datasets_text`; per item: :mod:`~evallib.report._items_sections`)
 write their sentences and table cells with these helpers, so that each rule is stated once:
 
 - :func:`escape` -- text from the user's file or options (names, classes, titles, paths)

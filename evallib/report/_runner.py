@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import htmlexport
+from . import htmlexport
 from .._extras import MissingExtraError, check_extra, require
 from .._resources import report_notebook
 from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
-from .inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
-from .sections import REPORT_ADJUSTMENTS, check_min_difference
+from ._inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
+from ._sections import REPORT_ADJUSTMENTS, check_min_difference
 
 #: The report notebook: the repository's notebooks/report.ipynb (shipped in the wheel too).
 REPORT_NOTEBOOK: Path = report_notebook()
@@ -45,7 +45,7 @@ def _check_notebook_tools() -> None:
 
 
 def _kernel_manager_class(folder: Path, started: list):
-    """:class:`evallib._kernel.PatientKernelManager` for one report run.
+    """:class:`evallib.report.PatientKernelManager` for one report run.
 
     Its connection file (it holds the kernel's key) lives in ``folder``, which the runner
     removes however the run ends -- not in the system's temporary folder, where
@@ -61,9 +61,9 @@ def _kernel_manager_class(folder: Path, started: list):
     require("jupyter_client", "The report")
     from traitlets import default
 
-    # evallib._kernel subclasses jupyter_client's classes when it is imported: it is the heavy
+    # evallib.report._kernel subclasses jupyter_client's classes when it is imported: it is the heavy
     # optional dependency, so it is imported here (tests/test_import_layout.py exempts it by name).
-    from .._kernel import PatientKernelManager
+    from ._kernel import PatientKernelManager
 
     class ReportKernelManager(PatientKernelManager):
         def __init__(self, **kwargs: Any) -> None:
@@ -117,7 +117,7 @@ def _progress(enabled: bool, message: str) -> None:
 def _html_exporter():
     """The HTML exporter for the report: no code, no prompts, no opening cell, offline maths.
 
-    :class:`evallib.htmlexport.OfflineHTMLExporter` (nbconvert's lab template with every
+    :class:`evallib.report.htmlexport.OfflineHTMLExporter` (nbconvert's lab template with every
     formula turned into MathML and no script loaded from a CDN), so the page renders its
     mathematics without network access; figures and CSS are inline.
     """
@@ -372,7 +372,7 @@ def run_report(
         intervals; ``"bh"`` (Benjamini-Hochberg) and ``"by"`` (Benjamini-Yekutieli) control
         the false discovery rate, and the intervals shown beside them are unadjusted.
     interval : str
-        The pairwise interval (:func:`evallib.onetestset.pairwise.paired_difference_interval`);
+        The pairwise interval (:func:`evallib.onetestset.paired_difference_interval`);
         default Bonett-Price, ``"qh"`` for Berrar & Lozano's Quesenberry-Hurst interval.
     classifiers_tried : int, optional
         Forman & Cohen's C, the number of classifiers tried before these were chosen;

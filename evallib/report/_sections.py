@@ -1,6 +1,6 @@
 """The report's sections: one function per section computes its numbers.
 
-Each function takes the checked :class:`~evallib.report.inputs.Predictions` and returns a
+Each function takes the checked :class:`~evallib.report.Predictions` and returns a
 tidy DataFrame or a small frozen result, or :class:`Skipped` with a one-line reason when
 the file gives it no input.
 """
@@ -19,11 +19,11 @@ from scipy import stats
 from .._compat import deprecated, renamed_keywords
 from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
-from ..items.means import item_mean
-from ..manydatasets.ranktests import critical_difference, friedman
-from ..onetestset.measures import accuracy_interval
-from ..onetestset.nullbest import MAX_LATTICE, auc_normal_critical, best_over_thresholds, judge_winner
-from ..onetestset.scoring import (
+from ..items._means import item_mean
+from ..manydatasets._ranktests import critical_difference, friedman
+from ..onetestset._measures import accuracy_interval
+from ..onetestset._nullbest import MAX_LATTICE, auc_normal_critical, best_over_thresholds, judge_winner
+from ..onetestset._scoring import (
     LOG_LOSS_EPS,
     LossComparison,
     _adjust,
@@ -34,8 +34,8 @@ from ..onetestset.scoring import (
     loss_table,
     per_case_loss,
 )
-from ..resampling.cvtests import combined_5x2cv_ftest, corrected_resampled_ttest, dietterich_5x2cv
-from . import percase
+from ..resampling._cvtests import combined_5x2cv_ftest, corrected_resampled_ttest, dietterich_5x2cv
+from . import _percase as percase
 from ._prose import (
     distinct_digits,
     format_p,
@@ -48,13 +48,13 @@ from ._prose import (
     pvalue_cell,
     relevance,
 )
-from .inputs import (
+from ._inputs import (
     FEW_MINORITY,
     SMALL_TEST_SET,
     Predictions,
     ReportInputError,
 )
-from .text import adjusted_prefix
+from ._text import adjusted_prefix
 
 
 @dataclass(frozen=True)
@@ -257,8 +257,8 @@ def accuracy_interval_cases(data: Predictions, correct: np.ndarray, alpha: float
 
     When every case's correctness rate is 0 or 1 (each case predicted once, or alike in every
     repeat): Wilson's score interval on the ``n`` cases
-    (:func:`evallib.onetestset.measures.accuracy_interval`). Otherwise the cases x repeats
-    table of right/wrong goes to :func:`evallib.items.means.item_mean`: Wilson's interval
+    (:func:`evallib.onetestset.accuracy_interval`). Otherwise the cases x repeats
+    table of right/wrong goes to :func:`evallib.items.item_mean`: Wilson's interval
     with the effective sample size the per-case rates imply (Korn & Graubard 1998), so the
     repeats narrow the interval only as far as they make each case's rate more precise.
     """
@@ -294,7 +294,7 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
         (``2 TP / (2 TP + FP + FN)``); ``AUC`` from the scores (Mann-Whitney, ties counted
         one half, as scikit-learn's ``roc_auc_score``). With repeats every case weighs 1:
         the counts are sums over cases of the share of their predictions in each cell
-        (:func:`evallib.report.percase.weighted_confusion`), and the AUC compares every
+        (:func:`evallib.report.weighted_confusion`), and the AUC compares every
         positive with every negative row, each row weighted 1/(its case's rows). Measures
         that need predicted labels are NaN for a classifier given only by scores, and
         ``AUC`` is NaN without scores. Precision is NaN (undefined, 0/0) when a classifier
@@ -330,7 +330,7 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
 def _multiclass_measures(data: Predictions, alpha: float) -> pd.DataFrame:
     """Section 2 for K classes: accuracy with its interval, balanced accuracy (``avg_recall``,
     the mean of the per-class recalls) and macro-F1 (``F1``) from
-    :func:`evallib.report.percase.class_measures`; counts, precision, recall and AUC are NaN
+    :func:`evallib.report.class_measures`; counts, precision, recall and AUC are NaN
     (per class they are in :func:`per_class_tables`). The majority-class classifier is
     ``attrs["baseline"]``."""
     wrong = data.wrong()
@@ -369,14 +369,14 @@ def per_class_tables(data: Predictions) -> dict[str, pd.DataFrame]:
 def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     """Cochran's Q: do the classifiers (three or more, with predicted labels) differ in accuracy?
 
-    :func:`evallib.resampling.percase.cochran_q_cases` on the cases x classifiers table of
+    :func:`evallib.resampling.cochran_q_cases` on the cases x classifiers table of
     per-case correctness rates (any number of classes): Cochran's Q on the right/wrong
     table when each case is predicted once, its within-case statistic on the rates when
     cases were predicted several times. The omnibus test before the pairwise comparisons.
 
     Returns
     -------
-    evallib.onetestset.cochran.CochranQ or Skipped
+    evallib.onetestset.CochranQ or Skipped
         Skipped with fewer than three classifiers with predicted labels.
     """
     alpha = check_alpha(alpha)
@@ -554,11 +554,11 @@ def adjusted_pvalues(p: np.ndarray, adjust: str) -> np.ndarray:
     ...     [round(float(v), 6) for v in adjusted_pvalues([0.000532, 0.001336, 0.5], "bh")]
     [0.001596, 0.002004, 0.5]
     """
-    deprecated("evallib.report.sections.adjusted_pvalues", "evallib.adjust_pvalues")
+    deprecated("evallib.report.adjusted_pvalues", "evallib.adjust_pvalues")
     return adjust_pvalues(p, check_choice(adjust, "adjust", ADJUSTMENTS))
 
 
-#: How the report names each interval method of :func:`evallib.onetestset.pairwise.paired_difference_interval`.
+#: How the report names each interval method of :func:`evallib.onetestset.paired_difference_interval`.
 INTERVAL_NAMES = {
     "bonett_price": "Bonett-Price", "tango": "Tango", "newcombe": "Newcombe", "agresti_min": "Agresti-Min",
     "wald": "Wald", "wald_cc": "continuity-corrected Wald", "qh": "Quesenberry-Hurst",
@@ -575,12 +575,12 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     mid_p=True)``; Fagerland, Lydersen & Laake 2013: it holds its level where the exact test
     is conservative and the chi-square approximation is not reliable) and the interval of
     ``error_A - error_B = (b - c)/n`` is
-    :func:`evallib.onetestset.pairwise.paired_difference_interval` with ``method=interval``
+    :func:`evallib.onetestset.paired_difference_interval` with ``method=interval``
     (default Bonett-Price, recommended by Fagerland, Lydersen & Laake 2014; ``"qh"`` gives
     Berrar & Lozano's Quesenberry-Hurst interval). When cases were predicted several times,
     each case's error rate is the share of its predictions that are wrong, and the paired
     t-test and t interval on the per-case differences (``n - 1`` df, ``n`` cases) replace
-    them (:func:`evallib.report.percase.paired_error_difference`): the repeats make each
+    them (:func:`evallib.report.paired_error_difference`): the repeats make each
     case's rate more precise, they do not add cases. The p-values are adjusted for the
     number of pairs (:func:`evallib.adjust_pvalues`, Holm by default; ``reject`` is ``pvalue_adj <=
     alpha``). Under Holm and Bonferroni, which control the family-wise error rate, the
@@ -665,7 +665,7 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
     McNemar's test counts every error alike, so on a skewed file it mostly compares the
     classifiers on the large class. Balanced accuracy (average recall, ``(TPR + TNR) /
     2``) weighs both classes equally; its paired difference, stratified by class, is
-    :func:`evallib.report.percase.balanced_accuracy_pairs` (per-case correctness rates, so
+    :func:`evallib.report.balanced_accuracy_pairs` (per-case correctness rates, so
     repeats count once), adjusted for the number of pairs like section 3 (joint intervals
     under Holm and Bonferroni, unadjusted ones under the false-discovery-rate adjustments
     and ``"none"``) and read against ``min_difference`` when given (column ``matters``).
@@ -697,12 +697,12 @@ class ScoreComparison:
 
     Attributes
     ----------
-    auc : :func:`evallib.onetestset.scoring.auc_table`, each AUC with its DeLong interval.
-    auc_pairs : :func:`evallib.onetestset.scoring.delong_pairwise` (DeLong & Clarke-Pearson's paired
+    auc : :func:`evallib.onetestset.auc_table`, each AUC with its DeLong interval.
+    auc_pairs : :func:`evallib.onetestset.delong_pairwise` (DeLong & Clarke-Pearson's paired
         test, same multiplicity adjustment as the pairwise table), or None with one score.
-    losses : :func:`evallib.onetestset.scoring.loss_table`, Brier score and log-loss where the scores
+    losses : :func:`evallib.onetestset.loss_table`, Brier score and log-loss where the scores
         are probabilities in [0, 1].
-    loss_pairs : :func:`evallib.onetestset.scoring.loss_pairwise` on the per-case Brier losses, or
+    loss_pairs : :func:`evallib.onetestset.loss_pairwise` on the per-case Brier losses, or
         None with fewer than two probability columns.
     notes : sentences (scores that are not probabilities, ...).
     alpha, adjust, positive : the settings.
@@ -750,7 +750,7 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     """Each score column's AUC with its DeLong interval, their paired comparison, and losses.
 
     The AUC interval and the paired test are DeLong, DeLong & Clarke-Pearson's (1988), in
-    the O(n log n) form of Sun & Xu (2014) (:mod:`evallib.onetestset.scoring`), with the same
+    the O(n log n) form of Sun & Xu (2014) (:mod:`evallib.onetestset._scoring`), with the same
     adjustment for the number of pairs as the pairwise table. Brier score and log-loss are
     computed where the scores are probabilities in [0, 1] (a sentence says which columns
     are not), with a paired t-test on the per-case Brier losses.
@@ -758,7 +758,7 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     When cases were predicted several times the cases stay the unit: the AUC compares every
     positive row with every negative row, rows weighted 1/(their case's rows), and its
     covariance is DeLong's on the per-case mean placements
-    (:func:`evallib.resampling.percase.delong_cases`, Obuchowski 1997); the losses are means
+    (:func:`evallib.resampling.delong_cases`, Obuchowski 1997); the losses are means
     over cases of each case's mean loss, and the paired t-test runs on those.
 
     With more than two classes and a score column per class for a classifier
@@ -806,12 +806,12 @@ class ClassScoreComparison:
         cases), ``n_pos, n_neg``.
     macro_auc : Series by classifier, the mean of its one-vs-rest AUCs over the classes
         (scikit-learn's ``roc_auc_score(..., multi_class="ovr", average="macro")``).
-    losses : DataFrame in the layout of :func:`evallib.onetestset.scoring.loss_table`: the
+    losses : DataFrame in the layout of :func:`evallib.onetestset.loss_table`: the
         multi-class Brier score ``mean_i sum_k (p_ik - [y_i = k])^2`` and log-loss ``mean_i -log
         p_i,y_i`` (probabilities clipped at ``eps``), where the columns are probabilities
         (in [0, 1], summing to 1 per row).
     loss_pairs : the paired t-test on the per-case Brier scores of every pair of
-        probabilistic classifiers (:func:`evallib.onetestset.scoring.loss_pairwise`'s layout), or None.
+        probabilistic classifiers (:func:`evallib.onetestset.loss_pairwise`'s layout), or None.
     notes : sentences (scores that are not probabilities, classes too small for an interval).
     alpha, adjust : the settings.
     """
@@ -856,7 +856,7 @@ def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: st
 
     For each classifier and class ``k``, the AUC of column ``k`` for class ``k`` against all
     the others, with DeLong's interval computed on the cases
-    (:func:`evallib.resampling.percase.delong_cases`; a class with fewer than two cases, or with
+    (:func:`evallib.resampling.delong_cases`; a class with fewer than two cases, or with
     fewer than two others, gets no interval); their unweighted mean over the classes is the
     macro one-vs-rest AUC (Fawcett's class-reference AUC, averaged as scikit-learn's
     ``multi_class="ovr", average="macro"``).
@@ -938,7 +938,7 @@ def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: st
 def _case_losses(data: Predictions, alpha: float, adjust: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """Brier score and log-loss with each case weighing 1 (the mean over cases of each case's mean
     loss), and the paired t-test on the per-case mean Brier losses, in the layout of
-    :func:`evallib.onetestset.scoring.loss_table` and :func:`~evallib.onetestset.scoring.loss_pairwise`."""
+    :func:`evallib.onetestset.loss_table` and :func:`~evallib.onetestset.loss_pairwise`."""
     losses = loss_table(data.y, data.scores)
     brier: dict[str, np.ndarray] = {}
     for i, name in enumerate(losses["name"]):
@@ -957,7 +957,7 @@ def _case_losses(data: Predictions, alpha: float, adjust: str) -> tuple[pd.DataF
 
 # --------------------------------------------------------------------- section 4
 #: Above this many cases of the smaller class the exact law of the AUC is computed through
-#: its characteristic function (:func:`evallib.onetestset.nullbest.null_cdf`), whose
+#: its characteristic function (:func:`evallib.onetestset.null_cdf`), whose
 #: absolute error (about 1e-16 per term) leaves tail probabilities below
 #: :data:`AUC_TAIL_FLOOR` unresolved; such a p-value is read off the normal law of U.
 AUC_EXACT_RESOLVED = 120
@@ -979,7 +979,7 @@ class ChanceCheck:
 
     The ``law`` column says how ``F`` was computed: ``"exact"``, or ``"normal
     approximation"`` for the AUC of a test set with ``P * N`` above
-    :data:`evallib.onetestset.nullbest.MAX_LATTICE` (:func:`auc_normal_critical`).
+    :data:`evallib.onetestset.MAX_LATTICE` (:func:`auc_normal_critical`).
     """
 
     table: pd.DataFrame
@@ -1043,7 +1043,7 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
     Under the null hypothesis each of the ``C`` classifiers tried ranks the test cases at
     random; the winner is better than chance at level ``alpha`` when its score exceeds
     ``m* = F^-1((1 - alpha)^(1/C))`` and its p-value is the chance that the best of ``C``
-    random rankings scores at least as much (:func:`evallib.onetestset.nullbest.judge_winner`, exact).
+    random rankings scores at least as much (:func:`evallib.onetestset.judge_winner`, exact).
 
     Each classifier's best accuracy and best F-measure are taken over all thresholds of
     its scores (:func:`best_over_thresholds`), as the null hypothesis does; a classifier
@@ -1222,7 +1222,7 @@ def top_two_bootstrap(
 
     The two classifiers with predicted labels and the highest F1 (macro-F1) in ``measures``
     (ties: the earlier in the file first) are compared by
-    :func:`evallib.resampling.percase.bootstrap_f1_cases` (Keller, Bengio & Wong, eqs. 12-14): test
+    :func:`evallib.resampling.bootstrap_f1_cases` (Keller, Bengio & Wong, eqs. 12-14): test
     cases are resampled with replacement, each keeping its true class and all its
     predictions by both classifiers, and the percentile interval of ``F_best - F_second`` is
     reported. Macro-F1 averages over every class of the label column; a class that a
@@ -1273,18 +1273,18 @@ class FoldAnalysis:
         repeats the index is ``(repeat, fold)``).
     fold_sizes : Series, test cases per fold.
     best, second : the two classifiers with the highest mean per-fold accuracy.
-    ttest : :class:`evallib.resampling.cvtests.CVTTestResult` of the corrected resampled t-test of
+    ttest : :class:`evallib.resampling.CVTTestResult` of the corrected resampled t-test of
         ``best`` against ``second``.
     test_train_ratio : ``n_test / n_train`` used by the correction: the mean over folds of
         ``fold size / (cases in its repeat - fold size)``, ``1/(k - 1)`` for k equal folds.
     interval : the ``1 - alpha`` interval of the mean accuracy difference.
-    friedman : :class:`evallib.manydatasets.ranktests.FriedmanResult` over the folds.
-    cd : :class:`evallib.manydatasets.ranktests.CriticalDifference` (Nemenyi) for the average ranks.
+    friedman : :class:`evallib.manydatasets.FriedmanResult` over the folds.
+    cd : :class:`evallib.manydatasets.CriticalDifference` (Nemenyi) for the average ranks.
     alpha : the level.
     n_repeats : repeats of the cross-validation (1: a single run).
-    dietterich : :class:`evallib.resampling.cvtests.CVTTestResult` of Dietterich's 5x2cv t-test of
+    dietterich : :class:`evallib.resampling.CVTTestResult` of Dietterich's 5x2cv t-test of
         ``best`` against ``second`` when every repeat has two folds, else None.
-    alpaydin : :class:`evallib.resampling.cvtests.CombinedFTestResult`, Alpaydin's combined
+    alpaydin : :class:`evallib.resampling.CombinedFTestResult`, Alpaydin's combined
         5x2cv F test, likewise.
     min_difference, matters : the smallest difference that matters and how the t-test's
         interval reads against it (:func:`relevance`; ``""`` without one).
@@ -1370,16 +1370,16 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
     For each fold (with repeats: each fold of each repeat), the accuracy of every
     classifier with predicted labels. The two with the highest mean per-fold accuracy
     (ties: the earlier in the file) are compared by
-    :func:`evallib.resampling.cvtests.corrected_resampled_ttest` (Nadeau & Bengio) over all
+    :func:`evallib.resampling.corrected_resampled_ttest` (Nadeau & Bengio) over all
     ``J`` folds, with ``n_test/n_train`` the mean over folds of ``fold size / (cases in the
     fold's repeat - fold size)`` -- the training set of a fold is the rest of its repeat --
     which is ``1/(k - 1)`` for ``k`` equal folds whatever the number of repeats. When every
     repeat has two folds, Dietterich's 5x2cv t-test
-    (:func:`evallib.resampling.cvtests.dietterich_5x2cv`) and Alpaydin's combined F test
-    (:func:`evallib.resampling.cvtests.combined_5x2cv_ftest`) are added, the folds of each
+    (:func:`evallib.resampling.dietterich_5x2cv`) and Alpaydin's combined F test
+    (:func:`evallib.resampling.combined_5x2cv_ftest`) are added, the folds of each
     repeat taken in fold order. All classifiers are ranked in each fold and compared by
-    :func:`evallib.manydatasets.ranktests.friedman` and the Nemenyi critical difference
-    (:func:`evallib.manydatasets.ranktests.critical_difference`), as Flach ranks algorithms
+    :func:`evallib.manydatasets.friedman` and the Nemenyi critical difference
+    (:func:`evallib.manydatasets.critical_difference`), as Flach ranks algorithms
     over data sets.
 
     Folds of one data set are not independent data sets: they share training cases,

@@ -14,7 +14,7 @@ from .._compat import moved_names
 from .._multitest import FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
 from .._plotting import get_axes
 from .._results import table_metadata
-from . import percase
+from . import _percase as percase
 from ._prose import (
     bounds,
     escape_bold,
@@ -28,7 +28,7 @@ from ._prose import (
     plural,
     pvalue_cell,
 )
-from .inputs import SMALL_TEST_SET, Predictions
+from ._inputs import SMALL_TEST_SET, Predictions
 
 #: Each adjustment's name in column headers.
 ADJUST_HEADER = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH (FDR)", "by": "BY (FDR)",
@@ -87,7 +87,7 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
     """Section 2's table as text: counts, three decimals, the interval as ``[low, high]``.
 
     The majority-class baseline (``table.attrs["baseline"]``, from
-    :func:`evallib.report.sections.majority_baseline`) is the last row.
+    :func:`evallib.report.majority_baseline`) is the last row.
     """
     alpha, repeated = table_metadata(table, "alpha", "repeated", made_by="evallib.report.classifier_measures")
     base = table.attrs.get("baseline")
@@ -163,7 +163,7 @@ def _relevance_header(delta: float) -> str:
 
 
 def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`evallib.report.sections.balanced_accuracy_comparison` as text, indexed ``"A vs B"``:
+    """:func:`evallib.report.balanced_accuracy_comparison` as text, indexed ``"A vs B"``:
     both balanced accuracies, their difference A - B in percentage points with its interval and
     joint (Bonferroni) interval (the unadjusted one under the false-discovery-rate adjustments
     and ``"none"``, as its header says), the adjusted p-value, the verdict and, with a smallest
@@ -191,7 +191,7 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def format_class_auc(result: Any) -> pd.DataFrame:
-    """A :class:`evallib.report.sections.ClassScoreComparison`'s one-vs-rest AUCs as text: one row
+    """A :class:`evallib.report.ClassScoreComparison`'s one-vs-rest AUCs as text: one row
     per class and a last row with each classifier's macro average, one column per classifier,
     each AUC with its DeLong interval (``"-"`` where a class is too small for one)."""
     t = result.auc
@@ -218,7 +218,7 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
 
     Parameters
     ----------
-    table : DataFrame from :func:`evallib.report.sections.pairwise_comparison`
+    table : DataFrame from :func:`evallib.report.pairwise_comparison`
         Draws, per pair ``A vs B``, the difference in error rate ``A - B`` (points), its
         interval (thick) and, under Holm's and Bonferroni's adjustments, the joint
         Bonferroni interval (thin; no joint interval corresponds to the false discovery
@@ -515,10 +515,10 @@ def summary_text(
     Parameters
     ----------
     data : Predictions
-    measures : DataFrame from :func:`evallib.report.sections.classifier_measures`
+    measures : DataFrame from :func:`evallib.report.classifier_measures`
     pairwise, chance, bootstrap, folds, scores, omnibus, balanced : results of those
         sections, or Skipped/None
-    warnings : sentences from :func:`evallib.report.sections.score_warnings`
+    warnings : sentences from :func:`evallib.report.score_warnings`
     alpha : float
         The level the results were computed at.
 

@@ -46,10 +46,10 @@ from pathlib import Path
 from xml.etree import ElementTree
 from typing import Any
 
-from ._extras import require
+from .._extras import require
 
 # OfflineHTMLExporter (nbconvert's exporter, built on first use) is reached as
-# evallib.htmlexport.OfflineHTMLExporter; it is not in __all__, so that `import evallib`
+# evallib.report.htmlexport.OfflineHTMLExporter; it is not in __all__, so that `import evallib`
 # never imports nbconvert.
 __all__ = [
     "NBCONVERT_CONFIG",
@@ -69,10 +69,10 @@ __all__ = [
 NBCONVERT_CONFIG: dict[str, dict[str, Any]] = {
     "HTMLExporter": {
         "template_name": "evallib",
-        "filters": {"markdown2html": "evallib.htmlexport.markdown2html_filter"},
+        "filters": {"markdown2html": "evallib.report.htmlexport.markdown2html_filter"},
         "preprocessors": [
-            "evallib.htmlexport.LatexOutputPreprocessor",
-            "evallib.htmlexport.ImageAltPreprocessor",
+            "evallib.report.htmlexport.LatexOutputPreprocessor",
+            "evallib.report.htmlexport.ImageAltPreprocessor",
         ],
         "mathjax_url": "",
         "require_js_url": "",
@@ -92,10 +92,10 @@ _TEMPLATE = r"""{#- evallib's HTML template: nbconvert's lab template for a page
     hides the solutions until the reader opens them and gives every figure alt text.
     Shipped as etc/share/jupyter/nbconvert/templates/evallib/index.html.j2 (template_name
     "evallib" in etc/jupyter/jupyter_nbconvert_config.json) and used by
-    evallib.htmlexport.OfflineHTMLExporter; the two copies are the same text. -#}
+    evallib.report.htmlexport.OfflineHTMLExporter; the two copies are the same text. -#}
 {%- extends 'lab/index.html.j2' -%}
 
-{#- No script from a CDN: maths is MathML (evallib.htmlexport), and require.js, MathJax,
+{#- No script from a CDN: maths is MathML (evallib.report.htmlexport), and require.js, MathJax,
     Mermaid and the widget manager are not loaded. -#}
 {%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
@@ -123,7 +123,7 @@ details.evallib-solutions > summary { cursor: pointer; font-weight: bold; paddin
 {#- Figures: the lab template's image blocks (one macro for PNG and JPEG) with an alt attribute,
     from the output's metadata
     ({"image/png": {"alt": ...}}, as IPython's Image(alt=...) writes it), which
-    evallib.htmlexport.ImageAltPreprocessor fills in where it is missing. -#}
+    evallib.report.htmlexport.ImageAltPreprocessor fills in where it is missing. -#}
 {%- macro rendered_image(output, mime, extra_class) -%}
 <div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
 {%- if mime in output.metadata.get('filenames', {}) %}
@@ -210,7 +210,7 @@ def latex_to_mathml(tex: str, *, display: bool = False) -> str:
     >>> mathml.startswith("<math") and mathml.count("<msqrt>")
     1
     """
-    require("latex2mathml", "evallib.htmlexport")
+    require("latex2mathml", "evallib.report.htmlexport")
     from latex2mathml.converter import convert
 
     if not isinstance(tex, str):
@@ -230,7 +230,7 @@ def latex_to_mathml(tex: str, *, display: bool = False) -> str:
 
 @functools.cache
 def _renderer_class():
-    require("nbconvert", "evallib.htmlexport")
+    require("nbconvert", "evallib.report.htmlexport")
     from nbconvert.filters.markdown_mistune import IPythonRenderer
 
     class MathMLRenderer(IPythonRenderer):
@@ -264,7 +264,7 @@ def markdown_to_html(source: str, *, attachments: dict | None = None, path: str 
     >>> "<math" in html and "$" not in html and "<em>one</em>" in html
     True
     """
-    require("nbconvert", "evallib.htmlexport")
+    require("nbconvert", "evallib.report.htmlexport")
     from nbconvert.filters.markdown_mistune import MarkdownWithMath
 
     renderer = _renderer_class()(escape=False, attachments=attachments, path=path)
@@ -310,7 +310,7 @@ def _latex_output_to_html(latex: str) -> str:
 
 @functools.cache
 def _preprocessor_class():
-    require("nbconvert", "evallib.htmlexport")
+    require("nbconvert", "evallib.report.htmlexport")
     from nbconvert.preprocessors import Preprocessor
 
     class LatexOutputPreprocessor(Preprocessor):
@@ -397,7 +397,7 @@ def _figure_alt_texts(nb) -> list[tuple[int, int, str, str]]:
 
 @functools.cache
 def _alt_preprocessor_class():
-    require("nbconvert", "evallib.htmlexport")
+    require("nbconvert", "evallib.report.htmlexport")
     from nbconvert.preprocessors import Preprocessor
 
     class ImageAltPreprocessor(Preprocessor):
@@ -420,7 +420,7 @@ def _alt_preprocessor_class():
 
 @functools.cache
 def _exporter_class():
-    require("nbconvert", "evallib.htmlexport")
+    require("nbconvert", "evallib.report.htmlexport")
     from nbconvert.exporters import HTMLExporter
 
     class OfflineHTMLExporter(HTMLExporter):
@@ -430,10 +430,10 @@ def _exporter_class():
         repository's settings (:data:`NBCONVERT_CONFIG`): the solutions folded, alt text on
         every figure.
 
-        ``evallib.htmlexport.OfflineHTMLExporter`` is built on first use, so that importing
+        ``evallib.report.htmlexport.OfflineHTMLExporter`` is built on first use, so that importing
         evallib does not import nbconvert; its keyword arguments are the exporter's traits,
         e.g. ``exclude_input=True``. Also usable as
-        ``jupyter nbconvert --to evallib.htmlexport.OfflineHTMLExporter``.
+        ``jupyter nbconvert --to evallib.report.htmlexport.OfflineHTMLExporter``.
         """
 
         export_from_notebook = "HTML (offline maths)"
@@ -458,7 +458,7 @@ def _exporter_class():
 
 
 def _read_notebook(notebook: Any):
-    require("nbformat", "evallib.htmlexport")
+    require("nbformat", "evallib.report.htmlexport")
     import nbformat
 
     if isinstance(notebook, (str, os.PathLike)):

@@ -19,11 +19,11 @@ Every public name is importable from ``evallib`` itself.
 
 # The submodules under private names first: a star import may bind a function of the same
 # name over the module attribute.
-from . import bayesian as _bayesian
-from . import cvtests as _cvtests
-from . import percase as _percase
-from .bayesian import *  # noqa: F401,F403
-from .cvtests import *  # noqa: F401,F403
-from .percase import *  # noqa: F401,F403
+from . import _bayesian as _bayesian
+from . import _cvtests as _cvtests
+from . import _percase as _percase
+from ._bayesian import *  # noqa: F401,F403
+from ._cvtests import *  # noqa: F401,F403
+from ._percase import *  # noqa: F401,F403
 
 __all__ = [*_cvtests.__all__, *_bayesian.__all__, *_percase.__all__]

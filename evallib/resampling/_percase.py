@@ -15,10 +15,10 @@ Every function takes the rows (one per prediction) and ``cases``, the case id of
 
 - :func:`cochran_q_cases` -- Cochran's Q on per-case correctness rates (Cochran's own
   within-case statistic, which for 0/1 outcomes is his Q), as a
-  :class:`evallib.onetestset.cochran.CochranQ`.
+  :class:`evallib.onetestset.CochranQ`.
 - :func:`auc_cases` and :func:`delong_cases` -- the AUC with each case weighing 1, and
   DeLong's covariance of several AUCs with the placements averaged per case (Obuchowski's
-  clustered form), as a :class:`evallib.onetestset.scoring.DeLong`.
+  clustered form), as a :class:`evallib.onetestset.DeLong`.
 - :func:`bootstrap_f1_cases` -- the paired bootstrap of the F1 (or macro-F1) difference of
   two classifiers, resampling cases with all their predictions (:class:`CaseF1Bootstrap`).
 
@@ -44,8 +44,8 @@ import pandas as pd
 from scipy import sparse, stats
 
 from .._validate import check_alpha, check_count, check_labels, check_rng
-from ..onetestset.cochran import CochranQ, _as_columns, cochran_q
-from ..onetestset.scoring import DeLong, _score_matrix, delong_covariance, positive_mask
+from ..onetestset._cochran import CochranQ, _as_columns, cochran_q
+from ..onetestset._scoring import DeLong, _score_matrix, delong_covariance, positive_mask
 
 __all__ = ["CaseF1Bootstrap", "auc_cases", "bootstrap_f1_cases", "cochran_q_cases", "delong_cases"]
 
@@ -111,7 +111,7 @@ def cochran_q_cases(correct: Any, cases: Any = None, *, alpha: float = 0.05) -> 
 
     with ``x_ij`` the rates and ``C_j`` their column totals; for 0/1 rates it is his
     ``(k - 1)(k sum C_j^2 - T^2) / (k T - sum R_i^2)``, and the result is
-    :func:`evallib.onetestset.cochran.cochran_q`'s. For fractional rates the same statistic
+    :func:`evallib.onetestset.cochran_q`'s. For fractional rates the same statistic
     is referred to chi-square with ``k - 1`` degrees of freedom: under the null hypothesis
     the classifiers are exchangeable within each case, and ``Q`` equals
     ``n (k - 1) SS_classifier / (SS_classifier + SS_residual)`` of the two-way layout
@@ -131,7 +131,7 @@ def cochran_q_cases(correct: Any, cases: Any = None, *, alpha: float = 0.05) -> 
 
     Returns
     -------
-    evallib.onetestset.cochran.CochranQ
+    evallib.onetestset.CochranQ
         ``method`` is ``"chi-square"``; ``accuracy`` the mean rate of each classifier over the
         cases; ``n_informative`` the cases whose rates differ between classifiers.
 
@@ -146,7 +146,7 @@ def cochran_q_cases(correct: Any, cases: Any = None, *, alpha: float = 0.05) -> 
     totals ``(2, 1.5, .5)``, ``sum_j (C_j - 4/3)^2 = 7/6``, within-case sum of squares
     ``1/2 + 1/6``, so ``Q = 2 (7/6) / (2/3) = 3.5``:
 
-    >>> from evallib.resampling.percase import cochran_q_cases
+    >>> from evallib.resampling import cochran_q_cases
     >>> res = cochran_q_cases([[1, 1, 0], [1, 0, 0], [1, 1, 1], [1, 1, 0]], cases=["a", "a", "b", "b"])
     >>> round(res.statistic, 6), res.df, res.n
     (3.5, 2, 2)
@@ -253,7 +253,7 @@ def auc_cases(y_true: Any, score: Any, cases: Any = None, *, pos_label: Any = No
     Two positive and two negative cases, each predicted twice; the second prediction of
     case ``p2`` falls below the negatives:
 
-    >>> from evallib.resampling.percase import auc_cases
+    >>> from evallib.resampling import auc_cases
     >>> y = [1, 1, 1, 1, 0, 0, 0, 0]
     >>> score = [0.9, 0.8, 0.7, 0.1, 0.3, 0.4, 0.2, 0.5]
     >>> auc_cases(y, score, cases=["p1", "p1", "p2", "p2", "n1", "n1", "n2", "n2"])
@@ -271,7 +271,7 @@ def delong_cases(y_true: Any, scores: Any, cases: Any = None, *, pos_label: Any 
     covariance is DeLong's ``S10/m + S01/n`` on the per-case placements, with ``m`` and
     ``n`` the positive and negative *cases*: Obuchowski's (1997) clustered estimator for
     clusters that each hold one class. Without repeated cases it is
-    :func:`evallib.onetestset.scoring.delong_covariance`.
+    :func:`evallib.onetestset.delong_covariance`.
 
     Parameters
     ----------
@@ -284,7 +284,7 @@ def delong_cases(y_true: Any, scores: Any, cases: Any = None, *, pos_label: Any 
 
     Returns
     -------
-    evallib.onetestset.scoring.DeLong
+    evallib.onetestset.DeLong
         ``fit.table(alpha)`` and ``fit.pairwise(alpha, adjust)`` give the intervals and the
         paired tests; ``n_pos`` and ``n_neg`` count cases.
 
@@ -301,7 +301,7 @@ def delong_cases(y_true: Any, scores: Any, cases: Any = None, *, pos_label: Any 
 
     Examples
     --------
-    >>> from evallib.resampling.percase import delong_cases
+    >>> from evallib.resampling import delong_cases
     >>> y = [1, 1, 1, 1, 0, 0, 0, 0]
     >>> fit = delong_cases(y, {"s": [0.9, 0.8, 0.7, 0.1, 0.3, 0.4, 0.2, 0.5]},
     ...                    cases=["p1", "p1", "p2", "p2", "n1", "n1", "n2", "n2"])
@@ -490,7 +490,7 @@ def bootstrap_f1_cases(y_true: Any, pred_a: Any, pred_b: Any, cases: Any = None,
     Four cases, each predicted in two runs; A gets every case right, B misses case ``c``'s
     positive once:
 
-    >>> from evallib.resampling.percase import bootstrap_f1_cases
+    >>> from evallib.resampling import bootstrap_f1_cases
     >>> y = [1, 1, 1, 1, 0, 0, 0, 0]
     >>> a = [1, 1, 1, 1, 0, 0, 0, 0]
     >>> b = [1, 1, 0, 1, 0, 0, 0, 0]

@@ -21,15 +21,15 @@ Every public name is importable from ``evallib`` itself.
 
 # The submodules under private names first: a star import may bind a function of the same
 # name over the module attribute.
-from . import casestudy as _casestudy
-from . import data as _data
-from . import models as _models
-from . import pupils as _pupils
-from . import textsim as _textsim
-from .casestudy import *  # noqa: F401,F403
-from .data import *  # noqa: F401,F403
-from .models import *  # noqa: F401,F403
-from .pupils import *  # noqa: F401,F403
-from .textsim import *  # noqa: F401,F403
+from . import _casestudy as _casestudy
+from . import _data as _data
+from . import _models as _models
+from . import _pupils as _pupils
+from . import _textsim as _textsim
+from ._casestudy import *  # noqa: F401,F403
+from ._data import *  # noqa: F401,F403
+from ._models import *  # noqa: F401,F403
+from ._pupils import *  # noqa: F401,F403
+from ._textsim import *  # noqa: F401,F403
 
 __all__ = [*_casestudy.__all__, *_models.__all__, *_data.__all__, *_textsim.__all__, *_pupils.__all__]

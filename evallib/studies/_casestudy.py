@@ -19,8 +19,8 @@ import pandas as pd
 
 from .._results import freeze_arrays
 from .._validate import check_binary_labels, check_int, check_rng
-from .data import paper_test_size, stratified_split
-from .models import (
+from ._data import paper_test_size, stratified_split
+from ._models import (
     DLDA,
     _rank_pvalues,
     class_prior_model,
@@ -28,7 +28,7 @@ from .models import (
     swap_labels,
     welch_pvalues,
 )
-from ..onetestset.pairwise import compare_pairwise, format_table, plot_intervals
+from ..onetestset._pairwise import compare_pairwise, format_table, plot_intervals
 
 __all__ = ["CaseStudy", "MODEL_NAMES", "run_case_study", "case_study_runner", "case_study_table",
            "plot_case_study"]
@@ -56,7 +56,7 @@ class CaseStudy:
     error_rates : pandas.Series
         Test-set error rate of each model, indexed 1-5.
     table : pandas.DataFrame
-        Pairwise comparisons from :func:`evallib.onetestset.pairwise.compare_pairwise`
+        Pairwise comparisons from :func:`evallib.onetestset.compare_pairwise`
         (one row per pair, ranked like the paper's Table 2).
     learn_idx, test_idx : numpy.ndarray of int
         Sorted positions of the learning and test samples in ``X``/``y``.
@@ -90,7 +90,7 @@ def run_case_study(
 ) -> CaseStudy:
     """Run the whole experiment of section 7 and compare the five models.
 
-    1. Stratified random split (:func:`evallib.studies.data.stratified_split`);
+    1. Stratified random split (:func:`evallib.studies.stratified_split`);
        ``test_size=None`` uses the paper's proportion, 50 of 119.
     2. Model #1: DLDA (eq. 6) on the ``n_genes_1`` genes with the smallest
        Welch p-values in the learning set; model #2: the same with
@@ -99,12 +99,12 @@ def run_case_study(
        ``n_genes_1`` genes selected on the corrupted labels, then DLDA.
     4. Model #4: a fair coin; model #5: the learning set's class prior.
     5. All ten pairs compared with
-       :func:`evallib.onetestset.pairwise.compare_pairwise`.
+       :func:`evallib.onetestset.compare_pairwise`.
 
     Parameters
     ----------
     X : pandas.DataFrame or numpy.ndarray of shape (n_samples, n_genes)
-        Expression data (e.g. from :func:`evallib.studies.data.load_gse4335`).
+        Expression data (e.g. from :func:`evallib.studies.load_gse4335`).
         Without column names, genes are named by their column position.
     y : pandas.Series or numpy.ndarray of shape (n_samples,)
         Two-class labels.
@@ -268,7 +268,7 @@ def case_study_runner(X: pd.DataFrame | np.ndarray, y: pd.Series | np.ndarray, *
     Examples
     --------
     >>> import numpy as np
-    >>> from evallib import case_study_runner, run_case_study
+    >>> from evallib.studies import case_study_runner, run_case_study
     >>> gen = np.random.default_rng(1)
     >>> y = np.repeat([0, 1], 20)
     >>> X = gen.normal(size=(40, 12)) + y[:, None]
@@ -330,7 +330,7 @@ def case_study_table(study: Any) -> pd.DataFrame:
     Parameters
     ----------
     study : CaseStudy
-        A result of :func:`evallib.studies.casestudy.run_case_study`.
+        A result of :func:`evallib.studies.run_case_study`.
 
     Returns
     -------
@@ -353,7 +353,7 @@ def case_study_table(study: Any) -> pd.DataFrame:
     Five models on a small synthetic two-class data set (40 samples, 12 genes):
 
     >>> import numpy as np
-    >>> from evallib import case_study_table, run_case_study
+    >>> from evallib.studies import case_study_table, run_case_study
     >>> gen = np.random.default_rng(1)
     >>> y = np.repeat([0, 1], 20)
     >>> X = gen.normal(size=(40, 12)) + y[:, None]
@@ -385,7 +385,7 @@ def plot_case_study(study: Any, ax=None):
     Parameters
     ----------
     study : CaseStudy
-        A result of :func:`evallib.studies.casestudy.run_case_study`.
+        A result of :func:`evallib.studies.run_case_study`.
     ax : matplotlib Axes, optional
         Where to draw; a new figure if ``None``.
 
@@ -402,7 +402,7 @@ def plot_case_study(study: Any, ax=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from evallib import plot_case_study, run_case_study
+    >>> from evallib.studies import plot_case_study, run_case_study
     >>> gen = np.random.default_rng(1)
     >>> y = np.repeat([0, 1], 20)
     >>> X = gen.normal(size=(40, 12)) + y[:, None]

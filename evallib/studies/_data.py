@@ -70,7 +70,7 @@ def paper_table2() -> pd.DataFrame:
     --------
     The first row: models 1 and 4, b = 3, c = 21, X2 = 12.0.
 
-    >>> from evallib import paper_table2
+    >>> from evallib.studies import paper_table2
     >>> row = paper_table2().iloc[0]
     >>> int(row["b"]), int(row["c"]), float(row["X2"])
     (3, 21, 12.0)
@@ -215,7 +215,7 @@ def load_nlschools() -> pd.DataFrame:
 
     Examples
     --------
-    >>> from evallib import load_nlschools
+    >>> from evallib.studies import load_nlschools
     >>> pupils = load_nlschools()
     >>> pupils.shape, pupils["class"].nunique()
     ((2287, 6), 133)

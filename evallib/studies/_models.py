@@ -23,7 +23,7 @@ import pandas as pd
 from scipy import stats
 
 from .._validate import check_binary_labels, check_int, check_rng
-from .data import _apportion
+from ._data import _apportion
 
 __all__ = [
     "DLDA",

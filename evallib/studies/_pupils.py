@@ -1,6 +1,6 @@
 """Real classifiers evaluated on pupils in classes: the clustered evaluation of notebook 08.
 
-R's ``MASS::nlschools`` (:func:`evallib.studies.data.load_nlschools`) holds 2,287 Dutch
+R's ``MASS::nlschools`` (:func:`evallib.studies.load_nlschools`) holds 2,287 Dutch
 eighth-graders in 133 classes. :func:`evaluate_pupils` asks a classification question of
 it -- does a pupil score above the median of the language test? -- trains real
 scikit-learn classifiers on the pupils of a random half of the classes and scores them on
@@ -24,7 +24,7 @@ import pandas as pd
 
 from .._extras import require
 from .._validate import check_count, check_rng
-from .data import load_nlschools
+from ._data import load_nlschools
 
 __all__ = ["PUPIL_FEATURES", "PupilEvaluation", "evaluate_pupils"]
 
@@ -123,7 +123,7 @@ def evaluate_pupils(*, samples: int = 5, rng: Any = None) -> PupilEvaluation:
 
     Examples
     --------
-    >>> from evallib import evaluate_pupils
+    >>> from evallib.studies import evaluate_pupils
     >>> ev = evaluate_pupils(samples=2, rng=0)
     >>> ev.pupils.shape[0] + ev.n_train, ev.train_classes + ev.test_classes
     (2287, 133)

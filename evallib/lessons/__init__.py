@@ -1,0 +1,28 @@
+"""The lessons' support: what the notebooks need beside the statistics library.
+
+Not a design of its own, and not needed to compute anything: the statistics are in the
+design subpackages, which this package only calls. It holds
+
+- :mod:`evallib.lessons.live` -- the sliders' plumbing: one output per widget, figures
+  updated in place, saved lessons frozen without widget state (``python -m
+  evallib.lessons.live NOTEBOOK``, used by ``make execute``);
+- :mod:`._pairwise` -- notebook 01, section 7: one comparison read as a p-value and as an
+  interval (:func:`describe_comparison`, :func:`plot_pvalue_vs_interval`);
+- :mod:`._planning` -- notebook 00's design map (:func:`plot_design_map`) and notebook 06's
+  write-up of a planned comparison (:func:`comparison_write_up`);
+- :mod:`._items` -- notebook 08's explorer: two models on the same clustered items answered
+  K times, the coverage of the paired interval beside the unpaired one
+  (:func:`simulate_paired_items`, :func:`paired_item_coverage`,
+  :func:`plot_paired_item_coverage`, :func:`describe_paired_item_coverage`).
+
+The widgets themselves need the ``notebooks`` extra (``pip install 'evallib[notebooks]'``);
+the callbacks above are plain functions with their own tests.
+"""
+
+from . import _items, _pairwise, _planning, live
+from ._items import *  # noqa: F401,F403
+from ._pairwise import *  # noqa: F401,F403
+from ._planning import *  # noqa: F401,F403
+from .live import *  # noqa: F401,F403
+
+__all__ = [*_pairwise.__all__, *_planning.__all__, *_items.__all__, *live.__all__]

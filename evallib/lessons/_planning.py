@@ -1,0 +1,143 @@
+"""Notebook 00's design map and notebook 06's write-up of a planned comparison.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._plotting import get_axes
+from .._validate import check_count
+from ..onetestset._mcnemar import Contingency, mcnemar
+from ..onetestset._paired_intervals import paired_difference_interval
+from ..planning._common import _TEST_NAMES, _check_power, _check_test
+from ..planning._onetestset import mcnemar_sample_size, minimum_detectable_difference
+
+__all__ = ['comparison_write_up', 'plot_design_map']
+
+
+def plot_design_map(ax=None):
+    """The decision figure of notebook 00: which design, which estimand, which function.
+
+    Four boxes, one per design (one test set, resampling on one data set, many data
+    sets, per-item evaluation), each with what varies, what is fixed, the evallib
+    functions, the subpackage that holds them and the notebooks that teach it. Drawn
+    with matplotlib patches; returns the Axes.
+
+    Examples
+    --------
+    >>> from evallib.lessons import plot_design_map
+    >>> ax = plot_design_map()
+    >>> sum("evallib.items" in t.get_text() for t in ax.texts)
+    1
+    """
+    from matplotlib.patches import FancyBboxPatch
+
+    ax = get_axes(ax, figsize=(12.5, 5.8))
+    ax.set_xlim(0, 16)
+    ax.set_ylim(-0.15, 7)
+    ax.axis("off")
+
+    def box(x, y, w, h, text, color, size=8.5, weight="normal"):
+        ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.08", fc=color, ec="0.3", lw=0.8))
+        ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=size, weight=weight, wrap=True)
+
+    box(4.5, 5.9, 7.0, 0.9, "What do your repeated results come from?\n(what varies between the numbers you compare)",
+        "#eeeeee", size=10, weight="bold")
+    designs = [
+        ("1. One test set,\npaired per case", "#dbe9f6",
+         "varies: the test cases\nfixed: the trained models\nestimand: err_A - err_B on\nthe population of cases",
+         "contingency, mcnemar,\npaired_difference_interval,\nbootstrap_f1_difference\nplan: mcnemar_sample_size,\nf1_bootstrap_power",
+         "evallib.onetestset\nnotebooks 01, 03 (plan: 06);\n02: best of many vs chance"),
+        ("2. Resampling on\none data set", "#e2f0d9",
+         "varies: training and test splits\n(they overlap)\nfixed: the data set\nestimand: expected difference\nof the learners at this size",
+         "cross_validate_scores,\ncorrected_resampled_ttest,\ndietterich_5x2cv\nplan: cv_ttest_power",
+         "evallib.resampling\nnotebooks 04, 05, 07 (plan: 06)"),
+        ("3. Many data sets", "#fbe5d6",
+         "varies: the data sets\nfixed: the learners\nestimand: which learner ranks\nbetter across tasks",
+         "friedman, critical_difference,\nwilcoxon_signed_rank,\nplot_cd_diagram\nplan: nemenyi_datasets",
+         "evallib.manydatasets\nnotebooks 04, 07 (plan: 06)"),
+        ("4. Per-item evaluation\n(items, clusters, samples)", "#ede2f6",
+         "varies: the items, their clusters,\nthe answers (K per item)\nfixed: the trained models\nestimand: the difference of mean\nscores on the population of items",
+         "item_mean, paired_item_difference,\nvariance_components, pass_at_k,\ntie_group, rank_intervals\nplan: item_sample_size",
+         "evallib.items\nnotebook 08 (plan: 06)"),
+    ]
+    for i, (title, color, what, funcs, where) in enumerate(designs):
+        x = 0.1 + 4.0 * i
+        ax.annotate("", xy=(x + 1.8, 5.0), xytext=(8.0, 5.85),
+                    arrowprops=dict(arrowstyle="->", color="0.3", lw=1.0))
+        box(x, 4.3, 3.6, 0.7, title, color, size=9.5, weight="bold")
+        box(x, 2.45, 3.6, 1.6, what, color, size=8)
+        box(x, 1.05, 3.6, 1.2, funcs, "white", size=7.5)
+        box(x, 0.05, 3.6, 0.75, where, "white", size=8.5, weight="bold")
+    return ax
+
+
+# --------------------------------------------------------------------- write-up
+def _sentence(text: str) -> str:
+    text = str(text).strip()
+    return text + "." if text and text[-1] not in ".!?" else text
+
+
+def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: float = 0.8,
+                        names: tuple[str, str] = ("A", "B"), tried: str = "", test: str = "exact") -> str:
+    """A reporting template for two classifiers on one test set, filled in (Markdown).
+
+    Effect size (difference of error rates), its Bonett-Price interval (the interval
+    Fagerland, Lydersen & Laake 2014 recommend and the report uses; it needs only b, c
+    and n, see :func:`evallib.paired_difference_interval`), McNemar's test (``test``:
+    the exact conditional test of Berrar & Lozano eq. 2, or its mid-p version, which
+    Fagerland, Lydersen & Laake 2013 recommend), the test-set size, the minimum
+    difference this test set detects with ``power`` and the test cases a difference of
+    the observed size would need, both from the exact power *of the test reported*
+    (:func:`minimum_detectable_difference` and :func:`mcnemar_sample_size` with
+    ``method=test``; Connor's 1987 formula is the approximation to them), and what was
+    tried.
+
+    Parameters
+    ----------
+    b, c : int
+        Discordant counts: A wrong and B right, A right and B wrong.
+    n : int
+        Test-set size, ``b + c <= n``.
+    alpha, power : float
+        Level and target power, in (0, 1).
+    names : two strings
+        The classifiers' names.
+    tried : str
+        What was tried before this comparison (models, settings, test sets): the reader
+        needs it to judge multiplicity.
+    test : {"exact", "mid-p"}
+        The version of McNemar's test reported, and whose power the planning numbers use.
+    """
+    method = _check_test(test)
+    test = mcnemar(b, c, exact=method == "exact", mid_p=method == "mid-p")  # checks b and c
+    n = check_count(n, "n", minimum=max(1, b + c))
+    # Bonett-Price uses only b, c and n: how the concordant cases split does not matter
+    iv = paired_difference_interval(Contingency(a=n - b - c, b=b, c=c, d=0, n=n), alpha=alpha)
+    target = _check_power(power)
+    a_name, b_name = (str(x) for x in names)
+    diff = (b - c) / n
+    psi = (b + c) / n
+    mdd = (minimum_detectable_difference(n, psi, power=target, alpha=alpha, method=method)
+           if psi > 0 else math.inf)
+    try:
+        need = (mcnemar_sample_size(b / n, c / n, power=target, alpha=alpha, method=method)
+                if b != c else None)
+    except ValueError:   # the exact search passed its limit: a tiny difference
+        need = None
+    verdict = "rejects" if test.pvalue <= alpha else "does not reject"
+    lines = [
+        f"- **Effect size**: error rate of {a_name} minus {b_name} = {diff:+.3f} "
+        f"({b} cases only {a_name} got wrong, {c} only {b_name} got wrong).",
+        f"- **Interval**: {100 * (1 - alpha):g}% Bonett-Price interval [{iv.low:+.3f}, {iv.high:+.3f}].",
+        f"- **Test**: McNemar's {_TEST_NAMES[method]} test, p = {test.pvalue:.3g}; it {verdict} equal "
+        f"error rates at alpha = {alpha:g}.",
+        f"- **n**: {n} test cases, of which {b + c} discordant ({100 * psi:.1f}%).",
+        (f"- **Power** (exact power of the {_TEST_NAMES[method]} test): with this disagreement rate, {n} cases "
+         f"detect a difference of {mdd:.3f} with {100 * target:g}% power" if math.isfinite(mdd) else
+         f"- **Power** (exact power of the {_TEST_NAMES[method]} test): at this disagreement rate no difference "
+         f"is detected with {100 * target:g}% power")
+        + (f"; a difference of the observed size needs about {need} cases." if need else "."),
+        f"- **What was tried**: {_sentence(tried) or 'say which models, settings and test sets were tried before this one.'}",
+    ]
+    return "\n".join(lines)
