@@ -38,7 +38,7 @@ def main() -> int:
     y = x + rng.normal(0.005, 0.01, (H_SETS, 1)) + rng.normal(0, 0.015, (H_SETS, H_SCORES))
     res = hierarchical_test(x, y, rope=0.01, runs=10, rng=1)
     took = best_of(lambda: hierarchical_test(x, y, rope=0.01, runs=10, rng=1), repeat=3)
-    print(f"Hierarchical model, {H_SETS} data sets x 10x10 CV, {res.n_samples:,} draws, {res.chains} chains")
+    print(f"Hierarchical model, {H_SETS} data sets x 10x10 CV, {res.n_resamples:,} draws, {res.chains} chains")
     print(f"  evallib NumPy sampler               : {took:8.2f} s   (target <= {H_TARGET_S:.0f} s)")
     print(f"  P(left, rope, right) = ({res.p_left:.3f}, {res.p_rope:.3f}, {res.p_right:.3f}), "
           f"MC error <= {max(res.mc_error):.4f}, R-hat {res.rhat:.3f}")

@@ -75,7 +75,7 @@ def test_permutation_for_two_classifiers_is_mcnemar_exact():
     ref = mcnemar([[30, 9], [2, 5]], exact=True).pvalue
     res = cochran_q(x, method="permutation", n_resamples=20_000, rng=0)
     assert res.pvalue == pytest.approx(ref, abs=4 * res.mc_se + 1 / 20_001)
-    assert res.method == "permutation" and res.reps == 20_000 and "permutations" in res.text()
+    assert res.method == "permutation" and res.n_resamples == 20_000 and "permutations" in res.text()
 
 
 def test_permutation_matches_brute_force_enumeration():

@@ -548,7 +548,7 @@ def test_summary_keeps_optimistic_figures_out_and_words_shares_as_resamples():
     line = next(x for x in text.splitlines() if "Forman & Cohen" in x)
     assert "optimistic figure, in section 5" in line
     line = next(x for x in text.splitlines() if "bootstrap interval" in x)
-    assert f"of the {boot.reps:,} resamples" in line and "not the probability" in line
+    assert f"of the {boot.n_resamples:,} resamples" in line and "not the probability" in line
     assert "replicates" not in text
 
 

@@ -361,7 +361,7 @@ def test_bootstrap_summary_does_not_round_a_partial_share_to_all_or_none():
     def summary(better, tied):
         return F1Comparison(best="a", second="b", f1_best=0.76, f1_second=0.61, difference=0.15,
                             low=0.06, high=0.24, share_best_better=better, share_tied=tied,
-                            reps=10_000, alpha=0.1).summary()
+                            n_resamples=10_000, alpha=0.1).summary()
 
     s = summary(0.9968, 0.0012)  # 9,968 of 10,000 replicates: not "100%"
     assert "100%" not in s and "a's is the higher in over 99% of the 10,000 resamples (" in s

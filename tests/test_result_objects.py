@@ -310,6 +310,14 @@ RENAMED_FIELDS = {
     "PassAtK": {"std_error": "se"},
     "ZTest": {"sd": "se", "z": "statistic"},
     "DCFBootstrap": {"sd": "se"},
+    "CochranQ": {"reps": "n_resamples"},
+    "F1TestCheck": {"reps": "n_resamples"},
+    "MacroF1Bootstrap": {"reps": "n_resamples"},
+    "F1Comparison": {"reps": "n_resamples"},
+    "F1Power": {"n_sim": "repetitions", "reps": "n_resamples"},
+    "SignedRankResult": {"n_samples": "n_resamples"},
+    "SignTestPosterior": {"n_samples": "n_resamples"},
+    "HierarchicalResult": {"n_samples": "n_resamples"},
 }
 
 
@@ -326,7 +334,8 @@ def test_old_field_names_still_read_with_a_warning(name):
 
 
 def test_no_result_field_keeps_an_old_spelling():
-    old = {"std_error", "std_err", "std_error_null", "unclustered_std_error", "unpaired_std_error", "sd", "z"}
+    old = {"std_error", "std_err", "std_error_null", "unclustered_std_error", "unpaired_std_error", "sd", "z",
+           "reps", "n_sim", "n_boot"}
     for name in _public_result_classes():
         spelled = {f.name for f in dataclasses.fields(_PUBLIC[name])} & old
         assert not spelled, f"{name} has {sorted(spelled)}"

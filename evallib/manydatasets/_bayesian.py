@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._bayes import REGIONS, _check_pair, _check_rope
-from .._compat import renamed_keywords
+from .._compat import renamed_fields, renamed_keywords
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_choice, check_count, check_real, check_rng
@@ -38,6 +38,7 @@ __all__ = [
 
 
 # ---------------------------------------------------------- signed-rank test
+@renamed_fields(n_samples="n_resamples")
 @dataclass(frozen=True, eq=False)
 class SignedRankResult:
     """The Bayesian signed-rank test over many data sets (Benavoli et al. 2014).
@@ -48,11 +49,12 @@ class SignedRankResult:
         practically better), ``rope`` or ``right`` (``y`` practically better) is
         the most probable region, estimated as the share of posterior samples in
         which it is (baycomp's ``probs``); Monte Carlo error about
-        ``sqrt(p (1 - p) / n_samples)``.
-    samples : array of shape ``(n_samples, 3)``: each row a posterior draw of
+        ``sqrt(p (1 - p) / n_resamples)``.
+    samples : array of shape ``(n_resamples, 3)``: each row a posterior draw of
         ``(theta_left, theta_rope, theta_right)``, the probabilities that the mean
         of two differences (one pair of data sets) lies left of, in, or right of the ROPE.
-    rope, prior, n_samples, n : the options and the number of data sets.
+    rope, prior, n_resamples, n : the options (``n_resamples`` posterior draws) and the number of
+        data sets.
     pvalue : the frequentist reading: Wilcoxon's two-sided signed-rank p-value on
         the same differences (rope ignored; :func:`evallib.wilcoxon_signed_rank`).
     """
@@ -63,7 +65,7 @@ class SignedRankResult:
     samples: np.ndarray = field(repr=False)
     rope: float
     prior: float
-    n_samples: int
+    n_resamples: int
     n: int
     pvalue: float
 
@@ -192,11 +194,12 @@ def bayesian_signed_rank(
     except ValueError:  # all differences zero
         pvalue = 1.0
     return SignedRankResult(p_left=float(counts[0]), p_rope=float(counts[1]), p_right=float(counts[2]),
-                            samples=samples, rope=rope, prior=prior, n_samples=n_resamples, n=int(a.size),
+                            samples=samples, rope=rope, prior=prior, n_resamples=n_resamples, n=int(a.size),
                             pvalue=float(pvalue))
 
 
 # ------------------------------------------------------------------ sign test
+@renamed_fields(n_samples="n_resamples")
 @dataclass(frozen=True, eq=False)
 class SignTestPosterior:
     """The Bayesian sign test over many data sets (Benavoli et al. 2014, 2017).
@@ -206,13 +209,14 @@ class SignTestPosterior:
     p_left, p_rope, p_right : posterior probabilities that ``left``, ``rope`` or
         ``right`` is the most probable region (the share of posterior draws in which
         it is), as baycomp's ``SignTest.probs``; Monte Carlo error about
-        ``sqrt(p (1 - p) / n_samples)``.
-    samples : array ``(n_samples, 3)`` of Dirichlet draws of ``(theta_left,
+        ``sqrt(p (1 - p) / n_resamples)``.
+    samples : array ``(n_resamples, 3)`` of Dirichlet draws of ``(theta_left,
         theta_rope, theta_right)``, the shares of data sets (of the population they
         stand for) on which ``x`` is practically better, the two are equivalent, or
         ``y`` is practically better.
     counts : ``(n_left, n_rope, n_right)``, the data sets in each region.
-    rope, prior, prior_place, n_samples, n : the options and the number of data sets.
+    rope, prior, prior_place, n_resamples, n : the options (``n_resamples`` posterior draws) and
+        the number of data sets.
     pvalue : the frequentist reading: the two-sided exact sign test on the same
         differences (rope ignored, ties shared as Demšar does; :func:`evallib.sign_test`).
     """
@@ -225,7 +229,7 @@ class SignTestPosterior:
     rope: float
     prior: float
     prior_place: str
-    n_samples: int
+    n_resamples: int
     n: int
     pvalue: float
 
@@ -338,7 +342,7 @@ def bayesian_sign_test(
         pvalue = 1.0
     return SignTestPosterior(p_left=float(winners[0]), p_rope=float(winners[1]), p_right=float(winners[2]),
                              samples=samples, counts=counts, rope=rope, prior=prior, prior_place=prior_place,
-                             n_samples=n_resamples, n=int(d.size), pvalue=float(pvalue))
+                             n_resamples=n_resamples, n=int(d.size), pvalue=float(pvalue))
 
 
 def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points: int = 5000, ax=None):

@@ -38,7 +38,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._bayes import _check_rope
-from .._compat import renamed_keywords
+from .._compat import renamed_fields, renamed_keywords
 from .._results import freeze_arrays
 from .._validate import check_count, check_rng
 
@@ -52,6 +52,7 @@ SIGMA_FLOOR = 1e-3
 STD0_FLOOR = 1e-6
 
 
+@renamed_fields(n_samples="n_resamples")
 @dataclass(frozen=True, eq=False)
 class HierarchicalResult:
     """The Bayesian hierarchical test (Corani et al. 2017).
@@ -63,16 +64,16 @@ class HierarchicalResult:
         region (baycomp's ``probs``).
     mc_error : Monte Carlo standard errors of the three probabilities (batch means
         over each chain, so autocorrelation is accounted for).
-    samples : array ``(n_samples, 3)``, per posterior draw the probabilities of the
+    samples : array ``(n_resamples, 3)``, per posterior draw the probabilities of the
         three regions for the next data set (:func:`evallib.plot_simplex` draws them).
-    delta0, std0, nu : arrays ``(n_samples,)``, draws of the population mean
+    delta0, std0, nu : arrays ``(n_resamples,)``, draws of the population mean
         difference, its scale and degrees of freedom, in the scores' units.
     delta : pandas.Series, the posterior mean of each data set's mean difference
         ``delta_i`` (shrunk towards ``delta0``).
     rhat : the largest split-R-hat of ``delta0``, ``std0`` and ``log(nu)`` over the
         chains (near 1 when they agree; above 1.05 run longer).
-    rope, rho, n, m, chains, burn_in, n_samples : the options, the numbers of data
-        sets and of scores per data set.
+    rope, rho, n, m, chains, burn_in, n_resamples : the options (``n_resamples`` posterior
+        draws), the numbers of data sets and of scores per data set.
     """
 
     p_left: float
@@ -91,7 +92,7 @@ class HierarchicalResult:
     m: int
     chains: int
     burn_in: int
-    n_samples: int
+    n_resamples: int
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
@@ -350,7 +351,7 @@ def hierarchical_test(
         return HierarchicalResult(p_left=0.0, p_rope=1.0, p_right=0.0, mc_error=(0.0, 0.0, 0.0), samples=point,
                                   delta0=zeros, std0=zeros, nu=zeros + np.inf,
                                   delta=pd.Series(np.zeros(q), name="delta"), rhat=1.0, rope=rope, rho=rho,
-                                  n=q, m=m, chains=chains, burn_in=burn_in, n_samples=n_resamples)
+                                  n=q, m=m, chains=chains, burn_in=burn_in, n_resamples=n_resamples)
     z = diff / scale
     xbar = z.mean(axis=1)
     ss = ((z - xbar[:, None]) ** 2).sum(axis=1)
@@ -388,4 +389,4 @@ def hierarchical_test(
         samples=theta.reshape(-1, 3)[keep], delta0=(d0 * scale).reshape(-1)[keep],
         std0=(s0 * scale).reshape(-1)[keep], nu=nu.reshape(-1)[keep],
         delta=pd.Series(delta_mean.mean(axis=0) * scale, name="delta"), rhat=float(rhat), rope=rope, rho=rho,
-        n=q, m=m, chains=chains, burn_in=burn_in, n_samples=n_resamples)
+        n=q, m=m, chains=chains, burn_in=burn_in, n_resamples=n_resamples)

@@ -701,6 +701,7 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
 
 
 # ------------------------------------------------- the test's size and coverage
+@renamed_fields(reps="n_resamples")
 @dataclass(frozen=True, eq=False)
 class F1TestCheck:
     """How the bootstrap percentile test for dF1 behaves on repeated test sets.
@@ -719,7 +720,8 @@ class F1TestCheck:
     rejection_se : its Monte Carlo standard error.
     confidence : per repetition, the test's stated confidence in the model that won on
         that test set (eq. 13 in the winner's direction, as in Table 3).
-    repetitions, reps, alpha : the simulation's settings.
+    repetitions, n_resamples, alpha : the simulation's settings (simulated test sets, bootstrap
+        replicates per test set, level).
     """
 
     n_test: int
@@ -730,7 +732,7 @@ class F1TestCheck:
     rejection_se: float
     confidence: np.ndarray
     repetitions: int
-    reps: int
+    n_resamples: int
     alpha: float
 
     def __post_init__(self) -> None:
@@ -939,4 +941,4 @@ def f1_test_check(population: Any, n_test: int, *, repetitions: int = 500, n_res
     cov, rej = float(covered.mean()), float(reject.mean())
     return F1TestCheck(n_test=n_test, true_difference=true_d, coverage=cov, coverage_se=se(cov),
                        rejection=rej, rejection_se=se(rej), confidence=np.asarray(conf, float),
-                       repetitions=repetitions, reps=n_resamples, alpha=alpha)
+                       repetitions=repetitions, n_resamples=n_resamples, alpha=alpha)

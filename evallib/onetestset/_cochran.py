@@ -37,12 +37,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._compat import renamed_keywords
+from .._compat import renamed_fields, renamed_keywords
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
 __all__ = ["CochranQ", "cochran_q", "cochran_q_predictions", "correct_matrix"]
 
 
+@renamed_fields(reps="n_resamples")
 @dataclass(frozen=True)
 class CochranQ:
     """Cochran's Q test of equal accuracy for ``k`` classifiers on one test set.
@@ -63,7 +64,7 @@ class CochranQ:
     names : the classifiers, in column order.
     accuracy : each classifier's accuracy ``C_j / n``.
     method : ``"chi-square"`` or ``"permutation"`` (how ``pvalue`` was obtained).
-    reps : permutations drawn (0 for the chi-square method).
+    n_resamples : permutations drawn (0 for the chi-square method).
     mc_se : the Monte Carlo standard error of a permutation p-value (0 for chi-square).
     note : empty, or one sentence on a degenerate or small table.
 
@@ -83,7 +84,7 @@ class CochranQ:
     names: tuple[str, ...]
     accuracy: tuple[float, ...]
     method: str = "chi-square"
-    reps: int = 0
+    n_resamples: int = 0
     mc_se: float = 0.0
     note: str = ""
 
@@ -91,7 +92,7 @@ class CochranQ:
         """The result as one sentence."""
         p = "p < 1e-15" if self.pvalue < 1e-15 else f"p = {self.pvalue:.3g}"
         how = (f"{self.df} degrees of freedom" if self.method == "chi-square"
-               else f"{self.reps:,} permutations, Monte Carlo error {self.mc_se:.2g}")
+               else f"{self.n_resamples:,} permutations, Monte Carlo error {self.mc_se:.2g}")
         return (f"Cochran's Q = {self.statistic:.3f} ({how}), {p} "
                 f"({self.n_informative} of {self.n} cases informative)"
                 + (f"; {self.note}" if self.note else ""))
@@ -210,7 +211,7 @@ def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", 
                         "method='permutation' gives a p-value that does not rely on it")
     return CochranQ(statistic=float(q), df=k - 1, pvalue=float(p), reject=bool(p <= alpha), alpha=alpha,
                     n=n, k=k, n_informative=n_inf, names=tuple(names),
-                    accuracy=tuple(float(c) / n for c in col), method=method, reps=used_reps, mc_se=mc_se,
+                    accuracy=tuple(float(c) / n for c in col), method=method, n_resamples=used_reps, mc_se=mc_se,
                     note=note)
 
 

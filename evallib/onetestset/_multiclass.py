@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._compat import renamed_keywords
+from .._compat import renamed_fields, renamed_keywords
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
@@ -359,6 +359,7 @@ def format_multiclass_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ bootstrap
+@renamed_fields(reps="n_resamples")
 @dataclass(frozen=True, eq=False)
 class MacroF1Bootstrap:
     """The paired bootstrap of the macro-F1 difference of two classifiers.
@@ -371,8 +372,8 @@ class MacroF1Bootstrap:
         difference.
     share_a_better, share_tied : shares of replicates with ``f1_a* > f1_b*`` and with
         ``f1_a* = f1_b*`` (Keller, Bengio & Wong's eq. 13 reading).
-    replicates : the ``reps`` replicates of the difference.
-    reps, alpha : the settings.
+    replicates : the ``n_resamples`` replicates of the difference.
+    n_resamples, alpha : the settings.
     n, k : cases and classes.
     labels : the classes.
     cells : non-empty cells of the joint table (at most ``K^3``).
@@ -390,7 +391,7 @@ class MacroF1Bootstrap:
     share_a_better: float
     share_tied: float
     replicates: np.ndarray
-    reps: int
+    n_resamples: int
     alpha: float
     n: int
     k: int
@@ -415,7 +416,7 @@ class MacroF1Bootstrap:
         verdict = ("the interval excludes 0" if self.excludes_zero
                    else "the interval includes 0: no clear difference")
         return (f"macro-F1 of {a}: {self.f1_a:.3f}, of {b}: {self.f1_b:.3f}; difference {self.difference:+.3f}, "
-                f"{level} bootstrap interval [{self.low:+.3f}, {self.high:+.3f}] ({self.reps:,} replicates of "
+                f"{level} bootstrap interval [{self.low:+.3f}, {self.high:+.3f}] ({self.n_resamples:,} replicates of "
                 f"the joint table); {verdict}. {a} has the higher macro-F1 in {self.share_a_better:.1%} "
                 "of the replicates.")
 
@@ -494,7 +495,7 @@ def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, n_re
     return MacroF1Bootstrap(
         f1_a=f1_a, f1_b=f1_b, difference=0.0 if abs(diff) < 1e-12 else float(diff),
         low=float(low), high=float(high), share_a_better=float(np.mean(out > 0)),
-        share_tied=float(np.mean(out == 0)), replicates=out, reps=n_resamples, alpha=alpha, n=n, k=k,
+        share_tied=float(np.mean(out == 0)), replicates=out, n_resamples=n_resamples, alpha=alpha, n=n, k=k,
         labels=tuple(labs.tolist()), cells=int(cells.size),
     )
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._compat import MID_P, renamed_choice, renamed_keywords
+from .._compat import MID_P, renamed_choice, renamed_fields, renamed_keywords
 from .._inference import check_alternative
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
@@ -905,6 +905,7 @@ def plot_sample_size(difference: float, discordance: float, *, power: float = 0.
 
 
 # ------------------------------------------------------------ F1 paired bootstrap
+@renamed_fields(n_sim="repetitions", reps="n_resamples")
 @dataclass(frozen=True)
 class F1Power:
     """Simulated power of the F1 paired bootstrap test at one test-set size.
@@ -914,17 +915,17 @@ class F1Power:
     n : test-set size.
     power : the fraction of simulated test sets on which the bootstrap interval
         excluded 0 (the test rejected "dF1 = 0").
-    mcse : its Monte Carlo standard error, ``sqrt(power (1 - power) / n_sim)``.
+    mcse : its Monte Carlo standard error, ``sqrt(power (1 - power) / repetitions)``.
     estimate : dF1 = F1_B - F1_A of the population (from ``events``).
-    n_sim, reps, alpha : simulated test sets, bootstrap replicates per test set, level.
+    repetitions, n_resamples, alpha : simulated test sets, bootstrap replicates per test set, level.
     """
 
     n: int
     power: float
     mcse: float
     estimate: float
-    n_sim: int
-    reps: int
+    repetitions: int
+    n_resamples: int
     alpha: float
 
 
@@ -1006,7 +1007,8 @@ def f1_bootstrap_power(n: int, events: Any, *, alpha: float = 0.05, n_resamples:
         rejected += int(np.sum((lo > 0) | (hi < 0)))
     power = rejected / repetitions
     return F1Power(n=n, power=power, mcse=math.sqrt(power * (1 - power) / repetitions),
-                   estimate=float(f1_difference(probs * 1e6)), n_sim=repetitions, reps=n_resamples, alpha=alpha)
+                   estimate=float(f1_difference(probs * 1e6)), repetitions=repetitions, n_resamples=n_resamples,
+                   alpha=alpha)
 
 
 @renamed_keywords(reps="n_resamples", n_sim="repetitions")

@@ -688,8 +688,8 @@ class TopTwoBayes:
             f"P({self.best} practically better) = {self.p_best:.3f}",
             f"P(practically equivalent) = {self.p_equivalent:.3f}",
             f"P({self.second} practically better) = {self.p_second:.3f}",
-            f"({r.n_samples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo error of each "
-            f"probability at most {0.5 / math.sqrt(r.n_samples):.3f})",
+            f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo error of each "
+            f"probability at most {0.5 / math.sqrt(r.n_resamples):.3f})",
             f"frequentist reading: Wilcoxon signed-rank {format_p(r.pvalue)} (ignores the ROPE)",
         ]
         lines += [f"note: {n}" for n in self.notes]

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._compat import deprecated, renamed_keywords
+from .._compat import deprecated, renamed_fields, renamed_keywords
 from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
 from ..items._means import item_mean
@@ -1126,6 +1126,7 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
 
 
 # --------------------------------------------------------------------- section 5
+@renamed_fields(reps="n_resamples")
 @dataclass(frozen=True)
 class F1Comparison:
     """Section 5: the paired bootstrap of the F1 difference of the top two classifiers.
@@ -1141,7 +1142,7 @@ class F1Comparison:
         (Keller, Bengio & Wong's "confidence" in the observed winner, eq. 13): a description of
         the resampling, not the probability that ``best`` is the better classifier.
     share_tied : share of resamples in which the two F1 are equal.
-    reps, alpha : the bootstrap's settings.
+    n_resamples, alpha : the bootstrap's settings.
     """
 
     best: str
@@ -1153,7 +1154,7 @@ class F1Comparison:
     high: float
     share_best_better: float
     share_tied: float
-    reps: int
+    n_resamples: int
     alpha: float
     measure: str = "F1"
 
@@ -1177,7 +1178,7 @@ class F1Comparison:
             f"{self.measure} of {self.best}: {self.f1_best:.3f}; {self.measure} of {self.second}: "
             f"{self.f1_second:.3f}\n"
             f"difference {self.difference:+.{d}f}, {level} bootstrap interval "
-            f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.reps:,} resamples of the test cases)\n"
+            f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases)\n"
             f"in {self.share_best_better:.1%} of the resamples {self.best}'s {self.measure} is the higher "
             f"(in {self.share_tied:.1%} the two tie): a share of resamples, not the probability that "
             f"{self.best} is the better classifier; {verdict}"
@@ -1198,7 +1199,7 @@ class F1Comparison:
             f"({self.f1_second:.3f}): a difference of {self.difference:.{d}f} with {level} bootstrap "
             f"interval {self.low:+.{d}f} to {self.high:+.{d}f}"
             + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
-            + f"; {self.best}'s is the higher in {_share(self.share_best_better)} of the {self.reps:,} resamples"
+            + f"; {self.best}'s is the higher in {_share(self.share_best_better)} of the {self.n_resamples:,} resamples"
             + (f" and ties in {_share(self.share_tied)}" if self.share_tied >= 0.005 else "")
             + f" (shares of resamples, not the probability that {self.best} is better)."
         )
@@ -1250,7 +1251,7 @@ def top_two_bootstrap(
     res = percase.bootstrap_f1(data, best, second, reps=n_resamples, rng=rng, alpha=alpha)
     return F1Comparison(
         best=best, second=second, f1_best=res.f1_a, f1_second=res.f1_b, difference=res.estimate, low=res.low,
-        high=res.high, share_best_better=res.share_a_better, share_tied=res.share_tied, reps=n_resamples, alpha=alpha,
+        high=res.high, share_best_better=res.share_a_better, share_tied=res.share_tied, n_resamples=n_resamples, alpha=alpha,
         measure=measure)
 
 

@@ -628,13 +628,13 @@ def report_tables(data: Predictions, *, overview: Any, measures: pd.DataFrame, p
                 out[name] = t
     if chance is not None and hasattr(chance, "table"):
         out["5_chance"] = chance.table.reset_index().assign(C=chance.C, P=chance.P, N=chance.N)
-    if bootstrap is not None and hasattr(bootstrap, "reps"):
+    if bootstrap is not None and hasattr(bootstrap, "n_resamples"):
         b = bootstrap
         out["6_bootstrap"] = pd.DataFrame([{
             "measure": b.measure, "best": b.best, "second": b.second, "best_value": b.f1_best,
             "second_value": b.f1_second, "difference": b.difference, "low": b.low, "high": b.high,
             "share_of_resamples_best_higher": b.share_best_better, "share_of_resamples_tied": b.share_tied,
-            "resamples": b.reps, "alpha": b.alpha}])
+            "resamples": b.n_resamples, "alpha": b.alpha}])
     if folds is not None and hasattr(folds, "per_fold"):
         out["7_folds"] = folds.per_fold.assign(cases=folds.fold_sizes).reset_index()
         out["7_fold_tests"] = _fold_tests(folds)
