@@ -123,7 +123,7 @@ test: $(STAMP)
 	MPLBACKEND=Agg "$(PY)" -m pytest $(if $(filter-out 0 1,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile) $(PYTEST_ARGS)
 
 # The lessons' saved outputs are their default run. Executed with widget state stored, then
-# evallib.lessons.live freezes each widget view into the outputs it captured (one copy, no state).
+# python -m evallib.lessons (evallib.lessons.live) freezes each widget view into the outputs it captured (one copy, no state).
 LESSONS ?= $(sort $(wildcard notebooks/0*.ipynb))
 execute: $(STAMP)
 	@for nb in $(LESSONS); do \
@@ -131,7 +131,7 @@ execute: $(STAMP)
 	  (cd "$$(dirname "$$nb")" && MPLBACKEND= "$(abspath $(VENV))/bin/jupyter" nbconvert --to notebook --execute --inplace \
 	     --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
 	     --ExecutePreprocessor.kernel_manager_class=evallib.report._kernel.PatientKernelManager "$$(basename "$$nb")") && \
-	  "$(PY)" -m evallib.lessons.live "$$nb" || exit 1; \
+	  "$(PY)" -m evallib.lessons "$$nb" || exit 1; \
 	done
 
 # With no scripts there is nothing to run, so the venv is not even built.

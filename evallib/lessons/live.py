@@ -5,7 +5,7 @@ an :class:`ipywidgets.Output` seeded with the default render when the cell runs,
 slider move re-renders *into that same output*; nothing else is printed or shown by the
 cell, so a reader never sees a stale copy beside the live one (in JupyterLab or Voilà).
 When a notebook is executed and saved for readers without a kernel (``make execute``, or
-``python -m evallib.lessons.live NOTEBOOK...`` after an execution that stored widget state),
+``python -m evallib.lessons NOTEBOOK...`` after an execution that stored widget state),
 :func:`freeze_widget_outputs` replaces each widget view by the outputs its Output widgets
 captured and drops the widget state, so the saved file shows that default render once,
 in the same place, and a live kernel replaces it when the cell runs.
@@ -348,7 +348,7 @@ def freeze_widget_outputs(nb: dict) -> dict:
 
 
 def _main(argv: list[str] | None = None) -> int:
-    """``python -m evallib.lessons.live NOTEBOOK...``: freeze the widget outputs of executed notebooks."""
+    """``python -m evallib.lessons NOTEBOOK...``: freeze the widget outputs of executed notebooks."""
     import sys
 
     require("nbformat", "evallib.lessons.live")
@@ -356,7 +356,7 @@ def _main(argv: list[str] | None = None) -> int:
 
     paths = sys.argv[1:] if argv is None else argv
     if not paths:
-        print("usage: python -m evallib.lessons.live NOTEBOOK.ipynb ...", file=sys.stderr)
+        print("usage: python -m evallib.lessons NOTEBOOK.ipynb ...", file=sys.stderr)
         return 2
     for path in paths:
         nb = nbformat.read(path, as_version=4)
