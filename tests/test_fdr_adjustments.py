@@ -68,7 +68,7 @@ COUNTS = {(1, 2): (0, 6), (1, 3): (2, 14), (1, 4): (3, 21), (2, 3): (4, 9), (2, 
 @pytest.mark.parametrize("adjust", ["bh", "by"])
 def test_pairwise_table_decisions_and_unadjusted_intervals(adjust):
     t = pairwise_table(COUNTS, 60, alpha=0.05, adjust=adjust)
-    reject, _, _, _ = multipletests(t["p"], alpha=0.05, method=SM_NAMES[adjust])
+    reject, _, _, _ = multipletests(t["pvalue"], alpha=0.05, method=SM_NAMES[adjust])
     np.testing.assert_array_equal(t["reject"], reject)
     np.testing.assert_array_equal(t["ci_adj_low"], t["low"])
     np.testing.assert_array_equal(t["ci_adj_high"], t["high"])

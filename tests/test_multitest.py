@@ -166,7 +166,7 @@ def test_every_table_takes_every_adjustment_of_the_menu():
         np.testing.assert_allclose(board["pvalue_adj"], mt.adjust_pvalues(board["pvalue"], adjust))
         np.testing.assert_array_equal(board["reject"], board["pvalue_adj"] <= 0.05)
         table = pairwise.pairwise_table(counts, 60, adjust=adjust)
-        np.testing.assert_allclose(table["alpha_adj"], mt.adjusted_alphas(table["p"], 0.05, adjust))
+        np.testing.assert_allclose(table["alpha_adj"], mt.adjusted_alphas(table["pvalue"], 0.05, adjust))
         assert table.attrs["adjust"] == adjust
 
 

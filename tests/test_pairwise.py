@@ -254,7 +254,7 @@ def _sig2(x):
 
 def test_table2_statistics(printed, ours):
     for pair, row in printed.iterrows():
-        x2 = ours[pair]["chi2"]
+        x2 = ours[pair]["statistic"]
         if pair == (4, 5):
             # The paper prints 0.7; (|13 - 10| - 1)^2 / 23 = 0.17.
             assert round(x2, 2) == 0.17 and row["X2"] == 0.7
@@ -264,7 +264,7 @@ def test_table2_statistics(printed, ours):
 
 def test_table2_exact_pvalues(printed, ours):
     for pair, row in printed.iterrows():
-        got = ours[pair]["p_exact"]
+        got = ours[pair]["pvalue_exact"]
         if pair == (3, 5):
             assert got > 0.99  # printed ">0.99"
         else:
@@ -281,11 +281,11 @@ def test_table2_pvalues_follow_from_rounded_statistics(printed, ours):
             continue
         from_printed = _sig2(stats.chi2.sf(row["X2"], 1))
         assert from_printed == row["p"], pair
-        if _sig2(ours[pair]["p"]) != row["p"]:
+        if _sig2(ours[pair]["pvalue"]) != row["p"]:
             differs.add(pair)
     assert differs == {(1, 4), (1, 3), (1, 5), (2, 3), (2, 5), (3, 4), (4, 5)}
     # (4, 5): the correct Yates p-value is 0.68, not the printed 0.40.
-    assert _sig2(ours[(4, 5)]["p"]) == 0.68
+    assert _sig2(ours[(4, 5)]["pvalue"]) == 0.68
 
 
 def test_table2_critical_values(printed):

@@ -65,7 +65,7 @@ def test_table_counts_and_error_rates_by_brute_force(study):
 
 def test_table_is_in_increasing_p_order_and_holm_levels(study):
     t = case_study_table(study)
-    p = study.table["p"].to_numpy()
+    p = study.table["pvalue"].to_numpy()
     assert np.all(np.diff(p) >= 0)
     # Holm: the k-th smallest p-value (k = 0..9) is tested at 0.05 / (10 - k)
     assert list(t["alpha"]) == [f"{0.05 / (10 - k):.3f}" for k in range(10)]

@@ -304,12 +304,12 @@ def test_pairwise_against_brute_force_and_scipy():
         wi, wj = frame[f"pred_{i}"].to_numpy() != y, frame[f"pred_{j}"].to_numpy() != y
         b, c = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj))
         assert (row.b, row.c) == (b, c)
-        assert row.p == pytest.approx(_mid_p(b, c))
+        assert row.pvalue == pytest.approx(_mid_p(b, c))
         assert row.diff == pytest.approx(wi.mean() - wj.mean())
         assert (row.diff_low, row.diff_high) == pytest.approx(_bonett_price(b, c, 150, 0.05))
         assert (row.adj_low, row.adj_high) == pytest.approx(_bonett_price(b, c, 150, 0.05 / 3))  # joint
         assert row.better == (i if wi.sum() < wj.sum() else j)
-    np.testing.assert_allclose(table["pvalue_adj"], multipletests(table["p"], method="holm")[1])
+    np.testing.assert_allclose(table["pvalue_adj"], multipletests(table["pvalue"], method="holm")[1])
     assert list(table["reject"]) == list(table["pvalue_adj"] <= 0.05)
     qh = pairwise_comparison(data, interval="qh")
     from evallib.onetestset._paired_intervals import qh_interval
@@ -356,7 +356,7 @@ def test_chance_check_auc_pvalue_is_mann_whitney_for_one_classifier():
     spam = data.y
     s = frame[f"score_{row.winner}"].to_numpy()
     g = stats.mannwhitneyu(s[spam], s[~spam], alternative="greater", method="exact").pvalue
-    assert row.p == pytest.approx(1 - (1 - g) ** 2, rel=1e-6)
+    assert row.pvalue == pytest.approx(1 - (1 - g) ** 2, rel=1e-6)
     assert row.beats_chance == (row.value > row.critical)
 
 
@@ -381,7 +381,7 @@ def test_chance_check_best_accuracy_by_monte_carlo():
     best_of_3 = best.reshape(60_000, 3).max(axis=1)
     if row.winner == "a":
         assert row["from"] == "best threshold of its scores"
-    assert row.p == pytest.approx(np.mean(best_of_3 >= row.value - 1e-12), abs=0.01)
+    assert row.pvalue == pytest.approx(np.mean(best_of_3 >= row.value - 1e-12), abs=0.01)
     # The critical value: the smallest attainable value with P(best of 3 <= m*) >= 0.95.
     assert np.mean(best_of_3 <= row.critical + 1e-12) >= 0.95 - 0.01
 

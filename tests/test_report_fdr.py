@@ -91,7 +91,7 @@ def test_pairwise_fdr_against_statsmodels_on_mid_p_values(method):
     pairs = list(raw)
     reject, padj, _, _ = multipletests([raw[k] for k in pairs], alpha=0.05, method=SM[method])
     got = table.set_index(table["pair"].map(tuple))
-    np.testing.assert_allclose(got.loc[pairs, "p"], [raw[k] for k in pairs], rtol=1e-9)
+    np.testing.assert_allclose(got.loc[pairs, "pvalue"], [raw[k] for k in pairs], rtol=1e-9)
     np.testing.assert_allclose(got.loc[pairs, "pvalue_adj"], padj, rtol=1e-9)
     np.testing.assert_array_equal(got.loc[pairs, "reject"], reject)
     # no joint interval corresponds to the false discovery rate: the second interval is the first
@@ -153,7 +153,7 @@ def test_the_summary_says_false_discovery_rate(example):
 def test_the_summary_counts_the_fdr_rejections(example):
     """The number of significant pairs the summary states is statsmodels' count of BH rejections."""
     pairs = pairwise_comparison(example, adjust="bh")
-    expected = int(multipletests(pairs["p"], method="fdr_bh")[0].sum())
+    expected = int(multipletests(pairs["pvalue"], method="fdr_bh")[0].sum())
     text = summary_text(example, measures=classifier_measures(example), pairwise=pairs)
     assert f", {expected} of the pairwise differences are significant" in text
 
@@ -208,7 +208,7 @@ def test_report_with_benjamini_hochberg_end_to_end(tmp_path):
     frame = five_classifiers()
     html, nb = _run_cli(tmp_path, _write(frame, tmp_path / "five.csv"), "--adjust", "bh")
     pairs = pd.read_csv(tmp_path / "report" / "out_tables" / "3_pairs.csv")
-    reject, padj, _, _ = multipletests(pairs["p"], alpha=0.05, method="fdr_bh")
+    reject, padj, _, _ = multipletests(pairs["pvalue"], alpha=0.05, method="fdr_bh")
     np.testing.assert_allclose(pairs["pvalue_adj"], padj, rtol=1e-9)
     np.testing.assert_array_equal(pairs["reject"], reject)
     np.testing.assert_allclose(pairs["adj_low"], pairs["diff_low"], rtol=1e-12)

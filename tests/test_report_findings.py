@@ -190,7 +190,7 @@ def test_p_values_below_the_floor_are_printed_as_a_bound():
     s = frame["score_compactness"].to_numpy()
     tail = stats.mannwhitneyu(s[y], s[~y], alternative="greater", method="asymptotic").pvalue
     assert row["winner"] == "compactness" and 0.85 < row["value"] < 0.87 and 5 * tail < 1e-30
-    assert row["p"] < 1e-15 and res.formatted().loc["AUC", "p-value"] == "< 1e-15"
+    assert row["pvalue"] < 1e-15 and res.formatted().loc["AUC", "p-value"] == "< 1e-15"
     assert "(p < 1e-15)" in res.headline()
 
 
@@ -472,7 +472,7 @@ def test_page_escapes_the_title_shows_every_pair_and_writes_every_table(tmp_path
         worse_a, worse_b = int(np.sum(wa & ~wb)), int(np.sum(~wa & wb))
         assert (row.A_worse, row.B_worse) == (worse_a, worse_b)
         if worse_a != worse_b:  # at b = c the two mid-p conventions differ (1 - P(b)/2 against 1)
-            assert row.p == pytest.approx(_mid_p(worse_a, worse_b))
+            assert row.pvalue == pytest.approx(_mid_p(worse_a, worse_b))
     assert re.search(r"summary|Summary", html)
 
 

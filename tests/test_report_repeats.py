@@ -139,13 +139,13 @@ def test_pairs_on_repeats_are_paired_t_tests_over_cases(cv10x10):
         i, j = row.pair
         ref = stats.ttest_rel(rates[i], rates[j])
         assert row.diff == pytest.approx(rates[i].mean() - rates[j].mean(), abs=1e-12)
-        assert row.p == pytest.approx(ref.pvalue, rel=1e-9)
+        assert row.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
         ci = ref.confidence_interval(0.95)
         assert (row.diff_low, row.diff_high) == (pytest.approx(ci.low), pytest.approx(ci.high))
         joint = ref.confidence_interval(1 - 0.05 / 3)
         assert (row.adj_low, row.adj_high) == (pytest.approx(joint.low), pytest.approx(joint.high))
         assert (row.b, row.c) == (int((rates[i] > rates[j]).sum()), int((rates[i] < rates[j]).sum()))
-    np.testing.assert_allclose(pw["pvalue_adj"], multipletests(pw["p"], method="holm")[1])
+    np.testing.assert_allclose(pw["pvalue_adj"], multipletests(pw["pvalue"], method="holm")[1])
 
 
 def test_accuracy_interval_uses_the_cases(cv10x10):

@@ -183,8 +183,8 @@ def test_pvalue_floor_and_holm_against_statsmodels():
                           "pred_noisy": np.where(rng.random(5000) < 0.1, 1 - y, y)})
     data = load_predictions(frame)
     pw = pairwise_comparison(data)
-    assert (pw["p"] == 0).any()  # the chi-square tail underflows
-    np.testing.assert_allclose(np.sort(pw["pvalue_adj"]), np.sort(multipletests(pw["p"], method="holm")[1]))
+    assert (pw["pvalue"] == 0).any()  # the chi-square tail underflows
+    np.testing.assert_allclose(np.sort(pw["pvalue_adj"]), np.sort(multipletests(pw["pvalue"], method="holm")[1]))
     text = summary_text(data, measures=classifier_measures(data), pairwise=pw)
     assert "p < 1e-15" in text and "p = 0" not in text and "p = 0." not in text.replace("p = 0.", "")
     p = np.array([0.01, 0.04, 0.03, 0.5])

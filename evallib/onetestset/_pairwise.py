@@ -30,7 +30,7 @@ __all__ = ['ADJUSTMENTS', 'FDR_ADJUSTMENTS', 'adjusted_alphas', 'holm_alphas', '
 
 # ----------------------------------------------------------------------- Table 2
 TABLE_COLUMNS = [
-    "pair", "b", "c", "n", "estimate", "chi2", "p", "p_exact", "alpha_adj", "chi2_crit",
+    "pair", "b", "c", "n", "estimate", "statistic", "pvalue", "pvalue_exact", "alpha_adj", "chi2_crit",
     "low", "high", "ci_adj_low", "ci_adj_high", "reject",
 ]
 
@@ -65,8 +65,8 @@ def pairwise_table(
         increasing p; ties keep the input order), columns:
 
         ``pair`` (the key), ``b``, ``c``, ``n``, ``estimate`` (``|b - c|/n``),
-        ``chi2`` (eq. 2 with Yates' correction), ``p`` (its p-value), ``p_exact``
-        (exact binomial test), ``alpha_adj`` (Holm/Bonferroni/BH/BY/unadjusted level,
+        ``statistic`` (McNemar's X^2, eq. 2 with Yates' correction), ``pvalue`` (its
+        p-value), ``pvalue_exact`` (exact binomial test), ``alpha_adj`` (Holm/Bonferroni/BH/BY/unadjusted level,
         Table 2's alpha column), ``chi2_crit`` (its chi-square critical value,
         Table 2's chi^2 column), ``low``/``high`` (the unadjusted
         ``1 - alpha`` interval of eqs. 4-5), ``ci_adj_low``/``ci_adj_high`` (the
@@ -114,13 +114,13 @@ def pairwise_table(
         rows.append(
             {
                 "pair": pair, "b": b, "c": c, "n": n, "estimate": abs(b - c) / n,
-                "chi2": test.statistic, "p": test.pvalue,
-                "p_exact": mcnemar(b, c, exact=True).pvalue,
+                "statistic": test.statistic, "pvalue": test.pvalue,
+                "pvalue_exact": mcnemar(b, c, exact=True).pvalue,
             }
         )
     table = pd.DataFrame(rows)
-    table = table.sort_values("p", kind="stable").reset_index(drop=True)
-    p = table["p"].to_numpy()
+    table = table.sort_values("pvalue", kind="stable").reset_index(drop=True)
+    p = table["pvalue"].to_numpy()
     levels = adjusted_alphas(p, alpha, adjust)
     crit = stats.chi2.isf(levels, df=1)
     crit0 = float(stats.chi2.isf(alpha, df=1))
@@ -209,9 +209,9 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
         {
             "b": table["b"].astype(int),
             "c": table["c"].astype(int),
-            "X2": table["chi2"].map(lambda v: f"{v:.1f}"),
-            "p": table["p"].map(lambda v: f"{v:.2g}"),
-            "exact p": table["p_exact"].map(lambda v: f"{v:.2g}"),
+            "X2": table["statistic"].map(lambda v: f"{v:.1f}"),
+            "p": table["pvalue"].map(lambda v: f"{v:.2g}"),
+            "exact p": table["pvalue_exact"].map(lambda v: f"{v:.2g}"),
             "alpha": table["alpha_adj"].map(lambda v: f"{v:.3f}"),
             "chi2 crit": table["chi2_crit"].map(lambda v: f"{v:.1f}"),
             "|pb - pc|": table["estimate"].map(lambda v: f"{v:.2f}"),

@@ -601,7 +601,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     pandas.DataFrame or Skipped
         One row per pair: ``pair``, ``a, b, c, d, n``, ``estimate`` (``|diff|``), ``diff``
         (error rate of the first minus the second) with ``diff_low``/``diff_high`` and
-        ``adj_low``/``adj_high``, ``p``, ``pvalue_adj``, ``reject``, ``better`` (the classifier
+        ``adj_low``/``adj_high``, ``pvalue``, ``pvalue_adj``, ``reject``, ``better`` (the classifier
         with fewer errors, or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`) and
         ``verdict``. The attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and
         the names of the ``method`` (interval) and ``test``, and ``interval_adjust``. Skipped
@@ -629,11 +629,11 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         joint = percase.paired_error_difference(rates[i], rates[j], alpha=level_adj, **kw)
         rows.append({"pair": (i, j), "a": one.a, "b": one.b, "c": one.c, "d": one.d, "n": one.n,
                      "estimate": abs(one.diff), "diff": one.diff, "diff_low": one.low, "diff_high": one.high,
-                     "adj_low": joint.low, "adj_high": joint.high, "p": one.p})
+                     "adj_low": joint.low, "adj_high": joint.high, "pvalue": one.p})
     out = pd.DataFrame(rows)
-    out["pvalue_adj"] = adjust_pvalues(out["p"].to_numpy(), adjust)
+    out["pvalue_adj"] = adjust_pvalues(out["pvalue"].to_numpy(), adjust)
     out["reject"] = out["pvalue_adj"] <= alpha
-    out = out.sort_values(["estimate", "p"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    out = out.sort_values(["estimate", "pvalue"], ascending=[False, True], kind="stable").reset_index(drop=True)
     out["better"] = [i if dv < 0 else (j if dv > 0 else "tie") for (i, j), dv in zip(out["pair"], out["diff"])]
     out["few"] = (out["b"] + out["c"]) < FEW_DISCORDANT
     verdicts = []
@@ -972,7 +972,7 @@ class ChanceCheck:
     ----------
     table : DataFrame, one row per metric (``AUC``, ``best accuracy``, ``best F1``):
         ``winner``, ``value``, ``from`` (how the value was obtained), ``critical``
-        (Forman & Cohen's m*), ``p`` (the chance that the best of ``C`` random rankings
+        (Forman & Cohen's m*), ``pvalue`` (the chance that the best of ``C`` random rankings
         scores at least ``value``) and ``beats_chance`` (``value > critical``).
     C, P, N, alpha : the null hypothesis's settings.
     notes : sentences about metrics that could not be judged.
@@ -995,7 +995,7 @@ class ChanceCheck:
         return pd.DataFrame({
             "winner": t["winner"], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
             f"critical value (alpha = {self.alpha:g}, C = {self.C})": t["critical"].map(lambda v: f"{v:.3f}"),
-            "p-value": t["p"].map(pvalue_cell),
+            "p-value": t["pvalue"].map(pvalue_cell),
             "better than chance": t["beats_chance"].map({True: "yes", False: "no"}),
             "law": t["law"],
         }, index=t.index)
@@ -1012,7 +1012,7 @@ class ChanceCheck:
                 if r["from"].startswith("best") else " at its own threshold")
             parts.append(f"{r['winner']}'s {measure} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
-                         f"{r['critical']:.3f} ({format_p(r['p'])}, {r['law']})")
+                         f"{r['critical']:.3f} ({format_p(r['pvalue'])}, {r['law']})")
         text = (f"Against the best of C = {self.C} random classifiers on {plural(self.P, 'positive')} "
                 f"and {plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): "
                 + "; ".join(parts) + ".")
@@ -1026,12 +1026,12 @@ class ChanceCheck:
         for metric, r in self.table.iterrows():
             verdict = "beats chance" if r["beats_chance"] else "does not beat chance"
             if metric == "AUC":
-                said.append(f"the best AUC ({r['winner']}'s, {r['value']:.3f}) {verdict} ({format_p(r['p'])})")
+                said.append(f"the best AUC ({r['winner']}'s, {r['value']:.3f}) {verdict} ({format_p(r['pvalue'])})")
             else:
                 measure = metric[5:] if metric.startswith("best ") else metric
                 how = (" at the best threshold of its scores (an optimistic figure, in section 5)"
                        if str(r["from"]).startswith("best") else " at its own threshold")
-                said.append(f"the best {measure}, {r['winner']}'s{how}, {verdict} ({format_p(r['p'])})")
+                said.append(f"the best {measure}, {r['winner']}'s{how}, {verdict} ({format_p(r['pvalue'])})")
         return (f"Against the best of C = {self.C} random classifiers (Forman & Cohen, alpha = {self.alpha:g}): "
                 + "; ".join(said) + "." + "".join(f" {n}" for n in self.notes))
 
@@ -1119,8 +1119,8 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
                 p = auc_normal_critical(value_in, P, N, C=C, alpha=alpha)[1]
                 law = "exact; a tail this far out from the normal approximation"
         rows.append({"metric": metric, "winner": name, "value": value, "from": how,
-                     "critical": crit, "p": p, "beats_chance": bool(significant), "law": law})
-    table = pd.DataFrame(rows, columns=["metric", "winner", "value", "from", "critical", "p",
+                     "critical": crit, "pvalue": p, "beats_chance": bool(significant), "law": law})
+    table = pd.DataFrame(rows, columns=["metric", "winner", "value", "from", "critical", "pvalue",
                                         "beats_chance", "law"]).set_index("metric")
     return ChanceCheck(table=table, C=C, P=P, N=N, alpha=alpha, notes=tuple(notes))
 

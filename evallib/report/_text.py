@@ -408,7 +408,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         lo, hi = sorted((sign * r["low"], sign * r["high"]))
         g, g_int = gap_points(sign * r["difference"], lo, hi)
         mc = _pair_row(pairwise, a, b)
-        p_mc = mc["pvalue_adj"] if adjusted else mc["p"]
+        p_mc = mc["pvalue_adj"] if adjusted else mc["pvalue"]
         return (f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} points ahead ({level} "
                 f"interval {g_int} points, {'adjusted ' if adjusted else ''}"
                 f"{format_p(r['pvalue_adj'] if adjusted else r['pvalue'])})"
@@ -422,7 +422,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     row = _pair_row(pairwise, a, b)
     adv, lo, hi = _advantage(row, a)
     n_dis = int(row["b"] + row["c"])
-    p_part = f"{test} gives {'the adjusted ' if adjusted else ''}{format_p(row['pvalue_adj'] if adjusted else row['p'])}"
+    p_part = f"{test} gives {'the adjusted ' if adjusted else ''}{format_p(row['pvalue_adj'] if adjusted else row['pvalue'])}"
     cases = "cases on which they differ" if data.repeated else "disagreements"
     if n_dis == 0:
         return (f"The two classifiers with the fewest errors, {a} and {b}, "
@@ -440,7 +440,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     text = (f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {g} percentage points fewer "
             f"errors ({level} {method} interval {g_int} points, from {n_dis:,} {cases}); {verdict}"
             f"{matters_clause(lo, hi, delta)}; {p_part}")
-    if (not (lo <= 0 <= hi)) != (float(row["p"]) <= alpha):
+    if (not (lo <= 0 <= hi)) != (float(row["pvalue"]) <= alpha):
         text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
                  "only approximately near the boundary, so read the difference as borderline)")
     few = int(pairwise["few"].sum())
