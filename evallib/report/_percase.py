@@ -54,13 +54,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._inference import t_inference
 from .._multitest import FWER_ADJUSTMENTS
-from ..items._means import paired_item_difference
-from ..onetestset._cochran import CochranQ
-from ..onetestset._mcnemar import Contingency, mcnemar
-from ..onetestset._paired_intervals import paired_difference_interval
+from ..items import paired_item_difference
+from ..onetestset import CochranQ, Contingency, mcnemar, paired_difference_interval
 from ..onetestset._scoring import DeLong, _adjust
-from ..resampling._percase import CaseF1Bootstrap, auc_cases, bootstrap_f1_cases, cochran_q_cases, delong_cases
+from ..resampling import (
+    CaseF1Bootstrap,
+    auc_cases,
+    bootstrap_f1_cases,
+    cochran_q_cases,
+    delong_cases,
+)
 from ._inputs import HEAVY_SKEW, Predictions
 
 #: Below this many cases on which two classifiers differ the pair is flagged as resting
@@ -283,16 +288,12 @@ def stratified_mean(values: np.ndarray, classes: np.ndarray, *, alpha: float,
         dfs.append(max(v.size - 1, 1))
     est = float(np.mean(means))
     var = float(np.sum(parts))
-    se = math.sqrt(var)
-    if se <= 1e-15:
-        se, df = 0.0, float(values.size - k)
-        t, p = (0.0, 1.0) if abs(est) <= 1e-15 else (math.copysign(math.inf, est), 0.0)
-        half = 0.0
-    else:
-        df = var * var / float(np.sum(np.square(parts) / np.asarray(dfs)))
-        t = est / se
-        p = float(2.0 * stats.t.sf(abs(t), df))
-        half = float(stats.t.isf(alpha / 2.0, df)) * se
+    # Welch-Satterthwaite df (the parts' own df where the variance is zero), then evallib's t core
+    # and its zero-variance rule (evallib._inference): the rates lie in [0, 1]
+    df = var * var / float(np.sum(np.square(parts) / np.asarray(dfs))) if var > 0 else float(values.size - k)
+    res = t_inference(est, math.sqrt(var), df=df, alpha=alpha)
+    est, se, t, p = float(res.estimate), float(res.se), float(res.statistic), float(res.pvalue)
+    half = 0.0 if se == 0 else est - float(res.low)
     return Stratified(estimate=est, se=se, df=float(df), statistic=float(t), pvalue=p,
                       low=max(bounds[0], est - half), high=min(bounds[1], est + half))
 
