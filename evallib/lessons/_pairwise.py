@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from ..onetestset._mcnemar import mcnemar
-from ..onetestset._paired_intervals import qh_interval
+from ..onetestset import mcnemar, qh_interval
 
 __all__ = ['plot_pvalue_vs_interval', 'describe_comparison']
 

@@ -7,10 +7,9 @@ import math
 
 from .._plotting import get_axes
 from .._validate import check_count
-from ..onetestset._mcnemar import Contingency, mcnemar
-from ..onetestset._paired_intervals import paired_difference_interval
+from ..onetestset import Contingency, mcnemar, paired_difference_interval
+from ..planning import mcnemar_sample_size, minimum_detectable_difference
 from ..planning._common import _TEST_NAMES, _check_power, _check_test
-from ..planning._onetestset import mcnemar_sample_size, minimum_detectable_difference
 
 __all__ = ['comparison_write_up', 'plot_design_map']
 

@@ -17,7 +17,7 @@ from .._compat import MID_P, renamed_choice, renamed_fields, renamed_keywords
 from .._inference import check_alternative
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
-from ..onetestset._bizarre import f1_difference
+from ..onetestset import f1_difference
 from ..onetestset._paired_intervals import _interval_bounds
 from ._common import _TEST_NAMES, _check_power, _check_test
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from .._plotting import get_axes
 from .._validate import check_alpha, check_count, check_real, check_rng
-from ..resampling._cvtests import simulate_unequal_learners
+from ..resampling import simulate_unequal_learners
 
 __all__ = ['cv_power_curve', 'cv_ttest_power', 'plot_cv_power']
 

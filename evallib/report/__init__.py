@@ -68,7 +68,12 @@ from ._inputs import (
     ReportInputError,
     load_predictions,
 )
-from ._items_inputs import load_item_scores, load_items, read_inspect_logs, read_lm_eval_samples
+from ._items_inputs import (
+    load_item_scores,
+    load_items,
+    read_inspect_logs,
+    read_lm_eval_samples,
+)
 from ._items_runner import run_items_report
 from ._runner import REPORT_NOTEBOOK, ReportExecutionError, ReportFiles, run_report
 from ._sections import (

@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._prose import quote_list
 from ._inputs import ReportInputError, _check_duplicates, _key, _read_table
+from ._prose import quote_list
 
 __all__ = [
     "DATASET_COLUMN_NAMES",

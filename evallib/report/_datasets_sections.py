@@ -35,26 +35,25 @@ import pandas as pd
 from .._compat import moved_names, renamed_fields, renamed_keywords
 from .._multitest import BERGMANN_MAX_K, adjust_pvalues
 from .._validate import check_alpha, check_count, check_real, check_rng
-from ..manydatasets._bayesian import SignedRankResult, bayesian_signed_rank
-from ..manydatasets._posthoc import (
+from ..manydatasets import (
     ALL_PAIRS_METHODS,
     CONTROL_METHODS,
-    plot_cd_diagram,
-    posthoc_friedman,
-)
-from ..manydatasets._ranktests import (
     CriticalDifference,
     FriedmanResult,
+    SignedRankResult,
+    bayesian_signed_rank,
     critical_difference,
     friedman,
     friedman_null_distribution,
+    plot_cd_diagram,
+    posthoc_friedman,
     snap_ties,
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
 from ._datasets_inputs import Results
-from ._prose import format_p, plot_text, quote_list
 from ._inputs import ReportInputError
+from ._prose import format_p, plot_text, quote_list
 from ._sections import Skipped
 
 __all__ = [

@@ -14,7 +14,6 @@ from typing import Any
 import pandas as pd
 
 from .._compat import moved_names
-from ._prose import escape, format_p, join_names, plural, pvalue_cell
 from ._datasets_inputs import Results
 from ._datasets_sections import (
     DECISION_LEVEL,
@@ -24,6 +23,7 @@ from ._datasets_sections import (
     ResultsOverview,
     TopTwoBayes,
 )
+from ._prose import escape, format_p, join_names, plural, pvalue_cell
 
 __all__ = [
     "format_overview",

@@ -10,9 +10,7 @@ import pandas as pd
 
 from .._resources import data_path
 from .._validate import sklearn_random_state
-from ..studies._casestudy import run_case_study
-from ..studies._data import load_gse4335
-from ..studies._models import DLDA, swap_labels
+from ..studies import DLDA, load_gse4335, run_case_study, swap_labels
 
 #: The shipped example predictions file.
 EXAMPLE_PATH: Path = data_path("example_predictions.csv")

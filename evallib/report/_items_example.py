@@ -9,7 +9,7 @@ import pandas as pd
 
 from .._resources import data_path
 from .._validate import check_count, sklearn_random_state
-from ..studies._pupils import evaluate_pupils
+from ..studies import evaluate_pupils
 
 __all__ = ["ITEMS_EXAMPLE_PATH", "make_example_items"]
 

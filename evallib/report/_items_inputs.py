@@ -50,8 +50,8 @@ import pandas as pd
 
 from .._extras import MissingExtraError, require
 from .._results import freeze_arrays
-from ._prose import plural, quote_list
 from ._inputs import ReportInputError, _key, _read_table
+from ._prose import plural, quote_list
 
 __all__ = [
     "ITEM_SOURCE_FORMATS",

@@ -56,8 +56,8 @@ from ..items import (
     tie_group,
     variance_components,
 )
-from ._prose import escape, join_names, level_text, plot_text, plural, pvalue_cell
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
+from ._prose import escape, join_names, level_text, plot_text, plural, pvalue_cell
 from ._sections import Skipped
 
 __all__ = [

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import htmlexport
 from .._extras import MissingExtraError, check_extra, require
 from .._resources import report_notebook
 from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
+from . import htmlexport
 from ._inputs import PRED_PREFIX, SCORE_PREFIX, ReportInputError, load_predictions
 from ._sections import REPORT_ADJUSTMENTS, check_min_difference
 

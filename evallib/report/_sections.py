@@ -19,10 +19,15 @@ from scipy import stats
 from .._compat import deprecated, renamed_fields, renamed_keywords
 from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
-from ..items._means import item_mean
-from ..manydatasets._ranktests import critical_difference, friedman
-from ..onetestset._measures import accuracy_interval
-from ..onetestset._nullbest import MAX_LATTICE, auc_normal_critical, best_over_thresholds, judge_winner
+from ..items import item_mean
+from ..manydatasets import critical_difference, friedman
+from ..onetestset import accuracy_interval
+from ..onetestset._nullbest import (
+    MAX_LATTICE,
+    auc_normal_critical,
+    best_over_thresholds,
+    judge_winner,
+)
 from ..onetestset._scoring import (
     LOG_LOSS_EPS,
     LossComparison,
@@ -34,8 +39,18 @@ from ..onetestset._scoring import (
     loss_table,
     per_case_loss,
 )
-from ..resampling._cvtests import combined_5x2cv_ftest, corrected_resampled_ttest, dietterich_5x2cv
+from ..resampling import (
+    combined_5x2cv_ftest,
+    corrected_resampled_ttest,
+    dietterich_5x2cv,
+)
 from . import _percase as percase
+from ._inputs import (
+    FEW_MINORITY,
+    SMALL_TEST_SET,
+    Predictions,
+    ReportInputError,
+)
 from ._prose import (
     distinct_digits,
     format_p,
@@ -47,12 +62,6 @@ from ._prose import (
     plural,
     pvalue_cell,
     relevance,
-)
-from ._inputs import (
-    FEW_MINORITY,
-    SMALL_TEST_SET,
-    Predictions,
-    ReportInputError,
 )
 from ._text import adjusted_prefix
 

@@ -15,6 +15,7 @@ from .._multitest import FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
 from .._plotting import get_axes
 from .._results import table_metadata
 from . import _percase as percase
+from ._inputs import SMALL_TEST_SET, Predictions
 from ._prose import (
     bounds,
     escape_bold,
@@ -28,7 +29,6 @@ from ._prose import (
     plural,
     pvalue_cell,
 )
-from ._inputs import SMALL_TEST_SET, Predictions
 
 #: Each adjustment's name in column headers.
 ADJUST_HEADER = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH (FDR)", "by": "BY (FDR)",

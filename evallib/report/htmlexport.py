@@ -43,8 +43,8 @@ import html
 import os
 import re
 from pathlib import Path
-from xml.etree import ElementTree
 from typing import Any
+from xml.etree import ElementTree
 
 from .._extras import require
 

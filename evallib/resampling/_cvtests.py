@@ -54,7 +54,13 @@ from .._plotting import clear_artists, get_axes
 from .._progress import progress_bar
 from .._results import table_metadata
 from .._validate import (
-    check_alpha, check_choice, check_count, check_labels, check_real, check_rng, check_vector,
+    check_alpha,
+    check_choice,
+    check_count,
+    check_labels,
+    check_real,
+    check_rng,
+    check_vector,
     sklearn_random_state,
 )
 

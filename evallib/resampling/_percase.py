@@ -45,7 +45,12 @@ from scipy import sparse, stats
 
 from .._validate import check_alpha, check_count, check_labels, check_rng
 from ..onetestset._cochran import CochranQ, _as_columns, cochran_q
-from ..onetestset._scoring import DeLong, _score_matrix, delong_covariance, positive_mask
+from ..onetestset._scoring import (
+    DeLong,
+    _score_matrix,
+    delong_covariance,
+    positive_mask,
+)
 
 __all__ = ["CaseF1Bootstrap", "auc_cases", "bootstrap_f1_cases", "cochran_q_cases", "delong_cases"]
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._results import freeze_arrays
 from .._validate import check_binary_labels, check_int, check_rng
+from ..onetestset import compare_pairwise, format_table, plot_intervals
 from ._data import paper_test_size, stratified_split
 from ._models import (
     DLDA,
@@ -28,7 +29,6 @@ from ._models import (
     swap_labels,
     welch_pvalues,
 )
-from ..onetestset._pairwise import compare_pairwise, format_table, plot_intervals
 
 __all__ = ["CaseStudy", "MODEL_NAMES", "run_case_study", "case_study_runner", "case_study_table",
            "plot_case_study"]

@@ -68,7 +68,14 @@ from .._plotting import get_axes
 from .._progress import parallel_map, progress_bar
 from .._resources import data_path
 from .._results import freeze_arrays
-from .._validate import check_alpha, check_choice, check_count, check_real, check_rng, sklearn_random_state
+from .._validate import (
+    check_alpha,
+    check_choice,
+    check_count,
+    check_real,
+    check_rng,
+    sklearn_random_state,
+)
 from ..onetestset._bizarre import (
     F1Bootstrap,
     _codes,
