@@ -115,4 +115,28 @@ def test_an_old_module_path_warns_once_at_the_importing_line(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stderr
     assert out.count("DeprecationWarning") == 2
     assert "<string>:2: DeprecationWarning: the module evallib.ranktests" in out
-    assert "use evallib.manydatasets instead" in out
+    # its names now live in the design's namespace and (the books' tables, the offline benchmark) the studies
+    assert "use evallib.manydatasets or evallib.studies instead" in out
+
+
+#: The paper artefacts that left the statistics library in 0.2.0, by their 0.1.0 design namespace.
+PAPER_ARTEFACTS = {
+    "evallib.manydatasets": ("demsar_table_6", "flach_example_12_4", "OFFLINE_DATASETS", "OFFLINE_LEARNERS",
+                             "offline_benchmark", "offline_benchmark_scores"),
+    "evallib.onetestset": ("PAPER_GRID",),
+}
+
+
+@pytest.mark.parametrize("module, name", [(m, n) for m, names in PAPER_ARTEFACTS.items() for n in names])
+def test_paper_artefacts_live_in_the_studies_and_their_old_homes_warn(module, name):
+    import evallib.studies as studies
+
+    design = importlib.import_module(module)
+    assert name in studies.__all__ and name not in design.__all__ and name not in evallib.__all__
+    for old in (f"from {module} import {name}", f"from evallib import {name}"):
+        caught = _import_warns(old)
+        assert len(caught) == 1 and f"use evallib.studies.{name} instead" in str(caught[0].message), old
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert getattr(design, name) is getattr(studies, name) is getattr(evallib, name)
+
