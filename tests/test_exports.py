@@ -140,3 +140,48 @@ def test_paper_artefacts_live_in_the_studies_and_their_old_homes_warn(module, na
         warnings.simplefilter("ignore", DeprecationWarning)
         assert getattr(design, name) is getattr(studies, name) is getattr(evallib, name)
 
+
+#: The statistics library: the design namespaces (planning among them) and the private shared helpers.
+LIBRARY = DESIGNS
+UPPER = ("evallib.studies", "evallib.lessons", "evallib.report")
+
+
+def upward_imports(source: str, name: str) -> list[str]:
+    """``name:line: statement`` of every import in ``source`` (a module at path ``name``) of an
+    upper layer: :data:`UPPER`, absolute or relative."""
+    import ast
+
+    package = list(Path(name).with_suffix("").parts)[:-1]
+    hits = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            targets = ([".".join(base + node.module.split("."))] if node.module
+                       else [".".join(base + [a.name]) for a in node.names])
+        else:
+            continue
+        if any(t == up or t.startswith(up + ".") for t in targets for up in UPPER):
+            hits.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+    return hits
+
+
+def test_the_statistics_library_imports_no_upper_layer():
+    root = Path(evallib.__file__).parent
+    # the designs, planning, evallib/__init__.py and the shared helpers (not __main__.py: the CLI is the report's)
+    files = [p for d in LIBRARY for p in (root / d).rglob("*.py")] + [root / "__init__.py"] + \
+        [p for p in root.glob("_*.py") if not p.name.startswith("__")]
+    assert len(files) > 40
+    hits = [h for p in files if "__pycache__" not in p.parts
+            for h in upward_imports(p.read_text(encoding="utf-8"), str(p.relative_to(root.parent)))]
+    assert hits == []
+
+
+def test_the_upward_scan_finds_a_planted_import():
+    source = "from ..studies import demsar_table_6\nfrom .. import studies\nimport evallib.report\nfrom .._compat import x\n"
+    assert upward_imports(source, "evallib/manydatasets/_ranktests.py") == [
+        "evallib/manydatasets/_ranktests.py:1: from ..studies import demsar_table_6",
+        "evallib/manydatasets/_ranktests.py:2: from .. import studies",
+        "evallib/manydatasets/_ranktests.py:3: import evallib.report",
+    ]
