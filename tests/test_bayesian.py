@@ -20,7 +20,7 @@ from evallib.resampling._bayesian import (  # noqa: E402
     plot_correlated_posterior,
 )
 from evallib.resampling._cvtests import corrected_resampled_ttest  # noqa: E402
-from evallib.manydatasets._ranktests import demsar_table_6  # noqa: E402
+from evallib.studies import demsar_table_6  # noqa: E402
 
 baycomp = pytest.importorskip("baycomp")
 

@@ -303,7 +303,8 @@ def test_result_fields_follow_the_conventions():
 
 
 def test_table_columns_follow_the_conventions():
-    from evallib import demsar_table_6, pairwise_table, posthoc_friedman
+    from evallib import pairwise_table, posthoc_friedman
+    from evallib.studies import demsar_table_6
 
     tables = {"pairwise_table": pairwise_table({("A", "B"): (3, 9), ("A", "C"): (4, 4)}, 100),
               "posthoc_friedman": posthoc_friedman(demsar_table_6())}

@@ -115,4 +115,73 @@ def test_an_old_module_path_warns_once_at_the_importing_line(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stderr
     assert out.count("DeprecationWarning") == 2
     assert "<string>:2: DeprecationWarning: the module evallib.ranktests" in out
-    assert "use evallib.manydatasets instead" in out
+    # its names now live in the design's namespace and (the books' tables, the offline benchmark) the studies
+    assert "use evallib.manydatasets or evallib.studies instead" in out
+
+
+#: The paper artefacts that left the statistics library in 0.2.0, by their 0.1.0 design namespace.
+PAPER_ARTEFACTS = {
+    "evallib.manydatasets": ("demsar_table_6", "flach_example_12_4", "OFFLINE_DATASETS", "OFFLINE_LEARNERS",
+                             "offline_benchmark", "offline_benchmark_scores"),
+    "evallib.onetestset": ("PAPER_GRID",),
+}
+
+
+@pytest.mark.parametrize("module, name", [(m, n) for m, names in PAPER_ARTEFACTS.items() for n in names])
+def test_paper_artefacts_live_in_the_studies_and_their_old_homes_warn(module, name):
+    import evallib.studies as studies
+
+    design = importlib.import_module(module)
+    assert name in studies.__all__ and name not in design.__all__ and name not in evallib.__all__
+    for old in (f"from {module} import {name}", f"from evallib import {name}"):
+        caught = _import_warns(old)
+        assert len(caught) == 1 and f"use evallib.studies.{name} instead" in str(caught[0].message), old
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert getattr(design, name) is getattr(studies, name) is getattr(evallib, name)
+
+
+#: The statistics library: the design namespaces (planning among them) and the private shared helpers.
+LIBRARY = DESIGNS
+UPPER = ("evallib.studies", "evallib.lessons", "evallib.report")
+
+
+def upward_imports(source: str, name: str) -> list[str]:
+    """``name:line: statement`` of every import in ``source`` (a module at path ``name``) of an
+    upper layer: :data:`UPPER`, absolute or relative."""
+    import ast
+
+    package = list(Path(name).with_suffix("").parts)[:-1]
+    hits = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            targets = ([".".join(base + node.module.split("."))] if node.module
+                       else [".".join(base + [a.name]) for a in node.names])
+        else:
+            continue
+        if any(t == up or t.startswith(up + ".") for t in targets for up in UPPER):
+            hits.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+    return hits
+
+
+def test_the_statistics_library_imports_no_upper_layer():
+    root = Path(evallib.__file__).parent
+    # the designs, planning, evallib/__init__.py and the shared helpers (not __main__.py: the CLI is the report's)
+    files = [p for d in LIBRARY for p in (root / d).rglob("*.py")] + [root / "__init__.py"] + \
+        [p for p in root.glob("_*.py") if not p.name.startswith("__")]
+    assert len(files) > 40
+    hits = [h for p in files if "__pycache__" not in p.parts
+            for h in upward_imports(p.read_text(encoding="utf-8"), str(p.relative_to(root.parent)))]
+    assert hits == []
+
+
+def test_the_upward_scan_finds_a_planted_import():
+    source = "from ..studies import demsar_table_6\nfrom .. import studies\nimport evallib.report\nfrom .._compat import x\n"
+    assert upward_imports(source, "evallib/manydatasets/_ranktests.py") == [
+        "evallib/manydatasets/_ranktests.py:1: from ..studies import demsar_table_6",
+        "evallib/manydatasets/_ranktests.py:2: from .. import studies",
+        "evallib/manydatasets/_ranktests.py:3: import evallib.report",
+    ]

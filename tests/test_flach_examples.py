@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from evallib import cv_ttest, flach_example_12_4
+from evallib import cv_ttest
+from evallib.studies import flach_example_12_4
 
 PAIRS = {"NB-DT": ("Naive Bayes", "Decision tree"), "NB-NN": ("Naive Bayes", "Nearest neighbour"),
          "DT-NN": ("Decision tree", "Nearest neighbour")}

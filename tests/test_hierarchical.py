@@ -23,7 +23,7 @@ from scipy import stats  # noqa: E402
 
 from evallib.manydatasets._bayesian import bayesian_sign_test, plot_simplex  # noqa: E402
 from evallib.manydatasets._hierarchical import _gibbs, hierarchical_test  # noqa: E402
-from evallib.manydatasets._ranktests import demsar_table_6  # noqa: E402
+from evallib.studies import demsar_table_6  # noqa: E402
 
 
 # -------------------------------------------------------- calibration (SBC)

@@ -26,7 +26,7 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 import evallib, evallib.studies._textsim as ts
 from evallib.studies import _data as data
-from evallib.manydatasets import _ranktests as ranktests
+from evallib.studies import _tables as tables
 from evallib.onetestset import _nullbest as nullbest
 from evallib._resources import data_dir
 
@@ -36,7 +36,7 @@ def _refuse(*args):
 ts._compute = _refuse
 t2 = data.paper_table2()
 cv = nullbest.load_critical_values()
-fl = ranktests.flach_example_12_4()
+fl = tables.flach_example_12_4()
 ex = ts.build_experiment("Z", prior_pos=0.25, label_noise=0.02, n_train=7982, n_pool=20_000, n_true=60_000, rng=0)
 print(json.dumps(dict(
     package=evallib.__file__, data=str(data_dir()),

@@ -186,7 +186,9 @@ def test_method_keyword_still_works_with_a_warning():
 def test_posthoc_functions_take_adjust_and_the_old_method_keyword():
     import matplotlib.pyplot as plt
 
-    ranks = evallib.demsar_table_6(ranks=True)
+    from evallib.studies import demsar_table_6
+
+    ranks = demsar_table_6(ranks=True)
     new = posthoc.posthoc_friedman(ranks, adjust="li", control="C4.5", higher_is_better=False)
     assert new.attrs["adjust"] == "li" and "pvalue_adj" in new.columns
     np.testing.assert_allclose(new["pvalue_adj"], mt.adjust_pvalues(new["pvalue"], "li"))

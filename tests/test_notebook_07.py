@@ -58,7 +58,8 @@ def test_notebook_07_post_hoc_prose_numbers_hold():
     import numpy as np
     from scipy import stats
 
-    from evallib import demsar_table_6, posthoc_friedman
+    from evallib import posthoc_friedman
+    from evallib.studies import demsar_table_6
 
     nb = load_notebook(NOTEBOOK)
     prose = next(_src(c) for c in nb["cells"] if _src(c).startswith("## 3. Which pairs differ?"))
@@ -173,7 +174,8 @@ def test_friedman_statistic_of_demsar_by_his_eq_3():
     import numpy as np
     from scipy import stats
 
-    from evallib import demsar_table_6, friedman
+    from evallib import friedman
+    from evallib.studies import demsar_table_6
 
     ranks = demsar_table_6(ranks=True)
     n, k = ranks.shape
@@ -193,7 +195,7 @@ def test_notebook_07_prompts_do_not_answer_themselves_and_the_sources_are_named_
     from scipy import stats
     from sklearn import datasets
 
-    from evallib import OFFLINE_DATASETS, demsar_table_6
+    from evallib.studies import OFFLINE_DATASETS, demsar_table_6
 
     nb = load_notebook(NOTEBOOK)
     md = " ".join(" ".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown").split())

@@ -395,6 +395,26 @@ def test_csv_covers_the_grid_and_sampled_rows_recompute():
     assert cell[("accuracy", 10, 10, 1000, 0.01)] == pytest.approx(0.95)
 
 
+@pytest.mark.skipif(not CSV.exists(), reason="data/critical_values.csv not generated")
+def test_the_paper_grid_is_the_shipped_tables_grid_and_the_default():
+    """evallib.studies.PAPER_GRID (Forman & Cohen's conditions, extended) is the grid of the shipped
+    data/critical_values.csv, and critical_value_table computes on it by default."""
+    import inspect
+
+    from evallib.studies import PAPER_GRID
+
+    tab = pd.read_csv(CSV)
+    assert set(PAPER_GRID) == {"metrics", "Ps", "Cs", "alphas"}
+    assert list(PAPER_GRID["metrics"]) == sorted(set(tab["metric"]), key=list(METRICS).index)
+    assert sorted(PAPER_GRID["Ps"]) == sorted(set(tab["P"])) == sorted(set(tab["N"]))
+    assert len(PAPER_GRID["Ps"]) == 35 and {10, 100, 300} <= set(PAPER_GRID["Ps"])
+    assert set(PAPER_GRID["Cs"]) == set(tab["C"]) and set(PAPER_GRID["alphas"]) == set(tab["alpha"])
+    defaults = {name: p.default for name, p in inspect.signature(critical_value_table).parameters.items()}
+    assert defaults["Ns"] == defaults["Ps"] == PAPER_GRID["Ps"]
+    assert (defaults["metrics"], defaults["Cs"], defaults["alphas"]) == \
+        (PAPER_GRID["metrics"], PAPER_GRID["Cs"], PAPER_GRID["alphas"])
+
+
 # --------------------------------------------------------------------------- degenerate sizes
 def test_degenerate_sizes_have_defined_answers():
     # P = 1: the positive's position is uniform, so U is uniform on 0..N

@@ -31,7 +31,8 @@ from evallib.manydatasets._posthoc import (  # noqa: E402
     shaffer_counts,
 )
 from evallib.manydatasets._posthoc import plot_cd_diagram  # noqa: E402
-from evallib.manydatasets._ranktests import cd_cliques, critical_difference, demsar_table_6, friedman  # noqa: E402
+from evallib.manydatasets._ranktests import cd_cliques, critical_difference, friedman  # noqa: E402
+from evallib.studies import demsar_table_6  # noqa: E402
 
 ALPHAS = np.linspace(0.001, 0.3, 120)
 

@@ -22,7 +22,6 @@ from evallib import (
     cd_cliques,
     critical_difference,
     describe_rank_analysis,
-    flach_example_12_4,
     friedman,
     friedman_critical_value,
     friedman_null_distribution,
@@ -33,6 +32,7 @@ from evallib import (
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
+from evallib.studies import flach_example_12_4
 
 # Example 12.4 as printed: the averages and standard deviations of the last two lines.
 PRINTED_AVG = {"Naive Bayes": 0.6937, "Decision tree": 0.7902, "Nearest neighbour": 0.7606}
@@ -395,7 +395,8 @@ def test_public_api_exported():
 
 
 # ------------------------------------------- issue 17: ties in floating point and options
-from evallib.manydatasets._ranktests import demsar_table_6, sign_test, snap_ties  # noqa: E402
+from evallib.manydatasets._ranktests import sign_test, snap_ties  # noqa: E402
+from evallib.studies import demsar_table_6  # noqa: E402
 
 
 def test_float_zero_difference_is_a_zero_not_a_loss():
@@ -557,7 +558,7 @@ def test_bad_options_name_the_argument(call, exc, match):
 
 def test_offline_benchmark_stored_table_is_reproduced():
     """Recompute two of the ten data sets and compare with the stored table."""
-    from evallib.manydatasets._ranktests import OFFLINE_DATASETS, OFFLINE_LEARNERS, offline_benchmark, offline_benchmark_scores
+    from evallib.studies import OFFLINE_DATASETS, OFFLINE_LEARNERS, offline_benchmark, offline_benchmark_scores
 
     stored = offline_benchmark_scores()
     assert set(stored["data set"]) == set(OFFLINE_DATASETS) and set(stored["learner"]) == set(OFFLINE_LEARNERS)
@@ -592,7 +593,7 @@ def test_demsar_zero_method_ignores_one_of_an_odd_number_of_zeros():
 
 
 # ------------------------------- notebook 04's callbacks: the CD table and the rank analysis
-from evallib import RankAnalysis, critical_difference_table, demsar_table_6, rank_analysis  # noqa: E402
+from evallib import RankAnalysis, critical_difference_table, rank_analysis  # noqa: E402
 
 # Demšar (2006), Table 5, as printed: q_alpha for k = 2..10 (Nemenyi: studentized range / sqrt 2;
 # Bonferroni-Dunn: z at alpha / (2 (k - 1))).

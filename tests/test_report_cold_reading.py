@@ -198,10 +198,10 @@ def test_rivals_for_first_place_are_said_to_pass_five_percent():
 
 # ------------------------------------------------------------------ the many-data-sets report
 def _demsar_summary(**options):
-    from evallib import demsar_table_6
     from evallib.report._datasets_inputs import load_results
     from evallib.report._datasets_sections import describe_results, friedman_test, posthoc_tests
     from evallib.report._datasets_text import results_summary
+    from evallib.studies import demsar_table_6
 
     res = load_results(demsar_table_6())
     overview, fs = describe_results(res), friedman_test(res)

@@ -1,8 +1,8 @@
 """Tests of the many-data-sets report (issue 24, item 5): a results table in, Demšar's analysis out.
 
-Files are written in each test from real data: Demšar's Table 6 (``evallib.demsar_table_6``,
+Files are written in each test from real data: Demšar's Table 6 (``evallib.studies.demsar_table_6``,
 the AUCs and the printed ranks) and the accuracies of five scikit-learn learners on ten data
-sets (``evallib.offline_benchmark_scores``, averaged over the folds). Reference values come
+sets (``evallib.studies.offline_benchmark_scores``, averaged over the folds). Reference values come
 from Demšar (2006) as printed (chi2 = 9.28, F_F = 3.69, the average ranks, Nemenyi's q and CD,
 the z and p of his control comparisons and Holm's verdicts), scipy (``friedmanchisquare``,
 ``wilcoxon``, the chi-square and F laws), scikit-posthocs (Nemenyi, Siegel-Castellan with
@@ -26,7 +26,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from evallib import demsar_table_6, offline_benchmark_scores
+from evallib.studies import demsar_table_6, offline_benchmark_scores
 from evallib.report import ReportExecutionError, ReportInputError
 from evallib.report import _datasets_runner as drun
 from evallib.report._datasets_inputs import find_dataset_column, is_results_table, load_results

@@ -6,7 +6,8 @@ are paired, and rank tests avoid comparing scores across data sets.
 - :mod:`.ranktests` -- Flach (2012), chapter 12, after Demšar (2006): Wilcoxon's
   signed-rank test with its exact null distribution, the sign test, the Friedman test
   (chi-square, Iman-Davenport, exact), the Nemenyi and Bonferroni-Dunn critical
-  differences, and an offline benchmark to run them on (notebooks 04 and 07).
+  differences (notebooks 04 and 07). The tables they are shown on (Flach's Example 12.4,
+  Demšar's Table 6) and the offline benchmark are in :mod:`evallib.studies`.
 - :mod:`.posthoc` -- García & Herrera (2008): post-hoc procedures after Friedman with
   adjusted p-values (Nemenyi, Holm, Shaffer, Bergmann-Hommel, Finner, Li, Holland, Rom,
   Benjamini-Hochberg and -Yekutieli, ...), the
@@ -27,6 +28,7 @@ Every public name is importable from ``evallib`` itself.
 
 # The submodules under private names first: a star import may bind a function of the same
 # name over the module attribute.
+from .._compat import moved_names as _moved_names
 from . import _bayesian as _bayesian
 from . import _hierarchical as _hierarchical
 from . import _omnibus as _omnibus
@@ -41,3 +43,9 @@ from ._ranksums import *  # noqa: F401,F403
 from ._ranktests import *  # noqa: F401,F403
 
 __all__ = [*_ranktests.__all__, *_posthoc.__all__, *_bayesian.__all__, *_omnibus.__all__, *_ranksums.__all__, *_hierarchical.__all__]
+
+# Moved in 0.2.0: the books' tables and the offline benchmark are paper artefacts (evallib.studies).
+__getattr__ = _moved_names(__name__, {
+    **{n: f"evallib.studies._tables:{n}" for n in ("demsar_table_6", "flach_example_12_4")},
+    **{n: f"evallib.studies._benchmark:{n}" for n in ("OFFLINE_DATASETS", "OFFLINE_LEARNERS", "offline_benchmark",
+                                                      "offline_benchmark_scores")}})

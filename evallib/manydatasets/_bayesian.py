@@ -141,7 +141,7 @@ def bayesian_signed_rank(
     of 0.01 AUC, "C4.5+m practically better" and "equivalent" split the posterior;
     C4.5 being practically better gets no weight:
 
-    >>> from evallib.manydatasets import demsar_table_6
+    >>> from evallib.studies import demsar_table_6
     >>> t6 = demsar_table_6()
     >>> res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_resamples=20000, rng=0)
     >>> res.p_left
@@ -308,7 +308,7 @@ def bayesian_sign_test(
     8 inside, 6 right, so the posterior mean of ``theta_right`` is (6 + 0)/(14 + 1),
     and "equivalent" is the most probable region in most draws:
 
-    >>> from evallib.manydatasets import demsar_table_6
+    >>> from evallib.studies import demsar_table_6
     >>> t6 = demsar_table_6()
     >>> res = bayesian_sign_test(t6["C4.5"], t6["C4.5+m"], rope=0.01, n_resamples=20000, rng=0)
     >>> res.counts

@@ -588,7 +588,7 @@ def skillings_mack_test(
     On a complete table without ties it is Friedman's statistic (Flach's Example
     12.8: 2.6):
 
-    >>> from evallib import flach_example_12_4
+    >>> from evallib.studies import flach_example_12_4
     >>> from evallib.manydatasets import skillings_mack_test
     >>> round(skillings_mack_test(flach_example_12_4()).statistic, 1)
     2.6

@@ -232,7 +232,7 @@ def posthoc_friedman(
     rounded to three decimals; unrounded: 2.415 and 0.608), and Holm rejects the
     first two.
 
-    >>> from evallib.manydatasets import demsar_table_6
+    >>> from evallib.studies import demsar_table_6
     >>> res = posthoc_friedman(demsar_table_6(ranks=True), higher_is_better=False,
     ...                        adjust="holm", control="C4.5")
     >>> [(r.b, round(-r.z, 2), round(r.pvalue, 2), bool(r.reject)) for r in res.itertuples()]
@@ -387,7 +387,7 @@ def describe_posthoc_summary(summary: pd.DataFrame, *, alpha: float, label: str 
 
     Examples
     --------
-    >>> from evallib import demsar_table_6
+    >>> from evallib.studies import demsar_table_6
     >>> ranks = demsar_table_6(ranks=True)
     >>> s = posthoc_summary(ranks, alpha=0.05, control="C4.5", higher_is_better=False)
     >>> describe_posthoc_summary(s, alpha=0.05, label="Against C4.5")
@@ -485,7 +485,7 @@ def posthoc_view(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from evallib import demsar_table_6
+    >>> from evallib.studies import demsar_table_6
     >>> t = posthoc_view(demsar_table_6(ranks=True), adjust="li", control="C4.5", higher_is_better=False)
     >>> print(t[["b", "pvalue_adj", "reject"]].to_string(index=False))
             b  pvalue_adj  reject
@@ -784,7 +784,8 @@ def rank_analysis(
     Example 12.8's table as text: the Friedman statistic 2.6 and the Nemenyi CD 1.048
     (the book prints 1.047).
 
-    >>> from evallib import flach_example_12_4, rank_analysis
+    >>> from evallib import rank_analysis
+    >>> from evallib.studies import flach_example_12_4
     >>> text = flach_example_12_4().set_axis(["NB", "DT", "NN"], axis=1).to_csv()
     >>> text.splitlines()[:2]      # comma-separated text, as typed into notebook 04's box
     ['fold,NB,DT,NN', '1,0.6809,0.7524,0.7164']
@@ -833,7 +834,8 @@ def describe_rank_analysis(
 
     Examples
     --------
-    >>> from evallib import describe_rank_analysis, flach_example_12_4
+    >>> from evallib import describe_rank_analysis
+    >>> from evallib.studies import flach_example_12_4
     >>> print(describe_rank_analysis(flach_example_12_4()).splitlines()[2])
     nemenyi: q = 2.344, CD = 1.048
     """

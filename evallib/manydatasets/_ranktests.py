@@ -16,8 +16,10 @@ comparisons of classifiers over multiple data sets*, JMLR 7, 1-30:
   and its Bonferroni-Dunn variant for comparisons with a control
   (:func:`critical_difference`, :func:`rank_differences`);
 * Figure 12.1 -- critical-difference diagrams (:func:`cd_cliques`,
-  :func:`evallib.manydatasets.plot_cd_diagram`, which also draws post-hoc cliques);
-* Example 12.4's table, shipped in ``data/`` (:func:`flach_example_12_4`).
+  :func:`evallib.manydatasets.plot_cd_diagram`, which also draws post-hoc cliques).
+
+The books' tables they are shown on (Flach's Example 12.4, Demšar's Table 6) and the offline
+benchmark of notebook 07 are paper artefacts: they live in :mod:`evallib.studies`.
 
 Ranks follow the book: rank 1 is the *best* performance.
 """
@@ -36,27 +38,20 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._extras import require
 from .._inference import check_alternative, tail_pvalue
-from .._resources import data_path
 from .._validate import (
     check_alpha,
     check_choice,
     check_count,
-    check_int,
     check_real,
-    check_rng,
     check_vector,
-    sklearn_random_state,
 )
 
 __all__ = [
-    "demsar_table_6",
     "WilcoxonResult",
     "FriedmanResult",
     "CriticalDifference",
     "CD_TESTS",
-    "flach_example_12_4",
     "signed_rank_null",
     "wilcoxon_critical_value",
     "wilcoxon_signed_rank",
@@ -72,10 +67,6 @@ __all__ = [
     "cd_cliques",
     "scores_from_text",
     "critical_difference_table",
-    "OFFLINE_DATASETS",
-    "OFFLINE_LEARNERS",
-    "offline_benchmark",
-    "offline_benchmark_scores",
 ]
 
 CD_TESTS = ("nemenyi", "bonferroni-dunn")
@@ -83,93 +74,6 @@ CD_TESTS = ("nemenyi", "bonferroni-dunn")
 #: Largest number of non-zero differences for which ``method="auto"`` uses the exact
 #: signed-rank distribution (above it, the normal approximation).
 EXACT_WILCOXON_MAX_N = 200
-
-
-def flach_example_12_4() -> pd.DataFrame:
-    """Example 12.4's table: accuracies of three learners in 10-fold cross-validation.
-
-    Typed from Flach (2012), p. 351; read from ``data/flach_example_12_4.csv``.
-    Example 12.8 reuses it as if the ten rows were ten data sets.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Index ``fold`` (1-10), columns ``Naive Bayes``, ``Decision tree``,
-        ``Nearest neighbour``, accuracies to four decimals as printed.
-
-    References
-    ----------
-    .. [1] Flach, P. (2012). *Machine Learning: The Art and Science of Algorithms that Make Sense
-       of Data*. Cambridge University Press, chapter 12.
-
-    Examples
-    --------
-    The book's "avg" line: 0.6937, 0.7902 and 0.7606.
-
-    >>> from evallib import flach_example_12_4
-    >>> flach_example_12_4().mean().round(4).tolist()
-    [0.6937, 0.7902, 0.7606]
-    """
-    return pd.read_csv(data_path("flach_example_12_4.csv"), index_col="fold")
-
-
-_DEMSAR_DATA_SETS = (
-    "adult (sample)", "breast cancer", "breast cancer wisconsin", "cmc", "ionosphere", "iris",
-    "liver disorders", "lung cancer", "lymphography", "mushroom", "primary tumor", "rheum",
-    "voting", "wine",
-)
-_DEMSAR_AUC = (
-    (0.763, 0.768, 0.771, 0.798), (0.599, 0.591, 0.590, 0.569), (0.954, 0.971, 0.968, 0.967),
-    (0.628, 0.661, 0.654, 0.657), (0.882, 0.888, 0.886, 0.898), (0.936, 0.931, 0.916, 0.931),
-    (0.661, 0.668, 0.609, 0.685), (0.583, 0.583, 0.563, 0.625), (0.775, 0.838, 0.866, 0.875),
-    (1.000, 1.000, 1.000, 1.000), (0.940, 0.962, 0.965, 0.962), (0.619, 0.666, 0.614, 0.669),
-    (0.972, 0.981, 0.975, 0.975), (0.957, 0.978, 0.946, 0.970),
-)
-_DEMSAR_RANKS = (
-    (4, 3, 2, 1), (1, 2, 3, 4), (4, 1, 2, 3), (4, 1, 3, 2), (4, 2, 3, 1), (1, 2.5, 4, 2.5),
-    (3, 2, 4, 1), (2.5, 2.5, 4, 1), (4, 3, 2, 1), (2.5, 2.5, 2.5, 2.5), (4, 2.5, 1, 2.5),
-    (3, 2, 4, 1), (4, 1, 2, 3), (3, 1, 4, 2),
-)
-
-
-def demsar_table_6(*, ranks: bool = False) -> pd.DataFrame:
-    """Demšar (2006), Table 6: AUC of four variants of C4.5 on 14 UCI data sets.
-
-    C4.5 with ``m = 0`` and ``cf = 0.25``; C4.5+m, with ``m`` tuned by internal
-    5-fold cross-validation; C4.5+cf, with ``cf`` tuned; C4.5+m+cf, both tuned.
-    The first two columns are his Table 2.
-
-    Parameters
-    ----------
-    ranks : bool
-        ``False``: the AUCs as printed (three decimals). ``True``: the ranks printed
-        in parentheses (1 = best). They follow the AUCs except on *voting*, where
-        the two printed 0.975s are ranked 2 (C4.5+cf) and 3 (C4.5+m+cf), presumably
-        from the unrounded AUCs. Demšar's average ranks 3.143, 2.000, 2.893, 1.964
-        and his chi-square 9.28 come from these ranks; the printed AUCs tie on
-        voting and give 2.929 and 1.929 for the last two.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Index ``data set``, columns ``C4.5``, ``C4.5+m``, ``C4.5+cf``, ``C4.5+m+cf``.
-
-    References
-    ----------
-    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data
-    sets. JMLR 7, 1-30, Tables 2 and 6.
-
-    Examples
-    --------
-    >>> demsar_table_6(ranks=True).mean().round(3).tolist()
-    [3.143, 2.0, 2.893, 1.964]
-    """
-    if not isinstance(ranks, (bool, np.bool_)):
-        raise TypeError(f"ranks must be True or False, got {ranks!r}")
-    values = _DEMSAR_RANKS if ranks else _DEMSAR_AUC
-    return pd.DataFrame([list(map(float, row)) for row in values],
-                        index=pd.Index(_DEMSAR_DATA_SETS, name="data set"),
-                        columns=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"])
 
 
 # ------------------------------------------------------------------- validation
@@ -509,7 +413,8 @@ def wilcoxon_signed_rank(
     Example 12.7: naive Bayes against the decision tree; the book's rank sums are 8 and 47,
     and T = 8 is at the critical value 8, so the difference is significant at 5%.
 
-    >>> from evallib import flach_example_12_4, wilcoxon_signed_rank
+    >>> from evallib import wilcoxon_signed_rank
+    >>> from evallib.studies import flach_example_12_4
     >>> acc = flach_example_12_4()
     >>> res = wilcoxon_signed_rank(acc["Naive Bayes"] - acc["Decision tree"], alpha=0.05)
     >>> res.r_plus, res.r_minus, res.critical_value, res.reject
@@ -787,12 +692,13 @@ def friedman(
     --------
     Example 12.8: average ranks 2.3, 1.6 and 2.1, "so the Friedman statistic is 2.6".
 
-    >>> from evallib import flach_example_12_4, friedman
+    >>> from evallib import friedman
+    >>> from evallib.studies import flach_example_12_4, demsar_table_6
     >>> res = friedman(flach_example_12_4())
     >>> res.avg_ranks.round(1).tolist(), round(res.statistic, 1)
     ([2.3, 1.6, 2.1], 2.6)
 
-    Demšar's Table 6 through his printed ranks (:func:`demsar_table_6`; ranks are
+    Demšar's Table 6 through his printed ranks (:func:`evallib.studies.demsar_table_6`; ranks are
     scores where lower is better):
 
     >>> printed = demsar_table_6(ranks=True)
@@ -1194,134 +1100,3 @@ def scores_from_text(text: str) -> pd.DataFrame:
     if bad:
         raise ValueError(f"text: the scores of {bad} are not all numbers")
     return _check_scores(table)
-
-
-# ------------------------------------------------- a benchmark that runs offline
-#: The data sets of :func:`offline_benchmark`: scikit-learn's bundled sets and binary tasks cut from them.
-OFFLINE_DATASETS = (
-    "iris", "wine", "breast cancer", "digits", "diabetes > median", "iris versicolor/virginica",
-    "wine 1/2", "digits 3/8", "digits 1/7", "digits 4/9",
-)
-OFFLINE_LEARNERS = ("naive Bayes", "logistic regression", "5-NN", "decision tree", "LDA")
-
-
-def _offline_dataset(name: str):
-    require("sklearn", "offline_benchmark")
-    from sklearn import datasets
-
-    if name.startswith("iris"):
-        X, y = datasets.load_iris(return_X_y=True)
-        if name != "iris":
-            keep = y > 0
-            X, y = X[keep], y[keep]
-    elif name.startswith("wine"):
-        X, y = datasets.load_wine(return_X_y=True)
-        if name != "wine":
-            keep = y < 2
-            X, y = X[keep], y[keep]
-    elif name == "breast cancer":
-        X, y = datasets.load_breast_cancer(return_X_y=True)
-    elif name == "diabetes > median":
-        X, target = datasets.load_diabetes(return_X_y=True)
-        y = (target > np.median(target)).astype(int)
-    else:
-        X, y = datasets.load_digits(return_X_y=True)
-        if name != "digits":
-            a, b = (int(c) for c in name.split()[1].split("/"))
-            keep = (y == a) | (y == b)
-            X, y = X[keep], y[keep]
-    return X, y
-
-
-def _offline_learners(seed: int) -> dict:
-    require("sklearn", "offline_benchmark")
-    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.naive_bayes import GaussianNB
-    from sklearn.neighbors import KNeighborsClassifier
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-    from sklearn.tree import DecisionTreeClassifier
-
-    return {
-        "naive Bayes": GaussianNB(),
-        "logistic regression": make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)),
-        "5-NN": make_pipeline(StandardScaler(), KNeighborsClassifier(5)),
-        "decision tree": DecisionTreeClassifier(min_samples_leaf=3, random_state=seed),
-        "LDA": LinearDiscriminantAnalysis(),
-    }
-
-
-def offline_benchmark_scores() -> pd.DataFrame:
-    """The stored result of ``offline_benchmark(folds=10, rng=0)`` (``data/offline_benchmark.csv``).
-
-    Running the benchmark fits 500 models (about a minute on a busy machine); the
-    notebook reads this table, and the test suite recomputes part of it.
-
-    Returns
-    -------
-    pandas.DataFrame
-        As :func:`offline_benchmark`.
-    """
-    return pd.read_csv(data_path("offline_benchmark.csv"))
-
-
-def offline_benchmark(*, folds: int = 10, rng: Any = None, datasets: Sequence[str] | None = None) -> pd.DataFrame:
-    """Accuracy of five scikit-learn learners on ten data sets that ship with scikit-learn.
-
-    A small multi-data-set study that runs anywhere without a download (notebook
-    07): naive Bayes, logistic regression, 5-nearest-neighbours (both on
-    standardised features), a decision tree and linear discriminant analysis, each
-    evaluated by the same stratified ``folds``-fold cross-validation on
-    :data:`OFFLINE_DATASETS` (iris, wine, breast cancer, digits, the diabetes
-    progression above its median, and binary tasks cut from iris, wine and digits).
-
-    The binary tasks are not independent of the multi-class sets they are cut
-    from; a real study would draw its data sets from a wider population
-    (Demšar 2006, section 2). They keep the example small and offline.
-
-    Parameters
-    ----------
-    folds : int
-        Folds of the stratified cross-validation, 2 to 20.
-    rng : None, int, SeedSequence or Generator
-        Seeds the partitions (one per data set) and the tree.
-    datasets : sequence of str, optional
-        A subset of :data:`OFFLINE_DATASETS` (default: all).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Tidy: one row per data set, learner and fold, columns ``data set``,
-        ``learner``, ``fold``, ``accuracy``, ``n_test``, ``n_train``.
-    """
-    require("sklearn", "offline_benchmark")
-    from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
-
-    folds = check_int(folds, "folds", 2, 20)
-    gen = check_rng(rng)
-    if datasets is None:
-        names = list(OFFLINE_DATASETS)
-    else:
-        if isinstance(datasets, str):
-            raise TypeError("datasets must be a sequence of names, not a single string")
-        names = list(datasets)
-        bad = [d for d in names if d not in OFFLINE_DATASETS]
-        if bad or not names:
-            raise ValueError(f"datasets must be names among {list(OFFLINE_DATASETS)}, got {bad or names}")
-    seed = sklearn_random_state(gen)
-    # one partition seed per data set of the full list, so that a subset gets the same partitions
-    split_seeds = dict(zip(OFFLINE_DATASETS, (sklearn_random_state(gen) for _ in OFFLINE_DATASETS)))
-    learners = _offline_learners(seed)
-    rows = []
-    for name in names:
-        X, y = _offline_dataset(name)
-        splitter = StratifiedKFold(folds, shuffle=True, random_state=split_seeds[name])
-        for f, (train, test) in enumerate(splitter.split(X, y), start=1):
-            for lname, est in learners.items():
-                model = clone(est).fit(X[train], y[train])
-                acc = float(np.mean(model.predict(X[test]) == y[test]))
-                rows.append({"data set": name, "learner": lname, "fold": f, "accuracy": acc,
-                             "n_test": int(test.size), "n_train": int(train.size)})
-    return pd.DataFrame(rows)

@@ -50,7 +50,8 @@ __all__ = [*_mcnemar.__all__, *_exactpaired.__all__, *_paired_intervals.__all__,
            *_nullbest.__all__, *_nullbest_plots.__all__, *_bizarre.__all__, *_measures.__all__, *_scoring.__all__, *_cochran.__all__, *_multiclass.__all__, *_agreement.__all__]
 
 # Moved in 0.2.0: notebook 01's section-7 callbacks to the lessons' support, the printed (wrong)
-# eq. (12) of Keller, Bengio & Wong to the studies.
+# eq. (12) of Keller, Bengio & Wong and Forman & Cohen's grid to the studies.
 __getattr__ = _moved_names(__name__, {
     **{n: f"evallib.lessons._pairwise:{n}" for n in ("describe_comparison", "plot_pvalue_vs_interval")},
-    "printed_eq12": "evallib.studies._textsim:printed_eq12"})
+    "printed_eq12": "evallib.studies._textsim:printed_eq12",
+    "PAPER_GRID": "evallib.studies._tables:PAPER_GRID"})

@@ -69,7 +69,6 @@ __all__ = [
     "critical_value_table",
     "tail_probability",
     "write_critical_values",
-    "PAPER_GRID",
     "Verdict",
     "judge_winner",
     "simulate_scores",
@@ -1057,14 +1056,9 @@ def _mc_top(metric: Any, P: int, N: int, reps: int, top: int, *, k: int, rng: An
 
 
 # --------------------------------------------------------------------------- tables
-#: The paper's conditions (Table 1) extended to alpha = 0.05; P and N log-spaced 2..1000
-#: (34 values, with the 10, 100 and 300 that the paper quotes).
-PAPER_GRID = {
-    "metrics": METRICS,
-    "Ps": tuple(sorted(set(np.round(np.geomspace(2, 1000, 34)).astype(int).tolist()) | {10, 100, 300})),
-    "Cs": (10, 100, 1000),
-    "alphas": (0.01, 0.05),
-}
+#: The sizes P and N of the shipped table's grid (the defaults of :func:`critical_value_table`):
+#: 34 values log-spaced over 2..1000 and the 10, 100 and 300 that Forman & Cohen quote (35 sizes).
+_TABLE_SIZES = tuple(sorted(set(np.round(np.geomspace(2, 1000, 34)).astype(int).tolist()) | {10, 100, 300}))
 
 
 def _table_cell(metric: str, P: int, N: int, Cs: Sequence[int], alphas: Sequence[float], k: int) -> list[dict]:
@@ -1083,10 +1077,10 @@ def _table_cell(metric: str, P: int, N: int, Cs: Sequence[int], alphas: Sequence
 
 def critical_value_table(
     metrics: Iterable[str] = METRICS,
-    Ps: Iterable[int] = PAPER_GRID["Ps"],
-    Ns: Iterable[int] = PAPER_GRID["Ps"],
-    Cs: Iterable[int] = PAPER_GRID["Cs"],
-    alphas: Iterable[float] = PAPER_GRID["alphas"],
+    Ps: Iterable[int] = _TABLE_SIZES,
+    Ns: Iterable[int] = _TABLE_SIZES,
+    Cs: Iterable[int] = (10, 100, 1000),
+    alphas: Iterable[float] = (0.01, 0.05),
     *,
     k: int = 10,
     n_jobs: int = 1,
@@ -1098,6 +1092,12 @@ def critical_value_table(
     value is a count out of ``k`` and rows with ``k > P + N`` are left out. With
     ``n_jobs > 1`` the (metric, P, N) cells run in worker processes;
     ``progress`` shows a tqdm bar.
+
+    The defaults are the grid of the shipped table (``data/critical_values.csv``, made by
+    :func:`write_critical_values`): Forman & Cohen's conditions (Table 1) extended to
+    ``alpha = 0.05``: the four metrics, 35 sizes P and N (34 log-spaced over 2..1000, and the
+    10, 100 and 300 that the paper quotes), C = 10, 100, 1000 and alpha = 0.01, 0.05.
+    :data:`evallib.studies.PAPER_GRID` names that grid.
     """
     metrics = [_check_metric(m) for m in metrics]
     Ps = [check_count(p, "Ps", minimum=1) for p in Ps]

@@ -189,7 +189,7 @@ def _read(source: Any, sheet: Any) -> tuple[pd.DataFrame, str, str]:
     if isinstance(source, pd.DataFrame):
         frame = source
         if frame.index.name is not None or isinstance(frame.index, pd.MultiIndex):
-            frame = frame.reset_index()  # e.g. evallib.demsar_table_6(): the data sets are the index
+            frame = frame.reset_index()  # e.g. evallib.studies.demsar_table_6(): the data sets are the index
         elif not isinstance(frame.index, pd.RangeIndex) and "data set" not in frame.columns:
             frame = frame.rename_axis("data set").reset_index()  # an unnamed index of names
         return frame, "<DataFrame>", ""
@@ -307,7 +307,7 @@ def load_results(
         workbooks, ``.parquet``, ``.feather``, ``.json`` and ``.pkl`` files by the matching
         pandas reader (the predictions report's reader,
         :func:`evallib.report.load_predictions`). A DataFrame whose index is named
-        (e.g. :func:`evallib.demsar_table_6`) has its index taken as a column; an unnamed
+        (e.g. :func:`evallib.studies.demsar_table_6`) has its index taken as a column; an unnamed
         index other than 0, 1, 2, ... becomes the column ``data set``.
     dataset_column : str, optional
         The column holding the data sets' names. None: the one column named like
@@ -340,7 +340,7 @@ def load_results(
 
     Examples
     --------
-    >>> from evallib import demsar_table_6
+    >>> from evallib.studies import demsar_table_6
     >>> res = load_results(demsar_table_6())
     >>> res.n_datasets, res.classifiers, res.dataset_column
     (14, ('C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'), 'data set')

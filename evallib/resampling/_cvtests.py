@@ -238,7 +238,8 @@ def cv_ttest(
     Example 12.6: naive Bayes against the decision tree over Example 12.4's ten folds;
     the book prints p = 0.0369.
 
-    >>> from evallib import cv_ttest, flach_example_12_4
+    >>> from evallib import cv_ttest
+    >>> from evallib.studies import flach_example_12_4
     >>> acc = flach_example_12_4()
     >>> round(cv_ttest(acc["Naive Bayes"], acc["Decision tree"]).pvalue, 4)
     0.0369
