@@ -17,6 +17,9 @@ Notebook 08 teaches it.
   means first, with cluster-robust errors (CR1, CR2 with Bell-McCaffrey degrees of freedom,
   the wild cluster bootstrap) and Wilson intervals on the effective sample size near 0 or 1;
   :func:`variance_components` splits between- from within-item variance.
+- :mod:`._noninferiority` -- is model a no worse than b by more than a margin, or are the two
+  equivalent (:func:`paired_item_margin_test`: one-sided tests and TOST on the paired
+  difference with the CR2 errors above, Tango's score test for one 0/1 score per item)?
 - :mod:`._coverage` -- the coverage of those intervals, by simulation or exact enumeration
   (:func:`item_interval_coverage`, :func:`plot_item_interval_coverage`).
 - :mod:`._passk` -- the unbiased pass@k of Chen et al. (2021) and pass^k, averaged over
@@ -36,13 +39,15 @@ from .._compat import moved_names as _moved_names
 from . import _coverage as _coverage
 from . import _leaderboard as _leaderboard
 from . import _means as _means
+from . import _noninferiority as _noninferiority
 from . import _passk as _passk
 from ._coverage import *  # noqa: F401,F403
 from ._leaderboard import *  # noqa: F401,F403
 from ._means import *  # noqa: F401,F403
+from ._noninferiority import *  # noqa: F401,F403
 from ._passk import *  # noqa: F401,F403
 
-__all__ = [*_means.__all__, *_coverage.__all__, *_passk.__all__, *_leaderboard.__all__]
+__all__ = [*_means.__all__, *_noninferiority.__all__, *_coverage.__all__, *_passk.__all__, *_leaderboard.__all__]
 
 # Notebook 08's explorer (0.1.0's evallib.items.lesson) moved to the lessons' support in 0.2.0.
 __getattr__ = _moved_names(__name__, {n: f"evallib.lessons._items:{n}" for n in (

@@ -8,6 +8,8 @@ comparisons are paired through the cases the classifiers share.
   Lydersen & Laake 2013) and the interval that agrees with the exact test (Fay & Lumbard 2021).
 - :mod:`._paired_intervals` -- the Quesenberry-Hurst interval and the recommended intervals
   for the difference of two correlated error rates (notebook 01).
+- :mod:`._noninferiority` -- Tango's (1998) score test that A is no worse than B, or
+  equivalent, up to a margin (the dual of Tango's score interval).
 - :mod:`._coverage` -- their exact coverage and the tests' exact size, by enumeration.
 - :mod:`._pairwise` -- every pair of k classifiers: tests and intervals adjusted for
   multiplicity (:mod:`evallib._multitest`), Table 2 and Figure 4.
@@ -30,8 +32,8 @@ The modules are private; every public name is importable from here and from ``ev
 # The submodules under private names first: a star import may bind a function of the same
 # name (measures.measures) over the module attribute.
 from .._compat import moved_names as _moved_names
-from . import (_agreement, _bizarre, _cochran, _coverage, _exactpaired, _mcnemar, _measures, _multiclass, _nullbest,
-               _nullbest_plots, _paired_intervals, _pairwise, _scoring)
+from . import (_agreement, _bizarre, _cochran, _coverage, _exactpaired, _mcnemar, _measures, _multiclass,
+               _noninferiority, _nullbest, _nullbest_plots, _paired_intervals, _pairwise, _scoring)
 from ._agreement import *  # noqa: F401,F403
 from ._bizarre import *  # noqa: F401,F403
 from ._cochran import *  # noqa: F401,F403
@@ -40,13 +42,14 @@ from ._exactpaired import *  # noqa: F401,F403
 from ._mcnemar import *  # noqa: F401,F403
 from ._measures import *  # noqa: F401,F403
 from ._multiclass import *  # noqa: F401,F403
+from ._noninferiority import *  # noqa: F401,F403
 from ._nullbest import *  # noqa: F401,F403
 from ._nullbest_plots import *  # noqa: F401,F403
 from ._paired_intervals import *  # noqa: F401,F403
 from ._pairwise import *  # noqa: F401,F403
 from ._scoring import *  # noqa: F401,F403
 
-__all__ = [*_mcnemar.__all__, *_exactpaired.__all__, *_paired_intervals.__all__, *_coverage.__all__, *_pairwise.__all__,
+__all__ = [*_mcnemar.__all__, *_exactpaired.__all__, *_paired_intervals.__all__, *_noninferiority.__all__, *_coverage.__all__, *_pairwise.__all__,
            *_nullbest.__all__, *_nullbest_plots.__all__, *_bizarre.__all__, *_measures.__all__, *_scoring.__all__, *_cochran.__all__, *_multiclass.__all__, *_agreement.__all__]
 
 # Moved in 0.2.0: notebook 01's section-7 callbacks to the lessons' support, the printed (wrong)

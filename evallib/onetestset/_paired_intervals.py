@@ -164,16 +164,24 @@ def _wilson(x, n, z):
     return centre - half, centre + half
 
 
+def _tango_restricted_mle(delta, b, c, n):
+    """The maximum-likelihood estimate of ``p_c`` under ``p_b - p_c = delta`` (vectorised).
+
+    ``q = (sqrt(W^2 + 8 n c delta (1 - delta)) - W) / (4 n)``, ``W = -b - c + (2n - b + c) delta``
+    (Tango 1998). With expected counts (``b = n p_b``, ``c = n p_c``) it is the limit
+    that planning uses (Nam 1997).
+    """
+    w = -b - c + (2 * n - b + c) * delta
+    return (np.sqrt(np.maximum(w * w + 8 * n * c * delta * (1 - delta), 0.0)) - w) / (4 * n)
+
+
 def _tango_score(delta, b, c, n):
     """Tango's (1998) score statistic for H0: p_b - p_c = delta (vectorised).
 
     ``T = (b - c - n delta) / sqrt(n (2 q + delta (1 - delta)))`` with ``q`` the
-    maximum-likelihood estimate of ``p_c`` under H0,
-    ``q = (sqrt(W^2 + 8 n c delta (1 - delta)) - W) / (4 n)``,
-    ``W = -b - c + (2n - b + c) delta``.
+    maximum-likelihood estimate of ``p_c`` under H0 (:func:`_tango_restricted_mle`).
     """
-    w = -b - c + (2 * n - b + c) * delta
-    q = (np.sqrt(np.maximum(w * w + 8 * n * c * delta * (1 - delta), 0.0)) - w) / (4 * n)
+    q = _tango_restricted_mle(delta, b, c, n)
     var = n * (2 * q + delta * (1 - delta))
     num = b - c - n * delta
     return np.where(num == 0, 0.0, num / np.sqrt(np.maximum(var, 1e-300)))

@@ -8,6 +8,11 @@ about, and what does a "non-significant" result on a small test set rule out?
   by Connor's (1987) normal approximation (:func:`mcnemar_power`); the sample size
   (:func:`mcnemar_sample_size`) and the minimum detectable difference
   (:func:`minimum_detectable_difference`).
+* "No worse than" (non-inferiority) and equivalence against a margin: the power of Tango's
+  score test by exact enumeration or Nam's (1997) approximation (:func:`tango_power`) and
+  Nam's sample size (:func:`tango_sample_size`); per item, the one-sided (TOST) power and
+  items needed for :func:`evallib.items.paired_item_margin_test` (:func:`item_margin_power`,
+  :func:`item_margin_sample_size`).
 * The F1 paired bootstrap of Keller, Bengio & Wong (eqs. 12-14): its power by
   simulation over the eight joint events (:func:`f1_bootstrap_power`).
 * Cross-validation: the power of the CV t-tests for two learners that truly differ,

@@ -11,14 +11,15 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from .._compat import MID_P, renamed_choice, renamed_fields, renamed_keywords
 from .._inference import check_alternative
 from .._plotting import get_axes
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
 from ..onetestset import f1_difference
-from ..onetestset._paired_intervals import _interval_bounds
+from ..onetestset._noninferiority import MARGIN_HYPOTHESES, _check_margin, _tango_margin_pvalues
+from ..onetestset._paired_intervals import _interval_bounds, _tango_restricted_mle
 from ._common import _TEST_NAMES, _check_power, _check_test
 
 __all__ = ['F1Power', 'POWER_METHODS', 'discordant_probabilities', 'expected_interval_width', 'f1_bootstrap_power', 'f1_power_curve', 'interval_and_power_summary', 'mcnemar_power', 'mcnemar_power_curve', 'mcnemar_sample_size', 'minimum_detectable_difference', 'plot_f1_power', 'plot_interval_and_power', 'plot_mcnemar_power', 'plot_minimum_detectable_difference', 'plot_sample_size', 'sample_size_summary']
@@ -1045,3 +1046,208 @@ def plot_f1_power(table: pd.DataFrame, *, power: float | None = 0.8, ax=None):
     ax.set_ylabel("power")
     ax.legend(fontsize=8, loc="lower right")
     return ax
+
+
+# ------------------------------------------- no worse than: Tango's test against a margin
+__all__ += ["MARGIN_POWER_METHODS", "tango_power", "tango_sample_size"]
+
+#: the ways :func:`tango_power` computes power.
+MARGIN_POWER_METHODS = ("exact", "asymptotic")
+
+
+def _check_margin_plan(p_b: Any, p_c: Any, margin: Any, hypothesis: Any, alpha: Any):
+    p_b, p_c = _check_discordant(p_b, p_c)
+    hypothesis = check_choice(hypothesis, "hypothesis", MARGIN_HYPOTHESES)
+    margin, alpha = _check_margin(margin, alpha)
+    return p_b, p_c, margin, hypothesis, alpha
+
+
+def _null_sds(p_b: float, p_c: float, margin: float) -> tuple[float, float]:
+    """sqrt(n) times the null standard error of ``(b - c)/n`` at ``+margin`` and ``-margin``.
+
+    ``sqrt(2 q + delta (1 - delta))`` with ``q`` the restricted maximum-likelihood estimate of
+    ``p_c`` under ``p_b - p_c = delta`` computed from the expected counts (Nam 1997).
+    """
+    out = []
+    for delta in (margin, -margin):
+        q = float(_tango_restricted_mle(delta, p_b, p_c, 1.0))
+        out.append(math.sqrt(max(2.0 * q + delta * (1.0 - delta), 0.0)))
+    return out[0], out[1]
+
+
+def _asymptotic_margin_power(n: np.ndarray, p_b: float, p_c: float, margin: float, alpha: float,
+                             hypothesis: str) -> np.ndarray:
+    """Nam's (1997) normal approximation to the power of Tango's margin test."""
+    n = np.asarray(n, dtype=float)
+    delta, psi = p_b - p_c, p_b + p_c
+    z = stats.norm.isf(alpha)
+    s1 = math.sqrt(max(psi - delta * delta, 0.0))
+    s_up, s_low = _null_sds(p_b, p_c, margin)
+
+    def side(gap: float, s0: float) -> np.ndarray:
+        shift = np.sqrt(n) * gap - z * s0
+        if s1 == 0.0:   # (b - c)/n is the constant delta
+            return np.where(shift > 0, 1.0, np.where(shift == 0, 0.5, 0.0))
+        return stats.norm.cdf(shift / s1)
+
+    power = side(margin - delta, s_up)
+    if hypothesis == "equivalence":
+        power = np.maximum(power + side(margin + delta, s_low) - 1.0, 0.0)
+    return np.where(n > 0, power, 0.0)
+
+
+def _exact_margin_power(n: int, p_b: float, p_c: float, margin: float, alpha: float, hypothesis: str) -> float:
+    """``P(reject)`` by enumerating the trinomial ``(b, c, n - b - c)`` (windowed to 1e-30 of the mass)."""
+    if n == 0:
+        return 0.0
+    z = float(stats.norm.isf(alpha))
+    b_lo, b_hi = _window(n, p_b)
+    c_lo, c_hi = _window(n, p_c)
+    b = np.arange(b_lo, b_hi + 1, dtype=float)[:, None]
+    c = np.arange(c_lo, c_hi + 1, dtype=float)[None, :]
+    ok = b + c <= n
+    bb, cc = np.broadcast_arrays(b, c)
+    bb, cc = bb[ok], cc[ok]
+    rest = n - bb - cc
+    logpmf = (special.gammaln(n + 1.0) - special.gammaln(bb + 1) - special.gammaln(cc + 1) - special.gammaln(rest + 1)
+              + special.xlogy(bb, p_b) + special.xlogy(cc, p_c) + special.xlogy(rest, 1.0 - p_b - p_c))
+    statistic, _ = _tango_margin_pvalues(bb, cc, float(n), margin, hypothesis)
+    return float(np.clip(np.sum(np.exp(logpmf) * (statistic >= z)), 0.0, 1.0))
+
+
+def tango_power(n: Any, p_b: float, p_c: float, *, margin: float, hypothesis: str = "noninferiority",
+                alpha: float = 0.05, method: str = "exact") -> Any:
+    """Power of Tango's test that A is no worse than B (or equivalent) up to ``margin``.
+
+    The test is :func:`evallib.onetestset.tango_test` on ``n`` cases whose discordant cells
+    are trinomial with probabilities ``(p_b, p_c)`` (A wrong and B right, A right and B
+    wrong); ``delta = p_b - p_c`` is the true difference of the error rates. At
+    ``delta = margin`` (or ``-margin`` for ``"equivalence"``) the power is the test's size.
+
+    * ``"exact"``: enumerate the trinomial and add the probabilities of the tables the
+      test rejects (the same code as the test, so the size at the margin is exact);
+    * ``"asymptotic"``: Nam's (1997) normal approximation,
+      ``Phi((sqrt(n) (margin - delta) - z_alpha s0) / s1)`` with ``s1 = sqrt(psi - delta^2)``
+      (``psi = p_b + p_c``) and ``s0 = sqrt(2 q + margin (1 - margin))``, ``q`` the restricted
+      maximum-likelihood estimate of ``p_c`` under ``p_b - p_c = margin`` computed from the
+      expected counts; for ``"equivalence"`` the two one-sided powers minus 1 (at least 0).
+
+    Parameters
+    ----------
+    n : int or sequence of int
+        Test-set size(s), ``>= 0``.
+    p_b, p_c : float
+        Discordant probabilities, each in [0, 1], ``p_b + p_c <= 1``.
+    margin : float
+        In (0, 1), as in :func:`evallib.onetestset.tango_test`.
+    hypothesis : {"noninferiority", "equivalence"}
+    alpha : float
+        Level of each one-sided test, in (0, 0.5).
+    method : {"exact", "asymptotic"}
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value per ``n`` if ``n`` is a sequence.
+
+    References
+    ----------
+    Nam, J. (1997). Establishing equivalence of two treatments and sample size requirements
+    in matched-pairs design. *Biometrics* 53, 1422-1430.
+    Tango, T. (1998). Equivalence test and confidence interval for the difference in
+    proportions for the paired-sample design. *Statistics in Medicine* 17, 891-908.
+
+    Examples
+    --------
+    A and B disagree on 10% of the cases, equally often each way; margin 0.05. The exact
+    power at the 274 cases :func:`tango_sample_size` plans for 80%:
+
+    >>> round(float(tango_power(274, 0.05, 0.05, margin=0.05)), 3)
+    0.812
+    """
+    method = check_choice(method, "method", MARGIN_POWER_METHODS)
+    p_b, p_c, margin, hypothesis, alpha = _check_margin_plan(p_b, p_c, margin, hypothesis, alpha)
+    scalar = np.ndim(n) == 0
+    ns = [check_count(n, "n")] if scalar else [check_count(v, "n") for v in np.asarray(n).ravel()]
+    if method == "asymptotic":
+        out = _asymptotic_margin_power(np.array(ns), p_b, p_c, margin, alpha, hypothesis)
+    else:
+        out = np.array([_exact_margin_power(v, p_b, p_c, margin, alpha, hypothesis) for v in ns])
+    return float(out[0]) if scalar else out
+
+
+def tango_sample_size(p_b: float, p_c: float, *, margin: float, hypothesis: str = "noninferiority",
+                      power: float = 0.8, alpha: float = 0.05) -> int:
+    """Test cases Tango's margin test needs to show "no worse than" (or equivalence) with ``power``.
+
+    Nam's (1997) formula for the one-sided score test,
+    ``n = [z_alpha s0 + z_beta s1]^2 / (margin - delta)^2`` rounded up, with ``s0``, ``s1``
+    and ``delta = p_b - p_c`` as in :func:`tango_power` and ``z_beta`` the ``power`` quantile.
+    For ``"equivalence"``: the smallest ``n`` at which the normal approximation of
+    :func:`tango_power` reaches ``power``. Check the plan with ``tango_power(n, ...,
+    method="exact")``: the test is asymptotic, and its exact power at the planned ``n`` is
+    within a few points of the target when ``n`` is not tiny.
+
+    Parameters
+    ----------
+    p_b, p_c : float
+        The discordant probabilities you expect, each in [0, 1], ``p_b + p_c <= 1``.
+    margin : float
+        In (0, 1); ``delta = p_b - p_c`` must lie below it (``|delta|`` for ``"equivalence"``).
+    hypothesis : {"noninferiority", "equivalence"}
+    power : float
+        Target power, in (0, 1).
+    alpha : float
+        Level of each one-sided test, in (0, 0.5).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If the expected difference is not inside the margin (then no ``n`` shows it), or an
+        argument is out of range.
+
+    References
+    ----------
+    Nam, J. (1997). Establishing equivalence of two treatments and sample size requirements
+    in matched-pairs design. *Biometrics* 53, 1422-1430.
+
+    Examples
+    --------
+    Equal error rates, disagreement on 10% of the cases, margin 0.05, alpha = 0.05, 80% power:
+    under the margin ``W = 0`` and ``q = sqrt(8 * 0.05 * 0.05 * 0.95) / 4 = 0.03446``, so
+    ``s0 = sqrt(2 q + 0.0475) = 0.3412``, ``s1 = sqrt(0.1) = 0.3162`` and
+    ``n = (1.6449 * 0.3412 + 0.8416 * 0.3162)^2 / 0.05^2 = 273.8``:
+
+    >>> tango_sample_size(0.05, 0.05, margin=0.05)
+    274
+    """
+    p_b, p_c, margin, hypothesis, alpha = _check_margin_plan(p_b, p_c, margin, hypothesis, alpha)
+    target = _check_power(power)
+    delta = p_b - p_c
+    gap = margin - (abs(delta) if hypothesis == "equivalence" else delta)
+    if gap <= 0:
+        what = "|p_b - p_c|" if hypothesis == "equivalence" else "p_b - p_c"
+        raise ValueError(f"{what} = {abs(delta) if hypothesis == 'equivalence' else delta:g} must lie below "
+                         f"margin = {margin:g}: the expected difference is not inside the margin, and no "
+                         f"test-set size shows {hypothesis} with power {target:g}")
+    s_up, _ = _null_sds(p_b, p_c, margin)
+    s1 = math.sqrt(max(p_b + p_c - delta * delta, 0.0))
+    z_a, z_b = stats.norm.isf(alpha), stats.norm.ppf(target)
+    n = max(1, math.ceil((z_a * s_up + max(z_b, 0.0) * s1) ** 2 / gap ** 2 - 1e-9))
+    if hypothesis == "noninferiority":
+        return n
+
+    def reached(m: int) -> bool:
+        return bool(_asymptotic_margin_power(np.array([m]), p_b, p_c, margin, alpha, hypothesis)[0] >= target)
+
+    lo, hi = 0, n
+    while not reached(hi):
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if reached(mid) else (mid, hi)
+    return hi
