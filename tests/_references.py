@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import optimize
 
 
 def cr2_dense(values, labels):
@@ -33,3 +34,30 @@ def cr2_dense(values, labels):
     big_a = np.column_stack(cols)
     b = big_a.T @ m @ big_a
     return math.sqrt(meat) / n, np.trace(b) ** 2 / np.trace(b @ b)
+
+
+def restricted_mle_numerical(b, c, n, delta):
+    """Tango (1998): p_c maximising the trinomial likelihood subject to p_b = p_c + delta (numerically)."""
+    lo, hi = max(0.0, -delta), (1 - delta) / 2
+
+    def nll(q):
+        total = 0.0
+        for k, pr in ((b, q + delta), (c, q), (n - b - c, 1 - 2 * q - delta)):
+            if k:
+                if pr <= 0:
+                    return math.inf
+                total -= k * math.log(pr)
+        return total
+
+    if hi - lo < 1e-14:
+        return lo
+    res = optimize.minimize_scalar(nll, bounds=(lo, hi), method="bounded",
+                                   options={"xatol": 1e-13, "maxiter": 500})
+    return min([res.x, lo, hi], key=nll)  # the optimum may sit on the boundary
+
+
+def tango_score_numerical(delta, b, c, n):
+    q = restricted_mle_numerical(b, c, n, delta)
+    var = n * (2 * q + delta * (1 - delta))
+    num = b - c - n * delta
+    return 0.0 if num == 0 else num / math.sqrt(var)

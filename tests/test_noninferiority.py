@@ -41,8 +41,8 @@ from evallib.onetestset import Contingency
 
 # ------------------------------------------------ Tango's score statistic, written again
 # the restricted MLE by a bounded optimiser and the score from it, as test_paired_intervals checks them
-from test_paired_intervals import _restricted_mle  # noqa: E402
-from test_paired_intervals import _tango_score as _numerical_score  # noqa: E402
+from _references import restricted_mle_numerical as _restricted_mle  # noqa: E402
+from _references import tango_score_numerical as _numerical_score  # noqa: E402
 
 
 def _score(b, c, n, delta):

@@ -24,6 +24,8 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
+from _references import tango_score_numerical as _tango_score
+
 import evallib
 from evallib import (
     PAIRED_INTERVAL_METHODS,
@@ -171,33 +173,6 @@ def _reference(method, a, b, c, d, z=Z):
     if method == "tango":
         return _tango_reference(b, c, n, z)
     raise AssertionError(method)
-
-
-def _restricted_mle(b, c, n, delta):
-    """p_c maximising the trinomial likelihood subject to p_b = p_c + delta (numerically)."""
-    lo, hi = max(0.0, -delta), (1 - delta) / 2
-
-    def nll(q):
-        total = 0.0
-        for k, pr in ((b, q + delta), (c, q), (n - b - c, 1 - 2 * q - delta)):
-            if k:
-                if pr <= 0:
-                    return math.inf
-                total -= k * math.log(pr)
-        return total
-
-    if hi - lo < 1e-14:
-        return lo
-    res = optimize.minimize_scalar(nll, bounds=(lo, hi), method="bounded",
-                                   options={"xatol": 1e-13, "maxiter": 500})
-    return min([res.x, lo, hi], key=nll)  # the optimum may sit on the boundary
-
-
-def _tango_score(delta, b, c, n):
-    q = _restricted_mle(b, c, n, delta)
-    var = n * (2 * q + delta * (1 - delta))
-    num = b - c - n * delta
-    return 0.0 if num == 0 else num / math.sqrt(var)
 
 
 def _tango_reference(b, c, n, z):
