@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ._compat import renamed_keywords
 from ._validate import check_alpha, check_choice, check_count
@@ -45,6 +46,7 @@ __all__ = [
     "FWER_ADJUSTMENTS",
     "PAIRS_ONLY_ADJUSTMENTS",
     "POSTHOC_ADJUSTMENTS",
+    "adjust_pairs_table",
     "adjust_pvalues",
     "adjusted_alphas",
     "exhaustive_sets",
@@ -616,3 +618,49 @@ def rejections(pvalues: Any, levels: Any, adjust: str) -> np.ndarray:
         out[order] = np.arange(p.size) < last
         return out
     return reject
+
+
+def adjust_pairs_table(table: pd.DataFrame, alpha: float, adjust: str, quantile) -> pd.DataFrame:
+    """Add ``alpha_adj``, ``pvalue_adj``, ``reject_adj``, ``low_adj``, ``high_adj`` to a pairs table.
+
+    Holm (1979): the pair with the ``i``-th smallest p-value (1-based, ties in table
+    order) is tested at ``alpha / (m - i + 1)``; its adjusted p-value is
+    ``max_{j <= i} min(1, (m - j + 1) p_(j))`` and ``reject_adj = pvalue_adj <= alpha``
+    is Holm's step-down decision. Bonferroni: level ``alpha / m``, ``min(1, m p)``.
+    Benjamini & Hochberg (1995), ``"bh"``: level ``i alpha / m``, adjusted p-value
+    ``min_{j >= i} min(1, m p_(j) / j)``, the step-up decision; Benjamini & Yekutieli
+    (2001), ``"by"``: the same with ``m`` replaced by ``m c(m)``, ``c(m) = sum_{k<=m} 1/k``.
+    BH and BY control the false discovery rate (the expected share of false rejections
+    among the rejections), not the family-wise error rate. ``"none"``: unchanged.
+
+    The adjusted interval of a pair is its **joint** interval under the family-wise
+    adjustments: the interval at level ``1 - alpha / m`` (Bonferroni) whatever the test's
+    adjustment, so that all ``m`` cover their true differences together with probability
+    at least ``1 - alpha``. (Intervals at Holm's step-down levels have no joint coverage,
+    and one can exclude 0 while Holm's test does not reject; a joint interval that
+    excludes 0 implies that Holm rejects.) No joint intervals correspond to the false
+    discovery rate, so under ``"bh"`` and ``"by"`` (and ``"none"``) the adjusted interval
+    is the unadjusted one; ``attrs["interval_adjust"]`` says which (``"bonferroni"`` or
+    ``"none"``) and the formatted tables label the column accordingly.
+    ``quantile(level)`` gives the two-sided critical value.
+    """
+    p = table["pvalue"].to_numpy(dtype=float)
+    m = p.size
+    joint = adjust in FWER_ADJUSTMENTS
+    table.attrs["adjust"] = adjust
+    table.attrs["interval_adjust"] = "bonferroni" if joint else "none"
+    if m == 0:
+        for c in ("alpha_adj", "pvalue_adj", "low_adj", "high_adj"):
+            table[c] = pd.Series(dtype=float)
+        table["reject_adj"] = pd.Series(dtype=bool)
+        return table
+    levels = adjusted_alphas(p, alpha, adjust)
+    padj = adjust_pvalues(p, adjust)
+    half = quantile(alpha / m if joint else alpha) * table["se"].to_numpy(dtype=float)
+    d = table["difference"].to_numpy(dtype=float)
+    table["alpha_adj"] = levels
+    table["pvalue_adj"] = padj
+    table["reject_adj"] = padj <= alpha
+    table["low_adj"] = d - half
+    table["high_adj"] = d + half
+    return table

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "check_alpha", "check_binary_labels", "check_choice", "check_count", "check_int",
+    "check_alpha", "check_binary_labels", "check_choice", "check_cluster_size", "check_count", "check_int",
     "check_labels", "check_real", "check_rng", "check_vector", "sklearn_random_state",
 ]
 
@@ -224,3 +224,23 @@ def check_vector(
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must not contain NaN or infinite {what}")
     return arr
+
+
+def check_cluster_size(n_items: int, cluster_size: Any) -> np.ndarray:
+    """Sizes of the simulated clusters of ``n_items`` items: equal blocks of ``cluster_size`` (the last
+    takes the rest), or the sizes as given (a sequence summing to ``n_items``); at least two."""
+    if isinstance(cluster_size, (str, bytes)):
+        raise TypeError("cluster_size must be a whole number >= 1 or a sequence of cluster sizes")
+    if np.isscalar(cluster_size):
+        size = check_count(cluster_size, "cluster_size", minimum=1)
+        full, rest = divmod(n_items, size)
+        sizes = np.array([size] * full + ([rest] if rest else []), dtype=np.int64)
+    else:
+        sizes = np.array([check_count(s, "cluster_size", minimum=1) for s in cluster_size], dtype=np.int64)
+        if sizes.sum() != n_items:
+            raise ValueError(f"cluster_size, given as a sequence of sizes, must sum to n_items = {n_items}, "
+                             f"got {int(sizes.sum())}")
+    if sizes.size < 2:
+        raise ValueError(f"n_items = {n_items} in clusters of {int(sizes[0])} make one cluster; the cluster-robust "
+                         "intervals need at least 2 (n_items >= 2 * cluster_size)")
+    return sizes

@@ -107,8 +107,8 @@ def test_multinomial_bootstrap_matches_case_resampling():
     res = mc.bootstrap_macro_f1_difference(y, a, b, n_resamples=4000, rng=5, alpha=0.05)
     ref = _case_bootstrap(y, a, b, k, 4000, np.random.default_rng(6))
     sd = ref.std(ddof=1)
-    assert res.difference == pytest.approx(f1_score(y, a, average="macro") - f1_score(y, b, average="macro"),
-                                           abs=1e-12)
+    assert res.estimate == pytest.approx(f1_score(y, a, average="macro") - f1_score(y, b, average="macro"),
+                                         abs=1e-12)
     assert res.replicates.mean() == pytest.approx(ref.mean(), abs=0.1 * sd)
     assert res.replicates.std(ddof=1) == pytest.approx(sd, rel=0.08)
     lo, hi = np.quantile(ref, [0.025, 0.975])
@@ -116,6 +116,66 @@ def test_multinomial_bootstrap_matches_case_resampling():
     assert res.high == pytest.approx(hi, abs=0.2 * sd)
     assert res.share_a_better == pytest.approx(np.mean(ref > 0), abs=0.04)
     assert res.cells <= k ** 3 and res.n == 500
+
+
+def _brute_multinomial_bootstrap(y, a, b, labels, n_resamples, seed):
+    """The multinomial bootstrap written out by hand, one replicate at a time: the cells
+    (true class, prediction of A, prediction of B) that occur, in lexicographic order of
+    their label positions; each replicate one Multinomial(n, cell counts / n) draw of a
+    Generator seeded ``seed``; each classifier's confusion table filled by a loop over
+    the cells and macro-F1 as the plain mean over the classes of ``2 TP / (support +
+    predicted)`` (0 for 0/0), averaged by numpy's mean. The same draws and the same floating-point operations as
+    the library's vectorised sparse version, so the values must agree exactly."""
+    pos = {c: i for i, c in enumerate(labels)}
+    k = len(labels)
+    tally = {}
+    for t, i, j in zip(y, a, b):
+        key = (pos[t], pos[i], pos[j])
+        tally[key] = tally.get(key, 0) + 1
+    cells = sorted(tally)
+    n = len(y)
+    counts = np.array([tally[c] for c in cells], dtype=float)
+
+    def macro_f1(weights, which):
+        conf = [[0.0] * k for _ in range(k)]
+        for (t, i, j), w in zip(cells, weights):
+            conf[t][(i, j)[which]] += w
+        f1 = []
+        for c in range(k):
+            den = sum(conf[c]) + sum(conf[r][c] for r in range(k))
+            f1.append(2.0 * conf[c][c] / den if den > 0 else 0.0)
+        return float(np.mean(f1))
+
+    gen = np.random.default_rng(seed)
+    reps = []
+    for _ in range(n_resamples):
+        w = gen.multinomial(n, counts / counts.sum()).astype(float)
+        d = macro_f1(w, 0) - macro_f1(w, 1)
+        reps.append(0.0 if abs(d) < 1e-12 else d)
+    return macro_f1(counts, 0), macro_f1(counts, 1), np.array(reps)
+
+
+@pytest.mark.parametrize("k, n, labels", [(3, 40, None), (5, 300, ["c0", "c1", "c2", "c3", "c4", "c5"])])
+def test_bootstrap_values_are_the_hand_written_multinomial_bootstraps(k, n, labels):
+    # Exact equality: the shared resampling core (evallib._f1bootstrap) must keep the draws
+    # and the arithmetic of the bootstrap it replaced.
+    rng = np.random.default_rng(k)
+    y, a, b = _task(n, k, rng)
+    names = np.array([f"c{i}" for i in range(k)])
+    y, a, b = names[y], names[a], names[b]
+    res = mc.bootstrap_macro_f1_difference(y, a, b, n_resamples=700, rng=9, alpha=0.1, labels=labels)
+    f_a, f_b, reps = _brute_multinomial_bootstrap(y, a, b, labels or sorted(set(y) | set(a) | set(b)), 700, 9)
+    assert (res.f1_a, res.f1_b) == (f_a, f_b)
+    np.testing.assert_array_equal(res.replicates, reps)
+    assert (res.low, res.high) == tuple(np.quantile(reps, [0.05, 0.95]))
+    assert (res.share_a_better, res.share_tied) == (np.mean(reps > 0), np.mean(reps == 0))
+    assert res.estimate == f_a - f_b and res.n == n
+
+
+def test_old_field_name_difference_reads_estimate_with_a_warning():
+    res = mc.bootstrap_macro_f1_difference([0, 1, 2, 2, 1], [0, 1, 2, 1, 1], [0, 2, 2, 2, 0], n_resamples=20, rng=0)
+    with pytest.warns(DeprecationWarning, match=r"MacroF1Bootstrap\.difference is deprecated.*use \.estimate"):
+        assert res.difference == res.estimate
 
 
 def test_bootstrap_is_reproducible_and_rng_is_checked():
@@ -132,7 +192,7 @@ def test_bootstrap_is_reproducible_and_rng_is_checked():
 
 def test_identical_predictions_give_a_point_interval():
     res = mc.bootstrap_macro_f1_difference([0, 1, 2, 1, 0], [0, 1, 1, 1, 0], [0, 1, 1, 1, 0], n_resamples=200, rng=0)
-    assert (res.difference, res.low, res.high, res.share_tied) == (0.0, 0.0, 0.0, 1.0)
+    assert (res.estimate, res.low, res.high, res.share_tied) == (0.0, 0.0, 0.0, 1.0)
     assert not res.excludes_zero
 
 

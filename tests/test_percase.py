@@ -221,6 +221,71 @@ def test_replicates_follow_the_index_bootstrap_of_cases():
     assert res.share_a_better == pytest.approx(np.mean(res.replicates > 0))
 
 
+def _brute_kind_bootstrap(y, a, b, cases, k, positive, n_resamples, seed):
+    """The case bootstrap over kinds written out by hand: each case's true class and the
+    shares of its rows that A and B put in each class; the distinct kinds in lexicographic
+    order of (class, shares of A, shares of B); each replicate one Multinomial(n, kind
+    counts / n) draw of a Generator seeded ``seed``; per-class support, predictions and true
+    positives summed by loops; F1 of ``positive`` (0 for 0/0) or macro-F1, where a class
+    without a case in the replicate keeps its test-set F1. With two rows per case every
+    share is 0, 1/2 or 1, so every sum is exact and the values must agree exactly."""
+    kinds = {}
+    for c in sorted(set(cases)):
+        rows = [i for i in range(len(cases)) if cases[i] == c]
+        share = [tuple(sum(1.0 / len(rows) for i in rows if p[i] == j) for j in range(k)) for p in (a, b)]
+        key = (float(y[rows[0]]),) + share[0] + share[1]
+        kinds[key] = kinds.get(key, 0) + 1
+    order = sorted(kinds)
+    counts = np.array([kinds[key] for key in order], dtype=float)
+
+    def f1s(weights):
+        out = []
+        for which in (0, 1):
+            support, pred, tp = [0.0] * k, [0.0] * k, [0.0] * k
+            for key, w in zip(order, weights):
+                t, share = int(key[0]), key[1 + which * k:1 + (which + 1) * k]
+                support[t] += w
+                tp[t] += w * share[t]
+                for j in range(k):
+                    pred[j] += w * share[j]
+            f = [2.0 * tp[j] / (support[j] + pred[j]) if support[j] + pred[j] > 0 else 0.0 for j in range(k)]
+            out.append((f, support))
+        return out
+
+    observed = [f for f, _ in f1s(counts)]
+
+    def measure(weights):
+        vals = []
+        for (f, support), obs in zip(f1s(weights), observed):
+            if positive is not None:
+                vals.append(f[positive])
+            else:
+                vals.append(float(np.mean([f[j] if support[j] > 0 else obs[j] for j in range(k)])))
+        return vals
+
+    gen = np.random.default_rng(seed)
+    reps = []
+    for _ in range(n_resamples):
+        fa, fb = measure(gen.multinomial(int(counts.sum()), counts / counts.sum()).astype(float))
+        reps.append(0.0 if abs(fa - fb) < 1e-12 else fa - fb)
+    return measure(counts), np.array(reps), len(order)
+
+
+@pytest.mark.parametrize("k, pos", [(2, 1), (4, None)])
+def test_bootstrap_values_are_the_hand_written_bootstrap_over_kinds(k, pos):
+    # Exact equality: the shared resampling core (evallib._f1bootstrap) must keep the draws
+    # and the arithmetic of the bootstrap it replaced. 12 cases for macro-F1 over 4 classes
+    # leave some class out of many replicates, so the kept test-set F1 is exercised.
+    y, a, b, cases = _predictions(seed=6, n=40 if pos else 12, repeats=2, k=k)
+    res = bootstrap_f1_cases(y, a, b, cases, pos_label=pos, n_resamples=600, rng=4, alpha=0.1)
+    (f_a, f_b), reps, n_kinds = _brute_kind_bootstrap(y, a, b, cases, k, pos, 600, 4)
+    assert (res.f1_a, res.f1_b) == (f_a, f_b)
+    np.testing.assert_array_equal(res.replicates, reps)
+    assert (res.low, res.high) == tuple(np.quantile(reps, [0.05, 0.95]))
+    assert (res.share_a_better, res.share_tied) == (np.mean(reps > 0), np.mean(reps == 0))
+    assert res.estimate == f_a - f_b and res.cells == n_kinds and res.n == len(set(cases))
+
+
 def test_repeats_predicted_alike_are_the_single_run_and_rng_reproduces():
     y, a, b, _ = _predictions(seed=3, repeats=1)
     one = bootstrap_f1_cases(y, a, b, pos_label=1, n_resamples=500, rng=7)

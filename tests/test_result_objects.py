@@ -314,7 +314,7 @@ RENAMED_FIELDS = {
     "DCFBootstrap": {"sd": "se"},
     "CochranQ": {"reps": "n_resamples"},
     "F1TestCheck": {"reps": "n_resamples"},
-    "MacroF1Bootstrap": {"reps": "n_resamples"},
+    "MacroF1Bootstrap": {"reps": "n_resamples", "difference": "estimate"},
     "F1Comparison": {"reps": "n_resamples"},
     "F1Power": {"n_sim": "repetitions", "reps": "n_resamples"},
     "SignedRankResult": {"n_samples": "n_resamples"},

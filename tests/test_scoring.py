@@ -19,6 +19,7 @@ from scipy import stats
 from sklearn.metrics import brier_score_loss, roc_auc_score
 from sklearn.metrics import log_loss as sk_log_loss
 
+from evallib._multitest import adjust_pairs_table
 from evallib.onetestset import _scoring as sc
 
 
@@ -314,7 +315,7 @@ def test_adjusted_intervals_never_contradict_holms_verdict():
     p = np.array([0.02, 0.024, 0.03])
     se = np.ones(3)
     d = stats.norm.isf(p / 2) * se          # differences whose two-sided Wald p-values are p
-    table = sc._adjust(pd.DataFrame({"difference": d, "se": se, "pvalue": p}), 0.05, "holm",
+    table = adjust_pairs_table(pd.DataFrame({"difference": d, "se": se, "pvalue": p}), 0.05, "holm",
                        lambda a: stats.norm.isf(a / 2))
     assert not table["reject_adj"].any()
     assert table["pvalue"].iloc[-1] < table["alpha_adj"].iloc[-1]   # a Holm-level interval would exclude 0

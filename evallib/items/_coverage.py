@@ -28,7 +28,7 @@ from scipy import stats
 from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._results import table_metadata
-from .._validate import check_alpha, check_count, check_real, check_rng
+from .._validate import check_alpha, check_cluster_size, check_count, check_real, check_rng
 from ._means import _bm_df, _wilson, _wilson_effective
 
 __all__ = ["ITEM_COVERAGE_METHODS", "item_interval_coverage", "plot_item_interval_coverage"]
@@ -45,25 +45,6 @@ _NAMES = {
     "wilson": "Wilson, effective n",
 }
 _CHUNK = 2_000_000  # simulated item scores held in memory at once
-
-
-def _cluster_sizes(n_items: int, cluster_size: Any) -> np.ndarray:
-    """Sizes of the simulated clusters: equal blocks of ``cluster_size`` (the last takes the rest), or as given."""
-    if isinstance(cluster_size, (str, bytes)):
-        raise TypeError("cluster_size must be a whole number >= 1 or a sequence of cluster sizes")
-    if np.isscalar(cluster_size):
-        size = check_count(cluster_size, "cluster_size", minimum=1)
-        full, rest = divmod(n_items, size)
-        sizes = np.array([size] * full + ([rest] if rest else []), dtype=np.int64)
-    else:
-        sizes = np.array([check_count(s, "cluster_size", minimum=1) for s in cluster_size], dtype=np.int64)
-        if sizes.sum() != n_items:
-            raise ValueError(f"cluster_size, given as a sequence of sizes, must sum to n_items = {n_items}, "
-                             f"got {int(sizes.sum())}")
-    if sizes.size < 2:
-        raise ValueError(f"n_items = {n_items} in clusters of {int(sizes[0])} make one cluster; the cluster-robust "
-                         "intervals need at least 2 (n_items >= 2 * cluster_size)")
-    return sizes
 
 
 def _simulate_scores(rng, n_sim, sizes, icc, mean, samples):
@@ -240,7 +221,7 @@ def item_interval_coverage(
     True
     """
     n_items = check_count(n_items, "n_items", minimum=2)
-    sizes = _cluster_sizes(n_items, cluster_size)
+    sizes = check_cluster_size(n_items, cluster_size)
     icc = check_real(icc, "icc", low=0.0, high=1.0, high_open=True)
     mean = check_real(mean, "mean", low=0.0, high=1.0, low_open=True, high_open=True)
     samples = check_count(samples, "samples", minimum=1)

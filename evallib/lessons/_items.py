@@ -48,9 +48,8 @@ from scipy import special, stats
 
 from .._compat import renamed_keywords
 from .._plotting import get_axes
-from .._validate import check_alpha, check_count, check_real, check_rng
-from ..items._coverage import _cluster_sizes
-from ..items._means import _bm_df
+from .._validate import check_alpha, check_cluster_size, check_count, check_real, check_rng
+from ..items import bell_mccaffrey_df
 
 __all__ = ["PAIRED_COVERAGE_METHODS", "simulate_paired_items", "paired_item_coverage",
            "plot_paired_item_coverage", "describe_paired_item_coverage"]
@@ -73,7 +72,7 @@ _CHUNK = 1_000_000  # simulated item scores per model held in memory at once
 # ------------------------------------------------------------------ settings
 def _settings(n_items, cluster_size, icc, samples, correlation, mean_a, mean_b, spread):
     n_items = check_count(n_items, "n_items", minimum=2)
-    sizes = _cluster_sizes(n_items, cluster_size)
+    sizes = check_cluster_size(n_items, cluster_size)
     icc = check_real(icc, "icc", low=0.0, high=1.0, high_open=True,
                      note="share of the item difficulty's variance common to a cluster")
     samples = check_count(samples, "samples", minimum=1)
@@ -216,7 +215,7 @@ def _paired_intervals(a, b, sizes, methods, alpha):
             S = np.add.reduceat(e, np.concatenate([[0], np.cumsum(sizes)[:-1]]), axis=1)
             if method == "cr2":
                 se = np.sqrt((S * S / ((N - sizes) / N)).sum(axis=1)) / N
-                q = float(stats.t.isf(alpha / 2, _bm_df(sizes)))
+                q = float(stats.t.isf(alpha / 2, bell_mccaffrey_df(sizes)))
             else:
                 se = np.sqrt(G / (G - 1) * np.einsum("ij,ij->i", S, S)) / N
                 q = z if method == "cr1_normal" else float(stats.t.isf(alpha / 2, G - 1))
@@ -341,7 +340,7 @@ def paired_item_coverage(
     sd_estimate = float(np.std(np.concatenate(estimates), ddof=1))
     table.attrs.update(n_items=n_items, cluster_size=cluster_size, icc=icc, samples=samples,
                        correlation=correlation, mean_a=mean_a, mean_b=mean_b, spread=spread, n_resamples=n_resamples,
-                       alpha=alpha, n_clusters=int(sizes.size), df=_bm_df(sizes), difference=truth,
+                       alpha=alpha, n_clusters=int(sizes.size), df=bell_mccaffrey_df(sizes), difference=truth,
                        sd_estimate=sd_estimate, item_correlation=corr_sum / n_resamples,
                        design_effect=sd_estimate ** 2 / (naive_var / n_resamples) if naive_var > 0 else math.nan)
     return table

@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from .._compat import renamed_fields, renamed_keywords
+from .._f1bootstrap import f1_difference_bootstrap, label_cells
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
@@ -359,7 +360,7 @@ def format_multiclass_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ bootstrap
-@renamed_fields(reps="n_resamples")
+@renamed_fields(reps="n_resamples", difference="estimate")
 @dataclass(frozen=True, eq=False)
 class MacroF1Bootstrap:
     """The paired bootstrap of the macro-F1 difference of two classifiers.
@@ -367,7 +368,7 @@ class MacroF1Bootstrap:
     Attributes
     ----------
     f1_a, f1_b : macro-F1 of A and B on the test set.
-    difference : ``f1_a - f1_b``.
+    estimate : ``f1_a - f1_b`` (0 when below 1e-12 in size; ``difference`` before 0.2.0).
     low, high : the central ``1 - alpha`` percentile interval of the replicates of the
         difference.
     share_a_better, share_tied : shares of replicates with ``f1_a* > f1_b*`` and with
@@ -385,7 +386,7 @@ class MacroF1Bootstrap:
 
     f1_a: float
     f1_b: float
-    difference: float
+    estimate: float
     low: float
     high: float
     share_a_better: float
@@ -415,7 +416,7 @@ class MacroF1Bootstrap:
                     "is the same on every resample: the difference is exactly 0.")
         verdict = ("the interval excludes 0" if self.excludes_zero
                    else "the interval includes 0: no clear difference")
-        return (f"macro-F1 of {a}: {self.f1_a:.3f}, of {b}: {self.f1_b:.3f}; difference {self.difference:+.3f}, "
+        return (f"macro-F1 of {a}: {self.f1_a:.3f}, of {b}: {self.f1_b:.3f}; difference {self.estimate:+.3f}, "
                 f"{level} bootstrap interval [{self.low:+.3f}, {self.high:+.3f}] ({self.n_resamples:,} replicates of "
                 f"the joint table); {verdict}. {a} has the higher macro-F1 in {self.share_a_better:.1%} "
                 "of the replicates.")
@@ -455,49 +456,19 @@ def bootstrap_macro_f1_difference(y_true: Any, pred_a: Any, pred_b: Any, *, n_re
 
     >>> from evallib.onetestset import bootstrap_macro_f1_difference
     >>> res = bootstrap_macro_f1_difference([0, 1, 2, 2], [0, 2, 2, 2], [0, 2, 2, 2], n_resamples=50, rng=0)
-    >>> res.difference, res.low, res.high
+    >>> res.estimate, res.low, res.high
     (0.0, 0.0, 0.0)
     """
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     gen = check_rng(rng)
-    labs, counts = joint_table(y_true, pred_a, pred_b, labels=labels)
+    labs, (t, a, b) = encode_labels(y_true, pred_a, pred_b, names=("y_true", "pred_a", "pred_b"), labels=labels)
     k = len(labs)
-    n = int(counts.sum())
-    flat = counts.reshape(-1)
-    cells = np.flatnonzero(flat)
-    t_idx, a_idx, b_idx = np.unravel_index(cells, (k, k, k))
-    # Each cell's count goes to confusion cell (t, a) of A and (t, b) of B: two sparse
-    # (cells x K^2) 0/1 maps, so a chunk of replicates becomes confusion tables in
-    # O(chunk x cells) whatever K is.
-    from scipy import sparse
-
-    rows = np.arange(cells.size)
-    ones = np.ones(cells.size)
-    to_a = sparse.csr_matrix((ones, (rows, t_idx * k + a_idx)), shape=(cells.size, k * k))
-    to_b = sparse.csr_matrix((ones, (rows, t_idx * k + b_idx)), shape=(cells.size, k * k))
-    observed = flat[cells].astype(np.float64)
-    f1_a = float(macro_f1_from_confusion((to_a.T @ observed).reshape(k, k)))
-    f1_b = float(macro_f1_from_confusion((to_b.T @ observed).reshape(k, k)))
-    probs = observed / n
-    chunk = max(1, min(n_resamples, 2_000_000 // max(cells.size, k * k)))
-    out = np.empty(n_resamples)
-    for start in range(0, n_resamples, chunk):
-        size = min(chunk, n_resamples - start)
-        draw = gen.multinomial(n, probs, size=size).astype(np.float64)
-        fa = macro_f1_from_confusion((to_a.T @ draw.T).T.reshape(size, k, k))
-        fb = macro_f1_from_confusion((to_b.T @ draw.T).T.reshape(size, k, k))
-        out[start:start + size] = fa - fb
-    # Identical F1 computed the same way gives exactly 0; guard round-off all the same.
-    out[np.abs(out) < 1e-12] = 0.0
-    low, high = np.quantile(out, [alpha / 2.0, 1.0 - alpha / 2.0])
-    diff = f1_a - f1_b
-    return MacroF1Bootstrap(
-        f1_a=f1_a, f1_b=f1_b, difference=0.0 if abs(diff) < 1e-12 else float(diff),
-        low=float(low), high=float(high), share_a_better=float(np.mean(out > 0)),
-        share_tied=float(np.mean(out == 0)), replicates=out, n_resamples=n_resamples, alpha=alpha, n=n, k=k,
-        labels=tuple(labs.tolist()), cells=int(cells.size),
-    )
+    # The non-empty cells of the joint table, resampled as one multinomial draw per replicate.
+    res = f1_difference_bootstrap(*label_cells(t, a, b, k), k, positive=None, n_label=k, keep_absent=False,
+                                  n_resamples=n_resamples, alpha=alpha, gen=gen)
+    return MacroF1Bootstrap(**res._asdict(), n_resamples=n_resamples, alpha=alpha, n=int(t.size), k=k,
+                            labels=tuple(labs.tolist()))
 
 
 # ------------------------------------------------------------------ plot

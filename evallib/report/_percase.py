@@ -55,10 +55,9 @@ import pandas as pd
 from scipy import stats
 
 from .._inference import t_inference
-from .._multitest import FWER_ADJUSTMENTS
+from .._multitest import FWER_ADJUSTMENTS, adjust_pairs_table
 from ..items import paired_item_difference
-from ..onetestset import CochranQ, Contingency, mcnemar, paired_difference_interval
-from ..onetestset._scoring import DeLong, _adjust
+from ..onetestset import CochranQ, Contingency, DeLong, mcnemar, paired_difference_interval
 from ..resampling import (
     CaseF1Bootstrap,
     auc_cases,
@@ -333,7 +332,7 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
         rows.append({"a": a, "b": b, "ba_a": ba_a, "ba_b": ba_b, "difference": res.estimate, "se": res.se,
                      "df": res.df, "statistic": res.statistic, "pvalue": res.pvalue, "low": res.low,
                      "high": res.high, "alpha": alpha})
-    table = _adjust(pd.DataFrame(rows), alpha, adjust, lambda lv: float(stats.norm.isf(lv / 2.0)))
+    table = adjust_pairs_table(pd.DataFrame(rows), alpha, adjust, lambda lv: float(stats.norm.isf(lv / 2.0)))
     # joint (Bonferroni) under the family-wise adjustments; none correspond to the false discovery rate
     joint = alpha / max(len(table), 1) if adjust in FWER_ADJUSTMENTS else alpha
     half = stats.t.isf(joint / 2.0, table["df"].to_numpy(dtype=float)) * table["se"].to_numpy(dtype=float)

@@ -17,7 +17,7 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import deprecated, renamed_fields, renamed_keywords
-from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
+from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pairs_table, adjust_pvalues
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
 from ..items import item_mean
 from ..manydatasets import critical_difference, friedman
@@ -31,7 +31,6 @@ from ..onetestset._nullbest import (
 from ..onetestset._scoring import (
     LOG_LOSS_EPS,
     LossComparison,
-    _adjust,
     _paired_t,
     auc_table,
     delong_pairwise,
@@ -939,7 +938,7 @@ def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: st
         pairs = [_paired_t(a, b, "brier", brier[a], brier[b], alpha).__dict__ for a, b in combinations(brier, 2)]
         table = pd.DataFrame(pairs, columns=[f.name for f in fields(LossComparison)])
         df = max(data.n - 1, 1)
-        loss_pairs = _adjust(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+        loss_pairs = adjust_pairs_table(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
     return ClassScoreComparison(auc=auc, macro_auc=macro, losses=losses, loss_pairs=loss_pairs,
                                 notes=tuple(notes), alpha=alpha, adjust=adjust)
 
@@ -961,7 +960,7 @@ def _case_losses(data: Predictions, alpha: float, adjust: str) -> tuple[pd.DataF
     rows = [_paired_t(a, b, "brier", brier[a], brier[b], alpha).__dict__ for a, b in combinations(brier, 2)]
     table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
     df = max(data.n - 1, 1)
-    return losses, _adjust(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+    return losses, adjust_pairs_table(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
 
 
 # --------------------------------------------------------------------- section 4

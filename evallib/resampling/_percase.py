@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse, stats
 
+from .._f1bootstrap import f1_difference_bootstrap, label_cells
 from .._validate import check_alpha, check_count, check_labels, check_rng
 from ..onetestset._cochran import CochranQ, _as_columns, cochran_q
 from ..onetestset._scoring import (
@@ -405,13 +406,7 @@ def _case_cells(truth: np.ndarray, pred_a: np.ndarray, pred_b: np.ndarray, codes
         if same:
             truth, pred_a, pred_b, codes = truth_c, pred_a[first], pred_b[first], None
     if codes is None:
-        key = (truth.astype(np.int64) * k + pred_a) * k + pred_b
-        uniq, counts = np.unique(key, return_counts=True)
-        t, rest = np.divmod(uniq, k * k)
-        pa, pb = np.divmod(rest, k)
-        rows, ones = np.arange(uniq.size), np.ones(uniq.size)
-        return (counts.astype(float), t, sparse.csr_matrix((ones, (rows, pa)), shape=(uniq.size, k)),
-                sparse.csr_matrix((ones, (rows, pb)), shape=(uniq.size, k)))
+        return label_cells(truth, pred_a, pred_b, k)
     w = 1.0 / np.bincount(codes, minlength=n)[codes]
     shares = [sparse.csr_matrix((w, (codes, p)), shape=(n, k)) for p in (pred_a, pred_b)]
     truth = truth_c.astype(np.int64)
@@ -421,22 +416,6 @@ def _case_cells(truth: np.ndarray, pred_a: np.ndarray, pred_b: np.ndarray, codes
     uniq, counts = np.unique(table, axis=0, return_counts=True)
     return (counts.astype(float), uniq[:, 0].astype(np.int64), sparse.csr_matrix(uniq[:, 1:k + 1]),
             sparse.csr_matrix(uniq[:, k + 1:]))
-
-
-def _f_from_counts(tp: np.ndarray, support: np.ndarray, predicted: np.ndarray, positive: int | None,
-                   n_label: int, observed: np.ndarray | None = None) -> np.ndarray:
-    """F1 of class ``positive`` (0 when 0/0), or macro-F1 over the ``n_label`` classes of the
-    labels, where a class with no case in the sample takes its F1 from ``observed`` (the test
-    set's per-class F1; without it, the sample must hold every class)."""
-    den = support + predicted
-    if positive is not None:
-        d = den[..., positive]
-        return np.where(d > 0, 2.0 * tp[..., positive] / np.where(d > 0, d, 1.0), 0.0)
-    present = support[..., :n_label] > 0
-    f1 = np.where(present, 2.0 * tp[..., :n_label] / np.where(present, den[..., :n_label], 1.0), 0.0)
-    if observed is not None:
-        f1 = np.where(present, f1, observed)
-    return f1.mean(axis=-1)
 
 
 def bootstrap_f1_cases(y_true: Any, pred_a: Any, pred_b: Any, cases: Any = None, *, pos_label: Any = None,
@@ -524,41 +503,7 @@ def bootstrap_f1_cases(y_true: Any, pred_a: Any, pred_b: Any, cases: Any = None,
     _case_values(truth, codes, n, "y_true")
     k = len(classes)
     counts, cell_truth, sa, sb = _case_cells(truth, code_a, code_b, codes, n, k)
-    onehot = sparse.csr_matrix((np.ones(cell_truth.size), (np.arange(cell_truth.size), cell_truth)),
-                               shape=(cell_truth.size, k))
-    # classes x cells: support, predicted and TP of A, predicted and TP of B
-    maps = [m.T.tocsr() for m in (onehot, sa, sa.multiply(onehot), sb, sb.multiply(onehot))]
-
-    def per_class(weights: np.ndarray) -> list[np.ndarray]:
-        return [np.asarray(m @ weights.T).T for m in maps]
-
-    support, pa, tpa, pb, tpb = per_class(counts)
-    observed = [None, None]
-    if positive is None:  # the test set's per-class F1, for classes a resample leaves out
-        with np.errstate(invalid="ignore", divide="ignore"):
-            observed = [2.0 * t[:n_label] / (support + p)[:n_label] for t, p in ((tpa, pa), (tpb, pb))]
-
-    def measures(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        support, pa, tpa, pb, tpb = per_class(weights)
-        return (_f_from_counts(tpa, support, pa, positive, n_label, observed[0]),
-                _f_from_counts(tpb, support, pb, positive, n_label, observed[1]))
-
-    f_a, f_b = measures(counts)
-    total = int(round(counts.sum()))
-    probs = counts / counts.sum()
-    out = np.empty(n_resamples)
-    chunk = max(1, min(n_resamples, 2_000_000 // max(counts.size, k)))
-    for start in range(0, n_resamples, chunk):
-        size = min(chunk, n_resamples - start)
-        draw = gen.multinomial(total, probs, size=size).astype(float)
-        fa, fb = measures(draw)
-        out[start:start + size] = fa - fb
-    out[np.abs(out) < 1e-12] = 0.0
-    out.flags.writeable = False
-    low, high = np.quantile(out, [alpha / 2.0, 1.0 - alpha / 2.0])
-    diff = float(f_a) - float(f_b)
-    return CaseF1Bootstrap(estimate=0.0 if abs(diff) < 1e-12 else diff, f1_a=float(f_a), f1_b=float(f_b),
-                           low=float(low), high=float(high), share_a_better=float(np.mean(out > 0)),
-                           share_tied=float(np.mean(out == 0)), replicates=out, n_resamples=n_resamples,
-                           alpha=alpha, n=n, measure="macro-F1" if positive is None else "F1",
-                           cells=int(counts.size))
+    res = f1_difference_bootstrap(counts, cell_truth, sa, sb, k, positive=positive, n_label=n_label,
+                                  keep_absent=True, n_resamples=n_resamples, alpha=alpha, gen=gen)
+    return CaseF1Bootstrap(**res._asdict(), n_resamples=n_resamples, alpha=alpha, n=n,
+                           measure="macro-F1" if positive is None else "F1")
