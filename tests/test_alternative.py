@@ -176,13 +176,13 @@ def test_mcnemar_exact_and_mid_p_one_sided_match_the_binomial(b, c):
     m = b + c
     for alternative in ONE_SIDED:
         ref = stats.binomtest(b, m, 0.5, alternative=alternative).pvalue
-        res = mcnemar(b, c, exact=True, alternative=alternative)
+        res = mcnemar(b, c, method="exact", alternative=alternative)
         assert res.pvalue == pytest.approx(ref, rel=1e-12)
         assert res.alternative == alternative
     # exact: p_less + p_greater = 1 + P(X = b); mid-p: exactly 1
-    less, greater = (mcnemar(b, c, exact=True, alternative=a).pvalue for a in ONE_SIDED)
+    less, greater = (mcnemar(b, c, method="exact", alternative=a).pvalue for a in ONE_SIDED)
     assert less + greater == pytest.approx(1.0 + stats.binom.pmf(b, m, 0.5), rel=1e-12)
-    less, greater = (mcnemar(b, c, mid_p=True, alternative=a).pvalue for a in ONE_SIDED)
+    less, greater = (mcnemar(b, c, method="mid-p", alternative=a).pvalue for a in ONE_SIDED)
     assert greater == pytest.approx(_mid_p_greater(b, m), rel=1e-12)
     assert less + greater == pytest.approx(1.0, abs=1e-14)
 
@@ -190,10 +190,10 @@ def test_mcnemar_exact_and_mid_p_one_sided_match_the_binomial(b, c):
 @pytest.mark.parametrize("b, c", [(1, 7), (9, 3), (15, 15)])
 def test_mcnemar_chi2_one_sided_is_the_signed_z(b, c):
     m = b + c
-    less, greater = (mcnemar(b, c, correction=False, alternative=a).pvalue for a in ONE_SIDED)
+    less, greater = (mcnemar(b, c, method="chi2", alternative=a).pvalue for a in ONE_SIDED)
     assert greater == pytest.approx(stats.norm.sf((b - c) / math.sqrt(m)), rel=1e-12)
     assert less + greater == pytest.approx(1.0, abs=1e-14)
-    assert 2 * min(less, greater) == pytest.approx(mcnemar(b, c, correction=False).pvalue, rel=1e-12)
+    assert 2 * min(less, greater) == pytest.approx(mcnemar(b, c, method="chi2").pvalue, rel=1e-12)
     # Yates: the one-sided tail of the continuity-corrected z; twice the smaller is the two-sided test
     # (b != c, where the two-sided statistic is not floored)
     less, greater = (mcnemar(b, c, alternative=a).pvalue for a in ONE_SIDED)
@@ -204,7 +204,7 @@ def test_mcnemar_chi2_one_sided_is_the_signed_z(b, c):
 
 
 def test_mcnemar_no_discordant_pairs_one_sided():
-    assert mcnemar(0, 0, exact=True, alternative="greater").pvalue == 1.0
+    assert mcnemar(0, 0, method="exact", alternative="greater").pvalue == 1.0
     assert mcnemar(0, 0, alternative="less").pvalue == 1.0
 
 

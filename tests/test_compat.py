@@ -262,3 +262,27 @@ def test_renamed_flags_checks_the_function_it_decorates():
         _compat.renamed_flags("method", {"exact": False}, {(False,): "a"})(lambda *, method="a", exact=False: 0)
     with pytest.raises(AssertionError, match="tuple of 1 flags"):
         _compat.renamed_flags("method", {"exact": False}, {(False, True): "a"})
+
+
+MCNEMAR_FLAGS = [(dict(correction=True), "chi2-yates"), (dict(correction=False), "chi2"),
+                 (dict(exact=True), "exact"), (dict(exact=True, correction=False), "exact"),
+                 (dict(mid_p=True), "mid-p"), (dict(mid_p=True, correction=False), "mid-p"),
+                 (dict(exact=False, mid_p=False), "chi2-yates")]
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+@pytest.mark.parametrize("flags, method", MCNEMAR_FLAGS)
+def test_mcnemars_old_flags_give_the_method_they_meant(flags, method, alternative):
+    """0.1.0's flags of mcnemar: the same result as method=, with one warning naming it."""
+    expected = evallib.mcnemar(4, 15, method=method, alternative=alternative)
+    with pytest.warns(DeprecationWarning, match=f"use method='{method}'") as record:
+        got = evallib.mcnemar(4, 15, alternative=alternative, **flags)
+    assert len(record) == 1 and record[0].filename == __file__
+    assert got == expected and got.method == method
+
+
+@pytest.mark.parametrize("kwargs", [dict(exact=True, mid_p=True), dict(method="exact", exact=True),
+                                    dict(method="chi2", correction=False), dict(method="mid-p", mid_p=False)])
+def test_mcnemars_contradicting_spellings_are_a_value_error(kwargs):
+    with pytest.raises(ValueError, match="|".join(k for k in kwargs)):
+        evallib.mcnemar(4, 15, **kwargs)

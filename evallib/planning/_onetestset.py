@@ -82,7 +82,7 @@ def _lower_critical(m: np.ndarray, alpha: float, method: str) -> np.ndarray:
     """Largest ``k`` such that ``b <= k`` rejects, given ``m = b + c`` (-1: never).
 
     The exact test rejects when ``2 P(X <= min(b, c)) <= alpha`` with
-    ``X ~ Binomial(m, 1/2)`` (evallib.onetestset.mcnemar with ``exact=True``); the mid-p
+    ``X ~ Binomial(m, 1/2)`` (evallib.onetestset.mcnemar with ``method="exact"``); the mid-p
     test when ``2 [P(X <= k) - P(X = k) / 2] <= alpha``. Both p-values increase with
     ``k = min(b, c)``, so the rejection region is ``min(b, c) <= k_m``.
     """
