@@ -251,11 +251,11 @@ def test_mcnemar_power_one_sided_asymptotic():
                                                        [p_b, p_c, 1 - psi]), -np.inf)
     reject = (b - c) / math.sqrt(n * psi) > stats.norm.isf(alpha)
     exact = float(np.exp(logpmf[ok & reject]).sum())
-    got = mcnemar_power(n, p_b, p_c, method="asymptotic", alternative="greater")
+    got = mcnemar_power(n, p_b, p_c, method="chi2", alternative="greater")
     assert got == pytest.approx(exact, abs=0.01)
     # one-sided at alpha has more power than two-sided, and none in the wrong direction
-    assert got > mcnemar_power(n, p_b, p_c, method="asymptotic")
-    assert mcnemar_power(n, p_b, p_c, method="asymptotic", alternative="less") < alpha
+    assert got > mcnemar_power(n, p_b, p_c, method="chi2")
+    assert mcnemar_power(n, p_b, p_c, method="chi2", alternative="less") < alpha
 
 
 @pytest.mark.parametrize("p_b, p_c", [(0.12, 0.08), (0.30, 0.15), (0.45, 0.05)])
@@ -267,9 +267,9 @@ def test_mcnemar_asymptotic_one_sided_matches_statsmodels(p_b, p_c):
     sds = dict(std_null=math.sqrt(psi), std_alternative=math.sqrt(psi - delta ** 2))
     for n in (20, 150, 600):
         want = sm_power.normal_power_het(delta, n, 0.05, alternative="larger", **sds)
-        assert mcnemar_power(n, p_b, p_c, method="asymptotic", alternative="greater") == pytest.approx(want, rel=1e-9)
+        assert mcnemar_power(n, p_b, p_c, method="chi2", alternative="greater") == pytest.approx(want, rel=1e-9)
         want = sm_power.normal_power_het(-delta, n, 0.05, alternative="smaller", **sds)
-        assert mcnemar_power(n, p_c, p_b, method="asymptotic", alternative="less") == pytest.approx(want, rel=1e-9)
+        assert mcnemar_power(n, p_c, p_b, method="chi2", alternative="less") == pytest.approx(want, rel=1e-9)
     n_sm = sm_power.normal_sample_size_one_tail(delta, 0.8, 0.05, **sds)
     assert mcnemar_sample_size(p_b, p_c, power=0.8, alternative="greater") == math.ceil(n_sm - 1e-9)
 
@@ -279,7 +279,7 @@ def test_mcnemar_sample_size_one_sided():
     n2 = mcnemar_sample_size(0.45, 0.05, power=0.8)
     n1 = mcnemar_sample_size(0.45, 0.05, power=0.8, alternative="greater")
     assert n1 < n2 == 23
-    assert mcnemar_power(n1, 0.45, 0.05, method="asymptotic", alternative="greater") >= 0.8
+    assert mcnemar_power(n1, 0.45, 0.05, method="chi2", alternative="greater") >= 0.8
     n_exact = mcnemar_sample_size(0.3, 0.1, method="exact", alternative="greater")
     assert _brute_force_power(n_exact, 0.3, 0.1, 0.05, "greater", False) >= 0.8
     with pytest.raises(ValueError, match="point against alternative='less'"):
