@@ -297,3 +297,15 @@ def test_power_methods_are_mcnemars_test_names():
     with pytest.warns(DeprecationWarning):
         curve = evallib.mcnemar_power_curve([50, 100], 0.12, 0.04, methods=("exact", "asymptotic"))
     assert list(curve["method"]) == ["exact", "exact", "chi2", "chi2"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: evallib.cochran_q(np.column_stack([Y == A, Y == B, Y == Y]), method=m),
+    lambda m: evallib.cochran_q_predictions(Y, {"A": A, "B": B, "Y": Y}, method=m),
+])
+def test_cochran_chi_square_is_chi2(call):
+    expected = call("chi2")
+    with pytest.warns(DeprecationWarning, match="method='chi-square' is deprecated .*method='chi2'") as record:
+        got = call("chi-square")
+    assert record[0].filename == __file__
+    assert got == expected and got.method == "chi2"
