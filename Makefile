@@ -152,10 +152,10 @@ endif
 PREDICTIONS ?= data/example_predictions.csv
 TITLE       ?=
 REPORT_HTML ?= out/report.html
-# Further options of `python -m evallib report`, e.g. REPORT_ARGS="--positive-label 1 --alpha 0.1".
+# Further options of `python -m evallib report`, e.g. REPORT_ARGS="--pos-label 1 --alpha 0.1".
 # The shipped example says which class its scores are for (ER-); a file of your own needs
-# its own --positive-label unless its labels are 0/1 or False/True.
-REPORT_ARGS ?= $(if $(filter data/example_predictions.csv,$(PREDICTIONS)),--positive-label ER-)
+# its own --pos-label unless its labels are 0/1 or False/True.
+REPORT_ARGS ?= $(if $(filter data/example_predictions.csv,$(PREDICTIONS)),--pos-label ER-)
 
 report: $(STAMP)
 	"$(PY)" -m evallib report "$(PREDICTIONS)" -o "$(REPORT_HTML)" $(if $(TITLE),--title "$(TITLE)") $(REPORT_ARGS)

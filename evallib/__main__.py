@@ -29,6 +29,7 @@ from typing import Any
 
 # Modules, not their functions, for the runners and writers: a test replaces a runner on its
 # module and the command line calls the replacement.
+from ._compat import REMOVAL
 from ._extras import MissingExtraError, check_extra
 from ._multitest import ADJUSTMENTS
 from .onetestset import _nullbest as nullbest
@@ -76,6 +77,20 @@ def _fraction(text: str) -> float:
     if not 0.0 < value < 1.0:
         raise argparse.ArgumentTypeError(f"must be a proportion in (0, 1) such as 0.02 (2 points), got {text}")
     return value
+
+
+class _RenamedFlag(argparse.Action):
+    """A flag that was renamed: it still sets the new flag's value, and says once on stderr what replaced it."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, *, new: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.new = new
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(f"note: {option_string} is deprecated and will be removed in evallib {REMOVAL}; use {self.new} "
+              "instead.", file=sys.stderr)
+        setattr(namespace, self.dest, values)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,9 +143,11 @@ def _add_report(sub) -> None:
     rep.add_argument("--score-prefix", default=None,
                      help="prefix of the score columns (default: score_; a per-item wide file: none, every "
                           "column but the item, cluster and sample columns is a model)")
-    rep.add_argument("--positive-label", default=None,
+    rep.add_argument("--pos-label", default=None,
                      help="the positive class, the one scores and F-measure are about (required unless the "
                           "classes are 0/1 or False/True)")
+    rep.add_argument("--positive-label", dest="pos_label", action=_RenamedFlag, new="--pos-label",
+                     help=argparse.SUPPRESS)
     rep.add_argument("--sheet", default=None, help="the sheet of an Excel workbook (default: the first)")
     rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
     rep.add_argument("--adjust", choices=ADJUSTMENTS, default="holm",
@@ -215,7 +232,7 @@ def _lm_eval_sources(pairs: Sequence[str]) -> dict[str, list[str]]:
 #: silently ignoring it would let an analyst believe, e.g., that --interval shaped a results table.
 REPORT_OPTIONS: dict[str, set[str]] = {
     "predictions": {"label_column", "fold_column", "case_column", "repeat_column", "pred_prefix", "score_prefix",
-                    "positive_label", "adjust", "interval", "classifiers_tried", "min_difference"},
+                    "pos_label", "adjust", "interval", "classifiers_tried", "min_difference"},
     "per-item": {"item_column", "cluster_column", "sample_column", "model_column", "score_column", "score_prefix",
                  "lm_eval", "inspect_log", "metric", "filter", "scorer", "cluster_key", "bootstrap_reps", "adjust"},
     "many-data-sets": {"dataset_column", "lower_is_better", "posthoc", "control", "control_method", "rope"},
@@ -350,7 +367,7 @@ def _report(args: argparse.Namespace) -> int:
         if files is None:
             files = run_report(
             args.predictions, args.output, label_column=args.label_column,
-            positive_label=args.positive_label, fold_column=args.fold_column,
+            pos_label=args.pos_label, fold_column=args.fold_column,
             pred_prefix=args.pred_prefix, score_prefix=args.score_prefix or "score_", sheet=args.sheet,
             case_column=args.case_column, repeat_column=args.repeat_column,
             alpha=args.alpha,

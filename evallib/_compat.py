@@ -1,11 +1,13 @@
 """Deprecation machinery: old spellings keep working for one release, with a warning.
 
-Every rename of 0.2.0 goes through one of these four helpers, so that each old spelling
+Every rename of 0.2.0 goes through one of these helpers, so that each old spelling
 warns the same way (a :class:`DeprecationWarning` naming the new spelling) and the
 warning points at the caller's line:
 
 - :func:`renamed_keywords` -- a keyword argument renamed (``reps=`` -> ``n_resamples=``);
 - :func:`renamed_choice` -- a string option renamed (``"midp"`` -> ``"mid-p"``);
+- :func:`renamed_flags` -- boolean flags that chose a version replaced by one choice keyword
+  (``exact=True`` -> ``method="exact"``);
 - :func:`renamed_fields` -- a result field renamed (``std_error`` -> ``se``): the old
   name stays readable as a property;
 - :func:`moved_names` -- a name moved: a module ``__getattr__`` that finds it in its new
@@ -28,7 +30,8 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["MID_P", "deprecated", "moved_modules", "moved_names", "renamed_choice", "renamed_fields", "renamed_keywords"]
+__all__ = ["MID_P", "deprecated", "moved_modules", "moved_names", "renamed_choice", "renamed_fields", "renamed_flags",
+           "renamed_keywords"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -112,6 +115,67 @@ def renamed_choice(value: Any, name: str, old_to_new: Mapping[str, str], *, stac
         deprecated(f"{name}={value!r}", f"{name}={old_to_new[value]!r}", stacklevel=stacklevel)
         return old_to_new[value]
     return value
+
+
+def renamed_flags(keyword: str, defaults: Mapping[str, bool],
+                  choices: Mapping[tuple[bool, ...], str]) -> Callable[[F], F]:
+    """Accept old boolean flags that chose a version, as the one choice ``keyword`` that replaced them.
+
+    ``defaults`` lists the old flags with their old defaults, in order; ``choices`` maps each
+    combination of their values that the old signature accepted (a tuple in the order of
+    ``defaults``) to the value of ``keyword`` it meant. A call that passes a flag warns once,
+    naming the new spelling, and passes that value on as ``keyword=``. A combination that is
+    not in ``choices`` (the flags contradict each other), a flag that is neither True nor False, or a flag
+    beside ``keyword=`` itself is a ``ValueError`` naming the arguments.
+
+    Examples
+    --------
+    >>> @renamed_flags("method", {"exact": False}, {(False,): "chi2", (True,): "exact"})
+    ... def f(*, method="chi2"):
+    ...     return method
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     f(exact=True), str(w[0].message)
+    ('exact', "f(exact=True) is deprecated and will be removed in evallib 0.3.0; use method='exact' instead")
+    """
+    names = tuple(defaults)
+    for combination, value in choices.items():
+        if len(combination) != len(names) or not isinstance(value, str):
+            raise AssertionError(f"choices must map a tuple of {len(names)} flags to a string, got "
+                                 f"{combination!r}: {value!r}")
+
+    def decorate(func: F) -> F:
+        params = inspect.signature(func).parameters
+        if keyword not in params:
+            raise AssertionError(f"{func.__qualname__} has no parameter {keyword!r} to replace the flags {names}")
+        if set(names) & set(params):
+            raise AssertionError(f"{func.__qualname__} still has the old flags {sorted(set(names) & set(params))}")
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            given = [name for name in names if name in kwargs]
+            if given:
+                spelled = ", ".join(f"{name}={kwargs[name]!r}" for name in given)
+                if keyword in kwargs:
+                    raise ValueError(f"{func.__name__}() got {keyword}={kwargs[keyword]!r} and the deprecated "
+                                     f"{spelled}; pass only {keyword}=")
+                for name in given:
+                    if kwargs[name] not in (True, False):
+                        raise ValueError(f"{name} must be True or False, got {kwargs[name]!r}")
+                values = tuple(bool(kwargs.pop(name, default)) for name, default in defaults.items())
+                if values not in choices:
+                    both = " and ".join([", ".join(given[:-1]), given[-1]] if len(given) > 1 else given)
+                    raise ValueError(f"{func.__name__}() got {spelled}: {both} contradict each other; pass one "
+                                     f"{keyword}= of {', '.join(repr(v) for v in dict.fromkeys(choices.values()))}")
+                deprecated(f"{func.__name__}({spelled})", f"{keyword}={choices[values]!r}")
+                kwargs[keyword] = choices[values]
+            return func(*args, **kwargs)
+
+        wrapper.__deprecated_flags__ = names  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
 
 
 def renamed_fields(**old_to_new: str) -> Callable[[type], type]:

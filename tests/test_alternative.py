@@ -176,13 +176,13 @@ def test_mcnemar_exact_and_mid_p_one_sided_match_the_binomial(b, c):
     m = b + c
     for alternative in ONE_SIDED:
         ref = stats.binomtest(b, m, 0.5, alternative=alternative).pvalue
-        res = mcnemar(b, c, exact=True, alternative=alternative)
+        res = mcnemar(b, c, method="exact", alternative=alternative)
         assert res.pvalue == pytest.approx(ref, rel=1e-12)
         assert res.alternative == alternative
     # exact: p_less + p_greater = 1 + P(X = b); mid-p: exactly 1
-    less, greater = (mcnemar(b, c, exact=True, alternative=a).pvalue for a in ONE_SIDED)
+    less, greater = (mcnemar(b, c, method="exact", alternative=a).pvalue for a in ONE_SIDED)
     assert less + greater == pytest.approx(1.0 + stats.binom.pmf(b, m, 0.5), rel=1e-12)
-    less, greater = (mcnemar(b, c, mid_p=True, alternative=a).pvalue for a in ONE_SIDED)
+    less, greater = (mcnemar(b, c, method="mid-p", alternative=a).pvalue for a in ONE_SIDED)
     assert greater == pytest.approx(_mid_p_greater(b, m), rel=1e-12)
     assert less + greater == pytest.approx(1.0, abs=1e-14)
 
@@ -190,10 +190,10 @@ def test_mcnemar_exact_and_mid_p_one_sided_match_the_binomial(b, c):
 @pytest.mark.parametrize("b, c", [(1, 7), (9, 3), (15, 15)])
 def test_mcnemar_chi2_one_sided_is_the_signed_z(b, c):
     m = b + c
-    less, greater = (mcnemar(b, c, correction=False, alternative=a).pvalue for a in ONE_SIDED)
+    less, greater = (mcnemar(b, c, method="chi2", alternative=a).pvalue for a in ONE_SIDED)
     assert greater == pytest.approx(stats.norm.sf((b - c) / math.sqrt(m)), rel=1e-12)
     assert less + greater == pytest.approx(1.0, abs=1e-14)
-    assert 2 * min(less, greater) == pytest.approx(mcnemar(b, c, correction=False).pvalue, rel=1e-12)
+    assert 2 * min(less, greater) == pytest.approx(mcnemar(b, c, method="chi2").pvalue, rel=1e-12)
     # Yates: the one-sided tail of the continuity-corrected z; twice the smaller is the two-sided test
     # (b != c, where the two-sided statistic is not floored)
     less, greater = (mcnemar(b, c, alternative=a).pvalue for a in ONE_SIDED)
@@ -204,7 +204,7 @@ def test_mcnemar_chi2_one_sided_is_the_signed_z(b, c):
 
 
 def test_mcnemar_no_discordant_pairs_one_sided():
-    assert mcnemar(0, 0, exact=True, alternative="greater").pvalue == 1.0
+    assert mcnemar(0, 0, method="exact", alternative="greater").pvalue == 1.0
     assert mcnemar(0, 0, alternative="less").pvalue == 1.0
 
 
@@ -251,11 +251,11 @@ def test_mcnemar_power_one_sided_asymptotic():
                                                        [p_b, p_c, 1 - psi]), -np.inf)
     reject = (b - c) / math.sqrt(n * psi) > stats.norm.isf(alpha)
     exact = float(np.exp(logpmf[ok & reject]).sum())
-    got = mcnemar_power(n, p_b, p_c, method="asymptotic", alternative="greater")
+    got = mcnemar_power(n, p_b, p_c, method="chi2", alternative="greater")
     assert got == pytest.approx(exact, abs=0.01)
     # one-sided at alpha has more power than two-sided, and none in the wrong direction
-    assert got > mcnemar_power(n, p_b, p_c, method="asymptotic")
-    assert mcnemar_power(n, p_b, p_c, method="asymptotic", alternative="less") < alpha
+    assert got > mcnemar_power(n, p_b, p_c, method="chi2")
+    assert mcnemar_power(n, p_b, p_c, method="chi2", alternative="less") < alpha
 
 
 @pytest.mark.parametrize("p_b, p_c", [(0.12, 0.08), (0.30, 0.15), (0.45, 0.05)])
@@ -267,9 +267,9 @@ def test_mcnemar_asymptotic_one_sided_matches_statsmodels(p_b, p_c):
     sds = dict(std_null=math.sqrt(psi), std_alternative=math.sqrt(psi - delta ** 2))
     for n in (20, 150, 600):
         want = sm_power.normal_power_het(delta, n, 0.05, alternative="larger", **sds)
-        assert mcnemar_power(n, p_b, p_c, method="asymptotic", alternative="greater") == pytest.approx(want, rel=1e-9)
+        assert mcnemar_power(n, p_b, p_c, method="chi2", alternative="greater") == pytest.approx(want, rel=1e-9)
         want = sm_power.normal_power_het(-delta, n, 0.05, alternative="smaller", **sds)
-        assert mcnemar_power(n, p_c, p_b, method="asymptotic", alternative="less") == pytest.approx(want, rel=1e-9)
+        assert mcnemar_power(n, p_c, p_b, method="chi2", alternative="less") == pytest.approx(want, rel=1e-9)
     n_sm = sm_power.normal_sample_size_one_tail(delta, 0.8, 0.05, **sds)
     assert mcnemar_sample_size(p_b, p_c, power=0.8, alternative="greater") == math.ceil(n_sm - 1e-9)
 
@@ -279,7 +279,7 @@ def test_mcnemar_sample_size_one_sided():
     n2 = mcnemar_sample_size(0.45, 0.05, power=0.8)
     n1 = mcnemar_sample_size(0.45, 0.05, power=0.8, alternative="greater")
     assert n1 < n2 == 23
-    assert mcnemar_power(n1, 0.45, 0.05, method="asymptotic", alternative="greater") >= 0.8
+    assert mcnemar_power(n1, 0.45, 0.05, method="chi2", alternative="greater") >= 0.8
     n_exact = mcnemar_sample_size(0.3, 0.1, method="exact", alternative="greater")
     assert _brute_force_power(n_exact, 0.3, 0.1, 0.05, "greater", False) >= 0.8
     with pytest.raises(ValueError, match="point against alternative='less'"):

@@ -75,9 +75,32 @@ def test_a_per_item_file_and_harness_logs_go_to_the_per_item_report(monkeypatch,
 
 
 def test_a_predictions_file_goes_to_the_predictions_report(monkeypatch, tmp_path):
-    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--positive-label", "ER-",
+    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--pos-label", "ER-",
                                            "-o", str(tmp_path / "p.html")])
     assert status == 0 and seen["report"] == "predictions" and seen["score_prefix"] == "score_"
+    assert seen["pos_label"] == "ER-"
+
+
+def test_the_old_positive_label_flag_still_works_and_says_so_once(monkeypatch, tmp_path, capsys):
+    """--positive-label (0.1.0) is an alias of --pos-label until 0.3.0, with one sentence on stderr."""
+    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--positive-label", "ER-",
+                                           "-o", str(tmp_path / "p.html")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 0 and seen["report"] == "predictions" and seen["pos_label"] == "ER-"
+    assert err == ["note: --positive-label is deprecated and will be removed in evallib 0.3.0; use --pos-label "
+                   "instead."]
+    from evallib.__main__ import build_parser
+
+    assert "--positive-label" not in build_parser().format_help()
+    helps = subprocess.run([sys.executable, "-m", "evallib", "report", "--help"], capture_output=True, text=True,
+                           cwd=ROOT, timeout=120).stdout
+    assert "--pos-label" in helps and "--positive-label" not in helps
+
+
+def test_the_positive_label_flag_does_not_apply_to_a_results_table(monkeypatch, tmp_path, capsys):
+    status, _ = _dispatch(monkeypatch, [str(ROOT / "data" / "example_results.csv"), "--pos-label", "x",
+                                        "-o", str(tmp_path / "out" / "r.html")])
+    assert status == 1 and "--pos-label does not apply to the many-data-sets report" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args, words", [

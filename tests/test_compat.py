@@ -43,9 +43,10 @@ PAIRS = [(name, old, new) for name, f in RENAMED.items() for old, new in f.__dep
 def test_every_keyword_of_0_1_0_is_accepted(name):
     func = _lookup(name)
     params = set(inspect.signature(func).parameters)
-    renamed = getattr(func, "__deprecated_keywords__", {})
+    renamed = {*getattr(func, "__deprecated_keywords__", {}), *getattr(func, "__deprecated_flags__", ())}
     lost = [p for p in FUNCTIONS[name]["params"] if p not in params and p not in renamed]
-    assert lost == [], f"{name} no longer accepts {lost}: rename them through evallib._compat.renamed_keywords"
+    assert lost == [], (f"{name} no longer accepts {lost}: rename them through evallib._compat.renamed_keywords "
+                        "(or renamed_flags)")
 
 
 def test_the_renames_of_this_release_are_all_there():
@@ -162,12 +163,13 @@ def test_f1_power_takes_both_old_counts():
     lambda m: evallib.minimum_detectable_difference(200, 0.2, method=m),
     lambda m: evallib.mcnemar_power_curve([50, 100], 0.12, 0.04, methods=("exact", m)),
 ])
-def test_midp_still_means_mid_p(call):
+@pytest.mark.parametrize("old, new", [("midp", "mid-p"), ("asymptotic", "chi2")])
+def test_midp_still_means_mid_p(call, old, new):
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
-        expected = call("mid-p")
-    with pytest.warns(DeprecationWarning, match="'midp' is deprecated .*'mid-p'") as record:
-        got = call("midp")
+        expected = call(new)
+    with pytest.warns(DeprecationWarning, match=f"'{old}' is deprecated .*'{new}'") as record:
+        got = call(old)
     assert record[0].filename == __file__
     if isinstance(expected, pd.DataFrame):
         pd.testing.assert_frame_equal(expected, got)
@@ -202,3 +204,108 @@ def test_mid_p_accuracy_interval_is_mid_p():
         cov = evallib.accuracy_interval_coverage(30, [0.5, 0.9], method="mid_p")
     np.testing.assert_array_equal(cov, evallib.accuracy_interval_coverage(30, [0.5, 0.9], method="mid-p"))
     assert _compat.MID_P == {"midp": "mid-p", "mid_p": "mid-p"}
+
+
+# ------------------------------------------------------------------ boolean flags -> one choice
+def _flagged():
+    @_compat.renamed_flags("method", {"correction": True, "exact": False},
+                           {(True, False): "yates", (False, False): "plain", (True, True): "exact",
+                            (False, True): "exact"})
+    def f(x, *, method="yates"):
+        return x, method
+
+    return f
+
+
+def test_renamed_flags_maps_each_accepted_combination_and_warns_once():
+    f = _flagged()
+    assert f(1) == (1, "yates")
+    cases = {("exact",): (dict(exact=True), "exact"), ("correction",): (dict(correction=False), "plain"),
+             ("both",): (dict(correction=False, exact=True), "exact"), ("default",): (dict(correction=True), "yates")}
+    for kwargs, want in cases.values():
+        with pytest.warns(DeprecationWarning) as record:
+            assert f(2, **kwargs) == (2, want)
+        assert len(record) == 1 and record[0].filename == __file__
+        message = str(record[0].message)
+        assert f"use method={want!r} instead" in message and "0.3.0" in message
+        assert all(f"{k}={v!r}" in message for k, v in kwargs.items())
+    assert f.__deprecated_flags__ == ("correction", "exact")
+    assert "correction" not in inspect.signature(f).parameters
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(method="plain", exact=True), "got method='plain' and the deprecated exact=True; pass only method="),
+    (dict(method="exact", exact=True), "pass only method="),
+    (dict(exact="yes"), "exact must be True or False, got 'yes'"),
+])
+def test_renamed_flags_refuses_a_flag_beside_the_choice_or_not_a_bool(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        _flagged()(1, **kwargs)
+
+
+def test_renamed_flags_refuses_contradicting_flags():
+    @_compat.renamed_flags("method", {"exact": False, "mid_p": False},
+                           {(False, False): "chi2", (True, False): "exact", (False, True): "mid-p"})
+    def g(*, method="chi2"):
+        return method
+
+    with pytest.raises(ValueError, match="g.. got exact=True, mid_p=True: exact and mid_p contradict each other; "
+                                         "pass one method= of 'chi2', 'exact', 'mid-p'"):
+        g(exact=True, mid_p=True)
+    with pytest.warns(DeprecationWarning):
+        assert g(exact=False, mid_p=False) == "chi2"
+
+
+def test_renamed_flags_checks_the_function_it_decorates():
+    with pytest.raises(AssertionError, match="no parameter 'method'"):
+        _compat.renamed_flags("method", {"exact": False}, {(False,): "a"})(lambda *, how="a": how)
+    with pytest.raises(AssertionError, match="still has the old flags"):
+        _compat.renamed_flags("method", {"exact": False}, {(False,): "a"})(lambda *, method="a", exact=False: 0)
+    with pytest.raises(AssertionError, match="tuple of 1 flags"):
+        _compat.renamed_flags("method", {"exact": False}, {(False, True): "a"})
+
+
+MCNEMAR_FLAGS = [(dict(correction=True), "chi2-yates"), (dict(correction=False), "chi2"),
+                 (dict(exact=True), "exact"), (dict(exact=True, correction=False), "exact"),
+                 (dict(mid_p=True), "mid-p"), (dict(mid_p=True, correction=False), "mid-p"),
+                 (dict(exact=False, mid_p=False), "chi2-yates")]
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+@pytest.mark.parametrize("flags, method", MCNEMAR_FLAGS)
+def test_mcnemars_old_flags_give_the_method_they_meant(flags, method, alternative):
+    """0.1.0's flags of mcnemar: the same result as method=, with one warning naming it."""
+    expected = evallib.mcnemar(4, 15, method=method, alternative=alternative)
+    with pytest.warns(DeprecationWarning, match=f"use method='{method}'") as record:
+        got = evallib.mcnemar(4, 15, alternative=alternative, **flags)
+    assert len(record) == 1 and record[0].filename == __file__
+    assert got == expected and got.method == method
+
+
+@pytest.mark.parametrize("kwargs", [dict(exact=True, mid_p=True), dict(method="exact", exact=True),
+                                    dict(method="chi2", correction=False), dict(method="mid-p", mid_p=False)])
+def test_mcnemars_contradicting_spellings_are_a_value_error(kwargs):
+    with pytest.raises(ValueError, match="|".join(k for k in kwargs)):
+        evallib.mcnemar(4, 15, **kwargs)
+
+
+
+def test_power_methods_are_mcnemars_test_names():
+    """0.1.0's "asymptotic" (Connor's approximation) is the power of McNemar's "chi2" test."""
+    assert evallib.POWER_METHODS == ("exact", "mid-p", "chi2")
+    assert set(evallib.POWER_METHODS) <= set(evallib.onetestset.TEST_METHODS)
+    with pytest.warns(DeprecationWarning):
+        curve = evallib.mcnemar_power_curve([50, 100], 0.12, 0.04, methods=("exact", "asymptotic"))
+    assert list(curve["method"]) == ["exact", "exact", "chi2", "chi2"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: evallib.cochran_q(np.column_stack([Y == A, Y == B, Y == Y]), method=m),
+    lambda m: evallib.cochran_q_predictions(Y, {"A": A, "B": B, "Y": Y}, method=m),
+])
+def test_cochran_chi_square_is_chi2(call):
+    expected = call("chi2")
+    with pytest.warns(DeprecationWarning, match="method='chi-square' is deprecated .*method='chi2'") as record:
+        got = call("chi-square")
+    assert record[0].filename == __file__
+    assert got == expected and got.method == "chi2"

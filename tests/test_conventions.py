@@ -51,10 +51,17 @@ N_SAMPLES_MEANS_CASES = {
     "evallib.studies._data.paper_test_size",
 }
 
-#: Flags the page keeps until a method string replaces them (``module.qualname``: parameter).
+#: Boolean flags that would choose a version of a test: a version is a ``method=`` string
+#: (``mcnemar(method="mid-p")``, not ``mid_p=True``).
+VERSION_FLAGS = {"exact", "mid_p", "midp", "correction", "yates", "continuity"}
+
+#: Boolean parameters with those names that do not choose a version, with the reason (the page says so too;
+#: ``module.qualname``: {parameter: reason}).
 ALLOWED_FLAGS = {
-    # McNemar has no method= argument yet: its versions are chosen by flags (docs/conventions.md).
-    "evallib.onetestset._mcnemar.mcnemar": {"mid_p"},
+    "evallib.manydatasets._ranktests.wilcoxon_signed_rank": {
+        "correction": "scipy's continuity correction of method='normal'; the version is method="},
+    "evallib.items._coverage.item_interval_coverage": {
+        "exact": "whether the coverage study enumerates or simulates (None: where it can); no test's version"},
 }
 
 #: Option strings (a default, a choices constant) and their one spelling.
@@ -62,6 +69,7 @@ FORBIDDEN_CHOICES = {
     "midp": "mid-p", "mid_p": "mid-p", "mid-P": "mid-p", "midP": "mid-p",
     "two_sided": "two-sided", "two-tailed": "two-sided", "twosided": "two-sided",
     "larger": "greater", "smaller": "less",
+    "chi-square": "chi2", "chisquare": "chi2", "chi_square": "chi2", "chisq": "chi2",
 }
 
 #: Multiple-testing procedures: an argument choosing one of them is ``adjust=``.
@@ -172,7 +180,11 @@ def signature_violations(func: Callable, name: str | None = None) -> list[str]:
     name = name or _home(func)
     out = []
     for p in _parameters(func):
-        if p.name in FORBIDDEN_PARAMETERS and p.name not in ALLOWED_FLAGS.get(name, ()):
+        if p.name in VERSION_FLAGS and p.name not in ALLOWED_FLAGS.get(name, {}) and (
+                isinstance(p.default, bool) or p.annotation in (bool, "bool", "bool | None")):
+            out.append(f"{name}: the boolean flag {p.name}= chooses a version; it is a method= string "
+                       "(for McNemar's tests \"chi2-yates\", \"chi2\", \"exact\", \"mid-p\")")
+        elif p.name in FORBIDDEN_PARAMETERS:
             out.append(f"{name}: parameter {p.name!r} is spelled {FORBIDDEN_PARAMETERS[p.name]!r}")
         if p.name == "n_samples" and name not in N_SAMPLES_MEANS_CASES:
             out.append(f"{name}: 'n_samples' counts cases only in the cross-validation designs; "
@@ -202,9 +214,14 @@ def multiplicity_violations(func: Callable, name: str | None = None) -> list[str
 
 
 def choice_violations(label: str, value: Any) -> list[str]:
-    """Old option strings in a public choices constant."""
-    return [f"{label} holds {s!r}: spelled {FORBIDDEN_CHOICES[s]!r}" for s in _strings(value)
-            if s in FORBIDDEN_CHOICES]
+    """Old option strings in a public choices constant, and a dict constant whose key is an old name of
+    a draw count (``PAPER_SIZES["reps"]``; a ``seed`` key is the integer that seeds a whole run)."""
+    out = [f"{label} holds {s!r}: spelled {FORBIDDEN_CHOICES[s]!r}" for s in _strings(value)
+           if s in FORBIDDEN_CHOICES]
+    if isinstance(value, dict):
+        out += [f"{label} has the key {k!r}: spelled 'n_resamples'" for k in value
+                if isinstance(k, str) and FORBIDDEN_PARAMETERS.get(k) == "n_resamples"]
+    return out
 
 
 _WRAPPER_CODE = _compat.renamed_keywords(old="new")(lambda new=None: new).__code__
@@ -341,6 +358,51 @@ def test_the_signature_check_catches_a_wrong_spelling():
         """Spelled as the page says."""
 
     assert signature_violations(right, "demo.right") == []
+
+
+def _flagged_mcnemar(b, c, *, correction: bool = True, exact: bool = False, mid_p: bool = False):
+    """McNemar's test with its versions chosen by flags, as 0.1.0 wrote it: against the page."""
+
+
+def test_the_signature_check_catches_a_version_chosen_by_a_flag():
+    bad = signature_violations(_flagged_mcnemar, "demo._flagged_mcnemar")
+    assert bad[0] == ("demo._flagged_mcnemar: the boolean flag correction= chooses a version; it is a method= "
+                      'string (for McNemar\'s tests "chi2-yates", "chi2", "exact", "mid-p")')
+    assert [v.split("flag ")[1].split("=")[0] for v in bad] == ["correction", "exact", "mid_p"], bad
+
+    def annotated(x, *, exact: bool | None = None):
+        """A tri-state flag still chooses a version."""
+
+    assert len(signature_violations(annotated, "demo.annotated")) == 1
+
+    def right(b, c, *, method: str = "chi2-yates", alternative: str = "two-sided", tie_correction: bool = True):
+        """Spelled as the page says (a flag that is not a version is fine)."""
+
+    assert signature_violations(right, "demo.right") == []
+    # the real mcnemar keeps its old flags only through _compat.renamed_flags, outside its signature
+    assert signature_violations(evallib.mcnemar, "evallib.mcnemar") == []
+    assert evallib.mcnemar.__deprecated_flags__ == ("correction", "exact", "mid_p")
+
+
+def test_the_checks_catch_chi_square_as_a_choice_and_an_old_key():
+    def cochran(x, *, method: str = "chi-square"):
+        """0.1.0's spelling of the chi-square method."""
+
+    assert signature_violations(cochran, "demo.cochran") == ["demo.cochran: method='chi-square' is spelled 'chi2'"]
+    assert choice_violations("demo.METHODS", ("chi-square", "permutation")) == [
+        "demo.METHODS holds 'chi-square': spelled 'chi2'"]
+    assert choice_violations("demo.SIZES", dict(n_test=10, reps=100)) == [
+        "demo.SIZES has the key 'reps': spelled 'n_resamples'"]
+    assert choice_violations("demo.SIZES", dict(n_test=10, n_resamples=100)) == []
+
+
+def test_the_allowed_flags_are_on_the_page():
+    page = (ROOT / "docs" / "conventions.md").read_text(encoding="utf-8")
+    for name, flags in ALLOWED_FLAGS.items():
+        assert name in CALLABLES, name
+        for flag in flags:
+            assert flag in inspect.signature(CALLABLES[name]).parameters
+            assert f"`{name.rsplit('.', 1)[1]}`'s `{flag}`" in page, (name, flag)
 
 
 def test_the_multiplicity_check_catches_method_holm():

@@ -111,7 +111,7 @@ def test_unconditional_degenerate_and_symmetric():
     assert tie.statistic == 0.0 and tie.pvalue > 0.99
     assert mcnemar_unconditional(3, 11, 40).pvalue == mcnemar_unconditional(11, 3, 40).pvalue
     # more power than the conditional exact test on Bentur's table, as Fagerland et al. report
-    assert mcnemar_unconditional(1, 7, 21).pvalue < mcnemar(1, 7, exact=True).pvalue
+    assert mcnemar_unconditional(1, 7, 21).pvalue < mcnemar(1, 7, method="exact").pvalue
 
 
 @pytest.mark.parametrize("call, exc, words", [
@@ -181,7 +181,7 @@ def test_fay_lumbard_compatible_with_exact_mcnemar():
     for b in range(n + 1):
         for c in range(n + 1 - b):
             ci = fay_lumbard_interval(b, c, n)
-            p = mcnemar(b, c, exact=True).pvalue
+            p = mcnemar(b, c, method="exact").pvalue
             assert ci.pvalue == pytest.approx(p, abs=1e-12)
             assert (ci.low > 0 or ci.high < 0) == (p <= 0.05), (b, c, ci, p)
 

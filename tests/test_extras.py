@@ -106,7 +106,7 @@ def test_the_report_runner_without_its_extra_is_one_sentence(monkeypatch, tmp_pa
     monkeypatch.setitem(sys.modules, "nbconvert", None)
     out = tmp_path / "out" / "r.html"
     with pytest.raises(ReportExecutionError) as info:
-        run_report(ROOT / "data" / "example_predictions.csv", out, positive_label="ER-", progress=False)
+        run_report(ROOT / "data" / "example_predictions.csv", out, pos_label="ER-", progress=False)
     assert str(info.value) == "The report needs nbconvert: pip install 'evallib[report]' (or pip install nbconvert)."
     assert not out.parent.exists() or not list(out.parent.iterdir())
 

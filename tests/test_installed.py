@@ -77,7 +77,7 @@ def test_wheel_outside_the_repository_runs_the_report(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(site))
     out = subprocess.run([sys.executable, "-m", "evallib", "report",
                           str(site / "evallib" / "_data" / "example_predictions.csv"),
-                          "-o", str(cwd / "r.html"), "--positive-label", "ER-", "-q"],
+                          "-o", str(cwd / "r.html"), "--pos-label", "ER-", "-q"],
                          cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     html = (cwd / "r.html").read_text(encoding="utf-8")

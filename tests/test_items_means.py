@@ -200,7 +200,7 @@ def test_binary_paired_agrees_with_mid_p_mcnemar_and_bonett_price():
     assert res.pvalue == pytest.approx(midp, rel=1e-10)
     assert (res.low, res.high) == pytest.approx((p10 - p01 - half, p10 - p01 + half), rel=1e-10)
     # and with evallib.onetestset._pairwise, as the issue asks
-    assert res.pvalue == mcnemar(n01, n10, mid_p=True).pvalue
+    assert res.pvalue == mcnemar(n01, n10, method="mid-p").pvalue
     ci = paired_difference_interval(Contingency(int(np.sum(a & b)), n01, n10, int(np.sum((1 - a) & (1 - b))), n),
                                     method="bonett_price")
     assert (res.low, res.high) == pytest.approx((-ci.high, -ci.low))

@@ -84,7 +84,7 @@ def test_mcnemar_chi2_matches_statsmodels(correction):
         if correction and b == c:
             continue  # documented difference: we floor |b - c| - 1 at 0
         ref = sm_mcnemar([[0, b], [c, 0]], exact=False, correction=correction)
-        got = mcnemar(b, c, correction=correction)
+        got = mcnemar(b, c, method="chi2-yates" if correction else "chi2")
         assert got.statistic == pytest.approx(ref.statistic, rel=1e-12)
         assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
 
@@ -94,7 +94,7 @@ def test_mcnemar_exact_matches_binomtest_and_statsmodels():
         if b + c == 0:
             continue
         ref = stats.binomtest(b, b + c, 0.5, alternative="two-sided").pvalue
-        got = mcnemar(b, c, exact=True)
+        got = mcnemar(b, c, method="exact")
         assert got.pvalue == pytest.approx(ref, rel=1e-9, abs=1e-15)
         assert got.pvalue == pytest.approx(sm_mcnemar([[0, b], [c, 0]], exact=True).pvalue, rel=1e-9)
 
@@ -165,7 +165,7 @@ def test_interval_agrees_with_test_decision_direction():
         for c in range(n + 1 - b):
             ci = qh_interval(b, c, n)
             if ci.low > 0:
-                assert mcnemar(b, c, correction=False).statistic > crit
+                assert mcnemar(b, c, method="chi2").statistic > crit
 
 
 def _exact_coverage(pi_b, pi_c, n, alpha):

@@ -38,7 +38,7 @@ def test_zero_one_table_is_cochrans_q_of_statsmodels():
     x = (rng.random((80, 4)) < [0.6, 0.65, 0.7, 0.8]).astype(int)
     ours, ref = cochran_q_cases(x), cochrans_q(x)
     assert ours.statistic == pytest.approx(ref.statistic, rel=1e-12) and ours.df == ref.df
-    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-10) and ours.method == "chi-square"
+    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-10) and ours.method == "chi2"
 
 
 def test_rates_give_the_two_way_anova_statistic():

@@ -46,7 +46,7 @@ def test_connor_1987_worked_example():
 def test_published_connor_calculation_155_pairs():
     # discordance 0.45, discordant odds ratio 2 (p10 = 0.15, p01 = 0.30): 155 pairs, power 80.1%
     assert mcnemar_sample_size(0.30, 0.15) == 155
-    assert round(mcnemar_power(155, 0.30, 0.15, method="asymptotic"), 3) == 0.801
+    assert round(mcnemar_power(155, 0.30, 0.15, method="chi2"), 3) == 0.801
 
 
 # ------------------------------------------------------------------ statsmodels
@@ -56,7 +56,7 @@ def test_asymptotic_power_is_statsmodels_normal_power_het(n, p_b, p_c, alpha):
     psi, delta = p_b + p_c, p_b - p_c
     ref = sm_power.normal_power_het(abs(delta), n, alpha, std_null=math.sqrt(psi),
                                     std_alternative=math.sqrt(psi - delta ** 2), alternative="two-sided")
-    assert mcnemar_power(n, p_b, p_c, alpha=alpha, method="asymptotic") == pytest.approx(float(ref), rel=1e-9)
+    assert mcnemar_power(n, p_b, p_c, alpha=alpha, method="chi2") == pytest.approx(float(ref), rel=1e-9)
 
 
 @pytest.mark.parametrize("p_b, p_c, power", [(0.45, 0.05, 0.8), (0.1, 0.05, 0.9), (0.03, 0.01, 0.8)])
@@ -129,7 +129,7 @@ def test_exact_power_against_monte_carlo():
 def test_exact_size_never_exceeds_alpha_and_asymptotic_size_is_alpha():
     for n in (10, 37, 120, 500):
         assert mcnemar_power(n, 0.1, 0.1) <= 0.05
-        assert mcnemar_power(n, 0.1, 0.1, method="asymptotic") == pytest.approx(0.05)
+        assert mcnemar_power(n, 0.1, 0.1, method="chi2") == pytest.approx(0.05)
     # the mid-p test is allowed above alpha at some n, but not by much
     assert max(mcnemar_power(n, 0.1, 0.1, method="mid-p") for n in range(20, 200, 7)) < 0.07
 
@@ -185,9 +185,9 @@ def test_exact_power_saw_tooths():
 def test_degenerate_cases_have_defined_answers():
     assert mcnemar_power(0, 0.3, 0.1) == 0.0
     assert mcnemar_power(50, 0.0, 0.0) == 0.0
-    assert mcnemar_power(50, 0.0, 0.0, method="asymptotic") == 0.0
+    assert mcnemar_power(50, 0.0, 0.0, method="chi2") == 0.0
     assert mcnemar_power(10, 1.0, 0.0) == 1.0           # b = 10 always: p = 2 / 1024
-    assert mcnemar_power(10, 1.0, 0.0, method="asymptotic") == 1.0
+    assert mcnemar_power(10, 1.0, 0.0, method="chi2") == 1.0
     assert minimum_detectable_difference(5, 0.01) == math.inf
 
 
@@ -429,7 +429,7 @@ def test_plots_return_their_axes():
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots()
-    assert planning.plot_mcnemar_power(0.1, 0.04, methods=("exact", "mid-p", "asymptotic"), ax=ax) is ax
+    assert planning.plot_mcnemar_power(0.1, 0.04, methods=("exact", "mid-p", "chi2"), ax=ax) is ax
     assert len(ax.lines) >= 3
     assert planning.plot_interval_and_power(0.03, 300, discordance=0.1) is not None
     table = f1_power_curve([50, 100], [0.12, 0.06, 0.01, 0.03, 0.01, 0.02, 0.01, 0.74], repetitions=20, n_resamples=50, rng=0)

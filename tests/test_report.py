@@ -85,7 +85,7 @@ def _write(frame: pd.DataFrame, path: Path) -> Path:
 
 # ------------------------------------------------------------------------ loading
 def test_load_example_defaults():
-    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    data = load_predictions(EXAMPLE_PATH, pos_label="ER-")
     raw = pd.read_csv(EXAMPLE_PATH)
     assert data.positive == "ER-" and data.negative == "ER+"
     assert data.read_note == ""  # plain UTF-8 CSV with commas
@@ -106,7 +106,7 @@ def test_load_example_defaults():
 def test_positive_label_rules(labels, positive, expected):
     labels = labels + labels[::-1]  # at least two cases of each class
     frame = pd.DataFrame({"label": labels, "pred_a": labels, "pred_b": np.roll(labels, 1)})
-    data = load_predictions(frame, positive_label=positive)
+    data = load_predictions(frame, pos_label=positive)
     assert data.positive == expected
     keys = [rp._inputs._key(v) for v in labels]
     np.testing.assert_array_equal(data.y, np.array(keys) == expected)
@@ -114,7 +114,7 @@ def test_positive_label_rules(labels, positive, expected):
 
 def test_score_only_classifier_and_folds():
     frame = scores_folds_frame()
-    data = load_predictions(frame, positive_label="spam")
+    data = load_predictions(frame, pos_label="spam")
     assert data.classifiers == ("svm", "bayes", "knn", "ranker")
     assert "ranker" not in data.labels and "ranker" in data.scores
     assert sorted(set(data.folds)) == ["1", "2", "3", "4", "5"]
@@ -127,7 +127,7 @@ BAD_INPUTS = {
     "ragged csv": ("label,pred_a,pred_b\n0,1,0\n1,0,1,1,0\n", [], "could not be read as a table"),
     "empty file": ("", [], "is empty"),
     "no label column": ("y,pred_a,pred_b\n0,1,0\n1,0,1\n", [], "label column 'label' is not in"),
-    "positive absent": ("label,pred_a,pred_b\n0,1,0\n1,0,1\n", ["--positive-label", "7"],
+    "positive absent": ("label,pred_a,pred_b\n0,1,0\n1,0,1\n", ["--pos-label", "7"],
                         "positive label '7' does not occur"),
     "nan prediction": ("label,pred_a,pred_b\n0,1,0\n1,,1\n", [], "'pred_a' has 1 missing value"),
     "text score": ("label,score_a,pred_b\n0,0.3,0\n1,high,1\n", [], "'score_a' is not numeric"),
@@ -152,7 +152,7 @@ def _bad_file(tmp_path: Path, content) -> Path:
 @pytest.mark.parametrize("case", list(BAD_INPUTS))
 def test_bad_input_raises_one_sentence(tmp_path, case):
     content, args, fragment = BAD_INPUTS[case]
-    kwargs = {"positive_label": args[1]} if args else {}
+    kwargs = {"pos_label": args[1]} if args else {}
     with pytest.raises(ReportInputError) as info:
         load_predictions(_bad_file(tmp_path, content), **kwargs)
     message = str(info.value)
@@ -202,7 +202,7 @@ def test_custom_column_roles():
                           "s.one": [0.1, 0.9, 0.6, 0.8], "p.two": ["a", "a", "a", "b"],
                           "cv": [1, 2, 1, 2], "pred_ignored": ["a", "a", "a", "a"]})
     data = load_predictions(frame, label_column="y", fold_column="cv", pred_prefix="p.",
-                            score_prefix="s.", positive_label="b")
+                            score_prefix="s.", pos_label="b")
     assert data.classifiers == ("one", "two") and set(data.scores) == {"one"}
     assert data.folds is not None and data.fold_column == "cv"
     with pytest.raises(ReportInputError, match="must not start with one another"):
@@ -238,7 +238,7 @@ def test_summary_counts_and_warnings():
 # ----------------------------------------------------------------------- section 2
 def test_measures_against_sklearn_and_scipy():
     frame = scores_folds_frame()
-    data = load_predictions(frame, positive_label="spam")
+    data = load_predictions(frame, pos_label="spam")
     table = classifier_measures(data, alpha=0.1)
     y = frame["label"].to_numpy()
     for name in ("svm", "bayes", "knn"):
@@ -323,7 +323,7 @@ def test_pairwise_against_brute_force_and_scipy():
 
 def test_pairwise_skipped_without_two_label_classifiers():
     frame = scores_folds_frame()[["label", "pred_svm", "score_ranker"]]
-    result = pairwise_comparison(load_predictions(frame, positive_label="spam"))
+    result = pairwise_comparison(load_predictions(frame, pos_label="spam"))
     assert isinstance(result, Skipped) and "only 1 classifier" in str(result)
 
 
@@ -350,7 +350,7 @@ def test_chance_check_auc_pvalue_is_mann_whitney_for_one_classifier():
     """With C = 1 the AUC p-value is the exact one-sided Mann-Whitney p-value (scipy)."""
     frame = scores_folds_frame(n=60)[["label", "score_svm", "score_knn"]]
     frame["score_svm"] = frame["score_svm"].rank(method="first")  # no ties: the exact law applies
-    data = load_predictions(frame, positive_label="spam")
+    data = load_predictions(frame, pos_label="spam")
     res = rp.chance_check(data, classifier_measures(data), classifiers_tried=2)
     row = res.table.loc["AUC"]
     spam = data.y
@@ -431,7 +431,7 @@ def test_chance_check_on_a_large_test_set():
 # ----------------------------------------------------------------------- section 6
 def test_fold_analysis_against_scipy():
     frame = scores_folds_frame()
-    data = load_predictions(frame, positive_label="spam")
+    data = load_predictions(frame, pos_label="spam")
     res = rp.fold_analysis(data, alpha=0.05)
     correct = pd.DataFrame({n: frame[f"pred_{n}"] == frame["label"] for n in ("svm", "bayes", "knn")})
     expected = correct.groupby(frame["fold"]).mean()
@@ -501,7 +501,7 @@ def test_bootstrap_of_the_top_two_against_an_index_bootstrap():
 
 def test_bootstrap_skipped_with_one_label_classifier():
     frame = scores_folds_frame()[["label", "pred_svm", "score_ranker"]]
-    data = load_predictions(frame, positive_label="spam")
+    data = load_predictions(frame, pos_label="spam")
     assert isinstance(top_two_bootstrap(data, classifier_measures(data)), Skipped)
 
 
@@ -526,7 +526,7 @@ def test_summary_text_states_effects_then_p_values():
 
 def test_summary_text_with_every_section():
     frame = scores_folds_frame()
-    data = load_predictions(frame, positive_label="spam")
+    data = load_predictions(frame, pos_label="spam")
     m = classifier_measures(data, alpha=0.1)
     pw = pairwise_comparison(data, alpha=0.1, adjust="none")
     chance = rp.chance_check(data, m, classifiers_tried=20, alpha=0.1)
@@ -546,7 +546,7 @@ def test_summary_of_identical_classifiers_is_defined():
     """Degenerate but legal: two classifiers that never disagree."""
     frame = pd.DataFrame({"label": ["x", "y", "x", "y"], "pred_a": ["x", "y", "x", "x"],
                           "pred_b": ["x", "y", "x", "x"], "fold": [1, 1, 2, 2]})
-    data = load_predictions(frame, positive_label="y")
+    data = load_predictions(frame, pos_label="y")
     m = classifier_measures(data)
     boot = top_two_bootstrap(data, m, n_resamples=500, rng=0)
     assert (boot.difference, boot.low, boot.high, boot.share_tied) == (0, 0, 0, 1)
@@ -620,7 +620,7 @@ def _adjusted_p_texts(frame: pd.DataFrame, names, label: str = "label", method: 
 @pytest.mark.slow
 def test_report_on_the_example(tmp_path):
     html, nb = _run_cli(tmp_path, EXAMPLE_PATH, "--title", "Shipped example report",
-                        "--positive-label", "ER-")
+                        "--pos-label", "ER-")
     raw = pd.read_csv(EXAMPLE_PATH)
     y = raw["label"].to_numpy()
     assert "Shipped example report" in html
@@ -664,7 +664,7 @@ def test_report_on_generated_labels_only(tmp_path):
 @pytest.mark.slow
 def test_report_on_generated_scores_and_folds(tmp_path):
     frame = scores_folds_frame()
-    html, nb = _run_cli(tmp_path, _write(frame, tmp_path / "cv.csv"), "--positive-label", "spam")
+    html, nb = _run_cli(tmp_path, _write(frame, tmp_path / "cv.csv"), "--pos-label", "spam")
     y = frame["label"].to_numpy() == "spam"
     for name in ("svm", "bayes", "knn", "ranker"):
         s = frame[f"score_{name}"].to_numpy()
@@ -686,7 +686,7 @@ def test_notebook_with_other_parameters(tmp_path):
     """papermill with non-default parameters: the output follows them."""
     src = _write(labels_only_frame(n=80), tmp_path / "x.csv")
     out = tmp_path / "nb.ipynb"
-    run_papermill(NOTEBOOK, out, dict(predictions=str(src), positive_label=None, alpha=0.2, adjust="none",
+    run_papermill(NOTEBOOK, out, dict(predictions=str(src), pos_label=None, alpha=0.2, adjust="none",
                                       title="Other parameters"))
     text = out.read_text()
     assert "test cases: 80" in text and "80% interval" in text and "Other parameters" in text
@@ -699,7 +699,7 @@ def test_notebook_stops_in_its_first_cells_on_bad_input(tmp_path):
     src.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n")
     out = tmp_path / "nb.ipynb"
     with pytest.raises(papermill.PapermillExecutionError) as info:
-        run_papermill(NOTEBOOK, out, dict(predictions=str(src), positive_label=None))
+        run_papermill(NOTEBOOK, out, dict(predictions=str(src), pos_label=None))
     assert info.value.ename == "ReportInputError" and "'pred_a' has 1 missing" in info.value.evalue
     nb = json.loads(out.read_text())
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
@@ -712,7 +712,7 @@ def test_failed_notebook_leaves_no_report(tmp_path, monkeypatch):
     """Even when the quick pre-check passes, a failing notebook writes nothing."""
     bad = tmp_path / "bad.csv"
     bad.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n0,0,1\n")
-    good = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    good = load_predictions(EXAMPLE_PATH, pos_label="ER-")
     monkeypatch.setattr(rp._runner, "load_predictions", lambda *a, **k: good)
     out = tmp_path / "out" / "r.html"
     with pytest.raises(ReportInputError, match="'pred_a' has 1 missing"):
@@ -743,7 +743,7 @@ def test_run_report_rng_reaches_the_notebook_as_one_integer_seed(tmp_path, monke
         expected = int(twin.integers(2**31 - 1))
     monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
     with pytest.raises(rp.ReportExecutionError, match="_Stop"):
-        rp.run_report(EXAMPLE_PATH, tmp_path / "out" / "r.html", positive_label="ER-", progress=False, rng=rng)
+        rp.run_report(EXAMPLE_PATH, tmp_path / "out" / "r.html", pos_label="ER-", progress=False, rng=rng)
     assert seen["seed"] == expected and type(seen["seed"]) is int
     assert not (tmp_path / "out").exists()
 

@@ -55,7 +55,7 @@ def test_recurring_case_ids_are_refused_naming_the_count_and_the_first(cv10):
     extra = cv10.sample(12, random_state=3)
     doubled = pd.concat([cv10, extra], ignore_index=True)
     with pytest.raises(ReportInputError) as info:
-        load_predictions(doubled, positive_label="malignant")
+        load_predictions(doubled, pos_label="malignant")
     message = str(info.value)
     _one_sentence(message)
     ids = doubled["case_id"]
@@ -72,7 +72,7 @@ def test_every_row_written_twice_is_refused(cv10):
     from statsmodels.stats.contingency_tables import cochrans_q
 
     plain = cv10.drop(columns="case_id")
-    single = omnibus_test(load_predictions(plain, positive_label="malignant"))
+    single = omnibus_test(load_predictions(plain, pos_label="malignant"))
     correct = np.column_stack([plain[f"pred_{n}"] == plain["label"] for n in NAMES]).astype(int)
     twice = cochrans_q(np.vstack([correct, correct]))
     assert single.pvalue == pytest.approx(cochrans_q(correct).pvalue)
@@ -85,11 +85,11 @@ def test_every_row_written_twice_is_refused(cv10):
     }
     for how, frame in copies.items():
         with pytest.raises(ReportInputError, match="occurs an even number of times") as info:
-            load_predictions(frame, positive_label="malignant")
+            load_predictions(frame, pos_label="malignant")
         _one_sentence(str(info.value))
     # with the case ids kept, the copy is caught as recurring ids
     with pytest.raises(ReportInputError, match="569 id"):
-        load_predictions(pd.concat([cv10, cv10], ignore_index=True), positive_label="malignant")
+        load_predictions(pd.concat([cv10, cv10], ignore_index=True), pos_label="malignant")
 
 
 def test_a_labels_only_file_with_recurring_patterns_is_accepted(cv10):
@@ -97,24 +97,24 @@ def test_a_labels_only_file_with_recurring_patterns_is_accepted(cv10):
     patterns): that alone is no copy."""
     labels = cv10[["label", *[f"pred_{n}" for n in NAMES]]]
     assert labels.duplicated().sum() > 500
-    data = load_predictions(labels, positive_label="malignant")
+    data = load_predictions(labels, pos_label="malignant")
     assert data.n == 569 and not data.repeated
 
 
 def test_a_case_twice_in_one_repeat_and_a_case_with_two_classes(cv10):
     two = pd.concat([cv10.assign(repeat=1), cv10.assign(repeat=2)], ignore_index=True)
-    assert load_predictions(two, positive_label="malignant").n_repeats == 2
+    assert load_predictions(two, pos_label="malignant").n_repeats == 2
     bad = two.copy()
     bad.loc[len(cv10) + 5, "repeat"] = 1  # row 575 claims repeat 1, where its case already is
     with pytest.raises(ReportInputError) as info:
-        load_predictions(bad, positive_label="malignant")
+        load_predictions(bad, pos_label="malignant")
     _one_sentence(str(info.value))
     assert "1 case(s) occur twice within one repeat" in str(info.value)
     assert f"the first {cv10['case_id'][5]!r} in data rows 6 and {len(cv10) + 6}" in str(info.value)
     clash = two.copy()
     clash.loc[len(cv10), "label"] = "benign" if clash.loc[0, "label"] == "malignant" else "malignant"
     with pytest.raises(ReportInputError, match=f"data row 1 but .* in data row {len(cv10) + 1}"):
-        load_predictions(clash, positive_label="malignant")
+        load_predictions(clash, pos_label="malignant")
 
 
 def test_cli_refuses_a_doubled_file_and_writes_nothing(cv10, tmp_path):
@@ -122,7 +122,7 @@ def test_cli_refuses_a_doubled_file_and_writes_nothing(cv10, tmp_path):
     pd.concat([cv10, cv10], ignore_index=True).to_csv(path, index=False)
     out = tmp_path / "out" / "r.html"
     proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(path), "-o", str(out),
-                           "--positive-label", "malignant"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+                           "--pos-label", "malignant"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     last = proc.stderr.strip().splitlines()[-1]
     assert "occur more than once" in last and last.endswith("No report was written.")

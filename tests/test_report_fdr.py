@@ -57,7 +57,7 @@ def five_classifiers(seed: int = 3, n: int = 160) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def example():
-    return load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    return load_predictions(EXAMPLE_PATH, pos_label="ER-")
 
 
 @pytest.mark.parametrize("method", ["holm", "bonferroni", "bh", "by", "none"])
@@ -185,7 +185,7 @@ def test_the_figure_draws_joint_intervals_only_under_family_wise_control(example
 
 def test_run_report_refuses_an_unknown_adjustment_before_anything_runs(tmp_path):
     with pytest.raises(ValueError, match="adjust"):
-        rp.run_report(EXAMPLE_PATH, tmp_path / "out" / "r.html", positive_label="ER-", adjust="fdr",
+        rp.run_report(EXAMPLE_PATH, tmp_path / "out" / "r.html", pos_label="ER-", adjust="fdr",
                       progress=False)
     assert not (tmp_path / "out").exists()
 
@@ -196,7 +196,7 @@ def test_the_command_line_passes_fdr_to_the_predictions_report(monkeypatch, tmp_
 
     from conftest import ROOT
 
-    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--positive-label",
+    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--pos-label",
                                            "ER-", "--adjust", method, "-o", str(tmp_path / "p.html")])
     assert status == 0 and seen["report"] == "predictions" and seen["adjust"] == method
 

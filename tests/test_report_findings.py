@@ -106,7 +106,7 @@ def test_every_user_string_is_escaped_in_the_summary(cancer):
     for c in frame.columns[1:]:
         if c.startswith("pred_"):
             frame[c] = frame[c].map({"malignant": "<b>malignant</b>", "benign": "benign & co"})
-    data = load_predictions(frame, positive_label="<b>malignant</b>")
+    data = load_predictions(frame, pos_label="<b>malignant</b>")
     m = classifier_measures(data)
     text = summary_text(data, measures=m, pairwise=pairwise_comparison(data), omnibus=omnibus_test(data),
                         scores=score_comparison(data), chance=chance_check(data, m),
@@ -136,7 +136,7 @@ def test_tiny_files_and_absurd_label_columns_are_refused_up_front(cancer, tmp_pa
     tiny = cancer.iloc[[0, 1, 19]]  # two malignant cases and one benign
     assert (tiny["label"] == "benign").sum() == 1
     with pytest.raises(ReportInputError, match="1 test case\\(s\\) of the class 'benign'") as info:
-        load_predictions(tiny, positive_label="malignant")
+        load_predictions(tiny, pos_label="malignant")
     assert "\n" not in str(info.value)
     ids = cancer.assign(label=[f"case {i}" for i in range(len(cancer))])  # an id column named as the label
     with pytest.raises(ReportInputError, match="holds 569 classes in 569 test cases") as info:
@@ -146,7 +146,7 @@ def test_tiny_files_and_absurd_label_columns_are_refused_up_front(cancer, tmp_pa
     tiny.to_csv(path, index=False)
     out = tmp_path / "out" / "r.html"
     proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(path), "-o", str(out),
-                           "--positive-label", "malignant"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+                           "--pos-label", "malignant"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 1 and "too small for a report" in proc.stderr and "Traceback" not in proc.stderr
     assert not out.parent.exists()
 
@@ -184,7 +184,7 @@ def test_p_values_below_the_floor_are_printed_as_a_bound():
     frame = pd.DataFrame({"label": np.where(y, "malignant", "benign"),
                           "score_compactness": bunch.data[:, names.index("mean compactness")],
                           "score_texture": bunch.data[:, names.index("mean texture")]})
-    data = load_predictions(frame, positive_label="malignant")
+    data = load_predictions(frame, pos_label="malignant")
     res = chance_check(data, classifier_measures(data), classifiers_tried=5)
     row = res.table.loc["AUC"]
     s = frame["score_compactness"].to_numpy()
@@ -201,7 +201,7 @@ def test_intervals_get_the_digits_that_tell_their_bounds_apart(cancer):
     gen = np.random.default_rng(0)
     big = cancer.iloc[gen.integers(0, len(cancer), 1_000_000)].reset_index(drop=True)
     big = big[["label", "pred_logreg", "pred_knn", "pred_tree"]].assign(pred_copy=big["pred_logreg"])
-    data = load_predictions(big, positive_label="malignant")
+    data = load_predictions(big, pos_label="malignant")
     pw = pairwise_comparison(data)
     text = format_pairwise(pw)
     col = "95% interval"
@@ -297,7 +297,7 @@ def test_balanced_accuracy_pairs_beside_mcnemar(skewed_cancer):
 
     frame = skewed_cancer
     assert (frame["label"] == "malignant").mean() < 0.04
-    data = load_predictions(frame, positive_label="malignant")
+    data = load_predictions(frame, pos_label="malignant")
     table = balanced_accuracy_comparison(data, alpha=0.05, adjust="holm")
     y = frame["label"].to_numpy()
     pos = y == "malignant"
@@ -321,7 +321,7 @@ def test_balanced_accuracy_pairs_beside_mcnemar(skewed_cancer):
 
 # ------------------------------------------------------------------ the smallest difference that matters
 def test_each_interval_is_read_against_the_smallest_difference_that_matters(cancer):
-    data = load_predictions(cancer, positive_label="malignant")
+    data = load_predictions(cancer, pos_label="malignant")
     pw = pairwise_comparison(data, min_difference=0.02)
     y = cancer["label"].to_numpy()
     for row in pw.itertuples():
@@ -357,7 +357,7 @@ sys.exit(main(sys.argv[1:]))
 def test_missing_notebook_tools_are_named_with_the_install_command(tmp_path):
     out = tmp_path / "out" / "r.html"
     proc = subprocess.run([sys.executable, "-c", BLOCK_PAPERMILL, "report", str(EXAMPLE_PATH), "-o", str(out),
-                           "--positive-label", "ER-"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+                           "--pos-label", "ER-"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     # the command line checks the report extra before reading the file (evallib._extras)
     assert proc.stderr.strip().splitlines() == [
@@ -380,7 +380,7 @@ def test_ctrl_c_is_one_sentence_exit_130_and_leaves_nothing(tmp_path):
         temp.mkdir()
         out = work / "out" / "r.html"
         proc = subprocess.Popen([sys.executable, "-m", "evallib", "report", str(EXAMPLE_PATH), "-o", str(out),
-                                 "--positive-label", "ER-"], stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                 "--pos-label", "ER-"], stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                 env=dict(env, JUPYTER_RUNTIME_DIR=str(runtime), TMPDIR=str(temp)),
                                 start_new_session=True)
         seen = ""
@@ -441,7 +441,7 @@ def test_page_escapes_the_title_shows_every_pair_and_writes_every_table(tmp_path
     frame.to_csv(path, index=False)
     out = tmp_path / "report" / "out.html"
     proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(path), "-o", str(out), "-q",
-                           "--positive-label", "malignant", "--title", "<script>alert(1)</script> Q3"],
+                           "--pos-label", "malignant", "--title", "<script>alert(1)</script> Q3"],
                           capture_output=True, text=True, cwd=tmp_path, timeout=900,
                           env=dict(os.environ, MPLBACKEND="Agg"))
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -490,7 +490,7 @@ def test_a_failed_run_leaves_no_tables(tmp_path, monkeypatch):
     with pytest.raises(ReportExecutionError, match="a cell failed"):
         from evallib.report import run_report
 
-        run_report(EXAMPLE_PATH, out, positive_label="ER-", progress=False)
+        run_report(EXAMPLE_PATH, out, pos_label="ER-", progress=False)
     assert not (tmp_path / "out").exists()
 
 
@@ -504,7 +504,7 @@ def test_summary_leads_with_the_honest_measure_and_says_each_thing_once(skewed_c
     from statsmodels.stats.multitest import multipletests
 
     frame = skewed_cancer
-    data = load_predictions(frame, positive_label="malignant")
+    data = load_predictions(frame, pos_label="malignant")
     m = classifier_measures(data)
     pw = pairwise_comparison(data)
     text = summary_text(data, measures=m, pairwise=pw, omnibus=omnibus_test(data),
@@ -536,7 +536,7 @@ def test_summary_leads_with_the_honest_measure_and_says_each_thing_once(skewed_c
 
 
 def test_summary_keeps_optimistic_figures_out_and_words_shares_as_resamples():
-    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    data = load_predictions(EXAMPLE_PATH, pos_label="ER-")
     m = classifier_measures(data)
     chance = chance_check(data, m)
     boot = top_two_bootstrap(data, m, n_resamples=2000, rng=0)

@@ -44,7 +44,7 @@ def reference(tmp_path):
     f = frame()
     path = tmp_path / "plain.csv"
     f.to_csv(path, index=False)
-    data = load_predictions(path, positive_label="spam")
+    data = load_predictions(path, pos_label="spam")
     assert data.read_note == ""
     return f, data
 
@@ -55,7 +55,7 @@ def test_semicolon_decimal_comma_windows_1252(tmp_path, reference):
     g = f.assign(label=f["label"].map(umlaut), pred_a=f["pred_a"].map(umlaut), pred_b=f["pred_b"].map(umlaut))
     path = tmp_path / "excel_export.csv"
     path.write_bytes(g.to_csv(index=False, sep=";", decimal=",").encode("cp1252"))
-    data = load_predictions(path, positive_label="späm")
+    data = load_predictions(path, pos_label="späm")
     same(data, ref)
     assert "semicolons" in data.read_note and "decimal comma" in data.read_note
     assert "Windows-1252" in data.read_note
@@ -65,13 +65,13 @@ def test_bom_and_tsv(tmp_path, reference):
     f, ref = reference
     bom = tmp_path / "bom.csv"
     bom.write_bytes(f.to_csv(index=False).encode("utf-8-sig"))
-    data = load_predictions(bom, positive_label="spam")  # without BOM handling: no 'label' column
+    data = load_predictions(bom, pos_label="spam")  # without BOM handling: no 'label' column
     same(data, ref)
     assert "byte-order mark" in data.read_note
     for name in ("t.tsv", "t.txt"):
         path = tmp_path / name
         f.to_csv(path, index=False, sep="\t")
-        data = load_predictions(path, positive_label="spam")
+        data = load_predictions(path, pos_label="spam")
         same(data, ref)
         assert "tabs" in data.read_note
 
@@ -82,20 +82,20 @@ def test_excel_with_sheet(tmp_path, reference):
     with pd.ExcelWriter(path) as xl:
         pd.DataFrame({"notes": ["nothing here"]}).to_excel(xl, sheet_name="readme", index=False)
         f.to_excel(xl, sheet_name="predictions", index=False)
-    data = load_predictions(path, positive_label="spam", sheet="predictions")
+    data = load_predictions(path, pos_label="spam", sheet="predictions")
     same(data, ref)
     assert "sheet 'predictions'" in data.read_note and "2 sheets" in data.read_note
     with pytest.raises(ReportInputError, match="no sheet 'other'.*'readme' and 'predictions'"):
-        load_predictions(path, positive_label="spam", sheet="other")
+        load_predictions(path, pos_label="spam", sheet="other")
     with pytest.raises(ReportInputError, match="applies to Excel workbooks only"):
-        load_predictions(ROOT / "data" / "example_predictions.csv", positive_label="ER-", sheet="x")
+        load_predictions(ROOT / "data" / "example_predictions.csv", pos_label="ER-", sheet="x")
 
 
 def test_parquet(tmp_path, reference):
     f, ref = reference
     path = tmp_path / "p.parquet"
     f.to_parquet(path)
-    data = load_predictions(path, positive_label="spam")
+    data = load_predictions(path, pos_label="spam")
     same(data, ref)
     assert data.read_note == "Read a Parquet file."
 
@@ -105,7 +105,7 @@ def test_positive_class_is_never_chosen_by_counting():
     with pytest.raises(ReportInputError) as info:
         load_predictions(f)
     msg = str(info.value)
-    assert "--positive-label" in msg and "'ham' and 'spam'" in msg and "\n" not in msg
+    assert "--pos-label" in msg and "'ham' and 'spam'" in msg and "\n" not in msg
     data = load_predictions(f.assign(label=(f["label"] == "spam").astype(int),
                                      pred_a=(f["pred_a"] == "spam").astype(int),
                                      pred_b=(f["pred_b"] == "spam").astype(int)))
@@ -114,19 +114,19 @@ def test_positive_class_is_never_chosen_by_counting():
 
 # (content of a CSV, options, fragment of the one sentence)
 BAD = {
-    "duplicate column": ("label,pred_a,pred_a\nx,x,y\ny,y,y\n", {"positive_label": "x"},
+    "duplicate column": ("label,pred_a,pred_a\nx,x,y\ny,y,y\n", {"pos_label": "x"},
                          "column name 'pred_a' occurs twice"),
-    "duplicate after spaces": ("label,pred_a, pred_a\nx,x,y\ny,y,y\n", {"positive_label": "x"},
+    "duplicate after spaces": ("label,pred_a, pred_a\nx,x,y\ny,y,y\n", {"pos_label": "x"},
                                "column name 'pred_a' occurs twice"),
     "fold is label": ("label,pred_a,pred_b\nx,x,y\ny,y,y\n",
-                      {"positive_label": "x", "fold_column": "label"}, "fold column 'label' is also the label column"),
-    "case labels": ("label,pred_a,pred_b\nSpam,Spam,ham\nspam,ham,ham\nham,ham,ham\n", {"positive_label": "spam"},
+                      {"pos_label": "x", "fold_column": "label"}, "fold column 'label' is also the label column"),
+    "case labels": ("label,pred_a,pred_b\nSpam,Spam,ham\nspam,ham,ham\nham,ham,ham\n", {"pos_label": "spam"},
                     "'Spam' and 'spam', which differ only in letter case"),
     "space labels": ("label,pred_a,pred_b\nspam,spam,ham\n\"spam \",ham,ham\nham,ham,ham\n",
-                     {"positive_label": "spam"}, "differ only in letter case or surrounding space"),
-    "case prediction": ("label,pred_a,pred_b\nspam,SPAM,ham\nham,ham,ham\n", {"positive_label": "spam"},
+                     {"pos_label": "spam"}, "differ only in letter case or surrounding space"),
+    "case prediction": ("label,pred_a,pred_b\nspam,SPAM,ham\nham,ham,ham\n", {"pos_label": "spam"},
                         "differs from 'spam' only in letter case"),
-    "no positive": ("label,pred_a,pred_b\nlow,low,high\nhigh,high,high\n", {}, "--positive-label"),
+    "no positive": ("label,pred_a,pred_b\nlow,low,high\nhigh,high,high\n", {}, "--pos-label (pos_label=)"),
 }
 
 
@@ -156,3 +156,19 @@ def test_cli_bad_inputs_exit_1_and_leave_nothing(tmp_path, case):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 2 and fragment in lines[-1]  # the step line, then the sentence
     assert not out.parent.exists() or list(out.parent.iterdir()) == []
+
+
+def test_the_old_positive_label_keyword_still_works():
+    """0.1.0's positive_label= of load_predictions and run_report is pos_label= (scikit-learn's name)."""
+    import inspect
+
+    from evallib import run_report
+
+    expected = load_predictions(frame(), pos_label="spam")
+    with pytest.warns(DeprecationWarning, match=r"load_predictions\(positive_label=...\) is deprecated .*pos_label="):
+        got = load_predictions(frame(), positive_label="spam")
+    assert (got.positive, got.negative, got.positive_from) == (expected.positive, expected.negative,
+                                                               expected.positive_from)
+    assert (got.positive, got.negative) == ("spam", "ham")
+    assert "pos_label" in inspect.signature(run_report).parameters
+    assert run_report.__deprecated_keywords__ == {"positive_label": "pos_label"}

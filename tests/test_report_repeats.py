@@ -95,7 +95,7 @@ def test_verdicts_do_not_change_with_the_number_of_repeats(cv10x10):
 
     pvalues = {}
     for r in (1, 2, 5, 10):
-        data = load_predictions(first_repeats(cv10x10, r), positive_label="malignant")
+        data = load_predictions(first_repeats(cv10x10, r), pos_label="malignant")
         assert data.n == 569 and data.n_rows == 569 * r
         q = omnibus_test(data)
         pw = pairwise_comparison(data)
@@ -115,7 +115,7 @@ def test_cochran_q_on_rates_equals_the_two_way_anova(cv10x10):
     import statsmodels.formula.api as smf
     from statsmodels.stats.anova import anova_lm
 
-    data = load_predictions(cv10x10, positive_label="malignant")
+    data = load_predictions(cv10x10, pos_label="malignant")
     q = omnibus_test(data)
     rates = 1.0 - case_rates(cv10x10)
     long = rates.reset_index().melt(id_vars="case_id", var_name="model", value_name="rate")
@@ -131,7 +131,7 @@ def test_cochran_q_on_rates_equals_the_two_way_anova(cv10x10):
 def test_pairs_on_repeats_are_paired_t_tests_over_cases(cv10x10):
     from statsmodels.stats.multitest import multipletests
 
-    data = load_predictions(cv10x10, positive_label="malignant")
+    data = load_predictions(cv10x10, pos_label="malignant")
     pw = pairwise_comparison(data, alpha=0.05, adjust="holm")
     rates = case_rates(cv10x10)
     assert pw.attrs["test"] == "paired t-test on per-case error rates" and pw.attrs["n"] == 569
@@ -154,7 +154,7 @@ def test_accuracy_interval_uses_the_cases(cv10x10):
     statsmodels' Wilson interval at that size."""
     from statsmodels.stats.proportion import proportion_confint
 
-    data = load_predictions(cv10x10, positive_label="malignant")
+    data = load_predictions(cv10x10, pos_label="malignant")
     m = classifier_measures(data)
     rates = 1.0 - case_rates(cv10x10)
     n = len(rates)
@@ -174,7 +174,7 @@ def test_accuracy_interval_uses_the_cases(cv10x10):
 
 
 def test_data_section_names_the_design(cv10x10):
-    data = load_predictions(cv10x10, positive_label="malignant")
+    data = load_predictions(cv10x10, pos_label="malignant")
     s = summarise_data(data)
     text = s.text()
     assert "test cases: 569, each predicted 10 times (10 repeats of 10-fold CV; 5,690 rows)" in text
@@ -184,7 +184,7 @@ def test_data_section_names_the_design(cv10x10):
 
 # ------------------------------------------------------------------ folds
 def test_corrected_ttest_takes_its_ratio_within_a_repeat(cv10x10):
-    data = load_predictions(cv10x10, positive_label="malignant")
+    data = load_predictions(cv10x10, pos_label="malignant")
     res = fold_analysis(data)
     correct = pd.DataFrame({n: cv10x10[f"pred_{n}"] == cv10x10["label"] for n in NAMES})
     per_fold = correct.groupby([cv10x10["repeat"], cv10x10["fold"]]).mean()
@@ -215,7 +215,7 @@ def test_5x2cv_adds_dietterich_and_alpaydin_as_mlxtend_computes_them():
                                          random_state=rng.randint(low=0, high=32767))
         splits += [(r + 1, 1, first, second), (r + 1, 2, second, first)]  # fold 1 tests on the second half
     frame = _frame_from_splits(X, target, splits)
-    data = load_predictions(frame, positive_label="malignant")
+    data = load_predictions(frame, pos_label="malignant")
     res = fold_analysis(data)
     assert res.test_train_ratio == pytest.approx(1.0, abs=1e-4)  # n_test/n_train of 2-fold CV
     models = _models()
@@ -230,11 +230,11 @@ def test_repeats_are_inferred_from_the_folds(cv10x10):
     """Folds numbered on across repeats (1-30), or 1-10 in every repeat with the rows written
     repeat by repeat: both without a repeat column, both the same analysis as with it."""
     three = first_repeats(cv10x10, 3)
-    reference = load_predictions(three, positive_label="malignant")
+    reference = load_predictions(three, pos_label="malignant")
     run_on = three.assign(fold=(three["repeat"] - 1) * 10 + three["fold"]).drop(columns="repeat")
     restart = three.drop(columns="repeat")
     for frame, how in ((run_on, "recur across the folds"), (restart, "order of the rows")):
-        data = load_predictions(frame, positive_label="malignant")
+        data = load_predictions(frame, pos_label="malignant")
         assert how in data.repeat_from and data.n == 569 and data.n_repeats == 3
         np.testing.assert_array_equal(data.repeats, three["repeat"].to_numpy() - 1)
         pd.testing.assert_frame_equal(pairwise_comparison(data), pairwise_comparison(reference))
@@ -243,7 +243,7 @@ def test_repeats_are_inferred_from_the_folds(cv10x10):
     bad = run_on.copy()
     bad.loc[bad.index[:5], "fold"] = 1
     with pytest.raises(ReportInputError, match="--repeat-column") as info:
-        load_predictions(bad.iloc[:-5], positive_label="malignant")
+        load_predictions(bad.iloc[:-5], pos_label="malignant")
     assert "\n" not in str(info.value)
 
 
@@ -259,7 +259,7 @@ def _direct_placements(y: np.ndarray, s: np.ndarray) -> np.ndarray:
 
 def test_auc_with_repeats_is_clustered_by_case(cv10x10):
     three = first_repeats(cv10x10, 3)
-    data = load_predictions(three, positive_label="malignant")
+    data = load_predictions(three, pos_label="malignant")
     res = score_comparison(data)
     y = three["label"].to_numpy() == "malignant"
     case_y = three.groupby("case_id")["label"].first().to_numpy() == "malignant"
@@ -296,7 +296,7 @@ def test_bootstrap_resamples_cases_with_all_their_predictions(cv10x10):
     bringing its ten rows; percentile bounds agree to 0.002 (the Monte Carlo error of each
     bound is about 0.0002 here, the F1 values lie on a grid of about 0.0005). Resampling the
     5,690 rows instead gives an interval about a third as wide, bounds 0.005-0.008 inside."""
-    data = load_predictions(cv10x10, positive_label="malignant")
+    data = load_predictions(cv10x10, pos_label="malignant")
     m = classifier_measures(data)
     res = top_two_bootstrap(data, m, n_resamples=20_000, rng=5)
     f1 = m["F1"].astype(float)
@@ -325,8 +325,8 @@ def test_identical_repeats_change_no_verdict(cv10x10):
     the same evidence: every test-set statistic equals the single run's."""
     one = first_repeats(cv10x10, 1).drop(columns="fold")
     four = pd.concat([one.assign(repeat=r) for r in (1, 2, 3, 4)], ignore_index=True)
-    a = load_predictions(one, positive_label="malignant")
-    b = load_predictions(four, positive_label="malignant")
+    a = load_predictions(one, pos_label="malignant")
+    b = load_predictions(four, pos_label="malignant")
     assert b.repeated and b.n == a.n == 569
     pd.testing.assert_frame_equal(pairwise_comparison(b), pairwise_comparison(a))
     ma, mb = classifier_measures(a), classifier_measures(b)

@@ -49,7 +49,7 @@ def direct_delong(y: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, f
 
 def test_scores_only_file():
     frame = scores_only()
-    data = load_predictions(frame, positive_label="yes")
+    data = load_predictions(frame, pos_label="yes")
     assert isinstance(pairwise_comparison(data), Skipped)
     res = score_comparison(data, alpha=0.05, adjust="holm")
     y = frame["label"].to_numpy() == "yes"
@@ -74,7 +74,7 @@ def test_scores_only_report_through_the_cli(tmp_path):
     frame.to_csv(path, index=False)
     out = tmp_path / "r.html"
     proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(path), "-o", str(out),
-                           "--positive-label", "yes", "-q"], capture_output=True, text=True, cwd=ROOT,
+                           "--pos-label", "yes", "-q"], capture_output=True, text=True, cwd=ROOT,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr
     html = out.read_text()

@@ -67,13 +67,13 @@ def diabetes() -> pd.DataFrame:
 
 def test_diabetes_file_is_tied_and_needs_the_positive_label(diabetes):
     assert (diabetes["label"] == "high").sum() == (diabetes["label"] == "low").sum() == 221
-    with pytest.raises(ReportInputError, match="--positive-label") as info:
+    with pytest.raises(ReportInputError, match="--pos-label") as info:
         load_predictions(diabetes)
     assert "\n" not in str(info.value)
 
 
 def test_right_positive_class_no_warning(diabetes):
-    data = load_predictions(diabetes, positive_label="high")
+    data = load_predictions(diabetes, pos_label="high")
     m = classifier_measures(data)
     y = diabetes["label"].to_numpy() == "high"
     for name in ("logreg", "bayes", "dummy"):
@@ -84,7 +84,7 @@ def test_right_positive_class_no_warning(diabetes):
 
 
 def test_reversed_scores_are_called_out(diabetes):
-    data = load_predictions(diabetes, positive_label="low")
+    data = load_predictions(diabetes, pos_label="low")
     m = classifier_measures(data)
     y = diabetes["label"].to_numpy() == "low"
     assert m.loc["logreg", "AUC"] == pytest.approx(roc_auc_score(y, diabetes["score_logreg"]))
@@ -100,7 +100,7 @@ def test_reversed_scores_are_called_out(diabetes):
 
 
 def test_baseline_beside_every_classifier(diabetes):
-    data = load_predictions(diabetes, positive_label="high")
+    data = load_predictions(diabetes, pos_label="high")
     m = classifier_measures(data)
     base = m.attrs["baseline"]
     assert base["accuracy"] == 0.5 and base["AUC"] == 0.5 and "classes tied" in base["name"]
@@ -109,7 +109,7 @@ def test_baseline_beside_every_classifier(diabetes):
     text = summary_text(data, measures=m)
     assert "Always predicting the majority class scores 50.0%" in text
     # the shipped example: three classifiers below the baseline are named
-    ex = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    ex = load_predictions(EXAMPLE_PATH, pos_label="ER-")
     em = classifier_measures(ex)
     raw = pd.read_csv(EXAMPLE_PATH)
     majority = raw["label"].value_counts().max() / len(raw)
@@ -122,7 +122,7 @@ def test_baseline_beside_every_classifier(diabetes):
 
 
 def test_best_threshold_accuracy_is_labelled_optimistic():
-    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    data = load_predictions(EXAMPLE_PATH, pos_label="ER-")
     m = classifier_measures(data)
     chance = chance_check(data, m)
     best = chance.table.loc["best accuracy"]
@@ -149,7 +149,7 @@ def test_the_majority_class_comparison_is_paired():
     wrong_best, wrong_base = raw[f"pred_{best}"].to_numpy() != y, y != majority
     b, c = int(np.sum(wrong_base & ~wrong_best)), int(np.sum(~wrong_base & wrong_best))
     lo, hi = _bonett_price(b, c, len(y), 0.05)
-    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    data = load_predictions(EXAMPLE_PATH, pos_label="ER-")
     text = summary_text(data, measures=classifier_measures(data))
     acc_line = next(line for line in text.splitlines() if "highest accuracy" in line)
     assert f"**{best}**" in acc_line
@@ -161,14 +161,14 @@ def test_the_majority_class_comparison_is_paired():
     clear = pd.DataFrame({"label": y, "pred_good": y.copy(), "pred_other": y.copy()})
     clear.loc[:9, "pred_good"] = 0
     clear.loc[:29, "pred_other"] = 0
-    d2 = load_predictions(clear, positive_label=1)
+    d2 = load_predictions(clear, pos_label=1)
     line2 = next(li for li in summary_text(d2, measures=classifier_measures(d2)).splitlines()
                  if "highest accuracy" in li)
     assert "does not show" not in line2 and "good beats the majority class" in line2
 
 
 def test_small_test_set_warning_in_percentage_points():
-    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    data = load_predictions(EXAMPLE_PATH, pos_label="ER-")
     half = 1.96 * np.sqrt(0.25 / data.n)     # the normal half-width at 50%
     text = summarise_data(data).text()
     assert f"+/-{100 * half:.0f} percentage points" in text and "%)" in text
@@ -192,7 +192,7 @@ def test_pvalue_floor_and_holm_against_statsmodels():
 
 
 def test_interval_versus_holm_disagreement_is_explained():
-    data = load_predictions(EXAMPLE_PATH, positive_label="ER-")
+    data = load_predictions(EXAMPLE_PATH, pos_label="ER-")
     pw = pairwise_comparison(data)
     split = pw[(pw["diff_low"] > 0) | (pw["diff_high"] < 0)]
     split = split[~split["reject"]]
@@ -241,7 +241,7 @@ def _cli(args, cwd=ROOT, env=None):
 def test_output_is_a_directory(tmp_path):
     out = tmp_path / "existing.html"
     out.mkdir()
-    proc = _cli([EXAMPLE_PATH, "-o", out, "--positive-label", "ER-", "-q"])
+    proc = _cli([EXAMPLE_PATH, "-o", out, "--pos-label", "ER-", "-q"])
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "is a directory" in proc.stderr.strip().splitlines()[-1]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["existing.html"]
@@ -249,7 +249,7 @@ def test_output_is_a_directory(tmp_path):
 
 
 def test_output_folder_not_writable(tmp_path):
-    proc = _cli([EXAMPLE_PATH, "-o", "/proc/evallib-report-test/r.html", "--positive-label", "ER-", "-q"])
+    proc = _cli([EXAMPLE_PATH, "-o", "/proc/evallib-report-test/r.html", "--pos-label", "ER-", "-q"])
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     last = proc.stderr.strip().splitlines()[-1]
     assert "could not be written" in last and last.endswith("No report was written.")
@@ -270,7 +270,7 @@ def test_full_disk_leaves_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(rp._runner, "_write_text", full)
     out = tmp_path / "out" / "r.html"
     with pytest.raises(ReportInputError, match="is full") as info:
-        rp.run_report(EXAMPLE_PATH, out, positive_label="ER-", progress=False)
+        rp.run_report(EXAMPLE_PATH, out, pos_label="ER-", progress=False)
     assert "\n" not in str(info.value)
     assert not (tmp_path / "out").exists()
 
@@ -286,7 +286,7 @@ def test_timeout_is_one_sentence_and_leaves_nothing(tmp_path, monkeypatch):
     (tmp_path / "keep.txt").write_text("x")
     out = tmp_path / "r.html"
     with pytest.raises(ReportExecutionError) as info:
-        rp.run_report(EXAMPLE_PATH, out, positive_label="ER-", progress=False, timeout=7)
+        rp.run_report(EXAMPLE_PATH, out, pos_label="ER-", progress=False, timeout=7)
     assert str(info.value) == ("A cell of the report notebook ran longer than the 7 s allowed per cell "
                                "(timeout=), so the report was stopped.")
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
@@ -307,7 +307,7 @@ def test_real_kernel_timeout_through_the_cli(tmp_path):
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     env = dict(os.environ, IPYTHONDIR=str(tmp_path / "ipython"))
-    proc = _cli([EXAMPLE_PATH, "-o", out_dir / "r.html", "--positive-label", "ER-", "--timeout", "1", "-q"],
+    proc = _cli([EXAMPLE_PATH, "-o", out_dir / "r.html", "--pos-label", "ER-", "--timeout", "1", "-q"],
                 env=env)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert "ran longer than the 1 s allowed" in proc.stderr.strip().splitlines()[-1], proc.stderr
@@ -343,10 +343,10 @@ def test_reversed_diabetes_report_through_the_cli(diabetes, tmp_path):
     path = tmp_path / "diabetes.csv"
     diabetes.to_csv(path, index=False)
     proc = _cli([path, "-o", tmp_path / "none.html", "-q"])
-    assert proc.returncode == 1 and "--positive-label" in proc.stderr.strip().splitlines()[-1]
+    assert proc.returncode == 1 and "--pos-label" in proc.stderr.strip().splitlines()[-1]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["diabetes.csv"]
     out = tmp_path / "low.html"
-    proc = _cli([path, "-o", out, "--positive-label", "low", "-q"])
+    proc = _cli([path, "-o", out, "--pos-label", "low", "-q"])
     assert proc.returncode == 0, proc.stderr
     html = out.read_text()
     summary = html[html.index("Summary"):html.index("1. The data")]

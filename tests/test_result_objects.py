@@ -52,7 +52,7 @@ def _predictions():
         score = rng.normal(size=100) + shift * spam
         frame[f"score_{name}"] = np.round(score, 4)
         frame[f"pred_{name}"] = np.where(score > shift / 2, "spam", "ham")
-    return evallib.load_predictions(frame, positive_label="spam")
+    return evallib.load_predictions(frame, pos_label="spam")
 
 
 def _class_predictions():

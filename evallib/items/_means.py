@@ -855,7 +855,7 @@ def paired_item_difference(
 
     ``"auto"`` (default) uses, for one 0/1 score per item from each model and no clusters,
     ``"mcnemar"``: the mid-p McNemar test of
-    :func:`evallib.onetestset.mcnemar` (``mid_p=True``) for the p-value and the
+    :func:`evallib.onetestset.mcnemar` (``method="mid-p"``) for the p-value and the
     Bonett-Price interval of :func:`evallib.onetestset.paired_difference_interval`
     -- the recommendations of Fagerland, Lydersen & Laake (2013, 2014); the two are
     separate procedures and may disagree at the margin. Otherwise it uses ``"cr2"``,
@@ -990,7 +990,7 @@ def paired_item_difference(
         # pairwise's table counts errors: b = a wrong only (n01), c = b wrong only (n10); its interval
         # is for error_a - error_b = (n01 - n10)/n, the negative of accuracy_a - accuracy_b, and its
         # "greater" (p_b > p_c: a errs more) is this difference's "less".
-        test = mcnemar(n01, n10, mid_p=True, alternative=_FLIPPED[alternative])
+        test = mcnemar(n01, n10, method="mid-p", alternative=_FLIPPED[alternative])
         two_sided = alternative == "two-sided"
         if not two_sided and alpha >= 0.5:
             raise ValueError(f"alpha must be below 0.5 for a one-sided Bonett-Price interval "

@@ -51,7 +51,7 @@ def describe_comparison(b: int, c: int, n: int, *, alpha: float = 0.05) -> str:
     Interval: ... [-0.090, +0.015] ... up to 9.0 percentage points below or up to 1.5 percentage points above B's.
     """
     test = mcnemar(b, c)
-    exact = mcnemar(b, c, exact=True)
+    exact = mcnemar(b, c, method="exact")
     ci = qh_interval(b, c, n, alpha=alpha, signed=True)
     level = f"{100 * (1 - alpha):g}%"
     verdict = "significant" if test.pvalue <= alpha else "not significant"
@@ -107,7 +107,7 @@ def plot_pvalue_vs_interval(b: int, c: int, n: int, *, alpha: float = 0.05, axes
         the extreme ones), whose ``get_data()`` give each outcome's probability.
     """
     test = mcnemar(b, c)
-    exact = mcnemar(b, c, exact=True)
+    exact = mcnemar(b, c, method="exact")
     ci = qh_interval(b, c, n, alpha=alpha, signed=True)
     if axes is None:
         import matplotlib.pyplot as plt

@@ -109,7 +109,7 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
         The version of McNemar's test reported, and whose power the planning numbers use.
     """
     method = _check_test(test)
-    test = mcnemar(b, c, exact=method == "exact", mid_p=method == "mid-p")  # checks b and c
+    test = mcnemar(b, c, method=method)  # checks b and c
     n = check_count(n, "n", minimum=max(1, b + c))
     # Bonett-Price uses only b, c and n: how the concordant cases split does not matter
     iv = paired_difference_interval(Contingency(a=n - b - c, b=b, c=c, d=0, n=n), alpha=alpha)

@@ -37,10 +37,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._compat import renamed_fields, renamed_keywords
+from .._compat import renamed_choice, renamed_fields, renamed_keywords
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 
 __all__ = ["CochranQ", "cochran_q", "cochran_q_predictions", "correct_matrix"]
+
+
+#: How :func:`cochran_q` obtains its p-value: the chi-square law or permutations.
+_METHODS = ("chi2", "permutation")
+
+#: 0.1.0's spelling of ``"chi2"`` (as :func:`evallib.manydatasets.skillings_mack_test` spells it).
+_CHI2 = {"chi-square": "chi2"}
 
 
 @renamed_fields(reps="n_resamples")
@@ -63,7 +70,7 @@ class CochranQ:
         ``n_informative * k >= 24``; ``note`` says so when this fails.
     names : the classifiers, in column order.
     accuracy : each classifier's accuracy ``C_j / n``.
-    method : ``"chi-square"`` or ``"permutation"`` (how ``pvalue`` was obtained).
+    method : ``"chi2"`` or ``"permutation"`` (how ``pvalue`` was obtained).
     n_resamples : permutations drawn (0 for the chi-square method).
     mc_se : the Monte Carlo standard error of a permutation p-value (0 for chi-square).
     note : empty, or one sentence on a degenerate or small table.
@@ -83,7 +90,7 @@ class CochranQ:
     n_informative: int
     names: tuple[str, ...]
     accuracy: tuple[float, ...]
-    method: str = "chi-square"
+    method: str = "chi2"
     n_resamples: int = 0
     mc_se: float = 0.0
     note: str = ""
@@ -91,7 +98,7 @@ class CochranQ:
     def text(self) -> str:
         """The result as one sentence."""
         p = "p < 1e-15" if self.pvalue < 1e-15 else f"p = {self.pvalue:.3g}"
-        how = (f"{self.df} degrees of freedom" if self.method == "chi-square"
+        how = (f"{self.df} degrees of freedom" if self.method == "chi2"
                else f"{self.n_resamples:,} permutations, Monte Carlo error {self.mc_se:.2g}")
         return (f"Cochran's Q = {self.statistic:.3f} ({how}), {p} "
                 f"({self.n_informative} of {self.n} cases informative)"
@@ -138,7 +145,7 @@ def _check_correct(correct: Any) -> tuple[list[str], np.ndarray]:
 
 
 @renamed_keywords(reps="n_resamples")
-def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", n_resamples: int = 10_000,
+def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi2", n_resamples: int = 10_000,
               rng: Any = None) -> CochranQ:
     """Cochran's Q test from the ``n x k`` right/wrong table.
 
@@ -147,8 +154,9 @@ def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", 
     correct : ``n x k`` 0/1 (or bool) array, a mapping name -> column or a DataFrame;
         entry ``(i, j)`` is 1 when classifier ``j`` classifies case ``i`` correctly.
     alpha : in (0, 1).
-    method : ``"chi-square"`` (Cochran's large-sample law, chi-square with ``k - 1``
-        degrees of freedom) or ``"permutation"``: under the null hypothesis the ``R_i``
+    method : ``"chi2"`` (Cochran's large-sample law, chi-square with ``k - 1``
+        degrees of freedom; ``"chi-square"``, 0.1.0's spelling, still works until 0.3.0, with a
+        ``DeprecationWarning``) or ``"permutation"``: under the null hypothesis the ``R_i``
         right answers of case ``i`` are equally likely to belong to any ``R_i`` of the
         ``k`` classifiers, so ``Q`` is recomputed after shuffling each informative row,
         ``n_resamples`` times; ``p = (1 + #{Q* >= Q}) / (n_resamples + 1)``. Use it when few cases are
@@ -180,7 +188,7 @@ def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi-square", 
     (3.5, 0.1738)
     """
     alpha = check_alpha(alpha)
-    method = check_choice(method, "method", ("chi-square", "permutation"))
+    method = check_choice(renamed_choice(method, "method", _CHI2, stacklevel=5), "method", _METHODS)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     names, x = _check_correct(correct)
     n, k = x.shape
@@ -264,7 +272,7 @@ def correct_matrix(y_true: Any, preds: Any) -> pd.DataFrame:
 
 
 @renamed_keywords(reps="n_resamples")
-def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05, method: str = "chi-square",
+def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05, method: str = "chi2",
                           n_resamples: int = 10_000, rng: Any = None) -> CochranQ:
     """Cochran's Q from true labels and the predicted labels of ``k >= 2`` classifiers.
 
@@ -281,4 +289,5 @@ def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05, metho
     >>> [round(a, 3) for a in res.accuracy]
     [0.833, 0.5, 0.5]
     """
+    method = renamed_choice(method, "method", _CHI2, stacklevel=5)
     return cochran_q(correct_matrix(y_true, preds), alpha=alpha, method=method, n_resamples=n_resamples, rng=rng)

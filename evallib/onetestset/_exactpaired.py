@@ -165,7 +165,7 @@ def mcnemar_unconditional(b: int, c: int, n: int, *, gamma: float = 1e-4, points
     -----
     Fagerland et al. (2013) found the exact unconditional test the most powerful of the
     tests that never exceed the nominal level, with the mid-p test
-    (``mcnemar(b, c, mid_p=True)``) almost as good and far simpler. Degenerate tables:
+    (``mcnemar(b, c, method="mid-p")``) almost as good and far simpler. Degenerate tables:
     with ``b + c = 0`` there is no disagreement and no evidence, ``statistic = 0``,
     ``pvalue = 1`` and ``nuisance`` NaN. With ``b = c > 0`` every table with a
     disagreement is as extreme as the observed one, and the p-value is the largest
@@ -337,7 +337,7 @@ def fay_lumbard_interval(b: int, c: int, n: int, *, alpha: float = 0.05) -> Exac
     stops ``uniroot`` at its default tolerance, about 1e-4). At ``delta = 0`` the
     one-sided p-values are the exact McNemar tails ``P(X >= b)`` and ``P(X <= b)``,
     ``X ~ Binomial(m, 1/2)``, so the interval excludes 0 exactly when the two-sided exact
-    McNemar test (:func:`evallib.onetestset.mcnemar` with ``exact=True``) rejects
+    McNemar test (:func:`evallib.onetestset.mcnemar` with ``method="exact"``) rejects
     at ``alpha``: the compatibility the authors built it for. Its coverage is at least
     ``1 - alpha`` in all of their numerical checks (they conjecture it always is).
 

@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .._compat import renamed_flags
 from .._inference import check_alternative
 from .._validate import (
+    check_choice,
     check_count,
     check_labels,
 )
@@ -209,43 +211,53 @@ def _mcnemar_pvalues(b, c, method: str, alternative: str = "two-sided") -> np.nd
     return np.where(m > 0, p, 1.0)
 
 
-def mcnemar(
-    b: int, c: int, *, correction: bool = True, exact: bool = False, mid_p: bool = False,
-    alternative: str = "two-sided",
-) -> McNemarResult:
+#: McNemar's tests, the choices of :func:`mcnemar`'s ``method=`` (and of :func:`evallib.onetestset.test_size`).
+TEST_METHODS = ("chi2-yates", "chi2", "exact", "mid-p")
+
+
+#: 0.1.0's flags ``(correction, exact, mid_p)``: each combination it accepted, and the method it meant.
+_FLAGS = {(True, False, False): "chi2-yates", (False, False, False): "chi2",
+          (True, True, False): "exact", (False, True, False): "exact",
+          (True, False, True): "mid-p", (False, False, True): "mid-p"}
+
+
+@renamed_flags("method", {"correction": True, "exact": False, "mid_p": False}, _FLAGS)
+def mcnemar(b: int, c: int, *, method: str = "chi2-yates", alternative: str = "two-sided") -> McNemarResult:
     """McNemar's test for two classifiers on the same test set, eq. (2).
 
-    ``X^2 = (|b - c| - 1)^2 / (b + c)`` with Yates' continuity correction (the
-    paper's choice, ``correction=True``) or ``(b - c)^2 / (b + c)`` without it,
-    referred to the chi-square distribution with one degree of freedom. With
-    ``exact=True`` the exact binomial version (the sign test, Sheskin 2007):
-    under H0 ``b ~ Binomial(b + c, 1/2)`` and the two-sided p-value is
-    ``min(1, 2 P(X <= min(b, c)))``. With ``mid_p=True`` the mid-p version
-    (Fagerland, Lydersen & Laake 2013, eq. 2 of their supplement): the exact
-    conditional p-value minus the point probability of the observed table,
-    ``2 P(X <= k) - P(X = k)`` with ``k = min(b, c)``, and ``1 - P(X = k)/2`` when
-    ``b = c``. Fagerland et al. found the mid-p test keeps the nominal level in all
-    9,595 settings they studied while being almost as powerful as the uncorrected
-    asymptotic test; the exact and the Yates-corrected tests are conservative.
+    ``method`` chooses the version:
+
+    * ``"chi2-yates"`` (the default, the paper's): ``X^2 = (|b - c| - 1)^2 / (b + c)``, with
+      Yates' continuity correction, referred to the chi-square distribution with one degree
+      of freedom;
+    * ``"chi2"``: the same without the correction, ``X^2 = (b - c)^2 / (b + c)``;
+    * ``"exact"``: the exact binomial version (the sign test, Sheskin 2007): under H0
+      ``b ~ Binomial(b + c, 1/2)`` and the two-sided p-value is ``min(1, 2 P(X <= min(b, c)))``;
+    * ``"mid-p"``: the mid-p version (Fagerland, Lydersen & Laake 2013, eq. 2 of their
+      supplement): the exact conditional p-value minus the point probability of the
+      observed table, ``2 P(X <= k) - P(X = k)`` with ``k = min(b, c)``, and
+      ``1 - P(X = k)/2`` when ``b = c``.
+
+    Fagerland et al. found the mid-p test keeps the nominal level in all 9,595 settings they
+    studied while being almost as powerful as the uncorrected asymptotic test; the exact and
+    the Yates-corrected tests are conservative.
 
     Parameters
     ----------
     b, c : int
         Discordant counts of Table 1 (errors of A only, errors of B only), >= 0.
-    correction : bool
-        Apply Yates' correction (ignored when ``exact`` or ``mid_p``).
-    exact : bool
-        Use the exact binomial test instead of the chi-square approximation.
-    mid_p : bool
-        Use the mid-p test. The defaults are unchanged (Yates' test, the paper's);
-        ``exact`` and ``mid_p`` cannot both be true.
+    method : {"chi2-yates", "chi2", "exact", "mid-p"}
+        The version of the test (:data:`TEST_METHODS`). The flags of 0.1.0 still work until
+        0.3.0, with a ``DeprecationWarning``: ``correction=False`` is ``"chi2"``,
+        ``exact=True`` is ``"exact"`` and ``mid_p=True`` is ``"mid-p"``. ``exact=True`` with
+        ``mid_p=True``, or a flag beside ``method=``, is a ``ValueError``.
     alternative : {"two-sided", "greater", "less"}
         H1: ``p_b != p_c`` (default); ``"greater"``: ``p_b > p_c`` (A errs more often than
         B); ``"less"``: ``p_b < p_c``. One-sided, the exact test is the binomial test of
         ``b`` out of ``b + c`` (``scipy.stats.binomtest(b, b + c, 0.5, alternative=...)``),
         the mid-p test its mid-p version (``P(X > b) + P(X = b)/2`` for ``"greater"``), and
         the chi-square tests refer the signed ``z = (b - c - 1)/sqrt(b + c)`` (``"greater"``;
-        ``(b - c + 1)`` for ``"less"``; no ``1`` without Yates' correction) to the normal.
+        ``(b - c + 1)`` for ``"less"``; no ``1`` for ``"chi2"``) to the normal.
         The statistic stays ``X^2`` or ``min(b, c)``.
 
     Returns
@@ -278,43 +290,35 @@ def mcnemar(
     >>> from evallib import mcnemar
     >>> round(mcnemar(3, 21).statistic, 1)
     12.0
-    >>> f"{mcnemar(3, 21, exact=True).pvalue:.1e}"
+    >>> f"{mcnemar(3, 21, method='exact').pvalue:.1e}"
     '2.8e-04'
 
     Bentur et al.'s airway hyper-responsiveness data (b = 1, c = 7), as printed by
     Fagerland et al. (2013): exact p = 0.070, mid-p = 0.039, asymptotic p = 0.034.
 
-    >>> round(mcnemar(1, 7, exact=True).pvalue, 3), round(mcnemar(1, 7, mid_p=True).pvalue, 3)
+    >>> round(mcnemar(1, 7, method="exact").pvalue, 3), round(mcnemar(1, 7, method="mid-p").pvalue, 3)
     (0.07, 0.039)
-    >>> round(mcnemar(1, 7, correction=False).pvalue, 3)
+    >>> round(mcnemar(1, 7, method="chi2").pvalue, 3)
     0.034
 
     One-sided: B errs more often than A (``c > b``), the exact test is the binomial tail
     ``P(X <= 1) = 9/256`` of ``X ~ Binomial(8, 1/2)``:
 
-    >>> mcnemar(1, 7, exact=True, alternative="less").pvalue == 9 / 256
+    >>> mcnemar(1, 7, method="exact", alternative="less").pvalue == 9 / 256
     True
     """
     b, c = _check_bc(b, c)
+    method = check_choice(method, "method", TEST_METHODS)
     alternative = check_alternative(alternative)
-    if exact and mid_p:
-        raise ValueError("exact and mid_p cannot both be True: choose the exact or the mid-p test")
     m = b + c
-    if exact or mid_p:
-        method = "mid-p" if mid_p else "exact"
-        if m == 0:
-            return McNemarResult(0.0, 1.0, method, alternative)
-        return McNemarResult(float(min(b, c)), float(_mcnemar_pvalues(b, c, method, alternative)), method,
-                             alternative)
-    method = "chi2-yates" if correction else "chi2"
     if m == 0:
         return McNemarResult(0.0, 1.0, method, alternative)
+    if method in ("exact", "mid-p"):
+        return McNemarResult(float(min(b, c)), float(_mcnemar_pvalues(b, c, method, alternative)), method,
+                             alternative)
     diff = abs(b - c)
-    if correction:
+    if method == "chi2-yates":
         diff = max(diff - 1, 0)
     x2 = diff * diff / m
     p = stats.chi2.sf(x2, df=1) if alternative == "two-sided" else _mcnemar_pvalues(b, c, method, alternative)
     return McNemarResult(float(x2), float(p), method, alternative)
-
-
-TEST_METHODS = ("chi2-yates", "chi2", "exact", "mid-p")

@@ -110,12 +110,12 @@ def pairwise_table(
         b, c = check_count(b, f"b of pair {pair!r}"), check_count(c, f"c of pair {pair!r}")
         if b + c > n:
             raise ValueError(f"b + c must not exceed n for pair {pair!r}: {b} + {c} > {n}")
-        test = mcnemar(b, c, correction=True)
+        test = mcnemar(b, c, method="chi2-yates")
         rows.append(
             {
                 "pair": pair, "b": b, "c": c, "n": n, "estimate": abs(b - c) / n,
                 "statistic": test.statistic, "pvalue": test.pvalue,
-                "pvalue_exact": mcnemar(b, c, exact=True).pvalue,
+                "pvalue_exact": mcnemar(b, c, method="exact").pvalue,
             }
         )
     table = pd.DataFrame(rows)

@@ -25,8 +25,14 @@ from ._common import _TEST_NAMES, _check_power, _check_test
 __all__ = ['F1Power', 'POWER_METHODS', 'discordant_probabilities', 'expected_interval_width', 'f1_bootstrap_power', 'f1_power_curve', 'interval_and_power_summary', 'mcnemar_power', 'mcnemar_power_curve', 'mcnemar_sample_size', 'minimum_detectable_difference', 'plot_f1_power', 'plot_interval_and_power', 'plot_mcnemar_power', 'plot_minimum_detectable_difference', 'plot_sample_size', 'sample_size_summary']
 
 
-#: the ways :func:`mcnemar_power` computes power.
-POWER_METHODS = ("exact", "mid-p", "asymptotic")
+#: the McNemar tests whose power :func:`mcnemar_power` computes, named as
+#: :data:`evallib.onetestset.TEST_METHODS` names them: the exact and mid-p tests by exact
+#: enumeration, the chi-square test (no continuity correction) by Connor's normal approximation.
+POWER_METHODS = ("exact", "mid-p", "chi2")
+
+#: the old spellings of :data:`POWER_METHODS`: ``"asymptotic"`` (0.1.0's name of Connor's
+#: approximation, the power of the ``"chi2"`` test) and those of mid-p.
+_POWER_RENAMES = {**MID_P, "asymptotic": "chi2"}
 
 
 # ------------------------------------------------------------------ validation
@@ -83,7 +89,7 @@ def _lower_critical(m: np.ndarray, alpha: float, method: str) -> np.ndarray:
     """Largest ``k`` such that ``b <= k`` rejects, given ``m = b + c`` (-1: never).
 
     The exact test rejects when ``2 P(X <= min(b, c)) <= alpha`` with
-    ``X ~ Binomial(m, 1/2)`` (evallib.onetestset.mcnemar with ``exact=True``); the mid-p
+    ``X ~ Binomial(m, 1/2)`` (evallib.onetestset.mcnemar with ``method="exact"``); the mid-p
     test when ``2 [P(X <= k) - P(X = k) / 2] <= alpha``. Both p-values increase with
     ``k = min(b, c)``, so the rejection region is ``min(b, c) <= k_m``.
     """
@@ -230,7 +236,8 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
       (Lachin 1992, section 3; the method of SAS PROC POWER's ``DIST=EXACT_COND``);
     * ``"mid-p"``: the same with the mid-p p-value ``2 [P(X <= k) - P(X = k) / 2]``,
       ``k = min(b, c)`` (Fagerland, Lydersen & Laake 2013), less conservative;
-    * ``"asymptotic"``: Connor's (1987) normal approximation,
+    * ``"chi2"``: the chi-square test without continuity correction, by Connor's (1987)
+      normal approximation,
       ``Phi((sqrt(n) |delta| - z_{alpha/2} sqrt(psi)) / sqrt(psi - delta^2))`` plus the
       (negligible) other tail, with ``psi = p_b + p_c`` and ``delta = p_b - p_c``.
 
@@ -242,12 +249,15 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
         Discordant probabilities, each in [0, 1], ``p_b + p_c <= 1``.
     alpha : float
         Significance level, in (0, 1) (below 0.5 for a one-sided test).
-    method : {"exact", "mid-p", "asymptotic"}
+    method : {"exact", "mid-p", "chi2"}
+        The test (the names of :func:`evallib.onetestset.mcnemar`'s ``method=``);
+        ``"asymptotic"``, 0.1.0's name of ``"chi2"``, still works until 0.3.0, with a
+        ``DeprecationWarning``.
     alternative : {"two-sided", "greater", "less"}
         The test's alternative, as in :func:`evallib.onetestset.mcnemar`:
         ``"greater"`` rejects only when ``b`` is large (H1: ``p_b > p_c``), in the one tail
         ``P(X >= b) <= alpha`` (exact; its mid-p version for ``"mid-p"``), or, for
-        ``"asymptotic"``, Connor's formula with ``z_alpha`` and the signed ``delta``:
+        ``"chi2"``, Connor's formula with ``z_alpha`` and the signed ``delta``:
         ``Phi((sqrt(n) delta - z_alpha sqrt(psi)) / sqrt(psi - delta^2))``.
 
     Returns
@@ -280,15 +290,15 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
     A published Connor-formula calculation (disagreement 0.45, discordant odds ratio 2,
     i.e. p_b = 0.30, p_c = 0.15) prints 155 pairs with power 80.1%:
 
-    >>> round(float(mcnemar_power(155, 0.30, 0.15, method="asymptotic")), 3)
+    >>> round(float(mcnemar_power(155, 0.30, 0.15, method="chi2")), 3)
     0.801
     """
-    method = check_choice(renamed_choice(method, "method", MID_P), "method", POWER_METHODS)
+    method = check_choice(renamed_choice(method, "method", _POWER_RENAMES), "method", POWER_METHODS)
     p_b, p_c = _check_discordant(p_b, p_c)
     alpha = _check_one_sided_alpha(alpha, check_alternative(alternative))
     scalar = np.ndim(n) == 0
     ns = [check_count(n, "n")] if scalar else [check_count(v, "n") for v in np.asarray(n).ravel()]
-    if method == "asymptotic":
+    if method == "chi2":
         out = _asymptotic_power(np.array(ns), p_b, p_c, alpha, alternative)
     else:
         out = np.array([_exact_power_one(v, p_b, p_c, alpha, method, alternative) for v in ns])
@@ -296,7 +306,7 @@ def mcnemar_power(n: Any, p_b: float, p_c: float, *, alpha: float = 0.05, method
 
 
 def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
-                        methods: tuple[str, ...] = ("exact", "asymptotic"),
+                        methods: tuple[str, ...] = ("exact", "chi2"),
                         alternative: str = "two-sided") -> pd.DataFrame:
     """Power against the test-set size: a tidy table with columns ``n, method, power``.
 
@@ -309,14 +319,14 @@ def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
     alpha = _check_one_sided_alpha(alpha, check_alternative(alternative))
     if isinstance(methods, str):
         methods = (methods,)
-    methods = tuple(check_choice(renamed_choice(m, "methods", MID_P, stacklevel=5), "methods", POWER_METHODS)
+    methods = tuple(check_choice(renamed_choice(m, "methods", _POWER_RENAMES, stacklevel=5), "methods", POWER_METHODS)
                     for m in methods)
     ns = np.array([check_count(v, "ns") for v in np.atleast_1d(np.asarray(ns)).ravel()], dtype=np.int64)
     if ns.size == 0:
         raise ValueError("ns must hold at least one test-set size")
     rows = []
     for method in methods:
-        if method == "asymptotic":
+        if method == "chi2":
             power = _asymptotic_power(ns, p_b, p_c, alpha, alternative)
         elif ns.max() <= 3000 or ns.size > 0.2 * ns.max():
             power = _exact_power_all(int(ns.max()), p_b, p_c, alpha, method, alternative)[ns]
@@ -327,10 +337,10 @@ def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
 
 
 def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: float = 0.05,
-                        method: str = "asymptotic", max_n: int = 20_000, alternative: str = "two-sided") -> int:
+                        method: str = "chi2", max_n: int = 20_000, alternative: str = "two-sided") -> int:
     """The number of test cases McNemar's test needs to reach ``power``.
 
-    * ``"asymptotic"``: Connor's (1987) formula
+    * ``"chi2"`` (the chi-square test): Connor's (1987) formula
       ``n = [z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)]^2 / delta^2``, rounded up
       (``psi = p_b + p_c``, ``delta = p_b - p_c``, ``z_beta`` the ``power`` quantile).
     * ``"exact"`` / ``"mid-p"``: exact power can saw-tooth in ``n`` (markedly when the
@@ -347,7 +357,7 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
         Target power, in (0, 1).
     alpha : float
         Significance level, in (0, 1).
-    method : {"asymptotic", "exact", "mid-p"}
+    method : {"chi2", "exact", "mid-p"}
     max_n : int
         Largest ``n`` the exact search examines (its cost grows as ``max_n^2``).
     alternative : {"two-sided", "greater", "less"}
@@ -379,7 +389,7 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
     >>> mcnemar_sample_size(0.45, 0.05, power=0.8)
     23
     """
-    method = check_choice(renamed_choice(method, "method", MID_P), "method", POWER_METHODS)
+    method = check_choice(renamed_choice(method, "method", _POWER_RENAMES), "method", POWER_METHODS)
     p_b, p_c = _check_discordant(p_b, p_c)
     target = _check_power(power)
     alternative = check_alternative(alternative)
@@ -395,7 +405,7 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
     z_a = stats.norm.isf(alpha / 2.0 if alternative == "two-sided" else alpha)
     z_b = stats.norm.ppf(target)
     n_connor = (z_a * math.sqrt(psi) + z_b * math.sqrt(max(psi - delta * delta, 0.0))) ** 2 / delta ** 2
-    if method == "asymptotic":
+    if method == "chi2":
         return max(1, math.ceil(n_connor - 1e-9))
     n_hi = min(max_n, int(2 * n_connor) + 50)
     while True:
@@ -411,18 +421,18 @@ def mcnemar_sample_size(p_b: float, p_c: float, *, power: float = 0.8, alpha: fl
                 return int(n)
         if n_hi >= max_n:
             raise ValueError(f"the exact power does not stay at {target:g} up to max_n = {max_n}; "
-                             f"raise max_n or use method='asymptotic' (Connor's n = {math.ceil(n_connor)})")
+                             f"raise max_n or use method='chi2' (Connor's n = {math.ceil(n_connor)})")
         n_hi = min(max_n, 2 * n_hi)
 
 
 def minimum_detectable_difference(n: int, discordance: float, *, power: float = 0.8,
-                                  alpha: float = 0.05, method: str = "asymptotic") -> float:
+                                  alpha: float = 0.05, method: str = "chi2") -> float:
     """The smallest error-rate difference McNemar's test detects with ``power``.
 
     For a test set of ``n`` cases on which the classifiers disagree with probability
     ``discordance = psi``:
 
-    * ``"asymptotic"``: Connor's (1987) equation solved for ``delta``:
+    * ``"chi2"`` (the chi-square test): Connor's (1987) equation solved for ``delta``:
       ``sqrt(n) |delta| = z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - delta^2)``;
     * ``"exact"`` / ``"mid-p"``: the ``delta`` at which the exact power of that test
       (:func:`mcnemar_power`, by enumeration) equals ``power``. At fixed ``n`` and
@@ -445,8 +455,8 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
         In (0, 1).
     alpha : float
         In (0, 1).
-    method : {"asymptotic", "exact", "mid-p"}
-        Whose power: Connor's normal approximation, or the exact power of the exact
+    method : {"chi2", "exact", "mid-p"}
+        Whose power: the chi-square test's by Connor's normal approximation, or the exact power of the exact
         conditional or the mid-p test.
 
     Returns
@@ -473,10 +483,10 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
     psi = check_real(discordance, "discordance", low=0.0, high=1.0, low_open=True)
     target = _check_power(power)
     alpha = check_alpha(alpha)
-    method = check_choice(renamed_choice(method, "method", MID_P), "method", POWER_METHODS)
+    method = check_choice(renamed_choice(method, "method", _POWER_RENAMES), "method", POWER_METHODS)
     z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.ppf(target)
 
-    if method == "asymptotic":
+    if method == "chi2":
         def gap(delta: float) -> float:
             return math.sqrt(n) * delta - z_a * math.sqrt(psi) - z_b * math.sqrt(max(psi - delta * delta, 0.0))
     else:
@@ -490,7 +500,7 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
         return 0.0
     from scipy.optimize import brentq
 
-    return float(brentq(gap, 0.0, psi, xtol=1e-12 if method == "asymptotic" else 1e-9))
+    return float(brentq(gap, 0.0, psi, xtol=1e-12 if method == "chi2" else 1e-9))
 
 
 #: the intervals :func:`expected_interval_width` can plan for.
@@ -653,7 +663,7 @@ def sample_size_summary(difference: float, discordance: float, *, power: float =
 
 # ------------------------------------------------------------------------ plots
 def plot_mcnemar_power(p_b: float, p_c: float, *, n_max: int | None = None, alpha: float = 0.05,
-                       power: float = 0.8, methods: tuple[str, ...] = ("exact", "asymptotic"),
+                       power: float = 0.8, methods: tuple[str, ...] = ("exact", "chi2"),
                        ax=None):
     """Power of McNemar's test against the test-set size, one line per method.
 
@@ -670,8 +680,8 @@ def plot_mcnemar_power(p_b: float, p_c: float, *, n_max: int | None = None, alph
     curve = mcnemar_power_curve(ns, p_b, p_c, alpha=alpha, methods=methods)
     ax = get_axes(ax, figsize=(6.4, 3.6))
     styles = {"exact": dict(color="C0", lw=1.0), "mid-p": dict(color="C2", lw=1.0),
-              "asymptotic": dict(color="C1", lw=1.5, ls="--")}
-    labels = {"exact": "exact conditional", "mid-p": "mid-p", "asymptotic": "Connor (normal approx.)"}
+              "chi2": dict(color="C1", lw=1.5, ls="--")}
+    labels = {"exact": "exact conditional", "mid-p": "mid-p", "chi2": "Connor (normal approx.)"}
     for method, part in curve.groupby("method", sort=False):
         ax.plot(part["n"], part["power"], label=labels[method], **styles[method])
     ax.axhline(target, color="grey", lw=0.8, ls=":")
@@ -861,7 +871,7 @@ def _interval_power_curves(p_b: float, p_c: float, alpha: float, test: str, n_ma
 
 
 def plot_sample_size(difference: float, discordance: float, *, power: float = 0.8, alpha: float = 0.05,
-                     methods: tuple[str, ...] = ("exact", "mid-p", "asymptotic"), ax=None):
+                     methods: tuple[str, ...] = ("exact", "mid-p", "chi2"), ax=None):
     """Power of McNemar's test against n for a difference and a disagreement rate.
 
     :func:`plot_mcnemar_power` for ``p_b, p_c`` from :func:`discordant_probabilities`,
@@ -877,7 +887,7 @@ def plot_sample_size(difference: float, discordance: float, *, power: float = 0.
         The disagreement rate, in [0, 1].
     power, alpha : float
         Target power and level, in (0, 1).
-    methods : tuple of {"exact", "mid-p", "asymptotic"}
+    methods : tuple of {"exact", "mid-p", "chi2"}
         The curves to draw.
     ax : matplotlib Axes, optional
 

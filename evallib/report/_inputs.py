@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._compat import renamed_keywords
 from .._extras import MissingExtraError, require
 from .._results import freeze_arrays
 from ._prose import join_names, plural, quote_list
@@ -603,11 +604,12 @@ def _check_size(classes: np.ndarray, case_counts: np.ndarray, label_column: str,
             "small for a report.")
 
 
+@renamed_keywords(positive_label="pos_label")
 def load_predictions(
     source: str | os.PathLike | pd.DataFrame,
     *,
     label_column: str = "label",
-    positive_label: Any = None,
+    pos_label: Any = None,
     fold_column: str = "fold",
     pred_prefix: str = PRED_PREFIX,
     score_prefix: str = SCORE_PREFIX,
@@ -631,8 +633,9 @@ def load_predictions(
         for every class of the label column.
     label_column : str, default "label"
         The column holding the true classes.
-    positive_label : optional
-        The positive class of a two-class file. Matched as text, so ``1``, ``"1"`` and
+    pos_label : optional
+        The positive class of a two-class file (``positive_label=``, 0.1.0's name, still works
+        until 0.3.0, with a ``DeprecationWarning``). Matched as text, so ``1``, ``"1"`` and
         ``1.0`` are the same class. ``None`` is allowed only when the classes leave no
         doubt: ``1`` for the classes 0 and 1, ``True`` for booleans. The positive class is
         never chosen by counting: with other classes the report stops and asks for it.
@@ -752,10 +755,10 @@ def load_predictions(
     notes = [note] if note else []
     if classes.size > 2:
         positive, negative, positive_from, y, pos_code = "", "", "", None, -1
-        if positive_label is not None and not (isinstance(positive_label, str) and not positive_label.strip()):
-            notes.append(f"With {classes.size} classes no class is singled out, so --positive-label is "
+        if pos_label is not None and not (isinstance(pos_label, str) and not pos_label.strip()):
+            notes.append(f"With {classes.size} classes no class is singled out, so --pos-label is "
                          "not used; per-class and macro-averaged measures treat every class alike.")
-    elif positive_label is None or (isinstance(positive_label, str) and not positive_label.strip()):
+    elif pos_label is None or (isinstance(pos_label, str) and not pos_label.strip()):
         if keyset == {"0", "1"}:
             positive, positive_from = "1", "the classes are 0 and 1"
         elif keyset == {"False", "True"}:
@@ -764,9 +767,9 @@ def load_predictions(
             raise ReportInputError(
                 f"The label column {label_column!r} holds the classes "
                 f"{quote_list(classes.tolist())}, so the positive class (the one the scores and "
-                "F-measure are about) must be named with --positive-label (positive_label=).")
+                "F-measure are about) must be named with --pos-label (pos_label=).")
     else:
-        positive = _key(positive_label).strip() if not isinstance(positive_label, str) else positive_label
+        positive = _key(pos_label).strip() if not isinstance(pos_label, str) else pos_label
         if positive not in keyset:
             stripped = {c.strip().casefold(): c for c in keyset}
             hint = stripped.get(str(positive).strip().casefold())

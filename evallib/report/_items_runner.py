@@ -153,7 +153,7 @@ def run_items_report(
     parameter = _source_parameter(source, source_format)
     name = Path(parameter).name if isinstance(parameter, str) else f"{data.n_models} models"
     params = dict(source=parameter, source_format=source_format, **options, alpha=alpha, adjust=adjust,
-                  n_boot=n_resamples, title=title or f"Per-item comparison: {name}", seed=seed)
+                  n_resamples=n_resamples, title=title or f"Per-item comparison: {name}", seed=seed)
     what = f"{data.n_models} models, {data.n_items:,} items"
     del data  # the kernel reads the input again: do not hold it twice while the notebook runs
     return execute_template(ITEMS_NOTEBOOK, params, out_html, given=str(output), title=params["title"], what=what,

@@ -220,7 +220,7 @@ def paired_error_difference(err_a: np.ndarray, err_b: np.ndarray, *, alpha: floa
         table = Contingency(a=a, b=b, c=c, d=d, n=n)
         ci = paired_difference_interval(table, method=interval, alpha=alpha)
         return PairStats(diff=(b - c) / n, low=float(ci.low), high=float(ci.high),
-                         p=float(mcnemar(b, c, mid_p=True).pvalue), a=a, b=b, c=c, d=d, n=n,
+                         p=float(mcnemar(b, c, method="mid-p").pvalue), a=a, b=b, c=c, d=d, n=n,
                          method=interval_name, test="McNemar's mid-p test")
     res = paired_item_difference(err_a, err_b, alpha=alpha, method="t")
     return PairStats(diff=float(res.estimate), low=float(res.low), high=float(res.high), p=float(res.pvalue),

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .._compat import renamed_keywords
 from .._extras import MissingExtraError, check_extra, require
 from .._resources import report_notebook
 from .._validate import check_alpha, check_choice, check_count, sklearn_random_state
@@ -325,12 +326,13 @@ def execute_template(
     return ReportFiles(html=out_html, notebook=out_nb, tables=out_tables)
 
 
+@renamed_keywords(positive_label="pos_label")
 def run_report(
     predictions: str | os.PathLike,
     output: str | os.PathLike,
     *,
     label_column: str = "label",
-    positive_label: Any = None,
+    pos_label: Any = None,
     fold_column: str = "fold",
     pred_prefix: str = PRED_PREFIX,
     score_prefix: str = SCORE_PREFIX,
@@ -362,8 +364,9 @@ def run_report(
         The predictions file (see :func:`load_predictions`).
     output : path
         The HTML file to write; the executed notebook goes beside it (same name, ``.ipynb``).
-    label_column, positive_label, fold_column, pred_prefix, score_prefix, sheet, case_column, repeat_column
-        The column roles and the Excel sheet, see :func:`load_predictions`.
+    label_column, pos_label, fold_column, pred_prefix, score_prefix, sheet, case_column, repeat_column
+        The column roles and the Excel sheet, see :func:`load_predictions` (``positive_label=``,
+        0.1.0's name of ``pos_label``, still works until 0.3.0, with a ``DeprecationWarning``).
     alpha : float
         Significance level, in (0, 1).
     adjust : {"holm", "bonferroni", "bh", "by", "none"}
@@ -425,7 +428,7 @@ def run_report(
     _progress(progress, f"[1/3] checking {predictions}")
     roles = dict(label_column=label_column, fold_column=fold_column, pred_prefix=pred_prefix,
                  score_prefix=score_prefix, case_column=case_column, repeat_column=repeat_column)
-    data = load_predictions(Path(predictions).expanduser(), positive_label=positive_label, sheet=sheet,
+    data = load_predictions(Path(predictions).expanduser(), pos_label=pos_label, sheet=sheet,
                             **roles)
     if classifiers_tried is not None and classifiers_tried < len(data.classifiers):
         raise ReportInputError(
@@ -434,7 +437,7 @@ def run_report(
         )
     params = dict(
         predictions=str(pred_path), **roles,
-        positive_label=None if positive_label is None else str(positive_label), sheet=sheet,
+        pos_label=None if pos_label is None else str(pos_label), sheet=sheet,
         alpha=alpha, adjust=adjust, interval=interval, classifiers_tried=classifiers_tried,
         min_difference=min_difference,
         title=title or f"Classifier comparison: {pred_path.name}", seed=seed,

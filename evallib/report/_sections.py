@@ -580,7 +580,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     For each pair ``(A, B)`` the cases fall into ``b`` (A does worse: errs where B does not)
     and ``c`` (B does worse), the rest being ties. When each case is predicted once (or
     alike in all its repeats) the test is McNemar's mid-p test (``mcnemar(b, c,
-    mid_p=True)``; Fagerland, Lydersen & Laake 2013: it holds its level where the exact test
+    method="mid-p")``; Fagerland, Lydersen & Laake 2013: it holds its level where the exact test
     is conservative and the chi-square approximation is not reliable) and the interval of
     ``error_A - error_B = (b - c)/n`` is
     :func:`evallib.onetestset.paired_difference_interval` with ``method=interval``

@@ -138,7 +138,7 @@ def cochran_q_cases(correct: Any, cases: Any = None, *, alpha: float = 0.05) -> 
     Returns
     -------
     evallib.onetestset.CochranQ
-        ``method`` is ``"chi-square"``; ``accuracy`` the mean rate of each classifier over the
+        ``method`` is ``"chi2"``; ``accuracy`` the mean rate of each classifier over the
         cases; ``n_informative`` the cases whose rates differ between classifiers.
 
     References
@@ -188,7 +188,7 @@ def cochran_q_cases(correct: Any, cases: Any = None, *, alpha: float = 0.05) -> 
         p = float(stats.chi2.sf(q, k - 1))
     return CochranQ(statistic=q, df=k - 1, pvalue=p, reject=bool(p <= alpha), alpha=alpha, n=n, k=k,
                     n_informative=informative, names=tuple(names),
-                    accuracy=tuple(float(v) for v in x.mean(axis=0)), method="chi-square", note=note)
+                    accuracy=tuple(float(v) for v in x.mean(axis=0)), method="chi2", note=note)
 
 
 # ------------------------------------------------------------------ AUC and DeLong

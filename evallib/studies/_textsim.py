@@ -126,7 +126,7 @@ __all__ = [
 
 #: The sizes of section 5: training set, test set Dte, Dtrue, bootstrap replicates,
 #: subsamples of Dtrue.
-PAPER_SIZES = dict(n_train=7982, n_test=7909, n_true=790_900, reps=10_000, n_subsamples=1000)
+PAPER_SIZES = dict(n_train=7982, n_test=7909, n_true=790_900, n_resamples=10_000, n_subsamples=1000)
 
 #: Table 3 as printed: bootstrap confidence, its direction, and the percentage on Dtrue.
 PAPER_TABLE3 = pd.DataFrame(
