@@ -132,8 +132,6 @@ NOT_YET_PASSING = frozenset({
     "evallib.onetestset._multiclass.joint_table",
     "evallib.onetestset._multiclass.macro_f1_from_confusion",
     "evallib.onetestset._multiclass.per_class_table",
-    "evallib.onetestset._pairwise.format_table",
-    "evallib.onetestset._pairwise.pair_label",
     "evallib.planning._items.ItemSampleSize.describe",
     "evallib.planning._items.plot_item_sample_size",
     "evallib.planning._manydatasets.nemenyi_power_datasets",
