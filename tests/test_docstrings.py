@@ -116,8 +116,6 @@ NOT_YET_PASSING = frozenset({
     "evallib.onetestset._cochran.cochran_q_predictions",
     "evallib.onetestset._coverage.TestSize",
     "evallib.onetestset._coverage.qh_coverage",
-    "evallib.onetestset._measures.Measures.as_series",
-    "evallib.onetestset._measures.describe_accuracy_interval",
     "evallib.onetestset._multiclass.MacroF1Bootstrap.text",
     "evallib.onetestset._multiclass.MulticlassMeasures.text",
     "evallib.onetestset._multiclass.confusion_counts",
