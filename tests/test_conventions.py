@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import importlib
 import inspect
-import pkgutil
-import warnings
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
 import evallib
+from conftest import public_objects
 from evallib import _compat
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,25 +94,6 @@ ALLOWED_FIELDS = {
 
 
 # ------------------------------------------------------------------ what is public
-def public_modules() -> list[Any]:
-    names = ["evallib"] + sorted(m.name for m in pkgutil.walk_packages(evallib.__path__, "evallib.")
-                                 if not any(part.startswith("_") for part in m.name.split(".")))
-    return [importlib.import_module(n) for n in names]
-
-
-def public_objects() -> dict[str, Any]:
-    """``module.name`` of each public object (first home found), one entry per object."""
-    seen: dict[int, tuple[str, Any]] = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        for module in public_modules():
-            for name in getattr(module, "__all__", ()):
-                obj = getattr(module, name, None)
-                if obj is not None:
-                    seen.setdefault(id(obj), (f"{module.__name__}.{name}", obj))
-    return dict(seen.values())
-
-
 def _home(func: Callable) -> str:
     target = inspect.unwrap(func)
     return f"{getattr(target, '__module__', '?')}.{getattr(target, '__qualname__', '?')}"

@@ -204,13 +204,15 @@ def posthoc_aligned_ranks(
 
     Parameters
     ----------
-    scores, higher_is_better
+    scores
         As for :func:`aligned_ranks_test`.
     adjust, control, alpha
         As for :func:`evallib.posthoc_friedman` (``method=`` is the deprecated name of
         ``adjust=``; the same menus,
         :data:`evallib.manydatasets.ALL_PAIRS_METHODS` and
         :data:`evallib.manydatasets.CONTROL_METHODS`).
+    higher_is_better
+        As for :func:`aligned_ranks_test`.
 
     Returns
     -------
@@ -398,12 +400,14 @@ def posthoc_quade(
 
     Parameters
     ----------
-    scores, higher_is_better
+    scores
         As for :func:`quade_test`.
     adjust, control, alpha
         As for :func:`evallib.posthoc_friedman` (``method=`` is the deprecated name of
         ``adjust=``). Nemenyi's studentized range uses
         infinite df and goes with ``"normal"`` only.
+    higher_is_better
+        As for :func:`quade_test`.
     distribution : {"normal", "t"}
 
     Returns
@@ -477,8 +481,8 @@ class SkillingsMackResult:
     adjusted_sums : pandas.Series, ``A_j``, each algorithm's adjusted rank sum
         (negative = better than average: rank 1 is the best).
     covariance : pandas.DataFrame, ``Sigma``, the null covariance of ``A``.
-    n : data sets used (those with at least 2 scores); ``n_dropped`` those with
-        fewer, which carry no comparison.
+    n : data sets used (those with at least 2 scores).
+    n_dropped : data sets with fewer than 2 scores, which carry no comparison.
     n_missing : the missing scores among the data sets used.
     alpha, method, n_resamples, k : the options and the number of algorithms.
     """

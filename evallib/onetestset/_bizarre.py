@@ -387,6 +387,11 @@ def dcf(y_true: Any, y_pred: Any, *, cost_fn: float = 1.0, cost_fp: float = 1.0,
         (accepting an impostor), finite and ``>= 0``.
     prior_pos : float
         Prior probability of a positive access ``P(p)``, in the open interval (0, 1).
+
+    Returns
+    -------
+    float
+        The DCF, at least 0.
     """
     cost_fn, cost_fp, prior_pos = _check_dcf_args(cost_fn, cost_fp, prior_pos)
     y, p, _ = _check_binary_predictions(y_true, y_pred, y_pred, names=("y_true", "y_pred", "y_pred"))
@@ -453,6 +458,17 @@ def event_codes(y_true: Any, pred_a: Any, pred_b: Any) -> np.ndarray:
     """The event (0 for e1 ... 7 for e8) of each example, Table 1 (int8 array).
 
     This is the sample S0 of section 4: one event per test document.
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : array-like of shape (n,)
+        Labels in ``{0, 1}`` or ``{-1, 1}`` (1 = positive): the truth and the two
+        classifiers' predictions.
+
+    Returns
+    -------
+    numpy.ndarray
+        The ``n`` event codes, int8, 0 for e1 ... 7 for e8.
     """
     y, a, b = _check_binary_predictions(y_true, pred_a, pred_b)
     return _codes(y, a, b)
@@ -503,6 +519,21 @@ def f1_scores(events: Any, *, zero_division: float = 0.0) -> tuple[Any, Any]:
     positive prediction) is ``zero_division`` (0.0 by default, as scikit-learn's
     ``f1_score``; 1.0 is the other common convention). ``events`` may have leading
     axes (one row of eight counts per replicate).
+
+    Parameters
+    ----------
+    events : array of shape ``(8,)`` or ``(..., 8)``
+        Event counts, for example from :func:`joint_events` or :func:`resample_events`.
+    zero_division : {0.0, 1.0}, default 0.0
+        Value of a 0/0 F1.
+
+    Returns
+    -------
+    f1_a : float or numpy.ndarray
+        F1 of A (a float for one row of counts, an array over the leading axes
+        otherwise).
+    f1_b : float or numpy.ndarray
+        F1 of B, alike.
     """
     zd = _check_zero_division(zero_division)
     ev = _check_events(events)
@@ -555,6 +586,27 @@ def resample_events(events: Any, n_resamples: int, rng: Any = None, *, method: s
     :func:`event_codes`; rebuilt from the counts if not given) and counts them, the
     plain bootstrap of section 4 at ``N`` times the cost. ``rng`` is None, an int, a
     SeedSequence or a Generator (normalised by ``check_rng``).
+
+    Parameters
+    ----------
+    events : array of shape ``(8,)``
+        The observed event counts (:func:`joint_events`).
+    n_resamples : int >= 1
+        Number of bootstrap replicates.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness, normalised by ``check_rng``.
+    method : {"multinomial", "index"}, default "multinomial"
+        Draw the counts directly, or resample the documents' event codes.
+    codes : numpy.ndarray, optional
+        The documents' event codes for ``method="index"`` (:func:`event_codes`);
+        rebuilt from ``events`` when None.
+    chunk : int >= 1, default 256
+        Replicates drawn at a time by ``method="index"`` (bounds the memory).
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer counts of shape ``(n_resamples, 8)``, each row summing to ``N``.
     """
     ev = _check_events(events)
     rng = check_rng(rng)
@@ -651,6 +703,20 @@ def dcf_difference(events: Any, *, cost_fn: float = 1.0, cost_fp: float = 1.0, p
     ``N_fn,A - N_fn,B = e2 - e3`` and ``N_fp,A - N_fp,B = e7 - e6``, so
     ``DCF_A - DCF_B = Cost(fn) P(p) (e2 - e3) / N_p + Cost(fp) P(n) (e7 - e6) / N_n``.
     Both classes must be present in every row.
+
+    Parameters
+    ----------
+    events : array of shape ``(8,)`` or ``(..., 8)``
+        Event counts, for example from :func:`joint_events` or :func:`resample_events`.
+    cost_fn, cost_fp : float, default 1.0
+        Costs of a false negative and a false positive, finite and ``>= 0``.
+    prior_pos : float, default 0.5
+        Prior probability of a positive, in the open interval (0, 1).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``DCF_A - DCF_B``, one value per row of eight counts.
     """
     cost_fn, cost_fp, prior_pos = _check_dcf_args(cost_fn, cost_fp, prior_pos)
     ev = _check_events(events).astype(float)
@@ -681,6 +747,12 @@ def bootstrap_dcf_difference(y_true: Any, pred_a: Any, pred_b: Any, *, cost_fn: 
     y_true, pred_a, pred_b : labels as in :func:`dcf_test`; both classes present.
     cost_fn, cost_fp, prior_pos : as in :func:`dcf`.
     n_resamples, alpha, rng : as in :func:`bootstrap_f1_difference`.
+
+    Returns
+    -------
+    DCFBootstrap
+        The observed difference, the replicates, their standard deviation, the
+        percentile interval and the share of positive replicates.
     """
     cost_fn, cost_fp, prior_pos = _check_dcf_args(cost_fn, cost_fp, prior_pos)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)

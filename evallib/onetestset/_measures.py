@@ -117,7 +117,13 @@ class Measures:
     undefined: tuple[str, ...] = ()
 
     def as_series(self) -> pd.Series:
-        """The measures (not the counts) as a pandas Series, in a fixed order."""
+        """The measures (not the counts) as a pandas Series, in a fixed order.
+
+        Returns
+        -------
+        pandas.Series
+            Float values indexed by :data:`MEASURE_NAMES`.
+        """
         return pd.Series({name: getattr(self, name) for name in MEASURE_NAMES}, dtype=float)
 
 
@@ -622,6 +628,20 @@ def describe_accuracy_interval(correct: int, n: int, *, alpha: float = 0.05) -> 
 
     The slider callback of notebook 04 (Example 12.5): one line per method (Wilson,
     the default, first), then the book's warning if the normal approximation is unsafe.
+
+    Parameters
+    ----------
+    correct : int
+        Correctly classified cases, in 0..n.
+    n : int >= 1
+        Test cases.
+    alpha : float in (0, 1), default 0.05
+        The intervals have coverage ``1 - alpha``.
+
+    Returns
+    -------
+    str
+        The lines of text.
     """
     lines = []
     notes = []

@@ -127,6 +127,18 @@ def tail_probability(C: int, alpha: float) -> float:
 
     Computed as ``-expm1(log1p(-alpha) / C)`` because ``(1-alpha)^(1/C)`` is very close to
     1 (``0.99^(1/1000) = 0.99998995``): the direct formula would lose 5 digits.
+
+    Parameters
+    ----------
+    C : int >= 1
+        Number of competing classifiers.
+    alpha : float in (0, 1)
+        The level of the test of the winner.
+
+    Returns
+    -------
+    float
+        The tail probability ``g`` with ``1 - (1 - g)^C = alpha``.
     """
     C = _check_C(C)
     alpha = check_alpha(alpha)
@@ -165,7 +177,14 @@ class NullCDF:
         freeze_arrays(self)
 
     def to_frame(self) -> pd.DataFrame:
-        """The CDF as a tidy table: ``value``, ``cdf``, ``sf``."""
+        """The CDF as a tidy table: ``value``, ``cdf``, ``sf``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per attainable score: ``value``, ``cdf`` (``P(score <= value)``) and
+            ``sf`` (``P(score > value)``).
+        """
         return pd.DataFrame({"value": self.values, "cdf": self.cdf, "sf": self.sf})
 
 
@@ -512,6 +531,20 @@ def mc_repetitions(C: int, alpha: float, *, top: int = 1000) -> int:
     best estimates ``F^-1((1-alpha)^(1/C))``. Rounded to the nearest integer (the paper
     prints R = 9,950,416 for C = 100, alpha = 0.01).
 
+    Parameters
+    ----------
+    C : int >= 1
+        Number of competing classifiers.
+    alpha : float in (0, 1)
+        The level of the test of the winner.
+    top : int >= 1, default 1000
+        How many of the best random scores Table 2 keeps.
+
+    Returns
+    -------
+    int
+        ``R``, the number of random rankings to score.
+
     References
     ----------
     .. [1] Forman, G. & Cohen, I. (2005). Beware the null hypothesis: critical value tables for
@@ -622,6 +655,25 @@ def best_of_pvalue(metric: str, score: float, P: int, N: int, *, C: int = 1, k: 
     tolerance of 1e-9, so a printed 0.67 means the attainable 0.67. For AUC with
     ``min(P, N) > 120``, ``g`` below ~1e-15 is not resolved (see :func:`null_cdf`).
 
+    Parameters
+    ----------
+    metric : {"auc", "accuracy", "f1", "tp"}
+        AUC, best accuracy over thresholds, best F-measure over thresholds, or true
+        positives in the top ``k``.
+    score : float
+        The winner's score, in [0, 1] (``[0, k]`` for ``"tp"``).
+    P, N : int >= 1
+        Positives and negatives in the test set.
+    C : int >= 1, default 1
+        Number of competing classifiers (the winner is the best of ``C``).
+    k : int in 1..P+N, default 10
+        Cut-off for ``"tp"`` (the paper's TP10); unused for the other metrics.
+
+    Returns
+    -------
+    float
+        The p-value, in [0, 1].
+
     Raises
     ------
     ValueError
@@ -684,6 +736,11 @@ class Verdict:
         attainable score (1 for the fractions; ``min(k, P)`` true positives for TPk, since
         the top ``k`` cannot hold more positives than the test set has), the sentence says
         that no score can beat it.
+
+        Returns
+        -------
+        str
+            The sentence, ending in "significant." or "not significant: ...".
         """
         word = "beats" if self.reject else "does not beat"
         if self.metric == "tp":
@@ -709,6 +766,27 @@ def judge_winner(metric: str, score: float, P: int, N: int, *, C: int = 1, alpha
     Table 2 of Forman & Cohen, computed exactly: ``reject`` (significant) iff
     ``score > m*``, which over the attainable scores is ``pvalue <= alpha``. This is the
     callback behind the notebook's "your winner scored m" slider.
+
+    Parameters
+    ----------
+    metric : {"auc", "accuracy", "f1", "tp"}
+        AUC, best accuracy over thresholds, best F-measure over thresholds, or true
+        positives in the top ``k``.
+    score : float
+        The winner's score, in [0, 1] (``[0, k]`` for ``"tp"``).
+    P, N : int >= 1
+        Positives and negatives in the test set.
+    C : int >= 1, default 1
+        Number of competing classifiers (the winner is the best of ``C``).
+    alpha : float in (0, 1), default 0.01
+        The level of the test.
+    k : int in 1..P+N, default 10
+        Cut-off for ``"tp"`` (the paper's TP10); unused for the other metrics.
+
+    Returns
+    -------
+    Verdict
+        The question asked, the critical value ``m*``, the p-value and ``reject``.
 
     References
     ----------
@@ -787,6 +865,17 @@ def auc_normal_critical(auc: float, P: int, N: int, *, C: int = 1, alpha: float 
     correction, ``m*`` is the smallest attainable AUC ``u / (P N)`` with
     ``Phi((u + 1/2 - mean) / sd) >= (1 - alpha)^(1/C)``, and the p-value is
     ``1 - (1 - g)^C`` with ``g = 1 - Phi((u - 1/2 - mean) / sd)``.
+
+    Parameters
+    ----------
+    auc : float
+        The winner's AUC, in [0, 1].
+    P, N : int >= 1
+        Positives and negatives in the test set.
+    C : int >= 1, default 1
+        Number of competing classifiers (the winner is the best of ``C``).
+    alpha : float in (0, 1), default 0.05
+        The level of the test.
 
     Returns
     -------
@@ -1018,7 +1107,31 @@ def simulate_null(
 @renamed_keywords(reps="n_resamples")
 def simulate_scores(P: int, N: int, n_resamples: int, *, metrics: Sequence[str] = ("auc", "accuracy", "f1"),
                     k: int = 10, rng: Any = None, n_jobs: int = 2, progress: bool = False) -> dict[str, np.ndarray]:
-    """As :func:`simulate_null` for several named metrics scored on the same rankings (``progress``: a tqdm bar)."""
+    """As :func:`simulate_null` for several named metrics scored on the same rankings.
+
+    Parameters
+    ----------
+    P, N : int >= 1
+        Positives and negatives in the test set.
+    n_resamples : int >= 1
+        Number of random rankings scored.
+    metrics : sequence of {"auc", "accuracy", "f1", "tp"}, default ("auc", "accuracy", "f1")
+        The metrics, each scored on every ranking.
+    k : int in 1..P+N, default 10
+        Cut-off for ``"tp"`` (the paper's TP10); unused for the other metrics.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Normalised by ``check_rng``; each chunk of rankings gets its own child
+        generator, so the result does not depend on ``n_jobs``.
+    n_jobs : int, default 2
+        Threads.
+    progress : bool, default False
+        Show a ``tqdm.auto`` bar counting the rankings scored.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``metric -> n_resamples`` scores, row ``i`` of every array from the same ranking.
+    """
     P, N = _check_sizes(P, N)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     metrics = tuple(_check_metric(m) for m in metrics)
@@ -1098,6 +1211,29 @@ def critical_value_table(
     ``alpha = 0.05``: the four metrics, 35 sizes P and N (34 log-spaced over 2..1000, and the
     10, 100 and 300 that the paper quotes), C = 10, 100, 1000 and alpha = 0.01, 0.05.
     :data:`evallib.studies.PAPER_GRID` names that grid.
+
+    Parameters
+    ----------
+    metrics : iterable of {"auc", "accuracy", "f1", "tp"}, default METRICS
+        The metrics.
+    Ps, Ns : iterable of int >= 1, default: the shipped grid
+        Positives and negatives (every combination is a cell).
+    Cs : iterable of int >= 1, default (10, 100, 1000)
+        Numbers of competing classifiers.
+    alphas : iterable of float in (0, 1), default (0.01, 0.05)
+        Levels.
+    k : int >= 1, default 10
+        Cut-off for ``"tp"``.
+    n_jobs : int, default 1
+        Worker processes.
+    progress : bool, default False
+        Show a ``tqdm.auto`` bar counting the cells.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``metric, P, N, C, alpha, critical_value``, sorted by metric, alpha, C,
+        P and N.
     """
     metrics = [_check_metric(m) for m in metrics]
     Ps = [check_count(p, "Ps", minimum=1) for p in Ps]
@@ -1120,7 +1256,23 @@ CSV_PATH = data_path("critical_values.csv")
 
 
 def load_critical_values(path: str | Path | None = None) -> pd.DataFrame:
-    """Read ``data/critical_values.csv`` (made by :func:`write_critical_values`)."""
+    """Read ``data/critical_values.csv`` (made by :func:`write_critical_values`).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path, optional
+        The CSV file; None reads the shipped table (:data:`CSV_PATH`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`critical_value_table`'s columns.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the file does not exist.
+    """
     path = CSV_PATH if path is None else Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist; run `make critical-values` to make it")
@@ -1128,7 +1280,22 @@ def load_critical_values(path: str | Path | None = None) -> pd.DataFrame:
 
 
 def write_critical_values(path: str = "data/critical_values.csv", *, n_jobs: int = 2, progress: bool = True) -> pd.DataFrame:
-    """Regenerate the paper's lost appendix (``data/critical_values.csv``) on the default grid."""
+    """Regenerate the paper's lost appendix (``data/critical_values.csv``) on the default grid.
+
+    Parameters
+    ----------
+    path : str, default "data/critical_values.csv"
+        Where the CSV is written.
+    n_jobs : int, default 2
+        Worker processes (:func:`critical_value_table`).
+    progress : bool, default True
+        Show a ``tqdm.auto`` bar counting the cells.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table written, as :func:`critical_value_table` returns it.
+    """
     table = critical_value_table(n_jobs=n_jobs, progress=progress)
     table.to_csv(path, index=False, float_format="%.10g")
     return table

@@ -66,6 +66,19 @@ def plot_null_cdfs(P: int = 10, N: int = 1000, *, Cs: Sequence[int] = (10, 1000)
     A horizontal line marks the 99th percentile; a marker on each curve shows the
     critical value ``m*`` for each ``C`` in ``Cs`` (at height ``F(m*)``).
 
+    Parameters
+    ----------
+    P, N : int >= 1, default 10 and 1000
+        Positives and negatives in the test set.
+    Cs : sequence of int >= 1, default (10, 1000)
+        The numbers of competing classifiers marked.
+    alpha : float in (0, 1), default 0.01
+        The level of the test of the winner.
+    metrics : sequence of {"auc", "accuracy", "f1", "tp"}, default ("auc", "accuracy", "f1")
+        One curve per metric.
+    ax : matplotlib.axes.Axes, optional
+        Draws on ``ax``, or on a new figure when None.
+
     Returns
     -------
     matplotlib.axes.Axes
@@ -95,7 +108,30 @@ def plot_null_cdfs(P: int = 10, N: int = 1000, *, Cs: Sequence[int] = (10, 1000)
 
 
 def critical_value_grid(table: pd.DataFrame, metric: str, *, C: int, alpha: float = 0.01) -> pd.DataFrame:
-    """The critical values of one (metric, C, alpha) as a P x N grid (rows P, columns N)."""
+    """The critical values of one (metric, C, alpha) as a P x N grid (rows P, columns N).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Critical values as :func:`critical_value_table` or :func:`load_critical_values`
+        return them (columns ``metric, P, N, C, alpha, critical_value``).
+    metric : {"auc", "accuracy", "f1", "tp"}
+        The metric.
+    C : int >= 1
+        Number of competing classifiers (a value in ``table["C"]``).
+    alpha : float in (0, 1), default 0.01
+        The level of the test of the winner.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``critical_value`` indexed by ``P`` (rows) and ``N`` (columns), both sorted.
+
+    Raises
+    ------
+    ValueError
+        When ``table`` lacks a column or has no row for ``(metric, C, alpha)``.
+    """
     metric = check_choice(metric, "metric", METRICS)
     missing = {"metric", "P", "N", "C", "alpha", "critical_value"} - set(table.columns)
     if missing:
@@ -111,6 +147,25 @@ def plot_critical_surface(table: pd.DataFrame, metric: str, *, C: int = 1000, al
 
     ``ax`` must be a 3-D Axes (``projection="3d"``); a new one is made if ``None``.
     Contours are drawn on the surface's floor, as in the paper.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Critical values as :func:`critical_value_table` or :func:`load_critical_values`
+        return them (columns ``metric, P, N, C, alpha, critical_value``).
+    metric : {"auc", "accuracy", "f1", "tp"}
+        The metric.
+    C : int >= 1, default 1000
+        Number of competing classifiers.
+    alpha : float in (0, 1), default 0.01
+        The level of the test of the winner.
+    ax : mpl_toolkits.mplot3d.axes3d.Axes3D, optional
+        A 3-D Axes to draw on, or None for a new figure.
+
+    Returns
+    -------
+    mpl_toolkits.mplot3d.axes3d.Axes3D
+        The Axes drawn on.
     """
     grid = critical_value_grid(table, metric, C=C, alpha=alpha)
     ax = get_axes(ax, figsize=(6.4, 4.6), projection="3d")
@@ -140,6 +195,30 @@ def plot_critical_contours(table: pd.DataFrame, metric: str, *, C: int = 1000, a
 
     ``label_size`` is the font size of the contour labels, drawn on a white box so that
     they stay legible where lines crowd.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Critical values as :func:`critical_value_table` or :func:`load_critical_values`
+        return them (columns ``metric, P, N, C, alpha, critical_value``).
+    metric : {"auc", "accuracy", "f1", "tp"}
+        The metric.
+    C : int >= 1, default 1000
+        Number of competing classifiers.
+    alpha : float in (0, 1), default 0.01
+        The level of the test of the winner.
+    levels : sequence of float, optional
+        The contour levels; None draws 1..10 for ``"tp"`` and 0.50, 0.55, ..., 1.00
+        otherwise.
+    label_size : float, default 9
+        Font size of the contour labels.
+    ax : matplotlib.axes.Axes, optional
+        Draws on ``ax``, or on a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
     """
     grid = critical_value_grid(table, metric, C=C, alpha=alpha)
     ax = get_axes(ax, figsize=(6.4, 4.6))
@@ -161,7 +240,25 @@ def plot_critical_contours(table: pd.DataFrame, metric: str, *, C: int = 1000, a
 
 
 def plot_contour_panels(table: pd.DataFrame, *, C: int = 1000, alpha: float = 0.01, axes=None):
-    """Figures 6-7: one contour panel per metric (2 x 2). Returns the array of Axes."""
+    """Figures 6-7: one contour panel per metric (2 x 2).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Critical values as :func:`critical_value_table` or :func:`load_critical_values`
+        return them (columns ``metric, P, N, C, alpha, critical_value``).
+    C : int >= 1, default 1000
+        Number of competing classifiers.
+    alpha : float in (0, 1), default 0.01
+        The level of the test of the winner.
+    axes : array of matplotlib.axes.Axes, optional
+        Four Axes, one per metric of :data:`METRICS`; None makes a new 2 x 2 figure.
+
+    Returns
+    -------
+    numpy.ndarray
+        The array of Axes drawn on.
+    """
     if axes is None:
         import matplotlib.pyplot as plt
 
@@ -181,6 +278,22 @@ def plot_critical_lines(table: pd.DataFrame, metric: str, *, C: int = 1000, alph
     The paper draws each metric's critical value as a 3-D surface over (N, P); a few
     lines on a log N axis carry the same shape and can be read off. Each ``P`` in ``Ps``
     must be a row of the table.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Critical values as :func:`critical_value_table` or :func:`load_critical_values`
+        return them (columns ``metric, P, N, C, alpha, critical_value``).
+    metric : {"auc", "accuracy", "f1", "tp"}
+        The metric.
+    C : int >= 1, default 1000
+        Number of competing classifiers.
+    alpha : float in (0, 1), default 0.01
+        The level of the test of the winner.
+    Ps : sequence of int, default (10, 100, 1000)
+        One line per number of positives; each must be a ``P`` of ``table``.
+    ax : matplotlib.axes.Axes, optional
+        Draws on ``ax``, or on a new figure when None.
 
     Returns
     -------
@@ -205,8 +318,26 @@ def plot_critical_lines(table: pd.DataFrame, metric: str, *, C: int = 1000, alph
 
 @renamed_keywords(reps="n_resamples")
 def mc_cdf_distance(metric: str, P: int, N: int, n_resamples: int, *, rng=None) -> float:
-    """Largest gap between the Monte Carlo CDF of ``n_resamples`` rankings and the exact CDF
-    (Kolmogorov distance, over the attainable values)."""
+    """Largest gap between the Monte Carlo CDF of ``n_resamples`` rankings and the exact CDF.
+
+    The Kolmogorov distance, over the attainable values.
+
+    Parameters
+    ----------
+    metric : {"auc", "accuracy", "f1", "tp"}
+        The metric.
+    P, N : int >= 1
+        Positives and negatives in the test set.
+    n_resamples : int >= 1
+        Number of random rankings simulated.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness, normalised by ``check_rng``.
+
+    Returns
+    -------
+    float
+        ``max |F_mc(x) - F(x)|``, in [0, 1].
+    """
     law = null_cdf(metric, P, N, max_points=400)
     scores = np.sort(simulate_null(metric, P, N, n_resamples, rng=rng))
     emp = np.searchsorted(scores, law.values + 1e-12, side="right") / scores.size
@@ -219,6 +350,24 @@ def plot_mc_convergence(metric: str, P: int, N: int, n_resamples: int, *, rng=No
 
     The title gives the Kolmogorov distance and its order of magnitude under the null,
     ``1/sqrt(n_resamples)``: the Monte Carlo converges to the exact law at that rate.
+
+    Parameters
+    ----------
+    metric : {"auc", "accuracy", "f1", "tp"}
+        The metric.
+    P, N : int >= 1
+        Positives and negatives in the test set.
+    n_resamples : int >= 1
+        Number of random rankings simulated.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness, normalised by ``check_rng``.
+    ax : matplotlib.axes.Axes, optional
+        Draws on ``ax``, or on a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
     """
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     law = null_cdf(metric, P, N, max_points=400)
@@ -251,6 +400,19 @@ def plot_null_tail(metric: str, P: int = 10, N: int = 1000, *, Cs: Sequence[int]
     lies below it. The x-axis spans
     the attainable scores of this metric (best accuracy at P = 10, N = 1000 lives
     between 0.990 and 1).
+
+    Parameters
+    ----------
+    metric : {"auc", "accuracy", "f1", "tp"}
+        The metric.
+    P, N : int >= 1, default 10 and 1000
+        Positives and negatives in the test set.
+    Cs : sequence of int >= 1, default (10, 100, 1000)
+        The numbers of competing classifiers marked.
+    alpha : float in (0, 1), default 0.01
+        The level of the test of the winner.
+    ax : matplotlib.axes.Axes, optional
+        Draws on ``ax``, or on a new figure when None.
 
     Returns
     -------
@@ -375,6 +537,23 @@ def plot_mc_tail(metric: str, P: int, N: int, n_resamples: int, *, C: int = 1000
     ``1 - (1 - alpha)^(1/C)`` that defines ``m*`` (dotted) is only within its reach when
     ``n_resamples`` times that level is well above 1, which the title reports as the expected
     number of rankings beyond ``m*``.
+
+    Parameters
+    ----------
+    metric : {"auc", "accuracy", "f1", "tp"}
+        The metric.
+    P, N : int >= 1
+        Positives and negatives in the test set.
+    n_resamples : int >= 1
+        Number of random rankings simulated.
+    C : int >= 1, default 1000
+        Number of competing classifiers.
+    alpha : float in (0, 1), default 0.01
+        The level of the test of the winner.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness, normalised by ``check_rng``.
+    ax : matplotlib.axes.Axes, optional
+        Draws on ``ax``, or on a new figure when None.
 
     Returns
     -------

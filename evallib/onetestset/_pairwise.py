@@ -179,7 +179,18 @@ def compare_pairwise(
 
 
 def pair_label(pair: Any) -> str:
-    """``(1, 4)`` for a pair key, with numpy scalars shown as plain numbers."""
+    """``(1, 4)`` for a pair key, with numpy scalars shown as plain numbers.
+
+    Parameters
+    ----------
+    pair : tuple or scalar
+        A pair key (a tuple of the two names), or any other key.
+
+    Returns
+    -------
+    str
+        ``"(a, b)"`` for a tuple, ``str(pair)`` otherwise.
+    """
     if isinstance(pair, tuple):
         return "(" + ", ".join(str(v.item() if isinstance(v, np.generic) else v) for v in pair) + ")"
     return str(pair)
@@ -197,9 +208,19 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
 
     X^2 and the critical value to one decimal, p-values to two significant digits,
     levels to three decimals, intervals as ``[low, high]`` to two decimals.
-    Returns a DataFrame of strings indexed by pair; the numbers are unchanged in
-    ``table``. Under ``adjust="bh"`` or ``"by"`` the column ``"adjusted CI"`` is named
+    Under ``adjust="bh"`` or ``"by"`` the column ``"adjusted CI"`` is named
     ``"CI (unadjusted: FDR has no joint CI)"``: it holds the unadjusted intervals.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table :func:`pairwise_table` or :func:`compare_pairwise` returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Strings indexed by pair, under the paper's headers; the numbers are unchanged
+        in ``table``.
     """
 
     def interval(lo, hi):

@@ -109,6 +109,13 @@ def positive_mask(y_true: Any, pos_label: Any = None, *, name: str = "y_true") -
     pos_label : the label of the positive class. May be omitted only when the labels
         are 0/1 or False/True (then 1/True is positive): the positive class is never
         chosen by counting.
+    name : str, default "y_true"
+        The argument's name in error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        Boolean array of shape (n,), True where ``y_true == pos_label``.
 
     Raises
     ------
@@ -220,12 +227,36 @@ class DeLong:
         return np.sqrt(np.maximum(np.diag(self.covariance), 0.0))
 
     def table(self, alpha: float = 0.05) -> pd.DataFrame:
-        """The AUCs with their intervals, as :func:`auc_table` returns them (no refit)."""
+        """The AUCs with their intervals, as :func:`auc_table` returns them (no refit).
+
+        Parameters
+        ----------
+        alpha : float, default 0.05
+            In (0, 1): the intervals have coverage ``1 - alpha``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per column, with :func:`auc_table`'s columns.
+        """
         alpha = check_alpha(alpha)
         return pd.DataFrame([{**r.__dict__, "below_chance": r.below_chance} for r in _auc_intervals(self, alpha)])
 
     def pairwise(self, alpha: float = 0.05, adjust: str = "holm") -> pd.DataFrame:
-        """Every pair's DeLong test, as :func:`delong_pairwise` returns it (no refit)."""
+        """Every pair's DeLong test, as :func:`delong_pairwise` returns it (no refit).
+
+        Parameters
+        ----------
+        alpha : float, default 0.05
+            In (0, 1): the level of the tests; intervals have coverage ``1 - alpha``.
+        adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
+            The multiple-testing adjustment over the pairs (:data:`ADJUSTMENTS`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per pair, with :func:`delong_pairwise`'s columns.
+        """
         alpha = check_alpha(alpha)
         adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
         if len(self.names) < 2:
@@ -419,6 +450,20 @@ def delong_auc(y_true: Any, score: Any, *, pos_label: Any = None, alpha: float =
 def auc_table(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: float = 0.05) -> pd.DataFrame:
     """The AUC of every score column with its DeLong interval, as a tidy table.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two class labels, one per case.
+    scores : array-like of shape (n,) or (n, k), mapping or pandas.DataFrame
+        The score columns, one score per case: a 1-D sequence (one column, named
+        ``"score"``), a 2-D array (columns named ``"0"``, ``"1"``, ...), a mapping
+        ``name -> scores`` or a DataFrame. Higher scores mean "more positive".
+    pos_label : scalar, optional
+        The label of the positive class; required unless the labels are 0/1 or
+        False/True (then 1/True is positive).
+    alpha : float, default 0.05
+        In (0, 1): the intervals have coverage ``1 - alpha``.
+
     Returns
     -------
     pandas.DataFrame
@@ -512,6 +557,9 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, pos_label: Any = Non
     score_a, score_b : the two classifiers' scores, one per case.
     pos_label : the positive class (required unless the labels are 0/1 or False/True).
     alpha : in (0, 1); level of the test and ``1 - alpha`` coverage of the interval.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis: ``"less"`` is ``AUC_A < AUC_B``, ``"greater"`` is
+        ``AUC_A > AUC_B``; the interval is one-sided with a one-sided alternative.
 
     Returns
     -------
@@ -688,6 +736,22 @@ def delong_pairwise(y_true: Any, scores: Any, *, pos_label: Any = None, alpha: f
     family-wise error rate, and have no joint intervals: under them (and ``"none"``) the
     ``_adj`` intervals are the unadjusted ones (``attrs["interval_adjust"] == "none"``).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two class labels, one per case.
+    scores : array-like of shape (n,) or (n, k), mapping or pandas.DataFrame
+        The score columns, one score per case: a 1-D sequence (one column, named
+        ``"score"``), a 2-D array (columns named ``"0"``, ``"1"``, ...), a mapping
+        ``name -> scores`` or a DataFrame. Higher scores mean "more positive".
+    pos_label : scalar, optional
+        The label of the positive class; required unless the labels are 0/1 or
+        False/True (then 1/True is positive).
+    alpha : float, default 0.05
+        In (0, 1): the level of the tests; intervals have coverage ``1 - alpha``.
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
+        The multiple-testing adjustment over the pairs (:data:`ADJUSTMENTS`).
+
     Returns
     -------
     pandas.DataFrame
@@ -719,6 +783,12 @@ def check_probabilities(scores: Any) -> pd.DataFrame:
     A column qualifies when every value lies in [0, 1]. (A margin or a rank that
     happens to lie in [0, 1] cannot be told apart from a probability; the Brier score
     and log-loss of such a column are computed but mean little.)
+
+    Parameters
+    ----------
+    scores : array-like of shape (n,) or (n, k), mapping or pandas.DataFrame
+        The score columns: a 1-D sequence, a 2-D array, a mapping ``name -> scores``
+        or a DataFrame.
 
     Returns
     -------
@@ -778,6 +848,26 @@ def per_case_loss(y_true: Any, prob: Any, *, loss: str = "brier", pos_label: Any
     and 0 otherwise, and ``q_i`` is the probability given to the case's true class,
     clipped to ``[eps, 1 - eps]`` (see :data:`LOG_LOSS_EPS`).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two class labels, one per case.
+    prob : array-like of shape (n,)
+        The probability of the positive class for each case, in [0, 1].
+    loss : {"brier", "log"}, default "brier"
+        The Brier score's squared error or the log-loss.
+    pos_label : scalar, optional
+        The label of the positive class; required unless the labels are 0/1 or
+        False/True (then 1/True is positive).
+    eps : float, default LOG_LOSS_EPS
+        In (0, 0.5): the log-loss clips the probability of the true class to
+        ``[eps, 1 - eps]`` (:data:`LOG_LOSS_EPS`, the float64 machine epsilon).
+
+    Returns
+    -------
+    numpy.ndarray
+        The ``n`` per-case losses, in case order.
+
     Raises
     ------
     ValueError
@@ -804,6 +894,21 @@ def per_case_loss(y_true: Any, prob: Any, *, loss: str = "brier", pos_label: Any
 def brier_score(y_true: Any, prob: Any, *, pos_label: Any = None) -> float:
     """The Brier score, the mean of ``(p_i - y_i)^2`` (Brier 1950, for two classes).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two class labels, one per case.
+    prob : array-like of shape (n,)
+        The probability of the positive class for each case, in [0, 1].
+    pos_label : scalar, optional
+        The label of the positive class; required unless the labels are 0/1 or
+        False/True (then 1/True is positive).
+
+    Returns
+    -------
+    float
+        The mean squared error of the probabilities, in [0, 1] (lower is better).
+
     Examples
     --------
     The example of scikit-learn's ``brier_score_loss``:
@@ -818,6 +923,26 @@ def brier_score(y_true: Any, prob: Any, *, pos_label: Any = None) -> float:
 def log_loss(y_true: Any, prob: Any, *, pos_label: Any = None, eps: float = LOG_LOSS_EPS) -> float:
     """The log-loss (cross-entropy), the mean of ``-log q_i`` with ``q_i`` clipped to ``[eps, 1 - eps]``.
 
+    ``q_i`` is the probability given to case ``i``'s true class.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two class labels, one per case.
+    prob : array-like of shape (n,)
+        The probability of the positive class for each case, in [0, 1].
+    pos_label : scalar, optional
+        The label of the positive class; required unless the labels are 0/1 or
+        False/True (then 1/True is positive).
+    eps : float, default LOG_LOSS_EPS
+        In (0, 0.5): the log-loss clips the probability of the true class to
+        ``[eps, 1 - eps]`` (:data:`LOG_LOSS_EPS`, the float64 machine epsilon).
+
+    Returns
+    -------
+    float
+        The mean negative log-probability of the true class, at least 0 (lower is better).
+
     Examples
     --------
     The example of scikit-learn's ``log_loss`` (probabilities of "spam"):
@@ -831,6 +956,21 @@ def log_loss(y_true: Any, prob: Any, *, pos_label: Any = None, eps: float = LOG_
 
 def loss_table(y_true: Any, scores: Any, *, pos_label: Any = None, eps: float = LOG_LOSS_EPS) -> pd.DataFrame:
     """Brier score and log-loss of every score column that is a probability.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two class labels, one per case.
+    scores : array-like of shape (n,) or (n, k), mapping or pandas.DataFrame
+        The score columns, one score per case: a 1-D sequence (one column, named
+        ``"score"``), a 2-D array (columns named ``"0"``, ``"1"``, ...), a mapping
+        ``name -> scores`` or a DataFrame. Higher scores mean "more positive".
+    pos_label : scalar, optional
+        The label of the positive class; required unless the labels are 0/1 or
+        False/True (then 1/True is positive).
+    eps : float, default LOG_LOSS_EPS
+        In (0, 0.5): the log-loss clips the probability of the true class to
+        ``[eps, 1 - eps]`` (:data:`LOG_LOSS_EPS`, the float64 machine epsilon).
 
     Returns
     -------
@@ -971,6 +1111,27 @@ def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: A
     ``"bh"``, ``"by"`` or ``"none"``) over the pairs, as in :func:`delong_pairwise`
     (BH and BY control the false discovery rate and leave the intervals unadjusted).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two class labels, one per case.
+    scores : array-like of shape (n,) or (n, k), mapping or pandas.DataFrame
+        The score columns, one score per case: a 1-D sequence (one column, named
+        ``"score"``), a 2-D array (columns named ``"0"``, ``"1"``, ...), a mapping
+        ``name -> scores`` or a DataFrame. Columns of probabilities of the positive class.
+    loss : {"brier", "log"}, default "brier"
+        The Brier score's squared error or the log-loss.
+    pos_label : scalar, optional
+        The label of the positive class; required unless the labels are 0/1 or
+        False/True (then 1/True is positive).
+    alpha : float, default 0.05
+        In (0, 1): the level of the tests; intervals have coverage ``1 - alpha``.
+    eps : float, default LOG_LOSS_EPS
+        In (0, 0.5): the log-loss clips the probability of the true class to
+        ``[eps, 1 - eps]`` (:data:`LOG_LOSS_EPS`, the float64 machine epsilon).
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
+        The multiple-testing adjustment over the pairs (:data:`ADJUSTMENTS`).
+
     Returns
     -------
     pandas.DataFrame
@@ -1000,7 +1161,18 @@ def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: A
 
 # ------------------------------------------------------------------ text
 def format_pvalue(p: float) -> str:
-    """A p-value as printed: two significant digits, ``"< 1e-15"`` below 1e-15 (never 0)."""
+    """A p-value as printed: two significant digits, ``"< 1e-15"`` below 1e-15 (never 0).
+
+    Parameters
+    ----------
+    p : float
+        The p-value, in [0, 1].
+
+    Returns
+    -------
+    str
+        For example ``"0.034"`` or ``"< 1e-15"``.
+    """
     return "< 1e-15" if p < 1e-15 else f"{p:.2g}"
 
 
@@ -1011,8 +1183,17 @@ def _level(alpha: float) -> str:
 def format_auc_table(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`auc_table` as text: AUC and interval to three decimals, a note for reversed scores.
 
-    Returns a DataFrame of strings indexed by score column; the numbers are unchanged in
-    ``table``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table :func:`auc_table` returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Strings, indexed by score column: ``AUC``, the interval and ``note``; the
+        numbers are unchanged in ``table``.
     """
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
     out = pd.DataFrame({
@@ -1067,12 +1248,33 @@ def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     Columns: the AUC difference, its interval, the joint (Bonferroni) interval, the adjusted
     p-value (floored at 1e-15) and the verdict (``"<name> better"`` when the adjusted
     test rejects, else ``"no clear difference"``).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table :func:`delong_pairwise` returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Strings, one row per pair.
     """
     return _format_pairs(table, "AUC", 3, higher_is_better=True)
 
 
 def format_loss_table(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`loss_table` as text: Brier score and log-loss to four decimals, or the note."""
+    """:func:`loss_table` as text: Brier score and log-loss to four decimals, or the note.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table :func:`loss_table` returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Strings, indexed by score column: ``Brier score``, ``log-loss`` and ``note``.
+    """
     out = pd.DataFrame({
         "Brier score": [f"{v:.4f}" if ok else "-" for v, ok in zip(table["brier"], table["is_probability"])],
         "log-loss": [f"{v:.4f}" if ok else "-" for v, ok in zip(table["log_loss"], table["is_probability"])],
@@ -1084,9 +1286,21 @@ def format_loss_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def format_loss_pairwise(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`loss_pairwise` as text, indexed ``"a vs b"``: mean loss difference, its
-    interval, the joint (Bonferroni) interval, the adjusted p-value and the verdict (lower loss
-    is better)."""
+    """:func:`loss_pairwise` as text, indexed ``"a vs b"``.
+
+    The columns are the mean loss difference, its interval, the joint (Bonferroni)
+    interval, the adjusted p-value and the verdict (lower loss is better).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table :func:`loss_pairwise` returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Strings, one row per pair.
+    """
     name = {"brier": "Brier", "log": "log-loss"}.get(str(table["loss"].iloc[0]), "loss") if len(table) else "loss"
     return _format_pairs(table, name, 4, higher_is_better=False)
 
@@ -1116,6 +1330,18 @@ def roc_points(y_true: Any, score: Any, *, pos_label: Any = None, max_points: in
     path (``fpr + tpr`` grows from 0 to 2), so no drawn point is off the curve and the
     gaps are at most ``2 / max_points`` of the axes: enough for a figure of a million
     cases.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two class labels, one per case.
+    score : array-like of shape (n,)
+        One score per case; higher means "more positive".
+    pos_label : scalar, optional
+        The label of the positive class; required unless the labels are 0/1 or
+        False/True (then 1/True is positive).
+    max_points : int, optional
+        At least 2: thin the curve to about this many vertices; None keeps every one.
 
     Returns
     -------

@@ -232,6 +232,11 @@ class ItemSampleSize:
     def describe(self) -> str:
         """One sentence: how many items, in which design, detect the difference with what power.
 
+        Returns
+        -------
+        str
+            The sentence.
+
         Examples
         --------
         >>> plan = item_sample_size(0.03, sd_a=0.3, correlation=0.5, within_sd_a=0.3, samples=4,
@@ -489,13 +494,17 @@ def plot_item_sample_size(difference: float, *, sd_a: float, sd_b: float | None 
     ----------
     difference : float
         Mean score of A minus mean score of B to detect, in [-1, 1], not 0.
-    sd_a, sd_b, within_sd_a, within_sd_b, cluster_size
+    sd_a, sd_b
         As in :func:`item_difference_variance`.
     correlation : float, optional
         The correlation to mark, in [-1, 1].
+    within_sd_a, within_sd_b
+        As in :func:`item_difference_variance`.
     samples : int or sequence of int, optional
         Answers per item and model; a sequence draws one line each. Default: ``(1, 4, 16)``,
         or 1 when ``icc`` is a sequence.
+    cluster_size
+        As in :func:`item_difference_variance`.
     icc : float or sequence of float
         Intra-cluster correlation; a sequence draws one line each (only when ``samples``
         is a single number).

@@ -81,7 +81,24 @@ def plot_nemenyi_datasets(k: int, rank_difference: float, *, alpha: float = 0.05
                           ax=None):
     """The critical difference against the number of data sets, with the gap to separate.
 
-    Returns the Axes.
+    Parameters
+    ----------
+    k : int >= 2
+        Number of classifiers.
+    rank_difference : float > 0
+        The gap in mean rank to separate (marked as a horizontal line).
+    alpha : float in (0, 1), default 0.05
+        The level of the Nemenyi test.
+    n_max : int >= 3, optional
+        The largest number of data sets drawn; None draws up to twice the number
+        :func:`nemenyi_datasets` finds (at least 10).
+    ax : matplotlib.axes.Axes, optional
+        Draws on ``ax``, or on a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
     """
     n_star = nemenyi_datasets(k, rank_difference, alpha=alpha)
     n_max = max(2 * n_star, 10) if n_max is None else check_count(n_max, "n_max", minimum=3)
@@ -219,8 +236,22 @@ def nemenyi_power_datasets(table: pd.DataFrame, *, power: float = 0.8, column: s
     """The smallest number of data sets at which ``table``'s power reaches ``power`` and stays there.
 
     ``table`` is :func:`nemenyi_power_curve`'s output; ``column`` is ``"power"`` (the
-    simulation) or ``"normal"`` (the approximation). Returns None when the power stays
-    below the target up to the table's largest ``N`` (simulate further).
+    simulation) or ``"normal"`` (the approximation).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`nemenyi_power_curve`'s output (columns ``n_datasets`` and ``column``).
+    power : float in (0, 1), default 0.8
+        The target power.
+    column : {"power", "normal"}, default "power"
+        The simulated power or its normal approximation.
+
+    Returns
+    -------
+    int or None
+        The number of data sets, or None when the power stays below the target up to
+        the table's largest ``N`` (simulate further).
     """
     target = _check_power(power)
     if column not in ("power", "normal"):
@@ -242,7 +273,21 @@ def plot_nemenyi_power(table: pd.DataFrame, *, power: float | None = 0.8, ax=Non
 
     The simulation with a band of +/- 2 Monte Carlo SE, the normal approximation dashed,
     the target power and the critical-difference floor of :func:`nemenyi_datasets`
-    (where the power is about one half) marked. Returns the Axes.
+    (where the power is about one half) marked.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`nemenyi_power_curve`'s output.
+    power : float in (0, 1), optional, default 0.8
+        The target power to mark; None marks none.
+    ax : matplotlib.axes.Axes, optional
+        Draws on ``ax``, or on a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
     """
     missing = {"n_datasets", "power", "mcse", "normal"} - set(getattr(table, "columns", []))
     if missing:

@@ -88,7 +88,31 @@ def cv_ttest_power(n_samples: int, difference: float, *, folds: int = 10, repeat
 
 def cv_power_curve(ns: Any, difference: float, *, folds: int = 10, repeats: int = 10, alpha: float = 0.05,
                    n_datasets: int = 500, bayes_error: float = 0.25, rng: Any = None) -> pd.DataFrame:
-    """:func:`cv_ttest_power` at each data-set size in ``ns`` (one table, tidy)."""
+    """:func:`cv_ttest_power` at each data-set size in ``ns`` (one table, tidy).
+
+    Parameters
+    ----------
+    ns : int or sequence of int >= 1
+        Data-set sizes (cases).
+    difference : float
+        The true difference in accuracy between the two learners.
+    folds, repeats : int, default 10
+        The cross-validation design (``repeats`` times ``folds``-fold).
+    alpha : float in (0, 1), default 0.05
+        The level of the tests.
+    n_datasets : int >= 1, default 500
+        Simulated data sets per size.
+    bayes_error : float, default 0.25
+        The error rate of the better learner's Bayes rule, as in :func:`cv_ttest_power`.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
+        Randomness, normalised by ``check_rng``; one generator serves every size.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`cv_ttest_power`'s rows for every size: ``n_samples, test, power,
+        power_mcse, size, size_mcse``.
+    """
     gen = check_rng(rng)
     ns = [check_count(v, "ns", minimum=1) for v in np.atleast_1d(np.asarray(ns)).ravel()]
     if not ns:
@@ -101,7 +125,19 @@ def cv_power_curve(ns: Any, difference: float, *, folds: int = 10, repeats: int 
 def plot_cv_power(table: pd.DataFrame, *, alpha: float | None = None, ax=None):
     """Power (solid, +/- 2 MC SE) and size (dotted) of each CV t-test against the data-set size.
 
-    ``table`` is :func:`cv_power_curve`'s output. Returns the Axes.
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`cv_power_curve`'s output.
+    alpha : float in (0, 1), optional
+        The nominal level to mark as a horizontal line; None marks none.
+    ax : matplotlib.axes.Axes, optional
+        Draws on ``ax``, or on a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
     """
     need = {"n_samples", "test", "power", "power_mcse", "size"}
     missing = need - set(getattr(table, "columns", []))

@@ -1161,10 +1161,12 @@ def rejection_sweep(
         The setting that varies.
     values : sequence of int
         Its values, at least one.
-    n_samples, folds, repeats, n_datasets, bayes_error, rng
+    n_samples, folds, repeats
         As in :func:`simulate_equal_learners` (the one named by ``parameter`` is ignored).
     alphas : sequence of float
         Significance levels in (0, 1).
+    n_datasets, bayes_error, rng
+        As in :func:`simulate_equal_learners` (the one named by ``parameter`` is ignored).
     progress : bool
         Show a ``tqdm.auto`` bar over the values (default off).
 
@@ -1417,10 +1419,12 @@ def power_by_repeats(
     ----------
     repeats : sequence of int
         Values of ``r``, each >= 1.
-    difference, n_samples, folds, n_datasets, bayes_error, rng
+    difference, n_samples, folds
         As in :func:`simulate_unequal_learners`.
     alpha : float
         Level in (0, 1); a test rejects when ``pvalue <= alpha``.
+    n_datasets, bayes_error, rng
+        As in :func:`simulate_unequal_learners`.
 
     Returns
     -------
