@@ -84,11 +84,6 @@ def docstring_violations(obj: Any, checks: set[str] = CHECKS) -> list[str]:
 #: pass, and the xfail then fails until the name leaves this set.
 NOT_YET_PASSING = frozenset({
     "evallib.items._leaderboard.TieGroup.describe",
-    "evallib.items._means.ItemMean.describe",
-    "evallib.items._means.PairedItemDifference.describe",
-    "evallib.items._means.VarianceComponents.describe",
-    "evallib.items._means.VarianceComponents.table",
-    "evallib.items._means.VarianceComponents.variance_of_mean",
     "evallib.items._passk.PassAtK.describe",
     "evallib.lessons._items.describe_paired_item_coverage",
     "evallib.lessons._planning.comparison_write_up",
