@@ -83,10 +83,6 @@ def docstring_violations(obj: Any, checks: set[str] = CHECKS) -> list[str]:
 #: Names whose docstrings do not pass yet, each a strict xfail: documenting one makes its test
 #: pass, and the xfail then fails until the name leaves this set.
 NOT_YET_PASSING = frozenset({
-    "evallib.lessons.live.figure",
-    "evallib.lessons.live.freeze_widget_outputs",
-    "evallib.lessons.live.panel",
-    "evallib.lessons.live.render_png",
     "evallib.manydatasets._bayesian.SignTestPosterior.mean",
     "evallib.manydatasets._bayesian.SignedRankResult.mean",
     "evallib.manydatasets._bayesian.plot_bayesian_signed_rank",
