@@ -83,9 +83,6 @@ def docstring_violations(obj: Any, checks: set[str] = CHECKS) -> list[str]:
 #: Names whose docstrings do not pass yet, each a strict xfail: documenting one makes its test
 #: pass, and the xfail then fails until the name leaves this set.
 NOT_YET_PASSING = frozenset({
-    "evallib.manydatasets._bayesian.SignTestPosterior.mean",
-    "evallib.manydatasets._bayesian.SignedRankResult.mean",
-    "evallib.manydatasets._bayesian.plot_bayesian_signed_rank",
     "evallib.manydatasets._hierarchical.HierarchicalResult.mean",
     "evallib.manydatasets._posthoc.RankAnalysis.describe",
     "evallib.manydatasets._posthoc.RankAnalysis.plot",
