@@ -83,7 +83,6 @@ def docstring_violations(obj: Any, checks: set[str] = CHECKS) -> list[str]:
 #: Names whose docstrings do not pass yet, each a strict xfail: documenting one makes its test
 #: pass, and the xfail then fails until the name leaves this set.
 NOT_YET_PASSING = frozenset({
-    "evallib.manydatasets._hierarchical.HierarchicalResult.mean",
     "evallib.manydatasets._posthoc.RankAnalysis.describe",
     "evallib.manydatasets._posthoc.RankAnalysis.plot",
     "evallib.manydatasets._posthoc.describe_rank_analysis",
