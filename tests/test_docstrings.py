@@ -83,8 +83,6 @@ def docstring_violations(obj: Any, checks: set[str] = CHECKS) -> list[str]:
 #: Names whose docstrings do not pass yet, each a strict xfail: documenting one makes its test
 #: pass, and the xfail then fails until the name leaves this set.
 NOT_YET_PASSING = frozenset({
-    "evallib.onetestset._coverage.TestSize",
-    "evallib.onetestset._coverage.qh_coverage",
     "evallib.onetestset._multiclass.MacroF1Bootstrap.text",
     "evallib.onetestset._multiclass.MulticlassMeasures.text",
     "evallib.onetestset._multiclass.confusion_counts",
