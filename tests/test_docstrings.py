@@ -83,14 +83,6 @@ def docstring_violations(obj: Any, checks: set[str] = CHECKS) -> list[str]:
 #: Names whose docstrings do not pass yet, each a strict xfail: documenting one makes its test
 #: pass, and the xfail then fails until the name leaves this set.
 NOT_YET_PASSING = frozenset({
-    "evallib.onetestset._multiclass.MacroF1Bootstrap.text",
-    "evallib.onetestset._multiclass.MulticlassMeasures.text",
-    "evallib.onetestset._multiclass.confusion_counts",
-    "evallib.onetestset._multiclass.encode_labels",
-    "evallib.onetestset._multiclass.format_multiclass_table",
-    "evallib.onetestset._multiclass.joint_table",
-    "evallib.onetestset._multiclass.macro_f1_from_confusion",
-    "evallib.onetestset._multiclass.per_class_table",
     "evallib.planning._onetestset.discordant_probabilities",
     "evallib.planning._onetestset.f1_power_curve",
     "evallib.planning._onetestset.mcnemar_power_curve",
