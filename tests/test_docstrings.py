@@ -83,12 +83,6 @@ def docstring_violations(obj: Any, checks: set[str] = CHECKS) -> list[str]:
 #: Names whose docstrings do not pass yet, each a strict xfail: documenting one makes its test
 #: pass, and the xfail then fails until the name leaves this set.
 NOT_YET_PASSING = frozenset({
-    "evallib.planning._onetestset.discordant_probabilities",
-    "evallib.planning._onetestset.f1_power_curve",
-    "evallib.planning._onetestset.mcnemar_power_curve",
-    "evallib.planning._onetestset.plot_f1_power",
-    "evallib.planning._onetestset.plot_mcnemar_power",
-    "evallib.planning._onetestset.plot_minimum_detectable_difference",
     "evallib.report._example.make_example_predictions",
     "evallib.report._inputs.Predictions.case_index",
     "evallib.report._inputs.Predictions.error_rates",
