@@ -31,6 +31,11 @@ def clear_artists(ax) -> None:
     their parts), lines, collections, patches, texts, images and the legend, and lets the
     next drawing set the data limits afresh, as after ``clear()``. Nothing drawn before
     is left on ``ax``, so a redraw never shows a stale mark and the Axes does not grow.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The Axes to empty in place; its title, axis labels, scales and tick objects stay.
     """
     for container in list(ax.containers):
         container.remove()                 # its bars, caps and lines too

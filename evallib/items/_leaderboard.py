@@ -410,7 +410,16 @@ class TieGroup:
     n_clusters: int | None
 
     def describe(self) -> str:
-        """One sentence: who cannot be separated from the leader, at what level, by what test."""
+        """One sentence: who cannot be separated from the leader, at what level, by what test.
+
+        Returns
+        -------
+        str
+            The models that cannot be separated from the leader at ``alpha`` and those that
+            are (or that every other model is separated), with the paired t tests' items (and
+            clusters) and the adjustment over all pairs (``adjust``; for BH and BY the remark
+            that they control the false discovery rate only).
+        """
         m = len(self.members) + len(self.separated)
         how = {"holm": f"Holm over all {m * (m - 1) // 2} pairs", "bonferroni": f"Bonferroni over all "
                f"{m * (m - 1) // 2} pairs", "bh": f"Benjamini-Hochberg over all {m * (m - 1) // 2} pairs, "

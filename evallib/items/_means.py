@@ -163,7 +163,16 @@ class ItemMean(IntervalMixin):
     note: str = ""
 
     def describe(self) -> str:
-        """One sentence: the estimate, the interval, the standard error and how they were made."""
+        """One sentence: the estimate, the interval, the standard error and how they were made.
+
+        Returns
+        -------
+        str
+            The mean score over the items (and clusters), its ``1 - alpha`` interval, its
+            standard error and the method (with its df); for clustered items with a method
+            that accounts for the clusters also the standard error that ignoring them would
+            give; followed by ``note`` when there is one.
+        """
         clustered = self.n_clusters < self.n_items
         text = (f"Mean score {self.estimate:.3f} over {_where(self.n_items, self.n_clusters, clustered)}: "
                 f"{100 * (1 - self.alpha):g}% CI [{self.low:.3f}, {self.high:.3f}], "
@@ -227,7 +236,18 @@ class PairedItemDifference(IntervalMixin):
     alternative: str = "two-sided"
 
     def describe(self) -> str:
-        """One sentence: the difference, its interval and p-value, and what the two usual mistakes would report."""
+        """One sentence: the difference, its interval and p-value, and what the two usual mistakes would report.
+
+        Returns
+        -------
+        str
+            ``a - b`` with the two mean scores over the items (and clusters), its ``1 - alpha``
+            interval, standard error, statistic and p-value (one-sided when ``alternative``
+            says so) and the method; then the standard error that ignoring the clusters
+            (clustered items, a method that accounts for them) and ignoring the pairing
+            would report, with the correlation of the item scores; followed by ``note`` when
+            there is one.
+        """
         clustered = self.n_clusters < self.n_items
         test = (f"p = {self.pvalue:.3g}" if self.method == "mcnemar" or self.method == "wild"
                 else f"{'z' if math.isinf(self.df) else 't'} = {self.statistic:.2f}, p = {self.pvalue:.3g}")
@@ -283,7 +303,18 @@ class VarianceComponents:
     note: str = ""
 
     def variance_of_mean(self, samples: Any) -> float:
-        """``(between + within / K) / n_items``: the variance of the mean with ``K = samples`` per item."""
+        """``(between + within / K) / n_items``: the variance of the mean with ``K = samples`` per item.
+
+        Parameters
+        ----------
+        samples : int
+            ``K``, the number of samples per item, at least 1.
+
+        Returns
+        -------
+        float
+            The variance of the mean of the item means over the ``n_items`` items.
+        """
         k = check_count(samples, "samples", minimum=1)
         return (self.between + self.within / k) / self.n_items
 
@@ -295,6 +326,17 @@ class VarianceComponents:
         ``between + within / K``; 0 when both are 0) and ``relative_se`` (the
         standard error relative to the one with the observed samples; 1 when that is 0).
         The standard error can never fall below ``sqrt(between / n_items)``, however large K.
+
+        Parameters
+        ----------
+        samples : int or sequence of int, default (1, 2, 4, 8, 16)
+            The numbers of samples per item ``K`` to tabulate, each at least 1; at least one.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per ``K``, in the order given, with the columns ``samples``, ``var_mean``,
+            ``se``, ``within_share`` and ``relative_se`` described above.
         """
         if isinstance(samples, (str, bytes)) or np.isscalar(samples):
             samples = [samples]
@@ -310,7 +352,16 @@ class VarianceComponents:
                              "within_share": share, "relative_se": rel})
 
     def describe(self) -> str:
-        """One sentence: the two components and what more samples would buy."""
+        """One sentence: the two components and what more samples would buy.
+
+        Returns
+        -------
+        str
+            The between- and within-item variances, the ICC, the items and mean samples per
+            item, the standard error of the mean, the standard error with twice the samples
+            per item and the floor ``sqrt(between / n_items)`` no number of samples gets
+            below; followed by ``note`` when there is one.
+        """
         limit = math.sqrt(self.between / self.n_items)
         text = (f"Between-item variance {self.between:.4g}, within-item variance {self.within:.4g} "
                 f"(ICC {self.icc:.2f}) over {self.n_items:,} items with {self.samples:.3g} samples each "

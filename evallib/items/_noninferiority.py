@@ -89,6 +89,14 @@ class PairedItemMarginTest(IntervalMixin):
     def describe(self) -> str:
         """One sentence: what was shown or not, the bound against the margin, the test and the design.
 
+        Returns
+        -------
+        str
+            The claim and whether it was shown at ``alpha``, then ``a - b`` over the items (and
+            clusters), the one-sided bound against the margin (non-inferiority) or the
+            ``1 - 2 alpha`` interval against ``[-margin, +margin]`` (equivalence), the statistic
+            and p-value, and the test used; followed by ``note`` when there is one.
+
         Examples
         --------
         >>> res = paired_item_margin_test([0.8, 0.6, 0.9, 0.7, 0.75, 0.85], [0.82, 0.6, 0.88, 0.72, 0.74, 0.86],

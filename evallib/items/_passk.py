@@ -291,7 +291,14 @@ class PassAtK(IntervalMixin):
     pass_hat_k: PassInterval
 
     def describe(self) -> str:
-        """One sentence: pass@k and pass^k with their intervals and what the intervals rest on."""
+        """One sentence: pass@k and pass^k with their intervals and what the intervals rest on.
+
+        Returns
+        -------
+        str
+            pass@k and pass^k (all ``k`` correct), each with its ``1 - alpha`` t interval, and
+            the items (and clusters, cluster-robust) and df the intervals rest on.
+        """
         level = f"{100 * (1 - self.alpha):g}%"
         over = (f"{self.n_items} items in {self.n_clusters} clusters, cluster-robust, {self.df:.3g} df"
                 if self.n_clusters is not None else f"{self.n_items} items, {self.df:.3g} df")

@@ -526,7 +526,20 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
     Parameters
     ----------
     table : pandas.DataFrame
-        What :func:`paired_item_coverage` returned.
+        What :func:`paired_item_coverage` returned (its ``attrs`` hold the design and the
+        measured figures).
+
+    Returns
+    -------
+    str
+        Two lines: the design (items, clusters, ICC, answers per item ``K``, difficulty
+        correlation, true difference), then what the simulations measured (their number,
+        the item-score correlation, the SD of the estimate and the design effect).
+
+    Raises
+    ------
+    TypeError
+        If ``table`` is not a table that :func:`paired_item_coverage` returned.
 
     Examples
     --------

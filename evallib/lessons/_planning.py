@@ -22,6 +22,17 @@ def plot_design_map(ax=None):
     functions, the subpackage that holds them and the notebooks that teach it. Drawn
     with matplotlib patches; returns the Axes.
 
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+        The Axes to draw on (its limits are set and its axis turned off); by default a
+        new 12.5 x 5.8 inch figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
+
     Examples
     --------
     >>> from evallib.lessons import plot_design_map
@@ -99,14 +110,23 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     n : int
         Test-set size, ``b + c <= n``.
     alpha, power : float
-        Level and target power, in (0, 1).
+        Level and target power, in (0, 1) (defaults 0.05 and 0.8).
     names : two strings
-        The classifiers' names.
+        The classifiers' names (default ``("A", "B")``).
     tried : str
         What was tried before this comparison (models, settings, test sets): the reader
-        needs it to judge multiplicity.
+        needs it to judge multiplicity. Empty (the default) leaves a prompt to say it.
     test : {"exact", "mid-p"}
-        The version of McNemar's test reported, and whose power the planning numbers use.
+        The version of McNemar's test reported, and whose power the planning numbers use
+        (default ``"exact"``).
+
+    Returns
+    -------
+    str
+        A Markdown list of six items: **Effect size**, **Interval**, **Test** (p-value and
+        whether it rejects at ``alpha``), **n** (with the discordant cases), **Power** (the
+        minimum detectable difference, and the cases a difference of the observed size
+        needs) and **What was tried**.
     """
     method = _check_test(test)
     test = mcnemar(b, c, method=method)  # checks b and c

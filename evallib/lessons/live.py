@@ -77,14 +77,22 @@ def figure(figsize: tuple[float, float] = (6.4, 3.6), *, dpi: float = 80, relayo
     Parameters
     ----------
     figsize : (float, float)
-        Width and height in inches.
+        Width and height in inches (default 6.4 x 3.6).
     dpi : float
-        Pixels per inch of the rendered PNG (80: sharp on a projector, fast to render).
+        Pixels per inch of the rendered PNG (default 80: sharp on a projector, fast to render).
     relayout : bool
         False (default): the constrained layout is computed at the first render (the
         default values) and then kept, which halves the time of every later render (the
         layout engine draws the figure once more to measure it). True: laid out again at
         every render, for a figure whose labels change size a lot.
+    **kwargs
+        Further keyword arguments of :class:`matplotlib.figure.Figure`; ``layout``
+        defaults to ``"constrained"``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure, with its own Agg canvas attached and not registered with pyplot.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -104,6 +112,16 @@ def render_png(fig) -> bytes:
     first render (unless made with ``relayout=True``). A figure made by pyplot is closed
     after rendering (the object stays usable and can be drawn again), so the inline
     backend does not show it a second time.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure to render, at ``fig.dpi``.
+
+    Returns
+    -------
+    bytes
+        The PNG file's bytes.
     """
     import matplotlib.pyplot as plt
 
@@ -186,9 +204,15 @@ def panel(controls: Mapping[str, Any] | list, *, columns: int = 1,
     controls : mapping or list of ipywidgets
         The controls, in display order.
     columns : int
-        Controls per row (1, 2 or 3).
+        Controls per row (1, 2 or 3; default 1).
     description_width, width : str
-        CSS widths of the description column and of the whole control.
+        CSS widths of the description column and of the whole control (defaults
+        :data:`DESCRIPTION_WIDTH` and :data:`SLIDER_WIDTH`); set on each control in place.
+
+    Returns
+    -------
+    ipywidgets.GridBox
+        The controls in a grid of ``columns`` tracks of ``width`` each.
     """
     require("ipywidgets", "evallib.lessons.live")
     import ipywidgets as widgets
@@ -310,6 +334,16 @@ def freeze_widget_outputs(nb: dict) -> dict:
     JupyterLab writes beside ``jupyter.outputs_hidden``, and the execution timestamps
     nbclient records (``metadata.execution``, new at every run) are dropped. Returns
     ``nb``, changed in place; freezing twice changes nothing.
+
+    Parameters
+    ----------
+    nb : dict
+        The executed notebook (an nbformat node or a plain dict), changed in place.
+
+    Returns
+    -------
+    dict
+        ``nb`` itself, with the widget views replaced and the widget state removed.
     """
     state = (nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}) or {}).get("state", {})
 

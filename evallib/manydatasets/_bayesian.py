@@ -73,7 +73,15 @@ class SignedRankResult:
         freeze_arrays(self)
 
     def mean(self) -> tuple[float, float, float]:
-        """The posterior means of ``theta_left``, ``theta_rope``, ``theta_right``."""
+        """The posterior means of ``theta_left``, ``theta_rope``, ``theta_right``.
+
+        Returns
+        -------
+        tuple of float
+            ``(theta_left, theta_rope, theta_right)`` averaged over the posterior draws in
+            ``samples``: the posterior probability that the mean of two differences lies left
+            of, inside or right of the ROPE (they sum to 1).
+        """
         m = self.samples.mean(axis=0)
         return float(m[0]), float(m[1]), float(m[2])
 
@@ -237,7 +245,15 @@ class SignTestPosterior:
         freeze_arrays(self)
 
     def mean(self) -> tuple[float, float, float]:
-        """The posterior means of ``theta_left``, ``theta_rope``, ``theta_right``: ``(n_r + a_r) / (n + s)``."""
+        """The posterior means of ``theta_left``, ``theta_rope``, ``theta_right``: ``(n_r + a_r) / (n + s)``.
+
+        Returns
+        -------
+        tuple of float
+            ``(theta_left, theta_rope, theta_right)`` averaged over the posterior draws in
+            ``samples`` (a Monte Carlo estimate of ``(n_r + a_r) / (n + s)``): the posterior
+            shares of data sets left of, inside and right of the ROPE (they sum to 1).
+        """
         m = self.samples.mean(axis=0)
         return float(m[0]), float(m[1]), float(m[2])
 
@@ -403,6 +419,20 @@ def plot_bayesian_signed_rank(
     names: tuple[str, str] = ("x", "y"), ax=None,
 ):
     """Run :func:`bayesian_signed_rank` and draw its simplex (the notebook's ROPE slider).
+
+    Parameters
+    ----------
+    x, y, rope
+        As for :func:`bayesian_signed_rank`.
+    n_resamples : int
+        Posterior draws, >= 1 (default 20,000, fewer than :func:`bayesian_signed_rank`'s
+        50,000, so that a slider move stays quick).
+    rng : None, int, SeedSequence or Generator
+        Randomness for the Dirichlet draws.
+    names : (str, str)
+        The two classifiers' names, for the corners and the title (default ``("x", "y")``).
+    ax : matplotlib.axes.Axes, optional
+        The Axes to draw on; by default a new figure (as :func:`plot_simplex`).
 
     Returns
     -------

@@ -98,7 +98,15 @@ class HierarchicalResult:
         freeze_arrays(self)
 
     def mean(self) -> tuple[float, float, float]:
-        """Posterior means of the three region probabilities for the next data set."""
+        """Posterior means of the three region probabilities for the next data set.
+
+        Returns
+        -------
+        tuple of float
+            ``(left, rope, right)``: the probabilities, for the next data set, that the mean
+            difference lies left of the ROPE (``x`` practically better), inside it, or right
+            of it, averaged over the posterior draws in ``samples`` (they sum to 1).
+        """
         mu = self.samples.mean(axis=0)
         return float(mu[0]), float(mu[1]), float(mu[2])
 

@@ -341,6 +341,20 @@ def posthoc_summary(scores: Any, *, alpha: float = 0.05, control: Any = None,
     false discovery rate, a different error, so counting their rejections beside
     the others' would compare unlike things.
 
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array
+        Rows data sets (at least 2), columns algorithms (at least 2), as for
+        :func:`posthoc_friedman`.
+    alpha : float
+        Family-wise level in (0, 1) at which each procedure rejects (default 0.05).
+    control : name, optional
+        An algorithm (column): count the comparisons of the others with it under each of
+        :data:`CONTROL_METHODS`; None (default): all pairs under each of
+        :data:`ALL_PAIRS_METHODS`.
+    higher_is_better : bool
+        As for :func:`evallib.friedman` (default True).
+
     Returns
     -------
     pandas.DataFrame
@@ -425,9 +439,28 @@ def plot_posthoc(
     decisions are exactly "rank difference >= CD"). ``method=`` is the deprecated name
     of ``adjust=``.
 
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array
+        Rows data sets, columns algorithms, as for :func:`posthoc_friedman`.
+    adjust : str
+        The post-hoc procedure, one of :data:`ALL_PAIRS_METHODS` (without ``control``) or
+        :data:`CONTROL_METHODS` (with it); default ``"holm"``.
+    alpha : float
+        Level in (0, 1) of the procedure and of the critical difference (default 0.05).
+    control : name, optional
+        An algorithm (column) the others are compared with; None (default): all pairs.
+    higher_is_better : bool
+        As for :func:`evallib.friedman` (default True).
+    ax : matplotlib.axes.Axes, optional
+        The Axes to draw on; by default a new figure whose height grows with the number
+        of algorithms.
+
     Returns
     -------
     matplotlib.axes.Axes
+        The diagram: the average ranks, the groups the procedure does not declare
+        different, and for Nemenyi and Bonferroni-Dunn the critical difference.
     """
     res = posthoc_friedman(scores, adjust=adjust, control=control, alpha=alpha,
                            higher_is_better=higher_is_better)
@@ -705,7 +738,18 @@ class RankAnalysis:
         return self.differences[self.differences["significant"]]
 
     def describe(self) -> str:
-        """Average ranks, the Friedman test, the critical difference and the pairs that reach it."""
+        """Average ranks, the Friedman test, the critical difference and the pairs that reach it.
+
+        Returns
+        -------
+        str
+            One line each: the algorithms, data sets and average ranks (1 = best); the
+            Friedman statistic and the Iman-Davenport F with their p-values and whether
+            they reject at ``alpha``; the test's ``q`` and ``CD``; the control (for
+            Bonferroni-Dunn); then one line per pair whose rank difference reaches the CD
+            (or that none does), and a warning when such a pair follows a Friedman test
+            that does not reject.
+        """
         fr, cd = self.friedman, self.cd
         verdict = "rejects" if fr.pvalue <= self.alpha else "does not reject"
         ranks = ", ".join(f"{name} {r:.2f}" for name, r in fr.avg_ranks.sort_values(kind="stable").items())
@@ -732,7 +776,20 @@ class RankAnalysis:
         return self.describe()
 
     def plot(self, *, ax=None, title: str | None = None):
-        """The critical-difference diagram of this analysis (:func:`plot_cd_diagram`); returns the Axes."""
+        """The critical-difference diagram of this analysis (:func:`plot_cd_diagram`); returns the Axes.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            The Axes to draw on; by default a new figure.
+        title : str, optional
+            The diagram's title; by default one naming the test (and the control).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The Axes drawn on.
+        """
         return plot_cd_diagram(self.friedman.avg_ranks, self.cd, control=self.control, ax=ax, title=title)
 
 
@@ -823,7 +880,17 @@ def describe_rank_analysis(
 ) -> str:
     """:func:`rank_analysis` as plain text (its :meth:`RankAnalysis.describe`).
 
-    Parameters and errors are those of :func:`rank_analysis`.
+    Parameters
+    ----------
+    scores, alpha, test, control, higher_is_better
+        As for :func:`rank_analysis` (a string ``scores`` is read by
+        :func:`scores_from_text`); so are the errors raised.
+
+    Returns
+    -------
+    str
+        :meth:`RankAnalysis.describe` of the analysis: average ranks, the Friedman test,
+        the critical difference and the pairs that reach it, one per line.
 
     References
     ----------

@@ -1046,6 +1046,14 @@ def cd_cliques(avg_ranks: Any, cd: Any) -> list[tuple]:
     algorithms whose outermost members are less than ``cd`` apart. Only maximal
     runs (not contained in another) of two or more algorithms are returned.
 
+    Parameters
+    ----------
+    avg_ranks : pandas.Series, mapping ``{name: average rank}`` or 1-D array
+        The algorithms' average ranks (1 = best), at least 2, each in ``[1, k]``, with
+        distinct names; an array's algorithms are named ``"algorithm 1"``, ``"algorithm 2"``, ...
+    cd : float or CriticalDifference
+        The critical difference, > 0 (a :class:`CriticalDifference` gives its ``cd``).
+
     Returns
     -------
     list of tuple
@@ -1081,10 +1089,23 @@ def scores_from_text(text: str) -> pd.DataFrame:
 
     Blank lines and spaces around values are ignored.
 
+    Parameters
+    ----------
+    text : str
+        The table: a header line and at least 2 data-set lines, the scores numbers.
+
     Returns
     -------
     pandas.DataFrame
         Rows data sets, columns algorithms, checked as :func:`friedman` requires.
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a string.
+    ValueError
+        If it holds fewer than 3 lines, cannot be read as comma-separated values, or a
+        column's scores are not all numbers.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {type(text).__name__}")

@@ -96,7 +96,15 @@ class CochranQ:
     note: str = ""
 
     def text(self) -> str:
-        """The result as one sentence."""
+        """The result as one sentence.
+
+        Returns
+        -------
+        str
+            ``Q`` with its degrees of freedom (chi-square) or its permutations and Monte
+            Carlo error (permutation), the p-value and the informative cases out of ``n``;
+            followed by ``note`` when there is one.
+        """
         p = "p < 1e-15" if self.pvalue < 1e-15 else f"p = {self.pvalue:.3g}"
         how = (f"{self.df} degrees of freedom" if self.method == "chi2"
                else f"{self.n_resamples:,} permutations, Monte Carlo error {self.mc_se:.2g}")
@@ -278,6 +286,27 @@ def cochran_q_predictions(y_true: Any, preds: Any, *, alpha: float = 0.05, metho
 
     Builds the right/wrong table with :func:`correct_matrix` (any number of classes)
     and applies :func:`cochran_q` (``method``, ``n_resamples`` and ``rng`` are passed on).
+
+    Parameters
+    ----------
+    y_true : sequence
+        True labels, one per case, without missing values.
+    preds : mapping name -> column, DataFrame or ``n x k`` array
+        The predicted labels of ``k >= 2`` classifiers, one column each, one label per
+        case, without missing values.
+    alpha : float
+        Level in (0, 1) for ``reject`` (default 0.05).
+    method : {"chi2", "permutation"}
+        How the p-value is obtained, as for :func:`cochran_q` (default ``"chi2"``).
+    n_resamples : int
+        Permutations for ``method="permutation"``, >= 1 (default 10,000).
+    rng : None, int, SeedSequence or Generator
+        Randomness for ``method="permutation"``.
+
+    Returns
+    -------
+    CochranQ
+        As from :func:`cochran_q`; ``names`` are the columns of ``preds``.
 
     Examples
     --------

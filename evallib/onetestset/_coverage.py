@@ -60,11 +60,17 @@ def qh_coverage(
     n : int
         Test-set size, >= 1.
     alpha : float
-        In (0, 1).
+        In (0, 1): the interval's nominal coverage is ``1 - alpha`` (default 0.05).
     n_resamples : int
-        Number of simulated test sets, >= 1.
+        Number of simulated test sets, >= 1 (default 10,000).
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The source of randomness (seed it for reproducibility).
+
+    Returns
+    -------
+    float
+        ``c``, the share of the ``n_resamples`` simulated intervals that contain
+        ``|pi_b - pi_c|``; its Monte Carlo standard error is ``sqrt(c (1 - c) / n_resamples)``.
     """
     for name, v in (("pi_b", pi_b), ("pi_c", pi_c)):
         if not isinstance(v, (int, float, np.floating, np.integer)) or not (0.0 <= float(v) <= 1.0):
@@ -113,7 +119,10 @@ class TestSize:
     Attributes
     ----------
     size : probability that the test rejects at level ``alpha``.
-    method : one of :data:`TEST_METHODS`; n, alpha, probs as requested.
+    method : one of :data:`TEST_METHODS`.
+    n : the test-set size.
+    alpha : the nominal level.
+    probs : the cell probabilities ``(p_a, p_b, p_c, p_d)``, with ``p_b = p_c``.
     """
 
     __test__ = False  # a result type, not a pytest test class

@@ -77,6 +77,15 @@ def encode_labels(*columns: Any, names: tuple[str, ...] = (),
     names : the argument names of the columns, for the messages.
     labels : the label set to use; by default the sorted union of the labels in the
         columns. A value outside ``labels`` raises ``ValueError``.
+
+    Returns
+    -------
+    labels : numpy.ndarray of object
+        The ``K`` labels, in order: ``labels`` as given, or the sorted union (sorted by
+        their text when they cannot be compared).
+    codes : list of numpy.ndarray of int64
+        One array per column, in the order given: each case's label as its position
+        ``0..K-1`` in ``labels``.
     """
     names = tuple(names) + tuple(f"column {i}" for i in range(len(names), len(columns)))
     arrs = [check_labels(c, nm) for c, nm in zip(columns, names)]
@@ -109,12 +118,35 @@ def encode_labels(*columns: Any, names: tuple[str, ...] = (),
 
 
 def confusion_counts(true_codes: np.ndarray, pred_codes: np.ndarray, k: int) -> np.ndarray:
-    """``k x k`` counts, rows the true class, columns the predicted class."""
+    """``k x k`` counts, rows the true class, columns the predicted class.
+
+    Parameters
+    ----------
+    true_codes, pred_codes : numpy.ndarray of int
+        The true and the predicted classes of each case as codes ``0..k-1`` (as from
+        :func:`encode_labels`), of the same length.
+    k : int
+        The number of classes, >= 1.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Shape ``(k, k)``: entry ``(t, p)`` counts the cases of class ``t`` predicted as ``p``.
+    """
     return np.bincount(true_codes * k + pred_codes, minlength=k * k).reshape(k, k)
 
 
 def joint_table(y_true: Any, pred_a: Any, pred_b: Any, *, labels: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """The joint table: counts of (true class, prediction of A, prediction of B).
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : sequence
+        True labels and the two classifiers' predicted labels, one per case, of the same
+        length.
+    labels : sequence, optional
+        The classes (default: the sorted union of the three columns' labels); a label
+        outside it raises ``ValueError``.
 
     Returns
     -------
@@ -147,6 +179,18 @@ def macro_f1_from_confusion(conf: Any) -> Any:
 
     ``F1_c = 2 TP_c / (support_c + predicted_c)``, 0 when both are 0; the mean over the
     K classes. Works on a stack of tables (one per bootstrap replicate).
+
+    Parameters
+    ----------
+    conf : array_like
+        Confusion counts of shape ``(..., K, K)``, rows the true class, columns the
+        predicted class.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The macro-F1 of each table: an array of shape ``conf.shape[:-2]``, a numpy float
+        for one table.
 
     Examples
     --------
@@ -194,7 +238,14 @@ class MulticlassMeasures:
     method: str = "Wilson"
 
     def text(self) -> str:
-        """The measures as one sentence."""
+        """The measures as one sentence.
+
+        Returns
+        -------
+        str
+            The accuracy with its Wilson interval and the majority-class accuracy, the
+            balanced accuracy and the macro-F1, over ``k`` classes and ``n`` cases.
+        """
         level = f"{100 * (1 - self.alpha):g}%"
         return (f"accuracy {self.accuracy:.3f} ({level} Wilson interval {self.low:.3f} to {self.high:.3f}; "
                 f"always predicting the most frequent class: {self.majority_accuracy:.3f}), "
@@ -257,6 +308,14 @@ def _measures_from_codes(t: np.ndarray, p: np.ndarray, labs: np.ndarray, alpha: 
 
 def per_class_table(y_true: Any, pred: Any, *, labels: Any = None) -> pd.DataFrame:
     """Precision, recall, F1 and support of each class (0/0 counts as 0).
+
+    Parameters
+    ----------
+    y_true, pred : sequence
+        True and predicted labels, one per case, of the same length.
+    labels : sequence, optional
+        The classes, one row each in this order (default: the sorted union of the labels
+        in ``y_true`` and ``pred``); a label outside it raises ``ValueError``.
 
     Returns
     -------
@@ -346,7 +405,20 @@ def multiclass_table(y_true: Any, preds: Any, *, labels: Any = None, alpha: floa
 
 
 def format_multiclass_table(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`multiclass_table` as text, three decimals, indexed by classifier."""
+    """:func:`multiclass_table` as text, three decimals, indexed by classifier.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        What :func:`multiclass_table` returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Strings, indexed by ``classifier``: ``accuracy``, the ``1 - alpha`` Wilson interval
+        (its column named by the level), ``balanced accuracy``, ``macro-F1`` and ``note``
+        (for a classifier below the majority-class baseline).
+    """
     level = f"{100 * (1 - float(table['alpha'].iloc[0])):g}%" if len(table) else "95%"
     out = pd.DataFrame({
         "accuracy": table["accuracy"].map(lambda v: f"{v:.3f}"),
@@ -409,7 +481,21 @@ class MacroF1Bootstrap:
         return self.low > 0 or self.high < 0
 
     def text(self, a: str = "A", b: str = "B") -> str:
-        """The result as one or two sentences, naming the classifiers ``a`` and ``b``."""
+        """The result as one or two sentences, naming the classifiers ``a`` and ``b``.
+
+        Parameters
+        ----------
+        a, b : str
+            The names of the two classifiers (defaults ``"A"`` and ``"B"``).
+
+        Returns
+        -------
+        str
+            Both macro-F1, their difference with its percentile interval and replicates,
+            whether the interval excludes 0, and the share of replicates in which ``a`` is
+            higher; or, when the two predict alike on every case, that the difference is
+            exactly 0.
+        """
         level = f"{100 * (1 - self.alpha):g}%"
         if self.share_tied == 1.0:
             return (f"{a} and {b} make the same prediction on every case, so their macro-F1 ({self.f1_a:.3f}) "

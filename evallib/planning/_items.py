@@ -689,10 +689,12 @@ def item_margin_sample_size(difference: float = 0.0, *, margin: float, hypothesi
     difference : float
         The true mean score of A minus that of B, in [-1, 1] (default 0: equally good); it
         must lie inside the margin.
-    margin, hypothesis, higher_is_better, sd_a, sd_b, correlation, within_sd_a, within_sd_b, samples, cluster_size, icc, alpha, method
+    margin, hypothesis, higher_is_better, sd_a, sd_b, correlation, within_sd_a, within_sd_b, samples, cluster_size, icc, alpha
         As in :func:`item_margin_power`.
     power : float
-        Target power, in (0, 1).
+        Target power, in (0, 1) (default 0.8).
+    method
+        As in :func:`item_margin_power`.
 
     Returns
     -------

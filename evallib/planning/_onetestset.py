@@ -68,6 +68,19 @@ def discordant_probabilities(difference: float, discordance: float) -> tuple[flo
     discordance : float
         The probability that A and B disagree on a case, in [0, 1].
 
+    Returns
+    -------
+    p_b : float
+        The probability that A is wrong and B right on a case.
+    p_c : float
+        The probability that A is right and B wrong on a case.
+
+    Raises
+    ------
+    ValueError
+        If ``discordance`` is outside [0, 1], ``difference`` outside [-1, 1], or
+        ``|difference| > discordance``.
+
     Examples
     --------
     >>> discordant_probabilities(0.4, 0.5)   # Connor (1987): p_b = 0.45, p_c = 0.05
@@ -313,7 +326,24 @@ def mcnemar_power_curve(ns: Any, p_b: float, p_c: float, *, alpha: float = 0.05,
     The exact and mid-p curves come from one pass over ``n = 0 ... max(ns)`` (the
     binomial recursion of the number of discordant cases) when that is cheap, otherwise
     from one windowed sum per ``n``; a slider needs either in well under a second.
-    Arguments as in :func:`mcnemar_power`.
+
+    Parameters
+    ----------
+    ns : int or sequence of int
+        Test-set sizes, each ``>= 0``, at least one.
+    p_b, p_c, alpha
+        As in :func:`mcnemar_power`.
+    methods : str or sequence of str
+        The tests, each one of ``"exact"``, ``"mid-p"`` and ``"chi2"`` as in
+        :func:`mcnemar_power`'s ``method`` (default ``("exact", "chi2")``).
+    alternative
+        As in :func:`mcnemar_power`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method and size, methods in the order given and sizes in the order
+        of ``ns``: ``n``, ``method`` and ``power``.
     """
     p_b, p_c = _check_discordant(p_b, p_c)
     alpha = _check_one_sided_alpha(alpha, check_alternative(alternative))
@@ -669,6 +699,29 @@ def plot_mcnemar_power(p_b: float, p_c: float, *, n_max: int | None = None, alph
 
     Marks the target ``power`` and Connor's sample size. ``n_max`` defaults to twice
     that sample size (at least 20, at most 20,000). Returns the Axes.
+
+    Parameters
+    ----------
+    p_b, p_c : float
+        Discordant probabilities, each in [0, 1], ``p_b + p_c <= 1``.
+    n_max : int, optional
+        The largest test-set size drawn, ``>= 2`` (every size up to 3,000, 400 sizes
+        beyond); by default as above (100 doubled when ``p_b = p_c``).
+    alpha : float
+        Significance level, in (0, 1) (default 0.05).
+    power : float
+        The target power marked, in (0, 1) (default 0.8); Connor's sample size
+        (:func:`mcnemar_sample_size`, ``method="chi2"``) is the one that reaches it.
+    methods : sequence of str
+        The curves, as in :func:`mcnemar_power_curve` (default ``("exact", "chi2")``).
+    ax : matplotlib.axes.Axes, optional
+        The Axes to draw on; by default a new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The power curves, the target power, and Connor's sample size when it is at most
+        ``n_max`` (none when ``p_b = p_c``).
     """
     p_b, p_c = _check_discordant(p_b, p_c)
     target = _check_power(power)
@@ -702,6 +755,27 @@ def plot_minimum_detectable_difference(discordances: Any = (0.05, 0.1, 0.2), *, 
 
     :func:`minimum_detectable_difference` on a grid of ``n`` from 10 to ``n_max``; sizes at
     which no difference is detectable are left blank. Returns the Axes.
+
+    Parameters
+    ----------
+    discordances : float or sequence of float
+        Disagreement rates ``p_b + p_c``, each in (0, 1]; one line each (default
+        ``(0.05, 0.1, 0.2)``).
+    n_max : int
+        The largest test-set size, ``>= 20`` (default 2000); about 120 sizes spaced
+        evenly on a log scale.
+    power : float
+        The power the difference is detected with, in (0, 1) (default 0.8).
+    alpha : float
+        Significance level, in (0, 1) (default 0.05).
+    ax : matplotlib.axes.Axes, optional
+        The Axes to draw on; by default a new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The minimum detectable difference of the chi-square test (Connor's formula, the
+        default ``method="chi2"``) against ``n`` on a log axis.
     """
     discordances = [check_real(d, "discordances", low=0.0, high=1.0, low_open=True)
                     for d in np.atleast_1d(np.asarray(discordances, dtype=float))]
@@ -1028,6 +1102,28 @@ def f1_power_curve(ns: Any, events: Any, *, alpha: float = 0.05, n_resamples: in
     """:func:`f1_bootstrap_power` at each test-set size: columns ``n, power, mcse``.
 
     One Generator (from ``rng``) feeds every size in turn, so the table is reproducible.
+
+    Parameters
+    ----------
+    ns : int or sequence of int
+        Test-set sizes, each ``>= 1``, at least one.
+    events : 8 numbers
+        Probabilities (or counts, normalised) of e1 ... e8, as in :func:`f1_bootstrap_power`.
+    alpha : float
+        Level of the bootstrap interval, in (0, 1) (default 0.05).
+    n_resamples : int
+        Bootstrap replicates per simulated test set, ``>= 10`` (default 1000).
+    repetitions : int
+        Simulated test sets per size, ``>= 1`` (default 400).
+    rng : None, int, SeedSequence or Generator
+        Randomness for the whole table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per size, in the order of ``ns``: ``n``, ``power`` (the share of
+        simulated test sets whose interval excludes 0) and ``mcse`` (its Monte Carlo
+        standard error).
     """
     gen = check_rng(rng)
     ns = [check_count(v, "ns", minimum=1) for v in np.atleast_1d(np.asarray(ns)).ravel()]
@@ -1042,6 +1138,20 @@ def plot_f1_power(table: pd.DataFrame, *, power: float | None = 0.8, ax=None):
     """Simulated power of the F1 bootstrap against n, with +/- 2 Monte Carlo SE bars.
 
     ``table`` is :func:`f1_power_curve`'s output. Returns the Axes.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        With the columns ``n``, ``power`` and ``mcse``, as :func:`f1_power_curve` returns.
+    power : float or None
+        A target power in (0, 1) to mark with a line (default 0.8); None marks none.
+    ax : matplotlib.axes.Axes, optional
+        The Axes to draw on; by default a new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The simulated power against ``n`` with its error bars.
     """
     missing = {"n", "power", "mcse"} - set(getattr(table, "columns", []))
     if missing:

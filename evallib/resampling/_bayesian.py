@@ -63,7 +63,14 @@ class CorrelatedTTestResult:
 
     def posterior(self):
         """The posterior of the mean difference as a frozen ``scipy.stats.t``
-        (``None`` when the differences have zero variance: a point mass at ``mean``)."""
+        (``None`` when the differences have zero variance: a point mass at ``mean``).
+
+        Returns
+        -------
+        frozen scipy.stats.t distribution or None
+            Student's t with ``df`` degrees of freedom, location ``mean`` and scale
+            ``scale``; None when ``scale`` is 0.
+        """
         if self.scale == 0:
             return None
         return stats.t(self.df, loc=self.mean, scale=self.scale)
@@ -73,6 +80,17 @@ class CorrelatedTTestResult:
 
         It equals the corrected t-test's ``1 - alpha`` confidence interval (same t
         distribution), and takes ``alpha`` as :meth:`evallib.CVTTestResult.interval` does.
+
+        Parameters
+        ----------
+        alpha : float
+            In (0, 1): the interval holds ``1 - alpha`` of the posterior (default 0.05).
+
+        Returns
+        -------
+        tuple of float
+            ``(low, high)``, the ``alpha / 2`` and ``1 - alpha / 2`` quantiles of the
+            posterior of ``mean(y - x)``; both ``mean`` when the posterior is a point mass.
         """
         alpha = check_alpha(alpha)
         post = self.posterior()
@@ -175,9 +193,22 @@ def bayesian_correlated_ttest(
 def plot_correlated_posterior(result: CorrelatedTTestResult, *, names: tuple[str, str] = ("x", "y"), ax=None):
     """The Student-t posterior of :func:`bayesian_correlated_ttest`, with the ROPE shaded.
 
+    Parameters
+    ----------
+    result : CorrelatedTTestResult
+        What :func:`bayesian_correlated_ttest` returned.
+    names : (str, str)
+        The names of ``x`` and ``y``, for the axis label and the title (default
+        ``("x", "y")``).
+    ax : matplotlib.axes.Axes, optional
+        The Axes to draw on; by default a new figure.
+
     Returns
     -------
     matplotlib.axes.Axes
+        The posterior density of ``mean(y - x)`` (a vertical line for a point mass), the
+        areas left of, inside and right of the ROPE shaded, and the three posterior
+        probabilities in the title.
     """
     if not isinstance(result, CorrelatedTTestResult):
         raise TypeError("result must be a CorrelatedTTestResult from bayesian_correlated_ttest")

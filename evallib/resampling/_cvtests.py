@@ -148,8 +148,18 @@ class CVTTestResult:
 
         The textbook's "confidence limits" for the difference of the two models. For a
         one-sided ``alternative`` the one-sided interval the test inverts:
-        ``[mean_difference - t_{1-alpha, df} std_error, inf)`` for ``"greater"``,
-        ``(-inf, mean_difference + t_{1-alpha, df} std_error]`` for ``"less"``.
+        ``[mean_difference - t_{1-alpha, df} se, inf)`` for ``"greater"``,
+        ``(-inf, mean_difference + t_{1-alpha, df} se]`` for ``"less"``.
+
+        Parameters
+        ----------
+        alpha : float
+            In (0, 1): the interval's coverage is ``1 - alpha`` (default 0.05).
+
+        Returns
+        -------
+        tuple of float
+            ``(low, high)``; ``low = -inf`` for ``"less"``, ``high = inf`` for ``"greater"``.
         """
         alpha = check_alpha(alpha)
         half = critical_value(alpha, self.df, self.alternative) * self.se
@@ -157,7 +167,18 @@ class CVTTestResult:
                 self.mean_difference + half if self.alternative != "greater" else np.inf)
 
     def reject(self, alpha: float = 0.05) -> bool:
-        """Whether the null hypothesis of equal performance is rejected: ``pvalue <= alpha``."""
+        """Whether the null hypothesis of equal performance is rejected: ``pvalue <= alpha``.
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level, in (0, 1) (default 0.05).
+
+        Returns
+        -------
+        bool
+            ``pvalue <= alpha``.
+        """
         return self.pvalue <= check_alpha(alpha)
 
 
@@ -704,6 +725,15 @@ def compare_cv_scores(table: pd.DataFrame, learner_1: str, learner_2: str) -> pd
       ``n_test / n_train`` from the table's fold sizes;
     * ``"5x2cv t"``: :func:`dietterich_5x2cv`, only when ``folds == 2``.
 
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        What :func:`cross_validate_scores` returned (columns ``learner``, ``repeat``,
+        ``fold``, ``score``; with ``n_train`` and ``n_test`` the corrected test uses their
+        ratio, otherwise ``1 / (folds - 1)``).
+    learner_1, learner_2 : str
+        The two learners' names in ``table``'s ``learner`` column.
+
     Returns
     -------
     pandas.DataFrame
@@ -748,10 +778,21 @@ def equal_learners_data(
     training-set size. They are different learners (their errors on a given case
     differ), but neither is better.
 
+    Parameters
+    ----------
+    n_samples : int
+        Number of cases, >= 2.
+    bayes_error : float
+        In (0, 0.5): the Bayes error of each feature on its own (default 0.25).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Randomness for the class order and the features.
+
     Returns
     -------
     X : ndarray, shape (n_samples, 2)
+        The two features.
     y : ndarray of int, shape (n_samples,)
+        The classes, 0 or 1, in random order.
     """
     n = check_count(n_samples, "n_samples", minimum=2)
     err = _check_bayes_error(bayes_error)
@@ -1121,6 +1162,28 @@ def rejection_study(
     earlier setting, does not re-run it. Any other ``rng`` (None, a SeedSequence, a Generator) is never cached.
     ``progress`` shows a ``tqdm.auto`` bar over the simulated data sets while the
     simulation runs (it is part of the cache key, so keep it fixed between calls).
+
+    Parameters
+    ----------
+    n_samples, folds, repeats
+        As in :func:`simulate_equal_learners`.
+    alpha : float
+        The significance level of the rejections, in (0, 1).
+    n_datasets, bayes_error, rng
+        As in :func:`simulate_equal_learners` (defaults 100, 0.25 and None).
+    ax : matplotlib.axes.Axes, optional
+        Where :func:`plot_rejection_rates` draws; a new figure if None.
+    progress : bool
+        Show a ``tqdm.auto`` bar over the data sets (default off).
+    update : bool
+        Passed to :func:`plot_rejection_rates`: move a chart already on ``ax`` in place
+        (default False).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`rejection_rates` of the simulation at ``alpha``: one row per test,
+        ``test, rejections, n_datasets, rate, mc_se``.
     """
     alpha = check_alpha(alpha)
     sim = _simulation(n_samples, folds, repeats, n_datasets, bayes_error, rng, progress)
