@@ -127,7 +127,6 @@ NOT_YET_PASSING = frozenset({
     "evallib.planning._onetestset.plot_f1_power",
     "evallib.planning._onetestset.plot_mcnemar_power",
     "evallib.planning._onetestset.plot_minimum_detectable_difference",
-    "evallib.report._example.make_example_predictions",
     "evallib.report._inputs.Predictions.case_index",
     "evallib.report._inputs.Predictions.error_rates",
     "evallib.report._inputs.Predictions.first_row_of_case",
