@@ -127,8 +127,6 @@ NOT_YET_PASSING = frozenset({
     "evallib.planning._onetestset.plot_f1_power",
     "evallib.planning._onetestset.plot_mcnemar_power",
     "evallib.planning._onetestset.plot_minimum_detectable_difference",
-    "evallib.report._runner.ReportFiles",
-    "evallib.report._runner.run_report",
     "evallib.report._sections.ChanceCheck.formatted",
     "evallib.report._sections.ChanceCheck.headline",
     "evallib.report._sections.ChanceCheck.summary",
