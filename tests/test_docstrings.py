@@ -127,8 +127,6 @@ NOT_YET_PASSING = frozenset({
     "evallib.planning._onetestset.plot_f1_power",
     "evallib.planning._onetestset.plot_mcnemar_power",
     "evallib.planning._onetestset.plot_minimum_detectable_difference",
-    "evallib.report.htmlexport.check_notebook_math",
-    "evallib.report.htmlexport.markdown_to_html",
     "evallib.resampling._bayesian.CorrelatedTTestResult.interval",
     "evallib.resampling._bayesian.CorrelatedTTestResult.posterior",
     "evallib.resampling._bayesian.plot_correlated_posterior",
