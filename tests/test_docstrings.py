@@ -17,7 +17,7 @@ A result record (a dataclass or named tuple, which the library builds and the us
 documented by its Attributes section instead of Parameters: every field must be named there.
 Each check is also run on deliberately bad functions, so that the test can fail.
 
-``NOT_YET_PASSING`` lists the names still to be documented, as strict xfails; it only shrinks.
+Every public name passes; there is no list of exceptions.
 """
 
 from __future__ import annotations
@@ -80,78 +80,6 @@ def docstring_violations(obj: Any, checks: set[str] = CHECKS) -> list[str]:
     return [f"{code} {message}" for code, message in errors if code in checks | {"AT01"}]
 
 
-#: Names whose docstrings do not pass yet, each a strict xfail: documenting one makes its test
-#: pass, and the xfail then fails until the name leaves this set.
-NOT_YET_PASSING = frozenset({
-    "evallib.report._example.make_example_predictions",
-    "evallib.report._inputs.Predictions.case_index",
-    "evallib.report._inputs.Predictions.error_rates",
-    "evallib.report._inputs.Predictions.first_row_of_case",
-    "evallib.report._inputs.Predictions.per_case",
-    "evallib.report._inputs.Predictions.predictions_per_case",
-    "evallib.report._inputs.Predictions.wrong",
-    "evallib.report._items_inputs.load_items",
-    "evallib.report._runner.ReportFiles",
-    "evallib.report._runner.run_report",
-    "evallib.report._sections.ChanceCheck.formatted",
-    "evallib.report._sections.ChanceCheck.headline",
-    "evallib.report._sections.ChanceCheck.summary",
-    "evallib.report._sections.ClassScoreComparison.summary",
-    "evallib.report._sections.DataSummary.text",
-    "evallib.report._sections.F1Comparison",
-    "evallib.report._sections.F1Comparison.summary",
-    "evallib.report._sections.F1Comparison.text",
-    "evallib.report._sections.FoldAnalysis.summary",
-    "evallib.report._sections.FoldAnalysis.text",
-    "evallib.report._sections.ScoreComparison.summary",
-    "evallib.report._sections.Skipped",
-    "evallib.report._sections.balanced_accuracy_comparison",
-    "evallib.report._sections.class_score_comparison",
-    "evallib.report._sections.data_notes",
-    "evallib.report._sections.fold_analysis",
-    "evallib.report._sections.majority_baseline",
-    "evallib.report._sections.omnibus_test",
-    "evallib.report._sections.pairwise_comparison",
-    "evallib.report._sections.per_class_tables",
-    "evallib.report._sections.score_comparison",
-    "evallib.report._sections.score_warnings",
-    "evallib.report._sections.summarise_data",
-    "evallib.report._sections.top_two_bootstrap",
-    "evallib.report._text.format_balanced_pairs",
-    "evallib.report._text.format_class_auc",
-    "evallib.report._text.format_measures",
-    "evallib.report._text.format_pairwise",
-    "evallib.report._text.report_tables",
-    "evallib.report._text.write_tables",
-    "evallib.report.htmlexport.check_notebook_math",
-    "evallib.report.htmlexport.markdown_to_html",
-    "evallib.studies._data.paper_table2",
-    "evallib.studies._data.stratified_split",
-    "evallib.studies._pupils.PupilEvaluation.describe",
-    "evallib.studies._textsim.Experiment.describe",
-    "evallib.studies._textsim.Experiment.test_set",
-    "evallib.studies._textsim.Learners",
-    "evallib.studies._textsim.Learners.predict",
-    "evallib.studies._textsim.TextPopulation",
-    "evallib.studies._textsim.TextPopulation.sample",
-    "evallib.studies._textsim.build_experiment",
-    "evallib.studies._textsim.calibration_bins",
-    "evallib.studies._textsim.calibration_study",
-    "evallib.studies._textsim.calibration_summary",
-    "evallib.studies._textsim.dcf_comparison",
-    "evallib.studies._textsim.dtrue_replicates",
-    "evallib.studies._textsim.fit_learners",
-    "evallib.studies._textsim.mistake_correlation",
-    "evallib.studies._textsim.plot_calibration",
-    "evallib.studies._textsim.plot_replicates",
-    "evallib.studies._textsim.plot_size_coverage",
-    "evallib.studies._textsim.plot_tie_confidence",
-    "evallib.studies._textsim.run_setting",
-    "evallib.studies._textsim.table3",
-    "evallib.studies._textsim.write_experiment_grid",
-})
-
-
 DOCSTRINGS = public_docstrings()
 
 
@@ -161,12 +89,9 @@ def test_the_walk_finds_functions_classes_and_methods():
             "evallib.onetestset._scoring.DeLong", "evallib.onetestset._scoring.DeLong.pairwise",
             "evallib.report._runner.run_report", "evallib.lessons.live.figure"} <= names
     assert len(names) > 400
-    assert NOT_YET_PASSING <= names
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="docstring not yet complete"))
-    if n in NOT_YET_PASSING else n for n in sorted(DOCSTRINGS)])
+@pytest.mark.parametrize("name", sorted(DOCSTRINGS))
 def test_every_public_docstring_passes_numpydoc_validation(name):
     assert docstring_violations(DOCSTRINGS[name]) == []
 

@@ -30,6 +30,14 @@ def make_example_predictions(*, rng: Any = None) -> pd.DataFrame:
     from the same seed) so that their scores can be stored; the test suite checks that the
     refitted models predict exactly what the study's did.
 
+    Parameters
+    ----------
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
+        Seeds the whole run with one integer (through
+        ``evallib._validate.sklearn_random_state``): an int ``>= 0`` is used as given
+        (the shipped file is ``rng=0``); anything else first draws that int, so ``None``
+        gives a different test set and corrupted labels at each call.
+
     Returns
     -------
     pandas.DataFrame

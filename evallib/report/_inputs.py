@@ -151,22 +151,54 @@ class Predictions:
         return 1 if self.repeats is None else int(self.repeats.max()) + 1
 
     def case_index(self) -> np.ndarray:
-        """Each row's case, as an index ``0..n - 1``."""
+        """Each row's case, as an index ``0..n - 1``.
+
+        Returns
+        -------
+        numpy.ndarray of int, shape (n_rows,)
+            ``cases``, or ``0..n_rows - 1`` when each row is its own case.
+        """
         return np.arange(self.n_rows) if self.cases is None else self.cases
 
     def predictions_per_case(self) -> np.ndarray:
-        """How many rows (predictions) each case has."""
+        """How many rows (predictions) each case has.
+
+        Returns
+        -------
+        numpy.ndarray of int, shape (n,)
+            The number of rows of each case, in the order of ``case_ids`` (all ones when
+            each row is its own case).
+        """
         return np.ones(self.n_rows, np.int64) if self.cases is None else np.bincount(self.cases, minlength=self.n)
 
     def per_case(self, values: np.ndarray) -> np.ndarray:
-        """The mean of a per-row array over each case's rows (one value per case)."""
+        """The mean of a per-row array over each case's rows (one value per case).
+
+        Parameters
+        ----------
+        values : array-like of float, shape (n_rows,)
+            One value per row, for example a classifier's 0/1 errors.
+
+        Returns
+        -------
+        numpy.ndarray of float, shape (n,)
+            Each case's mean over its rows, in the order of ``case_ids``; ``values`` itself
+            (as floats) when each row is its own case.
+        """
         values = np.asarray(values, dtype=float)
         if self.cases is None:
             return values
         return np.bincount(self.cases, weights=values, minlength=self.n) / self.predictions_per_case()
 
     def first_row_of_case(self) -> np.ndarray:
-        """The index of each case's first row (where its true class is read)."""
+        """The index of each case's first row (where its true class is read).
+
+        Returns
+        -------
+        numpy.ndarray of int, shape (n,)
+            The row index of each case's first row, in the order of ``case_ids``
+            (``0..n_rows - 1`` when each row is its own case).
+        """
         if self.cases is None:
             return np.arange(self.n_rows)
         first = np.full(self.n, self.n_rows, np.int64)
@@ -186,14 +218,29 @@ class Predictions:
         return self.y if self.cases is None else self.y[self.first_row_of_case()]
 
     def wrong(self) -> dict[str, np.ndarray]:
-        """Per classifier with predicted labels, True per row where it misclassifies the case."""
+        """Per classifier with predicted labels, True per row where it misclassifies the case.
+
+        Returns
+        -------
+        dict of str to numpy.ndarray of bool, shape (n_rows,)
+            ``{name: wrong}`` for each classifier of ``predicted`` (of ``labels`` when
+            ``predicted`` is None): True where its prediction differs from the row's true
+            class.
+        """
         if self.predicted is not None:
             return {name: p != self.truth for name, p in self.predicted.items()}
         return {name: p != self.y for name, p in self.labels.items()}
 
     def error_rates(self) -> dict[str, np.ndarray]:
         """Per classifier with predicted labels, each case's error rate over its predictions
-        (0 or 1 for a case predicted once)."""
+        (0 or 1 for a case predicted once).
+
+        Returns
+        -------
+        dict of str to numpy.ndarray of float, shape (n,)
+            ``{name: rate}``: the share of the case's rows that the classifier misclassifies
+            (:meth:`wrong` averaged by :meth:`per_case`), in the order of ``case_ids``.
+        """
         return {name: self.per_case(w) for name, w in self.wrong().items()}
 
     @property

@@ -1002,6 +1002,54 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
     :func:`read_inspect_logs` (``source`` is the logs; ``scorer``, ``metric``,
     ``cluster_key``). Options that belong to another format are refused with one
     sentence rather than ignored.
+
+    Parameters
+    ----------
+    source : path, pandas.DataFrame, mapping or sequence of paths
+        ``"table"``: a per-item table (a path or a DataFrame, as for
+        :func:`load_item_scores`); ``"lm-eval"``: ``{model name: path}`` or
+        ``{model name: [path, ...]}`` of ``--log_samples`` files; ``"inspect"``: the eval
+        logs, one per model (a path or a sequence of paths).
+    source_format : {"table", "lm-eval", "inspect"}, default "table"
+        What ``source`` is; anything else raises :class:`ReportInputError`.
+    item_column : str, default "item"
+        ``"table"`` only: the column of item ids. Another value with a log format is
+        refused.
+    cluster_column, sample_column : str, optional
+        ``"table"`` only: the columns of each item's cluster and of which answer a row
+        holds (defaults: columns named ``cluster`` and ``sample`` when there are such).
+    model_column, score_column : str, optional
+        ``"table"`` only: the long layout's model and score columns (defaults ``model``
+        and ``score``).
+    score_prefix : str, optional
+        ``"table"`` only, wide layout: the models' columns are ``<score_prefix><model>``.
+    sheet : str or int, optional
+        ``"table"`` only: the sheet of an Excel workbook (default: the first).
+    metric : str, optional
+        ``"lm-eval"``: the metric key (required when the files hold more than one);
+        ``"inspect"``: the key of a scorer whose value is a dict of several values.
+    filter : str, optional
+        ``"lm-eval"`` only: the filter (``strict-match``, ...), required when the files
+        have lines for more than one.
+    scorer : str, optional
+        ``"inspect"`` only: the scorer whose value is read, required when the samples
+        have more than one.
+    cluster_key : str, optional
+        ``"lm-eval"``: a field of each ``doc`` holding its cluster; ``"inspect"``: a key of
+        each sample's ``metadata``.
+
+    Returns
+    -------
+    ItemScores
+        The checked scores, as :func:`load_item_scores`, :func:`read_lm_eval_samples` or
+        :func:`read_inspect_logs` returns them (``layout`` ``"wide"`` or ``"long"``,
+        ``"lm-eval"``, ``"inspect"``).
+
+    Raises
+    ------
+    ReportInputError
+        An unknown ``source_format``, an option of another format (naming it), and every
+        check of the reader called.
     """
     if source_format not in ITEM_SOURCE_FORMATS:
         raise ReportInputError(f"The source format must be one of {quote_list(ITEM_SOURCE_FORMATS, limit=_LISTED)}, got "

@@ -25,7 +25,19 @@ REPORT_NOTEBOOK: Path = report_notebook()
 @dataclass(frozen=True)
 class ReportFiles:
     """The files :func:`run_report` wrote: the HTML page, the executed notebook, and the folder
-    with every table as a CSV file (``<name>_tables`` beside the page)."""
+    with every table as a CSV file (``<name>_tables`` beside the page).
+
+    Attributes
+    ----------
+    html : pathlib.Path
+        The report page, the ``output`` it was asked for (resolved to an absolute path).
+    notebook : pathlib.Path
+        The executed notebook beside it: the same name with ``.ipynb``; it records the
+        parameters and the seed of the run.
+    tables : pathlib.Path or None
+        The folder ``<name>_tables`` with one CSV file per table of the report, or None
+        when the run wrote no tables.
+    """
 
     html: Path
     notebook: Path
@@ -358,52 +370,57 @@ def run_report(
     written under temporary names in the output folder and moved into place only when
     everything succeeded, so a failed run leaves no file that looks like a finished report.
 
+    Every table of the report is also written as a CSV file into the folder
+    ``<name>_tables`` beside the page (full precision, one file per table, named after its
+    section: ``2_measures.csv``, ``3_pairs.csv``, ...); it replaces the folder of an earlier
+    run only when the whole report succeeded.
+
     Parameters
     ----------
     predictions : path
         The predictions file (see :func:`load_predictions`).
     output : path
-        The HTML file to write; the executed notebook goes beside it (same name, ``.ipynb``).
+        The HTML file to write, ending in ``.html`` or ``.htm``; the executed notebook goes
+        beside it (same name, ``.ipynb``).
     label_column, pos_label, fold_column, pred_prefix, score_prefix, sheet, case_column, repeat_column
         The column roles and the Excel sheet, see :func:`load_predictions` (``positive_label=``,
         0.1.0's name of ``pos_label``, still works until 0.3.0, with a ``DeprecationWarning``).
-    alpha : float
+    alpha : float, default 0.05
         Significance level, in (0, 1).
-    adjust : {"holm", "bonferroni", "bh", "by", "none"}
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
         Multiple-testing adjustment of the pairwise tests (sections 3 and 4). Holm and
         Bonferroni control the family-wise error rate and come with joint (Bonferroni)
         intervals; ``"bh"`` (Benjamini-Hochberg) and ``"by"`` (Benjamini-Yekutieli) control
         the false discovery rate, and the intervals shown beside them are unadjusted.
-    interval : str
-        The pairwise interval (:func:`evallib.onetestset.paired_difference_interval`);
-        default Bonett-Price, ``"qh"`` for Berrar & Lozano's Quesenberry-Hurst interval.
+    interval : str, default "bonett_price"
+        The pairwise interval (:func:`evallib.onetestset.paired_difference_interval`):
+        ``"bonett_price"`` (the default), ``"tango"``, ``"newcombe"``, ``"agresti_min"``,
+        ``"wald"``, ``"wald_cc"``, or ``"qh"`` for Berrar & Lozano's Quesenberry-Hurst
+        interval.
     classifiers_tried : int, optional
-        Forman & Cohen's C, the number of classifiers tried before these were chosen;
-        ``None`` = the number of classifiers in the file.
+        Forman & Cohen's C, the number of classifiers tried before these were chosen; at
+        least the number of classifiers in the file, which is the default (``None``).
     min_difference : float, optional
         The smallest difference in accuracy (error rate, balanced accuracy) that matters, as
         a proportion (0.02 = 2 percentage points); every interval of a difference is then
         read against it.
     title : str, optional
         Report title; default "Classifier comparison: <file name>".
-    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
         Randomness of the bootstrap (section 5), as everywhere in evallib. The notebook
         receives one integer, its ``seed`` parameter: ``rng`` itself when it is an int,
         otherwise one drawn from it (:func:`evallib._validate.sklearn_random_state`), so
         the executed notebook beside the HTML records the seed that reproduces the run.
-    progress : bool
-        Print the steps and papermill's progress bar.
-    timeout : int
+    progress : bool, default True
+        Print the steps and papermill's progress bar on stderr.
+    timeout : int, default 600
         Seconds allowed per notebook cell.
-
-    Every table of the report is also written as a CSV file into the folder
-    ``<name>_tables`` beside the page (full precision, one file per table, named after its
-    section: ``2_measures.csv``, ``3_pairs.csv``, ...); it replaces the folder of an earlier
-    run only when the whole report succeeded.
 
     Returns
     -------
     ReportFiles
+        ``html`` (the page), ``notebook`` (the executed notebook) and ``tables`` (the
+        folder of CSV files).
 
     Raises
     ------

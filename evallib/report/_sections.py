@@ -67,7 +67,14 @@ from ._text import adjusted_prefix
 
 @dataclass(frozen=True)
 class Skipped:
-    """A section that does not apply to this file, with the one-line reason."""
+    """A section that does not apply to this file, with the one-line reason.
+
+    Attributes
+    ----------
+    reason : str
+        Why the section does not apply, one sentence (``str(skipped)`` puts ``Skipped:``
+        before it).
+    """
 
     reason: str
 
@@ -113,7 +120,15 @@ class DataSummary:
     n_repeats: int = 1
 
     def text(self) -> str:
-        """The summary as deterministic plain text (what the report prints)."""
+        """The summary as deterministic plain text (what the report prints).
+
+        Returns
+        -------
+        str
+            One line each: the test cases, the classes with their counts and shares, the
+            folds, the classifiers with what the file holds for each, then every note and
+            warning (``"warnings: none"`` without one).
+        """
         lines = [f"test cases: {self.design or self.n}"]
         if self.class_counts:
             lines += [f"classes: {len(self.class_counts)}"] + [
@@ -172,6 +187,19 @@ def summarise_data(data: Predictions) -> DataSummary:
     times the share ``2/K`` -- a fifth of what ``K`` balanced classes would give it, the
     10% line for two classes -- or fewer than :data:`FEW_MINORITY` cases in the smallest
     class.
+
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+
+    Returns
+    -------
+    DataSummary
+        ``n``, ``n_pos``, ``n_neg`` (0 with more than two classes), ``positive``,
+        ``negative``, ``n_folds``, the ``classifiers`` table (columns ``labels`` and
+        ``scores``), ``warnings``, ``notes`` (:func:`data_notes`), ``class_counts`` (more
+        than two classes), ``design``, ``n_rows`` and ``n_repeats``.
     """
     n = data.n
     k = len(data.label_classes)
@@ -219,7 +247,21 @@ def summarise_data(data: Predictions) -> DataSummary:
 
 def data_notes(data: Predictions) -> tuple[str, ...]:
     """How the file was read, how cases and repeats were found, why the positive class is the
-    one it is, what the scores mean."""
+    one it is, what the scores mean.
+
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file; its ``read_note``, case and repeat structure,
+        classes, ``positive_from`` and scores are what the notes describe.
+
+    Returns
+    -------
+    tuple of str
+        Plain sentences, in this order: the reader's note (encoding, separator), the case
+        column, the repeats and how each case is weighed, then either the classes (more
+        than two) or the positive class and why, and which class the scores are for.
+    """
     notes = []
     if data.read_note:
         notes.append(data.read_note)
@@ -364,7 +406,22 @@ def _multiclass_measures(data: Predictions, alpha: float) -> pd.DataFrame:
 def per_class_tables(data: Predictions) -> dict[str, pd.DataFrame]:
     """Per classifier with predicted labels: precision, recall, F1, support and predictions of
     every class of the label column (precision 0/0 counts as 0; with repeats, counts of
-    cases as in :func:`classifier_measures`)."""
+    cases as in :func:`classifier_measures`).
+
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file, any number of classes; each classifier's
+        ``predicted`` labels are counted against the label column's classes.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        ``{classifier: table}`` for each classifier with predicted labels, in file order;
+        each table is indexed by ``label`` (the label column's classes) with columns
+        ``precision``, ``recall``, ``f1``, ``support`` (cases of the class) and
+        ``predicted`` (cases predicted as the class).
+    """
     out = {}
     for name in data.predicted or {}:
         m = percase.class_measures(percase.weighted_confusion(data, name))
@@ -381,6 +438,13 @@ def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     per-case correctness rates (any number of classes): Cochran's Q on the right/wrong
     table when each case is predicted once, its within-case statistic on the rates when
     cases were predicted several times. The omnibus test before the pairwise comparisons.
+
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    alpha : float, default 0.05
+        Significance level of the test, in (0, 1).
 
     Returns
     -------
@@ -404,6 +468,13 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
     ``1/K`` and its AUC (a constant score) 0.5. With two classes and ``P == N`` either class
     is a majority; the negative class is used, so precision is undefined and F1 is 0. With
     ``K`` classes its macro-F1 is the F1 of the majority class divided by ``K``.
+
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    alpha : float, default 0.05
+        The accuracy's Wilson interval has coverage ``1 - alpha``, in (0, 1).
 
     Returns
     -------
@@ -470,6 +541,21 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
     of the scores is below the accuracy of the classifier's own predicted labels (a
     threshold on the scores should reach at least that). A classifier is called out when
     its accuracy is below the majority-class baseline's (all such classifiers in one sentence).
+
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    measures : pandas.DataFrame
+        The table of :func:`classifier_measures` for ``data`` (its ``AUC`` and
+        ``accuracy`` columns and ``attrs["baseline"]`` are read).
+
+    Returns
+    -------
+    tuple of str
+        One sentence per finding: scores that look reversed (against random scores or
+        against the classifier's own labels), the classifiers below the baseline (one
+        sentence), and any other AUC below 0.5; empty when nothing is found.
     """
     out = []
     P, N = (data.n_pos, data.n_neg) if not data.multiclass else (1, 1)
@@ -604,6 +690,28 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     ``min_difference`` (the smallest difference in error rate that matters, a proportion)
     each interval is read against it (:func:`relevance`, column ``matters``).
 
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    alpha : float, default 0.05
+        Level of the tests, in (0, 1); ``diff_low``/``diff_high`` have coverage
+        ``1 - alpha``.
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
+        Adjustment of the p-values for the number of pairs (:func:`evallib.adjust_pvalues`,
+        the menu :data:`evallib.ADJUSTMENTS`); Holm and Bonferroni also widen
+        ``adj_low``/``adj_high`` to joint intervals.
+    interval : str, default "bonett_price"
+        The interval method of :func:`evallib.onetestset.paired_difference_interval`, a
+        key of ``INTERVAL_NAMES`` (``"bonett_price"``, ``"tango"``, ``"newcombe"``,
+        ``"agresti_min"``, ``"wald"``, ``"wald_cc"``, ``"qh"``); unused when cases were
+        predicted several times (the paired t interval then).
+    min_difference : float, optional
+        The smallest difference in error rate that matters, a proportion in (0, 1) (0.02
+        = 2 percentage points); each interval ``diff_low``/``diff_high`` is read against it
+        (:func:`relevance`, column ``matters``). ``None`` (the default) reads none; a value
+        outside (0, 1) raises :class:`ReportInputError`.
+
     Returns
     -------
     pandas.DataFrame or Skipped
@@ -678,11 +786,30 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
     under Holm and Bonferroni, unadjusted ones under the false-discovery-rate adjustments
     and ``"none"``) and read against ``min_difference`` when given (column ``matters``).
 
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    alpha : float, default 0.05
+        Level of the stratified t-tests (Welch-Satterthwaite df), in (0, 1); ``low`` and
+        ``high`` have coverage ``1 - alpha``.
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
+        Adjustment for the number of pairs, as in :func:`pairwise_comparison` (joint
+        ``low_adj``/``high_adj`` under Holm and Bonferroni only).
+    min_difference : float, optional
+        The smallest difference in balanced accuracy that matters, in (0, 1); each
+        interval ``low``/``high`` is read against it (column ``matters``). Default: none.
+
     Returns
     -------
     pandas.DataFrame or Skipped
-        Skipped with more than two classes or fewer than two classifiers with predicted
-        labels.
+        One row per pair ``a, b`` (file order): ``ba_a, ba_b, difference`` (``ba_a -
+        ba_b``), ``se, df, statistic, pvalue, low, high``, ``alpha``, ``alpha_adj`` (the
+        per-pair level of the adjusted interval), ``pvalue_adj``, ``reject_adj``,
+        ``low_adj``, ``high_adj`` and ``matters``; ``attrs`` hold ``adjust``,
+        ``interval_adjust``, ``alpha``, ``min_difference``, ``n_pos`` and ``n_neg``.
+        Skipped with more than two classes or fewer than two
+        classifiers with predicted labels.
     """
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", REPORT_ADJUSTMENTS)
@@ -726,7 +853,15 @@ class ScoreComparison:
     positive: str
 
     def summary(self) -> str:
-        """One or two sentences for the summary."""
+        """One or two sentences for the summary.
+
+        Returns
+        -------
+        str
+            The leader by AUC with its DeLong interval, and, with two or more scores, its
+            lead over the second with the paired test's adjusted p-value; then the lowest
+            Brier score among the probability columns.
+        """
         level = level_text(self.alpha)
         t = self.auc.sort_values("estimate", ascending=False, kind="stable")
         top = t.iloc[0]
@@ -772,10 +907,23 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     With more than two classes and a score column per class for a classifier
     (``score_<name>_<class>``), :func:`class_score_comparison` instead.
 
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    alpha : float, default 0.05
+        Level of DeLong's and the Brier t-tests, in (0, 1); the AUC and difference
+        intervals have coverage ``1 - alpha``.
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
+        Adjustment of the paired AUC tests and of the paired Brier tests, each for its
+        number of pairs (:data:`evallib.ADJUSTMENTS`).
+
     Returns
     -------
     ScoreComparison, ClassScoreComparison or Skipped
-        Skipped without score columns.
+        ``auc``, ``auc_pairs``, ``losses``, ``loss_pairs``, ``notes``, ``alpha``,
+        ``adjust``, ``positive`` (:class:`ScoreComparison`); Skipped without score columns
+        (with more than two classes: without a score column per class).
     """
     alpha = check_alpha(alpha)
     if data.multiclass and data.class_scores:
@@ -833,7 +981,15 @@ class ClassScoreComparison:
     adjust: str
 
     def summary(self) -> str:
-        """One sentence for the summary."""
+        """One sentence for the summary.
+
+        Returns
+        -------
+        str
+            The leader by macro one-vs-rest AUC (and the second's), then the lowest
+            multi-class Brier score with its lead over the second and the paired t-test's
+            adjusted p-value.
+        """
         order = self.macro_auc.sort_values(ascending=False, kind="stable")
         k = int(self.auc["class"].nunique())
         out = (f"By one-vs-rest AUC averaged over the {k} classes, **{order.index[0]}** leads with "
@@ -875,9 +1031,23 @@ def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: st
     mean loss, and every pair is compared by the paired t-test on the per-case Brier
     scores, with ``adjust`` over the pairs.
 
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    alpha : float, default 0.05
+        Level of the paired Brier t-tests, in (0, 1); the one-vs-rest AUC intervals have
+        coverage ``1 - alpha``.
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
+        Adjustment of the paired Brier tests for the number of pairs
+        (:data:`evallib.ADJUSTMENTS`).
+
     Returns
     -------
     ClassScoreComparison or Skipped
+        ``auc`` (per classifier and class), ``macro_auc``, ``losses``, ``loss_pairs``,
+        ``notes``, ``alpha`` and ``adjust``; Skipped with two classes or without a score
+        column per class.
 
     References
     ----------
@@ -998,7 +1168,15 @@ class ChanceCheck:
     notes: tuple[str, ...] = ()
 
     def formatted(self) -> pd.DataFrame:
-        """The table as text."""
+        """The table as text.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by metric, all text: ``winner``, ``score`` (3 decimals), ``from``, the
+            critical value (headed with ``alpha`` and ``C``), ``p-value``, ``better than
+            chance`` (``"yes"``/``"no"``) and ``law``.
+        """
         t = self.table
         return pd.DataFrame({
             "winner": t["winner"], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
@@ -1009,7 +1187,14 @@ class ChanceCheck:
         }, index=t.index)
 
     def summary(self) -> str:
-        """One sentence for section 7."""
+        """One sentence for section 7.
+
+        Returns
+        -------
+        str
+            ``C``, ``P`` and ``N``, then each metric's winner, value, critical value,
+            p-value and law, and the notes.
+        """
         parts = []
         for metric, r in self.table.iterrows():
             verdict = "beats" if r["beats_chance"] else "does not beat"
@@ -1029,7 +1214,14 @@ class ChanceCheck:
     def headline(self) -> str:
         """One sentence for the report's summary: the verdicts, with the AUC (an honest figure)
         but without the best-threshold accuracy and F1, which are optimistic (the threshold
-        is chosen on the test set) and stay in their section."""
+        is chosen on the test set) and stay in their section.
+
+        Returns
+        -------
+        str
+            Each metric's verdict (beats chance or not) with its p-value; the AUC with the
+            winner's value, the other metrics without it; then the notes.
+        """
         said = []
         for metric, r in self.table.iterrows():
             verdict = "beats chance" if r["beats_chance"] else "does not beat chance"
@@ -1063,15 +1255,21 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
     Parameters
     ----------
     data : Predictions
-    measures : DataFrame from :func:`classifier_measures`
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    measures : pandas.DataFrame
+        The table of :func:`classifier_measures` for ``data`` (its ``AUC``, ``accuracy``
+        and ``F1`` columns are read).
     classifiers_tried : int, optional
         ``C``, how many classifiers were tried before these were picked; at least the
         number in the file, which is the default.
-    alpha : float
+    alpha : float, default 0.05
+        Level of Forman & Cohen's test, in (0, 1).
 
     Returns
     -------
-    ChanceCheck
+    ChanceCheck or Skipped
+        ``table``, ``C``, ``P``, ``N``, ``alpha`` and ``notes``; Skipped with more than two
+        classes.
     """
     alpha = check_alpha(alpha)
     if data.multiclass:
@@ -1151,6 +1349,7 @@ class F1Comparison:
         the resampling, not the probability that ``best`` is the better classifier.
     share_tied : share of resamples in which the two F1 are equal.
     n_resamples, alpha : the bootstrap's settings.
+    measure : the measure compared, ``"F1"`` (two classes) or ``"macro-F1"``.
     """
 
     best: str
@@ -1177,7 +1376,15 @@ class F1Comparison:
         return self.low > 0 or self.high < 0
 
     def text(self) -> str:
-        """The result as deterministic plain text."""
+        """The result as deterministic plain text.
+
+        Returns
+        -------
+        str
+            Three lines: both classifiers' measure; the difference with its bootstrap
+            interval and the number of resamples; the shares of resamples in which
+            ``best`` is higher and in which they tie, and the verdict.
+        """
         level = level_text(self.alpha)
         verdict = ("the interval excludes 0: the bootstrap calls the difference real"
                    if self.excludes_zero else "the interval includes 0: no clear difference")
@@ -1193,7 +1400,14 @@ class F1Comparison:
         )
 
     def summary(self) -> str:
-        """One sentence for section 7."""
+        """One sentence for section 7.
+
+        Returns
+        -------
+        str
+            The two leaders and the difference with its bootstrap interval (whether it
+            excludes 0) and the shares of resamples; a tie in every resample is said so.
+        """
         level = level_text(self.alpha)
         by = "F-measure" if self.measure == "F1" else self.measure
         if self.low == self.high == 0.0:
@@ -1238,10 +1452,27 @@ def top_two_bootstrap(
     resample leaves out (it holds none of its cases) keeps its test-set F1 in that
     resample, so the replicates scatter around the estimate instead of below it.
 
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    measures : pandas.DataFrame
+        The table of :func:`classifier_measures` for ``data``; its ``F1`` column picks the
+        two classifiers.
+    n_resamples : int, default 10_000
+        Bootstrap resamples of the test cases, at least 1 (``reps=`` is the deprecated
+        name).
+    alpha : float, default 0.05
+        The percentile interval has coverage ``1 - alpha``, in (0, 1).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
+        Randomness of the resampling, normalised by ``check_rng`` (an int is reproducible).
+
     Returns
     -------
     F1Comparison or Skipped
-        Skipped with fewer than two classifiers with predicted labels.
+        ``best``, ``second``, ``f1_best``, ``f1_second``, ``difference``, ``low``,
+        ``high``, ``share_best_better``, ``share_tied``, ``n_resamples``, ``alpha`` and
+        ``measure``; Skipped with fewer than two classifiers with predicted labels.
     """
     alpha = check_alpha(alpha)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
@@ -1323,7 +1554,15 @@ class FoldAnalysis:
                                if self.n_repeats > 1 and j % self.n_repeats == 0 else "")
 
     def text(self) -> str:
-        """The tests as deterministic plain text."""
+        """The tests as deterministic plain text.
+
+        Returns
+        -------
+        str
+            One line each: the corrected resampled t-test (difference, interval, ``t``,
+            df, p-value), Dietterich's and Alpaydin's tests when present, Friedman's test,
+            the average ranks and Nemenyi's critical difference.
+        """
         level = level_text(self.alpha)
         t, f = self.ttest, self.friedman
         ranks = ", ".join(f"{name} {r:.2f}" for name, r in f.avg_ranks.sort_values(kind="stable").items())
@@ -1350,7 +1589,15 @@ class FoldAnalysis:
         return "\n".join(lines)
 
     def summary(self) -> str:
-        """One sentence for the summary."""
+        """One sentence for the summary.
+
+        Returns
+        -------
+        str
+            The lead of ``best`` over ``second`` with the t-test's interval and p-value (and
+            the 5x2cv tests'), then Friedman's p-value, read as the ranking's stability
+            across folds.
+        """
         level = level_text(self.alpha)
         lo, hi = self.interval
         ahead = (f"{self.best} is ahead of {self.second} by {pct(self.ttest.mean_difference)} "
@@ -1396,11 +1643,25 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
     have no such correction and read as descriptive here. With ``min_difference`` the
     t-test's interval is read against it (:func:`relevance`, ``FoldAnalysis.matters``).
 
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (:func:`evallib.report.load_predictions`).
+    alpha : float, default 0.05
+        Level of the fold tests and of the critical difference, in (0, 1); the t-test's
+        ``interval`` has coverage ``1 - alpha``.
+    min_difference : float, optional
+        The smallest difference in mean per-fold accuracy that matters, in (0, 1); the
+        t-test's interval is read against it (``matters``). Default: none.
+
     Returns
     -------
     FoldAnalysis or Skipped
-        Skipped without a fold column or with fewer than two classifiers with predicted
-        labels.
+        ``per_fold``, ``fold_sizes``, ``best``, ``second``, ``ttest``,
+        ``test_train_ratio``, ``interval``, ``friedman``, ``cd``, ``alpha``, ``n_repeats``,
+        ``dietterich``, ``alpaydin``, ``min_difference`` and ``matters``; Skipped without
+        a fold column, with fewer than two classifiers with predicted labels, or when one
+        fold holds every case of its repeat.
 
     References
     ----------

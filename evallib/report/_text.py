@@ -88,6 +88,22 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
 
     The majority-class baseline (``table.attrs["baseline"]``, from
     :func:`evallib.report.majority_baseline`) is the last row.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`evallib.report.classifier_measures`, with its ``attrs``
+        (``alpha``, ``repeated``, and ``baseline`` when there is one); a table without
+        them raises an error naming the function that makes it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        All text, indexed by classifier and ``"baseline: ..."``: ``TP, FN, FP, TN`` (whole
+        numbers, one decimal with repeats, ``"-"`` without predicted labels),
+        ``accuracy``, the ``"<level> interval"`` ``[low, high]``, ``avg recall``,
+        ``precision``, ``recall``, ``F1`` and ``AUC`` to three decimals; with more than
+        two classes ``accuracy``, the interval, ``balanced accuracy`` and ``macro-F1``.
     """
     alpha, repeated = table_metadata(table, "alpha", "repeated", made_by="evallib.report.classifier_measures")
     base = table.attrs.get("baseline")
@@ -130,6 +146,21 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     false-discovery-rate adjustments and ``"none"`` the unadjusted interval, and its header
     says so), the adjusted p-value of McNemar's mid-p test and the verdict; ``b + c`` (the
     cases on which the two disagree), flagged when few.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`evallib.report.pairwise_comparison`, with its ``attrs``
+        (``alpha``, ``adjust``; ``test_short`` and ``min_difference`` are read when
+        present).
+
+    Returns
+    -------
+    pandas.DataFrame
+        All text, indexed ``"A vs B"`` (``pair A vs B``): ``fewer errors``, ``error A - B
+        (points)``, the ``"<level> interval"``, the joint interval (its header names the
+        adjustment), the adjusted p-value, ``disagreements b + c`` and ``verdict``; with a
+        smallest difference that matters, a column ``against +/-<d> points``.
     """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.pairwise_comparison")
     level = level_text(alpha)
@@ -167,7 +198,22 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     both balanced accuracies, their difference A - B in percentage points with its interval and
     joint (Bonferroni) interval (the unadjusted one under the false-discovery-rate adjustments
     and ``"none"``, as its header says), the adjusted p-value, the verdict and, with a smallest
-    difference that matters, how the interval reads against it."""
+    difference that matters, how the interval reads against it.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`evallib.report.balanced_accuracy_comparison`, with its
+        ``attrs`` (``alpha``, ``adjust``; ``min_difference`` when given).
+
+    Returns
+    -------
+    pandas.DataFrame
+        All text, indexed ``"A vs B"``: ``balanced accuracy A``, ``balanced accuracy B``,
+        ``A - B (points)``, the ``"<level> interval"``, the joint interval, the adjusted
+        p-value, ``verdict`` and, with a smallest difference that matters, a column
+        ``against +/-<d> points``.
+    """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.balanced_accuracy_comparison")
     level = level_text(alpha)
     adj_name = ADJUST_HEADER[adjust]
@@ -193,7 +239,22 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
 def format_class_auc(result: Any) -> pd.DataFrame:
     """A :class:`evallib.report.ClassScoreComparison`'s one-vs-rest AUCs as text: one row
     per class and a last row with each classifier's macro average, one column per classifier,
-    each AUC with its DeLong interval (``"-"`` where a class is too small for one)."""
+    each AUC with its DeLong interval (``"-"`` where a class is too small for one).
+
+    Parameters
+    ----------
+    result : ClassScoreComparison
+        What :func:`evallib.report.score_comparison` returns for more than two classes
+        with a score column per class (its ``auc``, ``macro_auc`` and ``alpha`` are read).
+
+    Returns
+    -------
+    pandas.DataFrame
+        All text, one column per classifier, indexed by class and ``"macro average"``
+        (index name ``"class (AUC, <level> interval)"``): each AUC to three decimals with
+        its interval, or a note where there is none (too few cases, or a perfect
+        separation or reversal).
+    """
     t = result.auc
     level = level_text(result.alpha)
     cells = {}
@@ -587,6 +648,45 @@ def report_tables(data: Predictions, *, overview: Any, measures: pd.DataFrame, p
     The stems start with the report's section number (``"2_measures"``, ``"3_pairs"``,
     ...); sections that were skipped (or not passed) give no table. :func:`write_tables`
     writes them as CSV files.
+
+    Parameters
+    ----------
+    data : Predictions
+        The checked predictions file (its design: cases, rows, repeats, classes).
+    overview : DataSummary
+        Section 1, :func:`evallib.report.summarise_data` (``n_folds``, ``class_counts``
+        and the ``classifiers`` table are read).
+    measures : pandas.DataFrame
+        Section 2, :func:`evallib.report.classifier_measures`; its ``attrs["baseline"]``
+        becomes the last row.
+    per_class : dict of str to pandas.DataFrame, optional
+        :func:`evallib.report.per_class_tables` (more than two classes), stacked with a
+        ``classifier`` column.
+    omnibus : CochranQ or Skipped, optional
+        :func:`evallib.report.omnibus_test`.
+    pairwise : pandas.DataFrame or Skipped, optional
+        :func:`evallib.report.pairwise_comparison`.
+    balanced : pandas.DataFrame or Skipped, optional
+        :func:`evallib.report.balanced_accuracy_comparison` (its ``a``/``b`` columns
+        become ``A``/``B``).
+    scores : ScoreComparison, ClassScoreComparison or Skipped, optional
+        :func:`evallib.report.score_comparison`.
+    chance : ChanceCheck or Skipped, optional
+        :func:`evallib.report.chance_check`.
+    bootstrap : F1Comparison or Skipped, optional
+        :func:`evallib.report.top_two_bootstrap`.
+    folds : FoldAnalysis or Skipped, optional
+        :func:`evallib.report.fold_analysis`.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        In this order, those that apply: ``1_design`` (``item``, ``value``),
+        ``1_classifiers``, ``2_measures``, ``2_per_class``, ``3_omnibus``, ``3_pairs``,
+        ``3_balanced_accuracy_pairs``, ``4_auc``, ``4_macro_auc``, ``4_auc_pairs``,
+        ``4_losses``, ``4_loss_pairs``, ``5_chance`` (with ``C``, ``P``, ``N``),
+        ``6_bootstrap``, ``7_folds`` (per-fold accuracies and ``cases``) and
+        ``7_fold_tests``.
     """
     design = {"test_cases": data.n, "rows": data.n_rows, "repeats": data.n_repeats,
               "folds_per_repeat": overview.n_folds, "label_column": data.label_column,
@@ -651,7 +751,24 @@ def _csv_safe(value: Any) -> Any:
 
 def write_tables(tables: dict[str, pd.DataFrame], folder: Any) -> list[Any]:
     """Write each table of :func:`report_tables` to ``folder/<stem>.csv`` (UTF-8, comma
-    separated, no index); returns the paths written."""
+    separated, no index); returns the paths written.
+
+    A text cell that a spreadsheet would run as a formula (starting with ``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return) is written with a leading apostrophe.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        ``{stem: table}``, as :func:`report_tables` returns them; each stem names a file.
+    folder : str or os.PathLike
+        Where to write; created (with its parents) if missing. Existing files of the same
+        names are overwritten.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written, in the order of ``tables``.
+    """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []

@@ -258,6 +258,29 @@ def markdown_to_html(source: str, *, attachments: dict | None = None, path: str 
     ``\\[...\\]`` and ``\\begin{...}`` environments, not inside code), so the split
     between text and maths is exactly Jupyter's.
 
+    Parameters
+    ----------
+    source : str
+        The Markdown text of one cell.
+    attachments : dict, optional
+        The cell's attachments, ``{name: {mime type: base64 data}}`` as a notebook stores
+        them; an image ``attachment:<name>`` is embedded from them as a ``data:`` URL
+        (SVG before PNG before JPEG). Default: none.
+    path : str, default ""
+        The notebook's folder, which nbconvert's renderer takes as the base of relative
+        image paths; images are not embedded from files here, so links stay as written.
+
+    Returns
+    -------
+    str
+        The cell as HTML, each formula a ``<math>`` element (``display="block"`` for
+        display maths).
+
+    Raises
+    ------
+    ValueError
+        A formula that latex2mathml cannot convert (the message quotes it).
+
     Examples
     --------
     >>> html = markdown_to_html("Accuracy $a = 0.8$ of *one* run")
@@ -514,10 +537,23 @@ def export_html(notebook: Any, output_path: Any, *, exclude_input: bool = False)
 def check_notebook_math(notebook: Any) -> int:
     """Convert every formula of a notebook's Markdown cells; return how many there are.
 
+    Parameters
+    ----------
+    notebook : str, os.PathLike or nbformat.NotebookNode
+        An ``.ipynb`` file or a notebook object (a dict with ``cells``).
+
+    Returns
+    -------
+    int
+        The number of ``<math>`` elements the Markdown cells give (0 for none).
+
     Raises
     ------
     ValueError
-        Naming the cell and the first formula that latex2mathml cannot convert.
+        Naming the cell and the first formula that latex2mathml cannot convert, or a
+        path that is not a file.
+    TypeError
+        ``notebook`` is neither a path nor a notebook.
     """
     nb, _ = _read_notebook(notebook)
     count = 0

@@ -60,6 +60,18 @@ def paper_table2() -> pd.DataFrame:
     (critical value), ``p`` and ``p_exact``. The printed ">0.99" of pair (3, 5) is
     stored as 0.99. Read from ``data/berrar_lozano_table2.csv``.
 
+    Returns
+    -------
+    pandas.DataFrame
+        The 10 pairs of the five models, one row each in the printed order, with the
+        columns ``i, j, b, c, X2, alpha, chi2, p, p_exact`` (the paper's own names, not
+        evallib's result fields).
+
+    Raises
+    ------
+    FileNotFoundError
+        The shipped CSV file is missing (the message says how to reinstall).
+
     References
     ----------
     .. [1] Berrar, D. & Lozano, J. A. (2013). Significance tests or confidence intervals: which are
@@ -323,8 +335,11 @@ def stratified_split(
 
     Returns
     -------
-    learn_idx, test_idx : numpy.ndarray of int
-        Sorted integer positions into ``y``; disjoint, together ``0..n-1``.
+    learn_idx : numpy.ndarray of int
+        Sorted integer positions into ``y`` of the learning set.
+    test_idx : numpy.ndarray of int
+        Sorted integer positions of the test set; disjoint from ``learn_idx``, the two
+        together are ``0..n-1``.
 
     Notes
     -----

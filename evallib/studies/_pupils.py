@@ -68,7 +68,15 @@ class PupilEvaluation:
     test_classes: int
 
     def describe(self) -> str:
-        """One sentence: what was trained on what, and each classifier's accuracy."""
+        """One sentence: what was trained on what, and each classifier's accuracy.
+
+        Returns
+        -------
+        str
+            The test pupils and classes, the training pupils and classes, the label's
+            threshold, and each classifier's accuracy (mean of ``correct``) to three
+            decimals.
+        """
         acc = ", ".join(f"{m} {v:.3f}" for m, v in self.correct.mean().items())
         return (f"{len(self.pupils)} test pupils in {self.test_classes} classes (trained on "
                 f"{self.n_train} pupils in {self.train_classes} other classes; label: language "

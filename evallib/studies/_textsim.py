@@ -201,6 +201,22 @@ class TextPopulation:
 
     The vocabulary and topics are fixed by ``world_seed``; documents are drawn with
     the generator passed to :meth:`sample`.
+
+    Attributes
+    ----------
+    setting : TextSetting
+        The category set (one of :data:`SETTINGS`): topic breadth, topic weight and the
+        conjunction share.
+    prior_pos : float, default 0.25
+        Share of positive documents before the label noise, in (0, 1).
+    label_noise : float, default 0.02
+        Probability that a document's label is flipped, in [0, 0.5).
+    vocab_size : int, default 2000
+        Number of distinct words, at least three times the setting's ``topic_breadth``.
+    mean_length : int, default 40
+        Mean number of tokens of a document, at least 6.
+    world_seed : int, default 0
+        Seed of the vocabulary's topics (which words each topic uses).
     """
 
     setting: TextSetting
@@ -230,7 +246,23 @@ class TextPopulation:
         object.__setattr__(self, "_world", (background, topics))
 
     def sample(self, n: int, rng: Any = None) -> tuple[sp.csr_matrix, np.ndarray]:
-        """Draw ``n`` documents: a sparse count matrix ``(n, vocab_size)`` and labels 0/1."""
+        """Draw ``n`` documents: a sparse count matrix ``(n, vocab_size)`` and labels 0/1.
+
+        Parameters
+        ----------
+        n : int
+            Number of documents, at least 1.
+        rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
+            The documents' randomness, normalised by ``check_rng``; the world (vocabulary
+            and topics) is ``world_seed``'s and does not depend on it.
+
+        Returns
+        -------
+        X : scipy.sparse.csr_matrix, shape (n, vocab_size)
+            Word counts (float64), one row per document.
+        y : numpy.ndarray of int8, shape (n,)
+            The labels, 1 for the category, after the label noise.
+        """
         n = check_count(n, "n", minimum=1)
         rng = check_rng(rng)
         background, topics = self._world
@@ -269,6 +301,15 @@ class Learners:
     """The tf-idf coding of the training set and the two fitted models.
 
     ``model_a``: linear SVM; ``model_b``: Gaussian-kernel SVM (Nystroem + linear SVM).
+
+    Attributes
+    ----------
+    tfidf : sklearn.feature_extraction.text.TfidfTransformer
+        The tf-idf coding (sublinear term frequencies), fitted on the training counts.
+    model_a : sklearn.svm.LinearSVC
+        Model A, the linear SVM on the tf-idf vectors.
+    model_b : sklearn.pipeline.Pipeline
+        Model B, ``Nystroem`` (RBF kernel) followed by a ``LinearSVC``.
     """
 
     tfidf: Any                  # sklearn's TfidfTransformer, fitted
@@ -276,7 +317,21 @@ class Learners:
     model_b: Any
 
     def predict(self, X: sp.spmatrix) -> tuple[np.ndarray, np.ndarray]:
-        """Predictions (0/1) of model A and model B on the count matrix ``X``."""
+        """Predictions (0/1) of model A and model B on the count matrix ``X``.
+
+        Parameters
+        ----------
+        X : scipy.sparse matrix, shape (n, vocab_size)
+            Word counts, as :meth:`TextPopulation.sample` draws them (coded by ``tfidf``
+            here).
+
+        Returns
+        -------
+        pred_a : numpy.ndarray of int8, shape (n,)
+            Model A's predictions.
+        pred_b : numpy.ndarray of int8, shape (n,)
+            Model B's predictions.
+        """
         Z = self.tfidf.transform(X)
         return self.model_a.predict(Z).astype(np.int8), self.model_b.predict(Z).astype(np.int8)
 
@@ -292,6 +347,25 @@ def fit_learners(X: sp.spmatrix, y: np.ndarray, *, gamma: float = 1.0, n_compone
     set of this population and are kept fixed, so a slider does not re-tune.)
     ``rng`` (None, an int, a SeedSequence or a Generator) gives scikit-learn's
     ``random_state`` through ``sklearn_random_state``.
+
+    Parameters
+    ----------
+    X : scipy.sparse matrix, shape (n, vocab_size)
+        The training documents' word counts (:meth:`TextPopulation.sample`).
+    y : array-like of shape (n,)
+        Their labels 0/1; both classes must occur (else ``ValueError``).
+    gamma : float, default 1.0
+        The RBF kernel's ``gamma`` in ``exp(-gamma ||x - x'||^2)``.
+    n_components : int, default 300
+        Landmarks of the Nystroem approximation of the kernel.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
+        One integer seed (``rng`` itself when an int) is the ``random_state`` of both SVMs
+        and of the Nystroem landmarks.
+
+    Returns
+    -------
+    Learners
+        ``tfidf``, ``model_a`` and ``model_b``, fitted.
     """
     require("sklearn", "fit_learners")
     from sklearn.feature_extraction.text import TfidfTransformer
@@ -370,6 +444,12 @@ class Experiment:
     def describe(self) -> str:
         """One line: both models' F1 on Dtrue and the correlation of their mistakes.
 
+        Returns
+        -------
+        str
+            ``"F1 on Dtrue: A <f1>, B <f1>; mistake correlation <phi>"`` (F1 to four
+            decimals, :func:`mistake_correlation` to two).
+
         Examples
         --------
         >>> from evallib.studies import build_experiment
@@ -382,7 +462,22 @@ class Experiment:
                 f"mistake correlation {mistake_correlation(self.true_events):.2f}")
 
     def test_set(self, n_test: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Dte: the first ``n_test`` pool documents (labels, predictions of A and B)."""
+        """Dte: the first ``n_test`` pool documents (labels, predictions of A and B).
+
+        Parameters
+        ----------
+        n_test : int
+            Size of the test set, from 1 to the pool size.
+
+        Returns
+        -------
+        y : numpy.ndarray of int8, shape (n_test,)
+            The labels (0/1) of the first ``n_test`` pool documents.
+        pred_a : numpy.ndarray of int8, shape (n_test,)
+            Model A's predictions on them.
+        pred_b : numpy.ndarray of int8, shape (n_test,)
+            Model B's predictions on them.
+        """
         n_test = check_count(n_test, "n_test", minimum=1)
         if n_test > self.y_pool.size:
             raise ValueError(f"n_test must be at most the pool size {self.y_pool.size}, got {n_test}")
@@ -393,6 +488,17 @@ def mistake_correlation(events: Any) -> float:
     """Correlation (phi) of the two models' error indicators, from the eight counts.
 
     A errs on e2, e4 (misses) and e5, e7 (false alarms); B on e3, e4, e5 and e6.
+
+    Parameters
+    ----------
+    events : array-like of 8 counts
+        The joint event counts ``e1 .. e8`` of Table 1 (as ``Experiment.true_events``).
+
+    Returns
+    -------
+    float
+        The phi coefficient of the two error indicators, in [-1, 1]; 0 when a model makes
+        no error or errs on every document (the correlation is then undefined).
     """
     ev = np.asarray(events, dtype=float)
     n = ev.sum()
@@ -444,6 +550,13 @@ def build_experiment(setting: str = "X", *, prior_pos: float = 0.25, label_noise
         random stream, so it is part of what a precomputed entry must match).
     precomputed : look the experiment up in the precomputed grid when the arguments
         are a grid point (see above); ``False`` always computes.
+
+    Returns
+    -------
+    Experiment
+        ``population``, ``n_train``, the pool's ``y_pool``, ``pred_a_pool`` and
+        ``pred_b_pool`` (``n_pool`` documents each), Dtrue's eight ``true_events`` and
+        the seed ``rng``.
     """
     check_choice(setting, "setting", tuple(SETTINGS))
     args = (setting, _check_prior_pos(prior_pos), _check_label_noise(label_noise),
@@ -514,6 +627,16 @@ def write_experiment_grid(path: str | Path = GRID_PATH, *, n_jobs: int = 2, prog
     ``true_events`` (int64, Dtrue's eight event counts per entry), the keys
     ``settings``, ``priors``, ``noises`` (one per entry) and the sizes ``n_train``,
     ``n_pool``, ``n_true``, ``seed`` and ``chunk`` it was built with.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path, default GRID_PATH
+        The file to write, ending in ``.npz``, in an existing folder; the default is the
+        shipped ``data/textsim_grid.npz`` that :func:`build_experiment` reads.
+    n_jobs : int, default 2
+        Worker processes, at least 1.
+    progress : bool, default True
+        Show a ``tqdm.auto`` bar over the 270 experiments.
 
     Returns
     -------
@@ -591,6 +714,22 @@ def dtrue_replicates(experiment: Experiment, n: int, n_subsamples: int, rng: Any
 
     Drawing ``n`` of Dtrue's documents with replacement and counting their events is
     one Multinomial(n, true_events / n_true) draw.
+
+    Parameters
+    ----------
+    experiment : Experiment
+        Its ``true_events`` are Dtrue.
+    n : int
+        Documents per subsample, at least 1 (the test-set size it stands beside).
+    n_subsamples : int
+        Number of subsamples, at least 1.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
+        Randomness of the multinomial draws, normalised by ``check_rng``.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_subsamples,)
+        ``dF1 = F1_B - F1_A`` on each subsample.
     """
     n = check_count(n, "n", minimum=1)
     n_subsamples = check_count(n_subsamples, "n_subsamples", minimum=1)
@@ -638,6 +777,27 @@ def run_setting(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"], 
     Dte is the first ``n_test`` documents of the experiment's pool; the truth uses
     ``n_subsamples`` subsets of the same size bootstrapped from Dtrue. ``rng`` (None, an
     int, a SeedSequence or a Generator) drives the bootstrap and then the subsets.
+
+    Parameters
+    ----------
+    experiment : Experiment
+        The trained pair, its pool and Dtrue (:func:`build_experiment`).
+    n_test : int, default 7909
+        Size of Dte, from 1 to the pool size (the paper's 7,909 by default).
+    n_resamples : int, default 10_000
+        Bootstrap replicates on Dte, at least 1 (``reps=`` is the deprecated name).
+    n_subsamples : int, default 1000
+        Dtrue subsamples of ``n_test`` documents for the truth, at least 1.
+    alpha : float, default 0.05
+        The percentile interval has coverage ``1 - alpha``, in (0, 1).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
+        One generator (``check_rng``) for the bootstrap, then the subsamples.
+
+    Returns
+    -------
+    SettingRun
+        ``setting``, ``bootstrap`` (the percentile test on Dte), ``truth`` (dF1 on the
+        Dtrue subsamples), ``dtrue_frequency`` and ``true_difference``.
     """
     y, a, b = experiment.test_set(n_test)
     rng = check_rng(rng)
@@ -655,10 +815,19 @@ def _direction(winner: str) -> str:
 def table3(runs: list[SettingRun]) -> pd.DataFrame:
     """Table 3 of our own, one row per setting, plus what the paper could not show.
 
-    Columns: ``experiment``, ``bootstrap confidence`` (eq. 13 in the observed
-    winner's direction), ``direction``, ``percentage on Dtrue`` (share of Dtrue
-    subsamples agreeing), then the observed dF1 on Dte, its 95% percentile interval,
-    and dF1 on the whole of Dtrue.
+    Parameters
+    ----------
+    runs : list of SettingRun
+        One :func:`run_setting` result per setting, in the order of the rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run: ``experiment`` (the setting), ``bootstrap confidence`` (eq. 13
+        in the observed winner's direction), ``direction``, ``percentage on Dtrue``
+        (share of Dtrue subsamples agreeing), then ``dF1 on Dte``, its percentile
+        interval ``interval low`` and ``interval high`` (level ``1 - alpha`` of the run),
+        and ``dF1 on Dtrue`` (the whole of Dtrue).
     """
     rows = []
     for r in runs:
@@ -740,6 +909,25 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
     ``progress`` shows a ``tqdm.auto`` bar over all ``len(experiments) x
     len(test_sizes) x repetitions`` bootstrap tests (default off).
 
+    Parameters
+    ----------
+    experiments : list of Experiment
+        The trained pairs (:func:`build_experiment`), one per setting or more.
+    test_sizes : tuple of int, default (500, 2000, 7909)
+        Test-set sizes, each at least 10 and at most the pool size; at least one.
+    repetitions : int, default 100
+        Test sets drawn per experiment and size, at least 1.
+    n_resamples : int, default 2000
+        Bootstrap replicates per test set, at least 1 (``reps=`` is the deprecated name).
+    n_subsamples : int, default 1000
+        Dtrue subsamples per experiment and size for the Dtrue frequency, at least 1.
+    alpha : float, default 0.05
+        Level of the percentile test (``significant``), in (0, 1).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
+        One generator (``check_rng``) for every draw of the study.
+    progress : bool, default False
+        Show a ``tqdm.auto`` bar over the bootstrap tests.
+
     Returns
     -------
     pandas.DataFrame
@@ -790,11 +978,22 @@ def calibration_study(experiments: list[Experiment], *, test_sizes: tuple[int, .
 def calibration_summary(study: pd.DataFrame) -> pd.DataFrame:
     """Per setting and test size: mean stated confidence vs mean frequency on Dtrue.
 
-    Columns: ``stated`` (mean bootstrap confidence), ``on Dtrue`` (mean share of Dtrue
-    subsamples agreeing with the stated winner), ``gap`` (stated minus on Dtrue:
-    positive = over-confident), ``right winner`` (share of repetitions naming the
-    winner on the whole of Dtrue), ``significant`` (share with 0 outside the
-    interval) and ``repetitions``.
+    Parameters
+    ----------
+    study : pandas.DataFrame
+        The table of :func:`calibration_study` (its ``setting``, ``test_size``,
+        ``confidence``, ``dtrue_frequency``, ``correct`` and ``significant`` columns).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per setting and test size: ``setting``, ``test_size``, ``stated`` (mean
+        bootstrap confidence), ``on Dtrue`` (mean share of Dtrue subsamples agreeing
+        with the stated winner), ``gap`` (stated minus on Dtrue: positive means the
+        stated confidence is higher; see :func:`calibration_study` for why that is no
+        measure of over-confidence), ``right winner`` (share of repetitions naming the
+        winner on the whole of Dtrue), ``significant`` (share with 0 outside the
+        interval) and ``repetitions`` (test sets with a positive document).
     """
     g = study.groupby(["setting", "test_size"])
     out = pd.DataFrame({
@@ -814,6 +1013,21 @@ def calibration_bins(study: pd.DataFrame, edges: tuple[float, ...] = (0.5, 0.8, 
     For repetitions whose stated confidence falls in ``[edges[i], edges[i+1])`` (the
     last bin closed), the mean stated confidence, the mean frequency on Dtrue, the
     share naming the true winner, and the count.
+
+    Parameters
+    ----------
+    study : pandas.DataFrame
+        The table of :func:`calibration_study`.
+    edges : tuple of float, default (0.5, 0.8, 0.9, 0.95, 0.99, 1.0)
+        The bins' edges: at least two, increasing, in [0, 1]; a confidence outside
+        them goes to the first or the last bin.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test size and non-empty bin: ``test_size``, ``bin`` (an ordered
+        categorical labelled ``"[0.50, 0.80)"``, ...), ``stated``, ``on Dtrue``,
+        ``right winner`` and ``count``.
     """
     edges = np.asarray(edges, dtype=float)
     if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) <= 0) or edges[0] < 0 or edges[-1] > 1:
@@ -1120,6 +1334,23 @@ def plot_size_coverage(table: pd.DataFrame, ax: Any = None, *, what: str = "cove
     Draws the rates of :func:`size_coverage_study` with bars of two Monte Carlo
     standard errors either side, and the nominal level (``1 - alpha`` for coverage,
     ``alpha`` for size) as a dotted line.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`size_coverage_study` (``setting``, ``test_size`` and the
+        chosen rate with its ``_se`` column).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure if None.
+    what : {"coverage", "size"}, default "coverage"
+        Which rate to draw.
+    alpha : float, default 0.05
+        The level the study was run at, in (0, 1); it places the nominal line.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
     """
     check_choice(what, "what", ("coverage", "size"))
     alpha = check_alpha(alpha)
@@ -1151,6 +1382,20 @@ def plot_tie_confidence(confidence: Any, ax: Any = None, *, bins: int = 10) -> A
     ``confidence`` is :attr:`evallib.onetestset.F1TestCheck.confidence` of a null
     population. For a calibrated test it is uniform on [0.5, 1] (dotted line): one
     minus a one-sided p-value that is uniform under the null.
+
+    Parameters
+    ----------
+    confidence : array-like of float, shape (m,)
+        The stated confidences, finite and at least one.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure if None.
+    bins : int, default 10
+        Number of equal bins on [0.5, 1].
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
     """
     values = np.asarray(confidence, dtype=float)
     if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
@@ -1181,6 +1426,33 @@ def dcf_comparison(experiment: Experiment, *, n_test: int = PAPER_SIZES["n_test"
     ``se`` (the standard deviation of the difference), ``statistic`` (z = difference / se),
     ``pvalue`` (two-sided normal) and, for the bootstrap,
     the 95% interval.
+
+    Parameters
+    ----------
+    experiment : Experiment
+        The trained pair; Dte is its first ``n_test`` pool documents.
+    n_test : int, default 7909
+        Size of Dte, from 1 to the pool size.
+    cost_fn, cost_fp : float, default 1.0
+        The costs of a miss and of a false alarm, each >= 0 and not both 0.
+    prior_pos : float, default 0.5
+        The prior ``P(p)`` of a positive in the DCF, in (0, 1).
+    n_resamples : int, default 10_000
+        Bootstrap replicates, at least 1 (``reps=`` is the deprecated name).
+    n_subsamples : int, default 1000
+        Dtrue subsamples of ``n_test`` documents, at least 2 (those without a positive
+        or without a negative are dropped).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, default None
+        One generator (``check_rng``) for the bootstrap, then the subsamples.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Four rows, ``method`` ``"independent, eq. (8)"``, ``"paired, eq. (9)"``,
+        ``"bootstrap (stratified)"`` and ``"Dtrue subsamples (truth)"`` (the difference
+        on all of Dtrue, the subsamples' standard deviation and their 2.5% and 97.5%
+        quantiles), with the columns ``difference``, ``se``, ``statistic``, ``pvalue``,
+        ``interval low`` and ``interval high`` (NaN for the two tests).
     """
     y, a, b = experiment.test_set(n_test)
     kw = dict(cost_fn=cost_fn, cost_fp=cost_fp, prior_pos=prior_pos)
@@ -1213,6 +1485,20 @@ def plot_replicates(run: SettingRun, ax=None, *, bins: int = 40):
 
     The shaded band is the bootstrap's percentile interval (eq. 14), the dashed line
     dF1 on the whole of Dtrue.
+
+    Parameters
+    ----------
+    run : SettingRun
+        One :func:`run_setting` result (its bootstrap replicates and ``truth``).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure if None.
+    bins : int, default 40
+        Number of bins, shared by the two histograms.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
     """
     ax = get_axes(ax, figsize=(7, 3.6))
     b = run.bootstrap
@@ -1238,6 +1524,20 @@ def plot_calibration(study: pd.DataFrame, ax=None,
     """Reliability diagram: mean frequency on Dtrue against stated confidence, per test size.
 
     Points below the diagonal are over-confident bins.
+
+    Parameters
+    ----------
+    study : pandas.DataFrame
+        The table of :func:`calibration_study`, binned by :func:`calibration_bins`.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure if None.
+    edges : tuple of float, default (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0)
+        The bins' edges, as for :func:`calibration_bins`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
     """
     ax = get_axes(ax, figsize=(5, 4.5))
     table = calibration_bins(study, edges)
