@@ -190,14 +190,20 @@ def _add_table_report_options(rep: argparse.ArgumentParser) -> None:
     g.add_argument("--lm-eval", action="append", metavar="MODEL=FILE", default=None,
                    help="an lm-evaluation-harness --log_samples file of MODEL; repeat per model, repeat MODEL "
                         "for its repeated runs")
-    g.add_argument("--inspect-log", action="append", metavar="FILE", default=None,
-                   help="an inspect_ai log, one per model (needs pip install 'evallib[inspect]')")
+    g.add_argument("--inspect-log", action="append", metavar="[NAME=]FILE", default=None,
+                   help="an inspect_ai log, one per model and task; NAME=FILE names its model (two prompts or "
+                        "solvers of one model; repeat NAME for its logs of other tasks) (needs pip install "
+                        "'evallib[inspect]')")
+    g.add_argument("--failed-samples", choices=("refuse", "drop", "zero"), default=None,
+                   help="inspect: samples that errored -- refuse the log (default), drop them (each item is scored "
+                        "on its other epochs) or score them 0 (wrong); the counts are reported")
     g.add_argument("--metric", default=None,
                    help="lm-eval: the metric key (acc, exact_match, ...); inspect: the key of a dict-valued score")
     g.add_argument("--filter", default=None, help="lm-eval: the filter when the files hold several")
     g.add_argument("--scorer", default=None, help="inspect: the scorer when the samples have several")
     g.add_argument("--cluster-key", default=None,
-                   help="lm-eval: a field of doc; inspect: a key of the sample metadata, holding the cluster")
+                   help="lm-eval: a field of doc; inspect: a key of the sample metadata, holding the cluster; "
+                        "'task': the task, when the files hold several")
     g.add_argument("--bootstrap-reps", type=_positive_int, default=2000,
                    help="bootstrap replicates of the rank intervals (default: 2000)")
     d = rep.add_argument_group("results tables (one row per data set, one column per classifier)")
@@ -227,6 +233,28 @@ def _lm_eval_sources(pairs: Sequence[str]) -> dict[str, list[str]]:
     return out
 
 
+def _inspect_sources(given: Sequence[str]) -> list[str] | dict[str, list[str]]:
+    """``--inspect-log`` values: FILE (the log names its model) or NAME=FILE; all of one kind.
+
+    A value is NAME=FILE when it has a ``=`` and is not itself an existing file. Mixing the
+    two kinds is refused: a log without a name would be paired with named ones by its
+    model's name, which is no choice the command line made.
+    """
+    named = [v for v in given if "=" in v and not Path(v).expanduser().is_file()]
+    if not named:
+        return list(given)
+    if len(named) != len(given):
+        plain = next(v for v in given if v not in named)
+        raise ValueError(f"give every --inspect-log as NAME=FILE once one is named, got {plain!r} without a name.")
+    out: dict[str, list[str]] = {}
+    for value in named:
+        model, _, path = value.partition("=")
+        if not model.strip() or not path.strip():
+            raise ValueError(f"--inspect-log takes FILE or NAME=FILE, got {value!r}.")
+        out.setdefault(model.strip(), []).append(path.strip())
+    return out
+
+
 #: The options only some reports read (every report reads the file, -o, --alpha, --title, --seed,
 #: --timeout, -q and --sheet). An option given for a report that does not read it is an error:
 #: silently ignoring it would let an analyst believe, e.g., that --interval shaped a results table.
@@ -234,7 +262,8 @@ REPORT_OPTIONS: dict[str, set[str]] = {
     "predictions": {"label_column", "fold_column", "case_column", "repeat_column", "pred_prefix", "score_prefix",
                     "pos_label", "adjust", "interval", "classifiers_tried", "min_difference"},
     "per-item": {"item_column", "cluster_column", "sample_column", "model_column", "score_column", "score_prefix",
-                 "lm_eval", "inspect_log", "metric", "filter", "scorer", "cluster_key", "bootstrap_reps", "adjust"},
+                 "lm_eval", "inspect_log", "metric", "filter", "scorer", "cluster_key", "failed_samples",
+                 "bootstrap_reps", "adjust"},
     "many-data-sets": {"dataset_column", "lower_is_better", "posthoc", "control", "control_method", "rope"},
 }
 
@@ -264,8 +293,13 @@ def _table_report(args: argparse.Namespace):
             if args.predictions is not None:
                 raise ValueError("harness logs are given with --lm-eval or --inspect-log, not as a file "
                                  f"argument ({args.predictions!r}).")
-            source = _lm_eval_sources(args.lm_eval) if args.lm_eval else list(args.inspect_log)
+            source = _lm_eval_sources(args.lm_eval) if args.lm_eval else _inspect_sources(args.inspect_log)
             fmt, table = ("lm-eval" if args.lm_eval else "inspect"), {}
+            if args.failed_samples is not None:
+                if args.lm_eval:
+                    raise ValueError("--failed-samples applies to --inspect-log files (lm-eval writes no errored "
+                                     "samples).")
+                table = dict(failed_samples=args.failed_samples)
         else:
             if args.predictions is None:
                 raise ValueError("--item-column needs the per-item file as the file argument.")

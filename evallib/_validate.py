@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "check_alpha", "check_binary_labels", "check_choice", "check_cluster_size", "check_count", "check_int",
-    "check_labels", "check_real", "check_rng", "check_vector", "sklearn_random_state",
+    "align_items", "check_alpha", "check_binary_labels", "check_choice", "check_cluster_size", "check_count",
+    "check_int", "check_item_index", "check_labels", "check_real", "check_rng", "check_vector",
+    "sklearn_random_state",
 ]
 
 
@@ -244,3 +245,89 @@ def check_cluster_size(n_items: int, cluster_size: Any) -> np.ndarray:
         raise ValueError(f"n_items = {n_items} in clusters of {int(sizes[0])} make one cluster; the cluster-robust "
                          "intervals need at least 2 (n_items >= 2 * cluster_size)")
     return sizes
+
+
+def check_item_index(index: pd.Index, name: str) -> None:
+    """Refuse an index that names an item twice: a pairing by label needs each label once."""
+    dup = index[index.duplicated()].unique()
+    if len(dup):
+        raise ValueError(
+            f"{name} has {len(dup)} item ids that appear more than once in its index (e.g. {dup[0]!r}); "
+            "the unit is the item, so give each item one row (average its repeated answers first, "
+            "e.g. with .groupby(level=0).mean())")
+
+
+def align_items(named: Any) -> list[Any]:
+    """Put paired inputs in one item order: pandas objects are matched by their index, never by position.
+
+    The one alignment rule of every function that pairs two (or more) inputs item by item
+    (case by case): a pandas Series or DataFrame carries its items' labels in its index, so
+    a shuffled Series with the same labels is the same data, not a different pairing.
+
+    - The first pandas value is the reference. Every pandas value must name each item once
+      (:func:`check_item_index`) and name the same set of items as the reference; it is then
+      reordered to the reference's order.
+    - Any other value (a list, an array) is positional: it is taken to be in the reference's
+      order. That is refused as ambiguous when the pandas values come in different orders
+      (which order would it follow?).
+
+    Parameters
+    ----------
+    named : sequence of (name, value)
+        The arguments as the caller calls them (``("a", a)``, ``("b", b)``,
+        ``("clusters", clusters)``); ``None`` values are skipped.
+
+    Returns
+    -------
+    list
+        The values in the given order, the pandas ones reordered (still pandas objects).
+
+    Raises
+    ------
+    ValueError
+        Duplicated labels, different label sets (with how many and an example), or a
+        positional value beside pandas values in different orders; each names the arguments.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.Series([1, 0, 1], index=["q1", "q2", "q3"])
+    >>> b = pd.Series([0, 1, 1], index=["q3", "q1", "q2"])
+    >>> _, b2 = align_items([("a", a), ("b", b)])
+    >>> b2.tolist()
+    [1, 1, 0]
+    """
+    named = list(named)
+    pandas = [(i, name, value) for i, (name, value) in enumerate(named)
+              if isinstance(value, (pd.Series, pd.DataFrame))]
+    out = [value for _, value in named]
+    if len(pandas) < 2:
+        return out
+    _, ref_name, ref = pandas[0]
+    check_item_index(ref.index, ref_name)
+    reordered = []
+    for i, name, value in pandas[1:]:
+        check_item_index(value.index, name)
+        if value.index.equals(ref.index):
+            continue
+        lacking = ref.index.difference(value.index, sort=False)
+        extra = value.index.difference(ref.index, sort=False)
+        if len(lacking):
+            raise ValueError(f"{name} lacks {len(lacking)} of the {len(ref.index)} items scored by {ref_name} "
+                             f"(e.g. {lacking[0]!r}); pandas inputs are paired by their index, so give both the "
+                             "same items (or pass .to_numpy() to pair by position)")
+        if len(extra):
+            raise ValueError(f"{name} scores {len(extra)} items that {ref_name} does not (e.g. {extra[0]!r}); "
+                             "pandas inputs are paired by their index, so give both the same items (or pass "
+                             ".to_numpy() to pair by position)")
+        out[i] = value.reindex(ref.index)
+        reordered.append(name)
+    if reordered:
+        plain = [name for name, value in named if value is not None
+                 and not isinstance(value, (pd.Series, pd.DataFrame, str, bytes)) and np.ndim(value) > 0]
+        if plain:
+            raise ValueError(f"{plain[0]} is a plain sequence, paired by position, but {reordered[0]} lists its items "
+                             f"in another order than {ref_name}, so the position of an item is ambiguous; give "
+                             f"{plain[0]} as a pandas Series with the items as its index, or put "
+                             f"{reordered[0]} in {ref_name}'s order")
+    return out

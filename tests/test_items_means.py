@@ -488,3 +488,54 @@ def test_negative_between_estimate_is_truncated_and_said():
     assert "truncated at 0" in vc.note and "truncated at 0" in str(vc)
     flat = variance_components(np.full((4, 3), 0.7))
     assert (flat.between, flat.within, flat.icc, flat.se) == pytest.approx((0, 0, 0, 0), abs=1e-15)
+
+
+# ------------------------------------------------------------------ pandas inputs pair by index
+def test_pandas_inputs_are_paired_by_their_index_not_by_position():
+    """A shuffled Series with the same labels is the same data: the paired t test of scipy on the
+    items matched by label, not the unpaired-looking SE a positional pairing of shuffled rows gives."""
+    rng = np.random.default_rng(33)
+    n = 300
+    skill = rng.random(n)
+    a_vals = (skill + 0.1 * rng.standard_normal(n) > 0.45).astype(float)   # items hard for both
+    b_vals = (skill + 0.1 * rng.standard_normal(n) > 0.5).astype(float)
+    ids = [f"q{i}" for i in range(n)]
+    a = pd.Series(a_vals, index=ids)
+    b = pd.Series(b_vals, index=ids).sample(frac=1, random_state=4)        # same labels, shuffled rows
+    passage = pd.Series(np.repeat(np.arange(30), 10), index=ids).sample(frac=1, random_state=5)
+    res = paired_item_difference(a, b, method="t")
+    ref = stats.ttest_rel(a_vals, b_vals)
+    assert res.estimate == pytest.approx(np.mean(a_vals - b_vals))
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    assert res.se == pytest.approx(np.std(a_vals - b_vals, ddof=1) / math.sqrt(n), rel=1e-12)
+    # positionally the shuffled rows would pair item i of a with another item of b: a larger SE
+    wrong = np.std(a_vals - b.to_numpy(), ddof=1) / math.sqrt(n)
+    assert wrong > 1.3 * res.se
+    clustered = paired_item_difference(a, b, clusters=passage, method="cr2")
+    by_position = paired_item_difference(a_vals, b_vals, clusters=np.repeat(np.arange(30), 10), method="cr2")
+    assert clustered.se == pytest.approx(by_position.se, rel=1e-12) and clustered.df == pytest.approx(by_position.df)
+    # item_mean pairs the scores with their clusters the same way
+    one = item_mean(a, clusters=passage, method="cr2")
+    assert one.se == pytest.approx(item_mean(a_vals, clusters=np.repeat(np.arange(30), 10), method="cr2").se)
+    frame = pd.DataFrame({"s1": a_vals, "s2": b_vals}, index=ids)
+    two_d = item_mean(frame, clusters=passage, method="cr2")
+    assert two_d.se == pytest.approx(
+        item_mean(frame.to_numpy(), clusters=np.repeat(np.arange(30), 10), method="cr2").se, rel=1e-12)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: paired_item_difference(pd.Series([1, 0, 1], index=list("xyz")), pd.Series([1, 0, 0], index=list("xyw"))),
+     r"^b lacks 1 of the 3 items scored by a \(e.g. 'z'\); pandas inputs are paired by their index"),
+    (lambda: paired_item_difference(pd.Series([1, 0, 1], index=list("xyz")), pd.Series([1, 0, 0, 1], index=list("xyzw"))),
+     r"^b scores 1 items that a does not \(e.g. 'w'\)"),
+    (lambda: paired_item_difference(pd.Series([1, 0, 1], index=list("xyx")), pd.Series([1, 0, 0], index=list("xyz"))),
+     r"^a has 1 item ids that appear more than once in its index \(e.g. 'x'\)"),
+    (lambda: paired_item_difference(pd.Series([1, 0, 1, 1], index=list("wxyz")),
+                                    pd.Series([1, 0, 0, 1], index=list("zyxw")), clusters=[1, 1, 2, 2]),
+     r"^clusters is a plain sequence, paired by position, but b lists its items in another order than a"),
+    (lambda: item_mean(pd.Series([1, 0, 1], index=list("xyz")), clusters=pd.Series([1, 1, 2], index=list("xyw"))),
+     r"^clusters lacks 1 of the 3 items scored by scores"),
+])
+def test_pandas_indexes_that_differ_are_refused_naming_the_argument(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -48,7 +48,7 @@ from .._compat import renamed_keywords
 from .._inference import t_inference
 from .._multitest import ADJUSTMENTS, adjust_pvalues
 from .._plotting import get_axes
-from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
+from .._validate import align_items, check_alpha, check_choice, check_count, check_item_index, check_labels, check_rng
 from ._passk import _cluster_index, _mean_se
 
 __all__ = [
@@ -128,15 +128,6 @@ def _check_model_values(name: Hashable, raw: Any, n_items: int | None) -> np.nda
     return arr
 
 
-def _check_item_index(index: pd.Index, what: str) -> None:
-    dup = index[index.duplicated()].unique()
-    if len(dup):
-        raise ValueError(
-            f"{what} has {len(dup)} item ids that appear more than once in its index (e.g. {dup[0]!r}); "
-            "the unit is the item, so give each item one row (average its repeated answers first, "
-            "e.g. with .groupby(level=0).mean())")
-
-
 def _is_column(frame: pd.DataFrame, key: Any) -> bool:
     """Whether ``key`` names a column of ``frame`` (sequences of labels never do)."""
     if key is None or isinstance(key, (pd.Series, pd.Index, np.ndarray, list, tuple, Mapping)):
@@ -152,7 +143,7 @@ def _prepare(scores: Any, clusters: Any) -> _Table:
     item_index = None
     if isinstance(scores, pd.DataFrame):
         frame = scores
-        _check_item_index(frame.index, "scores")
+        check_item_index(frame.index, "scores")
         if _is_column(frame, clusters):
             frame, clusters = frame.drop(columns=clusters), frame[clusters]
         elif isinstance(clusters, str):
@@ -165,22 +156,12 @@ def _prepare(scores: Any, clusters: Any) -> _Table:
         item_index = frame.index
     elif isinstance(scores, Mapping):
         columns = dict(scores)
-        if columns and all(isinstance(v, pd.Series) for v in columns.values()):
-            first, ref = next(iter(columns.items()))
-            _check_item_index(ref.index, _label(first))
-            for name, col in columns.items():
-                _check_item_index(col.index, _label(name))
-                lacking = ref.index.difference(col.index)
-                extra = col.index.difference(ref.index)
-                if len(lacking):
-                    raise ValueError(f"{_label(name)} lacks {len(lacking)} of the {len(ref)} items scored by "
-                                     f"{_label(first)} (e.g. {lacking[0]!r}); every model must score the "
-                                     "same items")
-                if len(extra):
-                    raise ValueError(f"{_label(name)} scores {len(extra)} items that {_label(first)} does not "
-                                     f"(e.g. {extra[0]!r}); every model must score the same items")
-            columns = {name: col.reindex(ref.index) for name, col in columns.items()}
-            item_index = ref.index
+        # Series are paired by their index (the first one's order), never by position
+        aligned = align_items([(_label(name), col) for name, col in columns.items()])
+        columns = dict(zip(columns, aligned))
+        series = [col for col in columns.values() if isinstance(col, pd.Series)]
+        if series:
+            item_index = series[0].index
     else:
         raise TypeError("scores must be a pandas DataFrame (items x models) or a dict {model: scores per "
                         f"item}}, got {type(scores).__name__}")
@@ -223,12 +204,8 @@ def _check_clusters(clusters: Any, names: tuple, n_items: int, item_index: pd.In
 
 def _align_clusters(labels: Any, name: str, n_items: int, item_index: pd.Index | None) -> np.ndarray:
     """Labels as an array in item order; a Series is aligned on the items' index when there is one."""
-    if isinstance(labels, pd.Series) and item_index is not None and not labels.index.equals(item_index):
-        _check_item_index(labels.index, name)
-        lacking = item_index.difference(labels.index)
-        if len(lacking):
-            raise ValueError(f"{name} has no label for {len(lacking)} items of scores (e.g. {lacking[0]!r})")
-        labels = labels.reindex(item_index)
+    if isinstance(labels, pd.Series) and item_index is not None:
+        _, labels = align_items([("scores", pd.Series(np.nan, index=item_index)), (name, labels)])
     arr = check_labels(np.asarray(labels), name)
     if arr.shape[0] != n_items:
         raise ValueError(f"{name} must hold one label per item: got {arr.shape[0]} labels for {n_items} items")

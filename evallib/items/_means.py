@@ -62,7 +62,7 @@ from scipy import stats
 from .._compat import renamed_fields, renamed_keywords
 from .._inference import check_alternative, t_inference
 from .._results import IntervalMixin
-from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
+from .._validate import align_items, check_alpha, check_choice, check_count, check_labels, check_rng
 from ..onetestset._mcnemar import Contingency, mcnemar
 from ..onetestset._paired_intervals import paired_difference_interval
 
@@ -770,7 +770,8 @@ def item_mean(
         no score. Booleans count as 0/1.
     clusters : sequence, optional
         One cluster label per item (the passage, school or source the item belongs to);
-        any hashable labels, no NaN.
+        any hashable labels, no NaN. A Series is matched to pandas ``scores`` by its
+        index (:func:`evallib._validate.align_items`).
     alpha : float
         In (0, 1); the interval has nominal coverage ``1 - alpha``.
     method : str
@@ -847,6 +848,7 @@ def item_mean(
     """
     method, alpha, missing, n_resamples, bootstrap_weights, rng = _check_options(
         method, ITEM_MEAN_METHODS, alpha, missing, n_resamples, bootstrap_weights, rng)
+    scores, clusters = align_items([("scores", scores), ("clusters", clusters)])
     arr = _check_scores(scores, "scores")
     y, counts = _item_means(arr)
     labels = _check_clusters(clusters, y.shape[0])
@@ -921,7 +923,9 @@ def paired_item_difference(
     a, b : array-like, shape (items,) or (items, samples)
         The two models' scores in [0, 1] on the same items, in the same order (one row
         per item); NaN marks a missing sample, a row of NaN (or a NaN in 1-D) an item
-        the model has no score for.
+        the model has no score for. pandas inputs are paired by their index (each item
+        once, the same items in both), not by position
+        (:func:`evallib._validate.align_items`).
     clusters : sequence, optional
         One cluster label per item, shared by ``a`` and ``b`` (a cluster is a property of
         the item). A pair ``(labels_a, labels_b)`` or a two-entry mapping is accepted only
@@ -999,6 +1003,7 @@ def paired_item_difference(
     if alternative != "two-sided" and method == "wild":
         raise ValueError(f"alternative={alternative!r} is not available with method='wild' (its bootstrap "
                          "test and interval are two-sided); use alternative='two-sided' or method='cr2'")
+    a, b, clusters = align_items([("a", a), ("b", b), ("clusters", clusters)])
     arr_a, arr_b = _check_scores(a, "a"), _check_scores(b, "b")
     if arr_a.shape[0] != arr_b.shape[0]:
         raise ValueError(f"a has {arr_a.shape[0]} items but b has {arr_b.shape[0]}; both models must be "

@@ -36,10 +36,13 @@ UK AI Security Institute, inspect_ai: ``inspect_ai.log.read_eval_log`` and
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import numbers
 import os
+import re
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,8 +57,10 @@ from ._inputs import ReportInputError, _key, _read_table
 from ._prose import plural, quote_list
 
 __all__ = [
+    "FAILED_SAMPLES",
     "ITEM_SOURCE_FORMATS",
     "LM_EVAL_FIELDS",
+    "TASK_CLUSTER",
     "ItemScores",
     "load_item_scores",
     "load_items",
@@ -97,6 +102,8 @@ class ItemScores:
         roles; ``""`` when the role is absent.
     n_rows : rows (or sample records) read.
     read_note : what the reader detected or chose, in plain sentences (``""`` if nothing).
+    reducers : inspect logs: each model's epochs reducer, as inspect_ai names it (the
+        score its own metrics reduce the epochs to); ``()`` for other sources.
     """
 
     source: str
@@ -112,6 +119,8 @@ class ItemScores:
     sample_column: str
     n_rows: int
     read_note: str = ""
+    #: inspect logs: each model's epochs reducer (``"mean"``, ``"max"``, ``"pass_at_2"``, ...); else empty
+    reducers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
@@ -623,27 +632,34 @@ def _jsonl_records(path: Path) -> list[dict]:
     if not path.is_file():
         raise ReportInputError(f"The lm-eval samples file {str(path)!r} does not exist"
                                + (" (it is a directory)." if path.is_dir() else "."))
+    try:
+        text = path.read_text(encoding="utf-8-sig", errors="strict")
+    except UnicodeDecodeError:
+        raise ReportInputError(f"The lm-eval samples file {str(path)!r} is not UTF-8 text.") from None
+    lines = text.splitlines()
+    last = max((i for i, line in enumerate(lines, start=1) if line.strip()), default=0)
     records = []
-    with path.open("r", encoding="utf-8-sig", errors="strict") as handle:
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
         try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    raise ReportInputError(f"Line {number} of the lm-eval samples file {str(path)!r} is not JSON; "
-                                           "give the samples_<task>_<date>.jsonl file that lm_eval --log_samples "
-                                           "writes, one JSON object per line.") from None
-                if not isinstance(record, dict) or "doc_id" not in record:
-                    raise ReportInputError(f"Line {number} of the lm-eval samples file {str(path)!r} has no 'doc_id'; "
-                                           "each line of lm_eval's --log_samples output is an object with the fields "
-                                           "doc_id, doc, target, resps, filtered_resps and its metrics.")
-                records.append(record)
-        except UnicodeDecodeError:
-            raise ReportInputError(f"The lm-eval samples file {str(path)!r} is not UTF-8 text.") from None
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            if number == last and not text.endswith("\n") and number > 1:
+                raise ReportInputError(f"The lm-eval samples file {str(path)!r} is truncated: its last line ({number}) "
+                                       "stops in the middle of a JSON object, so the file was cut off while it was "
+                                       "written or copied; rerun the task or copy the file again.") from None
+            raise ReportInputError(f"Line {number} of the lm-eval samples file {str(path)!r} is not JSON; "
+                                   "give the samples_<task>_<date>.jsonl file that lm_eval --log_samples "
+                                   "writes, one JSON object per line.") from None
+        if not isinstance(record, dict) or "doc_id" not in record:
+            raise ReportInputError(f"Line {number} of the lm-eval samples file {str(path)!r} has no 'doc_id'; "
+                                   "each line of lm_eval's --log_samples output is an object with the fields "
+                                   "doc_id, doc, target, resps, filtered_resps and its metrics.")
+        records.append(record)
     if not records:
-        raise ReportInputError(f"The lm-eval samples file {str(path)!r} is empty.")
+        raise ReportInputError(f"The lm-eval samples file {str(path)!r} is empty: it holds no line, so lm-eval "
+                               "scored no document into it (a run that stopped before the task finished?).")
     return records
 
 
@@ -668,6 +684,41 @@ def _cluster_text(value: Any) -> str | None:
     if isinstance(value, float) and math.isnan(value):
         return None
     return _key(value)
+
+
+#: ``cluster_key`` value that makes the lm-eval task (from each file's name) the cluster.
+TASK_CLUSTER = "task"
+_LM_EVAL_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.jsonl$")
+
+
+def _lm_eval_task(path: Path) -> str | None:
+    """The task in lm-eval's file name ``samples_<task>_<date>.jsonl`` (``EvaluationTracker``), else None."""
+    match = _LM_EVAL_NAME.match(path.name)
+    return match.group("task") if match else None
+
+
+def _fingerprint(record: dict) -> tuple[str, str] | None:
+    """How one line names its document: lm-eval's ``doc_hash``, else the ``doc`` itself."""
+    if record.get("doc_hash") is not None:
+        return "doc_hash", str(record["doc_hash"])
+    if isinstance(record.get("doc"), dict):
+        return "doc", json.dumps(record["doc"], sort_keys=True, default=str)
+    return None
+
+
+def _same_document(documents: dict, item: str, record: dict, path: Path, doc_id: str, several_tasks: bool) -> None:
+    """Refuse two different documents under one item (same task and doc_id, different doc_hash or doc)."""
+    mark = _fingerprint(record)
+    if mark is None:
+        return
+    known = documents.setdefault(item, (mark[0], mark[1], path))
+    if known[0] == mark[0] and known[1] != mark[1]:
+        where = (f"document {doc_id!r} of one task" if several_tasks else f"document {doc_id!r}")
+        raise ReportInputError(
+            f"The {where} is a different document in {str(known[2])!r} and in {str(path)!r} (their {mark[0]} "
+            "differ), so the two lines are not answers to one item: lm-eval numbers every task's documents from 0, "
+            "so files of different tasks must keep lm-eval's names (samples_<task>_<date>.jsonl), and a model's "
+            "files of one task are its repeated runs.")
 
 
 def read_lm_eval_samples(
@@ -699,17 +750,29 @@ def read_lm_eval_samples(
         The filter (``strict-match``, ``flexible-extract``, ...); required when the files
         have lines for more than one.
     cluster_key : str, optional
-        A field of ``doc`` holding each document's cluster (``subject``, a passage id).
+        A field of ``doc`` holding each document's cluster (``subject``, a passage id),
+        or ``"task"``: each file's lm-eval task, when the files hold several.
 
     Returns
     -------
     ItemScores
-        Layout ``"lm-eval"``; item ids are the ``doc_id`` values.
+        Layout ``"lm-eval"``; item ids are the ``doc_id`` values, or ``task/doc_id`` when
+        the files hold several tasks.
+
+    Notes
+    -----
+    An item is a task's document. lm-eval writes one ``samples_<task>_<date>.jsonl`` per
+    task (an MMLU run: one per subject), each numbering its documents from 0, so files of
+    one model with different tasks in their names are one evaluation of all their
+    documents, never repeated answers; files of one model and one task are its runs. A
+    ``doc_id`` whose ``doc_hash`` (or, without hashes, ``doc``) differs between two files
+    is two documents under one name and is refused.
 
     Raises
     ------
     ReportInputError
-        A missing or malformed file, an unknown or ambiguous metric or filter, a metric
+        A missing, empty, truncated or malformed file, a file lacking the chosen filter,
+        two documents under one (task, ``doc_id``), an unknown or ambiguous metric or filter, a metric
         that is not a per-document number, a ``doc_id`` twice in one file (and filter),
         documents missing for a model, a missing ``cluster_key``, and every check of
         :func:`load_item_scores`.
@@ -757,9 +820,37 @@ def read_lm_eval_samples(
         raise ReportInputError(f"The metric {str(metric)!r} does not occur in the lm-eval samples files, whose metrics "
                                f"are {quote_list(metrics, limit=_LISTED)} (--metric, metric=).")
     metric = str(metric)
+    # lm-eval names each file samples_<task>_<date>.jsonl and numbers every task's documents from 0:
+    # an item is (task, doc_id), and files of different tasks are never repeats of one another
+    tasks = {path: _lm_eval_task(path) for runs in loaded.values() for path, _ in runs}
+    named = sorted({t for t in tasks.values() if t is not None})
+    if len(named) > 1:
+        unnamed = [p for p, t in tasks.items() if t is None]
+        if unnamed:
+            raise ReportInputError(
+                f"The lm-eval samples file {str(unnamed[0])!r} is not named as lm-eval names them "
+                f"(samples_<task>_<date>.jsonl), so its task is unknown, while the other files are of "
+                f"{plural(len(named), 'task')} ({quote_list(named, limit=_LISTED)}); every task numbers its documents "
+                "from 0, so give each file its lm-eval name.")
+    several_tasks = len(named) > 1
+    task_cluster = cluster_key == TASK_CLUSTER and several_tasks
+    if chosen_filter is not None:
+        for model, runs in loaded.items():
+            for path, records in runs:
+                if not any("filter" not in r or str(r["filter"]) == chosen_filter for r in records):
+                    own = sorted({str(r["filter"]) for r in records})
+                    raise ReportInputError(
+                        f"The lm-eval samples file {str(path)!r} of model {model!r} has no line for the filter "
+                        f"{chosen_filter!r}, only for {quote_list(own, limit=_LISTED)}; give every model's files "
+                        "with the same filter (rerun it with that filter, or choose a filter all files hold with "
+                        "--filter).")
     items, models, samples, values, clusters = [], [], [], [], []
+    documents: dict[str, tuple[str, str, Path]] = {}  # item -> (how the document is known, its fingerprint, file)
     for model, runs in loaded.items():
-        for run, (path, records) in enumerate(runs):
+        run_of_task: dict[str | None, int] = {}
+        for path, records in runs:
+            task = tasks[path] if several_tasks else None
+            run = run_of_task[task] = run_of_task.get(task, -1) + 1
             seen: set[str] = set()
             for number, r in enumerate(records, start=1):
                 if chosen_filter is not None and "filter" in r and str(r["filter"]) != chosen_filter:
@@ -771,6 +862,8 @@ def read_lm_eval_samples(
                         + (f" for the filter {chosen_filter!r}" if chosen_filter else "")
                         + "; each document is scored once per run (give repeated runs as separate files).")
                 seen.add(doc_id)
+                item = f"{task}/{doc_id}" if task is not None else doc_id
+                _same_document(documents, item, r, path, doc_id, several_tasks)
                 if metric not in r:
                     raise ReportInputError(f"Line {number} of {str(path)!r} (document {doc_id!r}) has no metric "
                                            f"{metric!r}; every document needs it.")
@@ -780,7 +873,9 @@ def read_lm_eval_samples(
                         f"The metric {metric!r} of document {doc_id!r} in {str(path)!r} is {r[metric]!r}, not a number: "
                         "lm-eval stores per-document inputs of corpus-level metrics (bleu, perplexity) there; choose a "
                         "per-document metric such as acc or exact_match (--metric).")
-                if cluster_key is not None:
+                if task_cluster:
+                    clusters.append(task)
+                elif cluster_key is not None:
                     doc = r.get("doc")
                     label = _cluster_text(doc.get(cluster_key)) if isinstance(doc, dict) else None
                     if label is None:
@@ -788,14 +883,14 @@ def read_lm_eval_samples(
                                                "its doc (or it is empty); every document needs its cluster "
                                                "(--cluster-key, cluster_key=).")
                     clusters.append(label)
-                items.append(doc_id)
+                items.append(item)
                 models.append(model)
                 samples.append(run)
                 values.append(score)
     if not items:
         raise ReportInputError(f"The lm-eval samples files hold no line for the filter {chosen_filter!r}.")
     frame = pd.DataFrame({"doc_id": items, "model": models, "score": values})
-    if any(len(runs) > 1 for runs in loaded.values()):
+    if any(s > 0 for s in samples):
         frame["run"] = samples
     if cluster_key is not None:
         frame[f"doc.{cluster_key}"] = clusters
@@ -807,12 +902,26 @@ def read_lm_eval_samples(
     if cluster_key is not None:
         cluster_codes, cluster_names = _factor(frame[f"doc.{cluster_key}"])
     notes = [f"Read lm-evaluation-harness samples: the metric {metric!r}"
-             + (f" with the filter {chosen_filter!r}" if chosen_filter else "") + ", one item per doc_id."]
-    roles = _Roles(item="'doc_id'", model="one file per model", score=repr(metric),
+             + (f" with the filter {chosen_filter!r}" if chosen_filter else "")
+             + (", one item per doc_id." if not several_tasks else ".")]
+    if several_tasks:
+        per_task = pd.Series([i.split("/", 1)[0] for i in item_names]).value_counts()
+        counts = ", ".join(f"{t} {int(per_task.get(t, 0)):,}" for t in named[:_LISTED])
+        counts += f" and {len(named) - _LISTED:,} more" if len(named) > _LISTED else ""
+        notes.append(
+            f"The files hold {len(named)} lm-eval tasks, each numbering its documents from 0, so an item is a task's "
+            f"document (task/doc_id): {len(item_names):,} items ({counts}), and files of different tasks are one "
+            "evaluation, never repeated answers. "
+            + ("The tasks are the clusters (--cluster-key task)." if task_cluster else
+               "The tasks can be the clusters (--cluster-key task, cluster_key='task')."))
+    roles = _Roles(item="'doc_id'" if not several_tasks else "task and 'doc_id'", model="one file per model",
+                   score=repr(metric),
                    sample="the runs (several files of one model)" if sample_codes is not None else "",
-                   cluster=f"doc field {cluster_key!r}" if cluster_key else "",
+                   cluster=("the task (from the file names)" if task_cluster else
+                            f"doc field {cluster_key!r}" if cluster_key else ""),
                    sample_hint="give repeated runs as separate files",
-                   names=("doc_id", f"doc.{cluster_key}" if cluster_key else "", "run"))
+                   names=("doc_id" if not several_tasks else "task/doc_id",
+                          "task" if task_cluster else f"doc.{cluster_key}" if cluster_key else "", "run"))
     source = ", ".join(str(p) for paths in per_model.values() for p in paths)
     return _assemble(source=source, layout="lm-eval", roles=roles, item_codes=item_codes, item_names=item_names,
                      model_codes=model_codes, model_names=list(model_names), scores=values_arr,
@@ -860,6 +969,85 @@ def _inspect_value(value: Any, metric: str | None, where: str) -> float:
     return float(value_to_float()(value))
 
 
+#: What :func:`read_inspect_logs` does with a sample that errored (``sample.error`` set):
+#: refuse the log (default), drop the sample, or score it 0 (a wrong answer).
+FAILED_SAMPLES = ("refuse", "drop", "zero")
+
+
+def _read_log(path: Path, read_eval_log: Any) -> Any:
+    """One inspect log, read by inspect_ai; plain words for a missing, empty or truncated file."""
+    if not path.is_file():
+        raise ReportInputError(f"The inspect log {str(path)!r} does not exist.")
+    if path.stat().st_size == 0:
+        raise ReportInputError(f"The inspect log {str(path)!r} is empty (0 bytes): inspect wrote nothing into it (a run "
+                               "stopped before it wrote the log?); give the log inspect wrote at the end of the run.")
+    if path.suffix.lower() == ".eval" and not zipfile.is_zipfile(path):
+        raise ReportInputError(f"The inspect log {str(path)!r} is not a complete .eval file: an .eval log is a zip "
+                               "archive that ends with its table of contents, and this one does not, so it was cut "
+                               "off while it was written or copied (or it is not an inspect log); copy it again or "
+                               "rerun the evaluation.")
+    try:
+        return read_eval_log(str(path))
+    except Exception as exc:  # inspect_ai raises several kinds for a malformed log
+        if path.suffix.lower() == ".json":
+            try:
+                json.loads(path.read_text(encoding="utf-8", errors="replace"))
+            except ValueError:
+                raise ReportInputError(f"The inspect log {str(path)!r} is not complete JSON: it was cut off while it "
+                                       "was written or copied (or it is not an inspect log); copy it again or rerun "
+                                       "the evaluation.") from None
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ReportInputError(f"The inspect log {str(path)!r} could not be read by inspect_ai ({reason}).") from None
+
+
+def _log_reducer(log: Any, scorer: str | None) -> tuple[str, dict[str, float]]:
+    """The epochs reducer of a log's scorer and inspect's own metrics for it (``log.results.scores``).
+
+    inspect_ai reduces each sample's epochs to one score (``Task(epochs=Epochs(3, "max"))``,
+    default ``"mean"``) before its metrics; the reducer is recorded with each ``EvalScore``
+    and in ``log.eval.config.epochs_reducer``.
+    """
+    results = getattr(log, "results", None)
+    for s in (getattr(results, "scores", None) or []):
+        if scorer is None or getattr(s, "name", None) == scorer or getattr(s, "scorer", None) == scorer:
+            metrics = {str(k): float(m.value) for k, m in (getattr(s, "metrics", None) or {}).items()
+                       if isinstance(getattr(m, "value", None), numbers.Real)}
+            if getattr(s, "reducer", None):
+                return str(s.reducer), metrics
+            break
+    else:
+        metrics = {}
+    config = getattr(log.eval, "config", None)
+    reducers = getattr(config, "epochs_reducer", None) or []
+    return (", ".join(str(r) for r in reducers) if reducers else "mean"), metrics
+
+
+#: inspect_ai's epochs reducers this report recomputes from the answers (``inspect_ai.scorer``).
+_REDUCERS = {"max": np.max, "median": np.median, "mean": np.mean}
+
+
+def _reducer_note(path: Path, reducer: str, reported: dict[str, float], items: list, values: list) -> str:
+    """The log's epochs reducer in words, with the reduced score recomputed beside the mean of all answers."""
+    shown = ", ".join(f"{k} {v:.4f}" for k, v in list(reported.items())[:3])
+    text = (f"The log {str(path)!r} reduced each sample's epochs with {reducer!r} (inspect_ai's epochs reducer)"
+            + (f"; inspect reports {shown}" if shown else "") + ".")
+    if not items:
+        return text
+    frame = pd.DataFrame({"item": items, "score": values}).groupby("item", sort=False)["score"]
+    k = int(frame.size().min())
+    mean = float(frame.mean().mean())
+    if reducer in _REDUCERS:
+        reduced = float(frame.agg(_REDUCERS[reducer]).mean())
+        binary = all(v in (0.0, 1.0) for v in values)
+        gloss = (f" (with 0/1 scores and {k} answers per item: pass@{k}, at least one of the {k} right)"
+                 if reducer == "max" and binary and k == int(frame.size().max()) else "")
+        text += (f" Recomputed from its answers, the mean over items of each item's {reducer} is {reduced:.4f}"
+                 f"{gloss}, while this report's mean over all answers (pass@1) is {mean:.4f}.")
+    else:
+        text += f" This report's mean over all answers (pass@1) is {mean:.4f}."
+    return text
+
+
 def read_inspect_logs(
     paths: Any,
     *,
@@ -867,47 +1055,69 @@ def read_inspect_logs(
     metric: str | None = None,
     cluster_key: str | None = None,
     models: Mapping[str, str] | None = None,
+    failed_samples: str = "refuse",
 ) -> ItemScores:
-    """Read inspect_ai eval logs with inspect_ai's own reader, one log per model.
+    """Read inspect_ai eval logs with inspect_ai's own reader, one log per model and task.
 
     Each log (``.eval`` or ``.json``, read by ``inspect_ai.log.read_eval_log``) is one
-    model's run of one task: the model is the log's ``eval.model``, the item each
-    sample's ``id``, the sample its ``epoch`` (``--epochs`` gives repeated answers), the
-    score the chosen scorer's value converted as inspect_ai's own metrics convert it
-    (``inspect_ai.scorer.value_to_float``: ``"C"`` 1, ``"I"`` 0, ``"P"`` 0.5, ...).
+    model's run of one task: the model is the log's ``eval.model`` (or the name given in
+    ``models``), the item each sample's ``id``, the sample its ``epoch`` (``--epochs``
+    gives repeated answers), the score the chosen scorer's value converted as inspect_ai's
+    own metrics convert it (``inspect_ai.scorer.value_to_float``: ``"C"`` 1, ``"I"`` 0,
+    ``"P"`` 0.5, ...).
+
+    An item is identified by task and id: logs of one model on several tasks are one
+    evaluation of all their samples (items ``task/id``, the task available as the cluster
+    with ``cluster_key="task"``), and logs of different tasks are never paired by id --
+    unless every log is named as its own model in ``models`` (two prompts or solvers run
+    as two tasks on one dataset), when the samples are paired by id and each id must
+    carry the same input in every log.
 
     Parameters
     ----------
     paths : path or sequence of paths
-        The logs, one per model (at least two).
+        The logs, one per model and task (at least two models).
     scorer : str, optional
         The scorer whose value is read; required when the samples have more than one.
     metric : str, optional
         The key of a scorer whose value is a dict of several values.
     cluster_key : str, optional
-        A key of each sample's ``metadata`` holding its cluster.
+        A key of each sample's ``metadata`` holding its cluster, or ``"task"``: each log's
+        task, when the logs hold several.
     models : mapping, optional
-        ``{path: model name}`` to rename models (two logs of one model, e.g. two
-        prompts, must be told apart this way).
+        ``{path: model name}`` to name the logs' models (two logs of one model, e.g. two
+        prompts, must be told apart this way; ``--inspect-log NAME=FILE``).
+    failed_samples : {"refuse", "drop", "zero"}
+        Samples that errored (``sample.error``): refuse the log with their count
+        (default), leave them out (the item is then scored on its other epochs), or score
+        them 0 as wrong answers. The counts are in ``read_note``.
 
     Returns
     -------
     ItemScores
-        Layout ``"inspect"``.
+        Layout ``"inspect"``; ``reducers`` holds each model's epochs reducer.
 
     Raises
     ------
     ReportInputError
-        inspect_ai not installed (with the install command), an unreadable log, a log
-        that did not finish (status other than ``success``), two logs of one model, an
-        unknown or ambiguous scorer, a sample without that score, a value that is not a
-        number, a missing ``cluster_key``, and every check of :func:`load_item_scores`.
+        inspect_ai not installed (with the install command), a missing, empty, truncated
+        or unreadable log, a log that did not finish (status other than ``success``), two
+        logs of one model and task, a model without a log of a task another model has, an
+        id with different inputs in logs paired across tasks, errored samples (with
+        ``failed_samples="refuse"``), an unknown or ambiguous scorer, a sample without
+        that score, a value that is not a number, a missing ``cluster_key``, and every
+        check of :func:`load_item_scores`.
 
     References
     ----------
     UK AI Security Institute, inspect_ai: ``inspect_ai.log`` (``read_eval_log``,
-    ``EvalLog``, ``EvalSample``) and ``inspect_ai.scorer.value_to_float``.
+    ``EvalLog``, ``EvalSample``, ``EvalScore.reducer``), ``inspect_ai.scorer.value_to_float``
+    and ``inspect_ai.Epochs``.
     """
+    failed_samples = str(failed_samples)
+    if failed_samples not in FAILED_SAMPLES:
+        raise ReportInputError(f"failed_samples (--failed-samples) must be one of "
+                               f"{quote_list(FAILED_SAMPLES, limit=_LISTED)}, got {failed_samples!r}.")
     try:
         require("inspect_ai.log", "read_inspect_logs")
     except MissingExtraError as err:
@@ -918,55 +1128,106 @@ def read_inspect_logs(
         paths = [paths]
     paths = [Path(p).expanduser() for p in paths]
     renames = {str(Path(k).expanduser()): str(v) for k, v in (models or {}).items()}
-    items, names, epochs, values, clusters = [], [], [], [], []
-    seen_models: dict[str, Path] = {}
-    scorers_seen: set[str] = set()
+    logs = []
     for path in paths:
-        if not path.is_file():
-            raise ReportInputError(f"The inspect log {str(path)!r} does not exist.")
-        try:
-            log = read_eval_log(str(path))
-        except Exception as exc:  # inspect_ai raises several kinds for a malformed log
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise ReportInputError(f"The inspect log {str(path)!r} could not be read ({reason}).") from None
+        log = _read_log(path, read_eval_log)
         if log.status != "success":
             raise ReportInputError(f"The inspect log {str(path)!r} has status {log.status!r}: the run did not finish, so "
                                    "its items are incomplete; rerun or retry it (inspect eval-retry) first.")
-        model = renames.get(str(path), str(log.eval.model))
-        if model in seen_models:
-            raise ReportInputError(f"The inspect logs {str(seen_models[model])!r} and {str(path)!r} are both of model "
-                                   f"{model!r}; give one log per model, or name them apart (models=).")
-        seen_models[model] = path
-        samples = log.samples or []
-        if not samples:
+        if not log.samples:
             raise ReportInputError(f"The inspect log {str(path)!r} holds no samples.")
-        for sample in samples:
+        logs.append((path, renames.get(str(path), str(log.eval.model)), str(log.eval.task), log))
+    tasks = list(dict.fromkeys(task for _, _, task, _ in logs))
+    names = [name for _, name, _, _ in logs]
+    across = len(tasks) > 1 and all(str(p) in renames for p in paths) and len(set(names)) == len(names)
+    several_tasks = len(tasks) > 1 and not across
+    seen: dict[tuple[str, str], Path] = {}
+    for path, model, task, _ in logs:
+        if (model, task) in seen:
+            raise ReportInputError(f"The inspect logs {str(seen[model, task])!r} and {str(path)!r} are both of model "
+                                   f"{model!r}" + (f" on task {task!r}" if len(tasks) > 1 else "")
+                                   + "; give one log per model, or name them apart (--inspect-log NAME=FILE, "
+                                   "models={path: name}).")
+        seen[model, task] = path
+    if several_tasks:
+        for model in dict.fromkeys(names):
+            lacking = [t for t in tasks if (model, t) not in seen]
+            if lacking:
+                other = next(p for (m, t), p in seen.items() if t == lacking[0])
+                raise ReportInputError(
+                    f"The inspect logs hold the tasks {quote_list(tasks, limit=_LISTED)}, but model {model!r} has no log "
+                    f"of task {lacking[0]!r} ({str(other)!r} is another model's): samples of different tasks are "
+                    "different items, so logs of different tasks are never paired by their ids; give every model a "
+                    "log of every task, or name each log as its own model (--inspect-log NAME=FILE) to compare them "
+                    "on the same sample ids.")
+    task_cluster = cluster_key == TASK_CLUSTER and several_tasks
+    items, labels, epochs, values, clusters = [], [], [], [], []
+    inputs: dict[str, tuple[str, Path]] = {}
+    failed: dict[str, int] = {}
+    reducers: dict[str, list[str]] = {}
+    notes: list[str] = []
+    for path, model, task, log in logs:
+        reducer, reported = _log_reducer(log, scorer)
+        reducers.setdefault(model, []).append(reducer)
+        first_row = len(values)
+        errored = [s for s in log.samples if getattr(s, "error", None) is not None]
+        if errored:
+            if failed_samples == "refuse":
+                first = errored[0]
+                message = str(getattr(first.error, "message", first.error)).strip().splitlines()
+                raise ReportInputError(
+                    f"{plural(len(errored), 'sample')} of the {len(log.samples):,} in the inspect log {str(path)!r} "
+                    f"errored (e.g. sample {first.id!r}, epoch {first.epoch}"
+                    + (f": {message[0][:120]}" if message else "") + "); choose what they count as with "
+                    "--failed-samples drop (left out: each item is scored on its other epochs) or zero (scored 0, "
+                    "as wrong answers) (failed_samples=).")
+            failed[str(path)] = len(errored)
+        for sample in log.samples:
             where = f"sample {sample.id!r} (epoch {sample.epoch}) of {str(path)!r}"
             where_ = where[0].upper() + where[1:]
-            scores = sample.scores or {}
-            scorers_seen.update(scores)
-            if scorer is None:
-                if len(scores) != 1:
-                    raise ReportInputError(
-                        f"{where_} has the scorers {quote_list(list(scores), limit=_LISTED)}; choose one with --scorer (scorer=)."
-                        if scores else f"{where_} has no score (did the sample fail?).")
-                chosen = next(iter(scores))
+            error = getattr(sample, "error", None) is not None
+            if error and failed_samples == "drop":
+                continue
+            if error:
+                value = 0.0
             else:
-                chosen = scorer
-                if chosen not in scores:
-                    raise ReportInputError(f"{where_} has no score from the scorer {scorer!r}"
-                                           + (f", only {quote_list(list(scores), limit=_LISTED)}" if scores else "") + " (--scorer).")
-            values.append(_inspect_value(scores[chosen].value, metric, f"The score {chosen!r} of {where}"))
-            if cluster_key is not None:
+                scores = sample.scores or {}
+                if scorer is None:
+                    if len(scores) != 1:
+                        raise ReportInputError(
+                            f"{where_} has the scorers {quote_list(list(scores), limit=_LISTED)}; choose one with --scorer (scorer=)."
+                            if scores else f"{where_} has no score (did the sample fail?).")
+                    chosen = next(iter(scores))
+                else:
+                    chosen = scorer
+                    if chosen not in scores:
+                        raise ReportInputError(f"{where_} has no score from the scorer {scorer!r}"
+                                               + (f", only {quote_list(list(scores), limit=_LISTED)}" if scores else "") + " (--scorer).")
+                value = _inspect_value(scores[chosen].value, metric, f"The score {chosen!r} of {where}")
+            item = f"{task}/{_key(sample.id)}" if several_tasks else _key(sample.id)
+            if across and isinstance(sample.input, str):
+                known = inputs.setdefault(item, (sample.input, path))
+                if known[0] != sample.input:
+                    raise ReportInputError(
+                        f"Sample {sample.id!r} has one input in {str(known[1])!r} and another in {str(path)!r}: the logs "
+                        f"are of different tasks ({quote_list(tasks, limit=_LISTED)}), paired by sample id because each "
+                        "is named as its own model, but their ids do not name the same items; compare logs of one "
+                        "dataset.")
+            if task_cluster:
+                clusters.append(task)
+            elif cluster_key is not None:
                 label = _cluster_text((sample.metadata or {}).get(cluster_key))
                 if label is None:
                     raise ReportInputError(f"{where_} has no metadata {cluster_key!r} (or it is empty); every sample "
                                            "needs its cluster (--cluster-key, cluster_key=).")
                 clusters.append(label)
-            items.append(_key(sample.id))
-            names.append(model)
+            items.append(item)
+            labels.append(model)
             epochs.append(int(sample.epoch))
-    frame = pd.DataFrame({"id": items, "model": names, "epoch": epochs, "score": values})
+            values.append(value)
+        if reducer != "mean":
+            notes.append(_reducer_note(path, reducer, reported, items[first_row:], values[first_row:]))
+    frame = pd.DataFrame({"id": items, "model": labels, "epoch": epochs, "score": values})
     item_codes, item_names = _factor(frame["id"])
     model_codes, model_names = _factor(frame["model"])
     epoch_codes, epoch_names = _factor(frame["epoch"])
@@ -974,17 +1235,34 @@ def read_inspect_logs(
     cluster_codes = cluster_names = None
     if cluster_key is not None:
         cluster_codes, cluster_names = _factor(pd.Series(clusters))
-    roles = _Roles(item="sample 'id'", model="one log per model", score="the scorer's value",
-                   sample="'epoch'" if several else "", cluster=f"metadata {cluster_key!r}" if cluster_key else "",
+    roles = _Roles(item="sample 'id'" if not several_tasks else "task and sample 'id'", model="one log per model",
+                   score="the scorer's value", sample="'epoch'" if several else "",
+                   cluster=("the task" if task_cluster else f"metadata {cluster_key!r}" if cluster_key else ""),
                    sample_hint="give the repeated answers as epochs",
-                   names=("id", f"metadata.{cluster_key}" if cluster_key else "", "epoch"))
-    notes = [f"Read inspect_ai logs: {plural(len(paths), 'log')}, the score of "
-             + (f"scorer {scorer!r}" if scorer else "the samples' one scorer")
-             + (f", value {metric!r}" if metric else "") + (", epochs as samples." if several else ".")]
-    return _assemble(source=", ".join(str(p) for p in paths), layout="inspect", roles=roles, item_codes=item_codes,
+                   names=("id" if not several_tasks else "task/id",
+                          "task" if task_cluster else f"metadata.{cluster_key}" if cluster_key else "", "epoch"))
+    notes.insert(0, f"Read inspect_ai logs: {plural(len(paths), 'log')}, the score of "
+                 + (f"scorer {scorer!r}" if scorer else "the samples' one scorer")
+                 + (f", value {metric!r}" if metric else "") + (", epochs as samples." if several else "."))
+    if several_tasks:
+        notes.insert(1, f"The logs hold {len(tasks)} tasks ({quote_list(tasks, limit=_LISTED)}), so an item is a task's "
+                        f"sample (task/id), {len(item_names):,} items in all, and logs of different tasks are one "
+                        "evaluation, never paired by id. "
+                        + ("The tasks are the clusters." if task_cluster else
+                           "The tasks can be the clusters (--cluster-key task, cluster_key='task')."))
+    if across:
+        notes.insert(1, f"The logs are of different tasks ({quote_list(tasks, limit=_LISTED)}) and each is named as its "
+                        "own model, so their samples are paired by id (each id's input was checked to be the same in "
+                        "every log).")
+    for path, k in failed.items():
+        notes.append(f"{plural(k, 'sample')} of {str(path)!r} errored and "
+                     + ("were left out." if failed_samples == "drop" else "were scored 0 (wrong)."))
+    per_model = tuple(", ".join(dict.fromkeys(reducers.get(str(m), ["mean"]))) for m in model_names)
+    data = _assemble(source=", ".join(str(p) for p in paths), layout="inspect", roles=roles, item_codes=item_codes,
                      item_names=item_names, model_codes=model_codes, model_names=list(model_names),
                      scores=_score_values(frame["score"], "score"), sample_codes=epoch_codes if several else None,
                      cluster_codes=cluster_codes, cluster_names=cluster_names, n_rows=len(frame), notes=notes)
+    return dataclasses.replace(data, reducers=per_model)
 
 
 # ------------------------------------------------------------------ one entry point
@@ -993,15 +1271,15 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
                model_column: str | None = None, score_column: str | None = None,
                score_prefix: str | None = None, sheet: str | int | None = None, metric: str | None = None,
                filter: str | None = None, scorer: str | None = None,  # noqa: A002
-               cluster_key: str | None = None) -> ItemScores:
+               cluster_key: str | None = None, failed_samples: str | None = None) -> ItemScores:
     """Read per-item scores from any supported source (what the report notebook calls).
 
     ``source_format`` ``"table"``: :func:`load_item_scores` with the column options;
     ``"lm-eval"``: :func:`read_lm_eval_samples` (``source`` is ``{model: file(s)}``;
     ``metric``, ``filter``, ``cluster_key``); ``"inspect"``:
-    :func:`read_inspect_logs` (``source`` is the logs; ``scorer``, ``metric``,
-    ``cluster_key``). Options that belong to another format are refused with one
-    sentence rather than ignored.
+    :func:`read_inspect_logs` (``source`` is the logs, or ``{model: log(s)}`` to name
+    them; ``scorer``, ``metric``, ``cluster_key``, ``failed_samples``). Options that
+    belong to another format are refused with one sentence rather than ignored.
 
     Parameters
     ----------
@@ -1009,7 +1287,8 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
         ``"table"``: a per-item table (a path or a DataFrame, as for
         :func:`load_item_scores`); ``"lm-eval"``: ``{model name: path}`` or
         ``{model name: [path, ...]}`` of ``--log_samples`` files; ``"inspect"``: the eval
-        logs, one per model (a path or a sequence of paths).
+        logs, one per model (a path or a sequence of paths), or ``{model name: log(s)}``
+        to name them.
     source_format : {"table", "lm-eval", "inspect"}, default "table"
         What ``source`` is; anything else raises :class:`ReportInputError`.
     item_column : str, default "item"
@@ -1036,7 +1315,10 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
         have more than one.
     cluster_key : str, optional
         ``"lm-eval"``: a field of each ``doc`` holding its cluster; ``"inspect"``: a key of
-        each sample's ``metadata``.
+        each sample's ``metadata``; ``"task"`` makes each task a cluster.
+    failed_samples : {"refuse", "drop", "zero"}, optional
+        ``"inspect"`` only: what happens to samples that errored: refuse the log, drop
+        them, or score them 0 (the counts are in the read note); None refuses.
 
     Returns
     -------
@@ -1056,9 +1338,10 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
                                f"{source_format!r}.")
     table_options = {"cluster_column": cluster_column, "sample_column": sample_column, "model_column": model_column,
                      "score_column": score_column, "score_prefix": score_prefix, "sheet": sheet}
-    log_options = {"metric": metric, "filter": filter, "scorer": scorer, "cluster_key": cluster_key}
+    log_options = {"metric": metric, "filter": filter, "scorer": scorer, "cluster_key": cluster_key,
+                   "failed_samples": failed_samples}
     allowed = {"table": set(table_options), "lm-eval": {"metric", "filter", "cluster_key"},
-               "inspect": {"scorer", "metric", "cluster_key"}}[source_format]
+               "inspect": {"scorer", "metric", "cluster_key", "failed_samples"}}[source_format]
     stray = [k for k, v in {**table_options, **log_options}.items() if v is not None and k not in allowed]
     if source_format != "table" and item_column != "item":
         stray.insert(0, "item_column")
@@ -1069,4 +1352,18 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
         return load_item_scores(source, item_column=item_column, **table_options)
     if source_format == "lm-eval":
         return read_lm_eval_samples(source, metric=metric, filter=filter, cluster_key=cluster_key)
-    return read_inspect_logs(source, scorer=scorer, metric=metric, cluster_key=cluster_key)
+    paths, names = inspect_sources(source)
+    return read_inspect_logs(paths, scorer=scorer, metric=metric, cluster_key=cluster_key, models=names,
+                             failed_samples=failed_samples or "refuse")
+
+
+def inspect_sources(source: Any) -> tuple[list[Any], dict[str, str] | None]:
+    """inspect logs as given to :func:`load_items`: paths, or ``{model: log or [logs]}`` (NAME=FILE)."""
+    if not isinstance(source, Mapping):
+        return ([source] if isinstance(source, (str, os.PathLike)) else list(source)), None
+    paths, names = [], {}
+    for model, given in source.items():
+        for p in ([given] if isinstance(given, (str, os.PathLike)) else list(given)):
+            paths.append(p)
+            names[str(Path(p).expanduser())] = str(model)
+    return paths, names

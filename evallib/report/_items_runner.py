@@ -54,6 +54,9 @@ def _source_parameter(source: Any, source_format: str) -> Any:
             raise ReportInputError("lm-eval samples files must be given per model, as {model name: file}.")
         return {str(k): ([absolute(v)] if isinstance(v, (str, os.PathLike)) else [absolute(p) for p in v])
                 for k, v in source.items()}
+    if isinstance(source, Mapping):  # {model: log or [logs]} names the logs (NAME=FILE)
+        return {str(k): ([absolute(v)] if isinstance(v, (str, os.PathLike)) else [absolute(p) for p in v])
+                for k, v in source.items()}
     if isinstance(source, (str, os.PathLike)):
         return [absolute(source)]
     return [absolute(p) for p in source]
@@ -76,6 +79,7 @@ def run_items_report(
     filter: str | None = None,  # noqa: A002 - lm-eval's name
     scorer: str | None = None,
     cluster_key: str | None = None,
+    failed_samples: str | None = None,
     alpha: float = 0.05,
     adjust: str = "holm",
     n_resamples: int = 2000,
@@ -96,13 +100,14 @@ def run_items_report(
     source : path, mapping or sequence
         ``source_format="table"``: the per-item file (wide or long, see
         :func:`~evallib.report.load_item_scores`); ``"lm-eval"``:
-        ``{model: samples file or [files]}``; ``"inspect"``: the logs.
+        ``{model: samples file or [files]}``; ``"inspect"``: the logs, or
+        ``{model: log or [logs]}`` to name them (two prompts of one model).
     output : path
         The HTML file to write.
     source_format : {"table", "lm-eval", "inspect"}
     item_column, cluster_column, sample_column, model_column, score_column, score_prefix, sheet
         The table's column roles (see :func:`~evallib.report.load_item_scores`).
-    metric, filter, scorer, cluster_key
+    metric, filter, scorer, cluster_key, failed_samples
         The harness logs' options (see :func:`~evallib.report.read_lm_eval_samples`
         and :func:`~evallib.report.read_inspect_logs`).
     alpha : float
@@ -147,7 +152,7 @@ def run_items_report(
     seed = sklearn_random_state(rng)
     options = dict(item_column=item_column, cluster_column=cluster_column, sample_column=sample_column,
                    model_column=model_column, score_column=score_column, score_prefix=score_prefix, sheet=sheet,
-                   metric=metric, filter=filter, scorer=scorer, cluster_key=cluster_key)
+                   metric=metric, filter=filter, scorer=scorer, cluster_key=cluster_key, failed_samples=failed_samples)
     _progress(progress, "[1/3] checking the per-item input")
     data = load_items(source, source_format=source_format, **options)
     parameter = _source_parameter(source, source_format)
