@@ -37,7 +37,7 @@ JUPYTER_FILES := $(sort $(shell find etc -type f 2>/dev/null))
 # benchmarks/_*.py are helpers the scripts import, not benchmarks.
 BENCH_SCRIPTS := $(sort $(filter-out benchmarks/_%,$(wildcard benchmarks/*.py)))
 
-.PHONY: help venv lock lab app test bench execute clean critical-values textsim-grid report binder-links
+.PHONY: help venv lock lab app test bench execute clean critical-values textsim-grid report binder-links docs docs-reports
 
 help: ## List the targets
 	@echo "Targets:"
@@ -50,7 +50,9 @@ help: ## List the targets
 	@echo "  make execute re-run LESSONS=notebooks/NAME.ipynb (default: all lessons) in place, so their saved outputs are the default run, each slider's output saved once"
 	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
 	@echo "  make textsim-grid  regenerate data/textsim_grid.npz, the 270 experiments behind notebook 03's population sliders (both cores, a few minutes)"
-	@echo "  make binder-links  print the Binder links (JupyterLab, and each notebook as a Voila app) for this clone's GitHub remote (REMOTE=origin, BINDER_REF=HEAD)"
+	@echo "  make binder-links  print the Binder links (JupyterLab, and each notebook as a Voila app) for this clone's GitHub remote (REMOTE=origin, BINDER_REF=HEAD, or BINDER_REPO=owner/name)"
+	@echo "  make docs    build the site into $(DOCS_HTML): lessons, the report's manual, the API reference (offline, warnings are errors; BINDER_REPO=owner/name)"
+	@echo "  make docs-reports  re-run the report CLI on the three shipped example files into docs/_extra/reports/ (commit them; make docs does not execute)"
 	@echo "  make report  compare the classifiers of PREDICTIONS=file.csv (default: the shipped example) in $(REPORT_HTML) (TITLE=..., REPORT_ARGS=...)"
 	@echo "  make clean   remove $(VENV) and build debris"
 	@echo "  make help    show this list (default)"
@@ -88,17 +90,18 @@ $(STAMP): pyproject.toml $(LOCK) $(JUPYTER_FILES)
 	mkdir -p "$(VENV)/etc" && cp -R etc/jupyter "$(VENV)/etc/" && cp -R etc/share "$(VENV)/"
 	@touch "$@"
 
-# The lock: a fresh venv gets the newest versions pyproject.toml allows, and pip freeze
-# writes them down. Commit the new $(LOCK) only after make test passes with it.
+# The lock: a fresh venv gets the newest versions pyproject.toml allows for evallib[all]
+# and the site's tools (evallib[docs]), and pip freeze writes them down. Commit the new
+# $(LOCK) only after make test and make docs pass with it.
 lock:
 	@$(FIND_PYTHON); \
 	tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	"$$py" -m venv "$$tmp/venv"; \
 	"$$tmp/venv/bin/python" -m pip install -q --upgrade pip; \
-	"$$tmp/venv/bin/python" -m pip install -q ".[all]"; \
-	{ echo "# Exact versions of evallib[all] and everything it pulls in: the environment the test"; \
-	  echo "# suite passed with. Made by 'make lock' with Python $$("$$tmp/venv/bin/python" -c 'import platform; print(platform.python_version())');"; \
-	  echo "# used by 'make venv' (pip install -c) and binder/postBuild."; \
+	"$$tmp/venv/bin/python" -m pip install -q ".[all,docs]"; \
+	{ echo "# Exact versions of evallib[all,docs] and everything they pull in: the environment the"; \
+	  echo "# test suite and the site's build passed with. Made by 'make lock' with Python $$("$$tmp/venv/bin/python" -c 'import platform; print(platform.python_version())');"; \
+	  echo "# used by 'make venv', 'make docs' (pip install -c) and binder/postBuild."; \
 	  "$$tmp/venv/bin/python" -m pip freeze --all | grep -v -i -E '^(evallib|pip|setuptools|wheel)([=@ ]|$$)'; \
 	} > "$(LOCK).new"; \
 	mv "$(LOCK).new" "$(LOCK)"; \
@@ -168,19 +171,69 @@ critical-values: $(STAMP)
 textsim-grid: $(STAMP)
 	"$(PY)" -m evallib textsim-grid data/textsim_grid.npz
 
-# Binder needs the repository's public GitHub address, which only the clone knows.
-REMOTE     ?= origin
-BINDER_REF ?= HEAD
+# Binder needs the repository's public GitHub address, which only the clone knows
+# (or BINDER_REPO=owner/name says, for a clone whose remote is not on GitHub).
+REMOTE      ?= origin
+BINDER_REF  ?= HEAD
+BINDER_REPO ?=
 
 binder-links:
-	@url="$$(git remote get-url "$(REMOTE)" 2>/dev/null)" || { \
-	  echo "error: this clone has no git remote '$(REMOTE)'; Binder needs the repository's GitHub address (REMOTE=name picks another remote)" >&2; exit 1; }; \
-	slug="$$(printf '%s\n' "$$url" | sed -nE 's#^(https://|ssh://git@|git@)github\.com[:/]([^/]+/[^/]+)$$#\2#p' | sed -E 's#\.git$$##')"; \
-	if [ -z "$$slug" ]; then echo "error: remote '$(REMOTE)' is $$url, not a GitHub address (github.com/OWNER/REPO)" >&2; exit 1; fi; \
+	@if [ -n "$(BINDER_REPO)" ]; then \
+	  slug="$$(printf '%s\n' "$(BINDER_REPO)" | sed -nE 's#^([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)$$#\1#p')"; \
+	  if [ -z "$$slug" ]; then echo "error: BINDER_REPO=$(BINDER_REPO) is not OWNER/REPO" >&2; exit 1; fi; \
+	else \
+	  url="$$(git remote get-url "$(REMOTE)" 2>/dev/null)" || { \
+	    echo "error: this clone has no git remote '$(REMOTE)'; Binder needs the repository's GitHub address (REMOTE=name picks another remote, BINDER_REPO=owner/name gives it)" >&2; exit 1; }; \
+	  slug="$$(printf '%s\n' "$$url" | sed -nE 's#^(https://|ssh://git@|git@)github\.com[:/]([^/]+/[^/]+)$$#\2#p' | sed -E 's#\.git$$##')"; \
+	  if [ -z "$$slug" ]; then echo "error: remote '$(REMOTE)' is $$url, not a GitHub address (github.com/OWNER/REPO; or BINDER_REPO=owner/name)" >&2; exit 1; fi; \
+	fi; \
 	base="https://mybinder.org/v2/gh/$$slug/$(BINDER_REF)"; \
 	echo "JupyterLab: $$base?urlpath=lab/tree/notebooks/00_start_here.ipynb"; \
 	for nb in $(sort $(wildcard notebooks/*.ipynb)); do echo "Voila:      $$base?urlpath=voila/render/$$nb"; done
 
+# The site. Its tools are the docs extra, installed into the venv once (a stamp beside the
+# venv's). Sphinx builds offline and executes nothing: MyST-NB reads the lessons' saved
+# outputs, docs/_ext/evallib_site.py writes the lesson copies and the API pages, and the
+# example reports are the committed pages `make docs-reports` wrote. -W --keep-going -n:
+# every warning, a broken cross-reference included, fails the build (after listing them
+# all). The lessons' Binder link is the JupyterLab link `make binder-links` prints; where
+# it prints none (no GitHub remote, no BINDER_REPO), the lesson pages say so.
+DOCS_STAMP := $(VENV)/.installed-docs
+DOCS_HTML  := docs/_build/html
+
+$(DOCS_STAMP): $(STAMP) pyproject.toml $(LOCK)
+	"$(PY)" -m pip install -c $(LOCK) -e ".[all,docs]"
+	@touch "$@"
+
+docs: $(DOCS_STAMP)
+	@binder="$$($(MAKE) -s --no-print-directory binder-links BINDER_REPO="$(BINDER_REPO)" 2>/dev/null | sed -nE 's#^JupyterLab: ([^?]+)\?.*#\1#p')" || binder=; \
+	if [ -n "$$binder" ]; then echo "Binder links: $$binder"; else echo "No Binder links (no GitHub remote; BINDER_REPO=owner/name gives one)"; fi; \
+	start=$$(date +%s); \
+	EVALLIB_BINDER_URL="$$binder" MPLBACKEND=Agg "$(PY)" -m sphinx -b html -W --keep-going -n -q \
+	  -d docs/_build/doctrees docs "$(DOCS_HTML)"; \
+	echo "built $(DOCS_HTML) in $$(( $$(date +%s) - start )) s ($$(du -sh "$(DOCS_HTML)" | cut -f1))"
+
+# The example reports on the site: the report CLI on the three shipped example files,
+# written into docs/_extra/reports/ with a manifest of each input's SHA-256 (the build
+# fails when an input has changed since). Commit the result; `make docs` never runs it.
+DOCS_REPORTS := docs/_extra/reports
+docs-reports: $(STAMP)
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	"$(PY)" -m evallib report data/example_predictions.csv -o "$$tmp/predictions.html" --positive-label ER- \
+	  --title "Example report: five classifiers on one test set" && \
+	"$(PY)" -m evallib report data/example_items.csv -o "$$tmp/items.html" --item-column item \
+	  --title "Example report: four classifiers scored per item" && \
+	"$(PY)" -m evallib report data/example_results.csv -o "$$tmp/datasets.html" --control C4.5 \
+	  --title "Example report: four classifiers over fourteen data sets" && \
+	mkdir -p "$(DOCS_REPORTS)" && cp "$$tmp"/*.html "$(DOCS_REPORTS)/" && \
+	"$(PY)" -c 'import hashlib, json, sys, evallib; \
+	rows = [dict(html=h, input=i, sha256=hashlib.sha256(open(i, "rb").read()).hexdigest()) for h, i in \
+	        [("predictions.html", "data/example_predictions.csv"), ("items.html", "data/example_items.csv"), \
+	         ("datasets.html", "data/example_results.csv")]]; \
+	json.dump(dict(evallib=evallib.__version__, reports=rows), open(sys.argv[1], "w"), indent=1); \
+	open(sys.argv[1], "a").write("\n")' "$(DOCS_REPORTS)/manifest.json"; \
+	echo "wrote $(DOCS_REPORTS): $$(ls "$(DOCS_REPORTS)")"
+
 clean:
-	rm -rf "$(VENV)" build dist .pytest_cache
+	rm -rf "$(VENV)" build dist .pytest_cache docs/_build
 	find . -path ./.git -prune -o \( -name '*.egg-info' -o -name __pycache__ \) -type d -prune -exec rm -rf {} +

@@ -1,11 +1,13 @@
 """Starting and stopping the Jupyter servers the browser and configuration tests run.
 
 A plain module, not a test file (imported as ``from _servers import ...``, like
-``_nbtools``): a free port, polling a URL until the server answers, and stopping it.
+``_nbtools``): a free port, polling a URL until the server answers, stopping it, and the
+headless Chromium the browser tests drive (tests/test_browser.py, tests/test_docs_site.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import time
@@ -14,6 +16,27 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+#: Debian's Chromium, driven through Playwright's sync API (no browser is downloaded).
+CHROMIUM = Path("/usr/bin/chromium")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+@contextlib.contextmanager
+def chromium_browser():
+    """A headless :data:`CHROMIUM` driven by Playwright's sync API, closed when the block
+    ends; skips the test where Playwright is not installed."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def free_port() -> int:

@@ -71,6 +71,20 @@ def test_no_links_without_a_github_remote(tmp_path, remote, message):
     assert out.stdout == ""
 
 
+def test_binder_repo_gives_the_address_without_a_github_remote(tmp_path):
+    """A clone whose remote is not on GitHub (say a local path) names the repository itself
+    (``make docs BINDER_REPO=owner/name`` passes it on for the site's lesson pages)."""
+    out = _links(_clone_like(tmp_path, "/srv/git/evalbook.git"), "BINDER_REPO=someone/evalbook")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "JupyterLab: https://mybinder.org/v2/gh/someone/evalbook/HEAD?urlpath=lab/tree/notebooks/00_start_here.ipynb"
+
+
+def test_binder_repo_must_be_owner_slash_name(tmp_path):
+    out = _links(_clone_like(tmp_path, None), "BINDER_REPO=https://example.org/x")
+    assert out.returncode != 0
+    assert "not OWNER/REPO" in out.stderr
+
+
 def test_the_readme_points_to_the_target():
     readme = (ROOT / "README.md").read_text()
     assert "make binder-links" in readme

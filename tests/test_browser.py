@@ -38,19 +38,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from _servers import free_port, stop, wait_for_http
+from _servers import CHROMIUM, chromium_browser, free_port, stop, wait_for_http
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("0*.ipynb"))
 SCREENSHOTS = ROOT / "out" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
 BIN = Path(sys.executable).parent
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 
 #: the slider moved in each notebook (its description; the test fails if it is gone); a
 #: notebook not listed uses its first slider.
@@ -194,11 +188,8 @@ def timings():
 
 @pytest.fixture(scope="module")
 def chromium():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+    with chromium_browser() as browser:
         yield browser
-        browser.close()
 
 
 #: smaller Monte Carlo sizes for the slowest lessons' run in the browser (appended to the

@@ -32,6 +32,9 @@ CORE = {"numpy", "scipy", "pandas", "matplotlib", "tqdm"}
 #: Extras outside `all` (and so outside the environment files and the lock): readers of
 #: third-party formats an analyst installs on purpose (`pip install 'evallib[inspect]'`).
 EXTRA_GROUPS = ("inspect",)
+#: Extras outside `all` that the lock pins all the same: the site's tools (`make docs`
+#: installs `evallib[docs]` with the lock; `make lock` locks `.[all,docs]`).
+LOCKED_EXTRA_GROUPS = ("docs",)
 #: The extra Binder installs (binder/environment.yml lists its packages, postBuild installs it).
 BINDER_GROUP = "binder"
 
@@ -351,7 +354,7 @@ def binder_reference() -> dict[str, str]:
 def test_groups_exist_and_all_names_them():
     project = tomllib.loads(_read("pyproject.toml"))["project"]
     optional = project["optional-dependencies"]
-    assert set(optional) == {*GROUPS, *EXTRA_GROUPS, BINDER_GROUP, "all"}
+    assert set(optional) == {*GROUPS, *EXTRA_GROUPS, *LOCKED_EXTRA_GROUPS, BINDER_GROUP, "all"}
     assert [d.replace(" ", "") for d in optional["all"]] == [f"evallib[{','.join(GROUPS)}]"]
     core = {parse_requirement(d)[0] for d in project["dependencies"]}
     # the library computes and plots with its core alone; every other layer is an extra
@@ -419,6 +422,13 @@ def test_version_specifiers_agree(reference):
 def test_lock_covers_every_listed_package(reference, pins):
     problems = lock_differences(reference, pins)
     assert not problems, f"{LOCK} does not match pyproject.toml:\n  " + "\n  ".join(problems)
+
+
+def test_lock_covers_the_docs_extra(pins):
+    """The site's tools are locked too: every package of evallib[docs] has its pin."""
+    docs = pyproject_requirements(_read("pyproject.toml"), LOCKED_EXTRA_GROUPS)
+    problems = lock_differences(docs, pins)
+    assert not problems, f"{LOCK} does not pin the docs extra:\n  " + "\n  ".join(problems)
 
 
 def test_binder_installs_evallib_binder_with_the_lock():
