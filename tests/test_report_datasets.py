@@ -426,8 +426,11 @@ def test_bayesian_top_two_against_baycomp(tmp_path):
     table = benchmark()
     ranks = pd.DataFrame(stats.rankdata(-table.to_numpy(), axis=1), columns=table.columns).mean()
     best, second = ranks.sort_values().index[:2]
-    ref = baycomp.SignedRankTest.probs(table[second].to_numpy(), table[best].to_numpy(), rope=0.01,
-                                       nsamples=50_000, random_state=1)
+    # baycomp compares in binary floating point; one Walsh sum here is 2 x (0.96 - 0.95), on the ROPE's
+    # edge in decimal but 1e-17 above it in binary. Its differences rounded to 12 decimals put that sum
+    # exactly on 0.02, as evallib's edge rule does (issue 33).
+    diff = np.round(table[best].to_numpy() - table[second].to_numpy(), 12)
+    ref = baycomp.SignedRankTest.probs(np.zeros(diff.size), diff, rope=0.01, nsamples=50_000, random_state=1)
     res = load_results(_write(table, tmp_path / "b.csv"))
     ours = bayesian_top_two(res, rng=0)
     assert isinstance(ours, TopTwoBayes) and (ours.best, ours.second) == (best, second)
@@ -563,7 +566,10 @@ def test_report_on_demsars_table_with_a_control(tmp_path):
     for name in frame.index:  # every data set is a row of the scores table
         assert f"<th>{name.replace('<', '&lt;').replace('>', '&gt;')}</th>" in html
     found = re.search(r"P\(C4\.5\+m\+cf practically better\) = (0\.\d+)", html)
-    ref_p = baycomp.SignedRankTest.probs(frame["C4.5+m"].to_numpy(), frame["C4.5+m+cf"].to_numpy(), rope=0.01,
+    # the AUCs have three decimals: in thousandths they are exact integers, so baycomp's comparison of the
+    # Walsh sums with the ROPE's edge (5 of them lie on it) is exact there (issue 33)
+    ref_p = baycomp.SignedRankTest.probs(np.rint(frame["C4.5+m"].to_numpy() * 1000),
+                                         np.rint(frame["C4.5+m+cf"].to_numpy() * 1000), rope=10,
                                          nsamples=50_000, random_state=0)
     assert found and float(found.group(1)) == pytest.approx(ref_p[2], abs=0.015)
     assert nb["metadata"]["papermill"]["parameters"]["control"] == "<script>alert(1)</script>"
@@ -586,3 +592,18 @@ def test_report_on_real_learners_in_percent_without_a_rope(tmp_path):
     assert "family-wise alpha = 0.1" in html and "Holm p" in html
     ref = stats.friedmanchisquare(*table.to_numpy().T)
     assert f"Friedman chi2 = {ref.statistic:.2f}" in html
+
+
+@pytest.mark.parametrize("table", ["benchmark", "demsar"])
+def test_bayesian_top_two_does_not_depend_on_the_units(tmp_path, table):
+    """Scores in [0, 1] with rope 0.01 and the same scores x 100 with rope 1: the same probabilities (issue 33).
+
+    Both tables have Walsh sums on the ROPE's edge in decimal (Demšar's Table 6: 5 of the 225 of
+    C4.5+m vs C4.5+m+cf), which binary rounding used to put on either side depending on the units.
+    """
+    frame = benchmark() if table == "benchmark" else demsar_aucs()
+    fractions = bayesian_top_two(load_results(_write(frame, tmp_path / "f.csv")), rope=0.01, rng=5)
+    points = bayesian_top_two(load_results(_write(100 * frame, tmp_path / "p.csv")), rope=1, rng=5)
+    assert (fractions.best, fractions.second) == (points.best, points.second)
+    assert (fractions.p_second, fractions.p_equivalent, fractions.p_best) == pytest.approx(
+        (points.p_second, points.p_equivalent, points.p_best), abs=1e-12)
