@@ -39,8 +39,9 @@ from evallib.report._datasets_sections import (
     friedman_test,
     plot_posthoc_diagram,
     posthoc_tests,
+    published_note,
 )
-from evallib.report._prose import escape
+from evallib.report._prose import escape, format_p
 from evallib.report._datasets_text import format_pairs, format_scores, results_summary
 from evallib.report._sections import Skipped
 
@@ -607,3 +608,74 @@ def test_bayesian_top_two_does_not_depend_on_the_units(tmp_path, table):
     assert (fractions.best, fractions.second) == (points.best, points.second)
     assert (fractions.p_second, fractions.p_equivalent, fractions.p_best) == pytest.approx(
         (points.p_second, points.p_equivalent, points.p_best), abs=1e-12)
+
+
+# ------------------------------------------------------------------ issue 33: one verdict family, caveats
+def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
+    """C4.5+m vs C4.5: Wilcoxon-Holm rejects (exact), Nemenyi does not; the pair gets one chance."""
+    from statsmodels.stats.multitest import multipletests
+
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    t6 = demsar_aucs()
+    pairs = list(itertools.combinations(t6.columns, 2))
+    def enumerated(d):  # the exact signed-rank p-value by brute force over all 2^n sign patterns
+        d = np.round(d, 9)
+        d = d[d != 0]
+        r = stats.rankdata(np.abs(d))
+        signs = np.array(list(itertools.product([0, 1], repeat=d.size)))
+        t_all = signs @ r
+        t_obs = r[d > 0].sum()
+        centre = r.sum() / 2
+        return min(1.0, float(np.mean(np.abs(t_all - centre) >= abs(t_obs - centre) - 1e-9)))
+
+    exact = [enumerated((t6[a] - t6[b]).to_numpy()) for a, b in pairs]
+    holm = dict(zip(pairs, multipletests(exact, method="holm")[1]))
+    ph = posthoc_tests(res)  # default: the mean-rank family
+    row = ph.pairs.set_index(["a", "b"]).loc[("C4.5+m", "C4.5")]
+    assert row["wilcoxon_pvalue_adj"] == pytest.approx(holm.get(("C4.5", "C4.5+m"), holm.get(("C4.5+m", "C4.5"))))
+    assert row["wilcoxon_reject"] and not row["reject"]
+    table = format_pairs(ph)
+    assert table.loc["C4.5+m vs C4.5", "verdict (Nemenyi)"] == "not shown to differ"
+    assert table.loc["C4.5+m vs C4.5", "secondary (Wilcoxon-Holm)"] == "differ"
+    assert (table["verdict (Nemenyi)"] == "differ").sum() == 0
+    wil = posthoc_tests(res, verdict="wilcoxon")
+    assert format_pairs(wil).loc["C4.5+m vs C4.5", "verdict (Wilcoxon-Holm)"] == "differ"
+    overview, fs = describe_results(res), friedman_test(res)
+    text = results_summary(res, overview=overview, friedman=fs, posthoc=ph)
+    assert "The pairs' verdict comes from Nemenyi, the family chosen before the report ran" in text
+    assert "Secondary, not a second chance to differ" in text
+    # Demšar's normal approximation (no continuity correction) moves the one Wilcoxon rejection above 0.05
+    normal = []
+    for a, b in pairs:
+        d = np.round((t6[a] - t6[b]).to_numpy(), 9)
+        d = d[d != 0]
+        r = stats.rankdata(np.abs(d))
+        t_plus = r[d > 0].sum()
+        n = d.size
+        _, counts = np.unique(r, return_counts=True)
+        var = n * (n + 1) * (2 * n + 1) / 24 - np.sum(counts**3 - counts) / 48
+        normal.append(2 * stats.norm.sf(abs(t_plus - n * (n + 1) / 4) / np.sqrt(var)))
+    normal_holm = dict(zip(pairs, multipletests(normal, method="holm")[1]))
+    p_norm = normal_holm.get(("C4.5", "C4.5+m"), normal_holm.get(("C4.5+m", "C4.5")))
+    assert p_norm > 0.05 and f"{format_p(p_norm)} with the normal approximation Demšar uses" in text
+    with pytest.raises(ReportInputError, match="verdict"):
+        check_options(res, verdict="either")
+
+
+def test_control_caveat_and_what_dependent_data_sets_do(tmp_path):
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    ph = posthoc_tests(res, control="C4.5")
+    text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph)
+    assert "chosen before looking at the results" in text and "chosen before looking at the results" in ph.text()
+    caveats = " ".join(assumptions(res))
+    assert "make every p-value too small" not in caveats and "tend to be too small" in caveats
+
+
+def test_published_numbers_not_reproduced_are_explained(tmp_path):
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    note = published_note(res)
+    corrected = stats.friedmanchisquare(*demsar_aucs().to_numpy().T).statistic
+    assert f"prints Friedman's chi-square as {DEMSAR_CHI2:.2f}" in note  # Demšar (2006), as printed
+    assert f"chi-square = {corrected:.2f} with the tie correction" in note and "voting" in note
+    other = load_results(_write(benchmark(), tmp_path / "b.csv"))
+    assert published_note(other) is None
