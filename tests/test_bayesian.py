@@ -70,7 +70,9 @@ def test_signed_rank_within_monte_carlo_error_of_baycomp(rope):
     t6 = demsar_table_6()
     x, y = t6["C4.5"].to_numpy(), t6["C4.5+cf"].to_numpy()
     n = 20_000
-    ours = bayesian_signed_rank(x, y, rope=rope, n_resamples=n, rng=1)
+    # baycomp compares the Walsh sums with 2 rope exactly in binary floating point (rtol=0);
+    # evallib's default puts sums within 1e-9 of the edge on it (see the tests of the ROPE's edge)
+    ours = bayesian_signed_rank(x, y, rope=rope, n_resamples=n, rng=1, rtol=0)
     ref = baycomp.SignedRankTest.probs(x, y, rope=rope, nsamples=n, random_state=1)
     ref3 = (ref[0], 0.0, ref[1]) if rope == 0 else ref
     for p_ours, p_ref in zip((ours.p_left, ours.p_rope, ours.p_right), ref3):
@@ -85,7 +87,9 @@ def test_signed_rank_theta_against_direct_double_sum():
     """One draw recomputed by the definition's double sum over Walsh pairs."""
     x = np.array([0.70, 0.72, 0.80, 0.75, 0.66])
     y = np.array([0.71, 0.75, 0.79, 0.79, 0.66])
-    res = bayesian_signed_rank(x, y, rope=0.01, n_resamples=3, rng=5)
+    # the double sum below compares in binary floating point, as rtol=0 does (the edge rule
+    # with its tolerance has its own exact-integer reference further down)
+    res = bayesian_signed_rank(x, y, rope=0.01, n_resamples=3, rng=5, rtol=0)
     w = np.random.default_rng(5).dirichlet([0.5, 1, 1, 1, 1, 1], 3)
     z = np.concatenate([[0.0], y - x])
     for s in range(3):
@@ -161,3 +165,60 @@ def test_plot_bayesian_signed_rank_titles_probabilities_and_wilcoxon():
     assert "P(equivalent)" not in ax.get_title()
     assert "Wilcoxon p" in ax.get_title()
     plt.close("all")
+
+
+# ------------------------------------------------------------- the ROPE's edge (issue 33)
+def _grid_scores():
+    """Accuracies on 100 items (a 0.01 grid), so that many Walsh sums fall exactly on +-2 rope."""
+    rng = np.random.default_rng(3)
+    x = np.round(rng.uniform(0.6, 0.9, 14), 2)
+    y = np.round(x + rng.choice([-0.02, -0.01, 0.0, 0.01, 0.02, 0.03], 14), 2)
+    return x, y
+
+
+def _integer_reference(x, y, rope_points, n_resamples, seed, prior=0.5):
+    """Brute-force double sum on exact integers (percentage points): H(0) = 1/2 with no rounding."""
+    z = np.concatenate([[0], np.rint((y - x) * 100).astype(int)])
+    sums = z[:, None] + z[None, :]
+    weights = np.ones(z.size)
+    weights[0] = prior
+    w = np.random.default_rng(seed).dirichlet(weights, n_resamples)
+
+    def theta(h):
+        return np.einsum("si,ij,sj->s", w, h, w)
+
+    right = theta((sums > 2 * rope_points) + 0.5 * (sums == 2 * rope_points))
+    left = theta((-sums > 2 * rope_points) + 0.5 * (-sums == 2 * rope_points))
+    samples = np.column_stack([left, 1 - left - right, right])
+    return tuple(np.bincount(np.argmax(samples, axis=1), minlength=3) / n_resamples)
+
+
+def test_signed_rank_probabilities_do_not_depend_on_the_units():
+    x, y = _grid_scores()
+    z = np.rint((y - x) * 100).astype(int)
+    on_edge = np.count_nonzero(np.abs(z[:, None] + z[None, :]) == 2)
+    assert on_edge >= 10  # the case the rule is for: many sums exactly on the edge in decimal
+    fractions = bayesian_signed_rank(x, y, rope=0.01, n_resamples=4000, rng=7)
+    points = bayesian_signed_rank(x * 100, y * 100, rope=1, n_resamples=4000, rng=7)
+    probs = (fractions.p_left, fractions.p_rope, fractions.p_right)
+    assert probs == (points.p_left, points.p_rope, points.p_right)
+    assert probs == pytest.approx(_integer_reference(x, y, 1, 4000, 7), abs=1e-12)
+    # without the tolerance the binary rounding of 0.01-grid differences decides instead
+    exact = bayesian_signed_rank(x, y, rope=0.01, n_resamples=4000, rng=7, rtol=0)
+    assert abs(exact.p_right - fractions.p_right) > 10 * 0.5 / np.sqrt(4000)
+
+
+def test_sign_test_counts_edge_differences_in_the_rope_in_any_units():
+    x, y = _grid_scores()
+    z = np.rint((y - x) * 100).astype(int)
+    expected = (int((z < -1).sum()), int((np.abs(z) <= 1).sum()), int((z > 1).sum()))
+    assert evallib.bayesian_sign_test(x, y, rope=0.01, n_resamples=10, rng=0).counts == expected
+    assert evallib.bayesian_sign_test(x * 100, y * 100, rope=1, n_resamples=10, rng=0).counts == expected
+
+
+@pytest.mark.parametrize("rtol", [-1e-9, 0.01])
+def test_edge_tolerance_is_checked(rtol):
+    with pytest.raises(ValueError, match="rtol"):
+        bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], rtol=rtol)
+    with pytest.raises(ValueError, match="rtol"):
+        evallib.bayesian_sign_test([0.8, 0.7], [0.7, 0.6], rtol=rtol)

@@ -206,3 +206,14 @@ def test_observed_power_of_a_non_rejection_is_at_most_about_one_half():
                             for s in range(n + 1))
                 worst = max(worst, power)
         assert worst <= 0.5, (n, worst)
+
+
+def test_notebook_00_says_the_agreeing_cases_matter_outside_the_conditional_test():
+    """Issue 33: "only the cases where they disagree carry information" holds for McNemar's conditional test only."""
+    import json
+
+    nb = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    markdown = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "only the cases where they disagree carry information" not in markdown
+    assert "Only the `b + c` cases on which the two classifiers disagree can tell them apart" not in markdown
+    assert "conditions on the number of disagreements" in markdown

@@ -140,7 +140,7 @@ def test_variance_components_table_is_readable_and_matches_a_written_out_anova()
     row = table.loc["many"]
     assert row["answers per item"] == "4"
     assert row["between items (variance)"] == f"{between:.4f}" and row["within items (variance)"] == f"{msw:.4f}"
-    assert row["share between items (ICC)"] == f"{between / (between + msw):.3f}"
+    assert row["between-item share of an answer's variance"] == f"{between / (between + msw):.3f}"
     assert row["SE of the mean"] == f"{np.sqrt((between + msw / k) / n):.4f}"
     assert row["SE with twice the answers"] == f"{np.sqrt((between + msw / (2 * k)) / n):.4f}"
     assert row["SE with unlimited answers"] == f"{np.sqrt(between / n):.4f}"

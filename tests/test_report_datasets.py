@@ -39,8 +39,9 @@ from evallib.report._datasets_sections import (
     friedman_test,
     plot_posthoc_diagram,
     posthoc_tests,
+    published_note,
 )
-from evallib.report._prose import escape
+from evallib.report._prose import escape, format_p
 from evallib.report._datasets_text import format_pairs, format_scores, results_summary
 from evallib.report._sections import Skipped
 
@@ -426,8 +427,11 @@ def test_bayesian_top_two_against_baycomp(tmp_path):
     table = benchmark()
     ranks = pd.DataFrame(stats.rankdata(-table.to_numpy(), axis=1), columns=table.columns).mean()
     best, second = ranks.sort_values().index[:2]
-    ref = baycomp.SignedRankTest.probs(table[second].to_numpy(), table[best].to_numpy(), rope=0.01,
-                                       nsamples=50_000, random_state=1)
+    # baycomp compares in binary floating point; one Walsh sum here is 2 x (0.96 - 0.95), on the ROPE's
+    # edge in decimal but 1e-17 above it in binary. Its differences rounded to 12 decimals put that sum
+    # exactly on 0.02, as evallib's edge rule does (issue 33).
+    diff = np.round(table[best].to_numpy() - table[second].to_numpy(), 12)
+    ref = baycomp.SignedRankTest.probs(np.zeros(diff.size), diff, rope=0.01, nsamples=50_000, random_state=1)
     res = load_results(_write(table, tmp_path / "b.csv"))
     ours = bayesian_top_two(res, rng=0)
     assert isinstance(ours, TopTwoBayes) and (ours.best, ours.second) == (best, second)
@@ -563,7 +567,10 @@ def test_report_on_demsars_table_with_a_control(tmp_path):
     for name in frame.index:  # every data set is a row of the scores table
         assert f"<th>{name.replace('<', '&lt;').replace('>', '&gt;')}</th>" in html
     found = re.search(r"P\(C4\.5\+m\+cf practically better\) = (0\.\d+)", html)
-    ref_p = baycomp.SignedRankTest.probs(frame["C4.5+m"].to_numpy(), frame["C4.5+m+cf"].to_numpy(), rope=0.01,
+    # the AUCs have three decimals: in thousandths they are exact integers, so baycomp's comparison of the
+    # Walsh sums with the ROPE's edge (5 of them lie on it) is exact there (issue 33)
+    ref_p = baycomp.SignedRankTest.probs(np.rint(frame["C4.5+m"].to_numpy() * 1000),
+                                         np.rint(frame["C4.5+m+cf"].to_numpy() * 1000), rope=10,
                                          nsamples=50_000, random_state=0)
     assert found and float(found.group(1)) == pytest.approx(ref_p[2], abs=0.015)
     assert nb["metadata"]["papermill"]["parameters"]["control"] == "<script>alert(1)</script>"
@@ -586,3 +593,89 @@ def test_report_on_real_learners_in_percent_without_a_rope(tmp_path):
     assert "family-wise alpha = 0.1" in html and "Holm p" in html
     ref = stats.friedmanchisquare(*table.to_numpy().T)
     assert f"Friedman chi2 = {ref.statistic:.2f}" in html
+
+
+@pytest.mark.parametrize("table", ["benchmark", "demsar"])
+def test_bayesian_top_two_does_not_depend_on_the_units(tmp_path, table):
+    """Scores in [0, 1] with rope 0.01 and the same scores x 100 with rope 1: the same probabilities (issue 33).
+
+    Both tables have Walsh sums on the ROPE's edge in decimal (Demšar's Table 6: 5 of the 225 of
+    C4.5+m vs C4.5+m+cf), which binary rounding used to put on either side depending on the units.
+    """
+    frame = benchmark() if table == "benchmark" else demsar_aucs()
+    fractions = bayesian_top_two(load_results(_write(frame, tmp_path / "f.csv")), rope=0.01, rng=5)
+    points = bayesian_top_two(load_results(_write(100 * frame, tmp_path / "p.csv")), rope=1, rng=5)
+    assert (fractions.best, fractions.second) == (points.best, points.second)
+    assert (fractions.p_second, fractions.p_equivalent, fractions.p_best) == pytest.approx(
+        (points.p_second, points.p_equivalent, points.p_best), abs=1e-12)
+
+
+# ------------------------------------------------------------------ issue 33: one verdict family, caveats
+def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
+    """C4.5+m vs C4.5: Wilcoxon-Holm rejects (exact), Nemenyi does not; the pair gets one chance."""
+    from statsmodels.stats.multitest import multipletests
+
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    t6 = demsar_aucs()
+    pairs = list(itertools.combinations(t6.columns, 2))
+    def enumerated(d):  # the exact signed-rank p-value by brute force over all 2^n sign patterns
+        d = np.round(d, 9)
+        d = d[d != 0]
+        r = stats.rankdata(np.abs(d))
+        signs = np.array(list(itertools.product([0, 1], repeat=d.size)))
+        t_all = signs @ r
+        t_obs = r[d > 0].sum()
+        centre = r.sum() / 2
+        return min(1.0, float(np.mean(np.abs(t_all - centre) >= abs(t_obs - centre) - 1e-9)))
+
+    exact = [enumerated((t6[a] - t6[b]).to_numpy()) for a, b in pairs]
+    holm = dict(zip(pairs, multipletests(exact, method="holm")[1]))
+    ph = posthoc_tests(res)  # default: the mean-rank family
+    row = ph.pairs.set_index(["a", "b"]).loc[("C4.5+m", "C4.5")]
+    assert row["wilcoxon_pvalue_adj"] == pytest.approx(holm.get(("C4.5", "C4.5+m"), holm.get(("C4.5+m", "C4.5"))))
+    assert row["wilcoxon_reject"] and not row["reject"]
+    table = format_pairs(ph)
+    assert table.loc["C4.5+m vs C4.5", "verdict (Nemenyi)"] == "not shown to differ"
+    assert table.loc["C4.5+m vs C4.5", "secondary (Wilcoxon-Holm)"] == "differ"
+    assert (table["verdict (Nemenyi)"] == "differ").sum() == 0
+    wil = posthoc_tests(res, verdict="wilcoxon")
+    assert format_pairs(wil).loc["C4.5+m vs C4.5", "verdict (Wilcoxon-Holm)"] == "differ"
+    overview, fs = describe_results(res), friedman_test(res)
+    text = results_summary(res, overview=overview, friedman=fs, posthoc=ph)
+    assert "The pairs' verdict comes from Nemenyi, the family chosen before the report ran" in text
+    assert "Secondary, not a second chance to differ" in text
+    # Demšar's normal approximation (no continuity correction) moves the one Wilcoxon rejection above 0.05
+    normal = []
+    for a, b in pairs:
+        d = np.round((t6[a] - t6[b]).to_numpy(), 9)
+        d = d[d != 0]
+        r = stats.rankdata(np.abs(d))
+        t_plus = r[d > 0].sum()
+        n = d.size
+        _, counts = np.unique(r, return_counts=True)
+        var = n * (n + 1) * (2 * n + 1) / 24 - np.sum(counts**3 - counts) / 48
+        normal.append(2 * stats.norm.sf(abs(t_plus - n * (n + 1) / 4) / np.sqrt(var)))
+    normal_holm = dict(zip(pairs, multipletests(normal, method="holm")[1]))
+    p_norm = normal_holm.get(("C4.5", "C4.5+m"), normal_holm.get(("C4.5+m", "C4.5")))
+    assert p_norm > 0.05 and f"{format_p(p_norm)} with the normal approximation Demšar uses" in text
+    with pytest.raises(ReportInputError, match="verdict"):
+        check_options(res, verdict="either")
+
+
+def test_control_caveat_and_what_dependent_data_sets_do(tmp_path):
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    ph = posthoc_tests(res, control="C4.5")
+    text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph)
+    assert "chosen before looking at the results" in text and "chosen before looking at the results" in ph.text()
+    caveats = " ".join(assumptions(res))
+    assert "make every p-value too small" not in caveats and "tend to be too small" in caveats
+
+
+def test_published_numbers_not_reproduced_are_explained(tmp_path):
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    note = published_note(res)
+    corrected = stats.friedmanchisquare(*demsar_aucs().to_numpy().T).statistic
+    assert f"prints Friedman's chi-square as {DEMSAR_CHI2:.2f}" in note  # Demšar (2006), as printed
+    assert f"chi-square = {corrected:.2f} with the tie correction" in note and "voting" in note
+    other = load_results(_write(benchmark(), tmp_path / "b.csv"))
+    assert published_note(other) is None

@@ -757,3 +757,120 @@ def test_report_end_to_end_on_lm_eval_logs(pupils, tmp_path):
     assert f"{lead} has the highest mean score, {ev.correct[lead].mean():.4f}" in text
     assert "No cluster column was given, so the items are taken as independent" in text
     assert "Read lm-evaluation-harness samples: the metric 'acc' with the filter 'none'" in text
+
+
+# ------------------------------------------------------------------ issue 33: say only what the data show
+def _parts(data, **kw):
+    parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
+                 samples=sample_analysis(data), board=leaderboard(data, n_resamples=1000, rng=0))
+    return parts, items_summary_text(data, **parts, **kw)
+
+
+def test_not_separated_is_never_tied_and_the_open_difference_is_the_joint_interval(pupils, clustered):
+    """The summary gives the largest difference each way that the joint (Bonferroni) CR2 interval leaves open."""
+    ev = pupils
+    parts, text = _parts(clustered)
+    lowered = text.lower().replace("not separated is not tied", "")
+    assert "tied" not in lowered and "equal" not in lowered
+    tie = parts["board"].tie
+    assert len(tie.members) > 1
+    classes = ev.pupils["class"].to_numpy()
+    m = len(MODELS) * (len(MODELS) - 1) // 2
+    for other in tie.members[1:]:
+        d = ev.correct[tie.leader].to_numpy(float) - ev.correct[other].to_numpy(float)
+        V, df = cr2_reference(d, classes)
+        half = stats.t.isf(0.05 / m / 2, df) * math.sqrt(V)
+        assert f"{d.mean() + half:.4f} ({other})" in text      # the leader ahead by up to
+        assert f"{max(half - d.mean(), 0):.4f} ({other})" in text  # and behind by up to
+    assert "Not separated is not tied" in text
+    # against a margin: a difference of 0.05 is ruled out either way only where the interval says so
+    _, with_margin = _parts(clustered, min_difference=0.05)
+    _, tight = _parts(clustered, min_difference=0.001)
+    assert "rule out a difference that large either way for" in with_margin
+    assert "no interval rules out a difference that large" in tight
+
+
+def test_design_effect_quoted_is_the_one_the_interval_uses(pupils, clustered):
+    ev = pupils
+    parts, text = _parts(clustered)
+    means = parts["means"]
+    leader = parts["board"].tie.leader
+    y = ev.correct[leader].to_numpy(float)
+    V, _ = cr2_reference(y, ev.pupils["class"].to_numpy())
+    n_eff = min(y.mean() * (1 - y.mean()) / V, y.size)  # Korn & Graubard, capped at the number of scores
+    assert means.loc[leader, "effective_n"] == pytest.approx(n_eff)
+    assert means.loc[leader, "interval_design_effect"] == pytest.approx(y.size / n_eff)
+    assert f"a design effect of {y.size / n_eff:.2f}" in text
+    ratio = means.loc[leader, "design_effect"]
+    assert f"variance ratio {ratio:.2f}" in text and f"design effect {ratio:.2f}" not in text.replace(
+        f"design effect of {y.size / n_eff:.2f}", "")
+
+
+def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(clustered):
+    from evallib.report._items_sections import format_ranks
+
+    parts, text = _parts(clustered)
+    ranks = parts["board"].ranks
+    p = float(ranks["p_best"].iloc[0])
+    assert f"{p:.1%} of them (Monte Carlo standard error {math.sqrt(p * (1 - p) / 1000):.1%}" in text
+    assert "Poisson weights" in text and "with replacement" not in text
+    table = format_ranks(parts["board"])
+    column = "Monte Carlo SE of P(best) (1,000 replicates)"
+    assert list(table[column]) == [f"{math.sqrt(q * (1 - q) / 1000):.3f}" for q in ranks["p_best"]]
+
+
+def test_figures_show_paired_differences_and_warn_about_overlap(clustered):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evallib.report._items_sections import OVERLAP_WARNING, plot_item_means, plot_item_pairs
+
+    means, pairs = model_means(clustered), pairwise_items(clustered)
+    ax = plot_item_means(means)
+    assert OVERLAP_WARNING in ax.get_title() and "not a test" in OVERLAP_WARNING
+    ax = plot_item_pairs(pairs)
+    segments = ax.collections[0].get_segments()
+    assert [(s[0][0], s[1][0]) for s in segments] == [pytest.approx((lo, hi)) for lo, hi in zip(pairs["low"], pairs["high"])]
+    # a pair whose own intervals overlap still differs when its paired interval leaves out 0
+    differ = pairs[pairs["reject"]]
+    assert len(differ)
+    r = differ.iloc[0]
+    assert means.loc[r["a"], "low"] < means.loc[r["b"], "high"] and r["low"] > 0
+    plt.close("all")
+
+
+def test_two_intervals_for_pass_at_1_are_explained(pupils):
+    from evallib.report._items_sections import interval_conventions_note
+
+    data = load_item_scores(long_samples(pupils), item_column="pupil", model_column="model", score_column="score",
+                            sample_column="run", cluster_column="school")
+    means, samples = model_means(data), sample_analysis(data)
+    note = interval_conventions_note(means, samples)
+    leader = means.index[0]
+    row = samples.passk[(samples.passk["model"] == leader) & (samples.passk["k"] == 1)].iloc[0]
+    assert row["pass_at_k"] == pytest.approx(means.loc[leader, "mean"])
+    assert f"{row['low']:.4f} to {row['high']:.4f}" in note
+    assert f"{means.loc[leader, 'low']:.4f} to {means.loc[leader, 'high']:.4f}" in note
+    assert "Wilson" in note and "t interval" in note
+
+
+def test_report_template_says_what_the_code_does():
+    nb = json.loads((ROOT / "notebooks" / "report_items.ipynb").read_text(encoding="utf-8"))
+    markdown = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "with replacement, jointly" not in markdown and "Poisson bootstrap" in markdown
+    assert "Overlap of two such intervals is not a test" in markdown
+    assert "(ICC)" not in markdown
+    code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "plot_item_pairs(pairs)" in code and "format_ranks(board)" in code
+
+
+def test_readme_describes_the_shipped_example_truly(pupils):
+    """README: the example is notebook 08's evaluation, but its forest is the 5-refit average (issue 33)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_fit = pupils.correct["forest"].mean()
+    average = pupils.samples.to_numpy().mean()
+    assert f"mean of the five refits, {average:.4f}" in readme and f"first fit, {first_fit:.4f}" in readme
+    assert f"behind knn ({pupils.correct['knn'].mean():.4f})" in readme
+    assert average < pupils.correct["knn"].mean() < first_fit  # hence the two leaderboards differ

@@ -24,7 +24,7 @@ from .._compat import renamed_fields, renamed_keywords
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_choice, check_count, check_real, check_rng
-from ._ranktests import sign_test, wilcoxon_signed_rank
+from ._ranktests import TIE_RTOL, _check_rtol, sign_test, wilcoxon_signed_rank
 
 __all__ = [
     "SignedRankResult",
@@ -86,13 +86,28 @@ class SignedRankResult:
         return float(m[0]), float(m[1]), float(m[2])
 
 
-def _heaviside(a: np.ndarray, thresh: float) -> np.ndarray:
-    return (a > thresh).astype(float) + 0.5 * (a == thresh)
+def _edge_tolerance(values: np.ndarray, edge: float, rtol: float) -> float:
+    """How close to the ROPE's edge a value counts as on it: ``rtol`` times the data's scale.
+
+    The scale is the larger of ``edge`` and the largest ``|value|``, so that the same data in
+    other units (percentage points instead of fractions, with the ROPE scaled alike) put the
+    same values on the edge. With ``rtol = 1e-9`` this is far above binary rounding (about
+    ``1e-16`` of the scale) and far below any difference a study reports.
+    """
+    scale = max(float(edge), float(np.max(np.abs(values))) if values.size else 0.0)
+    return rtol * scale
+
+
+def _heaviside(a: np.ndarray, thresh: float, tol: float = 0.0) -> np.ndarray:
+    """``H(a - thresh)``: 1 above, 0 below, 1/2 within ``tol`` of the threshold."""
+    on_edge = np.abs(a - thresh) <= tol
+    return np.where(on_edge, 0.5, (a > thresh).astype(float))
 
 
 @renamed_keywords(n_samples="n_resamples")
 def bayesian_signed_rank(
     x: Any, y: Any, *, rope: float = 0.01, n_resamples: int = 50_000, prior: float = 0.5, rng: Any = None,
+    rtol: float = TIE_RTOL,
 ) -> SignedRankResult:
     """Bayesian signed-rank test for two classifiers over many data sets.
 
@@ -111,6 +126,15 @@ def bayesian_signed_rank(
     lies right of, left of, or inside the ROPE (Benavoli et al. 2017, section 5).
     Each region's probability is the share of draws in which it is the largest.
 
+    **On the ROPE's edge.** Scores such as ``0.53 - 0.52`` are not exact in binary
+    floating point, so a sum ``z_i + z_j`` that is ``2 rope`` in decimal may land a
+    rounding error above or below it, and ``H`` would then give it 1 or 0 depending on
+    the units. One rule, as :func:`evallib.wilcoxon_signed_rank` treats near-zero
+    differences: a sum within ``rtol * max(2 rope, max |z_i + z_j|)`` of ``+-2 rope`` is
+    on the edge and gets ``H = 1/2``. The same data in percentage points with the ROPE
+    scaled alike (``rope=1`` instead of ``0.01``) therefore give the same draws the same
+    probabilities.
+
     Parameters
     ----------
     x, y : sequence of float
@@ -124,6 +148,9 @@ def bayesian_signed_rank(
         Weight of the pseudo-observation at 0, >= 0 (baycomp's default 0.5).
     rng : None, int, SeedSequence or Generator
         Randomness for the Dirichlet draws.
+    rtol : float
+        Relative tolerance in ``[0, 1e-3]`` within which a Walsh sum counts as on the ROPE's
+        edge (default ``1e-9``, :data:`evallib.manydatasets.TIE_RTOL`); 0 compares exactly.
 
     Returns
     -------
@@ -133,7 +160,7 @@ def bayesian_signed_rank(
     ------
     ValueError
         Fewer than 2 data sets, lengths that differ, NaN, ``rope < 0``, ``prior <
-        0`` or ``n_resamples < 1``.
+        0``, ``n_resamples < 1`` or ``rtol`` outside ``[0, 1e-3]``.
 
     References
     ----------
@@ -161,9 +188,11 @@ def bayesian_signed_rank(
     rope = _check_rope(rope)
     prior = check_real(prior, "prior", low=0)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    rtol = _check_rtol(rtol)
     gen = check_rng(rng)
     z = np.concatenate([[0.0], b - a])
     sums = z[:, None] + z[None, :]
+    tol = _edge_tolerance(sums, 2 * rope, rtol)
     weights = np.ones(z.size)
     weights[0] = prior
     if prior == 0:  # a Dirichlet weight of 0 is a point mass at 0 weight
@@ -179,7 +208,7 @@ def bayesian_signed_rank(
 
     def quadratic_form(sign: float) -> np.ndarray:
         order = np.argsort(sign * z, kind="stable")
-        h = _heaviside(sign * sums[np.ix_(order, order)], 2 * rope)
+        h = _heaviside(sign * sums[np.ix_(order, order)], 2 * rope, tol)
         ws = wt[order]
         prefix = np.zeros((m + 1, n_resamples))
         np.cumsum(ws, axis=0, out=prefix[1:])
@@ -189,7 +218,7 @@ def bayesian_signed_rank(
         return np.einsum("is,is->s", ws, hw)
 
     theta_right = quadratic_form(1.0)
-    theta_left = quadratic_form(-1.0) if rope > 0 else 1.0 - theta_right
+    theta_left = quadratic_form(-1.0) if rope > 0 else 1.0 - theta_right  # H(s) + H(-s) = 1 at rope 0
     theta_rope = np.clip(1.0 - theta_left - theta_right, 0.0, 1.0)
     samples = np.column_stack([theta_left, theta_rope, theta_right])
     if rope > 0:
@@ -261,7 +290,7 @@ class SignTestPosterior:
 @renamed_keywords(n_samples="n_resamples")
 def bayesian_sign_test(
     x: Any, y: Any, *, rope: float = 0.01, prior: float = 1.0, prior_place: str = "rope",
-    n_resamples: int = 50_000, rng: Any = None,
+    n_resamples: int = 50_000, rng: Any = None, rtol: float = TIE_RTOL,
 ) -> SignTestPosterior:
     """Bayesian sign test for two classifiers over many data sets.
 
@@ -292,6 +321,9 @@ def bayesian_sign_test(
     n_resamples : int
         Posterior draws, >= 1.
     rng : None, int, SeedSequence or Generator
+    rtol : float
+        Relative tolerance in ``[0, 1e-3]`` within which a difference counts as on the ROPE's
+        edge, and so inside the ROPE (default ``1e-9``); 0 compares exactly.
 
     Returns
     -------
@@ -301,14 +333,18 @@ def bayesian_sign_test(
     ------
     ValueError
         Fewer than 2 data sets, lengths that differ, NaN, ``rope < 0``, ``prior <
-        0``, an unknown ``prior_place`` or ``n_resamples < 1``.
+        0``, an unknown ``prior_place``, ``n_resamples < 1`` or ``rtol`` outside ``[0, 1e-3]``.
 
     Notes
     -----
     A Dirichlet parameter of 0 (a region with no data set and no prior weight) is
     a point mass at 0: that ``theta`` is exactly 0 in every draw (baycomp adds
     0.0001 to every count instead; the two differ by far less than the Monte Carlo
-    error). With ``rope = 0`` a difference of exactly 0 counts in the ROPE.
+    error). A difference on the ROPE's edge counts in the ROPE, and "on the edge" has a
+    tolerance, as in :func:`bayesian_signed_rank`: ``|z_i| - rope`` within ``rtol *
+    max(rope, max |z_i|)`` of 0, so that ``0.53 - 0.52`` (``0.010000000000000009`` in
+    binary) is on the edge of ``rope=0.01`` just as ``53 - 52`` is on that of ``rope=1``.
+    With ``rope = 0`` a difference of 0 (up to the same tolerance) counts in the ROPE.
 
     References
     ----------
@@ -339,9 +375,11 @@ def bayesian_sign_test(
     prior = check_real(prior, "prior", low=0)
     prior_place = check_choice(prior_place, "prior_place", REGIONS)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    rtol = _check_rtol(rtol)
     gen = check_rng(rng)
     d = b - a
-    counts = (int((d < -rope).sum()), 0, int((d > rope).sum()))
+    tol = _edge_tolerance(d, rope, rtol)
+    counts = (int((d < -rope - tol).sum()), 0, int((d > rope + tol).sum()))
     counts = (counts[0], int(d.size - counts[0] - counts[2]), counts[2])
     alpha = np.array(counts, dtype=float)
     alpha[REGIONS.index(prior_place)] += prior

@@ -55,6 +55,7 @@ def run_datasets_report(
     control: str | None = None,
     control_adjust: str = "holm",
     rope: float | None = None,
+    verdict: str = "mean-ranks",
     title: str | None = None,
     rng: Any = None,
     progress: bool = True,
@@ -93,6 +94,9 @@ def run_datasets_report(
     rope : float, optional
         Half-width of the region of practical equivalence of the Bayesian test, in the scores'
         units; None: 0.01 for scores between 0 and 1, otherwise that section is skipped.
+    verdict : {"mean-ranks", "wilcoxon"}
+        The family whose rejections are the pairs' verdict, chosen before the report runs: the
+        ``posthoc`` procedure on the average ranks, or Wilcoxon-Holm; the other is secondary.
     title : str, optional
         Report title; default "Classifier comparison over data sets: <file name>".
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
@@ -128,7 +132,7 @@ def run_datasets_report(
     _progress(progress, f"[1/3] checking {results}")
     table = load_results(path, dataset_column=dataset_column, higher_is_better=higher_is_better, sheet=sheet)
     opts = check_options(table, alpha=alpha, posthoc=posthoc, control=control, control_adjust=control_adjust,
-                         rope=rope)
+                         rope=rope, verdict=verdict)
     resolved = path.resolve()
     title = title or f"Classifier comparison over data sets: {resolved.name}"
     params = dict(

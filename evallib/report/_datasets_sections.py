@@ -51,6 +51,7 @@ from ..manydatasets import (
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
+from ..studies import demsar_table_6
 from ._datasets_inputs import Results
 from ._inputs import ReportInputError
 from ._prose import format_p, plot_text, quote_list
@@ -67,6 +68,8 @@ __all__ = [
     "default_rope",
     "describe_results",
     "friedman_test",
+    "published_note",
+    "VERDICT_FAMILIES",
     "posthoc_tests",
     "plot_posthoc_diagram",
     "bayesian_top_two",
@@ -79,6 +82,10 @@ METHOD_NAMES = {
     "bergmann": "Bergmann-Hommel", "bonferroni-dunn": "Bonferroni-Dunn", "hochberg": "Hochberg",
     "finner": "Finner", "li": "Li",
 }
+#: The families a pair's verdict can come from, chosen before the report runs (``verdict=``):
+#: the all-pairs mean-rank procedure (``posthoc=``) or Wilcoxon's signed-rank test per pair with
+#: Holm's adjustment. The other family is shown beside it as secondary.
+VERDICT_FAMILIES = ("mean-ranks", "wilcoxon")
 #: Posterior probability above which the Bayesian test's verdict is stated as a decision
 #: (Benavoli et al. 2017, section 5: "probabilities larger than 0.95").
 DECISION_LEVEL = 0.95
@@ -93,7 +100,7 @@ EXACT_MAX_CLASSIFIERS = 6
 @renamed_keywords(control_method="control_adjust")
 def check_options(
     results: Results, *, alpha: float = 0.05, posthoc: str = "nemenyi", control: Any = None,
-    control_adjust: str = "holm", rope: Any = None,
+    control_adjust: str = "holm", rope: Any = None, verdict: str = "mean-ranks",
 ) -> dict[str, Any]:
     """The report's options, checked against the table; one sentence on the first bad one.
 
@@ -113,12 +120,17 @@ def check_options(
     rope : float, optional
         Half-width of the region of practical equivalence, >= 0, in the scores' units; None:
         :func:`default_rope`.
+    verdict : {"mean-ranks", "wilcoxon"}
+        The family whose rejections are a pair's verdict, chosen before looking
+        (:data:`VERDICT_FAMILIES`): the all-pairs procedure ``posthoc`` on the average ranks
+        (the default, Demšar's), or Wilcoxon's signed-rank test per pair with Holm's
+        adjustment. The other is shown as secondary and never turns a verdict into "differ".
 
     Returns
     -------
     dict
         ``alpha``, ``posthoc``, ``control`` (None or the classifier's name),
-        ``control_adjust`` and ``rope`` (None or a float), normalised.
+        ``control_adjust``, ``rope`` (None or a float) and ``verdict``, normalised.
 
     Raises
     ------
@@ -142,6 +154,10 @@ def check_options(
         raise ReportInputError(
             f"The procedure against the control (--control-method, control_adjust=) must be one of "
             f"{quote_list(CONTROL_METHODS)}, got {control_adjust!r}.")
+    if verdict not in VERDICT_FAMILIES:
+        raise ReportInputError(
+            f"The family that gives the pairs' verdict (verdict=) must be one of {quote_list(VERDICT_FAMILIES)}, "
+            f"got {verdict!r}.")
     if isinstance(control, str) and not control.strip():
         control = None
     if control is not None:
@@ -159,7 +175,8 @@ def check_options(
             raise ReportInputError(
                 f"The region of practical equivalence (--rope, rope=) must be a number >= 0 in the "
                 f"scores' units, got {rope!r}.") from None
-    return dict(alpha=alpha, posthoc=posthoc, control=control, control_adjust=control_adjust, rope=rope)
+    return dict(alpha=alpha, posthoc=posthoc, control=control, control_adjust=control_adjust, rope=rope,
+                verdict=verdict)
 
 
 def _has_ties(ranks: pd.DataFrame) -> bool:
@@ -377,6 +394,44 @@ def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
                            kendall_w=min(1.0, max(0.0, w)), exact_pvalue=_exact_friedman_p(fr), alpha=alpha)
 
 
+def published_note(results: Results) -> str | None:
+    """Why the report's Friedman numbers differ from the printed ones, for a table a paper prints.
+
+    For Demšar's (2006) Table 6 (:func:`evallib.studies.demsar_table_6`, the shipped example):
+    the printed AUCs tie on *voting* (0.975 for C4.5+cf and C4.5+m+cf), where Demšar ranked the
+    two 2 and 3 (presumably from the unrounded AUCs), and his eq. (3) has no tie correction.
+    Returns the sentence with the report's and the paper's numbers, both computed, or None for
+    any other table.
+
+    Examples
+    --------
+    >>> from evallib.report._datasets_inputs import load_results
+    >>> from evallib._resources import data_path
+    >>> note = published_note(load_results(data_path("example_results.csv")))
+    >>> "prints Friedman's chi-square as 9.28" in note, "without it" in note
+    (True, True)
+    """
+    t6 = demsar_table_6()
+    scores = results.scores
+    if (not results.higher_is_better or sorted(map(str, scores.columns)) != sorted(t6.columns)
+            or sorted(map(str, scores.index)) != sorted(t6.index)):
+        return None
+    mine = scores.rename(index=str, columns=str).loc[t6.index, t6.columns].to_numpy(dtype=float)
+    if not np.allclose(mine, t6.to_numpy(), atol=5e-4):
+        return None
+    ours = friedman(t6)
+    plain = friedman(t6, tie_correction=False)
+    printed = friedman(demsar_table_6(ranks=True), higher_is_better=False, tie_correction=False)
+    ranks = ", ".join(f"{c} {printed.avg_ranks[c]:.3f}" for c in t6.columns)
+    mine_ranks = ", ".join(f"{c} {ours.avg_ranks[c]:.3f}" for c in t6.columns)
+    return (f"This table is Demšar's (2006) Table 6, which prints Friedman's chi-square as {printed.statistic:.2f} "
+            f"and the average ranks {ranks}. The report gives chi-square = {ours.statistic:.2f} with the tie "
+            f"correction and {plain.statistic:.2f} without it (average ranks {mine_ranks}) because the printed "
+            "AUCs tie on voting (0.975 for C4.5+cf and C4.5+m+cf), where Demšar ranked the two 2 and 3, "
+            "presumably from unrounded AUCs; with his ranks and no tie correction (his eq. 3) the statistic is "
+            f"{printed.statistic:.2f}.")
+
+
 # ----------------------------------------------------------------------- section 3
 @renamed_fields(method="adjust", control_method="control_adjust")
 @dataclass(frozen=True, eq=False)
@@ -392,7 +447,8 @@ class PosthocSection:
         when ``a`` is better), ``z``, ``pvalue`` and ``pvalue_adj`` of the mean-rank test
         with ``adjust``, ``reject``; ``wilcoxon_p`` (two-sided signed-rank p-value of the
         pair's own score differences), ``wilcoxon_pvalue_adj`` (Holm-adjusted over the pairs) and
-        ``wilcoxon_reject``.
+        ``wilcoxon_reject``; ``wilcoxon_normal_p`` and ``wilcoxon_normal_pvalue_adj``, the same
+        with the normal approximation Demšar uses (the exact law decides up to 25 data sets).
     adjust : the all-pairs multiple-testing procedure (0.1.0's ``method``, still readable).
     cd : the Nemenyi critical difference of the average ranks (drawn in the diagram).
     control : the control's name, or None.
@@ -407,6 +463,9 @@ class PosthocSection:
     friedman_rejects : whether section 2 rejected "all alike" (post-hoc tests are meant to
         follow a rejection, Demšar 2006, section 3.2.2).
     alpha : the family-wise level.
+    verdict : the family whose rejections are the pairs' verdict (:data:`VERDICT_FAMILIES`),
+        ``"mean-ranks"`` (``adjust``'s procedure) or ``"wilcoxon"`` (Wilcoxon-Holm); the other
+        family is secondary.
     """
 
     pairs: pd.DataFrame
@@ -419,11 +478,32 @@ class PosthocSection:
     avg_ranks: pd.Series
     friedman_rejects: bool
     alpha: float
+    verdict: str = "mean-ranks"
 
     @property
     def rejected_pairs(self) -> list[tuple[str, str]]:
         """The pairs the all-pairs procedure declares different, ``(better, worse)``."""
         return [(r.a, r.b) for r in self.pairs.itertuples() if r.reject]
+
+    @property
+    def verdict_reject(self) -> pd.Series:
+        """Per pair (the rows of :attr:`pairs`): whether the verdict family declares it different."""
+        return self.pairs["reject" if self.verdict == "mean-ranks" else "wilcoxon_reject"].astype(bool)
+
+    @property
+    def secondary_reject(self) -> pd.Series:
+        """Per pair: whether the other, secondary family rejects (shown, never the verdict)."""
+        return self.pairs["wilcoxon_reject" if self.verdict == "mean-ranks" else "reject"].astype(bool)
+
+    @property
+    def verdict_name(self) -> str:
+        """The verdict family's name, e.g. ``"Nemenyi"`` or ``"Wilcoxon-Holm"``."""
+        return METHOD_NAMES[self.adjust] if self.verdict == "mean-ranks" else "Wilcoxon-Holm"
+
+    @property
+    def secondary_name(self) -> str:
+        """The secondary family's name."""
+        return "Wilcoxon-Holm" if self.verdict == "mean-ranks" else METHOD_NAMES[self.adjust]
 
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
@@ -433,12 +513,15 @@ class PosthocSection:
                  f"{len(self.rejected_pairs)} pair(s) differ",
                  f"Wilcoxon signed-rank test per pair, Holm-adjusted: "
                  f"{int(self.pairs['wilcoxon_reject'].sum())} pair(s) differ",
-                 f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})"]
+                 f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
+                 f"verdict: {self.verdict_name}, chosen before the report ran (verdict={self.verdict!r}); "
+                 f"{self.secondary_name} is secondary"]
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
             lines.append(f"against the control {self.control}: {METHOD_NAMES[self.control_adjust]}'s procedure, "
                          f"{n_rej} of {len(self.control_table)} differ; Bonferroni-Dunn critical "
-                         f"difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f})")
+                         f"difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f}); "
+                         f"valid only if {CONTROL_CAVEAT}")
         if not self.friedman_rejects:
             lines.append("Friedman's test did not reject 'all alike': read these comparisons as "
                          "descriptive (post-hoc tests are meant to follow a rejection)")
@@ -458,18 +541,24 @@ def _with_effects(table: pd.DataFrame, oriented: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _wilcoxon_p(a: np.ndarray, b: np.ndarray) -> float:
+def _wilcoxon_p(a: np.ndarray, b: np.ndarray, method: str = "auto") -> float:
     """Two-sided signed-rank p-value of ``a - b`` (1 when the two never differ)."""
     try:
-        return float(wilcoxon_signed_rank(a - b).pvalue)
+        return float(wilcoxon_signed_rank(a - b, method=method).pvalue)
     except ValueError:  # every difference is zero
         return 1.0
+
+
+#: What the comparisons with a control assume about how the control was chosen.
+CONTROL_CAVEAT = ("the control was chosen before looking at the results (a baseline named in advance): one "
+                  "picked because it ranks last or first turns its k - 1 comparisons into a selected few, and "
+                  "their family-wise level no longer holds")
 
 
 @renamed_keywords(method="adjust", control_method="control_adjust")
 def posthoc_tests(
     results: Results, *, alpha: float = 0.05, adjust: str = "nemenyi", control: str | None = None,
-    control_adjust: str = "holm", friedman_rejects: bool | None = None,
+    control_adjust: str = "holm", friedman_rejects: bool | None = None, verdict: str = "mean-ranks",
 ) -> PosthocSection:
     """Section 3: every pair, and every classifier against a control when one is named.
 
@@ -496,6 +585,9 @@ def posthoc_tests(
         The multiple-testing procedure against the control (0.1.0's ``control_method=``).
     friedman_rejects : bool, optional
         Section 2's verdict; None computes it (:func:`friedman_test`).
+    verdict : {"mean-ranks", "wilcoxon"}
+        The family whose rejections are the pairs' verdict, chosen in advance (see
+        :func:`check_options`); a pair gets one chance to be declared different, not two.
 
     Returns
     -------
@@ -510,7 +602,8 @@ def posthoc_tests(
     .. [3] Benavoli, A., Corani, G. & Mangili, F. (2016). Should we really use post-hoc tests
        based on mean-ranks? *JMLR* 17(5), 1-10.
     """
-    opts = check_options(results, alpha=alpha, posthoc=adjust, control=control, control_adjust=control_adjust)
+    opts = check_options(results, alpha=alpha, posthoc=adjust, control=control, control_adjust=control_adjust,
+                         verdict=verdict)
     alpha, control = opts["alpha"], opts["control"]
     if friedman_rejects is None:
         friedman_rejects = friedman_test(results, alpha=alpha).reject
@@ -522,6 +615,10 @@ def posthoc_tests(
     pairs["wilcoxon_p"] = wp
     pairs["wilcoxon_pvalue_adj"] = adjust_pvalues(wp, "holm")
     pairs["wilcoxon_reject"] = pairs["wilcoxon_pvalue_adj"] <= alpha
+    # Demšar's normal approximation beside the exact p-value, for the pairs it would change
+    pairs["wilcoxon_normal_p"] = [_wilcoxon_p(oriented[a].to_numpy(), oriented[b].to_numpy(), method="normal")
+                                  for a, b in zip(pairs["a"], pairs["b"])]
+    pairs["wilcoxon_normal_pvalue_adj"] = adjust_pvalues(pairs["wilcoxon_normal_p"].to_numpy(), "holm")
     pairs = pairs.sort_values(["rank_difference", "pvalue"], ascending=[False, True], kind="stable")
     pairs = pairs.reset_index(drop=True)
     se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
@@ -538,7 +635,7 @@ def posthoc_tests(
     return PosthocSection(pairs=pairs, adjust=adjust, cd=cd, control=control, control_table=control_table,
                           control_adjust=control_adjust if control is not None else None,
                           cd_control=cd_control, avg_ranks=fr.avg_ranks, friedman_rejects=bool(friedman_rejects),
-                          alpha=alpha)
+                          alpha=alpha, verdict=opts["verdict"])
 
 
 
@@ -796,7 +893,9 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
         f"The {n} data sets are the units of these tests: they are taken to be independent draws from the "
         "problems the conclusions are meant for, and the verdicts reach no further than problems like them. "
         "Data sets cut from one source (subsets or binary tasks of one data set, its folds or repeats) are "
-        "not independent, and make every p-value too small.",
+        "not independent: they count as separate evidence what is partly the same evidence, so the tests "
+        "behave as if there were more data sets than there are, and their p-values tend to be too small and "
+        "their verdicts too eager, by an amount no computation on this table can tell.",
         "Ranks make scores comparable across data sets: each data set contributes only the order of the "
         "classifiers, so data sets of different difficulty count alike, and a win by a tenth of a point "
         "counts as much as a win by ten points. The mean scores and the mean advantages in the tables show "

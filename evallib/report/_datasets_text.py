@@ -16,6 +16,7 @@ import pandas as pd
 from .._compat import moved_names
 from ._datasets_inputs import Results
 from ._datasets_sections import (
+    CONTROL_CAVEAT,
     DECISION_LEVEL,
     METHOD_NAMES,
     FriedmanSection,
@@ -74,14 +75,8 @@ def format_scores(results: Results, overview: ResultsOverview) -> pd.DataFrame:
     return pd.concat([out, avg])
 
 
-def _verdict(mean_rank: bool, wilcoxon: bool) -> str:
-    if mean_rank and wilcoxon:
-        return "differ (both tests)"
-    if mean_rank:
-        return "differ (mean-rank test only)"
-    if wilcoxon:
-        return "differ (Wilcoxon only)"
-    return "not shown to differ"
+def _verdict(primary: bool) -> str:
+    return "differ" if primary else "not shown to differ"
 
 
 def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
@@ -95,7 +90,8 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
         "mean advantage": [_num(v) for v in t["mean_advantage"]],
         f"{name} p": [pvalue_cell(p) for p in t["pvalue_adj"]],
         "Wilcoxon p (Holm)": [pvalue_cell(p) for p in t["wilcoxon_pvalue_adj"]],
-        "verdict": [_verdict(r, w) for r, w in zip(t["reject"], t["wilcoxon_reject"])],
+        f"verdict ({posthoc.verdict_name})": [_verdict(r) for r in posthoc.verdict_reject],
+        f"secondary ({posthoc.secondary_name})": [_verdict(r) for r in posthoc.secondary_reject],
     })
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(t["a"], t["b"])], name="A vs B (A ranked better)")
     return out
@@ -161,7 +157,32 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
             f"1: the same order on every data set); {tests}: {verdict} at alpha = {fs.alpha:g}.")
 
 
+def _wilcoxon_sentence(ph: PosthocSection) -> str:
+    t = ph.pairs
+    wil = t[t["wilcoxon_reject"]]
+    found = [f"{escape(r.a)} vs {escape(r.b)} (Holm {format_p(r.wilcoxon_pvalue_adj)}"
+             + (f"; {format_p(r.wilcoxon_normal_pvalue_adj)} with the normal approximation Demšar uses"
+                if "wilcoxon_normal_pvalue_adj" in t and (r.wilcoxon_normal_pvalue_adj > ph.alpha) else "")
+             + ")" for r in wil.itertuples()]
+    return ("Wilcoxon's signed-rank test with Holm's adjustment finds "
+            + (f"{plural(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {join_names(found, limit=LISTED)}"
+               if found else "no pair that differs"))
+
+
 def _posthoc_sentence(ph: PosthocSection) -> str:
+    if ph.verdict == "wilcoxon":
+        head = _wilcoxon_sentence(ph)
+        second = _mean_rank_sentence(ph)
+    else:
+        head = _mean_rank_sentence(ph)
+        second = _wilcoxon_sentence(ph)
+    note = ("" if ph.friedman_rejects else
+            " Friedman's test did not reject, so read these comparisons as descriptive.")
+    return (f"The pairs' verdict comes from {ph.verdict_name}, the family chosen before the report ran: {head}. "
+            f"Secondary, not a second chance to differ: {second}.{note}")
+
+
+def _mean_rank_sentence(ph: PosthocSection) -> str:
     t = ph.pairs
     name = METHOD_NAMES[ph.adjust]
     m = len(t)
@@ -178,14 +199,7 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
         head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
                 f"the largest rank difference, {top['rank_difference']:.3f} between {escape(top['a'])} and "
                 f"{escape(top['b'])}{cd}, has adjusted {format_p(top['pvalue_adj'])}")
-    wil = t[t["wilcoxon_reject"]]
-    found = [f"{escape(r.a)} vs {escape(r.b)}" for r in wil.itertuples()]
-    wtext = ("Wilcoxon's signed-rank test with Holm's adjustment finds "
-             + (f"{plural(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {join_names(found, limit=LISTED)}."
-                if found else "no pair that differs."))
-    note = ("" if ph.friedman_rejects else
-            " Friedman's test did not reject, so read these comparisons as descriptive.")
-    return f"{head}. {wtext}{note}"
+    return head
 
 
 def _control_sentence(ph: PosthocSection) -> str:
@@ -200,7 +214,7 @@ def _control_sentence(ph: PosthocSection) -> str:
     if same:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
-            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + ".")
+            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}.")
 
 
 def _bayes_sentence(bayes: TopTwoBayes) -> str:

@@ -45,6 +45,7 @@ from .._multitest import FDR_ADJUSTMENTS, adjust_pvalues
 from .._plotting import get_axes
 from .._results import table_metadata
 from .._validate import check_alpha, check_choice, check_count, check_rng
+from ..items._means import _wilson_effective
 from ..items import (
     LEADERBOARD_ADJUSTMENTS,
     TieGroup,
@@ -74,7 +75,10 @@ __all__ = [
     "format_item_pairs",
     "format_components",
     "format_passk",
+    "format_ranks",
+    "interval_conventions_note",
     "plot_item_means",
+    "plot_item_pairs",
     "items_summary_text",
 ]
 
@@ -204,17 +208,33 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         Indexed by model, best first (ties in file order): ``mean``, ``low``, ``high``,
         ``se``, ``df``, ``method``, ``unclustered_se`` (the standard error
         if the items were independent), ``design_effect`` (``(se /
-        unclustered_se)^2``, NaN without clusters), ``answers`` (mean answers per
-        item), ``note``. ``attrs``: ``alpha``.
+        unclustered_se)^2``, the variance ratio of the clusters, NaN without clusters),
+        ``interval_design_effect`` (the design effect the interval itself uses: for
+        Wilson's interval on the effective sample size ``n_0/1 / n_eff``, which is at least 1
+        because ``n_eff`` is capped at the number of 0/1 scores ``n_0/1``; for Wilson's
+        own case 1; for a t interval the variance ratio), ``effective_n`` (Wilson on the
+        effective sample size: ``n_eff``; else NaN), ``scores`` (0/1 scores or answers
+        counted), ``answers`` (mean answers per item), ``note``. ``attrs``: ``alpha``.
     """
     alpha = check_alpha(alpha)
     rows = []
     for name in data.models:
-        r = item_mean(data.model_scores(name), clusters=_clusters_arg(data), alpha=alpha)
+        block = data.model_scores(name)
+        r = item_mean(block, clusters=_clusters_arg(data), alpha=alpha)
         ratio = r.se / r.unclustered_se if r.unclustered_se > 0 else float("nan")
+        n_obs = int(np.count_nonzero(np.isfinite(block)))
+        effective = float("nan")
+        if r.method == "wilson" and "effective sample size" in r.note.lower():
+            effective = float(_wilson_effective(r.estimate, r.se * r.se, r.df, n_obs, alpha)[2])
+            used = n_obs / effective
+        elif r.method == "wilson":
+            used = 1.0
+        else:
+            used = ratio * ratio
         rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
                      "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
+                     "interval_design_effect": used, "effective_n": effective, "scores": n_obs,
                      "answers": r.n_samples, "note": r.note})
     out = pd.DataFrame(rows).set_index("model")
     order = np.lexsort((np.arange(len(out)), -out["mean"].to_numpy()))
@@ -238,8 +258,17 @@ def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+#: The warning every figure of separate intervals carries.
+OVERLAP_WARNING = "overlap of two intervals is not a test: section 3 compares the pairs"
+
+
 def plot_item_means(means: pd.DataFrame, ax=None, *, title: str | None = None):
     """Each model's mean and interval, one row per model, best on top.
+
+    Separate intervals invite the overlap reading, which is wrong both ways: paired models
+    whose intervals overlap can differ (the items' difficulty cancels in the paired
+    difference), so the title always carries :data:`OVERLAP_WARNING` and
+    :func:`plot_item_pairs` draws the paired differences.
 
     Parameters
     ----------
@@ -261,7 +290,44 @@ def plot_item_means(means: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("mean score over items")
     level = level_text(table_metadata(means, "alpha", made_by="evallib.report.model_means"))
-    ax.set_title(title or f"{level} intervals, best first", fontsize="medium")
+    ax.set_title(f"{title or f'{level} intervals, best first'}\n({OVERLAP_WARNING})", fontsize="medium")
+    ax.figure.tight_layout()
+    return ax
+
+
+def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
+    """Every pair's paired difference with its joint interval, and the line of no difference.
+
+    This is the figure to judge differences by: a pair differs when its interval (joint over
+    the pairs, as section 3's table) leaves out 0, whether or not the two models' own
+    intervals overlap.
+
+    Parameters
+    ----------
+    pairs : DataFrame from :func:`pairwise_items`
+    ax : matplotlib Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    alpha, adjust, interval_level = table_metadata(pairs, "alpha", "adjust", "interval_level",
+                                                   made_by="evallib.report.pairwise_items")
+    n = len(pairs)
+    ax = get_axes(ax, figsize=(6.8, max(2.0, 0.32 * n + 1.2)))
+    y = np.arange(n)
+    colors = np.where(pairs["reject"].to_numpy(bool), "C3", "C0")
+    ax.hlines(y, pairs["low"], pairs["high"], colors=colors, linewidth=4)
+    ax.plot(pairs["estimate"], y, "o", color="k", markersize=4)
+    ax.axvline(0.0, color="0.3", linewidth=1, linestyle="--")
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{plot_text(a)} - {plot_text(b)}" for a, b in zip(pairs["a"], pairs["b"])])
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlabel("paired difference of the mean scores (A - B)")
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint intervals" if adjust != "none"
+             else f"{level_text(alpha)} intervals (unadjusted)")
+    ax.set_title(title or f"Paired differences, {joint}: red = differ, blue = not separated", fontsize="medium")
     ax.figure.tight_layout()
     return ax
 
@@ -439,7 +505,9 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
     answer per item (the within-item variance is then not identified).
 
     Columns: the mean answers per item, the between-item and within-item variances of one
-    answer, the share between items (the intraclass correlation), the standard error of the
+    answer, the between-item share of one answer's variance (an intraclass correlation of the
+    answers within an item; not the intraclass correlation of the items within a cluster,
+    which the design effect of section 2 reflects), the standard error of the
     model's mean from the components, the same with twice the answers per item, and its floor
     with infinitely many answers (``sqrt(between / n)``). These standard errors come from the
     one-way analysis of variance, which treats the items as independent.
@@ -449,12 +517,37 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
         "answers per item": [f"{v:.3g}" for v in c["answers"]],
         "between items (variance)": [_cell(v, ".4f") for v in c["between"]],
         "within items (variance)": [_cell(v, ".4f") for v in c["within"]],
-        "share between items (ICC)": [_cell(v, ".3f") for v in c["icc"]],
+        "between-item share of an answer's variance": [_cell(v, ".3f") for v in c["icc"]],
         "SE of the mean": [_cell(v, ".4f") for v in c["se"]],
         "SE with twice the answers": [_cell(v, ".4f") for v in c["se_double"]],
         "SE with unlimited answers": [_cell(v, ".4f") for v in c["floor"]],
         "note": [str(v) if isinstance(v, str) else "" for v in c["note"]],
     }, index=c.index)
+
+
+def interval_conventions_note(means: pd.DataFrame, samples: SampleAnalysis | Skipped) -> str | None:
+    """Why pass@1 in section 4 and the mean in section 2 have two intervals, with the leader's numbers.
+
+    pass@1 is the mean score, but section 2 gives 0/1 scores Wilson's interval (on the effective
+    sample size) and section 4 gives every pass@k the t interval of a mean over items (CR2 with
+    clusters), so that pass@1, pass@2, ... share one convention. None when section 4 has no
+    pass@1 row.
+    """
+    if not isinstance(samples, SampleAnalysis) or not isinstance(samples.passk, pd.DataFrame):
+        return None
+    level = level_text(samples.alpha)
+    for name in means.index:
+        rows = samples.passk[(samples.passk["model"] == name) & (samples.passk["k"] == 1)]
+        if len(rows):
+            one, m = rows.iloc[0], means.loc[name]
+            how = ("Wilson's interval on the effective sample size" if math.isfinite(m["effective_n"])
+                   else "Wilson's interval" if m["method"] == "wilson" else "the t interval")
+            return (f"pass@1 is the mean score: for {name} {one['pass_at_k']:.4f}, as in section 2. Its {level} "
+                    f"interval here, {one['low']:.4f} to {one['high']:.4f}, is the t interval of a mean over "
+                    f"items that every pass@k in this table uses; section 2's, {m['low']:.4f} to {m['high']:.4f}, "
+                    f"is {how}, which stays inside [0, 1] and keeps its level near 0 and 1. Quote section 2's "
+                    "interval for the mean and this table's for pass@k.")
+    return None
 
 
 def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
@@ -487,6 +580,26 @@ class Leaderboard:
     ranks: pd.DataFrame
 
 
+def format_ranks(board: Leaderboard) -> pd.DataFrame:
+    """Section 5's rank table as text, P(best) with its Monte Carlo standard error beside it.
+
+    P(best) is the share of ``B`` bootstrap replicates in which a model ranks first, so it
+    carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling error the
+    bootstrap estimates.
+    """
+    r = board.ranks
+    b = int(r.attrs.get("n_resamples", 0))
+    mc = [math.sqrt(p * (1 - p) / b) if b else float("nan") for p in r["p_best"]]
+    return pd.DataFrame({
+        "mean": [f"{v:.4f}" for v in r["mean"]],
+        "rank": [f"{v:g}" for v in r["rank"]],
+        "rank interval": [f"{int(lo)}" if lo == hi else f"{int(lo)} to {int(hi)}"
+                          for lo, hi in zip(r["rank_low"], r["rank_high"])],
+        "P(best)": [f"{v:.3f}" for v in r["p_best"]],
+        f"Monte Carlo SE of P(best) ({b:,} replicates)": [_cell(v, ".3f") for v in mc],
+    }, index=pd.Index(list(r["model"]), name="model"))
+
+
 @renamed_keywords(n_boot="n_resamples")
 def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", n_resamples: int = 2000,
                 rng=None) -> Leaderboard:
@@ -507,6 +620,53 @@ def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", 
 
 
 # ------------------------------------------------------------------ the summary
+def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_difference: float | None) -> str:
+    """What the joint intervals leave open for the models not separated from the leader."""
+    adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
+    interval_level = pairs.attrs.get("interval_level", tie.alpha)
+    kind = (f"joint {level_text(1 - interval_level, digits=4)} intervals" if adjust != "none"
+            else f"{level_text(tie.alpha)} intervals")
+    ahead, behind, ruled_out = [], [], []
+    for r in tie.comparisons.itertuples():
+        other = r.b if r.a == tie.leader else r.a
+        if other not in others:
+            continue
+        up, down = (r.high, -r.low) if r.a == tie.leader else (-r.low, r.high)  # leader minus other
+        ahead.append(f"{max(up, 0.0):.4f} ({escape(other)})")
+        behind.append(f"{max(down, 0.0):.4f} ({escape(other)})")
+        if min_difference is not None and up < min_difference and down < min_difference:
+            ruled_out.append(escape(other))
+    text = (f"Not separated is not tied: the paired differences' {kind} still allow the leader to be ahead by "
+            f"up to {join_names(ahead, limit=_LIST_LIMIT)} and behind by up to "
+            f"{join_names(behind, limit=_LIST_LIMIT)}, in the scores' units; the data do not rank them.")
+    if min_difference is not None:
+        rest = [escape(o) for o in others if escape(o) not in ruled_out]
+        if ruled_out:
+            text += (f" Against the smallest difference that matters, {min_difference:g}: the intervals rule out a "
+                     f"difference that large either way for {join_names(ruled_out, limit=_LIST_LIMIT)}")
+            text += (f", but not for {join_names(rest, limit=_LIST_LIMIT)}." if rest else ".")
+        else:
+            text += (f" Against the smallest difference that matters, {min_difference:g}: no interval rules out a "
+                     "difference that large, so more items are needed to call any of them equivalent.")
+    return text
+
+
+def _design_effect_sentence(row: pd.Series, ratio: float) -> str:
+    """The leader's clustering: the variance ratio, and the design effect its interval uses."""
+    text = (f"The leader's cluster-robust standard error is {math.sqrt(ratio):.2f} times the one that takes the "
+            f"items as independent (variance ratio {ratio:.2f})")
+    used = float(row["interval_design_effect"])
+    if math.isfinite(row["effective_n"]):
+        text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:.1f} of its "
+                 f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f}")
+        if ratio < 1 <= used + 1e-12:
+            text += (" (the effective sample size is never more than the number of scores, so a ratio below 1 "
+                     "does not narrow the interval)")
+    verdict = ("the clusters matter: taking the items as independent would have made its interval too narrow."
+               if ratio > 1.05 else "here the clusters change the intervals little.")
+    return f"{text}: {verdict}"
+
+
 def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
     adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
@@ -546,11 +706,16 @@ def items_summary_text(
     samples: SampleAnalysis | Skipped,
     board: Leaderboard,
     alpha: float = 0.05,
+    min_difference: float | None = None,
 ) -> str:
     """The findings in Markdown bullets: the leader, its tie group, its rank, the pairs, samples, assumptions.
 
     One bullet per question, effect sizes and intervals before p-values; warnings first;
-    every name from the file escaped (:func:`~evallib.report._prose.escape`).
+    every name from the file escaped (:func:`~evallib.report._prose.escape`). A model that is
+    not separated from the leader is never called tied or equal: the bullet gives the largest
+    difference each way that its joint interval leaves open, and with ``min_difference`` (the
+    smallest difference that matters, in the scores' units) whether the interval rules a
+    difference that large out.
     """
     level = level_text(alpha)
     out = [f"**Warning:** {w}" for w in overview.warnings]
@@ -570,7 +735,7 @@ def items_summary_text(
     if others:
         out.append(f"{plural(len(others), 'model')} cannot be separated from the leader at alpha = {alpha:g} "
                    f"(paired tests, {how}): {join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
-                   "separated from it. Read them as tied with the leader: the data do not rank them.")
+                   "separated from it. " + _open_differences(tie, others, pairs, min_difference))
     else:
         out.append(f"Every other model is separated from the leader at alpha = {alpha:g} (paired tests, {how}).")
     ranks = board.ranks
@@ -581,18 +746,18 @@ def items_summary_text(
                                      limit=_LIST_LIMIT)
                   + (" also rank" if len(rival) > 1 else " also ranks") + " first in 5% of them or more"
                   if len(rival) else "")
-    out.append(f"In {ranks.attrs.get('n_resamples', 0):,} bootstrap resamples of the {unit}, {escape(top['model'])} ranks "
-               f"first in {top['p_best']:.0%} of them{rival_text}; its {level} rank interval is "
+    b = int(ranks.attrs.get("n_resamples", 0))
+    mc = math.sqrt(top["p_best"] * (1 - top["p_best"]) / b) if b else float("nan")
+    out.append(f"In {b:,} bootstrap replicates of the {unit} (Poisson weights), {escape(top['model'])} ranks "
+               f"first in {top['p_best']:.1%} of them (Monte Carlo standard error {mc:.1%} from the "
+               f"{b:,} replicates){rival_text}; its {level} rank interval is "
                + (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
                   f"{int(top['rank_low'])} to {int(top['rank_high'])}") + f" of {len(ranks)}.")
     out.extend(_pairs_sentences(pairs, alpha))
     if data.clustered:
-        de = float(means.loc[leader, "design_effect"])
-        if math.isfinite(de):
-            verdict = ("the clusters matter: taking the items as independent would have made its interval too "
-                       "narrow." if de > 1.05 else "here the clusters change the intervals little.")
-            out.append(f"The leader's cluster-robust standard error is {math.sqrt(de):.2f} times the one that takes "
-                       f"the items as independent (design effect {de:.2f}): {verdict}")
+        ratio = float(means.loc[leader, "design_effect"])
+        if math.isfinite(ratio):
+            out.append(_design_effect_sentence(means.loc[leader], ratio))
     else:
         out.append("**Assumption:** " + independence_note(data, markdown=True))
     if isinstance(samples, SampleAnalysis):
