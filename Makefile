@@ -13,6 +13,10 @@ MAKEFLAGS += --no-builtin-rules
 VENV        ?= .venv
 PY          := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
+# ... and of `pip install -e ".[all,docs]"`: the site's tools too (make docs, and make test,
+# whose site test builds and opens the site).
+DOCS_STAMP  := $(VENV)/.installed-docs
+DOCS_HTML   := docs/_build/html
 # Exact versions of every package of evallib[all]: the environment the suite passed with.
 LOCK        := constraints.txt
 # Interpreter used to create the venv; empty = auto-detect (python3.11, then python3 if >= 3.11).
@@ -45,7 +49,7 @@ help: ## List the targets
 	@echo "  make lock    regenerate $(LOCK) from a fresh venv: the newest versions pyproject.toml allows (then run make test)"
 	@echo "  make lab     start JupyterLab on notebooks/ at http://127.0.0.1:$(PORT) (PORT=..., LAB_ARGS=...)"
 	@echo "  make app     open NOTEBOOK=notebooks/NAME.ipynb (default $(NOTEBOOK)) as an app in Voila: widgets and figures, no code (APP_PORT=..., APP_ARGS=...)"
-	@echo "  make test    run unit tests, nbval notebook checks and the papermill test in one pytest run on TEST_JOBS=$(TEST_JOBS) workers (PYTEST_ARGS=...)"
+	@echo "  make test    install the docs extra too, then run unit tests, nbval notebook checks, the papermill tests and the site test in one pytest run on TEST_JOBS=$(TEST_JOBS) workers (PYTEST_ARGS=...)"
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
 	@echo "  make execute re-run LESSONS=notebooks/NAME.ipynb (default: all lessons) in place, so their saved outputs are the default run, each slider's output saved once"
 	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
@@ -122,7 +126,7 @@ app: $(STAMP)
 	"$(VENV)/bin/voila" "$(NOTEBOOK)" --Voila.ip=127.0.0.1 --port=$(APP_PORT) \
 	  --AsyncIOLoopKernelManager.client_factory=evallib.report._kernel.PatientKernelClient $(APP_ARGS)
 
-test: $(STAMP)
+test: $(DOCS_STAMP)
 	MPLBACKEND=Agg "$(PY)" -m pytest $(if $(filter-out 0 1,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile) $(PYTEST_ARGS)
 
 # The lessons' saved outputs are their default run. Executed with widget state stored, then
@@ -198,8 +202,6 @@ binder-links:
 # every warning, a broken cross-reference included, fails the build (after listing them
 # all). The lessons' Binder link is the JupyterLab link `make binder-links` prints; where
 # it prints none (no GitHub remote, no BINDER_REPO), the lesson pages say so.
-DOCS_STAMP := $(VENV)/.installed-docs
-DOCS_HTML  := docs/_build/html
 
 $(DOCS_STAMP): $(STAMP) pyproject.toml $(LOCK)
 	"$(PY)" -m pip install -c $(LOCK) -e ".[all,docs]"
