@@ -8,13 +8,14 @@ so that a student sees one plain sentence instead of a numpy traceback or a sile
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 __all__ = [
-    "check_alpha", "check_binary_labels", "check_choice", "check_cluster_size", "check_count", "check_int",
+    "check_alpha", "check_binary_labels", "check_choice", "check_choices", "check_cluster_size", "check_count", "check_int",
     "check_labels", "check_real", "check_rng", "check_vector", "sklearn_random_state",
 ]
 
@@ -56,6 +57,24 @@ def check_choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
         choices = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
     return value
+
+
+def check_choices(values: Any, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """Return a non-empty selection of the ``allowed`` strings, in the order given, once each.
+
+    ``values`` is one of them or a sequence of them (a string counts as one choice).
+    An empty or non-sequence value, or one that is not allowed, raises ``ValueError``
+    naming the argument and the allowed strings.
+    """
+    if isinstance(values, str):
+        values = (values,)
+    if not isinstance(values, Sequence) or len(values) == 0:
+        raise ValueError(f"{name} must be a non-empty sequence of {allowed}")
+    for v in values:
+        if v not in allowed:
+            choices = ", ".join(repr(a) for a in allowed)
+            raise ValueError(f"{name} must hold only {choices}, got {v!r}")
+    return tuple(dict.fromkeys(values))
 
 
 def check_labels(values: Any, name: str) -> np.ndarray:

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evallib._validate import check_real, check_vector
+from evallib._validate import check_choices, check_real, check_vector
 
 OPEN01 = dict(low=0, high=1, low_open=True, high_open=True)
 
@@ -64,3 +64,26 @@ def test_check_vector_accepts_sequences(values):
 def test_check_vector_errors_name_argument(values, exc, match):
     with pytest.raises(exc, match=match):
         check_vector(values, "v", minimum=2, what="scores", each="one per fold")
+
+
+ABC = ("a", "b", "c")
+
+
+@pytest.mark.parametrize("values, expected", [
+    ("b", ("b",)),
+    (["c", "a"], ("c", "a")),
+    (("a", "b", "a"), ("a", "b")),
+])
+def test_check_choices_keeps_the_order_given_once_each(values, expected):
+    assert check_choices(values, "methods", ABC) == expected
+
+
+@pytest.mark.parametrize("values, match", [
+    ((), r"methods must be a non-empty sequence of \('a', 'b', 'c'\)"),
+    (3, r"methods must be a non-empty sequence of"),
+    (["a", "z"], r"methods must hold only 'a', 'b', 'c', got 'z'"),
+    ("z", r"methods must hold only 'a', 'b', 'c', got 'z'"),
+])
+def test_check_choices_errors_name_argument_and_choices(values, match):
+    with pytest.raises(ValueError, match=match):
+        check_choices(values, "methods", ABC)
