@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "check_alpha", "check_binary_labels", "check_choice", "check_choices", "check_cluster_size", "check_count", "check_int",
-    "check_labels", "check_real", "check_rng", "check_vector", "sklearn_random_state",
+    "check_alpha", "check_array", "check_binary_labels", "check_choice", "check_choices", "check_cluster_size",
+    "check_count", "check_int", "check_labels", "check_real", "check_rng", "sklearn_random_state",
 ]
 
 
@@ -213,31 +213,52 @@ def check_real(
     return value
 
 
-def check_vector(
-    values: Any, name: str, *, minimum: int = 1, what: str = "values", each: str = ""
+_DIMENSIONS = {1: "one-dimensional", 2: "two-dimensional"}
+_CONTAINERS = {1: "a sequence", 2: "a table"}
+
+
+def check_array(
+    values: Any, name: str, *, ndim: int | tuple[int, ...] = 1, minimum: int = 1, what: str = "values",
+    each: str = "",
 ) -> np.ndarray:
-    """Return a one-dimensional float array of at least ``minimum`` finite numbers.
+    """Return a float array of ``ndim`` dimensions holding at least ``minimum`` finite numbers.
 
     Parameters
     ----------
-    values : a sequence of numbers (list, tuple, 1-D array, Series).
+    values : a sequence of numbers (list, tuple, 1-D array, Series) for ``ndim=1``; a table
+        (nested lists, 2-D array, DataFrame) for ``ndim=2``.
     name : the argument's name, used in the message.
-    minimum : the fewest values allowed.
+    ndim : the number of dimensions, 1 or 2, or a tuple of the allowed ones (``(1, 2)``).
+    minimum : the fewest values allowed (all cells counted).
     what : what the values are, in the plural (``"scores"``), for the messages.
-    each : a short gloss of one value, e.g. ``"one per fold"``, for the messages.
+    each : a short gloss of the shape, e.g. ``"one per fold"`` or ``"data sets x folds"``,
+        for the messages.
 
-    A scalar, a string or a non-numeric sequence raises ``TypeError``; 2-D input, too
-    few values, NaN or infinities raise ``ValueError``. Each message names the argument.
+    A scalar, a string or a non-numeric sequence raises ``TypeError``; the wrong number
+    of dimensions, too few values, NaN or infinities raise ``ValueError``. Each message
+    names the argument and the allowed shape.
+
+    Examples
+    --------
+    >>> check_array([[0.8, 0.7], [0.9, 0.6]], "scores", ndim=2).shape
+    (2, 2)
+    >>> check_array([0.8, 0.7], "scores", ndim=2, each="data sets x folds")
+    Traceback (most recent call last):
+    ...
+    ValueError: scores must be two-dimensional (data sets x folds), got shape (2,)
     """
+    dims = (ndim,) if isinstance(ndim, int) else tuple(ndim)
     gloss = f" ({each})" if each else ""
+    container = " or ".join(_CONTAINERS[d] for d in dims)
     if isinstance(values, (str, bytes)) or np.isscalar(values):
-        raise TypeError(f"{name} must be a sequence of {what}{gloss}, got {type(values).__name__}")
+        raise TypeError(f"{name} must be {container} of {what}{gloss}, got {type(values).__name__}")
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a sequence of numbers{gloss}") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional{gloss}, got shape {arr.shape}")
+        raise TypeError(f"{name} must be {container} of numbers{gloss}") from None
+    if arr.ndim not in dims:
+        shape = " or ".join(_DIMENSIONS[d] for d in dims).replace("-dimensional or ", "- or ")
+        raise ValueError(f"{name} must be {shape}{gloss}, got shape {arr.shape}")
     if arr.size < minimum:
         raise ValueError(f"{name} must hold at least {minimum} {what}{gloss}, got {arr.size}")
     if not np.all(np.isfinite(arr)):

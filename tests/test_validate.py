@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evallib._validate import check_choices, check_real, check_vector
+from evallib._validate import check_array, check_choices, check_real
 
 OPEN01 = dict(low=0, high=1, low_open=True, high_open=True)
 
@@ -46,8 +46,8 @@ def test_check_real_rejects_non_reals(value):
 
 
 @pytest.mark.parametrize("values", [[1, 2, 3], (1.5, 2.5), np.arange(3), pd.Series([0.1, 0.2])])
-def test_check_vector_accepts_sequences(values):
-    out = check_vector(values, "v", minimum=2)
+def test_check_array_accepts_sequences(values):
+    out = check_array(values, "v", minimum=2)
     assert out.dtype == float and out.ndim == 1
     assert np.array_equal(out, np.asarray(values, dtype=float))
 
@@ -61,10 +61,35 @@ def test_check_vector_accepts_sequences(values):
     ([1.0, np.nan], ValueError, "v must not contain NaN or infinite scores"),
     ([1.0, np.inf], ValueError, "v must not contain NaN or infinite scores"),
 ])
-def test_check_vector_errors_name_argument(values, exc, match):
+def test_check_array_errors_name_argument(values, exc, match):
     with pytest.raises(exc, match=match):
-        check_vector(values, "v", minimum=2, what="scores", each="one per fold")
+        check_array(values, "v", minimum=2, what="scores", each="one per fold")
 
+
+
+@pytest.mark.parametrize("values, ndim, shape", [
+    ([[1, 2], [3, 4], [5, 6]], 2, (3, 2)),
+    (pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]}), 2, (2, 2)),
+    ([1, 2, 3, 4], (1, 2), (4,)),
+    (np.ones((2, 2)), (1, 2), (2, 2)),
+])
+def test_check_array_accepts_the_allowed_dimensions(values, ndim, shape):
+    out = check_array(values, "t", ndim=ndim)
+    assert out.dtype == float and out.shape == shape
+    assert np.array_equal(out, np.asarray(values, dtype=float))
+
+
+@pytest.mark.parametrize("values, ndim, exc, match", [
+    (0.5, 2, TypeError, r"^t must be a table of scores \(data sets x folds\), got float$"),
+    ([["a", "b"]], 2, TypeError, r"^t must be a table of numbers \(data sets x folds\)$"),
+    ([1.0, 2.0], 2, ValueError, r"^t must be two-dimensional \(data sets x folds\), got shape \(2,\)$"),
+    (np.ones((2, 2, 2)), (1, 2), ValueError, r"^t must be one- or two-dimensional \(data sets x folds\), got shape"),
+    ("ab", (1, 2), TypeError, r"^t must be a sequence or a table of scores \(data sets x folds\), got str$"),
+    ([[1.0, np.nan]], 2, ValueError, r"^t must not contain NaN or infinite scores$"),
+])
+def test_check_array_names_the_argument_and_the_allowed_shape(values, ndim, exc, match):
+    with pytest.raises(exc, match=match):
+        check_array(values, "t", ndim=ndim, what="scores", each="data sets x folds")
 
 ABC = ("a", "b", "c")
 
