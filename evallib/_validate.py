@@ -8,7 +8,7 @@ so that a student sees one plain sentence instead of a numpy traceback or a sile
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,7 @@ import pandas as pd
 
 __all__ = [
     "check_alpha", "check_array", "check_binary_labels", "check_choice", "check_choices", "check_cluster_size",
-    "check_count", "check_int", "check_labels", "check_real", "check_rng", "sklearn_random_state",
+    "check_columns", "check_count", "check_int", "check_labels", "check_real", "check_rng", "sklearn_random_state",
 ]
 
 
@@ -264,6 +264,79 @@ def check_array(
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must not contain NaN or infinite {what}")
     return arr
+
+
+def check_columns(values: Any, name: str, *, one_column: str | None = None) -> tuple[list[str], list[np.ndarray]]:
+    """Names and columns of a table of per-case values, one column per classifier.
+
+    ``values`` is a DataFrame, a mapping ``name -> column`` or a 2-D array (cases x
+    classifiers, columns named ``"0"``, ``"1"``, ...); with ``one_column``, a 1-D sequence
+    is one column of that name. The columns come back as arrays, not yet checked: the
+    caller checks their length and values. A scalar or a string raises ``TypeError``, an
+    array of another dimension ``ValueError``, each naming the argument and the allowed forms.
+
+    Examples
+    --------
+    >>> check_columns({"A": [1, 0], "B": [1, 1]}, "correct")[0]
+    ['A', 'B']
+    >>> check_columns([0.2, 0.9], "scores", one_column="score")[0]
+    ['score']
+    """
+    if isinstance(values, pd.DataFrame):
+        return [str(c) for c in values.columns], [values[c].to_numpy() for c in values.columns]
+    if isinstance(values, Mapping):
+        return [str(k) for k in values], [np.asarray(v) for v in values.values()]
+    forms = ("a sequence of numbers, " if one_column is not None else "") + \
+        "a 2-D array (cases x classifiers), a mapping name -> column or a DataFrame"
+    if isinstance(values, (str, bytes)) or np.isscalar(values):
+        raise TypeError(f"{name} must be {forms}, got {type(values).__name__}")
+    arr = np.asarray(values)
+    if arr.ndim == 1 and one_column is not None:
+        return [one_column], [arr]
+    if arr.ndim != 2:
+        dims = "one- or two-dimensional" if one_column is not None else "two-dimensional"
+        raise ValueError(f"{name} must be {dims} (cases x classifiers), got shape {arr.shape}")
+    return [str(j) for j in range(arr.shape[1])], list(arr.T)
+
+
+def check_score_matrix(scores: Any, n: int | None = None, name: str = "scores") -> tuple[list[str], np.ndarray]:
+    """Names and an ``(n, k)`` float64 matrix of finite numbers from one or several score columns.
+
+    ``scores`` is a 1-D sequence (one column, named ``"score"``) or any table that
+    :func:`check_columns` reads. ``n`` is the number of cases every column must hold
+    (``None``: as many as the first column). Missing, non-numeric, NaN or infinite
+    scores, a column of the wrong length and duplicate names raise an error naming the
+    column.
+
+    Examples
+    --------
+    >>> names, mat = check_score_matrix({"A": [0.1, 0.8], "B": [0.4, 0.6]})
+    >>> names, mat.shape
+    (['A', 'B'], (2, 2))
+    """
+    names, cols = check_columns(scores, name, one_column="score")
+    if not cols:
+        raise ValueError(f"{name} must hold at least one score column, got none")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{name} has duplicate column names: {names}")
+    if n is None:
+        n = len(np.atleast_1d(cols[0]))
+    out = np.empty((n, len(cols)), dtype=np.float64, order="F")  # columns contiguous
+    for j, (nm, col) in enumerate(zip(names, cols)):
+        col = np.asarray(col)
+        if col.dtype == object and pd.isna(col).any():
+            raise ValueError(f"{name}[{nm!r}] must not contain NaN or missing scores")
+        if col.ndim != 1 or col.shape[0] != n:
+            raise ValueError(f"{name}[{nm!r}] must hold one score per case ({n}), got shape {col.shape}")
+        try:
+            out[:, j] = col
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}[{nm!r}] must hold numbers") from None
+    bad = ~np.isfinite(out)
+    if bad.any():
+        j = int(np.nonzero(bad.any(axis=0))[0][0])
+        raise ValueError(f"{name}[{names[j]!r}] must not contain NaN or infinite scores")
+    return names, out
 
 
 def check_cluster_size(n_items: int, cluster_size: Any) -> np.ndarray:

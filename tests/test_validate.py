@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evallib._validate import check_array, check_choices, check_real
+from evallib._validate import check_array, check_choices, check_columns, check_real, check_score_matrix
 
 OPEN01 = dict(low=0, high=1, low_open=True, high_open=True)
 
@@ -112,3 +112,36 @@ def test_check_choices_keeps_the_order_given_once_each(values, expected):
 def test_check_choices_errors_name_argument_and_choices(values, match):
     with pytest.raises(ValueError, match=match):
         check_choices(values, "methods", ABC)
+
+
+@pytest.mark.parametrize("values, names", [
+    (pd.DataFrame({"A": [1, 0], "B": [0, 0]}), ["A", "B"]),
+    ({"A": [1, 0], 3: [1, 1]}, ["A", "3"]),
+    (np.array([[1, 0, 1], [0, 0, 1]]), ["0", "1", "2"]),
+])
+def test_check_columns_reads_every_form(values, names):
+    got, cols = check_columns(values, "correct")
+    assert got == names and [c.tolist() for c in cols] == np.asarray(pd.DataFrame(values)).T.tolist()
+
+
+@pytest.mark.parametrize("values, one_column, exc, match", [
+    ("abc", None, TypeError, r"^correct must be a 2-D array \(cases x classifiers\), a mapping name -> column or a "
+                             r"DataFrame, got str$"),
+    ([1, 0, 1], None, ValueError, r"^correct must be two-dimensional \(cases x classifiers\), got shape \(3,\)$"),
+    (0.5, "score", TypeError, r"^correct must be a sequence of numbers, a 2-D array"),
+    (np.ones((2, 2, 2)), "score", ValueError, r"^correct must be one- or two-dimensional"),
+])
+def test_check_columns_names_the_argument_and_the_forms(values, one_column, exc, match):
+    with pytest.raises(exc, match=match):
+        check_columns(values, "correct", one_column=one_column)
+
+
+def test_check_score_matrix_takes_the_length_of_the_first_column():
+    names, mat = check_score_matrix([0.25, 0.5, 1.0])
+    assert names == ["score"] and mat.shape == (3, 1) and mat.dtype == np.float64
+    with pytest.raises(ValueError, match=r"^scores\['B'\] must hold one score per case \(2\), got shape \(3,\)$"):
+        check_score_matrix({"A": [0.1, 0.2], "B": [0.1, 0.2, 0.3]})
+    with pytest.raises(ValueError, match=r"^scores\['B'\] must not contain NaN or infinite scores$"):
+        check_score_matrix({"A": [0.1, 0.2], "B": [0.1, np.inf]}, 2)
+    with pytest.raises(TypeError, match=r"^scores\['A'\] must hold numbers$"):
+        check_score_matrix({"A": ["x", "y"]}, 2)

@@ -45,7 +45,6 @@ G. W. Brier (1950). Verification of forecasts expressed in terms of probability.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -58,7 +57,7 @@ from .._inference import check_alternative, se_from_variance, t_inference
 from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, adjust_pairs_table
 from .._plotting import get_axes
 from .._results import freeze_arrays, table_metadata
-from .._validate import check_alpha, check_choice, check_count, check_labels, check_real
+from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_score_matrix
 
 __all__ = [
     "DeLong",
@@ -137,54 +136,9 @@ def positive_mask(y_true: Any, pos_label: Any = None, *, name: str = "y_true") -
     return np.asarray(y == pos_label, dtype=bool)
 
 
-def _score_matrix(scores: Any, n: int, name: str = "scores") -> tuple[list[str], np.ndarray]:
-    """Names and an ``(n, k)`` float64 matrix from one or several score columns.
-
-    ``scores`` is a 1-D sequence (one column, named ``"score"``), a 2-D array (columns
-    named ``"0"``, ``"1"``, ...), a mapping ``name -> sequence`` or a DataFrame.
-    """
-    if isinstance(scores, pd.DataFrame):
-        names = [str(c) for c in scores.columns]
-        cols = [scores[c].to_numpy() for c in scores.columns]
-    elif isinstance(scores, Mapping):
-        names = [str(k) for k in scores]
-        cols = [np.asarray(v) for v in scores.values()]
-    else:
-        if isinstance(scores, (str, bytes)) or np.isscalar(scores):
-            raise TypeError(f"{name} must be a sequence of numbers, a 2-D array, a mapping of "
-                            f"name -> scores or a DataFrame, got {type(scores).__name__}")
-        arr = np.asarray(scores)
-        if arr.ndim == 1:
-            names, cols = ["score"], [arr]
-        elif arr.ndim == 2:
-            names, cols = [str(j) for j in range(arr.shape[1])], list(arr.T)
-        else:
-            raise ValueError(f"{name} must be one- or two-dimensional, got shape {arr.shape}")
-    if not cols:
-        raise ValueError(f"{name} must hold at least one score column, got none")
-    if len(set(names)) != len(names):
-        raise ValueError(f"{name} has duplicate column names: {names}")
-    out = np.empty((n, len(cols)), dtype=np.float64, order="F")  # columns contiguous
-    for j, (nm, col) in enumerate(zip(names, cols)):
-        col = np.asarray(col)
-        if col.dtype == object and pd.isna(col).any():
-            raise ValueError(f"{name}[{nm!r}] must not contain NaN or missing scores")
-        if col.ndim != 1 or col.shape[0] != n:
-            raise ValueError(f"{name}[{nm!r}] must hold one score per case ({n}), got shape {col.shape}")
-        try:
-            out[:, j] = col
-        except (TypeError, ValueError):
-            raise TypeError(f"{name}[{nm!r}] must hold numbers") from None
-    bad = ~np.isfinite(out)
-    if bad.any():
-        j = int(np.nonzero(bad.any(axis=0))[0][0])
-        raise ValueError(f"{name}[{names[j]!r}] must not contain NaN or infinite scores")
-    return names, out
-
-
 def _prepare(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, list[str], np.ndarray]:
     pos = positive_mask(y_true, pos_label)
-    names, mat = _score_matrix(scores, pos.shape[0])
+    names, mat = check_score_matrix(scores, pos.shape[0])
     return pos, names, mat
 
 
@@ -649,7 +603,7 @@ def delong_unpaired(y_a: Any, score_a: Any, y_b: Any, score_b: Any, *, pos_label
         if arr.ndim != 1:
             raise ValueError(f"score_{label} must be one-dimensional (one score per case), got shape {arr.shape}")
         pos = positive_mask(y, pos_label, name=f"y_{label}")
-        _, mat = _score_matrix({f"score_{label}": arr}, pos.shape[0], name=f"score_{label}")
+        _, mat = check_score_matrix({f"score_{label}": arr}, pos.shape[0], name=f"score_{label}")
         m = int(pos.sum())
         n = int(pos.shape[0] - m)
         if m < 2 or n < 2:
@@ -726,7 +680,7 @@ def check_probabilities(scores: Any) -> pd.DataFrame:
         One row per column: ``name``, ``is_probability`` (bool), ``min``, ``max`` and
         ``note`` (empty, or one sentence saying why the column is not a probability).
     """
-    names, mat = _score_matrix(scores, _n_rows(scores))
+    names, mat = check_score_matrix(scores)
     lo, hi = mat.min(axis=0), mat.max(axis=0)
     rows = []
     for name, a, b in zip(names, lo, hi):
@@ -735,18 +689,6 @@ def check_probabilities(scores: Any) -> pd.DataFrame:
                               "outside [0, 1], so it gets no Brier score or log-loss")
         rows.append({"name": name, "is_probability": ok, "min": float(a), "max": float(b), "note": note})
     return pd.DataFrame(rows)
-
-
-def _n_rows(scores: Any) -> int:
-    if isinstance(scores, pd.DataFrame):
-        return len(scores)
-    if isinstance(scores, Mapping):
-        first = next(iter(scores.values()), None)
-        return 0 if first is None else len(np.asarray(first))
-    if isinstance(scores, (str, bytes)) or np.isscalar(scores):
-        raise TypeError(f"scores must be a sequence of numbers, a 2-D array, a mapping of name -> scores "
-                        f"or a DataFrame, got {type(scores).__name__}")
-    return len(np.asarray(scores))
 
 
 def _check_eps(eps: Any) -> float:
