@@ -45,7 +45,7 @@ G. W. Brier (1950). Verification of forecasts expressed in terms of probability.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import combinations
 from typing import Any
 
@@ -80,6 +80,7 @@ __all__ = [
     "loss_table",
     "loss_test",
     "loss_pairwise",
+    "per_case_loss_pairwise",
     "plot_roc_curves",
     "roc_points",
     "format_pvalue",
@@ -903,6 +904,62 @@ def loss_test(y_true: Any, prob_a: Any, prob_b: Any, *, loss: str = "brier", pos
     return _paired_t("A", "B", loss, ls[:, 0], ls[:, 1], alpha)
 
 
+def _loss_pairs(names: list[str], ls: np.ndarray, loss: str, alpha: float, adjust: str) -> pd.DataFrame:
+    """The paired t-test on every pair of the per-case loss columns ``ls`` (cases x k), adjusted."""
+    rows = [_paired_t(names[i], names[j], loss, ls[:, i], ls[:, j], alpha).__dict__
+            for i, j in combinations(range(len(names)), 2)]
+    table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
+    df = max(ls.shape[0] - 1, 1)
+    return adjust_pairs_table(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+
+
+def per_case_loss_pairwise(losses: Any, *, loss: str = "brier", alpha: float = 0.05,
+                           adjust: str = "holm") -> pd.DataFrame:
+    """The paired t-test on every pair of per-case loss columns, adjusted for multiplicity.
+
+    :func:`loss_pairwise` computes the per-case losses from labels and probabilities;
+    this function takes them as given, for example the per-case mean losses of cases
+    predicted several times, or a loss this module does not compute. For each pair
+    ``(a, b)`` the test is :func:`loss_test`'s, on ``d_i = loss_a(i) - loss_b(i)``:
+    ``t = mean(d) / (sd(d) / sqrt(N))`` with ``N - 1`` degrees of freedom. The ``_adj``
+    columns apply ``adjust`` over the pairs as in :func:`loss_pairwise`.
+
+    Parameters
+    ----------
+    losses : a mapping ``name -> per-case losses``, a DataFrame (one column per
+        classifier) or a 2-D array (cases x classifiers); finite numbers, at least 2 cases.
+    loss : the name of the loss, copied into the table's ``loss`` column (any string,
+        e.g. ``"brier"`` or ``"log"``).
+    alpha : in (0, 1).
+    adjust : ``"holm"``, ``"bonferroni"``, ``"bh"``, ``"by"`` or ``"none"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair, with the columns of :func:`loss_pairwise` (empty when there is
+        one column).
+
+    Examples
+    --------
+    The p-value is scipy's paired t-test's:
+
+    >>> from scipy import stats
+    >>> from evallib.onetestset import per_case_loss_pairwise
+    >>> la, lb = [0.01, 0.01, 0.04, 0.09], [0.04, 0.09, 0.16, 0.25]
+    >>> table = per_case_loss_pairwise({"A": la, "B": lb})
+    >>> round(float(table.pvalue[0]), 4), round(float(stats.ttest_rel(la, lb).pvalue), 4)
+    (0.0393, 0.0393)
+    """
+    if not isinstance(loss, str):
+        raise TypeError(f"loss must be a string naming the loss, got {type(loss).__name__}")
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
+    names, ls = check_score_matrix(losses, name="losses")
+    if ls.shape[0] < 2:
+        raise ValueError(f"losses must hold at least 2 cases (rows) for a paired t-test, got {ls.shape[0]}")
+    return _loss_pairs(names, ls, loss, alpha, adjust)
+
+
 def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: Any = None,
                   alpha: float = 0.05, eps: float = LOG_LOSS_EPS, adjust: str = "holm") -> pd.DataFrame:
     """The paired t-test on per-case losses for every pair of probability columns.
@@ -929,13 +986,7 @@ def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: A
     ok = ((mat >= 0.0) & (mat <= 1.0)).all(axis=0)
     keep = [j for j in range(len(names)) if ok[j]]
     ls = _losses(pos, mat[:, keep], loss, eps) if keep else np.empty((mat.shape[0], 0))
-    rows = [_paired_t(names[keep[i]], names[keep[j]], loss, ls[:, i], ls[:, j], alpha).__dict__
-            for i, j in combinations(range(len(keep)), 2)]
-    from dataclasses import fields
-
-    table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
-    df = max(mat.shape[0] - 1, 1)
-    table = adjust_pairs_table(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+    table = _loss_pairs([names[j] for j in keep], ls, loss, alpha, adjust)
     table.attrs["skipped"] = [names[j] for j in range(len(names)) if not ok[j]]
     return table
 
