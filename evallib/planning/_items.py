@@ -12,9 +12,9 @@ import numpy as np
 from scipy import stats
 
 from .._plotting import get_axes
+from .._power import _check_power
 from .._validate import check_alpha, check_choice, check_count, check_real
 from ..onetestset._noninferiority import MARGIN_HYPOTHESES, _check_margin
-from ._common import _check_power
 
 __all__ = ['ITEM_METHODS', 'ItemSampleSize', 'item_difference_variance', 'item_minimum_detectable_difference', 'item_power', 'item_sample_size', 'plot_item_sample_size']
 
