@@ -32,15 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import check_real, check_vector
+from ._validate import check_array, check_real
 
 #: The three regions of the posterior, in the order of every probability triple.
 REGIONS = ("left", "rope", "right")
 
 
 def _check_pair(x: Any, y: Any, *, minimum: int, each: str) -> tuple[np.ndarray, np.ndarray]:
-    a = check_vector(x, "x", minimum=minimum, what="scores", each=each)
-    b = check_vector(y, "y", minimum=minimum, what="scores", each=each)
+    a = check_array(x, "x", minimum=minimum, what="scores", each=each)
+    b = check_array(y, "y", minimum=minimum, what="scores", each=each)
     if a.size != b.size:
         raise ValueError(f"x has {a.size} scores but y has {b.size}; the scores must be paired")
     return a, b

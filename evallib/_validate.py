@@ -8,15 +8,16 @@ so that a student sees one plain sentence instead of a numpy traceback or a sile
 from __future__ import annotations
 
 import numbers
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 __all__ = [
-    "align_items", "check_alpha", "check_binary_labels", "check_choice", "check_cluster_size", "check_count",
-    "check_int", "check_item_index", "check_labels", "check_real", "check_rng", "check_vector",
-    "sklearn_random_state",
+    "align_items", "check_alpha", "check_array", "check_binary_labels", "check_choice", "check_choices",
+    "check_cluster_size", "check_columns", "check_count", "check_int", "check_item_index", "check_labels",
+    "check_real", "check_rng", "sklearn_random_state",
 ]
 
 
@@ -57,6 +58,24 @@ def check_choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
         choices = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
     return value
+
+
+def check_choices(values: Any, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """Return a non-empty selection of the ``allowed`` strings, in the order given, once each.
+
+    ``values`` is one of them or a sequence of them (a string counts as one choice).
+    An empty or non-sequence value, or one that is not allowed, raises ``ValueError``
+    naming the argument and the allowed strings.
+    """
+    if isinstance(values, str):
+        values = (values,)
+    if not isinstance(values, Sequence) or len(values) == 0:
+        raise ValueError(f"{name} must be a non-empty sequence of {allowed}")
+    for v in values:
+        if v not in allowed:
+            choices = ", ".join(repr(a) for a in allowed)
+            raise ValueError(f"{name} must hold only {choices}, got {v!r}")
+    return tuple(dict.fromkeys(values))
 
 
 def check_labels(values: Any, name: str) -> np.ndarray:
@@ -195,36 +214,130 @@ def check_real(
     return value
 
 
-def check_vector(
-    values: Any, name: str, *, minimum: int = 1, what: str = "values", each: str = ""
+_DIMENSIONS = {1: "one-dimensional", 2: "two-dimensional"}
+_CONTAINERS = {1: "a sequence", 2: "a table"}
+
+
+def check_array(
+    values: Any, name: str, *, ndim: int | tuple[int, ...] = 1, minimum: int = 1, what: str = "values",
+    each: str = "",
 ) -> np.ndarray:
-    """Return a one-dimensional float array of at least ``minimum`` finite numbers.
+    """Return a float array of ``ndim`` dimensions holding at least ``minimum`` finite numbers.
 
     Parameters
     ----------
-    values : a sequence of numbers (list, tuple, 1-D array, Series).
+    values : a sequence of numbers (list, tuple, 1-D array, Series) for ``ndim=1``; a table
+        (nested lists, 2-D array, DataFrame) for ``ndim=2``.
     name : the argument's name, used in the message.
-    minimum : the fewest values allowed.
+    ndim : the number of dimensions, 1 or 2, or a tuple of the allowed ones (``(1, 2)``).
+    minimum : the fewest values allowed (all cells counted).
     what : what the values are, in the plural (``"scores"``), for the messages.
-    each : a short gloss of one value, e.g. ``"one per fold"``, for the messages.
+    each : a short gloss of the shape, e.g. ``"one per fold"`` or ``"data sets x folds"``,
+        for the messages.
 
-    A scalar, a string or a non-numeric sequence raises ``TypeError``; 2-D input, too
-    few values, NaN or infinities raise ``ValueError``. Each message names the argument.
+    A scalar, a string or a non-numeric sequence raises ``TypeError``; the wrong number
+    of dimensions, too few values, NaN or infinities raise ``ValueError``. Each message
+    names the argument and the allowed shape.
+
+    Examples
+    --------
+    >>> check_array([[0.8, 0.7], [0.9, 0.6]], "scores", ndim=2).shape
+    (2, 2)
+    >>> check_array([0.8, 0.7], "scores", ndim=2, each="data sets x folds")
+    Traceback (most recent call last):
+    ...
+    ValueError: scores must be two-dimensional (data sets x folds), got shape (2,)
     """
+    dims = (ndim,) if isinstance(ndim, int) else tuple(ndim)
     gloss = f" ({each})" if each else ""
+    container = " or ".join(_CONTAINERS[d] for d in dims)
     if isinstance(values, (str, bytes)) or np.isscalar(values):
-        raise TypeError(f"{name} must be a sequence of {what}{gloss}, got {type(values).__name__}")
+        raise TypeError(f"{name} must be {container} of {what}{gloss}, got {type(values).__name__}")
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a sequence of numbers{gloss}") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional{gloss}, got shape {arr.shape}")
+        raise TypeError(f"{name} must be {container} of numbers{gloss}") from None
+    if arr.ndim not in dims:
+        shape = " or ".join(_DIMENSIONS[d] for d in dims).replace("-dimensional or ", "- or ")
+        raise ValueError(f"{name} must be {shape}{gloss}, got shape {arr.shape}")
     if arr.size < minimum:
         raise ValueError(f"{name} must hold at least {minimum} {what}{gloss}, got {arr.size}")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must not contain NaN or infinite {what}")
     return arr
+
+
+def check_columns(values: Any, name: str, *, one_column: str | None = None) -> tuple[list[str], list[np.ndarray]]:
+    """Names and columns of a table of per-case values, one column per classifier.
+
+    ``values`` is a DataFrame, a mapping ``name -> column`` or a 2-D array (cases x
+    classifiers, columns named ``"0"``, ``"1"``, ...); with ``one_column``, a 1-D sequence
+    is one column of that name. The columns come back as arrays, not yet checked: the
+    caller checks their length and values. A scalar or a string raises ``TypeError``, an
+    array of another dimension ``ValueError``, each naming the argument and the allowed forms.
+
+    Examples
+    --------
+    >>> check_columns({"A": [1, 0], "B": [1, 1]}, "correct")[0]
+    ['A', 'B']
+    >>> check_columns([0.2, 0.9], "scores", one_column="score")[0]
+    ['score']
+    """
+    if isinstance(values, pd.DataFrame):
+        return [str(c) for c in values.columns], [values[c].to_numpy() for c in values.columns]
+    if isinstance(values, Mapping):
+        return [str(k) for k in values], [np.asarray(v) for v in values.values()]
+    forms = ("a sequence of numbers, " if one_column is not None else "") + \
+        "a 2-D array (cases x classifiers), a mapping name -> column or a DataFrame"
+    if isinstance(values, (str, bytes)) or np.isscalar(values):
+        raise TypeError(f"{name} must be {forms}, got {type(values).__name__}")
+    arr = np.asarray(values)
+    if arr.ndim == 1 and one_column is not None:
+        return [one_column], [arr]
+    if arr.ndim != 2:
+        dims = "one- or two-dimensional" if one_column is not None else "two-dimensional"
+        raise ValueError(f"{name} must be {dims} (cases x classifiers), got shape {arr.shape}")
+    return [str(j) for j in range(arr.shape[1])], list(arr.T)
+
+
+def check_score_matrix(scores: Any, n: int | None = None, name: str = "scores") -> tuple[list[str], np.ndarray]:
+    """Names and an ``(n, k)`` float64 matrix of finite numbers from one or several score columns.
+
+    ``scores`` is a 1-D sequence (one column, named ``"score"``) or any table that
+    :func:`check_columns` reads. ``n`` is the number of cases every column must hold
+    (``None``: as many as the first column). Missing, non-numeric, NaN or infinite
+    scores, a column of the wrong length and duplicate names raise an error naming the
+    column.
+
+    Examples
+    --------
+    >>> names, mat = check_score_matrix({"A": [0.1, 0.8], "B": [0.4, 0.6]})
+    >>> names, mat.shape
+    (['A', 'B'], (2, 2))
+    """
+    names, cols = check_columns(scores, name, one_column="score")
+    if not cols:
+        raise ValueError(f"{name} must hold at least one score column, got none")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{name} has duplicate column names: {names}")
+    if n is None:
+        n = len(np.atleast_1d(cols[0]))
+    out = np.empty((n, len(cols)), dtype=np.float64, order="F")  # columns contiguous
+    for j, (nm, col) in enumerate(zip(names, cols)):
+        col = np.asarray(col)
+        if col.dtype == object and pd.isna(col).any():
+            raise ValueError(f"{name}[{nm!r}] must not contain NaN or missing scores")
+        if col.ndim != 1 or col.shape[0] != n:
+            raise ValueError(f"{name}[{nm!r}] must hold one score per case ({n}), got shape {col.shape}")
+        try:
+            out[:, j] = col
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}[{nm!r}] must hold numbers") from None
+    bad = ~np.isfinite(out)
+    if bad.any():
+        j = int(np.nonzero(bad.any(axis=0))[0][0])
+        raise ValueError(f"{name}[{names[j]!r}] must not contain NaN or infinite scores")
+    return names, out
 
 
 def check_cluster_size(n_items: int, cluster_size: Any) -> np.ndarray:

@@ -8,6 +8,10 @@ imported inside functions, and each such import is preceded in its function by
 missing one gets the sentence naming its ``pip install`` command. The report's own modules
 (``evallib/report/``) are scanned apart (``-k report`` runs them alone). One evallib module
 counts as a heavy optional package, by name: :data:`HEAVY_OWN_MODULES`.
+
+One home per name: no module imports a private helper (a name with a leading underscore) from
+another subpackage's private module; the shared private modules ``evallib/_*.py`` and a
+subpackage's own modules are the places to import private helpers from.
 """
 
 from __future__ import annotations
@@ -202,3 +206,77 @@ def other_package():
         "m.py:7: from sklearn.base import clone",
         "m.py:12: import ipywidgets",
     ]
+
+
+# One home per name: a private helper is imported only where it lives. A module may import a
+# private name (leading underscore) from the top-level shared private modules (evallib/_*.py) and
+# from the modules of its own subpackage; never from another subpackage's private module. A
+# helper two subpackages need moves to a shared module evallib/_*.py (or becomes public).
+#: Modules outside a subpackage that belong to one: the command line is the report application's.
+OWNERS = {"evallib/__main__.py": "report"}
+
+
+def _subpackage(name: str) -> str | None:
+    """The subpackage that owns the module at path ``name`` (``evallib/report/_inputs.py`` ->
+    ``"report"``), or None for a top-level module of ``evallib``."""
+    if name in OWNERS:
+        return OWNERS[name]
+    parts = Path(name).parts
+    return parts[1] if len(parts) > 2 else None
+
+
+def cross_subpackage_private_imports(source: str, name: str) -> list[str]:
+    """``name:line: module._name`` of every private name that the module at path ``name`` imports
+    from a private module of a subpackage other than its own."""
+    own = _subpackage(name)
+    package = _package(name)
+    hits = set()
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.ImportFrom) and _own(node) and node.module):
+            continue
+        module = _targets(node, package)[0].split(".")
+        if len(module) < 3 or module[1] == own or not any(part.startswith("_") for part in module[2:]):
+            continue  # evallib itself, a top-level module, the own subpackage, or a public namespace
+        for alias in node.names:
+            if alias.name.startswith("_"):
+                hits.add((node.lineno, f"{'.'.join(module)}.{alias.name}"))
+    return [f"{name}:{line}: {text}" for line, text in sorted(hits)]
+
+
+def test_no_module_imports_another_subpackages_private_helper():
+    hits = [hit for path in _modules(False) + _modules(True)
+            for hit in cross_subpackage_private_imports(path.read_text(encoding="utf-8"),
+                                                        str(path.relative_to(ROOT)))]
+    assert not hits, ("private helpers imported from another subpackage's private module (move the helper to a "
+                      "shared evallib/_*.py module, or make it public):\n  " + "\n  ".join(hits))
+
+
+def test_the_scan_finds_a_private_helper_imported_across_subpackages():
+    source = '''
+from .._validate import check_rng, _bound
+from .._paired import _interval_bounds
+from ._means import _wilson
+from ..onetestset import mcnemar, _scoring
+from ..onetestset._scoring import _paired_t, positive_mask
+from evallib.planning._onetestset import (
+    _check_margin_plan,
+    mcnemar_power,
+)
+from ..report._inputs import _read_table
+
+def f():
+    from ..onetestset._cochran import _check_correct
+'''
+    assert cross_subpackage_private_imports(source, "evallib/items/_x.py") == [
+        "evallib/items/_x.py:6: evallib.onetestset._scoring._paired_t",
+        "evallib/items/_x.py:7: evallib.planning._onetestset._check_margin_plan",
+        "evallib/items/_x.py:11: evallib.report._inputs._read_table",
+        "evallib/items/_x.py:14: evallib.onetestset._cochran._check_correct",
+    ]
+    # the same imports from inside onetestset: only the other subpackages' helpers
+    assert [h.split(": ")[1] for h in cross_subpackage_private_imports(source, "evallib/onetestset/_x.py")] == [
+        "evallib.planning._onetestset._check_margin_plan", "evallib.report._inputs._read_table"]
+    # a top-level module has no subpackage of its own; the command line is the report's
+    assert cross_subpackage_private_imports("from .report._inputs import _read_table\n", "evallib/__main__.py") == []
+    assert cross_subpackage_private_imports("from .report._inputs import _read_table\n", "evallib/_x.py") == [
+        "evallib/_x.py:1: evallib.report._inputs._read_table"]

@@ -215,7 +215,7 @@ def test_tango_matches_brentq_on_numerical_likelihood(cells):
 
 def test_tango_solved_to_machine_precision():
     """At the returned bounds the closed-form score equals +-z to rounding."""
-    from evallib.onetestset._paired_intervals import _tango_score
+    from evallib._paired import _tango_score
 
     for cells in [(12, 1, 7, 1), (80, 6, 16, 59), (16, 9, 3, 4)]:
         a, b, c, d = cells
@@ -345,7 +345,7 @@ def test_exact_coverage_agrees_with_monte_carlo(method):
     n, reps, probs = 50, 20_000, np.array([0.85, 0.01, 0.04, 0.10])
     rng = np.random.default_rng(15)
     draws = rng.multinomial(n, probs, size=reps)
-    from evallib.onetestset._paired_intervals import _interval_bounds
+    from evallib._paired import _interval_bounds
 
     low, high = _interval_bounds(method, *draws.T, n, 0.05)
     truth = probs[1] - probs[2]

@@ -242,6 +242,49 @@ def test_paired_loss_test_matches_scipy_ttest_rel(loss):
     assert table["pvalue"][0] == pytest.approx(ref.pvalue, rel=1e-10)
 
 
+
+def test_per_case_loss_pairwise_is_scipys_paired_t_on_every_pair_with_holm():
+    rng = np.random.default_rng(9)
+    losses = {"a": rng.uniform(0, 1, 80), "b": rng.uniform(0, 0.9, 80), "c": rng.uniform(0.1, 1, 80)}
+    table = sc.per_case_loss_pairwise(losses, loss="custom", alpha=0.1)
+    pairs = [("a", "b"), ("a", "c"), ("b", "c")]
+    assert list(zip(table["a"], table["b"])) == pairs and set(table["loss"]) == {"custom"}
+    ref = [stats.ttest_rel(losses[x], losses[y]) for x, y in pairs]
+    assert table["statistic"].tolist() == pytest.approx([r.statistic for r in ref], rel=1e-10)
+    assert table["pvalue"].tolist() == pytest.approx([r.pvalue for r in ref], rel=1e-10)
+    ci = [r.confidence_interval(0.9) for r in ref]
+    assert table["low"].tolist() == pytest.approx([c.low for c in ci], rel=1e-10)
+    # Holm by hand: sorted p times (3, 2, 1), running maximum, capped at 1
+    p = np.array([r.pvalue for r in ref])
+    order = np.argsort(p)
+    holm = np.empty(3)
+    holm[order] = np.minimum(1.0, np.maximum.accumulate(p[order] * np.array([3, 2, 1])))
+    assert table["pvalue_adj"].tolist() == pytest.approx(holm.tolist(), rel=1e-12)
+    assert (table["df"] == 79).all() and table.attrs["adjust"] == "holm"
+
+
+def test_loss_pairwise_is_per_case_loss_pairwise_on_the_per_case_losses():
+    rng = np.random.default_rng(10)
+    y = rng.integers(0, 2, 120)
+    probs = {n: np.clip(0.5 + (y - 0.5) * rng.uniform(0, w, 120), 0, 1) for n, w in (("a", .8), ("b", .6), ("c", .4))}
+    direct = sc.loss_pairwise(y, probs, loss="log", adjust="by")
+    given = sc.per_case_loss_pairwise({n: sc.per_case_loss(y, p, loss="log") for n, p in probs.items()},
+                                      loss="log", adjust="by")
+    pd.testing.assert_frame_equal(direct, given)
+
+
+@pytest.mark.parametrize("losses, kwargs, exc, match", [
+    ({"a": [0.1, 0.2]}, {"alpha": 1.5}, ValueError, "alpha"),
+    ({"a": [0.1, 0.2], "b": [0.3, 0.4]}, {"adjust": "fdr"}, ValueError, "adjust must be one of"),
+    ({"a": [0.1], "b": [0.3]}, {}, ValueError, r"losses must hold at least 2 cases \(rows\)"),
+    ({"a": [0.1, np.nan], "b": [0.3, 0.4]}, {}, ValueError, r"losses\['a'\] must not contain NaN"),
+    ({"a": [0.1, 0.2], "b": [0.3, 0.4]}, {"loss": 3}, TypeError, "loss must be a string"),
+    ("abc", {}, TypeError, "losses must be a sequence of numbers"),
+])
+def test_per_case_loss_pairwise_bad_input(losses, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        sc.per_case_loss_pairwise(losses, **kwargs)
+
 def test_loss_test_constant_difference():
     same = sc.loss_test([0, 1, 1], [0.2, 0.7, 0.9], [0.2, 0.7, 0.9])
     assert (same.statistic, same.pvalue, same.low, same.high) == (0.0, 1.0, 0.0, 0.0)

@@ -28,7 +28,7 @@ from scipy import stats
 from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._results import table_metadata
-from .._validate import check_alpha, check_cluster_size, check_count, check_real, check_rng
+from .._validate import check_alpha, check_choices, check_cluster_size, check_count, check_real, check_rng
 from ._means import _bm_df, _wilson, _wilson_effective
 
 __all__ = ["ITEM_COVERAGE_METHODS", "item_interval_coverage", "plot_item_interval_coverage"]
@@ -114,18 +114,6 @@ def _exact_table(n, mean, methods, alpha):
     cov = [float(pmf @ ((low <= mean) & (mean <= high))) for low, high in bounds.values()]
     width = [float(pmf @ (high - low)) for low, high in bounds.values()]
     return cov, width
-
-
-def _check_methods(methods: Any) -> tuple[str, ...]:
-    if isinstance(methods, str):
-        methods = (methods,)
-    if not isinstance(methods, Sequence) or len(methods) == 0:
-        raise ValueError(f"methods must be a non-empty sequence of {ITEM_COVERAGE_METHODS}")
-    for m in methods:
-        if m not in ITEM_COVERAGE_METHODS:
-            allowed = ", ".join(repr(a) for a in ITEM_COVERAGE_METHODS)
-            raise ValueError(f"methods must hold only {allowed}, got {m!r}")
-    return tuple(dict.fromkeys(methods))
 
 
 @renamed_keywords(n_sim="n_resamples")
@@ -225,7 +213,7 @@ def item_interval_coverage(
     icc = check_real(icc, "icc", low=0.0, high=1.0, high_open=True)
     mean = check_real(mean, "mean", low=0.0, high=1.0, low_open=True, high_open=True)
     samples = check_count(samples, "samples", minimum=1)
-    methods = _check_methods(methods)
+    methods = check_choices(methods, "methods", ITEM_COVERAGE_METHODS)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     alpha = check_alpha(alpha)
     rng = check_rng(rng)

@@ -29,9 +29,10 @@ from typing import Any
 import numpy as np
 
 from .._inference import t_inference
+from .._paired import _check_margin
 from .._results import IntervalMixin
 from .._validate import check_choice
-from ..onetestset._noninferiority import MARGIN_HYPOTHESES, _check_margin, tango_test
+from ..onetestset import MARGIN_HYPOTHESES, tango_test
 from ._means import _LABELS, _check_scores, _item_means, _where, paired_item_difference
 
 __all__ = ["MARGIN_ITEM_METHODS", "PairedItemMarginTest", "paired_item_margin_test"]

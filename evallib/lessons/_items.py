@@ -48,7 +48,7 @@ from scipy import special, stats
 
 from .._compat import renamed_keywords
 from .._plotting import get_axes
-from .._validate import check_alpha, check_cluster_size, check_count, check_real, check_rng
+from .._validate import check_alpha, check_choices, check_cluster_size, check_count, check_real, check_rng
 from ..items import bell_mccaffrey_df
 
 __all__ = ["PAIRED_COVERAGE_METHODS", "simulate_paired_items", "paired_item_coverage",
@@ -223,18 +223,6 @@ def _paired_intervals(a, b, sizes, methods, alpha):
     return est, out
 
 
-def _check_methods(methods: Any) -> tuple[str, ...]:
-    if isinstance(methods, str):
-        methods = (methods,)
-    if not isinstance(methods, Sequence) or len(methods) == 0:
-        raise ValueError(f"methods must be a non-empty sequence of {PAIRED_COVERAGE_METHODS}")
-    for m in methods:
-        if m not in PAIRED_COVERAGE_METHODS:
-            allowed = ", ".join(repr(x) for x in PAIRED_COVERAGE_METHODS)
-            raise ValueError(f"methods must hold only {allowed}, got {m!r}")
-    return tuple(dict.fromkeys(methods))
-
-
 @renamed_keywords(n_sim="n_resamples")
 def paired_item_coverage(
     *,
@@ -306,7 +294,7 @@ def paired_item_coverage(
     """
     n_items, sizes, icc, samples, correlation, mean_a, mean_b, spread = _settings(
         n_items, cluster_size, icc, samples, correlation, mean_a, mean_b, spread)
-    methods = _check_methods(methods)
+    methods = check_choices(methods, "methods", PAIRED_COVERAGE_METHODS)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
     alpha = check_alpha(alpha)
     rng = check_rng(rng)
@@ -430,7 +418,7 @@ def plot_paired_item_coverage(
             raise TypeError(f"{name} must be True or False; got {type(flag).__name__}")
     size = check_count(cluster_size, "cluster_size", minimum=1)
     n = check_count(n_items, "n_items", minimum=2)
-    methods = _check_methods(methods)
+    methods = check_choices(methods, "methods", PAIRED_COVERAGE_METHODS)
     ax = get_axes(ax, figsize=(7, 3.8))
     message = None
     if n < 2 * size:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 
 from .._plotting import get_axes
+from .._power import _TEST_NAMES, _check_power, _check_test
 from .._validate import check_count
 from ..onetestset import Contingency, mcnemar, paired_difference_interval
 from ..planning import mcnemar_sample_size, minimum_detectable_difference
-from ..planning._common import _TEST_NAMES, _check_power, _check_test
 
 __all__ = ['comparison_write_up', 'plot_design_map']
 

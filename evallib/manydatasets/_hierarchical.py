@@ -40,7 +40,7 @@ from scipy import special, stats
 from .._bayes import _check_rope
 from .._compat import renamed_fields, renamed_keywords
 from .._results import freeze_arrays
-from .._validate import check_count, check_rng
+from .._validate import check_array, check_count, check_rng
 
 __all__ = ["HierarchicalResult", "hierarchical_test"]
 
@@ -228,19 +228,9 @@ def _split_rhat(draws: np.ndarray) -> float:
 
 
 def _check_scores_2d(values: Any, name: str) -> np.ndarray:
-    if isinstance(values, (str, bytes)) or np.isscalar(values):
-        raise TypeError(f"{name} must be a table of scores (data sets x folds), got {type(values).__name__}")
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a table of numbers (data sets x folds)") from None
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be two-dimensional (rows: data sets, columns: the folds' scores), "
-                         f"got shape {arr.shape}")
+    arr = check_array(values, name, ndim=2, minimum=0, what="scores", each="data sets x folds")
     if arr.shape[0] < 2 or arr.shape[1] < 2:
         raise ValueError(f"{name} must have at least 2 data sets and 2 scores per data set, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must not contain NaN or infinite scores")
     return arr
 
 

@@ -41,10 +41,10 @@ from scipy import stats
 from .._inference import check_alternative, tail_pvalue
 from .._validate import (
     check_alpha,
+    check_array,
     check_choice,
     check_count,
     check_real,
-    check_vector,
 )
 
 __all__ = [
@@ -209,7 +209,7 @@ def signed_rank_null(ranks: int | Sequence[float]) -> pd.Series:
         n = check_count(ranks, "ranks", minimum=1)
         weights = np.arange(1, n + 1, dtype=np.int64) * 2
     else:
-        arr = check_vector(ranks, "ranks", minimum=1, each="one per data set")
+        arr = check_array(ranks, "ranks", minimum=1, each="one per data set")
         weights = _rank_weights(arr)
     total = int(weights.sum())
     prob = np.zeros(total + 1)
@@ -431,7 +431,7 @@ def wilcoxon_signed_rank(
     >>> res.r_plus, res.r_minus, res.statistic
     (93.0, 12.0, 12.0)
     """
-    d = check_vector(differences, "differences", minimum=2, each="one per data set")
+    d = check_array(differences, "differences", minimum=2, each="one per data set")
     alpha = check_alpha(alpha)
     method = check_choice(method, "method", ("auto", "exact", "normal"))
     zero_method = check_choice(zero_method, "zero_method", ZERO_METHODS)
@@ -573,7 +573,7 @@ def sign_test(
     >>> round(sign_test([m - c for m, c in zip(c45m, c45)], method="normal").pvalue, 4)
     0.0325
     """
-    d = check_vector(differences, "differences", minimum=2, each="one per data set")
+    d = check_array(differences, "differences", minimum=2, each="one per data set")
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative)
     ties = check_choice(ties, "ties", ("demsar", "drop"))

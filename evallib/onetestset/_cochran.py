@@ -29,7 +29,6 @@ American Statistical Association* 65(329), 155-160.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +38,7 @@ from scipy import stats
 
 from .._compat import renamed_choice, renamed_fields, renamed_keywords
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
+from .._validate import check_columns as _as_columns
 
 __all__ = ["CochranQ", "cochran_q", "cochran_q_predictions", "correct_matrix"]
 
@@ -111,20 +111,6 @@ class CochranQ:
         return (f"Cochran's Q = {self.statistic:.3f} ({how}), {p} "
                 f"({self.n_informative} of {self.n} cases informative)"
                 + (f"; {self.note}" if self.note else ""))
-
-
-def _as_columns(values: Any, name: str) -> tuple[list[str], list[np.ndarray]]:
-    if isinstance(values, pd.DataFrame):
-        return [str(c) for c in values.columns], [values[c].to_numpy() for c in values.columns]
-    if isinstance(values, Mapping):
-        return [str(k) for k in values], [np.asarray(v) for v in values.values()]
-    if isinstance(values, (str, bytes)) or np.isscalar(values):
-        raise TypeError(f"{name} must be a 2-D array (cases x classifiers), a mapping name -> column or a "
-                        f"DataFrame, got {type(values).__name__}")
-    arr = np.asarray(values)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be two-dimensional (cases x classifiers), got shape {arr.shape}")
-    return [str(j) for j in range(arr.shape[1])], list(arr.T)
 
 
 def _check_correct(correct: Any) -> tuple[list[str], np.ndarray]:

@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import renamed_keywords
+from .._paired import _interval_bounds, _qh_bounds
 from .._plotting import clear_artists, get_axes
 from .._validate import (
     check_alpha,
@@ -29,8 +30,6 @@ from ._mcnemar import TEST_METHODS, _mcnemar_pvalues
 from ._paired_intervals import (
     _FOUR_CELL,
     PAIRED_INTERVAL_METHODS,
-    _interval_bounds,
-    _qh_bounds,
 )
 
 __all__ = ['METHOD_LABELS', 'qh_coverage', 'IntervalCoverage', 'TestSize', 'interval_coverage', 'coverage_map', 'test_size', 'plot_coverage', 'plot_coverage_map']

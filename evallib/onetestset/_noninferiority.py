@@ -22,10 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .._paired import _check_margin, _tango_bounds, _tango_margin_pvalues
 from .._results import IntervalMixin
-from .._validate import check_alpha, check_choice, check_count, check_real
+from .._validate import check_choice, check_count
 from ._mcnemar import _check_bc
-from ._paired_intervals import _tango_bounds, _tango_score
 
 __all__ = ["MARGIN_HYPOTHESES", "TangoTest", "tango_test"]
 
@@ -66,26 +66,6 @@ class TangoTest(IntervalMixin):
     hypothesis: str
     alpha: float
     n: int
-
-
-def _check_margin(margin, alpha):
-    margin = check_real(margin, "margin", low=0.0, high=1.0, low_open=True, high_open=True,
-                        note="the largest difference of error rates that still counts as no worse")
-    alpha = check_alpha(alpha)
-    if alpha >= 0.5:
-        raise ValueError(f"alpha must lie in (0, 0.5) for a one-sided test against a margin, got {alpha!r}")
-    return margin, alpha
-
-
-def _tango_margin_pvalues(b, c, n, margin, hypothesis):
-    """Vectorised ``(statistic, pvalue)`` of Tango's margin test for arrays of ``b`` and ``c``."""
-    b = np.asarray(b, dtype=float)
-    c = np.asarray(c, dtype=float)
-    upper = -_tango_score(margin, b, c, n)             # H0: p_b - p_c >= margin
-    if hypothesis == "equivalence":
-        lower = _tango_score(-margin, b, c, n)         # H0: p_b - p_c <= -margin
-        upper = np.minimum(upper, lower)
-    return upper, stats.norm.sf(upper)
 
 
 def tango_test(b: int, c: int, n: int, *, margin: float, hypothesis: str = "noninferiority",

@@ -15,6 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, adjusted_alphas, holm_alphas, rejections  # re-exported: the menu of every pairwise table
+from .._paired import _qh_bounds
 from .._plotting import get_axes
 from .._results import table_metadata
 from .._validate import (
@@ -23,7 +24,6 @@ from .._validate import (
     check_count,
 )
 from ._mcnemar import _check_predictions, mcnemar
-from ._paired_intervals import _qh_bounds
 
 __all__ = ['ADJUSTMENTS', 'FDR_ADJUSTMENTS', 'adjusted_alphas', 'holm_alphas', 'pairwise_table', 'compare_pairwise', 'format_table', 'pair_label', 'plot_intervals']
 

@@ -45,8 +45,7 @@ G. W. Brier (1950). Verification of forecasts expressed in terms of probability.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import combinations
 from typing import Any
 
@@ -58,7 +57,7 @@ from .._inference import check_alternative, se_from_variance, t_inference
 from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, adjust_pairs_table
 from .._plotting import get_axes
 from .._results import freeze_arrays, table_metadata
-from .._validate import check_alpha, check_choice, check_count, check_labels, check_real
+from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_score_matrix
 
 __all__ = [
     "DeLong",
@@ -81,6 +80,7 @@ __all__ = [
     "loss_table",
     "loss_test",
     "loss_pairwise",
+    "per_case_loss_pairwise",
     "plot_roc_curves",
     "roc_points",
     "format_pvalue",
@@ -144,54 +144,9 @@ def positive_mask(y_true: Any, pos_label: Any = None, *, name: str = "y_true") -
     return np.asarray(y == pos_label, dtype=bool)
 
 
-def _score_matrix(scores: Any, n: int, name: str = "scores") -> tuple[list[str], np.ndarray]:
-    """Names and an ``(n, k)`` float64 matrix from one or several score columns.
-
-    ``scores`` is a 1-D sequence (one column, named ``"score"``), a 2-D array (columns
-    named ``"0"``, ``"1"``, ...), a mapping ``name -> sequence`` or a DataFrame.
-    """
-    if isinstance(scores, pd.DataFrame):
-        names = [str(c) for c in scores.columns]
-        cols = [scores[c].to_numpy() for c in scores.columns]
-    elif isinstance(scores, Mapping):
-        names = [str(k) for k in scores]
-        cols = [np.asarray(v) for v in scores.values()]
-    else:
-        if isinstance(scores, (str, bytes)) or np.isscalar(scores):
-            raise TypeError(f"{name} must be a sequence of numbers, a 2-D array, a mapping of "
-                            f"name -> scores or a DataFrame, got {type(scores).__name__}")
-        arr = np.asarray(scores)
-        if arr.ndim == 1:
-            names, cols = ["score"], [arr]
-        elif arr.ndim == 2:
-            names, cols = [str(j) for j in range(arr.shape[1])], list(arr.T)
-        else:
-            raise ValueError(f"{name} must be one- or two-dimensional, got shape {arr.shape}")
-    if not cols:
-        raise ValueError(f"{name} must hold at least one score column, got none")
-    if len(set(names)) != len(names):
-        raise ValueError(f"{name} has duplicate column names: {names}")
-    out = np.empty((n, len(cols)), dtype=np.float64, order="F")  # columns contiguous
-    for j, (nm, col) in enumerate(zip(names, cols)):
-        col = np.asarray(col)
-        if col.dtype == object and pd.isna(col).any():
-            raise ValueError(f"{name}[{nm!r}] must not contain NaN or missing scores")
-        if col.ndim != 1 or col.shape[0] != n:
-            raise ValueError(f"{name}[{nm!r}] must hold one score per case ({n}), got shape {col.shape}")
-        try:
-            out[:, j] = col
-        except (TypeError, ValueError):
-            raise TypeError(f"{name}[{nm!r}] must hold numbers") from None
-    bad = ~np.isfinite(out)
-    if bad.any():
-        j = int(np.nonzero(bad.any(axis=0))[0][0])
-        raise ValueError(f"{name}[{names[j]!r}] must not contain NaN or infinite scores")
-    return names, out
-
-
 def _prepare(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, list[str], np.ndarray]:
     pos = positive_mask(y_true, pos_label)
-    names, mat = _score_matrix(scores, pos.shape[0])
+    names, mat = check_score_matrix(scores, pos.shape[0])
     return pos, names, mat
 
 
@@ -697,7 +652,7 @@ def delong_unpaired(y_a: Any, score_a: Any, y_b: Any, score_b: Any, *, pos_label
         if arr.ndim != 1:
             raise ValueError(f"score_{label} must be one-dimensional (one score per case), got shape {arr.shape}")
         pos = positive_mask(y, pos_label, name=f"y_{label}")
-        _, mat = _score_matrix({f"score_{label}": arr}, pos.shape[0], name=f"score_{label}")
+        _, mat = check_score_matrix({f"score_{label}": arr}, pos.shape[0], name=f"score_{label}")
         m = int(pos.sum())
         n = int(pos.shape[0] - m)
         if m < 2 or n < 2:
@@ -796,7 +751,7 @@ def check_probabilities(scores: Any) -> pd.DataFrame:
         One row per column: ``name``, ``is_probability`` (bool), ``min``, ``max`` and
         ``note`` (empty, or one sentence saying why the column is not a probability).
     """
-    names, mat = _score_matrix(scores, _n_rows(scores))
+    names, mat = check_score_matrix(scores)
     lo, hi = mat.min(axis=0), mat.max(axis=0)
     rows = []
     for name, a, b in zip(names, lo, hi):
@@ -805,18 +760,6 @@ def check_probabilities(scores: Any) -> pd.DataFrame:
                               "outside [0, 1], so it gets no Brier score or log-loss")
         rows.append({"name": name, "is_probability": ok, "min": float(a), "max": float(b), "note": note})
     return pd.DataFrame(rows)
-
-
-def _n_rows(scores: Any) -> int:
-    if isinstance(scores, pd.DataFrame):
-        return len(scores)
-    if isinstance(scores, Mapping):
-        first = next(iter(scores.values()), None)
-        return 0 if first is None else len(np.asarray(first))
-    if isinstance(scores, (str, bytes)) or np.isscalar(scores):
-        raise TypeError(f"scores must be a sequence of numbers, a 2-D array, a mapping of name -> scores "
-                        f"or a DataFrame, got {type(scores).__name__}")
-    return len(np.asarray(scores))
 
 
 def _check_eps(eps: Any) -> float:
@@ -1101,6 +1044,62 @@ def loss_test(y_true: Any, prob_a: Any, prob_b: Any, *, loss: str = "brier", pos
     return _paired_t("A", "B", loss, ls[:, 0], ls[:, 1], alpha)
 
 
+def _loss_pairs(names: list[str], ls: np.ndarray, loss: str, alpha: float, adjust: str) -> pd.DataFrame:
+    """The paired t-test on every pair of the per-case loss columns ``ls`` (cases x k), adjusted."""
+    rows = [_paired_t(names[i], names[j], loss, ls[:, i], ls[:, j], alpha).__dict__
+            for i, j in combinations(range(len(names)), 2)]
+    table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
+    df = max(ls.shape[0] - 1, 1)
+    return adjust_pairs_table(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+
+
+def per_case_loss_pairwise(losses: Any, *, loss: str = "brier", alpha: float = 0.05,
+                           adjust: str = "holm") -> pd.DataFrame:
+    """The paired t-test on every pair of per-case loss columns, adjusted for multiplicity.
+
+    :func:`loss_pairwise` computes the per-case losses from labels and probabilities;
+    this function takes them as given, for example the per-case mean losses of cases
+    predicted several times, or a loss this module does not compute. For each pair
+    ``(a, b)`` the test is :func:`loss_test`'s, on ``d_i = loss_a(i) - loss_b(i)``:
+    ``t = mean(d) / (sd(d) / sqrt(N))`` with ``N - 1`` degrees of freedom. The ``_adj``
+    columns apply ``adjust`` over the pairs as in :func:`loss_pairwise`.
+
+    Parameters
+    ----------
+    losses : a mapping ``name -> per-case losses``, a DataFrame (one column per
+        classifier) or a 2-D array (cases x classifiers); finite numbers, at least 2 cases.
+    loss : the name of the loss, copied into the table's ``loss`` column (any string,
+        e.g. ``"brier"`` or ``"log"``).
+    alpha : in (0, 1).
+    adjust : ``"holm"``, ``"bonferroni"``, ``"bh"``, ``"by"`` or ``"none"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair, with the columns of :func:`loss_pairwise` (empty when there is
+        one column).
+
+    Examples
+    --------
+    The p-value is scipy's paired t-test's:
+
+    >>> from scipy import stats
+    >>> from evallib.onetestset import per_case_loss_pairwise
+    >>> la, lb = [0.01, 0.01, 0.04, 0.09], [0.04, 0.09, 0.16, 0.25]
+    >>> table = per_case_loss_pairwise({"A": la, "B": lb})
+    >>> round(float(table.pvalue[0]), 4), round(float(stats.ttest_rel(la, lb).pvalue), 4)
+    (0.0393, 0.0393)
+    """
+    if not isinstance(loss, str):
+        raise TypeError(f"loss must be a string naming the loss, got {type(loss).__name__}")
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
+    names, ls = check_score_matrix(losses, name="losses")
+    if ls.shape[0] < 2:
+        raise ValueError(f"losses must hold at least 2 cases (rows) for a paired t-test, got {ls.shape[0]}")
+    return _loss_pairs(names, ls, loss, alpha, adjust)
+
+
 def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: Any = None,
                   alpha: float = 0.05, eps: float = LOG_LOSS_EPS, adjust: str = "holm") -> pd.DataFrame:
     """The paired t-test on per-case losses for every pair of probability columns.
@@ -1148,13 +1147,7 @@ def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: A
     ok = ((mat >= 0.0) & (mat <= 1.0)).all(axis=0)
     keep = [j for j in range(len(names)) if ok[j]]
     ls = _losses(pos, mat[:, keep], loss, eps) if keep else np.empty((mat.shape[0], 0))
-    rows = [_paired_t(names[keep[i]], names[keep[j]], loss, ls[:, i], ls[:, j], alpha).__dict__
-            for i, j in combinations(range(len(keep)), 2)]
-    from dataclasses import fields
-
-    table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
-    df = max(mat.shape[0] - 1, 1)
-    table = adjust_pairs_table(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+    table = _loss_pairs([names[j] for j in keep], ls, loss, alpha, adjust)
     table.attrs["skipped"] = [names[j] for j in range(len(names)) if not ok[j]]
     return table
 

@@ -43,7 +43,7 @@ probabilities, ``discordance = p_b + p_c`` is how often they disagree and
 
 One module per design: :mod:`._onetestset` (McNemar and the F1 bootstrap),
 :mod:`._resampling` (the CV t-tests), :mod:`._manydatasets` (Nemenyi), :mod:`._items`
-(per-item evaluation); :mod:`._common` holds their shared checks. Notebook 00's design map
+(per-item evaluation); :mod:`evallib._power` holds their shared checks. Notebook 00's design map
 and notebook 06's write-up are lessons' support (:mod:`evallib.lessons`).
 """
 

@@ -11,10 +11,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .._paired import _check_margin
 from .._plotting import get_axes
+from .._power import _check_power
 from .._validate import check_alpha, check_choice, check_count, check_real
-from ..onetestset._noninferiority import MARGIN_HYPOTHESES, _check_margin
-from ._common import _check_power
+from ..onetestset import MARGIN_HYPOTHESES
 
 __all__ = ['ITEM_METHODS', 'ItemSampleSize', 'item_difference_variance', 'item_minimum_detectable_difference', 'item_power', 'item_sample_size', 'plot_item_sample_size']
 

@@ -13,9 +13,9 @@ from scipy import stats
 
 from .._compat import renamed_keywords
 from .._plotting import get_axes
+from .._power import _check_power
 from .._validate import check_alpha, check_count, check_real, check_rng
 from ..manydatasets import critical_difference
-from ._common import _check_power
 
 __all__ = ['nemenyi_datasets', 'nemenyi_power_curve', 'nemenyi_power_datasets', 'plot_nemenyi_datasets', 'plot_nemenyi_power']
 

@@ -15,12 +15,11 @@ from scipy import special, stats
 
 from .._compat import MID_P, renamed_choice, renamed_fields, renamed_keywords
 from .._inference import check_alternative
+from .._paired import _check_margin, _interval_bounds, _tango_margin_pvalues, _tango_restricted_mle
 from .._plotting import get_axes
+from .._power import _TEST_NAMES, _check_power, _check_test
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
-from ..onetestset import f1_difference
-from ..onetestset._noninferiority import MARGIN_HYPOTHESES, _check_margin, _tango_margin_pvalues
-from ..onetestset._paired_intervals import _interval_bounds, _tango_restricted_mle
-from ._common import _TEST_NAMES, _check_power, _check_test
+from ..onetestset import MARGIN_HYPOTHESES, f1_difference
 
 __all__ = ['F1Power', 'POWER_METHODS', 'discordant_probabilities', 'expected_interval_width', 'f1_bootstrap_power', 'f1_power_curve', 'interval_and_power_summary', 'mcnemar_power', 'mcnemar_power_curve', 'mcnemar_sample_size', 'minimum_detectable_difference', 'plot_f1_power', 'plot_interval_and_power', 'plot_mcnemar_power', 'plot_minimum_detectable_difference', 'plot_sample_size', 'sample_size_summary']
 

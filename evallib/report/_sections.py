@@ -8,7 +8,7 @@ the file gives it no input.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -17,26 +17,25 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import deprecated, renamed_fields, renamed_keywords
-from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pairs_table, adjust_pvalues
+from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
 from ..items import item_mean
 from ..manydatasets import critical_difference, friedman
-from ..onetestset import accuracy_interval
-from ..onetestset._nullbest import (
-    MAX_LATTICE,
-    auc_normal_critical,
-    best_over_thresholds,
-    judge_winner,
-)
-from ..onetestset._scoring import (
+from ..onetestset import (
     LOG_LOSS_EPS,
-    LossComparison,
-    _paired_t,
+    accuracy_interval,
     auc_table,
     delong_pairwise,
     loss_pairwise,
     loss_table,
     per_case_loss,
+    per_case_loss_pairwise,
+)
+from ..onetestset._nullbest import (
+    MAX_LATTICE,
+    auc_normal_critical,
+    best_over_thresholds,
+    judge_winner,
 )
 from ..resampling import (
     combined_5x2cv_ftest,
@@ -1103,12 +1102,7 @@ def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: st
             notes.append(row["note"] + ".")
         loss_rows.append(row)
     losses = pd.DataFrame(loss_rows)
-    loss_pairs = None
-    if len(brier) > 1:
-        pairs = [_paired_t(a, b, "brier", brier[a], brier[b], alpha).__dict__ for a, b in combinations(brier, 2)]
-        table = pd.DataFrame(pairs, columns=[f.name for f in fields(LossComparison)])
-        df = max(data.n - 1, 1)
-        loss_pairs = adjust_pairs_table(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+    loss_pairs = per_case_loss_pairwise(brier, loss="brier", alpha=alpha, adjust=adjust) if len(brier) > 1 else None
     return ClassScoreComparison(auc=auc, macro_auc=macro, losses=losses, loss_pairs=loss_pairs,
                                 notes=tuple(notes), alpha=alpha, adjust=adjust)
 
@@ -1127,10 +1121,7 @@ def _case_losses(data: Predictions, alpha: float, adjust: str) -> tuple[pd.DataF
                                                                          loss="log")).mean())
     if len(brier) < 2:
         return losses, None
-    rows = [_paired_t(a, b, "brier", brier[a], brier[b], alpha).__dict__ for a, b in combinations(brier, 2)]
-    table = pd.DataFrame(rows, columns=[f.name for f in fields(LossComparison)])
-    df = max(data.n - 1, 1)
-    return losses, adjust_pairs_table(table, alpha, adjust, lambda a: float(stats.t.isf(a / 2.0, df)))
+    return losses, per_case_loss_pairwise(brier, loss="brier", alpha=alpha, adjust=adjust)
 
 
 # --------------------------------------------------------------------- section 4

@@ -55,12 +55,12 @@ from .._progress import progress_bar
 from .._results import table_metadata
 from .._validate import (
     check_alpha,
+    check_array,
     check_choice,
     check_count,
     check_labels,
     check_real,
     check_rng,
-    check_vector,
     sklearn_random_state,
 )
 
@@ -93,7 +93,7 @@ __all__ = [
 # ------------------------------------------------------------------- validation
 def _check_scores(values: Any, name: str) -> np.ndarray:
     """Return a 1-D float array of at least 2 finite per-fold scores."""
-    return check_vector(values, name, minimum=2, what="scores", each="one per fold or round")
+    return check_array(values, name, minimum=2, what="scores", each="one per fold or round")
 
 
 def _scale(*arrays: np.ndarray) -> float:
@@ -363,12 +363,7 @@ def corrected_resampled_ttest(
 
 
 def _check_5x2(values: Any, name: str) -> np.ndarray:
-    if isinstance(values, (str, bytes)) or np.isscalar(values):
-        raise TypeError(f"{name} must be an array of shape (r, 2) of fold scores, got {type(values).__name__}")
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of numbers of shape (r, 2)") from None
+    arr = check_array(values, name, ndim=(1, 2), minimum=0, what="scores", each="r replications x 2 folds")
     if arr.ndim == 1 and arr.size % 2 == 0:
         arr = arr.reshape(-1, 2)
     if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 1:
@@ -376,8 +371,6 @@ def _check_5x2(values: Any, name: str) -> np.ndarray:
             f"{name} must have shape (r, 2): r replications of 2-fold cross-validation "
             f"(or 2r scores, replication by replication), got shape {np.shape(values)}"
         )
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must not contain NaN or infinite scores")
     return arr
 
 

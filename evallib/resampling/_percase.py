@@ -44,14 +44,8 @@ import pandas as pd
 from scipy import sparse, stats
 
 from .._f1bootstrap import f1_difference_bootstrap, label_cells
-from .._validate import check_alpha, check_count, check_labels, check_rng
-from ..onetestset._cochran import CochranQ, _as_columns, cochran_q
-from ..onetestset._scoring import (
-    DeLong,
-    _score_matrix,
-    delong_covariance,
-    positive_mask,
-)
+from .._validate import check_alpha, check_columns, check_count, check_labels, check_rng, check_score_matrix
+from ..onetestset import CochranQ, DeLong, cochran_q, delong_covariance, positive_mask
 
 __all__ = ["CaseF1Bootstrap", "auc_cases", "bootstrap_f1_cases", "cochran_q_cases", "delong_cases"]
 
@@ -158,7 +152,7 @@ def cochran_q_cases(correct: Any, cases: Any = None, *, alpha: float = 0.05) -> 
     (3.5, 2, 2)
     """
     alpha = check_alpha(alpha)
-    names, cols = _as_columns(correct, "correct")
+    names, cols = check_columns(correct, "correct")
     if len(cols) < 2:
         raise ValueError(f"correct must hold at least 2 classifiers (columns), got {len(cols)}")
     try:
@@ -218,7 +212,7 @@ def _weighted_placements(col: np.ndarray, pos: np.ndarray, w: np.ndarray) -> np.
 def _case_placements(y_true: Any, scores: Any, cases: Any, pos_label: Any, least: int):
     """Names, each case's class (bool) and its placement under each score column (cases x k)."""
     pos = positive_mask(y_true, pos_label)
-    names, mat = _score_matrix(scores, pos.shape[0])
+    names, mat = check_score_matrix(scores, pos.shape[0])
     codes, n = _case_codes(cases, pos.shape[0])
     case_pos = _case_values(pos, codes, n, "y_true")
     m = int(case_pos.sum())

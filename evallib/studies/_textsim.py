@@ -78,11 +78,11 @@ from .._validate import (
 )
 from ..onetestset._bizarre import (
     F1Bootstrap,
-    _codes,
     bootstrap_dcf_difference,
     bootstrap_f1_difference,
     dcf_difference,
     dcf_test,
+    event_codes,
     f1_difference,
     f1_scores,
     f1_test_check,
@@ -429,7 +429,7 @@ class Experiment:
     @property
     def pool_codes(self) -> np.ndarray:
         """Event code (0..7 for e1..e8) of every pool document."""
-        return _codes(self.y_pool == 1, self.pred_a_pool == 1, self.pred_b_pool == 1)
+        return event_codes(self.y_pool, self.pred_a_pool, self.pred_b_pool)
 
     @property
     def true_f1(self) -> tuple[float, float]:
@@ -590,14 +590,14 @@ def _compute(setting: str, prior_pos: float, label_noise: float, n_train: int, n
     for start in range(0, n_true, chunk):
         Xt, yt = population.sample(min(chunk, n_true - start), rng)
         ta, tb = learners.predict(Xt)
-        events += np.bincount(_codes(yt == 1, ta == 1, tb == 1), minlength=8)
+        events += np.bincount(event_codes(yt, ta, tb), minlength=8)
     return Experiment(population=population, n_train=n_train, y_pool=yp, pred_a_pool=pa, pred_b_pool=pb,
                       true_events=events, rng=seed)
 
 
 # ------------------------------------------------------------ precomputed grid
 def _from_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Labels and both predictions (int8) from event codes: the inverse of ``bizarre._codes``."""
+    """Labels and both predictions (int8) from event codes: the inverse of :func:`evallib.onetestset.event_codes`."""
     codes = np.asarray(codes)
     y = (codes < 4).astype(np.int8)
     a = np.isin(codes, (0, 2, 4, 6)).astype(np.int8)

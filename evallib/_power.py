@@ -1,11 +1,11 @@
-"""Private helpers shared by the modules of this package."""
+"""Private checks shared by the power calculations: ``evallib.planning`` and the lessons' planning sliders."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._compat import MID_P, renamed_choice
-from .._validate import check_choice, check_real
+from ._compat import MID_P, renamed_choice
+from ._validate import check_choice, check_real
 
 __all__ = []
 
