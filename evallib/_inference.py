@@ -52,7 +52,7 @@ from scipy import stats
 from ._validate import check_choice
 
 __all__ = ["ALTERNATIVES", "ZERO_RTOL", "TZResult", "check_alternative", "critical_value",
-           "se_from_variance", "t_inference", "tail_pvalue"]
+           "se_from_variance", "t_inference", "tail_pvalue", "wilson_effective", "wilson_interval"]
 
 #: scipy's spellings of the alternative hypothesis, the default first.
 ALTERNATIVES = ("two-sided", "less", "greater")
@@ -220,3 +220,41 @@ def t_inference(estimate: Any, se: Any, *, df: Any = None, null: float = 0.0,
         return TZResult(*(float(v) for v in out))
     shape = np.broadcast(*out).shape
     return TZResult(*(np.broadcast_to(v, shape).astype(float) for v in out))
+
+
+def wilson_interval(p, n, z):
+    """Wilson's (1927) score interval for a proportion ``p`` from ``n`` (effective) trials (vectorised).
+
+    The one Wilson interval of evallib (accuracy intervals, paired-difference intervals built from
+    Wilson limits, per-item means). Returns ``(low, high)``, clipped to [0, 1], with the bound at
+    ``p = 0`` (``p = 1``) exactly 0 (1).
+    """
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * np.sqrt(np.maximum(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / (1 + z2 / n)
+    # at p = 0 (p = 1) the lower (upper) bound is exactly 0 (1); spare it the rounding error
+    low = np.where(p <= 0.0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(p >= 1.0, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
+
+
+def wilson_effective(p, var, df, n_obs, alpha):
+    """Wilson interval with the effective sample size of Korn & Graubard (1998) (vectorised).
+
+    ``n_eff = p (1 - p) / var`` (capped at ``n_obs``, the number of 0/1 scores, i.e. a
+    design effect of at least 1; ``n_obs`` itself when ``p`` is 0 or 1 or ``var`` is 0),
+    then the degrees-of-freedom adjustment ``n_eff (z / t_df)^2`` so that, for large
+    ``n_eff``, the interval tends to ``p -/+ t_df sqrt(var)``. This is the form Dean &
+    Pagano (2015) evaluate (Korn & Graubard's own factor is ``(t_(n-1) / t_df)^2``, the
+    same for large ``n``); the cap is applied before the df adjustment, so a design
+    effect below 1 still pays for few degrees of freedom. Returns (low, high, n_eff).
+    """
+    p, var = np.asarray(p, dtype=float), np.asarray(var, dtype=float)
+    z = float(stats.norm.isf(alpha / 2))
+    inner = (p > 0) & (p < 1) & (var > 0)
+    n_eff = np.where(inner, p * (1 - p) / np.where(var > 0, var, 1.0), n_obs)
+    n_eff = np.minimum(n_eff, n_obs)
+    tq = stats.t.isf(alpha / 2, df)
+    n_adj = n_eff * (z / tq) ** 2
+    low, high = wilson_interval(p, n_adj, z)
+    return low, high, n_eff

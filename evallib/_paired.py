@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from ._inference import wilson_interval
 from ._validate import check_alpha, check_real
 
 __all__ = []
@@ -40,11 +41,9 @@ def _qh_bounds(b, c, n, crit, signed: bool):
 
 
 def _wilson(x, n, z):
-    """Vectorised Wilson score interval for x/n (Wilson 1927)."""
-    p = x / n
-    centre = (x + z * z / 2) / (n + z * z)
-    half = z * np.sqrt(n * p * (1 - p) + z * z / 4) / (n + z * z)
-    return centre - half, centre + half
+    """Wilson's score interval for ``x`` successes in ``n`` trials (vectorised):
+    :func:`evallib._inference.wilson_interval` of ``x / n``."""
+    return wilson_interval(np.asarray(x, dtype=float) / n, n, z)
 
 
 def _tango_restricted_mle(delta, b, c, n):

@@ -29,7 +29,8 @@ from .._compat import renamed_keywords
 from .._plotting import get_axes
 from .._results import table_metadata
 from .._validate import check_alpha, check_choices, check_cluster_size, check_count, check_real, check_rng
-from ._means import _bm_df, _wilson, _wilson_effective
+from .._inference import wilson_effective, wilson_interval
+from ._means import _bm_df
 
 __all__ = ["ITEM_COVERAGE_METHODS", "item_interval_coverage", "plot_item_interval_coverage"]
 
@@ -82,9 +83,9 @@ def _bounds_from_sums(m, sse, ss1, ss2, sizes, samples, methods, alpha):
     for method in methods:
         if method == "wilson":
             if G == N and samples == 1:  # one 0/1 score per item, no clusters: Wilson's interval itself
-                low, high = _wilson(m, float(N), z)
+                low, high = wilson_interval(m, float(N), z)
             else:
-                low, high, _ = _wilson_effective(m, ss2 / (N * N), bm, N * samples, alpha)
+                low, high, _ = wilson_effective(m, ss2 / (N * N), bm, N * samples, alpha)
         else:
             se, q = {
                 "naive": (se_items, z),

@@ -60,7 +60,7 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import renamed_fields, renamed_keywords
-from .._inference import check_alternative, t_inference
+from .._inference import check_alternative, t_inference, wilson_effective, wilson_interval
 from .._results import IntervalMixin
 from .._validate import align_items, check_alpha, check_choice, check_count, check_labels, check_rng
 from ..onetestset._mcnemar import Contingency, mcnemar
@@ -542,39 +542,6 @@ def _bm_df(n_g: np.ndarray) -> float:
     return float(N * N / (s1 + s2 * s2 / (N * N)))
 
 
-def _wilson(p, n, z):
-    """Wilson's (1927) score interval for a proportion ``p`` from ``n`` (effective) trials (vectorised)."""
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * np.sqrt(np.maximum(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / (1 + z2 / n)
-    # at p = 0 (p = 1) the lower (upper) bound is exactly 0 (1); spare it the rounding error
-    low = np.where(p <= 0.0, 0.0, np.clip(centre - half, 0.0, 1.0))
-    high = np.where(p >= 1.0, 1.0, np.clip(centre + half, 0.0, 1.0))
-    return low, high
-
-
-def _wilson_effective(p, var, df, n_obs, alpha):
-    """Wilson interval with the effective sample size of Korn & Graubard (1998) (vectorised).
-
-    ``n_eff = p (1 - p) / var`` (capped at ``n_obs``, the number of 0/1 scores, i.e. a
-    design effect of at least 1; ``n_obs`` itself when ``p`` is 0 or 1 or ``var`` is 0),
-    then the degrees-of-freedom adjustment ``n_eff (z / t_df)^2`` so that, for large
-    ``n_eff``, the interval tends to ``p -/+ t_df sqrt(var)``. This is the form Dean &
-    Pagano (2015) evaluate (Korn & Graubard's own factor is ``(t_(n-1) / t_df)^2``, the
-    same for large ``n``); the cap is applied before the df adjustment, so a design
-    effect below 1 still pays for few degrees of freedom. Returns (low, high, n_eff).
-    """
-    p, var = np.asarray(p, dtype=float), np.asarray(var, dtype=float)
-    z = float(stats.norm.isf(alpha / 2))
-    inner = (p > 0) & (p < 1) & (var > 0)
-    n_eff = np.where(inner, p * (1 - p) / np.where(var > 0, var, 1.0), n_obs)
-    n_eff = np.minimum(n_eff, n_obs)
-    tq = stats.t.isf(alpha / 2, df)
-    n_adj = n_eff * (z / tq) ** 2
-    low, high = _wilson(p, n_adj, z)
-    return low, high, n_eff
-
-
 def _draw_weights(rng: np.random.Generator, shape: tuple[int, int], kind: str) -> np.ndarray:
     if kind == "rademacher":
         return rng.integers(0, 2, size=shape).astype(float) * 2.0 - 1.0
@@ -679,9 +646,9 @@ def _analyse(y, codes, G, method, alpha, *, bounds, null=0.0, rng=None, n_boot=9
     elif method == "wilson":
         if classic_wilson:  # one 0/1 sample per item, no clusters: a binomial proportion
             se, df = math.sqrt(est * (1 - est) / N), math.inf
-            low, high = _wilson(est, float(N), z)
+            low, high = wilson_interval(est, float(N), z)
         else:
-            low, high, n_eff = _wilson_effective(est, se * se, df, n_obs, alpha)
+            low, high, n_eff = wilson_effective(est, se * se, df, n_obs, alpha)
             low, high = float(low), float(high)
             out["note"] = (f"Effective sample size {float(n_eff):.1f} of {n_obs} 0/1 scores "
                            f"(design effect {n_obs / float(n_eff):.2f}).")

@@ -38,7 +38,7 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import MID_P, renamed_choice, renamed_fields
-from .._inference import check_alternative, tail_pvalue
+from .._inference import check_alternative, tail_pvalue, wilson_interval
 from .._plotting import get_axes
 from .._results import IntervalMixin
 from .._validate import check_alpha, check_choice, check_count, check_real
@@ -530,9 +530,7 @@ def _accuracy_bounds(method: str, k: np.ndarray, n: int, alpha: float) -> tuple[
         half = z * np.sqrt(a * (1.0 - a) / n)
         low, high = a - half, a + half
     elif method == "wilson":
-        centre = (a + z2 / (2 * n)) / (1 + z2 / n)
-        half = z * np.sqrt(a * (1 - a) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        low, high = centre - half, centre + half
+        low, high = wilson_interval(a, n, z)
     elif method == "exact":
         with np.errstate(invalid="ignore"):
             low = np.where(k == 0, 0.0, stats.beta.ppf(alpha / 2, np.maximum(k, 1), n - k + 1))

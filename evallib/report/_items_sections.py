@@ -41,11 +41,11 @@ import numpy as np
 import pandas as pd
 
 from .._compat import moved_names, renamed_keywords
+from .._inference import wilson_effective
 from .._multitest import FDR_ADJUSTMENTS, adjust_pvalues
 from .._plotting import get_axes
 from .._results import table_metadata
 from .._validate import check_alpha, check_choice, check_count, check_rng
-from ..items._means import _wilson_effective
 from ..items import (
     LEADERBOARD_ADJUSTMENTS,
     TieGroup,
@@ -225,7 +225,7 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         n_obs = int(np.count_nonzero(np.isfinite(block)))
         effective = float("nan")
         if r.method == "wilson" and "effective sample size" in r.note.lower():
-            effective = float(_wilson_effective(r.estimate, r.se * r.se, r.df, n_obs, alpha)[2])
+            effective = float(wilson_effective(r.estimate, r.se * r.se, r.df, n_obs, alpha)[2])
             used = n_obs / effective
         elif r.method == "wilson":
             used = 1.0
