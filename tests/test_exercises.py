@@ -50,8 +50,8 @@ QUICKER = {
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
-def test_solutions_check_out(path, tmp_path):
-    nb = run_papermill(path, tmp_path / path.name, {**QUICKER.get(path.stem, {}), "show_solutions": True})
+def test_solutions_check_out(path, notebook_runs):
+    nb = notebook_runs.executed(path, {**QUICKER.get(path.stem, {}), "show_solutions": True})
     assert "solutions ok" in outputs_text(nb)
 
 
