@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import stats
 
 
 def cr2_dense(values, labels):
@@ -33,3 +34,19 @@ def cr2_dense(values, labels):
     big_a = np.column_stack(cols)
     b = big_a.T @ m @ big_a
     return math.sqrt(meat) / n, np.trace(b) ** 2 / np.trace(b @ b)
+
+
+def mid_p(b: int, c: int) -> float:
+    """McNemar's mid-p value from scipy's binomial law (Fagerland, Lydersen & Laake 2013)."""
+    m, k = b + c, min(b, c)
+    if m == 0:
+        return 1.0
+    return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5))
+
+
+def bonett_price(b: int, c: int, n: int, alpha: float) -> tuple[float, float]:
+    """Bonett & Price (2012), written out here: (b+1)/(n+2) and (c+1)/(n+2) in a Wald interval."""
+    z = stats.norm.isf(alpha / 2)
+    pb, pc = (b + 1) / (n + 2), (c + 1) / (n + 2)
+    half = z * np.sqrt((pb + pc - (pb - pc) ** 2) / (n + 2))
+    return max(-1.0, pb - pc - half), min(1.0, pb - pc + half)
