@@ -269,11 +269,6 @@ def test_bad_input_names_the_argument(call, exc, match):
         call()
 
 
-def test_public_api_exported():
-    for name in ("posthoc_friedman", "posthoc_cliques", "adjust_pvalues"):
-        assert hasattr(evallib, name)
-
-
 def test_plot_posthoc_draws_the_groups_of_the_procedure():
     from evallib.manydatasets._posthoc import plot_posthoc
 

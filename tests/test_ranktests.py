@@ -389,11 +389,6 @@ def test_bad_input_names_the_argument(call, exc, match):
         call()
 
 
-def test_public_api_exported():
-    for name in ("wilcoxon_signed_rank", "friedman", "critical_difference", "plot_cd_diagram"):
-        assert hasattr(evallib, name)
-
-
 # ------------------------------------------- issue 17: ties in floating point and options
 from evallib.manydatasets._ranktests import demsar_table_6, sign_test, snap_ties  # noqa: E402
 
