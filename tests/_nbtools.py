@@ -193,6 +193,9 @@ class _LiveRun:
         try:
             for index, cell in enumerate(self.nb.cells):
                 self.client.execute_cell(cell, index)
+            # as NotebookClient.execute does at the end: the widgets' state into the metadata, where
+            # evallib.lessons.live.freeze_widget_outputs finds what each widget view showed
+            self.client.set_widgets_metadata()
         except BaseException:
             self.close()
             raise
