@@ -41,7 +41,7 @@ JUPYTER_FILES := $(sort $(shell find etc -type f 2>/dev/null))
 # benchmarks/_*.py are helpers the scripts import, not benchmarks.
 BENCH_SCRIPTS := $(sort $(filter-out benchmarks/_%,$(wildcard benchmarks/*.py)))
 
-.PHONY: help venv lock lab app test bench execute clean critical-values textsim-grid report binder-links docs docs-reports
+.PHONY: help venv lock lab app test check bench execute clean critical-values textsim-grid report binder-links docs docs-reports
 
 help: ## List the targets
 	@echo "Targets:"
@@ -50,6 +50,7 @@ help: ## List the targets
 	@echo "  make lab     start JupyterLab on notebooks/ at http://127.0.0.1:$(PORT) (PORT=..., LAB_ARGS=...)"
 	@echo "  make app     open NOTEBOOK=notebooks/NAME.ipynb (default $(NOTEBOOK)) as an app in Voila: widgets and figures, no code (APP_PORT=..., APP_ARGS=...)"
 	@echo "  make test    install the docs extra too, then run unit tests, nbval notebook checks, the papermill tests and the site test in one pytest run on TEST_JOBS=$(TEST_JOBS) workers (PYTEST_ARGS=...)"
+	@echo "  make check   the inner loop: every unit test and doctest, without the notebooks (nbval, papermill, the browser) and the end-to-end report runs (tests marked slow), on TEST_JOBS=$(TEST_JOBS) workers"
 	@echo "  make bench   run every benchmarks/*.py script with the venv's python"
 	@echo "  make execute re-run LESSONS=notebooks/NAME.ipynb (default: all lessons) in place, so their saved outputs are the default run, each slider's output saved once"
 	@echo "  make critical-values  regenerate data/critical_values.csv (Forman & Cohen, exact; both cores, progress bar)"
@@ -128,6 +129,13 @@ app: $(STAMP)
 
 test: $(DOCS_STAMP)
 	MPLBACKEND=Agg "$(PY)" -m pytest $(if $(filter-out 0 1,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile) $(PYTEST_ARGS)
+
+# The inner loop: what `make test` runs minus the tests marked slow (every notebook execution,
+# nbval's, the lessons' shared runs, the browser, the reports run end to end, and the longest
+# simulations; tests/conftest.py marks every test that executes a lesson). `make test` stays
+# the one command that runs everything.
+check: $(STAMP)
+	MPLBACKEND=Agg "$(PY)" -m pytest $(if $(filter-out 0 1,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile) -m "not slow and not browser" tests evallib $(PYTEST_ARGS)
 
 # The lessons' saved outputs are their default run. Executed with widget state stored, then
 # python -m evallib.lessons (evallib.lessons.live) freezes each widget view into the outputs it captured (one copy, no state).

@@ -118,3 +118,158 @@ def prose_problems(nb: dict) -> list[tuple]:
                     problems.append(("repeated", i, seen[words[:100]], words[:100]))
                 seen[words[:100]] = i
     return problems
+
+
+# --------------------------------------------------------------------------- shared runs
+#
+# Each notebook runs once per parameter set in a test run. tests/conftest.py makes one
+# folder that every pytest-xdist worker sees (passed to the workers in ``workerinput`` and
+# published in the environment variable RUNS_ENV); :class:`NotebookRuns` keeps there, per
+# (notebook, parameters), the executed notebook, written by the one process that executed
+# it under a file lock, so that another worker reads it instead of executing again. Every
+# execution of a notebook in the suite (these runs, nbval's, the browser's run-all, the
+# report's papermill runs) appends one line to EXECUTIONS_LOG; the controller prints the
+# counts at the end of the run (conftest's pytest_terminal_summary).
+
+#: the environment variable that names the folder shared by the workers.
+RUNS_ENV = "EVALLIB_TEST_RUNS"
+#: the log of executions, one JSON line each, in that folder.
+EXECUTIONS_LOG = "executions.jsonl"
+
+
+def parameters_label(parameters: dict | None) -> str:
+    """A parameter set as the counter prints it: ``default`` or ``name=value, ...`` sorted."""
+    if not parameters:
+        return "default"
+    return ", ".join(f"{k}={v!r}" for k, v in sorted(parameters.items()))
+
+
+def record_execution(notebook: str | Path, parameters: dict | None, by: str) -> None:
+    """Append one execution of ``notebook`` with ``parameters`` (run by ``by``) to the shared log.
+
+    Does nothing outside a pytest run that set :data:`RUNS_ENV` (a test file run on its own
+    still works, uncounted).
+    """
+    import fcntl
+    import os
+
+    folder = os.environ.get(RUNS_ENV)
+    if not folder:
+        return
+    line = json.dumps({"notebook": Path(notebook).name, "parameters": parameters_label(parameters),
+                       "by": by, "worker": os.environ.get("PYTEST_XDIST_WORKER", "main")})
+    with open(Path(folder) / EXECUTIONS_LOG, "a", encoding="utf-8") as log:
+        fcntl.flock(log, fcntl.LOCK_EX)
+        log.write(line + "\n")
+
+
+def read_executions(folder: Path) -> list[dict]:
+    """The executions logged in ``folder`` (see :func:`record_execution`)."""
+    log = Path(folder) / EXECUTIONS_LOG
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+class _LiveRun:
+    """One execution of a notebook with papermill's injected parameters, its kernel kept alive."""
+
+    def __init__(self, notebook: Path, parameters: dict):
+        import contextlib
+
+        nbformat = pytest.importorskip("nbformat")
+        nbclient = pytest.importorskip("nbclient")
+        papermill = pytest.importorskip("papermill")
+        nb = papermill.iorw.load_notebook_node(str(notebook))   # as papermill reads it (every cell tagged)
+        # papermill's own injection (as execute_notebook, only when there are parameters): a cell
+        # tagged injected-parameters after the parameters cell
+        self.nb = nb if not parameters else papermill.parameterize.parameterize_notebook(
+            nb, dict(parameters), kernel_name="python3", language="python", engine_name="nbclient")
+        self.client = nbclient.NotebookClient(self.nb, kernel_name="python3", timeout=EXECUTION_TIMEOUT,
+                                              kernel_manager_class=PatientKernelManager,
+                                              resources={"metadata": {"path": str(Path(notebook).parent)}})
+        self._stack = contextlib.ExitStack()
+        self._stack.enter_context(self.client.setup_kernel())
+        try:
+            for index, cell in enumerate(self.nb.cells):
+                self.client.execute_cell(cell, index)
+            # as NotebookClient.execute does at the end: the widgets' state into the metadata, where
+            # evallib.lessons.live.freeze_widget_outputs finds what each widget view showed
+            self.client.set_widgets_metadata()
+        except BaseException:
+            self.close()
+            raise
+        self.executed = json.loads(nbformat.writes(self.nb))
+
+    def probe(self, code: str) -> list[dict]:
+        nbformat = pytest.importorskip("nbformat")
+        cell = nbformat.v4.new_code_cell(code)
+        self.nb.cells.append(cell)
+        self.client.execute_cell(cell, len(self.nb.cells) - 1)
+        return [dict(o) for o in cell["outputs"]]
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+class NotebookRuns:
+    """The suite's notebook executions: each (notebook, parameters) once per test run.
+
+    :meth:`executed` returns the executed notebook's JSON (as papermill saves it: the
+    injected-parameters cell included). The first process to ask executes it under a file
+    lock in the shared ``folder`` and saves it there; every later request, in any worker,
+    reads that file. :meth:`probe` runs code in a live kernel that executed the notebook
+    with those parameters, so that it can move the notebook's widgets; the kernel is kept
+    for the other probes of the same parameters in this worker until :meth:`close_kernels`
+    (conftest calls it when a test module is done). A probe whose parameters another
+    worker already executed must execute again, so a parameter set probed in a test file
+    is only used by that file (``--dist loadfile`` keeps a file on one worker).
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.live: dict[str, _LiveRun] = {}
+
+    def _key(self, notebook: Path, parameters: dict | None) -> str:
+        import hashlib
+
+        text = Path(notebook).name + "\0" + json.dumps(parameters or {}, sort_keys=True, default=repr)
+        return Path(notebook).stem + "-" + hashlib.sha1(text.encode()).hexdigest()[:12]
+
+    def _execute(self, notebook: Path, parameters: dict | None, key: str) -> _LiveRun:
+        run = _LiveRun(Path(notebook), parameters or {})
+        record_execution(notebook, parameters, "shared run (tests/_nbtools.NotebookRuns)")
+        (self.folder / f"{key}.ipynb").write_text(json.dumps(run.executed), encoding="utf-8")
+        return run
+
+    def executed(self, notebook: Path, parameters: dict | None = None) -> dict:
+        """The JSON of ``notebook`` executed with ``parameters``, executed at most once per run."""
+        import fcntl
+
+        key = self._key(notebook, parameters)
+        if key in self.live:
+            return self.live[key].executed
+        saved = self.folder / f"{key}.ipynb"
+        with open(self.folder / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not saved.exists():
+                self.live[key] = self._execute(notebook, parameters, key)
+                return self.live[key].executed
+        return load_notebook(saved)
+
+    def probe(self, notebook: Path, code: str, parameters: dict | None = None) -> list[dict]:
+        """Run ``code`` as a further cell in a kernel that executed ``notebook`` with ``parameters``;
+        return that cell's outputs (a failing probe raises nbclient's ``CellExecutionError``)."""
+        import fcntl
+
+        key = self._key(notebook, parameters)
+        if key not in self.live:
+            with open(self.folder / f"{key}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                self.live[key] = self._execute(notebook, parameters, key)
+        return self.live[key].probe(code)
+
+    def close_kernels(self) -> None:
+        """Shut down the live kernels of this worker (their executed notebooks stay saved)."""
+        while self.live:
+            self.live.popitem()[1].close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize
+from scipy import optimize, stats
 
 
 def cr2_dense(values, labels):
@@ -61,3 +61,19 @@ def tango_score_numerical(delta, b, c, n):
     var = n * (2 * q + delta * (1 - delta))
     num = b - c - n * delta
     return 0.0 if num == 0 else num / math.sqrt(var)
+
+
+def mid_p(b: int, c: int) -> float:
+    """McNemar's mid-p value from scipy's binomial law (Fagerland, Lydersen & Laake 2013)."""
+    m, k = b + c, min(b, c)
+    if m == 0:
+        return 1.0
+    return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5))
+
+
+def bonett_price(b: int, c: int, n: int, alpha: float) -> tuple[float, float]:
+    """Bonett & Price (2012), written out here: (b+1)/(n+2) and (c+1)/(n+2) in a Wald interval."""
+    z = stats.norm.isf(alpha / 2)
+    pb, pc = (b + 1) / (n + 2), (c + 1) / (n + 2)
+    half = z * np.sqrt((pb + pc - (pb - pc) ** 2) / (n + 2))
+    return max(-1.0, pb - pc - half), min(1.0, pb - pc + half)

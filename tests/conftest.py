@@ -11,6 +11,7 @@ the docstring test check the same names.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 import warnings
 from pathlib import Path
@@ -50,3 +51,205 @@ def public_objects() -> dict[str, Any]:
                 if obj is not None:
                     seen.setdefault(id(obj), (f"{module.__name__}.{name}", obj))
     return dict(seen.values())
+
+
+# ------------------------------------------------------------------ notebook executions
+#
+# One folder shared by the controller and every pytest-xdist worker holds the shared runs
+# of tests/_nbtools.NotebookRuns and the log of every notebook execution; the controller
+# makes it, hands it to the workers in ``workerinput`` and prints the counts at the end.
+
+_RUNS_KEY = "evallib_runs_dir"
+_RUNS_DIR = pytest.StashKey[str]()
+_OWN_RUNS = pytest.StashKey[str]()
+_LIVE_RUNS = pytest.StashKey[object]()
+
+
+def pytest_configure(config):
+    import os
+    import tempfile
+
+    from _nbtools import RUNS_ENV
+
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        folder = workerinput[_RUNS_KEY]
+    else:
+        folder = tempfile.mkdtemp(prefix="evallib-test-runs-")
+        config.stash[_OWN_RUNS] = folder
+    config.stash[_RUNS_DIR] = folder
+    os.environ[RUNS_ENV] = folder
+
+
+
+if importlib.util.find_spec("xdist") is not None:
+    def pytest_configure_node(node):
+        node.workerinput[_RUNS_KEY] = node.config.stash[_RUNS_DIR]
+
+
+def pytest_unconfigure(config):
+    import shutil
+
+    own = config.stash.get(_OWN_RUNS, None)
+    if own:
+        shutil.rmtree(own, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that executes a lesson (through the shared runs) is marked slow, so that
+    ``make check`` (``-m "not slow"``) leaves it out whether or not its file says so."""
+    for item in items:
+        if "notebook_runs" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
+_NBVAL_STARTED: set[str] = set()
+
+
+def pytest_runtest_setup(item):
+    """nbval executes a notebook cell by cell, one item each: count its first cell's run."""
+    parent = item.parent
+    if type(parent).__name__ == "IPyNbFile" and str(parent.path) not in _NBVAL_STARTED:
+        from _nbtools import record_execution
+
+        _NBVAL_STARTED.add(str(parent.path))
+        record_execution(parent.path, None, "nbval (saved outputs)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _count_report_runs():
+    """Every papermill run in this process (the report runners', tests/_nbtools.run_papermill's) is counted."""
+    try:
+        import papermill
+    except ImportError:
+        yield
+        return
+    from _nbtools import record_execution
+
+    original = papermill.execute_notebook
+
+    def counted(input_path, output_path, *args, parameters=None, **kwargs):
+        try:
+            return original(input_path, output_path, *args, parameters=parameters, **kwargs)
+        finally:
+            record_execution(input_path, parameters, "papermill")
+
+    papermill.execute_notebook = counted
+    yield
+    papermill.execute_notebook = original
+
+
+@pytest.fixture(scope="session")
+def notebook_runs(request):
+    """The shared executions of the lessons (tests/_nbtools.NotebookRuns): each notebook once per
+    parameter set in the whole run, whichever test and worker asks first."""
+    from _nbtools import NotebookRuns
+
+    runs = NotebookRuns(Path(request.config.stash[_RUNS_DIR]))
+    request.config.stash[_LIVE_RUNS] = runs
+    yield runs
+    runs.close_kernels()
+
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_live_kernels(request):
+    """A module's live kernels are shut down when the module is done (the next file has its own)."""
+    yield
+    runs = request.config.stash.get(_LIVE_RUNS, None)
+    if runs is not None:
+        runs.close_kernels()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """On the controller (or a run without workers): executions per notebook per parameter set."""
+    if getattr(config, "workerinput", None) is not None:
+        return
+    from collections import Counter
+
+    from _nbtools import read_executions
+
+    runs = read_executions(Path(config.stash[_RUNS_DIR]))
+    if not runs:
+        return
+    counts = Counter((r["notebook"], r["parameters"]) for r in runs)
+    by = {}
+    for r in runs:
+        by.setdefault((r["notebook"], r["parameters"]), Counter())[r["by"]] += 1
+    tr = terminalreporter
+    tr.section("notebook executions (per notebook and parameter set)")
+    for (name, params), n in sorted(counts.items()):
+        who = "; ".join(f"{k} x{v}" if v > 1 else k for k, v in sorted(by[(name, params)].items()))
+        tr.write_line(f"{n:3d}  {name}  [{params[:90]}]  {who}")
+    tr.write_line(f"{len(runs)} executions of {len({r['notebook'] for r in runs})} notebooks")
+
+
+# ------------------------------------------------------------------ report helpers
+
+
+def write_csv(frame, path: Path) -> Path:
+    """Write ``frame`` (a pandas DataFrame) to ``path`` as CSV without its index; return the path."""
+    frame.to_csv(path, index=False)
+    return path
+
+
+def run_cli(tmp_path: Path, predictions: Path, *args: str) -> tuple[str, dict]:
+    """``python -m evallib report PREDICTIONS -o tmp_path/report/out.html ARGS``, in this process
+    (``evallib.__main__.main``; tests/test_cli_reports.py runs the real command once): it must
+    succeed, announce its steps and write the page, the executed notebook and the tables' folder,
+    nothing else. Returns the page's HTML and the executed notebook's JSON."""
+    import contextlib
+    import io
+    import json
+
+    from evallib.__main__ import main
+
+    out = tmp_path / "report" / "out.html"
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = main(["report", str(predictions), "-o", str(out), *args])
+    stderr = err.getvalue()
+    assert status == 0, stderr[-2000:]
+    assert "[3/3] writing" in stderr  # the steps are announced
+    nb = json.loads(out.with_suffix(".ipynb").read_text())
+    leftovers = [p.name for p in out.parent.iterdir() if p.name not in ("out.html", "out.ipynb", "out_tables")]
+    assert leftovers == []  # the page, the executed notebook and the tables' folder, nothing else
+    assert (out.parent / "out_tables" / "2_measures.csv").is_file()
+    return out.read_text(encoding="utf-8"), nb
+
+
+def run_main(args, cwd: Path | None = None, env: dict | None = None):
+    """``python -m evallib ARGS`` in this process: ``evallib.__main__.main(argv)`` with its stdout
+    and stderr captured, in ``cwd`` and with ``env`` as os.environ (both restored afterwards).
+
+    Returns a ``subprocess.CompletedProcess`` (``returncode`` is main's status, or argparse's
+    SystemExit code), so a test reads it as it read the subprocess. The real command line,
+    from a fresh interpreter, is run once in tests/test_cli_reports.py.
+    """
+    import contextlib
+    import io
+    import os
+    import subprocess
+
+    from evallib.__main__ import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    try:
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main([str(a) for a in args])
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        os.chdir(saved_cwd)
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["python", "-m", "evallib", *map(str, args)], status,
+                                       out.getvalue(), err.getvalue())

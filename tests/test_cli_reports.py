@@ -5,16 +5,39 @@ one sentence and exit status 1, before anything is written."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_main
 
 
 def _run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "evallib", "report", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
+    return run_main(["report", *args], cwd=cwd)
+
+
+def test_the_command_line_in_a_fresh_interpreter(tmp_path):
+    """The one test of ``python -m evallib`` as a process (every other case calls ``main(argv)``
+    in process; the Ctrl-C test in tests/test_report_findings.py sends the process a signal):
+    the entry point answers --help with exit status 0, a bad file with 1, a bad option with 2
+    (argparse), each with no traceback, and neither failure writes anything."""
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "evallib", *args], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=120, env=dict(os.environ, MPLBACKEND="Agg"))
+
+    helped = run("--help")
+    assert helped.returncode == 0 and all(c in helped.stdout for c in ("report", "critical-values", "textsim-grid"))
+    bad = tmp_path / "bad.csv"
+    bad.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n")
+    out = tmp_path / "out" / "r.html"
+    failed = run("report", str(bad), "-o", str(out))
+    last = failed.stderr.strip().splitlines()[-1]
+    assert failed.returncode == 1 and "Traceback" not in failed.stderr
+    assert last.startswith("error: ") and "'pred_a' has 1 missing value" in last and last.endswith("No report was written.")
+    usage = run("report", str(ROOT / "data" / "example_predictions.csv"), "--alpha", "1.5", "-o", str(out))
+    assert usage.returncode == 2 and "usage:" in usage.stderr and "Traceback" not in usage.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv"]
 
 
 @pytest.mark.parametrize("args, words", [

@@ -15,7 +15,6 @@ import inspect
 from pathlib import Path
 from typing import Any, Callable
 
-import pytest
 
 import evallib
 from conftest import public_objects

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from _nbtools import NOTEBOOK_DIR, load_notebook, outputs_text, run_papermill
+from _nbtools import NOTEBOOK_DIR, load_notebook, outputs_text
 
 NOTEBOOKS = [NOTEBOOK_DIR / f"{name}.ipynb" for name in (
     "01_berrar_lozano", "02_forman_cohen", "03_bizarre_measures", "04_flach_experiments", "05_cv_ttests")]
@@ -50,8 +50,8 @@ QUICKER = {
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
-def test_solutions_check_out(path, tmp_path):
-    nb = run_papermill(path, tmp_path / path.name, {**QUICKER.get(path.stem, {}), "show_solutions": True})
+def test_solutions_check_out(path, notebook_runs):
+    nb = notebook_runs.executed(path, {**QUICKER.get(path.stem, {}), "show_solutions": True})
     assert "solutions ok" in outputs_text(nb)
 
 

@@ -53,6 +53,20 @@ def test_every_design_name_is_exported_from_evallib(namespace):
     assert _missing(namespace) == []
 
 
+#: names the design test files used to check one by one (four copies of the same test, merged here)
+NAMED = ["measures", "expected_accuracy_from_auc", "accuracy_interval", "accuracy_ztest",       # test_measures
+         "posthoc_friedman", "posthoc_cliques", "adjust_pvalues",                              # test_posthoc
+         "wilcoxon_signed_rank", "friedman", "critical_difference", "plot_cd_diagram",         # test_ranktests
+         "bayesian_signed_rank", "bayesian_correlated_ttest"]                                  # test_bayesian
+
+
+@pytest.mark.parametrize("name", NAMED)
+def test_a_named_function_is_exported_from_evallib_and_its_design(name):
+    homes = [ns for ns in DESIGNS if name in importlib.import_module(f"evallib.{ns}").__all__]
+    assert name in evallib.__all__ and homes, name
+    assert all(getattr(evallib, name) is getattr(importlib.import_module(f"evallib.{ns}"), name) for ns in homes)
+
+
 def test_all_has_no_duplicates_and_every_name_exists():
     assert len(evallib.__all__) == len(set(evallib.__all__))
     assert [n for n in evallib.__all__ if not hasattr(evallib, n)] == []

@@ -20,7 +20,6 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
-from pathlib import Path
 
 import nbformat
 import pytest

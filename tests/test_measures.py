@@ -20,7 +20,6 @@ from scipy import integrate, stats
 from sklearn import metrics
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 
-import evallib
 from evallib import (
     accuracy_at_pos,
     accuracy_interval,
@@ -380,8 +379,3 @@ def test_plot_interval_coverage_draws_each_method_and_the_level():
     plt.close(fig)
     with pytest.raises(ValueError, match="methods"):
         plot_interval_coverage(50, methods=("agresti",))
-
-
-def test_public_api_exported():
-    for name in ("measures", "expected_accuracy_from_auc", "accuracy_interval", "accuracy_ztest"):
-        assert hasattr(evallib, name)

@@ -9,7 +9,7 @@ kernel in which the sliders are moved.
 from __future__ import annotations
 
 import pytest
-from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text
 
 NOTEBOOK = NOTEBOOK_DIR / "00_start_here.ipynb"
 
@@ -104,9 +104,9 @@ def test_notebook_00_ends_with_exercises_and_a_guarded_solutions_cell():
 
 
 @pytest.mark.slow
-def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(tmp_path):
+def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(notebook_runs):
     params = dict(seed=3, test_size=0.25, alpha=0.1, power=0.9, show_solutions=True)
-    nb = run_papermill(NOTEBOOK, tmp_path / "00_out.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "test_size = 0.25" in "".join(injected[0]["source"])
     joined = outputs_text(nb)
@@ -120,7 +120,7 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(tmp_
 
 
 @pytest.mark.slow
-def test_notebook_00_sliders_drive_the_plan():
+def test_notebook_00_sliders_drive_the_plan(notebook_runs):
     """Move each slider in a live kernel: each move must redraw with the new value.
 
     The callback is evallib's ``plot_interval_and_power`` itself; what it drew is read
@@ -153,7 +153,7 @@ assert any(d.startswith("no such pair of classifiers") for d in drawn[3:]), draw
 assert "power of the mid-p test" in drawn[0]
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe)
+    out = notebook_runs.probe(NOTEBOOK, probe)
     assert any("sliders ok" in o.get("text", "") for o in out), out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text
 
 NOTEBOOK = NOTEBOOK_DIR / "01_berrar_lozano.ipynb"
 PARAMETERS = {"seed", "test_size", "n_genes_1", "n_genes_2", "n_swap", "alpha", "adjust", "show_solutions"}
@@ -75,14 +75,14 @@ def test_saved_run_shows_the_coverage_finding():
 
 
 @pytest.mark.slow
-def test_alpha_01_coverage_verdict_names_the_form_that_falls_short(tmp_path):
+def test_alpha_01_coverage_verdict_names_the_form_that_falls_short(notebook_runs):
     """At alpha = 0.1 the |delta| interval covers above 90% at (0.01, 0.04) and its signed form
     below it (independent enumeration); the sentence used to say "both keep the promise".
     The same run sets every other parameter of the case study too, and they reach it."""
     unsigned, signed = _qh_coverages(0.1)
     assert unsigned >= 0.9 > signed
     params = dict(alpha=0.1, seed=3, test_size=40, n_genes_1=20, n_genes_2=5, n_swap=8, adjust="bonferroni")
-    nb = run_papermill(NOTEBOOK, tmp_path / "01_alpha01.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "test_size = 40" in "".join(injected[0]["source"])
     joined = outputs_text(nb)
@@ -96,8 +96,8 @@ def test_alpha_01_coverage_verdict_names_the_form_that_falls_short(tmp_path):
 
 
 @pytest.mark.slow
-def test_alpha_001_labels_every_rerun_interval_99(tmp_path):
-    nb = run_papermill(NOTEBOOK, tmp_path / "01_alpha.ipynb", {"alpha": 0.01, "show_solutions": True})
+def test_alpha_001_labels_every_rerun_interval_99(notebook_runs):
+    nb = notebook_runs.executed(NOTEBOOK, {"alpha": 0.01, "show_solutions": True})
     text = outputs_text(nb)
     assert "solutions ok" in text
     # exercise 4 (Table 2 at 0.05, not the run's level): Bonferroni rejects where the Yates p-value,
@@ -130,7 +130,7 @@ def test_alpha_001_labels_every_rerun_interval_99(tmp_path):
 
 
 @pytest.mark.slow
-def test_coverage_sliders_redraw_with_their_values():
+def test_coverage_sliders_redraw_with_their_values(notebook_runs):
     """The panel looks up plot_coverage in the notebook's namespace when it runs, so
     wrapping that name records each redraw a slider triggers."""
     probe = '''
@@ -150,13 +150,13 @@ for panel in (cover, one, controls):       # every slider's default lies on its 
 assert all(kw["alpha"] == alpha and "qh" in kw["methods"] for _, kw in calls)
 print("coverage sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe)
+    out = notebook_runs.probe(NOTEBOOK, probe)
     assert any("coverage sliders ok" in o.get("text", "") for o in out), out
 
 
 @pytest.mark.slow
 @pytest.mark.slow
-def test_rerun_panel_tour_matches_fresh_runs_and_keeps_its_labels_inside():
+def test_rerun_panel_tour_matches_fresh_runs_and_keeps_its_labels_inside(notebook_runs):
     """Section 9's panel at papermill values outside the sliders' usual ranges (seed 150,
     alpha 0.005): it starts at the run's parameters, and after every move of a tour (each
     control, each adjustment, other seeds and sizes) and back, its table is that of a fresh
@@ -222,12 +222,12 @@ else:
 assert "n_swap" in message and f"[0, {smaller}]" in message and "\\n" not in message, message
 print("rerun panel tour ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters={"seed": 150, "alpha": 0.005})
+    out = notebook_runs.probe(NOTEBOOK, probe, {"seed": 150, "alpha": 0.005})
     assert any("rerun panel tour ok" in o.get("text", "") for o in out), out
 
 
 @pytest.mark.slow
-def test_one_comparison_sliders_redraw_with_their_values():
+def test_one_comparison_sliders_redraw_with_their_values(notebook_runs):
     """Section 7's four controls (b, c, n, alpha) all reach the sentence and the figure;
     exercise 2's setting (15, 5) at n = 500 gives the chi-square tail of 9^2/20."""
     probe = '''
@@ -248,7 +248,7 @@ assert said == drawn == [(0, 2, 500, alpha), (15, 2, 500, alpha), (15, 5, 500, a
 assert f"p = {stats.chi2.sf(9 ** 2 / 20, 1):.3g}" in _describe(15, 5, 500, alpha=0.1)
 print("comparison sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe)
+    out = notebook_runs.probe(NOTEBOOK, probe)
     assert any("comparison sliders ok" in o.get("text", "") for o in out), out
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text
 
 from evallib.onetestset._nullbest import critical_value
 
@@ -11,9 +11,9 @@ NOTEBOOK = NOTEBOOK_DIR / "02_forman_cohen.ipynb"
 
 
 @pytest.mark.slow
-def test_forman_cohen_runs_with_other_parameters(tmp_path):
+def test_forman_cohen_runs_with_other_parameters(notebook_runs):
     params = dict(P=40, N=60, C=10, alpha=0.05, metric="f1", score=0.9, mc_reps=3000, seed=5)
-    nb = run_papermill(NOTEBOOK, tmp_path / "02_out.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "P = 40" in "".join(injected[0]["source"])
     joined = outputs_text(nb)
@@ -30,7 +30,7 @@ def test_forman_cohen_runs_with_other_parameters(tmp_path):
 
 
 @pytest.mark.slow
-def test_forman_cohen_runs_on_a_test_set_smaller_than_ten(tmp_path):
+def test_forman_cohen_runs_on_a_test_set_smaller_than_ten(notebook_runs):
     """TP10 needs 10 cases: at P = 3, N = 4 (35 rankings) the notebook must still run, with
     sections 6 and 8 on the other three metrics, even when the parameters ask for tp. Every
     ranking of 3 positives and 4 negatives reaches 1.0 in AUC with chance 1/35 > 1 - 0.99^0.1,
@@ -38,7 +38,7 @@ def test_forman_cohen_runs_on_a_test_set_smaller_than_ten(tmp_path):
     import itertools
 
     params = dict(P=3, N=4, C=10, metric="tp", score=3, mc_reps=2000)
-    nb = run_papermill(NOTEBOOK, tmp_path / "02_small.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     text = outputs_text(nb)
     lines = text[text.index("Monte Carlo check at P=3, N=4"):].splitlines()
     header = next(i for i, line in enumerate(lines) if line.split()[:3] == ["metric", "exact", "m*"])
@@ -52,7 +52,7 @@ def test_forman_cohen_runs_on_a_test_set_smaller_than_ten(tmp_path):
 
 
 @pytest.mark.slow
-def test_forman_cohen_sliders_drive_the_verdict_and_the_monte_carlo():
+def test_forman_cohen_sliders_drive_the_verdict_and_the_monte_carlo(notebook_runs):
     """Move every control in a live kernel: each move must re-run what it drives, with
     the new value (the update time is measured in benchmarks/bench_nullbest.py)."""
     probe = '''
@@ -100,7 +100,7 @@ for m in ("f1", "tp"):   # the largest sizes answer too (their speed is measured
 assert calls[-1][1][0] == "tp" and calls[-1][1][2:] == (1000, 1000), calls[-1]
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe)
+    out = notebook_runs.probe(NOTEBOOK, probe)
     assert any("sliders ok" in o.get("text", "") for o in out), out
 
 

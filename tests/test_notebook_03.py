@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 import pytest
-from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text
 
 NOTEBOOK = NOTEBOOK_DIR / "03_bizarre_measures.ipynb"
 
@@ -74,9 +74,9 @@ def test_saved_size_and_coverage_are_reproduced_with_another_seed():
 
 
 @pytest.mark.slow
-def test_bizarre_notebook_runs_with_other_parameters(tmp_path):
+def test_bizarre_notebook_runs_with_other_parameters(notebook_runs):
     params = dict(SMALL, seed=2, label_noise=0.05, prior_pos=0.3, cost_fn=5.0, dcf_prior=0.2)
-    nb = run_papermill(NOTEBOOK, tmp_path / "03_out.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "cost_fn = 5.0" in "".join(injected[0]["source"])
     text = outputs_text(nb)
@@ -89,7 +89,7 @@ def test_bizarre_notebook_runs_with_other_parameters(tmp_path):
 
 
 @pytest.mark.slow
-def test_bizarre_sliders_drive_the_experiment():
+def test_bizarre_sliders_drive_the_experiment(notebook_runs):
     """Move each slider in a live kernel: it must re-run what it drives, with its value.
 
     When the run's prior and noise are grid points, the population sliders' positions are
@@ -145,12 +145,12 @@ assert [v for _, v in prior.options] == list(GRID_PRIORS), prior.options
 assert not noise.continuous_update and not prior.continuous_update
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=SMALL)
+    out = notebook_runs.probe(NOTEBOOK, probe, SMALL)
     assert any("sliders ok" in o.get("text", "") for o in out), out
 
 
 @pytest.mark.slow
-def test_bizarre_population_sliders_read_the_grid_at_default_sizes():
+def test_bizarre_population_sliders_read_the_grid_at_default_sizes(notebook_runs):
     """At the notebook's default sizes every move of the prior and noise sliders is a
     lookup in data/textsim_grid.npz: computing is forbidden in the kernel after the run
     (the teaching cells built their experiments live, with precomputed=False)."""
@@ -175,12 +175,12 @@ dcf_controls["cost_fn"].value = 3.0
 assert seen == [("Y", 0.15, 0.02), ("Y", 0.15, 0.2), ("X", 0.15, 0.2), ("X", 0.15, 0.2)], seen
 print("grid ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe)
+    out = notebook_runs.probe(NOTEBOOK, probe)
     assert any("grid ok" in o.get("text", "") for o in out), out
 
 
 @pytest.mark.slow
-def test_bizarre_explorer_starts_at_the_run_setting_outside_the_usual_ranges():
+def test_bizarre_explorer_starts_at_the_run_setting_outside_the_usual_ranges(notebook_runs):
     """Issue 13 follow-up: the sliders used to clamp (reps to 20,000, n_test to 200 at
     least) and snap (the noise to the nearest grid level), so the explorer silently showed
     another setting than the run's. With parameters outside every usual range, each
@@ -201,7 +201,7 @@ labels = dict((v, lab) for lab, v in controls["label_noise"].options)
 assert labels[0.025] == "2.5%" and labels[0.02] == "2%", labels
 print("ranges ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=params)
+    out = notebook_runs.probe(NOTEBOOK, probe, params)
     assert any("ranges ok" in o.get("text", "") for o in out), out
 
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _nbtools import (NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, prose_problems, run_papermill,
-                      run_with_probe)
+from _nbtools import (NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, prose_problems)
 
 from evallib.lessons.live import freeze_widget_outputs
 
@@ -90,9 +89,9 @@ def test_notebook_04_uses_tags_and_teaches_the_corrections():
 
 
 @pytest.mark.slow
-def test_notebook_04_runs_with_other_parameters(tmp_path):
+def test_notebook_04_runs_with_other_parameters(notebook_runs):
     params = dict(alpha=0.1, correct=40, n_test=50, true_negatives=100, control="Naive Bayes")
-    nb = run_papermill(NOTEBOOK, tmp_path / "04_out.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "n_test = 50" in "".join(injected[0]["source"])
     joined = outputs_text(freeze_widget_outputs(nb))       # the sliders' outputs, as a saved lesson shows them
@@ -104,7 +103,7 @@ def test_notebook_04_runs_with_other_parameters(tmp_path):
 
 
 @pytest.mark.slow
-def test_notebook_04_sliders_drive_the_examples():
+def test_notebook_04_sliders_drive_the_examples(notebook_runs):
     """Move sliders in a live kernel: each move must re-run what it drives.
 
     The callbacks look up evallib's functions in the notebook's namespace when they
@@ -182,12 +181,12 @@ assert "control: C\\n" in _last_output(), _last_output()
 sys.stdout = sys.stdout.stream
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe)
+    out = notebook_runs.probe(NOTEBOOK, probe)
     assert any("sliders ok" in o.get("text", "") for o in out), out
 
 
 @pytest.mark.slow
-def test_notebook_04_sliders_start_at_parameters_outside_their_usual_ranges():
+def test_notebook_04_sliders_start_at_parameters_outside_their_usual_ranges(notebook_runs):
     """ipywidgets clamps a value outside [min, max] (IntSlider(value=600, max=500).value == 500), so a
     papermill run with a large test set or an unusual alpha would open its explorers at another setting
     than the one its printed cells used. Every range must include the run's parameters."""
@@ -198,7 +197,7 @@ got = {name: controls[name].value for name in wanted}
 assert got == wanted, got
 print("ranges ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=params)
+    out = notebook_runs.probe(NOTEBOOK, probe, params)
     assert any("ranges ok" in o.get("text", "") for o in out), out
 
 

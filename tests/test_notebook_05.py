@@ -19,8 +19,6 @@ from _nbtools import (
     injected_cells,
     load_notebook,
     outputs_text,
-    run_papermill,
-    run_with_probe,
     widget_views,
 )
 
@@ -92,10 +90,10 @@ def test_notebook_05_corrected_limits_match_an_independent_computation():
 
 
 @pytest.mark.slow
-def test_notebook_05_runs_with_other_parameters(tmp_path):
+def test_notebook_05_runs_with_other_parameters(notebook_runs):
     params = dict(seed=1, folds=5, repeats=3, alpha=0.1, n_samples=60, n_datasets=12, bayes_error=0.3,
                   difference=0.05)
-    nb = run_papermill(NOTEBOOK, tmp_path / "05_out.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "n_datasets = 12" in "".join(injected[0]["source"])
     joined = outputs_text(nb)
@@ -109,7 +107,7 @@ def test_notebook_05_runs_with_other_parameters(tmp_path):
 
 
 @pytest.mark.slow
-def test_notebook_05_sliders_drive_the_study():
+def test_notebook_05_sliders_drive_the_study(notebook_runs):
     """Move each control in a live kernel: each move must redraw the study of its setting.
 
     The callback looks up ``rejection_study`` in the notebook's namespace when it
@@ -138,12 +136,12 @@ assert all(c[1]["n_datasets"] == 9 for c in calls)  # the study's own data sets
 assert info.misses == misses, info
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(folds=5, repeats=2, n_samples=40, n_datasets=9))
+    out = notebook_runs.probe(NOTEBOOK, probe, dict(folds=5, repeats=2, n_samples=40, n_datasets=9))
     assert any("sliders ok" in o.get("text", "") for o in out), out
 
 
 @pytest.mark.slow
-def test_notebook_05_sliders_start_at_parameters_outside_their_usual_ranges():
+def test_notebook_05_sliders_start_at_parameters_outside_their_usual_ranges(notebook_runs):
     """ipywidgets clamps a value outside [min, max], so the explorer would open at another setting than
     the run's (e.g. alpha 0.2 for 0.25): every range must include it, and the run's own setting (not one
     of the sweeps' here) must be on offer."""
@@ -153,7 +151,7 @@ got = {name: control.value for name, control in controls.items()}
 assert got == {"setting": (440, 4, 21), "alpha": 0.25}, got
 print("ranges ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=params)
+    out = notebook_runs.probe(NOTEBOOK, probe, params)
     assert any("ranges ok" in o.get("text", "") for o in out), out
 
 

@@ -9,7 +9,7 @@ and a live kernel in which the sliders are moved.
 from __future__ import annotations
 
 import pytest
-from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, run_papermill, run_with_probe
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text
 
 NOTEBOOK = NOTEBOOK_DIR / "06_planning.ipynb"
 
@@ -118,11 +118,11 @@ def test_notebook_06_ends_with_exercises_and_a_guarded_solutions_cell():
 
 
 @pytest.mark.slow
-def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_path):
+def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(notebook_runs):
     params = dict(difference=0.05, discordance=0.2, alpha=0.1, power=0.9, seed=4, n_sim=60, reps=200,
                   k=4, rank_gap=1.5, cv_difference=0.15, cv_datasets=40, nemenyi_sim=300, item_sim=200,
                   show_solutions=True)
-    nb = run_papermill(NOTEBOOK, tmp_path / "06_out.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "discordance = 0.2" in "".join(injected[0]["source"])
     joined = outputs_text(nb)
@@ -137,7 +137,7 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(tmp_
 
 
 @pytest.mark.slow
-def test_notebook_06_sliders_drive_the_power_plot():
+def test_notebook_06_sliders_drive_the_power_plot(notebook_runs):
     """Move each slider in a live kernel: each move must redraw with the new value.
 
     The callback updates one figure in place (its curves from evallib's ``mcnemar_power_curve``,
@@ -161,7 +161,7 @@ assert [d.splitlines()[0] for d in final[:2]] == [
 assert final[2].startswith("no such pair of classifiers"), drawn
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=20, reps=100, cv_datasets=20, nemenyi_sim=100,
+    out = notebook_runs.probe(NOTEBOOK, probe, dict(n_sim=20, reps=100, cv_datasets=20, nemenyi_sim=100,
                                                                         item_sim=50))
     assert any("sliders ok" in o.get("text", "") for o in out), out
 

@@ -16,8 +16,6 @@ from _nbtools import (
     injected_cells,
     load_notebook,
     outputs_text,
-    run_papermill,
-    run_with_probe,
     widget_views,
 )
 
@@ -97,10 +95,10 @@ def test_notebook_07_ends_with_exercises_and_a_guarded_solutions_cell():
 
 
 @pytest.mark.slow
-def test_notebook_07_runs_with_other_parameters_and_solutions(tmp_path):
+def test_notebook_07_runs_with_other_parameters_and_solutions(notebook_runs):
     params = dict(seed=1, alpha=0.1, rope=0.02, n_samples=3000, show_solutions=True,
                   pair=["naive Bayes", "5-NN"])
-    nb = run_papermill(NOTEBOOK, tmp_path / "07_out.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "rope = 0.02" in _src(injected[0])
     joined = outputs_text(nb)
@@ -113,7 +111,7 @@ def test_notebook_07_runs_with_other_parameters_and_solutions(tmp_path):
 
 
 @pytest.mark.slow
-def test_notebook_07_sliders_redraw_with_evallib_callbacks():
+def test_notebook_07_sliders_redraw_with_evallib_callbacks(notebook_runs):
     probe = '''
 import evallib
 calls = []
@@ -135,12 +133,12 @@ controls["rope"].value = 0.02          # back to a cached ROPE: no new posterior
 assert calls.count(0.02) == 1, calls
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_samples=2000))
+    out = notebook_runs.probe(NOTEBOOK, probe, dict(n_samples=2000))
     assert any("sliders ok" in o.get("text", "") for o in out), out
 
 
 @pytest.mark.slow
-def test_notebook_07_controls_open_at_papermill_values_outside_their_usual_ranges():
+def test_notebook_07_controls_open_at_papermill_values_outside_their_usual_ranges(notebook_runs):
     """An alpha below the slider's usual 0.01 (or a ROPE above 0.05) must not be clamped.
 
     ipywidgets clamps a FloatSlider's value into [min, max]; before the fix the alpha
@@ -153,7 +151,7 @@ assert controls["alpha"].value == alpha == 0.005, controls["alpha"].value
 assert controls["rope"].value == rope == 0.08, controls["rope"].value
 print("controls ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(alpha=0.005, rope=0.08, n_samples=2000))
+    out = notebook_runs.probe(NOTEBOOK, probe, dict(alpha=0.005, rope=0.08, n_samples=2000))
     assert any("controls ok" in o.get("text", "") for o in out), out
 
 

@@ -21,8 +21,6 @@ from _nbtools import (
     injected_cells,
     load_notebook,
     outputs_text,
-    run_papermill,
-    run_with_probe,
     widget_views,
 )
 from scipy import stats
@@ -156,9 +154,9 @@ def test_opening_states_what_the_house_style_asks():
 
 
 @pytest.mark.slow
-def test_notebook_08_runs_with_other_parameters_and_its_solutions_check_out(tmp_path):
+def test_notebook_08_runs_with_other_parameters_and_its_solutions_check_out(notebook_runs):
     params = dict(seed=3, samples=3, n_answers=6, alpha=0.1, n_sim=300, slider_sim=100, show_solutions=True)
-    nb = run_papermill(NOTEBOOK, tmp_path / "08_out.ipynb", params)
+    nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "n_answers = 6" in _src(injected[0])
     joined = outputs_text(nb)
@@ -175,7 +173,7 @@ def test_notebook_08_runs_with_other_parameters_and_its_solutions_check_out(tmp_
 
 
 @pytest.mark.slow
-def test_notebook_08_sliders_redraw_through_evallib_in_place():
+def test_notebook_08_sliders_redraw_through_evallib_in_place(notebook_runs):
     """Move each of the five sliders in a live kernel.
 
     The notebook's cached ``explorer_table`` looks ``paired_item_coverage`` up in the notebook's
@@ -246,7 +244,7 @@ print(json.dumps({"callback_cpu": callback, "callback_wall": callback_wall, "ren
                   "move_cpu": moves_cpu}))
 print("sliders ok")
 '''
-    out = run_with_probe(NOTEBOOK, probe, parameters=dict(n_sim=200))
+    out = notebook_runs.probe(NOTEBOOK, probe, dict(n_sim=200))
     text = "".join(o.get("text", "") for o in out)
     assert "sliders ok" in text, out
     timings = json.loads(text.splitlines()[0])

@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import evallib
 from evallib import case_study_table, plot_case_study, run_case_study
 
 

@@ -21,7 +21,6 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
-import evallib  # noqa: E402
 from evallib.manydatasets._posthoc import (  # noqa: E402
     adjust_pvalues,
     exhaustive_sets,
@@ -268,11 +267,6 @@ def test_summary_counts_rejections_per_method():
 def test_bad_input_names_the_argument(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
-
-
-def test_public_api_exported():
-    for name in ("posthoc_friedman", "posthoc_cliques", "adjust_pvalues"):
-        assert hasattr(evallib, name)
 
 
 def test_plot_posthoc_draws_the_groups_of_the_procedure():

@@ -17,7 +17,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-import evallib
 from evallib import (
     cd_cliques,
     critical_difference,
@@ -387,11 +386,6 @@ def test_scores_from_text_and_description(table):
 def test_bad_input_names_the_argument(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
-
-
-def test_public_api_exported():
-    for name in ("wilcoxon_signed_rank", "friedman", "critical_difference", "plot_cd_diagram"):
-        assert hasattr(evallib, name)
 
 
 # ------------------------------------------- issue 17: ties in floating point and options

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -23,6 +21,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from _nbtools import run_papermill
+from _references import bonett_price as _bonett_price, mid_p as _mid_p
+from conftest import run_cli, write_csv
 from scipy import stats
 from sklearn.metrics import (
     balanced_accuracy_score,
@@ -76,11 +76,6 @@ def scores_folds_frame(seed: int = 2, n: int = 200) -> pd.DataFrame:
         frame[f"pred_{name}"] = np.where(score > shift / 2, "spam", "ham")
     frame["score_ranker"] = np.round(rng.normal(size=n) + 1.5 * spam, 4)
     return frame
-
-
-def _write(frame: pd.DataFrame, path: Path) -> Path:
-    frame.to_csv(path, index=False)
-    return path
 
 
 # ------------------------------------------------------------------------ loading
@@ -161,17 +156,18 @@ def test_bad_input_raises_one_sentence(tmp_path, case):
 
 
 @pytest.mark.parametrize("case", list(BAD_INPUTS))
-def test_cli_bad_input_exits_nonzero_and_writes_nothing(tmp_path, case):
+def test_cli_bad_input_exits_nonzero_and_writes_nothing(tmp_path, case, capsys):
+    """In process (``main(argv)``); tests/test_cli_reports.py runs the real command once."""
+    from evallib.__main__ import main
+
     content, args, fragment = BAD_INPUTS[case]
     out = tmp_path / "out" / "report.html"
-    proc = subprocess.run(
-        [sys.executable, "-m", "evallib", "report", str(_bad_file(tmp_path, content)), "-o", str(out),
-         *args], capture_output=True, text=True, cwd=ROOT, timeout=120,
-    )
-    assert proc.returncode == 1
-    last = proc.stderr.strip().splitlines()[-1]
+    status = main(["report", str(_bad_file(tmp_path, content)), "-o", str(out), *args])
+    stderr = capsys.readouterr().err
+    assert status == 1
+    last = stderr.strip().splitlines()[-1]
     assert last.startswith("error: ") and fragment in last and last.endswith("No report was written.")
-    assert "Traceback" not in proc.stderr
+    assert "Traceback" not in stderr
     assert not out.exists() and not out.with_suffix(".ipynb").exists()
 
 
@@ -211,12 +207,18 @@ def test_custom_column_roles():
         load_predictions(frame, label_column="y", fold_column="")
 
 
-def test_cli_usage_errors_exit_2(tmp_path):
+def test_cli_usage_errors_exit_2(tmp_path, capsys, monkeypatch):
+    """argparse's usage errors, in process: SystemExit(2), a usage line, no traceback."""
+    from evallib.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
     for args in (["--alpha", "1.5"], ["--adjust", "sidak"], ["--classifiers-tried", "0"],
                  ["--seed", "-1"]):
-        proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(EXAMPLE_PATH), *args],
-                              capture_output=True, text=True, cwd=tmp_path, timeout=60)
-        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        with pytest.raises(SystemExit) as info:
+            main(["report", str(EXAMPLE_PATH), *args])
+        stderr = capsys.readouterr().err
+        assert info.value.code == 2 and "Traceback" not in stderr and "usage:" in stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 # ----------------------------------------------------------------------- section 1
@@ -273,22 +275,6 @@ def test_measures_degenerate_classifier():
 
 
 # ----------------------------------------------------------------------- section 3
-def _mid_p(b: int, c: int) -> float:
-    """McNemar's mid-p value from scipy's binomial law (Fagerland, Lydersen & Laake 2013)."""
-    m, k = b + c, min(b, c)
-    if m == 0:
-        return 1.0
-    return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5))
-
-
-def _bonett_price(b: int, c: int, n: int, alpha: float) -> tuple[float, float]:
-    """Bonett & Price (2012), written out here: (b+1)/(n+2) and (c+1)/(n+2) in a Wald interval."""
-    z = stats.norm.isf(alpha / 2)
-    pb, pc = (b + 1) / (n + 2), (c + 1) / (n + 2)
-    half = z * np.sqrt((pb + pc - (pb - pc) ** 2) / (n + 2))
-    return max(-1.0, pb - pc - half), min(1.0, pb - pc + half)
-
-
 def test_pairwise_against_brute_force_and_scipy():
     from statsmodels.stats.multitest import multipletests
 
@@ -586,22 +572,6 @@ def test_example_scores_agree_with_the_case_study_predictions():
 
 
 # -------------------------------------------------------------------- end to end
-def _run_cli(tmp_path: Path, predictions: Path, *args: str) -> tuple[str, dict]:
-    out = tmp_path / "report" / "out.html"
-    proc = subprocess.run(
-        [sys.executable, "-m", "evallib", "report", str(predictions), "-o", str(out), *args],
-        capture_output=True, text=True, cwd=tmp_path, timeout=300,
-        env={**__import__("os").environ, "MPLBACKEND": "Agg"},
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "[3/3] writing" in proc.stderr  # the steps are announced
-    nb = json.loads(out.with_suffix(".ipynb").read_text())
-    leftovers = [p.name for p in out.parent.iterdir() if p.name not in ("out.html", "out.ipynb", "out_tables")]
-    assert leftovers == []  # the page, the executed notebook and the tables' folder, nothing else
-    assert (out.parent / "out_tables" / "2_measures.csv").is_file()
-    return out.read_text(encoding="utf-8"), nb
-
-
 def _adjusted_p_texts(frame: pd.DataFrame, names, label: str = "label", method: str = "holm") -> list[str]:
     """The mid-p McNemar p of every pair (scipy), adjusted by statsmodels' multipletests."""
     from itertools import combinations
@@ -619,7 +589,7 @@ def _adjusted_p_texts(frame: pd.DataFrame, names, label: str = "label", method: 
 
 @pytest.mark.slow
 def test_report_on_the_example(tmp_path):
-    html, nb = _run_cli(tmp_path, EXAMPLE_PATH, "--title", "Shipped example report",
+    html, nb = run_cli(tmp_path, EXAMPLE_PATH, "--title", "Shipped example report",
                         "--pos-label", "ER-")
     raw = pd.read_csv(EXAMPLE_PATH)
     y = raw["label"].to_numpy()
@@ -648,7 +618,7 @@ def test_report_on_the_example(tmp_path):
 def test_report_on_generated_labels_only(tmp_path):
     frame = labels_only_frame(n=120)
     custom = frame.rename(columns=lambda c: "truth" if c == "label" else c.replace("pred_", "yhat."))
-    html, nb = _run_cli(tmp_path, _write(custom, tmp_path / "labels.csv"), "--alpha", "0.1",
+    html, nb = run_cli(tmp_path, write_csv(custom, tmp_path / "labels.csv"), "--alpha", "0.1",
                         "--adjust", "bonferroni", "--label-column", "truth", "--pred-prefix", "yhat.")
     y = frame["label"].to_numpy()
     for name in ("forest", "logreg", "stump"):
@@ -664,7 +634,7 @@ def test_report_on_generated_labels_only(tmp_path):
 @pytest.mark.slow
 def test_report_on_generated_scores_and_folds(tmp_path):
     frame = scores_folds_frame()
-    html, nb = _run_cli(tmp_path, _write(frame, tmp_path / "cv.csv"), "--pos-label", "spam")
+    html, nb = run_cli(tmp_path, write_csv(frame, tmp_path / "cv.csv"), "--pos-label", "spam")
     y = frame["label"].to_numpy() == "spam"
     for name in ("svm", "bayes", "knn", "ranker"):
         s = frame[f"score_{name}"].to_numpy()
@@ -684,7 +654,7 @@ def test_report_on_generated_scores_and_folds(tmp_path):
 @pytest.mark.slow
 def test_notebook_with_other_parameters(tmp_path):
     """papermill with non-default parameters: the output follows them."""
-    src = _write(labels_only_frame(n=80), tmp_path / "x.csv")
+    src = write_csv(labels_only_frame(n=80), tmp_path / "x.csv")
     out = tmp_path / "nb.ipynb"
     run_papermill(NOTEBOOK, out, dict(predictions=str(src), pos_label=None, alpha=0.2, adjust="none",
                                       title="Other parameters"))

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from statsmodels.stats.multitest import multipletests
-from test_report import _mid_p
+from _references import mid_p as _mid_p
 
 from evallib.report import (
     classifier_measures,

@@ -10,8 +10,8 @@ here with pandas), and writes nothing.
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from conftest import run_main
+
 from pathlib import Path
 
 import numpy as np
@@ -121,8 +121,8 @@ def test_cli_refuses_a_doubled_file_and_writes_nothing(cv10, tmp_path):
     path = tmp_path / "merged.csv"
     pd.concat([cv10, cv10], ignore_index=True).to_csv(path, index=False)
     out = tmp_path / "out" / "r.html"
-    proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(path), "-o", str(out),
-                           "--pos-label", "malignant"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    proc = run_main(["report", str(path), "-o", str(out),
+                           "--pos-label", "malignant"], cwd=ROOT)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     last = proc.stderr.strip().splitlines()[-1]
     assert "occur more than once" in last and last.endswith("No report was written.")

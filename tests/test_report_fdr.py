@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from statsmodels.stats.multitest import multipletests
-from test_report import _mid_p, _run_cli, _write
+from _references import mid_p as _mid_p
+from conftest import run_cli as _run_cli, write_csv as _write
 
 from evallib import report as rp
 from evallib.report import (

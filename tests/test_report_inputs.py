@@ -6,8 +6,8 @@ explicit settings; every format must give the same checked predictions.
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from conftest import run_main
+
 from pathlib import Path
 
 import numpy as np
@@ -150,8 +150,7 @@ def test_cli_bad_inputs_exit_1_and_leave_nothing(tmp_path, case):
     for key, value in options.items():
         args += ["--" + key.replace("_", "-"), value]
     out = tmp_path / "out" / "r.html"
-    proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(path), "-o", str(out), *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    proc = run_main(["report", str(path), "-o", str(out), *args], cwd=ROOT)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 2 and fragment in lines[-1]  # the step line, then the sentence

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _references import bonett_price as _bonett_price, mid_p as _mid_p
 from scipy import stats
 
 from evallib import evaluate_pupils
@@ -106,22 +107,6 @@ def wilson_effective_reference(p: float, V: float, df: float, n_obs: int, alpha:
     n_eff = min(p * (1 - p) / V, n_obs)
     n_adj = n_eff * (z / stats.t.isf(alpha / 2, df)) ** 2
     return proportion_confint(p * n_adj, n_adj, alpha=alpha, method="wilson")
-
-
-def _mid_p(b: int, c: int) -> float:
-    """McNemar's mid-p from scipy's binomial law (Fagerland, Lydersen & Laake 2013)."""
-    m, k = b + c, min(b, c)
-    if m == 0:
-        return 1.0
-    return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5))
-
-
-def _bonett_price(n10: int, n01: int, n: int, alpha: float) -> tuple[float, float]:
-    """Bonett & Price (2012) for p(a right) - p(b right): (n10+1)/(n+2) - (n01+1)/(n+2) in a Wald interval."""
-    z = stats.norm.isf(alpha / 2)
-    p1, p2 = (n10 + 1) / (n + 2), (n01 + 1) / (n + 2)
-    half = z * math.sqrt((p1 + p2 - (p1 - p2) ** 2) / (n + 2))
-    return max(-1.0, p1 - p2 - half), min(1.0, p1 - p2 + half)
 
 
 # ------------------------------------------------------------------ reading tables

@@ -7,8 +7,8 @@ References: scikit-learn's accuracy, balanced accuracy and macro-F1, statsmodels
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from conftest import run_main
+
 from pathlib import Path
 
 import numpy as np
@@ -111,8 +111,7 @@ def test_multiclass_report_through_the_cli(wine, tmp_path):
     path = tmp_path / "wine.csv"
     wine.to_csv(path, index=False)
     out = tmp_path / "r.html"
-    proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(path), "-o", str(out), "-q"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    proc = run_main(["report", str(path), "-o", str(out), "-q"], cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     html = out.read_text()
     y = wine["label"]

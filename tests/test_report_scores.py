@@ -6,8 +6,8 @@ O(n^2) DeLong variance written out here (placements by comparing every pair of c
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from conftest import run_main
+
 from pathlib import Path
 
 import numpy as np
@@ -73,9 +73,8 @@ def test_scores_only_report_through_the_cli(tmp_path):
     path = tmp_path / "scores.csv"
     frame.to_csv(path, index=False)
     out = tmp_path / "r.html"
-    proc = subprocess.run([sys.executable, "-m", "evallib", "report", str(path), "-o", str(out),
-                           "--pos-label", "yes", "-q"], capture_output=True, text=True, cwd=ROOT,
-                          timeout=600)
+    proc = run_main(["report", str(path), "-o", str(out),
+                           "--pos-label", "yes", "-q"], cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     html = out.read_text()
     y = frame["label"].to_numpy() == "yes"

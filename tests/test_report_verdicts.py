@@ -9,10 +9,10 @@ scikit-learn's ``roc_auc_score``, statsmodels' McNemar test and Holm adjustment.
 
 from __future__ import annotations
 
+from conftest import run_main
+
 import errno
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +22,7 @@ from sklearn.metrics import roc_auc_score
 
 from evallib import adjust_pvalues
 from evallib import report as rp
-from test_report import _bonett_price, _mid_p
+from _references import bonett_price as _bonett_price, mid_p as _mid_p
 from evallib.report import (
     EXAMPLE_PATH,
     ReportExecutionError,
@@ -234,8 +234,7 @@ def test_tied_leaders_are_named():
 
 # ----------------------------------------------------------------------- output
 def _cli(args, cwd=ROOT, env=None):
-    return subprocess.run([sys.executable, "-m", "evallib", "report", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
+    return run_main(["report", *map(str, args)], cwd=cwd, env=env)
 
 
 def test_output_is_a_directory(tmp_path):

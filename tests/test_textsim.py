@@ -556,7 +556,7 @@ def test_size_coverage_verdict_pools_each_test_size_and_counts_flags_by_brute_fo
     mc = np.mean(np.abs(draws / 1000 - 0.05) > 2 * np.sqrt(0.05 * 0.95 / 1000))
     assert abs(mc - p) < 4 * np.sqrt(p * (1 - p) / 200_000)
     at_least_3 = sum(math.comb(12, j) * p ** j * (1 - p) ** (12 - j) for j in range(3, 13))
-    assert f"3 of the 12 checks" in lines[2] and f"probability {at_least_3:.2g}" in lines[2]
+    assert "3 of the 12 checks" in lines[2] and f"probability {at_least_3:.2g}" in lines[2]
     assert "more than chance explains" in lines[2]
     # four pooled checks (coverage and size at two sizes): the bar for all of them together is
     # the k_4 at which a perfect test's four independent z's cross it anywhere with the single
