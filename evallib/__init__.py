@@ -65,6 +65,10 @@ from .manydatasets import *  # noqa: F401,F403,E402
 from . import items as _items  # noqa: E402
 from .items import *  # noqa: F401,F403,E402
 
+# Design 5, sequential comparisons: confidence sequences and always-valid p-values, alpha-spending.
+from . import sequential as _sequential  # noqa: E402
+from .sequential import *  # noqa: F401,F403,E402
+
 # Across the designs: power and sample size.
 from . import planning as _planning  # noqa: E402
 from .planning import *  # noqa: F401,F403,E402
@@ -77,7 +81,7 @@ REPORT_ENTRY_POINTS = ("run_report", "run_items_report", "run_datasets_report", 
 
 __all__: list[str] = list(dict.fromkeys([
     *_onetestset.__all__, *_resampling.__all__, *_manydatasets.__all__, *_items.__all__,
-    *_planning.__all__, "REPORT_ENTRY_POINTS", *REPORT_ENTRY_POINTS,
+    *_sequential.__all__, *_planning.__all__, "REPORT_ENTRY_POINTS", *REPORT_ENTRY_POINTS,
 ]))
 
 _compat.moved_modules(_MOVED_MODULES)

@@ -24,7 +24,7 @@ import pytest
 import evallib
 
 API = json.loads((Path(__file__).parent / "data" / "api_0_1_0.json").read_text())
-DESIGNS = ["onetestset", "resampling", "manydatasets", "items", "planning"]
+DESIGNS = ["onetestset", "resampling", "manydatasets", "items", "sequential", "planning"]
 NAMESPACES = {*DESIGNS, "lessons", "lessons.live", "studies", "report", "report.htmlexport"}
 
 

@@ -153,6 +153,12 @@ BUILDERS = {
     "VarianceComponents": lambda: evallib.variance_components(np.column_stack([PRED_A == Y, PRED_B == Y])),
     "PassInterval": lambda: evallib.pass_at_k([5] * 6, [0, 1, 2, 3, 4, 5], 2).pass_hat_k,
     "PassAtK": lambda: evallib.pass_at_k([5] * 6, [0, 1, 2, 3, 4, 5], 2),
+    "ConfidenceSequence": lambda: evallib.confidence_sequence(PRED_A == Y, PRED_B == Y),
+    "SequentialPValue": lambda: evallib.sequential_pvalue(PRED_A == Y, PRED_B == Y),
+    "GroupSequentialDesign": lambda: evallib.group_sequential_design(36, 3),
+    "GroupSequentialTest": lambda: evallib.group_sequential_test(
+        PRED_A == Y, PRED_B == Y, evallib.group_sequential_design(36, 3)),
+    "PeekingStudy": lambda: evallib.peeking_study(looks=3, n_max=60, n_resamples=20, rng=0),
     "TieGroup": lambda: evallib.tie_group(pd.DataFrame({"a": PRED_A == Y, "b": PRED_B == Y}).astype(float)),
     "CaseStudy": _case_study,
     "TextSetting": lambda: evallib.SETTINGS["X"],
