@@ -852,8 +852,9 @@ def test_report_template_says_what_the_code_does():
 
 
 def test_readme_describes_the_shipped_example_truly(pupils):
-    """README: the example is notebook 08's evaluation, but its forest is the 5-refit average (issue 33)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The manual (the site's per-item report page): the example is notebook 08's evaluation, but its
+    forest is the 5-refit average (issue 33)."""
+    readme = (ROOT / "docs" / "report" / "items.md").read_text(encoding="utf-8")
     first_fit = pupils.correct["forest"].mean()
     average = pupils.samples.to_numpy().mean()
     assert f"mean of the five refits, {average:.4f}" in readme and f"first fit, {first_fit:.4f}" in readme

@@ -146,12 +146,31 @@ class ConfidenceSequence:
         return self.high - self.low
 
     def covers(self, value: float) -> np.ndarray:
-        """Whether ``value`` lies in the sequence at each look (a boolean array)."""
+        """Whether ``value`` lies in the sequence at each look.
+
+        Parameters
+        ----------
+        value : float
+            The candidate true mean (or paired difference).
+
+        Returns
+        -------
+        numpy.ndarray of bool
+            One entry per look: ``low <= value <= high``.
+        """
         return (self.low <= value) & (value <= self.high)
 
     def fixed_n_interval(self) -> tuple[np.ndarray, np.ndarray]:
         """The ``1 - alpha`` t interval a fixed-n analysis would report at each look
-        (``estimate -/+ t_{n-1} se``; valid at one look planned in advance, not at all of them)."""
+        (``estimate -/+ t_{n-1} se``; valid at one look planned in advance, not at all of them).
+
+        Returns
+        -------
+        low : numpy.ndarray
+            The interval's lower end at each look (``-inf`` for ``alternative="less"``).
+        high : numpy.ndarray
+            Its upper end at each look (``+inf`` for ``alternative="greater"``).
+        """
         df = (self.n if self.n_clusters is None else self.n_clusters) - 1.0
         q = critical_value(self.alpha, np.maximum(df, 1.0), self.alternative)
         low = self.estimate - q * self.se if self.alternative != "less" else np.full(self.n.shape, -np.inf)
@@ -159,7 +178,14 @@ class ConfidenceSequence:
         return low, high
 
     def to_frame(self) -> pd.DataFrame:
-        """The looks as a table: ``n``, ``estimate``, ``se``, ``low``, ``high``."""
+        """The looks as a table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per look, columns ``n``, ``estimate``, ``se``, ``low``, ``high``; ``attrs``
+            hold ``alpha``, ``alternative`` and ``method``.
+        """
         frame = pd.DataFrame({"n": self.n, "estimate": self.estimate, "se": self.se,
                               "low": self.low, "high": self.high})
         frame.attrs.update(alpha=self.alpha, alternative=self.alternative, method=self.method)
@@ -199,7 +225,18 @@ class SequentialPValue:
         freeze_arrays(self)
 
     def first_rejection(self, level: float | None = None) -> int | None:
-        """The first look ``n`` with ``pvalue <= level`` (default ``alpha``), or None."""
+        """The first look at which the always-valid p-value reaches ``level``.
+
+        Parameters
+        ----------
+        level : float in (0, 1), optional
+            The level (default: the result's ``alpha``).
+
+        Returns
+        -------
+        int or None
+            The sample size ``n`` of the first look with ``pvalue <= level``, or None if there is none.
+        """
         level = self.alpha if level is None else check_alpha(level, "level")
         hit = np.flatnonzero(self.pvalue <= level)
         return int(self.n[hit[0]]) if hit.size else None
@@ -515,13 +552,17 @@ def sequential_pvalue(x: Any, y: Any = None, *, null: float | None = None, metho
 
     Parameters
     ----------
-    x, y, method, alternative, n_opt, min_n, clusters
+    x, y
         As in :func:`confidence_sequence`.
     null : float
         The mean under ``H0``; default 0 for a paired difference, and required for one model's
         mean score. Inside the scores' range (``[0, 1]``, or ``[-1, 1]`` paired).
+    method
+        As in :func:`confidence_sequence`.
     alpha : float
         The level the bets (betting) or the mixture (asymptotic) are tuned for, as in the sequence.
+    alternative, n_opt, min_n, clusters
+        As in :func:`confidence_sequence`.
 
     Returns
     -------

@@ -243,7 +243,21 @@ class GroupSequentialDesign:
 
     def rejection_probabilities(self, effect: float = 0.0, sd: float = 1.0) -> np.ndarray:
         """P(stop at each look) when the paired differences have mean ``effect`` and standard
-        deviation ``sd`` (0 gives the alpha spent per look), by the same recursion."""
+        deviation ``sd``, by the same recursion as the boundaries.
+
+        Parameters
+        ----------
+        effect : float, default 0.0
+            The true mean of the paired differences (0: the probabilities are the alpha spent
+            per look).
+        sd : float > 0, default 1.0
+            Their standard deviation.
+
+        Returns
+        -------
+        numpy.ndarray
+            One probability per look of stopping there (rejecting) and not before.
+        """
         sd = check_real(sd, "sd", low=0.0, low_open=True)
         theta = check_real(effect, "effect") / sd
         info = self.fractions * self.n_max            # information per item = 1 / sd^2 on the z scale

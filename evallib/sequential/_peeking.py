@@ -74,7 +74,15 @@ class PeekingStudy:
         freeze_arrays(self)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per rule: ``rejection_rate``, ``se``, ``mean_n``."""
+        """The study as a table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per rule (index ``rule``), columns ``rejection_rate``, ``se`` (its Monte
+            Carlo standard error) and ``mean_n`` (the mean sample size at stopping); ``attrs``
+            hold the setting.
+        """
         frame = pd.DataFrame({"rejection_rate": self.rejection_rate, "se": self.se, "mean_n": self.mean_n},
                              index=pd.Index(self.rules, name="rule"))
         frame.attrs.update(alpha=self.alpha, looks=self.looks, n_max=self.n_max, effect=self.effect,
