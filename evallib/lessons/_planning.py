@@ -19,8 +19,10 @@ def plot_design_map(ax=None):
 
     Four boxes, one per design (one test set, resampling on one data set, many data
     sets, per-item evaluation), each with what varies, what is fixed, the evallib
-    functions, the subpackage that holds them and the notebooks that teach it. Drawn
-    with matplotlib patches; returns the Axes.
+    functions, the subpackage that holds them and the notebooks that teach it; beside
+    the question, a note that notebook 02 (the best of many classifiers against chance)
+    sits in no column, as in notebook 00's table. Drawn with matplotlib patches; returns
+    the Axes.
 
     Parameters
     ----------
@@ -53,11 +55,14 @@ def plot_design_map(ax=None):
 
     box(4.5, 5.9, 7.0, 0.9, "What do your repeated results come from?\n(what varies between the numbers you compare)",
         "#eeeeee", size=10, weight="bold")
+    # notebook 02 is in no design's column, as in the notebook's table: its question is not a paired comparison
+    box(11.9, 5.9, 4.0, 0.9, "In no column: notebook 02 (Forman & Cohen),\nthe best of C classifiers on one test set\n"
+        "against the best of C random ones", "white", size=7.5)
     designs = [
         ("1. One test set,\npaired per case", "#dbe9f6",
          "varies: the test cases\nfixed: the trained models\nestimand: err_A - err_B on\nthe population of cases",
          "contingency, mcnemar,\npaired_difference_interval,\nbootstrap_f1_difference\nplan: mcnemar_sample_size,\nf1_bootstrap_power",
-         "evallib.onetestset\nnotebooks 01, 03 (plan: 06);\n02: best of many vs chance"),
+         "evallib.onetestset\nnotebooks 01, 03 (plan: 06)"),
         ("2. Resampling on\none data set", "#e2f0d9",
          "varies: training and test splits\n(they overlap)\nfixed: the data set\nestimand: expected difference\nof the learners at this size",
          "cross_validate_scores,\ncorrected_resampled_ttest,\ndietterich_5x2cv\nplan: cv_ttest_power",
@@ -160,3 +165,4 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
         f"- **What was tried**: {_sentence(tried) or 'say which models, settings and test sets were tried before this one.'}",
     ]
     return "\n".join(lines)
+
