@@ -243,7 +243,7 @@ def test_plot_draws_the_table_and_is_fast_enough_for_a_slider():
     texts = [t.get_text() for t in ax.texts]
     assert texts[2].startswith(f"width {tab['mean_width'].iloc[2]:.3f}")
     assert f"design effect {tab.attrs['design_effect']:.2f}" in ax.get_title()
-    assert "200 items in 10 clusters, ICC 0.4, K = 4 answers" in ax.get_title()
+    assert "200 items in 10 clusters, latent ICC 0.4, K = 4 answers" in ax.get_title()
     # one cluster: a sentence on the axes, no exception (a slider may pass through it)
     ax.clear()
     plot_paired_item_coverage(n_items=40, cluster_size=30, ax=ax)
@@ -285,7 +285,7 @@ def test_plot_reuse_updates_the_same_artists_for_a_slider():
     assert [s[1][1] - s[0][1] for s in segments] == pytest.approx((4 * se).tolist())
     assert texts[1].get_text() == (f"width {tab['mean_width'].iloc[1]:.3f}\n"
                                    f"excludes 0: {100 * tab['rejection'].iloc[1]:.0f}%")
-    assert "200 items in 40 clusters, ICC 0.1, K = 1 answer," in ax.get_title()
+    assert "200 items in 40 clusters, latent ICC 0.1, K = 1 answer," in ax.get_title()
     assert all(t.get_position()[1] > 1 for t in texts[:3])              # the notes sit above coverage 1
     # one cluster: the bars hide, a sentence shows; then back
     plot_paired_item_coverage(**dict(second, n_items=40, cluster_size=30), ax=ax, reuse=True)
@@ -330,7 +330,7 @@ def test_plot_draws_a_given_table_without_its_texts_and_describe_names_the_desig
         plot_paired_item_coverage(n_items=120, annotate=1, ax=ax)
     text = describe_paired_item_coverage(tab)
     first, second = text.splitlines()
-    assert first == "120 items in 10 clusters, ICC 0.3, K = 2 answers, difficulty correlation 0.6, true difference +0"
+    assert first == "120 items in 10 clusters, latent ICC 0.3, K = 2 answers, difficulty correlation 0.6, true difference +0"
     a, b, _ = simulate_paired_items(**{k: v for k, v in kw.items()})
     d = (a - b).mean(axis=1)
     r = np.mean([np.corrcoef(x, y)[0, 1] for x, y in zip(a, b)])

@@ -680,8 +680,8 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
     Returns
     -------
     str
-        Two lines: the design (items, clusters, ICC, answers per item ``K``, difficulty
-        correlation, true difference), then what the simulations measured (their number,
+        Two lines: the design (items, clusters, latent ICC -- of the difficulty, on the
+        probit scale --, answers per item ``K``, difficulty correlation, true difference), then what the simulations measured (their number,
         the item-score correlation, the SD of the estimate and the design effect).
 
     Raises
@@ -694,13 +694,13 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
     >>> from evallib.lessons import describe_paired_item_coverage, paired_item_coverage
     >>> tab = paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_resamples=100, rng=0)
     >>> describe_paired_item_coverage(tab).splitlines()[0]
-    '100 items in 10 clusters, ICC 0.2, K = 1 answer, difficulty correlation 0.5, true difference +0'
+    '100 items in 10 clusters, latent ICC 0.2, K = 1 answer, difficulty correlation 0.5, true difference +0'
     """
     if not isinstance(table, pd.DataFrame) or "design_effect" not in table.attrs:
         raise TypeError("table must be what paired_item_coverage returned")
     a = table.attrs
     k = a["samples"]
-    return (f"{a['n_items']} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}, "
+    return (f"{a['n_items']} items in {a['n_clusters']} clusters, latent ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}, "
             f"difficulty correlation {a['correlation']:g}, true difference {a['difference']:+.3g}\nmeasured in "
             f"{a['n_resamples']:,} simulations: item-score correlation {a['item_correlation']:.2f}, SD of estimate "
             f"{a['sd_estimate']:.4f}, design effect {a['design_effect']:.2f}")
