@@ -243,7 +243,7 @@ def test_plot_draws_the_table_and_is_fast_enough_for_a_slider():
     texts = [t.get_text() for t in ax.texts]
     assert texts[2].startswith(f"width {tab['mean_width'].iloc[2]:.3f}")
     assert f"design effect {tab.attrs['design_effect']:.2f}" in ax.get_title()
-    assert "200 items in 10 clusters, ICC 0.4, K = 4 answers" in ax.get_title()
+    assert "200 items in 10 clusters, latent ICC 0.4, K = 4 answers" in ax.get_title()
     # one cluster: a sentence on the axes, no exception (a slider may pass through it)
     ax.clear()
     plot_paired_item_coverage(n_items=40, cluster_size=30, ax=ax)
@@ -285,7 +285,7 @@ def test_plot_reuse_updates_the_same_artists_for_a_slider():
     assert [s[1][1] - s[0][1] for s in segments] == pytest.approx((4 * se).tolist())
     assert texts[1].get_text() == (f"width {tab['mean_width'].iloc[1]:.3f}\n"
                                    f"excludes 0: {100 * tab['rejection'].iloc[1]:.0f}%")
-    assert "200 items in 40 clusters, ICC 0.1, K = 1 answer," in ax.get_title()
+    assert "200 items in 40 clusters, latent ICC 0.1, K = 1 answer," in ax.get_title()
     assert all(t.get_position()[1] > 1 for t in texts[:3])              # the notes sit above coverage 1
     # one cluster: the bars hide, a sentence shows; then back
     plot_paired_item_coverage(**dict(second, n_items=40, cluster_size=30), ax=ax, reuse=True)
@@ -330,7 +330,7 @@ def test_plot_draws_a_given_table_without_its_texts_and_describe_names_the_desig
         plot_paired_item_coverage(n_items=120, annotate=1, ax=ax)
     text = describe_paired_item_coverage(tab)
     first, second = text.splitlines()
-    assert first == "120 items in 10 clusters, ICC 0.3, K = 2 answers, difficulty correlation 0.6, true difference +0"
+    assert first == "120 items in 10 clusters, latent ICC 0.3, K = 2 answers, difficulty correlation 0.6, true difference +0"
     a, b, _ = simulate_paired_items(**{k: v for k, v in kw.items()})
     d = (a - b).mean(axis=1)
     r = np.mean([np.corrcoef(x, y)[0, 1] for x, y in zip(a, b)])
@@ -338,3 +338,57 @@ def test_plot_draws_a_given_table_without_its_texts_and_describe_names_the_desig
     assert second.startswith("measured in 120 simulations")
     with pytest.raises(TypeError, match="what paired_item_coverage returned"):
         describe_paired_item_coverage(pd.DataFrame({"coverage": [0.9]}))
+
+
+def test_bar_colours_follow_the_monte_carlo_interval_not_a_threshold_inside_it():
+    """Issue 33: a coverage within +-2 MC SE of the promise is neither red nor blue; red only when the
+    whole +-2 MC SE interval lies below the promise, blue only when above. The MC SE is the binomial
+    standard error sqrt(c (1 - c) / n), written out here."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import to_rgba
+
+    from evallib.lessons import COVERAGE_VERDICTS, coverage_verdicts
+
+    n = 2000
+    cov = np.array([0.935, 0.941, 0.95, 0.958, 0.965])
+    se = np.sqrt(cov * (1 - cov) / n)           # 0.0055, 0.0053, 0.0049, 0.0045, 0.0041
+    assert coverage_verdicts(cov, se, 0.95) == ["short", "within", "within", "within", "above"]
+    # exact coverage (no MC error): any difference from the promise counts
+    assert coverage_verdicts([0.949, 0.95, 0.951], [0, 0, 0], 0.95) == ["short", "within", "above"]
+    with pytest.raises(ValueError, match="promise"):
+        coverage_verdicts([0.9], [0.01], 1.5)
+    with pytest.raises(ValueError, match="same length"):
+        coverage_verdicts([0.9, 0.8], [0.01], 0.95)
+    with pytest.raises(ValueError, match="mc_se"):
+        coverage_verdicts([0.9], [-0.01], 0.95)
+
+    # the explorer's bars take those colours, and its cut y axis is marked
+    ax = plot_paired_item_coverage(n_items=600, cluster_size=20, icc=0.3, correlation=0.8, mean_a=0.72, mean_b=0.70,
+                                   spread=1.5, n_resamples=200, rng=0)
+    tab = paired_item_coverage(n_items=600, cluster_size=20, icc=0.3, correlation=0.8, mean_a=0.72, mean_b=0.70,
+                               spread=1.5, n_resamples=200, rng=0)
+    want = coverage_verdicts(tab["coverage"], np.sqrt(tab["coverage"] * (1 - tab["coverage"]) / 200), 0.95)
+    assert [p.get_facecolor() for p in ax.patches] == [to_rgba(COVERAGE_VERDICTS[v][0]) for v in want]
+    assert ax.get_ylim()[0] > 0 and f"axis cut at {ax.get_ylim()[0]:.2f}" in ax.get_ylabel()
+    assert ax.get_legend() is not None and ax.get_legend().get_visible()
+
+
+def test_library_coverage_figure_recoloured_and_its_cut_axis_marked():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import to_rgba
+
+    from evallib import item_interval_coverage, plot_item_interval_coverage
+    from evallib.lessons import COVERAGE_VERDICTS, coverage_verdicts, mark_coverage_verdicts
+
+    tab = item_interval_coverage(n_items=200, cluster_size=10, icc=0.2, n_resamples=300, rng=2)
+    ax = mark_coverage_verdicts(plot_item_interval_coverage(tab), tab)
+    want = coverage_verdicts(tab["coverage"], tab["mc_se"], 1 - tab.attrs["alpha"])
+    assert "short" in want                       # the naive interval at design effect 2.8
+    assert [p.get_facecolor() for p in ax.patches] == [to_rgba(COVERAGE_VERDICTS[v][0]) for v in want]
+    assert "axis cut at" in ax.get_ylabel()
+    with pytest.raises(ValueError, match="bars"):
+        mark_coverage_verdicts(ax, tab.iloc[:2])

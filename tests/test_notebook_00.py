@@ -217,3 +217,29 @@ def test_notebook_00_says_the_agreeing_cases_matter_outside_the_conditional_test
     assert "only the cases where they disagree carry information" not in markdown
     assert "Only the `b + c` cases on which the two classifiers disagree can tell them apart" not in markdown
     assert "conditions on the number of disagreements" in markdown
+
+
+def test_design_map_places_notebook_02_as_the_table_does():
+    """Issue 33: the table puts notebook 02 in no design's row; the design map said "02" under design 1."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from evallib.lessons import plot_design_map
+
+    texts = [t.get_text() for t in plot_design_map().texts]
+    design_1 = [t for t in texts if "evallib.onetestset" in t]
+    assert design_1 == ["evallib.onetestset\nnotebooks 01, 03 (plan: 06)"]
+    assert sum("02" in t for t in texts) == 1
+    assert any(t.startswith("In no column: notebook 02") for t in texts)
+
+
+def test_notebook_00_gives_the_post_hoc_power_caveat_before_the_power():
+    """Issue 33: the power at the observed rates was printed a cell before its caveat."""
+    nb = load_notebook(NOTEBOOK)
+    cells = nb["cells"]
+    first_power = next(i for i, c in enumerate(cells) if c["cell_type"] == "code"
+                       and "if the observed rates were true" in _src(c))
+    caveat = next(i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and "post-hoc power" in _src(c))
+    assert caveat < first_power
+    printed = "".join("".join(o.get("text", "")) for o in cells[first_power].get("outputs", []))
+    assert "a planning figure, not a verdict on this test set" in printed

@@ -133,6 +133,7 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(note
     # the prose's example of the exact test needing fewer cases than Connor's formula (alpha 0.1, power 0.9)
     assert "0.05                 168   " in joined and "0.05                 158   " in joined
     assert "true accuracy difference 0.15, 10 x 10-fold CV, alpha = 0.1, 40 simulated data sets per size" in joined
+    assert "5. ICC " in joined and "less than double" in joined      # section 7's exercise (issue 33)
     assert "solutions ok" in joined
 
 
@@ -176,7 +177,11 @@ def test_notebook_06_item_plan_matches_scipy_noncentral_t():
     joined = outputs_text(load_notebook(NOTEBOOK))
     sd, within, rho, K, m, icc, gap = 0.30, 0.30, 0.5, 4, 10, 0.1, 0.03
     variance = (2 * sd ** 2 - 2 * rho * sd * sd) * (1 + (m - 1) * icc) + 2 * within ** 2 / K   # per item
-    assert f"variance per item {variance:.3f}, design effect {1 + (m - 1) * icc:.1f}" in joined
+    unclustered = (2 * sd ** 2 - 2 * rho * sd * sd) + 2 * within ** 2 / K
+    # issue 33: the design effect 1.9 multiplies only omega^2; the plan's variance inflation is V / V(ICC 0) = 1.60
+    assert (f"variance per item {variance:.3f}, {variance / unclustered:.2f} times the {unclustered:.3f} without clusters "
+            f"(the plan's variance inflation: the design effect {1 + (m - 1) * icc:.1f} multiplies only") in joined
+    assert f"{variance / unclustered:.2f}" == "1.60" and "design effect 1.9." not in joined
 
     def power(clusters):
         ncp = gap / math.sqrt(variance / (clusters * m))
@@ -205,8 +210,87 @@ def test_notebook_06_item_plan_holds_with_binary_answers():
         second = stats.multivariate_normal(mean=[0, 0], cov=[[1, 0.5], [0.5, 1]]).cdf([h, h])
         assert abs(float(parts[f"sd_{key}"]) - math.sqrt(second - mean ** 2)) < 0.004
         assert abs(float(parts[f"within_sd_{key}"]) - math.sqrt(mean - second)) < 0.004
-    found = re.search(r"power (\d\.\d+) \(mcse (\d\.\d+); planned (\d\.\d+)\), size (\d\.\d+) \(mcse (\d\.\d+); "
-                      r"nominal 0.05\)", joined)
-    power, power_se, planned, size, size_se = map(float, found.groups())
-    assert planned >= 0.8 and abs(power - planned) <= 3 * power_se
+    found = re.search(r"power (\d\.\d+) \(mcse (\d\.\d+); the true parts give (\d\.\d+), the pilot promised "
+                      r"(\d\.\d+)\), size (\d\.\d+) \(mcse (\d\.\d+); nominal 0.05\)", joined)
+    power, power_se, true_power, planned, size, size_se = map(float, found.groups())
+    assert planned >= 0.8 and abs(power - true_power) <= 3 * power_se
     assert abs(size - 0.05) <= 3 * max(size_se, math.sqrt(0.05 * 0.95 / 1000))
+
+
+def test_notebook_06_more_answers_save_the_same_items_at_every_correlation():
+    """Issue 33: "more answers per item help more at higher correlation" holds only in relative terms. From K = 1
+    to K = 16 Miller's n falls by (z_a + z_b)^2 (2 w^2)(1 - 1/16) / delta^2 whatever the correlation (scipy's quantiles)."""
+    import math
+
+    from scipy import stats
+
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    z = stats.norm.isf(0.025) + stats.norm.isf(0.2)
+    need = {(rho, K): math.ceil(z ** 2 * (2 * 0.09 * (1 - rho) + 2 * 0.09 / K) / 0.03 ** 2)
+            for rho in (0.0, 0.5, 0.8) for K in (1, 16)}
+    saved = [need[rho, 1] - need[rho, 16] for rho in (0.0, 0.5, 0.8)]
+    assert max(saved) - min(saved) <= 1 and abs(min(saved) - z ** 2 * 0.18 * 15 / 16 / 0.03 ** 2) < 1
+    assert f"from K = 1 to K = 16: {min(saved):,} to {max(saved):,} fewer items at every correlation" in joined
+    alt = " ".join(o.get("metadata", {}).get("image/png", {}).get("alt", "") if isinstance(o.get("metadata"), dict)
+                   else "" for c in nb["cells"] for o in c.get("outputs", []))
+    assert "help more the higher it is" not in alt + joined
+
+
+def test_notebook_06_plans_from_a_simulated_pilot_and_shows_the_icc_sensitivity():
+    """Issue 33: the plan's parts come from a pilot's answers, not from the true expected scores, and the plan's power
+    is shown for larger ICCs. The 1790-item plan's power at ICC 0.15 and 0.20, recomputed with scipy's noncentral t
+    from the printed true parts: 0.72 and 0.67."""
+    import math
+    import re
+
+    from scipy import stats
+
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    line = joined.split("variance parts of the model: ")[1].splitlines()[0]
+    parts = {k: float(v) for k, v in re.findall(r"(\w+) (-?\d\.\d{3})", line)}
+    assert "a pilot of 40 clusters (400 items, K = 4) estimates: " in joined
+    assert "with these true parts, which no pilot observes, the plan would be 1790 items" in joined
+
+    def power(n, icc):
+        omega2 = parts["sd_a"] ** 2 + parts["sd_b"] ** 2 - 2 * parts["correlation"] * parts["sd_a"] * parts["sd_b"]
+        v = omega2 * (1 + 9 * icc) + (parts["within_sd_a"] ** 2 + parts["within_sd_b"] ** 2) / 4
+        J = n // 10
+        ncp, crit = 0.03 / math.sqrt(v / n), stats.t.ppf(0.975, J - 1)
+        return stats.nct.sf(crit, J - 1, ncp) + stats.nct.cdf(-crit, J - 1, ncp)
+
+    assert abs(power(1790, 0.15) - 0.72) < 0.01 and abs(power(1790, 0.20) - 0.67) < 0.01
+    md = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"] for o in c.get("outputs", []))
+    assert "If the ICC is 0.15 instead of 0.086, the 1790-item plan has power 0.72; at 0.2, 0.67." in md
+    assert re.search(r"across 200 simulated pilots of 40 clusters, the estimated ICC runs from", md)
+
+
+def test_pilot_item_variance_recovers_the_probit_models_parts():
+    """A large pilot's method-of-moments parts against the probit model's closed forms (scipy's bivariate normal):
+    p = Phi(c + Z), Z ~ N(0, 1) (spread 1), corr(Z_a, Z_b) = rho, so E p_a p_b = Phi_2(h_a, h_b; rho / 2) with
+    h = Phi^-1(mean); and an ICC of 0 when the difficulty has no cluster part."""
+    import math
+
+    import numpy as np
+    from scipy import stats
+
+    from evallib.lessons import pilot_item_variance, simulate_paired_items
+
+    rho, means = 0.5, {"a": 0.7, "b": 0.6}
+    a, b, _ = simulate_paired_items(n_items=200_000, cluster_size=10, samples=4, mean_a=means["a"], mean_b=means["b"],
+                                    spread=1.0, correlation=rho, icc=0.0, n_resamples=1, rng=5)
+    est = pilot_item_variance(a[0], b[0], cluster_size=10, samples=4)
+    h = {k: stats.norm.ppf(v) for k, v in means.items()}
+    second = {k: stats.multivariate_normal(mean=[0, 0], cov=[[1, 0.5], [0.5, 1]]).cdf([h[k], h[k]]) for k in h}
+    cross = stats.multivariate_normal(mean=[0, 0], cov=[[1, rho / 2], [rho / 2, 1]]).cdf([h["a"], h["b"]])
+    for k in "ab":
+        assert abs(est[f"sd_{k}"] - math.sqrt(second[k] - means[k] ** 2)) < 0.005
+        assert abs(est[f"within_sd_{k}"] - math.sqrt(means[k] - second[k])) < 0.005
+    sd = {k: math.sqrt(second[k] - means[k] ** 2) for k in "ab"}
+    assert abs(est["correlation"] - (cross - means["a"] * means["b"]) / (sd["a"] * sd["b"])) < 0.01
+    assert est["icc"] < 0.01
+    with pytest.raises(ValueError, match="whole clusters"):
+        pilot_item_variance(np.full(15, 0.5), np.full(15, 0.5), cluster_size=10, samples=4)
+    with pytest.raises(ValueError, match="samples"):
+        pilot_item_variance(a[0][:20], b[0][:20], samples=1)

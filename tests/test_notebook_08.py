@@ -60,7 +60,7 @@ def test_notebook_08_is_saved_with_its_key_outputs():
     assert [o["output_type"] for o in explorer_cell["outputs"]] == ["display_data", "stream"]
     assert "image/png" in explorer_cell["outputs"][0]["data"] and explorer_cell["outputs"][0]["metadata"]["image/png"]["alt"]
     printed = "".join(explorer_cell["outputs"][1]["text"])
-    assert "paired, CR2 + Bell-McCaffrey" in printed and "600 items in 30 clusters, ICC 0.3" in printed
+    assert "paired, CR2 + Bell-McCaffrey" in printed and "600 items in 30 clusters, latent ICC 0.3" in printed
     # author-only notes are tagged for Voila to drop
     assert all("author" in c["metadata"].get("tags", []) for c in nb["cells"] if "papermill" in _src(c)
                and c["cell_type"] == "markdown")
@@ -210,12 +210,12 @@ assert list(explorer_ax.patches) == bars, "a move updates the bars in place"
 assert len(explorer_box.children) == 2, "one panel, one output"
 end = ", true difference +0.02"
 assert [t.splitlines()[-2] for t in texts] == [
-    "1000 items in 50 clusters, ICC 0.3, K = 1 answer, difficulty correlation 0.8" + end,
-    "1000 items in 1000 clusters, ICC 0.3, K = 1 answer, difficulty correlation 0.8" + end,
-    "1000 items in 1000 clusters, ICC 0.6, K = 1 answer, difficulty correlation 0.8" + end,
-    "1000 items in 1000 clusters, ICC 0.6, K = 16 answers, difficulty correlation 0.8" + end,
-    "1000 items in 1000 clusters, ICC 0.6, K = 16 answers, difficulty correlation 0.95" + end,
-    "1000 items in 25 clusters, ICC 0.6, K = 16 answers, difficulty correlation 0.95" + end,
+    "1000 items in 50 clusters, latent ICC 0.3, K = 1 answer, difficulty correlation 0.8" + end,
+    "1000 items in 1000 clusters, latent ICC 0.3, K = 1 answer, difficulty correlation 0.8" + end,
+    "1000 items in 1000 clusters, latent ICC 0.6, K = 1 answer, difficulty correlation 0.8" + end,
+    "1000 items in 1000 clusters, latent ICC 0.6, K = 16 answers, difficulty correlation 0.8" + end,
+    "1000 items in 1000 clusters, latent ICC 0.6, K = 16 answers, difficulty correlation 0.95" + end,
+    "1000 items in 25 clusters, latent ICC 0.6, K = 16 answers, difficulty correlation 0.95" + end,
 ], texts
 assert all(c["n_resamples"] == slider_sim and c["rng"] == seed for c in calls)
 # moving back to a position already shown simulates nothing (the cache)
@@ -379,3 +379,91 @@ def test_rank_sets_coverage_is_measured_and_read_with_its_monte_carlo_error():
     # with four tied models a rank set misses only if some pair is declared different: at most 1 - held of them,
     # so a Bonferroni family over 6 pairs at 5% cannot miss much more than 5% (with CR2 intervals near their level)
     assert held >= promised - 3 * se
+
+
+# ------------------------------------------------------------------ issue 33: the lesson's last overstatements
+def test_exercise_3s_answer_is_not_printed_outside_the_solutions():
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb) + _markdown_outputs(nb)
+    assert "no number of samples per item can bring it below" not in joined
+    assert "samples per item would give" not in joined
+    forest = joined.split("forest, 5 refits per pupil: ")[1].split("the forest gives the same answer")[0]
+    assert [int(line.split()[0]) for line in forest.splitlines()[2:] if line.strip()] == [1, 2, 5]   # K observed at most
+
+
+def test_a_screen_within_its_noise_is_read_as_absence_of_evidence():
+    """knn's p(truth) ratio 1.1654 (implied ICC 0.019, design effect 1.36) is within 1 +- 2 / sqrt(2 df): the text must
+    say the screen cannot rule that out, with the chance it passes unflagged, recomputed here from the printed ratio
+    and df (normal approximation, relative SE 1 / sqrt(2 df))."""
+    nb = load_notebook(NOTEBOOK)
+    joined, md = outputs_text(nb), _markdown_outputs(nb)
+    row = re.search(r"p\(truth\)\s+knn\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)\s+([\d.]+)", joined)
+    ratio, df = map(float, row.groups())
+    noise = 1 / np.sqrt(2 * df)
+    missed = stats.norm.cdf((1 + 2 * noise - ratio) / (ratio * noise))
+    assert 0.5 < missed < 0.7
+    assert "absence of evidence, not evidence of no clustering" in md and "cannot rule it out either" in md
+    assert f"The largest ratio, knn's {ratio:.2f}" in md and f"design effect of {ratio ** 2:.2f}" in md
+    assert f"pass this screen unflagged with probability about {missed:.2f}" in md
+    assert f"from about {(ratio / (1 + 2 * noise)) ** 2:.2f} to {(ratio / (1 - 2 * noise)) ** 2:.2f}" in md
+
+
+def test_overlap_is_said_to_be_about_root_two_stricter_than_the_unpaired_test():
+    nb = load_notebook(NOTEBOOK)
+    prose, joined = _prose(nb), outputs_text(nb)
+    assert "Two separate error bars (or an unpaired" not in prose
+    assert "two separate error bars combined" not in prose
+    assert "stricter still" in prose and "\\sqrt 2" in prose
+    se = {m: float(re.search(rf"0/1 correct\s+{m}\s+[\d.]+\s+[\d.]+\s+([\d.]+)", joined).group(1))
+          for m in ("logistic", "boosting")}
+    said = float(re.search(r"the unpaired test needs z sqrt\(SE_a\^2 \+ SE_b\^2\), ([\d.]+) times smaller", joined).group(1))
+    assert said == pytest.approx((se["logistic"] + se["boosting"]) / np.hypot(se["logistic"], se["boosting"]), abs=0.01)
+    assert said == pytest.approx(np.sqrt(2), abs=0.01)
+    # exercise 2 asks for the all-pairs adjustment section 8 taught
+    exercises = next(_src(c) for c in nb["cells"] if _src(c).startswith("## Exercises"))
+    assert "Holm's adjustment over all pairs" in exercises
+    solutions = _src(nb["cells"][-1])
+    assert "leaderboard_pairs(ev.correct" in solutions and "row.pvalue_adj <= alpha" in solutions
+
+
+def test_coverage_figures_colour_by_the_monte_carlo_interval_and_mark_the_cut_axis():
+    nb = load_notebook(NOTEBOOK)
+    source = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "mark_coverage_verdicts(plot_item_interval_coverage(" in source
+    alts = " ".join(o.get("metadata", {}).get("image/png", {}).get("alt", "") for c in nb["cells"]
+                    for o in c.get("outputs", []) if o.get("output_type") == "display_data")
+    assert "marked with a break" in alts and "holds the promise" in alts
+    assert "bars drawn red when even the upper whisker" not in alts
+    explorer_cell = next(c for c in nb["cells"] if "live_output(" in _src(c))
+    printed = "".join(explorer_cell["outputs"][1]["text"])
+    assert "bar colour: its ±2 MC SE interval" in printed
+    assert "red marks a bar whose whisker" not in _prose(nb)
+
+
+def test_the_independent_items_design_effect_is_flagged_as_monte_carlo_noise():
+    """The first lever row's design effect (independent items, truly 1) came out 1.093 on seed 0; the notebook must say
+    it is that seed's noise, averaged over 8 seeds, and the average must be within 3 MC errors of 1."""
+    md = _markdown_outputs(load_notebook(NOTEBOOK))
+    said = re.search(r"The first row's design effect, ([\d.]+), should be 1.*?averages ([\d.]+) \(from", md, flags=re.S)
+    assert said
+    first, mean8 = map(float, said.groups())
+    assert first == pytest.approx(1.093, abs=0.0005)
+    assert abs(mean8 - 1) < 3 * np.sqrt(2 / 2000) / np.sqrt(8)
+    assert "over seeds 0 to 7" in md
+
+
+def test_the_intervals_say_they_leave_out_retraining_variance():
+    nb = load_notebook(NOTEBOOK)
+    md, prose = _markdown_outputs(nb), _prose(nb)
+    assert "holds the four *trained* models fixed" in md and "Retraining variance" in md
+    assert "leaves out the variance of\n  training again" in prose
+
+
+def test_icc_names_one_quantity_and_the_others_have_their_own_names():
+    nb = load_notebook(NOTEBOOK)
+    joined, prose = outputs_text(nb), _prose(nb)
+    assert not re.search(r"\(ICC \d", joined)              # the variance components' between-item share
+    assert "between-item share" in joined and "**latent ICC**" in prose and "**between-item share**" in prose
+    source = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "code")
+    assert 'description="latent ICC"' in source and "ICC (difficulty)" not in source
+    assert "clusters of 20, latent ICC 0.3, K = 1" in joined

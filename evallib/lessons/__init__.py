@@ -13,7 +13,9 @@ design subpackages, which this package only calls. It holds
 - :mod:`._items` -- notebook 08's explorer: two models on the same clustered items answered
   K times, the coverage of the paired interval beside the unpaired one
   (:func:`simulate_paired_items`, :func:`paired_item_coverage`,
-  :func:`plot_paired_item_coverage`, :func:`describe_paired_item_coverage`).
+  :func:`plot_paired_item_coverage`, :func:`describe_paired_item_coverage`), and the
+  colours of every coverage bar: a measured coverage against its promise and its Monte Carlo
+  error (:func:`coverage_verdicts`, :func:`mark_coverage_verdicts`).
 
 The widgets themselves need the ``notebooks`` extra (``pip install 'evallib[notebooks]'``);
 the callbacks above are plain functions with their own tests.

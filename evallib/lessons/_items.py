@@ -51,8 +51,9 @@ from .._plotting import get_axes
 from .._validate import check_alpha, check_choices, check_cluster_size, check_count, check_real, check_rng
 from ..items import bell_mccaffrey_df
 
-__all__ = ["PAIRED_COVERAGE_METHODS", "simulate_paired_items", "paired_item_coverage",
-           "plot_paired_item_coverage", "describe_paired_item_coverage"]
+__all__ = ["PAIRED_COVERAGE_METHODS", "COVERAGE_VERDICTS", "COVERAGE_VERDICT_TITLE", "simulate_paired_items", "paired_item_coverage",
+           "plot_paired_item_coverage", "describe_paired_item_coverage", "coverage_verdicts",
+           "mark_coverage_verdicts"]
 
 #: Intervals of the paired difference :func:`paired_item_coverage` can measure: the unpaired
 #: interval (pairing and clusters ignored) and those of
@@ -66,6 +67,17 @@ _NAMES = {   # one line each: a tick label of two lines costs a slider's redraw 
     "cr1": "paired, CR1, t(G-1)",
     "cr2": "paired, CR2 + Bell-McCaffrey",
 }
+#: What a measured coverage says about an interval's promise ``1 - alpha``, read against the
+#: Monte Carlo error of the measurement: the colour of its bar and the legend's words. A bar is
+#: "short" or "above" only when its whole +-2 MC SE interval lies below or above the promise;
+#: a coverage within that noise of the promise is not told apart from it.
+COVERAGE_VERDICTS = {
+    "short": ("C3", "lies below the promise"),
+    "within": ("0.65", "holds the promise"),
+    "above": ("C0", "lies above the promise"),
+}
+#: The title of the colours' legend: the verdicts above complete it.
+COVERAGE_VERDICT_TITLE = "bar colour: its ±2 MC SE interval"
 _CHUNK = 1_000_000  # simulated item scores per model held in memory at once
 
 
@@ -357,8 +369,12 @@ def plot_paired_item_coverage(
 ):
     """Simulate with :func:`paired_item_coverage` and draw each interval's coverage side by side.
 
-    One bar per method: its coverage with +-2 Monte Carlo standard errors, red when even
-    the upper end falls short of ``1 - alpha``; above it (above coverage 1), the interval's
+    One bar per method: its coverage with +-2 Monte Carlo standard errors, coloured by
+    :func:`coverage_verdicts` (red when the whole +-2 MC SE interval lies below ``1 - alpha``,
+    blue when it lies above, grey when the promise lies inside it; with ``annotate`` a
+    legend says so, without it the caller says it, e.g. with :data:`COVERAGE_VERDICTS`). The
+    y axis starts below the lowest whisker, and when it does not start at 0 a break mark on
+    it and the y label say where it is cut. Above it (above coverage 1), the interval's
     mean width and how often it excludes 0. The dashed line is the promised ``1 - alpha`` (named in the
     y label when ``annotate``). The title gives the design and, measured on the same simulations, the
     correlation of the two models' item scores, the standard deviation of the estimate
@@ -459,9 +475,9 @@ def plot_paired_item_coverage(
     cov = table["coverage"].to_numpy()
     err = 2 * table["mc_se"].to_numpy()
     promise = 1 - a["alpha"]
-    for bar, c, good in zip(art["bars"], cov, cov + err >= promise):
+    for bar, c, verdict in zip(art["bars"], cov, coverage_verdicts(table["coverage"], table["mc_se"], promise)):
         bar.set_height(c)
-        bar.set_facecolor("C0" if good else "C3")
+        bar.set_facecolor(COVERAGE_VERDICTS[verdict][0])
     art["whiskers"].set_segments([[(xi, c - e), (xi, c + e)] for xi, c, e in zip(x, cov, err)])
     art["caps"].set_data(np.repeat(x, 2), np.column_stack([cov - err, cov + err]).ravel())
     art["promise"].set_ydata([promise, promise])
@@ -475,7 +491,11 @@ def plot_paired_item_coverage(
     # few tick labels (each costs a text layout per redraw), none above the largest possible coverage
     ticks = [t for t in MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]).tick_values(low, 1.0) if low <= t <= 1.0 + 1e-9]
     ax.set_yticks(ticks)
-    ax.set_ylabel(f"coverage, ±2 MC SE\n(dashed: promised {100 * promise:g}%)" if annotate else "coverage, ±2 MC SE")
+    cut = f"axis cut at {low:.2f}" if low > 0 else "axis from 0"
+    ax.set_ylabel(f"coverage, ±2 MC SE ({cut})\n(dashed: promised {100 * promise:g}%)" if annotate
+                  else f"coverage, ±2 MC SE\n({cut})")
+    art["cut"].set_visible(low > 0)
+    art["legend"].set_visible(annotate)
     ax.set_title(describe_paired_item_coverage(table) if annotate else "", fontsize="small")
     return ax
 
@@ -492,20 +512,148 @@ def _coverage_artists(ax, methods: tuple[str, ...]) -> dict:
     promise = ax.axhline(0.95, color="k", linestyle="--", linewidth=1)
     notes = [ax.text(xi, 1.01, "", ha="center", va="bottom", fontsize="small") for xi in x]
     message = ax.text(0.5, 0.5, "", ha="center", va="center", transform=ax.transAxes, visible=False)
+    cut = _cut_marks(ax)
+    legend = _verdict_legend(ax)
+    legend.set_visible(False)
     ax.set_xticks(x)
     ax.set_xticklabels([_NAMES[m] for m in methods], fontsize="small")
     ax.set_xlim(-0.5, len(methods) - 0.5)
     ax.yaxis.set_major_formatter("{x:.2f}")   # tick labels of one width: a redraw need not change the layout
     return {"ax": ax, "methods": methods, "bars": list(bars), "whiskers": whiskers, "caps": caps, "promise": promise,
-            "notes": notes, "message": message}
+            "notes": notes, "message": message, "cut": cut, "legend": legend}
 
 
 def _show_coverage_artists(art: dict, visible: bool) -> None:
-    for artist in (*art["bars"], art["whiskers"], art["caps"], art["promise"], *art["notes"]):
+    for artist in (*art["bars"], art["whiskers"], art["caps"], art["promise"], *art["notes"], art["cut"], art["legend"]):
         artist.set_visible(visible)
     ax = art["ax"]
     ax.xaxis.set_visible(visible)
     ax.yaxis.set_visible(visible)
+
+
+def coverage_verdicts(coverage: Any, mc_se: Any, promise: float) -> list[str]:
+    """Read measured coverages against their promise, with their Monte Carlo error.
+
+    ``"short"`` when ``coverage + 2 mc_se < promise``, ``"above"`` when
+    ``coverage - 2 mc_se > promise``, else ``"within"``: a coverage whose +-2 MC SE
+    interval holds the promise is not told apart from it. An exact coverage
+    (``mc_se = 0``) is short or above whenever it differs from the promise.
+
+    Parameters
+    ----------
+    coverage, mc_se : array-like of float
+        Measured coverages in [0, 1] and their Monte Carlo standard errors (``>= 0``), as
+        the ``coverage`` and ``mc_se`` columns of :func:`paired_item_coverage` or
+        :func:`evallib.item_interval_coverage`.
+    promise : float
+        The promised coverage ``1 - alpha``, in (0, 1).
+
+    Returns
+    -------
+    list of str
+        One of ``"short"``, ``"within"``, ``"above"`` per coverage (keys of
+        :data:`COVERAGE_VERDICTS`).
+
+    Raises
+    ------
+    ValueError
+        If the lengths differ, a coverage lies outside [0, 1], an MC SE is negative or
+        ``promise`` is outside (0, 1).
+
+    Examples
+    --------
+    A coverage of 0.93 from 2000 simulations (MC SE 0.0057) is short of 95%; 0.94 is not
+    told apart from it:
+
+    >>> from evallib.lessons import coverage_verdicts
+    >>> coverage_verdicts([0.93, 0.94, 0.97], [0.0057, 0.0053, 0.0038], 0.95)
+    ['short', 'within', 'above']
+    """
+    cov = np.asarray(coverage, dtype=float).ravel()
+    err = np.asarray(mc_se, dtype=float).ravel()
+    promise = check_alpha(promise, "promise")
+    if cov.shape != err.shape:
+        raise ValueError(f"coverage and mc_se must have the same length; got {cov.size} and {err.size}")
+    if not np.all((cov >= 0) & (cov <= 1)):
+        raise ValueError("coverage must hold numbers in [0, 1]")
+    if not np.all(err >= 0):
+        raise ValueError("mc_se must hold numbers >= 0")
+    return ["short" if c + 2 * e < promise else "above" if c - 2 * e > promise else "within"
+            for c, e in zip(cov, err)]
+
+
+def _cut_marks(ax):
+    """A break mark (two short slanted strokes) at the foot of the y axis: the axis does not start at 0."""
+    from matplotlib.lines import Line2D
+
+    marks = Line2D([-0.018, 0.018, np.nan, -0.018, 0.018], [0.0, 0.03, np.nan, 0.025, 0.055], transform=ax.transAxes,
+                   color="k", linewidth=1, clip_on=False)
+    ax.add_line(marks)
+    return marks
+
+
+def _verdict_legend(ax):
+    """The legend of the bar colours, outside the axes on the right (it never covers a bar)."""
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=colour, label=label) for colour, label in COVERAGE_VERDICTS.values()]
+    legend = ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(1.01, 0.0), fontsize="x-small",
+                       frameon=False, title=COVERAGE_VERDICT_TITLE.replace(": ", ":\n"), title_fontsize="x-small",
+                       alignment="left")
+    return legend
+
+
+def mark_coverage_verdicts(ax, table: pd.DataFrame):
+    """Recolour the bars of a coverage figure by :func:`coverage_verdicts` and mark a cut y axis.
+
+    For the figure of :func:`evallib.plot_item_interval_coverage` (or any bar chart with
+    one bar per row of ``table``, in order): each bar gets the colour of its verdict in
+    :data:`COVERAGE_VERDICTS`, a legend outside the axes says what the colours mean, and
+    when the y axis does not start at 0 a break mark on it and the y label say where it is
+    cut.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The figure's Axes, with one bar per row of ``table``.
+    table : pandas.DataFrame
+        The coverage table drawn (``coverage`` and ``mc_se`` columns, ``attrs["alpha"]``),
+        as :func:`evallib.item_interval_coverage` or :func:`paired_item_coverage` return it.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, redrawn.
+
+    Raises
+    ------
+    ValueError
+        If ``ax`` holds a different number of bars than ``table`` has rows, or ``table``
+        lacks its columns or its ``alpha``.
+
+    Examples
+    --------
+    >>> from evallib import item_interval_coverage, plot_item_interval_coverage
+    >>> from evallib.lessons import mark_coverage_verdicts
+    >>> tab = item_interval_coverage(n_items=100, cluster_size=10, icc=0.3, n_resamples=400, rng=1)
+    >>> ax = mark_coverage_verdicts(plot_item_interval_coverage(tab), tab)
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['lies below the promise', 'holds the promise', 'lies above the promise']
+    """
+    if not isinstance(table, pd.DataFrame) or not {"coverage", "mc_se"} <= set(table.columns) \
+            or "alpha" not in table.attrs:
+        raise ValueError("table must be a coverage table with coverage and mc_se columns and attrs['alpha']")
+    bars = list(ax.patches)
+    if len(bars) != len(table):
+        raise ValueError(f"ax holds {len(bars)} bars, table has {len(table)} rows")
+    for bar, verdict in zip(bars, coverage_verdicts(table["coverage"], table["mc_se"], 1 - table.attrs["alpha"])):
+        bar.set_facecolor(COVERAGE_VERDICTS[verdict][0])
+    _verdict_legend(ax)
+    low = ax.get_ylim()[0]
+    if low > 0:
+        _cut_marks(ax)
+        ax.set_ylabel(f"{ax.get_ylabel()}\n(axis cut at {low:.2f})")
+    return ax
 
 
 def describe_paired_item_coverage(table: pd.DataFrame) -> str:
@@ -520,8 +668,8 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
     Returns
     -------
     str
-        Two lines: the design (items, clusters, ICC, answers per item ``K``, difficulty
-        correlation, true difference), then what the simulations measured (their number,
+        Two lines: the design (items, clusters, latent ICC -- of the difficulty, on the
+        probit scale --, answers per item ``K``, difficulty correlation, true difference), then what the simulations measured (their number,
         the item-score correlation, the SD of the estimate and the design effect).
 
     Raises
@@ -534,13 +682,13 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
     >>> from evallib.lessons import describe_paired_item_coverage, paired_item_coverage
     >>> tab = paired_item_coverage(n_items=100, cluster_size=10, icc=0.2, n_resamples=100, rng=0)
     >>> describe_paired_item_coverage(tab).splitlines()[0]
-    '100 items in 10 clusters, ICC 0.2, K = 1 answer, difficulty correlation 0.5, true difference +0'
+    '100 items in 10 clusters, latent ICC 0.2, K = 1 answer, difficulty correlation 0.5, true difference +0'
     """
     if not isinstance(table, pd.DataFrame) or "design_effect" not in table.attrs:
         raise TypeError("table must be what paired_item_coverage returned")
     a = table.attrs
     k = a["samples"]
-    return (f"{a['n_items']} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}, "
+    return (f"{a['n_items']} items in {a['n_clusters']} clusters, latent ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}, "
             f"difficulty correlation {a['correlation']:g}, true difference {a['difference']:+.3g}\nmeasured in "
             f"{a['n_resamples']:,} simulations: item-score correlation {a['item_correlation']:.2f}, SD of estimate "
             f"{a['sd_estimate']:.4f}, design effect {a['design_effect']:.2f}")

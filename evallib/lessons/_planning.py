@@ -1,9 +1,12 @@
-"""Notebook 00's design map and notebook 06's write-up of a planned comparison.
+"""Notebook 00's design map, notebook 06's write-up of a planned comparison, and the variance
+parts of a per-item plan estimated from a pilot (notebook 06, section 7).
 """
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from .._plotting import get_axes
 from .._power import _TEST_NAMES, _check_power, _check_test
@@ -11,7 +14,7 @@ from .._validate import check_count
 from ..onetestset import Contingency, mcnemar, paired_difference_interval
 from ..planning import mcnemar_sample_size, minimum_detectable_difference
 
-__all__ = ['comparison_write_up', 'plot_design_map']
+__all__ = ['comparison_write_up', 'pilot_item_variance', 'plot_design_map']
 
 
 def plot_design_map(ax=None):
@@ -19,8 +22,10 @@ def plot_design_map(ax=None):
 
     Four boxes, one per design (one test set, resampling on one data set, many data
     sets, per-item evaluation), each with what varies, what is fixed, the evallib
-    functions, the subpackage that holds them and the notebooks that teach it. Drawn
-    with matplotlib patches; returns the Axes.
+    functions, the subpackage that holds them and the notebooks that teach it; beside
+    the question, a note that notebook 02 (the best of many classifiers against chance)
+    sits in no column, as in notebook 00's table. Drawn with matplotlib patches; returns
+    the Axes.
 
     Parameters
     ----------
@@ -53,11 +58,14 @@ def plot_design_map(ax=None):
 
     box(4.5, 5.9, 7.0, 0.9, "What do your repeated results come from?\n(what varies between the numbers you compare)",
         "#eeeeee", size=10, weight="bold")
+    # notebook 02 is in no design's column, as in the notebook's table: its question is not a paired comparison
+    box(11.9, 5.9, 4.0, 0.9, "In no column: notebook 02 (Forman & Cohen),\nthe best of C classifiers on one test set\n"
+        "against the best of C random ones", "white", size=7.5)
     designs = [
         ("1. One test set,\npaired per case", "#dbe9f6",
          "varies: the test cases\nfixed: the trained models\nestimand: err_A - err_B on\nthe population of cases",
          "contingency, mcnemar,\npaired_difference_interval,\nbootstrap_f1_difference\nplan: mcnemar_sample_size,\nf1_bootstrap_power",
-         "evallib.onetestset\nnotebooks 01, 03 (plan: 06);\n02: best of many vs chance"),
+         "evallib.onetestset\nnotebooks 01, 03 (plan: 06)"),
         ("2. Resampling on\none data set", "#e2f0d9",
          "varies: training and test splits\n(they overlap)\nfixed: the data set\nestimand: expected difference\nof the learners at this size",
          "cross_validate_scores,\ncorrected_resampled_ttest,\ndietterich_5x2cv\nplan: cv_ttest_power",
@@ -160,3 +168,96 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
         f"- **What was tried**: {_sentence(tried) or 'say which models, settings and test sets were tried before this one.'}",
     ]
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------- pilot
+def pilot_item_variance(a, b, *, cluster_size: int = 1, samples: int) -> dict:
+    """The variance parts of :func:`evallib.item_sample_size`, estimated from a pilot's 0/1 answers.
+
+    A pilot observes answers, not the expected item scores. From each item's shares
+    ``a_i``, ``b_i`` of ``K = samples`` correct 0/1 answers (the two models on the same
+    items, in whole clusters of ``m = cluster_size`` consecutive items), by the method of
+    moments (the answers independent given the item):
+
+    - within-item variance of one answer: ``within_sd_a^2 = K/(K-1) mean(a_i (1 - a_i))``
+      (the unbiased Bernoulli variance within each item, averaged);
+    - variance of the expected scores: ``sd_a^2 = var(a_i) - within_sd_a^2 / K``, and
+      their ``correlation = cov(a_i, b_i) / (sd_a sd_b)`` (the answer noise of the two
+      models is independent, so the covariance of the shares is that of the expected scores);
+    - ``icc`` of the expected differences: one-way analysis of variance of ``d_i = a_i - b_i``
+      by cluster, ``(MSB - MSW) / m`` over ``omega^2 = sd_a^2 + sd_b^2 - 2 cov`` (the answer
+      noise does not cluster, so the between-cluster variance of ``d`` is that of the expected
+      differences), truncated at 0.
+
+    Each part is an estimate with its own sampling error, which a plan inherits: a pilot of
+    few clusters estimates ``icc`` poorly (notebook 06 shows how much).
+
+    Parameters
+    ----------
+    a, b : array-like of float, shape (n_items,)
+        Each item's share of correct answers, a multiple of ``1 / samples`` in [0, 1].
+    cluster_size : int
+        Items per cluster (default 1: independent items, ``icc`` 0); ``n_items`` must be a
+        multiple of it, with at least two clusters.
+    samples : int
+        Answers per item by each model, ``>= 2`` (one answer leaves the within-item variance
+        unidentified).
+
+    Returns
+    -------
+    dict
+        ``sd_a``, ``sd_b``, ``correlation``, ``within_sd_a``, ``within_sd_b`` and ``icc``, the
+        keywords of :func:`evallib.item_sample_size` and :func:`evallib.item_power`.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` differ in length, hold values outside [0, 1], ``samples < 2``, the
+        items do not fill whole clusters, or an estimated variance of the expected scores is
+        not positive (the pilot is too small to plan from).
+
+    Examples
+    --------
+    Four items in two clusters, each answered twice: ``within_sd_a^2 = 2 mean(a (1 - a)) =
+    0.25``, ``var(a) = 1/12`` (``ddof=1``), so ``sd_a^2 = 1/12 - 0.25/2 < 0``: too small a pilot.
+    Six independent items: ``within_sd_a^2 = 2 * 0.25/6 = 0.0833``, ``var(a) = 0.2417``, so
+    ``sd_a^2 = 0.2417 - 0.0833/2 = 0.2``:
+
+    >>> from evallib.lessons import pilot_item_variance
+    >>> pilot_item_variance([1, 0.5, 0.5, 1], [0, 0.5, 1, 0.5], cluster_size=2, samples=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: the pilot's variance of model a's expected scores is not positive (-0.0417): too few items to plan from
+    >>> parts = pilot_item_variance([1, 1, 0, 0, 0.5, 1], [1, 0.5, 0, 0, 0, 1], samples=2)
+    >>> round(parts["within_sd_a"] ** 2, 4), round(parts["sd_a"] ** 2, 4)
+    (0.0833, 0.2)
+    """
+    a = np.asarray(a, dtype=float).ravel()
+    b = np.asarray(b, dtype=float).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must hold one share per item each; got {a.size} and {b.size}")
+    for name, x in (("a", a), ("b", b)):
+        if not np.all((x >= 0) & (x <= 1)):
+            raise ValueError(f"{name} must hold shares of correct answers in [0, 1]")
+    K = check_count(samples, "samples", minimum=2)
+    m = check_count(cluster_size, "cluster_size", minimum=1)
+    if a.size % m or a.size // m < 2:
+        raise ValueError(f"the {a.size} items must fill at least two whole clusters of cluster_size={m}")
+    within = {name: float(np.mean(x * (1 - x)) * K / (K - 1)) for name, x in (("a", a), ("b", b))}
+    var = {name: float(x.var(ddof=1)) - within[name] / K for name, x in (("a", a), ("b", b))}
+    for name, v in var.items():
+        if not v > 0:
+            raise ValueError(f"the pilot's variance of model {name}'s expected scores is not positive ({v:.3g}): "
+                             "too few items to plan from")
+    cov = float(np.cov(a, b)[0, 1])
+    omega2 = var["a"] + var["b"] - 2 * cov
+    icc = 0.0
+    if m > 1 and omega2 > 0:
+        d = (a - b).reshape(-1, m)
+        J = d.shape[0]
+        msb = m * float(d.mean(axis=1).var(ddof=1))
+        msw = float(((d - d.mean(axis=1, keepdims=True)) ** 2).sum()) / (J * (m - 1))
+        icc = max(0.0, (msb - msw) / m / omega2)
+    return dict(sd_a=math.sqrt(var["a"]), sd_b=math.sqrt(var["b"]),
+                correlation=max(-1.0, min(1.0, cov / math.sqrt(var["a"] * var["b"]))),
+                within_sd_a=math.sqrt(within["a"]), within_sd_b=math.sqrt(within["b"]), icc=min(icc, 1.0))
