@@ -1,7 +1,8 @@
 """How a p-value is printed: one rule for the library's result texts, its tables and the reports.
 
 :func:`format_p` writes a p-value in a sentence (``"p = 0.034"``), :func:`pvalue_cell` in a
-table cell (``"0.034"``). The rule: two significant digits (``f"{p:.2g}"``), and never
+table cell (``"0.034"``). The rule: two significant digits, trailing zeros kept (Python's
+alternate form of ``g``, ``f"{p:#.2g}"``: ``0.80``, ``0.00050``, ``1.0``, ``2.1e-05``), and never
 printed as 0: below :data:`P_FLOOR` a p-value reads ``p < 1e-15``. A p-value that could not be
 computed reads ``p = nan``. Every ``.text()``, ``.describe()`` and summary of evallib, and the
 three reports (through :mod:`evallib.report._prose`), print p-values with these two functions.
@@ -25,11 +26,11 @@ def _p_relation(p: float, floor: float) -> str:
         return "= nan"
     if p < floor:
         return f"< {floor:.0e}"
-    return f"= {p:.2g}"
+    return f"= {p:#.2g}"
 
 
 def format_p(p: float, floor: float = P_FLOOR) -> str:
-    """A p-value in a sentence: two significant digits, never printed as 0.
+    """A p-value in a sentence: two significant digits, trailing zeros kept, never printed as 0.
 
     Parameters
     ----------
@@ -41,11 +42,14 @@ def format_p(p: float, floor: float = P_FLOOR) -> str:
     Returns
     -------
     str
-        ``"p = 0.034"``, ``"p = 2.1e-05"`` (``f"{p:.2g}"``), ``"p < 1e-15"`` below ``floor``,
-        or ``"p = nan"``.
+        ``"p = 0.034"``, ``"p = 0.80"`` (not ``0.8``), ``"p = 0.00050"``, ``"p = 1.0"``,
+        ``"p = 2.1e-05"`` (Python's ``f"{p:#.2g}"``), ``"p < 1e-15"`` below ``floor``, or
+        ``"p = nan"``.
 
     Examples
     --------
+    >>> format_p(0.0342), format_p(0.8036), format_p(0.000497), format_p(1.0)
+    ('p = 0.034', 'p = 0.80', 'p = 0.00050', 'p = 1.0')
     >>> format_p(2.1e-5), format_p(0.0), format_p(3e-5, floor=1e-4), format_p(float("nan"))
     ('p = 2.1e-05', 'p < 1e-15', 'p < 1e-04', 'p = nan')
     """
@@ -65,12 +69,12 @@ def pvalue_cell(p: float, floor: float = P_FLOOR) -> str:
     Returns
     -------
     str
-        ``"0.034"``, ``"2.1e-05"``, ``"< 1e-15"`` or ``"nan"``.
+        ``"0.034"``, ``"0.050"``, ``"1.0"``, ``"2.1e-05"``, ``"< 1e-15"`` or ``"nan"``.
 
     Examples
     --------
-    >>> pvalue_cell(0.0342), pvalue_cell(1e-20), pvalue_cell(1.0)
-    ('0.034', '< 1e-15', '1')
+    >>> pvalue_cell(0.0342), pvalue_cell(0.05), pvalue_cell(1e-20), pvalue_cell(1.0)
+    ('0.034', '0.050', '< 1e-15', '1.0')
     """
     text = _p_relation(p, floor)
     return text[2:] if text.startswith("= ") else text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from .._format import format_p
 from .._plotting import get_axes
 from .._validate import check_count
 from ..onetestset import Contingency, mcnemar, paired_difference_interval
@@ -149,7 +150,7 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
         f"- **Effect size**: error rate of {a_name} minus {b_name} = {diff:+.3f} "
         f"({b} cases only {a_name} got wrong, {c} only {b_name} got wrong).",
         f"- **Interval**: {100 * (1 - alpha):g}% Bonett-Price interval [{iv.low:+.3f}, {iv.high:+.3f}].",
-        f"- **Test**: McNemar's {_TEST_NAMES[method]} test, p = {test.pvalue:.3g}; it {verdict} equal "
+        f"- **Test**: McNemar's {_TEST_NAMES[method]} test, {format_p(test.pvalue)}; it {verdict} equal "
         f"error rates at alpha = {alpha:g}.",
         f"- **n**: {n} test cases, of which {b + c} discordant ({100 * psi:.1f}%).",
         (f"- **Power** (exact power of the {_TEST_NAMES[method]} test): with this disagreement rate, {n} cases "

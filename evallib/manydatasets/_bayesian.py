@@ -21,6 +21,7 @@ import numpy as np
 
 from .._bayes import REGIONS, _check_pair, _check_rope
 from .._compat import renamed_fields, renamed_keywords
+from .._format import format_p
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_choice, check_count, check_real, check_rng
@@ -483,6 +484,6 @@ def plot_bayesian_signed_rank(
     ax = plot_simplex(res, names=names, ax=ax)
     ax.set_title(f"ROPE ±{res.rope:g}, share of posterior samples in which each outcome is the most probable:\n"
                  f"{names[0]} better {res.p_left:.3f}, equivalent {res.p_rope:.3f}, {names[1]} better {res.p_right:.3f}\n"
-                 f"(frequentist reading: Wilcoxon p = {res.pvalue:.3g}, which ignores the ROPE)",
+                 f"(frequentist reading: Wilcoxon {format_p(res.pvalue)}, which ignores the ROPE)",
                  fontsize="small")
     return ax
