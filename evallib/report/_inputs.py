@@ -824,7 +824,7 @@ def load_predictions(
                 f"The positive label {positive!r} does not occur in the label column "
                 f"{label_column!r}, whose classes are {quote_list(classes.tolist())}"
                 + (f" (did you mean {hint!r}?)." if hint is not None else "."))
-        positive_from = "named with --positive-label"
+        positive_from = "named with --pos-label"
     if classes.size == 2:
         pos_code = int(np.flatnonzero(classes == positive)[0])
         negative = str(classes[1 - pos_code])

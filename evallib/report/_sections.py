@@ -569,7 +569,7 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
             out.append(
                 f"{name}'s scores look reversed: AUC {auc:.3f} is far below the 0.5 of random "
                 f"scores (as low by chance: {format_p(p_low)}); check that they are scores for "
-                f"{data.positive!r} (higher = more likely {data.positive!r}), or set --positive-label.")
+                f"{data.positive!r} (higher = more likely {data.positive!r}), or set --pos-label.")
             continue
         if name in data.labels:
             # on the rows: a threshold on the scores against the predicted labels they came with
