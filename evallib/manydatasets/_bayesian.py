@@ -248,10 +248,10 @@ class SignTestPosterior:
         ``right`` is the most probable region (the share of posterior draws in which
         it is), as baycomp's ``SignTest.probs``; Monte Carlo error about
         ``sqrt(p (1 - p) / n_resamples)``.
-    samples : array ``(n_resamples, 3)`` of Dirichlet draws of ``(theta_left,
-        theta_rope, theta_right)``, the shares of data sets (of the population they
-        stand for) on which ``x`` is practically better, the two are equivalent, or
-        ``y`` is practically better.
+    samples : array ``(n_resamples, 3)`` of Dirichlet draws
+        of ``(theta_left, theta_rope, theta_right)``, the shares of data sets (of the
+        population they stand for) on which ``x`` is practically better, the two are
+        equivalent, or ``y`` is practically better.
     counts : ``(n_left, n_rope, n_right)``, the data sets in each region.
     rope, prior, prior_place, n_resamples, n : the options (``n_resamples`` posterior draws) and
         the number of data sets.

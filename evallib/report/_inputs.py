@@ -688,7 +688,7 @@ def load_predictions(
         never chosen by counting: with other classes the report stops and asks for it.
     fold_column : str, default "fold"
         Optional column of fold identifiers (rows from a cross-validation).
-    pred_prefix, score_prefix : str, default "pred_" and "score_"
+    pred_prefix, score_prefix : str, default ``"pred_"`` and ``"score_"``
         Every other column named ``<pred_prefix><name>`` holds classifier ``<name>``'s
         predicted labels and every column ``<score_prefix><name>`` its numeric scores,
         higher meaning more likely positive. Other columns are ignored. With more than two

@@ -99,8 +99,8 @@ class DataSummary:
     notes : plain sentences on how the file was read, how cases and repeats were found, why
         this class is the positive one, and which class the scores are for.
     class_counts : cases per class (more than two classes), else None.
-    design : one phrase on the cases and how often each was predicted, e.g. ``"532, each
-        predicted 10 times (10 repeats of 10-fold CV)"``.
+    design : one phrase on the cases and how often each was predicted,
+        e.g. ``"532, each predicted 10 times (10 repeats of 10-fold CV)"``.
     n_rows : rows of the file (predictions of one case by every classifier).
     n_repeats : repeats (1 when each case is predicted once).
     """
