@@ -229,7 +229,7 @@ docs: $(DOCS_STAMP)
 DOCS_REPORTS := docs/_extra/reports
 docs-reports: $(STAMP)
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
-	"$(PY)" -m evallib report data/example_predictions.csv -o "$$tmp/predictions.html" --positive-label ER- \
+	"$(PY)" -m evallib report data/example_predictions.csv -o "$$tmp/predictions.html" --pos-label ER- \
 	  --title "Example report: five classifiers on one test set" && \
 	"$(PY)" -m evallib report data/example_items.csv -o "$$tmp/items.html" --item-column item \
 	  --title "Example report: four classifiers scored per item" && \

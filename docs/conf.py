@@ -98,23 +98,3 @@ html_theme_options = {
     "use_edit_page_button": False,
 }
 html_sidebars = {"index": [], "speed": [], "cite": [], "conventions": []}
-
-# Library docstrings whose markup docutils cannot read: a ``literal`` that does not close
-# (in the type slot of an "Attributes" entry written as "name : description", or one
-# ending in a space, ``0 <= n <= ``), ``|d|`` for an absolute value (a substitution in
-# reStructuredText), ``pred_<name>`` outside a literal (a link target). They are fixed in
-# the docstrings, not here (the docstring work of issue 34); until then these warnings do
-# not fail the build. The build fails when one of them no longer occurs, so that the entry
-# is removed.
-_UNCLOSED = "Inline literal start-string without end-string"
-_SUBSTITUTION = "Undefined substitution referenced"
-_TARGET = "Unknown target name"
-evallib_known_docstring_defects = {
-    "evallib.manydatasets._bayesian.SignTestPosterior": (_UNCLOSED,),
-    "evallib.manydatasets._ranktests.WilcoxonResult": (_UNCLOSED, _SUBSTITUTION),
-    "evallib.manydatasets._ranktests.wilcoxon_signed_rank": (_SUBSTITUTION,),
-    "evallib.onetestset._exactpaired.ExactPairedInterval": (_UNCLOSED,),
-    "evallib.report._inputs.load_predictions": (_TARGET,),
-    "evallib.report._sections.DataSummary": (_UNCLOSED,),
-    "evallib.studies._models.swap_labels": (_UNCLOSED,),
-}

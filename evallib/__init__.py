@@ -21,7 +21,8 @@ Three layers, imports running only downwards:
    Shared private helpers: multiplicity (:mod:`evallib._multitest`), the t/z core and its
    zero-variance rule (:mod:`evallib._inference`), argument checks (:mod:`evallib._validate`,
    where ``rng`` is normalised), result objects (:mod:`evallib._results`), deprecations
-   (:mod:`evallib._compat`), optional packages (:mod:`evallib._extras`).
+   (:mod:`evallib._compat`), optional packages (:mod:`evallib._extras`), the p-value format
+   (:mod:`evallib._format`).
 2. **The lessons' support and the papers' studies** -- :mod:`evallib.lessons` (the sliders'
    plumbing and callbacks, the design map, the write-ups; extra ``notebooks``) and
    :mod:`evallib.studies` (the sources' experiments re-run, with their data; extra

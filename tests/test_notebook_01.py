@@ -245,7 +245,7 @@ one["b"].value = 15
 one["c"].value = 5
 one["alpha"].value = 0.1
 assert said == drawn == [(0, 2, 500, alpha), (15, 2, 500, alpha), (15, 5, 500, alpha), (15, 5, 500, 0.1)], said
-assert f"p = {stats.chi2.sf(9 ** 2 / 20, 1):.3g}" in _describe(15, 5, 500, alpha=0.1)
+assert f"p = {stats.chi2.sf(9 ** 2 / 20, 1):#.2g}" in _describe(15, 5, 500, alpha=0.1)
 print("comparison sliders ok")
 '''
     out = notebook_runs.probe(NOTEBOOK, probe)

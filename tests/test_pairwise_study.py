@@ -58,8 +58,8 @@ def test_table_counts_and_error_rates_by_brute_force(study):
         low, high = _qh(b, c, len(y), 0.05)
         assert row["CI"] == f"[{low:+.2f}, {high:+.2f}]"
         if b + c:
-            assert row["p"] == f"{stats.chi2.sf(max(abs(b - c) - 1, 0) ** 2 / (b + c), 1):.2g}"
-            assert row["exact p"] == f"{stats.binomtest(b, b + c, 0.5).pvalue:.2g}"
+            assert row["p"] == f"{stats.chi2.sf(max(abs(b - c) - 1, 0) ** 2 / (b + c), 1):#.2g}"
+            assert row["exact p"] == f"{stats.binomtest(b, b + c, 0.5).pvalue:#.2g}"
 
 
 def test_table_is_in_increasing_p_order_and_holm_levels(study):

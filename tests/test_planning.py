@@ -371,7 +371,7 @@ def test_nemenyi_datasets_from_demsar_table(k, gap):
 def test_write_up_carries_the_numbers_of_the_tests():
     text = comparison_write_up(20, 8, 200, names=("tree", "forest"), tried="two models, one split")
     p = stats.binomtest(8, 28, 0.5).pvalue
-    assert f"p = {p:.3g}" in text
+    assert f"p = {p:#.2g}" in text
     assert "+0.060" in text and "tree minus forest" in text and "two models, one split" in text
     assert "rejects" in text
     assert text.endswith("- **What was tried**: two models, one split.")   # every item ends as a sentence
@@ -659,7 +659,7 @@ def test_write_up_plans_with_the_power_of_the_test_it_reports(test, pvalue):
     b, c, n = 9, 3, 60
     pv = globals()[pvalue]
     text = comparison_write_up(b, c, n, test=test)
-    assert f"p = {pv(b, c):.3g}" in text
+    assert f"p = {pv(b, c):#.2g}" in text
     line = next(s for s in text.splitlines() if s.startswith("- **Power**"))
     need = int(line.split("needs about ")[1].split()[0])
     # the sample size of the reported test: its enumerated power reaches 80% there

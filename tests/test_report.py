@@ -440,7 +440,7 @@ def test_fold_analysis_against_scipy():
     assert "corrected resampled t-test" in res.text() and "Friedman" in res.summary()
     # the summary is read on its own: Friedman's p over folds of one data set (which share
     # training cases) must not stand there as a test over independent data sets
-    assert f"Friedman's test over the folds gives p = {fr.pvalue:.2g} (the folds share training cases" \
+    assert f"Friedman's test over the folds gives p = {fr.pvalue:#.2g} (the folds share training cases" \
         in res.summary()
     assert "not as a test over independent data sets" in res.summary()
 
@@ -584,7 +584,7 @@ def _adjusted_p_texts(frame: pd.DataFrame, names, label: str = "label", method: 
         wi, wj = frame[f"pred_{i}"].to_numpy() != y, frame[f"pred_{j}"].to_numpy() != y
         b, c = int(np.sum(wi & ~wj)), int(np.sum(~wi & wj))
         ps.append(_mid_p(b, c))
-    return [f"{p:.2g}" for p in multipletests(ps, method=method)[1]]
+    return [f"{p:#.2g}" for p in multipletests(ps, method=method)[1]]
 
 
 @pytest.mark.slow
@@ -646,7 +646,7 @@ def test_report_on_generated_scores_and_folds(tmp_path):
     correct = pd.DataFrame({n: frame[f"pred_{n}"] == frame["label"] for n in ("svm", "bayes", "knn")})
     per_fold = correct.groupby(frame["fold"]).mean()
     fr = stats.friedmanchisquare(*[per_fold[c] for c in per_fold.columns])
-    assert f"p = {fr.pvalue:.2g}" in html and f"chi2 = {fr.statistic:.2f}" in html
+    assert f"p = {fr.pvalue:#.2g}" in html and f"chi2 = {fr.statistic:.2f}" in html
     assert "Average rank over 5 folds" not in html  # figure titles are inside the image
     assert html.count("<img ") == 3  # the interval plot, the ROC curves and the CD diagram
 

@@ -563,7 +563,7 @@ def test_report_on_demsars_table_with_a_control(tmp_path):
     assert f"Friedman chi2 = {ref.statistic:.2f}" in html and f"Iman-Davenport F = {f_ref:.2f}" in html
     assert f"Kendall's W = {ref.statistic / (n * (k - 1)):.3f}" in html
     nem = sp.posthoc_nemenyi_friedman(frame.to_numpy())
-    assert f"<td>{nem.iloc[0, 3]:.2g}</td>" in html  # C4.5 vs C4.5+m+cf, the largest rank difference
+    assert f"<td>{nem.iloc[0, 3]:#.2g}</td>" in html  # C4.5 vs C4.5+m+cf, the largest rank difference
     for name in frame.index:  # every data set is a row of the scores table
         assert f"<th>{name.replace('<', '&lt;').replace('>', '&gt;')}</th>" in html
     found = re.search(r"P\(C4\.5\+m\+cf practically better\) = (0\.\d+)", html)
@@ -589,7 +589,7 @@ def test_report_on_real_learners_in_percent_without_a_rope(tmp_path):
     names = list(table.columns)
     ref = sp.posthoc_siegel_friedman(table.to_numpy(), p_adjust="holm")
     top = (names.index("LDA"), names.index("decision tree"))
-    assert f"<td>{ref.iloc[top]:.2g}</td>" in html
+    assert f"<td>{ref.iloc[top]:#.2g}</td>" in html
     assert "family-wise alpha = 0.1" in html and "Holm p" in html
     ref = stats.friedmanchisquare(*table.to_numpy().T)
     assert f"Friedman chi2 = {ref.statistic:.2f}" in html

@@ -110,6 +110,8 @@ def test_positive_class_is_never_chosen_by_counting():
                                      pred_a=(f["pred_a"] == "spam").astype(int),
                                      pred_b=(f["pred_b"] == "spam").astype(int)))
     assert data.positive == "1" and "0 and 1" in data.positive_from
+    named = load_predictions(f, pos_label="spam")  # the note names the flag the CLI documents
+    assert named.positive == "spam" and named.positive_from == "named with --pos-label"
 
 
 # (content of a CSV, options, fragment of the one sentence)

@@ -47,13 +47,15 @@ def test_report_prose_keeps_its_own_wording():
 
 
 def test_p_values_have_two_significant_digits_and_a_floor():
-    # written out: two significant digits (printf's %.2g), "p < 1e-15" below the floor, never 0
-    cases = {0.0342: "0.034", 0.5: "0.5", 1.0: "1", 2.1e-05: "2.1e-05", 0.0: "< 1e-15", 1e-300: "< 1e-15",
+    # written out: two significant digits with their trailing zeros (printf's %#.2g: 0.80, not 0.8),
+    # "p < 1e-15" below the floor, never 0
+    cases = {0.0342: "0.034", 0.5: "0.50", 0.8036: "0.80", 0.000497: "0.00050", 0.05: "0.050", 1.0: "1.0",
+             0.99996: "1.0", 2.1e-05: "2.1e-05", 2e-05: "2.0e-05", 0.0: "< 1e-15", 1e-300: "< 1e-15",
              float("nan"): "nan"}
     for p, cell in cases.items():
         assert pvalue_cell(p) == cell
         assert format_p(p) == ("p " + cell if cell.startswith("<") else "p = " + cell)
-    assert format_p(3e-5, floor=1e-4) == "p < 1e-04" and pvalue_cell(0.004, floor=1e-4) == "0.004"
+    assert format_p(3e-5, floor=1e-4) == "p < 1e-04" and pvalue_cell(0.004, floor=1e-4) == "0.0040"
 
 
 def test_the_per_item_report_prints_p_values_as_the_others_do():
@@ -140,3 +142,53 @@ def test_the_report_entry_points_are_exported():
                       ("load_results", datasets_inputs)):
         assert name in evallib.report.__all__ and name in evallib.__all__
         assert getattr(evallib, name) is getattr(mod, name)
+
+
+def test_the_library_and_the_reports_share_one_p_value_format():
+    """One rule, one home (evallib._format): the reports' names are the library's functions, and a
+    result's own text prints its p-value as a report does (a report summary and its section 3
+    once read p = 0.00052 and p = 0.000516 for the same Cochran's Q)."""
+    import numpy as np
+    from scipy import stats
+
+    from evallib import _format
+    from evallib.onetestset import cochran_q
+
+    assert (_prose.format_p, _prose.pvalue_cell, _prose.P_FLOOR) == (_format.format_p, _format.pvalue_cell,
+                                                                      _format.P_FLOOR)
+    correct = np.array([[1, 1, 0]] * 12 + [[1, 0, 0]] * 9 + [[1, 1, 1]] * 20 + [[0, 0, 0]] * 5)
+    q = cochran_q(correct)
+    # Cochran's Q by hand: k = 3, column totals C_j, row totals R_i
+    k, col, row = 3, correct.sum(axis=0), correct.sum(axis=1)
+    stat = (k - 1) * (k * np.sum(col ** 2) - col.sum() ** 2) / (k * row.sum() - np.sum(row ** 2))
+    p = stats.chi2.sf(stat, k - 1)
+    assert f"p = {p:#.2g}" in q.text() and format_p(q.pvalue) in q.text()
+
+
+def test_no_library_text_formats_a_p_value_itself():
+    """Every f-string of evallib/ that formats a p-value (a name, attribute or column called
+    ``*pvalue*``) with a format spec does so in evallib/_format.py only: the others call
+    format_p or pvalue_cell."""
+    import ast
+    from pathlib import Path
+
+    root = Path(_prose.__file__).resolve().parents[1]
+
+    def named_pvalue(node: ast.AST) -> bool:
+        if isinstance(node, ast.Name):
+            return "pvalue" in node.id
+        if isinstance(node, ast.Attribute):
+            return "pvalue" in node.attr
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+            return isinstance(key, ast.Constant) and "pvalue" in str(key.value)
+        return False
+
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "_format.py" and path.parent == root:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FormattedValue) and node.format_spec is not None and named_pvalue(node.value):
+                found.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    assert found == [], found

@@ -154,7 +154,7 @@ def test_the_majority_class_comparison_is_paired():
     acc_line = next(line for line in text.splitlines() if "highest accuracy" in line)
     assert f"**{best}**" in acc_line
     assert f"paired on the same cases {best} is {100 * (b - c) / len(y):.1f} points ahead" in acc_line
-    assert f"interval {100 * lo:.1f} to {100 * hi:.1f} points, McNemar's mid-p test p = {_mid_p(b, c):.2g}" in acc_line
+    assert f"interval {100 * lo:.1f} to {100 * hi:.1f} points, McNemar's mid-p test p = {_mid_p(b, c):#.2g}" in acc_line
     assert f"this test set does not show that {best} beats the majority class" in acc_line
     # a clear winner gets no such caveat
     y = np.array([1] * 100 + [0] * 100)

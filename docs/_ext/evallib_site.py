@@ -31,7 +31,6 @@ import importlib
 import importlib.util
 import inspect
 import json
-import logging as std_logging
 import os
 import pkgutil
 import re
@@ -578,52 +577,6 @@ def missing_reference(app, env, node, contnode):
     return None
 
 
-# --------------------------------------------------------------------------- known docstring defects
-
-
-class KnownDefects(std_logging.Filter):
-    """Drops the docutils warnings of the docstrings listed in the configuration value
-    ``evallib_known_docstring_defects`` ({object: its messages}), and only those.
-
-    Library docstrings are fixed in the library, not here; until then the listed ones do
-    not fail the build. An entry whose warning no longer occurs fails the build (see
-    :func:`check_defects_used`), so the list only shrinks.
-    """
-
-    def __init__(self, known: dict[str, tuple[str, ...]]):
-        super().__init__()
-        self.known = known
-        self.seen: set[tuple[str, str]] = set()
-
-    def filter(self, record) -> bool:
-        if record.levelno < std_logging.WARNING:
-            return True
-        text = f"{getattr(record, 'location', '') or ''} {record.getMessage()}"
-        for obj, messages in self.known.items():
-            for message in messages:
-                if f"docstring of {obj}:" in text and message in text:
-                    self.seen.add((obj, message))
-                    return False
-        return True
-
-
-def install_defect_filter(app: Sphinx, config) -> None:
-    known = dict(config.evallib_known_docstring_defects)
-    app.evallib_defects = KnownDefects(known)  # type: ignore[attr-defined]
-    for handler in std_logging.getLogger("sphinx").handlers:
-        handler.filters.insert(0, app.evallib_defects)
-
-
-def check_defects_used(app: Sphinx, exc) -> None:
-    if exc is not None:
-        return
-    expected = {(obj, m) for obj, messages in app.evallib_defects.known.items() for m in messages}
-    for obj, message in sorted(expected - app.evallib_defects.seen):
-        logger.warning(f"the docstring of {obj} no longer has its known defect ({message}): "
-                       "remove it from evallib_known_docstring_defects in docs/conf.py",
-                       type="evallib", subtype="defects")
-
-
 def citation_roles(app, pagename, templatename, context, doctree) -> None:
     """docutils writes a References section's entries as ``role="doc-biblioentry"`` inside a
     ``role="list"``, which lacks the list items the role requires (axe-core's
@@ -634,9 +587,6 @@ def citation_roles(app, pagename, templatename, context, doctree) -> None:
 
 def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", citation_roles)
-    app.add_config_value("evallib_known_docstring_defects", {}, "env", types=[dict])
-    app.connect("config-inited", install_defect_filter)
-    app.connect("build-finished", check_defects_used, priority=100)
     app.connect("build-finished", copy_mathjax)
     mathjax_source()
     app.config.mathjax_path = "mathjax/tex-chtml.js"

@@ -60,9 +60,22 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import renamed_fields, renamed_keywords
-from .._inference import check_alternative, t_inference, wilson_effective, wilson_interval
+from .._format import format_p
+from .._inference import (
+    check_alternative,
+    t_inference,
+    wilson_effective,
+    wilson_interval,
+)
 from .._results import IntervalMixin
-from .._validate import align_items, check_alpha, check_choice, check_count, check_labels, check_rng
+from .._validate import (
+    align_items,
+    check_alpha,
+    check_choice,
+    check_count,
+    check_labels,
+    check_rng,
+)
 from ..onetestset._mcnemar import Contingency, mcnemar
 from ..onetestset._paired_intervals import paired_difference_interval
 
@@ -249,8 +262,8 @@ class PairedItemDifference(IntervalMixin):
             there is one.
         """
         clustered = self.n_clusters < self.n_items
-        test = (f"p = {self.pvalue:.3g}" if self.method == "mcnemar" or self.method == "wild"
-                else f"{'z' if math.isinf(self.df) else 't'} = {self.statistic:.2f}, p = {self.pvalue:.3g}")
+        test = (format_p(self.pvalue) if self.method == "mcnemar" or self.method == "wild"
+                else f"{'z' if math.isinf(self.df) else 't'} = {self.statistic:.2f}, {format_p(self.pvalue)}")
         if self.alternative != "two-sided":
             test += f" (one-sided, H1: a {'>' if self.alternative == 'greater' else '<'} b)"
         text = (f"Difference a - b = {self.estimate:+.3f} ({self.mean_a:.3f} - {self.mean_b:.3f}) over "

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .._format import format_p
 from .._inference import t_inference
 from .._paired import _check_margin
 from .._results import IntervalMixin
@@ -104,7 +105,7 @@ class PairedItemMarginTest(IntervalMixin):
         ...                               margin=0.05)
         >>> print(res.describe())  # doctest: +NORMALIZE_WHITESPACE
         a is no worse than b by more than 0.05 (non-inferiority shown at alpha = 0.05): a - b = -0.003
-        over 6 items, one-sided 95% lower bound -0.017 lies above -0.05, t = 7.00, p = 0.000458
+        over 6 items, one-sided 95% lower bound -0.017 lies above -0.05, t = 7.00, p = 0.00046
         (CR2 cluster-robust SE, Bell-McCaffrey t with 5.0 df).
         """
         clustered = self.n_clusters < self.n_items
@@ -112,11 +113,11 @@ class PairedItemMarginTest(IntervalMixin):
         m = f"{self.margin:.3g}"
         if self.method == "tango":
             label = _TANGO_LABEL
-            test = f"z = {self.statistic:.2f}, p = {self.pvalue:.3g}"
+            test = f"z = {self.statistic:.2f}, {format_p(self.pvalue)}"
         else:
             label = _LABELS["t" if self.method == "t" else self.method].format(
                 df=self.df if math.isfinite(self.df) else 0.0)
-            test = f"{'z' if math.isinf(self.df) else 't'} = {self.statistic:.2f}, p = {self.pvalue:.3g}"
+            test = f"{'z' if math.isinf(self.df) else 't'} = {self.statistic:.2f}, {format_p(self.pvalue)}"
         level = f"{100 * (1 - self.alpha):g}%"
         if self.hypothesis == "equivalence":
             claim = f"a and b are within {m} of each other"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from .._format import format_p, pvalue_cell
 from ..onetestset import mcnemar, qh_interval
 
 __all__ = ['plot_pvalue_vs_interval', 'describe_comparison']
@@ -71,7 +72,7 @@ def describe_comparison(b: int, c: int, n: int, *, alpha: float = 0.05) -> str:
         who = (f"the data are compatible with A's error rate being up to {points(-ci.low)} below "
                f"or up to {points(ci.high)} above B's")
     return (
-        f"Test: X^2 = {test.statistic:.2f}, p = {test.pvalue:.3g} (exact p = {exact.pvalue:.3g}): "
+        f"Test: X^2 = {test.statistic:.2f}, {format_p(test.pvalue)} (exact {format_p(exact.pvalue)}): "
         f"{verdict} at alpha = {alpha:g}.\n"
         f"Interval: the observed difference of error rates A - B is {(b - c) / n:+.3f}; "
         f"the {level} interval is [{ci.low:+.3f}, {ci.high:+.3f}] (width {ci.width:.3f}): {who}."
@@ -123,7 +124,7 @@ def plot_pvalue_vs_interval(b: int, c: int, n: int, *, alpha: float = 0.05, axes
     grey_h, red_h = np.where(extreme, 0.0, pmf), np.where(extreme, pmf, 0.0)
     diff = (b - c) / n
     bound = max(0.1, abs(ci.low), abs(ci.high)) * 1.15
-    p_title = f"p-value: Yates {test.pvalue:.3g}, exact {exact.pvalue:.3g}"
+    p_title = f"p-value: Yates {pvalue_cell(test.pvalue)}, exact {pvalue_cell(exact.pvalue)}"
     ci_title = f"{100 * (1 - alpha):g}% interval [{ci.low:+.3f}, {ci.high:+.3f}]"
     drawn = getattr(ax_p, "_evallib_pvalue_interval", None)
     if drawn is None:

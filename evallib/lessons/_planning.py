@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from .._format import format_p
 from .._plotting import get_axes
 from .._power import _TEST_NAMES, _check_power, _check_test
 from .._validate import check_count
@@ -157,7 +158,7 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
         f"- **Effect size**: error rate of {a_name} minus {b_name} = {diff:+.3f} "
         f"({b} cases only {a_name} got wrong, {c} only {b_name} got wrong).",
         f"- **Interval**: {100 * (1 - alpha):g}% Bonett-Price interval [{iv.low:+.3f}, {iv.high:+.3f}].",
-        f"- **Test**: McNemar's {_TEST_NAMES[method]} test, p = {test.pvalue:.3g}; it {verdict} equal "
+        f"- **Test**: McNemar's {_TEST_NAMES[method]} test, {format_p(test.pvalue)}; it {verdict} equal "
         f"error rates at alpha = {alpha:g}.",
         f"- **n**: {n} test cases, of which {b + c} discordant ({100 * psi:.1f}%).",
         (f"- **Power** (exact power of the {_TEST_NAMES[method]} test): with this disagreement rate, {n} cases "

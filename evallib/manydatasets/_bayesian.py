@@ -21,6 +21,7 @@ import numpy as np
 
 from .._bayes import REGIONS, _check_pair, _check_rope
 from .._compat import renamed_fields, renamed_keywords
+from .._format import format_p
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_choice, check_count, check_real, check_rng
@@ -247,10 +248,10 @@ class SignTestPosterior:
         ``right`` is the most probable region (the share of posterior draws in which
         it is), as baycomp's ``SignTest.probs``; Monte Carlo error about
         ``sqrt(p (1 - p) / n_resamples)``.
-    samples : array ``(n_resamples, 3)`` of Dirichlet draws of ``(theta_left,
-        theta_rope, theta_right)``, the shares of data sets (of the population they
-        stand for) on which ``x`` is practically better, the two are equivalent, or
-        ``y`` is practically better.
+    samples : array ``(n_resamples, 3)`` of Dirichlet draws
+        of ``(theta_left, theta_rope, theta_right)``, the shares of data sets (of the
+        population they stand for) on which ``x`` is practically better, the two are
+        equivalent, or ``y`` is practically better.
     counts : ``(n_left, n_rope, n_right)``, the data sets in each region.
     rope, prior, prior_place, n_resamples, n : the options (``n_resamples`` posterior draws) and
         the number of data sets.
@@ -483,6 +484,6 @@ def plot_bayesian_signed_rank(
     ax = plot_simplex(res, names=names, ax=ax)
     ax.set_title(f"ROPE ±{res.rope:g}, share of posterior samples in which each outcome is the most probable:\n"
                  f"{names[0]} better {res.p_left:.3f}, equivalent {res.p_rope:.3f}, {names[1]} better {res.p_right:.3f}\n"
-                 f"(frequentist reading: Wilcoxon p = {res.pvalue:.3g}, which ignores the ROPE)",
+                 f"(frequentist reading: Wilcoxon {format_p(res.pvalue)}, which ignores the ROPE)",
                  fontsize="small")
     return ax

@@ -34,6 +34,7 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import renamed_keywords
+from .._format import format_p
 from .._inference import t_inference
 from .._multitest import (  # the procedures' one home; re-exported from their 0.1.0 home here
     BERGMANN_MAX_K,  # noqa: F401
@@ -755,8 +756,8 @@ class RankAnalysis:
         ranks = ", ".join(f"{name} {r:.2f}" for name, r in fr.avg_ranks.sort_values(kind="stable").items())
         lines = [
             f"k = {fr.k} algorithms, n = {fr.n} data sets; average ranks (1 = best): {ranks}",
-            f"Friedman statistic {fr.statistic:.3f}, p = {fr.pvalue:.4g} (chi-square, {fr.df} df); "
-            f"Iman-Davenport F = {fr.iman_davenport:.3f}, p = {fr.f_pvalue:.4g}: "
+            f"Friedman statistic {fr.statistic:.3f}, {format_p(fr.pvalue)} (chi-square, {fr.df} df); "
+            f"Iman-Davenport F = {fr.iman_davenport:.3f}, {format_p(fr.f_pvalue)}: "
             f"{verdict} 'all perform equally' at alpha = {self.alpha:g}",
             f"{self.test}: q = {cd.q_alpha:.3f}, CD = {cd.cd:.3f}",
         ]

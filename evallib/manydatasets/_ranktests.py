@@ -280,14 +280,14 @@ class WilcoxonResult:
     ----------
     n : number of non-zero differences, the ones whose signs are random under the null.
     n_zero : number of zero differences (after :func:`snap_ties`).
-    ranks : rank of each |difference| in the input order (average ranks for ties).
+    ranks : rank of each ``|difference|`` in the input order (average ranks for ties).
         With ``zero_method="wilcox"`` the zeros are discarded and get 0.0; with
         ``"pratt"`` and ``"zsplit"`` they are ranked with the others.
     r_plus, r_minus : the sums of ranks of positive and of negative differences
         (``"zsplit"``: each zero adds half its rank to both).
-    statistic : the rank sum compared with ``critical_value``: ``T = min(r_plus,
-        r_minus)`` (two-sided), ``r_plus`` (``alternative="less"``) or ``r_minus``
-        (``alternative="greater"``); small values are evidence against the null.
+    statistic : the rank sum compared with ``critical_value``:
+        ``T = min(r_plus, r_minus)`` (two-sided), ``r_plus`` (``alternative="less"``) or
+        ``r_minus`` (``alternative="greater"``); small values are evidence against the null.
     critical_value : the largest ``c`` with ``P(statistic <= c) <= alpha/2``
         (two-sided) or ``<= alpha`` (one-sided) under the null (exact or normal, as
         ``method``); ``None`` if no outcome is significant.
@@ -296,10 +296,10 @@ class WilcoxonResult:
     reject : ``pvalue <= alpha``.
     alpha : the level.
     method : ``"exact"`` or ``"normal"``.
-    ties : whether some non-zero |differences| were tied.
+    ties : whether some non-zero ``|differences|`` were tied.
     zero_method, alternative, correction : the options used.
-    rank_biserial : the matched-pairs rank-biserial correlation ``(r_plus -
-        r_minus) / (r_plus + r_minus)`` (Kerby 2014), in [-1, 1]: the share of the
+    rank_biserial : the matched-pairs rank-biserial correlation
+        ``(r_plus - r_minus) / (r_plus + r_minus)`` (Kerby 2014), in [-1, 1]: the share of the
         rank sum favouring the first learner minus the share favouring the second.
     """
 
@@ -371,7 +371,7 @@ def wilcoxon_signed_rank(
         exact method.
     rtol : float
         Relative tolerance for ties (:func:`snap_ties`): differences within
-        ``rtol * max(1, max|d|)`` of 0 are zeros, and |differences| that close to
+        ``rtol * max(1, max|d|)`` of 0 are zeros, and ``|differences|`` that close to
         each other are tied. 0 compares the floats exactly.
 
     Returns
@@ -388,7 +388,7 @@ def wilcoxon_signed_rank(
     -----
     Degenerate but legal input:
 
-    * *ties* among the |differences| get their average rank; the exact
+    * *ties* among the ``|differences|`` get their average rank; the exact
       distribution is then the one conditional on those tied ranks (the
       permutation distribution of the sign flips), so the p-value stays exact and
       the critical value may be a half-integer;

@@ -37,6 +37,7 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import renamed_choice, renamed_fields, renamed_keywords
+from .._format import format_p
 from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
 from .._validate import check_columns as _as_columns
 
@@ -105,10 +106,9 @@ class CochranQ:
             Carlo error (permutation), the p-value and the informative cases out of ``n``;
             followed by ``note`` when there is one.
         """
-        p = "p < 1e-15" if self.pvalue < 1e-15 else f"p = {self.pvalue:.3g}"
         how = (f"{self.df} degrees of freedom" if self.method == "chi2"
                else f"{self.n_resamples:,} permutations, Monte Carlo error {self.mc_se:.2g}")
-        return (f"Cochran's Q = {self.statistic:.3f} ({how}), {p} "
+        return (f"Cochran's Q = {self.statistic:.3f} ({how}), {format_p(self.pvalue)} "
                 f"({self.n_informative} of {self.n} cases informative)"
                 + (f"; {self.note}" if self.note else ""))
 

@@ -235,9 +235,9 @@ class ExactPairedInterval(IntervalMixin):
     ----------
     low, high : the bounds, in [-1, 1].
     estimate : ``(b - c)/n``.
-    pvalue : the two-sided exact (conditional) McNemar p-value, ``min(1, 2 min(P(X >= b),
-        P(X <= b)))`` for ``X ~ Binomial(b + c, 1/2)``; the interval excludes 0 exactly when
-        ``pvalue <= alpha``.
+    pvalue : the two-sided exact (conditional) McNemar p-value,
+        ``min(1, 2 min(P(X >= b), P(X <= b)))`` for ``X ~ Binomial(b + c, 1/2)``; the interval
+        excludes 0 exactly when ``pvalue <= alpha``.
     method : ``"fay_lumbard"``.
     alpha : the interval has nominal coverage ``1 - alpha`` (``alpha/2`` each side).
     """

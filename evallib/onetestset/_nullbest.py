@@ -51,6 +51,7 @@ from scipy import fft as sp_fft
 from scipy import special, stats
 
 from .._compat import renamed_keywords
+from .._format import format_p
 from .._progress import parallel_map, progress_bar
 from .._resources import data_path
 from .._results import freeze_arrays
@@ -752,7 +753,7 @@ class Verdict:
         unbeatable = ("" if self.critical_value < top - _SCORE_TOL
                       else ", the largest attainable score, so no winner can be significant here")
         return (f"P={self.P}, N={self.N}, C={self.C}, alpha={self.alpha:g}: {what} {word} the critical "
-                f"value {bar}{unbeatable} (p = {self.pvalue:.4g}); "
+                f"value {bar}{unbeatable} ({format_p(self.pvalue)}); "
                 + ("significant." if self.reject else "not significant: random rankings could do it."))
 
 

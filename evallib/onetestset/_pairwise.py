@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._format import pvalue_cell
 from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, adjusted_alphas, holm_alphas, rejections  # re-exported: the menu of every pairwise table
 from .._paired import _qh_bounds
 from .._plotting import get_axes
@@ -231,8 +232,8 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
             "b": table["b"].astype(int),
             "c": table["c"].astype(int),
             "X2": table["statistic"].map(lambda v: f"{v:.1f}"),
-            "p": table["pvalue"].map(lambda v: f"{v:.2g}"),
-            "exact p": table["pvalue_exact"].map(lambda v: f"{v:.2g}"),
+            "p": table["pvalue"].map(pvalue_cell),
+            "exact p": table["pvalue_exact"].map(pvalue_cell),
             "alpha": table["alpha_adj"].map(lambda v: f"{v:.3f}"),
             "chi2 crit": table["chi2_crit"].map(lambda v: f"{v:.1f}"),
             "|pb - pc|": table["estimate"].map(lambda v: f"{v:.2f}"),

@@ -53,6 +53,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._format import pvalue_cell
 from .._inference import check_alternative, se_from_variance, t_inference
 from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, adjust_pairs_table
 from .._plotting import get_axes
@@ -1154,7 +1155,8 @@ def loss_pairwise(y_true: Any, scores: Any, *, loss: str = "brier", pos_label: A
 
 # ------------------------------------------------------------------ text
 def format_pvalue(p: float) -> str:
-    """A p-value as printed: two significant digits, ``"< 1e-15"`` below 1e-15 (never 0).
+    """A p-value as printed in a table: :func:`evallib._format.pvalue_cell`, the library's one
+    p-value format (two significant digits, trailing zeros kept; ``"< 1e-15"`` below 1e-15, never 0).
 
     Parameters
     ----------
@@ -1164,9 +1166,14 @@ def format_pvalue(p: float) -> str:
     Returns
     -------
     str
-        For example ``"0.034"`` or ``"< 1e-15"``.
+        For example ``"0.034"``, ``"0.80"`` or ``"< 1e-15"``.
+
+    Examples
+    --------
+    >>> format_pvalue(0.0342), format_pvalue(0.8036), format_pvalue(0.0)
+    ('0.034', '0.80', '< 1e-15')
     """
-    return "< 1e-15" if p < 1e-15 else f"{p:.2g}"
+    return pvalue_cell(p)
 
 
 def _level(alpha: float) -> str:

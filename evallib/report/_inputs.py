@@ -688,7 +688,7 @@ def load_predictions(
         never chosen by counting: with other classes the report stops and asks for it.
     fold_column : str, default "fold"
         Optional column of fold identifiers (rows from a cross-validation).
-    pred_prefix, score_prefix : str, default "pred_" and "score_"
+    pred_prefix, score_prefix : str, default ``"pred_"`` and ``"score_"``
         Every other column named ``<pred_prefix><name>`` holds classifier ``<name>``'s
         predicted labels and every column ``<score_prefix><name>`` its numeric scores,
         higher meaning more likely positive. Other columns are ignored. With more than two
@@ -824,7 +824,7 @@ def load_predictions(
                 f"The positive label {positive!r} does not occur in the label column "
                 f"{label_column!r}, whose classes are {quote_list(classes.tolist())}"
                 + (f" (did you mean {hint!r}?)." if hint is not None else "."))
-        positive_from = "named with --positive-label"
+        positive_from = "named with --pos-label"
     if classes.size == 2:
         pos_code = int(np.flatnonzero(classes == positive)[0])
         negative = str(classes[1 - pos_code])

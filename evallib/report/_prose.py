@@ -8,7 +8,9 @@ write their sentences and table cells with these helpers, so that each rule is s
   made safe for Markdown, and so for the HTML page; :func:`plot_text` -- the same text
   safe for a matplotlib label.
 - :func:`format_p` and :func:`pvalue_cell` -- a p-value with two significant digits
-  (``p = 0.034``), never printed as 0: below :data:`P_FLOOR` it reads ``p < 1e-15``.
+  (``p = 0.034``), never printed as 0: below :data:`P_FLOOR` it reads ``p < 1e-15``. Their
+  home is the statistics library's :mod:`evallib._format`, whose rule the library's own result
+  texts follow too; they are imported here so that the reports use them by these names.
 - :func:`level_text` -- the level of an interval, ``alpha = 0.05`` -> ``"95%"``.
 - :func:`plural` -- ``"1 case"``, ``"2,000 cases"``, ``"3 classes"``.
 - :func:`join_names` and :func:`quote_list` -- ``"a, b and c"``, at most ``limit`` names and
@@ -22,14 +24,11 @@ The module imports nothing from the reports, so every report module can import i
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable
 from typing import Any
 
-#: p-values below this are printed as ``p < 1e-15``: double precision resolves a tail
-#: probability next to 1 only to about this, and no finite test set supports more digits.
-P_FLOOR = 1e-15
+from .._format import P_FLOOR, format_p, pvalue_cell  # noqa: F401  (the reports' p-value rule, by these names)
 
 #: Markdown's characters that can start markup anywhere in a line: backslash, code,
 #: emphasis, links and images, tables, strike-through, formulas, headings' hashes (the
@@ -88,39 +87,6 @@ def plot_text(text: Any) -> str:
     'a \\$b\\$'
     """
     return str(text).replace("$", r"\$")
-
-
-# ------------------------------------------------------------------ p-values
-def _p_relation(p: float, floor: float) -> str:
-    """``"= 0.034"``, ``"= 2.1e-05"``, ``"< 1e-15"`` or ``"= nan"``."""
-    p = float(p)
-    if math.isnan(p):
-        return "= nan"
-    if p < floor:
-        return f"< {floor:.0e}"
-    return f"= {p:.2g}"
-
-
-def format_p(p: float, floor: float = P_FLOOR) -> str:
-    """A p-value in a sentence: two significant digits, never printed as 0.
-
-    ``"p = 0.034"``, ``"p = 2.1e-05"``, or ``"p < 1e-15"`` below ``floor``
-    (:data:`P_FLOOR`); a p-value that could not be computed reads ``"p = nan"``.
-
-    >>> format_p(0.0342), format_p(2.1e-5), format_p(0.0), format_p(3e-5, floor=1e-4)
-    ('p = 0.034', 'p = 2.1e-05', 'p < 1e-15', 'p < 1e-04')
-    """
-    return "p " + _p_relation(p, floor)
-
-
-def pvalue_cell(p: float, floor: float = P_FLOOR) -> str:
-    """A p-value in a table cell, by the rule of :func:`format_p`: ``"0.034"`` or ``"< 1e-15"``.
-
-    >>> pvalue_cell(0.0342), pvalue_cell(1e-20), pvalue_cell(1.0)
-    ('0.034', '< 1e-15', '1')
-    """
-    text = _p_relation(p, floor)
-    return text[2:] if text.startswith("= ") else text
 
 
 # ------------------------------------------------------------------ words

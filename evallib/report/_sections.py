@@ -98,8 +98,8 @@ class DataSummary:
     notes : plain sentences on how the file was read, how cases and repeats were found, why
         this class is the positive one, and which class the scores are for.
     class_counts : cases per class (more than two classes), else None.
-    design : one phrase on the cases and how often each was predicted, e.g. ``"532, each
-        predicted 10 times (10 repeats of 10-fold CV)"``.
+    design : one phrase on the cases and how often each was predicted,
+        e.g. ``"532, each predicted 10 times (10 repeats of 10-fold CV)"``.
     n_rows : rows of the file (predictions of one case by every classifier).
     n_repeats : repeats (1 when each case is predicted once).
     """
@@ -568,7 +568,7 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
             out.append(
                 f"{name}'s scores look reversed: AUC {auc:.3f} is far below the 0.5 of random "
                 f"scores (as low by chance: {format_p(p_low)}); check that they are scores for "
-                f"{data.positive!r} (higher = more likely {data.positive!r}), or set --positive-label.")
+                f"{data.positive!r} (higher = more likely {data.positive!r}), or set --pos-label.")
             continue
         if name in data.labels:
             # on the rows: a threshold on the scores against the predicted labels they came with

@@ -296,8 +296,8 @@ def swap_labels(y: object, n_per_class: int, *, rng: Any = None) -> np.ndarray:
     y : array-like of shape (n,)
         Labels with exactly two classes.
     n_per_class : int
-        Cases flipped in each class, ``0 <= n_per_class <= `` size of the
-        smaller class.
+        Cases flipped in each class, ``0 <= n_per_class <= m``, where ``m`` is
+        the size of the smaller class.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Chooses the cases (per class, in sorted label order).
 

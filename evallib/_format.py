@@ -1,0 +1,80 @@
+"""How a p-value is printed: one rule for the library's result texts, its tables and the reports.
+
+:func:`format_p` writes a p-value in a sentence (``"p = 0.034"``), :func:`pvalue_cell` in a
+table cell (``"0.034"``). The rule: two significant digits, trailing zeros kept (Python's
+alternate form of ``g``, ``f"{p:#.2g}"``: ``0.80``, ``0.00050``, ``1.0``, ``2.1e-05``), and never
+printed as 0: below :data:`P_FLOOR` a p-value reads ``p < 1e-15``. A p-value that could not be
+computed reads ``p = nan``. Every ``.text()``, ``.describe()`` and summary of evallib, and the
+three reports (through :mod:`evallib.report._prose`), print p-values with these two functions.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["P_FLOOR", "format_p", "pvalue_cell"]
+
+#: p-values below this are printed as ``p < 1e-15``: double precision resolves a tail
+#: probability next to 1 only to about this, and no finite test set supports more digits.
+P_FLOOR = 1e-15
+
+
+def _p_relation(p: float, floor: float) -> str:
+    """``"= 0.034"``, ``"= 2.1e-05"``, ``"< 1e-15"`` or ``"= nan"``."""
+    p = float(p)
+    if math.isnan(p):
+        return "= nan"
+    if p < floor:
+        return f"< {floor:.0e}"
+    return f"= {p:#.2g}"
+
+
+def format_p(p: float, floor: float = P_FLOOR) -> str:
+    """A p-value in a sentence: two significant digits, trailing zeros kept, never printed as 0.
+
+    Parameters
+    ----------
+    p : float
+        The p-value, in [0, 1] (NaN when it could not be computed).
+    floor : float, default :data:`P_FLOOR`
+        p-values below it are printed as ``p < floor`` (one significant digit).
+
+    Returns
+    -------
+    str
+        ``"p = 0.034"``, ``"p = 0.80"`` (not ``0.8``), ``"p = 0.00050"``, ``"p = 1.0"``,
+        ``"p = 2.1e-05"`` (Python's ``f"{p:#.2g}"``), ``"p < 1e-15"`` below ``floor``, or
+        ``"p = nan"``.
+
+    Examples
+    --------
+    >>> format_p(0.0342), format_p(0.8036), format_p(0.000497), format_p(1.0)
+    ('p = 0.034', 'p = 0.80', 'p = 0.00050', 'p = 1.0')
+    >>> format_p(2.1e-5), format_p(0.0), format_p(3e-5, floor=1e-4), format_p(float("nan"))
+    ('p = 2.1e-05', 'p < 1e-15', 'p < 1e-04', 'p = nan')
+    """
+    return "p " + _p_relation(p, floor)
+
+
+def pvalue_cell(p: float, floor: float = P_FLOOR) -> str:
+    """A p-value in a table cell, by the rule of :func:`format_p`, without the ``p``.
+
+    Parameters
+    ----------
+    p : float
+        The p-value, in [0, 1] (NaN when it could not be computed).
+    floor : float, default :data:`P_FLOOR`
+        p-values below it are printed as ``< floor``.
+
+    Returns
+    -------
+    str
+        ``"0.034"``, ``"0.050"``, ``"1.0"``, ``"2.1e-05"``, ``"< 1e-15"`` or ``"nan"``.
+
+    Examples
+    --------
+    >>> pvalue_cell(0.0342), pvalue_cell(0.05), pvalue_cell(1e-20), pvalue_cell(1.0)
+    ('0.034', '0.050', '< 1e-15', '1.0')
+    """
+    text = _p_relation(p, floor)
+    return text[2:] if text.startswith("= ") else text
