@@ -429,7 +429,20 @@ def _check_no_missing(values: pd.Series, column: str, need: str, *, nan: bool = 
 
 
 def _first_row(mask: np.ndarray) -> int:
+    """The data row (1-based, as a spreadsheet counts after the header) of the first True."""
     return int(np.flatnonzero(mask)[0]) + 1
+
+
+def _to_numeric(values: pd.Series, what: str, hint: str = "") -> pd.Series:
+    """``values`` as numbers (pandas' coercion, missing cells kept missing), or one sentence naming
+    the first data row that holds something else (every report's readers use it)."""
+    numeric = pd.to_numeric(values, errors="coerce")
+    bad = (numeric.isna() & values.notna()).to_numpy()
+    if bad.any():
+        raise ReportInputError(
+            f"The {what} is not numeric: data row {_first_row(bad)} holds "
+            f"{str(values.iloc[int(np.flatnonzero(bad)[0])])!r}" + (f"; {hint}." if hint else "."))
+    return numeric
 
 
 def _near_duplicates(texts) -> tuple[str, str] | None:
@@ -950,13 +963,7 @@ def _check_pred_column(values: pd.Series, col: str, classes: np.ndarray, all_cla
 def _check_score_column(values: pd.Series, col: str) -> np.ndarray:
     if values.dtype == bool:
         raise ReportInputError(f"The score column {col!r} holds booleans; scores must be numbers.")
-    numeric = pd.to_numeric(values, errors="coerce")
-    bad = (numeric.isna() & values.notna()).to_numpy()
-    if bad.any():
-        raise ReportInputError(
-            f"The score column {col!r} is not numeric: data row {_first_row(bad)} holds "
-            f"{str(values.iloc[int(np.flatnonzero(bad)[0])])!r}."
-        )
+    numeric = _to_numeric(values, f"score column {col!r}")
     _check_no_missing(values, f"score column {col!r}", "every classifier must score every test case", nan=True)
     arr = numeric.to_numpy(dtype=float)
     infinite = ~np.isfinite(arr)

@@ -53,7 +53,7 @@ import pandas as pd
 
 from .._extras import MissingExtraError, require
 from .._results import freeze_arrays
-from ._inputs import ReportInputError, _key, _read_table
+from ._inputs import ReportInputError, _first_row, _key, _read_table, _to_numeric
 from ._prose import plural, quote_list
 
 __all__ = [
@@ -205,10 +205,6 @@ def _sample_text(names: np.ndarray | None, code: int) -> str:
     return repr(str(names[code])) if names is not None else str(code + 1)
 
 
-def _first_row(mask: np.ndarray) -> int:
-    return int(np.flatnonzero(mask)[0]) + 1
-
-
 def _check_no_missing(values: pd.Series, what: str, need: str) -> None:
     missing = values.isna().to_numpy()
     if missing.any():
@@ -226,13 +222,7 @@ def _score_values(values: pd.Series, what: str, *, missing_ok: bool = False) -> 
     if pd.api.types.is_numeric_dtype(values.dtype):
         arr = values.to_numpy(dtype=float, na_value=np.nan)
     else:
-        numeric = pd.to_numeric(values, errors="coerce")
-        bad = (numeric.isna() & values.notna()).to_numpy()
-        if bad.any():
-            raise ReportInputError(
-                f"The {what} is not numeric: data row {_first_row(bad)} holds "
-                f"{str(values.iloc[int(np.flatnonzero(bad)[0])])!r}; scores must be 0/1 (wrong/right) or "
-                "numbers in [0, 1].")
+        numeric = _to_numeric(values, what, "scores must be 0/1 (wrong/right) or numbers in [0, 1]")
         arr = numeric.to_numpy(dtype=float, na_value=np.nan)
     if not missing_ok:
         nan = np.isnan(arr)
