@@ -572,6 +572,15 @@ def test_sample_analysis_against_anova_and_enumerated_pass_at_k(pupils):
     row = result.components.loc["forest"]
     assert row["within"] == pytest.approx(msw) and row["between"] == pytest.approx((msb - msw) / k0)
     assert np.isnan(result.components.loc["knn", "within"])  # one answer: not identified
+    # with clusters the floor is the clustered one: the written-out CR2 variance of the item means
+    # less the within-item noise msw * mean(1/K) / n, not the unclustered sqrt(between / n)
+    item_means = np.array([g.mean() for g in groups])
+    V, _ = cr2_reference(item_means, ev.pupils.loc[forest.groupby("pupil")["score"].mean().index, "class"].to_numpy())
+    noise = msw * np.mean(1 / k_i) / n
+    assert row["se"] == pytest.approx(math.sqrt(V))
+    assert row["floor"] == pytest.approx(math.sqrt(V - noise))
+    assert row["se_double"] == pytest.approx(math.sqrt(V - noise / 2))
+    assert row["floor"] != pytest.approx(math.sqrt(row["between"] / n), rel=0.02)
     assert result.ks == (1, 2, 4)
     # pass@k and pass^k by enumerating every k-subset of each pupil's answers
     answers = forest.groupby("pupil")["score"].apply(list)

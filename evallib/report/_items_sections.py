@@ -353,7 +353,8 @@ class SampleAnalysis:
     components : DataFrame indexed by model: ``between``, ``within``, ``icc``,
         ``answers`` (mean per item), ``se`` (of the mean, from the components),
         ``se_double`` (with twice the answers per item), ``floor`` (the standard
-        error no number of answers can go below, ``sqrt(between / n)``), ``note``.
+        error no number of answers can go below: ``sqrt(between / n)``, or with clusters
+        the clustered floor ``sqrt(var_floor)``), ``note``.
     passk : DataFrame with one row per model and ``k``: ``model``, ``k``, ``pass_at_k``,
         ``low``, ``high``, ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
         scores).
@@ -382,7 +383,7 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
     """Section 4: variance components and, for 0/1 scores, pass@k -- when items were answered several times.
 
     Per model, :func:`evallib.items.variance_components` on its items x answers (the
-    one-way ANOVA estimates; it ignores the clusters), and for 0/1 scores
+    one-way ANOVA estimates; with clusters, the clustered SE and its floor), and for 0/1 scores
     :func:`evallib.items.pass_at_k` with ``n`` each item's answers and ``c`` its correct
     ones, for ``k`` = 1, 2, 4, ... up to the fewest answers any item has (clustered
     when clusters are given).
@@ -401,16 +402,16 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
     for j, name in enumerate(data.models):
         block = data.scores[:, j, :]
         try:
-            vc = variance_components(block)
+            vc = variance_components(block, clusters=_clusters_arg(data), missing="drop")
         except ValueError:  # this model answered every item once
             rows.append({"model": name, "between": np.nan, "within": np.nan, "icc": np.nan,
                          "answers": float(counts[:, j].mean()), "se": np.nan, "se_double": np.nan,
                          "floor": np.nan, "note": "one answer per item: within-item variance not identified"})
             continue
-        double = math.sqrt((vc.between + vc.within * vc.inverse_samples / 2) / vc.n_items)
+        double = math.sqrt(vc.var_floor + vc.within * vc.inverse_samples / (2 * vc.n_items))
         rows.append({"model": name, "between": vc.between, "within": vc.within, "icc": vc.icc,
                      "answers": vc.samples, "se": vc.se, "se_double": double,
-                     "floor": math.sqrt(vc.between / vc.n_items), "note": vc.note})
+                     "floor": math.sqrt(vc.var_floor), "note": vc.note})
     components = pd.DataFrame(rows).set_index("model")
     smallest = counts.min(axis=0)  # per model: the fewest answers of one item
     ks = _ks(int(smallest.max()))
