@@ -56,9 +56,10 @@ from ..items import (
     tie_group,
     variance_components,
 )
+from ..planning import item_difference_variance, item_minimum_detectable_difference, item_sample_size
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
 from ._prose import escape, join_names, level_text, plot_text, plural, pvalue_cell
-from ._sections import Skipped
+from ._sections import Skipped, check_min_difference
 
 __all__ = [
     "ItemsOverview",
@@ -622,6 +623,205 @@ def items_summary_text(
                     text += f"; the highest pass@{k} is {escape(best['model'])}'s, {best['pass_at_k']:.1%}"
                 out.append(text + ".")
     return "\n".join(f"- {s}" for s in out)
+
+
+# ------------------------------------------------------------------ section 6: planning
+#: The power the planning section plans for.
+PLANNING_POWER = 0.8
+
+
+@dataclass(frozen=True, eq=False)
+class ItemPlanning:
+    """Section 6: items needed to detect ``min_difference``, and what the file's size detects.
+
+    Attributes
+    ----------
+    table : DataFrame, one row per comparison of the leader with another model: ``a`` (the
+        leader), ``b``, ``n_items`` (items both scored), ``sd_a``, ``sd_b`` (SD across items of
+        the expected scores), ``correlation`` (of the expected scores), ``within_sd_a``,
+        ``within_sd_b`` (SD of one answer around its item's expected score; 0 with one answer
+        per item, whose noise is then part of ``sd_a``, ``sd_b``), ``samples`` (answers per item
+        planned, the file's median), ``cluster_size`` (items per cluster, the file's mean,
+        rounded), ``icc`` (of the expected differences within a cluster), ``variance`` (``V``
+        of :func:`evallib.planning.item_difference_variance`), ``detectable`` (the difference
+        the file's ``n_items`` detect), ``needed_items`` and ``needed_clusters`` (for
+        ``min_difference``; NaN without it).
+    min_difference : the difference that matters (None when not given).
+    alpha, power : the two-sided level and the power planned for.
+    """
+
+    table: pd.DataFrame
+    min_difference: float | None
+    alpha: float
+    power: float
+
+    def sentences(self) -> list[str]:
+        """The plan in words, one sentence per comparison, every number from ``table``.
+
+        Returns
+        -------
+        list of str
+            Markdown sentences, names escaped.
+        """
+        out = []
+        level = f"at alpha = {self.alpha:g} (two-sided) with power {self.power:g}"
+        for _, r in self.table.iterrows():
+            design = (f"{int(r['samples'])} answer{'s' if r['samples'] > 1 else ''} per item"
+                      + (f", clusters of {int(r['cluster_size'])} items with an ICC of the expected differences of "
+                         f"{r['icc']:.3f}" if r["cluster_size"] > 1 else ""))
+            text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items this file "
+                    f"detects a difference of {r['detectable']:.4f} (mean score) {level} ({design})")
+            if self.min_difference is not None:
+                clusters = (f" ({int(r['needed_clusters']):,} clusters)" if r["cluster_size"] > 1 else "")
+                text += (f"; detecting {self.min_difference:g} needs {int(r['needed_items']):,} items{clusters}, "
+                         + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
+                         + " the file holds")
+            out.append(text + ".")
+        return out
+
+
+def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
+    """The planning variance parts of the pair (a, b), estimated from the file on the items both scored."""
+    ja, jb = data.models.index(a), data.models.index(b)
+    counts = data.sample_counts()
+    shared = (counts[:, ja] > 0) & (counts[:, jb] > 0)
+    blocks = [data.scores[shared, j, :] for j in (ja, jb)]
+    means = [np.nanmean(block, axis=1) for block in blocks]
+    samples = max(1, int(round(float(np.median(counts[shared][:, [ja, jb]])))))
+    sds, withins = [], []
+    for block, y in zip(blocks, means):
+        try:
+            if samples == 1:
+                raise ValueError("one answer per item")
+            vc = variance_components(block)
+            sd, within = math.sqrt(vc.between), math.sqrt(vc.within)
+        except ValueError:  # one answer per item: its noise is part of the spread between items
+            sd, within = float(np.std(y, ddof=1)), 0.0
+        sd = min(sd, 0.5)
+        sds.append(sd)
+        withins.append(min(within, math.sqrt(max(0.25 - sd * sd, 0.0))))   # one answer's variance <= 1/4
+    if samples == 1:
+        withins = [0.0, 0.0]
+    cov = float(np.cov(means[0], means[1], ddof=1)[0, 1])
+    correlation = float(np.clip(cov / (sds[0] * sds[1]), -1.0, 1.0)) if sds[0] > 0 and sds[1] > 0 else 0.0
+    cluster_size, icc = 1, 0.0
+    if data.clustered:
+        codes = data.clusters[shared]
+        sizes = np.bincount(codes)
+        sizes = sizes[sizes > 0]
+        cluster_size = max(1, int(round(float(sizes.mean()))))
+        if cluster_size > 1:
+            # the between-cluster share of the observed differences (the one-way ANOVA of
+            # variance_components, clusters x items; shifted into [0, 1], which leaves shares unchanged)
+            d = (means[0] - means[1] + 1.0) / 2.0
+            order = np.argsort(codes, kind="stable")
+            _, start = np.unique(codes[order], return_index=True)
+            grid = np.full((start.size, int(sizes.max())), np.nan)
+            rows = np.repeat(np.arange(start.size), np.diff(np.append(start, codes.size)))
+            grid[rows, np.arange(codes.size) - start[rows]] = d[order]
+            try:
+                observed = variance_components(grid, missing="drop").icc
+            except ValueError:  # no cluster of two items, or one cluster
+                observed = 0.0
+            omega2 = sds[0] ** 2 + sds[1] ** 2 - 2 * correlation * sds[0] * sds[1]
+            noise = (withins[0] ** 2 + withins[1] ** 2) / samples
+            # the observed differences' ICC is icc * omega^2 / (omega^2 + noise) (item_difference_variance)
+            icc = float(np.clip(observed * (omega2 + noise) / omega2, 0.0, 1.0)) if omega2 > 0 else 0.0
+    return dict(n_items=int(shared.sum()), sd_a=sds[0], sd_b=sds[1], correlation=correlation,
+                within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc)
+
+
+def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: float | None = None,
+                  power: float = PLANNING_POWER) -> ItemPlanning | Skipped:
+    """Section 6: plan the next evaluation from this file (:mod:`evallib.planning`'s item functions).
+
+    For the leader (highest mean) against every other model, the variance parts of
+    :func:`evallib.planning.item_difference_variance` are estimated on the items both scored:
+    the SDs of the expected item scores and the answers' noise from the one-way ANOVA of
+    :func:`evallib.items.variance_components` (with one answer per item: the SD of the item
+    scores, the noise included, and no separate noise), their correlation from the item
+    means' covariance (the answers' noise is independent between models, so it leaves the
+    covariance alone), and with clusters the ICC of the expected differences from the
+    between-cluster share of the observed differences (that share is
+    ``icc omega^2 / (omega^2 + noise / K)``). Then
+    :func:`evallib.planning.item_minimum_detectable_difference` at the shared items and, with
+    ``min_difference``, :func:`evallib.planning.item_sample_size` (normal approximation, at
+    the file's answers per item and cluster size).
+
+    Parameters
+    ----------
+    data : ItemScores
+    alpha : float
+        Two-sided level, in (0, 1).
+    min_difference : float, optional
+        The smallest difference of mean scores that matters, in (0, 1).
+    power : float
+        The power to plan for, default 0.8.
+
+    Returns
+    -------
+    ItemPlanning or Skipped
+        Skipped with one model, or when no pair shares enough items (two clusters) to plan from.
+    """
+    alpha = check_alpha(alpha)
+    delta = check_min_difference(min_difference)
+    if data.n_models < 2:
+        return Skipped("one model: there is no comparison to plan.")
+    means = data.item_means().mean(axis=0, skipna=True)
+    leader = str(means.idxmax())
+    rows = []
+    for other in [m for m in data.models if m != leader]:
+        parts = _pair_plan_parts(data, leader, other)
+        n_items = parts.pop("n_items")
+        if n_items < 2 * parts["cluster_size"] or n_items < 2:
+            continue
+        plan = dict(parts, alpha=alpha, power=power)
+        detectable = item_minimum_detectable_difference(n_items, **plan)
+        variance = item_difference_variance(**parts)
+        need_items = need_clusters = np.nan
+        if delta is not None:
+            size = item_sample_size(delta, **plan)
+            need_items, need_clusters = size.n_items, size.n_clusters
+        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, variance=variance, detectable=detectable,
+                         needed_items=need_items, needed_clusters=need_clusters))
+    if not rows:
+        return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
+    return ItemPlanning(table=pd.DataFrame(rows), min_difference=delta, alpha=alpha, power=power)
+
+
+def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
+    """Section 6's table for display: the parts estimated from the file, and the plan.
+
+    Parameters
+    ----------
+    planning : ItemPlanning
+        :func:`item_planning`'s result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per comparison, numbers as text, names escaped; the column of items needed
+        only when ``min_difference`` was given.
+    """
+    t = planning.table
+    out = pd.DataFrame({
+        "A": [escape(v) for v in t["a"]], "B": [escape(v) for v in t["b"]],
+        "shared items": [f"{v:,}" for v in t["n_items"]],
+        "SD of expected scores A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["sd_a"], t["sd_b"])],
+        "correlation": [f"{v:.3f}" for v in t["correlation"]],
+        "answer noise SD A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["within_sd_a"], t["within_sd_b"])],
+        "answers per item": [f"{v:d}" for v in t["samples"]],
+        "cluster size": [f"{v:d}" for v in t["cluster_size"]],
+        "ICC": [f"{v:.3f}" for v in t["icc"]],
+        "detectable difference": [f"{v:.4f}" for v in t["detectable"]],
+    })
+    if planning.min_difference is not None:
+        out[f"items to detect {planning.min_difference:g}"] = [f"{int(v):,}" for v in t["needed_items"]]
+    out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
+    return out
+
+
+__all__ += ["ItemPlanning", "item_planning", "format_item_planning"]
 
 
 #: Escapers of 0.1.0 that live in :mod:`evallib.report._prose` now (DeprecationWarning until 0.3.0).
