@@ -92,8 +92,9 @@ class ItemScores:
     items : numpy.ndarray of str, the item ids, shape ``(N,)``.
     scores : numpy.ndarray of float, shape ``(N, M, K)``: item ``i``'s ``k``-th answer by
         model ``m``; NaN marks a sample a model does not have for that item (``K`` is the
-        largest number of samples any model has for any item). Every model has at least
-        one sample of every item.
+        largest number of samples any model has for any item). A model may lack every sample
+        of some items (scored on partly different items; ``read_note`` says so); every two
+        models share at least two scored items.
     clusters : numpy.ndarray of int, each item's cluster as an index into
         ``cluster_names``; None without clusters.
     cluster_names : the clusters' labels, as text.
@@ -335,15 +336,24 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
     present[pair] = True
     present = present.reshape(n_items, n_models)
     if not present.all():
+        # models scored on partly different items (failed samples dropped, a subset rerun): each
+        # model's mean on its own items, each pair on the items both scored; said in the read note
         lacking = (~present).sum(axis=0)
-        worst = int(np.argmax(lacking))
-        example = str(item_names[int(np.flatnonzero(~present[:, worst])[0])])
-        others = int(np.count_nonzero(lacking)) - 1
-        raise ReportInputError(
-            f"Model {str(model_names[worst])!r} has no score for {lacking[worst]:,} of the {n_items:,} items "
-            f"(e.g. item {example!r})"
-            + (f", and {plural(others, 'other model')} also lack items" if others else "")
-            + "; every model must score every item (drop those items for all models, or score them).")
+        scored = present.sum(axis=0)
+        shared = present.astype(np.int64).T @ present.astype(np.int64)
+        pair_min = np.where(np.eye(n_models, dtype=bool), n_items, shared)
+        if pair_min.min() < 2:
+            a, b = np.unravel_index(int(np.argmin(pair_min)), pair_min.shape)
+            raise ReportInputError(
+                f"Models {str(model_names[a])!r} and {str(model_names[b])!r} have {int(pair_min[a, b])} scored "
+                f"item{'s' if pair_min[a, b] != 1 else ''} in common of the {n_items:,}; comparing two models needs "
+                "at least 2 items that both scored.")
+        short = [f"{str(model_names[j])!r} scored {int(scored[j]):,}" for j in np.flatnonzero(lacking)]
+        notes.append(
+            f"Not every model scored every item: of the {n_items:,} items, {'; '.join(short[:_LISTED])}"
+            + (f" and {len(short) - _LISTED} more models lack items" if len(short) > _LISTED else "")
+            + ". Each model's mean is taken on its own items (so the means rest on different items), and each "
+            "pair is compared on the items both models scored; the pairwise table gives how many.")
     cube = np.full(n_pairs * k_max, np.nan)
     cube[pair * k_max + position] = scores
     cube = cube.reshape(n_items, n_models, k_max)

@@ -206,17 +206,18 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         ``se``, ``df``, ``method``, ``unclustered_se`` (the standard error
         if the items were independent), ``design_effect`` (``(se /
         unclustered_se)^2``, NaN without clusters), ``answers`` (mean answers per
-        item), ``note``. ``attrs``: ``alpha``.
+        item), ``note``, ``n_items`` (the items the model scored: each mean is on its own
+        items). ``attrs``: ``alpha``.
     """
     alpha = check_alpha(alpha)
     rows = []
     for name in data.models:
-        r = item_mean(data.model_scores(name), clusters=_clusters_arg(data), alpha=alpha)
+        r = item_mean(data.model_scores(name), clusters=_clusters_arg(data), alpha=alpha, missing="drop")
         ratio = r.se / r.unclustered_se if r.unclustered_se > 0 else float("nan")
         rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
                      "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
-                     "answers": r.n_samples, "note": r.note})
+                     "answers": r.n_samples, "note": r.note, "n_items": r.n_items})
     out = pd.DataFrame(rows).set_index("model")
     order = np.lexsort((np.arange(len(out)), -out["mean"].to_numpy()))
     out = out.iloc[order]
@@ -290,6 +291,9 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     same level as the joint interval (``bp_low``, ``bp_high``) and the discordant counts
     ``n10`` (``a`` right, ``b`` wrong) and ``n01``.
 
+    Models scored on partly different items are compared pair by pair on the items both
+    scored (``n_items`` per row; ``leaderboard_pairs(missing="drop")``).
+
     Returns
     -------
     pandas.DataFrame
@@ -299,7 +303,7 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
     means = data.item_means()
-    table = leaderboard_pairs(means, clusters=_clusters_arg(data), alpha=alpha, adjust=adjust)
+    table = leaderboard_pairs(means, clusters=_clusters_arg(data), alpha=alpha, adjust=adjust, missing="drop")
     m = len(table)
     applies = _mcnemar_applies(data)
     if applies:
@@ -308,6 +312,8 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
         rows = []
         for a, b in zip(table["a"], table["b"]):
             x, y = cols[a], cols[b]
+            shared = ~np.isnan(x) & ~np.isnan(y)   # the items both scored
+            x, y = x[shared], y[shared]
             r = paired_item_difference(x, y, method="mcnemar", alpha=level)
             rows.append((r.pvalue, r.low, r.high, int(np.count_nonzero((x == 1) & (y == 0))),
                          int(np.count_nonzero((x == 0) & (y == 1)))))
@@ -329,9 +335,10 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     joint = (f"{level_text(1 - interval_level, digits=4)} joint interval" if adjust != "none"
              else f"{level_text(alpha)} interval")
     adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
+    partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
-        "mean A - mean B": [f"{v:+.4f}" for v in pairs["estimate"]],
+        ("A - B on the items both scored" if partial else "mean A - mean B"): [f"{v:+.4f}" for v in pairs["estimate"]],
         joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["low"], pairs["high"])],
         f"{adj} p (paired t)": [pvalue_cell(p) for p in pairs["pvalue_adj"]],
     })
@@ -339,6 +346,8 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
         out[f"{adj} p (McNemar mid-p)"] = [pvalue_cell(p) for p in pairs["mcnemar_pvalue_adj"]]
         out["Bonett-Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
+    if partial:
+        out["items"] = [f"{v:,}" for v in pairs["n_items"]]
     out["verdict"] = ["differ" if r else "not separated" for r in pairs["reject"]]
     out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
     return out
@@ -414,7 +423,8 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
                      "answers": vc.samples, "se": vc.se, "se_double": double,
                      "floor": math.sqrt(vc.var_floor), "note": vc.note})
     components = pd.DataFrame(rows).set_index("model")
-    smallest = counts.min(axis=0)  # per model: the fewest answers of one item
+    # per model: the fewest answers of one item it scored
+    smallest = np.where(counts > 0, counts, np.iinfo(np.int64).max).min(axis=0)
     ks = _ks(int(smallest.max()))
     if not data.binary:
         passk: pd.DataFrame | Skipped = Skipped("pass@k counts correct answers, and these scores are not 0/1.")
@@ -422,8 +432,10 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
         prow = []
         correct = np.nansum(data.scores, axis=2).round().astype(np.int64)
         for j, name in enumerate(data.models):
+            own = counts[:, j] > 0   # the items this model scored
+            own_clusters = None if data.clusters is None else data.clusters[own]
             for k in (k for k in ks if k <= smallest[j]):
-                r = pass_at_k(counts[:, j], correct[:, j], k, clusters=_clusters_arg(data), alpha=alpha)
+                r = pass_at_k(counts[own, j], correct[own, j], k, clusters=own_clusters, alpha=alpha)
                 h = r.pass_hat_k
                 prow.append({"model": name, "k": k, "pass_at_k": r.estimate, "low": r.low, "high": r.high,
                              "pass_hat_k": h.estimate, "hat_low": h.low, "hat_high": h.high})
@@ -503,8 +515,8 @@ def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", 
     rng = check_rng(rng)
     means = data.item_means()
     clusters = _clusters_arg(data)
-    tie = tie_group(means, clusters=clusters, alpha=alpha, adjust=adjust)
-    ranks = rank_intervals(means, clusters=clusters, n_resamples=n_resamples, alpha=alpha, rng=rng)
+    tie = tie_group(means, clusters=clusters, alpha=alpha, adjust=adjust, missing="drop")
+    ranks = rank_intervals(means, clusters=clusters, n_resamples=n_resamples, alpha=alpha, rng=rng, missing="drop")
     return Leaderboard(tie=tie, ranks=ranks)
 
 
