@@ -105,6 +105,8 @@ class ItemScores:
     read_note : what the reader detected or chose, in plain sentences (``""`` if nothing).
     reducers : inspect logs: each model's epochs reducer, as inspect_ai names it (the
         score its own metrics reduce the epochs to); ``()`` for other sources.
+    tasks : harness files of several tasks (lm-eval subtasks, inspect tasks): the task names,
+        each item ``task/id``; ``()`` otherwise.
     """
 
     source: str
@@ -122,6 +124,8 @@ class ItemScores:
     read_note: str = ""
     #: inspect logs: each model's epochs reducer (``"mean"``, ``"max"``, ``"pass_at_2"``, ...); else empty
     reducers: tuple[str, ...] = ()
+    #: harness files of several tasks: the tasks (items are ``task/id``); else empty
+    tasks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
@@ -174,6 +178,12 @@ class ItemScores:
             means = np.nanmean(self.scores, axis=2)
         return pd.DataFrame(means, index=pd.Index(self.items, name="item"),
                             columns=pd.Index(list(self.models), name="model"))
+
+    def item_tasks(self) -> np.ndarray | None:
+        """Each item's task (text) when the files hold several tasks, else None."""
+        if not self.tasks:
+            return None
+        return np.array([str(i).split("/", 1)[0] for i in self.items], dtype=object)
 
     def cluster_labels(self) -> np.ndarray | None:
         """Each item's cluster label (text), or None without clusters."""
@@ -933,10 +943,11 @@ def read_lm_eval_samples(
                    names=("doc_id" if not several_tasks else "task/doc_id",
                           "task" if task_cluster else f"doc.{cluster_key}" if cluster_key else "", "run"))
     source = ", ".join(str(p) for paths in per_model.values() for p in paths)
-    return _assemble(source=source, layout="lm-eval", roles=roles, item_codes=item_codes, item_names=item_names,
+    data = _assemble(source=source, layout="lm-eval", roles=roles, item_codes=item_codes, item_names=item_names,
                      model_codes=model_codes, model_names=list(model_names), scores=values_arr,
                      sample_codes=sample_codes, cluster_codes=cluster_codes, cluster_names=cluster_names,
                      n_rows=len(frame), notes=notes)
+    return dataclasses.replace(data, tasks=tuple(named)) if several_tasks else data
 
 
 # ------------------------------------------------------------------ inspect_ai
@@ -1272,7 +1283,7 @@ def read_inspect_logs(
                      item_names=item_names, model_codes=model_codes, model_names=list(model_names),
                      scores=_score_values(frame["score"], "score"), sample_codes=epoch_codes if several else None,
                      cluster_codes=cluster_codes, cluster_names=cluster_names, n_rows=len(frame), notes=notes)
-    return dataclasses.replace(data, reducers=per_model)
+    return dataclasses.replace(data, reducers=per_model, tasks=tuple(tasks) if several_tasks else ())
 
 
 # ------------------------------------------------------------------ one entry point

@@ -58,7 +58,7 @@ from ..items import (
 )
 from ..planning import item_difference_variance, item_minimum_detectable_difference, item_sample_size
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
-from ._prose import escape, join_names, level_text, plot_text, plural, pvalue_cell
+from ._prose import escape, format_p, join_names, level_text, plot_text, plural, pvalue_cell
 from ._sections import Skipped, check_min_difference
 
 __all__ = [
@@ -834,6 +834,148 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
 
 
 __all__ += ["ItemPlanning", "item_planning", "format_item_planning"]
+
+
+# ------------------------------------------------------------------ section 7: per task
+@dataclass(frozen=True, eq=False)
+class TaskTable:
+    """Section 7: with several tasks, each task's means and the leader's paired differences.
+
+    Attributes
+    ----------
+    means : DataFrame, tasks x models: each model's mean on the task's items it scored.
+    items : Series, each task's items.
+    differences : DataFrame, one row per task and other model: ``task``, ``a`` (the overall
+        leader), ``b``, ``n_items`` (the task's items both scored), ``estimate`` (``a - b`` on
+        them), ``se``, ``low``, ``high`` (at ``interval_level``), ``pvalue``, ``pvalue_adj``
+        (adjusted by ``adjust`` over every row of the table), ``reject``, ``method``.
+    leader : the model with the highest mean over all items (section 2's).
+    alpha, adjust, interval_level : the level, the adjustment over the table's rows and the
+        intervals' confidence (``1 - alpha / rows`` unless ``adjust="none"``, as in section 3).
+    """
+
+    means: pd.DataFrame
+    items: pd.Series
+    differences: pd.DataFrame
+    leader: str
+    alpha: float
+    adjust: str
+    interval_level: float
+
+    def sentences(self) -> list[str]:
+        """The table in words: which of the leader's per-task differences are separated from 0.
+
+        Returns
+        -------
+        list of str
+            Markdown sentences, names escaped, every number from the table.
+        """
+        d = self.differences
+        m = len(d)
+        how = (f"{_ADJUST_NAMES[self.adjust]}'s adjustment over the {plural(m, 'comparison')} of the table"
+               if self.adjust != "none" else f"no adjustment for the {plural(m, 'comparison')} of the table")
+        level = level_text(1 - self.interval_level, digits=4)
+        out = [f"Per task, {escape(self.leader)} (the leader over all items) against each other model, with {how}: "
+               + (f"{int(d['reject'].sum()):,} of the {m:,} differences {'is' if int(d['reject'].sum()) == 1 else 'are'} "
+                  f"separated from 0 at alpha = {self.alpha:g}."
+                  if d["reject"].any() else f"none of the {m:,} differences is separated from 0 at alpha = "
+                                            f"{self.alpha:g}.")]
+        for _, r in d.iterrows():
+            verdict = "separated from 0" if r["reject"] else "not separated from 0"
+            out.append(f"{escape(r['task'])}, {escape(r['a'])} - {escape(r['b'])}: {r['estimate']:+.4f} on "
+                       f"{int(r['n_items']):,} items ({level} interval {r['low']:+.4f} to {r['high']:+.4f}, adjusted "
+                       f"{format_p(r['pvalue_adj'])}), {verdict}.")
+        return out
+
+
+def task_table(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm") -> TaskTable | Skipped:
+    """Section 7: per task, every model's mean and the leader's paired difference from each other model.
+
+    The leader is the model with the highest mean over all items. Within a task each
+    difference is :func:`evallib.items.paired_item_difference` on the task's items both models
+    scored (CR2 with Bell-McCaffrey df when the task holds at least two clusters, the paired t
+    otherwise, so tasks that are themselves the clusters are analysed item by item), at the
+    level ``alpha / rows`` of the table unless ``adjust="none"``; the p-values are adjusted over
+    every row of the table (:func:`evallib.adjust_pvalues`).
+
+    Parameters
+    ----------
+    data : ItemScores
+    alpha : float
+        In (0, 1).
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}
+        The adjustment over the table's rows.
+
+    Returns
+    -------
+    TaskTable or Skipped
+        Skipped when the files hold one task (or are not harness files of several tasks).
+    """
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
+    tasks = data.item_tasks()
+    if tasks is None:
+        return Skipped("the file holds one task (harness files of several tasks get a per-task table).")
+    means = data.item_means()
+    overall = means.mean(axis=0, skipna=True)
+    order = np.lexsort((np.arange(len(overall)), -overall.to_numpy()))
+    leader = str(overall.index[order[0]])
+    others = [str(overall.index[i]) for i in order[1:]]
+    labels = data.cluster_labels()
+    per_task = pd.DataFrame({t: means[tasks == t].mean(axis=0, skipna=True) for t in data.tasks}).T
+    per_task.index.name, per_task.columns.name = "task", "model"
+    items = pd.Series({t: int(np.count_nonzero(tasks == t)) for t in data.tasks}, name="items")
+    cells = [(t, b) for t in data.tasks for b in others]
+    level = alpha / len(cells) if adjust != "none" else alpha
+    rows = []
+    for t, b in cells:
+        sub = tasks == t
+        clusters = None if labels is None or len(set(labels[sub])) < 2 else labels[sub]
+        r = paired_item_difference(means.loc[sub, leader], means.loc[sub, b], clusters=clusters, alpha=level,
+                                   method="t" if clusters is None else "cr2", missing="drop")
+        rows.append(dict(task=t, a=leader, b=b, n_items=r.n_items, estimate=r.estimate, se=r.se, low=r.low,
+                         high=r.high, pvalue=r.pvalue, method=r.method))
+    diff = pd.DataFrame(rows)
+    diff["pvalue_adj"] = adjust_pvalues(diff["pvalue"].to_numpy(), adjust)
+    diff["reject"] = diff["pvalue_adj"] <= alpha
+    return TaskTable(means=per_task, items=items, differences=diff, leader=leader, alpha=alpha, adjust=adjust,
+                     interval_level=1 - level)
+
+
+def format_task_table(table: TaskTable) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Section 7's two tables as text: the per-task means, and the leader's per-task differences.
+
+    Parameters
+    ----------
+    table : TaskTable
+        :func:`task_table`'s result.
+
+    Returns
+    -------
+    tuple of two pandas.DataFrame
+        The means (tasks x models, with the task's items) and the differences (one row per
+        task and other model, verdict "differ" or "not separated").
+    """
+    means = table.means.map(lambda v: _cell(v, ".4f"))
+    means.insert(0, "items", [f"{v:,}" for v in table.items.reindex(means.index)])
+    means.index = [escape(t) for t in means.index]
+    means.columns = [escape(c) for c in means.columns]
+    d = table.differences
+    adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[table.adjust]
+    joint = f"{level_text(1 - table.interval_level, digits=4)} interval"
+    out = pd.DataFrame({
+        "task": [escape(v) for v in d["task"]], "A": [escape(v) for v in d["a"]], "B": [escape(v) for v in d["b"]],
+        "items": [f"{v:,}" for v in d["n_items"]],
+        "A - B": [f"{v:+.4f}" for v in d["estimate"]],
+        joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(d["low"], d["high"])],
+        f"{adj} p (over the table)": [pvalue_cell(p) for p in d["pvalue_adj"]],
+        "verdict": ["differ" if r else "not separated" for r in d["reject"]],
+    })
+    out.index = pd.RangeIndex(1, len(out) + 1, name="row")
+    return means, out
+
+
+__all__ += ["TaskTable", "task_table", "format_task_table"]
 
 
 #: Escapers of 0.1.0 that live in :mod:`evallib.report._prose` now (DeprecationWarning until 0.3.0).
