@@ -455,8 +455,9 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
     Columns: the mean answers per item, the between-item and within-item variances of one
     answer, the share between items (the intraclass correlation), the standard error of the
     model's mean from the components, the same with twice the answers per item, and its floor
-    with infinitely many answers (``sqrt(between / n)``). These standard errors come from the
-    one-way analysis of variance, which treats the items as independent.
+    with infinitely many answers (``sqrt(between / n)`` without clusters). With clusters the
+    standard errors are the CR2 cluster-robust ones and the floor the clustered floor
+    (:func:`evallib.items.variance_components` with ``clusters``).
     """
     c = samples.components
     return pd.DataFrame({
@@ -615,8 +616,8 @@ def items_summary_text(
             row = c.loc[leader]
             total = row["between"] + row["within"]
             share = row["within"] / total if total > 0 else 0.0
-            hedge = (f" (these standard errors treat the items as independent; its cluster-robust standard error "
-                     f"in section 2 is {float(means.loc[leader, 'se']):.4f})" if data.clustered else "")
+            hedge = (" (CR2 cluster-robust standard errors: the clusters are taken into account, and the floor is "
+                     "the clustered one)" if data.clustered else "")
             out.append(f"The leader's answers to one item vary: {share:.0%} of the variance of one answer lies within "
                        f"items (sampling), {1 - share:.0%} between items; twice the answers per item would take the "
                        f"standard error of its mean from {row['se']:.4f} to {row['se_double']:.4f}, "
