@@ -162,8 +162,10 @@ def _add_report(sub) -> None:
                      help="how many classifiers were tried before these (Forman & Cohen's C; "
                           "default: the number in the file)")
     rep.add_argument("--min-difference", type=_fraction, default=None,
-                     help="smallest difference in accuracy that matters, as a proportion (0.02 = 2 percentage "
-                          "points); each interval of a difference is read against it")
+                     help="smallest difference that matters, as a proportion (0.02 = 2 percentage points): in "
+                          "the predictions report, of accuracy, each interval of a difference read against it; "
+                          "in the per-item report, of mean score, the planning section gives the items needed "
+                          "to detect it")
     rep.add_argument("--title", default=None, help="report title")
     rep.add_argument("--seed", type=_seed, default=0, help="seed of the bootstrap (default: 0)")
     rep.add_argument("--timeout", type=_positive_int, default=600,
@@ -263,7 +265,7 @@ REPORT_OPTIONS: dict[str, set[str]] = {
                     "pos_label", "adjust", "interval", "classifiers_tried", "min_difference"},
     "per-item": {"item_column", "cluster_column", "sample_column", "model_column", "score_column", "score_prefix",
                  "lm_eval", "inspect_log", "metric", "filter", "scorer", "cluster_key", "failed_samples",
-                 "bootstrap_reps", "adjust"},
+                 "bootstrap_reps", "adjust", "min_difference"},
     "many-data-sets": {"dataset_column", "lower_is_better", "posthoc", "control", "control_method", "rope"},
 }
 
@@ -311,7 +313,8 @@ def _table_report(args: argparse.Namespace):
                        else "a per-item file, given --item-column")
         return items_runner.run_items_report(source, args.output, source_format=fmt, metric=args.metric,
                                              filter=args.filter, scorer=args.scorer, cluster_key=args.cluster_key,
-                                             adjust=args.adjust, n_resamples=args.bootstrap_reps, **table, **common)
+                                             adjust=args.adjust, n_resamples=args.bootstrap_reps,
+                                             min_difference=args.min_difference, **table, **common)
     if args.predictions is None:
         raise ValueError("give the file to report on (or harness logs with --lm-eval / --inspect-log).")
     wants_datasets = args.dataset_column is not None

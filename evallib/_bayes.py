@@ -32,13 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import check_array, check_real
+from ._validate import align_items, check_array, check_real
 
 #: The three regions of the posterior, in the order of every probability triple.
 REGIONS = ("left", "rope", "right")
 
 
 def _check_pair(x: Any, y: Any, *, minimum: int, each: str) -> tuple[np.ndarray, np.ndarray]:
+    x, y = align_items([("x", x), ("y", y)])
     a = check_array(x, "x", minimum=minimum, what="scores", each=each)
     b = check_array(y, "y", minimum=minimum, what="scores", each=each)
     if a.size != b.size:

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "align_items", "check_alpha", "check_array", "check_binary_labels", "check_choice", "check_choices",
-    "check_cluster_size", "check_columns", "check_count", "check_int", "check_item_index", "check_labels",
-    "check_real", "check_rng", "sklearn_random_state",
+    "align_columns", "align_items", "check_alpha", "check_array", "check_binary_labels", "check_choice",
+    "check_choices", "check_cluster_size", "check_columns", "check_count", "check_int", "check_item_index",
+    "check_labels", "check_real", "check_rng", "sklearn_random_state",
 ]
 
 
@@ -444,3 +444,46 @@ def align_items(named: Any) -> list[Any]:
                              f"{plain[0]} as a pandas Series with the items as its index, or put "
                              f"{reordered[0]} in {ref_name}'s order")
     return out
+
+
+def align_columns(leading: Any, columns: Any, name: str) -> tuple[list[Any], Any]:
+    """:func:`align_items` for a table of columns beside the per-case arguments (``y_true``, ...).
+
+    ``columns`` is a mapping ``name -> column`` (each pandas column is aligned on its own,
+    named ``name[key]``), or one value aligned as a whole: a DataFrame or Series by its
+    index, an array by position (returned as given).
+
+    Parameters
+    ----------
+    leading : sequence of (name, value)
+        The arguments that come before the columns, as :func:`align_items` takes them.
+    columns : mapping, DataFrame, Series or array
+        The score or prediction columns.
+    name : str
+        The argument's name in messages (``"scores"``, ``"preds"``).
+
+    Returns
+    -------
+    tuple
+        The leading values (list, pandas ones reordered) and the columns, of the same kind as
+        given, reordered to the same item order.
+
+    Raises
+    ------
+    ValueError
+        As :func:`align_items`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> y = pd.Series([1, 0, 1], index=["q1", "q2", "q3"])
+    >>> (y2,), cols = align_columns([("y_true", y)], {"A": pd.Series([0, 1, 1], index=["q3", "q1", "q2"])}, "scores")
+    >>> cols["A"].tolist()
+    [1, 1, 0]
+    """
+    leading = list(leading)
+    if isinstance(columns, Mapping):
+        values = align_items([*leading, *((f"{name}[{key!r}]", value) for key, value in columns.items())])
+        return values[:len(leading)], dict(zip(columns, values[len(leading):]))
+    *out, columns = align_items([*leading, (name, columns)])
+    return out, columns

@@ -490,6 +490,63 @@ def test_negative_between_estimate_is_truncated_and_said():
     assert (flat.between, flat.within, flat.icc, flat.se) == pytest.approx((0, 0, 0, 0), abs=1e-15)
 
 
+def test_clustered_floor_matches_the_variance_of_the_true_scores_mean_by_simulation():
+    """With passages, no number of samples per item brings the SE below the clustered floor.
+
+    Monte Carlo: 30 passages of 11 items, K = 3 answers each, true scores
+    ``0.6 + u_passage + b_item`` (sd 0.08 and 0.10). The average estimated ``var_floor`` must match
+    the variance, over the simulated evaluations, of the mean of the items' true scores (the SE
+    with infinitely many answers), within 4 Monte Carlo standard errors; the unclustered floor
+    ``between / n`` (all that describe() gave before) is far below it.
+    """
+    rng = np.random.default_rng(33)
+    G, m, K, R = 30, 11, 3, 300
+    passage = np.repeat(np.arange(G), m)
+    floors, plain, true_means = [], [], []
+    for _ in range(R):
+        p = np.clip(0.6 + rng.normal(0, 0.08, G)[passage] + rng.normal(0, 0.10, G * m), 0, 1)
+        y = (rng.random((G * m, K)) < p[:, None]).astype(float)
+        vc = variance_components(y, clusters=passage)
+        floors.append(vc.var_floor)
+        plain.append(vc.between / vc.n_items)
+        true_means.append(p.mean())
+        noise = vc.within * vc.inverse_samples / vc.n_items
+        clustered = item_mean(y, clusters=passage, method="cr2").se ** 2
+        assert vc.var_floor == pytest.approx(max(clustered - noise, 0.0), abs=1e-15)
+    target = float(np.var(true_means, ddof=1))
+    mc_se = math.hypot(np.std(floors, ddof=1) / math.sqrt(R), target * math.sqrt(2 / (R - 1)))
+    assert abs(np.mean(floors) - target) < 4 * mc_se
+    assert np.mean(plain) < 0.3 * target
+
+
+def test_clustered_describe_says_the_clustered_floor_and_singletons_change_nothing():
+    rng = np.random.default_rng(8)
+    passage = np.repeat(np.arange(12), 5)
+    p = np.clip(0.55 + rng.normal(0, 0.12, 12)[passage] + rng.normal(0, 0.08, 60), 0, 1)
+    y = (rng.random((60, 4)) < p[:, None]).astype(float)
+    plain = variance_components(y)
+    vc = variance_components(y, clusters=passage)
+    # the between/within components do not depend on the clusters; only what more samples cannot remove
+    assert (vc.between, vc.within, vc.icc) == (plain.between, plain.within, plain.icc)
+    assert vc.n_clusters == 12 and plain.n_clusters is None
+    assert vc.var_floor > plain.var_floor == pytest.approx(plain.between / 60)
+    assert vc.variance_of_mean(10) == pytest.approx(vc.var_floor + vc.within / 10 / 60)
+    assert vc.table([1_000_000])["se"].iloc[0] == pytest.approx(math.sqrt(vc.var_floor), rel=1e-4)
+    text = vc.describe()
+    assert f"below {math.sqrt(vc.var_floor):.4f}" in text and f"below {math.sqrt(plain.between / 60):.4f}" not in text
+    assert "in 12 clusters" in text and f"clustered SE of the mean {vc.se:.4f}" in text
+    # one item per cluster, balanced: CR2 is HC2 = s^2/n = MSB/(K n), the unclustered formula exactly
+    single = variance_components(y, clusters=np.arange(60))
+    assert single.var_floor == pytest.approx(plain.var_floor, rel=1e-10)
+    assert single.se == pytest.approx(plain.se, rel=1e-10)
+    # clusters pair with pandas scores by index
+    frame = pd.DataFrame(y, index=[f"q{i}" for i in range(60)])
+    shuffled = pd.Series(passage, index=frame.index).sample(frac=1, random_state=2)
+    assert variance_components(frame, clusters=shuffled).var_floor == pytest.approx(vc.var_floor, rel=1e-12)
+    with pytest.raises(ValueError, match="^clusters lacks 1 of the 60 items scored by scores_2d"):
+        variance_components(frame, clusters=shuffled.rename({"q0": "other"}))
+
+
 # ------------------------------------------------------------------ pandas inputs pair by index
 def test_pandas_inputs_are_paired_by_their_index_not_by_position():
     """A shuffled Series with the same labels is the same data: the paired t test of scipy on the

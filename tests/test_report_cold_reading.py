@@ -130,7 +130,10 @@ def test_variance_components_table_is_readable_and_matches_a_written_out_anova()
     from evallib.report._items_sections import format_components, sample_analysis
 
     frame = _items_frame()
-    samples = sample_analysis(load_item_scores(frame, item_column="item"))
+    # the written-out ANOVA standard errors are the unclustered ones: read the file without its cluster
+    # column (with clusters, section 4's standard errors are the CR2 ones since issue 33; test_report_items
+    # checks those against a written-out CR2)
+    samples = sample_analysis(load_item_scores(frame.drop(columns="cluster"), item_column="item"))
     table = format_components(samples)
     y = frame[frame["model"] == "many"].pivot(index="item", columns="sample", values="score").to_numpy(float)
     n, k = y.shape
@@ -176,13 +179,17 @@ def test_the_leaders_answers_are_its_own():
     assert "**many** has the highest mean score" in text and "each answered 4 times by it." in text
 
 
-def test_the_variance_bullet_says_its_standard_errors_ignore_the_clusters():
+def test_the_variance_bullet_says_its_standard_errors_take_the_clusters_into_account():
+    """Issue 33: with clusters, section 4's standard errors and floor are the clustered ones (they
+    ignored the clusters before, and the bullet said so)."""
+    from evallib.items import item_mean
+
     data, parts, text = _items_summary(_items_frame(leader="many"), cluster_column="cluster")
-    se = float(parts["means"].loc["many", "se"])
-    assert ("(these standard errors treat the items as independent; its cluster-robust standard error in "
-            f"section 2 is {se:.4f})") in text
+    se = item_mean(data.model_scores("many"), clusters=data.clusters, method="cr2", missing="drop").se
+    assert f"standard error of its mean from {se:.4f}" in text
+    assert "(CR2 cluster-robust standard errors: the clusters are taken into account" in text
     _, _, flat = _items_summary(_items_frame(leader="many").drop(columns="cluster"))
-    assert "treat the items as independent;" not in flat
+    assert "CR2 cluster-robust standard errors" not in flat
     assert "- **Assumption:** No cluster column was given, so the items are taken as independent" in flat
 
 

@@ -232,7 +232,6 @@ BAD_TABLES = {
     "the whole file twice": "occur more than once",
     "repeats without a sample column": "name the column of repeated answers with --sample-column",
     "sample column without repeats": "marks no repeated answers",
-    "items missing for a model": "Model 'knn' has no score for 12 of the 1,191 items",
     "text score": "is not numeric: data row 8 holds 'yes'",
     "score out of range": "outside [0, 1], the first 2 in data row 4",
     "missing score": "1 missing score, the first in data row 4",
@@ -256,6 +255,13 @@ def test_contradictory_tables_are_refused_in_one_sentence(pupils, tmp_path, case
     message = str(info.value)
     assert BAD_TABLES[case] in message, message
     assert "\n" not in message and message.endswith(".")
+
+
+def test_items_missing_for_a_model_are_read_and_said(pupils, tmp_path):
+    """Issue 33: a model scored on fewer items is no longer refused; the read note says how many."""
+    frame, opts = _break(long_samples(pupils), "items missing for a model")
+    data = load_item_scores(frame, **opts)
+    assert "'knn' scored 1,179" in data.read_note and "the items both models scored" in data.read_note
 
 
 def test_wide_contradictions_are_refused(pupils):
@@ -346,8 +352,8 @@ def test_lm_eval_refusals(pupils, tmp_path):
     ]
     short = write_lm_eval(tmp_path / "short.jsonl", ev, ev.correct["knn"].iloc[:-7])
     full = write_lm_eval(tmp_path / "full.jsonl", ev, ev.correct["boosting"])
-    cases.append((dict(files={"boosting": full, "knn": short}, metric="acc"),
-                  "Model 'knn' has no score for 7 of the 1,191 items"))
+    # issue 33: a model scored on fewer documents is read, and the note says how many
+    assert "'knn' scored 1,184" in read_lm_eval_samples({"boosting": full, "knn": short}, metric="acc").read_note
     twice = tmp_path / "twice.jsonl"
     twice.write_text(full.read_text() + full.read_text().splitlines()[0] + "\n")
     cases.append((dict(files={"boosting": twice, "knn": full}, metric="acc"), "occurs twice in"))
@@ -557,6 +563,15 @@ def test_sample_analysis_against_anova_and_enumerated_pass_at_k(pupils):
     row = result.components.loc["forest"]
     assert row["within"] == pytest.approx(msw) and row["between"] == pytest.approx((msb - msw) / k0)
     assert np.isnan(result.components.loc["knn", "within"])  # one answer: not identified
+    # with clusters the floor is the clustered one: the written-out CR2 variance of the item means
+    # less the within-item noise msw * mean(1/K) / n, not the unclustered sqrt(between / n)
+    item_means = np.array([g.mean() for g in groups])
+    V, _ = cr2_reference(item_means, ev.pupils.loc[forest.groupby("pupil")["score"].mean().index, "class"].to_numpy())
+    noise = msw * np.mean(1 / k_i) / n
+    assert row["se"] == pytest.approx(math.sqrt(V))
+    assert row["floor"] == pytest.approx(math.sqrt(V - noise))
+    assert row["se_double"] == pytest.approx(math.sqrt(V - noise / 2))
+    assert row["floor"] != pytest.approx(math.sqrt(row["between"] / n), rel=0.02)
     assert result.ks == (1, 2, 4)
     # pass@k and pass^k by enumerating every k-subset of each pupil's answers
     answers = forest.groupby("pupil")["score"].apply(list)

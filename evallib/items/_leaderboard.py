@@ -91,8 +91,8 @@ def _label(name: Hashable) -> str:
     return f"scores[{name!r}]"
 
 
-def _check_model_values(name: Hashable, raw: Any, n_items: int | None) -> np.ndarray:
-    """One model's scores as a float array (1-D, or 2-D items x answers reduced to means)."""
+def _check_model_values(name: Hashable, raw: Any, n_items: int | None, missing: str = "raise") -> np.ndarray:
+    """One model's scores as a float array (1-D, or 2-D items x answers reduced to means; NaN = not scored)."""
     label = _label(name)
     if isinstance(raw, pd.Series):
         if not (pd.api.types.is_numeric_dtype(raw.dtype) or pd.api.types.is_bool_dtype(raw.dtype)):
@@ -112,16 +112,20 @@ def _check_model_values(name: Hashable, raw: Any, n_items: int | None) -> np.nda
     arr = arr.astype(float)
     if arr.size == 0:
         raise ValueError(f"{label} must hold at least one score, got none")
-    missing = int(np.isnan(arr).sum())
-    if missing:
-        raise ValueError(f"{label} has {missing} missing values; every model must score every item "
-                         "(drop those items for all models, or score them)")
+    absent = int(np.isnan(arr).sum())
+    if absent and missing == "raise":
+        raise ValueError(f"{label} has {absent} missing values; every model must score every item "
+                         "(drop those items for all models, or score them, or pass missing='drop' to compare "
+                         "each pair on the items both scored)")
     outside = (arr < 0) | (arr > 1)
     if outside.any():
         raise ValueError(f"{label} must lie in [0, 1] (1 = correct, or a score in between), got "
                          f"{int(outside.sum())} values outside, e.g. {float(arr[outside][0]):g}")
     if arr.ndim == 2:
-        arr = arr.mean(axis=1)
+        scored = (~np.isnan(arr)).sum(axis=1)
+        arr = np.where(scored > 0, np.nansum(arr, axis=1) / np.maximum(scored, 1), np.nan)
+    if missing == "drop" and np.count_nonzero(~np.isnan(arr)) < 2:
+        raise ValueError(f"{label} scores {np.count_nonzero(~np.isnan(arr))} items; a model needs at least 2")
     if n_items is not None and arr.shape[0] != n_items:
         raise ValueError(f"{label} has {arr.shape[0]} items but the first model has {n_items}; every "
                          "model must score the same items (unequal lengths)")
@@ -138,8 +142,9 @@ def _is_column(frame: pd.DataFrame, key: Any) -> bool:
         return False
 
 
-def _prepare(scores: Any, clusters: Any) -> _Table:
+def _prepare(scores: Any, clusters: Any, missing: str = "raise") -> _Table:
     """Validate ``scores`` and ``clusters``; one sentence naming the argument on bad input."""
+    missing = check_choice(missing, "missing", ("raise", "drop"))
     item_index = None
     if isinstance(scores, pd.DataFrame):
         frame = scores
@@ -170,7 +175,7 @@ def _prepare(scores: Any, clusters: Any) -> _Table:
     n_items = None
     values = []
     for name, raw in columns.items():
-        arr = _check_model_values(name, raw, n_items)
+        arr = _check_model_values(name, raw, n_items, missing)
         n_items = arr.shape[0]
         values.append(arr)
     matrix = np.column_stack(values)
@@ -231,27 +236,46 @@ def _pairs_table(table: _Table, pairs: list[tuple[int, int]], alpha: float, adju
     x = table.values
     est = np.empty(len(pairs))
     se = np.empty(len(pairs))
-    step = max(1, _CHUNK // max(1, table.n_items))
-    for s in range(0, len(pairs), step):
-        sl = slice(s, s + step)
-        est[sl], se[sl], df = _mean_se(x[:, ia[sl]] - x[:, ib[sl]], table.codes, table.n_groups)
+    shared = np.full(len(pairs), table.n_items)
+    if np.isnan(x).any():   # missing="drop": each pair on the items both models scored
+        df = np.empty(len(pairs))
+        for j, (a, b) in enumerate(pairs):
+            ok = ~np.isnan(x[:, a]) & ~np.isnan(x[:, b])
+            shared[j] = int(ok.sum())
+            if shared[j] < 2:
+                raise ValueError(f"scores[{table.names[a]!r}] and scores[{table.names[b]!r}] share "
+                                 f"{shared[j]} scored items; a paired comparison needs at least 2")
+            codes, groups = (None, shared[j]) if table.codes is None else _cluster_index(table.codes[ok], shared[j])
+            e, v, df[j] = _mean_se((x[ok, a] - x[ok, b])[:, None], codes, groups)
+            est[j], se[j] = e[0], v[0]
+    else:
+        step = max(1, _CHUNK // max(1, table.n_items))
+        for s in range(0, len(pairs), step):
+            sl = slice(s, s + step)
+            est[sl], se[sl], df = _mean_se(x[:, ia[sl]] - x[:, ib[sl]], table.codes, table.n_groups)
     level = alpha if adjust == "none" else alpha / family
     # evallib's t core and zero-variance rule; the scores lie in [0, 1]
     est, se, statistic, pvalue, low, high = t_inference(est, se, df=df, alpha=level)
     pvalue_adj = adjust_pvalues(pvalue, adjust)
     reject = pvalue_adj <= alpha
-    means = x.mean(axis=0)
+    means = _own_means(x)
     names = table.names
     return pd.DataFrame({
         "a": [names[i] for i in ia], "b": [names[i] for i in ib],
         "mean_a": means[ia], "mean_b": means[ib], "estimate": est, "se": se,
-        "low": low, "high": high, "df": np.full(len(pairs), df), "statistic": statistic,
-        "pvalue": pvalue, "pvalue_adj": pvalue_adj, "reject": reject,
+        "low": low, "high": high, "df": np.broadcast_to(df, (len(pairs),)).astype(float), "statistic": statistic,
+        "pvalue": pvalue, "pvalue_adj": pvalue_adj, "reject": reject, "n_items": shared,
     })
 
 
+def _own_means(x: np.ndarray) -> np.ndarray:
+    """Each model's mean over the items it scored (NaN = not scored)."""
+    scored = ~np.isnan(x)
+    return np.where(scored, x, 0.0).sum(axis=0) / scored.sum(axis=0)
+
+
 def _all_pairs(table: _Table, alpha: float, adjust: str) -> tuple[pd.DataFrame, np.ndarray]:
-    means = table.values.mean(axis=0)
+    means = _own_means(table.values)
     order, _ = _leaderboard_order(means)
     pairs = [(int(a), int(b)) for a, b in combinations(order, 2)]
     out = _pairs_table(table, pairs, alpha, adjust, len(pairs))
@@ -262,7 +286,7 @@ def _all_pairs(table: _Table, alpha: float, adjust: str) -> tuple[pd.DataFrame, 
 
 
 def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust: str = "holm",
-                      ) -> pd.DataFrame:
+                      missing: str = "raise") -> pd.DataFrame:
     """Every pairwise paired difference of a leaderboard, with adjusted p-values and joint intervals.
 
     For models ``a`` and ``b`` on the same ``N`` items the difference of their means is
@@ -304,6 +328,11 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     adjust : {"holm", "bonferroni", "bh", "by", "none"}
         The adjustment of ``pvalue_adj`` (:data:`evallib.ADJUSTMENTS`); ``"none"``
         leaves the p-values unadjusted.
+    missing : {"raise", "drop"}
+        NaN marks an item a model did not score (failed samples dropped, a subset rerun):
+        refuse (default), or compare each pair on the items both scored (``n_items`` per
+        row; the clusters of those items, CR2 on them) and take each model's mean on its
+        own items (so ``estimate`` is then not ``mean_a - mean_b``).
 
     Returns
     -------
@@ -312,7 +341,8 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
         order (by the rank of ``a``, then of ``b``; tied means keep the input order).
         Columns ``a``, ``b``, ``mean_a``, ``mean_b``, ``estimate`` (``mean_a - mean_b``),
         ``se``, ``low``, ``high``, ``df``, ``statistic``, ``pvalue``,
-        ``pvalue_adj`` (adjusted by ``adjust``), ``reject``; ``attrs`` hold ``alpha``, ``adjust``, ``n_items``,
+        ``pvalue_adj`` (adjusted by ``adjust``), ``reject``, ``n_items`` (the items of the
+        pair's comparison); ``attrs`` hold ``alpha``, ``adjust``, ``n_items``,
         ``n_clusters`` and ``interval_level`` (the intervals' confidence).
 
     Notes
@@ -348,7 +378,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     """
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
-    table = _prepare(scores, clusters)
+    table = _prepare(scores, clusters, missing)
     return _all_pairs(table, alpha, adjust)[0]
 
 
@@ -404,6 +434,11 @@ class TieGroup:
                f"{m * (m - 1) // 2} pairs, which controls the false discovery rate only", "none": "no adjustment for multiplicity"}
         data = (f"{self.n_items} items in {self.n_clusters} clusters" if self.n_clusters is not None
                 else f"{self.n_items} items")
+        shared = self.comparisons["n_items"] if "n_items" in self.comparisons else None
+        if shared is not None and len(shared) and int(shared.min()) < self.n_items:
+            low, high = int(shared.min()), int(shared.max())
+            data += (f", each pair on the items both models scored ({low}" + (f" to {high}" if high > low else "")
+                     + f" of the {self.n_items})")
         detail = f"(paired t tests over {data}, {how[self.adjust]})"
         others = list(self.members[1:])
         if not others:
@@ -419,7 +454,8 @@ class TieGroup:
         return self.describe()
 
 
-def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust: str = "holm") -> TieGroup:
+def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust: str = "holm",
+              missing: str = "raise") -> TieGroup:
     """The leader and the models not separable from it, with the error rate controlled.
 
     The leader is the model with the largest mean. A model belongs to the tie group
@@ -438,7 +474,7 @@ def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust:
 
     Parameters
     ----------
-    scores, clusters, alpha, adjust
+    scores, clusters, alpha, adjust, missing
         As in :func:`leaderboard_pairs`.
 
     Returns
@@ -467,7 +503,7 @@ def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust:
     """
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
-    table = _prepare(scores, clusters)
+    table = _prepare(scores, clusters, missing)
     pairs, order = _all_pairs(table, alpha, adjust)
     leader = table.names[order[0]]
     comparisons = pairs[pairs["a"] == leader].reset_index(drop=True)
@@ -520,7 +556,7 @@ def _replicate_ranks(means: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 @renamed_keywords(n_boot="n_resamples")
 def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000, alpha: float = 0.05,
-                   rng: Any = None, weights: str = "poisson") -> pd.DataFrame:
+                   rng: Any = None, weights: str = "poisson", missing: str = "raise") -> pd.DataFrame:
     """Bootstrap intervals for every model's rank, and the probability that it is the best.
 
     The items (or, with ``clusters``, the clusters) are resampled jointly for all models,
@@ -562,6 +598,10 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
         The source of randomness (seed it for reproducibility).
     weights : {"poisson", "multinomial"}
         The bootstrap weights.
+    missing : {"raise", "drop"}
+        NaN marks an item a model did not score: refuse (default), or take each model's
+        mean, in the data and in every replicate, over its own items (the items, or clusters,
+        are still resampled jointly for all models).
 
     Returns
     -------
@@ -606,15 +646,18 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
     alpha = check_alpha(alpha)
     weights = check_choice(weights, "weights", RANK_BOOTSTRAP_WEIGHTS)
     rng = check_rng(rng)
-    table = _prepare(scores, clusters)
+    table = _prepare(scores, clusters, missing)
     x, n_items = table.values, table.n_items
+    scored = (~np.isnan(x)).astype(float)       # missing="drop": each mean on the model's own items
+    x0 = np.where(scored > 0, x, 0.0)
     if table.codes is None:
-        sums, sizes = x, np.ones(n_items)
+        sums, sizes = x0, scored
     else:
         indicator = sparse.csr_array((np.ones(n_items), (table.codes, np.arange(n_items))),
                                      shape=(table.n_groups, n_items))
-        sums, sizes = indicator @ x, np.bincount(table.codes, minlength=table.n_groups).astype(float)
+        sums, sizes = indicator @ x0, indicator @ scored
     n_groups, n_models = sums.shape
+    observed = _own_means(x)
     low = np.empty((n_resamples, n_models), dtype=np.int64)
     high = np.empty((n_resamples, n_models), dtype=np.int64)
     p_best = np.zeros(n_models)
@@ -622,10 +665,12 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
     for s in range(0, n_resamples, step):
         rows = min(step, n_resamples - s)
         w = _draw_weights(rng, rows, n_groups, weights).astype(float)
-        means = (w @ sums) / (w @ sizes)[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = (w @ sums) / (w @ sizes)
+        # a replicate that draws none of a model's items says nothing of it: its observed mean
+        means = np.where(np.isfinite(means), means, observed)
         low[s:s + rows], high[s:s + rows], share = _replicate_ranks(means)
         p_best += share.sum(axis=0)
-    observed = x.mean(axis=0)
     order, rank = _leaderboard_order(observed)
     out = pd.DataFrame({
         "model": [table.names[i] for i in order],

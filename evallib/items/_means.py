@@ -294,12 +294,20 @@ class VarianceComponents:
     n_items : items analysed.
     samples : mean number of samples per item, ``K``.
     inverse_samples : mean of ``1/K_i`` (equals ``1/K`` when every item has K samples).
-    var_mean : ``(between + within * inverse_samples) / n_items``, the variance of the
-        mean of the item means for the observed samples.
+    var_mean : ``var_floor + within * inverse_samples / n_items``, the variance of the mean
+        of the item means for the observed samples (without clusters
+        ``(between + within * inverse_samples) / n_items``; with clusters the squared
+        clustered standard error of :func:`item_mean`).
     se : ``sqrt(var_mean)``.
+    var_floor : the part of ``var_mean`` that no number of samples per item removes, the
+        variance of the mean of the items' true scores: ``between / n_items`` for independent
+        items; with clusters, the clustered variance less the within-item noise,
+        ``item_mean(clusters=).se^2 - within * inverse_samples / n_items`` (truncated at 0).
     truncated : whether the method-of-moments between estimate was negative and set to 0.
     n_dropped : items dropped because they had no sample.
     note : the truncation, or dropped items, in words.
+    n_clusters : the clusters behind ``var_mean`` and ``var_floor`` (``None`` when the items
+        are taken as independent).
     """
 
     between: float
@@ -311,12 +319,18 @@ class VarianceComponents:
     inverse_samples: float
     var_mean: float
     se: float
+    var_floor: float
     truncated: bool
     n_dropped: int = 0
     note: str = ""
+    n_clusters: int | None = None
 
     def variance_of_mean(self, samples: Any) -> float:
-        """``(between + within / K) / n_items``: the variance of the mean with ``K = samples`` per item.
+        """``var_floor + within / (K n_items)``: the variance of the mean with ``K = samples`` per item.
+
+        Without clusters that is ``(between + within / K) / n_items``. With clusters the
+        within-item noise is independent from item to item, so it adds ``within / (K n_items)``
+        to the clustered floor whatever the clusters.
 
         Parameters
         ----------
@@ -329,16 +343,16 @@ class VarianceComponents:
             The variance of the mean of the item means over the ``n_items`` items.
         """
         k = check_count(samples, "samples", minimum=1)
-        return (self.between + self.within / k) / self.n_items
+        return self.var_floor + self.within / (k * self.n_items)
 
     def table(self, samples: Any = (1, 2, 4, 8, 16)) -> pd.DataFrame:
         """What more samples per item buy: one row per ``K`` in ``samples``.
 
         Columns ``samples``, ``var_mean``, ``se``, ``within_share`` (the share of
-        ``var_mean`` that is sampling noise within items, ``within / K`` over
-        ``between + within / K``; 0 when both are 0) and ``relative_se`` (the
+        ``var_mean`` that is sampling noise within items, ``within / (K n_items)`` over
+        that row's ``var_mean``; 0 when it is 0) and ``relative_se`` (the
         standard error relative to the one with the observed samples; 1 when that is 0).
-        The standard error can never fall below ``sqrt(between / n_items)``, however large K.
+        The standard error can never fall below ``sqrt(var_floor)``, however large K.
 
         Parameters
         ----------
@@ -357,9 +371,8 @@ class VarianceComponents:
         if not ks:
             raise ValueError("samples must hold at least one number of samples per item, got none")
         var = np.array([self.variance_of_mean(k) for k in ks])
-        per_item = var * self.n_items
-        within = np.array([self.within / k for k in ks])
-        share = np.divide(within, per_item, out=np.zeros_like(within), where=per_item > 0)
+        within = np.array([self.within / (k * self.n_items) for k in ks])
+        share = np.divide(within, var, out=np.zeros_like(within), where=var > 0)
         rel = np.sqrt(var / self.var_mean) if self.var_mean > 0 else np.ones_like(var)
         return pd.DataFrame({"samples": ks, "var_mean": var, "se": np.sqrt(var),
                              "within_share": share, "relative_se": rel})
@@ -371,16 +384,19 @@ class VarianceComponents:
         -------
         str
             The between- and within-item variances, the ICC, the items and mean samples per
-            item, the standard error of the mean, the standard error with twice the samples
-            per item and the floor ``sqrt(between / n_items)`` no number of samples gets
-            below; followed by ``note`` when there is one.
+            item, the standard error of the mean (clustered when clusters were given), the
+            standard error with twice the samples per item and the floor ``sqrt(var_floor)``
+            no number of samples gets below; followed by ``note`` when there is one.
         """
-        limit = math.sqrt(self.between / self.n_items)
+        limit = math.sqrt(self.var_floor)
+        clustered = "" if self.n_clusters is None else f" in {self.n_clusters:,} clusters"
+        se_kind = "SE of the mean" if self.n_clusters is None else "clustered SE of the mean"
         text = (f"Between-item variance {self.between:.4g}, within-item variance {self.within:.4g} "
-                f"(ICC {self.icc:.2f}) over {self.n_items:,} items with {self.samples:.3g} samples each "
-                f"on average: SE of the mean {self.se:.4f}; "
+                f"(ICC {self.icc:.2f}, the between-item share of one answer's variance) over "
+                f"{self.n_items:,} items{clustered} with {self.samples:.3g} samples each "
+                f"on average: {se_kind} {self.se:.4f}; "
                 f"{self.samples * 2:.3g} samples per item would give "
-                f"{math.sqrt((self.between + self.within * self.inverse_samples / 2) / self.n_items):.4f}, "
+                f"{math.sqrt(self.var_floor + self.within * self.inverse_samples / (2 * self.n_items)):.4f}, "
                 f"and no number of samples per item can bring it below {limit:.4f}.")
         return text + (f" {self.note}" if self.note else "")
 
@@ -1050,7 +1066,7 @@ def paired_item_difference(
 
 
 # ----------------------------------------------------------- variance_components
-def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceComponents:
+def variance_components(scores_2d: Any, *, clusters: Any = None, missing: str = "raise") -> VarianceComponents:
     """Between-item and within-item variance of items x K samples (one-way ANOVA, method of moments).
 
     The one-way random-effects model ``y_ik = mu + b_i + e_ik`` with ``Var(b_i) = sigma_b^2``
@@ -1072,11 +1088,25 @@ def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceCo
     shrink ``sigma_b^2 / n`` (Miller 2024, sec. 3). :meth:`VarianceComponents.table` gives
     the variance and standard error for K = 1, 2, 4, 8, 16.
 
+    With ``clusters`` (items that share a passage or source), the items' true scores are
+    correlated within a cluster, and ``sigma_b^2 / n`` understates what more samples cannot
+    remove. The clustered variance of the mean, ``V_c = item_mean(scores_2d, clusters=).se^2``,
+    estimates ``Var(mean of true scores) + sigma_w^2 mean(1/K_i) / n``: a cluster's sum of
+    item means is its items' true scores plus their sampling noise, and that noise is
+    independent from item to item, so it adds ``sigma_w^2 / K_i`` per item to the cluster sums'
+    variance whatever the clusters. The floor is therefore
+    ``var_floor = V_c - sigma_w^2 mean(1/K_i) / n`` (truncated at 0), and with ``K`` samples per
+    item the variance is ``var_floor + sigma_w^2 / (K n)``.
+
     Parameters
     ----------
     scores_2d : array-like, shape (items, samples)
         Scores in [0, 1]; NaN for a missing sample. At least two items, and at least one
         item with two or more samples (else the within-item variance is not identified).
+    clusters : sequence, optional
+        One cluster label per item; the standard error and its floor are then the clustered
+        ones (:func:`item_mean`'s ``"cr2"``). A Series is matched to pandas ``scores_2d`` by its
+        index (:func:`evallib._validate.align_items`).
     missing : {"raise", "drop"}
         Items with no sample at all: refuse (default) or drop them.
 
@@ -1084,8 +1114,8 @@ def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceCo
     -------
     VarianceComponents
         ``between``, ``within``, ``icc``, ``mean``, ``n_items``, ``samples``,
-        ``inverse_samples``, ``var_mean``, ``se``, ``truncated``, ``n_dropped``,
-        ``note``; ``.table()`` and ``.variance_of_mean(K)``.
+        ``inverse_samples``, ``var_mean``, ``se``, ``var_floor``, ``truncated``, ``n_dropped``,
+        ``note``, ``n_clusters``; ``.table()`` and ``.variance_of_mean(K)``.
 
     References
     ----------
@@ -1104,8 +1134,18 @@ def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceCo
     (0.0417, 0.25)
     >>> vc.table(samples=(1, 2, 4))["samples"].tolist()
     [1, 2, 4]
+
+    Four items in two passages of two: item means 1, 1, 0 and 0.5 around 0.625, so the passages'
+    residual sums are +0.75 and -0.75, and CR2 (leverage 1/2 per passage) gives the clustered
+    variance ``2 * (0.75^2 + 0.75^2) / 4^2 = 0.1406``. The floor is that less the noise
+    ``within * mean(1/K) / n = 0.125 * 0.5 / 4 = 0.0156``:
+
+    >>> vc = variance_components([[1, 1], [1, 1], [0, 0], [1, 0]], clusters=["p", "p", "q", "q"])
+    >>> round(vc.se ** 2, 4), round(vc.var_floor, 4)
+    (0.1406, 0.125)
     """
     missing = check_choice(missing, "missing", _MISSING)
+    scores_2d, clusters = align_items([("scores_2d", scores_2d), ("clusters", clusters)])
     arr = _check_scores(scores_2d, "scores_2d")
     if arr.ndim != 2:
         raise ValueError(f"scores_2d must be 2-D (items x samples), got shape {arr.shape}")
@@ -1119,6 +1159,7 @@ def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceCo
                              f"to analyse the {y.shape[0] - k} sampled items")
         keep = ~absent
         y, counts, arr, n_dropped = y[keep], counts[keep], arr[keep], k
+        clusters = None if clusters is None else np.asarray(clusters, dtype=object)[keep]
         note = f"Dropped {k} item{'s' if k > 1 else ''} with no sample."
     n, N = int(y.shape[0]), int(counts.sum())
     if n < 2:
@@ -1140,8 +1181,19 @@ def variance_components(scores_2d: Any, *, missing: str = "raise") -> VarianceCo
         between = 0.0
     total = between + msw
     inverse = float(np.mean(1.0 / k_i))
-    var_mean = (between + msw * inverse) / n
+    noise = msw * inverse / n
+    n_clusters = None
+    if clusters is None:
+        var_floor = between / n
+    else:
+        fit = item_mean(arr, clusters=clusters, method="cr2")
+        n_clusters = fit.n_clusters
+        var_floor = max(fit.se * fit.se - noise, 0.0)
+        if fit.se * fit.se < noise:
+            note = _join(note, f"The clustered variance of the mean ({fit.se * fit.se:.3g}) is below the "
+                               f"within-item noise alone ({noise:.3g}); the floor is truncated at 0.")
+    var_mean = var_floor + noise
     return VarianceComponents(between=float(between), within=msw, icc=between / total if total > 0 else 0.0,
                               mean=float(y.mean()), n_items=n, samples=float(k_i.mean()), inverse_samples=inverse,
-                              var_mean=var_mean, se=math.sqrt(var_mean), truncated=bool(truncated),
-                              n_dropped=n_dropped, note=note)
+                              var_mean=var_mean, se=math.sqrt(var_mean), var_floor=float(var_floor),
+                              truncated=bool(truncated), n_dropped=n_dropped, note=note, n_clusters=n_clusters)

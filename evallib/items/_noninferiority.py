@@ -32,7 +32,7 @@ from .._format import format_p
 from .._inference import t_inference
 from .._paired import _check_margin
 from .._results import IntervalMixin
-from .._validate import check_choice
+from .._validate import align_items, check_choice
 from ..onetestset import MARGIN_HYPOTHESES, tango_test
 from ._means import _LABELS, _check_scores, _item_means, _where, paired_item_difference
 
@@ -252,6 +252,7 @@ def paired_item_margin_test(
         raise TypeError(f"higher_is_better must be True or False, got {higher_is_better!r}")
     margin, alpha = _check_margin(margin, alpha)
     inner = {"auto": "auto", "tango": "mcnemar"}.get(method, method)
+    a, b, clusters = align_items([("a", a), ("b", b), ("clusters", clusters)])   # Tango's counts pair them too
     diff = paired_item_difference(a, b, clusters=clusters, alpha=alpha, method=inner, missing=missing)
     if diff.method == "mcnemar":
         method = "tango"

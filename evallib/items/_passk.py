@@ -28,7 +28,7 @@ from scipy import sparse, stats
 
 from .._compat import renamed_fields
 from .._results import IntervalMixin
-from .._validate import check_alpha, check_count, check_labels
+from .._validate import align_items, check_alpha, check_count, check_labels
 from ._means import bell_mccaffrey_df
 
 __all__ = ["PassInterval", "PassAtK", "unbiased_pass_at_k", "unbiased_pass_hat_k", "pass_at_k"]
@@ -400,6 +400,7 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
     >>> print(r)  # doctest: +ELLIPSIS
     pass@2 = 0.575 (95% interval 0.000 to 1.000) and pass^2 (all 2 correct) = 0.325 ...
     """
+    n, c, clusters = align_items([("n", n), ("c", c), ("clusters", clusters)])
     n_arr, c_arr, k = _check_nck(n, c, k)
     alpha = check_alpha(alpha)
     n_items = int(n_arr.size)

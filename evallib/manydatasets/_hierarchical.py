@@ -40,7 +40,7 @@ from scipy import special, stats
 from .._bayes import _check_rope
 from .._compat import renamed_fields, renamed_keywords
 from .._results import freeze_arrays
-from .._validate import check_array, check_count, check_rng
+from .._validate import align_items, check_array, check_count, check_rng
 
 __all__ = ["HierarchicalResult", "hierarchical_test"]
 
@@ -324,6 +324,7 @@ def hierarchical_test(
     >>> res.p_right > 0.95, res.p_left
     (True, 0.0)
     """
+    x, y = align_items([("x", x), ("y", y)])
     a = _check_scores_2d(x, "x")
     b = _check_scores_2d(y, "y")
     if a.shape != b.shape:

@@ -37,7 +37,7 @@ import numpy as np
 from .._compat import renamed_fields
 from .._inference import se_from_variance, t_inference
 from .._results import IntervalMixin
-from .._validate import check_alpha, check_count, check_labels
+from .._validate import align_items, check_alpha, check_count, check_labels
 
 __all__ = ["KappaResult", "cohen_kappa", "cohen_kappa_table"]
 
@@ -253,6 +253,7 @@ def cohen_kappa(y1: Sequence[Any], y2: Sequence[Any], *, labels: Sequence[Any] |
     >>> round(res.estimate, 4), res.observed_agreement
     (0.4667, 0.75)
     """
+    y1, y2 = align_items([("y1", y1), ("y2", y2)])
     a = check_labels(y1, "y1")
     b = check_labels(y2, "y2")
     if a.shape[0] != b.shape[0]:

@@ -42,7 +42,7 @@ import pandas as pd
 from .._compat import renamed_fields, renamed_keywords
 from .._inference import t_inference
 from .._results import freeze_arrays
-from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_rng
+from .._validate import align_items, check_alpha, check_choice, check_count, check_labels, check_real, check_rng
 
 __all__ = [
     "EVENT_NAMES",
@@ -213,6 +213,7 @@ def _check_binary_predictions(y_true: Any, pred_a: Any, pred_b: Any,
     All three must have the same length and take values in ``{0, 1}`` or all in
     ``{-1, 1}`` (the paper's convention); predictions must use y_true's coding.
     """
+    y_true, pred_a, pred_b = align_items(zip(names, (y_true, pred_a, pred_b)))
     arrays = {}
     for name, values in zip(names, (y_true, pred_a, pred_b)):
         arr = check_labels(values, name)

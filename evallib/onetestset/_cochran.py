@@ -38,7 +38,14 @@ from scipy import stats
 
 from .._compat import renamed_choice, renamed_fields, renamed_keywords
 from .._format import format_p
-from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
+from .._validate import (
+    align_columns,
+    check_alpha,
+    check_choice,
+    check_count,
+    check_labels,
+    check_rng,
+)
 from .._validate import check_columns as _as_columns
 
 __all__ = ["CochranQ", "cochran_q", "cochran_q_predictions", "correct_matrix"]
@@ -253,6 +260,7 @@ def correct_matrix(y_true: Any, preds: Any) -> pd.DataFrame:
     -------
     pandas.DataFrame of bool, one column per classifier.
     """
+    (y_true,), preds = align_columns([("y_true", y_true)], preds, "preds")
     y = check_labels(y_true, "y_true")
     names, cols = _as_columns(preds, "preds")
     out = {}

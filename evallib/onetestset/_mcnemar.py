@@ -20,6 +20,7 @@ from scipy import stats
 from .._compat import renamed_flags
 from .._inference import check_alternative
 from .._validate import (
+    align_items,
     check_choice,
     check_count,
     check_labels,
@@ -138,6 +139,7 @@ def contingency(y_true: Sequence[Any], pred_a: Sequence[Any], pred_b: Sequence[A
     >>> (t.a, t.c, t.b, t.d)
     (4, 2, 1, 3)
     """
+    y_true, pred_a, pred_b = align_items([("y_true", y_true), ("pred_a", pred_a), ("pred_b", pred_b)])
     y, preds = _check_predictions(y_true, {"pred_a": pred_a, "pred_b": pred_b}, keys_are_argnames=True,
                                   binary=False)
     wrong_a = preds["pred_a"] != y

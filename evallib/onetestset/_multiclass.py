@@ -47,7 +47,7 @@ from .._compat import renamed_fields, renamed_keywords
 from .._f1bootstrap import f1_difference_bootstrap, label_cells
 from .._plotting import get_axes
 from .._results import freeze_arrays
-from .._validate import check_alpha, check_choice, check_count, check_labels, check_rng
+from .._validate import align_items, check_alpha, check_choice, check_count, check_labels, check_rng
 from ._measures import accuracy_interval
 
 __all__ = [
@@ -88,6 +88,7 @@ def encode_labels(*columns: Any, names: tuple[str, ...] = (),
         ``0..K-1`` in ``labels``.
     """
     names = tuple(names) + tuple(f"column {i}" for i in range(len(names), len(columns)))
+    columns = align_items(zip(names, columns))
     arrs = [check_labels(c, nm) for c, nm in zip(columns, names)]
     n = arrs[0].shape[0]
     for a, nm in zip(arrs[1:], names[1:]):

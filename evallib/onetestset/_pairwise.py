@@ -20,6 +20,7 @@ from .._paired import _qh_bounds
 from .._plotting import get_axes
 from .._results import table_metadata
 from .._validate import (
+    align_columns,
     check_alpha,
     check_choice,
     check_count,
@@ -168,6 +169,7 @@ def compare_pairwise(
         raise TypeError("predictions must be a mapping {name: predicted labels}")
     if len(predictions) < 2:
         raise ValueError(f"predictions must hold at least two classifiers to compare, got {len(predictions)}")
+    (y_true,), predictions = align_columns([("y_true", y_true)], predictions, "predictions")
     y, preds = _check_predictions(y_true, predictions)
     wrong = {name: p != y for name, p in preds.items()}
     counts = {

@@ -58,7 +58,16 @@ from .._inference import check_alternative, se_from_variance, t_inference
 from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, adjust_pairs_table
 from .._plotting import get_axes
 from .._results import freeze_arrays, table_metadata
-from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_score_matrix
+from .._validate import (
+    align_columns,
+    align_items,
+    check_alpha,
+    check_choice,
+    check_count,
+    check_labels,
+    check_real,
+    check_score_matrix,
+)
 
 __all__ = [
     "DeLong",
@@ -146,6 +155,7 @@ def positive_mask(y_true: Any, pos_label: Any = None, *, name: str = "y_true") -
 
 
 def _prepare(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, list[str], np.ndarray]:
+    (y_true,), scores = align_columns([("y_true", y_true)], scores, "scores")
     pos = positive_mask(y_true, pos_label)
     names, mat = check_score_matrix(scores, pos.shape[0])
     return pos, names, mat
@@ -536,6 +546,7 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, pos_label: Any = Non
     """
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative)
+    y_true, score_a, score_b = align_items([("y_true", y_true), ("score_a", score_a), ("score_b", score_b)])
     fit = delong_covariance(y_true, {"A": np.asarray(score_a), "B": np.asarray(score_b)}, pos_label=pos_label)
     res = _compare(fit, 0, 1, alpha, alternative)
     return res
@@ -1039,6 +1050,7 @@ def loss_test(y_true: Any, prob_a: Any, prob_b: Any, *, loss: str = "brier", pos
     loss = check_choice(loss, "loss", _LOSSES)
     alpha = check_alpha(alpha)
     eps = _check_eps(eps)
+    y_true, prob_a, prob_b = align_items([("y_true", y_true), ("prob_a", prob_a), ("prob_b", prob_b)])
     pos, names, mat = _prepare(y_true, {"A": np.asarray(prob_a), "B": np.asarray(prob_b)}, pos_label)
     _require_probabilities(["prob_a", "prob_b"], mat)
     ls = _losses(pos, mat, loss, eps)

@@ -92,8 +92,9 @@ class ItemScores:
     items : numpy.ndarray of str, the item ids, shape ``(N,)``.
     scores : numpy.ndarray of float, shape ``(N, M, K)``: item ``i``'s ``k``-th answer by
         model ``m``; NaN marks a sample a model does not have for that item (``K`` is the
-        largest number of samples any model has for any item). Every model has at least
-        one sample of every item.
+        largest number of samples any model has for any item). A model may lack every sample
+        of some items (scored on partly different items; ``read_note`` says so); every two
+        models share at least two scored items.
     clusters : numpy.ndarray of int, each item's cluster as an index into
         ``cluster_names``; None without clusters.
     cluster_names : the clusters' labels, as text.
@@ -104,6 +105,8 @@ class ItemScores:
     read_note : what the reader detected or chose, in plain sentences (``""`` if nothing).
     reducers : inspect logs: each model's epochs reducer, as inspect_ai names it (the
         score its own metrics reduce the epochs to); ``()`` for other sources.
+    tasks : harness files of several tasks (lm-eval subtasks, inspect tasks): the task names,
+        each item ``task/id``; ``()`` otherwise.
     """
 
     source: str
@@ -121,6 +124,8 @@ class ItemScores:
     read_note: str = ""
     #: inspect logs: each model's epochs reducer (``"mean"``, ``"max"``, ``"pass_at_2"``, ...); else empty
     reducers: tuple[str, ...] = ()
+    #: harness files of several tasks: the tasks (items are ``task/id``); else empty
+    tasks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
@@ -173,6 +178,12 @@ class ItemScores:
             means = np.nanmean(self.scores, axis=2)
         return pd.DataFrame(means, index=pd.Index(self.items, name="item"),
                             columns=pd.Index(list(self.models), name="model"))
+
+    def item_tasks(self) -> np.ndarray | None:
+        """Each item's task (text) when the files hold several tasks, else None."""
+        if not self.tasks:
+            return None
+        return np.array([str(i).split("/", 1)[0] for i in self.items], dtype=object)
 
     def cluster_labels(self) -> np.ndarray | None:
         """Each item's cluster label (text), or None without clusters."""
@@ -325,15 +336,24 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
     present[pair] = True
     present = present.reshape(n_items, n_models)
     if not present.all():
+        # models scored on partly different items (failed samples dropped, a subset rerun): each
+        # model's mean on its own items, each pair on the items both scored; said in the read note
         lacking = (~present).sum(axis=0)
-        worst = int(np.argmax(lacking))
-        example = str(item_names[int(np.flatnonzero(~present[:, worst])[0])])
-        others = int(np.count_nonzero(lacking)) - 1
-        raise ReportInputError(
-            f"Model {str(model_names[worst])!r} has no score for {lacking[worst]:,} of the {n_items:,} items "
-            f"(e.g. item {example!r})"
-            + (f", and {plural(others, 'other model')} also lack items" if others else "")
-            + "; every model must score every item (drop those items for all models, or score them).")
+        scored = present.sum(axis=0)
+        shared = present.astype(np.int64).T @ present.astype(np.int64)
+        pair_min = np.where(np.eye(n_models, dtype=bool), n_items, shared)
+        if pair_min.min() < 2:
+            a, b = np.unravel_index(int(np.argmin(pair_min)), pair_min.shape)
+            raise ReportInputError(
+                f"Models {str(model_names[a])!r} and {str(model_names[b])!r} have {int(pair_min[a, b])} scored "
+                f"item{'s' if pair_min[a, b] != 1 else ''} in common of the {n_items:,}; comparing two models needs "
+                "at least 2 items that both scored.")
+        short = [f"{str(model_names[j])!r} scored {int(scored[j]):,}" for j in np.flatnonzero(lacking)]
+        notes.append(
+            f"Not every model scored every item: of the {n_items:,} items, {'; '.join(short[:_LISTED])}"
+            + (f" and {len(short) - _LISTED} more models lack items" if len(short) > _LISTED else "")
+            + ". Each model's mean is taken on its own items (so the means rest on different items), and each "
+            "pair is compared on the items both models scored; the pairwise table gives how many.")
     cube = np.full(n_pairs * k_max, np.nan)
     cube[pair * k_max + position] = scores
     cube = cube.reshape(n_items, n_models, k_max)
@@ -913,10 +933,11 @@ def read_lm_eval_samples(
                    names=("doc_id" if not several_tasks else "task/doc_id",
                           "task" if task_cluster else f"doc.{cluster_key}" if cluster_key else "", "run"))
     source = ", ".join(str(p) for paths in per_model.values() for p in paths)
-    return _assemble(source=source, layout="lm-eval", roles=roles, item_codes=item_codes, item_names=item_names,
+    data = _assemble(source=source, layout="lm-eval", roles=roles, item_codes=item_codes, item_names=item_names,
                      model_codes=model_codes, model_names=list(model_names), scores=values_arr,
                      sample_codes=sample_codes, cluster_codes=cluster_codes, cluster_names=cluster_names,
                      n_rows=len(frame), notes=notes)
+    return dataclasses.replace(data, tasks=tuple(named)) if several_tasks else data
 
 
 # ------------------------------------------------------------------ inspect_ai
@@ -1252,7 +1273,7 @@ def read_inspect_logs(
                      item_names=item_names, model_codes=model_codes, model_names=list(model_names),
                      scores=_score_values(frame["score"], "score"), sample_codes=epoch_codes if several else None,
                      cluster_codes=cluster_codes, cluster_names=cluster_names, n_rows=len(frame), notes=notes)
-    return dataclasses.replace(data, reducers=per_model)
+    return dataclasses.replace(data, reducers=per_model, tasks=tuple(tasks) if several_tasks else ())
 
 
 # ------------------------------------------------------------------ one entry point

@@ -20,6 +20,7 @@ from ..items import LEADERBOARD_ADJUSTMENTS
 from ._inputs import ReportInputError
 from ._items_inputs import ITEM_SOURCE_FORMATS, load_items
 from ._runner import ReportFiles, _progress, execute_template
+from ._sections import check_min_difference
 
 __all__ = ["ITEMS_NOTEBOOK", "items_notebook", "run_items_report"]
 
@@ -83,6 +84,7 @@ def run_items_report(
     alpha: float = 0.05,
     adjust: str = "holm",
     n_resamples: int = 2000,
+    min_difference: float | None = None,
     title: str | None = None,
     rng: Any = None,
     progress: bool = True,
@@ -116,6 +118,9 @@ def run_items_report(
         Multiple-testing adjustment of the pairwise differences (and of the tie group).
     n_resamples : int
         Bootstrap replicates of the rank intervals.
+    min_difference : float, optional
+        The smallest difference of mean scores that matters, in (0, 1): the planning section
+        gives the items needed to detect it with power 0.8 at ``alpha``.
     title : str, optional
         Report title; default "Per-item comparison: <file name>".
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
@@ -143,6 +148,7 @@ def run_items_report(
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    min_difference = check_min_difference(min_difference)
     timeout = check_count(timeout, "timeout", minimum=1)
     if source_format not in ITEM_SOURCE_FORMATS:
         raise ReportInputError(f"The source format must be one of 'table', 'lm-eval' and 'inspect', got "
@@ -158,7 +164,7 @@ def run_items_report(
     parameter = _source_parameter(source, source_format)
     name = Path(parameter).name if isinstance(parameter, str) else f"{data.n_models} models"
     params = dict(source=parameter, source_format=source_format, **options, alpha=alpha, adjust=adjust,
-                  n_resamples=n_resamples, title=title or f"Per-item comparison: {name}", seed=seed)
+                  n_resamples=n_resamples, min_difference=min_difference, title=title or f"Per-item comparison: {name}", seed=seed)
     what = f"{data.n_models} models, {data.n_items:,} items"
     del data  # the kernel reads the input again: do not hold it twice while the notebook runs
     return execute_template(ITEMS_NOTEBOOK, params, out_html, given=str(output), title=params["title"], what=what,

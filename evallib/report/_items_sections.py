@@ -57,9 +57,22 @@ from ..items import (
     tie_group,
     variance_components,
 )
+from ..planning import (
+    item_difference_variance,
+    item_minimum_detectable_difference,
+    item_sample_size,
+)
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
-from ._prose import escape, join_names, level_text, plot_text, plural, pvalue_cell
-from ._sections import Skipped
+from ._prose import (
+    escape,
+    format_p,
+    join_names,
+    level_text,
+    plot_text,
+    plural,
+    pvalue_cell,
+)
+from ._sections import Skipped, check_min_difference
 
 __all__ = [
     "ItemsOverview",
@@ -214,13 +227,14 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         because ``n_eff`` is capped at the number of 0/1 scores ``n_0/1``; for Wilson's
         own case 1; for a t interval the variance ratio), ``effective_n`` (Wilson on the
         effective sample size: ``n_eff``; else NaN), ``scores`` (0/1 scores or answers
-        counted), ``answers`` (mean answers per item), ``note``. ``attrs``: ``alpha``.
+        counted), ``answers`` (mean answers per item), ``note``, ``n_items`` (the items the model
+        scored: each mean is on its own items). ``attrs``: ``alpha``.
     """
     alpha = check_alpha(alpha)
     rows = []
     for name in data.models:
         block = data.model_scores(name)
-        r = item_mean(block, clusters=_clusters_arg(data), alpha=alpha)
+        r = item_mean(block, clusters=_clusters_arg(data), alpha=alpha, missing="drop")
         ratio = r.se / r.unclustered_se if r.unclustered_se > 0 else float("nan")
         n_obs = int(np.count_nonzero(np.isfinite(block)))
         effective = float("nan")
@@ -235,7 +249,7 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
                      "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
                      "interval_design_effect": used, "effective_n": effective, "scores": n_obs,
-                     "answers": r.n_samples, "note": r.note})
+                     "answers": r.n_samples, "note": r.note, "n_items": r.n_items})
     out = pd.DataFrame(rows).set_index("model")
     order = np.lexsort((np.arange(len(out)), -out["mean"].to_numpy()))
     out = out.iloc[order]
@@ -355,6 +369,9 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     same level as the joint interval (``bp_low``, ``bp_high``) and the discordant counts
     ``n10`` (``a`` right, ``b`` wrong) and ``n01``.
 
+    Models scored on partly different items are compared pair by pair on the items both
+    scored (``n_items`` per row; ``leaderboard_pairs(missing="drop")``).
+
     Returns
     -------
     pandas.DataFrame
@@ -364,7 +381,7 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
     means = data.item_means()
-    table = leaderboard_pairs(means, clusters=_clusters_arg(data), alpha=alpha, adjust=adjust)
+    table = leaderboard_pairs(means, clusters=_clusters_arg(data), alpha=alpha, adjust=adjust, missing="drop")
     m = len(table)
     applies = _mcnemar_applies(data)
     if applies:
@@ -373,6 +390,8 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
         rows = []
         for a, b in zip(table["a"], table["b"]):
             x, y = cols[a], cols[b]
+            shared = ~np.isnan(x) & ~np.isnan(y)   # the items both scored
+            x, y = x[shared], y[shared]
             r = paired_item_difference(x, y, method="mcnemar", alpha=level)
             rows.append((r.pvalue, r.low, r.high, int(np.count_nonzero((x == 1) & (y == 0))),
                          int(np.count_nonzero((x == 0) & (y == 1)))))
@@ -394,9 +413,10 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     joint = (f"{level_text(1 - interval_level, digits=4)} joint interval" if adjust != "none"
              else f"{level_text(alpha)} interval")
     adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
+    partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
-        "mean A - mean B": [f"{v:+.4f}" for v in pairs["estimate"]],
+        ("A - B on the items both scored" if partial else "mean A - mean B"): [f"{v:+.4f}" for v in pairs["estimate"]],
         joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["low"], pairs["high"])],
         f"{adj} p (paired t)": [pvalue_cell(p) for p in pairs["pvalue_adj"]],
     })
@@ -404,6 +424,8 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
         out[f"{adj} p (McNemar mid-p)"] = [pvalue_cell(p) for p in pairs["mcnemar_pvalue_adj"]]
         out["Bonett-Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
+    if partial:
+        out["items"] = [f"{v:,}" for v in pairs["n_items"]]
     out["verdict"] = ["differ" if r else "not separated" for r in pairs["reject"]]
     out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
     return out
@@ -419,7 +441,8 @@ class SampleAnalysis:
     components : DataFrame indexed by model: ``between``, ``within``, ``icc``,
         ``answers`` (mean per item), ``se`` (of the mean, from the components),
         ``se_double`` (with twice the answers per item), ``floor`` (the standard
-        error no number of answers can go below, ``sqrt(between / n)``), ``note``.
+        error no number of answers can go below: ``sqrt(between / n)``, or with clusters
+        the clustered floor ``sqrt(var_floor)``), ``note``.
     passk : DataFrame with one row per model and ``k``: ``model``, ``k``, ``pass_at_k``,
         ``low``, ``high``, ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
         scores).
@@ -448,7 +471,7 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
     """Section 4: variance components and, for 0/1 scores, pass@k -- when items were answered several times.
 
     Per model, :func:`evallib.items.variance_components` on its items x answers (the
-    one-way ANOVA estimates; it ignores the clusters), and for 0/1 scores
+    one-way ANOVA estimates; with clusters, the clustered SE and its floor), and for 0/1 scores
     :func:`evallib.items.pass_at_k` with ``n`` each item's answers and ``c`` its correct
     ones, for ``k`` = 1, 2, 4, ... up to the fewest answers any item has (clustered
     when clusters are given).
@@ -467,18 +490,19 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
     for j, name in enumerate(data.models):
         block = data.scores[:, j, :]
         try:
-            vc = variance_components(block)
+            vc = variance_components(block, clusters=_clusters_arg(data), missing="drop")
         except ValueError:  # this model answered every item once
             rows.append({"model": name, "between": np.nan, "within": np.nan, "icc": np.nan,
                          "answers": float(counts[:, j].mean()), "se": np.nan, "se_double": np.nan,
                          "floor": np.nan, "note": "one answer per item: within-item variance not identified"})
             continue
-        double = math.sqrt((vc.between + vc.within * vc.inverse_samples / 2) / vc.n_items)
+        double = math.sqrt(vc.var_floor + vc.within * vc.inverse_samples / (2 * vc.n_items))
         rows.append({"model": name, "between": vc.between, "within": vc.within, "icc": vc.icc,
                      "answers": vc.samples, "se": vc.se, "se_double": double,
-                     "floor": math.sqrt(vc.between / vc.n_items), "note": vc.note})
+                     "floor": math.sqrt(vc.var_floor), "note": vc.note})
     components = pd.DataFrame(rows).set_index("model")
-    smallest = counts.min(axis=0)  # per model: the fewest answers of one item
+    # per model: the fewest answers of one item it scored
+    smallest = np.where(counts > 0, counts, np.iinfo(np.int64).max).min(axis=0)
     ks = _ks(int(smallest.max()))
     if not data.binary:
         passk: pd.DataFrame | Skipped = Skipped("pass@k counts correct answers, and these scores are not 0/1.")
@@ -486,8 +510,10 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
         prow = []
         correct = np.nansum(data.scores, axis=2).round().astype(np.int64)
         for j, name in enumerate(data.models):
+            own = counts[:, j] > 0   # the items this model scored
+            own_clusters = None if data.clusters is None else data.clusters[own]
             for k in (k for k in ks if k <= smallest[j]):
-                r = pass_at_k(counts[:, j], correct[:, j], k, clusters=_clusters_arg(data), alpha=alpha)
+                r = pass_at_k(counts[own, j], correct[own, j], k, clusters=own_clusters, alpha=alpha)
                 h = r.pass_hat_k
                 prow.append({"model": name, "k": k, "pass_at_k": r.estimate, "low": r.low, "high": r.high,
                              "pass_hat_k": h.estimate, "hat_low": h.low, "hat_high": h.high})
@@ -509,8 +535,9 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
     answers within an item; not the intraclass correlation of the items within a cluster,
     which the design effect of section 2 reflects), the standard error of the
     model's mean from the components, the same with twice the answers per item, and its floor
-    with infinitely many answers (``sqrt(between / n)``). These standard errors come from the
-    one-way analysis of variance, which treats the items as independent.
+    with infinitely many answers (``sqrt(between / n)`` without clusters). With clusters the
+    standard errors are the CR2 cluster-robust ones and the floor the clustered floor
+    (:func:`evallib.items.variance_components` with ``clusters``).
     """
     c = samples.components
     return pd.DataFrame({
@@ -614,8 +641,8 @@ def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", 
     rng = check_rng(rng)
     means = data.item_means()
     clusters = _clusters_arg(data)
-    tie = tie_group(means, clusters=clusters, alpha=alpha, adjust=adjust)
-    ranks = rank_intervals(means, clusters=clusters, n_resamples=n_resamples, alpha=alpha, rng=rng)
+    tie = tie_group(means, clusters=clusters, alpha=alpha, adjust=adjust, missing="drop")
+    ranks = rank_intervals(means, clusters=clusters, n_resamples=n_resamples, alpha=alpha, rng=rng, missing="drop")
     return Leaderboard(tie=tie, ranks=ranks)
 
 
@@ -766,8 +793,8 @@ def items_summary_text(
             row = c.loc[leader]
             total = row["between"] + row["within"]
             share = row["within"] / total if total > 0 else 0.0
-            hedge = (f" (these standard errors treat the items as independent; its cluster-robust standard error "
-                     f"in section 2 is {float(means.loc[leader, 'se']):.4f})" if data.clustered else "")
+            hedge = (" (CR2 cluster-robust standard errors: the clusters are taken into account, and the floor is "
+                     "the clustered one)" if data.clustered else "")
             out.append(f"The leader's answers to one item vary: {share:.0%} of the variance of one answer lies within "
                        f"items (sampling), {1 - share:.0%} between items; twice the answers per item would take the "
                        f"standard error of its mean from {row['se']:.4f} to {row['se_double']:.4f}, "
@@ -786,6 +813,347 @@ def items_summary_text(
                     text += f"; the highest pass@{k} is {escape(best['model'])}'s, {best['pass_at_k']:.1%}"
                 out.append(text + ".")
     return "\n".join(f"- {s}" for s in out)
+
+
+# ------------------------------------------------------------------ section 6: planning
+#: The power the planning section plans for.
+PLANNING_POWER = 0.8
+
+
+@dataclass(frozen=True, eq=False)
+class ItemPlanning:
+    """Section 6: items needed to detect ``min_difference``, and what the file's size detects.
+
+    Attributes
+    ----------
+    table : DataFrame, one row per comparison of the leader with another model: ``a`` (the
+        leader), ``b``, ``n_items`` (items both scored), ``sd_a``, ``sd_b`` (SD across items of
+        the expected scores), ``correlation`` (of the expected scores), ``within_sd_a``,
+        ``within_sd_b`` (SD of one answer around its item's expected score; 0 with one answer
+        per item, whose noise is then part of ``sd_a``, ``sd_b``), ``samples`` (answers per item
+        planned, the file's median), ``cluster_size`` (items per cluster, the file's mean,
+        rounded), ``icc`` (of the expected differences within a cluster), ``variance`` (``V``
+        of :func:`evallib.planning.item_difference_variance`), ``detectable`` (the difference
+        the file's ``n_items`` detect), ``needed_items`` and ``needed_clusters`` (for
+        ``min_difference``; NaN without it).
+    min_difference : the difference that matters (None when not given).
+    alpha, power : the two-sided level and the power planned for.
+    """
+
+    table: pd.DataFrame
+    min_difference: float | None
+    alpha: float
+    power: float
+
+    def sentences(self) -> list[str]:
+        """The plan in words, one sentence per comparison, every number from ``table``.
+
+        Returns
+        -------
+        list of str
+            Markdown sentences, names escaped.
+        """
+        out = []
+        level = f"at alpha = {self.alpha:g} (two-sided) with power {self.power:g}"
+        for _, r in self.table.iterrows():
+            design = (f"{int(r['samples'])} answer{'s' if r['samples'] > 1 else ''} per item"
+                      + (f", clusters of {int(r['cluster_size'])} items with an ICC of the expected differences of "
+                         f"{r['icc']:.3f}" if r["cluster_size"] > 1 else ""))
+            text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items this file "
+                    f"detects a difference of {r['detectable']:.4f} (mean score) {level} ({design})")
+            if self.min_difference is not None:
+                clusters = (f" ({int(r['needed_clusters']):,} clusters)" if r["cluster_size"] > 1 else "")
+                text += (f"; detecting {self.min_difference:g} needs {int(r['needed_items']):,} items{clusters}, "
+                         + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
+                         + " the file holds")
+            out.append(text + ".")
+        return out
+
+
+def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
+    """The planning variance parts of the pair (a, b), estimated from the file on the items both scored."""
+    ja, jb = data.models.index(a), data.models.index(b)
+    counts = data.sample_counts()
+    shared = (counts[:, ja] > 0) & (counts[:, jb] > 0)
+    blocks = [data.scores[shared, j, :] for j in (ja, jb)]
+    means = [np.nanmean(block, axis=1) for block in blocks]
+    samples = max(1, int(round(float(np.median(counts[shared][:, [ja, jb]])))))
+    sds, withins = [], []
+    for block, y in zip(blocks, means):
+        try:
+            if samples == 1:
+                raise ValueError("one answer per item")
+            vc = variance_components(block)
+            sd, within = math.sqrt(vc.between), math.sqrt(vc.within)
+        except ValueError:  # one answer per item: its noise is part of the spread between items
+            sd, within = float(np.std(y, ddof=1)), 0.0
+        sd = min(sd, 0.5)
+        sds.append(sd)
+        withins.append(min(within, math.sqrt(max(0.25 - sd * sd, 0.0))))   # one answer's variance <= 1/4
+    if samples == 1:
+        withins = [0.0, 0.0]
+    cov = float(np.cov(means[0], means[1], ddof=1)[0, 1])
+    correlation = float(np.clip(cov / (sds[0] * sds[1]), -1.0, 1.0)) if sds[0] > 0 and sds[1] > 0 else 0.0
+    cluster_size, icc = 1, 0.0
+    if data.clustered:
+        codes = data.clusters[shared]
+        sizes = np.bincount(codes)
+        sizes = sizes[sizes > 0]
+        cluster_size = max(1, int(round(float(sizes.mean()))))
+        if cluster_size > 1:
+            # the between-cluster share of the observed differences (the one-way ANOVA of
+            # variance_components, clusters x items; shifted into [0, 1], which leaves shares unchanged)
+            d = (means[0] - means[1] + 1.0) / 2.0
+            order = np.argsort(codes, kind="stable")
+            _, start = np.unique(codes[order], return_index=True)
+            grid = np.full((start.size, int(sizes.max())), np.nan)
+            rows = np.repeat(np.arange(start.size), np.diff(np.append(start, codes.size)))
+            grid[rows, np.arange(codes.size) - start[rows]] = d[order]
+            try:
+                observed = variance_components(grid, missing="drop").icc
+            except ValueError:  # no cluster of two items, or one cluster
+                observed = 0.0
+            omega2 = sds[0] ** 2 + sds[1] ** 2 - 2 * correlation * sds[0] * sds[1]
+            noise = (withins[0] ** 2 + withins[1] ** 2) / samples
+            # the observed differences' ICC is icc * omega^2 / (omega^2 + noise) (item_difference_variance)
+            icc = float(np.clip(observed * (omega2 + noise) / omega2, 0.0, 1.0)) if omega2 > 0 else 0.0
+    return dict(n_items=int(shared.sum()), sd_a=sds[0], sd_b=sds[1], correlation=correlation,
+                within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc)
+
+
+def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: float | None = None,
+                  power: float = PLANNING_POWER) -> ItemPlanning | Skipped:
+    """Section 6: plan the next evaluation from this file (:mod:`evallib.planning`'s item functions).
+
+    For the leader (highest mean) against every other model, the variance parts of
+    :func:`evallib.planning.item_difference_variance` are estimated on the items both scored:
+    the SDs of the expected item scores and the answers' noise from the one-way ANOVA of
+    :func:`evallib.items.variance_components` (with one answer per item: the SD of the item
+    scores, the noise included, and no separate noise), their correlation from the item
+    means' covariance (the answers' noise is independent between models, so it leaves the
+    covariance alone), and with clusters the ICC of the expected differences from the
+    between-cluster share of the observed differences (that share is
+    ``icc omega^2 / (omega^2 + noise / K)``). Then
+    :func:`evallib.planning.item_minimum_detectable_difference` at the shared items and, with
+    ``min_difference``, :func:`evallib.planning.item_sample_size` (normal approximation, at
+    the file's answers per item and cluster size).
+
+    Parameters
+    ----------
+    data : ItemScores
+    alpha : float
+        Two-sided level, in (0, 1).
+    min_difference : float, optional
+        The smallest difference of mean scores that matters, in (0, 1).
+    power : float
+        The power to plan for, default 0.8.
+
+    Returns
+    -------
+    ItemPlanning or Skipped
+        Skipped with one model, or when no pair shares enough items (two clusters) to plan from.
+    """
+    alpha = check_alpha(alpha)
+    delta = check_min_difference(min_difference)
+    if data.n_models < 2:
+        return Skipped("one model: there is no comparison to plan.")
+    means = data.item_means().mean(axis=0, skipna=True)
+    leader = str(means.idxmax())
+    rows = []
+    for other in [m for m in data.models if m != leader]:
+        parts = _pair_plan_parts(data, leader, other)
+        n_items = parts.pop("n_items")
+        if n_items < 2 * parts["cluster_size"] or n_items < 2:
+            continue
+        plan = dict(parts, alpha=alpha, power=power)
+        detectable = item_minimum_detectable_difference(n_items, **plan)
+        variance = item_difference_variance(**parts)
+        need_items = need_clusters = np.nan
+        if delta is not None:
+            size = item_sample_size(delta, **plan)
+            need_items, need_clusters = size.n_items, size.n_clusters
+        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, variance=variance, detectable=detectable,
+                         needed_items=need_items, needed_clusters=need_clusters))
+    if not rows:
+        return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
+    return ItemPlanning(table=pd.DataFrame(rows), min_difference=delta, alpha=alpha, power=power)
+
+
+def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
+    """Section 6's table for display: the parts estimated from the file, and the plan.
+
+    Parameters
+    ----------
+    planning : ItemPlanning
+        :func:`item_planning`'s result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per comparison, numbers as text, names escaped; the column of items needed
+        only when ``min_difference`` was given.
+    """
+    t = planning.table
+    out = pd.DataFrame({
+        "A": [escape(v) for v in t["a"]], "B": [escape(v) for v in t["b"]],
+        "shared items": [f"{v:,}" for v in t["n_items"]],
+        "SD of expected scores A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["sd_a"], t["sd_b"])],
+        "correlation": [f"{v:.3f}" for v in t["correlation"]],
+        "answer noise SD A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["within_sd_a"], t["within_sd_b"])],
+        "answers per item": [f"{v:d}" for v in t["samples"]],
+        "cluster size": [f"{v:d}" for v in t["cluster_size"]],
+        "ICC": [f"{v:.3f}" for v in t["icc"]],
+        "detectable difference": [f"{v:.4f}" for v in t["detectable"]],
+    })
+    if planning.min_difference is not None:
+        out[f"items to detect {planning.min_difference:g}"] = [f"{int(v):,}" for v in t["needed_items"]]
+    out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
+    return out
+
+
+__all__ += ["ItemPlanning", "item_planning", "format_item_planning"]
+
+
+# ------------------------------------------------------------------ section 7: per task
+@dataclass(frozen=True, eq=False)
+class TaskTable:
+    """Section 7: with several tasks, each task's means and the leader's paired differences.
+
+    Attributes
+    ----------
+    means : DataFrame, tasks x models: each model's mean on the task's items it scored.
+    items : Series, each task's items.
+    differences : DataFrame, one row per task and other model: ``task``, ``a`` (the overall
+        leader), ``b``, ``n_items`` (the task's items both scored), ``estimate`` (``a - b`` on
+        them), ``se``, ``low``, ``high`` (at ``interval_level``), ``pvalue``, ``pvalue_adj``
+        (adjusted by ``adjust`` over every row of the table), ``reject``, ``method``.
+    leader : the model with the highest mean over all items (section 2's).
+    alpha, adjust, interval_level : the level, the adjustment over the table's rows and the
+        intervals' confidence (``1 - alpha / rows`` unless ``adjust="none"``, as in section 3).
+    """
+
+    means: pd.DataFrame
+    items: pd.Series
+    differences: pd.DataFrame
+    leader: str
+    alpha: float
+    adjust: str
+    interval_level: float
+
+    def sentences(self) -> list[str]:
+        """The table in words: which of the leader's per-task differences are separated from 0.
+
+        Returns
+        -------
+        list of str
+            Markdown sentences, names escaped, every number from the table.
+        """
+        d = self.differences
+        m = len(d)
+        how = (f"{_ADJUST_NAMES[self.adjust]}'s adjustment over the {plural(m, 'comparison')} of the table"
+               if self.adjust != "none" else f"no adjustment for the {plural(m, 'comparison')} of the table")
+        level = level_text(1 - self.interval_level, digits=4)
+        out = [f"Per task, {escape(self.leader)} (the leader over all items) against each other model, with {how}: "
+               + (f"{int(d['reject'].sum()):,} of the {m:,} differences {'is' if int(d['reject'].sum()) == 1 else 'are'} "
+                  f"separated from 0 at alpha = {self.alpha:g}."
+                  if d["reject"].any() else f"none of the {m:,} differences is separated from 0 at alpha = "
+                                            f"{self.alpha:g}.")]
+        for _, r in d.iterrows():
+            verdict = "separated from 0" if r["reject"] else "not separated from 0"
+            out.append(f"{escape(r['task'])}, {escape(r['a'])} - {escape(r['b'])}: {r['estimate']:+.4f} on "
+                       f"{int(r['n_items']):,} items ({level} interval {r['low']:+.4f} to {r['high']:+.4f}, adjusted "
+                       f"{format_p(r['pvalue_adj'])}), {verdict}.")
+        return out
+
+
+def task_table(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm") -> TaskTable | Skipped:
+    """Section 7: per task, every model's mean and the leader's paired difference from each other model.
+
+    The leader is the model with the highest mean over all items. Within a task each
+    difference is :func:`evallib.items.paired_item_difference` on the task's items both models
+    scored (CR2 with Bell-McCaffrey df when the task holds at least two clusters, the paired t
+    otherwise, so tasks that are themselves the clusters are analysed item by item), at the
+    level ``alpha / rows`` of the table unless ``adjust="none"``; the p-values are adjusted over
+    every row of the table (:func:`evallib.adjust_pvalues`).
+
+    Parameters
+    ----------
+    data : ItemScores
+    alpha : float
+        In (0, 1).
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}
+        The adjustment over the table's rows.
+
+    Returns
+    -------
+    TaskTable or Skipped
+        Skipped when the files hold one task (or are not harness files of several tasks).
+    """
+    alpha = check_alpha(alpha)
+    adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
+    tasks = data.item_tasks()
+    if tasks is None:
+        return Skipped("the file holds one task (harness files of several tasks get a per-task table).")
+    means = data.item_means()
+    overall = means.mean(axis=0, skipna=True)
+    order = np.lexsort((np.arange(len(overall)), -overall.to_numpy()))
+    leader = str(overall.index[order[0]])
+    others = [str(overall.index[i]) for i in order[1:]]
+    labels = data.cluster_labels()
+    per_task = pd.DataFrame({t: means[tasks == t].mean(axis=0, skipna=True) for t in data.tasks}).T
+    per_task.index.name, per_task.columns.name = "task", "model"
+    items = pd.Series({t: int(np.count_nonzero(tasks == t)) for t in data.tasks}, name="items")
+    cells = [(t, b) for t in data.tasks for b in others]
+    level = alpha / len(cells) if adjust != "none" else alpha
+    rows = []
+    for t, b in cells:
+        sub = tasks == t
+        clusters = None if labels is None or len(set(labels[sub])) < 2 else labels[sub]
+        r = paired_item_difference(means.loc[sub, leader], means.loc[sub, b], clusters=clusters, alpha=level,
+                                   method="t" if clusters is None else "cr2", missing="drop")
+        rows.append(dict(task=t, a=leader, b=b, n_items=r.n_items, estimate=r.estimate, se=r.se, low=r.low,
+                         high=r.high, pvalue=r.pvalue, method=r.method))
+    diff = pd.DataFrame(rows)
+    diff["pvalue_adj"] = adjust_pvalues(diff["pvalue"].to_numpy(), adjust)
+    diff["reject"] = diff["pvalue_adj"] <= alpha
+    return TaskTable(means=per_task, items=items, differences=diff, leader=leader, alpha=alpha, adjust=adjust,
+                     interval_level=1 - level)
+
+
+def format_task_table(table: TaskTable) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Section 7's two tables as text: the per-task means, and the leader's per-task differences.
+
+    Parameters
+    ----------
+    table : TaskTable
+        :func:`task_table`'s result.
+
+    Returns
+    -------
+    tuple of two pandas.DataFrame
+        The means (tasks x models, with the task's items) and the differences (one row per
+        task and other model, verdict "differ" or "not separated").
+    """
+    means = table.means.map(lambda v: _cell(v, ".4f"))
+    means.insert(0, "items", [f"{v:,}" for v in table.items.reindex(means.index)])
+    means.index = [escape(t) for t in means.index]
+    means.columns = [escape(c) for c in means.columns]
+    d = table.differences
+    adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[table.adjust]
+    joint = f"{level_text(1 - table.interval_level, digits=4)} interval"
+    out = pd.DataFrame({
+        "task": [escape(v) for v in d["task"]], "A": [escape(v) for v in d["a"]], "B": [escape(v) for v in d["b"]],
+        "items": [f"{v:,}" for v in d["n_items"]],
+        "A - B": [f"{v:+.4f}" for v in d["estimate"]],
+        joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(d["low"], d["high"])],
+        f"{adj} p (over the table)": [pvalue_cell(p) for p in d["pvalue_adj"]],
+        "verdict": ["differ" if r else "not separated" for r in d["reject"]],
+    })
+    out.index = pd.RangeIndex(1, len(out) + 1, name="row")
+    return means, out
+
+
+__all__ += ["TaskTable", "task_table", "format_task_table"]
 
 
 #: Escapers of 0.1.0 that live in :mod:`evallib.report._prose` now (DeprecationWarning until 0.3.0).

@@ -54,6 +54,7 @@ from .._plotting import clear_artists, get_axes
 from .._progress import progress_bar
 from .._results import table_metadata
 from .._validate import (
+    align_items,
     check_alpha,
     check_array,
     check_choice,
@@ -268,6 +269,7 @@ def cv_ttest(
     if not isinstance(paired, (bool, np.bool_)):
         raise TypeError(f"paired must be True or False, got {paired!r}")
     alternative = check_alternative(alternative)
+    scores_1, scores_2 = align_items([("scores_1", scores_1), ("scores_2", scores_2)])
     a = _check_scores(scores_1, "scores_1")
     b = _check_scores(scores_2, "scores_2")
     if paired:
@@ -297,6 +299,7 @@ def cv_ttest(
 
 
 def _check_paired(scores_1: Any, scores_2: Any) -> tuple[np.ndarray, np.ndarray]:
+    scores_1, scores_2 = align_items([("scores_1", scores_1), ("scores_2", scores_2)])
     a = _check_scores(scores_1, "scores_1")
     b = _check_scores(scores_2, "scores_2")
     if a.size != b.size:
@@ -412,6 +415,7 @@ def dietterich_5x2cv(scores_1: Any, scores_2: Any) -> CVTTestResult:
     If every replication's two differences are equal (all ``s_i^2 = 0``):
     ``statistic = 0, pvalue = 1`` when ``p_11 = 0``, else ``+-inf`` and ``0``.
     """
+    scores_1, scores_2 = align_items([("scores_1", scores_1), ("scores_2", scores_2)])
     a = _check_5x2(scores_1, "scores_1")
     b = _check_5x2(scores_2, "scores_2")
     if a.shape != b.shape:
@@ -493,6 +497,7 @@ def combined_5x2cv_ftest(scores_1: Any, scores_2: Any, *, alpha: float = 0.05) -
     (1.0, (10, 5), False)
     """
     alpha = check_alpha(alpha)
+    scores_1, scores_2 = align_items([("scores_1", scores_1), ("scores_2", scores_2)])
     a = _check_5x2(scores_1, "scores_1")
     b = _check_5x2(scores_2, "scores_2")
     if a.shape != b.shape:
@@ -682,7 +687,8 @@ def paired_scores(
         out.append(part.groupby("repeat")["score"].mean() if per == "repeat" else part.set_index(["repeat", "fold"])["score"])
     s1, s2 = out
     if not s1.index.equals(s2.index):
-        raise ValueError(f"{learner_1!r} and {learner_2!r} were not scored on the same folds; cannot pair them")
+        raise ValueError(f"learner_1 = {learner_1!r} and learner_2 = {learner_2!r} were not scored on the same "
+                         f"(repeat, fold) pairs; cannot pair them")
     return s1.to_numpy(dtype=float), s2.to_numpy(dtype=float)
 
 

@@ -44,7 +44,16 @@ import pandas as pd
 from scipy import sparse, stats
 
 from .._f1bootstrap import f1_difference_bootstrap, label_cells
-from .._validate import check_alpha, check_columns, check_count, check_labels, check_rng, check_score_matrix
+from .._validate import (
+    align_columns,
+    align_items,
+    check_alpha,
+    check_columns,
+    check_count,
+    check_labels,
+    check_rng,
+    check_score_matrix,
+)
 from ..onetestset import CochranQ, DeLong, cochran_q, delong_covariance, positive_mask
 
 __all__ = ["CaseF1Bootstrap", "auc_cases", "bootstrap_f1_cases", "cochran_q_cases", "delong_cases"]
@@ -152,6 +161,7 @@ def cochran_q_cases(correct: Any, cases: Any = None, *, alpha: float = 0.05) -> 
     (3.5, 2, 2)
     """
     alpha = check_alpha(alpha)
+    correct, cases = align_items([("correct", correct), ("cases", cases)])
     names, cols = check_columns(correct, "correct")
     if len(cols) < 2:
         raise ValueError(f"correct must hold at least 2 classifiers (columns), got {len(cols)}")
@@ -209,8 +219,9 @@ def _weighted_placements(col: np.ndarray, pos: np.ndarray, w: np.ndarray) -> np.
     return out
 
 
-def _case_placements(y_true: Any, scores: Any, cases: Any, pos_label: Any, least: int):
+def _case_placements(y_true: Any, scores: Any, cases: Any, pos_label: Any, least: int, name: str = "scores"):
     """Names, each case's class (bool) and its placement under each score column (cases x k)."""
+    (y_true, cases), scores = align_columns([("y_true", y_true), ("cases", cases)], scores, name)
     pos = positive_mask(y_true, pos_label)
     names, mat = check_score_matrix(scores, pos.shape[0])
     codes, n = _case_codes(cases, pos.shape[0])
@@ -259,7 +270,7 @@ def auc_cases(y_true: Any, score: Any, cases: Any = None, *, pos_label: Any = No
     >>> auc_cases(y, score, cases=["p1", "p1", "p2", "p2", "n1", "n1", "n2", "n2"])
     0.75
     """
-    _, case_pos, v = _case_placements(y_true, score, cases, pos_label, least=1)
+    _, case_pos, v = _case_placements(y_true, score, cases, pos_label, least=1, name="score")
     return float(v[case_pos, 0].mean())
 
 
@@ -481,6 +492,8 @@ def bootstrap_f1_cases(y_true: Any, pred_a: Any, pred_b: Any, cases: Any = None,
     alpha = check_alpha(alpha)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     gen = check_rng(rng)
+    y_true, pred_a, pred_b, cases = align_items([("y_true", y_true), ("pred_a", pred_a), ("pred_b", pred_b),
+                                                 ("cases", cases)])
     truth, code_a, code_b, classes, n_label = _encode(y_true, pred_a, pred_b, labels)
     if pos_label is None:
         positive = None

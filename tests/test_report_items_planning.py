@@ -1,0 +1,140 @@
+"""The per-item report's planning section (section 6) and --min-difference.
+
+References: the one-way ANOVA and the covariance written out with numpy on balanced data, and
+Miller's (2024) normal-approximation sample size ``n = (z_{alpha/2} + z_beta)^2 V / delta^2``
+(rounded up to whole clusters) and detectable difference ``(z_{alpha/2} + z_beta) sqrt(V / n)``
+with ``V = omega^2 (1 + (m - 1) icc) + (sigma_wA^2 + sigma_wB^2) / K``, written out with scipy.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from evallib.report._items_inputs import load_item_scores
+from evallib.report._items_sections import format_item_planning, item_planning
+
+
+def _long(scores: dict[str, np.ndarray], clusters: np.ndarray | None) -> pd.DataFrame:
+    rows = []
+    for model, y in scores.items():
+        n, k = y.shape
+        frame = pd.DataFrame({"item": np.repeat([f"q{i}" for i in range(n)], k), "model": model,
+                              "sample": np.tile(np.arange(k), n), "score": y.ravel()})
+        if clusters is not None:
+            frame["cluster"] = np.repeat([f"c{c}" for c in clusters], k)
+        rows.append(frame)
+    return pd.concat(rows, ignore_index=True)
+
+
+def _anova(y: np.ndarray) -> tuple[float, float]:
+    """Balanced one-way ANOVA: (between, within) of items x samples."""
+    n, k = y.shape
+    msw = float(((y - y.mean(axis=1, keepdims=True)) ** 2).sum() / (n * (k - 1)))
+    msb = float(k * ((y.mean(axis=1) - y.mean()) ** 2).sum() / (n - 1))
+    return (msb - msw) / k, msw
+
+
+@pytest.fixture(scope="module")
+def clustered_file():
+    rng = np.random.default_rng(5)
+    G, m, K = 40, 5, 3
+    cl = np.repeat(np.arange(G), m)
+    pa = np.clip(0.7 + rng.normal(0, 0.08, G)[cl] + rng.normal(0, 0.10, G * m), 0.02, 0.98)
+    pb = np.clip(pa - 0.03 + rng.normal(0, 0.06, G)[cl] + rng.normal(0, 0.04, G * m), 0.02, 0.98)
+    ya = np.clip(pa[:, None] + rng.normal(0, 0.05, (G * m, K)), 0, 1).round(4)
+    yb = np.clip(pb[:, None] + rng.normal(0, 0.05, (G * m, K)), 0, 1).round(4)
+    return dict(ya=ya, yb=yb, clusters=cl, m=m, K=K, frame=_long({"A": ya, "B": yb}, cl))
+
+
+def test_planning_parts_and_plan_against_written_out_miller(clustered_file):
+    f = clustered_file
+    data = load_item_scores(f["frame"], item_column="item", cluster_column="cluster", sample_column="sample")
+    plan = item_planning(data, alpha=0.05, min_difference=0.02)
+    row = plan.table.iloc[0]
+    assert (row["a"], row["b"], row["n_items"], row["samples"], row["cluster_size"]) == ("A", "B", 200, 3, 5)
+    (ba, wa), (bb, wb) = _anova(f["ya"]), _anova(f["yb"])
+    sa, sb = math.sqrt(ba), math.sqrt(bb)
+    ma, mb = f["ya"].mean(axis=1), f["yb"].mean(axis=1)
+    rho = float(np.cov(ma, mb)[0, 1]) / (sa * sb)
+    assert (row["sd_a"], row["sd_b"], row["within_sd_a"], row["within_sd_b"], row["correlation"]) == pytest.approx(
+        (sa, sb, math.sqrt(wa), math.sqrt(wb), rho), rel=1e-9)
+    # the ICC of the expected differences: the observed differences' between-cluster share, balanced ANOVA,
+    # divided by omega^2 / (omega^2 + noise / K)
+    d = (ma - mb).reshape(-1, f["m"])
+    between_c, within_c = _anova(d)
+    observed = between_c / (between_c + within_c)
+    omega2 = sa * sa + sb * sb - 2 * rho * sa * sb
+    noise = (wa + wb) / f["K"]
+    icc = observed * (omega2 + noise) / omega2
+    assert 0.05 < icc < 1 and row["icc"] == pytest.approx(icc, rel=1e-9)
+    V = omega2 * (1 + (f["m"] - 1) * icc) + noise
+    assert row["variance"] == pytest.approx(V, rel=1e-9)
+    z = stats.norm.isf(0.025) + stats.norm.ppf(0.8)
+    clusters = math.ceil(z * z * V / 0.02 ** 2 / f["m"])
+    assert (row["needed_items"], row["needed_clusters"]) == (clusters * f["m"], clusters)
+    assert row["detectable"] == pytest.approx(z * math.sqrt(V / 200), rel=1e-9)
+    text = " ".join(plan.sentences())
+    assert (f"on its 200 shared items this file detects a difference of {z * math.sqrt(V / 200):.4f}" in text
+            and f"detecting 0.02 needs {clusters * f['m']:,} items ({clusters:,} clusters)" in text)
+    assert "tied" not in text
+    shown = format_item_planning(plan)
+    assert shown["items to detect 0.02"].iloc[0] == f"{clusters * f['m']:,}"
+    # without min_difference: the detectable difference only
+    bare = item_planning(data, alpha=0.05)
+    assert bare.table["needed_items"].isna().all() and "needs" not in " ".join(bare.sentences())
+    assert "items to detect" not in format_item_planning(bare).columns.str.cat()
+
+
+def test_planning_with_one_answer_per_item_is_the_variance_of_the_differences():
+    rng = np.random.default_rng(9)
+    n = 300
+    p = rng.beta(3, 2, n)
+    scores = {"A": (rng.random(n) < p).astype(float), "B": (rng.random(n) < p - 0.05).astype(float),
+              "C": (rng.random(n) < 0.4).astype(float)}
+    frame = pd.DataFrame({"item": [f"q{i}" for i in range(n)], **scores})
+    data = load_item_scores(frame, item_column="item")
+    plan = item_planning(data, alpha=0.01, min_difference=0.05)
+    leader = max(scores, key=lambda k: scores[k].mean())
+    assert set(plan.table["a"]) == {leader} and len(plan.table) == 2
+    z = stats.norm.isf(0.005) + stats.norm.ppf(0.8)
+    for _, row in plan.table.iterrows():
+        d = scores[row["a"]] - scores[row["b"]]
+        V = float(np.var(d, ddof=1))       # one answer: the noise is part of the spread between items
+        assert row["within_sd_a"] == 0 and row["samples"] == 1 and row["cluster_size"] == 1
+        assert row["variance"] == pytest.approx(V, rel=1e-9)
+        assert row["needed_items"] == math.ceil(z * z * V / 0.05 ** 2)
+        assert row["detectable"] == pytest.approx(z * math.sqrt(V / n), rel=1e-9)
+    with pytest.raises(Exception, match="min-difference"):
+        item_planning(data, min_difference=1.5)
+
+
+def _page_text(path) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8"))))
+
+
+@pytest.mark.slow
+def test_cli_per_item_report_takes_min_difference_and_plans(clustered_file, tmp_path, capsys):
+    from evallib.__main__ import main
+
+    source = tmp_path / "scores.csv"
+    clustered_file["frame"].to_csv(source, index=False)
+    out = tmp_path / "items.html"
+    status = main(["report", str(source), "--item-column", "item", "--cluster-column", "cluster",
+                   "--sample-column", "sample", "--min-difference", "0.02", "--bootstrap-reps", "200",
+                   "-o", str(out), "-q"])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    text = _page_text(out)
+    data = load_item_scores(clustered_file["frame"], item_column="item", cluster_column="cluster",
+                            sample_column="sample")
+    plan = item_planning(data, alpha=0.05, min_difference=0.02)
+    assert "6. Planning the next evaluation" in text
+    for sentence in plan.sentences():
+        assert html.unescape(sentence) in text
