@@ -94,6 +94,15 @@ def test_the_anytime_valid_gate_reads_the_confidence_sequence():
     assert c.method == "asymptotic" and c.verdict == "no-worse" and c.low < v.high
 
 
+def test_a_narrow_interval_gets_the_decimals_that_tell_its_ends_apart():
+    rng = np.random.default_rng(11)
+    base = rng.binomial(1, 0.8, 200_000)
+    cand = np.where(rng.random(base.size) < 0.002, 1 - base, base)
+    v = release_gate({"old": base, "new": cand}, baseline_model="old", margin=0.01)
+    low, high = v.sentence().split("interval [")[1].split("]")[0].split(", ")
+    assert low != high and float(low) == pytest.approx(v.low, abs=5e-4) and len(low) > len("+0.000")
+
+
 def test_lower_is_better_mirrors_the_difference():
     rng = np.random.default_rng(3)
     base, cand = rng.uniform(0, 1, 300), rng.uniform(0, 1, 300)
@@ -192,7 +201,7 @@ def test_exit_codes_sentences_and_the_json_verdict(tmp_path):
             GATE_SCHEMA, verdict, GATE_EXIT_CODES[verdict], pytest.approx(0.9))
         assert data["baseline"] == {"model": base, "source": str(path)} and data["candidate"]["model"] == cand
         n = f"{data['n_items']:,} items"
-        interval = f"90% interval [{data['low']:+.3f}, {data['high']:+.3f}]"
+        interval = f"90% interval [{data['low']:+.3f}, {data['high']:+.3f}]"  # apart at 3 decimals here
         assert n in sentence and interval in sentence and f"{data['estimate']:+.3f}" in sentence
         assert data["method_text"] in sentence and f"-{margin}" in sentence
         words = {"no-worse": ("is no worse than", "lies above"), "worse": ("is worse than", "lies below"),

@@ -61,7 +61,7 @@ from ..items import paired_item_margin_test
 from ..sequential import confidence_sequence, sequential_pvalue
 from ._inputs import ReportInputError, _keys, _read_table, load_predictions
 from ._items_inputs import load_item_scores, load_items
-from ._prose import level_text, plural, quote_list
+from ._prose import distinct_digits, level_text, plural, quote_list
 
 __all__ = ["GATE_EXIT_CODES", "GATE_SCHEMA", "GateVerdict", "release_gate", "write_verdict"]
 
@@ -172,12 +172,13 @@ class GateVerdict:
                                                  if self.n_clusters < self.n_items else "")
         kind = "confidence sequence" if self.sequential else "interval"
         if self.sequential:
-            test = f"anytime-valid at every look, always-valid non-inferiority p = {_p(self.pvalue)}"
+            test = f"anytime-valid at every look, always-valid non-inferiority {_p(self.pvalue)}"
         else:
-            test = f"one-sided tests at alpha = {self.alpha:g}, non-inferiority p = {_p(self.pvalue)}"
+            test = f"one-sided tests at alpha = {self.alpha:g}, non-inferiority {_p(self.pvalue)}"
         direction = "" if self.higher_is_better else " (lower scores are better)"
-        return (f"{head}{direction}: {self.candidate} - {self.baseline} = {self.estimate:+.3f} over {where}, "
-                f"{level} {kind} [{self.low:+.3f}, {self.high:+.3f}] {rel} {limit} ({test}; {self.method_text}).")
+        d = distinct_digits(self.low, self.high, 3)
+        return (f"{head}{direction}: {self.candidate} - {self.baseline} = {self.estimate:+.{d}f} over {where}, "
+                f"{level} {kind} [{self.low:+.{d}f}, {self.high:+.{d}f}] {rel} {limit} ({test}; {self.method_text}).")
 
     __str__ = sentence
 
@@ -207,7 +208,7 @@ class GateVerdict:
 
 
 def _p(p: float) -> str:
-    return "< 1e-15" if p < 1e-15 else f"{p:.3g}"
+    return "p < 1e-15" if p < 1e-15 else f"p = {p:.3g}"
 
 
 def write_verdict(verdict: GateVerdict, path: str | os.PathLike) -> Path:
