@@ -245,3 +245,10 @@ def test_the_gate_in_a_fresh_interpreter(tmp_path):
     assert run.returncode == GATE_EXIT_CODES["worse"] == 3 and "Traceback" not in run.stderr
     assert json.loads(target.read_text())["verdict"] == "worse"
     assert run.stdout.startswith("The candidate 'coin' is worse than the baseline 'dlda30' by more than 0.05")
+
+
+def test_the_manuals_sentence_is_the_gates_own():
+    """docs/report/index.md quotes the gate on the example items: the quote is what it prints."""
+    manual = (ROOT / "docs" / "report" / "index.md").read_text(encoding="utf-8")
+    out = _gate(ITEMS, "--baseline-model", "logistic", "--candidate-model", "forest", "--margin", "0.05")
+    assert out.returncode == 0 and out.stdout.splitlines()[0] in manual
