@@ -7,6 +7,14 @@
   ``--item-column`` or on harness logs (``--lm-eval``, ``--inspect-log``), and the
   many-data-sets report (``notebooks/report_datasets.ipynb``) on a results table (a
   data-set column, given or found by name, and no label column);
+- ``gate BASELINE [CANDIDATE] --margin 0.01`` is the release gate: is the candidate no worse
+  than the baseline by more than the margin? It reads the files the reports read (a per-item
+  file, a predictions file, or harness logs with ``--lm-eval`` / ``--inspect-log``): two files,
+  one model each (or named with ``--baseline-model`` / ``--candidate-model``), paired by item id,
+  or one file holding both models, named with those flags (harness logs: the first model given is
+  the baseline, the second the candidate, unless named). It prints one sentence and exits 0 (no
+  worse), 3 (worse by more than the margin) or 4 (cannot tell yet), and ``--json PATH`` writes the
+  verdict for CI (see :func:`evallib.report.release_gate`, :data:`~evallib.report.GATE_EXIT_CODES`);
 - ``critical-values [PATH]`` regenerates Forman & Cohen's table of exact critical values
   (:func:`evallib.onetestset.write_critical_values`, ``make critical-values``);
 - ``textsim-grid [PATH]`` regenerates the 270 precomputed experiments behind notebook 03's
@@ -33,7 +41,7 @@ from ._compat import REMOVAL
 from ._extras import MissingExtraError, check_extra
 from ._multitest import ADJUSTMENTS
 from .onetestset import _nullbest as nullbest
-from .report import ReportExecutionError, ReportInputError, run_report
+from .report import GATE_EXIT_CODES, ReportExecutionError, ReportInputError, release_gate, run_report, write_verdict
 from .report import _datasets_runner as datasets_runner
 from .report import _items_runner as items_runner
 from .report._datasets_inputs import is_results_table
@@ -94,7 +102,7 @@ class _RenamedFlag(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``python -m evallib`` argument parser (subcommands ``report``, ``critical-values``,
+    """The ``python -m evallib`` argument parser (subcommands ``report``, ``gate``, ``critical-values``,
     ``textsim-grid``).
 
     Each subcommand is added by one function of :data:`SUBCOMMANDS`, which also sets its
@@ -422,8 +430,112 @@ def _report(args: argparse.Namespace) -> int:
 
 
 
+def _add_gate(sub) -> None:
+    """The ``gate`` subcommand: the release gate (:func:`evallib.report.release_gate`)."""
+    codes = GATE_EXIT_CODES
+    gate = sub.add_parser(
+        "gate",
+        help="is the candidate model no worse than the baseline by more than a margin?",
+        description=(
+            "The release gate: is the candidate no worse than the baseline by more than --margin? Give two files "
+            "(BASELINE CANDIDATE, one model each, or named with --baseline-model/--candidate-model), paired by "
+            "item id, or one file holding both models and name them; or harness logs with --lm-eval/--inspect-log "
+            "(the first model given is the baseline, the second the candidate, unless named). Per-item files and "
+            "predictions files (a label column and pred_<name> columns: each case right or wrong) are read as the "
+            "reports read them. Prints one sentence: the estimate, its interval against the margin, the number "
+            "of items and the method (fixed n: Tango's score test for one 0/1 outcome per item, else the "
+            "one-sided paired t-test, CR2 with clusters; --sequential: the anytime-valid confidence sequence)."
+        ),
+        epilog=(f"Exit status: {codes['no-worse']} no worse than the margin, {codes['worse']} worse by more than "
+                f"the margin, {codes['cannot-tell']} cannot tell yet (the interval contains the margin), 1 bad "
+                "input, 2 usage error, 130 interrupted."),
+    )
+    gate.add_argument("baseline", nargs="?", default=None, help="the baseline's file (or the one file holding both)")
+    gate.add_argument("candidate", nargs="?", default=None, help="the candidate's file, paired item by item")
+    gate.add_argument("--margin", type=_fraction, required=True,
+                      help="how much worse the candidate may be and still pass, in the scores' units (0.01 = "
+                           "one point of accuracy)")
+    gate.add_argument("--baseline-model", default=None, help="the baseline model's name, where a file holds several")
+    gate.add_argument("--candidate-model", default=None, help="the candidate model's name, where a file holds several")
+    gate.add_argument("--alpha", type=_level, default=0.05,
+                      help="level of each one-sided decision (default: 0.05; the interval is 1 - 2 alpha)")
+    gate.add_argument("--sequential", action="store_true",
+                      help="anytime-valid: a confidence sequence over the items in the candidate file's order, "
+                           "valid at every look (a run may be checked after each batch)")
+    gate.add_argument("--n-opt", type=_positive_int, default=None,
+                      help="--sequential with clusters: the planned number of clusters, where the asymptotic "
+                           "sequence is tightest")
+    gate.add_argument("--lower-is-better", action="store_true", help="lower scores are better (losses, error rates)")
+    gate.add_argument("--json", default=None, metavar="PATH", help="write the verdict as JSON to PATH (for CI)")
+    r = gate.add_argument_group("reading the files (as python -m evallib report reads them)")
+    for flag, what in (("--item-column", "per-item file: the item ids (default: item)"),
+                       ("--cluster-column", "per-item file: each item's cluster (default: 'cluster' if present)"),
+                       ("--sample-column", "per-item file: which answer a row holds (default: 'sample' if present)"),
+                       ("--model-column", "long per-item file: the model column (default: model)"),
+                       ("--score-column", "long per-item file: the score column (default: score)"),
+                       ("--score-prefix", "wide per-item file: the models' columns are PREFIX<model>"),
+                       ("--label-column", "predictions file: the true classes (default: label; a file with it is "
+                                          "a predictions file)"),
+                       ("--pos-label", "predictions file: the positive class (correctness does not depend on it)"),
+                       ("--pred-prefix", "predictions file: prefix of the predicted-label columns (default: pred_)"),
+                       ("--case-column", "predictions file: the case ids (default: case_id or case if present)"),
+                       ("--repeat-column", "predictions file: the repeats of a repeated cross-validation"),
+                       ("--sheet", "the sheet of an Excel workbook (default: the first)"),
+                       ("--metric", "lm-eval: the metric key; inspect: the key of a dict-valued score"),
+                       ("--filter", "lm-eval: the filter when the files hold several"),
+                       ("--scorer", "inspect: the scorer when the samples have several"),
+                       ("--cluster-key", "lm-eval: a field of doc; inspect: a metadata key; 'task': the task")):
+        r.add_argument(flag, default=None, help=what)
+    r.add_argument("--lm-eval", action="append", metavar="MODEL=FILE", default=None,
+                   help="an lm-evaluation-harness --log_samples file of MODEL; repeat per model")
+    r.add_argument("--inspect-log", action="append", metavar="[NAME=]FILE", default=None,
+                   help="an inspect_ai log, one per model and task (needs pip install 'evallib[inspect]')")
+    r.add_argument("--failed-samples", choices=("refuse", "drop", "zero"), default=None,
+                   help="inspect: samples that errored -- refuse the log (default), drop them or score them 0")
+    gate.set_defaults(handler=_gate)
+
+
+_GATE_READERS = ("item_column", "cluster_column", "sample_column", "model_column", "score_column", "score_prefix",
+                 "label_column", "pos_label", "pred_prefix", "case_column", "repeat_column", "sheet", "metric",
+                 "filter", "scorer", "cluster_key", "failed_samples")
+
+
+def _gate(args: argparse.Namespace) -> int:
+    """The ``gate`` subcommand: one sentence on stdout, the exit status of the verdict; on bad input
+    one sentence on stderr, status 1, and no JSON file."""
+    try:
+        options = {k: getattr(args, k) for k in _GATE_READERS if getattr(args, k) is not None}
+        if args.lm_eval or args.inspect_log:
+            if args.lm_eval and args.inspect_log:
+                raise ValueError("give --lm-eval files or --inspect-log files, not both.")
+            if args.baseline is not None:
+                raise ValueError("harness logs are given with --lm-eval or --inspect-log, not as file arguments "
+                                 f"({args.baseline!r}).")
+            source = _lm_eval_sources(args.lm_eval) if args.lm_eval else _inspect_sources(args.inspect_log)
+            fmt = "lm-eval" if args.lm_eval else "inspect"
+        else:
+            if args.baseline is None:
+                raise ValueError("give the baseline's and the candidate's files (or one file holding both, or "
+                                 "harness logs with --lm-eval / --inspect-log).")
+            source, fmt = args.baseline, "table"
+        verdict = release_gate(source, args.candidate, margin=args.margin, baseline_model=args.baseline_model,
+                               candidate_model=args.candidate_model, alpha=args.alpha, sequential=args.sequential,
+                               n_opt=args.n_opt, higher_is_better=not args.lower_is_better, source_format=fmt,
+                               **options)
+        if args.json is not None:
+            write_verdict(verdict, args.json)
+    except (ReportInputError, ValueError, TypeError, OSError) as err:
+        print(f"error: {err} No verdict was written.", file=sys.stderr)
+        return 1
+    print(verdict.sentence())
+    print("Assumes: " + " ".join(verdict.assumptions))
+    if verdict.note:
+        print("Read: " + verdict.note)
+    return verdict.exit_code
+
+
 #: The subcommands, each added to the parser by its function (in this order in --help).
-SUBCOMMANDS: list[Callable[[Any], None]] = [_add_report, _add_writers]
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_report, _add_gate, _add_writers]
 
 
 if __name__ == "__main__":

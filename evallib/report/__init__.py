@@ -18,7 +18,9 @@ nbconvert) and :mod:`~evallib.report._example` (the shipped example). The many-d
 (:func:`run_datasets_report`, read by :func:`load_results`) and the per-item report
 (:func:`run_items_report`, read by :func:`load_items`, :func:`load_item_scores`,
 :func:`read_lm_eval_samples` and :func:`read_inspect_logs`) have their own ``datasets_*`` and
-``items_*`` modules. All three write their prose with :mod:`evallib.report._prose`: one
+``items_*`` modules. The release gate (:func:`release_gate`, ``python -m evallib gate``) reads
+the same files and says whether a candidate model is no worse than a baseline by more than a
+margin (:mod:`~evallib.report._gate`). All three write their prose with :mod:`evallib.report._prose`: one
 escape for text from the user's file, one p-value format, one level, plural and list helper.
 
 Sections and their sources (the summary, :func:`summary_text`, comes first):
@@ -68,6 +70,7 @@ from ._inputs import (
     ReportInputError,
     load_predictions,
 )
+from ._gate import GATE_EXIT_CODES, GATE_SCHEMA, GateVerdict, release_gate, write_verdict
 from ._items_inputs import (
     load_item_scores,
     load_items,
@@ -160,6 +163,11 @@ __all__ = [
     "class_score_comparison",
     "report_tables",
     "write_tables",
+    "release_gate",
+    "GateVerdict",
+    "GATE_EXIT_CODES",
+    "GATE_SCHEMA",
+    "write_verdict",
 ]
 
 #: The report's prose internals that 0.1.0 exported here (and from ``evallib``): they still
