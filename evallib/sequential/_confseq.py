@@ -77,7 +77,14 @@ from scipy import special
 from .._inference import check_alternative, critical_value
 from .._plotting import get_axes
 from .._results import freeze_arrays
-from .._validate import check_alpha, check_choice, check_count, check_labels, check_real, check_vector
+from .._validate import (
+    check_alpha,
+    check_array,
+    check_choice,
+    check_count,
+    check_labels,
+    check_real,
+)
 
 __all__ = ["CS_METHODS", "ConfidenceSequence", "SequentialPValue", "confidence_sequence",
            "plot_confidence_sequence", "sequential_pvalue"]
@@ -201,12 +208,12 @@ class SequentialPValue:
 # ----------------------------------------------------------------------------- inputs
 def _scores(x: Any, y: Any) -> tuple[np.ndarray, float, float, bool]:
     """The scores (or paired differences), the ends of their range and whether they are paired."""
-    x = check_vector(x, "x", what="scores")
+    x = check_array(x, "x", what="scores")
     if x.min() < 0.0 or x.max() > 1.0:
         raise ValueError(f"x must hold scores in [0, 1], got values from {x.min():g} to {x.max():g}")
     if y is None:
         return x, 0.0, 1.0, False
-    y = check_vector(y, "y", what="scores")
+    y = check_array(y, "y", what="scores")
     if y.shape != x.shape:
         raise ValueError(f"x and y must hold the same items (paired), got {x.size} and {y.size} scores")
     if y.min() < 0.0 or y.max() > 1.0:

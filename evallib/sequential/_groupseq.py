@@ -53,7 +53,7 @@ from scipy import optimize, special, stats
 
 from .._inference import check_alternative
 from .._results import freeze_arrays
-from .._validate import check_alpha, check_choice, check_count, check_real, check_vector
+from .._validate import check_alpha, check_array, check_choice, check_count, check_real
 from ._confseq import _scores
 
 __all__ = ["SPENDING_FUNCTIONS", "GroupSequentialDesign", "GroupSequentialTest", "alpha_spent",
@@ -255,7 +255,7 @@ def _fractions(looks: Any, fractions: Any) -> np.ndarray:
     if fractions is None:
         k = 5 if looks is None else check_count(looks, "looks", minimum=1)
         return np.arange(1, k + 1) / k
-    f = check_vector(fractions, "fractions", what="information fractions")
+    f = check_array(fractions, "fractions", what="information fractions")
     if looks is not None and check_count(looks, "looks", minimum=1) != f.size:
         raise ValueError(f"looks ({looks}) and the number of fractions ({f.size}) must agree")
     if np.any(f <= 0) or np.any(np.diff(f) <= 0) or f[-1] != 1.0:
@@ -394,7 +394,7 @@ def group_sequential_test(x: Any, y: Any = None, design: GroupSequentialDesign |
         raise TypeError("design must be a GroupSequentialDesign from group_sequential_design, got "
                         f"{type(design).__name__}")
     if y is None:
-        d = check_vector(x, "x", what="paired differences")
+        d = check_array(x, "x", what="paired differences")
         if d.min() < -1.0 or d.max() > 1.0:
             raise ValueError(f"x must hold paired differences in [-1, 1], got values from {d.min():g} to {d.max():g}")
     else:
@@ -406,7 +406,7 @@ def group_sequential_test(x: Any, y: Any = None, design: GroupSequentialDesign |
         at = planned
         f = design.fractions[: at.size]
     else:
-        at = np.asarray(check_vector(looks, "looks", what="look sizes"), dtype=float)
+        at = np.asarray(check_array(looks, "looks", what="look sizes"), dtype=float)
         if np.any(at != np.round(at)) or np.any(np.diff(at) <= 0) or at[0] < 2:
             raise ValueError("looks must be increasing whole numbers of items, the first at least 2")
         if at[-1] > design.n_max or at[-1] > d.size:
