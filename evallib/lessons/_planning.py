@@ -19,8 +19,10 @@ def plot_design_map(ax=None):
 
     Four boxes, one per design (one test set, resampling on one data set, many data
     sets, per-item evaluation), each with what varies, what is fixed, the evallib
-    functions, the subpackage that holds them and the notebooks that teach it. Drawn
-    with matplotlib patches; returns the Axes.
+    functions, the subpackage that holds them and the notebooks that teach it, and beside
+    the question a box for any of them when you will look more than once (a stream, an A/B
+    test, a release gate: ``evallib.sequential`` and the non-inferiority tests, notebook 09).
+    Drawn with matplotlib patches; returns the Axes.
 
     Parameters
     ----------
@@ -38,6 +40,8 @@ def plot_design_map(ax=None):
     >>> from evallib.lessons import plot_design_map
     >>> ax = plot_design_map()
     >>> sum("evallib.items" in t.get_text() for t in ax.texts)
+    1
+    >>> sum("evallib.sequential" in t.get_text() for t in ax.texts)
     1
     """
     from matplotlib.patches import FancyBboxPatch
@@ -79,6 +83,10 @@ def plot_design_map(ax=None):
         box(x, 2.45, 3.6, 1.6, what, color, size=8)
         box(x, 1.05, 3.6, 1.2, funcs, "white", size=7.5)
         box(x, 0.05, 3.6, 0.75, where, "white", size=8.5, weight="bold")
+    # any design, when you will look more than once
+    ax.annotate("", xy=(12.05, 6.35), xytext=(11.6, 6.35), arrowprops=dict(arrowstyle="->", color="0.3", lw=1.0))
+    box(12.15, 5.75, 3.65, 1.15, "When you will look more than once\n(a stream, an A/B test, a release gate):\n"
+        "evallib.sequential, paired_item_margin_test\nnotebook 09", "#fff2cc", size=7.5)
     return ax
 
 
