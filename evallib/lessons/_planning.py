@@ -23,10 +23,11 @@ def plot_design_map(ax=None):
 
     Four boxes, one per design (one test set, resampling on one data set, many data
     sets, per-item evaluation), each with what varies, what is fixed, the evallib
-    functions, the subpackage that holds them and the notebooks that teach it; beside
-    the question, a note that notebook 02 (the best of many classifiers against chance)
-    sits in no column, as in notebook 00's table. Drawn with matplotlib patches; returns
-    the Axes.
+    functions, the subpackage that holds them and the notebooks that teach it; left of the
+    question, a note that notebook 02 (the best of many classifiers against chance) sits in
+    no column, as in notebook 00's table; right of it, a box for any of them when you will
+    look more than once (a stream, an A/B test, a release gate: ``evallib.sequential`` and
+    the non-inferiority tests, notebook 09). Drawn with matplotlib patches; returns the Axes.
 
     Parameters
     ----------
@@ -45,6 +46,8 @@ def plot_design_map(ax=None):
     >>> ax = plot_design_map()
     >>> sum("evallib.items" in t.get_text() for t in ax.texts)
     1
+    >>> sum("evallib.sequential" in t.get_text() for t in ax.texts)
+    1
     """
     from matplotlib.patches import FancyBboxPatch
 
@@ -60,7 +63,7 @@ def plot_design_map(ax=None):
     box(4.5, 5.9, 7.0, 0.9, "What do your repeated results come from?\n(what varies between the numbers you compare)",
         "#eeeeee", size=10, weight="bold")
     # notebook 02 is in no design's column, as in the notebook's table: its question is not a paired comparison
-    box(11.9, 5.9, 4.0, 0.9, "In no column: notebook 02 (Forman & Cohen),\nthe best of C classifiers on one test set\n"
+    box(0.1, 5.9, 4.0, 0.9, "In no column: notebook 02 (Forman & Cohen),\nthe best of C classifiers on one test set\n"
         "against the best of C random ones", "white", size=7.5)
     designs = [
         ("1. One test set,\npaired per case", "#dbe9f6",
@@ -88,6 +91,10 @@ def plot_design_map(ax=None):
         box(x, 2.45, 3.6, 1.6, what, color, size=8)
         box(x, 1.05, 3.6, 1.2, funcs, "white", size=7.5)
         box(x, 0.05, 3.6, 0.75, where, "white", size=8.5, weight="bold")
+    # any design, when you will look more than once
+    ax.annotate("", xy=(12.05, 6.35), xytext=(11.6, 6.35), arrowprops=dict(arrowstyle="->", color="0.3", lw=1.0))
+    box(12.15, 5.75, 3.65, 1.15, "When you will look more than once\n(a stream, an A/B test, a release gate):\n"
+        "evallib.sequential, paired_item_margin_test\nnotebook 09", "#fff2cc", size=7.5)
     return ax
 
 

@@ -1,0 +1,210 @@
+"""Notebook 09's sliders: what peeking costs, what the remedies cost, and a decision against a margin.
+
+The statistics are :func:`evallib.peeking_study` and :func:`evallib.paired_item_margin_test`;
+these functions only draw and word their results, so that each slider of the notebook is a thin
+widget over a tested ``plot_...(..., ax=None)`` function:
+
+- :func:`plot_peeking_rates` -- the share of simulated comparisons that each stopping rule ends
+  with a rejection (whiskers of two Monte Carlo SEs, a dashed line at ``alpha``), with the mean
+  number of items at the stop under each bar; :func:`describe_peeking` prints the same numbers;
+- :func:`plot_margin_decision` -- a non-inferiority decision: the one-sided lower bound of the
+  paired difference against ``-margin``, optionally beside the anytime-valid lower bound of a
+  one-sided confidence sequence.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._plotting import clear_artists, get_axes
+from ..items import PairedItemMarginTest
+from ..sequential import PeekingStudy
+
+__all__ = ["plot_peeking_rates", "describe_peeking", "plot_margin_decision"]
+
+_COLORS = {"fixed-n": "#4c72b0", "every look": "#c44e52", "alpha-spending": "#55a868",
+           "confidence sequence": "#8172b2"}
+
+
+def _rules(study: PeekingStudy, rules: Any) -> list[int]:
+    if not isinstance(study, PeekingStudy):
+        raise TypeError(f"study must be a PeekingStudy (from evallib.peeking_study), got {type(study).__name__}")
+    if rules is None:
+        return list(range(len(study.rules)))
+    names = [rules] if isinstance(rules, str) else list(rules)
+    unknown = [r for r in names if r not in study.rules]
+    if unknown or not names:
+        raise ValueError(f"rules must be a non-empty selection of {study.rules}, got {rules!r}")
+    return [study.rules.index(r) for r in names]
+
+
+def plot_peeking_rates(study: PeekingStudy, *, rules: Any = None, ax: Any = None):
+    """Bars of how often each stopping rule of a peeking study rejected ``H0: no difference``.
+
+    One bar per rule (its rejection rate: the type I error when the study's ``effect`` is 0, the
+    power otherwise) with whiskers of two Monte Carlo standard errors, a dashed line at the
+    study's ``alpha``, and under each bar the mean number of items at which the rule stopped.
+    Given an ``ax`` that holds an earlier drawing, it replaces that drawing in place (for a slider).
+
+    Parameters
+    ----------
+    study : PeekingStudy
+        From :func:`evallib.peeking_study`.
+    rules : sequence of str, optional
+        The rules to draw, a selection of ``study.rules`` in the order given (default: all).
+    ax : matplotlib.axes.Axes, optional
+        The Axes to draw on; by default a new 6.4 x 3.4 inch figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    TypeError
+        ``study`` is not a :class:`~evallib.sequential.PeekingStudy`.
+    ValueError
+        A rule that the study does not hold.
+
+    Examples
+    --------
+    >>> from evallib import peeking_study
+    >>> s = peeking_study(0.0, looks=10, n_resamples=4000, rng=0)
+    >>> ax = plot_peeking_rates(s, rules=("fixed-n", "every look"))
+    >>> [float(round(p.get_height(), 3)) for p in ax.patches]
+    [0.055, 0.207]
+    """
+    idx = _rules(study, rules)
+    ax = get_axes(ax, figsize=(6.4, 3.4))
+    clear_artists(ax)
+    x = np.arange(len(idx))
+    rate = study.rejection_rate[idx]
+    ax.bar(x, rate, width=0.6, color=[_COLORS.get(study.rules[i], "0.5") for i in idx],
+           yerr=2 * study.se[idx], capsize=4, error_kw=dict(lw=1, ecolor="0.2"))
+    ax.axhline(study.alpha, ls="--", color="0.3", lw=1)
+    ax.text(len(idx) - 0.5, study.alpha, f"alpha = {study.alpha:g}", ha="right", va="bottom", fontsize=8, color="0.3")
+    ax.set_xticks(x)
+    ax.set_xticklabels([f"{study.rules[i]}\nmean n = {study.mean_n[i]:,.0f}" for i in idx], fontsize=8.5)
+    ax.set_xlim(-0.5, len(idx) - 0.5)
+    top = float(np.max(rate + 2 * study.se[idx]))
+    ax.set_ylim(0, max(1.15 * top, 2 * study.alpha, 0.1))
+    what = "false finds (type I error)" if study.effect == 0 else f"power at true difference {study.effect:+g}"
+    ax.set_ylabel(f"share rejecting H0\n{what}", fontsize=9)
+    return ax
+
+
+def describe_peeking(study: PeekingStudy, *, rules: Any = None) -> str:
+    """The numbers behind :func:`plot_peeking_rates`, one line per rule.
+
+    Parameters
+    ----------
+    study : PeekingStudy
+    rules : sequence of str, optional
+        As in :func:`plot_peeking_rates`.
+
+    Returns
+    -------
+    str
+        A header naming the design (looks, items, true difference, simulated comparisons), then per
+        rule its rejection rate with two Monte Carlo SEs and its mean number of items at the stop.
+
+    Examples
+    --------
+    >>> from evallib import peeking_study
+    >>> print(describe_peeking(peeking_study(0.0, looks=5, n_resamples=2000, rng=1), rules=("fixed-n",)))
+    5 looks up to 1,000 items, true difference +0, 2,000 simulated comparisons at alpha = 0.05
+    fixed-n              rejects in  5.0% (± 1.0)   mean n at the stop 1,000
+    """
+    idx = _rules(study, rules)
+    lines = [f"{study.looks} look{'s' if study.looks != 1 else ''} up to {study.n_max:,} items, true difference "
+             f"{study.effect:+g}, {study.n_resamples:,} simulated comparisons at alpha = {study.alpha:g}"]
+    for i in idx:
+        lines.append(f"{study.rules[i]:<20} rejects in {100 * study.rejection_rate[i]:4.1f}% "
+                     f"(± {200 * study.se[i]:.1f})   mean n at the stop {study.mean_n[i]:,.0f}")
+    return "\n".join(lines)
+
+
+def plot_margin_decision(result: PairedItemMarginTest, *, sequential_low: float | None = None, ax: Any = None):
+    """A non-inferiority decision drawn: the lower bound of ``a - b`` against ``-margin``.
+
+    The estimate of the paired difference (a dot), the one-sided ``1 - alpha`` interval
+    ``[low, +1]`` the test inverts (a bar from ``low`` rightwards), the margin ``-margin`` (a red
+    dashed line, the region "worse by the margin or more" shaded) and 0 (a grey line). With
+    ``sequential_low``, a second bar: the lower bound of a one-sided confidence sequence at the
+    same number of items (valid however often one looked). Given an ``ax`` with an earlier
+    drawing, it replaces it in place.
+
+    Parameters
+    ----------
+    result : PairedItemMarginTest
+        From :func:`evallib.paired_item_margin_test` with ``hypothesis="noninferiority"`` and
+        ``higher_is_better=True``.
+    sequential_low : float, optional
+        The anytime-valid lower bound to draw beside it, in ``[-1, 1]``.
+    ax : matplotlib.axes.Axes, optional
+        By default a new 6.4 x 2.6 inch figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    TypeError
+        ``result`` is not a :class:`~evallib.items.PairedItemMarginTest`.
+    ValueError
+        An equivalence test, a lower-is-better test, or ``sequential_low`` outside ``[-1, 1]``.
+
+    Examples
+    --------
+    >>> from evallib import paired_item_margin_test
+    >>> res = paired_item_margin_test([0.8, 0.6, 0.9, 0.7, 0.75, 0.85], [0.82, 0.6, 0.88, 0.72, 0.74, 0.86],
+    ...                               margin=0.05)
+    >>> ax = plot_margin_decision(res)
+    >>> float(round(ax.lines[0].get_xdata()[0], 3)), ax.get_title(loc="left")
+    (-0.05, 'non-inferiority shown at alpha = 0.05')
+    """
+    if not isinstance(result, PairedItemMarginTest):
+        raise TypeError(f"result must be a PairedItemMarginTest (from evallib.paired_item_margin_test), "
+                        f"got {type(result).__name__}")
+    if result.hypothesis != "noninferiority" or not result.higher_is_better:
+        raise ValueError("result must be a non-inferiority test with higher_is_better=True "
+                         f"(got hypothesis={result.hypothesis!r}, higher_is_better={result.higher_is_better})")
+    if sequential_low is not None:
+        sequential_low = float(sequential_low)
+        if not -1.0 <= sequential_low <= 1.0:
+            raise ValueError(f"sequential_low must be in [-1, 1], got {sequential_low!r}")
+    ax = get_axes(ax, figsize=(6.4, 2.6))
+    clear_artists(ax)
+    lows = [result.low] + ([sequential_low] if sequential_low is not None else [])
+    left = min(min(lows), -result.margin)
+    right = max(result.estimate, 0.0)
+    pad = 0.25 * max(right - left, result.margin)
+    lo_x, hi_x = left - pad, right + pad
+    ax.axvline(-result.margin, color="#c44e52", ls="--", lw=1.2)
+    ax.axvspan(lo_x, -result.margin, color="#c44e52", alpha=0.08, lw=0)
+    ax.axvline(0.0, color="0.5", lw=0.8)
+    level = f"{100 * (1 - result.alpha):g}%"
+    rows = [(f"fixed-n one-sided {level}", result.low, "#4c72b0")]
+    if sequential_low is not None:
+        rows.append((f"confidence sequence {level}", sequential_low, "#8172b2"))
+    for k, (label, low, color) in enumerate(rows):
+        y = len(rows) - 1 - k
+        ax.plot([low, hi_x], [y, y], color=color, lw=5, solid_capstyle="butt", alpha=0.6)
+        ax.plot([low], [y], marker="|", ms=14, mew=2, color=color)
+        ax.text(low, y + 0.28, f"{label} lower bound {low:+.3f}", fontsize=8, ha="left", va="bottom", color=color)
+    ax.plot([result.estimate] * len(rows), list(range(len(rows))), "o", color="k", ms=5)
+    ax.text(-result.margin, len(rows) - 0.45, f" -margin = {-result.margin:+.3g}", fontsize=8, color="#c44e52",
+            ha="left", va="bottom")
+    ax.set_xlim(lo_x, hi_x)
+    ax.set_ylim(-0.6, len(rows) - 0.2)
+    ax.set_yticks([])
+    ax.set_xlabel(f"a - b over {result.n_items:,} items (dot: estimate {result.estimate:+.3f})", fontsize=9)
+    shown = "shown" if result.reject else "not shown"
+    ax.set_title(f"non-inferiority {shown} at alpha = {result.alpha:g}", loc="left", fontsize=9.5)
+    if not math.isfinite(result.low):
+        ax.text(0.5, 0.5, "no finite lower bound", transform=ax.transAxes, ha="center")
+    return ax

@@ -1,0 +1,118 @@
+"""Notebook 09's slider callbacks (evallib.lessons._peeking): they draw what the statistics computed.
+
+The bars are checked against the study's arrays and against an independent brute-force count
+(the z test at each look, written out with scipy); the margin picture against statsmodels'
+one-sided paired t bound; each callback replaces its drawing in place, and bad input raises.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from matplotlib.container import ErrorbarContainer
+from scipy import stats
+
+from evallib import confidence_sequence, paired_item_margin_test, peeking_study
+from evallib.lessons import describe_peeking, plot_margin_decision, plot_peeking_rates
+from evallib.lessons.live import figure
+
+
+def _every_look_rate(looks, n_max, discordance, n_resamples, seed, alpha=0.05):
+    """Brute force: the two-sided z test of the paired mean at each look, loop by loop (same draws)."""
+    u = np.random.default_rng(seed).random((n_resamples, n_max))
+    d = (u < discordance / 2).astype(float) - (u >= 1 - discordance / 2)
+    at = np.round(np.arange(1, looks + 1) / looks * n_max).astype(int)
+    hits = 0
+    for row in d:
+        for n in at:
+            x = row[:n]
+            sd = x.std(ddof=1)
+            if sd > 0 and 2 * stats.norm.sf(abs(x.mean() / (sd / np.sqrt(n)))) <= alpha:
+                hits += 1
+                break
+    return hits / n_resamples
+
+
+def test_bars_show_the_studys_rates_and_the_every_look_rate_is_the_brute_force_count():
+    s = peeking_study(0.0, looks=5, n_max=300, discordance=0.2, n_resamples=400, rng=3)
+    ax = plot_peeking_rates(s)
+    assert [p.get_height() for p in ax.patches] == list(s.rejection_rate)
+    assert s.rejection_rate[1] == pytest.approx(_every_look_rate(5, 300, 0.2, 400, 3))
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels[0] == "fixed-n\nmean n = 300" and all(f"{m:,.0f}" in lab for m, lab in zip(s.mean_n, labels))
+    # whiskers of two Monte Carlo SEs, recomputed from the binomial formula
+    se = np.sqrt(s.rejection_rate * (1 - s.rejection_rate) / 400)
+    err = next(c for c in ax.containers if isinstance(c, ErrorbarContainer))
+    segs = err.lines[2][0].get_segments()
+    assert np.allclose([seg[1, 1] - seg[0, 1] for seg in segs], 4 * se)
+    assert any(line.get_ydata()[0] == 0.05 for line in ax.lines)          # the dashed alpha line
+
+
+def test_peeking_under_the_null_inflates_the_error_and_the_remedies_do_not():
+    """Armitage, McPherson & Rowe (1969, Table 2): 5 looks at a normal mean at nominal 5% reject in 14.2%;
+    the simulation's every-look rate must be within 3 MC SEs of it, the remedies at or below alpha."""
+    s = peeking_study(0.0, looks=5, n_max=1000, discordance=0.3, n_resamples=4000, rng=11)
+    rate = dict(zip(s.rules, s.rejection_rate))
+    se = dict(zip(s.rules, s.se))
+    assert abs(rate["every look"] - 0.142) < 3 * se["every look"]
+    assert rate["alpha-spending"] < 0.05 + 3 * se["alpha-spending"]
+    assert rate["confidence sequence"] < 0.05 + 3 * se["confidence sequence"]
+    text = describe_peeking(s)
+    assert f"every look           rejects in {100 * rate['every look']:4.1f}%" in text
+    assert text.splitlines()[0] == "5 looks up to 1,000 items, true difference +0, 4,000 simulated comparisons at alpha = 0.05"
+
+
+def test_a_slider_redraw_replaces_the_bars_in_place():
+    fig = figure((6, 3))
+    ax = fig.subplots()
+    for looks in (2, 8, 2):
+        s = peeking_study(0.02, looks=looks, n_max=200, n_resamples=100, rng=0)
+        assert plot_peeking_rates(s, rules=("fixed-n", "every look"), ax=ax) is ax
+        assert len(ax.patches) == 2 and len(ax.containers) == 2 and len(ax.texts) == 1
+    assert "power at true difference +0.02" in ax.get_ylabel()
+
+
+def test_peeking_callbacks_reject_bad_input():
+    s = peeking_study(0.0, looks=2, n_max=50, n_resamples=10, rng=0)
+    with pytest.raises(ValueError, match="rules must be a non-empty selection"):
+        plot_peeking_rates(s, rules=("sometimes",))
+    with pytest.raises(ValueError, match="rules"):
+        describe_peeking(s, rules=())
+    with pytest.raises(TypeError, match="study must be a PeekingStudy"):
+        plot_peeking_rates(s.to_frame())
+
+
+def test_margin_picture_draws_the_one_sided_bound_statsmodels_gives():
+    rng = np.random.default_rng(5)
+    b = (rng.random(400) < 0.75).astype(float)
+    a = np.where(rng.random(400) < 0.1, 1 - b, b)
+    res = paired_item_margin_test(a, b, margin=0.03, method="t")
+    d = a - b
+    # statsmodels' one-sided paired t interval: DescrStatsW(d).tconfint_mean(alpha=2 * 0.05)
+    sm = pytest.importorskip("statsmodels.stats.weightstats")
+    low = sm.DescrStatsW(d).tconfint_mean(alpha=0.10)[0]
+    assert res.low == pytest.approx(low, rel=1e-10)
+    cs = confidence_sequence(a, b, alternative="greater")
+    ax = plot_margin_decision(res, sequential_low=cs.low[-1])
+    assert ax.lines[0].get_xdata()[0] == pytest.approx(-0.03)
+    bars = [line for line in ax.lines if line.get_linewidth() == 5]
+    assert [line.get_xdata()[0] for line in bars] == pytest.approx([low, cs.low[-1]])
+    shown = "shown" if low > -0.03 else "not shown"
+    assert ax.get_title(loc="left") == f"non-inferiority {shown} at alpha = 0.05"
+    texts = " ".join(t.get_text() for t in ax.texts)
+    assert f"lower bound {low:+.3f}" in texts and "400 items" in ax.get_xlabel()
+    # redrawn in place with one bar
+    again = plot_margin_decision(paired_item_margin_test(a, b, margin=0.01, method="t"), ax=ax)
+    assert again is ax and len([line for line in ax.lines if line.get_linewidth() == 5]) == 1
+
+
+def test_margin_picture_rejects_what_it_cannot_draw():
+    a, b = [0.8, 0.6, 0.9, 0.7], [0.7, 0.6, 0.8, 0.75]
+    with pytest.raises(ValueError, match="non-inferiority test with higher_is_better=True"):
+        plot_margin_decision(paired_item_margin_test(a, b, margin=0.1, hypothesis="equivalence"))
+    with pytest.raises(ValueError, match="higher_is_better"):
+        plot_margin_decision(paired_item_margin_test(a, b, margin=0.1, higher_is_better=False))
+    with pytest.raises(ValueError, match=r"sequential_low must be in \[-1, 1\]"):
+        plot_margin_decision(paired_item_margin_test(a, b, margin=0.1), sequential_low=2.0)
+    with pytest.raises(TypeError, match="PairedItemMarginTest"):
+        plot_margin_decision({"low": 0.1})

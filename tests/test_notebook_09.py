@@ -1,0 +1,207 @@
+"""Notebook 09 (peeking, stopping and shipping) as saved, as papermill runs it, and with its sliders moved.
+
+nbval executes the saved notebook and compares its cells tagged ``nbval-check-output``;
+tests/test_notebooks.py, test_readable.py, test_exercises.py and test_live.py check its house style.
+Here: the saved key numbers against independent computations (the stream's counts with numpy, the
+peeking rates against Armitage, McPherson & Rowe's table and their binomial MC errors, the CR2
+one-sided bound written out with scipy's t, the O'Brien-Fleming-type first boundary from Lan &
+DeMets' spending function), the computed sentences against the tables they read, the exercises, a
+papermill run with other parameters and the solutions, and a live kernel in which every slider moves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, widget_views
+from scipy import stats
+
+NOTEBOOK = NOTEBOOK_DIR / "09_peeking_stopping_shipping.ipynb"
+
+
+def _src(cell) -> str:
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
+def _markdown_outputs(nb) -> str:
+    return "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"]
+                     for o in c.get("outputs", []))
+
+
+@pytest.fixture(scope="module")
+def stream():
+    """The default run's stream (seed 0), rebuilt here: forest and logistic on the test pupils, classes in order."""
+    from evallib.studies import evaluate_pupils
+
+    ev = evaluate_pupils(rng=0)
+    classes = ev.pupils["class"].to_numpy()
+    order = np.random.default_rng([0, 9]).permutation(pd.unique(classes))
+    arrival = np.concatenate([np.flatnonzero(classes == g) for g in order])
+    return (ev.correct["forest"].to_numpy(float)[arrival], ev.correct["logistic"].to_numpy(float)[arrival],
+            classes[arrival])
+
+
+def test_notebook_09_is_saved_with_its_key_outputs():
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    assert "1191 test pupils in 67 classes" in joined
+    assert not widget_views(nb) and "widgets" not in nb["metadata"]
+    source = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "code")
+    assert source.count("live_output(") == 3 and "interactive_output" not in source
+    # one output per widget: the figure (with alt text) and the text under it, nothing else
+    for cell in (c for c in nb["cells"] if "live_output(" in _src(c)):
+        assert [o["output_type"] for o in cell["outputs"]] == ["display_data", "stream"], _src(cell)[:80]
+        alt = cell["outputs"][0]["metadata"]["image/png"]["alt"]
+        assert len(alt) > 80
+    # each slider redraws through a tested evallib callback
+    assert source.count("plot_peeking_rates(") == 2 and source.count("plot_margin_decision(") == 1
+    tagged = [c for c in nb["cells"] if "nbval-check-output" in c["metadata"].get("tags", [])]
+    assert len(tagged) >= 4
+    assert all("author" in c["metadata"].get("tags", []) for c in nb["cells"]
+               if c["cell_type"] == "markdown" and "papermill" in _src(c))
+
+
+def test_stream_counts_match_the_data(stream):
+    x, y, _ = stream
+    d = x - y
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    assert (f"difference {d.mean():+.4f}; the two disagree on {np.mean(d != 0):.4f} of the pupils "
+            f"({int((d == 1).sum())} forest only right, {int((d == -1).sum())} logistic only right)") in joined
+
+
+def test_peeking_table_keeps_its_promises_and_armitages_numbers():
+    """The swapped-label rates: MC SE = sqrt(r (1 - r) / n_sim); one look within 3 SEs of alpha; 5, 10, 20 looks
+    within 3 SEs (+ 0.01 for 0/1 items and a z test) of Armitage, McPherson & Rowe's 0.142, 0.193, 0.248."""
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    rows = dict((int(k), (float(r), float(se), float(sim))) for k, r, se, sim in
+                re.findall(r"^(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", joined, flags=re.M))
+    assert set(rows) == {1, 2, 5, 10, 20}
+    for k, (r, se, _) in rows.items():
+        assert se == pytest.approx(np.sqrt(r * (1 - r) / 2000), abs=6e-4), k
+    assert abs(rows[1][0] - 0.05) < 3 * rows[1][1] + 0.005
+    for k, published in ((5, 0.142), (10, 0.193), (20, 0.248)):
+        assert abs(rows[k][0] - published) < 3 * rows[k][1] + 0.01, (k, rows[k])
+        assert abs(rows[k][2] - published) < 3 * rows[k][1] + 0.01, (k, rows[k])
+    md = _markdown_outputs(load_notebook(NOTEBOOK))
+    assert f"ends \"significant\" in {100 * rows[10][0]:.1f}% of the swapped real streams" in md
+
+
+def test_sequence_and_design_numbers(stream):
+    """The fixed-n width at n recomputed with scipy's t; the design's first boundary from Lan & DeMets' O'Brien-Fleming-
+    type spending function, 2 - 2 Phi(z_{alpha/4} / sqrt(t)) a side, at the planned fraction t = 1 / 10 (gsDesign's sfLDOF)."""
+    x, y, _ = stream
+    d = x - y
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    for n in (100, 1191):
+        width = 2 * stats.t.isf(0.025, n - 1) * d[:n].std(ddof=1) / np.sqrt(n)
+        row = re.search(rf"^{n}\s+[-\d.]+\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", joined, flags=re.M)
+        assert row and float(row.group(1)) == pytest.approx(width, abs=6e-5), n
+        assert float(row.group(2)) > float(row.group(1))          # the sequence is the wider one
+    spent = 2 * (2 - 2 * stats.norm.cdf(stats.norm.isf(0.0125) / np.sqrt(1 / 10)))   # alpha / 2 a side, t = 1 / looks
+    first = re.search(r"^\s+119\s+([\d.]+)\s", joined, flags=re.M)
+    assert first and float(first.group(1)) == pytest.approx(stats.norm.isf(spent / 2), abs=6e-4)
+    md = _markdown_outputs(load_notebook(NOTEBOOK))
+    last = re.search(r"^1191\s+[-\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)$", joined, flags=re.M)
+    assert f"the confidence sequence is {float(last.group(1)):.2f} times as wide" in md
+
+
+def test_noninferiority_bound_is_the_cr2_bound_written_out(stream):
+    """CR2 over classes, by hand: V = sum_g e_g^2 / (1 - n_g / N) / N^2; bound = estimate - t_{0.95, df} se, with the
+    Bell-McCaffrey df the notebook prints."""
+    x, y, classes = stream
+    d = x - y
+    _, codes = np.unique(classes, return_inverse=True)
+    e = np.bincount(codes, weights=d - d.mean())
+    sizes = np.bincount(codes)
+    se = np.sqrt((e ** 2 / (1 - sizes / len(d))).sum()) / len(d)
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    df = float(re.search(r"fixed-n CR2 [-+\d.]+ \(df ([\d.]+)\)", joined).group(1))
+    low = d.mean() - stats.t.isf(0.05, df) * se
+    assert f"fixed-n CR2 {low:+.4f}" in joined
+    assert f"the smallest margin this evaluation shows at a fixed n: {-low:.4f}" in joined
+    assert ("non-inferiority not shown" if low < -0.02 else "non-inferiority shown") in joined
+    md = _markdown_outputs(load_notebook(NOTEBOOK))
+    assert f"any margin above {-low:.3f} would be shown" in md
+
+
+def test_prose_types_no_result_of_the_run():
+    nb = load_notebook(NOTEBOOK)
+    prose = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    for typed in ("1191", "0.108", "18.9", "0.024", "1.58", "67 classes", "6.99"):
+        assert typed not in prose, typed
+
+
+def test_notebook_09_ends_with_exercises_and_a_guarded_solutions_cell():
+    nb = load_notebook(NOTEBOOK)
+    exercises, solutions = nb["cells"][-2:]
+    text = _src(exercises)
+    assert text.startswith("## Exercises") and len(re.findall(r"^\d+\. ", text, flags=re.M)) == 3
+    assert len(re.findall(r"\((Predict|Decide), then (simulate|check|compute)\)", text)) == 3
+    assert "solutions" in solutions["metadata"]["tags"] and _src(solutions).startswith("if show_solutions:")
+    assert _src(solutions).count("assert ") >= 7 and 'print("solutions ok")' in _src(solutions)
+    assert not solutions.get("outputs") and "solutions ok" not in outputs_text(nb)
+    params = next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", []))
+    assert "show_solutions = False" in _src(params)
+
+
+@pytest.mark.slow
+def test_notebook_09_runs_with_other_parameters_and_its_solutions_check_out(notebook_runs):
+    params = dict(seed=3, candidate="knn", margin=0.03, alpha=0.1, looks=5, n_sim=400, slider_sim=100,
+                  show_solutions=True)
+    nb = notebook_runs.executed(NOTEBOOK, params)
+    assert injected_cells(nb) and 'candidate = "knn"' in _src(injected_cells(nb)[0])
+    joined = outputs_text(nb)
+    assert "1191 test pupils in 67 classes" not in joined          # another split
+    assert "knn - logistic, 90% intervals" in joined and "(400 streams)" in joined
+    assert "5 looks up to" in joined and "solutions ok" in joined
+    assert "In this run" in _markdown_outputs(nb)
+
+
+@pytest.mark.slow
+def test_notebook_09_sliders_redraw_through_evallib(notebook_runs):
+    """Move every slider in a live kernel: each move simulates (or tests) the new setting, redraws the one figure
+    in place, and a position shown before costs nothing (the caches). Timings are printed; speed is judged by
+    benchmarks/bench_sliders.py."""
+    probe = r'''
+import json, time
+calls = []
+_study = peeking_study
+def spy(effect, **kw):
+    calls.append((effect, kw["looks"]))
+    return _study(effect, **kw)
+peeking_study = spy
+moves = {}
+for name, box, ctl, key, value in [("peek looks", peek_box, peek_controls, "looks", 3),
+                                   ("peek effect", peek_box, peek_controls, "effect", 0.02),
+                                   ("remedy looks", remedy_box, remedy_controls, "looks", 7),
+                                   ("remedy effect", remedy_box, remedy_controls, "effect", 0.01)]:
+    before = len(calls)
+    t = time.perf_counter()
+    ctl[key].value = value
+    moves[name] = time.perf_counter() - t
+    assert len(calls) == before + 1, name
+    s = study(*(ctl[k].value for k in ("looks", "effect")))
+    ax = peek_ax if box is peek_box else remedy_ax
+    assert [p.get_height() for p in ax.patches] == list(s.rejection_rate[:len(ax.patches)]), name
+remedy(3, 0.02)                       # a position the first panel showed: cached, nothing simulated
+assert len(calls) == 4
+assert len(peek_ax.patches) == 2 and len(remedy_ax.patches) == 4
+for margin, seen in ((0.04, n_classes), (0.04, 20)):
+    t = time.perf_counter()
+    ni_controls["margin"].value, ni_controls["seen"].value = margin, seen
+    moves[f"margin {margin}, {seen} classes"] = time.perf_counter() - t
+    res, low_seq = decision(margin, seen)
+    assert res.n_items == class_ends[seen - 1] and ni_ax.lines[0].get_xdata()[0] == -margin
+    assert ni_ax.get_title(loc="left").startswith("non-inferiority " + ("shown" if res.reject else "not shown"))
+assert all(len(b.children) == 2 for b in (peek_box, remedy_box, ni_box))
+print(json.dumps(moves))
+print("sliders ok")
+'''
+    out = notebook_runs.probe(NOTEBOOK, probe, dict(n_sim=200))
+    text = "".join(o.get("text", "") for o in out)
+    assert "sliders ok" in text, out
+    print("\nnotebook 09 slider moves (s):", json.loads(text.splitlines()[0]))
