@@ -37,7 +37,8 @@ def test_notebook_06_is_saved_with_its_key_outputs():
     low, high = p12 - p21 - half, p12 - p21 + half
     assert f"95% Bonett-Price interval [{low:+.3f}, {high:+.3f}]" in joined
     md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
-    assert f"from about −{round(-100 * low)} to +{round(100 * high)} percentage points" in md
+    assert f"from about {round(100 * low):+d} to {round(100 * high):+d} percentage points" in joined
+    assert "about −3 to +9" not in md and "1 to 8 per cent" not in md
     tagged = [c for c in nb["cells"] if "nbval-check-output" in c["metadata"].get("tags", [])]
     assert len(tagged) >= 5
     # the F1 bootstrap's size beside its power, and the Nemenyi test's power beside its CD floor
@@ -294,3 +295,25 @@ def test_pilot_item_variance_recovers_the_probit_models_parts():
         pilot_item_variance(np.full(15, 0.5), np.full(15, 0.5), cluster_size=10, samples=4)
     with pytest.raises(ValueError, match="samples"):
         pilot_item_variance(a[0][:20], b[0][:20], samples=1)
+
+
+def test_one_pilot_bounds_its_own_icc_and_the_latent_icc_is_named_apart():
+    """Issue 33: "plan for an ICC at the upper end of what the pilot allows" is shown from the pilot's own data
+    (a cluster bootstrap), and the model's latent ICC is not called the ICC the plan uses."""
+    import re
+
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    md = "\n".join("".join(o["data"]["text/markdown"]) for c in nb["cells"] for o in c.get("outputs", [])
+                   if "text/markdown" in o.get("data", {}))
+    assert "Plan for an ICC at the upper end" not in md
+    found = re.search(r"resampling its 40 clusters ([\d,]+) times \(a cluster bootstrap\), the 95th percentile of the "
+                      r"re-estimated ICCs is (\d\.\d{3}) .*?against its estimate (\d\.\d{3})\. Planned with that ICC and "
+                      r"the pilot's other parts, the plan asks for ([\d,]+) items", md)
+    assert found, md
+    assert float(found.group(2)) > float(found.group(3))
+    pilot_plan = int(re.search(r"planned from the pilot: (\d+) items", joined).group(1))
+    assert int(found.group(4).replace(",", "")) > pilot_plan      # a larger ICC asks for more items
+    assert "the model's latent ICC is 0.1" in joined
+    source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "# pilot clusters: 200,000 items" not in source
