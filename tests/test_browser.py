@@ -57,7 +57,7 @@ PREFERRED_SLIDER = {
     "05_cv_ttests.ipynb": "α (level)",
     "06_planning.ipynb": "err_A − err_B",
     "07_many_datasets.ipynb": "ROPE half-width",
-    "08_error_bars_for_evals.ipynb": "ICC (difficulty)",
+    "08_error_bars_for_evals.ipynb": "latent ICC",
 }
 #: the notebook driven through Voila and the slider moved there.
 VOILA_NOTEBOOK, VOILA_SLIDER = "04_flach_experiments.ipynb", "share of positives"
