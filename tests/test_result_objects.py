@@ -98,6 +98,8 @@ BUILDERS = {
     "QHInterval": lambda: evallib.qh_interval(6, 2, 36),
     "PairedInterval": lambda: evallib.paired_difference_interval(evallib.contingency(Y, PRED_A, PRED_B)),
     "TangoTest": lambda: evallib.tango_test(6, 2, 36, margin=0.1),
+    "GateVerdict": lambda: evallib.report.release_gate({"standard": [1] * 44, "new": [1] * 43 + [0]},
+                                                       baseline_model="standard", margin=0.1),
     "IntervalCoverage": lambda: evallib.interval_coverage("wald", 30, [0.5, 0.2, 0.1, 0.2]),
     "TestSize": lambda: evallib.test_size("chi2", 30, [0.5, 0.15, 0.15, 0.2]),
     "NullCDF": lambda: evallib.null_cdf("accuracy", 10, 12),
