@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import time
 
 import nbformat
@@ -10,6 +11,13 @@ import nbclient
 import zmq
 
 from evallib.report._kernel import PatientChannel, PatientKernelClient, PatientKernelManager, wait_readable
+
+
+def _run(coro):
+    """``asyncio.run`` in a thread of its own: a browser test earlier in the same worker (Playwright's sync
+    API) may leave an event loop running in the main thread, where ``asyncio.run`` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 class _DeafSocket:
@@ -34,14 +42,14 @@ class _DeafSocket:
 def test_a_missed_wake_up_costs_at_most_one_step():
     sock = _DeafSocket(waiting_after=0.05)
     t0 = time.monotonic()
-    assert asyncio.run(wait_readable(sock, None, step=0.1)) is True
+    assert _run(wait_readable(sock, None, step=0.1)) is True
     assert time.monotonic() - t0 < 1.0  # a plain poll(None) would never return
 
 
 def test_timeout_still_applies():
     sock = _DeafSocket(waiting_after=None)
     t0 = time.monotonic()
-    assert asyncio.run(wait_readable(sock, 0.3, step=0.1)) is False
+    assert _run(wait_readable(sock, 0.3, step=0.1)) is False
     elapsed = time.monotonic() - t0
     assert 0.25 <= elapsed < 2.0 and sock.polls >= 3
 
