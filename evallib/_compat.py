@@ -257,6 +257,24 @@ class _Union(types.ModuleType):
         raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
 
 
+class _KeepsItsNames(types.ModuleType):
+    """A package one of whose public names is also a moved module path.
+
+    ``evallib.onetestset.measures`` is the function :func:`~evallib.measures` and was, in 0.1.0,
+    also a module path. Importing a module binds it as an attribute of its parent package, so
+    importing the old path would rebind the package's ``measures`` to the module and break every
+    later ``evallib.onetestset.measures(...)``. This class (given to the parent package the first
+    time such a path is imported) refuses that one rebinding: a module never replaces a name the
+    package defines as something else.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        current = self.__dict__.get(name)
+        if isinstance(value, types.ModuleType) and current is not None and not isinstance(current, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
 class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds the module paths that moved: importing one warns and gives the module's new home."""
 
@@ -270,6 +288,11 @@ class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec: Any) -> types.ModuleType:
         homes = self.aliases[spec.name]
+        parent_name, _, leaf = spec.name.rpartition(".")
+        parent = sys.modules.get(parent_name)
+        current = getattr(parent, "__dict__", {}).get(leaf)
+        if type(parent) is types.ModuleType and current is not None and not isinstance(current, types.ModuleType):
+            parent.__class__ = _KeepsItsNames  # the import must not rebind the parent's name ``leaf``
         public = list(dict.fromkeys(_public(h) for h in homes))
         deprecated(f"the module {spec.name}", " or ".join(public), stacklevel=_outside_frame())
         if len(homes) == 1:

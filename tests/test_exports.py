@@ -199,3 +199,18 @@ def test_the_upward_scan_finds_a_planted_import():
         "evallib/manydatasets/_ranktests.py:2: from .. import studies",
         "evallib/manydatasets/_ranktests.py:3: import evallib.report",
     ]
+
+
+def test_importing_an_old_module_path_leaves_the_function_of_that_name():
+    """``evallib.onetestset.measures`` is a function and a 0.1.0 module path: importing the path
+    must not rebind the package's name to the module (the site's API test once found it so)."""
+    import subprocess
+    import sys
+    code = ("import warnings; warnings.simplefilter('ignore')\n"
+            "import evallib, evallib.onetestset as o\n"
+            "import evallib.onetestset.measures\n"
+            "from evallib.onetestset.measures import measures as m\n"
+            "assert o.measures is evallib.measures is m, o.measures\n"
+            "assert callable(evallib.onetestset.measures)\n"
+            "o.extra = 1; assert o.extra == 1\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
