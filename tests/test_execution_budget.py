@@ -2,8 +2,8 @@
 
 A run may execute each notebook twice with its defaults (nbval's run and the shared one) and
 once per other parameter set. The check is first fed planted logs directly, then run for real:
-a pytest run in a temporary folder with this suite's conftest.py and _nbtools.py, on two
-pytest-xdist workers, whose tests plant executions in the shared log. One planted execution too
+a pytest run in a temporary folder with this suite's conftest.py and _nbtools.py (in one
+process, and on two pytest-xdist workers), whose tests plant executions in the shared log. One planted execution too
 many must make that run fail and name the notebook; within the budget it passes and prints the
 counts, aggregated across the workers.
 """
@@ -81,7 +81,7 @@ def test_plants_{name}():
 '''
 
 
-def _pytest_run(folder: Path, files: dict[str, list]) -> subprocess.CompletedProcess:
+def _pytest_run(folder: Path, files: dict[str, list], *, workers: int) -> subprocess.CompletedProcess:
     for name in ("conftest.py", "_nbtools.py"):
         shutil.copy(HERE / name, folder / name)
     for name, rows in files.items():
@@ -89,8 +89,9 @@ def _pytest_run(folder: Path, files: dict[str, list]) -> subprocess.CompletedPro
     env = {k: v for k, v in os.environ.items()
            if k != RUNS_ENV and not k.startswith(("PYTEST_", "PYTHONPATH"))}
     env["PYTHONPATH"] = os.pathsep.join([str(HERE.parent), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
-                           "--dist", "loadfile", "-o", "addopts=", str(folder)],
+    spread = ["-n", str(workers)] + (["--dist", "loadfile"] if workers else [])
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *spread,
+                           "-o", "addopts=", str(folder)],
                           cwd=folder, env=env, capture_output=True, text=True, timeout=300, check=False)
 
 
@@ -99,17 +100,18 @@ def test_a_planted_run_over_the_budget_fails_the_session_and_one_within_passes(t
     over, within = tmp_path / "over", tmp_path / "within"
     over.mkdir()
     within.mkdir()
-    # one file per worker (--dist loadfile): the counts are added up across the workers
     first = [("planted.ipynb", None, "nbval"), ("planted.ipynb", {"seed": 1}, "shared run")]
     second = [("planted.ipynb", None, "shared run"), ("other.ipynb", {"n": 3}, "papermill")]
-    ok = _pytest_run(within, {"first": first, "second": second})
+    ok = _pytest_run(within, {"first": first, "second": second}, workers=0)     # one process
     assert ok.returncode == 0, ok.stdout[-3000:] + ok.stderr[-3000:]
     assert "2 passed" in ok.stdout
     assert "  2  planted.ipynb  [default]  nbval; shared run" in ok.stdout, ok.stdout[-3000:]
     assert "  1  planted.ipynb  [seed=1]  shared run" in ok.stdout
     assert "4 executions of 2 notebooks" in ok.stdout and "budget exceeded" not in ok.stdout
 
-    bad = _pytest_run(over, {"first": first, "second": second + [("planted.ipynb", {}, "browser: JupyterLab")]})
+    # one file per worker (--dist loadfile): the counts are added up across the workers
+    bad = _pytest_run(over, {"first": first, "second": second + [("planted.ipynb", {}, "browser: JupyterLab")]},
+                      workers=2)
     assert bad.returncode == 1, bad.stdout[-3000:] + bad.stderr[-3000:]
     assert "2 passed" in bad.stdout                   # every test passed; the budget failed the run
     assert "notebook execution budget exceeded, so the run fails:" in bad.stdout
