@@ -65,6 +65,7 @@ PREFERRED_SLIDER = {
     "06_planning.ipynb": "err_A − err_B",
     "07_many_datasets.ipynb": "ROPE half-width",
     "08_error_bars_for_evals.ipynb": "latent ICC",
+    "09_peeking_stopping_shipping.ipynb": "margin δ",
 }
 
 #: the parameters each lesson runs with in JupyterLab, appended to its copy's parameters cell as
