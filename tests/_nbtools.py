@@ -95,7 +95,10 @@ def run_with_probe(notebook: Path, probe: str, *, parameters: dict | None = None
     client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=EXECUTION_TIMEOUT,
                                      kernel_manager_class=PatientKernelManager,
                                      resources={"metadata": {"path": str(Path(notebook).parent)}})
-    client.execute()
+    try:
+        client.execute()
+    finally:
+        record_execution(notebook, parameters, "run_with_probe")
     return nb.cells[-1]["outputs"]
 
 
@@ -127,14 +130,22 @@ def prose_problems(nb: dict) -> list[tuple]:
 # published in the environment variable RUNS_ENV); :class:`NotebookRuns` keeps there, per
 # (notebook, parameters), the executed notebook, written by the one process that executed
 # it under a file lock, so that another worker reads it instead of executing again. Every
-# execution of a notebook in the suite (these runs, nbval's, the browser's run-all, the
-# report's papermill runs) appends one line to EXECUTIONS_LOG; the controller prints the
-# counts at the end of the run (conftest's pytest_terminal_summary).
+# execution of a notebook in the suite (these runs, nbval's, the browser's run-all in
+# JupyterLab and its Voila page, every papermill run: the report's and run_papermill's)
+# appends one line to EXECUTIONS_LOG; the controller prints the counts at the end of the
+# run and fails the run when a notebook ran more often than the budget allows
+# (conftest's pytest_sessionfinish and pytest_terminal_summary, with
+# :func:`execution_budget_problems`).
 
 #: the environment variable that names the folder shared by the workers.
 RUNS_ENV = "EVALLIB_TEST_RUNS"
 #: the log of executions, one JSON line each, in that folder.
 EXECUTIONS_LOG = "executions.jsonl"
+#: executions a run may make of one notebook with its default parameters: nbval's (which
+#: checks the saved outputs) and the shared one (tests/_nbtools.NotebookRuns, probed live).
+DEFAULT_RUNS_ALLOWED = 2
+#: executions a run may make of one notebook with any other parameter set.
+OTHER_RUNS_ALLOWED = 1
 
 
 def parameters_label(parameters: dict | None) -> str:
@@ -144,11 +155,13 @@ def parameters_label(parameters: dict | None) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in sorted(parameters.items()))
 
 
-def record_execution(notebook: str | Path, parameters: dict | None, by: str) -> None:
+def record_execution(notebook: str | Path, parameters: dict | None, by: str, *, complete: bool = True) -> None:
     """Append one execution of ``notebook`` with ``parameters`` (run by ``by``) to the shared log.
 
-    Does nothing outside a pytest run that set :data:`RUNS_ENV` (a test file run on its own
-    still works, uncounted).
+    ``complete=False`` marks a run abandoned midway and replaced by another (a Voila page that
+    stalled and was reloaded): it is printed, not counted against the budget. Does nothing
+    outside a pytest run that set :data:`RUNS_ENV` (a test file run on its own still works,
+    uncounted).
     """
     import fcntl
     import os
@@ -157,7 +170,8 @@ def record_execution(notebook: str | Path, parameters: dict | None, by: str) -> 
     if not folder:
         return
     line = json.dumps({"notebook": Path(notebook).name, "parameters": parameters_label(parameters),
-                       "by": by, "worker": os.environ.get("PYTEST_XDIST_WORKER", "main")})
+                       "by": by, "complete": bool(complete),
+                       "worker": os.environ.get("PYTEST_XDIST_WORKER", "main")})
     with open(Path(folder) / EXECUTIONS_LOG, "a", encoding="utf-8") as log:
         fcntl.flock(log, fcntl.LOCK_EX)
         log.write(line + "\n")
@@ -169,6 +183,39 @@ def read_executions(folder: Path) -> list[dict]:
     if not log.exists():
         return []
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def runs_allowed(parameters: str) -> int:
+    """How many complete executions of one notebook the budget allows with ``parameters`` (a label)."""
+    return DEFAULT_RUNS_ALLOWED if parameters == "default" else OTHER_RUNS_ALLOWED
+
+
+def execution_counts(runs: list[dict]) -> dict[tuple[str, str], dict]:
+    """Per (notebook, parameters label), sorted: ``n`` complete executions, ``partial`` abandoned
+    ones, ``allowed`` (:func:`runs_allowed`) and ``by``, who ran it (a Counter of the ``by`` labels)."""
+    from collections import Counter
+
+    table: dict[tuple[str, str], dict] = {}
+    for r in runs:
+        key = (r["notebook"], r["parameters"])
+        row = table.setdefault(key, dict(n=0, partial=0, allowed=runs_allowed(r["parameters"]), by=Counter()))
+        complete = r.get("complete", True)
+        row["n" if complete else "partial"] += 1
+        row["by"][r["by"] if complete else f"{r['by']} (abandoned)"] += 1
+    return dict(sorted(table.items()))
+
+
+def execution_budget_problems(runs: list[dict]) -> list[str]:
+    """One sentence per notebook and parameter set executed more often than the budget allows
+    (:data:`DEFAULT_RUNS_ALLOWED` with the defaults, :data:`OTHER_RUNS_ALLOWED` otherwise);
+    an empty list when every count is within it."""
+    problems = []
+    for (name, params), row in execution_counts(runs).items():
+        if row["n"] > row["allowed"]:
+            who = "; ".join(f"{k} x{v}" if v > 1 else k for k, v in sorted(row["by"].items()))
+            problems.append(f"{name} [{params}] was executed {row['n']} times, at most {row['allowed']} allowed "
+                            f"({who})")
+    return problems
 
 
 class _LiveRun:
@@ -237,8 +284,10 @@ class NotebookRuns:
         return Path(notebook).stem + "-" + hashlib.sha1(text.encode()).hexdigest()[:12]
 
     def _execute(self, notebook: Path, parameters: dict | None, key: str) -> _LiveRun:
-        run = _LiveRun(Path(notebook), parameters or {})
-        record_execution(notebook, parameters, "shared run (tests/_nbtools.NotebookRuns)")
+        try:
+            run = _LiveRun(Path(notebook), parameters or {})
+        finally:  # a failed execution was one too
+            record_execution(notebook, parameters, "shared run")
         (self.folder / f"{key}.ipynb").write_text(json.dumps(run.executed), encoding="utf-8")
         return run
 

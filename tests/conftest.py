@@ -57,12 +57,43 @@ def public_objects() -> dict[str, Any]:
 #
 # One folder shared by the controller and every pytest-xdist worker holds the shared runs
 # of tests/_nbtools.NotebookRuns and the log of every notebook execution; the controller
-# makes it, hands it to the workers in ``workerinput`` and prints the counts at the end.
+# makes it, hands it to the workers in ``workerinput``, prints the counts at the end and
+# fails the run when a notebook ran more often than tests/_nbtools' budget allows (twice
+# with its defaults: nbval's run and the shared one; once per other parameter set).
 
 _RUNS_KEY = "evallib_runs_dir"
 _RUNS_DIR = pytest.StashKey[str]()
 _OWN_RUNS = pytest.StashKey[str]()
 _LIVE_RUNS = pytest.StashKey[object]()
+_OVER_BUDGET = pytest.StashKey[list]()
+
+
+class _NbvalExecutions:
+    """Counts nbval's executions: nbval runs each notebook file it collected in one kernel, cell
+    by cell (one test item per cell), and the file's run is counted once, when the set-up of its
+    first cell has started that kernel (``IPyNbFile.setup``).
+
+    A plugin object registered in pytest_configure, not a hook of this file: pytest calls a
+    conftest's runtest hooks only for the items under the conftest's folder, and nbval's items
+    are under notebooks/.
+    """
+
+    def __init__(self, notebook_file: type):
+        self.notebook_file = notebook_file
+        self.counted: set[str] = set()
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_setup(self, item):
+        try:
+            return (yield)
+        finally:
+            parent = item.parent
+            if (isinstance(parent, self.notebook_file) and getattr(parent, "kernel", None) is not None
+                    and parent.nodeid not in self.counted):
+                from _nbtools import record_execution
+
+                self.counted.add(parent.nodeid)
+                record_execution(parent.path, None, "nbval")
 
 
 def pytest_configure(config):
@@ -79,7 +110,11 @@ def pytest_configure(config):
         config.stash[_OWN_RUNS] = folder
     config.stash[_RUNS_DIR] = folder
     os.environ[RUNS_ENV] = folder
-
+    try:
+        from nbval.plugin import IPyNbFile
+    except ImportError:  # no nbval: nothing of its to count
+        return
+    config.pluginmanager.register(_NbvalExecutions(IPyNbFile), "evallib-nbval-executions")
 
 
 if importlib.util.find_spec("xdist") is not None:
@@ -101,19 +136,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "notebook_runs" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
-
-
-_NBVAL_STARTED: set[str] = set()
-
-
-def pytest_runtest_setup(item):
-    """nbval executes a notebook cell by cell, one item each: count its first cell's run."""
-    parent = item.parent
-    if type(parent).__name__ == "IPyNbFile" and str(parent.path) not in _NBVAL_STARTED:
-        from _nbtools import record_execution
-
-        _NBVAL_STARTED.add(str(parent.path))
-        record_execution(parent.path, None, "nbval (saved outputs)")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -161,27 +183,52 @@ def _close_live_kernels(request):
         runs.close_kernels()
 
 
-def pytest_terminal_summary(terminalreporter, config):
-    """On the controller (or a run without workers): executions per notebook per parameter set."""
+def pytest_sessionfinish(session, exitstatus):
+    """On the controller (or a run without workers), once every worker is done: a notebook
+    executed more often than the budget allows fails the run (pytest_terminal_summary says which)."""
+    config = session.config
     if getattr(config, "workerinput", None) is not None:
         return
-    from collections import Counter
+    from _nbtools import execution_budget_problems, read_executions
 
-    from _nbtools import read_executions
+    problems = execution_budget_problems(read_executions(Path(config.stash[_RUNS_DIR])))
+    config.stash[_OVER_BUDGET] = problems
+    if problems and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """On the controller (or a run without workers): executions per notebook per parameter set,
+    and the budget's verdict."""
+    if getattr(config, "workerinput", None) is not None:
+        return
+    from _nbtools import (
+        DEFAULT_RUNS_ALLOWED,
+        OTHER_RUNS_ALLOWED,
+        execution_counts,
+        read_executions,
+    )
 
     runs = read_executions(Path(config.stash[_RUNS_DIR]))
     if not runs:
         return
-    counts = Counter((r["notebook"], r["parameters"]) for r in runs)
-    by = {}
-    for r in runs:
-        by.setdefault((r["notebook"], r["parameters"]), Counter())[r["by"]] += 1
     tr = terminalreporter
     tr.section("notebook executions (per notebook and parameter set)")
-    for (name, params), n in sorted(counts.items()):
-        who = "; ".join(f"{k} x{v}" if v > 1 else k for k, v in sorted(by[(name, params)].items()))
-        tr.write_line(f"{n:3d}  {name}  [{params[:90]}]  {who}")
-    tr.write_line(f"{len(runs)} executions of {len({r['notebook'] for r in runs})} notebooks")
+    complete = 0
+    for (name, params), row in execution_counts(runs).items():
+        who = "; ".join(f"{k} x{v}" if v > 1 else k for k, v in sorted(row["by"].items()))
+        over = row["n"] > row["allowed"]
+        tr.write_line(f"{row['n']:3d}  {name}  [{params[:90]}]  {who}"
+                      + (f"  OVER BUDGET (at most {row['allowed']})" if over else ""), red=over)
+        complete += row["n"]
+    tr.write_line(f"{complete} executions of {len({r['notebook'] for r in runs})} notebooks"
+                  f" (budget: {DEFAULT_RUNS_ALLOWED} per notebook with its defaults, {OTHER_RUNS_ALLOWED} per other"
+                  " parameter set)")
+    problems = config.stash.get(_OVER_BUDGET, [])
+    if problems:
+        tr.write_line("notebook execution budget exceeded, so the run fails:", red=True, bold=True)
+        for problem in problems:
+            tr.write_line(f"  {problem}", red=True)
 
 
 # ------------------------------------------------------------------ report helpers

@@ -7,20 +7,26 @@ no browser is downloaded), that
 * every lesson (``notebooks/0*.ipynb``) opens unmodified (saving it untouched writes the
   same bytes), with its solutions cells hidden (input and output) and no news pop-up,
   and runs all its cells clean in JupyterLab (the report templates are run by papermill
-  in their own tests);
+  in their own tests), with cheap parameters of its own (:data:`BROWSER_PARAMETERS`);
 * in every lesson, moving a slider (keyboard on the slider handle, as a reader would)
   changes what it drives, the text or the figure of the Output widget below it, and the
   cell still shows exactly one output: the controls and that Output widget, no stale copy;
 * one lesson served by Voila (code hidden) shows its widgets, no author-only or
   solutions cell, and a slider there redraws its one output too.
 
+What is tested is the page, not the numbers (the default run's are nbval's and the lessons'
+own tests'), so no lesson runs here with its defaults: each run in the browser is counted
+(tests/_nbtools.record_execution, with its parameters) and a default run here would be a
+notebook's third, over the suite's budget of nbval's run and the shared one.
+
 A screenshot per notebook (and one of the Voila app) is saved in ``out/screenshots/``
 (a test artifact; ``out/`` is git-ignored). Timings are printed at the end of the module
 (``pytest -s``): time to a ready JupyterLab, each notebook's run-all time, each slider
 update from the key press to the first change of its output and to the settled output.
 
-JupyterLab runs with autosave off on a temporary copy of ``notebooks/``, its settings and
-workspaces in a temporary folder, so the committed notebooks are never written; the
+JupyterLab runs with autosave off on a temporary copy of the lessons (their parameters cells
+extended), its settings and workspaces in a temporary folder, so the committed notebooks are
+never written; Voila serves such a copy too; the
 project's own Jupyter config (news off) is the one installed in the venv. The whole module skips, with a one-line reason, on a machine without
 ``/usr/bin/chromium`` (``.ci/run`` installs it with apt).
 """
@@ -38,6 +44,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from _nbtools import record_execution
 from _servers import CHROMIUM, chromium_browser, free_port, stop, wait_for_http
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,9 +65,29 @@ PREFERRED_SLIDER = {
     "06_planning.ipynb": "err_A − err_B",
     "07_many_datasets.ipynb": "ROPE half-width",
     "08_error_bars_for_evals.ipynb": "latent ICC",
+    "09_peeking_stopping_shipping.ipynb": "margin δ",
 }
-#: the notebook driven through Voila and the slider moved there.
-VOILA_NOTEBOOK, VOILA_SLIDER = "04_flach_experiments.ipynb", "share of positives"
+
+#: the parameters each lesson runs with in JupyterLab, appended to its copy's parameters cell as
+#: papermill would override them: smaller Monte Carlo sizes where the lesson has them (what is
+#: tested here is the page, not the numbers), and never the defaults nor a set another test
+#: runs, since each parameter set is executed once per test run (tests/_nbtools' budget).
+BROWSER_PARAMETERS = {
+    "00_start_here.ipynb": dict(seed=1),
+    "01_berrar_lozano.ipynb": dict(seed=1),
+    "02_forman_cohen.ipynb": dict(mc_reps=2000),
+    "03_bizarre_measures.ipynb": dict(n_true=20_000, n_pool=6000, n_test=3000, reps=1000, n_subsamples=200,
+                                      test_sizes=[400, 1500], repetitions=8, cal_reps=300),
+    "04_flach_experiments.ipynb": dict(alpha=0.1),
+    "05_cv_ttests.ipynb": dict(n_datasets=100),
+    "06_planning.ipynb": dict(n_sim=40, reps=200, cv_datasets=40, nemenyi_sim=200, item_sim=100),
+    "07_many_datasets.ipynb": dict(n_samples=5000),
+    "08_error_bars_for_evals.ipynb": dict(n_sim=200, slider_sim=100),
+    "09_peeking_stopping_shipping.ipynb": dict(n_sim=200, slider_sim=100),
+}
+#: the notebook driven through Voila, the slider moved there and the parameters of its copy
+#: (not JupyterLab's: Voila's run is another execution of the notebook).
+VOILA_NOTEBOOK, VOILA_SLIDER, VOILA_PARAMETERS = "04_flach_experiments.ipynb", "share of positives", dict(alpha=0.01)
 
 # Bounded waits (milliseconds): generous, JupyterLab on 2 shared cores is slow.
 SERVER_START_S = 120
@@ -192,25 +219,20 @@ def chromium():
         yield browser
 
 
-#: smaller Monte Carlo sizes for the slowest lessons' run in the browser (appended to the
-#: copy's parameters cell, as papermill would): what is tested here is the page, not the numbers
-QUICKER = {
-    "03_bizarre_measures.ipynb": dict(n_true=20_000, n_pool=6000, n_test=3000, reps=2000, n_subsamples=300,
-                                      test_sizes=[400, 1500], repetitions=8, cal_reps=500),
-    "05_cv_ttests.ipynb": dict(n_datasets=200),
-}
-
-
-def quicker_copy(path: Path) -> bytes:
-    """The bytes JupyterLab serves for ``path``: the notebook itself, or for a lesson in
-    :data:`QUICKER` the notebook with those parameters appended, written as Jupyter saves it."""
-    if path.name not in QUICKER:
-        return path.read_bytes()
+def browser_copy(path: Path, parameters: dict | None = None) -> bytes:
+    """The bytes served for the lesson ``path``: the notebook with ``parameters`` (by default its
+    :data:`BROWSER_PARAMETERS`) appended to its parameters cell, written as Jupyter saves it."""
     import nbformat
 
+    if parameters is None:
+        assert path.name in BROWSER_PARAMETERS, (
+            f"{path.name}: give it cheap parameters of its own in BROWSER_PARAMETERS (its defaults are "
+            "run by nbval and the shared run; a third run is over the budget)")
+        parameters = BROWSER_PARAMETERS[path.name]
+    assert parameters, f"{path.name}: the browser must not run a lesson with its defaults"
     nb = nbformat.read(path, as_version=4)
     cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-    cell.source += "\n" + "\n".join(f"{k} = {v!r}" for k, v in QUICKER[path.name].items())
+    cell.source += "\n" + "\n".join(f"{k} = {v!r}" for k, v in parameters.items())
     return nbformat.writes(nb).encode("utf-8") + b"\n"
 
 
@@ -225,7 +247,7 @@ def lab(tmp_path_factory, timings):
     root = tmp / "notebooks"
     root.mkdir()
     for path in NOTEBOOKS:
-        (root / path.name).write_bytes(quicker_copy(path))
+        (root / path.name).write_bytes(browser_copy(path))
     settings = tmp / "settings"
     f = settings / "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings"
     f.parent.mkdir(parents=True, exist_ok=True)
@@ -261,12 +283,16 @@ def test_lab_news_and_update_checks_are_off(lab):
 
 @pytest.fixture
 def voila(tmp_path_factory):
-    """Voila serving ``VOILA_NOTEBOOK`` on 127.0.0.1, a free port and a random token."""
+    """Voila serving a copy of ``VOILA_NOTEBOOK`` with ``VOILA_PARAMETERS`` on 127.0.0.1, a free
+    port and a random token."""
     tmp = tmp_path_factory.mktemp("voila")
+    app = tmp / "app" / VOILA_NOTEBOOK
+    app.parent.mkdir()
+    app.write_bytes(browser_copy(NOTEBOOK_DIR / VOILA_NOTEBOOK, VOILA_PARAMETERS))
     port, token = free_port(), secrets.token_hex(16)
     log = tmp / "voila.log"
     cmd = [
-        str(BIN / "voila"), str(NOTEBOOK_DIR / VOILA_NOTEBOOK), "--no-browser",
+        str(BIN / "voila"), str(app), "--no-browser",
         "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0", f"--token={token}",
         # the kernel client that cannot sleep through a reply (evallib.report._kernel), as `make app`
         "--AsyncIOLoopKernelManager.client_factory=evallib.report._kernel.PatientKernelClient",
@@ -286,7 +312,8 @@ def open_voila_page(page, url: str, log: Path, timings: dict) -> None:
     5 runs of this test alone. It looks like the kernel reply missed by the client that
     made the project pin pyzmq<27, here in Voila's executor, which waits without a timeout.
     So the page is loaded at most :data:`VOILA_ATTEMPTS` times; each stall is counted in
-    the timings and leaves a screenshot (``voila_stalled.png``).
+    the timings and leaves a screenshot (``voila_stalled.png``). Each load is an execution of the
+    notebook, counted (a stalled one as abandoned: it did not run to the end).
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -297,8 +324,10 @@ def open_voila_page(page, url: str, log: Path, timings: dict) -> None:
         page.goto(url, wait_until="commit", timeout=PAGE_READY_MS)
         try:
             page.wait_for_function(spinner_gone, timeout=VOILA_RENDER_MS, polling=250)
+            record_execution(VOILA_NOTEBOOK, VOILA_PARAMETERS, "browser: Voila")
             break
         except PlaywrightTimeout:
+            record_execution(VOILA_NOTEBOOK, VOILA_PARAMETERS, "browser: Voila", complete=False)
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "voila_stalled.png"))
     else:
@@ -469,9 +498,10 @@ def test_notebook_runs_and_a_slider_drives_it(path, lab, chromium, timings):
         page.evaluate(JS_SAVE)
         saved = lab["root"] / name
         page.wait_for_timeout(500)
-        assert saved.read_bytes() == quicker_copy(path), f"{name}: saving the untouched notebook changed its bytes"
+        assert saved.read_bytes() == browser_copy(path), f"{name}: saving the untouched notebook changed its bytes"
 
         t0 = time.perf_counter()
+        record_execution(path, BROWSER_PARAMETERS[name], "browser: JupyterLab run-all")
         page.evaluate(f"() => {{ ({JS_RUN_ALL})(); }}")
         page.wait_for_function("() => window.__runAll !== null", timeout=RUN_ALL_MS, polling=250)
         page.wait_for_function(JS_KERNEL_IDLE, timeout=RUN_ALL_MS, polling=250)

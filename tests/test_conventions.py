@@ -44,6 +44,7 @@ N_SAMPLES_MEANS_CASES = {
     "evallib.resampling._cvtests.power_by_repeats",
     "evallib.resampling._cvtests.rejection_study",
     "evallib.resampling._cvtests.rejection_sweep",
+    "evallib.lessons._cvtests.rejection_study_controls",
     "evallib.planning._resampling.cv_ttest_power",
     "evallib.studies._data.paper_test_size",
 }

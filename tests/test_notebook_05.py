@@ -3,7 +3,8 @@
 nbval executes the saved notebook and compares the cells tagged ``nbval-check-output``;
 tests/test_notebooks.py checks its house style. Here: the corrected confidence limits
 against an independent computation, a papermill run with non-default parameters, and a
-live kernel in which the sliders are moved.
+live kernel in which the sliders are moved; the controls' ranges are a unit test of
+evallib.lessons.rejection_study_controls (tests/test_lessons_cvtests.py).
 """
 
 from __future__ import annotations
@@ -140,19 +141,18 @@ print("sliders ok")
     assert any("sliders ok" in o.get("text", "") for o in out), out
 
 
-@pytest.mark.slow
-def test_notebook_05_sliders_start_at_parameters_outside_their_usual_ranges(notebook_runs):
-    """ipywidgets clamps a value outside [min, max], so the explorer would open at another setting than
-    the run's (e.g. alpha 0.2 for 0.25): every range must include it, and the run's own setting (not one
-    of the sweeps' here) must be on offer."""
-    params = dict(n_samples=440, folds=4, repeats=21, alpha=0.25, n_datasets=3)
-    probe = '''
-got = {name: control.value for name, control in controls.items()}
-assert got == {"setting": (440, 4, 21), "alpha": 0.25}, got
-print("ranges ok")
-'''
-    out = notebook_runs.probe(NOTEBOOK, probe, params)
-    assert any("ranges ok" in o.get("text", "") for o in out), out
+def test_notebook_05_builds_its_controls_from_rejection_study_controls():
+    """The explorer's drop-down and slider take their options, values and ranges from
+    evallib.lessons.rejection_study_controls (tests/test_lessons_cvtests.py: every range holds the
+    run's parameters), with nothing of their own that could clamp them."""
+    nb = load_notebook(NOTEBOOK)
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    widget_cell = next(c for c in cells if "live_output(show_study, controls" in c)
+    assert ("rejection_study_controls(sweeps, n_samples=n_samples, folds=folds, repeats=repeats, alpha=alpha)"
+            in widget_cell)
+    assert 'widgets.Dropdown(**spec["setting"], description=' in widget_cell
+    assert 'widgets.FloatSlider(**spec["alpha"], description=' in widget_cell
+    assert not re.search(r"\b(min|max|step|value|options)=", widget_cell.split("spec = ")[1].split("live_output(")[0])
 
 
 def test_notebook_05_names_its_null_and_scipys_default():

@@ -16,6 +16,8 @@ design subpackages, which this package only calls. It holds
   :func:`plot_paired_item_coverage`, :func:`describe_paired_item_coverage`), and the
   colours of every coverage bar: a measured coverage against its promise and its Monte Carlo
   error (:func:`coverage_verdicts`, :func:`mark_coverage_verdicts`);
+- :mod:`._cvtests` -- notebook 05's explorer: the settings and the level its controls offer,
+  computed from the run's parameters (:func:`rejection_study_controls`);
 - :mod:`._peeking` -- notebook 09's sliders: the stopping rules of a peeking study
   (:func:`plot_peeking_rates`, :func:`describe_peeking`) and a non-inferiority decision
   against a margin (:func:`plot_margin_decision`).
@@ -24,11 +26,12 @@ The widgets themselves need the ``notebooks`` extra (``pip install 'evallib[note
 the callbacks above are plain functions with their own tests.
 """
 
-from . import _items, _pairwise, _peeking, _planning, live
+from . import _cvtests, _items, _pairwise, _peeking, _planning, live
+from ._cvtests import *  # noqa: F401,F403
 from ._items import *  # noqa: F401,F403
 from ._pairwise import *  # noqa: F401,F403
 from ._peeking import *  # noqa: F401,F403
 from ._planning import *  # noqa: F401,F403
 from .live import *  # noqa: F401,F403
 
-__all__ = [*_pairwise.__all__, *_planning.__all__, *_items.__all__, *_peeking.__all__, *live.__all__]
+__all__ = [*_pairwise.__all__, *_cvtests.__all__, *_planning.__all__, *_items.__all__, *_peeking.__all__, *live.__all__]
