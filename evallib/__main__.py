@@ -45,6 +45,7 @@ from .report import GATE_EXIT_CODES, ReportExecutionError, ReportInputError, rel
 from .report import _datasets_runner as datasets_runner
 from .report import _items_runner as items_runner
 from .report._datasets_inputs import is_results_table
+from .report._datasets_sections import VERDICT_FAMILIES
 from .report._inputs import _read_table
 from .studies import _textsim as textsim
 
@@ -230,6 +231,11 @@ def _add_table_report_options(rep: argparse.ArgumentParser) -> None:
     d.add_argument("--rope", type=float, default=None,
                    help="smallest difference that matters, in the scores' units (default: 0.01 for scores "
                         "in [0, 1])")
+    d.add_argument("--verdict", choices=VERDICT_FAMILIES, default="mean-ranks",
+                   help="the family whose rejections are the pairs' verdict, chosen before the report runs: "
+                        "mean-ranks (the --posthoc procedure on the average ranks, Demšar's; the default) or "
+                        "wilcoxon (Wilcoxon's signed-rank test per pair, Holm-adjusted); the other is shown "
+                        "beside it as secondary and never turns a verdict into 'differ'")
 
 
 def _lm_eval_sources(pairs: Sequence[str]) -> dict[str, list[str]]:
@@ -274,7 +280,8 @@ REPORT_OPTIONS: dict[str, set[str]] = {
     "per-item": {"item_column", "cluster_column", "sample_column", "model_column", "score_column", "score_prefix",
                  "lm_eval", "inspect_log", "metric", "filter", "scorer", "cluster_key", "failed_samples",
                  "bootstrap_reps", "adjust", "min_difference"},
-    "many-data-sets": {"dataset_column", "lower_is_better", "posthoc", "control", "control_method", "rope"},
+    "many-data-sets": {"dataset_column", "lower_is_better", "posthoc", "control", "control_method", "rope",
+                       "verdict"},
 }
 
 
@@ -339,7 +346,8 @@ def _table_report(args: argparse.Namespace):
     return datasets_runner.run_datasets_report(args.predictions, args.output, dataset_column=args.dataset_column,
                                                higher_is_better=not args.lower_is_better, sheet=args.sheet,
                                                posthoc=args.posthoc, control=args.control,
-                                               control_adjust=args.control_method, rope=args.rope, **common)
+                                               control_adjust=args.control_method, rope=args.rope,
+                                               verdict=args.verdict, **common)
 
 
 def _add_writers(sub) -> None:

@@ -6,13 +6,21 @@ alternate form of ``g``, ``f"{p:#.2g}"``: ``0.80``, ``0.00050``, ``1.0``, ``2.1e
 printed as 0: below :data:`P_FLOOR` a p-value reads ``p < 1e-15``. A p-value that could not be
 computed reads ``p = nan``. Every ``.text()``, ``.describe()`` and summary of evallib, and the
 three reports (through :mod:`evallib.report._prose`), print p-values with these two functions.
+
+An adjusted p-value has one spelling, *adjusted p* (the concept the conventions page calls
+``pvalue_adj``): :func:`format_adjusted_p` writes it in a sentence (``"adjusted p = 0.034
+(Holm)"``) and :func:`adjusted_p_header` heads its table column (``"adjusted p (Holm; McNemar's
+mid-p test)"``), never ``"Holm p"``, ``"p (adj.)"`` or ``"Holm-adjusted p"``.
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["P_FLOOR", "format_p", "pvalue_cell"]
+__all__ = ["ADJUSTED_P", "P_FLOOR", "adjusted_p_header", "format_adjusted_p", "format_p", "pvalue_cell"]
+
+#: The one spelling of an adjusted p-value in sentences and table headers.
+ADJUSTED_P = "adjusted p"
 
 #: p-values below this are printed as ``p < 1e-15``: double precision resolves a tail
 #: probability next to 1 only to about this, and no finite test set supports more digits.
@@ -78,3 +86,56 @@ def pvalue_cell(p: float, floor: float = P_FLOOR) -> str:
     """
     text = _p_relation(p, floor)
     return text[2:] if text.startswith("= ") else text
+
+
+def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR) -> str:
+    """An adjusted p-value in a sentence, the adjustment named after it.
+
+    Parameters
+    ----------
+    p : float
+        The adjusted p-value (the unadjusted one when ``adjustment`` is None).
+    adjustment : str or None
+        The procedure's name as a reader reads it (``"Holm"``, ``"Benjamini-Hochberg, false
+        discovery rate"``); None: the p-value is not adjusted, and the text says so.
+    floor : float, default :data:`P_FLOOR`
+        As in :func:`format_p`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> format_adjusted_p(0.0342, "Holm"), format_adjusted_p(0.5, None)
+    ('adjusted p = 0.034 (Holm)', 'p = 0.50 (unadjusted)')
+    """
+    if adjustment is None:
+        return f"{format_p(p, floor)} (unadjusted)"
+    return f"{ADJUSTED_P} {_p_relation(p, floor)} ({adjustment})"
+
+
+def adjusted_p_header(adjustment: str | None, test: str | None = None) -> str:
+    """The header of a table column of adjusted p-values: the one spelling, then the adjustment
+    and the test behind the p-values.
+
+    Parameters
+    ----------
+    adjustment : str or None
+        The procedure's name (``"Holm"``); None: the column holds unadjusted p-values.
+    test : str, optional
+        The test whose p-values were adjusted (``"McNemar's mid-p test"``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> adjusted_p_header("Holm", "McNemar's mid-p test"), adjusted_p_header("Nemenyi")
+    ("adjusted p (Holm; McNemar's mid-p test)", 'adjusted p (Nemenyi)')
+    >>> adjusted_p_header(None, "DeLong's test")
+    "p (unadjusted; DeLong's test)"
+    """
+    what = "; ".join(w for w in ("unadjusted" if adjustment is None else adjustment, test) if w)
+    return f"{'p' if adjustment is None else ADJUSTED_P} ({what})"

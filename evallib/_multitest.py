@@ -41,6 +41,7 @@ from ._validate import check_alpha, check_choice, check_count
 
 __all__ = [
     "ADJUSTMENTS",
+    "ADJUSTMENT_NAMES",
     "BERGMANN_MAX_K",
     "FDR_ADJUSTMENTS",
     "FWER_ADJUSTMENTS",
@@ -79,6 +80,15 @@ PAIRS_ONLY_ADJUSTMENTS = ("shaffer", "bergmann")
 #: Herrera (2008) and García et al. (2010) beyond it.
 POSTHOC_ADJUSTMENTS = ADJUSTMENTS + ("bonferroni-dunn", "hochberg", "finner", "li", "holland", "rom",
                                      *PAIRS_ONLY_ADJUSTMENTS)
+
+#: Each procedure's name in a table header or a sentence, one spelling for the library's tables and
+#: the reports (``"none"`` has no name: it adjusts nothing). Nemenyi's all-pairs test, which the
+#: many-data-sets tables offer beside these, is named here too.
+ADJUSTMENT_NAMES = {
+    "holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli",
+    "nemenyi": "Nemenyi", "bonferroni-dunn": "Bonferroni-Dunn", "hochberg": "Hochberg", "finner": "Finner",
+    "li": "Li", "holland": "Holland", "rom": "Rom", "shaffer": "Shaffer", "bergmann": "Bergmann-Hommel",
+}
 
 #: Largest k for which Bergmann-Hommel's exhaustive sets are enumerated (Bell(10) = 115,975 partitions).
 BERGMANN_MAX_K = 10

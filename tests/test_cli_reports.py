@@ -158,3 +158,28 @@ def test_options_every_report_reads_and_its_own_options_pass(monkeypatch, tmp_pa
     ]:
         status, seen = _dispatch(monkeypatch, [*args, *common])
         assert status == 0 and seen["report"] == report and seen["alpha"] == 0.1
+
+
+@pytest.mark.parametrize("args, verdict", [([], "mean-ranks"), (["--verdict", "wilcoxon"], "wilcoxon"),
+                                           (["--verdict", "mean-ranks"], "mean-ranks")])
+def test_verdict_reaches_the_many_data_sets_report(monkeypatch, tmp_path, args, verdict):
+    """--verdict {mean-ranks,wilcoxon} (issue 33): the family of the pairs' verdict, passed to
+    run_datasets_report as verdict=; the default is the report's own default."""
+    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_results.csv"), *args,
+                                           "-o", str(tmp_path / "t.html")])
+    assert status == 0 and seen["report"] == "datasets" and seen["verdict"] == verdict
+
+
+def test_verdict_is_documented_refused_elsewhere_and_checked(monkeypatch, tmp_path, capsys):
+    from evallib.__main__ import build_parser
+
+    helps = " ".join(build_parser()._subparsers._group_actions[0].choices["report"].format_help().split())
+    assert "--verdict {mean-ranks,wilcoxon}" in helps and "secondary" in helps
+    assert "`--verdict mean-ranks|wilcoxon`" in (ROOT / "docs" / "report" / "datasets.md").read_text(encoding="utf-8")
+    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--verdict", "wilcoxon",
+                                           "-o", str(tmp_path / "out" / "p.html")])
+    err = capsys.readouterr().err
+    assert status == 1 and not seen and "--verdict does not apply to the predictions report" in err
+    bad = _run(str(ROOT / "data" / "example_results.csv"), "--verdict", "either", "-o", str(tmp_path / "x.html"),
+               cwd=tmp_path)
+    assert bad.returncode == 2 and "invalid choice: 'either'" in bad.stderr

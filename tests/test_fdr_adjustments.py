@@ -112,7 +112,8 @@ def test_scoring_pair_tables(adjust):
     assert table.attrs["interval_adjust"] == "none"
     text = sc.format_auc_pairwise(table)
     assert "interval (unadjusted: FDR has no joint interval)" in text.columns
-    assert any(c.startswith(f"{adjust.upper()}-adjusted (FDR)") for c in text.columns)
+    name = {"bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli"}[adjust]
+    assert f"adjusted p ({name}; DeLong's test)" in text.columns
     losses = sc.loss_pairwise(y, 1 / (1 + np.exp(-scores)), adjust=adjust)
     np.testing.assert_allclose(losses["pvalue_adj"],
                                multipletests(losses["pvalue"], method=SM_NAMES[adjust])[1], rtol=1e-12)

@@ -625,7 +625,8 @@ def test_report_on_generated_labels_only(tmp_path):
         assert f"{np.mean(frame[f'pred_{name}'] == y):.3f}" in html
     for text in _adjusted_p_texts(frame, ("forest", "logreg", "stump"), method="bonferroni"):
         assert f">{text}</td>" in html
-    assert "90% interval" in html and "joint interval (Bonferroni)" in html and "Bonferroni p (mid-p test)" in html
+    assert "90% interval" in html and "90% joint interval (Bonferroni)" in html
+    assert "adjusted p (Bonferroni; McNemar" in html
     assert "test cases: 120" in html
     assert "Skipped: the file has no fold column" in html
     assert "AUC" in html and "its predicted labels" in html  # section 4 without scores

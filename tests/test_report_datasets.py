@@ -260,7 +260,8 @@ def test_ranks_and_friedman_reproduce_demsars_printed_values(tmp_path):
     assert fs.reject  # Demšar: "we can reject the null-hypothesis"
     # the scores as printed, each with its rank on that data set, as Demšar's Table 6 shows them
     shown = format_scores(res, overview)
-    assert shown.loc["voting", "C4.5+cf"] == "2 (2)" and shown.loc["average rank", "C4.5"] == "(3.143)"
+    # every score with the decimals the table was written with (one, for ranks such as 2.5): "2.0", not "2"
+    assert shown.loc["voting", "C4.5+cf"] == "2.0 (2)" and shown.loc["average rank", "C4.5"] == "(3.143)"
 
 
 def test_friedman_on_real_learners_against_scipy(tmp_path):
@@ -590,7 +591,7 @@ def test_report_on_real_learners_in_percent_without_a_rope(tmp_path):
     ref = sp.posthoc_siegel_friedman(table.to_numpy(), p_adjust="holm")
     top = (names.index("LDA"), names.index("decision tree"))
     assert f"<td>{ref.iloc[top]:#.2g}</td>" in html
-    assert "family-wise alpha = 0.1" in html and "Holm p" in html
+    assert "family-wise alpha = 0.1" in html and "adjusted p (Holm; mean-rank z test)" in html
     ref = stats.friedmanchisquare(*table.to_numpy().T)
     assert f"Friedman chi2 = {ref.statistic:.2f}" in html
 
@@ -657,7 +658,8 @@ def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
         normal.append(2 * stats.norm.sf(abs(t_plus - n * (n + 1) / 4) / np.sqrt(var)))
     normal_holm = dict(zip(pairs, multipletests(normal, method="holm")[1]))
     p_norm = normal_holm.get(("C4.5", "C4.5+m"), normal_holm.get(("C4.5+m", "C4.5")))
-    assert p_norm > 0.05 and f"{format_p(p_norm)} with the normal approximation Demšar uses" in text
+    assert p_norm > 0.05 and (f"adjusted p {format_p(p_norm)[2:]} (Holm) with the normal approximation (no continuity "
+                              "correction)") in text
     with pytest.raises(ReportInputError, match="verdict"):
         check_options(res, verdict="either")
 

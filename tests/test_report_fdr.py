@@ -121,15 +121,15 @@ def test_balanced_accuracy_pairs_under_fdr(example, method):
     assert (holm["high_adj"] - holm["low_adj"] > holm["high"] - holm["low"]).all()  # joint: wider
 
 
-@pytest.mark.parametrize("method, short, name", [("bh", "BH (FDR)", "Benjamini-Hochberg"),
-                                                 ("by", "BY (FDR)", "Benjamini-Yekutieli")])
-def test_tables_and_the_method_line_say_what_fdr_controls(example, method, short, name):
+@pytest.mark.parametrize("method, name", [("bh", "Benjamini-Hochberg"), ("by", "Benjamini-Yekutieli")])
+def test_tables_and_the_method_line_say_what_fdr_controls(example, method, name):
     pairs = format_pairwise(pairwise_comparison(example, adjust=method))
     balanced = format_balanced_pairs(balanced_accuracy_comparison(example, adjust=method))
     for table in (pairs, balanced):
         assert "interval (unadjusted: FDR has no joint interval)" in table.columns
-        assert not any("joint interval (Bonferroni)" == c for c in table.columns)
-    assert f"{short} p (mid-p test)" in pairs.columns and f"{short} p" in balanced.columns
+        assert not any("joint interval (Bonferroni)" in c for c in table.columns)
+    assert f"adjusted p ({name}; McNemar's mid-p test)" in pairs.columns
+    assert f"adjusted p ({name}; stratified paired t-test)" in balanced.columns
     line = pairwise_method_line(pairwise_comparison(example, adjust=method))
     assert f"{name}-adjusted" in line and "controls the false discovery rate" in line
     assert "not the family-wise error rate" in line and "unadjusted" in line
@@ -144,7 +144,8 @@ def test_the_summary_says_false_discovery_rate(example):
         text = summary_text(example, measures=measures, pairwise=pairs, scores=scores,
                             omnibus=omnibus_test(example), balanced=balanced_accuracy_comparison(example, adjust=method))
         assert f"with {name}'s adjustment for 10 comparisons (it controls the false discovery rate" in text
-        assert f"DeLong's paired test {name}-adjusted (false discovery rate) p" in scores.summary()
+        assert "DeLong's paired test, adjusted p = " in scores.summary()
+        assert f" ({name}, false discovery rate)" in scores.summary()
         assert "Holm" not in text
     holm = summary_text(example, measures=measures, pairwise=pairwise_comparison(example),
                         scores=score_comparison(example))
@@ -173,14 +174,15 @@ def test_class_scores_summary_names_the_fdr_adjustment():
     scores = score_comparison(load_predictions(frame), adjust="by")
     np.testing.assert_allclose(scores.loss_pairs["pvalue_adj"],
                                multipletests(scores.loss_pairs["pvalue"], method="fdr_by")[1], rtol=1e-12)
-    assert "paired t-test Benjamini-Yekutieli-adjusted (false discovery rate) p" in scores.summary()
+    assert "paired t-test, adjusted p = " in scores.summary()
+    assert " (Benjamini-Yekutieli, false discovery rate)" in scores.summary()
 
 
 def test_the_figure_draws_joint_intervals_only_under_family_wise_control(example):
     for method, joint in (("holm", True), ("bonferroni", True), ("bh", False), ("by", False), ("none", False)):
         ax = plot_pair_intervals(pairwise_comparison(example, adjust=method))
         labels = ax.get_legend_handles_labels()[1]
-        assert ("joint interval" in labels) is joint and labels.count("interval") == 1
+        assert ("95% joint interval (Bonferroni)" in labels) is joint and labels.count("interval") == 1
         plt.close(ax.figure)
 
 
@@ -193,9 +195,8 @@ def test_run_report_refuses_an_unknown_adjustment_before_anything_runs(tmp_path)
 
 @pytest.mark.parametrize("method", ["bh", "by"])
 def test_the_command_line_passes_fdr_to_the_predictions_report(monkeypatch, tmp_path, method):
-    from test_cli_reports import _dispatch
-
     from conftest import ROOT
+    from test_cli_reports import _dispatch
 
     status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--pos-label",
                                            "ER-", "--adjust", method, "-o", str(tmp_path / "p.html")])
@@ -215,7 +216,7 @@ def test_report_with_benjamini_hochberg_end_to_end(tmp_path):
     np.testing.assert_allclose(pairs["adj_low"], pairs["diff_low"], rtol=1e-12)
     text = re.sub(r"\s+", " ", html)
     assert "controls the false discovery rate" in text
-    assert "Benjamini-Hochberg-adjusted" in text and "BH (FDR) p (mid-p test)" in text
+    assert "Benjamini-Hochberg-adjusted" in text and "adjusted p (Benjamini-Hochberg; McNemar" in text
     assert "interval (unadjusted: FDR has no joint interval)" in text
     assert "joint interval (Bonferroni)" not in text
     assert f"{int(reject.sum())} of the pairwise differences are significant" in text

@@ -540,7 +540,7 @@ def test_summary_leads_with_the_honest_measure_and_says_each_thing_once(skewed_c
     keys = list(ps)
     holm = dict(zip(keys, multipletests([ps[k] for k in keys], method="holm")[1]))
     leaders = next(x for x in bullets if "By balanced accuracy the two leaders" in x)
-    assert f"are {a} and {b}" in leaders and f"gives the adjusted p = {holm[frozenset((a, b))]:#.2g}" in leaders
+    assert f"are {a} and {b}" in leaders and f"gives adjusted p = {holm[frozenset((a, b))]:#.2g} (Holm)" in leaders
     # at most one bullet per question, no sentence twice
     for word in ("highest", "Cochran", "two leaders", "Forman", "bootstrap"):
         assert sum(word in x for x in bullets) <= 1, word

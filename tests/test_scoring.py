@@ -343,8 +343,8 @@ def test_format_functions_are_readable():
     better = "c0" if lp["difference"][0] < 0 else "c1"
     assert text["verdict"].iloc[0] == (f"{better} better" if lp["reject_adj"][0] else "no clear difference")
     raw = sc.delong_pairwise(y, scores)
-    assert list(pairs.columns) == ["AUC a - b", "95% interval", "joint interval (Bonferroni)", "Holm-adjusted p",
-                                   "verdict"]
+    assert list(pairs.columns) == ["AUC a - b", "95% interval", "95% joint interval (Bonferroni)",
+                                   "adjusted p (Holm; DeLong's test)", "verdict"]
     flip = raw.set_index("b").loc["flip"].iloc[0]
     assert flip["reject_adj"] and pairs.loc["c0 vs flip", "verdict"] == "c0 better"
     empty = sc.loss_pairwise(y, {"c0": p["c0"], "m": scores["c1"]})

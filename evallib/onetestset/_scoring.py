@@ -53,9 +53,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._format import pvalue_cell
+from .._format import adjusted_p_header, pvalue_cell
 from .._inference import check_alternative, se_from_variance, t_inference
-from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, adjust_pairs_table
+from .._multitest import (
+    ADJUSTMENT_NAMES,
+    ADJUSTMENTS,
+    FDR_ADJUSTMENTS,
+    adjust_pairs_table,
+)
 from .._plotting import get_axes
 from .._results import freeze_arrays, table_metadata
 from .._validate import (
@@ -1228,17 +1233,28 @@ def _verdicts(table: pd.DataFrame, higher_is_better: bool) -> list[str]:
     return out
 
 
-def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_better: bool) -> pd.DataFrame:
+def pair_interval_header(level: str, adjust: str) -> str:
+    """The header of a pair table's second interval column: the joint (Bonferroni) interval with
+    its level under the family-wise adjustments, else the unadjusted interval, saying why.
+
+    ``level`` is the family's level as printed (``"95%"``): the joint intervals cover all
+    their true differences together with that probability at least.
+
+    >>> pair_interval_header("95%", "holm"), pair_interval_header("90%", "none")
+    ('95% joint interval (Bonferroni)', 'interval (unadjusted)')
+    """
+    if adjust in FDR_ADJUSTMENTS:
+        return "interval (unadjusted: FDR has no joint interval)"
+    return f"{level} joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
+
+
+def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_better: bool,
+                  test: str) -> pd.DataFrame:
     """A pair table as text, indexed ``"a vs b"``: the difference, its interval, the joint
-    (Bonferroni) interval, the adjusted p-value (floored at 1e-15) and the verdict."""
+    (Bonferroni) interval with its level, the adjusted p-value of ``test`` (floored at 1e-15,
+    headed by :func:`evallib._format.adjusted_p_header`) and the verdict."""
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
     adjust = table_metadata(table, "adjust", made_by="delong_pairwise or loss_pairwise")
-    named = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "bh": "BH-adjusted (FDR)",
-             "by": "BY-adjusted (FDR)", "none": "unadjusted"}.get(adjust, f"{adjust}-adjusted")
-    if adjust in FDR_ADJUSTMENTS:
-        joint = "interval (unadjusted: FDR has no joint interval)"
-    else:
-        joint = "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
 
     def bounds(low, high):
         return [f"[{lo:+.{digits}f}, {hi:+.{digits}f}]" for lo, hi in zip(table[low], table[high])]
@@ -1246,8 +1262,9 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
     out = pd.DataFrame({
         f"{what} a - b": table["difference"].map(lambda v: f"{v:+.{digits}f}"),
         f"{level} interval": bounds("low", "high"),
-        joint: bounds("low_adj", "high_adj"),
-        f"{named} p": table["pvalue_adj"].map(format_pvalue),
+        pair_interval_header(level, adjust): bounds("low_adj", "high_adj"),
+        adjusted_p_header(ADJUSTMENT_NAMES.get(adjust, adjust) if adjust != "none" else None, test):
+            table["pvalue_adj"].map(format_pvalue),
         "verdict": _verdicts(table, higher_is_better=higher_is_better),
     })
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
@@ -1271,7 +1288,7 @@ def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         Strings, one row per pair.
     """
-    return _format_pairs(table, "AUC", 3, higher_is_better=True)
+    return _format_pairs(table, "AUC", 3, higher_is_better=True, test="DeLong's test")
 
 
 def format_loss_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -1314,7 +1331,7 @@ def format_loss_pairwise(table: pd.DataFrame) -> pd.DataFrame:
         Strings, one row per pair.
     """
     name = {"brier": "Brier", "log": "log-loss"}.get(str(table["loss"].iloc[0]), "loss") if len(table) else "loss"
-    return _format_pairs(table, name, 4, higher_is_better=False)
+    return _format_pairs(table, name, 4, higher_is_better=False, test="paired t-test")
 
 
 # ------------------------------------------------------------------ plot

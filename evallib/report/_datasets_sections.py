@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .._compat import moved_names, renamed_fields, renamed_keywords
-from .._multitest import BERGMANN_MAX_K, adjust_pvalues
+from .._multitest import ADJUSTMENT_NAMES, BERGMANN_MAX_K, adjust_pvalues
 from .._validate import check_alpha, check_count, check_real, check_rng
 from ..manydatasets import (
     ALL_PAIRS_METHODS,
@@ -51,10 +51,19 @@ from ..manydatasets import (
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
+from ..manydatasets._ranktests import WilcoxonResult
 from ..studies import demsar_table_6
 from ._datasets_inputs import Results
 from ._inputs import ReportInputError
-from ._prose import format_p, plot_text, quote_list
+from ._prose import (
+    LISTED,
+    format_p,
+    plot_text,
+    plural,
+    quote_list,
+    tie_groups,
+    tie_note,
+)
 from ._sections import Skipped
 
 __all__ = [
@@ -74,14 +83,13 @@ __all__ = [
     "plot_posthoc_diagram",
     "bayesian_top_two",
     "assumptions",
+    "score_decimals",
+    "derived_decimals",
+    "wilcoxon_variant",
 ]
 
-#: Display names of the post-hoc procedures.
-METHOD_NAMES = {
-    "nemenyi": "Nemenyi", "bonferroni": "Bonferroni", "holm": "Holm", "shaffer": "Shaffer",
-    "bergmann": "Bergmann-Hommel", "bonferroni-dunn": "Bonferroni-Dunn", "hochberg": "Hochberg",
-    "finner": "Finner", "li": "Li",
-}
+#: Display names of the post-hoc procedures: evallib's one spelling (:data:`evallib._multitest.ADJUSTMENT_NAMES`).
+METHOD_NAMES = ADJUSTMENT_NAMES
 #: The families a pair's verdict can come from, chosen before the report runs (``verdict=``):
 #: the all-pairs mean-rank procedure (``posthoc=``) or Wilcoxon's signed-rank test per pair with
 #: Holm's adjustment. The other family is shown beside it as secondary.
@@ -156,7 +164,7 @@ def check_options(
             f"{quote_list(CONTROL_METHODS)}, got {control_adjust!r}.")
     if verdict not in VERDICT_FAMILIES:
         raise ReportInputError(
-            f"The family that gives the pairs' verdict (verdict=) must be one of {quote_list(VERDICT_FAMILIES)}, "
+            f"The family that gives the pairs' verdict (--verdict, verdict=) must be one of {quote_list(VERDICT_FAMILIES)}, "
             f"got {verdict!r}.")
     if isinstance(control, str) and not control.strip():
         control = None
@@ -186,10 +194,12 @@ def _has_ties(ranks: pd.DataFrame) -> bool:
 
 
 def _order(results: Results, fr: FriedmanResult) -> list[str]:
-    """The classifiers from best to worst: average rank, then mean score, then the file's order."""
+    """The classifiers from best to worst: average rank, then mean score, then the file's order
+    (ranks and means equal to 12 decimals tie: the same scores summed in another order)."""
     mean = results.oriented().mean(axis=0)
     names = list(results.classifiers)
-    return sorted(names, key=lambda c: (round(float(fr.avg_ranks[c]), 12), -float(mean[c]), names.index(c)))
+    return sorted(names, key=lambda c: (round(float(fr.avg_ranks[c]), 12), -round(float(mean[c]), 12),
+                                        names.index(c)))
 
 
 def _record(a: np.ndarray, b: np.ndarray) -> tuple[int, int, int]:
@@ -213,6 +223,7 @@ class ResultsOverview:
     higher_is_better : the orientation of the scores.
     notes : plain sentences: how the file was read, which column names the data sets, the
         orientation, data sets on which every classifier ties.
+    decimals : the decimals the scores were written with (:func:`score_decimals`).
     """
 
     table: pd.DataFrame
@@ -221,6 +232,7 @@ class ResultsOverview:
     n_classifiers: int
     higher_is_better: bool
     notes: tuple[str, ...]
+    decimals: int = 3
 
     def text(self) -> str:
         """The overview as deterministic plain text (what the report prints)."""
@@ -273,7 +285,8 @@ def describe_results(results: Results) -> ResultsOverview:
             "they share the middle rank there, which adds nothing to the differences between them.")
     return ResultsOverview(table=table, ranks=fr.ranks.loc[:, list(results.classifiers)],
                            n_datasets=results.n_datasets, n_classifiers=results.n_classifiers,
-                           higher_is_better=results.higher_is_better, notes=tuple(notes))
+                           higher_is_better=results.higher_is_better, notes=tuple(notes),
+                           decimals=score_decimals(results.scores))
 
 
 # ----------------------------------------------------------------------- section 2
@@ -447,8 +460,12 @@ class PosthocSection:
         when ``a`` is better), ``z``, ``pvalue`` and ``pvalue_adj`` of the mean-rank test
         with ``adjust``, ``reject``; ``wilcoxon_p`` (two-sided signed-rank p-value of the
         pair's own score differences), ``wilcoxon_pvalue_adj`` (Holm-adjusted over the pairs) and
-        ``wilcoxon_reject``; ``wilcoxon_normal_p`` and ``wilcoxon_normal_pvalue_adj``, the same
-        with the normal approximation Demšar uses (the exact law decides up to 25 data sets).
+        ``wilcoxon_reject``; ``wilcoxon_method`` (``"exact"`` or ``"normal"``, as
+        :func:`evallib.wilcoxon_signed_rank` chose it: exact up to 200 non-zero differences; ``""``
+        for a pair that never differs), ``wilcoxon_zeros`` (its zero differences, dropped) and
+        ``wilcoxon_tied_ranks`` (tied absolute differences), read by :func:`wilcoxon_variant`;
+        ``wilcoxon_normal_p`` and ``wilcoxon_normal_pvalue_adj``, the same with the normal
+        approximation (no continuity correction), the large-sample form of Demšar's paper.
     adjust : the all-pairs multiple-testing procedure (0.1.0's ``method``, still readable).
     cd : the Nemenyi critical difference of the average ranks (drawn in the diagram).
     control : the control's name, or None.
@@ -511,10 +528,10 @@ class PosthocSection:
         lines = [f"all {len(self.pairs)} pairs: {name}'s procedure on the average ranks "
                  f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
                  f"{len(self.rejected_pairs)} pair(s) differ",
-                 f"Wilcoxon signed-rank test per pair, Holm-adjusted: "
+                 f"Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), Holm-adjusted: "
                  f"{int(self.pairs['wilcoxon_reject'].sum())} pair(s) differ",
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
-                 f"verdict: {self.verdict_name}, chosen before the report ran (verdict={self.verdict!r}); "
+                 f"verdict: {self.verdict_name}, chosen before the report ran (--verdict {self.verdict}); "
                  f"{self.secondary_name} is secondary"]
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
@@ -541,12 +558,53 @@ def _with_effects(table: pd.DataFrame, oriented: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _wilcoxon_p(a: np.ndarray, b: np.ndarray, method: str = "auto") -> float:
-    """Two-sided signed-rank p-value of ``a - b`` (1 when the two never differ)."""
+def _wilcoxon(a: np.ndarray, b: np.ndarray, method: str = "auto") -> WilcoxonResult | None:
+    """Two-sided signed-rank test of ``a - b`` as the report runs it (zero differences dropped,
+    :func:`evallib.wilcoxon_signed_rank`'s default ``zero_method="wilcox"``); None when the two
+    never differ (their p-value is then 1)."""
     try:
-        return float(wilcoxon_signed_rank(a - b, method=method).pvalue)
+        return wilcoxon_signed_rank(a - b, method=method)
     except ValueError:  # every difference is zero
-        return 1.0
+        return None
+
+
+def wilcoxon_variant(pairs: pd.DataFrame) -> str:
+    """The version of Wilcoxon's signed-rank test that section 3 ran, in words, from what was run.
+
+    Read off the columns :func:`posthoc_tests` keeps for every pair (``wilcoxon_method``,
+    ``wilcoxon_zeros``, ``wilcoxon_tied_ranks``): which null law gave the p-values (the exact law
+    of the signed ranks, or the normal approximation), how zero differences were handled and
+    whether tied absolute differences shared a rank.
+
+    Parameters
+    ----------
+    pairs : pandas.DataFrame
+        :attr:`PosthocSection.pairs`.
+
+    Returns
+    -------
+    str
+        A clause, e.g. ``"two-sided; exact null law of the signed ranks; zero differences dropped
+        before ranking (10 over the 6 pairs); ..."``.
+    """
+    methods = [m for m in pairs["wilcoxon_method"] if m]
+    law = {("exact",): "exact null law of the signed ranks",
+           ("normal",): "normal approximation of the rank sum without continuity correction"}.get(
+        tuple(sorted(set(methods))),
+        "exact null law of the signed ranks up to 200 non-zero differences, the normal approximation "
+        "without continuity correction beyond")
+    parts = ["two-sided", law]
+    zeros = int(pairs["wilcoxon_zeros"].sum())
+    parts.append(f"zero differences dropped before ranking ({zeros} over the {plural(len(pairs), 'pair')})"
+                 if zeros else "no zero differences")
+    if pairs["wilcoxon_tied_ranks"].any():
+        parts.append("tied absolute differences at their average rank"
+                     + (", the exact law conditional on those ranks" if "exact" in methods else
+                        ", the variance corrected for them"))
+    never = int((pairs["wilcoxon_method"] == "").sum())
+    if never:
+        parts.append(f"p = 1 for {plural(never, 'pair')} that never differ")
+    return "; ".join(parts)
 
 
 #: What the comparisons with a control assume about how the control was chosen.
@@ -610,27 +668,32 @@ def posthoc_tests(
     scores, hib = results.scores, results.higher_is_better
     oriented = results.oriented()
     pairs = _with_effects(posthoc_friedman(scores, adjust=adjust, alpha=alpha, higher_is_better=hib), oriented)
-    wp = np.array([_wilcoxon_p(oriented[a].to_numpy(), oriented[b].to_numpy())
-                   for a, b in zip(pairs["a"], pairs["b"])])
+    runs = [_wilcoxon(oriented[a].to_numpy(), oriented[b].to_numpy()) for a, b in zip(pairs["a"], pairs["b"])]
+    wp = np.array([1.0 if r is None else float(r.pvalue) for r in runs])
     pairs["wilcoxon_p"] = wp
+    # what was run, so that the text names the version from the run itself
+    pairs["wilcoxon_method"] = ["" if r is None else r.method for r in runs]
+    pairs["wilcoxon_zeros"] = [0 if r is None else r.n_zero for r in runs]
+    pairs["wilcoxon_tied_ranks"] = [False if r is None else r.ties for r in runs]
     pairs["wilcoxon_pvalue_adj"] = adjust_pvalues(wp, "holm")
     pairs["wilcoxon_reject"] = pairs["wilcoxon_pvalue_adj"] <= alpha
     # Demšar's normal approximation beside the exact p-value, for the pairs it would change
-    pairs["wilcoxon_normal_p"] = [_wilcoxon_p(oriented[a].to_numpy(), oriented[b].to_numpy(), method="normal")
-                                  for a, b in zip(pairs["a"], pairs["b"])]
+    normal = [_wilcoxon(oriented[a].to_numpy(), oriented[b].to_numpy(), method="normal")
+              for a, b in zip(pairs["a"], pairs["b"])]
+    pairs["wilcoxon_normal_p"] = [1.0 if r is None else float(r.pvalue) for r in normal]
     pairs["wilcoxon_normal_pvalue_adj"] = adjust_pvalues(pairs["wilcoxon_normal_p"].to_numpy(), "holm")
     pairs = pairs.sort_values(["rank_difference", "pvalue"], ascending=[False, True], kind="stable")
     pairs = pairs.reset_index(drop=True)
     se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
     pairs.attrs.update(adjust=adjust, alpha=alpha, control=None, k=results.n_classifiers,
-                       n=results.n_datasets, se=se)
+                       n=results.n_datasets, se=se, decimals=score_decimals(scores))
     fr = friedman(scores, higher_is_better=hib)
     cd = critical_difference(fr.k, fr.n, alpha=alpha, test="nemenyi")
     control_table = cd_control = None
     if control is not None:
         raw = posthoc_friedman(scores, adjust=control_adjust, control=control, alpha=alpha, higher_is_better=hib)
         control_table = _with_effects(raw, oriented).reset_index(drop=True)
-        control_table.attrs.update(raw.attrs)
+        control_table.attrs.update(raw.attrs, decimals=score_decimals(scores))
         cd_control = critical_difference(fr.k, fr.n, alpha=alpha, test="bonferroni-dunn")
     return PosthocSection(pairs=pairs, adjust=adjust, cd=cd, control=control, control_table=control_table,
                           control_adjust=control_adjust if control is not None else None,
@@ -689,6 +752,41 @@ def _escaped(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+# ----------------------------------------------------------------------- digits
+#: Most decimals a results table is taken to be written with; beyond, its scores are unrounded.
+MAX_DECIMALS = 6
+
+
+def score_decimals(scores: pd.DataFrame) -> int:
+    """The decimals the report prints the scores with: those the table was written with.
+
+    The fewest decimals (at most :data:`MAX_DECIMALS`) that reproduce every score as read, so
+    that a table printed with three decimals, as Demšar's Table 6 is, reads ``1.000`` and
+    ``0.590`` as printed, not ``1`` and ``0.59``; unrounded scores (means over folds) get six
+    significant digits of the largest. Means, medians and mean differences of the scores are
+    printed with one decimal more (:func:`derived_decimals`), the same in every row.
+
+    Examples
+    --------
+    >>> score_decimals(pd.DataFrame({"a": [0.763, 1.0], "b": [0.59, 0.975]}))
+    3
+    >>> score_decimals(pd.DataFrame({"a": [81.25, 90.5]})), score_decimals(pd.DataFrame({"a": [2 / 3, 0.5]}))
+    (2, 6)
+    """
+    values = np.abs(scores.to_numpy(dtype=float).ravel())
+    values = values[np.isfinite(values)]
+    for d in range(MAX_DECIMALS + 1):
+        if np.all(np.abs(values - np.round(values, d)) <= 1e-9 * np.maximum(1.0, values)):
+            return d
+    largest = float(values.max()) if values.size else 1.0
+    return max(0, MAX_DECIMALS - 1 - math.floor(math.log10(largest))) if largest > 0 else MAX_DECIMALS
+
+
+def derived_decimals(decimals: int) -> int:
+    """Decimals of a mean, median or mean difference of scores written with ``decimals``: one more."""
+    return decimals + 1
+
+
 # ----------------------------------------------------------------------- section 4
 def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
     """A region of practical equivalence of one percentage point for scores between 0 and 1.
@@ -735,7 +833,11 @@ class TopTwoBayes:
     mean_advantage, median_advantage : mean and median over the data sets of ``best``'s score
         minus ``second``'s, in the scores' units, positive when ``best`` is better.
     wins, ties, losses : ``best``'s record against ``second``.
-    notes : plain sentences (e.g. a ROPE too wide for the scale).
+    notes : plain sentences (e.g. a ROPE too wide for the scale, a tie for first or second place).
+    tie : the clause that says, when three or more classifiers tie for the best average rank or
+        two or more for the second, who they are and how the two compared were picked; ``""``
+        when the two best places are held by one classifier each.
+    decimals : the decimals of the advantages (:func:`derived_decimals` of the table's).
     """
 
     best: str
@@ -749,6 +851,8 @@ class TopTwoBayes:
     ties: int
     losses: int
     notes: tuple[str, ...] = ()
+    tie: str = ""
+    decimals: int = 4
 
     @property
     def p_best(self) -> float:
@@ -778,8 +882,8 @@ class TopTwoBayes:
         r = self.result
         lines = [
             f"{self.best} vs {self.second} over {r.n} data sets: {self.best} wins {self.wins}, ties "
-            f"{self.ties}, loses {self.losses}; mean advantage {self.mean_advantage:+.4g}, median "
-            f"{self.median_advantage:+.4g} (scores' units)",
+            f"{self.ties}, loses {self.losses}; mean advantage {self.mean_advantage + 0.0:+.{self.decimals}f}, median "
+            f"{self.median_advantage + 0.0:+.{self.decimals}f} (scores' units)",
             f"ROPE: +/-{self.rope:g} ({self.rope_from})",
             f"P({self.best} practically better) = {self.p_best:.3f}",
             f"P(practically equivalent) = {self.p_equivalent:.3f}",
@@ -833,13 +937,15 @@ def bayesian_top_two(
     if given is None:
         value, why = default_rope(results.scores)
         if value is None:
-            return Skipped(f"{why}; give the smallest difference that matters with --rope (rope=) in "
+            return Skipped(f"{why}; give the smallest difference that matters with --rope in "
                            "the scores' units.")
         rope_value, rope_from = value, why
     else:
-        rope_value, rope_from = given, "given with --rope (rope=)"
+        rope_value, rope_from = given, "given with --rope"
     fr = friedman(results.scores, higher_is_better=results.higher_is_better)
-    best, second = _order(results, fr)[:2]
+    order = _order(results, fr)
+    best, second = order[:2]
+    tie = _places_note(results, fr, order)
     oriented = results.oriented()
     x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
     res = bayesian_signed_rank(x, y, rope=rope_value, n_resamples=n_resamples, rng=gen)
@@ -851,9 +957,32 @@ def bayesian_top_two(
         notes.append(f"The ROPE (+/-{rope_value:g}) is at least as wide as the whole range of the scores "
                      f"({spread:g}), so every difference counts as practically irrelevant; give --rope in "
                      "the scores' units.")
+    if tie:
+        notes.append(tie[0].upper() + tie[1:] + ".")
     return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
                        mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
-                       wins=wins, ties=ties, losses=losses, notes=tuple(notes))
+                       wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
+                       decimals=derived_decimals(score_decimals(results.scores)))
+
+
+def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
+    """The tie clause of the two best places by average rank (``""`` when each is held by one),
+    saying how :func:`_order` picked the compared two among the tied: by the higher mean score,
+    or, where the mean scores tie too, in the file's column order."""
+    groups = tie_groups([(c, float(fr.avg_ranks[c])) for c in order], higher_is_better=False)
+    first_tied = len(groups[0]) >= 3
+    if not (first_tied or (len(groups[0]) == 1 and len(groups) > 1 and len(groups[1]) >= 2)):
+        return ""
+    tied = groups[0] if first_tied else groups[1]
+    k = 2 if first_tied else 1  # how many of the tied the comparison takes
+    mean = results.oriented().mean(axis=0)
+    by_mean = tie_groups([(c, float(mean[c])) for c in tied])  # _order took the tied by mean score
+    taken = sum(len(g) for g in by_mean[:next(i for i in range(len(by_mean))
+                                              if sum(len(g) for g in by_mean[:i + 1]) >= k) + 1])
+    chosen = ("by the higher mean score" if taken == k
+              else "in the file's column order (their mean scores tie too)")
+    return tie_note([list(g) for g in groups], by="average rank", value=lambda c: f"{fr.avg_ranks[c]:.3f}",
+                    chosen=chosen, limit=LISTED)
 
 
 # ----------------------------------------------------------------------- section 5

@@ -23,8 +23,21 @@ from ._datasets_sections import (
     PosthocSection,
     ResultsOverview,
     TopTwoBayes,
+    derived_decimals,
+    score_decimals,
+    wilcoxon_variant,
 )
-from ._prose import escape, format_p, join_names, plural, pvalue_cell
+from ._prose import (
+    LISTED,
+    adjusted_p_header,
+    escape,
+    format_adjusted_p,
+    format_p,
+    join_names,
+    plural,
+    pvalue_cell,
+    tie_groups,
+)
 
 __all__ = [
     "format_overview",
@@ -34,8 +47,6 @@ __all__ = [
     "results_summary",
 ]
 
-#: How many names a summary sentence lists before it says "and N more".
-LISTED = 5
 
 def _b(name: Any) -> str:
     return f"**{escape(name)}**"
@@ -43,22 +54,22 @@ def _b(name: Any) -> str:
 
 
 
-def _num(v: float) -> str:
-    """A score or a difference of scores, four significant digits (``-0`` printed as ``0``)."""
-    return f"{float(v) + 0.0:.4g}"
-
-
-
-
+def _num(v: float, decimals: int) -> str:
+    """A mean, median or mean difference of scores, with ``decimals`` (``-0`` printed as ``0``)."""
+    return f"{float(v) + 0.0:.{decimals}f}"
 
 
 def format_overview(overview: ResultsOverview) -> pd.DataFrame:
-    """Section 1's table as text: mean and median score, average rank, data sets best on."""
+    """Section 1's table as text: mean and median score, average rank, data sets best on.
+
+    Means and medians get one decimal more than the scores were written with
+    (:func:`~evallib.report._datasets_sections.derived_decimals`), the same in every row."""
     t = overview.table
     n = overview.n_datasets
+    d = derived_decimals(overview.decimals)
     return pd.DataFrame({
-        "mean score": [_num(v) for v in t["mean"]],
-        "median score": [_num(v) for v in t["median"]],
+        "mean score": [_num(v, d) for v in t["mean"]],
+        "median score": [_num(v, d) for v in t["median"]],
         "average rank": [f"{v:.3f}" for v in t["average rank"]],
         "best on": [f"{int(v)} of {n}" for v in t["best on"]],
     }, index=t.index)
@@ -66,9 +77,14 @@ def format_overview(overview: ResultsOverview) -> pd.DataFrame:
 
 def format_scores(results: Results, overview: ResultsOverview) -> pd.DataFrame:
     """The results table as read, each score followed by its rank on that data set in parentheses
-    (the layout of Demšar's Table 6), and the average ranks as the last row."""
+    (the layout of Demšar's Table 6), and the average ranks as the last row.
+
+    Every score has the decimals the table was written with
+    (:func:`~evallib.report._datasets_sections.score_decimals`): Demšar's Table 6, printed with
+    three decimals, reads ``1.000 (2.5)`` and ``0.590 (3)`` as printed."""
     ranks = overview.ranks
-    out = pd.DataFrame({c: [f"{v:.6g} ({r:g})" for v, r in zip(results.scores[c], ranks[c])]
+    d = score_decimals(results.scores)
+    out = pd.DataFrame({c: [f"{v:.{d}f} ({r:g})" for v, r in zip(results.scores[c], ranks[c])]
                         for c in results.classifiers}, index=results.scores.index)
     avg = pd.DataFrame([{c: f"({ranks[c].mean():.3f})" for c in results.classifiers}],
                        index=pd.Index(["average rank"], name=out.index.name))
@@ -83,13 +99,14 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
     """Section 3's pairs as text, largest rank difference first; every pair is a row."""
     t = posthoc.pairs
     name = METHOD_NAMES[posthoc.adjust]
+    dec = derived_decimals(t.attrs.get("decimals", 3))
     out = pd.DataFrame({
         "average ranks": [f"{ra:.3f} / {rb:.3f}" for ra, rb in zip(t["rank_a"], t["rank_b"])],
         "rank difference": [f"{v:.3f}" for v in t["rank_difference"]],
         "wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
-        "mean advantage": [_num(v) for v in t["mean_advantage"]],
-        f"{name} p": [pvalue_cell(p) for p in t["pvalue_adj"]],
-        "Wilcoxon p (Holm)": [pvalue_cell(p) for p in t["wilcoxon_pvalue_adj"]],
+        "mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
+        adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
+        adjusted_p_header("Holm", "Wilcoxon signed-rank test"): [pvalue_cell(p) for p in t["wilcoxon_pvalue_adj"]],
         f"verdict ({posthoc.verdict_name})": [_verdict(r) for r in posthoc.verdict_reject],
         f"secondary ({posthoc.secondary_name})": [_verdict(r) for r in posthoc.secondary_reject],
     })
@@ -103,14 +120,15 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
     if t is None:
         return None
     name = METHOD_NAMES[posthoc.control_adjust]
+    dec = derived_decimals(t.attrs.get("decimals", 3))
     out = pd.DataFrame({
         "average rank": [f"{v:.3f}" for v in t["rank_b"]],
         "rank difference": [f"{v:+.3f}" for v in t["rank_difference"]],
         "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
-        "control's mean advantage": [_num(v) for v in t["mean_advantage"]],
+        "control's mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
         "z": [f"{abs(v):.3f}" for v in t["z"]],
         "p": [pvalue_cell(p) for p in t["pvalue"]],
-        f"{name} p": [pvalue_cell(p) for p in t["pvalue_adj"]],
+        adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
         "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
     })
     out.index = pd.Index(list(t["b"]), name=f"against {posthoc.control} (rank {t['rank_a'].iloc[0]:.3f})")
@@ -119,25 +137,36 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
 
 # ----------------------------------------------------------------------- summary
 def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
+    """Who ranks best, then every other place; classifiers with equal average ranks share a
+    place and the sentence says so (``"C, D and E tie at 2.500"``), never an order the
+    columns made."""
     t = overview.table
     best = t.index[0]
     k, n = overview.n_classifiers, overview.n_datasets
-    top = float(t.iloc[0]["average rank"])
-    tied = [c for c in t.index if round(float(t.loc[c, "average rank"]), 12) == round(top, 12)]
+    d = derived_decimals(overview.decimals)
+    places = tie_groups([(c, float(t.loc[c, "average rank"])) for c in t.index], higher_is_better=False)
+    tied = places[0]
+    top = float(t.loc[tied[0], "average rank"])
     lead = (f"{_b(best)} has the best average rank, {top:.3f}" if len(tied) == 1 else
             f"{join_names([_b(c) for c in tied], limit=LISTED)} share the best average rank, {top:.3f}")
-    others = [f"{escape(c)} {t.loc[c, 'average rank']:.3f}" for c in t.index[len(tied):]]
-    rest = f"; then {join_names(others, limit=LISTED)}" if others else ""
+    others = [f"{escape(g[0])} {t.loc[g[0], 'average rank']:.3f}" if len(g) == 1 else
+              f"{join_names([escape(c) for c in g], limit=LISTED)} tie at {t.loc[g[0], 'average rank']:.3f}"
+              for g in places[1:]]
+    if any(len(g) > 1 for g in places[1:]):  # names inside a place are joined by "and": places by "; then"
+        rest = "; then " + "; then ".join(others[:LISTED]) + (
+            f"; then {len(others) - LISTED} more places" if len(others) > LISTED else "")
+    else:
+        rest = f"; then {join_names(others, limit=LISTED)}" if others else ""
     better = "higher" if results.higher_is_better else "lower"
     if len(tied) == 1:
         best_on = int(t.iloc[0]["best on"])
         alone = int((overview.ranks[best] == 1).sum())  # a rank of exactly 1: no other classifier tied
         ties = f" (alone on {alone}, tied for the best score on {best_on - alone})" if alone < best_on else ""
-        scores = (f"Its mean score is {_num(t.iloc[0]['mean'])} ({better} is better), and it is best on "
+        scores = (f"Its mean score is {_num(t.iloc[0]['mean'], d)} ({better} is better), and it is best on "
                   f"{best_on} of the {n} data sets{ties}.")
     else:
-        scores = (f"Their mean scores are {join_names([_num(t.loc[c, 'mean']) for c in tied], limit=LISTED)} ({better} is "
-                  "better).")
+        scores = (f"Their mean scores are {join_names([_num(t.loc[c, 'mean'], d) for c in tied], limit=LISTED)} "
+                  f"({better} is better).")
     return (f"Over {n} data sets, {lead} (1 = best, {k} = worst; if the classifiers performed alike each "
             f"would average {(k + 1) / 2:g}){rest}. {scores}")
 
@@ -158,13 +187,16 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
 
 
 def _wilcoxon_sentence(ph: PosthocSection) -> str:
+    """Wilcoxon-Holm's verdicts, the version of the test named from what was run
+    (:func:`~evallib.report._datasets_sections.wilcoxon_variant`)."""
     t = ph.pairs
     wil = t[t["wilcoxon_reject"]]
-    found = [f"{escape(r.a)} vs {escape(r.b)} (Holm {format_p(r.wilcoxon_pvalue_adj)}"
-             + (f"; {format_p(r.wilcoxon_normal_pvalue_adj)} with the normal approximation Demšar uses"
+    found = [f"{escape(r.a)} vs {escape(r.b)} ({format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm')}"
+             + (f"; {format_adjusted_p(r.wilcoxon_normal_pvalue_adj, 'Holm')} with the normal approximation "
+                "(no continuity correction), the large-sample form Demšar's paper gives"
                 if "wilcoxon_normal_pvalue_adj" in t and (r.wilcoxon_normal_pvalue_adj > ph.alpha) else "")
              + ")" for r in wil.itertuples()]
-    return ("Wilcoxon's signed-rank test with Holm's adjustment finds "
+    return (f"Wilcoxon's signed-rank test ({escape(wilcoxon_variant(t))}) with Holm's adjustment finds "
             + (f"{plural(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {join_names(found, limit=LISTED)}"
                if found else "no pair that differs"))
 
@@ -196,9 +228,14 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
     else:
         top = t.iloc[0]
         cd = (f", below the critical difference {ph.cd.cd:.3f}" if ph.adjust == "nemenyi" else "")
+        largest = tie_groups(zip(range(m), t["rank_difference"].astype(float)))[0]  # pairs sharing it
+        between = join_names([f"between {escape(t.iloc[i]['a'])} and {escape(t.iloc[i]['b'])}" for i in largest],
+                             limit=LISTED)
+        has = (f"has adjusted {format_p(top['pvalue_adj'])}" if len(largest) == 1 else
+               f"shared by {len(largest)} pairs, has adjusted "
+               f"{join_names(sorted({format_p(t.iloc[i]['pvalue_adj']) for i in largest}))}")
         head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
-                f"the largest rank difference, {top['rank_difference']:.3f} between {escape(top['a'])} and "
-                f"{escape(top['b'])}{cd}, has adjusted {format_p(top['pvalue_adj'])}")
+                f"the largest rank difference, {top['rank_difference']:.3f} {between}{cd}, {has}")
     return head
 
 
@@ -219,9 +256,10 @@ def _control_sentence(ph: PosthocSection) -> str:
 
 def _bayes_sentence(bayes: TopTwoBayes) -> str:
     n = bayes.result.n
-    ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
-             f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage)} on average "
-             f"(median {_num(bayes.median_advantage)})")
+    tie = f"{escape(bayes.tie[0].upper() + bayes.tie[1:])}: " if bayes.tie else ""
+    ahead = (f"{tie}{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
+             f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage, bayes.decimals)} on average "
+             f"(median {_num(bayes.median_advantage, bayes.decimals)})")
     probs = (f"counting differences within ±{bayes.rope:g} as practical equivalence, the Bayesian signed-rank "
              f"test gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
              f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f}")

@@ -258,6 +258,11 @@ class Stratified:
     high: float
 
 
+#: The name of the test behind a balanced-accuracy comparison (:func:`stratified_mean` of the
+#: per-case differences, referred to t with Welch-Satterthwaite degrees of freedom).
+BALANCED_TEST = "stratified paired t-test"
+
+
 def stratified_mean(values: np.ndarray, classes: np.ndarray, *, alpha: float,
                     bounds: tuple[float, float] = (-1.0, 1.0)) -> Stratified:
     """The mean over the ``K`` classes present of the class means of ``values`` (one per case).

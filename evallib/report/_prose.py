@@ -11,10 +11,16 @@ write their sentences and table cells with these helpers, so that each rule is s
   (``p = 0.034``), never printed as 0: below :data:`P_FLOOR` it reads ``p < 1e-15``. Their
   home is the statistics library's :mod:`evallib._format`, whose rule the library's own result
   texts follow too; they are imported here so that the reports use them by these names.
+  :func:`format_adjusted_p` and :func:`adjusted_p_header` -- the one spelling of an adjusted
+  p-value, *adjusted p*, in a sentence and in a table header (from the same home).
 - :func:`level_text` -- the level of an interval, ``alpha = 0.05`` -> ``"95%"``.
 - :func:`plural` -- ``"1 case"``, ``"2,000 cases"``, ``"3 classes"``.
 - :func:`join_names` and :func:`quote_list` -- ``"a, b and c"``, at most ``limit`` names and
   then ``"and N more"``.
+- :func:`tie_groups`, :func:`top_two` and :func:`tie_note` -- places held jointly: names with
+  equal values form one group, and a summary that compares the top two says in words who ties
+  for first or second place and which of them it compares, instead of letting the order of the
+  file's columns decide unsaid.
 - the numbers of the predictions report's sentences (:func:`bounds`, :func:`interval_points`,
   :func:`gap_points`, :func:`pct`, :func:`distinct_digits`) and the reading of an interval
   against the smallest difference that matters (:func:`relevance`, :func:`matters_clause`).
@@ -25,10 +31,17 @@ The module imports nothing from the reports, so every report module can import i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .._format import P_FLOOR, format_p, pvalue_cell  # noqa: F401  (the reports' p-value rule, by these names)
+from .._format import (  # noqa: F401  (the reports' p-value rule, by these names)
+    ADJUSTED_P,
+    P_FLOOR,
+    adjusted_p_header,
+    format_adjusted_p,
+    format_p,
+    pvalue_cell,
+)
 
 #: Markdown's characters that can start markup anywhere in a line: backslash, code,
 #: emphasis, links and images, tables, strike-through, formulas, headings' hashes (the
@@ -134,6 +147,107 @@ def quote_list(values: Iterable[Any], limit: int = 8) -> str:
     "'a', 'b' and 3"
     """
     return join_names((repr(v) for v in values), limit=limit)
+
+
+# ------------------------------------------------------------------ places and ties
+#: How many names a summary sentence lists before it says "and N more".
+LISTED = 5
+#: Two values whose difference is within this share of the larger magnitude (at least 1) are
+#: one value: the same counts or scores reached through sums taken in another order.
+TIE_RTOL = 1e-12
+
+
+def tie_groups(values: Iterable[tuple[Any, float]], *, higher_is_better: bool = True,
+               rtol: float = TIE_RTOL) -> list[list[Any]]:
+    """Names grouped by equal value, the best group first, each group in the given order.
+
+    A tie is a group, never an order: names whose values are equal (within ``rtol`` of the
+    larger magnitude, at least 1) share a place, and inside a place they keep the order in
+    which they were given (the file's columns).
+
+    Parameters
+    ----------
+    values : iterable of (name, float)
+        In the file's order.
+    higher_is_better : bool
+        Which end is first.
+    rtol : float
+        The tolerance of equality.
+
+    Returns
+    -------
+    list of list
+        The places, best first.
+
+    Examples
+    --------
+    >>> tie_groups([("a", 0.7), ("b", 0.5), ("c", 0.9), ("d", 0.5), ("e", 0.5)])
+    [['c'], ['a'], ['b', 'd', 'e']]
+    >>> tie_groups([("a", 0.2), ("b", 0.1), ("c", 0.1)], higher_is_better=False)
+    [['b', 'c'], ['a']]
+    """
+    items = [(name, float(v), i) for i, (name, v) in enumerate(values)]
+    items.sort(key=lambda t: (-t[1] if higher_is_better else t[1], t[2]))
+    groups: list[list[tuple[Any, float, int]]] = []
+    for item in items:
+        if groups and abs(item[1] - groups[-1][0][1]) <= rtol * max(1.0, abs(item[1]), abs(groups[-1][0][1])):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return [[name for name, _, _ in sorted(g, key=lambda t: t[2])] for g in groups]
+
+
+def top_two(groups: Sequence[Sequence[Any]]) -> tuple[Any, Any]:
+    """The two names a comparison of the top two takes from :func:`tie_groups`'s places: the
+    first two of the first place, or the first place's one name and the first of the second.
+
+    >>> top_two([["c"], ["a", "b"]]), top_two([["a", "b", "c"]])
+    (('c', 'a'), ('a', 'b'))
+    """
+    names = [n for g in groups for n in g]
+    return names[0], names[1]
+
+
+def tie_note(groups: Sequence[Sequence[Any]], *, by: str, value: Callable[[Any], str] | None = None,
+             chosen: str = "in the file's column order", limit: int | None = None) -> str:
+    """The clause that says a tie for first or second place in words, and which two the
+    comparison of the top two takes (:func:`top_two`); ``""`` when the first two places are
+    held by one name each, or by two names tied for first (the comparison takes both).
+
+    Parameters
+    ----------
+    groups : the places, from :func:`tie_groups` (names as they are to be printed).
+    by : what the places are by (``"error rate"``, ``"average rank"``).
+    value : optional, a name's value as printed, said once for the tied place.
+    chosen : how the compared names were picked among the tied ones (``"in the file's column
+        order"``, ``"by the higher mean score"``).
+    limit : at most this many tied names are listed (:func:`join_names`).
+
+    Returns
+    -------
+    str
+        A clause without a full stop, or ``""``.
+
+    Examples
+    --------
+    >>> tie_note([["a"], ["b", "c", "d"]], by="error rate", value=lambda n: "20%")
+    "b, c and d tie for second place by error rate (20%), so the comparison is of a with b, the first of them in the file's column order"
+    >>> tie_note([["a", "b", "c"]], by="AUC")
+    "a, b and c tie for first place by AUC, so the comparison is of a and b, the first two of them in the file's column order"
+    >>> tie_note([["a"], ["b"], ["c", "d"]], by="AUC"), tie_note([["a", "b"], ["c"]], by="AUC")
+    ('', '')
+    """
+    if len(groups[0]) >= 3:
+        place, tied = "first", groups[0]
+        compared = f"of {tied[0]} and {tied[1]}, the first two of them {chosen}"
+    elif len(groups[0]) == 1 and len(groups) > 1 and len(groups[1]) >= 2:
+        place, tied = "second", groups[1]
+        compared = f"of {groups[0][0]} with {tied[0]}, the first of them {chosen}"
+    else:
+        return ""
+    shown = f" ({value(tied[0])})" if value is not None else ""
+    return (f"{join_names(tied, limit=limit)} tie for {place} place by {by}{shown}, so the comparison is "
+            f"{compared}")
 
 
 # ------------------------------------------------------------------ numbers in sentences

@@ -50,6 +50,7 @@ from ._inputs import (
     ReportInputError,
 )
 from ._prose import (
+    LISTED,
     distinct_digits,
     format_p,
     interval_points,
@@ -60,8 +61,11 @@ from ._prose import (
     plural,
     pvalue_cell,
     relevance,
+    tie_groups,
+    tie_note,
+    top_two,
 )
-from ._text import adjusted_prefix
+from ._text import adjusted_p_text
 
 
 @dataclass(frozen=True)
@@ -820,7 +824,8 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
         return Skipped(f"only {len(data.labels)} classifier(s) with predicted labels; the comparison needs two.")
     table = percase.balanced_accuracy_pairs(data, alpha=alpha, adjust=adjust)
     table["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(table["low"], table["high"])]
-    table.attrs.update(alpha=alpha, adjust=adjust, min_difference=delta, n_pos=data.n_pos, n_neg=data.n_neg)
+    table.attrs.update(alpha=alpha, adjust=adjust, min_difference=delta, n_pos=data.n_pos, n_neg=data.n_neg,
+                       test=percase.BALANCED_TEST)
     return table
 
 
@@ -862,29 +867,43 @@ class ScoreComparison:
             Brier score among the probability columns.
         """
         level = level_text(self.alpha)
-        t = self.auc.sort_values("estimate", ascending=False, kind="stable")
-        top = t.iloc[0]
-        out = (f"Ranked by AUC (scores for {self.positive!r}), **{top['name']}** leads with "
-               f"{top['estimate']:.3f} ({level} DeLong interval {top['low']:.3f} to {top['high']:.3f}; "
-               "random scores: 0.5)")
-        if self.auc_pairs is not None and len(t) > 1:
-            second = t.iloc[1]
-            row = self.auc_pairs[((self.auc_pairs["a"] == top["name"]) & (self.auc_pairs["b"] == second["name"]))
-                                 | ((self.auc_pairs["a"] == second["name"]) & (self.auc_pairs["b"] == top["name"]))]
+        est = dict(zip(self.auc["name"], self.auc["estimate"].astype(float)))
+        groups = tie_groups(est.items())
+        rows = self.auc.set_index("name")
+        top = rows.loc[groups[0][0]]
+        first = groups[0]
+        interval = f"{level} DeLong interval {top['low']:.3f} to {top['high']:.3f}"
+        if len(first) == 1:
+            out = (f"Ranked by AUC (scores for {self.positive!r}), **{first[0]}** leads with "
+                   f"{top['estimate']:.3f} ({interval}; random scores: 0.5)")
+        else:
+            intervals = "; ".join(f"{n}'s {rows.loc[n, 'low']:.3f} to {rows.loc[n, 'high']:.3f}"
+                                  for n in first[:LISTED])
+            out = (f"Ranked by AUC (scores for {self.positive!r}), {join_names([f'**{n}**' for n in first], limit=LISTED)} "
+                   f"tie for first place with {top['estimate']:.3f} each ({level} DeLong intervals {intervals}; "
+                   "random scores: 0.5)")
+        if self.auc_pairs is not None and len(est) > 1 and len(first) == 1:
+            a, b = top_two(groups)
+            note = tie_note(groups, by="AUC", value=lambda n: f"{est[n]:.3f}", limit=LISTED)
+            row = self.auc_pairs[((self.auc_pairs["a"] == a) & (self.auc_pairs["b"] == b))
+                                 | ((self.auc_pairs["a"] == b) & (self.auc_pairs["b"] == a))]
             r = row.iloc[0]
-            sign = 1.0 if r["a"] == top["name"] else -1.0
+            sign = 1.0 if r["a"] == a else -1.0
             lo, hi = sorted((sign * r["low"], sign * r["high"]))
             verdict = ("a real difference" if bool(r["reject_adj"]) else "not a clear difference")
-            adj = adjusted_prefix(self.adjust)
-            out += (f"; ahead of {second['name']} by {sign * r['difference']:.3f} ({level} interval "
-                    f"{lo:+.3f} to {hi:+.3f}, DeLong's paired test {adj}{format_p(r['pvalue_adj'])}): "
+            out += ((f"; {note}: {a} is" if note else ";") +
+                    f" ahead of {b} by {sign * r['difference']:.3f} ({level} interval "
+                    f"{lo:+.3f} to {hi:+.3f}, DeLong's paired test, {adjusted_p_text(r['pvalue_adj'], self.adjust)}): "
                     f"{verdict}")
         out += "."
         probs = self.losses[self.losses["is_probability"]]
         if len(probs):
-            best = probs.sort_values("brier", kind="stable").iloc[0]
-            out += (f" As probabilities, {best['name']} has the lowest Brier score, {best['brier']:.4f} "
-                    "(lower is better).")
+            lowest = tie_groups(zip(probs["name"], probs["brier"].astype(float)), higher_is_better=False)[0]
+            brier = float(probs.set_index("name").loc[lowest[0], "brier"])
+            who = (f"{lowest[0]} has" if len(lowest) == 1 else
+                   f"{join_names(lowest, limit=LISTED)} tie for")
+            out += (f" As probabilities, {who} the lowest Brier score, {brier:.4f}"
+                    + ("" if len(lowest) == 1 else " each") + " (lower is better).")
         return out
 
 
@@ -989,29 +1008,45 @@ class ClassScoreComparison:
             multi-class Brier score with its lead over the second and the paired t-test's
             adjusted p-value.
         """
-        order = self.macro_auc.sort_values(ascending=False, kind="stable")
+        groups = tie_groups(self.macro_auc.astype(float).items())
+        macro = self.macro_auc
         k = int(self.auc["class"].nunique())
-        out = (f"By one-vs-rest AUC averaged over the {k} classes, **{order.index[0]}** leads with "
-               f"{order.iloc[0]:.3f}" + (f" ({order.index[1]}: {order.iloc[1]:.3f})" if len(order) > 1 else "")
-               + "; random scores give 0.5")
+        first = groups[0]
+        if len(first) == 1:
+            lead = f"**{first[0]}** leads with {macro[first[0]]:.3f}"
+            if len(groups) > 1:
+                runners = groups[1]
+                lead += (f" ({runners[0]}: {macro[runners[0]]:.3f})" if len(runners) == 1 else
+                         f" ({join_names(runners, limit=LISTED)} tie for second place with "
+                         f"{macro[runners[0]]:.3f})")
+        else:
+            lead = (f"{join_names([f'**{n}**' for n in first], limit=LISTED)} tie for first place with "
+                    f"{macro[first[0]]:.3f}")
+        out = f"By one-vs-rest AUC averaged over the {k} classes, {lead}; random scores give 0.5"
         probs = self.losses[self.losses["is_probability"]]
         if len(probs):
-            best = probs.sort_values("brier", kind="stable").iloc[0]
-            out += (f". As probabilities, {best['name']} has the lowest multi-class Brier score, "
-                    f"{best['brier']:.4f} (lower is better)")
-            if self.loss_pairs is not None and len(probs) > 1:
-                second = probs.sort_values("brier", kind="stable").iloc[1]
+            brier = dict(zip(probs["name"], probs["brier"].astype(float)))
+            places = tie_groups(brier.items(), higher_is_better=False)
+            lowest = places[0]
+            if len(lowest) > 1:
+                out += (f". As probabilities, {join_names(lowest, limit=LISTED)} tie for the lowest multi-class "
+                        f"Brier score, {brier[lowest[0]]:.4f} each (lower is better)")
+            else:
+                out += (f". As probabilities, {lowest[0]} has the lowest multi-class Brier score, "
+                        f"{brier[lowest[0]]:.4f} (lower is better)")
+            if self.loss_pairs is not None and len(probs) > 1 and len(lowest) == 1:
+                best, second = top_two(places)
+                note = tie_note(places, by="multi-class Brier score", value=lambda n: f"{brier[n]:.4f}",
+                                limit=LISTED)
                 lp = self.loss_pairs
-                pair = {best["name"], second["name"]}
+                pair = {best, second}
                 r = lp[[{a, b} == pair for a, b in zip(lp["a"], lp["b"])]].iloc[0]
-                sign = -1.0 if r["a"] == best["name"] else 1.0  # difference is a - b: best's advantage
+                sign = -1.0 if r["a"] == best else 1.0  # difference is a - b: best's advantage
                 lo, hi = sorted((sign * r["low"], sign * r["high"]))
-                adj = adjusted_prefix(self.adjust)
-                out += (f", {sign * r['difference']:.4f} below {second['name']}'s ({level_text(self.alpha)} interval "
-                        f"{lo:+.4f} to {hi:+.4f}, paired t-test {adj}{format_p(r['pvalue_adj'])})")
+                out += ((f"; {note}: it is" if note else ",") +
+                        f" {sign * r['difference']:.4f} below {second}'s ({level_text(self.alpha)} interval "
+                        f"{lo:+.4f} to {hi:+.4f}, paired t-test, {adjusted_p_text(r['pvalue_adj'], self.adjust)})")
         return out + "."
-
-
 
 
 def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
@@ -1140,7 +1175,9 @@ class ChanceCheck:
     Attributes
     ----------
     table : DataFrame, one row per metric (``AUC``, ``best accuracy``, ``best F1``):
-        ``winner``, ``value``, ``from`` (how the value was obtained), ``critical``
+        ``winner``, ``tied_with`` (the other classifiers with the same value, in the file's
+        order: the texts name them, so that a tie for first is never settled by the order of
+        the columns), ``value``, ``from`` (how the value was obtained), ``critical``
         (Forman & Cohen's m*), ``pvalue`` (the chance that the best of ``C`` random rankings
         scores at least ``value``) and ``beats_chance`` (``value > critical``).
     C, P, N, alpha : the null hypothesis's settings.
@@ -1170,7 +1207,7 @@ class ChanceCheck:
         """
         t = self.table
         return pd.DataFrame({
-            "winner": t["winner"], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
+            "winner": [_winners(w, tied) for w, tied in zip(t["winner"], t["tied_with"])], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
             f"critical value (alpha = {self.alpha:g}, C = {self.C})": t["critical"].map(lambda v: f"{v:.3f}"),
             "p-value": t["pvalue"].map(pvalue_cell),
             "better than chance": t["beats_chance"].map({True: "yes", False: "no"}),
@@ -1190,11 +1227,12 @@ class ChanceCheck:
         for metric, r in self.table.iterrows():
             verdict = "beats" if r["beats_chance"] else "does not beat"
             measure = metric[5:] if metric.startswith("best ") else metric
+            its = "their" if r["tied_with"] else "its"
             how = "" if metric == "AUC" else (
-                " at the best threshold of its scores (an optimistic figure: the threshold is "
+                f" at the best threshold of {its} scores (an optimistic figure: the threshold is "
                 f"chosen on this test set, so it is not the classifier's {measure})"
-                if r["from"].startswith("best") else " at its own threshold")
-            parts.append(f"{r['winner']}'s {measure} "
+                if r["from"].startswith("best") else f" at {its} own threshold")
+            parts.append(f"{_winners(r['winner'], r['tied_with'], own=True)} {measure} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
                          f"{r['critical']:.3f} ({format_p(r['pvalue'])}, {r['law']})")
         text = (f"Against the best of C = {self.C} random classifiers on {plural(self.P, 'positive')} "
@@ -1216,15 +1254,26 @@ class ChanceCheck:
         said = []
         for metric, r in self.table.iterrows():
             verdict = "beats chance" if r["beats_chance"] else "does not beat chance"
+            who = _winners(r["winner"], r["tied_with"], own=True)
             if metric == "AUC":
-                said.append(f"the best AUC ({r['winner']}'s, {r['value']:.3f}) {verdict} ({format_p(r['pvalue'])})")
+                said.append(f"the best AUC ({who}, {r['value']:.3f}) {verdict} ({format_p(r['pvalue'])})")
             else:
                 measure = metric[5:] if metric.startswith("best ") else metric
-                how = (" at the best threshold of its scores (an optimistic figure, in section 5)"
-                       if str(r["from"]).startswith("best") else " at its own threshold")
-                said.append(f"the best {measure}, {r['winner']}'s{how}, {verdict} ({format_p(r['pvalue'])})")
+                its = "their" if r["tied_with"] else "its"
+                how = (f" at the best threshold of {its} scores (an optimistic figure, in section 5)"
+                       if str(r["from"]).startswith("best") else f" at {its} own threshold")
+                said.append(f"the best {measure}, {who}{how}, {verdict} ({format_p(r['pvalue'])})")
         return (f"Against the best of C = {self.C} random classifiers (Forman & Cohen, alpha = {self.alpha:g}): "
                 + "; ".join(said) + "." + "".join(f" {n}" for n in self.notes))
+
+
+def _winners(winner: str, tied: tuple[str, ...], *, own: bool = False) -> str:
+    """The winner of a chance-check metric, with those tied with it: ``"a"``, ``"a (tied with b)"``;
+    ``own``: ``"a's"``, ``"a's, tied with b's"``."""
+    if own:
+        others = [n + "'s" for n in tied]
+        return f"{winner}'s" + (f", tied with {join_names(others, limit=LISTED)}" if tied else "")
+    return winner + (f" (tied with {join_names(tied, limit=LISTED)})" if tied else "")
 
 
 def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried: int | None = None,
@@ -1241,7 +1290,7 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
     given only by predicted labels contributes its accuracy and F-measure at its own
     threshold, which can only be lower than its best, so its test is conservative. The
     winner of each metric is the classifier with the highest value (ties: the earlier in
-    the file). The AUC row needs at least one score column.
+    the file, the others named in ``tied_with``). The AUC row needs at least one score column.
 
     Parameters
     ----------
@@ -1296,7 +1345,8 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
     for metric, key in (("AUC", "auc"), ("best accuracy", "accuracy"), ("best F1", "f1")):
         if not candidates[metric]:
             continue
-        name, value, how = max(candidates[metric], key=lambda c: c[1])  # first of ties
+        winners = tie_groups((c[0], c[1]) for c in candidates[metric])[0]  # a tie for first is said
+        name, value, how = next(c for c in candidates[metric] if c[0] == winners[0])
         value_in = min(max(value, 0.0), 1.0)
         if too_big and key == "auc":
             crit, p = auc_normal_critical(value_in, P, N, C=C, alpha=alpha)
@@ -1315,9 +1365,9 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
                 # the exact law's far tail is below its resolution: read it off the normal law
                 p = auc_normal_critical(value_in, P, N, C=C, alpha=alpha)[1]
                 law = "exact; a tail this far out from the normal approximation"
-        rows.append({"metric": metric, "winner": name, "value": value, "from": how,
+        rows.append({"metric": metric, "winner": name, "tied_with": tuple(winners[1:]), "value": value, "from": how,
                      "critical": crit, "pvalue": p, "beats_chance": bool(significant), "law": law})
-    table = pd.DataFrame(rows, columns=["metric", "winner", "value", "from", "critical", "pvalue",
+    table = pd.DataFrame(rows, columns=["metric", "winner", "tied_with", "value", "from", "critical", "pvalue",
                                         "beats_chance", "law"]).set_index("metric")
     return ChanceCheck(table=table, C=C, P=P, N=N, alpha=alpha, notes=tuple(notes))
 
@@ -1341,6 +1391,9 @@ class F1Comparison:
     share_tied : share of resamples in which the two F1 are equal.
     n_resamples, alpha : the bootstrap's settings.
     measure : the measure compared, ``"F1"`` (two classes) or ``"macro-F1"``.
+    places : the first two places by the measure (:func:`~evallib.report._prose.tie_groups`,
+        each a tuple of names in the file's order): when three or more tie for first, or two or
+        more for second, the text names them all and says which two were compared.
     """
 
     best: str
@@ -1355,6 +1408,15 @@ class F1Comparison:
     n_resamples: int
     alpha: float
     measure: str = "F1"
+    places: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def tie(self) -> str:
+        """The clause that says a tie for first or second place and which two were compared, or ``""``."""
+        if not self.places:
+            return ""
+        return tie_note([list(p) for p in self.places], by=self.measure, value=lambda n: f"{self.f1_best:.3f}"
+                        if n in self.places[0] else f"{self.f1_second:.3f}", limit=LISTED)
 
     @property
     def reject(self) -> bool:
@@ -1380,7 +1442,9 @@ class F1Comparison:
         verdict = ("the interval excludes 0: the bootstrap calls the difference real"
                    if self.excludes_zero else "the interval includes 0: no clear difference")
         d = distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
+        tie = self.tie
         return (
+            (f"{tie[0].upper()}{tie[1:]}\n" if tie else "") +
             f"{self.measure} of {self.best}: {self.f1_best:.3f}; {self.measure} of {self.second}: "
             f"{self.f1_second:.3f}\n"
             f"difference {self.difference:+.{d}f}, {level} bootstrap interval "
@@ -1401,15 +1465,20 @@ class F1Comparison:
         """
         level = level_text(self.alpha)
         by = "F-measure" if self.measure == "F1" else self.measure
+        tie = self.tie
+        lead = f"{tie[0].upper()}{tie[1:]}: " if tie else ""
         if self.low == self.high == 0.0:
             return (
+                lead +
                 f"By {by} {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
                 "every bootstrap resample: the cases where their predictions differ do not change the "
                 "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
         d = distinct_digits(self.low, self.high, 3)
+        pair = (f"{lead}{self.best} ({self.f1_best:.3f}) against {self.second} ({self.f1_second:.3f})" if tie else
+                f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
+                f"({self.f1_second:.3f})")
         return (
-            f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
-            f"({self.f1_second:.3f}): a difference of {self.difference:.{d}f} with {level} bootstrap "
+            f"{pair}: a difference of {self.difference:.{d}f} with {level} bootstrap "
             f"interval {self.low:+.{d}f} to {self.high:+.{d}f}"
             + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
             + f"; {self.best}'s is the higher in {_share(self.share_best_better)} of the {self.n_resamples:,} resamples"
@@ -1435,7 +1504,7 @@ def top_two_bootstrap(
     """Section 5: paired bootstrap of the F1 (K classes: macro-F1) difference of the two best.
 
     The two classifiers with predicted labels and the highest F1 (macro-F1) in ``measures``
-    (ties: the earlier in the file first) are compared by
+    (ties: the earlier in the file first, and the result's ``places`` say who ties) are compared by
     :func:`evallib.resampling.bootstrap_f1_cases` (Keller, Bengio & Wong, eqs. 12-14): test
     cases are resampled with replacement, each keeping its true class and all its
     predictions by both classifiers, and the percentile interval of ``F_best - F_second`` is
@@ -1476,13 +1545,13 @@ def top_two_bootstrap(
             f"the {'macro-F1' if data.multiclass else 'F-measures'} of two."
         )
     f1 = measures.loc[named, "F1"].astype(float)
-    order = sorted(range(len(f1)), key=lambda i: (-f1.iloc[i], i))
-    best, second = str(f1.index[order[0]]), str(f1.index[order[1]])
+    groups = tie_groups((str(n), v) for n, v in f1.items())
+    best, second = top_two(groups)
     res = percase.bootstrap_f1(data, best, second, reps=n_resamples, rng=rng, alpha=alpha)
     return F1Comparison(
         best=best, second=second, f1_best=res.f1_a, f1_second=res.f1_b, difference=res.estimate, low=res.low,
         high=res.high, share_best_better=res.share_a_better, share_tied=res.share_tied, n_resamples=n_resamples, alpha=alpha,
-        measure=measure)
+        measure=measure, places=tuple(tuple(g) for g in groups[:2]))
 
 
 # --------------------------------------------------------------------- section 6
@@ -1519,6 +1588,9 @@ class FoldAnalysis:
         5x2cv F test, likewise.
     min_difference, matters : the smallest difference that matters and how the t-test's
         interval reads against it (:func:`relevance`; ``""`` without one).
+    places : the first two places by mean per-fold accuracy
+        (:func:`~evallib.report._prose.tie_groups`, tuples of names in the file's order): when
+        three or more tie for first, or two or more for second, the summary says so.
     """
 
     per_fold: pd.DataFrame
@@ -1536,6 +1608,16 @@ class FoldAnalysis:
     alpaydin: Any = None
     min_difference: float | None = None
     matters: str = ""
+    places: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def tie(self) -> str:
+        """The clause that says a tie for first or second place and which two were compared, or ``""``."""
+        if not self.places:
+            return ""
+        means = self.per_fold.mean(axis=0)
+        return tie_note([list(p) for p in self.places], by="mean accuracy over the folds",
+                        value=lambda n: f"{pct(means[n])}%", limit=LISTED)
 
     @property
     def folds_text(self) -> str:
@@ -1557,7 +1639,8 @@ class FoldAnalysis:
         level = level_text(self.alpha)
         t, f = self.ttest, self.friedman
         ranks = ", ".join(f"{name} {r:.2f}" for name, r in f.avg_ranks.sort_values(kind="stable").items())
-        lines = [
+        lines = [self.tie[0].upper() + self.tie[1:]] if self.tie else []
+        lines += [
             f"corrected resampled t-test, {self.best} vs {self.second} over {self.folds_text} "
             f"(n_test/n_train = {self.test_train_ratio:.3f}):",
             f"  mean accuracy difference {t.mean_difference:+.3f}, {level} interval "
@@ -1603,8 +1686,9 @@ class FoldAnalysis:
         if self.dietterich is not None:
             spread += (f"; Dietterich's {self.n_repeats}x2cv t-test {format_p(self.dietterich.pvalue)}, "
                        f"Alpaydin's F test {format_p(self.alpaydin.pvalue)}")
+        tie = f"{self.tie}: " if self.tie else ""
         return (
-            f"Across the {self.folds_text}, {ahead} ({spread}); "
+            f"Across the {self.folds_text}, {tie}{ahead} ({spread}); "
             f"Friedman's test over the folds gives {format_p(self.friedman.pvalue)} (the folds share "
             "training cases, so read it as how stable the ranking is across folds, not as a test over "
             "independent data sets)."
@@ -1616,7 +1700,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
 
     For each fold (with repeats: each fold of each repeat), the accuracy of every
     classifier with predicted labels. The two with the highest mean per-fold accuracy
-    (ties: the earlier in the file) are compared by
+    (ties: the earlier in the file, and ``places`` say who ties) are compared by
     :func:`evallib.resampling.corrected_resampled_ttest` (Nadeau & Bengio) over all
     ``J`` folds, with ``n_test/n_train`` the mean over folds of ``fold size / (cases in the
     fold's repeat - fold size)`` -- the training set of a fold is the rest of its repeat --
@@ -1691,8 +1775,8 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
     sizes = pd.Series(sizes.to_numpy(), index=index, name="cases")
     ratio = float(np.mean(sizes.to_numpy() / n_train))
     means = per_fold.mean(axis=0)
-    ranked = sorted(range(len(means)), key=lambda i: (-means.iloc[i], i))
-    best, second = means.index[ranked[0]], means.index[ranked[1]]
+    groups = tie_groups((str(n), v) for n, v in means.items())
+    best, second = top_two(groups)
     test = corrected_resampled_ttest(per_fold[best], per_fold[second], test_train_ratio=ratio)
     fr = friedman(per_fold.reset_index(drop=True))
     cd = critical_difference(per_fold.shape[1], per_fold.shape[0], alpha=alpha, test="nemenyi")
@@ -1706,4 +1790,5 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
                         ttest=test, test_train_ratio=ratio, interval=test.interval(alpha), friedman=fr,
                         cd=cd, alpha=alpha, n_repeats=data.n_repeats if repeated else 1,
                         dietterich=dietterich, alpaydin=alpaydin, min_difference=delta,
-                        matters=relevance(*test.interval(alpha), delta))
+                        matters=relevance(*test.interval(alpha), delta),
+                        places=tuple(tuple(g) for g in groups[:2]))

@@ -11,14 +11,18 @@ import numpy as np
 import pandas as pd
 
 from .._compat import moved_names
-from .._multitest import FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
+from .._multitest import ADJUSTMENT_NAMES, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
 from .._plotting import get_axes
 from .._results import table_metadata
+from ..onetestset._scoring import pair_interval_header
 from . import _percase as percase
 from ._inputs import SMALL_TEST_SET, Predictions
+from ._percase import BALANCED_TEST
 from ._prose import (
+    adjusted_p_header,
     bounds,
     escape_bold,
+    format_adjusted_p,
     format_p,
     gap_points,
     interval_points,
@@ -28,36 +32,43 @@ from ._prose import (
     pct,
     plural,
     pvalue_cell,
+    tie_groups,
+    tie_note,
+    top_two,
 )
 
-#: Each adjustment's name in column headers.
-ADJUST_HEADER = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH (FDR)", "by": "BY (FDR)",
-                 "none": "unadjusted"}
-#: Each adjustment's name in sentences.
-ADJUST_NAME = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
-               "by": "Benjamini-Yekutieli"}
+#: Each adjustment's name in headers and sentences: evallib's one spelling
+#: (:data:`evallib._multitest.ADJUSTMENT_NAMES`) for the report's menu; ``"none"`` has none.
+ADJUST_NAME = {k: ADJUSTMENT_NAMES[k] for k in ("holm", "bonferroni", "bh", "by")}
 #: What the false-discovery-rate adjustments control, said wherever their verdicts are.
 FDR_CLAUSE = ("it controls the false discovery rate, the expected share of false findings among the "
               "differences declared, not the family-wise error rate, the chance of any false finding")
 
 
-def adjusted_prefix(adjust: str) -> str:
-    """The words before an adjusted p-value in a sentence: ``"Holm-adjusted "``,
-    ``"Benjamini-Hochberg-adjusted (false discovery rate) "``, ``""`` without adjustment.
+def adjusted_p_text(p: float, adjust: str) -> str:
+    """An adjusted p-value in a sentence, in the one spelling, the adjustment named after it
+    (``"p = ... (unadjusted)"`` without adjustment).
 
-    >>> adjusted_prefix("by") + "p = 0.03"
-    'Benjamini-Yekutieli-adjusted (false discovery rate) p = 0.03'
+    >>> adjusted_p_text(0.03, "holm"), adjusted_p_text(0.03, "by")
+    ('adjusted p = 0.030 (Holm)', 'adjusted p = 0.030 (Benjamini-Yekutieli, false discovery rate)')
     """
     if adjust not in ADJUST_NAME:
-        return ""
-    return f"{ADJUST_NAME[adjust]}-adjusted " + ("(false discovery rate) " if adjust in FDR_ADJUSTMENTS else "")
+        return format_adjusted_p(p, None)
+    return format_adjusted_p(p, ADJUST_NAME[adjust] + (", false discovery rate" if adjust in FDR_ADJUSTMENTS else ""))
 
 
-def _interval_header(adjust: str) -> str:
-    """The header of the second interval column of a pairwise table."""
-    if adjust in FDR_ADJUSTMENTS:
-        return "interval (unadjusted: FDR has no joint interval)"
-    return "joint interval (Bonferroni)" if adjust != "none" else "interval (unadjusted)"
+def pvalue_header(adjust: str, test: str) -> str:
+    """The header of a pair table's adjusted p-values: the one spelling, the adjustment, the test.
+
+    >>> pvalue_header("holm", "stratified paired t-test")
+    'adjusted p (Holm; stratified paired t-test)'
+    """
+    return adjusted_p_header(ADJUST_NAME.get(adjust), test)
+
+
+def _interval_header(alpha: float, adjust: str) -> str:
+    """The header of the second interval column of a pairwise table (the joint one with its level)."""
+    return pair_interval_header(level_text(alpha), adjust)
 
 
 def pairwise_method_line(table: pd.DataFrame) -> str:
@@ -164,14 +175,13 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.pairwise_comparison")
     level = level_text(alpha)
-    adj_name = ADJUST_HEADER[adjust]
-    joint = _interval_header(adjust)
+    joint = _interval_header(alpha, adjust)
     out = pd.DataFrame({
         "fewer errors": list(table["better"]),
         "error A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["diff"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
         joint: [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
-        f"{adj_name} p ({table.attrs.get('test_short', 'mid-p test')})": [
+        pvalue_header(adjust, table.attrs.get("test", "McNemar's mid-p test")): [
             pvalue_cell(p) for p in table["pvalue_adj"]],
         "disagreements b + c": [f"{b + c}" + (" (few)" if few else "")
                                 for b, c, few in zip(table["b"], table["c"], table["few"])],
@@ -216,8 +226,7 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.balanced_accuracy_comparison")
     level = level_text(alpha)
-    adj_name = ADJUST_HEADER[adjust]
-    joint = _interval_header(adjust)
+    joint = _interval_header(alpha, adjust)
     verdicts = [("no clear difference" if not rej else f"{a if d > 0 else b} higher")
                 for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"])]
     out = pd.DataFrame({
@@ -226,7 +235,7 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
         "A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["difference"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["low"], table["high"])],
         joint: [_interval_text(lo, hi) for lo, hi in zip(table["low_adj"], table["high_adj"])],
-        f"{adj_name} p": [pvalue_cell(p) for p in table["pvalue_adj"]],
+        pvalue_header(adjust, table.attrs.get("test", BALANCED_TEST)): [pvalue_cell(p) for p in table["pvalue_adj"]],
         "verdict": verdicts,
     })
     delta = table.attrs.get("min_difference")
@@ -301,7 +310,7 @@ def plot_pair_intervals(table: pd.DataFrame, ax=None, *, title: str | None = Non
     pts = 100.0
     if adjust in FWER_ADJUSTMENTS:
         ax.hlines(yy, pts * table["adj_low"], pts * table["adj_high"], colors="0.55", linewidth=1.2,
-                  label="joint interval")
+                  label=pair_interval_header(level_text(level), adjust))
     ax.hlines(yy, pts * table["diff_low"], pts * table["diff_high"], colors="C0", linewidth=5,
               label="interval")
     ax.plot(pts * table["diff"], yy, "o", color="k", markersize=4, label="observed difference")
@@ -374,7 +383,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         lo, hi = own.low, own.high
         diff = percase.stratified_mean(correct - base_correct, truth, alpha=alpha)
         gap, g_lo, g_hi, p = diff.estimate, diff.low, diff.high, diff.pvalue
-        test = "stratified paired t-test"
+        test = BALANCED_TEST
         base_value = base["avg_recall"]
     else:
         lo, hi = float(lab.at[leader, "acc_low"]), float(lab.at[leader, "acc_high"])
@@ -450,7 +459,12 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
 def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: float,
                       delta: float | None) -> str | None:
     """Question 3: can the two leaders be told apart? On a skewed two-class file by balanced
-    accuracy first, with McNemar's test (every error alike) beside it."""
+    accuracy first, with McNemar's test (every error alike) beside it.
+
+    The leaders are the first two of the places (:func:`~evallib.report._prose.tie_groups`):
+    when three or more classifiers tie for first place, or two or more for second, the sentence
+    says so, names them all and says which two it compares (the first in the file's column
+    order), so that no order of the columns passes for a ranking."""
     if not isinstance(pairwise, pd.DataFrame) or not len(pairwise):
         return None
     level = level_text(alpha)
@@ -458,48 +472,59 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                                        made_by="evallib.report.pairwise_comparison")
     m = len(pairwise)
     adjusted = adj in ADJUST_NAME and m > 1
+
+    def p_of(row: Any) -> str:
+        return adjusted_p_text(row["pvalue_adj"], adj) if adjusted else format_p(row["pvalue"])
+
     if isinstance(balanced, pd.DataFrame) and len(balanced) and percase.skewed(data):
         ba = pd.concat([balanced[["a", "ba_a"]].set_axis(["n", "v"], axis=1),
                         balanced[["b", "ba_b"]].set_axis(["n", "v"], axis=1)]).drop_duplicates("n")
-        ranked = ba.sort_values("v", ascending=False, kind="stable")["n"].tolist()
-        a, b = ranked[0], ranked[1]
+        values = dict(zip(ba["n"], ba["v"].astype(float)))  # in the file's order
+        groups = tie_groups(values.items())
+        a, b = top_two(groups)
+        note = tie_note(groups, by="balanced accuracy", value=lambda n: f"{pct(values[n])}%")
         row = balanced[((balanced["a"] == a) & (balanced["b"] == b)) | ((balanced["a"] == b) & (balanced["b"] == a))]
         r = row.iloc[0]
         sign = 1.0 if r["a"] == a else -1.0
         lo, hi = sorted((sign * r["low"], sign * r["high"]))
         g, g_int = gap_points(sign * r["difference"], lo, hi)
         mc = _pair_row(pairwise, a, b)
-        p_mc = mc["pvalue_adj"] if adjusted else mc["pvalue"]
-        return (f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} points ahead ({level} "
-                f"interval {g_int} points, {'adjusted ' if adjusted else ''}"
-                f"{format_p(r['pvalue_adj'] if adjusted else r['pvalue'])})"
+        head = (f"{note[0].upper()}{note[1:]}: by balanced accuracy {a} is {g} points ahead of {b}" if note else
+                f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} points ahead")
+        return (f"{head} ({level} interval {g_int} points, {BALANCED_TEST}, {p_of(r)})"
                 f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
-                f"the large class, gives {'the adjusted ' if adjusted else ''}{format_p(p_mc)} for the same pair.")
+                f"the large class, gives {p_of(mc)} for the same pair.")
     wr = pairwise.attrs.get("error_rates", {})
-    ranked = sorted(wr, key=lambda k: wr[k])
-    if len(ranked) < 2:
+    if len(wr) < 2:
         return None
-    a, b = ranked[0], ranked[1]
+    groups = tie_groups(((n, wr[n]) for n in wr), higher_is_better=False)
+    a, b = top_two(groups)
+    note = tie_note(groups, by="error rate", value=lambda n: f"{pct(wr[n])}%")
     row = _pair_row(pairwise, a, b)
     adv, lo, hi = _advantage(row, a)
     n_dis = int(row["b"] + row["c"])
-    p_part = f"{test} gives {'the adjusted ' if adjusted else ''}{format_p(row['pvalue_adj'] if adjusted else row['pvalue'])}"
+    p_part = f"{test} gives {p_of(row)}"
     cases = "cases on which they differ" if data.repeated else "disagreements"
+    # who the sentence is about: the two with the fewest errors, or the tie said in words first
+    subject = (f"{note[0].upper()}{note[1:]}; {a} and {b}" if note
+               else f"The two classifiers with the fewest errors, {a} and {b},")
     if n_dis == 0:
-        return (f"The two classifiers with the fewest errors, {a} and {b}, "
+        return (f"{subject} "
                 + ("make identical predictions on every test case" if not data.repeated else
                    "have the same error rate on every test case")
                 + ": their error rates are equal, and the interval of the difference has zero width because "
                 "there is no disagreement to measure, not because a difference is known precisely.")
     g, g_int = gap_points(adv, lo, hi)
     if adv == 0:
-        return (f"The two classifiers with the fewest errors, {a} and {b}, tie: the same number of errors, "
+        return (f"{subject} tie: the same number of errors, "
                 f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} points; "
                 f"{p_part}){matters_clause(lo, hi, delta)}.")
     verdict = ("the interval includes zero, so the data cannot tell them apart" if lo <= 0 <= hi
                else "the interval excludes zero")
-    text = (f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {g} percentage points fewer "
-            f"errors ({level} {method} interval {g_int} points, from {n_dis:,} {cases}); {verdict}"
+    head = (f"{note[0].upper()}{note[1:]}: {a} makes {g} percentage points fewer errors than {b}" if note else
+            f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {g} percentage points fewer "
+            "errors")
+    text = (f"{head} ({level} {method} interval {g_int} points, from {n_dis:,} {cases}); {verdict}"
             f"{matters_clause(lo, hi, delta)}; {p_part}")
     if (not (lo <= 0 <= hi)) != (float(row["pvalue"]) <= alpha):
         text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
@@ -727,7 +752,8 @@ def report_tables(data: Predictions, *, overview: Any, measures: pd.DataFrame, p
             if t is not None and len(t):
                 out[name] = t
     if chance is not None and hasattr(chance, "table"):
-        out["5_chance"] = chance.table.reset_index().assign(C=chance.C, P=chance.P, N=chance.N)
+        out["5_chance"] = chance.table.reset_index().assign(
+            tied_with=["; ".join(t) for t in chance.table["tied_with"]], C=chance.C, P=chance.P, N=chance.N)
     if bootstrap is not None and hasattr(bootstrap, "n_resamples"):
         b = bootstrap
         out["6_bootstrap"] = pd.DataFrame([{
