@@ -181,11 +181,14 @@ class ItemScores:
         return block[:, 0] if self.max_samples == 1 else block
 
     def item_means(self) -> pd.DataFrame:
-        """Each item's mean score per model (the mean over its samples), items x models."""
+        """Each item's mean score per model (the mean over its samples), items x models; NaN
+        where a model has no answer to the item (models scored on partly different items)."""
         if self.max_samples == 1:
             means = self.scores[:, :, 0]
-        else:
-            means = np.nanmean(self.scores, axis=2)
+        else:  # nanmean's own sum / count, without its warning for an item a model did not answer
+            counts = self.sample_counts()
+            means = np.divide(np.nansum(self.scores, axis=2), counts, out=np.full(counts.shape, np.nan),
+                              where=counts > 0)
         return pd.DataFrame(means, index=pd.Index(self.items, name="item"),
                             columns=pd.Index(list(self.models), name="model"))
 
