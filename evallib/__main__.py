@@ -456,7 +456,10 @@ def _add_gate(sub) -> None:
         ),
         epilog=(f"Exit status: {codes['no-worse']} no worse than the margin, {codes['worse']} worse by more than "
                 f"the margin, {codes['cannot-tell']} cannot tell yet (the interval contains the margin), 1 bad "
-                "input, 2 usage error, 130 interrupted."),
+                "input (one sentence on stderr: an unreadable file, one model where two are needed, files with no "
+                "item in common or naming their models alike, ...), 2 usage error (a missing or malformed option, "
+                "such as a margin outside (0, 1)), 130 interrupted; after 1, 2 or 130 nothing is written to --json "
+                "PATH."),
     )
     gate.add_argument("baseline", nargs="?", default=None, help="the baseline's file (or the one file holding both)")
     gate.add_argument("candidate", nargs="?", default=None, help="the candidate's file, paired item by item")

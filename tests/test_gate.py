@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from conftest import ROOT, run_main
 from scipy import stats
-from test_report_harness import write_lm_eval_task
+from test_report_harness import write_inspect, write_lm_eval_task
 
 from evallib.report import GATE_EXIT_CODES, GATE_SCHEMA, ReportInputError, release_gate
 from evallib.sequential import confidence_sequence
@@ -124,12 +124,66 @@ def two_files(tmp_path):
     return base, cand
 
 
+def _own_files(tmp_path, layout: str):
+    """logistic (once per item) and forest (5 answers per item) of the example items, each model in a
+    file of its own: long (item, cluster, model, sample, score) or wide (item, cluster, sample and one
+    column named after the model); the candidate's rows shuffled."""
+    frame = pd.read_csv(ITEMS)
+    paths = []
+    for model, seed in (("logistic", None), ("forest", 0)):
+        own = frame[frame.model == model]
+        if layout == "wide":
+            own = own.drop(columns="model").rename(columns={"score": model})
+        if seed is not None:
+            own = own.sample(frac=1.0, random_state=seed)
+        paths.append(tmp_path / f"{model}_{layout}.csv")
+        own.to_csv(paths[-1], index=False)
+    return paths
+
+
 def test_two_files_pair_by_item_id(two_files):
     one = release_gate(ITEMS, baseline_model="logistic", candidate_model="forest", margin=0.05)
     two = release_gate(*two_files, margin=0.05)
     assert (two.baseline, two.candidate, two.verdict) == ("logistic", "forest", one.verdict)
     assert (two.estimate, two.low, two.high, two.n_clusters) == pytest.approx((one.estimate, one.low, one.high, 67))
     assert "Paired by item id (1,191 items)." in two.note
+
+
+@pytest.mark.parametrize("layout", ["long", "wide"])
+def test_a_file_of_one_model_in_either_layout(tmp_path, layout):
+    """Each model's own per-item file, long or wide with one model column, is read as it stands (no
+    made-up second model): the verdict is the one of the file holding both, and the estimate is the
+    mean of the item means computed here with pandas."""
+    base, cand = _own_files(tmp_path, layout)
+    target = tmp_path / "v.json"
+    out = _gate(base, cand, "--margin", "0.05", "--json", target)
+    data = json.loads(target.read_text(encoding="utf-8"))
+    assert out.returncode == GATE_EXIT_CODES["no-worse"] == data["exit_code"] and out.stderr == ""
+    assert (data["baseline"], data["candidate"]) == ({"model": "logistic", "source": str(base)},
+                                                     {"model": "forest", "source": str(cand)})
+    one = release_gate(ITEMS, baseline_model="logistic", candidate_model="forest", margin=0.05)
+    assert (data["verdict"], data["method"], data["n_items"], data["n_clusters"]) == (one.verdict, "cr2", 1191, 67)
+    assert (data["estimate"], data["low"], data["high"]) == pytest.approx((one.estimate, one.low, one.high),
+                                                                          rel=1e-12)
+    assert data["estimate"] == pytest.approx((_item_means("forest") - _item_means("logistic")).mean(), rel=1e-12)
+    assert "Paired by item id (1,191 items)." in data["note"]
+
+
+def test_predictions_files_of_one_model_pair_by_case_id(tmp_path):
+    """Each predictions file holds one model (its pred_ column, and in one file its score_ column too)
+    with a case-id column, the candidate's rows reversed: paired by case id, Tango's test on the
+    correctness counted here with pandas."""
+    pred = pd.read_csv(PREDICTIONS).assign(case_id=lambda f: [f"tumour{i:02d}" for i in range(len(f))])
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    pred[["case_id", "label", "pred_dlda30", "score_dlda30"]].to_csv(a, index=False)
+    pred[["case_id", "label", "pred_dlda10"]].iloc[::-1].to_csv(b, index=False)
+    v = release_gate(a, b, margin=0.1)
+    right = {m: (pred[f"pred_{m}"] == pred.label).to_numpy(float) for m in ("dlda30", "dlda10")}
+    assert (v.baseline, v.candidate, v.method, v.n_items) == ("dlda30", "dlda10", "tango", 47)
+    assert v.estimate == pytest.approx(right["dlda10"].mean() - right["dlda30"].mean(), rel=1e-12)
+    one = release_gate(PREDICTIONS, baseline_model="dlda30", candidate_model="dlda10", margin=0.1)
+    assert (v.verdict, v.low, v.high, v.pvalue) == pytest.approx((one.verdict, one.low, one.high, one.pvalue))
+    assert "Paired by item id (47 items)." in v.note
 
 
 def test_files_that_do_not_pair_are_refused_in_one_sentence(two_files, tmp_path):
@@ -141,6 +195,7 @@ def test_files_that_do_not_pair_are_refused_in_one_sentence(two_files, tmp_path)
     err = out.stderr.strip()
     assert out.returncode == 1 and err.count("\n") == 0 and "Traceback" not in err
     assert err.startswith("error: The files do not pair item by item: 1 item of") and "is not in" in err
+    assert f"1 item of {str(base)!r} (first '{frame['item'].iloc[0]}') is not in {str(short)!r}" in err
     assert err.endswith("No verdict was written.") and not (tmp_path / "v.json").exists()
     moved = tmp_path / "moved.csv"
     frame.assign(cluster=np.where(frame["item"] == frame["item"].iloc[0], -1, frame.cluster)).to_csv(moved, index=False)
@@ -180,6 +235,89 @@ def test_lm_eval_logs_pair_by_task_and_document(tmp_path, capsys):
              for m, fs in files.items()}
     table = release_gate(right, baseline_model="old", margin=0.1)
     assert (verdict["low"], verdict["high"], verdict["method"]) == pytest.approx((table.low, table.high, "tango"))
+
+
+def test_inspect_logs_one_per_model(tmp_path):
+    """Two inspect_ai logs written with inspect_ai's own API, one model each, 3 epochs: the item means
+    are graded, so the gate is the paired t-test -- scipy's one-sided test of the item means' differences
+    plus the margin, computed here from the answers the logs were written from."""
+    pytest.importorskip("inspect_ai")
+    rng = np.random.default_rng(21)
+    skill = rng.random(120)
+    answers = {m: rng.random((120, 3)) < np.clip(skill + shift, 0, 1)[:, None] for m, shift in (("a", 0.0), ("b", 0.02))}
+    logs = [write_inspect(tmp_path / f"{m}.eval", f"m/{m}", answers[m]) for m in ("a", "b")]
+    target = tmp_path / "v.json"
+    out = _gate("--inspect-log", logs[0], "--inspect-log", logs[1], "--margin", "0.05", "--json", target)
+    data = json.loads(target.read_text(encoding="utf-8"))
+    assert out.returncode == data["exit_code"] and out.stderr == ""
+    assert (data["baseline"]["model"], data["candidate"]["model"], data["n_items"], data["method"]) == (
+        "m/a", "m/b", 120, "t")
+    d = answers["b"].mean(axis=1) - answers["a"].mean(axis=1)
+    ref = stats.ttest_1samp(d + 0.05, 0.0, alternative="greater")
+    assert data["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9) and data["estimate"] == pytest.approx(d.mean())
+    half = stats.t.ppf(0.95, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
+    assert (data["low"], data["high"]) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-9)
+
+
+def _one_sentence_and_nothing_written(out, target, words: str) -> None:
+    err = out.stderr.strip()
+    assert out.returncode == 1 and out.stdout == "" and "Traceback" not in out.stderr
+    assert err.count("\n") == 0 and words in err and err.endswith("No verdict was written."), err
+    assert not target.exists()
+
+
+def test_harness_logs_of_one_model_are_refused_in_one_sentence(tmp_path):
+    rng = np.random.default_rng(2)
+    one = write_lm_eval_task(tmp_path, "mmlu_anatomy", 135, 0.6, rng=rng)
+    target = tmp_path / "out" / "v.json"
+    target.parent.mkdir()
+    out = _gate("--lm-eval", f"old={one}", "--margin", "0.05", "--json", target)
+    _one_sentence_and_nothing_written(out, target, "The lm-eval samples files hold one model ('old'); the gate "
+                                                   "compares a candidate with a baseline, so give the logs of both, "
+                                                   "--lm-eval MODEL=FILE for each.")
+    pytest.importorskip("inspect_ai")
+    log = write_inspect(tmp_path / "a.eval", "m/a", rng.random((40, 2)) < 0.5)
+    out = _gate("--inspect-log", log, "--margin", "0.05", "--json", target)
+    _one_sentence_and_nothing_written(out, target, "The inspect logs hold one model ('m/a')")
+
+
+def _bad_pair(tmp_path, case):
+    """(baseline and candidate arguments, words of the sentence) for each refused pair of files."""
+    base, cand = _own_files(tmp_path, "long")
+    frame = pd.read_csv(cand)
+    if case == "no common items":
+        other = tmp_path / "renumbered.csv"
+        frame.assign(item="pupil" + frame["item"].astype(str)).to_csv(other, index=False)
+        return [base, other], (f"The files have no item in common: {str(base)!r} holds 1,191 items (first '53') and "
+                               f"{str(other)!r} 1,191 others (first 'pupil")
+    if case == "same model name in both":
+        twin = tmp_path / "twin.csv"
+        pd.read_csv(base).to_csv(twin, index=False)
+        return [base, twin], "both name their model 'logistic', so the verdict could not tell the two apart"
+    if case == "the same file twice":
+        return [base, base], "both name their model 'logistic'"
+    if case == "one file of one model":
+        return [base], (f"{str(base)!r} holds one model ('logistic'); the gate compares a candidate with a baseline, "
+                        "so give the candidate's file after the baseline's")
+    if case == "a model lacks items":
+        both = tmp_path / "both.csv"
+        items = pd.read_csv(ITEMS)
+        drop = (items.model == "forest") & items["item"].isin(items["item"].unique()[:10])
+        items[~drop].to_csv(both, index=False)
+        return [both, "--baseline-model", "logistic", "--candidate-model", "forest"], (
+            f"The candidate 'forest' has no score for 10 items of the 1,191 paired (first '53') in {str(both)!r}")
+    raise AssertionError(case)
+
+
+@pytest.mark.parametrize("case", ["no common items", "same model name in both", "the same file twice",
+                                  "one file of one model", "a model lacks items"])
+def test_files_that_cannot_be_compared_are_one_sentence_and_status_1(tmp_path, case):
+    args, words = _bad_pair(tmp_path, case)
+    target = tmp_path / "out" / "v.json"
+    target.parent.mkdir()
+    out = _gate(*args, "--margin", "0.05", "--json", target)
+    _one_sentence_and_nothing_written(out, target, words)
+    assert list(target.parent.iterdir()) == []
 
 
 # ----------------------------------------------------------------------------- the command line
@@ -229,10 +367,21 @@ def test_bad_input_is_one_sentence_and_status_1(tmp_path, args, words):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("margin", ["0", "1.5", "x"])
-def test_a_margin_outside_0_1_is_a_usage_error(margin):
-    out = _gate(ITEMS, "--margin", margin)
-    assert out.returncode == 2 and "--margin" in out.stderr
+@pytest.mark.parametrize("margin", ["0", "1", "1.5", "-0.01", "nan", "x"])
+def test_a_margin_outside_0_1_is_a_usage_error(tmp_path, margin):
+    """Status 2 (usage error, as documented): argparse's usage line, then one sentence naming --margin
+    and its range; no JSON written. The function refuses the same margins with one ValueError."""
+    target = tmp_path / "v.json"
+    out = _gate(ITEMS, "--baseline-model", "logistic", "--candidate-model", "forest", "--margin", margin,
+                "--json", target)
+    last = out.stderr.strip().splitlines()[-1]
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    assert last.startswith("python -m evallib gate: error: argument --margin: must be a proportion in (0, 1)")
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+    bad = float(margin) if margin != "x" else margin
+    with pytest.raises(ValueError, match=r"^margin must be a number in \(0, 1\) in the scores' units, such as 0\.01, "
+                                         r"got [^\n]*$"):
+        release_gate(ITEMS, baseline_model="logistic", candidate_model="forest", margin=bad)
 
 
 def test_the_gate_in_a_fresh_interpreter(tmp_path):

@@ -154,6 +154,20 @@ def test_empty_and_truncated_lm_eval_files_are_said_in_plain_words(mmlu, tmp_pat
         read_lm_eval_samples({"a": cut, "b": mmlu["mistral"][1]}, metric="acc")
 
 
+def test_one_models_lm_eval_files_are_read_when_the_caller_asks_for_one(mmlu):
+    """min_models: the per-item report asks for two models (the default), the release gate for one."""
+    with pytest.raises(ReportInputError) as info:
+        read_lm_eval_samples({"llama": mmlu["llama"]}, metric="acc")
+    assert str(info.value) == ("The file holds 1 model ('llama'); the per-item report compares at least two models "
+                               "(one file per model).")
+    data = read_lm_eval_samples({"llama": mmlu["llama"]}, metric="acc", min_models=1)
+    assert data.models == ("llama",) and data.n_items == 387 and data.tasks == tuple(MMLU)
+    means = data.item_means()["llama"]
+    for path, task in zip(mmlu["llama"], MMLU):
+        for r in _lines(path):
+            assert means[f"{task}/{r['doc_id']}"] == r["acc"]
+
+
 # ------------------------------------------------------------------ inspect_ai
 def write_inspect(path: Path, model: str, right: np.ndarray, *, task: str = "quiz", reducer: str = "mean",
                   errored: tuple = (), inputs=None, status: str = "success") -> Path:
@@ -294,6 +308,21 @@ def test_empty_and_truncated_inspect_logs_are_said_in_plain_words(tmp_path, answ
         with pytest.raises(ReportInputError) as info:
             read_inspect_logs([good, path])
         assert fragment in str(info.value) and "EOCD" not in str(info.value), str(info.value)
+
+
+def test_one_inspect_log_is_read_when_the_caller_asks_for_one(tmp_path, answers):
+    pytest.importorskip("inspect_ai")
+    from evallib.report._items_inputs import load_items, read_inspect_logs
+
+    log = write_inspect(tmp_path / "a.eval", "m/a", answers["a"])
+    with pytest.raises(ReportInputError) as info:
+        read_inspect_logs([log])
+    assert str(info.value) == ("The file holds 1 model ('m/a'); the per-item report compares at least two models "
+                               "(one log per model).")
+    data = load_items([log], source_format="inspect", min_models=1)
+    assert data.models == ("m/a",) and data.n_items == 40 and data.max_samples == 3
+    order = [list(data.items).index(str(i + 1)) for i in range(40)]
+    np.testing.assert_allclose(data.item_means()["m/a"].to_numpy()[order], answers["a"].mean(axis=1))
 
 
 # ------------------------------------------------------------------ the command line (in-process)

@@ -114,6 +114,33 @@ def test_positive_class_is_never_chosen_by_counting():
     assert named.positive == "spam" and named.positive_from == "named with --pos-label"
 
 
+def test_a_file_of_one_classifier_is_read_when_the_caller_asks_for_one(tmp_path):
+    """min_models: the report asks for two classifiers (the default), the release gate for one (a
+    baseline's or candidate's own file); the one classifier read is the file's columns as written."""
+    f = frame()
+    path = tmp_path / "one.csv"
+    f[["label", "fold", "pred_a", "score_a"]].to_csv(path, index=False)
+    with pytest.raises(ReportInputError) as info:
+        load_predictions(path, pos_label="spam")
+    msg = str(info.value)
+    assert msg == ("Only one classifier ('a') was found; the report compares at least two classifiers, each given "
+                   "as a pred_<name> or score_<name> column.")
+    one = load_predictions(path, pos_label="spam", min_models=1)
+    assert one.classifiers == ("a",) and one.n == 40
+    np.testing.assert_array_equal(one.labels["a"], f["pred_a"].to_numpy() == "spam")
+    np.testing.assert_array_equal(one.scores["a"], f["score_a"].to_numpy())
+    np.testing.assert_array_equal(one.y, f["label"].to_numpy() == "spam")
+    with pytest.raises(ReportInputError) as info:
+        load_predictions(f, pos_label="spam", min_models=3)
+    assert str(info.value) == ("Only 2 classifiers ('a' and 'b') were found; at least 3 classifiers are needed here "
+                               "(min_models=3), each given as a pred_<name> or score_<name> column.")
+    with pytest.raises(ReportInputError, match="No classifier columns were found"):
+        load_predictions(f[["label", "fold"]], pos_label="spam", min_models=1)
+    for bad, error in ((0, ValueError), (1.5, ValueError), (True, TypeError), ("1", TypeError)):
+        with pytest.raises(error, match="min_models must be a whole number >= 1"):
+            load_predictions(f, pos_label="spam", min_models=bad)
+
+
 # (content of a CSV, options, fragment of the one sentence)
 BAD = {
     "duplicate column": ("label,pred_a,pred_a\nx,x,y\ny,y,y\n", {"pos_label": "x"},

@@ -264,6 +264,41 @@ def test_items_missing_for_a_model_are_read_and_said(pupils, tmp_path):
     assert "'knn' scored 1,179" in data.read_note and "the items both models scored" in data.read_note
 
 
+def test_a_file_of_one_model_is_read_when_the_caller_asks_for_one(pupils, tmp_path):
+    """min_models: the per-item report asks for two models (the default), the release gate for one (a
+    baseline's or candidate's own file). A long file of the forest's 5 runs and a wide file of knn's
+    column are read with their scores as written; the default refuses them in one sentence."""
+    long = long_samples(pupils)
+    path = tmp_path / "forest.csv"
+    long[long["model"] == "forest"].to_csv(path, index=False)
+    opts = {"item_column": "pupil", "sample_column": "run", "cluster_column": "school"}
+    with pytest.raises(ReportInputError) as info:
+        load_item_scores(path, **opts)
+    assert str(info.value) == ("The file holds 1 model ('forest'); the per-item report compares at least two models "
+                               "(column 'model').")
+    forest = load_item_scores(path, min_models=1, **opts)
+    assert (forest.layout, forest.models, forest.n_items, forest.max_samples, forest.n_clusters) == (
+        "long", ("forest",), 1191, 5, 67)
+    runs = pupils.samples.set_axis(pupils.samples.index.astype(str))
+    np.testing.assert_array_equal(forest.item_means()["forest"].to_numpy(), runs.loc[forest.items].mean(axis=1))
+    wide = wide_correct(pupils)[["pupil", "school", "knn"]]
+    with pytest.raises(ReportInputError) as info:
+        load_item_scores(wide, item_column="pupil", cluster_column="school")
+    assert str(info.value) == ("'<DataFrame>' holds 1 model column ('knn'); the per-item report compares at least two "
+                               "models, given as one column per model beside the item column (or a long file with a "
+                               "model column).")
+    knn = load_item_scores(wide, item_column="pupil", cluster_column="school", min_models=1)
+    assert (knn.layout, knn.models, knn.n_clusters) == ("wide", ("knn",), 67)
+    np.testing.assert_array_equal(knn.model_scores("knn"), wide["knn"].to_numpy())
+    with pytest.raises(ReportInputError) as info:
+        load_items(wide_correct(pupils)[["pupil", "knn", "forest"]], item_column="pupil", min_models=3)
+    assert "holds 2 model columns ('knn' and 'forest'); at least 3 models are needed here (min_models=3)" in str(
+        info.value)
+    for bad, error in ((0, ValueError), (2.5, ValueError), (False, TypeError)):
+        with pytest.raises(error, match="min_models must be a whole number >= 1"):
+            load_item_scores(wide, item_column="pupil", cluster_column="school", min_models=bad)
+
+
 def test_wide_contradictions_are_refused(pupils):
     wide = wide_correct(pupils).drop(columns="school")
     with pytest.raises(ReportInputError, match="Item '53' has more than one row"):

@@ -33,8 +33,11 @@ turns it round: then "worse" is higher). Two ways to decide, named in the answer
 
 Pairing: one file holding both models (name them ``baseline_model`` and ``candidate_model``), or
 two files, each holding one model (or naming it), paired by item id -- with several tasks in
-harness logs the id is ``task/id``, so items of different tasks never pair. Items that one
-side has and the other lacks are refused with one sentence, and so are clusters that disagree.
+harness logs the id is ``task/id``, so items of different tasks never pair. A file holding one
+model is read as the reports read their files, asked for one model (``min_models=1``), not two.
+Items that one side has and the other lacks (or that a model did not score) are refused with one
+sentence, and so are clusters that disagree, files with no item in common and two files that
+name their models alike.
 Predictions files (a label column and ``pred_<name>`` columns) give each case's correctness
 (the share of its predictions that are right, when a case is predicted several times); two
 predictions files pair by their case-id column, or, when neither has one, row by row after
@@ -286,45 +289,14 @@ def _from_predictions(pred: Any, source: str, note: str) -> _Models:
                    from_rows=from_rows, labels=labels, note=note)
 
 
-#: The name of a model's copy that lets the readers (which compare at least two models) read a
-#: file holding one model; it is dropped right after reading.
-_COPY = "\x00gate-copy"
-
-
-def _with_copy_of_a_lone_model(frame: pd.DataFrame, roles: Mapping[str, Any], predictions: bool) -> pd.DataFrame:
-    """``frame`` with a copy of its only model, when it holds one (a baseline's or candidate's own file)."""
-    if predictions:
-        pred, score = roles.get("pred_prefix") or "pred_", "score_"
-        names = {c[len(p):] for c in frame.columns for p in (pred, score) if c.startswith(p)}
-        cols = [c for c in frame.columns if c.startswith(pred)]
-        return frame.assign(**{pred + _COPY: frame[cols[0]]}) if len(names) == 1 and len(cols) == 1 else frame
-    model = roles.get("model_column") or "model"
-    if model in frame.columns:
-        if frame[model].nunique(dropna=True) != 1:
-            return frame
-        return pd.concat([frame, frame.assign(**{model: _COPY})], ignore_index=True)
-    taken = {roles.get("item_column") or "item", roles.get("cluster_column") or "cluster",
-             roles.get("sample_column") or "sample"}
-    prefix = roles.get("score_prefix")
-    cols = [c for c in frame.columns if c not in taken and (prefix is None or c.startswith(prefix))]
-    if len(cols) != 1:
-        return frame
-    return frame.assign(**{(prefix or "") + _COPY: frame[cols[0]]})
-
-
-def _read_file(path: Any, options: Mapping[str, Any]) -> _Models:
-    """A per-item or predictions file: a predictions file has the label column."""
-    where = str(Path(path).expanduser())
-    frame, note = _read_table(Path(where), options.get("sheet"))
+def _read_frame(frame: pd.DataFrame, where: str, note: str, options: Mapping[str, Any]) -> _Models:
+    """A per-item or predictions table holding one model or more (a predictions table has the
+    label column), read as the reports read it."""
     frame = frame.rename(columns=lambda c: str(c).strip())
     label_column = options.get("label_column") or "label"
-    item_options = {k: options.get(k) for k in ("cluster_column", "sample_column", "model_column",
-                                                "score_column", "score_prefix")}
     item_column = options.get("item_column")
-    predictions = item_column is None and label_column in frame.columns
-    frame = _with_copy_of_a_lone_model(frame, options, predictions)
     try:
-        if predictions:
+        if item_column is None and label_column in frame.columns:
             pos_label = options.get("pos_label")
             if pos_label is None and frame[label_column].notna().all():
                 # correctness does not depend on the positive class; load_predictions needs one
@@ -333,30 +305,55 @@ def _read_file(path: Any, options: Mapping[str, Any]) -> _Models:
             pred = load_predictions(frame, label_column=label_column, pos_label=pos_label,
                                     pred_prefix=options.get("pred_prefix") or "pred_",
                                     case_column=options.get("case_column"),
-                                    repeat_column=options.get("repeat_column"))
-            models = _from_predictions(pred, where, note)
-        else:
-            models = _from_items(load_item_scores(frame, item_column=item_column or "item", **item_options),
-                                 where, note)
+                                    repeat_column=options.get("repeat_column"), min_models=1)
+            return _from_predictions(pred, where, note)
+        scores = load_item_scores(frame, item_column=item_column or "item", min_models=1,
+                                  **{k: options.get(k) for k in ("cluster_column", "sample_column", "model_column",
+                                                                 "score_column", "score_prefix")})
+        return _from_items(scores, where, note)
     except ReportInputError as err:
         raise ReportInputError(str(err).replace("'<DataFrame>'", repr(where)).replace("<DataFrame>", where)) from None
-    models.means.pop(_COPY, None)
-    return models
 
 
 def _read_source(source: Any, source_format: str, options: Mapping[str, Any]) -> _Models:
+    """One side's source: a table (path or DataFrame), ``{model: scores}`` or harness logs, with
+    one model or more (the caller says when one is not enough)."""
     if source_format == "table":
         if isinstance(source, pd.DataFrame):
-            return _from_items(load_item_scores(source, item_column=options.get("item_column") or "item"),
-                               "<DataFrame>")
+            return _read_frame(source, "<DataFrame>", "", options)
         if isinstance(source, Mapping):   # {model: scores}: one score per item, items numbered
             frame = pd.DataFrame({"item": np.arange(1, len(next(iter(source.values()))) + 1), **source})
-            return _from_items(load_item_scores(frame), "<scores>")
-        return _read_file(source, options)
+            return _from_items(load_item_scores(frame, min_models=1), "<scores>")
+        where = str(Path(source).expanduser())
+        frame, note = _read_table(Path(where), options.get("sheet"))
+        return _read_frame(frame, where, note, options)
     keys = ("metric", "filter", "cluster_key") if source_format == "lm-eval" else \
         ("scorer", "metric", "cluster_key", "failed_samples")
-    scores = load_items(source, source_format=source_format, **{k: options.get(k) for k in keys})
+    scores = load_items(source, source_format=source_format, min_models=1, **{k: options.get(k) for k in keys})
     return _from_items(scores, scores.source)
+
+
+def _one_model(models: _Models, source_format: str) -> str:
+    """The sentence for one source holding a single model when the gate was given no other."""
+    name = next(iter(models.means))
+    need = "the gate compares a candidate with a baseline"
+    if source_format == "table":
+        return (f"{models.source!r} holds one model ({name!r}); {need}, so give the candidate's file after the "
+                "baseline's (BASELINE CANDIDATE), or one file holding both models.")
+    what, flag = (("lm-eval samples files", "--lm-eval MODEL=FILE") if source_format == "lm-eval" else
+                  ("inspect logs", "--inspect-log [NAME=]FILE"))
+    return f"The {what} hold one model ({name!r}); {need}, so give the logs of both, {flag} for each."
+
+
+def _unscored(models: _Models, name: str, role: str, pos: np.ndarray, y: np.ndarray) -> None:
+    """Refuse paired items that the chosen model did not score (a file whose models scored
+    partly different items reads them as NaN)."""
+    lacking = np.flatnonzero(np.isnan(y))
+    if lacking.size:
+        raise ReportInputError(
+            f"The {role} {name!r} has no score for {plural(lacking.size, 'item')} of the {y.size:,} paired "
+            f"(first {str(models.items[pos[lacking[0]]])!r}) in {models.source!r}; the gate compares the two models on "
+            "the same items, so give both a score for every item, or leave those items out.")
 
 
 def _pick(models: _Models, given: str | None, role: str, exclude: str | None = None) -> str:
@@ -397,21 +394,26 @@ def _pair(base: _Models, cand: _Models) -> tuple[np.ndarray, np.ndarray, str]:
     in_cand = np.zeros(base.items.size, dtype=bool)
     in_cand[pos[pos >= 0]] = True
     missing_c = np.flatnonzero(~in_cand)
+    if missing_b.size == cand.items.size:
+        raise ReportInputError(
+            f"The files have no item in common: {base.source!r} holds {plural(base.items.size, 'item')} (first "
+            f"{str(base.items[0])!r}) and {cand.source!r} {cand.items.size:,} others (first {str(cand.items[0])!r}); the gate "
+            "pairs the two models item by item, so compare them on the same items, with the same item ids.")
     if missing_b.size or missing_c.size:
         parts = []
         if missing_b.size:
-            parts.append(f"{plural(missing_b.size, 'item')} of {cand.source!r} (first {cand.items[missing_b[0]]!r}) "
+            parts.append(f"{plural(missing_b.size, 'item')} of {cand.source!r} (first {str(cand.items[missing_b[0]])!r}) "
                          f"{'is' if missing_b.size == 1 else 'are'} not in {base.source!r}")
         if missing_c.size:
-            parts.append(f"{plural(missing_c.size, 'item')} of {base.source!r} (first {base.items[missing_c[0]]!r}) "
+            parts.append(f"{plural(missing_c.size, 'item')} of {base.source!r} (first {str(base.items[missing_c[0]])!r}) "
                          f"{'is' if missing_c.size == 1 else 'are'} not in {cand.source!r}")
         raise ReportInputError("The files do not pair item by item: " + " and ".join(parts)
                                + "; compare the models on the same items.")
     if base.labels is not None and cand.labels is not None:
         bad = np.flatnonzero(base.labels[pos] != cand.labels)
         if bad.size:
-            raise ReportInputError(f"The files give case {cand.items[bad[0]]!r} different true labels "
-                                   f"({base.labels[pos[bad[0]]]!r} and {cand.labels[bad[0]]!r}), so they are "
+            raise ReportInputError(f"The files give case {str(cand.items[bad[0]])!r} different true labels "
+                                   f"({str(base.labels[pos[bad[0]]])!r} and {str(cand.labels[bad[0]])!r}), so they are "
                                    "not the same test cases.")
     return pos, np.arange(cand.items.size), f"Paired by item id ({plural(cand.items.size, 'item')})."
 
@@ -423,8 +425,8 @@ def _clusters(base: _Models, cand: _Models, bpos: np.ndarray) -> np.ndarray | No
     if cand.clusters is not None and base is not cand:
         bad = np.flatnonzero(b != cand.clusters)
         if bad.size:
-            raise ReportInputError(f"The files put item {cand.items[bad[0]]!r} in different clusters "
-                                   f"({b[bad[0]]!r} and {cand.clusters[bad[0]]!r}); give each item one cluster.")
+            raise ReportInputError(f"The files put item {str(cand.items[bad[0]])!r} in different clusters "
+                                   f"({str(b[bad[0]])!r} and {str(cand.clusters[bad[0]])!r}); give each item one cluster.")
     return b
 
 
@@ -519,8 +521,10 @@ def release_gate(
     Raises
     ------
     ReportInputError
-        With one sentence: an unreadable file, a model that is not there or not named, files
-        that do not pair item by item, contradictory clusters, options of another format.
+        With one sentence: an unreadable file, a model that is not there or not named, one
+        source holding a single model with no candidate's file, two files naming their models
+        alike, files with no item in common or that do not pair item by item, a model without
+        a score on a paired item, contradictory clusters, options of another format.
     ValueError
         ``margin`` outside (0, 1), ``alpha`` outside (0, 0.5), ``n_opt`` missing where needed.
 
@@ -561,6 +565,8 @@ def release_gate(
                                "baseline and the candidate models.")
     base = _read_source(baseline, source_format, options)
     if candidate is None:
+        if len(base.means) < 2:
+            raise ReportInputError(_one_model(base, source_format))
         cand = base
         if source_format != "table" and baseline_model is None and candidate_model is None and len(base.means) == 2:
             baseline_model, candidate_model = list(base.means)   # the logs in the order given
@@ -574,9 +580,16 @@ def release_gate(
         cand = _read_source(candidate, source_format, options)
         b_name = _pick(base, baseline_model, "baseline")
         c_name = _pick(cand, candidate_model, "candidate")
+        if b_name == c_name:
+            raise ReportInputError(
+                f"The baseline's file {base.source!r} and the candidate's file {cand.source!r} both name their model "
+                f"{b_name!r}, so the verdict could not tell the two apart (is one file given twice?); give the "
+                "candidate's scores under a name of its own (its model column or label).")
         bpos, cpos, how = _pair(base, cand)
     clusters = _clusters(base, cand, bpos)
     y_base, y_cand = base.means[b_name][bpos], cand.means[c_name][cpos]
+    _unscored(base, b_name, "baseline", bpos, y_base)
+    _unscored(cand, c_name, "candidate", cpos, y_cand)
     # "gain": the candidate's advantage in the direction of better scores
     a, b = (y_cand, y_base) if higher_is_better else (y_base, y_cand)
     notes = " ".join(t for t in dict.fromkeys((base.note, cand.note, how)) if t)

@@ -20,6 +20,7 @@ import pandas as pd
 from .._compat import renamed_keywords
 from .._extras import MissingExtraError, require
 from .._results import freeze_arrays
+from .._validate import check_count
 from ._prose import join_names, plural, quote_list
 
 #: Below this many test cases the data section warns that every interval will be wide.
@@ -664,6 +665,21 @@ def _check_size(classes: np.ndarray, case_counts: np.ndarray, label_column: str,
             "small for a report.")
 
 
+def _check_min_models(min_models: Any) -> int:
+    """``min_models`` (the fewest models a reader accepts) as an int >= 1, else one sentence."""
+    return check_count(min_models, "min_models", minimum=1)
+
+
+def _models_needed(min_models: int, kind: str, report: str) -> str:
+    """The end of a reader's refusal of a file with fewer than ``min_models`` models: the report's
+    own words for the reports' two (``"the report compares at least two classifiers"``), else the
+    number the caller asked for."""
+    if min_models == 2:
+        return f"{report} compares at least two {kind}s"
+    verb = "is" if min_models == 1 else "are"
+    return f"at least {plural(min_models, kind)} {verb} needed here (min_models={min_models})"
+
+
 @renamed_keywords(positive_label="pos_label")
 def load_predictions(
     source: str | os.PathLike | pd.DataFrame,
@@ -676,6 +692,7 @@ def load_predictions(
     sheet: str | int | None = None,
     case_column: str | None = None,
     repeat_column: str | None = None,
+    min_models: int = 2,
 ) -> Predictions:
     """Read and check an analyst's predictions file.
 
@@ -721,6 +738,9 @@ def load_predictions(
         on across repeats (1-10, 11-20, ...) are grouped into repeats that each hold every
         case once; fold ids that start again in each repeat (1-10 in every repeat) make a
         case's k-th row its k-th repeat.
+    min_models : int, default 2
+        The fewest classifiers the file must hold: the report compares at least two; the
+        release gate reads a file holding one model (its baseline's or candidate's own) with 1.
 
     Returns
     -------
@@ -733,13 +753,16 @@ def load_predictions(
         an empty table, duplicate column names, a missing label column, one column in two
         roles, missing labels, labels that differ only in case or surrounding space, a
         single class, no or an unknown positive label, no classifier columns or fewer than
-        two classifiers, a missing prediction, an unknown predicted label in a two-class
-        file, a non-numeric, missing or infinite score, a missing fold, a single fold, a
+        ``min_models`` classifiers, a missing prediction, an unknown predicted label in a
+        two-class file, a non-numeric, missing or infinite score, a missing fold, a single fold, a
         missing case id or repeat, a case with two true classes, a case id that recurs
         without a repeat or fold structure (naming how many and the first), a case twice in
         one repeat, every row an exact copy of another (a table written twice), about as
         many classes as cases, fewer than two cases of a class in a two-class file.
+    TypeError, ValueError
+        ``min_models`` is not a whole number >= 1.
     """
+    min_models = _check_min_models(min_models)
     note = ""
     if isinstance(source, pd.DataFrame):
         frame, where = source, "<DataFrame>"
@@ -901,10 +924,12 @@ def load_predictions(
             f"No classifier columns were found in {where!r} (columns: {cols}); name them "
             f"{pred_prefix}<name> for predicted labels and/or {score_prefix}<name> for scores."
         )
-    if len(names) < 2:
+    if len(names) < min_models:
+        found = (f"Only one classifier ({names[0]!r}) was found" if len(names) == 1 else
+                 f"Only {len(names)} classifiers ({quote_list(names)}) were found")
         raise ReportInputError(
-            f"Only one classifier ({names[0]!r}) was found; the report compares at least two "
-            f"classifiers, each given as a {pred_prefix}<name> or {score_prefix}<name> column."
+            f"{found}; {_models_needed(min_models, 'classifier', 'the report')}, each given as a "
+            f"{pred_prefix}<name> or {score_prefix}<name> column."
         )
     _check_size(classes, case_counts, label_column, int(case_counts.sum()))
     return Predictions(

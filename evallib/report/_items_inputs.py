@@ -20,7 +20,9 @@ times an item was written down, so every contradiction is refused with one sente
 naming the column (or field) and what is allowed (:class:`ReportInputError`): a cluster
 label that changes within an item, a sample column without repeated answers, a duplicated
 (item, model, sample), items missing for a model (with how many), non-numeric, missing or
-out-of-range scores, fewer than two models or items, a single cluster.
+out-of-range scores, fewer than two models (the reports compare at least two; a reader asked
+with ``min_models=1``, as the release gate asks, reads one model's own file) or items, a single
+cluster.
 
 References
 ----------
@@ -53,7 +55,15 @@ import pandas as pd
 
 from .._extras import MissingExtraError, require
 from .._results import freeze_arrays
-from ._inputs import ReportInputError, _first_row, _key, _read_table, _to_numeric
+from ._inputs import (
+    ReportInputError,
+    _check_min_models,
+    _first_row,
+    _key,
+    _models_needed,
+    _read_table,
+    _to_numeric,
+)
 from ._prose import plural, quote_list
 
 __all__ = [
@@ -171,11 +181,14 @@ class ItemScores:
         return block[:, 0] if self.max_samples == 1 else block
 
     def item_means(self) -> pd.DataFrame:
-        """Each item's mean score per model (the mean over its samples), items x models."""
+        """Each item's mean score per model (the mean over its samples), items x models; NaN
+        where a model has no answer to the item (models scored on partly different items)."""
         if self.max_samples == 1:
             means = self.scores[:, :, 0]
-        else:
-            means = np.nanmean(self.scores, axis=2)
+        else:  # nanmean's own sum / count, without its warning for an item a model did not answer
+            counts = self.sample_counts()
+            means = np.divide(np.nansum(self.scores, axis=2), counts, out=np.full(counts.shape, np.nan),
+                              where=counts > 0)
         return pd.DataFrame(means, index=pd.Index(self.items, name="item"),
                             columns=pd.Index(list(self.models), name="model"))
 
@@ -271,19 +284,21 @@ def _assemble(*, source: str, layout: str, roles: _Roles, item_codes: np.ndarray
               model_codes: np.ndarray, model_names: Sequence[str], scores: np.ndarray,
               sample_codes: np.ndarray | None, cluster_codes: np.ndarray | None,
               cluster_names: np.ndarray | None, n_rows: int, notes: list[str],
-              sample_names: np.ndarray | None = None, sample_found: bool = False) -> ItemScores:
+              sample_names: np.ndarray | None = None, sample_found: bool = False,
+              min_models: int = 2) -> ItemScores:
     """Checks common to every source, then the ``(N, M, K)`` array.
 
     One entry per observed score: its item, model and (optional) sample label codes,
     and (optional) the cluster label code of its row. Refuses duplicated (item, model,
     sample), a sample column without repeats, items missing for a model, a cluster label
-    that changes within an item, fewer than two models, items or clusters.
+    that changes within an item, fewer than ``min_models`` models, fewer than two items or
+    clusters.
     """
     n_items, n_models = len(item_names), len(model_names)
-    if n_models < 2:
-        only = f" ({str(model_names[0])!r})" if n_models else ""
-        raise ReportInputError(f"The file holds {plural(n_models, 'model')}{only}; the per-item report compares "
-                               f"at least two models ({roles.model}).")
+    if n_models < min_models:
+        only = f" ({quote_list([str(m) for m in model_names], limit=_LISTED)})" if n_models else ""
+        raise ReportInputError(f"The file holds {plural(n_models, 'model')}{only}; "
+                               f"{_models_needed(min_models, 'model', 'the per-item report')} ({roles.model}).")
     if n_items < 2:
         raise ReportInputError(f"The file holds {plural(n_items, 'item')} ({roles.item}); a standard error "
                                "across items needs at least two.")
@@ -428,6 +443,7 @@ def load_item_scores(
     score_column: str | None = None,
     score_prefix: str | None = None,
     sheet: str | int | None = None,
+    min_models: int = 2,
 ) -> ItemScores:
     """Read and check a per-item table, wide or long.
 
@@ -464,6 +480,10 @@ def load_item_scores(
         Wide layout: the models' columns are ``<score_prefix><model>``.
     sheet : str or int, optional
         The sheet of an Excel workbook (default: the first).
+    min_models : int, default 2
+        The fewest models the table must hold: the per-item report compares at least two;
+        the release gate reads a file holding one model (its baseline's or candidate's own)
+        with 1.
 
     Returns
     -------
@@ -476,9 +496,11 @@ def load_item_scores(
         missing role column, missing item/model/sample/cluster labels, non-numeric,
         missing or out-of-range scores, a duplicated (item, model, sample), a sample column
         without repeats, items missing for a model (with how many), a cluster label that
-        changes within an item, a single cluster, fewer than two models or items,
-        contradictory options (a score prefix for a long table, a score column for a
+        changes within an item, a single cluster, fewer than ``min_models`` models or two
+        items, contradictory options (a score prefix for a long table, a score column for a
         wide one).
+    TypeError, ValueError
+        ``source`` is neither a path nor a DataFrame; ``min_models`` is not a whole number >= 1.
 
     Examples
     --------
@@ -491,6 +513,7 @@ def load_item_scores(
     >>> load_item_scores(long).item_means().loc["q1"].tolist()
     [1.0, 0.0]
     """
+    min_models = _check_min_models(min_models)
     note = ""
     if isinstance(source, pd.DataFrame):
         frame, where = source, "<DataFrame>"
@@ -556,7 +579,7 @@ def load_item_scores(
                          model_codes=model_codes, model_names=list(model_names), scores=values,
                          sample_codes=sample_codes, cluster_codes=cluster_codes, cluster_names=cluster_names,
                          n_rows=len(frame), notes=notes, sample_names=sample_names,
-                         sample_found=sample_column is None)
+                         sample_found=sample_column is None, min_models=min_models)
     if score_column is not None:
         raise ReportInputError(f"A score column ({score_column!r}) belongs to a long file, but {where!r} has no "
                                "model column 'model', so it is read as a wide file (one column per model); name "
@@ -577,12 +600,13 @@ def load_item_scores(
         names = [c[len(score_prefix):] for c in columns]
     else:
         columns = names = others
-    if len(columns) < 2:
+    if len(columns) < min_models:
         found = f" ({quote_list(columns, limit=_LISTED)})" if columns else ""
         how = (f"columns named {score_prefix}<model>" if score_prefix is not None else
                "one column per model beside the item column")
-        raise ReportInputError(f"{where!r} holds {plural(len(columns), 'model column')}{found}; the per-item report "
-                               f"compares at least two models, given as {how} (or a long file with a model column).")
+        raise ReportInputError(f"{where!r} holds {plural(len(columns), 'model column')}{found}; "
+                               f"{_models_needed(min_models, 'model', 'the per-item report')}, given as {how} (or a "
+                               "long file with a model column).")
     matrix = np.column_stack([_score_values(frame[c], f"model column {c!r}", missing_ok=sample_col is not None)
                               for c in columns])
     n_rows, n_models = matrix.shape
@@ -614,7 +638,8 @@ def load_item_scores(
                      model_codes=model_codes, model_names=names, scores=flat,
                      sample_codes=None if sample_codes is None else sample_codes[rows],
                      cluster_codes=None if cluster_codes is None else cluster_codes[rows],
-                     cluster_names=cluster_names, n_rows=n_rows, notes=notes, sample_found=sample_column is None)
+                     cluster_names=cluster_names, n_rows=n_rows, notes=notes, sample_found=sample_column is None,
+                     min_models=min_models)
 
 
 # ------------------------------------------------------------------ lm-evaluation-harness
@@ -737,6 +762,7 @@ def read_lm_eval_samples(
     metric: str | None = None,
     filter: str | None = None,  # noqa: A002 - lm-eval's own name for it
     cluster_key: str | None = None,
+    min_models: int = 2,
 ) -> ItemScores:
     """Read lm-evaluation-harness ``--log_samples`` files, one (or several) per model.
 
@@ -762,6 +788,9 @@ def read_lm_eval_samples(
     cluster_key : str, optional
         A field of ``doc`` holding each document's cluster (``subject``, a passage id),
         or ``"task"``: each file's lm-eval task, when the files hold several.
+    min_models : int, default 2
+        The fewest models the files must hold: the per-item report compares at least two;
+        the release gate asks for 1, and says itself why one model is not enough for it.
 
     Returns
     -------
@@ -784,8 +813,10 @@ def read_lm_eval_samples(
         A missing, empty, truncated or malformed file, a file lacking the chosen filter,
         two documents under one (task, ``doc_id``), an unknown or ambiguous metric or filter, a metric
         that is not a per-document number, a ``doc_id`` twice in one file (and filter),
-        documents missing for a model, a missing ``cluster_key``, and every check of
-        :func:`load_item_scores`.
+        documents missing for a model, a missing ``cluster_key``, fewer than ``min_models``
+        models, and every check of :func:`load_item_scores`.
+    TypeError, ValueError
+        ``min_models`` is not a whole number >= 1.
 
     References
     ----------
@@ -803,6 +834,7 @@ def read_lm_eval_samples(
     >>> data.models, data.item_means()["a"].tolist()
     (('a', 'b'), [1.0, 1.0, 0.0])
     """
+    min_models = _check_min_models(min_models)
     per_model = _files_per_model(files, "lm-eval samples files")
     loaded = {model: [(path, _jsonl_records(path)) for path in paths] for model, paths in per_model.items()}
     every = [r for runs in loaded.values() for _, records in runs for r in records]
@@ -936,7 +968,7 @@ def read_lm_eval_samples(
     data = _assemble(source=source, layout="lm-eval", roles=roles, item_codes=item_codes, item_names=item_names,
                      model_codes=model_codes, model_names=list(model_names), scores=values_arr,
                      sample_codes=sample_codes, cluster_codes=cluster_codes, cluster_names=cluster_names,
-                     n_rows=len(frame), notes=notes)
+                     n_rows=len(frame), notes=notes, min_models=min_models)
     return dataclasses.replace(data, tasks=tuple(named)) if several_tasks else data
 
 
@@ -1067,6 +1099,7 @@ def read_inspect_logs(
     cluster_key: str | None = None,
     models: Mapping[str, str] | None = None,
     failed_samples: str = "refuse",
+    min_models: int = 2,
 ) -> ItemScores:
     """Read inspect_ai eval logs with inspect_ai's own reader, one log per model and task.
 
@@ -1087,7 +1120,7 @@ def read_inspect_logs(
     Parameters
     ----------
     paths : path or sequence of paths
-        The logs, one per model and task (at least two models).
+        The logs, one per model and task (at least ``min_models`` models).
     scorer : str, optional
         The scorer whose value is read; required when the samples have more than one.
     metric : str, optional
@@ -1102,6 +1135,9 @@ def read_inspect_logs(
         Samples that errored (``sample.error``): refuse the log with their count
         (default), leave them out (the item is then scored on its other epochs), or score
         them 0 as wrong answers. The counts are in ``read_note``.
+    min_models : int, default 2
+        The fewest models the logs must hold: the per-item report compares at least two;
+        the release gate asks for 1, and says itself why one model is not enough for it.
 
     Returns
     -------
@@ -1116,8 +1152,10 @@ def read_inspect_logs(
         logs of one model and task, a model without a log of a task another model has, an
         id with different inputs in logs paired across tasks, errored samples (with
         ``failed_samples="refuse"``), an unknown or ambiguous scorer, a sample without
-        that score, a value that is not a number, a missing ``cluster_key``, and every
-        check of :func:`load_item_scores`.
+        that score, a value that is not a number, a missing ``cluster_key``, fewer than
+        ``min_models`` models, and every check of :func:`load_item_scores`.
+    TypeError, ValueError
+        ``min_models`` is not a whole number >= 1.
 
     References
     ----------
@@ -1125,6 +1163,7 @@ def read_inspect_logs(
     ``EvalLog``, ``EvalSample``, ``EvalScore.reducer``), ``inspect_ai.scorer.value_to_float``
     and ``inspect_ai.Epochs``.
     """
+    min_models = _check_min_models(min_models)
     failed_samples = str(failed_samples)
     if failed_samples not in FAILED_SAMPLES:
         raise ReportInputError(f"failed_samples (--failed-samples) must be one of "
@@ -1272,7 +1311,8 @@ def read_inspect_logs(
     data = _assemble(source=", ".join(str(p) for p in paths), layout="inspect", roles=roles, item_codes=item_codes,
                      item_names=item_names, model_codes=model_codes, model_names=list(model_names),
                      scores=_score_values(frame["score"], "score"), sample_codes=epoch_codes if several else None,
-                     cluster_codes=cluster_codes, cluster_names=cluster_names, n_rows=len(frame), notes=notes)
+                     cluster_codes=cluster_codes, cluster_names=cluster_names, n_rows=len(frame), notes=notes,
+                     min_models=min_models)
     return dataclasses.replace(data, reducers=per_model, tasks=tuple(tasks) if several_tasks else ())
 
 
@@ -1282,7 +1322,8 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
                model_column: str | None = None, score_column: str | None = None,
                score_prefix: str | None = None, sheet: str | int | None = None, metric: str | None = None,
                filter: str | None = None, scorer: str | None = None,  # noqa: A002
-               cluster_key: str | None = None, failed_samples: str | None = None) -> ItemScores:
+               cluster_key: str | None = None, failed_samples: str | None = None,
+               min_models: int = 2) -> ItemScores:
     """Read per-item scores from any supported source (what the report notebook calls).
 
     ``source_format`` ``"table"``: :func:`load_item_scores` with the column options;
@@ -1330,6 +1371,9 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
     failed_samples : {"refuse", "drop", "zero"}, optional
         ``"inspect"`` only: what happens to samples that errored: refuse the log, drop
         them, or score them 0 (the counts are in the read note); None refuses.
+    min_models : int, default 2
+        Every format: the fewest models the source must hold (the per-item report compares
+        at least two; the release gate reads one model's own file with 1).
 
     Returns
     -------
@@ -1360,12 +1404,13 @@ def load_items(source: Any, *, source_format: str = "table", item_column: str = 
         raise ReportInputError(f"The option{'s' if len(stray) > 1 else ''} {quote_list(stray, limit=_LISTED)} do{'' if len(stray) > 1 else 'es'} "
                                f"not apply to {source_format} input; leave {'them' if len(stray) > 1 else 'it'} out.")
     if source_format == "table":
-        return load_item_scores(source, item_column=item_column, **table_options)
+        return load_item_scores(source, item_column=item_column, min_models=min_models, **table_options)
     if source_format == "lm-eval":
-        return read_lm_eval_samples(source, metric=metric, filter=filter, cluster_key=cluster_key)
+        return read_lm_eval_samples(source, metric=metric, filter=filter, cluster_key=cluster_key,
+                                    min_models=min_models)
     paths, names = inspect_sources(source)
     return read_inspect_logs(paths, scorer=scorer, metric=metric, cluster_key=cluster_key, models=names,
-                             failed_samples=failed_samples or "refuse")
+                             failed_samples=failed_samples or "refuse", min_models=min_models)
 
 
 def inspect_sources(source: Any) -> tuple[list[Any], dict[str, str] | None]:
