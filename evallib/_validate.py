@@ -17,7 +17,7 @@ import pandas as pd
 __all__ = [
     "align_columns", "align_items", "check_alpha", "check_array", "check_binary_labels", "check_choice",
     "check_choices", "check_cluster_size", "check_columns", "check_count", "check_int", "check_item_index",
-    "check_labels", "check_real", "check_rng", "sklearn_random_state",
+    "check_labels", "check_names", "check_real", "check_rng", "sklearn_random_state",
 ]
 
 
@@ -106,6 +106,18 @@ def check_int(value: Any, name: str, lo: int, hi: int) -> int:
     if not lo <= int(value) <= hi:
         raise ValueError(f"{name} must be an int in [{lo}, {hi}], got {int(value)}")
     return int(value)
+
+
+def check_names(names: Any, name: str = "names") -> tuple[str, str]:
+    """Return the two models' names for a sentence or a label: ``("a", "b")`` for ``None``, else
+    ``names`` if it is a pair (tuple or list) of two different non-empty strings."""
+    if names is None:
+        return "a", "b"
+    if isinstance(names, str) or not isinstance(names, (tuple, list)) or len(names) != 2:
+        raise TypeError(f"{name} must be a pair of strings (the candidate's, then the reference's), got {names!r}")
+    if not all(isinstance(n, str) and n.strip() for n in names) or names[0] == names[1]:
+        raise ValueError(f"{name} must be two different non-empty strings, got {tuple(names)!r}")
+    return names[0], names[1]
 
 
 def check_rng(rng: Any = None, name: str = "rng") -> np.random.Generator:

@@ -62,6 +62,24 @@ def test_peeking_under_the_null_inflates_the_error_and_the_remedies_do_not():
     assert text.splitlines()[0] == "5 looks up to 1,000 items, true difference +0, 4,000 simulated comparisons at alpha = 0.05"
 
 
+def test_a_rate_of_all_or_none_shows_its_exact_binomial_interval_not_a_zero_spread():
+    """Every comparison rejects (a large effect) or none does: the binomial SE is 0, so the text gives the count and
+    the two-sided 95% Clopper-Pearson interval (scipy's beta quantiles) and the whisker spans the same interval."""
+    s = peeking_study(0.2, looks=4, n_max=400, discordance=0.2, n_resamples=200, rng=0)
+    assert (s.rejection_rate == 1.0).all() and (s.se == 0).all()
+    low = stats.beta.ppf(0.025, 200, 1)                         # Clopper-Pearson lower end at 200 of 200
+    text = describe_peeking(s, rules=("fixed-n",))
+    assert f"rejects in 100.0% (200 of 200; exact 95% CI {100 * low:.1f} to 100)" in text and "± 0.0" not in text
+    ax = plot_peeking_rates(s, rules=("fixed-n", "every look"))
+    err = next(c for c in ax.containers if isinstance(c, ErrorbarContainer))
+    ends = [seg[:, 1] for seg in err.lines[2][0].get_segments()]
+    assert all(e == pytest.approx([low, 1.0]) for e in ends)
+    none = peeking_study(0.0, looks=1, n_max=20, discordance=0.05, n_resamples=50, rng=0)
+    assert none.rejection_rate[0] == 0.0
+    high = stats.beta.ppf(0.975, 1, 50)                         # Clopper-Pearson upper end at 0 of 50
+    assert f"rejects in  0.0% (0 of 50; exact 95% CI 0 to {100 * high:.1f})" in describe_peeking(none, rules="fixed-n")
+
+
 def test_a_slider_redraw_replaces_the_bars_in_place():
     fig = figure((6, 3))
     ax = fig.subplots()
@@ -100,7 +118,9 @@ def test_margin_picture_draws_the_one_sided_bound_statsmodels_gives():
     shown = "shown" if low > -0.03 else "not shown"
     assert ax.get_title(loc="left") == f"non-inferiority {shown} at alpha = 0.05"
     texts = " ".join(t.get_text() for t in ax.texts)
-    assert f"lower bound {low:+.3f}" in texts and "400 items" in ax.get_xlabel()
+    assert f"lower bound {low:+.3f}" in texts and ax.get_xlabel().startswith("a - b over 400 items")
+    named = plot_margin_decision(res, names=("forest", "logistic"))
+    assert named.get_xlabel().startswith("forest - logistic over 400 items")
     # redrawn in place with one bar
     again = plot_margin_decision(paired_item_margin_test(a, b, margin=0.01, method="t"), ax=ax)
     assert again is ax and len([line for line in ax.lines if line.get_linewidth() == 5]) == 1
@@ -116,3 +136,5 @@ def test_margin_picture_rejects_what_it_cannot_draw():
         plot_margin_decision(paired_item_margin_test(a, b, margin=0.1), sequential_low=2.0)
     with pytest.raises(TypeError, match="PairedItemMarginTest"):
         plot_margin_decision({"low": 0.1})
+    with pytest.raises(ValueError, match="names must be two different non-empty strings"):
+        plot_margin_decision(paired_item_margin_test(a, b, margin=0.1), names=("a", ""))

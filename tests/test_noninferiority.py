@@ -240,6 +240,20 @@ def test_describe_never_calls_a_failure_a_tie():
     assert "equal" not in text and "tied" not in text
 
 
+def test_describe_names_the_two_models_when_told():
+    res = paired_item_margin_test(A, B, margin=0.001)
+    text = res.describe(names=("forest", "logistic"))
+    assert text.startswith("Not shown that forest is no worse than logistic by more than 0.001")
+    assert "that forest scores lower by the margin" in text and f"forest - logistic = {res.estimate:+.3f}" in text
+    assert " a " not in text and " b " not in text and text.replace("forest", "a").replace("logistic", "b") == str(res)
+    eq = paired_item_margin_test(A, B, margin=0.3, hypothesis="equivalence")
+    assert eq.describe(names=("new", "old")).startswith("new and old are within 0.3")
+    with pytest.raises(TypeError, match="names must be a pair"):
+        res.describe(names="forest")
+    with pytest.raises(ValueError, match="two different non-empty strings"):
+        res.describe(names=("forest", "forest"))
+
+
 def test_one_cluster_shows_nothing():
     res = paired_item_margin_test(A, B, margin=0.5, clusters=np.zeros(60))
     assert res.pvalue == 1.0 and not res.reject and (res.low, res.high) == (-1.0, 1.0)

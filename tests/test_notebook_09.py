@@ -3,7 +3,8 @@
 nbval executes the saved notebook and compares its cells tagged ``nbval-check-output``;
 tests/test_notebooks.py, test_readable.py, test_exercises.py and test_live.py check its house style.
 Here: the saved key numbers against independent computations (the stream's counts with numpy, the
-peeking rates against Armitage, McPherson & Rowe's table and their binomial MC errors, the CR2
+peeking rates against Armitage, McPherson & Rowe's table and their binomial MC errors, the exact one-look
+rate over all label swaps as a binomial tail written out with scipy, the CR2
 one-sided bound written out with scipy's t, the O'Brien-Fleming-type first boundary from Lan &
 DeMets' spending function), the computed sentences against the tables they read, the exercises, a
 papermill run with other parameters and the solutions, and a live kernel in which every slider moves.
@@ -73,21 +74,33 @@ def test_stream_counts_match_the_data(stream):
             f"({int((d == 1).sum())} forest only right, {int((d == -1).sum())} logistic only right)") in joined
 
 
-def test_peeking_table_keeps_its_promises_and_armitages_numbers():
-    """The swapped-label rates: MC SE = sqrt(r (1 - r) / n_sim); one look within 3 SEs of alpha; 5, 10, 20 looks
-    within 3 SEs (+ 0.01 for 0/1 items and a z test) of Armitage, McPherson & Rowe's 0.142, 0.193, 0.248."""
+def test_peeking_table_keeps_its_promises_and_armitages_numbers(stream):
+    """The swapped-label rates: MC SE = sqrt(r (1 - r) / n_sim); the one-look exact rate over all 2^m swaps of the m
+    discordant pupils is a binomial tail (written out here with scipy); every simulated rate within 3 SEs (+ rounding)
+    of its exact rate, and the gap column their difference in SEs; 5, 10, 20 looks within 3 SEs (+ 0.01 for 0/1
+    items and a z test) of Armitage, McPherson & Rowe's 0.142, 0.193, 0.248."""
+    x, y, _ = stream
+    n, m = len(x), int(np.sum(x != y))
+    signs = 2 * np.arange(m + 1) - m                      # the sum of the discordant pupils' swapped signs
+    sd = np.sqrt((m - signs ** 2 / n) / (n - 1))
+    z = (signs / n) / (sd / np.sqrt(n))
+    exact_one = stats.binom.pmf(np.arange(m + 1), m, 0.5)[2 * stats.norm.sf(np.abs(z)) <= 0.05].sum()
     joined = outputs_text(load_notebook(NOTEBOOK))
-    rows = dict((int(k), (float(r), float(se), float(sim))) for k, r, se, sim in
-                re.findall(r"^(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", joined, flags=re.M))
+    rows = {int(k): tuple(map(float, v)) for k, *v in
+            re.findall(r"^(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(-?[\d.]+)\s+([\d.]+)$", joined, flags=re.M)}
     assert set(rows) == {1, 2, 5, 10, 20}
-    for k, (r, se, _) in rows.items():
+    assert rows[1][2] == pytest.approx(exact_one, abs=6e-5)
+    for k, (r, se, exact, gap, _) in rows.items():
         assert se == pytest.approx(np.sqrt(r * (1 - r) / 2000), abs=6e-4), k
-    assert abs(rows[1][0] - 0.05) < 3 * rows[1][1] + 0.005
+        assert abs(r - exact) < 3 * se + 0.0005, k
+        assert gap == pytest.approx((r - exact) / se, abs=0.15), k
     for k, published in ((5, 0.142), (10, 0.193), (20, 0.248)):
-        assert abs(rows[k][0] - published) < 3 * rows[k][1] + 0.01, (k, rows[k])
-        assert abs(rows[k][2] - published) < 3 * rows[k][1] + 0.01, (k, rows[k])
+        for value in (rows[k][0], rows[k][2], rows[k][4]):          # simulated, exact, peeking_study
+            assert abs(value - published) < 3 * rows[k][1] + 0.01, (k, rows[k])
     md = _markdown_outputs(load_notebook(NOTEBOOK))
     assert f"ends \"significant\" in {100 * rows[10][0]:.1f}% of the swapped real streams" in md
+    assert (f"With one look the simulation gives {100 * rows[1][0]:.1f}% (Monte Carlo SE {100 * rows[1][1]:.2f} points) "
+            f"against the exact {100 * exact_one:.2f}%") in md
 
 
 def test_sequence_and_design_numbers(stream):
@@ -105,8 +118,12 @@ def test_sequence_and_design_numbers(stream):
     first = re.search(r"^\s+119\s+([\d.]+)\s", joined, flags=re.M)
     assert first and float(first.group(1)) == pytest.approx(stats.norm.isf(spent / 2), abs=6e-4)
     md = _markdown_outputs(load_notebook(NOTEBOOK))
-    last = re.search(r"^1191\s+[-\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)$", joined, flags=re.M)
-    assert f"the confidence sequence is {float(last.group(1)):.2f} times as wide" in md
+    last = re.search(r"^1191\s+[-\d.]+\s+[\d.]+\s+([\d.]+)\s+([\d.]+)$", joined, flags=re.M)
+    assert f"the confidence sequence is {last.group(2)} times as wide" in md
+    # the betting sequence's ends are rounded outwards on a grid 2% apart: its widths and ratios carry two
+    # significant digits, no more
+    for row in re.findall(r"^\d+\s+[-\d.]+\s+[\d.]+\s+([\d.]+)\s+([\d.]+)$", joined, flags=re.M):
+        assert all(len(v.replace(".", "").lstrip("0")) == 2 for v in row), row
 
 
 def test_noninferiority_bound_is_the_cr2_bound_written_out(stream):
@@ -122,6 +139,8 @@ def test_noninferiority_bound_is_the_cr2_bound_written_out(stream):
     df = float(re.search(r"fixed-n CR2 [-+\d.]+ \(df ([\d.]+)\)", joined).group(1))
     low = d.mean() - stats.t.isf(0.05, df) * se
     assert f"fixed-n CR2 {low:+.4f}" in joined
+    assert "Not shown that forest is no worse than logistic by more than 0.02" in joined
+    assert "a is no worse than b" not in joined and "a - b" not in joined
     assert f"the smallest margin this evaluation shows at a fixed n: {-low:.4f}" in joined
     assert ("non-inferiority not shown" if low < -0.02 else "non-inferiority shown") in joined
     md = _markdown_outputs(load_notebook(NOTEBOOK))
@@ -131,8 +150,25 @@ def test_noninferiority_bound_is_the_cr2_bound_written_out(stream):
 def test_prose_types_no_result_of_the_run():
     nb = load_notebook(NOTEBOOK)
     prose = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
-    for typed in ("1191", "0.108", "18.9", "0.024", "1.58", "67 classes", "6.99"):
+    for typed in ("1191", "0.108", "18.9", "0.024", "1.58", "67 classes", "6.99", "5.23", "6.1%", "19.7", "0.92",
+                  "margin 0.02", "Set 10 looks", "difference of 0.03", "with 10 looks"):
         assert typed not in prose, typed
+    # the fixed-n critical value is named as the default alpha's, not as a constant of the method
+    assert all("1.96 at the default α = 0.05" in " ".join(cell.split()) for cell in prose.split("\n\n") if "1.96" in cell)
+
+
+def test_the_betting_sequences_assumptions_are_said_where_it_is_introduced():
+    nb = load_notebook(NOTEBOOK)
+    intro = next(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown" and "## 3. The remedies" in _src(c))
+    for words in ("bounded", "independent with a common mean", "order of the stream", "clustered items",
+                  "clusters=", "section 4"):
+        assert words in intro, words
+
+
+def test_no_zero_width_monte_carlo_error_is_printed():
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    assert "± 0.0)" not in joined
+    assert "(200 of 200; exact 95% CI 98.2 to 100)" in joined           # 0.025 ** (1 / 200) = 0.9817
 
 
 def test_notebook_09_ends_with_exercises_and_a_guarded_solutions_cell():
@@ -143,6 +179,8 @@ def test_notebook_09_ends_with_exercises_and_a_guarded_solutions_cell():
     assert len(re.findall(r"\((Predict|Decide), then (simulate|check|compute)\)", text)) == 3
     assert "solutions" in solutions["metadata"]["tags"] and _src(solutions).startswith("if show_solutions:")
     assert _src(solutions).count("assert ") >= 7 and 'print("solutions ok")' in _src(solutions)
+    # no exercise quotes an answer the notebook prints (a rate in per cent, Armitage's table)
+    assert not re.search(r"\d%", text) and "24.8" not in text and "Bonferroni" in text
     assert not solutions.get("outputs") and "solutions ok" not in outputs_text(nb)
     params = next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", []))
     assert "show_solutions = False" in _src(params)

@@ -15,7 +15,8 @@ Reference values come from
   sfupar=-4, alpha=0.025, n.fix=1)`` prints Z = 3.25 2.99 2.69 2.37 2.03, spend 0.0006 0.0013
   0.0028 0.0063 0.0140;
 - scipy's multivariate normal distribution (Genz's integration) for the exit probabilities;
-- Monte Carlo with the stated sizes and standard errors for validity.
+- Monte Carlo with the stated sizes and standard errors for validity;
+- brute force for the exact label-swap peeking rate: every one of the 2^m swaps enumerated.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from evallib import (
     confidence_sequence,
     group_sequential_design,
     group_sequential_test,
+    peeking_signflip_rate,
     peeking_study,
     plot_confidence_sequence,
     sequential_pvalue,
@@ -299,6 +301,53 @@ def test_peeking_study_under_an_effect_stops_earlier():
     assert (frame["rejection_rate"] > 0.5).all()
 
 
+def _every_swap_rate(x, y, looks, alpha):
+    """Brute force: each of the 2^m sign patterns of the m discordant items, the paired z test (numpy's
+    sample SD, scipy's normal tail) at each look, stopping at the first p <= alpha."""
+    import itertools
+
+    d = np.asarray(x, float) - np.asarray(y, float)
+    where = np.flatnonzero(d != 0)
+    at = np.round(np.arange(1, looks + 1) / looks * d.size).astype(int)
+    hits = 0
+    for signs in itertools.product((-1.0, 1.0), repeat=where.size):
+        e = np.zeros(d.size)
+        e[where] = signs
+        for n in at:
+            sd = e[:n].std(ddof=1)
+            if sd > 0 and 2 * stats.norm.sf(abs(e[:n].mean() / (sd / math.sqrt(n)))) <= alpha:
+                hits += 1
+                break
+    return hits / 2 ** where.size
+
+
+@pytest.mark.parametrize("looks,alpha", [(1, 0.05), (3, 0.05), (6, 0.1), (12, 0.2)])
+def test_the_signflip_peeking_rate_is_the_count_over_every_swap(looks, alpha):
+    rng = np.random.default_rng(looks)
+    x = rng.binomial(1, 0.6, 40).astype(float)
+    y = np.where(rng.random(40) < 0.35, 1 - x, x)            # about a third of the items discordant
+    assert 8 <= np.sum(x != y) <= 16
+    assert peeking_signflip_rate(x, y, looks=looks, alpha=alpha) == pytest.approx(
+        _every_swap_rate(x, y, looks, alpha), abs=1e-12)
+
+
+def test_the_signflip_rate_is_what_a_simulation_of_swapped_streams_estimates():
+    """20,000 swapped streams of one real-sized stream (600 items, 0.15 discordant), 5 looks: within 4 MC SEs."""
+    rng = np.random.default_rng(7)
+    x = rng.binomial(1, 0.7, 600).astype(float)
+    y = np.where(rng.random(600) < 0.15, 1 - x, x)
+    d = x - y
+    at = np.round(np.arange(1, 6) / 5 * 600).astype(int)
+    flips = np.where(rng.random((20_000, 600)) < 0.5, -1.0, 1.0) * d
+    s, q = np.cumsum(flips, axis=1)[:, at - 1], np.cumsum(flips ** 2, axis=1)[:, at - 1]
+    sd = np.sqrt(np.maximum(q / at - (s / at) ** 2, 0) * at / (at - 1))
+    z = np.divide(s / at, sd / np.sqrt(at), out=np.zeros_like(s), where=sd > 0)
+    rate = (2 * stats.norm.sf(np.abs(z)) <= 0.05).any(axis=1).mean()
+    exact = peeking_signflip_rate(x, y, looks=5)
+    assert abs(rate - exact) < 4 * math.sqrt(exact * (1 - exact) / 20_000)
+    assert exact > 0.1                                       # five looks: well above the nominal 0.05
+
+
 # ----------------------------------------------------------------------------- results, plots, input
 def test_results_are_frozen_and_the_plot_draws_both_intervals():
     import matplotlib
@@ -337,6 +386,9 @@ def test_results_are_frozen_and_the_plot_draws_both_intervals():
     (lambda: group_sequential_design(100, 3, gamma=-2), "gamma= belongs to spending='hsd'"),
     (lambda: group_sequential_test([0.1] * 10, design=None), "design must be a GroupSequentialDesign"),
     (lambda: peeking_study(0.3, discordance=0.2), "effect must lie in"),
+    (lambda: peeking_signflip_rate([1, 0.5], [0, 1], looks=1), "x must hold 0/1 scores"),
+    (lambda: peeking_signflip_rate([1, 0, 1], [0, 1], looks=1), "same items"),
+    (lambda: peeking_signflip_rate([1, 0, 1, 1], [0, 1, 1, 0], looks=3), "at least 2 items a look"),
     (lambda: alpha_spent([0.5, 1.2]), r"t must hold information fractions in \[0, 1\]"),
 ])
 def test_bad_input_is_one_sentence_naming_the_argument(call, message):

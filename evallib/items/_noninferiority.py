@@ -32,7 +32,7 @@ from .._format import format_p
 from .._inference import t_inference
 from .._paired import _check_margin
 from .._results import IntervalMixin
-from .._validate import align_items, check_choice
+from .._validate import align_items, check_choice, check_names
 from ..onetestset import MARGIN_HYPOTHESES, tango_test
 from ._means import _LABELS, _check_scores, _item_means, _where, paired_item_difference
 
@@ -88,8 +88,14 @@ class PairedItemMarginTest(IntervalMixin):
     n_dropped: int
     note: str = ""
 
-    def describe(self) -> str:
+    def describe(self, names: tuple[str, str] | None = None) -> str:
         """One sentence: what was shown or not, the bound against the margin, the test and the design.
+
+        Parameters
+        ----------
+        names : pair of str, optional
+            What to call the two models in the sentence, ``a`` (the candidate) first; by default
+            ``("a", "b")``, the arguments of :func:`paired_item_margin_test`.
 
         Returns
         -------
@@ -107,7 +113,15 @@ class PairedItemMarginTest(IntervalMixin):
         a is no worse than b by more than 0.05 (non-inferiority shown at alpha = 0.05): a - b = -0.003
         over 6 items, one-sided 95% lower bound -0.017 lies above -0.05, t = 7.00, p = 0.00046
         (CR2 cluster-robust SE, Bell-McCaffrey t with 5.0 df).
+        >>> print(res.describe(names=("new", "old")))  # doctest: +ELLIPSIS
+        new is no worse than old by more than 0.05 (...): new - old = -0.003 over 6 items, ...
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``names`` is not a pair of two different non-empty strings.
         """
+        a, b = check_names(names)
         clustered = self.n_clusters < self.n_items
         where = _where(self.n_items, self.n_clusters, clustered)
         m = f"{self.margin:.3g}"
@@ -120,13 +134,13 @@ class PairedItemMarginTest(IntervalMixin):
             test = f"{'z' if math.isinf(self.df) else 't'} = {self.statistic:.2f}, {format_p(self.pvalue)}"
         level = f"{100 * (1 - self.alpha):g}%"
         if self.hypothesis == "equivalence":
-            claim = f"a and b are within {m} of each other"
+            claim = f"{a} and {b} are within {m} of each other"
             bound = (f"{100 * (1 - 2 * self.alpha):g}% CI [{self.low:+.3f}, {self.high:+.3f}] "
                      f"{'lies inside' if self.reject else 'does not lie inside'} [-{m}, +{m}]")
             shown = "equivalence shown" if self.reject else "equivalence not shown"
         else:
             worse = "lower" if self.higher_is_better else "higher"
-            claim = f"a is no worse than b by more than {m}"
+            claim = f"{a} is no worse than {b} by more than {m}"
             side, value, limit = (("lower", self.low, f"-{m}") if self.higher_is_better
                                   else ("upper", self.high, f"+{m}"))
             rel = "above" if self.reject == self.higher_is_better else "below"
@@ -135,8 +149,8 @@ class PairedItemMarginTest(IntervalMixin):
         head = (claim + f" ({shown} at alpha = {self.alpha:g})" if self.reject else
                 f"Not shown that {claim} ({shown} at alpha = {self.alpha:g}; the data do not rule out "
                 + ("a difference of the margin or more" if self.hypothesis == "equivalence"
-                   else f"that a scores {worse} by the margin or more") + ")")
-        text = f"{head}: a - b = {self.estimate:+.3f} over {where}, {bound}, {test} ({label})"
+                   else f"that {a} scores {worse} by the margin or more") + ")")
+        text = f"{head}: {a} - {b} = {self.estimate:+.3f} over {where}, {bound}, {test} ({label})"
         return text + "." + (f" {self.note}" if self.note else "")
 
     __str__ = describe

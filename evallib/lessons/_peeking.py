@@ -6,7 +6,10 @@ widget over a tested ``plot_...(..., ax=None)`` function:
 
 - :func:`plot_peeking_rates` -- the share of simulated comparisons that each stopping rule ends
   with a rejection (whiskers of two Monte Carlo SEs, a dashed line at ``alpha``), with the mean
-  number of items at the stop under each bar; :func:`describe_peeking` prints the same numbers;
+  number of items at the stop under each bar; :func:`describe_peeking` prints the same numbers.
+  Where every comparison or none rejected, the binomial SE is 0 and says nothing about the
+  Monte Carlo error: both show the exact (Clopper-Pearson) 95% interval instead, ``[0.025^(1/n), 1]``
+  or ``[0, 1 - 0.025^(1/n)]`` for ``n`` comparisons;
 - :func:`plot_margin_decision` -- a non-inferiority decision: the one-sided lower bound of the
   paired difference against ``-margin``, optionally beside the anytime-valid lower bound of a
   one-sided confidence sequence.
@@ -20,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._plotting import clear_artists, get_axes
+from .._validate import check_names
 from ..items import PairedItemMarginTest
 from ..sequential import PeekingStudy
 
@@ -41,11 +45,23 @@ def _rules(study: PeekingStudy, rules: Any) -> list[int]:
     return [study.rules.index(r) for r in names]
 
 
+def _rate_interval(study: PeekingStudy, idx: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The ends of each rate's Monte Carlo interval: +/- two SEs, or the exact 95% binomial
+    (Clopper-Pearson) interval where all or none of the comparisons rejected (SE 0)."""
+    rate, se = study.rejection_rate[idx], study.se[idx]
+    low, high = rate - 2.0 * se, rate + 2.0 * se
+    edge = 0.025 ** (1.0 / study.n_resamples)
+    low = np.where(rate == 1.0, edge, low)
+    high = np.where(rate == 0.0, 1.0 - edge, high)
+    return low, high
+
+
 def plot_peeking_rates(study: PeekingStudy, *, rules: Any = None, ax: Any = None):
     """Bars of how often each stopping rule of a peeking study rejected ``H0: no difference``.
 
     One bar per rule (its rejection rate: the type I error when the study's ``effect`` is 0, the
-    power otherwise) with whiskers of two Monte Carlo standard errors, a dashed line at the
+    power otherwise) with whiskers of two Monte Carlo standard errors (the exact 95% binomial
+    interval where every or no comparison rejected), a dashed line at the
     study's ``alpha``, and under each bar the mean number of items at which the rule stopped.
     Given an ``ax`` that holds an earlier drawing, it replaces that drawing in place (for a slider).
 
@@ -82,14 +98,15 @@ def plot_peeking_rates(study: PeekingStudy, *, rules: Any = None, ax: Any = None
     clear_artists(ax)
     x = np.arange(len(idx))
     rate = study.rejection_rate[idx]
+    low, high = _rate_interval(study, idx)
     ax.bar(x, rate, width=0.6, color=[_COLORS.get(study.rules[i], "0.5") for i in idx],
-           yerr=2 * study.se[idx], capsize=4, error_kw=dict(lw=1, ecolor="0.2"))
+           yerr=np.vstack([rate - low, high - rate]), capsize=4, error_kw=dict(lw=1, ecolor="0.2"))
     ax.axhline(study.alpha, ls="--", color="0.3", lw=1)
     ax.text(len(idx) - 0.5, study.alpha, f"alpha = {study.alpha:g}", ha="right", va="bottom", fontsize=8, color="0.3")
     ax.set_xticks(x)
     ax.set_xticklabels([f"{study.rules[i]}\nmean n = {study.mean_n[i]:,.0f}" for i in idx], fontsize=8.5)
     ax.set_xlim(-0.5, len(idx) - 0.5)
-    top = float(np.max(rate + 2 * study.se[idx]))
+    top = float(np.max(high))
     ax.set_ylim(0, max(1.15 * top, 2 * study.alpha, 0.1))
     what = "false finds (type I error)" if study.effect == 0 else f"power at true difference {study.effect:+g}"
     ax.set_ylabel(f"share rejecting H0\n{what}", fontsize=9)
@@ -109,7 +126,9 @@ def describe_peeking(study: PeekingStudy, *, rules: Any = None) -> str:
     -------
     str
         A header naming the design (looks, items, true difference, simulated comparisons), then per
-        rule its rejection rate with two Monte Carlo SEs and its mean number of items at the stop.
+        rule its rejection rate with two Monte Carlo SEs in percentage points (``± 2.9``) and its
+        mean number of items at the stop. Where every or no comparison rejected, the SE is 0:
+        the count and the exact 95% binomial interval stand in its place.
 
     Examples
     --------
@@ -117,17 +136,28 @@ def describe_peeking(study: PeekingStudy, *, rules: Any = None) -> str:
     >>> print(describe_peeking(peeking_study(0.0, looks=5, n_resamples=2000, rng=1), rules=("fixed-n",)))
     5 looks up to 1,000 items, true difference +0, 2,000 simulated comparisons at alpha = 0.05
     fixed-n              rejects in  5.0% (± 1.0)   mean n at the stop 1,000
+    >>> print(describe_peeking(peeking_study(0.2, looks=5, n_resamples=200, rng=1), rules=("every look",)))
+    5 looks up to 1,000 items, true difference +0.2, 200 simulated comparisons at alpha = 0.05
+    every look           rejects in 100.0% (200 of 200; exact 95% CI 98.2 to 100)   mean n at the stop 200
     """
     idx = _rules(study, rules)
     lines = [f"{study.looks} look{'s' if study.looks != 1 else ''} up to {study.n_max:,} items, true difference "
              f"{study.effect:+g}, {study.n_resamples:,} simulated comparisons at alpha = {study.alpha:g}"]
-    for i in idx:
-        lines.append(f"{study.rules[i]:<20} rejects in {100 * study.rejection_rate[i]:4.1f}% "
-                     f"(± {200 * study.se[i]:.1f})   mean n at the stop {study.mean_n[i]:,.0f}")
+    low, high = _rate_interval(study, idx)
+    for k, i in enumerate(idx):
+        rate = study.rejection_rate[i]
+        if rate in (0.0, 1.0):     # no spread among the comparisons: the count and the exact interval
+            ends = (f"{100 * v:.1f}".removesuffix(".0") for v in (low[k], high[k]))
+            spread = f"{round(rate * study.n_resamples):,} of {study.n_resamples:,}; exact 95% CI {' to '.join(ends)}"
+        else:
+            spread = f"± {200 * study.se[i]:.1f}"
+        lines.append(f"{study.rules[i]:<20} rejects in {100 * rate:4.1f}% ({spread})   "
+                     f"mean n at the stop {study.mean_n[i]:,.0f}")
     return "\n".join(lines)
 
 
-def plot_margin_decision(result: PairedItemMarginTest, *, sequential_low: float | None = None, ax: Any = None):
+def plot_margin_decision(result: PairedItemMarginTest, *, sequential_low: float | None = None,
+                         names: tuple[str, str] | None = None, ax: Any = None):
     """A non-inferiority decision drawn: the lower bound of ``a - b`` against ``-margin``.
 
     The estimate of the paired difference (a dot), the one-sided ``1 - alpha`` interval
@@ -144,6 +174,9 @@ def plot_margin_decision(result: PairedItemMarginTest, *, sequential_low: float 
         ``higher_is_better=True``.
     sequential_low : float, optional
         The anytime-valid lower bound to draw beside it, in ``[-1, 1]``.
+    names : pair of str, optional
+        The two models' names for the axis label, the candidate first (default ``("a", "b")``,
+        as in :meth:`~evallib.items.PairedItemMarginTest.describe`).
     ax : matplotlib.axes.Axes, optional
         By default a new 6.4 x 2.6 inch figure.
 
@@ -156,7 +189,8 @@ def plot_margin_decision(result: PairedItemMarginTest, *, sequential_low: float 
     TypeError
         ``result`` is not a :class:`~evallib.items.PairedItemMarginTest`.
     ValueError
-        An equivalence test, a lower-is-better test, or ``sequential_low`` outside ``[-1, 1]``.
+        An equivalence test, a lower-is-better test, ``sequential_low`` outside ``[-1, 1]``, or
+        ``names`` not two different non-empty strings.
 
     Examples
     --------
@@ -177,6 +211,7 @@ def plot_margin_decision(result: PairedItemMarginTest, *, sequential_low: float 
         sequential_low = float(sequential_low)
         if not -1.0 <= sequential_low <= 1.0:
             raise ValueError(f"sequential_low must be in [-1, 1], got {sequential_low!r}")
+    a, b = check_names(names)
     ax = get_axes(ax, figsize=(6.4, 2.6))
     clear_artists(ax)
     lows = [result.low] + ([sequential_low] if sequential_low is not None else [])
@@ -202,7 +237,7 @@ def plot_margin_decision(result: PairedItemMarginTest, *, sequential_low: float 
     ax.set_xlim(lo_x, hi_x)
     ax.set_ylim(-0.6, len(rows) - 0.2)
     ax.set_yticks([])
-    ax.set_xlabel(f"a - b over {result.n_items:,} items (dot: estimate {result.estimate:+.3f})", fontsize=9)
+    ax.set_xlabel(f"{a} - {b} over {result.n_items:,} items (dot: estimate {result.estimate:+.3f})", fontsize=9)
     shown = "shown" if result.reject else "not shown"
     ax.set_title(f"non-inferiority {shown} at alpha = {result.alpha:g}", loc="left", fontsize=9.5)
     if not math.isfinite(result.low):

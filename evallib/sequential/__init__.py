@@ -16,7 +16,8 @@ paired difference of two models on the same items:
   Hwang-Shih-DeCani) by the recursive integration of Armitage, McPherson & Rowe
   (:func:`group_sequential_design`, :func:`group_sequential_test`, :func:`alpha_spent`).
 - :mod:`._peeking` -- what peeking costs, by simulation: stopping at the first fixed-n p < alpha
-  against the confidence sequence and the alpha-spending design (:func:`peeking_study`).
+  against the confidence sequence and the alpha-spending design (:func:`peeking_study`), and
+  exactly on one observed stream under random label swaps (:func:`peeking_signflip_rate`).
 
 Every public name is importable from ``evallib`` itself.
 """

@@ -17,6 +17,14 @@ Each rate comes with its Monte Carlo standard error ``sqrt(r (1 - r) / n_resampl
 number of items at the stop measures what the sequential rules save (or cost). The simulation is
 vectorised over the replicates (one array of ``n_resamples x n_max`` items), so the default runs in
 a few hundredths of a second: fast enough for a slider.
+
+:func:`peeking_signflip_rate` needs no simulation: for one observed stream of paired 0/1 scores
+it gives the exact false-find rate of the "every look" rule under the permutation null that swaps
+the two models' labels on each item with probability 1/2. A swap flips the sign of a discordant
+item's difference and leaves a concordant one at 0, so at each look the z statistic depends only
+on the number ``B`` of discordant items seen so far that favour the first model; the rate is a
+recursion over the looks on the distribution of ``B`` among the paths that have not yet rejected
+(a binomial convolution between looks), exact to rounding.
 """
 
 from __future__ import annotations
@@ -28,14 +36,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special
+from scipy import special, stats
 
 from .._results import freeze_arrays
-from .._validate import check_alpha, check_count, check_real, check_rng
+from .._validate import check_alpha, check_array, check_count, check_real, check_rng
 from ._confseq import _betting_log_martingale
 from ._groupseq import group_sequential_design
 
-__all__ = ["PEEKING_RULES", "PeekingStudy", "peeking_study"]
+__all__ = ["PEEKING_RULES", "PeekingStudy", "peeking_signflip_rate", "peeking_study"]
 
 #: The stopping rules compared by :func:`peeking_study`, in the order of its arrays.
 PEEKING_RULES = ("fixed-n", "every look", "alpha-spending", "confidence sequence")
@@ -88,6 +96,20 @@ class PeekingStudy:
         frame.attrs.update(alpha=self.alpha, looks=self.looks, n_max=self.n_max, effect=self.effect,
                            n_resamples=self.n_resamples)
         return frame
+
+
+def _look_points(looks: int, n_max: int) -> np.ndarray:
+    """The items seen at each of ``looks`` equally spaced looks up to ``n_max``."""
+    return np.round(np.arange(1, looks + 1) / looks * n_max).astype(np.int64)
+
+
+def _paired_z(s: Any, q: Any, n: Any) -> np.ndarray:
+    """The z statistic of the paired mean after ``n`` items from the sum ``s`` of the differences and
+    the sum ``q`` of their squares (the sample SD with ``n - 1``; 0 where the SD is 0)."""
+    s, q, n = (np.asarray(v, dtype=float) for v in (s, q, n))
+    var = np.maximum(q / n - (s / n) ** 2, 0.0) * n / (n - 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(var > 0, (s / n) / np.sqrt(var / n), 0.0)
 
 
 @lru_cache(maxsize=64)
@@ -143,15 +165,10 @@ def peeking_study(effect: float = 0.0, *, looks: int = 10, n_max: int = 1000, di
     p_win, p_loss = (discordance + effect) / 2.0, (discordance - effect) / 2.0
     u = gen.random((n_resamples, n_max))
     d = (u < p_win).astype(float) - (u >= 1.0 - p_loss)
-    at = np.round(np.arange(1, looks + 1) / looks * n_max).astype(np.int64)
+    at = _look_points(looks, n_max)
 
     # the z statistic of the paired mean at each look (sum of d, sum of d^2 = number of discordant)
-    s = np.cumsum(d, axis=1)[:, at - 1]
-    q = np.cumsum(d * d, axis=1)[:, at - 1]
-    n = at.astype(float)
-    var = np.maximum(q / n - (s / n) ** 2, 0.0) * n / (n - 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(var > 0, (s / n) / np.sqrt(var / n), 0.0)
+    z = _paired_z(np.cumsum(d, axis=1)[:, at - 1], np.cumsum(d * d, axis=1)[:, at - 1], at)
     z_alpha = -special.ndtri(alpha / 2.0)
     log_capital = _betting_log_martingale(d, -1.0, 1.0, 0.0, alpha, "two-sided")[:, at - 1]
     crossed = {
@@ -171,3 +188,77 @@ def peeking_study(effect: float = 0.0, *, looks: int = 10, n_max: int = 1000, di
     rate = np.array(rate)
     return PeekingStudy(PEEKING_RULES, rate, np.sqrt(rate * (1.0 - rate) / n_resamples), np.array(mean_n),
                         effect, discordance, alpha, n_max, looks, n_resamples)
+
+
+def peeking_signflip_rate(x: Any, y: Any, *, looks: int = 10, alpha: float = 0.05) -> float:
+    """The exact false-find rate of "stop at the first p <= alpha" on one stream, under label swaps.
+
+    Two models' 0/1 scores on the same items, in the order the items arrived. Under the
+    permutation null, the two models' labels are swapped on each item independently with
+    probability 1/2 (the two are then equally good by construction, and the items keep their
+    real discordance and order). The rule is :func:`peeking_study`'s ``"every look"``: the
+    two-sided paired z test (sample SD) at ``looks`` equally spaced looks, stopping at the first
+    with ``|z| >= z_{1 - alpha/2}``. The rate is exact (a recursion over the looks, see the
+    module's docstring), not simulated: what a simulation of swapped streams estimates.
+
+    Parameters
+    ----------
+    x, y : array of 0/1
+        The two models' scores (1 right, 0 wrong) on the same items, in arrival order.
+    looks : int
+        The number of looks, equally spaced up to all the items (at least 2 items a look).
+    alpha : float
+        The nominal level of the z test at each look, in (0, 1).
+
+    Returns
+    -------
+    float
+        The probability, over the ``2^m`` equally likely swaps of the ``m`` discordant items,
+        that some look rejects. With ``looks=1`` it is the exact size of the fixed-n z test on
+        these items, which is not exactly ``alpha``: the sum of ``m`` signs is discrete and the
+        z test a normal approximation.
+
+    Raises
+    ------
+    ValueError
+        Scores other than 0 and 1, ``x`` and ``y`` of different lengths, fewer than two items
+        a look, ``alpha`` outside (0, 1).
+
+    Examples
+    --------
+    Twenty items, every other one discordant. At one look (all 20 items, 10 discordant) the z
+    test rejects when at least 8 of the 10 signs agree, with probability ``2 (1 + 10 + 45) / 2^10``;
+    a second, earlier look at 10 items (5 discordant) adds the paths whose first 5 signs all agree.
+
+    >>> x, y = [1] * 20, [0, 1] * 10
+    >>> round(peeking_signflip_rate(x, y, looks=1), 6), round(2 * 56 / 2 ** 10, 6)
+    (0.109375, 0.109375)
+    >>> round(peeking_signflip_rate(x, y, looks=2), 6)
+    0.140625
+    """
+    x = check_array(x, "x", what="0/1 scores")
+    y = check_array(y, "y", what="0/1 scores")
+    for name, v in (("x", x), ("y", y)):
+        if not np.isin(v, (0.0, 1.0)).all():
+            raise ValueError(f"{name} must hold 0/1 scores (1 right, 0 wrong), got values from "
+                             f"{v.min():g} to {v.max():g}")
+    if x.shape != y.shape:
+        raise ValueError(f"x and y must hold the same items (paired), got {x.size} and {y.size} scores")
+    looks = check_count(looks, "looks", minimum=1)
+    if x.size < 2 * looks:
+        raise ValueError(f"looks must leave at least 2 items a look: {x.size} items allow at most "
+                         f"{x.size // 2} looks, got {looks}")
+    alpha = check_alpha(alpha)
+    at = _look_points(looks, x.size)
+    discordant = np.cumsum(x != y)[at - 1]
+    z_alpha = -special.ndtri(alpha / 2.0)
+    # alive[b]: the probability of b discordant items favouring x so far, on paths not yet stopped
+    alive = np.ones(1)
+    seen = 0
+    for n, m in zip(at, discordant):
+        if m > seen:
+            alive = np.convolve(alive, stats.binom.pmf(np.arange(m - seen + 1), m - seen, 0.5))
+            seen = int(m)
+        b = np.arange(seen + 1)
+        alive[np.abs(_paired_z(2.0 * b - seen, seen, n)) >= z_alpha] = 0.0
+    return float(min(1.0, max(0.0, 1.0 - alive.sum())))
