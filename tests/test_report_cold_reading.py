@@ -176,7 +176,7 @@ def test_the_leaders_answers_are_its_own():
     assert "**once** has the highest mean score" in text and "answered 1 to 4 times" not in text
     assert "each answered" not in text.split("\n")[0]
     _, _, text = _items_summary(_items_frame(leader="many"))
-    assert "**many** has the highest mean score" in text and "each answered 4 times by it." in text
+    assert "**many** has the highest mean score" in text and "each answered 4 times by it (section 2)." in text
 
 
 def test_the_variance_bullet_says_its_standard_errors_take_the_clusters_into_account():

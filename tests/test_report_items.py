@@ -875,3 +875,35 @@ def test_readme_describes_the_shipped_example_truly(pupils):
     assert f"mean of the five refits, {average:.4f}" in readme and f"first fit, {first_fit:.4f}" in readme
     assert f"behind knn ({pupils.correct['knn'].mean():.4f})" in readme
     assert average < pupils.correct["knn"].mean() < first_fit  # hence the two leaderboards differ
+
+
+def test_a_between_item_share_below_zero_is_said_in_words():
+    """Issue 33: a model whose items differ less than its answers' noise: the between-item share's estimate
+    falls below 0 and is read as 0, and section 4's table and the summary say so with the estimate
+    (statsmodels' one-way ANOVA: (MSB - MSW) / (MSB + (K - 1) MSW))."""
+    import statsmodels.api as sm
+    import statsmodels.formula.api as smf
+
+    from evallib.report._items_sections import format_components
+
+    rng = np.random.default_rng(4)
+    n, k = 80, 4
+    flat = (rng.random((n, k)) < 0.7).astype(int)                      # every item the same chance
+    varied = (rng.random((n, k)) < rng.beta(2, 3, n)[:, None]).astype(int)
+    rows = [{"item": f"q{i}", "model": m, "sample": s + 1, "score": int(y[i, s])}
+            for m, y in (("flat", flat), ("varied", varied)) for i in range(n) for s in range(k)]
+    data = load_item_scores(pd.DataFrame(rows), item_column="item")
+    frame = pd.DataFrame({"y": flat.ravel(), "item": np.repeat(np.arange(n), k)})
+    table = sm.stats.anova_lm(smf.ols("y ~ C(item)", data=frame).fit())
+    msb, msw = table.loc["C(item)", "mean_sq"], table.loc["Residual", "mean_sq"]
+    share = (msb - msw) / (msb + (k - 1) * msw)
+    assert share < 0                                                    # the seed gives an estimate below 0
+    parts, text = _parts(data)
+    assert parts["board"].tie.leader == "flat"
+    shown = format_components(parts["samples"])
+    assert shown.loc["flat", "between-item share of an answer's variance"] == f"0 (estimated {share:.3f}, below 0)"
+    assert "estimated" not in shown.loc["varied", "between-item share of an answer's variance"]
+    assert (f"The leader's answers to one item are no more alike than its answers to different items: the "
+            f"between-item share of one answer's variance was estimated at {share:.3f}, below zero, so it is read "
+            "as 0") in text
+    assert "0% between items" not in text and "too low if the items do differ" in text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import re
 
 import numpy as np
@@ -98,3 +99,64 @@ def test_cli_per_task_section_from_lm_eval_files(subtasks, tmp_path, capsys):
     assert "7. Per task" in text
     for sentence in table.sentences():
         assert sentence in text
+
+
+def _summary(data, **kw):
+    from evallib.report._items_sections import (
+        item_planning,
+        items_summary_text,
+        leaderboard,
+        model_means,
+        pairwise_items,
+        sample_analysis,
+        summarise_items,
+    )
+
+    parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
+                 samples=sample_analysis(data), board=leaderboard(data, n_resamples=300, rng=0))
+    return items_summary_text(data, **parts, **kw), item_planning
+
+
+def test_summary_points_to_the_planning_and_per_task_sections_only_when_present(subtasks):
+    """Issue 33: the summary names every section the report holds (6 and 7 included) and no absent one.
+
+    References: the detectable difference of a paired comparison with one answer per item and no
+    clusters, ``(z_{alpha/2} + z_beta) sqrt(var(d) / n)`` (Miller 2024), from the lines; the per-task
+    differences' verdicts from scipy's paired t test and statsmodels' Holm over the table.
+    """
+    data = read_lm_eval_samples(subtasks, metric="acc")
+    acc = _acc(subtasks)
+    whole = {m: np.concatenate([acc[m, t] for t in MMLU]) for m, _ in MODELS}
+    leader = max(whole, key=lambda m: whole[m].mean())
+    others = [m for m, _ in MODELS if m != leader]
+    bare, item_planning = _summary(data)
+    for n in (1, 2, 3, 5):
+        assert f"section {n}" in bare
+    # section 4 says only that every item was answered once, sections 6 and 7 were not given: no bullet
+    assert "section 4" not in bare and "section 6" not in bare and "section 7" not in bare
+    assert "Planning" not in bare and "Per task" not in bare
+    plan = item_planning(data, alpha=0.05, min_difference=0.05)
+    text, _ = _summary(data, min_difference=0.05, planning=plan, tasks=task_table(data))
+    bullets = text.split("\n")
+    z = stats.norm.isf(0.025) + stats.norm.ppf(0.8)
+    (planning,) = [b for b in bullets if "(section 6)" in b]
+    for other in others:
+        d = whole[leader] - whole[other]
+        detectable = z * math.sqrt(np.var(d, ddof=1) / d.size)
+        needed = math.ceil(z * z * np.var(d, ddof=1) / 0.05 ** 2)
+        assert f"{detectable:.4f} against {other}" in planning
+        assert f"{needed:,} items against {other}" in planning
+    (per_task,) = [b for b in bullets if "(section 7)" in b]
+    raw, rows = [], []
+    for t in MMLU:
+        for other in others:
+            raw.append(stats.ttest_rel(acc[leader, t], acc[other, t]).pvalue)
+            rows.append((t, other, (acc[leader, t] - acc[other, t]).mean()))
+    reject = multipletests(raw, method="holm")[0]
+    assert f"{int(reject.sum())} of the 6 differences" in per_task or (not reject.any() and "none of the 6" in per_task)
+    for (t, other, est), r in zip(rows, reject):
+        assert (f"{other} on {t} ({leader} - {other} = {est:+.4f})" in per_task) == bool(r)
+    # one task: no per-task table, so no bullet for it
+    one = read_lm_eval_samples({m: p[:1] for m, p in subtasks.items()}, metric="acc")
+    single, _ = _summary(one, planning=item_planning(one), tasks=task_table(one))
+    assert "section 7" not in single and "section 6" in single
