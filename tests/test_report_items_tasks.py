@@ -160,3 +160,26 @@ def test_summary_points_to_the_planning_and_per_task_sections_only_when_present(
     one = read_lm_eval_samples({m: p[:1] for m, p in subtasks.items()}, metric="acc")
     single, _ = _summary(one, planning=item_planning(one), tasks=task_table(one))
     assert "section 7" not in single and "section 6" in single
+
+
+def test_tasks_as_few_clusters_widen_the_leaders_interval_and_the_summary_says_so(subtasks):
+    """Three tasks as the clusters: the variance ratio is below 1, but the CR2 interval rests on about 2
+    degrees of freedom and is wider than Wilson's for independent items (statsmodels' Wilson interval on
+    the 387 scores); the summary compares the two widths instead of calling the clusters harmless, and the
+    few-clusters warning names the rank bootstrap too."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    data = read_lm_eval_samples(subtasks, metric="acc", cluster_key="task")
+    text, _ = _summary(data)
+    acc = _acc(subtasks)
+    leader = max((m for m, _ in MODELS), key=lambda m: np.concatenate([acc[m, t] for t in MMLU]).mean())
+    y = np.concatenate([acc[leader, t] for t in MMLU])
+    lo, hi = proportion_confint(int(y.sum()), y.size, alpha=0.05, method="wilson")
+    bullet = next(b for b in text.split("\n") if "cluster-robust standard error is" in b)
+    assert f"the {lo:.4f} to {hi:.4f} that taking the items as independent gives" in bullet
+    low, high, times = map(float, re.search(r"Its interval, ([0-9.]+) to ([0-9.]+), is ([0-9.]+) times as wide",
+                                            bullet).groups())
+    assert times == pytest.approx((high - low) / (hi - lo), abs=0.01) and times > 1.05
+    assert "the clusters matter" in bullet and "change the interval little" not in bullet
+    assert "the rank bootstrap resamples only these 3 clusters" in text
+    assert "(paired CR2 t tests, cluster-robust; section 3)" in text      # the tests named as run

@@ -196,7 +196,9 @@ def summarise_items(data: ItemScores) -> ItemsOverview:
         sizes = (int(n_g.min()), float(np.median(n_g)), int(n_g.max()))
         if data.n_clusters < FEW_CLUSTERS:
             warnings.append(f"few clusters: the cluster-robust intervals rest on {data.n_clusters} clusters, "
-                            "so they are wide and their t reference has few degrees of freedom.")
+                            "so they are wide and their t reference has few degrees of freedom, and the rank "
+                            f"bootstrap resamples only these {data.n_clusters} clusters, so its shares and rank "
+                            "intervals are rough.")
     notes = tuple(s for s in [data.read_note] if s)
     return ItemsOverview(n_items=data.n_items, n_models=data.n_models, models=data.models,
                          n_clusters=data.n_clusters if data.clustered else None, cluster_sizes=sizes,
@@ -227,7 +229,9 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         because ``n_eff`` is capped at the number of 0/1 scores ``n_0/1``; for Wilson's
         own case 1; for a t interval the variance ratio), ``effective_n`` (Wilson on the
         effective sample size: ``n_eff``; else NaN), ``scores`` (0/1 scores or answers
-        counted), ``answers`` (mean answers per item), ``note``, ``n_items`` (the items the model
+        counted), ``answers`` (mean answers per item), ``independent_low``, ``independent_high``
+        (the interval :func:`evallib.items.item_mean` gives without the clusters, the items taken as
+        independent; the interval itself without clusters), ``note``, ``n_items`` (the items the model
         scored: each mean is on its own items). ``attrs``: ``alpha``.
     """
     alpha = check_alpha(alpha)
@@ -245,7 +249,9 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
             used = 1.0
         else:
             used = ratio * ratio
+        alone = r if not data.clustered else item_mean(block, alpha=alpha, missing="drop")
         rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
+                     "independent_low": alone.low, "independent_high": alone.high,
                      "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
                      "interval_design_effect": used, "effective_n": effective, "scores": n_obs,
@@ -762,14 +768,28 @@ def _design_effect_sentence(row: pd.Series, ratio: float) -> str:
             f"items as independent (variance ratio {ratio:.2f})")
     used = float(row["interval_design_effect"])
     if math.isfinite(row["effective_n"]):
-        text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:.1f} of its "
+        text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:,.1f} of its "
                  f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f}")
         if ratio < 1 <= used + 1e-12:
             text += (" (the effective sample size is never more than the number of scores, so a ratio below 1 "
                      "does not narrow the interval)")
-    verdict = ("the clusters matter: taking the items as independent would have made its interval too narrow."
-               if ratio > 1.05 else "here the clusters change the intervals little.")
-    return f"{text}: {verdict}"
+    width = float(row["high"] - row["low"])
+    alone = float(row["independent_high"] - row["independent_low"])
+    times = width / alone if alone > 0 else float("nan")
+    text += (f". Its interval, {row['low']:.4f} to {row['high']:.4f}, is {times:.2f} times as wide as the "
+             f"{row['independent_low']:.4f} to {row['independent_high']:.4f} that taking the items as independent "
+             "gives")
+    if math.isfinite(row["df"]) and row["df"] < FEW_CLUSTERS:
+        text += (f" (it rests on {row['df']:.1f} degrees of freedom, so its t quantile, not only its standard "
+                 "error, widens it)")
+    if not math.isfinite(times) or 0.95 <= times <= 1.05:
+        verdict = "here the clusters change the interval little."
+    elif times > 1.05:
+        verdict = "the clusters matter: taking the items as independent would have made its interval too narrow."
+    else:
+        verdict = ("the cluster-robust interval is the narrower one here; it is the one that does not assume the "
+                   "items independent.")
+    return f"{text}; {verdict}"
 
 
 def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
@@ -780,14 +800,16 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
             else f"Without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
     if adjust in FDR_ADJUSTMENTS:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
+    clustered = pairs.attrs.get("n_clusters") is not None
+    tests = "paired CR2 t tests, cluster-robust" if clustered else "paired t tests"
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
         more = f"; and {len(rejected) - _LIST_LIMIT:,} more (every pair is in section 3)" if len(rejected) > _LIST_LIMIT else ""
         out.append(f"{lead}, {len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'} "
-                   f"significant at alpha = {alpha:g} (paired t tests): {shown}{more}.")
+                   f"significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
-        out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g} (paired t tests).")
+        out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g} ({tests}).")
     if pairs.attrs.get("mcnemar"):
         differ = [(a, b) for a, b, r, q in zip(pairs["a"], pairs["b"], pairs["reject"], pairs["mcnemar_reject"])
                   if r != q]
