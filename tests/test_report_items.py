@@ -292,7 +292,8 @@ def test_shipped_example_is_the_real_evaluation(pupils):
 # ------------------------------------------------------------------ lm-evaluation-harness
 def write_lm_eval(path: Path, ev, answers: pd.Series, *, filters=("none",), metrics=("acc", "acc_norm"),
                   extra: dict | None = None) -> Path:
-    """A --log_samples file of lm_eval/evaluator.py's schema: one line per document and filter.
+    """A --log_samples file as lm_eval/loggers/evaluation_tracker.py writes lm_eval/evaluator.py's records:
+    one line per document and filter, arguments as ``gen_args_i``/``arg_j``, target and responses as text.
 
     ``acc`` is the classifier's right/wrong answer; ``acc_norm`` its probability of the
     true outcome rounded to 0/1 (a second per-document metric); ``doc`` carries the pupil's
@@ -304,10 +305,10 @@ def write_lm_eval(path: Path, ev, answers: pd.Series, *, filters=("none",), metr
         for doc_id, value in answers.items():
             doc = {"pupil": int(doc_id), "class": int(ev.pupils.at[doc_id, "class"]),
                    "lang": float(ev.pupils.at[doc_id, "lang"])}
-            target = int(ev.pupils.at[doc_id, "passed"])
+            target = str(int(ev.pupils.at[doc_id, "passed"]))     # save_results_samples: str(target)
             record = {"doc_id": int(doc_id), "doc": doc, "target": target,
-                      "arguments": [[f"Pupil {doc_id}: above the median?", " yes"]],
-                      "resps": [[["-0.7", False]]], "filtered_resps": [["-0.7", False]],
+                      "arguments": {"gen_args_0": {"arg_0": f"Pupil {doc_id}: above the median?", "arg_1": " yes"}},
+                      "resps": [[["-0.7", "False"]]], "filtered_resps": [["-0.7", "False"]],  # sanitize_list: text
                       "filter": f, "metrics": list(metrics), "doc_hash": f"h{doc_id}", "prompt_hash": "p",
                       "target_hash": "t", "acc": float(value)}
             if "acc_norm" in metrics:
