@@ -524,7 +524,7 @@ def test_pairwise_clustered_against_written_out_cr2_holm_and_bh(pupils, clustere
         np.testing.assert_allclose(table["pvalue_adj"], p_adj, rtol=1e-8)
         assert list(table["reject"]) == list(reject)
     text = format_item_pairs(table)
-    assert len(text) == 6 and "BH p (paired t)" in text.columns
+    assert len(text) == 6 and "BH (FDR) p (paired t)" in text.columns
 
 
 def test_pairwise_mcnemar_where_it_applies(pupils):
@@ -908,3 +908,35 @@ def test_a_between_item_share_below_zero_is_said_in_words():
             f"between-item share of one answer's variance was estimated at {share:.3f}, below zero, so it is read "
             "as 0") in text
     assert "0% between items" not in text and "too low if the items do differ" in text
+
+
+def test_repeated_answers_get_a_bullet_when_the_leader_answered_once(pupils):
+    """The shipped example's case: the leader (logistic) answered each pupil once, the forest five times;
+    section 4 holds the forest's components, so the summary points to it with the forest's numbers
+    (the balanced one-way ANOVA written out: within share MSW / ((MSB - MSW) / K + MSW))."""
+    ev = pupils
+    data = load_item_scores(long_samples(ev), item_column="pupil", model_column="model", score_column="score",
+                            sample_column="run", cluster_column="school")
+    _, text = _parts(data)
+    y = ev.samples.to_numpy(float)
+    n, k = y.shape
+    msw = ((y - y.mean(axis=1, keepdims=True)) ** 2).sum() / (n * (k - 1))
+    msb = k * ((y.mean(axis=1) - y.mean()) ** 2).sum() / (n - 1)
+    within = msw / ((msb - msw) / k + msw)
+    (bullet,) = [b for b in text.split("\n") if "vary:" in b]
+    assert bullet.startswith("- The leader answered each item once; of the models that answered items more than "
+                             "once, forest has the highest mean")
+    assert f"{within:.0%} of the variance of one answer lies within items" in bullet and "(section 4)" in bullet
+    assert "With 5 answers per item, forest gets at least one right" in text
+
+
+def test_every_template_parameter_is_read_by_papermill():
+    """papermill skips a parameter line it cannot parse (a '=' in the comment did that to min_difference),
+    and then warns 'Passed unknown parameter' on every run that sets it."""
+    import nbformat
+    from papermill.translators import PythonTranslator
+
+    nb = nbformat.read(ROOT / "notebooks" / "report_items.ipynb", as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    assigned = [line.split("=")[0].strip() for line in cell.source.splitlines() if "=" in line.split("#")[0]]
+    assert [p.name for p in PythonTranslator.inspect(cell)] == assigned and "min_difference" in assigned

@@ -162,8 +162,9 @@ def test_an_icc_below_zero_within_a_task_is_said_in_words(tmp_path):
     (no answers' noise to divide out); the reference is statsmodels' one-way ANOVA of the
     leader's minus the other's item scores by task.
     """
-    from evallib.report._items_inputs import read_lm_eval_samples
     from test_report_harness import MMLU, write_lm_eval_task
+
+    from evallib.report._items_inputs import read_lm_eval_samples
 
     rng = np.random.default_rng(0)
     files = {}

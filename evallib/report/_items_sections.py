@@ -73,6 +73,7 @@ from ._prose import (
     pvalue_cell,
 )
 from ._sections import Skipped, check_min_difference
+from ._text import ADJUST_HEADER, adjusted_prefix
 
 __all__ = [
     "ItemsOverview",
@@ -273,7 +274,8 @@ def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
         "SE": [f"{v:.4f}" for v in means["se"]],
         "SE if items independent": [f"{v:.4f}" for v in means["unclustered_se"]],
         "interval": [labels.get(m, m) + (f", {df:.1f} df" if math.isfinite(df) and m != "wilson" else "")
-                     for m, df in zip(means["method"], means["df"])],
+                     + (f" on the effective sample size {n:,.1f}" if m == "wilson" and math.isfinite(n) else "")
+                     for m, df, n in zip(means["method"], means["df"], means["effective_n"])],
     }, index=means.index)
     return out
 
@@ -416,9 +418,10 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Section 3's table as text, every pair (no truncation), leaderboard order."""
     alpha, adjust, interval_level = table_metadata(pairs, "alpha", "adjust", "interval_level",
                                                    made_by="evallib.report.pairwise_items")
-    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval" if adjust != "none"
-             else f"{level_text(alpha)} interval")
-    adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
+    kind = "CR2 t" if pairs.attrs.get("n_clusters") is not None else "paired t"
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni)" if adjust != "none"
+             else f"{level_text(alpha)} interval ({kind})")
+    adj = ADJUST_HEADER[adjust]
     partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
@@ -456,12 +459,15 @@ class SampleAnalysis:
     ks : the ``k`` reported: 1, 2, 4, ... up to the most any model allows (a model's
         ``k`` stop at the fewest answers it gave to one item).
     alpha : the level.
+    clustered : whether the items came in clusters (the standard errors and pass@k's
+        intervals are then CR2 cluster-robust).
     """
 
     components: pd.DataFrame
     passk: pd.DataFrame | Skipped
     ks: tuple[int, ...]
     alpha: float
+    clustered: bool = False
 
 
 def _ks(smallest: int) -> tuple[int, ...]:
@@ -526,7 +532,7 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
                 prow.append({"model": name, "k": k, "pass_at_k": r.estimate, "low": r.low, "high": r.high,
                              "pass_hat_k": h.estimate, "hat_low": h.low, "hat_high": h.high})
         passk = pd.DataFrame(prow)
-    return SampleAnalysis(components=components, passk=passk, ks=ks, alpha=alpha)
+    return SampleAnalysis(components=components, passk=passk, ks=ks, alpha=alpha, clustered=data.clustered)
 
 
 def _cell(v: float, spec: str) -> str:
@@ -591,7 +597,7 @@ def interval_conventions_note(means: pd.DataFrame, samples: SampleAnalysis | Ski
 def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
     """Section 4's pass@k and pass^k as text, one row per model and ``k``, each with its interval."""
     t = samples.passk
-    level = level_text(samples.alpha)
+    level = f"{level_text(samples.alpha)} {'CR2 t' if samples.clustered else 't'}"
     out = pd.DataFrame({
         "pass@k": [f"{v:.4f}" for v in t["pass_at_k"]],
         f"pass@k {level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(t["low"], t["high"])],
@@ -691,7 +697,7 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
 
 def _point(text: str, section: int) -> str:
     """A summary sentence with the section it summarises named before its final period."""
-    body = text[:-1] if text.endswith(".") else text
+    body = text.removesuffix(".")
     if f"section {section}" in body:
         return f"{body}."
     if body.endswith(")"):   # "(paired t tests)" -> "(paired t tests; section 3)"
@@ -740,10 +746,8 @@ def _tasks_sentence(tasks: TaskTable) -> str:
     m = len(d)
     how = (f"{_ADJUST_NAMES[tasks.adjust]}'s adjustment over the {m:,} rows" if tasks.adjust != "none"
            else "no adjustment")
-    level = level_text(1 - tasks.interval_level, digits=4)
-    kinds = set(d["method"])
-    kind = ("paired t" if kinds == {"t"} else "CR2 t" if kinds == {"cr2"}
-            else "paired t or CR2 t, by whether the task holds several clusters")
+    level = level_text(1 - tasks.interval_level, digits=4) + (" joint" if tasks.adjust != "none" else "")
+    kind = _task_methods(d)
     apart = d[d["reject"]]
     text = (f"Per task, {escape(tasks.leader)} against each other model on the task's items ({len(tasks.items):,} "
             f"tasks, {how}, {level} {kind} intervals): ")
@@ -755,6 +759,13 @@ def _tasks_sentence(tasks: TaskTable) -> str:
     else:
         text += f"none of the {m:,} differences is separated from 0"
     return text + "; a task has fewer items than the file, so its intervals are wider (section 7)."
+
+
+def _task_methods(d: pd.DataFrame) -> str:
+    """The per-task table's interval method(s) in words."""
+    kinds = set(d["method"])
+    return ("paired t" if kinds == {"t"} else "CR2 t" if kinds == {"cr2"}
+            else "paired t or CR2 t, by whether the task holds several clusters")
 
 
 def _read_as_zero(what: str, estimate: float, meaning: str) -> str:
@@ -902,14 +913,20 @@ def items_summary_text(
         out.append(_point("**Assumption:** " + independence_note(data, markdown=True), 1))
     if isinstance(samples, SampleAnalysis):
         c = samples.components
-        if leader in c.index and np.isfinite(c.loc[leader, "within"]):
-            row = c.loc[leader]
+        repeated = [m for m in means.index if m in c.index and np.isfinite(c.loc[m, "within"])]
+        # the leader, or, when it answered each item once, the best of the models that answered more often
+        who = leader if leader in repeated else (repeated[0] if repeated else None)
+        whose = ("The leader's answers" if who == leader else
+                 "The leader answered each item once; of the models that answered items more than once, "
+                 f"{escape(who)} has the highest mean, and its answers")
+        if who is not None:
+            row = c.loc[who]
             total = row["between"] + row["within"]
             share = row["within"] / total if total > 0 else 0.0
-            hedge = (" (CR2 cluster-robust standard errors: the clusters are taken into account, and the floor is "
-                     "the clustered one)" if data.clustered else "")
+            hedge = ("; these are CR2 cluster-robust standard errors, which take the clusters into account, and "
+                     "the floor is the clustered one" if data.clustered else "")
             if row["truncated"]:
-                split = (f"The leader's answers to one item are no more alike than its answers to different items: "
+                split = (f"{whose} to one item are no more alike than its answers to different items: "
                          + _read_as_zero("the between-item share of one answer's variance", row["icc_raw"],
                                          "the items do not differ for it beyond the answers' noise, and all of an "
                                          "answer's variance is counted within items")
@@ -918,23 +935,24 @@ def items_summary_text(
                          "as 0 and is too low if the items do differ" if not data.clustered
                          else f"and no number of answers below {row['floor']:.4f} (only more items do that)")
             else:
-                split = (f"The leader's answers to one item vary: {share:.0%} of the variance of one answer lies "
+                split = (f"{whose} to one item vary: {share:.0%} of the variance of one answer lies "
                          f"within items (sampling), {1 - share:.0%} between items (section 4)")
                 floor = f"and no number of answers below {row['floor']:.4f} (only more items do that)"
             out.append(f"{split}; twice the answers per item would take the standard error of its mean from "
                        f"{row['se']:.4f} to {row['se_double']:.4f}, {floor}{hedge}.")
         if isinstance(samples.passk, pd.DataFrame):
-            own = samples.passk[samples.passk["model"] == leader]
-            k = int(own["k"].max())
+            subject = leader if who is None else who
+            own = samples.passk[samples.passk["model"] == subject]
+            k = int(own["k"].max()) if len(own) else 1
             if k > 1:
                 p = own[own["k"] == k].iloc[0]
                 rivals = samples.passk[samples.passk["k"] == k].sort_values("pass_at_k", ascending=False, kind="stable")
                 best = rivals.iloc[0]
                 kind = "CR2 t interval" if data.clustered else "t interval over items"
-                text = (f"With {k} answers per item, {escape(leader)} gets at least one right on {p['pass_at_k']:.1%} "
+                text = (f"With {k} answers per item, {escape(subject)} gets at least one right on {p['pass_at_k']:.1%} "
                         f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
-                if str(best["model"]) != leader:
+                if str(best["model"]) != subject:
                     text += f"; the highest pass@{k} is {escape(best['model'])}'s, {best['pass_at_k']:.1%}"
                 out.append(text + " (section 4).")
     if isinstance(planning, ItemPlanning):
@@ -1235,7 +1253,7 @@ class TaskTable:
         m = len(d)
         how = (f"{_ADJUST_NAMES[self.adjust]}'s adjustment over the {plural(m, 'comparison')} of the table"
                if self.adjust != "none" else f"no adjustment for the {plural(m, 'comparison')} of the table")
-        level = level_text(1 - self.interval_level, digits=4)
+        level = level_text(1 - self.interval_level, digits=4) + (" joint" if self.adjust != "none" else "")
         out = [f"Per task, {escape(self.leader)} (the leader over all items) against each other model, with {how}: "
                + (f"{int(d['reject'].sum()):,} of the {m:,} differences {'is' if int(d['reject'].sum()) == 1 else 'are'} "
                   f"separated from 0 at alpha = {self.alpha:g}."
@@ -1243,9 +1261,10 @@ class TaskTable:
                                             f"{self.alpha:g}.")]
         for _, r in d.iterrows():
             verdict = "separated from 0" if r["reject"] else "not separated from 0"
+            kind = "CR2 t" if r["method"] == "cr2" else "paired t"
             out.append(f"{escape(r['task'])}, {escape(r['a'])} - {escape(r['b'])}: {r['estimate']:+.4f} on "
-                       f"{int(r['n_items']):,} items ({level} interval {r['low']:+.4f} to {r['high']:+.4f}, adjusted "
-                       f"{format_p(r['pvalue_adj'])}), {verdict}.")
+                       f"{int(r['n_items']):,} items ({level} {kind} interval {r['low']:+.4f} to {r['high']:+.4f}, "
+                       f"{adjusted_prefix(self.adjust)}{format_p(r['pvalue_adj'])}), {verdict}.")
         return out
 
 
@@ -1322,8 +1341,9 @@ def format_task_table(table: TaskTable) -> tuple[pd.DataFrame, pd.DataFrame]:
     means.index = [escape(t) for t in means.index]
     means.columns = [escape(c) for c in means.columns]
     d = table.differences
-    adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[table.adjust]
-    joint = f"{level_text(1 - table.interval_level, digits=4)} interval"
+    adj = ADJUST_HEADER[table.adjust]
+    joint = (f"{level_text(1 - table.interval_level, digits=4)} "
+             + ("joint interval" if table.adjust != "none" else "interval") + f" ({_task_methods(d)})")
     out = pd.DataFrame({
         "task": [escape(v) for v in d["task"]], "A": [escape(v) for v in d["a"]], "B": [escape(v) for v in d["b"]],
         "items": [f"{v:,}" for v in d["n_items"]],
