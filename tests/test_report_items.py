@@ -735,7 +735,8 @@ def test_report_end_to_end_on_a_long_file(pupils, tmp_path):
     y = ev.correct[lead].to_numpy(float)
     V, df = cr2_reference(y, classes)
     low, high = wilson_effective_reference(y.mean(), V, df, y.size, 0.05)
-    assert f"{lead} has the highest mean score, {y.mean():.4f} (95% interval {low:.4f} to {high:.4f})" in text
+    assert (f"{lead} has the highest mean score, {y.mean():.4f} (95% interval {low:.4f} to {high:.4f}, "
+            "Wilson's on the effective sample size)") in text
     assert text.count(f"{evil}") >= 3  # shown as text, in the summary and the tables
     for a, b in itertools.combinations(MODELS, 2):  # every pair has a row
         a, b = (evil if a == "knn" else a), (evil if b == "knn" else b)

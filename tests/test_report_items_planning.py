@@ -136,6 +136,8 @@ def test_cli_per_item_report_takes_min_difference_and_plans(clustered_file, tmp_
                             sample_column="sample")
     plan = item_planning(data, alpha=0.05, min_difference=0.02)
     assert "6. Planning the next evaluation" in text
+    assert "Planning: with power 0.8 at alpha = 0.05 (two-sided), this file detects" in text   # the summary's bullet
+    assert "detecting the smallest difference that matters, 0.02, needs" in text and "(section 6)." in text
     for sentence in plan.sentences():
         assert html.unescape(sentence) in text
 

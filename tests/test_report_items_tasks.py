@@ -100,6 +100,8 @@ def test_cli_per_task_section_from_lm_eval_files(subtasks, tmp_path, capsys):
     text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", out.read_text(encoding="utf-8"))))
     table = task_table(read_lm_eval_samples(subtasks, metric="acc"))
     assert "7. Per task" in text
+    assert f"Per task, {table.leader} against each other model on the task's items (3 tasks" in text  # summary
+    assert "(section 7)." in text and "(section 6)." in text
     for sentence in table.sentences():
         assert sentence in text
 
