@@ -448,6 +448,27 @@ def test_variance_components_match_one_way_anova_unbalanced():
     assert vc.var_mean == pytest.approx((vc.between + vc.within * np.mean(1 / k_i)) / n)
 
 
+def test_negative_between_share_is_kept_as_icc_raw_against_statsmodels_anova():
+    """Items that differ less than their answers' noise: icc is 0, icc_raw the ANOVA estimate below 0."""
+    rng = np.random.default_rng(23)
+    y2 = (rng.random((30, 5)) < 0.6).astype(float)   # every item the same chance: the true share is 0
+    y2[rng.random((30, 5)) < 0.2] = np.nan
+    y2[:, 0] = rng.random(30) < 0.6
+    long = long_format(y2)
+    table = sm.stats.anova_lm(smf.ols("y ~ C(item)", data=long).fit())
+    msb, msw = table.loc["C(item)", "mean_sq"], table.loc["Residual", "mean_sq"]
+    k_i = long.groupby("item").size().to_numpy()
+    N, n = k_i.sum(), k_i.size
+    k0 = (N - (k_i ** 2).sum() / N) / (n - 1)
+    assert msb < msw                                  # the seed gives a negative estimate
+    vc = variance_components(y2)
+    assert vc.truncated and vc.between == 0 and vc.icc == 0
+    assert vc.icc_raw == pytest.approx((msb - msw) / (msb + (k0 - 1) * msw), rel=1e-10)
+    assert -1 / (k0 - 1) <= vc.icc_raw < 0
+    untruncated = variance_components(np.clip(rng.normal(0.5, 0.2, (30, 1)) + rng.normal(0, 0.1, (30, 4)), 0, 1))
+    assert not untruncated.truncated and untruncated.icc_raw == untruncated.icc > 0
+
+
 def test_variance_components_balanced_match_f_oneway_and_reml():
     rng = np.random.default_rng(18)
     n, k = 60, 4
@@ -486,7 +507,10 @@ def test_negative_between_estimate_is_truncated_and_said():
     vc = variance_components(y2)
     assert vc.truncated and vc.between == 0 and vc.icc == 0
     assert "truncated at 0" in vc.note and "truncated at 0" in str(vc)
+    # the share before the truncation: (MSB - MSW) / (MSB + (K - 1) MSW) = (0 - 0.5) / (0 + 0.5), the bound -1/(K-1)
+    assert vc.icc_raw == pytest.approx(-1.0)
     flat = variance_components(np.full((4, 3), 0.7))
+    assert flat.icc_raw == 0 and not flat.truncated
     assert (flat.between, flat.within, flat.icc, flat.se) == pytest.approx((0, 0, 0, 0), abs=1e-15)
 
 

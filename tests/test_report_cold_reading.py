@@ -167,7 +167,7 @@ def test_pass_at_k_table_against_enumerated_subsets():
         hat_k = np.mean([np.mean([min(c) for c in combinations(a, k)]) for a in answers])
         assert table.loc[("many", k), "pass@k"] == f"{pass_k:.4f}"
         assert table.loc[("many", k), "pass^k"] == f"{hat_k:.4f}"
-    assert list(table.columns) == ["pass@k", "pass@k 95% interval", "pass^k", "pass^k 95% interval"]
+    assert list(table.columns) == ["pass@k", "pass@k 95% CR2 t interval", "pass^k", "pass^k 95% CR2 t interval"]  # the cluster column is found by name
 
 
 def test_the_leaders_answers_are_its_own():
@@ -176,7 +176,7 @@ def test_the_leaders_answers_are_its_own():
     assert "**once** has the highest mean score" in text and "answered 1 to 4 times" not in text
     assert "each answered" not in text.split("\n")[0]
     _, _, text = _items_summary(_items_frame(leader="many"))
-    assert "**many** has the highest mean score" in text and "each answered 4 times by it." in text
+    assert "**many** has the highest mean score" in text and "each answered 4 times by it (section 2)." in text
 
 
 def test_the_variance_bullet_says_its_standard_errors_take_the_clusters_into_account():
@@ -187,7 +187,7 @@ def test_the_variance_bullet_says_its_standard_errors_take_the_clusters_into_acc
     data, parts, text = _items_summary(_items_frame(leader="many"), cluster_column="cluster")
     se = item_mean(data.model_scores("many"), clusters=data.clusters, method="cr2", missing="drop").se
     assert f"standard error of its mean from {se:.4f}" in text
-    assert "(CR2 cluster-robust standard errors: the clusters are taken into account" in text
+    assert "; these are CR2 cluster-robust standard errors, which take the clusters into account" in text
     _, _, flat = _items_summary(_items_frame(leader="many").drop(columns="cluster"))
     assert "CR2 cluster-robust standard errors" not in flat
     assert "- **Assumption:** No cluster column was given, so the items are taken as independent" in flat

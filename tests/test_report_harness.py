@@ -6,7 +6,9 @@ The lm-eval files are written in the schema of ``lm_eval/loggers/evaluation_trac
 numbering its documents from 0; each line holds ``doc_id``, ``doc``, ``target``,
 ``arguments`` (``{"gen_args_0": {"arg_0": ..., "arg_1": ...}}``), ``resps``,
 ``filtered_resps``, ``filter``, ``metrics``, ``doc_hash`` (sha256 of the document's JSON,
-``indent=2``), ``prompt_hash``, ``target_hash`` and one key per metric. The MMLU subtasks
+``indent=2``), ``prompt_hash``, ``target_hash`` and one key per metric; ``target`` is written
+as ``str(target)`` and ``resps``/``filtered_resps`` through ``lm_eval.utils.sanitize_list``
+(every inner value as text). The MMLU subtasks
 have their real sizes (abstract_algebra 100, anatomy 135, astronomy 152 test questions).
 References are brute force: the item means and counts recomputed here from the lines.
 """
@@ -42,11 +44,13 @@ def write_lm_eval_task(folder: Path, task: str, n_docs: int, accuracy: float, *,
             doc = {"question": f"{subject} question {doc_id}?", "subject": subject,
                    "choices": ["A", "B", "C", "D"], "answer": int(doc_id % 4)}
             prompt = f"The following are multiple choice questions about {subject}.\n\n{doc['question']}\nAnswer:"
-            record = {"doc_id": doc_id, "doc": doc, "target": doc["answer"],
+            # save_results_samples writes target as str(target) and resps, filtered_resps through
+            # sanitize_list, which turns every inner value into text ((loglikelihood, is_greedy) pairs)
+            record = {"doc_id": doc_id, "doc": doc, "target": str(doc["answer"]),
                       "arguments": {f"gen_args_{j}": {"arg_0": prompt, "arg_1": f" {c}"}
                                     for j, c in enumerate(doc["choices"])},
-                      "resps": [[[-1.2, False]] for _ in doc["choices"]],
-                      "filtered_resps": [[-1.2, False] for _ in doc["choices"]],
+                      "resps": [[["-1.2", "False"]] for _ in doc["choices"]],
+                      "filtered_resps": [["-1.2", "False"] for _ in doc["choices"]],
                       "filter": f, "metrics": ["acc"],
                       "acc": float(right[doc_id])}
             if hashes:

@@ -327,7 +327,8 @@ def test_shipped_example_is_the_real_evaluation(pupils):
 # ------------------------------------------------------------------ lm-evaluation-harness
 def write_lm_eval(path: Path, ev, answers: pd.Series, *, filters=("none",), metrics=("acc", "acc_norm"),
                   extra: dict | None = None) -> Path:
-    """A --log_samples file of lm_eval/evaluator.py's schema: one line per document and filter.
+    """A --log_samples file as lm_eval/loggers/evaluation_tracker.py writes lm_eval/evaluator.py's records:
+    one line per document and filter, arguments as ``gen_args_i``/``arg_j``, target and responses as text.
 
     ``acc`` is the classifier's right/wrong answer; ``acc_norm`` its probability of the
     true outcome rounded to 0/1 (a second per-document metric); ``doc`` carries the pupil's
@@ -339,10 +340,10 @@ def write_lm_eval(path: Path, ev, answers: pd.Series, *, filters=("none",), metr
         for doc_id, value in answers.items():
             doc = {"pupil": int(doc_id), "class": int(ev.pupils.at[doc_id, "class"]),
                    "lang": float(ev.pupils.at[doc_id, "lang"])}
-            target = int(ev.pupils.at[doc_id, "passed"])
+            target = str(int(ev.pupils.at[doc_id, "passed"]))     # save_results_samples: str(target)
             record = {"doc_id": int(doc_id), "doc": doc, "target": target,
-                      "arguments": [[f"Pupil {doc_id}: above the median?", " yes"]],
-                      "resps": [[["-0.7", False]]], "filtered_resps": [["-0.7", False]],
+                      "arguments": {"gen_args_0": {"arg_0": f"Pupil {doc_id}: above the median?", "arg_1": " yes"}},
+                      "resps": [[["-0.7", "False"]]], "filtered_resps": [["-0.7", "False"]],  # sanitize_list: text
                       "filter": f, "metrics": list(metrics), "doc_hash": f"h{doc_id}", "prompt_hash": "p",
                       "target_hash": "t", "acc": float(value)}
             if "acc_norm" in metrics:
@@ -558,7 +559,7 @@ def test_pairwise_clustered_against_written_out_cr2_holm_and_bh(pupils, clustere
         np.testing.assert_allclose(table["pvalue_adj"], p_adj, rtol=1e-8)
         assert list(table["reject"]) == list(reject)
     text = format_item_pairs(table)
-    assert len(text) == 6 and "BH p (paired t)" in text.columns
+    assert len(text) == 6 and "BH (FDR) p (paired t)" in text.columns
 
 
 def test_pairwise_mcnemar_where_it_applies(pupils):
@@ -769,7 +770,8 @@ def test_report_end_to_end_on_a_long_file(pupils, tmp_path):
     y = ev.correct[lead].to_numpy(float)
     V, df = cr2_reference(y, classes)
     low, high = wilson_effective_reference(y.mean(), V, df, y.size, 0.05)
-    assert f"{lead} has the highest mean score, {y.mean():.4f} (95% interval {low:.4f} to {high:.4f})" in text
+    assert (f"{lead} has the highest mean score, {y.mean():.4f} (95% interval {low:.4f} to {high:.4f}, "
+            "Wilson's on the effective sample size)") in text
     assert text.count(f"{evil}") >= 3  # shown as text, in the summary and the tables
     for a, b in itertools.combinations(MODELS, 2):  # every pair has a row
         a, b = (evil if a == "knn" else a), (evil if b == "knn" else b)
@@ -910,3 +912,67 @@ def test_readme_describes_the_shipped_example_truly(pupils):
     assert f"mean of the five refits, {average:.4f}" in readme and f"first fit, {first_fit:.4f}" in readme
     assert f"behind knn ({pupils.correct['knn'].mean():.4f})" in readme
     assert average < pupils.correct["knn"].mean() < first_fit  # hence the two leaderboards differ
+
+
+def test_a_between_item_share_below_zero_is_said_in_words():
+    """Issue 33: a model whose items differ less than its answers' noise: the between-item share's estimate
+    falls below 0 and is read as 0, and section 4's table and the summary say so with the estimate
+    (statsmodels' one-way ANOVA: (MSB - MSW) / (MSB + (K - 1) MSW))."""
+    import statsmodels.api as sm
+    import statsmodels.formula.api as smf
+
+    from evallib.report._items_sections import format_components
+
+    rng = np.random.default_rng(4)
+    n, k = 80, 4
+    flat = (rng.random((n, k)) < 0.7).astype(int)                      # every item the same chance
+    varied = (rng.random((n, k)) < rng.beta(2, 3, n)[:, None]).astype(int)
+    rows = [{"item": f"q{i}", "model": m, "sample": s + 1, "score": int(y[i, s])}
+            for m, y in (("flat", flat), ("varied", varied)) for i in range(n) for s in range(k)]
+    data = load_item_scores(pd.DataFrame(rows), item_column="item")
+    frame = pd.DataFrame({"y": flat.ravel(), "item": np.repeat(np.arange(n), k)})
+    table = sm.stats.anova_lm(smf.ols("y ~ C(item)", data=frame).fit())
+    msb, msw = table.loc["C(item)", "mean_sq"], table.loc["Residual", "mean_sq"]
+    share = (msb - msw) / (msb + (k - 1) * msw)
+    assert share < 0                                                    # the seed gives an estimate below 0
+    parts, text = _parts(data)
+    assert parts["board"].tie.leader == "flat"
+    shown = format_components(parts["samples"])
+    assert shown.loc["flat", "between-item share of an answer's variance"] == f"0 (estimated {share:.3f}, below 0)"
+    assert "estimated" not in shown.loc["varied", "between-item share of an answer's variance"]
+    assert (f"The leader's answers to one item are no more alike than its answers to different items: the "
+            f"between-item share of one answer's variance was estimated at {share:.3f}, below zero, so it is read "
+            "as 0") in text
+    assert "0% between items" not in text and "too low if the items do differ" in text
+
+
+def test_repeated_answers_get_a_bullet_when_the_leader_answered_once(pupils):
+    """The shipped example's case: the leader (logistic) answered each pupil once, the forest five times;
+    section 4 holds the forest's components, so the summary points to it with the forest's numbers
+    (the balanced one-way ANOVA written out: within share MSW / ((MSB - MSW) / K + MSW))."""
+    ev = pupils
+    data = load_item_scores(long_samples(ev), item_column="pupil", model_column="model", score_column="score",
+                            sample_column="run", cluster_column="school")
+    _, text = _parts(data)
+    y = ev.samples.to_numpy(float)
+    n, k = y.shape
+    msw = ((y - y.mean(axis=1, keepdims=True)) ** 2).sum() / (n * (k - 1))
+    msb = k * ((y.mean(axis=1) - y.mean()) ** 2).sum() / (n - 1)
+    within = msw / ((msb - msw) / k + msw)
+    (bullet,) = [b for b in text.split("\n") if "vary:" in b]
+    assert bullet.startswith("- The leader answered each item once; of the models that answered items more than "
+                             "once, forest has the highest mean")
+    assert f"{within:.0%} of the variance of one answer lies within items" in bullet and "(section 4)" in bullet
+    assert "With 5 answers per item, forest gets at least one right" in text
+
+
+def test_every_template_parameter_is_read_by_papermill():
+    """papermill skips a parameter line it cannot parse (a '=' in the comment did that to min_difference),
+    and then warns 'Passed unknown parameter' on every run that sets it."""
+    import nbformat
+    from papermill.translators import PythonTranslator
+
+    nb = nbformat.read(ROOT / "notebooks" / "report_items.ipynb", as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    assigned = [line.split("=")[0].strip() for line in cell.source.splitlines() if "=" in line.split("#")[0]]
+    assert [p.name for p in PythonTranslator.inspect(cell)] == assigned and "min_difference" in assigned

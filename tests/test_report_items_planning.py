@@ -136,5 +136,62 @@ def test_cli_per_item_report_takes_min_difference_and_plans(clustered_file, tmp_
                             sample_column="sample")
     plan = item_planning(data, alpha=0.05, min_difference=0.02)
     assert "6. Planning the next evaluation" in text
+    assert "Planning: with power 0.8 at alpha = 0.05 (two-sided), this file detects" in text   # the summary's bullet
+    assert "detecting the smallest difference that matters, 0.02, needs" in text and "(section 6)." in text
     for sentence in plan.sentences():
         assert html.unescape(sentence) in text
+
+
+def _anova_share(values: np.ndarray, groups: np.ndarray) -> float:
+    """The one-way ANOVA's between-group share, (MSB - MSW) / (MSB + (K0 - 1) MSW), from statsmodels' table."""
+    import statsmodels.api as sm
+    import statsmodels.formula.api as smf
+
+    frame = pd.DataFrame({"y": values, "g": groups})
+    table = sm.stats.anova_lm(smf.ols("y ~ C(g)", data=frame).fit())
+    msb, msw = table.loc["C(g)", "mean_sq"], table.loc["Residual", "mean_sq"]
+    k_i = frame.groupby("g").size().to_numpy()
+    N, n = k_i.sum(), k_i.size
+    k0 = (N - (k_i ** 2).sum() / N) / (n - 1)
+    return float((msb - msw) / (msb + (k0 - 1) * msw))
+
+
+def test_an_icc_below_zero_within_a_task_is_said_in_words(tmp_path):
+    """Issue 33: MMLU subtasks with the task as the cluster, where the ICC of the expected differences
+    within a task comes out below 0: the plan reads it as 0 and says so, with the estimate.
+
+    With one answer per item the observed differences' between-task share is the ICC itself
+    (no answers' noise to divide out); the reference is statsmodels' one-way ANOVA of the
+    leader's minus the other's item scores by task.
+    """
+    from test_report_harness import MMLU, write_lm_eval_task
+
+    from evallib.report._items_inputs import read_lm_eval_samples
+
+    rng = np.random.default_rng(0)
+    files = {}
+    for model, acc in (("llama", 0.62), ("mistral", 0.55)):
+        (tmp_path / model).mkdir()
+        files[model] = [write_lm_eval_task(tmp_path / model, t, n, acc, rng=rng) for t, n in MMLU.items()]
+    data = read_lm_eval_samples(files, metric="acc", cluster_key="task")
+    means = data.item_means()
+    tasks = np.array([i.split("/")[0] for i in means.index])
+    d = (means["llama"] - means["mistral"]).to_numpy()
+    reference = _anova_share(d, tasks)
+    assert reference < 0                                   # the seed gives an estimate below 0
+    plan = item_planning(data, alpha=0.05, min_difference=0.05)
+    row = plan.table.iloc[0]
+    assert row["icc"] == 0 and row["icc_raw"] == pytest.approx(reference, rel=1e-9)
+    text = " ".join(plan.sentences())
+    assert (f"The ICC of the expected differences within a task was estimated at {reference:.3f}, below zero, so it "
+            "is read as 0: items of one task are no more alike in their differences than items of different tasks."
+            ) in text
+    assert "tasks of 129 items with an ICC of the expected differences read as 0" in text
+    assert format_item_planning(plan)["ICC"].iloc[0] == f"0 (estimated {reference:.3f})"
+    # an estimate inside [0, 1] is printed as it is, with no such sentence
+    rng = np.random.default_rng(2)
+    for model, acc in (("llama", 0.62), ("mistral", 0.55)):
+        files[model] = [write_lm_eval_task(tmp_path / model, t, n, acc, rng=rng) for t, n in MMLU.items()]
+    other = item_planning(read_lm_eval_samples(files, metric="acc", cluster_key="task"))
+    assert other.table["icc_raw"].iloc[0] == other.table["icc"].iloc[0] > 0
+    assert "below zero" not in " ".join(other.sentences())

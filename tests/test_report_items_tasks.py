@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import re
 
 import numpy as np
@@ -73,6 +74,9 @@ def test_per_task_means_and_the_leaders_differences_adjusted_over_the_table(subt
     text = " ".join(table.sentences())
     n_rej = int(d["reject"].sum())
     assert f"{n_rej} of the 6 differences" in text and "tied" not in text
+    # one spelling of the adjusted p-value (the predictions report's), the interval's level and method named
+    assert text.count("Holm-adjusted p = ") == 6 and "adjusted p = " not in text.replace("Holm-adjusted p = ", "")
+    assert text.count("99.17% joint paired t interval") == 6
     for _, r in d.iterrows():
         assert f"{r['task']}, {leader} - {r['b']}: {r['estimate']:+.4f} on {int(r['n_items'])} items" in text
 
@@ -96,5 +100,91 @@ def test_cli_per_task_section_from_lm_eval_files(subtasks, tmp_path, capsys):
     text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", out.read_text(encoding="utf-8"))))
     table = task_table(read_lm_eval_samples(subtasks, metric="acc"))
     assert "7. Per task" in text
+    assert f"Per task, {table.leader} against each other model on the task's items (3 tasks" in text  # summary
+    assert "(section 7)." in text and "(section 6)." in text
     for sentence in table.sentences():
         assert sentence in text
+
+
+def _summary(data, **kw):
+    from evallib.report._items_sections import (
+        item_planning,
+        items_summary_text,
+        leaderboard,
+        model_means,
+        pairwise_items,
+        sample_analysis,
+        summarise_items,
+    )
+
+    parts = {"overview": summarise_items(data), "means": model_means(data), "pairs": pairwise_items(data),
+             "samples": sample_analysis(data), "board": leaderboard(data, n_resamples=300, rng=0)}
+    return items_summary_text(data, **parts, **kw), item_planning
+
+
+def test_summary_points_to_the_planning_and_per_task_sections_only_when_present(subtasks):
+    """Issue 33: the summary names every section the report holds (6 and 7 included) and no absent one.
+
+    References: the detectable difference of a paired comparison with one answer per item and no
+    clusters, ``(z_{alpha/2} + z_beta) sqrt(var(d) / n)`` (Miller 2024), from the lines; the per-task
+    differences' verdicts from scipy's paired t test and statsmodels' Holm over the table.
+    """
+    data = read_lm_eval_samples(subtasks, metric="acc")
+    acc = _acc(subtasks)
+    whole = {m: np.concatenate([acc[m, t] for t in MMLU]) for m, _ in MODELS}
+    leader = max(whole, key=lambda m: whole[m].mean())
+    others = [m for m, _ in MODELS if m != leader]
+    bare, item_planning = _summary(data)
+    for n in (1, 2, 3, 5):
+        assert f"section {n}" in bare
+    # section 4 says only that every item was answered once, sections 6 and 7 were not given: no bullet
+    assert "section 4" not in bare and "section 6" not in bare and "section 7" not in bare
+    assert "Planning" not in bare and "Per task" not in bare
+    plan = item_planning(data, alpha=0.05, min_difference=0.05)
+    text, _ = _summary(data, min_difference=0.05, planning=plan, tasks=task_table(data))
+    bullets = text.split("\n")
+    z = stats.norm.isf(0.025) + stats.norm.ppf(0.8)
+    (planning,) = [b for b in bullets if "(section 6)" in b]
+    for other in others:
+        d = whole[leader] - whole[other]
+        detectable = z * math.sqrt(np.var(d, ddof=1) / d.size)
+        needed = math.ceil(z * z * np.var(d, ddof=1) / 0.05 ** 2)
+        assert f"{detectable:.4f} against {other}" in planning
+        assert f"{needed:,} items against {other}" in planning
+    (per_task,) = [b for b in bullets if "(section 7)" in b]
+    raw, rows = [], []
+    for t in MMLU:
+        for other in others:
+            raw.append(stats.ttest_rel(acc[leader, t], acc[other, t]).pvalue)
+            rows.append((t, other, (acc[leader, t] - acc[other, t]).mean()))
+    reject = multipletests(raw, method="holm")[0]
+    assert f"{int(reject.sum())} of the 6 differences" in per_task or (not reject.any() and "none of the 6" in per_task)
+    for (t, other, est), r in zip(rows, reject):
+        assert (f"{other} on {t} ({leader} - {other} = {est:+.4f})" in per_task) == bool(r)
+    # one task: no per-task table, so no bullet for it
+    one = read_lm_eval_samples({m: p[:1] for m, p in subtasks.items()}, metric="acc")
+    single, _ = _summary(one, planning=item_planning(one), tasks=task_table(one))
+    assert "section 7" not in single and "section 6" in single
+
+
+def test_tasks_as_few_clusters_widen_the_leaders_interval_and_the_summary_says_so(subtasks):
+    """Three tasks as the clusters: the variance ratio is below 1, but the CR2 interval rests on about 2
+    degrees of freedom and is wider than Wilson's for independent items (statsmodels' Wilson interval on
+    the 387 scores); the summary compares the two widths instead of calling the clusters harmless, and the
+    few-clusters warning names the rank bootstrap too."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    data = read_lm_eval_samples(subtasks, metric="acc", cluster_key="task")
+    text, _ = _summary(data)
+    acc = _acc(subtasks)
+    leader = max((m for m, _ in MODELS), key=lambda m: np.concatenate([acc[m, t] for t in MMLU]).mean())
+    y = np.concatenate([acc[leader, t] for t in MMLU])
+    lo, hi = proportion_confint(int(y.sum()), y.size, alpha=0.05, method="wilson")
+    bullet = next(b for b in text.split("\n") if "cluster-robust standard error is" in b)
+    assert f"the {lo:.4f} to {hi:.4f} that taking the items as independent gives" in bullet
+    low, high, times = map(float, re.search(r"Its interval, ([0-9.]+) to ([0-9.]+), is ([0-9.]+) times as wide",
+                                            bullet).groups())
+    assert times == pytest.approx((high - low) / (hi - lo), abs=0.01) and times > 1.05
+    assert "the clusters matter" in bullet and "change the interval little" not in bullet
+    assert "the rank bootstrap resamples only these 3 clusters" in text
+    assert "(paired CR2 t tests, cluster-robust; section 3)" in text      # the tests named as run

@@ -286,10 +286,11 @@ class VarianceComponents:
 
     Attributes
     ----------
-    between : ``sigma_b^2``, the variance of the items' true scores (truncated at 0).
+    between : ``sigma_b^2``, the variance of the items' true scores: the method-of-moments
+        estimate ``(MSB - MSW) / K0``, truncated at 0 when it comes out negative (``truncated``).
     within : ``sigma_w^2``, the variance of one sample around its item's true score.
     icc : ``between / (between + within)``, the correlation of two samples of one item
-        (0 when both components are 0).
+        (0 when both components are 0, and 0 when ``between`` was truncated).
     mean : the mean of the item means.
     n_items : items analysed.
     samples : mean number of samples per item, ``K``.
@@ -304,6 +305,9 @@ class VarianceComponents:
         items; with clusters, the clustered variance less the within-item noise,
         ``item_mean(clusters=).se^2 - within * inverse_samples / n_items`` (truncated at 0).
     truncated : whether the method-of-moments between estimate was negative and set to 0.
+    icc_raw : the same share before the truncation, ``(MSB - MSW) / (MSB + (K0 - 1) MSW)``
+        (equal to ``icc`` unless ``truncated``; then below 0, and at least ``-1 / (K0 - 1)``):
+        how far below 0 the estimate fell, for saying so. 0 when ``MSB`` and ``MSW`` are both 0.
     n_dropped : items dropped because they had no sample.
     note : the truncation, or dropped items, in words.
     n_clusters : the clusters behind ``var_mean`` and ``var_floor`` (``None`` when the items
@@ -321,6 +325,7 @@ class VarianceComponents:
     se: float
     var_floor: float
     truncated: bool
+    icc_raw: float
     n_dropped: int = 0
     note: str = ""
     n_clusters: int | None = None
@@ -1066,6 +1071,10 @@ def paired_item_difference(
 
 
 # ----------------------------------------------------------- variance_components
+#: A mean square of scores in [0, 1] below this is floating-point rounding (a spread below 1e-12).
+_ROUNDING_VARIANCE = 1e-24
+
+
 def variance_components(scores_2d: Any, *, clusters: Any = None, missing: str = "raise") -> VarianceComponents:
     """Between-item and within-item variance of items x K samples (one-way ANOVA, method of moments).
 
@@ -1080,7 +1089,8 @@ def variance_components(scores_2d: Any, *, clusters: Any = None, missing: str = 
 
     ``sigma_w^2 = MSW`` and ``sigma_b^2 = (MSB - MSW) / K0`` with
     ``K0 = (N - sum K_i^2 / N) / (n - 1)`` (``K0 = K`` when balanced). A negative
-    ``sigma_b^2`` is truncated at 0 and the result says so.
+    ``sigma_b^2`` is truncated at 0 (so ``icc`` is 0) and the result says so: ``truncated``,
+    ``note``, and ``icc_raw``, the between-item share before the truncation.
 
     The mean of the item means has variance ``(sigma_b^2 + sigma_w^2 mean(1/K_i)) / n``:
     the within part shrinks like ``1/K``, the between part does not, so more samples per
@@ -1114,8 +1124,8 @@ def variance_components(scores_2d: Any, *, clusters: Any = None, missing: str = 
     -------
     VarianceComponents
         ``between``, ``within``, ``icc``, ``mean``, ``n_items``, ``samples``,
-        ``inverse_samples``, ``var_mean``, ``se``, ``var_floor``, ``truncated``, ``n_dropped``,
-        ``note``, ``n_clusters``; ``.table()`` and ``.variance_of_mean(K)``.
+        ``inverse_samples``, ``var_mean``, ``se``, ``var_floor``, ``truncated``, ``icc_raw``,
+        ``n_dropped``, ``note``, ``n_clusters``; ``.table()`` and ``.variance_of_mean(K)``.
 
     References
     ----------
@@ -1173,7 +1183,12 @@ def variance_components(scores_2d: Any, *, clusters: Any = None, missing: str = 
     msw = float(np.sum(dev * dev)) / (N - n)
     msb = float(np.sum(k_i * (y - grand) ** 2)) / (n - 1)
     k0 = (N - float(np.sum(k_i * k_i)) / N) / (n - 1)
+    # scores lie in [0, 1]: a mean square below 1e-24 (a spread below 1e-12) is rounding, not
+    # variance, so identical scores give 0 and 0 rather than a "negative" rounding residue
+    msw, msb = (0.0 if v < _ROUNDING_VARIANCE else v for v in (msw, msb))
     between = (msb - msw) / k0
+    raw_total = between + msw   # = (MSB + (K0 - 1) MSW) / K0
+    icc_raw = between / raw_total if raw_total > 0 else 0.0
     truncated = between < 0
     if truncated:
         note = _join(note, f"The method-of-moments between-item variance (MSB - MSW)/K0 = {between:.3g} was "
@@ -1196,4 +1211,4 @@ def variance_components(scores_2d: Any, *, clusters: Any = None, missing: str = 
     return VarianceComponents(between=float(between), within=msw, icc=between / total if total > 0 else 0.0,
                               mean=float(y.mean()), n_items=n, samples=float(k_i.mean()), inverse_samples=inverse,
                               var_mean=var_mean, se=math.sqrt(var_mean), var_floor=float(var_floor),
-                              truncated=bool(truncated), n_dropped=n_dropped, note=note, n_clusters=n_clusters)
+                              truncated=bool(truncated), icc_raw=float(icc_raw), n_dropped=n_dropped, note=note, n_clusters=n_clusters)

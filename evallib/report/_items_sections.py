@@ -62,7 +62,7 @@ from ..planning import (
     item_minimum_detectable_difference,
     item_sample_size,
 )
-from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, ItemScores
+from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
 from ._prose import (
     escape,
     format_p,
@@ -73,6 +73,7 @@ from ._prose import (
     pvalue_cell,
 )
 from ._sections import Skipped, check_min_difference
+from ._text import ADJUST_HEADER, adjusted_prefix
 
 __all__ = [
     "ItemsOverview",
@@ -196,7 +197,9 @@ def summarise_items(data: ItemScores) -> ItemsOverview:
         sizes = (int(n_g.min()), float(np.median(n_g)), int(n_g.max()))
         if data.n_clusters < FEW_CLUSTERS:
             warnings.append(f"few clusters: the cluster-robust intervals rest on {data.n_clusters} clusters, "
-                            "so they are wide and their t reference has few degrees of freedom.")
+                            "so they are wide and their t reference has few degrees of freedom, and the rank "
+                            f"bootstrap resamples only these {data.n_clusters} clusters, so its shares and rank "
+                            "intervals are rough.")
     notes = tuple(s for s in [data.read_note] if s)
     return ItemsOverview(n_items=data.n_items, n_models=data.n_models, models=data.models,
                          n_clusters=data.n_clusters if data.clustered else None, cluster_sizes=sizes,
@@ -227,7 +230,9 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         because ``n_eff`` is capped at the number of 0/1 scores ``n_0/1``; for Wilson's
         own case 1; for a t interval the variance ratio), ``effective_n`` (Wilson on the
         effective sample size: ``n_eff``; else NaN), ``scores`` (0/1 scores or answers
-        counted), ``answers`` (mean answers per item), ``note``, ``n_items`` (the items the model
+        counted), ``answers`` (mean answers per item), ``independent_low``, ``independent_high``
+        (the interval :func:`evallib.items.item_mean` gives without the clusters, the items taken as
+        independent; the interval itself without clusters), ``note``, ``n_items`` (the items the model
         scored: each mean is on its own items). ``attrs``: ``alpha``.
     """
     alpha = check_alpha(alpha)
@@ -245,7 +250,9 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
             used = 1.0
         else:
             used = ratio * ratio
+        alone = r if not data.clustered else item_mean(block, alpha=alpha, missing="drop")
         rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
+                     "independent_low": alone.low, "independent_high": alone.high,
                      "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
                      "interval_design_effect": used, "effective_n": effective, "scores": n_obs,
@@ -267,7 +274,8 @@ def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
         "SE": [f"{v:.4f}" for v in means["se"]],
         "SE if items independent": [f"{v:.4f}" for v in means["unclustered_se"]],
         "interval": [labels.get(m, m) + (f", {df:.1f} df" if math.isfinite(df) and m != "wilson" else "")
-                     for m, df in zip(means["method"], means["df"])],
+                     + (f" on the effective sample size {n:,.1f}" if m == "wilson" and math.isfinite(n) else "")
+                     for m, df, n in zip(means["method"], means["df"], means["effective_n"])],
     }, index=means.index)
     return out
 
@@ -410,9 +418,10 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Section 3's table as text, every pair (no truncation), leaderboard order."""
     alpha, adjust, interval_level = table_metadata(pairs, "alpha", "adjust", "interval_level",
                                                    made_by="evallib.report.pairwise_items")
-    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval" if adjust != "none"
-             else f"{level_text(alpha)} interval")
-    adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[adjust]
+    kind = "CR2 t" if pairs.attrs.get("n_clusters") is not None else "paired t"
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni)" if adjust != "none"
+             else f"{level_text(alpha)} interval ({kind})")
+    adj = ADJUST_HEADER[adjust]
     partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
@@ -438,8 +447,9 @@ class SampleAnalysis:
 
     Attributes
     ----------
-    components : DataFrame indexed by model: ``between``, ``within``, ``icc``,
-        ``answers`` (mean per item), ``se`` (of the mean, from the components),
+    components : DataFrame indexed by model: ``between``, ``within``, ``icc`` (the
+        between-item share, 0 where its estimate fell below 0), ``icc_raw`` (that estimate
+        before it was read as 0), ``truncated`` (whether it was), ``answers`` (mean per item), ``se`` (of the mean, from the components),
         ``se_double`` (with twice the answers per item), ``floor`` (the standard
         error no number of answers can go below: ``sqrt(between / n)``, or with clusters
         the clustered floor ``sqrt(var_floor)``), ``note``.
@@ -449,12 +459,15 @@ class SampleAnalysis:
     ks : the ``k`` reported: 1, 2, 4, ... up to the most any model allows (a model's
         ``k`` stop at the fewest answers it gave to one item).
     alpha : the level.
+    clustered : whether the items came in clusters (the standard errors and pass@k's
+        intervals are then CR2 cluster-robust).
     """
 
     components: pd.DataFrame
     passk: pd.DataFrame | Skipped
     ks: tuple[int, ...]
     alpha: float
+    clustered: bool = False
 
 
 def _ks(smallest: int) -> tuple[int, ...]:
@@ -492,13 +505,14 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
         try:
             vc = variance_components(block, clusters=_clusters_arg(data), missing="drop")
         except ValueError:  # this model answered every item once
-            rows.append({"model": name, "between": np.nan, "within": np.nan, "icc": np.nan,
-                         "answers": float(counts[:, j].mean()), "se": np.nan, "se_double": np.nan,
-                         "floor": np.nan, "note": "one answer per item: within-item variance not identified"})
+            rows.append({"model": name, "between": np.nan, "within": np.nan, "icc": np.nan, "icc_raw": np.nan,
+                         "truncated": False, "answers": float(counts[:, j].mean()), "se": np.nan,
+                         "se_double": np.nan, "floor": np.nan,
+                         "note": "one answer per item: within-item variance not identified"})
             continue
         double = math.sqrt(vc.var_floor + vc.within * vc.inverse_samples / (2 * vc.n_items))
         rows.append({"model": name, "between": vc.between, "within": vc.within, "icc": vc.icc,
-                     "answers": vc.samples, "se": vc.se, "se_double": double,
+                     "icc_raw": vc.icc_raw, "truncated": vc.truncated, "answers": vc.samples, "se": vc.se, "se_double": double,
                      "floor": math.sqrt(vc.var_floor), "note": vc.note})
     components = pd.DataFrame(rows).set_index("model")
     # per model: the fewest answers of one item it scored
@@ -518,7 +532,7 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
                 prow.append({"model": name, "k": k, "pass_at_k": r.estimate, "low": r.low, "high": r.high,
                              "pass_hat_k": h.estimate, "hat_low": h.low, "hat_high": h.high})
         passk = pd.DataFrame(prow)
-    return SampleAnalysis(components=components, passk=passk, ks=ks, alpha=alpha)
+    return SampleAnalysis(components=components, passk=passk, ks=ks, alpha=alpha, clustered=data.clustered)
 
 
 def _cell(v: float, spec: str) -> str:
@@ -533,7 +547,8 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
     Columns: the mean answers per item, the between-item and within-item variances of one
     answer, the between-item share of one answer's variance (an intraclass correlation of the
     answers within an item; not the intraclass correlation of the items within a cluster,
-    which the design effect of section 2 reflects), the standard error of the
+    which the design effect of section 2 reflects; where its estimate fell below 0 the cell
+    says so and gives it, and the share is read as 0), the standard error of the
     model's mean from the components, the same with twice the answers per item, and its floor
     with infinitely many answers (``sqrt(between / n)`` without clusters). With clusters the
     standard errors are the CR2 cluster-robust ones and the floor the clustered floor
@@ -544,7 +559,9 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
         "answers per item": [f"{v:.3g}" for v in c["answers"]],
         "between items (variance)": [_cell(v, ".4f") for v in c["between"]],
         "within items (variance)": [_cell(v, ".4f") for v in c["within"]],
-        "between-item share of an answer's variance": [_cell(v, ".3f") for v in c["icc"]],
+        "between-item share of an answer's variance": [
+            f"0 (estimated {raw:.3f}, below 0)" if cut else _cell(v, ".3f")
+            for v, raw, cut in zip(c["icc"], c["icc_raw"], c["truncated"])],
         "SE of the mean": [_cell(v, ".4f") for v in c["se"]],
         "SE with twice the answers": [_cell(v, ".4f") for v in c["se_double"]],
         "SE with unlimited answers": [_cell(v, ".4f") for v in c["floor"]],
@@ -580,7 +597,7 @@ def interval_conventions_note(means: pd.DataFrame, samples: SampleAnalysis | Ski
 def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
     """Section 4's pass@k and pass^k as text, one row per model and ``k``, each with its interval."""
     t = samples.passk
-    level = level_text(samples.alpha)
+    level = f"{level_text(samples.alpha)} {'CR2 t' if samples.clustered else 't'}"
     out = pd.DataFrame({
         "pass@k": [f"{v:.4f}" for v in t["pass_at_k"]],
         f"pass@k {level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(t["low"], t["high"])],
@@ -678,20 +695,112 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
     return text
 
 
+def _point(text: str, section: int) -> str:
+    """A summary sentence with the section it summarises named before its final period."""
+    body = text.removesuffix(".")
+    if f"section {section}" in body:
+        return f"{body}."
+    if body.endswith(")"):   # "(paired t tests)" -> "(paired t tests; section 3)"
+        return f"{body[:-1]}; section {section})."
+    return f"{body} (section {section})."
+
+
+def _interval_name(row: pd.Series) -> str:
+    """The method of a section 2 interval in words, from :func:`model_means`' row."""
+    if row["method"] == "wilson":
+        return ("Wilson's on the effective sample size" if math.isfinite(row["effective_n"])
+                else "Wilson's")
+    if row["method"] == "cr2":
+        return f"CR2 t with {row['df']:.1f} Bell-McCaffrey df"
+    if row["method"] == "t":
+        return f"t over items, {row['df']:.0f} df"
+    return str(row["method"])
+
+
+def _planning_sentence(planning: ItemPlanning) -> str:
+    """Section 6 in one summary sentence: what the file detects and, with ``min_difference``, what it needs."""
+    t = planning.table
+    det = join_names((f"{v:.4f} against {escape(b)}" for v, b in zip(t["detectable"], t["b"])), limit=_LIST_LIMIT)
+    text = (f"Planning: with power {planning.power:g} at alpha = {planning.alpha:g} (two-sided), this file detects "
+            f"a difference in mean score from {escape(t['a'].iloc[0])} of {det} (on the items each pair shares)")
+    if planning.min_difference is not None:
+        more = int((t["needed_items"] > t["n_items"]).sum())
+        need = join_names((f"{int(v):,} items against {escape(b)}" for v, b in zip(t["needed_items"], t["b"])),
+                          limit=_LIST_LIMIT)
+        held = ("fewer than the file holds" if more == 0 else
+                ("more than the file holds" if len(t) == 1 else "each more than the file holds") if more == len(t)
+                else f"{more} of these {len(t)} more than the file holds")
+        text += (f"; detecting the smallest difference that matters, {planning.min_difference:g}, needs {need}, "
+                 f"{held}")
+    else:
+        text += "; --min-difference gives the items a difference that matters needs"
+    if (t["note"] != "").any():
+        text += ("; some of the plan's estimates fell outside their range and were read as the nearest bound, "
+                 "as section 6 says")
+    return text + " (section 6)."
+
+
+def _tasks_sentence(tasks: TaskTable) -> str:
+    """Section 7 in one summary sentence: which of the leader's per-task differences are separated from 0."""
+    d = tasks.differences
+    m = len(d)
+    how = (f"{_ADJUST_NAMES[tasks.adjust]}'s adjustment over the {m:,} rows" if tasks.adjust != "none"
+           else "no adjustment")
+    level = level_text(1 - tasks.interval_level, digits=4) + (" joint" if tasks.adjust != "none" else "")
+    kind = _task_methods(d)
+    apart = d[d["reject"]]
+    text = (f"Per task, {escape(tasks.leader)} against each other model on the task's items ({len(tasks.items):,} "
+            f"tasks, {how}, {level} {kind} intervals): ")
+    if len(apart):
+        shown = join_names((f"{escape(r.b)} on {escape(r.task)} ({escape(r.a)} - {escape(r.b)} = {r.estimate:+.4f})"
+                            for r in apart.itertuples()), limit=_LIST_LIMIT)
+        text += (f"{len(apart):,} of the {m:,} differences {'is' if len(apart) == 1 else 'are'} separated from 0: "
+                 f"{shown}")
+    else:
+        text += f"none of the {m:,} differences is separated from 0"
+    return text + "; a task has fewer items than the file, so its intervals are wider (section 7)."
+
+
+def _task_methods(d: pd.DataFrame) -> str:
+    """The per-task table's interval method(s) in words."""
+    kinds = set(d["method"])
+    return ("paired t" if kinds == {"t"} else "CR2 t" if kinds == {"cr2"}
+            else "paired t or CR2 t, by whether the task holds several clusters")
+
+
+def _read_as_zero(what: str, estimate: float, meaning: str) -> str:
+    """A share whose estimate fell below 0, in words: the estimate, and that it is read as 0."""
+    return f"{what} was estimated at {estimate:.3f}, below zero, so it is read as 0: {meaning}"
+
+
 def _design_effect_sentence(row: pd.Series, ratio: float) -> str:
     """The leader's clustering: the variance ratio, and the design effect its interval uses."""
     text = (f"The leader's cluster-robust standard error is {math.sqrt(ratio):.2f} times the one that takes the "
             f"items as independent (variance ratio {ratio:.2f})")
     used = float(row["interval_design_effect"])
     if math.isfinite(row["effective_n"]):
-        text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:.1f} of its "
+        text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:,.1f} of its "
                  f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f}")
         if ratio < 1 <= used + 1e-12:
             text += (" (the effective sample size is never more than the number of scores, so a ratio below 1 "
                      "does not narrow the interval)")
-    verdict = ("the clusters matter: taking the items as independent would have made its interval too narrow."
-               if ratio > 1.05 else "here the clusters change the intervals little.")
-    return f"{text}: {verdict}"
+    width = float(row["high"] - row["low"])
+    alone = float(row["independent_high"] - row["independent_low"])
+    times = width / alone if alone > 0 else float("nan")
+    text += (f". Its interval, {row['low']:.4f} to {row['high']:.4f}, is {times:.2f} times as wide as the "
+             f"{row['independent_low']:.4f} to {row['independent_high']:.4f} that taking the items as independent "
+             "gives")
+    if math.isfinite(row["df"]) and row["df"] < FEW_CLUSTERS:
+        text += (f" (it rests on {row['df']:.1f} degrees of freedom, so its t quantile, not only its standard "
+                 "error, widens it)")
+    if not math.isfinite(times) or 0.95 <= times <= 1.05:
+        verdict = "here the clusters change the interval little."
+    elif times > 1.05:
+        verdict = "the clusters matter: taking the items as independent would have made its interval too narrow."
+    else:
+        verdict = ("the cluster-robust interval is the narrower one here; it is the one that does not assume the "
+                   "items independent.")
+    return f"{text}; {verdict}"
 
 
 def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
@@ -702,14 +811,16 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
             else f"Without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
     if adjust in FDR_ADJUSTMENTS:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
+    clustered = pairs.attrs.get("n_clusters") is not None
+    tests = "paired CR2 t tests, cluster-robust" if clustered else "paired t tests"
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
         more = f"; and {len(rejected) - _LIST_LIMIT:,} more (every pair is in section 3)" if len(rejected) > _LIST_LIMIT else ""
         out.append(f"{lead}, {len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'} "
-                   f"significant at alpha = {alpha:g} (paired t tests): {shown}{more}.")
+                   f"significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
-        out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g} (paired t tests).")
+        out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g} ({tests}).")
     if pairs.attrs.get("mcnemar"):
         differ = [(a, b) for a, b, r, q in zip(pairs["a"], pairs["b"], pairs["reject"], pairs["mcnemar_reject"])
                   if r != q]
@@ -734,18 +845,24 @@ def items_summary_text(
     board: Leaderboard,
     alpha: float = 0.05,
     min_difference: float | None = None,
+    planning: ItemPlanning | Skipped | None = None,
+    tasks: TaskTable | Skipped | None = None,
 ) -> str:
     """The findings in Markdown bullets: the leader, its tie group, its rank, the pairs, samples, assumptions.
 
     One bullet per question, effect sizes and intervals before p-values; warnings first;
-    every name from the file escaped (:func:`~evallib.report._prose.escape`). A model that is
-    not separated from the leader is never called tied or equal: the bullet gives the largest
-    difference each way that its joint interval leaves open, and with ``min_difference`` (the
-    smallest difference that matters, in the scores' units) whether the interval rules a
-    difference that large out.
+    every name from the file escaped (:func:`~evallib.report._prose.escape`). Each bullet
+    names the section it summarises, and only sections the report holds are mentioned: the
+    repeated answers' bullets when ``samples`` is a :class:`SampleAnalysis`, the planning
+    bullet when ``planning`` is an :class:`ItemPlanning` (section 6), the per-task bullet when
+    ``tasks`` is a :class:`TaskTable` (section 7); a :class:`Skipped` or None leaves its
+    bullet out. A model that is not separated from the leader is never called tied or equal:
+    the bullet gives the largest difference each way that its joint interval leaves open, and
+    with ``min_difference`` (the smallest difference that matters, in the scores' units)
+    whether the interval rules a difference that large out.
     """
     level = level_text(alpha)
-    out = [f"**Warning:** {w}" for w in overview.warnings]
+    out = [_point(f"**Warning:** {w}", 1) for w in overview.warnings]
     tie = board.tie
     leader = str(tie.leader)
     r = means.loc[leader]
@@ -753,18 +870,19 @@ def items_summary_text(
     own = data.sample_counts()[:, list(data.models).index(leader)]  # the leader's answers per item
     lo, hi = int(own.min()), int(own.max())
     out.append(f"**{escape(leader)}** has the highest mean score, {r['mean']:.4f} ({level} interval "
-               f"{r['low']:.4f} to {r['high']:.4f}) over {where}"
+               f"{r['low']:.4f} to {r['high']:.4f}, {_interval_name(r)}) over {where}"
                + (f", each answered {lo} times by it" if lo == hi > 1
-                  else (f", each answered {lo} to {hi} times by it" if hi > 1 else "")) + ".")
+                  else (f", each answered {lo} to {hi} times by it" if hi > 1 else "")) + " (section 2).")
     how = (f"{_ADJUST_NAMES[tie.adjust]} over all {len(pairs):,} pairs" if tie.adjust != "none"
            else "no adjustment for multiplicity")
     others = list(tie.members[1:])
     if others:
         out.append(f"{plural(len(others), 'model')} cannot be separated from the leader at alpha = {alpha:g} "
                    f"(paired tests, {how}): {join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
-                   "separated from it. " + _open_differences(tie, others, pairs, min_difference))
+                   "separated from it (section 5). " + _open_differences(tie, others, pairs, min_difference))
     else:
-        out.append(f"Every other model is separated from the leader at alpha = {alpha:g} (paired tests, {how}).")
+        out.append(f"Every other model is separated from the leader at alpha = {alpha:g} (paired tests, {how}; "
+                   "section 5).")
     ranks = board.ranks
     top = ranks.iloc[0]
     unit = "clusters" if data.clustered else "items"
@@ -775,43 +893,72 @@ def items_summary_text(
                   if len(rival) else "")
     b = int(ranks.attrs.get("n_resamples", 0))
     mc = math.sqrt(top["p_best"] * (1 - top["p_best"]) / b) if b else float("nan")
+    if top["p_best"] >= 1.0 and b:
+        share = (f"first in all {b:,} of them (a share of 1 has no binomial Monte Carlo standard error; with no "
+                 f"replicate the other way, the rule of three puts the share over unlimited replicates above "
+                 f"{1 - 3 / b:.1%}, at 95% confidence)")
+    else:
+        share = (f"first in {top['p_best']:.1%} of them (Monte Carlo standard error {mc:.1%} from the "
+                 f"{b:,} replicates)")
     out.append(f"In {b:,} bootstrap replicates of the {unit} (Poisson weights), {escape(top['model'])} ranks "
-               f"first in {top['p_best']:.1%} of them (Monte Carlo standard error {mc:.1%} from the "
-               f"{b:,} replicates){rival_text}; its {level} rank interval is "
+               f"{share}{rival_text}; its {level} rank interval (bootstrap percentile) is "
                + (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
-                  f"{int(top['rank_low'])} to {int(top['rank_high'])}") + f" of {len(ranks)}.")
-    out.extend(_pairs_sentences(pairs, alpha))
+                  f"{int(top['rank_low'])} to {int(top['rank_high'])}") + f" of {len(ranks)} (section 5).")
+    out.extend(_point(t, 3) for t in _pairs_sentences(pairs, alpha))
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
         if math.isfinite(ratio):
-            out.append(_design_effect_sentence(means.loc[leader], ratio))
+            out.append(_point(_design_effect_sentence(means.loc[leader], ratio), 2))
     else:
-        out.append("**Assumption:** " + independence_note(data, markdown=True))
+        out.append(_point("**Assumption:** " + independence_note(data, markdown=True), 1))
     if isinstance(samples, SampleAnalysis):
         c = samples.components
-        if leader in c.index and np.isfinite(c.loc[leader, "within"]):
-            row = c.loc[leader]
+        repeated = [m for m in means.index if m in c.index and np.isfinite(c.loc[m, "within"])]
+        # the leader, or, when it answered each item once, the best of the models that answered more often
+        who = leader if leader in repeated else (repeated[0] if repeated else None)
+        whose = ("The leader's answers" if who == leader else
+                 "The leader answered each item once; of the models that answered items more than once, "
+                 f"{escape(who)} has the highest mean, and its answers")
+        if who is not None:
+            row = c.loc[who]
             total = row["between"] + row["within"]
             share = row["within"] / total if total > 0 else 0.0
-            hedge = (" (CR2 cluster-robust standard errors: the clusters are taken into account, and the floor is "
-                     "the clustered one)" if data.clustered else "")
-            out.append(f"The leader's answers to one item vary: {share:.0%} of the variance of one answer lies within "
-                       f"items (sampling), {1 - share:.0%} between items; twice the answers per item would take the "
-                       f"standard error of its mean from {row['se']:.4f} to {row['se_double']:.4f}, "
-                       f"and no number of answers below {row['floor']:.4f} (only more items do that){hedge}.")
+            hedge = ("; these are CR2 cluster-robust standard errors, which take the clusters into account, and "
+                     "the floor is the clustered one" if data.clustered else "")
+            if row["truncated"]:
+                split = (f"{whose} to one item are no more alike than its answers to different items: "
+                         + _read_as_zero("the between-item share of one answer's variance", row["icc_raw"],
+                                         "the items do not differ for it beyond the answers' noise, and all of an "
+                                         "answer's variance is counted within items")
+                         + " (section 4)")
+                floor = (f"and no number of answers below {row['floor']:.4f}, a floor that rests on the share read "
+                         "as 0 and is too low if the items do differ" if not data.clustered
+                         else f"and no number of answers below {row['floor']:.4f} (only more items do that)")
+            else:
+                split = (f"{whose} to one item vary: {share:.0%} of the variance of one answer lies "
+                         f"within items (sampling), {1 - share:.0%} between items (section 4)")
+                floor = f"and no number of answers below {row['floor']:.4f} (only more items do that)"
+            out.append(f"{split}; twice the answers per item would take the standard error of its mean from "
+                       f"{row['se']:.4f} to {row['se_double']:.4f}, {floor}{hedge}.")
         if isinstance(samples.passk, pd.DataFrame):
-            own = samples.passk[samples.passk["model"] == leader]
-            k = int(own["k"].max())
+            subject = leader if who is None else who
+            own = samples.passk[samples.passk["model"] == subject]
+            k = int(own["k"].max()) if len(own) else 1
             if k > 1:
                 p = own[own["k"] == k].iloc[0]
                 rivals = samples.passk[samples.passk["k"] == k].sort_values("pass_at_k", ascending=False, kind="stable")
                 best = rivals.iloc[0]
-                text = (f"With {k} answers per item, {escape(leader)} gets at least one right on {p['pass_at_k']:.1%} "
-                        f"of the items (pass@{k}; {level} interval {p['low']:.1%} to {p['high']:.1%}) and all {k} "
+                kind = "CR2 t interval" if data.clustered else "t interval over items"
+                text = (f"With {k} answers per item, {escape(subject)} gets at least one right on {p['pass_at_k']:.1%} "
+                        f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
-                if str(best["model"]) != leader:
+                if str(best["model"]) != subject:
                     text += f"; the highest pass@{k} is {escape(best['model'])}'s, {best['pass_at_k']:.1%}"
-                out.append(text + ".")
+                out.append(text + " (section 4).")
+    if isinstance(planning, ItemPlanning):
+        out.append(_planning_sentence(planning))
+    if isinstance(tasks, TaskTable):
+        out.append(_tasks_sentence(tasks))
     return "\n".join(f"- {s}" for s in out)
 
 
@@ -832,18 +979,24 @@ class ItemPlanning:
         ``within_sd_b`` (SD of one answer around its item's expected score; 0 with one answer
         per item, whose noise is then part of ``sd_a``, ``sd_b``), ``samples`` (answers per item
         planned, the file's median), ``cluster_size`` (items per cluster, the file's mean,
-        rounded), ``icc`` (of the expected differences within a cluster), ``variance`` (``V``
+        rounded), ``icc`` (of the expected differences within a cluster, in [0, 1]), ``icc_raw``
+        (its estimate before it was read as 0 below 0 or as 1 above 1; NaN without clusters or
+        where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
+        1, in words; ``""`` if nothing), ``variance`` (``V``
         of :func:`evallib.planning.item_difference_variance`), ``detectable`` (the difference
         the file's ``n_items`` detect), ``needed_items`` and ``needed_clusters`` (for
         ``min_difference``; NaN without it).
     min_difference : the difference that matters (None when not given).
     alpha, power : the two-sided level and the power planned for.
+    cluster_word : what a cluster is called in the sentences ("task" when the tasks of
+        harness files are the clusters, else "cluster").
     """
 
     table: pd.DataFrame
     min_difference: float | None
     alpha: float
     power: float
+    cluster_word: str = "cluster"
 
     def sentences(self) -> list[str]:
         """The plan in words, one sentence per comparison, every number from ``table``.
@@ -857,17 +1010,29 @@ class ItemPlanning:
         level = f"at alpha = {self.alpha:g} (two-sided) with power {self.power:g}"
         for _, r in self.table.iterrows():
             design = (f"{int(r['samples'])} answer{'s' if r['samples'] > 1 else ''} per item"
-                      + (f", clusters of {int(r['cluster_size'])} items with an ICC of the expected differences of "
-                         f"{r['icc']:.3f}" if r["cluster_size"] > 1 else ""))
+                      + (f", {self.cluster_word}s of {int(r['cluster_size'])} items with an ICC of the expected "
+                         + (f"differences of {r['icc']:.3f}" if not _bounded(r) else
+                            f"differences read as {r['icc']:.0f}, as said below")
+                         if r["cluster_size"] > 1 else ""))
             text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items this file "
                     f"detects a difference of {r['detectable']:.4f} (mean score) {level} ({design})")
             if self.min_difference is not None:
-                clusters = (f" ({int(r['needed_clusters']):,} clusters)" if r["cluster_size"] > 1 else "")
+                clusters = (f" ({int(r['needed_clusters']):,} {self.cluster_word}s)" if r["cluster_size"] > 1 else "")
                 text += (f"; detecting {self.min_difference:g} needs {int(r['needed_items']):,} items{clusters}, "
                          + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
                          + " the file holds")
-            out.append(text + ".")
+            out.append(text + "." + (f" {r['note']}" if r["note"] else ""))
         return out
+
+
+def _bounded(row: pd.Series) -> bool:
+    """Whether a planning row's ICC estimate fell outside [0, 1] and was read as the bound."""
+    return bool(math.isfinite(row["icc_raw"]) and row["icc_raw"] != row["icc"])
+
+
+def _cluster_word(data: ItemScores) -> str:
+    """What a cluster is called in words: "task" when the tasks of harness files are the clusters."""
+    return "task" if data.tasks and data.cluster_column == TASK_CLUSTER else "cluster"
 
 
 def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
@@ -878,13 +1043,27 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
     blocks = [data.scores[shared, j, :] for j in (ja, jb)]
     means = [np.nanmean(block, axis=1) for block in blocks]
     samples = max(1, int(round(float(np.median(counts[shared][:, [ja, jb]])))))
+    own = [float(np.median(counts[shared, j])) for j in (ja, jb)]
+    notes = []
+    if own[0] != own[1]:
+        once = [escape(n) for n, k in zip((a, b), own) if k <= 1]
+        notes.append(f"The plan takes {samples} answer{'s' if samples > 1 else ''} per item, the median over the two "
+                     f"models' items, where {escape(a)} gave {own[0]:g} per item and {escape(b)} {own[1]:g} (medians)"
+                     + (f"; {once[0]}'s one answer per item leaves its answers' noise inside the SD of its expected "
+                        "scores, which more answers would not shrink in this plan" if samples > 1 and once else "")
+                     + ".")
     sds, withins = [], []
-    for block, y in zip(blocks, means):
+    for name, block, y in zip((a, b), blocks, means):
         try:
             if samples == 1:
                 raise ValueError("one answer per item")
             vc = variance_components(block)
             sd, within = math.sqrt(vc.between), math.sqrt(vc.within)
+            if vc.truncated:
+                notes.append(f"For {escape(name)}, " + _read_as_zero(
+                    "the between-item share of one answer's variance", vc.icc_raw,
+                    "its answers to one item are no more alike than its answers to different items, so the SD of "
+                    "its expected scores is taken as 0 (the plan is too optimistic if its items do differ)"))
         except ValueError:  # one answer per item: its noise is part of the spread between items
             sd, within = float(np.std(y, ddof=1)), 0.0
         sd = min(sd, 0.5)
@@ -894,7 +1073,8 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
         withins = [0.0, 0.0]
     cov = float(np.cov(means[0], means[1], ddof=1)[0, 1])
     correlation = float(np.clip(cov / (sds[0] * sds[1]), -1.0, 1.0)) if sds[0] > 0 and sds[1] > 0 else 0.0
-    cluster_size, icc = 1, 0.0
+    cluster_size, icc, icc_raw = 1, 0.0, float("nan")
+    word = _cluster_word(data)
     if data.clustered:
         codes = data.clusters[shared]
         sizes = np.bincount(codes)
@@ -910,15 +1090,31 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
             rows = np.repeat(np.arange(start.size), np.diff(np.append(start, codes.size)))
             grid[rows, np.arange(codes.size) - start[rows]] = d[order]
             try:
-                observed = variance_components(grid, missing="drop").icc
-            except ValueError:  # no cluster of two items, or one cluster
-                observed = 0.0
+                observed = variance_components(grid, missing="drop").icc_raw
+            except ValueError:  # no cluster of two shared items, or one cluster
+                observed = float("nan")
             omega2 = sds[0] ** 2 + sds[1] ** 2 - 2 * correlation * sds[0] * sds[1]
             noise = (withins[0] ** 2 + withins[1] ** 2) / samples
             # the observed differences' ICC is icc * omega^2 / (omega^2 + noise) (item_difference_variance)
-            icc = float(np.clip(observed * (omega2 + noise) / omega2, 0.0, 1.0)) if omega2 > 0 else 0.0
+            if omega2 > 0 and math.isfinite(observed):
+                icc_raw = float(observed * (omega2 + noise) / omega2)
+                icc = float(np.clip(icc_raw, 0.0, 1.0))
+            what = f"the ICC of the expected differences within a {word}"
+            if not math.isfinite(icc_raw):
+                reason = ("the two models' expected scores do not differ from item to item" if omega2 <= 0
+                          else f"no two {word}s hold two shared items each")
+                notes.append(f"{what[0].upper()}{what[1:]} cannot be estimated ({reason}), so it is taken as 0: "
+                             f"the plan then treats the items of one {word} as independent.")
+            elif icc_raw < 0:
+                notes.append(_read_as_zero(what[0].upper() + what[1:], icc_raw,
+                                           f"items of one {word} are no more alike in their differences than items "
+                                           f"of different {word}s") + ".")
+            elif icc_raw > 1:
+                notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
+                             f"as 1: the {word}s' differences vary more than their items' differences.")
     return dict(n_items=int(shared.sum()), sd_a=sds[0], sd_b=sds[1], correlation=correlation,
-                within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc)
+                within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc,
+                icc_raw=icc_raw, note=" ".join(s if s.endswith(".") else s + "." for s in notes))
 
 
 def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: float | None = None,
@@ -933,7 +1129,9 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     means' covariance (the answers' noise is independent between models, so it leaves the
     covariance alone), and with clusters the ICC of the expected differences from the
     between-cluster share of the observed differences (that share is
-    ``icc omega^2 / (omega^2 + noise / K)``). Then
+    ``icc omega^2 / (omega^2 + noise / K)``). An estimate that falls outside what it can be
+    (a share of variance below 0, an ICC below 0 or above 1) is read as the nearest bound, and
+    the pair's ``note`` and sentence say so with the estimate. Then
     :func:`evallib.planning.item_minimum_detectable_difference` at the shared items and, with
     ``min_difference``, :func:`evallib.planning.item_sample_size` (normal approximation, at
     the file's answers per item and cluster size).
@@ -963,6 +1161,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     for other in [m for m in data.models if m != leader]:
         parts = _pair_plan_parts(data, leader, other)
         n_items = parts.pop("n_items")
+        icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
             continue
         plan = dict(parts, alpha=alpha, power=power)
@@ -972,11 +1171,12 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         if delta is not None:
             size = item_sample_size(delta, **plan)
             need_items, need_clusters = size.n_items, size.n_clusters
-        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, variance=variance, detectable=detectable,
-                         needed_items=need_items, needed_clusters=need_clusters))
+        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, icc_raw=icc_raw, variance=variance,
+                         detectable=detectable, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
-    return ItemPlanning(table=pd.DataFrame(rows), min_difference=delta, alpha=alpha, power=power)
+    return ItemPlanning(table=pd.DataFrame(rows), min_difference=delta, alpha=alpha, power=power,
+                        cluster_word=_cluster_word(data))
 
 
 def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
@@ -1002,7 +1202,8 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
         "answer noise SD A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["within_sd_a"], t["within_sd_b"])],
         "answers per item": [f"{v:d}" for v in t["samples"]],
         "cluster size": [f"{v:d}" for v in t["cluster_size"]],
-        "ICC": [f"{v:.3f}" for v in t["icc"]],
+        "ICC": [f"{r['icc']:.0f} (estimated {r['icc_raw']:.3f})" if _bounded(r) else f"{r['icc']:.3f}"
+                for _, r in t.iterrows()],
         "detectable difference": [f"{v:.4f}" for v in t["detectable"]],
     })
     if planning.min_difference is not None:
@@ -1052,7 +1253,7 @@ class TaskTable:
         m = len(d)
         how = (f"{_ADJUST_NAMES[self.adjust]}'s adjustment over the {plural(m, 'comparison')} of the table"
                if self.adjust != "none" else f"no adjustment for the {plural(m, 'comparison')} of the table")
-        level = level_text(1 - self.interval_level, digits=4)
+        level = level_text(1 - self.interval_level, digits=4) + (" joint" if self.adjust != "none" else "")
         out = [f"Per task, {escape(self.leader)} (the leader over all items) against each other model, with {how}: "
                + (f"{int(d['reject'].sum()):,} of the {m:,} differences {'is' if int(d['reject'].sum()) == 1 else 'are'} "
                   f"separated from 0 at alpha = {self.alpha:g}."
@@ -1060,9 +1261,10 @@ class TaskTable:
                                             f"{self.alpha:g}.")]
         for _, r in d.iterrows():
             verdict = "separated from 0" if r["reject"] else "not separated from 0"
+            kind = "CR2 t" if r["method"] == "cr2" else "paired t"
             out.append(f"{escape(r['task'])}, {escape(r['a'])} - {escape(r['b'])}: {r['estimate']:+.4f} on "
-                       f"{int(r['n_items']):,} items ({level} interval {r['low']:+.4f} to {r['high']:+.4f}, adjusted "
-                       f"{format_p(r['pvalue_adj'])}), {verdict}.")
+                       f"{int(r['n_items']):,} items ({level} {kind} interval {r['low']:+.4f} to {r['high']:+.4f}, "
+                       f"{adjusted_prefix(self.adjust)}{format_p(r['pvalue_adj'])}), {verdict}.")
         return out
 
 
@@ -1139,8 +1341,9 @@ def format_task_table(table: TaskTable) -> tuple[pd.DataFrame, pd.DataFrame]:
     means.index = [escape(t) for t in means.index]
     means.columns = [escape(c) for c in means.columns]
     d = table.differences
-    adj = {"holm": "Holm", "bh": "BH", "by": "BY", "bonferroni": "Bonferroni", "none": "unadjusted"}[table.adjust]
-    joint = f"{level_text(1 - table.interval_level, digits=4)} interval"
+    adj = ADJUST_HEADER[table.adjust]
+    joint = (f"{level_text(1 - table.interval_level, digits=4)} "
+             + ("joint interval" if table.adjust != "none" else "interval") + f" ({_task_methods(d)})")
     out = pd.DataFrame({
         "task": [escape(v) for v in d["task"]], "A": [escape(v) for v in d["a"]], "B": [escape(v) for v in d["b"]],
         "items": [f"{v:,}" for v in d["n_items"]],
