@@ -559,7 +559,7 @@ def test_pairwise_clustered_against_written_out_cr2_holm_and_bh(pupils, clustere
         np.testing.assert_allclose(table["pvalue_adj"], p_adj, rtol=1e-8)
         assert list(table["reject"]) == list(reject)
     text = format_item_pairs(table)
-    assert len(text) == 6 and "BH (FDR) p (paired t)" in text.columns
+    assert len(text) == 6 and "adjusted p (Benjamini-Hochberg; CR2 t test)" in text.columns
 
 
 def test_pairwise_mcnemar_where_it_applies(pupils):
@@ -577,7 +577,7 @@ def test_pairwise_mcnemar_where_it_applies(pupils):
         assert (row.bp_low, row.bp_high) == pytest.approx(_bonett_price(n10, n01, 1191, 0.05 / 6))
         assert row.pvalue == pytest.approx(stats.ttest_rel(a, b).pvalue)
     np.testing.assert_allclose(table["mcnemar_pvalue_adj"], multipletests(table["mcnemar_p"], method="holm")[1])
-    assert "Holm p (McNemar mid-p)" in format_item_pairs(table).columns
+    assert "adjusted p (Holm; McNemar's mid-p test)" in format_item_pairs(table).columns
     # with clusters, or several answers, McNemar does not apply
     assert not pairwise_items(load_item_scores(long_samples(ev), item_column="pupil", sample_column="run")).attrs["mcnemar"]
 

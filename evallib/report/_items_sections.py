@@ -65,7 +65,6 @@ from ..planning import (
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
 from ._prose import (
     escape,
-    format_p,
     join_names,
     level_text,
     plot_text,
@@ -73,7 +72,7 @@ from ._prose import (
     pvalue_cell,
 )
 from ._sections import Skipped, check_min_difference
-from ._text import ADJUST_HEADER, adjusted_prefix
+from ._text import ADJUST_NAME, adjusted_p_text, pvalue_header
 
 __all__ = [
     "ItemsOverview",
@@ -96,8 +95,6 @@ __all__ = [
     "items_summary_text",
 ]
 
-_ADJUST_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "bonferroni": "Bonferroni",
-                 "none": "no adjustment"}
 #: Names listed in one sentence before "and N more".
 _LIST_LIMIT = 10
 
@@ -421,16 +418,15 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     kind = "CR2 t" if pairs.attrs.get("n_clusters") is not None else "paired t"
     joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni)" if adjust != "none"
              else f"{level_text(alpha)} interval ({kind})")
-    adj = ADJUST_HEADER[adjust]
     partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
         ("A - B on the items both scored" if partial else "mean A - mean B"): [f"{v:+.4f}" for v in pairs["estimate"]],
         joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["low"], pairs["high"])],
-        f"{adj} p (paired t)": [pvalue_cell(p) for p in pairs["pvalue_adj"]],
+        pvalue_header(adjust, f"{kind} test"): [pvalue_cell(p) for p in pairs["pvalue_adj"]],
     })
     if pairs.attrs.get("mcnemar"):
-        out[f"{adj} p (McNemar mid-p)"] = [pvalue_cell(p) for p in pairs["mcnemar_pvalue_adj"]]
+        out[pvalue_header(adjust, "McNemar's mid-p test")] = [pvalue_cell(p) for p in pairs["mcnemar_pvalue_adj"]]
         out["Bonett-Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
     if partial:
@@ -744,7 +740,7 @@ def _tasks_sentence(tasks: TaskTable) -> str:
     """Section 7 in one summary sentence: which of the leader's per-task differences are separated from 0."""
     d = tasks.differences
     m = len(d)
-    how = (f"{_ADJUST_NAMES[tasks.adjust]}'s adjustment over the {m:,} rows" if tasks.adjust != "none"
+    how = (f"{ADJUST_NAME[tasks.adjust]}'s adjustment over the {m:,} rows" if tasks.adjust != "none"
            else "no adjustment")
     level = level_text(1 - tasks.interval_level, digits=4) + (" joint" if tasks.adjust != "none" else "")
     kind = _task_methods(d)
@@ -807,7 +803,7 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
     adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
     m = len(pairs)
-    lead = (f"With {_ADJUST_NAMES[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
+    lead = (f"With {ADJUST_NAME[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
             else f"Without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
     if adjust in FDR_ADJUSTMENTS:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
@@ -873,7 +869,7 @@ def items_summary_text(
                f"{r['low']:.4f} to {r['high']:.4f}, {_interval_name(r)}) over {where}"
                + (f", each answered {lo} times by it" if lo == hi > 1
                   else (f", each answered {lo} to {hi} times by it" if hi > 1 else "")) + " (section 2).")
-    how = (f"{_ADJUST_NAMES[tie.adjust]} over all {len(pairs):,} pairs" if tie.adjust != "none"
+    how = (f"{ADJUST_NAME[tie.adjust]} over all {len(pairs):,} pairs" if tie.adjust != "none"
            else "no adjustment for multiplicity")
     others = list(tie.members[1:])
     if others:
@@ -1251,7 +1247,7 @@ class TaskTable:
         """
         d = self.differences
         m = len(d)
-        how = (f"{_ADJUST_NAMES[self.adjust]}'s adjustment over the {plural(m, 'comparison')} of the table"
+        how = (f"{ADJUST_NAME[self.adjust]}'s adjustment over the {plural(m, 'comparison')} of the table"
                if self.adjust != "none" else f"no adjustment for the {plural(m, 'comparison')} of the table")
         level = level_text(1 - self.interval_level, digits=4) + (" joint" if self.adjust != "none" else "")
         out = [f"Per task, {escape(self.leader)} (the leader over all items) against each other model, with {how}: "
@@ -1264,7 +1260,7 @@ class TaskTable:
             kind = "CR2 t" if r["method"] == "cr2" else "paired t"
             out.append(f"{escape(r['task'])}, {escape(r['a'])} - {escape(r['b'])}: {r['estimate']:+.4f} on "
                        f"{int(r['n_items']):,} items ({level} {kind} interval {r['low']:+.4f} to {r['high']:+.4f}, "
-                       f"{adjusted_prefix(self.adjust)}{format_p(r['pvalue_adj'])}), {verdict}.")
+                       f"{adjusted_p_text(r['pvalue_adj'], self.adjust)}), {verdict}.")
         return out
 
 
@@ -1341,7 +1337,6 @@ def format_task_table(table: TaskTable) -> tuple[pd.DataFrame, pd.DataFrame]:
     means.index = [escape(t) for t in means.index]
     means.columns = [escape(c) for c in means.columns]
     d = table.differences
-    adj = ADJUST_HEADER[table.adjust]
     joint = (f"{level_text(1 - table.interval_level, digits=4)} "
              + ("joint interval" if table.adjust != "none" else "interval") + f" ({_task_methods(d)})")
     out = pd.DataFrame({
@@ -1349,7 +1344,7 @@ def format_task_table(table: TaskTable) -> tuple[pd.DataFrame, pd.DataFrame]:
         "items": [f"{v:,}" for v in d["n_items"]],
         "A - B": [f"{v:+.4f}" for v in d["estimate"]],
         joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(d["low"], d["high"])],
-        f"{adj} p (over the table)": [pvalue_cell(p) for p in d["pvalue_adj"]],
+        pvalue_header(table.adjust, "over the table"): [pvalue_cell(p) for p in d["pvalue_adj"]],
         "verdict": ["differ" if r else "not separated" for r in d["reject"]],
     })
     out.index = pd.RangeIndex(1, len(out) + 1, name="row")
