@@ -136,6 +136,15 @@ def test_exact_size_never_exceeds_alpha_and_asymptotic_size_is_alpha():
     assert max(mcnemar_power(n, 0.1, 0.1, method="mid-p") for n in range(20, 200, 7)) < 0.07
 
 
+def _power_over_every_discordant_count(n, p_b, p_c, alpha=0.05):
+    """The exact test's power as the full sum over m = 0..n discordant pairs (scipy's binomials)."""
+    m = np.arange(n + 1)
+    k = _mcnemar_plan._lower_critical(m, alpha, "exact")
+    m, k = m[k >= 0], k[k >= 0]
+    q = p_b / (p_b + p_c)
+    return np.sum(stats.binom.pmf(m, n, p_b + p_c) * (stats.binom.cdf(k, m, q) + stats.binom.sf(m - k - 1, m, q)))
+
+
 def test_curve_agrees_with_pointwise_power_and_accepts_sequences():
     ns = [0, 1, 5, 33, 120, 401]
     for method in ("exact", "mid-p"):
@@ -146,12 +155,7 @@ def test_curve_agrees_with_pointwise_power_and_accepts_sequences():
     # a few large n take the windowed path: same numbers as the full enumeration
     big = [3500, 5000]
     curve = mcnemar_power_curve(big, 0.03, 0.02)
-    full = []
-    for n in big:       # the full sum over m = 0..n discordant pairs, scipy's binomials on arrays
-        m = np.arange(n + 1)
-        k = _mcnemar_plan._lower_critical(m, 0.05, "exact")
-        m, k = m[k >= 0], k[k >= 0]
-        full.append(np.sum(stats.binom.pmf(m, n, 0.05) * (stats.binom.cdf(k, m, 0.6) + stats.binom.sf(m - k - 1, m, 0.6))))
+    full = [_power_over_every_discordant_count(n, 0.03, 0.02) for n in big]
     assert np.allclose(curve.loc[curve["method"] == "exact", "power"], full, atol=1e-10)
 
 
