@@ -41,10 +41,27 @@ def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+#: the fields of a node that hold statements: an import is a statement, so the walk below visits
+#: every import of a module (in functions, classes, branches, handlers, match cases) and skips
+#: the expressions, most of the tree
+_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(tree: ast.AST):
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for field in _STATEMENT_FIELDS:
+            children = getattr(node, field, None)
+            if isinstance(children, list):
+                todo.extend(child for child in children if isinstance(child, ast.AST))
+
+
 def top_level_imports(source: str) -> set[str]:
     """Top-level module names imported by ``source`` (absolute imports only)."""
     names = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in _statements(ast.parse(source)):
         if isinstance(node, ast.Import):
             names.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -95,6 +112,18 @@ def binder_packages(path: Path = BINDER_ENV) -> set[str]:
     return names
 
 
+@functools.cache
+def _packages_distributions() -> dict[str, list[str]]:
+    """``importlib.metadata.packages_distributions()``, read once (it scans every installed package)."""
+    return md.packages_distributions()
+
+
+@functools.cache
+def _binder_closure() -> frozenset[str]:
+    """The distributions binder/environment.yml provides, read once for the checks that use it."""
+    return frozenset(dependency_closure(binder_packages()))
+
+
 def dependency_closure(names: set[str]) -> set[str]:
     """``names`` plus every installed distribution they require, recursively (no extras)."""
     from packaging.requirements import Requirement
@@ -123,7 +152,7 @@ def missing_from_binder(imports: dict[str, set[str]], provided: set[str]) -> dic
     (``packages_distributions``) to at least one distribution in ``provided``.
     An import no installed distribution supplies is missing too.
     """
-    to_dist = md.packages_distributions()
+    to_dist = _packages_distributions()
     missing: dict[str, list[str]] = {}
     for file, names in imports.items():
         for name in names:
@@ -137,7 +166,7 @@ def missing_from_binder(imports: dict[str, set[str]], provided: set[str]) -> dic
 
 
 def test_every_import_is_provided_by_binder_environment():
-    provided = dependency_closure(binder_packages())
+    provided = _binder_closure()
     missing = missing_from_binder(imports_by_file(), provided)
     assert not missing, f"imported but not provided by binder/environment.yml: {missing}"
 
@@ -149,7 +178,7 @@ def test_binder_lists_peer_libraries_only_when_imported():
 
     base = set(extra_requirements((ROOT / "pyproject.toml").read_text(encoding="utf-8"), "notebooks"))
     imported = set().union(*imports_by_file().values())
-    to_dist = md.packages_distributions()
+    to_dist = _packages_distributions()
     used = {_norm(d) for name in imported for d in to_dist.get(name, [])}
     unused = sorted(binder_packages() - base - used)
     assert not unused, f"binder/environment.yml lists packages no notebook or evallib module imports: {unused}"
@@ -162,13 +191,13 @@ def test_the_notebooks_and_evallib_do_import_third_party_packages():
 
 
 def test_import_names_map_to_their_distributions():
-    to_dist = md.packages_distributions()
+    to_dist = _packages_distributions()
     assert "scikit-learn" in {_norm(d) for d in to_dist["sklearn"]}
     assert "pyyaml" in {_norm(d) for d in to_dist["yaml"]}
 
 
 def test_checker_flags_an_import_binder_lacks(tmp_path):
-    provided = dependency_closure(binder_packages())
+    provided = _binder_closure()
     fake = {"notebooks/fake.ipynb": {"numpy", "os", "evallib", "no_such_package_xyz"}}
     assert missing_from_binder(fake, provided) == {"no_such_package_xyz": ["notebooks/fake.ipynb"]}
     # an installed package that binder/environment.yml does not list is caught as well

@@ -17,6 +17,7 @@ subpackage's own modules are the places to import private helpers from.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -33,8 +34,26 @@ REPORT = PACKAGE / "report"
 HEAVY_OWN_MODULES = {"evallib.report._kernel"}
 
 
-def _functions(tree: ast.AST):
-    return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+_FUNCTION = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@functools.cache
+def _statements(source: str) -> tuple[tuple[ast.AST, tuple[ast.AST, ...]], ...]:
+    """Every import statement and call of ``source``, each with the functions (outermost first)
+    it stands inside: one walk of the parsed module, shared by the scans (a function's
+    ``ast.walk`` holds exactly the nodes that list it)."""
+    found = []
+
+    def visit(node: ast.AST, functions: tuple[ast.AST, ...]) -> None:
+        if isinstance(node, _FUNCTION):
+            functions = functions + (node,)
+        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Call)):
+            found.append((node, functions))
+        for child in ast.iter_child_nodes(node):
+            visit(child, functions)
+
+    visit(ast.parse(source), ())
+    return tuple(found)
 
 
 def _own(node: ast.AST) -> bool:
@@ -70,10 +89,9 @@ def _exempt(node: ast.AST, package: list[str]) -> bool:
 def function_local_own_imports(source: str, name: str) -> list[str]:
     """``name:line: statement`` of every intra-package import inside a function of ``source``,
     except those of :data:`HEAVY_OWN_MODULES`."""
-    tree = ast.parse(source)
     package = _package(name)
-    found = {(node.lineno, ast.unparse(node)) for fn in _functions(tree) for node in ast.walk(fn)
-             if _own(node) and not _exempt(node, package)}
+    found = {(node.lineno, ast.unparse(node)) for node, functions in _statements(source)
+             if functions and _own(node) and not _exempt(node, package)}
     return [f"{name}:{line}: {text}" for line, text in sorted(found)]
 
 
@@ -98,11 +116,14 @@ def _required(call: ast.AST) -> str | None:
 def unguarded_optional_imports(source: str, name: str) -> list[str]:
     """``name:line: statement`` of every import of an optional package inside a function that no
     earlier ``require``/``find`` of that package in the same function guards."""
-    tree = ast.parse(source)
+    within: dict[int, list[ast.AST]] = {}      # id of a function -> the statements inside it
+    for node, functions in _statements(source):
+        for fn in functions:
+            within.setdefault(id(fn), []).append(node)
     problems = set()
-    for fn in _functions(tree):
-        guarded = {(node.lineno, pkg) for node in ast.walk(fn) if (pkg := _required(node))}
-        for node in ast.walk(fn):
+    for nodes in within.values():
+        guarded = {(node.lineno, pkg) for node in nodes if (pkg := _required(node))}
+        for node in nodes:
             for top in _optional_top(node):
                 if not any(pkg == top and line < node.lineno for line, pkg in guarded):
                     problems.add((node.lineno, ast.unparse(node)))
@@ -231,7 +252,7 @@ def cross_subpackage_private_imports(source: str, name: str) -> list[str]:
     own = _subpackage(name)
     package = _package(name)
     hits = set()
-    for node in ast.walk(ast.parse(source)):
+    for node, _ in _statements(source):
         if not (isinstance(node, ast.ImportFrom) and _own(node) and node.module):
             continue
         module = _targets(node, package)[0].split(".")
