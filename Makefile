@@ -1,8 +1,9 @@
 # evallib workbook: developer entry points.  `make` alone lists the targets.
 #
 # The virtual environment lives in $(VENV); its stamp file $(STAMP) records a
-# successful `pip install -e ".[all]" -c constraints.txt` (everything, at the locked
-# versions) and is rebuilt whenever pyproject.toml or the lock changes.
+# successful `pip install -e ".[all,inspect]" -c constraints.txt` (everything, and the
+# inspect_ai log reader so that its tests run, at the locked versions) and is rebuilt
+# whenever pyproject.toml or the lock changes.
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -17,7 +18,7 @@ STAMP       := $(VENV)/.installed
 # whose site test builds and opens the site).
 DOCS_STAMP  := $(VENV)/.installed-docs
 DOCS_HTML   := docs/_build/html
-# Exact versions of every package of evallib[all]: the environment the suite passed with.
+# Exact versions of every package of evallib[all,inspect,docs]: the environment the suite passed with.
 LOCK        := constraints.txt
 # Interpreter used to create the venv; empty = auto-detect (python3.11, then python3 if >= 3.11).
 BASE_PYTHON ?=
@@ -89,13 +90,13 @@ $(STAMP): pyproject.toml $(LOCK) $(JUPYTER_FILES)
 	  "$$py" -m venv "$(VENV)"; \
 	fi
 	"$(PY)" -m pip install --upgrade pip
-	"$(PY)" -m pip install -c $(LOCK) -e ".[all]"
+	"$(PY)" -m pip install -c $(LOCK) -e ".[all,inspect]"
 	@# Jupyter reads $(VENV)/etc/jupyter and $(VENV)/share/jupyter: `jupyter nbconvert --to html`
 	@# writes the offline page, Voila drops the author and solutions cells, JupyterLab asks about no news
 	mkdir -p "$(VENV)/etc" && cp -R etc/jupyter "$(VENV)/etc/" && cp -R etc/share "$(VENV)/"
 	@touch "$@"
 
-# The lock: a fresh venv gets the newest versions pyproject.toml allows for evallib[all]
+# The lock: a fresh venv gets the newest versions pyproject.toml allows for evallib[all,inspect]
 # and the site's tools (evallib[docs]), and pip freeze writes them down. Commit the new
 # $(LOCK) only after make test and make docs pass with it.
 lock:
@@ -103,8 +104,8 @@ lock:
 	tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	"$$py" -m venv "$$tmp/venv"; \
 	"$$tmp/venv/bin/python" -m pip install -q --upgrade pip; \
-	"$$tmp/venv/bin/python" -m pip install -q ".[all,docs]"; \
-	{ echo "# Exact versions of evallib[all,docs] and everything they pull in: the environment the"; \
+	"$$tmp/venv/bin/python" -m pip install -q ".[all,inspect,docs]"; \
+	{ echo "# Exact versions of evallib[all,inspect,docs] and everything they pull in: the environment the"; \
 	  echo "# test suite and the site's build passed with. Made by 'make lock' with Python $$("$$tmp/venv/bin/python" -c 'import platform; print(platform.python_version())');"; \
 	  echo "# used by 'make venv', 'make docs' (pip install -c) and binder/postBuild."; \
 	  "$$tmp/venv/bin/python" -m pip freeze --all | grep -v -i -E '^(evallib|pip|setuptools|wheel)([=@ ]|$$)'; \

@@ -33,8 +33,9 @@ CORE = {"numpy", "scipy", "pandas", "matplotlib", "tqdm"}
 #: third-party formats an analyst installs on purpose (`pip install 'evallib[inspect]'`).
 EXTRA_GROUPS = ("inspect",)
 #: Extras outside `all` that the lock pins all the same: the site's tools (`make docs`
-#: installs `evallib[docs]` with the lock; `make lock` locks `.[all,docs]`).
-LOCKED_EXTRA_GROUPS = ("docs",)
+#: installs `evallib[docs]` with the lock) and the inspect_ai reader (`make venv` installs
+#: `.[all,inspect]`, so that the reader's tests run); `make lock` locks `.[all,inspect,docs]`.
+LOCKED_EXTRA_GROUPS = ("docs", "inspect")
 #: The extra Binder installs (binder/environment.yml lists its packages, postBuild installs it).
 BINDER_GROUP = "binder"
 
@@ -424,11 +425,12 @@ def test_lock_covers_every_listed_package(reference, pins):
     assert not problems, f"{LOCK} does not match pyproject.toml:\n  " + "\n  ".join(problems)
 
 
-def test_lock_covers_the_docs_extra(pins):
-    """The site's tools are locked too: every package of evallib[docs] has its pin."""
-    docs = pyproject_requirements(_read("pyproject.toml"), LOCKED_EXTRA_GROUPS)
-    problems = lock_differences(docs, pins)
-    assert not problems, f"{LOCK} does not pin the docs extra:\n  " + "\n  ".join(problems)
+@pytest.mark.parametrize("group", LOCKED_EXTRA_GROUPS)
+def test_lock_covers_the_locked_extras(pins, group):
+    """The site's tools and the inspect reader are locked too: every package of the extra has its pin."""
+    wanted = pyproject_requirements(_read("pyproject.toml"), (group,))
+    problems = lock_differences(wanted, pins)
+    assert not problems, f"{LOCK} does not pin the {group} extra:\n  " + "\n  ".join(problems)
 
 
 def test_binder_installs_evallib_binder_with_the_lock():
@@ -443,7 +445,7 @@ def test_make_venv_installs_all_groups_with_the_lock():
     text = _read("Makefile")
     assert re.search(r"^LOCK\s*:=\s*constraints\.txt$", text, re.MULTILINE)
     installs = [line for line in text.splitlines() if "pip install" in line and "-e" in line]
-    assert any("-c $(LOCK)" in line and '".[all]"' in line for line in installs), installs
+    assert any("-c $(LOCK)" in line and '".[all,inspect]"' in line for line in installs), installs
     assert re.search(r"^\$\(STAMP\):.*\$\(LOCK\)", text, re.MULTILINE), "the venv must be rebuilt when the lock changes"
     assert re.search(r"^lock:", text, re.MULTILINE), "make lock regenerates the lock"
 
