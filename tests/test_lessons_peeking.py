@@ -59,7 +59,21 @@ def test_peeking_under_the_null_inflates_the_error_and_the_remedies_do_not():
     assert rate["confidence sequence"] < 0.05 + 3 * se["confidence sequence"]
     text = describe_peeking(s)
     assert f"every look           rejects in {100 * rate['every look']:4.1f}%" in text
-    assert text.splitlines()[0] == "5 looks up to 1,000 items, true difference +0, 4,000 simulated comparisons at alpha = 0.05"
+    assert text.splitlines()[0] == ("5 looks up to 1,000 items, true difference +0, 4,000 simulated comparisons at "
+                                    "alpha = 0.05 (± two Monte Carlo SEs)")
+
+
+def test_the_plus_minus_is_said_to_be_two_monte_carlo_ses_and_is_two_binomial_ses():
+    """The ± under a slider is two Monte Carlo SEs, sqrt(r (1 - r) / n) written out here, in percentage points, and the
+    header says so; with no spread to report (all or none rejected) the header does not mention a ± it does not use."""
+    s = peeking_study(0.0, looks=5, n_max=500, discordance=0.3, n_resamples=300, rng=4)
+    text = describe_peeking(s)
+    assert text.splitlines()[0].endswith("(± two Monte Carlo SEs)")
+    for rule, rate in zip(s.rules, s.rejection_rate):
+        two_se = 200 * np.sqrt(rate * (1 - rate) / 300)
+        assert f"{rule:<20} rejects in {100 * rate:4.1f}% (± {two_se:.1f})" in text, rule
+    every = peeking_study(0.2, looks=4, n_max=400, discordance=0.2, n_resamples=200, rng=0)
+    assert "±" not in describe_peeking(every) and "Clopper-Pearson 95% CI" in describe_peeking(every)
 
 
 def test_a_rate_of_all_or_none_shows_its_exact_binomial_interval_not_a_zero_spread():
@@ -69,7 +83,7 @@ def test_a_rate_of_all_or_none_shows_its_exact_binomial_interval_not_a_zero_spre
     assert (s.rejection_rate == 1.0).all() and (s.se == 0).all()
     low = stats.beta.ppf(0.025, 200, 1)                         # Clopper-Pearson lower end at 200 of 200
     text = describe_peeking(s, rules=("fixed-n",))
-    assert f"rejects in 100.0% (200 of 200; exact 95% CI {100 * low:.1f} to 100)" in text and "± 0.0" not in text
+    assert f"rejects in 100.0% (200 of 200; Clopper-Pearson 95% CI {100 * low:.1f} to 100)" in text and "± 0.0" not in text
     ax = plot_peeking_rates(s, rules=("fixed-n", "every look"))
     err = next(c for c in ax.containers if isinstance(c, ErrorbarContainer))
     ends = [seg[:, 1] for seg in err.lines[2][0].get_segments()]
@@ -77,7 +91,7 @@ def test_a_rate_of_all_or_none_shows_its_exact_binomial_interval_not_a_zero_spre
     none = peeking_study(0.0, looks=1, n_max=20, discordance=0.05, n_resamples=50, rng=0)
     assert none.rejection_rate[0] == 0.0
     high = stats.beta.ppf(0.975, 1, 50)                         # Clopper-Pearson upper end at 0 of 50
-    assert f"rejects in  0.0% (0 of 50; exact 95% CI 0 to {100 * high:.1f})" in describe_peeking(none, rules="fixed-n")
+    assert f"rejects in  0.0% (0 of 50; Clopper-Pearson 95% CI 0 to {100 * high:.1f})" in describe_peeking(none, rules="fixed-n")
 
 
 def test_a_slider_redraw_replaces_the_bars_in_place():

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text, widget_views
-from scipy import stats
+from scipy import optimize, stats
 
 NOTEBOOK = NOTEBOOK_DIR / "09_peeking_stopping_shipping.ipynb"
 
@@ -31,6 +31,19 @@ def _src(cell) -> str:
 def _markdown_outputs(nb) -> str:
     return "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"]
                      for o in c.get("outputs", []))
+
+
+def _markdown_cell(nb, start: str) -> str:
+    return next(" ".join(_src(c).split()) for c in nb["cells"] if c["cell_type"] == "markdown"
+                and _src(c).startswith(start))
+
+
+def _cr2_se(d, classes) -> float:
+    """CR2 over clusters for a mean, by hand: V = sum_g e_g^2 / (1 - n_g / N) / N^2."""
+    _, codes = np.unique(classes, return_inverse=True)
+    e = np.bincount(codes, weights=d - d.mean())
+    sizes = np.bincount(codes)
+    return float(np.sqrt((e ** 2 / (1 - sizes / len(d))).sum()) / len(d))
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +118,7 @@ def test_peeking_table_keeps_its_promises_and_armitages_numbers(stream):
 
 def test_sequence_and_design_numbers(stream):
     """The fixed-n width at n recomputed with scipy's t; the design's first boundary from Lan & DeMets' O'Brien-Fleming-
-    type spending function, 2 - 2 Phi(z_{alpha/4} / sqrt(t)) a side, at the planned fraction t = 1 / 10 (gsDesign's sfLDOF)."""
+    type spending function, 2 - 2 Phi(z_{1-alpha/4} / sqrt(t)) a side, at the planned fraction t = 1 / 10 (gsDesign's sfLDOF)."""
     x, y, _ = stream
     d = x - y
     joined = outputs_text(load_notebook(NOTEBOOK))
@@ -117,13 +130,38 @@ def test_sequence_and_design_numbers(stream):
     spent = 2 * (2 - 2 * stats.norm.cdf(stats.norm.isf(0.0125) / np.sqrt(1 / 10)))   # alpha / 2 a side, t = 1 / looks
     first = re.search(r"^\s+119\s+([\d.]+)\s", joined, flags=re.M)
     assert first and float(first.group(1)) == pytest.approx(stats.norm.isf(spent / 2), abs=6e-4)
+    # the verdict says what the boundaries assume, and the fixed-n p-value names its test: the paired z statistic at
+    # all items, mean / (s_d / sqrt(n)), on the normal
+    z = d.mean() / (d.std(ddof=1) / np.sqrt(len(d)))
+    assert "its boundaries assume independent increments between the looks, that is independent items" in joined
+    assert (f"the fixed-n p-value at {len(d)} items (two-sided paired z test, normal approximation, items taken as "
+            f"independent) was {2 * stats.norm.sf(abs(z)):.3f}") in joined
+    intro = _markdown_cell(load_notebook(NOTEBOOK), "## 3. The remedies")
+    assert "increments between looks are **independent**" in intro and "with one look the design *is* the fixed-n" in intro
     md = _markdown_outputs(load_notebook(NOTEBOOK))
+    # by look 5 of 10 (t = 1/2) the O'Brien-Fleming-type function has spent 2 (2 - 2 Phi(z_{1 - alpha/4} / sqrt(1/2)))
+    half = 2 * (2 - 2 * stats.norm.cdf(stats.norm.isf(0.0125) / np.sqrt(0.5)))
+    assert f"by look 5 of 10 (596 items) it has spent {100 * half / 0.05:.2g}% of its alpha" in md
     last = re.search(r"^1191\s+[-\d.]+\s+[\d.]+\s+([\d.]+)\s+([\d.]+)$", joined, flags=re.M)
     assert f"the confidence sequence is {last.group(2)} times as wide" in md
     # the betting sequence's ends are rounded outwards on a grid 2% apart: its widths and ratios carry two
     # significant digits, no more
     for row in re.findall(r"^\d+\s+[-\d.]+\s+[\d.]+\s+([\d.]+)\s+([\d.]+)$", joined, flags=re.M):
         assert all(len(v.replace(".", "").lstrip("0")) == 2 for v in row), row
+
+
+def test_the_clusters_sentence_says_only_what_its_numbers_show(stream):
+    """Each model's own accuracy: its CR2 SE over classes (by hand) over s / sqrt(n). The notebook may say that a shared
+    class effect cancels in the difference only where each model's own ratio is clearly above 1 and the difference's
+    is not; with these classes neither model's accuracy clusters, so it must say that nothing is shown cancelling."""
+    x, y, classes = stream
+    ratios = {name: _cr2_se(v, classes) / (v.std(ddof=1) / np.sqrt(len(v))) for name, v in (("forest", x), ("logistic", y))}
+    md = _markdown_outputs(load_notebook(NOTEBOOK))
+    assert f"the same ratio is {ratios['forest']:.2f} for forest and {ratios['logistic']:.2f} for logistic" in md
+    assert max(ratios.values()) < 1.1
+    assert "do not show a shared class effect cancelling in the difference" in md and "largely cancels" not in md
+    prose = "\n".join(_src(c) for c in load_notebook(NOTEBOOK)["cells"] if c["cell_type"] == "markdown")
+    assert "cancel" not in prose
 
 
 def test_noninferiority_bound_is_the_cr2_bound_written_out(stream):
@@ -145,6 +183,38 @@ def test_noninferiority_bound_is_the_cr2_bound_written_out(stream):
     assert ("non-inferiority not shown" if low < -0.02 else "non-inferiority shown") in joined
     md = _markdown_outputs(load_notebook(NOTEBOOK))
     assert f"any margin above {-low:.3f} would be shown" in md
+    # the margin is part of the plan: said where it is introduced, beside the smallest margin and in the sentence
+    nb = load_notebook(NOTEBOOK)
+    assert "The margin $\\delta$ must be fixed before the data are seen" in _markdown_cell(nb, "## 4. Shipping")
+    assert "(a description of these data, not a margin to choose now: δ is fixed before the data are seen)" in joined
+    assert "provided that margin was the one fixed in the plan" in md
+
+
+def test_tangos_score_test_is_shown_beside_cr2_and_is_tangos(stream):
+    """Tango's (1998) score statistic written out: the restricted maximum-likelihood p_c under p_b - p_c = delta found
+    by scipy's bounded optimiser on the trinomial likelihood (not Tango's closed form), T(delta) =
+    (b - c - n delta) / sqrt(n (2 q + delta (1 - delta))), p = Phi(T(margin)); the bound is the delta with
+    Phi(T(delta)) = alpha (brentq), on the error rates, so the accuracy bound is its negative."""
+    x, y, _ = stream
+    b, c, n = int(((x == 0) & (y == 1)).sum()), int(((x == 1) & (y == 0)).sum()), len(x)
+
+    def score(delta):
+        def nll(q):
+            return -(b * np.log(q + delta) + c * np.log(q) + (n - b - c) * np.log(1 - 2 * q - delta))
+        q = optimize.minimize_scalar(nll, bounds=(max(0, -delta) + 1e-12, (1 - delta) / 2 - 1e-12), method="bounded",
+                                     options={"xatol": 1e-13}).x
+        return (b - c - n * delta) / np.sqrt(n * (2 * q + delta * (1 - delta)))
+
+    pvalue = stats.norm.cdf(score(0.02))
+    low = -optimize.brentq(lambda delta: score(delta) + stats.norm.isf(0.05), 0.0, 0.5, xtol=1e-12)
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    assert (f"one-sided 95% lower bound {low:+.3f} lies below -0.02, z = {-score(0.02):.2f}, p = {pvalue:.2f} "
+            "(Tango score test on the discordant items)") in joined
+    assert f"one-sided 95% lower bounds: Tango {low:+.4f} (pupils independent)" in joined
+    md = _markdown_outputs(load_notebook(NOTEBOOK))
+    assert f"Tango's score test gives the lower bound {low:+.4f} (p = {pvalue:#.2g})" in md
+    intro = _markdown_cell(load_notebook(NOTEBOOK), "The CR2 test treats the pupils as clustered")
+    assert "Tango's for paired 0/1 outcomes on independent items, CR2 when the items come in clusters" in intro
 
 
 def test_prose_types_no_result_of_the_run():
@@ -168,7 +238,10 @@ def test_the_betting_sequences_assumptions_are_said_where_it_is_introduced():
 def test_no_zero_width_monte_carlo_error_is_printed():
     joined = outputs_text(load_notebook(NOTEBOOK))
     assert "± 0.0)" not in joined
-    assert "(200 of 200; exact 95% CI 98.2 to 100)" in joined           # 0.025 ** (1 / 200) = 0.9817
+    assert "(200 of 200; Clopper-Pearson 95% CI 98.2 to 100)" in joined   # 0.025 ** (1 / 200) = 0.9817
+    assert "simulated comparisons at alpha = 0.05 (± two Monte Carlo SEs)" in joined
+    intro = _markdown_cell(load_notebook(NOTEBOOK), "Armitage, McPherson & Rowe (1969) computed")
+    assert "the ± printed under the figure, are two Monte Carlo standard errors" in intro and "Clopper–Pearson" in intro
 
 
 def test_notebook_09_ends_with_exercises_and_a_guarded_solutions_cell():
@@ -186,17 +259,51 @@ def test_notebook_09_ends_with_exercises_and_a_guarded_solutions_cell():
     assert "show_solutions = False" in _src(params)
 
 
+def test_no_exercise_is_answered_by_an_earlier_output(stream):
+    """Exercise 2 asks for the first boundary of a design with looks + 1 looks, whose first fraction 1 / (looks + 1)
+    is no fraction k / looks of section 3's design; its nominal p (Lan & DeMets' function, scipy) is printed nowhere.
+    Exercise 3 asks for the smallest margin after the first half of the classes: the CR2 bound there, by hand (with
+    the Bell-McCaffrey df of evallib.bell_mccaffrey_df, tested against clubSandwich elsewhere), is printed nowhere."""
+    from evallib import bell_mccaffrey_df
+
+    nb = load_notebook(NOTEBOOK)
+    text = " ".join(_src(nb["cells"][-2]).split())
+    joined = outputs_text(nb) + _markdown_outputs(nb)
+    assert "`looks + 1` equally spaced looks" in text and "`group_sequential_design(n_items, looks + 1)`" in text
+    first_p = 2 * (2 - 2 * stats.norm.cdf(stats.norm.isf(0.05 / 4) / np.sqrt(1 / 11)))
+    assert f"{first_p:.2g}" not in joined and f"{first_p:.1e}" not in joined
+    x, y, classes = stream
+    assert "after the first half of the classes (`n_classes // 2` of them" in text
+    ends = np.flatnonzero(np.r_[classes[1:] != classes[:-1], True]) + 1
+    n_half = int(ends[len(ends) // 2 - 1])
+    d, g = (x - y)[:n_half], classes[:n_half]
+    low = d.mean() - stats.t.isf(0.05, bell_mccaffrey_df(np.unique(g, return_counts=True)[1])) * _cr2_se(d, g)
+    for shown in (f"{-low:.3f}", f"{low:+.3f}", f"{-low:.4f}", f"{low:+.4f}"):
+        assert shown not in joined, shown
+
+
+def test_every_normal_quantile_is_written_as_the_upper_quantile():
+    """z_{1 - a} is the upper a quantile; z_{a} would be the lower one (negative), wrong in every formula here."""
+    prose = "\n".join(_src(c) for c in load_notebook(NOTEBOOK)["cells"] if c["cell_type"] == "markdown")
+    subscripts = re.findall(r"z_\{([^}]*)\}", prose)
+    assert subscripts and all(sub.replace(" ", "").startswith("1-") for sub in subscripts), subscripts
+
+
 @pytest.mark.slow
 def test_notebook_09_runs_with_other_parameters_and_its_solutions_check_out(notebook_runs):
-    params = dict(seed=3, candidate="knn", margin=0.03, alpha=0.1, looks=5, n_sim=400, slider_sim=100,
+    params = dict(seed=3, candidate="knn", margin=0.03, alpha=0.1, looks=1, n_sim=400, slider_sim=100,
                   show_solutions=True)
     nb = notebook_runs.executed(NOTEBOOK, params)
     assert injected_cells(nb) and 'candidate = "knn"' in _src(injected_cells(nb)[0])
     joined = outputs_text(nb)
     assert "1191 test pupils in 67 classes" not in joined          # another split
     assert "knn - logistic, 90% intervals" in joined and "(400 streams)" in joined
-    assert "5 looks up to" in joined and "solutions ok" in joined
-    assert "In this run" in _markdown_outputs(nb)
+    assert "1 look up to" in joined and "solutions ok" in joined
+    md = _markdown_outputs(nb)
+    assert "In this run" in md
+    # one look: the alpha-spending design is the fixed-n test, and the notebook says so instead of "spends little early"
+    assert f"With one look the alpha-spending design is the fixed-n test: its one boundary is |z| = {stats.norm.isf(0.05):.2f}" in md
+    assert "it has spent" not in md
 
 
 @pytest.mark.slow
