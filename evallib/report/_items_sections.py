@@ -92,6 +92,8 @@ __all__ = [
     "interval_conventions_note",
     "plot_item_means",
     "plot_item_pairs",
+    "interval_disagrees",
+    "pairs_interval_note",
     "items_summary_text",
 ]
 
@@ -314,12 +316,58 @@ def plot_item_means(means: pd.DataFrame, ax=None, *, title: str | None = None):
     return ax
 
 
+def interval_disagrees(pairs: pd.DataFrame) -> np.ndarray:
+    """Which pairs' verdict (the adjusted test's ``reject``) and joint interval disagree.
+
+    The verdict follows the adjusted p-value (Holm, BH, Bonferroni or none); the interval
+    is the simultaneous Bonferroni one (level ``alpha / m``). Holm's step-down test and BH
+    reject whatever Bonferroni rejects and can reject more, so a pair can differ by the
+    test while its interval still covers 0 (the interval is the wider one); with
+    ``adjust="bonferroni"`` or ``"none"`` the two agree.
+
+    Returns
+    -------
+    numpy.ndarray of bool, one per row of ``pairs``.
+    """
+    excludes = (pairs["low"].to_numpy(float) > 0) | (pairs["high"].to_numpy(float) < 0)
+    return pairs["reject"].to_numpy(bool) != excludes
+
+
+def pairs_interval_note(pairs: pd.DataFrame) -> str | None:
+    """The pairs whose verdict and joint interval disagree, in one sentence; None if there are none."""
+    adjust, interval_level = table_metadata(pairs, "adjust", "interval_level", made_by="evallib.report.pairwise_items")
+    mask = interval_disagrees(pairs)
+    if not mask.any():
+        return None
+    rows = pairs[mask]
+    differ = rows[rows["reject"].to_numpy(bool)]
+    level = level_text(1 - interval_level, digits=4) if adjust != "none" else level_text(interval_level)
+    name = f"{ADJUST_NAME[adjust]}'s" if adjust != "none" else "the unadjusted"
+    parts = []
+    if len(differ):
+        shown = join_names((f"{escape(r.a)} - {escape(r.b)} = {r.estimate:+.4f} ({r.low:+.4f} to {r.high:+.4f}, "
+                            f"adjusted p {pvalue_cell(r.pvalue_adj)})" for r in differ.itertuples()),
+                           limit=_LIST_LIMIT)
+        parts.append(f"{name[0].upper()}{name[1:]} test declares {plural(len(differ), 'pair')} different "
+                     f"although {'its' if len(differ) == 1 else 'their'} joint {level} "
+                     f"interval{'' if len(differ) == 1 else 's'} still cover{'s' if len(differ) == 1 else ''} 0: "
+                     f"{shown}. The verdict follows the adjusted test; the interval is the simultaneous Bonferroni "
+                     f"one, which is wider than {name} test needs")
+    rest = len(rows) - len(differ)
+    if rest:
+        parts.append(f"{plural(rest, 'pair')} whose joint interval leaves out 0 {'is' if rest == 1 else 'are'} not "
+                     "declared different by the adjusted test")
+    return "; ".join(parts) + "."
+
+
 def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
     """Every pair's paired difference with its joint interval, and the line of no difference.
 
-    This is the figure to judge differences by: a pair differs when its interval (joint over
-    the pairs, as section 3's table) leaves out 0, whether or not the two models' own
-    intervals overlap.
+    This is the figure to judge differences by, whether or not the two models' own intervals
+    overlap. The colour follows the verdict of the adjusted test (red: differ, blue: not
+    separated); the interval is the simultaneous Bonferroni one (level ``alpha / m``), which
+    can be wider than Holm's or BH's test needs, so a red pair can have an interval that
+    covers 0: such pairs (:func:`interval_disagrees`) are drawn dashed and the title says so.
 
     Parameters
     ----------
@@ -337,7 +385,9 @@ def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
     ax = get_axes(ax, figsize=(6.8, max(2.0, 0.32 * n + 1.2)))
     y = np.arange(n)
     colors = np.where(pairs["reject"].to_numpy(bool), "C3", "C0")
-    ax.hlines(y, pairs["low"], pairs["high"], colors=colors, linewidth=4)
+    odd = interval_disagrees(pairs)
+    ax.hlines(y, pairs["low"], pairs["high"], colors=colors, linewidth=4,
+              linestyles=["dashed" if o else "solid" for o in odd])
     ax.plot(pairs["estimate"], y, "o", color="k", markersize=4)
     ax.axvline(0.0, color="0.3", linewidth=1, linestyle="--")
     ax.set_yticks(y)
@@ -346,7 +396,11 @@ def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.set_xlabel("paired difference of the mean scores (A - B)")
     joint = (f"{level_text(1 - interval_level, digits=4)} joint intervals" if adjust != "none"
              else f"{level_text(alpha)} intervals (unadjusted)")
-    ax.set_title(title or f"Paired differences, {joint}: red = differ, blue = not separated", fontsize="medium")
+    how = ADJUST_NAME[adjust] + "'s adjusted test" if adjust != "none" else "the unadjusted test"
+    head = f"Paired differences, {joint}: red = differ by {how}, blue = not separated"
+    if odd.any():
+        head += f"\n(dashed: {plural(int(odd.sum()), 'pair')} where the verdict and the interval disagree, see the note)"
+    ax.set_title(title or head, fontsize="medium")
     ax.figure.tight_layout()
     return ax
 
@@ -431,7 +485,9 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
     if partial:
         out["items"] = [f"{v:,}" for v in pairs["n_items"]]
-    out["verdict"] = ["differ" if r else "not separated" for r in pairs["reject"]]
+    out["verdict"] = [("differ (interval covers 0)" if o else "differ") if r
+                      else ("not separated (interval leaves out 0)" if o else "not separated")
+                      for r, o in zip(pairs["reject"], interval_disagrees(pairs))]
     out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
     return out
 
@@ -817,6 +873,9 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
                    f"significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
         out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g} ({tests}).")
+    note = pairs_interval_note(pairs)
+    if note:
+        out.append(note)
     if pairs.attrs.get("mcnemar"):
         differ = [(a, b) for a, b, r, q in zip(pairs["a"], pairs["b"], pairs["reject"], pairs["mcnemar_reject"])
                   if r != q]
