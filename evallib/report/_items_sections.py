@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._compat import moved_names, renamed_keywords
 from .._inference import wilson_effective
@@ -92,6 +93,7 @@ __all__ = [
     "interval_conventions_note",
     "plot_item_means",
     "plot_item_pairs",
+    "icc_null_se",
     "interval_disagrees",
     "pairs_interval_note",
     "items_summary_text",
@@ -1090,8 +1092,27 @@ def _cluster_word(data: ItemScores) -> str:
     return "task" if data.tasks and data.cluster_column == TASK_CLUSTER else "cluster"
 
 
-def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
-    """The planning variance parts of the pair (a, b), estimated from the file on the items both scored."""
+def icc_null_se(cluster_size: int, n_clusters: int) -> float:
+    """The large-sample standard error of the one-way ANOVA estimate of an ICC at ICC 0.
+
+    Fisher's approximation for ``G`` clusters of ``m`` items,
+    ``var = 2 (1 - rho)^2 (1 + (m - 1) rho)^2 / (m (m - 1) (G - 1))``, at ``rho = 0``:
+    ``sqrt(2 / (m (m - 1) (G - 1)))``. With unequal clusters ``m`` is their mean size.
+
+    >>> round(icc_null_se(18, 67), 4)
+    0.01
+    """
+    m, g = check_count(cluster_size, "cluster_size", minimum=2), check_count(n_clusters, "n_clusters", minimum=2)
+    return math.sqrt(2.0 / (m * (m - 1) * (g - 1)))
+
+
+def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> dict:
+    """The planning variance parts of the pair (a, b), estimated from the file on the items both scored.
+
+    An ICC estimate below 0 is read as 0 for the plan, and the note gives the largest ICC the
+    file does not rule out: the estimate plus ``z_{1 - alpha/2}`` times :func:`icc_null_se`
+    (scaled, as the estimate is, from the observed differences to the expected ones).
+    """
     ja, jb = data.models.index(a), data.models.index(b)
     counts = data.sample_counts()
     shared = (counts[:, ja] > 0) & (counts[:, jb] > 0)
@@ -1161,9 +1182,19 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
                 notes.append(f"{what[0].upper()}{what[1:]} cannot be estimated ({reason}), so it is taken as 0: "
                              f"the plan then treats the items of one {word} as independent.")
             elif icc_raw < 0:
-                notes.append(_read_as_zero(what[0].upper() + what[1:], icc_raw,
-                                           f"items of one {word} are no more alike in their differences than items "
-                                           f"of different {word}s") + ".")
+                scale = (omega2 + noise) / omega2
+                se = icc_null_se(cluster_size, sizes.size) * scale
+                z = float(stats.norm.ppf(1 - alpha / 2))
+                upper = min(max(icc_raw + z * se, 0.0), 1.0)
+                scaled = (f", times {scale:.2f} for the answers' noise (as the estimate is)" if scale != 1 else "")
+                notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, below zero, so it is read "
+                             f"as 0 for the plan; ICCs up to about {upper:.3f} (a design effect of "
+                             f"{1 + (cluster_size - 1) * upper:.2f} for {word}s of {cluster_size} items) are not ruled "
+                             f"out: {upper:.3f} is the estimate plus {z:.2f} standard errors, with Fisher's "
+                             f"large-sample standard error of the one-way ANOVA ICC at ICC 0, "
+                             f"sqrt(2 / (m (m - 1) (G - 1))) = {se / scale:.4f} for G = {sizes.size:,} {word}s of "
+                             f"m = {cluster_size} items (their mean size){scaled}; the plan is too optimistic if the "
+                             f"ICC is that large.")
             elif icc_raw > 1:
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
@@ -1214,7 +1245,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     leader = str(means.idxmax())
     rows = []
     for other in [m for m in data.models if m != leader]:
-        parts = _pair_plan_parts(data, leader, other)
+        parts = _pair_plan_parts(data, leader, other, alpha)
         n_items = parts.pop("n_items")
         icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
