@@ -853,7 +853,34 @@ def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(cluster
     assert "Poisson weights" in text and "with replacement" not in text
     table = format_ranks(parts["board"])
     column = "Monte Carlo SE of P(best) (1,000 replicates)"
-    assert list(table[column]) == [f"{math.sqrt(q * (1 - q) / 1000):.3f}" for q in ranks["p_best"]]
+    se = [math.sqrt(q * (1 - q) / 1000) for q in ranks["p_best"]]
+    assert list(table[column]) == [(f"none (0 of 1,000); P(best) < {3 / 1000:.4f} (rule of three)" if q == 0 else
+                                    f"{s:.3f}" if s >= 0.0005 else "<0.001") for q, s in zip(ranks["p_best"], se)]
+
+
+def test_small_p_best_counts_never_print_as_exact():
+    """Issue 33: a P(best) of 1 in 2,000 replicates is not 0.001 with a Monte Carlo SE of 0.000.
+    Shares below 0.001 print as <0.001, SEs below 0.0005 as <0.001, and a share of 0 or 1 gets
+    the rule of three's bound 3 / B (Hanley and Lippman-Hand 1983), written out here."""
+    from evallib.report._items_sections import Leaderboard, format_ranks
+
+    b = 2000
+    ranks = pd.DataFrame({"model": ["a", "b", "c", "d"], "mean": [0.8, 0.7, 0.6, 0.5], "rank": [1.0, 2.0, 3.0, 4.0],
+                          "rank_low": [1, 1, 3, 4], "rank_high": [2, 2, 3, 4],
+                          "p_best": [1600 / b, 398 / b, 1 / b, 0.0]})
+    ranks.attrs["n_resamples"] = b
+    table = format_ranks(Leaderboard(tie=None, ranks=ranks))
+    column = f"Monte Carlo SE of P(best) ({b:,} replicates)"
+    assert list(table["P(best)"]) == ["0.800", "0.199", "<0.001", "0"]
+    assert list(table[column])[:2] == [f"{math.sqrt(q * (1 - q) / b):.3f}" for q in (0.8, 0.199)]
+    assert table[column].iloc[2] == "<0.001" and math.sqrt(1 / b * (1 - 1 / b) / b) < 0.0005
+    assert table[column].iloc[3] == f"none (0 of 2,000); P(best) < {3 / b:.4f} (rule of three)" == (
+        "none (0 of 2,000); P(best) < 0.0015 (rule of three)")
+    assert not any(v in {"0.000", "1.000"} for v in [*table["P(best)"], *table[column]])
+    ranks["p_best"] = [1.0, 0.0, 0.0, 0.0]
+    table = format_ranks(Leaderboard(tie=None, ranks=ranks))
+    assert table["P(best)"].iloc[0] == "1" and table[column].iloc[0] == (
+        "none (2,000 of 2,000); P(best) > 0.9985 (rule of three)")
 
 
 def test_figures_show_paired_differences_and_warn_about_overlap(clustered):

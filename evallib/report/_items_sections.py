@@ -678,23 +678,49 @@ class Leaderboard:
     ranks: pd.DataFrame
 
 
+def _share_cell(p: float) -> str:
+    """A share of replicates to 3 decimals that never prints a nonzero share as 0.000 or 1.000."""
+    if 0 < p < 0.001:
+        return "<0.001"
+    if 0.999 < p < 1:
+        return ">0.999"
+    return f"{p:.3f}" if 0 < p < 1 else f"{p:g}"
+
+
+def _share_mc_cell(p: float, b: int) -> str:
+    """The Monte Carlo SE of a share ``p`` of ``b`` replicates, or a stated bound where it prints as 0.
+
+    ``sqrt(p (1 - p) / b)``, to 3 decimals; below 0.0005 (which would print as 0.000)
+    ``<0.001``; for a share of 0 or 1, which has no binomial standard error, the rule of three's
+    95% bound on the share over unlimited replicates (below ``3 / b``, above ``1 - 3 / b``).
+    """
+    if not b:
+        return "-"
+    if p <= 0 or p >= 1:
+        return (f"none (0 of {b:,}); P(best) < {3 / b:.4f} (rule of three)" if p <= 0
+                else f"none ({b:,} of {b:,}); P(best) > {1 - 3 / b:.4f} (rule of three)")
+    se = math.sqrt(p * (1 - p) / b)
+    return "<0.001" if se < 0.0005 else f"{se:.3f}"
+
+
 def format_ranks(board: Leaderboard) -> pd.DataFrame:
     """Section 5's rank table as text, P(best) with its Monte Carlo standard error beside it.
 
     P(best) is the share of ``B`` bootstrap replicates in which a model ranks first, so it
     carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling error the
-    bootstrap estimates.
+    bootstrap estimates. Neither prints as if exact: a share below 0.001 prints as
+    ``<0.001``, a standard error below 0.0005 as ``<0.001``, and a share of 0 or 1 (no
+    binomial standard error) gets the rule of three's bound, ``3 / B``.
     """
     r = board.ranks
     b = int(r.attrs.get("n_resamples", 0))
-    mc = [math.sqrt(p * (1 - p) / b) if b else float("nan") for p in r["p_best"]]
     return pd.DataFrame({
         "mean": [f"{v:.4f}" for v in r["mean"]],
         "rank": [f"{v:g}" for v in r["rank"]],
         "rank interval": [f"{int(lo)}" if lo == hi else f"{int(lo)} to {int(hi)}"
                           for lo, hi in zip(r["rank_low"], r["rank_high"])],
-        "P(best)": [f"{v:.3f}" for v in r["p_best"]],
-        f"Monte Carlo SE of P(best) ({b:,} replicates)": [_cell(v, ".3f") for v in mc],
+        "P(best)": [_share_cell(float(v)) for v in r["p_best"]],
+        f"Monte Carlo SE of P(best) ({b:,} replicates)": [_share_mc_cell(float(v), b) for v in r["p_best"]],
     }, index=pd.Index(list(r["model"]), name="model"))
 
 
@@ -955,7 +981,8 @@ def items_summary_text(
                  f"replicate the other way, the rule of three puts the share over unlimited replicates above "
                  f"{1 - 3 / b:.1%}, at 95% confidence)")
     else:
-        share = (f"first in {top['p_best']:.1%} of them (Monte Carlo standard error {mc:.1%} from the "
+        se = f"below {0.001:.1%}" if mc < 0.0005 else f"{mc:.1%}"   # never printed as 0.0%
+        share = (f"first in {top['p_best']:.1%} of them (Monte Carlo standard error {se} from the "
                  f"{b:,} replicates)")
     out.append(f"In {b:,} bootstrap replicates of the {unit} (Poisson weights), {escape(top['model'])} ranks "
                f"{share}{rival_text}; its {level} rank interval (bootstrap percentile) is "
