@@ -16,7 +16,7 @@ with a one-line reason), computed with the functions of :mod:`evallib.items`:
 4. :func:`sample_analysis` -- with repeated answers: between- and within-item variance
    (:func:`evallib.items.variance_components`) and, for 0/1 scores, pass@k and pass^k
    (:func:`evallib.items.pass_at_k`).
-5. :func:`leaderboard` -- the leader's tie group (:func:`evallib.items.tie_group`),
+5. :func:`leaderboard` -- the leader's not-separated group (:func:`evallib.items.tie_group`),
    bootstrap rank intervals and P(best) (:func:`evallib.items.rank_intervals`).
 
 :func:`items_summary_text` turns them into Markdown bullets, effect sizes and intervals
@@ -665,7 +665,7 @@ def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
 # ------------------------------------------------------------------ section 5
 @dataclass(frozen=True, eq=False)
 class Leaderboard:
-    """Section 5: the leader's tie group, rank intervals and P(best).
+    """Section 5: the leader's not-separated group, rank intervals and P(best).
 
     Attributes
     ----------
@@ -931,7 +931,7 @@ def items_summary_text(
     planning: ItemPlanning | Skipped | None = None,
     tasks: TaskTable | Skipped | None = None,
 ) -> str:
-    """The findings in Markdown bullets: the leader, its tie group, its rank, the pairs, samples, assumptions.
+    """The findings in Markdown bullets: the leader, its not-separated group, its rank, the pairs, samples, assumptions.
 
     One bullet per question, effect sizes and intervals before p-values; warnings first;
     every name from the file escaped (:func:`~evallib.report._prose.escape`). Each bullet
