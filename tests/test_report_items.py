@@ -853,7 +853,34 @@ def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(cluster
     assert "Poisson weights" in text and "with replacement" not in text
     table = format_ranks(parts["board"])
     column = "Monte Carlo SE of P(best) (1,000 replicates)"
-    assert list(table[column]) == [f"{math.sqrt(q * (1 - q) / 1000):.3f}" for q in ranks["p_best"]]
+    se = [math.sqrt(q * (1 - q) / 1000) for q in ranks["p_best"]]
+    assert list(table[column]) == [(f"none (0 of 1,000); P(best) < {3 / 1000:.4f} (rule of three)" if q == 0 else
+                                    f"{s:.3f}" if s >= 0.0005 else "<0.001") for q, s in zip(ranks["p_best"], se)]
+
+
+def test_small_p_best_counts_never_print_as_exact():
+    """Issue 33: a P(best) of 1 in 2,000 replicates is not 0.001 with a Monte Carlo SE of 0.000.
+    Shares below 0.001 print as <0.001, SEs below 0.0005 as <0.001, and a share of 0 or 1 gets
+    the rule of three's bound 3 / B (Hanley and Lippman-Hand 1983), written out here."""
+    from evallib.report._items_sections import Leaderboard, format_ranks
+
+    b = 2000
+    ranks = pd.DataFrame({"model": ["a", "b", "c", "d"], "mean": [0.8, 0.7, 0.6, 0.5], "rank": [1.0, 2.0, 3.0, 4.0],
+                          "rank_low": [1, 1, 3, 4], "rank_high": [2, 2, 3, 4],
+                          "p_best": [1600 / b, 398 / b, 1 / b, 0.0]})
+    ranks.attrs["n_resamples"] = b
+    table = format_ranks(Leaderboard(tie=None, ranks=ranks))
+    column = f"Monte Carlo SE of P(best) ({b:,} replicates)"
+    assert list(table["P(best)"]) == ["0.800", "0.199", "<0.001", "0"]
+    assert list(table[column])[:2] == [f"{math.sqrt(q * (1 - q) / b):.3f}" for q in (0.8, 0.199)]
+    assert table[column].iloc[2] == "<0.001" and math.sqrt(1 / b * (1 - 1 / b) / b) < 0.0005
+    assert table[column].iloc[3] == f"none (0 of 2,000); P(best) < {3 / b:.4f} (rule of three)" == (
+        "none (0 of 2,000); P(best) < 0.0015 (rule of three)")
+    assert not any(v in {"0.000", "1.000"} for v in [*table["P(best)"], *table[column]])
+    ranks["p_best"] = [1.0, 0.0, 0.0, 0.0]
+    table = format_ranks(Leaderboard(tie=None, ranks=ranks))
+    assert table["P(best)"].iloc[0] == "1" and table[column].iloc[0] == (
+        "none (2,000 of 2,000); P(best) > 0.9985 (rule of three)")
 
 
 def test_figures_show_paired_differences_and_warn_about_overlap(clustered):
@@ -976,3 +1003,58 @@ def test_every_template_parameter_is_read_by_papermill():
     cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
     assigned = [line.split("=")[0].strip() for line in cell.source.splitlines() if "=" in line.split("#")[0]]
     assert [p.name for p in PythonTranslator.inspect(cell)] == assigned and "min_difference" in assigned
+
+
+def test_a_holm_verdict_whose_joint_interval_covers_0_is_marked(tmp_path):
+    """Issue 33: the verdict follows Holm's step-down test, the interval is the simultaneous
+    Bonferroni one (level alpha / m), so a pair can differ by the test while its interval
+    covers 0. Constructed: two large differences and one whose raw paired t p-value lies
+    between alpha / 3 and alpha; the references are scipy's paired t test, statsmodels'
+    Holm and the t quantile at alpha / (2 m)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from statsmodels.stats.multitest import multipletests
+
+    from evallib.report._items_sections import pairs_interval_note, plot_item_pairs
+
+    n = 200
+    rng = np.random.default_rng(5)
+    base = np.linspace(0.25, 0.55, n)
+    e = rng.normal(size=n)
+    e = 0.1 * (e - e.mean()) / e.std(ddof=1)
+    shift = 2.185 * 0.1 / math.sqrt(n)               # t = 2.185 on 199 df: p about 0.03
+    frame = pd.DataFrame({"item": range(n), "top": base + 0.3 + rng.uniform(0, 0.05, n), "middle": base + shift + e,
+                          "bottom": base})
+    assert frame[["top", "middle", "bottom"]].to_numpy().min() >= 0 and frame[["top", "middle", "bottom"]].to_numpy().max() <= 1
+    data = load_item_scores(frame, item_column="item")
+    pairs = pairwise_items(data, alpha=0.05, adjust="holm")
+    raw = {(a, b): stats.ttest_rel(frame[a], frame[b]).pvalue for a, b in zip(pairs["a"], pairs["b"])}
+    holm = dict(zip(raw, multipletests(list(raw.values()), alpha=0.05, method="holm")[0]))
+    key = ("middle", "bottom")
+    assert 0.05 / 3 < raw[key] < 0.05 and holm[key]
+    d = frame["middle"] - frame["bottom"]
+    half = stats.t.ppf(1 - 0.05 / 6, n - 1) * d.std(ddof=1) / math.sqrt(n)
+    assert d.mean() - half < 0 < d.mean() + half          # the joint interval covers 0
+    row = pairs[(pairs["a"] == "middle") & (pairs["b"] == "bottom")].iloc[0]
+    assert row["reject"] and row["low"] == pytest.approx(d.mean() - half, rel=1e-9)
+    verdicts = dict(zip(zip(pairs["a"], pairs["b"]), format_item_pairs(pairs)["verdict"]))
+    assert verdicts[key] == "differ (interval covers 0)"
+    assert all(v == "differ" for k, v in verdicts.items() if k != key)
+    note = pairs_interval_note(pairs)
+    assert note.startswith("Holm's test declares 1 pair different although its joint 98.33% interval still covers 0")
+    assert f"middle - bottom = {d.mean():+.4f}" in note and "simultaneous Bonferroni" in note
+    ax = plot_item_pairs(pairs)
+    dashed = [dashes is not None for _, dashes in ax.collections[0].get_linestyles()]   # solid: no dash pattern
+    assert dashed == [k == key for k in zip(pairs["a"], pairs["b"])]
+    assert "disagree" in ax.get_title()
+    plt.close("all")
+    board = leaderboard(data, n_resamples=200, rng=0)
+    text = items_summary_text(data, overview=summarise_items(data), means=model_means(data), pairs=pairs,
+                              samples=sample_analysis(data), board=board)
+    assert note.removesuffix(".") in text
+    # Bonferroni's verdict is the interval's: no disagreement, no note
+    bonferroni = pairwise_items(data, alpha=0.05, adjust="bonferroni")
+    assert pairs_interval_note(bonferroni) is None
+    assert "covers 0" not in " ".join(format_item_pairs(bonferroni)["verdict"])

@@ -183,9 +183,15 @@ def test_an_icc_below_zero_within_a_task_is_said_in_words(tmp_path):
     row = plan.table.iloc[0]
     assert row["icc"] == 0 and row["icc_raw"] == pytest.approx(reference, rel=1e-9)
     text = " ".join(plan.sentences())
+    # read as 0 for the plan, with the largest ICC not ruled out: the estimate plus z_0.975 times Fisher's
+    # large-sample SE at ICC 0 (one answer per item: no noise to scale by)
+    g, m = len(MMLU), 129
+    upper = reference + stats.norm.ppf(0.975) * math.sqrt(2 / (m * (m - 1) * (g - 1)))
     assert (f"The ICC of the expected differences within a task was estimated at {reference:.3f}, below zero, so it "
-            "is read as 0: items of one task are no more alike in their differences than items of different tasks."
-            ) in text
+            f"is read as 0 for the plan; ICCs up to about {upper:.3f} (a design effect of {1 + (m - 1) * upper:.2f} "
+            f"for tasks of {m} items) are not ruled out") in text
+    assert f"for G = {g} tasks of m = {m} items" in text and "for the answers' noise" not in text
+    assert "no more alike" not in text
     assert "tasks of 129 items with an ICC of the expected differences read as 0" in text
     assert format_item_planning(plan)["ICC"].iloc[0] == f"0 (estimated {reference:.3f})"
     # an estimate inside [0, 1] is printed as it is, with no such sentence
@@ -195,3 +201,22 @@ def test_an_icc_below_zero_within_a_task_is_said_in_words(tmp_path):
     other = item_planning(read_lm_eval_samples(files, metric="acc", cluster_key="task"))
     assert other.table["icc_raw"].iloc[0] == other.table["icc"].iloc[0] > 0
     assert "below zero" not in " ".join(other.sentences())
+
+
+def test_the_icc_standard_error_at_zero_matches_a_simulation():
+    """Fisher's large-sample SE of the one-way ANOVA ICC at ICC 0, sqrt(2 / (m (m - 1) (G - 1))),
+    against the SD of the ANOVA estimates of 4,000 simulated balanced data sets of G = 67 clusters
+    of m = 18 normal items with no cluster effect (the report's example's shape); the SD's Monte
+    Carlo relative SE is about 1 / sqrt(2 * 4000) = 1.1%, the tolerance 5%."""
+    from evallib.report._items_sections import icc_null_se
+
+    rng = np.random.default_rng(1)
+    g, m = 67, 18
+    x = rng.normal(size=(4000, g, m))
+    means = x.mean(axis=2)
+    msb = m * means.var(axis=1, ddof=1)
+    msw = ((x - means[..., None]) ** 2).sum(axis=(1, 2)) / (g * (m - 1))
+    estimates = (msb - msw) / (msb + (m - 1) * msw)
+    assert icc_null_se(m, g) == pytest.approx(estimates.std(ddof=1), rel=0.05)
+    with pytest.raises(ValueError, match="cluster_size"):
+        icc_null_se(1, g)

@@ -115,7 +115,7 @@ def run_items_report(
     alpha : float
         Significance level, in (0, 1).
     adjust : {"holm", "bonferroni", "bh", "by", "none"}
-        Multiple-testing adjustment of the pairwise differences (and of the tie group).
+        Multiple-testing adjustment of the pairwise differences (and of the leader's not-separated group).
     n_resamples : int
         Bootstrap replicates of the rank intervals.
     min_difference : float, optional

@@ -16,7 +16,7 @@ with a one-line reason), computed with the functions of :mod:`evallib.items`:
 4. :func:`sample_analysis` -- with repeated answers: between- and within-item variance
    (:func:`evallib.items.variance_components`) and, for 0/1 scores, pass@k and pass^k
    (:func:`evallib.items.pass_at_k`).
-5. :func:`leaderboard` -- the leader's tie group (:func:`evallib.items.tie_group`),
+5. :func:`leaderboard` -- the leader's not-separated group (:func:`evallib.items.tie_group`),
    bootstrap rank intervals and P(best) (:func:`evallib.items.rank_intervals`).
 
 :func:`items_summary_text` turns them into Markdown bullets, effect sizes and intervals
@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._compat import moved_names, renamed_keywords
 from .._inference import wilson_effective
@@ -92,6 +93,9 @@ __all__ = [
     "interval_conventions_note",
     "plot_item_means",
     "plot_item_pairs",
+    "icc_null_se",
+    "interval_disagrees",
+    "pairs_interval_note",
     "items_summary_text",
 ]
 
@@ -314,12 +318,58 @@ def plot_item_means(means: pd.DataFrame, ax=None, *, title: str | None = None):
     return ax
 
 
+def interval_disagrees(pairs: pd.DataFrame) -> np.ndarray:
+    """Which pairs' verdict (the adjusted test's ``reject``) and joint interval disagree.
+
+    The verdict follows the adjusted p-value (Holm, BH, Bonferroni or none); the interval
+    is the simultaneous Bonferroni one (level ``alpha / m``). Holm's step-down test and BH
+    reject whatever Bonferroni rejects and can reject more, so a pair can differ by the
+    test while its interval still covers 0 (the interval is the wider one); with
+    ``adjust="bonferroni"`` or ``"none"`` the two agree.
+
+    Returns
+    -------
+    numpy.ndarray of bool, one per row of ``pairs``.
+    """
+    excludes = (pairs["low"].to_numpy(float) > 0) | (pairs["high"].to_numpy(float) < 0)
+    return pairs["reject"].to_numpy(bool) != excludes
+
+
+def pairs_interval_note(pairs: pd.DataFrame) -> str | None:
+    """The pairs whose verdict and joint interval disagree, in one sentence; None if there are none."""
+    adjust, interval_level = table_metadata(pairs, "adjust", "interval_level", made_by="evallib.report.pairwise_items")
+    mask = interval_disagrees(pairs)
+    if not mask.any():
+        return None
+    rows = pairs[mask]
+    differ = rows[rows["reject"].to_numpy(bool)]
+    level = level_text(1 - interval_level, digits=4) if adjust != "none" else level_text(interval_level)
+    name = f"{ADJUST_NAME[adjust]}'s" if adjust != "none" else "the unadjusted"
+    parts = []
+    if len(differ):
+        shown = join_names((f"{escape(r.a)} - {escape(r.b)} = {r.estimate:+.4f} ({r.low:+.4f} to {r.high:+.4f}, "
+                            f"adjusted p {pvalue_cell(r.pvalue_adj)})" for r in differ.itertuples()),
+                           limit=_LIST_LIMIT)
+        parts.append(f"{name[0].upper()}{name[1:]} test declares {plural(len(differ), 'pair')} different "
+                     f"although {'its' if len(differ) == 1 else 'their'} joint {level} "
+                     f"interval{'' if len(differ) == 1 else 's'} still cover{'s' if len(differ) == 1 else ''} 0: "
+                     f"{shown}. The verdict follows the adjusted test; the interval is the simultaneous Bonferroni "
+                     f"one, which is wider than {name} test needs")
+    rest = len(rows) - len(differ)
+    if rest:
+        parts.append(f"{plural(rest, 'pair')} whose joint interval leaves out 0 {'is' if rest == 1 else 'are'} not "
+                     "declared different by the adjusted test")
+    return "; ".join(parts) + "."
+
+
 def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
     """Every pair's paired difference with its joint interval, and the line of no difference.
 
-    This is the figure to judge differences by: a pair differs when its interval (joint over
-    the pairs, as section 3's table) leaves out 0, whether or not the two models' own
-    intervals overlap.
+    This is the figure to judge differences by, whether or not the two models' own intervals
+    overlap. The colour follows the verdict of the adjusted test (red: differ, blue: not
+    separated); the interval is the simultaneous Bonferroni one (level ``alpha / m``), which
+    can be wider than Holm's or BH's test needs, so a red pair can have an interval that
+    covers 0: such pairs (:func:`interval_disagrees`) are drawn dashed and the title says so.
 
     Parameters
     ----------
@@ -337,7 +387,9 @@ def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
     ax = get_axes(ax, figsize=(6.8, max(2.0, 0.32 * n + 1.2)))
     y = np.arange(n)
     colors = np.where(pairs["reject"].to_numpy(bool), "C3", "C0")
-    ax.hlines(y, pairs["low"], pairs["high"], colors=colors, linewidth=4)
+    odd = interval_disagrees(pairs)
+    ax.hlines(y, pairs["low"], pairs["high"], colors=colors, linewidth=4,
+              linestyles=["dashed" if o else "solid" for o in odd])
     ax.plot(pairs["estimate"], y, "o", color="k", markersize=4)
     ax.axvline(0.0, color="0.3", linewidth=1, linestyle="--")
     ax.set_yticks(y)
@@ -346,7 +398,11 @@ def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.set_xlabel("paired difference of the mean scores (A - B)")
     joint = (f"{level_text(1 - interval_level, digits=4)} joint intervals" if adjust != "none"
              else f"{level_text(alpha)} intervals (unadjusted)")
-    ax.set_title(title or f"Paired differences, {joint}: red = differ, blue = not separated", fontsize="medium")
+    how = ADJUST_NAME[adjust] + "'s adjusted test" if adjust != "none" else "the unadjusted test"
+    head = f"Paired differences, {joint}: red = differ by {how}, blue = not separated"
+    if odd.any():
+        head += f"\n(dashed: {plural(int(odd.sum()), 'pair')} where the verdict and the interval disagree, see the note)"
+    ax.set_title(title or head, fontsize="medium")
     ax.figure.tight_layout()
     return ax
 
@@ -431,7 +487,9 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
     if partial:
         out["items"] = [f"{v:,}" for v in pairs["n_items"]]
-    out["verdict"] = ["differ" if r else "not separated" for r in pairs["reject"]]
+    out["verdict"] = [("differ (interval covers 0)" if o else "differ") if r
+                      else ("not separated (interval leaves out 0)" if o else "not separated")
+                      for r, o in zip(pairs["reject"], interval_disagrees(pairs))]
     out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
     return out
 
@@ -607,7 +665,7 @@ def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
 # ------------------------------------------------------------------ section 5
 @dataclass(frozen=True, eq=False)
 class Leaderboard:
-    """Section 5: the leader's tie group, rank intervals and P(best).
+    """Section 5: the leader's not-separated group, rank intervals and P(best).
 
     Attributes
     ----------
@@ -620,23 +678,49 @@ class Leaderboard:
     ranks: pd.DataFrame
 
 
+def _share_cell(p: float) -> str:
+    """A share of replicates to 3 decimals that never prints a nonzero share as 0.000 or 1.000."""
+    if 0 < p < 0.001:
+        return "<0.001"
+    if 0.999 < p < 1:
+        return ">0.999"
+    return f"{p:.3f}" if 0 < p < 1 else f"{p:g}"
+
+
+def _share_mc_cell(p: float, b: int) -> str:
+    """The Monte Carlo SE of a share ``p`` of ``b`` replicates, or a stated bound where it prints as 0.
+
+    ``sqrt(p (1 - p) / b)``, to 3 decimals; below 0.0005 (which would print as 0.000)
+    ``<0.001``; for a share of 0 or 1, which has no binomial standard error, the rule of three's
+    95% bound on the share over unlimited replicates (below ``3 / b``, above ``1 - 3 / b``).
+    """
+    if not b:
+        return "-"
+    if p <= 0 or p >= 1:
+        return (f"none (0 of {b:,}); P(best) < {3 / b:.4f} (rule of three)" if p <= 0
+                else f"none ({b:,} of {b:,}); P(best) > {1 - 3 / b:.4f} (rule of three)")
+    se = math.sqrt(p * (1 - p) / b)
+    return "<0.001" if se < 0.0005 else f"{se:.3f}"
+
+
 def format_ranks(board: Leaderboard) -> pd.DataFrame:
     """Section 5's rank table as text, P(best) with its Monte Carlo standard error beside it.
 
     P(best) is the share of ``B`` bootstrap replicates in which a model ranks first, so it
     carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling error the
-    bootstrap estimates.
+    bootstrap estimates. Neither prints as if exact: a share below 0.001 prints as
+    ``<0.001``, a standard error below 0.0005 as ``<0.001``, and a share of 0 or 1 (no
+    binomial standard error) gets the rule of three's bound, ``3 / B``.
     """
     r = board.ranks
     b = int(r.attrs.get("n_resamples", 0))
-    mc = [math.sqrt(p * (1 - p) / b) if b else float("nan") for p in r["p_best"]]
     return pd.DataFrame({
         "mean": [f"{v:.4f}" for v in r["mean"]],
         "rank": [f"{v:g}" for v in r["rank"]],
         "rank interval": [f"{int(lo)}" if lo == hi else f"{int(lo)} to {int(hi)}"
                           for lo, hi in zip(r["rank_low"], r["rank_high"])],
-        "P(best)": [f"{v:.3f}" for v in r["p_best"]],
-        f"Monte Carlo SE of P(best) ({b:,} replicates)": [_cell(v, ".3f") for v in mc],
+        "P(best)": [_share_cell(float(v)) for v in r["p_best"]],
+        f"Monte Carlo SE of P(best) ({b:,} replicates)": [_share_mc_cell(float(v), b) for v in r["p_best"]],
     }, index=pd.Index(list(r["model"]), name="model"))
 
 
@@ -817,6 +901,9 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
                    f"significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
         out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g} ({tests}).")
+    note = pairs_interval_note(pairs)
+    if note:
+        out.append(note)
     if pairs.attrs.get("mcnemar"):
         differ = [(a, b) for a, b, r, q in zip(pairs["a"], pairs["b"], pairs["reject"], pairs["mcnemar_reject"])
                   if r != q]
@@ -844,7 +931,7 @@ def items_summary_text(
     planning: ItemPlanning | Skipped | None = None,
     tasks: TaskTable | Skipped | None = None,
 ) -> str:
-    """The findings in Markdown bullets: the leader, its tie group, its rank, the pairs, samples, assumptions.
+    """The findings in Markdown bullets: the leader, its not-separated group, its rank, the pairs, samples, assumptions.
 
     One bullet per question, effect sizes and intervals before p-values; warnings first;
     every name from the file escaped (:func:`~evallib.report._prose.escape`). Each bullet
@@ -894,7 +981,8 @@ def items_summary_text(
                  f"replicate the other way, the rule of three puts the share over unlimited replicates above "
                  f"{1 - 3 / b:.1%}, at 95% confidence)")
     else:
-        share = (f"first in {top['p_best']:.1%} of them (Monte Carlo standard error {mc:.1%} from the "
+        se = f"below {0.001:.1%}" if mc < 0.0005 else f"{mc:.1%}"   # never printed as 0.0%
+        share = (f"first in {top['p_best']:.1%} of them (Monte Carlo standard error {se} from the "
                  f"{b:,} replicates)")
     out.append(f"In {b:,} bootstrap replicates of the {unit} (Poisson weights), {escape(top['model'])} ranks "
                f"{share}{rival_text}; its {level} rank interval (bootstrap percentile) is "
@@ -1031,8 +1119,27 @@ def _cluster_word(data: ItemScores) -> str:
     return "task" if data.tasks and data.cluster_column == TASK_CLUSTER else "cluster"
 
 
-def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
-    """The planning variance parts of the pair (a, b), estimated from the file on the items both scored."""
+def icc_null_se(cluster_size: int, n_clusters: int) -> float:
+    """The large-sample standard error of the one-way ANOVA estimate of an ICC at ICC 0.
+
+    Fisher's approximation for ``G`` clusters of ``m`` items,
+    ``var = 2 (1 - rho)^2 (1 + (m - 1) rho)^2 / (m (m - 1) (G - 1))``, at ``rho = 0``:
+    ``sqrt(2 / (m (m - 1) (G - 1)))``. With unequal clusters ``m`` is their mean size.
+
+    >>> round(icc_null_se(18, 67), 4)
+    0.01
+    """
+    m, g = check_count(cluster_size, "cluster_size", minimum=2), check_count(n_clusters, "n_clusters", minimum=2)
+    return math.sqrt(2.0 / (m * (m - 1) * (g - 1)))
+
+
+def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> dict:
+    """The planning variance parts of the pair (a, b), estimated from the file on the items both scored.
+
+    An ICC estimate below 0 is read as 0 for the plan, and the note gives the largest ICC the
+    file does not rule out: the estimate plus ``z_{1 - alpha/2}`` times :func:`icc_null_se`
+    (scaled, as the estimate is, from the observed differences to the expected ones).
+    """
     ja, jb = data.models.index(a), data.models.index(b)
     counts = data.sample_counts()
     shared = (counts[:, ja] > 0) & (counts[:, jb] > 0)
@@ -1102,9 +1209,19 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str) -> dict:
                 notes.append(f"{what[0].upper()}{what[1:]} cannot be estimated ({reason}), so it is taken as 0: "
                              f"the plan then treats the items of one {word} as independent.")
             elif icc_raw < 0:
-                notes.append(_read_as_zero(what[0].upper() + what[1:], icc_raw,
-                                           f"items of one {word} are no more alike in their differences than items "
-                                           f"of different {word}s") + ".")
+                scale = (omega2 + noise) / omega2
+                se = icc_null_se(cluster_size, sizes.size) * scale
+                z = float(stats.norm.ppf(1 - alpha / 2))
+                upper = min(max(icc_raw + z * se, 0.0), 1.0)
+                scaled = (f", times {scale:.2f} for the answers' noise (as the estimate is)" if scale != 1 else "")
+                notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, below zero, so it is read "
+                             f"as 0 for the plan; ICCs up to about {upper:.3f} (a design effect of "
+                             f"{1 + (cluster_size - 1) * upper:.2f} for {word}s of {cluster_size} items) are not ruled "
+                             f"out: {upper:.3f} is the estimate plus {z:.2f} standard errors, with Fisher's "
+                             f"large-sample standard error of the one-way ANOVA ICC at ICC 0, "
+                             f"sqrt(2 / (m (m - 1) (G - 1))) = {se / scale:.4f} for G = {sizes.size:,} {word}s of "
+                             f"m = {cluster_size} items (their mean size){scaled}; the plan is too optimistic if the "
+                             f"ICC is that large.")
             elif icc_raw > 1:
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
@@ -1155,7 +1272,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     leader = str(means.idxmax())
     rows = []
     for other in [m for m in data.models if m != leader]:
-        parts = _pair_plan_parts(data, leader, other)
+        parts = _pair_plan_parts(data, leader, other, alpha)
         n_items = parts.pop("n_items")
         icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
