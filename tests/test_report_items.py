@@ -967,7 +967,8 @@ def test_a_between_item_share_below_zero_is_said_in_words():
     shown = format_components(parts["samples"])
     assert shown.loc["flat", "between-item share of an answer's variance"] == f"0 (estimated {share:.3f}, below 0)"
     assert "estimated" not in shown.loc["varied", "between-item share of an answer's variance"]
-    assert (f"The leader's answers to one item are no more alike than its answers to different items: the "
+    assert "no more alike" not in text    # a share estimated below 0 is no evidence that the items do not differ
+    assert (f"The leader's answers to one item are not shown to be more alike than its answers to different items: the "
             f"between-item share of one answer's variance was estimated at {share:.3f}, below zero, so it is read "
             "as 0") in text
     assert "0% between items" not in text and "too low if the items do differ" in text

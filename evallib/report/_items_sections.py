@@ -1010,10 +1010,11 @@ def items_summary_text(
             hedge = ("; these are CR2 cluster-robust standard errors, which take the clusters into account, and "
                      "the floor is the clustered one" if data.clustered else "")
             if row["truncated"]:
-                split = (f"{whose} to one item are no more alike than its answers to different items: "
+                split = (f"{whose} to one item are not shown to be more alike than its answers to different "
+                         "items: "
                          + _read_as_zero("the between-item share of one answer's variance", row["icc_raw"],
-                                         "the items do not differ for it beyond the answers' noise, and all of an "
-                                         "answer's variance is counted within items")
+                                         "all of an answer's variance is counted within items, although the items "
+                                         "may differ for it by less than this file can detect")
                          + " (section 4)")
                 floor = (f"and no number of answers below {row['floor']:.4f}, a floor that rests on the share read "
                          "as 0 and is too low if the items do differ" if not data.clustered
@@ -1165,8 +1166,9 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
             if vc.truncated:
                 notes.append(f"For {escape(name)}, " + _read_as_zero(
                     "the between-item share of one answer's variance", vc.icc_raw,
-                    "its answers to one item are no more alike than its answers to different items, so the SD of "
-                    "its expected scores is taken as 0 (the plan is too optimistic if its items do differ)"))
+                    "the file does not show its answers to one item to be more alike than its answers to different "
+                    "items, so the SD of its expected scores is taken as 0 (the plan is too optimistic if its items "
+                    "do differ by less than this file can detect)"))
         except ValueError:  # one answer per item: its noise is part of the spread between items
             sd, within = float(np.std(y, ddof=1)), 0.0
         sd = min(sd, 0.5)
