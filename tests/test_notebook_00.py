@@ -8,6 +8,8 @@ kernel in which the sliders are moved.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text
 
@@ -115,6 +117,10 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(note
     assert "at alpha = 0.1 it" in joined
     assert "with 90% power" in joined
     assert "solutions ok" in joined and "3. " in joined
+    # exercise 3: the minimum detectable difference does not move when the disagreements split evenly
+    three = next(line for line in joined.splitlines() if line.startswith("3. "))
+    mdd = re.search(r"only differences of at least ([\d.]+)", three)
+    assert mdd and f"the minimum detectable difference stays {mdd.group(1)} (it depends on n and b + c only" in three
     # exercise 2 is answered at the sliders' starting values, the numbers the reader sees in the title
     assert "2. at the sliders' start" in joined and "power of McNemar's mid-p test" in joined
 
@@ -243,3 +249,16 @@ def test_notebook_00_gives_the_post_hoc_power_caveat_before_the_power():
     assert caveat < first_power
     printed = "".join("".join(o.get("text", "")) for o in cells[first_power].get("outputs", []))
     assert "a planning figure, not a verdict on this test set" in printed
+
+
+def test_exercise_3_asks_what_the_post_hoc_power_box_does_not_say():
+    """Issue 33: exercise 3 ended on "Why not the power for a difference of the observed size?", which section 2d's
+    bold box answers word for word. It now asks which of its two numbers depends on how the disagreements split, and
+    the solution computes both for an even split."""
+    nb = load_notebook(NOTEBOOK)
+    cells = nb["cells"]
+    exercises, solutions = _src(cells[-2]), _src(cells[-1])
+    box = next(_src(c) for c in cells if c["cell_type"] == "markdown" and "Read this before the numbers below" in _src(c))
+    assert "for a difference of the observed size" not in exercises
+    assert "split evenly between the two classifiers" in exercises and "split" not in box
+    assert "Contingency(table.a, b_even, c_even, table.d, n)" in solutions and "Split evenly (b = " in solutions

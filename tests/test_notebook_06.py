@@ -317,3 +317,16 @@ def test_one_pilot_bounds_its_own_icc_and_the_latent_icc_is_named_apart():
     assert "the model's latent ICC is 0.1" in joined
     source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert "# pilot clusters: 200,000 items" not in source
+
+
+def test_the_items_slider_names_the_icc_it_sets():
+    """Issue 33: section 7's slider was labelled "ICC in a cluster", which a reader of the next cell (the model's latent
+    ICC) cannot place; it sets the ICC of the expected differences of the formula, and says so in its label, its alt
+    text and the prose above it."""
+    nb = load_notebook(NOTEBOOK)
+    slider = next(c for c in nb["cells"] if 'controls["item_icc"]' in _src(c))
+    assert 'description="ICC of differences"' in _src(slider) and "ICC in a cluster" not in _src(slider)
+    assert "with an ICC of the expected" in _src(slider) and "differences of {icc:g}" in _src(slider)
+    prose = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "The slider *ICC of differences* sets the ICC of the formula above" in prose
+    assert "it is not the latent ICC of the simulation below" in prose
