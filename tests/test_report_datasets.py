@@ -645,7 +645,7 @@ def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
     text = results_summary(res, overview=overview, friedman=fs, posthoc=ph)
     assert "The pairs' verdict comes from Nemenyi, the family chosen before the report ran" in text
     assert "Secondary, not a second chance to differ" in text
-    # Demšar's normal approximation (no continuity correction) moves the one Wilcoxon rejection above 0.05
+    # the normal approximation (zeros dropped, no continuity correction) moves the one Wilcoxon rejection above 0.05
     normal = []
     for a, b in pairs:
         d = np.round((t6[a] - t6[b]).to_numpy(), 9)
@@ -658,8 +658,8 @@ def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
         normal.append(2 * stats.norm.sf(abs(t_plus - n * (n + 1) / 4) / np.sqrt(var)))
     normal_holm = dict(zip(pairs, multipletests(normal, method="holm")[1]))
     p_norm = normal_holm.get(("C4.5", "C4.5+m"), normal_holm.get(("C4.5+m", "C4.5")))
-    assert p_norm > 0.05 and (f"adjusted p {format_p(p_norm)[2:]} (Holm) with the normal approximation (no continuity "
-                              "correction)") in text
+    assert p_norm > 0.05 and (f"adjusted p {format_p(p_norm)[2:]} (Holm) with the normal approximation of the same "
+                              "statistic (zero differences dropped") in text
     with pytest.raises(ReportInputError, match="verdict"):
         check_options(res, verdict="either")
 
@@ -681,3 +681,29 @@ def test_published_numbers_not_reproduced_are_explained(tmp_path):
     assert f"chi-square = {corrected:.2f} with the tie correction" in note and "voting" in note
     other = load_results(_write(benchmark(), tmp_path / "b.csv"))
     assert published_note(other) is None
+
+
+def test_the_normal_approximation_is_described_as_run_not_as_demsars(tmp_path):
+    """The normal approximation beside a Wilcoxon rejection drops zero differences (as the exact test
+    does); Demšar's large-sample z splits them, which gives another p-value (0.0110 vs 0.0108 on
+    C4.5+m vs C4.5, by scipy), so the text must not call it Demšar's form (issue 33)."""
+    from statsmodels.stats.multitest import multipletests
+
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    t6 = demsar_aucs()
+    ph = posthoc_tests(res)
+    text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph)
+    pairs = list(zip(ph.pairs["a"], ph.pairs["b"]))
+
+    def scipy_normal(a, b, zero_method):
+        d = np.round((t6[a] - t6[b]).to_numpy(), 9)
+        return stats.wilcoxon(d, zero_method=zero_method, correction=False, method="approx").pvalue
+
+    dropped = multipletests([scipy_normal(a, b, "wilcox") for a, b in pairs], method="holm")[1]
+    split = scipy_normal("C4.5+m", "C4.5", "zsplit")
+    assert f"{split:.4f}" == "0.0110" and f"{scipy_normal('C4.5+m', 'C4.5', 'wilcox'):.4f}" == "0.0108"
+    i = pairs.index(("C4.5+m", "C4.5"))
+    assert (f"{format_p(dropped[i])[2:]} (Holm) with the normal approximation of the same statistic "
+            "(zero differences dropped, as in the exact test, and no continuity correction; Demšar's (2006) "
+            "large-sample z instead splits each zero difference's rank between the two signs)") in text
+    assert "Demšar's paper gives" not in text

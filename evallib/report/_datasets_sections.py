@@ -465,7 +465,9 @@ class PosthocSection:
         for a pair that never differs), ``wilcoxon_zeros`` (its zero differences, dropped) and
         ``wilcoxon_tied_ranks`` (tied absolute differences), read by :func:`wilcoxon_variant`;
         ``wilcoxon_normal_p`` and ``wilcoxon_normal_pvalue_adj``, the same with the normal
-        approximation (no continuity correction), the large-sample form of Demšar's paper.
+        approximation (zero differences dropped as above, ``zero_method="wilcox"``, no continuity
+        correction; Demšar's large-sample z splits the zeros' ranks between the signs instead,
+        ``zero_method="zsplit"``).
     adjust : the all-pairs multiple-testing procedure (0.1.0's ``method``, still readable).
     cd : the Nemenyi critical difference of the average ranks (drawn in the diagram).
     control : the control's name, or None.
@@ -677,7 +679,7 @@ def posthoc_tests(
     pairs["wilcoxon_tied_ranks"] = [False if r is None else r.ties for r in runs]
     pairs["wilcoxon_pvalue_adj"] = adjust_pvalues(wp, "holm")
     pairs["wilcoxon_reject"] = pairs["wilcoxon_pvalue_adj"] <= alpha
-    # Demšar's normal approximation beside the exact p-value, for the pairs it would change
+    # the normal approximation of the same statistic (zeros dropped) beside the exact p-value
     normal = [_wilcoxon(oriented[a].to_numpy(), oriented[b].to_numpy(), method="normal")
               for a, b in zip(pairs["a"], pairs["b"])]
     pairs["wilcoxon_normal_p"] = [1.0 if r is None else float(r.pvalue) for r in normal]
