@@ -535,7 +535,7 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
 REVERSED_LEVEL = 0.001
 
 
-def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]:
+def score_warnings(data: Predictions, measures: pd.DataFrame, *, alpha: float = 0.05) -> tuple[str, ...]:
     """Sentences for classifiers whose scores look reversed or that fall below the baseline.
 
     Scores look reversed when the AUC is clearly below 0.5 (random ranking would give an AUC
@@ -544,6 +544,9 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
     of the scores is below the accuracy of the classifier's own predicted labels (a
     threshold on the scores should reach at least that). A classifier is called out when
     its accuracy is below the majority-class baseline's (all such classifiers in one sentence).
+    Any other AUC below 0.5 is read against its DeLong interval (as :func:`score_comparison`
+    computes it): an interval that excludes 0.5 shows a ranking worse than random, one that
+    includes 0.5 leaves the low AUC within chance, and the sentence says which.
 
     Parameters
     ----------
@@ -552,6 +555,8 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
     measures : pandas.DataFrame
         The table of :func:`classifier_measures` for ``data`` (its ``AUC`` and
         ``accuracy`` columns and ``attrs["baseline"]`` are read).
+    alpha : float, default 0.05
+        In (0, 1): the DeLong intervals have coverage ``1 - alpha``.
 
     Returns
     -------
@@ -560,6 +565,7 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
         against the classifier's own labels), the classifiers below the baseline (one
         sentence), and any other AUC below 0.5; empty when nothing is found.
     """
+    alpha = check_alpha(alpha)
     out = []
     P, N = (data.n_pos, data.n_neg) if not data.multiclass else (1, 1)
     sd0 = math.sqrt((P + N + 1) / (12.0 * P * N))
@@ -593,9 +599,19 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
             out.append(
                 f"The accuracy of {join_names(who)} is below the {100 * base['accuracy']:.1f}% of the "
                 f"{base['name']} baseline, which predicts one class for every case.")
-        for name, auc in measures["AUC"].dropna().items():
-            if float(auc) < 0.5 and not any(w.startswith(f"{name}'s scores") for w in out):
-                out.append(f"{name}'s AUC {float(auc):.3f} is below the 0.5 of random scores.")
+        low = [name for name, auc in measures["AUC"].dropna().items()
+               if float(auc) < 0.5 and not any(w.startswith(f"{name}'s scores") for w in out)]
+        if low:
+            fit = (percase.case_delong(data, scores={n: data.scores[n] for n in low}).table(alpha) if data.repeated
+                   else auc_table(data.y, {n: data.scores[n] for n in low}, alpha=alpha))
+            for r in fit.itertuples():
+                interval = f"{level_text(alpha)} DeLong interval {r.low:.3f} to {r.high:.3f}"
+                if r.high < 0.5:
+                    out.append(f"{r.name}'s AUC {r.estimate:.3f} is below the 0.5 of random scores, and its "
+                               f"{interval} excludes 0.5: its scores rank the classes worse than random ones.")
+                else:
+                    out.append(f"{r.name}'s AUC {r.estimate:.3f} is below 0.5, but its {interval} includes "
+                               "0.5: the low AUC could be chance.")
     return tuple(out)
 
 
