@@ -908,7 +908,7 @@ class ScoreComparison:
             lo, hi = sorted((sign * r["low"], sign * r["high"]))
             verdict = ("a real difference" if bool(r["reject_adj"]) else "not a clear difference")
             out += ((f"; {note}: {a} is" if note else ";") +
-                    f" ahead of {b} by {sign * r['difference']:.3f} ({level} interval "
+                    f" ahead of {b} by {sign * r['difference']:.3f} ({level} DeLong interval "
                     f"{lo:+.3f} to {hi:+.3f}, DeLong's paired test, {adjusted_p_text(r['pvalue_adj'], self.adjust)}): "
                     f"{verdict}")
         out += "."
