@@ -127,7 +127,7 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
         "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "control's mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
         "z": [f"{abs(v):.3f}" for v in t["z"]],
-        "p": [pvalue_cell(p) for p in t["pvalue"]],
+        adjusted_p_header(None, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue"]],
         adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
         "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
     })

@@ -457,7 +457,7 @@ def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     alpha = check_alpha(alpha)
     rates = data.error_rates()
     if len(rates) < 3:
-        return Skipped(f"{len(rates)} classifier(s) with predicted labels; Cochran's Q is the omnibus "
+        return Skipped(f"{plural(len(rates), 'classifier')} with predicted labels; Cochran's Q is the omnibus "
                        "test for three or more (two are compared by McNemar's test below).")
     correct = pd.DataFrame({name: 1.0 - r for name, r in rates.items()})
     return percase.rate_cochran_q(correct, alpha=alpha)
@@ -749,7 +749,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     rates = data.error_rates()
     if len(rates) < 2:
         return Skipped(
-            f"only {len(rates)} classifier(s) with predicted labels; McNemar's test and the "
+            f"only {plural(len(rates), 'classifier')} with predicted labels; McNemar's test and the "
             "intervals compare the predicted labels of two classifiers."
         )
     binary = all(percase.is_binary(r) for r in rates.values())
@@ -837,7 +837,7 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
         return Skipped("with more than two classes the balanced accuracy of section 2 is compared through "
                        "the pairs above; this table is for one positive class against the other.")
     if len(data.labels) < 2:
-        return Skipped(f"only {len(data.labels)} classifier(s) with predicted labels; the comparison needs two.")
+        return Skipped(f"only {plural(len(data.labels), 'classifier')} with predicted labels; the comparison needs two.")
     table = percase.balanced_accuracy_pairs(data, alpha=alpha, adjust=adjust)
     table["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(table["low"], table["high"])]
     table.attrs.update(alpha=alpha, adjust=adjust, min_difference=delta, n_pos=data.n_pos, n_neg=data.n_neg,
@@ -1218,14 +1218,14 @@ class ChanceCheck:
         -------
         pandas.DataFrame
             Indexed by metric, all text: ``winner``, ``score`` (3 decimals), ``from``, the
-            critical value (headed with ``alpha`` and ``C``), ``p-value``, ``better than
+            critical value (headed with ``alpha`` and ``C``), ``p (against the best of C = <C> random classifiers)``, ``better than
             chance`` (``"yes"``/``"no"``) and ``law``.
         """
         t = self.table
         return pd.DataFrame({
             "winner": [_winners(w, tied) for w, tied in zip(t["winner"], t["tied_with"])], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
             f"critical value (alpha = {self.alpha:g}, C = {self.C})": t["critical"].map(lambda v: f"{v:.3f}"),
-            "p-value": t["pvalue"].map(pvalue_cell),
+            f"p (against the best of C = {self.C} random classifiers)": t["pvalue"].map(pvalue_cell),
             "better than chance": t["beats_chance"].map({True: "yes", False: "no"}),
             "law": t["law"],
         }, index=t.index)
@@ -1557,7 +1557,7 @@ def top_two_bootstrap(
     measure = "macro-F1" if data.multiclass else "F1"
     if len(named) < 2:
         return Skipped(
-            f"only {len(named)} classifier(s) with predicted labels; the bootstrap compares "
+            f"only {plural(len(named), 'classifier')} with predicted labels; the bootstrap compares "
             f"the {'macro-F1' if data.multiclass else 'F-measures'} of two."
         )
     f1 = measures.loc[named, "F1"].astype(float)
@@ -1672,7 +1672,7 @@ class FoldAnalysis:
                 f"df = ({a.df[0]}, {a.df[1]}), {format_p(a.pvalue)}",
             ]
         lines += [
-            f"Friedman test over the folds: chi2 = {f.statistic:.2f}, df = {f.df}, {format_p(f.pvalue)}",
+            f"Friedman test over the folds: chi-square = {f.statistic:.2f}, df = {f.df}, {format_p(f.pvalue)}",
             f"average ranks (1 = best): {ranks}",
             f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.cd.cd:.2f}",
         ]
@@ -1767,7 +1767,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
                        "test set, not cross-validation folds.")
     wrong = data.wrong()
     if len(wrong) < 2:
-        return Skipped(f"only {len(wrong)} classifier(s) with predicted labels; the fold "
+        return Skipped(f"only {plural(len(wrong), 'classifier')} with predicted labels; the fold "
                        "comparison needs two.")
     reps = np.zeros(data.n_rows, np.int64) if data.repeats is None else data.repeats
     order = {f: i for i, f in enumerate(_fold_order(data.folds))}
