@@ -221,3 +221,20 @@ def test_edge_tolerance_is_checked(rtol):
         bayesian_signed_rank([0.8, 0.7], [0.7, 0.6], rtol=rtol)
     with pytest.raises(ValueError, match="rtol"):
         evallib.bayesian_sign_test([0.8, 0.7], [0.7, 0.6], rtol=rtol)
+
+
+def test_edge_rule_holds_at_the_scores_scale_not_only_the_differences():
+    """Scores near a million with two decimals (a cost, say): each difference carries the scores'
+    rounding, about 1e-10, which a tolerance at the differences' scale (1e-9 * 0.02) missed, so
+    with the same draws the probabilities moved 0.007 off the exact-integer reference, more than
+    three times the Monte Carlo error (0.002) the report states for its 50,000 draws (issue 33)."""
+    x, y = _grid_scores()
+    big_x, big_y = 1e6 + x, 1e6 + y
+    z = np.concatenate([[0.0], big_y - big_x])
+    off = np.abs(np.abs(z[:, None] + z[None, :]) - 0.02)
+    assert np.count_nonzero((off > 1e-9 * 0.06) & (off < 1e-6)) >= 2  # on the edge in decimal, off it in binary
+    reference = _integer_reference(x, y, 1, 4000, 7)
+    shifted = bayesian_signed_rank(big_x, big_y, rope=0.01, n_resamples=4000, rng=7)
+    assert (shifted.p_left, shifted.p_rope, shifted.p_right) == pytest.approx(reference, abs=1e-12)
+    expected = evallib.bayesian_sign_test(x, y, rope=0.01, n_resamples=10, rng=0).counts
+    assert evallib.bayesian_sign_test(big_x, big_y, rope=0.01, n_resamples=10, rng=0).counts == expected

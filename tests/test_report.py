@@ -647,7 +647,7 @@ def test_report_on_generated_scores_and_folds(tmp_path):
     correct = pd.DataFrame({n: frame[f"pred_{n}"] == frame["label"] for n in ("svm", "bayes", "knn")})
     per_fold = correct.groupby(frame["fold"]).mean()
     fr = stats.friedmanchisquare(*[per_fold[c] for c in per_fold.columns])
-    assert f"p = {fr.pvalue:#.2g}" in html and f"chi2 = {fr.statistic:.2f}" in html
+    assert f"p = {fr.pvalue:#.2g}" in html and f"chi-square = {fr.statistic:.2f}" in html
     assert "Average rank over 5 folds" not in html  # figure titles are inside the image
     assert html.count("<img ") == 3  # the interval plot, the ROC curves and the CD diagram
 

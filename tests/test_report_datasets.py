@@ -561,7 +561,7 @@ def test_report_on_demsars_table_with_a_control(tmp_path):
     ref = stats.friedmanchisquare(*frame.to_numpy().T)
     n, k = frame.shape
     f_ref = (n - 1) * ref.statistic / (n * (k - 1) - ref.statistic)
-    assert f"Friedman chi2 = {ref.statistic:.2f}" in html and f"Iman-Davenport F = {f_ref:.2f}" in html
+    assert f"Friedman's chi-square = {ref.statistic:.2f}" in html and f"Iman-Davenport F = {f_ref:.2f}" in html
     assert f"Kendall's W = {ref.statistic / (n * (k - 1)):.3f}" in html
     nem = sp.posthoc_nemenyi_friedman(frame.to_numpy())
     assert f"<td>{nem.iloc[0, 3]:#.2g}</td>" in html  # C4.5 vs C4.5+m+cf, the largest rank difference
@@ -593,7 +593,7 @@ def test_report_on_real_learners_in_percent_without_a_rope(tmp_path):
     assert f"<td>{ref.iloc[top]:#.2g}</td>" in html
     assert "family-wise alpha = 0.1" in html and "adjusted p (Holm; mean-rank z test)" in html
     ref = stats.friedmanchisquare(*table.to_numpy().T)
-    assert f"Friedman chi2 = {ref.statistic:.2f}" in html
+    assert f"Friedman's chi-square = {ref.statistic:.2f}" in html
 
 
 @pytest.mark.parametrize("table", ["benchmark", "demsar"])
@@ -645,7 +645,7 @@ def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
     text = results_summary(res, overview=overview, friedman=fs, posthoc=ph)
     assert "The pairs' verdict comes from Nemenyi, the family chosen before the report ran" in text
     assert "Secondary, not a second chance to differ" in text
-    # Demšar's normal approximation (no continuity correction) moves the one Wilcoxon rejection above 0.05
+    # the normal approximation (zeros dropped, no continuity correction) moves the one Wilcoxon rejection above 0.05
     normal = []
     for a, b in pairs:
         d = np.round((t6[a] - t6[b]).to_numpy(), 9)
@@ -658,8 +658,8 @@ def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
         normal.append(2 * stats.norm.sf(abs(t_plus - n * (n + 1) / 4) / np.sqrt(var)))
     normal_holm = dict(zip(pairs, multipletests(normal, method="holm")[1]))
     p_norm = normal_holm.get(("C4.5", "C4.5+m"), normal_holm.get(("C4.5+m", "C4.5")))
-    assert p_norm > 0.05 and (f"adjusted p {format_p(p_norm)[2:]} (Holm) with the normal approximation (no continuity "
-                              "correction)") in text
+    assert p_norm > 0.05 and (f"adjusted p {format_p(p_norm)[2:]} (Holm) with the normal approximation of the same "
+                              "statistic (zero differences dropped") in text
     with pytest.raises(ReportInputError, match="verdict"):
         check_options(res, verdict="either")
 
@@ -681,3 +681,63 @@ def test_published_numbers_not_reproduced_are_explained(tmp_path):
     assert f"chi-square = {corrected:.2f} with the tie correction" in note and "voting" in note
     other = load_results(_write(benchmark(), tmp_path / "b.csv"))
     assert published_note(other) is None
+
+
+def test_the_normal_approximation_is_described_as_run_not_as_demsars(tmp_path):
+    """The normal approximation beside a Wilcoxon rejection drops zero differences (as the exact test
+    does); Demšar's large-sample z splits them, which gives another p-value (0.0110 vs 0.0108 on
+    C4.5+m vs C4.5, by scipy), so the text must not call it Demšar's form (issue 33)."""
+    from statsmodels.stats.multitest import multipletests
+
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    t6 = demsar_aucs()
+    ph = posthoc_tests(res)
+    text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph)
+    pairs = list(zip(ph.pairs["a"], ph.pairs["b"]))
+
+    def scipy_normal(a, b, zero_method):
+        d = np.round((t6[a] - t6[b]).to_numpy(), 9)
+        return stats.wilcoxon(d, zero_method=zero_method, correction=False, method="approx").pvalue
+
+    dropped = multipletests([scipy_normal(a, b, "wilcox") for a, b in pairs], method="holm")[1]
+    split = scipy_normal("C4.5+m", "C4.5", "zsplit")
+    assert f"{split:.4f}" == "0.0110" and f"{scipy_normal('C4.5+m', 'C4.5', 'wilcox'):.4f}" == "0.0108"
+    i = pairs.index(("C4.5+m", "C4.5"))
+    assert (f"{format_p(dropped[i])[2:]} (Holm) with the normal approximation of the same statistic "
+            "(zero differences dropped, as in the exact test, and no continuity correction; Demšar's (2006) "
+            "large-sample z instead splits each zero difference's rank between the two signs)") in text
+    assert "Demšar's paper gives" not in text
+
+
+def test_one_spelling_of_chi_square_counts_dashes_and_p_headers_in_both_reports(tmp_path):
+    """Issue 33: "chi-square" in words (``"chi2"`` is only an option string, docs/conventions.md),
+    counts with their noun in agreement ("1 pair differs", never "pair(s)"), names joined by a
+    hyphen as evallib's ADJUSTMENT_NAMES spell them (Bonett-Price, Wilcoxon-Holm) in the templates'
+    prose too, and an unadjusted p-value column headed as the per-item report heads it,
+    ``p (unadjusted; <test>)``."""
+    from evallib._format import adjusted_p_header
+    from evallib.report import EXAMPLE_PATH as PREDICTIONS
+    from evallib.report import chance_check, classifier_measures, load_predictions
+    from evallib.report._datasets_text import format_control
+
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    ph = posthoc_tests(res, control="C4.5")
+    texts = [friedman_test(res).text(), ph.text(), " ".join(describe_results(res).notes),
+             results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph)]
+    joined = "\n".join(texts)
+    assert "chi2" not in joined and "(s)" not in joined
+    assert "Friedman's chi-square = " in texts[0]
+    n_mean, n_wil = len(ph.rejected_pairs), int(ph.pairs["wilcoxon_reject"].sum())
+    for n in (n_mean, n_wil):
+        assert f"{n} pair{'' if n == 1 else 's'} differ{'s' if n == 1 else ''}" in texts[1]
+    assert adjusted_p_header(None, "mean-rank z test") == "p (unadjusted; mean-rank z test)"
+    assert "p (unadjusted; mean-rank z test)" in format_control(ph).columns
+    data = load_predictions(PREDICTIONS, pos_label="ER-")
+    chance = chance_check(data, classifier_measures(data))
+    assert list(chance.formatted().columns).count("p-value") == 0
+    assert f"p (against the best of C = {chance.C} random classifiers)" in chance.formatted().columns
+    root = Path(__file__).resolve().parents[1] / "notebooks"
+    for name in ("report.ipynb", "report_datasets.ipynb"):
+        prose = " ".join("".join(c["source"]) for c in json.loads((root / name).read_text())["cells"]
+                         if c["cell_type"] == "markdown")
+        assert "–" not in prose, name  # an en dash between two names

@@ -62,7 +62,8 @@ def test_recurring_case_ids_are_refused_naming_the_count_and_the_first(cv10):
     recurring = ids[ids.duplicated(keep=False)].unique()
     second = int(np.flatnonzero(ids.duplicated(keep="first").to_numpy())[0])
     first = int(np.flatnonzero((ids == ids.iloc[second]).to_numpy())[0])
-    assert f"holds {len(recurring)} id(s) that occur more than once" in message
+    n = len(recurring)
+    assert f"holds {n:,} id{'' if n == 1 else 's'} that occur{'s' if n == 1 else ''} more than once" in message
     assert f"the first {ids.iloc[second]!r} in data rows {first + 1} and {second + 1}" in message
     assert "--repeat-column" in message
 
@@ -109,7 +110,7 @@ def test_a_case_twice_in_one_repeat_and_a_case_with_two_classes(cv10):
     with pytest.raises(ReportInputError) as info:
         load_predictions(bad, pos_label="malignant")
     _one_sentence(str(info.value))
-    assert "1 case(s) occur twice within one repeat" in str(info.value)
+    assert "1 case occurs twice within one repeat" in str(info.value)
     assert f"the first {cv10['case_id'][5]!r} in data rows 6 and {len(cv10) + 6}" in str(info.value)
     clash = two.copy()
     clash.loc[len(cv10), "label"] = "benign" if clash.loc[0, "label"] == "malignant" else "malignant"

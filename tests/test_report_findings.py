@@ -29,6 +29,8 @@ from scipy import stats
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
 from _references import bonett_price as _bonett_price, mid_p as _mid_p
 
+from evallib._format import format_p
+
 from evallib.report import (
     EXAMPLE_PATH,
     ReportExecutionError,
@@ -137,7 +139,7 @@ def test_skew_is_judged_against_balanced_classes(digits):
 def test_tiny_files_and_absurd_label_columns_are_refused_up_front(cancer, tmp_path):
     tiny = cancer.iloc[[0, 1, 19]]  # two malignant cases and one benign
     assert (tiny["label"] == "benign").sum() == 1
-    with pytest.raises(ReportInputError, match="1 test case\\(s\\) of the class 'benign'") as info:
+    with pytest.raises(ReportInputError, match="1 test case of the class 'benign'") as info:
         load_predictions(tiny, pos_label="malignant")
     assert "\n" not in str(info.value)
     ids = cancer.assign(label=[f"case {i}" for i in range(len(cancer))])  # an id column named as the label
@@ -192,7 +194,7 @@ def test_p_values_below_the_floor_are_printed_as_a_bound():
     s = frame["score_compactness"].to_numpy()
     tail = stats.mannwhitneyu(s[y], s[~y], alternative="greater", method="asymptotic").pvalue
     assert row["winner"] == "compactness" and 0.85 < row["value"] < 0.87 and 5 * tail < 1e-30
-    assert row["pvalue"] < 1e-15 and res.formatted().loc["AUC", "p-value"] == "< 1e-15"
+    assert row["pvalue"] < 1e-15 and res.formatted().loc["AUC", f"p (against the best of C = {res.C} random classifiers)"] == "< 1e-15"
     assert "(p < 1e-15)" in res.headline()
 
 
@@ -611,3 +613,59 @@ def test_class_probability_columns_give_one_vs_rest_auc_and_multiclass_losses():
     ref = stats.ttest_rel(brier[pair["a"]], brier[pair["b"]])
     assert pair["pvalue"] == pytest.approx(ref.pvalue) and pair["statistic"] == pytest.approx(ref.statistic)
     assert "By one-vs-rest AUC averaged over the 3 classes" in res.summary()
+
+
+# ------------------------------------------------------------------ issue 33: the intervals the summary quotes
+def test_the_pair_holm_selects_is_quoted_with_its_joint_interval_and_every_interval_is_named():
+    """The largest of the pairs Holm declares different gets the joint (Bonferroni, 99.5% each for
+    10 pairs) Bonett-Price interval, not the unadjusted 95% one; the accuracy's interval is named
+    Wilson's, the gaps' Bonett-Price's and the AUCs' DeLong's."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    data = load_predictions(EXAMPLE_PATH, pos_label="ER-")
+    m = classifier_measures(data)
+    text = summary_text(data, measures=m, pairwise=pairwise_comparison(data), omnibus=omnibus_test(data),
+                        scores=score_comparison(data))
+    raw = pd.read_csv(EXAMPLE_PATH)
+    wrong = {n: (raw[f"pred_{n}"] != raw["label"]).to_numpy() for n in ("dlda30", "dlda30_swapped")}
+    b = int(np.sum(wrong["dlda30_swapped"] & ~wrong["dlda30"]))
+    c = int(np.sum(wrong["dlda30"] & ~wrong["dlda30_swapped"]))
+    lo, hi = _bonett_price(b, c, len(raw), 0.05 / 10)
+    unadjusted = _bonett_price(b, c, len(raw), 0.05)
+    assert (f"dlda30 makes {100 * (b - c) / len(raw):.1f} percentage points fewer errors than dlda30_swapped "
+            f"(95% joint Bonett-Price interval {100 * lo:.1f} to {100 * hi:.1f} points, each pair's at 99.5% "
+            "(Bonferroni), so that all 10 hold together)") in text
+    assert f"{100 * unadjusted[0]:.1f} to {100 * unadjusted[1]:.1f} points" not in text
+    right = int(np.sum(~wrong["dlda30"]))
+    w_lo, w_hi = proportion_confint(right, len(raw), alpha=0.05, method="wilson")
+    assert f"(95% Wilson interval {100 * w_lo:.1f} to {100 * w_hi:.1f}%)" in text
+    assert "(95% Bonett-Price interval" in text and "(95% DeLong interval" in text
+    assert "unadjusted, as the question is about this one pair, the two leaders" in text
+    assert "95% interval" not in text  # every interval quoted is named
+
+
+def test_a_disagreement_of_mcnemar_and_the_balanced_accuracy_test_is_said():
+    """A skewed file: a misses 1 of 10 positives and 10 negatives, b every positive. Balanced accuracy
+    92.4% against 50%: the stratified paired t-test (written out: class means' variances, Welch df)
+    rejects; McNemar's mid-p test on b = 10, c = 11 does not. The summary says they disagree (issue 33)."""
+    y = np.array(["pos"] * 10 + ["neg"] * 190)
+    a = y.copy()
+    a[10:20], a[0] = "pos", "neg"
+    b = y.copy()
+    b[:10] = "neg"
+    frame = pd.DataFrame({"label": y, "pred_a": a, "pred_b": b})
+    d = (a == y).astype(float) - (b == y).astype(float)
+    parts = [d[y == k] for k in ("pos", "neg")]
+    v = [p.var(ddof=1) / p.size / 4 for p in parts]
+    df = sum(v) ** 2 / sum(vi ** 2 / (p.size - 1) for vi, p in zip(v, parts))
+    p_t = 2 * stats.t.sf(np.mean([p.mean() for p in parts]) / np.sqrt(sum(v)), df)
+    wa, wb = a != y, b != y
+    p_mc = _mid_p(int(np.sum(wa & ~wb)), int(np.sum(~wa & wb)))
+    assert p_t < 0.05 < p_mc
+    data = load_predictions(frame, pos_label="pos")
+    m = classifier_measures(data)
+    text = summary_text(data, measures=m, pairwise=pairwise_comparison(data), omnibus=omnibus_test(data),
+                        balanced=balanced_accuracy_comparison(data))
+    assert f"stratified paired t-test, {format_p(p_t)}" in text and f"gives {format_p(p_mc)} for the same pair" in text
+    assert ("The two tests disagree on this pair: the stratified paired t-test finds a difference at alpha = 0.05 "
+            "and McNemar's mid-p test does not.") in text

@@ -80,6 +80,6 @@ def test_scores_only_report_through_the_cli(tmp_path):
     y = frame["label"].to_numpy() == "yes"
     for name in ("strong", "weak", "margin"):
         assert f"{roc_auc_score(y, frame[f'score_{name}']):.3f}" in html
-    assert "Skipped: only 0 classifier(s) with predicted labels" in html
+    assert "Skipped: only 0 classifiers with predicted labels" in html
     assert "margin is not a probability" in html and "Ranked by AUC" in html
     assert html.count("<img ") == 1  # the ROC curves

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 from evallib import adjust_pvalues
@@ -369,3 +370,32 @@ def test_bootstrap_summary_does_not_round_a_partial_share_to_all_or_none():
     assert "and ties in under 1%" not in summary(0.99, 0.004)  # below half a percent the ties are left out
     # worded as what they are: shares of resamples, not a probability that a is better
     assert s.endswith("(shares of resamples, not the probability that a is better).")
+
+
+def _delong_by_hand(y, s, alpha):
+    """DeLong's Wald interval of one AUC from the placement values, written out (DeLong et al. 1988)."""
+    pos, neg = s[y], s[~y]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    auc = psi.mean()
+    se = np.sqrt(psi.mean(axis=1).var(ddof=1) / pos.size + psi.mean(axis=0).var(ddof=1) / neg.size)
+    z = stats.norm.ppf(1 - alpha / 2)
+    return auc, auc - z * se, auc + z * se
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.5])
+def test_an_auc_below_half_is_read_against_its_interval(alpha):
+    """dlda30_swapped's AUC 0.378: its 95% DeLong interval includes 0.5 (could be chance), its 50%
+    interval does not; the warning says which, computed, instead of "below 0.5" alone (issue 33)."""
+    data = load_predictions(EXAMPLE_PATH, pos_label="ER-")
+    m = classifier_measures(data, alpha=alpha)
+    raw = pd.read_csv(EXAMPLE_PATH)
+    auc, lo, hi = _delong_by_hand((raw["label"] == "ER-").to_numpy(), raw["score_dlda30_swapped"].to_numpy(), alpha)
+    assert lo < hi < 0.5 if alpha == 0.5 else lo < 0.5 < hi
+    level = f"{100 * (1 - alpha):g}%"
+    (said,) = [w for w in score_warnings(data, m, alpha=alpha) if w.startswith("dlda30_swapped's AUC")]
+    interval = f"its {level} DeLong interval {lo:.3f} to {hi:.3f}"
+    if hi < 0.5:
+        assert said == (f"dlda30_swapped's AUC {auc:.3f} is below the 0.5 of random scores, and {interval} "
+                        "excludes 0.5: its scores rank the classes worse than random ones.")
+    else:
+        assert said == f"dlda30_swapped's AUC {auc:.3f} is below 0.5, but {interval} includes 0.5: the low AUC could be chance."

@@ -87,15 +87,22 @@ class SignedRankResult:
         return float(m[0]), float(m[1]), float(m[2])
 
 
-def _edge_tolerance(values: np.ndarray, edge: float, rtol: float) -> float:
+def _edge_tolerance(values: np.ndarray, edge: float, rtol: float, scores: tuple[np.ndarray, ...] = ()) -> float:
     """How close to the ROPE's edge a value counts as on it: ``rtol`` times the data's scale.
 
-    The scale is the larger of ``edge`` and the largest ``|value|``, so that the same data in
-    other units (percentage points instead of fractions, with the ROPE scaled alike) put the
-    same values on the edge. With ``rtol = 1e-9`` this is far above binary rounding (about
-    ``1e-16`` of the scale) and far below any difference a study reports.
+    The data's scale is the largest of ``edge``, the largest ``|value|`` and the largest
+    ``|score|`` the values were computed from (``scores``, the two classifiers' scores): a
+    difference ``y_i - x_i`` carries the binary rounding of the scores, about ``1e-16`` of
+    *their* magnitude, not of its own, so scores near ``1e6`` with two decimals put a
+    difference of ``0.01`` some ``1e-10`` off, which a tolerance at the differences' scale
+    (``1e-9 * 0.02``) missed. With the scores in the scale, the same data in other units
+    (percentage points instead of fractions, the ROPE scaled alike) or shifted by a constant
+    put the same values on the edge as long as the scores have at most nine significant
+    digits (``rtol = 1e-9``): far above binary rounding, far below any difference a study
+    reports.
     """
-    scale = max(float(edge), float(np.max(np.abs(values))) if values.size else 0.0)
+    scale = max([float(edge), float(np.max(np.abs(values))) if values.size else 0.0]
+                + [float(np.max(np.abs(s))) for s in scores if np.size(s)])
     return rtol * scale
 
 
@@ -131,10 +138,12 @@ def bayesian_signed_rank(
     floating point, so a sum ``z_i + z_j`` that is ``2 rope`` in decimal may land a
     rounding error above or below it, and ``H`` would then give it 1 or 0 depending on
     the units. One rule, as :func:`evallib.wilcoxon_signed_rank` treats near-zero
-    differences: a sum within ``rtol * max(2 rope, max |z_i + z_j|)`` of ``+-2 rope`` is
-    on the edge and gets ``H = 1/2``. The same data in percentage points with the ROPE
-    scaled alike (``rope=1`` instead of ``0.01``) therefore give the same draws the same
-    probabilities.
+    differences: a sum within ``rtol * max(2 rope, max |z_i + z_j|, max |x_i|, max |y_i|)`` of
+    ``+-2 rope`` is on the edge and gets ``H = 1/2``. The scale includes the scores, because
+    a difference carries their rounding (scores near ``1e6`` with two decimals put ``0.01``
+    about ``1e-10`` off). The same data in percentage points with the ROPE scaled alike
+    (``rope=1`` instead of ``0.01``), or shifted by a constant, therefore give the same draws
+    the same probabilities, for scores with up to nine significant digits.
 
     Parameters
     ----------
@@ -193,7 +202,7 @@ def bayesian_signed_rank(
     gen = check_rng(rng)
     z = np.concatenate([[0.0], b - a])
     sums = z[:, None] + z[None, :]
-    tol = _edge_tolerance(sums, 2 * rope, rtol)
+    tol = _edge_tolerance(sums, 2 * rope, rtol, (a, b))
     weights = np.ones(z.size)
     weights[0] = prior
     if prior == 0:  # a Dirichlet weight of 0 is a point mass at 0 weight
@@ -343,7 +352,7 @@ def bayesian_sign_test(
     0.0001 to every count instead; the two differ by far less than the Monte Carlo
     error). A difference on the ROPE's edge counts in the ROPE, and "on the edge" has a
     tolerance, as in :func:`bayesian_signed_rank`: ``|z_i| - rope`` within ``rtol *
-    max(rope, max |z_i|)`` of 0, so that ``0.53 - 0.52`` (``0.010000000000000009`` in
+    max(rope, max |z_i|, max |x_i|, max |y_i|)`` of 0, so that ``0.53 - 0.52`` (``0.010000000000000009`` in
     binary) is on the edge of ``rope=0.01`` just as ``53 - 52`` is on that of ``rope=1``.
     With ``rope = 0`` a difference of 0 (up to the same tolerance) counts in the ROPE.
 
@@ -379,7 +388,7 @@ def bayesian_sign_test(
     rtol = _check_rtol(rtol)
     gen = check_rng(rng)
     d = b - a
-    tol = _edge_tolerance(d, rope, rtol)
+    tol = _edge_tolerance(d, rope, rtol, (a, b))
     counts = (int((d < -rope - tol).sum()), 0, int((d > rope + tol).sum()))
     counts = (counts[0], int(d.size - counts[0] - counts[2]), counts[2])
     alpha = np.array(counts, dtype=float)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ._inputs import ReportInputError, _check_duplicates, _key, _read_table
-from ._prose import quote_list
+from ._prose import plural, quote_list
 
 __all__ = [
     "DATASET_COLUMN_NAMES",
@@ -238,7 +238,7 @@ def _dataset_names(values: pd.Series, column: str) -> pd.Index:
     missing = values.isna().to_numpy()
     if missing.any():
         raise ReportInputError(
-            f"The data-set column {column!r} has {int(missing.sum())} missing name(s), the first in "
+            f"The data-set column {column!r} has {plural(int(missing.sum()), 'missing name')}, the first in "
             f"data row {int(np.flatnonzero(missing)[0]) + 1}; give every data set a name.")
     texts = [_key(v).strip() for v in values.tolist()]
     rows: dict[str, list[int]] = {}
@@ -255,7 +255,7 @@ def _dataset_names(values: pd.Series, column: str) -> pd.Index:
                f"{forms[0]!r} (also written {quote_list(forms[1:])}; names that differ only in letter "
                "case or surrounding space are the same data set)")
         raise ReportInputError(
-            f"The data-set column {column!r} names {len(repeated)} data set(s) more than once, the first "
+            f"The data-set column {column!r} names {plural(len(repeated), 'data set')} more than once, the first "
             f"{how} in data rows {quote_list(at)}; give each data set one row "
             "(average repeated runs or folds first).")
     return pd.Index(texts, name=column)
@@ -282,7 +282,7 @@ def _score_column(values: pd.Series, column: str, names: pd.Index) -> np.ndarray
     missing = np.isnan(arr)
     if missing.any():
         raise ReportInputError(
-            f"The column {column!r} has {int(missing.sum())} missing value(s), the first for "
+            f"The column {column!r} has {plural(int(missing.sum()), 'missing value')}, the first for "
             f"{where(missing)}; every classifier needs a score on every data set (fill it in, or "
             "remove that data set or that classifier).")
     infinite = ~np.isfinite(arr)
@@ -364,7 +364,7 @@ def load_results(
     if len(classifiers) < 2:
         which = f" ({classifiers[0]!r})" if classifiers else ""
         raise ReportInputError(
-            f"The results table {where!r} has {len(classifiers)} classifier column(s){which} besides the "
+            f"The results table {where!r} has {plural(len(classifiers), 'classifier column')}{which} besides the "
             f"data-set column {column!r}; comparing classifiers needs at least two, one column each.")
     if len(names) < 2:
         raise ReportInputError(

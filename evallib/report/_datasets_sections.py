@@ -281,7 +281,7 @@ def describe_results(results: Results) -> ResultsOverview:
     all_tied = [str(d) for d, row in fr.ranks.iterrows() if np.unique(row.to_numpy()).size == 1]
     if all_tied:
         notes.append(
-            f"Every classifier has the same score on {len(all_tied)} data set(s) ({quote_list(all_tied)}): "
+            f"Every classifier has the same score on {plural(len(all_tied), 'data set')} ({quote_list(all_tied)}): "
             "they share the middle rank there, which adds nothing to the differences between them.")
     return ResultsOverview(table=table, ranks=fr.ranks.loc[:, list(results.classifiers)],
                            n_datasets=results.n_datasets, n_classifiers=results.n_classifiers,
@@ -340,7 +340,7 @@ class FriedmanSection:
         lines = [
             f"average ranks (1 = best, all equal: {fr.mean_rank:g}): {ranks}",
             f"Kendall's W = {self.kendall_w:.3f}",
-            f"Friedman chi2 = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue)} (chi-square)",
+            f"Friedman's chi-square = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue)}",
             f"Iman-Davenport F = {f_text}, df = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
         ]
         if self.exact_pvalue is not None:
@@ -348,7 +348,7 @@ class FriedmanSection:
         if self.untied_statistic is not None:
             uf = "infinite" if math.isinf(self.untied_f) else f"{self.untied_f:.2f}"
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
-                         f"chi2 = {self.untied_statistic:.2f}, F = {uf}")
+                         f"chi-square = {self.untied_statistic:.2f}, F = {uf}")
         verdict = "rejects" if self.reject else "does not reject"
         by = "the exact p-value" if self.decided_by == "exact" else "Iman-Davenport's F"
         lines.append(f"verdict ({by}, alpha = {self.alpha:g}): {verdict} 'all classifiers perform alike'")
@@ -465,7 +465,9 @@ class PosthocSection:
         for a pair that never differs), ``wilcoxon_zeros`` (its zero differences, dropped) and
         ``wilcoxon_tied_ranks`` (tied absolute differences), read by :func:`wilcoxon_variant`;
         ``wilcoxon_normal_p`` and ``wilcoxon_normal_pvalue_adj``, the same with the normal
-        approximation (no continuity correction), the large-sample form of Demšar's paper.
+        approximation (zero differences dropped as above, ``zero_method="wilcox"``, no continuity
+        correction; Demšar's large-sample z splits the zeros' ranks between the signs instead,
+        ``zero_method="zsplit"``).
     adjust : the all-pairs multiple-testing procedure (0.1.0's ``method``, still readable).
     cd : the Nemenyi critical difference of the average ranks (drawn in the diagram).
     control : the control's name, or None.
@@ -527,9 +529,9 @@ class PosthocSection:
         name = METHOD_NAMES[self.adjust]
         lines = [f"all {len(self.pairs)} pairs: {name}'s procedure on the average ranks "
                  f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
-                 f"{len(self.rejected_pairs)} pair(s) differ",
+                 f"{_differ(len(self.rejected_pairs))}",
                  f"Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), Holm-adjusted: "
-                 f"{int(self.pairs['wilcoxon_reject'].sum())} pair(s) differ",
+                 f"{_differ(int(self.pairs['wilcoxon_reject'].sum()))}",
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
                  f"verdict: {self.verdict_name}, chosen before the report ran (--verdict {self.verdict}); "
                  f"{self.secondary_name} is secondary"]
@@ -543,6 +545,11 @@ class PosthocSection:
             lines.append("Friedman's test did not reject 'all alike': read these comparisons as "
                          "descriptive (post-hoc tests are meant to follow a rejection)")
         return "\n".join(lines)
+
+
+def _differ(count: int) -> str:
+    """``"0 pairs differ"``, ``"1 pair differs"``: the count with its noun and verb in agreement."""
+    return f"{plural(count, 'pair')} {'differs' if count == 1 else 'differ'}"
 
 
 def _with_effects(table: pd.DataFrame, oriented: pd.DataFrame) -> pd.DataFrame:
@@ -677,7 +684,7 @@ def posthoc_tests(
     pairs["wilcoxon_tied_ranks"] = [False if r is None else r.ties for r in runs]
     pairs["wilcoxon_pvalue_adj"] = adjust_pvalues(wp, "holm")
     pairs["wilcoxon_reject"] = pairs["wilcoxon_pvalue_adj"] <= alpha
-    # Demšar's normal approximation beside the exact p-value, for the pairs it would change
+    # the normal approximation of the same statistic (zeros dropped) beside the exact p-value
     normal = [_wilcoxon(oriented[a].to_numpy(), oriented[b].to_numpy(), method="normal")
               for a, b in zip(pairs["a"], pairs["b"])]
     pairs["wilcoxon_normal_p"] = [1.0 if r is None else float(r.pvalue) for r in normal]

@@ -127,7 +127,7 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
         "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "control's mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
         "z": [f"{abs(v):.3f}" for v in t["z"]],
-        "p": [pvalue_cell(p) for p in t["pvalue"]],
+        adjusted_p_header(None, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue"]],
         adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
         "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
     })
@@ -186,6 +186,11 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
             f"1: the same order on every data set); {tests}: {verdict} at alpha = {fs.alpha:g}.")
 
 
+#: What the normal approximation beside a Wilcoxon rejection is, and how it differs from Demšar's.
+NORMAL_FORM = ("zero differences dropped, as in the exact test, and no continuity correction; Demšar's (2006) "
+               "large-sample z instead splits each zero difference's rank between the two signs")
+
+
 def _wilcoxon_sentence(ph: PosthocSection) -> str:
     """Wilcoxon-Holm's verdicts, the version of the test named from what was run
     (:func:`~evallib.report._datasets_sections.wilcoxon_variant`)."""
@@ -193,7 +198,7 @@ def _wilcoxon_sentence(ph: PosthocSection) -> str:
     wil = t[t["wilcoxon_reject"]]
     found = [f"{escape(r.a)} vs {escape(r.b)} ({format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm')}"
              + (f"; {format_adjusted_p(r.wilcoxon_normal_pvalue_adj, 'Holm')} with the normal approximation "
-                "(no continuity correction), the large-sample form Demšar's paper gives"
+                f"of the same statistic ({NORMAL_FORM})"
                 if "wilcoxon_normal_pvalue_adj" in t and (r.wilcoxon_normal_pvalue_adj > ph.alpha) else "")
              + ")" for r in wil.itertuples()]
     return (f"Wilcoxon's signed-rank test ({escape(wilcoxon_variant(t))}) with Holm's adjustment finds "

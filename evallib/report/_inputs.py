@@ -424,7 +424,7 @@ def _check_no_missing(values: pd.Series, column: str, need: str, *, nan: bool = 
     missing = values.isna().to_numpy()
     if missing.any():
         raise ReportInputError(
-            f"The {column} has {int(missing.sum())} missing value(s){' (NaN)' if nan else ''}, the first "
+            f"The {column} has {plural(int(missing.sum()), 'missing value')}{' (NaN)' if nan else ''}, the first "
             f"in data row {_first_row(missing)}; {need}."
         )
 
@@ -587,7 +587,7 @@ def _case_structure(frame: pd.DataFrame, where: str, case_column: str, repeat_co
         if np.unique(key).size < n_rows:
             count, r1, r2 = _first_pair_duplicate(key)
             raise ReportInputError(
-                f"{count:,} case(s) occur twice within one repeat of the repeat column {repeat_column!r}, the "
+                f"{plural(count, 'case')} occur{'s' if count == 1 else ''} twice within one repeat of the repeat column {repeat_column!r}, the "
                 f"first {ids[cases[r2 - 1]]!r} in data rows {r1} and {r2}; each case is predicted once per "
                 "repeat (remove the duplicated rows).")
         return _Structure(**out, repeat_column=repeat_column, repeats=reps,
@@ -615,7 +615,7 @@ def _case_structure(frame: pd.DataFrame, where: str, case_column: str, repeat_co
             "--repeat-column (repeat_column=).")
     count, r1, r2 = _first_pair_duplicate(cases.astype(np.int64))
     raise ReportInputError(
-        f"The case column {case_column!r} holds {count:,} id(s) that occur more than once, the first "
+        f"The case column {case_column!r} holds {plural(count, 'id')} that occur{'s' if count == 1 else ''} more than once, the first "
         f"{ids[cases[r2 - 1]]!r} in data rows {r1} and {r2}; a test case occurs once, unless the file holds "
         "repeated predictions: then name the repeat column with --repeat-column (repeat_column=) or the "
         "fold column with --fold-column (fold_column=).")
@@ -659,7 +659,7 @@ def _check_size(classes: np.ndarray, case_counts: np.ndarray, label_column: str,
     if k == 2 and case_counts.min() < MIN_CASES_PER_CLASS:
         small = int(np.argmin(case_counts))
         raise ReportInputError(
-            f"The label column {label_column!r} has {int(case_counts[small])} test case(s) of the class "
+            f"The label column {label_column!r} has {plural(int(case_counts[small]), 'test case')} of the class "
             f"{classes[small]!r} (and {int(case_counts[1 - small])} of {classes[1 - small]!r}); comparing "
             f"classifiers needs at least {MIN_CASES_PER_CLASS} cases of each class, so the file is too "
             "small for a report.")

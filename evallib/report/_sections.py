@@ -457,7 +457,7 @@ def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     alpha = check_alpha(alpha)
     rates = data.error_rates()
     if len(rates) < 3:
-        return Skipped(f"{len(rates)} classifier(s) with predicted labels; Cochran's Q is the omnibus "
+        return Skipped(f"{plural(len(rates), 'classifier')} with predicted labels; Cochran's Q is the omnibus "
                        "test for three or more (two are compared by McNemar's test below).")
     correct = pd.DataFrame({name: 1.0 - r for name, r in rates.items()})
     return percase.rate_cochran_q(correct, alpha=alpha)
@@ -535,7 +535,7 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
 REVERSED_LEVEL = 0.001
 
 
-def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]:
+def score_warnings(data: Predictions, measures: pd.DataFrame, *, alpha: float = 0.05) -> tuple[str, ...]:
     """Sentences for classifiers whose scores look reversed or that fall below the baseline.
 
     Scores look reversed when the AUC is clearly below 0.5 (random ranking would give an AUC
@@ -544,6 +544,9 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
     of the scores is below the accuracy of the classifier's own predicted labels (a
     threshold on the scores should reach at least that). A classifier is called out when
     its accuracy is below the majority-class baseline's (all such classifiers in one sentence).
+    Any other AUC below 0.5 is read against its DeLong interval (as :func:`score_comparison`
+    computes it): an interval that excludes 0.5 shows a ranking worse than random, one that
+    includes 0.5 leaves the low AUC within chance, and the sentence says which.
 
     Parameters
     ----------
@@ -552,6 +555,8 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
     measures : pandas.DataFrame
         The table of :func:`classifier_measures` for ``data`` (its ``AUC`` and
         ``accuracy`` columns and ``attrs["baseline"]`` are read).
+    alpha : float, default 0.05
+        In (0, 1): the DeLong intervals have coverage ``1 - alpha``.
 
     Returns
     -------
@@ -560,6 +565,7 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
         against the classifier's own labels), the classifiers below the baseline (one
         sentence), and any other AUC below 0.5; empty when nothing is found.
     """
+    alpha = check_alpha(alpha)
     out = []
     P, N = (data.n_pos, data.n_neg) if not data.multiclass else (1, 1)
     sd0 = math.sqrt((P + N + 1) / (12.0 * P * N))
@@ -593,9 +599,19 @@ def score_warnings(data: Predictions, measures: pd.DataFrame) -> tuple[str, ...]
             out.append(
                 f"The accuracy of {join_names(who)} is below the {100 * base['accuracy']:.1f}% of the "
                 f"{base['name']} baseline, which predicts one class for every case.")
-        for name, auc in measures["AUC"].dropna().items():
-            if float(auc) < 0.5 and not any(w.startswith(f"{name}'s scores") for w in out):
-                out.append(f"{name}'s AUC {float(auc):.3f} is below the 0.5 of random scores.")
+        low = [name for name, auc in measures["AUC"].dropna().items()
+               if float(auc) < 0.5 and not any(w.startswith(f"{name}'s scores") for w in out)]
+        if low:
+            fit = (percase.case_delong(data, scores={n: data.scores[n] for n in low}).table(alpha) if data.repeated
+                   else auc_table(data.y, {n: data.scores[n] for n in low}, alpha=alpha))
+            for r in fit.itertuples():
+                interval = f"{level_text(alpha)} DeLong interval {r.low:.3f} to {r.high:.3f}"
+                if r.high < 0.5:
+                    out.append(f"{r.name}'s AUC {r.estimate:.3f} is below the 0.5 of random scores, and its "
+                               f"{interval} excludes 0.5: its scores rank the classes worse than random ones.")
+                else:
+                    out.append(f"{r.name}'s AUC {r.estimate:.3f} is below 0.5, but its {interval} includes "
+                               "0.5: the low AUC could be chance.")
     return tuple(out)
 
 
@@ -733,7 +749,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     rates = data.error_rates()
     if len(rates) < 2:
         return Skipped(
-            f"only {len(rates)} classifier(s) with predicted labels; McNemar's test and the "
+            f"only {plural(len(rates), 'classifier')} with predicted labels; McNemar's test and the "
             "intervals compare the predicted labels of two classifiers."
         )
     binary = all(percase.is_binary(r) for r in rates.values())
@@ -821,7 +837,7 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
         return Skipped("with more than two classes the balanced accuracy of section 2 is compared through "
                        "the pairs above; this table is for one positive class against the other.")
     if len(data.labels) < 2:
-        return Skipped(f"only {len(data.labels)} classifier(s) with predicted labels; the comparison needs two.")
+        return Skipped(f"only {plural(len(data.labels), 'classifier')} with predicted labels; the comparison needs two.")
     table = percase.balanced_accuracy_pairs(data, alpha=alpha, adjust=adjust)
     table["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(table["low"], table["high"])]
     table.attrs.update(alpha=alpha, adjust=adjust, min_difference=delta, n_pos=data.n_pos, n_neg=data.n_neg,
@@ -892,7 +908,7 @@ class ScoreComparison:
             lo, hi = sorted((sign * r["low"], sign * r["high"]))
             verdict = ("a real difference" if bool(r["reject_adj"]) else "not a clear difference")
             out += ((f"; {note}: {a} is" if note else ";") +
-                    f" ahead of {b} by {sign * r['difference']:.3f} ({level} interval "
+                    f" ahead of {b} by {sign * r['difference']:.3f} ({level} DeLong interval "
                     f"{lo:+.3f} to {hi:+.3f}, DeLong's paired test, {adjusted_p_text(r['pvalue_adj'], self.adjust)}): "
                     f"{verdict}")
         out += "."
@@ -1202,14 +1218,14 @@ class ChanceCheck:
         -------
         pandas.DataFrame
             Indexed by metric, all text: ``winner``, ``score`` (3 decimals), ``from``, the
-            critical value (headed with ``alpha`` and ``C``), ``p-value``, ``better than
+            critical value (headed with ``alpha`` and ``C``), ``p (against the best of C = <C> random classifiers)``, ``better than
             chance`` (``"yes"``/``"no"``) and ``law``.
         """
         t = self.table
         return pd.DataFrame({
             "winner": [_winners(w, tied) for w, tied in zip(t["winner"], t["tied_with"])], "score": t["value"].map(lambda v: f"{v:.3f}"), "from": t["from"],
             f"critical value (alpha = {self.alpha:g}, C = {self.C})": t["critical"].map(lambda v: f"{v:.3f}"),
-            "p-value": t["pvalue"].map(pvalue_cell),
+            f"p (against the best of C = {self.C} random classifiers)": t["pvalue"].map(pvalue_cell),
             "better than chance": t["beats_chance"].map({True: "yes", False: "no"}),
             "law": t["law"],
         }, index=t.index)
@@ -1541,7 +1557,7 @@ def top_two_bootstrap(
     measure = "macro-F1" if data.multiclass else "F1"
     if len(named) < 2:
         return Skipped(
-            f"only {len(named)} classifier(s) with predicted labels; the bootstrap compares "
+            f"only {plural(len(named), 'classifier')} with predicted labels; the bootstrap compares "
             f"the {'macro-F1' if data.multiclass else 'F-measures'} of two."
         )
     f1 = measures.loc[named, "F1"].astype(float)
@@ -1656,7 +1672,7 @@ class FoldAnalysis:
                 f"df = ({a.df[0]}, {a.df[1]}), {format_p(a.pvalue)}",
             ]
         lines += [
-            f"Friedman test over the folds: chi2 = {f.statistic:.2f}, df = {f.df}, {format_p(f.pvalue)}",
+            f"Friedman test over the folds: chi-square = {f.statistic:.2f}, df = {f.df}, {format_p(f.pvalue)}",
             f"average ranks (1 = best): {ranks}",
             f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.cd.cd:.2f}",
         ]
@@ -1751,7 +1767,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
                        "test set, not cross-validation folds.")
     wrong = data.wrong()
     if len(wrong) < 2:
-        return Skipped(f"only {len(wrong)} classifier(s) with predicted labels; the fold "
+        return Skipped(f"only {plural(len(wrong), 'classifier')} with predicted labels; the fold "
                        "comparison needs two.")
     reps = np.zeros(data.n_rows, np.int64) if data.repeats is None else data.repeats
     order = {f: i for i, f in enumerate(_fold_order(data.folds))}

@@ -40,6 +40,11 @@ from ._prose import (
 #: Each adjustment's name in headers and sentences: evallib's one spelling
 #: (:data:`evallib._multitest.ADJUSTMENT_NAMES`) for the report's menu; ``"none"`` has none.
 ADJUST_NAME = {k: ADJUSTMENT_NAMES[k] for k in ("holm", "bonferroni", "bh", "by")}
+#: The interval of a balanced accuracy and of a difference of them (:func:`percase.stratified_mean`):
+#: the class means' t interval with Welch-Satterthwaite degrees of freedom.
+STRATIFIED_INTERVAL = "stratified t"
+#: Why the leaders' interval is unadjusted beside an adjusted p-value.
+LEADERS_UNADJUSTED = "unadjusted, as the question is about this one pair, the two leaders"
 #: What the false-discovery-rate adjustments control, said wherever their verdicts are.
 FDR_CLAUSE = ("it controls the false discovery rate, the expected share of false findings among the "
               "differences declared, not the family-wise error rate, the chance of any false finding")
@@ -384,14 +389,19 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         diff = percase.stratified_mean(correct - base_correct, truth, alpha=alpha)
         gap, g_lo, g_hi, p = diff.estimate, diff.low, diff.high, diff.pvalue
         test = BALANCED_TEST
+        own_method = gap_method = STRATIFIED_INTERVAL
         base_value = base["avg_recall"]
     else:
         lo, hi = float(lab.at[leader, "acc_low"]), float(lab.at[leader, "acc_high"])
         err = 1.0 - correct
-        pair = percase.paired_error_difference(1.0 - base_correct, err, alpha=alpha, binary=percase.is_binary(err),
+        binary = percase.is_binary(err)
+        pair = percase.paired_error_difference(1.0 - base_correct, err, alpha=alpha, binary=binary,
                                                interval="bonett_price", interval_name="Bonett-Price")
         gap, g_lo, g_hi, p = pair.diff, pair.low, pair.high, pair.p
         test = "McNemar's mid-p test" if pair.test.startswith("McNemar") else "paired t-test over cases"
+        # accuracy_interval_cases: Wilson's on the cases, with the effective sample size under repeats
+        own_method = "Wilson" if binary else "Wilson (effective sample size)"
+        gap_method = "Bonett-Price" if binary else "paired t"
         base_value = base["accuracy"]
     who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
            f"**{join_names(leaders)}** tie for the highest {measure}")
@@ -409,9 +419,10 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
                  f"{pct(base['accuracy'])}%)")
     else:
         extra = ""
-    return (f"{who}: {pct(top)}% ({level} interval{of} {interval_points(lo, hi)}%) {_design_words(data)}{extra}. "
+    return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%) "
+            f"{_design_words(data)}{extra}. "
             f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
-            f"{leader} is {g} points {'ahead' if gap >= 0 else 'behind'} ({level} interval {g_int} points, "
+            f"{leader} is {g} points {'ahead' if gap >= 0 else 'behind'} ({level} {gap_method} interval {g_int} points, "
             f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
 
 
@@ -421,7 +432,7 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
         return None
     level = level_text(alpha)
     m = len(pairwise)
-    adj = table_metadata(pairwise, "adjust", made_by="evallib.report.pairwise_comparison")
+    adj, method = table_metadata(pairwise, "adjust", "method", made_by="evallib.report.pairwise_comparison")
     adj_name = ADJUST_NAME.get(adj)
     parts = []
     if omnibus is not None and hasattr(omnibus, "pvalue"):
@@ -437,20 +448,34 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
         top = pairwise[pairwise["reject"].astype(bool)].iloc[0]  # rows run largest effect first
         winner = top["better"]
         adv, lo, hi = _advantage(top, winner)
-        g, g_int = gap_points(adv, lo, hi)
+        if adj in FWER_ADJUSTMENTS and m > 1:  # selected by the family: its joint interval
+            joint = top.copy()
+            joint["diff_low"], joint["diff_high"] = top["adj_low"], top["adj_high"]
+            adv, lo, hi = _advantage(joint, winner)
+            g, g_int = gap_points(adv, lo, hi)
+            interval = (f"{level} joint {method} interval {g_int} points, each pair's at "
+                        f"{level_text(alpha / m, digits=4)} (Bonferroni), so that all {m} hold together")
+            if lo <= 0 <= hi:
+                interval += (f"; it includes zero although {adj_name}'s test rejects: the step-down test "
+                             "needs less than the joint intervals, which hold for every pair at once")
+        else:
+            g, g_int = gap_points(adv, lo, hi)
+            why = ("no joint interval corresponds to the false discovery rate" if adj in FDR_ADJUSTMENTS
+                   else "as the tests are" if m > 1 else "the only comparison")
+            interval = f"{level} {method} interval {g_int} points, unadjusted: {why}"
         parts.append(f"{lead}, {len(rejected)} of the pairwise differences "
                      f"{'is' if len(rejected) == 1 else 'are'} significant at alpha = {alpha:g} "
                      f"({', '.join(rejected)}); {'the largest of them: ' if len(rejected) > 1 else ''}"
                      f"{winner} makes {g} percentage points fewer errors "
                      f"than {top['pair'][1] if top['pair'][0] == winner else top['pair'][0]} "
-                     f"({level} interval {g_int} points)")
+                     f"({interval})")
     else:
         parts.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g}")
     split = [f"{i} vs {j}" for (i, j), lo, hi, rej in zip(pairwise["pair"], pairwise["diff_low"],
                                                          pairwise["diff_high"], pairwise["reject"])
              if not (lo <= 0 <= hi) and not rej]
     if split and adj_name and m > 1:
-        parts.append(f"for {join_names(split)} a single {level} interval excludes zero, but not once the "
+        parts.append(f"for {join_names(split)} a single {level} {method} interval excludes zero, but not once the "
                      f"{plural(m, 'comparison')} are taken into account")
     text = "; ".join(parts)
     return text[0].upper() + text[1:] + "."
@@ -491,9 +516,19 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         mc = _pair_row(pairwise, a, b)
         head = (f"{note[0].upper()}{note[1:]}: by balanced accuracy {a} is {g} points ahead of {b}" if note else
                 f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} points ahead")
-        return (f"{head} ({level} interval {g_int} points, {BALANCED_TEST}, {p_of(r)})"
+        p_ba = float(r["pvalue_adj"] if adjusted else r["pvalue"])
+        p_mc = float(mc["pvalue_adj"] if adjusted else mc["pvalue"])
+        text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} points"
+                f"{'; ' + LEADERS_UNADJUSTED if adjusted else ''}; {BALANCED_TEST}, {p_of(r)})"
                 f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
                 f"the large class, gives {p_of(mc)} for the same pair.")
+        if (p_ba <= alpha) != (p_mc <= alpha):
+            says, other = ((BALANCED_TEST, test) if p_ba <= alpha else (test, BALANCED_TEST))
+            text += (f" The two tests disagree on this pair: the {says} finds a difference at alpha = {alpha:g} "
+                     f"and {other} does not. They measure different things (balanced accuracy weighs each "
+                     f"class alike, {test} every error alike); on this skewed file balanced accuracy "
+                     "is the measure the report leads with.")
+        return text
     wr = pairwise.attrs.get("error_rates", {})
     if len(wr) < 2:
         return None
@@ -524,7 +559,11 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     head = (f"{note[0].upper()}{note[1:]}: {a} makes {g} percentage points fewer errors than {b}" if note else
             f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {g} percentage points fewer "
             "errors")
-    text = (f"{head} ({level} {method} interval {g_int} points, from {n_dis:,} {cases}); {verdict}"
+    unadjusted = ""
+    if adjusted:  # the p-value is the family's, the interval this pair's own: said, with why
+        unadjusted = ("; " + LEADERS_UNADJUSTED
+                      + ("; section 3 gives the joint intervals" if adj in FWER_ADJUSTMENTS else ""))
+    text = (f"{head} ({level} {method} interval {g_int} points, from {n_dis:,} {cases}{unadjusted}); {verdict}"
             f"{matters_clause(lo, hi, delta)}; {p_part}")
     if (not (lo <= 0 <= hi)) != (float(row["pvalue"]) <= alpha):
         text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
