@@ -96,11 +96,33 @@ class _NbvalExecutions:
                 record_execution(parent.path, None, "nbval")
 
 
+def _one_thread_per_library():
+    """BLAS and OpenMP in this process compute on one thread: pytest-xdist already runs one
+    worker per core (``make check``, ``make test``), and a scikit-learn fit or a matrix
+    product that starts a thread per core in each worker oversubscribes the machine (the
+    breast-cancer cross-validations of the report tests took five to twenty times longer).
+    The libraries are loaded first, since threadpoolctl limits only what is loaded; kernels
+    and subprocesses are not affected."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # no scikit-learn, no threadpoolctl: nothing to limit
+        return
+    import numpy  # noqa: F401  (its OpenBLAS)
+    import scipy.linalg  # noqa: F401  (scipy's OpenBLAS)
+    try:
+        import sklearn  # noqa: F401  (its OpenMP runtime)
+    except ImportError:
+        pass
+    threadpool_limits(1)
+
+
 def pytest_configure(config):
     import os
     import tempfile
 
     from _nbtools import RUNS_ENV
+
+    _one_thread_per_library()
 
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:
