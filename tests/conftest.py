@@ -101,18 +101,17 @@ def _one_thread_per_library():
     worker per core (``make check``, ``make test``), and a scikit-learn fit or a matrix
     product that starts a thread per core in each worker oversubscribes the machine (the
     breast-cancer cross-validations of the report tests took five to twenty times longer).
-    The libraries are loaded first, since threadpoolctl limits only what is loaded; kernels
-    and subprocesses are not affected."""
+    threadpoolctl limits only the libraries loaded so far, so numpy's and scipy's OpenBLAS and
+    scikit-learn's OpenMP runtime are loaded first (the tests import them anyway), and each
+    module's start limits again whatever else a fixture loaded since. Kernels and
+    subprocesses are not affected."""
     try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # no scikit-learn, no threadpoolctl: nothing to limit
+        import sklearn  # noqa: F401
+        from threadpoolctl import threadpool_limits  # scikit-learn's dependency
+    except ImportError:  # the core install: no scikit-learn, nothing threaded to limit
         return
-    import numpy  # noqa: F401  (its OpenBLAS)
-    import scipy.linalg  # noqa: F401  (scipy's OpenBLAS)
-    try:
-        import sklearn  # noqa: F401  (its OpenMP runtime)
-    except ImportError:
-        pass
+    import numpy  # noqa: F401
+    import scipy.linalg  # noqa: F401
     threadpool_limits(1)
 
 
@@ -123,7 +122,6 @@ def pytest_configure(config):
     from _nbtools import RUNS_ENV
 
     _one_thread_per_library()
-
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:
         folder = workerinput[_RUNS_KEY]
@@ -214,7 +212,9 @@ def pytest_collection_finish(session):
 @pytest.fixture(scope="module", autouse=True)
 def _close_live_kernels(request):
     """A module's live kernels are shut down when the module is done (the next file has its own);
-    what the module left behind is collected and frozen (``_freeze_the_heap``)."""
+    what the module left behind is collected and frozen (``_freeze_the_heap``). BLAS and OpenMP
+    libraries loaded since the last module are held to one thread too (``_one_thread_per_library``)."""
+    _one_thread_per_library()
     yield
     runs = request.config.stash.get(_LIVE_RUNS, None)
     if runs is not None:
