@@ -78,20 +78,19 @@ def _tango_bounds(b, c, n, z):
     of length <= 2 reach a width of 2**-63, below the spacing of doubles near 1.
     """
     est = (b - c) / n
-    lo, hi = np.full_like(est, -1.0), est.copy()
+    # both bisections in one pass: row 0 brackets the lower bound (T > z), row 1 the upper (T >= -z)
+    lo = np.stack([np.full_like(est, -1.0), est])
+    hi = np.stack([est, np.full_like(est, 1.0)])
+    bb, cc = np.broadcast_to(b, lo.shape), np.broadcast_to(c, lo.shape)
+    lower = np.zeros(lo.shape, dtype=bool)
+    lower[0] = True
     for _ in range(64):
         mid = 0.5 * (lo + hi)
-        above = _tango_score(mid, b, c, n) > z
+        score = _tango_score(mid, bb, cc, n)
+        above = np.where(lower, score > z, score >= -z)
         lo = np.where(above, mid, lo)
         hi = np.where(above, hi, mid)
-    low = hi
-    lo, hi = est.copy(), np.full_like(est, 1.0)
-    for _ in range(64):
-        mid = 0.5 * (lo + hi)
-        above = _tango_score(mid, b, c, n) >= -z
-        lo = np.where(above, mid, lo)
-        hi = np.where(above, hi, mid)
-    return low, lo
+    return hi[0], lo[1]
 
 
 def _interval_bounds(method, a, b, c, d, n, alpha):

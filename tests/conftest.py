@@ -96,12 +96,32 @@ class _NbvalExecutions:
                 record_execution(parent.path, None, "nbval")
 
 
+def _one_thread_per_library():
+    """BLAS and OpenMP in this process compute on one thread: pytest-xdist already runs one
+    worker per core (``make check``, ``make test``), and a scikit-learn fit or a matrix
+    product that starts a thread per core in each worker oversubscribes the machine (the
+    breast-cancer cross-validations of the report tests took five to twenty times longer).
+    threadpoolctl limits only the libraries loaded so far, so numpy's and scipy's OpenBLAS and
+    scikit-learn's OpenMP runtime are loaded first (the tests import them anyway), and each
+    module's start limits again whatever else a fixture loaded since. Kernels and
+    subprocesses are not affected."""
+    try:
+        import sklearn  # noqa: F401
+        from threadpoolctl import threadpool_limits  # scikit-learn's dependency
+    except ImportError:  # the core install: no scikit-learn, nothing threaded to limit
+        return
+    import numpy  # noqa: F401
+    import scipy.linalg  # noqa: F401
+    threadpool_limits(1)
+
+
 def pytest_configure(config):
     import os
     import tempfile
 
     from _nbtools import RUNS_ENV
 
+    _one_thread_per_library()
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:
         folder = workerinput[_RUNS_KEY]
@@ -174,13 +194,32 @@ def notebook_runs(request):
 
 
 
+def _freeze_the_heap():
+    """Collect the garbage, then move every surviving object to the collector's permanent
+    generation (``gc.freeze``), so that a full ``gc.collect()`` later scans only what was made
+    since. statsmodels' ``multipletests`` (Holm) calls ``gc.collect()`` at every call, which in a
+    worker holding a few thousand collected tests took about a second a call."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
+def pytest_collection_finish(session):
+    _freeze_the_heap()
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _close_live_kernels(request):
-    """A module's live kernels are shut down when the module is done (the next file has its own)."""
+    """A module's live kernels are shut down when the module is done (the next file has its own);
+    what the module left behind is collected and frozen (``_freeze_the_heap``). BLAS and OpenMP
+    libraries loaded since the last module are held to one thread too (``_one_thread_per_library``)."""
+    _one_thread_per_library()
     yield
     runs = request.config.stash.get(_LIVE_RUNS, None)
     if runs is not None:
         runs.close_kernels()
+    _freeze_the_heap()
 
 
 def pytest_sessionfinish(session, exitstatus):

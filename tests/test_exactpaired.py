@@ -75,10 +75,10 @@ def _brute_force_unconditional(b, c, n, grid):
     tobs = (b - c) ** 2 / (b + c)
     tables = [(xb, xc) for xb in range(n + 1) for xc in range(n + 1 - xb) if xb + xc > 0
               and (xb - xc) ** 2 / (xb + xc) >= tobs - 1e-12]
+    counts = np.array([[xb, xc, n - xb - xc] for xb, xc in tables])
     best = 0.0
-    for pi in grid:
-        probs = [pi / 2, pi / 2, 1 - pi]
-        total = sum(stats.multinomial.pmf([xb, xc, n - xb - xc], n, probs) for xb, xc in tables)
+    for pi in grid:  # one multinomial call per grid point, over every table
+        total = stats.multinomial.pmf(counts, n, [pi / 2, pi / 2, 1 - pi]).sum()
         best = max(best, total)
     return best
 
@@ -98,9 +98,9 @@ def test_unconditional_keeps_its_level_by_enumeration():
     rejected = [(xb, xc) for xb in range(n + 1) for xc in range(n + 1 - xb)
                 if mcnemar_unconditional(xb, xc, n).pvalue <= alpha]
     assert rejected  # the test can reject at n = 18
+    counts = np.array([[xb, xc, n - xb - xc] for xb, xc in rejected])
     for pi in np.linspace(0.02, 1.0, 50):
-        size = sum(stats.multinomial.pmf([xb, xc, n - xb - xc], n, [pi / 2, pi / 2, 1 - pi])
-                   for xb, xc in rejected)
+        size = stats.multinomial.pmf(counts, n, [pi / 2, pi / 2, 1 - pi]).sum()
         assert size <= alpha + 1e-9, (pi, size)
 
 
@@ -211,15 +211,16 @@ def test_fay_lumbard_coverage_by_enumeration():
     Binomial(m; n, theta) Binomial(x; m, beta); each tail error stays <= alpha/2."""
     n = 9
     bounds = {(x, m): fay_lumbard_interval(x, m - x, n) for m in range(n + 1) for x in range(m + 1)}
+    x, m = np.array(list(bounds)).T
+    low = np.array([ci.low for ci in bounds.values()])
+    high = np.array([ci.high for ci in bounds.values()])
     worst = 0.0
     for theta in np.linspace(0.0, 1.0, 21):
-        pm = stats.binom.pmf(np.arange(n + 1), n, theta)
-        for beta in np.linspace(0.0, 1.0, 21):
+        pm = stats.binom.pmf(m, n, theta)
+        for beta in np.linspace(0.0, 1.0, 21):  # every table's probability in one scipy call
             delta = theta * (2 * beta - 1)
-            low_err = high_err = 0.0
-            for (x, m), ci in bounds.items():
-                pr = pm[m] * stats.binom.pmf(x, m, beta)
-                low_err += pr * (ci.low > delta + 1e-12)
-                high_err += pr * (ci.high < delta - 1e-12)
+            pr = pm * stats.binom.pmf(x, m, beta)
+            low_err = (pr * (low > delta + 1e-12)).sum()
+            high_err = (pr * (high < delta - 1e-12)).sum()
             worst = max(worst, low_err, high_err)
     assert worst <= 0.025 + 1e-9

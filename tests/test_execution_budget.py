@@ -95,6 +95,7 @@ def _pytest_run(folder: Path, files: dict[str, list], *, workers: int) -> subpro
                           cwd=folder, env=env, capture_output=True, text=True, timeout=300, check=False)
 
 
+@pytest.mark.slow  # two pytest sessions in subprocesses, one on two workers: half a minute
 @pytest.mark.skipif(importlib.util.find_spec("xdist") is None, reason="needs pytest-xdist")
 def test_a_planted_run_over_the_budget_fails_the_session_and_one_within_passes(tmp_path):
     over, within = tmp_path / "over", tmp_path / "within"

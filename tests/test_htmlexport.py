@@ -201,7 +201,12 @@ def test_alt_text_is_the_outputs_own_or_names_the_section():
                     "Figure 3 in section “2. The F_1 figure”"]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+#: make check exports the first lesson (figures, formulas, a solutions cell); make test all of them
+#: (each export takes several seconds, most of the export tests' time)
+_EXPORTS = [pytest.param(p, marks=() if i == 0 else pytest.mark.slow) for i, p in enumerate(NOTEBOOKS)]
+
+
+@pytest.mark.parametrize("path", _EXPORTS, ids=lambda p: p.stem)
 def test_every_notebook_exports_offline(path, tmp_path):
     formulas = check_notebook_math(path)                 # raises on a formula latex2mathml cannot convert
     page = export_html(path, tmp_path / "nb.html").read_text(encoding="utf-8")

@@ -79,11 +79,14 @@ def test_notebook_00_plans_with_the_power_of_the_test_it_reports():
         return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5)) if b_ != c_ else \
             1 - stats.binom.pmf(k, m, 0.5) / 2
 
+    # given m discordant cases the test rejects on a fixed set of b (enumerated once for the three powers)
+    rejected = [[b_ for b_ in range(m + 1) if midp(b_, m - b_) <= 0.05] for m in range(60)]
+
     def power(n_, p_b, p_c):
-        # given m discordant cases the test rejects on a fixed set of b; the count m is Binomial(n, psi)
+        # the count m of discordant cases is Binomial(n, psi)
         psi, total = p_b + p_c, 0.0
         for m in range(0, 60):
-            rej = sum(stats.binom.pmf(b_, m, p_b / psi) for b_ in range(m + 1) if midp(b_, m - b_) <= 0.05)
+            rej = stats.binom.pmf(rejected[m], m, p_b / psi).sum()
             total += stats.binom.pmf(m, n_, psi) * rej
         return total
 
@@ -201,16 +204,21 @@ def test_observed_power_of_a_non_rejection_is_at_most_about_one_half():
 
     for n in (50, 228):
         rej = [rejects(m) for m in range(n + 1)]
+        # The rejections of s disagreements are the two tails j <= edge[s] and j >= s - edge[s]
+        # (edge -1: none), checked here, so P(reject | s) is one binomial cdf plus one sf.
+        edge = np.array([np.flatnonzero(r[:s // 2 + 1]).max(initial=-1) for s, r in enumerate(rej)])
+        for s, r in enumerate(rej):
+            j = np.arange(s + 1)
+            assert np.array_equal(r, (j <= edge[s]) | (j >= s - edge[s])), s
+        s_all = np.arange(n + 1)
         worst = 0.0
         for m in range(1, 41):
-            for b in range(m + 1):
-                if rej[m][b]:
-                    continue
-                pb, pc = b / n, (m - b) / n
-                share = pb / (pb + pc)
-                power = sum(stats.binom.pmf(s, n, pb + pc) * stats.binom.pmf(np.arange(s + 1), s, share)[rej[s]].sum()
-                            for s in range(n + 1))
-                worst = max(worst, power)
+            b = np.flatnonzero(~rej[m])  # the tables with m disagreements the test does not reject
+            share = (b / m)[:, None]  # pb / (pb + pc) with pb = b / n, pc = (m - b) / n
+            # power at the observed (pb, pc): s ~ Binomial(n, pb + pc), then the test's tails given s
+            given_s = stats.binom.cdf(edge, s_all, share) + stats.binom.sf(s_all - edge - 1, s_all, share)
+            power = given_s @ stats.binom.pmf(s_all, n, m / n)
+            worst = max(worst, power.max())
         assert worst <= 0.5, (n, worst)
 
 

@@ -254,8 +254,11 @@ def _beta_cdf(x: float, a: float, b: float) -> float:
     return float(special.betainc(a, b, min(max(x, 0.0), 1.0)))
 
 
-def _beta_pdf(t: np.ndarray | float, a: float, b: float):
-    return np.exp(special.xlogy(a - 1, t) + special.xlog1py(b - 1, -t) - special.betaln(a, b))
+def _beta_pdf(t: np.ndarray | float, a: float, b: float, log_beta: float | None = None):
+    """Beta(a, b)'s density at ``t``; ``log_beta``: ``betaln(a, b)`` when the caller has it already."""
+    if log_beta is None:
+        log_beta = special.betaln(a, b)
+    return np.exp(special.xlogy(a - 1, t) + special.xlog1py(b - 1, -t) - log_beta)
 
 
 def _meld(delta: float, shape_b: tuple[float, float], shape_t: tuple[float, float], upper: bool) -> float:
@@ -271,11 +274,12 @@ def _meld(delta: float, shape_b: tuple[float, float], shape_t: tuple[float, floa
     a_t, b_t = shape_t
     lo = float(special.betaincinv(a_t, b_t, 1e-15))
     hi = float(special.betainccinv(a_t, b_t, 1e-15))
+    log_beta_t = special.betaln(a_t, b_t)  # once, not at each of the quadrature's points
 
     def integrand(t):
         arg = 0.5 + delta / (2.0 * t)
         cdf = _beta_cdf(arg, a_b, b_b)
-        return (1.0 - cdf if upper else cdf) * float(_beta_pdf(t, a_t, b_t))
+        return (1.0 - cdf if upper else cdf) * float(_beta_pdf(t, a_t, b_t, log_beta_t))
 
     points = [abs(delta)] if lo < abs(delta) < hi else None
     val, _ = integrate.quad(integrand, lo, hi, points=points, limit=200, epsabs=1e-13, epsrel=1e-11)
