@@ -115,7 +115,10 @@ def test_reading_inspect_logs_without_inspect_ai_is_one_sentence(monkeypatch, tm
     from evallib.report import ReportInputError
     from evallib.report._items_inputs import read_inspect_logs
 
-    monkeypatch.setitem(sys.modules, "inspect_ai", None)
+    # hide the package and every submodule an earlier test loaded (inspect_ai.log, ...), or the
+    # import would find them in sys.modules: the test holds in any order, installed or not
+    for name in [m for m in sys.modules if m == "inspect_ai" or m.startswith("inspect_ai.")] + ["inspect_ai"]:
+        monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ReportInputError) as info:
         read_inspect_logs([tmp_path / "a.eval", tmp_path / "b.eval"])
     assert str(info.value) == ("read_inspect_logs needs inspect-ai: pip install 'evallib[inspect]' "
