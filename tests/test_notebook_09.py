@@ -240,7 +240,8 @@ def test_the_designs_power_loss_is_computed_and_its_resolution_said(stream):
     t = np.asarray(design.fractions)
     corr = np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
     b = np.asarray(design.boundary)
-    inside = stats.multivariate_normal(mean=theta * np.sqrt(t), cov=corr).cdf(b, lower_limit=-b, abseps=1e-7)
+    inside = stats.multivariate_normal(mean=theta * np.sqrt(t), cov=corr, abseps=1e-7, maxpts=2_000_000).cdf(
+        b, lower_limit=-b)
     power = 1 - inside
     md = " ".join(_markdown_outputs(load_notebook(NOTEBOOK)).split())
     found = re.search(r"the fixed-n test's power is ([\d.]+) and the design's ([\d.]+): the design gives up ([\d.]+) "
