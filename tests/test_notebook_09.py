@@ -260,7 +260,8 @@ def test_the_designs_power_loss_is_computed_and_its_resolution_said(stream):
     nb = load_notebook(NOTEBOOK)
     prose = " ".join("\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown").split())
     assert "costs a little power" not in prose and "slightly larger maximum n" not in prose
-    assert "is the difference larger than the ± under the figure, that is, resolvable with `slider_sim` comparisons" in prose
+    assert "is the difference larger than two Monte Carlo SEs *of the difference*, that is, resolvable with `slider_sim` " \
+        "comparisons" in prose
 
 
 def test_the_whisker_not_the_bar_is_read_against_alpha():
@@ -371,6 +372,116 @@ def test_every_normal_quantile_is_written_as_the_upper_quantile():
     assert subscripts and all(sub.replace(" ", "").startswith("1-") for sub in subscripts), subscripts
 
 
+
+def test_the_smallest_margin_sentence_says_it_in_words():
+    """Point 1 of the third reading: the sentence on the smallest fixed-n margin goes through smallest_margin (so a
+    bound above 0 reads "none needed", not a negative margin), and "lies above 0 too" is gone (the sequence's bound
+    can lie above 0 when the fixed-n one does not)."""
+    nb = load_notebook(NOTEBOOK)
+    cell = next(_src(c) for c in nb["cells"] if "margin_range = (" in _src(c))
+    assert "smallest_margin(ni.low)" in cell and "{smallest:.4f}" not in cell and " too" not in cell
+
+
+def test_the_sequence_in_the_cost_table_is_read_at_the_looks_only():
+    """Point 2: the cost table's confidence sequence is read at the planned looks, as the notebook now says. With one
+    look it can stop only at n_max, whatever it rejects (read after every item, a large difference would stop it
+    early)."""
+    from evallib import PEEKING_RULES, peeking_study
+
+    s = peeking_study(0.3, looks=1, n_max=200, discordance=0.5, n_resamples=100, rng=0)
+    i = PEEKING_RULES.index("confidence sequence")
+    assert s.rejection_rate[i] > 0.5 and s.mean_n[i] == 200
+    nb = load_notebook(NOTEBOOK)
+    assert "Every rule is read at the same `looks` equally spaced looks, the confidence sequence included" in \
+        _markdown_cell(nb, "What the remedies cost in items")
+    assert "every rule, the confidence sequence included, read at the same 10 looks" in outputs_text(nb)
+    assert "(read, like the design, at the same 10 looks: never after every item)" in " ".join(
+        _markdown_outputs(nb).split())
+
+
+def test_only_the_betting_sequence_needs_no_plan():
+    """Point 3: the asymptotic sequence cannot be computed without n_opt (its tuning, fixed in advance); the betting
+    one takes none. The take-away says so."""
+    from evallib import confidence_sequence
+
+    z = np.random.default_rng(0).random(100)
+    with pytest.raises(ValueError):
+        confidence_sequence(z, method="asymptotic")
+    with pytest.raises(ValueError):
+        confidence_sequence(z, method="betting", n_opt=50)
+    take = " ".join(_src(next(c for c in load_notebook(NOTEBOOK)["cells"]
+                              if _src(c).startswith("## What to take away"))).split())
+    assert "a confidence sequence needs no plan at all" not in take
+    assert "the betting confidence sequence needs no plan at all, while the asymptotic one (section 4) needs its " \
+        "tuning fixed in advance" in take and "`n_opt`" in take and "`min_n`" in take
+
+
+def test_the_slider_question_reads_a_difference_against_its_own_se():
+    """Point 4: exercise (b) of section 3's slider points to the SE of a difference, sqrt(se_1^2 + se_2^2)."""
+    nb = load_notebook(NOTEBOOK)
+    text = " ".join(_src(nb["cells"][21]).split())
+    assert "is the difference larger than the ± under the figure" not in text
+    assert "$\\sqrt{\\mathrm{SE}_1^2 + \\mathrm{SE}_2^2}$" in text and "the cell under section 3's table" in text
+    solutions = _src(nb["cells"][-1])
+    assert "np.hypot(s80.se[i_fixed], s80.se[i_design])" in solutions and "abs(gap80) > 2 * se_gap" in solutions
+
+
+def test_the_sequences_price_in_power_is_read_by_its_size_against_the_mc_error():
+    """Point 5: |fixed-n - sequence| against two MC SEs of the difference (the two rates' SEs, combined as if
+    independent), from the saved table; the unresolved branch says so at n_sim, never "no price"."""
+    nb = load_notebook(NOTEBOOK)
+    cell = next(_src(c) for c in nb["cells"] if "cs_gap = " in _src(c))
+    assert "abs(cs_gap) <= 2 * cs_se" in cell and "no price in power for its freedom" not in cell
+    assert "the simulation does not resolve a price in power at n_sim = {n_sim}" in cell
+    joined = outputs_text(nb)
+    block = joined.split("\n0.04 ")[-1]
+    rows = {r: (float(v), float(e)) for r, v, e in
+            re.findall(r"^\s*(fixed-n|confidence sequence)\s+([\d.]+)\s+([\d.]+)\s+[\d.]+$", block, flags=re.M)}
+    gap = rows["fixed-n"][0] - rows["confidence sequence"][0]
+    se = np.hypot(rows["fixed-n"][1], rows["confidence sequence"][1])
+    md = " ".join(_markdown_outputs(nb).split())
+    assert abs(gap) > 2 * se + 0.005                   # the default run, clear of the table's rounding
+    assert f"in power at a fixed maximum n: {100 * gap:.1f} points below the fixed-n test, more than two Monte Carlo " \
+        "SEs of the difference" in md
+
+
+def test_the_peeking_intro_does_not_answer_the_level_off_question():
+    """Point 6: the text before section 2's slider quotes Armitage's table and the figure's opening position, not
+    where the rate goes as the looks multiply (exercise (a) asks whether the bar levels off)."""
+    intro = _markdown_cell(load_notebook(NOTEBOOK), "Armitage, McPherson & Rowe (1969) computed")
+    assert "towards 1" not in intro and "keeps growing" not in intro
+    assert "The figure opens at `looks` looks and a true difference of 0" in intro
+    assert "does the red bar level off?" in _markdown_cell(load_notebook(NOTEBOOK), "**Predict before each move, then "
+                                                           "check.** (a) At a true difference of 0, move the looks")
+
+
+def test_tangos_size_at_the_margin_is_computed_and_is_the_exact_trinomial_sum(stream):
+    """Point 7: the size is measured here, not quoted: Tango's statistic with the restricted MLE in closed form (the
+    positive root of 2 n q^2 - B q - c delta (1 - delta) = 0, B = b (1 + delta) + c (1 - delta) - 2 n delta, derived
+    from the trinomial likelihood), summed over every table (b, c) with scipy's log-factorials, at p_b - p_c = margin
+    and p_b + p_c the stream's discordance."""
+    from scipy import special
+
+    x, y, _ = stream
+    n, margin = len(x), 0.02
+    disc = float(np.mean(x != y))
+    pb, pc = (disc + margin) / 2, (disc - margin) / 2
+    b, c = (v.ravel().astype(float) for v in np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij"))
+    b, c = b[b + c <= n], c[b + c <= n]
+    B = b * (1 + margin) + c * (1 - margin) - 2 * n * margin
+    q = (B + np.sqrt(B ** 2 + 8 * n * c * margin * (1 - margin))) / (4 * n)
+    t = (b - c - n * margin) / np.sqrt(n * (2 * q + margin * (1 - margin)))
+    logp = (special.gammaln(n + 1) - special.gammaln(b + 1) - special.gammaln(c + 1) - special.gammaln(n - b - c + 1)
+            + special.xlogy(b, pb) + special.xlogy(c, pc) + special.xlogy(n - b - c, 1 - pb - pc))
+    size = float(np.exp(logp)[stats.norm.cdf(t) <= 0.05].sum())
+    nb = load_notebook(NOTEBOOK)
+    md = " ".join(_markdown_outputs(nb).split())
+    found = re.search(r"at a discordance of ([\d.]+) \(the pupils'\), is ([\d.]+) against the nominal 0.05", md)
+    assert found and float(found.group(1)) == pytest.approx(disc, abs=5e-4)
+    assert float(found.group(2)) == pytest.approx(size, abs=6e-5)
+    intro = _markdown_cell(nb, "The CR2 test treats the pupils as clustered")
+    assert "found its size close to the nominal level" not in intro and "is computed below, exactly" in intro
+
 @pytest.mark.slow
 def test_notebook_09_runs_with_other_parameters_and_its_solutions_check_out(notebook_runs):
     # seed 1, logistic against forest: the CR2 lower bound lies above 0 (a negative "smallest margin")
@@ -386,7 +497,12 @@ def test_notebook_09_runs_with_other_parameters_and_its_solutions_check_out(note
         "lies above 0: logistic is shown better than forest, so non-inferiority is shown at every margin ≥ 0)" in joined
     md_run = " ".join(_markdown_outputs(nb).split())
     assert "any margin ≥ 0 would be shown by this planned, single look" in md_run and "any margin above -" not in md_run
-    assert "lies below the margin slider's range below: every position shows non-inferiority at a fixed n" in md_run
+    # the smallest margin in words (smallest_margin), never the raw negative -low
+    assert (f"The smallest fixed-n margin: none needed (the lower bound {low:+.4f} lies above 0: logistic is shown better "
+            "than forest") in md_run and f"The smallest fixed-n margin, {-low:.4f}" not in md_run
+    assert "so every position of the margin slider below (0.005 to 0.06) shows non-inferiority at a fixed n" in md_run
+    # slider (b)'s solution reads the gap of two rates against the SE of their difference
+    assert "section 3's slider (b): at a true difference of" in joined and "against two SEs of the difference" in joined
     assert "With one look the design is the fixed-n test and gives up no power." in md_run
     assert "1 look up to" in joined and "solutions ok" in joined
     md = _markdown_outputs(nb)
