@@ -124,6 +124,11 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(note
     three = next(line for line in joined.splitlines() if line.startswith("3. "))
     mdd = re.search(r"only differences of at least ([\d.]+)", three)
     assert mdd and f"the minimum detectable difference stays {mdd.group(1)} (it depends on n and b + c only" in three
+    # this run's b = 7, c = 1 (8 disagreements) split evenly are b = c = 4, and the interval moves
+    counts = re.search(r"A wrong, B right: b = (\d+);  A right, B wrong: c = (\d+)", joined)
+    b, c = int(counts.group(1)), int(counts.group(2))
+    assert abs(b - c) > 1 and (b + c) % 2 == 0
+    assert f". Split evenly (b = {(b + c) // 2}, c = {(b + c) // 2}) the minimum detectable difference stays" in three
     # exercise 2 is answered at the sliders' starting values, the numbers the reader sees in the title
     assert "2. at the sliders' start" in joined and "power of McNemar's mid-p test" in joined
 
@@ -269,4 +274,26 @@ def test_exercise_3_asks_what_the_post_hoc_power_box_does_not_say():
     box = next(_src(c) for c in cells if c["cell_type"] == "markdown" and "Read this before the numbers below" in _src(c))
     assert "for a difference of the observed size" not in exercises
     assert "split evenly between the two classifiers" in exercises and "split" not in box
-    assert "Contingency(table.a, b_even, c_even, table.d, n)" in solutions and "Split evenly (b = " in solutions
+    assert "Contingency(table.a, b_even, c_even, table.d, n)" in solutions
+    assert '". Split {split} (b = {b_even}, c = {c_even})' in solutions and "already split {split}" in solutions
+
+
+@pytest.mark.slow
+def test_exercise_3_says_an_even_split_is_already_there(notebook_runs):
+    """Issue 33: with |b - c| <= 1 the solution printed "the interval moves from [x] to [x]", the same interval
+    twice. Seed 52 (default test size) gives b = 6, c = 5: the 11 disagreements are already split as evenly as
+    possible, and the solution says so with the run's numbers instead of comparing the interval with itself."""
+    nb = notebook_runs.executed(NOTEBOOK, dict(seed=52, show_solutions=True))
+    joined = outputs_text(nb)
+    assert "solutions ok" in joined
+    counts = re.search(r"A wrong, B right: b = (\d+);  A right, B wrong: c = (\d+)", joined)
+    b, c = int(counts.group(1)), int(counts.group(2))
+    assert abs(b - c) <= 1 and (b + c) % 2 == 1          # the branch and the odd wording are both exercised
+    interval = re.search(r"interval for err_A - err_B \(Bonett–Price\): (\[[-+][\d.]+, [-+][\d.]+\])", joined)
+    three = next(line for line in joined.splitlines() if line.startswith("3. "))
+    mdd = re.search(r"only differences of at least ([\d.]+)", three)
+    reach = mdd.group(1) if mdd else "out of reach"
+    assert (f"Here the b + c = {b + c} disagreements are already split as evenly as possible (b = {b}, c = {c}): "
+            f"the minimum detectable difference, {reach}, would stay the same under any other split") in three
+    assert f"while the interval {interval.group(1)} would move with b - c (it describes the result)" in three
+    assert "moves from" not in three and "Split evenly" not in three
