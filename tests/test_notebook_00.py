@@ -47,7 +47,7 @@ def test_notebook_00_is_saved_with_the_running_example():
 
 def test_notebook_00_example_of_interval_and_test_disagreeing():
     """Section 2c's example, found by the notebook at alpha = 0.05 among 100 cases: b = 5, c = 0.
-    Bonett-Price written out (Fagerland et al. 2014) and the mid-p value from scipy's binomial."""
+    Bonett–Price written out (Fagerland et al. 2014) and the mid-p value from scipy's binomial."""
     import math
 
     from scipy import stats
@@ -58,7 +58,7 @@ def test_notebook_00_example_of_interval_and_test_disagreeing():
     low, high = p12 - p21 - half, p12 - p21 + half
     p = 2 * stats.binom.cdf(0, 5, 0.5) - stats.binom.pmf(0, 5, 0.5)
     assert low < 0 < high and p < 0.05       # the interval contains 0, the mid-p test rejects
-    assert (f"b = 5, c = 0 among 100 cases: the 95% Bonett-Price interval [{low:+.3f}, {high:+.3f}] contains 0, "
+    assert (f"b = 5, c = 0 among 100 cases: the 95% Bonett–Price interval [{low:+.3f}, {high:+.3f}] contains 0, "
             f"while the mid-p test gives p = {p:.3f} (rejects)") in joined
     # no table with fewer disagreements disagrees: 1 to 4 disagreements all one way never reject
     assert all(2 * 0.5 ** m - 0.5 ** m > 0.05 for m in range(1, 5))

@@ -482,7 +482,7 @@ def test_cr2_is_judged_pooled_over_the_larger_iccs_and_the_leaders_lead_is_bound
     pooled = float(np.mean(cr2))
     se = np.sqrt(pooled * (1 - pooled) / 6000)
     found = re.search(r"Pooled over these 3 settings \(6,000 simulations\) CR2 covers (\d+\.\d\d)% "
-                      r"\(Monte Carlo SE (\d\.\d\d) points\), (\d\.\d) Monte Carlo SEs below 95%: "
+                      r"\(Monte Carlo SE (\d\.\d\d) percentage points\), (\d\.\d) Monte Carlo SEs below 95%: "
                       r"its ±2 MC SE interval lies below the promise", md)
     assert found, md
     assert abs(float(found.group(1)) / 100 - pooled) < 0.0006          # the table rounds each coverage to 0.001
