@@ -282,7 +282,8 @@ def test_exercise_3_asks_what_the_post_hoc_power_box_does_not_say():
 def test_exercise_3_says_an_even_split_is_already_there(notebook_runs):
     """Issue 33: with |b - c| <= 1 the solution printed "the interval moves from [x] to [x]", the same interval
     twice. Seed 52 (default test size) gives b = 6, c = 5: the 11 disagreements are already split as evenly as
-    possible, and the solution says so with the run's numbers instead of comparing the interval with itself."""
+    possible, and the solution says so with the run's numbers instead of comparing the interval with itself. Section
+    2d's exact sample-size search passes its limit at this b - c = 1 and says so instead of raising."""
     nb = notebook_runs.executed(NOTEBOOK, dict(seed=52, show_solutions=True))
     joined = outputs_text(nb)
     assert "solutions ok" in joined
@@ -297,3 +298,14 @@ def test_exercise_3_says_an_even_split_is_already_there(notebook_runs):
             f"the minimum detectable difference, {reach}, would stay the same under any other split") in three
     assert f"while the interval {interval.group(1)} would move with b - c (it describes the result)" in three
     assert "moves from" not in three and "Split evenly" not in three
+    # section 2d at b - c = 1: the exact search for the test cases stops at 20,000 (the cell raised there); Connor's
+    # formula (Connor 1987) written out
+    import math
+
+    from scipy import stats
+    n = int(re.search(r"test set: (\d+) cases", joined).group(1))
+    psi, delta = (b + c) / n, (b - c) / n
+    connor = (stats.norm.isf(0.025) * math.sqrt(psi) + stats.norm.ppf(0.8) * math.sqrt(psi - delta ** 2)) ** 2 / delta ** 2
+    assert connor > 20_000 / 1.1     # the search confirms an n only if the power holds up to 1.1 n <= 20,000
+    assert ("test cases for 80% power: more than 20,000 (mid-p test, exact power; the search stops there); "
+            f"Connor's formula says {math.ceil(connor)}") in joined
