@@ -47,7 +47,7 @@ def test_notebook_00_is_saved_with_the_running_example():
 
 def test_notebook_00_example_of_interval_and_test_disagreeing():
     """Section 2c's example, found by the notebook at alpha = 0.05 among 100 cases: b = 5, c = 0.
-    Bonett-Price written out (Fagerland et al. 2014) and the mid-p value from scipy's binomial."""
+    Bonett–Price written out (Fagerland et al. 2014) and the mid-p value from scipy's binomial."""
     import math
 
     from scipy import stats
@@ -58,7 +58,7 @@ def test_notebook_00_example_of_interval_and_test_disagreeing():
     low, high = p12 - p21 - half, p12 - p21 + half
     p = 2 * stats.binom.cdf(0, 5, 0.5) - stats.binom.pmf(0, 5, 0.5)
     assert low < 0 < high and p < 0.05       # the interval contains 0, the mid-p test rejects
-    assert (f"b = 5, c = 0 among 100 cases: the 95% Bonett-Price interval [{low:+.3f}, {high:+.3f}] contains 0, "
+    assert (f"b = 5, c = 0 among 100 cases: the 95% Bonett–Price interval [{low:+.3f}, {high:+.3f}] contains 0, "
             f"while the mid-p test gives p = {p:.3f} (rejects)") in joined
     # no table with fewer disagreements disagrees: 1 to 4 disagreements all one way never reject
     assert all(2 * 0.5 ** m - 0.5 ** m > 0.05 for m in range(1, 5))
@@ -124,6 +124,11 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(note
     three = next(line for line in joined.splitlines() if line.startswith("3. "))
     mdd = re.search(r"only differences of at least ([\d.]+)", three)
     assert mdd and f"the minimum detectable difference stays {mdd.group(1)} (it depends on n and b + c only" in three
+    # this run's b = 7, c = 1 (8 disagreements) split evenly are b = c = 4, and the interval moves
+    counts = re.search(r"A wrong, B right: b = (\d+);  A right, B wrong: c = (\d+)", joined)
+    b, c = int(counts.group(1)), int(counts.group(2))
+    assert abs(b - c) > 1 and (b + c) % 2 == 0
+    assert f". Split evenly (b = {(b + c) // 2}, c = {(b + c) // 2}) the minimum detectable difference stays" in three
     # exercise 2 is answered at the sliders' starting values, the numbers the reader sees in the title
     assert "2. at the sliders' start" in joined and "power of McNemar's mid-p test" in joined
 
@@ -269,4 +274,38 @@ def test_exercise_3_asks_what_the_post_hoc_power_box_does_not_say():
     box = next(_src(c) for c in cells if c["cell_type"] == "markdown" and "Read this before the numbers below" in _src(c))
     assert "for a difference of the observed size" not in exercises
     assert "split evenly between the two classifiers" in exercises and "split" not in box
-    assert "Contingency(table.a, b_even, c_even, table.d, n)" in solutions and "Split evenly (b = " in solutions
+    assert "Contingency(table.a, b_even, c_even, table.d, n)" in solutions
+    assert '". Split {split} (b = {b_even}, c = {c_even})' in solutions and "already split {split}" in solutions
+
+
+@pytest.mark.slow
+def test_exercise_3_says_an_even_split_is_already_there(notebook_runs):
+    """Issue 33: with |b - c| <= 1 the solution printed "the interval moves from [x] to [x]", the same interval
+    twice. Seed 52 (default test size) gives b = 6, c = 5: the 11 disagreements are already split as evenly as
+    possible, and the solution says so with the run's numbers instead of comparing the interval with itself. Section
+    2d's exact sample-size search passes its limit at this b - c = 1 and says so instead of raising."""
+    nb = notebook_runs.executed(NOTEBOOK, dict(seed=52, show_solutions=True))
+    joined = outputs_text(nb)
+    assert "solutions ok" in joined
+    counts = re.search(r"A wrong, B right: b = (\d+);  A right, B wrong: c = (\d+)", joined)
+    b, c = int(counts.group(1)), int(counts.group(2))
+    assert abs(b - c) <= 1 and (b + c) % 2 == 1          # the branch and the odd wording are both exercised
+    interval = re.search(r"interval for err_A - err_B \(Bonett–Price\): (\[[-+][\d.]+, [-+][\d.]+\])", joined)
+    three = next(line for line in joined.splitlines() if line.startswith("3. "))
+    mdd = re.search(r"only differences of at least ([\d.]+)", three)
+    reach = mdd.group(1) if mdd else "out of reach"
+    assert (f"Here the b + c = {b + c} disagreements are already split as evenly as possible (b = {b}, c = {c}): "
+            f"the minimum detectable difference, {reach}, would stay the same under any other split") in three
+    assert f"while the interval {interval.group(1)} would move with b - c (it describes the result)" in three
+    assert "moves from" not in three and "Split evenly" not in three
+    # section 2d at b - c = 1: the exact search for the test cases stops at 20,000 (the cell raised there); Connor's
+    # formula (Connor 1987) written out
+    import math
+
+    from scipy import stats
+    n = int(re.search(r"test set: (\d+) cases", joined).group(1))
+    psi, delta = (b + c) / n, (b - c) / n
+    connor = (stats.norm.isf(0.025) * math.sqrt(psi) + stats.norm.ppf(0.8) * math.sqrt(psi - delta ** 2)) ** 2 / delta ** 2
+    assert connor > 20_000 / 1.1     # the search confirms an n only if the power holds up to 1.1 n <= 20,000
+    assert ("test cases for 80% power: more than 20,000 (mid-p test, exact power; the search stops there); "
+            f"Connor's formula says {math.ceil(connor)}") in joined

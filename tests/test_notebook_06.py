@@ -35,7 +35,7 @@ def test_notebook_06_is_saved_with_its_key_outputs():
     p12, p21, z = 6 / 102, 3 / 102, 1.959963984540054
     half = z * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / 102)
     low, high = p12 - p21 - half, p12 - p21 + half
-    assert f"95% Bonett-Price interval [{low:+.3f}, {high:+.3f}]" in joined
+    assert f"95% Bonett–Price interval [{low:+.3f}, {high:+.3f}]" in joined
     md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert f"from about {round(100 * low):+d} to {round(100 * high):+d} percentage points" in joined
     assert "about −3 to +9" not in md and "1 to 8 per cent" not in md

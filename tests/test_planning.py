@@ -393,7 +393,7 @@ def test_write_up_interval_is_bonett_price():
     p12, p21 = (b + 1) / (n + 2), (c + 1) / (n + 2)
     half = z * np.sqrt((p12 + p21 - (p12 - p21) ** 2) / (n + 2))
     text = comparison_write_up(b, c, n)
-    assert f"95% Bonett-Price interval [{p12 - p21 - half:+.3f}, {p12 - p21 + half:+.3f}]" in text
+    assert f"95% Bonett–Price interval [{p12 - p21 - half:+.3f}, {p12 - p21 + half:+.3f}]" in text
     with pytest.raises(ValueError, match="n"):
         comparison_write_up(20, 8, 27)
 

@@ -108,7 +108,7 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
                         names: tuple[str, str] = ("A", "B"), tried: str = "", test: str = "exact") -> str:
     """A reporting template for two classifiers on one test set, filled in (Markdown).
 
-    Effect size (difference of error rates), its Bonett-Price interval (the interval
+    Effect size (difference of error rates), its Bonett–Price interval (the interval
     Fagerland, Lydersen & Laake 2014 recommend and the report uses; it needs only b, c
     and n, see :func:`evallib.paired_difference_interval`), McNemar's test (``test``:
     the exact conditional test of Berrar & Lozano eq. 2, or its mid-p version, which
@@ -147,7 +147,7 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     method = _check_test(test)
     test = mcnemar(b, c, method=method)  # checks b and c
     n = check_count(n, "n", minimum=max(1, b + c))
-    # Bonett-Price uses only b, c and n: how the concordant cases split does not matter
+    # Bonett–Price uses only b, c and n: how the concordant cases split does not matter
     iv = paired_difference_interval(Contingency(a=n - b - c, b=b, c=c, d=0, n=n), alpha=alpha)
     target = _check_power(power)
     a_name, b_name = (str(x) for x in names)
@@ -164,7 +164,7 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     lines = [
         f"- **Effect size**: error rate of {a_name} minus {b_name} = {diff:+.3f} "
         f"({b} cases only {a_name} got wrong, {c} only {b_name} got wrong).",
-        f"- **Interval**: {100 * (1 - alpha):g}% Bonett-Price interval [{iv.low:+.3f}, {iv.high:+.3f}].",
+        f"- **Interval**: {100 * (1 - alpha):g}% Bonett–Price interval [{iv.low:+.3f}, {iv.high:+.3f}].",
         f"- **Test**: McNemar's {_TEST_NAMES[method]} test, {format_p(test.pvalue)}; it {verdict} equal "
         f"error rates at alpha = {alpha:g}.",
         f"- **n**: {n} test cases, of which {b + c} discordant ({100 * psi:.1f}%).",
