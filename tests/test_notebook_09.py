@@ -59,6 +59,36 @@ def stream():
             classes[arrival])
 
 
+@pytest.fixture(scope="module")
+def cost_study(stream):
+    """The default run's cost-table simulation at the positive true difference (seed 0, 10 looks, n_sim = 2000)."""
+    from evallib import peeking_study
+
+    x, y, _ = stream
+    disc = float(np.mean(x != y))
+    effect = float(np.round(min(0.04, disc / 2), 3))
+    return peeking_study(effect, looks=10, n_max=len(x), discordance=disc, alpha=0.05, n_resamples=2000, rng=0)
+
+
+def _paired_se_fixed_vs_design(study) -> tuple[float, float]:
+    """fixed-n minus alpha-spending and the SE of the per-stream difference, recomputed by hand: the same uniforms
+    (numpy's default_rng(0), as peeking_study draws them), the paired z test at each look with numpy's sample SD,
+    scipy's normal quantile for the fixed-n test and the O'Brien-Fleming-type boundaries of the design."""
+    from evallib import group_sequential_design
+
+    n_max, looks, disc, effect = study.n_max, study.looks, study.discordance, study.effect
+    u = np.random.default_rng(0).random((study.n_resamples, n_max))
+    d = np.where(u < (disc + effect) / 2, 1.0, 0.0) - np.where(u >= 1 - (disc - effect) / 2, 1.0, 0.0)
+    at = np.round(np.arange(1, looks + 1) / looks * n_max).astype(int)
+    sd = np.column_stack([d[:, :n].std(axis=1, ddof=1) for n in at])
+    mean = np.column_stack([d[:, :n].mean(axis=1) for n in at])
+    z = np.divide(mean, sd / np.sqrt(at), out=np.zeros_like(mean), where=sd > 0)
+    fixed = np.abs(z[:, -1]) >= stats.norm.isf(0.025)
+    design = (np.abs(z) >= group_sequential_design(n_max, looks, alpha=0.05).boundary).any(axis=1)
+    h = fixed.astype(float) - design
+    return float(h.mean()), float(np.sqrt(np.mean(h ** 2) - h.mean() ** 2) / np.sqrt(len(h)))
+
+
 def test_notebook_09_is_saved_with_its_key_outputs():
     nb = load_notebook(NOTEBOOK)
     joined = outputs_text(nb)
@@ -112,7 +142,7 @@ def test_peeking_table_keeps_its_promises_and_armitages_numbers(stream):
             assert abs(value - published) < 3 * rows[k][1] + 0.01, (k, rows[k])
     md = _markdown_outputs(load_notebook(NOTEBOOK))
     assert f"ends \"significant\" in {100 * rows[10][0]:.1f}% of the swapped real streams" in md
-    assert (f"With one look the simulation gives {100 * rows[1][0]:.1f}% (Monte Carlo SE {100 * rows[1][1]:.2f} points) "
+    assert (f"With one look the simulation gives {100 * rows[1][0]:.1f}% (Monte Carlo SE {100 * rows[1][1]:.2f} percentage points) "
             f"against the exact {100 * exact_one:.2f}%") in md
 
 
@@ -222,12 +252,13 @@ def test_tangos_score_test_is_shown_beside_cr2_and_is_tangos(stream):
     assert "Tango's for paired 0/1 outcomes on independent items, CR2 when the items come in clusters" in intro
 
 
-def test_the_designs_power_loss_is_computed_and_its_resolution_said(stream):
+def test_the_designs_power_loss_is_computed_and_its_resolution_said(stream, cost_study):
     """The design's power against the fixed-n test's, for a normal z statistic, written out with scipy: the fixed-n
     power is Phi(theta - c) + Phi(-theta - c); the design's is 1 - P(|Z_k| < b_k for every k), a multivariate normal
     rectangle with corr(Z_j, Z_k) = sqrt(t_j / t_k) and means theta sqrt(t_k) (scipy's Genz integration). The
     notebook's paired Brownian paths must agree within their Monte Carlo error, and it says the simulated difference
-    is resolvable only if the loss exceeds two MC SEs of the two rates."""
+    is resolvable only if the loss exceeds two Monte Carlo SEs of the difference, the paired SE of the simulated
+    streams (recomputed here by hand from the same uniforms)."""
     from evallib import group_sequential_design
 
     x, y, _ = stream
@@ -245,17 +276,17 @@ def test_the_designs_power_loss_is_computed_and_its_resolution_said(stream):
     power = 1 - inside
     md = " ".join(_markdown_outputs(load_notebook(NOTEBOOK)).split())
     found = re.search(r"the fixed-n test's power is ([\d.]+) and the design's ([\d.]+): the design gives up ([\d.]+) "
-                      r"points \(Monte Carlo SE ([\d.]+) over 200,000 paired paths\)", md)
+                      r"percentage points \(Monte Carlo SE ([\d.]+) over 200,000 paired paths\)", md)
     assert found, md
     tol = 4 * np.sqrt(fixed * (1 - fixed) / 200_000) + 1e-4
     assert float(found.group(1)) == pytest.approx(fixed, abs=tol)
     assert float(found.group(2)) == pytest.approx(power, abs=tol + 2e-4)
     assert float(found.group(3)) / 100 == pytest.approx(fixed - power, abs=4 * float(found.group(4)) / 100 + 5e-5)
-    joined = outputs_text(load_notebook(NOTEBOOK))
-    rows = {r: (float(v), float(e)) for r, v, e in re.findall(r"^\s*(fixed-n|alpha-spending)\s+([\d.]+)\s+([\d.]+)\s+[\d.]+$",
-                                                              joined.split(f"\n{effect:.2f} ")[-1], flags=re.M)}
-    combined = np.hypot(rows["fixed-n"][1], rows["alpha-spending"][1])
-    verdict = "is resolvable at this `n_sim`" if fixed - power > 2 * combined else "is not resolvable at this `n_sim`"
+    sim_loss, sim_se = _paired_se_fixed_vs_design(cost_study)
+    assert (sim_loss, sim_se) == pytest.approx(cost_study.difference("fixed-n", "alpha-spending"), abs=1e-12)
+    assert (f"The simulation above shows {100 * sim_loss:+.1f} percentage points (fixed-n minus design), with a Monte "
+            f"Carlo SE of {100 * sim_se:.1f} percentage points for the difference (from the paired outcomes") in md
+    verdict = "is resolvable at this `n_sim`" if fixed - power > 2 * sim_se else "is not resolvable at this `n_sim`"
     assert verdict.replace("`", "") in md.replace("`", "")
     nb = load_notebook(NOTEBOOK)
     prose = " ".join("\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown").split())
@@ -417,20 +448,26 @@ def test_only_the_betting_sequence_needs_no_plan():
 
 
 def test_the_slider_question_reads_a_difference_against_its_own_se():
-    """Point 4: exercise (b) of section 3's slider points to the SE of a difference, sqrt(se_1^2 + se_2^2)."""
+    """Point 4: exercise (b) of section 3's slider points to the SE of a difference, which must come from the paired
+    outcomes (the rules see the same streams): PeekingStudy.difference, not sqrt(se_1^2 + se_2^2)."""
     nb = load_notebook(NOTEBOOK)
     text = " ".join(_src(nb["cells"][21]).split())
     assert "is the difference larger than the ± under the figure" not in text
-    assert "$\\sqrt{\\mathrm{SE}_1^2 + \\mathrm{SE}_2^2}$" in text and "the cell under section 3's table" in text
+    assert "\\mathrm{SE}_2^2" not in text and "as if independent" not in text
+    assert ("the rules see the same simulated streams, so their rejections are correlated and the SE of the difference "
+            "must come from the paired outcomes") in text
+    assert '`study(looks, effect).difference("fixed-n", "alpha-spending")`' in text and "`PeekingStudy.difference`" in text
     solutions = _src(nb["cells"][-1])
-    assert "np.hypot(s80.se[i_fixed], s80.se[i_design])" in solutions and "abs(gap80) > 2 * se_gap" in solutions
+    assert 's80.difference("fixed-n", "alpha-spending")' in solutions and "abs(gap80) > 2 * se_gap" in solutions
+    assert "np.hypot" not in solutions
 
 
-def test_the_sequences_price_in_power_is_read_by_its_size_against_the_mc_error():
-    """Point 5: |fixed-n - sequence| against two MC SEs of the difference (the two rates' SEs, combined as if
-    independent), from the saved table; the unresolved branch says so at n_sim, never "no price"."""
+def test_the_sequences_price_in_power_is_read_by_its_size_against_the_mc_error(cost_study):
+    """Point 5: |fixed-n - sequence| against two MC SEs of the difference (paired: the rules saw the same streams),
+    the rates from the saved table; the unresolved branch says so at n_sim, never "no price"."""
     nb = load_notebook(NOTEBOOK)
-    cell = next(_src(c) for c in nb["cells"] if "cs_gap = " in _src(c))
+    cell = next(_src(c) for c in nb["cells"] if "cs_gap, cs_se = " in _src(c))
+    assert 'cs_gap, cs_se = cost_study[cost_effect].difference("fixed-n", "confidence sequence")' in cell
     assert "abs(cs_gap) <= 2 * cs_se" in cell and "no price in power for its freedom" not in cell
     assert "the simulation does not resolve a price in power at n_sim = {n_sim}" in cell
     joined = outputs_text(nb)
@@ -438,11 +475,24 @@ def test_the_sequences_price_in_power_is_read_by_its_size_against_the_mc_error()
     rows = {r: (float(v), float(e)) for r, v, e in
             re.findall(r"^\s*(fixed-n|confidence sequence)\s+([\d.]+)\s+([\d.]+)\s+[\d.]+$", block, flags=re.M)}
     gap = rows["fixed-n"][0] - rows["confidence sequence"][0]
-    se = np.hypot(rows["fixed-n"][1], rows["confidence sequence"][1])
+    estimate, se = cost_study.difference("fixed-n", "confidence sequence")
+    assert estimate == pytest.approx(gap, abs=1e-3)    # the saved table is this simulation
     md = " ".join(_markdown_outputs(nb).split())
     assert abs(gap) > 2 * se + 0.005                   # the default run, clear of the table's rounding
-    assert f"in power at a fixed maximum n: {100 * gap:.1f} points below the fixed-n test, more than two Monte Carlo " \
-        "SEs of the difference" in md
+    assert f"in power at a fixed maximum n: {100 * estimate:.1f} percentage points below the fixed-n test, more than " \
+        f"two Monte Carlo SEs of the difference ({100 * 2 * se:.1f} percentage points)" in md
+
+
+def test_differences_of_rates_are_in_percentage_points_and_never_combined_as_if_independent():
+    """docs/conventions.md's spellings: a difference of rates (and a rate's SE) in "percentage points", never
+    "points" alone; "±", never "+/-"; and no SE of a difference from two rates' SEs combined as if independent."""
+    nb = load_notebook(NOTEBOOK)
+    shown = outputs_text(nb) + _markdown_outputs(nb)
+    code = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "code")
+    everything = shown + "\n".join(_src(c) for c in nb["cells"])
+    assert " points" in shown and not re.findall(r"(?<!percentage) points\b", " ".join(shown.split()))
+    assert not re.findall(r"(?<!percentage) points\b", " ".join(code.split()))
+    assert "+/-" not in everything and "as if independent" not in everything and "np.hypot" not in code
 
 
 def test_the_peeking_intro_does_not_answer_the_level_off_question():

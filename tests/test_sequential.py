@@ -301,6 +301,47 @@ def test_peeking_study_under_an_effect_stops_earlier():
     assert (frame["rejection_rate"] > 0.5).all()
 
 
+def _rejections_by_hand(effect, looks, n_max, discordance, alpha, n_resamples, seed):
+    """Each stream's fixed-n and every-look outcomes, recomputed without evallib's simulation: the same uniforms
+    (numpy's default_rng(seed).random((n_resamples, n_max)), as peeking_study draws them), the paired differences,
+    numpy's sample SD and scipy's normal quantile for the two-sided z test at each look."""
+    u = np.random.default_rng(seed).random((n_resamples, n_max))
+    p_win, p_loss = (discordance + effect) / 2, (discordance - effect) / 2
+    d = np.where(u < p_win, 1.0, 0.0) - np.where(u >= 1 - p_loss, 1.0, 0.0)
+    at = np.round(np.arange(1, looks + 1) / looks * n_max).astype(int)
+    z = np.empty((n_resamples, looks))
+    for k, n in enumerate(at):
+        sd = d[:, :n].std(axis=1, ddof=1)
+        z[:, k] = np.divide(d[:, :n].mean(axis=1), sd / math.sqrt(n), out=np.zeros(n_resamples), where=sd > 0)
+    hit = np.abs(z) >= stats.norm.isf(alpha / 2)
+    return hit[:, -1], hit.any(axis=1)
+
+
+def test_the_difference_of_two_rules_has_the_paired_se_of_its_streams():
+    """The paired Monte Carlo SE, sqrt(mean((h_a - h_b)^2) - mean(h_a - h_b)^2) / sqrt(n), from outcomes recomputed
+    by hand on the same uniforms; positively correlated outcomes make it smaller than the independent combination."""
+    setting = dict(effect=0.03, looks=4, n_max=400, discordance=0.3, alpha=0.05)
+    s = peeking_study(**setting, n_resamples=1500, rng=11)
+    fixed, every = _rejections_by_hand(**setting, n_resamples=1500, seed=11)
+    h = every.astype(float) - fixed
+    i, j = s.rules.index("every look"), s.rules.index("fixed-n")
+    assert s.rejection_rate[i] == pytest.approx(every.mean(), abs=1e-12)
+    assert s.rejection_rate[j] == pytest.approx(fixed.mean(), abs=1e-12)
+    estimate, se = s.difference("every look", "fixed-n")
+    assert estimate == pytest.approx(h.mean(), abs=1e-12)
+    assert se == pytest.approx(math.sqrt(np.mean(h ** 2) - np.mean(h) ** 2) / math.sqrt(1500), rel=1e-9)
+    assert np.corrcoef(every, fixed)[0, 1] > 0.5                     # the same streams: strongly correlated
+    assert se < math.hypot(s.se[i], s.se[j])
+    back, se_back = s.difference("fixed-n", "every look")
+    assert (back, se_back) == pytest.approx((-estimate, se), abs=1e-15)
+    assert s.difference("every look", "every look") == (0.0, 0.0)
+    assert s.rejected.shape == (4, 1500) and s.rejected.dtype == bool
+    assert np.array_equal(s.rejected.mean(axis=1), s.rejection_rate)
+    with pytest.raises(ValueError, match="read-only"):
+        s.rejected[0, 0] = True
+    assert "rejected" not in repr(s)
+
+
 def _every_swap_rate(x, y, looks, alpha):
     """Brute force: each of the 2^m sign patterns of the m discordant items, the paired z test (numpy's
     sample SD, scipy's normal tail) at each look, stopping at the first p <= alpha."""
@@ -386,6 +427,10 @@ def test_results_are_frozen_and_the_plot_draws_both_intervals():
     (lambda: group_sequential_design(100, 3, gamma=-2), "gamma= belongs to spending='hsd'"),
     (lambda: group_sequential_test([0.1] * 10, design=None), "design must be a GroupSequentialDesign"),
     (lambda: peeking_study(0.3, discordance=0.2), "effect must lie in"),
+    (lambda: peeking_study(looks=2, n_max=20, n_resamples=10, rng=0).difference("fixed n", "every look"),
+     "rule_a must be one of 'fixed-n', 'every look', 'alpha-spending', 'confidence sequence', got 'fixed n'"),
+    (lambda: peeking_study(looks=2, n_max=20, n_resamples=10, rng=0).difference("fixed-n", 1),
+     "rule_b must be one of"),
     (lambda: peeking_signflip_rate([1, 0.5], [0, 1], looks=1), "x must hold 0/1 scores"),
     (lambda: peeking_signflip_rate([1, 0, 1], [0, 1], looks=1), "same items"),
     (lambda: peeking_signflip_rate([1, 0, 1, 1], [0, 1, 1, 0], looks=3), "at least 2 items a look"),
