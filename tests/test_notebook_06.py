@@ -136,6 +136,26 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(note
     assert "true accuracy difference 0.15, 10 x 10-fold CV, alpha = 0.1, 40 simulated data sets per size" in joined
     assert "5. ICC " in joined and "less than double" in joined      # section 7's exercise (issue 33)
     assert "solutions ok" in joined
+    # review item 3: at alpha 0.1 and power 0.9 the exact test needs fewer cases than Connor's formula somewhere and
+    # more elsewhere; the sentence says so with signed words (Connor's table by hand, the exact table as printed)
+    connor, exact = _size_tables(joined)
+    assert connor == {key: _connor_n((key[0] + key[1]) / 2, (key[1] - key[0]) / 2, 0.9, 0.1) for key in connor}
+    assert exact[0.05, 0.05] == _exact_rule(0.05, 0.0, 0.9, 0.1, 100, 200) < connor[0.05, 0.05]
+    span = _expected_span(connor, exact)
+    assert "fewer and" in span and f"the exact test needs {span}" in joined
+    assert "% more cases" not in joined.split("exact / Connor")[1].split("fewer")[0]
+    # review item 1: exercise 3's solution, X by Connor's equation solved here and the interval written out
+    import math
+
+    from scipy import stats
+
+    x = _connor_mdd(150, 0.08, 0.8, 0.05)
+    p12, p21, z = 9 / 152, 5 / 152, stats.norm.isf(0.025)
+    half = z * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / 152)
+    assert (f"3. X = {x:.3f} ({100 * x:.1f} percentage points; Connor's approximation): a property of the design, "
+            "not a bound on the difference") in joined
+    assert f"interval for 8 to 4 disagreements is [{p12 - p21 - half:+.3f}, {p12 - p21 + half:+.3f}]" in joined
+    assert f"up to {100 * (p12 - p21 + half - x):.1f} percentage points beyond X" in joined
 
 
 @pytest.mark.slow
@@ -330,3 +350,185 @@ def test_the_items_slider_names_the_icc_it_sets():
     prose = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert "The slider *ICC of differences* sets the ICC of the formula above" in prose
     assert "it is not the latent ICC of the simulation below" in prose
+
+
+# --------------------------------------------------------------------------- the lecturer's review (nb06)
+def _exact_power(ns, p_b, p_c, alpha):
+    """Exact power of McNemar's exact conditional test at each n, by enumeration with scipy.
+
+    m ~ Binomial(n, p_b + p_c) discordant cases; given m, b ~ Binomial(m, p_b / (p_b + p_c)) and the test
+    rejects when min(b, m - b) <= k_m, the largest count with 2 P(Bin(m, 1/2) <= k_m) <= alpha.
+    """
+    import numpy as np
+    from scipy import stats
+
+    psi, q = p_b + p_c, p_b / (p_b + p_c)
+    top = int(max(ns))
+    reject = np.zeros(top + 1)
+    for m in range(1, top + 1):
+        counts = np.arange(m // 2 + 1)
+        ok = counts[2 * stats.binom.cdf(counts, m, 0.5) <= alpha]
+        if ok.size:
+            k = ok.max()
+            reject[m] = stats.binom.cdf(k, m, q) + stats.binom.sf(m - k - 1, m, q)
+    return np.array([np.sum(stats.binom.pmf(np.arange(n + 1), n, psi) * reject[:n + 1]) for n in ns])
+
+
+def _exact_rule(p_b, p_c, power, alpha, start, stop):
+    """The workbook's rule, recomputed: the smallest n whose exact power reaches `power` for every n' up to 1.1 n."""
+    import math
+
+    ns = list(range(start, math.ceil(1.1 * stop) + 2))
+    reached = dict(zip(ns, _exact_power(ns, p_b, p_c, alpha) >= power))
+    return next(n for n in range(start, stop) if all(reached[m] for m in range(n, math.ceil(1.1 * n) + 1)))
+
+
+def _connor_n(p_b, p_c, power, alpha):
+    """Connor's (1987) formula written out with scipy's normal quantiles."""
+    import math
+
+    from scipy import stats
+
+    psi, delta = p_b + p_c, p_b - p_c
+    za, zb = stats.norm.isf(alpha / 2), stats.norm.ppf(power)
+    return math.ceil((za * math.sqrt(psi) + zb * math.sqrt(psi - delta ** 2)) ** 2 / delta ** 2)
+
+
+def _connor_mdd(n, psi, power, alpha):
+    """Connor's equation solved for delta by scipy's root finder."""
+    import math
+
+    from scipy import optimize, stats
+
+    za, zb = stats.norm.isf(alpha / 2), stats.norm.ppf(power)
+    return optimize.brentq(lambda d: math.sqrt(n) * d - za * math.sqrt(psi) - zb * math.sqrt(psi - d * d), 1e-9, psi)
+
+
+def _size_tables(joined):
+    """The two printed tables of section 1 (Connor's, then the exact test's), as {(difference, disagreement): n}."""
+    block = joined.split("(Connor's formula / exact test)\n")[1].split("\nexact / Connor")[0]
+    tables = []
+    for part in block.strip().split("\n\n"):
+        rows = part.splitlines()
+        psis = [float(x) for x in rows[0].split()[1:]]
+        table = {}
+        for row in rows[2:]:
+            delta, *cells = row.split()
+            table.update({(float(delta), psi): int(v) for psi, v in zip(psis, cells) if v != "impossible"})
+        tables.append(table)
+    return tables
+
+
+def _expected_span(connor, exact):
+    """The signed wording the review asked for, built here from the two tables."""
+    change = [100 * (exact[key] / connor[key] - 1) for key in connor]
+    low, high = round(min(change)), round(max(change))
+    if low > 0:
+        return f"between {low}% and {high}% more cases than Connor's formula"
+    if high < 0:
+        return f"between {-high}% and {-low}% fewer cases than Connor's formula"
+    return f"between {-low}% fewer and {high}% more cases than Connor's formula"
+
+
+def test_notebook_06_compares_exact_and_connor_sizes_in_signed_words():
+    """Review item 3 (default run): Connor's table against the formula by hand, and the sentence's range from it."""
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    connor, exact = _size_tables(joined)
+    assert connor == {key: _connor_n((key[0] + key[1]) / 2, (key[1] - key[0]) / 2, 0.8, 0.05) for key in connor}
+    assert exact[0.1, 0.1] == _exact_rule(0.1, 0.0, 0.8, 0.05, 60, 100)     # p_c = 0: the smallest table, brute force
+    assert f"the exact test needs {_expected_span(connor, exact)}" in joined
+    assert "per cent more cases" not in joined
+    # cell 5's and cell 7's numbers are computed: Connor's worked example (p_b 0.45, p_c 0.05 -> 23 pairs) and the
+    # example where the exact test needs fewer cases (p_c = 0: it rejects when b >= 5, so P(Bin(n, 0.05) >= 5) >= 0.9)
+    from scipy import stats
+
+    assert f"mcnemar_sample_size gives {_connor_n(0.45, 0.05, 0.8, 0.05)} pairs (the paper: 23)" in joined
+    exact_example = next(n for n in range(50, 400) if stats.binom.sf(4, n, 0.05) >= 0.9)
+    connor_example = _connor_n(0.05, 0.0, 0.9, 0.1)
+    assert exact_example < connor_example
+    assert (f"the exact test needs {exact_example} cases, Connor's formula {connor_example}") in joined
+    md = "\n".join(_src(c) for c in load_notebook(NOTEBOOK)["cells"] if c["cell_type"] == "markdown")
+    assert "returns 23" not in md and "158 cases" not in md
+
+
+def test_notebook_06_names_the_method_beside_each_mcnemar_sample_size():
+    """Review item 4: the F1 section's McNemar n is Connor's (489 by hand), the exact test needs more (brute force)."""
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    p_b, p_c = 0.06 + 0.01, 0.01 + 0.02          # e2 + e7, e3 + e6
+    connor = _connor_n(p_b, p_c, 0.8, 0.05)
+    exact = _exact_rule(p_b, p_c, 0.8, 0.05, connor, 2 * connor)
+    assert connor == 489 and exact > connor
+    assert (f"McNemar's test needs {connor} test cases by Connor's normal approximation, {exact} by the exact "
+            "test's power") in joined
+
+
+def test_notebook_06_says_which_method_its_minimum_detectable_difference_uses():
+    """Review item 5: the MDD table is Connor's approximation (by hand), and the exact test's value beside it is the
+    true difference at which the exact power (brute force) crosses the target."""
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    assert "by Connor's normal approximation of the chi-square test's power" in joined
+    d = _connor_mdd(100, 0.1, 0.8, 0.05)
+    assert f"a true difference below {d:.3f} is detected with less than 80% power" in joined
+    import re
+
+    exact = float(re.search(r"reaches 80% there at a true difference of (\d\.\d{3})", joined).group(1))
+    below, above = (_exact_power([100], 0.05 + x / 2, 0.05 - x / 2, 0.05)[0] for x in (exact - 0.0005, exact + 0.0005))
+    assert below < 0.8 <= above
+
+
+def test_notebook_06_exercise_3_treats_the_mdd_as_a_property_of_the_design():
+    """Review item 1: the solution no longer reads the MDD as a bound; it gives the interval, which reaches beyond it."""
+    nb = load_notebook(NOTEBOOK)
+    exercises, solutions = (_src(c) for c in nb["cells"][-2:])
+    assert "cannot be excluded" not in solutions and "cannot be excluded" not in exercises
+    assert "not shown to" in exercises or "were not shown to differ" in exercises
+    assert "a property of the design, not a" in solutions and "Bonett–Price" in solutions
+    # the exercise's numbers (150 cases, 12 disagreements split 8 to 4): exact p and the interval by hand
+    import math
+
+    from scipy import stats
+
+    assert abs(2 * stats.binom.cdf(4, 12, 0.5) - 0.39) < 0.005
+    p12, p21, z = 9 / 152, 5 / 152, stats.norm.isf(0.025)
+    half = z * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / 152)
+    assert p12 - p21 + half > _connor_mdd(150, 0.08, 0.8, 0.05)       # the interval reaches beyond X
+    md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "It is not a bound on the true difference, nor on the observed one" in md
+
+
+def test_notebook_06_reads_a_simulated_size_as_consistent_not_as_holding_its_level():
+    """Review item 2: the size within two MC SEs is 'consistent with alpha', with the MC SE (by hand) and an upper
+    limit (Wilson's, written out), and not 'holds its level'."""
+    import math
+    import re
+
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    size = float(re.search(r"size (\d\.\d{3}) \(mcse", joined).group(1))
+    se = math.sqrt(0.05 * 0.95 / 1000)
+    line = next(s for s in joined.splitlines() if s.startswith("the simulated size "))
+    assert f"the simulated size {size:.3f} (MC SE {se:.3f} if the true size were 0.05)" in line
+    if abs(size - 0.05) <= 2 * se:
+        assert "consistent with alpha at this precision, which does not show that the size is at most 0.05" in line
+    z, k = 1.959963984540054, round(size * 1000)
+    p, n = k / 1000, 1000
+    high = (p + z * z / (2 * n) + z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / (1 + z * z / n)
+    assert f"sizes up to {high:.3f} possible (95% Wilson upper limit from 1000 benchmarks)" in line
+    md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "holds its level" not in md and "holds its level" not in joined
+    assert "Consistent is not proven" in md
+
+
+def test_notebook_06_gives_the_monte_carlo_range_of_the_nemenyi_n():
+    """Review item 5: the N with the target power (61) is stated with the range of N the Monte Carlo error allows."""
+    import math
+    import re
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    found = re.search(r"80% power from N = (\d+) data sets on \(simulated power there (\d\.\d{3}), mcse (\d\.\d{3})\)",
+                      joined)
+    n80, p, se = int(found.group(1)), float(found.group(2)), float(found.group(3))
+    assert abs(se - math.sqrt(p * (1 - p) / 2000)) <= 0.0006          # binomial MC SE of 2000 simulated studies
+    low, high = map(int, re.search(r"within two Monte Carlo standard errors of 0.8: N = (\d+) to (\d+)",
+                                   joined).groups())
+    assert low <= n80 <= high and low < high
