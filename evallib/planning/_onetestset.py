@@ -470,9 +470,12 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
       probability grows as ``p_b / psi`` moves away from 1/2, and the law of ``m`` does
       not depend on ``delta``), so the root is found by bisection (Brent's method).
 
-    A difference smaller than this would usually be missed, so a non-significant
-    result on this test set does not show that the classifiers are equally good;
-    it only makes differences much larger than this unlikely.
+    It is a property of the design, computed before any data are seen: a true
+    difference smaller than this would usually be missed. It is not a bound on the
+    true or the observed difference. A non-significant result shows neither that the
+    classifiers are equally good nor that their difference is below this value; the
+    confidence interval of the observed difference says which differences the data
+    leave open.
 
     Parameters
     ----------
