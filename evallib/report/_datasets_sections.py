@@ -58,6 +58,7 @@ from ._inputs import ReportInputError
 from ._prose import (
     LISTED,
     format_p,
+    join_names,
     plot_text,
     plural,
     quote_list,
@@ -524,6 +525,59 @@ class PosthocSection:
         """The secondary family's name."""
         return "Wilcoxon-Holm" if self.verdict == "mean-ranks" else METHOD_NAMES[self.adjust]
 
+    @property
+    def disagreements(self) -> list[tuple[str, bool, bool]]:
+        """The pairs with the control on which the two families' verdicts differ, in the control
+        table's order: ``(other, control_family_rejects, verdict_family_rejects)``, where the
+        verdict family is the one of :attr:`verdict_reject` over all pairs. Empty without a control
+        or when the two agree on every pair that includes the control."""
+        if self.control is None:
+            return []
+        verdict = {frozenset((a, b)): bool(r) for a, b, r in zip(self.pairs["a"], self.pairs["b"],
+                                                               self.verdict_reject)}
+        out = []
+        for b, r in zip(self.control_table["b"], self.control_table["reject"]):
+            allpairs = verdict[frozenset((self.control, b))]
+            if bool(r) != allpairs:
+                out.append((str(b), bool(r), allpairs))
+        return out
+
+    def disagreement_text(self, name: Any = str) -> str:
+        """Where the comparisons with the control and the pairs' verdict disagree, which answers
+        which question, and why the two can disagree; ``""`` without a control. ``name`` prints a
+        user-given name (the summary escapes it for Markdown)."""
+        if self.control is None:
+            return ""
+        k = len(self.avg_ranks)
+        m = len(self.pairs)
+        cname = METHOD_NAMES[self.control_adjust]
+        vfamily = (f"{self.verdict_name}'s procedure on the pairs' mean-rank z tests" if self.verdict == "mean-ranks"
+                   else "Wilcoxon's signed-rank test of each pair's own scores with Holm's adjustment")
+        ctrl = name(self.control)
+        dis = self.disagreements
+        if not dis:
+            head = (f"the comparisons with the control ({cname}) and the pairs' verdict ({self.verdict_name}) "
+                    f"agree on every pair that includes {ctrl}")
+        else:
+            parts = []
+            yes = [name(b) for b, c, _ in dis if c]
+            no = [name(b) for b, c, _ in dis if not c]
+            if yes:
+                parts.append(f"{join_names(yes, limit=LISTED)} {'differs' if len(yes) == 1 else 'differ'} from "
+                             f"{ctrl} by {cname}'s procedure against the control but {'is' if len(yes) == 1 else 'are'} "
+                             f"not shown to differ from it by {self.verdict_name} over all pairs")
+            if no:
+                parts.append(f"{join_names(no, limit=LISTED)} {'is' if len(no) == 1 else 'are'} not shown to differ "
+                             f"from {ctrl} by {cname}'s procedure against the control but "
+                             f"{'differs' if len(no) == 1 else 'differ'} from it by {self.verdict_name} over all pairs")
+            head = (f"the two families disagree on {plural(len(dis), 'pair')} with {ctrl}: " + "; ".join(parts))
+        return (f"{head}. They are different families and procedures: {cname}'s procedure adjusts for the "
+                f"k - 1 = {k - 1} comparisons with the control, {vfamily} for all k(k - 1)/2 = {m} pairs: the "
+                f"smaller family can declare a pair different that the larger one does not, and different "
+                f"procedures can disagree either way. The comparisons with the control answer "
+                f"'which classifiers differ from {ctrl}?' and hold only if {ctrl} was chosen before seeing the "
+                f"results; the pairs' verdict answers 'which pairs differ?' and is the one to quote otherwise")
+
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
         name = METHOD_NAMES[self.adjust]
@@ -533,14 +587,20 @@ class PosthocSection:
                  f"Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), Holm-adjusted: "
                  f"{_differ(int(self.pairs['wilcoxon_reject'].sum()))}",
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
-                 f"verdict: {self.verdict_name}, chosen before the report ran (--verdict {self.verdict}); "
-                 f"{self.secondary_name} is secondary"]
+                 f"verdict: {self.verdict_name}, the family set by the report's option --verdict {self.verdict} "
+                 f"before it ran; {self.secondary_name} is secondary"]
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
-            lines.append(f"against the control {self.control}: {METHOD_NAMES[self.control_adjust]}'s procedure, "
-                         f"{n_rej} of {len(self.control_table)} differ; Bonferroni-Dunn critical "
-                         f"difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f}); "
+            cname = METHOD_NAMES[self.control_adjust]
+            bd = (f"Bonferroni-Dunn critical difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f}), "
+                  "the rule of this verdict" if self.control_adjust == "bonferroni-dunn" else
+                  f"Bonferroni-Dunn's critical difference would be {self.cd_control.cd:.3f} (q = "
+                  f"{self.cd_control.q_alpha:.3f}), which is not the rule {cname}'s verdict used ({cname}'s "
+                  "procedure compares the adjusted p-values with alpha)")
+            lines.append(f"against the control {self.control}: {cname}'s procedure, "
+                         f"{n_rej} of {len(self.control_table)} differ; {bd}; "
                          f"valid only if {CONTROL_CAVEAT}")
+            lines.append(self.disagreement_text())
         if not self.friedman_rejects:
             lines.append("Friedman's test did not reject 'all alike': read these comparisons as "
                          "descriptive (post-hoc tests are meant to follow a rejection)")

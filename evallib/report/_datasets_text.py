@@ -256,7 +256,14 @@ def _control_sentence(ph: PosthocSection) -> str:
     if same:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
-            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}.")
+            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}. "
+            + _capital_ours(ph.disagreement_text(name=escape)) + ".")
+
+
+def _capital_ours(sentence: str) -> str:
+    """``sentence`` with its first letter upper-cased: only for the report's own words (a sentence
+    that starts with a user-given name is restructured instead, never capitalised)."""
+    return sentence[:1].upper() + sentence[1:]
 
 
 def _bayes_sentence(bayes: TopTwoBayes) -> str:

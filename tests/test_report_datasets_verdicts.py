@@ -1,0 +1,88 @@
+"""The many-data-sets report read cold: one verdict per pair, picked pairs said to be picked,
+Monte Carlo bounds rounded up, published numbers placed, user names left as written.
+
+References come from outside the report's code: average ranks from ``scipy.stats.rankdata``,
+Holm's step-down over the control's z tests from ``statsmodels``' ``multipletests``, Nemenyi's
+critical difference from ``scipy.stats.studentized_range``, Iman and Davenport's F from its
+formula on Demšar's printed chi-square, and the posterior's Monte Carlo bound from
+``0.5 / sqrt(draws)`` rounded up by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from evallib.report._datasets_inputs import load_results
+from evallib.report._datasets_sections import (
+    bayesian_top_two,
+    describe_results,
+    friedman_test,
+    posthoc_tests,
+    published_note,
+)
+from evallib.report._datasets_text import results_summary
+from evallib.studies import demsar_table_6
+
+ALPHA = 0.05
+
+
+def _t6(tmp_path: Path, frame: pd.DataFrame | None = None):
+    frame = demsar_table_6() if frame is None else frame
+    path = tmp_path / "t6.csv"
+    frame.to_csv(path)
+    return load_results(path)
+
+
+def _by_hand(frame: pd.DataFrame, control: str) -> tuple[set[str], set[str]]:
+    """The classifiers that Holm's procedure against ``control`` and Nemenyi's over all pairs
+    declare different from ``control``, from scipy and statsmodels."""
+    n, k = frame.shape
+    ranks = pd.DataFrame([stats.rankdata(-row) for row in np.round(frame.to_numpy(), 9)], columns=frame.columns)
+    avg = ranks.mean()
+    se = math.sqrt(k * (k + 1) / (6 * n))
+    others = [c for c in frame.columns if c != control]
+    p = [2 * stats.norm.sf(abs(avg[control] - avg[c]) / se) for c in others]
+    holm = {c for c, r in zip(others, multipletests(p, alpha=ALPHA, method="holm")[0]) if r}
+    cd = stats.studentized_range.ppf(1 - ALPHA, k, np.inf) / math.sqrt(2) * se
+    nemenyi = {c for c in others if abs(avg[control] - avg[c]) > cd}
+    return holm, nemenyi
+
+
+def _summary(res, ph, bayes=None):
+    return results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph, bayes=bayes)
+
+
+@pytest.mark.parametrize("control", ["C4.5", "C4.5+cf"])
+def test_control_and_all_pairs_disagreements_are_named(tmp_path, control):
+    res = _t6(tmp_path)
+    holm, nemenyi = _by_hand(demsar_table_6(), control)
+    expected = holm ^ nemenyi
+    if control == "C4.5":
+        assert expected  # Demšar's example: Holm finds two, Nemenyi none
+    ph = posthoc_tests(res, control=control, control_adjust="holm", adjust="nemenyi")
+    assert {b for b, _, _ in ph.disagreements} == expected
+    assert all(c == (b in holm) and v == (b in nemenyi) for b, c, v in ph.disagreements)
+    text, summary = ph.text(), _summary(res, ph)
+    for where in (text, summary):
+        assert "k - 1 = 3 comparisons with the control" in where and "k(k - 1)/2 = 6 pairs" in where
+        assert f"hold only if {control} was chosen before seeing the results" in where
+        if expected:
+            assert f"disagree on {len(expected)} pairs with {control}" in where
+            assert all(b in where.split("disagree on", 1)[1] for b in expected)
+        else:
+            assert f"agree on every pair that includes {control}" in where
+
+
+def test_bonferroni_dunn_cd_is_not_holms_rule(tmp_path):
+    res = _t6(tmp_path)
+    holm = posthoc_tests(res, control="C4.5", control_adjust="holm").text()
+    assert "Bonferroni-Dunn's critical difference would be" in holm and "not the rule Holm's verdict used" in holm
+    bd = posthoc_tests(res, control="C4.5", control_adjust="bonferroni-dunn").text()
+    assert "not the rule" not in bd and "the rule of this verdict" in bd
