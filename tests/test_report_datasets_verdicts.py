@@ -86,3 +86,32 @@ def test_bonferroni_dunn_cd_is_not_holms_rule(tmp_path):
     assert "Bonferroni-Dunn's critical difference would be" in holm and "not the rule Holm's verdict used" in holm
     bd = posthoc_tests(res, control="C4.5", control_adjust="bonferroni-dunn").text()
     assert "not the rule" not in bd and "the rule of this verdict" in bd
+
+
+@pytest.mark.parametrize("draws, bound", [(50_000, "0.0023"), (1_000, "0.016"), (40_000, "0.0025")])
+def test_bayes_pair_is_said_to_be_picked_and_its_mc_bound_is_rounded_up(tmp_path, draws, bound):
+    # by hand: 0.5 / sqrt(50000) = 0.002236 -> 0.0023; 0.5 / sqrt(1000) = 0.01581 -> 0.016; 0.5 / 200 = 0.0025
+    assert math.ceil(0.5 / math.sqrt(draws) * 10 ** (4 if draws > 1_000 else 3)) / 10 ** (4 if draws > 1_000 else 3) \
+        == float(bound)
+    res = _t6(tmp_path)
+    bayes = bayesian_top_two(res, n_resamples=draws, rng=0)
+    text = bayes.text()
+    summary = _summary(res, posthoc_tests(res), bayes)
+    assert f"at most {bound})" in text
+    assert f"Monte Carlo standard error of each at most {bound}, from {draws:,} posterior draws" in summary
+    for where in (text, summary):
+        assert "picked from the data" in where and "optimistic" in where
+        assert "unadjusted p = " in where
+
+
+def test_user_names_are_not_capitalised_in_the_tie_clause(tmp_path):
+    rows = [[0.9, 0.8, 0.7, 0.6], [0.9, 0.7, 0.8, 0.6]] * 4  # knn and tree tie for second place
+    frame = pd.DataFrame(rows, columns=["svm", "knn", "tree", "nb"],
+                         index=pd.Index([f"d{i}" for i in range(8)], name="dataset"))
+    res = _t6(tmp_path, frame)
+    bayes = bayesian_top_two(res, n_resamples=2_000, rng=0)
+    assert bayes.tie.startswith("knn and tree tie for second place")
+    summary = _summary(res, posthoc_tests(res), bayes)
+    for where in (summary, bayes.text()):
+        assert "knn and tree tie for second place" in where
+        assert "Knn" not in where

@@ -885,6 +885,27 @@ def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
                   "smallest difference that matters (for percentages, --rope 1 is one percentage point)")
 
 
+#: What the Bayesian test's pair is: picked from the data, so its probabilities are optimistic.
+PICKED_PAIR = ("the pair is the leading pair picked from the data (the two best average ranks on this table), not "
+               "a pair named in advance; the posterior probabilities do not account for that selection, so they "
+               "are optimistic about a difference between the two")
+
+
+def round_up_text(value: float, digits: int = 2) -> str:
+    """``value`` (> 0) rounded *up* to ``digits`` significant digits, as text: a bound stays a bound.
+
+    >>> round_up_text(0.5 / 50_000 ** 0.5), round_up_text(0.002), round_up_text(0.0101)
+    ('0.0023', '0.0020', '0.011')
+    """
+    if not value > 0:
+        return f"{value:g}"
+    e = math.floor(math.log10(value)) - (digits - 1)
+    up = math.ceil(round(value / 10.0 ** e, 9)) * 10.0 ** e
+    if up >= 10.0 ** (e + digits):  # 0.00999 -> 0.010: one digit more in front
+        e += 1
+    return f"{up:.{max(0, -e)}f}"
+
+
 @dataclass(frozen=True)
 class TopTwoBayes:
     """Section 4: the Bayesian signed-rank test of the two best-ranked classifiers.
@@ -944,6 +965,12 @@ class TopTwoBayes:
                 return name
         return None
 
+    @property
+    def mc_bound_text(self) -> str:
+        """The Monte Carlo standard error bound of each probability, ``0.5 / sqrt(n_resamples)``
+        (the binomial standard error of a share of the draws at its largest), rounded up."""
+        return round_up_text(0.5 / math.sqrt(self.result.n_resamples))
+
     def text(self) -> str:
         """The test as deterministic plain text."""
         r = self.result
@@ -955,9 +982,10 @@ class TopTwoBayes:
             f"P({self.best} practically better) = {self.p_best:.3f}",
             f"P(practically equivalent) = {self.p_equivalent:.3f}",
             f"P({self.second} practically better) = {self.p_second:.3f}",
-            f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo error of each "
-            f"probability at most {0.5 / math.sqrt(r.n_resamples):.3f})",
-            f"frequentist reading: Wilcoxon signed-rank {format_p(r.pvalue)} (ignores the ROPE)",
+            f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
+            f"each probability at most {self.mc_bound_text})",
+            f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue)} (ignores the ROPE)",
+            f"note: {PICKED_PAIR}",
         ]
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
@@ -1025,7 +1053,7 @@ def bayesian_top_two(
                      f"({spread:g}), so every difference counts as practically irrelevant; give --rope in "
                      "the scores' units.")
     if tie:
-        notes.append(tie[0].upper() + tie[1:] + ".")
+        notes.append(f"On the two best places: {tie}.")  # the clause starts with a user's name: never capitalised
     return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
                        mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,

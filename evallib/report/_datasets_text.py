@@ -268,21 +268,26 @@ def _capital_ours(sentence: str) -> str:
 
 def _bayes_sentence(bayes: TopTwoBayes) -> str:
     n = bayes.result.n
-    tie = f"{escape(bayes.tie[0].upper() + bayes.tie[1:])}: " if bayes.tie else ""
-    ahead = (f"{tie}{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
+    tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
+    head = (f"The Bayesian signed-rank test compares the leading pair picked from the data, the two best average "
+            f"ranks{tie}; its probabilities do not account for that selection, so they are optimistic about a "
+            "difference between the two")
+    ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
              f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage, bayes.decimals)} on average "
              f"(median {_num(bayes.median_advantage, bayes.decimals)})")
-    probs = (f"counting differences within ±{bayes.rope:g} as practical equivalence, the Bayesian signed-rank "
-             f"test gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
-             f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f}")
+    probs = (f"counting differences within ±{bayes.rope:g} as practical equivalence, the test "
+             f"gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
+             f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f} "
+             f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
+             f"{bayes.result.n_resamples:,} posterior draws)")
     decision = {
         "best": f"{escape(bayes.best)} is practically better",
         "equivalent": "the two are practically equivalent",
         "second": f"{escape(bayes.second)} is practically better",
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
-    return (f"{ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
-            f"{format_p(bayes.result.pvalue)}).")
+    return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
+            f"unadjusted {format_p(bayes.result.pvalue)}).")
 
 
 def results_summary(
