@@ -115,3 +115,26 @@ def test_user_names_are_not_capitalised_in_the_tie_clause(tmp_path):
     for where in (summary, bayes.text()):
         assert "knn and tree tie for second place" in where
         assert "Knn" not in where
+
+
+def test_non_rejections_read_not_shown_to_differ(tmp_path):
+    # every order of three classifiers once: equal average ranks, so nothing can reject
+    rows = [[3 - r for r in perm] for perm in __import__("itertools").permutations(range(3))]
+    frame = pd.DataFrame(np.array(rows, dtype=float) / 10, columns=["a", "b", "c"],
+                         index=pd.Index([f"d{i}" for i in range(6)], name="dataset"))
+    assert stats.friedmanchisquare(*frame.to_numpy().T).pvalue > ALPHA  # scipy: Friedman does not reject
+    res = _t6(tmp_path, frame)
+    ph = posthoc_tests(res)
+    summary = _summary(res, ph)
+    assert "the classifiers are not shown to differ at alpha = 0.05" in summary
+    assert "(all 3 are not shown to differ)" in summary and "all 3 pairs are not shown to differ" in summary
+    for banned in ("no evidence", "no difference", "are tied", "perform the same", "perform differently"):
+        assert banned not in summary.split("These verdicts treat")[0]
+
+
+def test_verdict_family_is_the_reports_option(tmp_path):
+    res = _t6(tmp_path)
+    summary = _summary(res, posthoc_tests(res, verdict="wilcoxon"))
+    assert "the family set by the report's option --verdict wilcoxon before it ran" in summary
+    assert "the family chosen before the report ran" not in summary
+    assert "(the default)" not in summary

@@ -181,7 +181,7 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
     else:
         tests = f"{iman} ({chi})"
     verdict = ("the classifiers do not all perform alike" if fs.reject else
-               "no evidence that the classifiers perform differently")
+               "the classifiers are not shown to differ")
     return (f"The data sets' rankings agree with Kendall's W = {fs.kendall_w:.3f} (0: unrelated orders, "
             f"1: the same order on every data set); {tests}: {verdict} at alpha = {fs.alpha:g}.")
 
@@ -203,7 +203,7 @@ def _wilcoxon_sentence(ph: PosthocSection) -> str:
              + ")" for r in wil.itertuples()]
     return (f"Wilcoxon's signed-rank test ({escape(wilcoxon_variant(t))}) with Holm's adjustment finds "
             + (f"{plural(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {join_names(found, limit=LISTED)}"
-               if found else "no pair that differs"))
+               if found else f"no pair that differs: all {plural(len(t), 'pair')} are not shown to differ"))
 
 
 def _posthoc_sentence(ph: PosthocSection) -> str:
@@ -215,7 +215,9 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
         second = _wilcoxon_sentence(ph)
     note = ("" if ph.friedman_rejects else
             " Friedman's test did not reject, so read these comparisons as descriptive.")
-    return (f"The pairs' verdict comes from {ph.verdict_name}, the family chosen before the report ran: {head}. "
+    default = " (the default)" if ph.verdict == "mean-ranks" else ""
+    return (f"The pairs' verdict comes from {ph.verdict_name}, the family set by the report's option "
+            f"--verdict {ph.verdict}{default} before it ran: {head}. "
             f"Secondary, not a second chance to differ: {second}.{note}")
 
 
@@ -239,7 +241,8 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
         has = (f"has adjusted {format_p(top['pvalue_adj'])}" if len(largest) == 1 else
                f"shared by {len(largest)} pairs, has adjusted "
                f"{join_names(sorted({format_p(t.iloc[i]['pvalue_adj']) for i in largest}))}")
-        head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
+        head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g} "
+                f"(all {m} are not shown to differ); "
                 f"the largest rank difference, {top['rank_difference']:.3f} {between}{cd}, {has}")
     return head
 
