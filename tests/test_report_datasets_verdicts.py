@@ -138,3 +138,23 @@ def test_verdict_family_is_the_reports_option(tmp_path):
     assert "the family set by the report's option --verdict wilcoxon before it ran" in summary
     assert "the family chosen before the report ran" not in summary
     assert "(the default)" not in summary
+
+
+def test_papers_iman_davenport_f_is_placed_against_ours(tmp_path):
+    res = _t6(tmp_path)
+    n, k = demsar_table_6().shape
+    chi2_printed = 9.28  # Demšar (2006), section 3.2.4, as printed; he prints F_F = 3.69
+    ranks = demsar_table_6(ranks=True).to_numpy()
+    chi2_ranks = 12 * n / (k * (k + 1)) * (np.sum(ranks.mean(axis=0) ** 2) - k * (k + 1) ** 2 / 4)  # his eq. 3
+    assert round(chi2_ranks, 2) == chi2_printed
+    f_paper = (n - 1) * chi2_ranks / (n * (k - 1) - chi2_ranks)
+    assert round(f_paper, 2) == 3.69
+    chi2_ours = stats.friedmanchisquare(*demsar_table_6().to_numpy().T).statistic
+    f_ours = (n - 1) * chi2_ours / (n * (k - 1) - chi2_ours)
+    note = published_note(res)
+    assert f"The paper's Iman-Davenport F = {f_paper:.2f}" in note and f"({k - 1} and {(k - 1) * (n - 1)} df)" in note
+    assert f"the report's F is {f_ours:.2f} from the tie-corrected chi-square" in note
+    assert "uses a larger F" in note and f_ours > f_paper
+    text = friedman_test(res).text()
+    assert (f"(N - 1) chi-square / (N (k - 1) - chi-square) = {f_ours:.2f}, df = (k - 1, (k - 1)(N - 1)) = "
+            f"({k - 1}, {(k - 1) * (n - 1)})") in text

@@ -342,7 +342,8 @@ class FriedmanSection:
             f"average ranks (1 = best, all equal: {fr.mean_rank:g}): {ranks}",
             f"Kendall's W = {self.kendall_w:.3f}",
             f"Friedman's chi-square = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue)}",
-            f"Iman-Davenport F = {f_text}, df = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
+            f"Iman-Davenport F = (N - 1) chi-square / (N (k - 1) - chi-square) = {f_text}, "
+            f"df = (k - 1, (k - 1)(N - 1)) = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
         ]
         if self.exact_pvalue is not None:
             lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue)}")
@@ -443,7 +444,15 @@ def published_note(results: Results) -> str | None:
             f"correction and {plain.statistic:.2f} without it (average ranks {mine_ranks}) because the printed "
             "AUCs tie on voting (0.975 for C4.5+cf and C4.5+m+cf), where Demšar ranked the two 2 and 3, "
             "presumably from unrounded AUCs; with his ranks and no tie correction (his eq. 3) the statistic is "
-            f"{printed.statistic:.2f}.")
+            f"{printed.statistic:.2f}. The paper's Iman-Davenport F = {_f_text(printed)} is the same formula on "
+            f"that chi-square ({printed.f_df[0]} and {printed.f_df[1]} df); the report's F is {_f_text(ours)} from "
+            f"the tie-corrected chi-square and {_f_text(plain)} from the uncorrected one, so the report's verdict "
+            f"uses a {'larger' if ours.iman_davenport > printed.iman_davenport else 'smaller'} F ({format_p(ours.f_pvalue)}) than the paper's ({format_p(printed.f_pvalue)}).")
+
+
+def _f_text(fr: FriedmanResult) -> str:
+    """Iman and Davenport's F as printed (two decimals; infinite when every data set agrees)."""
+    return "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
 
 
 # ----------------------------------------------------------------------- section 3
