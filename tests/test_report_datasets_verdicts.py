@@ -158,3 +158,22 @@ def test_papers_iman_davenport_f_is_placed_against_ours(tmp_path):
     text = friedman_test(res).text()
     assert (f"(N - 1) chi-square / (N (k - 1) - chi-square) = {f_ours:.2f}, df = (k - 1, (k - 1)(N - 1)) = "
             f"({k - 1}, {(k - 1) * (n - 1)})") in text
+
+
+def test_example_control_sentence_only_for_the_example(tmp_path):
+    import json
+
+    from evallib.report._datasets_sections import example_control_note
+
+    root = Path(__file__).resolve().parents[1]
+    cells = json.loads((root / "notebooks" / "report_datasets.ipynb").read_text(encoding="utf-8"))["cells"]
+    markdown = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert "C4.5 is the control" not in markdown  # no static claim about whatever table is given
+    t6 = _t6(tmp_path)
+    note = example_control_note(t6, "C4.5")
+    assert note is not None and "its variants" in note
+    ranks = demsar_table_6().rank(axis=1, ascending=False).mean()
+    assert ("it does rank last here" in note) == (ranks.idxmax() == "C4.5")
+    assert example_control_note(t6, "C4.5+m") is None and example_control_note(t6, None) is None
+    other = demsar_table_6().rename(columns={"C4.5": "C4.5", "C4.5+m": "mine"})
+    assert example_control_note(_t6(tmp_path, other), "C4.5") is None

@@ -79,6 +79,7 @@ __all__ = [
     "describe_results",
     "friedman_test",
     "published_note",
+    "example_control_note",
     "VERDICT_FAMILIES",
     "posthoc_tests",
     "plot_posthoc_diagram",
@@ -453,6 +454,29 @@ def published_note(results: Results) -> str | None:
 def _f_text(fr: FriedmanResult) -> str:
     """Iman and Davenport's F as printed (two decimals; infinite when every data set agrees)."""
     return "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
+
+
+def example_control_note(results: Results, control: str | None) -> str | None:
+    """Why the shipped example's control is C4.5, for Demšar's Table 6 with that control only.
+
+    Returns None for any other table or control: the report cannot know why a user named theirs.
+
+    Examples
+    --------
+    >>> from evallib.report._datasets_inputs import load_results
+    >>> from evallib._resources import data_path
+    >>> t6 = load_results(data_path("example_results.csv"))
+    >>> example_control_note(t6, "C4.5+m") is None, "its variants" in example_control_note(t6, "C4.5")
+    (True, True)
+    """
+    if control != "C4.5" or published_note(results) is None:
+        return None
+    ranks = friedman(results.scores, higher_is_better=results.higher_is_better).avg_ranks
+    last = float(ranks.max()) == float(ranks["C4.5"])
+    return ("In this example (Demšar's Table 6) C4.5 is the control because the three others are its variants, "
+            "Demšar's choice in his worked example, made for that reason and not from the results"
+            + (f"; it does rank last here (average rank {ranks['C4.5']:.3f}), which is not why it was chosen."
+               if last else "."))
 
 
 # ----------------------------------------------------------------------- section 3
