@@ -58,6 +58,7 @@ from ._inputs import ReportInputError
 from ._prose import (
     LISTED,
     format_p,
+    join_names,
     plot_text,
     plural,
     quote_list,
@@ -78,6 +79,7 @@ __all__ = [
     "describe_results",
     "friedman_test",
     "published_note",
+    "example_control_note",
     "VERDICT_FAMILIES",
     "posthoc_tests",
     "plot_posthoc_diagram",
@@ -341,7 +343,8 @@ class FriedmanSection:
             f"average ranks (1 = best, all equal: {fr.mean_rank:g}): {ranks}",
             f"Kendall's W = {self.kendall_w:.3f}",
             f"Friedman's chi-square = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue)}",
-            f"Iman-Davenport F = {f_text}, df = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
+            f"Iman-Davenport F = (N - 1) chi-square / (N (k - 1) - chi-square) = {f_text}, "
+            f"df = (k - 1, (k - 1)(N - 1)) = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
         ]
         if self.exact_pvalue is not None:
             lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue)}")
@@ -442,7 +445,38 @@ def published_note(results: Results) -> str | None:
             f"correction and {plain.statistic:.2f} without it (average ranks {mine_ranks}) because the printed "
             "AUCs tie on voting (0.975 for C4.5+cf and C4.5+m+cf), where Demšar ranked the two 2 and 3, "
             "presumably from unrounded AUCs; with his ranks and no tie correction (his eq. 3) the statistic is "
-            f"{printed.statistic:.2f}.")
+            f"{printed.statistic:.2f}. The paper's Iman-Davenport F = {_f_text(printed)} is the same formula on "
+            f"that chi-square ({printed.f_df[0]} and {printed.f_df[1]} df); the report's F is {_f_text(ours)} from "
+            f"the tie-corrected chi-square and {_f_text(plain)} from the uncorrected one, so the report's verdict "
+            f"uses a {'larger' if ours.iman_davenport > printed.iman_davenport else 'smaller'} F ({format_p(ours.f_pvalue)}) than the paper's ({format_p(printed.f_pvalue)}).")
+
+
+def _f_text(fr: FriedmanResult) -> str:
+    """Iman and Davenport's F as printed (two decimals; infinite when every data set agrees)."""
+    return "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
+
+
+def example_control_note(results: Results, control: str | None) -> str | None:
+    """Why the shipped example's control is C4.5, for Demšar's Table 6 with that control only.
+
+    Returns None for any other table or control: the report cannot know why a user named theirs.
+
+    Examples
+    --------
+    >>> from evallib.report._datasets_inputs import load_results
+    >>> from evallib._resources import data_path
+    >>> t6 = load_results(data_path("example_results.csv"))
+    >>> example_control_note(t6, "C4.5+m") is None, "its variants" in example_control_note(t6, "C4.5")
+    (True, True)
+    """
+    if control != "C4.5" or published_note(results) is None:
+        return None
+    ranks = friedman(results.scores, higher_is_better=results.higher_is_better).avg_ranks
+    last = float(ranks.max()) == float(ranks["C4.5"])
+    return ("In this example (Demšar's Table 6) C4.5 is the control because the three others are its variants, "
+            "Demšar's choice in his worked example, made for that reason and not from the results"
+            + (f"; it does rank last here (average rank {ranks['C4.5']:.3f}), which is not why it was chosen."
+               if last else "."))
 
 
 # ----------------------------------------------------------------------- section 3
@@ -524,6 +558,59 @@ class PosthocSection:
         """The secondary family's name."""
         return "Wilcoxon-Holm" if self.verdict == "mean-ranks" else METHOD_NAMES[self.adjust]
 
+    @property
+    def disagreements(self) -> list[tuple[str, bool, bool]]:
+        """The pairs with the control on which the two families' verdicts differ, in the control
+        table's order: ``(other, control_family_rejects, verdict_family_rejects)``, where the
+        verdict family is the one of :attr:`verdict_reject` over all pairs. Empty without a control
+        or when the two agree on every pair that includes the control."""
+        if self.control is None:
+            return []
+        verdict = {frozenset((a, b)): bool(r) for a, b, r in zip(self.pairs["a"], self.pairs["b"],
+                                                               self.verdict_reject)}
+        out = []
+        for b, r in zip(self.control_table["b"], self.control_table["reject"]):
+            allpairs = verdict[frozenset((self.control, b))]
+            if bool(r) != allpairs:
+                out.append((str(b), bool(r), allpairs))
+        return out
+
+    def disagreement_text(self, name: Any = str) -> str:
+        """Where the comparisons with the control and the pairs' verdict disagree, which answers
+        which question, and why the two can disagree; ``""`` without a control. ``name`` prints a
+        user-given name (the summary escapes it for Markdown)."""
+        if self.control is None:
+            return ""
+        k = len(self.avg_ranks)
+        m = len(self.pairs)
+        cname = METHOD_NAMES[self.control_adjust]
+        vfamily = (f"{self.verdict_name}'s procedure on the pairs' mean-rank z tests" if self.verdict == "mean-ranks"
+                   else "Wilcoxon's signed-rank test of each pair's own scores with Holm's adjustment")
+        ctrl = name(self.control)
+        dis = self.disagreements
+        if not dis:
+            head = (f"the comparisons with the control ({cname}) and the pairs' verdict ({self.verdict_name}) "
+                    f"agree on every pair that includes {ctrl}")
+        else:
+            parts = []
+            yes = [name(b) for b, c, _ in dis if c]
+            no = [name(b) for b, c, _ in dis if not c]
+            if yes:
+                parts.append(f"{join_names(yes, limit=LISTED)} {'differs' if len(yes) == 1 else 'differ'} from "
+                             f"{ctrl} by {cname}'s procedure against the control but {'is' if len(yes) == 1 else 'are'} "
+                             f"not shown to differ from it by {self.verdict_name} over all pairs")
+            if no:
+                parts.append(f"{join_names(no, limit=LISTED)} {'is' if len(no) == 1 else 'are'} not shown to differ "
+                             f"from {ctrl} by {cname}'s procedure against the control but "
+                             f"{'differs' if len(no) == 1 else 'differ'} from it by {self.verdict_name} over all pairs")
+            head = (f"the two families disagree on {plural(len(dis), 'pair')} with {ctrl}: " + "; ".join(parts))
+        return (f"{head}. They are different families and procedures: {cname}'s procedure adjusts for the "
+                f"k - 1 = {k - 1} comparisons with the control, {vfamily} for all k(k - 1)/2 = {m} pairs: the "
+                f"smaller family can declare a pair different that the larger one does not, and different "
+                f"procedures can disagree either way. The comparisons with the control answer "
+                f"'which classifiers differ from {ctrl}?' and hold only if {ctrl} was chosen before seeing the "
+                f"results; the pairs' verdict answers 'which pairs differ?' and is the one to quote otherwise")
+
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
         name = METHOD_NAMES[self.adjust]
@@ -533,14 +620,20 @@ class PosthocSection:
                  f"Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), Holm-adjusted: "
                  f"{_differ(int(self.pairs['wilcoxon_reject'].sum()))}",
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
-                 f"verdict: {self.verdict_name}, chosen before the report ran (--verdict {self.verdict}); "
-                 f"{self.secondary_name} is secondary"]
+                 f"verdict: {self.verdict_name}, the family set by the report's option --verdict {self.verdict} "
+                 f"before it ran; {self.secondary_name} is secondary"]
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
-            lines.append(f"against the control {self.control}: {METHOD_NAMES[self.control_adjust]}'s procedure, "
-                         f"{n_rej} of {len(self.control_table)} differ; Bonferroni-Dunn critical "
-                         f"difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f}); "
+            cname = METHOD_NAMES[self.control_adjust]
+            bd = (f"Bonferroni-Dunn critical difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f}), "
+                  "the rule of this verdict" if self.control_adjust == "bonferroni-dunn" else
+                  f"Bonferroni-Dunn's critical difference would be {self.cd_control.cd:.3f} (q = "
+                  f"{self.cd_control.q_alpha:.3f}), which is not the rule {cname}'s verdict used ({cname}'s "
+                  "procedure compares the adjusted p-values with alpha)")
+            lines.append(f"against the control {self.control}: {cname}'s procedure, "
+                         f"{n_rej} of {len(self.control_table)} differ; {bd}; "
                          f"valid only if {CONTROL_CAVEAT}")
+            lines.append(self.disagreement_text())
         if not self.friedman_rejects:
             lines.append("Friedman's test did not reject 'all alike': read these comparisons as "
                          "descriptive (post-hoc tests are meant to follow a rejection)")
@@ -825,6 +918,27 @@ def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
                   "smallest difference that matters (for percentages, --rope 1 is one percentage point)")
 
 
+#: What the Bayesian test's pair is: picked from the data, so its probabilities are optimistic.
+PICKED_PAIR = ("the pair is the leading pair picked from the data (the two best average ranks on this table), not "
+               "a pair named in advance; the posterior probabilities do not account for that selection, so they "
+               "are optimistic about a difference between the two")
+
+
+def round_up_text(value: float, digits: int = 2) -> str:
+    """``value`` (> 0) rounded *up* to ``digits`` significant digits, as text: a bound stays a bound.
+
+    >>> round_up_text(0.5 / 50_000 ** 0.5), round_up_text(0.002), round_up_text(0.0101)
+    ('0.0023', '0.0020', '0.011')
+    """
+    if not value > 0:
+        return f"{value:g}"
+    e = math.floor(math.log10(value)) - (digits - 1)
+    up = math.ceil(round(value / 10.0 ** e, 9)) * 10.0 ** e
+    if up >= 10.0 ** (e + digits):  # 0.00999 -> 0.010: one digit more in front
+        e += 1
+    return f"{up:.{max(0, -e)}f}"
+
+
 @dataclass(frozen=True)
 class TopTwoBayes:
     """Section 4: the Bayesian signed-rank test of the two best-ranked classifiers.
@@ -884,6 +998,12 @@ class TopTwoBayes:
                 return name
         return None
 
+    @property
+    def mc_bound_text(self) -> str:
+        """The Monte Carlo standard error bound of each probability, ``0.5 / sqrt(n_resamples)``
+        (the binomial standard error of a share of the draws at its largest), rounded up."""
+        return round_up_text(0.5 / math.sqrt(self.result.n_resamples))
+
     def text(self) -> str:
         """The test as deterministic plain text."""
         r = self.result
@@ -895,9 +1015,10 @@ class TopTwoBayes:
             f"P({self.best} practically better) = {self.p_best:.3f}",
             f"P(practically equivalent) = {self.p_equivalent:.3f}",
             f"P({self.second} practically better) = {self.p_second:.3f}",
-            f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo error of each "
-            f"probability at most {0.5 / math.sqrt(r.n_resamples):.3f})",
-            f"frequentist reading: Wilcoxon signed-rank {format_p(r.pvalue)} (ignores the ROPE)",
+            f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
+            f"each probability at most {self.mc_bound_text})",
+            f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue)} (ignores the ROPE)",
+            f"note: {PICKED_PAIR}",
         ]
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
@@ -965,7 +1086,7 @@ def bayesian_top_two(
                      f"({spread:g}), so every difference counts as practically irrelevant; give --rope in "
                      "the scores' units.")
     if tie:
-        notes.append(tie[0].upper() + tie[1:] + ".")
+        notes.append(f"On the two best places: {tie}.")  # the clause starts with a user's name: never capitalised
     return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
                        mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,

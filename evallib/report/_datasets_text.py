@@ -181,7 +181,7 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
     else:
         tests = f"{iman} ({chi})"
     verdict = ("the classifiers do not all perform alike" if fs.reject else
-               "no evidence that the classifiers perform differently")
+               "the classifiers are not shown to differ")
     return (f"The data sets' rankings agree with Kendall's W = {fs.kendall_w:.3f} (0: unrelated orders, "
             f"1: the same order on every data set); {tests}: {verdict} at alpha = {fs.alpha:g}.")
 
@@ -203,7 +203,7 @@ def _wilcoxon_sentence(ph: PosthocSection) -> str:
              + ")" for r in wil.itertuples()]
     return (f"Wilcoxon's signed-rank test ({escape(wilcoxon_variant(t))}) with Holm's adjustment finds "
             + (f"{plural(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {join_names(found, limit=LISTED)}"
-               if found else "no pair that differs"))
+               if found else f"no pair that differs: all {plural(len(t), 'pair')} are not shown to differ"))
 
 
 def _posthoc_sentence(ph: PosthocSection) -> str:
@@ -215,7 +215,9 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
         second = _wilcoxon_sentence(ph)
     note = ("" if ph.friedman_rejects else
             " Friedman's test did not reject, so read these comparisons as descriptive.")
-    return (f"The pairs' verdict comes from {ph.verdict_name}, the family chosen before the report ran: {head}. "
+    default = " (the default)" if ph.verdict == "mean-ranks" else ""
+    return (f"The pairs' verdict comes from {ph.verdict_name}, the family set by the report's option "
+            f"--verdict {ph.verdict}{default} before it ran: {head}. "
             f"Secondary, not a second chance to differ: {second}.{note}")
 
 
@@ -239,7 +241,8 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
         has = (f"has adjusted {format_p(top['pvalue_adj'])}" if len(largest) == 1 else
                f"shared by {len(largest)} pairs, has adjusted "
                f"{join_names(sorted({format_p(t.iloc[i]['pvalue_adj']) for i in largest}))}")
-        head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
+        head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g} "
+                f"(all {m} are not shown to differ); "
                 f"the largest rank difference, {top['rank_difference']:.3f} {between}{cd}, {has}")
     return head
 
@@ -256,26 +259,38 @@ def _control_sentence(ph: PosthocSection) -> str:
     if same:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
-            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}.")
+            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}. "
+            + _capital_ours(ph.disagreement_text(name=escape)) + ".")
+
+
+def _capital_ours(sentence: str) -> str:
+    """``sentence`` with its first letter upper-cased: only for the report's own words (a sentence
+    that starts with a user-given name is restructured instead, never capitalised)."""
+    return sentence[:1].upper() + sentence[1:]
 
 
 def _bayes_sentence(bayes: TopTwoBayes) -> str:
     n = bayes.result.n
-    tie = f"{escape(bayes.tie[0].upper() + bayes.tie[1:])}: " if bayes.tie else ""
-    ahead = (f"{tie}{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
+    tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
+    head = (f"The Bayesian signed-rank test compares the leading pair picked from the data, the two best average "
+            f"ranks{tie}; its probabilities do not account for that selection, so they are optimistic about a "
+            "difference between the two")
+    ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
              f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage, bayes.decimals)} on average "
              f"(median {_num(bayes.median_advantage, bayes.decimals)})")
-    probs = (f"counting differences within ±{bayes.rope:g} as practical equivalence, the Bayesian signed-rank "
-             f"test gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
-             f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f}")
+    probs = (f"counting differences within ±{bayes.rope:g} as practical equivalence, the test "
+             f"gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
+             f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f} "
+             f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
+             f"{bayes.result.n_resamples:,} posterior draws)")
     decision = {
         "best": f"{escape(bayes.best)} is practically better",
         "equivalent": "the two are practically equivalent",
         "second": f"{escape(bayes.second)} is practically better",
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
-    return (f"{ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
-            f"{format_p(bayes.result.pvalue)}).")
+    return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
+            f"unadjusted {format_p(bayes.result.pvalue)}).")
 
 
 def results_summary(

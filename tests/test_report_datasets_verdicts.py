@@ -1,0 +1,179 @@
+"""The many-data-sets report read cold: one verdict per pair, picked pairs said to be picked,
+Monte Carlo bounds rounded up, published numbers placed, user names left as written.
+
+References come from outside the report's code: average ranks from ``scipy.stats.rankdata``,
+Holm's step-down over the control's z tests from ``statsmodels``' ``multipletests``, Nemenyi's
+critical difference from ``scipy.stats.studentized_range``, Iman and Davenport's F from its
+formula on Demšar's printed chi-square, and the posterior's Monte Carlo bound from
+``0.5 / sqrt(draws)`` rounded up by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from evallib.report._datasets_inputs import load_results
+from evallib.report._datasets_sections import (
+    bayesian_top_two,
+    describe_results,
+    friedman_test,
+    posthoc_tests,
+    published_note,
+)
+from evallib.report._datasets_text import results_summary
+from evallib.studies import demsar_table_6
+
+ALPHA = 0.05
+
+
+def _t6(tmp_path: Path, frame: pd.DataFrame | None = None):
+    frame = demsar_table_6() if frame is None else frame
+    path = tmp_path / "t6.csv"
+    frame.to_csv(path)
+    return load_results(path)
+
+
+def _by_hand(frame: pd.DataFrame, control: str) -> tuple[set[str], set[str]]:
+    """The classifiers that Holm's procedure against ``control`` and Nemenyi's over all pairs
+    declare different from ``control``, from scipy and statsmodels."""
+    n, k = frame.shape
+    ranks = pd.DataFrame([stats.rankdata(-row) for row in np.round(frame.to_numpy(), 9)], columns=frame.columns)
+    avg = ranks.mean()
+    se = math.sqrt(k * (k + 1) / (6 * n))
+    others = [c for c in frame.columns if c != control]
+    p = [2 * stats.norm.sf(abs(avg[control] - avg[c]) / se) for c in others]
+    holm = {c for c, r in zip(others, multipletests(p, alpha=ALPHA, method="holm")[0]) if r}
+    cd = stats.studentized_range.ppf(1 - ALPHA, k, np.inf) / math.sqrt(2) * se
+    nemenyi = {c for c in others if abs(avg[control] - avg[c]) > cd}
+    return holm, nemenyi
+
+
+def _summary(res, ph, bayes=None):
+    return results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph, bayes=bayes)
+
+
+@pytest.mark.parametrize("control", ["C4.5", "C4.5+cf"])
+def test_control_and_all_pairs_disagreements_are_named(tmp_path, control):
+    res = _t6(tmp_path)
+    holm, nemenyi = _by_hand(demsar_table_6(), control)
+    expected = holm ^ nemenyi
+    if control == "C4.5":
+        assert expected  # Demšar's example: Holm finds two, Nemenyi none
+    ph = posthoc_tests(res, control=control, control_adjust="holm", adjust="nemenyi")
+    assert {b for b, _, _ in ph.disagreements} == expected
+    assert all(c == (b in holm) and v == (b in nemenyi) for b, c, v in ph.disagreements)
+    text, summary = ph.text(), _summary(res, ph)
+    for where in (text, summary):
+        assert "k - 1 = 3 comparisons with the control" in where and "k(k - 1)/2 = 6 pairs" in where
+        assert f"hold only if {control} was chosen before seeing the results" in where
+        if expected:
+            assert f"disagree on {len(expected)} pairs with {control}" in where
+            assert all(b in where.split("disagree on", 1)[1] for b in expected)
+        else:
+            assert f"agree on every pair that includes {control}" in where
+
+
+def test_bonferroni_dunn_cd_is_not_holms_rule(tmp_path):
+    res = _t6(tmp_path)
+    holm = posthoc_tests(res, control="C4.5", control_adjust="holm").text()
+    assert "Bonferroni-Dunn's critical difference would be" in holm and "not the rule Holm's verdict used" in holm
+    bd = posthoc_tests(res, control="C4.5", control_adjust="bonferroni-dunn").text()
+    assert "not the rule" not in bd and "the rule of this verdict" in bd
+
+
+@pytest.mark.parametrize("draws, bound", [(50_000, "0.0023"), (1_000, "0.016"), (40_000, "0.0025")])
+def test_bayes_pair_is_said_to_be_picked_and_its_mc_bound_is_rounded_up(tmp_path, draws, bound):
+    # by hand: 0.5 / sqrt(50000) = 0.002236 -> 0.0023; 0.5 / sqrt(1000) = 0.01581 -> 0.016; 0.5 / 200 = 0.0025
+    assert math.ceil(0.5 / math.sqrt(draws) * 10 ** (4 if draws > 1_000 else 3)) / 10 ** (4 if draws > 1_000 else 3) \
+        == float(bound)
+    res = _t6(tmp_path)
+    bayes = bayesian_top_two(res, n_resamples=draws, rng=0)
+    text = bayes.text()
+    summary = _summary(res, posthoc_tests(res), bayes)
+    assert f"at most {bound})" in text
+    assert f"Monte Carlo standard error of each at most {bound}, from {draws:,} posterior draws" in summary
+    for where in (text, summary):
+        assert "picked from the data" in where and "optimistic" in where
+        assert "unadjusted p = " in where
+
+
+def test_user_names_are_not_capitalised_in_the_tie_clause(tmp_path):
+    rows = [[0.9, 0.8, 0.7, 0.6], [0.9, 0.7, 0.8, 0.6]] * 4  # knn and tree tie for second place
+    frame = pd.DataFrame(rows, columns=["svm", "knn", "tree", "nb"],
+                         index=pd.Index([f"d{i}" for i in range(8)], name="dataset"))
+    res = _t6(tmp_path, frame)
+    bayes = bayesian_top_two(res, n_resamples=2_000, rng=0)
+    assert bayes.tie.startswith("knn and tree tie for second place")
+    summary = _summary(res, posthoc_tests(res), bayes)
+    for where in (summary, bayes.text()):
+        assert "knn and tree tie for second place" in where
+        assert "Knn" not in where
+
+
+def test_non_rejections_read_not_shown_to_differ(tmp_path):
+    # every order of three classifiers once: equal average ranks, so nothing can reject
+    rows = [[3 - r for r in perm] for perm in __import__("itertools").permutations(range(3))]
+    frame = pd.DataFrame(np.array(rows, dtype=float) / 10, columns=["a", "b", "c"],
+                         index=pd.Index([f"d{i}" for i in range(6)], name="dataset"))
+    assert stats.friedmanchisquare(*frame.to_numpy().T).pvalue > ALPHA  # scipy: Friedman does not reject
+    res = _t6(tmp_path, frame)
+    ph = posthoc_tests(res)
+    summary = _summary(res, ph)
+    assert "the classifiers are not shown to differ at alpha = 0.05" in summary
+    assert "(all 3 are not shown to differ)" in summary and "all 3 pairs are not shown to differ" in summary
+    for banned in ("no evidence", "no difference", "are tied", "perform the same", "perform differently"):
+        assert banned not in summary.split("These verdicts treat")[0]
+
+
+def test_verdict_family_is_the_reports_option(tmp_path):
+    res = _t6(tmp_path)
+    summary = _summary(res, posthoc_tests(res, verdict="wilcoxon"))
+    assert "the family set by the report's option --verdict wilcoxon before it ran" in summary
+    assert "the family chosen before the report ran" not in summary
+    assert "(the default)" not in summary
+
+
+def test_papers_iman_davenport_f_is_placed_against_ours(tmp_path):
+    res = _t6(tmp_path)
+    n, k = demsar_table_6().shape
+    chi2_printed = 9.28  # Demšar (2006), section 3.2.4, as printed; he prints F_F = 3.69
+    ranks = demsar_table_6(ranks=True).to_numpy()
+    chi2_ranks = 12 * n / (k * (k + 1)) * (np.sum(ranks.mean(axis=0) ** 2) - k * (k + 1) ** 2 / 4)  # his eq. 3
+    assert round(chi2_ranks, 2) == chi2_printed
+    f_paper = (n - 1) * chi2_ranks / (n * (k - 1) - chi2_ranks)
+    assert round(f_paper, 2) == 3.69
+    chi2_ours = stats.friedmanchisquare(*demsar_table_6().to_numpy().T).statistic
+    f_ours = (n - 1) * chi2_ours / (n * (k - 1) - chi2_ours)
+    note = published_note(res)
+    assert f"The paper's Iman-Davenport F = {f_paper:.2f}" in note and f"({k - 1} and {(k - 1) * (n - 1)} df)" in note
+    assert f"the report's F is {f_ours:.2f} from the tie-corrected chi-square" in note
+    assert "uses a larger F" in note and f_ours > f_paper
+    text = friedman_test(res).text()
+    assert (f"(N - 1) chi-square / (N (k - 1) - chi-square) = {f_ours:.2f}, df = (k - 1, (k - 1)(N - 1)) = "
+            f"({k - 1}, {(k - 1) * (n - 1)})") in text
+
+
+def test_example_control_sentence_only_for_the_example(tmp_path):
+    import json
+
+    from evallib.report._datasets_sections import example_control_note
+
+    root = Path(__file__).resolve().parents[1]
+    cells = json.loads((root / "notebooks" / "report_datasets.ipynb").read_text(encoding="utf-8"))["cells"]
+    markdown = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert "C4.5 is the control" not in markdown  # no static claim about whatever table is given
+    t6 = _t6(tmp_path)
+    note = example_control_note(t6, "C4.5")
+    assert note is not None and "its variants" in note
+    ranks = demsar_table_6().rank(axis=1, ascending=False).mean()
+    assert ("it does rank last here" in note) == (ranks.idxmax() == "C4.5")
+    assert example_control_note(t6, "C4.5+m") is None and example_control_note(t6, None) is None
+    other = demsar_table_6().rename(columns={"C4.5": "C4.5", "C4.5+m": "mine"})
+    assert example_control_note(_t6(tmp_path, other), "C4.5") is None
