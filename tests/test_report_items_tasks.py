@@ -12,7 +12,6 @@ import math
 import re
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests

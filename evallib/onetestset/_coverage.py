@@ -232,7 +232,7 @@ def _four_cell_coverage(method: str, n: int, probs: np.ndarray, alpha: float):
     log_fact = gammaln(k + 1)
     cov = np.empty(len(probs))
     ew = np.empty(len(probs))
-    for i, (pa, pb, pc, pd) in enumerate(probs):
+    for i, (pa, pb, pc, p_d) in enumerate(probs):
         sl = tuple(slice(lo[j][i] - box_lo[j], hi[j][i] - box_lo[j] + 1) for j in range(3))
         bb = np.arange(lo[0][i], hi[0][i] + 1)[:, None]
         cc = np.arange(lo[1][i], hi[1][i] + 1)[None, :]
@@ -240,9 +240,9 @@ def _four_cell_coverage(method: str, n: int, probs: np.ndarray, alpha: float):
         m = n - bb - cc  # a + d
         mm = np.maximum(m, 0)
         tri = np.exp(log_fact[n] - log_fact[bb] - log_fact[cc] - log_fact[mm]
-                     + _xlogp(bb, pb) + _xlogp(cc, pc) + _xlogp(mm, pa + pd))
+                     + _xlogp(bb, pb) + _xlogp(cc, pc) + _xlogp(mm, pa + p_d))
         tri[m < 0] = 0.0
-        q = pd / (pa + pd) if pa + pd > 0 else 0.0
+        q = p_d / (pa + p_d) if pa + p_d > 0 else 0.0
         mk = k[:, None]
         fits = dd <= mk
         dfit = np.where(fits, dd, 0)
