@@ -117,6 +117,7 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(note
     joined = outputs_text(nb)
     assert "test set: 143 cases" in joined
     assert "90% interval for err_A - err_B" in joined
+    assert re.search(r"(compatible with these data|not compatible with equal error rates) at level alpha = 0\.1\n", joined)
     assert "at alpha = 0.1 it" in joined
     assert "with 90% power" in joined
     assert "solutions ok" in joined and "3. " in joined
