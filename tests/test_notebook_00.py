@@ -117,6 +117,7 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(note
     joined = outputs_text(nb)
     assert "test set: 143 cases" in joined
     assert "90% interval for err_A - err_B" in joined
+    assert re.search(r"(compatible with these data|not compatible with equal error rates) at level alpha = 0\.1\n", joined)
     assert "at alpha = 0.1 it" in joined
     assert "with 90% power" in joined
     assert "solutions ok" in joined and "3. " in joined
@@ -309,3 +310,70 @@ def test_exercise_3_says_an_even_split_is_already_there(notebook_runs):
     assert connor > 20_000 / 1.1     # the search confirms an n only if the power holds up to 1.1 n <= 20,000
     assert ("test cases for 80% power: more than 20,000 (mid-p test, exact power; the search stops there); "
             f"Connor's formula says {math.ceil(connor)}") in joined
+
+
+# ------------------------------------------------------------------ a lecturer's cold reading
+def test_the_interval_verdict_names_its_level():
+    """Section 2b: "compatible with these data" said at which level. The default run's Bonett–Price interval,
+    written out from b = 11, c = 4, n = 228 (Fagerland, Lydersen & Laake 2014), contains 0."""
+    import math
+
+    from scipy import stats
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    q_b, q_c, z = 12 / 230, 5 / 230, stats.norm.isf(0.025)
+    half = z * math.sqrt((q_b + q_c - (q_b - q_c) ** 2) / 230)
+    assert q_b - q_c - half < 0 < q_b - q_c + half
+    assert "it contains 0: a difference of zero is compatible with these data at level alpha = 0.05" in joined
+
+
+def test_post_hoc_power_is_said_to_come_from_the_p_values_counts():
+    """Post-hoc power is determined by the same counts that determine the p-value, which is why it adds nothing; the
+    notebook says that rather than "a function of the p-value"."""
+    nb = load_notebook(NOTEBOOK)
+    text = "\n".join(_src(c) for c in nb["cells"]) + outputs_text(nb)
+    assert "a function of it" not in text and "function of the p-value" not in text
+    assert "restate" not in text
+    box = next(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown" and "Read this before the numbers" in _src(c))
+    assert "computed from the same counts `b`, `c` and `n` that determine the p-value" in box
+
+
+def test_the_width_is_named_as_the_width_at_the_expected_counts():
+    """The figure's width is the Bonett–Price interval at the expected counts b = n p_b, c = n p_c (planning's
+    expected_interval_width), not the mean width over test sets: the notebook says so everywhere it names it."""
+    nb = load_notebook(NOTEBOOK)
+    text = "\n".join(_src(c) for c in nb["cells"]) + json_alt_texts(nb) + outputs_text(nb)
+    assert "expected width" not in text
+    assert "width of the Bonett–Price interval at the expected counts" in text
+    assert "width of the 95% interval at the expected counts 0.071" in text   # the saved figure's alt text
+
+
+def json_alt_texts(nb) -> str:
+    return "\n".join(o.get("metadata", {}).get("image/png", {}).get("alt", "") for c in nb["cells"]
+                     for o in c.get("outputs", []) if isinstance(o.get("metadata", {}).get("image/png"), dict))
+
+
+@pytest.mark.slow
+def test_the_sliders_open_on_a_possible_setting_when_c_is_zero(notebook_runs):
+    """Seed 9 gives b = 12, c = 0 on 228 cases: a difference of 0.0526 on a disagreement rate of 0.0526. Rounded
+    to their nearest steps the sliders opened at a difference of 0.055 and a disagreement of 0.05, "no such pair of
+    classifiers". The disagreement rate is now rounded up. Expected opening values written out by hand."""
+    import math
+
+    probe = '''
+print("counts", b, c, n)
+print("start", repr(controls["difference"].value), repr(controls["discordance"].value), controls["n"].value)
+print("title", plan_ax.get_title().splitlines()[0] if plan_ax.get_title() else "")
+print("said", " | ".join(t.get_text() for t in plan_ax.texts if t.get_visible()))
+'''
+    out = "".join(o.get("text", "") for o in notebook_runs.probe(NOTEBOOK, probe, dict(seed=9)))
+    b, c, n = map(int, re.search(r"counts (\d+) (\d+) (\d+)", out).groups())
+    assert c == 0 and b > 0, out              # the case of the finding: every disagreement one way
+    difference, discordance, size = re.search(r"start (\S+) (\S+) (\d+)", out).groups()
+    want_difference = round(b / n / 0.005) * 0.005            # 12 / 228 = 0.0526 -> 0.055
+    want_discordance = math.ceil(100 * b / n) / 100           # 0.0526 rounded up -> 0.06
+    assert float(difference) == pytest.approx(want_difference) and float(discordance) == pytest.approx(want_discordance)
+    assert abs(float(difference)) <= float(discordance)
+    assert int(size) == 230
+    assert f"title difference {want_difference:+.3f}, disagreement {want_discordance:.2f}, n = 230:" in out, out
+    assert "no such pair" not in out

@@ -251,7 +251,7 @@ def test_interval_and_power_summary_by_enumeration():
         ref_power = _brute_force_power(24, 0.25, 0.10, alpha, _sm_exact_p)
         ref_width = _bonett_price_width(24 * 0.25, 24 * 0.10, 24, alpha)
         text = planning.interval_and_power_summary(**PLAN, alpha=alpha)
-        assert text == (f"n = 24: expected width of the {100 * (1 - alpha):g}% interval {ref_width:.3f}, "
+        assert text == (f"n = 24: width of the {100 * (1 - alpha):g}% interval at the expected counts {ref_width:.3f}, "
                         f"power of McNemar's exact test {ref_power:.2f}")
     # a difference larger than the disagreement rate: no such classifiers, said rather than raised
     assert planning.interval_and_power_summary(0.08, 0.05, 300).startswith("no such pair of classifiers")
@@ -285,6 +285,9 @@ def test_plot_interval_and_power_marks_the_enumerated_power_and_width():
     wdot = [line for line in twin.lines if line.get_marker() == "o"][0]
     assert wdot.get_xydata()[0][1] == pytest.approx(ref_width, rel=1e-12)
     assert f"n = 24:\npower of the exact test {ref_power:.2f}" in ax.get_title()
+    # the width is the interval's at the expected counts b = n p_b, c = n p_c, and says so (not a mean width)
+    assert ax.get_title().endswith(f"width of the 95% interval at the expected counts {ref_width:.3f}")
+    assert twin.get_ylabel() == "width of the 95% interval\nat the expected counts"
     # the corner a pair of sliders can reach: the Axes says so, nothing is drawn
     ax = planning.plot_interval_and_power(0.1, 300, discordance=0.05)
     assert not ax.lines and "no such pair of classifiers" in ax.texts[0].get_text()

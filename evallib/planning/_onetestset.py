@@ -1,6 +1,6 @@
 """Planning design 1, one test set: McNemar's power, sample size and minimum detectable
-difference (exact enumeration, mid-p, Connor's normal approximation), the expected width of
-the paired intervals, and the power of the F1 paired bootstrap (Keller, Bengio & Wong).
+difference (exact enumeration, mid-p, Connor's normal approximation), the width of the paired
+intervals at the expected counts, and the power of the F1 paired bootstrap (Keller, Bengio & Wong).
 """
 
 from __future__ import annotations
@@ -606,8 +606,9 @@ def interval_and_power_summary(difference: float, discordance: float, n: int, *,
     """One sentence: what a test set of ``n`` cases buys, in interval width and in power.
 
     For two classifiers whose error rates differ by ``difference = err_A - err_B`` and
-    which disagree on a fraction ``discordance`` of the cases: the expected width of the
-    Bonett-Price interval (:func:`expected_interval_width`) and the exact power of
+    which disagree on a fraction ``discordance`` of the cases: the width of the Bonett-Price
+    interval at the expected counts ``b = n p_b``, ``c = n p_c`` (:func:`expected_interval_width`;
+    not the mean width over the tables a test set can produce) and the exact power of
     McNemar's test (:func:`mcnemar_power`) at ``n`` cases. When ``|difference| >
     discordance`` no such classifiers exist (they differ in error only where they
     disagree) and the sentence says so instead of raising: a pair of sliders can reach
@@ -634,7 +635,7 @@ def interval_and_power_summary(difference: float, discordance: float, n: int, *,
     Examples
     --------
     >>> print(interval_and_power_summary(0.05, 0.1, 300))
-    n = 300: expected width of the 95% interval 0.073, power of McNemar's exact test 0.74
+    n = 300: width of the 95% interval at the expected counts 0.073, power of McNemar's exact test 0.74
     >>> interval_and_power_summary(0.08, 0.05, 300)[:27]
     'no such pair of classifiers'
     """
@@ -647,7 +648,7 @@ def interval_and_power_summary(difference: float, discordance: float, n: int, *,
     p_b, p_c = discordant_probabilities(difference, discordance)
     width = expected_interval_width(n, p_b, p_c, alpha=alpha)
     pw = mcnemar_power(n, p_b, p_c, alpha=alpha, method=test)
-    return (f"n = {n}: expected width of the {100 * (1 - alpha):g}% interval {width:.3f}, "
+    return (f"n = {n}: width of the {100 * (1 - alpha):g}% interval at the expected counts {width:.3f}, "
             f"power of McNemar's {_TEST_NAMES[test]} test {pw:.2f}")
 
 
@@ -816,9 +817,9 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     """What a test set of ``n`` cases buys: power (left axis) and interval width (right axis).
 
     For an error-rate difference ``difference = err_A - err_B`` and a disagreement rate
-    ``discordance``, draws the exact power of McNemar's test and the expected width of
-    the Bonett-Price interval (:func:`expected_interval_width`) against the test-set
-    size, marks ``n``, and writes the numbers at ``n`` in the title (those of
+    ``discordance``, draws the exact power of McNemar's test and the width of the
+    Bonett-Price interval at the expected counts (:func:`expected_interval_width`) against
+    the test-set size, marks ``n``, and writes the numbers at ``n`` in the title (those of
     :func:`interval_and_power_summary`). Notebook 00's sliders call it directly. When
     ``|difference| > discordance`` (no such classifiers) the Axes says so instead.
 
@@ -854,7 +855,7 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     --------
     >>> ax = plot_interval_and_power(0.05, 300, discordance=0.1)
     >>> ax.get_title().splitlines()[1]
-    'power of the exact test 0.74, expected width of the 95% interval 0.073'
+    'power of the exact test 0.74, width of the 95% interval at the expected counts 0.073'
     """
     difference, discordance, possible = _check_plan(difference, discordance)
     n = check_count(n, "n", minimum=1)
@@ -884,7 +885,7 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     # the top rather than squash the width near n
     top = 1.05 * min(float(width.max()), 4 * w_n)
     title = (f"difference {difference:+.3f}, disagreement {discordance:.2f}, n = {n}:\n"
-             f"power of the {_TEST_NAMES[test]} test {pw:.2f}, expected width of the {level} interval {w_n:.3f}")
+             f"power of the {_TEST_NAMES[test]} test {pw:.2f}, width of the {level} interval at the expected counts {w_n:.3f}")
     if drawn is None:
         if ax.texts and not ax.lines:   # it said "no such classifiers" on a fresh Axes before
             ax.clear()
@@ -895,7 +896,7 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
         ax.set_ylabel("power", color="C0")
         twin = ax.twinx()
         width_line, = twin.plot(ns, width, color="C3", ls="--", label="interval width")
-        twin.set_ylabel(f"expected width of the {level} interval", color="C3")
+        twin.set_ylabel(f"width of the {level} interval\nat the expected counts", color="C3")
         vline = ax.axvline(n, color="k", lw=0.8, ls=":")
         dot, = ax.plot([n], [pw], "o", color="C0")
         wdot, = twin.plot([n], [w_n], "o", color="C3")
@@ -925,7 +926,7 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
     wdot.set_data([n], [w_n])
     drawn["twin"].set_ylim(0, top)
     ax.set_xlim(0, n_max * 1.02)
-    drawn["twin"].set_ylabel(f"expected width of the {level} interval", color="C3")
+    drawn["twin"].set_ylabel(f"width of the {level} interval\nat the expected counts", color="C3")
     ax.set_title(title, fontsize=10)
     return ax
 
