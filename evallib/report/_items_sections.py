@@ -10,7 +10,7 @@ with a one-line reason), computed with the functions of :mod:`evallib.items`:
    sample size with clusters or several answers; CR2 with Bell-McCaffrey df otherwise).
 3. :func:`pairwise_items` -- every pair's paired difference
    (:func:`evallib.items.leaderboard_pairs`: CR2 clustered when clusters are given,
-   Holm or Benjamini-Hochberg), with McNemar's mid-p test and the Bonett-Price interval
+   Holm or Benjamini-Hochberg), with McNemar's mid-p test and the Bonett–Price interval
    beside it where they apply (0/1 scores, one answer per item, no clusters:
    :func:`evallib.items.paired_item_difference`).
 4. :func:`sample_analysis` -- with repeated answers: between- and within-item variance
@@ -420,13 +420,13 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     :func:`evallib.items.leaderboard_pairs` on the item means: per pair ``a`` (ranked
     above) and ``b``, the mean difference, its standard error (CR2 with Bell-McCaffrey
     df when clustered, the paired t otherwise), the joint (Bonferroni) interval, the
-    paired t test's p-value and its adjustment ``pvalue_adj`` by ``adjust``; ``reject``
+    paired t-test's p-value and its adjustment ``pvalue_adj`` by ``adjust``; ``reject``
     follows it.
 
     Where McNemar's test applies -- 0/1 scores, one answer per item, no clusters -- each
     pair also gets :func:`evallib.items.paired_item_difference` with
     ``method="mcnemar"``: the mid-p McNemar p-value (``mcnemar_p``, adjusted as the t
-    tests in ``mcnemar_pvalue_adj``, ``mcnemar_reject``), the Bonett-Price interval at the
+    tests in ``mcnemar_pvalue_adj``, ``mcnemar_reject``), the Bonett–Price interval at the
     same level as the joint interval (``bp_low``, ``bp_high``) and the discordant counts
     ``n10`` (``a`` right, ``b`` wrong) and ``n01``.
 
@@ -483,7 +483,7 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     })
     if pairs.attrs.get("mcnemar"):
         out[pvalue_header(adjust, "McNemar's mid-p test")] = [pvalue_cell(p) for p in pairs["mcnemar_pvalue_adj"]]
-        out["Bonett-Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
+        out["Bonett–Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
     if partial:
         out["items"] = [f"{v:,}" for v in pairs["n_items"]]
@@ -780,7 +780,7 @@ def _point(text: str, section: int) -> str:
     body = text.removesuffix(".")
     if f"section {section}" in body:
         return f"{body}."
-    if body.endswith(")"):   # "(paired t tests)" -> "(paired t tests; section 3)"
+    if body.endswith(")"):   # "(paired t-tests)" -> "(paired t-tests; section 3)"
         return f"{body[:-1]}; section {section})."
     return f"{body} (section {section})."
 
@@ -892,7 +892,7 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     if adjust in FDR_ADJUSTMENTS:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     clustered = pairs.attrs.get("n_clusters") is not None
-    tests = "paired CR2 t tests, cluster-robust" if clustered else "paired t tests"
+    tests = "paired CR2 t-tests, cluster-robust" if clustered else "paired t-tests"
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
@@ -908,13 +908,13 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
         differ = [(a, b) for a, b, r, q in zip(pairs["a"], pairs["b"], pairs["reject"], pairs["mcnemar_reject"])
                   if r != q]
         if differ:
-            out.append(f"McNemar's mid-p test (adjusted the same way) reaches another verdict than the paired t test "
+            out.append(f"McNemar's mid-p test (adjusted the same way) reaches another verdict than the paired t-test "
                        f"for {plural(len(differ), 'pair')} ({'; '.join(f'{escape(a)} vs {escape(b)}' for a, b in differ[:_LIST_LIMIT])}"
                        f"{' and more' if len(differ) > _LIST_LIMIT else ''}): a borderline difference, which the two "
                        "tests weigh slightly differently (McNemar counts only the items the two disagree on).")
         else:
             out.append("McNemar's mid-p test, which counts only the items on which two models disagree, reaches the "
-                       "same verdict as the paired t test for every pair.")
+                       "same verdict as the paired t-test for every pair.")
     return out
 
 
