@@ -9,6 +9,8 @@ Demšar's Table 6, and nbconvert's Markdown renderer for what reaches the page.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -200,7 +202,10 @@ def test_rivals_for_first_place_are_said_to_pass_five_percent():
     ranks = parts["board"].ranks
     rivals = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= 0.05]
     assert len(rivals) >= 1  # "many" and its exact twin share first place
-    assert "first in 5% of them or more" in text and "in some" not in text
+    assert "the other models that rank first in at least 5.0% of them: " in text and "in some" not in text
+    b = ranks.attrs["n_resamples"]
+    for m, p in zip(rivals["model"], rivals["p_best"]):   # one decimal, with the binomial MC SE written out
+        assert f"{m} ({100 * p:.1f}%, MC SE {100 * math.sqrt(p * (1 - p) / b):.1f}%)" in text
 
 
 # ------------------------------------------------------------------ the many-data-sets report

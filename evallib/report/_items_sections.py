@@ -90,6 +90,7 @@ __all__ = [
     "format_components",
     "format_passk",
     "format_ranks",
+    "tie_group_text",
     "interval_conventions_note",
     "plot_item_means",
     "plot_item_pairs",
@@ -697,18 +698,47 @@ def _share_mc_cell(p: float, b: int) -> str:
     if not b:
         return "-"
     if p <= 0 or p >= 1:
-        return (f"none (0 of {b:,}); P(best) < {3 / b:.4f} (rule of three)" if p <= 0
-                else f"none ({b:,} of {b:,}); P(best) > {1 - 3 / b:.4f} (rule of three)")
+        return (f"none (0 of {b:,}); share < {3 / b:.4f} (rule of three)" if p <= 0
+                else f"none ({b:,} of {b:,}); share > {1 - 3 / b:.4f} (rule of three)")
     se = math.sqrt(p * (1 - p) / b)
     return "<0.001" if se < 0.0005 else f"{se:.3f}"
 
 
-def format_ranks(board: Leaderboard) -> pd.DataFrame:
-    """Section 5's rank table as text, P(best) with its Monte Carlo standard error beside it.
+#: Section 5's column of the share of bootstrap resamples in which a model ranks first.
+RANKED_FIRST = "ranked first (share of resamples)"
+#: The share of bootstrap resamples ranked first from which the summary names a model beside the leader.
+RIVAL_SHARE = 0.05
 
-    P(best) is the share of ``B`` bootstrap replicates in which a model ranks first, so it
-    carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling error the
-    bootstrap estimates. Neither prints as if exact: a share below 0.001 prints as
+
+def _share_text(p: float, b: int) -> str:
+    """A share ``p`` of ``b`` bootstrap resamples in words, to one decimal with its Monte Carlo SE.
+
+    ``"9.5%, MC SE 0.7%"``; the SE ``sqrt(p (1 - p) / b)`` below 0.05% prints as a bound, never
+    as 0.0%, and a share of 0 or 1 (no binomial SE) gets the rule of three's 95% bound ``3 / b``.
+
+    >>> _share_text(0.095, 2000)
+    '9.5%, MC SE 0.7%'
+    >>> _share_text(1.0, 2000)
+    'all 2,000 of them; above 99.85% over unlimited resamples by the rule of three, at 95% confidence'
+    """
+    if p >= 1.0:
+        return (f"all {b:,} of them; above {1 - 3 / b:.2%} over unlimited resamples by the rule of three, "
+                "at 95% confidence")
+    if p <= 0.0:
+        return (f"none of the {b:,}; below {3 / b:.2%} over unlimited resamples by the rule of three, "
+                "at 95% confidence")
+    se = math.sqrt(p * (1 - p) / b)
+    shown = f"{p:.1%}" if p >= 0.0005 else f"{100 * p:.2g}%"
+    return f"{shown}, MC SE " + (f"below {0.0005:.2%}" if se < 0.0005 else f"{se:.1%}")
+
+
+def format_ranks(board: Leaderboard) -> pd.DataFrame:
+    """Section 5's rank table as text, the share ranked first with its Monte Carlo standard error beside it.
+
+    The column :data:`RANKED_FIRST` (``p_best`` of :func:`evallib.items.rank_intervals`) is the
+    share of ``B`` bootstrap resamples in which a model ranks first, not a probability that it
+    is best; it carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling
+    error the bootstrap estimates. Neither prints as if exact: a share below 0.001 prints as
     ``<0.001``, a standard error below 0.0005 as ``<0.001``, and a share of 0 or 1 (no
     binomial standard error) gets the rule of three's bound, ``3 / B``.
     """
@@ -719,9 +749,46 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
         "rank": [f"{v:g}" for v in r["rank"]],
         "rank interval": [f"{int(lo)}" if lo == hi else f"{int(lo)} to {int(hi)}"
                           for lo, hi in zip(r["rank_low"], r["rank_high"])],
-        "P(best)": [_share_cell(float(v)) for v in r["p_best"]],
-        f"Monte Carlo SE of P(best) ({b:,} replicates)": [_share_mc_cell(float(v), b) for v in r["p_best"]],
+        RANKED_FIRST: [_share_cell(float(v)) for v in r["p_best"]],
+        f"Monte Carlo SE of the share ({b:,} resamples)": [_share_mc_cell(float(v), b) for v in r["p_best"]],
     }, index=pd.Index(list(r["model"]), name="model"))
+
+
+def tie_group_text(tie: TieGroup) -> str:
+    """Section 5's sentence on the not-separated group, its counts with thousands separators.
+
+    The report's own wording of :meth:`evallib.items.TieGroup.describe`: who is not shown to
+    differ from the leader at ``alpha``, who is separated from it, over which items (each
+    pair's shared items where models skipped some) and with which adjustment over all pairs.
+
+    >>> from evallib.items import tie_group
+    >>> tie = tie_group({"A": [1] * 6, "B": [1, 1, 1, 1, 1, 0], "C": [0] * 6}, alpha=0.1)
+    >>> tie_group_text(tie)
+    'B is not shown to differ from the leader A at alpha = 0.1 (paired t-tests over 6 items, Holm over all 3 pairs); C is separated from it.'
+    """
+    m = len(tie.members) + len(tie.separated)
+    n_pairs = m * (m - 1) // 2
+    how = (f"{ADJUST_NAME[tie.adjust]} over all {plural(n_pairs, 'pair')}" if tie.adjust != "none"
+           else "no adjustment for multiplicity")
+    if tie.adjust in FDR_ADJUSTMENTS:
+        how += ", which controls the false discovery rate only"
+    data = f"{tie.n_items:,} items" + (f" in {tie.n_clusters:,} clusters" if tie.n_clusters is not None else "")
+    shared = tie.comparisons["n_items"] if "n_items" in tie.comparisons else None
+    if shared is not None and len(shared) and int(shared.min()) < tie.n_items:
+        low, high = int(shared.min()), int(shared.max())
+        data += (f", each pair on the items both models scored ({low:,}" + (f" to {high:,}" if high > low else "")
+                 + f" of the {tie.n_items:,})")
+    detail = f"(paired t-tests over {data}, {how})"
+    others = [escape(v) for v in tie.members[1:]]
+    separated = [escape(v) for v in tie.separated]
+    leader = escape(tie.leader)
+    if not others:
+        return (f"Every other model ({join_names(separated, limit=_LIST_LIMIT)}) is separated from the leader "
+                f"{leader} at alpha = {tie.alpha:g} {detail}.")
+    tail = (f"; {join_names(separated, limit=_LIST_LIMIT)} {'is' if len(separated) == 1 else 'are'} separated "
+            "from it" if separated else "; no model is separated from it")
+    return (f"{join_names(others, limit=_LIST_LIMIT)} {'is' if len(others) == 1 else 'are'} not shown to differ "
+            f"from the leader {leader} at alpha = {tie.alpha:g} {detail}{tail}.")
 
 
 @renamed_keywords(n_boot="n_resamples")
@@ -960,7 +1027,8 @@ def items_summary_text(
            else "no adjustment for multiplicity")
     others = list(tie.members[1:])
     if others:
-        out.append(f"{plural(len(others), 'model')} cannot be separated from the leader at alpha = {alpha:g} "
+        out.append(f"{plural(len(others), 'model')} {'is' if len(others) == 1 else 'are'} not shown to differ from "
+                   f"the leader at alpha = {alpha:g} "
                    f"(paired tests, {how}): {join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
                    "separated from it (section 5). " + _open_differences(tie, others, pairs, min_difference))
     else:
@@ -969,25 +1037,21 @@ def items_summary_text(
     ranks = board.ranks
     top = ranks.iloc[0]
     unit = "clusters" if data.clustered else "items"
-    rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= 0.05]
-    rival_text = ("; " + join_names((escape(f"{m} ({p:.0%})") for m, p in zip(rival["model"], rival["p_best"])),
-                                     limit=_LIST_LIMIT)
-                  + (" also rank" if len(rival) > 1 else " also ranks") + " first in 5% of them or more"
-                  if len(rival) else "")
     b = int(ranks.attrs.get("n_resamples", 0))
-    mc = math.sqrt(top["p_best"] * (1 - top["p_best"]) / b) if b else float("nan")
-    if top["p_best"] >= 1.0 and b:
-        share = (f"first in all {b:,} of them (a share of 1 has no binomial Monte Carlo standard error; with no "
-                 f"replicate the other way, the rule of three puts the share over unlimited replicates above "
-                 f"{1 - 3 / b:.1%}, at 95% confidence)")
-    else:
-        se = f"below {0.001:.1%}" if mc < 0.0005 else f"{mc:.1%}"   # never printed as 0.0%
-        share = (f"first in {top['p_best']:.1%} of them (Monte Carlo standard error {se} from the "
-                 f"{b:,} replicates)")
-    out.append(f"In {b:,} bootstrap replicates of the {unit} (Poisson weights), {escape(top['model'])} ranks "
-               f"{share}{rival_text}; its {level} rank interval (bootstrap percentile) is "
-               + (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
-                  f"{int(top['rank_low'])} to {int(top['rank_high'])}") + f" of {len(ranks)} (section 5).")
+    # the threshold compares the unrounded shares; each is printed to one decimal with its Monte Carlo SE
+    rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= RIVAL_SHARE]
+    rival_text = ("; the other models that rank first in at least "
+                  f"{RIVAL_SHARE:.1%} of them: " + join_names((f"{escape(m)} ({_share_text(p, b)})"
+                                                               for m, p in zip(rival["model"], rival["p_best"])),
+                                                              limit=_LIST_LIMIT)
+                  if len(rival) else
+                  f"; no other model ranks first in {RIVAL_SHARE:.1%} of them or more")
+    interval = (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
+                f"{int(top['rank_low'])} to {int(top['rank_high'])}")
+    out.append(f"In {b:,} bootstrap replicates of the {unit} (Poisson weights), {escape(top['model'])}'s "
+               f"{level} rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share of "
+               f"bootstrap resamples in which it ranks first is {_share_text(float(top['p_best']), b)} (a share of "
+               f"resamples, not a probability that it is best){rival_text} (section 5).")
     out.extend(_point(t, 3) for t in _pairs_sentences(pairs, alpha))
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
