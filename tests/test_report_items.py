@@ -1018,8 +1018,8 @@ def test_repeated_answers_get_a_bullet_when_the_leader_answered_once(pupils):
     msb = k * ((y.mean(axis=1) - y.mean()) ** 2).sum() / (n - 1)
     within = msw / ((msb - msw) / k + msw)
     (bullet,) = [b for b in text.split("\n") if "vary:" in b]
-    assert bullet.startswith("- The leader answered each item once; of the models that answered items more than "
-                             "once, forest has the highest mean")
+    assert bullet.startswith("- The leader answered each item once; forest is the only model that answered items "
+                             "more than once, and its answers")
     assert f"{within:.0%} of the variance of one answer lies within items" in bullet and "(section 4)" in bullet
     assert "With 5 answers per item, forest gets at least one right" in text
 

@@ -1065,8 +1065,10 @@ def items_summary_text(
         # the leader, or, when it answered each item once, the best of the models that answered more often
         who = leader if leader in repeated else (repeated[0] if repeated else None)
         whose = ("The leader's answers" if who == leader else
-                 "The leader answered each item once; of the models that answered items more than once, "
-                 f"{escape(who)} has the highest mean, and its answers")
+                 ("The leader answered each item once; of the models that answered items more than once, "
+                  f"{escape(who)} has the highest mean, and its answers" if len(repeated) > 1 else
+                  f"The leader answered each item once; {escape(who)} is the only model that answered items more "
+                  "than once, and its answers"))
         if who is not None:
             row = c.loc[who]
             total = row["between"] + row["within"]
@@ -1098,7 +1100,14 @@ def items_summary_text(
                 rivals = samples.passk[samples.passk["k"] == k].sort_values("pass_at_k", ascending=False, kind="stable")
                 best = rivals.iloc[0]
                 kind = "CR2 t interval" if data.clustered else "t interval over items"
-                text = (f"With {k} answers per item, {escape(subject)} gets at least one right on {p['pass_at_k']:.1%} "
+                answers = data.sample_counts()[:, list(data.models).index(subject)]
+                answers = answers[answers > 0]          # the items it scored, as pass@k uses
+                fewest, most = int(answers.min()), int(answers.max())
+                lead = (f"With {k} answers per item, {escape(subject)} gets at least one right"
+                        if fewest == most == k else
+                        f"{escape(subject)} answered each item {fewest} to {most} times; drawing {k} of an item's "
+                        f"answers (the fewest any item has), it gets at least one right")
+                text = (f"{lead} on {p['pass_at_k']:.1%} "
                         f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
                 if str(best["model"]) != subject:
