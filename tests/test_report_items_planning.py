@@ -81,15 +81,17 @@ def test_planning_parts_and_plan_against_written_out_miller(clustered_file):
     assert (row["needed_items"], row["needed_clusters"]) == (clusters * f["m"], clusters)
     assert row["detectable"] == pytest.approx(z * math.sqrt(V / 200), rel=1e-9)
     text = " ".join(plan.sentences())
-    assert (f"on its 200 shared items this file detects a difference of {z * math.sqrt(V / 200):.4f}" in text
-            and f"detecting 0.02 needs {clusters * f['m']:,} items ({clusters:,} clusters)" in text)
+    assert (f"on its 200 shared items a difference of {z * math.sqrt(V / 200):.4f} (mean score) has power 0.8 at "
+            "level alpha = 0.05 (two-sided), unadjusted for multiplicity" in text
+            and f"power 0.8 for a difference of 0.02 needs {clusters * f['m']:,} items ({clusters:,} clusters)" in text)
+    assert "detects" not in text and "detecting" not in text
     assert "tied" not in text
     shown = format_item_planning(plan)
-    assert shown["items to detect 0.02"].iloc[0] == f"{clusters * f['m']:,}"
+    assert shown["items for power 0.8 at 0.02"].iloc[0] == f"{clusters * f['m']:,}"
     # without min_difference: the detectable difference only
     bare = item_planning(data, alpha=0.05)
     assert bare.table["needed_items"].isna().all() and "needs" not in " ".join(bare.sentences())
-    assert "items to detect" not in format_item_planning(bare).columns.str.cat()
+    assert "items for power" not in format_item_planning(bare).columns.str.cat()
 
 
 def test_planning_with_one_answer_per_item_is_the_variance_of_the_differences():
@@ -111,6 +113,9 @@ def test_planning_with_one_answer_per_item_is_the_variance_of_the_differences():
         assert row["variance"] == pytest.approx(V, rel=1e-9)
         assert row["needed_items"] == math.ceil(z * z * V / 0.05 ** 2)
         assert row["detectable"] == pytest.approx(z * math.sqrt(V / n), rel=1e-9)
+    # the power is at alpha = 0.01 itself, not adjusted for the leader's 2 comparisons, and the text says so
+    assert all("has power 0.8 at level alpha = 0.01 (two-sided), unadjusted for the 2 comparisons with the leader"
+               in t for t in plan.sentences())
     with pytest.raises(Exception, match="min-difference"):
         item_planning(data, min_difference=1.5)
 
@@ -136,8 +141,11 @@ def test_cli_per_item_report_takes_min_difference_and_plans(clustered_file, tmp_
                             sample_column="sample")
     plan = item_planning(data, alpha=0.05, min_difference=0.02)
     assert "6. Planning the next evaluation" in text
-    assert "Planning: with power 0.8 at alpha = 0.05 (two-sided), this file detects" in text   # the summary's bullet
-    assert "detecting the smallest difference that matters, 0.02, needs" in text and "(section 6)." in text
+    m = len(plan.table)   # the summary's bullet: the power is at the unadjusted level, for m comparisons
+    assert "Planning: on the items each pair shares, a difference in mean score from" in text
+    caveat = "unadjusted for multiplicity" if m == 1 else f"unadjusted for the {m} comparisons with the leader"
+    assert f"has power 0.8 at level alpha = 0.05 (two-sided), {caveat}" in text
+    assert "power 0.8 for the smallest difference that matters, 0.02, needs" in text and "(section 6)." in text
     for sentence in plan.sentences():
         assert html.unescape(sentence) in text
 

@@ -865,11 +865,13 @@ def _interval_name(row: pd.Series) -> str:
 
 
 def _planning_sentence(planning: ItemPlanning) -> str:
-    """Section 6 in one summary sentence: what the file detects and, with ``min_difference``, what it needs."""
+    """Section 6 in one summary sentence: the difference with the planned power on the file's items and,
+    with ``min_difference``, the items that power needs; the level is the unadjusted one."""
     t = planning.table
     det = join_names((f"{v:.4f} against {escape(b)}" for v, b in zip(t["detectable"], t["b"])), limit=_LIST_LIMIT)
-    text = (f"Planning: with power {planning.power:g} at alpha = {planning.alpha:g} (two-sided), this file detects "
-            f"a difference in mean score from {escape(t['a'].iloc[0])} of {det} (on the items each pair shares)")
+    text = (f"Planning: on the items each pair shares, a difference in mean score from {escape(t['a'].iloc[0])} of "
+            f"{det} has power {planning.power:g} at level alpha = {planning.alpha:g} (two-sided), "
+            f"{planning.unadjusted()}")
     if planning.min_difference is not None:
         more = int((t["needed_items"] > t["n_items"]).sum())
         need = join_names((f"{int(v):,} items against {escape(b)}" for v, b in zip(t["needed_items"], t["b"])),
@@ -877,8 +879,8 @@ def _planning_sentence(planning: ItemPlanning) -> str:
         held = ("fewer than the file holds" if more == 0 else
                 ("more than the file holds" if len(t) == 1 else "each more than the file holds") if more == len(t)
                 else f"{more} of these {len(t)} more than the file holds")
-        text += (f"; detecting the smallest difference that matters, {planning.min_difference:g}, needs {need}, "
-                 f"{held}")
+        text += (f"; power {planning.power:g} for the smallest difference that matters, {planning.min_difference:g}, "
+                 f"needs {need}, {held}")
     else:
         text += "; --min-difference gives the items a difference that matters needs"
     if (t["note"] != "").any():
@@ -1127,7 +1129,8 @@ PLANNING_POWER = 0.8
 
 @dataclass(frozen=True, eq=False)
 class ItemPlanning:
-    """Section 6: items needed to detect ``min_difference``, and what the file's size detects.
+    """Section 6: the items ``min_difference`` needs for the planned power, and the difference with that power at
+    the file's size (at the unadjusted level ``alpha``).
 
     Attributes
     ----------
@@ -1142,7 +1145,7 @@ class ItemPlanning:
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
         1, in words; ``""`` if nothing), ``variance`` (``V``
         of :func:`evallib.planning.item_difference_variance`), ``detectable`` (the difference
-        the file's ``n_items`` detect), ``needed_items`` and ``needed_clusters`` (for
+        with power ``power`` at the file's ``n_items``), ``needed_items`` and ``needed_clusters`` (for
         ``min_difference``; NaN without it).
     min_difference : the difference that matters (None when not given).
     alpha, power : the two-sided level and the power planned for.
@@ -1156,6 +1159,13 @@ class ItemPlanning:
     power: float
     cluster_word: str = "cluster"
 
+    def unadjusted(self) -> str:
+        """The level's caveat in words: the power is at ``alpha`` itself, not at a level adjusted for the
+        table's comparisons with the leader (section 3 adjusts; the power there is lower)."""
+        m = len(self.table)
+        return ("unadjusted for multiplicity" if m == 1 else
+                f"unadjusted for the {plural(m, 'comparison')} with the leader")
+
     def sentences(self) -> list[str]:
         """The plan in words, one sentence per comparison, every number from ``table``.
 
@@ -1165,18 +1175,19 @@ class ItemPlanning:
             Markdown sentences, names escaped.
         """
         out = []
-        level = f"at alpha = {self.alpha:g} (two-sided) with power {self.power:g}"
+        level = f"has power {self.power:g} at level alpha = {self.alpha:g} (two-sided), {self.unadjusted()}"
         for _, r in self.table.iterrows():
             design = (f"{int(r['samples'])} answer{'s' if r['samples'] > 1 else ''} per item"
                       + (f", {self.cluster_word}s of {int(r['cluster_size'])} items with an ICC of the expected "
                          + (f"differences of {r['icc']:.3f}" if not _bounded(r) else
                             f"differences read as {r['icc']:.0f}, as said below")
                          if r["cluster_size"] > 1 else ""))
-            text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items this file "
-                    f"detects a difference of {r['detectable']:.4f} (mean score) {level} ({design})")
+            text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items a difference "
+                    f"of {r['detectable']:.4f} (mean score) {level} ({design})")
             if self.min_difference is not None:
                 clusters = (f" ({int(r['needed_clusters']):,} {self.cluster_word}s)" if r["cluster_size"] > 1 else "")
-                text += (f"; detecting {self.min_difference:g} needs {int(r['needed_items']):,} items{clusters}, "
+                text += (f"; power {self.power:g} for a difference of {self.min_difference:g} needs "
+                         f"{int(r['needed_items']):,} items{clusters}, "
                          + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
                          + " the file holds")
             out.append(text + "." + (f" {r['note']}" if r["note"] else ""))
@@ -1392,10 +1403,11 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
         "cluster size": [f"{v:d}" for v in t["cluster_size"]],
         "ICC": [f"{r['icc']:.0f} (estimated {r['icc_raw']:.3f})" if _bounded(r) else f"{r['icc']:.3f}"
                 for _, r in t.iterrows()],
-        "detectable difference": [f"{v:.4f}" for v in t["detectable"]],
+        f"difference with power {planning.power:g} (unadjusted)": [f"{v:.4f}" for v in t["detectable"]],
     })
     if planning.min_difference is not None:
-        out[f"items to detect {planning.min_difference:g}"] = [f"{int(v):,}" for v in t["needed_items"]]
+        out[f"items for power {planning.power:g} at {planning.min_difference:g}"] = [
+            f"{int(v):,}" for v in t["needed_items"]]
     out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
     return out
 
