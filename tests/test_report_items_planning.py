@@ -193,14 +193,16 @@ def test_an_icc_below_zero_within_a_task_is_said_in_words(tmp_path):
     text = " ".join(plan.sentences())
     # read as 0 for the plan, with the largest ICC not ruled out: the estimate plus z_0.975 times Fisher's
     # large-sample SE at ICC 0 (one answer per item: no noise to scale by)
-    g, m = len(MMLU), 129
+    # m: the size-weighted mean task size sum n^2 / sum n (Kish's for unequal clusters), rounded
+    g, m = len(MMLU), round(sum(n * n for n in MMLU.values()) / sum(MMLU.values()))
+    assert m != round(sum(MMLU.values()) / g)             # the plain mean would be another number
     upper = reference + stats.norm.ppf(0.975) * math.sqrt(2 / (m * (m - 1) * (g - 1)))
     assert (f"The ICC of the expected differences within a task was estimated at {reference:.3f}, below zero, so it "
             f"is read as 0 for the plan; ICCs up to about {upper:.3f} (a design effect of {1 + (m - 1) * upper:.2f} "
             f"for tasks of {m} items) are not ruled out") in text
     assert f"for G = {g} tasks of m = {m} items" in text and "for the answers' noise" not in text
     assert "no more alike" not in text
-    assert "tasks of 129 items with an ICC of the expected differences read as 0" in text
+    assert f"tasks of {m} items (the size-weighted mean cluster size) with an ICC of the expected differences read as 0" in text
     assert format_item_planning(plan)["ICC"].iloc[0] == f"0 (estimated {reference:.3f})"
     # an estimate inside [0, 1] is printed as it is, with no such sentence
     rng = np.random.default_rng(2)
@@ -228,3 +230,44 @@ def test_the_icc_standard_error_at_zero_matches_a_simulation():
     assert icc_null_se(m, g) == pytest.approx(estimates.std(ddof=1), rel=0.05)
     with pytest.raises(ValueError, match="cluster_size"):
         icc_null_se(1, g)
+
+
+def test_unequal_clusters_plan_with_the_size_weighted_mean_size():
+    """Kish's design effect for unequal clusters takes m* = sum m^2 / sum m (written out here), not the
+    plain mean or the median; the plan, its table and its sentence use and name that one number."""
+    rng = np.random.default_rng(3)
+    sizes = np.array([2, 3, 3, 4, 20, 2, 3, 25, 4, 3, 2, 30])   # mean 8.4, median 3, m* 2005 / 101 = 19.9
+    cl = np.repeat(np.arange(sizes.size), sizes)
+    n = cl.size
+    p = np.clip(0.6 + rng.normal(0, 0.1, sizes.size)[cl] + rng.normal(0, 0.1, n), 0.05, 0.95)
+    ya = (rng.random((n, 2)) < p[:, None]).astype(float)
+    yb = (rng.random((n, 2)) < (p - 0.05)[:, None]).astype(float)
+    data = load_item_scores(_long({"A": ya, "B": yb}, cl), item_column="item", cluster_column="cluster",
+                            sample_column="sample")
+    plan = item_planning(data, alpha=0.05)
+    weighted = round(float((sizes ** 2).sum() / sizes.sum()))
+    assert weighted == 20 and round(sizes.mean()) == 8 and np.median(sizes) == 3
+    assert int(plan.table["cluster_size"].iloc[0]) == weighted
+    assert format_item_planning(plan)["cluster size (size-weighted mean)"].iloc[0] == "20"
+    assert "clusters of 20 items (the size-weighted mean cluster size)" in plan.sentences()[0]
+
+
+def test_unidentified_answer_noise_prints_a_dash():
+    """A model that answered each item once has no answers' noise of its own (it is inside the SD of its
+    expected scores): the table prints "-", not 0.000, for it and keeps the other model's number."""
+    rng = np.random.default_rng(4)
+    n = 120
+    p = rng.beta(4, 2, n)
+    many = (rng.random((n, 3)) < p[:, None]).astype(float)
+    once = (rng.random((n, 1)) < p[:, None] - 0.05).astype(float)
+    frame = pd.concat([_long({"many": many}, None), _long({"once": once}, None)], ignore_index=True)
+    data = load_item_scores(frame, item_column="item", sample_column="sample")
+    plan = item_planning(data, alpha=0.05)
+    row = plan.table.iloc[0]
+    assert (row["a"], row["b"]) == ("many", "once") and row["samples"] >= 2
+    within = math.sqrt(_anova(many)[1])     # the written-out within-item variance of "many"
+    cell = format_item_planning(plan)["answer noise SD A / B"].iloc[0]
+    assert cell == f"{min(within, math.sqrt(max(0.25 - row['sd_a'] ** 2, 0))):.3f} / -"
+    bare = format_item_planning(item_planning(load_item_scores(
+        _long({"x": many[:, :1], "y": once}, None).drop(columns="sample"), item_column="item"), alpha=0.05))
+    assert bare["answer noise SD A / B"].iloc[0] == "- / -"

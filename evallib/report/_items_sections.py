@@ -95,6 +95,7 @@ __all__ = [
     "plot_item_means",
     "plot_item_pairs",
     "icc_null_se",
+    "weighted_cluster_size",
     "interval_disagrees",
     "pairs_interval_note",
     "items_summary_text",
@@ -1138,9 +1139,10 @@ class ItemPlanning:
         leader), ``b``, ``n_items`` (items both scored), ``sd_a``, ``sd_b`` (SD across items of
         the expected scores), ``correlation`` (of the expected scores), ``within_sd_a``,
         ``within_sd_b`` (SD of one answer around its item's expected score; 0 with one answer
-        per item, whose noise is then part of ``sd_a``, ``sd_b``), ``samples`` (answers per item
-        planned, the file's median), ``cluster_size`` (items per cluster, the file's mean,
-        rounded), ``icc`` (of the expected differences within a cluster, in [0, 1]), ``icc_raw``
+        per item, whose noise is then part of ``sd_a``, ``sd_b``), ``noise_identified_a``,
+        ``noise_identified_b`` (False where it is 0 for that reason; the table prints ``"-"``), ``samples`` (answers per item
+        planned, the file's median), ``cluster_size`` (items per cluster: the file's size-weighted
+        mean ``sum m^2 / sum m``, rounded, as Kish's design effect takes it for unequal clusters), ``icc`` (of the expected differences within a cluster, in [0, 1]), ``icc_raw``
         (its estimate before it was read as 0 below 0 or as 1 above 1; NaN without clusters or
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
         1, in words; ``""`` if nothing), ``variance`` (``V``
@@ -1178,7 +1180,8 @@ class ItemPlanning:
         level = f"has power {self.power:g} at level alpha = {self.alpha:g} (two-sided), {self.unadjusted()}"
         for _, r in self.table.iterrows():
             design = (f"{int(r['samples'])} answer{'s' if r['samples'] > 1 else ''} per item"
-                      + (f", {self.cluster_word}s of {int(r['cluster_size'])} items with an ICC of the expected "
+                      + (f", {self.cluster_word}s of {int(r['cluster_size'])} items (the size-weighted mean "
+                         f"cluster size) with an ICC of the expected "
                          + (f"differences of {r['icc']:.3f}" if not _bounded(r) else
                             f"differences read as {r['icc']:.0f}, as said below")
                          if r["cluster_size"] > 1 else ""))
@@ -1204,12 +1207,29 @@ def _cluster_word(data: ItemScores) -> str:
     return "task" if data.tasks and data.cluster_column == TASK_CLUSTER else "cluster"
 
 
+def weighted_cluster_size(sizes) -> float:
+    """The size-weighted mean cluster size ``m* = sum m_g^2 / sum m_g``.
+
+    Kish's design effect for clusters of unequal size, ``1 + (m* - 1) icc``, takes this mean (the
+    size of the cluster an item is in, averaged over the items), not the plain mean of the sizes;
+    it equals the common size when the clusters are equal and exceeds the mean otherwise.
+
+    >>> weighted_cluster_size([2, 4])
+    3.3333333333333335
+    """
+    m = np.asarray(sizes, dtype=float)
+    if m.ndim != 1 or m.size == 0 or not np.all(np.isfinite(m)) or np.any(m <= 0):
+        raise ValueError(f"sizes must be a non-empty 1-D array of positive cluster sizes, got {sizes!r}")
+    return float((m * m).sum() / m.sum())
+
+
 def icc_null_se(cluster_size: int, n_clusters: int) -> float:
     """The large-sample standard error of the one-way ANOVA estimate of an ICC at ICC 0.
 
     Fisher's approximation for ``G`` clusters of ``m`` items,
     ``var = 2 (1 - rho)^2 (1 + (m - 1) rho)^2 / (m (m - 1) (G - 1))``, at ``rho = 0``:
-    ``sqrt(2 / (m (m - 1) (G - 1)))``. With unequal clusters ``m`` is their mean size.
+    ``sqrt(2 / (m (m - 1) (G - 1)))``. With unequal clusters the report passes the size-weighted
+    mean :func:`weighted_cluster_size`, rounded, the ``m`` its plan uses.
 
     >>> round(icc_null_se(18, 67), 4)
     0.01
@@ -1240,13 +1260,14 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                      + (f"; {once[0]}'s one answer per item leaves its answers' noise inside the SD of its expected "
                         "scores, which more answers would not shrink in this plan" if samples > 1 and once else "")
                      + ".")
-    sds, withins = [], []
+    sds, withins, identified = [], [], []
     for name, block, y in zip((a, b), blocks, means):
         try:
             if samples == 1:
                 raise ValueError("one answer per item")
             vc = variance_components(block)
             sd, within = math.sqrt(vc.between), math.sqrt(vc.within)
+            identified.append(True)
             if vc.truncated:
                 notes.append(f"For {escape(name)}, " + _read_as_zero(
                     "the between-item share of one answer's variance", vc.icc_raw,
@@ -1255,11 +1276,12 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                     "do differ by less than this file can detect)"))
         except ValueError:  # one answer per item: its noise is part of the spread between items
             sd, within = float(np.std(y, ddof=1)), 0.0
+            identified.append(False)
         sd = min(sd, 0.5)
         sds.append(sd)
         withins.append(min(within, math.sqrt(max(0.25 - sd * sd, 0.0))))   # one answer's variance <= 1/4
     if samples == 1:
-        withins = [0.0, 0.0]
+        withins, identified = [0.0, 0.0], [False, False]
     cov = float(np.cov(means[0], means[1], ddof=1)[0, 1])
     correlation = float(np.clip(cov / (sds[0] * sds[1]), -1.0, 1.0)) if sds[0] > 0 and sds[1] > 0 else 0.0
     cluster_size, icc, icc_raw = 1, 0.0, float("nan")
@@ -1268,7 +1290,9 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
         codes = data.clusters[shared]
         sizes = np.bincount(codes)
         sizes = sizes[sizes > 0]
-        cluster_size = max(1, int(round(float(sizes.mean()))))
+        # Kish's design effect 1 + (m - 1) icc for clusters of unequal size takes the size-weighted mean
+        # m* = sum m^2 / sum m (the size of the cluster an item is in, on average over the items)
+        cluster_size = max(1, int(round(weighted_cluster_size(sizes))))
         if cluster_size > 1:
             # the between-cluster share of the observed differences (the one-way ANOVA of
             # variance_components, clusters x items; shifted into [0, 1], which leaves shares unchanged)
@@ -1306,14 +1330,16 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                              f"out: {upper:.3f} is the estimate plus {z:.2f} standard errors, with Fisher's "
                              f"large-sample standard error of the one-way ANOVA ICC at ICC 0, "
                              f"sqrt(2 / (m (m - 1) (G - 1))) = {se / scale:.4f} for G = {sizes.size:,} {word}s of "
-                             f"m = {cluster_size} items (their mean size){scaled}; the plan is too optimistic if the "
+                             f"m = {cluster_size} items (their size-weighted mean, sum m^2 / sum m, rounded){scaled}; the "
+                             f"plan is too optimistic if the "
                              f"ICC is that large.")
             elif icc_raw > 1:
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
     return dict(n_items=int(shared.sum()), sd_a=sds[0], sd_b=sds[1], correlation=correlation,
                 within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc,
-                icc_raw=icc_raw, note=" ".join(s if s.endswith(".") else s + "." for s in notes))
+                icc_raw=icc_raw, noise_identified_a=identified[0], noise_identified_b=identified[1],
+                note=" ".join(s if s.endswith(".") else s + "." for s in notes))
 
 
 def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: float | None = None,
@@ -1361,6 +1387,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         parts = _pair_plan_parts(data, leader, other, alpha)
         n_items = parts.pop("n_items")
         icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
+        noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
             continue
         plan = dict(parts, alpha=alpha, power=power)
@@ -1370,7 +1397,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         if delta is not None:
             size = item_sample_size(delta, **plan)
             need_items, need_clusters = size.n_items, size.n_clusters
-        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, icc_raw=icc_raw, variance=variance,
+        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, **noise, icc_raw=icc_raw, variance=variance,
                          detectable=detectable, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
@@ -1398,9 +1425,12 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
         "shared items": [f"{v:,}" for v in t["n_items"]],
         "SD of expected scores A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["sd_a"], t["sd_b"])],
         "correlation": [f"{v:.3f}" for v in t["correlation"]],
-        "answer noise SD A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["within_sd_a"], t["within_sd_b"])],
+        # "-" where a model's answers' noise is not identified (one answer per item: it is inside its SD)
+        "answer noise SD A / B": [" / ".join(f"{v:.3f}" if ok else "-" for v, ok in ((x, i), (y, j)))
+                                  for x, y, i, j in zip(t["within_sd_a"], t["within_sd_b"],
+                                                        t["noise_identified_a"], t["noise_identified_b"])],
         "answers per item": [f"{v:d}" for v in t["samples"]],
-        "cluster size": [f"{v:d}" for v in t["cluster_size"]],
+        "cluster size (size-weighted mean)": [f"{v:d}" for v in t["cluster_size"]],
         "ICC": [f"{r['icc']:.0f} (estimated {r['icc_raw']:.3f})" if _bounded(r) else f"{r['icc']:.3f}"
                 for _, r in t.iterrows()],
         f"difference with power {planning.power:g} (unadjusted)": [f"{v:.4f}" for v in t["detectable"]],
