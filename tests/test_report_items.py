@@ -958,6 +958,14 @@ def test_report_template_says_what_the_code_does():
     assert "(ICC)" not in markdown
     code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert "plot_item_pairs(pairs)" in code and "format_ranks(board)" in code
+    # no "real difference" wording, no probability of being best, and the conventions' spellings
+    headings = [line for c in nb["cells"] if c["cell_type"] == "markdown"
+                for line in "".join(c["source"]).splitlines() if line.startswith("#")]
+    assert not any("real" in h.lower() for h in headings), headings
+    assert "## 3. Pairwise: which differences are shown at level α?" in headings
+    assert "P(best)" not in markdown and "likely" not in markdown and "cannot be separated" not in markdown
+    assert "paired t test" not in markdown and "could this file detect" not in markdown
+    assert "print(tie_group_text(board.tie))" in code and ".describe()" not in code
 
 
 def test_readme_describes_the_shipped_example_truly(pupils):
