@@ -202,7 +202,7 @@ def test_an_icc_below_zero_within_a_task_is_said_in_words(tmp_path):
             f"for tasks of {m} items) are not ruled out") in text
     assert f"for G = {g} tasks of m = {m} items" in text and "for the answers' noise" not in text
     assert "no more alike" not in text
-    assert f"tasks of {m} items (the size-weighted mean cluster size) with an ICC of the expected differences read as 0" in text
+    assert f"tasks of a size-weighted mean of {m} items with an ICC of the expected differences read as 0" in text
     assert format_item_planning(plan)["ICC"].iloc[0] == f"0 (estimated {reference:.3f})"
     # an estimate inside [0, 1] is printed as it is, with no such sentence
     rng = np.random.default_rng(2)
@@ -249,7 +249,7 @@ def test_unequal_clusters_plan_with_the_size_weighted_mean_size():
     assert weighted == 20 and round(sizes.mean()) == 8 and np.median(sizes) == 3
     assert int(plan.table["cluster_size"].iloc[0]) == weighted
     assert format_item_planning(plan)["cluster size (size-weighted mean)"].iloc[0] == "20"
-    assert "clusters of 20 items (the size-weighted mean cluster size)" in plan.sentences()[0]
+    assert "clusters of a size-weighted mean of 20 items with an ICC" in plan.sentences()[0]
 
 
 def test_unidentified_answer_noise_prints_a_dash():

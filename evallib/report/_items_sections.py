@@ -1051,7 +1051,7 @@ def items_summary_text(
                   f"; no other model ranks first in {RIVAL_SHARE:.1%} of them or more")
     interval = (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
                 f"{int(top['rank_low'])} to {int(top['rank_high'])}")
-    out.append(f"In {b:,} bootstrap replicates of the {unit} (Poisson weights), {escape(top['model'])}'s "
+    out.append(f"In {b:,} bootstrap resamples of the {unit} (Poisson weights), {escape(top['model'])}'s "
                f"{level} rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share of "
                f"bootstrap resamples in which it ranks first is {_share_text(float(top['p_best']), b)} (a share of "
                f"resamples, not a probability that it is best){rival_text} (section 5).")
@@ -1180,8 +1180,8 @@ class ItemPlanning:
         level = f"has power {self.power:g} at level alpha = {self.alpha:g} (two-sided), {self.unadjusted()}"
         for _, r in self.table.iterrows():
             design = (f"{int(r['samples'])} answer{'s' if r['samples'] > 1 else ''} per item"
-                      + (f", {self.cluster_word}s of {int(r['cluster_size'])} items (the size-weighted mean "
-                         f"cluster size) with an ICC of the expected "
+                      + (f", {self.cluster_word}s of a size-weighted mean of {int(r['cluster_size'])} items with "
+                         "an ICC of the expected "
                          + (f"differences of {r['icc']:.3f}" if not _bounded(r) else
                             f"differences read as {r['icc']:.0f}, as said below")
                          if r["cluster_size"] > 1 else ""))
