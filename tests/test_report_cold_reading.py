@@ -9,6 +9,8 @@ Demšar's Table 6, and nbconvert's Markdown renderer for what reaches the page.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -200,7 +202,10 @@ def test_rivals_for_first_place_are_said_to_pass_five_percent():
     ranks = parts["board"].ranks
     rivals = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= 0.05]
     assert len(rivals) >= 1  # "many" and its exact twin share first place
-    assert "first in 5% of them or more" in text and "in some" not in text
+    assert "the other models that rank first in at least 5.0% of them: " in text and "in some" not in text
+    b = ranks.attrs["n_resamples"]
+    for m, p in zip(rivals["model"], rivals["p_best"]):   # one decimal, with the binomial MC SE written out
+        assert f"{m} ({100 * p:.1f}%, MC SE {100 * math.sqrt(p * (1 - p) / b):.1f}%)" in text
 
 
 # ------------------------------------------------------------------ the many-data-sets report
@@ -240,3 +245,28 @@ def test_wilcoxon_and_control_sentences_say_what_they_count():
     ranks = table.rank(axis=1, ascending=False).mean()
     for name in ("C4.5+m+cf", "C4.5+m"):  # both differ from the control (Demšar, section 3.2.4) and rank ahead
         assert f"{name} (rank {ranks[name]:.3f}, ahead of it;" in text
+
+
+def test_pass_at_k_bullet_is_true_when_items_have_different_numbers_of_answers():
+    """"With k answers per item" is said only when every item has k; with 3 to 5 answers the bullet says
+    so and that k is the fewest (the k pass@k can draw on every item), the counts taken from the frame."""
+    frame = _items_frame(answers=5, leader="many")
+    short = frame["item"].isin([f"q{i}" for i in range(0, 60, 2)]) & (frame["sample"] > 3)
+    frame = frame[~short]
+    per_item = frame[frame["model"] == "many"].groupby("item").size()
+    _, _, text = _items_summary(frame)
+    (bullet,) = [b for b in text.split("\n") if "pass@" in b]
+    assert f"many answered each item {per_item.min()} to {per_item.max()} times; drawing {per_item.min()} of an item's " \
+           "answers (the fewest any item has), it gets at least one right on" in bullet
+    assert "With 3 answers per item" not in bullet and f"(pass@{per_item.min()};" in bullet
+    _, _, equal = _items_summary(_items_frame(answers=4, leader="many"))
+    assert "With 4 answers per item, many gets at least one right on" in equal
+
+
+def test_the_only_model_with_repeated_answers_is_not_said_to_have_the_highest_mean():
+    """With one model that answered items more than once there is nothing to compare it with."""
+    _, _, text = _items_summary(_items_frame(leader="once"))
+    (bullet,) = [b for b in text.split("\n") if "vary:" in b or "are not shown to be more alike" in b]
+    assert bullet.startswith("- The leader answered each item once; many is the only model that answered items "
+                             "more than once, and its answers")
+    assert "highest mean" not in bullet

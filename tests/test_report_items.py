@@ -849,13 +849,42 @@ def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(cluster
     parts, text = _parts(clustered)
     ranks = parts["board"].ranks
     p = float(ranks["p_best"].iloc[0])
-    assert f"{p:.1%} of them (Monte Carlo standard error {math.sqrt(p * (1 - p) / 1000):.1%}" in text
+    top = ranks.iloc[0]
+    interval = (f"{int(top['rank_low'])}" if top["rank_low"] == top["rank_high"]
+                else f"{int(top['rank_low'])} to {int(top['rank_high'])}")
+    # the share is named a share of resamples, with its MC SE, next to the leader's rank interval
+    assert (f"{top['model']}'s 95% rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share "
+            f"of bootstrap resamples in which it ranks first is {p:.1%}, MC SE {math.sqrt(p * (1 - p) / 1000):.1%} "
+            "(a share of resamples, not a probability that it is best)") in text
+    assert "P(best)" not in text and "probability that it is best)" in text
     assert "Poisson weights" in text and "with replacement" not in text
     table = format_ranks(parts["board"])
-    column = "Monte Carlo SE of P(best) (1,000 replicates)"
+    column = "Monte Carlo SE of the share (1,000 resamples)"
+    assert "P(best)" not in table.columns and "ranked first (share of resamples)" in table.columns
     se = [math.sqrt(q * (1 - q) / 1000) for q in ranks["p_best"]]
-    assert list(table[column]) == [(f"none (0 of 1,000); P(best) < {3 / 1000:.4f} (rule of three)" if q == 0 else
+    assert list(table[column]) == [(f"none (0 of 1,000); share < {3 / 1000:.4f} (rule of three)" if q == 0 else
                                     f"{s:.3f}" if s >= 0.0005 else "<0.001") for q, s in zip(ranks["p_best"], se)]
+
+
+def test_rivals_for_first_place_compare_unrounded_shares(clustered):
+    """A rival at 4.6% is not "5% or more" (rounding to a whole percent made it read so); a rival at 9.5%
+    prints as 9.5%, not 10%, with its Monte Carlo SE sqrt(p (1 - p) / B) written out here."""
+    from evallib.report._items_sections import Leaderboard
+
+    parts, _ = _parts(clustered)
+    ranks = parts["board"].ranks.copy()
+    b = int(ranks.attrs["n_resamples"])
+    ranks["p_best"] = [0.849, 0.095, 0.046, 0.010]
+    parts["board"] = Leaderboard(tie=parts["board"].tie, ranks=ranks)
+    text = items_summary_text(clustered, **parts)
+    (bullet,) = [t for t in text.split("\n") if "bootstrap resamples" in t]
+    second, third = ranks["model"].iloc[1], ranks["model"].iloc[2]
+    assert f"at least 5.0% of them: {second} (9.5%, MC SE {100 * math.sqrt(0.095 * 0.905 / b):.1f}%) (section 5)" in bullet
+    assert third not in bullet and "10%" not in bullet
+    ranks["p_best"] = [0.95, 0.046, 0.004, 0.0]
+    parts["board"] = Leaderboard(tie=parts["board"].tie, ranks=ranks)
+    (bullet,) = [t for t in items_summary_text(clustered, **parts).split("\n") if "bootstrap resamples" in t]
+    assert "no other model ranks first in 5.0% of them or more" in bullet and second not in bullet
 
 
 def test_small_p_best_counts_never_print_as_exact():
@@ -870,17 +899,18 @@ def test_small_p_best_counts_never_print_as_exact():
                           "p_best": [1600 / b, 398 / b, 1 / b, 0.0]})
     ranks.attrs["n_resamples"] = b
     table = format_ranks(Leaderboard(tie=None, ranks=ranks))
-    column = f"Monte Carlo SE of P(best) ({b:,} replicates)"
-    assert list(table["P(best)"]) == ["0.800", "0.199", "<0.001", "0"]
+    column = f"Monte Carlo SE of the share ({b:,} resamples)"
+    share = "ranked first (share of resamples)"
+    assert list(table[share]) == ["0.800", "0.199", "<0.001", "0"]
     assert list(table[column])[:2] == [f"{math.sqrt(q * (1 - q) / b):.3f}" for q in (0.8, 0.199)]
     assert table[column].iloc[2] == "<0.001" and math.sqrt(1 / b * (1 - 1 / b) / b) < 0.0005
-    assert table[column].iloc[3] == f"none (0 of 2,000); P(best) < {3 / b:.4f} (rule of three)" == (
-        "none (0 of 2,000); P(best) < 0.0015 (rule of three)")
-    assert not any(v in {"0.000", "1.000"} for v in [*table["P(best)"], *table[column]])
+    assert table[column].iloc[3] == f"none (0 of 2,000); share < {3 / b:.4f} (rule of three)" == (
+        "none (0 of 2,000); share < 0.0015 (rule of three)")
+    assert not any(v in {"0.000", "1.000"} for v in [*table[share], *table[column]])
     ranks["p_best"] = [1.0, 0.0, 0.0, 0.0]
     table = format_ranks(Leaderboard(tie=None, ranks=ranks))
-    assert table["P(best)"].iloc[0] == "1" and table[column].iloc[0] == (
-        "none (2,000 of 2,000); P(best) > 0.9985 (rule of three)")
+    assert table[share].iloc[0] == "1" and table[column].iloc[0] == (
+        "none (2,000 of 2,000); share > 0.9985 (rule of three)")
 
 
 def test_figures_show_paired_differences_and_warn_about_overlap(clustered):
@@ -928,6 +958,14 @@ def test_report_template_says_what_the_code_does():
     assert "(ICC)" not in markdown
     code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert "plot_item_pairs(pairs)" in code and "format_ranks(board)" in code
+    # no "real difference" wording, no probability of being best, and the conventions' spellings
+    headings = [line for c in nb["cells"] if c["cell_type"] == "markdown"
+                for line in "".join(c["source"]).splitlines() if line.startswith("#")]
+    assert not any("real" in h.lower() for h in headings), headings
+    assert "## 3. Pairwise: which differences are shown at level α?" in headings
+    assert "P(best)" not in markdown and "likely" not in markdown and "cannot be separated" not in markdown
+    assert "paired t test" not in markdown and "could this file detect" not in markdown
+    assert "print(tie_group_text(board.tie))" in code and ".describe()" not in code
 
 
 def test_readme_describes_the_shipped_example_truly(pupils):
@@ -988,8 +1026,8 @@ def test_repeated_answers_get_a_bullet_when_the_leader_answered_once(pupils):
     msb = k * ((y.mean(axis=1) - y.mean()) ** 2).sum() / (n - 1)
     within = msw / ((msb - msw) / k + msw)
     (bullet,) = [b for b in text.split("\n") if "vary:" in b]
-    assert bullet.startswith("- The leader answered each item once; of the models that answered items more than "
-                             "once, forest has the highest mean")
+    assert bullet.startswith("- The leader answered each item once; forest is the only model that answered items "
+                             "more than once, and its answers")
     assert f"{within:.0%} of the variance of one answer lies within items" in bullet and "(section 4)" in bullet
     assert "With 5 answers per item, forest gets at least one right" in text
 

@@ -81,15 +81,17 @@ def test_planning_parts_and_plan_against_written_out_miller(clustered_file):
     assert (row["needed_items"], row["needed_clusters"]) == (clusters * f["m"], clusters)
     assert row["detectable"] == pytest.approx(z * math.sqrt(V / 200), rel=1e-9)
     text = " ".join(plan.sentences())
-    assert (f"on its 200 shared items this file detects a difference of {z * math.sqrt(V / 200):.4f}" in text
-            and f"detecting 0.02 needs {clusters * f['m']:,} items ({clusters:,} clusters)" in text)
+    assert (f"on its 200 shared items a difference of {z * math.sqrt(V / 200):.4f} (mean score) has power 0.8 at "
+            "level alpha = 0.05 (two-sided), unadjusted for multiplicity" in text
+            and f"power 0.8 for a difference of 0.02 needs {clusters * f['m']:,} items ({clusters:,} clusters)" in text)
+    assert "detects" not in text and "detecting" not in text
     assert "tied" not in text
     shown = format_item_planning(plan)
-    assert shown["items to detect 0.02"].iloc[0] == f"{clusters * f['m']:,}"
+    assert shown["items for power 0.8 at 0.02"].iloc[0] == f"{clusters * f['m']:,}"
     # without min_difference: the detectable difference only
     bare = item_planning(data, alpha=0.05)
     assert bare.table["needed_items"].isna().all() and "needs" not in " ".join(bare.sentences())
-    assert "items to detect" not in format_item_planning(bare).columns.str.cat()
+    assert "items for power" not in format_item_planning(bare).columns.str.cat()
 
 
 def test_planning_with_one_answer_per_item_is_the_variance_of_the_differences():
@@ -111,6 +113,9 @@ def test_planning_with_one_answer_per_item_is_the_variance_of_the_differences():
         assert row["variance"] == pytest.approx(V, rel=1e-9)
         assert row["needed_items"] == math.ceil(z * z * V / 0.05 ** 2)
         assert row["detectable"] == pytest.approx(z * math.sqrt(V / n), rel=1e-9)
+    # the power is at alpha = 0.01 itself, not adjusted for the leader's 2 comparisons, and the text says so
+    assert all("has power 0.8 at level alpha = 0.01 (two-sided), unadjusted for the 2 comparisons with the leader"
+               in t for t in plan.sentences())
     with pytest.raises(Exception, match="min-difference"):
         item_planning(data, min_difference=1.5)
 
@@ -136,8 +141,11 @@ def test_cli_per_item_report_takes_min_difference_and_plans(clustered_file, tmp_
                             sample_column="sample")
     plan = item_planning(data, alpha=0.05, min_difference=0.02)
     assert "6. Planning the next evaluation" in text
-    assert "Planning: with power 0.8 at alpha = 0.05 (two-sided), this file detects" in text   # the summary's bullet
-    assert "detecting the smallest difference that matters, 0.02, needs" in text and "(section 6)." in text
+    m = len(plan.table)   # the summary's bullet: the power is at the unadjusted level, for m comparisons
+    assert "Planning: on the items each pair shares, a difference in mean score from" in text
+    caveat = "unadjusted for multiplicity" if m == 1 else f"unadjusted for the {m} comparisons with the leader"
+    assert f"has power 0.8 at level alpha = 0.05 (two-sided), {caveat}" in text
+    assert "power 0.8 for the smallest difference that matters, 0.02, needs" in text and "(section 6)." in text
     for sentence in plan.sentences():
         assert html.unescape(sentence) in text
 
@@ -185,14 +193,16 @@ def test_an_icc_below_zero_within_a_task_is_said_in_words(tmp_path):
     text = " ".join(plan.sentences())
     # read as 0 for the plan, with the largest ICC not ruled out: the estimate plus z_0.975 times Fisher's
     # large-sample SE at ICC 0 (one answer per item: no noise to scale by)
-    g, m = len(MMLU), 129
+    # m: the size-weighted mean task size sum n^2 / sum n (Kish's for unequal clusters), rounded
+    g, m = len(MMLU), round(sum(n * n for n in MMLU.values()) / sum(MMLU.values()))
+    assert m != round(sum(MMLU.values()) / g)             # the plain mean would be another number
     upper = reference + stats.norm.ppf(0.975) * math.sqrt(2 / (m * (m - 1) * (g - 1)))
     assert (f"The ICC of the expected differences within a task was estimated at {reference:.3f}, below zero, so it "
             f"is read as 0 for the plan; ICCs up to about {upper:.3f} (a design effect of {1 + (m - 1) * upper:.2f} "
             f"for tasks of {m} items) are not ruled out") in text
     assert f"for G = {g} tasks of m = {m} items" in text and "for the answers' noise" not in text
     assert "no more alike" not in text
-    assert "tasks of 129 items with an ICC of the expected differences read as 0" in text
+    assert f"tasks of a size-weighted mean of {m} items with an ICC of the expected differences read as 0" in text
     assert format_item_planning(plan)["ICC"].iloc[0] == f"0 (estimated {reference:.3f})"
     # an estimate inside [0, 1] is printed as it is, with no such sentence
     rng = np.random.default_rng(2)
@@ -220,3 +230,44 @@ def test_the_icc_standard_error_at_zero_matches_a_simulation():
     assert icc_null_se(m, g) == pytest.approx(estimates.std(ddof=1), rel=0.05)
     with pytest.raises(ValueError, match="cluster_size"):
         icc_null_se(1, g)
+
+
+def test_unequal_clusters_plan_with_the_size_weighted_mean_size():
+    """Kish's design effect for unequal clusters takes m* = sum m^2 / sum m (written out here), not the
+    plain mean or the median; the plan, its table and its sentence use and name that one number."""
+    rng = np.random.default_rng(3)
+    sizes = np.array([2, 3, 3, 4, 20, 2, 3, 25, 4, 3, 2, 30])   # mean 8.4, median 3, m* 2005 / 101 = 19.9
+    cl = np.repeat(np.arange(sizes.size), sizes)
+    n = cl.size
+    p = np.clip(0.6 + rng.normal(0, 0.1, sizes.size)[cl] + rng.normal(0, 0.1, n), 0.05, 0.95)
+    ya = (rng.random((n, 2)) < p[:, None]).astype(float)
+    yb = (rng.random((n, 2)) < (p - 0.05)[:, None]).astype(float)
+    data = load_item_scores(_long({"A": ya, "B": yb}, cl), item_column="item", cluster_column="cluster",
+                            sample_column="sample")
+    plan = item_planning(data, alpha=0.05)
+    weighted = round(float((sizes ** 2).sum() / sizes.sum()))
+    assert weighted == 20 and round(sizes.mean()) == 8 and np.median(sizes) == 3
+    assert int(plan.table["cluster_size"].iloc[0]) == weighted
+    assert format_item_planning(plan)["cluster size (size-weighted mean)"].iloc[0] == "20"
+    assert "clusters of a size-weighted mean of 20 items with an ICC" in plan.sentences()[0]
+
+
+def test_unidentified_answer_noise_prints_a_dash():
+    """A model that answered each item once has no answers' noise of its own (it is inside the SD of its
+    expected scores): the table prints "-", not 0.000, for it and keeps the other model's number."""
+    rng = np.random.default_rng(4)
+    n = 120
+    p = rng.beta(4, 2, n)
+    many = (rng.random((n, 3)) < p[:, None]).astype(float)
+    once = (rng.random((n, 1)) < p[:, None] - 0.05).astype(float)
+    frame = pd.concat([_long({"many": many}, None), _long({"once": once}, None)], ignore_index=True)
+    data = load_item_scores(frame, item_column="item", sample_column="sample")
+    plan = item_planning(data, alpha=0.05)
+    row = plan.table.iloc[0]
+    assert (row["a"], row["b"]) == ("many", "once") and row["samples"] >= 2
+    within = math.sqrt(_anova(many)[1])     # the written-out within-item variance of "many"
+    cell = format_item_planning(plan)["answer noise SD A / B"].iloc[0]
+    assert cell == f"{min(within, math.sqrt(max(0.25 - row['sd_a'] ** 2, 0))):.3f} / -"
+    bare = format_item_planning(item_planning(load_item_scores(
+        _long({"x": many[:, :1], "y": once}, None).drop(columns="sample"), item_column="item"), alpha=0.05))
+    assert bare["answer noise SD A / B"].iloc[0] == "- / -"

@@ -187,4 +187,4 @@ def test_tasks_as_few_clusters_widen_the_leaders_interval_and_the_summary_says_s
     assert times == pytest.approx((high - low) / (hi - lo), abs=0.01) and times > 1.05
     assert "the clusters matter" in bullet and "change the interval little" not in bullet
     assert "the rank bootstrap resamples only these 3 clusters" in text
-    assert "(paired CR2 t tests, cluster-robust; section 3)" in text      # the tests named as run
+    assert "(paired CR2 t-tests, cluster-robust; section 3)" in text      # the tests named as run

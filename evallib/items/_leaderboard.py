@@ -8,9 +8,9 @@ so item difficulty cancels in the differences) and all clustered when the items 
 clusters (questions on one passage, tasks of one repository):
 
 * :func:`leaderboard_pairs` -- every pairwise difference of means with its standard
-  error, a paired t test, adjusted p-values (Holm, Bonferroni, Benjamini-Hochberg or
+  error, a paired t-test, adjusted p-values (Holm, Bonferroni, Benjamini-Hochberg or
   Benjamini-Yekutieli, :mod:`evallib._multitest`), and simultaneous (Bonferroni) intervals;
-* :func:`tie_group` -- the leader and the models that cannot be separated from it;
+* :func:`tie_group` -- the leader and the models not shown to differ from it;
 * :func:`rank_intervals` -- bootstrap intervals for every model's rank and the
   probability that it is the best, resampling items (or clusters) jointly for all
   models; drawn by :func:`plot_rank_intervals`.
@@ -294,7 +294,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     the paired one, ``s_d / sqrt(N)`` with ``N - 1`` df, or with ``clusters`` the CR2
     cluster-robust ``sqrt(sum_g e_g^2 / (1 - n_g/N)) / N`` with Bell-McCaffrey df (``e_g``
     the sum of ``d_i - mean(d)`` over cluster ``g`` of ``n_g`` items; Bell & McCaffrey 2002). The test is the
-    paired t test, ``t = estimate / se``, two-sided (unclustered it is
+    paired t-test, ``t = estimate / se``, two-sided (unclustered it is
     ``scipy.stats.ttest_rel``). Miller (2024) recommends these paired, clustered
     differences for comparing models on an eval.
 
@@ -390,7 +390,7 @@ def _names(items: list) -> str:
 
 @dataclass(frozen=True, eq=False)
 class TieGroup:
-    """The leader of a leaderboard and the models that cannot be separated from it.
+    """The leader of a leaderboard and the models not shown to differ from it.
 
     Returned by :func:`tie_group`; ``str()`` gives :meth:`describe`.
 
@@ -417,13 +417,13 @@ class TieGroup:
     n_clusters: int | None
 
     def describe(self) -> str:
-        """One sentence: who cannot be separated from the leader, at what level, by what test.
+        """One sentence: who is not shown to differ from the leader, at what level, by what test.
 
         Returns
         -------
         str
-            The models that cannot be separated from the leader at ``alpha`` and those that
-            are (or that every other model is separated), with the paired t tests' items (and
+            The models not shown to differ from the leader at ``alpha`` and those that are
+            separated from it (or that every other model is), with the paired t-tests' items (and
             clusters) and the adjustment over all pairs (``adjust``; for BH and BY the remark
             that they control the false discovery rate only).
         """
@@ -439,7 +439,7 @@ class TieGroup:
             low, high = int(shared.min()), int(shared.max())
             data += (f", each pair on the items both models scored ({low}" + (f" to {high}" if high > low else "")
                      + f" of the {self.n_items})")
-        detail = f"(paired t tests over {data}, {how[self.adjust]})"
+        detail = f"(paired t-tests over {data}, {how[self.adjust]})"
         others = list(self.members[1:])
         if not others:
             return (f"Every other model ({_names(list(self.separated))}) is separated from the leader "
@@ -447,7 +447,8 @@ class TieGroup:
         subject = f"Model {others[0]}" if len(others) == 1 else f"Models {_names(others)}"
         tail = (f"; {_names(list(self.separated))} {'is' if len(self.separated) == 1 else 'are'} separated "
                 "from it" if self.separated else "; no model is separated from it")
-        return (f"{subject} cannot be separated from the leader {self.leader} at alpha = {self.alpha:g} "
+        verb = "is" if len(others) == 1 else "are"
+        return (f"{subject} {verb} not shown to differ from the leader {self.leader} at alpha = {self.alpha:g} "
                 f"{detail}{tail}.")
 
     def __str__(self) -> str:
@@ -498,8 +499,8 @@ def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust:
     >>> scores = {"A": [1, 1, 1, 1, 1, 1, 1, 0], "B": [1, 0, 0, 1, 0, 0, 1, 0],
     ...           "C": [1, 0, 0, 1, 0, 0, 0, 0]}
     >>> print(tie_group(scores))
-    Model B cannot be separated from the leader A at alpha = 0.05
-    (paired t tests over 8 items, Holm over all 3 pairs); C is separated from it.
+    Model B is not shown to differ from the leader A at alpha = 0.05
+    (paired t-tests over 8 items, Holm over all 3 pairs); C is separated from it.
     """
     alpha = check_alpha(alpha)
     adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)

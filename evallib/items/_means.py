@@ -114,7 +114,7 @@ _LABELS = {
     "cr2": "CR2 cluster-robust SE, Bell-McCaffrey t with {df:.1f} df",
     "wild": "wild cluster bootstrap, interval by inverting the null-imposed bootstrap test",
     "wilson": "Wilson interval",
-    "mcnemar": "McNemar mid-p test and Bonett-Price interval",
+    "mcnemar": "McNemar mid-p test and Bonett–Price interval",
 }
 
 
@@ -910,7 +910,7 @@ def paired_item_difference(
     ``"auto"`` (default) uses, for one 0/1 score per item from each model and no clusters,
     ``"mcnemar"``: the mid-p McNemar test of
     :func:`evallib.onetestset.mcnemar` (``method="mid-p"``) for the p-value and the
-    Bonett-Price interval of :func:`evallib.onetestset.paired_difference_interval`
+    Bonett–Price interval of :func:`evallib.onetestset.paired_difference_interval`
     -- the recommendations of Fagerland, Lydersen & Laake (2013, 2014); the two are
     separate procedures and may disagree at the margin. Otherwise it uses ``"cr2"``,
     which without clusters is the paired t interval and test on ``n - 1`` df.
@@ -949,7 +949,7 @@ def paired_item_difference(
         higher (``"greater"``), scipy's spelling. A one-sided test comes with the
         one-sided interval (``[low, 1]`` for ``"greater"``, ``[-1, high]`` for ``"less"``);
         ``"mcnemar"`` then uses the one-sided mid-p test and one side of the
-        Bonett-Price interval at level ``1 - 2 alpha``. ``"wild"`` is two-sided only.
+        Bonett–Price interval at level ``1 - 2 alpha``. ``"wild"`` is two-sided only.
 
     Returns
     -------
@@ -963,7 +963,7 @@ def paired_item_difference(
     -----
     Bounds are clipped to [-1, 1]. Degenerate input: when ``a`` and ``b`` agree on every
     item the standard error is 0, the interval the point 0 and the p-value 1 (McNemar:
-    ``p = 1`` and Bonett-Price's interval around 0); when every difference is the same
+    ``p = 1`` and Bonett–Price's interval around 0); when every difference is the same
     non-zero number the standard error is 0, the statistic infinite and the p-value 0;
     with all items in one cluster the cluster-robust methods report an infinite
     standard error, the interval [-1, 1] and ``p = 1``.
@@ -983,7 +983,7 @@ def paired_item_difference(
 
     Examples
     --------
-    Ten items answered once by each model: McNemar's mid-p test and the Bonett-Price interval.
+    Ten items answered once by each model: McNemar's mid-p test and the Bonett–Price interval.
 
     >>> from evallib.items import paired_item_difference
     >>> a = [1, 1, 1, 1, 1, 1, 0, 1, 1, 0]
@@ -1050,7 +1050,7 @@ def paired_item_difference(
         test = mcnemar(n01, n10, method="mid-p", alternative=_FLIPPED[alternative])
         two_sided = alternative == "two-sided"
         if not two_sided and alpha >= 0.5:
-            raise ValueError(f"alpha must be below 0.5 for a one-sided Bonett-Price interval "
+            raise ValueError(f"alpha must be below 0.5 for a one-sided Bonett–Price interval "
                              f"(the two-sided one at 1 - 2 alpha), got {alpha!r}")
         ci = paired_difference_interval(Contingency(a=n11, b=n01, c=n10, d=n - n11 - n01 - n10, n=n),
                                         method="bonett_price", alpha=alpha if two_sided else 2.0 * alpha)

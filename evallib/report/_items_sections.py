@@ -10,7 +10,7 @@ with a one-line reason), computed with the functions of :mod:`evallib.items`:
    sample size with clusters or several answers; CR2 with Bell-McCaffrey df otherwise).
 3. :func:`pairwise_items` -- every pair's paired difference
    (:func:`evallib.items.leaderboard_pairs`: CR2 clustered when clusters are given,
-   Holm or Benjamini-Hochberg), with McNemar's mid-p test and the Bonett-Price interval
+   Holm or Benjamini-Hochberg), with McNemar's mid-p test and the Bonett–Price interval
    beside it where they apply (0/1 scores, one answer per item, no clusters:
    :func:`evallib.items.paired_item_difference`).
 4. :func:`sample_analysis` -- with repeated answers: between- and within-item variance
@@ -90,10 +90,12 @@ __all__ = [
     "format_components",
     "format_passk",
     "format_ranks",
+    "tie_group_text",
     "interval_conventions_note",
     "plot_item_means",
     "plot_item_pairs",
     "icc_null_se",
+    "weighted_cluster_size",
     "interval_disagrees",
     "pairs_interval_note",
     "items_summary_text",
@@ -420,13 +422,13 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     :func:`evallib.items.leaderboard_pairs` on the item means: per pair ``a`` (ranked
     above) and ``b``, the mean difference, its standard error (CR2 with Bell-McCaffrey
     df when clustered, the paired t otherwise), the joint (Bonferroni) interval, the
-    paired t test's p-value and its adjustment ``pvalue_adj`` by ``adjust``; ``reject``
+    paired t-test's p-value and its adjustment ``pvalue_adj`` by ``adjust``; ``reject``
     follows it.
 
     Where McNemar's test applies -- 0/1 scores, one answer per item, no clusters -- each
     pair also gets :func:`evallib.items.paired_item_difference` with
     ``method="mcnemar"``: the mid-p McNemar p-value (``mcnemar_p``, adjusted as the t
-    tests in ``mcnemar_pvalue_adj``, ``mcnemar_reject``), the Bonett-Price interval at the
+    tests in ``mcnemar_pvalue_adj``, ``mcnemar_reject``), the Bonett–Price interval at the
     same level as the joint interval (``bp_low``, ``bp_high``) and the discordant counts
     ``n10`` (``a`` right, ``b`` wrong) and ``n01``.
 
@@ -483,7 +485,7 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     })
     if pairs.attrs.get("mcnemar"):
         out[pvalue_header(adjust, "McNemar's mid-p test")] = [pvalue_cell(p) for p in pairs["mcnemar_pvalue_adj"]]
-        out["Bonett-Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
+        out["Bonett–Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
     if partial:
         out["items"] = [f"{v:,}" for v in pairs["n_items"]]
@@ -697,18 +699,47 @@ def _share_mc_cell(p: float, b: int) -> str:
     if not b:
         return "-"
     if p <= 0 or p >= 1:
-        return (f"none (0 of {b:,}); P(best) < {3 / b:.4f} (rule of three)" if p <= 0
-                else f"none ({b:,} of {b:,}); P(best) > {1 - 3 / b:.4f} (rule of three)")
+        return (f"none (0 of {b:,}); share < {3 / b:.4f} (rule of three)" if p <= 0
+                else f"none ({b:,} of {b:,}); share > {1 - 3 / b:.4f} (rule of three)")
     se = math.sqrt(p * (1 - p) / b)
     return "<0.001" if se < 0.0005 else f"{se:.3f}"
 
 
-def format_ranks(board: Leaderboard) -> pd.DataFrame:
-    """Section 5's rank table as text, P(best) with its Monte Carlo standard error beside it.
+#: Section 5's column of the share of bootstrap resamples in which a model ranks first.
+RANKED_FIRST = "ranked first (share of resamples)"
+#: The share of bootstrap resamples ranked first from which the summary names a model beside the leader.
+RIVAL_SHARE = 0.05
 
-    P(best) is the share of ``B`` bootstrap replicates in which a model ranks first, so it
-    carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling error the
-    bootstrap estimates. Neither prints as if exact: a share below 0.001 prints as
+
+def _share_text(p: float, b: int) -> str:
+    """A share ``p`` of ``b`` bootstrap resamples in words, to one decimal with its Monte Carlo SE.
+
+    ``"9.5%, MC SE 0.7%"``; the SE ``sqrt(p (1 - p) / b)`` below 0.05% prints as a bound, never
+    as 0.0%, and a share of 0 or 1 (no binomial SE) gets the rule of three's 95% bound ``3 / b``.
+
+    >>> _share_text(0.095, 2000)
+    '9.5%, MC SE 0.7%'
+    >>> _share_text(1.0, 2000)
+    'all 2,000 of them; above 99.85% over unlimited resamples by the rule of three, at 95% confidence'
+    """
+    if p >= 1.0:
+        return (f"all {b:,} of them; above {1 - 3 / b:.2%} over unlimited resamples by the rule of three, "
+                "at 95% confidence")
+    if p <= 0.0:
+        return (f"none of the {b:,}; below {3 / b:.2%} over unlimited resamples by the rule of three, "
+                "at 95% confidence")
+    se = math.sqrt(p * (1 - p) / b)
+    shown = f"{p:.1%}" if p >= 0.0005 else f"{100 * p:.2g}%"
+    return f"{shown}, MC SE " + (f"below {0.0005:.2%}" if se < 0.0005 else f"{se:.1%}")
+
+
+def format_ranks(board: Leaderboard) -> pd.DataFrame:
+    """Section 5's rank table as text, the share ranked first with its Monte Carlo standard error beside it.
+
+    The column :data:`RANKED_FIRST` (``p_best`` of :func:`evallib.items.rank_intervals`) is the
+    share of ``B`` bootstrap resamples in which a model ranks first, not a probability that it
+    is best; it carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling
+    error the bootstrap estimates. Neither prints as if exact: a share below 0.001 prints as
     ``<0.001``, a standard error below 0.0005 as ``<0.001``, and a share of 0 or 1 (no
     binomial standard error) gets the rule of three's bound, ``3 / B``.
     """
@@ -719,9 +750,46 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
         "rank": [f"{v:g}" for v in r["rank"]],
         "rank interval": [f"{int(lo)}" if lo == hi else f"{int(lo)} to {int(hi)}"
                           for lo, hi in zip(r["rank_low"], r["rank_high"])],
-        "P(best)": [_share_cell(float(v)) for v in r["p_best"]],
-        f"Monte Carlo SE of P(best) ({b:,} replicates)": [_share_mc_cell(float(v), b) for v in r["p_best"]],
+        RANKED_FIRST: [_share_cell(float(v)) for v in r["p_best"]],
+        f"Monte Carlo SE of the share ({b:,} resamples)": [_share_mc_cell(float(v), b) for v in r["p_best"]],
     }, index=pd.Index(list(r["model"]), name="model"))
+
+
+def tie_group_text(tie: TieGroup) -> str:
+    """Section 5's sentence on the not-separated group, its counts with thousands separators.
+
+    The report's own wording of :meth:`evallib.items.TieGroup.describe`: who is not shown to
+    differ from the leader at ``alpha``, who is separated from it, over which items (each
+    pair's shared items where models skipped some) and with which adjustment over all pairs.
+
+    >>> from evallib.items import tie_group
+    >>> tie = tie_group({"A": [1] * 6, "B": [1, 1, 1, 1, 1, 0], "C": [0] * 6}, alpha=0.1)
+    >>> tie_group_text(tie)
+    'B is not shown to differ from the leader A at alpha = 0.1 (paired t-tests over 6 items, Holm over all 3 pairs); C is separated from it.'
+    """
+    m = len(tie.members) + len(tie.separated)
+    n_pairs = m * (m - 1) // 2
+    how = (f"{ADJUST_NAME[tie.adjust]} over all {plural(n_pairs, 'pair')}" if tie.adjust != "none"
+           else "no adjustment for multiplicity")
+    if tie.adjust in FDR_ADJUSTMENTS:
+        how += ", which controls the false discovery rate only"
+    data = f"{tie.n_items:,} items" + (f" in {tie.n_clusters:,} clusters" if tie.n_clusters is not None else "")
+    shared = tie.comparisons["n_items"] if "n_items" in tie.comparisons else None
+    if shared is not None and len(shared) and int(shared.min()) < tie.n_items:
+        low, high = int(shared.min()), int(shared.max())
+        data += (f", each pair on the items both models scored ({low:,}" + (f" to {high:,}" if high > low else "")
+                 + f" of the {tie.n_items:,})")
+    detail = f"(paired t-tests over {data}, {how})"
+    others = [escape(v) for v in tie.members[1:]]
+    separated = [escape(v) for v in tie.separated]
+    leader = escape(tie.leader)
+    if not others:
+        return (f"Every other model ({join_names(separated, limit=_LIST_LIMIT)}) is separated from the leader "
+                f"{leader} at alpha = {tie.alpha:g} {detail}.")
+    tail = (f"; {join_names(separated, limit=_LIST_LIMIT)} {'is' if len(separated) == 1 else 'are'} separated "
+            "from it" if separated else "; no model is separated from it")
+    return (f"{join_names(others, limit=_LIST_LIMIT)} {'is' if len(others) == 1 else 'are'} not shown to differ "
+            f"from the leader {leader} at alpha = {tie.alpha:g} {detail}{tail}.")
 
 
 @renamed_keywords(n_boot="n_resamples")
@@ -780,7 +848,7 @@ def _point(text: str, section: int) -> str:
     body = text.removesuffix(".")
     if f"section {section}" in body:
         return f"{body}."
-    if body.endswith(")"):   # "(paired t tests)" -> "(paired t tests; section 3)"
+    if body.endswith(")"):   # "(paired t-tests)" -> "(paired t-tests; section 3)"
         return f"{body[:-1]}; section {section})."
     return f"{body} (section {section})."
 
@@ -798,11 +866,13 @@ def _interval_name(row: pd.Series) -> str:
 
 
 def _planning_sentence(planning: ItemPlanning) -> str:
-    """Section 6 in one summary sentence: what the file detects and, with ``min_difference``, what it needs."""
+    """Section 6 in one summary sentence: the difference with the planned power on the file's items and,
+    with ``min_difference``, the items that power needs; the level is the unadjusted one."""
     t = planning.table
     det = join_names((f"{v:.4f} against {escape(b)}" for v, b in zip(t["detectable"], t["b"])), limit=_LIST_LIMIT)
-    text = (f"Planning: with power {planning.power:g} at alpha = {planning.alpha:g} (two-sided), this file detects "
-            f"a difference in mean score from {escape(t['a'].iloc[0])} of {det} (on the items each pair shares)")
+    text = (f"Planning: on the items each pair shares, a difference in mean score from {escape(t['a'].iloc[0])} of "
+            f"{det} has power {planning.power:g} at level alpha = {planning.alpha:g} (two-sided), "
+            f"{planning.unadjusted()}")
     if planning.min_difference is not None:
         more = int((t["needed_items"] > t["n_items"]).sum())
         need = join_names((f"{int(v):,} items against {escape(b)}" for v, b in zip(t["needed_items"], t["b"])),
@@ -810,8 +880,8 @@ def _planning_sentence(planning: ItemPlanning) -> str:
         held = ("fewer than the file holds" if more == 0 else
                 ("more than the file holds" if len(t) == 1 else "each more than the file holds") if more == len(t)
                 else f"{more} of these {len(t)} more than the file holds")
-        text += (f"; detecting the smallest difference that matters, {planning.min_difference:g}, needs {need}, "
-                 f"{held}")
+        text += (f"; power {planning.power:g} for the smallest difference that matters, {planning.min_difference:g}, "
+                 f"needs {need}, {held}")
     else:
         text += "; --min-difference gives the items a difference that matters needs"
     if (t["note"] != "").any():
@@ -892,7 +962,7 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     if adjust in FDR_ADJUSTMENTS:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     clustered = pairs.attrs.get("n_clusters") is not None
-    tests = "paired CR2 t tests, cluster-robust" if clustered else "paired t tests"
+    tests = "paired CR2 t-tests, cluster-robust" if clustered else "paired t-tests"
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
@@ -908,13 +978,13 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
         differ = [(a, b) for a, b, r, q in zip(pairs["a"], pairs["b"], pairs["reject"], pairs["mcnemar_reject"])
                   if r != q]
         if differ:
-            out.append(f"McNemar's mid-p test (adjusted the same way) reaches another verdict than the paired t test "
+            out.append(f"McNemar's mid-p test (adjusted the same way) reaches another verdict than the paired t-test "
                        f"for {plural(len(differ), 'pair')} ({'; '.join(f'{escape(a)} vs {escape(b)}' for a, b in differ[:_LIST_LIMIT])}"
                        f"{' and more' if len(differ) > _LIST_LIMIT else ''}): a borderline difference, which the two "
                        "tests weigh slightly differently (McNemar counts only the items the two disagree on).")
         else:
             out.append("McNemar's mid-p test, which counts only the items on which two models disagree, reaches the "
-                       "same verdict as the paired t test for every pair.")
+                       "same verdict as the paired t-test for every pair.")
     return out
 
 
@@ -960,7 +1030,8 @@ def items_summary_text(
            else "no adjustment for multiplicity")
     others = list(tie.members[1:])
     if others:
-        out.append(f"{plural(len(others), 'model')} cannot be separated from the leader at alpha = {alpha:g} "
+        out.append(f"{plural(len(others), 'model')} {'is' if len(others) == 1 else 'are'} not shown to differ from "
+                   f"the leader at alpha = {alpha:g} "
                    f"(paired tests, {how}): {join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
                    "separated from it (section 5). " + _open_differences(tie, others, pairs, min_difference))
     else:
@@ -969,25 +1040,21 @@ def items_summary_text(
     ranks = board.ranks
     top = ranks.iloc[0]
     unit = "clusters" if data.clustered else "items"
-    rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= 0.05]
-    rival_text = ("; " + join_names((escape(f"{m} ({p:.0%})") for m, p in zip(rival["model"], rival["p_best"])),
-                                     limit=_LIST_LIMIT)
-                  + (" also rank" if len(rival) > 1 else " also ranks") + " first in 5% of them or more"
-                  if len(rival) else "")
     b = int(ranks.attrs.get("n_resamples", 0))
-    mc = math.sqrt(top["p_best"] * (1 - top["p_best"]) / b) if b else float("nan")
-    if top["p_best"] >= 1.0 and b:
-        share = (f"first in all {b:,} of them (a share of 1 has no binomial Monte Carlo standard error; with no "
-                 f"replicate the other way, the rule of three puts the share over unlimited replicates above "
-                 f"{1 - 3 / b:.1%}, at 95% confidence)")
-    else:
-        se = f"below {0.001:.1%}" if mc < 0.0005 else f"{mc:.1%}"   # never printed as 0.0%
-        share = (f"first in {top['p_best']:.1%} of them (Monte Carlo standard error {se} from the "
-                 f"{b:,} replicates)")
-    out.append(f"In {b:,} bootstrap replicates of the {unit} (Poisson weights), {escape(top['model'])} ranks "
-               f"{share}{rival_text}; its {level} rank interval (bootstrap percentile) is "
-               + (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
-                  f"{int(top['rank_low'])} to {int(top['rank_high'])}") + f" of {len(ranks)} (section 5).")
+    # the threshold compares the unrounded shares; each is printed to one decimal with its Monte Carlo SE
+    rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= RIVAL_SHARE]
+    rival_text = ("; the other models that rank first in at least "
+                  f"{RIVAL_SHARE:.1%} of them: " + join_names((f"{escape(m)} ({_share_text(p, b)})"
+                                                               for m, p in zip(rival["model"], rival["p_best"])),
+                                                              limit=_LIST_LIMIT)
+                  if len(rival) else
+                  f"; no other model ranks first in {RIVAL_SHARE:.1%} of them or more")
+    interval = (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
+                f"{int(top['rank_low'])} to {int(top['rank_high'])}")
+    out.append(f"In {b:,} bootstrap resamples of the {unit} (Poisson weights), {escape(top['model'])}'s "
+               f"{level} rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share of "
+               f"bootstrap resamples in which it ranks first is {_share_text(float(top['p_best']), b)} (a share of "
+               f"resamples, not a probability that it is best){rival_text} (section 5).")
     out.extend(_point(t, 3) for t in _pairs_sentences(pairs, alpha))
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
@@ -1001,8 +1068,10 @@ def items_summary_text(
         # the leader, or, when it answered each item once, the best of the models that answered more often
         who = leader if leader in repeated else (repeated[0] if repeated else None)
         whose = ("The leader's answers" if who == leader else
-                 "The leader answered each item once; of the models that answered items more than once, "
-                 f"{escape(who)} has the highest mean, and its answers")
+                 ("The leader answered each item once; of the models that answered items more than once, "
+                  f"{escape(who)} has the highest mean, and its answers" if len(repeated) > 1 else
+                  f"The leader answered each item once; {escape(who)} is the only model that answered items more "
+                  "than once, and its answers"))
         if who is not None:
             row = c.loc[who]
             total = row["between"] + row["within"]
@@ -1034,7 +1103,14 @@ def items_summary_text(
                 rivals = samples.passk[samples.passk["k"] == k].sort_values("pass_at_k", ascending=False, kind="stable")
                 best = rivals.iloc[0]
                 kind = "CR2 t interval" if data.clustered else "t interval over items"
-                text = (f"With {k} answers per item, {escape(subject)} gets at least one right on {p['pass_at_k']:.1%} "
+                answers = data.sample_counts()[:, list(data.models).index(subject)]
+                answers = answers[answers > 0]          # the items it scored, as pass@k uses
+                fewest, most = int(answers.min()), int(answers.max())
+                lead = (f"With {k} answers per item, {escape(subject)} gets at least one right"
+                        if fewest == most == k else
+                        f"{escape(subject)} answered each item {fewest} to {most} times; drawing {k} of an item's "
+                        f"answers (the fewest any item has), it gets at least one right")
+                text = (f"{lead} on {p['pass_at_k']:.1%} "
                         f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
                 if str(best["model"]) != subject:
@@ -1054,7 +1130,8 @@ PLANNING_POWER = 0.8
 
 @dataclass(frozen=True, eq=False)
 class ItemPlanning:
-    """Section 6: items needed to detect ``min_difference``, and what the file's size detects.
+    """Section 6: the items ``min_difference`` needs for the planned power, and the difference with that power at
+    the file's size (at the unadjusted level ``alpha``).
 
     Attributes
     ----------
@@ -1062,14 +1139,15 @@ class ItemPlanning:
         leader), ``b``, ``n_items`` (items both scored), ``sd_a``, ``sd_b`` (SD across items of
         the expected scores), ``correlation`` (of the expected scores), ``within_sd_a``,
         ``within_sd_b`` (SD of one answer around its item's expected score; 0 with one answer
-        per item, whose noise is then part of ``sd_a``, ``sd_b``), ``samples`` (answers per item
-        planned, the file's median), ``cluster_size`` (items per cluster, the file's mean,
-        rounded), ``icc`` (of the expected differences within a cluster, in [0, 1]), ``icc_raw``
+        per item, whose noise is then part of ``sd_a``, ``sd_b``), ``noise_identified_a``,
+        ``noise_identified_b`` (False where it is 0 for that reason; the table prints ``"-"``), ``samples`` (answers per item
+        planned, the file's median), ``cluster_size`` (items per cluster: the file's size-weighted
+        mean ``sum m^2 / sum m``, rounded, as Kish's design effect takes it for unequal clusters), ``icc`` (of the expected differences within a cluster, in [0, 1]), ``icc_raw``
         (its estimate before it was read as 0 below 0 or as 1 above 1; NaN without clusters or
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
         1, in words; ``""`` if nothing), ``variance`` (``V``
         of :func:`evallib.planning.item_difference_variance`), ``detectable`` (the difference
-        the file's ``n_items`` detect), ``needed_items`` and ``needed_clusters`` (for
+        with power ``power`` at the file's ``n_items``), ``needed_items`` and ``needed_clusters`` (for
         ``min_difference``; NaN without it).
     min_difference : the difference that matters (None when not given).
     alpha, power : the two-sided level and the power planned for.
@@ -1083,6 +1161,13 @@ class ItemPlanning:
     power: float
     cluster_word: str = "cluster"
 
+    def unadjusted(self) -> str:
+        """The level's caveat in words: the power is at ``alpha`` itself, not at a level adjusted for the
+        table's comparisons with the leader (section 3 adjusts; the power there is lower)."""
+        m = len(self.table)
+        return ("unadjusted for multiplicity" if m == 1 else
+                f"unadjusted for the {plural(m, 'comparison')} with the leader")
+
     def sentences(self) -> list[str]:
         """The plan in words, one sentence per comparison, every number from ``table``.
 
@@ -1092,18 +1177,20 @@ class ItemPlanning:
             Markdown sentences, names escaped.
         """
         out = []
-        level = f"at alpha = {self.alpha:g} (two-sided) with power {self.power:g}"
+        level = f"has power {self.power:g} at level alpha = {self.alpha:g} (two-sided), {self.unadjusted()}"
         for _, r in self.table.iterrows():
             design = (f"{int(r['samples'])} answer{'s' if r['samples'] > 1 else ''} per item"
-                      + (f", {self.cluster_word}s of {int(r['cluster_size'])} items with an ICC of the expected "
+                      + (f", {self.cluster_word}s of a size-weighted mean of {int(r['cluster_size'])} items with "
+                         "an ICC of the expected "
                          + (f"differences of {r['icc']:.3f}" if not _bounded(r) else
                             f"differences read as {r['icc']:.0f}, as said below")
                          if r["cluster_size"] > 1 else ""))
-            text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items this file "
-                    f"detects a difference of {r['detectable']:.4f} (mean score) {level} ({design})")
+            text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items a difference "
+                    f"of {r['detectable']:.4f} (mean score) {level} ({design})")
             if self.min_difference is not None:
                 clusters = (f" ({int(r['needed_clusters']):,} {self.cluster_word}s)" if r["cluster_size"] > 1 else "")
-                text += (f"; detecting {self.min_difference:g} needs {int(r['needed_items']):,} items{clusters}, "
+                text += (f"; power {self.power:g} for a difference of {self.min_difference:g} needs "
+                         f"{int(r['needed_items']):,} items{clusters}, "
                          + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
                          + " the file holds")
             out.append(text + "." + (f" {r['note']}" if r["note"] else ""))
@@ -1120,12 +1207,29 @@ def _cluster_word(data: ItemScores) -> str:
     return "task" if data.tasks and data.cluster_column == TASK_CLUSTER else "cluster"
 
 
+def weighted_cluster_size(sizes) -> float:
+    """The size-weighted mean cluster size ``m* = sum m_g^2 / sum m_g``.
+
+    Kish's design effect for clusters of unequal size, ``1 + (m* - 1) icc``, takes this mean (the
+    size of the cluster an item is in, averaged over the items), not the plain mean of the sizes;
+    it equals the common size when the clusters are equal and exceeds the mean otherwise.
+
+    >>> weighted_cluster_size([2, 4])
+    3.3333333333333335
+    """
+    m = np.asarray(sizes, dtype=float)
+    if m.ndim != 1 or m.size == 0 or not np.all(np.isfinite(m)) or np.any(m <= 0):
+        raise ValueError(f"sizes must be a non-empty 1-D array of positive cluster sizes, got {sizes!r}")
+    return float((m * m).sum() / m.sum())
+
+
 def icc_null_se(cluster_size: int, n_clusters: int) -> float:
     """The large-sample standard error of the one-way ANOVA estimate of an ICC at ICC 0.
 
     Fisher's approximation for ``G`` clusters of ``m`` items,
     ``var = 2 (1 - rho)^2 (1 + (m - 1) rho)^2 / (m (m - 1) (G - 1))``, at ``rho = 0``:
-    ``sqrt(2 / (m (m - 1) (G - 1)))``. With unequal clusters ``m`` is their mean size.
+    ``sqrt(2 / (m (m - 1) (G - 1)))``. With unequal clusters the report passes the size-weighted
+    mean :func:`weighted_cluster_size`, rounded, the ``m`` its plan uses.
 
     >>> round(icc_null_se(18, 67), 4)
     0.01
@@ -1156,13 +1260,14 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                      + (f"; {once[0]}'s one answer per item leaves its answers' noise inside the SD of its expected "
                         "scores, which more answers would not shrink in this plan" if samples > 1 and once else "")
                      + ".")
-    sds, withins = [], []
+    sds, withins, identified = [], [], []
     for name, block, y in zip((a, b), blocks, means):
         try:
             if samples == 1:
                 raise ValueError("one answer per item")
             vc = variance_components(block)
             sd, within = math.sqrt(vc.between), math.sqrt(vc.within)
+            identified.append(True)
             if vc.truncated:
                 notes.append(f"For {escape(name)}, " + _read_as_zero(
                     "the between-item share of one answer's variance", vc.icc_raw,
@@ -1171,11 +1276,12 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                     "do differ by less than this file can detect)"))
         except ValueError:  # one answer per item: its noise is part of the spread between items
             sd, within = float(np.std(y, ddof=1)), 0.0
+            identified.append(False)
         sd = min(sd, 0.5)
         sds.append(sd)
         withins.append(min(within, math.sqrt(max(0.25 - sd * sd, 0.0))))   # one answer's variance <= 1/4
     if samples == 1:
-        withins = [0.0, 0.0]
+        withins, identified = [0.0, 0.0], [False, False]
     cov = float(np.cov(means[0], means[1], ddof=1)[0, 1])
     correlation = float(np.clip(cov / (sds[0] * sds[1]), -1.0, 1.0)) if sds[0] > 0 and sds[1] > 0 else 0.0
     cluster_size, icc, icc_raw = 1, 0.0, float("nan")
@@ -1184,7 +1290,9 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
         codes = data.clusters[shared]
         sizes = np.bincount(codes)
         sizes = sizes[sizes > 0]
-        cluster_size = max(1, int(round(float(sizes.mean()))))
+        # Kish's design effect 1 + (m - 1) icc for clusters of unequal size takes the size-weighted mean
+        # m* = sum m^2 / sum m (the size of the cluster an item is in, on average over the items)
+        cluster_size = max(1, int(round(weighted_cluster_size(sizes))))
         if cluster_size > 1:
             # the between-cluster share of the observed differences (the one-way ANOVA of
             # variance_components, clusters x items; shifted into [0, 1], which leaves shares unchanged)
@@ -1222,14 +1330,16 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                              f"out: {upper:.3f} is the estimate plus {z:.2f} standard errors, with Fisher's "
                              f"large-sample standard error of the one-way ANOVA ICC at ICC 0, "
                              f"sqrt(2 / (m (m - 1) (G - 1))) = {se / scale:.4f} for G = {sizes.size:,} {word}s of "
-                             f"m = {cluster_size} items (their mean size){scaled}; the plan is too optimistic if the "
+                             f"m = {cluster_size} items (their size-weighted mean, sum m^2 / sum m, rounded){scaled}; the "
+                             f"plan is too optimistic if the "
                              f"ICC is that large.")
             elif icc_raw > 1:
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
     return dict(n_items=int(shared.sum()), sd_a=sds[0], sd_b=sds[1], correlation=correlation,
                 within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc,
-                icc_raw=icc_raw, note=" ".join(s if s.endswith(".") else s + "." for s in notes))
+                icc_raw=icc_raw, noise_identified_a=identified[0], noise_identified_b=identified[1],
+                note=" ".join(s if s.endswith(".") else s + "." for s in notes))
 
 
 def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: float | None = None,
@@ -1277,6 +1387,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         parts = _pair_plan_parts(data, leader, other, alpha)
         n_items = parts.pop("n_items")
         icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
+        noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
             continue
         plan = dict(parts, alpha=alpha, power=power)
@@ -1286,7 +1397,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         if delta is not None:
             size = item_sample_size(delta, **plan)
             need_items, need_clusters = size.n_items, size.n_clusters
-        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, icc_raw=icc_raw, variance=variance,
+        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, **noise, icc_raw=icc_raw, variance=variance,
                          detectable=detectable, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
@@ -1314,15 +1425,19 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
         "shared items": [f"{v:,}" for v in t["n_items"]],
         "SD of expected scores A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["sd_a"], t["sd_b"])],
         "correlation": [f"{v:.3f}" for v in t["correlation"]],
-        "answer noise SD A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["within_sd_a"], t["within_sd_b"])],
+        # "-" where a model's answers' noise is not identified (one answer per item: it is inside its SD)
+        "answer noise SD A / B": [" / ".join(f"{v:.3f}" if ok else "-" for v, ok in ((x, i), (y, j)))
+                                  for x, y, i, j in zip(t["within_sd_a"], t["within_sd_b"],
+                                                        t["noise_identified_a"], t["noise_identified_b"])],
         "answers per item": [f"{v:d}" for v in t["samples"]],
-        "cluster size": [f"{v:d}" for v in t["cluster_size"]],
+        "cluster size (size-weighted mean)": [f"{v:d}" for v in t["cluster_size"]],
         "ICC": [f"{r['icc']:.0f} (estimated {r['icc_raw']:.3f})" if _bounded(r) else f"{r['icc']:.3f}"
                 for _, r in t.iterrows()],
-        "detectable difference": [f"{v:.4f}" for v in t["detectable"]],
+        f"difference with power {planning.power:g} (unadjusted)": [f"{v:.4f}" for v in t["detectable"]],
     })
     if planning.min_difference is not None:
-        out[f"items to detect {planning.min_difference:g}"] = [f"{int(v):,}" for v in t["needed_items"]]
+        out[f"items for power {planning.power:g} at {planning.min_difference:g}"] = [
+            f"{int(v):,}" for v in t["needed_items"]]
     out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
     return out
 
