@@ -324,7 +324,7 @@ def test_plot_rank_intervals_draws_models_in_rank_order():
     fig, ax = plt.subplots()
     assert plot_rank_intervals(out, ax=ax) is ax
     assert [t.get_text() for t in ax.get_yticklabels()] == list(out["model"])
-    assert sum(t.get_text().startswith("P(best)") for t in ax.texts) == 4
+    assert sum(t.get_text().startswith("first in ") for t in ax.texts) == 4
     assert ax.get_ylim()[0] > ax.get_ylim()[1]                   # best on top
     with pytest.raises(ValueError, match="^result must be the DataFrame returned by rank_intervals"):
         plot_rank_intervals(pd.DataFrame({"model": ["a"]}))

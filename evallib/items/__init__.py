@@ -26,7 +26,7 @@ Notebook 08 teaches it.
   items with their intervals (:func:`pass_at_k`).
 - :mod:`._leaderboard` -- many models on the same items: every paired difference with Holm
   and Benjamini-Hochberg (:func:`leaderboard_pairs`), the leader's tie group
-  (:func:`tie_group`), bootstrap rank intervals and P(best) from per-cluster sums
+  (:func:`tie_group`), bootstrap rank intervals and the share of resamples ranked first from per-cluster sums
   (:func:`rank_intervals`, :func:`plot_rank_intervals`).
 
 

@@ -690,7 +690,8 @@ def plot_rank_intervals(result: pd.DataFrame, ax=None):
     """Draw :func:`rank_intervals`: one row per model, best on top, rank interval as a bar.
 
     Each model's bootstrap rank interval ``[rank_low, rank_high]`` is a horizontal bar,
-    its observed rank a dot, and ``P(best)`` is written to the right of the axes.
+    its observed rank a dot, and the share of resamples in which it ranks first (``p_best``) is written
+    to the right of the axes as "first in 12%".
 
     Parameters
     ----------
@@ -725,7 +726,7 @@ def plot_rank_intervals(result: pd.DataFrame, ax=None):
     ax.plot(result["rank"].to_numpy(float), y, "o", color="C0", markersize=4)
     text_at = ax.get_yaxis_transform()        # x in axes fractions, y in data
     for yi, p in zip(y, result["p_best"]):
-        ax.text(1.02, yi, f"P(best) {p:.2f}", transform=text_at, va="center", fontsize="small")
+        ax.text(1.02, yi, f"first in {p:.0%}", transform=text_at, va="center", fontsize="small")
     ax.set_yticks(y)
     ax.set_yticklabels([str(m) for m in result["model"]])
     ax.set_ylim(n - 0.5, -0.5)

@@ -17,7 +17,7 @@ with a one-line reason), computed with the functions of :mod:`evallib.items`:
    (:func:`evallib.items.variance_components`) and, for 0/1 scores, pass@k and pass^k
    (:func:`evallib.items.pass_at_k`).
 5. :func:`leaderboard` -- the leader's not-separated group (:func:`evallib.items.tie_group`),
-   bootstrap rank intervals and P(best) (:func:`evallib.items.rank_intervals`).
+   bootstrap rank intervals and the share of resamples ranked first (:func:`evallib.items.rank_intervals`).
 
 :func:`items_summary_text` turns them into Markdown bullets, effect sizes and intervals
 first; every name from the file passes through :func:`~evallib.report._prose.escape`, so that nothing from
@@ -667,7 +667,7 @@ def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
 # ------------------------------------------------------------------ section 5
 @dataclass(frozen=True, eq=False)
 class Leaderboard:
-    """Section 5: the leader's not-separated group, rank intervals and P(best).
+    """Section 5: the leader's not-separated group, rank intervals and the share ranked first.
 
     Attributes
     ----------
