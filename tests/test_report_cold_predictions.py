@@ -130,9 +130,9 @@ def test_the_skew_rule_and_the_small_test_set_widths_are_stated_and_computed():
     wa, wb = pred_a != y, pred_b != y
     bp = bonett_price(int(np.sum(wa & ~wb)), int(np.sum(~wa & wb)), len(y), 0.05)
     small = next(x for x in text.splitlines() if "With only 60 test cases" in x)
-    assert (f"the 95% accuracy intervals of section 2 are {min(widths):.1f} to {max(widths):.1f} percentage "
+    assert (f"the 95% Wilson accuracy intervals of section 2 are {min(widths):.1f} to {max(widths):.1f} percentage "
             "points wide") in small
-    assert f"section 3 are {100 * (bp[1] - bp[0]):.1f} percentage points wide" in small
+    assert f"95% Bonett–Price intervals of the pairwise differences in section 3 are {100 * (bp[1] - bp[0]):.1f} percentage points wide" in small
     assert "every interval" not in small
 
 

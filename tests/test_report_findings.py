@@ -645,7 +645,7 @@ def test_the_pair_holm_selects_is_quoted_with_its_joint_interval_and_every_inter
     assert f"(95% Wilson interval {100 * w_lo:.1f} to {100 * w_hi:.1f}%)" in text
     assert "(95% Bonett–Price interval" in text and "(95% DeLong interval" in text
     assert "Bonett-Price" not in text  # the en dash, one spelling
-    assert "unadjusted, for the two leaders, a pair picked by the data, so optimistic" in text
+    assert "unadjusted, for the leading pair, a pair picked by the data, so optimistic" in text
     assert "95% interval" not in text  # every interval quoted is named
 
 

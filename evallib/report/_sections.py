@@ -915,7 +915,7 @@ class ScoreComparison:
                        else f"not shown to differ at alpha = {self.alpha:g}")
             out += ((f"; {note}: {a} is" if note else ";") +
                     f" ahead of {b} by {sign * r['difference']:.3f} ({level} DeLong interval of the difference "
-                    f"{lo:+.3f} to {hi:+.3f}, unadjusted, for the two leaders, a pair picked by the data, so "
+                    f"{lo:+.3f} to {hi:+.3f}, unadjusted, for the leading pair, a pair picked by the data, so "
                     f"optimistic{joint}; DeLong's paired test, {adjusted_p_text(r['pvalue_adj'], self.adjust)}): "
                     f"{verdict}")
         out += "."
@@ -1399,7 +1399,7 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
 #: The F-measure bootstrap's interval, named with its source.
 BOOTSTRAP_METHOD = "percentile bootstrap (over the test cases; Keller, Bengio & Wong 2005)"
 #: Why the leaders' bootstrap interval is optimistic: the pair was picked by the data.
-PICKED_PAIR = ("unadjusted, for the two leaders, a pair picked by the data, so optimistic: "
+PICKED_PAIR = ("unadjusted, for the leading pair, a pair picked by the data, so optimistic: "
                "it does not allow for the choice of the pair")
 
 

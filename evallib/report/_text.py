@@ -44,7 +44,7 @@ ADJUST_NAME = {k: ADJUSTMENT_NAMES[k] for k in ("holm", "bonferroni", "bh", "by"
 #: the class means' t interval with Welch-Satterthwaite degrees of freedom.
 STRATIFIED_INTERVAL = "stratified t"
 #: Why the leaders' interval is unadjusted beside an adjusted p-value.
-LEADERS_UNADJUSTED = ("unadjusted, for the two leaders, a pair picked by the data, so optimistic: it does not allow "
+LEADERS_UNADJUSTED = ("unadjusted, for the leading pair, a pair picked by the data, so optimistic: it does not allow "
                       "for the choice of the pair")
 #: What the false-discovery-rate adjustments control, said wherever their verdicts are.
 FDR_CLAUSE = ("it controls the false discovery rate, the expected share of false findings among the "
@@ -658,10 +658,12 @@ def _small_sentence(data: Predictions, measures: pd.DataFrame, pairwise: Any, al
     if "acc_low" in measures:
         acc = measures["acc_high"].astype(float) - measures["acc_low"].astype(float)
         if acc.notna().any():
-            parts.append(f"the {level} accuracy intervals of section 2 are {span(acc)} percentage points wide")
+            parts.append(f"the {level} Wilson accuracy intervals of section 2 are {span(acc)} percentage points wide")
     if isinstance(pairwise, pd.DataFrame) and len(pairwise):
         diff = pairwise["diff_high"].astype(float) - pairwise["diff_low"].astype(float)
-        parts.append(f"the {level} intervals of the pairwise differences in section 3 are {span(diff)} percentage "
+        method = pairwise.attrs.get("method", "")
+        parts.append(f"the {level} {method + ' ' if method else ''}intervals of the pairwise differences in "
+                     f"section 3 are {span(diff)} percentage "
                      "points wide")
     said = ("; " + ", and ".join(parts)) if parts else ""
     return (f"With only {data.n} test cases the intervals are wide{said}; more test cases, not more tests, "
