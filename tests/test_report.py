@@ -284,7 +284,7 @@ def test_pairwise_against_brute_force_and_scipy():
     y = frame["label"].to_numpy()
     assert len(table) == 3
     assert list(table["estimate"]) == sorted(table["estimate"], reverse=True)
-    assert table.attrs["method"] == "Bonett-Price"
+    assert table.attrs["method"] == "Bonett–Price"
     for row in table.itertuples():
         i, j = row.pair
         wi, wj = frame[f"pred_{i}"].to_numpy() != y, frame[f"pred_{j}"].to_numpy() != y
@@ -482,7 +482,13 @@ def test_bootstrap_of_the_top_two_against_an_index_bootstrap():
     assert res.share_best_better == pytest.approx(np.mean(diff > 0), abs=0.02)
     again = top_two_bootstrap(data, measures, n_resamples=20_000, alpha=0.1, rng=3)
     assert (again.low, again.high) == (res.low, res.high)  # seeded
-    assert "bootstrap interval" in res.text() and res.summary().startswith("By F-measure")
+    method = "percentile bootstrap (over the test cases; Keller, Bengio & Wong 2005) interval"
+    assert method in res.text() and method in res.summary() and res.summary().startswith("By F-measure")
+    # the verdict at level alpha, from the reference interval, and the data-picked pair said optimistic
+    said = ("the two differ at alpha = 0.1" if lo > 0 or hi < 0 else "not shown to differ at alpha = 0.1")
+    assert said in res.text() and "real" not in res.text()
+    assert "a pair picked by the data, so optimistic" in res.text()
+    assert "a pair picked by the data, so optimistic" in res.summary()
 
 
 def test_bootstrap_skipped_with_one_label_classifier():

@@ -340,7 +340,7 @@ def test_each_interval_is_read_against_the_smallest_difference_that_matters(canc
                     "negligible" if -0.02 < lo and hi < 0.02 else "undecided")
         assert row.matters == expected
     assert set(pw["matters"]) >= {"undecided"}
-    assert "against +/-2 points" in format_pairwise(pw).columns
+    assert "against ±2 percentage points" in format_pairwise(pw).columns
     with pytest.raises(ReportInputError, match="--min-difference") as info:
         pairwise_comparison(data, min_difference=2)
     assert "\n" not in str(info.value)
@@ -536,7 +536,7 @@ def test_summary_leads_with_the_honest_measure_and_says_each_thing_once(skewed_c
     best = max(ba, key=ba.get)
     first = next(b for b in bullets if not b.startswith("- **Warning"))
     assert first.startswith(f"- **{best}** has the highest balanced accuracy (average recall): {100 * ba[best]:.1f}%")
-    assert f"paired on the same cases {best} is {100 * (ba[best] - 0.5):.1f} points ahead" in first
+    assert f"paired on the same cases {best} is {100 * (ba[best] - 0.5):.1f} percentage points ahead" in first
     # the two leaders by balanced accuracy, with McNemar's (Holm-adjusted mid-p) verdict beside
     a, b = sorted(ba, key=ba.get, reverse=True)[:2]
     ps = {}
@@ -567,7 +567,7 @@ def test_summary_keeps_optimistic_figures_out_and_words_shares_as_resamples():
         assert f"{v:.3f}" not in text and f"{100 * v:.1f}%" not in text
     line = next(x for x in text.splitlines() if "Forman & Cohen" in x)
     assert "optimistic figure, in section 5" in line
-    line = next(x for x in text.splitlines() if "bootstrap interval" in x)
+    line = next(x for x in text.splitlines() if "percentile bootstrap" in x)
     assert f"of the {boot.n_resamples:,} resamples" in line and "not the probability" in line
     assert "replicates" not in text
 
@@ -637,14 +637,15 @@ def test_the_pair_holm_selects_is_quoted_with_its_joint_interval_and_every_inter
     lo, hi = _bonett_price(b, c, len(raw), 0.05 / 10)
     unadjusted = _bonett_price(b, c, len(raw), 0.05)
     assert (f"dlda30 makes {100 * (b - c) / len(raw):.1f} percentage points fewer errors than dlda30_swapped "
-            f"(95% joint Bonett-Price interval {100 * lo:.1f} to {100 * hi:.1f} points, each pair's at 99.5% "
+            f"(95% joint Bonett–Price interval {100 * lo:.1f} to {100 * hi:.1f} percentage points, each pair's at 99.5% "
             "(Bonferroni), so that all 10 hold together)") in text
-    assert f"{100 * unadjusted[0]:.1f} to {100 * unadjusted[1]:.1f} points" not in text
+    assert f"{100 * unadjusted[0]:.1f} to {100 * unadjusted[1]:.1f} percentage points" not in text
     right = int(np.sum(~wrong["dlda30"]))
     w_lo, w_hi = proportion_confint(right, len(raw), alpha=0.05, method="wilson")
     assert f"(95% Wilson interval {100 * w_lo:.1f} to {100 * w_hi:.1f}%)" in text
-    assert "(95% Bonett-Price interval" in text and "(95% DeLong interval" in text
-    assert "unadjusted, as the question is about this one pair, the two leaders" in text
+    assert "(95% Bonett–Price interval" in text and "(95% DeLong interval" in text
+    assert "Bonett-Price" not in text  # the en dash, one spelling
+    assert "unadjusted, for the leading pair, a pair picked by the data, so optimistic" in text
     assert "95% interval" not in text  # every interval quoted is named
 
 

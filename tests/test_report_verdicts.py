@@ -154,8 +154,8 @@ def test_the_majority_class_comparison_is_paired():
     text = summary_text(data, measures=classifier_measures(data))
     acc_line = next(line for line in text.splitlines() if "highest accuracy" in line)
     assert f"**{best}**" in acc_line
-    assert f"paired on the same cases {best} is {100 * (b - c) / len(y):.1f} points ahead" in acc_line
-    assert f"interval {100 * lo:.1f} to {100 * hi:.1f} points, McNemar's mid-p test p = {_mid_p(b, c):#.2g}" in acc_line
+    assert f"paired on the same cases {best} is {100 * (b - c) / len(y):.1f} percentage points ahead" in acc_line
+    assert f"interval {100 * lo:.1f} to {100 * hi:.1f} percentage points, McNemar's mid-p test p = {_mid_p(b, c):#.2g}" in acc_line
     assert f"this test set does not show that {best} beats the majority class" in acc_line
     # a clear winner gets no such caveat
     y = np.array([1] * 100 + [0] * 100)
@@ -172,7 +172,7 @@ def test_small_test_set_warning_in_percentage_points():
     data = load_predictions(EXAMPLE_PATH, pos_label="ER-")
     half = 1.96 * np.sqrt(0.25 / data.n)     # the normal half-width at 50%
     text = summarise_data(data).text()
-    assert f"+/-{100 * half:.0f} percentage points" in text and "%)" in text
+    assert f"±{100 * half:.0f} percentage points" in text and "%)" in text and "+/-" not in text
 
 
 def test_pvalue_floor_and_holm_against_statsmodels():

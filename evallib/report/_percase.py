@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
@@ -80,7 +81,26 @@ def skewed(data: Predictions) -> bool:
     measures the large classes, and balanced accuracy is the measure to lead with."""
     k = len(data.label_classes)
     counts = np.bincount(data.case_truth, minlength=len(data.classes))[:k]
-    return bool(counts.min() / counts.sum() < HEAVY_SKEW * 2.0 / k)
+    return bool(counts.min() / counts.sum() < skew_threshold(k))
+
+
+def skew_threshold(k: int) -> float:
+    """The share below which the smallest of ``k`` classes makes a file skewed
+    (:func:`skewed`): :data:`~evallib.report.HEAVY_SKEW` times ``2/k``."""
+    return HEAVY_SKEW * 2.0 / k
+
+
+def skew_rule(k: int) -> str:
+    """The rule :func:`skewed` applies, in words, computed from :data:`~evallib.report.HEAVY_SKEW`.
+
+    >>> skew_rule(2)
+    'the report calls a file skewed when its smallest class holds less than 10% of the cases, 1/5 of the 50% that 2 balanced classes give each'
+    """
+    share = 1.0 / k
+    frac = Fraction(HEAVY_SKEW * 2.0).limit_denominator(100)
+    return (f"the report calls a file skewed when its smallest class holds less than "
+            f"{100 * skew_threshold(k):.3g}% of the cases, {frac} of the {100 * share:.3g}% that "
+            f"{k} balanced classes give each")
 
 
 def row_weights(data: Predictions) -> np.ndarray:

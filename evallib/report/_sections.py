@@ -217,7 +217,7 @@ def summarise_data(data: Predictions) -> DataSummary:
         half = 1.96 * math.sqrt(0.25 / n)
         warnings.append(
             f"small test set: with {n} cases an accuracy near 50% is only known to about "
-            f"+/-{100 * half:.0f} percentage points (95% interval), so small differences cannot "
+            f"±{100 * half:.0f} percentage points (95% interval), so small differences cannot "
             "be resolved."
         )
     share = minority / n
@@ -227,7 +227,7 @@ def summarise_data(data: Predictions) -> DataSummary:
             f"heavy class skew: only {share:.1%} of the cases are in the {smallest} class, where "
             f"{k} balanced classes would put {1 / k:.0%} in each, so accuracy mostly measures the "
             f"{'majority class' if k == 2 else 'large classes'}; read average recall (balanced accuracy) "
-            f"and {'F-measure' if k == 2 else 'macro-F1'}."
+            f"and {'F-measure' if k == 2 else 'macro-F1'} ({percase.skew_rule(k)})."
         )
     if minority < FEW_MINORITY:
         warnings.append(
@@ -673,7 +673,7 @@ def adjusted_pvalues(p: np.ndarray, adjust: str) -> np.ndarray:
 
 #: How the report names each interval method of :func:`evallib.onetestset.paired_difference_interval`.
 INTERVAL_NAMES = {
-    "bonett_price": "Bonett-Price", "tango": "Tango", "newcombe": "Newcombe", "agresti_min": "Agresti-Min",
+    "bonett_price": "Bonett–Price", "tango": "Tango", "newcombe": "Newcombe", "agresti_min": "Agresti-Min",
     "wald": "Wald", "wald_cc": "continuity-corrected Wald", "qh": "Quesenberry-Hurst",
 }
 
@@ -689,7 +689,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     is conservative and the chi-square approximation is not reliable) and the interval of
     ``error_A - error_B = (b - c)/n`` is
     :func:`evallib.onetestset.paired_difference_interval` with ``method=interval``
-    (default Bonett-Price, recommended by Fagerland, Lydersen & Laake 2014; ``"qh"`` gives
+    (default Bonett–Price, recommended by Fagerland, Lydersen & Laake 2014; ``"qh"`` gives
     Berrar & Lozano's Quesenberry-Hurst interval). When cases were predicted several times,
     each case's error rate is the share of its predictions that are wrong, and the paired
     t-test and t interval on the per-case differences (``n - 1`` df, ``n`` cases) replace
@@ -906,10 +906,17 @@ class ScoreComparison:
             r = row.iloc[0]
             sign = 1.0 if r["a"] == a else -1.0
             lo, hi = sorted((sign * r["low"], sign * r["high"]))
-            verdict = ("a real difference" if bool(r["reject_adj"]) else "not a clear difference")
+            joint = ""
+            if self.adjust in FWER_ADJUSTMENTS and len(self.auc_pairs) > 1:
+                j_lo, j_hi = sorted((sign * r["low_adj"], sign * r["high_adj"]))
+                joint = (f"; the joint (Bonferroni) interval, which holds for all {len(self.auc_pairs)} pairs at "
+                         f"once, is {j_lo:+.3f} to {j_hi:+.3f}")
+            verdict = (f"the two differ at alpha = {self.alpha:g}" if bool(r["reject_adj"])
+                       else f"not shown to differ at alpha = {self.alpha:g}")
             out += ((f"; {note}: {a} is" if note else ";") +
-                    f" ahead of {b} by {sign * r['difference']:.3f} ({level} DeLong interval "
-                    f"{lo:+.3f} to {hi:+.3f}, DeLong's paired test, {adjusted_p_text(r['pvalue_adj'], self.adjust)}): "
+                    f" ahead of {b} by {sign * r['difference']:.3f} ({level} DeLong interval of the difference "
+                    f"{lo:+.3f} to {hi:+.3f}, unadjusted, for the leading pair, a pair picked by the data, so "
+                    f"optimistic{joint}; DeLong's paired test, {adjusted_p_text(r['pvalue_adj'], self.adjust)}): "
                     f"{verdict}")
         out += "."
         probs = self.losses[self.losses["is_probability"]]
@@ -1389,6 +1396,13 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
 
 
 # --------------------------------------------------------------------- section 5
+#: The F-measure bootstrap's interval, named with its source.
+BOOTSTRAP_METHOD = "percentile bootstrap (over the test cases; Keller, Bengio & Wong 2005)"
+#: Why the leaders' bootstrap interval is optimistic: the pair was picked by the data.
+PICKED_PAIR = ("unadjusted, for the leading pair, a pair picked by the data, so optimistic: "
+               "it does not allow for the choice of the pair")
+
+
 @renamed_fields(reps="n_resamples")
 @dataclass(frozen=True)
 class F1Comparison:
@@ -1441,7 +1455,7 @@ class F1Comparison:
 
     @property
     def excludes_zero(self) -> bool:
-        """Whether the interval lies entirely above 0 (the bootstrap calls them different)."""
+        """Whether the interval excludes 0 (the two differ at level ``alpha`` by the bootstrap)."""
         return self.low > 0 or self.high < 0
 
     def text(self) -> str:
@@ -1455,16 +1469,17 @@ class F1Comparison:
             ``best`` is higher and in which they tie, and the verdict.
         """
         level = level_text(self.alpha)
-        verdict = ("the interval excludes 0: the bootstrap calls the difference real"
-                   if self.excludes_zero else "the interval includes 0: no clear difference")
+        verdict = (f"the interval excludes 0: the two differ at alpha = {self.alpha:g}"
+                   if self.excludes_zero else f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}")
         d = distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
         tie = self.tie
         return (
-            (f"{tie[0].upper()}{tie[1:]}\n" if tie else "") +
+            (f"{tie}\n" if tie else "") +
             f"{self.measure} of {self.best}: {self.f1_best:.3f}; {self.measure} of {self.second}: "
             f"{self.f1_second:.3f}\n"
-            f"difference {self.difference:+.{d}f}, {level} bootstrap interval "
-            f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases)\n"
+            f"difference {self.difference:+.{d}f}, {level} {BOOTSTRAP_METHOD} interval "
+            f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases; "
+            f"{PICKED_PAIR})\n"
             f"in {self.share_best_better:.1%} of the resamples {self.best}'s {self.measure} is the higher "
             f"(in {self.share_tied:.1%} the two tie): a share of resamples, not the probability that "
             f"{self.best} is the better classifier; {verdict}"
@@ -1482,7 +1497,7 @@ class F1Comparison:
         level = level_text(self.alpha)
         by = "F-measure" if self.measure == "F1" else self.measure
         tie = self.tie
-        lead = f"{tie[0].upper()}{tie[1:]}: " if tie else ""
+        lead = f"{tie}: " if tie else ""
         if self.low == self.high == 0.0:
             return (
                 lead +
@@ -1494,9 +1509,10 @@ class F1Comparison:
                 f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
                 f"({self.f1_second:.3f})")
         return (
-            f"{pair}: a difference of {self.difference:.{d}f} with {level} bootstrap "
-            f"interval {self.low:+.{d}f} to {self.high:+.{d}f}"
-            + (" (excludes 0)" if self.excludes_zero else " (includes 0, so no clear winner)")
+            f"{pair}: a difference of {self.difference:.{d}f} with {level} {BOOTSTRAP_METHOD} "
+            f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({PICKED_PAIR})"
+            + (f": it excludes 0, so the two differ at alpha = {self.alpha:g}" if self.excludes_zero
+               else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}")
             + f"; {self.best}'s is the higher in {_share(self.share_best_better)} of the {self.n_resamples:,} resamples"
             + (f" and ties in {_share(self.share_tied)}" if self.share_tied >= 0.005 else "")
             + f" (shares of resamples, not the probability that {self.best} is better)."
@@ -1655,7 +1671,7 @@ class FoldAnalysis:
         level = level_text(self.alpha)
         t, f = self.ttest, self.friedman
         ranks = ", ".join(f"{name} {r:.2f}" for name, r in f.avg_ranks.sort_values(kind="stable").items())
-        lines = [self.tie[0].upper() + self.tie[1:]] if self.tie else []
+        lines = [self.tie] if self.tie else []
         lines += [
             f"corrected resampled t-test, {self.best} vs {self.second} over {self.folds_text} "
             f"(n_test/n_train = {self.test_train_ratio:.3f}):",

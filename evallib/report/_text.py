@@ -44,7 +44,8 @@ ADJUST_NAME = {k: ADJUSTMENT_NAMES[k] for k in ("holm", "bonferroni", "bh", "by"
 #: the class means' t interval with Welch-Satterthwaite degrees of freedom.
 STRATIFIED_INTERVAL = "stratified t"
 #: Why the leaders' interval is unadjusted beside an adjusted p-value.
-LEADERS_UNADJUSTED = "unadjusted, as the question is about this one pair, the two leaders"
+LEADERS_UNADJUSTED = ("unadjusted, for the leading pair, a pair picked by the data, so optimistic: it does not allow "
+                      "for the choice of the pair")
 #: What the false-discovery-rate adjustments control, said wherever their verdicts are.
 FDR_CLAUSE = ("it controls the false discovery rate, the expected share of false findings among the "
               "differences declared, not the family-wise error rate, the chance of any false finding")
@@ -81,9 +82,9 @@ def pairwise_method_line(table: pd.DataFrame) -> str:
     adjustment controls.
 
     >>> t = pd.DataFrame()
-    >>> t.attrs.update(alpha=0.05, adjust="holm", method="Bonett-Price", test="McNemar's mid-p test")
+    >>> t.attrs.update(alpha=0.05, adjust="holm", method="Bonett–Price", test="McNemar's mid-p test")
     >>> pairwise_method_line(t)
-    "Interval: Bonett-Price (95%); test: McNemar's mid-p test, Holm-adjusted."
+    "Interval: Bonett–Price (95%); test: McNemar's mid-p test, Holm-adjusted."
     """
     alpha, adjust, method, test = table_metadata(table, "alpha", "adjust", "method", "test",
                                                  made_by="evallib.report.pairwise_comparison")
@@ -176,7 +177,7 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
         All text, indexed ``"A vs B"`` (``pair A vs B``): ``fewer errors``, ``error A - B
         (points)``, the ``"<level> interval"``, the joint interval (its header names the
         adjustment), the adjusted p-value, ``disagreements b + c`` and ``verdict``; with a
-        smallest difference that matters, a column ``against +/-<d> points``.
+        smallest difference that matters, a column ``against ±<d> percentage points``.
     """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.pairwise_comparison")
     level = level_text(alpha)
@@ -205,7 +206,7 @@ RELEVANCE_TEXT = {"matters": "matters (whole interval beyond)", "negligible": "t
 
 
 def _relevance_header(delta: float) -> str:
-    return f"against +/-{100 * delta:g} points"
+    return f"against ±{100 * delta:g} percentage points"
 
 
 def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
@@ -227,7 +228,7 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
         All text, indexed ``"A vs B"``: ``balanced accuracy A``, ``balanced accuracy B``,
         ``A - B (points)``, the ``"<level> interval"``, the joint interval, the adjusted
         p-value, ``verdict`` and, with a smallest difference that matters, a column
-        ``against +/-<d> points``.
+        ``against ±<d> percentage points``.
     """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.balanced_accuracy_comparison")
     level = level_text(alpha)
@@ -396,12 +397,12 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         err = 1.0 - correct
         binary = percase.is_binary(err)
         pair = percase.paired_error_difference(1.0 - base_correct, err, alpha=alpha, binary=binary,
-                                               interval="bonett_price", interval_name="Bonett-Price")
+                                               interval="bonett_price", interval_name="Bonett–Price")
         gap, g_lo, g_hi, p = pair.diff, pair.low, pair.high, pair.p
         test = "McNemar's mid-p test" if pair.test.startswith("McNemar") else "paired t-test over cases"
         # accuracy_interval_cases: Wilson's on the cases, with the effective sample size under repeats
         own_method = "Wilson" if binary else "Wilson (effective sample size)"
-        gap_method = "Bonett-Price" if binary else "paired t"
+        gap_method = "Bonett–Price" if binary else "paired t"
         base_value = base["accuracy"]
     who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
            f"**{join_names(leaders)}** tie for the highest {measure}")
@@ -413,16 +414,22 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         verdict = f"{leader} does worse than the majority class"
     else:
         verdict = f"this test set does not show that {leader} beats the majority class"
-    if skewed and not data.multiclass:
-        acc = float(lab.at[leader, "accuracy"])
-        extra = (f" (its accuracy, {pct(acc)}%, would flatter it: the majority class alone scores "
-                 f"{pct(base['accuracy'])}%)")
-    else:
-        extra = ""
+    extra = ""
+    if skewed:
+        k = len(data.label_classes)
+        counts = np.bincount(data.case_truth, minlength=len(data.classes))[:k]
+        extra = (f" (balanced accuracy leads because the smallest class holds {pct(counts.min() / counts.sum())}% "
+                 f"of the cases, and {percase.skew_rule(k)}")
+        if not data.multiclass:
+            acc = float(lab.at[leader, "accuracy"])
+            extra += (f"; its accuracy, {pct(acc)}%, would flatter it: the majority class alone scores "
+                      f"{pct(base['accuracy'])}%")
+        extra += ")"
     return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%) "
             f"{_design_words(data)}{extra}. "
             f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
-            f"{leader} is {g} points {'ahead' if gap >= 0 else 'behind'} ({level} {gap_method} interval {g_int} points, "
+            f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({level} {gap_method} interval "
+            f"{g_int} percentage points, "
             f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
 
 
@@ -436,9 +443,9 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
     adj_name = ADJUST_NAME.get(adj)
     parts = []
     if omnibus is not None and hasattr(omnibus, "pvalue"):
-        verdict = ("their accuracies differ" if omnibus.reject else "no evidence that their accuracies differ")
-        parts.append(f"Over all {omnibus.k} classifiers with predicted labels, Cochran's Q gives "
-                     f"{format_p(omnibus.pvalue)}: {verdict}")
+        verdict = ("their accuracies differ" if omnibus.reject else "their accuracies are not shown to differ")
+        parts.append(f"Over all {omnibus.k} classifiers with predicted labels, {verdict} at alpha = {alpha:g} "
+                     f"(Cochran's Q, {format_p(omnibus.pvalue)})")
     rejected = [f"{i} vs {j}" for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]) if rej]
     lead = (f"with {adj_name}'s adjustment for {plural(m, 'comparison')}" if adj_name and m > 1
             else f"without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
@@ -453,7 +460,7 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
             joint["diff_low"], joint["diff_high"] = top["adj_low"], top["adj_high"]
             adv, lo, hi = _advantage(joint, winner)
             g, g_int = gap_points(adv, lo, hi)
-            interval = (f"{level} joint {method} interval {g_int} points, each pair's at "
+            interval = (f"{level} joint {method} interval {g_int} percentage points, each pair's at "
                         f"{level_text(alpha / m, digits=4)} (Bonferroni), so that all {m} hold together")
             if lo <= 0 <= hi:
                 interval += (f"; it includes zero although {adj_name}'s test rejects: the step-down test "
@@ -462,7 +469,7 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
             g, g_int = gap_points(adv, lo, hi)
             why = ("no joint interval corresponds to the false discovery rate" if adj in FDR_ADJUSTMENTS
                    else "as the tests are" if m > 1 else "the only comparison")
-            interval = f"{level} {method} interval {g_int} points, unadjusted: {why}"
+            interval = f"{level} {method} interval {g_int} percentage points, unadjusted: {why}"
         parts.append(f"{lead}, {len(rejected)} of the pairwise differences "
                      f"{'is' if len(rejected) == 1 else 'are'} significant at alpha = {alpha:g} "
                      f"({', '.join(rejected)}); {'the largest of them: ' if len(rejected) > 1 else ''}"
@@ -479,6 +486,14 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
                      f"{plural(m, 'comparison')} are taken into account")
     text = "; ".join(parts)
     return text[0].upper() + text[1:] + "."
+
+
+def _joint_clause(lo: float, hi: float, m: int) -> str:
+    """The leaders' joint (Bonferroni) interval beside their unadjusted one: it holds for every pair
+    at once, so also for a pair the data picked."""
+    _, g_int = gap_points(0.5 * (lo + hi), lo, hi)
+    return (f"the joint (Bonferroni) interval, which holds for all {m} pairs at once and so for whichever pair "
+            f"the data pick, is {g_int} percentage points")
 
 
 def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: float,
@@ -514,12 +529,16 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         lo, hi = sorted((sign * r["low"], sign * r["high"]))
         g, g_int = gap_points(sign * r["difference"], lo, hi)
         mc = _pair_row(pairwise, a, b)
-        head = (f"{note[0].upper()}{note[1:]}: by balanced accuracy {a} is {g} points ahead of {b}" if note else
-                f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} points ahead")
+        head = (f"{note}: by balanced accuracy {a} is {g} percentage points ahead of {b}" if note else
+                f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} percentage points ahead")
         p_ba = float(r["pvalue_adj"] if adjusted else r["pvalue"])
         p_mc = float(mc["pvalue_adj"] if adjusted else mc["pvalue"])
-        text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} points"
-                f"{'; ' + LEADERS_UNADJUSTED if adjusted else ''}; {BALANCED_TEST}, {p_of(r)})"
+        joint = ""
+        if adjusted and adj in FWER_ADJUSTMENTS:
+            j_lo, j_hi = sorted((sign * r["low_adj"], sign * r["high_adj"]))
+            joint = "; " + _joint_clause(j_lo, j_hi, m)
+        text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} percentage points"
+                f"{'; ' + LEADERS_UNADJUSTED if m > 1 else ''}{joint}; {BALANCED_TEST}, {p_of(r)})"
                 f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
                 f"the large class, gives {p_of(mc)} for the same pair.")
         if (p_ba <= alpha) != (p_mc <= alpha):
@@ -541,7 +560,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     p_part = f"{test} gives {p_of(row)}"
     cases = "cases on which they differ" if data.repeated else "disagreements"
     # who the sentence is about: the two with the fewest errors, or the tie said in words first
-    subject = (f"{note[0].upper()}{note[1:]}; {a} and {b}" if note
+    subject = (f"{note}; {a} and {b}" if note
                else f"The two classifiers with the fewest errors, {a} and {b},")
     if n_dis == 0:
         return (f"{subject} "
@@ -552,18 +571,23 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     g, g_int = gap_points(adv, lo, hi)
     if adv == 0:
         return (f"{subject} tie: the same number of errors, "
-                f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} points; "
+                f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} percentage points; "
                 f"{p_part}){matters_clause(lo, hi, delta)}.")
-    verdict = ("the interval includes zero, so the data cannot tell them apart" if lo <= 0 <= hi
+    verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
                else "the interval excludes zero")
-    head = (f"{note[0].upper()}{note[1:]}: {a} makes {g} percentage points fewer errors than {b}" if note else
+    head = (f"{note}: {a} makes {g} percentage points fewer errors than {b}" if note else
             f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {g} percentage points fewer "
             "errors")
     unadjusted = ""
-    if adjusted:  # the p-value is the family's, the interval this pair's own: said, with why
-        unadjusted = ("; " + LEADERS_UNADJUSTED
-                      + ("; section 3 gives the joint intervals" if adj in FWER_ADJUSTMENTS else ""))
-    text = (f"{head} ({level} {method} interval {g_int} points, from {n_dis:,} {cases}{unadjusted}); {verdict}"
+    if m > 1:  # the pair was picked by the data: its own interval is optimistic, said with the joint one
+        unadjusted = "; " + LEADERS_UNADJUSTED
+        if adjusted and adj in FWER_ADJUSTMENTS:
+            joint = row.copy()
+            joint["diff_low"], joint["diff_high"] = row["adj_low"], row["adj_high"]
+            _, j_lo, j_hi = _advantage(joint, a)
+            unadjusted += "; " + _joint_clause(j_lo, j_hi, m)
+    text = (f"{head} ({level} {method} interval {g_int} percentage points, from {n_dis:,} {cases}{unadjusted}); "
+            f"{verdict}"
             f"{matters_clause(lo, hi, delta)}; {p_part}")
     if (not (lo <= 0 <= hi)) != (float(row["pvalue"]) <= alpha):
         text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
@@ -574,6 +598,33 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                  "(flagged in section 3): only those cases tell two classifiers apart, so "
                  f"{'that comparison rests' if few == 1 else 'those comparisons rest'} on little evidence")
     return text + "."
+
+
+def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None:
+    """Every pair on which McNemar's verdict (error rate) and the balanced-accuracy verdict differ,
+    each named, in section 3's order; None when they agree on every pair."""
+    if not (isinstance(pairwise, pd.DataFrame) and len(pairwise) and isinstance(balanced, pd.DataFrame)
+            and len(balanced)):
+        return None
+    test = pairwise.attrs.get("test", "McNemar's mid-p test")
+    ba = {frozenset((a, b)): bool(r) for a, b, r in zip(balanced["a"], balanced["b"], balanced["reject_adj"])}
+    only_mc, only_ba = [], []
+    for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]):
+        other = ba.get(frozenset((i, j)))
+        if other is None or other == bool(rej):
+            continue
+        (only_mc if rej else only_ba).append(f"{i} vs {j}")
+    if not only_mc and not only_ba:
+        return None
+    n = len(only_mc) + len(only_ba)
+    parts = []
+    if only_mc:
+        parts.append(f"only {test} (error rate) finds a difference at alpha = {alpha:g} for {join_names(only_mc)}")
+    if only_ba:
+        parts.append(f"only the {BALANCED_TEST} (balanced accuracy) finds one for {join_names(only_ba)}")
+    return (f"The error-rate and balanced-accuracy verdicts of section 3 disagree on {plural(n, 'pair')} of "
+            f"{len(pairwise)}: {'; '.join(parts)}. They measure different things: {test} counts every error "
+            "alike, so mostly the large class, while balanced accuracy weighs each class alike.")
 
 
 def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str | None:
@@ -592,6 +643,31 @@ def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str
                      + ("" if pairwise.attrs.get("adjust") == "none" else
                         ", and the test's verdict is adjusted for the number of pairs") + ".")
     return text
+
+
+def _small_sentence(data: Predictions, measures: pd.DataFrame, pairwise: Any, alpha: float) -> str:
+    """A small test set: how wide the intervals are, computed (the accuracy intervals of section 2
+    and, with two or more classifiers, the pairwise ones of section 3)."""
+    level = level_text(alpha)
+
+    def span(widths: pd.Series) -> str:
+        w = 100 * widths.astype(float).dropna()
+        return f"{w.min():.1f}" if w.min() == w.max() else f"{w.min():.1f} to {w.max():.1f}"
+
+    parts = []
+    if "acc_low" in measures:
+        acc = measures["acc_high"].astype(float) - measures["acc_low"].astype(float)
+        if acc.notna().any():
+            parts.append(f"the {level} Wilson accuracy intervals of section 2 are {span(acc)} percentage points wide")
+    if isinstance(pairwise, pd.DataFrame) and len(pairwise):
+        diff = pairwise["diff_high"].astype(float) - pairwise["diff_low"].astype(float)
+        method = pairwise.attrs.get("method", "")
+        parts.append(f"the {level} {method + ' ' if method else ''}intervals of the pairwise differences in "
+                     f"section 3 are {span(diff)} percentage "
+                     "points wide")
+    said = ("; " + ", and ".join(parts)) if parts else ""
+    return (f"With only {data.n} test cases the intervals are wide{said}; more test cases, not more tests, "
+            "would sharpen these conclusions.")
 
 
 def summary_text(
@@ -619,7 +695,7 @@ def summary_text(
     1. the best classifier by the honest measure -- balanced accuracy (average recall) on
        a skewed file (a smallest class below a fifth of its balanced share), accuracy
        otherwise -- with its interval, and its *paired* comparison with always predicting
-       the majority class on the same cases (McNemar's mid-p test and Bonett-Price's
+       the majority class on the same cases (McNemar's mid-p test and Bonett–Price's
        interval for 0/1 outcomes; a stratified paired t for balanced accuracy);
     2. Cochran's Q and which pairwise differences are significant, with the largest of those;
     3. whether the two leaders can be told apart (on a skewed file by balanced accuracy,
@@ -659,6 +735,7 @@ def summary_text(
     out.append(_best_sentence(data, measures, alpha, delta))
     out.append(_omnibus_sentence(omnibus, pairwise, alpha))
     out.append(_leaders_sentence(data, pairwise, balanced, alpha, delta))
+    out.append(_verdicts_sentence(pairwise, balanced, alpha))
     aucs = measures["AUC"].dropna() if "AUC" in measures else pd.Series(dtype=float)
     if scores is not None and callable(getattr(scores, "summary", None)):
         out.append(scores.summary())
@@ -672,10 +749,7 @@ def summary_text(
     if folds is not None and callable(getattr(folds, "summary", None)):
         out.append(folds.summary())
     if len(data.predicted or data.labels) and data.n < SMALL_TEST_SET:
-        out.append(
-            f"With only {data.n} test cases every interval above is wide; more test cases, not more "
-            "tests, would sharpen these conclusions."
-        )
+        out.append(_small_sentence(data, measures, pairwise, alpha))
     return "\n".join(f"- {escape_bold(s)}" for s in out if s)
 
 
