@@ -341,7 +341,7 @@ def test_format_functions_are_readable():
     text = sc.format_loss_pairwise(lp)
     assert text.columns[0] == "log-loss a - b"
     better = "c0" if lp["difference"][0] < 0 else "c1"
-    assert text["verdict"].iloc[0] == (f"{better} better" if lp["reject_adj"][0] else "no clear difference")
+    assert text["verdict"].iloc[0] == (f"{better} better" if lp["reject_adj"][0] else "not shown to differ")
     raw = sc.delong_pairwise(y, scores)
     assert list(pairs.columns) == ["AUC a - b", "95% interval", "95% joint interval (Bonferroni)",
                                    "adjusted p (Holm; DeLong's test)", "verdict"]

@@ -502,7 +502,7 @@ class MacroF1Bootstrap:
             return (f"{a} and {b} make the same prediction on every case, so their macro-F1 ({self.f1_a:.3f}) "
                     "is the same on every resample: the difference is exactly 0.")
         verdict = ("the interval excludes 0" if self.excludes_zero
-                   else "the interval includes 0: no clear difference")
+                   else "the interval includes 0: not shown to differ")
         return (f"macro-F1 of {a}: {self.f1_a:.3f}, of {b}: {self.f1_b:.3f}; difference {self.estimate:+.3f}, "
                 f"{level} bootstrap interval [{self.low:+.3f}, {self.high:+.3f}] ({self.n_resamples:,} replicates of "
                 f"the joint table); {verdict}. {a} has the higher macro-F1 in {self.share_a_better:.1%} "

@@ -1226,7 +1226,7 @@ def _verdicts(table: pd.DataFrame, higher_is_better: bool) -> list[str]:
     out = []
     for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"]):
         if not rej:
-            out.append("no clear difference")
+            out.append("not shown to differ")
         else:
             a_better = (d > 0) == higher_is_better
             out.append(f"{a if a_better else b} better")
@@ -1276,7 +1276,7 @@ def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
 
     Columns: the AUC difference, its interval, the joint (Bonferroni) interval, the adjusted
     p-value (floored at 1e-15) and the verdict (``"<name> better"`` when the adjusted
-    test rejects, else ``"no clear difference"``).
+    test rejects, else ``"not shown to differ"``).
 
     Parameters
     ----------

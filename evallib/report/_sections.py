@@ -780,7 +780,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         elif rej:
             verdicts.append(f"{i if dv < 0 else j} makes fewer errors")
         else:
-            verdicts.append("no clear difference")
+            verdicts.append("not shown to differ")
     out["verdict"] = verdicts
     out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(out["diff_low"], out["diff_high"])]
     method = INTERVAL_NAMES[interval] if binary else "paired t (per-case error rates)"

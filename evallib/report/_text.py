@@ -233,7 +233,7 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.balanced_accuracy_comparison")
     level = level_text(alpha)
     joint = _interval_header(alpha, adjust)
-    verdicts = [("no clear difference" if not rej else f"{a if d > 0 else b} higher")
+    verdicts = [("not shown to differ" if not rej else f"{a if d > 0 else b} higher")
                 for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"])]
     out = pd.DataFrame({
         "balanced accuracy A": [f"{v:.3f}" for v in table["ba_a"]],
