@@ -342,6 +342,29 @@ def test_the_difference_of_two_rules_has_the_paired_se_of_its_streams():
     assert "rejected" not in repr(s)
 
 
+def test_a_seeded_study_reuses_its_streams_and_gives_the_numbers_of_a_fresh_run():
+    """An integer seed's streams and betting martingale are computed once per setting and reused for other looks
+    (_seeded_streams); every field equals that of an uncached run on the same uniforms (a Generator made from the
+    seed, which is never cached), and the fixed-n and every-look outcomes those recomputed by hand."""
+    from evallib.sequential._peeking import _seeded_streams
+
+    setting = dict(n_max=600, discordance=0.25, alpha=0.05, n_resamples=300)
+    _seeded_streams.cache_clear()
+    for effect in (0.0, 0.04):
+        for looks in (1, 4, 10, 25):
+            cached = peeking_study(effect, looks=looks, rng=5, **setting)
+            fresh = peeking_study(effect, looks=looks, rng=np.random.default_rng(5), **setting)
+            for name in ("rejection_rate", "se", "mean_n", "rejected"):
+                assert np.array_equal(getattr(cached, name), getattr(fresh, name)), (effect, looks, name)
+            fixed, every = _rejections_by_hand(effect, looks, setting["n_max"], setting["discordance"],
+                                               setting["alpha"], setting["n_resamples"], seed=5)
+            assert np.array_equal(cached.rejected[0], fixed) and np.array_equal(cached.rejected[1], every)
+    info = _seeded_streams.cache_info()
+    assert (info.misses, info.hits) == (2, 6)                       # one simulation per true difference
+    peeking_study(0.04, looks=3, rng=6, **setting)                 # another seed: other streams
+    assert _seeded_streams.cache_info().misses == 3
+
+
 def _every_swap_rate(x, y, looks, alpha):
     """Brute force: each of the 2^m sign patterns of the m discordant items, the paired z test (numpy's
     sample SD, scipy's normal tail) at each look, stopping at the first p <= alpha."""

@@ -93,6 +93,8 @@ def plot_peeking_rates(study: PeekingStudy, *, rules: Any = None, ax: Any = None
     >>> [float(round(p.get_height(), 3)) for p in ax.patches]
     [0.055, 0.207]
     """
+    from matplotlib.ticker import MaxNLocator
+
     idx = _rules(study, rules)
     ax = get_axes(ax, figsize=(6.4, 3.4))
     clear_artists(ax)
@@ -108,6 +110,9 @@ def plot_peeking_rates(study: PeekingStudy, *, rules: Any = None, ax: Any = None
     ax.set_xlim(-0.5, len(idx) - 0.5)
     top = float(np.max(high))
     ax.set_ylim(0, max(1.15 * top, 2 * study.alpha, 0.1))
+    # at most four intervals on the rate axis: a slider's every move renders each tick label again,
+    # and text is most of a render (the rates themselves are printed under the figure)
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
     what = "false finds (type I error)" if study.effect == 0 else f"power at true difference {study.effect:+g}"
     ax.set_ylabel(f"share rejecting H0\n{what}", fontsize=9)
     return ax

@@ -33,6 +33,7 @@ recursion over the looks on the distribution of ``B`` among the paths that have 
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -178,6 +179,39 @@ def _obrien_fleming(n_max: int, looks: int, alpha: float) -> np.ndarray:
     return group_sequential_design(n_max, looks, alpha=alpha, spending="obrien-fleming").boundary
 
 
+def _streams(gen: np.random.Generator, effect: float, discordance: float, alpha: float, n_max: int,
+             n_resamples: int) -> tuple[np.ndarray, np.ndarray]:
+    """The simulated paired differences and where the betting sequence has left 0, at every item.
+
+    ``d[j, t]`` is comparison ``j``'s difference (-1, 0 or +1) at item ``t + 1`` (as ``int8``);
+    ``above[j, t]`` whether its log capital at 0 has reached ``log(1/alpha)`` after ``t + 1``
+    items. Neither depends on the number of looks, which only chooses the items read.
+    """
+    p_win, p_loss = (discordance + effect) / 2.0, (discordance - effect) / 2.0
+    u = gen.random((n_resamples, n_max))
+    d = (u < p_win).astype(float) - (u >= 1.0 - p_loss)
+    log_capital = _betting_log_martingale(d, -1.0, 1.0, 0.0, alpha, "two-sided")
+    return d.astype(np.int8), log_capital >= math.log(1.0 / alpha)
+
+
+#: the largest ``n_resamples * n_max`` whose streams :func:`_seeded_streams` keeps (2 bytes an item)
+_CACHE_ITEMS = 1_200_000
+
+
+@lru_cache(maxsize=16)
+def _seeded_streams(seed: int, effect: float, discordance: float, alpha: float, n_max: int,
+                    n_resamples: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_streams` for an integer seed, computed once per setting (read-only arrays).
+
+    A seed gives the same uniforms whatever the looks, so a slider over the looks, or a table
+    over several looks at one true difference, reuses the streams and the betting martingale
+    (the costly part) instead of drawing and betting again: the numbers are those of a fresh run.
+    """
+    d, above = _streams(check_rng(seed), effect, discordance, alpha, n_max, n_resamples)
+    d.flags.writeable = above.flags.writeable = False
+    return d, above
+
+
 def peeking_study(effect: float = 0.0, *, looks: int = 10, n_max: int = 1000, discordance: float = 0.2,
                   alpha: float = 0.05, n_resamples: int = 1000, rng: Any = None) -> PeekingStudy:
     """Simulate "stop at the first p < alpha" against a confidence sequence and alpha-spending.
@@ -222,20 +256,22 @@ def peeking_study(effect: float = 0.0, *, looks: int = 10, n_max: int = 1000, di
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     gen = check_rng(rng)
 
-    p_win, p_loss = (discordance + effect) / 2.0, (discordance - effect) / 2.0
-    u = gen.random((n_resamples, n_max))
-    d = (u < p_win).astype(float) - (u >= 1.0 - p_loss)
+    # an integer seed always gives the same streams: those of a small study are computed once per setting
+    if isinstance(rng, numbers.Integral) and n_resamples * n_max <= _CACHE_ITEMS:
+        d, above = _seeded_streams(int(rng), effect, discordance, alpha, n_max, n_resamples)
+    else:
+        d, above = _streams(gen, effect, discordance, alpha, n_max, n_resamples)
+    d = d.astype(float)
     at = _look_points(looks, n_max)
 
     # the z statistic of the paired mean at each look (sum of d, sum of d^2 = number of discordant)
     z = _paired_z(np.cumsum(d, axis=1)[:, at - 1], np.cumsum(d * d, axis=1)[:, at - 1], at)
     z_alpha = -special.ndtri(alpha / 2.0)
-    log_capital = _betting_log_martingale(d, -1.0, 1.0, 0.0, alpha, "two-sided")[:, at - 1]
     crossed = {
         "fixed-n": np.abs(z[:, -1:]) >= z_alpha,
         "every look": np.abs(z) >= z_alpha,
         "alpha-spending": np.abs(z) >= _obrien_fleming(n_max, looks, alpha),
-        "confidence sequence": log_capital >= math.log(1.0 / alpha),
+        "confidence sequence": above[:, at - 1],
     }
     rejected, mean_n = [], []
     for rule in PEEKING_RULES:
