@@ -161,12 +161,12 @@ def _add_report(sub) -> None:
     rep.add_argument("--alpha", type=_level, default=0.05, help="significance level (default: 0.05)")
     rep.add_argument("--adjust", choices=ADJUSTMENTS, default="holm",
                      help="multiple-testing adjustment of the pairwise tests (default: holm; holm and bonferroni "
-                          "control the family-wise error rate; bh (Benjamini-Hochberg) and by "
-                          "(Benjamini-Yekutieli) control the false discovery rate)")
+                          "control the family-wise error rate; bh (Benjamini–Hochberg) and by "
+                          "(Benjamini–Yekutieli) control the false discovery rate)")
     rep.add_argument("--interval", default="bonett_price",
                      choices=("bonett_price", "tango", "newcombe", "agresti_min", "wald", "wald_cc", "qh"),
                      help="interval for the difference of two error rates (default: bonett_price, as "
-                          "Fagerland et al. 2014 recommend; qh: Berrar & Lozano's Quesenberry-Hurst)")
+                          "Fagerland et al. 2014 recommend; qh: Berrar & Lozano's Quesenberry–Hurst)")
     rep.add_argument("--classifiers-tried", type=_positive_int, default=None,
                      help="how many classifiers were tried before these (Forman & Cohen's C; "
                           "default: the number in the file)")

@@ -96,7 +96,7 @@ def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR) 
     p : float
         The adjusted p-value (the unadjusted one when ``adjustment`` is None).
     adjustment : str or None
-        The procedure's name as a reader reads it (``"Holm"``, ``"Benjamini-Hochberg, false
+        The procedure's name as a reader reads it (``"Holm"``, ``"Benjamini–Hochberg, false
         discovery rate"``); None: the p-value is not adjusted, and the text says so.
     floor : float, default :data:`P_FLOOR`
         As in :func:`format_p`.

@@ -1,13 +1,13 @@
 """Multiple-testing adjustment: the one implementation every table's ``adjust=`` uses.
 
-One menu, :data:`ADJUSTMENTS` (Holm, Bonferroni, Benjamini-Hochberg, Benjamini-Yekutieli,
+One menu, :data:`ADJUSTMENTS` (Holm, Bonferroni, Benjamini–Hochberg, Benjamini–Yekutieli,
 none), offered by every pairwise table of the library and of the reports (McNemar tables,
 DeLong, score and loss tables, the leaderboard); its false-discovery-rate members,
 :data:`FDR_ADJUSTMENTS`, and its family-wise members, :data:`FWER_ADJUSTMENTS`, are
 defined here once. The post-hoc procedures after the Friedman test (García & Herrera
 2008; García et al. 2010) are a superset of the same menu, :data:`POSTHOC_ADJUSTMENTS`,
-computed by the same code: Bonferroni-Dunn, Hochberg, Finner, Li, Holland and Rom, and for
-all pairs of ``k`` algorithms Shaffer's static procedure and Bergmann-Hommel.
+computed by the same code: Bonferroni–Dunn, Hochberg, Finner, Li, Holland and Rom, and for
+all pairs of ``k`` algorithms Shaffer's static procedure and Bergmann–Hommel.
 
 - :func:`adjust_pvalues` -- adjusted p-values (APVs): rejecting where the APV is
   ``<= alpha`` is the procedure's decision at ``alpha``, and the APV says at which level
@@ -16,12 +16,12 @@ all pairs of ``k`` algorithms Shaffer's static procedure and Bergmann-Hommel.
   ``alpha_adj`` of the menu's procedures at one ``alpha`` (a level, not a p-value), with
   :func:`rejections` the step-down / step-up decisions they give;
 - :func:`rom_levels`, :func:`shaffer_counts`, :func:`exhaustive_sets` -- the constants
-  of Rom's, Shaffer's and Bergmann-Hommel's procedures.
+  of Rom's, Shaffer's and Bergmann–Hommel's procedures.
 
 With the ``m`` p-values sorted, ``p_(1) <= ... <= p_(m)``, every adjusted p-value here is a
 *step-down* APV, ``min(1, max_{j <= i} v_j)`` (Holm, Holland, Finner, Shaffer), a
-*step-up* APV, ``min(1, min_{j >= i} v_j)`` (Hochberg, Benjamini-Hochberg,
-Benjamini-Yekutieli, Rom), a single-step one (Bonferroni, Li) or Bergmann-Hommel's
+*step-up* APV, ``min(1, min_{j >= i} v_j)`` (Hochberg, Benjamini–Hochberg,
+Benjamini–Yekutieli, Rom), a single-step one (Bonferroni, Li) or Bergmann–Hommel's
 maximum over exhaustive sets; ties are ranked by position (a stable sort).
 """
 
@@ -73,7 +73,7 @@ FDR_ADJUSTMENTS = ("bh", "by")
 FWER_ADJUSTMENTS = ("holm", "bonferroni")
 
 #: The procedures that need all ``k(k-1)/2`` pairs of ``k`` algorithms (``k=`` of
-#: :func:`adjust_pvalues`): Shaffer's static procedure and Bergmann-Hommel's.
+#: :func:`adjust_pvalues`): Shaffer's static procedure and Bergmann–Hommel's.
 PAIRS_ONLY_ADJUSTMENTS = ("shaffer", "bergmann")
 
 #: What :func:`adjust_pvalues` accepts: the menu, then the post-hoc procedures of García &
@@ -85,12 +85,12 @@ POSTHOC_ADJUSTMENTS = ADJUSTMENTS + ("bonferroni-dunn", "hochberg", "finner", "l
 #: the reports (``"none"`` has no name: it adjusts nothing). Nemenyi's all-pairs test, which the
 #: many-data-sets tables offer beside these, is named here too.
 ADJUSTMENT_NAMES = {
-    "holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli",
-    "nemenyi": "Nemenyi", "bonferroni-dunn": "Bonferroni-Dunn", "hochberg": "Hochberg", "finner": "Finner",
-    "li": "Li", "holland": "Holland", "rom": "Rom", "shaffer": "Shaffer", "bergmann": "Bergmann-Hommel",
+    "holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini–Hochberg", "by": "Benjamini–Yekutieli",
+    "nemenyi": "Nemenyi", "bonferroni-dunn": "Bonferroni–Dunn", "hochberg": "Hochberg", "finner": "Finner",
+    "li": "Li", "holland": "Holland", "rom": "Rom", "shaffer": "Shaffer", "bergmann": "Bergmann–Hommel",
 }
 
-#: Largest k for which Bergmann-Hommel's exhaustive sets are enumerated (Bell(10) = 115,975 partitions).
+#: Largest k for which Bergmann–Hommel's exhaustive sets are enumerated (Bell(10) = 115,975 partitions).
 BERGMANN_MAX_K = 10
 
 
@@ -227,9 +227,9 @@ def shaffer_counts(k: int) -> np.ndarray:
 
 
 def _bergmann(p: np.ndarray, k: int) -> np.ndarray:
-    """Bergmann-Hommel APVs over the exhaustive sets (input order)."""
+    """Bergmann–Hommel APVs over the exhaustive sets (input order)."""
     if k > BERGMANN_MAX_K:
-        raise ValueError(f"Bergmann-Hommel enumerates the exhaustive sets; k must be at most "
+        raise ValueError(f"Bergmann–Hommel enumerates the exhaustive sets; k must be at most "
                          f"{BERGMANN_MAX_K}, got {k}")
     out = np.zeros(p.size)
     for pairs in exhaustive_sets(int(k)):
@@ -333,8 +333,8 @@ def adjust_pvalues(pvalues: Any, adjust: str, *, k: int | None = None) -> np.nda
 
     * ``"holm"``: ``min(1, max_{j<=i} (m - j + 1) p_j)`` (step-down);
     * ``"bonferroni"`` / ``"bonferroni-dunn"``: ``min(1, m p_i)``;
-    * ``"bh"`` (Benjamini-Hochberg): ``min(1, min_{j>=i} m p_j / j)`` (step-up);
-    * ``"by"`` (Benjamini-Yekutieli): ``min(1, min_{j>=i} c_m m p_j / j)``,
+    * ``"bh"`` (Benjamini–Hochberg): ``min(1, min_{j>=i} m p_j / j)`` (step-up);
+    * ``"by"`` (Benjamini–Yekutieli): ``min(1, min_{j>=i} c_m m p_j / j)``,
       ``c_m = 1 + 1/2 + ... + 1/m``;
     * ``"none"``: the p-values unchanged;
     * ``"hochberg"``: ``min(1, min_{j>=i} (m - j + 1) p_j)`` (step-up);
@@ -357,8 +357,8 @@ def adjust_pvalues(pvalues: Any, adjust: str, *, k: int | None = None) -> np.nda
     -- the expected share of false rejections among all rejections -- at ``alpha``, not
     the family-wise error (the probability of any false rejection) that every other
     procedure here except ``"none"`` controls: they reject more, and a rejection is a
-    discovery to follow up rather than a guarantee. Benjamini-Hochberg is valid for
-    independent or positively dependent p-values, Benjamini-Yekutieli under any
+    discovery to follow up rather than a guarantee. Benjamini–Hochberg is valid for
+    independent or positively dependent p-values, Benjamini–Yekutieli under any
     dependence. Hochberg, Rom and Holland likewise rest on independence (or positive
     dependence) of the p-values; the pairwise rank statistics are positively correlated
     when they share an algorithm. Rejecting where the adjusted p-value is ``<= alpha`` is
@@ -583,8 +583,8 @@ def adjusted_alphas(pvalues: Sequence[float], alpha: float = 0.05, adjust: str =
 def rejections(pvalues: Any, levels: Any, adjust: str) -> np.ndarray:
     """The decisions of :func:`adjusted_alphas`' ``levels``: step-down for Holm, step-up for BH/BY.
 
-    Holm stops at the first p-value (in increasing order) above its level; Benjamini-Hochberg
-    and Benjamini-Yekutieli reject every rank up to the largest one whose p-value meets its
+    Holm stops at the first p-value (in increasing order) above its level; Benjamini–Hochberg
+    and Benjamini–Yekutieli reject every rank up to the largest one whose p-value meets its
     level; Bonferroni and ``"none"`` compare each p-value with its level.
 
     Parameters

@@ -8,7 +8,7 @@ except :func:`_check_margin`:
 
 - :func:`_interval_bounds` -- the bounds of every interval of
   :func:`evallib.onetestset.paired_difference_interval` (Fagerland, Lydersen & Laake 2014),
-  with the Quesenberry-Hurst bounds (:func:`_qh_bounds`, Berrar & Lozano 2013, eqs. 4-5) and
+  with the Quesenberry–Hurst bounds (:func:`_qh_bounds`, Berrar & Lozano 2013, eqs. 4-5) and
   Tango's score interval (:func:`_tango_bounds`);
 - :func:`_tango_restricted_mle`, :func:`_tango_score`, :func:`_tango_margin_pvalues` -- Tango's
   (1998) score statistic, behind his interval, :func:`evallib.onetestset.tango_test` and its

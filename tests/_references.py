@@ -14,7 +14,7 @@ from scipy import optimize, stats
 
 
 def cr2_dense(values, labels):
-    """CR2 of a mean and its Bell-McCaffrey df, written out with matrices (Bell & McCaffrey
+    """CR2 of a mean and its Bell–McCaffrey df, written out with matrices (Bell & McCaffrey
     2002): A_g = (I - H_gg)^(-1/2) by eigendecomposition, V = sum_g (1' A_g e_g)^2 / N^2,
     df = tr(B)^2 / tr(B^2) with B_gh = a_g' M a_h, M = I - J/N (Imbens & Kolesar 2016)."""
     values = np.asarray(values, float)

@@ -1,11 +1,11 @@
-"""Tests of the accuracy intervals added for issue 26 (Jeffreys, Agresti-Coull, Wilson with
-continuity correction, mid-p Clopper-Pearson) and of their exact coverage.
+"""Tests of the accuracy intervals added for issue 26 (Jeffreys, Agresti–Coull, Wilson with
+continuity correction, mid-p Clopper–Pearson) and of their exact coverage.
 
 References: Newcombe (1998), Statistics in Medicine 17, 857-872, Table I (printed 95%
 intervals for 81/263, 15/148, 0/20 and 1/29 by Wilson's method with continuity correction,
-method 4, and by the mid-p method, method 6; Clopper-Pearson and Wilson for comparison);
+method 4, and by the mid-p method, method 6; Clopper–Pearson and Wilson for comparison);
 the R package exactci 1.4.5 (``binom.exact(x, n, midp = TRUE)``, run in R 4.2.2; it stops
-its root search at 1e-5); statsmodels' ``proportion_confint`` (Jeffreys, Agresti-Coull);
+its root search at 1e-5); statsmodels' ``proportion_confint`` (Jeffreys, Agresti–Coull);
 scipy's ``binomtest(...).proportion_ci(method="wilsoncc")``; the mid-p defining equation
 evaluated with ``scipy.stats.binom``; and the coverage sum written out here with one
 ``accuracy_interval`` call per count.
@@ -103,7 +103,7 @@ def test_coverage_is_the_binomial_sum(method):
 
 def test_coverage_near_one_wilson_dips_continuity_corrected_holds():
     """Brown, Cai & DasGupta (2001): Wilson's coverage is poor right next to the boundary;
-    Clopper-Pearson never falls below the nominal level."""
+    Clopper–Pearson never falls below the nominal level."""
     near = np.linspace(0.99, 0.9999, 2000)
     assert accuracy_interval_coverage(100, near, method="wilson").min() < 0.86
     assert accuracy_interval_coverage(100, near, method="wilson_cc").min() > 0.949
@@ -119,7 +119,7 @@ def test_every_method_at_the_ends_and_ordering():
         assert 0.0 <= top.low <= 1.0 and 0.0 <= bottom.high <= 1.0
         mid = accuracy_interval(21, 30, method=method)
         assert mid.low < 0.7 < mid.high and mid.method == method
-    # the continuity-corrected Wilson interval contains Wilson's; mid-p lies inside Clopper-Pearson
+    # the continuity-corrected Wilson interval contains Wilson's; mid-p lies inside Clopper–Pearson
     for x in range(31):
         w, wc = accuracy_interval(x, 30, method="wilson"), accuracy_interval(x, 30, method="wilson_cc")
         e, m = accuracy_interval(x, 30, method="exact"), accuracy_interval(x, 30, method="mid-p")

@@ -365,7 +365,7 @@ def test_f1_test_holds_its_size_and_coverage_at_a_large_test_set():
 
 def test_tie_confidence_is_uniform_on_half_to_one():
     """Under dF1 = 0 the stated confidence in the observed winner is 1 minus a one-sided
-    p-value, uniform on [0.5, 1] for a calibrated test (checked by Kolmogorov-Smirnov)."""
+    p-value, uniform on [0.5, 1] for a calibrated test (checked by Kolmogorov–Smirnov)."""
     tie = bz.f1_test_check(bz.null_population([2500, 60, 40, 200, 300, 150, 100, 6650]), 8000,
                            repetitions=500, n_resamples=1000, rng=7)
     assert stats.kstest(tie.confidence, stats.uniform(loc=0.5, scale=0.5).cdf).pvalue > 0.001

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import json
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -452,3 +454,73 @@ def test_the_field_check_catches_old_field_names():
     assert not set(ALLOWED_FIELDS) & set(FORBIDDEN_FIELDS)
     page = (ROOT / "docs" / "conventions.md").read_text(encoding="utf-8")
     assert all(f"`{name}` is allowed" in page for name in ALLOWED_FIELDS)
+
+
+# ------------------------------------------------------------------ the words (the page's last table)
+#: Two authors' names joined by a hyphen: the page joins them by an en dash. An explicit list, because
+#: one person's double-barrelled name keeps its hyphen (Waudby-Smith, Clarke-Pearson, Lippman-Hand).
+TWO_AUTHORS = (
+    "Bell-McCaffrey", "Benjamini-Hochberg", "Benjamini-Yekutieli", "Bergmann-Hommel", "Bonett-Price",
+    "Bonferroni-Dunn", "Clopper-Pearson", "Quesenberry-Hurst", "Iman-Davenport", "Mann-Whitney",
+    "Welch-Satterthwaite", "O'Brien-Fleming", "Skillings-Mack", "Agresti-Coull", "Agresti-Min",
+    "Fay-Lumbard", "Wilcoxon-Holm", "Kolmogorov-Smirnov",
+)
+#: The page's *Never* words that cannot be innocent English, as regular expressions.
+NEVER_WORDS = {
+    "cannot be separated": r"cannot be separated",
+    "differences are real": r"differences are real",
+    "calls the difference real": r"calls the difference real",
+    "no clear difference": r"no clear difference",
+    "t test": r"\bt tests?\b",
+    "+/-": r"\+/-",
+    "per cent more": r"per cent more",
+    **{name: r"(?<![\w-])" + re.escape(name) + r"(?!\w)" for name in TWO_AUTHORS},
+}
+
+
+def words_violations(text: str, where: str) -> list[str]:
+    """The page's *Never* words in ``text``, one sentence each."""
+    out = []
+    for word, pattern in NEVER_WORDS.items():
+        for m in re.finditer(pattern, text):
+            line = text.count("\n", 0, m.start()) + 1
+            out.append(f"{where}:{line}: {word!r} (docs/conventions.md, 'Words in notebooks and reports')")
+    return out
+
+
+def _notebook_text(path: Path) -> str:
+    """A notebook's sources, text outputs and alt texts (images left out), one string."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    parts = []
+    for cell in nb["cells"]:
+        parts.append("".join(cell["source"]))
+        for out in cell.get("outputs", []):
+            parts.append("".join(out.get("text", "")))
+            for kind, value in out.get("data", {}).items():
+                if kind.startswith("text/"):
+                    parts.append("".join(value))
+            parts.append(json.dumps(out.get("metadata", {}), ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def test_the_words_follow_the_page():
+    """The library's source, the notebooks (sources, saved outputs and alt texts), the docs and the
+    published report pages use the page's words."""
+    found = []
+    for path in sorted((ROOT / "evallib").rglob("*.py")):
+        found += words_violations(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        found += words_violations(_notebook_text(path), str(path.relative_to(ROOT)))
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "docs" / "_extra").rglob("*.html"))]
+    for path in docs:
+        if path.name != "conventions.md":     # the page names the words it forbids
+            found += words_violations(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    assert not found, "\n".join(found)
+
+
+def test_the_words_check_catches_the_forbidden_words():
+    text = ("Models a and b cannot be separated (paired t tests, Bonett-Price interval, +/- 2).\n"
+            "O'Brien-Fleming boundaries; Waudby-Smith's sequence; Clarke-Pearson; Bonett\u2013Price.")
+    found = words_violations(text, "x")
+    assert len(found) == 5 and all(f.startswith("x:") for f in found)
+    assert any("O'Brien-Fleming" in f and f.startswith("x:2:") for f in found)

@@ -131,7 +131,7 @@ def test_bad_input_names_the_argument(call, exc, words):
     assert words in str(info.value)
 
 
-# ------------------------------------------------------------- Fay-Lumbard interval
+# ------------------------------------------------------------- Fay–Lumbard interval
 def test_fay_lumbard_bentur_help_example():
     ci = fay_lumbard_interval(1, 7, 21)
     assert isinstance(ci, ExactPairedInterval) and ci.method == "fay_lumbard"

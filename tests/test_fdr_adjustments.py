@@ -1,4 +1,4 @@
-"""Benjamini-Hochberg and Benjamini-Yekutieli in every ``adjust=`` menu (issue 26).
+"""Benjamini–Hochberg and Benjamini–Yekutieli in every ``adjust=`` menu (issue 26).
 
 References: Benjamini & Hochberg (1995), section 4, the fifteen p-values of Neuhauser et
 al.'s myocardial infarction study, where the procedure at q = 0.05 rejects the four
@@ -112,7 +112,7 @@ def test_scoring_pair_tables(adjust):
     assert table.attrs["interval_adjust"] == "none"
     text = sc.format_auc_pairwise(table)
     assert "interval (unadjusted: FDR has no joint interval)" in text.columns
-    name = {"bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli"}[adjust]
+    name = {"bh": "Benjamini–Hochberg", "by": "Benjamini–Yekutieli"}[adjust]
     assert f"adjusted p ({name}; DeLong's test)" in text.columns
     losses = sc.loss_pairwise(y, 1 / (1 + np.exp(-scores)), adjust=adjust)
     np.testing.assert_allclose(losses["pvalue_adj"],

@@ -1,8 +1,8 @@
 """Tests of evallib.items._leaderboard against independent references.
 
-References: statsmodels' ``multipletests`` (Holm, Benjamini-Hochberg, Bonferroni),
-scipy's ``ttest_rel`` and statsmodels' ``DescrStatsW`` (paired t tests and intervals),
-the CR2 (Bell-McCaffrey) error and df written out with matrices on the paired differences; a row-copying bootstrap
+References: statsmodels' ``multipletests`` (Holm, Benjamini–Hochberg, Bonferroni),
+scipy's ``ttest_rel`` and statsmodels' ``DescrStatsW`` (paired t-tests and intervals),
+the CR2 (Bell–McCaffrey) error and df written out with matrices on the paired differences; a row-copying bootstrap
 written out here (copy the rows of the drawn clusters, average, rank with
 ``scipy.stats.rankdata``); the Poisson law of the bootstrap weights; and simulations of
 whole leaderboards (family-wise error of the tie group under a global null) with their
@@ -216,7 +216,7 @@ def test_tie_group_sentences():
     assert clear.members == ("A",)
     assert clear.describe().startswith("Every other model (B and C) is separated from the leader A")
     assert "false discovery rate" in tie_group(scores, adjust="bh").describe()
-    assert "Benjamini-Yekutieli" in tie_group(scores, adjust="by").describe()
+    assert "Benjamini–Yekutieli" in tie_group(scores, adjust="by").describe()
 
 
 # ------------------------------------------------------------------ rank intervals

@@ -2,10 +2,10 @@
 
 References: statsmodels' cluster-robust OLS on an intercept (CR1: ``G/(G-1)(N-1)/(N-K)``,
 normal reference by default, t on ``G - 1`` df with ``use_t=True``); CR2 and its
-Bell-McCaffrey degrees of freedom computed here from dense matrices (the general
+Bell–McCaffrey degrees of freedom computed here from dense matrices (the general
 regression formulas, ``(I - H_gg)^(-1/2)`` by eigendecomposition, ``tr(B)^2 / tr(B^2)``);
 scipy's one-sample, paired and Welch t-tests and Pearson correlation; statsmodels'
-Wilson interval; the mid-p McNemar test from scipy's binomial test and the Bonett-Price
+Wilson interval; the mid-p McNemar test from scipy's binomial test and the Bonett–Price
 interval written out; the wild cluster bootstrap p-value by enumerating all 2^G
 Rademacher sign vectors; statsmodels' one-way ANOVA table and its REML mixed model for
 the variance components; pandas for the item means.
@@ -49,7 +49,7 @@ def clustered_scores(rng, sizes, mean=0.6, sd_cluster=0.15, sd_item=0.2):
 
 
 def dense_cr2(y, g):
-    """CR2 variance and Bell-McCaffrey df of the OLS intercept, from the general matrix formulas."""
+    """CR2 variance and Bell–McCaffrey df of the OLS intercept, from the general matrix formulas."""
     N = y.size
     X = np.ones((N, 1))
     XtXi = np.linalg.inv(X.T @ X)
@@ -232,7 +232,7 @@ def test_wilson_with_effective_sample_size_korn_graubard():
     res = item_mean(y, clusters=g)
     assert res.method == "wilson" and res.df == pytest.approx(df)
     assert (res.low, res.high) == pytest.approx((low, high), rel=1e-10)
-    assert "Effective sample size" in res.note and "Korn-Graubard" in str(res)
+    assert "Effective sample size" in res.note and "Korn–Graubard" in str(res)
 
 
 def test_two_dimensional_binary_scores_use_wilson_with_effective_n_over_all_answers():
@@ -415,7 +415,7 @@ def test_results_are_frozen_and_print_one_sentence():
         res.estimate = 0.0
     text = str(res)
     assert "\n" not in text and f"{res.estimate:.3f}" in text and "60 items in 6 clusters" in text
-    assert "Bell-McCaffrey" in text and "ignoring the clusters" in text
+    assert "Bell–McCaffrey" in text and "ignoring the clusters" in text
     assert res.width == res.high - res.low and res.contains(res.estimate)
     diff = paired_item_difference(y, np.clip(y - 0.05, 0, 1), clusters=g)
     assert isinstance(diff, PairedItemDifference)
@@ -573,7 +573,7 @@ def test_clustered_describe_says_the_clustered_floor_and_singletons_change_nothi
 
 # ------------------------------------------------------------------ pandas inputs pair by index
 def test_pandas_inputs_are_paired_by_their_index_not_by_position():
-    """A shuffled Series with the same labels is the same data: the paired t test of scipy on the
+    """A shuffled Series with the same labels is the same data: the paired t-test of scipy on the
     items matched by label, not the unpaired-looking SE a positional pairing of shuffled rows gives."""
     rng = np.random.default_rng(33)
     n = 300

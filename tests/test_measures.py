@@ -2,7 +2,7 @@
 
 References: scikit-learn's metrics on label vectors rebuilt from the counts,
 statsmodels' ``proportion_confint`` and ``proportions_ztest``, scipy's binomial
-distribution (exact coverage, the Clopper-Pearson defining equations), numerical
+distribution (exact coverage, the Clopper–Pearson defining equations), numerical
 integration, brute-force enumeration of rankings, and the numbers printed in Flach
 (2012), Examples 12.1, 12.2 and 12.5 (recomputed here; printed values are compared
 after rounding half up to the digits the book prints).
@@ -241,7 +241,7 @@ def _coverage(n, a, alpha, method):
 
 
 def test_exact_coverage_and_the_small_sample_warning():
-    """Exact coverage (sum of binomial probabilities): Clopper-Pearson never falls below
+    """Exact coverage (sum of binomial probabilities): Clopper–Pearson never falls below
     95%; the normal interval does when n a (1 - a) < 5, which is what the note warns."""
     for a in (0.5, 0.8, 0.95):
         assert _coverage(30, a, 0.05, "exact") >= 0.95
@@ -356,7 +356,7 @@ def test_plot_measures_vs_tn_flat_precision_recall():
 def test_plot_accuracy_interval_marks_three_intervals():
     ax = plot_accuracy_interval(8, 10, alpha=0.05)
     labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert labels == ["Wilson (default)", "exact (Clopper-Pearson)", "normal (the book's)"]
+    assert labels == ["Wilson (default)", "exact (Clopper–Pearson)", "normal (the book's)"]
     assert "< 5" in ax.get_title()
     plt.close(ax.figure)
 

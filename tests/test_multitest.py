@@ -2,12 +2,12 @@
 
 Reference: statsmodels' ``multipletests`` for every procedure of the menu
 (:data:`ADJUSTMENTS`) and of the post-hoc superset that it implements -- Holm, Bonferroni
-(and Bonferroni-Dunn, the same adjustment against a control), Benjamini-Hochberg
-(``fdr_bh``), Benjamini-Yekutieli (``fdr_by``), Hochberg (``simes-hochberg``) and
-Holland-Copenhaver (Holm's step-down with Šidák's levels, ``holm-sidak``) -- over p-vectors
+(and Bonferroni–Dunn, the same adjustment against a control), Benjamini–Hochberg
+(``fdr_bh``), Benjamini–Yekutieli (``fdr_by``), Hochberg (``simes-hochberg``) and
+Holland–Copenhaver (Holm's step-down with Šidák's levels, ``holm-sidak``) -- over p-vectors
 with ties, ones, zeros, tiny values, unsorted input and a single p-value; ``"none"`` against
 the p-values themselves. The procedures statsmodels lacks keep their own independent tests:
-Finner, Li, Shaffer and Bergmann-Hommel in test_posthoc.py (step-down rules and
+Finner, Li, Shaffer and Bergmann–Hommel in test_posthoc.py (step-down rules and
 definitions written out, brute-force exhaustive sets), Rom in
 test_exact_pairs_and_adjustments.py (Rom's Table 1, Monte Carlo family-wise error, the
 step-up rule written out).
@@ -114,7 +114,7 @@ def test_shaffer_and_bergmann_need_all_pairs():
     for adjust in mt.PAIRS_ONLY_ADJUSTMENTS:
         out = mt.adjust_pvalues(p, adjust, k=4)
         assert out.shape == p.shape and (out >= p).all() and (out <= 1).all()
-        # both are at most Holm (Shaffer's t_i <= m - i + 1; Bergmann-Hommel improves on Shaffer)
+        # both are at most Holm (Shaffer's t_i <= m - i + 1; Bergmann–Hommel improves on Shaffer)
         assert (out <= mt.adjust_pvalues(p, "holm") + 1e-15).all()
         with pytest.raises(ValueError, match=rf"adjust='{adjust}' needs k with k\(k-1\)/2 = 6"):
             mt.adjust_pvalues(p, adjust, k=3)

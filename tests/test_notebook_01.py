@@ -112,12 +112,12 @@ def test_alpha_001_labels_every_rerun_interval_99(notebook_runs):
     lost = [k for k in ranked if 0.005 < yates[k] < 0.01]
     assert kept == ["(1, 4)", "(1, 3)", "(2, 4)", "(1, 5)"] and lost == ["(2, 3)", "(2, 5)"]
     assert f"still declares {', '.join(kept)} and loses {', '.join(lost)}" in text
-    # the Benjamini-Yekutieli figure draws only what BH declares: at 0.01 the steps i * 0.001 keep four
+    # the Benjamini–Yekutieli figure draws only what BH declares: at 0.01 the steps i * 0.001 keep four
     declared = max(i for i, k in enumerate(ranked, 1) if yates[k] <= i * 0.01 / 10)
     holm = next((i for i, k in enumerate(ranked) if yates[k] > 0.01 / (10 - i)), 10)
     assert (holm, declared) == (1, 4)
-    assert f"alpha = 0.01: Holm declares {holm} of 10 pairs different, Benjamini-Hochberg {declared}" in text
-    assert "Benjamini-Hochberg declares no pair" not in text
+    assert f"alpha = 0.01: Holm declares {holm} of 10 pairs different, Benjamini–Hochberg {declared}" in text
+    assert "Benjamini–Hochberg declares no pair" not in text
     rerun = [line for line in text.splitlines() if re.match(r"\s*(smallest p-value|narrowest interval):", line)]
     assert len(rerun) == 2
     assert all("99% interval" in line and "95%" not in line for line in rerun)

@@ -3,7 +3,7 @@
 Reference values come from sources independent of the module's algorithms:
 brute-force enumeration of every ordering, exact integer arithmetic (Gaussian binomial
 coefficients, lattice-path counts with Python ints and fractions), scipy's hypergeometric
-and Mann-Whitney code, seeded Monte Carlo with a stated tolerance, and the numbers
+and Mann–Whitney code, seeded Monte Carlo with a stated tolerance, and the numbers
 printed in the paper.
 """
 

@@ -65,7 +65,7 @@ def test_surface_and_contours_draw(small_table):
 
 
 def test_monte_carlo_converges_within_the_dkw_bound():
-    # Dvoretzky-Kiefer-Wolfowitz: P(sup |F_n - F| > eps) <= 2 exp(-2 n eps^2); eps at 1e-6.
+    # Dvoretzky–Kiefer–Wolfowitz: P(sup |F_n - F| > eps) <= 2 exp(-2 n eps^2); eps at 1e-6.
     for reps in (2_000, 50_000):
         eps = math.sqrt(math.log(2 / 1e-6) / (2 * reps))
         assert mc_cdf_distance("auc", 20, 30, reps, rng=1) < eps

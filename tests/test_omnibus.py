@@ -1,4 +1,4 @@
-"""Aligned ranks, Quade and Skillings-Mack (issue 26): evallib.manydatasets._omnibus.
+"""Aligned ranks, Quade and Skillings–Mack (issue 26): evallib.manydatasets._omnibus.
 
 References: R's quade.test example (Conover 1999, p. 375: F = 3.8293, p = 0.01519),
 the STAC library's printed aligned-ranks statistic (3.7025), scikit-posthocs'
@@ -163,7 +163,7 @@ def test_aligned_ranks_degenerate_table():
     assert res.statistic == 0.0 and res.pvalue == 1.0 and not res.reject
 
 
-# ------------------------------------------------------------ Skillings-Mack
+# ------------------------------------------------------------ Skillings–Mack
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_skillings_mack_equals_friedman_on_complete_tables(seed):
     table = _random_table(seed, n=9, k=4)

@@ -356,7 +356,7 @@ def test_exact_coverage_agrees_with_monte_carlo(method):
 
 def test_qh_undercovers_where_the_review_said():
     """Issue 13: exact coverage of the paper's 95% interval about 0.87 at n = 50,
-    (pi_b, pi_c) = (0.01, 0.04); Bonett-Price and Tango stay above 0.93 there."""
+    (pi_b, pi_c) = (0.01, 0.04); Bonett–Price and Tango stay above 0.93 there."""
     probs = (0.95, 0.01, 0.04, 0.0)
     assert round(interval_coverage("qh", 50, probs).coverage, 2) == 0.87
     for m in ("bonett_price", "tango"):

@@ -1,8 +1,8 @@
 """Post-hoc tests after Friedman (issue 17): evallib.manydatasets._posthoc.
 
-References: scikit-posthocs (Nemenyi, Siegel-Friedman z-tests), statsmodels'
+References: scikit-posthocs (Nemenyi, Siegel–Friedman z-tests), statsmodels'
 multipletests (Bonferroni, Holm, Hochberg), Demšar (2006)'s printed worked example,
-brute-force enumeration of exhaustive sets (Shaffer, Bergmann-Hommel) and the
+brute-force enumeration of exhaustive sets (Shaffer, Bergmann–Hommel) and the
 procedures' step-wise decision rules (Finner, Li) at many levels.
 """
 

@@ -257,7 +257,7 @@ def test_friedman_exact_refuses_large_tables():
 def test_eq_12_1_book_numbers():
     nem = critical_difference(3, 10, alpha=0.05)
     bd = critical_difference(3, 10, alpha=0.05, test="bonferroni-dunn")
-    # q = 2.343 (Nemenyi) and 2.241 (Bonferroni-Dunn), as printed
+    # q = 2.343 (Nemenyi) and 2.241 (Bonferroni–Dunn), as printed
     assert nem.q_alpha == pytest.approx(2.343, abs=1e-3) and f"{nem.q_alpha:.4f}" == "2.3437"
     assert f"{bd.q_alpha:.3f}" == "2.241"
     # CD: the book prints 1.047; the formula gives 1.0481 (1.048), and even with the
@@ -285,7 +285,7 @@ def test_critical_difference_special_cases():
     # k = 2: both tests reduce to the two-sided normal quantile
     for test in ("nemenyi", "bonferroni-dunn"):
         assert critical_difference(2, 7, alpha=0.05, test=test).q_alpha == pytest.approx(1.959964, abs=1e-5)
-    # Bonferroni-Dunn is the normal quantile at alpha/(2(k-1))
+    # Bonferroni–Dunn is the normal quantile at alpha/(2(k-1))
     for k in (3, 5, 10):
         assert critical_difference(k, 5, alpha=0.1, test="bonferroni-dunn").q_alpha == pytest.approx(
             stats.norm.ppf(1 - 0.1 / (2 * (k - 1))))
@@ -590,7 +590,7 @@ def test_demsar_zero_method_ignores_one_of_an_odd_number_of_zeros():
 from evallib import RankAnalysis, critical_difference_table, rank_analysis  # noqa: E402
 
 # Demšar (2006), Table 5, as printed: q_alpha for k = 2..10 (Nemenyi: studentized range / sqrt 2;
-# Bonferroni-Dunn: z at alpha / (2 (k - 1))).
+# Bonferroni–Dunn: z at alpha / (2 (k - 1))).
 DEMSAR_Q = {
     ("nemenyi", 0.05): [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164],
     ("nemenyi", 0.10): [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920],
@@ -633,7 +633,7 @@ def test_rank_analysis_reproduces_demsars_worked_example():
     """Demšar (2006), section 3.2.4, on his Table 6's printed ranks: average ranks 3.143, 2.000,
     2.893, 1.964 and chi-square 9.28 (without the tie correction); with his printed q (Table 5) the Nemenyi CD at 0.05 is
     2.569 sqrt(20/84) = 1.25 and no pair differs; at 0.10 (q = 2.291, CD = 1.12) C4.5 differs from
-    C4.5+m and from C4.5+m+cf; Bonferroni-Dunn at 0.05 with control C4.5 (q = 2.394, CD = 1.17)
+    C4.5+m and from C4.5+m+cf; Bonferroni–Dunn at 0.05 with control C4.5 (q = 2.394, CD = 1.17)
     finds only C4.5+m+cf."""
     ranks = demsar_table_6(ranks=True)
     avg = {"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1.964}
@@ -667,7 +667,7 @@ def test_rank_analysis_reads_text_like_the_table(table):
     assert res.cd.cd == pytest.approx(2.343 * np.sqrt(12 / 60), abs=5e-4)   # Flach's q, eq. (12.1)
     assert res.control is None and str(res) == res.describe() == describe_rank_analysis(table)
     assert "no difference of average ranks reaches the critical difference" in str(res)
-    # Bonferroni-Dunn: no (or a blank) control takes the best average rank, Decision tree (1.6)
+    # Bonferroni–Dunn: no (or a blank) control takes the best average rank, Decision tree (1.6)
     for control in (None, "", "  "):
         res = rank_analysis(text, test="bonferroni-dunn", control=control)
         assert res.control == "Decision tree" and res.control_chosen

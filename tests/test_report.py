@@ -1,6 +1,6 @@
 """Tests of evallib.report, the CLI and notebooks/report.ipynb.
 
-References: scikit-learn's confusion matrix and measures, scipy's Mann-Whitney U (for the
+References: scikit-learn's confusion matrix and measures, scipy's Mann–Whitney U (for the
 AUC) and Wilson interval (``binomtest(...).proportion_ci``), statsmodels' McNemar test,
 brute-force counting of discordant pairs, and a fresh regeneration of the shipped example
 from the case study. End-to-end runs go through the command line (``python -m evallib
@@ -333,7 +333,7 @@ def test_best_over_thresholds_against_roc_curve():
 
 
 def test_chance_check_auc_pvalue_is_mann_whitney_for_one_classifier():
-    """With C = 1 the AUC p-value is the exact one-sided Mann-Whitney p-value (scipy)."""
+    """With C = 1 the AUC p-value is the exact one-sided Mann–Whitney p-value (scipy)."""
     frame = scores_folds_frame(n=60)[["label", "score_svm", "score_knn"]]
     frame["score_svm"] = frame["score_svm"].rank(method="first")  # no ties: the exact law applies
     data = load_predictions(frame, pos_label="spam")
@@ -390,7 +390,7 @@ def test_auc_normal_approximation_against_the_exact_law():
     """Beyond the exact law's size limit the AUC is judged by the normal law of U.
 
     At P = N = 1500 (inside the limit) the approximation agrees with the exact
-    Mann-Whitney law: critical AUC to 1e-4, p-value to 2% relative.
+    Mann–Whitney law: critical AUC to 1e-4, p-value to 2% relative.
     """
     from evallib.onetestset._nullbest import judge_winner
 

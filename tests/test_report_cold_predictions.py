@@ -42,7 +42,7 @@ def _summary(data, **kw):
 def _stratified_p(right_a, right_b, y):
     """The stratified paired t-test of a balanced-accuracy difference, written out: the mean of the
     class means of the per-case differences, its variance the sum of the class variances of the
-    mean over K^2, Welch-Satterthwaite degrees of freedom."""
+    mean over K^2, Welch–Satterthwaite degrees of freedom."""
     d = right_a.astype(float) - right_b.astype(float)
     classes = np.unique(y)
     k = len(classes)
@@ -124,7 +124,7 @@ def test_the_skew_rule_and_the_small_test_set_widths_are_stated_and_computed():
     text = _summary(data)
     first = text.splitlines()[0] if not text.startswith("- **Warning") else text.splitlines()[1]
     assert rule in first and "smallest class holds 6.7% of the cases" in first
-    # the widths: Wilson's accuracy intervals (statsmodels) and the Bonett-Price interval of the one pair
+    # the widths: Wilson's accuracy intervals (statsmodels) and the Bonett–Price interval of the one pair
     widths = [100 * np.diff(proportion_confint(int(np.sum(p == y)), len(y), alpha=0.05, method="wilson"))[0]
               for p in (pred_a, pred_b)]
     wa, wb = pred_a != y, pred_b != y

@@ -83,7 +83,7 @@ def test_control_and_all_pairs_disagreements_are_named(tmp_path, control):
 def test_bonferroni_dunn_cd_is_not_holms_rule(tmp_path):
     res = _t6(tmp_path)
     holm = posthoc_tests(res, control="C4.5", control_adjust="holm").text()
-    assert "Bonferroni-Dunn's critical difference would be" in holm and "not the rule Holm's verdict used" in holm
+    assert "Bonferroni–Dunn's critical difference would be" in holm and "not the rule Holm's verdict used" in holm
     bd = posthoc_tests(res, control="C4.5", control_adjust="bonferroni-dunn").text()
     assert "not the rule" not in bd and "the rule of this verdict" in bd
 
@@ -152,7 +152,7 @@ def test_papers_iman_davenport_f_is_placed_against_ours(tmp_path):
     chi2_ours = stats.friedmanchisquare(*demsar_table_6().to_numpy().T).statistic
     f_ours = (n - 1) * chi2_ours / (n * (k - 1) - chi2_ours)
     note = published_note(res)
-    assert f"The paper's Iman-Davenport F = {f_paper:.2f}" in note and f"({k - 1} and {(k - 1) * (n - 1)} df)" in note
+    assert f"The paper's Iman–Davenport F = {f_paper:.2f}" in note and f"({k - 1} and {(k - 1) * (n - 1)} df)" in note
     assert f"the report's F is {f_ours:.2f} from the tie-corrected chi-square" in note
     assert "uses a larger F" in note and f_ours > f_paper
     text = friedman_test(res).text()

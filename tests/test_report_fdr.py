@@ -121,7 +121,7 @@ def test_balanced_accuracy_pairs_under_fdr(example, method):
     assert (holm["high_adj"] - holm["low_adj"] > holm["high"] - holm["low"]).all()  # joint: wider
 
 
-@pytest.mark.parametrize("method, name", [("bh", "Benjamini-Hochberg"), ("by", "Benjamini-Yekutieli")])
+@pytest.mark.parametrize("method, name", [("bh", "Benjamini–Hochberg"), ("by", "Benjamini–Yekutieli")])
 def test_tables_and_the_method_line_say_what_fdr_controls(example, method, name):
     pairs = format_pairwise(pairwise_comparison(example, adjust=method))
     balanced = format_balanced_pairs(balanced_accuracy_comparison(example, adjust=method))
@@ -138,7 +138,7 @@ def test_tables_and_the_method_line_say_what_fdr_controls(example, method, name)
 
 def test_the_summary_says_false_discovery_rate(example):
     measures = classifier_measures(example)
-    for method, name in (("bh", "Benjamini-Hochberg"), ("by", "Benjamini-Yekutieli")):
+    for method, name in (("bh", "Benjamini–Hochberg"), ("by", "Benjamini–Yekutieli")):
         pairs = pairwise_comparison(example, adjust=method)
         scores = score_comparison(example, adjust=method)
         text = summary_text(example, measures=measures, pairwise=pairs, scores=scores,
@@ -175,7 +175,7 @@ def test_class_scores_summary_names_the_fdr_adjustment():
     np.testing.assert_allclose(scores.loss_pairs["pvalue_adj"],
                                multipletests(scores.loss_pairs["pvalue"], method="fdr_by")[1], rtol=1e-12)
     assert "paired t-test, adjusted p = " in scores.summary()
-    assert " (Benjamini-Yekutieli, false discovery rate)" in scores.summary()
+    assert " (Benjamini–Yekutieli, false discovery rate)" in scores.summary()
 
 
 def test_the_figure_draws_joint_intervals_only_under_family_wise_control(example):
@@ -216,7 +216,7 @@ def test_report_with_benjamini_hochberg_end_to_end(tmp_path):
     np.testing.assert_allclose(pairs["adj_low"], pairs["diff_low"], rtol=1e-12)
     text = re.sub(r"\s+", " ", html)
     assert "controls the false discovery rate" in text
-    assert "Benjamini-Hochberg-adjusted" in text and "adjusted p (Benjamini-Hochberg; McNemar" in text
+    assert "Benjamini–Hochberg-adjusted" in text and "adjusted p (Benjamini–Hochberg; McNemar" in text
     assert "interval (unadjusted: FDR has no joint interval)" in text
     assert "joint interval (Bonferroni)" not in text
     assert f"{int(reject.sum())} of the pairwise differences are significant" in text

@@ -3,7 +3,7 @@
 Data: scikit-learn's breast-cancer data (569 cases), digits (1,797 cases, ten classes) and
 digits split into 800 fine classes by k-means within each digit; cross-validated
 predictions of scikit-learn models. References: scikit-learn's measures, scipy's binomial
-law (McNemar's mid-p), its t and normal laws and Mann-Whitney test, statsmodels' Holm
+law (McNemar's mid-p), its t and normal laws and Mann–Whitney test, statsmodels' Holm
 adjustment, Bonett & Price's interval and a macro-F1 bootstrap written out with
 scikit-learn's ``f1_score``, and evallib.report.htmlexport's Markdown renderer for what reaches
 the page.
@@ -178,7 +178,7 @@ def test_p_values_below_the_floor_are_printed_as_a_bound():
     """Two raw measurements of the breast-cancer data as scores (mean compactness, AUC 0.86;
     mean texture), C = 5 classifiers tried, P = 212, N = 357. The exact law of the AUC comes
     there from a characteristic function whose far tail is noise near 1e-15 (it gave p =
-    6.3e-15); scipy's normal Mann-Whitney tail puts the p-value below 1e-30, so the report
+    6.3e-15); scipy's normal Mann–Whitney tail puts the p-value below 1e-30, so the report
     prints p < 1e-15."""
     from sklearn.datasets import load_breast_cancer
 
@@ -300,7 +300,7 @@ def skewed_cancer() -> pd.DataFrame:
 def test_balanced_accuracy_pairs_beside_mcnemar(skewed_cancer):
     """Reference per pair: scikit-learn's balanced accuracy, the difference's variance as
     the sum of the two classes' paired-mean variances (scipy's ttest_rel standard errors),
-    Welch-Satterthwaite df, Holm by statsmodels."""
+    Welch–Satterthwaite df, Holm by statsmodels."""
     from statsmodels.stats.multitest import multipletests
 
     frame = skewed_cancer
@@ -622,8 +622,8 @@ def test_class_probability_columns_give_one_vs_rest_auc_and_multiclass_losses():
 # ------------------------------------------------------------------ issue 33: the intervals the summary quotes
 def test_the_pair_holm_selects_is_quoted_with_its_joint_interval_and_every_interval_is_named():
     """The largest of the pairs Holm declares different gets the joint (Bonferroni, 99.5% each for
-    10 pairs) Bonett-Price interval, not the unadjusted 95% one; the accuracy's interval is named
-    Wilson's, the gaps' Bonett-Price's and the AUCs' DeLong's."""
+    10 pairs) Bonett–Price interval, not the unadjusted 95% one; the accuracy's interval is named
+    Wilson's, the gaps' Bonett–Price's and the AUCs' DeLong's."""
     from statsmodels.stats.proportion import proportion_confint
 
     data = load_predictions(EXAMPLE_PATH, pos_label="ER-")

@@ -4,11 +4,11 @@ Every file is written here from real data: :func:`evallib.evaluate_pupils` -- fo
 scikit-learn classifiers trained on half of the classes of ``nlschools`` and scored on the
 1,191 pupils of the other 67 classes, right or wrong (and the probability each gave the
 true outcome), the random forest refitted with 5 seeds (5 answers per item). References
-are independent computations: the CR2 variance and its Bell-McCaffrey degrees of freedom
+are independent computations: the CR2 variance and its Bell–McCaffrey degrees of freedom
 written out with dense matrices (``(I - H_gg)^(-1/2)`` by eigendecomposition, the df as
 ``(sum lambda)^2 / sum lambda^2`` of ``G' G``), statsmodels (OLS standard errors, Wilson
-intervals, Holm and Benjamini-Hochberg, ANOVA mean squares), scipy (t and binomial laws,
-the paired t test), brute-force enumeration of answer subsets for pass@k and a row-copying
+intervals, Holm and Benjamini–Hochberg, ANOVA mean squares), scipy (t and binomial laws,
+the paired t-test), brute-force enumeration of answer subsets for pass@k and a row-copying
 cluster bootstrap for P(best).
 """
 
@@ -69,7 +69,7 @@ def long_samples(ev) -> pd.DataFrame:
 
 # ------------------------------------------------------------------ independent references
 def cr2_reference(y: np.ndarray, clusters: np.ndarray | None) -> tuple[float, float]:
-    """CR2 variance of the mean of ``y`` and its Bell-McCaffrey df, with dense matrices.
+    """CR2 variance of the mean of ``y`` and its Bell–McCaffrey df, with dense matrices.
 
     Intercept-only OLS: ``X = 1``, ``H = J/N``; ``A_g = (I - H_gg)^(-1/2)`` by an
     eigendecomposition; ``V = sum_g (1' A_g e_g)^2 / N^2``; the df is Imbens & Kolesar's
@@ -517,7 +517,7 @@ def test_model_means_against_written_out_cr2_and_wilson(pupils, clustered):
         ols = sm.OLS(y, np.ones(y.size)).fit()
         assert row["unclustered_se"] == pytest.approx(float(ols.bse[0]))
         assert row["design_effect"] == pytest.approx(V / float(ols.bse[0]) ** 2)
-    # probabilities (real scores): the CR2 t interval with the Bell-McCaffrey df
+    # probabilities (real scores): the CR2 t interval with the Bell–McCaffrey df
     frame = ev.probability.assign(school=ev.pupils["class"]).reset_index()
     real = model_means(load_item_scores(frame, item_column="pupil", cluster_column="school"), alpha=alpha)
     for m in MODELS:
@@ -559,7 +559,7 @@ def test_pairwise_clustered_against_written_out_cr2_holm_and_bh(pupils, clustere
         np.testing.assert_allclose(table["pvalue_adj"], p_adj, rtol=1e-8)
         assert list(table["reject"]) == list(reject)
     text = format_item_pairs(table)
-    assert len(text) == 6 and "adjusted p (Benjamini-Hochberg; CR2 t test)" in text.columns
+    assert len(text) == 6 and "adjusted p (Benjamini–Hochberg; CR2 t-test)" in text.columns
 
 
 def test_pairwise_mcnemar_where_it_applies(pupils):
@@ -1048,7 +1048,7 @@ def test_a_holm_verdict_whose_joint_interval_covers_0_is_marked(tmp_path):
     """Issue 33: the verdict follows Holm's step-down test, the interval is the simultaneous
     Bonferroni one (level alpha / m), so a pair can differ by the test while its interval
     covers 0. Constructed: two large differences and one whose raw paired t p-value lies
-    between alpha / 3 and alpha; the references are scipy's paired t test, statsmodels'
+    between alpha / 3 and alpha; the references are scipy's paired t-test, statsmodels'
     Holm and the t quantile at alpha / (2 m)."""
     import matplotlib
 

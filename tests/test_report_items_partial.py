@@ -3,7 +3,7 @@ report compares each pair on the items both scored and says how many; each mean 
 
 References: the item means with pandas, the pairs' CR2 standard error written out
 (``sum_g e_g^2 / (1 - n_g / N) / N^2`` on the shared items), Holm from statsmodels, and
-the paired t test of scipy where there are no clusters.
+the paired t-test of scipy where there are no clusters.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The per-item report's per-task table (section 7) on lm-eval subtask files in lm-eval's own schema.
 
 References: each task's means and paired differences from the samples files' lines read with json,
-scipy's paired t test within a task, and statsmodels' Holm over the whole table.
+scipy's paired t-test within a task, and statsmodels' Holm over the whole table.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def test_summary_points_to_the_planning_and_per_task_sections_only_when_present(
 
     References: the detectable difference of a paired comparison with one answer per item and no
     clusters, ``(z_{alpha/2} + z_beta) sqrt(var(d) / n)`` (Miller 2024), from the lines; the per-task
-    differences' verdicts from scipy's paired t test and statsmodels' Holm over the table.
+    differences' verdicts from scipy's paired t-test and statsmodels' Holm over the table.
     """
     data = read_lm_eval_samples(subtasks, metric="acc")
     acc = _acc(subtasks)

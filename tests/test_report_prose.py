@@ -26,7 +26,7 @@ from evallib.report._prose import (
 )
 
 HOSTILE = ["<script>alert(1)</script>", "**bold** _it_ `code` $x^2$ ~~s~~", "[l](javascript:x) ![i](y)",
-           "a|b # h", "https://e.com/x", "&lt; &amp; &#60;", "two\nlines\tand a tab", "snake_case 50% +/- 1"]
+           "a|b # h", "https://e.com/x", "&lt; &amp; &#60;", "two\nlines\tand a tab", "snake_case 50% ± 1"]
 
 
 @pytest.mark.parametrize("name", HOSTILE)
@@ -42,7 +42,7 @@ def test_escaped_text_renders_as_written_and_makes_no_element(name):
 
 def test_report_prose_keeps_its_own_wording():
     """Sentences of the predictions report pass through the escape whole: what they say stays."""
-    for prose in ("p < 1e-15", "Forman & Cohen", "dlda30_swapped vs prior", "+/-2 points"):
+    for prose in ("p < 1e-15", "Forman & Cohen", "dlda30_swapped vs prior", "±2 points"):
         assert escape(prose) == prose
 
 
@@ -67,7 +67,7 @@ def test_the_per_item_report_prints_p_values_as_the_others_do():
     pairs = pd.DataFrame({"a": ["x"], "b": ["y"], "estimate": [0.1], "low": [0.0], "high": [0.2],
                           "pvalue_adj": [0.0342], "reject": [True]})
     pairs.attrs.update(adjust="holm", interval_level=0.95, alpha=0.05)
-    assert format_item_pairs(pairs).iloc[0]["adjusted p (Holm; paired t test)"] == "0.034"
+    assert format_item_pairs(pairs).iloc[0]["adjusted p (Holm; paired t-test)"] == "0.034"
 
 
 def test_levels_counts_and_lists():

@@ -72,8 +72,8 @@ NOTEBOOKS = ROOT / "notebooks"
 #: Spellings of an adjusted p-value other than the one, "adjusted p" (docs/conventions.md: the
 #: concept is the adjusted p-value, ``pvalue_adj``).
 OTHER_SPELLINGS = re.compile(
-    r"\b(?:Holm|Bonferroni|Nemenyi|Shaffer|Hochberg|Finner|Li|Bergmann-Hommel|Bonferroni-Dunn|BH|BY|"
-    r"Benjamini-Hochberg|Benjamini-Yekutieli|Wilcoxon|unadjusted)(?:-adjusted)? p\b(?! =)"
+    r"\b(?:Holm|Bonferroni|Nemenyi|Shaffer|Hochberg|Finner|Li|Bergmann–Hommel|Bonferroni–Dunn|BH|BY|"
+    r"Benjamini–Hochberg|Benjamini–Yekutieli|Wilcoxon|unadjusted)(?:-adjusted)? p\b(?! =)"
     r"|\b[\w-]+-adjusted(?: \([^)]*\))? p\b|(?<!adjusted )\bp \((?:adj|Holm)|\(FDR\) p\b|\bp_adj\b|\bpvalue_adj\b|\badj\. p\b|\bp_holm\b"
     r"|\b(?:Holm|Bonferroni) p = ")
 #: Python syntax in prose: a keyword argument or assignment (``adjust = "bh"``, ``rope=``,
@@ -189,7 +189,7 @@ def skewed_predictions(seed: int = 4, n: int = 300) -> pd.DataFrame:
 
 def _stratified_p(correct_a: np.ndarray, correct_b: np.ndarray, y: np.ndarray) -> float:
     """The stratified paired t-test of the balanced-accuracy difference, written out: class means of
-    the per-case differences, variance sum_k s_k^2 / (n_k K^2), Welch-Satterthwaite df."""
+    the per-case differences, variance sum_k s_k^2 / (n_k K^2), Welch–Satterthwaite df."""
     d = correct_a.astype(float) - correct_b.astype(float)
     parts, dfs, means = [], [], []
     for c in (0, 1):
@@ -354,7 +354,7 @@ def test_the_datasets_report_spells_adjusted_p_one_way(control, verdict):
 def test_the_spelling_check_catches_the_old_spellings():
     for wrong in ("Holm p (mid-p test)", "Nemenyi p", "Wilcoxon p (Holm)", "Holm-adjusted p", "BH (FDR) p",
                   "(Holm p = 0.044", "p (adj.)", "p_adj", "BH-adjusted (FDR) p",
-                  "Benjamini-Hochberg-adjusted (false discovery rate) p = 0.03"):
+                  "Benjamini–Hochberg-adjusted (false discovery rate) p = 0.03"):
         assert _spellings(wrong), wrong
     assert _spellings("adjusted p (Holm; McNemar's mid-p test) | adjusted p = 0.044 (Holm) | Holm-adjusted.") == []
 
@@ -381,7 +381,7 @@ def test_the_reports_computed_text_has_no_python_syntax(tmp_path):
     texts["given rope"] = bayesian_top_two(load_results(EXAMPLE_RESULTS), rope=0.02, n_resamples=200).text()
     for key, text in texts.items():
         assert _python_syntax(text) == [], (key, _python_syntax(text))
-    assert "(--verdict mean-ranks)" in texts["pairs text"] and "--rope" in texts["skipped"]
+    assert "option --verdict mean-ranks" in texts["pairs text"] and "--rope" in texts["skipped"]
 
 
 def test_the_syntax_check_catches_python():
@@ -449,6 +449,6 @@ def test_the_rendered_datasets_report_on_a_three_way_tie(tmp_path):
     assert done.returncode == 0, done.stderr
     text = _page_text(out.read_text(encoding="utf-8"))
     assert "B, C and D tie for second place by average rank" in text and "; then B, C and D tie at" in text  # 4
-    assert "verdict (Wilcoxon-Holm)" in text and "(--verdict wilcoxon)" in text  # 8
+    assert "verdict (Wilcoxon–Holm)" in text and "(--verdict wilcoxon)" in text  # 8
     assert "exact null law of the signed ranks" in text  # 3
     assert _spellings(text) == [] and _python_syntax(text) == []  # 5, 6

@@ -14,7 +14,7 @@ Notebook 08 teaches it.
 
 - :mod:`._means` -- the mean score of one model (:func:`item_mean`) and the paired difference
   of two on the same items (:func:`paired_item_difference`), items x samples reduced to item
-  means first, with cluster-robust errors (CR1, CR2 with Bell-McCaffrey degrees of freedom,
+  means first, with cluster-robust errors (CR1, CR2 with Bell–McCaffrey degrees of freedom,
   the wild cluster bootstrap) and Wilson intervals on the effective sample size near 0 or 1;
   :func:`variance_components` splits between- from within-item variance.
 - :mod:`._noninferiority` -- is model a no worse than b by more than a margin, or are the two
@@ -25,7 +25,7 @@ Notebook 08 teaches it.
 - :mod:`._passk` -- the unbiased pass@k of Chen et al. (2021) and pass^k, averaged over
   items with their intervals (:func:`pass_at_k`).
 - :mod:`._leaderboard` -- many models on the same items: every paired difference with Holm
-  and Benjamini-Hochberg (:func:`leaderboard_pairs`), the leader's tie group
+  and Benjamini–Hochberg (:func:`leaderboard_pairs`), the leader's tie group
   (:func:`tie_group`), bootstrap rank intervals and the share of resamples ranked first from per-cluster sums
   (:func:`rank_intervals`, :func:`plot_rank_intervals`).
 

@@ -42,7 +42,7 @@ _NAMES = {
     "t": "t (independent, N-1 df)",
     "cr1_normal": "CR1, normal",
     "cr1": "CR1, t(G-1)",
-    "cr2": "CR2 + Bell-McCaffrey",
+    "cr2": "CR2 + Bell–McCaffrey",
     "wilson": "Wilson, effective n",
 }
 _CHUNK = 2_000_000  # simulated item scores held in memory at once
@@ -150,8 +150,8 @@ def item_interval_coverage(
 
     ``"naive"``: items taken as independent, normal; ``"t"``: the same with ``N - 1`` df;
     ``"cr1_normal"``: CR1 with a normal reference (statsmodels' default);
-    ``"cr1"``: CR1 with t on ``G - 1`` df; ``"cr2"``: CR2 with the Bell-McCaffrey df;
-    ``"wilson"``: Wilson's interval (with the Korn-Graubard effective sample size when
+    ``"cr1"``: CR1 with t on ``G - 1`` df; ``"cr2"``: CR2 with the Bell–McCaffrey df;
+    ``"wilson"``: Wilson's interval (with the Korn–Graubard effective sample size when
     there are clusters or several samples).
 
     Where the design allows -- one item per cluster and one answer per item, so the
@@ -189,7 +189,7 @@ def item_interval_coverage(
         One row per method: ``method``, ``coverage`` (share of intervals containing
         ``mean``, or its exact probability), ``mc_se`` (``sqrt(c (1 - c) / n_resamples)``; 0 when
         exact), ``mean_width`` (average or expected width). ``attrs`` hold the settings,
-        ``exact``, ``n_clusters`` and the Bell-McCaffrey ``df``.
+        ``exact``, ``n_clusters`` and the Bell–McCaffrey ``df``.
 
     References
     ----------

@@ -8,8 +8,8 @@ so item difficulty cancels in the differences) and all clustered when the items 
 clusters (questions on one passage, tasks of one repository):
 
 * :func:`leaderboard_pairs` -- every pairwise difference of means with its standard
-  error, a paired t-test, adjusted p-values (Holm, Bonferroni, Benjamini-Hochberg or
-  Benjamini-Yekutieli, :mod:`evallib._multitest`), and simultaneous (Bonferroni) intervals;
+  error, a paired t-test, adjusted p-values (Holm, Bonferroni, Benjamini–Hochberg or
+  Benjamini–Yekutieli, :mod:`evallib._multitest`), and simultaneous (Bonferroni) intervals;
 * :func:`tie_group` -- the leader and the models not shown to differ from it;
 * :func:`rank_intervals` -- bootstrap intervals for every model's rank and the
   probability that it is the best, resampling items (or clusters) jointly for all
@@ -27,7 +27,7 @@ non-numeric scores and models scored on different items.
 The standard error of a mean (or of a paired difference of means) is the one of
 :func:`evallib.items.pass_at_k`: ``s / sqrt(N)`` with ``N - 1`` df, or with
 clusters the CR2 cluster-robust error ``sqrt(sum_g e_g^2 / (1 - n_g/N)) / N`` with the
-Bell-McCaffrey degrees of freedom (``e_g`` the sum over cluster ``g``, of ``n_g`` items, of
+Bell–McCaffrey degrees of freedom (``e_g`` the sum over cluster ``g``, of ``n_g`` items, of
 the deviations from the mean; Bell & McCaffrey 2002), the convention of
 :func:`evallib.items.paired_item_difference`, so that a pair's row here and that
 function agree on the same two models.
@@ -292,7 +292,7 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     For models ``a`` and ``b`` on the same ``N`` items the difference of their means is
     the mean of the per-item differences ``d_i = x_ia - x_ib``; its standard error is
     the paired one, ``s_d / sqrt(N)`` with ``N - 1`` df, or with ``clusters`` the CR2
-    cluster-robust ``sqrt(sum_g e_g^2 / (1 - n_g/N)) / N`` with Bell-McCaffrey df (``e_g``
+    cluster-robust ``sqrt(sum_g e_g^2 / (1 - n_g/N)) / N`` with Bell–McCaffrey df (``e_g``
     the sum of ``d_i - mean(d)`` over cluster ``g`` of ``n_g`` items; Bell & McCaffrey 2002). The test is the
     paired t-test, ``t = estimate / se``, two-sided (unclustered it is
     ``scipy.stats.ttest_rel``). Miller (2024) recommends these paired, clustered
@@ -300,12 +300,12 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
 
     The ``m = M(M - 1)/2`` p-values are adjusted for multiplicity by ``adjust``
     (:func:`evallib.adjust_pvalues`): Holm (1979) and Bonferroni control the family-wise
-    error rate, the chance of declaring any equal pair different; Benjamini-Hochberg
+    error rate, the chance of declaring any equal pair different; Benjamini–Hochberg
     (1995) controls the false discovery rate, the expected share of false declarations
     among the pairs declared different -- a weaker promise, not the family-wise error,
     proved for independent or positively dependent p-values; differences that share a
     model are correlated, some negatively, so for all pairs that promise is approximate.
-    Benjamini-Yekutieli (2001) controls the false discovery rate under any dependence.
+    Benjamini–Yekutieli (2001) controls the false discovery rate under any dependence.
     ``reject`` is ``pvalue_adj <= alpha``.
 
     The intervals ``low``, ``high`` are ``estimate -/+ t_{1 - level/2, df} se``
@@ -429,8 +429,8 @@ class TieGroup:
         """
         m = len(self.members) + len(self.separated)
         how = {"holm": f"Holm over all {m * (m - 1) // 2} pairs", "bonferroni": f"Bonferroni over all "
-               f"{m * (m - 1) // 2} pairs", "bh": f"Benjamini-Hochberg over all {m * (m - 1) // 2} pairs, "
-               "which controls the false discovery rate only", "by": f"Benjamini-Yekutieli over all "
+               f"{m * (m - 1) // 2} pairs", "bh": f"Benjamini–Hochberg over all {m * (m - 1) // 2} pairs, "
+               "which controls the false discovery rate only", "by": f"Benjamini–Yekutieli over all "
                f"{m * (m - 1) // 2} pairs, which controls the false discovery rate only", "none": "no adjustment for multiplicity"}
         data = (f"{self.n_items} items in {self.n_clusters} clusters" if self.n_clusters is not None
                 else f"{self.n_items} items")

@@ -111,7 +111,7 @@ _LABELS = {
     "t": "items taken as independent, t interval with {df:.0f} df",
     "cr1_normal": "CR1 cluster-robust SE, normal interval as statsmodels gives by default",
     "cr1": "CR1 cluster-robust SE, t with G - 1 = {df:.0f} df",
-    "cr2": "CR2 cluster-robust SE, Bell-McCaffrey t with {df:.1f} df",
+    "cr2": "CR2 cluster-robust SE, Bell–McCaffrey t with {df:.1f} df",
     "wild": "wild cluster bootstrap, interval by inverting the null-imposed bootstrap test",
     "wilson": "Wilson interval",
     "mcnemar": "McNemar mid-p test and Bonett–Price interval",
@@ -122,7 +122,7 @@ _LABELS = {
 def _method_label(method: str, df: float, note: str) -> str:
     label = _LABELS[method].format(df=df if math.isfinite(df) else 0.0)
     if method == "wilson" and "effective sample size" in note.lower():
-        label = "Wilson interval on the Korn-Graubard effective sample size"
+        label = "Wilson interval on the Korn–Graubard effective sample size"
     return label
 
 
@@ -146,7 +146,7 @@ class ItemMean(IntervalMixin):
     low, high : the ``1 - alpha`` confidence interval, inside [0, 1].
     alpha : the level.
     df : degrees of freedom of the t reference (for ``"wilson"`` with the effective
-        sample size, the Bell-McCaffrey df of its adjustment); ``inf`` for a normal
+        sample size, the Bell–McCaffrey df of its adjustment); ``inf`` for a normal
         reference, Wilson's own interval and the wild bootstrap (no parametric
         reference); 0 with a single cluster.
     method : the method used (``"auto"`` is resolved to ``"wilson"`` or ``"cr2"``).
@@ -521,7 +521,7 @@ def _codes(labels: np.ndarray | None, keep: np.ndarray | None, n_items: int) -> 
 
 # ------------------------------------------------------- variance arithmetic
 def bell_mccaffrey_df(cluster_sizes: Any) -> float:
-    """Bell-McCaffrey degrees of freedom of the CR2 variance of a mean, in closed form.
+    """Bell–McCaffrey degrees of freedom of the CR2 variance of a mean, in closed form.
 
     For the intercept-only model with ``N`` items in clusters of sizes ``n_g`` and the
     working model of independent, equal-variance errors, CR2 writes the variance as
@@ -744,7 +744,7 @@ def item_mean(
         ``use_t=False``) or t with ``G - 1`` df (Stata; statsmodels with ``use_t=True``).
     ``"cr2"``
         ``V = sum S_g^2 / (1 - n_g/N) / N^2`` (Bell & McCaffrey 2002) with the
-        Bell-McCaffrey Satterthwaite df of :func:`bell_mccaffrey_df`. CR2 is unbiased
+        Bell–McCaffrey Satterthwaite df of :func:`bell_mccaffrey_df`. CR2 is unbiased
         when the errors are independent with equal variance, and its df track the
         imbalance of the cluster sizes, so it keeps the level with few or uneven
         clusters (Imbens & Kolesar 2016), where CR1 with a normal reference does not.
@@ -759,7 +759,7 @@ def item_mean(
         for 0/1 scores only: Wilson's interval; with clusters or several samples per item,
         with the effective sample size ``n_eff = p (1 - p) / V_CR2`` (capped at the number
         of 0/1 scores, so the design effect is at least 1) adjusted for the
-        Bell-McCaffrey df, ``n_eff (z / t_df)^2`` (Korn & Graubard 1998, in the form Dean &
+        Bell–McCaffrey df, ``n_eff (z / t_df)^2`` (Korn & Graubard 1998, in the form Dean &
         Pagano 2015 evaluate). It stays inside [0, 1] and keeps a positive width when
         every score is 0 or 1.
 
@@ -829,7 +829,7 @@ def item_mean(
     Examples
     --------
     Eight items in three passages: the cluster-robust standard error is larger than the
-    naive one, and its t reference has fewer degrees of freedom (Bell-McCaffrey).
+    naive one, and its t reference has fewer degrees of freedom (Bell–McCaffrey).
 
     >>> from evallib.items import item_mean
     >>> scores = [1, 1, 1, 0, 0, 0, 1, 0]
@@ -904,7 +904,7 @@ def paired_item_difference(
     Both models' scores are reduced to item means first (each may be items x samples,
     with its own number of samples); the analysis then runs on the per-item differences
     ``d_i = a_i - b_i``, with the methods of :func:`item_mean` (the mean of ``d`` is an
-    intercept, so CR1, CR2 and the Bell-McCaffrey df apply unchanged), and tests
+    intercept, so CR1, CR2 and the Bell–McCaffrey df apply unchanged), and tests
     H0: no difference.
 
     ``"auto"`` (default) uses, for one 0/1 score per item from each model and no clusters,
@@ -992,7 +992,7 @@ def paired_item_difference(
     >>> res.method, round(res.estimate, 2), round(res.pvalue, 3)
     ('mcnemar', 0.4, 0.062)
 
-    The same items in five clusters of two: CR2 with Bell-McCaffrey df.
+    The same items in five clusters of two: CR2 with Bell–McCaffrey df.
 
     >>> res = paired_item_difference(a, b, clusters=[1, 1, 2, 2, 3, 3, 4, 4, 5, 5])
     >>> res.method, res.df

@@ -7,7 +7,7 @@ but "is the new model ``a`` no worse than the old one ``b`` by more than ``margi
 
 * **non-inferiority**: H0 ``d <= -margin`` against H1 ``d > -margin``, the one-sided test of
   ``(d_hat + margin) / se`` on the reference distribution of ``paired_item_difference``
-  (CR2 with Bell-McCaffrey degrees of freedom when the items cluster, the paired t-test
+  (CR2 with Bell–McCaffrey degrees of freedom when the items cluster, the paired t-test
   when they do not);
 * **equivalence**: H0 ``|d| >= margin``, Schuirmann's two one-sided tests (TOST), each at
   level ``alpha``; unclustered, it is ``statsmodels.stats.weightstats.ttost_paired``.
@@ -112,7 +112,7 @@ class PairedItemMarginTest(IntervalMixin):
         >>> print(res.describe())  # doctest: +NORMALIZE_WHITESPACE
         a is no worse than b by more than 0.05 (non-inferiority shown at alpha = 0.05): a - b = -0.003
         over 6 items, one-sided 95% lower bound -0.017 lies above -0.05, t = 7.00, p = 0.00046
-        (CR2 cluster-robust SE, Bell-McCaffrey t with 5.0 df).
+        (CR2 cluster-robust SE, Bell–McCaffrey t with 5.0 df).
         >>> print(res.describe(names=("new", "old")))  # doctest: +ELLIPSIS
         new is no worse than old by more than 0.05 (...): new - old = -0.003 over 6 items, ...
 
@@ -182,7 +182,7 @@ def paired_item_margin_test(
 
     The paired difference ``d = mean(a_i) - mean(b_i)`` and its standard error come from
     :func:`paired_item_difference` (items x samples reduced to item means first; CR2 with
-    Bell-McCaffrey df when the items cluster). With scores where higher is better:
+    Bell–McCaffrey df when the items cluster). With scores where higher is better:
 
     ``"noninferiority"`` (default)
         H0: ``d <= -margin`` (``a`` worse by the margin or more) against H1: ``d > -margin``;

@@ -224,7 +224,7 @@ def _mean_se(values: np.ndarray, codes: np.ndarray | None, n_groups: int) -> tup
     intercept-only regression (Bell & McCaffrey 2002), the convention of
     :func:`evallib.items.paired_item_difference`: with ``e_g`` the sum over cluster
     ``g`` of the deviations from the mean and ``n_g`` its size,
-    ``se^2 = sum_g e_g^2 / (1 - n_g / N) / N^2``, with the Bell-McCaffrey degrees of freedom
+    ``se^2 = sum_g e_g^2 / (1 - n_g / N) / N^2``, with the Bell–McCaffrey degrees of freedom
     (:func:`evallib.items.bell_mccaffrey_df`; ``G - 1`` for equal clusters). With one
     item per cluster it is the unclustered ``s^2 / N`` with ``N - 1`` df.
     """
@@ -329,7 +329,7 @@ def pass_at_k(n: Any, c: Any, k: int, *, clusters: Any = None, alpha: float = 0.
       McCaffrey 2002), the convention of :func:`evallib.items.item_mean`,
       ``se^2 = sum_g e_g^2 / (1 - n_g/N) / N^2``, ``e_g`` the sum over cluster ``g``
       (of ``n_g`` items) of the per-item deviations from the mean, with the
-      Bell-McCaffrey degrees of freedom (``G - 1`` for clusters of equal size, fewer for
+      Bell–McCaffrey degrees of freedom (``G - 1`` for clusters of equal size, fewer for
       unequal ones). With clusters of equal size it is also statsmodels' CR1 error
       (``OLS(...).fit(cov_type="cluster", use_t=True)``) for a constant; with one item per
       cluster it equals the unclustered error.

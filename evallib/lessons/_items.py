@@ -65,7 +65,7 @@ _NAMES = {   # one line each: a tick label of two lines costs a slider's redraw 
     "t": "paired, t, clusters ignored",
     "cr1_normal": "paired, CR1, normal",
     "cr1": "paired, CR1, t(G-1)",
-    "cr2": "paired, CR2 + Bell-McCaffrey",
+    "cr2": "paired, CR2 + Bell–McCaffrey",
 }
 #: What a measured coverage says about an interval's promise ``1 - alpha``, read against the
 #: Monte Carlo error of the measurement: the colour of its bar and the legend's words. A bar is
@@ -262,7 +262,7 @@ def paired_item_coverage(
     scores taken as independent samples and the items as independent (the interval one
     gets from two separate error bars); ``"naive"``: paired, ``-/+ z s_d / sqrt(N)``,
     clusters ignored; ``"t"``: the same with ``N - 1`` df; ``"cr1_normal"``, ``"cr1"``:
-    CR1 with a normal or ``t(G - 1)`` reference; ``"cr2"``: CR2 with the Bell-McCaffrey df
+    CR1 with a normal or ``t(G - 1)`` reference; ``"cr2"``: CR2 with the Bell–McCaffrey df
     (the default of ``paired_item_difference`` with clusters).
 
     Parameters
@@ -286,7 +286,7 @@ def paired_item_coverage(
         error the method reports; ``rejection``, the share of intervals that exclude 0
         (the power of the test when the means differ, its size when they do not).
         ``attrs`` hold the settings and what was measured on the same benchmarks:
-        ``n_clusters``, ``df`` (Bell-McCaffrey), ``difference`` (the true one),
+        ``n_clusters``, ``df`` (Bell–McCaffrey), ``difference`` (the true one),
         ``sd_estimate`` (the standard deviation of the estimated differences over the
         simulations: the standard error every method tries to estimate),
         ``item_correlation`` (the average over the benchmarks of the correlation of the

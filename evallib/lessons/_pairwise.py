@@ -18,7 +18,7 @@ def describe_comparison(b: int, c: int, n: int, *, alpha: float = 0.05) -> str:
 
     The paper's point in plain words: the p-value gives a yes/no about the null
     hypothesis; the interval gives the size of the difference and its precision. The
-    interval (the signed Quesenberry-Hurst interval of :func:`qh_interval`) is read in
+    interval (the signed Quesenberry–Hurst interval of :func:`qh_interval`) is read in
     percentage points of error rate, as the differences the data are compatible with;
     with no disagreement (``b = c = 0``) it collapses to the single point 0, which is
     said as such rather than read as a precise result.

@@ -5,12 +5,12 @@ are paired, and rank tests avoid comparing scores across data sets.
 
 - :mod:`.ranktests` -- Flach (2012), chapter 12, after Demšar (2006): Wilcoxon's
   signed-rank test with its exact null distribution, the sign test, the Friedman test
-  (chi-square, Iman-Davenport, exact), the Nemenyi and Bonferroni-Dunn critical
+  (chi-square, Iman–Davenport, exact), the Nemenyi and Bonferroni–Dunn critical
   differences (notebooks 04 and 07). The tables they are shown on (Flach's Example 12.4,
   Demšar's Table 6) and the offline benchmark are in :mod:`evallib.studies`.
 - :mod:`.posthoc` -- García & Herrera (2008): post-hoc procedures after Friedman with
-  adjusted p-values (Nemenyi, Holm, Shaffer, Bergmann-Hommel, Finner, Li, Holland, Rom,
-  Benjamini-Hochberg and -Yekutieli, ...), the
+  adjusted p-values (Nemenyi, Holm, Shaffer, Bergmann–Hommel, Finner, Li, Holland, Rom,
+  Benjamini–Hochberg and -Yekutieli, ...), the
   critical-difference diagram with its cliques, and the rank analysis behind notebook
   04's table editor (notebook 07).
 - :mod:`.omnibus` -- Friedman's alternatives: the aligned-ranks test (Hodges & Lehmann;

@@ -1,4 +1,4 @@
-"""More omnibus rank tests over many data sets: aligned ranks, Quade, Skillings-Mack.
+"""More omnibus rank tests over many data sets: aligned ranks, Quade, Skillings–Mack.
 
 The Friedman test (:func:`evallib.friedman`) ranks the algorithms *within* each
 data set, so it sees only the order on each one. Three relatives, with the post-hoc
@@ -465,10 +465,10 @@ def posthoc_quade(
     return out
 
 
-# -------------------------------------------------------------- Skillings-Mack
+# -------------------------------------------------------------- Skillings–Mack
 @dataclass(frozen=True, eq=False)
 class SkillingsMackResult:
-    """The Skillings-Mack test (Skillings & Mack 1981).
+    """The Skillings–Mack test (Skillings & Mack 1981).
 
     Attributes
     ----------
@@ -523,7 +523,7 @@ def skillings_mack_test(
     scores: Any, *, alpha: float = 0.05, higher_is_better: bool = True, method: str = "chi2",
     n_resamples: int = 10_000, rng: Any = None, rtol: float = TIE_RTOL,
 ) -> SkillingsMackResult:
-    """The Skillings-Mack test: Friedman's test for a table with missing scores.
+    """The Skillings–Mack test: Friedman's test for a table with missing scores.
 
     Missing scores are NaN. On data set ``i`` with ``s_i`` scores, rank them
     (average ranks for ties) and give every missing cell the mean rank ``(s_i +
@@ -537,7 +537,7 @@ def skillings_mack_test(
 
         ``SM = A' Sigma^+ A``
 
-    (``Sigma^+`` the Moore-Penrose inverse), approximately chi-square with
+    (``Sigma^+`` the Moore–Penrose inverse), approximately chi-square with
     ``rank(Sigma)`` df. On a complete table without ties ``SM`` is Friedman's
     statistic; on a balanced incomplete block design, Durbin's.
 
@@ -584,7 +584,7 @@ def skillings_mack_test(
     ----------
     Skillings, J. H. & Mack, G. A. (1981). On the use of a Friedman-type statistic
     in balanced and unbalanced block designs. Technometrics 23(2), 171-177.
-    Chatfield, M. & Mander, A. (2009). The Skillings-Mack test (Friedman test when
+    Chatfield, M. & Mander, A. (2009). The Skillings–Mack test (Friedman test when
     there are missing data). Stata Journal 9(2), 299-305.
 
     Examples

@@ -12,8 +12,8 @@ hypothesis exactly when its APV is ``<= alpha``, and the APV says at which level
 it would just be rejected.
 
 * All ``k(k-1)/2`` pairs: Nemenyi (studentized range, the test behind the CD
-  diagram), Bonferroni, Holm, Shaffer's static procedure and Bergmann-Hommel.
-* ``k - 1`` comparisons with a control: Bonferroni-Dunn, Holm, Hochberg,
+  diagram), Bonferroni, Holm, Shaffer's static procedure and Bergmann–Hommel.
+* ``k - 1`` comparisons with a control: Bonferroni–Dunn, Holm, Hochberg,
   Finner and Li.
 
 :func:`posthoc_friedman` returns a tidy table, one row per comparison;
@@ -176,7 +176,7 @@ def posthoc_friedman(
         The multiplicity adjustment (``method=`` is its deprecated name). Without a control (all pairs, :data:`ALL_PAIRS_METHODS`): ``"nemenyi"``
         (the studentized range of ``k`` means with infinite df at ``sqrt(2) |z|``,
         the test behind Demšar's CD), ``"bonferroni"``, ``"holm"``, ``"shaffer"``
-        (Shaffer's static procedure), ``"bergmann"`` (Bergmann-Hommel, ``k <=
+        (Shaffer's static procedure), ``"bergmann"`` (Bergmann–Hommel, ``k <=
         10``), ``"bh"`` or ``"by"``. With a
         control (:data:`CONTROL_METHODS`): ``"bonferroni-dunn"``, ``"holm"``,
         ``"hochberg"``, ``"finner"``, ``"li"``, ``"holland"``, ``"rom"``,
@@ -461,7 +461,7 @@ def plot_posthoc(
     -------
     matplotlib.axes.Axes
         The diagram: the average ranks, the groups the procedure does not declare
-        different, and for Nemenyi and Bonferroni-Dunn the critical difference.
+        different, and for Nemenyi and Bonferroni–Dunn the critical difference.
     """
     res = posthoc_friedman(scores, adjust=adjust, control=control, alpha=alpha,
                            higher_is_better=higher_is_better)
@@ -485,7 +485,7 @@ def posthoc_view(
     Draws :func:`plot_posthoc` on ``ax`` and returns the comparisons of
     :func:`posthoc_friedman` rounded for reading. ``control`` is used by the
     procedures that exist only against a control (:data:`CONTROL_ONLY_METHODS`:
-    Bonferroni-Dunn, Hochberg, Finner, Li); the all-pairs procedures, Holm among
+    Bonferroni–Dunn, Hochberg, Finner, Li); the all-pairs procedures, Holm among
     them, compare every pair whatever ``control`` says, so one menu of procedures
     can offer both kinds.
 
@@ -605,7 +605,7 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any = None, *, control: Any = None, post
     each algorithm's name hangs from its rank, the better half on the left. A bar
     above the axis shows the length ``CD``. Without a control (Nemenyi), thick lines
     join the groups of algorithms that are not significantly different
-    (:func:`cd_cliques`). With a ``control`` (Bonferroni-Dunn), the interval
+    (:func:`cd_cliques`). With a ``control`` (Bonferroni–Dunn), the interval
     ``rank(control) -/+ CD`` is drawn around it instead; algorithms outside it
     differ significantly from the control.
 
@@ -697,7 +697,7 @@ def plot_cd_diagram(avg_ranks: Any, cd: Any = None, *, control: Any = None, post
                 kind += f", control {control}"
             title = f"Groups not declared different ({kind})"
         else:
-            kind = "Bonferroni-Dunn, control " + str(control) if control is not None else "Nemenyi"
+            kind = "Bonferroni–Dunn, control " + str(control) if control is not None else "Nemenyi"
             title = f"Critical-difference diagram ({kind})"
     ax.set_title(title, fontsize="medium")
     return ax
@@ -719,7 +719,7 @@ class RankAnalysis:
         (:func:`rank_differences`: all pairs, or each algorithm against ``control``).
     alpha : the level of the Friedman test and of the critical difference.
     test : ``"nemenyi"`` or ``"bonferroni-dunn"``.
-    control : the control algorithm (Bonferroni-Dunn), else None.
+    control : the control algorithm (Bonferroni–Dunn), else None.
     control_chosen : True when no control was given and the best-ranked algorithm
         was taken.
     """
@@ -745,9 +745,9 @@ class RankAnalysis:
         -------
         str
             One line each: the algorithms, data sets and average ranks (1 = best); the
-            Friedman statistic and the Iman-Davenport F with their p-values and whether
+            Friedman statistic and the Iman–Davenport F with their p-values and whether
             they reject at ``alpha``; the test's ``q`` and ``CD``; the control (for
-            Bonferroni-Dunn); then one line per pair whose rank difference reaches the CD
+            Bonferroni–Dunn); then one line per pair whose rank difference reaches the CD
             (or that none does), and a warning when such a pair follows a Friedman test
             that does not reject.
         """
@@ -757,7 +757,7 @@ class RankAnalysis:
         lines = [
             f"k = {fr.k} algorithms, n = {fr.n} data sets; average ranks (1 = best): {ranks}",
             f"Friedman statistic {fr.statistic:.3f}, {format_p(fr.pvalue)} (chi-square, {fr.df} df); "
-            f"Iman-Davenport F = {fr.iman_davenport:.3f}, {format_p(fr.f_pvalue)}: "
+            f"Iman–Davenport F = {fr.iman_davenport:.3f}, {format_p(fr.f_pvalue)}: "
             f"{verdict} 'all perform equally' at alpha = {self.alpha:g}",
             f"{self.test}: q = {cd.q_alpha:.3f}, CD = {cd.cd:.3f}",
         ]

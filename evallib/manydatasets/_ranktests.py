@@ -9,11 +9,11 @@ comparisons of classifiers over multiple data sets*, JMLR 7, 1-30:
   and p-value computed, not looked up (:func:`wilcoxon_signed_rank`,
   :func:`signed_rank_null`, :func:`wilcoxon_critical_value`);
 * Example 12.8 -- the Friedman test for ``k`` learners over ``n`` data sets, by the
-  book's three quantities, with the chi-square and Iman-Davenport p-values and the
+  book's three quantities, with the chi-square and Iman–Davenport p-values and the
   exact null distribution for small tables (:func:`friedman`,
   :func:`friedman_null_distribution`, :func:`friedman_critical_value`);
 * eq. (12.1) -- the Nemenyi critical difference ``CD = q_alpha sqrt(k(k+1)/(6n))``
-  and its Bonferroni-Dunn variant for comparisons with a control
+  and its Bonferroni–Dunn variant for comparisons with a control
   (:func:`critical_difference`, :func:`rank_differences`);
 * Figure 12.1 -- critical-difference diagrams (:func:`cd_cliques`,
   :func:`evallib.manydatasets.plot_cd_diagram`, which also draws post-hoc cliques).
@@ -783,7 +783,7 @@ def friedman_null_distribution(k: int, n: int) -> pd.Series:
         if work > _FRIEDMAN_EXACT_BUDGET:
             raise ValueError(
                 f"the exact Friedman distribution for k = {k}, n = {n} is too large to enumerate here; "
-                "use method='chi2' (or the Iman-Davenport F of friedman())")
+                "use method='chi2' (or the Iman–Davenport F of friedman())")
         new: dict[tuple[int, ...], float] = defaultdict(float)
         for state, p in states.items():
             sums = np.sort(perms + np.asarray(state), axis=1)
@@ -884,7 +884,7 @@ def critical_difference(k: int, n: int, *, alpha: float = 0.05, test: str = "nem
     Notes
     -----
     Flach quotes, for ``alpha = 0.05`` and ``k = 3``, ``q = 2.343`` (Nemenyi) and
-    ``q = 2.241`` (Bonferroni-Dunn), and ``CD = 1.047`` for ``n = 10``. The
+    ``q = 2.241`` (Bonferroni–Dunn), and ``CD = 1.047`` for ``n = 10``. The
     studentized range gives ``q = 2.3437`` (Demšar's table prints 2.343) and
     ``CD = 1.0481``, which rounds to 1.048; the book's 1.047 is 2.343 x 0.4472 =
     1.0478 cut off rather than rounded.
@@ -899,7 +899,7 @@ def critical_difference(k: int, n: int, *, alpha: float = 0.05, test: str = "nem
     Examples
     --------
     Eq. (12.1) for k = 3 learners on n = 10 data sets: the book prints q = 2.343 (Nemenyi,
-    2.3437 cut short) and 2.241 (Bonferroni-Dunn), and CD = 1.047, where the formula gives
+    2.3437 cut short) and 2.241 (Bonferroni–Dunn), and CD = 1.047, where the formula gives
     1.048.
 
     >>> from evallib import critical_difference
@@ -926,7 +926,7 @@ def critical_difference_table(k: int, n: int, *, alpha: float = 0.05) -> pd.Data
 
     What notebook 04's sliders for ``alpha``, ``k`` and ``n`` show: how large a
     difference of average ranks must be, for all pairs (Nemenyi) and for the
-    ``k - 1`` comparisons with a control (Bonferroni-Dunn).
+    ``k - 1`` comparisons with a control (Bonferroni–Dunn).
 
     Parameters
     ----------
@@ -953,7 +953,7 @@ def critical_difference_table(k: int, n: int, *, alpha: float = 0.05) -> pd.Data
     Examples
     --------
     Demšar's Table 5 prints, for ``alpha = 0.05`` and ``k = 4``, ``q = 2.569``
-    (Nemenyi) and ``q = 2.394`` (Bonferroni-Dunn):
+    (Nemenyi) and ``q = 2.394`` (Bonferroni–Dunn):
 
     >>> from evallib import critical_difference_table
     >>> print(critical_difference_table(4, 14, alpha=0.05).round(3).to_string(index=False))
@@ -1010,7 +1010,7 @@ def rank_differences(avg_ranks: Any, cd: Any, *, control: Any = None) -> pd.Data
     avg_ranks : pandas.Series or mapping ``{name: average rank}``
     cd : float or CriticalDifference
     control : name, optional
-        If given, compare every other algorithm with it (Bonferroni-Dunn);
+        If given, compare every other algorithm with it (Bonferroni–Dunn);
         otherwise all pairs.
 
     Returns

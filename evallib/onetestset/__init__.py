@@ -6,7 +6,7 @@ comparisons are paired through the cases the classifiers share.
 - :mod:`._mcnemar`, :mod:`._exactpaired` -- the McNemar family: McNemar's test (Yates,
   exact, mid-p; Berrar & Lozano 2013, eq. 2), the exact unconditional test (Fagerland,
   Lydersen & Laake 2013) and the interval that agrees with the exact test (Fay & Lumbard 2021).
-- :mod:`._paired_intervals` -- the Quesenberry-Hurst interval and the recommended intervals
+- :mod:`._paired_intervals` -- the Quesenberry–Hurst interval and the recommended intervals
   for the difference of two correlated error rates (notebook 01).
 - :mod:`._noninferiority` -- Tango's (1998) score test that A is no worse than B, or
   equivalent, up to a margin (the dual of Tango's score interval).

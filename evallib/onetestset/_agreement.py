@@ -45,7 +45,7 @@ __all__ = ["KappaResult", "cohen_kappa", "cohen_kappa_table"]
 @renamed_fields(std_error="se", std_error_null="se_null")
 @dataclass(frozen=True)
 class KappaResult(IntervalMixin):
-    """Cohen's kappa with its Fleiss-Cohen-Everitt standard errors, interval and test.
+    """Cohen's kappa with its Fleiss–Cohen-Everitt standard errors, interval and test.
 
     Attributes
     ----------

@@ -590,10 +590,10 @@ def plot_coverage_map(
 METHOD_LABELS = {
     "wald": "Wald",
     "wald_cc": "Wald (cont. corr.)",
-    "agresti_min": "Agresti-Min",
-    "bonett_price": "Bonett-Price",
+    "agresti_min": "Agresti–Min",
+    "bonett_price": "Bonett–Price",
     "newcombe": "Newcombe",
     "tango": "Tango score",
-    "qh": "Quesenberry-Hurst (paper)",
+    "qh": "Quesenberry–Hurst (paper)",
     "wald_cc_fagerland": "Wald (cont. corr., Fagerland)",
 }

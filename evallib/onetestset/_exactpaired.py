@@ -11,7 +11,7 @@ Notation as in :mod:`.pairwise`: on ``n`` test cases, ``b`` are misclassified by
   parameter, the probability ``pi`` that the classifiers disagree (Berger & Boos's 1994
   restriction of ``pi`` to a 99.99% interval by default, as Fagerland's R code does).
 * :func:`fay_lumbard_interval` -- the confidence interval for ``delta`` of Fay & Lumbard
-  (2021), R's ``exact2x2::mcnemarExactDP``: built by melding the exact (Clopper-Pearson)
+  (2021), R's ``exact2x2::mcnemarExactDP``: built by melding the exact (Clopper–Pearson)
   confidence distributions of the discordance probability and of the conditional share
   of A's errors, it excludes 0 exactly when the exact (conditional) McNemar test rejects.
 
@@ -131,7 +131,7 @@ def mcnemar_unconditional(b: int, c: int, n: int, *, gamma: float = 1e-4, points
 
     and the exact unconditional p-value is its maximum over ``pi``. With
     ``gamma > 0`` (Berger & Boos 1994) the maximum is taken over the ``1 - gamma``
-    Clopper-Pearson interval of ``pi`` from ``(b + c)/n`` and ``gamma`` is added, which
+    Clopper–Pearson interval of ``pi`` from ``(b + c)/n`` and ``gamma`` is added, which
     keeps the test valid and avoids maximising over values of ``pi`` the data rule out;
     ``gamma = 0`` maximises over all of [0, 1]. The maximum is found on ``points`` equally
     spaced values of ``pi``, as Fagerland's R function
@@ -226,10 +226,10 @@ def mcnemar_unconditional(b: int, c: int, n: int, *, gamma: float = 1e-4, points
     return UnconditionalMcNemarResult(float(statistic), float(min(1.0, best + gamma)), method, best_pi, gamma)
 
 
-# ---------------------------------------------------------- Fay-Lumbard interval
+# ---------------------------------------------------------- Fay–Lumbard interval
 @dataclass(frozen=True)
 class ExactPairedInterval(IntervalMixin):
-    """The Fay-Lumbard interval for ``error_A - error_B``, with the exact McNemar p-value.
+    """The Fay–Lumbard interval for ``error_A - error_B``, with the exact McNemar p-value.
 
     Attributes
     ----------
@@ -290,7 +290,7 @@ def _p_lower(delta: float, x: int, m: int, n: int) -> float:
     """Fay & Lumbard's one-sided p-value for H0: ``delta' >= delta`` ("greater" side):
     ``P[T (2 B_L - 1) <= delta]`` with ``B_L ~ Beta(x, m - x + 1)`` and ``T`` the lower
     (``delta > 0``: ``Beta(m, n - m + 1)``) or upper (``delta < 0``: ``Beta(m + 1, n - m)``)
-    Clopper-Pearson confidence distribution of the discordance probability."""
+    Clopper–Pearson confidence distribution of the discordance probability."""
     if delta == 0.0:
         return float(stats.binom.sf(x - 1, m, 0.5)) if m > 0 else 1.0
     if delta > 0:
@@ -326,7 +326,7 @@ def fay_lumbard_interval(b: int, c: int, n: int, *, alpha: float = 0.05) -> Exac
     Fay & Lumbard (2021) write the difference as ``delta = theta (2 beta - 1)``, with
     ``theta = p_b + p_c`` the probability that the classifiers disagree and
     ``beta = p_b/(p_b + p_c)`` the share of the disagreements that are A's errors. Each
-    has an exact one-sample confidence distribution from the Clopper-Pearson limits,
+    has an exact one-sample confidence distribution from the Clopper–Pearson limits,
     ``T_L ~ Beta(m, n - m + 1)``, ``T_U ~ Beta(m + 1, n - m)`` for ``theta`` (``m = b + c``) and
     ``B_L ~ Beta(b, c + 1)``, ``B_U ~ Beta(b + 1, c)`` for ``beta``; melding them (Fay,
     Proschan & Brittain 2015) gives the lower bound as the ``alpha/2`` quantile of

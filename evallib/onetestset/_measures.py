@@ -14,8 +14,8 @@ experiments":
 * section 12.1 -- expected accuracy of a ranking split at a random point,
   ``E[acc] = n/(n+1) (2 AUC - 1)/4 + 1/2`` (:func:`expected_accuracy_from_auc`);
 * Example 12.5 -- the normal-approximation confidence interval for accuracy, with the
-  Wilson and exact (Clopper-Pearson) intervals beside it and the Jeffreys,
-  Agresti-Coull, continuity-corrected Wilson and mid-p intervals of Brown, Cai &
+  Wilson and exact (Clopper–Pearson) intervals beside it and the Jeffreys,
+  Agresti–Coull, continuity-corrected Wilson and mid-p intervals of Brown, Cai &
   DasGupta (2001) and Newcombe (1998) (:func:`accuracy_interval`), their exact coverage
   (:func:`accuracy_interval_coverage`), and the z-test of a null accuracy
   (:func:`accuracy_ztest`).
@@ -391,7 +391,7 @@ def accuracy_interval(
         ``"wilson"`` (default): the score interval, the set of ``a`` that a z-test with
         the null variance ``a(1 - a)/n`` does not reject. ``"normal"`` (the book's,
         Example 12.5): ``â -/+ z sqrt(â(1 - â)/n)`` with ``z`` the ``1 - alpha/2`` normal
-        quantile, clipped to [0, 1]. ``"exact"``: Clopper-Pearson, from beta quantiles
+        quantile, clipped to [0, 1]. ``"exact"``: Clopper–Pearson, from beta quantiles
         (the "tables for the binomial distribution" the book points to for small
         samples); its coverage never falls below ``1 - alpha``, so it is wider.
         The four below are those Brown, Cai & DasGupta (2001) and Newcombe (1998)
@@ -407,11 +407,11 @@ def accuracy_interval(
         method 4), ``L = (2nâ + z^2 - 1 - z sqrt(z^2 - 2 - 1/n + 4â(n(1 - â) + 1)))
         / (2(n + z^2))`` and ``U = (2nâ + z^2 + 1 + z sqrt(z^2 + 2 - 1/n
         + 4â(n(1 - â) - 1))) / (2(n + z^2))``, with ``L = 0`` at ``k = 0`` and ``U = 1`` at
-        ``k = n``. ``"mid-p"``: the mid-p Clopper-Pearson interval (Newcombe 1998,
+        ``k = n``. ``"mid-p"``: the mid-p Clopper–Pearson interval (Newcombe 1998,
         method 6; Berry & Armitage 1995): the lower bound solves
         ``P(K > k) + P(K = k)/2 = alpha/2`` and the upper ``P(K < k) + P(K = k)/2 =
         alpha/2`` for ``K ~ Binomial(n, a)`` (0 at ``k = 0``, 1 at ``k = n``), found by
-        bisection to machine precision. It is Clopper-Pearson less half the
+        bisection to machine precision. It is Clopper–Pearson less half the
         probability of the observed count: narrower, and its coverage can fall
         slightly below ``1 - alpha``.
 
@@ -429,12 +429,12 @@ def accuracy_interval(
     ``correct = 0``) or 1 (at ``correct = n``).
 
     Exact coverage (:func:`accuracy_interval_coverage`, ``n = 100``, ``alpha = 0.05``,
-    true accuracies 0.5 to 0.9999): Clopper-Pearson's never falls below 0.95 and the
-    continuity-corrected Wilson interval only to 0.9497; mid-p dips to about 0.92, Agresti-Coull to
+    true accuracies 0.5 to 0.9999): Clopper–Pearson's never falls below 0.95 and the
+    continuity-corrected Wilson interval only to 0.9497; mid-p dips to about 0.92, Agresti–Coull to
     0.94, Jeffreys to 0.88 and Wilson to 0.84, the last two right next to 1 (Wilson at
     ``a`` = 0.998), where the accuracies of good classifiers live. Averaged over ``a`` all
     of them but the normal interval are close to 0.95 (Brown, Cai & DasGupta 2001
-    recommend Wilson or Jeffreys for ``n < 40`` and Agresti-Coull above).
+    recommend Wilson or Jeffreys for ``n < 40`` and Agresti–Coull above).
 
     References
     ----------
@@ -776,7 +776,7 @@ def plot_accuracy_interval(correct: int, n: int, *, alpha: float = 0.05, ax=None
         ax.text(ci.low, y + 0.09, f"{ci.low:.3f}", ha="center", va="bottom", fontsize="small")
         ax.text(ci.high, y + 0.09, f"{ci.high:.3f}", ha="center", va="bottom", fontsize="small")
     ax.axvline(a, color="k", linewidth=1, linestyle=":", label=f"estimate â = {a:.3f}")
-    labels = {"wilson": "Wilson (default)", "exact": "exact (Clopper-Pearson)", "normal": "normal (the book's)"}
+    labels = {"wilson": "Wilson (default)", "exact": "exact (Clopper–Pearson)", "normal": "normal (the book's)"}
     ax.set_yticks([1.2 + 0.35 * i for i in range(len(cis))])
     ax.set_yticklabels([labels[ci.method] for ci in cis])
     ax.set_ylim(0, 1.2 + 0.35 * len(cis))

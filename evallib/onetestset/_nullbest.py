@@ -22,7 +22,7 @@ and 3); here ``F`` is computed exactly for all four of its metrics:
   ``max F1 <= 2 r / (1 + r)`` iff the path stays below the line ``i <= r (P + j)``. That
   probability is a column-by-column dynamic programme over the lattice; the probability
   of crossing is summed over the first crossing point, so both tails are accurate.
-* ``"auc"`` -- the exact Mann-Whitney distribution of ``U`` (AUC = U / (P N)): the
+* ``"auc"`` -- the exact Mann–Whitney distribution of ``U`` (AUC = U / (P N)): the
   Gaussian-binomial product ``prod_i (1 - q^(N+i)) / (1 - q^i)`` for small ``min(P, N)``,
   and exact inversion of its characteristic function (a discrete Fourier transform on the
   whole support, so no aliasing) for larger ones.
@@ -233,7 +233,7 @@ def _tp_law(P: int, N: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return x.astype(float), dist.cdf(x), dist.sf(x)
 
 
-# ---- AUC: exact Mann-Whitney U
+# ---- AUC: exact Mann–Whitney U
 def _mw_pmf_product(m: int, n: int) -> np.ndarray:
     """pmf of U on 0..m*n by the Gaussian-binomial product, in probabilities.
 
@@ -858,7 +858,7 @@ def best_over_thresholds(y: np.ndarray, score: np.ndarray) -> tuple[float, float
 
 
 def auc_normal_critical(auc: float, P: int, N: int, *, C: int = 1, alpha: float = 0.05) -> tuple[float, float]:
-    """Forman & Cohen's critical AUC and p-value from the normal law of Mann-Whitney's U.
+    """Forman & Cohen's critical AUC and p-value from the normal law of Mann–Whitney's U.
 
     For test sets too large for the exact law (``P * N`` above
     :data:`evallib.onetestset.MAX_LATTICE`). Under the null hypothesis ``U = AUC * P * N``

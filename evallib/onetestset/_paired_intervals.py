@@ -1,6 +1,6 @@
 """Intervals for the difference of two correlated error rates on one test set.
 
-The Quesenberry-Hurst / May-Johnson interval of Berrar & Lozano (2013, eqs. 4-5;
+The Quesenberry–Hurst / May–Johnson interval of Berrar & Lozano (2013, eqs. 4-5;
 :func:`qh_interval`) and the eight intervals for the signed difference Fagerland, Lydersen &
 Laake (2014) compare (:func:`paired_difference_interval`). Notation as in :mod:`._mcnemar`:
 the difference of the error rates is ``(b - c) / n``.
@@ -28,7 +28,7 @@ __all__ = ['QHInterval', 'qh_interval', 'PAIRED_INTERVAL_METHODS', 'PairedInterv
 # ------------------------------------------------------------------ eqs. (4)-(5)
 @dataclass(frozen=True)
 class QHInterval(IntervalMixin):
-    """A Quesenberry-Hurst / May-Johnson confidence interval, eqs. (4)-(5).
+    """A Quesenberry–Hurst / May–Johnson confidence interval, eqs. (4)-(5).
 
     Attributes
     ----------

@@ -296,10 +296,10 @@ def plot_intervals(table: pd.DataFrame, ax=None, *, title: str | None = None):
     pct = f"{100 * (1 - level):g}% "
     joint = {"holm": "; Holm levels give no joint coverage", "bonferroni": "; jointly valid"}.get(adjust, "")
     if adjust in FDR_ADJUSTMENTS:
-        default = (f"{pct}Quesenberry-Hurst intervals ({adjust.upper()} controls the false discovery "
+        default = (f"{pct}Quesenberry–Hurst intervals ({adjust.upper()} controls the false discovery "
                    "rate; no joint intervals: grey = unadjusted)")
     else:
-        default = f"{pct}Quesenberry-Hurst intervals (wider: {adjust} adjustment{joint})"
+        default = f"{pct}Quesenberry–Hurst intervals (wider: {adjust} adjustment{joint})"
     ax.set_title(title or default)
     # beside the axes: "best" can still sit on an interval, and searching for it is slow to draw
     ax.legend(loc="upper left", bbox_to_anchor=(1, 1), fontsize="small", frameon=False)

@@ -22,7 +22,7 @@ otherwise the labels must be 0/1 or False/True (then 1/True is positive).
 
 Notation (DeLong et al. 1988, section 2): ``m`` positive cases with scores ``X_i`` and
 ``n`` negative cases with scores ``Y_j``; the kernel ``psi(X, Y)`` is 1 when ``X > Y``,
-1/2 when ``X = Y`` and 0 otherwise; the AUC is the Mann-Whitney statistic
+1/2 when ``X = Y`` and 0 otherwise; the AUC is the Mann–Whitney statistic
 ``theta = (1/mn) sum_i sum_j psi(X_i, Y_j)``. The structural components (placement
 values) are ``V10(X_i) = (1/n) sum_j psi(X_i, Y_j)`` and ``V01(Y_j) = (1/m) sum_i
 psi(X_i, Y_j)``; for score columns ``r, s``, ``S10`` and ``S01`` are the sample
@@ -174,7 +174,7 @@ class DeLong:
     Attributes
     ----------
     names : the score columns, in order.
-    auc : the AUC of each column (the Mann-Whitney statistic ``theta``).
+    auc : the AUC of each column (the Mann–Whitney statistic ``theta``).
     covariance : ``S = S10/m + S01/n``, DeLong et al.'s estimate of the covariance
         matrix of the AUCs (their eq. 2), shape ``(k, k)``.
     n_pos, n_neg : ``m`` and ``n``, the numbers of positive and negative cases.
@@ -568,7 +568,7 @@ class UnpairedAUCComparison:
     difference : ``auc_a - auc_b``.
     se : ``sqrt(se_a^2 + se_b^2)``: independent test sets, so no covariance term.
     statistic : ``difference / se`` (pROC's ``D``).
-    df : Welch-Satterthwaite degrees of freedom,
+    df : Welch–Satterthwaite degrees of freedom,
         ``(V_a + V_b)^2 / (V_a^2/(N_a - 1) + V_b^2/(N_b - 1))`` with ``V = se^2`` and ``N``
         the cases of each test set (as R's pROC computes them); ``inf`` when both
         variances are 0.
@@ -610,7 +610,7 @@ def delong_unpaired(y_a: Any, score_a: Any, y_b: Any, score_b: Any, *, pos_label
     ``V = S_A + S_B`` with ``S = S10/m + S01/n`` for each (DeLong, DeLong &
     Clarke-Pearson 1988, eq. 2, with no covariance between the curves). The statistic
     ``D = (theta_A - theta_B)/sqrt(V)`` is referred, as R's pROC does for unpaired curves
-    (``roc.test(..., paired = FALSE)``), to Student's t with the Welch-Satterthwaite
+    (``roc.test(..., paired = FALSE)``), to Student's t with the Welch–Satterthwaite
     degrees of freedom ``V^2 / (S_A^2/(N_A - 1) + S_B^2/(N_B - 1))``; with hundreds of
     cases this is the normal reference to three decimals. When both test sets are the
     same cases, use the paired :func:`delong_test`: it accounts for the covariance.

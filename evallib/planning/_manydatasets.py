@@ -271,7 +271,7 @@ def nemenyi_power_datasets(table: pd.DataFrame, *, power: float = 0.8, column: s
 def plot_nemenyi_power(table: pd.DataFrame, *, power: float | None = 0.8, ax=None):
     """Simulated power of the Nemenyi test against the number of data sets (``nemenyi_power_curve``).
 
-    The simulation with a band of +/- 2 Monte Carlo SE, the normal approximation dashed,
+    The simulation with a band of ± 2 Monte Carlo SE, the normal approximation dashed,
     the target power and the critical-difference floor of :func:`nemenyi_datasets`
     (where the power is about one half) marked.
 

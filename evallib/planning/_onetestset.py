@@ -175,7 +175,7 @@ def _asymptotic_power(n: np.ndarray, p_b: float, p_c: float, alpha: float,
 
 
 def _window(n: int, psi: float) -> tuple[int, int]:
-    # the binomial mass of M outside mean +/- 12 sd (and 40 cases) is below 1e-30
+    # the binomial mass of M outside mean ± 12 sd (and 40 cases) is below 1e-30
     sd = math.sqrt(n * psi * (1.0 - psi))
     return max(0, int(n * psi - 12 * sd) - 40), min(n, int(n * psi + 12 * sd) + 40)
 
@@ -558,7 +558,7 @@ def expected_interval_width(n: int, p_b: float, p_c: float, *, alpha: float = 0.
     method : {"bonett_price", "qh"}
         ``"bonett_price"``: Bonett & Price (2012), the interval Fagerland, Lydersen & Laake
         (2014) recommend and notebook 00 and the report use, adjusted proportions
-        ``(b + 1) / (n + 2)``; ``"qh"``: Quesenberry-Hurst (Berrar & Lozano eqs. 4-5).
+        ``(b + 1) / (n + 2)``; ``"qh"``: Quesenberry–Hurst (Berrar & Lozano eqs. 4-5).
 
     Returns
     -------
@@ -606,7 +606,7 @@ def interval_and_power_summary(difference: float, discordance: float, n: int, *,
     """One sentence: what a test set of ``n`` cases buys, in interval width and in power.
 
     For two classifiers whose error rates differ by ``difference = err_A - err_B`` and
-    which disagree on a fraction ``discordance`` of the cases: the width of the Bonett-Price
+    which disagree on a fraction ``discordance`` of the cases: the width of the Bonett–Price
     interval at the expected counts ``b = n p_b``, ``c = n p_c`` (:func:`expected_interval_width`;
     not the mean width over the tables a test set can produce) and the exact power of
     McNemar's test (:func:`mcnemar_power`) at ``n`` cases. When ``|difference| >
@@ -805,7 +805,7 @@ def _say_impossible(ax, difference: float, discordance: float):
 
 
 def _bonett_price_widths(ns: np.ndarray, p_b: float, p_c: float, alpha: float) -> np.ndarray:
-    """:func:`expected_interval_width` (Bonett-Price) at every ``n`` of ``ns`` at once."""
+    """:func:`expected_interval_width` (Bonett–Price) at every ``n`` of ``ns`` at once."""
     ns = np.asarray(ns, dtype=float)
     z = stats.norm.isf(alpha / 2.0)
     q_b, q_c = (ns * p_b + 1.0) / (ns + 2.0), (ns * p_c + 1.0) / (ns + 2.0)
@@ -818,7 +818,7 @@ def plot_interval_and_power(difference: float, n: int, *, discordance: float, al
 
     For an error-rate difference ``difference = err_A - err_B`` and a disagreement rate
     ``discordance``, draws the exact power of McNemar's test and the width of the
-    Bonett-Price interval at the expected counts (:func:`expected_interval_width`) against
+    Bonett–Price interval at the expected counts (:func:`expected_interval_width`) against
     the test-set size, marks ``n``, and writes the numbers at ``n`` in the title (those of
     :func:`interval_and_power_summary`). Notebook 00's sliders call it directly. When
     ``|difference| > discordance`` (no such classifiers) the Axes says so instead.
@@ -935,7 +935,7 @@ _CURVES: dict = {}
 
 
 def _interval_power_curves(p_b: float, p_c: float, alpha: float, test: str, n_max: int, points: int):
-    """Power and Bonett-Price width on ``points`` sizes up to ``n_max``, remembered (a slider
+    """Power and Bonett–Price width on ``points`` sizes up to ``n_max``, remembered (a slider
     that moves only ``n`` finds them computed). At most 64 are kept."""
     key = (p_b, p_c, alpha, test, n_max, points)
     if key not in _CURVES:
@@ -1138,7 +1138,7 @@ def f1_power_curve(ns: Any, events: Any, *, alpha: float = 0.05, n_resamples: in
 
 
 def plot_f1_power(table: pd.DataFrame, *, power: float | None = 0.8, ax=None):
-    """Simulated power of the F1 bootstrap against n, with +/- 2 Monte Carlo SE bars.
+    """Simulated power of the F1 bootstrap against n, with ± 2 Monte Carlo SE bars.
 
     ``table`` is :func:`f1_power_curve`'s output. Returns the Axes.
 

@@ -123,7 +123,7 @@ def cv_power_curve(ns: Any, difference: float, *, folds: int = 10, repeats: int 
 
 
 def plot_cv_power(table: pd.DataFrame, *, alpha: float | None = None, ax=None):
-    """Power (solid, +/- 2 MC SE) and size (dotted) of each CV t-test against the data-set size.
+    """Power (solid, ± 2 MC SE) and size (dotted) of each CV t-test against the data-set size.
 
     Parameters
     ----------

@@ -35,7 +35,7 @@ Sections and their sources (the summary, :func:`summary_text`, comes first):
 3. :func:`omnibus_test` (Cochran's Q) and :func:`pairwise_comparison` -- Berrar & Lozano
    (2013) with the intervals and the mid-p McNemar test Fagerland, Lydersen & Laake
    recommend (:func:`evallib.onetestset.paired_difference_interval`), Holm's adjustment
-   by default (Bonferroni's, or Benjamini-Hochberg's and Benjamini-Yekutieli's false-discovery-rate
+   by default (Bonferroni's, or Benjamini–Hochberg's and Benjamini–Yekutieli's false-discovery-rate
    control, :data:`~evallib.report.REPORT_ADJUSTMENTS`).
 4. :func:`score_comparison` -- DeLong AUC intervals and paired tests, Brier score and
    log-loss (:mod:`evallib.onetestset._scoring`).

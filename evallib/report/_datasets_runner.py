@@ -96,7 +96,7 @@ def run_datasets_report(
         units; None: 0.01 for scores between 0 and 1, otherwise that section is skipped.
     verdict : {"mean-ranks", "wilcoxon"}
         The family whose rejections are the pairs' verdict, chosen before the report runs: the
-        ``posthoc`` procedure on the average ranks, or Wilcoxon-Holm; the other is secondary.
+        ``posthoc`` procedure on the average ranks, or Wilcoxon–Holm; the other is secondary.
     title : str, optional
         Report title; default "Classifier comparison over data sets: <file name>".
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator

@@ -9,10 +9,10 @@ DataFrame, or :class:`~evallib.report.Skipped` with a one-line reason:
 2. :func:`friedman_test` -- Friedman's test (chi-square, tie-corrected, and Demšar's
    uncorrected eq. 3 when there are ties), Iman & Davenport's F, the exact p-value for small
    tables without ties, and Kendall's W as the effect size.
-3. :func:`posthoc_tests` -- all pairs (Nemenyi, Holm, Shaffer, Bergmann-Hommel, Bonferroni on
+3. :func:`posthoc_tests` -- all pairs (Nemenyi, Holm, Shaffer, Bergmann–Hommel, Bonferroni on
    the average ranks; García & Herrera 2008) beside Wilcoxon's signed-rank test per pair with
    Holm's adjustment (Benavoli, Corani & Mangili 2016), and against a control when one is
-   named (Bonferroni-Dunn, Holm, Hochberg, Finner, Li); :func:`plot_posthoc_diagram` draws
+   named (Bonferroni–Dunn, Holm, Hochberg, Finner, Li); :func:`plot_posthoc_diagram` draws
    the critical-difference diagram.
 4. :func:`bayesian_top_two` -- the Bayesian signed-rank test of the two best-ranked
    classifiers with a region of practical equivalence (Benavoli et al. 2014, 2017).
@@ -157,7 +157,7 @@ def check_options(
             f"got {posthoc!r}.")
     if posthoc == "bergmann" and results.n_classifiers > BERGMANN_MAX_K:
         raise ReportInputError(
-            f"Bergmann-Hommel's procedure (--posthoc bergmann) enumerates every partition of the "
+            f"Bergmann–Hommel's procedure (--posthoc bergmann) enumerates every partition of the "
             f"classifiers and allows at most {BERGMANN_MAX_K} of them; this table has "
             f"{results.n_classifiers}, so choose 'shaffer' or 'holm'.")
     if control_adjust not in CONTROL_METHODS:
@@ -325,7 +325,7 @@ class FriedmanSection:
 
     @property
     def pvalue(self) -> float:
-        """The p-value the verdict uses: the exact one when it exists, else Iman-Davenport's."""
+        """The p-value the verdict uses: the exact one when it exists, else Iman–Davenport's."""
         return float(self.exact_pvalue if self.exact_pvalue is not None else self.result.f_pvalue)
 
     @property
@@ -343,7 +343,7 @@ class FriedmanSection:
             f"average ranks (1 = best, all equal: {fr.mean_rank:g}): {ranks}",
             f"Kendall's W = {self.kendall_w:.3f}",
             f"Friedman's chi-square = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue)}",
-            f"Iman-Davenport F = (N - 1) chi-square / (N (k - 1) - chi-square) = {f_text}, "
+            f"Iman–Davenport F = (N - 1) chi-square / (N (k - 1) - chi-square) = {f_text}, "
             f"df = (k - 1, (k - 1)(N - 1)) = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
         ]
         if self.exact_pvalue is not None:
@@ -353,7 +353,7 @@ class FriedmanSection:
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
                          f"chi-square = {self.untied_statistic:.2f}, F = {uf}")
         verdict = "rejects" if self.reject else "does not reject"
-        by = "the exact p-value" if self.decided_by == "exact" else "Iman-Davenport's F"
+        by = "the exact p-value" if self.decided_by == "exact" else "Iman–Davenport's F"
         lines.append(f"verdict ({by}, alpha = {self.alpha:g}): {verdict} 'all classifiers perform alike'")
         return "\n".join(lines)
 
@@ -445,7 +445,7 @@ def published_note(results: Results) -> str | None:
             f"correction and {plain.statistic:.2f} without it (average ranks {mine_ranks}) because the printed "
             "AUCs tie on voting (0.975 for C4.5+cf and C4.5+m+cf), where Demšar ranked the two 2 and 3, "
             "presumably from unrounded AUCs; with his ranks and no tie correction (his eq. 3) the statistic is "
-            f"{printed.statistic:.2f}. The paper's Iman-Davenport F = {_f_text(printed)} is the same formula on "
+            f"{printed.statistic:.2f}. The paper's Iman–Davenport F = {_f_text(printed)} is the same formula on "
             f"that chi-square ({printed.f_df[0]} and {printed.f_df[1]} df); the report's F is {_f_text(ours)} from "
             f"the tie-corrected chi-square and {_f_text(plain)} from the uncorrected one, so the report's verdict "
             f"uses a {'larger' if ours.iman_davenport > printed.iman_davenport else 'smaller'} F ({format_p(ours.f_pvalue)}) than the paper's ({format_p(printed.f_pvalue)}).")
@@ -511,13 +511,13 @@ class PosthocSection:
         ``mean_advantage`` (of the control), ``z``, ``pvalue``, ``pvalue_adj``, ``reject``.
     control_adjust : the multiple-testing procedure against the control, or None (0.1.0's
         ``control_method``, still readable).
-    cd_control : the Bonferroni-Dunn critical difference, or None without a control.
+    cd_control : the Bonferroni–Dunn critical difference, or None without a control.
     avg_ranks : pandas.Series, the average ranks.
     friedman_rejects : whether section 2 rejected "all alike" (post-hoc tests are meant to
         follow a rejection, Demšar 2006, section 3.2.2).
     alpha : the family-wise level.
     verdict : the family whose rejections are the pairs' verdict (:data:`VERDICT_FAMILIES`),
-        ``"mean-ranks"`` (``adjust``'s procedure) or ``"wilcoxon"`` (Wilcoxon-Holm); the other
+        ``"mean-ranks"`` (``adjust``'s procedure) or ``"wilcoxon"`` (Wilcoxon–Holm); the other
         family is secondary.
     """
 
@@ -550,13 +550,13 @@ class PosthocSection:
 
     @property
     def verdict_name(self) -> str:
-        """The verdict family's name, e.g. ``"Nemenyi"`` or ``"Wilcoxon-Holm"``."""
-        return METHOD_NAMES[self.adjust] if self.verdict == "mean-ranks" else "Wilcoxon-Holm"
+        """The verdict family's name, e.g. ``"Nemenyi"`` or ``"Wilcoxon–Holm"``."""
+        return METHOD_NAMES[self.adjust] if self.verdict == "mean-ranks" else "Wilcoxon–Holm"
 
     @property
     def secondary_name(self) -> str:
         """The secondary family's name."""
-        return "Wilcoxon-Holm" if self.verdict == "mean-ranks" else METHOD_NAMES[self.adjust]
+        return "Wilcoxon–Holm" if self.verdict == "mean-ranks" else METHOD_NAMES[self.adjust]
 
     @property
     def disagreements(self) -> list[tuple[str, bool, bool]]:
@@ -625,9 +625,9 @@ class PosthocSection:
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
             cname = METHOD_NAMES[self.control_adjust]
-            bd = (f"Bonferroni-Dunn critical difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f}), "
+            bd = (f"Bonferroni–Dunn critical difference {self.cd_control.cd:.3f} (q = {self.cd_control.q_alpha:.3f}), "
                   "the rule of this verdict" if self.control_adjust == "bonferroni-dunn" else
-                  f"Bonferroni-Dunn's critical difference would be {self.cd_control.cd:.3f} (q = "
+                  f"Bonferroni–Dunn's critical difference would be {self.cd_control.cd:.3f} (q = "
                   f"{self.cd_control.q_alpha:.3f}), which is not the rule {cname}'s verdict used ({cname}'s "
                   "procedure compares the adjusted p-values with alpha)")
             lines.append(f"against the control {self.control}: {cname}'s procedure, "
@@ -722,7 +722,7 @@ def posthoc_tests(
 
     All pairs: Demšar's ``z = (R_a - R_b) / sqrt(k (k + 1) / (6 N))`` with ``adjust``'s
     adjusted p-values (:func:`evallib.manydatasets.posthoc_friedman`; Nemenyi is
-    the test behind the critical-difference diagram, Shaffer and Bergmann-Hommel are more
+    the test behind the critical-difference diagram, Shaffer and Bergmann–Hommel are more
     powerful, García & Herrera 2008). Beside each pair, Wilcoxon's signed-rank test on the
     pair's own score differences with Holm's adjustment over the pairs: its verdict does not
     depend on which other classifiers are in the table, which the mean-rank tests' does
@@ -810,7 +810,7 @@ def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = Fal
     difference as a bar; thick lines join the classifiers that the all-pairs procedure does
     not declare different (for Nemenyi exactly those closer than the CD). Against the control
     (``against_control=True``): the control joined with every classifier its procedure does
-    not declare different from it, and for Bonferroni-Dunn the bar of its critical difference.
+    not declare different from it, and for Bonferroni–Dunn the bar of its critical difference.
 
     Parameters
     ----------
@@ -1011,7 +1011,7 @@ class TopTwoBayes:
             f"{self.best} vs {self.second} over {r.n} data sets: {self.best} wins {self.wins}, ties "
             f"{self.ties}, loses {self.losses}; mean advantage {self.mean_advantage + 0.0:+.{self.decimals}f}, median "
             f"{self.median_advantage + 0.0:+.{self.decimals}f} (scores' units)",
-            f"ROPE: +/-{self.rope:g} ({self.rope_from})",
+            f"ROPE: ±{self.rope:g} ({self.rope_from})",
             f"P({self.best} practically better) = {self.p_best:.3f}",
             f"P(practically equivalent) = {self.p_equivalent:.3f}",
             f"P({self.second} practically better) = {self.p_second:.3f}",
@@ -1033,7 +1033,7 @@ def bayesian_top_two(
     Benavoli et al.'s Bayesian signed-rank test (:func:`evallib.bayesian_signed_rank`) on the
     two classifiers with the best average ranks (ties: the higher mean score, then the earlier
     column): the posterior probabilities that the best is practically better, that the two are
-    practically equivalent (their difference within ``+/-rope``), or that the second is better.
+    practically equivalent (their difference within ``±rope``), or that the second is better.
     Unlike a p-value, these can support equivalence.
 
     Parameters
@@ -1082,7 +1082,7 @@ def bayesian_top_two(
     values = results.scores.to_numpy()
     spread = float(values.max() - values.min())
     if spread > 0 and rope_value >= spread:
-        notes.append(f"The ROPE (+/-{rope_value:g}) is at least as wide as the whole range of the scores "
+        notes.append(f"The ROPE (±{rope_value:g}) is at least as wide as the whole range of the scores "
                      f"({spread:g}), so every difference counts as practically irrelevant; give --rope in "
                      "the scores' units.")
     if tie:

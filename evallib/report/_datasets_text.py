@@ -192,7 +192,7 @@ NORMAL_FORM = ("zero differences dropped, as in the exact test, and no continuit
 
 
 def _wilcoxon_sentence(ph: PosthocSection) -> str:
-    """Wilcoxon-Holm's verdicts, the version of the test named from what was run
+    """Wilcoxon–Holm's verdicts, the version of the test named from what was run
     (:func:`~evallib.report._datasets_sections.wilcoxon_variant`)."""
     t = ph.pairs
     wil = t[t["wilcoxon_reject"]]
@@ -300,8 +300,8 @@ def results_summary(
     """The findings in plain sentences, one bullet per question, effect sizes before p-values.
 
     The questions: which classifier ranks best and by how much (average ranks, mean score);
-    do the classifiers differ at all (Kendall's W, then Friedman and Iman-Davenport); which
-    pairs differ (the all-pairs procedure and Wilcoxon-Holm); how the others compare with
+    do the classifiers differ at all (Kendall's W, then Friedman and Iman–Davenport); which
+    pairs differ (the all-pairs procedure and Wilcoxon–Holm); how the others compare with
     the control, when one is named; whether the top two differ by more than the ROPE
     (Bayesian signed-rank test); and what all of this assumes.
 

@@ -21,7 +21,7 @@ turns it round: then "worse" is higher). Two ways to decide, named in the answer
 * **fixed n** (the default): the one-sided non-inferiority test of
   :func:`evallib.items.paired_item_margin_test` at level ``alpha`` -- Tango's (1998) score test
   for one 0/1 outcome per item without clusters, otherwise the one-sided paired t-test, with
-  CR2 cluster-robust standard errors and Bell-McCaffrey degrees of freedom when the items
+  CR2 cluster-robust standard errors and Bell–McCaffrey degrees of freedom when the items
   cluster. The interval is the two-sided ``1 - 2 alpha`` interval (each end the one-sided
   ``1 - alpha`` bound), so "no worse" and "worse" are each a one-sided test at ``alpha``. It is
   valid for one look at a number of items fixed in advance.
@@ -434,7 +434,7 @@ def _clusters(base: _Models, cand: _Models, bpos: np.ndarray) -> np.ndarray | No
 _FIXED_TEXT = {
     "tango": "Tango's score test for paired 0/1 outcomes",
     "t": "paired t-test, items taken as independent",
-    "cr2": "paired t-test with CR2 cluster-robust standard errors and Bell-McCaffrey df",
+    "cr2": "paired t-test with CR2 cluster-robust standard errors and Bell–McCaffrey df",
 }
 _SEQ_TEXT = {
     "betting": "Waudby-Smith & Ramdas' betting confidence sequence",

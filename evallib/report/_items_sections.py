@@ -7,10 +7,10 @@ with a one-line reason), computed with the functions of :mod:`evallib.items`:
 1. :func:`summarise_items` -- items, models, samples, clusters, what the report assumes.
 2. :func:`model_means` -- each model's mean with its interval
    (:func:`evallib.items.item_mean`: Wilson's interval for 0/1 scores, on the effective
-   sample size with clusters or several answers; CR2 with Bell-McCaffrey df otherwise).
+   sample size with clusters or several answers; CR2 with Bell–McCaffrey df otherwise).
 3. :func:`pairwise_items` -- every pair's paired difference
    (:func:`evallib.items.leaderboard_pairs`: CR2 clustered when clusters are given,
-   Holm or Benjamini-Hochberg), with McNemar's mid-p test and the Bonett–Price interval
+   Holm or Benjamini–Hochberg), with McNemar's mid-p test and the Bonett–Price interval
    beside it where they apply (0/1 scores, one answer per item, no clusters:
    :func:`evallib.items.paired_item_difference`).
 4. :func:`sample_analysis` -- with repeated answers: between- and within-item variance
@@ -193,7 +193,7 @@ def summarise_items(data: ItemScores) -> ItemsOverview:
     if data.n_items < FEW_ITEMS:
         half = 1.96 * math.sqrt(0.25 / data.n_items)
         warnings.append(f"few items: with {data.n_items} items a mean near 0.5 is only known to about "
-                        f"+/-{half:.2f} (95% interval), so small differences cannot be resolved.")
+                        f"±{half:.2f} (95% interval), so small differences cannot be resolved.")
     sizes = None
     if data.clustered:
         n_g = np.bincount(data.clusters)
@@ -217,9 +217,9 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
 
     :func:`evallib.items.item_mean` with ``method="auto"`` on each model's items x
     answers (item means first, so an item answered ten times counts once): for 0/1
-    scores Wilson's interval (on the Korn-Graubard effective sample size when the items
+    scores Wilson's interval (on the Korn–Graubard effective sample size when the items
     are clustered or answered several times), otherwise the CR2 t interval with
-    Bell-McCaffrey df (the item-level t interval without clusters).
+    Bell–McCaffrey df (the item-level t interval without clusters).
 
     Returns
     -------
@@ -420,7 +420,7 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     """Section 3: every pair of models, paired over the items.
 
     :func:`evallib.items.leaderboard_pairs` on the item means: per pair ``a`` (ranked
-    above) and ``b``, the mean difference, its standard error (CR2 with Bell-McCaffrey
+    above) and ``b``, the mean difference, its standard error (CR2 with Bell–McCaffrey
     df when clustered, the paired t otherwise), the joint (Bonferroni) interval, the
     paired t-test's p-value and its adjustment ``pvalue_adj`` by ``adjust``; ``reject``
     follows it.
@@ -481,7 +481,7 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
         "A": list(pairs["a"]), "B": list(pairs["b"]),
         ("A - B on the items both scored" if partial else "mean A - mean B"): [f"{v:+.4f}" for v in pairs["estimate"]],
         joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["low"], pairs["high"])],
-        pvalue_header(adjust, f"{kind} test"): [pvalue_cell(p) for p in pairs["pvalue_adj"]],
+        pvalue_header(adjust, f"{kind}-test"): [pvalue_cell(p) for p in pairs["pvalue_adj"]],
     })
     if pairs.attrs.get("mcnemar"):
         out[pvalue_header(adjust, "McNemar's mid-p test")] = [pvalue_cell(p) for p in pairs["mcnemar_pvalue_adj"]]
@@ -859,7 +859,7 @@ def _interval_name(row: pd.Series) -> str:
         return ("Wilson's on the effective sample size" if math.isfinite(row["effective_n"])
                 else "Wilson's")
     if row["method"] == "cr2":
-        return f"CR2 t with {row['df']:.1f} Bell-McCaffrey df"
+        return f"CR2 t with {row['df']:.1f} Bell–McCaffrey df"
     if row["method"] == "t":
         return f"t over items, {row['df']:.0f} df"
     return str(row["method"])
@@ -1503,7 +1503,7 @@ def task_table(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm") -
 
     The leader is the model with the highest mean over all items. Within a task each
     difference is :func:`evallib.items.paired_item_difference` on the task's items both models
-    scored (CR2 with Bell-McCaffrey df when the task holds at least two clusters, the paired t
+    scored (CR2 with Bell–McCaffrey df when the task holds at least two clusters, the paired t
     otherwise, so tasks that are themselves the clusters are analysed item by item), at the
     level ``alpha / rows`` of the table unless ``adjust="none"``; the p-values are adjusted over
     every row of the table (:func:`evallib.adjust_pvalues`).

@@ -264,7 +264,7 @@ class Stratified:
     Attributes
     ----------
     estimate : the mean over the classes of each class's mean.
-    se, df : its standard error and Welch-Satterthwaite degrees of freedom.
+    se, df : its standard error and Welch–Satterthwaite degrees of freedom.
     statistic, pvalue : the t-test of 0 (two-sided).
     low, high : the ``1 - alpha`` interval, clipped to ``bounds``.
     """
@@ -279,7 +279,7 @@ class Stratified:
 
 
 #: The name of the test behind a balanced-accuracy comparison (:func:`stratified_mean` of the
-#: per-case differences, referred to t with Welch-Satterthwaite degrees of freedom).
+#: per-case differences, referred to t with Welch–Satterthwaite degrees of freedom).
 BALANCED_TEST = "stratified paired t-test"
 
 
@@ -292,7 +292,7 @@ def stratified_mean(values: np.ndarray, classes: np.ndarray, *, alpha: float,
     accuracies. The class means are independent, so the variance is ``sum_k s_k^2 / (n_k
     K^2)`` (a class of one case contributes the largest variance of a [0, 1] value, 1/4 --
     or 1 for a difference -- since its own cannot be estimated), referred to t with
-    Welch-Satterthwaite degrees of freedom.
+    Welch–Satterthwaite degrees of freedom.
 
     References
     ----------
@@ -312,7 +312,7 @@ def stratified_mean(values: np.ndarray, classes: np.ndarray, *, alpha: float,
         dfs.append(max(v.size - 1, 1))
     est = float(np.mean(means))
     var = float(np.sum(parts))
-    # Welch-Satterthwaite df (the parts' own df where the variance is zero), then evallib's t core
+    # Welch–Satterthwaite df (the parts' own df where the variance is zero), then evallib's t core
     # and its zero-variance rule (evallib._inference): the rates lie in [0, 1]
     df = var * var / float(np.sum(np.square(parts) / np.asarray(dfs))) if var > 0 else float(values.size - k)
     res = t_inference(est, math.sqrt(var), df=df, alpha=alpha)
@@ -330,7 +330,7 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
     of their per-case correctness rates, the difference of balanced accuracies is the
     mean over classes of the class means of ``d`` (:func:`stratified_mean`); with two
     classes its variance is ``(s_P^2 / P + s_N^2 / N) / 4``, referred to t with
-    Welch-Satterthwaite degrees of freedom. Unlike McNemar's test, which counts every
+    Welch–Satterthwaite degrees of freedom. Unlike McNemar's test, which counts every
     error alike, this weighs the classes equally, the comparison to read when one class is
     rare.
 

@@ -326,6 +326,6 @@ def matters_clause(lo: float, hi: float, delta: float | None) -> str:
         return ""
     points = f"{100 * delta:g} points"
     return {"matters": f"; the whole interval lies beyond the {points} that matter",
-            "negligible": f"; the whole interval lies within +/-{points}: too small to matter",
-            "undecided": f"; the interval reaches past +/-{points}, so whether the difference matters is open",
+            "negligible": f"; the whole interval lies within ±{points}: too small to matter",
+            "undecided": f"; the interval reaches past ±{points}, so whether the difference matters is open",
             }[relevance(lo, hi, delta)]

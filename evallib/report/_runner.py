@@ -390,12 +390,12 @@ def run_report(
     adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
         Multiple-testing adjustment of the pairwise tests (sections 3 and 4). Holm and
         Bonferroni control the family-wise error rate and come with joint (Bonferroni)
-        intervals; ``"bh"`` (Benjamini-Hochberg) and ``"by"`` (Benjamini-Yekutieli) control
+        intervals; ``"bh"`` (Benjamini–Hochberg) and ``"by"`` (Benjamini–Yekutieli) control
         the false discovery rate, and the intervals shown beside them are unadjusted.
     interval : str, default "bonett_price"
         The pairwise interval (:func:`evallib.onetestset.paired_difference_interval`):
         ``"bonett_price"`` (the default), ``"tango"``, ``"newcombe"``, ``"agresti_min"``,
-        ``"wald"``, ``"wald_cc"``, or ``"qh"`` for Berrar & Lozano's Quesenberry-Hurst
+        ``"wald"``, ``"wald_cc"``, or ``"qh"`` for Berrar & Lozano's Quesenberry–Hurst
         interval.
     classifiers_tried : int, optional
         Forman & Cohen's C, the number of classifiers tried before these were chosen; at

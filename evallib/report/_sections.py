@@ -293,7 +293,7 @@ def data_notes(data: Predictions) -> tuple[str, ...]:
 
 # --------------------------------------------------------------------- section 2
 def _auc(y: np.ndarray, score: np.ndarray) -> float:
-    """AUC as Mann-Whitney's U / (P N), ties counted one half (midranks).
+    """AUC as Mann–Whitney's U / (P N), ties counted one half (midranks).
 
     The same number as scikit-learn's ``roc_auc_score`` (the tests check it), without
     importing scikit-learn into the report's kernel; O(n log n).
@@ -344,7 +344,7 @@ def classifier_measures(data: Predictions, *, alpha: float = 0.05) -> pd.DataFra
         Indexed by classifier: ``TP, FN, FP, TN``; ``accuracy`` with ``acc_low`` and
         ``acc_high``; ``avg_recall`` (the mean of the two per-class recalls, Flach's
         "average recall"); ``precision`` (TP / (TP + FP)), ``recall`` (TP / P) and ``F1``
-        (``2 TP / (2 TP + FP + FN)``); ``AUC`` from the scores (Mann-Whitney, ties counted
+        (``2 TP / (2 TP + FP + FN)``); ``AUC`` from the scores (Mann–Whitney, ties counted
         one half, as scikit-learn's ``roc_auc_score``). With repeats every case weighs 1:
         the counts are sums over cases of the share of their predictions in each cell
         (:func:`evallib.report.weighted_confusion`), and the AUC compares every
@@ -531,7 +531,7 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
 
 
 #: A classifier's scores are called reversed when their AUC is below 0.5 with a one-sided
-#: p-value (normal law of Mann-Whitney's U under random ranking) below this.
+#: p-value (normal law of Mann–Whitney's U under random ranking) below this.
 REVERSED_LEVEL = 0.001
 
 
@@ -539,7 +539,7 @@ def score_warnings(data: Predictions, measures: pd.DataFrame, *, alpha: float = 
     """Sentences for classifiers whose scores look reversed or that fall below the baseline.
 
     Scores look reversed when the AUC is clearly below 0.5 (random ranking would give an AUC
-    that low with probability below :data:`REVERSED_LEVEL`, normal law of Mann-Whitney's U
+    that low with probability below :data:`REVERSED_LEVEL`, normal law of Mann–Whitney's U
     with variance ``(P + N + 1) / (12 P N)``) or when the best accuracy over all thresholds
     of the scores is below the accuracy of the classifier's own predicted labels (a
     threshold on the scores should reach at least that). A classifier is called out when
@@ -673,8 +673,8 @@ def adjusted_pvalues(p: np.ndarray, adjust: str) -> np.ndarray:
 
 #: How the report names each interval method of :func:`evallib.onetestset.paired_difference_interval`.
 INTERVAL_NAMES = {
-    "bonett_price": "Bonett–Price", "tango": "Tango", "newcombe": "Newcombe", "agresti_min": "Agresti-Min",
-    "wald": "Wald", "wald_cc": "continuity-corrected Wald", "qh": "Quesenberry-Hurst",
+    "bonett_price": "Bonett–Price", "tango": "Tango", "newcombe": "Newcombe", "agresti_min": "Agresti–Min",
+    "wald": "Wald", "wald_cc": "continuity-corrected Wald", "qh": "Quesenberry–Hurst",
 }
 
 
@@ -690,7 +690,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     ``error_A - error_B = (b - c)/n`` is
     :func:`evallib.onetestset.paired_difference_interval` with ``method=interval``
     (default Bonett–Price, recommended by Fagerland, Lydersen & Laake 2014; ``"qh"`` gives
-    Berrar & Lozano's Quesenberry-Hurst interval). When cases were predicted several times,
+    Berrar & Lozano's Quesenberry–Hurst interval). When cases were predicted several times,
     each case's error rate is the share of its predictions that are wrong, and the paired
     t-test and t interval on the per-case differences (``n - 1`` df, ``n`` cases) replace
     them (:func:`evallib.report.paired_error_difference`): the repeats make each
@@ -698,8 +698,8 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     number of pairs (:func:`evallib.adjust_pvalues`, Holm by default; ``reject`` is ``pvalue_adj <=
     alpha``). Under Holm and Bonferroni, which control the family-wise error rate, the
     adjusted interval is the same interval at level ``alpha / m`` (Bonferroni), the one
-    adjustment of intervals that covers all ``m`` pairs jointly. Benjamini-Hochberg
-    (``"bh"``) and Benjamini-Yekutieli (``"by"``) control the false discovery rate instead,
+    adjustment of intervals that covers all ``m`` pairs jointly. Benjamini–Hochberg
+    (``"bh"``) and Benjamini–Yekutieli (``"by"``) control the false discovery rate instead,
     to which no joint intervals correspond: under them, as with ``adjust="none"``, the
     adjusted interval is the unadjusted one (``attrs["interval_adjust"]`` says which,
     ``"bonferroni"`` or ``"none"``).
@@ -810,7 +810,7 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
     data : Predictions
         The checked predictions file (:func:`evallib.report.load_predictions`).
     alpha : float, default 0.05
-        Level of the stratified t-tests (Welch-Satterthwaite df), in (0, 1); ``low`` and
+        Level of the stratified t-tests (Welch–Satterthwaite df), in (0, 1); ``low`` and
         ``high`` have coverage ``1 - alpha``.
     adjust : {"holm", "bonferroni", "bh", "by", "none"}, default "holm"
         Adjustment for the number of pairs, as in :func:`pairwise_comparison` (joint

@@ -41,7 +41,7 @@ from ._prose import (
 #: (:data:`evallib._multitest.ADJUSTMENT_NAMES`) for the report's menu; ``"none"`` has none.
 ADJUST_NAME = {k: ADJUSTMENT_NAMES[k] for k in ("holm", "bonferroni", "bh", "by")}
 #: The interval of a balanced accuracy and of a difference of them (:func:`percase.stratified_mean`):
-#: the class means' t interval with Welch-Satterthwaite degrees of freedom.
+#: the class means' t interval with Welch–Satterthwaite degrees of freedom.
 STRATIFIED_INTERVAL = "stratified t"
 #: Why the leaders' interval is unadjusted beside an adjusted p-value.
 LEADERS_UNADJUSTED = ("unadjusted, for the leading pair, a pair picked by the data, so optimistic: it does not allow "
@@ -56,7 +56,7 @@ def adjusted_p_text(p: float, adjust: str) -> str:
     (``"p = ... (unadjusted)"`` without adjustment).
 
     >>> adjusted_p_text(0.03, "holm"), adjusted_p_text(0.03, "by")
-    ('adjusted p = 0.030 (Holm)', 'adjusted p = 0.030 (Benjamini-Yekutieli, false discovery rate)')
+    ('adjusted p = 0.030 (Holm)', 'adjusted p = 0.030 (Benjamini–Yekutieli, false discovery rate)')
     """
     if adjust not in ADJUST_NAME:
         return format_adjusted_p(p, None)

@@ -2,7 +2,7 @@
 
 Corani & Benavoli (2015), in Benavoli, Corani, Demšar & Zaffalon (2017), "Time for a
 change" (JMLR 18(77), 1-36): a Student-t posterior for the mean difference of the fold
-scores, its variance inflated by the Nadeau-Bengio correlation of overlapping training
+scores, its variance inflated by the Nadeau–Bengio correlation of overlapping training
 sets. It answers "how probable is it that A is practically better than B, that they are
 practically equivalent, or that B is better?" directly, with a region of practical
 equivalence (the ROPE; see :mod:`evallib._bayes` for the conventions, those of

@@ -207,7 +207,7 @@ def cv_ttest(
         df = min(k1, k2) - 1
 
     the textbook's "minimum number of degrees of the two models". With
-    ``nonpaired_df="welch"`` the Welch-Satterthwaite df is used instead (the
+    ``nonpaired_df="welch"`` the Welch–Satterthwaite df is used instead (the
     statistic is the same).
 
     Parameters

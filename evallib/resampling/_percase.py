@@ -241,7 +241,7 @@ def auc_cases(y_true: Any, score: Any, cases: Any = None, *, pos_label: Any = No
     Every positive row is compared with every negative row, ties counting one half, each row
     weighted 1/(its case's rows); the AUC is the mean over the positive cases of their
     placements (a placement averaged over the case's rows). Without repeated cases it is
-    the Mann-Whitney AUC (scikit-learn's ``roc_auc_score``).
+    the Mann–Whitney AUC (scikit-learn's ``roc_auc_score``).
 
     Parameters
     ----------

@@ -12,8 +12,8 @@ paired difference of two models on the same items:
   clusters), the matching always-valid p-values (:func:`sequential_pvalue`) and the picture
   against the fixed-n interval (:func:`plot_confidence_sequence`).
 - :mod:`._groupseq` -- group-sequential designs: K looks and a maximum n planned in advance,
-  with Lan & DeMets' alpha-spending boundaries (O'Brien-Fleming and Pocock types,
-  Hwang-Shih-DeCani) by the recursive integration of Armitage, McPherson & Rowe
+  with Lan & DeMets' alpha-spending boundaries (O'Brien–Fleming and Pocock types,
+  Hwang–Shih-DeCani) by the recursive integration of Armitage, McPherson & Rowe
   (:func:`group_sequential_design`, :func:`group_sequential_test`, :func:`alpha_spent`).
 - :mod:`._peeking` -- what peeking costs, by simulation: stopping at the first fixed-n p < alpha
   against the confidence sequence and the alpha-spending design (:func:`peeking_study`), and

@@ -9,7 +9,7 @@ allow (Armitage, McPherson & Rowe 1969). Two constructions:
   Waudby-Smith & Ramdas (2024, sec. 4.3, Theorem 3) for scores in ``[0, 1]``,
 
   ``K_t(m) = max(theta K_t^+(m), (1 - theta) K_t^-(m))``,
-  ``K_t^{+/-}(m) = prod_{i <= t} (1 +/- lambda_i^{+/-}(m) (x_i - m))``, ``theta = 1/2``,
+  ``K_t^{±}(m) = prod_{i <= t} (1 ± lambda_i^{±}(m) (x_i - m))``, ``theta = 1/2``,
 
   with the predictable plug-in bets they recommend for it (their eq. (26), the "PrPl" bets
   ``lambda_t = sqrt(2 log(2/alpha) / (sigma_{t-1}^2 t log(1 + t)))`` with the regularised
@@ -26,7 +26,7 @@ allow (Armitage, McPherson & Rowe 1969). Two constructions:
   mean, so that every reported end is within 2% of its distance from that mean, and ends are
   rounded outwards to the grid (the reported interval contains the exact one).
 * **asymptotic** (``method="asymptotic"``): the asymptotic confidence sequence of Waudby-Smith,
-  Arbour, Sinha, Kennedy & Ramdas (2024, Theorem 2.2), the running mean ``+/-`` the running
+  Arbour, Sinha, Kennedy & Ramdas (2024, Theorem 2.2), the running mean ``±`` the running
   standard deviation times Robbins' normal-mixture boundary (Howard, Ramdas, McAuliffe & Sekhon
   2021, Proposition 2 / eq. (14)) in units of the sample size:
   ``sigma_t sqrt(2 (t rho^2 + 1) / (t^2 rho^2) log(sqrt(t rho^2 + 1) / alpha))``, with
@@ -39,7 +39,7 @@ allow (Armitage, McPherson & Rowe 1969). Two constructions:
   **Clusters** (``clusters=``): when items arrive a whole cluster at a time, the units are the
   clusters, through their sums ``S_j`` and sizes ``m_j``; the item-level mean ``mu = E S / E m``
   is the mean of the zero-mean units ``S_j - mu m_j``, so the sequence is
-  ``sum S / sum m +/- sigma_J b(J) / sum m`` with ``sigma_J^2`` the mean squared residual
+  ``sum S / sum m ± sigma_J b(J) / sum m`` with ``sigma_J^2`` the mean squared residual
   ``(S_j - mu_J m_j)^2`` and ``b`` the boundary above in units of clusters. Assumed: the clusters
   are independent and identically distributed (their sizes may vary, as draws of one
   distribution), each arrives whole, and the looks fall between clusters.

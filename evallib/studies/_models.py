@@ -73,7 +73,7 @@ def welch_pvalues(X: object, y: object) -> np.ndarray:
     numpy.ndarray of shape (n_features,)
         p-values of the unequal-variance t-test between the two classes: Welch's
         statistic ``(mean_a - mean_b) / sqrt(v_a / n_a + v_b / n_b)`` with the
-        Welch-Satterthwaite degrees of freedom, every feature at once in numpy (what
+        Welch–Satterthwaite degrees of freedom, every feature at once in numpy (what
         ``scipy.stats.ttest_ind(..., equal_var=False, axis=0)`` computes, without its
         per-call overhead: the case study's sliders re-run it). NaN where the test is
         undefined (a feature constant within both classes).
