@@ -120,8 +120,9 @@ def test_stream_counts_match_the_data(stream):
 def test_peeking_table_keeps_its_promises_and_armitages_numbers(stream):
     """The swapped-label rates: MC SE = sqrt(r (1 - r) / n_sim); the one-look exact rate over all 2^m swaps of the m
     discordant pupils is a binomial tail (written out here with scipy); every simulated rate within 3 SEs (+ rounding)
-    of its exact rate, and the gap column their difference in SEs; 5, 10, 20 looks within 3 SEs (+ 0.01 for 0/1
-    items and a z test) of Armitage, McPherson & Rowe's 0.142, 0.193, 0.248."""
+    of its exact rate, and the gap columns their difference in SEs (the swapped streams' and peeking_study's); 5, 10,
+    20 looks within 3 SEs (+ 0.01 for 0/1 items and a z test) of Armitage, McPherson & Rowe's 0.142, 0.193, 0.248,
+    and the normal-mean column (their case, 200,000 Brownian paths) within 4 of its SEs (+ their rounding)."""
     x, y, _ = stream
     n, m = len(x), int(np.sum(x != y))
     signs = 2 * np.arange(m + 1) - m                      # the sum of the discordant pupils' swapped signs
@@ -129,21 +130,39 @@ def test_peeking_table_keeps_its_promises_and_armitages_numbers(stream):
     z = (signs / n) / (sd / np.sqrt(n))
     exact_one = stats.binom.pmf(np.arange(m + 1), m, 0.5)[2 * stats.norm.sf(np.abs(z)) <= 0.05].sum()
     joined = outputs_text(load_notebook(NOTEBOOK))
-    rows = {int(k): tuple(map(float, v)) for k, *v in
-            re.findall(r"^(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(-?[\d.]+)\s+([\d.]+)$", joined, flags=re.M)}
+    rows = _peeking_rows(joined)
     assert set(rows) == {1, 2, 5, 10, 20}
     assert rows[1][2] == pytest.approx(exact_one, abs=6e-5)
-    for k, (r, se, exact, gap, _) in rows.items():
+    for k, (r, se, exact, gap, ps, ps_se, ps_gap, normal) in rows.items():
         assert se == pytest.approx(np.sqrt(r * (1 - r) / 2000), abs=6e-4), k
-        assert abs(r - exact) < 3 * se + 0.0005, k
+        assert ps_se == pytest.approx(np.sqrt(ps * (1 - ps) / 2000), abs=6e-4), k
+        assert abs(r - exact) < 3 * se + 0.0005 and abs(ps - exact) < 3 * ps_se + 0.01, k
         assert gap == pytest.approx((r - exact) / se, abs=0.15), k
+        assert ps_gap == pytest.approx((ps - exact) / ps_se, abs=0.15), k
+    assert rows[1][7] == pytest.approx(0.05, abs=4 * np.sqrt(0.05 * 0.95 / 200_000) + 5e-4)
     for k, published in ((5, 0.142), (10, 0.193), (20, 0.248)):
         for value in (rows[k][0], rows[k][2], rows[k][4]):          # simulated, exact, peeking_study
             assert abs(value - published) < 3 * rows[k][1] + 0.01, (k, rows[k])
-    md = _markdown_outputs(load_notebook(NOTEBOOK))
-    assert f"ends \"significant\" in {100 * rows[10][0]:.1f}% of the swapped real streams" in md
+        assert abs(rows[k][7] - published) < 4 * np.sqrt(published * (1 - published) / 200_000) + 0.001, k
+    md = " ".join(_markdown_outputs(load_notebook(NOTEBOOK)).split())
+    assert (f"ends \"significant\" in {100 * rows[10][2]:.1f}% of all the label swaps (exactly), "
+            f"{rows[10][2] / 0.05:.1f} times the promised 5%; the simulation gives {100 * rows[10][0]:.1f}% of the "
+            "swapped real streams") in md
+    assert (f"gives {100 * rows[10][4]:.1f}% at 10 looks (Monte Carlo SE {100 * rows[10][5]:.1f} percentage points), "
+            f"{abs(rows[10][6]):.1f} SEs apart from the exact rate") in md
+    assert "every one of the 5 rows lies within two Monte Carlo SEs" in md or " rows lie more than two" in md \
+        or "1 of the 5 rows lies more than two Monte Carlo SEs from its exact rate" in md
+    intro = _markdown_cell(load_notebook(NOTEBOOK), "Armitage, McPherson & Rowe (1969) computed")
+    assert "at a nominal 5% (α = 0.05 only)" in intro and "recomputes their case at this run's α and looks" in intro
     assert (f"With one look the simulation gives {100 * rows[1][0]:.1f}% (Monte Carlo SE {100 * rows[1][1]:.2f} percentage points) "
             f"against the exact {100 * exact_one:.2f}%") in md
+
+
+def _peeking_rows(joined: str) -> dict:
+    """Section 2's table: looks -> (swapped rate, its SE, exact, gap, peeking_study, its SE, its gap, normal mean)."""
+    return {int(k): tuple(map(float, v)) for k, *v in re.findall(
+        r"^(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(-?[\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(-?[\d.]+)\s+([\d.]+)$",
+        joined, flags=re.M)}
 
 
 def test_sequence_and_design_numbers(stream):
@@ -172,6 +191,9 @@ def test_sequence_and_design_numbers(stream):
     # by look 5 of 10 (t = 1/2) the O'Brien-Fleming-type function has spent 2 (2 - 2 Phi(z_{1 - alpha/4} / sqrt(1/2)))
     half = 2 * (2 - 2 * stats.norm.cdf(stats.norm.isf(0.0125) / np.sqrt(0.5)))
     assert f"by look 5 of 10 (596 items) it has spent {100 * half / 0.05:.2g}% of its alpha" in md
+    # the last boundary with decimals enough to show it above the fixed-n critical value
+    last_b = float(re.search(r"^\s+1191\s+([\d.]+)\s", joined, flags=re.M).group(1))
+    assert f"at the last {last_b:.4f} (" in md and f"against {stats.norm.isf(0.025):.4f} for one planned look" in md
     last = re.search(r"^1191\s+[-\d.]+\s+[\d.]+\s+([\d.]+)\s+([\d.]+)$", joined, flags=re.M)
     assert f"the confidence sequence is {last.group(2)} times as wide" in md
     # the betting sequence's ends are rounded outwards on a grid 2% apart: its widths and ratios carry two
@@ -223,6 +245,30 @@ def test_noninferiority_bound_is_the_cr2_bound_written_out(stream):
     assert "The margin $\\delta$ must be fixed before the data are seen" in _markdown_cell(nb, "## 4. Shipping")
     assert "(a description of these data, not a margin to choose now: δ is fixed before the data are seen)" in joined
     assert "provided that margin was the one fixed in the plan" in md
+
+
+def test_the_upper_bound_and_the_three_way_verdict(stream):
+    """Whether the candidate is worse is a separate question from "not shown no worse": the one-sided CR2 upper bound
+    estimate + t_{0.95, df} se (by hand, the df printed), and the verdict from both bounds against -margin. The
+    take-away no longer reads "not shown" as "cannot tell yet, never worse"."""
+    x, y, classes = stream
+    d = x - y
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    df = float(re.search(r"fixed-n CR2 [-+\d.]+ \(df ([\d.]+)\)", joined).group(1))
+    q = stats.t.isf(0.05, df)
+    low, high = d.mean() - q * _cr2_se(d, classes), d.mean() + q * _cr2_se(d, classes)
+    md = " ".join(_markdown_outputs(nb).split())
+    assert f"its one-sided 95% upper bound is {high:+.4f}, so forest is " + (
+        "shown worse than logistic" if high < 0 else "not shown worse than logistic") in md
+    verdict = ("non-inferior" if low > -0.02 else "inferior by more than δ" if high < -0.02 else "inconclusive")
+    assert f"lower bound {low:+.4f} and upper bound {high:+.4f} against -0.020, the three-way verdict is: {verdict}" in md
+    take = " ".join(_src(next(c for c in nb["cells"] if _src(c).startswith("## What to take away"))).split())
+    assert "cannot tell yet" not in take and '"not shown" is not by itself evidence of "worse"' in take
+    assert "the upper bound (or the two-sided interval)" in take
+    params = _src(next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", [])))
+    assert "0.015" not in params
+    assert "`n_sim` sets the size of every simulation" not in " ".join(_src(nb["cells"][1]).split())
 
 
 def test_tangos_score_test_is_shown_beside_cr2_and_is_tangos(stream):
@@ -352,7 +398,7 @@ def test_the_betting_sequences_assumptions_are_said_where_it_is_introduced():
 def test_no_zero_width_monte_carlo_error_is_printed():
     joined = outputs_text(load_notebook(NOTEBOOK))
     assert "± 0.0)" not in joined
-    assert "(200 of 200; Clopper-Pearson 95% CI 98.2 to 100)" in joined   # 0.025 ** (1 / 200) = 0.9817
+    assert "(200 of 200; Clopper–Pearson 95% CI 98.2 to 100)" in joined   # 0.025 ** (1 / 200) = 0.9817
     assert "simulated comparisons at alpha = 0.05 (± two Monte Carlo SEs)" in joined
     intro = _markdown_cell(load_notebook(NOTEBOOK), "Armitage, McPherson & Rowe (1969) computed")
     assert "the ± printed under the figure, are two Monte Carlo standard errors" in intro and "Clopper–Pearson" in intro
@@ -458,7 +504,8 @@ def test_the_slider_question_reads_a_difference_against_its_own_se():
             "must come from the paired outcomes") in text
     assert '`study(looks, effect).difference("fixed-n", "alpha-spending")`' in text and "`PeekingStudy.difference`" in text
     solutions = _src(nb["cells"][-1])
-    assert 's80.difference("fixed-n", "alpha-spending")' in solutions and "abs(gap80) > 2 * se_gap" in solutions
+    assert 'paired_noise(s80, "fixed-n", "alpha-spending")' in solutions and "abs(gap80) > 2 * se_gap" in solutions
+    assert "bound80 is None" in solutions      # an SE of 0 (no discordant stream) is not read as resolution
     assert "np.hypot" not in solutions
 
 
@@ -466,8 +513,9 @@ def test_the_sequences_price_in_power_is_read_by_its_size_against_the_mc_error(c
     """Point 5: |fixed-n - sequence| against two MC SEs of the difference (paired: the rules saw the same streams),
     the rates from the saved table; the unresolved branch says so at n_sim, never "no price"."""
     nb = load_notebook(NOTEBOOK)
-    cell = next(_src(c) for c in nb["cells"] if "cs_gap, cs_se = " in _src(c))
-    assert 'cs_gap, cs_se = cost_study[cost_effect].difference("fixed-n", "confidence sequence")' in cell
+    cell = next(_src(c) for c in nb["cells"] if "cs_gap, cs_se, " in _src(c))
+    assert 'cs_gap, cs_se, _, cs_bound = paired_noise(cost_study[cost_effect], "fixed-n", "confidence sequence")' in cell
+    assert "s.difference(rule_a, rule_b)" in cell and "s.rejected[i] != s.rejected[j]" in cell
     assert "abs(cs_gap) <= 2 * cs_se" in cell and "no price in power for its freedom" not in cell
     assert "the simulation does not resolve a price in power at n_sim = {n_sim}" in cell
     joined = outputs_text(nb)
