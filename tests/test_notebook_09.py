@@ -599,15 +599,88 @@ def test_notebook_09_runs_with_other_parameters_and_its_solutions_check_out(note
     assert (f"The smallest fixed-n margin: none needed (the lower bound {low:+.4f} lies above 0: logistic is shown better "
             "than forest") in md_run and f"The smallest fixed-n margin, {-low:.4f}" not in md_run
     assert "so every position of the margin slider below (0.005 to 0.06) shows non-inferiority at a fixed n" in md_run
-    # slider (b)'s solution reads the gap of two rates against the SE of their difference
-    assert "section 3's slider (b): at a true difference of" in joined and "against two SEs of the difference" in joined
+    # slider (b)'s solution reads the gap of two rates against the SE of their difference, except where no stream is
+    # discordant (one look: the design is the fixed-n test), where that SE is 0 and the exact bound stands in (below)
+    assert "section 3's slider (b): at a true difference of" in joined and "against two SEs of the difference" not in joined
     assert "With one look the design is the fixed-n test and gives up no power." in md_run
     assert "1 look up to" in joined and "solutions ok" in joined
     md = _markdown_outputs(nb)
     assert "In this run" in md
     # one look: the alpha-spending design is the fixed-n test, and the notebook says so instead of "spends little early"
-    assert f"With one look the alpha-spending design is the fixed-n test: its one boundary is |z| = {stats.norm.isf(0.05):.2f}" in md
+    assert f"With one look the alpha-spending design is the fixed-n test: its one boundary is |z| = {stats.norm.isf(0.05):.4f}" in md
     assert "it has spent" not in md
+    # section 2's peeking_study and normal-mean columns are at this run's alpha = 0.1 (one look: the rate is alpha for a
+    # normal mean), not at the default 0.05
+    rows = _peeking_rows(joined)
+    assert set(rows) == {1, 2, 5}
+    for k, (r, se, exact, gap, ps, ps_se, ps_gap, normal) in rows.items():
+        assert abs(ps - exact) < 4 * ps_se + 0.01, (k, rows[k])
+    assert abs(rows[1][4] - 0.1) < 4 * np.sqrt(0.1 * 0.9 / 400) and abs(rows[1][7] - 0.1) < 0.003
+    # exercise 1 with one look is degenerate and says so; exercise 3's half-stream bound lies above 0: no margin needed
+    assert "with one look there is nothing to correct: the every-look rule is the fixed-n test" in joined
+    half = re.search(r"^3\. first \d+ classes \(\d+ pupils\): smallest margin(.*)\(bound ([-+\d.]+) = ", joined, flags=re.M)
+    assert half and float(half.group(2)) > 0 and "on the grid" not in half.group(1)
+    assert half.group(1).startswith(f": none needed (the lower bound {half.group(2)} lies above 0")
+    # slider (b) at one look: the design is the fixed-n test, so no stream is discordant; the exact Clopper–Pearson
+    # 90% upper end for 0 of 100 (scipy's beta quantile) bounds the difference, and nothing is called resolvable
+    cp = stats.beta.ppf(0.95, 1, 100)
+    assert (f"both rules rejected on exactly the same streams (none of the 100 discordant), so the paired Monte Carlo SE "
+            f"of the difference is 0 and says nothing; the exact (Clopper–Pearson) 90% upper bound on the share of "
+            f"discordant streams, 1 − (α/2)^(1/100), is {100 * cp:.2f} percentage points") in joined
+    assert "so no difference is resolved with slider_sim = 100" in joined
+    assert "(read, like the design, at the same 1 look: never after every item)" in md_run
+    assert "read at the same 1 look\n" in joined
+
+
+@pytest.mark.slow
+def test_notebook_09_at_many_looks_a_small_alpha_and_a_worse_candidate(notebook_runs):
+    """The cold reader's runs A and C in one: 20 looks (the O'Brien–Fleming-type spending far in the tail), alpha 0.01
+    (section 2's columns at alpha), seed 7 with knn against logistic (worse, by less than the default margin but more
+    than this one), a margin of 0.005 and n_sim 500 (both rules of section 3 reject on the same streams)."""
+    params = dict(seed=7, candidate="knn", looks=20, alpha=0.01, margin=0.005, n_sim=500, slider_sim=100,
+                  show_solutions=True)
+    nb = notebook_runs.executed(NOTEBOOK, params)
+    joined = outputs_text(nb)
+    md = " ".join(_markdown_outputs(nb).split())
+    assert "solutions ok" in joined and " inf " not in joined
+    # section 2 at alpha = 0.01: one look is the fixed-n test (a normal mean rejects in alpha), two looks of a normal
+    # mean by scipy's bivariate normal with corr sqrt(1/2)
+    rows = _peeking_rows(joined)
+    assert set(rows) == {1, 2, 5, 20, 40}
+    c = stats.norm.isf(0.005)
+    two = 1 - stats.multivariate_normal(mean=[0, 0], cov=[[1, np.sqrt(0.5)], [np.sqrt(0.5), 1]]).cdf(
+        [c, c], lower_limit=[-c, -c])
+    for k, normal_k in ((1, 0.01), (2, two)):
+        assert abs(rows[k][7] - normal_k) < 4 * np.sqrt(normal_k / 200_000) + 5e-4, k
+        assert abs(rows[k][4] - normal_k) < 4 * np.sqrt(normal_k / 500) + 0.005, k     # peeking_study at alpha too
+    assert (f"ends \"significant\" in {100 * rows[20][2]:.1f}% of all the label swaps (exactly), "
+            f"{rows[20][2] / 0.01:.1f} times the promised 1%") in md
+    # the design: Lan & DeMets' first boundary at t = 1/20, 2 Phi(-z / sqrt t) a side with z_{1 - alpha/4}
+    first = re.search(r"^\s+\d+\s+([\d.]+)\s+(\S+)\s+-?[\d.]+$", joined.split("two-sided alpha = 0.01")[1], flags=re.M)
+    spent = 2 * stats.norm.sf(stats.norm.isf(0.01 / 4) * np.sqrt(20))
+    assert float(first.group(1)) == pytest.approx(stats.norm.isf(spent), abs=6e-5)
+    assert float(first.group(2)) == pytest.approx(2 * spent, rel=0.05)
+    assert f"against {stats.norm.isf(0.005):.4f} for one planned look" in md
+    assert "every rule, the confidence sequence included, read at the same 20 looks" in joined
+    # section 3: no stream discordant between fixed-n and the design; scipy's Clopper–Pearson upper end for 0 of 500
+    cp = stats.beta.ppf(0.995, 1, 500)
+    assert (f"In the simulation above both rules rejected on exactly the same streams (none of the 500 discordant), so the "
+            f"paired Monte Carlo SE of the difference is 0 and says nothing; the exact (Clopper–Pearson) 99% upper bound "
+            f"on the share of discordant streams, 1 − (α/2)^(1/500), is {100 * cp:.2f} percentage points") in md
+    loss = float(re.search(r"the design gives up ([\d.]+) percentage points", md).group(1)) / 100
+    assert ("so it is resolvable at this `n_sim`" in md) == (loss > cp) and "a difference of that size is resolvable" not in md
+    # section 4: knn is shown worse (the upper bound below 0) and inferior by more than 0.005; the upper bound is the
+    # mirror of the lower one about the estimate (a symmetric t interval), from the printed stream difference
+    estimate = float(re.search(r"difference ([-+][\d.]+); the two disagree", joined).group(1))
+    low = float(re.search(r"fixed-n CR2 ([-+\d.]+) \(df", joined).group(1))
+    high = float(re.search(r"its one-sided 99% upper bound is ([-+\d.]+),", md).group(1))
+    assert high == pytest.approx(2 * estimate - low, abs=2e-4)
+    assert high < -0.005 and "so knn is shown worse than logistic" in md
+    assert "the three-way verdict is: inferior by more than δ = 0.005" in md
+    # exercise 2 at 21 looks: the first boundary by Lan & DeMets, no assertion error
+    ex2 = re.search(r"^2\. 21 looks, the first at \d+ items: boundary \|z\| = ([\d.]+)", joined, flags=re.M)
+    assert float(ex2.group(1)) == pytest.approx(stats.norm.isf(2 * stats.norm.sf(stats.norm.isf(0.0025) * np.sqrt(21))),
+                                                abs=6e-4)
 
 
 @pytest.mark.slow
