@@ -73,25 +73,25 @@ def test_the_plus_minus_is_said_to_be_two_monte_carlo_ses_and_is_two_binomial_se
         two_se = 200 * np.sqrt(rate * (1 - rate) / 300)
         assert f"{rule:<20} rejects in {100 * rate:4.1f}% (± {two_se:.1f})" in text, rule
     every = peeking_study(0.2, looks=4, n_max=400, discordance=0.2, n_resamples=200, rng=0)
-    assert "±" not in describe_peeking(every) and "Clopper-Pearson 95% CI" in describe_peeking(every)
+    assert "±" not in describe_peeking(every) and "Clopper–Pearson 95% CI" in describe_peeking(every)
 
 
 def test_a_rate_of_all_or_none_shows_its_exact_binomial_interval_not_a_zero_spread():
     """Every comparison rejects (a large effect) or none does: the binomial SE is 0, so the text gives the count and
-    the two-sided 95% Clopper-Pearson interval (scipy's beta quantiles) and the whisker spans the same interval."""
+    the two-sided 95% Clopper–Pearson interval (scipy's beta quantiles) and the whisker spans the same interval."""
     s = peeking_study(0.2, looks=4, n_max=400, discordance=0.2, n_resamples=200, rng=0)
     assert (s.rejection_rate == 1.0).all() and (s.se == 0).all()
-    low = stats.beta.ppf(0.025, 200, 1)                         # Clopper-Pearson lower end at 200 of 200
+    low = stats.beta.ppf(0.025, 200, 1)                         # Clopper–Pearson lower end at 200 of 200
     text = describe_peeking(s, rules=("fixed-n",))
-    assert f"rejects in 100.0% (200 of 200; Clopper-Pearson 95% CI {100 * low:.1f} to 100)" in text and "± 0.0" not in text
+    assert f"rejects in 100.0% (200 of 200; Clopper–Pearson 95% CI {100 * low:.1f} to 100)" in text and "± 0.0" not in text
     ax = plot_peeking_rates(s, rules=("fixed-n", "every look"))
     err = next(c for c in ax.containers if isinstance(c, ErrorbarContainer))
     ends = [seg[:, 1] for seg in err.lines[2][0].get_segments()]
     assert all(e == pytest.approx([low, 1.0]) for e in ends)
     none = peeking_study(0.0, looks=1, n_max=20, discordance=0.05, n_resamples=50, rng=0)
     assert none.rejection_rate[0] == 0.0
-    high = stats.beta.ppf(0.975, 1, 50)                         # Clopper-Pearson upper end at 0 of 50
-    assert f"rejects in  0.0% (0 of 50; Clopper-Pearson 95% CI 0 to {100 * high:.1f})" in describe_peeking(none, rules="fixed-n")
+    high = stats.beta.ppf(0.975, 1, 50)                         # Clopper–Pearson upper end at 0 of 50
+    assert f"rejects in  0.0% (0 of 50; Clopper–Pearson 95% CI 0 to {100 * high:.1f})" in describe_peeking(none, rules="fixed-n")
 
 
 def test_a_slider_redraw_replaces_the_bars_in_place():

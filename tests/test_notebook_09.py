@@ -120,8 +120,9 @@ def test_stream_counts_match_the_data(stream):
 def test_peeking_table_keeps_its_promises_and_armitages_numbers(stream):
     """The swapped-label rates: MC SE = sqrt(r (1 - r) / n_sim); the one-look exact rate over all 2^m swaps of the m
     discordant pupils is a binomial tail (written out here with scipy); every simulated rate within 3 SEs (+ rounding)
-    of its exact rate, and the gap column their difference in SEs; 5, 10, 20 looks within 3 SEs (+ 0.01 for 0/1
-    items and a z test) of Armitage, McPherson & Rowe's 0.142, 0.193, 0.248."""
+    of its exact rate, and the gap columns their difference in SEs (the swapped streams' and peeking_study's); 5, 10,
+    20 looks within 3 SEs (+ 0.01 for 0/1 items and a z test) of Armitage, McPherson & Rowe's 0.142, 0.193, 0.248,
+    and the normal-mean column (their case, 200,000 Brownian paths) within 4 of its SEs (+ their rounding)."""
     x, y, _ = stream
     n, m = len(x), int(np.sum(x != y))
     signs = 2 * np.arange(m + 1) - m                      # the sum of the discordant pupils' swapped signs
@@ -129,21 +130,39 @@ def test_peeking_table_keeps_its_promises_and_armitages_numbers(stream):
     z = (signs / n) / (sd / np.sqrt(n))
     exact_one = stats.binom.pmf(np.arange(m + 1), m, 0.5)[2 * stats.norm.sf(np.abs(z)) <= 0.05].sum()
     joined = outputs_text(load_notebook(NOTEBOOK))
-    rows = {int(k): tuple(map(float, v)) for k, *v in
-            re.findall(r"^(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(-?[\d.]+)\s+([\d.]+)$", joined, flags=re.M)}
+    rows = _peeking_rows(joined)
     assert set(rows) == {1, 2, 5, 10, 20}
     assert rows[1][2] == pytest.approx(exact_one, abs=6e-5)
-    for k, (r, se, exact, gap, _) in rows.items():
+    for k, (r, se, exact, gap, ps, ps_se, ps_gap, normal) in rows.items():
         assert se == pytest.approx(np.sqrt(r * (1 - r) / 2000), abs=6e-4), k
-        assert abs(r - exact) < 3 * se + 0.0005, k
+        assert ps_se == pytest.approx(np.sqrt(ps * (1 - ps) / 2000), abs=6e-4), k
+        assert abs(r - exact) < 3 * se + 0.0005 and abs(ps - exact) < 3 * ps_se + 0.01, k
         assert gap == pytest.approx((r - exact) / se, abs=0.15), k
+        assert ps_gap == pytest.approx((ps - exact) / ps_se, abs=0.15), k
+    assert rows[1][7] == pytest.approx(0.05, abs=4 * np.sqrt(0.05 * 0.95 / 200_000) + 5e-4)
     for k, published in ((5, 0.142), (10, 0.193), (20, 0.248)):
         for value in (rows[k][0], rows[k][2], rows[k][4]):          # simulated, exact, peeking_study
             assert abs(value - published) < 3 * rows[k][1] + 0.01, (k, rows[k])
-    md = _markdown_outputs(load_notebook(NOTEBOOK))
-    assert f"ends \"significant\" in {100 * rows[10][0]:.1f}% of the swapped real streams" in md
+        assert abs(rows[k][7] - published) < 4 * np.sqrt(published * (1 - published) / 200_000) + 0.001, k
+    md = " ".join(_markdown_outputs(load_notebook(NOTEBOOK)).split())
+    assert (f"ends \"significant\" in {100 * rows[10][2]:.1f}% of all the label swaps (exactly), "
+            f"{rows[10][2] / 0.05:.1f} times the promised 5%; the simulation gives {100 * rows[10][0]:.1f}% of the "
+            "swapped real streams") in md
+    assert (f"gives {100 * rows[10][4]:.1f}% at 10 looks (Monte Carlo SE {100 * rows[10][5]:.1f} percentage points), "
+            f"{abs(rows[10][6]):.1f} SEs apart from the exact rate") in md
+    assert "every one of the 5 rows lies within two Monte Carlo SEs" in md or " rows lie more than two" in md \
+        or "1 of the 5 rows lies more than two Monte Carlo SEs from its exact rate" in md
+    intro = _markdown_cell(load_notebook(NOTEBOOK), "Armitage, McPherson & Rowe (1969) computed")
+    assert "at a nominal 5% (α = 0.05 only)" in intro and "recomputes their case at this run's α and looks" in intro
     assert (f"With one look the simulation gives {100 * rows[1][0]:.1f}% (Monte Carlo SE {100 * rows[1][1]:.2f} percentage points) "
             f"against the exact {100 * exact_one:.2f}%") in md
+
+
+def _peeking_rows(joined: str) -> dict:
+    """Section 2's table: looks -> (swapped rate, its SE, exact, gap, peeking_study, its SE, its gap, normal mean)."""
+    return {int(k): tuple(map(float, v)) for k, *v in re.findall(
+        r"^(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(-?[\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(-?[\d.]+)\s+([\d.]+)$",
+        joined, flags=re.M)}
 
 
 def test_sequence_and_design_numbers(stream):
@@ -172,6 +191,9 @@ def test_sequence_and_design_numbers(stream):
     # by look 5 of 10 (t = 1/2) the O'Brien-Fleming-type function has spent 2 (2 - 2 Phi(z_{1 - alpha/4} / sqrt(1/2)))
     half = 2 * (2 - 2 * stats.norm.cdf(stats.norm.isf(0.0125) / np.sqrt(0.5)))
     assert f"by look 5 of 10 (596 items) it has spent {100 * half / 0.05:.2g}% of its alpha" in md
+    # the last boundary with decimals enough to show it above the fixed-n critical value
+    last_b = float(re.search(r"^\s+1191\s+([\d.]+)\s", joined, flags=re.M).group(1))
+    assert f"at the last {last_b:.4f} (" in md and f"against {stats.norm.isf(0.025):.4f} for one planned look" in md
     last = re.search(r"^1191\s+[-\d.]+\s+[\d.]+\s+([\d.]+)\s+([\d.]+)$", joined, flags=re.M)
     assert f"the confidence sequence is {last.group(2)} times as wide" in md
     # the betting sequence's ends are rounded outwards on a grid 2% apart: its widths and ratios carry two
@@ -223,6 +245,30 @@ def test_noninferiority_bound_is_the_cr2_bound_written_out(stream):
     assert "The margin $\\delta$ must be fixed before the data are seen" in _markdown_cell(nb, "## 4. Shipping")
     assert "(a description of these data, not a margin to choose now: δ is fixed before the data are seen)" in joined
     assert "provided that margin was the one fixed in the plan" in md
+
+
+def test_the_upper_bound_and_the_three_way_verdict(stream):
+    """Whether the candidate is worse is a separate question from "not shown no worse": the one-sided CR2 upper bound
+    estimate + t_{0.95, df} se (by hand, the df printed), and the verdict from both bounds against -margin. The
+    take-away no longer reads "not shown" as "cannot tell yet, never worse"."""
+    x, y, classes = stream
+    d = x - y
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    df = float(re.search(r"fixed-n CR2 [-+\d.]+ \(df ([\d.]+)\)", joined).group(1))
+    q = stats.t.isf(0.05, df)
+    low, high = d.mean() - q * _cr2_se(d, classes), d.mean() + q * _cr2_se(d, classes)
+    md = " ".join(_markdown_outputs(nb).split())
+    assert f"its one-sided 95% upper bound is {high:+.4f}, so forest is " + (
+        "shown worse than logistic" if high < 0 else "not shown worse than logistic") in md
+    verdict = ("non-inferior" if low > -0.02 else "inferior by more than δ" if high < -0.02 else "inconclusive")
+    assert f"lower bound {low:+.4f} and upper bound {high:+.4f} against -0.020, the three-way verdict is: {verdict}" in md
+    take = " ".join(_src(next(c for c in nb["cells"] if _src(c).startswith("## What to take away"))).split())
+    assert "cannot tell yet" not in take and '"not shown" is not by itself evidence of "worse"' in take
+    assert "the upper bound (or the two-sided interval)" in take
+    params = _src(next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", [])))
+    assert "0.015" not in params
+    assert "`n_sim` sets the size of every simulation" not in " ".join(_src(nb["cells"][1]).split())
 
 
 def test_tangos_score_test_is_shown_beside_cr2_and_is_tangos(stream):
@@ -352,7 +398,7 @@ def test_the_betting_sequences_assumptions_are_said_where_it_is_introduced():
 def test_no_zero_width_monte_carlo_error_is_printed():
     joined = outputs_text(load_notebook(NOTEBOOK))
     assert "± 0.0)" not in joined
-    assert "(200 of 200; Clopper-Pearson 95% CI 98.2 to 100)" in joined   # 0.025 ** (1 / 200) = 0.9817
+    assert "(200 of 200; Clopper–Pearson 95% CI 98.2 to 100)" in joined   # 0.025 ** (1 / 200) = 0.9817
     assert "simulated comparisons at alpha = 0.05 (± two Monte Carlo SEs)" in joined
     intro = _markdown_cell(load_notebook(NOTEBOOK), "Armitage, McPherson & Rowe (1969) computed")
     assert "the ± printed under the figure, are two Monte Carlo standard errors" in intro and "Clopper–Pearson" in intro
@@ -458,7 +504,8 @@ def test_the_slider_question_reads_a_difference_against_its_own_se():
             "must come from the paired outcomes") in text
     assert '`study(looks, effect).difference("fixed-n", "alpha-spending")`' in text and "`PeekingStudy.difference`" in text
     solutions = _src(nb["cells"][-1])
-    assert 's80.difference("fixed-n", "alpha-spending")' in solutions and "abs(gap80) > 2 * se_gap" in solutions
+    assert 'paired_noise(s80, "fixed-n", "alpha-spending")' in solutions and "abs(gap80) > 2 * se_gap" in solutions
+    assert "bound80 is None" in solutions      # an SE of 0 (no discordant stream) is not read as resolution
     assert "np.hypot" not in solutions
 
 
@@ -466,8 +513,9 @@ def test_the_sequences_price_in_power_is_read_by_its_size_against_the_mc_error(c
     """Point 5: |fixed-n - sequence| against two MC SEs of the difference (paired: the rules saw the same streams),
     the rates from the saved table; the unresolved branch says so at n_sim, never "no price"."""
     nb = load_notebook(NOTEBOOK)
-    cell = next(_src(c) for c in nb["cells"] if "cs_gap, cs_se = " in _src(c))
-    assert 'cs_gap, cs_se = cost_study[cost_effect].difference("fixed-n", "confidence sequence")' in cell
+    cell = next(_src(c) for c in nb["cells"] if "cs_gap, cs_se, " in _src(c))
+    assert 'cs_gap, cs_se, _, cs_bound = paired_noise(cost_study[cost_effect], "fixed-n", "confidence sequence")' in cell
+    assert "s.difference(rule_a, rule_b)" in cell and "s.rejected[i] != s.rejected[j]" in cell
     assert "abs(cs_gap) <= 2 * cs_se" in cell and "no price in power for its freedom" not in cell
     assert "the simulation does not resolve a price in power at n_sim = {n_sim}" in cell
     joined = outputs_text(nb)
@@ -551,15 +599,88 @@ def test_notebook_09_runs_with_other_parameters_and_its_solutions_check_out(note
     assert (f"The smallest fixed-n margin: none needed (the lower bound {low:+.4f} lies above 0: logistic is shown better "
             "than forest") in md_run and f"The smallest fixed-n margin, {-low:.4f}" not in md_run
     assert "so every position of the margin slider below (0.005 to 0.06) shows non-inferiority at a fixed n" in md_run
-    # slider (b)'s solution reads the gap of two rates against the SE of their difference
-    assert "section 3's slider (b): at a true difference of" in joined and "against two SEs of the difference" in joined
+    # slider (b)'s solution reads the gap of two rates against the SE of their difference, except where no stream is
+    # discordant (one look: the design is the fixed-n test), where that SE is 0 and the exact bound stands in (below)
+    assert "section 3's slider (b): at a true difference of" in joined and "against two SEs of the difference" not in joined
     assert "With one look the design is the fixed-n test and gives up no power." in md_run
     assert "1 look up to" in joined and "solutions ok" in joined
     md = _markdown_outputs(nb)
     assert "In this run" in md
     # one look: the alpha-spending design is the fixed-n test, and the notebook says so instead of "spends little early"
-    assert f"With one look the alpha-spending design is the fixed-n test: its one boundary is |z| = {stats.norm.isf(0.05):.2f}" in md
+    assert f"With one look the alpha-spending design is the fixed-n test: its one boundary is |z| = {stats.norm.isf(0.05):.4f}" in md
     assert "it has spent" not in md
+    # section 2's peeking_study and normal-mean columns are at this run's alpha = 0.1 (one look: the rate is alpha for a
+    # normal mean), not at the default 0.05
+    rows = _peeking_rows(joined)
+    assert set(rows) == {1, 2, 5}
+    for k, (r, se, exact, gap, ps, ps_se, ps_gap, normal) in rows.items():
+        assert abs(ps - exact) < 4 * ps_se + 0.01, (k, rows[k])
+    assert abs(rows[1][4] - 0.1) < 4 * np.sqrt(0.1 * 0.9 / 400) and abs(rows[1][7] - 0.1) < 0.003
+    # exercise 1 with one look is degenerate and says so; exercise 3's half-stream bound lies above 0: no margin needed
+    assert "with one look there is nothing to correct: the every-look rule is the fixed-n test" in joined
+    half = re.search(r"^3\. first \d+ classes \(\d+ pupils\): smallest margin(.*)\(bound ([-+\d.]+) = ", joined, flags=re.M)
+    assert half and float(half.group(2)) > 0 and "on the grid" not in half.group(1)
+    assert half.group(1).startswith(f": none needed (the lower bound {half.group(2)} lies above 0")
+    # slider (b) at one look: the design is the fixed-n test, so no stream is discordant; the exact Clopper–Pearson
+    # 90% upper end for 0 of 100 (scipy's beta quantile) bounds the difference, and nothing is called resolvable
+    cp = stats.beta.ppf(0.95, 1, 100)
+    assert (f"both rules rejected on exactly the same streams (none of the 100 discordant), so the paired Monte Carlo SE "
+            f"of the difference is 0 and says nothing; the exact (Clopper–Pearson) 90% upper bound on the share of "
+            f"discordant streams, 1 − (α/2)^(1/100), is {100 * cp:.2f} percentage points") in joined
+    assert "so no difference is resolved with slider_sim = 100" in joined
+    assert "(read, like the design, at the same 1 look: never after every item)" in md_run
+    assert "read at the same 1 look\n" in joined
+
+
+@pytest.mark.slow
+def test_notebook_09_at_many_looks_a_small_alpha_and_a_worse_candidate(notebook_runs):
+    """The cold reader's runs A and C in one: 20 looks (the O'Brien–Fleming-type spending far in the tail), alpha 0.01
+    (section 2's columns at alpha), seed 7 with knn against logistic (worse, by less than the default margin but more
+    than this one), a margin of 0.005 and n_sim 500 (both rules of section 3 reject on the same streams)."""
+    params = dict(seed=7, candidate="knn", looks=20, alpha=0.01, margin=0.005, n_sim=500, slider_sim=100,
+                  show_solutions=True)
+    nb = notebook_runs.executed(NOTEBOOK, params)
+    joined = outputs_text(nb)
+    md = " ".join(_markdown_outputs(nb).split())
+    assert "solutions ok" in joined and " inf " not in joined
+    # section 2 at alpha = 0.01: one look is the fixed-n test (a normal mean rejects in alpha), two looks of a normal
+    # mean by scipy's bivariate normal with corr sqrt(1/2)
+    rows = _peeking_rows(joined)
+    assert set(rows) == {1, 2, 5, 20, 40}
+    c = stats.norm.isf(0.005)
+    two = 1 - stats.multivariate_normal(mean=[0, 0], cov=[[1, np.sqrt(0.5)], [np.sqrt(0.5), 1]]).cdf(
+        [c, c], lower_limit=[-c, -c])
+    for k, normal_k in ((1, 0.01), (2, two)):
+        assert abs(rows[k][7] - normal_k) < 4 * np.sqrt(normal_k / 200_000) + 5e-4, k
+        assert abs(rows[k][4] - normal_k) < 4 * np.sqrt(normal_k / 500) + 0.005, k     # peeking_study at alpha too
+    assert (f"ends \"significant\" in {100 * rows[20][2]:.1f}% of all the label swaps (exactly), "
+            f"{rows[20][2] / 0.01:.1f} times the promised 1%") in md
+    # the design: Lan & DeMets' first boundary at t = 1/20, 2 Phi(-z / sqrt t) a side with z_{1 - alpha/4}
+    first = re.search(r"^\s+\d+\s+([\d.]+)\s+(\S+)\s+-?[\d.]+$", joined.split("two-sided alpha = 0.01")[1], flags=re.M)
+    spent = 2 * stats.norm.sf(stats.norm.isf(0.01 / 4) * np.sqrt(20))
+    assert float(first.group(1)) == pytest.approx(stats.norm.isf(spent), abs=6e-5)
+    assert float(first.group(2)) == pytest.approx(2 * spent, rel=0.05)
+    assert f"against {stats.norm.isf(0.005):.4f} for one planned look" in md
+    assert "every rule, the confidence sequence included, read at the same 20 looks" in joined
+    # section 3: no stream discordant between fixed-n and the design; scipy's Clopper–Pearson upper end for 0 of 500
+    cp = stats.beta.ppf(0.995, 1, 500)
+    assert (f"In the simulation above both rules rejected on exactly the same streams (none of the 500 discordant), so the "
+            f"paired Monte Carlo SE of the difference is 0 and says nothing; the exact (Clopper–Pearson) 99% upper bound "
+            f"on the share of discordant streams, 1 − (α/2)^(1/500), is {100 * cp:.2f} percentage points") in md
+    loss = float(re.search(r"the design gives up ([\d.]+) percentage points", md).group(1)) / 100
+    assert ("so it is resolvable at this `n_sim`" in md) == (loss > cp) and "a difference of that size is resolvable" not in md
+    # section 4: knn is shown worse (the upper bound below 0) and inferior by more than 0.005; the upper bound is the
+    # mirror of the lower one about the estimate (a symmetric t interval), from the printed stream difference
+    estimate = float(re.search(r"difference ([-+][\d.]+); the two disagree", joined).group(1))
+    low = float(re.search(r"fixed-n CR2 ([-+\d.]+) \(df", joined).group(1))
+    high = float(re.search(r"its one-sided 99% upper bound is ([-+\d.]+),", md).group(1))
+    assert high == pytest.approx(2 * estimate - low, abs=2e-4)
+    assert high < -0.005 and "so knn is shown worse than logistic" in md
+    assert "the three-way verdict is: inferior by more than δ = 0.005" in md
+    # exercise 2 at 21 looks: the first boundary by Lan & DeMets, no assertion error
+    ex2 = re.search(r"^2\. 21 looks, the first at \d+ items: boundary \|z\| = ([\d.]+)", joined, flags=re.M)
+    assert float(ex2.group(1)) == pytest.approx(stats.norm.isf(2 * stats.norm.sf(stats.norm.isf(0.0025) * np.sqrt(21))),
+                                                abs=6e-4)
 
 
 @pytest.mark.slow

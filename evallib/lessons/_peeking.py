@@ -8,7 +8,7 @@ widget over a tested ``plot_...(..., ax=None)`` function:
   with a rejection (whiskers of two Monte Carlo SEs, a dashed line at ``alpha``), with the mean
   number of items at the stop under each bar; :func:`describe_peeking` prints the same numbers.
   Where every comparison or none rejected, the binomial SE is 0 and says nothing about the
-  Monte Carlo error: both show the exact (Clopper-Pearson) 95% interval instead, and say so, ``[0.025^(1/n), 1]``
+  Monte Carlo error: both show the exact (Clopper–Pearson) 95% interval instead, and say so, ``[0.025^(1/n), 1]``
   or ``[0, 1 - 0.025^(1/n)]`` for ``n`` comparisons;
 - :func:`plot_margin_decision` -- a non-inferiority decision: the one-sided lower bound of the
   paired difference against ``-margin``, optionally beside the anytime-valid lower bound of a
@@ -47,7 +47,7 @@ def _rules(study: PeekingStudy, rules: Any) -> list[int]:
 
 def _rate_interval(study: PeekingStudy, idx: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """The ends of each rate's Monte Carlo interval: +/- two SEs, or the exact 95% binomial
-    (Clopper-Pearson) interval where all or none of the comparisons rejected (SE 0)."""
+    (Clopper–Pearson) interval where all or none of the comparisons rejected (SE 0)."""
     rate, se = study.rejection_rate[idx], study.se[idx]
     low, high = rate - 2.0 * se, rate + 2.0 * se
     edge = 0.025 ** (1.0 / study.n_resamples)
@@ -133,7 +133,7 @@ def describe_peeking(study: PeekingStudy, *, rules: Any = None) -> str:
         A header naming the design (looks, items, true difference, simulated comparisons) and
         what the ``±`` means, then per rule its rejection rate with two Monte Carlo SEs in
         percentage points (``± 2.9``) and its mean number of items at the stop. Where every or
-        no comparison rejected, the SE is 0: the count and the exact (Clopper-Pearson) 95%
+        no comparison rejected, the SE is 0: the count and the exact (Clopper–Pearson) 95%
         binomial interval stand in its place.
 
     Examples
@@ -144,7 +144,7 @@ def describe_peeking(study: PeekingStudy, *, rules: Any = None) -> str:
     fixed-n              rejects in  5.0% (± 1.0)   mean n at the stop 1,000
     >>> print(describe_peeking(peeking_study(0.2, looks=5, n_resamples=200, rng=1), rules=("every look",)))
     5 looks up to 1,000 items, true difference +0.2, 200 simulated comparisons at alpha = 0.05
-    every look           rejects in 100.0% (200 of 200; Clopper-Pearson 95% CI 98.2 to 100)   mean n at the stop 200
+    every look           rejects in 100.0% (200 of 200; Clopper–Pearson 95% CI 98.2 to 100)   mean n at the stop 200
     """
     idx = _rules(study, rules)
     spread_se = any(study.rejection_rate[i] not in (0.0, 1.0) for i in idx)
@@ -156,7 +156,7 @@ def describe_peeking(study: PeekingStudy, *, rules: Any = None) -> str:
         rate = study.rejection_rate[i]
         if rate in (0.0, 1.0):     # no spread among the comparisons: the count and the exact interval
             ends = (f"{100 * v:.1f}".removesuffix(".0") for v in (low[k], high[k]))
-            spread = f"{round(rate * study.n_resamples):,} of {study.n_resamples:,}; Clopper-Pearson 95% CI {' to '.join(ends)}"
+            spread = f"{round(rate * study.n_resamples):,} of {study.n_resamples:,}; Clopper–Pearson 95% CI {' to '.join(ends)}"
         else:
             spread = f"± {200 * study.se[i]:.1f}"
         lines.append(f"{study.rules[i]:<20} rejects in {100 * rate:4.1f}% ({spread})   "

@@ -13,7 +13,8 @@ Spending functions (``f(1) = alpha``; a two-sided design spends ``alpha/2`` on e
 convention of gsDesign's symmetric designs):
 
 * ``"obrien-fleming"``: Lan & DeMets' O'Brien-Fleming type ``f(t) = 2 - 2 Phi(z_{a/2} / sqrt(t))``
-  (``a`` the one-sided level; gsDesign's ``sfLDOF``);
+  (``a`` the one-sided level; gsDesign's ``sfLDOF``), computed as ``2 Phi(-z_{a/2} / sqrt(t))`` so
+  that the tiny amounts spent at the first of many looks do not round to 0;
 * ``"pocock"``: Lan & DeMets' Pocock type ``f(t) = a log(1 + (e - 1) t)`` (``sfLDPocock``);
 * ``"hsd"``: Hwang, Shih & DeCani's ``f(t) = a (1 - exp(-gamma t)) / (1 - exp(-gamma))``
   (``gamma = 0``: ``a t``; ``sfHSD``), with ``gamma=`` (``-4`` is O'Brien-Fleming-like, ``1``
@@ -95,7 +96,8 @@ def alpha_spent(t: Any, alpha: float = 0.025, spending: str = "obrien-fleming", 
         raise ValueError("t must hold information fractions in [0, 1]")
     if spending == "obrien-fleming":
         with np.errstate(divide="ignore"):
-            return np.where(t > 0, 2.0 - 2.0 * stats.norm.cdf(stats.norm.isf(alpha / 2.0) / np.sqrt(t)), 0.0)
+            # 2 sf, not 2 - 2 Phi: the early looks of many spend less than 1e-16, which 1 - Phi rounds to 0
+            return np.where(t > 0, 2.0 * stats.norm.sf(stats.norm.isf(alpha / 2.0) / np.sqrt(t)), 0.0)
     if spending == "pocock":
         return alpha * np.log1p((math.e - 1.0) * t)
     gamma = check_real(gamma, "gamma")
