@@ -24,7 +24,7 @@ def test_notebook_06_is_saved_with_its_key_outputs():
     # Connor's formula, difference 0.03, disagreement 0.10, 80% power: 870 cases
     # ((1.96 sqrt(0.1) + 0.8416 sqrt(0.1 - 0.0009))^2 / 0.0009 = 869.6)
     assert "Connor's n = 870" in joined
-    assert "power at n = 870: 0.800 (asymptotic)" in joined
+    assert "power at n = 870: 0.800 (Connor's approximation, at least the target by construction" in joined
     assert "k = 5, gap 1: N = 38 data sets" in joined
     assert "p_b = 0.7, p_c = 0.3: exact power first reaches 0.8 at n = 49" in joined
     assert "mcse" in joined
@@ -138,8 +138,8 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(note
     assert "solutions ok" in joined
     # review item 3: at alpha 0.1 and power 0.9 the exact test needs fewer cases than Connor's formula somewhere and
     # more elsewhere; the sentence says so with signed words (Connor's table by hand, the exact table as printed)
-    connor, exact = _size_tables(joined)
-    assert connor == {key: _connor_n((key[0] + key[1]) / 2, (key[1] - key[0]) / 2, 0.9, 0.1) for key in connor}
+    connor, exact = _check_size_tables_and_examples(joined, 0.9, 0.1)     # cold read round 2, items 1 and 5
+    _check_f1_and_cv_verdicts(joined, 0.1, 60, 40)                          # round 2, items 3, 4, 6, 7
     assert exact[0.05, 0.05] == _exact_rule(0.05, 0.0, 0.9, 0.1, 100, 200) < connor[0.05, 0.05]
     span = _expected_span(connor, exact)
     assert "fewer and" in span and f"the exact test needs {span}" in joined
@@ -532,3 +532,95 @@ def test_notebook_06_gives_the_monte_carlo_range_of_the_nemenyi_n():
     low, high = map(int, re.search(r"within two Monte Carlo standard errors of 0.8: N = (\d+) to (\d+)",
                                    joined).groups())
     assert low <= n80 <= high and low < high
+
+
+def _wilson_high(k, n, z=1.959963984540054):
+    """Wilson's upper limit written out."""
+    import math
+
+    p = k / n
+    return (p + z * z / (2 * n) + z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / (1 + z * z / n)
+
+
+def _fewer_line(connor, exact):
+    """Round-2 item 1: the entries where the exact test needs fewer cases, each with its p_c by hand."""
+    fewer = [key for key in sorted(connor) if exact[key] < connor[key]]
+    return ("entries where the exact test needs fewer cases than Connor's formula: "
+            + ("; ".join(f"difference {d:g}, disagreement {psi:g} (p_c = {(psi - d) / 2:.3f}): {exact[d, psi]} "
+                         f"against {connor[d, psi]}" for d, psi in fewer) if fewer else "none"))
+
+
+def _check_size_tables_and_examples(joined, power, alpha):
+    """Round-2 items 1 and 5: the listing of the exact test's cheaper entries, the one-way example and the small
+    differences below the sliders, against Connor's formula by hand."""
+    connor, exact = _size_tables(joined)
+    assert connor == {key: _connor_n((key[0] + key[1]) / 2, (key[1] - key[0]) / 2, power, alpha) for key in connor}
+    assert _fewer_line(connor, exact) in joined
+    assert (f"the exact test needs {_exact_rule(0.05, 0.0, 0.9, 0.1, 100, 200)} cases, Connor's formula "
+            f"{_connor_n(0.05, 0.0, 0.9, 0.1)}") in joined
+    wide, narrow = _connor_n(0.205, 0.195, power, alpha), _connor_n(0.015, 0.005, power, alpha)
+    assert (f"difference 0.01 needs {wide:,} cases at disagreement 0.4 and {narrow:,} at disagreement 0.02 "
+            f"(Connor's formula, alpha = {alpha:g}, power {power:g})") in joined
+    return connor, exact
+
+
+def _check_f1_and_cv_verdicts(joined, alpha, n_sim, cv_datasets):
+    """Round-2 items 3, 4, 6, 7: per-size F1 size flags, McNemar's exact level beside them, and each CV test's
+    size verdict with its Wilson upper limit, all by hand."""
+    import math
+    import re
+
+    null_se = math.sqrt(alpha * (1 - alpha) / n_sim)
+    block = joined.split("size mcse size vs alpha\n")[1].split("\nsize over all")[0]
+    rows = [line.split() for line in block.splitlines()]
+    flags = {int(r[0]): ("above" if float(r[3]) - 2 * null_se > alpha else
+                         "below" if float(r[3]) + 2 * null_se < alpha else "consistent") for r in rows}
+    assert flags == {int(r[0]): r[5] for r in rows}
+    above = [str(n) for n, f in flags.items() if f == "above"]
+    assert f"above alpha at n = {', '.join(above) if above else 'none'}" in joined
+    pooled_line = next(s for s in joined.splitlines() if s.startswith("size over all"))
+    liberal = bool(above) or "above the nominal" in pooled_line
+    n_exact = int(re.search(r"(\d+) by the exact test's power", joined).group(1))
+    level = _mcnemar_level(n_exact, 0.10, alpha, False)
+    assert f"McNemar's exact test at n = {n_exact} has level {level:.4f}" in joined and level <= alpha
+    assert ("its n is not comparable with McNemar's" in joined) == liberal
+    cv_se = math.sqrt(alpha * (1 - alpha) / cv_datasets)
+    assert f"(MC SE {cv_se:.3f} if the true size were {alpha:g}; 95% Wilson" in joined
+    lines = [s for s in joined.splitlines() if re.match(r"  '.*': (above alpha|not shown to exceed)", s)]
+    assert len(lines) == 4
+    for line in lines:
+        size = float(re.search(r"(?:up to|largest size) (\d\.\d{3})", line).group(1))
+        if "not shown to exceed alpha" in line:
+            assert size - 2 * cv_se <= alpha + 1e-12
+            high = _wilson_high(round(size * cv_datasets), cv_datasets)
+            assert f"upper limit {high:.3f})" in line and "first simulated size with power at least" in line
+        else:
+            assert size - 2 * cv_se > alpha
+    return lines
+
+
+def test_notebook_06_round_2_computes_its_verdicts_and_examples():
+    """Cold read round 2 (default run): items 1, 3-8 and 10 against by-hand references."""
+    import re
+
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    _check_size_tables_and_examples(joined, 0.8, 0.05)
+    lines = _check_f1_and_cv_verdicts(joined, 0.05, 400, 300)
+    assert sum("not shown to exceed alpha" in s for s in lines) == 2      # the corrected t-test and 5x2cv
+    assert "power at n = 870: 0.800 (Connor's approximation, at least the target by construction" in joined
+    assert "(asymptotic)" not in joined
+    # item 10: the what-if table's row at the true ICC reproduces the true parts' plan (ICC unrounded)
+    plan = int(re.search(r"with these true parts, which no pilot observes, the plan would be (\d+) items",
+                         joined).group(1))
+    table = joined.split("the pilot's estimate ")[1].split("\n\n")[0].splitlines()[2:]
+    true_icc = float(re.search(r"true ICC (\d\.\d{3})", joined).group(1))
+    row = next(r.split() for r in table if float(r.split()[0]) == true_icc)
+    assert int(row[-1]) == plan
+    src = "\n".join(_src(c) for c in nb["cells"])
+    assert 'round(truth["icc"], 3)' not in src
+    md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    for typed in ("about 50% power", "about half the time", "tens of thousands", "only a handful of",
+                  "the ICC worst of all", "can be read off the table", "Among the tests that keep their level",
+                  "can be separated", "follows smaller", "depends on the model only"):
+        assert typed not in md, typed
