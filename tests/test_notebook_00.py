@@ -69,7 +69,8 @@ def test_notebook_00_plans_with_the_power_of_the_test_it_reports():
     against brute-force enumeration of every table (scipy's multinomial), Connor's labelled as such."""
     from scipy import stats
 
-    joined = outputs_text(load_notebook(NOTEBOOK))
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb) + write_up_text(nb)
     n, b, c = 228, 11, 4
 
     def midp(b_, c_):
@@ -80,12 +81,12 @@ def test_notebook_00_plans_with_the_power_of_the_test_it_reports():
             1 - stats.binom.pmf(k, m, 0.5) / 2
 
     # given m discordant cases the test rejects on a fixed set of b (enumerated once for the three powers)
-    rejected = [[b_ for b_ in range(m + 1) if midp(b_, m - b_) <= 0.05] for m in range(60)]
+    rejected = [[b_ for b_ in range(m + 1) if midp(b_, m - b_) <= 0.05] for m in range(120)]
 
     def power(n_, p_b, p_c):
         # the count m of discordant cases is Binomial(n, psi)
         psi, total = p_b + p_c, 0.0
-        for m in range(0, 60):
+        for m in range(0, 120):
             rej = stats.binom.pmf(rejected[m], m, p_b / psi).sum()
             total += stats.binom.pmf(m, n_, psi) * rej
         return total
@@ -97,7 +98,56 @@ def test_notebook_00_plans_with_the_power_of_the_test_it_reports():
     # the printed difference (3 decimals) brackets the 80% point of the enumerated power
     assert power(n, (psi + mdd + 0.0005) / 2, (psi - mdd - 0.0005) / 2) >= 0.8
     assert power(n, (psi + mdd - 0.0005) / 2, (psi - mdd + 0.0005) / 2) < 0.8
-    assert "Connor's formula: 0.047" in line and "Connor's formula says 546" in joined
+    assert "Connor's formula: 0.047" in line
+    # the plan is for the difference set in advance (smallest_difference = 0.03), at the observed disagreement rate;
+    # the exact size is the smallest n whose enumerated power reaches 80% and stays there up to ceil(1.1 n)
+    import math
+    d = 0.03
+    plan = next(s for s in joined.splitlines() if s.startswith("plan for the smallest difference that matters, 0.03"))
+    need = int(re.search(r"test cases for 80% power: (\d+) \(mid-p test, exact power\)", plan).group(1))
+    q_b, q_c = (psi + d) / 2, (psi - d) / 2
+
+    def holds(n_):
+        return all(power(k, q_b, q_c) >= 0.8 for k in range(n_, math.ceil(1.1 * n_) + 1))
+
+    assert holds(need) and not holds(need - 1)
+    assert f"Connor's formula says {connor_n(d, psi)}; this test set (n = 228) has power {power(n, q_b, q_c):.2f}" in plan
+    # the observed difference only as an illustration, with the ends of the interval (Bonett–Price written out)
+    low, high = bonett_price(b, c, n)
+    assert ("illustration only, not a plan" in joined
+            and f"the observed difference +0.031 would need" in joined
+            and f"the interval allows {low:+.3f}, which would need more than 20,000 cases (the exact search stops there; "
+                f"Connor: {connor_n(abs(low), psi)})" in joined
+            and f"up to {high:+.3f}, which would need" in joined and f"(Connor: {connor_n(high, psi)})" in joined)
+    assert connor_n(abs(low), psi) > 20_000 / 1.1
+    write_up = next(s for s in joined.splitlines() if s.startswith("- **Power**"))
+    assert f"a plan for the smallest difference that matters, 0.03 (set in advance), needs {need} cases" in write_up
+    assert "of the observed size" not in write_up and "no difference" not in joined
+    assert "the error rates are not shown to differ at alpha = 0.05" in joined
+
+
+def write_up_text(nb) -> str:
+    """The Markdown the notebook displays (the write-up), which outputs_text leaves out."""
+    return "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in nb["cells"] for o in c.get("outputs", []))
+
+
+def connor_n(d, psi, alpha=0.05, power=0.8):
+    """Connor (1987): n = [z_{alpha/2} sqrt(psi) + z_beta sqrt(psi - d^2)]^2 / d^2, rounded up."""
+    import math
+
+    from scipy import stats
+    z_a, z_b = stats.norm.isf(alpha / 2), stats.norm.ppf(power)
+    return math.ceil((z_a * math.sqrt(psi) + z_b * math.sqrt(psi - d ** 2)) ** 2 / d ** 2)
+
+
+def bonett_price(b, c, n, alpha=0.05):
+    """Bonett & Price (2012) as Fagerland, Lydersen & Laake (2014) give it."""
+    import math
+
+    from scipy import stats
+    p12, p21, z = (b + 1) / (n + 2), (c + 1) / (n + 2), stats.norm.isf(alpha / 2)
+    half = z * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / (n + 2))
+    return p12 - p21 - half, p12 - p21 + half
 
 
 def test_notebook_00_ends_with_exercises_and_a_guarded_solutions_cell():
@@ -114,11 +164,13 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(note
     nb = notebook_runs.executed(NOTEBOOK, params)
     injected = injected_cells(nb)
     assert injected and "test_size = 0.25" in "".join(injected[0]["source"])
-    joined = outputs_text(nb)
+    joined = outputs_text(nb) + write_up_text(nb)
     assert "test set: 143 cases" in joined
     assert "90% interval for err_A - err_B" in joined
     assert re.search(r"(compatible with these data|not compatible with equal error rates) at level alpha = 0\.1\n", joined)
     assert "at alpha = 0.1 it" in joined
+    assert re.search(r"the error rates (differ|are not shown to differ) at alpha = 0\.1 \(it", joined)
+    assert "(set in advance), needs " in joined and "of the observed size" not in joined
     assert "with 90% power" in joined
     assert "solutions ok" in joined and "3. " in joined
     # exercise 3: the minimum detectable difference does not move when the disagreements split evenly
@@ -308,8 +360,12 @@ def test_exercise_3_says_an_even_split_is_already_there(notebook_runs):
     psi, delta = (b + c) / n, (b - c) / n
     connor = (stats.norm.isf(0.025) * math.sqrt(psi) + stats.norm.ppf(0.8) * math.sqrt(psi - delta ** 2)) ** 2 / delta ** 2
     assert connor > 20_000 / 1.1     # the search confirms an n only if the power holds up to 1.1 n <= 20,000
-    assert ("test cases for 80% power: more than 20,000 (mid-p test, exact power; the search stops there); "
-            f"Connor's formula says {math.ceil(connor)}") in joined
+    assert (f"the observed difference {delta:+.3f} would need more than 20,000 cases (the exact search stops there; "
+            f"Connor: {math.ceil(connor)})") in joined
+    # the plan itself is for smallest_difference (0.03) at this disagreement rate, Connor's beside it
+    assert (f"plan for the smallest difference that matters, 0.03 (set in advance), at this test set's disagreement "
+            f"rate {psi:.3f}: test cases for 80% power: ") in joined
+    assert f"Connor's formula says {connor_n(0.03, psi)};" in joined
 
 
 # ------------------------------------------------------------------ a lecturer's cold reading
@@ -365,6 +421,7 @@ print("counts", b, c, n)
 print("start", repr(controls["difference"].value), repr(controls["discordance"].value), controls["n"].value)
 print("title", plan_ax.get_title().splitlines()[0] if plan_ax.get_title() else "")
 print("said", " | ".join(t.get_text() for t in plan_ax.texts if t.get_visible()))
+print("high", repr(iv.high), "needs", at(iv.high))
 '''
     out = "".join(o.get("text", "") for o in notebook_runs.probe(NOTEBOOK, probe, dict(seed=9)))
     b, c, n = map(int, re.search(r"counts (\d+) (\d+) (\d+)", out).groups())
@@ -377,3 +434,64 @@ print("said", " | ".join(t.get_text() for t in plan_ax.texts if t.get_visible())
     assert int(size) == 230
     assert f"title difference {want_difference:+.3f}, disagreement {want_discordance:.2f}, n = 230:" in out, out
     assert "no such pair" not in out
+    # the interval's upper end exceeds the disagreement rate b / n: the illustration plans it at a rate equal to
+    # itself (all disagreements one way), where Connor's formula has psi = d
+    high = float(re.search(r"high (\S+) needs", out).group(1))
+    assert high == pytest.approx(bonett_price(b, c, n)[1]) and high > b / n
+    assert f"(Connor: {connor_n(high, high)})" in out, out
+
+
+@pytest.mark.slow
+def test_notebook_00_at_a_zero_difference_with_no_disagreement(notebook_runs):
+    """test_size 0.05, seed 4: 29 test cases on which A and B agree everywhere (b = c = 0), at alpha = 0.2.
+    The plan for smallest_difference (0.03) assumes the smallest disagreement rate that difference allows, 0.03 itself
+    (all disagreements one way); the mid-p test then rejects with m disagreements exactly when 0.5^m <= alpha, so its
+    power is P(M >= m*) with M ~ Binomial(n, 0.03), from scipy. Exercise 2 at a zero difference: the power stays at
+    the test's size, no ratio of two near-zero powers and no "grows towards 1"."""
+    import math
+
+    from scipy import stats
+
+    nb = notebook_runs.executed(NOTEBOOK, dict(seed=4, test_size=0.05, alpha=0.2, show_solutions=True))
+    joined = outputs_text(nb) + write_up_text(nb)
+    assert "test set: 29 cases" in joined and "A wrong, B right: b = 0;  A right, B wrong: c = 0" in joined
+    m_star = next(m for m in range(1, 50) if 0.5 ** m <= 0.2)
+
+    def holds(n_):
+        return all(stats.binom.sf(m_star - 1, k, 0.03) >= 0.8 for k in range(n_, math.ceil(1.1 * n_) + 1))
+
+    need = next(n_ for n_ in range(1, 2000) if holds(n_))
+    assert (f"plan for the smallest difference that matters, 0.03 (set in advance), at a disagreement rate of 0.030, "
+            f"the difference itself (this test set's, 0.000, is smaller") in joined
+    assert f"test cases for 80% power: {need} (mid-p test, exact power); Connor's formula says {connor_n(0.03, 0.03, 0.2)}" \
+        in joined
+    assert f"needs {need} cases at a disagreement rate of 0.030" in joined            # the write-up
+    assert "no discordant case, so the test cannot reject on this test set whatever the true difference" in joined
+    assert "A and B agree on every test case: no discordant case, so the mid-p test cannot reject" in joined
+    assert "the observed difference +0.000 would need no test set (a difference of 0 is not detectable)" in joined
+    assert "no difference" not in joined and "at this disagreement rate no" not in joined
+    # exercise 2 at the sliders' start, difference 0: the power stays at the test's rejection rate
+    two = joined[joined.index("2. at the sliders' start"):joined.index("\n3. ")]
+    assert "difference +0.000" in two and "at a true difference of 0 the power is the test's rejection rate" in two
+    assert "ratio" not in two.split("Power")[1] and "grows towards 1" not in two
+    ratio = float(re.search(r"width ratio ([\d.]+)", two).group(1))
+    assert ("it does not halve" if ratio > 0.5 else "it halves or more") in two and "pseudo-counts" in two
+    # section 2c's example at alpha = 0.2, found by enumeration here: fewest disagreements first, then the largest b;
+    # its lower end is within 0.0005 of 0, so it is printed with the digits that show its sign
+    mid_p = lambda b_, c_: 2 * stats.binom.cdf(min(b_, c_), b_ + c_, 0.5) - stats.binom.pmf(min(b_, c_), b_ + c_, 0.5) \
+        if b_ != c_ else 1 - stats.binom.pmf(b_, 2 * b_, 0.5) / 2
+    found = next((b_, m - b_) for m in range(1, 101) for b_ in range(m, (m - 1) // 2, -1)
+                 if (min(1, mid_p(b_, m - b_)) <= 0.2) == (bonett_price(b_, m - b_, 100, 0.2)[0] <= 0
+                                                             <= bonett_price(b_, m - b_, 100, 0.2)[1]))
+    low, high = bonett_price(*found, 100, 0.2)
+    digits = next(k for k in range(3, 7) if round(low, k) != 0 and round(high, k) != 0)
+    assert digits > 3, low
+    assert f"b = {found[0]}, c = {found[1]} among 100 cases: the 80% Bonett–Price interval [{low:+.{digits}f}, " \
+           f"{high:+.{digits}f}]" in joined
+
+
+def test_the_write_up_rejects_a_smallest_difference_outside_0_1():
+    from evallib.lessons import comparison_write_up
+    for bad in (0, -0.1, 1.5):
+        with pytest.raises(ValueError, match="smallest_difference"):
+            comparison_write_up(11, 4, 228, smallest_difference=bad)

@@ -13,7 +13,7 @@ from .._plotting import get_axes
 from .._power import _TEST_NAMES, _check_power, _check_test
 from .._validate import check_count
 from ..onetestset import Contingency, mcnemar, paired_difference_interval
-from ..planning import mcnemar_sample_size, minimum_detectable_difference
+from ..planning import discordant_probabilities, mcnemar_sample_size, minimum_detectable_difference
 
 __all__ = ['comparison_write_up', 'pilot_item_variance', 'plot_design_map']
 
@@ -105,7 +105,8 @@ def _sentence(text: str) -> str:
 
 
 def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: float = 0.8,
-                        names: tuple[str, str] = ("A", "B"), tried: str = "", test: str = "exact") -> str:
+                        names: tuple[str, str] = ("A", "B"), tried: str = "", test: str = "exact",
+                        smallest_difference: float | None = None) -> str:
     """A reporting template for two classifiers on one test set, filled in (Markdown).
 
     Effect size (difference of error rates), its Bonett–Price interval (the interval
@@ -113,8 +114,10 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     and n, see :func:`evallib.paired_difference_interval`), McNemar's test (``test``:
     the exact conditional test of Berrar & Lozano eq. 2, or its mid-p version, which
     Fagerland, Lydersen & Laake 2013 recommend), the test-set size, the minimum
-    difference this test set detects with ``power`` and the test cases a difference of
-    the observed size would need, both from the exact power *of the test reported*
+    difference this test set detects with ``power`` and the test cases the plan needs
+    (for ``smallest_difference``, a difference set in advance, or, without it, for a
+    difference of the observed size, labelled as an illustration), both from the exact
+    power *of the test reported*
     (:func:`minimum_detectable_difference` and :func:`mcnemar_sample_size` with
     ``method=test``; Connor's 1987 formula is the approximation to them), and what was
     tried.
@@ -135,14 +138,19 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     test : {"exact", "mid-p"}
         The version of McNemar's test reported, and whose power the planning numbers use
         (default ``"exact"``).
+    smallest_difference : float, optional
+        The smallest difference of error rates that matters, set before the data were
+        seen, in (0, 1]. The **Power** item then plans the test cases for it, at this
+        test set's disagreement rate ``(b + c) / n`` (an estimate) or at the difference
+        itself when that is larger. Without it, the cases a difference of the observed
+        size would need are given as an illustration only.
 
     Returns
     -------
     str
         A Markdown list of six items: **Effect size**, **Interval**, **Test** (p-value and
         whether it rejects at ``alpha``), **n** (with the discordant cases), **Power** (the
-        minimum detectable difference, and the cases a difference of the observed size
-        needs) and **What was tried**.
+        minimum detectable difference, and the planned test cases) and **What was tried**.
     """
     method = _check_test(test)
     test = mcnemar(b, c, method=method)  # checks b and c
@@ -155,24 +163,49 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     psi = (b + c) / n
     mdd = (minimum_detectable_difference(n, psi, power=target, alpha=alpha, method=method)
            if psi > 0 else math.inf)
-    try:
-        need = (mcnemar_sample_size(b / n, c / n, power=target, alpha=alpha, method=method)
-                if b != c else None)
-    except ValueError:   # the exact search passed its limit: a tiny difference
-        need = None
-    verdict = "rejects" if test.pvalue <= alpha else "does not reject"
+    name = _TEST_NAMES[method]
+    if psi == 0:
+        power_text = (f"- **Power** (exact power of the {name} test): no discordant case, so the test cannot reject "
+                      "on this test set whatever the true difference")
+    elif math.isfinite(mdd):
+        power_text = (f"- **Power** (exact power of the {name} test): with this disagreement rate, {n} cases "
+                      f"detect a difference of {mdd:.3f} with {100 * target:g}% power")
+    else:
+        power_text = (f"- **Power** (exact power of the {name} test): at this disagreement rate ({psi:.3f}) even a "
+                      "difference as large as the disagreement rate (all disagreements one way) is not detected "
+                      f"with {100 * target:g}% power")
+    max_n = 20_000   # mcnemar_sample_size's default limit of the exact search
+    if smallest_difference is not None:
+        smallest = float(smallest_difference)
+        if not 0 < smallest <= 1:
+            raise ValueError(f"smallest_difference must be in (0, 1], got {smallest_difference!r}")
+        psi_plan = max(psi, smallest)
+        try:
+            need = mcnemar_sample_size(*discordant_probabilities(smallest, psi_plan), power=target, alpha=alpha,
+                                       method=method, max_n=max_n)
+            need_text = f"{need}"
+        except ValueError:   # the exact search passed its limit
+            need_text = f"more than {max_n:,}"
+        power_text += (f"; a plan for the smallest difference that matters, {smallest:g} (set in advance), needs "
+                       f"{need_text} cases at a disagreement rate of {psi_plan:.3f}.")
+    else:
+        try:
+            need = (mcnemar_sample_size(b / n, c / n, power=target, alpha=alpha, method=method, max_n=max_n)
+                    if b != c else None)
+        except ValueError:   # the exact search passed its limit: a tiny difference
+            need = None
+        power_text += (f"; only as an illustration (the interval allows other differences), a difference of the "
+                       f"observed size needs about {need} cases." if need else ".")
+    verdict = (f"the error rates differ at alpha = {alpha:g} (it rejects equal error rates)" if test.pvalue <= alpha
+               else f"the error rates are not shown to differ at alpha = {alpha:g} (it does not reject equal error "
+                    "rates)")
     lines = [
         f"- **Effect size**: error rate of {a_name} minus {b_name} = {diff:+.3f} "
         f"({b} cases only {a_name} got wrong, {c} only {b_name} got wrong).",
         f"- **Interval**: {100 * (1 - alpha):g}% Bonett–Price interval [{iv.low:+.3f}, {iv.high:+.3f}].",
-        f"- **Test**: McNemar's {_TEST_NAMES[method]} test, {format_p(test.pvalue)}; it {verdict} equal "
-        f"error rates at alpha = {alpha:g}.",
+        f"- **Test**: McNemar's {name} test, {format_p(test.pvalue)}; {verdict}.",
         f"- **n**: {n} test cases, of which {b + c} discordant ({100 * psi:.1f}%).",
-        (f"- **Power** (exact power of the {_TEST_NAMES[method]} test): with this disagreement rate, {n} cases "
-         f"detect a difference of {mdd:.3f} with {100 * target:g}% power" if math.isfinite(mdd) else
-         f"- **Power** (exact power of the {_TEST_NAMES[method]} test): at this disagreement rate no difference "
-         f"is detected with {100 * target:g}% power")
-        + (f"; a difference of the observed size needs about {need} cases." if need else "."),
+        power_text,
         f"- **What was tried**: {_sentence(tried) or 'say which models, settings and test sets were tried before this one.'}",
     ]
     return "\n".join(lines)
