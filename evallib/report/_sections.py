@@ -913,10 +913,13 @@ class ScoreComparison:
                          f"once, is {j_lo:+.3f} to {j_hi:+.3f}")
             verdict = (f"the two differ at alpha = {self.alpha:g}" if bool(r["reject_adj"])
                        else f"not shown to differ at alpha = {self.alpha:g}")
+            only = len(self.auc_pairs) == 1  # two score columns: nothing picked, nothing to adjust for
+            why = ("the only pair" if only else
+                   "unadjusted, for the leading pair, a pair picked by the data, so optimistic")
+            p_text = format_p(r["pvalue"]) if only else adjusted_p_text(r["pvalue_adj"], self.adjust)
             out += ((f"; {note}: {a} is" if note else ";") +
                     f" ahead of {b} by {sign * r['difference']:.3f} ({level} DeLong interval of the difference "
-                    f"{lo:+.3f} to {hi:+.3f}, unadjusted, for the leading pair, a pair picked by the data, so "
-                    f"optimistic{joint}; DeLong's paired test, {adjusted_p_text(r['pvalue_adj'], self.adjust)}): "
+                    f"{lo:+.3f} to {hi:+.3f}, {why}{joint}; DeLong's paired test, {p_text}): "
                     f"{verdict}")
         out += "."
         probs = self.losses[self.losses["is_probability"]]
@@ -1401,6 +1404,8 @@ BOOTSTRAP_METHOD = "percentile bootstrap (over the test cases; Keller, Bengio & 
 #: Why the leaders' bootstrap interval is optimistic: the pair was picked by the data.
 PICKED_PAIR = ("unadjusted, for the leading pair, a pair picked by the data, so optimistic: "
                "it does not allow for the choice of the pair")
+#: The same place when only two classifiers were there to compare: nothing was picked.
+ONLY_PAIR = "the only pair, so nothing was picked"
 
 
 @renamed_fields(reps="n_resamples")
@@ -1439,6 +1444,13 @@ class F1Comparison:
     alpha: float
     measure: str = "F1"
     places: tuple[tuple[str, ...], ...] = ()
+    n_classifiers: int = 0
+
+    @property
+    def picked(self) -> str:
+        """Why the interval is unadjusted: the leading pair of three or more, or the only pair of two
+        (``n_classifiers`` 0, unknown, reads as picked)."""
+        return ONLY_PAIR if self.n_classifiers == 2 else PICKED_PAIR
 
     @property
     def tie(self) -> str:
@@ -1479,7 +1491,7 @@ class F1Comparison:
             f"{self.f1_second:.3f}\n"
             f"difference {self.difference:+.{d}f}, {level} {BOOTSTRAP_METHOD} interval "
             f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases; "
-            f"{PICKED_PAIR})\n"
+            f"{self.picked})\n"
             f"in {self.share_best_better:.1%} of the resamples {self.best}'s {self.measure} is the higher "
             f"(in {self.share_tied:.1%} the two tie): a share of resamples, not the probability that "
             f"{self.best} is the better classifier; {verdict}"
@@ -1510,7 +1522,7 @@ class F1Comparison:
                 f"({self.f1_second:.3f})")
         return (
             f"{pair}: a difference of {self.difference:.{d}f} with {level} {BOOTSTRAP_METHOD} "
-            f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({PICKED_PAIR})"
+            f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({self.picked})"
             + (f": it excludes 0, so the two differ at alpha = {self.alpha:g}" if self.excludes_zero
                else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}")
             + f"; {self.best}'s is the higher in {_share(self.share_best_better)} of the {self.n_resamples:,} resamples"
@@ -1583,7 +1595,7 @@ def top_two_bootstrap(
     return F1Comparison(
         best=best, second=second, f1_best=res.f1_a, f1_second=res.f1_b, difference=res.estimate, low=res.low,
         high=res.high, share_best_better=res.share_a_better, share_tied=res.share_tied, n_resamples=n_resamples, alpha=alpha,
-        measure=measure, places=tuple(tuple(g) for g in groups[:2]))
+        measure=measure, places=tuple(tuple(g) for g in groups[:2]), n_classifiers=len(named))
 
 
 # --------------------------------------------------------------------- section 6
