@@ -5,7 +5,7 @@ tests/test_notebooks.py, test_readable.py, test_exercises.py and test_live.py ch
 Here: the saved key numbers against independent computations (the stream's counts with numpy, the
 peeking rates against Armitage, McPherson & Rowe's table and their binomial MC errors, the exact one-look
 rate over all label swaps as a binomial tail written out with scipy, the CR2
-one-sided bound written out with scipy's t, the O'Brien-Fleming-type first boundary from Lan &
+one-sided bound written out with scipy's t, the O'Brien–Fleming-type first boundary from Lan &
 DeMets' spending function), the computed sentences against the tables they read, the exercises, a
 papermill run with other parameters and the solutions, and a live kernel in which every slider moves.
 """
@@ -73,7 +73,7 @@ def cost_study(stream):
 def _paired_se_fixed_vs_design(study) -> tuple[float, float]:
     """fixed-n minus alpha-spending and the SE of the per-stream difference, recomputed by hand: the same uniforms
     (numpy's default_rng(0), as peeking_study draws them), the paired z test at each look with numpy's sample SD,
-    scipy's normal quantile for the fixed-n test and the O'Brien-Fleming-type boundaries of the design."""
+    scipy's normal quantile for the fixed-n test and the O'Brien–Fleming-type boundaries of the design."""
     from evallib import group_sequential_design
 
     n_max, looks, disc, effect = study.n_max, study.looks, study.discordance, study.effect
@@ -166,7 +166,7 @@ def _peeking_rows(joined: str) -> dict:
 
 
 def test_sequence_and_design_numbers(stream):
-    """The fixed-n width at n recomputed with scipy's t; the design's first boundary from Lan & DeMets' O'Brien-Fleming-
+    """The fixed-n width at n recomputed with scipy's t; the design's first boundary from Lan & DeMets' O'Brien–Fleming-
     type spending function, 2 - 2 Phi(z_{1-alpha/4} / sqrt(t)) a side, at the planned fraction t = 1 / 10 (gsDesign's sfLDOF)."""
     x, y, _ = stream
     d = x - y
@@ -188,7 +188,7 @@ def test_sequence_and_design_numbers(stream):
     intro = _markdown_cell(load_notebook(NOTEBOOK), "## 3. The remedies")
     assert "increments between looks are **independent**" in intro and "with one look the design *is* the fixed-n" in intro
     md = _markdown_outputs(load_notebook(NOTEBOOK))
-    # by look 5 of 10 (t = 1/2) the O'Brien-Fleming-type function has spent 2 (2 - 2 Phi(z_{1 - alpha/4} / sqrt(1/2)))
+    # by look 5 of 10 (t = 1/2) the O'Brien–Fleming-type function has spent 2 (2 - 2 Phi(z_{1 - alpha/4} / sqrt(1/2)))
     half = 2 * (2 - 2 * stats.norm.cdf(stats.norm.isf(0.0125) / np.sqrt(0.5)))
     assert f"by look 5 of 10 (596 items) it has spent {100 * half / 0.05:.2g}% of its alpha" in md
     # the last boundary with decimals enough to show it above the fixed-n critical value
@@ -223,7 +223,7 @@ def test_the_clusters_sentence_says_only_what_its_numbers_show(stream):
 
 def test_noninferiority_bound_is_the_cr2_bound_written_out(stream):
     """CR2 over classes, by hand: V = sum_g e_g^2 / (1 - n_g / N) / N^2; bound = estimate - t_{0.95, df} se, with the
-    Bell-McCaffrey df the notebook prints."""
+    Bell–McCaffrey df the notebook prints."""
     x, y, classes = stream
     d = x - y
     _, codes = np.unique(classes, return_inverse=True)
@@ -423,7 +423,7 @@ def test_no_exercise_is_answered_by_an_earlier_output(stream):
     """Exercise 2 asks for the first boundary of a design with looks + 1 looks, whose first fraction 1 / (looks + 1)
     is no fraction k / looks of section 3's design; its nominal p (Lan & DeMets' function, scipy) is printed nowhere.
     Exercise 3 asks for the smallest margin after the first half of the classes: the CR2 bound there, by hand (with
-    the Bell-McCaffrey df of evallib.bell_mccaffrey_df, tested against clubSandwich elsewhere), is printed nowhere."""
+    the Bell–McCaffrey df of evallib.bell_mccaffrey_df, tested against clubSandwich elsewhere), is printed nowhere."""
     from evallib import bell_mccaffrey_df
 
     nb = load_notebook(NOTEBOOK)
@@ -533,7 +533,7 @@ def test_the_sequences_price_in_power_is_read_by_its_size_against_the_mc_error(c
 
 def test_differences_of_rates_are_in_percentage_points_and_never_combined_as_if_independent():
     """docs/conventions.md's spellings: a difference of rates (and a rate's SE) in "percentage points", never
-    "points" alone; "±", never "+/-"; and no SE of a difference from two rates' SEs combined as if independent."""
+    "points" alone; "±", never "±"; and no SE of a difference from two rates' SEs combined as if independent."""
     nb = load_notebook(NOTEBOOK)
     shown = outputs_text(nb) + _markdown_outputs(nb)
     code = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "code")

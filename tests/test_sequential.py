@@ -163,7 +163,7 @@ def _constant_alpha(c, k, obf):
 @pytest.mark.parametrize("k,pocock,obf", [(2, 2.178, 1.977), (3, 2.289, 2.004), (4, 2.361, 2.024),
                                           (5, 2.413, 2.040)])
 def test_recursion_reproduces_jennison_turnbull_tables_2_1_and_2_3(k, pocock, obf):
-    """The constants that give two-sided alpha = 0.05 (Pocock C_P, O'Brien-Fleming C_B)."""
+    """The constants that give two-sided alpha = 0.05 (Pocock C_P, O'Brien–Fleming C_B)."""
     c_p = optimize.brentq(lambda c: _constant_alpha(c, k, False) - 0.05, 1.5, 4.0)
     c_b = optimize.brentq(lambda c: _constant_alpha(c, k, True) - 0.05, 1.5, 4.0)
     assert round(c_p, 3) == pocock

@@ -46,7 +46,7 @@ def _rules(study: PeekingStudy, rules: Any) -> list[int]:
 
 
 def _rate_interval(study: PeekingStudy, idx: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """The ends of each rate's Monte Carlo interval: +/- two SEs, or the exact 95% binomial
+    """The ends of each rate's Monte Carlo interval: ± two SEs, or the exact 95% binomial
     (Clopper–Pearson) interval where all or none of the comparisons rejected (SE 0)."""
     rate, se = study.rejection_rate[idx], study.se[idx]
     low, high = rate - 2.0 * se, rate + 2.0 * se

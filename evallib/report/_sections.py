@@ -1429,6 +1429,8 @@ class F1Comparison:
     places : the first two places by the measure (:func:`~evallib.report._prose.tie_groups`,
         each a tuple of names in the file's order): when three or more tie for first, or two or
         more for second, the text names them all and says which two were compared.
+    n_classifiers : how many classifiers with predicted labels the file holds (0 if unknown):
+        with exactly 2 the pair is the only one and nothing was picked by the data.
     """
 
     best: str

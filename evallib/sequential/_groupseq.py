@@ -12,12 +12,12 @@ spending function ``f(t)`` says: the probability of stopping by look ``k`` is ``
 Spending functions (``f(1) = alpha``; a two-sided design spends ``alpha/2`` on each side, the
 convention of gsDesign's symmetric designs):
 
-* ``"obrien-fleming"``: Lan & DeMets' O'Brien-Fleming type ``f(t) = 2 - 2 Phi(z_{a/2} / sqrt(t))``
+* ``"obrien-fleming"``: Lan & DeMets' O'Brien–Fleming type ``f(t) = 2 - 2 Phi(z_{a/2} / sqrt(t))``
   (``a`` the one-sided level; gsDesign's ``sfLDOF``), computed as ``2 Phi(-z_{a/2} / sqrt(t))`` so
   that the tiny amounts spent at the first of many looks do not round to 0;
 * ``"pocock"``: Lan & DeMets' Pocock type ``f(t) = a log(1 + (e - 1) t)`` (``sfLDPocock``);
 * ``"hsd"``: Hwang, Shih & DeCani's ``f(t) = a (1 - exp(-gamma t)) / (1 - exp(-gamma))``
-  (``gamma = 0``: ``a t``; ``sfHSD``), with ``gamma=`` (``-4`` is O'Brien-Fleming-like, ``1``
+  (``gamma = 0``: ``a t``; ``sfHSD``), with ``gamma=`` (``-4`` is O'Brien–Fleming-like, ``1``
   Pocock-like).
 
 The boundaries are found one look at a time by the recursive numerical integration of Armitage,
@@ -78,7 +78,7 @@ def alpha_spent(t: Any, alpha: float = 0.025, spending: str = "obrien-fleming", 
         The total, one-sided, level ``f(1)``.
     spending : {"obrien-fleming", "pocock", "hsd"}
     gamma : float
-        Hwang-Shih-DeCani's parameter (``spending="hsd"`` only).
+        Hwang–Shih-DeCani's parameter (``spending="hsd"`` only).
 
     Returns
     -------
@@ -226,7 +226,7 @@ class GroupSequentialDesign:
         The cumulative type I error spent by each look (both sides for two-sided designs).
     alpha, alternative, spending : float, str, str
     gamma : float or None
-        Hwang-Shih-DeCani's parameter, for ``spending="hsd"``.
+        Hwang–Shih-DeCani's parameter, for ``spending="hsd"``.
     """
 
     n_max: int
@@ -309,9 +309,9 @@ def group_sequential_design(n_max: int, looks: int | None = None, *, fractions: 
         The overall type I error (two-sided: ``alpha/2`` spent on each side).
     alternative : {"two-sided", "less", "greater"}
     spending : {"obrien-fleming", "pocock", "hsd"}
-        The alpha-spending function (Lan & DeMets' two types, or Hwang-Shih-DeCani's).
+        The alpha-spending function (Lan & DeMets' two types, or Hwang–Shih-DeCani's).
     gamma : float, optional
-        Hwang-Shih-DeCani's parameter (``spending="hsd"`` only; default -4).
+        Hwang–Shih-DeCani's parameter (``spending="hsd"`` only; default -4).
 
     Returns
     -------

@@ -8,7 +8,7 @@ and counts how often each rule rejects ``H0: no difference``:
 * ``"fixed-n"``: one z test at ``n_max`` (the plan the p-value assumes);
 * ``"every look"``: the z test at every look, stopping at the first ``p <= alpha`` (peeking; its
   rejection rate under ``H0`` grows with the number of looks, Armitage, McPherson & Rowe 1969);
-* ``"alpha-spending"``: the O'Brien-Fleming-type group-sequential design with the same looks
+* ``"alpha-spending"``: the O'Brien–Fleming-type group-sequential design with the same looks
   (:func:`~evallib.sequential.group_sequential_design`);
 * ``"confidence sequence"``: the betting sequence (:func:`~evallib.sequential.sequential_pvalue`)
   checked at the same looks, rejecting when 0 has left it.
@@ -175,7 +175,7 @@ def _paired_z(s: Any, q: Any, n: Any) -> np.ndarray:
 
 @lru_cache(maxsize=64)
 def _obrien_fleming(n_max: int, looks: int, alpha: float) -> np.ndarray:
-    """The O'Brien-Fleming-type boundaries of the study's design (computed once per setting)."""
+    """The O'Brien–Fleming-type boundaries of the study's design (computed once per setting)."""
     return group_sequential_design(n_max, looks, alpha=alpha, spending="obrien-fleming").boundary
 
 
@@ -241,11 +241,11 @@ def peeking_study(effect: float = 0.0, *, looks: int = 10, n_max: int = 1000, di
     --------
     >>> s = peeking_study(0.0, looks=10, n_resamples=4000, rng=0)
     >>> for rule, r, se in zip(s.rules, s.rejection_rate, s.se):
-    ...     print(f"{rule:20s} {r:.3f} +/- {se:.3f}")
-    fixed-n              0.055 +/- 0.004
-    every look           0.207 +/- 0.006
-    alpha-spending       0.054 +/- 0.004
-    confidence sequence  0.016 +/- 0.002
+    ...     print(f"{rule:20s} {r:.3f} ± {se:.3f}")
+    fixed-n              0.055 ± 0.004
+    every look           0.207 ± 0.006
+    alpha-spending       0.054 ± 0.004
+    confidence sequence  0.016 ± 0.002
     """
     discordance = check_real(discordance, "discordance", low=0.0, high=1.0, low_open=True)
     effect = check_real(effect, "effect", low=-discordance, high=discordance,
