@@ -119,6 +119,19 @@ def test_freeze_replaces_each_widget_view_by_its_captured_output_once(tmp_path):
     assert [o["output_type"] for o in frozen.cells[1].outputs] == ["stream"]
 
 
+def test_freeze_joins_a_print_the_kernel_flushed_in_two_messages():
+    """ipykernel can send one print as two stream messages on a busy machine (seen in CI);
+    the frozen cell holds one stream per name, text unchanged, other outputs kept in order."""
+    part = {"output_type": "stream", "name": "stdout", "text": "aft"}
+    rest = {"output_type": "stream", "name": "stdout", "text": ["er", "\n"]}
+    err = {"output_type": "stream", "name": "stderr", "text": "warn\n"}
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "",
+                     "outputs": [part, rest, err, dict(part), dict(rest)]}], "metadata": {}}
+    out = freeze_widget_outputs(nb)["cells"][0]["outputs"]
+    assert [(o["name"], o["text"]) for o in out] == [("stdout", "after\n"), ("stderr", "warn\n"),
+                                                     ("stdout", "after\n")]
+
+
 def test_freeze_drops_views_without_output_widgets_and_keeps_other_outputs():
     view = {"output_type": "display_data", "metadata": {},
             "data": {"application/vnd.jupyter.widget-view+json": {"model_id": "s1", "version_major": 2,

@@ -319,6 +319,25 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
+def _coalesce_streams(outputs: list) -> list:
+    """Join adjacent stream outputs of one name, as JupyterLab does when it saves.
+
+    ipykernel may flush one ``print`` as two stream messages when the machine is busy; the
+    saved file must not depend on that.
+    """
+    joined: list = []
+    for out in outputs:
+        prev = joined[-1] if joined else None
+        if (out.get("output_type") == "stream" and prev is not None
+                and prev.get("output_type") == "stream" and prev.get("name") == out.get("name")):
+            text = prev["text"] if isinstance(prev["text"], str) else "".join(prev["text"])
+            more = out["text"] if isinstance(out["text"], str) else "".join(out["text"])
+            joined[-1] = type(prev)({**prev, "text": text + more})
+        else:
+            joined.append(out)
+    return joined
+
+
 def freeze_widget_outputs(nb: dict) -> dict:
     """Replace widget views by what their Output widgets captured; drop the widget state.
 
@@ -326,7 +345,8 @@ def freeze_widget_outputs(nb: dict) -> dict:
     stored (nbclient's default). Each output that is a widget view is replaced by the
     outputs captured by the Output widgets inside it (depth first, in display order); a
     view without Output widgets (a bare slider) is dropped. The notebook's
-    ``metadata.widgets`` is removed, so no stale widget state is saved.
+    ``metadata.widgets`` is removed, so no stale widget state is saved. Adjacent stream
+    outputs of one name are joined, so the file does not depend on how the kernel flushed.
 
     The rest makes the file what JupyterLab itself would save, so opening and saving it
     untouched changes no byte: the kernelspec is ``python3`` with JupyterLab's display
@@ -374,7 +394,7 @@ def freeze_widget_outputs(nb: dict) -> dict:
                 outputs.append(out)
             else:
                 outputs += captured(view.get("model_id", ""), set())
-        cell["outputs"] = outputs
+        cell["outputs"] = _coalesce_streams(outputs)
     nb.setdefault("metadata", {}).pop("widgets", None)
     nb["metadata"]["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
                                     "name": "python3"}
