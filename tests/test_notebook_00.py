@@ -115,7 +115,7 @@ def test_notebook_00_plans_with_the_power_of_the_test_it_reports():
     # the observed difference only as an illustration, with the ends of the interval (Bonett–Price written out)
     low, high = bonett_price(b, c, n)
     assert ("illustration only, not a plan" in joined
-            and f"the observed difference +0.031 would need" in joined
+            and "the observed difference +0.031 would need" in joined
             and f"the interval allows {low:+.3f}, which would need more than 20,000 cases (the exact search stops there; "
                 f"Connor: {connor_n(abs(low), psi)})" in joined
             and f"up to {high:+.3f}, which would need" in joined and f"(Connor: {connor_n(high, psi)})" in joined)
@@ -461,8 +461,8 @@ def test_notebook_00_at_a_zero_difference_with_no_disagreement(notebook_runs):
         return all(stats.binom.sf(m_star - 1, k, 0.03) >= 0.8 for k in range(n_, math.ceil(1.1 * n_) + 1))
 
     need = next(n_ for n_ in range(1, 2000) if holds(n_))
-    assert (f"plan for the smallest difference that matters, 0.03 (set in advance), at a disagreement rate of 0.030, "
-            f"the difference itself (this test set's, 0.000, is smaller") in joined
+    assert ("plan for the smallest difference that matters, 0.03 (set in advance), at a disagreement rate of 0.030, "
+            "the difference itself (this test set's, 0.000, is smaller") in joined
     assert f"test cases for 80% power: {need} (mid-p test, exact power); Connor's formula says {connor_n(0.03, 0.03, 0.2)}" \
         in joined
     assert f"needs {need} cases at a disagreement rate of 0.030" in joined            # the write-up
