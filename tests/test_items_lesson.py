@@ -442,3 +442,33 @@ def test_gap_split_attributes_a_part_only_beyond_two_mc_se():
         describe_gap_split({})
     with pytest.raises(ValueError, match="parts"):
         describe_gap_split({"the bound": (0.01, -0.1)})
+
+
+def test_clustering_screen_reads_each_branch_from_planted_ratios():
+    """Notebook 08, cell 11: planted SE ratios against noise 0.1 (band 1 +- 0.2), one table per branch."""
+    import pandas as pd
+
+    from evallib.lessons import describe_clustering_screen
+
+    def table(ratios, df=50.0):
+        t_over_z = stats.t.isf(0.025, df) / stats.norm.isf(0.025)
+        return pd.DataFrame({"model": [f"m{i}" for i in range(len(ratios))], "score": "p(truth)", "ratio": ratios,
+                             "width ratio": [r * t_over_z for r in ratios], "df": df,
+                             "implied ICC": [(r ** 2 - 1) / 19 for r in ratios]})
+
+    within = describe_clustering_screen(table([1.0, 1.1]), 0.1, 0.05)
+    assert "all within 1 ± 0.20" in within and "absence of evidence" in within
+    # a true ratio of 1.1 passes the screen 1 + 0.2 unflagged with probability Phi((1.2 - 1.1) / (1.1 x 0.1))
+    assert f"probability about {stats.norm.cdf(0.1 / 0.11):.2f}" in within
+    assert f"design effects from about {(1.1 / 1.2) ** 2:.2f} to {(1.1 / 0.8) ** 2:.2f}" in within
+    widens = describe_clustering_screen(table([1.3, 1.5]), 0.1, 0.05)
+    assert widens.endswith("all beyond 1 + 0.20: clustering widens every error bar")
+    assert "ratios from 1.30 to 1.50 (design effects 1.69 to 2.25)" in widens
+    some = describe_clustering_screen(table([1.0, 1.3]), 0.1, 0.05)
+    assert some.endswith("clustering widens some error bars") and "widens every" not in some
+    below = describe_clustering_screen(table([0.7, 1.0]), 0.1, 0.05)
+    assert "some below 1 − 0.20" in below and "widens" not in below
+    with pytest.raises(ValueError, match="part"):
+        describe_clustering_screen(table([1.0]).drop(columns="df"), 0.1, 0.05)
+    with pytest.raises(ValueError, match="noise"):
+        describe_clustering_screen(table([1.0]), 0.0, 0.05)

@@ -53,7 +53,8 @@ from ..items import bell_mccaffrey_df
 
 __all__ = ["PAIRED_COVERAGE_METHODS", "COVERAGE_VERDICTS", "COVERAGE_VERDICT_TITLE", "simulate_paired_items", "paired_item_coverage",
            "plot_paired_item_coverage", "describe_paired_item_coverage", "coverage_verdicts",
-           "mark_coverage_verdicts", "describe_coverage_reading", "describe_pooled_coverage", "describe_gap_split"]
+           "mark_coverage_verdicts", "describe_coverage_reading", "describe_pooled_coverage", "describe_gap_split",
+           "describe_clustering_screen"]
 
 #: Intervals of the paired difference :func:`paired_item_coverage` can measure: the unpaired
 #: interval (pairing and clusters ignored) and those of
@@ -832,3 +833,72 @@ def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
             said.append(f"{name} {'is' if not name.endswith('s') else 'are'} not shown to contribute "
                         f"({100 * estimate:+.2f}, MC SE {100 * se:.2f}, within two MC SEs of 0)")
     return "measured against their Monte Carlo SEs, " + "; ".join(said)
+
+
+def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -> str:
+    """Notebook 08, section 2: the clustered / naive SE ratios of one score read against their own noise.
+
+    ``part`` holds one row per model with the columns ``model``, ``score``, ``ratio`` (CR2 SE over
+    naive SE), ``width ratio`` (CR2 interval width over naive interval width), ``df`` (Bell–McCaffrey)
+    and ``implied ICC``; ``noise`` is the relative SE of the clustered SE, about ``1 / sqrt(2 df)``.
+    Three readings: every ratio within ``1 +- 2 noise`` (absence of evidence, with the design effects
+    the data allow and the chance a true one passes unflagged), every ratio beyond ``1 + 2 noise``
+    (clustering widens every error bar), some beyond ``1 + 2 noise`` (it widens some), or, with none
+    beyond ``1 + 2 noise``, some below ``1 - 2 noise``.
+
+    Parameters
+    ----------
+    part : pandas.DataFrame
+        One row per model of one score, with the columns above.
+    noise : float
+        The relative standard error of the clustered SE (``> 0``).
+    alpha : float
+        The level; the intervals promise ``1 - alpha``, in (0, 1).
+
+    Returns
+    -------
+    str
+        The reading, starting with the range of the ratios.
+
+    Raises
+    ------
+    ValueError
+        If ``part`` is empty or lacks a column, ``noise`` is not positive or ``alpha`` is outside (0, 1).
+    """
+    need = {"model", "score", "ratio", "width ratio", "df", "implied ICC"}
+    if len(part) == 0 or not need <= set(part.columns):
+        raise ValueError(f"part must be a non-empty table with the columns {sorted(need)}")
+    if not (np.isfinite(noise) and noise > 0):
+        raise ValueError(f"noise must be a positive number; got {noise}")
+    alpha = check_alpha(alpha, "alpha")
+    level = f"{100 * (1 - alpha):g}%"
+    low, high = part["ratio"].min(), part["ratio"].max()
+    widest = part.loc[part["width ratio"].idxmax()]   # the widths of the two intervals, not only their SEs
+    wide = widest["width ratio"]
+    t_over_z = stats.t.isf(alpha / 2, widest["df"]) / stats.norm.isf(alpha / 2)
+    text = f"ratios from {low:.2f} to {high:.2f} (design effects {low ** 2:.2f} to {high ** 2:.2f})"
+    if high <= 1 + 2 * noise and low >= 1 - 2 * noise:
+        top = part.loc[part["ratio"].idxmax()]
+        # the screen flags a ratio beyond 1 + 2 noise; the estimated ratio scatters with relative SE `noise` around the
+        # true one, so a true ratio R passes unflagged with probability Phi((1 + 2 noise - R) / (R noise))
+        missed = stats.norm.cdf((1 + 2 * noise - top["ratio"]) / (top["ratio"] * noise))
+        allowed = (top["ratio"] / (1 + 2 * noise)) ** 2, (top["ratio"] / (1 - 2 * noise)) ** 2
+        unflagged = (f"; a true design effect of {top['ratio'] ** 2:.2f} would pass this screen unflagged with probability "
+                     f"about {missed:.2f}" if top["ratio"] > 1 else "")
+        return (text + f", all within 1 ± {2 * noise:.2f}, twice the noise of the clustered SE itself. That is absence of "
+                "evidence, not evidence of no clustering: the screen cannot tell this much clustering from none, and it "
+                f"cannot rule it out either. The largest ratio, {top['model']}'s {top['ratio']:.2f} (implied ICC "
+                f"{top['implied ICC']:.3f}), is a design effect of {top['ratio'] ** 2:.2f}, and the data allow design effects "
+                f"from about {allowed[0]:.2f} to {allowed[1]:.2f} for it{unflagged}. Report the clustered error bar"
+                + (f", at a cost in width here: over the four models, the CR2 "
+                   f"{level} interval (Bell–McCaffrey t) of a model's mean {widest['score']} score is at most {wide:.2f} "
+                   "times as wide as the naive CLT interval (z) of the same model's mean; the widest is "
+                   f"{widest['model']}'s, its SE ratio times t({widest['df']:.1f} df) / z, "
+                   f"{widest['ratio']:.2f} × {t_over_z:.3f} = {wide:.2f}"
+                   if wide > 1 else ""))
+    if low > 1 + 2 * noise:
+        return text + f", all beyond 1 + {2 * noise:.2f}: clustering widens every error bar"
+    if high > 1 + 2 * noise:
+        return text + f", some beyond 1 + {2 * noise:.2f}, the noise of the clustered SE: clustering widens some error bars"
+    return (text + f", some below 1 − {2 * noise:.2f}, beyond the noise of the clustered SE: a clustered SE smaller than "
+            "that noise explains, which clustering does not predict (negatively correlated items within clusters)")
