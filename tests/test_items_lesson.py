@@ -389,3 +389,86 @@ def test_library_coverage_figure_recoloured_and_its_cut_axis_marked():
     assert "axis cut at" in ax.get_ylabel()
     with pytest.raises(ValueError, match="bars"):
         mark_coverage_verdicts(ax, tab.iloc[:2])
+
+
+def test_coverage_reading_says_short_or_above_only_beyond_two_mc_se():
+    """Planted coverages around a 95% promise, one per branch; the thresholds are the +-2 MC SE band written out."""
+    from evallib.lessons import describe_coverage_reading
+
+    assert describe_coverage_reading(0.93, 0.005, 0.95, 2000) == (
+        "falls short of its 95%, by 2.00 percentage points (beyond two Monte Carlo SEs, 1.00)")
+    assert describe_coverage_reading(0.97, 0.004, 0.95, 2000) == (
+        "covers more than its 95%, by 2.00 percentage points (beyond two Monte Carlo SEs, 0.80)")
+    # 0.941 + 2 x 0.005 = 0.951 >= 0.95: not told apart, whichever side of the promise it lies
+    within = describe_coverage_reading(0.941, 0.005, 0.95, 400)
+    assert within.startswith("is not shown to fall short of its 95% at 400 simulations")
+    assert "falls short" not in within
+    assert describe_coverage_reading(0.955, 0.005, 0.95, 400).startswith("is not shown to fall short")
+    with pytest.raises(ValueError, match="n_resamples"):
+        describe_coverage_reading(0.95, 0.005, 0.95, 0)
+    with pytest.raises(ValueError, match="promise"):
+        describe_coverage_reading(0.95, 0.005, 1.2, 100)
+
+
+def test_pooled_coverage_text_follows_the_pooled_and_the_bar_verdicts():
+    from evallib.lessons import describe_pooled_coverage
+
+    head = "A bar whose ±2 MC SE interval is consistent with the promise is not evidence that the interval keeps its level"
+    short_some = describe_pooled_coverage(0.94, 0.003, 0.95, ["within", "short"], 2000)
+    assert short_some.startswith(head) and "cannot tell a shortfall of 1.00 percentage points" in short_some
+    assert "with 2,000 simulations" in short_some
+    assert "every bar alone lies below" in describe_pooled_coverage(0.94, 0.003, 0.95, ["short", "short"], 2000)
+    within = describe_pooled_coverage(0.948, 0.003, 0.95, ["within", "within"], 400)
+    assert "neither is the pooled coverage" in within and "smaller than about 0.60 percentage points" in within
+    assert "shortfall of" not in within
+    assert "lies above the promise" in describe_pooled_coverage(0.97, 0.003, 0.95, ["within"], 400)
+    with pytest.raises(ValueError, match="bar_verdicts"):
+        describe_pooled_coverage(0.94, 0.003, 0.95, [], 400)
+    with pytest.raises(ValueError, match="bar_verdicts"):
+        describe_pooled_coverage(0.94, 0.003, 0.95, ["tied"], 400)
+
+
+def test_gap_split_attributes_a_part_only_beyond_two_mc_se():
+    from evallib.lessons import describe_gap_split
+
+    text = describe_gap_split({"the pairwise intervals": (0.005, 0.0197), "the union bound's slack": (0.0275, 0.0102)})
+    assert "the pairwise intervals are not shown to contribute (+0.50, MC SE 1.97, within two MC SEs of 0)" in text
+    assert "the union bound's slack contributes (+2.75 percentage points, MC SE 1.02)" in text
+    # exactly 2 MC SE is not beyond it; a negative part beyond 2 MC SE is said to contribute, with its sign
+    assert "is not shown to contribute" in describe_gap_split({"the bound": (0.02, 0.01)})
+    assert "the bound contributes (-3.00 percentage points" in describe_gap_split({"the bound": (-0.03, 0.01)})
+    assert "not shown" in describe_gap_split({"the bound": (0.0, 0.0)})
+    with pytest.raises(ValueError, match="parts"):
+        describe_gap_split({})
+    with pytest.raises(ValueError, match="parts"):
+        describe_gap_split({"the bound": (0.01, -0.1)})
+
+
+def test_clustering_screen_reads_each_branch_from_planted_ratios():
+    """Notebook 08, cell 11: planted SE ratios against noise 0.1 (band 1 +- 0.2), one table per branch."""
+    import pandas as pd
+
+    from evallib.lessons import describe_clustering_screen
+
+    def table(ratios, df=50.0):
+        t_over_z = stats.t.isf(0.025, df) / stats.norm.isf(0.025)
+        return pd.DataFrame({"model": [f"m{i}" for i in range(len(ratios))], "score": "p(truth)", "ratio": ratios,
+                             "width ratio": [r * t_over_z for r in ratios], "df": df,
+                             "implied ICC": [(r ** 2 - 1) / 19 for r in ratios]})
+
+    within = describe_clustering_screen(table([1.0, 1.1]), 0.1, 0.05)
+    assert "all within 1 ± 0.20" in within and "absence of evidence" in within
+    # a true ratio of 1.1 passes the screen 1 + 0.2 unflagged with probability Phi((1.2 - 1.1) / (1.1 x 0.1))
+    assert f"probability about {stats.norm.cdf(0.1 / 0.11):.2f}" in within
+    assert f"design effects from about {(1.1 / 1.2) ** 2:.2f} to {(1.1 / 0.8) ** 2:.2f}" in within
+    widens = describe_clustering_screen(table([1.3, 1.5]), 0.1, 0.05)
+    assert widens.endswith("all beyond 1 + 0.20: clustering widens every error bar")
+    assert "ratios from 1.30 to 1.50 (design effects 1.69 to 2.25)" in widens
+    some = describe_clustering_screen(table([1.0, 1.3]), 0.1, 0.05)
+    assert some.endswith("clustering widens some error bars") and "widens every" not in some
+    below = describe_clustering_screen(table([0.7, 1.0]), 0.1, 0.05)
+    assert "some below 1 − 0.20" in below and "widens" not in below
+    with pytest.raises(ValueError, match="part"):
+        describe_clustering_screen(table([1.0]).drop(columns="df"), 0.1, 0.05)
+    with pytest.raises(ValueError, match="noise"):
+        describe_clustering_screen(table([1.0]), 0.0, 0.05)

@@ -433,7 +433,7 @@ def test_coverage_figures_colour_by_the_monte_carlo_interval_and_mark_the_cut_ax
     assert "mark_coverage_verdicts(plot_item_interval_coverage(" in source
     alts = " ".join(o.get("metadata", {}).get("image/png", {}).get("alt", "") for c in nb["cells"]
                     for o in c.get("outputs", []) if o.get("output_type") == "display_data")
-    assert "marked with a break" in alts and "holds the promise" in alts
+    assert "marked with a break" in alts and "is consistent with the promise" in alts
     assert "bars drawn red when even the upper whisker" not in alts
     explorer_cell = next(c for c in nb["cells"] if "live_output(" in _src(c))
     printed = "".join(explorer_cell["outputs"][1]["text"])
@@ -527,7 +527,7 @@ def test_the_clustered_error_bars_cost_is_the_ratio_of_the_interval_widths():
     wide = ratios[widest] * t_over_z
     assert 1.15 < wide < 1.25
     # which interval against which: each model's CR2 interval of its mean against the naive CLT interval of that mean
-    assert (f"costs at most {100 * (wide - 1):.0f}% more width here: over the four models, the CR2 95% interval "
+    assert (f"at a cost in width here: over the four models, the CR2 95% interval "
             f"(Bell–McCaffrey t) of a model's mean p(truth) score is at most {wide:.2f} times as wide as the naive CLT "
             "interval (z) of the same model's mean") in md
     assert "at most 17% more width" not in md and "times as wide as the naive one" not in md
@@ -597,12 +597,12 @@ def test_cr2_is_not_called_the_right_interval_and_its_measured_coverage_is_print
     nb = load_notebook(NOTEBOOK)
     prose, md = _prose(nb), _markdown_outputs(nb)
     assert "right interval" not in prose and "right interval" not in md
-    assert "close to\n  its level, not exact" in prose
+    assert "close to\n  its level, not exact" not in prose and "comes to its level is measured, not assumed" in prose
     pooled = re.search(r"Pooled over these 3 settings \(6,000 simulations\) CR2 covers (\d+\.\d\d)% "
                        r"\(Monte Carlo SE (\d\.\d\d) percentage points\), (\d\.\d) Monte Carlo SEs below 95%", md)
     assert pooled, md
     assert (f"section 3 measured CR2 at {pooled.group(1)}% (Monte Carlo SE {pooled.group(2)} percentage points) pooled "
-            f"over ICCs from 0.05 up, {pooled.group(3)} Monte Carlo SEs below 95%: close to its level, not exact") in md
+            f"over ICCs from 0.05 up, {pooled.group(3)} Monte Carlo SEs below 95%: pooled, it falls short of its 95%") in md
 
 
 def test_simulated_rejection_rates_carry_their_monte_carlo_se():
@@ -634,7 +634,7 @@ def test_the_rank_sets_slack_is_measured_not_asserted():
     held = float(re.search(r"all true ranks held in ([\d.]+)% of", joined).group(1))
     m = re.search(r"some pair was declared different in ([\d.]+)%, and ([\d.]+) of the (\d+) pairs per leaderboard on "
                   r"average \(MC SE ([\d.]+)\): ([\d.]+)% per pair on average, against the ([\d.]+)% that Bonferroni "
-                  r"allows each\. Of the ([-+][\d.]+) percentage points between the promised 5% and the measured "
+                  r"allows each\. Of the ([-+][\d.]+) percentage points \(MC SE [\d.]+\) between the promised 5% and the measured "
                   r"([\d.]+)%, ([-+][\d.]+) come from the pairwise intervals \(their error rates sum to ([\d.]+)%, not 5%\) "
                   r"and ([-+][\d.]+) from leaderboards on which several pairs were declared together", joined)
     assert m, joined

@@ -53,7 +53,8 @@ from ..items import bell_mccaffrey_df
 
 __all__ = ["PAIRED_COVERAGE_METHODS", "COVERAGE_VERDICTS", "COVERAGE_VERDICT_TITLE", "simulate_paired_items", "paired_item_coverage",
            "plot_paired_item_coverage", "describe_paired_item_coverage", "coverage_verdicts",
-           "mark_coverage_verdicts"]
+           "mark_coverage_verdicts", "describe_coverage_reading", "describe_pooled_coverage", "describe_gap_split",
+           "describe_clustering_screen"]
 
 #: Intervals of the paired difference :func:`paired_item_coverage` can measure: the unpaired
 #: interval (pairing and clusters ignored) and those of
@@ -73,7 +74,7 @@ _NAMES = {   # one line each: a tick label of two lines costs a slider's redraw 
 #: a coverage within that noise of the promise is not told apart from it.
 COVERAGE_VERDICTS = {
     "short": ("C3", "lies below the promise"),
-    "within": ("0.65", "holds the promise"),
+    "within": ("0.65", "is consistent with the promise"),
     "above": ("C0", "lies above the promise"),
 }
 #: The title of the colours' legend: the verdicts above complete it.
@@ -638,7 +639,7 @@ def mark_coverage_verdicts(ax, table: pd.DataFrame):
     >>> tab = item_interval_coverage(n_items=100, cluster_size=10, icc=0.3, n_resamples=400, rng=1)
     >>> ax = mark_coverage_verdicts(plot_item_interval_coverage(tab), tab)
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['lies below the promise', 'holds the promise', 'lies above the promise']
+    ['lies below the promise', 'is consistent with the promise', 'lies above the promise']
     """
     if not isinstance(table, pd.DataFrame) or not {"coverage", "mc_se"} <= set(table.columns) \
             or "alpha" not in table.attrs:
@@ -692,3 +693,212 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
             f"difficulty correlation {a['correlation']:g}, true difference {a['difference']:+.3g}\nmeasured in "
             f"{a['n_resamples']:,} simulations: item-score correlation {a['item_correlation']:.2f}, SD of estimate "
             f"{a['sd_estimate']:.4f}, design effect {a['design_effect']:.2f}")
+
+
+def describe_coverage_reading(coverage: float, mc_se: float, promise: float, n_resamples: int) -> str:
+    """What one measured coverage says about its promise, as the end of a sentence ("CR2 ...").
+
+    Reads the coverage by :func:`coverage_verdicts`: "falls short of" or "covers more than" its
+    level only when the whole +-2 MC SE interval lies below or above it, and otherwise "is not
+    shown to fall short of its level at this number of simulations": a coverage within its
+    Monte Carlo noise of the promise is not evidence that the interval keeps its level.
+
+    Parameters
+    ----------
+    coverage, mc_se : float
+        The measured coverage in [0, 1] and its Monte Carlo standard error (``>= 0``).
+    promise : float
+        The promised coverage ``1 - alpha``, in (0, 1).
+    n_resamples : int
+        The simulations behind ``coverage`` (named in the text).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        As :func:`coverage_verdicts`, or if ``n_resamples`` is not a positive whole number.
+
+    Examples
+    --------
+    >>> from evallib.lessons import describe_coverage_reading
+    >>> describe_coverage_reading(0.94, 0.001, 0.95, 6000)
+    'falls short of its 95%, by 1.00 percentage points (beyond two Monte Carlo SEs, 0.20)'
+    >>> describe_coverage_reading(0.948, 0.003, 0.95, 6000)
+    'is not shown to fall short of its 95% at 6,000 simulations (within two Monte Carlo SEs, 0.60)'
+    """
+    verdict = coverage_verdicts([coverage], [mc_se], promise)[0]
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    level, gap, band = f"{100 * promise:g}%", 100 * (promise - coverage), 200 * mc_se
+    if verdict == "short":
+        return f"falls short of its {level}, by {gap:.2f} percentage points (beyond two Monte Carlo SEs, {band:.2f})"
+    if verdict == "above":
+        return f"covers more than its {level}, by {-gap:.2f} percentage points (beyond two Monte Carlo SEs, {band:.2f})"
+    return (f"is not shown to fall short of its {level} at {n_resamples:,} simulations (within two Monte Carlo SEs, "
+            f"{band:.2f})")
+
+
+def describe_pooled_coverage(coverage: float, mc_se: float, promise: float, bar_verdicts: Sequence[str],
+                             n_resamples: int) -> str:
+    """What the pooled coverage of several settings adds to the bars of each, as one or two sentences.
+
+    A bar whose +-2 MC SE interval is consistent with the promise is not evidence that the
+    interval keeps its level. When the pooled coverage falls short (:func:`coverage_verdicts`)
+    and some bar alone does not, the text says that a bar of ``n_resamples`` simulations cannot
+    tell a shortfall of the pooled size from none; when the pooled coverage is itself within its
+    noise, it says how large a shortfall could still go unseen (two pooled MC SEs).
+
+    Parameters
+    ----------
+    coverage, mc_se, promise
+        The pooled coverage, its Monte Carlo SE and the promise, as in :func:`coverage_verdicts`.
+    bar_verdicts : sequence of str
+        The verdict of each setting alone (keys of :data:`COVERAGE_VERDICTS`).
+    n_resamples : int
+        The simulations behind one bar.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        As :func:`coverage_verdicts`; if ``bar_verdicts`` is empty or holds another word, or
+        ``n_resamples`` is not a positive whole number.
+
+    Examples
+    --------
+    >>> from evallib.lessons import describe_pooled_coverage
+    >>> describe_pooled_coverage(0.94, 0.001, 0.95, ["within", "short"], 2000)[:60]
+    'A bar whose ±2 MC SE interval is consistent with the promise'
+    """
+    verdict = coverage_verdicts([coverage], [mc_se], promise)[0]
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    bars = list(bar_verdicts)
+    if not bars or any(v not in COVERAGE_VERDICTS for v in bars):
+        raise ValueError(f"bar_verdicts must be a non-empty list of {sorted(COVERAGE_VERDICTS)}; got {bars}")
+    text = "A bar whose ±2 MC SE interval is consistent with the promise is not evidence that the interval keeps its level"
+    if verdict == "short" and any(v != "short" for v in bars):
+        return (text + f": with {n_resamples:,} simulations a bar cannot tell a shortfall of "
+                f"{100 * (promise - coverage):.2f} percentage points, the pooled one, from none.")
+    if verdict == "short":
+        return text + "; here every bar alone lies below the promise too."
+    if verdict == "within":
+        return (text + ", and neither is the pooled coverage: a shortfall smaller than about "
+                f"{200 * mc_se:.2f} percentage points (two pooled Monte Carlo SEs) would go unseen in this run.")
+    return text + "; pooled, the coverage lies above the promise."
+
+
+def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
+    """Which parts of a measured gap are beyond their Monte Carlo error, as one sentence.
+
+    ``parts`` maps the name of each part of a gap (in rates, e.g. ``{"the pairwise intervals":
+    (0.005, 0.001)}``) to its estimate and Monte Carlo SE. A part is said to contribute only
+    when its estimate lies beyond two of its Monte Carlo SEs from 0; otherwise it is "not shown
+    to contribute".
+
+    Parameters
+    ----------
+    parts : dict of str to (float, float)
+        Each part's estimate (a rate) and its Monte Carlo SE (``>= 0``).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        If ``parts`` is empty or an MC SE is negative or not finite.
+
+    Examples
+    --------
+    >>> from evallib.lessons import describe_gap_split
+    >>> describe_gap_split({"the intervals": (0.005, 0.001), "the bound": (0.0005, 0.0004)})
+    'measured against their Monte Carlo SEs, the intervals contribute (+0.50 percentage points, MC SE 0.10); the bound is not shown to contribute (+0.05, MC SE 0.04, within two MC SEs of 0)'
+    """
+    if not parts:
+        raise ValueError("parts must name at least one part of the gap")
+    said = []
+    for name, (estimate, se) in parts.items():
+        if not (np.isfinite(se) and se >= 0 and np.isfinite(estimate)):
+            raise ValueError(f"parts: {name!r} needs a finite estimate and an MC SE >= 0; got {(estimate, se)}")
+        if abs(estimate) > 2 * se:
+            said.append(f"{name} contribute{'s' if not name.endswith('s') else ''} ({100 * estimate:+.2f} percentage "
+                        f"points, MC SE {100 * se:.2f})")
+        else:
+            said.append(f"{name} {'is' if not name.endswith('s') else 'are'} not shown to contribute "
+                        f"({100 * estimate:+.2f}, MC SE {100 * se:.2f}, within two MC SEs of 0)")
+    return "measured against their Monte Carlo SEs, " + "; ".join(said)
+
+
+def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -> str:
+    """Notebook 08, section 2: the clustered / naive SE ratios of one score read against their own noise.
+
+    ``part`` holds one row per model with the columns ``model``, ``score``, ``ratio`` (CR2 SE over
+    naive SE), ``width ratio`` (CR2 interval width over naive interval width), ``df`` (Bell–McCaffrey)
+    and ``implied ICC``; ``noise`` is the relative SE of the clustered SE, about ``1 / sqrt(2 df)``.
+    Three readings: every ratio within ``1 +- 2 noise`` (absence of evidence, with the design effects
+    the data allow and the chance a true one passes unflagged), every ratio beyond ``1 + 2 noise``
+    (clustering widens every error bar), some beyond ``1 + 2 noise`` (it widens some), or, with none
+    beyond ``1 + 2 noise``, some below ``1 - 2 noise``.
+
+    Parameters
+    ----------
+    part : pandas.DataFrame
+        One row per model of one score, with the columns above.
+    noise : float
+        The relative standard error of the clustered SE (``> 0``).
+    alpha : float
+        The level; the intervals promise ``1 - alpha``, in (0, 1).
+
+    Returns
+    -------
+    str
+        The reading, starting with the range of the ratios.
+
+    Raises
+    ------
+    ValueError
+        If ``part`` is empty or lacks a column, ``noise`` is not positive or ``alpha`` is outside (0, 1).
+    """
+    need = {"model", "score", "ratio", "width ratio", "df", "implied ICC"}
+    if len(part) == 0 or not need <= set(part.columns):
+        raise ValueError(f"part must be a non-empty table with the columns {sorted(need)}")
+    if not (np.isfinite(noise) and noise > 0):
+        raise ValueError(f"noise must be a positive number; got {noise}")
+    alpha = check_alpha(alpha, "alpha")
+    level = f"{100 * (1 - alpha):g}%"
+    low, high = part["ratio"].min(), part["ratio"].max()
+    widest = part.loc[part["width ratio"].idxmax()]   # the widths of the two intervals, not only their SEs
+    wide = widest["width ratio"]
+    t_over_z = stats.t.isf(alpha / 2, widest["df"]) / stats.norm.isf(alpha / 2)
+    text = f"ratios from {low:.2f} to {high:.2f} (design effects {low ** 2:.2f} to {high ** 2:.2f})"
+    if high <= 1 + 2 * noise and low >= 1 - 2 * noise:
+        top = part.loc[part["ratio"].idxmax()]
+        # the screen flags a ratio beyond 1 + 2 noise; the estimated ratio scatters with relative SE `noise` around the
+        # true one, so a true ratio R passes unflagged with probability Phi((1 + 2 noise - R) / (R noise))
+        missed = stats.norm.cdf((1 + 2 * noise - top["ratio"]) / (top["ratio"] * noise))
+        allowed = (top["ratio"] / (1 + 2 * noise)) ** 2, (top["ratio"] / (1 - 2 * noise)) ** 2
+        unflagged = (f"; a true design effect of {top['ratio'] ** 2:.2f} would pass this screen unflagged with probability "
+                     f"about {missed:.2f}" if top["ratio"] > 1 else "")
+        return (text + f", all within 1 ± {2 * noise:.2f}, twice the noise of the clustered SE itself. That is absence of "
+                "evidence, not evidence of no clustering: the screen cannot tell this much clustering from none, and it "
+                f"cannot rule it out either. The largest ratio, {top['model']}'s {top['ratio']:.2f} (implied ICC "
+                f"{top['implied ICC']:.3f}), is a design effect of {top['ratio'] ** 2:.2f}, and the data allow design effects "
+                f"from about {allowed[0]:.2f} to {allowed[1]:.2f} for it{unflagged}. Report the clustered error bar"
+                + (f", at a cost in width here: over the four models, the CR2 "
+                   f"{level} interval (Bell–McCaffrey t) of a model's mean {widest['score']} score is at most {wide:.2f} "
+                   "times as wide as the naive CLT interval (z) of the same model's mean; the widest is "
+                   f"{widest['model']}'s, its SE ratio times t({widest['df']:.1f} df) / z, "
+                   f"{widest['ratio']:.2f} × {t_over_z:.3f} = {wide:.2f}"
+                   if wide > 1 else ""))
+    if low > 1 + 2 * noise:
+        return text + f", all beyond 1 + {2 * noise:.2f}: clustering widens every error bar"
+    if high > 1 + 2 * noise:
+        return text + f", some beyond 1 + {2 * noise:.2f}, the noise of the clustered SE: clustering widens some error bars"
+    return (text + f", some below 1 − {2 * noise:.2f}, beyond the noise of the clustered SE: a clustered SE smaller than "
+            "that noise explains, which clustering does not predict (negatively correlated items within clusters)")
