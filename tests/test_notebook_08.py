@@ -527,7 +527,7 @@ def test_the_clustered_error_bars_cost_is_the_ratio_of_the_interval_widths():
     wide = ratios[widest] * t_over_z
     assert 1.15 < wide < 1.25
     # which interval against which: each model's CR2 interval of its mean against the naive CLT interval of that mean
-    assert (f"at a cost in width here: over the four models, the CR2 95% interval "
+    assert (f"at a cost in width here: over the 4 models, the CR2 95% interval "
             f"(Bell–McCaffrey t) of a model's mean p(truth) score is at most {wide:.2f} times as wide as the naive CLT "
             "interval (z) of the same model's mean") in md
     assert "at most 17% more width" not in md and "times as wide as the naive one" not in md

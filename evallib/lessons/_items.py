@@ -890,7 +890,7 @@ def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -
                 f"cannot rule it out either. The largest ratio, {top['model']}'s {top['ratio']:.2f} (implied ICC "
                 f"{top['implied ICC']:.3f}), is a design effect of {top['ratio'] ** 2:.2f}, and the data allow design effects "
                 f"from about {allowed[0]:.2f} to {allowed[1]:.2f} for it{unflagged}. Report the clustered error bar"
-                + (f", at a cost in width here: over the four models, the CR2 "
+                + (f", at a cost in width here: over the {len(part):,} models, the CR2 "
                    f"{level} interval (Bell–McCaffrey t) of a model's mean {widest['score']} score is at most {wide:.2f} "
                    "times as wide as the naive CLT interval (z) of the same model's mean; the widest is "
                    f"{widest['model']}'s, its SE ratio times t({widest['df']:.1f} df) / z, "
