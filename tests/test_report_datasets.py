@@ -474,7 +474,7 @@ def test_summary_states_effects_before_p_values_and_escapes_names(tmp_path):
     ranking, friedman_line = bullets[0], bullets[1]
     assert "1.964" in ranking and "3.143" in ranking  # Demšar's printed average ranks
     ref = stats.friedmanchisquare(*demsar_ranks().to_numpy().T)
-    assert f"Kendall's W = {ref.statistic / 42:.3f}" in friedman_line and f"= {ref.statistic:.2f}" in friedman_line
+    assert f"Kendall's W, the concordance of the data sets' rankings, is {ref.statistic / 42:.3f}" in friedman_line and f"= {ref.statistic:.2f}" in friedman_line
     assert friedman_line.index("Kendall's W") < friedman_line.index("p = ")  # the effect comes first
     assert len(bullets) == 6 and len(set(bullets)) == 6  # ranking, Friedman, pairs, control, Bayes, caveat
 
@@ -659,7 +659,7 @@ def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
     normal_holm = dict(zip(pairs, multipletests(normal, method="holm")[1]))
     p_norm = normal_holm.get(("C4.5", "C4.5+m"), normal_holm.get(("C4.5+m", "C4.5")))
     assert p_norm > 0.05 and (f"adjusted p {format_p(p_norm)[2:]} (Holm) with the normal approximation of the same "
-                              "statistic (zero differences dropped") in text
+                              "statistic. The normal approximation drops zero differences") in text
     with pytest.raises(ReportInputError, match="verdict"):
         check_options(res, verdict="either")
 
@@ -703,9 +703,10 @@ def test_the_normal_approximation_is_described_as_run_not_as_demsars(tmp_path):
     split = scipy_normal("C4.5+m", "C4.5", "zsplit")
     assert f"{split:.4f}" == "0.0110" and f"{scipy_normal('C4.5+m', 'C4.5', 'wilcox'):.4f}" == "0.0108"
     i = pairs.index(("C4.5+m", "C4.5"))
-    assert (f"{format_p(dropped[i])[2:]} (Holm) with the normal approximation of the same statistic "
-            "(zero differences dropped, as in the exact test, and no continuity correction; Demšar's (2006) "
-            "large-sample z instead splits each zero difference's rank between the two signs)") in text
+    assert (f"{format_p(dropped[i])[2:]} (Holm) with the normal approximation of the same statistic. "
+            "The normal approximation drops zero differences, as the exact test does, and uses no continuity "
+            "correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
+            "two signs") in text
     assert "Demšar's paper gives" not in text
 
 

@@ -575,10 +575,11 @@ class PosthocSection:
                 out.append((str(b), bool(r), allpairs))
         return out
 
-    def disagreement_text(self, name: Any = str) -> str:
+    def disagreement_text(self, name: Any = str, explain: bool = True) -> str:
         """Where the comparisons with the control and the pairs' verdict disagree, which answers
         which question, and why the two can disagree; ``""`` without a control. ``name`` prints a
-        user-given name (the summary escapes it for Markdown)."""
+        user-given name (the summary escapes it for Markdown). ``explain=False`` (the summary) keeps
+        the first sentence and refers to section 3 for the why, which is said there once."""
         if self.control is None:
             return ""
         k = len(self.avg_ranks)
@@ -604,6 +605,8 @@ class PosthocSection:
                              f"from {ctrl} by {cname}'s procedure against the control but "
                              f"{'differs' if len(no) == 1 else 'differ'} from it by {self.verdict_name} over all pairs")
             head = (f"the two families disagree on {plural(len(dis), 'pair')} with {ctrl}: " + "; ".join(parts))
+        if not explain:
+            return f"{head}; section 3 says why two families can disagree and which verdict answers which question"
         return (f"{head}. They are different families and procedures: {cname}'s procedure adjusts for the "
                 f"k - 1 = {k - 1} comparisons with the control, {vfamily} for all k(k - 1)/2 = {m} pairs: the "
                 f"smaller family can declare a pair different that the larger one does not, and different "
@@ -695,7 +698,7 @@ def wilcoxon_variant(pairs: pd.DataFrame) -> str:
         "without continuity correction beyond")
     parts = ["two-sided", law]
     zeros = int(pairs["wilcoxon_zeros"].sum())
-    parts.append(f"zero differences dropped before ranking ({zeros} over the {plural(len(pairs), 'pair')})"
+    parts.append(f"zero differences dropped before ranking, {zeros} over the {plural(len(pairs), 'pair')}"
                  if zeros else "no zero differences")
     if pairs["wilcoxon_tied_ranks"].any():
         parts.append("tied absolute differences at their average rank"
