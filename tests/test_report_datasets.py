@@ -742,3 +742,19 @@ def test_one_spelling_of_chi_square_counts_dashes_and_p_headers_in_both_reports(
         prose = " ".join("".join(c["source"]) for c in json.loads((root / name).read_text())["cells"]
                          if c["cell_type"] == "markdown")
         assert not re.search(r"\b(Bonett|Benjamini|Bonferroni|Bergmann|Wilcoxon|Iman)-[A-Z]", prose), name  # two names: an en dash
+
+
+def test_bayes_summary_says_edge_differences_count_half_and_counts_them(tmp_path):
+    """A difference of exactly the ROPE (0.898 - 0.888 on ionosphere, Demšar's Table 6) is named;
+    the count comes from the scores by hand, not from the report."""
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    t6 = demsar_aucs()
+    by_hand = int(np.sum(np.isclose(np.abs(t6[bayes.best] - t6[bayes.second]), 0.01, rtol=0, atol=1e-12)))
+    assert by_hand == 1 and bayes.on_edge == by_hand
+    text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res),
+                           posthoc=posthoc_tests(res), bayes=bayes)
+    assert "exactly at ±0.01 as half inside the ROPE and half beyond it" in text
+    assert "1 of the 14 differences lies exactly on the ROPE's edge" in text
+    shifted = load_results(_write(t6.assign(**{bayes.best: t6[bayes.best] + 0.0003}), tmp_path / "s.csv"))
+    assert bayesian_top_two(shifted, rope=0.01, n_resamples=200, rng=0).on_edge == 0

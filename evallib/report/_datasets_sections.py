@@ -51,7 +51,8 @@ from ..manydatasets import (
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
-from ..manydatasets._ranktests import WilcoxonResult
+from ..manydatasets._bayesian import _edge_tolerance
+from ..manydatasets._ranktests import TIE_RTOL, WilcoxonResult
 from ..studies import demsar_table_6
 from ._datasets_inputs import Results
 from ._inputs import ReportInputError
@@ -962,6 +963,9 @@ class TopTwoBayes:
         two or more for the second, who they are and how the two compared were picked; ``""``
         when the two best places are held by one classifier each.
     decimals : the decimals of the advantages (:func:`derived_decimals` of the table's).
+    on_edge : how many of the data sets' differences lie exactly on the ROPE's edge, ``±rope`` up to
+        the test's rounding tolerance (:func:`evallib.bayesian_signed_rank`'s ``rtol``); 0 with
+        ``rope = 0``.
     """
 
     best: str
@@ -977,6 +981,7 @@ class TopTwoBayes:
     notes: tuple[str, ...] = ()
     tie: str = ""
     decimals: int = 4
+    on_edge: int = 0
 
     @property
     def p_best(self) -> float:
@@ -1081,6 +1086,9 @@ def bayesian_top_two(
     x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
     res = bayesian_signed_rank(x, y, rope=rope_value, n_resamples=n_resamples, rng=gen)
     wins, ties, losses = _record(y, x)
+    diff = y - x
+    on_edge = (int(np.sum(np.abs(np.abs(diff) - rope_value) <= _edge_tolerance(diff, rope_value, TIE_RTOL, (x, y))))
+               if rope_value > 0 else 0)
     notes = []
     values = results.scores.to_numpy()
     spread = float(values.max() - values.min())
@@ -1093,7 +1101,7 @@ def bayesian_top_two(
     return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
                        mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
-                       decimals=derived_decimals(score_decimals(results.scores)))
+                       decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge)
 
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
