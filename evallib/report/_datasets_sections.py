@@ -1172,9 +1172,11 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
         by = ("the exact permutation p-value" if fs.decided_by == "exact"
               else "Iman and Davenport's F, which Demšar recommends over the conservative chi-square")
-        out.append(f"With N = {n} data sets and k = {k} classifiers the table is below Demšar's rule of thumb "
-                   f"(N > {CHI2_MIN_DATASETS} and k > {CHI2_MIN_CLASSIFIERS}) for the chi-square approximation "
-                   f"to Friedman's statistic; the verdict uses {by}.")
+        short = [f"N = {n} data sets is not more than {CHI2_MIN_DATASETS}" if n <= CHI2_MIN_DATASETS else "",
+                 f"k = {k} classifiers is not more than {CHI2_MIN_CLASSIFIERS}" if k <= CHI2_MIN_CLASSIFIERS else ""]
+        out.append(f"Demšar's rule of thumb for the chi-square approximation to Friedman's statistic asks for "
+                   f"N > {CHI2_MIN_DATASETS} data sets and k > {CHI2_MIN_CLASSIFIERS} classifiers; here "
+                   f"{join_names([s for s in short if s])}, so the verdict uses {by}.")
     if wilcoxon_critical_value(n, alpha=alpha) is None:
         out.append(f"With only {n} data sets no two-sided signed-rank test can reach p <= {alpha:g}, whatever "
                    "the scores: Wilcoxon's verdicts below are 'not shown to differ' by construction.")

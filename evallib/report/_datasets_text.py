@@ -147,7 +147,8 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     places = tie_groups([(c, float(t.loc[c, "average rank"])) for c in t.index], higher_is_better=False)
     tied = places[0]
     top = float(t.loc[tied[0], "average rank"])
-    lead = (f"{_b(best)} has the best average rank, {top:.3f}" if len(tied) == 1 else
+    gap = (f", a lead of {float(t.loc[places[1][0], 'average rank']) - top:.3f} in average rank over the next" if len(places) > 1 else "")
+    lead = (f"{_b(best)} has the best average rank, {top:.3f}{gap}" if len(tied) == 1 else
             f"{join_names([_b(c) for c in tied], limit=LISTED)} share the best average rank, {top:.3f}")
     others = [f"{escape(g[0])} {t.loc[g[0], 'average rank']:.3f}" if len(g) == 1 else
               f"{join_names([escape(c) for c in g], limit=LISTED)} tie at {t.loc[g[0], 'average rank']:.3f}"
