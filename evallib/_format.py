@@ -2,8 +2,10 @@
 
 :func:`format_p` writes a p-value in a sentence (``"p = 0.034"``), :func:`pvalue_cell` in a
 table cell (``"0.034"``). The rule: two significant digits, trailing zeros kept (Python's
-alternate form of ``g``, ``f"{p:#.2g}"``: ``0.80``, ``0.00050``, ``1.0``, ``2.1e-05``), and never
-printed as 0: below :data:`P_FLOOR` a p-value reads ``p < 1e-15``. A p-value that could not be
+alternate form of ``g``, ``f"{p:#.2g}"``: ``0.80``, ``0.00050``, ``1.0``, ``2.1e-05``), never
+printed as 0: below :data:`P_FLOOR` a p-value reads ``p < 1e-15``, and never rounded up to 1: a
+p-value below 1 that two digits would print as ``1.0`` gets three (``0.999``, ``0.996``), and one
+that three would print as ``1.00`` reads ``p > 0.999``; only ``p = 1`` prints ``1.0``. A p-value that could not be
 computed reads ``p = nan``. Every ``.text()``, ``.describe()`` and summary of evallib, and the
 three reports (through :mod:`evallib.report._prose`), print p-values with these two functions.
 
@@ -28,12 +30,14 @@ P_FLOOR = 1e-15
 
 
 def _p_relation(p: float, floor: float) -> str:
-    """``"= 0.034"``, ``"= 2.1e-05"``, ``"< 1e-15"`` or ``"= nan"``."""
+    """``"= 0.034"``, ``"= 2.1e-05"``, ``"= 0.999"``, ``"> 0.999"``, ``"< 1e-15"`` or ``"= nan"``."""
     p = float(p)
     if math.isnan(p):
         return "= nan"
     if p < floor:
         return f"< {floor:.0e}"
+    if p < 1 and f"{p:#.2g}" == "1.0":  # 0.95 <= p < 1: two digits would round it up to 1
+        return "> 0.999" if f"{p:#.3g}" == "1.00" else f"= {p:#.3g}"
     return f"= {p:#.2g}"
 
 
@@ -52,7 +56,8 @@ def format_p(p: float, floor: float = P_FLOOR) -> str:
     str
         ``"p = 0.034"``, ``"p = 0.80"`` (not ``0.8``), ``"p = 0.00050"``, ``"p = 1.0"``,
         ``"p = 2.1e-05"`` (Python's ``f"{p:#.2g}"``), ``"p < 1e-15"`` below ``floor``, or
-        ``"p = nan"``.
+        ``"p = nan"``; a p-value below 1 is never printed as 1: ``"p = 0.999"`` for 0.9989 (three
+        digits where two would round it up), ``"p > 0.999"`` from 0.9995 on.
 
     Examples
     --------
@@ -60,6 +65,8 @@ def format_p(p: float, floor: float = P_FLOOR) -> str:
     ('p = 0.034', 'p = 0.80', 'p = 0.00050', 'p = 1.0')
     >>> format_p(2.1e-5), format_p(0.0), format_p(3e-5, floor=1e-4), format_p(float("nan"))
     ('p = 2.1e-05', 'p < 1e-15', 'p < 1e-04', 'p = nan')
+    >>> format_p(0.9989), format_p(0.9999), format_p(0.949)
+    ('p = 0.999', 'p > 0.999', 'p = 0.95')
     """
     return "p " + _p_relation(p, floor)
 

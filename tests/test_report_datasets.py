@@ -474,7 +474,7 @@ def test_summary_states_effects_before_p_values_and_escapes_names(tmp_path):
     ranking, friedman_line = bullets[0], bullets[1]
     assert "1.964" in ranking and "3.143" in ranking  # Demšar's printed average ranks
     ref = stats.friedmanchisquare(*demsar_ranks().to_numpy().T)
-    assert f"Kendall's W = {ref.statistic / 42:.3f}" in friedman_line and f"= {ref.statistic:.2f}" in friedman_line
+    assert f"Kendall's W, the concordance of the data sets' rankings, is {ref.statistic / 42:.3f}" in friedman_line and f"= {ref.statistic:.2f}" in friedman_line
     assert friedman_line.index("Kendall's W") < friedman_line.index("p = ")  # the effect comes first
     assert len(bullets) == 6 and len(set(bullets)) == 6  # ranking, Friedman, pairs, control, Bayes, caveat
 
@@ -499,7 +499,7 @@ def test_assumptions_name_the_table_and_its_limits(tmp_path):
     # with five data sets the smallest two-sided signed-rank p-value is 2/32 (scipy's exact law) > 0.05
     smallest = stats.wilcoxon([1.0, 2.0, 3.0, 4.0, 5.0], method="exact").pvalue
     assert smallest > 0.05 and "no two-sided signed-rank test can reach" in text
-    assert "rule of thumb (N > 10 and k > 5)" in text
+    assert "for the chi-square approximation to Friedman's statistic asks for N > 10 data sets and k > 5 classifiers; here N = 5 data sets is not more than 10 and k = 5 classifiers is not more than 5" in text
     big = " ".join(assumptions(load_results(_write(benchmark(), tmp_path / "ten.csv"))))
     assert "no two-sided signed-rank test" not in big  # ten data sets can reach 0.05 (min p 2/1024)
 
@@ -659,7 +659,7 @@ def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
     normal_holm = dict(zip(pairs, multipletests(normal, method="holm")[1]))
     p_norm = normal_holm.get(("C4.5", "C4.5+m"), normal_holm.get(("C4.5+m", "C4.5")))
     assert p_norm > 0.05 and (f"adjusted p {format_p(p_norm)[2:]} (Holm) with the normal approximation of the same "
-                              "statistic (zero differences dropped") in text
+                              "statistic. The normal approximation drops zero differences") in text
     with pytest.raises(ReportInputError, match="verdict"):
         check_options(res, verdict="either")
 
@@ -703,9 +703,10 @@ def test_the_normal_approximation_is_described_as_run_not_as_demsars(tmp_path):
     split = scipy_normal("C4.5+m", "C4.5", "zsplit")
     assert f"{split:.4f}" == "0.0110" and f"{scipy_normal('C4.5+m', 'C4.5', 'wilcox'):.4f}" == "0.0108"
     i = pairs.index(("C4.5+m", "C4.5"))
-    assert (f"{format_p(dropped[i])[2:]} (Holm) with the normal approximation of the same statistic "
-            "(zero differences dropped, as in the exact test, and no continuity correction; Demšar's (2006) "
-            "large-sample z instead splits each zero difference's rank between the two signs)") in text
+    assert (f"{format_p(dropped[i])[2:]} (Holm) with the normal approximation of the same statistic. "
+            "The normal approximation drops zero differences, as the exact test does, and uses no continuity "
+            "correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
+            "two signs") in text
     assert "Demšar's paper gives" not in text
 
 
@@ -741,3 +742,19 @@ def test_one_spelling_of_chi_square_counts_dashes_and_p_headers_in_both_reports(
         prose = " ".join("".join(c["source"]) for c in json.loads((root / name).read_text())["cells"]
                          if c["cell_type"] == "markdown")
         assert not re.search(r"\b(Bonett|Benjamini|Bonferroni|Bergmann|Wilcoxon|Iman)-[A-Z]", prose), name  # two names: an en dash
+
+
+def test_bayes_summary_says_edge_differences_count_half_and_counts_them(tmp_path):
+    """A difference of exactly the ROPE (0.898 - 0.888 on ionosphere, Demšar's Table 6) is named;
+    the count comes from the scores by hand, not from the report."""
+    res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    t6 = demsar_aucs()
+    by_hand = int(np.sum(np.isclose(np.abs(t6[bayes.best] - t6[bayes.second]), 0.01, rtol=0, atol=1e-12)))
+    assert by_hand == 1 and bayes.on_edge == by_hand
+    text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res),
+                           posthoc=posthoc_tests(res), bayes=bayes)
+    assert "exactly at ±0.01 as half inside the ROPE and half beyond it" in text
+    assert "1 of the 14 differences lies exactly on the ROPE's edge" in text
+    shifted = load_results(_write(t6.assign(**{bayes.best: t6[bayes.best] + 0.0003}), tmp_path / "s.csv"))
+    assert bayesian_top_two(shifted, rope=0.01, n_resamples=200, rng=0).on_edge == 0

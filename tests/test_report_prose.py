@@ -48,13 +48,15 @@ def test_report_prose_keeps_its_own_wording():
 
 def test_p_values_have_two_significant_digits_and_a_floor():
     # written out: two significant digits with their trailing zeros (printf's %#.2g: 0.80, not 0.8),
-    # "p < 1e-15" below the floor, never 0
+    # "p < 1e-15" below the floor, never 0; never rounded up to 1 (three digits where two would,
+    # "> 0.999" where three would too)
     cases = {0.0342: "0.034", 0.5: "0.50", 0.8036: "0.80", 0.000497: "0.00050", 0.05: "0.050", 1.0: "1.0",
-             0.99996: "1.0", 2.1e-05: "2.1e-05", 2e-05: "2.0e-05", 0.0: "< 1e-15", 1e-300: "< 1e-15",
+             0.99996: "> 0.999", 0.9989: "0.999", 0.996: "0.996", 0.9504: "0.95", 0.9494: "0.95",
+             0.9994: "0.999", 2.1e-05: "2.1e-05", 2e-05: "2.0e-05", 0.0: "< 1e-15", 1e-300: "< 1e-15",
              float("nan"): "nan"}
     for p, cell in cases.items():
         assert pvalue_cell(p) == cell
-        assert format_p(p) == ("p " + cell if cell.startswith("<") else "p = " + cell)
+        assert format_p(p) == ("p " + cell if cell.startswith(("<", ">")) else "p = " + cell)
     assert format_p(3e-5, floor=1e-4) == "p < 1e-04" and pvalue_cell(0.004, floor=1e-4) == "0.0040"
 
 

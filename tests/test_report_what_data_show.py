@@ -233,7 +233,7 @@ def test_the_wilcoxon_test_that_ran_is_named_and_is_what_ran(tmp_path):
     zeros = sum(int(np.sum(np.isclose(t6[a], t6[b], rtol=0, atol=1e-9))) for a, b in zip(ph.pairs["a"], ph.pairs["b"]))
     text = ph.text()
     assert ("Wilcoxon signed-rank test per pair (two-sided; exact null law of the signed ranks; zero differences "
-            f"dropped before ranking ({zeros} over the 6 pairs); tied absolute differences at their average rank"
+            f"dropped before ranking, {zeros} over the 6 pairs; tied absolute differences at their average rank"
             in text)
     assert "exact null law of the signed ranks" in results_summary(res, overview=describe_results(res),
                                                                    friedman=friedman_test(res), posthoc=ph)

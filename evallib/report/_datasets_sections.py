@@ -51,7 +51,8 @@ from ..manydatasets import (
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
-from ..manydatasets._ranktests import WilcoxonResult
+from ..manydatasets._bayesian import _edge_tolerance
+from ..manydatasets._ranktests import TIE_RTOL, WilcoxonResult
 from ..studies import demsar_table_6
 from ._datasets_inputs import Results
 from ._inputs import ReportInputError
@@ -575,10 +576,11 @@ class PosthocSection:
                 out.append((str(b), bool(r), allpairs))
         return out
 
-    def disagreement_text(self, name: Any = str) -> str:
+    def disagreement_text(self, name: Any = str, explain: bool = True) -> str:
         """Where the comparisons with the control and the pairs' verdict disagree, which answers
         which question, and why the two can disagree; ``""`` without a control. ``name`` prints a
-        user-given name (the summary escapes it for Markdown)."""
+        user-given name (the summary escapes it for Markdown). ``explain=False`` (the summary) keeps
+        the first sentence and refers to section 3 for the why, which is said there once."""
         if self.control is None:
             return ""
         k = len(self.avg_ranks)
@@ -604,6 +606,8 @@ class PosthocSection:
                              f"from {ctrl} by {cname}'s procedure against the control but "
                              f"{'differs' if len(no) == 1 else 'differ'} from it by {self.verdict_name} over all pairs")
             head = (f"the two families disagree on {plural(len(dis), 'pair')} with {ctrl}: " + "; ".join(parts))
+        if not explain:
+            return f"{head}; section 3 says why two families can disagree and which verdict answers which question"
         return (f"{head}. They are different families and procedures: {cname}'s procedure adjusts for the "
                 f"k - 1 = {k - 1} comparisons with the control, {vfamily} for all k(k - 1)/2 = {m} pairs: the "
                 f"smaller family can declare a pair different that the larger one does not, and different "
@@ -695,7 +699,7 @@ def wilcoxon_variant(pairs: pd.DataFrame) -> str:
         "without continuity correction beyond")
     parts = ["two-sided", law]
     zeros = int(pairs["wilcoxon_zeros"].sum())
-    parts.append(f"zero differences dropped before ranking ({zeros} over the {plural(len(pairs), 'pair')})"
+    parts.append(f"zero differences dropped before ranking, {zeros} over the {plural(len(pairs), 'pair')}"
                  if zeros else "no zero differences")
     if pairs["wilcoxon_tied_ranks"].any():
         parts.append("tied absolute differences at their average rank"
@@ -959,6 +963,9 @@ class TopTwoBayes:
         two or more for the second, who they are and how the two compared were picked; ``""``
         when the two best places are held by one classifier each.
     decimals : the decimals of the advantages (:func:`derived_decimals` of the table's).
+    on_edge : how many of the data sets' differences lie exactly on the ROPE's edge, ``±rope`` up to
+        the test's rounding tolerance (:func:`evallib.bayesian_signed_rank`'s ``rtol``); 0 with
+        ``rope = 0``.
     """
 
     best: str
@@ -974,6 +981,7 @@ class TopTwoBayes:
     notes: tuple[str, ...] = ()
     tie: str = ""
     decimals: int = 4
+    on_edge: int = 0
 
     @property
     def p_best(self) -> float:
@@ -1078,6 +1086,9 @@ def bayesian_top_two(
     x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
     res = bayesian_signed_rank(x, y, rope=rope_value, n_resamples=n_resamples, rng=gen)
     wins, ties, losses = _record(y, x)
+    diff = y - x
+    on_edge = (int(np.sum(np.abs(np.abs(diff) - rope_value) <= _edge_tolerance(diff, rope_value, TIE_RTOL, (x, y))))
+               if rope_value > 0 else 0)
     notes = []
     values = results.scores.to_numpy()
     spread = float(values.max() - values.min())
@@ -1090,7 +1101,7 @@ def bayesian_top_two(
     return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
                        mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
-                       decimals=derived_decimals(score_decimals(results.scores)))
+                       decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge)
 
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
@@ -1161,9 +1172,11 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
         by = ("the exact permutation p-value" if fs.decided_by == "exact"
               else "Iman and Davenport's F, which Demšar recommends over the conservative chi-square")
-        out.append(f"With N = {n} data sets and k = {k} classifiers the table is below Demšar's rule of thumb "
-                   f"(N > {CHI2_MIN_DATASETS} and k > {CHI2_MIN_CLASSIFIERS}) for the chi-square approximation "
-                   f"to Friedman's statistic; the verdict uses {by}.")
+        short = [f"N = {n} data sets is not more than {CHI2_MIN_DATASETS}" if n <= CHI2_MIN_DATASETS else "",
+                 f"k = {k} classifiers is not more than {CHI2_MIN_CLASSIFIERS}" if k <= CHI2_MIN_CLASSIFIERS else ""]
+        out.append(f"Demšar's rule of thumb for the chi-square approximation to Friedman's statistic asks for "
+                   f"N > {CHI2_MIN_DATASETS} data sets and k > {CHI2_MIN_CLASSIFIERS} classifiers; here "
+                   f"{join_names([s for s in short if s])}, so the verdict uses {by}.")
     if wilcoxon_critical_value(n, alpha=alpha) is None:
         out.append(f"With only {n} data sets no two-sided signed-rank test can reach p <= {alpha:g}, whatever "
                    "the scores: Wilcoxon's verdicts below are 'not shown to differ' by construction.")

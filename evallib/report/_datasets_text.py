@@ -147,7 +147,8 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     places = tie_groups([(c, float(t.loc[c, "average rank"])) for c in t.index], higher_is_better=False)
     tied = places[0]
     top = float(t.loc[tied[0], "average rank"])
-    lead = (f"{_b(best)} has the best average rank, {top:.3f}" if len(tied) == 1 else
+    gap = (f", a lead of {float(t.loc[places[1][0], 'average rank']) - top:.3f} in average rank over the next" if len(places) > 1 else "")
+    lead = (f"{_b(best)} has the best average rank, {top:.3f}{gap}" if len(tied) == 1 else
             f"{join_names([_b(c) for c in tied], limit=LISTED)} share the best average rank, {top:.3f}")
     others = [f"{escape(g[0])} {t.loc[g[0], 'average rank']:.3f}" if len(g) == 1 else
               f"{join_names([escape(c) for c in g], limit=LISTED)} tie at {t.loc[g[0], 'average rank']:.3f}"
@@ -182,13 +183,15 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
         tests = f"{iman} ({chi})"
     verdict = ("the classifiers do not all perform alike" if fs.reject else
                "the classifiers are not shown to differ")
-    return (f"The data sets' rankings agree with Kendall's W = {fs.kendall_w:.3f} (0: unrelated orders, "
-            f"1: the same order on every data set); {tests}: {verdict} at alpha = {fs.alpha:g}.")
+    return (f"Kendall's W, the concordance of the data sets' rankings, is {fs.kendall_w:.3f} (W = 1: every data "
+            f"set ranks the classifiers in the same order; W = 0: the average ranks are all equal); "
+            f"{tests}: {verdict} at alpha = {fs.alpha:g}.")
 
 
 #: What the normal approximation beside a Wilcoxon rejection is, and how it differs from Demšar's.
-NORMAL_FORM = ("zero differences dropped, as in the exact test, and no continuity correction; Demšar's (2006) "
-               "large-sample z instead splits each zero difference's rank between the two signs")
+NORMAL_FORM = ("The normal approximation drops zero differences, as the exact test does, and uses no continuity "
+               "correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
+               "two signs.")
 
 
 def _wilcoxon_sentence(ph: PosthocSection) -> str:
@@ -196,14 +199,16 @@ def _wilcoxon_sentence(ph: PosthocSection) -> str:
     (:func:`~evallib.report._datasets_sections.wilcoxon_variant`)."""
     t = ph.pairs
     wil = t[t["wilcoxon_reject"]]
-    found = [f"{escape(r.a)} vs {escape(r.b)} ({format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm')}"
-             + (f"; {format_adjusted_p(r.wilcoxon_normal_pvalue_adj, 'Holm')} with the normal approximation "
-                f"of the same statistic ({NORMAL_FORM})"
-                if "wilcoxon_normal_pvalue_adj" in t and (r.wilcoxon_normal_pvalue_adj > ph.alpha) else "")
-             + ")" for r in wil.itertuples()]
+    normal = [("wilcoxon_normal_pvalue_adj" in t and r.wilcoxon_normal_pvalue_adj > ph.alpha) for r in wil.itertuples()]
+    found = [f"{escape(r.a)} vs {escape(r.b)}, {format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm')}"
+             + (f", or {format_adjusted_p(r.wilcoxon_normal_pvalue_adj, 'Holm')} with the normal approximation "
+                "of the same statistic" if late else "")
+             for r, late in zip(wil.itertuples(), normal)]
+    shown = found[:LISTED] + ([f"{len(found) - LISTED} more"] if len(found) > LISTED else [])
     return (f"Wilcoxon's signed-rank test ({escape(wilcoxon_variant(t))}) with Holm's adjustment finds "
-            + (f"{plural(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {join_names(found, limit=LISTED)}"
-               if found else f"no pair that differs: all {plural(len(t), 'pair')} are not shown to differ"))
+            + (f"{plural(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {'; '.join(shown)}"
+               + (". " + NORMAL_FORM[:-1] if any(normal[:LISTED]) else "")
+               if found else f"no pair that differs: none of the {plural(len(t), 'pair')} is shown to differ"))
 
 
 def _posthoc_sentence(ph: PosthocSection) -> str:
@@ -242,7 +247,7 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
                f"shared by {len(largest)} pairs, has adjusted "
                f"{join_names(sorted({format_p(t.iloc[i]['pvalue_adj']) for i in largest}))}")
         head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g} "
-                f"(all {m} are not shown to differ); "
+                f"(none of the {m} is shown to differ); "
                 f"the largest rank difference, {top['rank_difference']:.3f} {between}{cd}, {has}")
     return head
 
@@ -260,7 +265,7 @@ def _control_sentence(ph: PosthocSection) -> str:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
             f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}. "
-            + _capital_ours(ph.disagreement_text(name=escape)) + ".")
+            + _capital_ours(ph.disagreement_text(name=escape, explain=False)) + ".")
 
 
 def _capital_ours(sentence: str) -> str:
@@ -278,7 +283,14 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
     ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
              f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage, bayes.decimals)} on average "
              f"(median {_num(bayes.median_advantage, bayes.decimals)})")
-    probs = (f"counting differences within ±{bayes.rope:g} as practical equivalence, the test "
+    edge = ""
+    if bayes.on_edge:
+        edge = (f"; {bayes.on_edge} of the {n} differences {'lies' if bayes.on_edge == 1 else 'lie'} exactly on "
+                f"the ROPE's edge, ±{bayes.rope:g} up to rounding: the mean of such a difference with itself is on "
+                "the edge and counts half, and a slightly wider or narrower ROPE would move it to one side")
+    probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
+             f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "
+             f"as baycomp does){edge}, the test "
              f"gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
              f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
