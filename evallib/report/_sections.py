@@ -861,6 +861,9 @@ class ScoreComparison:
         None with fewer than two probability columns.
     notes : sentences (scores that are not probabilities, ...).
     alpha, adjust, positive : the settings.
+    prevalence : the share of positive test cases, ``P / n`` (NaN if unknown): the prevalence
+        forecast, which gives every case this probability, has Brier score
+        ``prevalence * (1 - prevalence)``, the reference the summary reads the Brier scores against.
     """
 
     auc: pd.DataFrame
@@ -871,6 +874,7 @@ class ScoreComparison:
     alpha: float
     adjust: str
     positive: str
+    prevalence: float = float("nan")
 
     def summary(self) -> str:
         """One or two sentences for the summary.
@@ -926,10 +930,22 @@ class ScoreComparison:
         if len(probs):
             lowest = tie_groups(zip(probs["name"], probs["brier"].astype(float)), higher_is_better=False)[0]
             brier = float(probs.set_index("name").loc[lowest[0], "brier"])
-            who = (f"{lowest[0]} has" if len(lowest) == 1 else
-                   f"{join_names(lowest, limit=LISTED)} tie for")
-            out += (f" As probabilities, {who} the lowest Brier score, {brier:.4f}"
-                    + ("" if len(lowest) == 1 else " each") + " (lower is better).")
+            if len(probs) == 1:
+                out += (f" As probabilities, {lowest[0]}'s scores (the only column of probabilities) have "
+                        f"Brier score {brier:.4f}")
+            elif len(lowest) == 1:
+                out += f" As probabilities, {lowest[0]} has the lowest Brier score, {brier:.4f}"
+            else:
+                out += (f" As probabilities, {join_names(lowest, limit=LISTED)} have equal Brier scores, "
+                        f"{brier:.4f} each, the lowest")
+            pi = self.prevalence
+            if math.isfinite(pi):
+                ref = pi * (1.0 - pi)
+                out += (f" (lower is better; the prevalence forecast, which gives every case the share of "
+                        f"positive cases, {pct(pi)}%, as its probability, scores {ref:.4f})")
+            else:
+                out += " (lower is better)"
+            out += "."
         return out
 
 
@@ -992,7 +1008,8 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
         loss_pairs = loss_pairwise(y, scores, alpha=alpha, adjust=adjust) if probs > 1 else None
     notes = [n + "." for n in losses["note"] if n]
     return ScoreComparison(auc=auc, auc_pairs=pairs, losses=losses, loss_pairs=loss_pairs,
-                           notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive)
+                           notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive,
+                           prevalence=data.n_pos / data.n)
 
 
 @dataclass(frozen=True, eq=False)
@@ -1055,8 +1072,11 @@ class ClassScoreComparison:
             places = tie_groups(brier.items(), higher_is_better=False)
             lowest = places[0]
             if len(lowest) > 1:
-                out += (f". As probabilities, {join_names(lowest, limit=LISTED)} tie for the lowest multi-class "
-                        f"Brier score, {brier[lowest[0]]:.4f} each (lower is better)")
+                out += (f". As probabilities, {join_names(lowest, limit=LISTED)} have equal multi-class "
+                        f"Brier scores, {brier[lowest[0]]:.4f} each, the lowest (lower is better)")
+            elif len(probs) == 1:
+                out += (f". As probabilities, {lowest[0]}'s class scores (the only probability columns) have "
+                        f"multi-class Brier score {brier[lowest[0]]:.4f} (lower is better)")
             else:
                 out += (f". As probabilities, {lowest[0]} has the lowest multi-class Brier score, "
                         f"{brier[lowest[0]]:.4f} (lower is better)")
