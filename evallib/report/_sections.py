@@ -776,7 +776,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         if b == 0 and c == 0:
             verdicts.append("identical predictions" if binary else "identical error rates on every case")
         elif dv == 0:
-            verdicts.append("tie: same number of errors")
+            verdicts.append("equal: same number of errors")
         elif rej:
             verdicts.append(f"{i if dv < 0 else j} makes fewer errors")
         else:
@@ -1314,12 +1314,12 @@ class ChanceCheck:
 
 
 def _winners(winner: str, tied: tuple[str, ...], *, own: bool = False) -> str:
-    """The winner of a chance-check metric, with those tied with it: ``"a"``, ``"a (tied with b)"``;
-    ``own``: ``"a's"``, ``"a's, tied with b's"``."""
+    """The winner of a chance-check metric, with those whose value equals its: ``"a"``, ``"a (equal to b)"``;
+    ``own``: ``"a's"``, ``"a's, equal to b's"``."""
     if own:
         others = [n + "'s" for n in tied]
-        return f"{winner}'s" + (f", tied with {join_names(others, limit=LISTED)}" if tied else "")
-    return winner + (f" (tied with {join_names(tied, limit=LISTED)})" if tied else "")
+        return f"{winner}'s" + (f", equal to {join_names(others, limit=LISTED)}" if tied else "")
+    return winner + (f" (equal to {join_names(tied, limit=LISTED)})" if tied else "")
 
 
 def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried: int | None = None,
@@ -1571,7 +1571,7 @@ class F1Comparison:
         if self.low == self.high == 0.0:
             return (
                 lead +
-                f"By {by} {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
+                f"By {by} {self.best} and {self.second} are equal ({self.f1_best:.3f}), and they are equal in "
                 "every bootstrap resample: the cases where their predictions differ do not change the "
                 "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
         d = distinct_digits(self.low, self.high, 3)

@@ -576,7 +576,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                 "there is no disagreement to measure, not because a difference is known precisely.")
     g, g_int = gap_points(adv, lo, hi)
     if adv == 0:
-        return (f"{subject} tie: the same number of errors, "
+        return (f"{subject} have equal error rates: the same number of errors, "
                 f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} percentage points; "
                 f"{p_part}){matters_clause(lo, hi, delta)}.")
     verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
