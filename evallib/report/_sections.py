@@ -1495,10 +1495,10 @@ class F1Comparison:
         why = []
         if 0 <= self.n_discordant < FEW_DISCORDANT:
             why.append(f"the two classifiers' predictions differ on only {plural(self.n_discordant, 'test case')} "
-                       f"(fewer than {FEW_DISCORDANT}), so the replicates take few distinct values")
+                       f"(fewer than {FEW_DISCORDANT}), so the resampled differences take few distinct values")
         if (self.low == 0.0) != (self.high == 0.0):
             why.append("an endpoint of the interval is exactly 0, so whether it excludes 0 turns on single "
-                       "replicates")
+                       "resamples")
         if not why:
             return ""
         return "the bootstrap interval is unreliable here: " + "; ".join(why)
