@@ -548,7 +548,8 @@ def test_summary_of_identical_classifiers_is_defined():
     assert "0.0 to 0.0" not in text and "+0.000 to +0.000" not in text  # zero widths explained
     assert text.count("zero width") == 3  # pairwise interval, F1 bootstrap, fold t-test
     assert "tie for the highest accuracy" in text
-    assert "for 1 comparison," in text and "same mean accuracy" in text
+    assert "With a single comparison, so nothing to adjust for, the one pairwise difference" in text
+    assert "for 1 comparison" not in text and "same mean accuracy" in text
 
 
 # ------------------------------------------------------------------- the example

@@ -74,6 +74,25 @@ def test_every_pair_where_the_error_rate_and_balanced_accuracy_verdicts_differ_i
     assert f"disagree on {n} pair{'s' if n > 1 else ''} of {len(pairs)}" in line
     for a, b, _ in differ:
         assert f"{a} vs {b}" in line or f"{b} vs {a}" in line
+    # each pair's two estimates, by hand, with their direction and where the unadjusted tests fall
+    for (a, b), pm, pb, m, s_ in zip(pairs, p_mc, p_ba, rej_mc, rej_ba):
+        if m == s_:
+            continue
+        i, j = (a, b) if f"for {a} vs {b} ({a} minus {b})" in line else (b, a)
+        assert f"for {i} vs {j} ({i} minus {j})" in line
+        acc = right[i].mean() - right[j].mean()
+        d = right[i].astype(float) - right[j].astype(float)
+        ba = np.mean([d[y == c].mean() for c in np.unique(y)])
+        assert f"the accuracy difference is {100 * acc:+.1f} percentage points" in line
+        assert f"the balanced-accuracy difference {100 * ba:+.1f} percentage points" in line
+        if acc * ba > 0:
+            assert f"both estimates put {i if acc > 0 else j} ahead" in line
+        else:
+            assert "the estimates point in opposite directions" in line
+        if (pm <= 0.05) == (pb <= 0.05):
+            assert "so only the adjusted tests fall on opposite sides of it" in line
+        else:
+            assert "the unadjusted tests fall on opposite sides of alpha too" in line
 
 
 def test_the_leaders_interval_is_labelled_optimistic_with_the_joint_interval_beside_it():

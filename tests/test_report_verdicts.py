@@ -215,10 +215,10 @@ def test_bootstrap_versus_mcnemar_disagreement_is_explained():
     m = classifier_measures(data)
     pw = pairwise_comparison(data)
     boot = top_two_bootstrap(data, m, n_resamples=2000, rng=1)
-    assert boot.excludes_zero and not pw["reject"].iloc[0] and pw["verdict"].iloc[0].startswith("tie")
+    assert boot.excludes_zero and not pw["reject"].iloc[0] and pw["verdict"].iloc[0].startswith("equal")
     text = summary_text(data, measures=m, pairwise=pw, bootstrap=boot)
     assert "It and the error-rate test disagree on this pair (only the bootstrap finds a difference)" in text
-    assert "tie: the same number of errors" in text
+    assert "have equal error rates: the same number of errors" in text
 
 
 def test_tied_leaders_are_named():
@@ -230,7 +230,7 @@ def test_tied_leaders_are_named():
     data = load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}))
     text = summary_text(data, measures=classifier_measures(data), pairwise=pairwise_comparison(data))
     assert "**a and b** tie for the highest accuracy" in text
-    assert "a and b, tie: the same number of errors, disagreeing on 16 cases" in text
+    assert "a and b, have equal error rates: the same number of errors, disagreeing on 16 cases" in text
 
 
 # ----------------------------------------------------------------------- output
@@ -363,13 +363,57 @@ def test_bootstrap_summary_does_not_round_a_partial_share_to_all_or_none():
                             low=0.06, high=0.24, share_best_better=better, share_tied=tied,
                             n_resamples=10_000, alpha=0.1).summary()
 
-    s = summary(0.9968, 0.0012)  # 9,968 of 10,000 replicates: not "100%"
-    assert "100%" not in s and "a's is the higher in over 99% of the 10,000 resamples (" in s
-    assert "a's is the higher in 100% of the 10,000 resamples (" in summary(1.0, 0.0)
-    assert "a's is the higher in 75% of the 10,000 resamples and ties in 11% (" in summary(0.75, 0.114)
-    assert "and ties in under 1%" not in summary(0.99, 0.004)  # below half a percent the ties are left out
+    s = summary(0.99968, 0.00012)  # 9,996.8 of 10,000 replicates: not "100.0%"
+    assert "100.0%" not in s and "a's is the higher in over 99.9% of the 10,000 resamples (" in s
+    assert "a's is the higher in 100.0% of the 10,000 resamples (" in summary(1.0, 0.0)
+    # one decimal, as in section 6's text, with the Monte Carlo error sqrt(s (1 - s) / B) by hand:
+    # sqrt(0.75 * 0.25 / 10,000) = 0.00433, 0.4 percentage points; no integer seed given
+    s75 = summary(0.75, 0.114)
+    assert ("a's is the higher in 75.0% of the 10,000 resamples (Monte Carlo standard error 0.4 percentage "
+            "points; no integer seed") in s75
+    assert "and the two are equal in 11.4% (" in s75
+    assert "equal in" not in summary(0.99, 0.0)  # no equal resample: nothing said
     # worded as what they are: shares of resamples, not a probability that a is better
     assert s.endswith("(shares of resamples, not the probability that a is better).")
+
+
+def test_bootstrap_warns_on_few_discordant_cases_or_an_endpoint_at_zero():
+    from evallib.report._sections import F1Comparison
+
+    def summary(n_dis, low, high, seed=None):
+        return F1Comparison(best="a", second="b", f1_best=0.76, f1_second=0.61, difference=0.15,
+                            low=low, high=high, share_best_better=0.8, share_tied=0.1,
+                            n_resamples=2_000, alpha=0.05, n_discordant=n_dis, seed=seed)
+
+    assert "unreliable" not in summary(25, 0.06, 0.24).summary()  # 25 is not fewer than 25
+    few = summary(24, 0.06, 0.24)
+    assert "the bootstrap interval is unreliable here" in few.summary()
+    assert "differ on only 24 test cases (fewer than 25)" in few.summary()
+    assert "unreliable" in few.text()
+    one = summary(1, 0.0, 0.24, seed=7).summary()
+    assert "differ on only 1 test case (fewer" in one and "an endpoint of the interval is exactly 0" in one
+    assert "seed 7)" in one
+    assert "exactly 0" in summary(40, -0.2, 0.0).summary()
+    assert "unreliable" not in summary(-1, 0.06, 0.24).summary()  # unknown count: nothing claimed
+
+
+def test_top_two_bootstrap_counts_discordant_cases_and_records_the_seed(tmp_path):
+    from evallib.report import classifier_measures, load_predictions, top_two_bootstrap
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 80)
+    a = y.copy()
+    b = y.copy()
+    a[:6] = 1 - a[:6]  # a wrong on 6 cases, b on 4 others: 10 discordant cases, counted by hand
+    b[10:14] = 1 - b[10:14]
+    f = tmp_path / "p.csv"
+    pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}).to_csv(f, index=False)
+    data = load_predictions(f, pos_label=1)
+    res = top_two_bootstrap(data, classifier_measures(data), n_resamples=500, rng=11)
+    assert res.n_discordant == 10 and res.seed == 11
+    assert "fewer than 25" in res.summary()
+    assert top_two_bootstrap(data, classifier_measures(data), n_resamples=50,
+                             rng=np.random.default_rng(1)).seed is None
 
 
 def _delong_by_hand(y, s, alpha):
@@ -399,3 +443,26 @@ def test_an_auc_below_half_is_read_against_its_interval(alpha):
                         "excludes 0.5: its scores rank the classes worse than random ones.")
     else:
         assert said == f"dlda30_swapped's AUC {auc:.3f} is below 0.5, but {interval} includes 0.5: the low AUC could be chance."
+
+
+def test_one_disagreement_is_singular_and_the_brier_score_is_read_against_the_prevalence_forecast(tmp_path):
+    from evallib.report import classifier_measures, load_predictions, pairwise_comparison, score_comparison, summary_text
+
+    rng = np.random.default_rng(8)
+    y = np.array([1] * 15 + [0] * 45)  # prevalence 0.25: the constant forecast 0.25 scores 0.25 * 0.75 = 0.1875
+    a = y.copy()
+    b = y.copy()
+    b[0] = 0  # b wrong on one case a gets right: one disagreement
+    f = tmp_path / "p.csv"
+    pd.DataFrame({"label": y, "pred_a": a, "pred_b": b,
+                  "score_a": np.clip(0.6 * y + rng.uniform(0, 0.4, y.size), 0, 1)}).to_csv(f, index=False)
+    data = load_predictions(f, pos_label=1)
+    m = classifier_measures(data)
+    text = summary_text(data, measures=m, pairwise=pairwise_comparison(data))
+    assert "from 1 disagreement;" in text or "from 1 disagreement)" in text
+    assert "1 disagreements" not in text and "for 1 comparison" not in text
+    brier_by_hand = float(np.mean((pd.read_csv(f)["score_a"] - y) ** 2))
+    s = score_comparison(data).summary()
+    assert f"a's scores (the only column of probabilities) have Brier score {brier_by_hand:.4f}" in s
+    assert "the prevalence forecast, which gives every case the share of positive cases, 25.0%" in s
+    assert "scores 0.1875)" in s

@@ -294,8 +294,8 @@ def test_a_tie_for_first_is_named_in_the_chance_check():
     assert best["dlda30"] == best["dlda10"] > best["dlda30_swapped"]
     data = load_predictions(EXAMPLE_PREDICTIONS, pos_label="ER-")
     chance = chance_check(data, classifier_measures(data))
-    assert chance.formatted().loc["best accuracy", "winner"] == "dlda30 (tied with dlda10)"
-    assert "the best accuracy, dlda30's, tied with dlda10's at the best threshold of their scores" in chance.headline()
+    assert chance.formatted().loc["best accuracy", "winner"] == "dlda30 (equal to dlda10)"
+    assert "the best accuracy, dlda30's, equal to dlda10's at the best threshold of their scores" in chance.headline()
 
 
 @pytest.mark.parametrize("first", [False, True])

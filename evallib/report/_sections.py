@@ -776,7 +776,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         if b == 0 and c == 0:
             verdicts.append("identical predictions" if binary else "identical error rates on every case")
         elif dv == 0:
-            verdicts.append("tie: same number of errors")
+            verdicts.append("equal: same number of errors")
         elif rej:
             verdicts.append(f"{i if dv < 0 else j} makes fewer errors")
         else:
@@ -861,6 +861,9 @@ class ScoreComparison:
         None with fewer than two probability columns.
     notes : sentences (scores that are not probabilities, ...).
     alpha, adjust, positive : the settings.
+    prevalence : the share of positive test cases, ``P / n`` (NaN if unknown): the prevalence
+        forecast, which gives every case this probability, has Brier score
+        ``prevalence * (1 - prevalence)``, the reference the summary reads the Brier scores against.
     """
 
     auc: pd.DataFrame
@@ -871,6 +874,7 @@ class ScoreComparison:
     alpha: float
     adjust: str
     positive: str
+    prevalence: float = float("nan")
 
     def summary(self) -> str:
         """One or two sentences for the summary.
@@ -926,10 +930,22 @@ class ScoreComparison:
         if len(probs):
             lowest = tie_groups(zip(probs["name"], probs["brier"].astype(float)), higher_is_better=False)[0]
             brier = float(probs.set_index("name").loc[lowest[0], "brier"])
-            who = (f"{lowest[0]} has" if len(lowest) == 1 else
-                   f"{join_names(lowest, limit=LISTED)} tie for")
-            out += (f" As probabilities, {who} the lowest Brier score, {brier:.4f}"
-                    + ("" if len(lowest) == 1 else " each") + " (lower is better).")
+            if len(probs) == 1:
+                out += (f" As probabilities, {lowest[0]}'s scores (the only column of probabilities) have "
+                        f"Brier score {brier:.4f}")
+            elif len(lowest) == 1:
+                out += f" As probabilities, {lowest[0]} has the lowest Brier score, {brier:.4f}"
+            else:
+                out += (f" As probabilities, {join_names(lowest, limit=LISTED)} have equal Brier scores, "
+                        f"{brier:.4f} each, the lowest")
+            pi = self.prevalence
+            if math.isfinite(pi):
+                ref = pi * (1.0 - pi)
+                out += (f" (lower is better; the prevalence forecast, which gives every case the share of "
+                        f"positive cases, {pct(pi)}%, as its probability, scores {ref:.4f})")
+            else:
+                out += " (lower is better)"
+            out += "."
         return out
 
 
@@ -992,7 +1008,8 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
         loss_pairs = loss_pairwise(y, scores, alpha=alpha, adjust=adjust) if probs > 1 else None
     notes = [n + "." for n in losses["note"] if n]
     return ScoreComparison(auc=auc, auc_pairs=pairs, losses=losses, loss_pairs=loss_pairs,
-                           notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive)
+                           notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive,
+                           prevalence=data.n_pos / data.n)
 
 
 @dataclass(frozen=True, eq=False)
@@ -1055,8 +1072,11 @@ class ClassScoreComparison:
             places = tie_groups(brier.items(), higher_is_better=False)
             lowest = places[0]
             if len(lowest) > 1:
-                out += (f". As probabilities, {join_names(lowest, limit=LISTED)} tie for the lowest multi-class "
-                        f"Brier score, {brier[lowest[0]]:.4f} each (lower is better)")
+                out += (f". As probabilities, {join_names(lowest, limit=LISTED)} have equal multi-class "
+                        f"Brier scores, {brier[lowest[0]]:.4f} each, the lowest (lower is better)")
+            elif len(probs) == 1:
+                out += (f". As probabilities, {lowest[0]}'s class scores (the only probability columns) have "
+                        f"multi-class Brier score {brier[lowest[0]]:.4f} (lower is better)")
             else:
                 out += (f". As probabilities, {lowest[0]} has the lowest multi-class Brier score, "
                         f"{brier[lowest[0]]:.4f} (lower is better)")
@@ -1294,12 +1314,12 @@ class ChanceCheck:
 
 
 def _winners(winner: str, tied: tuple[str, ...], *, own: bool = False) -> str:
-    """The winner of a chance-check metric, with those tied with it: ``"a"``, ``"a (tied with b)"``;
-    ``own``: ``"a's"``, ``"a's, tied with b's"``."""
+    """The winner of a chance-check metric, with those whose value equals its: ``"a"``, ``"a (equal to b)"``;
+    ``own``: ``"a's"``, ``"a's, equal to b's"``."""
     if own:
         others = [n + "'s" for n in tied]
-        return f"{winner}'s" + (f", tied with {join_names(others, limit=LISTED)}" if tied else "")
-    return winner + (f" (tied with {join_names(tied, limit=LISTED)})" if tied else "")
+        return f"{winner}'s" + (f", equal to {join_names(others, limit=LISTED)}" if tied else "")
+    return winner + (f" (equal to {join_names(tied, limit=LISTED)})" if tied else "")
 
 
 def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried: int | None = None,
@@ -1431,6 +1451,10 @@ class F1Comparison:
         more for second, the text names them all and says which two were compared.
     n_classifiers : how many classifiers with predicted labels the file holds (0 if unknown):
         with exactly 2 the pair is the only one and nothing was picked by the data.
+    n_discordant : the test cases on which the two classifiers' predictions differ (-1 if
+        unknown): only they move the difference, and with fewer than :data:`FEW_DISCORDANT`
+        the replicates take few values and the percentile interval is unreliable.
+    seed : the integer seed of the resampling, or None (none given, or a generator).
     """
 
     best: str
@@ -1447,6 +1471,8 @@ class F1Comparison:
     measure: str = "F1"
     places: tuple[tuple[str, ...], ...] = ()
     n_classifiers: int = 0
+    n_discordant: int = -1
+    seed: int | None = None
 
     @property
     def picked(self) -> str:
@@ -1461,6 +1487,35 @@ class F1Comparison:
             return ""
         return tie_note([list(p) for p in self.places], by=self.measure, value=lambda n: f"{self.f1_best:.3f}"
                         if n in self.places[0] else f"{self.f1_second:.3f}", limit=LISTED)
+
+    @property
+    def unreliable(self) -> str:
+        """Why the percentile interval is unreliable here, or ``""``: few discordant cases
+        (fewer than :data:`FEW_DISCORDANT`) or an endpoint exactly 0."""
+        why = []
+        if 0 <= self.n_discordant < FEW_DISCORDANT:
+            why.append(f"the two classifiers' predictions differ on only {plural(self.n_discordant, 'test case')} "
+                       f"(fewer than {FEW_DISCORDANT}), so the resampled differences take few distinct values")
+        if (self.low == 0.0) != (self.high == 0.0):
+            why.append("an endpoint of the interval is exactly 0, so whether it excludes 0 turns on single "
+                       "resamples")
+        if not why:
+            return ""
+        return "the bootstrap interval is unreliable here: " + "; ".join(why)
+
+    @property
+    def mc_error(self) -> float:
+        """Monte Carlo standard error of ``share_best_better``, ``sqrt(s (1 - s) / n_resamples)``."""
+        s = self.share_best_better
+        return math.sqrt(s * (1.0 - s) / self.n_resamples)
+
+    def _share_words(self) -> str:
+        """The share with its Monte Carlo error and the seed, in the one rounding of :func:`_share`."""
+        se = 100 * self.mc_error
+        se_text = f"{se:.1f}" if se >= 0.05 else "under 0.1"
+        seed = f"seed {self.seed}" if self.seed is not None else "no integer seed, so a re-run draws other resamples"
+        return (f"{_share(self.share_best_better)} of the {self.n_resamples:,} resamples (Monte Carlo standard "
+                f"error {se_text} percentage points; {seed})")
 
     @property
     def reject(self) -> bool:
@@ -1494,9 +1549,10 @@ class F1Comparison:
             f"difference {self.difference:+.{d}f}, {level} {BOOTSTRAP_METHOD} interval "
             f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases; "
             f"{self.picked})\n"
-            f"in {self.share_best_better:.1%} of the resamples {self.best}'s {self.measure} is the higher "
-            f"(in {self.share_tied:.1%} the two tie): a share of resamples, not the probability that "
+            f"in {self._share_words()} {self.best}'s {self.measure} is the higher "
+            f"(in {_share(self.share_tied)} the two are equal): a share of resamples, not the probability that "
             f"{self.best} is the better classifier; {verdict}"
+            + (f"\n{self.unreliable}" if self.unreliable else "")
         )
 
     def summary(self) -> str:
@@ -1515,7 +1571,7 @@ class F1Comparison:
         if self.low == self.high == 0.0:
             return (
                 lead +
-                f"By {by} {self.best} and {self.second} tie ({self.f1_best:.3f}), and they tie in "
+                f"By {by} {self.best} and {self.second} are equal ({self.f1_best:.3f}), and they are equal in "
                 "every bootstrap resample: the cases where their predictions differ do not change the "
                 "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
         d = distinct_digits(self.low, self.high, 3)
@@ -1527,19 +1583,20 @@ class F1Comparison:
             f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({self.picked})"
             + (f": it excludes 0, so the two differ at alpha = {self.alpha:g}" if self.excludes_zero
                else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}")
-            + f"; {self.best}'s is the higher in {_share(self.share_best_better)} of the {self.n_resamples:,} resamples"
-            + (f" and ties in {_share(self.share_tied)}" if self.share_tied >= 0.005 else "")
-            + f" (shares of resamples, not the probability that {self.best} is better)."
+            + f"; {self.best}'s is the higher in {self._share_words()}"
+            + (f" and the two are equal in {_share(self.share_tied)}" if self.share_tied > 0 else "")
+            + f" (shares of resamples, not the probability that {self.best} is better)"
+            + (f"; {self.unreliable}" if self.unreliable else "") + "."
         )
 
 
 def _share(x: float) -> str:
-    """A share as a whole percentage that never rounds a partial share to 0% or 100%."""
-    if 0 < x < 0.005:
-        return "under 1%"
-    if 0.995 <= x < 1:
-        return "over 99%"
-    return f"{x:.0%}"
+    """A share as a percentage with one decimal that never rounds a partial share to 0% or 100%."""
+    if 0 < x < 0.0005:
+        return "under 0.1%"
+    if 0.9995 <= x < 1:
+        return "over 99.9%"
+    return f"{x:.1%}"
 
 
 @renamed_keywords(reps="n_resamples")
@@ -1582,6 +1639,7 @@ def top_two_bootstrap(
     """
     alpha = check_alpha(alpha)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
     rng = check_rng(rng)
     named = list(data.predicted or {})
     measure = "macro-F1" if data.multiclass else "F1"
@@ -1594,10 +1652,13 @@ def top_two_bootstrap(
     groups = tie_groups((str(n), v) for n, v in f1.items())
     best, second = top_two(groups)
     res = percase.bootstrap_f1(data, best, second, reps=n_resamples, rng=rng, alpha=alpha)
+    differ = np.asarray(data.predicted[best]) != np.asarray(data.predicted[second])
+    n_discordant = len(np.unique(data.case_index()[differ]))
     return F1Comparison(
         best=best, second=second, f1_best=res.f1_a, f1_second=res.f1_b, difference=res.estimate, low=res.low,
         high=res.high, share_best_better=res.share_a_better, share_tied=res.share_tied, n_resamples=n_resamples, alpha=alpha,
-        measure=measure, places=tuple(tuple(g) for g in groups[:2]), n_classifiers=len(named))
+        measure=measure, places=tuple(tuple(g) for g in groups[:2]), n_classifiers=len(named),
+        n_discordant=n_discordant, seed=seed)
 
 
 # --------------------------------------------------------------------- section 6

@@ -448,7 +448,8 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
                      f"(Cochran's Q, {format_p(omnibus.pvalue)})")
     rejected = [f"{i} vs {j}" for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]) if rej]
     lead = (f"with {adj_name}'s adjustment for {plural(m, 'comparison')}" if adj_name and m > 1
-            else f"without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
+            else f"without adjustment for the {plural(m, 'comparison')}" if m > 1
+            else "with a single comparison, so nothing to adjust for")
     if adj in FDR_ADJUSTMENTS and m > 1:
         lead += f" ({FDR_CLAUSE})"
     if rejected:
@@ -470,14 +471,16 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
             why = ("no joint interval corresponds to the false discovery rate" if adj in FDR_ADJUSTMENTS
                    else "as the tests are" if m > 1 else "the only comparison")
             interval = f"{level} {method} interval {g_int} percentage points, unadjusted: {why}"
-        parts.append(f"{lead}, {len(rejected)} of the pairwise differences "
-                     f"{'is' if len(rejected) == 1 else 'are'} significant at alpha = {alpha:g} "
+        how_many = ("the one pairwise difference is" if m == 1 else
+                    f"{len(rejected)} of the pairwise differences {'is' if len(rejected) == 1 else 'are'}")
+        parts.append(f"{lead}, {how_many} significant at alpha = {alpha:g} "
                      f"({', '.join(rejected)}); {'the largest of them: ' if len(rejected) > 1 else ''}"
                      f"{winner} makes {g} percentage points fewer errors "
                      f"than {top['pair'][1] if top['pair'][0] == winner else top['pair'][0]} "
                      f"({interval})")
     else:
-        parts.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g}")
+        parts.append(f"{lead}, {'the one pairwise difference' if m == 1 else 'none of the pairwise differences'} "
+                     f"is {'not ' if m == 1 else ''}significant at alpha = {alpha:g}")
     split = [f"{i} vs {j}" for (i, j), lo, hi, rej in zip(pairwise["pair"], pairwise["diff_low"],
                                                          pairwise["diff_high"], pairwise["reject"])
              if not (lo <= 0 <= hi) and not rej]
@@ -558,7 +561,10 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     adv, lo, hi = _advantage(row, a)
     n_dis = int(row["b"] + row["c"])
     p_part = f"{test} gives {p_of(row)}"
-    cases = "cases on which they differ" if data.repeated else "disagreements"
+    def cases_word(count: int) -> str:
+        return (("case on which they differ" if count == 1 else "cases on which they differ") if data.repeated
+                else ("disagreement" if count == 1 else "disagreements"))
+    cases = cases_word(2)
     # who the sentence is about: the two with the fewest errors, or the tie said in words first
     subject = (f"{note}; {a} and {b}" if note
                else f"The two classifiers with the fewest errors, {a} and {b},")
@@ -570,7 +576,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                 "there is no disagreement to measure, not because a difference is known precisely.")
     g, g_int = gap_points(adv, lo, hi)
     if adv == 0:
-        return (f"{subject} tie: the same number of errors, "
+        return (f"{subject} have equal error rates: the same number of errors, "
                 f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} percentage points; "
                 f"{p_part}){matters_clause(lo, hi, delta)}.")
     verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
@@ -586,7 +592,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
             joint["diff_low"], joint["diff_high"] = row["adj_low"], row["adj_high"]
             _, j_lo, j_hi = _advantage(joint, a)
             unadjusted += "; " + _joint_clause(j_lo, j_hi, m)
-    text = (f"{head} ({level} {method} interval {g_int} percentage points, from {n_dis:,} {cases}{unadjusted}); "
+    text = (f"{head} ({level} {method} interval {g_int} percentage points, from {n_dis:,} {cases_word(n_dis)}{unadjusted}); "
             f"{verdict}"
             f"{matters_clause(lo, hi, delta)}; {p_part}")
     if (not (lo <= 0 <= hi)) != (float(row["pvalue"]) <= alpha):
@@ -602,18 +608,57 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
 
 def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None:
     """Every pair on which McNemar's verdict (error rate) and the balanced-accuracy verdict differ,
-    each named, in section 3's order; None when they agree on every pair."""
+    each named, in section 3's order, with both estimates and their (unadjusted) intervals, whether
+    the two estimates point the same way, and whether the unadjusted tests disagree too or only the
+    adjusted ones fall on opposite sides of alpha; None when they agree on every pair."""
     if not (isinstance(pairwise, pd.DataFrame) and len(pairwise) and isinstance(balanced, pd.DataFrame)
             and len(balanced)):
         return None
     test = pairwise.attrs.get("test", "McNemar's mid-p test")
-    ba = {frozenset((a, b)): bool(r) for a, b, r in zip(balanced["a"], balanced["b"], balanced["reject_adj"])}
-    only_mc, only_ba = [], []
-    for (i, j), rej in zip(pairwise["pair"], pairwise["reject"]):
-        other = ba.get(frozenset((i, j)))
-        if other is None or other == bool(rej):
+    method = pairwise.attrs.get("method", "Bonett–Price")
+    adj = pairwise.attrs.get("adjust", "none")
+    level = level_text(alpha)
+    m = len(pairwise)
+    adjusted = adj in ADJUST_NAME and m > 1
+    ba_rows = {frozenset((a, b)): r for (a, b), r in zip(zip(balanced["a"], balanced["b"]),
+                                                        balanced.to_dict("records"))}
+    only_mc, only_ba, details = [], [], []
+    for row in pairwise.to_dict("records"):
+        i, j = row["pair"]
+        r = ba_rows.get(frozenset((i, j)))
+        if r is None or bool(r["reject_adj"]) == bool(row["reject"]):
             continue
-        (only_mc if rej else only_ba).append(f"{i} vs {j}")
+        (only_mc if row["reject"] else only_ba).append(f"{i} vs {j}")
+        # both as i minus j, higher is better: accuracy (minus the error-rate difference) and balanced accuracy
+        acc, acc_lo, acc_hi = -row["diff"], -row["diff_high"], -row["diff_low"]
+        sign = 1.0 if r["a"] == i else -1.0
+        ba, (ba_lo, ba_hi) = sign * r["difference"], sorted((sign * r["low"], sign * r["high"]))
+        g_acc, int_acc = gap_points(acc, acc_lo, acc_hi)
+        g_ba, int_ba = gap_points(ba, ba_lo, ba_hi)
+        if acc * ba > 0:
+            direction = f"both estimates put {i if acc > 0 else j} ahead"
+        elif acc * ba < 0:
+            direction = (f"the estimates point in opposite directions ({i if acc > 0 else j} ahead by accuracy, "
+                         f"{i if ba > 0 else j} by balanced accuracy)")
+        else:
+            direction = "one of the estimates is exactly zero"
+        p_mc, p_ba = float(row["pvalue"]), float(r["pvalue"])
+        if not adjusted:  # the p-values compared with alpha are the unadjusted ones
+            sides = ""
+        elif (p_mc <= alpha) == (p_ba <= alpha):
+            sides = (f"unadjusted, the two tests fall on the same side of alpha ({format_p(p_mc)} and "
+                     f"{format_p(p_ba)}), so only the adjusted tests fall on opposite sides of it")
+        else:
+            sides = (f"the unadjusted tests fall on opposite sides of alpha too ({format_p(p_mc)} and "
+                     f"{format_p(p_ba)})")
+        p_text = ((lambda q: adjusted_p_text(q, adj)) if adjusted else format_p)
+        signed = (lambda g: g if g.startswith("-") else "+" + g)
+        details.append(
+            f"for {i} vs {j} ({i} minus {j}) the accuracy difference is {signed(g_acc)} percentage points "
+            f"({level} {method} interval {int_acc}, unadjusted; {test}, {p_text(float(row['pvalue_adj']))}) "
+            f"and the balanced-accuracy difference {signed(g_ba)} percentage points ({level} "
+            f"{STRATIFIED_INTERVAL} interval {int_ba}, unadjusted; {BALANCED_TEST}, "
+            f"{p_text(float(r['pvalue_adj']))}): {direction}{'; ' + sides if sides else ''}")
     if not only_mc and not only_ba:
         return None
     n = len(only_mc) + len(only_ba)
@@ -623,7 +668,8 @@ def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None
     if only_ba:
         parts.append(f"only the {BALANCED_TEST} (balanced accuracy) finds one for {join_names(only_ba)}")
     return (f"The error-rate and balanced-accuracy verdicts of section 3 disagree on {plural(n, 'pair')} of "
-            f"{len(pairwise)}: {'; '.join(parts)}. They measure different things: {test} counts every error "
+            f"{m}: {'; '.join(parts)}. In detail, {'; '.join(details)}. "
+            f"They measure different things: {test} counts every error "
             "alike, so mostly the large class, while balanced accuracy weighs each class alike.")
 
 
