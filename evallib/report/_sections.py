@@ -631,9 +631,9 @@ def check_min_difference(min_difference: Any) -> float | None:
 
 
 # --------------------------------------------------------------------- section 3
-#: Below this many discordant cases (b + c) the pairwise table flags the pair: the
-#: chi-square approximation of McNemar's test and the Wald-type intervals are then rough.
-FEW_DISCORDANT = 25
+#: Below this many discordant cases (b + c) the pairwise table flags the pair (one definition,
+#: in :mod:`evallib.report._percase`): the intervals and the mid-p test are then rough.
+FEW_DISCORDANT = percase.FEW_DISCORDANT
 
 
 #: The multiplicity adjustments of the predictions report's pairwise tables: the one menu of every
