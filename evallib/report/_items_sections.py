@@ -92,6 +92,7 @@ __all__ = [
     "format_ranks",
     "tie_group_text",
     "interval_conventions_note",
+    "effective_n_note",
     "plot_item_means",
     "plot_item_pairs",
     "icc_null_se",
@@ -230,13 +231,19 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         unclustered_se)^2``, the variance ratio of the clusters, NaN without clusters),
         ``interval_design_effect`` (the design effect the interval itself uses: for
         Wilson's interval on the effective sample size ``n_0/1 / n_eff``, which is at least 1
-        because ``n_eff`` is capped at the number of 0/1 scores ``n_0/1``; for Wilson's
-        own case 1; for a t interval the variance ratio), ``effective_n`` (Wilson on the
-        effective sample size: ``n_eff``; else NaN), ``scores`` (0/1 scores or answers
-        counted), ``answers`` (mean answers per item), ``independent_low``, ``independent_high``
-        (the interval :func:`evallib.items.item_mean` gives without the clusters, the items taken as
-        independent; the interval itself without clusters), ``note``, ``n_items`` (the items the model
-        scored: each mean is on its own items). ``attrs``: ``alpha``.
+        because ``n_eff`` is capped at the number of 0/1 scores ``n_0/1``, the answers, items x
+        answers per item (Korn and Graubard's truncation: a variance below ``p (1 - p) / n_0/1``,
+        that of independent answers, is taken at the cap); for Wilson's own case 1; for a t
+        interval the variance ratio), ``effective_n`` (Wilson on the effective sample size:
+        ``n_eff``; else NaN), ``independent_effective_n`` (the ``n_eff`` that the items-independent
+        variance ``unclustered_se^2`` gives under the same cap; with several answers per item the
+        cap is above the number of items, so a variance ratio below 1 makes ``effective_n`` the
+        larger), ``scores`` (0/1 scores or answers counted), ``answers`` (mean answers per item),
+        ``independent_low``, ``independent_high``, ``independent_df`` (the interval
+        :func:`evallib.items.item_mean` gives without the clusters, the items taken as independent,
+        and its degrees of freedom, inf for the normal quantile; the interval itself without
+        clusters), ``note``, ``n_items`` (the items the model scored: each mean is on its own
+        items). ``attrs``: ``alpha``.
     """
     alpha = check_alpha(alpha)
     rows = []
@@ -245,17 +252,20 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         r = item_mean(block, clusters=_clusters_arg(data), alpha=alpha, missing="drop")
         ratio = r.se / r.unclustered_se if r.unclustered_se > 0 else float("nan")
         n_obs = int(np.count_nonzero(np.isfinite(block)))
-        effective = float("nan")
+        effective = alone_effective = float("nan")
+        alone = r if not data.clustered else item_mean(block, alpha=alpha, missing="drop")
         if r.method == "wilson" and "effective sample size" in r.note.lower():
             effective = float(wilson_effective(r.estimate, r.se * r.se, r.df, n_obs, alpha)[2])
+            # the effective sample size the items-independent variance gives, under the same cap
+            alone_effective = float(wilson_effective(r.estimate, r.unclustered_se ** 2, r.df, n_obs, alpha)[2])
             used = n_obs / effective
         elif r.method == "wilson":
             used = 1.0
         else:
             used = ratio * ratio
-        alone = r if not data.clustered else item_mean(block, alpha=alpha, missing="drop")
         rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
-                     "independent_low": alone.low, "independent_high": alone.high,
+                     "independent_low": alone.low, "independent_high": alone.high, "independent_df": alone.df,
+                     "independent_effective_n": alone_effective,
                      "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
                      "interval_design_effect": used, "effective_n": effective, "scores": n_obs,
@@ -923,26 +933,49 @@ def _read_as_zero(what: str, estimate: float, meaning: str) -> str:
     return f"{what} was estimated at {estimate:.3f}, below zero, so it is read as 0: {meaning}"
 
 
-def _design_effect_sentence(row: pd.Series, ratio: float) -> str:
-    """The leader's clustering: the variance ratio, and the design effect its interval uses."""
+def _quantile(df: float, alpha: float) -> float:
+    """The two-sided quantile of t with ``df`` degrees of freedom, the normal one for inf."""
+    return float(stats.norm.isf(alpha / 2) if not math.isfinite(df) else stats.t.isf(alpha / 2, df))
+
+
+def _quantile_text(df: float, alpha: float) -> str:
+    """The two-sided quantile an interval refers to, in words: t with its df, or the normal one."""
+    if not math.isfinite(df):
+        return f"the normal quantile {float(stats.norm.isf(alpha / 2)):.3f}"
+    return f"the t quantile {float(stats.t.isf(alpha / 2, df)):.3f} ({df:,.1f} degrees of freedom)"
+
+
+def _capped(row: pd.Series) -> bool:
+    """Whether Wilson's effective sample size of a means row is at its cap, the number of 0/1 scores."""
+    return math.isfinite(row["effective_n"]) and row["effective_n"] >= row["scores"] * (1 - 1e-12)
+
+
+def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float) -> str:
+    """The leader's clustering: the variance ratio, the design effect its interval uses, and the quantiles."""
     text = (f"The leader's cluster-robust standard error is {math.sqrt(ratio):.2f} times the one that takes the "
             f"items as independent (variance ratio {ratio:.2f})")
     used = float(row["interval_design_effect"])
     if math.isfinite(row["effective_n"]):
         text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:,.1f} of its "
                  f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f}")
-        if ratio < 1 <= used + 1e-12:
-            text += (" (the effective sample size is never more than the number of scores, so a ratio below 1 "
-                     "does not narrow the interval)")
+        if _capped(row):
+            text += (" (the effective sample size is capped at the number of 0/1 scores: a variance below that of "
+                     "independent answers is taken at the cap, so it does not narrow the interval)")
+        elif ratio < 1 and row["effective_n"] > row["independent_effective_n"]:
+            text += (f" (with {row['scores'] / row['n_items']:.3g} answers per item the cap, its "
+                     f"{int(row['scores']):,} 0/1 scores, does not bind, so the variance ratio below 1 gives an "
+                     f"effective sample size above the {row['independent_effective_n']:,.1f} that the "
+                     "items-independent variance gives)")
     width = float(row["high"] - row["low"])
     alone = float(row["independent_high"] - row["independent_low"])
     times = width / alone if alone > 0 else float("nan")
     text += (f". Its interval, {row['low']:.4f} to {row['high']:.4f}, is {times:.2f} times as wide as the "
              f"{row['independent_low']:.4f} to {row['independent_high']:.4f} that taking the items as independent "
-             "gives")
+             f"gives; it takes {_quantile_text(float(row['df']), alpha)}, the independent one "
+             f"{_quantile_text(float(row['independent_df']), alpha)}, a quantile ratio of "
+             f"{_quantile(float(row['df']), alpha) / _quantile(float(row['independent_df']), alpha):.2f}")
     if math.isfinite(row["df"]) and row["df"] < FEW_CLUSTERS:
-        text += (f" (it rests on {row['df']:.1f} degrees of freedom, so its t quantile, not only its standard "
-                 "error, widens it)")
+        text += ", so with few degrees of freedom its t quantile, not only its standard error, widens it"
     if not math.isfinite(times) or 0.95 <= times <= 1.05:
         verdict = "here the clusters change the interval little."
     elif times > 1.05:
@@ -951,6 +984,40 @@ def _design_effect_sentence(row: pd.Series, ratio: float) -> str:
         verdict = ("the cluster-robust interval is the narrower one here; it is the one that does not assume the "
                    "items independent.")
     return f"{text}; {verdict}"
+
+
+def effective_n_note(means: pd.DataFrame) -> str | None:
+    """Section 2's note on the cap of Wilson's effective sample size, with each model's numbers.
+
+    The cap is the number of 0/1 scores (the answers), Korn and Graubard's truncation at a
+    design effect of 1 relative to independent answers. With one answer per item that is the
+    number of items, so a cluster-robust variance below the items-independent one does not
+    narrow the interval; with several it is not, and such a variance does. None when no
+    interval is Wilson's on the effective sample size.
+    """
+    rows = means[np.isfinite(means["effective_n"].to_numpy(dtype=float))]
+    if not len(rows):
+        return None
+    text = ("Wilson's effective sample size is p(1 - p) / variance, capped at the model's number of 0/1 scores "
+            "(its answers: items × answers per item), a design effect of at least 1 relative to independent "
+            "answers (Korn and Graubard's truncation); a variance below that of independent answers is taken at "
+            "the cap.")
+    capped = [m for m, r in rows.iterrows() if _capped(r)]
+    if capped:
+        text += (f" The cap binds for {join_names((escape(m) for m in capped), limit=_LIST_LIMIT)}"
+                 f" (effective sample size = 0/1 scores).")
+    over = [(m, r) for m, r in rows.iterrows() if not _capped(r) and r["effective_n"] > r["independent_effective_n"]
+            and math.isfinite(r["design_effect"]) and r["design_effect"] < 1]
+    for m, r in over:
+        width = float(r["high"] - r["low"]) / float(r["independent_high"] - r["independent_low"])
+        text += (f" {escape(m)} answered each item {r['scores'] / r['n_items']:.3g} times on average, so its cap, "
+                 f"{int(r['scores']):,} scores, is above its {int(r['n_items']):,} items and does not bind: its "
+                 f"cluster-robust variance is {r['design_effect']:.2f} times the items-independent one, and its "
+                 f"effective sample size, {r['effective_n']:,.1f}, is above the {r['independent_effective_n']:,.1f} "
+                 f"that the items-independent variance gives, so its interval is {width:.2f} times as wide as the "
+                 "items-independent one (a variance ratio below 1 comes by chance when the clusters hardly "
+                 "matter, so the cluster-robust interval can be the narrower).")
+    return text
 
 
 def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
@@ -1059,7 +1126,7 @@ def items_summary_text(
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
         if math.isfinite(ratio):
-            out.append(_point(_design_effect_sentence(means.loc[leader], ratio), 2))
+            out.append(_point(_design_effect_sentence(means.loc[leader], ratio, float(means.attrs["alpha"])), 2))
     else:
         out.append(_point("**Assumption:** " + independence_note(data, markdown=True), 1))
     if isinstance(samples, SampleAnalysis):
