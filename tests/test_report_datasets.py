@@ -756,5 +756,7 @@ def test_bayes_summary_says_edge_differences_count_half_and_counts_them(tmp_path
                            posthoc=posthoc_tests(res), bayes=bayes)
     assert "exactly at ±0.01 as half inside the ROPE and half beyond it" in text
     assert "1 of the 14 differences lies exactly on the ROPE's edge" in text
+    assert "counts half inside and half beyond it; 1 of the 14 differences lies exactly on the edge" in bayes.text()
     shifted = load_results(_write(t6.assign(**{bayes.best: t6[bayes.best] + 0.0003}), tmp_path / "s.csv"))
-    assert bayesian_top_two(shifted, rope=0.01, n_resamples=200, rng=0).on_edge == 0
+    off = bayesian_top_two(shifted, rope=0.01, n_resamples=200, rng=0)
+    assert off.on_edge == 0 and "exactly on the edge" not in off.text()

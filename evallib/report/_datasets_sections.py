@@ -1019,7 +1019,10 @@ class TopTwoBayes:
             f"{self.best} vs {self.second} over {r.n} data sets: {self.best} wins {self.wins}, ties "
             f"{self.ties}, loses {self.losses}; mean advantage {self.mean_advantage + 0.0:+.{self.decimals}f}, median "
             f"{self.median_advantage + 0.0:+.{self.decimals}f} (scores' units)",
-            f"ROPE: ±{self.rope:g} ({self.rope_from})",
+            f"ROPE: ±{self.rope:g} ({self.rope_from}); a mean of two differences exactly at ±{self.rope:g} counts "
+            "half inside and half beyond it"
+            + (f"; {self.on_edge} of the {r.n} differences {'lies' if self.on_edge == 1 else 'lie'} exactly on the edge"
+               if self.on_edge else ""),
             f"P({self.best} practically better) = {self.p_best:.3f}",
             f"P(practically equivalent) = {self.p_equivalent:.3f}",
             f"P({self.second} practically better) = {self.p_second:.3f}",
