@@ -152,3 +152,108 @@ def test_margin_picture_rejects_what_it_cannot_draw():
         plot_margin_decision({"low": 0.1})
     with pytest.raises(ValueError, match="names must be two different non-empty strings"):
         plot_margin_decision(paired_item_margin_test(a, b, margin=0.1), names=("a", ""))
+
+
+def _planted(rejected, alpha=0.05):
+    """A PeekingStudy with planted rejections (rows: the four rules), rates and SEs from the binomial formula."""
+    from evallib.sequential import PeekingStudy
+    rej = np.asarray(rejected, bool)
+    n = rej.shape[1]
+    rate = rej.mean(axis=1)
+    return PeekingStudy(rules=("fixed-n", "every look", "alpha-spending", "confidence sequence"), rejection_rate=rate,
+                        se=np.sqrt(rate * (1 - rate) / n), mean_n=np.full(4, 100.0), effect=0.0, discordance=0.1,
+                        alpha=alpha, n_max=100, looks=3, n_resamples=n, rejected=rej)
+
+
+def test_describe_rate_gives_each_rate_its_own_se_or_the_clopper_pearson_bound():
+    from evallib.lessons import describe_rate
+    rej = np.zeros((4, 20), bool)
+    rej[1, :5] = True            # 5 of 20: SE sqrt(.25 * .75 / 20) = 0.0968
+    rej[3, :] = True             # 20 of 20
+    s = _planted(rej)
+    assert describe_rate(s, "every look") == "25.0% (Monte Carlo SE 9.68 percentage points)"
+    # Clopper–Pearson 95% with 0 (or n) of 20: scipy's beta quantile, an independent source
+    up = stats.beta.ppf(0.975, 1, 20)
+    assert describe_rate(s, "fixed-n") == f"0.0% (0 of 20; Clopper–Pearson 95% upper bound {100 * up:.1f}%)"
+    assert "16.8%" in describe_rate(s, "fixed-n")
+    assert describe_rate(s, "confidence sequence") == (
+        f"100.0% (20 of 20; Clopper–Pearson 95% lower bound {100 * stats.beta.ppf(0.025, 20, 1):.1f}%)")
+    with pytest.raises(ValueError, match="rule"):
+        describe_rate(s, "sometimes")
+    with pytest.raises(ValueError, match="rule"):
+        describe_rate(s, ["fixed-n", "every look"])
+
+
+def test_rule_difference_decides_with_the_exact_mcnemar_test_on_the_discordant_streams():
+    from evallib.lessons import rule_difference
+    # 4 discordant of 20, all one way: exact p = 2 * 0.5^4 = 0.125 > 0.05, and no split of 4 could reach 0.05
+    rej = np.zeros((4, 20), bool)
+    rej[0, :10] = True
+    rej[3, 4:10] = True
+    r = rule_difference(_planted(rej), "fixed-n", "confidence sequence")
+    assert (r.only_a, r.only_b, r.verdict) == (4, 0, "too small")
+    assert r.pvalue == pytest.approx(stats.binomtest(4, 4, 0.5).pvalue) == pytest.approx(0.125)
+    assert r.gap == pytest.approx(0.2) and "too small to judge" in r.text
+    # no discordant stream at all
+    r0 = rule_difference(_planted(np.zeros((4, 20), bool)), "fixed-n", "alpha-spending")
+    assert (r0.only_a + r0.only_b, r0.verdict) == (0, "too small")
+    # 8 one way, 0 the other: p = 2 / 256 = 0.0078 <= 0.05, the first rule higher
+    rej = np.zeros((4, 40), bool)
+    rej[0, :12] = True
+    rej[3, 8:12] = True
+    r = rule_difference(_planted(rej), "fixed-n", "confidence sequence")
+    assert (r.only_a, r.only_b, r.verdict) == (8, 0, "a higher")
+    assert r.pvalue == pytest.approx(stats.binomtest(0, 8, 0.5).pvalue) and "differ at α = 0.05" in r.text
+    r = rule_difference(_planted(rej), "confidence sequence", "fixed-n")
+    assert r.verdict == "b higher" and r.gap == pytest.approx(-0.2)
+    # 6 and 3: p = 0.51, enough streams to judge, not shown to differ
+    rej = np.zeros((4, 40), bool)
+    rej[0, :6] = True
+    rej[3, 6:9] = True
+    r = rule_difference(_planted(rej), "fixed-n", "confidence sequence")
+    assert (r.only_a, r.only_b, r.verdict) == (6, 3, "not shown")
+    assert r.pvalue == pytest.approx(stats.binomtest(3, 9, 0.5).pvalue) and "not shown to differ" in r.text
+    with pytest.raises(ValueError, match="two different"):
+        rule_difference(_planted(rej), "fixed-n", "fixed-n")
+    with pytest.raises(ValueError, match="rules"):
+        rule_difference(_planted(rej), "fixed-n", "never")
+
+
+def _one_look_by_hand(n, m, alpha):
+    """The exact one-look size by brute force: S = 2k - m with k ~ Binomial(m, 1/2), the sample-SD z test."""
+    k = np.arange(m + 1)
+    s = 2 * k - m
+    sd = np.sqrt(np.maximum(m / n - (s / n) ** 2, 0) * n / (n - 1))
+    z = np.divide(s / n, sd / np.sqrt(n), out=np.zeros(m + 1), where=sd > 0)
+    return float(stats.binom.pmf(k, m, 0.5)[np.abs(z) >= stats.norm.isf(alpha / 2)].sum())
+
+
+def test_one_look_reason_gives_the_exact_size_and_both_sides_of_alpha():
+    from evallib.lessons import one_look_reason
+    text = one_look_reason(100, 11, alpha=0.05, spread=3)
+    here = _one_look_by_hand(100, 11, 0.05)
+    near = {m: _one_look_by_hand(100, m, 0.05) for m in range(8, 15)}
+    assert f"m = 11 discordant signs (an odd number from −11 to 11 in steps of 2)" in text
+    assert f"{100 * here:.2f}% here, {'above' if here > 0.05 else 'below'} α = 5%" in text
+    lo, hi = min(near, key=near.get), max(near, key=near.get)
+    assert near[lo] < 0.05 < near[hi] and "It can fall on either side of α" in text
+    assert f"from {100 * near[lo]:.2f}% (m = {lo}, below α) to {100 * near[hi]:.2f}% (m = {hi}, above α)" in text
+    assert "an even number" in one_look_reason(100, 10, spread=0)
+    # spread 0: only m itself, so nothing crosses alpha
+    assert "Nearby counts do not cross α here" in one_look_reason(100, 11, spread=0)
+    for bad in (dict(n_items=1, discordant=1), dict(n_items=10, discordant=0), dict(n_items=10, discordant=11)):
+        with pytest.raises(ValueError, match="n_items|discordant"):
+            one_look_reason(**bad)
+    with pytest.raises(ValueError, match="spread"):
+        one_look_reason(10, 3, spread=-1)
+
+
+def test_describe_share_prints_the_se_or_the_clopper_pearson_bound():
+    from evallib.lessons import describe_share
+    assert describe_share(0.25, 20) == "25.0% (Monte Carlo SE 9.68 percentage points)"
+    assert describe_share(0.0, 20) == f"0.0% (0 of 20; Clopper–Pearson 95% upper bound {100 * stats.beta.ppf(0.975, 1, 20):.1f}%)"
+    assert describe_share(1.0, 20).startswith("100.0% (20 of 20; Clopper–Pearson 95% lower bound 83.2%")
+    with pytest.raises(ValueError, match="rate"):
+        describe_share(0.33, 20)
+    with pytest.raises(ValueError, match="n must"):
+        describe_share(0.0, 0)

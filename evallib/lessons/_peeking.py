@@ -18,16 +18,20 @@ widget over a tested ``plot_...(..., ax=None)`` function:
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._format import format_p
 from .._plotting import clear_artists, get_axes
 from .._validate import check_names
 from ..items import PairedItemMarginTest
-from ..sequential import PeekingStudy
+from ..onetestset import mcnemar
+from ..sequential import PeekingStudy, peeking_signflip_rate
 
-__all__ = ["plot_peeking_rates", "describe_peeking", "plot_margin_decision"]
+__all__ = ["plot_peeking_rates", "describe_peeking", "describe_rate", "describe_share", "RuleDifference",
+           "one_look_reason", "rule_difference",
+           "plot_margin_decision"]
 
 _COLORS = {"fixed-n": "#4c72b0", "every look": "#c44e52", "alpha-spending": "#55a868",
            "confidence sequence": "#8172b2"}
@@ -162,6 +166,178 @@ def describe_peeking(study: PeekingStudy, *, rules: Any = None) -> str:
         lines.append(f"{study.rules[i]:<20} rejects in {100 * rate:4.1f}% ({spread})   "
                      f"mean n at the stop {study.mean_n[i]:,.0f}")
     return "\n".join(lines)
+
+
+def describe_rate(study: PeekingStudy, rule: str) -> str:
+    """One rule's rejection rate in words, with its own Monte Carlo error.
+
+    ``"5.3% (Monte Carlo SE 0.50 percentage points)"``; where every or no comparison rejected,
+    the SE is 0 and says nothing, so the count and the exact (Clopper–Pearson) 95% bound stand
+    in its place, the same bound :func:`describe_peeking` prints: ``"0.0% (0 of 20; Clopper–Pearson
+    95% upper bound 16.8%)"``, or ``"100.0% (20 of 20; Clopper–Pearson 95% lower bound 83.2%)"``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`describe_peeking`: not a study, or a rule it does not hold.
+
+    Examples
+    --------
+    >>> from evallib import peeking_study
+    >>> describe_rate(peeking_study(0.0, looks=5, n_resamples=2000, rng=1), "fixed-n")
+    '5.0% (Monte Carlo SE 0.49 percentage points)'
+    """
+    if not isinstance(rule, str):
+        raise ValueError(f"rule must be one of {getattr(study, 'rules', ())}, got {rule!r}")
+    i = _rules(study, rule)[0]
+    return describe_share(float(study.rejection_rate[i]), study.n_resamples)
+
+
+def describe_share(rate: float, n: int) -> str:
+    """A simulated share of ``n`` comparisons in words, with its binomial Monte Carlo SE.
+
+    ``sqrt(rate (1 - rate) / n)`` in percentage points; at a share of 0 or 1 that SE is 0 and
+    says nothing, and the exact (Clopper–Pearson) 95% bound of :func:`describe_peeking` stands in
+    its place, ``1 - 0.025^(1/n)`` (upper, for 0 of n) or ``0.025^(1/n)`` (lower, for n of n).
+
+    Raises
+    ------
+    ValueError
+        ``n`` not a positive integer, or ``rate`` not a share ``k / n`` in [0, 1].
+
+    Examples
+    --------
+    >>> describe_share(0.0, 20)
+    '0.0% (0 of 20; Clopper–Pearson 95% upper bound 16.8%)'
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    rate = float(rate)
+    if not 0.0 <= rate <= 1.0 or abs(rate * n - round(rate * n)) > 1e-6:
+        raise ValueError(f"rate must be a share k / n of the {n} comparisons, in [0, 1], got {rate!r}")
+    edge = 0.025 ** (1.0 / n)          # as _rate_interval: the Clopper–Pearson end for 0 or n of n
+    if rate == 0.0:
+        return f"0.0% (0 of {n:,}; Clopper–Pearson 95% upper bound {100 * (1 - edge):.1f}%)"
+    if rate == 1.0:
+        return f"100.0% ({n:,} of {n:,}; Clopper–Pearson 95% lower bound {100 * edge:.1f}%)"
+    return f"{100 * rate:.1f}% (Monte Carlo SE {100 * math.sqrt(rate * (1 - rate) / n):.2f} percentage points)"
+
+
+def one_look_reason(n_items: int, discordant: int, *, alpha: float = 0.05, spread: int = 3) -> str:
+    """Why the one-look z test on ``n_items`` 0/1 paired items is not exactly of level ``alpha``.
+
+    Under label swaps only the ``discordant`` items' signs move, so the sum ``S`` of their ``m``
+    signs is all the z statistic depends on: ``S`` takes the ``m + 1`` values ``-m, -m + 2, ...,
+    m`` (the parity of ``m``), and the rule "|z| ≥ z_{1-α/2}" has the exact probability of a
+    set of those values, :func:`evallib.peeking_signflip_rate` at one look. The sentence gives
+    that probability and, for the discordant counts ``m - spread`` to ``m + spread`` at the same
+    ``n_items`` (computed the same way), the range it spans, saying on which side of ``alpha``
+    each end lies.
+
+    Raises
+    ------
+    ValueError
+        ``n_items`` below 2, ``discordant`` outside ``[1, n_items]``, ``spread`` negative, or
+        ``alpha`` not in (0, 1) (from :func:`evallib.peeking_signflip_rate`).
+
+    Examples
+    --------
+    >>> print(one_look_reason(100, 11, alpha=0.05)[:60])
+    the z statistic takes only the values set by the sum S of th
+    """
+    for name, v, lo in (("n_items", n_items, 2), ("discordant", discordant, 1), ("spread", spread, 0)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+    if discordant > n_items:
+        raise ValueError(f"discordant must be at most n_items = {n_items}, got {discordant}")
+
+    def exact(m):
+        x = np.zeros(n_items)
+        x[:m] = 1.0
+        return peeking_signflip_rate(x, np.zeros(n_items), looks=1, alpha=alpha)
+
+    m = int(discordant)
+    here = exact(m)
+    near = {k: exact(k) for k in range(max(1, m - spread), min(n_items, m + spread) + 1)}
+    lo_k, hi_k = min(near, key=near.get), max(near, key=near.get)
+
+    def side(v):
+        return "above" if v > alpha else "below" if v < alpha else "at"
+
+    parity = "odd" if m % 2 else "even"
+    return (f"the z statistic takes only the values set by the sum S of the m = {m:,} discordant signs (an {parity} "
+            f"number from −{m:,} to {m:,} in steps of 2), so the rule \"|z| ≥ z_(1−α/2)\" has the exact probability "
+            f"of a set of those values: {100 * here:.2f}% here, {side(here)} α = {100 * alpha:g}%. "
+            + ("It can fall on either side of α: at" if near[lo_k] < alpha < near[hi_k] else
+               "Nearby counts do not cross α here: at")
+            + f" the same {n_items:,} items, over {min(near):,} to {max(near):,} discordant items "
+            f"it runs from {100 * near[lo_k]:.2f}% (m = {lo_k:,}, {side(near[lo_k])} α) to {100 * near[hi_k]:.2f}% "
+            f"(m = {hi_k:,}, {side(near[hi_k])} α)")
+
+
+class RuleDifference(NamedTuple):
+    """Two rules' rejections compared stream by stream (:func:`rule_difference`)."""
+
+    gap: float          #: rule_a's rate minus rule_b's
+    only_a: int         #: streams that rule_a rejected and rule_b did not
+    only_b: int         #: streams that rule_b rejected and rule_a did not
+    pvalue: float       #: exact (binomial) McNemar test on only_a, only_b
+    verdict: str        #: "a higher", "b higher", "not shown" or "too small"
+    text: str           #: the comparison in words
+
+
+def rule_difference(study: PeekingStudy, rule_a: str, rule_b: str) -> RuleDifference:
+    """Do two rules of one peeking study reject at different rates? McNemar's exact test.
+
+    Both rules were read on the same simulated streams, so the question is paired: only the
+    *discordant* streams (one rule rejects, the other not) carry information, and under "the
+    two rates are equal" the streams rejected by ``rule_a`` alone are ``Binomial(m, 1/2)`` of
+    the ``m`` discordant ones. :func:`evallib.mcnemar` (``method="exact"``) gives the p-value,
+    compared with the study's ``alpha``. With so few discordant streams that even the most
+    lopsided split has ``2 · 0.5^m > alpha``, no split could show a difference: the verdict is
+    ``"too small"`` and the text says the simulation is too small to judge.
+
+    Returns
+    -------
+    RuleDifference
+        The gap, the two discordant counts, the exact p-value, the verdict and a sentence.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Not a study, a rule it does not hold, or the same rule twice.
+
+    Examples
+    --------
+    >>> from evallib import peeking_study
+    >>> r = rule_difference(peeking_study(0.0, looks=5, n_resamples=2000, rng=1), "every look", "fixed-n")
+    >>> r.verdict, r.only_b
+    ('a higher', 0)
+    """
+    if not isinstance(rule_a, str) or not isinstance(rule_b, str):
+        raise ValueError(f"rule_a and rule_b must be rules of the study, got {rule_a!r}, {rule_b!r}")
+    i, j = _rules(study, rule_a)[0], _rules(study, rule_b)[0]
+    if i == j:
+        raise ValueError(f"rule_a and rule_b must be two different rules, got {rule_a!r} twice")
+    hit_a, hit_b = np.asarray(study.rejected[i], bool), np.asarray(study.rejected[j], bool)
+    only_a, only_b = int(np.sum(hit_a & ~hit_b)), int(np.sum(hit_b & ~hit_a))
+    m, n, alpha = only_a + only_b, study.n_resamples, study.alpha
+    gap = float(study.rejection_rate[i] - study.rejection_rate[j])
+    pvalue = float(mcnemar(only_a, only_b, method="exact").pvalue)
+    counts = (f"of the {n:,} streams, {only_a:,} were rejected by {rule_a} alone and {only_b:,} by {rule_b} alone")
+    if m == 0 or 2 * 0.5 ** m > alpha:
+        verdict = "too small"
+        text = (f"{counts}; with {m:,} discordant stream{'s' if m != 1 else ''} not even the most lopsided split "
+                f"could give an exact (McNemar) p ≤ α = {alpha:g}, so the simulation is too small to judge")
+    elif pvalue <= alpha:
+        verdict = "a higher" if only_a > only_b else "b higher"
+        text = (f"{counts}; the exact (McNemar) binomial test on these {m:,} discordant streams gives "
+                f"{format_p(pvalue)}: the two rates differ at α = {alpha:g}")
+    else:
+        verdict = "not shown"
+        text = (f"{counts}; the exact (McNemar) binomial test on these {m:,} discordant streams gives "
+                f"{format_p(pvalue)}: the rates are not shown to differ at α = {alpha:g}")
+    return RuleDifference(gap, only_a, only_b, pvalue, verdict, text)
 
 
 def plot_margin_decision(result: PairedItemMarginTest, *, sequential_low: float | None = None,
