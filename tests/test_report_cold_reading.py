@@ -241,7 +241,7 @@ def test_wilcoxon_and_control_sentences_say_what_they_count():
     hits = ph.pairs[ph.pairs["wilcoxon_reject"]]
     assert len(hits) == 1  # C4.5+m vs C4.5 (test_report_datasets checks the p-values)
     assert (f"with Holm's adjustment finds 1 pair that differs: "
-            f"{hits.iloc[0]['a']} vs {hits.iloc[0]['b']} (adjusted p = {hits.iloc[0]['wilcoxon_pvalue_adj']:.2g} (Holm)") in text
+            f"{hits.iloc[0]['a']} vs {hits.iloc[0]['b']}, adjusted p = {hits.iloc[0]['wilcoxon_pvalue_adj']:.2g} (Holm)") in text
     ranks = table.rank(axis=1, ascending=False).mean()
     for name in ("C4.5+m+cf", "C4.5+m"):  # both differ from the control (Demšar, section 3.2.4) and rank ahead
         assert f"{name} (rank {ranks[name]:.3f}, ahead of it;" in text
