@@ -349,30 +349,24 @@ def test_each_interval_is_read_against_the_smallest_difference_that_matters(canc
 
 
 # ------------------------------------------------------------------ the notebook tools, Ctrl-C
-BLOCK_PAPERMILL = """
-import sys
-class _Block:
-    def find_spec(self, name, path=None, target=None):
-        if name.split('.')[0] == 'papermill':
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-sys.meta_path.insert(0, _Block())
-from evallib.__main__ import main
-sys.exit(main(sys.argv[1:]))
-"""
+def test_missing_notebook_tools_are_named_with_the_install_command(tmp_path, monkeypatch, capsys):
+    """In process, with papermill hidden from evallib._extras (the command line in a fresh
+    interpreter is tested once, in test_cli_reports)."""
+    import evallib._extras as extras
+    from evallib.__main__ import main
 
-
-def test_missing_notebook_tools_are_named_with_the_install_command(tmp_path):
+    found = extras._spec
+    monkeypatch.setattr(extras, "_spec", lambda m: None if m.split(".")[0] == "papermill" else found(m))
     out = tmp_path / "out" / "r.html"
-    proc = subprocess.run([sys.executable, "-c", BLOCK_PAPERMILL, "report", str(EXAMPLE_PATH), "-o", str(out),
-                           "--pos-label", "ER-"], capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    status = main(["report", str(EXAMPLE_PATH), "-o", str(out), "--pos-label", "ER-"])
+    err = capsys.readouterr().err
+    assert status == 1 and "Traceback" not in err
     # the command line checks the report extra before reading the file (evallib._extras)
-    assert proc.stderr.strip().splitlines() == [
+    assert err.strip().splitlines() == [
         "error: python -m evallib report needs papermill: pip install 'evallib[report]' (or pip install papermill)."]
     assert not out.parent.exists()
-    from evallib._extras import missing
-
-    assert missing("report") == []  # here they are all installed
+    monkeypatch.setattr(extras, "_spec", found)
+    assert extras.missing("report") == []  # here they are all installed
 
 
 @pytest.mark.slow
