@@ -90,6 +90,7 @@ def test_panel_aligns_descriptions_and_widths_and_checks_columns():
             panel([a], columns=bad)
 
 
+@pytest.mark.slow  # starts a kernel: make test runs it, make check leaves it out
 def test_freeze_replaces_each_widget_view_by_its_captured_output_once(tmp_path):
     """A real kernel run (nbclient stores the widget state): the saved cell shows the
     figure and the text the Output widget captured, once, and no widget state is left."""
