@@ -257,3 +257,18 @@ def test_describe_share_prints_the_se_or_the_clopper_pearson_bound():
         describe_share(0.33, 20)
     with pytest.raises(ValueError, match="n must"):
         describe_share(0.0, 0)
+
+
+def test_the_clopper_pearson_edge_is_scipys_beta_quantile_and_the_only_copy():
+    """0.025^(1/n) is the exact 95% lower end at n of n, beta.ppf(0.025, n, 1) (scipy), and the upper end at 0 of n is
+    its complement, beta.ppf(0.975, 1, n); _rate_interval and describe_share both take it from the one helper."""
+    import inspect
+
+    from evallib.lessons import _peeking
+    for n in (1, 7, 20, 200, 2000):
+        assert _peeking._clopper_pearson_edge(n) == pytest.approx(stats.beta.ppf(0.025, n, 1), rel=1e-12)
+        assert 1 - _peeking._clopper_pearson_edge(n) == pytest.approx(stats.beta.ppf(0.975, 1, n), rel=1e-9)
+    source = inspect.getsource(_peeking)
+    assert source.count("0.025 ** (1.0 / ") == 1
+    for f in (_peeking._rate_interval, _peeking.describe_share):
+        assert "_clopper_pearson_edge(" in inspect.getsource(f)

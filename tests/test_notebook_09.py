@@ -70,8 +70,8 @@ def cost_study(stream):
     return peeking_study(effect, looks=10, n_max=len(x), discordance=disc, alpha=0.05, n_resamples=2000, rng=0)
 
 
-def _paired_se_fixed_vs_design(study) -> tuple[float, float]:
-    """fixed-n minus alpha-spending and the SE of the per-stream difference, recomputed by hand: the same uniforms
+def _fixed_vs_design_streams(study) -> tuple[np.ndarray, np.ndarray]:
+    """Which streams the fixed-n test and the alpha-spending design reject, recomputed by hand: the same uniforms
     (numpy's default_rng(0), as peeking_study draws them), the paired z test at each look with numpy's sample SD,
     scipy's normal quantile for the fixed-n test and the O'Brien–Fleming-type boundaries of the design."""
     from evallib import group_sequential_design
@@ -85,8 +85,24 @@ def _paired_se_fixed_vs_design(study) -> tuple[float, float]:
     z = np.divide(mean, sd / np.sqrt(at), out=np.zeros_like(mean), where=sd > 0)
     fixed = np.abs(z[:, -1]) >= stats.norm.isf(0.025)
     design = (np.abs(z) >= group_sequential_design(n_max, looks, alpha=0.05).boundary).any(axis=1)
-    h = fixed.astype(float) - design
-    return float(h.mean()), float(np.sqrt(np.mean(h ** 2) - h.mean() ** 2) / np.sqrt(len(h)))
+    return fixed, design
+
+
+def _mcnemar_words(only_a: int, only_b: int, n: int, alpha: float, rule_a: str, rule_b: str) -> str:
+    """The exact McNemar comparison of two rules in words, from scipy's binomtest on the discordant counts; below
+    2 * 0.5^m > alpha (m discordant) no split could reject, written out by hand."""
+    m = only_a + only_b
+    counts = f"of the {n:,} streams, {only_a:,} were rejected by {rule_a} alone and {only_b:,} by {rule_b} alone"
+    if m == 0 or 2 * 0.5 ** m > alpha:
+        return (f"{counts}; with {m:,} discordant stream{'s' if m != 1 else ''} not even the most lopsided split could "
+                f"give an exact (McNemar) p ≤ α = {alpha:g}, so the simulation is too small to judge")
+    p = stats.binomtest(only_a, m, 0.5).pvalue
+    shown = "the two rates differ" if p <= alpha else "the rates are not shown to differ"
+    # docs/conventions.md: two significant digits, never 0 nor rounded up to 1.0
+    words = ("p < 1e-15" if p < 1e-15 else "p > 0.999" if 0.9995 <= p < 1 else
+             f"p = {p:.3f}" if p < 1 and f"{p:#.2g}" == "1.0" else f"p = {p:#.2g}")
+    return (f"{counts}; the exact (McNemar) binomial test on these {m:,} discordant streams gives {words}: "
+            f"{shown} at α = {alpha:g}")
 
 
 def test_notebook_09_is_saved_with_its_key_outputs():
@@ -310,8 +326,8 @@ def test_the_designs_power_loss_is_computed_and_its_resolution_said(stream, cost
     power is Phi(theta - c) + Phi(-theta - c); the design's is 1 - P(|Z_k| < b_k for every k), a multivariate normal
     rectangle with corr(Z_j, Z_k) = sqrt(t_j / t_k) and means theta sqrt(t_k) (scipy's Genz integration). The
     notebook's paired Brownian paths must agree within their Monte Carlo error, and it says the simulated difference
-    is resolvable only if the loss exceeds two Monte Carlo SEs of the difference, the paired SE of the simulated
-    streams (recomputed here by hand from the same uniforms)."""
+    is judged by the exact McNemar test on the discordant streams (the streams recomputed here by hand from the same
+    uniforms, the p-value from scipy's binomtest), and how that verdict relates to the normal statistic's difference."""
     from evallib import group_sequential_design
 
     x, y, _ = stream
@@ -335,17 +351,28 @@ def test_the_designs_power_loss_is_computed_and_its_resolution_said(stream, cost
     assert float(found.group(1)) == pytest.approx(fixed, abs=tol)
     assert float(found.group(2)) == pytest.approx(power, abs=tol + 2e-4)
     assert float(found.group(3)) / 100 == pytest.approx(fixed - power, abs=4 * float(found.group(4)) / 100 + 5e-5)
-    sim_loss, sim_se = _paired_se_fixed_vs_design(cost_study)
-    assert (sim_loss, sim_se) == pytest.approx(cost_study.difference("fixed-n", "alpha-spending"), abs=1e-12)
-    assert (f"The simulation above shows {100 * sim_loss:+.1f} percentage points (fixed-n minus design), with a Monte "
-            f"Carlo SE of {100 * sim_se:.1f} percentage points for the difference (from the paired outcomes") in md
-    verdict = "is resolvable at this `n_sim`" if fixed - power > 2 * sim_se else "is not resolvable at this `n_sim`"
-    assert verdict.replace("`", "") in md.replace("`", "")
+    hit_fixed, hit_design = _fixed_vs_design_streams(cost_study)
+    i, j = cost_study.rules.index("fixed-n"), cost_study.rules.index("alpha-spending")
+    assert np.array_equal(hit_fixed, cost_study.rejected[i]) and np.array_equal(hit_design, cost_study.rejected[j])
+    only_fixed, only_design = int(np.sum(hit_fixed & ~hit_design)), int(np.sum(hit_design & ~hit_fixed))
+    words = _mcnemar_words(only_fixed, only_design, 2000, 0.05, "fixed-n", "alpha-spending")
+    assert (f"In the simulation above the two powers are {100 * (only_fixed - only_design) / 2000:+.1f} percentage points "
+            f"apart (fixed-n minus design); {words}") in md
+    p = stats.binomtest(only_fixed, only_fixed + only_design, 0.5).pvalue
+    assert p > 0.05                                    # the default run: not shown to differ
+    loss = float(found.group(3)) / 100
+    assert (f"not shown to differ at α = 0.05; so at n_sim = 2,000 the simulation does not show the difference the normal "
+            f"z statistic gives ({100 * loss:+.2f} percentage points).") in md
+    assert "resolvable" not in md and "paired_noise" not in md
     nb = load_notebook(NOTEBOOK)
     prose = " ".join("\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown").split())
     assert "costs a little power" not in prose and "slightly larger maximum n" not in prose
-    assert "is the difference larger than two Monte Carlo SEs *of the difference*, that is, resolvable with `slider_sim` " \
-        "comparisons" in prose
+    assert "do the two rates differ at α in the simulation, with `slider_sim` comparisons" in prose
+    assert "resolvable" not in prose
+    cell = next(_src(c) for c in nb["cells"] if "design_vs = rule_difference(" in _src(c))
+    assert 'rule_difference(cost_study[cost_effect], "fixed-n", "alpha-spending")' in cell
+    assert "paired_noise" not in cell and "no_discordant" not in cell and ".difference(" not in cell
+    assert "all {n_items:,} items;" in cell and "with all 1,191 items" in md
 
 
 def test_the_whisker_not_the_bar_is_read_against_alpha():
@@ -500,20 +527,21 @@ def test_only_the_betting_sequence_needs_no_plan():
         "tuning fixed in advance" in take and "`n_opt`" in take and "`min_n`" in take
 
 
-def test_the_slider_question_reads_a_difference_against_its_own_se():
-    """Point 4: exercise (b) of section 3's slider points to the SE of a difference, which must come from the paired
-    outcomes (the rules see the same streams): PeekingStudy.difference, not sqrt(se_1^2 + se_2^2)."""
+def test_the_slider_question_compares_two_rates_on_the_same_streams():
+    """Point 4: exercise (b) of section 3's slider compares two rates read on the same streams, so the comparison is
+    paired (the discordant streams, rule_difference's exact McNemar test), never the two ± nor sqrt(se_1^2 + se_2^2)."""
     nb = load_notebook(NOTEBOOK)
     text = " ".join(_src(nb["cells"][21]).split())
     assert "is the difference larger than the ± under the figure" not in text
     assert "\\mathrm{SE}_2^2" not in text and "as if independent" not in text
-    assert ("the rules see the same simulated streams, so their rejections are correlated and the SE of the difference "
-            "must come from the paired outcomes") in text
-    assert '`study(looks, effect).difference("fixed-n", "alpha-spending")`' in text and "`PeekingStudy.difference`" in text
+    assert ("the rules see the same simulated streams, so their rejections are correlated and the comparison must be "
+            "paired, stream by stream") in text
+    assert '`rule_difference(study(looks, effect), "fixed-n", "alpha-spending")`' in text
     solutions = _src(nb["cells"][-1])
-    assert 'paired_noise(s80, "fixed-n", "alpha-spending")' in solutions and "abs(gap80) > 2 * se_gap" in solutions
-    assert "bound80 is None" in solutions      # an SE of 0 (no discordant stream) is not read as resolution
-    assert "np.hypot" not in solutions
+    assert 'rule_difference(s80, "fixed-n", "alpha-spending")' in solutions and "{vs80.text}" in solutions
+    assert "paired_noise" not in solutions and "no_discordant" not in solutions and "np.hypot" not in solutions
+    code = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "def paired_noise" not in code and "def no_discordant" not in code
 
 
 def test_the_sequences_price_in_power_is_decided_by_the_exact_mcnemar_test_on_the_streams(cost_study):
@@ -628,8 +656,7 @@ def test_notebook_09_runs_with_other_parameters_and_its_solutions_check_out(note
     assert (f"The smallest fixed-n margin: none needed (the lower bound {low:+.4f} lies above 0: logistic is shown better "
             "than forest") in md_run and f"The smallest fixed-n margin, {-low:.4f}" not in md_run
     assert "so every position of the margin slider below (0.005 to 0.06) shows non-inferiority at a fixed n" in md_run
-    # slider (b)'s solution reads the gap of two rates against the SE of their difference, except where no stream is
-    # discordant (one look: the design is the fixed-n test), where that SE is 0 and the exact bound stands in (below)
+    # slider (b)'s solution compares the two rates by the exact McNemar test on the discordant streams (below)
     assert "section 3's slider (b): at a true difference of" in joined and "against two SEs of the difference" not in joined
     assert "With one look the design is the fixed-n test and gives up no power." in md_run
     assert "1 look up to" in joined and "solutions ok" in joined
@@ -650,13 +677,9 @@ def test_notebook_09_runs_with_other_parameters_and_its_solutions_check_out(note
     half = re.search(r"^3\. first \d+ classes \(\d+ pupils\): smallest margin(.*)\(bound ([-+\d.]+) = ", joined, flags=re.M)
     assert half and float(half.group(2)) > 0 and "on the grid" not in half.group(1)
     assert half.group(1).startswith(f": none needed (the lower bound {half.group(2)} lies above 0")
-    # slider (b) at one look: the design is the fixed-n test, so no stream is discordant; the exact Clopper–Pearson
-    # 90% upper end for 0 of 100 (scipy's beta quantile) bounds the difference, and nothing is called resolvable
-    cp = stats.beta.ppf(0.95, 1, 100)
-    assert (f"both rules rejected on exactly the same streams (none of the 100 discordant), so the paired Monte Carlo SE "
-            f"of the difference is 0 and says nothing; the exact (Clopper–Pearson) 90% upper bound on the share of "
-            f"discordant streams, 1 − (α/2)^(1/100), is {100 * cp:.2f} percentage points") in joined
-    assert "so the rates are not shown to differ with slider_sim = 100" in joined
+    # slider (b) at one look: the design is the fixed-n test, so no stream is discordant and no split could reject
+    assert ("percentage points (fixed-n minus design) with slider_sim = 100; "
+            + _mcnemar_words(0, 0, 100, 0.1, "fixed-n", "alpha-spending") + "; the design stops after") in joined
     assert "(read, like the design, at the same 1 look: never after every item)" in md_run
     assert "read at the same 1 look\n" in joined
 
@@ -691,13 +714,14 @@ def test_notebook_09_at_many_looks_a_small_alpha_and_a_worse_candidate(notebook_
     assert float(first.group(2)) == pytest.approx(2 * spent, rel=0.05)
     assert f"against {stats.norm.isf(0.005):.4f} for one planned look" in md
     assert "every rule, the confidence sequence included, read at the same 20 looks" in joined
-    # section 3: no stream discordant between fixed-n and the design; scipy's Clopper–Pearson upper end for 0 of 500
-    cp = stats.beta.ppf(0.995, 1, 500)
-    assert (f"In the simulation above both rules rejected on exactly the same streams (none of the 500 discordant), so the "
-            f"paired Monte Carlo SE of the difference is 0 and says nothing; the exact (Clopper–Pearson) 99% upper bound "
-            f"on the share of discordant streams, 1 − (α/2)^(1/500), is {100 * cp:.2f} percentage points") in md
-    loss = float(re.search(r"the design gives up ([\d.]+) percentage points", md).group(1)) / 100
-    assert ("so it is resolvable at this `n_sim`" in md) == (loss > cp) and "a difference of that size is resolvable" not in md
+    # section 3: fixed-n against the design by the exact McNemar test on the printed discordant counts (scipy's
+    # binomtest, or too few for any split to reach alpha), the gap their difference over the 500 streams
+    found = re.search(r"In the simulation above the two powers are ([-+][\d.]+) percentage points apart \(fixed-n minus "
+                      r"design\); of the 500 streams, (\d+) were rejected by fixed-n alone and (\d+) by alpha-spending alone", md)
+    assert found, md
+    a, b = int(found.group(2)), int(found.group(3))
+    assert float(found.group(1)) == pytest.approx(100 * (a - b) / 500, abs=0.05)
+    assert _mcnemar_words(a, b, 500, 0.01, "fixed-n", "alpha-spending") in md and "resolvable" not in md
     # section 4: knn is shown worse (the upper bound below 0) and inferior by more than 0.005; the upper bound is the
     # mirror of the lower one about the estimate (a symmetric t interval), from the printed stream difference
     estimate = float(re.search(r"difference ([-+][\d.]+); the two disagree", joined).group(1))

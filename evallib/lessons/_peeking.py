@@ -49,12 +49,18 @@ def _rules(study: PeekingStudy, rules: Any) -> list[int]:
     return [study.rules.index(r) for r in names]
 
 
+def _clopper_pearson_edge(n: int) -> float:
+    """The exact (Clopper–Pearson) 95% end for 0 or n of n: ``0.025^(1/n)``, the lower end at n of n
+    (the upper end at 0 of n is ``1 - 0.025^(1/n)``)."""
+    return 0.025 ** (1.0 / n)
+
+
 def _rate_interval(study: PeekingStudy, idx: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """The ends of each rate's Monte Carlo interval: ± two SEs, or the exact 95% binomial
     (Clopper–Pearson) interval where all or none of the comparisons rejected (SE 0)."""
     rate, se = study.rejection_rate[idx], study.se[idx]
     low, high = rate - 2.0 * se, rate + 2.0 * se
-    edge = 0.025 ** (1.0 / study.n_resamples)
+    edge = _clopper_pearson_edge(study.n_resamples)
     low = np.where(rate == 1.0, edge, low)
     high = np.where(rate == 0.0, 1.0 - edge, high)
     return low, high
@@ -215,7 +221,7 @@ def describe_share(rate: float, n: int) -> str:
     rate = float(rate)
     if not 0.0 <= rate <= 1.0 or abs(rate * n - round(rate * n)) > 1e-6:
         raise ValueError(f"rate must be a share k / n of the {n} comparisons, in [0, 1], got {rate!r}")
-    edge = 0.025 ** (1.0 / n)          # as _rate_interval: the Clopper–Pearson end for 0 or n of n
+    edge = _clopper_pearson_edge(n)
     if rate == 0.0:
         return f"0.0% (0 of {n:,}; Clopper–Pearson 95% upper bound {100 * (1 - edge):.1f}%)"
     if rate == 1.0:
