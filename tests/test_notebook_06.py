@@ -624,3 +624,53 @@ def test_notebook_06_round_2_computes_its_verdicts_and_examples():
                   "the ICC worst of all", "can be read off the table", "Among the tests that keep their level",
                   "can be separated", "follows smaller", "depends on the model only"):
         assert typed not in md, typed
+
+
+def test_cv_power_difference_lines_compares_paired_rejections():
+    """Review nb0006c: cell 26 asserted a power ranking; the builder computes it. The reference values are worked by
+    hand: with 4 data sets, differences (1, 1, 0, 0) have mean 0.5 and SD sqrt(1/3), so SE = sqrt(1/3)/2 = 0.289;
+    (1, 1, 1, 1) has mean 1 and SE 0."""
+    import pandas as pd
+
+    from evallib.lessons import cv_power_difference_lines
+
+    index = pd.MultiIndex.from_product([[100, 200], range(4)], names=["n_samples", "dataset"])
+    rej = pd.DataFrame({"A": [1, 1, 0, 0, 1, 1, 1, 1], "B": [0, 0, 0, 0, 0, 0, 0, 0],
+                        "C": [0, 0, 0, 0, 0, 0, 0, 0]}, index=index).astype(bool)
+    lines = cv_power_difference_lines(rej, ["A", "B"])
+    assert len(lines) == 1
+    assert "+0.500 ± 0.289 at n = 100" in lines[0] and "+1.000 ± 0.000 at n = 200" in lines[0]
+    assert lines[0].endswith("'A' higher by more than 2 MC SE at n = 200; not shown to differ at n = 100")
+    # every pair, in the order given; a pair always equal is not shown to differ anywhere
+    lines = cv_power_difference_lines(rej, ["B", "C", "A"])
+    assert len(lines) == 3 and lines[0].endswith("not shown to differ at n = 100, 200")
+    everywhere = rej.copy()
+    everywhere.loc[(100, 2), "A"] = everywhere.loc[(100, 3), "A"] = True
+    assert cv_power_difference_lines(everywhere, ["B", "A"])[0].endswith(
+        "'A' higher at every simulated size by more than 2 MC SE")
+    assert cv_power_difference_lines(rej, ["A"]) == []
+    with pytest.raises(ValueError, match="tests"):
+        cv_power_difference_lines(rej, ["A", "D"])
+    with pytest.raises(ValueError, match="rejections"):
+        cv_power_difference_lines(rej.droplevel(0), ["A", "B"])
+
+
+def test_notebook_06_computes_its_cv_power_ranking_instead_of_typing_it():
+    """Review nb0006c: cell 26 typed "the corrected test is the more powerful in the default run". The saved line now
+    computes it; its differences are checked against the saved power table (corrected minus 5x2cv, by hand)."""
+    import re
+
+    nb = load_notebook(NOTEBOOK)
+    joined = outputs_text(nb)
+    table = joined.split("per size (mcse at most")[1].split("size (rejection rate")[0].strip().splitlines()[3:]
+    power = {int(r.split()[0]): [float(x) for x in r.split()[1:]] for r in table if r.strip()}
+    line = next(s for s in joined.splitlines() if s.strip().startswith("'corrected resampled t' minus '5x2cv t'"))
+    shown = {int(n): float(d) for d, n in re.findall(r"([+-]\d\.\d{3}) ± \d\.\d{3} at n = (\d+)", line)}
+    assert sorted(shown) == sorted(power) == [100, 200, 400, 800]
+    for n, (five_by_two, corrected, *_) in power.items():     # columns: 5x2cv, corrected, naive, naive (rounded)
+        assert shown[n] == pytest.approx(corrected - five_by_two, abs=0.006)
+    assert line.endswith("'corrected resampled t' higher at every simulated size by more than 2 MC SE")
+    md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    for typed in ("the corrected test is the more powerful", "in the default run the corrected resampled",
+                  "roughly half the target power"):
+        assert typed not in md, typed

@@ -684,3 +684,17 @@ def test_write_up_plans_with_the_power_of_the_test_it_reports(test, pvalue):
     psi = (b + c) / n
     assert _brute_force_power(n, (psi + mdd + 5e-4) / 2, (psi - mdd - 5e-4) / 2, 0.05, pv) >= 0.8
     assert _brute_force_power(n, (psi + mdd - 5e-4) / 2, (psi - mdd + 5e-4) / 2, 0.05, pv) < 0.8
+
+
+def test_cv_power_curve_returns_the_rejections_behind_its_power():
+    """Review nb0006c: the paired power comparison needs the per-data-set rejections; their means are the powers."""
+    import pandas as pd
+
+    table = planning.cv_power_curve([40, 80], 0.1, folds=5, repeats=2, n_datasets=30, rng=0)
+    again, rejections = planning.cv_power_curve([40, 80], 0.1, folds=5, repeats=2, n_datasets=30, rng=0,
+                                                return_rejections=True)
+    pd.testing.assert_frame_equal(table, again)
+    assert rejections.index.names == ["n_samples", "dataset"] and len(rejections) == 60
+    assert set(rejections.columns) == set(table["test"]) and (rejections.dtypes == bool).all()
+    for row in table.itertuples():
+        assert rejections.loc[row.n_samples, row.test].mean() == pytest.approx(row.power)

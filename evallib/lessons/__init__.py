@@ -9,7 +9,8 @@ design subpackages, which this package only calls. It holds
 - :mod:`._pairwise` -- notebook 01, section 7: one comparison read as a p-value and as an
   interval (:func:`describe_comparison`, :func:`plot_pvalue_vs_interval`);
 - :mod:`._planning` -- notebook 00's design map (:func:`plot_design_map`) and notebook 06's
-  write-up of a planned comparison (:func:`comparison_write_up`);
+  write-up of a planned comparison (:func:`comparison_write_up`) and paired comparison of the CV
+  t-tests' power (:func:`cv_power_difference_lines`);
 - :mod:`._items` -- notebook 08's explorer: two models on the same clustered items answered
   K times, the coverage of the paired interval beside the unpaired one
   (:func:`simulate_paired_items`, :func:`paired_item_coverage`,

@@ -1,5 +1,6 @@
 """Notebook 00's design map, notebook 06's write-up of a planned comparison, and the variance
-parts of a per-item plan estimated from a pilot (notebook 06, section 7).
+parts of a per-item plan estimated from a pilot (notebook 06, section 7), and the paired comparison
+of the CV t-tests' power (notebook 06, section 5).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .._validate import check_count
 from ..onetestset import Contingency, mcnemar, paired_difference_interval
 from ..planning import discordant_probabilities, mcnemar_sample_size, minimum_detectable_difference
 
-__all__ = ['comparison_write_up', 'pilot_item_variance', 'plot_design_map']
+__all__ = ['comparison_write_up', 'cv_power_difference_lines', 'pilot_item_variance', 'plot_design_map']
 
 
 def plot_design_map(ax=None):
@@ -302,3 +303,63 @@ def pilot_item_variance(a, b, *, cluster_size: int = 1, samples: int) -> dict:
     return dict(sd_a=math.sqrt(var["a"]), sd_b=math.sqrt(var["b"]),
                 correlation=max(-1.0, min(1.0, cov / math.sqrt(var["a"] * var["b"]))),
                 within_sd_a=math.sqrt(within["a"]), within_sd_b=math.sqrt(within["b"]), icc=min(icc, 1.0))
+
+
+# ------------------------------------------------------- CV power, paired
+def cv_power_difference_lines(rejections, tests) -> list:
+    """Compare the power of each pair of ``tests``, paired on the same simulated data sets (notebook 06, section 5).
+
+    For tests A and B at each data-set size n, the power difference is the mean over the power
+    study's data sets of ``reject_A - reject_B``, and its Monte Carlo SE is the sample SD of those
+    per-data-set differences over the square root of their count (paired: both tests ran on the
+    same data sets). A pair is called different at n when the difference exceeds two SE.
+
+    Parameters
+    ----------
+    rejections : pandas.DataFrame
+        The ``rejections`` of ``cv_power_curve(..., return_rejections=True)``: boolean, indexed
+        by ``(n_samples, dataset)``, one column per test.
+    tests : sequence of str
+        The tests to compare (e.g. those whose size is not shown to exceed alpha); every pair
+        is compared, in the order given.
+
+    Returns
+    -------
+    list of str
+        One line per pair; empty when fewer than two tests are given.
+    """
+    import pandas as pd
+
+    if not isinstance(rejections, pd.DataFrame) or rejections.index.nlevels != 2:
+        raise ValueError("rejections must be cv_power_curve(..., return_rejections=True)'s second value")
+    tests = list(tests)
+    missing = [t for t in tests if t not in rejections.columns]
+    if missing:
+        raise ValueError(f"tests must be columns of rejections; not found: {missing}")
+    lines = []
+    for i, first in enumerate(tests):
+        for second in tests[i + 1:]:
+            rows = []
+            for n, part in rejections.groupby(level=0, sort=True):
+                d = part[first].astype(float).to_numpy() - part[second].astype(float).to_numpy()
+                se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else float("inf")
+                rows.append((int(n), float(d.mean()), se))
+            shown = ", ".join(f"{d:+.3f} ± {se:.3f} at n = {n}" for n, d, se in rows)
+            higher = [n for n, d, se in rows if d > 2 * se]
+            lower = [n for n, d, se in rows if d < -2 * se]
+            open_ = [n for n, d, se in rows if abs(d) <= 2 * se]
+            head = f"'{first}' minus '{second}', power (paired on the same data sets; ± 1 MC SE): {shown}: "
+            if len(higher) == len(rows):
+                verdict = f"'{first}' higher at every simulated size by more than 2 MC SE"
+            elif len(lower) == len(rows):
+                verdict = f"'{second}' higher at every simulated size by more than 2 MC SE"
+            else:
+                parts = []
+                if higher:
+                    parts.append(f"'{first}' higher by more than 2 MC SE at n = {', '.join(map(str, higher))}")
+                if lower:
+                    parts.append(f"'{second}' higher by more than 2 MC SE at n = {', '.join(map(str, lower))}")
+                parts.append(f"not shown to differ at n = {', '.join(map(str, open_))}")
+                verdict = "; ".join(parts)
+            lines.append(head + verdict)
+    return lines

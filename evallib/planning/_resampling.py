@@ -19,7 +19,7 @@ __all__ = ['cv_power_curve', 'cv_ttest_power', 'plot_cv_power']
 # -------------------------------------------------------------- cross-validation
 def cv_ttest_power(n_samples: int, difference: float, *, folds: int = 10, repeats: int = 10,
                    alpha: float = 0.05, n_datasets: int = 500, bayes_error: float = 0.25,
-                   rng: Any = None) -> pd.DataFrame:
+                   rng: Any = None, return_rejections: bool = False):
     """Power of the cross-validation t-tests for two learners that truly differ, beside their size.
 
     Runs :func:`evallib.simulate_unequal_learners` (learner A's Bayes accuracy higher by
@@ -47,11 +47,17 @@ def cv_ttest_power(n_samples: int, difference: float, *, folds: int = 10, repeat
     rng : None, int, SeedSequence or Generator
         One integer seed is drawn from it and shared by the two studies (common random
         numbers).
+    return_rejections : bool, default False
+        Also return the power study's rejections per simulated data set, so that two
+        tests' powers can be compared paired (on the same data sets).
 
     Returns
     -------
     pandas.DataFrame
         One row per test: ``n_samples, test, power, power_mcse, size, size_mcse``.
+        With ``return_rejections``, the pair ``(table, rejections)``: ``rejections`` is a
+        boolean DataFrame, one row per simulated data set of the power study (index
+        ``dataset``), one column per test.
 
     References
     ----------
@@ -74,20 +80,27 @@ def cv_ttest_power(n_samples: int, difference: float, *, folds: int = 10, repeat
     difference = check_real(difference, "difference", low=0.0, high=0.5)
     seed = int(check_rng(rng).integers(2**31 - 1))
     settings = dict(bayes_error=bayes_error, folds=folds, repeats=repeats, n_datasets=n_datasets, rng=seed)
-    out = {}
+    out, per_dataset = {}, None
     for name, delta in (("power", difference), ("size", 0.0)):
         sim = simulate_unequal_learners(n_samples, difference=delta, **settings)
-        rej = (sim["pvalue"] <= alpha).groupby(sim["test"], sort=False)
+        rejected = sim["pvalue"] <= alpha
+        if per_dataset is None:
+            tests = list(dict.fromkeys(sim["test"]))
+            per_dataset = (pd.DataFrame({"dataset": sim["dataset"], "test": sim["test"], "reject": rejected})
+                           .pivot(index="dataset", columns="test", values="reject")[tests].astype(bool))
+            per_dataset.columns.name = None
+        rej = rejected.groupby(sim["test"], sort=False)
         rate, count = rej.mean(), rej.size()
         out[name] = rate
         out[f"{name}_mcse"] = np.sqrt(rate * (1 - rate) / count)
     table = pd.DataFrame(out).rename_axis("test").reset_index()
     table.insert(0, "n_samples", check_count(n_samples, "n_samples"))
-    return table
+    return (table, per_dataset) if return_rejections else table
 
 
 def cv_power_curve(ns: Any, difference: float, *, folds: int = 10, repeats: int = 10, alpha: float = 0.05,
-                   n_datasets: int = 500, bayes_error: float = 0.25, rng: Any = None) -> pd.DataFrame:
+                   n_datasets: int = 500, bayes_error: float = 0.25, rng: Any = None,
+                   return_rejections: bool = False):
     """:func:`cv_ttest_power` at each data-set size in ``ns`` (one table, tidy).
 
     Parameters
@@ -106,20 +119,27 @@ def cv_power_curve(ns: Any, difference: float, *, folds: int = 10, repeats: int 
         The error rate of the better learner's Bayes rule, as in :func:`cv_ttest_power`.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator, optional
         Randomness, normalised by ``check_rng``; one generator serves every size.
+    return_rejections : bool, default False
+        Also return the power study's rejections per simulated data set.
 
     Returns
     -------
     pandas.DataFrame
         :func:`cv_ttest_power`'s rows for every size: ``n_samples, test, power,
-        power_mcse, size, size_mcse``.
+        power_mcse, size, size_mcse``. With ``return_rejections``, the pair
+        ``(table, rejections)``: ``rejections`` is a boolean DataFrame indexed by
+        ``(n_samples, dataset)``, one column per test (the power study's rejections).
     """
     gen = check_rng(rng)
     ns = [check_count(v, "ns", minimum=1) for v in np.atleast_1d(np.asarray(ns)).ravel()]
     if not ns:
         raise ValueError("ns must hold at least one data-set size")
-    return pd.concat([cv_ttest_power(v, difference, folds=folds, repeats=repeats, alpha=alpha,
-                                     n_datasets=n_datasets, bayes_error=bayes_error, rng=gen) for v in ns],
-                     ignore_index=True)
+    runs = [cv_ttest_power(v, difference, folds=folds, repeats=repeats, alpha=alpha, n_datasets=n_datasets,
+                           bayes_error=bayes_error, rng=gen, return_rejections=True) for v in ns]
+    table = pd.concat([t for t, _ in runs], ignore_index=True)
+    if not return_rejections:
+        return table
+    return table, pd.concat({v: r for v, (_, r) in zip(ns, runs)}, names=["n_samples", "dataset"])
 
 
 def plot_cv_power(table: pd.DataFrame, *, alpha: float | None = None, ax=None):
