@@ -182,6 +182,18 @@ def describe_rate(study: PeekingStudy, rule: str) -> str:
     in its place, the same bound :func:`describe_peeking` prints: ``"0.0% (0 of 20; Clopper–Pearson
     95% upper bound 16.8%)"``, or ``"100.0% (20 of 20; Clopper–Pearson 95% lower bound 83.2%)"``.
 
+    Parameters
+    ----------
+    study : PeekingStudy
+        A study of :func:`evallib.peeking_study`.
+    rule : str
+        One of ``study.rules``.
+
+    Returns
+    -------
+    str
+        The rate, with its Monte Carlo SE or, at 0 or all, the count and the exact bound.
+
     Raises
     ------
     TypeError, ValueError
@@ -205,6 +217,18 @@ def describe_share(rate: float, n: int) -> str:
     ``sqrt(rate (1 - rate) / n)`` in percentage points; at a share of 0 or 1 that SE is 0 and
     says nothing, and the exact (Clopper–Pearson) 95% bound of :func:`describe_peeking` stands in
     its place, ``1 - 0.025^(1/n)`` (upper, for 0 of n) or ``0.025^(1/n)`` (lower, for n of n).
+
+    Parameters
+    ----------
+    rate : float
+        The share ``k / n``, in [0, 1].
+    n : int
+        The number of simulated comparisons (``>= 1``).
+
+    Returns
+    -------
+    str
+        The share in percent, with its Monte Carlo SE or, at 0 or 1, the count and the bound.
 
     Raises
     ------
@@ -239,6 +263,22 @@ def one_look_reason(n_items: int, discordant: int, *, alpha: float = 0.05, sprea
     that probability and, for the discordant counts ``m - spread`` to ``m + spread`` at the same
     ``n_items`` (computed the same way), the range it spans, saying on which side of ``alpha``
     each end lies.
+
+    Parameters
+    ----------
+    n_items : int
+        The paired items (``>= 2``).
+    discordant : int
+        The discordant items among them, in ``[1, n_items]``.
+    alpha : float, default 0.05
+        The two-sided level of the z test, in (0, 1).
+    spread : int, default 3
+        How many discordant counts either side of ``discordant`` the range covers (``>= 0``).
+
+    Returns
+    -------
+    str
+        The reason in words, with the exact probability and its range over nearby counts.
 
     Raises
     ------
@@ -282,7 +322,21 @@ def one_look_reason(n_items: int, discordant: int, *, alpha: float = 0.05, sprea
 
 
 class RuleDifference(NamedTuple):
-    """Two rules' rejections compared stream by stream (:func:`rule_difference`)."""
+    """Two rules' rejections compared stream by stream (:func:`rule_difference`).
+
+    Attributes
+    ----------
+    gap : float
+        ``rule_a``'s rejection rate minus ``rule_b``'s.
+    only_a, only_b : int
+        The streams that one rule rejected and the other did not.
+    pvalue : float
+        The exact (binomial) McNemar p-value on ``only_a`` and ``only_b``.
+    verdict : str
+        ``"a higher"``, ``"b higher"``, ``"not shown"`` or ``"too small"``.
+    text : str
+        The comparison in words.
+    """
 
     gap: float          #: rule_a's rate minus rule_b's
     only_a: int         #: streams that rule_a rejected and rule_b did not
@@ -302,6 +356,13 @@ def rule_difference(study: PeekingStudy, rule_a: str, rule_b: str) -> RuleDiffer
     compared with the study's ``alpha``. With so few discordant streams that even the most
     lopsided split has ``2 · 0.5^m > alpha``, no split could show a difference: the verdict is
     ``"too small"`` and the text says the simulation is too small to judge.
+
+    Parameters
+    ----------
+    study : PeekingStudy
+        A study of :func:`evallib.peeking_study`; both rules were read on its streams.
+    rule_a, rule_b : str
+        Two different rules of ``study.rules``.
 
     Returns
     -------
