@@ -744,19 +744,53 @@ def test_one_spelling_of_chi_square_counts_dashes_and_p_headers_in_both_reports(
         assert not re.search(r"\b(Bonett|Benjamini|Bonferroni|Bergmann|Wilcoxon|Iman)-[A-Z]", prose), name  # two names: an en dash
 
 
-def test_bayes_summary_says_edge_differences_count_half_and_counts_them(tmp_path):
-    """A difference of exactly the ROPE (0.898 - 0.888 on ionosphere, Demšar's Table 6) is named;
-    the count comes from the scores by hand, not from the report."""
+def _pair_means_on_edge(d, rope):
+    """By hand: the unordered pairs i <= j of the atoms 0, d_1, ..., d_n (each with itself, and the
+    prior's 0 with each) whose mean (z_i + z_j) / 2 is ±rope to 1e-12."""
+    z = np.concatenate([[0.0], np.asarray(d, dtype=float)])
+    return sum(1 for i in range(z.size) for j in range(i, z.size)
+               if abs(abs(z[i] + z[j]) / 2 - rope) <= 1e-12), (z.size * (z.size + 1)) // 2
+
+
+def test_bayes_summary_counts_pair_means_on_the_edge_and_their_range(tmp_path):
+    """The edge count is of the test's pair means, not of single differences: on Demšar's Table 6
+    one difference is 0.01 (0.898 - 0.888 on ionosphere) but 3 pair means are; counted by hand.
+    The range comes from the test rerun with the edge inside and beyond the ROPE on the same draws."""
     res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
     bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
     t6 = demsar_aucs()
-    by_hand = int(np.sum(np.isclose(np.abs(t6[bayes.best] - t6[bayes.second]), 0.01, rtol=0, atol=1e-12)))
-    assert by_hand == 1 and bayes.on_edge == by_hand
+    d = (t6[bayes.best] - t6[bayes.second]).to_numpy()
+    assert int(np.sum(np.isclose(np.abs(d), 0.01, rtol=0, atol=1e-12))) == 1
+    by_hand, total = _pair_means_on_edge(d, 0.01)
+    assert by_hand == 3 and bayes.on_edge == by_hand and bayes.pair_means == total == 120
     text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res),
                            posthoc=posthoc_tests(res), bayes=bayes)
     assert "exactly at ±0.01 as half inside the ROPE and half beyond it" in text
-    assert "1 of the 14 differences lies exactly on the ROPE's edge" in text
-    assert "counts half inside and half beyond it; 1 of the 14 differences lies exactly on the edge" in bayes.text()
+    assert ("3 of the 120 pair means (of two differences, each with itself and with the prior's 0 included) "
+            "lie exactly on the ROPE's edge") in text
+    (ib, ie, _), (sb, se, _) = bayes.edge_range
+    # the edge inside the ROPE can only raise P(equivalent) on the same draws; H = 1/2 lies between
+    assert ie >= se and sb >= ib
+    assert min(ib, sb) <= bayes.p_best <= max(ib, sb) and min(ie, se) <= bayes.p_equivalent <= max(ie, se)
+    assert f"ranges from {min(ib, sb):.3f} to {max(ib, sb):.3f}" in text
+    assert "note: 3 of the 120 pair means" in bayes.text()
+    # the edge moved off by a shift of one classifier: the count follows the by-hand enumeration
     shifted = load_results(_write(t6.assign(**{bayes.best: t6[bayes.best] + 0.0003}), tmp_path / "s.csv"))
     off = bayesian_top_two(shifted, rope=0.01, n_resamples=200, rng=0)
-    assert off.on_edge == 0 and "exactly on the edge" not in off.text()
+    d_off = (shifted.scores[off.best] - shifted.scores[off.second]).to_numpy()
+    assert _pair_means_on_edge(d_off, 0.01)[0] == off.on_edge
+    if off.on_edge == 0:
+        assert off.edge_range == () and "exactly on the ROPE's edge" not in off.text()
+
+
+def test_bayes_edge_counts_pair_means_when_no_single_difference_is_on_it(tmp_path):
+    """Differences 0.005 and 0.015 (none at ±0.01) have pair mean 0.01; 0.02 with the prior's 0 too."""
+    frame = pd.DataFrame({"A": [0.5] * 6, "B": [0.505, 0.515, 0.52, 0.53, 0.54, 0.55]},
+                         index=[f"d{i}" for i in range(6)])
+    res = load_results(_write(frame, tmp_path / "e.csv"))
+    bayes = bayesian_top_two(res, rope=0.01, n_resamples=500, rng=1)
+    d = (frame["B"] - frame["A"]).to_numpy()
+    assert not np.any(np.isclose(np.abs(d), 0.01, rtol=0, atol=1e-12))
+    by_hand, total = _pair_means_on_edge(d, 0.01)
+    assert by_hand == 2 and bayes.on_edge == by_hand and bayes.pair_means == total
+    assert len(bayes.edge_range) == 2

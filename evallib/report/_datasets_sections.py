@@ -25,6 +25,7 @@ bad options stop the report with one sentence.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +52,7 @@ from ..manydatasets import (
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
-from ..manydatasets._bayesian import _edge_tolerance
+from ..manydatasets._bayesian import _signed_rank_draws, _walsh_edge_count
 from ..manydatasets._ranktests import TIE_RTOL, WilcoxonResult
 from ..studies import demsar_table_6
 from ._datasets_inputs import Results
@@ -963,9 +964,14 @@ class TopTwoBayes:
         two or more for the second, who they are and how the two compared were picked; ``""``
         when the two best places are held by one classifier each.
     decimals : the decimals of the advantages (:func:`derived_decimals` of the table's).
-    on_edge : how many of the data sets' differences lie exactly on the ROPE's edge, ``±rope`` up to
-        the test's rounding tolerance (:func:`evallib.bayesian_signed_rank`'s ``rtol``); 0 with
+    on_edge : how many of the test's pair means of two differences (each difference with itself
+        included, and the prior's 0 with each difference) lie exactly on the ROPE's edge, ``±rope`` up
+        to the test's rounding tolerance (:func:`evallib.bayesian_signed_rank`'s ``rtol``); 0 with
         ``rope = 0``.
+    pair_means : how many such pair means there are, ``(n + 1)(n + 2) / 2``.
+    edge_range : when ``on_edge > 0``, the probabilities ``(p_best, p_equivalent, p_second)``
+        recomputed on the same posterior draws with the edge counted inside the ROPE and with it
+        counted beyond it, in that order; ``()`` otherwise.
     """
 
     best: str
@@ -982,6 +988,21 @@ class TopTwoBayes:
     tie: str = ""
     decimals: int = 4
     on_edge: int = 0
+    pair_means: int = 0
+    edge_range: tuple[tuple[float, float, float], ...] = ()
+
+    @property
+    def edge_text(self) -> str:
+        """The sentence on the pair means exactly on the ROPE's edge and what they move (``""`` when none)."""
+        if not self.on_edge:
+            return ""
+        (ib, ie, _), (sb, se, _) = self.edge_range
+        verb = "lies" if self.on_edge == 1 else "lie"
+        return (f"{self.on_edge} of the {self.pair_means} pair means (of two differences, each with itself "
+                f"and with the prior's 0 included) {verb} exactly on the ROPE's edge, ±{self.rope:g} up to "
+                f"rounding: recomputed on the same draws with the edge counted inside the ROPE or beyond it, "
+                f"P({self.best} practically better) ranges from {min(ib, sb):.3f} to {max(ib, sb):.3f} and "
+                f"P(equivalent) from {min(ie, se):.3f} to {max(ie, se):.3f}")
 
     @property
     def p_best(self) -> float:
@@ -1020,14 +1041,13 @@ class TopTwoBayes:
             f"{self.ties}, loses {self.losses}; mean advantage {self.mean_advantage + 0.0:+.{self.decimals}f}, median "
             f"{self.median_advantage + 0.0:+.{self.decimals}f} (scores' units)",
             f"ROPE: ±{self.rope:g} ({self.rope_from}); a mean of two differences exactly at ±{self.rope:g} counts "
-            "half inside and half beyond it"
-            + (f"; {self.on_edge} of the {r.n} differences {'lies' if self.on_edge == 1 else 'lie'} exactly on the edge"
-               if self.on_edge else ""),
+            "half inside and half beyond it",
             f"P({self.best} practically better) = {self.p_best:.3f}",
             f"P(practically equivalent) = {self.p_equivalent:.3f}",
             f"P({self.second} practically better) = {self.p_second:.3f}",
             f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
             f"each probability at most {self.mc_bound_text})",
+        ] + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
             f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue)} (ignores the ROPE)",
             f"note: {PICKED_PAIR}",
         ]
@@ -1087,11 +1107,15 @@ def bayesian_top_two(
     tie = _places_note(results, fr, order)
     oriented = results.oriented()
     x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
+    replay = copy.deepcopy(gen)  # the same draws again, for the edge's range
     res = bayesian_signed_rank(x, y, rope=rope_value, n_resamples=n_resamples, rng=gen)
     wins, ties, losses = _record(y, x)
-    diff = y - x
-    on_edge = (int(np.sum(np.abs(np.abs(diff) - rope_value) <= _edge_tolerance(diff, rope_value, TIE_RTOL, (x, y))))
-               if rope_value > 0 else 0)
+    on_edge, pair_means = _walsh_edge_count(x, y, rope=rope_value, prior=res.prior, rtol=TIE_RTOL)
+    edge_range: tuple[tuple[float, float, float], ...] = ()
+    if on_edge:
+        edge_range = tuple((float(c[2]), float(c[1]), float(c[0])) for c, _ in _signed_rank_draws(
+            np.asarray(x, dtype=float), np.asarray(y, dtype=float), rope_value, n_resamples, res.prior, replay,
+            TIE_RTOL, edges=(0.0, 1.0)))
     notes = []
     values = results.scores.to_numpy()
     spread = float(values.max() - values.min())
@@ -1104,7 +1128,8 @@ def bayesian_top_two(
     return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
                        mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
-                       decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge)
+                       decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge,
+                       pair_means=pair_means, edge_range=edge_range)
 
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:

@@ -283,14 +283,10 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
     ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
              f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage, bayes.decimals)} on average "
              f"(median {_num(bayes.median_advantage, bayes.decimals)})")
-    edge = ""
-    if bayes.on_edge:
-        edge = (f"; {bayes.on_edge} of the {n} differences {'lies' if bayes.on_edge == 1 else 'lie'} exactly on "
-                f"the ROPE's edge, ±{bayes.rope:g} up to rounding: the mean of such a difference with itself is on "
-                "the edge and counts half, and a slightly wider or narrower ROPE would move it to one side")
+    edge = f" {_capital_ours(escape(bayes.edge_text))}." if bayes.on_edge else ""
     probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
              f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "
-             f"as baycomp does){edge}, the test "
+             f"as baycomp does), the test "
              f"gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
              f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
@@ -302,7 +298,7 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
     return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
-            f"unadjusted {format_p(bayes.result.pvalue)}).")
+            f"unadjusted {format_p(bayes.result.pvalue)}).{edge}")
 
 
 def results_summary(
