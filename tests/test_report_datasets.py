@@ -794,3 +794,20 @@ def test_bayes_edge_counts_pair_means_when_no_single_difference_is_on_it(tmp_pat
     by_hand, total = _pair_means_on_edge(d, 0.01)
     assert by_hand == 2 and bayes.on_edge == by_hand and bayes.pair_means == total
     assert len(bayes.edge_range) == 2
+
+
+def test_two_classifiers_pair_verdict_takes_the_exact_sign_test(tmp_path):
+    """k = 2, one classifier winning on all 5 data sets: the normal approximation's p is below 0.05
+    but the exact law (the sign test's, scipy's binomtest) is 0.0625: no "differs" in table or text."""
+    from scipy.stats import binomtest
+    frame = pd.DataFrame({"A": [0.8, 0.7, 0.9, 0.6, 0.75], "B": [0.7, 0.6, 0.8, 0.5, 0.7]},
+                         index=[f"d{i}" for i in range(5)])
+    res = load_results(_write(frame, tmp_path / "two.csv"))
+    ph = posthoc_tests(res)
+    exact = binomtest(5, 5, 0.5).pvalue
+    assert abs(ph.pairs.attrs["exact_two"] - exact) < 1e-12 and exact > 0.05
+    assert float(ph.pairs["pvalue_adj"].iloc[0]) < 0.05  # the approximation alone would reject
+    assert not ph.pairs["reject"].any()
+    text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph)
+    assert "finds none that differs" in text and "finds 1 that differs" not in text
+    assert f"gives p = {exact:#.2g}" in text

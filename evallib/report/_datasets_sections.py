@@ -53,7 +53,7 @@ from ..manydatasets import (
     wilcoxon_signed_rank,
 )
 from ..manydatasets._bayesian import _signed_rank_draws, _walsh_edge_count
-from ..manydatasets._ranktests import TIE_RTOL, WilcoxonResult
+from ..manydatasets._ranktests import TIE_RTOL, WilcoxonResult, sign_test
 from ..studies import demsar_table_6
 from ._datasets_inputs import Results
 from ._inputs import ReportInputError
@@ -789,15 +789,24 @@ def posthoc_tests(
     pairs["wilcoxon_normal_pvalue_adj"] = adjust_pvalues(pairs["wilcoxon_normal_p"].to_numpy(), "holm")
     pairs = pairs.sort_values(["rank_difference", "pvalue"], ascending=[False, True], kind="stable")
     pairs = pairs.reset_index(drop=True)
+    exact_two = None
+    if results.n_classifiers == 2:
+        # the one pair's mean-rank z test is the large-sample form of Friedman's test, whose exact
+        # permutation law at k = 2 is the sign test's (ties dropped): the verdict takes the exact p
+        exact_two = float(sign_test(oriented[pairs["b"][0]].to_numpy() - oriented[pairs["a"][0]].to_numpy(),
+                                    ties="drop", method="exact").pvalue)
+        pairs["reject"] = pairs["reject"] & (exact_two <= alpha)
     se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
     pairs.attrs.update(adjust=adjust, alpha=alpha, control=None, k=results.n_classifiers,
-                       n=results.n_datasets, se=se, decimals=score_decimals(scores))
+                       n=results.n_datasets, se=se, decimals=score_decimals(scores), exact_two=exact_two)
     fr = friedman(scores, higher_is_better=hib)
     cd = critical_difference(fr.k, fr.n, alpha=alpha, test="nemenyi")
     control_table = cd_control = None
     if control is not None:
         raw = posthoc_friedman(scores, adjust=control_adjust, control=control, alpha=alpha, higher_is_better=hib)
         control_table = _with_effects(raw, oriented).reset_index(drop=True)
+        if exact_two is not None:
+            control_table["reject"] = control_table["reject"] & (exact_two <= alpha)
         control_table.attrs.update(raw.attrs, decimals=score_decimals(scores))
         cd_control = critical_difference(fr.k, fr.n, alpha=alpha, test="bonferroni-dunn")
     return PosthocSection(pairs=pairs, adjust=adjust, cd=cd, control=control, control_table=control_table,

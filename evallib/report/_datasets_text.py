@@ -249,6 +249,12 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
         head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g} "
                 f"(none of the {m} is shown to differ); "
                 f"the largest rank difference, {top['rank_difference']:.3f} {between}{cd}, {has}")
+    exact_two = t.attrs.get("exact_two")
+    if exact_two is not None:
+        head += (f" (with 2 classifiers the mean-rank z test of the one pair is the large-sample form of "
+                 f"Friedman's test; over {plural(t.attrs['n'], 'data set')} the exact permutation law, the sign "
+                 f"test's, gives {format_p(exact_two)}, and the pair's verdict takes it: the approximation's "
+                 f"{format_p(float(t['pvalue'].iloc[0]))} is not to be quoted)")
     return head
 
 
