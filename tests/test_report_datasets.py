@@ -811,3 +811,14 @@ def test_two_classifiers_pair_verdict_takes_the_exact_sign_test(tmp_path):
     text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph)
     assert "finds none that differs" in text and "finds 1 that differs" not in text
     assert f"gives p = {exact:#.2g}" in text
+
+
+def test_assumptions_name_mean_rank_z_tests_large_sample_with_few_data_sets(tmp_path):
+    """Fewer than 10 data sets (and k >= 3): section 5 names the mean-rank z tests as large-sample;
+    with Demšar's 14 it does not. The chi-square sentence says the verdict never uses the chi-square."""
+    t6 = demsar_aucs()
+    few = assumptions(load_results(_write(t6.iloc[:6], tmp_path / "few.csv")))
+    many = assumptions(load_results(_write(t6, tmp_path / "all.csv")))
+    note = "a large-sample approximation; with N = 6 data sets (fewer than 10)"
+    assert any(note in s for s in few) and not any("a large-sample approximation" in s for s in many)
+    assert any("never rests on the chi-square approximation, whatever N and k" in s for s in many)

@@ -355,7 +355,7 @@ class FriedmanSection:
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
                          f"chi-square = {self.untied_statistic:.2f}, F = {uf}")
         verdict = "rejects" if self.reject else "does not reject"
-        by = "the exact p-value" if self.decided_by == "exact" else "Iman–Davenport's F"
+        by = "the exact p-value" if self.decided_by == "exact" else "the Iman–Davenport F"
         lines.append(f"verdict ({by}, alpha = {self.alpha:g}): {verdict} 'all classifiers perform alike'")
         return "\n".join(lines)
 
@@ -1162,6 +1162,10 @@ def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
 
 
 # ----------------------------------------------------------------------- section 5
+#: Below this many data sets, section 5 names the mean-rank z tests as large-sample approximations.
+SMALL_N_MEAN_RANK = 10
+
+
 def assumptions(results: Results, friedman_section: FriedmanSection | None = None, *,
                 alpha: float = 0.05) -> tuple[str, ...]:
     """Section 5: what the tests assume, in sentences that name this table's numbers.
@@ -1201,22 +1205,27 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
         "not independent: they count as separate evidence what is partly the same evidence, so the tests "
         "behave as if there were more data sets than there are, and their p-values tend to be too small and "
         "their verdicts too eager, by an amount no computation on this table can tell.",
-        "Ranks make scores comparable across data sets: each data set contributes only the order of the "
-        "classifiers, so data sets of different difficulty count alike, and a win by a tenth of a point "
-        "counts as much as a win by ten points. The mean scores and the mean advantages in the tables show "
+        "Ranks make scores comparable across data sets: in Friedman's test and the mean-rank tests each data "
+        "set contributes only the order of the classifiers, so data sets of different difficulty count alike, "
+        "and a win by a tenth of a point counts as much as a win by ten points. The mean scores and the mean advantages in the tables show "
         "the sizes; the scores must be measured the same way on every data set.",
     ]
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
         by = ("the exact permutation p-value" if fs.decided_by == "exact"
-              else "Iman and Davenport's F, which Demšar recommends over the conservative chi-square")
+              else "the Iman–Davenport F, which Demšar recommends over the conservative chi-square")
         short = [f"N = {n} data sets is not more than {CHI2_MIN_DATASETS}" if n <= CHI2_MIN_DATASETS else "",
                  f"k = {k} classifiers is not more than {CHI2_MIN_CLASSIFIERS}" if k <= CHI2_MIN_CLASSIFIERS else ""]
         out.append(f"Demšar's rule of thumb for the chi-square approximation to Friedman's statistic asks for "
                    f"N > {CHI2_MIN_DATASETS} data sets and k > {CHI2_MIN_CLASSIFIERS} classifiers; here "
-                   f"{join_names([s for s in short if s])}, so the verdict uses {by}.")
+                   f"{join_names([s for s in short if s])}. The report's verdict never rests on the chi-square "
+                   f"approximation, whatever N and k: here it uses {by}.")
     if wilcoxon_critical_value(n, alpha=alpha) is None:
         out.append(f"With only {n} data sets no two-sided signed-rank test can reach p <= {alpha:g}, whatever "
                    "the scores: Wilcoxon's verdicts below are 'not shown to differ' by construction.")
+    if n < SMALL_N_MEAN_RANK and k >= 3:
+        out.append(f"The mean-rank z tests of section 3 refer each difference of average ranks to the normal law, "
+                   f"a large-sample approximation; with N = {n} data sets (fewer than {SMALL_N_MEAN_RANK}) their "
+                   "p-values are approximate.")
     if k >= 3:
         out.append("The mean-rank post-hoc tests compare average ranks, and a pair's average ranks depend on "
                    "the other classifiers in the table: adding or removing one can change the verdict on a "
