@@ -704,8 +704,8 @@ def test_the_normal_approximation_is_described_as_run_not_as_demsars(tmp_path):
     assert f"{split:.4f}" == "0.0110" and f"{scipy_normal('C4.5+m', 'C4.5', 'wilcox'):.4f}" == "0.0108"
     i = pairs.index(("C4.5+m", "C4.5"))
     assert (f"{format_p(dropped[i])[2:]} (Holm) with the normal approximation of the same statistic. "
-            "The normal approximation drops zero differences, as the exact test does, and uses no continuity "
-            "correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
+            "The normal approximation drops zero differences, as the exact test does, takes the variance "
+            "from the ranks as given (tie-corrected) and uses no continuity correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
             "two signs") in text
     assert "Demšar's paper gives" not in text
 
@@ -822,3 +822,16 @@ def test_assumptions_name_mean_rank_z_tests_large_sample_with_few_data_sets(tmp_
     note = "a large-sample approximation; with N = 6 data sets (fewer than 10)"
     assert any(note in s for s in few) and not any("a large-sample approximation" in s for s in many)
     assert any("never rests on the chi-square approximation, whatever N and k" in s for s in many)
+
+
+def test_bayes_share_of_no_draw_reads_below_0_001_only_when_the_draws_bound_it(tmp_path):
+    """No draw favours the second (every difference is positive): "< 0.001" with 5,000 draws (rule of
+    three: 3 / 5000 = 0.0006), but "= 0.000" with 500 (3 / 500 = 0.006 does not bound it)."""
+    frame = pd.DataFrame({"A": [0.5] * 8, "B": [0.56, 0.57, 0.58, 0.6, 0.61, 0.63, 0.65, 0.7]},
+                         index=[f"d{i}" for i in range(8)])
+    res = load_results(_write(frame, tmp_path / "dom.csv"))
+    many = bayesian_top_two(res, rope=0.01, n_resamples=5000, rng=0)
+    few = bayesian_top_two(res, rope=0.01, n_resamples=500, rng=0)
+    assert many.p_second == 0.0 and few.p_second == 0.0
+    assert "P(A practically better) < 0.001" in many.text()
+    assert "P(A practically better) = 0.000" in few.text()

@@ -286,7 +286,8 @@ def describe_results(results: Results) -> ResultsOverview:
     if all_tied:
         notes.append(
             f"Every classifier has the same score on {plural(len(all_tied), 'data set')} ({quote_list(all_tied)}): "
-            "they share the middle rank there, which adds nothing to the differences between them.")
+            "they share the middle rank there, which adds nothing to the differences between them, but it "
+            "counts in N.")
     return ResultsOverview(table=table, ranks=fr.ranks.loc[:, list(results.classifiers)],
                            n_datasets=results.n_datasets, n_classifiers=results.n_classifiers,
                            higher_is_better=results.higher_is_better, notes=tuple(notes),
@@ -1013,6 +1014,17 @@ class TopTwoBayes:
                 f"P({self.best} practically better) ranges from {min(ib, sb):.3f} to {max(ib, sb):.3f} and "
                 f"P(equivalent) from {min(ie, se):.3f} to {max(ie, se):.3f}")
 
+    def prob_text(self, p: float) -> str:
+        """A posterior share as printed, ``"= 0.123"``: ``"< 0.001"`` (``"> 0.999"``) when it rounds to
+        0.000 (1.000) and the draws bound it there (none of them, or all, and ``3 / n_resamples <= 0.001``,
+        the rule of three's 95% bound)."""
+        n = self.result.n_resamples
+        if 3 / n <= 0.001 and p == 0.0:
+            return "< 0.001"
+        if 3 / n <= 0.001 and p == 1.0:
+            return "> 0.999"
+        return f"= {p:.3f}"
+
     @property
     def p_best(self) -> float:
         """Posterior probability that ``best`` is practically better than ``second``."""
@@ -1051,9 +1063,9 @@ class TopTwoBayes:
             f"{self.median_advantage + 0.0:+.{self.decimals}f} (scores' units)",
             f"ROPE: ±{self.rope:g} ({self.rope_from}); a mean of two differences exactly at ±{self.rope:g} counts "
             "half inside and half beyond it",
-            f"P({self.best} practically better) = {self.p_best:.3f}",
-            f"P(practically equivalent) = {self.p_equivalent:.3f}",
-            f"P({self.second} practically better) = {self.p_second:.3f}",
+            f"P({self.best} practically better) {self.prob_text(self.p_best)}",
+            f"P(practically equivalent) {self.prob_text(self.p_equivalent)}",
+            f"P({self.second} practically better) {self.prob_text(self.p_second)}",
             f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
             f"each probability at most {self.mc_bound_text})",
         ] + ([f"note: {self.edge_text}"] if self.on_edge else []) + [

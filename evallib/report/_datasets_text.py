@@ -200,8 +200,8 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
 
 
 #: What the normal approximation beside a Wilcoxon rejection is, and how it differs from Demšar's.
-NORMAL_FORM = ("The normal approximation drops zero differences, as the exact test does, and uses no continuity "
-               "correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
+NORMAL_FORM = ("The normal approximation drops zero differences, as the exact test does, takes the variance "
+               "from the ranks as given (tie-corrected) and uses no continuity correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
                "two signs.")
 
 
@@ -308,8 +308,9 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
     probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
              f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "
              f"as baycomp does), the test "
-             f"gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
-             f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f} "
+             f"gives P({escape(bayes.best)} practically better) {bayes.prob_text(bayes.p_best)}, P(equivalent) "
+             f"{bayes.prob_text(bayes.p_equivalent)}, P({escape(bayes.second)} practically better) "
+             f"{bayes.prob_text(bayes.p_second)} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
              f"{bayes.result.n_resamples:,} posterior draws)")
     decision = {
