@@ -238,3 +238,25 @@ def test_edge_rule_holds_at_the_scores_scale_not_only_the_differences():
     assert (shifted.p_left, shifted.p_rope, shifted.p_right) == pytest.approx(reference, abs=1e-12)
     expected = evallib.bayesian_sign_test(x, y, rope=0.01, n_resamples=10, rng=0).counts
     assert evallib.bayesian_sign_test(big_x, big_y, rope=0.01, n_resamples=10, rng=0).counts == expected
+
+
+def test_signed_rank_edge_weights_match_a_brute_force_double_sum():
+    """The edge weight 0 / 0.5 / 1 of the pair sums on ±2 rope, on the same Dirichlet draws, against the
+    O(n^2) double sum written out with numpy (0.5 is the public test's)."""
+    from evallib.manydatasets._bayesian import _signed_rank_draws
+    a = np.full(6, 0.5)
+    b = np.array([0.505, 0.515, 0.52, 0.49, 0.51, 0.50])
+    rope, n = 0.01, 400
+    out = _signed_rank_draws(a, b, rope, n, 0.5, np.random.default_rng(7), 1e-9, edges=(0.0, 0.5, 1.0))
+    w = np.random.default_rng(7).dirichlet(np.r_[0.5, np.ones(6)], n)
+    z = np.r_[0.0, b - a]
+    s = z[:, None] + z[None, :]
+    for edge, (counts, samples) in zip((0.0, 0.5, 1.0), out):
+        def h(v):
+            return np.where(np.isclose(v, 2 * rope, rtol=0, atol=1e-12), edge, (v > 2 * rope).astype(float))
+        right = np.einsum("si,ij,sj->s", w, h(s), w)
+        left = np.einsum("si,ij,sj->s", w, h(-s), w)
+        assert np.allclose(samples[:, 2], right) and np.allclose(samples[:, 0], left)
+    public = bayesian_signed_rank(a, b, rope=rope, n_resamples=n, rng=7)
+    assert np.allclose(public.samples, out[1][1])
+    assert not np.allclose(out[0][1], out[2][1])  # the edge pairs move the draws: the check can fail

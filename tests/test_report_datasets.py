@@ -704,8 +704,8 @@ def test_the_normal_approximation_is_described_as_run_not_as_demsars(tmp_path):
     assert f"{split:.4f}" == "0.0110" and f"{scipy_normal('C4.5+m', 'C4.5', 'wilcox'):.4f}" == "0.0108"
     i = pairs.index(("C4.5+m", "C4.5"))
     assert (f"{format_p(dropped[i])[2:]} (Holm) with the normal approximation of the same statistic. "
-            "The normal approximation drops zero differences, as the exact test does, and uses no continuity "
-            "correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
+            "The normal approximation drops zero differences, as the exact test does, takes the variance "
+            "from the ranks as given (tie-corrected) and uses no continuity correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
             "two signs") in text
     assert "Demšar's paper gives" not in text
 
@@ -744,19 +744,94 @@ def test_one_spelling_of_chi_square_counts_dashes_and_p_headers_in_both_reports(
         assert not re.search(r"\b(Bonett|Benjamini|Bonferroni|Bergmann|Wilcoxon|Iman)-[A-Z]", prose), name  # two names: an en dash
 
 
-def test_bayes_summary_says_edge_differences_count_half_and_counts_them(tmp_path):
-    """A difference of exactly the ROPE (0.898 - 0.888 on ionosphere, Demšar's Table 6) is named;
-    the count comes from the scores by hand, not from the report."""
+def _pair_means_on_edge(d, rope):
+    """By hand: the unordered pairs i <= j of the atoms 0, d_1, ..., d_n (each with itself, and the
+    prior's 0 with each) whose mean (z_i + z_j) / 2 is ±rope to 1e-12."""
+    z = np.concatenate([[0.0], np.asarray(d, dtype=float)])
+    return sum(1 for i in range(z.size) for j in range(i, z.size)
+               if abs(abs(z[i] + z[j]) / 2 - rope) <= 1e-12), (z.size * (z.size + 1)) // 2
+
+
+def test_bayes_summary_counts_pair_means_on_the_edge_and_their_range(tmp_path):
+    """The edge count is of the test's pair means, not of single differences: on Demšar's Table 6
+    one difference is 0.01 (0.898 - 0.888 on ionosphere) but 3 pair means are; counted by hand.
+    The range comes from the test rerun with the edge inside and beyond the ROPE on the same draws."""
     res = load_results(_write(demsar_aucs(), tmp_path / "t6.csv"))
     bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
     t6 = demsar_aucs()
-    by_hand = int(np.sum(np.isclose(np.abs(t6[bayes.best] - t6[bayes.second]), 0.01, rtol=0, atol=1e-12)))
-    assert by_hand == 1 and bayes.on_edge == by_hand
+    d = (t6[bayes.best] - t6[bayes.second]).to_numpy()
+    assert int(np.sum(np.isclose(np.abs(d), 0.01, rtol=0, atol=1e-12))) == 1
+    by_hand, total = _pair_means_on_edge(d, 0.01)
+    assert by_hand == 3 and bayes.on_edge == by_hand and bayes.pair_means == total == 120
     text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res),
                            posthoc=posthoc_tests(res), bayes=bayes)
     assert "exactly at ±0.01 as half inside the ROPE and half beyond it" in text
-    assert "1 of the 14 differences lies exactly on the ROPE's edge" in text
-    assert "counts half inside and half beyond it; 1 of the 14 differences lies exactly on the edge" in bayes.text()
+    assert ("3 of the 120 pair means (of two differences, each with itself and with the prior's 0 included) "
+            "lie exactly on the ROPE's edge") in text
+    (ib, ie, _), (sb, se, _) = bayes.edge_range
+    # the edge inside the ROPE can only raise P(equivalent) on the same draws; H = 1/2 lies between
+    assert ie >= se and sb >= ib
+    assert min(ib, sb) <= bayes.p_best <= max(ib, sb) and min(ie, se) <= bayes.p_equivalent <= max(ie, se)
+    assert f"ranges from {min(ib, sb):.3f} to {max(ib, sb):.3f}" in text
+    assert "note: 3 of the 120 pair means" in bayes.text()
+    # the edge moved off by a shift of one classifier: the count follows the by-hand enumeration
     shifted = load_results(_write(t6.assign(**{bayes.best: t6[bayes.best] + 0.0003}), tmp_path / "s.csv"))
     off = bayesian_top_two(shifted, rope=0.01, n_resamples=200, rng=0)
-    assert off.on_edge == 0 and "exactly on the edge" not in off.text()
+    d_off = (shifted.scores[off.best] - shifted.scores[off.second]).to_numpy()
+    assert _pair_means_on_edge(d_off, 0.01)[0] == off.on_edge
+    if off.on_edge == 0:
+        assert off.edge_range == () and "exactly on the ROPE's edge" not in off.text()
+
+
+def test_bayes_edge_counts_pair_means_when_no_single_difference_is_on_it(tmp_path):
+    """Differences 0.005 and 0.015 (none at ±0.01) have pair mean 0.01; 0.02 with the prior's 0 too."""
+    frame = pd.DataFrame({"A": [0.5] * 6, "B": [0.505, 0.515, 0.52, 0.53, 0.54, 0.55]},
+                         index=[f"d{i}" for i in range(6)])
+    res = load_results(_write(frame, tmp_path / "e.csv"))
+    bayes = bayesian_top_two(res, rope=0.01, n_resamples=500, rng=1)
+    d = (frame["B"] - frame["A"]).to_numpy()
+    assert not np.any(np.isclose(np.abs(d), 0.01, rtol=0, atol=1e-12))
+    by_hand, total = _pair_means_on_edge(d, 0.01)
+    assert by_hand == 2 and bayes.on_edge == by_hand and bayes.pair_means == total
+    assert len(bayes.edge_range) == 2
+
+
+def test_two_classifiers_pair_verdict_takes_the_exact_sign_test(tmp_path):
+    """k = 2, one classifier winning on all 5 data sets: the normal approximation's p is below 0.05
+    but the exact law (the sign test's, scipy's binomtest) is 0.0625: no "differs" in table or text."""
+    from scipy.stats import binomtest
+    frame = pd.DataFrame({"A": [0.8, 0.7, 0.9, 0.6, 0.75], "B": [0.7, 0.6, 0.8, 0.5, 0.7]},
+                         index=[f"d{i}" for i in range(5)])
+    res = load_results(_write(frame, tmp_path / "two.csv"))
+    ph = posthoc_tests(res)
+    exact = binomtest(5, 5, 0.5).pvalue
+    assert abs(ph.pairs.attrs["exact_two"] - exact) < 1e-12 and exact > 0.05
+    assert float(ph.pairs["pvalue_adj"].iloc[0]) < 0.05  # the approximation alone would reject
+    assert not ph.pairs["reject"].any()
+    text = results_summary(res, overview=describe_results(res), friedman=friedman_test(res), posthoc=ph)
+    assert "finds none that differs" in text and "finds 1 that differs" not in text
+    assert f"gives p = {exact:#.2g}" in text
+
+
+def test_assumptions_name_mean_rank_z_tests_large_sample_with_few_data_sets(tmp_path):
+    """Fewer than 10 data sets (and k >= 3): section 5 names the mean-rank z tests as large-sample;
+    with Demšar's 14 it does not. The chi-square sentence says the verdict never uses the chi-square."""
+    t6 = demsar_aucs()
+    few = assumptions(load_results(_write(t6.iloc[:6], tmp_path / "few.csv")))
+    many = assumptions(load_results(_write(t6, tmp_path / "all.csv")))
+    note = "a large-sample approximation; with N = 6 data sets (fewer than 10)"
+    assert any(note in s for s in few) and not any("a large-sample approximation" in s for s in many)
+    assert any("never rests on the chi-square approximation, whatever N and k" in s for s in many)
+
+
+def test_bayes_share_of_no_draw_reads_below_0_001_only_when_the_draws_bound_it(tmp_path):
+    """No draw favours the second (every difference is positive): "< 0.001" with 5,000 draws (rule of
+    three: 3 / 5000 = 0.0006), but "= 0.000" with 500 (3 / 500 = 0.006 does not bound it)."""
+    frame = pd.DataFrame({"A": [0.5] * 8, "B": [0.56, 0.57, 0.58, 0.6, 0.61, 0.63, 0.65, 0.7]},
+                         index=[f"d{i}" for i in range(8)])
+    res = load_results(_write(frame, tmp_path / "dom.csv"))
+    many = bayesian_top_two(res, rope=0.01, n_resamples=5000, rng=0)
+    few = bayesian_top_two(res, rope=0.01, n_resamples=500, rng=0)
+    assert many.p_second == 0.0 and few.p_second == 0.0
+    assert "P(A practically better) < 0.001" in many.text()
+    assert "P(A practically better) = 0.000" in few.text()

@@ -106,12 +106,6 @@ def _edge_tolerance(values: np.ndarray, edge: float, rtol: float, scores: tuple[
     return rtol * scale
 
 
-def _heaviside(a: np.ndarray, thresh: float, tol: float = 0.0) -> np.ndarray:
-    """``H(a - thresh)``: 1 above, 0 below, 1/2 within ``tol`` of the threshold."""
-    on_edge = np.abs(a - thresh) <= tol
-    return np.where(on_edge, 0.5, (a > thresh).astype(float))
-
-
 @renamed_keywords(n_samples="n_resamples")
 def bayesian_signed_rank(
     x: Any, y: Any, *, rope: float = 0.01, n_resamples: int = 50_000, prior: float = 0.5, rng: Any = None,
@@ -200,6 +194,42 @@ def bayesian_signed_rank(
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     rtol = _check_rtol(rtol)
     gen = check_rng(rng)
+    (counts, samples), = _signed_rank_draws(a, b, rope, n_resamples, prior, gen, rtol)
+    d = b - a
+    try:
+        pvalue = wilcoxon_signed_rank(d).pvalue
+    except ValueError:  # all differences zero
+        pvalue = 1.0
+    return SignedRankResult(p_left=float(counts[0]), p_rope=float(counts[1]), p_right=float(counts[2]),
+                            samples=samples, rope=rope, prior=prior, n_resamples=n_resamples, n=int(a.size),
+                            pvalue=float(pvalue))
+
+
+
+def _walsh_edge_count(x: Any, y: Any, *, rope: float, prior: float = 0.5,
+                      rtol: float = TIE_RTOL) -> tuple[int, int]:
+    """How many of :func:`bayesian_signed_rank`'s pair means ``(z_i + z_j) / 2`` (``i <= j``: each
+    difference with itself included, and the prior's ``z_0 = 0`` with each difference when
+    ``prior > 0``) lie on the ROPE's edge ``±rope``, with the test's own tolerance; returns
+    ``(on_edge, pair_means)``. 0 on edge with ``rope = 0``."""
+    a, b = _check_pair(x, y, minimum=2, each="one per data set")
+    rope = _check_rope(rope)
+    prior = check_real(prior, "prior", low=0)
+    z = np.concatenate([[0.0], b - a])
+    sums = z[:, None] + z[None, :]
+    tol = _edge_tolerance(sums, 2 * rope, _check_rtol(rtol), (a, b))
+    first = 1 if prior == 0 else 0
+    s = sums[first:, first:][np.triu_indices(z.size - first)]
+    if rope == 0:
+        return 0, int(s.size)
+    return int(np.count_nonzero(np.abs(np.abs(s) - 2 * rope) <= tol)), int(s.size)
+
+
+def _signed_rank_draws(a: np.ndarray, b: np.ndarray, rope: float, n_resamples: int, prior: float, gen: Any,
+                       rtol: float, edges: tuple[float, ...] = (0.5,)) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The signed-rank posterior's region shares and draws, one ``(counts, samples)`` per weight in
+    ``edges`` that a pair mean exactly on the ROPE's edge gets beyond it (0.5: Benavoli et al.'s
+    ``H(0) = 1/2``; 0: the edge inside the ROPE; 1: the edge beyond it), all from the same Dirichlet draws."""
     z = np.concatenate([[0.0], b - a])
     sums = z[:, None] + z[None, :]
     tol = _edge_tolerance(sums, 2 * rope, rtol, (a, b))
@@ -209,40 +239,38 @@ def bayesian_signed_rank(
         z, sums, weights = z[1:], sums[1:, 1:], weights[1:]
     w = gen.dirichlet(weights, n_resamples)
     # Sorted by increasing z_i (for theta_right) or decreasing z_i (theta_left), each row
-    # of the step matrix H(+-(z_i + z_j) - 2 rope) is non-decreasing in j (0, then 1/2
-    # on exact ties, then 1), so w^T H w needs only prefix sums of the sorted weights:
+    # of the step matrix H(+-(z_i + z_j) - 2 rope) is non-decreasing in j (0, then the edge
+    # weight on exact ties, then 1), so w^T H w needs only prefix sums of the sorted weights:
     # O(n_resamples n) instead of the O(n_resamples n^2) of the double sum.
 
     wt = np.ascontiguousarray(w.T)                  # atoms x samples: rows gather fast
     m = z.size
 
-    def quadratic_form(sign: float) -> np.ndarray:
+    def quadratic_form(sign: float, edge: float) -> np.ndarray:
         order = np.argsort(sign * z, kind="stable")
-        h = _heaviside(sign * sums[np.ix_(order, order)], 2 * rope, tol)
+        s = sign * sums[np.ix_(order, order)]
+        on = np.abs(s - 2 * rope) <= tol
+        above = (s > 2 * rope) & ~on
         ws = wt[order]
         prefix = np.zeros((m + 1, n_resamples))
         np.cumsum(ws, axis=0, out=prefix[1:])
-        half = np.where((h > 0).any(axis=1), np.argmax(h > 0, axis=1), m)   # first j with H >= 1/2
-        one = np.where((h == 1).any(axis=1), np.argmax(h == 1, axis=1), m)  # first j with H = 1
-        hw = prefix[-1] - 0.5 * (prefix[one] + prefix[half])
+        start = np.where((on | above).any(axis=1), np.argmax(on | above, axis=1), m)  # first j on or above
+        one = np.where(above.any(axis=1), np.argmax(above, axis=1), m)                 # first j above
+        hw = prefix[-1] - prefix[one] + edge * (prefix[one] - prefix[start])
         return np.einsum("is,is->s", ws, hw)
 
-    theta_right = quadratic_form(1.0)
-    theta_left = quadratic_form(-1.0) if rope > 0 else 1.0 - theta_right  # H(s) + H(-s) = 1 at rope 0
-    theta_rope = np.clip(1.0 - theta_left - theta_right, 0.0, 1.0)
-    samples = np.column_stack([theta_left, theta_rope, theta_right])
-    if rope > 0:
-        counts = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_resamples
-    else:
-        counts = np.bincount(np.argmax(samples[:, [0, 2]], axis=1) * 2, minlength=3) / n_resamples
-    d = b - a
-    try:
-        pvalue = wilcoxon_signed_rank(d).pvalue
-    except ValueError:  # all differences zero
-        pvalue = 1.0
-    return SignedRankResult(p_left=float(counts[0]), p_rope=float(counts[1]), p_right=float(counts[2]),
-                            samples=samples, rope=rope, prior=prior, n_resamples=n_resamples, n=int(a.size),
-                            pvalue=float(pvalue))
+    out = []
+    for edge in edges:
+        theta_right = quadratic_form(1.0, edge)
+        theta_left = quadratic_form(-1.0, edge) if rope > 0 else 1.0 - theta_right  # H(s) + H(-s) = 1 at rope 0
+        theta_rope = np.clip(1.0 - theta_left - theta_right, 0.0, 1.0)
+        samples = np.column_stack([theta_left, theta_rope, theta_right])
+        if rope > 0:
+            counts = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_resamples
+        else:
+            counts = np.bincount(np.argmax(samples[:, [0, 2]], axis=1) * 2, minlength=3) / n_resamples
+        out.append((counts, samples))
+    return out
 
 
 # ------------------------------------------------------------------ sign test

@@ -25,6 +25,7 @@ bad options stop the report with one sentence.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -51,8 +52,8 @@ from ..manydatasets import (
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
-from ..manydatasets._bayesian import _edge_tolerance
-from ..manydatasets._ranktests import TIE_RTOL, WilcoxonResult
+from ..manydatasets._bayesian import _signed_rank_draws, _walsh_edge_count
+from ..manydatasets._ranktests import TIE_RTOL, WilcoxonResult, sign_test
 from ..studies import demsar_table_6
 from ._datasets_inputs import Results
 from ._inputs import ReportInputError
@@ -285,7 +286,8 @@ def describe_results(results: Results) -> ResultsOverview:
     if all_tied:
         notes.append(
             f"Every classifier has the same score on {plural(len(all_tied), 'data set')} ({quote_list(all_tied)}): "
-            "they share the middle rank there, which adds nothing to the differences between them.")
+            "they share the middle rank there, which adds nothing to the differences between them, but it "
+            "counts in N.")
     return ResultsOverview(table=table, ranks=fr.ranks.loc[:, list(results.classifiers)],
                            n_datasets=results.n_datasets, n_classifiers=results.n_classifiers,
                            higher_is_better=results.higher_is_better, notes=tuple(notes),
@@ -354,7 +356,7 @@ class FriedmanSection:
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
                          f"chi-square = {self.untied_statistic:.2f}, F = {uf}")
         verdict = "rejects" if self.reject else "does not reject"
-        by = "the exact p-value" if self.decided_by == "exact" else "Iman–Davenport's F"
+        by = "the exact p-value" if self.decided_by == "exact" else "the Iman–Davenport F"
         lines.append(f"verdict ({by}, alpha = {self.alpha:g}): {verdict} 'all classifiers perform alike'")
         return "\n".join(lines)
 
@@ -788,15 +790,24 @@ def posthoc_tests(
     pairs["wilcoxon_normal_pvalue_adj"] = adjust_pvalues(pairs["wilcoxon_normal_p"].to_numpy(), "holm")
     pairs = pairs.sort_values(["rank_difference", "pvalue"], ascending=[False, True], kind="stable")
     pairs = pairs.reset_index(drop=True)
+    exact_two = None
+    if results.n_classifiers == 2:
+        # the one pair's mean-rank z test is the large-sample form of Friedman's test, whose exact
+        # permutation law at k = 2 is the sign test's (ties dropped): the verdict takes the exact p
+        exact_two = float(sign_test(oriented[pairs["b"][0]].to_numpy() - oriented[pairs["a"][0]].to_numpy(),
+                                    ties="drop", method="exact").pvalue)
+        pairs["reject"] = pairs["reject"] & (exact_two <= alpha)
     se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
     pairs.attrs.update(adjust=adjust, alpha=alpha, control=None, k=results.n_classifiers,
-                       n=results.n_datasets, se=se, decimals=score_decimals(scores))
+                       n=results.n_datasets, se=se, decimals=score_decimals(scores), exact_two=exact_two)
     fr = friedman(scores, higher_is_better=hib)
     cd = critical_difference(fr.k, fr.n, alpha=alpha, test="nemenyi")
     control_table = cd_control = None
     if control is not None:
         raw = posthoc_friedman(scores, adjust=control_adjust, control=control, alpha=alpha, higher_is_better=hib)
         control_table = _with_effects(raw, oriented).reset_index(drop=True)
+        if exact_two is not None:
+            control_table["reject"] = control_table["reject"] & (exact_two <= alpha)
         control_table.attrs.update(raw.attrs, decimals=score_decimals(scores))
         cd_control = critical_difference(fr.k, fr.n, alpha=alpha, test="bonferroni-dunn")
     return PosthocSection(pairs=pairs, adjust=adjust, cd=cd, control=control, control_table=control_table,
@@ -963,9 +974,14 @@ class TopTwoBayes:
         two or more for the second, who they are and how the two compared were picked; ``""``
         when the two best places are held by one classifier each.
     decimals : the decimals of the advantages (:func:`derived_decimals` of the table's).
-    on_edge : how many of the data sets' differences lie exactly on the ROPE's edge, ``±rope`` up to
-        the test's rounding tolerance (:func:`evallib.bayesian_signed_rank`'s ``rtol``); 0 with
+    on_edge : how many of the test's pair means of two differences (each difference with itself
+        included, and the prior's 0 with each difference) lie exactly on the ROPE's edge, ``±rope`` up
+        to the test's rounding tolerance (:func:`evallib.bayesian_signed_rank`'s ``rtol``); 0 with
         ``rope = 0``.
+    pair_means : how many such pair means there are, ``(n + 1)(n + 2) / 2``.
+    edge_range : when ``on_edge > 0``, the probabilities ``(p_best, p_equivalent, p_second)``
+        recomputed on the same posterior draws with the edge counted inside the ROPE and with it
+        counted beyond it, in that order; ``()`` otherwise.
     """
 
     best: str
@@ -982,6 +998,32 @@ class TopTwoBayes:
     tie: str = ""
     decimals: int = 4
     on_edge: int = 0
+    pair_means: int = 0
+    edge_range: tuple[tuple[float, float, float], ...] = ()
+
+    @property
+    def edge_text(self) -> str:
+        """The sentence on the pair means exactly on the ROPE's edge and what they move (``""`` when none)."""
+        if not self.on_edge:
+            return ""
+        (ib, ie, _), (sb, se, _) = self.edge_range
+        verb = "lies" if self.on_edge == 1 else "lie"
+        return (f"{self.on_edge} of the {self.pair_means} pair means (of two differences, each with itself "
+                f"and with the prior's 0 included) {verb} exactly on the ROPE's edge, ±{self.rope:g} up to "
+                f"rounding: recomputed on the same draws with the edge counted inside the ROPE or beyond it, "
+                f"P({self.best} practically better) ranges from {min(ib, sb):.3f} to {max(ib, sb):.3f} and "
+                f"P(equivalent) from {min(ie, se):.3f} to {max(ie, se):.3f}")
+
+    def prob_text(self, p: float) -> str:
+        """A posterior share as printed, ``"= 0.123"``: ``"< 0.001"`` (``"> 0.999"``) when it rounds to
+        0.000 (1.000) and the draws bound it there (none of them, or all, and ``3 / n_resamples <= 0.001``,
+        the rule of three's 95% bound)."""
+        n = self.result.n_resamples
+        if 3 / n <= 0.001 and p == 0.0:
+            return "< 0.001"
+        if 3 / n <= 0.001 and p == 1.0:
+            return "> 0.999"
+        return f"= {p:.3f}"
 
     @property
     def p_best(self) -> float:
@@ -1020,14 +1062,13 @@ class TopTwoBayes:
             f"{self.ties}, loses {self.losses}; mean advantage {self.mean_advantage + 0.0:+.{self.decimals}f}, median "
             f"{self.median_advantage + 0.0:+.{self.decimals}f} (scores' units)",
             f"ROPE: ±{self.rope:g} ({self.rope_from}); a mean of two differences exactly at ±{self.rope:g} counts "
-            "half inside and half beyond it"
-            + (f"; {self.on_edge} of the {r.n} differences {'lies' if self.on_edge == 1 else 'lie'} exactly on the edge"
-               if self.on_edge else ""),
-            f"P({self.best} practically better) = {self.p_best:.3f}",
-            f"P(practically equivalent) = {self.p_equivalent:.3f}",
-            f"P({self.second} practically better) = {self.p_second:.3f}",
+            "half inside and half beyond it",
+            f"P({self.best} practically better) {self.prob_text(self.p_best)}",
+            f"P(practically equivalent) {self.prob_text(self.p_equivalent)}",
+            f"P({self.second} practically better) {self.prob_text(self.p_second)}",
             f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
             f"each probability at most {self.mc_bound_text})",
+        ] + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
             f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue)} (ignores the ROPE)",
             f"note: {PICKED_PAIR}",
         ]
@@ -1087,11 +1128,15 @@ def bayesian_top_two(
     tie = _places_note(results, fr, order)
     oriented = results.oriented()
     x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
+    replay = copy.deepcopy(gen)  # the same draws again, for the edge's range
     res = bayesian_signed_rank(x, y, rope=rope_value, n_resamples=n_resamples, rng=gen)
     wins, ties, losses = _record(y, x)
-    diff = y - x
-    on_edge = (int(np.sum(np.abs(np.abs(diff) - rope_value) <= _edge_tolerance(diff, rope_value, TIE_RTOL, (x, y))))
-               if rope_value > 0 else 0)
+    on_edge, pair_means = _walsh_edge_count(x, y, rope=rope_value, prior=res.prior, rtol=TIE_RTOL)
+    edge_range: tuple[tuple[float, float, float], ...] = ()
+    if on_edge:
+        edge_range = tuple((float(c[2]), float(c[1]), float(c[0])) for c, _ in _signed_rank_draws(
+            np.asarray(x, dtype=float), np.asarray(y, dtype=float), rope_value, n_resamples, res.prior, replay,
+            TIE_RTOL, edges=(0.0, 1.0)))
     notes = []
     values = results.scores.to_numpy()
     spread = float(values.max() - values.min())
@@ -1104,7 +1149,8 @@ def bayesian_top_two(
     return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
                        mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
-                       decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge)
+                       decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge,
+                       pair_means=pair_means, edge_range=edge_range)
 
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
@@ -1128,6 +1174,10 @@ def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
 
 
 # ----------------------------------------------------------------------- section 5
+#: Below this many data sets, section 5 names the mean-rank z tests as large-sample approximations.
+SMALL_N_MEAN_RANK = 10
+
+
 def assumptions(results: Results, friedman_section: FriedmanSection | None = None, *,
                 alpha: float = 0.05) -> tuple[str, ...]:
     """Section 5: what the tests assume, in sentences that name this table's numbers.
@@ -1167,22 +1217,27 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
         "not independent: they count as separate evidence what is partly the same evidence, so the tests "
         "behave as if there were more data sets than there are, and their p-values tend to be too small and "
         "their verdicts too eager, by an amount no computation on this table can tell.",
-        "Ranks make scores comparable across data sets: each data set contributes only the order of the "
-        "classifiers, so data sets of different difficulty count alike, and a win by a tenth of a point "
-        "counts as much as a win by ten points. The mean scores and the mean advantages in the tables show "
+        "Ranks make scores comparable across data sets: in Friedman's test and the mean-rank tests each data "
+        "set contributes only the order of the classifiers, so data sets of different difficulty count alike, "
+        "and a win by a tenth of a point counts as much as a win by ten points. The mean scores and the mean advantages in the tables show "
         "the sizes; the scores must be measured the same way on every data set.",
     ]
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
         by = ("the exact permutation p-value" if fs.decided_by == "exact"
-              else "Iman and Davenport's F, which Demšar recommends over the conservative chi-square")
+              else "the Iman–Davenport F, which Demšar recommends over the conservative chi-square")
         short = [f"N = {n} data sets is not more than {CHI2_MIN_DATASETS}" if n <= CHI2_MIN_DATASETS else "",
                  f"k = {k} classifiers is not more than {CHI2_MIN_CLASSIFIERS}" if k <= CHI2_MIN_CLASSIFIERS else ""]
         out.append(f"Demšar's rule of thumb for the chi-square approximation to Friedman's statistic asks for "
                    f"N > {CHI2_MIN_DATASETS} data sets and k > {CHI2_MIN_CLASSIFIERS} classifiers; here "
-                   f"{join_names([s for s in short if s])}, so the verdict uses {by}.")
+                   f"{join_names([s for s in short if s])}. The report's verdict never rests on the chi-square "
+                   f"approximation, whatever N and k: here it uses {by}.")
     if wilcoxon_critical_value(n, alpha=alpha) is None:
         out.append(f"With only {n} data sets no two-sided signed-rank test can reach p <= {alpha:g}, whatever "
                    "the scores: Wilcoxon's verdicts below are 'not shown to differ' by construction.")
+    if n < SMALL_N_MEAN_RANK and k >= 3:
+        out.append(f"The mean-rank z tests of section 3 refer each difference of average ranks to the normal law, "
+                   f"a large-sample approximation; with N = {n} data sets (fewer than {SMALL_N_MEAN_RANK}) their "
+                   "p-values are approximate.")
     if k >= 3:
         out.append("The mean-rank post-hoc tests compare average ranks, and a pair's average ranks depend on "
                    "the other classifiers in the table: adding or removing one can change the verdict on a "

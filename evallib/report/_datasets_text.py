@@ -95,6 +95,15 @@ def _verdict(primary: bool) -> str:
     return "differ" if primary else "not shown to differ"
 
 
+def _exact_two_column(pairs: pd.DataFrame) -> dict[str, list[str]]:
+    """With 2 classifiers, the column of the exact p-value the pair's mean-rank verdict takes (the
+    sign test's, Friedman's exact permutation law at k = 2); none otherwise."""
+    exact = pairs.attrs.get("exact_two")
+    if exact is None:
+        return {}
+    return {"p (exact; sign test, the verdict's at k = 2)": [pvalue_cell(exact)] * len(pairs)}
+
+
 def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
     """Section 3's pairs as text, largest rank difference first; every pair is a row."""
     t = posthoc.pairs
@@ -107,6 +116,7 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
         "mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
         adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
         adjusted_p_header("Holm", "Wilcoxon signed-rank test"): [pvalue_cell(p) for p in t["wilcoxon_pvalue_adj"]],
+        **_exact_two_column(t),
         f"verdict ({posthoc.verdict_name})": [_verdict(r) for r in posthoc.verdict_reject],
         f"secondary ({posthoc.secondary_name})": [_verdict(r) for r in posthoc.secondary_reject],
     })
@@ -126,9 +136,10 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
         "rank difference": [f"{v:+.3f}" for v in t["rank_difference"]],
         "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "control's mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
-        "z": [f"{abs(v):.3f}" for v in t["z"]],
+        "|z|": [f"{abs(v):.3f}" for v in t["z"]],
         adjusted_p_header(None, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue"]],
         adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
+        **_exact_two_column(posthoc.pairs),
         "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
     })
     out.index = pd.Index(list(t["b"]), name=f"against {posthoc.control} (rank {t['rank_a'].iloc[0]:.3f})")
@@ -175,7 +186,7 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
 def _friedman_sentence(fs: FriedmanSection) -> str:
     fr = fs.result
     f_text = "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
-    iman = f"Iman and Davenport's F = {f_text} ({fr.f_df[0]} and {fr.f_df[1]} df), {format_p(fr.f_pvalue)}"
+    iman = f"Iman–Davenport F = {f_text} ({fr.f_df[0]} and {fr.f_df[1]} df), {format_p(fr.f_pvalue)}"
     chi = f"Friedman's chi-square = {fr.statistic:.2f} ({fr.df} df), {format_p(fr.pvalue)}"
     if fs.decided_by == "exact":
         tests = f"the exact permutation test of Friedman's statistic gives {format_p(fs.exact_pvalue)} ({chi}; {iman})"
@@ -189,8 +200,8 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
 
 
 #: What the normal approximation beside a Wilcoxon rejection is, and how it differs from Demšar's.
-NORMAL_FORM = ("The normal approximation drops zero differences, as the exact test does, and uses no continuity "
-               "correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
+NORMAL_FORM = ("The normal approximation drops zero differences, as the exact test does, takes the variance "
+               "from the ranks as given (tie-corrected) and uses no continuity correction; Demšar's 2006 large-sample z instead splits each zero difference's rank between the "
                "two signs.")
 
 
@@ -239,16 +250,22 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
                 f"{ph.alpha:g}: {join_names(named, limit=LISTED)}")
     else:
         top = t.iloc[0]
-        cd = (f", below the critical difference {ph.cd.cd:.3f}" if ph.adjust == "nemenyi" else "")
+        cd = (f", {'below' if float(top['rank_difference']) < ph.cd.cd else 'not below'} the critical "
+              f"difference {ph.cd.cd:.3f}" if ph.adjust == "nemenyi" else "")
         largest = tie_groups(zip(range(m), t["rank_difference"].astype(float)))[0]  # pairs sharing it
         between = join_names([f"between {escape(t.iloc[i]['a'])} and {escape(t.iloc[i]['b'])}" for i in largest],
                              limit=LISTED)
         has = (f"has adjusted {format_p(top['pvalue_adj'])}" if len(largest) == 1 else
                f"shared by {len(largest)} pairs, has adjusted "
                f"{join_names(sorted({format_p(t.iloc[i]['pvalue_adj']) for i in largest}))}")
-        head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g} "
-                f"(none of the {m} is shown to differ); "
+        head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
                 f"the largest rank difference, {top['rank_difference']:.3f} {between}{cd}, {has}")
+    exact_two = t.attrs.get("exact_two")
+    if exact_two is not None:
+        head += (f" (with 2 classifiers the mean-rank z test of the one pair is the large-sample form of "
+                 f"Friedman's test; over {plural(t.attrs['n'], 'data set')} the exact permutation law, the sign "
+                 f"test's, gives {format_p(exact_two)}, and the pair's verdict takes it: the approximation's "
+                 f"{format_p(float(t['pvalue'].iloc[0]))} is not to be quoted)")
     return head
 
 
@@ -263,6 +280,10 @@ def _control_sentence(ph: PosthocSection) -> str:
         parts.append(f"{join_names(differ, limit=LISTED)} {'differs' if len(differ) == 1 else 'differ'} from it")
     if same:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
+    exact_two = ph.pairs.attrs.get("exact_two")
+    if exact_two is not None:
+        parts.append(f"with 2 classifiers the verdict takes the exact sign test's {format_p(exact_two)}, not the "
+                     "z test's large-sample p")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
             f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}. "
             + _capital_ours(ph.disagreement_text(name=escape, explain=False)) + ".")
@@ -283,16 +304,13 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
     ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
              f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage, bayes.decimals)} on average "
              f"(median {_num(bayes.median_advantage, bayes.decimals)})")
-    edge = ""
-    if bayes.on_edge:
-        edge = (f"; {bayes.on_edge} of the {n} differences {'lies' if bayes.on_edge == 1 else 'lie'} exactly on "
-                f"the ROPE's edge, ±{bayes.rope:g} up to rounding: the mean of such a difference with itself is on "
-                "the edge and counts half, and a slightly wider or narrower ROPE would move it to one side")
+    edge = f" {_capital_ours(escape(bayes.edge_text))}." if bayes.on_edge else ""
     probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
              f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "
-             f"as baycomp does){edge}, the test "
-             f"gives P({escape(bayes.best)} practically better) = {bayes.p_best:.3f}, P(equivalent) = "
-             f"{bayes.p_equivalent:.3f}, P({escape(bayes.second)} practically better) = {bayes.p_second:.3f} "
+             f"as baycomp does), the test "
+             f"gives P({escape(bayes.best)} practically better) {bayes.prob_text(bayes.p_best)}, P(equivalent) "
+             f"{bayes.prob_text(bayes.p_equivalent)}, P({escape(bayes.second)} practically better) "
+             f"{bayes.prob_text(bayes.p_second)} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
              f"{bayes.result.n_resamples:,} posterior draws)")
     decision = {
@@ -302,7 +320,7 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
     return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
-            f"unadjusted {format_p(bayes.result.pvalue)}).")
+            f"unadjusted {format_p(bayes.result.pvalue)}).{edge}")
 
 
 def results_summary(
@@ -342,7 +360,7 @@ def results_summary(
     if isinstance(bayes, TopTwoBayes):
         out.append(_bayes_sentence(bayes))
     out.append(f"These verdicts treat the {results.n_datasets} data sets as independent draws from the problems "
-               "they are meant for, and the rank tests count a small win like a large one (section 5).")
+               "they are meant for, and the mean-rank tests count a small win like a large one (section 5).")
     return "\n".join(f"- {s}" for s in out)
 
 
