@@ -432,12 +432,17 @@ def test_gap_split_attributes_a_part_only_beyond_two_mc_se():
     from evallib.lessons import describe_gap_split
 
     text = describe_gap_split({"the pairwise intervals": (0.005, 0.0197), "the union bound's slack": (0.0275, 0.0102)})
-    assert "the pairwise intervals are not shown to contribute (+0.50, MC SE 1.97, within two MC SEs of 0)" in text
-    assert "the union bound's slack contributes (+2.75 percentage points, MC SE 1.02)" in text
+    # 0.005 / 0.0197 = 0.25 and 0.0275 / 0.0102 = 2.70 MC SEs from 0, by hand
+    assert ("the pairwise intervals are not shown to contribute (+0.50 percentage points, MC SE 1.97, 0.3 MC SEs from 0, "
+            "within two)") in text
+    assert "the union bound's slack contributes (+2.75 percentage points, MC SE 1.02, 2.7 MC SEs from 0)" in text
     # exactly 2 MC SE is not beyond it; a negative part beyond 2 MC SE is said to contribute, with its sign
     assert "is not shown to contribute" in describe_gap_split({"the bound": (0.02, 0.01)})
     assert "the bound contributes (-3.00 percentage points" in describe_gap_split({"the bound": (-0.03, 0.01)})
-    assert "not shown" in describe_gap_split({"the bound": (0.0, 0.0)})
+    # no event behind the MC SE: an MC SE of 0 is not read as certainty, either way
+    for estimate in (0.0, 0.05):
+        text = describe_gap_split({"the bound": (estimate, 0.0)})
+        assert "MC SE 0.00" not in text and "not certainty" in text and "contributes" not in text
     with pytest.raises(ValueError, match="parts"):
         describe_gap_split({})
     with pytest.raises(ValueError, match="parts"):
@@ -461,6 +466,10 @@ def test_clustering_screen_reads_each_branch_from_planted_ratios():
     # a true ratio of 1.1 passes the screen 1 + 0.2 unflagged with probability Phi((1.2 - 1.1) / (1.1 x 0.1))
     assert f"probability about {stats.norm.cdf(0.1 / 0.11):.2f}" in within
     assert f"design effects from about {(1.1 / 1.2) ** 2:.2f} to {(1.1 / 0.8) ** 2:.2f}" in within
+    # a CR2 interval narrower than the naive one (0.9 x t_50 / z = 0.92) is counted, not hidden behind "at most"
+    mixed = describe_clustering_screen(table([0.9, 1.0, 1.1]), 0.1, 0.05)
+    assert "at a cost in width for 2 of the 3 models" in mixed and "narrower than it for 1 of them" in mixed
+    assert "cost in width here" in within and "narrower than it" not in within
     widens = describe_clustering_screen(table([1.3, 1.5]), 0.1, 0.05)
     assert widens.endswith("all beyond 1 + 0.20: clustering widens every error bar")
     assert "ratios from 1.30 to 1.50 (design effects 1.69 to 2.25)" in widens

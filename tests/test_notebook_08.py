@@ -360,7 +360,24 @@ def test_refit_wide_variance_matches_a_two_way_anova():
     between = s.mean(axis=1).var(ddof=1) - within / k
     share = (sigma_r2 / k) / ((between + within / k) / n + sigma_r2 / k)
     assert float(said.group(2)) == pytest.approx(100 * share, abs=0.06)
-    assert "negligible here" in md
+    # a point estimate on k - 1 df is no evidence of absence: the F test of the refit effect (scipy's F distribution
+    # on statsmodels' sums of squares) and an upper 95% bound on sigma_r^2, here by the chi-square route on the
+    # refits' mean square alone, (k - 1) MS_refit / chi2_{0.05}(k - 1), treating MS_resid (1,190 x 4 df) as known
+    f_stat = ms_refit / ms_resid
+    pvalue = stats.f.sf(f_stat, k - 1, (n - 1) * (k - 1))
+    tested = re.search(r"F = ([\d.]+) on (\d+) and ([\d,]+) df, p = ([\d.e-]+)\)", md)
+    assert tested, md
+    assert float(tested.group(1)) == pytest.approx(f_stat, abs=0.006)
+    assert (int(tested.group(2)), int(tested.group(3).replace(",", ""))) == (k - 1, (n - 1) * (k - 1))
+    assert float(tested.group(4)) == pytest.approx(pvalue, rel=0.02)
+    assert ("is not shown to matter" in md) == (pvalue > 0.05)
+    high = max(0.0, ((k - 1) * ms_refit / stats.chi2.ppf(0.05, k - 1) - ms_resid) / n)
+    share_high = (high / k) / ((between + within / k) / n + high / k)
+    bound = re.search(r"would make it up to ([\d.]+)% of the variance of the mean", md)
+    assert bound, md
+    assert float(bound.group(1)) == pytest.approx(100 * share_high, abs=0.15)
+    assert share_high > 0.05 and "negligible" not in md   # this run's bound is above the 5% line
+    assert "cannot rule out a share above 5%" in md
 
 
 def test_rank_sets_coverage_is_measured_and_read_with_its_monte_carlo_error():
@@ -417,7 +434,8 @@ def test_overlap_is_said_to_be_about_root_two_stricter_than_the_unpaired_test():
     assert "stricter still" in prose and "\\sqrt 2" in prose
     se = {m: float(re.search(rf"0/1 correct\s+{m}\s+[\d.]+\s+[\d.]+\s+([\d.]+)", joined).group(1))
           for m in ("logistic", "boosting")}
-    said = float(re.search(r"the unpaired test needs t sqrt\(SE_a\^2 \+ SE_b\^2\), ([\d.]+) times smaller", joined).group(1))
+    said = float(re.search(r"the unpaired test needs t sqrt\(SE_a\^2 \+ SE_b\^2\), a difference 1/([\d.]+) as large",
+                           joined).group(1))
     assert said == pytest.approx((se["logistic"] + se["boosting"]) / np.hypot(se["logistic"], se["boosting"]), abs=0.01)
     assert said == pytest.approx(np.sqrt(2), abs=0.01)
     # exercise 2 asks for the all-pairs adjustment section 8 taught
@@ -496,7 +514,7 @@ def test_cr2_is_judged_pooled_over_the_larger_iccs_and_the_leaders_lead_is_bound
     assert "logistic - forest from -0.015 to +0.033" in joined and "logistic - knn from -0.012 to +0.034" in joined
     # the quantile of the CR2 intervals is a t quantile, and item_mean's printed design effect is capped
     assert "with t the Bell–McCaffrey t quantile" in joined and "= z (SE_a + SE_b)" not in joined
-    assert "is capped at 1" in joined
+    assert "is floored at 1" in joined
 
 
 # ------------------------------------------------------------------ issue 33, a third cold reading
@@ -531,6 +549,13 @@ def test_the_clustered_error_bars_cost_is_the_ratio_of_the_interval_widths():
             f"(Bell–McCaffrey t) of a model's mean p(truth) score is at most {wide:.2f} times as wide as the naive CLT "
             "interval (z) of the same model's mean") in md
     assert "at most 17% more width" not in md and "times as wide as the naive one" not in md
+    # the 0/1 scores: CR2 intervals narrower than the naive ones are counted (SE ratio times t / z below 1)
+    narrower = sum(se * t_over_z < naive for se, naive in
+                   (_cr2_by_hand(ev.correct[m].to_numpy(float), codes)[1:] for m in ev.correct.columns))
+    assert narrower > 0
+    assert (f"at a cost in width for {4 - narrower} of the 4 models: over the 4 models, the CR2 95% interval "
+            f"(Bell–McCaffrey t) of a model's mean 0/1 correct score") in md
+    assert f"and narrower than it for {narrower} of them" in md
     # the factors of the product are printed, so that the reader can check it (issue 33)
     assert (f"the widest is {widest}'s, its SE ratio times t({df:.1f} df) / z, {ratios[widest]:.2f} × {t_over_z:.3f} = "
             f"{wide:.2f}" in md)
@@ -609,14 +634,16 @@ def test_simulated_rejection_rates_carry_their_monte_carlo_se():
     """Section 5's "excludes 0 in 8% ... 17%" had no Monte Carlo SE; each rate now carries its binomial SE,
     sqrt(p (1 - p) / n) written out here, from the printed rate and number of benchmarks."""
     md = _markdown_outputs(load_notebook(NOTEBOOK))
-    m = re.search(r"excludes 0 \(the true difference is 0\.02\) in ([\d.]+)% \(MC SE ([\d.]+) percentage points\) of "
-                  r"the ([\d,]+) benchmarks, the paired interval in ([\d.]+)% \(MC SE ([\d.]+) percentage points\)", md)
+    # each share is given as ± two MC SEs (in percentage points), as the coverages beside it
+    assert "each share ± two Monte Carlo standard errors, in percentage points" in md
+    m = re.search(r"excludes 0 \(the true difference is 0\.02\) in ([\d.]+)% \(±([\d.]+)\) of "
+                  r"the ([\d,]+) benchmarks, the paired interval in ([\d.]+)% \(±([\d.]+)\)", md)
     assert m, md
     n = int(m.group(3).replace(",", ""))
-    for rate, se in ((m.group(1), m.group(2)), (m.group(4), m.group(5))):
+    for rate, band in ((m.group(1), m.group(2)), (m.group(4), m.group(5))):
         p = float(rate) / 100
-        assert float(se) == pytest.approx(100 * np.sqrt(p * (1 - p) / n), abs=0.051)
-    assert float(m.group(4)) > float(m.group(1)) + 2 * (float(m.group(2)) + float(m.group(5)))   # pairing's power
+        assert float(band) == pytest.approx(200 * np.sqrt(p * (1 - p) / n), abs=0.051)
+    assert float(m.group(4)) > float(m.group(1)) + float(m.group(2)) + float(m.group(5))   # pairing's power
 
 
 def test_retraining_beyond_the_seed_is_said_to_be_unmeasured():
@@ -647,3 +674,54 @@ def test_the_rank_sets_slack_is_measured_not_asserted():
     assert gap == pytest.approx(5 - missed, abs=0.006) and intervals == pytest.approx(5 - 100 * per_board, abs=0.006)
     assert union == pytest.approx(100 * per_board - missed, abs=0.006) and union >= 0     # P(any) <= E[count]
     assert gap == pytest.approx(intervals + union, abs=0.011)
+
+
+def test_the_furthest_pair_is_read_by_its_holm_adjusted_p_value():
+    """Section 4 picks the pair furthest apart, so its raw p-value is no valid test of it: the notebook gives Holm's
+    adjusted one over all 6 pairs. Recomputed here: each pair's CR2 t-test by hand (Bell–McCaffrey df as printed) and
+    Holm's step-down adjustment by statsmodels."""
+    from itertools import combinations
+
+    multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
+    from evallib.studies import evaluate_pupils
+
+    ev = evaluate_pupils(samples=5, rng=0)
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    df = float(re.search(r"Bell–McCaffrey t with ([\d.]+) df", joined).group(1))
+    _, codes = np.unique(ev.pupils["class"].to_numpy(), return_inverse=True)
+    pairs, gaps, pvalues = [], [], []
+    for a, b in combinations(ev.correct.columns, 2):
+        d = ev.correct[a].to_numpy(float) - ev.correct[b].to_numpy(float)
+        mean, se, _ = _cr2_by_hand(d, codes)
+        pairs.append((a, b))
+        gaps.append(abs(mean))
+        pvalues.append(2 * stats.t.sf(abs(mean / se), df))
+    adjusted = multipletests(pvalues, method="holm")[1]
+    top = int(np.argmax(gaps))
+    assert sum(np.isclose(gaps, max(gaps))) == 1 and "is shared by" not in joined   # no tie in this run
+    a, b = pairs[top]
+    said = re.search(rf"paired 95% interval of {a} - {b} is \[[^\]]+\], p = ([\d.e-]+)\n"
+                     r"this pair was picked because it is furthest apart of all 6, so its raw p-value is not a valid "
+                     r"test; Holm's adjustment over all 6 pairs gives p = ([\d.e-]+): (.*)", joined)
+    assert said, joined
+    assert float(said.group(1)) == pytest.approx(pvalues[top], rel=0.03)
+    assert float(said.group(2)) == pytest.approx(adjusted[top], rel=0.03)
+    assert adjusted[top] > pvalues[top]
+    assert said.group(3).startswith("the two differ at level 0.05 after the adjustment too") == (adjusted[top] <= 0.05)
+
+
+def test_the_leader_only_shortcut_is_read_against_its_monte_carlo_se():
+    """Section 8's simulation: each false-separation rate is judged against its promise alpha with ±2 binomial MC SEs,
+    written out here from the printed counts."""
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    lines = re.findall(r"(Holm over [^:]+): an equal model separated from the leader in ([\d.]+)% of ([\d,]+) null "
+                       r"leaderboards \(MC SE ([\d.]+) percentage points\); promised at most 5%: ([^\n]+)", joined)
+    assert len(lines) == 2, joined
+    for _, rate, n, se, verdict in lines:
+        p, n = float(rate) / 100, int(n.replace(",", ""))
+        mc_se = np.sqrt(p * (1 - p) / n)
+        assert float(se) == pytest.approx(100 * mc_se, abs=0.051)
+        expected = ("exceeds its promise beyond 2 MC SE" if p - 2 * mc_se > 0.05 else
+                    "below its promise beyond 2 MC SE" if p + 2 * mc_se < 0.05 else "not shown to exceed it at this n_sim")
+        assert verdict == expected
+    assert lines[0][4] == "exceeds its promise beyond 2 MC SE"

@@ -299,11 +299,12 @@ def plot_item_interval_coverage(table: pd.DataFrame, ax=None, *, title: str | No
     ax.set_xticks(x)
     ax.set_xticklabels([_NAMES.get(m, str(m)) for m in table["method"]], rotation=15, fontsize="small")
     ax.set_ylim(max(0.0, min(float(cov.min()) - 0.05, 1 - 4 * alpha)), 1.04)
-    ax.set_ylabel("coverage (exact)" if exact else "coverage (+-2 MC SE)")
+    ax.set_ylabel("coverage (exact)" if exact else "coverage (±2 MC SE)")
     a = table.attrs
     if title is None and "n_items" in a:
         how = "exact" if a.get("exact") else f"{a['n_resamples']:,} simulations"
-        title = (f"{a['n_items']} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, mean {a['mean']:.3g}, "
+        # two lines: on one, the title is wider than the figure and tight_layout clips it
+        title = (f"{a['n_items']} items in {a['n_clusters']} clusters, ICC {a['icc']:g}, mean {a['mean']:.3g},\n"
                  f"{a['samples']} sample{'s' if a['samples'] > 1 else ''} per item ({how})")
     if title:
         ax.set_title(title, fontsize="medium")

@@ -798,7 +798,8 @@ def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
     ``parts`` maps the name of each part of a gap (in rates, e.g. ``{"the pairwise intervals":
     (0.005, 0.001)}``) to its estimate and Monte Carlo SE. A part is said to contribute only
     when its estimate lies beyond two of its Monte Carlo SEs from 0; otherwise it is "not shown
-    to contribute".
+    to contribute". Each part says how many MC SEs it lies from 0. An MC SE of 0 (no event behind
+    it in the simulations) is not certainty: such a part is given without a verdict.
 
     Parameters
     ----------
@@ -818,7 +819,7 @@ def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
     --------
     >>> from evallib.lessons import describe_gap_split
     >>> describe_gap_split({"the intervals": (0.005, 0.001), "the bound": (0.0005, 0.0004)})
-    'measured against their Monte Carlo SEs, the intervals contribute (+0.50 percentage points, MC SE 0.10); the bound is not shown to contribute (+0.05, MC SE 0.04, within two MC SEs of 0)'
+    'measured against their Monte Carlo SEs, the intervals contribute (+0.50 percentage points, MC SE 0.10, 5.0 MC SEs from 0); the bound is not shown to contribute (+0.05 percentage points, MC SE 0.04, 1.2 MC SEs from 0, within two)'
     """
     if not parts:
         raise ValueError("parts must name at least one part of the gap")
@@ -826,12 +827,17 @@ def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
     for name, (estimate, se) in parts.items():
         if not (np.isfinite(se) and se >= 0 and np.isfinite(estimate)):
             raise ValueError(f"parts: {name!r} needs a finite estimate and an MC SE >= 0; got {(estimate, se)}")
-        if abs(estimate) > 2 * se:
-            said.append(f"{name} contribute{'s' if not name.endswith('s') else ''} ({100 * estimate:+.2f} percentage "
-                        f"points, MC SE {100 * se:.2f})")
+        plural = name.endswith("s")
+        if se == 0:
+            said.append(f"{name} {'are' if plural else 'is'} {100 * estimate:+.2f} percentage points with no event behind "
+                        f"{'their' if plural else 'its'} Monte Carlo SE in these simulations (an MC SE of 0 here is not certainty), so not read "
+                        "against it")
+        elif abs(estimate) > 2 * se:
+            said.append(f"{name} contribute{'' if plural else 's'} ({100 * estimate:+.2f} percentage "
+                        f"points, MC SE {100 * se:.2f}, {abs(estimate) / se:.1f} MC SEs from 0)")
         else:
-            said.append(f"{name} {'is' if not name.endswith('s') else 'are'} not shown to contribute "
-                        f"({100 * estimate:+.2f}, MC SE {100 * se:.2f}, within two MC SEs of 0)")
+            said.append(f"{name} {'are' if plural else 'is'} not shown to contribute ({100 * estimate:+.2f} percentage "
+                        f"points, MC SE {100 * se:.2f}, {abs(estimate) / se:.1f} MC SEs from 0, within two)")
     return "measured against their Monte Carlo SEs, " + "; ".join(said)
 
 
@@ -875,6 +881,7 @@ def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -
     low, high = part["ratio"].min(), part["ratio"].max()
     widest = part.loc[part["width ratio"].idxmax()]   # the widths of the two intervals, not only their SEs
     wide = widest["width ratio"]
+    narrower = int((part["width ratio"] < 1).sum())   # models whose CR2 interval is narrower than the naive one
     t_over_z = stats.t.isf(alpha / 2, widest["df"]) / stats.norm.isf(alpha / 2)
     text = f"ratios from {low:.2f} to {high:.2f} (design effects {low ** 2:.2f} to {high ** 2:.2f})"
     if high <= 1 + 2 * noise and low >= 1 - 2 * noise:
@@ -890,9 +897,12 @@ def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -
                 f"cannot rule it out either. The largest ratio, {top['model']}'s {top['ratio']:.2f} (implied ICC "
                 f"{top['implied ICC']:.3f}), is a design effect of {top['ratio'] ** 2:.2f}, and the data allow design effects "
                 f"from about {allowed[0]:.2f} to {allowed[1]:.2f} for it{unflagged}. Report the clustered error bar"
-                + (f", at a cost in width here: over the {len(part):,} models, the CR2 "
+                + ((", at a cost in width here" if narrower == 0 else
+                    f", at a cost in width for {len(part) - narrower:,} of the {len(part):,} models")
+                   + f": over the {len(part):,} models, the CR2 "
                    f"{level} interval (Bell–McCaffrey t) of a model's mean {widest['score']} score is at most {wide:.2f} "
-                   "times as wide as the naive CLT interval (z) of the same model's mean; the widest is "
+                   "times as wide as the naive CLT interval (z) of the same model's mean"
+                   + (f", and narrower than it for {narrower:,} of them" if narrower else "") + "; the widest is "
                    f"{widest['model']}'s, its SE ratio times t({widest['df']:.1f} df) / z, "
                    f"{widest['ratio']:.2f} × {t_over_z:.3f} = {wide:.2f}"
                    if wide > 1 else ""))
