@@ -1008,15 +1008,22 @@ def effective_n_note(means: pd.DataFrame) -> str | None:
                  f" (effective sample size = 0/1 scores).")
     over = [(m, r) for m, r in rows.iterrows() if not _capped(r) and r["effective_n"] > r["independent_effective_n"]
             and math.isfinite(r["design_effect"]) and r["design_effect"] < 1]
+    alpha = float(means.attrs.get("alpha", 0.05))
     for m, r in over:
         width = float(r["high"] - r["low"]) / float(r["independent_high"] - r["independent_low"])
         text += (f" {escape(m)} answered each item {r['scores'] / r['n_items']:.3g} times on average, so its cap, "
                  f"{int(r['scores']):,} scores, is above its {int(r['n_items']):,} items and does not bind: its "
                  f"cluster-robust variance is {r['design_effect']:.2f} times the items-independent one, and its "
                  f"effective sample size, {r['effective_n']:,.1f}, is above the {r['independent_effective_n']:,.1f} "
-                 f"that the items-independent variance gives, so its interval is {width:.2f} times as wide as the "
-                 "items-independent one (a variance ratio below 1 comes by chance when the clusters hardly "
-                 "matter, so the cluster-robust interval can be the narrower).")
+                 "that the items-independent variance gives")
+        if width < 1:
+            text += (f", so its interval is {width:.2f} times as wide as the items-independent one (a variance ratio "
+                     "below 1 comes when the items of a cluster are less alike than items taken at random, or by "
+                     "chance when the clusters hardly matter).")
+        else:  # Wilson's width falls with n_eff (z / t)^2 alone: the larger n_eff is outweighed by the quantile
+            text += (f"; its interval is nonetheless {width:.2f} times as wide as the items-independent one, since "
+                     f"it takes {_quantile_text(float(r['df']), alpha)} and the items-independent one "
+                     f"{_quantile_text(float(r['independent_df']), alpha)}.")
     return text
 
 
