@@ -1221,8 +1221,9 @@ class ItemPlanning:
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
         1, in words; ``""`` if nothing), ``variance`` (``V``
         of :func:`evallib.planning.item_difference_variance`), ``detectable`` (the difference
-        with power ``power`` at the file's ``n_items``), ``needed_items`` and ``needed_clusters`` (for
-        ``min_difference``; NaN without it).
+        with power ``power`` at the file's ``n_items``), ``df`` (of that t-test: the file's clusters, or items
+        without clusters, ``n_items / cluster_size``, minus 1, as the t-test takes them), ``needed_items`` and ``needed_clusters`` (for
+        ``min_difference``, the t-test then on ``needed_clusters - 1`` df; NaN without it).
     min_difference : the difference that matters (None when not given).
     alpha, power : the two-sided level and the power planned for.
     cluster_word : what a cluster is called in the sentences ("task" when the tasks of
@@ -1253,6 +1254,7 @@ class ItemPlanning:
         out = []
         level = f"has power {self.power:g} at level alpha = {self.alpha:g} (two-sided), {self.unadjusted()}"
         for _, r in self.table.iterrows():
+            unit = f"{self.cluster_word} means" if r["cluster_size"] > 1 else "item differences"
             design = (f"{int(r['samples'])} answer{'s' if r['samples'] > 1 else ''} per item"
                       + (f", {self.cluster_word}s of a size-weighted mean of {int(r['cluster_size'])} items with "
                          "an ICC of the expected "
@@ -1260,15 +1262,22 @@ class ItemPlanning:
                             f"differences read as {r['icc']:.0f}, as said below")
                          if r["cluster_size"] > 1 else ""))
             text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items a difference "
-                    f"of {r['detectable']:.4f} (mean score) {level} ({design})")
+                    f"of {r['detectable']:.4f} (mean score) {level} ({design}; the paired t-test on the {unit}, "
+                    f"{_df_words(r['df'])})")
             if self.min_difference is not None:
                 clusters = (f" ({int(r['needed_clusters']):,} {self.cluster_word}s)" if r["cluster_size"] > 1 else "")
                 text += (f"; power {self.power:g} for a difference of {self.min_difference:g} needs "
-                         f"{int(r['needed_items']):,} items{clusters}, "
+                         f"{int(r['needed_items']):,} items{clusters} (t on {_df_words(r['needed_clusters'] - 1)}), "
                          + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
                          + " the file holds")
             out.append(text + "." + (f" {r['note']}" if r["note"] else ""))
         return out
+
+
+def _df_words(df: float) -> str:
+    """Degrees of freedom in words: whole numbers without decimals."""
+    df = float(df)
+    return (f"{df:,.0f}" if df.is_integer() else f"{df:,.1f}") + (" degree" if df == 1 else " degrees") + " of freedom"
 
 
 def _bounded(row: pd.Series) -> bool:
@@ -1432,8 +1441,12 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     (a share of variance below 0, an ICC below 0 or above 1) is read as the nearest bound, and
     the pair's ``note`` and sentence say so with the estimate. Then
     :func:`evallib.planning.item_minimum_detectable_difference` at the shared items and, with
-    ``min_difference``, :func:`evallib.planning.item_sample_size` (normal approximation, at
-    the file's answers per item and cluster size).
+    ``min_difference``, :func:`evallib.planning.item_sample_size`, both with ``method="t"``: the
+    power of the paired t-test on the ``J`` cluster means (item differences without clusters)
+    with ``J - 1`` degrees of freedom, the Bell–McCaffrey df of the report's CR2 intervals for
+    equal clusters, so a plan on few clusters pays for its t quantile as the intervals do
+    (Miller's normal approximation does not); at the file's answers per item (the median over
+    both models' items, not each model's own) and cluster size.
 
     Parameters
     ----------
@@ -1464,14 +1477,17 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
             continue
-        plan = dict(parts, alpha=alpha, power=power)
+        # the paired t-test on the cluster (or item) means, J - 1 df: the Bell–McCaffrey df of the
+        # report's CR2 intervals for J equal clusters, so the plan pays for few clusters as they do
+        plan = dict(parts, alpha=alpha, power=power, method="t")
         detectable = item_minimum_detectable_difference(n_items, **plan)
         variance = item_difference_variance(**parts)
         need_items = need_clusters = np.nan
         if delta is not None:
             size = item_sample_size(delta, **plan)
             need_items, need_clusters = size.n_items, size.n_clusters
-        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, **noise, icc_raw=icc_raw, variance=variance,
+        rows.append(dict(a=leader, b=other, n_items=n_items, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
+                         icc_raw=icc_raw, variance=variance,
                          detectable=detectable, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
