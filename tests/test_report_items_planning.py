@@ -121,6 +121,8 @@ def test_planning_with_one_answer_per_item_is_the_variance_of_the_differences():
         assert row["variance"] == pytest.approx(V, rel=1e-9)
         assert row["needed_items"] == t_test_units(0.05, V, 0.01, 0.8)     # the paired t-test, n - 1 df
         assert row["detectable"] == pytest.approx(t_test_detectable(n, V, 0.01, 0.8), rel=1e-6)
+    shown = format_item_planning(plan)     # no clusters: no cluster size or ICC to print
+    assert set(shown["cluster size (size-weighted mean)"]) == {"-"} and set(shown["ICC"]) == {"-"}
     # the power is at alpha = 0.01 itself, not adjusted for the leader's 2 comparisons, and the text says so
     assert all("has power 0.8 at level alpha = 0.01 (two-sided), unadjusted for the 2 comparisons with the leader"
                in t for t in plan.sentences())
