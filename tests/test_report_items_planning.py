@@ -316,3 +316,24 @@ def test_few_clusters_plan_with_the_t_quantile_on_their_degrees_of_freedom():
     assert f"a difference of {detectable:.4f} (mean score) has power 0.8" in text
     assert "the paired t-test on the cluster means, 5 degrees of freedom)" in text
     assert f"needs {clusters * m:,} items ({clusters} clusters) (t on {clusters - 1} degrees of freedom)" in text
+
+
+def test_unequal_clusters_give_the_plan_fractional_degrees_of_freedom_and_say_why():
+    """The plan takes n / m* clusters of the size-weighted mean size m*: 91 items in clusters of 20 is
+    4.55 clusters, t on 3.55 df, and the sentence says where the fraction comes from."""
+    rng = np.random.default_rng(3)
+    sizes = np.array([2, 3, 3, 4, 20, 2, 3, 25, 4, 3, 2, 30])
+    cl = np.repeat(np.arange(sizes.size), sizes)
+    n = cl.size
+    p = np.clip(0.6 + rng.normal(0, 0.1, sizes.size)[cl] + rng.normal(0, 0.1, n), 0.05, 0.95)
+    ya = (rng.random((n, 2)) < p[:, None]).astype(float)
+    yb = (rng.random((n, 2)) < (p - 0.05)[:, None]).astype(float)
+    plan = item_planning(load_item_scores(_long({"A": ya, "B": yb}, cl), item_column="item", cluster_column="cluster",
+                                          sample_column="sample"))
+    row = plan.table.iloc[0]
+    df = n / 20 - 1
+    assert row["df"] == pytest.approx(df)
+    V = row["variance"]
+    assert row["detectable"] == pytest.approx(t_test_detectable(n / 20, V / 20, 0.05, 0.8), rel=1e-6)
+    assert f"the paired t-test on the cluster means, {df:.1f} degrees of freedom: {n} items in clusters of 20, less 1)" \
+        in plan.sentences()[0]

@@ -1292,7 +1292,9 @@ class ItemPlanning:
                          if r["cluster_size"] > 1 else ""))
             text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items a difference "
                     f"of {r['detectable']:.4f} (mean score) {level} ({design}; the paired t-test on the {unit}, "
-                    f"{_df_words(r['df'])})")
+                    f"{_df_words(r['df'])}"
+                    + (f": {int(r['n_items']):,} items in {self.cluster_word}s of {int(r['cluster_size'])}, less 1"
+                       if not float(r["df"]).is_integer() else "") + ")")
             if self.min_difference is not None:
                 clusters = (f" ({int(r['needed_clusters']):,} {self.cluster_word}s)" if r["cluster_size"] > 1 else "")
                 text += (f"; power {self.power:g} for a difference of {self.min_difference:g} needs "
