@@ -77,3 +77,36 @@ def bonett_price(b: int, c: int, n: int, alpha: float) -> tuple[float, float]:
     pb, pc = (b + 1) / (n + 2), (c + 1) / (n + 2)
     half = z * np.sqrt((pb + pc - (pb - pc) ** 2) / (n + 2))
     return max(-1.0, pb - pc - half), min(1.0, pb - pc + half)
+
+
+def t_test_power(units: float, delta: float, unit_variance: float, alpha: float) -> float:
+    """Two-sided power of the one-sample t-test on ``units`` independent means of variance
+    ``unit_variance`` at a true mean ``delta``, by quadrature over the chi-square law of the
+    variance estimate (not scipy's noncentral t): with ``s = delta sqrt(units / unit_variance)``,
+    ``df = units - 1`` and ``c`` the t quantile, ``P(|Z + s| > c sqrt(X / df))``, ``X ~ chi2(df)``."""
+    from scipy import integrate
+
+    df = units - 1.0
+    s = abs(delta) * math.sqrt(units / unit_variance)
+    c = stats.t.isf(alpha / 2, df)
+
+    def given(x):
+        r = c * math.sqrt(x / df)
+        return (stats.norm.sf(r - s) + stats.norm.cdf(-r - s)) * stats.chi2.pdf(x, df)
+
+    lo, hi = stats.chi2.ppf([1e-12, 1 - 1e-12], df)
+    return float(integrate.quad(given, lo, hi, limit=200, epsabs=1e-12)[0])
+
+
+def t_test_units(delta: float, unit_variance: float, alpha: float, power: float) -> int:
+    """The fewest units (at least 2) at which :func:`t_test_power` reaches ``power``, counted up one by one."""
+    units = 2
+    while t_test_power(units, delta, unit_variance, alpha) < power:
+        units += 1
+    return units
+
+
+def t_test_detectable(units: float, unit_variance: float, alpha: float, power: float) -> float:
+    """The difference at which :func:`t_test_power` on ``units`` means is ``power``, by bisection."""
+    return float(optimize.brentq(lambda d: t_test_power(units, d, unit_variance, alpha) - power, 1e-9, 10.0,
+                                 xtol=1e-12))

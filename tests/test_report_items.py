@@ -608,11 +608,11 @@ def test_sample_analysis_against_anova_and_enumerated_pass_at_k(pupils):
     assert row["floor"] == pytest.approx(math.sqrt(V - noise))
     assert row["se_double"] == pytest.approx(math.sqrt(V - noise / 2))
     assert row["floor"] != pytest.approx(math.sqrt(row["between"] / n), rel=0.02)
-    assert result.ks == (1, 2, 4)
+    assert result.ks == (1, 2, 3, 4)      # every k up to the fewest answers (at most 10 of them: none skipped)
     # pass@k and pass^k by enumerating every k-subset of each pupil's answers
     answers = forest.groupby("pupil")["score"].apply(list)
     classes = ev.pupils.loc[answers.index, "class"].to_numpy()
-    for k in (2, 4):
+    for k in (2, 3, 4):
         any_right = np.array([np.mean([max(c) for c in itertools.combinations(a, k)]) for a in answers])
         all_right = np.array([np.mean([min(c) for c in itertools.combinations(a, k)]) for a in answers])
         got = result.passk[(result.passk["model"] == "forest") & (result.passk["k"] == k)].iloc[0]
@@ -820,6 +820,8 @@ def test_not_separated_is_never_tied_and_the_open_difference_is_the_joint_interv
         assert f"{d.mean() + half:.4f} ({other})" in text      # the leader ahead by up to
         assert f"{max(half - d.mean(), 0):.4f} ({other})" in text  # and behind by up to
     assert "Not separated is not tied" in text
+    assert "the data do not establish their order at alpha = 0.05." in text and "do not rank them" not in text
+    assert "Each pair's verdict follows its own paired standard error" in text
     # against a margin: a difference of 0.05 is ruled out either way only where the interval says so
     _, with_margin = _parts(clustered, min_difference=0.05)
     _, tight = _parts(clustered, min_difference=0.001)
@@ -889,7 +891,7 @@ def test_rivals_for_first_place_compare_unrounded_shares(clustered):
 
 def test_small_p_best_counts_never_print_as_exact():
     """Issue 33: a P(best) of 1 in 2,000 replicates is not 0.001 with a Monte Carlo SE of 0.000.
-    Shares below 0.001 print as <0.001, SEs below 0.0005 as <0.001, and a share of 0 or 1 gets
+    Shares below 0.001 print as their count (1 of 2,000), SEs below 0.0005 as <0.001, and a share of 0 or 1 gets
     the rule of three's bound 3 / B (Hanley and Lippman-Hand 1983), written out here."""
     from evallib.report._items_sections import Leaderboard, format_ranks
 
@@ -901,7 +903,7 @@ def test_small_p_best_counts_never_print_as_exact():
     table = format_ranks(Leaderboard(tie=None, ranks=ranks))
     column = f"Monte Carlo SE of the share ({b:,} resamples)"
     share = "ranked first (share of resamples)"
-    assert list(table[share]) == ["0.800", "0.199", "<0.001", "0"]
+    assert list(table[share]) == ["0.800", "0.199", "1 of 2,000", "0"]
     assert list(table[column])[:2] == [f"{math.sqrt(q * (1 - q) / b):.3f}" for q in (0.8, 0.199)]
     assert table[column].iloc[2] == "<0.001" and math.sqrt(1 / b * (1 - 1 / b) / b) < 0.0005
     assert table[column].iloc[3] == f"none (0 of 2,000); share < {3 / b:.4f} (rule of three)" == (
@@ -1097,3 +1099,29 @@ def test_a_holm_verdict_whose_joint_interval_covers_0_is_marked(tmp_path):
     bonferroni = pairwise_items(data, alpha=0.05, adjust="bonferroni")
     assert pairs_interval_note(bonferroni) is None
     assert "covers 0" not in " ".join(format_item_pairs(bonferroni)["verdict"])
+
+
+def test_pass_at_k_lists_every_k_up_to_ten_answers_and_powers_of_two_above():
+    from evallib.report._items_sections import _ks
+
+    assert _ks(1) == (1,) and _ks(3) == (1, 2, 3) and _ks(10) == tuple(range(1, 11))
+    assert _ks(12) == (1, 2, 4, 8, 12) and _ks(16) == (1, 2, 4, 8, 16)
+
+
+def test_one_pair_is_neither_adjusted_nor_joint():
+    """Two models: one pair, so Holm adjusts nothing and its interval is not a joint one; the words say so."""
+    rng = np.random.default_rng(2)
+    n = 200
+    p = rng.beta(3, 2, n)
+    frame = pd.DataFrame({"item": [f"q{i}" for i in range(n)], "A": (rng.random(n) < p).astype(int),
+                          "B": (rng.random(n) < p - 0.01).astype(int)})
+    data = load_item_scores(frame, item_column="item")
+    parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
+                 samples=sample_analysis(data), board=leaderboard(data, n_resamples=200, rng=0))
+    text = items_summary_text(data, **parts)
+    from evallib.report._items_sections import tie_group_text
+
+    words = text + tie_group_text(parts["board"].tie) + " ".join(format_item_pairs(parts["pairs"]).columns)
+    assert "over all 1 pair" not in words and "joint" not in words
+    assert "one pair, so no adjustment for multiplicity" in text
+    assert "Each pair's verdict" not in text   # one pair: nothing to compare the verdicts with

@@ -1,9 +1,12 @@
 """The per-item report's planning section (section 6) and --min-difference.
 
 References: the one-way ANOVA and the covariance written out with numpy on balanced data, and
-Miller's (2024) normal-approximation sample size ``n = (z_{alpha/2} + z_beta)^2 V / delta^2``
-(rounded up to whole clusters) and detectable difference ``(z_{alpha/2} + z_beta) sqrt(V / n)``
-with ``V = omega^2 (1 + (m - 1) icc) + (sigma_wA^2 + sigma_wB^2) / K``, written out with scipy.
+the power of the paired t-test on the ``J`` cluster means (items without clusters), ``J - 1`` df,
+by quadrature over the chi-square law (:func:`_references.t_test_power`, not scipy's noncentral
+t), with ``V = omega^2 (1 + (m - 1) icc) + (sigma_wA^2 + sigma_wB^2) / K`` the variance of one
+item's difference, ``V m`` that of one cluster mean times ``m^2``: the fewest whole clusters with
+power 0.8 counted up one by one, and the detectable difference by bisection. Miller's (2024)
+normal approximation ``(z_{alpha/2} + z_beta)^2 V / delta^2`` is the lower bound they exceed.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from _references import t_test_detectable, t_test_units
 from scipy import stats
 
 from evallib.report._items_inputs import load_item_scores
@@ -76,14 +80,19 @@ def test_planning_parts_and_plan_against_written_out_miller(clustered_file):
     assert 0.05 < icc < 1 and row["icc"] == pytest.approx(icc, rel=1e-9)
     V = omega2 * (1 + (f["m"] - 1) * icc) + noise
     assert row["variance"] == pytest.approx(V, rel=1e-9)
+    # the paired t-test on the cluster means: each of variance V m / m^2 = V / m
+    clusters = t_test_units(0.02, V / f["m"], 0.05, 0.8)
     z = stats.norm.isf(0.025) + stats.norm.ppf(0.8)
-    clusters = math.ceil(z * z * V / 0.02 ** 2 / f["m"])
+    assert clusters > math.ceil(z * z * V / 0.02 ** 2 / f["m"])      # t asks for more than Miller's normal plan
     assert (row["needed_items"], row["needed_clusters"]) == (clusters * f["m"], clusters)
-    assert row["detectable"] == pytest.approx(z * math.sqrt(V / 200), rel=1e-9)
+    detectable = t_test_detectable(200 / f["m"], V / f["m"], 0.05, 0.8)
+    assert row["detectable"] == pytest.approx(detectable, rel=1e-6) and row["df"] == 39
     text = " ".join(plan.sentences())
-    assert (f"on its 200 shared items a difference of {z * math.sqrt(V / 200):.4f} (mean score) has power 0.8 at "
+    assert (f"on its 200 shared items a difference of {detectable:.4f} (mean score) has power 0.8 at "
             "level alpha = 0.05 (two-sided), unadjusted for multiplicity" in text
-            and f"power 0.8 for a difference of 0.02 needs {clusters * f['m']:,} items ({clusters:,} clusters)" in text)
+            and "; the paired t-test on the cluster means, 39 degrees of freedom)" in text
+            and f"power 0.8 for a difference of 0.02 needs {clusters * f['m']:,} items ({clusters:,} clusters) "
+            f"(t on {clusters - 1} degrees of freedom)" in text)
     assert "detects" not in text and "detecting" not in text
     assert "tied" not in text
     shown = format_item_planning(plan)
@@ -105,14 +114,15 @@ def test_planning_with_one_answer_per_item_is_the_variance_of_the_differences():
     plan = item_planning(data, alpha=0.01, min_difference=0.05)
     leader = max(scores, key=lambda k: scores[k].mean())
     assert set(plan.table["a"]) == {leader} and len(plan.table) == 2
-    z = stats.norm.isf(0.005) + stats.norm.ppf(0.8)
     for _, row in plan.table.iterrows():
         d = scores[row["a"]] - scores[row["b"]]
         V = float(np.var(d, ddof=1))       # one answer: the noise is part of the spread between items
         assert row["within_sd_a"] == 0 and row["samples"] == 1 and row["cluster_size"] == 1
         assert row["variance"] == pytest.approx(V, rel=1e-9)
-        assert row["needed_items"] == math.ceil(z * z * V / 0.05 ** 2)
-        assert row["detectable"] == pytest.approx(z * math.sqrt(V / n), rel=1e-9)
+        assert row["needed_items"] == t_test_units(0.05, V, 0.01, 0.8)     # the paired t-test, n - 1 df
+        assert row["detectable"] == pytest.approx(t_test_detectable(n, V, 0.01, 0.8), rel=1e-6)
+    shown = format_item_planning(plan)     # no clusters: no cluster size or ICC to print
+    assert set(shown["cluster size (size-weighted mean)"]) == {"-"} and set(shown["ICC"]) == {"-"}
     # the power is at alpha = 0.01 itself, not adjusted for the leader's 2 comparisons, and the text says so
     assert all("has power 0.8 at level alpha = 0.01 (two-sided), unadjusted for the 2 comparisons with the leader"
                in t for t in plan.sentences())
@@ -271,3 +281,59 @@ def test_unidentified_answer_noise_prints_a_dash():
     bare = format_item_planning(item_planning(load_item_scores(
         _long({"x": many[:, :1], "y": once}, None).drop(columns="sample"), item_column="item"), alpha=0.05))
     assert bare["answer noise SD A / B"].iloc[0] == "- / -"
+
+
+def test_few_clusters_plan_with_the_t_quantile_on_their_degrees_of_freedom():
+    """Six clusters: the plan is the paired t-test on the cluster means with 5 df, as the report's CR2
+    intervals take them (Bell–McCaffrey for equal clusters, written out), not Miller's normal plan, which
+    with 5 df is markedly too optimistic."""
+    from _references import cr2_dense
+
+    rng = np.random.default_rng(8)
+    G, m, K = 6, 5, 2
+    cl = np.repeat(np.arange(G), m)
+    pa = np.clip(0.6 + rng.normal(0, 0.08, G)[cl] + rng.normal(0, 0.12, G * m), 0.05, 0.95)
+    pb = np.clip(pa - 0.05 + rng.normal(0, 0.05, G)[cl] + rng.normal(0, 0.05, G * m), 0.05, 0.95)
+    ya = np.clip(pa[:, None] + rng.normal(0, 0.05, (G * m, K)), 0, 1).round(4)
+    yb = np.clip(pb[:, None] + rng.normal(0, 0.05, (G * m, K)), 0, 1).round(4)
+    data = load_item_scores(_long({"A": ya, "B": yb}, cl), item_column="item", cluster_column="cluster",
+                            sample_column="sample")
+    plan = item_planning(data, alpha=0.05, min_difference=0.1)
+    row = plan.table.iloc[0]
+    assert row["cluster_size"] == m
+    # the df of the report's interval for the pair on these 6 equal clusters
+    _, bm_df = cr2_dense(ya.mean(axis=1) - yb.mean(axis=1), cl)
+    assert row["df"] == pytest.approx(bm_df) == pytest.approx(G - 1)
+    V = row["variance"]
+    detectable = t_test_detectable(G, V / m, 0.05, 0.8)
+    z = stats.norm.isf(0.025) + stats.norm.ppf(0.8)
+    assert row["detectable"] == pytest.approx(detectable, rel=1e-6)
+    assert detectable > 1.2 * z * math.sqrt(V / (G * m))     # the normal plan would claim 20%+ less
+    clusters = t_test_units(0.1, V / m, 0.05, 0.8)
+    assert (row["needed_clusters"], row["needed_items"]) == (clusters, clusters * m)
+    assert clusters > math.ceil(z * z * V / 0.1 ** 2 / m)
+    text = " ".join(plan.sentences())
+    assert f"a difference of {detectable:.4f} (mean score) has power 0.8" in text
+    assert "the paired t-test on the cluster means, 5 degrees of freedom)" in text
+    assert f"needs {clusters * m:,} items ({clusters} clusters) (t on {clusters - 1} degrees of freedom)" in text
+
+
+def test_unequal_clusters_give_the_plan_fractional_degrees_of_freedom_and_say_why():
+    """The plan takes n / m* clusters of the size-weighted mean size m*: 91 items in clusters of 20 is
+    4.55 clusters, t on 3.55 df, and the sentence says where the fraction comes from."""
+    rng = np.random.default_rng(3)
+    sizes = np.array([2, 3, 3, 4, 20, 2, 3, 25, 4, 3, 2, 30])
+    cl = np.repeat(np.arange(sizes.size), sizes)
+    n = cl.size
+    p = np.clip(0.6 + rng.normal(0, 0.1, sizes.size)[cl] + rng.normal(0, 0.1, n), 0.05, 0.95)
+    ya = (rng.random((n, 2)) < p[:, None]).astype(float)
+    yb = (rng.random((n, 2)) < (p - 0.05)[:, None]).astype(float)
+    plan = item_planning(load_item_scores(_long({"A": ya, "B": yb}, cl), item_column="item", cluster_column="cluster",
+                                          sample_column="sample"))
+    row = plan.table.iloc[0]
+    df = n / 20 - 1
+    assert row["df"] == pytest.approx(df)
+    V = row["variance"]
+    assert row["detectable"] == pytest.approx(t_test_detectable(n / 20, V / 20, 0.05, 0.8), rel=1e-6)
+    assert f"the paired t-test on the cluster means, {df:.1f} degrees of freedom: {n} items in clusters of 20, less 1)" \
+        in plan.sentences()[0]

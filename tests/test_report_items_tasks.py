@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 import pytest
+from _references import t_test_detectable, t_test_units
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
@@ -125,8 +126,9 @@ def _summary(data, **kw):
 def test_summary_points_to_the_planning_and_per_task_sections_only_when_present(subtasks):
     """Issue 33: the summary names every section the report holds (6 and 7 included) and no absent one.
 
-    References: the detectable difference of a paired comparison with one answer per item and no
-    clusters, ``(z_{alpha/2} + z_beta) sqrt(var(d) / n)`` (Miller 2024), from the lines; the per-task
+    References: the detectable difference and the items needed of the paired t-test with one answer
+    per item and no clusters (``n - 1`` df), by quadrature over the chi-square law
+    (:mod:`_references`), from the lines; the per-task
     differences' verdicts from scipy's paired t-test and statsmodels' Holm over the table.
     """
     data = read_lm_eval_samples(subtasks, metric="acc")
@@ -143,12 +145,11 @@ def test_summary_points_to_the_planning_and_per_task_sections_only_when_present(
     plan = item_planning(data, alpha=0.05, min_difference=0.05)
     text, _ = _summary(data, min_difference=0.05, planning=plan, tasks=task_table(data))
     bullets = text.split("\n")
-    z = stats.norm.isf(0.025) + stats.norm.ppf(0.8)
     (planning,) = [b for b in bullets if "(section 6)" in b]
     for other in others:
         d = whole[leader] - whole[other]
-        detectable = z * math.sqrt(np.var(d, ddof=1) / d.size)
-        needed = math.ceil(z * z * np.var(d, ddof=1) / 0.05 ** 2)
+        detectable = t_test_detectable(d.size, np.var(d, ddof=1), 0.05, 0.8)
+        needed = t_test_units(0.05, np.var(d, ddof=1), 0.05, 0.8)
         assert f"{detectable:.4f} against {other}" in planning
         assert f"{needed:,} items against {other}" in planning
     (per_task,) = [b for b in bullets if "(section 7)" in b]

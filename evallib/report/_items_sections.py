@@ -347,6 +347,21 @@ def interval_disagrees(pairs: pd.DataFrame) -> np.ndarray:
     return pairs["reject"].to_numpy(bool) != excludes
 
 
+def _joint(adjust: str, n_pairs: int) -> bool:
+    """Whether the pairs' intervals are joint (adjusted, over more than one pair): one pair's Bonferroni
+    interval is its own interval, and its adjusted test the unadjusted one."""
+    return adjust != "none" and n_pairs > 1
+
+
+def _adjust_words(adjust: str, n_pairs: int) -> str:
+    """The adjustment over the pairs in words: ``"Holm over all 6 pairs"``; one pair needs none."""
+    if adjust == "none":
+        return "no adjustment for multiplicity"
+    if n_pairs == 1:
+        return "one pair, so no adjustment for multiplicity"
+    return f"{ADJUST_NAME[adjust]} over all {n_pairs:,} pairs"
+
+
 def pairs_interval_note(pairs: pd.DataFrame) -> str | None:
     """The pairs whose verdict and joint interval disagree, in one sentence; None if there are none."""
     adjust, interval_level = table_metadata(pairs, "adjust", "interval_level", made_by="evallib.report.pairwise_items")
@@ -408,8 +423,9 @@ def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.set_yticklabels([f"{plot_text(a)} - {plot_text(b)}" for a, b in zip(pairs["a"], pairs["b"])])
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("paired difference of the mean scores (A - B)")
-    joint = (f"{level_text(1 - interval_level, digits=4)} joint intervals" if adjust != "none"
-             else f"{level_text(alpha)} intervals (unadjusted)")
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint intervals" if _joint(adjust, n)
+             else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} "
+             + ("interval" if n == 1 else "intervals (unadjusted)"))
     how = ADJUST_NAME[adjust] + "'s adjusted test" if adjust != "none" else "the unadjusted test"
     head = f"Paired differences, {joint}: red = differ by {how}, blue = not separated"
     if odd.any():
@@ -484,8 +500,9 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     alpha, adjust, interval_level = table_metadata(pairs, "alpha", "adjust", "interval_level",
                                                    made_by="evallib.report.pairwise_items")
     kind = "CR2 t" if pairs.attrs.get("n_clusters") is not None else "paired t"
-    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni)" if adjust != "none"
-             else f"{level_text(alpha)} interval ({kind})")
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni)"
+             if _joint(adjust, len(pairs))
+             else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} interval ({kind})")
     partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
@@ -522,8 +539,9 @@ class SampleAnalysis:
     passk : DataFrame with one row per model and ``k``: ``model``, ``k``, ``pass_at_k``,
         ``low``, ``high``, ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
         scores).
-    ks : the ``k`` reported: 1, 2, 4, ... up to the most any model allows (a model's
-        ``k`` stop at the fewest answers it gave to one item).
+    ks : the ``k`` reported: every ``k`` up to the most any model allows when that is at most
+        :data:`EVERY_K`, else 1, 2, 4, ... and that most (a model's ``k`` stop at the fewest
+        answers it gave to one item).
     alpha : the level.
     clustered : whether the items came in clusters (the standard errors and pass@k's
         intervals are then CR2 cluster-robust).
@@ -536,8 +554,15 @@ class SampleAnalysis:
     clustered: bool = False
 
 
+#: Up to this many answers per item, pass@k is reported for every k; above it, for powers of two and the largest.
+EVERY_K = 10
+
+
 def _ks(smallest: int) -> tuple[int, ...]:
-    """1, the smallest number of answers, and powers of two between."""
+    """Every k from 1 to the smallest number of answers when that is at most :data:`EVERY_K`; else 1,
+    the powers of two below it and it."""
+    if smallest <= EVERY_K:
+        return tuple(range(1, smallest + 1))
     ks = {1, smallest}
     k = 2
     while k < smallest:
@@ -552,7 +577,8 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
     Per model, :func:`evallib.items.variance_components` on its items x answers (the
     one-way ANOVA estimates; with clusters, the clustered SE and its floor), and for 0/1 scores
     :func:`evallib.items.pass_at_k` with ``n`` each item's answers and ``c`` its correct
-    ones, for ``k`` = 1, 2, 4, ... up to the fewest answers any item has (clustered
+    ones, for every ``k`` up to the fewest answers any item has (1, 2, 4, ... and that
+    number when it is above :data:`EVERY_K`; clustered
     when clusters are given).
 
     Returns
@@ -690,12 +716,13 @@ class Leaderboard:
     ranks: pd.DataFrame
 
 
-def _share_cell(p: float) -> str:
-    """A share of replicates to 3 decimals that never prints a nonzero share as 0.000 or 1.000."""
+def _share_cell(p: float, b: int = 0) -> str:
+    """A share of ``b`` replicates to 3 decimals that never prints a nonzero share as 0.000 or 1.000: below
+    0.001 or above 0.999 it is the count, ``"1 of 2,000"`` (a bound without ``b``)."""
     if 0 < p < 0.001:
-        return "<0.001"
+        return f"{round(p * b):,} of {b:,}" if b else "<0.001"
     if 0.999 < p < 1:
-        return ">0.999"
+        return f"{round(p * b):,} of {b:,}" if b else ">0.999"
     return f"{p:.3f}" if 0 < p < 1 else f"{p:g}"
 
 
@@ -749,8 +776,8 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
     The column :data:`RANKED_FIRST` (``p_best`` of :func:`evallib.items.rank_intervals`) is the
     share of ``B`` bootstrap resamples in which a model ranks first, not a probability that it
     is best; it carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling
-    error the bootstrap estimates. Neither prints as if exact: a share below 0.001 prints as
-    ``<0.001``, a standard error below 0.0005 as ``<0.001``, and a share of 0 or 1 (no
+    error the bootstrap estimates. Neither prints as if exact: a share below 0.001 (above 0.999) prints
+    as its count, ``1 of 2,000``, a standard error below 0.0005 as ``<0.001``, and a share of 0 or 1 (no
     binomial standard error) gets the rule of three's bound, ``3 / B``.
     """
     r = board.ranks
@@ -760,7 +787,7 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
         "rank": [f"{v:g}" for v in r["rank"]],
         "rank interval": [f"{int(lo)}" if lo == hi else f"{int(lo)} to {int(hi)}"
                           for lo, hi in zip(r["rank_low"], r["rank_high"])],
-        RANKED_FIRST: [_share_cell(float(v)) for v in r["p_best"]],
+        RANKED_FIRST: [_share_cell(float(v), b) for v in r["p_best"]],
         f"Monte Carlo SE of the share ({b:,} resamples)": [_share_mc_cell(float(v), b) for v in r["p_best"]],
     }, index=pd.Index(list(r["model"]), name="model"))
 
@@ -779,9 +806,8 @@ def tie_group_text(tie: TieGroup) -> str:
     """
     m = len(tie.members) + len(tie.separated)
     n_pairs = m * (m - 1) // 2
-    how = (f"{ADJUST_NAME[tie.adjust]} over all {plural(n_pairs, 'pair')}" if tie.adjust != "none"
-           else "no adjustment for multiplicity")
-    if tie.adjust in FDR_ADJUSTMENTS:
+    how = _adjust_words(tie.adjust, n_pairs)
+    if tie.adjust in FDR_ADJUSTMENTS and n_pairs > 1:
         how += ", which controls the false discovery rate only"
     data = f"{tie.n_items:,} items" + (f" in {tie.n_clusters:,} clusters" if tie.n_clusters is not None else "")
     shared = tie.comparisons["n_items"] if "n_items" in tie.comparisons else None
@@ -826,8 +852,9 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
     """What the joint intervals leave open for the models not separated from the leader."""
     adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
     interval_level = pairs.attrs.get("interval_level", tie.alpha)
-    kind = (f"joint {level_text(1 - interval_level, digits=4)} intervals" if adjust != "none"
-            else f"{level_text(tie.alpha)} intervals")
+    kind = (f"joint {level_text(1 - interval_level, digits=4)} intervals" if _joint(adjust, len(pairs))
+            else f"{level_text(1 - interval_level if adjust != 'none' else tie.alpha)} "
+            + ("interval" if len(pairs) == 1 else "intervals"))
     ahead, behind, ruled_out = [], [], []
     for r in tie.comparisons.itertuples():
         other = r.b if r.a == tie.leader else r.a
@@ -840,7 +867,8 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
             ruled_out.append(escape(other))
     text = (f"Not separated is not tied: the paired differences' {kind} still allow the leader to be ahead by "
             f"up to {join_names(ahead, limit=_LIST_LIMIT)} and behind by up to "
-            f"{join_names(behind, limit=_LIST_LIMIT)}, in the scores' units; the data do not rank them.")
+            f"{join_names(behind, limit=_LIST_LIMIT)}, in the scores' units; the data do not establish their order at "
+            f"alpha = {tie.alpha:g}.")
     if min_difference is not None:
         rest = [escape(o) for o in others if escape(o) not in ruled_out]
         if ruled_out:
@@ -1008,15 +1036,22 @@ def effective_n_note(means: pd.DataFrame) -> str | None:
                  f" (effective sample size = 0/1 scores).")
     over = [(m, r) for m, r in rows.iterrows() if not _capped(r) and r["effective_n"] > r["independent_effective_n"]
             and math.isfinite(r["design_effect"]) and r["design_effect"] < 1]
+    alpha = float(means.attrs.get("alpha", 0.05))
     for m, r in over:
         width = float(r["high"] - r["low"]) / float(r["independent_high"] - r["independent_low"])
         text += (f" {escape(m)} answered each item {r['scores'] / r['n_items']:.3g} times on average, so its cap, "
                  f"{int(r['scores']):,} scores, is above its {int(r['n_items']):,} items and does not bind: its "
                  f"cluster-robust variance is {r['design_effect']:.2f} times the items-independent one, and its "
                  f"effective sample size, {r['effective_n']:,.1f}, is above the {r['independent_effective_n']:,.1f} "
-                 f"that the items-independent variance gives, so its interval is {width:.2f} times as wide as the "
-                 "items-independent one (a variance ratio below 1 comes by chance when the clusters hardly "
-                 "matter, so the cluster-robust interval can be the narrower).")
+                 "that the items-independent variance gives")
+        if width < 1:
+            text += (f", so its interval is {width:.2f} times as wide as the items-independent one (a variance ratio "
+                     "below 1 comes when the items of a cluster are less alike than items taken at random, or by "
+                     "chance when the clusters hardly matter).")
+        else:  # Wilson's width falls with n_eff (z / t)^2 alone: the larger n_eff is outweighed by the quantile
+            text += (f"; its interval is nonetheless {width:.2f} times as wide as the items-independent one, since "
+                     f"it takes {_quantile_text(float(r['df']), alpha)} and the items-independent one "
+                     f"{_quantile_text(float(r['independent_df']), alpha)}.")
     return text
 
 
@@ -1093,14 +1128,15 @@ def items_summary_text(
                f"{r['low']:.4f} to {r['high']:.4f}, {_interval_name(r)}) over {where}"
                + (f", each answered {lo} times by it" if lo == hi > 1
                   else (f", each answered {lo} to {hi} times by it" if hi > 1 else "")) + " (section 2).")
-    how = (f"{ADJUST_NAME[tie.adjust]} over all {len(pairs):,} pairs" if tie.adjust != "none"
-           else "no adjustment for multiplicity")
+    how = _adjust_words(tie.adjust, len(pairs))
     others = list(tie.members[1:])
     if others:
         out.append(f"{plural(len(others), 'model')} {'is' if len(others) == 1 else 'are'} not shown to differ from "
                    f"the leader at alpha = {alpha:g} "
                    f"(paired tests, {how}): {join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
-                   "separated from it (section 5). " + _open_differences(tie, others, pairs, min_difference))
+                   "separated from it (section 5). " + _open_differences(tie, others, pairs, min_difference)
+                   + (" Each pair's verdict follows its own paired standard error (how consistently the two models "
+                      "differ item by item), not the gap between their means alone." if len(pairs) > 1 else ""))
     else:
         out.append(f"Every other model is separated from the leader at alpha = {alpha:g} (paired tests, {how}; "
                    "section 5).")
@@ -1214,8 +1250,9 @@ class ItemPlanning:
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
         1, in words; ``""`` if nothing), ``variance`` (``V``
         of :func:`evallib.planning.item_difference_variance`), ``detectable`` (the difference
-        with power ``power`` at the file's ``n_items``), ``needed_items`` and ``needed_clusters`` (for
-        ``min_difference``; NaN without it).
+        with power ``power`` at the file's ``n_items``), ``df`` (of that t-test: the file's clusters, or items
+        without clusters, ``n_items / cluster_size``, minus 1, as the t-test takes them), ``needed_items`` and ``needed_clusters`` (for
+        ``min_difference``, the t-test then on ``needed_clusters - 1`` df; NaN without it).
     min_difference : the difference that matters (None when not given).
     alpha, power : the two-sided level and the power planned for.
     cluster_word : what a cluster is called in the sentences ("task" when the tasks of
@@ -1246,6 +1283,7 @@ class ItemPlanning:
         out = []
         level = f"has power {self.power:g} at level alpha = {self.alpha:g} (two-sided), {self.unadjusted()}"
         for _, r in self.table.iterrows():
+            unit = f"{self.cluster_word} means" if r["cluster_size"] > 1 else "item differences"
             design = (f"{int(r['samples'])} answer{'s' if r['samples'] > 1 else ''} per item"
                       + (f", {self.cluster_word}s of a size-weighted mean of {int(r['cluster_size'])} items with "
                          "an ICC of the expected "
@@ -1253,15 +1291,24 @@ class ItemPlanning:
                             f"differences read as {r['icc']:.0f}, as said below")
                          if r["cluster_size"] > 1 else ""))
             text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items a difference "
-                    f"of {r['detectable']:.4f} (mean score) {level} ({design})")
+                    f"of {r['detectable']:.4f} (mean score) {level} ({design}; the paired t-test on the {unit}, "
+                    f"{_df_words(r['df'])}"
+                    + (f": {int(r['n_items']):,} items in {self.cluster_word}s of {int(r['cluster_size'])}, less 1"
+                       if not float(r["df"]).is_integer() else "") + ")")
             if self.min_difference is not None:
                 clusters = (f" ({int(r['needed_clusters']):,} {self.cluster_word}s)" if r["cluster_size"] > 1 else "")
                 text += (f"; power {self.power:g} for a difference of {self.min_difference:g} needs "
-                         f"{int(r['needed_items']):,} items{clusters}, "
+                         f"{int(r['needed_items']):,} items{clusters} (t on {_df_words(r['needed_clusters'] - 1)}), "
                          + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
                          + " the file holds")
             out.append(text + "." + (f" {r['note']}" if r["note"] else ""))
         return out
+
+
+def _df_words(df: float) -> str:
+    """Degrees of freedom in words: whole numbers without decimals."""
+    df = float(df)
+    return (f"{df:,.0f}" if df.is_integer() else f"{df:,.1f}") + (" degree" if df == 1 else " degrees") + " of freedom"
 
 
 def _bounded(row: pd.Series) -> bool:
@@ -1425,8 +1472,12 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     (a share of variance below 0, an ICC below 0 or above 1) is read as the nearest bound, and
     the pair's ``note`` and sentence say so with the estimate. Then
     :func:`evallib.planning.item_minimum_detectable_difference` at the shared items and, with
-    ``min_difference``, :func:`evallib.planning.item_sample_size` (normal approximation, at
-    the file's answers per item and cluster size).
+    ``min_difference``, :func:`evallib.planning.item_sample_size`, both with ``method="t"``: the
+    power of the paired t-test on the ``J`` cluster means (item differences without clusters)
+    with ``J - 1`` degrees of freedom, the Bell–McCaffrey df of the report's CR2 intervals for
+    equal clusters, so a plan on few clusters pays for its t quantile as the intervals do
+    (Miller's normal approximation does not); at the file's answers per item (the median over
+    both models' items, not each model's own) and cluster size.
 
     Parameters
     ----------
@@ -1457,14 +1508,17 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
             continue
-        plan = dict(parts, alpha=alpha, power=power)
+        # the paired t-test on the cluster (or item) means, J - 1 df: the Bell–McCaffrey df of the
+        # report's CR2 intervals for J equal clusters, so the plan pays for few clusters as they do
+        plan = dict(parts, alpha=alpha, power=power, method="t")
         detectable = item_minimum_detectable_difference(n_items, **plan)
         variance = item_difference_variance(**parts)
         need_items = need_clusters = np.nan
         if delta is not None:
             size = item_sample_size(delta, **plan)
             need_items, need_clusters = size.n_items, size.n_clusters
-        rows.append(dict(a=leader, b=other, n_items=n_items, **parts, **noise, icc_raw=icc_raw, variance=variance,
+        rows.append(dict(a=leader, b=other, n_items=n_items, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
+                         icc_raw=icc_raw, variance=variance,
                          detectable=detectable, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
@@ -1497,8 +1551,10 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
                                   for x, y, i, j in zip(t["within_sd_a"], t["within_sd_b"],
                                                         t["noise_identified_a"], t["noise_identified_b"])],
         "answers per item": [f"{v:d}" for v in t["samples"]],
-        "cluster size (size-weighted mean)": [f"{v:d}" for v in t["cluster_size"]],
-        "ICC": [f"{r['icc']:.0f} (estimated {r['icc_raw']:.3f})" if _bounded(r) else f"{r['icc']:.3f}"
+        # "-" without clusters (or with clusters of one item): no cluster size or ICC to plan with
+        "cluster size (size-weighted mean)": [f"{v:d}" if v > 1 else "-" for v in t["cluster_size"]],
+        "ICC": ["-" if r["cluster_size"] <= 1 else
+                f"{r['icc']:.0f} (estimated {r['icc_raw']:.3f})" if _bounded(r) else f"{r['icc']:.3f}"
                 for _, r in t.iterrows()],
         f"difference with power {planning.power:g} (unadjusted)": [f"{v:.4f}" for v in t["detectable"]],
     })

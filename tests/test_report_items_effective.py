@@ -1,0 +1,146 @@
+"""Section 2's note on Wilson's effective sample size (effective_n_note) and the ``effective_n``,
+``independent_effective_n`` columns of model_means, on small constructed files of 0/1 answers, 4 per
+item, whose clusters mix easy and hard items (so the cluster-robust variance is below the
+items-independent one).
+
+References, by hand with numpy: Korn and Graubard's ``n_eff = p (1 - p) / V`` capped at the number
+of 0/1 scores, with ``V`` the CR2 variance of the mean of the item means written out with dense
+matrices (:func:`test_report_items.cr2_reference`, which also gives the Bell–McCaffrey df), the
+items-independent ``V`` the sample variance of the item means over ``N``; the intervals from
+statsmodels' Wilson interval on ``n_eff (z / t_df)^2``; the quantiles from scipy.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from test_report_items import cr2_reference, wilson_effective_reference
+
+from evallib.report._items_inputs import load_item_scores
+from evallib.report._items_sections import effective_n_note, model_means
+
+K = 4  # answers per item
+
+
+def _answers(counts) -> np.ndarray:
+    """Items x K answers, item i right on its first counts[i] answers."""
+    return np.array([[1.0] * c + [0.0] * (K - c) for c in counts])
+
+
+def _file(models: dict[str, list[list[int]]]):
+    """Each model's right answers per item, the items grouped in clusters (the inner lists)."""
+    frames, answers = [], {}
+    for model, clusters in models.items():
+        y = _answers([c for cluster in clusters for c in cluster])
+        labels = np.concatenate([[g] * len(cluster) for g, cluster in enumerate(clusters)])
+        answers[model] = (y, labels)
+        n = y.shape[0]
+        frames.append(pd.DataFrame({"item": np.repeat([f"q{i:02d}" for i in range(n)], K), "model": model,
+                                    "sample": np.tile(np.arange(K), n), "score": y.ravel(),
+                                    "cluster": np.repeat([f"c{g}" for g in labels], K)}))
+    data = load_item_scores(pd.concat(frames, ignore_index=True), item_column="item", cluster_column="cluster",
+                            sample_column="sample")
+    return data, answers
+
+
+def _reference(y: np.ndarray, labels: np.ndarray, alpha: float = 0.05) -> dict:
+    m = y.mean(axis=1)                       # the item means (every item answered K times)
+    p, N, n_obs = m.mean(), m.size, y.size
+    V, df = cr2_reference(m, labels)
+    V_alone = float(np.var(m, ddof=1)) / N   # the items taken as independent, N - 1 df
+    low, high = wilson_effective_reference(p, V, df, n_obs, alpha)
+    alone_low, alone_high = wilson_effective_reference(p, V_alone, N - 1, n_obs, alpha)
+    return dict(p=p, N=N, n_obs=n_obs, df=df, ratio=V / V_alone, raw=p * (1 - p) / V,
+                n_eff=min(p * (1 - p) / V, n_obs), alone=min(p * (1 - p) / V_alone, n_obs),
+                width=(high - low) / (alone_high - alone_low))
+
+
+#: 8 clusters of 3 items: A's cluster totals vary (cap does not bind), B's hardly (cap binds)
+FEW = {"A": [[4, 2, 0], [4, 3, 2], [1, 1, 0], [4, 2, 1], [4, 4, 1], [3, 0, 0], [4, 2, 0], [4, 3, 0]],
+       "B": [[4, 2, 0], [3, 2, 1], [4, 1, 1], [2, 2, 1], [4, 2, 0], [3, 3, 1], [4, 1, 1], [3, 2, 1]]}
+#: 20 clusters of 2 items, an easy one and a hard one more often than not
+MANY = [[2, 3], [2, 0], [2, 4], [1, 4], [4, 2], [1, 0], [3, 4], [1, 4], [2, 3], [4, 2], [0, 4], [3, 3], [2, 0],
+        [3, 0], [3, 0], [1, 1], [3, 1], [3, 3], [2, 4], [0, 4]]
+
+
+def test_effective_n_columns_match_korn_graubard_by_hand():
+    data, answers = _file(FEW)
+    means = model_means(data)
+    for model, (y, labels) in answers.items():
+        ref = _reference(y, labels)
+        row = means.loc[model]
+        assert row["effective_n"] == pytest.approx(ref["n_eff"], rel=1e-9)
+        assert row["independent_effective_n"] == pytest.approx(ref["alone"], rel=1e-9)
+        assert row["design_effect"] == pytest.approx(ref["ratio"], rel=1e-9)
+        assert (row["scores"], row["n_items"]) == (ref["n_obs"], ref["N"])
+    a, b = _reference(*answers["A"]), _reference(*answers["B"])
+    # the constructed file has what the note is about: A's variance ratio below 1 with the cap above
+    # its n_eff (cap not binding, n_eff above the items-independent one); B's below the cap's variance
+    assert a["ratio"] < 1 and a["alone"] < a["n_eff"] < a["n_obs"] and a["n_eff"] > a["N"]
+    assert b["raw"] > b["n_obs"] and b["n_eff"] == b["n_obs"]
+
+
+def test_effective_n_note_says_where_the_cap_binds_and_where_it_does_not():
+    data, answers = _file(FEW)
+    means = model_means(data)
+    note = effective_n_note(means)
+    a = _reference(*answers["A"])
+    assert note.startswith("Wilson's effective sample size is p(1 - p) / variance, capped at the model's number "
+                           "of 0/1 scores")
+    assert "The cap binds for B (effective sample size = 0/1 scores)." in note
+    assert "binds for A" not in note and " B answered" not in note
+    text = (f"A answered each item {K} times on average, so its cap, {a['n_obs']} scores, is above its {a['N']} "
+            f"items and does not bind: its cluster-robust variance is {a['ratio']:.2f} times the "
+            f"items-independent one, and its effective sample size, {a['n_eff']:,.1f}, is above the "
+            f"{a['alone']:,.1f} that the items-independent variance gives")
+    assert text in note
+    # on 7 df against 23 the t quantile outweighs the larger n_eff: the interval is the wider one
+    assert a["width"] > 1 and a["df"] == pytest.approx(7)
+    assert (f"; its interval is nonetheless {a['width']:.2f} times as wide as the items-independent one, since it "
+            f"takes the t quantile {stats.t.isf(0.025, a['df']):.3f} ({a['df']:.1f} degrees of freedom) and the "
+            f"items-independent one the t quantile {stats.t.isf(0.025, a['N'] - 1):.3f} "
+            f"({a['N'] - 1:.1f} degrees of freedom).") in note
+
+
+def test_effective_n_note_with_many_clusters_the_cluster_robust_interval_is_the_narrower():
+    data, answers = _file({"A": MANY, "B": [c[::-1] for c in MANY[::-1]]})
+    means = model_means(data)
+    note = effective_n_note(means)
+    assert "The cap binds" not in note
+    for model in "AB":
+        ref = _reference(*answers[model])
+        assert ref["ratio"] < 1 and ref["alone"] < ref["n_eff"] < ref["n_obs"] and ref["width"] < 1
+        assert (f"{model} answered each item {K} times on average, so its cap, {ref['n_obs']} scores, is above its "
+                f"{ref['N']} items and does not bind: its cluster-robust variance is {ref['ratio']:.2f} times the "
+                f"items-independent one, and its effective sample size, {ref['n_eff']:,.1f}, is above the "
+                f"{ref['alone']:,.1f} that the items-independent variance gives, so its interval is "
+                f"{ref['width']:.2f} times as wide as the items-independent one") in note
+    assert "nonetheless" not in note
+
+
+def test_effective_n_note_is_silent_where_no_interval_uses_an_effective_sample_size():
+    # one answer per item, no clusters: Wilson's own interval, no effective sample size
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"item": [f"q{i}" for i in range(50)], "A": rng.integers(0, 2, 50),
+                          "B": rng.integers(0, 2, 50)})
+    means = model_means(load_item_scores(frame, item_column="item"))
+    assert means["effective_n"].isna().all() and effective_n_note(means) is None
+    # fractional scores: a CR2 t interval
+    frame[["A", "B"]] = rng.random((50, 2)).round(3)
+    assert effective_n_note(model_means(load_item_scores(frame, item_column="item"))) is None
+
+
+def test_effective_n_note_above_one_only_restates_the_rule():
+    """A variance ratio above 1 (clusters of alike items) below the cap: neither sentence."""
+    data, answers = _file({"A": [[4, 4, 3], [0, 0, 1], [4, 3, 4], [1, 0, 0], [2, 3, 2], [4, 4, 4]],
+                           "B": [[0, 1, 0], [4, 4, 4], [3, 2, 2], [4, 3, 4], [0, 0, 0], [1, 1, 2]]})
+    note = effective_n_note(model_means(data))
+    for model in "AB":
+        ref = _reference(*answers[model])
+        assert ref["ratio"] > 1 and ref["n_eff"] < ref["n_obs"]
+    assert note.endswith("a variance below that of independent answers is taken at the cap.")
+    assert math.isfinite(model_means(data)["effective_n"].iloc[0])
