@@ -259,4 +259,15 @@ def test_signed_rank_edge_weights_match_a_brute_force_double_sum():
         assert np.allclose(samples[:, 2], right) and np.allclose(samples[:, 0], left)
     public = bayesian_signed_rank(a, b, rope=rope, n_resamples=n, rng=7)
     assert np.allclose(public.samples, out[1][1])
+    # the public result carries the edge's range from the same draws: weight 0 (inside) and 1 (beyond)
+    brute = {}
+    for edge in (0.0, 1.0):
+        def h(v):
+            return np.where(np.isclose(v, 2 * rope, rtol=0, atol=1e-12), edge, (v > 2 * rope).astype(float))
+        th = np.stack([np.einsum("si,ij,sj->s", w, h(-s), w), np.einsum("si,ij,sj->s", w, h(s), w)], axis=1)
+        th = np.insert(th, 1, 1 - th.sum(axis=1), axis=1)
+        brute[edge] = tuple(np.bincount(th.argmax(axis=1), minlength=3) / n)
+    assert public.edge_inside == pytest.approx(brute[0.0]) and public.edge_beyond == pytest.approx(brute[1.0])
+    on = np.isclose(np.abs(s[np.triu_indices(7)]), 2 * rope, rtol=0, atol=1e-12)
+    assert (public.on_edge, public.pair_means) == (int(on.sum()), 28) and public.on_edge > 0
     assert not np.allclose(out[0][1], out[2][1])  # the edge pairs move the draws: the check can fail

@@ -58,6 +58,13 @@ class SignedRankResult:
         data sets.
     pvalue : the frequentist reading: Wilcoxon's two-sided signed-rank p-value on
         the same differences (rope ignored; :func:`evallib.wilcoxon_signed_rank`).
+    on_edge, pair_means : how many of the test's pair means ``(z_i + z_j) / 2`` (``i <= j``, each
+        difference with itself and, with ``prior > 0``, with the prior's ``z_0 = 0``) lie exactly on
+        the ROPE's edge ``±rope`` (up to ``rtol``), and how many pair means there are. Such a pair
+        mean counts half inside the ROPE and half beyond it (Benavoli et al.'s ``H(0) = 1/2``).
+    edge_inside, edge_beyond : when ``on_edge > 0``, ``(p_left, p_rope, p_right)`` from the same
+        posterior draws with every pair mean on the edge counted inside the ROPE, or beyond it:
+        the range the half-weight convention sits in. Empty tuples when ``on_edge == 0``.
     """
 
     p_left: float
@@ -69,6 +76,10 @@ class SignedRankResult:
     n_resamples: int
     n: int
     pvalue: float
+    on_edge: int = 0
+    pair_means: int = 0
+    edge_inside: tuple[float, ...] = ()
+    edge_beyond: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
@@ -194,7 +205,11 @@ def bayesian_signed_rank(
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     rtol = _check_rtol(rtol)
     gen = check_rng(rng)
-    (counts, samples), = _signed_rank_draws(a, b, rope, n_resamples, prior, gen, rtol)
+    on_edge, pair_means = _walsh_edge_count(a, b, rope=rope, prior=prior, rtol=rtol)
+    # the edge's range from the same Dirichlet draws: weight 0 (edge inside the ROPE) and 1 (beyond it)
+    draws = _signed_rank_draws(a, b, rope, n_resamples, prior, gen, rtol, edges=(0.5, 0.0, 1.0) if on_edge else (0.5,))
+    counts, samples = draws[0]
+    inside, beyond = (tuple(float(v) for v in c) for c, _ in draws[1:]) if on_edge else ((), ())
     d = b - a
     try:
         pvalue = wilcoxon_signed_rank(d).pvalue
@@ -202,7 +217,8 @@ def bayesian_signed_rank(
         pvalue = 1.0
     return SignedRankResult(p_left=float(counts[0]), p_rope=float(counts[1]), p_right=float(counts[2]),
                             samples=samples, rope=rope, prior=prior, n_resamples=n_resamples, n=int(a.size),
-                            pvalue=float(pvalue))
+                            pvalue=float(pvalue), on_edge=on_edge, pair_means=pair_means, edge_inside=inside,
+                            edge_beyond=beyond)
 
 
 

@@ -25,7 +25,6 @@ bad options stop the report with one sentence.
 
 from __future__ import annotations
 
-import copy
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +41,7 @@ from ..manydatasets import (
     CriticalDifference,
     FriedmanResult,
     SignedRankResult,
+    WilcoxonResult,
     bayesian_signed_rank,
     critical_difference,
     friedman,
@@ -49,11 +49,10 @@ from ..manydatasets import (
     plot_cd_diagram,
     posthoc_friedman,
     snap_ties,
+    sign_test,
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
-from ..manydatasets._bayesian import _signed_rank_draws, _walsh_edge_count
-from ..manydatasets._ranktests import TIE_RTOL, WilcoxonResult, sign_test
 from ..studies import demsar_table_6
 from ._datasets_inputs import Results
 from ._inputs import ReportInputError
@@ -1128,15 +1127,11 @@ def bayesian_top_two(
     tie = _places_note(results, fr, order)
     oriented = results.oriented()
     x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
-    replay = copy.deepcopy(gen)  # the same draws again, for the edge's range
     res = bayesian_signed_rank(x, y, rope=rope_value, n_resamples=n_resamples, rng=gen)
     wins, ties, losses = _record(y, x)
-    on_edge, pair_means = _walsh_edge_count(x, y, rope=rope_value, prior=res.prior, rtol=TIE_RTOL)
-    edge_range: tuple[tuple[float, float, float], ...] = ()
-    if on_edge:
-        edge_range = tuple((float(c[2]), float(c[1]), float(c[0])) for c, _ in _signed_rank_draws(
-            np.asarray(x, dtype=float), np.asarray(y, dtype=float), rope_value, n_resamples, res.prior, replay,
-            TIE_RTOL, edges=(0.0, 1.0)))
+    on_edge, pair_means = res.on_edge, res.pair_means
+    # (p_best, p_equivalent, p_second): y (the best) is the test's right
+    edge_range = (tuple(c[::-1] for c in (res.edge_inside, res.edge_beyond)) if on_edge else ())
     notes = []
     values = results.scores.to_numpy()
     spread = float(values.max() - values.min())
