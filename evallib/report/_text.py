@@ -14,13 +14,15 @@ from .._compat import moved_names
 from .._multitest import ADJUSTMENT_NAMES, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
 from .._plotting import get_axes
 from .._results import table_metadata
-from ..onetestset._scoring import pair_interval_header
+from ..onetestset._scoring import format_auc_pairwise, format_auc_table, pair_interval_header
 from . import _percase as percase
 from ._inputs import SMALL_TEST_SET, Predictions
 from ._percase import BALANCED_TEST
 from ._prose import (
     adjusted_p_header,
     bounds,
+    degenerate_auc,
+    degenerate_interval_text,
     escape_bold,
     format_adjusted_p,
     format_p,
@@ -286,6 +288,84 @@ def format_class_auc(result: Any) -> pd.DataFrame:
         cells[name].append(f"{result.macro_auc[name]:.3f}")
     classes = list(dict.fromkeys(t["class"]))
     out = pd.DataFrame(cells, index=pd.Index(classes + ["macro average"], name=f"class (AUC, {level} interval)"))
+    return out
+
+
+def format_auc(result: Any) -> pd.DataFrame:
+    """A two-class :class:`evallib.report.ScoreComparison`'s AUCs as text:
+    :func:`evallib.onetestset.format_auc_table`, with ``"-"`` for a degenerate DeLong interval.
+
+    An AUC of 0 or 1 (or a standard error of 0) collapses DeLong's interval to a point, which
+    would read as certainty: its cell is ``"-"`` and the note says why.
+
+    Parameters
+    ----------
+    result : ScoreComparison
+        What :func:`evallib.report.score_comparison` returns for two classes (its ``auc`` is read).
+
+    Returns
+    -------
+    pandas.DataFrame
+        All text, indexed by classifier: ``AUC``, the ``"<level> interval (DeLong)"`` and ``note``.
+    """
+    t = result.auc
+    out = format_auc_table(t)
+    interval = [c for c in out.columns if c.endswith("(DeLong)")][0]
+    se = t["se"] if "se" in t else pd.Series(math.nan, index=t.index)
+    for i, (e, v) in enumerate(zip(t["estimate"].astype(float), se.astype(float))):
+        reason = degenerate_auc(e, v)
+        if reason:
+            out.iloc[i, out.columns.get_loc(interval)] = "-"
+            note = out.iloc[i, out.columns.get_loc("note")]
+            out.iloc[i, out.columns.get_loc("note")] = "; ".join(
+                x for x in (degenerate_interval_text(reason), note) if x)
+    return out
+
+
+def format_auc_pairs(result: Any) -> pd.DataFrame:
+    """A two-class :class:`evallib.report.ScoreComparison`'s paired AUC comparisons as text:
+    :func:`evallib.onetestset.format_auc_pairwise` and a ``note`` column.
+
+    The note says ``"identical scores"`` where the two columns rank every case alike (the
+    intervals, of width 0, become ``"-"``), ``"degenerate: both AUCs have DeLong variance 0"``
+    where both are 0 or 1, and, where one of the two is 0 or 1, that the interval rests on
+    the other's variance alone.
+
+    Parameters
+    ----------
+    result : ScoreComparison
+        What :func:`evallib.report.score_comparison` returns with two or more score columns
+        (its ``auc`` and ``auc_pairs`` are read).
+
+    Returns
+    -------
+    pandas.DataFrame
+        All text, one row per pair ``"a vs b"``.
+    """
+    t = result.auc_pairs
+    out = format_auc_pairwise(t)
+    rows = result.auc.set_index("name")
+    flat = {n: degenerate_auc(float(rows.loc[n, "estimate"]), float(rows.loc[n].get("se", math.nan)))
+            for n in rows.index}
+    intervals = [c for c in out.columns if "interval" in c]
+    notes = []
+    for i, r in enumerate(t.itertuples()):
+        same = frozenset((r.a, r.b)) in getattr(result, "identical", frozenset())
+        if same or float(r.se) == 0.0:
+            for c in intervals:
+                out.iloc[i, out.columns.get_loc(c)] = "-"
+            if same:
+                notes.append("")
+                out.iloc[i, out.columns.get_loc("verdict")] = "identical scores"
+            else:
+                notes.append("degenerate: " + ("both AUCs have DeLong variance 0" if flat[r.a] and flat[r.b]
+                                               else "DeLong's standard error of the difference is 0"))
+        elif bool(flat[r.a]) != bool(flat[r.b]):
+            d, other = (r.a, r.b) if flat[r.a] else (r.b, r.a)
+            notes.append(f"rests on {other}'s variance alone ({d}: {flat[d]}, DeLong variance 0)")
+        else:
+            notes.append("")
+    out["note"] = notes
     return out
 
 
@@ -736,7 +816,8 @@ def summary_text(
     an effect and its interval, and only then the p-value. The bullets, each present when
     its section has input:
 
-    0. warnings (reversed scores, classifiers below the majority-class baseline), in one
+    0. warnings (reversed scores, classifiers below the majority-class baseline, and, from
+       ``scores.warnings()``, probabilities all worse than the prevalence forecast), in one
        bullet;
     1. the best classifier by the honest measure -- balanced accuracy (average recall) on
        a skewed file (a smallest class below a fifth of its balanced share), accuracy
@@ -776,6 +857,8 @@ def summary_text(
     """
     delta = pairwise.attrs.get("min_difference") if isinstance(pairwise, pd.DataFrame) else None
     out: list[str] = []
+    if scores is not None and callable(getattr(scores, "warnings", None)):
+        warnings = tuple(warnings) + tuple(scores.warnings())
     if warnings:
         out.append("**Warning:** " + " ".join(warnings))
     out.append(_best_sentence(data, measures, alpha, delta))
