@@ -98,3 +98,19 @@ def test_brier_is_read_against_the_prevalence_forecast():
     good = pd.DataFrame({"label": y, "score_m1": np.where(y == 1, 0.9, 0.02), "score_m2": p2})
     sc = rp.score_comparison(rp.load_predictions(good, pos_label=1))
     assert sc.warnings() == () and ", better than the" in sc.summary()
+
+
+def test_two_leaders_with_equal_balanced_accuracy_are_said_equal():
+    y = np.array([1] * 4 + [0] * 46)  # skewed: the report leads with balanced accuracy
+    a, b = y.copy(), y.copy()
+    a[0], a[10] = 0, 1  # each misses one positive and one negative, different cases
+    b[1], b[11] = 0, 1
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}), pos_label=1)
+    m = rp.classifier_measures(data)
+    text = rp.summary_text(data, measures=m, pairwise=rp.pairwise_comparison(data),
+                           balanced=rp.balanced_accuracy_comparison(data))
+    ba = 100 * (3 / 4 + 45 / 46) / 2  # by hand
+    assert f"the two leaders, a and b, have equal balanced accuracy ({ba:.1f}%)" in text
+    assert "percentage points ahead" not in text.split("leaders")[1]
+    # the one comparison is named with its effect: equal numbers of errors here
+    assert "the one pair, a vs b, is not shown to differ at alpha = 0.05: a and b make equal numbers of errors" in text

@@ -229,7 +229,7 @@ def test_tied_leaders_are_named():
     b[-8:] = 1 - b[-8:]
     data = load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}))
     text = summary_text(data, measures=classifier_measures(data), pairwise=pairwise_comparison(data))
-    assert "**a and b** tie for the highest accuracy" in text
+    assert "**a and b** have equal accuracy, the highest" in text
     assert "a and b, have equal error rates: the same number of errors, disagreeing on 16 cases" in text
 
 

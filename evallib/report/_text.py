@@ -485,7 +485,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         gap_method = "Bonett–Price" if binary else "paired t"
         base_value = base["accuracy"]
     who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
-           f"**{join_names(leaders)}** tie for the highest {measure}")
+           f"**{join_names(leaders)}** have equal {measure}, the highest")
     of = "" if len(leaders) == 1 else f" of {leader}"
     g, g_int = gap_points(gap, g_lo, g_hi)
     if g_lo > 0:
@@ -559,8 +559,20 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
                      f"than {top['pair'][1] if top['pair'][0] == winner else top['pair'][0]} "
                      f"({interval})")
     else:
-        parts.append(f"{lead}, {'the one pairwise difference' if m == 1 else 'none of the pairwise differences'} "
-                     f"is {'not ' if m == 1 else ''}significant at alpha = {alpha:g}")
+        if m == 1:
+            only = pairwise.iloc[0]
+            i, j = only["pair"]
+            if float(only["diff"]) == 0.0:
+                effect = f"{i} and {j} make equal numbers of errors"
+            else:
+                winner = only["better"]
+                adv, lo, hi = _advantage(only, winner)
+                g, g_int = gap_points(adv, lo, hi)
+                effect = (f"{winner} makes {g} percentage points fewer errors than {j if i == winner else i} "
+                          f"({level} {method} interval {g_int} percentage points)")
+            parts.append(f"{lead}, the one pair, {i} vs {j}, is not shown to differ at alpha = {alpha:g}: {effect}")
+        else:
+            parts.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g}")
     split = [f"{i} vs {j}" for (i, j), lo, hi, rej in zip(pairwise["pair"], pairwise["diff_low"],
                                                          pairwise["diff_high"], pairwise["reject"])
              if not (lo <= 0 <= hi) and not rej]
@@ -612,8 +624,13 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         lo, hi = sorted((sign * r["low"], sign * r["high"]))
         g, g_int = gap_points(sign * r["difference"], lo, hi)
         mc = _pair_row(pairwise, a, b)
-        head = (f"{note}: by balanced accuracy {a} is {g} percentage points ahead of {b}" if note else
-                f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} percentage points ahead")
+        if note:
+            head = f"{note}: by balanced accuracy {a} is {g} percentage points ahead of {b}"
+        elif values[a] == values[b]:  # two share first place
+            head = (f"By balanced accuracy the two leaders, {a} and {b}, have equal balanced accuracy "
+                    f"({pct(values[a])}%): {a} minus {b} is {g} percentage points")
+        else:
+            head = f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} percentage points ahead"
         p_ba = float(r["pvalue_adj"] if adjusted else r["pvalue"])
         p_mc = float(mc["pvalue_adj"] if adjusted else mc["pvalue"])
         joint = ""
