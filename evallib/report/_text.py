@@ -326,10 +326,11 @@ def format_auc_pairs(result: Any) -> pd.DataFrame:
     """A two-class :class:`evallib.report.ScoreComparison`'s paired AUC comparisons as text:
     :func:`evallib.onetestset.format_auc_pairwise` and a ``note`` column.
 
-    The note says ``"identical scores"`` where the two columns rank every case alike (the
-    intervals, of width 0, become ``"-"``), ``"degenerate: both AUCs have DeLong variance 0"``
-    where both are 0 or 1, and, where one of the two is 0 or 1, that the interval rests on
-    the other's variance alone.
+    The verdict reads ``"identical scores"`` where the two columns hold the same scores (the
+    intervals, of width 0, become ``"-"``); a ``note`` column, present when some pair needs
+    one, says ``"degenerate: ..."`` where the difference's standard error is 0 (both AUCs 0 or
+    1, say) and, where one of the two AUCs is 0 or 1, that the interval rests on the other's
+    variance alone.
 
     Parameters
     ----------
@@ -365,7 +366,8 @@ def format_auc_pairs(result: Any) -> pd.DataFrame:
             notes.append(f"rests on {other}'s variance alone ({d}: {flat[d]}, DeLong variance 0)")
         else:
             notes.append("")
-    out["note"] = notes
+    if any(notes):
+        out["note"] = notes
     return out
 
 
