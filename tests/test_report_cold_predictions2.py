@@ -107,8 +107,9 @@ def test_two_leaders_with_equal_balanced_accuracy_are_said_equal():
     b[1], b[11] = 0, 1
     data = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}), pos_label=1)
     m = rp.classifier_measures(data)
-    text = rp.summary_text(data, measures=m, pairwise=rp.pairwise_comparison(data),
-                           balanced=rp.balanced_accuracy_comparison(data))
+    pairs = rp.pairwise_comparison(data)
+    text = rp.summary_text(data, measures=m, pairwise=pairs, balanced=rp.balanced_accuracy_comparison(data))
+    assert rp.format_pairwise(pairs).loc["a vs b", "fewer errors"] == "neither (equal)"  # 2 errors each
     ba = 100 * (3 / 4 + 45 / 46) / 2  # by hand
     assert f"the two leaders, a and b, have equal balanced accuracy ({ba:.1f}%)" in text
     assert "percentage points ahead" not in text.split("leaders")[1]

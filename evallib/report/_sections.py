@@ -1115,11 +1115,11 @@ class ClassScoreComparison:
             if len(groups) > 1:
                 runners = groups[1]
                 lead += (f" ({runners[0]}: {macro[runners[0]]:.3f})" if len(runners) == 1 else
-                         f" ({join_names(runners, limit=LISTED)} tie for second place with "
-                         f"{macro[runners[0]]:.3f})")
+                         f" ({join_names(runners, limit=LISTED)} have equal macro AUCs, "
+                         f"{macro[runners[0]]:.3f} each, the second highest)")
         else:
-            lead = (f"{join_names([f'**{n}**' for n in first], limit=LISTED)} tie for first place with "
-                    f"{macro[first[0]]:.3f}")
+            lead = (f"{join_names([f'**{n}**' for n in first], limit=LISTED)} have equal macro AUCs, "
+                    f"{macro[first[0]]:.3f} each, the highest")
         out = f"By one-vs-rest AUC averaged over the {k} classes, {lead}; random scores give 0.5"
         probs = self.losses[self.losses["is_probability"]]
         if len(probs):

@@ -185,7 +185,7 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     level = level_text(alpha)
     joint = _interval_header(alpha, adjust)
     out = pd.DataFrame({
-        "fewer errors": list(table["better"]),
+        "fewer errors": ["neither (equal)" if v == "tie" else v for v in table["better"]],
         "error A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["diff"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
         joint: [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
