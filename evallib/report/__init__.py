@@ -105,6 +105,8 @@ from ._sections import (
 )
 from ._text import (
     format_balanced_pairs,
+    format_auc,
+    format_auc_pairs,
     format_class_auc,
     format_measures,
     format_pairwise,
@@ -158,6 +160,8 @@ __all__ = [
     "score_comparison",
     "balanced_accuracy_comparison",
     "format_balanced_pairs",
+    "format_auc",
+    "format_auc_pairs",
     "format_class_auc",
     "ClassScoreComparison",
     "class_score_comparison",

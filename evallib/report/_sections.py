@@ -51,6 +51,8 @@ from ._inputs import (
 )
 from ._prose import (
     LISTED,
+    degenerate_auc,
+    degenerate_interval_text,
     distinct_digits,
     format_p,
     interval_points,
@@ -864,6 +866,8 @@ class ScoreComparison:
     prevalence : the share of positive test cases, ``P / n`` (NaN if unknown): the prevalence
         forecast, which gives every case this probability, has Brier score
         ``prevalence * (1 - prevalence)``, the reference the summary reads the Brier scores against.
+    identical : frozenset of frozensets, the pairs of score columns with identical scores on
+        every row.
     """
 
     auc: pd.DataFrame
@@ -875,6 +879,7 @@ class ScoreComparison:
     adjust: str
     positive: str
     prevalence: float = float("nan")
+    identical: frozenset = frozenset()
 
     def summary(self) -> str:
         """One or two sentences for the summary.
@@ -890,17 +895,25 @@ class ScoreComparison:
         est = dict(zip(self.auc["name"], self.auc["estimate"].astype(float)))
         groups = tie_groups(est.items())
         rows = self.auc.set_index("name")
+        degenerate = {n: degenerate_auc(float(rows.loc[n, "estimate"]), float(rows.loc[n].get("se", math.nan)))
+                      for n in rows.index}
         top = rows.loc[groups[0][0]]
         first = groups[0]
-        interval = f"{level} DeLong interval {top['low']:.3f} to {top['high']:.3f}"
+        if degenerate[first[0]]:
+            interval = degenerate_interval_text(degenerate[first[0]], plural=len(first) > 1)
+        else:
+            interval = f"{level} DeLong interval{'s' if len(first) > 1 else ''} "
         if len(first) == 1:
+            if not degenerate[first[0]]:
+                interval += f"{top['low']:.3f} to {top['high']:.3f}"
             out = (f"Ranked by AUC (scores for {self.positive!r}), **{first[0]}** leads with "
                    f"{top['estimate']:.3f} ({interval}; random scores: 0.5)")
         else:
-            intervals = "; ".join(f"{n}'s {rows.loc[n, 'low']:.3f} to {rows.loc[n, 'high']:.3f}"
-                                  for n in first[:LISTED])
+            if not degenerate[first[0]]:
+                interval += "; ".join(f"{n}'s {rows.loc[n, 'low']:.3f} to {rows.loc[n, 'high']:.3f}"
+                                      for n in first[:LISTED])
             out = (f"Ranked by AUC (scores for {self.positive!r}), {join_names([f'**{n}**' for n in first], limit=LISTED)} "
-                   f"tie for first place with {top['estimate']:.3f} each ({level} DeLong intervals {intervals}; "
+                   f"have equal AUCs, {top['estimate']:.3f} each, the highest ({interval}; "
                    "random scores: 0.5)")
         if self.auc_pairs is not None and len(est) > 1 and len(first) == 1:
             a, b = top_two(groups)
@@ -910,8 +923,10 @@ class ScoreComparison:
             r = row.iloc[0]
             sign = 1.0 if r["a"] == a else -1.0
             lo, hi = sorted((sign * r["low"], sign * r["high"]))
+            flat = [n for n in (a, b) if degenerate[n]]
+            pair_flat = len(flat) == 2 or float(r.get("se", math.nan)) == 0.0
             joint = ""
-            if self.adjust in FWER_ADJUSTMENTS and len(self.auc_pairs) > 1:
+            if self.adjust in FWER_ADJUSTMENTS and len(self.auc_pairs) > 1 and not pair_flat:
                 j_lo, j_hi = sorted((sign * r["low_adj"], sign * r["high_adj"]))
                 joint = (f"; the joint (Bonferroni) interval, which holds for all {len(self.auc_pairs)} pairs at "
                          f"once, is {j_lo:+.3f} to {j_hi:+.3f}")
@@ -920,11 +935,18 @@ class ScoreComparison:
             only = len(self.auc_pairs) == 1  # two score columns: nothing picked, nothing to adjust for
             why = ("the only pair" if only else
                    "unadjusted, for the leading pair, a pair picked by the data, so optimistic")
+            rests = ""
+            if len(flat) == 1:
+                other = b if flat[0] == a else a
+                rests = (f"; it rests on {other}'s variance alone, as {flat[0]}'s AUC of {est[flat[0]]:.3f} "
+                        f"({degenerate[flat[0]]}) has DeLong variance 0")
             p_text = format_p(r["pvalue"]) if only else adjusted_p_text(r["pvalue_adj"], self.adjust)
+            diff_interval = ("DeLong's interval of the difference is degenerate (both AUCs have DeLong "
+                             f"variance 0), {why}" if pair_flat else
+                             f"{level} DeLong interval of the difference {lo:+.3f} to {hi:+.3f}, {why}{joint}{rests}")
             out += ((f"; {note}: {a} is" if note else ";") +
-                    f" ahead of {b} by {sign * r['difference']:.3f} ({level} DeLong interval of the difference "
-                    f"{lo:+.3f} to {hi:+.3f}, {why}{joint}; DeLong's paired test, {p_text}): "
-                    f"{verdict}")
+                    f" ahead of {b} by {sign * r['difference']:.3f} ({diff_interval}; DeLong's paired test, "
+                    f"{p_text}): {verdict}")
         out += "."
         probs = self.losses[self.losses["is_probability"]]
         if len(probs):
@@ -938,15 +960,46 @@ class ScoreComparison:
             else:
                 out += (f" As probabilities, {join_names(lowest, limit=LISTED)} have equal Brier scores, "
                         f"{brier:.4f} each, the lowest")
-            pi = self.prevalence
-            if math.isfinite(pi):
-                ref = pi * (1.0 - pi)
-                out += (f" (lower is better; the prevalence forecast, which gives every case the share of "
-                        f"positive cases, {pct(pi)}%, as its probability, scores {ref:.4f})")
+            ref = self.prevalence_brier
+            if math.isfinite(ref):
+                side = ("worse than" if brier > ref else "better than" if brier < ref else "equal to")
+                out += (f" (lower is better), {side} the {ref:.4f} of the prevalence forecast (which gives every "
+                        f"case the share of positive cases, {pct(self.prevalence)}%, as its probability)")
             else:
                 out += " (lower is better)"
             out += "."
         return out
+
+    @property
+    def prevalence_brier(self) -> float:
+        """The Brier score of the prevalence forecast, ``prevalence * (1 - prevalence)`` (NaN if unknown)."""
+        pi = self.prevalence
+        return pi * (1.0 - pi) if math.isfinite(pi) else math.nan
+
+    def warnings(self) -> tuple[str, ...]:
+        """A sentence when every column of probabilities has a Brier score above the prevalence
+        forecast's (which gives every case the share of positive cases as its probability):
+        as probabilities, none of them does better than knowing that share alone.
+
+        Returns
+        -------
+        tuple of str
+            One sentence, or empty.
+        """
+        probs = self.losses[self.losses["is_probability"]]
+        ref = self.prevalence_brier
+        if not len(probs) or not math.isfinite(ref):
+            return ()
+        brier = dict(zip(probs["name"], probs["brier"].astype(float)))
+        if not all(v > ref for v in brier.values()):
+            return ()
+        who = join_names([f"{n} ({v:.4f})" for n, v in brier.items()], limit=LISTED)
+        every = "The Brier score of" if len(brier) == 1 else "The Brier scores of"
+        return (f"{every} {who} {'is' if len(brier) == 1 else 'are all'} worse than the {ref:.4f} of the "
+                f"prevalence forecast, which gives every case the share of positive cases, "
+                f"{pct(self.prevalence)}%, as its probability: as probabilities, "
+                f"{'it does' if len(brier) == 1 else 'none does'} better than that share alone "
+                "(the scores may still rank the cases well; see their AUC).",)
 
 
 def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "holm"):
@@ -1009,7 +1062,9 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     notes = [n + "." for n in losses["note"] if n]
     return ScoreComparison(auc=auc, auc_pairs=pairs, losses=losses, loss_pairs=loss_pairs,
                            notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive,
-                           prevalence=data.n_pos / data.n)
+                           prevalence=data.n_pos / data.n,
+                           identical=frozenset(frozenset((a, b)) for a, b in combinations(scores, 2)
+                                               if np.array_equal(np.asarray(scores[a]), np.asarray(scores[b]))))
 
 
 @dataclass(frozen=True, eq=False)
@@ -1060,11 +1115,11 @@ class ClassScoreComparison:
             if len(groups) > 1:
                 runners = groups[1]
                 lead += (f" ({runners[0]}: {macro[runners[0]]:.3f})" if len(runners) == 1 else
-                         f" ({join_names(runners, limit=LISTED)} tie for second place with "
-                         f"{macro[runners[0]]:.3f})")
+                         f" ({join_names(runners, limit=LISTED)} have equal macro AUCs, "
+                         f"{macro[runners[0]]:.3f} each, the second highest)")
         else:
-            lead = (f"{join_names([f'**{n}**' for n in first], limit=LISTED)} tie for first place with "
-                    f"{macro[first[0]]:.3f}")
+            lead = (f"{join_names([f'**{n}**' for n in first], limit=LISTED)} have equal macro AUCs, "
+                    f"{macro[first[0]]:.3f} each, the highest")
         out = f"By one-vs-rest AUC averaged over the {k} classes, {lead}; random scores give 0.5"
         probs = self.losses[self.losses["is_probability"]]
         if len(probs):

@@ -14,13 +14,15 @@ from .._compat import moved_names
 from .._multitest import ADJUSTMENT_NAMES, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
 from .._plotting import get_axes
 from .._results import table_metadata
-from ..onetestset._scoring import pair_interval_header
+from ..onetestset._scoring import format_auc_pairwise, format_auc_table, pair_interval_header
 from . import _percase as percase
 from ._inputs import SMALL_TEST_SET, Predictions
 from ._percase import BALANCED_TEST
 from ._prose import (
     adjusted_p_header,
     bounds,
+    degenerate_auc,
+    degenerate_interval_text,
     escape_bold,
     format_adjusted_p,
     format_p,
@@ -183,7 +185,7 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     level = level_text(alpha)
     joint = _interval_header(alpha, adjust)
     out = pd.DataFrame({
-        "fewer errors": list(table["better"]),
+        "fewer errors": ["neither (equal)" if v == "tie" else v for v in table["better"]],
         "error A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["diff"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
         joint: [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
@@ -286,6 +288,86 @@ def format_class_auc(result: Any) -> pd.DataFrame:
         cells[name].append(f"{result.macro_auc[name]:.3f}")
     classes = list(dict.fromkeys(t["class"]))
     out = pd.DataFrame(cells, index=pd.Index(classes + ["macro average"], name=f"class (AUC, {level} interval)"))
+    return out
+
+
+def format_auc(result: Any) -> pd.DataFrame:
+    """A two-class :class:`evallib.report.ScoreComparison`'s AUCs as text:
+    :func:`evallib.onetestset.format_auc_table`, with ``"-"`` for a degenerate DeLong interval.
+
+    An AUC of 0 or 1 (or a standard error of 0) collapses DeLong's interval to a point, which
+    would read as certainty: its cell is ``"-"`` and the note says why.
+
+    Parameters
+    ----------
+    result : ScoreComparison
+        What :func:`evallib.report.score_comparison` returns for two classes (its ``auc`` is read).
+
+    Returns
+    -------
+    pandas.DataFrame
+        All text, indexed by classifier: ``AUC``, the ``"<level> interval (DeLong)"`` and ``note``.
+    """
+    t = result.auc
+    out = format_auc_table(t)
+    interval = [c for c in out.columns if c.endswith("(DeLong)")][0]
+    se = t["se"] if "se" in t else pd.Series(math.nan, index=t.index)
+    for i, (e, v) in enumerate(zip(t["estimate"].astype(float), se.astype(float))):
+        reason = degenerate_auc(e, v)
+        if reason:
+            out.iloc[i, out.columns.get_loc(interval)] = "-"
+            note = out.iloc[i, out.columns.get_loc("note")]
+            out.iloc[i, out.columns.get_loc("note")] = "; ".join(
+                x for x in (degenerate_interval_text(reason), note) if x)
+    return out
+
+
+def format_auc_pairs(result: Any) -> pd.DataFrame:
+    """A two-class :class:`evallib.report.ScoreComparison`'s paired AUC comparisons as text:
+    :func:`evallib.onetestset.format_auc_pairwise` and a ``note`` column.
+
+    The verdict reads ``"identical scores"`` where the two columns hold the same scores (the
+    intervals, of width 0, become ``"-"``); a ``note`` column, present when some pair needs
+    one, says ``"degenerate: ..."`` where the difference's standard error is 0 (both AUCs 0 or
+    1, say) and, where one of the two AUCs is 0 or 1, that the interval rests on the other's
+    variance alone.
+
+    Parameters
+    ----------
+    result : ScoreComparison
+        What :func:`evallib.report.score_comparison` returns with two or more score columns
+        (its ``auc`` and ``auc_pairs`` are read).
+
+    Returns
+    -------
+    pandas.DataFrame
+        All text, one row per pair ``"a vs b"``.
+    """
+    t = result.auc_pairs
+    out = format_auc_pairwise(t)
+    rows = result.auc.set_index("name")
+    flat = {n: degenerate_auc(float(rows.loc[n, "estimate"]), float(rows.loc[n].get("se", math.nan)))
+            for n in rows.index}
+    intervals = [c for c in out.columns if "interval" in c]
+    notes = []
+    for i, r in enumerate(t.itertuples()):
+        same = frozenset((r.a, r.b)) in getattr(result, "identical", frozenset())
+        if same or float(r.se) == 0.0:
+            for c in intervals:
+                out.iloc[i, out.columns.get_loc(c)] = "-"
+            if same:
+                notes.append("")
+                out.iloc[i, out.columns.get_loc("verdict")] = "identical scores"
+            else:
+                notes.append("degenerate: " + ("both AUCs have DeLong variance 0" if flat[r.a] and flat[r.b]
+                                               else "DeLong's standard error of the difference is 0"))
+        elif bool(flat[r.a]) != bool(flat[r.b]):
+            d, other = (r.a, r.b) if flat[r.a] else (r.b, r.a)
+            notes.append(f"rests on {other}'s variance alone ({d}: {flat[d]}, DeLong variance 0)")
+        else:
+            notes.append("")
+    if any(notes):
+        out["note"] = notes
     return out
 
 
@@ -405,7 +487,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         gap_method = "Bonett–Price" if binary else "paired t"
         base_value = base["accuracy"]
     who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
-           f"**{join_names(leaders)}** tie for the highest {measure}")
+           f"**{join_names(leaders)}** have equal {measure}, the highest")
     of = "" if len(leaders) == 1 else f" of {leader}"
     g, g_int = gap_points(gap, g_lo, g_hi)
     if g_lo > 0:
@@ -479,8 +561,20 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
                      f"than {top['pair'][1] if top['pair'][0] == winner else top['pair'][0]} "
                      f"({interval})")
     else:
-        parts.append(f"{lead}, {'the one pairwise difference' if m == 1 else 'none of the pairwise differences'} "
-                     f"is {'not ' if m == 1 else ''}significant at alpha = {alpha:g}")
+        if m == 1:
+            only = pairwise.iloc[0]
+            i, j = only["pair"]
+            if float(only["diff"]) == 0.0:
+                effect = f"{i} and {j} make equal numbers of errors"
+            else:
+                winner = only["better"]
+                adv, lo, hi = _advantage(only, winner)
+                g, g_int = gap_points(adv, lo, hi)
+                effect = (f"{winner} makes {g} percentage points fewer errors than {j if i == winner else i} "
+                          f"({level} {method} interval {g_int} percentage points)")
+            parts.append(f"{lead}, the one pair, {i} vs {j}, is not shown to differ at alpha = {alpha:g}: {effect}")
+        else:
+            parts.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g}")
     split = [f"{i} vs {j}" for (i, j), lo, hi, rej in zip(pairwise["pair"], pairwise["diff_low"],
                                                          pairwise["diff_high"], pairwise["reject"])
              if not (lo <= 0 <= hi) and not rej]
@@ -532,8 +626,13 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         lo, hi = sorted((sign * r["low"], sign * r["high"]))
         g, g_int = gap_points(sign * r["difference"], lo, hi)
         mc = _pair_row(pairwise, a, b)
-        head = (f"{note}: by balanced accuracy {a} is {g} percentage points ahead of {b}" if note else
-                f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} percentage points ahead")
+        if note:
+            head = f"{note}: by balanced accuracy {a} is {g} percentage points ahead of {b}"
+        elif values[a] == values[b]:  # two share first place
+            head = (f"By balanced accuracy the two leaders, {a} and {b}, have equal balanced accuracy "
+                    f"({pct(values[a])}%): {a} minus {b} is {g} percentage points")
+        else:
+            head = f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} percentage points ahead"
         p_ba = float(r["pvalue_adj"] if adjusted else r["pvalue"])
         p_mc = float(mc["pvalue_adj"] if adjusted else mc["pvalue"])
         joint = ""
@@ -736,7 +835,8 @@ def summary_text(
     an effect and its interval, and only then the p-value. The bullets, each present when
     its section has input:
 
-    0. warnings (reversed scores, classifiers below the majority-class baseline), in one
+    0. warnings (reversed scores, classifiers below the majority-class baseline, and, from
+       ``scores.warnings()``, probabilities all worse than the prevalence forecast), in one
        bullet;
     1. the best classifier by the honest measure -- balanced accuracy (average recall) on
        a skewed file (a smallest class below a fifth of its balanced share), accuracy
@@ -776,6 +876,8 @@ def summary_text(
     """
     delta = pairwise.attrs.get("min_difference") if isinstance(pairwise, pd.DataFrame) else None
     out: list[str] = []
+    if scores is not None and callable(getattr(scores, "warnings", None)):
+        warnings = tuple(warnings) + tuple(scores.warnings())
     if warnings:
         out.append("**Warning:** " + " ".join(warnings))
     out.append(_best_sentence(data, measures, alpha, delta))
