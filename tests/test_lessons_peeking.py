@@ -213,6 +213,14 @@ def test_rule_difference_decides_with_the_exact_mcnemar_test_on_the_discordant_s
     r = rule_difference(_planted(rej), "fixed-n", "confidence sequence")
     assert (r.only_a, r.only_b, r.verdict) == (6, 3, "not shown")
     assert r.pvalue == pytest.approx(stats.binomtest(3, 9, 0.5).pvalue) and "not shown to differ" in r.text
+    assert "6 were rejected by fixed-n alone and 3 by confidence sequence alone" in r.text
+    # one stream one way: the verb agrees with the count
+    rej = np.zeros((4, 20), bool)
+    rej[0, :1] = True
+    rej[3, 1:3] = True
+    r1 = rule_difference(_planted(rej), "fixed-n", "confidence sequence")
+    assert (r1.only_a, r1.only_b) == (1, 2)
+    assert "of the 20 streams, 1 was rejected by fixed-n alone and 2 by confidence sequence alone" in r1.text
     with pytest.raises(ValueError, match="two different"):
         rule_difference(_planted(rej), "fixed-n", "fixed-n")
     with pytest.raises(ValueError, match="rules"):

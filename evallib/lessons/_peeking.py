@@ -391,7 +391,8 @@ def rule_difference(study: PeekingStudy, rule_a: str, rule_b: str) -> RuleDiffer
     m, n, alpha = only_a + only_b, study.n_resamples, study.alpha
     gap = float(study.rejection_rate[i] - study.rejection_rate[j])
     pvalue = float(mcnemar(only_a, only_b, method="exact").pvalue)
-    counts = (f"of the {n:,} streams, {only_a:,} were rejected by {rule_a} alone and {only_b:,} by {rule_b} alone")
+    counts = (f"of the {n:,} streams, {only_a:,} {'was' if only_a == 1 else 'were'} rejected by {rule_a} alone "
+              f"and {only_b:,} by {rule_b} alone")
     if m == 0 or 2 * 0.5 ** m > alpha:
         verdict = "too small"
         text = (f"{counts}; with {m:,} discordant stream{'s' if m != 1 else ''} not even the most lopsided split "
