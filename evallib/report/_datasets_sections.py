@@ -309,8 +309,12 @@ class FriedmanSection:
         ranks them in the same order.
     exact_pvalue : ``P(chi2_F >= observed)`` under the exact permutation law of the ranks
         (:func:`evallib.manydatasets.friedman_null_distribution`) for tables without
-        ties that are small enough to enumerate (at most 6 classifiers), else None.
+        ties that are small enough to enumerate (at most 6 classifiers); with 2 classifiers,
+        the exact two-sided sign test of the pair with tied data sets dropped (the exact law of
+        Friedman's statistic conditional on the ties, the test the pair's verdict takes), ties or
+        not; else None.
     alpha : the level.
+    sign_test : True when ``exact_pvalue`` is the sign test's (2 classifiers).
     """
 
     result: FriedmanResult
@@ -319,6 +323,7 @@ class FriedmanSection:
     kendall_w: float
     exact_pvalue: float | None
     alpha: float
+    sign_test: bool = False
 
     @property
     def decided_by(self) -> str:
@@ -348,14 +353,18 @@ class FriedmanSection:
             f"Iman–Davenport F = (N - 1) chi-square / (N (k - 1) - chi-square) = {f_text}, "
             f"df = (k - 1, (k - 1)(N - 1)) = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
         ]
-        if self.exact_pvalue is not None:
+        if self.sign_test:
+            lines.append(f"exact sign test of the pair, tied data sets dropped (with 2 classifiers the exact law of "
+                         f"Friedman's statistic given the ties): {format_p(self.exact_pvalue)}")
+        elif self.exact_pvalue is not None:
             lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue)}")
         if self.untied_statistic is not None:
             uf = "infinite" if math.isinf(self.untied_f) else f"{self.untied_f:.2f}"
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
                          f"chi-square = {self.untied_statistic:.2f}, F = {uf}")
         verdict = "rejects" if self.reject else "does not reject"
-        by = "the exact p-value" if self.decided_by == "exact" else "the Iman–Davenport F"
+        by = ("the exact sign test" if self.sign_test else
+              "the exact p-value" if self.decided_by == "exact" else "the Iman–Davenport F")
         lines.append(f"verdict ({by}, alpha = {self.alpha:g}): {verdict} 'all classifiers perform alike'")
         return "\n".join(lines)
 
@@ -408,8 +417,22 @@ def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
         plain = friedman(results.scores, higher_is_better=results.higher_is_better, tie_correction=False)
         untied_stat, untied_f = float(plain.statistic), float(plain.iman_davenport)
     w = float(fr.statistic / (fr.n * (fr.k - 1)))
+    two = fr.k == 2
+    exact = _sign_test_p(results) if two else _exact_friedman_p(fr)
     return FriedmanSection(result=fr, untied_statistic=untied_stat, untied_f=untied_f,
-                           kendall_w=min(1.0, max(0.0, w)), exact_pvalue=_exact_friedman_p(fr), alpha=alpha)
+                           kendall_w=min(1.0, max(0.0, w)), exact_pvalue=exact, alpha=alpha, sign_test=two)
+
+
+def _sign_test_p(results: Results) -> float:
+    """With 2 classifiers, the exact two-sided sign test of the second column against the first,
+    tied data sets dropped: the exact law of Friedman's statistic given the ties at k = 2, and the
+    p-value the pair's verdict takes (:func:`posthoc_tests`); 1 when every data set ties."""
+    oriented = results.oriented()
+    a, b = results.classifiers[:2]
+    d = oriented[b].to_numpy() - oriented[a].to_numpy()
+    if not np.any(snap_ties(d) != 0):
+        return 1.0
+    return float(sign_test(d, ties="drop", method="exact").pvalue)
 
 
 def published_note(results: Results) -> str | None:
@@ -793,8 +816,7 @@ def posthoc_tests(
     if results.n_classifiers == 2:
         # the one pair's mean-rank z test is the large-sample form of Friedman's test, whose exact
         # permutation law at k = 2 is the sign test's (ties dropped): the verdict takes the exact p
-        exact_two = float(sign_test(oriented[pairs["b"][0]].to_numpy() - oriented[pairs["a"][0]].to_numpy(),
-                                    ties="drop", method="exact").pvalue)
+        exact_two = _sign_test_p(results)  # two-sided: the same whichever column comes first
         pairs["reject"] = pairs["reject"] & (exact_two <= alpha)
     se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
     pairs.attrs.update(adjust=adjust, alpha=alpha, control=None, k=results.n_classifiers,
@@ -981,6 +1003,9 @@ class TopTwoBayes:
     edge_range : when ``on_edge > 0``, the probabilities ``(p_best, p_equivalent, p_second)``
         recomputed on the same posterior draws with the edge counted inside the ROPE and with it
         counted beyond it, in that order; ``()`` otherwise.
+    picked : True when the pair was picked from more than two classifiers (the two best average
+        ranks of ``k >= 3``), so that its probabilities are optimistic (:data:`PICKED_PAIR`); False
+        with 2 classifiers, whose one pair is the only one.
     """
 
     best: str
@@ -999,6 +1024,7 @@ class TopTwoBayes:
     on_edge: int = 0
     pair_means: int = 0
     edge_range: tuple[tuple[float, float, float], ...] = ()
+    picked: bool = True
 
     @property
     def edge_text(self) -> str:
@@ -1069,8 +1095,7 @@ class TopTwoBayes:
             f"each probability at most {self.mc_bound_text})",
         ] + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
             f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue)} (ignores the ROPE)",
-            f"note: {PICKED_PAIR}",
-        ]
+        ] + ([f"note: {PICKED_PAIR}"] if self.picked else [])
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -1145,7 +1170,7 @@ def bayesian_top_two(
                        mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
                        decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge,
-                       pair_means=pair_means, edge_range=edge_range)
+                       pair_means=pair_means, edge_range=edge_range, picked=results.n_classifiers > 2)
 
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
@@ -1218,7 +1243,8 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
         "the sizes; the scores must be measured the same way on every data set.",
     ]
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
-        by = ("the exact permutation p-value" if fs.decided_by == "exact"
+        by = ("the exact sign test of the pair (tied data sets dropped)" if fs.sign_test else
+              "the exact permutation p-value" if fs.decided_by == "exact"
               else "the Iman–Davenport F, which Demšar recommends over the conservative chi-square")
         short = [f"N = {n} data sets is not more than {CHI2_MIN_DATASETS}" if n <= CHI2_MIN_DATASETS else "",
                  f"k = {k} classifiers is not more than {CHI2_MIN_CLASSIFIERS}" if k <= CHI2_MIN_CLASSIFIERS else ""]
@@ -1226,9 +1252,16 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
                    f"N > {CHI2_MIN_DATASETS} data sets and k > {CHI2_MIN_CLASSIFIERS} classifiers; here "
                    f"{join_names([s for s in short if s])}. The report's verdict never rests on the chi-square "
                    f"approximation, whatever N and k: here it uses {by}.")
-    if wilcoxon_critical_value(n, alpha=alpha) is None:
-        out.append(f"With only {n} data sets no two-sided signed-rank test can reach p <= {alpha:g}, whatever "
-                   "the scores: Wilcoxon's verdicts below are 'not shown to differ' by construction.")
+    oriented = results.oriented()
+    nonzero = [sum(_record(oriented[a].to_numpy(), oriented[b].to_numpy())[::2])
+               for i, a in enumerate(results.classifiers) for b in results.classifiers[i + 1:]]
+    most = max(nonzero)  # the signed-rank test drops zero differences: a pair's n is its non-zero count
+    if most == 0 or wilcoxon_critical_value(most, alpha=alpha) is None:
+        where = (f"the pair has {plural(most, 'non-zero difference')}" if len(nonzero) == 1 else
+                 f"no pair has more than {plural(most, 'non-zero difference')}")
+        out.append(f"Of the {n} data sets, {where} (the signed-rank test drops the zero ones), and with so few "
+                   f"no two-sided signed-rank test can reach p <= {alpha:g}, whatever the scores: Wilcoxon's "
+                   "verdicts in section 3 are 'not shown to differ' by construction.")
     if n < SMALL_N_MEAN_RANK and k >= 3:
         out.append(f"The mean-rank z tests of section 3 refer each difference of average ranks to the normal law, "
                    f"a large-sample approximation; with N = {n} data sets (fewer than {SMALL_N_MEAN_RANK}) their "

@@ -188,7 +188,13 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
     f_text = "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
     iman = f"Iman–Davenport F = {f_text} ({fr.f_df[0]} and {fr.f_df[1]} df), {format_p(fr.f_pvalue)}"
     chi = f"Friedman's chi-square = {fr.statistic:.2f} ({fr.df} df), {format_p(fr.pvalue)}"
-    if fs.decided_by == "exact":
+    if fs.sign_test:
+        tests = (f"with 2 classifiers this is the one pair's question, and the verdict uses the exact sign "
+                 f"test that the pair's mean-rank verdict takes too, tied data sets dropped (the exact law of "
+                 f"Friedman's statistic given the ties): {format_p(fs.exact_pvalue)}; the large-sample forms are "
+                 f"not quoted for the verdict ({chi}; {iman}; the F approximation breaks down as W nears 1, "
+                 f"where F = (N - 1) W / (1 - W) is infinite)")
+    elif fs.decided_by == "exact":
         tests = f"the exact permutation test of Friedman's statistic gives {format_p(fs.exact_pvalue)} ({chi}; {iman})"
     else:
         tests = f"{iman} ({chi})"
@@ -300,7 +306,8 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
     tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
     head = (f"The Bayesian signed-rank test compares the leading pair picked from the data, the two best average "
             f"ranks{tie}; its probabilities do not account for that selection, so they are optimistic about a "
-            "difference between the two")
+            "difference between the two" if bayes.picked else
+            "The Bayesian signed-rank test compares the two classifiers, the table's only pair")
     ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
              f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage, bayes.decimals)} on average "
              f"(median {_num(bayes.median_advantage, bayes.decimals)})")
