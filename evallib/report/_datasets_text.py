@@ -193,7 +193,7 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
                  f"test that the pair's mean-rank verdict takes too, tied data sets dropped (the exact law of "
                  f"Friedman's statistic given the ties): {format_p(fs.exact_pvalue)}; the large-sample forms are "
                  f"not quoted for the verdict ({chi}; {iman}; the F approximation breaks down as W nears 1, "
-                 f"where F = (N - 1) W / (1 - W) is infinite)")
+                 f"F = (N - 1) W / (1 - W), infinite at W = 1)")
     elif fs.decided_by == "exact":
         tests = f"the exact permutation test of Friedman's statistic gives {format_p(fs.exact_pvalue)} ({chi}; {iman})"
     else:

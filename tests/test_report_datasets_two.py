@@ -1,0 +1,88 @@
+"""The many-data-sets report with 2 classifiers: one question, one exact test.
+
+With k = 2 "do the classifiers all perform alike?" and "does the one pair differ?" are the same
+question, so section 2's verdict and the pair's verdict take the same exact sign test, tied data
+sets dropped. References: ``scipy.stats.binomtest`` on the win/loss counts written by hand, and
+the signed-rank test's smallest two-sided p-value ``2 / 2**n`` for ``n`` non-zero differences.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from scipy import stats
+
+from evallib.report._datasets_inputs import load_results
+from evallib.report._datasets_sections import (
+    PICKED_PAIR,
+    assumptions,
+    bayesian_top_two,
+    describe_results,
+    friedman_test,
+    posthoc_tests,
+)
+from evallib.report._datasets_text import results_summary
+
+#: The cold reader's input E: 5 wins for C4.5+m, 1 data set where the two tie.
+E = pd.DataFrame({"C4.5": [0.763, 0.954, 0.628, 0.882, 0.775, 0.619],
+                  "C4.5+m": [0.793, 0.994, 0.678, 0.942, 0.845, 0.619]},
+                 index=pd.Index(["adult (sample)", "breast cancer wisconsin", "cmc", "ionosphere",
+                                 "lymphography", "rheum"], name="data set"))
+#: No ties: 7 wins and 1 loss for b.
+UNTIED = pd.DataFrame({"a": [0.70, 0.71, 0.72, 0.73, 0.74, 0.75, 0.76, 0.80],
+                       "b": [0.75, 0.76, 0.77, 0.78, 0.79, 0.80, 0.81, 0.78]},
+                      index=pd.Index([f"d{i}" for i in range(8)], name="data set"))
+
+
+def _load(tmp_path: Path, frame: pd.DataFrame):
+    path = tmp_path / "t.csv"
+    frame.to_csv(path)
+    return load_results(path)
+
+
+@pytest.mark.parametrize("frame, wins, n", [(E, 5, 5), (UNTIED, 7, 8)])
+def test_omnibus_and_pair_take_the_same_exact_sign_test(tmp_path, frame, wins, n):
+    res = _load(tmp_path, frame)
+    ref = stats.binomtest(wins, n, 0.5, alternative="two-sided").pvalue
+    fs = friedman_test(res)
+    assert fs.sign_test and fs.decided_by == "exact"
+    assert fs.pvalue == pytest.approx(ref, rel=1e-12)
+    assert fs.reject == (ref <= 0.05)
+    ph = posthoc_tests(res, friedman_rejects=fs.reject)
+    assert ph.pairs.attrs["exact_two"] == pytest.approx(ref, rel=1e-12)
+    assert bool(ph.verdict_reject.iloc[0]) == fs.reject  # one question, one answer
+    assert "exact sign test" in fs.text() and "verdict (the exact sign test" in fs.text()
+
+
+def test_e_is_not_shown_to_differ_although_iman_davenport_rejects(tmp_path):
+    res = _load(tmp_path, E)
+    fs = friedman_test(res)
+    assert fs.result.f_pvalue < 0.05 < fs.pvalue  # the approximation would have said the opposite
+    summary = results_summary(res, overview=describe_results(res), friedman=fs,
+                              posthoc=posthoc_tests(res, friedman_rejects=fs.reject))
+    line = next(s for s in summary.splitlines() if "Kendall's W" in s)
+    assert "exact sign test" in line and "not shown to differ" in line and "do not all perform alike" not in line
+
+
+def test_no_picked_pair_warning_with_one_pair(tmp_path):
+    res = _load(tmp_path, E)
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    assert not bayes.picked and PICKED_PAIR not in bayes.text()
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs,
+                              posthoc=posthoc_tests(res, friedman_rejects=fs.reject), bayes=bayes)
+    assert "picked from the data" not in summary and "optimistic" not in summary
+    three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
+    assert PICKED_PAIR in bayesian_top_two(three, n_resamples=2000, rng=0).text()
+
+
+def test_signed_rank_reachability_counts_non_zero_differences(tmp_path):
+    # E: 6 data sets but 5 non-zero differences; 2 / 2**5 > 0.05 >= 2 / 2**6
+    assert 2 / 2 ** 5 > 0.05 >= 2 / 2 ** 6
+    res = _load(tmp_path, E)
+    note = [s for s in assumptions(res) if "no two-sided signed-rank test can reach" in s]
+    assert len(note) == 1 and "5 non-zero differences" in note[0]
+    untied = _load(tmp_path, UNTIED)  # 8 non-zero differences: reachable
+    assert not [s for s in assumptions(untied) if "no two-sided signed-rank test can reach" in s]
