@@ -86,3 +86,36 @@ def test_signed_rank_reachability_counts_non_zero_differences(tmp_path):
     assert len(note) == 1 and "5 non-zero differences" in note[0]
     untied = _load(tmp_path, UNTIED)  # 8 non-zero differences: reachable
     assert not [s for s in assumptions(untied) if "no two-sided signed-rank test can reach" in s]
+
+
+def test_one_pair_reads_in_the_singular(tmp_path):
+    res = _load(tmp_path, E)
+    ph = posthoc_tests(res, control="C4.5")
+    text = ph.text()
+    assert "= 1 comparisons" not in text and "all 1 pairs" not in text and "the 1 pair:" in text
+    assert "smaller family can declare" not in text  # both families are one comparison
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=ph)
+    assert "none of the 1 pair" not in summary and "the one pair is not shown to differ" in summary
+
+
+def test_summary_record_and_mean_difference_by_hand(tmp_path):
+    res = _load(tmp_path, E)
+    d = E["C4.5+m"] - E["C4.5"]
+    wins, losses, ties = int((d > 1e-12).sum()), int((d < -1e-12).sum()), int((d.abs() <= 1e-12).sum())
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=posthoc_tests(res),
+                              bayes=bayes)
+    assert (f"wins {wins}, loses {losses}, ties {ties}; its mean difference over all 6 data sets is "
+            f"{d.mean():+.4f}") in summary
+    assert "Friedman's test and the mean-rank tests count a small win like a large one" in summary
+
+
+def test_summary_says_when_the_bayesian_section_is_skipped(tmp_path):
+    res = _load(tmp_path, E * 100)  # percentages: no default ROPE
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    summary = results_summary(res, overview=describe_results(res), friedman=friedman_test(res),
+                              posthoc=posthoc_tests(res), bayes=bayes)
+    line = next(s for s in summary.splitlines() if "Section 4" in s)
+    assert "skipped" in line and "--rope" in line

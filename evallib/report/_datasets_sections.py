@@ -632,17 +632,19 @@ class PosthocSection:
             head = (f"the two families disagree on {plural(len(dis), 'pair')} with {ctrl}: " + "; ".join(parts))
         if not explain:
             return f"{head}; section 3 says why two families can disagree and which verdict answers which question"
+        smaller = ("the smaller family can declare a pair different that the larger one does not, and different "
+                   "procedures can disagree either way" if m > k - 1 else
+                   "both families are one comparison here, and different procedures can still disagree")
         return (f"{head}. They are different families and procedures: {cname}'s procedure adjusts for the "
-                f"k - 1 = {k - 1} comparisons with the control, {vfamily} for all k(k - 1)/2 = {m} pairs: the "
-                f"smaller family can declare a pair different that the larger one does not, and different "
-                f"procedures can disagree either way. The comparisons with the control answer "
+                f"k - 1 = {plural(k - 1, 'comparison')} with the control, {vfamily} for "
+                f"{'all ' if m > 1 else ''}k(k - 1)/2 = {plural(m, 'pair')}: {smaller}. The comparisons with the control answer "
                 f"'which classifiers differ from {ctrl}?' and hold only if {ctrl} was chosen before seeing the "
                 f"results; the pairs' verdict answers 'which pairs differ?' and is the one to quote otherwise")
 
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
         name = METHOD_NAMES[self.adjust]
-        lines = [f"all {len(self.pairs)} pairs: {name}'s procedure on the average ranks "
+        lines = [f"{'all ' if len(self.pairs) > 1 else 'the '}{plural(len(self.pairs), 'pair')}: {name}'s procedure on the average ranks "
                  f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
                  f"{_differ(len(self.rejected_pairs))}",
                  f"Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), Holm-adjusted: "
@@ -1033,11 +1035,25 @@ class TopTwoBayes:
             return ""
         (ib, ie, _), (sb, se, _) = self.edge_range
         verb = "lies" if self.on_edge == 1 else "lie"
+        inside, beyond = (self._decision_of(p) for p in self.edge_range)
+        words = {"best": f"{self.best} is practically better", "equivalent": "the two are practically equivalent",
+                 "second": f"{self.second} is practically better", None: "the data do not decide"}
+        holds = (f"the verdict is the same at both ends ({words[inside]})" if inside == beyond else
+                 f"the verdict depends on it: with the edge inside the ROPE {words[inside]}, with it beyond "
+                 f"{words[beyond]}")
         return (f"{self.on_edge} of the {self.pair_means} pair means (of two differences, each with itself "
                 f"and with the prior's 0 included) {verb} exactly on the ROPE's edge, ±{self.rope:g} up to "
                 f"rounding: recomputed on the same draws with the edge counted inside the ROPE or beyond it, "
                 f"P({self.best} practically better) ranges from {min(ib, sb):.3f} to {max(ib, sb):.3f} and "
-                f"P(equivalent) from {min(ie, se):.3f} to {max(ie, se):.3f}")
+                f"P(equivalent) from {min(ie, se):.3f} to {max(ie, se):.3f}; {holds}")
+
+    @staticmethod
+    def _decision_of(probs: tuple[float, float, float]) -> str | None:
+        """:attr:`decision` for the probabilities ``(p_best, p_equivalent, p_second)``."""
+        for name, p in zip(("best", "equivalent", "second"), probs):
+            if p > DECISION_LEVEL:
+                return name
+        return None
 
     def prob_text(self, p: float) -> str:
         """A posterior share as printed, ``"= 0.123"``: ``"< 0.001"`` (``"> 0.999"``) when it rounds to
@@ -1068,10 +1084,7 @@ class TopTwoBayes:
     @property
     def decision(self) -> str | None:
         """``"best"``, ``"equivalent"`` or ``"second"`` when that probability exceeds 0.95, else None."""
-        for name, p in (("best", self.p_best), ("equivalent", self.p_equivalent), ("second", self.p_second)):
-            if p > DECISION_LEVEL:
-                return name
-        return None
+        return self._decision_of((self.p_best, self.p_equivalent, self.p_second))
 
     @property
     def mc_bound_text(self) -> str:
