@@ -119,3 +119,24 @@ def test_summary_says_when_the_bayesian_section_is_skipped(tmp_path):
                               posthoc=posthoc_tests(res), bayes=bayes)
     line = next(s for s in summary.splitlines() if "Section 4" in s)
     assert "skipped" in line and "--rope" in line
+
+
+def test_diagram_note_says_the_sign_test_decided(tmp_path):
+    res = _load(tmp_path, E)
+    ph = posthoc_tests(res)
+    ref = stats.binomtest(5, 5, 0.5).pvalue  # 0.0625 > 0.05: joined
+    note = ph.diagram_note
+    assert "exact sign test" in note and "the line joins them" in note and ref > 0.05
+    assert f"rank difference {5 / 6:.3f}" in note  # by hand: 5 data sets 1 apart, 1 tied
+    assert posthoc_tests(_load(tmp_path, E.assign(c=E["C4.5"]))).diagram_note == ""
+
+
+def test_edge_range_verdict_at_both_ends(tmp_path):
+    from evallib._resources import data_path
+    bayes = bayesian_top_two(load_results(data_path("example_results.csv")), rng=0)
+    assert bayes.on_edge
+    ends = [next((w for w, p in zip(("best", "equivalent", "second"), probs) if p > 0.95), None)
+            for probs in bayes.edge_range]
+    same = ends[0] == ends[1]
+    assert ("the verdict is the same at both ends" in bayes.edge_text) == same
+    assert ("the verdict depends on it" in bayes.edge_text) == (not same)

@@ -641,6 +641,22 @@ class PosthocSection:
                 f"'which classifiers differ from {ctrl}?' and hold only if {ctrl} was chosen before seeing the "
                 f"results; the pairs' verdict answers 'which pairs differ?' and is the one to quote otherwise")
 
+    @property
+    def diagram_note(self) -> str:
+        """With 2 classifiers, the note under the critical-difference diagram: the exact sign test, not
+        the bar, decided whether the line joins the two (``""`` with more classifiers)."""
+        exact = self.pairs.attrs.get("exact_two")
+        if exact is None:
+            return ""
+        top = self.pairs.iloc[0]
+        diff = float(top["rank_difference"])
+        joined = not bool(top["reject"])
+        side = "beyond" if diff > self.cd.cd else "within"
+        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, {format_p(exact)}) decided "
+                f"the pair, not the bar: their rank difference {diff:.3f} is {side} Nemenyi's critical "
+                f"difference {self.cd.cd:.3f}, and the line {'joins' if joined else 'does not join'} them because "
+                f"the sign test {'does not reject' if joined else 'rejects'} at alpha = {self.alpha:g}")
+
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
         name = METHOD_NAMES[self.adjust]
