@@ -309,8 +309,12 @@ class FriedmanSection:
         ranks them in the same order.
     exact_pvalue : ``P(chi2_F >= observed)`` under the exact permutation law of the ranks
         (:func:`evallib.manydatasets.friedman_null_distribution`) for tables without
-        ties that are small enough to enumerate (at most 6 classifiers), else None.
+        ties that are small enough to enumerate (at most 6 classifiers); with 2 classifiers,
+        the exact two-sided sign test of the pair with tied data sets dropped (the exact law of
+        Friedman's statistic conditional on the ties, the test the pair's verdict takes), ties or
+        not; else None.
     alpha : the level.
+    sign_test : True when ``exact_pvalue`` is the sign test's (2 classifiers).
     """
 
     result: FriedmanResult
@@ -319,6 +323,7 @@ class FriedmanSection:
     kendall_w: float
     exact_pvalue: float | None
     alpha: float
+    sign_test: bool = False
 
     @property
     def decided_by(self) -> str:
@@ -348,14 +353,18 @@ class FriedmanSection:
             f"Iman–Davenport F = (N - 1) chi-square / (N (k - 1) - chi-square) = {f_text}, "
             f"df = (k - 1, (k - 1)(N - 1)) = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
         ]
-        if self.exact_pvalue is not None:
+        if self.sign_test:
+            lines.append(f"exact sign test of the pair, tied data sets dropped (with 2 classifiers the exact law of "
+                         f"Friedman's statistic given the ties): {format_p(self.exact_pvalue)}")
+        elif self.exact_pvalue is not None:
             lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue)}")
         if self.untied_statistic is not None:
             uf = "infinite" if math.isinf(self.untied_f) else f"{self.untied_f:.2f}"
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
                          f"chi-square = {self.untied_statistic:.2f}, F = {uf}")
         verdict = "rejects" if self.reject else "does not reject"
-        by = "the exact p-value" if self.decided_by == "exact" else "the Iman–Davenport F"
+        by = ("the exact sign test" if self.sign_test else
+              "the exact p-value" if self.decided_by == "exact" else "the Iman–Davenport F")
         lines.append(f"verdict ({by}, alpha = {self.alpha:g}): {verdict} 'all classifiers perform alike'")
         return "\n".join(lines)
 
@@ -408,8 +417,22 @@ def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
         plain = friedman(results.scores, higher_is_better=results.higher_is_better, tie_correction=False)
         untied_stat, untied_f = float(plain.statistic), float(plain.iman_davenport)
     w = float(fr.statistic / (fr.n * (fr.k - 1)))
+    two = fr.k == 2
+    exact = _sign_test_p(results) if two else _exact_friedman_p(fr)
     return FriedmanSection(result=fr, untied_statistic=untied_stat, untied_f=untied_f,
-                           kendall_w=min(1.0, max(0.0, w)), exact_pvalue=_exact_friedman_p(fr), alpha=alpha)
+                           kendall_w=min(1.0, max(0.0, w)), exact_pvalue=exact, alpha=alpha, sign_test=two)
+
+
+def _sign_test_p(results: Results) -> float:
+    """With 2 classifiers, the exact two-sided sign test of the second column against the first,
+    tied data sets dropped: the exact law of Friedman's statistic given the ties at k = 2, and the
+    p-value the pair's verdict takes (:func:`posthoc_tests`); 1 when every data set ties."""
+    oriented = results.oriented()
+    a, b = results.classifiers[:2]
+    d = oriented[b].to_numpy() - oriented[a].to_numpy()
+    if not np.any(snap_ties(d) != 0):
+        return 1.0
+    return float(sign_test(d, ties="drop", method="exact").pvalue)
 
 
 def published_note(results: Results) -> str | None:
@@ -609,17 +632,35 @@ class PosthocSection:
             head = (f"the two families disagree on {plural(len(dis), 'pair')} with {ctrl}: " + "; ".join(parts))
         if not explain:
             return f"{head}; section 3 says why two families can disagree and which verdict answers which question"
+        smaller = ("the smaller family can declare a pair different that the larger one does not, and different "
+                   "procedures can disagree either way" if m > k - 1 else
+                   "both families are one comparison here, and different procedures can still disagree")
         return (f"{head}. They are different families and procedures: {cname}'s procedure adjusts for the "
-                f"k - 1 = {k - 1} comparisons with the control, {vfamily} for all k(k - 1)/2 = {m} pairs: the "
-                f"smaller family can declare a pair different that the larger one does not, and different "
-                f"procedures can disagree either way. The comparisons with the control answer "
+                f"k - 1 = {plural(k - 1, 'comparison')} with the control, {vfamily} for "
+                f"{'all ' if m > 1 else ''}k(k - 1)/2 = {plural(m, 'pair')}: {smaller}. The comparisons with the control answer "
                 f"'which classifiers differ from {ctrl}?' and hold only if {ctrl} was chosen before seeing the "
                 f"results; the pairs' verdict answers 'which pairs differ?' and is the one to quote otherwise")
+
+    @property
+    def diagram_note(self) -> str:
+        """With 2 classifiers, the note under the critical-difference diagram: the exact sign test, not
+        the bar, decided whether the line joins the two (``""`` with more classifiers)."""
+        exact = self.pairs.attrs.get("exact_two")
+        if exact is None:
+            return ""
+        top = self.pairs.iloc[0]
+        diff = float(top["rank_difference"])
+        joined = not bool(top["reject"])
+        side = "beyond" if diff > self.cd.cd else "within"
+        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, {format_p(exact)}) decided "
+                f"the pair, not the bar: their rank difference {diff:.3f} is {side} Nemenyi's critical "
+                f"difference {self.cd.cd:.3f}, and the line {'joins' if joined else 'does not join'} them because "
+                f"the sign test {'does not reject' if joined else 'rejects'} at alpha = {self.alpha:g}")
 
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
         name = METHOD_NAMES[self.adjust]
-        lines = [f"all {len(self.pairs)} pairs: {name}'s procedure on the average ranks "
+        lines = [f"{'all ' if len(self.pairs) > 1 else 'the '}{plural(len(self.pairs), 'pair')}: {name}'s procedure on the average ranks "
                  f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
                  f"{_differ(len(self.rejected_pairs))}",
                  f"Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), Holm-adjusted: "
@@ -793,8 +834,7 @@ def posthoc_tests(
     if results.n_classifiers == 2:
         # the one pair's mean-rank z test is the large-sample form of Friedman's test, whose exact
         # permutation law at k = 2 is the sign test's (ties dropped): the verdict takes the exact p
-        exact_two = float(sign_test(oriented[pairs["b"][0]].to_numpy() - oriented[pairs["a"][0]].to_numpy(),
-                                    ties="drop", method="exact").pvalue)
+        exact_two = _sign_test_p(results)  # two-sided: the same whichever column comes first
         pairs["reject"] = pairs["reject"] & (exact_two <= alpha)
     se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
     pairs.attrs.update(adjust=adjust, alpha=alpha, control=None, k=results.n_classifiers,
@@ -981,6 +1021,9 @@ class TopTwoBayes:
     edge_range : when ``on_edge > 0``, the probabilities ``(p_best, p_equivalent, p_second)``
         recomputed on the same posterior draws with the edge counted inside the ROPE and with it
         counted beyond it, in that order; ``()`` otherwise.
+    picked : True when the pair was picked from more than two classifiers (the two best average
+        ranks of ``k >= 3``), so that its probabilities are optimistic (:data:`PICKED_PAIR`); False
+        with 2 classifiers, whose one pair is the only one.
     """
 
     best: str
@@ -999,6 +1042,7 @@ class TopTwoBayes:
     on_edge: int = 0
     pair_means: int = 0
     edge_range: tuple[tuple[float, float, float], ...] = ()
+    picked: bool = True
 
     @property
     def edge_text(self) -> str:
@@ -1007,11 +1051,25 @@ class TopTwoBayes:
             return ""
         (ib, ie, _), (sb, se, _) = self.edge_range
         verb = "lies" if self.on_edge == 1 else "lie"
+        inside, beyond = (self._decision_of(p) for p in self.edge_range)
+        words = {"best": f"{self.best} is practically better", "equivalent": "the two are practically equivalent",
+                 "second": f"{self.second} is practically better", None: "the data do not decide"}
+        holds = (f"the verdict is the same at both ends ({words[inside]})" if inside == beyond else
+                 f"the verdict depends on it: with the edge inside the ROPE {words[inside]}, with it beyond "
+                 f"{words[beyond]}")
         return (f"{self.on_edge} of the {self.pair_means} pair means (of two differences, each with itself "
                 f"and with the prior's 0 included) {verb} exactly on the ROPE's edge, ±{self.rope:g} up to "
                 f"rounding: recomputed on the same draws with the edge counted inside the ROPE or beyond it, "
                 f"P({self.best} practically better) ranges from {min(ib, sb):.3f} to {max(ib, sb):.3f} and "
-                f"P(equivalent) from {min(ie, se):.3f} to {max(ie, se):.3f}")
+                f"P(equivalent) from {min(ie, se):.3f} to {max(ie, se):.3f}; {holds}")
+
+    @staticmethod
+    def _decision_of(probs: tuple[float, float, float]) -> str | None:
+        """:attr:`decision` for the probabilities ``(p_best, p_equivalent, p_second)``."""
+        for name, p in zip(("best", "equivalent", "second"), probs):
+            if p > DECISION_LEVEL:
+                return name
+        return None
 
     def prob_text(self, p: float) -> str:
         """A posterior share as printed, ``"= 0.123"``: ``"< 0.001"`` (``"> 0.999"``) when it rounds to
@@ -1042,10 +1100,7 @@ class TopTwoBayes:
     @property
     def decision(self) -> str | None:
         """``"best"``, ``"equivalent"`` or ``"second"`` when that probability exceeds 0.95, else None."""
-        for name, p in (("best", self.p_best), ("equivalent", self.p_equivalent), ("second", self.p_second)):
-            if p > DECISION_LEVEL:
-                return name
-        return None
+        return self._decision_of((self.p_best, self.p_equivalent, self.p_second))
 
     @property
     def mc_bound_text(self) -> str:
@@ -1069,8 +1124,7 @@ class TopTwoBayes:
             f"each probability at most {self.mc_bound_text})",
         ] + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
             f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue)} (ignores the ROPE)",
-            f"note: {PICKED_PAIR}",
-        ]
+        ] + ([f"note: {PICKED_PAIR}"] if self.picked else [])
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -1145,7 +1199,7 @@ def bayesian_top_two(
                        mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
                        decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge,
-                       pair_means=pair_means, edge_range=edge_range)
+                       pair_means=pair_means, edge_range=edge_range, picked=results.n_classifiers > 2)
 
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
@@ -1218,7 +1272,8 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
         "the sizes; the scores must be measured the same way on every data set.",
     ]
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
-        by = ("the exact permutation p-value" if fs.decided_by == "exact"
+        by = ("the exact sign test of the pair (tied data sets dropped)" if fs.sign_test else
+              "the exact permutation p-value" if fs.decided_by == "exact"
               else "the Iman–Davenport F, which Demšar recommends over the conservative chi-square")
         short = [f"N = {n} data sets is not more than {CHI2_MIN_DATASETS}" if n <= CHI2_MIN_DATASETS else "",
                  f"k = {k} classifiers is not more than {CHI2_MIN_CLASSIFIERS}" if k <= CHI2_MIN_CLASSIFIERS else ""]
@@ -1226,9 +1281,16 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
                    f"N > {CHI2_MIN_DATASETS} data sets and k > {CHI2_MIN_CLASSIFIERS} classifiers; here "
                    f"{join_names([s for s in short if s])}. The report's verdict never rests on the chi-square "
                    f"approximation, whatever N and k: here it uses {by}.")
-    if wilcoxon_critical_value(n, alpha=alpha) is None:
-        out.append(f"With only {n} data sets no two-sided signed-rank test can reach p <= {alpha:g}, whatever "
-                   "the scores: Wilcoxon's verdicts below are 'not shown to differ' by construction.")
+    oriented = results.oriented()
+    nonzero = [sum(_record(oriented[a].to_numpy(), oriented[b].to_numpy())[::2])
+               for i, a in enumerate(results.classifiers) for b in results.classifiers[i + 1:]]
+    most = max(nonzero)  # the signed-rank test drops zero differences: a pair's n is its non-zero count
+    if most == 0 or wilcoxon_critical_value(most, alpha=alpha) is None:
+        where = (f"the pair has {plural(most, 'non-zero difference')}" if len(nonzero) == 1 else
+                 f"no pair has more than {plural(most, 'non-zero difference')}")
+        out.append(f"Of the {n} data sets, {where} (the signed-rank test drops the zero ones), and with so few "
+                   f"no two-sided signed-rank test can reach p <= {alpha:g}, whatever the scores: Wilcoxon's "
+                   "verdicts in section 3 are 'not shown to differ' by construction.")
     if n < SMALL_N_MEAN_RANK and k >= 3:
         out.append(f"The mean-rank z tests of section 3 refer each difference of average ranks to the normal law, "
                    f"a large-sample approximation; with N = {n} data sets (fewer than {SMALL_N_MEAN_RANK}) their "

@@ -27,6 +27,7 @@ from ._datasets_sections import (
     score_decimals,
     wilcoxon_variant,
 )
+from ._sections import Skipped
 from ._prose import (
     LISTED,
     adjusted_p_header,
@@ -188,7 +189,13 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
     f_text = "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
     iman = f"Iman–Davenport F = {f_text} ({fr.f_df[0]} and {fr.f_df[1]} df), {format_p(fr.f_pvalue)}"
     chi = f"Friedman's chi-square = {fr.statistic:.2f} ({fr.df} df), {format_p(fr.pvalue)}"
-    if fs.decided_by == "exact":
+    if fs.sign_test:
+        tests = (f"with 2 classifiers this is the one pair's question, and the verdict uses the exact sign "
+                 f"test that the pair's mean-rank verdict takes too, tied data sets dropped (the exact law of "
+                 f"Friedman's statistic given the ties): {format_p(fs.exact_pvalue)}; the large-sample forms are "
+                 f"not quoted for the verdict ({chi}; {iman}; the F approximation breaks down as W nears 1, "
+                 f"F = (N - 1) W / (1 - W), infinite at W = 1)")
+    elif fs.decided_by == "exact":
         tests = f"the exact permutation test of Friedman's statistic gives {format_p(fs.exact_pvalue)} ({chi}; {iman})"
     else:
         tests = f"{iman} ({chi})"
@@ -219,7 +226,9 @@ def _wilcoxon_sentence(ph: PosthocSection) -> str:
     return (f"Wilcoxon's signed-rank test ({escape(wilcoxon_variant(t))}) with Holm's adjustment finds "
             + (f"{plural(len(wil), 'pair')} that {'differs' if len(wil) == 1 else 'differ'}: {'; '.join(shown)}"
                + (". " + NORMAL_FORM[:-1] if any(normal[:LISTED]) else "")
-               if found else f"no pair that differs: none of the {plural(len(t), 'pair')} is shown to differ"))
+               if found else ("no pair that differs: none of the "
+                              f"{plural(len(t), 'pair')} is shown to differ" if len(t) > 1 else
+                              "that the one pair is not shown to differ")))
 
 
 def _posthoc_sentence(ph: PosthocSection) -> str:
@@ -300,10 +309,12 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
     tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
     head = (f"The Bayesian signed-rank test compares the leading pair picked from the data, the two best average "
             f"ranks{tie}; its probabilities do not account for that selection, so they are optimistic about a "
-            "difference between the two")
-    ahead = (f"{_b(bayes.best)} scores better than {_b(bayes.second)} on {bayes.wins} of {n} data sets "
-             f"(ties: {bayes.ties}), by {_num(bayes.mean_advantage, bayes.decimals)} on average "
-             f"(median {_num(bayes.median_advantage, bayes.decimals)})")
+            "difference between the two" if bayes.picked else
+            "The Bayesian signed-rank test compares the two classifiers, the table's only pair")
+    ahead = (f"Against {_b(bayes.second)}, {_b(bayes.best)} wins {bayes.wins}, loses {bayes.losses}, ties "
+             f"{bayes.ties}; its mean difference over all {n} data sets is "
+             f"{bayes.mean_advantage + 0.0:+.{bayes.decimals}f} (median "
+             f"{bayes.median_advantage + 0.0:+.{bayes.decimals}f})")
     edge = f" {_capital_ours(escape(bayes.edge_text))}." if bayes.on_edge else ""
     probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
              f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "
@@ -359,8 +370,12 @@ def results_summary(
         out.append(_control_sentence(posthoc))
     if isinstance(bayes, TopTwoBayes):
         out.append(_bayes_sentence(bayes))
+    elif isinstance(bayes, Skipped):
+        out.append("Section 4, the Bayesian test of whether the two best differ by more than the smallest "
+                   f"difference that matters, was skipped (it needs --rope here): {escape(bayes.reason)}")
     out.append(f"These verdicts treat the {results.n_datasets} data sets as independent draws from the problems "
-               "they are meant for, and the mean-rank tests count a small win like a large one (section 5).")
+               "they are meant for, and Friedman's test and the mean-rank tests count a small win like a large "
+               "one (section 5).")
     return "\n".join(f"- {s}" for s in out)
 
 

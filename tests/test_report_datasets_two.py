@@ -1,0 +1,142 @@
+"""The many-data-sets report with 2 classifiers: one question, one exact test.
+
+With k = 2 "do the classifiers all perform alike?" and "does the one pair differ?" are the same
+question, so section 2's verdict and the pair's verdict take the same exact sign test, tied data
+sets dropped. References: ``scipy.stats.binomtest`` on the win/loss counts written by hand, and
+the signed-rank test's smallest two-sided p-value ``2 / 2**n`` for ``n`` non-zero differences.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from scipy import stats
+
+from evallib.report._datasets_inputs import load_results
+from evallib.report._datasets_sections import (
+    PICKED_PAIR,
+    assumptions,
+    bayesian_top_two,
+    describe_results,
+    friedman_test,
+    posthoc_tests,
+)
+from evallib.report._datasets_text import results_summary
+
+#: The cold reader's input E: 5 wins for C4.5+m, 1 data set where the two tie.
+E = pd.DataFrame({"C4.5": [0.763, 0.954, 0.628, 0.882, 0.775, 0.619],
+                  "C4.5+m": [0.793, 0.994, 0.678, 0.942, 0.845, 0.619]},
+                 index=pd.Index(["adult (sample)", "breast cancer wisconsin", "cmc", "ionosphere",
+                                 "lymphography", "rheum"], name="data set"))
+#: No ties: 7 wins and 1 loss for b.
+UNTIED = pd.DataFrame({"a": [0.70, 0.71, 0.72, 0.73, 0.74, 0.75, 0.76, 0.80],
+                       "b": [0.75, 0.76, 0.77, 0.78, 0.79, 0.80, 0.81, 0.78]},
+                      index=pd.Index([f"d{i}" for i in range(8)], name="data set"))
+
+
+def _load(tmp_path: Path, frame: pd.DataFrame):
+    path = tmp_path / "t.csv"
+    frame.to_csv(path)
+    return load_results(path)
+
+
+@pytest.mark.parametrize("frame, wins, n", [(E, 5, 5), (UNTIED, 7, 8)])
+def test_omnibus_and_pair_take_the_same_exact_sign_test(tmp_path, frame, wins, n):
+    res = _load(tmp_path, frame)
+    ref = stats.binomtest(wins, n, 0.5, alternative="two-sided").pvalue
+    fs = friedman_test(res)
+    assert fs.sign_test and fs.decided_by == "exact"
+    assert fs.pvalue == pytest.approx(ref, rel=1e-12)
+    assert fs.reject == (ref <= 0.05)
+    ph = posthoc_tests(res, friedman_rejects=fs.reject)
+    assert ph.pairs.attrs["exact_two"] == pytest.approx(ref, rel=1e-12)
+    assert bool(ph.verdict_reject.iloc[0]) == fs.reject  # one question, one answer
+    assert "exact sign test" in fs.text() and "verdict (the exact sign test" in fs.text()
+
+
+def test_e_is_not_shown_to_differ_although_iman_davenport_rejects(tmp_path):
+    res = _load(tmp_path, E)
+    fs = friedman_test(res)
+    assert fs.result.f_pvalue < 0.05 < fs.pvalue  # the approximation would have said the opposite
+    summary = results_summary(res, overview=describe_results(res), friedman=fs,
+                              posthoc=posthoc_tests(res, friedman_rejects=fs.reject))
+    line = next(s for s in summary.splitlines() if "Kendall's W" in s)
+    assert "exact sign test" in line and "not shown to differ" in line and "do not all perform alike" not in line
+
+
+def test_no_picked_pair_warning_with_one_pair(tmp_path):
+    res = _load(tmp_path, E)
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    assert not bayes.picked and PICKED_PAIR not in bayes.text()
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs,
+                              posthoc=posthoc_tests(res, friedman_rejects=fs.reject), bayes=bayes)
+    assert "picked from the data" not in summary and "optimistic" not in summary
+    three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
+    assert PICKED_PAIR in bayesian_top_two(three, n_resamples=2000, rng=0).text()
+
+
+def test_signed_rank_reachability_counts_non_zero_differences(tmp_path):
+    # E: 6 data sets but 5 non-zero differences; 2 / 2**5 > 0.05 >= 2 / 2**6
+    assert 2 / 2 ** 5 > 0.05 >= 2 / 2 ** 6
+    res = _load(tmp_path, E)
+    note = [s for s in assumptions(res) if "no two-sided signed-rank test can reach" in s]
+    assert len(note) == 1 and "5 non-zero differences" in note[0]
+    untied = _load(tmp_path, UNTIED)  # 8 non-zero differences: reachable
+    assert not [s for s in assumptions(untied) if "no two-sided signed-rank test can reach" in s]
+
+
+def test_one_pair_reads_in_the_singular(tmp_path):
+    res = _load(tmp_path, E)
+    ph = posthoc_tests(res, control="C4.5")
+    text = ph.text()
+    assert "= 1 comparisons" not in text and "all 1 pairs" not in text and "the 1 pair:" in text
+    assert "smaller family can declare" not in text  # both families are one comparison
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=ph)
+    assert "none of the 1 pair" not in summary and "the one pair is not shown to differ" in summary
+
+
+def test_summary_record_and_mean_difference_by_hand(tmp_path):
+    res = _load(tmp_path, E)
+    d = E["C4.5+m"] - E["C4.5"]
+    wins, losses, ties = int((d > 1e-12).sum()), int((d < -1e-12).sum()), int((d.abs() <= 1e-12).sum())
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=posthoc_tests(res),
+                              bayes=bayes)
+    assert (f"wins {wins}, loses {losses}, ties {ties}; its mean difference over all 6 data sets is "
+            f"{d.mean():+.4f}") in summary
+    assert "Friedman's test and the mean-rank tests count a small win like a large one" in summary
+
+
+def test_summary_says_when_the_bayesian_section_is_skipped(tmp_path):
+    res = _load(tmp_path, E * 100)  # percentages: no default ROPE
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    summary = results_summary(res, overview=describe_results(res), friedman=friedman_test(res),
+                              posthoc=posthoc_tests(res), bayes=bayes)
+    line = next(s for s in summary.splitlines() if "Section 4" in s)
+    assert "skipped" in line and "--rope" in line
+
+
+def test_diagram_note_says_the_sign_test_decided(tmp_path):
+    res = _load(tmp_path, E)
+    ph = posthoc_tests(res)
+    ref = stats.binomtest(5, 5, 0.5).pvalue  # 0.0625 > 0.05: joined
+    note = ph.diagram_note
+    assert "exact sign test" in note and "the line joins them" in note and ref > 0.05
+    assert f"rank difference {5 / 6:.3f}" in note  # by hand: 5 data sets 1 apart, 1 tied
+    assert posthoc_tests(_load(tmp_path, E.assign(c=E["C4.5"]))).diagram_note == ""
+
+
+def test_edge_range_verdict_at_both_ends(tmp_path):
+    from evallib._resources import data_path
+    bayes = bayesian_top_two(load_results(data_path("example_results.csv")), rng=0)
+    assert bayes.on_edge
+    ends = [next((w for w, p in zip(("best", "equivalent", "second"), probs) if p > 0.95), None)
+            for probs in bayes.edge_range]
+    same = ends[0] == ends[1]
+    assert ("the verdict is the same at both ends" in bayes.edge_text) == same
+    assert ("the verdict depends on it" in bayes.edge_text) == (not same)
