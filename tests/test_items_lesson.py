@@ -490,6 +490,8 @@ def test_gap_split_attributes_a_part_only_beyond_two_mc_se():
     for estimate in (0.0, 0.05):
         text = describe_gap_split({"the bound": (estimate, 0.0)})
         assert "MC SE 0.00" not in text and "not certainty" in text and "contributes" not in text
+    # a tiny negative estimate rounds to +0.00 percentage points, never "-0.00"
+    assert "-0.00" not in describe_gap_split({"the bound": (-0.00004, 0.01), "the slack": (-0.00004, 0.0)})
     with pytest.raises(ValueError, match="parts"):
         describe_gap_split({})
     with pytest.raises(ValueError, match="parts"):

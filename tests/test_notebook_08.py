@@ -323,7 +323,8 @@ def test_every_saved_figure_has_alt_text_and_the_prose_points_only_to_what_is_dr
         alt = o.get("metadata", {}).get("image/png", {}).get("alt", "")
         assert len(alt) > 80, (i, alt)
     alts = " ".join(o["metadata"]["image/png"]["alt"] for _, o in images)
-    assert "naive 75.2%" in alts and "logistic rank 1 (interval 1 to 3, first in 79.7% of resamples, MC SE 0.9%)" in alts
+    assert "naive 75.2%" in alts and ("logistic rank 1 (interval 1 to 3; share of resamples in which it ranks first: 79.7% (MC SE 0.9 percentage "
+                                 "points))") in alts
     prose = _prose(nb)
     assert "The title gives" not in prose and "in the title" not in prose and "Above each bar" not in prose
     assert "keeps its level near 0 and 1" not in prose
@@ -555,7 +556,9 @@ def test_the_clustered_error_bars_cost_is_the_ratio_of_the_interval_widths():
     assert narrower > 0
     assert (f"at a cost in width for {4 - narrower} of the 4 models: over the 4 models, the CR2 95% interval "
             f"(Bell–McCaffrey t) of a model's mean 0/1 correct score") in md
-    assert f"and narrower than it for {narrower} of them" in md
+    # and which CR2 interval that is: the t interval, not the Wilson interval item_mean reports by default
+    assert (f"and this CR2 t interval (not the Wilson interval item_mean reports by default) is narrower than the naive "
+            f"one for {narrower} of the 4 models") in md
     # the factors of the product are printed, so that the reader can check it (issue 33)
     assert (f"the widest is {widest}'s, its SE ratio times t({df:.1f} df) / z, {ratios[widest]:.2f} × {t_over_z:.3f} = "
             f"{wide:.2f}" in md)
@@ -710,18 +713,34 @@ def test_the_furthest_pair_is_read_by_its_holm_adjusted_p_value():
     assert said.group(3).startswith("the two differ at level 0.05 after the adjustment too") == (adjusted[top] <= 0.05)
 
 
-def test_the_leader_only_shortcut_is_read_against_its_monte_carlo_se():
+def test_the_leader_only_shortcut_is_read_against_its_monte_carlo_error():
     """Section 8's simulation: each false-separation rate is judged against its promise alpha with ±2 binomial MC SEs,
-    written out here from the printed counts."""
+    or, below 10 events or non-events, by the exact Clopper–Pearson 95% interval (statsmodels), from the printed
+    shares."""
+    from statsmodels.stats.proportion import proportion_confint
+
     joined = outputs_text(load_notebook(NOTEBOOK))
-    lines = re.findall(r"(Holm over [^:]+): an equal model separated from the leader in ([\d.]+)% of ([\d,]+) null "
-                       r"leaderboards \(MC SE ([\d.]+) percentage points\); promised at most 5%: ([^\n]+)", joined)
+    lines = re.findall(r"(Holm over [^:]+): share of ([\d,]+) null leaderboards in which an equal model was separated "
+                       r"from the leader: ([^;]+(?:; Clopper[^)]+\))?); promised at most 5%: ([^\n]+)", joined)
     assert len(lines) == 2, joined
-    for _, rate, n, se, verdict in lines:
-        p, n = float(rate) / 100, int(n.replace(",", ""))
-        mc_se = np.sqrt(p * (1 - p) / n)
-        assert float(se) == pytest.approx(100 * mc_se, abs=0.051)
-        expected = ("exceeds its promise beyond 2 MC SE" if p - 2 * mc_se > 0.05 else
-                    "below its promise beyond 2 MC SE" if p + 2 * mc_se < 0.05 else "not shown to exceed it at this n_sim")
+    for _, n, said, verdict in lines:
+        n = int(n.replace(",", ""))
+        if said.startswith("none of"):
+            count = 0
+        else:
+            count = round(float(re.match(r"([\d.]+)%", said).group(1)) / 100 * n)
+            exact_count = re.search(r"\((\d+) of ", said)
+            count = int(exact_count.group(1)) if exact_count else count
+        p = count / n
+        if min(count, n - count) < 10:
+            low, high = proportion_confint(count, n, alpha=0.05, method="beta")
+            assert "Clopper–Pearson" in said and "MC SE" not in said
+        else:
+            mc_se = np.sqrt(p * (1 - p) / n)
+            low, high = p - 2 * mc_se, p + 2 * mc_se
+            assert float(re.search(r"MC SE ([\d.]+)", said).group(1)) == pytest.approx(100 * mc_se, abs=0.051)
+        expected = ("exceeds its promise beyond its Monte Carlo error" if low > 0.05 else
+                    "below its promise beyond its Monte Carlo error" if high < 0.05 else
+                    "not shown to exceed it at this n_sim")
         assert verdict == expected
-    assert lines[0][4] == "exceeds its promise beyond 2 MC SE"
+    assert lines[0][3] == "exceeds its promise beyond its Monte Carlo error"

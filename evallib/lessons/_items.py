@@ -903,7 +903,8 @@ def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
     ``parts`` maps the name of each part of a gap (in rates, e.g. ``{"the pairwise intervals":
     (0.005, 0.001)}``) to its estimate and Monte Carlo SE. A part is said to contribute only
     when its estimate lies beyond two of its Monte Carlo SEs from 0; otherwise it is "not shown
-    to contribute". Each part says how many MC SEs it lies from 0. An MC SE of 0 (no event behind
+    to contribute". Each part says how many MC SEs it lies from 0. The clause has no full stop:
+    the caller ends the sentence. An MC SE of 0 (no event behind
     it in the simulations) is not certainty: such a part is given without a verdict.
 
     Parameters
@@ -933,15 +934,16 @@ def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
         if not (np.isfinite(se) and se >= 0 and np.isfinite(estimate)):
             raise ValueError(f"parts: {name!r} needs a finite estimate and an MC SE >= 0; got {(estimate, se)}")
         plural = name.endswith("s")
+        points = round(100 * estimate, 2) + 0.0   # + 0.0: a -0.004 rounds to "+0.00", never "-0.00"
         if se == 0:
-            said.append(f"{name} {'are' if plural else 'is'} {100 * estimate:+.2f} percentage points with no event behind "
+            said.append(f"{name} {'are' if plural else 'is'} {points:+.2f} percentage points with no event behind "
                         f"{'their' if plural else 'its'} Monte Carlo SE in these simulations (an MC SE of 0 here is not certainty), so not read "
                         "against it")
         elif abs(estimate) > 2 * se:
-            said.append(f"{name} contribute{'' if plural else 's'} ({100 * estimate:+.2f} percentage "
+            said.append(f"{name} contribute{'' if plural else 's'} ({points:+.2f} percentage "
                         f"points, MC SE {100 * se:.2f}, {abs(estimate) / se:.1f} MC SEs from 0)")
         else:
-            said.append(f"{name} {'are' if plural else 'is'} not shown to contribute ({100 * estimate:+.2f} percentage "
+            said.append(f"{name} {'are' if plural else 'is'} not shown to contribute ({points:+.2f} percentage "
                         f"points, MC SE {100 * se:.2f}, {abs(estimate) / se:.1f} MC SEs from 0, within two)")
     return "measured against their Monte Carlo SEs, " + "; ".join(said)
 
