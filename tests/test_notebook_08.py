@@ -50,7 +50,8 @@ def test_notebook_08_is_saved_with_its_key_outputs():
     assert "p(truth): clustered / naive SE from 1.05 to 1.17" in joined
     assert "Holm over all 6 pairs" in joined and "boosting is separated from it" in joined
     assert "coverage of 95% pass@k intervals over 2,000 repeated evaluations" in joined
-    assert "Holm over all 10 pairs (tie_group): an equal model separated from the leader in" in joined
+    assert ("Holm over all 10 pairs (tie_group): share of 2,000 null leaderboards in which an equal model was separated "
+            "from the leader: ") in joined
     assert not widget_views(nb), "strip widget views"
     # one output per widget: the explorer is one live output, and no static copy of it is drawn beside it
     source = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "code")
@@ -385,14 +386,15 @@ def test_rank_sets_coverage_is_measured_and_read_with_its_monte_carlo_error():
     """Section 8 measures the rank sets' joint coverage for tied models instead of asserting the guarantee; the
     printed verdict must follow from the printed coverage and its binomial Monte Carlo SE."""
     joined = outputs_text(load_notebook(NOTEBOOK))
-    m = re.search(r"all true ranks held in ([\d.]+)% of ([\d,]+) simulated leaderboards \(MC SE ([\d.]+)\), "
-                  r"promised at least (\d+)%: (.+)$", joined, flags=re.M)
+    m = re.search(r"share of ([\d,]+) simulated leaderboards on which all true ranks held: ([\d.]+)% \(MC SE ([\d.]+) "
+                  r"percentage points\), promised at least (\d+)%: (.+)$", joined, flags=re.M)
     assert m, "rank-set coverage line missing"
-    held, n_sim, promised = float(m.group(1)) / 100, int(m.group(2).replace(",", "")), float(m.group(4)) / 100
+    held, n_sim, promised = float(m.group(2)) / 100, int(m.group(1).replace(",", "")), float(m.group(4)) / 100
     se = np.sqrt(held * (1 - held) / n_sim)
+    assert min(held, 1 - held) * n_sim >= 10          # this run is read by its MC SE, not the exact interval
     assert float(m.group(3)) == pytest.approx(100 * se, abs=0.051)
     expected = ("short of its promise" if held + 2 * se < promised else
-                "above its promise" if held - 2 * se > promised else "within two Monte Carlo SEs")
+                "above its promise" if held - 2 * se > promised else "not shown to differ from its promise")
     assert m.group(5).startswith(expected)
     # with four tied models a rank set misses only if some pair is declared different: at most 1 - held of them,
     # so a Bonferroni family over 6 pairs at 5% cannot miss much more than 5% (with CR2 intervals near their level)
@@ -435,10 +437,13 @@ def test_overlap_is_said_to_be_about_root_two_stricter_than_the_unpaired_test():
     assert "stricter still" in prose and "\\sqrt 2" in prose
     se = {m: float(re.search(rf"0/1 correct\s+{m}\s+[\d.]+\s+[\d.]+\s+([\d.]+)", joined).group(1))
           for m in ("logistic", "boosting")}
-    said = float(re.search(r"the unpaired test needs t sqrt\(SE_a\^2 \+ SE_b\^2\), a difference 1/([\d.]+) as large",
+    said = float(re.search(r"the unpaired test needs t sqrt\(SE_a\^2 \+ SE_b\^2\), a difference ([\d.]+) times as large",
                            joined).group(1))
-    assert said == pytest.approx((se["logistic"] + se["boosting"]) / np.hypot(se["logistic"], se["boosting"]), abs=0.01)
-    assert said == pytest.approx(np.sqrt(2), abs=0.01)
+    assert said == pytest.approx(np.hypot(se["logistic"], se["boosting"]) / (se["logistic"] + se["boosting"]), abs=0.01)
+    assert said == pytest.approx(1 / np.sqrt(2), abs=0.01)
+    # up to sqrt 2, exactly sqrt 2 only for equal SEs: (a + b) / sqrt(a^2 + b^2) <= sqrt 2 by Cauchy–Schwarz
+    assert "up to $\\sqrt 2$ times" in prose and "exactly $\\sqrt 2$ when the two SEs are equal" in prose
+    assert "about $\\sqrt 2$ stricter" not in prose
     # exercise 2 asks for the all-pairs adjustment section 8 taught
     exercises = next(_src(c) for c in nb["cells"] if _src(c).startswith("## Exercises"))
     assert "Holm's adjustment over all pairs" in exercises
@@ -661,7 +666,7 @@ def test_the_rank_sets_slack_is_measured_not_asserted():
     the pairs' error rates) + (that sum minus the miss rate), Bonferroni's union bound being the second part."""
     joined = outputs_text(load_notebook(NOTEBOOK))
     assert "Bonferroni is conservative" not in joined
-    held = float(re.search(r"all true ranks held in ([\d.]+)% of", joined).group(1))
+    held = float(re.search(r"on which all true ranks held: ([\d.]+)%", joined).group(1))
     m = re.search(r"some pair was declared different in ([\d.]+)%, and ([\d.]+) of the (\d+) pairs per leaderboard on "
                   r"average \(MC SE ([\d.]+)\): ([\d.]+)% per pair on average, against the ([\d.]+)% that Bonferroni "
                   r"allows each\. Of the ([-+][\d.]+) percentage points \(MC SE [\d.]+\) between the promised 5% and the measured "
