@@ -391,6 +391,53 @@ def test_library_coverage_figure_recoloured_and_its_cut_axis_marked():
         mark_coverage_verdicts(ax, tab.iloc[:2])
 
 
+def test_few_events_are_read_by_the_exact_clopper_pearson_interval():
+    """Fewer than 10 events or non-events: the verdict follows the exact (Clopper–Pearson) 95% interval,
+    its limits from statsmodels' proportion_confint(method="beta"), a second library."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    from evallib.lessons import EXACT_BELOW, coverage_verdicts, describe_coverage_reading, describe_mc_share
+
+    assert EXACT_BELOW == 10
+    n = 400
+    # 1 false separation in 400 against a promise of at most 1%: 2 MC SE (0.25 +- 0.50) clears 1%, the exact upper
+    # limit 1.385% does not; read as coverage 399/400 against 0.99
+    low, high = proportion_confint(1, n, alpha=0.05, method="beta")
+    assert high > 0.01 and 1 / n + 2 * np.sqrt(1 / n * (1 - 1 / n) / n) < 0.01
+    se = np.sqrt(0.0025 * 0.9975 / n)
+    assert coverage_verdicts([0.9975], [se], 0.99) == ["above"]
+    assert coverage_verdicts([0.9975], [se], 0.99, n_resamples=n) == ["within"]
+    assert describe_mc_share(1 / n, n) == (f"0.25% (1 of 400; Clopper–Pearson 95% interval {100 * low:.2f}% to "
+                                           f"{100 * high:.2f}%)")
+    # none of n: the exact upper bound, never an MC SE of 0
+    _, high0 = proportion_confint(0, n, alpha=0.05, method="beta")
+    assert describe_mc_share(0.0, n) == f"none of 400 (Clopper–Pearson 95% upper bound {100 * high0:.2f}%)"
+    low_all, _ = proportion_confint(n, n, alpha=0.05, method="beta")   # 0.9908
+    assert coverage_verdicts([1.0, 1.0], [0.0, 0.0], 0.99, n_resamples=n) == ["above", "above"]
+    assert coverage_verdicts([1.0], [0.0], 0.995, n_resamples=n) == ["within"] and low_all < 0.995
+    assert describe_mc_share(1.0, n) == f"all 400 (Clopper–Pearson 95% lower bound {100 * low_all:.2f}%)"
+    # at 10 events and more the +-2 MC SE rule stands; per-coverage counts may differ
+    c = np.array([0.5, 0.9975])
+    assert coverage_verdicts(c, np.sqrt(c * (1 - c) / n), 0.6, n_resamples=[n, n]) == ["short", "above"]
+    assert describe_mc_share(0.5, n) == f"50.0% (MC SE {100 * np.sqrt(0.25 / n):.1f} percentage points)"
+    # 9 events: exact; the interval from statsmodels decides
+    _, hi9 = proportion_confint(9, n, alpha=0.05, method="beta")   # misses 9 of 400: coverage 0.9775
+    se9 = np.sqrt(9 / n * (1 - 9 / n) / n)
+    assert 1 - hi9 < 0.96 < 1 - 9 / n - 2 * se9
+    assert coverage_verdicts([1 - 9 / n], [se9], 0.96, n_resamples=n) == ["within"]
+    assert coverage_verdicts([1 - 9 / n], [se9], 0.96) == ["above"]
+    with pytest.raises(ValueError, match="n_resamples"):
+        coverage_verdicts([0.9], [0.01], 0.95, n_resamples=0)
+    with pytest.raises(ValueError, match="n_resamples"):
+        describe_mc_share(0.5, 0)
+    with pytest.raises(ValueError, match="share"):
+        describe_mc_share(1.5, 10)
+    # the reader takes the same rule: n_resamples is given to it
+    reading = describe_coverage_reading(0.9975, se, 0.99, n)
+    assert reading.startswith("is not shown to fall short of its 99% at 400 simulations")
+    assert f"exact Clopper–Pearson 95% interval {100 * (1 - high):.2f}% to" in reading
+
+
 def test_coverage_reading_says_short_or_above_only_beyond_two_mc_se():
     """Planted coverages around a 95% promise, one per branch; the thresholds are the +-2 MC SE band written out."""
     from evallib.lessons import describe_coverage_reading
@@ -443,6 +490,8 @@ def test_gap_split_attributes_a_part_only_beyond_two_mc_se():
     for estimate in (0.0, 0.05):
         text = describe_gap_split({"the bound": (estimate, 0.0)})
         assert "MC SE 0.00" not in text and "not certainty" in text and "contributes" not in text
+    # a tiny negative estimate rounds to +0.00 percentage points, never "-0.00"
+    assert "-0.00" not in describe_gap_split({"the bound": (-0.00004, 0.01), "the slack": (-0.00004, 0.0)})
     with pytest.raises(ValueError, match="parts"):
         describe_gap_split({})
     with pytest.raises(ValueError, match="parts"):
@@ -468,13 +517,19 @@ def test_clustering_screen_reads_each_branch_from_planted_ratios():
     assert f"design effects from about {(1.1 / 1.2) ** 2:.2f} to {(1.1 / 0.8) ** 2:.2f}" in within
     # a CR2 interval narrower than the naive one (0.9 x t_50 / z = 0.92) is counted, not hidden behind "at most"
     mixed = describe_clustering_screen(table([0.9, 1.0, 1.1]), 0.1, 0.05)
-    assert "at a cost in width for 2 of the 3 models" in mixed and "narrower than it for 1 of them" in mixed
-    assert "cost in width here" in within and "narrower than it" not in within
+    assert "at a cost in width for 2 of the 3 models" in mixed
+    assert "not the Wilson interval item_mean reports by default) is narrower than the naive one for 1 of the 3" in mixed
+    assert "cost in width here" in within and "narrower than" not in within
+    t_over_z = stats.t.isf(0.025, 50.0) / stats.norm.isf(0.025)   # the widest's width ratio, by hand
     widens = describe_clustering_screen(table([1.3, 1.5]), 0.1, 0.05)
-    assert widens.endswith("all beyond 1 + 0.20: clustering widens every error bar")
-    assert "ratios from 1.30 to 1.50 (design effects 1.69 to 2.25)" in widens
-    some = describe_clustering_screen(table([1.0, 1.3]), 0.1, 0.05)
-    assert some.endswith("clustering widens some error bars") and "widens every" not in some
+    assert "all beyond 1 + 0.20, twice the noise of the clustered SE, a sign of clustering for this score" in widens
+    assert "ratios from 1.30 to 1.50 (design effects 1.69 to 2.25)" in widens and "widens" not in widens
+    assert widens.endswith(f"1.50 × {t_over_z:.3f} = {1.5 * t_over_z:.2f}")
+    # the screen is two noises, not a test: the largest ratio beyond 1.2 is "a sign", and the widths are still given
+    some = describe_clustering_screen(table([1.0, 1.2003]), 0.1, 0.05)
+    assert "the largest ratio is beyond 1 + 0.20, twice the noise of the clustered SE, a sign of clustering" in some
+    assert "widens" not in some and "a screen, not a test" in some
+    assert f"at most {1.2003 * t_over_z:.2f} times as wide as the naive CLT interval" in some
     below = describe_clustering_screen(table([0.7, 1.0]), 0.1, 0.05)
     assert "some below 1 − 0.20" in below and "widens" not in below
     with pytest.raises(ValueError, match="part"):

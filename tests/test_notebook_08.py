@@ -50,7 +50,8 @@ def test_notebook_08_is_saved_with_its_key_outputs():
     assert "p(truth): clustered / naive SE from 1.05 to 1.17" in joined
     assert "Holm over all 6 pairs" in joined and "boosting is separated from it" in joined
     assert "coverage of 95% pass@k intervals over 2,000 repeated evaluations" in joined
-    assert "Holm over all 10 pairs (tie_group): an equal model separated from the leader in" in joined
+    assert ("Holm over all 10 pairs (tie_group): share of 2,000 null leaderboards in which an equal model was separated "
+            "from the leader: ") in joined
     assert not widget_views(nb), "strip widget views"
     # one output per widget: the explorer is one live output, and no static copy of it is drawn beside it
     source = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "code")
@@ -323,7 +324,8 @@ def test_every_saved_figure_has_alt_text_and_the_prose_points_only_to_what_is_dr
         alt = o.get("metadata", {}).get("image/png", {}).get("alt", "")
         assert len(alt) > 80, (i, alt)
     alts = " ".join(o["metadata"]["image/png"]["alt"] for _, o in images)
-    assert "naive 75.2%" in alts and "logistic rank 1 (interval 1 to 3, first in 79.7% of resamples, MC SE 0.9%)" in alts
+    assert "naive 75.2%" in alts and ("logistic rank 1 (interval 1 to 3; share of resamples in which it ranks first: 79.7% (MC SE 0.9 percentage "
+                                 "points))") in alts
     prose = _prose(nb)
     assert "The title gives" not in prose and "in the title" not in prose and "Above each bar" not in prose
     assert "keeps its level near 0 and 1" not in prose
@@ -384,14 +386,15 @@ def test_rank_sets_coverage_is_measured_and_read_with_its_monte_carlo_error():
     """Section 8 measures the rank sets' joint coverage for tied models instead of asserting the guarantee; the
     printed verdict must follow from the printed coverage and its binomial Monte Carlo SE."""
     joined = outputs_text(load_notebook(NOTEBOOK))
-    m = re.search(r"all true ranks held in ([\d.]+)% of ([\d,]+) simulated leaderboards \(MC SE ([\d.]+)\), "
-                  r"promised at least (\d+)%: (.+)$", joined, flags=re.M)
+    m = re.search(r"share of ([\d,]+) simulated leaderboards on which all true ranks held: ([\d.]+)% \(MC SE ([\d.]+) "
+                  r"percentage points\), promised at least (\d+)%: (.+)$", joined, flags=re.M)
     assert m, "rank-set coverage line missing"
-    held, n_sim, promised = float(m.group(1)) / 100, int(m.group(2).replace(",", "")), float(m.group(4)) / 100
+    held, n_sim, promised = float(m.group(2)) / 100, int(m.group(1).replace(",", "")), float(m.group(4)) / 100
     se = np.sqrt(held * (1 - held) / n_sim)
+    assert min(held, 1 - held) * n_sim >= 10          # this run is read by its MC SE, not the exact interval
     assert float(m.group(3)) == pytest.approx(100 * se, abs=0.051)
     expected = ("short of its promise" if held + 2 * se < promised else
-                "above its promise" if held - 2 * se > promised else "within two Monte Carlo SEs")
+                "above its promise" if held - 2 * se > promised else "not shown to differ from its promise")
     assert m.group(5).startswith(expected)
     # with four tied models a rank set misses only if some pair is declared different: at most 1 - held of them,
     # so a Bonferroni family over 6 pairs at 5% cannot miss much more than 5% (with CR2 intervals near their level)
@@ -434,10 +437,13 @@ def test_overlap_is_said_to_be_about_root_two_stricter_than_the_unpaired_test():
     assert "stricter still" in prose and "\\sqrt 2" in prose
     se = {m: float(re.search(rf"0/1 correct\s+{m}\s+[\d.]+\s+[\d.]+\s+([\d.]+)", joined).group(1))
           for m in ("logistic", "boosting")}
-    said = float(re.search(r"the unpaired test needs t sqrt\(SE_a\^2 \+ SE_b\^2\), a difference 1/([\d.]+) as large",
+    said = float(re.search(r"the unpaired test needs t sqrt\(SE_a\^2 \+ SE_b\^2\), a difference ([\d.]+) times as large",
                            joined).group(1))
-    assert said == pytest.approx((se["logistic"] + se["boosting"]) / np.hypot(se["logistic"], se["boosting"]), abs=0.01)
-    assert said == pytest.approx(np.sqrt(2), abs=0.01)
+    assert said == pytest.approx(np.hypot(se["logistic"], se["boosting"]) / (se["logistic"] + se["boosting"]), abs=0.01)
+    assert said == pytest.approx(1 / np.sqrt(2), abs=0.01)
+    # up to sqrt 2, exactly sqrt 2 only for equal SEs: (a + b) / sqrt(a^2 + b^2) <= sqrt 2 by Cauchy–Schwarz
+    assert "up to $\\sqrt 2$ times" in prose and "exactly $\\sqrt 2$ when the two SEs are equal" in prose
+    assert "about $\\sqrt 2$ stricter" not in prose
     # exercise 2 asks for the all-pairs adjustment section 8 taught
     exercises = next(_src(c) for c in nb["cells"] if _src(c).startswith("## Exercises"))
     assert "Holm's adjustment over all pairs" in exercises
@@ -555,7 +561,9 @@ def test_the_clustered_error_bars_cost_is_the_ratio_of_the_interval_widths():
     assert narrower > 0
     assert (f"at a cost in width for {4 - narrower} of the 4 models: over the 4 models, the CR2 95% interval "
             f"(Bell–McCaffrey t) of a model's mean 0/1 correct score") in md
-    assert f"and narrower than it for {narrower} of them" in md
+    # and which CR2 interval that is: the t interval, not the Wilson interval item_mean reports by default
+    assert (f"and this CR2 t interval (not the Wilson interval item_mean reports by default) is narrower than the naive "
+            f"one for {narrower} of the 4 models") in md
     # the factors of the product are printed, so that the reader can check it (issue 33)
     assert (f"the widest is {widest}'s, its SE ratio times t({df:.1f} df) / z, {ratios[widest]:.2f} × {t_over_z:.3f} = "
             f"{wide:.2f}" in md)
@@ -658,7 +666,7 @@ def test_the_rank_sets_slack_is_measured_not_asserted():
     the pairs' error rates) + (that sum minus the miss rate), Bonferroni's union bound being the second part."""
     joined = outputs_text(load_notebook(NOTEBOOK))
     assert "Bonferroni is conservative" not in joined
-    held = float(re.search(r"all true ranks held in ([\d.]+)% of", joined).group(1))
+    held = float(re.search(r"on which all true ranks held: ([\d.]+)%", joined).group(1))
     m = re.search(r"some pair was declared different in ([\d.]+)%, and ([\d.]+) of the (\d+) pairs per leaderboard on "
                   r"average \(MC SE ([\d.]+)\): ([\d.]+)% per pair on average, against the ([\d.]+)% that Bonferroni "
                   r"allows each\. Of the ([-+][\d.]+) percentage points \(MC SE [\d.]+\) between the promised 5% and the measured "
@@ -710,18 +718,34 @@ def test_the_furthest_pair_is_read_by_its_holm_adjusted_p_value():
     assert said.group(3).startswith("the two differ at level 0.05 after the adjustment too") == (adjusted[top] <= 0.05)
 
 
-def test_the_leader_only_shortcut_is_read_against_its_monte_carlo_se():
+def test_the_leader_only_shortcut_is_read_against_its_monte_carlo_error():
     """Section 8's simulation: each false-separation rate is judged against its promise alpha with ±2 binomial MC SEs,
-    written out here from the printed counts."""
+    or, below 10 events or non-events, by the exact Clopper–Pearson 95% interval (statsmodels), from the printed
+    shares."""
+    from statsmodels.stats.proportion import proportion_confint
+
     joined = outputs_text(load_notebook(NOTEBOOK))
-    lines = re.findall(r"(Holm over [^:]+): an equal model separated from the leader in ([\d.]+)% of ([\d,]+) null "
-                       r"leaderboards \(MC SE ([\d.]+) percentage points\); promised at most 5%: ([^\n]+)", joined)
+    lines = re.findall(r"(Holm over [^:]+): share of ([\d,]+) null leaderboards in which an equal model was separated "
+                       r"from the leader: ([^;]+(?:; Clopper[^)]+\))?); promised at most 5%: ([^\n]+)", joined)
     assert len(lines) == 2, joined
-    for _, rate, n, se, verdict in lines:
-        p, n = float(rate) / 100, int(n.replace(",", ""))
-        mc_se = np.sqrt(p * (1 - p) / n)
-        assert float(se) == pytest.approx(100 * mc_se, abs=0.051)
-        expected = ("exceeds its promise beyond 2 MC SE" if p - 2 * mc_se > 0.05 else
-                    "below its promise beyond 2 MC SE" if p + 2 * mc_se < 0.05 else "not shown to exceed it at this n_sim")
+    for _, n, said, verdict in lines:
+        n = int(n.replace(",", ""))
+        if said.startswith("none of"):
+            count = 0
+        else:
+            count = round(float(re.match(r"([\d.]+)%", said).group(1)) / 100 * n)
+            exact_count = re.search(r"\((\d+) of ", said)
+            count = int(exact_count.group(1)) if exact_count else count
+        p = count / n
+        if min(count, n - count) < 10:
+            low, high = proportion_confint(count, n, alpha=0.05, method="beta")
+            assert "Clopper–Pearson" in said and "MC SE" not in said
+        else:
+            mc_se = np.sqrt(p * (1 - p) / n)
+            low, high = p - 2 * mc_se, p + 2 * mc_se
+            assert float(re.search(r"MC SE ([\d.]+)", said).group(1)) == pytest.approx(100 * mc_se, abs=0.051)
+        expected = ("exceeds its promise beyond its Monte Carlo error" if low > 0.05 else
+                    "below its promise beyond its Monte Carlo error" if high < 0.05 else
+                    "not shown to exceed it at this n_sim")
         assert verdict == expected
-    assert lines[0][4] == "exceeds its promise beyond 2 MC SE"
+    assert lines[0][3] == "exceeds its promise beyond its Monte Carlo error"

@@ -53,7 +53,7 @@ from ..items import bell_mccaffrey_df
 
 __all__ = ["PAIRED_COVERAGE_METHODS", "COVERAGE_VERDICTS", "COVERAGE_VERDICT_TITLE", "simulate_paired_items", "paired_item_coverage",
            "plot_paired_item_coverage", "describe_paired_item_coverage", "coverage_verdicts",
-           "mark_coverage_verdicts", "describe_coverage_reading", "describe_pooled_coverage", "describe_gap_split",
+           "mark_coverage_verdicts", "describe_coverage_reading", "describe_mc_share", "EXACT_BELOW", "describe_pooled_coverage", "describe_gap_split",
            "describe_clustering_screen"]
 
 #: Intervals of the paired difference :func:`paired_item_coverage` can measure: the unpaired
@@ -532,13 +532,39 @@ def _show_coverage_artists(art: dict, visible: bool) -> None:
     ax.yaxis.set_visible(visible)
 
 
-def coverage_verdicts(coverage: Any, mc_se: Any, promise: float) -> list[str]:
+#: Below this many events (or non-events) among the simulations, :func:`coverage_verdicts` and
+#: :func:`describe_mc_share` read a share by its exact (Clopper–Pearson) 95% interval, not by
+#: +-2 Monte Carlo SEs: the normal approximation behind the SE is poor there, and at 0 or all
+#: of n the SE is 0, which would read as certainty.
+EXACT_BELOW = 10
+
+
+def _exact_reading(coverage: np.ndarray, n_resamples: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which shares of ``n_resamples`` simulations are read exactly (fewer than :data:`EXACT_BELOW`
+    events or non-events), and the Clopper–Pearson 95% bounds of every share."""
+    n = np.broadcast_to(np.asarray(n_resamples, dtype=float), coverage.shape)
+    if not np.all(np.isfinite(n) & (n >= 1)):
+        raise ValueError(f"n_resamples must hold numbers >= 1; got {n_resamples!r}")
+    k = coverage * n
+    exact = np.minimum(k, n - k) < EXACT_BELOW
+    with np.errstate(invalid="ignore"):
+        low = np.where(k <= 0, 0.0, stats.beta.ppf(0.025, np.maximum(k, 1e-12), n - k + 1))
+        high = np.where(k >= n, 1.0, stats.beta.isf(0.025, k + 1, np.maximum(n - k, 1e-12)))
+    return exact, low, high
+
+
+def coverage_verdicts(coverage: Any, mc_se: Any, promise: float, n_resamples: Any = None) -> list[str]:
     """Read measured coverages against their promise, with their Monte Carlo error.
 
     ``"short"`` when ``coverage + 2 mc_se < promise``, ``"above"`` when
     ``coverage - 2 mc_se > promise``, else ``"within"``: a coverage whose +-2 MC SE
     interval holds the promise is not told apart from it. An exact coverage
-    (``mc_se = 0``) is short or above whenever it differs from the promise.
+    (``mc_se = 0``, no ``n_resamples``) is short or above whenever it differs from the promise.
+
+    With ``n_resamples``, a coverage resting on fewer than :data:`EXACT_BELOW` (10) events or
+    non-events among its simulations is read by its exact (Clopper–Pearson) 95% interval
+    instead: short or above only when that whole interval lies below or above the promise.
+    (One event in 400 is 0.25%, but its exact interval reaches 1.38%.)
 
     Parameters
     ----------
@@ -548,6 +574,8 @@ def coverage_verdicts(coverage: Any, mc_se: Any, promise: float) -> list[str]:
         :func:`evallib.item_interval_coverage`.
     promise : float
         The promised coverage ``1 - alpha``, in (0, 1).
+    n_resamples : int or array-like of int, optional
+        The simulations behind each coverage (``>= 1``); without it the +-2 MC SE rule alone.
 
     Returns
     -------
@@ -558,8 +586,8 @@ def coverage_verdicts(coverage: Any, mc_se: Any, promise: float) -> list[str]:
     Raises
     ------
     ValueError
-        If the lengths differ, a coverage lies outside [0, 1], an MC SE is negative or
-        ``promise`` is outside (0, 1).
+        If the lengths differ, a coverage lies outside [0, 1], an MC SE is negative,
+        ``promise`` is outside (0, 1) or ``n_resamples`` is below 1.
 
     Examples
     --------
@@ -569,6 +597,12 @@ def coverage_verdicts(coverage: Any, mc_se: Any, promise: float) -> list[str]:
     >>> from evallib.lessons import coverage_verdicts
     >>> coverage_verdicts([0.93, 0.94, 0.97], [0.0057, 0.0053, 0.0038], 0.95)
     ['short', 'within', 'above']
+
+    399 of 400 (MC SE 0.0025) is more than two MC SEs above 99%, but one miss in 400 is
+    consistent with a 1% miss rate (exact interval 0.9861 to 0.99994):
+
+    >>> coverage_verdicts([0.9975], [0.0025], 0.99), coverage_verdicts([0.9975], [0.0025], 0.99, n_resamples=400)
+    (['above'], ['within'])
     """
     cov = np.asarray(coverage, dtype=float).ravel()
     err = np.asarray(mc_se, dtype=float).ravel()
@@ -579,8 +613,72 @@ def coverage_verdicts(coverage: Any, mc_se: Any, promise: float) -> list[str]:
         raise ValueError("coverage must hold numbers in [0, 1]")
     if not np.all(err >= 0):
         raise ValueError("mc_se must hold numbers >= 0")
-    return ["short" if c + 2 * e < promise else "above" if c - 2 * e > promise else "within"
-            for c, e in zip(cov, err)]
+    if n_resamples is None:
+        exact = np.zeros(cov.shape, dtype=bool)
+        low = high = cov
+    else:
+        try:
+            exact, low, high = _exact_reading(cov, np.asarray(n_resamples, dtype=float).ravel()
+                                              if np.ndim(n_resamples) else n_resamples)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"n_resamples must be a count >= 1 or one per coverage; got {n_resamples!r}") from exc
+    out = []
+    for c, e, x, lo, hi in zip(cov, err, exact, low, high):
+        if x:
+            out.append("short" if hi < promise else "above" if lo > promise else "within")
+        else:
+            out.append("short" if c + 2 * e < promise else "above" if c - 2 * e > promise else "within")
+    return out
+
+
+def describe_mc_share(share: float, n_resamples: int) -> str:
+    """A share of ``n_resamples`` simulations in words, with the error :func:`coverage_verdicts` reads it by.
+
+    ``"12.5% (MC SE 1.7 percentage points)"`` from :data:`EXACT_BELOW` (10) events and non-events
+    on; below that the count and the exact (Clopper–Pearson) 95% interval, ``"0.25% (1 of 400;
+    Clopper–Pearson 95% interval 0.01% to 1.38%)"``, and for no event ``"none of 400
+    (Clopper–Pearson 95% upper bound 0.92%)"``: an MC SE of 0 would read as certainty.
+
+    Parameters
+    ----------
+    share : float
+        The share in [0, 1] (a count over ``n_resamples``; a fractional count, as from tied
+        first places, is allowed).
+    n_resamples : int
+        The simulations behind it (``>= 1``).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        If ``share`` is outside [0, 1] or ``n_resamples`` is not a positive whole number.
+
+    Examples
+    --------
+    >>> from evallib.lessons import describe_mc_share
+    >>> describe_mc_share(0.0, 400)
+    'none of 400 (Clopper–Pearson 95% upper bound 0.92%)'
+    >>> describe_mc_share(0.5, 400)
+    '50.0% (MC SE 2.5 percentage points)'
+    """
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    share = float(share)
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"share must be a number in [0, 1]; got {share!r}")
+    exact, low, high = _exact_reading(np.array([share]), n_resamples)
+    if not exact[0]:
+        return f"{100 * share:.1f}% (MC SE {100 * math.sqrt(share * (1 - share) / n_resamples):.1f} percentage points)"
+    k = share * n_resamples
+    count = f"{round(k):,}" if abs(k - round(k)) < 1e-9 else f"{k:.1f}"
+    if k <= 0:
+        return f"none of {n_resamples:,} (Clopper–Pearson 95% upper bound {100 * high[0]:.2f}%)"
+    if k >= n_resamples:
+        return f"all {n_resamples:,} (Clopper–Pearson 95% lower bound {100 * low[0]:.2f}%)"
+    return (f"{100 * share:.2f}% ({count} of {n_resamples:,}; Clopper–Pearson 95% interval {100 * low[0]:.2f}% to "
+            f"{100 * high[0]:.2f}%)")
 
 
 def _cut_marks(ax):
@@ -698,7 +796,9 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
 def describe_coverage_reading(coverage: float, mc_se: float, promise: float, n_resamples: int) -> str:
     """What one measured coverage says about its promise, as the end of a sentence ("CR2 ...").
 
-    Reads the coverage by :func:`coverage_verdicts`: "falls short of" or "covers more than" its
+    Reads the coverage by :func:`coverage_verdicts` (with ``n_resamples``, so that below
+    :data:`EXACT_BELOW` misses or hits its exact Clopper–Pearson interval is read and named
+    instead): "falls short of" or "covers more than" its
     level only when the whole +-2 MC SE interval lies below or above it, and otherwise "is not
     shown to fall short of its level at this number of simulations": a coverage within its
     Monte Carlo noise of the promise is not evidence that the interval keeps its level.
@@ -729,15 +829,20 @@ def describe_coverage_reading(coverage: float, mc_se: float, promise: float, n_r
     >>> describe_coverage_reading(0.948, 0.003, 0.95, 6000)
     'is not shown to fall short of its 95% at 6,000 simulations (within two Monte Carlo SEs, 0.60)'
     """
-    verdict = coverage_verdicts([coverage], [mc_se], promise)[0]
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    verdict = coverage_verdicts([coverage], [mc_se], promise, n_resamples=n_resamples)[0]
     level, gap, band = f"{100 * promise:g}%", 100 * (promise - coverage), 200 * mc_se
+    exact, low, high = _exact_reading(np.array([float(coverage)]), n_resamples)
+    if exact[0]:   # fewer than EXACT_BELOW events or non-events: the exact interval, as coverage_verdicts reads it
+        where = {"short": "beyond", "above": "beyond", "within": "within"}[verdict]
+        noise = f"{where} its exact Clopper–Pearson 95% interval {100 * low[0]:.2f}% to {100 * high[0]:.2f}%"
+    else:
+        noise = f"{'within' if verdict == 'within' else 'beyond'} two Monte Carlo SEs, {band:.2f}"
     if verdict == "short":
-        return f"falls short of its {level}, by {gap:.2f} percentage points (beyond two Monte Carlo SEs, {band:.2f})"
+        return f"falls short of its {level}, by {gap:.2f} percentage points ({noise})"
     if verdict == "above":
-        return f"covers more than its {level}, by {-gap:.2f} percentage points (beyond two Monte Carlo SEs, {band:.2f})"
-    return (f"is not shown to fall short of its {level} at {n_resamples:,} simulations (within two Monte Carlo SEs, "
-            f"{band:.2f})")
+        return f"covers more than its {level}, by {-gap:.2f} percentage points ({noise})"
+    return f"is not shown to fall short of its {level} at {n_resamples:,} simulations ({noise})"
 
 
 def describe_pooled_coverage(coverage: float, mc_se: float, promise: float, bar_verdicts: Sequence[str],
@@ -798,7 +903,8 @@ def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
     ``parts`` maps the name of each part of a gap (in rates, e.g. ``{"the pairwise intervals":
     (0.005, 0.001)}``) to its estimate and Monte Carlo SE. A part is said to contribute only
     when its estimate lies beyond two of its Monte Carlo SEs from 0; otherwise it is "not shown
-    to contribute". Each part says how many MC SEs it lies from 0. An MC SE of 0 (no event behind
+    to contribute". Each part says how many MC SEs it lies from 0. The clause has no full stop:
+    the caller ends the sentence. An MC SE of 0 (no event behind
     it in the simulations) is not certainty: such a part is given without a verdict.
 
     Parameters
@@ -828,15 +934,16 @@ def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
         if not (np.isfinite(se) and se >= 0 and np.isfinite(estimate)):
             raise ValueError(f"parts: {name!r} needs a finite estimate and an MC SE >= 0; got {(estimate, se)}")
         plural = name.endswith("s")
+        points = round(100 * estimate, 2) + 0.0   # + 0.0: a -0.004 rounds to "+0.00", never "-0.00"
         if se == 0:
-            said.append(f"{name} {'are' if plural else 'is'} {100 * estimate:+.2f} percentage points with no event behind "
+            said.append(f"{name} {'are' if plural else 'is'} {points:+.2f} percentage points with no event behind "
                         f"{'their' if plural else 'its'} Monte Carlo SE in these simulations (an MC SE of 0 here is not certainty), so not read "
                         "against it")
         elif abs(estimate) > 2 * se:
-            said.append(f"{name} contribute{'' if plural else 's'} ({100 * estimate:+.2f} percentage "
+            said.append(f"{name} contribute{'' if plural else 's'} ({points:+.2f} percentage "
                         f"points, MC SE {100 * se:.2f}, {abs(estimate) / se:.1f} MC SEs from 0)")
         else:
-            said.append(f"{name} {'are' if plural else 'is'} not shown to contribute ({100 * estimate:+.2f} percentage "
+            said.append(f"{name} {'are' if plural else 'is'} not shown to contribute ({points:+.2f} percentage "
                         f"points, MC SE {100 * se:.2f}, {abs(estimate) / se:.1f} MC SEs from 0, within two)")
     return "measured against their Monte Carlo SEs, " + "; ".join(said)
 
@@ -848,8 +955,9 @@ def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -
     naive SE), ``width ratio`` (CR2 interval width over naive interval width), ``df`` (Bell–McCaffrey)
     and ``implied ICC``; ``noise`` is the relative SE of the clustered SE, about ``1 / sqrt(2 df)``.
     Three readings: every ratio within ``1 +- 2 noise`` (absence of evidence, with the design effects
-    the data allow and the chance a true one passes unflagged), every ratio beyond ``1 + 2 noise``
-    (clustering widens every error bar), some beyond ``1 + 2 noise`` (it widens some), or, with none
+    the data allow and the chance a true one passes unflagged), every ratio beyond ``1 + 2 noise``, or
+    the largest beyond it (each a sign of clustering for the score: a two-noise screen, not a test;
+    with the widths of the CR2 and naive intervals in every reading but the last), or, with none
     beyond ``1 + 2 noise``, some below ``1 - 2 noise``.
 
     Parameters
@@ -884,6 +992,12 @@ def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -
     narrower = int((part["width ratio"] < 1).sum())   # models whose CR2 interval is narrower than the naive one
     t_over_z = stats.t.isf(alpha / 2, widest["df"]) / stats.norm.isf(alpha / 2)
     text = f"ratios from {low:.2f} to {high:.2f} (design effects {low ** 2:.2f} to {high ** 2:.2f})"
+    width = (f"the CR2 {level} interval (Bell–McCaffrey t) of a model's mean {widest['score']} score is at most "
+             f"{wide:.2f} times as wide as the naive CLT interval (z) of the same model's mean"
+             + (f", and this CR2 t interval (not the Wilson interval item_mean reports by default) is narrower than "
+                f"the naive one for {narrower:,} of the {len(part):,} models" if narrower else "") + "; the widest is "
+             f"{widest['model']}'s, its SE ratio times t({widest['df']:.1f} df) / z, "
+             f"{widest['ratio']:.2f} × {t_over_z:.3f} = {wide:.2f}")
     if high <= 1 + 2 * noise and low >= 1 - 2 * noise:
         top = part.loc[part["ratio"].idxmax()]
         # the screen flags a ratio beyond 1 + 2 noise; the estimated ratio scatters with relative SE `noise` around the
@@ -899,16 +1013,13 @@ def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -
                 f"from about {allowed[0]:.2f} to {allowed[1]:.2f} for it{unflagged}. Report the clustered error bar"
                 + ((", at a cost in width here" if narrower == 0 else
                     f", at a cost in width for {len(part) - narrower:,} of the {len(part):,} models")
-                   + f": over the {len(part):,} models, the CR2 "
-                   f"{level} interval (Bell–McCaffrey t) of a model's mean {widest['score']} score is at most {wide:.2f} "
-                   "times as wide as the naive CLT interval (z) of the same model's mean"
-                   + (f", and narrower than it for {narrower:,} of them" if narrower else "") + "; the widest is "
-                   f"{widest['model']}'s, its SE ratio times t({widest['df']:.1f} df) / z, "
-                   f"{widest['ratio']:.2f} × {t_over_z:.3f} = {wide:.2f}"
-                   if wide > 1 else ""))
+                   + f": over the {len(part):,} models, " + width if wide > 1 else ""))
     if low > 1 + 2 * noise:
-        return text + f", all beyond 1 + {2 * noise:.2f}: clustering widens every error bar"
+        return (text + f", all beyond 1 + {2 * noise:.2f}, twice the noise of the clustered SE, a sign of clustering for "
+                f"this score (a screen, not a test); over the {len(part):,} models, " + width)
     if high > 1 + 2 * noise:
-        return text + f", some beyond 1 + {2 * noise:.2f}, the noise of the clustered SE: clustering widens some error bars"
+        return (text + f"; the largest ratio is beyond 1 + {2 * noise:.2f}, twice the noise of the clustered SE, a sign of "
+                "clustering for this score (a screen, not a test); over the "
+                f"{len(part):,} models, " + width)
     return (text + f", some below 1 − {2 * noise:.2f}, beyond the noise of the clustered SE: a clustered SE smaller than "
             "that noise explains, which clustering does not predict (negatively correlated items within clusters)")
