@@ -498,3 +498,18 @@ def test_the_write_up_rejects_a_smallest_difference_outside_0_1():
     for bad in (0, -0.1, 1.5):
         with pytest.raises(ValueError, match="smallest_difference"):
             comparison_write_up(11, 4, 228, smallest_difference=bad)
+
+
+def test_the_write_up_says_when_the_plan_sends_every_disagreement_one_way():
+    """Review nb0006d item 7: when the smallest difference is at least this test set's disagreement rate
+    (b + c) / n, the plan's rate is the difference itself, p_c = (rate - difference) / 2 = 0, and the write-up says
+    so; below it (p_c > 0 by hand) it does not."""
+    from evallib.lessons import comparison_write_up
+    note = "(the smallest possible rate for this difference: all disagreements one way)"
+    for b, c, n, smallest in ((11, 4, 228, 0.1), (11, 4, 228, 0.03), (10, 5, 100, 0.15), (3, 0, 300, 0.5)):
+        rate = max((b + c) / n, smallest)
+        one_way = (rate - smallest) / 2 == 0
+        text = comparison_write_up(b, c, n, smallest_difference=smallest, test="mid-p")
+        assert (f"at a disagreement rate of {rate:.3f} {note}." in text) == one_way, (b, c, n, smallest)
+        assert (note in text) == one_way
+    assert note not in comparison_write_up(11, 4, 228, smallest_difference=0.03)

@@ -181,14 +181,16 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
         if not 0 < smallest <= 1:
             raise ValueError(f"smallest_difference must be in (0, 1], got {smallest_difference!r}")
         psi_plan = max(psi, smallest)
+        q_b, q_c = discordant_probabilities(smallest, psi_plan)
         try:
-            need = mcnemar_sample_size(*discordant_probabilities(smallest, psi_plan), power=target, alpha=alpha,
-                                       method=method, max_n=max_n)
+            need = mcnemar_sample_size(q_b, q_c, power=target, alpha=alpha, method=method, max_n=max_n)
             need_text = f"{need}"
         except ValueError:   # the exact search passed its limit
             need_text = f"more than {max_n:,}"
         power_text += (f"; a plan for the smallest difference that matters, {smallest:g} (set in advance), needs "
-                       f"{need_text} cases at a disagreement rate of {psi_plan:.3f}.")
+                       f"{need_text} cases at a disagreement rate of {psi_plan:.3f}"
+                       + (" (the smallest possible rate for this difference: all disagreements one way)"
+                          if q_c == 0 else "") + ".")
     else:
         try:
             need = (mcnemar_sample_size(b / n, c / n, power=target, alpha=alpha, method=method, max_n=max_n)
