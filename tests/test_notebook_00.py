@@ -114,7 +114,9 @@ def test_notebook_00_plans_with_the_power_of_the_test_it_reports():
     assert f"Connor's formula says {connor_n(d, psi)}; this test set (n = 228) has power {power(n, q_b, q_c):.2f}" in plan
     # the observed difference only as an illustration, with the ends of the interval (Bonett–Price written out)
     low, high = bonett_price(b, c, n)
-    assert ("illustration only, not a plan" in joined
+    # ... computed at this test set's disagreement rate (the Connor numbers below use psi = 15 / 228), as it says
+    assert (f"illustration only, not a plan (at this test set's disagreement rate {psi:.3f}, or at the difference "
+            "itself where that is larger)" in joined
             and "the observed difference +0.031 would need" in joined
             and f"the interval allows {low:+.3f}, which would need more than 20,000 cases (the exact search stops there; "
                 f"Connor: {connor_n(abs(low), psi)})" in joined
@@ -159,6 +161,29 @@ def test_notebook_00_ends_with_exercises_and_a_guarded_solutions_cell():
 
 
 @pytest.mark.slow
+def _midp_p(b, c):
+    """McNemar's mid-p value written out from scipy's binomial: 2 P(X <= min) - P(X = min), X ~ Binomial(b + c, 1/2)."""
+    from scipy import stats
+    m, k = b + c, min(b, c)
+    if m == 0:
+        return 1.0
+    return min(1.0, 2 * stats.binom.cdf(k, m, 0.5) - stats.binom.pmf(k, m, 0.5))
+
+
+def _midp_power_by_hand(n, p_b, p_c, alpha):
+    """The mid-p test's exact power: s ~ Binomial(n, p_b + p_c) disagreements, b ~ Binomial(s, p_b / (p_b + p_c))."""
+    from scipy import stats
+    psi = p_b + p_c
+    if psi == 0:
+        return 0.0
+    total = 0.0
+    for s in range(1, n + 1):
+        j = [k for k in range(s + 1) if _midp_p(k, s - k) <= alpha]
+        if j:
+            total += stats.binom.pmf(s, n, psi) * sum(stats.binom.pmf(j, s, p_b / psi))
+    return total
+
+
 def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(notebook_runs):
     params = dict(seed=3, test_size=0.25, alpha=0.1, power=0.9, show_solutions=True)
     nb = notebook_runs.executed(NOTEBOOK, params)
@@ -184,6 +209,17 @@ def test_notebook_00_runs_with_other_parameters_and_its_solutions_check_out(note
     assert f". Split evenly (b = {(b + c) // 2}, c = {(b + c) // 2}) the minimum detectable difference stays" in three
     # exercise 2 is answered at the sliders' starting values, the numbers the reader sees in the title
     assert "2. at the sliders' start" in joined and "power of McNemar's mid-p test" in joined
+    # exercise 3: the largest 'observed power' among the splits of these b + c disagreements the mid-p test does not
+    # reject, by enumeration with scipy (review nb0006d item 8: the solution typed "about one half or less")
+    n = int(re.search(r"test set: (\d+) cases", joined).group(1))
+    m = b + c
+    calm = {k: _midp_power_by_hand(n, k / n, (m - k) / n, 0.1) for k in range(m + 1) if _midp_p(k, m - k) > 0.1}
+    top_b = max(calm)                                   # the largest b the test does not reject ...
+    top_power = calm[top_b]
+    assert top_power >= max(calm.values()) - 1e-12      # ... has the largest 'observed power' of those splits
+    assert (f"among the splits of these b + c = {m} disagreements over n = {n} cases that the test does not reject, "
+            f"that 'observed power' is largest at b = {top_b}, c = {m - top_b}, where it is {top_power:.2f}") in three
+    assert "about one half or less" not in joined
 
 
 @pytest.mark.slow
@@ -247,7 +283,8 @@ def test_notebook_00_sends_readers_to_functions_the_notebooks_use():
 
 
 def test_observed_power_of_a_non_rejection_is_at_most_about_one_half():
-    """Exercise 3's solution says the power at the observed difference only restates the p-value:
+    """Exercise 3's solution says the power at the observed difference only restates the p-value (and computes
+    its largest value over the non-rejecting splits of its run); the general bound it once typed:
     whenever the mid-p test does not reject, it comes out at about one half or less. Checked by
     enumeration with scipy for every table with up to 40 disagreements, at n = 50 and n = 228."""
     import numpy as np
@@ -471,6 +508,7 @@ def test_notebook_00_at_a_zero_difference_with_no_disagreement(notebook_runs):
     assert f"needs {need} cases at a disagreement rate of 0.030" in joined            # the write-up
     assert "no discordant case, so the test cannot reject on this test set whatever the true difference" in joined
     assert "A and B agree on every test case: no discordant case, so the mid-p test cannot reject" in joined
+    assert "with no disagreement the test cannot reject, and that 'observed power' is 0" in joined
     assert "the observed difference +0.000 would need no test set (a difference of 0 is not detectable)" in joined
     assert "no difference" not in joined and "at this disagreement rate no" not in joined
     # exercise 2 at the sliders' start, difference 0: the power stays at the test's rejection rate
@@ -498,3 +536,18 @@ def test_the_write_up_rejects_a_smallest_difference_outside_0_1():
     for bad in (0, -0.1, 1.5):
         with pytest.raises(ValueError, match="smallest_difference"):
             comparison_write_up(11, 4, 228, smallest_difference=bad)
+
+
+def test_the_write_up_says_when_the_plan_sends_every_disagreement_one_way():
+    """Review nb0006d item 7: when the smallest difference is at least this test set's disagreement rate
+    (b + c) / n, the plan's rate is the difference itself, p_c = (rate - difference) / 2 = 0, and the write-up says
+    so; below it (p_c > 0 by hand) it does not."""
+    from evallib.lessons import comparison_write_up
+    note = "(the smallest possible rate for this difference: all disagreements one way)"
+    for b, c, n, smallest in ((11, 4, 228, 0.1), (11, 4, 228, 0.03), (10, 5, 100, 0.15), (3, 0, 300, 0.5)):
+        rate = max((b + c) / n, smallest)
+        one_way = (rate - smallest) / 2 == 0
+        text = comparison_write_up(b, c, n, smallest_difference=smallest, test="mid-p")
+        assert (f"at a disagreement rate of {rate:.3f} {note}." in text) == one_way, (b, c, n, smallest)
+        assert (note in text) == one_way
+    assert note not in comparison_write_up(11, 4, 228, smallest_difference=0.03)

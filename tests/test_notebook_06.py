@@ -546,7 +546,8 @@ def _fewer_line(connor, exact):
     """Round-2 item 1: the entries where the exact test needs fewer cases, each with its p_c by hand."""
     fewer = [key for key in sorted(connor) if exact[key] < connor[key]]
     return ("entries where the exact test needs fewer cases than Connor's formula: "
-            + ("; ".join(f"difference {d:g}, disagreement {psi:g} (p_c = {(psi - d) / 2:.3f}): {exact[d, psi]} "
+            + ("; ".join(f"difference {d:g}, disagreement {psi:g} (p_c = {(psi - d) / 2:.3f}, "
+                         f"{100 * (psi + d) / (2 * psi):.0f}% of the disagreements one way): {exact[d, psi]} "
                          f"against {connor[d, psi]}" for d, psi in fewer) if fewer else "none"))
 
 
@@ -644,6 +645,10 @@ def test_cv_power_difference_lines_compares_paired_rejections():
     # every pair, in the order given; a pair always equal is not shown to differ anywhere
     lines = cv_power_difference_lines(rej, ["B", "C", "A"])
     assert len(lines) == 3 and lines[0].endswith("not shown to differ at n = 100, 200")
+    # B and C never reject: no data set where they disagree, so no SE to estimate (not "+0.000 ± 0.000")
+    assert ("no discordant data sets (SE not estimable) at n = 100, no discordant data sets (SE not estimable) "
+            "at n = 200: not shown to differ at n = 100, 200") in lines[0]
+    assert "± 0.000" not in lines[0] and "-1.000 ± 0.000 at n = 200" in lines[1]
     everywhere = rej.copy()
     everywhere.loc[(100, 2), "A"] = everywhere.loc[(100, 3), "A"] = True
     assert cv_power_difference_lines(everywhere, ["B", "A"])[0].endswith(

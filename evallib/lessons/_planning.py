@@ -181,14 +181,16 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
         if not 0 < smallest <= 1:
             raise ValueError(f"smallest_difference must be in (0, 1], got {smallest_difference!r}")
         psi_plan = max(psi, smallest)
+        q_b, q_c = discordant_probabilities(smallest, psi_plan)
         try:
-            need = mcnemar_sample_size(*discordant_probabilities(smallest, psi_plan), power=target, alpha=alpha,
-                                       method=method, max_n=max_n)
+            need = mcnemar_sample_size(q_b, q_c, power=target, alpha=alpha, method=method, max_n=max_n)
             need_text = f"{need}"
         except ValueError:   # the exact search passed its limit
             need_text = f"more than {max_n:,}"
         power_text += (f"; a plan for the smallest difference that matters, {smallest:g} (set in advance), needs "
-                       f"{need_text} cases at a disagreement rate of {psi_plan:.3f}.")
+                       f"{need_text} cases at a disagreement rate of {psi_plan:.3f}"
+                       + (" (the smallest possible rate for this difference: all disagreements one way)"
+                          if q_c == 0 else "") + ".")
     else:
         try:
             need = (mcnemar_sample_size(b / n, c / n, power=target, alpha=alpha, method=method, max_n=max_n)
@@ -312,7 +314,9 @@ def cv_power_difference_lines(rejections, tests) -> list:
     For tests A and B at each data-set size n, the power difference is the mean over the power
     study's data sets of ``reject_A - reject_B``, and its Monte Carlo SE is the sample SD of those
     per-data-set differences over the square root of their count (paired: both tests ran on the
-    same data sets). A pair is called different at n when the difference exceeds two SE.
+    same data sets). A pair is called different at n when the difference exceeds two SE. Where no
+    data set has one test rejecting and the other not (both never reject, say), the line says "no
+    discordant data sets (SE not estimable)" at that n, and the pair is not shown to differ there.
 
     Parameters
     ----------
@@ -343,11 +347,15 @@ def cv_power_difference_lines(rejections, tests) -> list:
             for n, part in rejections.groupby(level=0, sort=True):
                 d = part[first].astype(float).to_numpy() - part[second].astype(float).to_numpy()
                 se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else float("inf")
-                rows.append((int(n), float(d.mean()), se))
-            shown = ", ".join(f"{d:+.3f} ± {se:.3f} at n = {n}" for n, d, se in rows)
-            higher = [n for n, d, se in rows if d > 2 * se]
-            lower = [n for n, d, se in rows if d < -2 * se]
-            open_ = [n for n, d, se in rows if abs(d) <= 2 * se]
+                rows.append((int(n), float(d.mean()), se, bool(d.any())))
+            # where neither test rejects without the other on any data set (e.g. both never reject), every
+            # difference is 0 and their SD gives no Monte Carlo SE: the line says so instead of "+0.000 ± 0.000"
+            shown = ", ".join(f"{d:+.3f} ± {se:.3f} at n = {n}" if discordant else
+                              f"no discordant data sets (SE not estimable) at n = {n}"
+                              for n, d, se, discordant in rows)
+            higher = [n for n, d, se, _ in rows if d > 2 * se]
+            lower = [n for n, d, se, _ in rows if d < -2 * se]
+            open_ = [n for n, d, se, _ in rows if abs(d) <= 2 * se]
             head = f"'{first}' minus '{second}', power (paired on the same data sets; ± 1 MC SE): {shown}: "
             if len(higher) == len(rows):
                 verdict = f"'{first}' higher at every simulated size by more than 2 MC SE"
