@@ -978,14 +978,14 @@ def _capped(row: pd.Series) -> bool:
     return math.isfinite(row["effective_n"]) and row["effective_n"] >= row["scores"] * (1 - 1e-12)
 
 
-def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float) -> str:
+def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_clusters: int | None = None) -> str:
     """The leader's clustering: the variance ratio, the design effect its interval uses, and the quantiles."""
     text = (f"The leader's cluster-robust standard error is {math.sqrt(ratio):.2f} times the one that takes the "
             f"items as independent (variance ratio {ratio:.2f})")
     used = float(row["interval_design_effect"])
     if math.isfinite(row["effective_n"]):
         text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:,.1f} of its "
-                 f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f}")
+                 f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f} relative to independent answers")
         if _capped(row):
             text += (" (the effective sample size is capped at the number of 0/1 scores: a variance below that of "
                      "independent answers is taken at the cap, so it does not narrow the interval)")
@@ -1002,8 +1002,17 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float) -> str:
              f"gives; it takes {_quantile_text(float(row['df']), alpha)}, the independent one "
              f"{_quantile_text(float(row['independent_df']), alpha)}, a quantile ratio of "
              f"{_quantile(float(row['df']), alpha) / _quantile(float(row['independent_df']), alpha):.2f}")
-    if math.isfinite(row["df"]) and row["df"] < FEW_CLUSTERS:
+    few = math.isfinite(row["df"]) and row["df"] < FEW_CLUSTERS
+    # the standard error's ratio and the quantile's ratio are read apart: "not only its standard
+    # error" only when the design effect is above 1
+    if few and ratio > 1 and times > 1:
         text += ", so with few degrees of freedom its t quantile, not only its standard error, widens it"
+    elif few and times > 1:
+        clusters = f"the {n_clusters:,} clusters" if n_clusters is not None else "the clusters"
+        text += (f"; its standard error is no larger; the widening is the t quantile's few degrees of freedom, "
+                 f"which taking only {clusters} as independent imposes")
+    elif few:
+        text += ("; its smaller standard error outweighs the wider t quantile of few degrees of freedom")
     if not math.isfinite(times) or 0.95 <= times <= 1.05:
         verdict = "here the clusters change the interval little."
     elif times > 1.05:
@@ -1162,7 +1171,8 @@ def items_summary_text(
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
         if math.isfinite(ratio):
-            out.append(_point(_design_effect_sentence(means.loc[leader], ratio, float(means.attrs["alpha"])), 2))
+            out.append(_point(_design_effect_sentence(means.loc[leader], ratio, float(means.attrs["alpha"]),
+                                                      data.n_clusters), 2))
     else:
         out.append(_point("**Assumption:** " + independence_note(data, markdown=True), 1))
     if isinstance(samples, SampleAnalysis):
