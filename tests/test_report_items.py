@@ -1124,4 +1124,8 @@ def test_one_pair_is_neither_adjusted_nor_joint():
     words = text + tie_group_text(parts["board"].tie) + " ".join(format_item_pairs(parts["pairs"]).columns)
     assert "over all 1 pair" not in words and "joint" not in words
     assert "one pair, so no adjustment for multiplicity" in text
+    assert "adjustment for 1 comparison" not in text       # the pairs bullet says the same as the group's
+    assert "- With one pair, so no adjustment for multiplicity, the one pairwise difference is" in text
+    if "Not separated is not tied" in text:                 # one interval, so the verb is singular
+        assert "the paired differences' 95% interval still allows the leader" in text
     assert "Each pair's verdict" not in text   # one pair: nothing to compare the verdicts with

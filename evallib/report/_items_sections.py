@@ -865,7 +865,8 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
         behind.append(f"{max(down, 0.0):.4f} ({escape(other)})")
         if min_difference is not None and up < min_difference and down < min_difference:
             ruled_out.append(escape(other))
-    text = (f"Not separated is not tied: the paired differences' {kind} still allow the leader to be ahead by "
+    allow = "allows" if kind.endswith("interval") else "allow"
+    text = (f"Not separated is not tied: the paired differences' {kind} still {allow} the leader to be ahead by "
             f"up to {join_names(ahead, limit=_LIST_LIMIT)} and behind by up to "
             f"{join_names(behind, limit=_LIST_LIMIT)}, in the scores' units; the data do not establish their order at "
             f"alpha = {tie.alpha:g}.")
@@ -1068,9 +1069,12 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
     adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
     m = len(pairs)
-    lead = (f"With {ADJUST_NAME[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
-            else f"Without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
-    if adjust in FDR_ADJUSTMENTS:
+    if m == 1:  # one pair's adjusted test is its own test: no adjustment to name
+        lead = f"With {_adjust_words(adjust, m)}"
+    else:
+        lead = (f"With {ADJUST_NAME[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
+                else f"Without adjustment for the {plural(m, 'comparison')}")
+    if adjust in FDR_ADJUSTMENTS and m > 1:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     clustered = pairs.attrs.get("n_clusters") is not None
     tests = "paired CR2 t-tests, cluster-robust" if clustered else "paired t-tests"
@@ -1078,10 +1082,12 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
         more = f"; and {len(rejected) - _LIST_LIMIT:,} more (every pair is in section 3)" if len(rejected) > _LIST_LIMIT else ""
-        out.append(f"{lead}, {len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'} "
-                   f"significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
+        which = ("the one pairwise difference is" if m == 1 else
+                 f"{len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'}")
+        out.append(f"{lead}, {which} significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
-        out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g} ({tests}).")
+        which = "the one pairwise difference is not" if m == 1 else "none of the pairwise differences is"
+        out.append(f"{lead}, {which} significant at alpha = {alpha:g} ({tests}).")
     note = pairs_interval_note(pairs)
     if note:
         out.append(note)
