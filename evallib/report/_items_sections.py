@@ -1233,7 +1233,9 @@ def items_summary_text(
                         f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
                 if str(best["model"]) != subject:
-                    text += f"; the highest pass@{k} is {escape(best['model'])}'s, {best['pass_at_k']:.1%}"
+                    text += (f"; the highest pass@{k} by point estimate is {escape(best['model'])}'s, "
+                             f"{best['pass_at_k']:.1%} ({level} {kind} {best['low']:.1%} to {best['high']:.1%}; "
+                             "a ranking of estimates, not a test)")
                 out.append(text + " (section 4).")
     if isinstance(planning, ItemPlanning):
         out.append(_planning_sentence(planning))
