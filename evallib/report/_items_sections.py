@@ -1389,6 +1389,7 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
         once = [escape(n) for n, k in zip((a, b), own) if k <= 1]
         notes.append(f"The plan takes {samples} answer{'s' if samples > 1 else ''} per item, the median over the two "
                      f"models' items, where {escape(a)} gave {own[0]:g} per item and {escape(b)} {own[1]:g} (medians)"
+                     + (", a compromise neither model used" if samples not in own else "")
                      + (f"; {once[0]}'s one answer per item leaves its answers' noise inside the SD of its expected "
                         "scores, which more answers would not shrink in this plan" if samples > 1 and once else "")
                      + ".")
