@@ -1124,4 +1124,29 @@ def test_one_pair_is_neither_adjusted_nor_joint():
     words = text + tie_group_text(parts["board"].tie) + " ".join(format_item_pairs(parts["pairs"]).columns)
     assert "over all 1 pair" not in words and "joint" not in words
     assert "one pair, so no adjustment for multiplicity" in text
+    assert "adjustment for 1 comparison" not in text       # the pairs bullet says the same as the group's
+    assert "- With one pair, so no adjustment for multiplicity, the one pairwise difference is" in text
+    if "Not separated is not tied" in text:                 # one interval, so the verb is singular
+        assert "the paired differences' 95% interval still allows the leader" in text
     assert "Each pair's verdict" not in text   # one pair: nothing to compare the verdicts with
+
+
+def test_the_summary_gives_the_highest_pass_at_k_with_its_interval_as_a_ranking_of_estimates():
+    """A leads on the mean (each item always right or always wrong); B, right half the time at random,
+    has the higher pass@3. The bullet names B's pass@3 as a point-estimate ranking, with its t interval
+    over items: 1 - (1 - p)^3 is the item's any-right share with all 3 answers, and scipy's t quantile."""
+    rng = np.random.default_rng(5)
+    n = 150
+    a = np.repeat((rng.random(n) < 0.7)[:, None], 3, axis=1).astype(int)
+    b = (rng.random((n, 3)) < 0.5).astype(int)
+    rows = [(f"q{i}", m, j, int(s[i, j])) for m, s in (("A", a), ("B", b)) for i in range(n) for j in range(3)]
+    frame = pd.DataFrame(rows, columns=["item", "model", "run", "score"])
+    data = load_item_scores(frame, item_column="item", sample_column="run")
+    parts = dict(overview=summarise_items(data), means=model_means(data), pairs=pairwise_items(data),
+                 samples=sample_analysis(data), board=leaderboard(data, n_resamples=200, rng=0))
+    text = items_summary_text(data, **parts)
+    assert a.mean() > b.mean()
+    y = b.max(axis=1).astype(float)           # pass@3 of 3 answers: any right
+    half = stats.t.isf(0.025, n - 1) * y.std(ddof=1) / math.sqrt(n)
+    assert (f"the highest pass@3 by point estimate is B's, {y.mean():.1%} (95% t interval over items "
+            f"{y.mean() - half:.1%} to {min(1.0, y.mean() + half):.1%}; a ranking of estimates, not a test)") in text

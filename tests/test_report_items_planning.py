@@ -337,3 +337,20 @@ def test_unequal_clusters_give_the_plan_fractional_degrees_of_freedom_and_say_wh
     assert row["detectable"] == pytest.approx(t_test_detectable(n / 20, V / 20, 0.05, 0.8), rel=1e-6)
     assert f"the paired t-test on the cluster means, {df:.1f} degrees of freedom: {n} items in clusters of 20, less 1)" \
         in plan.sentences()[0]
+
+
+@pytest.mark.parametrize("b_once, compromise", [(0, True), (30, False)])
+def test_a_plan_at_a_median_answer_count_neither_model_used_says_so(b_once, compromise):
+    """A answers each of 60 items once; B five times, but once on the first ``b_once`` items. The 120
+    counts' median is (1 + 5) / 2 = 3 when B always answers 5 times, a count neither model used, and 1
+    (A's own) when B answers once on 30 items (90 ones of 120): only the first is called a compromise."""
+    rng = np.random.default_rng(4)
+    n = 60
+    rows = [(f"q{i}", "A", 0, int(rng.random() < 0.6)) for i in range(n)]
+    rows += [(f"q{i}", "B", j, int(rng.random() < 0.5)) for i in range(n) for j in range(1 if i < b_once else 5)]
+    data = load_item_scores(pd.DataFrame(rows, columns=["item", "model", "sample", "score"]), item_column="item",
+                            sample_column="sample")
+    note = item_planning(data, alpha=0.05).table.iloc[0]["note"]
+    samples = 3 if compromise else 1
+    assert f"The plan takes {samples} answer" in note
+    assert ("a compromise neither model used" in note) == compromise

@@ -169,7 +169,7 @@ def test_summary_points_to_the_planning_and_per_task_sections_only_when_present(
 
 
 def test_tasks_as_few_clusters_widen_the_leaders_interval_and_the_summary_says_so(subtasks):
-    """Three tasks as the clusters: the variance ratio is below 1, but the CR2 interval rests on about 2
+    """Three tasks as the clusters: the CR2 interval rests on about 2
     degrees of freedom and is wider than Wilson's for independent items (statsmodels' Wilson interval on
     the 387 scores); the summary compares the two widths instead of calling the clusters harmless, and the
     few-clusters warning names the rank bootstrap too."""
@@ -187,5 +187,48 @@ def test_tasks_as_few_clusters_widen_the_leaders_interval_and_the_summary_says_s
                                             bullet).groups())
     assert times == pytest.approx((high - low) / (hi - lo), abs=0.01) and times > 1.05
     assert "the clusters matter" in bullet and "change the interval little" not in bullet
+    # the standard error's share of the widening follows the variance ratio (the bullet's, 1 or more here)
+    ratio = float(re.search(r"variance ratio ([0-9.]+)\)", bullet).group(1))
+    assert ("not only its standard error" in bullet) == (ratio > 1)
+    assert ("its standard error is no larger; the widening is the t quantile's few degrees of freedom, which "
+            "taking only the 3 clusters as independent imposes" in bullet) == (ratio <= 1)
     assert "the rank bootstrap resamples only these 3 clusters" in text
     assert "(paired CR2 t-tests, cluster-robust; section 3)" in text      # the tests named as run
+
+
+def _planted_leader(se_ratio: float, df: float) -> "pd.Series":
+    """A means row planted by hand: a t interval (no effective sample size) whose cluster-robust standard
+    error is ``se_ratio`` times the items-independent 0.05, on ``df`` degrees of freedom, against the
+    items-independent normal interval; the bounds are estimate ± quantile × SE, computed here."""
+    import pandas as pd
+
+    z, t = stats.norm.isf(0.025), stats.t.isf(0.025, df)
+    se = 0.05 * se_ratio
+    return pd.Series({"mean": 0.5, "low": 0.5 - t * se, "high": 0.5 + t * se, "se": se, "df": df,
+                      "independent_low": 0.5 - z * 0.05, "independent_high": 0.5 + z * 0.05,
+                      "independent_df": math.inf, "interval_design_effect": se_ratio ** 2,
+                      "effective_n": math.nan, "independent_effective_n": math.nan, "scores": 100,
+                      "n_items": 100, "design_effect": se_ratio ** 2})
+
+
+@pytest.mark.parametrize("se_ratio, df, standard_error, quantile_alone, narrower", [
+    (1.5, 4.0, True, False, False),     # both widen: design effect above 1 and a quantile ratio of 1.41
+    (0.8, 4.0, False, True, False),     # 0.8 x 2.776 / 1.960 = 1.13 wider: the quantile alone
+    (0.5, 4.0, False, False, True),     # 0.5 x 1.42 = 0.71: the smaller standard error wins
+    (1.5, 200.0, False, False, False),  # many degrees of freedom: no quantile sentence at all
+])
+def test_design_effect_bullet_reads_the_standard_error_and_the_quantile_apart(se_ratio, df, standard_error,
+                                                                               quantile_alone, narrower):
+    """Planted ratios: "not only its standard error" only with a design effect above 1; with a standard error
+    no larger the widening is put on the t quantile of the J clusters; a narrower interval is said to be one."""
+    from evallib.report._items_sections import _design_effect_sentence
+
+    row = _planted_leader(se_ratio, df)
+    text = _design_effect_sentence(row, se_ratio ** 2, 0.05, 6)
+    times = se_ratio * stats.t.isf(0.025, df) / stats.norm.isf(0.025)
+    assert f"is {times:.2f} times as wide" in text
+    assert ("its t quantile, not only its standard error, widens it" in text) == standard_error
+    assert ("its standard error is no larger; the widening is the t quantile's few degrees of freedom, which "
+            "taking only the 6 clusters as independent imposes" in text) == quantile_alone
+    assert ("its smaller standard error outweighs the wider t quantile" in text) == narrower
+    assert ("the cluster-robust interval is the narrower one here" in text) == narrower

@@ -865,7 +865,8 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
         behind.append(f"{max(down, 0.0):.4f} ({escape(other)})")
         if min_difference is not None and up < min_difference and down < min_difference:
             ruled_out.append(escape(other))
-    text = (f"Not separated is not tied: the paired differences' {kind} still allow the leader to be ahead by "
+    allow = "allows" if kind.endswith("interval") else "allow"
+    text = (f"Not separated is not tied: the paired differences' {kind} still {allow} the leader to be ahead by "
             f"up to {join_names(ahead, limit=_LIST_LIMIT)} and behind by up to "
             f"{join_names(behind, limit=_LIST_LIMIT)}, in the scores' units; the data do not establish their order at "
             f"alpha = {tie.alpha:g}.")
@@ -978,14 +979,14 @@ def _capped(row: pd.Series) -> bool:
     return math.isfinite(row["effective_n"]) and row["effective_n"] >= row["scores"] * (1 - 1e-12)
 
 
-def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float) -> str:
+def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_clusters: int | None = None) -> str:
     """The leader's clustering: the variance ratio, the design effect its interval uses, and the quantiles."""
     text = (f"The leader's cluster-robust standard error is {math.sqrt(ratio):.2f} times the one that takes the "
             f"items as independent (variance ratio {ratio:.2f})")
     used = float(row["interval_design_effect"])
     if math.isfinite(row["effective_n"]):
         text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:,.1f} of its "
-                 f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f}")
+                 f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f} relative to independent answers")
         if _capped(row):
             text += (" (the effective sample size is capped at the number of 0/1 scores: a variance below that of "
                      "independent answers is taken at the cap, so it does not narrow the interval)")
@@ -1002,8 +1003,17 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float) -> str:
              f"gives; it takes {_quantile_text(float(row['df']), alpha)}, the independent one "
              f"{_quantile_text(float(row['independent_df']), alpha)}, a quantile ratio of "
              f"{_quantile(float(row['df']), alpha) / _quantile(float(row['independent_df']), alpha):.2f}")
-    if math.isfinite(row["df"]) and row["df"] < FEW_CLUSTERS:
+    few = math.isfinite(row["df"]) and row["df"] < FEW_CLUSTERS
+    # the standard error's ratio and the quantile's ratio are read apart: "not only its standard
+    # error" only when the design effect is above 1
+    if few and ratio > 1 and times > 1:
         text += ", so with few degrees of freedom its t quantile, not only its standard error, widens it"
+    elif few and times > 1:
+        clusters = f"the {n_clusters:,} clusters" if n_clusters is not None else "the clusters"
+        text += (f"; its standard error is no larger; the widening is the t quantile's few degrees of freedom, "
+                 f"which taking only {clusters} as independent imposes")
+    elif few:
+        text += ("; its smaller standard error outweighs the wider t quantile of few degrees of freedom")
     if not math.isfinite(times) or 0.95 <= times <= 1.05:
         verdict = "here the clusters change the interval little."
     elif times > 1.05:
@@ -1059,9 +1069,12 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
     adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
     m = len(pairs)
-    lead = (f"With {ADJUST_NAME[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
-            else f"Without adjustment for {'the ' if m > 1 else ''}{plural(m, 'comparison')}")
-    if adjust in FDR_ADJUSTMENTS:
+    if m == 1:  # one pair's adjusted test is its own test: no adjustment to name
+        lead = f"With {_adjust_words(adjust, m)}"
+    else:
+        lead = (f"With {ADJUST_NAME[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
+                else f"Without adjustment for the {plural(m, 'comparison')}")
+    if adjust in FDR_ADJUSTMENTS and m > 1:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     clustered = pairs.attrs.get("n_clusters") is not None
     tests = "paired CR2 t-tests, cluster-robust" if clustered else "paired t-tests"
@@ -1069,10 +1082,12 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
         more = f"; and {len(rejected) - _LIST_LIMIT:,} more (every pair is in section 3)" if len(rejected) > _LIST_LIMIT else ""
-        out.append(f"{lead}, {len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'} "
-                   f"significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
+        which = ("the one pairwise difference is" if m == 1 else
+                 f"{len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'}")
+        out.append(f"{lead}, {which} significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
-        out.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g} ({tests}).")
+        which = "the one pairwise difference is not" if m == 1 else "none of the pairwise differences is"
+        out.append(f"{lead}, {which} significant at alpha = {alpha:g} ({tests}).")
     note = pairs_interval_note(pairs)
     if note:
         out.append(note)
@@ -1162,7 +1177,8 @@ def items_summary_text(
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
         if math.isfinite(ratio):
-            out.append(_point(_design_effect_sentence(means.loc[leader], ratio, float(means.attrs["alpha"])), 2))
+            out.append(_point(_design_effect_sentence(means.loc[leader], ratio, float(means.attrs["alpha"]),
+                                                      data.n_clusters), 2))
     else:
         out.append(_point("**Assumption:** " + independence_note(data, markdown=True), 1))
     if isinstance(samples, SampleAnalysis):
@@ -1217,7 +1233,9 @@ def items_summary_text(
                         f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
                 if str(best["model"]) != subject:
-                    text += f"; the highest pass@{k} is {escape(best['model'])}'s, {best['pass_at_k']:.1%}"
+                    text += (f"; the highest pass@{k} by point estimate is {escape(best['model'])}'s, "
+                             f"{best['pass_at_k']:.1%} ({level} {kind} {best['low']:.1%} to {best['high']:.1%}; "
+                             "a ranking of estimates, not a test)")
                 out.append(text + " (section 4).")
     if isinstance(planning, ItemPlanning):
         out.append(_planning_sentence(planning))
@@ -1371,6 +1389,7 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
         once = [escape(n) for n, k in zip((a, b), own) if k <= 1]
         notes.append(f"The plan takes {samples} answer{'s' if samples > 1 else ''} per item, the median over the two "
                      f"models' items, where {escape(a)} gave {own[0]:g} per item and {escape(b)} {own[1]:g} (medians)"
+                     + (", a compromise neither model used" if samples not in own else "")
                      + (f"; {once[0]}'s one answer per item leaves its answers' noise inside the SD of its expected "
                         "scores, which more answers would not shrink in this plan" if samples > 1 and once else "")
                      + ".")
