@@ -1125,7 +1125,9 @@ def test_one_pair_is_neither_adjusted_nor_joint():
     assert "over all 1 pair" not in words and "joint" not in words
     assert "one pair, so no adjustment for multiplicity" in text
     assert "adjustment for 1 comparison" not in text       # the pairs bullet says the same as the group's
-    assert "- With one pair, so no adjustment for multiplicity, the one pairwise difference is" in text
+    shown = bool(parts["pairs"]["reject"].iloc[0])
+    assert ("- With one pair, so no adjustment for multiplicity, "
+            + ("the one pairwise difference is significant" if shown else "the one pair is not shown to differ")) in text
     if "Not separated is not tied" in text:                 # one interval, so the verb is singular
         assert "the paired differences' 95% interval still allows the leader" in text
     assert "Each pair's verdict" not in text   # one pair: nothing to compare the verdicts with

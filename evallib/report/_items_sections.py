@@ -1086,8 +1086,8 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
                  f"{len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'}")
         out.append(f"{lead}, {which} significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
-        which = "the one pairwise difference is not" if m == 1 else "none of the pairwise differences is"
-        out.append(f"{lead}, {which} significant at alpha = {alpha:g} ({tests}).")
+        which = "the one pair is not shown to differ" if m == 1 else "none of the pairs is shown to differ"
+        out.append(f"{lead}, {which} at alpha = {alpha:g} ({tests}).")
     note = pairs_interval_note(pairs)
     if note:
         out.append(note)
