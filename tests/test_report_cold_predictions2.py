@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 import pandas as pd
 from sklearn.metrics import roc_auc_score
 
@@ -77,27 +78,57 @@ def test_perfect_separation_prints_no_delong_interval():
 
 
 def test_brier_is_read_against_the_prevalence_forecast():
+    from scipy import stats
+
     y = np.array([1] * 3 + [0] * 34)
-    p1 = np.where(y == 1, 0.6, 0.35)  # too high on the negatives: both Brier scores above pi(1 - pi)
-    p2 = np.where(y == 1, 0.5, 0.3)
-    frame = pd.DataFrame({"label": y, "score_m1": p1, "score_m2": p2})
-    data = rp.load_predictions(frame, pos_label=1)
-    sc = rp.score_comparison(data)
     pi = 3 / 37
     ref = pi * (1 - pi)  # by hand: the constant forecast pi scores pi(1 - pi)
+    ref_loss = (pi - y) ** 2
+    # a small gap (0.103 against 0.0745 on 37 cases) is not shown: no warning, "not shown to differ"
+    p1 = np.where(y == 1, 0.6, 0.35)
+    p2 = np.where(y == 1, 0.5, 0.3)
+    data = rp.load_predictions(pd.DataFrame({"label": y, "score_m1": p1, "score_m2": p2}), pos_label=1)
+    sc = rp.score_comparison(data)
     b1, b2 = np.mean((p1 - y) ** 2), np.mean((p2 - y) ** 2)
     assert b2 < b1 and b2 > ref
+    t = stats.ttest_rel((p2 - y) ** 2, ref_loss)  # independent: scipy on the per-case Brier losses
+    assert t.pvalue > 0.05
+    ci = t.confidence_interval(0.95)
     text = sc.summary()
-    assert (f"m2 has the lowest Brier score, {b2:.4f} (lower is better), worse than the {ref:.4f} of the "
-            "prevalence forecast") in text
+    assert (f"m2 has the lowest Brier score, {b2:.4f} (lower is better); against the prevalence forecast, which "
+            "gives every case the test set's own share of positive cases, 8.1%, as its probability (the best "
+            f"constant forecast fitted on this test set; Brier score {ref:.4f}), it is {b2 - ref:.4f} worse (95% "
+            f"interval of the difference {ci.low:+.4f} to {ci.high:+.4f}, paired t-test over cases, "
+            f"p = {t.pvalue:.2f}): not shown to differ from the prevalence forecast at alpha = 0.05.") in text
+    assert sc.warnings() == ()
+    rows = sc.reference_pairs.set_index("a")
+    for name, p in (("m1", p1), ("m2", p2)):
+        t = stats.ttest_rel((p - y) ** 2, ref_loss)
+        assert rows.loc[name, "pvalue"] == pytest.approx(t.pvalue, rel=1e-9)
+        assert rows.loc[name, "difference"] == pytest.approx(np.mean((p - y) ** 2) - ref, abs=1e-12)
+    # both clearly worse (0.5 and 0.4 on the 34 negatives): the warning, "both", "neither"
+    q1, q2 = np.full(y.size, 0.5), np.where(y == 1, 0.5, 0.4)
+    data = rp.load_predictions(pd.DataFrame({"label": y, "score_m1": q1, "score_m2": q2}), pos_label=1)
+    sc = rp.score_comparison(data)
+    t1, t2 = (stats.ttest_rel((q - y) ** 2, ref_loss) for q in (q1, q2))
+    assert t1.pvalue <= 0.05 and t2.pvalue <= 0.05 and t1.statistic > 0 and t2.statistic > 0
     (warning,) = sc.warnings()
-    assert f"m1 ({b1:.4f}) and m2 ({b2:.4f}) are all worse than the {ref:.4f}" in warning
+    c1, c2 = np.mean((q1 - y) ** 2), np.mean((q2 - y) ** 2)
+    assert warning.startswith(f"The Brier scores of m1 ({c1:.4f}; ")
+    assert f"are both worse than the prevalence forecast" in warning
+    assert "neither does better than that share alone" in warning
     m = rp.classifier_measures(data)
     assert "**Warning:** " + warning in rp.summary_text(data, measures=m, scores=sc)
-    # a good forecaster beats the prevalence forecast: no warning, "better than"
-    good = pd.DataFrame({"label": y, "score_m1": np.where(y == 1, 0.9, 0.02), "score_m2": p2})
+    # one clearly worse, one not shown worse: no warning
+    data = rp.load_predictions(pd.DataFrame({"label": y, "score_m1": q1, "score_m2": p2}), pos_label=1)
+    assert rp.score_comparison(data).warnings() == ()
+    # a good forecaster beats the prevalence forecast (with 3 positives the test cannot show it;
+    # with 15 it can): no warning, "better than"
+    y = np.array([1] * 15 + [0] * 45)
+    assert stats.ttest_rel(np.where(y == 1, 0.05, 0.01) ** 2, (0.25 - y) ** 2).pvalue <= 0.05
+    good = pd.DataFrame({"label": y, "score_m1": np.where(y == 1, 0.95, 0.01), "score_m2": np.full(y.size, 0.3)})
     sc = rp.score_comparison(rp.load_predictions(good, pos_label=1))
-    assert sc.warnings() == () and ", better than the" in sc.summary()
+    assert sc.warnings() == () and "better than the prevalence forecast at alpha = 0.05." in sc.summary()
 
 
 def test_two_leaders_with_equal_balanced_accuracy_are_said_equal():
