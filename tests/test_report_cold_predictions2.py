@@ -146,3 +146,29 @@ def test_two_leaders_with_equal_balanced_accuracy_are_said_equal():
     assert "percentage points ahead" not in text.split("leaders")[1]
     # the one comparison is named with its effect: equal numbers of errors here
     assert "the one pair, a vs b, is not shown to differ at alpha = 0.05: a and b make equal numbers of errors" in text
+
+
+def test_balanced_accuracy_gap_over_the_majority_class_is_clipped_to_what_is_possible():
+    from scipy import stats
+
+    # 3 positives (2 caught), 34 negatives (1 false alarm): the majority class has balanced accuracy
+    # 1/2, so the gap cannot exceed +50 percentage points
+    y = np.array([1] * 3 + [0] * 34)
+    pred = y.copy()
+    pred[2], pred[3] = 0, 1
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_m1": pred, "pred_m2": np.zeros_like(y)}), pos_label=1)
+    m = rp.classifier_measures(data)
+    text = rp.summary_text(data, measures=m)
+    # by hand: per-case differences d = correct - majority correct; positives d = correct (majority
+    # misses them), negatives d = correct - 1; Welch–Satterthwaite over the two class means
+    d_pos = (pred[:3] == 1).astype(float)
+    d_neg = (pred[3:] == 0).astype(float) - 1.0
+    est = (d_pos.mean() + d_neg.mean()) / 2
+    parts = np.array([d_pos.var(ddof=1) / 3, d_neg.var(ddof=1) / 34]) / 4
+    df = parts.sum() ** 2 / np.sum(parts ** 2 / np.array([2, 33]))
+    half = stats.t.isf(0.025, df) * np.sqrt(parts.sum())
+    assert est + half > 0.5 and est - half > -0.5  # only the upper end is clipped
+    assert (f"m1 is {100 * est:.1f} percentage points ahead (95% stratified t interval {100 * (est - half):.1f} "
+            "to 50.0 percentage points, the upper end clipped at the largest difference possible, +50.0; "
+            "stratified paired t-test") in text
+    assert f"{100 * (est + half):.1f} percentage points" not in text

@@ -469,8 +469,17 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     if skewed:
         own = percase.stratified_mean(correct, truth, alpha=alpha, bounds=(0.0, 1.0))
         lo, hi = own.low, own.high
-        diff = percase.stratified_mean(correct - base_correct, truth, alpha=alpha)
+        # the majority class has balanced accuracy b = 1/K, so the difference lies in [-b, 1 - b]
+        b = percase.stratified_mean(base_correct, truth, alpha=alpha, bounds=(0.0, 1.0)).estimate
+        feasible = (-b, 1.0 - b)
+        diff = percase.stratified_mean(correct - base_correct, truth, alpha=alpha, bounds=feasible)
+        wide = percase.stratified_mean(correct - base_correct, truth, alpha=alpha)
         gap, g_lo, g_hi, p = diff.estimate, diff.low, diff.high, diff.pvalue
+        ends = [f"the {side} end clipped at the {extreme} difference possible, {100 * bound:+.1f}"
+                for side, extreme, bound, unclipped, clipped in
+                (("lower", "smallest", feasible[0], wide.low, g_lo), ("upper", "largest", feasible[1], wide.high, g_hi))
+                if clipped != unclipped]
+        clip_note = ", " + " and ".join(ends) + ";" if ends else ","
         test = BALANCED_TEST
         own_method = gap_method = STRATIFIED_INTERVAL
         base_value = base["avg_recall"]
@@ -485,6 +494,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         # accuracy_interval_cases: Wilson's on the cases, with the effective sample size under repeats
         own_method = "Wilson" if binary else "Wilson (effective sample size)"
         gap_method = "Bonett–Price" if binary else "paired t"
+        clip_note = ","
         base_value = base["accuracy"]
     who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
            f"**{join_names(leaders)}** have equal {measure}, the highest")
@@ -511,7 +521,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
             f"{_design_words(data)}{extra}. "
             f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
             f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({level} {gap_method} interval "
-            f"{g_int} percentage points, "
+            f"{g_int} percentage points{clip_note} "
             f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
 
 
