@@ -172,3 +172,24 @@ def test_balanced_accuracy_gap_over_the_majority_class_is_clipped_to_what_is_pos
             "to 50.0 percentage points, the upper end clipped at the largest difference possible, +50.0; "
             "stratified paired t-test") in text
     assert f"{100 * (est + half):.1f} percentage points" not in text
+
+
+def test_f_measure_bootstrap_says_identical_predictions_and_bounds_a_share_of_all_resamples():
+    y = np.array([1] * 30 + [0] * 30)
+    same = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": y, "pred_b": y, "pred_c": y}), pos_label=1)
+    text = rp.top_two_bootstrap(same, rp.classifier_measures(same), n_resamples=2000, rng=0).summary()
+    assert ": by F-measure a and b are equal (1.000)" in text
+    assert "their predictions are identical, so the bootstrap interval has zero width" in text
+    assert "where their predictions differ" not in text
+    # a is perfect; b errs on 17 of 60 cases, so a resample without any of them has chance
+    # (43/60)^60 < 1e-8: a's F1 is the higher in every one of the 2,000 resamples
+    b = y.copy()
+    b[:12], b[30:35] = 0, 1
+    assert (43 / 60) ** 60 * 2000 < 1e-5
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": y, "pred_b": b}), pos_label=1)
+    res = rp.top_two_bootstrap(data, rp.classifier_measures(data), n_resamples=2000, rng=0)
+    bound = 100 * (1 - 3 / 2000)  # the rule of three, by hand
+    words = (f"all of the 2,000 resamples (the share over endless resamples is at least {bound:.2f}% at 95% "
+             "confidence, the rule of three, 3/2,000; seed 0)")
+    assert words in res.summary() and words in res.text()
+    assert "Monte Carlo standard error under 0.1" not in res.summary()

@@ -1617,9 +1617,16 @@ class F1Comparison:
 
     def _share_words(self) -> str:
         """The share with its Monte Carlo error and the seed, in the one rounding of :func:`_share`."""
+        seed = f"seed {self.seed}" if self.seed is not None else "no integer seed, so a re-run draws other resamples"
+        s, n = self.share_best_better, self.n_resamples
+        if s in (0.0, 1.0):
+            # no resample went the other way: the Monte Carlo error sqrt(s(1-s)/n) is 0, so the rule of
+            # three bounds the share over endless resamples instead (3/n, 95%; Hanley & Lippman-Hand 1983)
+            bound = (f"at least {100 * (1 - 3 / n):.2f}%" if s == 1.0 else f"at most {100 * 3 / n:.2f}%")
+            return (f"{'all' if s == 1.0 else 'none'} of the {n:,} resamples (the share over endless resamples is "
+                    f"{bound} at 95% confidence, the rule of three, 3/{n:,}; {seed})")
         se = 100 * self.mc_error
         se_text = f"{se:.1f}" if se >= 0.05 else "under 0.1"
-        seed = f"seed {self.seed}" if self.seed is not None else "no integer seed, so a re-run draws other resamples"
         return (f"{_share(self.share_best_better)} of the {self.n_resamples:,} resamples (Monte Carlo standard "
                 f"error {se_text} percentage points; {seed})")
 
@@ -1675,11 +1682,13 @@ class F1Comparison:
         tie = self.tie
         lead = f"{tie}: " if tie else ""
         if self.low == self.high == 0.0:
+            why = ("their predictions are identical" if self.n_discordant == 0 else
+                   f"the cases where their predictions differ do not change the {by}")
             return (
                 lead +
-                f"By {by} {self.best} and {self.second} are equal ({self.f1_best:.3f}), and they are equal in "
-                "every bootstrap resample: the cases where their predictions differ do not change the "
-                "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
+                f"{'by' if lead else 'By'} {by} {self.best} and {self.second} are equal ({self.f1_best:.3f}), and "
+                f"they are equal in every bootstrap resample: {why}, so the bootstrap interval has zero width "
+                "(it says nothing more precise).")
         d = distinct_digits(self.low, self.high, 3)
         pair = (f"{lead}{self.best} ({self.f1_best:.3f}) against {self.second} ({self.f1_second:.3f})" if tie else
                 f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
