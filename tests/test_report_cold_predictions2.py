@@ -193,3 +193,12 @@ def test_f_measure_bootstrap_says_identical_predictions_and_bounds_a_share_of_al
              "confidence, the rule of three, 3/2,000; seed 0)")
     assert words in res.summary() and words in res.text()
     assert "Monte Carlo standard error under 0.1" not in res.summary()
+
+
+def test_cochran_q_without_informative_cases_is_not_shown_to_differ():
+    from evallib.onetestset import cochran_q
+
+    res = cochran_q(np.array([[1, 1, 1], [0, 0, 0], [1, 1, 1]]))  # every case alike: Q is 0/0
+    assert res.pvalue == 1.0 and res.statistic == 0.0
+    assert res.note.endswith("not shown to differ (no informative cases)")
+    assert "no evidence" not in res.note
