@@ -202,3 +202,24 @@ def test_cochran_q_without_informative_cases_is_not_shown_to_differ():
     assert res.pvalue == 1.0 and res.statistic == 0.0
     assert res.note.endswith("not shown to differ (no informative cases)")
     assert "no evidence" not in res.note
+
+
+def test_section_four_tables_with_one_pair_name_no_adjustment():
+    from scipy import stats
+
+    from evallib.onetestset import format_loss_pairwise
+
+    rng = np.random.default_rng(3)
+    y = np.array([1] * 20 + [0] * 40)
+    p1 = np.clip(0.3 * y + rng.uniform(0, 0.7, y.size), 0, 1)
+    p2 = np.clip(0.2 * y + rng.uniform(0, 0.8, y.size), 0, 1)
+    data = rp.load_predictions(pd.DataFrame({"label": y, "score_m1": p1, "score_m2": p2}), pos_label=1)
+    sc = rp.score_comparison(data)
+    auc = rp.format_auc_pairs(sc)
+    assert list(auc.columns) == ["AUC a - b", "95% interval", "p (unadjusted; DeLong's test)", "verdict"]
+    loss = format_loss_pairwise(sc.loss_pairs)
+    assert list(loss.columns) == ["Brier a - b", "95% interval", "p (unadjusted; paired t-test)", "verdict"]
+    t = stats.ttest_rel((p1 - y) ** 2, (p2 - y) ** 2)  # independent: scipy
+    assert loss.iloc[0]["p (unadjusted; paired t-test)"] == f"{t.pvalue:.2g}" or float(
+        loss.iloc[0]["p (unadjusted; paired t-test)"]) == pytest.approx(t.pvalue, abs=5e-3)
+    assert not any("Holm" in c or "Bonferroni" in c for c in list(auc.columns) + list(loss.columns))
