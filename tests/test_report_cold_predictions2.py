@@ -223,3 +223,14 @@ def test_section_four_tables_with_one_pair_name_no_adjustment():
     assert loss.iloc[0]["p (unadjusted; paired t-test)"] == f"{t.pvalue:.2g}" or float(
         loss.iloc[0]["p (unadjusted; paired t-test)"]) == pytest.approx(t.pvalue, abs=5e-3)
     assert not any("Holm" in c or "Bonferroni" in c for c in list(auc.columns) + list(loss.columns))
+
+
+def test_the_small_class_warning_names_every_measure_it_weakens():
+    y = np.array([1] * 3 + [0] * 34)  # 3 positives, fewer than 10
+    labels = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": y, "pred_b": 1 - y}), pos_label=1)
+    (few,) = [w for w in rp.summarise_data(labels).warnings if "very few" in w]
+    assert few == ("only 3 cases of the minority class: recall, balanced accuracy (average recall) and F-measure "
+                   "rest on very few cases.")
+    scores = rp.load_predictions(pd.DataFrame({"label": y, "score_a": y * 0.8, "score_b": 0.5 + 0 * y}), pos_label=1)
+    (few,) = [w for w in rp.summarise_data(scores).warnings if "very few" in w]
+    assert "balanced accuracy (average recall)" in few and "AUC (with its DeLong interval)" in few

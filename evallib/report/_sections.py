@@ -233,8 +233,10 @@ def summarise_data(data: Predictions) -> DataSummary:
         )
     if minority < FEW_MINORITY:
         warnings.append(
-            f"only {plural(minority, 'case')} of the {'minority' if k == 2 else 'smallest'} class: recall "
-            "and F-measure rest on very few cases."
+            f"only {plural(minority, 'case')} of the {'minority' if k == 2 else 'smallest'} class: "
+            + join_names(["recall", "balanced accuracy (average recall)", "F-measure" if k == 2 else "macro-F1"]
+                         + (["AUC (with its DeLong interval)"] if data.scores or data.class_scores else []))
+            + " rest on very few cases."
         )
     table = pd.DataFrame(
         {"labels": [c in (data.predicted or data.labels) for c in data.classifiers],
