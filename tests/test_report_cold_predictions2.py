@@ -234,3 +234,25 @@ def test_the_small_class_warning_names_every_measure_it_weakens():
     scores = rp.load_predictions(pd.DataFrame({"label": y, "score_a": y * 0.8, "score_b": 0.5 + 0 * y}), pos_label=1)
     (few,) = [w for w in rp.summarise_data(scores).warnings if "very few" in w]
     assert "balanced accuracy (average recall)" in few and "AUC (with its DeLong interval)" in few
+
+
+def test_the_gap_over_the_majority_class_says_when_it_is_from_unrounded_figures():
+    import re
+
+    # 200 cases, 170 of the majority class (85.0%), a right on 183 (91.5%): 91.5 - 85.0 = 6.5, the gap itself;
+    # 301 cases, 200 of the majority class (66.45%, printed 66.4), a right on 201 (66.78%, printed 66.8):
+    # the printed figures give 0.4, the gap is 1/301 = 0.33 (found by brute force)
+    for n_major, n, right in ((170, 200, 183), (200, 301, 201)):
+        y = np.array([0] * n_major + [1] * (n - n_major))
+        a = y.copy()
+        wrong = n - right
+        a[:wrong] = 1  # wrong on `wrong` majority cases
+        b = np.zeros_like(y)
+        data = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}), pos_label=1)
+        text = rp.summary_text(data, measures=rp.classifier_measures(data))
+        acc, base = right / n, n_major / n
+        gap = re.search(r"a is ([0-9.]+) percentage points ahead", text).group(1)
+        printed = round(100 * acc, 1) - round(100 * base, 1)
+        assert (f"{printed:.{len(gap.split('.')[1])}f}" == gap) == ("from unrounded accuracies" not in text)
+        if n == 301:
+            assert "from unrounded accuracies; " in text

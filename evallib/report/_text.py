@@ -500,6 +500,11 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
            f"**{join_names(leaders)}** have equal {measure}, the highest")
     of = "" if len(leaders) == 1 else f" of {leader}"
     g, g_int = gap_points(gap, g_lo, g_hi)
+    # the gap is the difference of the unrounded figures; say so where the printed ones subtract otherwise
+    decimals = len(g.split(".")[1]) if "." in g else 0
+    printed = float(pct(top)) - float(pct(base_value))
+    unrounded = ("" if f"{printed + 0.0:.{decimals}f}" == g else
+                 f"from unrounded {'balanced accuracies' if skewed else 'accuracies'}; ")
     if g_lo > 0:
         verdict = f"{leader} beats the majority class"
     elif g_hi < 0:
@@ -520,7 +525,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%) "
             f"{_design_words(data)}{extra}. "
             f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
-            f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({level} {gap_method} interval "
+            f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({unrounded}{level} {gap_method} interval "
             f"{g_int} percentage points{clip_note} "
             f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
 
