@@ -85,7 +85,7 @@ class CochranQ:
 
     When every case is classified alike by all classifiers (``n_informative = 0``), all
     accuracies are equal and ``Q`` is 0/0; it is defined as ``statistic = 0``,
-    ``pvalue = 1`` (no evidence of a difference), and ``note`` says so.
+    ``pvalue = 1`` (not shown to differ: no informative cases), and ``note`` says so.
     """
 
     statistic: float
@@ -205,7 +205,7 @@ def cochran_q(correct: Any, *, alpha: float = 0.05, method: str = "chi2", n_resa
     if den == 0:
         q, p = 0.0, 1.0
         note = ("every case was classified alike by all classifiers (all right or all wrong), so Q is "
-                "undefined (0/0); it is reported as 0 with p = 1: no evidence of a difference")
+                "undefined (0/0); it is reported as 0 with p = 1: not shown to differ (no informative cases)")
     else:
         q = num / den
         if method == "permutation":

@@ -1252,21 +1252,25 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
                   test: str) -> pd.DataFrame:
     """A pair table as text, indexed ``"a vs b"``: the difference, its interval, the joint
     (Bonferroni) interval with its level, the adjusted p-value of ``test`` (floored at 1e-15,
-    headed by :func:`evallib._format.adjusted_p_header`) and the verdict."""
+    headed by :func:`evallib._format.adjusted_p_header`) and the verdict. With one pair there is
+    nothing to adjust: no joint interval, and the p-value is headed as unadjusted."""
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
     adjust = table_metadata(table, "adjust", made_by="delong_pairwise or loss_pairwise")
 
     def bounds(low, high):
         return [f"[{lo:+.{digits}f}, {hi:+.{digits}f}]" for lo, hi in zip(table[low], table[high])]
 
-    out = pd.DataFrame({
+    one = len(table) == 1  # one pair: nothing to adjust, so no joint interval and no procedure's name
+    columns = {
         f"{what} a - b": table["difference"].map(lambda v: f"{v:+.{digits}f}"),
         f"{level} interval": bounds("low", "high"),
-        pair_interval_header(level, adjust): bounds("low_adj", "high_adj"),
-        adjusted_p_header(ADJUSTMENT_NAMES.get(adjust, adjust) if adjust != "none" else None, test):
-            table["pvalue_adj"].map(format_pvalue),
-        "verdict": _verdicts(table, higher_is_better=higher_is_better),
-    })
+    }
+    if not one:
+        columns[pair_interval_header(level, adjust)] = bounds("low_adj", "high_adj")
+    columns[adjusted_p_header(ADJUSTMENT_NAMES.get(adjust, adjust) if adjust != "none" and not one else None,
+                              test)] = table["pvalue_adj"].map(format_pvalue)
+    columns["verdict"] = _verdicts(table, higher_is_better=higher_is_better)
+    out = pd.DataFrame(columns)
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair")
     return out
 

@@ -233,8 +233,10 @@ def summarise_data(data: Predictions) -> DataSummary:
         )
     if minority < FEW_MINORITY:
         warnings.append(
-            f"only {plural(minority, 'case')} of the {'minority' if k == 2 else 'smallest'} class: recall "
-            "and F-measure rest on very few cases."
+            f"only {plural(minority, 'case')} of the {'minority' if k == 2 else 'smallest'} class: "
+            + join_names(["recall", "balanced accuracy (average recall)", "F-measure" if k == 2 else "macro-F1"]
+                         + (["AUC (with its DeLong interval)"] if data.scores or data.class_scores else []))
+            + " rest on very few cases."
         )
     table = pd.DataFrame(
         {"labels": [c in (data.predicted or data.labels) for c in data.classifiers],
@@ -868,6 +870,12 @@ class ScoreComparison:
         ``prevalence * (1 - prevalence)``, the reference the summary reads the Brier scores against.
     identical : frozenset of frozensets, the pairs of score columns with identical scores on
         every row.
+    reference_pairs : each probability column against the prevalence forecast, one row per
+        column in the layout of :func:`evallib.onetestset.per_case_loss_pairwise` (``a`` the
+        column, ``b`` :data:`PREVALENCE_FORECAST`, ``difference`` the column's Brier score minus
+        the forecast's: positive is worse), the paired t-test on the per-case Brier losses, each
+        column at level ``alpha`` on its own (the warning needs every column shown worse, an
+        intersection-union claim, so nothing is adjusted); None without the prevalence.
     """
 
     auc: pd.DataFrame
@@ -880,6 +888,7 @@ class ScoreComparison:
     positive: str
     prevalence: float = float("nan")
     identical: frozenset = frozenset()
+    reference_pairs: pd.DataFrame | None = None
 
     def summary(self) -> str:
         """One or two sentences for the summary.
@@ -961,14 +970,35 @@ class ScoreComparison:
                 out += (f" As probabilities, {join_names(lowest, limit=LISTED)} have equal Brier scores, "
                         f"{brier:.4f} each, the lowest")
             ref = self.prevalence_brier
-            if math.isfinite(ref):
-                side = ("worse than" if brier > ref else "better than" if brier < ref else "equal to")
-                out += (f" (lower is better), {side} the {ref:.4f} of the prevalence forecast (which gives every "
-                        f"case the share of positive cases, {pct(self.prevalence)}%, as its probability)")
+            row = self._reference_row(lowest[0])
+            if math.isfinite(ref) and row is not None:
+                d, lo, hi = float(row["difference"]), float(row["low"]), float(row["high"])
+                size = (f"{abs(d):.4f} {'worse' if d > 0 else 'better'}" if d != 0 else "equal to it")
+                out += (f" (lower is better); against {self._reference_words()}, it is {size} "
+                        f"({level_text(self.alpha)} interval of the difference {lo:+.4f} to {hi:+.4f}, paired "
+                        f"t-test over cases, {format_p(row['pvalue'])}): {self._reference_verdict(row)}")
             else:
                 out += " (lower is better)"
             out += "."
         return out
+
+    def _reference_words(self) -> str:
+        return (f"the prevalence forecast, which gives every case the test set's own share of positive cases, "
+                f"{pct(self.prevalence)}%, as its probability (the best constant forecast fitted on this test "
+                f"set; Brier score {self.prevalence_brier:.4f})")
+
+    def _reference_verdict(self, row: Any) -> str:
+        at = f"at alpha = {self.alpha:g}"
+        if not bool(row["reject"]):
+            return f"not shown to differ from the prevalence forecast {at}"
+        return f"{'worse' if float(row['difference']) > 0 else 'better'} than the prevalence forecast {at}"
+
+    def _reference_row(self, name: str) -> Any:
+        """The paired Brier comparison of column ``name`` with the prevalence forecast, or None."""
+        rp = self.reference_pairs
+        if rp is None or not len(rp) or name not in set(rp["a"]):
+            return None
+        return rp.set_index("a").loc[name]
 
     @property
     def prevalence_brier(self) -> float:
@@ -977,9 +1007,11 @@ class ScoreComparison:
         return pi * (1.0 - pi) if math.isfinite(pi) else math.nan
 
     def warnings(self) -> tuple[str, ...]:
-        """A sentence when every column of probabilities has a Brier score above the prevalence
-        forecast's (which gives every case the share of positive cases as its probability):
-        as probabilities, none of them does better than knowing that share alone.
+        """A sentence when every column of probabilities is shown worse than the prevalence
+        forecast (which gives every case the test set's share of positive cases as its
+        probability) at level ``alpha``, by the paired t-test on the per-case Brier losses
+        (:attr:`reference_pairs`): as probabilities, none of them does better than knowing
+        that share alone.
 
         Returns
         -------
@@ -990,15 +1022,17 @@ class ScoreComparison:
         ref = self.prevalence_brier
         if not len(probs) or not math.isfinite(ref):
             return ()
-        brier = dict(zip(probs["name"], probs["brier"].astype(float)))
-        if not all(v > ref for v in brier.values()):
+        rows = {n: self._reference_row(n) for n in probs["name"]}
+        if not all(r is not None and bool(r["reject"]) and float(r["difference"]) > 0 for r in rows.values()):
             return ()
-        who = join_names([f"{n} ({v:.4f})" for n, v in brier.items()], limit=LISTED)
-        every = "The Brier score of" if len(brier) == 1 else "The Brier scores of"
-        return (f"{every} {who} {'is' if len(brier) == 1 else 'are all'} worse than the {ref:.4f} of the "
-                f"prevalence forecast, which gives every case the share of positive cases, "
-                f"{pct(self.prevalence)}%, as its probability: as probabilities, "
-                f"{'it does' if len(brier) == 1 else 'none does'} better than that share alone "
+        brier = dict(zip(probs["name"], probs["brier"].astype(float)))
+        k = len(brier)
+        who = join_names([f"{n} ({v:.4f}; {format_p(rows[n]['pvalue'])})" for n, v in brier.items()], limit=LISTED)
+        every = "The Brier score of" if k == 1 else "The Brier scores of"
+        verb = "is" if k == 1 else "are both" if k == 2 else "are all"
+        none = "it does" if k == 1 else "neither does" if k == 2 else "none does"
+        return (f"{every} {who} {verb} worse than {self._reference_words()}, at alpha = {self.alpha:g} "
+                f"(paired t-test over cases against it): as probabilities, {none} better than that share alone "
                 "(the scores may still rank the cases well; see their AUC).",)
 
 
@@ -1063,6 +1097,7 @@ def score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str = "h
     return ScoreComparison(auc=auc, auc_pairs=pairs, losses=losses, loss_pairs=loss_pairs,
                            notes=tuple(notes), alpha=alpha, adjust=adjust, positive=data.positive,
                            prevalence=data.n_pos / data.n,
+                           reference_pairs=_prevalence_pairs(data, losses, alpha),
                            identical=frozenset(frozenset((a, b)) for a, b in combinations(scores, 2)
                                                if np.array_equal(np.asarray(scores[a]), np.asarray(scores[b]))))
 
@@ -1241,6 +1276,24 @@ def class_score_comparison(data: Predictions, *, alpha: float = 0.05, adjust: st
     loss_pairs = per_case_loss_pairwise(brier, loss="brier", alpha=alpha, adjust=adjust) if len(brier) > 1 else None
     return ClassScoreComparison(auc=auc, macro_auc=macro, losses=losses, loss_pairs=loss_pairs,
                                 notes=tuple(notes), alpha=alpha, adjust=adjust)
+
+
+PREVALENCE_FORECAST = "prevalence forecast"
+
+
+def _prevalence_pairs(data: Predictions, losses: pd.DataFrame, alpha: float) -> pd.DataFrame | None:
+    """Each probability column against the prevalence forecast (every row gets ``P / n``, the
+    share of positive cases): the paired t-test on the per-case Brier losses
+    (:func:`evallib.onetestset.per_case_loss_pairwise`), one column at a time, unadjusted."""
+    names = [n for n, ok in zip(losses["name"], losses["is_probability"]) if ok]
+    if not names or data.n < 2:
+        return None
+    constant = np.full(len(data.y), data.n_pos / data.n)
+    ref = data.per_case(per_case_loss(data.y, constant, loss="brier"))
+    rows = [per_case_loss_pairwise({n: data.per_case(per_case_loss(data.y, data.scores[n], loss="brier")),
+                                    PREVALENCE_FORECAST: ref}, loss="brier", alpha=alpha, adjust="none")
+            for n in names]
+    return pd.concat(rows, ignore_index=True)
 
 
 def _case_losses(data: Predictions, alpha: float, adjust: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
@@ -1566,9 +1619,16 @@ class F1Comparison:
 
     def _share_words(self) -> str:
         """The share with its Monte Carlo error and the seed, in the one rounding of :func:`_share`."""
+        seed = f"seed {self.seed}" if self.seed is not None else "no integer seed, so a re-run draws other resamples"
+        s, n = self.share_best_better, self.n_resamples
+        if s in (0.0, 1.0):
+            # no resample went the other way: the Monte Carlo error sqrt(s(1-s)/n) is 0, so the rule of
+            # three bounds the share over endless resamples instead (3/n, 95%; Hanley & Lippman-Hand 1983)
+            bound = (f"at least {100 * (1 - 3 / n):.2f}%" if s == 1.0 else f"at most {100 * 3 / n:.2f}%")
+            return (f"{'all' if s == 1.0 else 'none'} of the {n:,} resamples (the share over endless resamples is "
+                    f"{bound} at 95% confidence, the rule of three, 3/{n:,}; {seed})")
         se = 100 * self.mc_error
         se_text = f"{se:.1f}" if se >= 0.05 else "under 0.1"
-        seed = f"seed {self.seed}" if self.seed is not None else "no integer seed, so a re-run draws other resamples"
         return (f"{_share(self.share_best_better)} of the {self.n_resamples:,} resamples (Monte Carlo standard "
                 f"error {se_text} percentage points; {seed})")
 
@@ -1624,11 +1684,13 @@ class F1Comparison:
         tie = self.tie
         lead = f"{tie}: " if tie else ""
         if self.low == self.high == 0.0:
+            why = ("their predictions are identical" if self.n_discordant == 0 else
+                   f"the cases where their predictions differ do not change the {by}")
             return (
                 lead +
-                f"By {by} {self.best} and {self.second} are equal ({self.f1_best:.3f}), and they are equal in "
-                "every bootstrap resample: the cases where their predictions differ do not change the "
-                "F-measure, so the bootstrap interval has zero width (it says nothing more precise).")
+                f"{'by' if lead else 'By'} {by} {self.best} and {self.second} are equal ({self.f1_best:.3f}), and "
+                f"they are equal in every bootstrap resample: {why}, so the bootstrap interval has zero width "
+                "(it says nothing more precise).")
         d = distinct_digits(self.low, self.high, 3)
         pair = (f"{lead}{self.best} ({self.f1_best:.3f}) against {self.second} ({self.f1_second:.3f})" if tie else
                 f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "

@@ -469,8 +469,17 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     if skewed:
         own = percase.stratified_mean(correct, truth, alpha=alpha, bounds=(0.0, 1.0))
         lo, hi = own.low, own.high
-        diff = percase.stratified_mean(correct - base_correct, truth, alpha=alpha)
+        # the majority class has balanced accuracy b = 1/K, so the difference lies in [-b, 1 - b]
+        b = percase.stratified_mean(base_correct, truth, alpha=alpha, bounds=(0.0, 1.0)).estimate
+        feasible = (-b, 1.0 - b)
+        diff = percase.stratified_mean(correct - base_correct, truth, alpha=alpha, bounds=feasible)
+        wide = percase.stratified_mean(correct - base_correct, truth, alpha=alpha)
         gap, g_lo, g_hi, p = diff.estimate, diff.low, diff.high, diff.pvalue
+        ends = [f"the {side} end clipped at the {extreme} difference possible, {100 * bound:+.1f}"
+                for side, extreme, bound, unclipped, clipped in
+                (("lower", "smallest", feasible[0], wide.low, g_lo), ("upper", "largest", feasible[1], wide.high, g_hi))
+                if clipped != unclipped]
+        clip_note = ", " + " and ".join(ends) + ";" if ends else ","
         test = BALANCED_TEST
         own_method = gap_method = STRATIFIED_INTERVAL
         base_value = base["avg_recall"]
@@ -485,11 +494,17 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         # accuracy_interval_cases: Wilson's on the cases, with the effective sample size under repeats
         own_method = "Wilson" if binary else "Wilson (effective sample size)"
         gap_method = "Bonett–Price" if binary else "paired t"
+        clip_note = ","
         base_value = base["accuracy"]
     who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
            f"**{join_names(leaders)}** have equal {measure}, the highest")
     of = "" if len(leaders) == 1 else f" of {leader}"
     g, g_int = gap_points(gap, g_lo, g_hi)
+    # the gap is the difference of the unrounded figures; say so where the printed ones subtract otherwise
+    decimals = len(g.split(".")[1]) if "." in g else 0
+    printed = float(pct(top)) - float(pct(base_value))
+    unrounded = ("" if f"{printed + 0.0:.{decimals}f}" == g else
+                 f"from unrounded {'balanced accuracies' if skewed else 'accuracies'}; ")
     if g_lo > 0:
         verdict = f"{leader} beats the majority class"
     elif g_hi < 0:
@@ -510,8 +525,8 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%) "
             f"{_design_words(data)}{extra}. "
             f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
-            f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({level} {gap_method} interval "
-            f"{g_int} percentage points, "
+            f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({unrounded}{level} {gap_method} interval "
+            f"{g_int} percentage points{clip_note} "
             f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
 
 
