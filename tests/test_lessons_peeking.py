@@ -165,19 +165,27 @@ def _planted(rejected, alpha=0.05):
                         alpha=alpha, n_max=100, looks=3, n_resamples=n, rejected=rej)
 
 
-def test_describe_rate_gives_each_rate_its_own_se_or_the_clopper_pearson_bound():
+def test_describe_rate_reads_each_rate_as_describe_mc_share_does_with_statsmodels_clopper_pearson():
+    """From 10 rejections and non-rejections on, the rate and its MC SE sqrt(r (1 - r) / n) by hand; below, the count
+    and the exact interval, here statsmodels' proportion_confint(method="beta"), an independent source."""
+    from statsmodels.stats.proportion import proportion_confint
+
     from evallib.lessons import describe_rate
     rej = np.zeros((4, 20), bool)
-    rej[1, :5] = True            # 5 of 20: SE sqrt(.25 * .75 / 20) = 0.0968
+    rej[1, :5] = True            # 5 of 20: fewer than 10 rejections, so the exact interval
     rej[3, :] = True             # 20 of 20
     s = _planted(rej)
-    assert describe_rate(s, "every look") == "25.0% (Monte Carlo SE 9.68 percentage points)"
-    # Clopper–Pearson 95% with 0 (or n) of 20: scipy's beta quantile, an independent source
-    up = stats.beta.ppf(0.975, 1, 20)
-    assert describe_rate(s, "fixed-n") == f"0.0% (0 of 20; Clopper–Pearson 95% upper bound {100 * up:.1f}%)"
-    assert "16.8%" in describe_rate(s, "fixed-n")
-    assert describe_rate(s, "confidence sequence") == (
-        f"100.0% (20 of 20; Clopper–Pearson 95% lower bound {100 * stats.beta.ppf(0.025, 20, 1):.1f}%)")
+    low, high = proportion_confint(5, 20, alpha=0.05, method="beta")
+    assert describe_rate(s, "every look") == (
+        f"25.00% (5 of 20; Clopper–Pearson 95% interval {100 * low:.2f}% to {100 * high:.2f}%)")
+    up = proportion_confint(0, 20, alpha=0.05, method="beta")[1]
+    assert describe_rate(s, "fixed-n") == f"none of 20 (Clopper–Pearson 95% upper bound {100 * up:.2f}%)"
+    assert "16.84%" in describe_rate(s, "fixed-n")
+    down = proportion_confint(20, 20, alpha=0.05, method="beta")[0]
+    assert describe_rate(s, "confidence sequence") == f"all 20 (Clopper–Pearson 95% lower bound {100 * down:.2f}%)"
+    rej = np.zeros((4, 40), bool)
+    rej[1, :12] = True           # 12 of 40, 28 not: the MC SE sqrt(0.3 * 0.7 / 40) = 7.25 percentage points
+    assert describe_rate(_planted(rej), "every look") == "30.0% (MC SE 7.2 percentage points)"
     with pytest.raises(ValueError, match="rule"):
         describe_rate(s, "sometimes")
     with pytest.raises(ValueError, match="rule"):
@@ -256,27 +264,29 @@ def test_one_look_reason_gives_the_exact_size_and_both_sides_of_alpha():
         one_look_reason(10, 3, spread=-1)
 
 
-def test_describe_share_prints_the_se_or_the_clopper_pearson_bound():
-    from evallib.lessons import describe_share
-    assert describe_share(0.25, 20) == "25.0% (Monte Carlo SE 9.68 percentage points)"
-    assert describe_share(0.0, 20) == f"0.0% (0 of 20; Clopper–Pearson 95% upper bound {100 * stats.beta.ppf(0.975, 1, 20):.1f}%)"
-    assert describe_share(1.0, 20).startswith("100.0% (20 of 20; Clopper–Pearson 95% lower bound 83.2%")
-    with pytest.raises(ValueError, match="rate"):
-        describe_share(0.33, 20)
-    with pytest.raises(ValueError, match="n must"):
-        describe_share(0.0, 0)
-
-
-def test_the_clopper_pearson_edge_is_scipys_beta_quantile_and_the_only_copy():
-    """0.025^(1/n) is the exact 95% lower end at n of n, beta.ppf(0.025, n, 1) (scipy), and the upper end at 0 of n is
-    its complement, beta.ppf(0.975, 1, n); _rate_interval and describe_share both take it from the one helper."""
+def test_one_share_formatter_and_one_copy_of_the_clopper_pearson_limits():
+    """describe_share is gone: describe_rate prints through describe_mc_share; the Clopper–Pearson limits have one
+    copy (_items._clopper_pearson), checked against statsmodels' proportion_confint(method="beta"), and the whiskers
+    of plot_peeking_rates (_rate_interval) take their exact ends from it."""
     import inspect
 
-    from evallib.lessons import _peeking
+    from statsmodels.stats.proportion import proportion_confint
+
+    import evallib.lessons as lessons
+    from evallib.lessons import _items, _peeking
+    assert not hasattr(lessons, "describe_share") and not hasattr(_peeking, "describe_share")
     for n in (1, 7, 20, 200, 2000):
-        assert _peeking._clopper_pearson_edge(n) == pytest.approx(stats.beta.ppf(0.025, n, 1), rel=1e-12)
-        assert 1 - _peeking._clopper_pearson_edge(n) == pytest.approx(stats.beta.ppf(0.975, 1, n), rel=1e-9)
+        for k in sorted({0, 1, n // 3, n - 1, n}):
+            low, high = _items._clopper_pearson(k, n)
+            ref = proportion_confint(k, n, alpha=0.05, method="beta")
+            assert (float(low), float(high)) == pytest.approx(ref, rel=1e-9, abs=1e-12), (k, n)
+    rej = np.zeros((4, 50), bool)
+    rej[3, :] = True                                   # 0 of 50 for fixed-n, 50 of 50 for the sequence
+    low, high = _peeking._rate_interval(_planted(rej), [0, 3])
+    assert high[0] == pytest.approx(proportion_confint(0, 50, method="beta")[1], rel=1e-9)
+    assert low[1] == pytest.approx(proportion_confint(50, 50, method="beta")[0], rel=1e-9)
     source = inspect.getsource(_peeking)
-    assert source.count("0.025 ** (1.0 / ") == 1
-    for f in (_peeking._rate_interval, _peeking.describe_share):
-        assert "_clopper_pearson_edge(" in inspect.getsource(f)
+    assert "beta" not in source.replace("alpha", "") and "0.025 **" not in source
+    assert "_clopper_pearson(" in inspect.getsource(_peeking._rate_interval)
+    assert "describe_mc_share(" in inspect.getsource(_peeking.describe_rate)
+    assert inspect.getsource(_items).count("stats.beta.ppf(") == 1

@@ -41,6 +41,13 @@ def _prose(nb) -> str:
     return "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
 
 
+def test_notebook_08_imports_only_public_evallib_names():
+    """A lesson shows the reader what to import: evallib's public names, never a private module (evallib.x._y)."""
+    code = "\n".join(_src(c) for c in load_notebook(NOTEBOOK)["cells"] if c["cell_type"] == "code")
+    imports = re.findall(r"^\s*(?:from|import)\s+(evallib[\w.]*)", code, flags=re.M)
+    assert imports and not [m for m in imports if any(part.startswith("_") for part in m.split("."))], imports
+
+
 def test_notebook_08_is_saved_with_its_key_outputs():
     nb = load_notebook(NOTEBOOK)
     joined = outputs_text(nb)

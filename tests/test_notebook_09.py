@@ -38,6 +38,22 @@ def _markdown_cell(nb, start: str) -> str:
                 and _src(c).startswith(start))
 
 
+def _share_words(share: float, n: int) -> str:
+    """A simulated share as the notebook words it, rebuilt independently: from 10 events and non-events on the MC SE
+    sqrt(r (1 - r) / n) by hand; below, the count and statsmodels' exact (Clopper–Pearson) 95% interval."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    k = round(share * n)
+    low, high = proportion_confint(k, n, alpha=0.05, method="beta")
+    if min(k, n - k) >= 10:
+        return f"{100 * share:.1f}% (MC SE {100 * np.sqrt(share * (1 - share) / n):.1f} percentage points)"
+    if k == 0:
+        return f"none of {n:,} (Clopper–Pearson 95% upper bound {100 * high:.2f}%)"
+    if k == n:
+        return f"all {n:,} (Clopper–Pearson 95% lower bound {100 * low:.2f}%)"
+    return f"{100 * share:.2f}% ({k:,} of {n:,}; Clopper–Pearson 95% interval {100 * low:.2f}% to {100 * high:.2f}%)"
+
+
 def _cr2_se(d, classes) -> float:
     """CR2 over clusters for a mean, by hand: V = sum_g e_g^2 / (1 - n_g / N) / N^2."""
     _, codes = np.unique(classes, return_inverse=True)
@@ -163,11 +179,9 @@ def test_peeking_table_keeps_its_promises_and_armitages_numbers(stream):
         assert abs(rows[k][7] - published) < 4 * np.sqrt(published * (1 - published) / 200_000) + 0.001, k
     md = " ".join(_markdown_outputs(load_notebook(NOTEBOOK)).split())
     assert (f"ends \"significant\" in {100 * rows[10][2]:.1f}% of all the label swaps (exactly), "
-            f"{rows[10][2] / 0.05:.1f} times the promised 5%; the simulation gives {100 * rows[10][0]:.1f}% (Monte Carlo "
-            f"SE {100 * np.sqrt(rows[10][0] * (1 - rows[10][0]) / 2000):.2f} percentage points) of the swapped real "
-            "streams") in md
-    assert (f"gives {100 * rows[10][4]:.1f}% (Monte Carlo SE {100 * np.sqrt(rows[10][4] * (1 - rows[10][4]) / 2000):.2f} "
-            f"percentage points) at 10 looks, {abs(rows[10][6]):.1f} SEs apart from the exact rate: a difference between "
+            f"{rows[10][2] / 0.05:.1f} times the promised 5%; the simulation of the swapped real streams gives "
+            f"{_share_words(rows[10][0], 2000)}, ") in md
+    assert (f"gives {_share_words(rows[10][4], 2000)} at 10 looks, {abs(rows[10][6]):.1f} SEs apart from the exact rate: a difference between "
             "two estimands, not a check of the simulation (the exact rate conditions on which pupils disagree and at "
             "which looks they arrive, the discordant count at each look, while `peeking_study` draws the discordant "
             "items anew in each comparison; at this run's number of simulations "
@@ -182,7 +196,7 @@ def test_peeking_table_keeps_its_promises_and_armitages_numbers(stream):
         or "1 of the 5 rows lies more than two Monte Carlo SEs from its exact rate" in md
     intro = _markdown_cell(load_notebook(NOTEBOOK), "Armitage, McPherson & Rowe (1969) computed")
     assert "at a nominal 5% (α = 0.05 only)" in intro and "recomputes their case at this run's α and looks" in intro
-    assert (f"With one look the simulation gives {100 * rows[1][0]:.1f}% (Monte Carlo SE {100 * rows[1][1]:.2f} percentage points) "
+    assert (f"With one look the simulation gives {_share_words(rows[1][0], 2000)} "
             f"against the exact {100 * exact_one:.2f}%") in md
 
 
@@ -585,7 +599,8 @@ def test_the_sequences_price_in_power_is_decided_by_the_exact_mcnemar_test_on_th
 
 def test_the_null_rates_each_carry_their_own_mc_error(stream):
     """Point 1 (round 3): under the null each rule's rate has its own Monte Carlo SE, sqrt(r (1 - r) / n_sim)
-    recomputed here from the saved table, not the largest SE of the table after two rates it does not belong to."""
+    (or, below 10 rejections, its exact interval: _share_words), recomputed here from a rerun of the study, not the
+    largest SE of the table after two rates it does not belong to."""
     nb = load_notebook(NOTEBOOK)
     md = " ".join(_markdown_outputs(nb).split())
     assert "Monte Carlo SE at most" not in md.split("under the null the alpha-spending design")[-1][:300]
@@ -596,7 +611,7 @@ def test_the_null_rates_each_carry_their_own_mc_error(stream):
     words = []
     for rule in ("alpha-spending", "confidence sequence", "every look"):
         r = s.rejection_rate[s.rules.index(rule)]
-        words.append(f"{100 * r:.1f}% (Monte Carlo SE {100 * np.sqrt(r * (1 - r) / 2000):.2f} percentage points)")
+        words.append(_share_words(r, 2000))
     assert (f"under the null the alpha-spending design rejects in {words[0]} and the confidence sequence in "
             f"{words[1]}, against {words[2]} for peeking.") in md
 
@@ -809,5 +824,6 @@ def test_notebook_09_solutions_at_one_look_and_few_simulations_do_not_crash(note
     line = re.search(r"^1\. 1 look: .*at which the every-look rule rejects in (.*?) \(with one look", joined, flags=re.M)
     assert line, joined
     upper = 1 - stats.beta.ppf(0.025, 20, 1)                      # 0 of 20: the exact 95% upper bound
-    assert (line.group(1) == f"0.0% (0 of 20; Clopper–Pearson 95% upper bound {100 * upper:.1f}%)"
-            or "Monte Carlo SE" in line.group(1)), line.group(1)
+    shown = line.group(1)
+    assert shown == (f"none of 20 (Clopper–Pearson 95% upper bound {100 * upper:.2f}%)" if shown.startswith("none")
+                     else _share_words(float(shown.split("%")[0]) / 100, 20)), shown

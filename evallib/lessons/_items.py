@@ -546,11 +546,20 @@ def _exact_reading(coverage: np.ndarray, n_resamples: Any) -> tuple[np.ndarray, 
     if not np.all(np.isfinite(n) & (n >= 1)):
         raise ValueError(f"n_resamples must hold numbers >= 1; got {n_resamples!r}")
     k = coverage * n
-    exact = np.minimum(k, n - k) < EXACT_BELOW
+    low, high = _clopper_pearson(k, n)
+    return np.minimum(k, n - k) < EXACT_BELOW, low, high
+
+
+def _clopper_pearson(k: Any, n: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The exact (Clopper–Pearson) 95% limits of ``k`` events in ``n`` trials: ``Beta(0.025; k, n - k + 1)``
+    and ``Beta(0.975; k + 1, n - k)``, 0 at ``k = 0`` and 1 at ``k = n`` (``k`` may be fractional, as
+    from tied first places). The one copy of these limits in the lessons: :func:`coverage_verdicts`,
+    :func:`describe_mc_share` and notebook 09's whiskers (:mod:`._peeking`) all take them from here."""
+    k, n = np.broadcast_arrays(np.asarray(k, dtype=float), np.asarray(n, dtype=float))
     with np.errstate(invalid="ignore"):
         low = np.where(k <= 0, 0.0, stats.beta.ppf(0.025, np.maximum(k, 1e-12), n - k + 1))
         high = np.where(k >= n, 1.0, stats.beta.isf(0.025, k + 1, np.maximum(n - k, 1e-12)))
-    return exact, low, high
+    return low, high
 
 
 def coverage_verdicts(coverage: Any, mc_se: Any, promise: float, n_resamples: Any = None) -> list[str]:

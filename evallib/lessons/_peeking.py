@@ -9,7 +9,8 @@ widget over a tested ``plot_...(..., ax=None)`` function:
   number of items at the stop under each bar; :func:`describe_peeking` prints the same numbers.
   Where every comparison or none rejected, the binomial SE is 0 and says nothing about the
   Monte Carlo error: both show the exact (Clopper–Pearson) 95% interval instead, and say so, ``[0.025^(1/n), 1]``
-  or ``[0, 1 - 0.025^(1/n)]`` for ``n`` comparisons;
+  or ``[0, 1 - 0.025^(1/n)]`` for ``n`` comparisons; :func:`describe_rate` words one rule's rate as
+  :func:`evallib.lessons.describe_mc_share` words every simulated share of the lessons;
 - :func:`plot_margin_decision` -- a non-inferiority decision: the one-sided lower bound of the
   paired difference against ``-margin``, optionally beside the anytime-valid lower bound of a
   one-sided confidence sequence.
@@ -28,8 +29,9 @@ from .._validate import check_names
 from ..items import PairedItemMarginTest
 from ..onetestset import mcnemar
 from ..sequential import PeekingStudy, peeking_signflip_rate
+from ._items import _clopper_pearson, describe_mc_share
 
-__all__ = ["plot_peeking_rates", "describe_peeking", "describe_rate", "describe_share", "RuleDifference",
+__all__ = ["plot_peeking_rates", "describe_peeking", "describe_rate", "RuleDifference",
            "one_look_reason", "rule_difference",
            "plot_margin_decision"]
 
@@ -49,20 +51,13 @@ def _rules(study: PeekingStudy, rules: Any) -> list[int]:
     return [study.rules.index(r) for r in names]
 
 
-def _clopper_pearson_edge(n: int) -> float:
-    """The exact (Clopper–Pearson) 95% end for 0 or n of n: ``0.025^(1/n)``, the lower end at n of n
-    (the upper end at 0 of n is ``1 - 0.025^(1/n)``)."""
-    return 0.025 ** (1.0 / n)
-
-
 def _rate_interval(study: PeekingStudy, idx: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """The ends of each rate's Monte Carlo interval: ± two SEs, or the exact 95% binomial
     (Clopper–Pearson) interval where all or none of the comparisons rejected (SE 0)."""
     rate, se = study.rejection_rate[idx], study.se[idx]
-    low, high = rate - 2.0 * se, rate + 2.0 * se
-    edge = _clopper_pearson_edge(study.n_resamples)
-    low = np.where(rate == 1.0, edge, low)
-    high = np.where(rate == 0.0, 1.0 - edge, high)
+    exact_low, exact_high = _clopper_pearson(rate * study.n_resamples, study.n_resamples)
+    low = np.where(rate == 1.0, exact_low, rate - 2.0 * se)
+    high = np.where(rate == 0.0, exact_high, rate + 2.0 * se)
     return low, high
 
 
@@ -175,12 +170,12 @@ def describe_peeking(study: PeekingStudy, *, rules: Any = None) -> str:
 
 
 def describe_rate(study: PeekingStudy, rule: str) -> str:
-    """One rule's rejection rate in words, with its own Monte Carlo error.
+    """One rule's rejection rate in words, with its own Monte Carlo error, as :func:`describe_mc_share` words it.
 
-    ``"5.3% (Monte Carlo SE 0.50 percentage points)"``; where every or no comparison rejected,
-    the SE is 0 and says nothing, so the count and the exact (Clopper–Pearson) 95% bound stand
-    in its place, the same bound :func:`describe_peeking` prints: ``"0.0% (0 of 20; Clopper–Pearson
-    95% upper bound 16.8%)"``, or ``"100.0% (20 of 20; Clopper–Pearson 95% lower bound 83.2%)"``.
+    ``"5.0% (MC SE 0.5 percentage points)"`` from :data:`~evallib.lessons.EXACT_BELOW` (10)
+    rejecting and non-rejecting comparisons on; below that the count and the exact
+    (Clopper–Pearson) 95% interval, and where none or every comparison rejected (an SE of 0,
+    which says nothing) its one bound: ``"none of 20 (Clopper–Pearson 95% upper bound 16.84%)"``.
 
     Parameters
     ----------
@@ -192,7 +187,6 @@ def describe_rate(study: PeekingStudy, rule: str) -> str:
     Returns
     -------
     str
-        The rate, with its Monte Carlo SE or, at 0 or all, the count and the exact bound.
 
     Raises
     ------
@@ -203,54 +197,12 @@ def describe_rate(study: PeekingStudy, rule: str) -> str:
     --------
     >>> from evallib import peeking_study
     >>> describe_rate(peeking_study(0.0, looks=5, n_resamples=2000, rng=1), "fixed-n")
-    '5.0% (Monte Carlo SE 0.49 percentage points)'
+    '5.1% (MC SE 0.5 percentage points)'
     """
     if not isinstance(rule, str):
         raise ValueError(f"rule must be one of {getattr(study, 'rules', ())}, got {rule!r}")
     i = _rules(study, rule)[0]
-    return describe_share(float(study.rejection_rate[i]), study.n_resamples)
-
-
-def describe_share(rate: float, n: int) -> str:
-    """A simulated share of ``n`` comparisons in words, with its binomial Monte Carlo SE.
-
-    ``sqrt(rate (1 - rate) / n)`` in percentage points; at a share of 0 or 1 that SE is 0 and
-    says nothing, and the exact (Clopper–Pearson) 95% bound of :func:`describe_peeking` stands in
-    its place, ``1 - 0.025^(1/n)`` (upper, for 0 of n) or ``0.025^(1/n)`` (lower, for n of n).
-
-    Parameters
-    ----------
-    rate : float
-        The share ``k / n``, in [0, 1].
-    n : int
-        The number of simulated comparisons (``>= 1``).
-
-    Returns
-    -------
-    str
-        The share in percent, with its Monte Carlo SE or, at 0 or 1, the count and the bound.
-
-    Raises
-    ------
-    ValueError
-        ``n`` not a positive integer, or ``rate`` not a share ``k / n`` in [0, 1].
-
-    Examples
-    --------
-    >>> describe_share(0.0, 20)
-    '0.0% (0 of 20; Clopper–Pearson 95% upper bound 16.8%)'
-    """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    rate = float(rate)
-    if not 0.0 <= rate <= 1.0 or abs(rate * n - round(rate * n)) > 1e-6:
-        raise ValueError(f"rate must be a share k / n of the {n} comparisons, in [0, 1], got {rate!r}")
-    edge = _clopper_pearson_edge(n)
-    if rate == 0.0:
-        return f"0.0% (0 of {n:,}; Clopper–Pearson 95% upper bound {100 * (1 - edge):.1f}%)"
-    if rate == 1.0:
-        return f"100.0% ({n:,} of {n:,}; Clopper–Pearson 95% lower bound {100 * edge:.1f}%)"
-    return f"{100 * rate:.1f}% (Monte Carlo SE {100 * math.sqrt(rate * (1 - rate) / n):.2f} percentage points)"
+    return describe_mc_share(float(study.rejection_rate[i]), study.n_resamples)
 
 
 def one_look_reason(n_items: int, discordant: int, *, alpha: float = 0.05, spread: int = 3) -> str:
