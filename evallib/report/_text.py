@@ -589,7 +589,7 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
                           f"({level} {method} interval {g_int} percentage points)")
             parts.append(f"{lead}, the one pair, {i} vs {j}, is not shown to differ at alpha = {alpha:g}: {effect}")
         else:
-            parts.append(f"{lead}, none of the pairwise differences is significant at alpha = {alpha:g}")
+            parts.append(f"{lead}, none of the pairs is shown to differ at alpha = {alpha:g}")
     split = [f"{i} vs {j}" for (i, j), lo, hi, rej in zip(pairwise["pair"], pairwise["diff_low"],
                                                          pairwise["diff_high"], pairwise["reject"])
              if not (lo <= 0 <= hi) and not rej]
