@@ -210,7 +210,7 @@ def one_look_reason(n_items: int, discordant: int, *, alpha: float = 0.05, sprea
 
     Under label swaps only the ``discordant`` items' signs move, so the sum ``S`` of their ``m``
     signs is all the z statistic depends on: ``S`` takes the ``m + 1`` values ``-m, -m + 2, ...,
-    m`` (the parity of ``m``), and the rule "|z| ≥ z_{1-α/2}" has the exact probability of a
+    m`` (the parity of ``m``), and the rule ``|z| >= z_{1-alpha/2}`` has the exact probability of a
     set of those values, :func:`evallib.peeking_signflip_rate` at one look. The sentence gives
     that probability and, for the discordant counts ``m - spread`` to ``m + spread`` at the same
     ``n_items`` (computed the same way), the range it spans, saying on which side of ``alpha``
