@@ -116,7 +116,13 @@ def test_brier_is_read_against_the_prevalence_forecast():
     c1, c2 = np.mean((q1 - y) ** 2), np.mean((q2 - y) ** 2)
     assert warning.startswith(f"The Brier scores of m1 ({c1:.4f}; ")
     assert f"are both worse than the prevalence forecast" in warning
-    assert "neither does better than that share alone" in warning
+    assert "both do worse than that share alone" in warning and "better than that share" not in warning
+    # one column of probabilities shown worse: "it does worse" (it once read "it does better")
+    one = rp.score_comparison(rp.load_predictions(pd.DataFrame({"label": y, "score_m1": q1, "score_m2": 100 * q2}),
+                                                 pos_label=1))  # m2's scores are not probabilities
+    (alone,) = one.warnings()
+    assert f"The Brier score of m1 ({c1:.4f}; " in alone and "is worse than the prevalence forecast" in alone
+    assert "it does worse than that share alone" in alone and "better than that share" not in alone
     m = rp.classifier_measures(data)
     assert "**Warning:** " + warning in rp.summary_text(data, measures=m, scores=sc)
     # one clearly worse, one not shown worse: no warning

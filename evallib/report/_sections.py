@@ -1030,9 +1030,9 @@ class ScoreComparison:
         who = join_names([f"{n} ({v:.4f}; {format_p(rows[n]['pvalue'])})" for n, v in brier.items()], limit=LISTED)
         every = "The Brier score of" if k == 1 else "The Brier scores of"
         verb = "is" if k == 1 else "are both" if k == 2 else "are all"
-        none = "it does" if k == 1 else "neither does" if k == 2 else "none does"
+        does = "it does" if k == 1 else "both do" if k == 2 else "all do"
         return (f"{every} {who} {verb} worse than {self._reference_words()}, at alpha = {self.alpha:g} "
-                f"(paired t-test over cases against it): as probabilities, {none} better than that share alone "
+                f"(paired t-test over cases against it): as probabilities, {does} worse than that share alone "
                 "(the scores may still rank the cases well; see their AUC).",)
 
 
