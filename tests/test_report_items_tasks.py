@@ -186,9 +186,12 @@ def test_tasks_as_few_clusters_widen_the_leaders_interval_and_the_summary_says_s
     low, high, times = map(float, re.search(r"Its interval, ([0-9.]+) to ([0-9.]+), is ([0-9.]+) times as wide",
                                             bullet).groups())
     assert times == pytest.approx((high - low) / (hi - lo), abs=0.01) and times > 1.05
-    assert "the clusters matter" in bullet and "change the interval little" not in bullet
+    assert "change the interval little" not in bullet
     # the standard error's share of the widening follows the variance ratio (the bullet's, 1 or more here)
     ratio = float(re.search(r"variance ratio ([0-9.]+)\)", bullet).group(1))
+    # the verdict too: clusters shown alike only when the variance ratio is above 1, else the price of few clusters
+    assert ("the clusters matter" in bullet) == (ratio > 1)
+    assert ("not evidence that the items of a cluster are alike" in bullet) == (ratio <= 1)
     assert ("not only its standard error" in bullet) == (ratio > 1)
     assert ("its standard error is no larger; the widening is the t quantile's few degrees of freedom, which "
             "taking only the 3 clusters as independent imposes" in bullet) == (ratio <= 1)
@@ -232,3 +235,7 @@ def test_design_effect_bullet_reads_the_standard_error_and_the_quantile_apart(se
             "taking only the 6 clusters as independent imposes" in text) == quantile_alone
     assert ("its smaller standard error outweighs the wider t quantile" in text) == narrower
     assert ("the cluster-robust interval is the narrower one here" in text) == narrower
+    # a wider interval with a standard error no larger is the price of few clusters, not clusters shown alike
+    assert ("the wider interval is the price of resting on 6 clusters, not evidence that the items of a cluster "
+            "are alike" in text) == (quantile_alone and times > 1.05)
+    assert ("the clusters matter" in text) == (se_ratio > 1 and times > 1.05)

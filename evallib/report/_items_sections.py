@@ -194,7 +194,8 @@ def summarise_items(data: ItemScores) -> ItemsOverview:
     if data.n_items < FEW_ITEMS:
         half = 1.96 * math.sqrt(0.25 / data.n_items)
         warnings.append(f"few items: with {data.n_items} items a mean near 0.5 is only known to about "
-                        f"±{half:.2f} (95% interval), so small differences cannot be resolved.")
+                        f"±{half:.2f} (95% interval); differences between models are resolved only as far as their "
+                        "paired intervals (section 3) allow, which can be much narrower.")
     sizes = None
     if data.clustered:
         n_g = np.bincount(data.clusters)
@@ -1016,6 +1017,10 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_cluste
         text += ("; its smaller standard error outweighs the wider t quantile of few degrees of freedom")
     if not math.isfinite(times) or 0.95 <= times <= 1.05:
         verdict = "here the clusters change the interval little."
+    elif times > 1.05 and ratio <= 1:
+        clusters = f"{n_clusters:,} clusters" if n_clusters is not None else "few clusters"
+        verdict = (f"the wider interval is the price of resting on {clusters}, not evidence that the items of a "
+                   "cluster are alike.")
     elif times > 1.05:
         verdict = "the clusters matter: taking the items as independent would have made its interval too narrow."
     else:
