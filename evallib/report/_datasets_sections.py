@@ -305,8 +305,8 @@ class FriedmanSection:
     untied_statistic, untied_f : Demšar's eq. (3) and (4) without the tie correction (the
         numbers his paper prints) when some data set has tied scores, else None.
     kendall_w : Kendall's coefficient of concordance ``W = chi2_F / (N (k - 1))``, in [0, 1]:
-        0 when the data sets rank the classifiers in unrelated orders, 1 when every data set
-        ranks them in the same order.
+        0 when the average ranks are all equal (unrelated, random orders give about ``1 / N``
+        on average), 1 when every data set ranks them in the same order.
     exact_pvalue : ``P(chi2_F >= observed)`` under the exact permutation law of the ranks
         (:func:`evallib.manydatasets.friedman_null_distribution`) for tables without
         ties that are small enough to enumerate (at most 6 classifiers); with 2 classifiers,
