@@ -161,6 +161,54 @@ def test_perfect_separation_and_identical_columns():
     assert (same.statistic, same.pvalue, same.reject, same.low, same.high) == (0.0, 1.0, False, 0.0, 0.0)
 
 
+def test_format_auc_prints_no_interval_where_delong_variance_is_0():
+    """AUC 1 (every positive outranks every negative) and 0 (every negative outranks every
+    positive): every placement value is equal, so DeLong's variance is 0 by definition (checked
+    with the direct O(m n) placements), and the library's text prints "-" and says why."""
+    rng = np.random.default_rng(12)
+    y = np.array([0] * 6 + [1] * 5)
+    perfect = np.where(y == 1, 10.0, 0.0) + rng.random(11)  # every positive above every negative
+    scores = pd.DataFrame({"perfect": perfect, "reversed": -perfect, "noisy": y + rng.normal(size=11),
+                           "constant": np.ones(11)})
+    auc, cov = _direct_delong(y, scores.to_numpy())
+    assert roc_auc_score(y, scores["perfect"]) == 1.0 and roc_auc_score(y, scores["reversed"]) == 0.0
+    assert auc[0] == 1.0 and auc[1] == 0.0 and cov[0, 0] == 0.0 and cov[1, 1] == 0.0 and cov[3, 3] == 0.0
+    assert cov[2, 2] > 0 and 0 < auc[2] < 1 and auc[3] == 0.5
+    table = sc.auc_table(y, scores)
+    text = sc.format_auc_table(table)
+    interval = "95% interval (DeLong)"
+    assert text.loc["perfect", interval] == "-" and text.loc["reversed", interval] == "-"
+    assert text.loc["perfect", "note"] == "DeLong's interval is degenerate (perfect separation)"
+    assert text.loc["reversed", "note"] == ("DeLong's interval is degenerate (perfect reversal); "
+                                            "below chance (0.5): the scores look reversed")
+    assert text.loc["constant", interval] == "-"
+    assert text.loc["constant", "note"] == "DeLong's interval is degenerate (standard error 0)"
+    z = stats.norm.isf(0.025)
+    lo, hi = max(0.0, auc[2] - z * np.sqrt(cov[2, 2])), min(1.0, auc[2] + z * np.sqrt(cov[2, 2]))
+    assert text.loc["noisy", interval] == f"[{lo:.3f}, {hi:.3f}]" and text.loc["noisy", "note"] == ""
+
+    pairs = sc.delong_pairwise(y, scores[["perfect", "reversed", "noisy"]])
+    out = sc.format_auc_pairwise(pairs)
+    # var(perfect - reversed) = S_pp + S_rr - 2 S_pr = 0: no interval
+    assert cov[0, 0] + cov[1, 1] - 2 * cov[0, 1] == 0.0
+    assert (out.loc["perfect vs reversed", "95% interval"], out.loc["perfect vs reversed", "note"]) == (
+        "-", "degenerate: both AUCs have DeLong variance 0")
+    assert out.loc["perfect vs reversed", "95% joint interval (Bonferroni)"] == "-"
+    assert out.loc["perfect vs noisy", "95% interval"].startswith("[")
+    assert out.loc["perfect vs noisy", "note"] == (
+        "rests on noisy's variance alone (perfect: perfect separation, DeLong variance 0)")
+    assert out.loc["reversed vs noisy", "note"] == (
+        "rests on noisy's variance alone (reversed: perfect reversal, DeLong variance 0)")
+    # a tied column's AUC of 0.5 has variance 0 too, known from the auc table only
+    both = sc.delong_pairwise(y, scores[["noisy", "constant"]])
+    assert "note" not in sc.format_auc_pairwise(both)
+    assert sc.format_auc_pairwise(both, auc=table).loc["noisy vs constant", "note"] == (
+        "rests on noisy's variance alone (constant: standard error 0, DeLong variance 0)")
+    # no degenerate pair, no note column
+    assert "note" not in sc.format_auc_pairwise(sc.delong_pairwise(y, scores[["noisy", "perfect"]].assign(
+        perfect=scores["noisy"] + rng.normal(size=11))))
+
+
 def test_positive_label_is_never_guessed():
     y = ["low", "high", "high", "low"]
     with pytest.raises(ValueError, match="pos_label"):

@@ -1197,9 +1197,43 @@ def _level(alpha: float) -> str:
     return f"{100 * (1 - alpha):g}%"
 
 
+def degenerate_auc(estimate: float, se: float) -> str:
+    """Why DeLong's interval of an AUC is degenerate, or ``""`` when it is not.
+
+    An AUC of 1 (or 0) puts every positive case above (below) every negative one: every
+    placement is equal, DeLong's variance is 0 and the interval collapses to the point, which
+    would read as certainty. An AUC strictly between with standard error 0 (scores tied so
+    that every placement is equal) collapses the same way. ``se`` may be NaN (not known):
+    then only an AUC of 0 or 1 is degenerate.
+
+    >>> degenerate_auc(1.0, 0.0), degenerate_auc(0.0, 0.0), degenerate_auc(0.5, 0.0), degenerate_auc(0.8, 0.05)
+    ('perfect separation', 'perfect reversal', 'standard error 0', '')
+    """
+    if estimate == 1.0:
+        return "perfect separation"
+    if estimate == 0.0:
+        return "perfect reversal"
+    if se == 0.0:
+        return "standard error 0"
+    return ""
+
+
+def degenerate_interval_text(reason: str, *, plural: bool = False) -> str:
+    """The sentence that replaces a degenerate DeLong interval: it prints no interval.
+
+    >>> degenerate_interval_text("perfect separation")
+    "DeLong's interval is degenerate (perfect separation)"
+    """
+    return f"DeLong's interval{'s are' if plural else ' is'} degenerate ({reason})"
+
+
 def format_auc_table(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`auc_table` as text: AUC and interval to three decimals, a note for reversed scores.
 
+    An AUC of 0 or 1 (or a standard error of 0) collapses DeLong's interval to a point, which
+    would read as certainty: its interval cell is ``"-"`` and the note says why
+    (:func:`degenerate_interval_text`, for example ``"DeLong's interval is degenerate
+    (perfect separation)"``).
 
     Parameters
     ----------
@@ -1213,10 +1247,18 @@ def format_auc_table(table: pd.DataFrame) -> pd.DataFrame:
         numbers are unchanged in ``table``.
     """
     level = _level(float(table["alpha"].iloc[0])) if len(table) else "95%"
+    se = table["se"].astype(float) if "se" in table else pd.Series(np.nan, index=table.index)
+    reasons = [degenerate_auc(float(e), float(v)) for e, v in zip(table["estimate"], se)]
+    notes = []
+    for reason, below in zip(reasons, table["below_chance"]):
+        parts = (degenerate_interval_text(reason) if reason else "",
+                 "below chance (0.5): the scores look reversed" if below else "")
+        notes.append("; ".join(x for x in parts if x))
     out = pd.DataFrame({
         "AUC": table["estimate"].map(lambda v: f"{v:.3f}"),
-        f"{level} interval (DeLong)": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(table["low"], table["high"])],
-        "note": ["below chance (0.5): the scores look reversed" if b else "" for b in table["below_chance"]],
+        f"{level} interval (DeLong)": ["-" if reason else f"[{lo:.3f}, {hi:.3f}]"
+                                       for reason, lo, hi in zip(reasons, table["low"], table["high"])],
+        "note": notes,
     })
     out.index = pd.Index(table["name"], name="classifier")
     return out
@@ -1275,24 +1317,56 @@ def _format_pairs(table: pd.DataFrame, what: str, digits: int, *, higher_is_bett
     return out
 
 
-def format_auc_pairwise(table: pd.DataFrame) -> pd.DataFrame:
+def format_auc_pairwise(table: pd.DataFrame, *, auc: pd.DataFrame | None = None) -> pd.DataFrame:
     """:func:`delong_pairwise` as text, indexed ``"a vs b"``.
 
     Columns: the AUC difference, its interval, the joint (Bonferroni) interval, the adjusted
     p-value (floored at 1e-15) and the verdict (``"<name> better"`` when the adjusted
     test rejects, else ``"not shown to differ"``).
 
+    Where the difference's standard error is 0 (both AUCs 0 or 1, say) its intervals, of
+    width 0, are ``"-"``; a ``note`` column, present when some pair needs one, says
+    ``"degenerate: ..."`` there and, where one of the two AUCs has DeLong variance 0 (an
+    AUC of 0 or 1), that the interval rests on the other's variance alone.
+
     Parameters
     ----------
     table : pandas.DataFrame
         The table :func:`delong_pairwise` returned.
+    auc : pandas.DataFrame, optional
+        The table :func:`auc_table` returned for the same scores: with it, an AUC strictly
+        between 0 and 1 whose standard error is 0 (tied scores) counts as having variance 0
+        too. Without it, only an AUC of 0 or 1 does.
 
     Returns
     -------
     pandas.DataFrame
         Strings, one row per pair.
     """
-    return _format_pairs(table, "AUC", 3, higher_is_better=True, test="DeLong's test")
+    out = _format_pairs(table, "AUC", 3, higher_is_better=True, test="DeLong's test")
+    se = {} if auc is None else dict(zip(auc["name"], auc["se"].astype(float)))
+
+    def flat(name: str, estimate: float) -> str:
+        return degenerate_auc(float(estimate), se.get(name, np.nan))
+
+    intervals = [c for c in out.columns if "interval" in c]
+    notes = []
+    for i, (a, b, auc_a, auc_b, s) in enumerate(zip(table["a"], table["b"], table["auc_a"], table["auc_b"],
+                                                    table["se"])):
+        fa, fb = flat(a, auc_a), flat(b, auc_b)
+        if float(s) == 0.0:
+            for c in intervals:
+                out.iloc[i, out.columns.get_loc(c)] = "-"
+            notes.append("degenerate: " + ("both AUCs have DeLong variance 0" if fa and fb
+                                           else "DeLong's standard error of the difference is 0"))
+        elif bool(fa) != bool(fb):
+            d, other = (a, b) if fa else (b, a)
+            notes.append(f"rests on {other}'s variance alone ({d}: {fa or fb}, DeLong variance 0)")
+        else:
+            notes.append("")
+    if any(notes):
+        out["note"] = notes
+    return out
 
 
 def format_loss_table(table: pd.DataFrame) -> pd.DataFrame:

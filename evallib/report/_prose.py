@@ -329,33 +329,3 @@ def matters_clause(lo: float, hi: float, delta: float | None) -> str:
             "negligible": f"; the whole interval lies within ±{points}: too small to matter",
             "undecided": f"; the interval reaches past ±{points}, so whether the difference matters is open",
             }[relevance(lo, hi, delta)]
-
-
-# ------------------------------------------------------------------ degenerate DeLong intervals
-def degenerate_auc(estimate: float, se: float) -> str:
-    """Why DeLong's interval of an AUC is degenerate, or ``""`` when it is not.
-
-    An AUC of 1 (or 0) puts every positive case above (below) every negative one: every
-    placement is equal, DeLong's variance is 0 and the interval collapses to the point, which
-    would read as certainty. An AUC strictly between with standard error 0 (scores tied so
-    that every placement is equal) collapses the same way.
-
-    >>> degenerate_auc(1.0, 0.0), degenerate_auc(0.0, 0.0), degenerate_auc(0.5, 0.0), degenerate_auc(0.8, 0.05)
-    ('perfect separation', 'perfect reversal', 'standard error 0', '')
-    """
-    if estimate == 1.0:
-        return "perfect separation"
-    if estimate == 0.0:
-        return "perfect reversal"
-    if se == 0.0:
-        return "standard error 0"
-    return ""
-
-
-def degenerate_interval_text(reason: str, *, plural: bool = False) -> str:
-    """The sentence that replaces a degenerate DeLong interval: it prints no interval.
-
-    >>> degenerate_interval_text("perfect separation")
-    "DeLong's interval is degenerate (perfect separation)"
-    """
-    return f"DeLong's interval{'s are' if plural else ' is'} degenerate ({reason})"

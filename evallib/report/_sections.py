@@ -37,6 +37,7 @@ from ..onetestset._nullbest import (
     best_over_thresholds,
     judge_winner,
 )
+from ..onetestset._scoring import degenerate_auc, degenerate_interval_text
 from ..resampling import (
     combined_5x2cv_ftest,
     corrected_resampled_ttest,
@@ -51,8 +52,6 @@ from ._inputs import (
 )
 from ._prose import (
     LISTED,
-    degenerate_auc,
-    degenerate_interval_text,
     distinct_digits,
     format_p,
     interval_points,

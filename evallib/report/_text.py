@@ -21,8 +21,6 @@ from ._percase import BALANCED_TEST
 from ._prose import (
     adjusted_p_header,
     bounds,
-    degenerate_auc,
-    degenerate_interval_text,
     escape_bold,
     format_adjusted_p,
     format_p,
@@ -293,10 +291,10 @@ def format_class_auc(result: Any) -> pd.DataFrame:
 
 def format_auc(result: Any) -> pd.DataFrame:
     """A two-class :class:`evallib.report.ScoreComparison`'s AUCs as text:
-    :func:`evallib.onetestset.format_auc_table`, with ``"-"`` for a degenerate DeLong interval.
+    :func:`evallib.onetestset.format_auc_table` of its ``auc``.
 
     An AUC of 0 or 1 (or a standard error of 0) collapses DeLong's interval to a point, which
-    would read as certainty: its cell is ``"-"`` and the note says why.
+    would read as certainty: the library prints ``"-"`` in its cell and the note says why.
 
     Parameters
     ----------
@@ -308,35 +306,22 @@ def format_auc(result: Any) -> pd.DataFrame:
     pandas.DataFrame
         All text, indexed by classifier: ``AUC``, the ``"<level> interval (DeLong)"`` and ``note``.
     """
-    t = result.auc
-    out = format_auc_table(t)
-    interval = [c for c in out.columns if c.endswith("(DeLong)")][0]
-    se = t["se"] if "se" in t else pd.Series(math.nan, index=t.index)
-    for i, (e, v) in enumerate(zip(t["estimate"].astype(float), se.astype(float))):
-        reason = degenerate_auc(e, v)
-        if reason:
-            out.iloc[i, out.columns.get_loc(interval)] = "-"
-            note = out.iloc[i, out.columns.get_loc("note")]
-            out.iloc[i, out.columns.get_loc("note")] = "; ".join(
-                x for x in (degenerate_interval_text(reason), note) if x)
-    return out
+    return format_auc_table(result.auc)
 
 
 def format_auc_pairs(result: Any) -> pd.DataFrame:
     """A two-class :class:`evallib.report.ScoreComparison`'s paired AUC comparisons as text:
-    :func:`evallib.onetestset.format_auc_pairwise` and a ``note`` column.
+    :func:`evallib.onetestset.format_auc_pairwise` (its ``"-"`` and ``note`` for a degenerate
+    DeLong interval), and ``"identical scores"``.
 
     The verdict reads ``"identical scores"`` where the two columns hold the same scores (the
-    intervals, of width 0, become ``"-"``); a ``note`` column, present when some pair needs
-    one, says ``"degenerate: ..."`` where the difference's standard error is 0 (both AUCs 0 or
-    1, say) and, where one of the two AUCs is 0 or 1, that the interval rests on the other's
-    variance alone.
+    intervals, of width 0, are ``"-"``, and that pair has no note).
 
     Parameters
     ----------
     result : ScoreComparison
         What :func:`evallib.report.score_comparison` returns with two or more score columns
-        (its ``auc`` and ``auc_pairs`` are read).
+        (its ``auc``, ``auc_pairs`` and ``identical`` are read).
 
     Returns
     -------
@@ -344,30 +329,15 @@ def format_auc_pairs(result: Any) -> pd.DataFrame:
         All text, one row per pair ``"a vs b"``.
     """
     t = result.auc_pairs
-    out = format_auc_pairwise(t)
-    rows = result.auc.set_index("name")
-    flat = {n: degenerate_auc(float(rows.loc[n, "estimate"]), float(rows.loc[n].get("se", math.nan)))
-            for n in rows.index}
-    intervals = [c for c in out.columns if "interval" in c]
-    notes = []
-    for i, r in enumerate(t.itertuples()):
-        same = frozenset((r.a, r.b)) in getattr(result, "identical", frozenset())
-        if same or float(r.se) == 0.0:
-            for c in intervals:
-                out.iloc[i, out.columns.get_loc(c)] = "-"
-            if same:
-                notes.append("")
-                out.iloc[i, out.columns.get_loc("verdict")] = "identical scores"
-            else:
-                notes.append("degenerate: " + ("both AUCs have DeLong variance 0" if flat[r.a] and flat[r.b]
-                                               else "DeLong's standard error of the difference is 0"))
-        elif bool(flat[r.a]) != bool(flat[r.b]):
-            d, other = (r.a, r.b) if flat[r.a] else (r.b, r.a)
-            notes.append(f"rests on {other}'s variance alone ({d}: {flat[d]}, DeLong variance 0)")
-        else:
-            notes.append("")
-    if any(notes):
-        out["note"] = notes
+    out = format_auc_pairwise(t, auc=result.auc)
+    identical = getattr(result, "identical", frozenset())
+    for i, (a, b) in enumerate(zip(t["a"], t["b"])):
+        if frozenset((a, b)) in identical:  # same scores: se 0, so the library printed "-" already
+            out.iloc[i, out.columns.get_loc("verdict")] = "identical scores"
+            if "note" in out:
+                out.iloc[i, out.columns.get_loc("note")] = ""
+    if "note" in out and not out["note"].astype(bool).any():
+        out = out.drop(columns="note")
     return out
 
 
