@@ -865,7 +865,7 @@ def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(cluster
     assert "P(best)" not in table.columns and "ranked first (share of resamples)" in table.columns
     se = [math.sqrt(q * (1 - q) / 1000) for q in ranks["p_best"]]
     assert list(table[column]) == [(f"none (0 of 1,000); share < {3 / 1000:.4f} (rule of three)" if q == 0 else
-                                    f"{s:.3f}" if s >= 0.0005 else "<0.001") for q, s in zip(ranks["p_best"], se)]
+                                    f"{s:.3f}" if s >= 0.0005 else f"{s:.1g}") for q, s in zip(ranks["p_best"], se)]
 
 
 def test_rivals_for_first_place_compare_unrounded_shares(clustered):
@@ -905,7 +905,7 @@ def test_small_p_best_counts_never_print_as_exact():
     share = "ranked first (share of resamples)"
     assert list(table[share]) == ["0.800", "0.199", "1 of 2,000", "0"]
     assert list(table[column])[:2] == [f"{math.sqrt(q * (1 - q) / b):.3f}" for q in (0.8, 0.199)]
-    assert table[column].iloc[2] == "<0.001" and math.sqrt(1 / b * (1 - 1 / b) / b) < 0.0005
+    assert table[column].iloc[2] == "0.0005" and math.sqrt(1 / b * (1 - 1 / b) / b) < 0.0005
     assert table[column].iloc[3] == f"none (0 of 2,000); share < {3 / b:.4f} (rule of three)" == (
         "none (0 of 2,000); share < 0.0015 (rule of three)")
     assert not any(v in {"0.000", "1.000"} for v in [*table[share], *table[column]])

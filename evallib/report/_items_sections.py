@@ -730,8 +730,8 @@ def _share_cell(p: float, b: int = 0) -> str:
 def _share_mc_cell(p: float, b: int) -> str:
     """The Monte Carlo SE of a share ``p`` of ``b`` replicates, or a stated bound where it prints as 0.
 
-    ``sqrt(p (1 - p) / b)``, to 3 decimals; below 0.0005 (which would print as 0.000)
-    ``<0.001``; for a share of 0 or 1, which has no binomial standard error, the rule of three's
+    ``sqrt(p (1 - p) / b)``, to 3 decimals; below 0.0005 (which would print as 0.000) to one
+    significant digit, ``0.0005`` beside ``1 of 2,000``; for a share of 0 or 1, which has no binomial standard error, the rule of three's
     95% bound on the share over unlimited replicates (below ``3 / b``, above ``1 - 3 / b``).
     """
     if not b:
@@ -740,7 +740,7 @@ def _share_mc_cell(p: float, b: int) -> str:
         return (f"none (0 of {b:,}); share < {3 / b:.4f} (rule of three)" if p <= 0
                 else f"none ({b:,} of {b:,}); share > {1 - 3 / b:.4f} (rule of three)")
     se = math.sqrt(p * (1 - p) / b)
-    return "<0.001" if se < 0.0005 else f"{se:.3f}"
+    return f"{se:.1g}" if se < 0.0005 else f"{se:.3f}"
 
 
 #: Section 5's column of the share of bootstrap resamples in which a model ranks first.
@@ -778,7 +778,7 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
     share of ``B`` bootstrap resamples in which a model ranks first, not a probability that it
     is best; it carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling
     error the bootstrap estimates. Neither prints as if exact: a share below 0.001 (above 0.999) prints
-    as its count, ``1 of 2,000``, a standard error below 0.0005 as ``<0.001``, and a share of 0 or 1 (no
+    as its count, ``1 of 2,000``, a standard error below 0.0005 to one significant digit (``0.0005``), and a share of 0 or 1 (no
     binomial standard error) gets the rule of three's bound, ``3 / B``.
     """
     r = board.ranks
