@@ -1461,7 +1461,8 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                 se = icc_null_se(cluster_size, sizes.size) * scale
                 z = float(stats.norm.ppf(1 - alpha / 2))
                 upper = min(max(icc_raw + z * se, 0.0), 1.0)
-                scaled = (f", times {scale:.2f} for the answers' noise (as the estimate is)" if scale != 1 else "")
+                scaled = (f", times {scale:.2f} for the answers' noise (as the estimate is): the variance of the observed "
+                          f"differences over that of the expected ones, (omega^2 + noise) / omega^2" if scale != 1 else "")
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, below zero, so it is read "
                              f"as 0 for the plan; ICCs up to about {upper:.3f} (a design effect of "
                              f"{1 + (cluster_size - 1) * upper:.2f} for {word}s of {cluster_size} items) are not ruled "
