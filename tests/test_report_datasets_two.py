@@ -140,3 +140,101 @@ def test_edge_range_verdict_at_both_ends(tmp_path):
     same = ends[0] == ends[1]
     assert ("the verdict is the same at both ends" in bayes.edge_text) == same
     assert ("the verdict depends on it" in bayes.edge_text) == (not same)
+
+
+# ------------------------------------------- what the deciding test can reach at all (rep-ds6)
+#: 8 wins of b and no tie: the exact sign test can reject (2 * 0.5**8 = 0.0078 <= 0.05).
+EIGHT = pd.DataFrame({"a": [0.70, 0.71, 0.72, 0.73, 0.74, 0.75, 0.76, 0.77],
+                      "b": [0.75, 0.77, 0.79, 0.81, 0.83, 0.85, 0.87, 0.89]},
+                     index=pd.Index([f"d{i}" for i in range(8)], name="data set"))
+
+
+@pytest.mark.parametrize("m", range(0, 13))
+def test_smallest_sign_test_p_is_binomtests_all_one_way_p(m):
+    from evallib.report._datasets_sections import smallest_sign_test_p
+    ref = 1.0 if m == 0 else stats.binomtest(m, m, 0.5, alternative="two-sided").pvalue
+    assert smallest_sign_test_p(m) == pytest.approx(ref, rel=1e-12)
+
+
+def test_smallest_sign_test_p_rejects_a_negative_count():
+    from evallib.report._datasets_sections import smallest_sign_test_p
+    with pytest.raises(ValueError, match="m"):
+        smallest_sign_test_p(-1)
+
+
+@pytest.mark.parametrize("k, n", [(3, 2), (3, 3), (4, 2)])
+def test_smallest_exact_friedman_p_by_brute_force(k, n):
+    import itertools
+    import math
+
+    import numpy as np
+
+    from evallib.report._datasets_sections import smallest_friedman_exact_p
+    orders = list(itertools.permutations(range(1, k + 1)))
+    stats_all = []
+    for rows in itertools.product(orders, repeat=n):
+        sums = np.sum(rows, axis=0)
+        stats_all.append(12.0 / (n * k * (k + 1)) * float(np.sum(sums ** 2)) - 3.0 * n * (k + 1))
+    stats_all = np.array(stats_all)
+    ref = float(np.mean(stats_all >= stats_all.max() - 1e-9))
+    assert ref == pytest.approx(math.factorial(k) / math.factorial(k) ** n)  # by hand: one order on all n
+    assert smallest_friedman_exact_p(k, n) == pytest.approx(ref, rel=1e-12)
+
+
+def test_e_says_the_deciding_sign_test_cannot_reject_by_construction(tmp_path):
+    res = _load(tmp_path, E)
+    notes = " ".join(assumptions(res))
+    smallest = stats.binomtest(5, 5, 0.5).pvalue  # 0.0625
+    assert "exact sign test of the pair" in notes and "'not shown to differ' by construction too" in notes
+    assert f"= {smallest:g}, above alpha = 0.05" in notes and "0.0625" in notes
+
+
+def test_eight_wins_the_sign_test_can_reject_and_no_floor_sentence(tmp_path):
+    res = _load(tmp_path, EIGHT)
+    fs = friedman_test(res)
+    assert fs.reject and fs.pvalue == pytest.approx(stats.binomtest(8, 8, 0.5).pvalue)
+    notes = " ".join(assumptions(res))
+    assert "by construction" not in notes
+
+
+def _summary(res, rope=0.01):
+    fs = friedman_test(res)
+    return results_summary(res, overview=describe_results(res), friedman=fs,
+                           posthoc=posthoc_tests(res, friedman_rejects=fs.reject),
+                           bayes=bayesian_top_two(res, rope=rope, rng=0))
+
+
+def test_decisive_posterior_beside_not_shown_to_differ_is_reconciled(tmp_path):
+    res = _load(tmp_path, E)
+    bayes = bayesian_top_two(res, rope=0.01, rng=0)
+    assert bayes.decision == "best"  # the posterior decides ...
+    assert not friedman_test(res).reject  # ... where the sign test cannot
+    text = _summary(res)
+    assert "is not a contradiction" in text and "answers a different question" in text
+    assert "min(1, 2 × 0.5^5) = 0.0625" in text
+
+
+def test_no_reconciling_sentence_when_the_sign_test_can_reject(tmp_path):
+    res = _load(tmp_path, EIGHT)
+    assert bayesian_top_two(res, rope=0.01, rng=0).decision == "best"
+    text = _summary(res)
+    assert "is not a contradiction" not in text
+
+
+def test_an_exact_0_0625_is_never_printed_as_0_062(tmp_path):
+    import re
+    res = _load(tmp_path, E)
+    fs = friedman_test(res)
+    ph = posthoc_tests(res, control="C4.5", friedman_rejects=fs.reject)
+    texts = [fs.text(), _summary(res), ph.diagram_note, " ".join(assumptions(res))]
+    for text in texts:
+        assert not re.search(r"0\.062(?!5)", text), text
+    assert "p = 0.0625" in fs.text() and "p = 0.0625" in ph.diagram_note
+
+
+def test_k2_disagreement_note_names_the_two_procedures(tmp_path):
+    res = _load(tmp_path, E)
+    text = posthoc_tests(res, control="C4.5", verdict="wilcoxon").disagreement_text()
+    assert "the exact sign test" in text and "Wilcoxon's signed-rank test" in text
+    assert "counts only the signs" in text and "ranks their sizes" in text
+    assert "different procedures can still disagree" not in text

@@ -62,6 +62,7 @@ from ._prose import (
     join_names,
     plot_text,
     plural,
+    pvalue_cell,
     quote_list,
     tie_groups,
     tie_note,
@@ -355,9 +356,9 @@ class FriedmanSection:
         ]
         if self.sign_test:
             lines.append(f"exact sign test of the pair, tied data sets dropped (with 2 classifiers the exact law of "
-                         f"Friedman's statistic given the ties): {format_p(self.exact_pvalue)}")
+                         f"Friedman's statistic given the ties): {format_exact_p(self.exact_pvalue)}")
         elif self.exact_pvalue is not None:
-            lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue)}")
+            lines.append(f"exact permutation test of Friedman's statistic: {format_exact_p(self.exact_pvalue)}")
         if self.untied_statistic is not None:
             uf = "infinite" if math.isinf(self.untied_f) else f"{self.untied_f:.2f}"
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
@@ -421,6 +422,88 @@ def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
     exact = _sign_test_p(results) if two else _exact_friedman_p(fr)
     return FriedmanSection(result=fr, untied_statistic=untied_stat, untied_f=untied_f,
                            kendall_w=min(1.0, max(0.0, w)), exact_pvalue=exact, alpha=alpha, sign_test=two)
+
+
+def smallest_sign_test_p(m: int) -> float:
+    """The smallest two-sided p-value the exact sign test (or Wilcoxon's exact signed-rank test)
+    can reach with ``m`` non-zero differences: ``2 * 0.5**m`` (every difference on one side),
+    capped at 1; 1 for ``m = 0``. With ``m`` differences the two tests' null laws give the two
+    all-one-sided sign patterns probability ``0.5**m`` each, and no outcome is more extreme."""
+    m = int(m)
+    if m < 0:
+        raise ValueError(f"m must be a non-negative count, got {m}")
+    return 1.0 if m == 0 else float(min(1.0, 2.0 * 0.5 ** m))
+
+
+def smallest_friedman_exact_p(k: int, n: int) -> float | None:
+    """The smallest p-value the exact permutation test of Friedman's statistic (no ties) can reach
+    over ``n`` data sets and ``k`` classifiers: the null probability of the statistic's largest
+    value (every data set ranks the classifiers in one order); None when the law is too large to
+    enumerate (:func:`_exact_friedman_p` then gives None too)."""
+    try:
+        null = friedman_null_distribution(k, n)
+    except ValueError:
+        return None
+    values = null.index.to_numpy(dtype=float)
+    return float(null.to_numpy()[values >= values.max() - 1e-9].sum())
+
+
+def format_exact_p(p: float) -> str:
+    """A p-value of an exact test in a sentence, by :func:`format_p`, except that one with a short
+    exact decimal (up to 4 significant digits: ``0.0625``, ``0.125``, ``0.25``) that two digits
+    would round down is printed exactly: ``0.0625`` as ``0.062`` would read smaller than it is."""
+    return "p " + _exact_relation(p)
+
+
+def exact_p_cell(p: float) -> str:
+    """:func:`format_exact_p` in a table cell, as :func:`pvalue_cell` writes one: ``"0.0625"``."""
+    text = _exact_relation(p)
+    return text[2:] if text.startswith("= ") else text
+
+
+def _exact_relation(p: float) -> str:
+    cell = pvalue_cell(p)
+    text = "= " + cell if cell[:1].isdigit() else cell
+    short = f"{p:.4g}"
+    if 0 < p < 1 and float(short) == p and text.startswith("= ") and float(cell) < p:
+        return f"= {short}"
+    return text
+
+
+def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) -> tuple[str, float] | None:
+    """The smallest p-value the test that decides section 2 can reach on this table, with the
+    sentence that says so when it exceeds the level: ``(sentence, smallest_p)``, or None when that
+    test is Iman–Davenport's F (its p-value falls to 0 as W nears 1, so no floor is computed).
+    ``too``: the sentence follows one that says the same of Wilcoxon's test.
+
+    With 2 classifiers the deciding test is the exact sign test of the pair, whose smallest
+    two-sided p-value with ``m`` non-zero differences is ``2 * 0.5**m``
+    (:func:`smallest_sign_test_p`); with more, when the exact permutation test of Friedman's
+    statistic decided, the null probability of its largest value (:func:`smallest_friedman_exact_p`).
+    """
+    alpha = fs.alpha
+    if fs.sign_test:
+        oriented = results.oriented()
+        a, b = results.classifiers[:2]
+        wins, _, losses = _record(oriented[b].to_numpy(), oriented[a].to_numpy())
+        m = wins + losses
+        smallest = smallest_sign_test_p(m)
+        how = (f"with {plural(m, 'non-zero difference')} its smallest two-sided p-value, every difference on "
+               f"one side, is {'1 (every data set ties)' if m == 0 else f'min(1, 2 × 0.5^{m}) = {smallest:g}'}")
+        test = "the exact sign test of the pair (which the pair's mean-rank verdict in section 3 takes too)"
+    elif fs.decided_by == "exact":
+        smallest = smallest_friedman_exact_p(results.n_classifiers, results.n_datasets)
+        if smallest is None:
+            return None
+        how = (f"with {plural(results.n_datasets, 'data set')} and {results.n_classifiers} classifiers its "
+               f"smallest p-value, every data set ranking the classifiers in one order, is "
+               f"{format_exact_p(smallest)[4:]}")
+        test = "the exact permutation test of Friedman's statistic"
+    else:
+        return None
+    text = (f"The verdict of section 2 rests on {test}, and {how}, above alpha = {alpha:g}: its verdict is "
+            f"'not shown to differ' by construction{' too' if too else ''}, whatever the scores.")
+    return text, smallest
 
 
 def _sign_test_p(results: Results) -> float:
@@ -632,9 +715,17 @@ class PosthocSection:
             head = (f"the two families disagree on {plural(len(dis), 'pair')} with {ctrl}: " + "; ".join(parts))
         if not explain:
             return f"{head}; section 3 says why two families can disagree and which verdict answers which question"
-        smaller = ("the smaller family can declare a pair different that the larger one does not, and different "
-                   "procedures can disagree either way" if m > k - 1 else
-                   "both families are one comparison here, and different procedures can still disagree")
+        if m > k - 1:
+            smaller = ("the smaller family can declare a pair different that the larger one does not, and different "
+                       "procedures can disagree either way")
+        elif self.verdict == "mean-ranks":
+            smaller = ("both families are one comparison here, and with 2 classifiers both verdicts take the exact "
+                       "sign test of the pair")
+        else:
+            smaller = ("both families are one comparison here, but two procedures decide it: the exact sign test "
+                       "(which the comparison with the control takes with 2 classifiers) and Wilcoxon's signed-rank "
+                       "test, and they can disagree because the sign test counts only the signs of the differences "
+                       "while Wilcoxon's test also ranks their sizes")
         return (f"{head}. They are different families and procedures: {cname}'s procedure adjusts for the "
                 f"k - 1 = {plural(k - 1, 'comparison')} with the control, {vfamily} for "
                 f"{'all ' if m > 1 else ''}k(k - 1)/2 = {plural(m, 'pair')}: {smaller}. The comparisons with the control answer "
@@ -652,7 +743,7 @@ class PosthocSection:
         diff = float(top["rank_difference"])
         joined = not bool(top["reject"])
         side = "beyond" if diff > self.cd.cd else "within"
-        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, {format_p(exact)}) decided "
+        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, {format_exact_p(exact)}) decided "
                 f"the pair, not the bar: their rank difference {diff:.3f} is {side} Nemenyi's critical "
                 f"difference {self.cd.cd:.3f}, and the line {'joins' if joined else 'does not join'} them because "
                 f"the sign test {'does not reject' if joined else 'rejects'} at alpha = {self.alpha:g}")
@@ -1123,7 +1214,7 @@ class TopTwoBayes:
             f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
             f"each probability at most {self.mc_bound_text})",
         ] + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
-            f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue)} (ignores the ROPE)",
+            f"frequentist reading: Wilcoxon signed-rank unadjusted {format_exact_p(r.pvalue)} (ignores the ROPE)",
         ] + ([f"note: {PICKED_PAIR}"] if self.picked else [])
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
@@ -1291,6 +1382,12 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
         out.append(f"Of the {n} data sets, {where} (the signed-rank test drops the zero ones), and with so few "
                    f"no two-sided signed-rank test can reach p <= {alpha:g}, whatever the scores: Wilcoxon's "
                    "verdicts in section 3 are 'not shown to differ' by construction.")
+        wilcoxon_note = True
+    else:
+        wilcoxon_note = False
+    floor = deciding_floor(results, fs, too=wilcoxon_note)
+    if floor is not None and floor[1] > alpha:
+        out.append(floor[0])
     if n < SMALL_N_MEAN_RANK and k >= 3:
         out.append(f"The mean-rank z tests of section 3 refer each difference of average ranks to the normal law, "
                    f"a large-sample approximation; with N = {n} data sets (fewer than {SMALL_N_MEAN_RANK}) their "

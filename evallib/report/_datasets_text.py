@@ -24,7 +24,10 @@ from ._datasets_sections import (
     ResultsOverview,
     TopTwoBayes,
     derived_decimals,
+    exact_p_cell,
+    format_exact_p,
     score_decimals,
+    smallest_sign_test_p,
     wilcoxon_variant,
 )
 from ._sections import Skipped
@@ -102,7 +105,7 @@ def _exact_two_column(pairs: pd.DataFrame) -> dict[str, list[str]]:
     exact = pairs.attrs.get("exact_two")
     if exact is None:
         return {}
-    return {"p (exact; sign test, the verdict's at k = 2)": [pvalue_cell(exact)] * len(pairs)}
+    return {"p (exact; sign test, the verdict's at k = 2)": [exact_p_cell(exact)] * len(pairs)}
 
 
 def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
@@ -192,11 +195,11 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
     if fs.sign_test:
         tests = (f"with 2 classifiers this is the one pair's question, and the verdict uses the exact sign "
                  f"test that the pair's mean-rank verdict takes too, tied data sets dropped (the exact law of "
-                 f"Friedman's statistic given the ties): {format_p(fs.exact_pvalue)}; the large-sample forms are "
+                 f"Friedman's statistic given the ties): {format_exact_p(fs.exact_pvalue)}; the large-sample forms are "
                  f"not quoted for the verdict ({chi}; {iman}; the F approximation breaks down as W nears 1, "
                  f"F = (N - 1) W / (1 - W), infinite at W = 1)")
     elif fs.decided_by == "exact":
-        tests = f"the exact permutation test of Friedman's statistic gives {format_p(fs.exact_pvalue)} ({chi}; {iman})"
+        tests = f"the exact permutation test of Friedman's statistic gives {format_exact_p(fs.exact_pvalue)} ({chi}; {iman})"
     else:
         tests = f"{iman} ({chi})"
     verdict = ("the classifiers do not all perform alike" if fs.reject else
@@ -273,7 +276,7 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
     if exact_two is not None:
         head += (f" (with 2 classifiers the mean-rank z test of the one pair is the large-sample form of "
                  f"Friedman's test; over {plural(t.attrs['n'], 'data set')} the exact permutation law, the sign "
-                 f"test's, gives {format_p(exact_two)}, and the pair's verdict takes it: the approximation's "
+                 f"test's, gives {format_exact_p(exact_two)}, and the pair's verdict takes it: the approximation's "
                  f"{format_p(float(t['pvalue'].iloc[0]))} is not to be quoted)")
     return head
 
@@ -291,7 +294,7 @@ def _control_sentence(ph: PosthocSection) -> str:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
     exact_two = ph.pairs.attrs.get("exact_two")
     if exact_two is not None:
-        parts.append(f"with 2 classifiers the verdict takes the exact sign test's {format_p(exact_two)}, not the "
+        parts.append(f"with 2 classifiers the verdict takes the exact sign test's {format_exact_p(exact_two)}, not the "
                      "z test's large-sample p")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
             f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}. "
@@ -304,7 +307,26 @@ def _capital_ours(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-def _bayes_sentence(bayes: TopTwoBayes) -> str:
+def _bayes_reconciled(bayes: TopTwoBayes, alpha: float, two: bool) -> str:
+    """When the posterior decides a difference that the pair's exact frequentist tests cannot reach
+    at ``alpha`` by construction (``2 * 0.5**m > alpha`` for ``m`` non-zero differences), the
+    sentence that says why the two are no contradiction; else ``""``."""
+    m = bayes.wins + bayes.losses
+    smallest = smallest_sign_test_p(m)
+    if bayes.decision not in ("best", "second") or smallest <= alpha:
+        return ""
+    tests = ("neither the exact sign test, which decides section 2, nor Wilcoxon's signed-rank test" if two else
+             "Wilcoxon's signed-rank test")
+    verb = "can" if two else "cannot"
+    return (f" With {plural(m, 'non-zero difference')} {tests} of this pair {verb} reach p <= {alpha:g} "
+            f"(the smallest two-sided p-value is "
+            f"{'1' if m == 0 else f'min(1, 2 × 0.5^{m}) = {smallest:g}'}), so they say 'not shown to differ' "
+            "whatever the scores; the Bayesian signed-rank test answers a different question, the posterior "
+            "probability under its prior that the difference lies beyond the ROPE, so a decisive posterior beside "
+            "'not shown to differ' is not a contradiction.")
+
+
+def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = False) -> str:
     n = bayes.result.n
     tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
     head = (f"The Bayesian signed-rank test compares the leading pair picked from the data, the two best average "
@@ -331,7 +353,8 @@ def _bayes_sentence(bayes: TopTwoBayes) -> str:
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
     return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
-            f"unadjusted {format_p(bayes.result.pvalue)}).{edge}")
+            f"unadjusted {format_exact_p(bayes.result.pvalue)}).{edge}"
+            + ("" if alpha is None else _bayes_reconciled(bayes, alpha, two)))
 
 
 def results_summary(
@@ -369,7 +392,7 @@ def results_summary(
     if posthoc.control is not None:
         out.append(_control_sentence(posthoc))
     if isinstance(bayes, TopTwoBayes):
-        out.append(_bayes_sentence(bayes))
+        out.append(_bayes_sentence(bayes, friedman.alpha, results.n_classifiers == 2))
     elif isinstance(bayes, Skipped):
         out.append("Section 4, the Bayesian test of whether the two best differ by more than the smallest "
                    f"difference that matters, was skipped (it needs --rope here): {escape(bayes.reason)}")
