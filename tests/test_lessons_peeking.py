@@ -249,7 +249,7 @@ def test_one_look_reason_gives_the_exact_size_and_both_sides_of_alpha():
     text = one_look_reason(100, 11, alpha=0.05, spread=3)
     here = _one_look_by_hand(100, 11, 0.05)
     near = {m: _one_look_by_hand(100, m, 0.05) for m in range(8, 15)}
-    assert f"m = 11 discordant signs (an odd number from −11 to 11 in steps of 2)" in text
+    assert "m = 11 discordant signs (an odd number from −11 to 11 in steps of 2)" in text
     assert f"{100 * here:.2f}% here, {'above' if here > 0.05 else 'below'} α = 5%" in text
     lo, hi = min(near, key=near.get), max(near, key=near.get)
     assert near[lo] < 0.05 < near[hi] and "It can fall on either side of α" in text

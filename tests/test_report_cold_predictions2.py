@@ -113,9 +113,9 @@ def test_brier_is_read_against_the_prevalence_forecast():
     t1, t2 = (stats.ttest_rel((q - y) ** 2, ref_loss) for q in (q1, q2))
     assert t1.pvalue <= 0.05 and t2.pvalue <= 0.05 and t1.statistic > 0 and t2.statistic > 0
     (warning,) = sc.warnings()
-    c1, c2 = np.mean((q1 - y) ** 2), np.mean((q2 - y) ** 2)
+    c1, _c2 = np.mean((q1 - y) ** 2), np.mean((q2 - y) ** 2)
     assert warning.startswith(f"The Brier scores of m1 ({c1:.4f}; ")
-    assert f"are both worse than the prevalence forecast" in warning
+    assert "are both worse than the prevalence forecast" in warning
     assert "both do worse than that share alone" in warning and "better than that share" not in warning
     # one column of probabilities shown worse: "it does worse" (it once read "it does better")
     one = rp.score_comparison(rp.load_predictions(pd.DataFrame({"label": y, "score_m1": q1, "score_m2": 100 * q2}),

@@ -12,6 +12,7 @@ import math
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 from _references import t_test_detectable, t_test_units
 from scipy import stats
@@ -199,12 +200,10 @@ def test_tasks_as_few_clusters_widen_the_leaders_interval_and_the_summary_says_s
     assert "(paired CR2 t-tests, cluster-robust; section 3)" in text      # the tests named as run
 
 
-def _planted_leader(se_ratio: float, df: float) -> "pd.Series":
+def _planted_leader(se_ratio: float, df: float) -> pd.Series:
     """A means row planted by hand: a t interval (no effective sample size) whose cluster-robust standard
     error is ``se_ratio`` times the items-independent 0.05, on ``df`` degrees of freedom, against the
     items-independent normal interval; the bounds are estimate ± quantile × SE, computed here."""
-    import pandas as pd
-
     z, t = stats.norm.isf(0.025), stats.t.isf(0.025, df)
     se = 0.05 * se_ratio
     return pd.Series({"mean": 0.5, "low": 0.5 - t * se, "high": 0.5 + t * se, "se": se, "df": df,
