@@ -262,3 +262,23 @@ def test_the_gap_over_the_majority_class_says_when_it_is_from_unrounded_figures(
         assert (f"{printed:.{len(gap.split('.')[1])}f}" == gap) == ("from unrounded accuracies" not in text)
         if n == 301:
             assert "from unrounded accuracies; " in text
+
+
+def test_accuracy_is_said_to_flatter_only_when_it_is_above_the_balanced_accuracy():
+    # 3 positives, 34 negatives. x catches every positive and raises 10 false alarms; y misses one positive
+    # and raises none. By hand: x accuracy 27/37 = 73.0% < balanced (1 + 24/34)/2 = 85.3%;
+    # y accuracy 36/37 = 97.3% > balanced (2/3 + 1)/2 = 83.3%.
+    y = np.array([1] * 3 + [0] * 34)
+    x = y.copy()
+    x[3:13] = 1
+    z = y.copy()
+    z[0] = 0
+    for pred, acc, bal in ((x, 27 / 37, (1 + 24 / 34) / 2), (z, 36 / 37, (2 / 3 + 1) / 2)):
+        data = rp.load_predictions(pd.DataFrame({"label": y, "pred_m": pred, "pred_none": np.zeros_like(y)}),
+                                   pos_label=1)
+        text = rp.summary_text(data, measures=rp.classifier_measures(data))
+        assert f"{100 * bal:.1f}%" in text
+        flatters = f"its accuracy, {100 * acc:.1f}%, would flatter it" in text
+        assert flatters == (acc > bal)
+        if not flatters:
+            assert f"its accuracy is {100 * acc:.1f}%, against {100 * 34 / 37:.1f}% for always predicting" in text

@@ -489,8 +489,12 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
                  f"of the cases, and {percase.skew_rule(k)}")
         if not data.multiclass:
             acc = float(lab.at[leader, "accuracy"])
-            extra += (f"; its accuracy, {pct(acc)}%, would flatter it: the majority class alone scores "
-                      f"{pct(base['accuracy'])}%")
+            if acc > top:   # accuracy rewards the majority class: here it reads higher than the honest measure
+                extra += (f"; its accuracy, {pct(acc)}%, would flatter it, as accuracy rewards predicting the "
+                          f"majority class, which alone scores {pct(base['accuracy'])}% accuracy")
+            else:
+                extra += (f"; its accuracy is {pct(acc)}%, against {pct(base['accuracy'])}% for always "
+                          "predicting the majority class")
         extra += ")"
     return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%) "
             f"{_design_words(data)}{extra}. "
