@@ -29,19 +29,25 @@ ADJUSTED_P = "adjusted p"
 P_FLOOR = 1e-15
 
 
-def _p_relation(p: float, floor: float) -> str:
-    """``"= 0.034"``, ``"= 2.1e-05"``, ``"= 0.999"``, ``"> 0.999"``, ``"< 1e-15"`` or ``"= nan"``."""
+def _p_relation(p: float, floor: float, exact: bool = False) -> str:
+    """``"= 0.034"``, ``"= 2.1e-05"``, ``"= 0.999"``, ``"> 0.999"``, ``"< 1e-15"`` or ``"= nan"``;
+    with ``exact``, a short exact decimal that the rule would round down is printed as it is."""
     p = float(p)
     if math.isnan(p):
         return "= nan"
     if p < floor:
         return f"< {floor:.0e}"
     if p < 1 and f"{p:#.2g}" == "1.0":  # 0.95 <= p < 1: two digits would round it up to 1
-        return "> 0.999" if f"{p:#.3g}" == "1.00" else f"= {p:#.3g}"
-    return f"= {p:#.2g}"
+        text = "> 0.999" if f"{p:#.3g}" == "1.00" else f"= {p:#.3g}"
+    else:
+        text = f"= {p:#.2g}"
+    short = f"{p:.4g}"   # an exact test's p such as 0.0625 = 2 * 0.5**5 must not read as the smaller 0.062
+    if exact and 0 < p < 1 and text.startswith("= ") and float(short) == p and float(text[2:]) < p:
+        return f"= {short}"
+    return text
 
 
-def format_p(p: float, floor: float = P_FLOOR) -> str:
+def format_p(p: float, floor: float = P_FLOOR, *, exact: bool = False) -> str:
     """A p-value in a sentence: two significant digits, trailing zeros kept, never printed as 0.
 
     Parameters
@@ -50,6 +56,10 @@ def format_p(p: float, floor: float = P_FLOOR) -> str:
         The p-value, in [0, 1] (NaN when it could not be computed).
     floor : float, default :data:`P_FLOOR`
         p-values below it are printed as ``p < floor`` (one significant digit).
+    exact : bool, default False
+        The p-value is an exact test's, a short exact decimal (up to 4 significant digits, such
+        as ``0.0625``, ``0.125``): one that two digits would round down is printed as it is,
+        since ``0.062`` would read smaller than it is.
 
     Returns
     -------
@@ -67,11 +77,13 @@ def format_p(p: float, floor: float = P_FLOOR) -> str:
     ('p = 2.1e-05', 'p < 1e-15', 'p < 1e-04', 'p = nan')
     >>> format_p(0.9989), format_p(0.9999), format_p(0.949)
     ('p = 0.999', 'p > 0.999', 'p = 0.95')
+    >>> format_p(0.0625), format_p(0.0625, exact=True), format_p(0.034, exact=True)
+    ('p = 0.062', 'p = 0.0625', 'p = 0.034')
     """
-    return "p " + _p_relation(p, floor)
+    return "p " + _p_relation(p, floor, exact)
 
 
-def pvalue_cell(p: float, floor: float = P_FLOOR) -> str:
+def pvalue_cell(p: float, floor: float = P_FLOOR, *, exact: bool = False) -> str:
     """A p-value in a table cell, by the rule of :func:`format_p`, without the ``p``.
 
     Parameters
@@ -80,6 +92,8 @@ def pvalue_cell(p: float, floor: float = P_FLOOR) -> str:
         The p-value, in [0, 1] (NaN when it could not be computed).
     floor : float, default :data:`P_FLOOR`
         p-values below it are printed as ``< floor``.
+    exact : bool, default False
+        As in :func:`format_p`.
 
     Returns
     -------
@@ -91,7 +105,7 @@ def pvalue_cell(p: float, floor: float = P_FLOOR) -> str:
     >>> pvalue_cell(0.0342), pvalue_cell(0.05), pvalue_cell(1e-20), pvalue_cell(1.0)
     ('0.034', '0.050', '< 1e-15', '1.0')
     """
-    text = _p_relation(p, floor)
+    text = _p_relation(p, floor, exact)
     return text[2:] if text.startswith("= ") else text
 
 

@@ -62,7 +62,6 @@ from ._prose import (
     join_names,
     plot_text,
     plural,
-    pvalue_cell,
     quote_list,
     tie_groups,
     tie_note,
@@ -356,9 +355,9 @@ class FriedmanSection:
         ]
         if self.sign_test:
             lines.append(f"exact sign test of the pair, tied data sets dropped (with 2 classifiers the exact law of "
-                         f"Friedman's statistic given the ties): {format_exact_p(self.exact_pvalue)}")
+                         f"Friedman's statistic given the ties): {format_p(self.exact_pvalue, exact=True)}")
         elif self.exact_pvalue is not None:
-            lines.append(f"exact permutation test of Friedman's statistic: {format_exact_p(self.exact_pvalue)}")
+            lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue, exact=True)}")
         if self.untied_statistic is not None:
             uf = "infinite" if math.isinf(self.untied_f) else f"{self.untied_f:.2f}"
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
@@ -448,28 +447,6 @@ def smallest_friedman_exact_p(k: int, n: int) -> float | None:
     return float(null.to_numpy()[values >= values.max() - 1e-9].sum())
 
 
-def format_exact_p(p: float) -> str:
-    """A p-value of an exact test in a sentence, by :func:`format_p`, except that one with a short
-    exact decimal (up to 4 significant digits: ``0.0625``, ``0.125``, ``0.25``) that two digits
-    would round down is printed exactly: ``0.0625`` as ``0.062`` would read smaller than it is."""
-    return "p " + _exact_relation(p)
-
-
-def exact_p_cell(p: float) -> str:
-    """:func:`format_exact_p` in a table cell, as :func:`pvalue_cell` writes one: ``"0.0625"``."""
-    text = _exact_relation(p)
-    return text[2:] if text.startswith("= ") else text
-
-
-def _exact_relation(p: float) -> str:
-    cell = pvalue_cell(p)
-    text = "= " + cell if cell[:1].isdigit() else cell
-    short = f"{p:.4g}"
-    if 0 < p < 1 and float(short) == p and text.startswith("= ") and float(cell) < p:
-        return f"= {short}"
-    return text
-
-
 def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) -> tuple[str, float] | None:
     """The smallest p-value the test that decides section 2 can reach on this table, with the
     sentence that says so when it exceeds the level: ``(sentence, smallest_p)``, or None when that
@@ -497,7 +474,7 @@ def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) 
             return None
         how = (f"with {plural(results.n_datasets, 'data set')} and {results.n_classifiers} classifiers its "
                f"smallest p-value, every data set ranking the classifiers in one order, is "
-               f"{format_exact_p(smallest)[4:]}")
+               f"{format_p(smallest, exact=True)[4:]}")
         test = "the exact permutation test of Friedman's statistic"
     else:
         return None
@@ -743,7 +720,7 @@ class PosthocSection:
         diff = float(top["rank_difference"])
         joined = not bool(top["reject"])
         side = "beyond" if diff > self.cd.cd else "within"
-        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, {format_exact_p(exact)}) decided "
+        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, {format_p(exact, exact=True)}) decided "
                 f"the pair, not the bar: their rank difference {diff:.3f} is {side} Nemenyi's critical "
                 f"difference {self.cd.cd:.3f}, and the line {'joins' if joined else 'does not join'} them because "
                 f"the sign test {'does not reject' if joined else 'rejects'} at alpha = {self.alpha:g}")
@@ -1214,7 +1191,7 @@ class TopTwoBayes:
             f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
             f"each probability at most {self.mc_bound_text})",
         ] + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
-            f"frequentist reading: Wilcoxon signed-rank unadjusted {format_exact_p(r.pvalue)} (ignores the ROPE)",
+            f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue, exact=True)} (ignores the ROPE)",
         ] + ([f"note: {PICKED_PAIR}"] if self.picked else [])
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)

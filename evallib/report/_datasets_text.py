@@ -24,8 +24,6 @@ from ._datasets_sections import (
     ResultsOverview,
     TopTwoBayes,
     derived_decimals,
-    exact_p_cell,
-    format_exact_p,
     score_decimals,
     smallest_sign_test_p,
     wilcoxon_variant,
@@ -105,7 +103,7 @@ def _exact_two_column(pairs: pd.DataFrame) -> dict[str, list[str]]:
     exact = pairs.attrs.get("exact_two")
     if exact is None:
         return {}
-    return {"p (exact; sign test, the verdict's at k = 2)": [exact_p_cell(exact)] * len(pairs)}
+    return {"p (exact; sign test, the verdict's at k = 2)": [pvalue_cell(exact, exact=True)] * len(pairs)}
 
 
 def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
@@ -195,11 +193,11 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
     if fs.sign_test:
         tests = (f"with 2 classifiers this is the one pair's question, and the verdict uses the exact sign "
                  f"test that the pair's mean-rank verdict takes too, tied data sets dropped (the exact law of "
-                 f"Friedman's statistic given the ties): {format_exact_p(fs.exact_pvalue)}; the large-sample forms are "
+                 f"Friedman's statistic given the ties): {format_p(fs.exact_pvalue, exact=True)}; the large-sample forms are "
                  f"not quoted for the verdict ({chi}; {iman}; the F approximation breaks down as W nears 1, "
                  f"F = (N - 1) W / (1 - W), infinite at W = 1)")
     elif fs.decided_by == "exact":
-        tests = f"the exact permutation test of Friedman's statistic gives {format_exact_p(fs.exact_pvalue)} ({chi}; {iman})"
+        tests = f"the exact permutation test of Friedman's statistic gives {format_p(fs.exact_pvalue, exact=True)} ({chi}; {iman})"
     else:
         tests = f"{iman} ({chi})"
     verdict = ("the classifiers do not all perform alike" if fs.reject else
@@ -276,7 +274,7 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
     if exact_two is not None:
         head += (f" (with 2 classifiers the mean-rank z test of the one pair is the large-sample form of "
                  f"Friedman's test; over {plural(t.attrs['n'], 'data set')} the exact permutation law, the sign "
-                 f"test's, gives {format_exact_p(exact_two)}, and the pair's verdict takes it: the approximation's "
+                 f"test's, gives {format_p(exact_two, exact=True)}, and the pair's verdict takes it: the approximation's "
                  f"{format_p(float(t['pvalue'].iloc[0]))} is not to be quoted)")
     return head
 
@@ -294,7 +292,7 @@ def _control_sentence(ph: PosthocSection) -> str:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
     exact_two = ph.pairs.attrs.get("exact_two")
     if exact_two is not None:
-        parts.append(f"with 2 classifiers the verdict takes the exact sign test's {format_exact_p(exact_two)}, not the "
+        parts.append(f"with 2 classifiers the verdict takes the exact sign test's {format_p(exact_two, exact=True)}, not the "
                      "z test's large-sample p")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
             f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}. "
@@ -353,7 +351,7 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
     return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
-            f"unadjusted {format_exact_p(bayes.result.pvalue)}).{edge}"
+            f"unadjusted {format_p(bayes.result.pvalue, exact=True)}).{edge}"
             + ("" if alpha is None else _bayes_reconciled(bayes, alpha, two)))
 
 
