@@ -25,6 +25,10 @@ BASE_PYTHON ?=
 PORT        ?= 8888
 LAB_ARGS    ?=
 PYTEST_ARGS ?=
+# Byte-code caching on, whatever the shell says: with PYTHONDONTWRITEBYTECODE set (as on this
+# project's machines) every run recompiles evallib in each fresh interpreter and pytest rewrites
+# the asserts of every test module again, about 9 s of collection per test worker.
+unexport PYTHONDONTWRITEBYTECODE
 # Test workers (pytest-xdist): each takes whole files, so a notebook's cells stay in one kernel.
 TEST_JOBS   ?= 2
 # make app: the notebook Voila serves (default: the first one), its port and further options.
