@@ -495,6 +495,13 @@ def test_overview_and_the_independence_assumption(pupils, clustered):
     few = load_item_scores(wide_correct(pupils).iloc[:60], item_column="pupil", cluster_column="school")
     warnings = summarise_items(few).warnings
     assert any("few items" in w for w in warnings) and any("few clusters" in w for w in warnings)
+    # few clusters make the CR2 standard errors noisy, not necessarily wide: the warning says so, and names the
+    # t reference's degrees of freedom, at most J - 1 (J counted here from the file), which is what widens the intervals
+    j = wide_correct(pupils).iloc[:60]["school"].nunique()
+    clusters_warning = next(w for w in warnings if "few clusters" in w)
+    assert "so they are wide" not in clusters_warning
+    assert f"at most {j - 1} degrees of freedom ({j} clusters less 1" in clusters_warning
+    assert (model_means(few)["df"] <= j - 1 + 1e-9).all()
 
 
 def test_model_means_against_written_out_cr2_and_wilson(pupils, clustered):

@@ -201,8 +201,11 @@ def summarise_items(data: ItemScores) -> ItemsOverview:
         n_g = np.bincount(data.clusters)
         sizes = (int(n_g.min()), float(np.median(n_g)), int(n_g.max()))
         if data.n_clusters < FEW_CLUSTERS:
-            warnings.append(f"few clusters: the cluster-robust intervals rest on {data.n_clusters} clusters, "
-                            "so they are wide and their t reference has few degrees of freedom, and the rank "
+            warnings.append(f"few clusters: the cluster-robust standard errors rest on {data.n_clusters} clusters, "
+                            "so they are themselves uncertain (noisy, not necessarily large), and their t reference "
+                            f"has at most {data.n_clusters - 1} degrees of freedom ({data.n_clusters} clusters less 1; "
+                            "the CR2 Bell–McCaffrey degrees of freedom can be fewer), which is what widens the "
+                            "intervals, and the rank "
                             f"bootstrap resamples only these {data.n_clusters} clusters, so its shares and rank "
                             "intervals are rough.")
     notes = tuple(s for s in [data.read_note] if s)
