@@ -864,8 +864,9 @@ def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(cluster
     # the share is named a share of resamples, with its MC SE, next to the leader's rank interval
     assert (f"{top['model']}'s 95% rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share "
             f"of bootstrap resamples in which it ranks first is {p:.1%}, MC SE {math.sqrt(p * (1 - p) / 1000):.1%} "
-            "(a share of resamples, not a probability that it is best)") in text
-    assert "P(best)" not in text and "probability that it is best)" in text
+            "(a share of resamples, not a probability that it is best; a first place shared by j models whose means "
+            "coincide counts 1/j to each)") in text
+    assert "P(best)" not in text
     assert "Poisson weights" in text and "with replacement" not in text
     table = format_ranks(parts["board"])
     column = "Monte Carlo SE of the share (1,000 resamples)"

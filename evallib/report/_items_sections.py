@@ -1180,7 +1180,8 @@ def items_summary_text(
     out.append(f"In {b:,} bootstrap resamples of the {unit} (Poisson weights), {escape(top['model'])}'s "
                f"{level} rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share of "
                f"bootstrap resamples in which it ranks first is {_share_text(float(top['p_best']), b)} (a share of "
-               f"resamples, not a probability that it is best){rival_text} (section 5).")
+               f"resamples, not a probability that it is best; a first place shared by j models whose means coincide "
+               f"counts 1/j to each){rival_text} (section 5).")
     out.extend(_point(t, 3) for t in _pairs_sentences(pairs, alpha))
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
