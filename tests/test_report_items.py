@@ -498,6 +498,9 @@ def test_overview_and_the_independence_assumption(pupils, clustered):
     # few clusters make the CR2 standard errors noisy, not necessarily wide: the warning says so, and names the
     # t reference's degrees of freedom, at most J - 1 (J counted here from the file), which is what widens the intervals
     j = wide_correct(pupils).iloc[:60]["school"].nunique()
+    items_warning = next(w for w in warnings if "few items" in w)
+    half = 1.96 * (0.25 / 60) ** 0.5  # by hand: 60 pupils
+    assert f"±{half:.2f} (95% interval, 1.96 sqrt(0.25 / items): items taken as independent" in items_warning
     clusters_warning = next(w for w in warnings if "few clusters" in w)
     assert "so they are wide" not in clusters_warning
     assert f"at most {j - 1} degrees of freedom ({j} clusters less 1" in clusters_warning

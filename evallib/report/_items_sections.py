@@ -194,7 +194,8 @@ def summarise_items(data: ItemScores) -> ItemsOverview:
     if data.n_items < FEW_ITEMS:
         half = 1.96 * math.sqrt(0.25 / data.n_items)
         warnings.append(f"few items: with {data.n_items} items a mean near 0.5 is only known to about "
-                        f"±{half:.2f} (95% interval); differences between models are resolved only as far as their "
+                        f"±{half:.2f} (95% interval, 1.96 sqrt(0.25 / items): items taken as independent, one answer each; the "
+                        "intervals of section 2 allow for clusters and repeated answers, and can be wider); differences between models are resolved only as far as their "
                         "paired intervals (section 3) allow, which can be much narrower.")
     sizes = None
     if data.clustered:
