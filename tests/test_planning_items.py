@@ -349,3 +349,16 @@ def test_new_names_are_exported():
     for name in ("ITEM_METHODS", "ItemSampleSize", "item_difference_variance", "item_power", "item_sample_size",
                  "item_minimum_detectable_difference", "plot_item_sample_size"):
         assert name in planning.__all__ and getattr(evallib, name) is getattr(planning, name)
+
+
+def test_a_difference_below_the_detectable_one_is_not_usually_missed():
+    # the docstring's claim, by hand from the normal quantiles: at 0.8 times the detectable difference the
+    # power is about 0.61, so such a difference is detected more often than missed, not "usually missed"
+    from scipy.stats import norm
+    z, b = norm.ppf(0.975), norm.ppf(0.8)
+    by_hand = norm.cdf(0.8 * (z + b) - z) + norm.cdf(-0.8 * (z + b) - z)
+    assert by_hand == pytest.approx(0.61, abs=0.005)
+    mdd = item_minimum_detectable_difference(200, sd_a=0.4, correlation=0.5, method="normal")
+    assert item_power(200, 0.8 * mdd, sd_a=0.4, correlation=0.5, method="normal") == pytest.approx(by_hand, abs=1e-6)
+    doc = item_minimum_detectable_difference.__doc__
+    assert "would usually be" not in doc and "probability only about\n    0.6" in doc

@@ -495,6 +495,16 @@ def test_overview_and_the_independence_assumption(pupils, clustered):
     few = load_item_scores(wide_correct(pupils).iloc[:60], item_column="pupil", cluster_column="school")
     warnings = summarise_items(few).warnings
     assert any("few items" in w for w in warnings) and any("few clusters" in w for w in warnings)
+    # few clusters make the CR2 standard errors noisy, not necessarily wide: the warning says so, and names the
+    # t reference's degrees of freedom, at most J - 1 (J counted here from the file), which is what widens the intervals
+    j = wide_correct(pupils).iloc[:60]["school"].nunique()
+    items_warning = next(w for w in warnings if "few items" in w)
+    half = 1.96 * (0.25 / 60) ** 0.5  # by hand: 60 pupils
+    assert f"±{half:.2f} (95% interval, 1.96 sqrt(0.25 / items): items taken as independent" in items_warning
+    clusters_warning = next(w for w in warnings if "few clusters" in w)
+    assert "so they are wide" not in clusters_warning
+    assert f"at most {j - 1} degrees of freedom ({j} clusters less 1" in clusters_warning
+    assert (model_means(few)["df"] <= j - 1 + 1e-9).all()
 
 
 def test_model_means_against_written_out_cr2_and_wilson(pupils, clustered):
@@ -857,8 +867,9 @@ def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(cluster
     # the share is named a share of resamples, with its MC SE, next to the leader's rank interval
     assert (f"{top['model']}'s 95% rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share "
             f"of bootstrap resamples in which it ranks first is {p:.1%}, MC SE {math.sqrt(p * (1 - p) / 1000):.1%} "
-            "(a share of resamples, not a probability that it is best)") in text
-    assert "P(best)" not in text and "probability that it is best)" in text
+            "(a share of resamples, not a probability that it is best; a first place shared by j models whose means "
+            "coincide counts 1/j to each)") in text
+    assert "P(best)" not in text
     assert "Poisson weights" in text and "with replacement" not in text
     table = format_ranks(parts["board"])
     column = "Monte Carlo SE of the share (1,000 resamples)"

@@ -12,7 +12,8 @@ clusters (questions on one passage, tasks of one repository):
   Benjamini–Yekutieli, :mod:`evallib._multitest`), and simultaneous (Bonferroni) intervals;
 * :func:`tie_group` -- the leader and the models not shown to differ from it;
 * :func:`rank_intervals` -- bootstrap intervals for every model's rank and the
-  probability that it is the best, resampling items (or clusters) jointly for all
+  share of resamples in which it ranks first (a share of resamples, not a probability
+  that it is the best), resampling items (or clusters) jointly for all
   models; drawn by :func:`plot_rank_intervals`.
 
 Input, for every function: ``scores`` is a pandas DataFrame with one row per item and
@@ -558,7 +559,7 @@ def _replicate_ranks(means: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
 @renamed_keywords(n_boot="n_resamples")
 def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000, alpha: float = 0.05,
                    rng: Any = None, weights: str = "poisson", missing: str = "raise") -> pd.DataFrame:
-    """Bootstrap intervals for every model's rank, and the probability that it is the best.
+    """Bootstrap intervals for every model's rank, and the share of resamples in which it ranks first.
 
     The items (or, with ``clusters``, the clusters) are resampled jointly for all models,
     so every replicate is one leaderboard on one resampled benchmark and the models'

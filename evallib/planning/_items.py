@@ -418,9 +418,12 @@ def item_minimum_detectable_difference(n_items: int, *, sd_a: float, sd_b: float
     ``"normal"`` (Miller 2024, the minimum detectable effect):
     ``(z_{alpha/2} + z_beta) sqrt(V / n)`` with ``V`` of :func:`item_difference_variance`.
     ``"t"``: the difference at which the paired t-test on the ``n / cluster_size`` cluster
-    means (:func:`item_power`) has power ``power``. A difference below it would usually be
-    missed, so a non-significant comparison on these items does not show that the models
-    are equally good.
+    means (:func:`item_power`) has power ``power``. A smaller true difference is detected
+    with less than ``power``, not "usually missed": at the defaults (``alpha = 0.05``,
+    ``power = 0.8``) a true difference of 0.8 times it is detected with probability only about
+    0.6 (normal approximation: ``Phi(0.8 (1.960 + 0.842) - 1.960) = 0.61``), and half of it
+    with about 0.29. A non-significant comparison on these items therefore does not show that
+    the models are equally good.
 
     Parameters
     ----------

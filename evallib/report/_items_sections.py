@@ -194,15 +194,19 @@ def summarise_items(data: ItemScores) -> ItemsOverview:
     if data.n_items < FEW_ITEMS:
         half = 1.96 * math.sqrt(0.25 / data.n_items)
         warnings.append(f"few items: with {data.n_items} items a mean near 0.5 is only known to about "
-                        f"±{half:.2f} (95% interval); differences between models are resolved only as far as their "
+                        f"±{half:.2f} (95% interval, 1.96 sqrt(0.25 / items): items taken as independent, one answer each; the "
+                        "intervals of section 2 allow for clusters and repeated answers, and can be wider); differences between models are resolved only as far as their "
                         "paired intervals (section 3) allow, which can be much narrower.")
     sizes = None
     if data.clustered:
         n_g = np.bincount(data.clusters)
         sizes = (int(n_g.min()), float(np.median(n_g)), int(n_g.max()))
         if data.n_clusters < FEW_CLUSTERS:
-            warnings.append(f"few clusters: the cluster-robust intervals rest on {data.n_clusters} clusters, "
-                            "so they are wide and their t reference has few degrees of freedom, and the rank "
+            warnings.append(f"few clusters: the cluster-robust standard errors rest on {data.n_clusters} clusters, "
+                            "so they are themselves uncertain (noisy, not necessarily large), and their t reference "
+                            f"has at most {data.n_clusters - 1} degrees of freedom ({data.n_clusters} clusters less 1; "
+                            "the CR2 Bell–McCaffrey degrees of freedom can be fewer), which is what widens the "
+                            "intervals, and the rank "
                             f"bootstrap resamples only these {data.n_clusters} clusters, so its shares and rank "
                             "intervals are rough.")
     notes = tuple(s for s in [data.read_note] if s)
@@ -1177,7 +1181,8 @@ def items_summary_text(
     out.append(f"In {b:,} bootstrap resamples of the {unit} (Poisson weights), {escape(top['model'])}'s "
                f"{level} rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share of "
                f"bootstrap resamples in which it ranks first is {_share_text(float(top['p_best']), b)} (a share of "
-               f"resamples, not a probability that it is best){rival_text} (section 5).")
+               f"resamples, not a probability that it is best; a first place shared by j models whose means coincide "
+               f"counts 1/j to each){rival_text} (section 5).")
     out.extend(_point(t, 3) for t in _pairs_sentences(pairs, alpha))
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
