@@ -274,3 +274,16 @@ def test_k2_exact_sign_test_alone_decides_the_pair(tmp_path):
     ph = posthoc_tests(res, control="a", friedman_rejects=fs.reject)
     assert fs.reject and bool(ph.verdict_reject.iloc[0]) and bool(ph.control_table["reject"].iloc[0])
     assert "so b and a differ at alpha = 0.05" in _summary(res)
+
+
+def test_small_n_posterior_is_described_not_decided(tmp_path):
+    res = _load(tmp_path, E)  # 6 data sets, 5 differences beyond the ROPE of 0.01, one tie
+    d = E["C4.5+m"] - E["C4.5"]
+    assert len(d) < 10 and ((d.abs() > 0.01) | (d == 0)).all()
+    text = _summary(res)
+    assert "C4.5+m is practically better" not in text
+    assert "the posterior under the test's prior puts more than 0.95 on C4.5+m being practically better" in text
+    assert "with 6 data sets (fewer than 10) the prior carries much of it" in text
+    big = _load(tmp_path, pd.concat([E.assign(k=i) for i in range(2)]).reset_index(drop=True)
+                .rename_axis("data set").drop(columns="k").rename(index=lambda i: f"d{i}"))
+    assert "the prior carries much of it" not in _summary(big)  # 12 data sets

@@ -341,6 +341,10 @@ def _bayes_reconciled(bayes: TopTwoBayes, alpha: float, two: bool) -> str:
             "'not shown to differ' is not a contradiction.")
 
 
+#: Below this many data sets the Bayesian sentence says the prior carries much of the posterior.
+SMALL_N = 10
+
+
 def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = False) -> str:
     n = bayes.result.n
     tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
@@ -361,12 +365,17 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
              f"{bayes.prob_text(bayes.p_second)} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
              f"{bayes.result.n_resamples:,} posterior draws)")
+    over = f"the posterior under the test's prior puts more than {DECISION_LEVEL:g} on "
     decision = {
-        "best": f"{escape(bayes.best)} is practically better",
-        "equivalent": "the two are practically equivalent",
-        "second": f"{escape(bayes.second)} is practically better",
+        "best": over + f"{escape(bayes.best)} being practically better",
+        "equivalent": over + "the two being practically equivalent",
+        "second": over + f"{escape(bayes.second)} being practically better",
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
+    if bayes.decision is not None and n < SMALL_N:
+        decision += (f"; this describes the posterior, it is not a test's decision: with {plural(n, 'data set')} "
+                     f"(fewer than {SMALL_N}) the prior carries much of it, and when every difference lies beyond "
+                     "the ROPE such a posterior is all but automatic")
     return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
             f"unadjusted {format_p(bayes.result.pvalue, exact=True)}).{edge}"
             + ("" if alpha is None else _bayes_reconciled(bayes, alpha, two)))
