@@ -287,3 +287,8 @@ def test_small_n_posterior_is_described_not_decided(tmp_path):
     big = _load(tmp_path, pd.concat([E.assign(k=i) for i in range(2)]).reset_index(drop=True)
                 .rename_axis("data set").drop(columns="k").rename(index=lambda i: f"d{i}"))
     assert "the prior carries much of it" not in _summary(big)  # 12 data sets
+
+
+def test_default_rope_is_named_in_the_scores_units(tmp_path):
+    bayes = bayesian_top_two(_load(tmp_path, E), n_resamples=2000, rng=0)  # scores on [0, 1]
+    assert "percentage point" not in bayes.text() and "0.01 in the scores' own units" in bayes.text()

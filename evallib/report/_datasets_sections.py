@@ -1035,7 +1035,7 @@ def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
     values = scores.to_numpy(dtype=float)
     lo, hi = float(values.min()), float(values.max())
     if lo >= 0 and hi <= 1:
-        return 0.01, "one percentage point, the default for scores between 0 and 1"
+        return 0.01, "0.01 in the scores' own units, the default for scores between 0 and 1 (such as accuracies or AUCs)"
     return None, (f"the scores run from {lo:g} to {hi:g}, outside [0, 1], so there is no default for the "
                   "smallest difference that matters (for percentages, --rope 1 is one percentage point)")
 
