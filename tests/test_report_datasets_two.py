@@ -292,3 +292,11 @@ def test_small_n_posterior_is_described_not_decided(tmp_path):
 def test_default_rope_is_named_in_the_scores_units(tmp_path):
     bayes = bayesian_top_two(_load(tmp_path, E), n_resamples=2000, rng=0)  # scores on [0, 1]
     assert "percentage point" not in bayes.text() and "0.01 in the scores' own units" in bayes.text()
+
+
+def test_notebook_does_not_call_posterior_probabilities_effect_sizes():
+    import json
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_datasets.ipynb").read_text())
+    text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
+    assert "mean advantages, posterior probabilities)" not in text
+    assert "and the Bayesian test's posterior probabilities come first" in text
