@@ -238,3 +238,65 @@ def test_k2_disagreement_note_names_the_two_procedures(tmp_path):
     assert "the exact sign test" in text and "Wilcoxon's signed-rank test" in text
     assert "counts only the signs" in text and "ranks their sizes" in text
     assert "different procedures can still disagree" not in text
+
+
+# ------------------------------------------- k = 2: the exact sign test leads (rep-ds7)
+#: 8 wins of b, no loss, 10 ties: the exact sign test rejects (2 * 0.5**8), the z test (ties counted) does not.
+TIED = pd.DataFrame({"a": [0.70 + 0.01 * i for i in range(8)] + [0.5] * 10,
+                     "b": [0.75 + 0.01 * i for i in range(8)] + [0.5] * 10},
+                    index=pd.Index([f"d{i}" for i in range(18)], name="data set"))
+
+
+def test_k2_pair_sentence_leads_with_the_exact_p_and_its_verdict(tmp_path):
+    res = _load(tmp_path, E)
+    ref = stats.binomtest(5, 5, 0.5).pvalue  # 0.0625
+    z = 2 * stats.norm.sf((5 / 6) / (1 / 6) ** 0.5)  # rank difference 5/6, se sqrt(2 * 3 / (6 * 6)): 0.041
+    fs = friedman_test(res)
+    summary = _summary(res)
+    line = next(s for s in summary.splitlines() if "pairs' verdict" in s)
+    assert "finds none that differs" not in line
+    assert f"exact sign test (tied data sets dropped): p = {ref:g}, so C4.5+m and C4.5 are not shown to differ" in line
+    assert f"gives p = {z:.3f}, its normal approximation, which the report does not use" in line
+    assert line.index(f"{ref:g}") < line.index(f"{z:.3f}")
+    ph = posthoc_tests(res, control="C4.5", friedman_rejects=fs.reject)
+    ctrl = next(s for s in results_summary(res, overview=describe_results(res), friedman=fs,
+                                           posthoc=ph).splitlines() if "Against the control" in s)
+    assert f"p = {ref:g}, so C4.5+m is not shown to differ from it" in ctrl
+    assert ctrl.index(f"{ref:g}") < ctrl.index(f"{z:.3f}") and "does not use" in ctrl
+
+
+def test_k2_exact_sign_test_alone_decides_the_pair(tmp_path):
+    res = _load(tmp_path, TIED)
+    ref = stats.binomtest(8, 8, 0.5).pvalue
+    z = 2 * stats.norm.sf((8 / 18) / (1 / 18) ** 0.5)
+    assert ref <= 0.05 < z  # by hand: the z test (ties counted in N) would not reject
+    fs = friedman_test(res)
+    ph = posthoc_tests(res, control="a", friedman_rejects=fs.reject)
+    assert fs.reject and bool(ph.verdict_reject.iloc[0]) and bool(ph.control_table["reject"].iloc[0])
+    assert "so b and a differ at alpha = 0.05" in _summary(res)
+
+
+def test_small_n_posterior_is_described_not_decided(tmp_path):
+    res = _load(tmp_path, E)  # 6 data sets, 5 differences beyond the ROPE of 0.01, one tie
+    d = E["C4.5+m"] - E["C4.5"]
+    assert len(d) < 10 and ((d.abs() > 0.01) | (d == 0)).all()
+    text = _summary(res)
+    assert "C4.5+m is practically better" not in text
+    assert "the posterior under the test's prior puts more than 0.95 on C4.5+m being practically better" in text
+    assert "with 6 data sets (fewer than 10) the prior carries much of it" in text
+    big = _load(tmp_path, pd.concat([E.assign(k=i) for i in range(2)]).reset_index(drop=True)
+                .rename_axis("data set").drop(columns="k").rename(index=lambda i: f"d{i}"))
+    assert "the prior carries much of it" not in _summary(big)  # 12 data sets
+
+
+def test_default_rope_is_named_in_the_scores_units(tmp_path):
+    bayes = bayesian_top_two(_load(tmp_path, E), n_resamples=2000, rng=0)  # scores on [0, 1]
+    assert "percentage point" not in bayes.text() and "0.01 in the scores' own units" in bayes.text()
+
+
+def test_notebook_does_not_call_posterior_probabilities_effect_sizes():
+    import json
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_datasets.ipynb").read_text())
+    text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
+    assert "mean advantages, posterior probabilities)" not in text
+    assert "and the Bayesian test's posterior probabilities come first" in text

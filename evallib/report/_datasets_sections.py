@@ -903,7 +903,7 @@ def posthoc_tests(
         # the one pair's mean-rank z test is the large-sample form of Friedman's test, whose exact
         # permutation law at k = 2 is the sign test's (ties dropped): the verdict takes the exact p
         exact_two = _sign_test_p(results)  # two-sided: the same whichever column comes first
-        pairs["reject"] = pairs["reject"] & (exact_two <= alpha)
+        pairs["reject"] = exact_two <= alpha  # the exact test alone decides, not the z test as well
     se = math.sqrt(results.n_classifiers * (results.n_classifiers + 1) / (6.0 * results.n_datasets))
     pairs.attrs.update(adjust=adjust, alpha=alpha, control=None, k=results.n_classifiers,
                        n=results.n_datasets, se=se, decimals=score_decimals(scores), exact_two=exact_two)
@@ -914,7 +914,7 @@ def posthoc_tests(
         raw = posthoc_friedman(scores, adjust=control_adjust, control=control, alpha=alpha, higher_is_better=hib)
         control_table = _with_effects(raw, oriented).reset_index(drop=True)
         if exact_two is not None:
-            control_table["reject"] = control_table["reject"] & (exact_two <= alpha)
+            control_table["reject"] = exact_two <= alpha
         control_table.attrs.update(raw.attrs, decimals=score_decimals(scores))
         cd_control = critical_difference(fr.k, fr.n, alpha=alpha, test="bonferroni-dunn")
     return PosthocSection(pairs=pairs, adjust=adjust, cd=cd, control=control, control_table=control_table,
@@ -1035,7 +1035,7 @@ def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
     values = scores.to_numpy(dtype=float)
     lo, hi = float(values.min()), float(values.max())
     if lo >= 0 and hi <= 1:
-        return 0.01, "one percentage point, the default for scores between 0 and 1"
+        return 0.01, "0.01 in the scores' own units, the default for scores between 0 and 1 (such as accuracies or AUCs)"
     return None, (f"the scores run from {lo:g} to {hi:g}, outside [0, 1], so there is no default for the "
                   "smallest difference that matters (for percentages, --rope 1 is one percentage point)")
 

@@ -247,8 +247,25 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
             f"Secondary, not a second chance to differ: {second}.{note}")
 
 
+def _exact_two_sentence(ph: PosthocSection, exact_two: float) -> str:
+    """With 2 classifiers: the exact sign test's p and verdict first; the mean-rank z test's p only as
+    the normal approximation the report does not use."""
+    t = ph.pairs
+    top = t.iloc[0]
+    verdict = (f"{escape(top['a'])} and {escape(top['b'])} differ" if exact_two <= ph.alpha else
+               f"{escape(top['a'])} and {escape(top['b'])} are not shown to differ")
+    return (f"with 2 classifiers the one pair is decided by the exact sign test (tied data sets dropped): "
+            f"{format_p(exact_two, exact=True)}, so {verdict} at alpha = {ph.alpha:g}; the mean-rank z test "
+            f"of {METHOD_NAMES[ph.adjust]}'s procedure (rank difference {float(top['rank_difference']):.3f}) gives "
+            f"{format_p(float(top['pvalue']))}, its normal approximation, which the report does not use because "
+            f"with 2 classifiers the exact law of the statistic is the sign test's and is computed exactly")
+
+
 def _mean_rank_sentence(ph: PosthocSection) -> str:
     t = ph.pairs
+    exact_two = t.attrs.get("exact_two")
+    if exact_two is not None:
+        return _exact_two_sentence(ph, exact_two)
     name = METHOD_NAMES[ph.adjust]
     m = len(t)
     hits = t[t["reject"]]
@@ -270,18 +287,22 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
                f"{join_names(sorted({format_p(t.iloc[i]['pvalue_adj']) for i in largest}))}")
         head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
                 f"the largest rank difference, {top['rank_difference']:.3f} {between}{cd}, {has}")
-    exact_two = t.attrs.get("exact_two")
-    if exact_two is not None:
-        head += (f" (with 2 classifiers the mean-rank z test of the one pair is the large-sample form of "
-                 f"Friedman's test; over {plural(t.attrs['n'], 'data set')} the exact permutation law, the sign "
-                 f"test's, gives {format_p(exact_two, exact=True)}, and the pair's verdict takes it: the approximation's "
-                 f"{format_p(float(t['pvalue'].iloc[0]))} is not to be quoted)")
     return head
 
 
 def _control_sentence(ph: PosthocSection) -> str:
     t = ph.control_table
     name = METHOD_NAMES[ph.control_adjust]
+    exact_two = ph.pairs.attrs.get("exact_two")
+    if exact_two is not None:
+        r = t.iloc[0]
+        said = ("differs from it" if exact_two <= ph.alpha else "is not shown to differ from it")
+        return (f"Against the control {_b(ph.control)} (average rank {r.rank_a:.3f}; alpha = {ph.alpha:g}): with 2 "
+                f"classifiers the exact sign test decides (tied data sets dropped), {format_p(exact_two, exact=True)}, "
+                f"so {escape(r.b)} {said}; {name}'s z test gives {format_p(r.pvalue_adj)}, its normal "
+                f"approximation, which the report does not use because the exact test is available. These "
+                f"comparisons hold only if {CONTROL_CAVEAT}. "
+                + _capital_ours(ph.disagreement_text(name=escape, explain=False)) + ".")
     differ = [f"{escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
               f"adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if r.reject]
     same = [f"{escape(r.b)} (adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if not r.reject]
@@ -290,10 +311,6 @@ def _control_sentence(ph: PosthocSection) -> str:
         parts.append(f"{join_names(differ, limit=LISTED)} {'differs' if len(differ) == 1 else 'differ'} from it")
     if same:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
-    exact_two = ph.pairs.attrs.get("exact_two")
-    if exact_two is not None:
-        parts.append(f"with 2 classifiers the verdict takes the exact sign test's {format_p(exact_two, exact=True)}, not the "
-                     "z test's large-sample p")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
             f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}. "
             + _capital_ours(ph.disagreement_text(name=escape, explain=False)) + ".")
@@ -324,6 +341,10 @@ def _bayes_reconciled(bayes: TopTwoBayes, alpha: float, two: bool) -> str:
             "'not shown to differ' is not a contradiction.")
 
 
+#: Below this many data sets the Bayesian sentence says the prior carries much of the posterior.
+SMALL_N = 10
+
+
 def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = False) -> str:
     n = bayes.result.n
     tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
@@ -344,12 +365,17 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
              f"{bayes.prob_text(bayes.p_second)} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
              f"{bayes.result.n_resamples:,} posterior draws)")
+    over = f"the posterior under the test's prior puts more than {DECISION_LEVEL:g} on "
     decision = {
-        "best": f"{escape(bayes.best)} is practically better",
-        "equivalent": "the two are practically equivalent",
-        "second": f"{escape(bayes.second)} is practically better",
+        "best": over + f"{escape(bayes.best)} being practically better",
+        "equivalent": over + "the two being practically equivalent",
+        "second": over + f"{escape(bayes.second)} being practically better",
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
+    if bayes.decision is not None and n < SMALL_N:
+        decision += (f"; this describes the posterior, it is not a test's decision: with {plural(n, 'data set')} "
+                     f"(fewer than {SMALL_N}) the prior carries much of it, and when every difference lies beyond "
+                     "the ROPE such a posterior is all but automatic")
     return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
             f"unadjusted {format_p(bayes.result.pvalue, exact=True)}).{edge}"
             + ("" if alpha is None else _bayes_reconciled(bayes, alpha, two)))
