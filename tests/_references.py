@@ -36,6 +36,25 @@ def cr2_dense(values, labels):
     return math.sqrt(meat) / n, np.trace(b) ** 2 / np.trace(b @ b)
 
 
+def cr2_variance(y, clusters=None):
+    """The CR2 variance of the mean of ``y`` and its Bell–McCaffrey df (:func:`cr2_dense`);
+    without ``clusters`` every item is its own cluster, and the df is ``N - 1``."""
+    y = np.asarray(y, float)
+    labels = np.arange(y.size) if clusters is None else np.asarray(clusters)
+    se, df = cr2_dense(y, labels)
+    return se * se, float(df)
+
+
+def wilson_effective(p, V, df, n_obs, alpha):
+    """Korn & Graubard's Wilson interval: n_eff = p(1-p)/V (at most n_obs), times (z/t_df)^2, via statsmodels."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    z = stats.norm.isf(alpha / 2)
+    n_eff = min(p * (1 - p) / V, n_obs)
+    n_adj = n_eff * (z / stats.t.isf(alpha / 2, df)) ** 2
+    return proportion_confint(p * n_adj, n_adj, alpha=alpha, method="wilson")
+
+
 def restricted_mle_numerical(b, c, n, delta):
     """Tango (1998): p_c maximising the trinomial likelihood subject to p_b = p_c + delta (numerically)."""
     lo, hi = max(0.0, -delta), (1 - delta) / 2

@@ -10,14 +10,17 @@ the docstring test check the same names.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
+import json
 import pkgutil
 import warnings
 from pathlib import Path
 from typing import Any
 
 import matplotlib
+import numpy as np
 import pytest
 
 matplotlib.use("Agg")
@@ -286,7 +289,6 @@ def run_cli(tmp_path: Path, predictions: Path, *args: str) -> tuple[str, dict]:
     nothing else. Returns the page's HTML and the executed notebook's JSON."""
     import contextlib
     import io
-    import json
 
     from evallib.__main__ import main
 
@@ -339,3 +341,108 @@ def run_main(args, cwd: Path | None = None, env: dict | None = None):
             os.environ.update(saved_env)
     return subprocess.CompletedProcess(["python", "-m", "evallib", *map(str, args)], status,
                                        out.getvalue(), err.getvalue())
+
+
+def dispatch_report(monkeypatch, argv):
+    """``main(["report", *argv, "-q"])`` in process with the three report runners replaced by
+    recorders: returns the exit status and the options the chosen runner was called with."""
+    import evallib.__main__ as cli
+    from evallib.report import _datasets_runner as datasets_runner
+    from evallib.report import _items_runner as items_runner
+    from evallib.report import _runner as runner
+
+    seen = {}
+
+    def recorder(name):
+        def run(source, output, **kwargs):
+            seen.update(report=name, source=source, output=output, **kwargs)
+            return runner.ReportFiles(html=output, notebook=output) if hasattr(runner, "ReportFiles") else None
+        return run
+
+    monkeypatch.setattr(items_runner, "run_items_report", recorder("items"))
+    monkeypatch.setattr(datasets_runner, "run_datasets_report", recorder("datasets"))
+    monkeypatch.setattr(cli, "run_report", recorder("predictions"), raising=False)
+    import evallib.report as rep
+    monkeypatch.setattr(rep, "run_report", recorder("predictions"))
+    status = cli.main(["report", *argv, "-q"])
+    return status, seen
+
+
+# ------------------------------------------------------------------ harness files, as the harnesses write them
+# lm-evaluation-harness: the schema of ``lm_eval/loggers/evaluation_tracker.py`` (``save_results_samples``),
+# described in tests/test_report_harness.py; inspect_ai: its own API.
+MMLU = {"mmlu_abstract_algebra": 100, "mmlu_anatomy": 135, "mmlu_astronomy": 152}
+DATE = "2025-03-14T09-26-53.589793"
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def write_lm_eval_task(folder: Path, task: str, n_docs: int, accuracy: float, *, rng: np.random.Generator,
+                       date: str = DATE, name: str | None = None, filters=("none",), hashes: bool = True) -> Path:
+    """One task's ``--log_samples`` file, as lm-eval's EvaluationTracker writes it."""
+    subject = task.removeprefix("mmlu_")
+    lines = []
+    right = rng.random(n_docs) < accuracy
+    for f in filters:
+        for doc_id in range(n_docs):
+            doc = {"question": f"{subject} question {doc_id}?", "subject": subject,
+                   "choices": ["A", "B", "C", "D"], "answer": int(doc_id % 4)}
+            prompt = f"The following are multiple choice questions about {subject}.\n\n{doc['question']}\nAnswer:"
+            # save_results_samples writes target as str(target) and resps, filtered_resps through
+            # sanitize_list, which turns every inner value into text ((loglikelihood, is_greedy) pairs)
+            record = {"doc_id": doc_id, "doc": doc, "target": str(doc["answer"]),
+                      "arguments": {f"gen_args_{j}": {"arg_0": prompt, "arg_1": f" {c}"}
+                                    for j, c in enumerate(doc["choices"])},
+                      "resps": [[["-1.2", "False"]] for _ in doc["choices"]],
+                      "filtered_resps": [["-1.2", "False"] for _ in doc["choices"]],
+                      "filter": f, "metrics": ["acc"],
+                      "acc": float(right[doc_id])}
+            if hashes:
+                record.update(doc_hash=_sha(json.dumps(doc, indent=2, ensure_ascii=False)), prompt_hash=_sha(prompt),
+                              target_hash=_sha(str(doc["answer"])))
+            lines.append(json.dumps(record, ensure_ascii=False))
+    path = folder / (name or f"samples_{task}_{date}.jsonl")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def write_inspect(path: Path, model: str, right: np.ndarray, *, task: str = "quiz", reducer: str = "mean",
+                  errored: tuple = (), inputs=None, status: str = "success") -> Path:
+    """A log written with inspect_ai's own API: items x epochs of C/I, and inspect's own reduced accuracy.
+
+    The results are what inspect_ai computes: its epochs reducer (``max_score()`` for "max",
+    ``mean_score()`` for "mean") over each sample's epochs, then its ``accuracy()`` metric.
+    ``errored``: (item, epoch) pairs written as samples that errored (no score, ``error`` set).
+    """
+    from inspect_ai.log import EvalDataset, EvalLog, EvalMetric, EvalResults, EvalSample, EvalScore, EvalSpec, write_eval_log
+    from inspect_ai.log._log import EvalConfig, EvalError
+    from inspect_ai.scorer import SampleScore, Score, accuracy, max_score, mean_score
+
+    n_items, n_epochs = right.shape
+    samples, per_item = [], []
+    for i in range(n_items):
+        scores = []
+        for e in range(n_epochs):
+            text = inputs[i] if inputs is not None else f"Question {i}?"
+            if (i, e + 1) in errored:
+                samples.append(EvalSample(id=i + 1, epoch=e + 1, input=text, target="yes",
+                                          error=EvalError(message="RuntimeError: the sandbox timed out",
+                                                          traceback="", traceback_ansi="")))
+                continue
+            score = Score(value="C" if right[i, e] else "I")
+            scores.append(score)
+            samples.append(EvalSample(id=i + 1, epoch=e + 1, input=text, target="yes", scores={"match": score},
+                                      metadata={"passage": i // 4}))
+        if scores:
+            per_item.append(SampleScore(score=(max_score() if reducer == "max" else mean_score())(scores),
+                                        sample_id=i + 1))
+    value = accuracy()(per_item)
+    results = EvalResults(total_samples=len(samples), completed_samples=len(samples), scores=[
+        EvalScore(name="match", scorer="match", reducer=reducer if reducer != "mean" else None,
+                  metrics={"accuracy": EvalMetric(name="accuracy", value=float(value))})])
+    spec = EvalSpec(created="2025-01-01T00:00:00+00:00", task=task, dataset=EvalDataset(name="quiz"), model=model,
+                    config=EvalConfig(epochs=n_epochs, epochs_reducer=[reducer]))
+    write_eval_log(EvalLog(eval=spec, samples=samples, results=results, status=status), str(path))
+    return path

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 import yaml
+from _requirements import extra_requirements
 from conftest import ROOT
 
 BINDER_ENV = ROOT / "binder" / "environment.yml"
@@ -174,8 +175,6 @@ def test_every_import_is_provided_by_binder_environment():
 def test_binder_lists_peer_libraries_only_when_imported():
     """A package Binder lists beyond the core and evallib[notebooks] (with the studies and report
     layers it names) is imported by a notebook or evallib."""
-    from test_environment_files import extra_requirements
-
     base = set(extra_requirements((ROOT / "pyproject.toml").read_text(encoding="utf-8"), "notebooks"))
     imported = set().union(*imports_by_file().values())
     to_dist = _packages_distributions()

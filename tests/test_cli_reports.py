@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, run_main
+from conftest import ROOT, dispatch_report as _dispatch, run_main
 
 
 def _run(*args, cwd):
@@ -50,30 +50,6 @@ def test_contradictory_options_stop_with_one_sentence(tmp_path, args, words):
     assert out.returncode == 1 and words in out.stderr and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
-
-
-def _dispatch(monkeypatch, argv):
-    """Run the command line in-process with the three runners replaced by recorders."""
-    import evallib.__main__ as cli
-    from evallib.report import _datasets_runner as datasets_runner
-    from evallib.report import _items_runner as items_runner
-    from evallib.report import _runner as runner
-
-    seen = {}
-
-    def recorder(name):
-        def run(source, output, **kwargs):
-            seen.update(report=name, source=source, output=output, **kwargs)
-            return runner.ReportFiles(html=output, notebook=output) if hasattr(runner, "ReportFiles") else None
-        return run
-
-    monkeypatch.setattr(items_runner, "run_items_report", recorder("items"))
-    monkeypatch.setattr(datasets_runner, "run_datasets_report", recorder("datasets"))
-    monkeypatch.setattr(cli, "run_report", recorder("predictions"), raising=False)
-    import evallib.report as rep
-    monkeypatch.setattr(rep, "run_report", recorder("predictions"))
-    status = cli.main(["report", *argv, "-q"])
-    return status, seen
 
 
 def test_a_results_table_goes_to_the_many_data_sets_report(monkeypatch, tmp_path):

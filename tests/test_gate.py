@@ -11,9 +11,8 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT, run_main
+from conftest import ROOT, run_main, write_inspect, write_lm_eval_task
 from scipy import stats
-from test_report_harness import write_inspect, write_lm_eval_task
 
 from evallib.report import GATE_EXIT_CODES, GATE_SCHEMA, ReportInputError, release_gate
 from evallib.sequential import confidence_sequence

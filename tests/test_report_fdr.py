@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 from statsmodels.stats.multitest import multipletests
 from _references import mid_p as _mid_p
-from conftest import run_cli as _run_cli, write_csv as _write
+from conftest import dispatch_report, run_cli as _run_cli, write_csv as _write
 
 from evallib import report as rp
 from evallib.report import (
@@ -196,9 +196,8 @@ def test_run_report_refuses_an_unknown_adjustment_before_anything_runs(tmp_path)
 @pytest.mark.parametrize("method", ["bh", "by"])
 def test_the_command_line_passes_fdr_to_the_predictions_report(monkeypatch, tmp_path, method):
     from conftest import ROOT
-    from test_cli_reports import _dispatch
 
-    status, seen = _dispatch(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--pos-label",
+    status, seen = dispatch_report(monkeypatch, [str(ROOT / "data" / "example_predictions.csv"), "--pos-label",
                                            "ER-", "--adjust", method, "-o", str(tmp_path / "p.html")])
     assert status == 0 and seen["report"] == "predictions" and seen["adjust"] == method
 

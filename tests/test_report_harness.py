@@ -10,57 +10,22 @@ numbering its documents from 0; each line holds ``doc_id``, ``doc``, ``target``,
 as ``str(target)`` and ``resps``/``filtered_resps`` through ``lm_eval.utils.sanitize_list``
 (every inner value as text). The MMLU subtasks
 have their real sizes (abstract_algebra 100, anatomy 135, astronomy 152 test questions).
-References are brute force: the item means and counts recomputed here from the lines.
+The writers (``write_lm_eval_task``, ``write_inspect``) are shared in conftest.py. References are
+brute force: the item means and counts recomputed here from the lines.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import DATE, MMLU, write_inspect, write_lm_eval_task
+
 from evallib.report import ReportInputError
 from evallib.report._items_inputs import read_lm_eval_samples
-
-MMLU = {"mmlu_abstract_algebra": 100, "mmlu_anatomy": 135, "mmlu_astronomy": 152}
-DATE = "2025-03-14T09-26-53.589793"
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def write_lm_eval_task(folder: Path, task: str, n_docs: int, accuracy: float, *, rng: np.random.Generator,
-                       date: str = DATE, name: str | None = None, filters=("none",), hashes: bool = True) -> Path:
-    """One task's ``--log_samples`` file, as lm-eval's EvaluationTracker writes it."""
-    subject = task.removeprefix("mmlu_")
-    lines = []
-    right = rng.random(n_docs) < accuracy
-    for f in filters:
-        for doc_id in range(n_docs):
-            doc = {"question": f"{subject} question {doc_id}?", "subject": subject,
-                   "choices": ["A", "B", "C", "D"], "answer": int(doc_id % 4)}
-            prompt = f"The following are multiple choice questions about {subject}.\n\n{doc['question']}\nAnswer:"
-            # save_results_samples writes target as str(target) and resps, filtered_resps through
-            # sanitize_list, which turns every inner value into text ((loglikelihood, is_greedy) pairs)
-            record = {"doc_id": doc_id, "doc": doc, "target": str(doc["answer"]),
-                      "arguments": {f"gen_args_{j}": {"arg_0": prompt, "arg_1": f" {c}"}
-                                    for j, c in enumerate(doc["choices"])},
-                      "resps": [[["-1.2", "False"]] for _ in doc["choices"]],
-                      "filtered_resps": [["-1.2", "False"] for _ in doc["choices"]],
-                      "filter": f, "metrics": ["acc"],
-                      "acc": float(right[doc_id])}
-            if hashes:
-                record.update(doc_hash=_sha(json.dumps(doc, indent=2, ensure_ascii=False)), prompt_hash=_sha(prompt),
-                              target_hash=_sha(str(doc["answer"])))
-            lines.append(json.dumps(record, ensure_ascii=False))
-    path = folder / (name or f"samples_{task}_{date}.jsonl")
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
 
 @pytest.fixture()
 def mmlu(tmp_path):
@@ -173,46 +138,6 @@ def test_one_models_lm_eval_files_are_read_when_the_caller_asks_for_one(mmlu):
 
 
 # ------------------------------------------------------------------ inspect_ai
-def write_inspect(path: Path, model: str, right: np.ndarray, *, task: str = "quiz", reducer: str = "mean",
-                  errored: tuple = (), inputs=None, status: str = "success") -> Path:
-    """A log written with inspect_ai's own API: items x epochs of C/I, and inspect's own reduced accuracy.
-
-    The results are what inspect_ai computes: its epochs reducer (``max_score()`` for "max",
-    ``mean_score()`` for "mean") over each sample's epochs, then its ``accuracy()`` metric.
-    ``errored``: (item, epoch) pairs written as samples that errored (no score, ``error`` set).
-    """
-    from inspect_ai.log import EvalDataset, EvalLog, EvalMetric, EvalResults, EvalSample, EvalScore, EvalSpec, write_eval_log
-    from inspect_ai.log._log import EvalConfig, EvalError
-    from inspect_ai.scorer import SampleScore, Score, accuracy, max_score, mean_score
-
-    n_items, n_epochs = right.shape
-    samples, per_item = [], []
-    for i in range(n_items):
-        scores = []
-        for e in range(n_epochs):
-            text = inputs[i] if inputs is not None else f"Question {i}?"
-            if (i, e + 1) in errored:
-                samples.append(EvalSample(id=i + 1, epoch=e + 1, input=text, target="yes",
-                                          error=EvalError(message="RuntimeError: the sandbox timed out",
-                                                          traceback="", traceback_ansi="")))
-                continue
-            score = Score(value="C" if right[i, e] else "I")
-            scores.append(score)
-            samples.append(EvalSample(id=i + 1, epoch=e + 1, input=text, target="yes", scores={"match": score},
-                                      metadata={"passage": i // 4}))
-        if scores:
-            per_item.append(SampleScore(score=(max_score() if reducer == "max" else mean_score())(scores),
-                                        sample_id=i + 1))
-    value = accuracy()(per_item)
-    results = EvalResults(total_samples=len(samples), completed_samples=len(samples), scores=[
-        EvalScore(name="match", scorer="match", reducer=reducer if reducer != "mean" else None,
-                  metrics={"accuracy": EvalMetric(name="accuracy", value=float(value))})])
-    spec = EvalSpec(created="2025-01-01T00:00:00+00:00", task=task, dataset=EvalDataset(name="quiz"), model=model,
-                    config=EvalConfig(epochs=n_epochs, epochs_reducer=[reducer]))
-    write_eval_log(EvalLog(eval=spec, samples=samples, results=results, status=status), str(path))
-    return path
-
-
 @pytest.fixture()
 def answers():
     rng = np.random.default_rng(8)

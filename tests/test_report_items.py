@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _references import bonett_price as _bonett_price, mid_p as _mid_p
+from _references import bonett_price as _bonett_price, cr2_variance as cr2_reference, mid_p as _mid_p
+from _references import wilson_effective as wilson_effective_reference
 from scipy import stats
 
 from evallib import evaluate_pupils
@@ -65,48 +66,6 @@ def long_samples(ev) -> pd.DataFrame:
     frame = pd.concat([*parts, runs], ignore_index=True)
     frame["school"] = ev.pupils.loc[frame["pupil"], "class"].to_numpy()
     return frame
-
-
-# ------------------------------------------------------------------ independent references
-def cr2_reference(y: np.ndarray, clusters: np.ndarray | None) -> tuple[float, float]:
-    """CR2 variance of the mean of ``y`` and its Bell–McCaffrey df, with dense matrices.
-
-    Intercept-only OLS: ``X = 1``, ``H = J/N``; ``A_g = (I - H_gg)^(-1/2)`` by an
-    eigendecomposition; ``V = sum_g (1' A_g e_g)^2 / N^2``; the df is Imbens & Kolesar's
-    ``(sum lambda)^2 / sum lambda^2`` with ``lambda`` the eigenvalues of ``G' G``, column
-    ``g`` of ``G`` being ``(I - H)[:, g] A_g 1 / N``. Without clusters each item is one.
-    """
-    y = np.asarray(y, dtype=float)
-    N = y.size
-    labels = np.arange(N) if clusters is None else np.asarray(clusters)
-    e = y - y.mean()
-    M = np.eye(N) - np.full((N, N), 1.0 / N)
-    groups = [np.flatnonzero(labels == g) for g in pd.unique(labels)]
-    V = 0.0
-    if clusters is None:  # one item per cluster: A_g = (1 - 1/N)^(-1/2)
-        a = (1 - 1.0 / N) ** -0.5
-        V = float(np.sum((a * e) ** 2)) / N**2
-        return V, float(N - 1)
-    columns = []
-    for idx in groups:
-        n_g = idx.size
-        w, Q = np.linalg.eigh(np.eye(n_g) - np.full((n_g, n_g), 1.0 / N))
-        A = Q @ np.diag(w**-0.5) @ Q.T
-        V += float(np.ones(n_g) @ A @ e[idx]) ** 2 / N**2
-        columns.append(M[:, idx] @ A @ np.ones(n_g) / N)
-    G = np.column_stack(columns)
-    lam = np.linalg.eigvalsh(G.T @ G)
-    return V, float(lam.sum() ** 2 / np.sum(lam**2))
-
-
-def wilson_effective_reference(p: float, V: float, df: float, n_obs: int, alpha: float) -> tuple[float, float]:
-    """Korn & Graubard's Wilson interval: n_eff = p(1-p)/V (at most n_obs), times (z/t_df)^2, via statsmodels."""
-    from statsmodels.stats.proportion import proportion_confint
-
-    z = stats.norm.isf(alpha / 2)
-    n_eff = min(p * (1 - p) / V, n_obs)
-    n_adj = n_eff * (z / stats.t.isf(alpha / 2, df)) ** 2
-    return proportion_confint(p * n_adj, n_adj, alpha=alpha, method="wilson")
 
 
 # ------------------------------------------------------------------ reading tables

@@ -5,7 +5,7 @@ items-independent one).
 
 References, by hand with numpy: Korn and Graubard's ``n_eff = p (1 - p) / V`` capped at the number
 of 0/1 scores, with ``V`` the CR2 variance of the mean of the item means written out with dense
-matrices (:func:`test_report_items.cr2_reference`, which also gives the Bell–McCaffrey df), the
+matrices (:func:`_references.cr2_variance`, which also gives the Bell–McCaffrey df), the
 items-independent ``V`` the sample variance of the item means over ``N``; the intervals from
 statsmodels' Wilson interval on ``n_eff (z / t_df)^2``; the quantiles from scipy.
 """
@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from test_report_items import cr2_reference, wilson_effective_reference
+from _references import cr2_variance as cr2_reference, wilson_effective as wilson_effective_reference
 
 from evallib.report._items_inputs import load_item_scores
 from evallib.report._items_sections import effective_n_note, model_means

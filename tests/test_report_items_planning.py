@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from _references import t_test_detectable, t_test_units
+from conftest import MMLU, write_lm_eval_task
 from scipy import stats
 
 from evallib.report._items_inputs import load_item_scores
@@ -182,7 +183,6 @@ def test_an_icc_below_zero_within_a_task_is_said_in_words(tmp_path):
     (no answers' noise to divide out); the reference is statsmodels' one-way ANOVA of the
     leader's minus the other's item scores by task.
     """
-    from test_report_harness import MMLU, write_lm_eval_task
 
     from evallib.report._items_inputs import read_lm_eval_samples
 

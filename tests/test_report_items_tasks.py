@@ -20,7 +20,7 @@ from statsmodels.stats.multitest import multipletests
 
 from evallib.report._items_inputs import read_lm_eval_samples
 from evallib.report._items_sections import Skipped, format_task_table, task_table
-from test_report_harness import MMLU, write_lm_eval_task
+from conftest import MMLU, write_lm_eval_task
 
 MODELS = (("llama", 0.66), ("mistral", 0.55), ("phi", 0.5))
 
