@@ -52,6 +52,7 @@ def _saved_rates(nb):
     return {(s, int(n.replace(",", ""))): tuple(float(v) / 100 for v in vals) for s, n, *vals in rows}
 
 
+@pytest.mark.slow  # 4,000 simulated test sets of 1,000 resamples each: make test, not make check
 def test_saved_size_and_coverage_are_reproduced_with_another_seed():
     """Re-run two cells of the saved table (the default run's Dtrue, read from the
     precomputed grid) with another seed: the rates agree within four combined Monte
