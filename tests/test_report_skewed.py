@@ -94,3 +94,59 @@ def test_the_balanced_accuracy_interval_covers_on_a_rare_class():
         covered += res.low <= 0.85 <= res.high
     coverage = covered / reps
     assert coverage >= 0.90, f"coverage {coverage:.3f} (MC SE {math.sqrt(coverage * (1 - coverage) / reps):.3f})"
+
+
+def _disagreeing_file():
+    """10 positives, 190 negatives: a misses 1 positive and raises 10 false alarms, b misses every
+    positive. By hand: balanced accuracy differs (a: (0.9 + 180/190)/2 against b: 1/2), McNemar's
+    mid-p test on b = 10, c = 9 discordant cases does not reject."""
+    import pandas as pd
+
+    y = np.array(["pos"] * 10 + ["neg"] * 190)
+    a = y.copy()
+    a[10:20], a[0] = "pos", "neg"
+    b = y.copy()
+    b[:10] = "neg"
+    return pd.DataFrame({"label": y, "pred_a": a, "pred_b": b})
+
+
+def _summary(frame, pos_label):
+    from evallib import report as rp
+
+    data = rp.load_predictions(frame, pos_label=pos_label)
+    return rp.summary_text(data, measures=rp.classifier_measures(data), pairwise=rp.pairwise_comparison(data),
+                           omnibus=rp.omnibus_test(data), balanced=rp.balanced_accuracy_comparison(data))
+
+
+def test_on_a_skewed_file_the_pairs_bullet_leads_with_balanced_accuracy():
+    from _references import mid_p
+
+    frame = _disagreeing_file()
+    y = frame["label"].to_numpy()
+    wa, wb = frame["pred_a"].to_numpy() != y, frame["pred_b"].to_numpy() != y
+    assert mid_p(int(np.sum(wa & ~wb)), int(np.sum(~wa & wb))) > 0.05   # McNemar: not shown to differ
+    bullet = next(line for line in _summary(frame, "pos").splitlines() if "pairs" in line or "pair," in line)
+    assert bullet.startswith("- By balanced accuracy (stratified paired t-test, with a single comparison), "
+                             "the one pair differs at alpha = 0.05 (a vs b). By accuracy (McNemar's mid-p test), "
+                             "the secondary reading")
+    assert bullet.index("By balanced accuracy") < bullet.index("McNemar") < bullet.index("the one pair, a vs b, is not")
+    assert bullet.endswith("The two disagree because they answer different questions: balanced accuracy weighs "
+                           "each class alike, accuracy each case.")
+
+
+def test_the_disagreement_sentence_is_only_said_when_they_disagree():
+    # both verdicts agree (a perfect, b misses every positive and 40 negatives): no disagreement sentence
+    y = np.array(["pos"] * 10 + ["neg"] * 190)
+    b = y.copy()
+    b[:10], b[10:50] = "neg", "pos"
+    import pandas as pd
+
+    text = _summary(pd.DataFrame({"label": y, "pred_a": y, "pred_b": b}), "pos")
+    assert "By balanced accuracy (stratified paired t-test, with a single comparison), the one pair differs" in text
+    assert "answer different questions" not in text
+    # a balanced file: accuracy leads, no balanced-accuracy lead-in
+    y2 = np.array(["pos"] * 50 + ["neg"] * 50)
+    b2 = y2.copy()
+    b2[:10] = "neg"
+    text2 = _summary(pd.DataFrame({"label": y2, "pred_a": y2, "pred_b": b2}), "pos")
+    assert "By balanced accuracy (stratified" not in text2

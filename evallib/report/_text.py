@@ -504,6 +504,38 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
             f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
 
 
+def _pairs_sentence(data: Predictions, omnibus: Any, pairwise: Any, balanced: Any, alpha: float) -> str | None:
+    """Question 2 with the honest measure first: on a skewed file, what balanced accuracy's pairwise
+    tests find, then McNemar's (and Cochran's Q) as the secondary reading that counts every error
+    alike, and, only when the two sets of pairs found differ, one sentence on why; otherwise
+    :func:`_omnibus_sentence`."""
+    accuracy = _omnibus_sentence(omnibus, pairwise, alpha)
+    if (accuracy is None or not percase.skewed(data) or not isinstance(balanced, pd.DataFrame)
+            or not len(balanced)):
+        return accuracy
+    m = len(balanced)
+    adj = pairwise.attrs.get("adjust", "none")
+    adj_name = ADJUST_NAME.get(adj)
+    how = (f"with {adj_name}'s adjustment for {plural(m, 'comparison')}" if adj_name and m > 1
+           else f"without adjustment for the {plural(m, 'comparison')}" if m > 1
+           else "with a single comparison")
+    found = [f"{a} vs {b}" for a, b, rej in zip(balanced["a"], balanced["b"], balanced["reject_adj"]) if rej]
+    if found:
+        ba = (f"By balanced accuracy ({BALANCED_TEST}, {how}), {'the one pair' if m == 1 else f'{len(found)} of the {m} pairs'} "
+              f"{'differs' if len(found) == 1 else 'differ'} at alpha = {alpha:g} ({join_names(found)})")
+    else:
+        ba = (f"By balanced accuracy ({BALANCED_TEST}, {how}), "
+              f"{'the one pair is' if m == 1 else 'none of the pairs is'} shown to differ at alpha = {alpha:g}")
+    test = pairwise.attrs.get("test", "McNemar's mid-p test")
+    text = (f"{ba}. By accuracy ({test}), the secondary reading, which counts every error alike and so mostly "
+            f"the large class: {accuracy[0].lower() + accuracy[1:]}")
+    mc = {frozenset(p) for p, rej in zip(pairwise["pair"], pairwise["reject"]) if rej}
+    if mc != {frozenset((a, b)) for a, b, rej in zip(balanced["a"], balanced["b"], balanced["reject_adj"]) if rej}:
+        text += (" The two disagree because they answer different questions: balanced accuracy weighs each class "
+                 "alike, accuracy each case.")
+    return text
+
+
 def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
     """Question 2: do the classifiers differ at all, and which pairs do?"""
     if not isinstance(pairwise, pd.DataFrame) or not len(pairwise):
@@ -832,7 +864,9 @@ def summary_text(
        otherwise -- with its interval, and its *paired* comparison with always predicting
        the majority class on the same cases (McNemar's mid-p test and Bonett–Price's
        interval for 0/1 outcomes; a stratified paired t for balanced accuracy);
-    2. Cochran's Q and which pairwise differences are significant, with the largest of those;
+    2. Cochran's Q and which pairwise differences are significant, with the largest of those (on a
+       skewed file after which pairs differ by balanced accuracy, and why the two readings disagree
+       when they do);
     3. whether the two leaders can be told apart (on a skewed file by balanced accuracy,
        with McNemar's verdict beside it);
     4. the scores (AUC with DeLong's interval, Brier score);
@@ -870,7 +904,7 @@ def summary_text(
     if warnings:
         out.append("**Warning:** " + " ".join(warnings))
     out.append(_best_sentence(data, measures, alpha, delta))
-    out.append(_omnibus_sentence(omnibus, pairwise, alpha))
+    out.append(_pairs_sentence(data, omnibus, pairwise, balanced, alpha))
     out.append(_leaders_sentence(data, pairwise, balanced, alpha, delta))
     out.append(_verdicts_sentence(pairwise, balanced, alpha))
     aucs = measures["AUC"].dropna() if "AUC" in measures else pd.Series(dtype=float)
