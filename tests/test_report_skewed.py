@@ -150,3 +150,26 @@ def test_the_disagreement_sentence_is_only_said_when_they_disagree():
     b2[:10] = "neg"
     text2 = _summary(pd.DataFrame({"label": y2, "pred_a": y2, "pred_b": b2}), "pos")
     assert "By balanced accuracy (stratified" not in text2
+
+
+def test_a_balanced_accuracy_interval_clipped_at_100_percent_says_so():
+    # 3 positives all right, 34 negatives with 30 right: the t interval, by hand, reaches past 100%
+    import pandas as pd
+
+    y = np.array([1] * 3 + [0] * 34)
+    pred = y.copy()
+    pred[3:7] = 1
+    est, se, df, low, high = _by_hand([(30, 34), (3, 3)])
+    assert est + stats.t.isf(0.025, df) * se > 1.0 and high == 1.0
+    text = _summary(pd.DataFrame({"label": y, "pred_m1": pred, "pred_m2": np.zeros_like(y)}), 1)
+    assert (f"{100 * est:.1f}% (95% stratified t interval {100 * low:.1f} to 100.0%, the upper end clipped at the "
+            "largest balanced accuracy possible, 100.0%)") in text
+    # not clipped: 20 positives (16 right) and 200 negatives (180 right); the t interval, by hand, ends below 100%
+    y = np.array([1] * 20 + [0] * 200)
+    pred = y.copy()
+    pred[:4], pred[20:40] = 0, 1
+    est, se, df, low, high = _by_hand([(180, 200), (16, 20)])
+    assert est + stats.t.isf(0.025, df) * se < 1.0
+    text = _summary(pd.DataFrame({"label": y, "pred_m1": pred, "pred_m2": np.zeros_like(y)}), 1)
+    assert f"{100 * est:.1f}% (95% stratified t interval {100 * low:.1f} to {100 * high:.1f}%)" in text
+    assert "largest balanced accuracy possible" not in text

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._compat import moved_names
 from .._multitest import ADJUSTMENT_NAMES, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
@@ -417,6 +418,17 @@ def _design_words(data: Predictions) -> str:
     return f"on {data.n:,} test cases, each predicted {times}"
 
 
+def _clipped_ends(what: str, bounds: tuple[float, float], unclipped: tuple[float, float],
+                  clipped: tuple[float, float], show) -> str:
+    """The clause for an interval clipped to what is possible, e.g. "the upper end clipped at the
+    largest difference possible, +50.0" ("" when neither end was clipped); ``show`` prints a bound."""
+    ends = [f"the {side} end clipped at the {extreme} {what} possible, {show(bound)}"
+            for side, extreme, bound, wide, cut, beyond in zip(("lower", "upper"), ("smallest", "largest"), bounds,
+                                                                unclipped, clipped, (-1.0, 1.0))
+            if cut == bound and beyond * (wide - bound) > 0]
+    return " and ".join(ends)
+
+
 def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delta: float | None) -> str | None:
     """Question 1: how good is the best classifier, by the honest measure, and does it beat the
     majority class? Balanced accuracy leads on a skewed file, accuracy otherwise; the
@@ -445,11 +457,13 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         diff = percase.stratified_mean(correct - base_correct, truth, alpha=alpha, bounds=feasible)
         wide = percase.stratified_mean(correct - base_correct, truth, alpha=alpha)
         gap, g_lo, g_hi, p = diff.estimate, diff.low, diff.high, diff.pvalue
-        ends = [f"the {side} end clipped at the {extreme} difference possible, {100 * bound:+.1f}"
-                for side, extreme, bound, unclipped, clipped in
-                (("lower", "smallest", feasible[0], wide.low, g_lo), ("upper", "largest", feasible[1], wide.high, g_hi))
-                if clipped != unclipped]
-        clip_note = ", " + " and ".join(ends) + ";" if ends else ","
+        ends = _clipped_ends("difference", feasible, (wide.low, wide.high), (g_lo, g_hi), lambda v: f"{100 * v:+.1f}")
+        clip_note = ", " + ends + ";" if ends else ","
+        # the balanced accuracy's own interval is clipped to [0, 1]: its t interval unclipped, from its se and df
+        half = float(stats.t.isf(alpha / 2.0, own.df)) * own.se
+        own_ends = _clipped_ends("balanced accuracy", (0.0, 1.0), (own.estimate - half, own.estimate + half),
+                                 (lo, hi), lambda v: f"{pct(v)}%")
+        own_clip = ", " + own_ends if own_ends else ""
         test = BALANCED_TEST
         own_method = gap_method = STRATIFIED_INTERVAL
         base_value = base["avg_recall"]
@@ -465,6 +479,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         own_method = "Wilson" if binary else "Wilson (effective sample size)"
         gap_method = "Bonett–Price" if binary else "paired t"
         clip_note = ","
+        own_clip = ""
         base_value = base["accuracy"]
     who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
            f"**{join_names(leaders)}** have equal {measure}, the highest")
@@ -496,7 +511,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
                 extra += (f"; its accuracy is {pct(acc)}%, against {pct(base['accuracy'])}% for always "
                           "predicting the majority class")
         extra += ")"
-    return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%) "
+    return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%{own_clip}) "
             f"{_design_words(data)}{extra}. "
             f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
             f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({unrounded}{level} {gap_method} interval "
