@@ -9,6 +9,7 @@ from known recalls.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -173,3 +174,18 @@ def test_a_balanced_accuracy_interval_clipped_at_100_percent_says_so():
     text = _summary(pd.DataFrame({"label": y, "pred_m1": pred, "pred_m2": np.zeros_like(y)}), 1)
     assert f"{100 * est:.1f}% (95% stratified t interval {100 * low:.1f} to {100 * high:.1f}%)" in text
     assert "largest balanced accuracy possible" not in text
+
+
+def test_the_summary_says_equal_values_without_tie():
+    # two classifiers with the same error rate below a better one (by hand: 2, 4 and 4 errors)
+    import pandas as pd
+
+    y = np.array([1] * 20 + [0] * 20)
+    frame = pd.DataFrame({"label": y})
+    for name, wrong in (("a", [0, 20]), ("b", [1, 2, 21, 22]), ("c", [3, 4, 23, 24])):
+        pred = y.copy()
+        pred[wrong] = 1 - pred[wrong]
+        frame[f"pred_{name}"] = pred
+    text = _summary(frame, 1)
+    assert "b and c have the same error rate (10.0%), in second place" in text
+    assert not re.search(r"\btie[ds]?\b", text)
