@@ -158,14 +158,14 @@ def test_the_skew_rule_and_the_small_test_set_widths_are_stated_and_computed():
 def test_tied_names_are_never_capitalised():
     y = np.array([0, 1] * 30)
     frame = pd.DataFrame({"label": y})
-    for i, name in enumerate(("xa", "xb", "xc")):  # three tie for the fewest errors
+    for i, name in enumerate(("xa", "xb", "xc")):  # three with the fewest errors
         pred = y.copy()
         pred[[2 * i, 2 * i + 1]] = 1 - pred[[2 * i, 2 * i + 1]]
         frame[f"pred_{name}"] = pred
     frame["score_xa"] = np.linspace(0, 1, len(y))
     data = load_predictions(frame, pos_label=1)
     text = _summary(data)
-    assert "xa, xb and xc tie for first place" in text
+    assert "xa, xb and xc have the same error rate" in text and "in first place" in text
     assert "Xa" not in text and "Xb" not in text
 
 

@@ -170,7 +170,10 @@ def test_balanced_accuracy_gap_over_the_majority_class_is_clipped_to_what_is_pos
     d_pos = (pred[:3] == 1).astype(float)
     d_neg = (pred[3:] == 0).astype(float) - 1.0
     est = (d_pos.mean() + d_neg.mean()) / 2
-    parts = np.array([d_pos.var(ddof=1) / 3, d_neg.var(ddof=1) / 34]) / 4
+    # each class's variance floored by the Jeffreys-style p~(1 - p~), p~ = (discordant + 1/2) / (n + 1):
+    # it binds for the negatives (1 discordant of 34)
+    floor = [(x + 0.5) / (n + 1) * (1 - (x + 0.5) / (n + 1)) for x, n in ((2, 3), (1, 34))]
+    parts = np.array([max(d_pos.var(ddof=1), floor[0]) / 3, max(d_neg.var(ddof=1), floor[1]) / 34]) / 4
     df = parts.sum() ** 2 / np.sum(parts ** 2 / np.array([2, 33]))
     half = stats.t.isf(0.025, df) * np.sqrt(parts.sum())
     assert est + half > 0.5 and est - half > -0.5  # only the upper end is clipped

@@ -328,11 +328,13 @@ def test_balanced_accuracy_pairs_beside_mcnemar(skewed_cancer):
         for mask in (pos, ~pos):
             d = ca[mask] - cb[mask]
             t = stats.ttest_rel(ca[mask], cb[mask])
-            parts.append((d.mean() / t.statistic) ** 2 / 4 if d.std() > 0 else 0.0)
+            # floored by the Jeffreys-style p~(1 - p~), p~ = (discordant + 1/2) / (n + 1), over n
+            q = (np.sum(d != 0) + 0.5) / (mask.sum() + 1)
+            parts.append(max((d.mean() / t.statistic) ** 2 if d.std() > 0 else 0.0, q * (1 - q) / mask.sum()) / 4)
         se = np.sqrt(sum(parts))
         assert row.se == pytest.approx(se, rel=1e-9)
         n = [pos.sum(), (~pos).sum()]
-        df = sum(parts) ** 2 / sum(v * v / (k - 1) for v, k in zip(parts, n) if v > 0)
+        df = sum(parts) ** 2 / sum(v * v / (k - 1) for v, k in zip(parts, n))
         assert row.pvalue == pytest.approx(2 * stats.t.sf(abs(row.difference) / se, df), rel=1e-9)
     np.testing.assert_allclose(table["pvalue_adj"], multipletests(table["pvalue"], method="holm")[1])
 
@@ -665,7 +667,9 @@ def test_a_disagreement_of_mcnemar_and_the_balanced_accuracy_test_is_said():
     frame = pd.DataFrame({"label": y, "pred_a": a, "pred_b": b})
     d = (a == y).astype(float) - (b == y).astype(float)
     parts = [d[y == k] for k in ("pos", "neg")]
-    v = [p.var(ddof=1) / p.size / 4 for p in parts]
+    # each class's variance floored by p~(1 - p~), p~ = (discordant + 1/2) / (n + 1) (Jeffreys-style)
+    q = [(np.sum(p != 0) + 0.5) / (p.size + 1) for p in parts]
+    v = [max(p.var(ddof=1), qi * (1 - qi)) / p.size / 4 for p, qi in zip(parts, q)]
     df = sum(v) ** 2 / sum(vi ** 2 / (p.size - 1) for vi, p in zip(v, parts))
     p_t = 2 * stats.t.sf(np.mean([p.mean() for p in parts]) / np.sqrt(sum(v)), df)
     wa, wb = a != y, b != y

@@ -132,7 +132,7 @@ def _datasets_texts(results, *, control=None, verdict="mean-ranks") -> dict:
 # ------------------------------------------------------------------ files where classifiers tie
 def tied_predictions() -> pd.DataFrame:
     """60 cases (30 positive), five folds; A wrong on 5 cases, B, C and D each on 8 others (4 of
-    each class), so that B, C and D tie for second place by error rate, F1, AUC (their scores are
+    each class), so that B, C and D have the same error rate, F1, AUC (in second place; their scores are
     their labels) and mean accuracy over the folds, on different cases."""
     y = np.array([1] * 30 + [0] * 30)
     errors = {"A": [0, 1, 2, 30, 31], "B": [5, 6, 7, 8, 35, 36, 37, 38], "C": [10, 11, 12, 13, 40, 41, 42, 43],
@@ -270,14 +270,14 @@ def test_three_classifiers_tied_for_second_are_named_in_the_predictions_summary(
     texts = _predictions_texts(load_predictions(frame, pos_label=1))
     summary = texts["summary"]
     rate = f"{100 * wrong['B'] / len(y):.1f}%"
-    assert (f"B, C and D tie for second place by error rate ({rate}), so the comparison is of A with B, the first "
+    assert (f"B, C and D have the same error rate ({rate}), in second place, so the comparison is of A with B, the first "
             "of them in the file's column order") in summary
     auc = {n: float(np.mean([(s > t) + 0.5 * (s == t) for s in frame.loc[y == 1, f"score_{n}"]
                              for t in frame.loc[y == 0, f"score_{n}"]])) for n in "ABCD"}
     assert auc["B"] == auc["C"] == auc["D"] < auc["A"]
-    assert f"B, C and D tie for second place by AUC ({auc['B']:.3f})" in summary
-    assert "B, C and D tie for second place by F1" in summary and "B, C and D tie for second place by F1" in texts["bootstrap"]
-    assert "B, C and D tie for second place by mean accuracy over the folds" in summary
+    assert f"B, C and D have the same AUC ({auc['B']:.3f}), in second place" in summary
+    assert "B, C and D have the same F1" in summary and "B, C and D have the same F1" in texts["bootstrap"]
+    assert "B, C and D have the same mean accuracy over the folds" in summary
     assert "The two classifiers with the fewest errors" not in summary and "the leaders are A" not in summary
 
 
@@ -308,9 +308,9 @@ def test_three_classifiers_tied_on_rank_are_named_in_the_datasets_summary(first)
     summary = texts["summary"]
     place = "first" if first else "second"
     compared = "of B and C, the first two of them" if first else "of A with B, the first of them"
-    assert (f"B, C and D tie for {place} place by average rank ({ranks['B']:.3f}), so the comparison is {compared} "
+    assert (f"B, C and D have the same average rank ({ranks['B']:.3f}), in {place} place, so the comparison is {compared} "
             "in the file's column order (their mean scores tie too)") in summary
-    assert f"B, C and D tie for {place} place by average rank" in texts["bayes"]
+    assert f"B, C and D have the same average rank" in texts["bayes"]
     if first:
         assert f"**B**, **C** and **D** share the best average rank, {ranks['B']:.3f}" in summary
     else:
@@ -326,7 +326,7 @@ def test_a_tie_on_rank_broken_by_the_mean_score_says_so():
     bayes = bayesian_top_two(res, n_resamples=500, rng=0)
     assert bayes.second == "C"
     # the tied are listed in the order that broke the tie, and the sentence says what broke it
-    assert bayes.tie == ("C, B and D tie for second place by average rank (3.000), so the comparison is of A with C, "
+    assert bayes.tie == ("C, B and D have the same average rank (3.000), in second place, so the comparison is of A with C, "
                          "the first of them by the higher mean score")
 
 
@@ -433,7 +433,7 @@ def test_the_rendered_predictions_report_on_a_three_way_tie(tmp_path):
     html, _ = run_cli(tmp_path, write_csv(tied_predictions(), tmp_path / "tie.csv"), "--pos-label", "1",
                       "--alpha", "0.1")
     text = _page_text(html)
-    assert "B, C and D tie for second place by error rate" in text  # 4
+    assert "B, C and D have the same error rate" in text  # 4
     assert "90% joint interval (Bonferroni)" in text  # 1
     assert "adjusted p (Holm; McNemar's mid-p test)" in text  # 2, 5
     assert _spellings(text) == [] and _python_syntax(text) == []  # 5, 6
@@ -448,7 +448,7 @@ def test_the_rendered_datasets_report_on_a_three_way_tie(tmp_path):
     done = run_main(["report", str(table), "-o", str(out), "--verdict", "wilcoxon", "-q"])
     assert done.returncode == 0, done.stderr
     text = _page_text(out.read_text(encoding="utf-8"))
-    assert "B, C and D tie for second place by average rank" in text and "; then B, C and D tie at" in text  # 4
+    assert "B, C and D have the same average rank" in text and "; then B, C and D tie at" in text  # 4
     assert "verdict (Wilcoxon–Holm)" in text and "the family set by the report's option --verdict wilcoxon before it ran" in text  # 8
     assert "exact null law of the signed ranks" in text  # 3
     assert _spellings(text) == [] and _python_syntax(text) == []  # 5, 6

@@ -231,9 +231,9 @@ def tie_note(groups: Sequence[Sequence[Any]], *, by: str, value: Callable[[Any],
     Examples
     --------
     >>> tie_note([["a"], ["b", "c", "d"]], by="error rate", value=lambda n: "20%")
-    "b, c and d tie for second place by error rate (20%), so the comparison is of a with b, the first of them in the file's column order"
+    "b, c and d have the same error rate (20%), in second place, so the comparison is of a with b, the first of them in the file's column order"
     >>> tie_note([["a", "b", "c"]], by="AUC")
-    "a, b and c tie for first place by AUC, so the comparison is of a and b, the first two of them in the file's column order"
+    "a, b and c have the same AUC, in first place, so the comparison is of a and b, the first two of them in the file's column order"
     >>> tie_note([["a"], ["b"], ["c", "d"]], by="AUC"), tie_note([["a", "b"], ["c"]], by="AUC")
     ('', '')
     """
@@ -246,7 +246,8 @@ def tie_note(groups: Sequence[Sequence[Any]], *, by: str, value: Callable[[Any],
     else:
         return ""
     shown = f" ({value(tied[0])})" if value is not None else ""
-    return (f"{join_names(tied, limit=limit)} tie for {place} place by {by}{shown}, so the comparison is "
+    # never "tie"/"tied" (docs/conventions.md): the names have the same value
+    return (f"{join_names(tied, limit=limit)} have the same {by}{shown}, in {place} place, so the comparison is "
             f"{compared}")
 
 

@@ -524,7 +524,7 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
     ci = accuracy_interval(tp + tn, n, alpha=alpha, method="wilson")
     cls = data.positive if predict_positive else data.negative
     return {
-        "name": f"majority class {cls!r}" + (" (classes tied)" if P == N else ""),
+        "name": f"majority class {cls!r}" + (" (classes of equal size)" if P == N else ""),
         "code": data.classes.index(cls),
         "TP": tp, "FN": fn, "FP": fp, "TN": tn, "accuracy": (tp + tn) / n, "acc_low": ci.low,
         "acc_high": ci.high, "avg_recall": 0.5, "precision": 1.0 if predict_positive else float("nan"),

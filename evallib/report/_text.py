@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._compat import moved_names
 from .._multitest import ADJUSTMENT_NAMES, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
@@ -417,6 +418,17 @@ def _design_words(data: Predictions) -> str:
     return f"on {data.n:,} test cases, each predicted {times}"
 
 
+def _clipped_ends(what: str, bounds: tuple[float, float], unclipped: tuple[float, float],
+                  clipped: tuple[float, float], show) -> str:
+    """The clause for an interval clipped to what is possible, e.g. "the upper end clipped at the
+    largest difference possible, +50.0" ("" when neither end was clipped); ``show`` prints a bound."""
+    ends = [f"the {side} end clipped at the {extreme} {what} possible, {show(bound)}"
+            for side, extreme, bound, wide, cut, beyond in zip(("lower", "upper"), ("smallest", "largest"), bounds,
+                                                                unclipped, clipped, (-1.0, 1.0))
+            if cut == bound and beyond * (wide - bound) > 0]
+    return " and ".join(ends)
+
+
 def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delta: float | None) -> str | None:
     """Question 1: how good is the best classifier, by the honest measure, and does it beat the
     majority class? Balanced accuracy leads on a skewed file, accuracy otherwise; the
@@ -445,11 +457,13 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         diff = percase.stratified_mean(correct - base_correct, truth, alpha=alpha, bounds=feasible)
         wide = percase.stratified_mean(correct - base_correct, truth, alpha=alpha)
         gap, g_lo, g_hi, p = diff.estimate, diff.low, diff.high, diff.pvalue
-        ends = [f"the {side} end clipped at the {extreme} difference possible, {100 * bound:+.1f}"
-                for side, extreme, bound, unclipped, clipped in
-                (("lower", "smallest", feasible[0], wide.low, g_lo), ("upper", "largest", feasible[1], wide.high, g_hi))
-                if clipped != unclipped]
-        clip_note = ", " + " and ".join(ends) + ";" if ends else ","
+        ends = _clipped_ends("difference", feasible, (wide.low, wide.high), (g_lo, g_hi), lambda v: f"{100 * v:+.1f}")
+        clip_note = ", " + ends + ";" if ends else ","
+        # the balanced accuracy's own interval is clipped to [0, 1]: its t interval unclipped, from its se and df
+        half = float(stats.t.isf(alpha / 2.0, own.df)) * own.se
+        own_ends = _clipped_ends("balanced accuracy", (0.0, 1.0), (own.estimate - half, own.estimate + half),
+                                 (lo, hi), lambda v: f"{pct(v)}%")
+        own_clip = ", " + own_ends if own_ends else ""
         test = BALANCED_TEST
         own_method = gap_method = STRATIFIED_INTERVAL
         base_value = base["avg_recall"]
@@ -465,6 +479,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         own_method = "Wilson" if binary else "Wilson (effective sample size)"
         gap_method = "Bonett–Price" if binary else "paired t"
         clip_note = ","
+        own_clip = ""
         base_value = base["accuracy"]
     who = (f"**{leader}** has the highest {measure}" if len(leaders) == 1 else
            f"**{join_names(leaders)}** have equal {measure}, the highest")
@@ -496,12 +511,44 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
                 extra += (f"; its accuracy is {pct(acc)}%, against {pct(base['accuracy'])}% for always "
                           "predicting the majority class")
         extra += ")"
-    return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%) "
+    return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%{own_clip}) "
             f"{_design_words(data)}{extra}. "
             f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
             f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({unrounded}{level} {gap_method} interval "
             f"{g_int} percentage points{clip_note} "
             f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
+
+
+def _pairs_sentence(data: Predictions, omnibus: Any, pairwise: Any, balanced: Any, alpha: float) -> str | None:
+    """Question 2 with the honest measure first: on a skewed file, what balanced accuracy's pairwise
+    tests find, then McNemar's (and Cochran's Q) as the secondary reading that counts every error
+    alike, and, only when the two sets of pairs found differ, one sentence on why; otherwise
+    :func:`_omnibus_sentence`."""
+    accuracy = _omnibus_sentence(omnibus, pairwise, alpha)
+    if (accuracy is None or not percase.skewed(data) or not isinstance(balanced, pd.DataFrame)
+            or not len(balanced)):
+        return accuracy
+    m = len(balanced)
+    adj = pairwise.attrs.get("adjust", "none")
+    adj_name = ADJUST_NAME.get(adj)
+    how = (f"with {adj_name}'s adjustment for {plural(m, 'comparison')}" if adj_name and m > 1
+           else f"without adjustment for the {plural(m, 'comparison')}" if m > 1
+           else "with a single comparison")
+    found = [f"{a} vs {b}" for a, b, rej in zip(balanced["a"], balanced["b"], balanced["reject_adj"]) if rej]
+    if found:
+        ba = (f"By balanced accuracy ({BALANCED_TEST}, {how}), {'the one pair' if m == 1 else f'{len(found)} of the {m} pairs'} "
+              f"{'differs' if len(found) == 1 else 'differ'} at alpha = {alpha:g} ({join_names(found)})")
+    else:
+        ba = (f"By balanced accuracy ({BALANCED_TEST}, {how}), "
+              f"{'the one pair is' if m == 1 else 'none of the pairs is'} shown to differ at alpha = {alpha:g}")
+    test = pairwise.attrs.get("test", "McNemar's mid-p test")
+    text = (f"{ba}. By accuracy ({test}), the secondary reading, which counts every error alike and so mostly "
+            f"the large class: {accuracy[0].lower() + accuracy[1:]}")
+    mc = {frozenset(p) for p, rej in zip(pairwise["pair"], pairwise["reject"]) if rej}
+    if mc != {frozenset((a, b)) for a, b, rej in zip(balanced["a"], balanced["b"], balanced["reject_adj"]) if rej}:
+        text += (" The two disagree because they answer different questions: balanced accuracy weighs each class "
+                 "alike, accuracy each case.")
+    return text
 
 
 def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
@@ -832,7 +879,9 @@ def summary_text(
        otherwise -- with its interval, and its *paired* comparison with always predicting
        the majority class on the same cases (McNemar's mid-p test and Bonett–Price's
        interval for 0/1 outcomes; a stratified paired t for balanced accuracy);
-    2. Cochran's Q and which pairwise differences are significant, with the largest of those;
+    2. Cochran's Q and which pairwise differences are significant, with the largest of those (on a
+       skewed file after which pairs differ by balanced accuracy, and why the two readings disagree
+       when they do);
     3. whether the two leaders can be told apart (on a skewed file by balanced accuracy,
        with McNemar's verdict beside it);
     4. the scores (AUC with DeLong's interval, Brier score);
@@ -870,7 +919,7 @@ def summary_text(
     if warnings:
         out.append("**Warning:** " + " ".join(warnings))
     out.append(_best_sentence(data, measures, alpha, delta))
-    out.append(_omnibus_sentence(omnibus, pairwise, alpha))
+    out.append(_pairs_sentence(data, omnibus, pairwise, balanced, alpha))
     out.append(_leaders_sentence(data, pairwise, balanced, alpha, delta))
     out.append(_verdicts_sentence(pairwise, balanced, alpha))
     aucs = measures["AUC"].dropna() if "AUC" in measures else pd.Series(dtype=float)
