@@ -354,3 +354,41 @@ def test_a_plan_at_a_median_answer_count_neither_model_used_says_so(b_once, comp
     samples = 3 if compromise else 1
     assert f"The plan takes {samples} answer" in note
     assert ("a compromise neither model used" in note) == compromise
+
+
+def test_the_plan_sets_its_standard_error_beside_section_3s():
+    """Issue rep-items8 #1: a paired interval far narrower than the plan's detectable difference is
+    reconciled in words. Clusters whose mean differences are almost equal (an ICC below 0): section 3's
+    CR2 standard error (written out with matrices, :func:`_references.cr2_dense`) is far below the
+    plan's sqrt(V / n), with V the variance of the item differences (one answer per item, ICC read as 0),
+    and the detectable difference is the t-test's (by quadrature), not the interval's half-width."""
+    from _references import cr2_dense
+
+    rng = np.random.default_rng(11)
+    G, m = 6, 10
+    cl = np.repeat(np.arange(G), m)
+    pa = rng.uniform(0.3, 0.7, G * m)
+    raw = rng.normal(0, 0.1, G * m)
+    d = raw - np.bincount(cl, raw)[cl] / m + 0.03 + rng.normal(0, 0.002, G)[cl]
+    pb = pa - d
+    frame = _long({"A": pa[:, None], "B": pb[:, None]}, cl).drop(columns="sample")
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    plan = item_planning(data, alpha=0.05)
+    row = plan.table.iloc[0]
+    V = float(np.var(d, ddof=1))
+    plan_se = math.sqrt(V / (G * m))
+    seen, _ = cr2_dense(d, cl)
+    assert row["icc"] == 0 and row["icc_raw"] < 0
+    assert row["plan_se"] == pytest.approx(plan_se, rel=1e-9) and row["observed_se"] == pytest.approx(seen, rel=1e-6)
+    assert plan_se / seen > 3                               # the construction makes the plan's far larger
+    detectable = t_test_detectable(G, V / m, 0.05, 0.8)
+    text = " ".join(plan.sentences())
+    assert (f"the plan's standard error of the mean difference on these {G * m} items, sqrt(V / n) = {plan_se:.4f}, "
+            f"is built from the parts in the table (V = {V:.4f}, with 1 answer per item and the ICC read as 0), "
+            f"section 3's, {seen:.4f}, from the spread of the clusters' observed differences (CR2), and the plan's "
+            f"is {plan_se / seen:.2f} times section 3's, in part because the ICC estimate below 0") in text
+    assert (f"the detectable difference, {detectable:.4f}, is {detectable / plan_se:.2f} times the plan's standard "
+            "error") in text and "not the half-width of an interval" in text
+    from evallib.report._items_sections import _planning_sentence
+    assert f"the plan's standard error of the difference is {plan_se / seen:.2f} times section 3's against B" in (
+        _planning_sentence(plan))

@@ -928,6 +928,13 @@ def _planning_sentence(planning: ItemPlanning) -> str:
                  f"needs {need}, {held}")
     else:
         text += "; --min-difference gives the items a difference that matters needs"
+    ratios = (t["plan_se"] / t["observed_se"]).to_numpy(dtype=float)
+    if np.isfinite(ratios).any():
+        text += ("; the plan's standard error of the difference is "
+                 + join_names((f"{v:.2f} times section 3's against {escape(b)}" for v, b in zip(ratios, t["b"])
+                               if math.isfinite(v)), limit=_LIST_LIMIT)
+                 + ", since the plan builds its variance from estimated parts and section 3 from the observed "
+                   "differences, and a detectable difference is not an interval's half-width")
     if (t["note"] != "").any():
         text += ("; some of the plan's estimates fell outside their range and were read as the nearest bound, "
                  "as section 6 says")
@@ -1277,7 +1284,9 @@ class ItemPlanning:
         (its estimate before it was read as 0 below 0 or as 1 above 1; NaN without clusters or
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
         1, in words; ``""`` if nothing), ``variance`` (``V``
-        of :func:`evallib.planning.item_difference_variance`), ``detectable`` (the difference
+        of :func:`evallib.planning.item_difference_variance`), ``plan_se`` (``sqrt(V / n_items)``, the
+        plan's standard error of the mean difference at the file's items), ``observed_se`` (section 3's
+        standard error of the pair's difference, CR2 with clusters), ``detectable`` (the difference
         with power ``power`` at the file's ``n_items``), ``df`` (of that t-test: the file's clusters, or items
         without clusters, ``n_items / cluster_size``, minus 1, as the t-test takes them), ``needed_items`` and ``needed_clusters`` (for
         ``min_difference``, the t-test then on ``needed_clusters - 1`` df; NaN without it).
@@ -1329,8 +1338,33 @@ class ItemPlanning:
                          f"{int(r['needed_items']):,} items{clusters} (t on {_df_words(r['needed_clusters'] - 1)}), "
                          + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
                          + " the file holds")
-            out.append(text + "." + (f" {r['note']}" if r["note"] else ""))
+            out.append(text + "." + (f" {r['note']}" if r["note"] else "") + self._reconcile(r))
         return out
+
+    def _reconcile(self, r: pd.Series) -> str:
+        """The plan's standard error beside section 3's, and why the detectable difference is not the
+        interval's half-width (empty when section 3 has no standard error for the pair)."""
+        plan, seen = float(r["plan_se"]), float(r.get("observed_se", np.nan))
+        if not (math.isfinite(plan) and math.isfinite(seen) and seen > 0):
+            return ""
+        clustered = r["cluster_size"] > 1
+        source = (f"the spread of the {self.cluster_word}s' observed differences (CR2)" if clustered
+                  else "the spread of the items' observed differences")
+        ratio = plan / seen
+        text = (f" The plan and section 3's interval use different variances: the plan's standard error of the mean "
+                f"difference on these {int(r['n_items']):,} items, sqrt(V / n) = {plan:.4f}, is built from the parts "
+                f"in the table (V = {r['variance']:.4f}, with {int(r['samples'])} "
+                f"answer{'s' if r['samples'] > 1 else ''} per item"
+                + (f" and the ICC {'read as' if _bounded(r) else 'of'} {r['icc']:.3g}" if clustered else "")
+                + f"), section 3's, {seen:.4f}, from {source}, and the plan's is {ratio:.2f} times section 3's")
+        if clustered and _bounded(r) and r["icc_raw"] < 0 and ratio > 1:
+            text += (f", in part because the ICC estimate below 0 says the {self.cluster_word}s' mean differences "
+                     f"vary less than independent items' would, which section 3's standard error reflects and the "
+                     "plan, reading the ICC as 0, does not")
+        return text + (f"; and the detectable difference, {r['detectable']:.4f}, is {r['detectable'] / plan:.2f} times "
+                       f"the plan's standard error (the test's critical value plus the margin for power "
+                       f"{self.power:g}), not the half-width of an interval (a t quantile times a standard "
+                       "error).")
 
 
 def _df_words(df: float) -> str:
@@ -1530,6 +1564,9 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         return Skipped("one model: there is no comparison to plan.")
     means = data.item_means().mean(axis=0, skipna=True)
     leader = str(means.idxmax())
+    # section 3's standard error of each pair's difference (CR2 with clusters), to set the plan's beside
+    observed = {frozenset((a, b)): se for a, b, se in
+                pairwise_items(data, alpha=alpha, adjust="none")[["a", "b", "se"]].itertuples(index=False)}
     rows = []
     for other in [m for m in data.models if m != leader]:
         parts = _pair_plan_parts(data, leader, other, alpha)
@@ -1548,7 +1585,8 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
             size = item_sample_size(delta, **plan)
             need_items, need_clusters = size.n_items, size.n_clusters
         rows.append(dict(a=leader, b=other, n_items=n_items, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
-                         icc_raw=icc_raw, variance=variance,
+                         icc_raw=icc_raw, variance=variance, plan_se=math.sqrt(variance / n_items),
+                         observed_se=float(observed.get(frozenset((leader, other)), np.nan)),
                          detectable=detectable, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
