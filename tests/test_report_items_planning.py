@@ -392,3 +392,25 @@ def test_the_plan_sets_its_standard_error_beside_section_3s():
     from evallib.report._items_sections import _planning_sentence
     assert f"the plan's standard error of the difference is {plan_se / seen:.2f} times section 3's against B" in (
         _planning_sentence(plan))
+
+
+@pytest.mark.parametrize("G", [6, 29, 30])
+def test_the_icc_bound_on_few_clusters_is_called_rough(G):
+    """Issue rep-items8 #2: Fisher's large-sample SE of the ICC on few clusters overstates precision;
+    below FEW_CLUSTERS the bound is said to be a large-sample approximation, with the clusters counted."""
+    from evallib.report._items_inputs import FEW_CLUSTERS
+
+    assert FEW_CLUSTERS == 30
+    rng = np.random.default_rng(G)
+    m = 8
+    cl = np.repeat(np.arange(G), m)
+    pa = rng.uniform(0.3, 0.7, G * m)
+    raw = rng.normal(0, 0.1, G * m)
+    pb = pa - np.clip(raw - np.bincount(cl, raw)[cl] / m, -0.25, 0.25) - 0.02      # equal cluster means: an ICC below 0
+    frame = _long({"A": pa[:, None], "B": pb[:, None]}, cl).drop(columns="sample")
+    plan = item_planning(load_item_scores(frame, item_column="item", cluster_column="cluster"))
+    assert plan.table["icc_raw"].iloc[0] < 0
+    text = " ".join(plan.sentences())
+    rough = (f"on only {G} clusters (fewer than 30) that standard error is a large-sample approximation, "
+             "so the bound is rough")
+    assert (rough in text) == (G < 30) and "are not ruled out" in text

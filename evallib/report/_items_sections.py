@@ -1510,7 +1510,10 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                              f"sqrt(2 / (m (m - 1) (G - 1))) = {se / scale:.4f} for G = {sizes.size:,} {word}s of "
                              f"m = {cluster_size} items (their size-weighted mean, sum m^2 / sum m, rounded){scaled}; the "
                              f"plan is too optimistic if the "
-                             f"ICC is that large.")
+                             f"ICC is that large"
+                             + (f"; on only {sizes.size:,} {word}s (fewer than {FEW_CLUSTERS}) that standard error is a "
+                                "large-sample approximation, so the bound is rough" if sizes.size < FEW_CLUSTERS
+                                else "") + ".")
             elif icc_raw > 1:
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
