@@ -18,7 +18,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from _references import t_test_detectable, t_test_units
+from _references import t_test_detectable, t_test_power, t_test_units
 from scipy import stats
 
 from evallib.report._items_inputs import load_item_scores
@@ -387,6 +387,12 @@ def test_the_plan_sets_its_standard_error_beside_section_3s():
             f"is built from the parts in the table (V = {V:.4f}, with 1 answer per item and the ICC read as 0), "
             f"section 3's, {seen:.4f}, from the spread of the clusters' observed differences (CR2), and the plan's "
             f"is {plan_se / seen:.2f} times section 3's, in part because the ICC estimate below 0") in text
+    # the power at 0.8 times the detectable difference, by quadrature: less than planned, far from "missed"
+    smaller = t_test_power(G, 0.8 * detectable, V / m, 0.05)
+    assert 0.5 < smaller < 0.7 and row["power_smaller"] == pytest.approx(smaller, abs=1e-6)
+    assert (f"; a true difference of 0.8 times it, {0.8 * detectable:.4f}, has power {smaller:.2f}: a smaller true "
+            "difference is found with less than the planned power, and not finding it would not show it absent") in text
+    assert "usually" not in text
     assert (f"the detectable difference, {detectable:.4f}, is {detectable / plan_se:.2f} times the plan's standard "
             "error") in text and "not the half-width of an interval" in text
     from evallib.report._items_sections import _planning_sentence
@@ -414,3 +420,15 @@ def test_the_icc_bound_on_few_clusters_is_called_rough(G):
     rough = (f"on only {G} clusters (fewer than 30) that standard error is a large-sample approximation, "
              "so the bound is rough")
     assert (rough in text) == (G < 30) and "are not ruled out" in text
+
+
+def test_section_6_intro_does_not_say_a_smaller_difference_is_usually_missed():
+    """At alpha 0.05 and power 0.8, 0.8 times the detectable difference has power about 0.61
+    (normal approximation, by hand), so "usually missed" is false; the intro says "less than the planned power"."""
+    import json
+    from pathlib import Path
+
+    assert stats.norm.cdf(0.8 * (stats.norm.isf(0.025) + stats.norm.ppf(0.8)) - stats.norm.isf(0.025)) > 0.5
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_items.ipynb").read_text())
+    text = " ".join("".join(c["source"]).replace("\n", " ") for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "usually be missed" not in text and "found with less than the planned power" in text

@@ -61,6 +61,7 @@ from ..items import (
 from ..planning import (
     item_difference_variance,
     item_minimum_detectable_difference,
+    item_power,
     item_sample_size,
 )
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
@@ -1264,6 +1265,9 @@ def items_summary_text(
 # ------------------------------------------------------------------ section 6: planning
 #: The power the planning section plans for.
 PLANNING_POWER = 0.8
+#: the share of the detectable difference at which section 6 prints the power, to show that a
+#: smaller true difference is found with less than the planned power (not that it is missed)
+SMALLER_SHARE = 0.8
 
 
 @dataclass(frozen=True, eq=False)
@@ -1287,7 +1291,9 @@ class ItemPlanning:
         of :func:`evallib.planning.item_difference_variance`), ``plan_se`` (``sqrt(V / n_items)``, the
         plan's standard error of the mean difference at the file's items), ``observed_se`` (section 3's
         standard error of the pair's difference, CR2 with clusters), ``detectable`` (the difference
-        with power ``power`` at the file's ``n_items``), ``df`` (of that t-test: the file's clusters, or items
+        with power ``power`` at the file's ``n_items``), ``power_smaller`` (the power at
+        ``SMALLER_SHARE`` (0.8) times ``detectable``: a smaller true difference is found with less
+        than the planned power, but not rarely), ``df`` (of that t-test: the file's clusters, or items
         without clusters, ``n_items / cluster_size``, minus 1, as the t-test takes them), ``needed_items`` and ``needed_clusters`` (for
         ``min_difference``, the t-test then on ``needed_clusters - 1`` df; NaN without it).
     min_difference : the difference that matters (None when not given).
@@ -1331,7 +1337,10 @@ class ItemPlanning:
                     f"of {r['detectable']:.4f} (mean score) {level} ({design}; the paired t-test on the {unit}, "
                     f"{_df_words(r['df'])}"
                     + (f": {int(r['n_items']):,} items in {self.cluster_word}s of {int(r['cluster_size'])}, less 1"
-                       if not float(r["df"]).is_integer() else "") + ")")
+                       if not float(r["df"]).is_integer() else "") + ")"
+                    + f"; a true difference of {SMALLER_SHARE:g} times it, {SMALLER_SHARE * r['detectable']:.4f}, has "
+                      f"power {r['power_smaller']:.2f}: a smaller true difference is found with less than the planned "
+                      "power, and not finding it would not show it absent")
             if self.min_difference is not None:
                 clusters = (f" ({int(r['needed_clusters']):,} {self.cluster_word}s)" if r["cluster_size"] > 1 else "")
                 text += (f"; power {self.power:g} for a difference of {self.min_difference:g} needs "
@@ -1582,6 +1591,8 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         # report's CR2 intervals for J equal clusters, so the plan pays for few clusters as they do
         plan = dict(parts, alpha=alpha, power=power, method="t")
         detectable = item_minimum_detectable_difference(n_items, **plan)
+        # the power at a smaller true difference: less than planned, and not rarely detected
+        power_smaller = item_power(n_items, SMALLER_SHARE * detectable, **dict(parts, alpha=alpha, method="t"))
         variance = item_difference_variance(**parts)
         need_items = need_clusters = np.nan
         if delta is not None:
@@ -1590,7 +1601,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         rows.append(dict(a=leader, b=other, n_items=n_items, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
                          icc_raw=icc_raw, variance=variance, plan_se=math.sqrt(variance / n_items),
                          observed_se=float(observed.get(frozenset((leader, other)), np.nan)),
-                         detectable=detectable, needed_items=need_items, needed_clusters=need_clusters, note=note))
+                         detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
     return ItemPlanning(table=pd.DataFrame(rows), min_difference=delta, alpha=alpha, power=power,
