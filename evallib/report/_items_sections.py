@@ -742,8 +742,8 @@ def _share_mc_cell(p: float, b: int) -> str:
     if not b:
         return "-"
     if p <= 0 or p >= 1:
-        return (f"none (0 of {b:,}); share < {3 / b:.4f} (rule of three)" if p <= 0
-                else f"none ({b:,} of {b:,}); share > {1 - 3 / b:.4f} (rule of three)")
+        return (f"no binomial SE ({'0' if p <= 0 else f'{b:,}'} of {b:,}); share "
+                + (f"below {3 / b:.4f}" if p <= 0 else f"above {1 - 3 / b:.4f}") + " by the rule of three (95%)")
     se = math.sqrt(p * (1 - p) / b)
     return f"{se:.1g}" if se < 0.0005 else f"{se:.3f}"
 
@@ -755,25 +755,23 @@ RIVAL_SHARE = 0.05
 
 
 def _share_text(p: float, b: int) -> str:
-    """A share ``p`` of ``b`` bootstrap resamples in words, to one decimal with its Monte Carlo SE.
+    """A share ``p`` of ``b`` bootstrap resamples in words, as section 5's table prints it, with its Monte Carlo SE.
 
-    ``"9.5%, MC SE 0.7%"``; the SE ``sqrt(p (1 - p) / b)`` below 0.05% prints as a bound, never
-    as 0.0%, and a share of 0 or 1 (no binomial SE) gets the rule of three's 95% bound ``3 / b``.
+    One formatter for both: the share and its SE are :func:`_share_cell` and :func:`_share_mc_cell`
+    (3 decimals; a share below 0.001 as its count, an SE below 0.0005 to one significant digit), so the
+    summary and the table never round one share two ways. A share of 0 or 1 has no binomial SE; it
+    gets the rule of three's 95% bound ``3 / b`` on the share over unlimited resamples.
 
     >>> _share_text(0.095, 2000)
-    '9.5%, MC SE 0.7%'
+    '0.095, MC SE 0.007'
     >>> _share_text(1.0, 2000)
-    'all 2,000 of them; above 99.85% over unlimited resamples by the rule of three, at 95% confidence'
+    '1 (all 2,000; by the rule of three, the share over unlimited resamples is above 0.9985 at 95% confidence)'
     """
-    if p >= 1.0:
-        return (f"all {b:,} of them; above {1 - 3 / b:.2%} over unlimited resamples by the rule of three, "
-                "at 95% confidence")
-    if p <= 0.0:
-        return (f"none of the {b:,}; below {3 / b:.2%} over unlimited resamples by the rule of three, "
-                "at 95% confidence")
-    se = math.sqrt(p * (1 - p) / b)
-    shown = f"{p:.1%}" if p >= 0.0005 else f"{100 * p:.2g}%"
-    return f"{shown}, MC SE " + (f"below {0.0005:.2%}" if se < 0.0005 else f"{se:.1%}")
+    if p >= 1.0 or p <= 0.0:
+        return (f"{p:g} ({'all' if p >= 1 else 'none of the'} {b:,}; by the rule of three, the share over unlimited "
+                f"resamples is {'above' if p >= 1 else 'below'} {(1 - 3 / b) if p >= 1 else 3 / b:.4f} at 95% "
+                "confidence)")
+    return f"{_share_cell(p, b)}, MC SE {_share_mc_cell(p, b)}"
 
 
 def format_ranks(board: Leaderboard) -> pd.DataFrame:
@@ -1176,14 +1174,14 @@ def items_summary_text(
     top = ranks.iloc[0]
     unit = "clusters" if data.clustered else "items"
     b = int(ranks.attrs.get("n_resamples", 0))
-    # the threshold compares the unrounded shares; each is printed to one decimal with its Monte Carlo SE
+    # the threshold compares the unrounded shares; each is printed as section 5's table prints it
     rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= RIVAL_SHARE]
-    rival_text = ("; the other models that rank first in at least "
-                  f"{RIVAL_SHARE:.1%} of them: " + join_names((f"{escape(m)} ({_share_text(p, b)})"
+    rival_text = ("; the other models that rank first in a share of at least "
+                  f"{RIVAL_SHARE:g} of them: " + join_names((f"{escape(m)} ({_share_text(p, b)})"
                                                                for m, p in zip(rival["model"], rival["p_best"])),
                                                               limit=_LIST_LIMIT)
                   if len(rival) else
-                  f"; no other model ranks first in {RIVAL_SHARE:.1%} of them or more")
+                  f"; no other model ranks first in a share of {RIVAL_SHARE:g} of them or more")
     interval = (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
                 f"{int(top['rank_low'])} to {int(top['rank_high'])}")
     out.append(f"In {b:,} bootstrap resamples of the {unit} (Poisson weights), {escape(top['model'])}'s "
