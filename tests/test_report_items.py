@@ -1182,3 +1182,22 @@ def test_one_share_prints_one_way_in_the_summary_and_the_table():
     assert _share_text(751 / b, b) == "0.376, MC SE 0.011"
     assert _share_text(0.0, b) == ("0 (none of the 2,000; by the rule of three, the share over unlimited resamples "
                                    "is below 0.0015 at 95% confidence)")
+
+
+def test_the_repeated_answers_bullet_has_its_verb(pupils):
+    """Issue rep-items8 #4: "and no number of answers below ..." lacked its verb. The SEs by hand: the
+    written-out CR2 variance V of the forest's pupil means, less the ANOVA's within-pupil noise msw / (K n)."""
+    ev = pupils
+    frame = long_samples(ev)
+    data = load_item_scores(frame, item_column="pupil", sample_column="run", cluster_column="school")
+    _, text = _parts(data)
+    forest = frame[frame["model"] == "forest"]
+    groups = [g.to_numpy(float) for _, g in forest.groupby("pupil")["score"]]
+    n, k = len(groups), groups[0].size
+    msw = sum(np.sum((g - g.mean()) ** 2) for g in groups) / (n * (k - 1))
+    means = forest.groupby("pupil")["score"].mean()
+    V, _ = cr2_reference(means.to_numpy(), ev.pupils.loc[means.index, "class"].to_numpy())
+    noise = msw / k / n
+    assert (f"twice the answers per item would take the standard error of its mean from {math.sqrt(V):.4f} to "
+            f"{math.sqrt(V - noise / 2):.4f}, and no number of answers would take it below "
+            f"{math.sqrt(V - noise):.4f} (only more items do that)") in text

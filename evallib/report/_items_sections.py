@@ -1220,13 +1220,13 @@ def items_summary_text(
                                          "all of an answer's variance is counted within items, although the items "
                                          "may differ for it by less than this file can detect")
                          + " (section 4)")
-                floor = (f"and no number of answers below {row['floor']:.4f}, a floor that rests on the share read "
+                floor = (f"and no number of answers would take it below {row['floor']:.4f}, a floor that rests on the share read "
                          "as 0 and is too low if the items do differ" if not data.clustered
-                         else f"and no number of answers below {row['floor']:.4f} (only more items do that)")
+                         else f"and no number of answers would take it below {row['floor']:.4f} (only more items do that)")
             else:
                 split = (f"{whose} to one item vary: {share:.0%} of the variance of one answer lies "
                          f"within items (sampling), {1 - share:.0%} between items (section 4)")
-                floor = f"and no number of answers below {row['floor']:.4f} (only more items do that)"
+                floor = f"and no number of answers would take it below {row['floor']:.4f} (only more items do that)"
             out.append(f"{split}; twice the answers per item would take the standard error of its mean from "
                        f"{row['se']:.4f} to {row['se_double']:.4f}, {floor}{hedge}.")
         if isinstance(samples.passk, pd.DataFrame):
