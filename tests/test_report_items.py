@@ -1201,3 +1201,29 @@ def test_the_repeated_answers_bullet_has_its_verb(pupils):
     assert (f"twice the answers per item would take the standard error of its mean from {math.sqrt(V):.4f} to "
             f"{math.sqrt(V - noise / 2):.4f}, and no number of answers would take it below "
             f"{math.sqrt(V - noise):.4f} (only more items do that)") in text
+
+
+def test_planned_and_observed_degrees_of_freedom_are_told_apart(pupils):
+    """Issue rep-items8 #4: section 6's planned df (n / m* - 1, m* = sum m^2 / sum m rounded) and section 3's
+    observed CR2 Bell–McCaffrey df (written out with matrices) both appear; the sentence says which is which."""
+    from evallib.report._items_sections import item_planning
+
+    ev = pupils
+    data = load_item_scores(wide_correct(ev), item_column="pupil", cluster_column="school")
+    plan = item_planning(data)
+    classes = ev.pupils["class"].to_numpy()
+    sizes = pd.Series(classes).value_counts().to_numpy()
+    m = round(float((sizes ** 2).sum() / sizes.sum()))
+    text = " ".join(plan.sentences())
+    checked = 0
+    for _, row in plan.table.iterrows():
+        d = ev.correct[row["a"]].to_numpy(float) - ev.correct[row["b"]].to_numpy(float)
+        _, df = cr2_reference(d, classes)
+        planned = len(d) / m - 1
+        assert row["df"] == pytest.approx(planned) and row["observed_df"] == pytest.approx(df, rel=1e-6)
+        if f"{df:.1f}" != f"{planned:.1f}":
+            checked += 1
+            assert (f"{planned:.1f} degrees of freedom: {len(d):,} items in clusters of {m}, less 1; these are the "
+                    f"planned clusters less 1, where section 3's CR2 test of this pair has {df:.1f} Bell–McCaffrey "
+                    "degrees of freedom from the observed clusters)") in text
+    assert checked

@@ -335,8 +335,13 @@ def test_unequal_clusters_give_the_plan_fractional_degrees_of_freedom_and_say_wh
     assert row["df"] == pytest.approx(df)
     V = row["variance"]
     assert row["detectable"] == pytest.approx(t_test_detectable(n / 20, V / 20, 0.05, 0.8), rel=1e-6)
-    assert f"the paired t-test on the cluster means, {df:.1f} degrees of freedom: {n} items in clusters of 20, less 1)" \
+    assert f"the paired t-test on the cluster means, {df:.1f} degrees of freedom: {n} items in clusters of 20, less 1" \
         in plan.sentences()[0]
+    # the planned df are told apart from section 3's observed CR2 ones where the two print differently
+    seen = plan.table["observed_df"].iloc[0]
+    assert (f"{seen:.1f}" == f"{df:.1f}") != (f"these are the planned clusters less 1, where section 3's CR2 test of "
+                                              f"this pair has {seen:.1f} Bell–McCaffrey degrees of freedom"
+                                              in plan.sentences()[0])
 
 
 @pytest.mark.parametrize("b_once, compromise", [(0, True), (30, False)])

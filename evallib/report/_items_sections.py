@@ -1288,7 +1288,8 @@ class ItemPlanning:
         1, in words; ``""`` if nothing), ``variance`` (``V``
         of :func:`evallib.planning.item_difference_variance`), ``plan_se`` (``sqrt(V / n_items)``, the
         plan's standard error of the mean difference at the file's items), ``observed_se`` (section 3's
-        standard error of the pair's difference, CR2 with clusters), ``detectable`` (the difference
+        standard error of the pair's difference, CR2 with clusters), ``observed_df`` (its degrees of
+        freedom, Bell–McCaffrey's with clusters, beside the planned ``df``), ``detectable`` (the difference
         with power ``power`` at the file's ``n_items``), ``power_smaller`` (the power at
         ``SMALLER_SHARE`` (0.8) times ``detectable``: a smaller true difference is found with less
         than the planned power, but not rarely), ``df`` (of that t-test: the file's clusters, or items
@@ -1335,7 +1336,7 @@ class ItemPlanning:
                     f"of {r['detectable']:.4f} (mean score) {level} ({design}; the paired t-test on the {unit}, "
                     f"{_df_words(r['df'])}"
                     + (f": {int(r['n_items']):,} items in {self.cluster_word}s of {int(r['cluster_size'])}, less 1"
-                       if not float(r["df"]).is_integer() else "") + ")"
+                       if not float(r["df"]).is_integer() else "") + self._df_beside(r) + ")"
                     + f"; a true difference of {SMALLER_SHARE:g} times it, {SMALLER_SHARE * r['detectable']:.4f}, has "
                       f"power {r['power_smaller']:.2f}: a smaller true difference is found with less than the planned "
                       "power, and not finding it would not show it absent")
@@ -1347,6 +1348,18 @@ class ItemPlanning:
                          + " the file holds")
             out.append(text + "." + (f" {r['note']}" if r["note"] else "") + self._reconcile(r))
         return out
+
+    def _df_beside(self, r: pd.Series) -> str:
+        """Section 3's observed degrees of freedom for the pair beside the plan's planned ones, where the two
+        print differently (empty otherwise, or without section 3's)."""
+        seen = float(r.get("observed_df", np.nan))
+        if not math.isfinite(seen) or f"{seen:.1f}" == f"{float(r['df']):.1f}":
+            return ""
+        kind = "CR2 test of this pair has" if r["cluster_size"] > 1 else "paired t-test of this pair has"
+        how = "Bell–McCaffrey degrees of freedom from the observed clusters" if r["cluster_size"] > 1 else (
+            "degrees of freedom from the observed items")
+        return (f"; these are the planned {self.cluster_word if r['cluster_size'] > 1 else 'item'}s less 1, where "
+                f"section 3's {kind} {seen:,.1f} {how}")
 
     def _reconcile(self, r: pd.Series) -> str:
         """The plan's standard error beside section 3's, and why the detectable difference is not the
@@ -1575,8 +1588,8 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     means = data.item_means().mean(axis=0, skipna=True)
     leader = str(means.idxmax())
     # section 3's standard error of each pair's difference (CR2 with clusters), to set the plan's beside
-    observed = {frozenset((a, b)): se for a, b, se in
-                pairwise_items(data, alpha=alpha, adjust="none")[["a", "b", "se"]].itertuples(index=False)}
+    observed = {frozenset((a, b)): (se, df) for a, b, se, df in
+                pairwise_items(data, alpha=alpha, adjust="none")[["a", "b", "se", "df"]].itertuples(index=False)}
     rows = []
     for other in [m for m in data.models if m != leader]:
         parts = _pair_plan_parts(data, leader, other, alpha)
@@ -1598,7 +1611,8 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
             need_items, need_clusters = size.n_items, size.n_clusters
         rows.append(dict(a=leader, b=other, n_items=n_items, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
                          icc_raw=icc_raw, variance=variance, plan_se=math.sqrt(variance / n_items),
-                         observed_se=float(observed.get(frozenset((leader, other)), np.nan)),
+                         observed_se=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[0]),
+                         observed_df=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[1]),
                          detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
