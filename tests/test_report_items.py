@@ -825,7 +825,7 @@ def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(cluster
                 else f"{int(top['rank_low'])} to {int(top['rank_high'])}")
     # the share is named a share of resamples, with its MC SE, next to the leader's rank interval
     assert (f"{top['model']}'s 95% rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share "
-            f"of bootstrap resamples in which it ranks first is {p:.1%}, MC SE {math.sqrt(p * (1 - p) / 1000):.1%} "
+            f"of bootstrap resamples in which it ranks first is {p:.3f}, MC SE {math.sqrt(p * (1 - p) / 1000):.3f} "
             "(a share of resamples, not a probability that it is best; a first place shared by j models whose means "
             "coincide counts 1/j to each)") in text
     assert "P(best)" not in text
@@ -834,13 +834,14 @@ def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(cluster
     column = "Monte Carlo SE of the share (1,000 resamples)"
     assert "P(best)" not in table.columns and "ranked first (share of resamples)" in table.columns
     se = [math.sqrt(q * (1 - q) / 1000) for q in ranks["p_best"]]
-    assert list(table[column]) == [(f"none (0 of 1,000); share < {3 / 1000:.4f} (rule of three)" if q == 0 else
+    assert list(table[column]) == [(f"no binomial SE (0 of 1,000); share below {3 / 1000:.4f} by the rule of three "
+                                    "(95%)" if q == 0 else
                                     f"{s:.3f}" if s >= 0.0005 else f"{s:.1g}") for q, s in zip(ranks["p_best"], se)]
 
 
 def test_rivals_for_first_place_compare_unrounded_shares(clustered):
-    """A rival at 4.6% is not "5% or more" (rounding to a whole percent made it read so); a rival at 9.5%
-    prints as 9.5%, not 10%, with its Monte Carlo SE sqrt(p (1 - p) / B) written out here."""
+    """A rival at 0.046 is not "0.05 or more" (rounding to a whole percent made it read so); a rival at 0.095
+    prints as 0.095, as section 5's table prints it, with its Monte Carlo SE sqrt(p (1 - p) / B) written out here."""
     from evallib.report._items_sections import Leaderboard
 
     parts, _ = _parts(clustered)
@@ -851,12 +852,13 @@ def test_rivals_for_first_place_compare_unrounded_shares(clustered):
     text = items_summary_text(clustered, **parts)
     (bullet,) = [t for t in text.split("\n") if "bootstrap resamples" in t]
     second, third = ranks["model"].iloc[1], ranks["model"].iloc[2]
-    assert f"at least 5.0% of them: {second} (9.5%, MC SE {100 * math.sqrt(0.095 * 0.905 / b):.1f}%) (section 5)" in bullet
-    assert third not in bullet and "10%" not in bullet
+    assert (f"in a share of at least 0.05 of them: {second} (0.095, MC SE {math.sqrt(0.095 * 0.905 / b):.3f}) "
+            "(section 5)") in bullet
+    assert third not in bullet and "10%" not in bullet and "9.5%" not in bullet
     ranks["p_best"] = [0.95, 0.046, 0.004, 0.0]
     parts["board"] = Leaderboard(tie=parts["board"].tie, ranks=ranks)
     (bullet,) = [t for t in items_summary_text(clustered, **parts).split("\n") if "bootstrap resamples" in t]
-    assert "no other model ranks first in 5.0% of them or more" in bullet and second not in bullet
+    assert "no other model ranks first in a share of 0.05 of them or more" in bullet and second not in bullet
 
 
 def test_small_p_best_counts_never_print_as_exact():
@@ -876,13 +878,13 @@ def test_small_p_best_counts_never_print_as_exact():
     assert list(table[share]) == ["0.800", "0.199", "1 of 2,000", "0"]
     assert list(table[column])[:2] == [f"{math.sqrt(q * (1 - q) / b):.3f}" for q in (0.8, 0.199)]
     assert table[column].iloc[2] == "0.0005" and math.sqrt(1 / b * (1 - 1 / b) / b) < 0.0005
-    assert table[column].iloc[3] == f"none (0 of 2,000); share < {3 / b:.4f} (rule of three)" == (
-        "none (0 of 2,000); share < 0.0015 (rule of three)")
+    assert table[column].iloc[3] == f"no binomial SE (0 of 2,000); share below {3 / b:.4f} by the rule of three (95%)" == (
+        "no binomial SE (0 of 2,000); share below 0.0015 by the rule of three (95%)")
     assert not any(v in {"0.000", "1.000"} for v in [*table[share], *table[column]])
     ranks["p_best"] = [1.0, 0.0, 0.0, 0.0]
     table = format_ranks(Leaderboard(tie=None, ranks=ranks))
     assert table[share].iloc[0] == "1" and table[column].iloc[0] == (
-        "none (2,000 of 2,000); share > 0.9985 (rule of three)")
+        "no binomial SE (2,000 of 2,000); share above 0.9985 by the rule of three (95%)")
 
 
 def test_figures_show_paired_differences_and_warn_about_overlap(clustered):
@@ -1122,3 +1124,65 @@ def test_the_summary_gives_the_highest_pass_at_k_with_its_interval_as_a_ranking_
     half = stats.t.isf(0.025, n - 1) * y.std(ddof=1) / math.sqrt(n)
     assert (f"the highest pass@3 by point estimate is B's, {y.mean():.1%} (95% t interval over items "
             f"{y.mean() - half:.1%} to {min(1.0, y.mean() + half):.1%}; a ranking of estimates, not a test)") in text
+
+
+def test_one_share_prints_one_way_in_the_summary_and_the_table():
+    """Issue rep-items8 #4: 751 of 2,000 printed 0.376 in section 5's table and 37.5% in the summary (two
+    formats, rounded two ways). Both now print 0.376 (751 / 2000 = 0.3755, which rounds half up to 0.376
+    in decimal, and to 0.376 in its binary float), with the MC SE sqrt(p (1 - p) / B) = 0.01083 as 0.011."""
+    from evallib.report._items_sections import Leaderboard, _share_text, format_ranks
+
+    b = 2000
+    ranks = pd.DataFrame({"model": ["a", "b"], "mean": [0.7, 0.69], "rank": [1.0, 2.0], "rank_low": [1, 1],
+                          "rank_high": [2, 2], "p_best": [1249 / b, 751 / b]})
+    ranks.attrs["n_resamples"] = b
+    table = format_ranks(Leaderboard(tie=None, ranks=ranks))
+    assert table["ranked first (share of resamples)"].iloc[1] == "0.376"
+    assert _share_text(751 / b, b) == "0.376, MC SE 0.011"
+    assert _share_text(0.0, b) == ("0 (none of the 2,000; by the rule of three, the share over unlimited resamples "
+                                   "is below 0.0015 at 95% confidence)")
+
+
+def test_the_repeated_answers_bullet_has_its_verb(pupils):
+    """Issue rep-items8 #4: "and no number of answers below ..." lacked its verb. The SEs by hand: the
+    written-out CR2 variance V of the forest's pupil means, less the ANOVA's within-pupil noise msw / (K n)."""
+    ev = pupils
+    frame = long_samples(ev)
+    data = load_item_scores(frame, item_column="pupil", sample_column="run", cluster_column="school")
+    _, text = _parts(data)
+    forest = frame[frame["model"] == "forest"]
+    groups = [g.to_numpy(float) for _, g in forest.groupby("pupil")["score"]]
+    n, k = len(groups), groups[0].size
+    msw = sum(np.sum((g - g.mean()) ** 2) for g in groups) / (n * (k - 1))
+    means = forest.groupby("pupil")["score"].mean()
+    V, _ = cr2_reference(means.to_numpy(), ev.pupils.loc[means.index, "class"].to_numpy())
+    noise = msw / k / n
+    assert (f"twice the answers per item would take the standard error of its mean from {math.sqrt(V):.4f} to "
+            f"{math.sqrt(V - noise / 2):.4f}, and no number of answers would take it below "
+            f"{math.sqrt(V - noise):.4f} (only more items do that)") in text
+
+
+def test_planned_and_observed_degrees_of_freedom_are_told_apart(pupils):
+    """Issue rep-items8 #4: section 6's planned df (n / m* - 1, m* = sum m^2 / sum m rounded) and section 3's
+    observed CR2 Bell–McCaffrey df (written out with matrices) both appear; the sentence says which is which."""
+    from evallib.report._items_sections import item_planning
+
+    ev = pupils
+    data = load_item_scores(wide_correct(ev), item_column="pupil", cluster_column="school")
+    plan = item_planning(data)
+    classes = ev.pupils["class"].to_numpy()
+    sizes = pd.Series(classes).value_counts().to_numpy()
+    m = round(float((sizes ** 2).sum() / sizes.sum()))
+    text = " ".join(plan.sentences())
+    checked = 0
+    for _, row in plan.table.iterrows():
+        d = ev.correct[row["a"]].to_numpy(float) - ev.correct[row["b"]].to_numpy(float)
+        _, df = cr2_reference(d, classes)
+        planned = len(d) / m - 1
+        assert row["df"] == pytest.approx(planned) and row["observed_df"] == pytest.approx(df, rel=1e-6)
+        if f"{df:.1f}" != f"{planned:.1f}":
+            checked += 1
+            assert (f"{planned:.1f} degrees of freedom: {len(d):,} items in clusters of {m}, less 1; these are the "
+                    f"planned clusters less 1, where section 3's CR2 test of this pair has {df:.1f} Bell–McCaffrey "
+                    "degrees of freedom from the observed clusters)") in text
+    assert checked

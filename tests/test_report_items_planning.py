@@ -18,7 +18,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from _references import t_test_detectable, t_test_units
+from _references import t_test_detectable, t_test_power, t_test_units
 from conftest import MMLU, write_lm_eval_task
 from scipy import stats
 
@@ -335,8 +335,13 @@ def test_unequal_clusters_give_the_plan_fractional_degrees_of_freedom_and_say_wh
     assert row["df"] == pytest.approx(df)
     V = row["variance"]
     assert row["detectable"] == pytest.approx(t_test_detectable(n / 20, V / 20, 0.05, 0.8), rel=1e-6)
-    assert f"the paired t-test on the cluster means, {df:.1f} degrees of freedom: {n} items in clusters of 20, less 1)" \
+    assert f"the paired t-test on the cluster means, {df:.1f} degrees of freedom: {n} items in clusters of 20, less 1" \
         in plan.sentences()[0]
+    # the planned df are told apart from section 3's observed CR2 ones where the two print differently
+    seen = plan.table["observed_df"].iloc[0]
+    assert (f"{seen:.1f}" == f"{df:.1f}") != (f"these are the planned clusters less 1, where section 3's CR2 test of "
+                                              f"this pair has {seen:.1f} Bell–McCaffrey degrees of freedom"
+                                              in plan.sentences()[0])
 
 
 @pytest.mark.parametrize("b_once, compromise", [(0, True), (30, False)])
@@ -354,3 +359,81 @@ def test_a_plan_at_a_median_answer_count_neither_model_used_says_so(b_once, comp
     samples = 3 if compromise else 1
     assert f"The plan takes {samples} answer" in note
     assert ("a compromise neither model used" in note) == compromise
+
+
+def test_the_plan_sets_its_standard_error_beside_section_3s():
+    """Issue rep-items8 #1: a paired interval far narrower than the plan's detectable difference is
+    reconciled in words. Clusters whose mean differences are almost equal (an ICC below 0): section 3's
+    CR2 standard error (written out with matrices, :func:`_references.cr2_dense`) is far below the
+    plan's sqrt(V / n), with V the variance of the item differences (one answer per item, ICC read as 0),
+    and the detectable difference is the t-test's (by quadrature), not the interval's half-width."""
+    from _references import cr2_dense
+
+    rng = np.random.default_rng(11)
+    G, m = 6, 10
+    cl = np.repeat(np.arange(G), m)
+    pa = rng.uniform(0.3, 0.7, G * m)
+    raw = rng.normal(0, 0.1, G * m)
+    d = raw - np.bincount(cl, raw)[cl] / m + 0.03 + rng.normal(0, 0.002, G)[cl]
+    pb = pa - d
+    frame = _long({"A": pa[:, None], "B": pb[:, None]}, cl).drop(columns="sample")
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    plan = item_planning(data, alpha=0.05)
+    row = plan.table.iloc[0]
+    V = float(np.var(d, ddof=1))
+    plan_se = math.sqrt(V / (G * m))
+    seen, _ = cr2_dense(d, cl)
+    assert row["icc"] == 0 and row["icc_raw"] < 0
+    assert row["plan_se"] == pytest.approx(plan_se, rel=1e-9) and row["observed_se"] == pytest.approx(seen, rel=1e-6)
+    assert plan_se / seen > 3                               # the construction makes the plan's far larger
+    detectable = t_test_detectable(G, V / m, 0.05, 0.8)
+    text = " ".join(plan.sentences())
+    assert (f"the plan's standard error of the mean difference on these {G * m} items, sqrt(V / n) = {plan_se:.4f}, "
+            f"is built from the parts in the table (V = {V:.4f}, with 1 answer per item and the ICC read as 0), "
+            f"section 3's, {seen:.4f}, from the spread of the clusters' observed differences (CR2), and the plan's "
+            f"is {plan_se / seen:.2f} times section 3's, in part because the ICC estimate below 0") in text
+    # the power at 0.8 times the detectable difference, by quadrature: less than planned, far from "missed"
+    smaller = t_test_power(G, 0.8 * detectable, V / m, 0.05)
+    assert 0.5 < smaller < 0.7 and row["power_smaller"] == pytest.approx(smaller, abs=1e-6)
+    assert (f"; a true difference of 0.8 times it, {0.8 * detectable:.4f}, has power {smaller:.2f}: a smaller true "
+            "difference is found with less than the planned power, and not finding it would not show it absent") in text
+    assert "usually" not in text
+    assert (f"the detectable difference, {detectable:.4f}, is {detectable / plan_se:.2f} times the plan's standard "
+            "error") in text and "not the half-width of an interval" in text
+    from evallib.report._items_sections import _planning_sentence
+    assert f"the plan's standard error of the difference is {plan_se / seen:.2f} times section 3's against B" in (
+        _planning_sentence(plan))
+
+
+@pytest.mark.parametrize("G", [6, 29, 30])
+def test_the_icc_bound_on_few_clusters_is_called_rough(G):
+    """Issue rep-items8 #2: Fisher's large-sample SE of the ICC on few clusters overstates precision;
+    below FEW_CLUSTERS the bound is said to be a large-sample approximation, with the clusters counted."""
+    from evallib.report._items_inputs import FEW_CLUSTERS
+
+    assert FEW_CLUSTERS == 30
+    rng = np.random.default_rng(G)
+    m = 8
+    cl = np.repeat(np.arange(G), m)
+    pa = rng.uniform(0.3, 0.7, G * m)
+    raw = rng.normal(0, 0.1, G * m)
+    pb = pa - np.clip(raw - np.bincount(cl, raw)[cl] / m, -0.25, 0.25) - 0.02      # equal cluster means: an ICC below 0
+    frame = _long({"A": pa[:, None], "B": pb[:, None]}, cl).drop(columns="sample")
+    plan = item_planning(load_item_scores(frame, item_column="item", cluster_column="cluster"))
+    assert plan.table["icc_raw"].iloc[0] < 0
+    text = " ".join(plan.sentences())
+    rough = (f"on only {G} clusters (fewer than 30) that standard error is a large-sample approximation, "
+             "so the bound is rough")
+    assert (rough in text) == (G < 30) and "are not ruled out" in text
+
+
+def test_section_6_intro_does_not_say_a_smaller_difference_is_usually_missed():
+    """At alpha 0.05 and power 0.8, 0.8 times the detectable difference has power about 0.61
+    (normal approximation, by hand), so "usually missed" is false; the intro says "less than the planned power"."""
+    import json
+    from pathlib import Path
+
+    assert stats.norm.cdf(0.8 * (stats.norm.isf(0.025) + stats.norm.ppf(0.8)) - stats.norm.isf(0.025)) > 0.5
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_items.ipynb").read_text())
+    text = " ".join("".join(c["source"]).replace("\n", " ") for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "usually be missed" not in text and "found with less than the planned power" in text

@@ -61,6 +61,7 @@ from ..items import (
 from ..planning import (
     item_difference_variance,
     item_minimum_detectable_difference,
+    item_power,
     item_sample_size,
 )
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
@@ -741,8 +742,8 @@ def _share_mc_cell(p: float, b: int) -> str:
     if not b:
         return "-"
     if p <= 0 or p >= 1:
-        return (f"none (0 of {b:,}); share < {3 / b:.4f} (rule of three)" if p <= 0
-                else f"none ({b:,} of {b:,}); share > {1 - 3 / b:.4f} (rule of three)")
+        return (f"no binomial SE ({'0' if p <= 0 else f'{b:,}'} of {b:,}); share "
+                + (f"below {3 / b:.4f}" if p <= 0 else f"above {1 - 3 / b:.4f}") + " by the rule of three (95%)")
     se = math.sqrt(p * (1 - p) / b)
     return f"{se:.1g}" if se < 0.0005 else f"{se:.3f}"
 
@@ -754,25 +755,23 @@ RIVAL_SHARE = 0.05
 
 
 def _share_text(p: float, b: int) -> str:
-    """A share ``p`` of ``b`` bootstrap resamples in words, to one decimal with its Monte Carlo SE.
+    """A share ``p`` of ``b`` bootstrap resamples in words, as section 5's table prints it, with its Monte Carlo SE.
 
-    ``"9.5%, MC SE 0.7%"``; the SE ``sqrt(p (1 - p) / b)`` below 0.05% prints as a bound, never
-    as 0.0%, and a share of 0 or 1 (no binomial SE) gets the rule of three's 95% bound ``3 / b``.
+    One formatter for both: the share and its SE are :func:`_share_cell` and :func:`_share_mc_cell`
+    (3 decimals; a share below 0.001 as its count, an SE below 0.0005 to one significant digit), so the
+    summary and the table never round one share two ways. A share of 0 or 1 has no binomial SE; it
+    gets the rule of three's 95% bound ``3 / b`` on the share over unlimited resamples.
 
     >>> _share_text(0.095, 2000)
-    '9.5%, MC SE 0.7%'
+    '0.095, MC SE 0.007'
     >>> _share_text(1.0, 2000)
-    'all 2,000 of them; above 99.85% over unlimited resamples by the rule of three, at 95% confidence'
+    '1 (all 2,000; by the rule of three, the share over unlimited resamples is above 0.9985 at 95% confidence)'
     """
-    if p >= 1.0:
-        return (f"all {b:,} of them; above {1 - 3 / b:.2%} over unlimited resamples by the rule of three, "
-                "at 95% confidence")
-    if p <= 0.0:
-        return (f"none of the {b:,}; below {3 / b:.2%} over unlimited resamples by the rule of three, "
-                "at 95% confidence")
-    se = math.sqrt(p * (1 - p) / b)
-    shown = f"{p:.1%}" if p >= 0.0005 else f"{100 * p:.2g}%"
-    return f"{shown}, MC SE " + (f"below {0.0005:.2%}" if se < 0.0005 else f"{se:.1%}")
+    if p >= 1.0 or p <= 0.0:
+        return (f"{p:g} ({'all' if p >= 1 else 'none of the'} {b:,}; by the rule of three, the share over unlimited "
+                f"resamples is {'above' if p >= 1 else 'below'} {(1 - 3 / b) if p >= 1 else 3 / b:.4f} at 95% "
+                "confidence)")
+    return f"{_share_cell(p, b)}, MC SE {_share_mc_cell(p, b)}"
 
 
 def format_ranks(board: Leaderboard) -> pd.DataFrame:
@@ -928,6 +927,13 @@ def _planning_sentence(planning: ItemPlanning) -> str:
                  f"needs {need}, {held}")
     else:
         text += "; --min-difference gives the items a difference that matters needs"
+    ratios = (t["plan_se"] / t["observed_se"]).to_numpy(dtype=float)
+    if np.isfinite(ratios).any():
+        text += ("; the plan's standard error of the difference is "
+                 + join_names((f"{v:.2f} times section 3's against {escape(b)}" for v, b in zip(ratios, t["b"])
+                               if math.isfinite(v)), limit=_LIST_LIMIT)
+                 + ", since the plan builds its variance from estimated parts and section 3 from the observed "
+                   "differences, and a detectable difference is not an interval's half-width")
     if (t["note"] != "").any():
         text += ("; some of the plan's estimates fell outside their range and were read as the nearest bound, "
                  "as section 6 says")
@@ -1168,14 +1174,14 @@ def items_summary_text(
     top = ranks.iloc[0]
     unit = "clusters" if data.clustered else "items"
     b = int(ranks.attrs.get("n_resamples", 0))
-    # the threshold compares the unrounded shares; each is printed to one decimal with its Monte Carlo SE
+    # the threshold compares the unrounded shares; each is printed as section 5's table prints it
     rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= RIVAL_SHARE]
-    rival_text = ("; the other models that rank first in at least "
-                  f"{RIVAL_SHARE:.1%} of them: " + join_names((f"{escape(m)} ({_share_text(p, b)})"
+    rival_text = ("; the other models that rank first in a share of at least "
+                  f"{RIVAL_SHARE:g} of them: " + join_names((f"{escape(m)} ({_share_text(p, b)})"
                                                                for m, p in zip(rival["model"], rival["p_best"])),
                                                               limit=_LIST_LIMIT)
                   if len(rival) else
-                  f"; no other model ranks first in {RIVAL_SHARE:.1%} of them or more")
+                  f"; no other model ranks first in a share of {RIVAL_SHARE:g} of them or more")
     interval = (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
                 f"{int(top['rank_low'])} to {int(top['rank_high'])}")
     out.append(f"In {b:,} bootstrap resamples of the {unit} (Poisson weights), {escape(top['model'])}'s "
@@ -1214,13 +1220,13 @@ def items_summary_text(
                                          "all of an answer's variance is counted within items, although the items "
                                          "may differ for it by less than this file can detect")
                          + " (section 4)")
-                floor = (f"and no number of answers below {row['floor']:.4f}, a floor that rests on the share read "
+                floor = (f"and no number of answers would take it below {row['floor']:.4f}, a floor that rests on the share read "
                          "as 0 and is too low if the items do differ" if not data.clustered
-                         else f"and no number of answers below {row['floor']:.4f} (only more items do that)")
+                         else f"and no number of answers would take it below {row['floor']:.4f} (only more items do that)")
             else:
                 split = (f"{whose} to one item vary: {share:.0%} of the variance of one answer lies "
                          f"within items (sampling), {1 - share:.0%} between items (section 4)")
-                floor = f"and no number of answers below {row['floor']:.4f} (only more items do that)"
+                floor = f"and no number of answers would take it below {row['floor']:.4f} (only more items do that)"
             out.append(f"{split}; twice the answers per item would take the standard error of its mean from "
                        f"{row['se']:.4f} to {row['se_double']:.4f}, {floor}{hedge}.")
         if isinstance(samples.passk, pd.DataFrame):
@@ -1257,6 +1263,9 @@ def items_summary_text(
 # ------------------------------------------------------------------ section 6: planning
 #: The power the planning section plans for.
 PLANNING_POWER = 0.8
+#: the share of the detectable difference at which section 6 prints the power, to show that a
+#: smaller true difference is found with less than the planned power (not that it is missed)
+SMALLER_SHARE = 0.8
 
 
 @dataclass(frozen=True, eq=False)
@@ -1277,8 +1286,13 @@ class ItemPlanning:
         (its estimate before it was read as 0 below 0 or as 1 above 1; NaN without clusters or
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
         1, in words; ``""`` if nothing), ``variance`` (``V``
-        of :func:`evallib.planning.item_difference_variance`), ``detectable`` (the difference
-        with power ``power`` at the file's ``n_items``), ``df`` (of that t-test: the file's clusters, or items
+        of :func:`evallib.planning.item_difference_variance`), ``plan_se`` (``sqrt(V / n_items)``, the
+        plan's standard error of the mean difference at the file's items), ``observed_se`` (section 3's
+        standard error of the pair's difference, CR2 with clusters), ``observed_df`` (its degrees of
+        freedom, Bell–McCaffrey's with clusters, beside the planned ``df``), ``detectable`` (the difference
+        with power ``power`` at the file's ``n_items``), ``power_smaller`` (the power at
+        ``SMALLER_SHARE`` (0.8) times ``detectable``: a smaller true difference is found with less
+        than the planned power, but not rarely), ``df`` (of that t-test: the file's clusters, or items
         without clusters, ``n_items / cluster_size``, minus 1, as the t-test takes them), ``needed_items`` and ``needed_clusters`` (for
         ``min_difference``, the t-test then on ``needed_clusters - 1`` df; NaN without it).
     min_difference : the difference that matters (None when not given).
@@ -1322,15 +1336,55 @@ class ItemPlanning:
                     f"of {r['detectable']:.4f} (mean score) {level} ({design}; the paired t-test on the {unit}, "
                     f"{_df_words(r['df'])}"
                     + (f": {int(r['n_items']):,} items in {self.cluster_word}s of {int(r['cluster_size'])}, less 1"
-                       if not float(r["df"]).is_integer() else "") + ")")
+                       if not float(r["df"]).is_integer() else "") + self._df_beside(r) + ")"
+                    + f"; a true difference of {SMALLER_SHARE:g} times it, {SMALLER_SHARE * r['detectable']:.4f}, has "
+                      f"power {r['power_smaller']:.2f}: a smaller true difference is found with less than the planned "
+                      "power, and not finding it would not show it absent")
             if self.min_difference is not None:
                 clusters = (f" ({int(r['needed_clusters']):,} {self.cluster_word}s)" if r["cluster_size"] > 1 else "")
                 text += (f"; power {self.power:g} for a difference of {self.min_difference:g} needs "
                          f"{int(r['needed_items']):,} items{clusters} (t on {_df_words(r['needed_clusters'] - 1)}), "
                          + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
                          + " the file holds")
-            out.append(text + "." + (f" {r['note']}" if r["note"] else ""))
+            out.append(text + "." + (f" {r['note']}" if r["note"] else "") + self._reconcile(r))
         return out
+
+    def _df_beside(self, r: pd.Series) -> str:
+        """Section 3's observed degrees of freedom for the pair beside the plan's planned ones, where the two
+        print differently (empty otherwise, or without section 3's)."""
+        seen = float(r.get("observed_df", np.nan))
+        if not math.isfinite(seen) or f"{seen:.1f}" == f"{float(r['df']):.1f}":
+            return ""
+        kind = "CR2 test of this pair has" if r["cluster_size"] > 1 else "paired t-test of this pair has"
+        how = "Bell–McCaffrey degrees of freedom from the observed clusters" if r["cluster_size"] > 1 else (
+            "degrees of freedom from the observed items")
+        return (f"; these are the planned {self.cluster_word if r['cluster_size'] > 1 else 'item'}s less 1, where "
+                f"section 3's {kind} {seen:,.1f} {how}")
+
+    def _reconcile(self, r: pd.Series) -> str:
+        """The plan's standard error beside section 3's, and why the detectable difference is not the
+        interval's half-width (empty when section 3 has no standard error for the pair)."""
+        plan, seen = float(r["plan_se"]), float(r.get("observed_se", np.nan))
+        if not (math.isfinite(plan) and math.isfinite(seen) and seen > 0):
+            return ""
+        clustered = r["cluster_size"] > 1
+        source = (f"the spread of the {self.cluster_word}s' observed differences (CR2)" if clustered
+                  else "the spread of the items' observed differences")
+        ratio = plan / seen
+        text = (f" The plan and section 3's interval use different variances: the plan's standard error of the mean "
+                f"difference on these {int(r['n_items']):,} items, sqrt(V / n) = {plan:.4f}, is built from the parts "
+                f"in the table (V = {r['variance']:.4f}, with {int(r['samples'])} "
+                f"answer{'s' if r['samples'] > 1 else ''} per item"
+                + (f" and the ICC {'read as' if _bounded(r) else 'of'} {r['icc']:.3g}" if clustered else "")
+                + f"), section 3's, {seen:.4f}, from {source}, and the plan's is {ratio:.2f} times section 3's")
+        if clustered and _bounded(r) and r["icc_raw"] < 0 and ratio > 1:
+            text += (f", in part because the ICC estimate below 0 says the {self.cluster_word}s' mean differences "
+                     f"vary less than independent items' would, which section 3's standard error reflects and the "
+                     "plan, reading the ICC as 0, does not")
+        return text + (f"; and the detectable difference, {r['detectable']:.4f}, is {r['detectable'] / plan:.2f} times "
+                       f"the plan's standard error (the test's critical value plus the margin for power "
+                       f"{self.power:g}), not the half-width of an interval (a t quantile times a standard "
+                       "error).")
 
 
 def _df_words(df: float) -> str:
@@ -1476,7 +1530,10 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                              f"sqrt(2 / (m (m - 1) (G - 1))) = {se / scale:.4f} for G = {sizes.size:,} {word}s of "
                              f"m = {cluster_size} items (their size-weighted mean, sum m^2 / sum m, rounded){scaled}; the "
                              f"plan is too optimistic if the "
-                             f"ICC is that large.")
+                             f"ICC is that large"
+                             + (f"; on only {sizes.size:,} {word}s (fewer than {FEW_CLUSTERS}) that standard error is a "
+                                "large-sample approximation, so the bound is rough" if sizes.size < FEW_CLUSTERS
+                                else "") + ".")
             elif icc_raw > 1:
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
@@ -1530,6 +1587,9 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         return Skipped("one model: there is no comparison to plan.")
     means = data.item_means().mean(axis=0, skipna=True)
     leader = str(means.idxmax())
+    # section 3's standard error of each pair's difference (CR2 with clusters), to set the plan's beside
+    observed = {frozenset((a, b)): (se, df) for a, b, se, df in
+                pairwise_items(data, alpha=alpha, adjust="none")[["a", "b", "se", "df"]].itertuples(index=False)}
     rows = []
     for other in [m for m in data.models if m != leader]:
         parts = _pair_plan_parts(data, leader, other, alpha)
@@ -1542,14 +1602,18 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         # report's CR2 intervals for J equal clusters, so the plan pays for few clusters as they do
         plan = dict(parts, alpha=alpha, power=power, method="t")
         detectable = item_minimum_detectable_difference(n_items, **plan)
+        # the power at a smaller true difference: less than planned, and not rarely detected
+        power_smaller = item_power(n_items, SMALLER_SHARE * detectable, **dict(parts, alpha=alpha, method="t"))
         variance = item_difference_variance(**parts)
         need_items = need_clusters = np.nan
         if delta is not None:
             size = item_sample_size(delta, **plan)
             need_items, need_clusters = size.n_items, size.n_clusters
         rows.append(dict(a=leader, b=other, n_items=n_items, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
-                         icc_raw=icc_raw, variance=variance,
-                         detectable=detectable, needed_items=need_items, needed_clusters=need_clusters, note=note))
+                         icc_raw=icc_raw, variance=variance, plan_se=math.sqrt(variance / n_items),
+                         observed_se=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[0]),
+                         observed_df=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[1]),
+                         detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
     return ItemPlanning(table=pd.DataFrame(rows), min_difference=delta, alpha=alpha, power=power,
