@@ -300,3 +300,19 @@ def test_notebook_does_not_call_posterior_probabilities_effect_sizes():
     text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
     assert "mean advantages, posterior probabilities)" not in text
     assert "and the Bayesian test's posterior probabilities come first" in text
+
+
+# ------------------------------------------- k = 2: the verdict's source is named (rep-ds8)
+@pytest.mark.parametrize("frame", [E, UNTIED])
+def test_k2_pair_sentence_names_the_exact_sign_test_as_the_verdicts_source(tmp_path, frame):
+    res = _load(tmp_path, frame)
+    line = next(s for s in _summary(res).splitlines() if "pairs' verdict comes from" in s)
+    assert "The pairs' verdict comes from Nemenyi," not in line
+    assert "The pairs' verdict comes from the exact sign test of the pair" in line
+    fs = friedman_test(res)
+    three = _load(tmp_path, frame.assign(c=frame.iloc[:, 0] - 0.01))  # k = 3: Nemenyi's z test decides
+    line3 = next(s for s in _summary(three).splitlines() if "pairs' verdict comes from" in s)
+    assert "The pairs' verdict comes from Nemenyi, the family set by" in line3
+    from evallib.report._datasets_text import _posthoc_sentence
+    wil = _posthoc_sentence(posthoc_tests(res, friedman_rejects=fs.reject, verdict="wilcoxon"))
+    assert wil.startswith("The pairs' verdict comes from Wilcoxon–Holm, the family set by")

@@ -242,8 +242,14 @@ def _posthoc_sentence(ph: PosthocSection) -> str:
     note = ("" if ph.friedman_rejects else
             " Friedman's test did not reject, so read these comparisons as descriptive.")
     default = " (the default)" if ph.verdict == "mean-ranks" else ""
-    return (f"The pairs' verdict comes from {ph.verdict_name}, the family set by the report's option "
-            f"--verdict {ph.verdict}{default} before it ran: {head}. "
+    if ph.verdict == "mean-ranks" and ph.pairs.attrs.get("exact_two") is not None:
+        # with 2 classifiers the exact sign test, not adjust's z test, decides the mean-rank family
+        source = (f"the exact sign test of the pair, which with 2 classifiers decides the mean-rank family "
+                  f"(in place of {ph.verdict_name}'s z test) set by the report's option "
+                  f"--verdict {ph.verdict}{default} before it ran")
+    else:
+        source = f"{ph.verdict_name}, the family set by the report's option --verdict {ph.verdict}{default} before it ran"
+    return (f"The pairs' verdict comes from {source}: {head}. "
             f"Secondary, not a second chance to differ: {second}.{note}")
 
 
