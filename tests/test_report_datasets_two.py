@@ -82,10 +82,10 @@ def test_signed_rank_reachability_counts_non_zero_differences(tmp_path):
     # E: 6 data sets but 5 non-zero differences; 2 / 2**5 > 0.05 >= 2 / 2**6
     assert 2 / 2 ** 5 > 0.05 >= 2 / 2 ** 6
     res = _load(tmp_path, E)
-    note = [s for s in assumptions(res) if "no two-sided signed-rank test can reach" in s]
+    note = [s for s in assumptions(res) if "the exact signed-rank test of section 3 cannot reach" in s]
     assert len(note) == 1 and "5 non-zero differences" in note[0]
     untied = _load(tmp_path, UNTIED)  # 8 non-zero differences: reachable
-    assert not [s for s in assumptions(untied) if "no two-sided signed-rank test can reach" in s]
+    assert not [s for s in assumptions(untied) if "the exact signed-rank test of section 3 cannot reach" in s]
 
 
 def test_one_pair_reads_in_the_singular(tmp_path):
@@ -316,3 +316,32 @@ def test_k2_pair_sentence_names_the_exact_sign_test_as_the_verdicts_source(tmp_p
     from evallib.report._datasets_text import _posthoc_sentence
     wil = _posthoc_sentence(posthoc_tests(res, friedman_rejects=fs.reject, verdict="wilcoxon"))
     assert wil.startswith("The pairs' verdict comes from Wilcoxon–Holm, the family set by")
+
+
+def _brute_smallest_signed_rank_p(d):
+    """The exact two-sided signed-rank p of ``d`` over all 2**n sign flips (zeros dropped, tied
+    absolute values at their average rank), by enumeration."""
+    import itertools
+    import numpy as np
+    d = np.asarray([x for x in d if x != 0], dtype=float)
+    r = stats.rankdata(np.abs(d))
+    total = r.sum()
+    t_obs = min(r[d > 0].sum(), r[d < 0].sum())
+    ts = [min(s := sum(ri for ri, f in zip(r, flips) if f), total - s)
+          for flips in itertools.product([0, 1], repeat=len(r))]
+    return sum(t <= t_obs + 1e-9 for t in ts) / len(ts)
+
+
+@pytest.mark.parametrize("frame", [E, pd.DataFrame({"a": [0.70, 0.70, 0.70, 0.70, 0.70, 0.70],
+                                                    "b": [0.71, 0.71, 0.72, 0.72, 0.73, 0.70]},
+                                                   index=pd.Index([f"d{i}" for i in range(6)], name="data set"))])
+def test_signed_rank_floor_is_the_exact_tests_smallest_p_with_or_without_tied_ranks(tmp_path, frame):
+    res = _load(tmp_path, frame)
+    d = (frame.iloc[:, 1] - frame.iloc[:, 0]).round(9)
+    ref = _brute_smallest_signed_rank_p(d)  # all five non-zero differences positive: the most extreme pattern
+    assert ref == pytest.approx(2 / 2 ** 5)
+    if d.abs().nunique() == d.abs().size:
+        assert stats.wilcoxon(d[d != 0], method="exact").pvalue == pytest.approx(ref)
+    note = next(s for s in assumptions(res) if "signed-rank test of section 3" in s)
+    assert "no two-sided signed-rank test" not in note
+    assert f"min(1, 2 × 0.5^5) = {ref:g}" in note and "cannot reach p <= 0.05" in note

@@ -1301,8 +1301,8 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
 
     The caveats of Demšar (2006): the data sets are the independent units; ranks compare
     across data sets and ignore the size of each difference; the chi-square approximation
-    needs enough data sets and classifiers; with few data sets no signed-rank test can reach
-    the level. From Benavoli, Corani & Mangili (2016): the mean-rank post-hoc verdict on a pair
+    needs enough data sets and classifiers; with few data sets the exact signed-rank test cannot
+    reach the level. From Benavoli, Corani & Mangili (2016): the mean-rank post-hoc verdict on a pair
     depends on the other classifiers in the table.
 
     Parameters
@@ -1356,9 +1356,12 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     if most == 0 or wilcoxon_critical_value(most, alpha=alpha) is None:
         where = (f"the pair has {plural(most, 'non-zero difference')}" if len(nonzero) == 1 else
                  f"no pair has more than {plural(most, 'non-zero difference')}")
+        smallest = smallest_sign_test_p(most)  # every non-zero difference on one side
         out.append(f"Of the {n} data sets, {where} (the signed-rank test drops the zero ones), and with so few "
-                   f"no two-sided signed-rank test can reach p <= {alpha:g}, whatever the scores: Wilcoxon's "
-                   "verdicts in section 3 are 'not shown to differ' by construction.")
+                   f"the exact signed-rank test of section 3 cannot reach p <= {alpha:g}, whatever the scores: its "
+                   f"smallest two-sided p-value, every non-zero difference on one side, is min(1, 2 × 0.5^{most}) = "
+                   f"{smallest:g}, and tied absolute differences do not change it (the exact law is taken given "
+                   "the tied ranks). Wilcoxon's verdicts in section 3 are 'not shown to differ' by construction.")
         wilcoxon_note = True
     else:
         wilcoxon_note = False
