@@ -345,3 +345,44 @@ def test_signed_rank_floor_is_the_exact_tests_smallest_p_with_or_without_tied_ra
     note = next(s for s in assumptions(res) if "signed-rank test of section 3" in s)
     assert "no two-sided signed-rank test" not in note
     assert f"min(1, 2 × 0.5^5) = {ref:g}" in note and "cannot reach p <= 0.05" in note
+
+
+# ------------------------------------------- words that say what is computed (rep-ds8)
+def test_default_rope_docstrings_name_the_scores_units_not_percentage_points():
+    from evallib.report._datasets_sections import default_rope
+    for f in (default_rope, bayesian_top_two):
+        assert "percentage point" not in f.__doc__ and "0.01 in the scores' own units" in f.__doc__
+
+
+def test_ranking_sentence_names_the_mean_rank_it_computes(tmp_path):
+    import itertools
+    import numpy as np
+    k = 3
+    frame = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.6], "b": [0.8, 0.9, 0.6, 0.7], "c": [0.7, 0.7, 0.8, 0.5]},
+                         index=pd.Index([f"d{i}" for i in range(4)], name="data set"))
+    # a classifier's expected rank when every order of the k ranks is equally likely, by enumeration
+    expected = np.mean([perm[0] for perm in itertools.permutations(range(1, k + 1))])
+    text = _summary(_load(tmp_path, frame))
+    assert "would average" not in text
+    assert f"the mean of the ranks 1 to {k}, {expected:g}, is each classifier's expected average rank" in text
+
+
+def test_descriptive_note_names_section_2s_test_and_its_p(tmp_path):
+    t3 = pd.DataFrame({"A": [0.80, 0.70, 0.90], "B": [0.75, 0.66, 0.87]},
+                      index=pd.Index(["d1", "d2", "d3"], name="data set"))
+    ref = stats.binomtest(3, 3, 0.5).pvalue  # 0.25
+    text = _summary(_load(tmp_path, t3))
+    assert f"Section 2's test, the exact sign test of the pair, did not reject (p = {ref:g})" in text
+    assert "Friedman's test did not reject" not in text
+    # k = 3 with a tied data set: no exact law, Iman–Davenport's F decides (by hand from scipy's chi-square)
+    tied = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.6, 0.5], "b": [0.8, 0.9, 0.6, 0.7, 0.5],
+                         "c": [0.7, 0.7, 0.8, 0.8, 0.4]},
+                        index=pd.Index([f"d{i}" for i in range(5)], name="data set"))
+    chi2 = stats.friedmanchisquare(tied["a"], tied["b"], tied["c"]).statistic
+    n, k = 5, 3
+    f = (n - 1) * chi2 / (n * (k - 1) - chi2)
+    p = stats.f.sf(f, k - 1, (k - 1) * (n - 1))
+    assert p > 0.05
+    text = _summary(_load(tmp_path, tied))
+    assert (f"Section 2's test, Friedman's test in Iman–Davenport's F form, did not reject (p = {p:#.2g})"
+            in text)

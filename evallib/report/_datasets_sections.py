@@ -340,6 +340,13 @@ class FriedmanSection:
         """True when :attr:`pvalue` <= alpha: the classifiers do not all perform alike."""
         return self.pvalue <= self.alpha
 
+    @property
+    def deciding_test(self) -> str:
+        """The name of the test whose :attr:`pvalue` the verdict uses, e.g. ``"the exact sign test of the pair"``."""
+        return ("the exact sign test of the pair" if self.sign_test else
+                "the exact permutation test of Friedman's statistic" if self.decided_by == "exact"
+                else "Friedman's test in Iman–Davenport's F form")
+
     def text(self) -> str:
         """The test as deterministic plain text."""
         fr = self.result
@@ -1011,7 +1018,7 @@ def derived_decimals(decimals: int) -> int:
 
 # ----------------------------------------------------------------------- section 4
 def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
-    """A region of practical equivalence of one percentage point for scores between 0 and 1.
+    """A region of practical equivalence of ±0.01 in the scores' own units for scores between 0 and 1.
 
     Parameters
     ----------
@@ -1214,7 +1221,7 @@ def bayesian_top_two(
     results : Results
     rope : float, optional
         Half-width of the region of practical equivalence, in the scores' units, >= 0.
-        None: :func:`default_rope` (0.01, one percentage point, for scores between 0 and 1).
+        None: :func:`default_rope` (0.01 in the scores' own units, for scores between 0 and 1).
     n_resamples : int
         Posterior draws (Monte Carlo error of each probability at most ``0.5/sqrt(n_resamples)``).
     rng : None, int, SeedSequence or Generator
