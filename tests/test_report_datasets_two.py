@@ -386,3 +386,12 @@ def test_descriptive_note_names_section_2s_test_and_its_p(tmp_path):
     text = _summary(_load(tmp_path, tied))
     assert (f"Section 2's test, Friedman's test in Iman–Davenport's F form, did not reject (p = {p:#.2g})"
             in text)
+
+
+def test_bergmann_hommel_is_spelled_with_an_en_dash_in_the_notebook_and_the_page():
+    import json
+    root = Path(__file__).parents[1]
+    nb = json.loads((root / "notebooks" / "report_datasets.ipynb").read_text())
+    text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
+    assert "Bergmann and Hommel" not in text and "Bergmann–Hommel's procedures" in text
+    assert '"Bergmann–Hommel"' in (root / "docs" / "conventions.md").read_text(encoding="utf-8")
