@@ -498,7 +498,7 @@ def test_assumptions_name_the_table_and_its_limits(tmp_path):
     assert "The 5 data sets are the units" in text and "independent" in text
     # with five data sets the smallest two-sided signed-rank p-value is 2/32 (scipy's exact law) > 0.05
     smallest = stats.wilcoxon([1.0, 2.0, 3.0, 4.0, 5.0], method="exact").pvalue
-    assert smallest > 0.05 and "no two-sided signed-rank test can reach" in text
+    assert smallest > 0.05 and "the exact signed-rank test of section 3 cannot reach" in text
     assert "for the chi-square approximation to Friedman's statistic asks for N > 10 data sets and k > 5 classifiers; here N = 5 data sets is not more than 10 and k = 5 classifiers is not more than 5" in text
     big = " ".join(assumptions(load_results(_write(benchmark(), tmp_path / "ten.csv"))))
     assert "no two-sided signed-rank test" not in big  # ten data sets can reach 0.05 (min p 2/1024)

@@ -82,10 +82,10 @@ def test_signed_rank_reachability_counts_non_zero_differences(tmp_path):
     # E: 6 data sets but 5 non-zero differences; 2 / 2**5 > 0.05 >= 2 / 2**6
     assert 2 / 2 ** 5 > 0.05 >= 2 / 2 ** 6
     res = _load(tmp_path, E)
-    note = [s for s in assumptions(res) if "no two-sided signed-rank test can reach" in s]
+    note = [s for s in assumptions(res) if "the exact signed-rank test of section 3 cannot reach" in s]
     assert len(note) == 1 and "5 non-zero differences" in note[0]
     untied = _load(tmp_path, UNTIED)  # 8 non-zero differences: reachable
-    assert not [s for s in assumptions(untied) if "no two-sided signed-rank test can reach" in s]
+    assert not [s for s in assumptions(untied) if "the exact signed-rank test of section 3 cannot reach" in s]
 
 
 def test_one_pair_reads_in_the_singular(tmp_path):
@@ -300,3 +300,98 @@ def test_notebook_does_not_call_posterior_probabilities_effect_sizes():
     text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
     assert "mean advantages, posterior probabilities)" not in text
     assert "and the Bayesian test's posterior probabilities come first" in text
+
+
+# ------------------------------------------- k = 2: the verdict's source is named (rep-ds8)
+@pytest.mark.parametrize("frame", [E, UNTIED])
+def test_k2_pair_sentence_names_the_exact_sign_test_as_the_verdicts_source(tmp_path, frame):
+    res = _load(tmp_path, frame)
+    line = next(s for s in _summary(res).splitlines() if "pairs' verdict comes from" in s)
+    assert "The pairs' verdict comes from Nemenyi," not in line
+    assert "The pairs' verdict comes from the exact sign test of the pair" in line
+    fs = friedman_test(res)
+    three = _load(tmp_path, frame.assign(c=frame.iloc[:, 0] - 0.01))  # k = 3: Nemenyi's z test decides
+    line3 = next(s for s in _summary(three).splitlines() if "pairs' verdict comes from" in s)
+    assert "The pairs' verdict comes from Nemenyi, the family set by" in line3
+    from evallib.report._datasets_text import _posthoc_sentence
+    wil = _posthoc_sentence(posthoc_tests(res, friedman_rejects=fs.reject, verdict="wilcoxon"))
+    assert wil.startswith("The pairs' verdict comes from Wilcoxon–Holm, the family set by")
+
+
+def _brute_smallest_signed_rank_p(d):
+    """The exact two-sided signed-rank p of ``d`` over all 2**n sign flips (zeros dropped, tied
+    absolute values at their average rank), by enumeration."""
+    import itertools
+    import numpy as np
+    d = np.asarray([x for x in d if x != 0], dtype=float)
+    r = stats.rankdata(np.abs(d))
+    total = r.sum()
+    t_obs = min(r[d > 0].sum(), r[d < 0].sum())
+    ts = [min(s := sum(ri for ri, f in zip(r, flips) if f), total - s)
+          for flips in itertools.product([0, 1], repeat=len(r))]
+    return sum(t <= t_obs + 1e-9 for t in ts) / len(ts)
+
+
+@pytest.mark.parametrize("frame", [E, pd.DataFrame({"a": [0.70, 0.70, 0.70, 0.70, 0.70, 0.70],
+                                                    "b": [0.71, 0.71, 0.72, 0.72, 0.73, 0.70]},
+                                                   index=pd.Index([f"d{i}" for i in range(6)], name="data set"))])
+def test_signed_rank_floor_is_the_exact_tests_smallest_p_with_or_without_tied_ranks(tmp_path, frame):
+    res = _load(tmp_path, frame)
+    d = (frame.iloc[:, 1] - frame.iloc[:, 0]).round(9)
+    ref = _brute_smallest_signed_rank_p(d)  # all five non-zero differences positive: the most extreme pattern
+    assert ref == pytest.approx(2 / 2 ** 5)
+    if d.abs().nunique() == d.abs().size:
+        assert stats.wilcoxon(d[d != 0], method="exact").pvalue == pytest.approx(ref)
+    note = next(s for s in assumptions(res) if "signed-rank test of section 3" in s)
+    assert "no two-sided signed-rank test" not in note
+    assert f"min(1, 2 × 0.5^5) = {ref:g}" in note and "cannot reach p <= 0.05" in note
+
+
+# ------------------------------------------- words that say what is computed (rep-ds8)
+def test_default_rope_docstrings_name_the_scores_units_not_percentage_points():
+    from evallib.report._datasets_sections import default_rope
+    for f in (default_rope, bayesian_top_two):
+        assert "percentage point" not in f.__doc__ and "0.01 in the scores' own units" in f.__doc__
+
+
+def test_ranking_sentence_names_the_mean_rank_it_computes(tmp_path):
+    import itertools
+    import numpy as np
+    k = 3
+    frame = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.6], "b": [0.8, 0.9, 0.6, 0.7], "c": [0.7, 0.7, 0.8, 0.5]},
+                         index=pd.Index([f"d{i}" for i in range(4)], name="data set"))
+    # a classifier's expected rank when every order of the k ranks is equally likely, by enumeration
+    expected = np.mean([perm[0] for perm in itertools.permutations(range(1, k + 1))])
+    text = _summary(_load(tmp_path, frame))
+    assert "would average" not in text
+    assert f"the mean of the ranks 1 to {k}, {expected:g}, is each classifier's expected average rank" in text
+
+
+def test_descriptive_note_names_section_2s_test_and_its_p(tmp_path):
+    t3 = pd.DataFrame({"A": [0.80, 0.70, 0.90], "B": [0.75, 0.66, 0.87]},
+                      index=pd.Index(["d1", "d2", "d3"], name="data set"))
+    ref = stats.binomtest(3, 3, 0.5).pvalue  # 0.25
+    text = _summary(_load(tmp_path, t3))
+    assert f"Section 2's test, the exact sign test of the pair, did not reject (p = {ref:g})" in text
+    assert "Friedman's test did not reject" not in text
+    # k = 3 with a tied data set: no exact law, Iman–Davenport's F decides (by hand from scipy's chi-square)
+    tied = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.6, 0.5], "b": [0.8, 0.9, 0.6, 0.7, 0.5],
+                         "c": [0.7, 0.7, 0.8, 0.8, 0.4]},
+                        index=pd.Index([f"d{i}" for i in range(5)], name="data set"))
+    chi2 = stats.friedmanchisquare(tied["a"], tied["b"], tied["c"]).statistic
+    n, k = 5, 3
+    f = (n - 1) * chi2 / (n * (k - 1) - chi2)
+    p = stats.f.sf(f, k - 1, (k - 1) * (n - 1))
+    assert p > 0.05
+    text = _summary(_load(tmp_path, tied))
+    assert (f"Section 2's test, Friedman's test in Iman–Davenport's F form, did not reject (p = {p:#.2g})"
+            in text)
+
+
+def test_bergmann_hommel_is_spelled_with_an_en_dash_in_the_notebook_and_the_page():
+    import json
+    root = Path(__file__).parents[1]
+    nb = json.loads((root / "notebooks" / "report_datasets.ipynb").read_text())
+    text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
+    assert "Bergmann and Hommel" not in text and "Bergmann–Hommel's procedures" in text
+    assert '"Bergmann–Hommel"' in (root / "docs" / "conventions.md").read_text(encoding="utf-8")

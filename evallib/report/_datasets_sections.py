@@ -340,6 +340,13 @@ class FriedmanSection:
         """True when :attr:`pvalue` <= alpha: the classifiers do not all perform alike."""
         return self.pvalue <= self.alpha
 
+    @property
+    def deciding_test(self) -> str:
+        """The name of the test whose :attr:`pvalue` the verdict uses, e.g. ``"the exact sign test of the pair"``."""
+        return ("the exact sign test of the pair" if self.sign_test else
+                "the exact permutation test of Friedman's statistic" if self.decided_by == "exact"
+                else "Friedman's test in Iman–Davenport's F form")
+
     def text(self) -> str:
         """The test as deterministic plain text."""
         fr = self.result
@@ -1011,7 +1018,7 @@ def derived_decimals(decimals: int) -> int:
 
 # ----------------------------------------------------------------------- section 4
 def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
-    """A region of practical equivalence of one percentage point for scores between 0 and 1.
+    """A region of practical equivalence of ±0.01 in the scores' own units for scores between 0 and 1.
 
     Parameters
     ----------
@@ -1214,7 +1221,7 @@ def bayesian_top_two(
     results : Results
     rope : float, optional
         Half-width of the region of practical equivalence, in the scores' units, >= 0.
-        None: :func:`default_rope` (0.01, one percentage point, for scores between 0 and 1).
+        None: :func:`default_rope` (0.01 in the scores' own units, for scores between 0 and 1).
     n_resamples : int
         Posterior draws (Monte Carlo error of each probability at most ``0.5/sqrt(n_resamples)``).
     rng : None, int, SeedSequence or Generator
@@ -1301,8 +1308,8 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
 
     The caveats of Demšar (2006): the data sets are the independent units; ranks compare
     across data sets and ignore the size of each difference; the chi-square approximation
-    needs enough data sets and classifiers; with few data sets no signed-rank test can reach
-    the level. From Benavoli, Corani & Mangili (2016): the mean-rank post-hoc verdict on a pair
+    needs enough data sets and classifiers; with few data sets the exact signed-rank test cannot
+    reach the level. From Benavoli, Corani & Mangili (2016): the mean-rank post-hoc verdict on a pair
     depends on the other classifiers in the table.
 
     Parameters
@@ -1356,9 +1363,12 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     if most == 0 or wilcoxon_critical_value(most, alpha=alpha) is None:
         where = (f"the pair has {plural(most, 'non-zero difference')}" if len(nonzero) == 1 else
                  f"no pair has more than {plural(most, 'non-zero difference')}")
+        smallest = smallest_sign_test_p(most)  # every non-zero difference on one side
         out.append(f"Of the {n} data sets, {where} (the signed-rank test drops the zero ones), and with so few "
-                   f"no two-sided signed-rank test can reach p <= {alpha:g}, whatever the scores: Wilcoxon's "
-                   "verdicts in section 3 are 'not shown to differ' by construction.")
+                   f"the exact signed-rank test of section 3 cannot reach p <= {alpha:g}, whatever the scores: its "
+                   f"smallest two-sided p-value, every non-zero difference on one side, is min(1, 2 × 0.5^{most}) = "
+                   f"{smallest:g}, and tied absolute differences do not change it (the exact law is taken given "
+                   "the tied ranks). Wilcoxon's verdicts in section 3 are 'not shown to differ' by construction.")
         wilcoxon_note = True
     else:
         wilcoxon_note = False

@@ -181,8 +181,8 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     else:
         scores = (f"Their mean scores are {join_names([_num(t.loc[c, 'mean'], d) for c in tied], limit=LISTED)} "
                   f"({better} is better).")
-    return (f"Over {n} data sets, {lead} (1 = best, {k} = worst; if the classifiers performed alike each "
-            f"would average {(k + 1) / 2:g}){rest}. {scores}")
+    return (f"Over {n} data sets, {lead} (1 = best, {k} = worst; the mean of the ranks 1 to {k}, "
+            f"{(k + 1) / 2:g}, is each classifier's expected average rank if they all perform alike){rest}. {scores}")
 
 
 def _friedman_sentence(fs: FriedmanSection) -> str:
@@ -232,18 +232,30 @@ def _wilcoxon_sentence(ph: PosthocSection) -> str:
                               "that the one pair is not shown to differ")))
 
 
-def _posthoc_sentence(ph: PosthocSection) -> str:
+def _posthoc_sentence(ph: PosthocSection, friedman: FriedmanSection | None = None) -> str:
     if ph.verdict == "wilcoxon":
         head = _wilcoxon_sentence(ph)
         second = _mean_rank_sentence(ph)
     else:
         head = _mean_rank_sentence(ph)
         second = _wilcoxon_sentence(ph)
-    note = ("" if ph.friedman_rejects else
-            " Friedman's test did not reject, so read these comparisons as descriptive.")
+    if ph.friedman_rejects:
+        note = ""
+    elif friedman is None:
+        note = " Friedman's test did not reject, so read these comparisons as descriptive."
+    else:  # name section 2's deciding test and its p
+        note = (f" Section 2's test, {friedman.deciding_test}, did not reject "
+                f"({format_p(friedman.pvalue, exact=friedman.decided_by == 'exact')}), so read these comparisons "
+                "as descriptive.")
     default = " (the default)" if ph.verdict == "mean-ranks" else ""
-    return (f"The pairs' verdict comes from {ph.verdict_name}, the family set by the report's option "
-            f"--verdict {ph.verdict}{default} before it ran: {head}. "
+    if ph.verdict == "mean-ranks" and ph.pairs.attrs.get("exact_two") is not None:
+        # with 2 classifiers the exact sign test, not adjust's z test, decides the mean-rank family
+        source = (f"the exact sign test of the pair, which with 2 classifiers decides the mean-rank family "
+                  f"(in place of {ph.verdict_name}'s z test) set by the report's option "
+                  f"--verdict {ph.verdict}{default} before it ran")
+    else:
+        source = f"{ph.verdict_name}, the family set by the report's option --verdict {ph.verdict}{default} before it ran"
+    return (f"The pairs' verdict comes from {source}: {head}. "
             f"Secondary, not a second chance to differ: {second}.{note}")
 
 
@@ -412,7 +424,7 @@ def results_summary(
     .. [2] Benavoli, A., Corani, G., Demšar, J. & Zaffalon, M. (2017). Time for a change.
        *JMLR* 18(77), 1-36.
     """
-    out = [_ranking_sentence(results, overview), _friedman_sentence(friedman), _posthoc_sentence(posthoc)]
+    out = [_ranking_sentence(results, overview), _friedman_sentence(friedman), _posthoc_sentence(posthoc, friedman)]
     if posthoc.control is not None:
         out.append(_control_sentence(posthoc))
     if isinstance(bayes, TopTwoBayes):
