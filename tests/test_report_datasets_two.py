@@ -395,3 +395,22 @@ def test_bergmann_hommel_is_spelled_with_an_en_dash_in_the_notebook_and_the_page
     text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
     assert "Bergmann and Hommel" not in text and "Bergmann–Hommel's procedures" in text
     assert '"Bergmann–Hommel"' in (root / "docs" / "conventions.md").read_text(encoding="utf-8")
+
+
+def test_k2_under_the_wilcoxon_verdict_the_sign_test_is_the_secondary_reading(tmp_path):
+    """With --verdict wilcoxon, Wilcoxon–Holm decides the one pair: the sign test's sentence is the
+    secondary family's, never "the one pair is decided by the exact sign test". The p is scipy's
+    binomtest of the wins among the non-zero differences."""
+    from evallib.report._datasets_text import _posthoc_sentence
+
+    x = [0.61, 0.72, 0.65, 0.80, 0.70, 0.66, 0.75, 0.69, 0.81, 0.77, 0.64, 0.73]
+    y = [v + d for v, d in zip(x, [0.02, 0.01, -0.01, 0.03, 0.02, 0.01, 0.02, -0.02, 0.01, 0.03, 0.02, 0.01])]
+    path = tmp_path / "k2.csv"
+    pd.DataFrame({"dataset": [f"d{i}" for i in range(12)], "x": x, "y": [round(v, 3) for v in y]}).to_csv(path, index=False)
+    res = load_results(path)
+    p = stats.binomtest(10, 12).pvalue
+    wil = _posthoc_sentence(posthoc_tests(res, verdict="wilcoxon"))
+    assert "Secondary, not a second chance to differ: with 2 classifiers the mean-rank family tests the one pair by the exact sign test" in wil
+    assert "the one pair is decided by" not in wil and f"p = {p:.2g}" in wil
+    ranks = _posthoc_sentence(posthoc_tests(res, verdict="mean-ranks"))
+    assert "with 2 classifiers the one pair is decided by the exact sign test" in ranks

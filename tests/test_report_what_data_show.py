@@ -309,12 +309,12 @@ def test_three_classifiers_tied_on_rank_are_named_in_the_datasets_summary(first)
     place = "first" if first else "second"
     compared = "of B and C, the first two of them" if first else "of A with B, the first of them"
     assert (f"B, C and D have the same average rank ({ranks['B']:.3f}), in {place} place, so the comparison is {compared} "
-            "in the file's column order (their mean scores tie too)") in summary
+            "in the file's column order (their mean scores are equal too)") in summary
     assert f"B, C and D have the same average rank" in texts["bayes"]
     if first:
         assert f"**B**, **C** and **D** share the best average rank, {ranks['B']:.3f}" in summary
     else:
-        assert f"; then B, C and D tie at {ranks['B']:.3f}; then E {ranks['E']:.3f}" in summary
+        assert f"; then B, C and D share the average rank {ranks['B']:.3f}; then E {ranks['E']:.3f}" in summary
 
 
 def test_a_tie_on_rank_broken_by_the_mean_score_says_so():
@@ -448,7 +448,7 @@ def test_the_rendered_datasets_report_on_a_three_way_tie(tmp_path):
     done = run_main(["report", str(table), "-o", str(out), "--verdict", "wilcoxon", "-q"])
     assert done.returncode == 0, done.stderr
     text = _page_text(out.read_text(encoding="utf-8"))
-    assert "B, C and D have the same average rank" in text and "; then B, C and D tie at" in text  # 4
+    assert "B, C and D have the same average rank" in text and "; then B, C and D share the average rank" in text  # 4
     assert "verdict (Wilcoxon–Holm)" in text and "the family set by the report's option --verdict wilcoxon before it ran" in text  # 8
     assert "exact null law of the signed ranks" in text  # 3
     assert _spellings(text) == [] and _python_syntax(text) == []  # 5, 6

@@ -471,7 +471,9 @@ def minimum_detectable_difference(n: int, discordance: float, *, power: float = 
       not depend on ``delta``), so the root is found by bisection (Brent's method).
 
     It is a property of the design, computed before any data are seen: a true
-    difference smaller than this would usually be missed. It is not a bound on the
+    difference smaller than this is detected with less than ``power`` (at the defaults,
+    one of 0.8 times it with probability about 0.6 only, by the normal approximation
+    ``Phi(0.8 (z_{alpha/2} + z_beta) - z_{alpha/2})``). It is not a bound on the
     true or the observed difference. A non-significant result shows neither that the
     classifiers are equally good nor that their difference is below this value; the
     confidence interval of the observed difference says which differences the data

@@ -1280,7 +1280,7 @@ def bayesian_top_two(
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
     """The tie clause of the two best places by average rank (``""`` when each is held by one),
     saying how :func:`_order` picked the compared two among the tied: by the higher mean score,
-    or, where the mean scores tie too, in the file's column order."""
+    or, where the mean scores are equal too, in the file's column order."""
     groups = tie_groups([(c, float(fr.avg_ranks[c])) for c in order], higher_is_better=False)
     first_tied = len(groups[0]) >= 3
     if not (first_tied or (len(groups[0]) == 1 and len(groups) > 1 and len(groups[1]) >= 2)):
@@ -1292,7 +1292,7 @@ def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
     taken = sum(len(g) for g in by_mean[:next(i for i in range(len(by_mean))
                                               if sum(len(g) for g in by_mean[:i + 1]) >= k) + 1])
     chosen = ("by the higher mean score" if taken == k
-              else "in the file's column order (their mean scores tie too)")
+              else "in the file's column order (their mean scores are equal too)")
     return tie_note([list(g) for g in groups], by="average rank", value=lambda c: f"{fr.avg_ranks[c]:.3f}",
                     chosen=chosen, limit=LISTED)
 

@@ -151,7 +151,7 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
 # ----------------------------------------------------------------------- summary
 def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     """Who ranks best, then every other place; classifiers with equal average ranks share a
-    place and the sentence says so (``"C, D and E tie at 2.500"``), never an order the
+    place and the sentence says so (``"C, D and E share the average rank 2.500"``), never an order the
     columns made."""
     t = overview.table
     best = t.index[0]
@@ -164,7 +164,7 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
     lead = (f"{_b(best)} has the best average rank, {top:.3f}{gap}" if len(tied) == 1 else
             f"{join_names([_b(c) for c in tied], limit=LISTED)} share the best average rank, {top:.3f}")
     others = [f"{escape(g[0])} {t.loc[g[0], 'average rank']:.3f}" if len(g) == 1 else
-              f"{join_names([escape(c) for c in g], limit=LISTED)} tie at {t.loc[g[0], 'average rank']:.3f}"
+              f"{join_names([escape(c) for c in g], limit=LISTED)} share the average rank {t.loc[g[0], 'average rank']:.3f}"
               for g in places[1:]]
     if any(len(g) > 1 for g in places[1:]):  # names inside a place are joined by "and": places by "; then"
         rest = "; then " + "; then ".join(others[:LISTED]) + (
@@ -266,7 +266,10 @@ def _exact_two_sentence(ph: PosthocSection, exact_two: float) -> str:
     top = t.iloc[0]
     verdict = (f"{escape(top['a'])} and {escape(top['b'])} differ" if exact_two <= ph.alpha else
                f"{escape(top['a'])} and {escape(top['b'])} are not shown to differ")
-    return (f"with 2 classifiers the one pair is decided by the exact sign test (tied data sets dropped): "
+    # under --verdict wilcoxon this family is the secondary reading: Wilcoxon's test decides the pair
+    role = ("the mean-rank family tests the one pair by" if ph.verdict == "wilcoxon"
+            else "the one pair is decided by")
+    return (f"with 2 classifiers {role} the exact sign test (tied data sets dropped): "
             f"{format_p(exact_two, exact=True)}, so {verdict} at alpha = {ph.alpha:g}; the mean-rank z test "
             f"of {METHOD_NAMES[ph.adjust]}'s procedure (rank difference {float(top['rank_difference']):.3f}) gives "
             f"{format_p(float(top['pvalue']))}, its normal approximation, which the report does not use because "
