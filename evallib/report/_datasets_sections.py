@@ -756,8 +756,9 @@ class PosthocSection:
                          f"valid only if {CONTROL_CAVEAT}")
             lines.append(self.disagreement_text())
         if not self.friedman_rejects:
-            lines.append("Friedman's test did not reject 'all alike': read these comparisons as "
-                         "descriptive (post-hoc tests are meant to follow a rejection)")
+            lines.append("section 2's test (Friedman's, or the exact sign test with 2 classifiers) did not reject "
+                         "'all alike': read these comparisons as descriptive (post-hoc tests are meant to follow "
+                         "a rejection)")
         return "\n".join(lines)
 
 
