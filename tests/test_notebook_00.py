@@ -30,8 +30,10 @@ def test_notebook_00_is_saved_with_the_running_example():
     from scipy import stats
     midp = 2 * stats.binom.cdf(4, 15, 0.5) - stats.binom.pmf(4, 15, 0.5)
     exact = stats.binomtest(4, 15, 0.5).pvalue
-    assert f"McNemar's mid-p test: b = 11, c = 4, p = {midp:.4f}" in joined
-    assert f"(the exact test, for comparison: p = {exact:.4f})" in joined
+    # two significant digits, the conventions page's rule for a printed p-value (review nb0006e: 0.0768 and 0.1185
+    # beside the write-up's 0.077)
+    assert f"McNemar's mid-p test: b = 11, c = 4, p = {midp:#.2g}" in joined and f"{midp:#.2g}" == "0.077"
+    assert f"(the exact test, for comparison: p = {exact:#.2g})" in joined and f"{exact:#.2g}" == "0.12"
     md = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
     for design in ("one test set, paired per case", "resampling on one data set", "many data sets"):
         assert design in md
@@ -59,7 +61,7 @@ def test_notebook_00_example_of_interval_and_test_disagreeing():
     p = 2 * stats.binom.cdf(0, 5, 0.5) - stats.binom.pmf(0, 5, 0.5)
     assert low < 0 < high and p < 0.05       # the interval contains 0, the mid-p test rejects
     assert (f"b = 5, c = 0 among 100 cases: the 95% Bonett–Price interval [{low:+.3f}, {high:+.3f}] contains 0, "
-            f"while the mid-p test gives p = {p:.3f} (rejects)") in joined
+            f"while the mid-p test gives p = {p:#.2g} (rejects)") in joined
     # no table with fewer disagreements disagrees: 1 to 4 disagreements all one way never reject
     assert all(2 * 0.5 ** m - 0.5 ** m > 0.05 for m in range(1, 5))
 
@@ -431,7 +433,49 @@ def test_post_hoc_power_is_said_to_come_from_the_p_values_counts():
     assert "a function of it" not in text and "function of the p-value" not in text
     assert "restate" not in text
     box = next(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown" and "Read this before the numbers" in _src(c))
-    assert "computed from the same counts `b`, `c` and `n` that determine the p-value" in box
+    assert ("for a given `n` and number of disagreements `b + c` it is a monotone function of `|b - c|`, and so of p"
+            in box)
+    assert "same counts" not in text       # p depends on b and c only; the post-hoc power on n too (review nb0006e)
+    assert "two approximations" not in text   # the mid-p test's size is computed exactly (section 2c)
+
+
+def _midp_power_by_enumeration(n, p_b, p_c, alpha):
+    """Exact power of McNemar's mid-p test by enumerating every table (scipy's multinomial), independent of evallib."""
+    import numpy as np
+    from scipy import stats
+
+    total = 0.0
+    for m in range(n + 1):
+        k = np.arange(m + 1)
+        low = np.minimum(k, m - k)
+        midp = 2 * stats.binom.cdf(low, m, 0.5) - stats.binom.pmf(low, m, 0.5)
+        midp = np.where(k == m - k, 1 - stats.binom.pmf(low, m, 0.5) / 2 if m else 1.0, midp)
+        reject = midp <= alpha
+        if reject.any():
+            probs = stats.multinomial.pmf(np.stack([k, m - k, n - m + 0 * k], axis=1), n, [p_b, p_c, 1 - p_b - p_c])
+            total += float(probs[reject].sum())
+    return total
+
+
+def test_post_hoc_power_is_a_monotone_function_of_b_minus_c_at_fixed_n_and_disagreements():
+    """Review nb0006e: section 2d says the power at the observed rates is, for a given n and b + c, a monotone
+    function of |b - c|, and so of p. Checked by brute force (every table enumerated with scipy) over every split of
+    b + c = m disagreements among n cases: as |b - c| grows the mid-p value falls and the power rises. A set where p
+    depends on b, c only and the power changes with n at the same b, c shows why n had to be named."""
+    from scipy import stats
+
+    for n, m in ((30, 7), (30, 12), (60, 9), (60, 16)):
+        powers, pvalues = [], []
+        for b in range((m + 1) // 2, m + 1):          # |b - c| = 2b - m, increasing
+            c = m - b
+            low = min(b, c)
+            p = 1.0 if b == c else 2 * stats.binom.cdf(low, m, 0.5) - stats.binom.pmf(low, m, 0.5)
+            pvalues.append(p)
+            powers.append(_midp_power_by_enumeration(n, b / n, c / n, 0.05))
+        assert all(x > y for x, y in zip(pvalues, pvalues[1:]))
+        assert all(x <= y + 1e-12 for x, y in zip(powers, powers[1:])) and powers[-1] > powers[0]
+    # the same b = 6, c = 1 (the same p) among 8 and among 60 cases: different post-hoc power (0.471 and 0.443)
+    assert _midp_power_by_enumeration(8, 6 / 8, 1 / 8, 0.05) - _midp_power_by_enumeration(60, 6 / 60, 1 / 60, 0.05) > 0.02
 
 
 def test_the_width_is_named_as_the_width_at_the_expected_counts():

@@ -231,8 +231,9 @@ def test_notebook_06_item_plan_holds_with_binary_answers():
         second = stats.multivariate_normal(mean=[0, 0], cov=[[1, 0.5], [0.5, 1]]).cdf([h, h])
         assert abs(float(parts[f"sd_{key}"]) - math.sqrt(second - mean ** 2)) < 0.004
         assert abs(float(parts[f"within_sd_{key}"]) - math.sqrt(mean - second)) < 0.004
-    found = re.search(r"power (\d\.\d+) \(mcse (\d\.\d+); the true parts give (\d\.\d+), the pilot promised "
-                      r"(\d\.\d+)\), size (\d\.\d+) \(mcse (\d\.\d+); nominal 0.05\)", joined)
+    found = re.search(r"power (\d\.\d+) \(Monte Carlo SE (\d\.\d+); the true parts give (\d\.\d+), the pilot promised "
+                      r"(\d\.\d+)\), size (\d\.\d+) \(Monte Carlo SE (\d\.\d+) at the simulated rate; nominal 0.05\)",
+                      joined)
     power, power_se, true_power, planned, size, size_se = map(float, found.groups())
     assert planned >= 0.8 and abs(power - true_power) <= 3 * power_se
     assert abs(size - 0.05) <= 3 * max(size_se, math.sqrt(0.05 * 0.95 / 1000))
@@ -253,6 +254,8 @@ def test_notebook_06_more_answers_save_the_same_items_at_every_correlation():
     saved = [need[rho, 1] - need[rho, 16] for rho in (0.0, 0.5, 0.8)]
     assert max(saved) - min(saved) <= 1 and abs(min(saved) - z ** 2 * 0.18 * 15 / 16 / 0.03 ** 2) < 1
     assert f"from K = 1 to K = 16: {min(saved):,} to {max(saved):,} fewer items at every correlation" in joined
+    # the range differs by the rounding up of each plan to whole items, and the sentence says so (review nb0006e)
+    assert "(the same number up to rounding to whole items: K shrinks" in joined
     alt = " ".join(o.get("metadata", {}).get("image/png", {}).get("alt", "") if isinstance(o.get("metadata"), dict)
                    else "" for c in nb["cells"] for o in c.get("outputs", []))
     assert "help more the higher it is" not in alt + joined
@@ -504,10 +507,10 @@ def test_notebook_06_reads_a_simulated_size_as_consistent_not_as_holding_its_lev
 
     nb = load_notebook(NOTEBOOK)
     joined = outputs_text(nb)
-    size = float(re.search(r"size (\d\.\d{3}) \(mcse", joined).group(1))
+    size = float(re.search(r"size (\d\.\d{3}) \(Monte Carlo SE", joined).group(1))
     se = math.sqrt(0.05 * 0.95 / 1000)
     line = next(s for s in joined.splitlines() if s.startswith("the simulated size "))
-    assert f"the simulated size {size:.3f} (MC SE {se:.3f} if the true size were 0.05)" in line
+    assert f"the simulated size {size:.3f} (Monte Carlo SE {se:.3f} under the null, if the true size were 0.05)" in line
     if abs(size - 0.05) <= 2 * se:
         assert "consistent with alpha at this precision, which does not show that the size is at most 0.05" in line
     z, k = 1.959963984540054, round(size * 1000)
@@ -679,3 +682,66 @@ def test_notebook_06_computes_its_cv_power_ranking_instead_of_typing_it():
     for typed in ("the corrected test is the more powerful", "in the default run the corrected resampled",
                   "roughly half the target power"):
         assert typed not in md, typed
+
+
+# --------------------------------------------------------------------------- a lecturer's cold reading (nb0006e)
+def test_the_pilots_least_precise_part_is_computed_not_asserted():
+    """Review nb0006e: "the ICC ... usually least precisely" stood in the prose with no number behind it. The pilot
+    simulation now prints each part's 10th-90th percentile over the simulated pilots and that range as a share of the
+    true value, and names the widest from those numbers; the prose no longer asserts which part it is."""
+    import re
+
+    nb = load_notebook(NOTEBOOK)
+    md = "\n".join("".join(o["data"]["text/markdown"]) for c in nb["cells"] for o in c.get("outputs", [])
+                   if "text/markdown" in o.get("data", {}))
+    prose = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "usually least precisely" not in prose and "usually knows it least" not in prose
+    block = md.split("Each variance part's estimate over these pilots")[1].split("least precisely")[0]
+    rows = re.findall(r"(\w+) (\d\.\d{3}) to (\d\.\d{3}) \(true (-?\d\.\d{3}), (\d+)%\)", block)
+    assert {r[0] for r in rows} == {"sd_a", "sd_b", "correlation", "within_sd_a", "within_sd_b", "icc"}
+    shares = {}
+    for key, lo, hi, true, share in rows:
+        lo, hi, true = float(lo), float(hi), float(true)
+        assert lo <= hi
+        assert abs(100 * (hi - lo) / abs(true) - int(share)) <= 1 + 100 * 0.001 / abs(true)   # 3-decimal rounding
+        shares[key] = (hi - lo) / abs(true)
+    named = re.search(r"a pilot of this size estimates (\w+) least precisely", md).group(1)
+    assert named == max(shares, key=shares.get)
+
+
+def test_the_bootstrap_limit_is_an_approximate_upper_limit_not_a_bound():
+    """Review nb0006e: "One pilot can bound its own ICC" and "narrows that bound" read as a guarantee; the limit is a
+    percentile bootstrap's, approximate."""
+    nb = load_notebook(NOTEBOOK)
+    md = "\n".join("".join(o["data"]["text/markdown"]) for c in nb["cells"] for o in c.get("outputs", [])
+                   if "text/markdown" in o.get("data", {}))
+    assert "can bound" not in md and "narrows that bound" not in md
+    assert "One pilot gives an approximate upper limit for its own ICC" in md
+    assert "A larger pilot brings that limit closer to the truth." in md
+
+
+def test_the_simulated_size_names_both_monte_carlo_standard_errors():
+    """Review nb0006e: "(mcse 0.008 ...)" then "(MC SE 0.007 if the true size were 0.05)": one spelling, and which
+    rate each is computed at. The two by hand from the printed size and 1000 benchmarks."""
+    import math
+    import re
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    found = re.search(r"size (\d\.\d{3}) \(Monte Carlo SE (\d\.\d{3}) at the simulated rate; nominal 0.05\)", joined)
+    size, se = float(found.group(1)), float(found.group(2))
+    assert abs(se - math.sqrt(size * (1 - size) / 1000)) <= 0.0006
+    assert f"(Monte Carlo SE {math.sqrt(0.05 * 0.95 / 1000):.3f} under the null, if the true size were 0.05)" in joined
+    pilot_cell = next(c for c in load_notebook(NOTEBOOK)["cells"] if "def item_rejection" in _src(c))
+    printed = "".join("".join(o.get("text", "")) for o in pilot_cell.get("outputs", []))
+    assert "mcse" not in printed and "MC SE" not in printed
+
+
+def test_the_answers_per_item_lever_and_its_slider():
+    """Review nb0006e: the gain from K is bounded by the noise part (not "stops"), and the items-per-cluster slider
+    opens at 10, where the ICC slider has an effect (at 1 the design effect 1 + (m - 1) ICC is 1 whatever the ICC)."""
+    nb = load_notebook(NOTEBOOK)
+    prose = "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "gain stops" not in prose
+    assert "the gain from more answers per item ($K$) is bounded by the noise part" in prose
+    slider = next(c for c in nb["cells"] if 'controls["item_cluster"]' in _src(c))
+    assert 'controls["item_cluster"] = widgets.IntSlider(value=10,' in _src(slider)
