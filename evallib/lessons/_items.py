@@ -964,7 +964,8 @@ def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -
     naive SE), ``width ratio`` (CR2 interval width over naive interval width), ``df`` (Bell–McCaffrey)
     and ``implied ICC``; ``noise`` is the relative SE of the clustered SE, about ``1 / sqrt(2 df)``.
     Three readings: every ratio within ``1 ± 2 noise`` (absence of evidence, with the design effects
-    the data allow and the chance a true one passes unflagged), every ratio beyond ``1 + 2 noise``, or
+    the data allow and the chance a true one passes unflagged; with no ratio above 1 there is no
+    clustering seen, and the screen only cannot rule it out), every ratio beyond ``1 + 2 noise``, or
     the largest beyond it (each a sign of clustering for the score: a two-noise screen, not a test;
     with the widths of the CR2 and naive intervals in every reading but the last), or, with none
     beyond ``1 + 2 noise``, some below ``1 - 2 noise``.
