@@ -530,6 +530,12 @@ def test_clustering_screen_reads_each_branch_from_planted_ratios():
     assert "the largest ratio is beyond 1 + 0.20, twice the noise of the clustered SE, a sign of clustering" in some
     assert "widens" not in some and "a screen, not a test" in some
     assert f"at most {1.2003 * t_over_z:.2f} times as wide as the naive CLT interval" in some
+    # a largest ratio of 1.1 > 1 is some clustering the screen cannot tell from none; with every ratio at most 1
+    # (0.9, 0.95, 1.0: planted, within 1 ± 0.2) there is no clustering to tell apart, only none ruled out
+    assert "cannot tell this much clustering from none" in within
+    none_seen = describe_clustering_screen(table([0.9, 0.95, 1.0]), 0.1, 0.05)
+    assert "absence of evidence" in none_seen and "the screen cannot rule out clustering." in none_seen
+    assert "cannot tell this much clustering" not in none_seen
     below = describe_clustering_screen(table([0.7, 1.0]), 0.1, 0.05)
     assert "some below 1 − 0.20" in below and "widens" not in below
     with pytest.raises(ValueError, match="part"):

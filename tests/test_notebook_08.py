@@ -172,6 +172,11 @@ def test_notebook_08_runs_with_other_parameters_and_its_solutions_check_out(note
     assert "6 answers per pupil, 90% intervals clustered by class" in joined
     assert re.search(r"^\s+6\s+0\.\d+", joined, flags=re.M)          # pass@k at k = n_answers
     assert "the forest gives the same answer in all 3 refits" in joined
+    # 3 refits leave the refit effect 2 degrees of freedom: its upper bound is nearly empty, so no factor is read from it
+    assert "has 2 degrees of freedom" in _markdown_outputs(nb)
+    if "negligible here even at that bound" not in _markdown_outputs(nb):
+        assert "the data bound the refit share hardly at all" in _markdown_outputs(nb)
+        assert "understate the standard error by up to a factor" not in _markdown_outputs(nb)
     assert "over 300 repeated evaluations" in joined and "of 300 null leaderboards" in joined
     assert "at alpha = 0.1" in joined
     assert "1191 test pupils" not in joined                           # another split of the classes
@@ -434,6 +439,13 @@ def test_a_screen_within_its_noise_is_read_as_absence_of_evidence():
     assert f"The largest ratio, knn's {ratio:.2f}" in md and f"design effect of {ratio ** 2:.2f}" in md
     assert f"pass this screen unflagged with probability about {missed:.2f}" in md
     assert f"from about {(ratio / (1 + 2 * noise)) ** 2:.2f} to {(ratio / (1 - 2 * noise)) ** 2:.2f}" in md
+    # the 0/1 score's ratios, read from the saved SE table: none above 1, so there is no clustering seen to tell from
+    # none, and the screen says only that it cannot rule clustering out
+    ratios01 = [float(r) for r in re.findall(r"0/1 correct\s+\w+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)\s+[\d.]+", joined)]
+    assert len(ratios01) == 4 and max(ratios01) <= 1
+    reading01 = re.search(r"\*\*0/1 correct\*\*: (.*?)(?:; \*\*p\(truth\)|$)", md, flags=re.S).group(1)
+    assert "the screen cannot rule out clustering." in reading01
+    assert "cannot tell this much clustering from none" not in reading01
 
 
 def test_overlap_is_said_to_be_about_root_two_stricter_than_the_unpaired_test():
@@ -451,6 +463,8 @@ def test_overlap_is_said_to_be_about_root_two_stricter_than_the_unpaired_test():
     # up to sqrt 2, exactly sqrt 2 only for equal SEs: (a + b) / sqrt(a^2 + b^2) <= sqrt 2 by Cauchy–Schwarz
     assert "up to $\\sqrt 2$ times" in prose and "exactly $\\sqrt 2$ when the two SEs are equal" in prose
     assert "about $\\sqrt 2$ stricter" not in prose
+    section4 = next(_src(c) for c in nb["cells"] if _src(c).startswith("## 4. Two models on the same items"))
+    assert section4.count("exactly $\\sqrt 2$ when the two") == 1   # said once, not twice in one sentence
     # exercise 2 asks for the all-pairs adjustment section 8 taught
     exercises = next(_src(c) for c in nb["cells"] if _src(c).startswith("## Exercises"))
     assert "Holm's adjustment over all pairs" in exercises
@@ -481,7 +495,29 @@ def test_the_independent_items_design_effect_is_flagged_as_monte_carlo_noise():
     first, mean8 = map(float, said.groups())
     assert first == pytest.approx(1.093, abs=0.0005)
     assert abs(mean8 - 1) < 3 * np.sqrt(2 / 2000) / np.sqrt(8)
-    assert "over seeds 0 to 7" in md
+    assert "Over seeds 0 to 7" in md
+    # the mean of 8 independent seeds has MC SE sqrt(2 / n_sim) / sqrt(8), by hand; the mean is read against it
+    m = re.search(r"with a Monte Carlo SE of ([\d.]+) .*?the mean is ([-+][\d.]+) of its Monte Carlo SEs from 1, "
+                  r"(within|beyond) two", md, flags=re.S)
+    assert m, md
+    se8 = np.sqrt(2 / 2000) / np.sqrt(8)
+    assert float(m.group(1)) == pytest.approx(se8, abs=0.0006)
+    assert float(m.group(2)) == pytest.approx((mean8 - 1) / se8, abs=0.06)   # mean8 is printed to 3 decimals
+    assert m.group(3) == ("within" if abs(float(m.group(2))) <= 2 else "beyond")   # the verdict reads the printed distance
+    assert "the noise of this one seed" not in md
+
+
+def test_wording_of_the_opening_the_solutions_and_the_coverage_figure():
+    """The pass@k study simulates the answers on the real design; the solutions spell ±; the coverage figure's alt
+    text says that a bar within its Monte Carlo band is not evidence of meeting the promise and points to the pooled
+    reading."""
+    nb = load_notebook(NOTEBOOK)
+    opening = _src(nb["cells"][0])
+    assert "measured on the real pupils' design and probabilities, with simulated answers" in opening
+    assert "+-" not in _src(nb["cells"][-1]) and "±1.96" in _src(nb["cells"][-1])
+    alts = " ".join(o.get("metadata", {}).get("image/png", {}).get("alt", "") for c in nb["cells"]
+                    for o in c.get("outputs", []) if o.get("output_type") == "display_data")
+    assert "is not evidence that the interval keeps its promise; for CR2, read the pooled coverage" in alts
 
 
 def test_the_intervals_say_they_leave_out_retraining_variance():
@@ -676,19 +712,26 @@ def test_the_rank_sets_slack_is_measured_not_asserted():
     held = float(re.search(r"on which all true ranks held: ([\d.]+)%", joined).group(1))
     m = re.search(r"some pair was declared different in ([\d.]+)%, and ([\d.]+) of the (\d+) pairs per leaderboard on "
                   r"average \(MC SE ([\d.]+)\): ([\d.]+)% per pair on average, against the ([\d.]+)% that Bonferroni "
-                  r"allows each\. Of the ([-+][\d.]+) percentage points \(MC SE [\d.]+\) between the promised 5% and the measured "
-                  r"([\d.]+)%, ([-+][\d.]+) come from the pairwise intervals \(their error rates sum to ([\d.]+)%, not 5%\) "
-                  r"and ([-+][\d.]+) from leaderboards on which several pairs were declared together", joined)
+                  r"allows each\. The ([-+][\d.]+) percentage points \(MC SE [\d.]+\) between the promised 5% and the "
+                  r"measured ([\d.]+)% split exactly into the pairwise intervals' part \(their error rates sum to ([\d.]+)%, "
+                  r"not 5%\) and the slack of Bonferroni's union bound \(leaderboards on which several pairs were declared "
+                  r"together\): measured against their Monte Carlo SEs, the pairwise intervals (?:contribute|are not shown to "
+                  r"contribute) \(([-+][\d.]+) percentage points, MC SE ([\d.]+)[^;]*; the union bound's slack "
+                  r"(?:contributes|is not shown to contribute) \(([-+][\d.]+) percentage points, MC SE ([\d.]+)", joined)
     assert m, joined
     missed, per_board, n_pairs = float(m.group(1)), float(m.group(2)), int(m.group(3))
     assert n_pairs == 6 and missed == pytest.approx(100 - held, abs=0.051) and float(m.group(8)) == missed
     assert float(m.group(5)) == pytest.approx(100 * per_board / 6, abs=0.006)
     assert float(m.group(6)) == pytest.approx(5 / 6, abs=0.006)
-    assert float(m.group(10)) == pytest.approx(100 * per_board, abs=0.006)
-    gap, intervals, union = float(m.group(7)), float(m.group(9)), float(m.group(11))
+    assert float(m.group(9)) == pytest.approx(100 * per_board, abs=0.006)
+    gap, intervals, union = float(m.group(7)), float(m.group(10)), float(m.group(12))
     assert gap == pytest.approx(5 - missed, abs=0.006) and intervals == pytest.approx(5 - 100 * per_board, abs=0.006)
     assert union == pytest.approx(100 * per_board - missed, abs=0.006) and union >= 0     # P(any) <= E[count]
     assert gap == pytest.approx(intervals + union, abs=0.011)
+    # the intervals' part is alpha minus the mean count per board: its MC SE is the count's, printed above
+    assert float(m.group(11)) == pytest.approx(100 * float(m.group(4)), abs=0.006)
+    # each contribution is said once, with its MC SE, not first in prose and again in a parenthesis
+    assert "come from the pairwise intervals" not in joined and joined.count(f"({intervals:+.2f} percentage points") == 1
 
 
 def test_the_furthest_pair_is_read_by_its_holm_adjusted_p_value():

@@ -963,8 +963,9 @@ def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -
     ``part`` holds one row per model with the columns ``model``, ``score``, ``ratio`` (CR2 SE over
     naive SE), ``width ratio`` (CR2 interval width over naive interval width), ``df`` (Bell–McCaffrey)
     and ``implied ICC``; ``noise`` is the relative SE of the clustered SE, about ``1 / sqrt(2 df)``.
-    Three readings: every ratio within ``1 +- 2 noise`` (absence of evidence, with the design effects
-    the data allow and the chance a true one passes unflagged), every ratio beyond ``1 + 2 noise``, or
+    Three readings: every ratio within ``1 ± 2 noise`` (absence of evidence, with the design effects
+    the data allow and the chance a true one passes unflagged; with no ratio above 1 there is no
+    clustering seen, and the screen only cannot rule it out), every ratio beyond ``1 + 2 noise``, or
     the largest beyond it (each a sign of clustering for the score: a two-noise screen, not a test;
     with the widths of the CR2 and naive intervals in every reading but the last), or, with none
     beyond ``1 + 2 noise``, some below ``1 - 2 noise``.
@@ -1016,8 +1017,10 @@ def describe_clustering_screen(part: pd.DataFrame, noise: float, alpha: float) -
         unflagged = (f"; a true design effect of {top['ratio'] ** 2:.2f} would pass this screen unflagged with probability "
                      f"about {missed:.2f}" if top["ratio"] > 1 else "")
         return (text + f", all within 1 ± {2 * noise:.2f}, twice the noise of the clustered SE itself. That is absence of "
-                "evidence, not evidence of no clustering: the screen cannot tell this much clustering from none, and it "
-                f"cannot rule it out either. The largest ratio, {top['model']}'s {top['ratio']:.2f} (implied ICC "
+                "evidence, not evidence of no clustering: "
+                + ("the screen cannot tell this much clustering from none, and it cannot rule it out either"
+                   if top["ratio"] > 1 else "the screen cannot rule out clustering")
+                + f". The largest ratio, {top['model']}'s {top['ratio']:.2f} (implied ICC "
                 f"{top['implied ICC']:.3f}), is a design effect of {top['ratio'] ** 2:.2f}, and the data allow design effects "
                 f"from about {allowed[0]:.2f} to {allowed[1]:.2f} for it{unflagged}. Report the clustered error bar"
                 + ((", at a cost in width here" if narrower == 0 else
