@@ -70,7 +70,7 @@ _NAMES = {   # one line each: a tick label of two lines costs a slider's redraw 
 }
 #: What a measured coverage says about an interval's promise ``1 - alpha``, read against the
 #: Monte Carlo error of the measurement: the colour of its bar and the legend's words. A bar is
-#: "short" or "above" only when its whole +-2 MC SE interval lies below or above the promise;
+#: "short" or "above" only when its whole ±2 MC SE interval lies below or above the promise;
 #: a coverage within that noise of the promise is not told apart from it.
 COVERAGE_VERDICTS = {
     "short": ("C3", "lies below the promise"),
@@ -371,7 +371,7 @@ def plot_paired_item_coverage(
     """Simulate with :func:`paired_item_coverage` and draw each interval's coverage side by side.
 
     One bar per method: its coverage with +-2 Monte Carlo standard errors, coloured by
-    :func:`coverage_verdicts` (red when the whole +-2 MC SE interval lies below ``1 - alpha``,
+    :func:`coverage_verdicts` (red when the whole ±2 MC SE interval lies below ``1 - alpha``,
     blue when it lies above, grey when the promise lies inside it; with ``annotate`` a
     legend says so, without it the caller says it, e.g. with :data:`COVERAGE_VERDICTS`). The
     y axis starts below the lowest whisker, and when it does not start at 0 a break mark on
@@ -566,7 +566,7 @@ def coverage_verdicts(coverage: Any, mc_se: Any, promise: float, n_resamples: An
     """Read measured coverages against their promise, with their Monte Carlo error.
 
     ``"short"`` when ``coverage + 2 mc_se < promise``, ``"above"`` when
-    ``coverage - 2 mc_se > promise``, else ``"within"``: a coverage whose +-2 MC SE
+    ``coverage - 2 mc_se > promise``, else ``"within"``: a coverage whose ±2 MC SE
     interval holds the promise is not told apart from it. An exact coverage
     (``mc_se = 0``, no ``n_resamples``) is short or above whenever it differs from the promise.
 
@@ -584,7 +584,7 @@ def coverage_verdicts(coverage: Any, mc_se: Any, promise: float, n_resamples: An
     promise : float
         The promised coverage ``1 - alpha``, in (0, 1).
     n_resamples : int or array-like of int, optional
-        The simulations behind each coverage (``>= 1``); without it the +-2 MC SE rule alone.
+        The simulations behind each coverage (``>= 1``); without it the ±2 MC SE rule alone.
 
     Returns
     -------
@@ -808,7 +808,7 @@ def describe_coverage_reading(coverage: float, mc_se: float, promise: float, n_r
     Reads the coverage by :func:`coverage_verdicts` (with ``n_resamples``, so that below
     :data:`EXACT_BELOW` misses or hits its exact Clopper–Pearson interval is read and named
     instead): "falls short of" or "covers more than" its
-    level only when the whole +-2 MC SE interval lies below or above it, and otherwise "is not
+    level only when the whole ±2 MC SE interval lies below or above it, and otherwise "is not
     shown to fall short of its level at this number of simulations": a coverage within its
     Monte Carlo noise of the promise is not evidence that the interval keeps its level.
 
@@ -858,7 +858,7 @@ def describe_pooled_coverage(coverage: float, mc_se: float, promise: float, bar_
                              n_resamples: int) -> str:
     """What the pooled coverage of several settings adds to the bars of each, as one or two sentences.
 
-    A bar whose +-2 MC SE interval is consistent with the promise is not evidence that the
+    A bar whose ±2 MC SE interval is consistent with the promise is not evidence that the
     interval keeps its level. When the pooled coverage falls short (:func:`coverage_verdicts`)
     and some bar alone does not, the text says that a bar of ``n_resamples`` simulations cannot
     tell a shortfall of the pooled size from none; when the pooled coverage is itself within its
