@@ -5,12 +5,15 @@ one sentence and exit status 1, before anything is written."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 
 import pytest
 from conftest import ROOT, dispatch_report as _dispatch, run_main
+
+from evallib.report import GATE_EXIT_CODES
 
 
 def _run(*args, cwd):
@@ -20,24 +23,32 @@ def _run(*args, cwd):
 def test_the_command_line_in_a_fresh_interpreter(tmp_path):
     """The one test of ``python -m evallib`` as a process (every other case calls ``main(argv)``
     in process; the Ctrl-C test in tests/test_report_findings.py sends the process a signal):
-    the entry point answers --help with exit status 0, a bad file with 1, a bad option with 2
-    (argparse), each with no traceback, and neither failure writes anything."""
+    the exit status reaches the shell -- 1 for a bad file, 2 for a bad option (argparse), the
+    gate's verdict code 3 for "worse" with its JSON file written -- with no traceback, and neither
+    failure writes anything. ``--help`` (exit 0) runs in process, as every other case does."""
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "evallib", *args], capture_output=True, text=True,
+        return subprocess.run([sys.executable, "-m", "evallib", *map(str, args)], capture_output=True, text=True,
                               cwd=tmp_path, timeout=120, env=dict(os.environ, MPLBACKEND="Agg"))
 
-    helped = run("--help")
-    assert helped.returncode == 0 and all(c in helped.stdout for c in ("report", "critical-values", "textsim-grid"))
+    helped = run_main(["--help"], cwd=tmp_path)
+    assert helped.returncode == 0 and all(c in helped.stdout for c in ("report", "gate", "critical-values",
+                                                                       "textsim-grid"))
     bad = tmp_path / "bad.csv"
     bad.write_text("label,pred_a,pred_b\n0,1,0\n1,,1\n")
     out = tmp_path / "out" / "r.html"
-    failed = run("report", str(bad), "-o", str(out))
+    failed = run("report", bad, "-o", out)
     last = failed.stderr.strip().splitlines()[-1]
     assert failed.returncode == 1 and "Traceback" not in failed.stderr
     assert last.startswith("error: ") and "'pred_a' has 1 missing value" in last and last.endswith("No report was written.")
-    usage = run("report", str(ROOT / "data" / "example_predictions.csv"), "--alpha", "1.5", "-o", str(out))
+    usage = run("report", ROOT / "data" / "example_predictions.csv", "--alpha", "1.5", "-o", out)
     assert usage.returncode == 2 and "usage:" in usage.stderr and "Traceback" not in usage.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv"]
+    target = tmp_path / "verdict.json"
+    gate = run("gate", ROOT / "data" / "example_predictions.csv", "--baseline-model", "dlda30",
+               "--candidate-model", "coin", "--margin", "0.05", "--json", target)
+    assert gate.returncode == GATE_EXIT_CODES["worse"] == 3 and "Traceback" not in gate.stderr
+    assert json.loads(target.read_text())["verdict"] == "worse"
+    assert gate.stdout.startswith("The candidate 'coin' is worse than the baseline 'dlda30' by more than 0.05")
 
 
 @pytest.mark.parametrize("args, words", [

@@ -4,9 +4,6 @@ JSON verdict, sentences and bad input, on the shipped example files and harness 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -381,18 +378,6 @@ def test_a_margin_outside_0_1_is_a_usage_error(tmp_path, margin):
     with pytest.raises(ValueError, match=r"^margin must be a number in \(0, 1\) in the scores' units, such as 0\.01, "
                                          r"got [^\n]*$"):
         release_gate(ITEMS, baseline_model="logistic", candidate_model="forest", margin=bad)
-
-
-def test_the_gate_in_a_fresh_interpreter(tmp_path):
-    """The one subprocess run: the exit status reaches the shell and the JSON file is written."""
-    target = tmp_path / "verdict.json"
-    run = subprocess.run([sys.executable, "-m", "evallib", "gate", str(PREDICTIONS), "--baseline-model", "dlda30",
-                          "--candidate-model", "coin", "--margin", "0.05", "--json", str(target)],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                         env=dict(os.environ, MPLBACKEND="Agg"))
-    assert run.returncode == GATE_EXIT_CODES["worse"] == 3 and "Traceback" not in run.stderr
-    assert json.loads(target.read_text())["verdict"] == "worse"
-    assert run.stdout.startswith("The candidate 'coin' is worse than the baseline 'dlda30' by more than 0.05")
 
 
 def test_the_manuals_sentence_is_the_gates_own():
