@@ -79,10 +79,10 @@ def test_clear_win_equivalence_and_symmetry():
     win = hierarchical_test(x, y, rope=0.01, n_resamples=4000, rng=0)
     assert win.p_right > 0.95 and win.p_left == 0.0
     assert win.rhat < 1.05
-    mirror = hierarchical_test(y, x, rope=0.01, n_resamples=4000, rng=0)
+    mirror = hierarchical_test(y, x, rope=0.01, n_resamples=1000, rng=0)
     assert mirror.p_left > 0.95 and mirror.p_right == 0.0
     x, y = _cv_scores(1, effect=0.0, noise=0.005, spread=0.001)
-    same = hierarchical_test(x, y, rope=0.02, n_resamples=4000, rng=0)
+    same = hierarchical_test(x, y, rope=0.02, n_resamples=1000, rng=0)
     assert same.p_rope > 0.9
     assert np.allclose(win.samples.sum(axis=1), 1.0)
     assert sum((win.p_left, win.p_rope, win.p_right)) == pytest.approx(1.0)
@@ -100,8 +100,8 @@ def test_population_mean_tracks_the_mean_difference_and_shrinks_data_sets():
 
 def test_reproducible_and_rope_zero():
     x, y = _cv_scores(3, effect=0.01)
-    a = hierarchical_test(x, y, rope=0.0, n_resamples=2000, rng=5)
-    b = hierarchical_test(x, y, rope=0.0, n_resamples=2000, rng=5)
+    a = hierarchical_test(x, y, rope=0.0, n_resamples=500, rng=5)
+    b = hierarchical_test(x, y, rope=0.0, n_resamples=500, rng=5)
     assert a.p_right == b.p_right and a.p_rope == 0.0
     assert a.p_left + a.p_right == pytest.approx(1.0)
 
