@@ -383,7 +383,7 @@ def pairs_interval_note(pairs: pd.DataFrame) -> str | None:
     name = f"{ADJUST_NAME[adjust]}'s" if adjust != "none" else "the unadjusted"
     parts = []
     if len(differ):
-        shown = join_names((f"{escape(r.a)} - {escape(r.b)} = {r.estimate:+.4f} ({r.low:+.4f} to {r.high:+.4f}, "
+        shown = join_names((f"{escape(r.a)} - {escape(r.b)} = {signed(r.estimate)} ({signed(r.low)} to {signed(r.high)}, "
                             f"adjusted p {pvalue_cell(r.pvalue_adj)})" for r in differ.itertuples()),
                            limit=_LIST_LIMIT)
         parts.append(f"{name[0].upper()}{name[1:]} test declares {plural(len(differ), 'pair')} different "
@@ -1145,7 +1145,7 @@ def _tasks_sentence(tasks: TaskTable) -> str:
     text = (f"Per task, {escape(tasks.leader)} against each other model on the task's items ({len(tasks.items):,} "
             f"tasks, {how}, {level} {kind} intervals): ")
     if len(apart):
-        shown = join_names((f"{escape(r.b)} on {escape(r.task)} ({escape(r.a)} - {escape(r.b)} = {r.estimate:+.4f})"
+        shown = join_names((f"{escape(r.b)} on {escape(r.task)} ({escape(r.a)} - {escape(r.b)} = {signed(r.estimate)})"
                             for r in apart.itertuples()), limit=_LIST_LIMIT)
         text += (f"{len(apart):,} of the {m:,} differences {'is' if len(apart) == 1 else 'are'} separated from 0: "
                  f"{shown}")
@@ -1930,8 +1930,8 @@ class TaskTable:
         for _, r in d.iterrows():
             verdict = "separated from 0" if r["reject"] else "not separated from 0"
             kind = "CR2 t" if r["method"] == "cr2" else "paired t"
-            out.append(f"{escape(r['task'])}, {escape(r['a'])} - {escape(r['b'])}: {r['estimate']:+.4f} on "
-                       f"{int(r['n_items']):,} items ({level} {kind} interval {r['low']:+.4f} to {r['high']:+.4f}, "
+            out.append(f"{escape(r['task'])}, {escape(r['a'])} - {escape(r['b'])}: {signed(r['estimate'])} on "
+                       f"{int(r['n_items']):,} items ({level} {kind} interval {signed(r['low'])} to {signed(r['high'])}, "
                        f"{adjusted_p_text(r['pvalue_adj'], self.adjust)}), {verdict}.")
         return out
 
@@ -2014,8 +2014,8 @@ def format_task_table(table: TaskTable) -> tuple[pd.DataFrame, pd.DataFrame]:
     out = pd.DataFrame({
         "task": [escape(v) for v in d["task"]], "A": [escape(v) for v in d["a"]], "B": [escape(v) for v in d["b"]],
         "items": [f"{v:,}" for v in d["n_items"]],
-        "A - B": [f"{v:+.4f}" for v in d["estimate"]],
-        joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(d["low"], d["high"])],
+        "A - B": [f"{signed(v)}" for v in d["estimate"]],
+        joint: [f"{signed(lo)} to {signed(hi)}" for lo, hi in zip(d["low"], d["high"])],
         pvalue_header(table.adjust, "over the table"): [pvalue_cell(p) for p in d["pvalue_adj"]],
         "verdict": ["differ" if r else "not separated" for r in d["reject"]],
     })
