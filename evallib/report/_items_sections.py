@@ -72,6 +72,7 @@ from ._prose import (
     plot_text,
     plural,
     pvalue_cell,
+    signed,
 )
 from ._sections import Skipped, check_min_difference
 from ._text import ADJUST_NAME, adjusted_p_text, pvalue_header
@@ -100,6 +101,8 @@ __all__ = [
     "weighted_cluster_size",
     "interval_disagrees",
     "pairs_interval_note",
+    "pairs_guard_note",
+    "pairs_identical_note",
     "items_summary_text",
 ]
 
@@ -380,7 +383,7 @@ def pairs_interval_note(pairs: pd.DataFrame) -> str | None:
     name = f"{ADJUST_NAME[adjust]}'s" if adjust != "none" else "the unadjusted"
     parts = []
     if len(differ):
-        shown = join_names((f"{escape(r.a)} - {escape(r.b)} = {r.estimate:+.4f} ({r.low:+.4f} to {r.high:+.4f}, "
+        shown = join_names((f"{escape(r.a)} - {escape(r.b)} = {signed(r.estimate)} ({signed(r.low)} to {signed(r.high)}, "
                             f"adjusted p {pvalue_cell(r.pvalue_adj)})" for r in differ.itertuples()),
                            limit=_LIST_LIMIT)
         parts.append(f"{name[0].upper()}{name[1:]} test declares {plural(len(differ), 'pair')} different "
@@ -448,6 +451,80 @@ def _mcnemar_applies(data: ItemScores) -> bool:
     return data.binary and data.max_samples == 1 and not data.clustered
 
 
+#: Below this ratio of the clustered to the items-independent standard error of a paired difference, on
+#: fewer than :data:`~evallib.report.FEW_CLUSTERS` clusters, section 3 decides with the larger one.
+CLUSTERED_SE_RATIO = 0.8
+
+
+def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alpha: float, adjust: str) -> None:
+    """Add the items-independent standard error of every pair, and guard the verdicts that rest on a small
+    clustered one or on no difference at all (in place).
+
+    Columns added: ``independent_se`` (``sd(d) / sqrt(n)`` of the per-item differences ``d`` on the items
+    both scored, the paired SE if the items were independent), ``clustered_se`` (the test's own standard
+    error from :func:`evallib.items.leaderboard_pairs`: CR2 with clusters), ``clustered_pvalue``,
+    ``clustered_reject`` (its verdict with the same adjustment), ``cluster_size`` (the size-weighted mean
+    ``sum m^2 / sum m`` of the pair's clusters; NaN without clusters), ``implied_icc`` (the ICC the ratio
+    implies, ``((clustered_se / independent_se)^2 - 1) / (m - 1)``), ``guarded`` and ``identical``.
+
+    ``guarded``: with clusters, fewer than :data:`FEW_CLUSTERS` of them, and a clustered standard error
+    below :data:`CLUSTERED_SE_RATIO` times the independent one. With few clusters the CR2 standard error is
+    itself noisy, and one far below the independent one means negative correlation within the clusters or
+    noise -- not precision. Such a pair is decided with the larger of the two, the independent standard
+    error, on the CR2 test's Bell–McCaffrey degrees of freedom: ``se``, ``statistic``, ``pvalue``, ``low``,
+    ``high`` are replaced and ``pvalue_adj``, ``reject`` adjusted again over all pairs.
+
+    ``identical``: the two models' item scores agree on every item both scored, so there is no difference to
+    test: ``se``, ``statistic``, ``pvalue``, ``low``, ``high`` are NaN, ``pvalue_adj`` is NaN and the pair
+    enters the adjustment of the others with p = 1 (as the paired t-test of a zero difference gives).
+    """
+    n = len(table)
+    independent = np.full(n, np.nan)
+    identical = np.zeros(n, dtype=bool)
+    size = np.full(n, np.nan)
+    labels = data.clusters
+    for j, (a, b) in enumerate(zip(table["a"], table["b"])):
+        x, y = means[a].to_numpy(float), means[b].to_numpy(float)
+        shared = ~np.isnan(x) & ~np.isnan(y)
+        d = x[shared] - y[shared]
+        identical[j] = bool(np.all(d == 0))
+        independent[j] = float(np.std(d, ddof=1) / math.sqrt(d.size))
+        if labels is not None:
+            counts = np.bincount(labels[shared])
+            size[j] = weighted_cluster_size(counts[counts > 0])
+    table["clustered_se"] = table["se"].to_numpy(float)
+    table["clustered_pvalue"] = table["pvalue"].to_numpy(float)
+    table["clustered_reject"] = table["reject"].to_numpy(bool)
+    table["independent_se"] = independent
+    table["cluster_size"] = size
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = table["clustered_se"].to_numpy(float) / independent
+        table["implied_icc"] = np.where(size > 1, (ratio * ratio - 1) / (size - 1), np.nan)
+    few = table.attrs.get("n_clusters") is not None and table.attrs["n_clusters"] < FEW_CLUSTERS
+    guarded = few & ~identical & (independent > 0) & (ratio < CLUSTERED_SE_RATIO)
+    table["guarded"] = guarded
+    table["identical"] = identical
+    level = alpha / n if adjust != "none" else alpha
+    if guarded.any():
+        df = table["df"].to_numpy(float)[guarded]
+        est = table["estimate"].to_numpy(float)[guarded]
+        se = independent[guarded]
+        q = stats.t.isf(level / 2, df)
+        t = est / se
+        table.loc[guarded, "se"] = se
+        table.loc[guarded, "statistic"] = t
+        table.loc[guarded, "pvalue"] = 2 * stats.t.sf(np.abs(t), df)
+        table.loc[guarded, "low"] = est - q * se
+        table.loc[guarded, "high"] = est + q * se
+    p = table["pvalue"].to_numpy(float).copy()
+    p[identical] = 1.0
+    adjusted = adjust_pvalues(p, adjust)
+    table["pvalue_adj"] = np.where(identical, np.nan, adjusted)
+    table["reject"] = ~identical & (adjusted <= alpha)
+    table.loc[identical, ["se", "statistic", "pvalue", "low", "high"]] = np.nan
+    table.attrs.update(guard_ratio=CLUSTERED_SE_RATIO)
+
+
 def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm") -> pd.DataFrame:
     """Section 3: every pair of models, paired over the items.
 
@@ -477,6 +554,7 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     adjust = check_choice(adjust, "adjust", LEADERBOARD_ADJUSTMENTS)
     means = data.item_means()
     table = leaderboard_pairs(means, clusters=_clusters_arg(data), alpha=alpha, adjust=adjust, missing="drop")
+    _guard_pairs(table, data, means, alpha, adjust)
     m = len(table)
     applies = _mcnemar_applies(data)
     if applies:
@@ -502,31 +580,122 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
 
 
 def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
-    """Section 3's table as text, every pair (no truncation), leaderboard order."""
+    """Section 3's table as text, every pair (no truncation), leaderboard order.
+
+    Beside the test's standard error stands the one the items would have if they were independent
+    (``sd(d) / sqrt(n)`` of the per-item differences); a pair decided with that larger standard error
+    (``guarded``, :func:`pairs_guard_note`) says so in its verdict, and a pair of models that answered
+    every item alike gets no interval, p-value or standard error, only that verdict.
+    """
     alpha, adjust, interval_level = table_metadata(pairs, "alpha", "adjust", "interval_level",
                                                    made_by="evallib.report.pairwise_items")
-    kind = "CR2 t" if pairs.attrs.get("n_clusters") is not None else "paired t"
+    clustered = pairs.attrs.get("n_clusters") is not None
+    kind = "CR2 t" if clustered else "paired t"
     joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni)"
              if _joint(adjust, len(pairs))
              else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} interval ({kind})")
     partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
+    alike = pairs["identical"].to_numpy(bool) if "identical" in pairs else np.zeros(len(pairs), bool)
+    guarded = pairs["guarded"].to_numpy(bool) if "guarded" in pairs else np.zeros(len(pairs), bool)
     out = pd.DataFrame({
         "A": list(pairs["a"]), "B": list(pairs["b"]),
-        ("A - B on the items both scored" if partial else "mean A - mean B"): [f"{v:+.4f}" for v in pairs["estimate"]],
-        joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["low"], pairs["high"])],
-        pvalue_header(adjust, f"{kind}-test"): [pvalue_cell(p) for p in pairs["pvalue_adj"]],
+        ("A - B on the items both scored" if partial else "mean A - mean B"): [signed(v) for v in pairs["estimate"]],
+        joint: ["-" if same else f"{signed(lo)} to {signed(hi)}"
+                for lo, hi, same in zip(pairs["low"], pairs["high"], alike)],
+        pvalue_header(adjust, f"{kind}-test"): ["-" if same else pvalue_cell(p)
+                                               for p, same in zip(pairs["pvalue_adj"], alike)],
     })
+    if "independent_se" in pairs:
+        if clustered:
+            out["SE (CR2)"] = ["-" if same else f"{v:.4f}" for v, same in zip(pairs["clustered_se"], alike)]
+        out["SE if items independent"] = ["-" if same else f"{v:.4f}" for v, same in zip(pairs["independent_se"], alike)]
     if pairs.attrs.get("mcnemar"):
-        out[pvalue_header(adjust, "McNemar's mid-p test")] = [pvalue_cell(p) for p in pairs["mcnemar_pvalue_adj"]]
-        out["Bonett–Price interval"] = [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs["bp_low"], pairs["bp_high"])]
+        out[pvalue_header(adjust, "McNemar's mid-p test")] = ["-" if same else pvalue_cell(p) for p, same in
+                                                              zip(pairs["mcnemar_pvalue_adj"], alike)]
+        out["Bonett–Price interval"] = ["-" if same else f"{signed(lo)} to {signed(hi)}"
+                                        for lo, hi, same in zip(pairs["bp_low"], pairs["bp_high"], alike)]
         out["A only / B only right"] = [f"{a} / {b}" for a, b in zip(pairs["n10"], pairs["n01"])]
     if partial:
         out["items"] = [f"{v:,}" for v in pairs["n_items"]]
-    out["verdict"] = [("differ (interval covers 0)" if o else "differ") if r
-                      else ("not separated (interval leaves out 0)" if o else "not separated")
-                      for r, o in zip(pairs["reject"], interval_disagrees(pairs))]
+    verdicts = []
+    for r, o, same, guard in zip(pairs["reject"], interval_disagrees(pairs), alike, guarded):
+        if same:
+            verdicts.append("answered every item alike: no difference to test")
+            continue
+        v = (("differ (interval covers 0)" if o else "differ") if r
+             else ("not separated (interval leaves out 0)" if o else "not separated"))
+        verdicts.append(v + (" by the independent SE, the larger" if guard else ""))
+    out["verdict"] = verdicts
     out.index = pd.RangeIndex(1, len(out) + 1, name="pair")
     return out
+
+
+def pairs_guard_note(pairs: pd.DataFrame) -> str | None:
+    """The pairs decided with the items-independent standard error, and why, in words; None if there are none.
+
+    A pair is guarded (:func:`pairwise_items`) when, on fewer than :data:`~evallib.report.FEW_CLUSTERS`
+    clusters, its CR2 standard error is below :data:`CLUSTERED_SE_RATIO` times the one that takes the items
+    as independent. The note gives both standard errors, their ratio, the ICC the ratio implies against the
+    lowest an ICC can be for clusters of ``m`` items, ``-1/(m - 1)``, and each pair's verdict by CR2 alone
+    beside the one the report gives.
+    """
+    if "guarded" not in pairs or not pairs["guarded"].any():
+        return None
+    j = int(pairs.attrs["n_clusters"])
+    mask = pairs["guarded"].to_numpy(bool)
+    rows = pairs[mask]
+    alone = adjust_pvalues(_clustered_p(pairs), pairs.attrs["adjust"])[mask]
+    parts = []
+    for r, p_alone in zip(rows.itertuples(), alone):
+        ratio = r.clustered_se / r.independent_se
+        bound = -1.0 / (r.cluster_size - 1)
+        icc = (f"the implied ICC of the differences within a cluster, ((SE ratio)^2 - 1) / (m - 1) = "
+               f"{r.implied_icc:.3f}, is "
+               + (f"below {bound:.3f}, the lowest an ICC can be for clusters of m = {r.cluster_size:.3g} items "
+                  "(-1/(m - 1)), so the ratio is noise" if r.implied_icc < bound else
+                  f"{r.implied_icc / bound:.0%} of the way to {bound:.3f}, the lowest an ICC can be for clusters "
+                  f"of m = {r.cluster_size:.3g} items (-1/(m - 1); an ICC below it is impossible, and one near it "
+                  "says the items' differences all but cancel within each cluster)"))
+        same = bool(r.clustered_reject) == bool(r.reject)
+        verdict = ("differ" if r.reject else "not separated")
+        parts.append(f"{escape(r.a)} - {escape(r.b)}: CR2 SE {r.clustered_se:.4f}, {ratio:.2f} times the "
+                     f"{r.independent_se:.4f} if the items were independent; {icc}; with the larger SE the "
+                     f"verdict is {verdict} (adjusted p {pvalue_cell(r.pvalue_adj)})"
+                     + (", as with the CR2 SE alone" if same else
+                        f", where the CR2 SE alone would give {'differ' if r.clustered_reject else 'not separated'}"
+                        f" (adjusted p {pvalue_cell(p_alone)})"))
+    n = len(rows)
+    return (f"{'This pair has' if n == 1 else f'These {n:,} pairs have'} a cluster-robust (CR2) standard error "
+            f"below {CLUSTERED_SE_RATIO:g} times the one that takes the items as independent, on only {j:,} "
+            f"clusters (fewer than {FEW_CLUSTERS}): with {j:,} clusters the CR2 standard error is itself noisy, and "
+            "one below the independent one can as well be noise as real negative correlation within the clusters, "
+            "not extra precision. The independent standard error is the safer reading, so "
+            f"{'this pair is' if n == 1 else 'these pairs are'} decided with the larger of the two, on the CR2 "
+            "test's Bell–McCaffrey degrees of freedom (its interval and p-value in the table are those): "
+            + "; ".join(parts) + ".")
+
+
+def _clustered_p(pairs: pd.DataFrame) -> np.ndarray:
+    """The pairs' CR2 p-values before any guard, p = 1 for a pair of identical models."""
+    p = pairs["clustered_pvalue"].to_numpy(float).copy()
+    p[pairs["identical"].to_numpy(bool)] = 1.0
+    return p
+
+
+def pairs_identical_note(pairs: pd.DataFrame) -> str | None:
+    """The pairs of models that answered every item alike, in words; None if there are none."""
+    if "identical" not in pairs or not pairs["identical"].any():
+        return None
+    rows = pairs[pairs["identical"].to_numpy(bool)]
+    names = join_names((f"{escape(r.a)} and {escape(r.b)}" for r in rows.itertuples()), limit=_LIST_LIMIT)
+    n = len(rows)
+    return (f"{names} answered every item they both scored alike (the same score on each of "
+            + join_names((f"{int(v):,}" for v in rows["n_items"]), limit=_LIST_LIMIT)
+            + " items): there is no difference to test, so "
+            + ("this pair gets" if n == 1 else "these pairs get")
+            + " no t statistic, no p-value and no interval (the paired differences are all 0, so their "
+              "standard error is 0 and an interval of zero width would say nothing about precision); the data "
+              "cannot separate the two, and answering these items alike does not show the two models equal on other items.")
 
 
 # ------------------------------------------------------------------ section 4
@@ -819,6 +988,10 @@ def tie_group_text(tie: TieGroup) -> str:
         low, high = int(shared.min()), int(shared.max())
         data += (f", each pair on the items both models scored ({low:,}" + (f" to {high:,}" if high > low else "")
                  + f" of the {tie.n_items:,})")
+    guarded = int(tie.comparisons["guarded"].sum()) if "guarded" in tie.comparisons else 0
+    if guarded:
+        data += (f"; {'one comparison' if guarded == 1 else f'{guarded:,} comparisons'} with the leader decided "
+                 "with the items-independent standard error, the larger, as section 3 says")
     detail = f"(paired t-tests over {data}, {how})"
     others = [escape(v) for v in tie.members[1:]]
     separated = [escape(v) for v in tie.separated]
@@ -847,6 +1020,14 @@ def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", 
     means = data.item_means()
     clusters = _clusters_arg(data)
     tie = tie_group(means, clusters=clusters, alpha=alpha, adjust=adjust, missing="drop")
+    # section 3's verdicts, guarded as it guards them (a small CR2 standard error on few clusters, identical
+    # models): the not-separated group follows them
+    pairs = pairwise_items(data, alpha=alpha, adjust=adjust)
+    comparisons = pairs[pairs["a"] == tie.leader].reset_index(drop=True)
+    comparisons.attrs.update(pairs.attrs)
+    tie = TieGroup(tie.leader, (tie.leader,) + tuple(comparisons.loc[~comparisons["reject"], "b"]),
+                   tuple(comparisons.loc[comparisons["reject"], "b"]), comparisons, tie.alpha, tie.adjust,
+                   tie.n_items, tie.n_clusters)
     ranks = rank_intervals(means, clusters=clusters, n_resamples=n_resamples, alpha=alpha, rng=rng, missing="drop")
     return Leaderboard(tie=tie, ranks=ranks)
 
@@ -859,21 +1040,31 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
     kind = (f"joint {level_text(1 - interval_level, digits=4)} intervals" if _joint(adjust, len(pairs))
             else f"{level_text(1 - interval_level if adjust != 'none' else tie.alpha)} "
             + ("interval" if len(pairs) == 1 else "intervals"))
-    ahead, behind, ruled_out = [], [], []
+    ahead, behind, ruled_out, alike = [], [], [], []
     for r in tie.comparisons.itertuples():
         other = r.b if r.a == tie.leader else r.a
         if other not in others:
             continue
+        if getattr(r, "identical", False):
+            alike.append(escape(other))
+            continue
         up, down = (r.high, -r.low) if r.a == tie.leader else (-r.low, r.high)  # leader minus other
-        ahead.append(f"{max(up, 0.0):.4f} ({escape(other)})")
-        behind.append(f"{max(down, 0.0):.4f} ({escape(other)})")
+        ahead.append(f"{max(up, 0.0) + 0.0:.4f} ({escape(other)})")
+        behind.append(f"{max(down, 0.0) + 0.0:.4f} ({escape(other)})")
         if min_difference is not None and up < min_difference and down < min_difference:
             ruled_out.append(escape(other))
+    same = (f"{join_names(alike, limit=_LIST_LIMIT)} answered every item as the leader did: there is no "
+            "difference to test, no interval and no statement of equivalence beyond these items" if alike else "")
+    if not ahead:
+        return same + "."
+    if len(ahead) == 1:
+        kind = kind.replace("intervals", "interval")
     allow = "allows" if kind.endswith("interval") else "allow"
     text = (f"Not separated is not tied: the paired differences' {kind} still {allow} the leader to be ahead by "
             f"up to {join_names(ahead, limit=_LIST_LIMIT)} and behind by up to "
             f"{join_names(behind, limit=_LIST_LIMIT)}, in the scores' units; the data do not establish their order at "
-            f"alpha = {tie.alpha:g}.")
+            f"alpha = {tie.alpha:g}." + (f" {same}." if same else ""))
+    others = [o for o in others if escape(o) not in alike]
     if min_difference is not None:
         rest = [escape(o) for o in others if escape(o) not in ruled_out]
         if ruled_out:
@@ -937,6 +1128,8 @@ def _planning_sentence(planning: ItemPlanning) -> str:
     if (t["note"] != "").any():
         text += ("; some of the plan's estimates fell outside their range and were read as the nearest bound, "
                  "as section 6 says")
+    if planning.identical:
+        text += "; " + planning._identical_text()
     return text + " (section 6)."
 
 
@@ -952,7 +1145,7 @@ def _tasks_sentence(tasks: TaskTable) -> str:
     text = (f"Per task, {escape(tasks.leader)} against each other model on the task's items ({len(tasks.items):,} "
             f"tasks, {how}, {level} {kind} intervals): ")
     if len(apart):
-        shown = join_names((f"{escape(r.b)} on {escape(r.task)} ({escape(r.a)} - {escape(r.b)} = {r.estimate:+.4f})"
+        shown = join_names((f"{escape(r.b)} on {escape(r.task)} ({escape(r.a)} - {escape(r.b)} = {signed(r.estimate)})"
                             for r in apart.itertuples()), limit=_LIST_LIMIT)
         text += (f"{len(apart):,} of the {m:,} differences {'is' if len(apart) == 1 else 'are'} separated from 0: "
                  f"{shown}")
@@ -1102,10 +1295,15 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
         out.append(f"{lead}, {which} significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
         which = "the one pair is not shown to differ" if m == 1 else "none of the pairs is shown to differ"
-        out.append(f"{lead}, {which} at alpha = {alpha:g} ({tests}).")
-    note = pairs_interval_note(pairs)
-    if note:
-        out.append(note)
+        if pairs["identical"].all() if "identical" in pairs else False:
+            which = ("the one pair answered every item alike, so there is nothing to test" if m == 1 else
+                     "every pair answered every item alike, so there is nothing to test")
+            out.append(f"{lead}, {which}.")
+        else:
+            out.append(f"{lead}, {which} at alpha = {alpha:g} ({tests}).")
+    for note in (pairs_guard_note(pairs), pairs_identical_note(pairs), pairs_interval_note(pairs)):
+        if note:
+            out.append(note)
     if pairs.attrs.get("mcnemar"):
         differ = [(a, b) for a, b, r, q in zip(pairs["a"], pairs["b"], pairs["reject"], pairs["mcnemar_reject"])
                   if r != q]
@@ -1299,6 +1497,8 @@ class ItemPlanning:
     alpha, power : the two-sided level and the power planned for.
     cluster_word : what a cluster is called in the sentences ("task" when the tasks of
         harness files are the clusters, else "cluster").
+    identical : the models left out of the plan because they answered every item as the leader did
+        (no variance to plan with, no power statement).
     """
 
     table: pd.DataFrame
@@ -1306,6 +1506,7 @@ class ItemPlanning:
     alpha: float
     power: float
     cluster_word: str = "cluster"
+    identical: tuple = ()
 
     def unadjusted(self) -> str:
         """The level's caveat in words: the power is at ``alpha`` itself, not at a level adjusted for the
@@ -1347,7 +1548,17 @@ class ItemPlanning:
                          + ("fewer than" if r["needed_items"] <= r["n_items"] else "more than")
                          + " the file holds")
             out.append(text + "." + (f" {r['note']}" if r["note"] else "") + self._reconcile(r))
+        if self.identical:
+            out.append(self._identical_text() + ".")
         return out
+
+    def _identical_text(self) -> str:
+        """The models left out of the plan for answering every item as the leader did, in words."""
+        leader = escape(self.table["a"].iloc[0])
+        names = join_names((escape(v) for v in self.identical), limit=_LIST_LIMIT)
+        return (f"{names} answered every item as {leader} did: the paired differences are all 0, so there is no "
+                "difference to test and no variance to plan from, and no power statement is made for "
+                + ("it" if len(self.identical) == 1 else "them"))
 
     def _df_beside(self, r: pd.Series) -> str:
         """Section 3's observed degrees of freedom for the pair beside the plan's planned ones, where the two
@@ -1588,10 +1799,16 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     means = data.item_means().mean(axis=0, skipna=True)
     leader = str(means.idxmax())
     # section 3's standard error of each pair's difference (CR2 with clusters), to set the plan's beside
+    seen = pairwise_items(data, alpha=alpha, adjust="none")
     observed = {frozenset((a, b)): (se, df) for a, b, se, df in
-                pairwise_items(data, alpha=alpha, adjust="none")[["a", "b", "se", "df"]].itertuples(index=False)}
-    rows = []
+                seen[["a", "b", "clustered_se", "df"]].itertuples(index=False)}
+    # a pair that answered every item alike has no variance to plan with: no power statement for it
+    alike = {frozenset((a, b)) for a, b in seen.loc[seen["identical"], ["a", "b"]].itertuples(index=False)}
+    rows, identical = [], []
     for other in [m for m in data.models if m != leader]:
+        if frozenset((leader, other)) in alike:
+            identical.append(other)
+            continue
         parts = _pair_plan_parts(data, leader, other, alpha)
         n_items = parts.pop("n_items")
         icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
@@ -1614,10 +1831,14 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
                          observed_se=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[0]),
                          observed_df=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[1]),
                          detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
+    if not rows and identical:
+        return Skipped(f"{join_names([leader] + identical, limit=_LIST_LIMIT)} answered every item alike: the "
+                       "paired differences are all 0, so there is no difference to test and no variance to plan "
+                       "from, and no power statement can be made.")
     if not rows:
         return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
     return ItemPlanning(table=pd.DataFrame(rows), min_difference=delta, alpha=alpha, power=power,
-                        cluster_word=_cluster_word(data))
+                        cluster_word=_cluster_word(data), identical=tuple(identical))
 
 
 def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
@@ -1709,8 +1930,8 @@ class TaskTable:
         for _, r in d.iterrows():
             verdict = "separated from 0" if r["reject"] else "not separated from 0"
             kind = "CR2 t" if r["method"] == "cr2" else "paired t"
-            out.append(f"{escape(r['task'])}, {escape(r['a'])} - {escape(r['b'])}: {r['estimate']:+.4f} on "
-                       f"{int(r['n_items']):,} items ({level} {kind} interval {r['low']:+.4f} to {r['high']:+.4f}, "
+            out.append(f"{escape(r['task'])}, {escape(r['a'])} - {escape(r['b'])}: {signed(r['estimate'])} on "
+                       f"{int(r['n_items']):,} items ({level} {kind} interval {signed(r['low'])} to {signed(r['high'])}, "
                        f"{adjusted_p_text(r['pvalue_adj'], self.adjust)}), {verdict}.")
         return out
 
@@ -1793,8 +2014,8 @@ def format_task_table(table: TaskTable) -> tuple[pd.DataFrame, pd.DataFrame]:
     out = pd.DataFrame({
         "task": [escape(v) for v in d["task"]], "A": [escape(v) for v in d["a"]], "B": [escape(v) for v in d["b"]],
         "items": [f"{v:,}" for v in d["n_items"]],
-        "A - B": [f"{v:+.4f}" for v in d["estimate"]],
-        joint: [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(d["low"], d["high"])],
+        "A - B": [f"{signed(v)}" for v in d["estimate"]],
+        joint: [f"{signed(lo)} to {signed(hi)}" for lo, hi in zip(d["low"], d["high"])],
         pvalue_header(table.adjust, "over the table"): [pvalue_cell(p) for p in d["pvalue_adj"]],
         "verdict": ["differ" if r else "not separated" for r in d["reject"]],
     })

@@ -14,6 +14,7 @@ write their sentences and table cells with these helpers, so that each rule is s
   :func:`format_adjusted_p` and :func:`adjusted_p_header` -- the one spelling of an adjusted
   p-value, *adjusted p*, in a sentence and in a table header (from the same home).
 - :func:`level_text` -- the level of an interval, ``alpha = 0.05`` -> ``"95%"``.
+- :func:`signed` -- a signed difference, ``"+0.0123"``; an exact zero ``"0"``.
 - :func:`plural` -- ``"1 case"``, ``"2,000 cases"``, ``"3 classes"``.
 - :func:`join_names` and :func:`quote_list` -- ``"a, b and c"``, at most ``limit`` names and
   then ``"and N more"``.
@@ -110,6 +111,21 @@ def level_text(alpha: float, digits: int = 6) -> str:
     ('95%', '97.5%', '98.33%')
     """
     return f"{100 * (1 - alpha):.{digits}g}%"
+
+
+def signed(value: float, digits: int = 4) -> str:
+    """A difference with its sign to ``digits`` decimals; an exact zero is ``"0"``, without a sign.
+
+    A value that only rounds to zero keeps its sign (``-0.0000`` says it is negative and small);
+    an exact zero, ``0.0`` or ``-0.0``, has no sign to show.
+
+    >>> signed(0.01234), signed(-0.0), signed(0.0), signed(-0.00001)
+    ('+0.0123', '0', '0', '-0.0000')
+    """
+    value = float(value)
+    if value == 0:
+        return "0"
+    return f"{value:+.{digits}f}"
 
 
 def plural(count: int, word: str) -> str:
