@@ -504,7 +504,7 @@ def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alp
     guarded = few & ~identical & (independent > 0) & (ratio < CLUSTERED_SE_RATIO)
     table["guarded"] = guarded
     table["identical"] = identical
-    level = alpha / n if adjust != "none" else alpha
+    level = 1.0 - table.attrs["interval_level"]   # the table's own intervals' level (Bonferroni-joint when adjusted)
     if guarded.any():
         df = table["df"].to_numpy(float)[guarded]
         est = table["estimate"].to_numpy(float)[guarded]
