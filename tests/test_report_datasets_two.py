@@ -283,10 +283,42 @@ def test_small_n_posterior_is_described_not_decided(tmp_path):
     text = _summary(res)
     assert "C4.5+m is practically better" not in text
     assert "the posterior under the test's prior puts more than 0.95 on C4.5+m being practically better" in text
-    assert "with 6 data sets (fewer than 10) the prior carries much of it" in text
+    assert ("with 6 data sets (fewer than 10) a probability above 0.95 describes these data sets and is not a "
+            "decision about new ones: the posterior rests on the 6 differences of these data sets and the prior's "
+            "pseudo-observation at 0 (weight 0.5, against 1 for each data set)") in text
+    assert "the prior carries much of it" not in text and "all but automatic" not in text
     big = _load(tmp_path, pd.concat([E.assign(k=i) for i in range(2)]).reset_index(drop=True)
                 .rename_axis("data set").drop(columns="k").rename(index=lambda i: f"d{i}"))
-    assert "the prior carries much of it" not in _summary(big)  # 12 data sets
+    assert "is not a decision about new ones" not in _summary(big)  # 12 data sets
+
+
+def _reference_pull(frame, rope, region):
+    """The prior's pull by an independent run: the same test with prior 0 (baycomp's ``prior`` is the
+    pseudo-observation's weight; 1e-6 as 0, which its Dirichlet draws refuse) on other draws, against the
+    default prior 0.5."""
+    import baycomp
+    x, y = frame.iloc[:, 0].to_numpy(), frame.iloc[:, 1].to_numpy()
+    with_prior = baycomp.SignedRankTest.probs(x, y, rope=rope, prior=0.5, nsamples=50_000, random_state=1)
+    without = baycomp.SignedRankTest.probs(x, y, rope=rope, prior=1e-6, nsamples=50_000, random_state=2)
+    return without[region] - with_prior[region]
+
+
+#: 6 data sets, four differences inside a ROPE of 0.01 and two just beyond: the posterior decides "equivalent".
+EQUIVALENT = pd.DataFrame({"a": [0.70, 0.71, 0.72, 0.73, 0.74, 0.75],
+                           "b": [0.701, 0.722, 0.719, 0.732, 0.751, 0.748]},
+                          index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
+
+
+@pytest.mark.parametrize("frame, region, words", [
+    (E, 2, "so the prior pulls against this reading, not toward it"),
+    (EQUIVALENT, 1, "so the prior pulls toward this reading"),
+])
+def test_small_n_sentence_computes_the_direction_of_the_priors_pull(tmp_path, frame, region, words):
+    pull = _reference_pull(frame, 0.01, region)
+    assert abs(pull) > 0.002  # far beyond the Monte Carlo error of the two runs (about 0.0005)
+    text = _summary(_load(tmp_path, frame))
+    assert words in text
+    assert ("against this reading" in text) == (pull > 0)
 
 
 def test_default_rope_is_named_in_the_scores_units(tmp_path):

@@ -1198,7 +1198,10 @@ class TopTwoBayes:
             f"P({self.second} practically better) {self.prob_text(self.p_second)}",
             f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
             f"each probability at most {self.mc_bound_text})",
-        ] + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
+        ] + ([f"same draws without the prior's pseudo-observation at 0: P({self.best} practically better) "
+              f"{self.prob_text(r.without_prior[2])}, P(practically equivalent) {self.prob_text(r.without_prior[1])}, "
+              f"P({self.second} practically better) {self.prob_text(r.without_prior[0])}"]
+             if r.without_prior else []) + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
             f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue, exact=True)} (ignores the ROPE)",
         ] + ([f"note: {PICKED_PAIR}"] if self.picked else [])
         lines += [f"note: {n}" for n in self.notes]

@@ -356,8 +356,35 @@ def _bayes_reconciled(bayes: TopTwoBayes, alpha: float, two: bool) -> str:
             "'not shown to differ' is not a contradiction.")
 
 
-#: Below this many data sets the Bayesian sentence says the prior carries much of the posterior.
+#: Below this many data sets a posterior probability above :data:`DECISION_LEVEL` describes these data
+#: sets and is not read as a decision about new ones (the summary and section 4 say so).
 SMALL_N = 10
+
+
+def _prior_pull(bayes: TopTwoBayes) -> str:
+    """What the decided probability rests on with fewer than :data:`SMALL_N` data sets, and the
+    direction of the prior's pull, computed: the same posterior draws without the prior's
+    pseudo-observation at 0 (:attr:`evallib.manydatasets.SignedRankResult.without_prior`)."""
+    r = bayes.result
+    n = r.n
+    rests = (f"the posterior rests on the {plural(n, 'difference')} of these data sets and the prior's "
+             f"pseudo-observation at 0 (weight {r.prior:g}, against 1 for each data set)")
+    if not r.without_prior:
+        return rests
+    name = {"best": f"{escape(bayes.best)} practically better", "equivalent": "equivalent",
+            "second": f"{escape(bayes.second)} practically better"}[bayes.decision]
+    with_p = {"best": bayes.p_best, "equivalent": bayes.p_equivalent, "second": bayes.p_second}[bayes.decision]
+    left, rope, right = r.without_prior  # x = second, y = best
+    without = {"best": right, "equivalent": rope, "second": left}[bayes.decision]
+    shown, shown_without = bayes.prob_text(with_p), bayes.prob_text(without)
+    if shown == shown_without:
+        pull = "so at this precision the prior does not move it"
+    elif without > with_p:
+        pull = "so the prior pulls against this reading, not toward it"
+    else:
+        pull = "so the prior pulls toward this reading"
+    return (f"{rests}; on the same draws without that pseudo-observation P({name}) {shown_without} "
+            f"(against {shown.removeprefix('= ')} with it), {pull}")
 
 
 def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = False) -> str:
@@ -388,9 +415,9 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
     if bayes.decision is not None and n < SMALL_N:
-        decision += (f"; this describes the posterior, it is not a test's decision: with {plural(n, 'data set')} "
-                     f"(fewer than {SMALL_N}) the prior carries much of it, and when every difference lies beyond "
-                     "the ROPE such a posterior is all but automatic")
+        decision += (f"; with {plural(n, 'data set')} (fewer than {SMALL_N}) a probability above "
+                     f"{DECISION_LEVEL:g} describes these data sets and is not a decision about new ones: "
+                     + _prior_pull(bayes))
     return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
             f"unadjusted {format_p(bayes.result.pvalue, exact=True)}).{edge}"
             + ("" if alpha is None else _bayes_reconciled(bayes, alpha, two)))
