@@ -446,3 +446,16 @@ def test_k2_under_the_wilcoxon_verdict_the_sign_test_is_the_secondary_reading(tm
     assert "the one pair is decided by" not in wil and f"p = {p:.2g}" in wil
     ranks = _posthoc_sentence(posthoc_tests(res, verdict="mean-ranks"))
     assert "with 2 classifiers the one pair is decided by the exact sign test" in ranks
+
+
+def test_section_4_markdown_and_summary_agree_on_when_p_above_the_level_is_a_decision():
+    """Both say: P above DECISION_LEVEL is read as a decision only with at least SMALL_N data sets."""
+    import json
+    from evallib.report._datasets_sections import DECISION_LEVEL
+    from evallib.report._datasets_text import SMALL_N
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_datasets.ipynb").read_text())
+    md = next("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"
+              and "".join(c["source"]).startswith("## 4.")).replace("\n", " ")
+    assert (f"a probability above {DECISION_LEVEL:g} is read as a decision only with at least {SMALL_N} data "
+            "sets; with fewer it describes these data sets and is not a decision about new ones") in md
+    assert f"above {DECISION_LEVEL:g} is read as a decision." not in md
