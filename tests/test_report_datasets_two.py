@@ -459,3 +459,56 @@ def test_section_4_markdown_and_summary_agree_on_when_p_above_the_level_is_a_dec
     assert (f"a probability above {DECISION_LEVEL:g} is read as a decision only with at least {SMALL_N} data "
             "sets; with fewer it describes these data sets and is not a decision about new ones") in md
     assert f"above {DECISION_LEVEL:g} is read as a decision." not in md
+
+
+def test_k2_table_headers_and_titles_name_the_sign_test_and_show_its_p_first(tmp_path):
+    """At k = 2 the exact sign test decides: no label, header or title names Nemenyi (or the control's
+    Holm) beside the z test's 0.041; the z test's p is shown only as the unused normal approximation."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from evallib.report._datasets_sections import plot_posthoc_diagram
+    from evallib.report._datasets_text import format_control, format_pairs
+    res = _load(tmp_path, E)
+    ref = stats.binomtest(5, 5, 0.5).pvalue  # 0.0625
+    z = 2 * stats.norm.sf((5 / 6) / (1 / 6) ** 0.5)  # 0.041
+    ph = posthoc_tests(res, control="C4.5", friedman_rejects=False)
+    for table in (format_pairs(ph), format_control(ph)):
+        headers = list(table.columns)
+        assert not any("Nemenyi" in h or "Holm; mean-rank" in h for h in headers), headers
+        exact = next(i for i, h in enumerate(headers) if h.startswith("p (exact sign test"))
+        normal = next(i for i, h in enumerate(headers) if "normal approximation; not used" in h)
+        assert exact < normal
+        assert table.iloc[0, exact] == f"{ref:g}" and table.iloc[0, normal] == f"{z:.3f}"
+    assert "verdict (the exact sign test)" in format_pairs(ph).columns
+    assert format_pairs(ph)["adjusted p (Holm; Wilcoxon signed-rank test)"].iloc[0] == f"{ref:g}"  # exact, 0.0625
+    first = ph.text().splitlines()[0]
+    assert first.startswith(f"the 1 pair: the exact sign test (tied data sets dropped), p = {ref:g}")
+    assert first.index(f"{ref:g}") < first.index(f"{z:.3f}") and "not used" in first
+    for against in (False, True):
+        ax = plot_posthoc_diagram(ph, against_control=against)
+        title = ax.get_title()
+        plt.close(ax.figure)
+        assert f"the exact sign test, p = {ref:g}" in title and "Nemenyi" not in title and "Holm" not in title
+    three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
+    ph3 = posthoc_tests(three)
+    assert "verdict (Nemenyi)" in format_pairs(ph3).columns and "Nemenyi" in plot_posthoc_diagram(ph3).get_title()
+    plt.close("all")
+
+
+def test_k2_control_needs_no_chosen_in_advance_caveat(tmp_path):
+    """With one pair the control changes nothing: the two-sided p is the same whichever is the control
+    (checked by computing it both ways), so no 'chosen before looking' family language."""
+    from evallib.report._datasets_sections import CONTROL_CAVEAT
+    res = _load(tmp_path, E)
+    one = posthoc_tests(res, control="C4.5")
+    other = posthoc_tests(res, control="C4.5+m")
+    assert one.pairs.attrs["exact_two"] == other.pairs.attrs["exact_two"]
+    assert one.control_table["pvalue_adj"].iloc[0] == pytest.approx(other.control_table["pvalue_adj"].iloc[0])
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=one)
+    for text in (summary, one.text()):
+        assert CONTROL_CAVEAT not in text and "chosen before" not in text
+        assert "the same p whichever of the two is the control" in text
+    three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
+    assert CONTROL_CAVEAT in posthoc_tests(three, control="C4.5").text()

@@ -641,14 +641,32 @@ class PosthocSection:
         return self.pairs["wilcoxon_reject" if self.verdict == "mean-ranks" else "reject"].astype(bool)
 
     @property
+    def two(self) -> bool:
+        """True with 2 classifiers: the exact sign test of the one pair decides the mean-rank family."""
+        return self.pairs.attrs.get("exact_two") is not None
+
+    @property
+    def mean_rank_name(self) -> str:
+        """What decides the mean-rank family: ``adjust``'s procedure (``"Nemenyi"``), or with 2
+        classifiers :data:`SIGN_TEST_NAME`, whose exact p replaces the z test's normal approximation."""
+        return SIGN_TEST_NAME if self.two else METHOD_NAMES[self.adjust]
+
+    @property
+    def two_title_name(self) -> str:
+        """With 2 classifiers, the deciding test and its exact p for a diagram's title
+        (``"the exact sign test, p = 0.0625"``)."""
+        return f"{SIGN_TEST_NAME}, {format_p(self.pairs.attrs['exact_two'], exact=True)}"
+
+    @property
     def verdict_name(self) -> str:
-        """The verdict family's name, e.g. ``"Nemenyi"`` or ``"Wilcoxon–Holm"``."""
-        return METHOD_NAMES[self.adjust] if self.verdict == "mean-ranks" else "Wilcoxon–Holm"
+        """The verdict family's name, e.g. ``"Nemenyi"``, ``"Wilcoxon–Holm"`` or, with 2 classifiers
+        and ``verdict="mean-ranks"``, ``"the exact sign test"``."""
+        return self.mean_rank_name if self.verdict == "mean-ranks" else "Wilcoxon–Holm"
 
     @property
     def secondary_name(self) -> str:
         """The secondary family's name."""
-        return "Wilcoxon–Holm" if self.verdict == "mean-ranks" else METHOD_NAMES[self.adjust]
+        return "Wilcoxon–Holm" if self.verdict == "mean-ranks" else self.mean_rank_name
 
     @property
     def disagreements(self) -> list[tuple[str, bool, bool]]:
@@ -677,12 +695,14 @@ class PosthocSection:
         k = len(self.avg_ranks)
         m = len(self.pairs)
         cname = METHOD_NAMES[self.control_adjust]
-        vfamily = (f"{self.verdict_name}'s procedure on the pairs' mean-rank z tests" if self.verdict == "mean-ranks"
-                   else "Wilcoxon's signed-rank test of each pair's own scores with Holm's adjustment")
+        vfamily = ("Wilcoxon's signed-rank test of each pair's own scores with Holm's adjustment"
+                   if self.verdict == "wilcoxon" else "the exact sign test of the one pair" if self.two
+                   else f"{self.verdict_name}'s procedure on the pairs' mean-rank z tests")
         ctrl = name(self.control)
         dis = self.disagreements
         if not dis:
-            head = (f"the comparisons with the control ({cname}) and the pairs' verdict ({self.verdict_name}) "
+            head = (f"the comparisons with the control ({SIGN_TEST_NAME if self.two else cname}) and the pairs' "
+                    f"verdict ({self.verdict_name}) "
                     f"agree on every pair that includes {ctrl}")
         else:
             parts = []
@@ -713,8 +733,9 @@ class PosthocSection:
         return (f"{head}. They are different families and procedures: {cname}'s procedure adjusts for the "
                 f"k - 1 = {plural(k - 1, 'comparison')} with the control, {vfamily} for "
                 f"{'all ' if m > 1 else ''}k(k - 1)/2 = {plural(m, 'pair')}: {smaller}. The comparisons with the control answer "
-                f"'which classifiers differ from {ctrl}?' and hold only if {ctrl} was chosen before seeing the "
-                f"results; the pairs' verdict answers 'which pairs differ?' and is the one to quote otherwise")
+                f"'which classifiers differ from {ctrl}?' and "
+                + (f"({CONTROL_TWO})" if self.two else f"hold only if {ctrl} was chosen before seeing the results")
+                + "; the pairs' verdict answers 'which pairs differ?' and is the one to quote otherwise")
 
     @property
     def diagram_note(self) -> str:
@@ -735,14 +756,26 @@ class PosthocSection:
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
         name = METHOD_NAMES[self.adjust]
-        lines = [f"{'all ' if len(self.pairs) > 1 else 'the '}{plural(len(self.pairs), 'pair')}: {name}'s procedure on the average ranks "
-                 f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
-                 f"{_differ(len(self.rejected_pairs))}",
+        if self.two:
+            top = self.pairs.iloc[0]
+            first = (f"the 1 pair: {SIGN_TEST_NAME} (tied data sets dropped), "
+                     f"{format_p(self.pairs.attrs['exact_two'], exact=True)}, alpha = {self.alpha:g}; "
+                     f"{_differ(len(self.rejected_pairs))}; {name}'s z test on the average ranks (z = rank difference / "
+                     f"{self.pairs.attrs['se']:.4f}) gives {format_p(float(top['pvalue_adj']))}, its normal "
+                     "approximation, not used with 2 classifiers")
+        else:
+            first = (f"all {plural(len(self.pairs), 'pair')}: {name}'s procedure on the average ranks "
+                     f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
+                     f"{_differ(len(self.rejected_pairs))}")
+        verdict_by = (f"{SIGN_TEST_NAME}, which with 2 classifiers decides the mean-rank family set by the report's "
+                      f"option --verdict {self.verdict} before it ran" if self.two and self.verdict == "mean-ranks"
+                      else f"{self.verdict_name}, the family set by the report's option --verdict {self.verdict} "
+                      "before it ran")
+        lines = [first,
                  f"Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), Holm-adjusted: "
                  f"{_differ(int(self.pairs['wilcoxon_reject'].sum()))}",
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
-                 f"verdict: {self.verdict_name}, the family set by the report's option --verdict {self.verdict} "
-                 f"before it ran; {self.secondary_name} is secondary"]
+                 f"verdict: {verdict_by}; {self.secondary_name} is secondary"]
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
             cname = METHOD_NAMES[self.control_adjust]
@@ -751,9 +784,14 @@ class PosthocSection:
                   f"Bonferroni–Dunn's critical difference would be {self.cd_control.cd:.3f} (q = "
                   f"{self.cd_control.q_alpha:.3f}), which is not the rule {cname}'s verdict used ({cname}'s "
                   "procedure compares the adjusted p-values with alpha)")
-            lines.append(f"against the control {self.control}: {cname}'s procedure, "
-                         f"{n_rej} of {len(self.control_table)} differ; {bd}; "
-                         f"valid only if {CONTROL_CAVEAT}")
+            if self.two:
+                lines.append(f"against the control {self.control}: {SIGN_TEST_NAME} (tied data sets dropped) decides with "
+                             f"2 classifiers, {n_rej} of 1 differs; {cname}'s z test is its normal approximation, not "
+                             f"used; {CONTROL_TWO}")
+            else:
+                lines.append(f"against the control {self.control}: {cname}'s procedure, "
+                             f"{n_rej} of {len(self.control_table)} differ; {bd}; "
+                             f"valid only if {CONTROL_CAVEAT}")
             lines.append(self.disagreement_text())
         if not self.friedman_rejects:
             lines.append("section 2's test (Friedman's, or the exact sign test with 2 classifiers) did not reject "
@@ -829,10 +867,16 @@ def wilcoxon_variant(pairs: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
+#: The test that decides the one pair (and the mean-rank family) with 2 classifiers.
+SIGN_TEST_NAME = "the exact sign test"
+
 #: What the comparisons with a control assume about how the control was chosen.
 CONTROL_CAVEAT = ("the control was chosen before looking at the results (a baseline named in advance): one "
                   "picked because it ranks last or first turns its k - 1 comparisons into a selected few, and "
                   "their family-wise level no longer holds")
+#: With 2 classifiers, what the control changes: nothing (the one pair's two-sided test).
+CONTROL_TWO = ("with 2 classifiers the comparison with the control is the one pair, and its two-sided test gives "
+               "the same p whichever of the two is the control, so how the control was chosen does not change it")
 
 
 @renamed_keywords(method="adjust", control_method="control_adjust")
@@ -963,13 +1007,13 @@ def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = Fal
     if against_control:
         if posthoc.control is None:
             raise ValueError("against_control needs a PosthocSection computed with a control")
-        name = METHOD_NAMES[posthoc.control_adjust]
+        name = posthoc.two_title_name if posthoc.two else METHOD_NAMES[posthoc.control_adjust]
         cd = posthoc.cd_control if posthoc.control_adjust == "bonferroni-dunn" else None
         table = _escaped(posthoc.control_table)
         table.attrs["control"] = plot_text(posthoc.control)
         return plot_cd_diagram(ranks, cd, posthoc=table, alpha=posthoc.alpha, ax=ax,
                                title=f"Against the control ({name}, {level}): joined = not shown to differ")
-    name = METHOD_NAMES[posthoc.adjust]
+    name = posthoc.two_title_name if posthoc.two else METHOD_NAMES[posthoc.adjust]
     return plot_cd_diagram(ranks, posthoc.cd, posthoc=_escaped(posthoc.pairs), alpha=posthoc.alpha, ax=ax,
                            title=f"Average ranks ({name}, {level}): joined = not shown to differ")
 

@@ -17,6 +17,7 @@ from .._compat import moved_names
 from ._datasets_inputs import Results
 from ._datasets_sections import (
     CONTROL_CAVEAT,
+    CONTROL_TWO,
     DECISION_LEVEL,
     METHOD_NAMES,
     FriedmanSection,
@@ -97,13 +98,20 @@ def _verdict(primary: bool) -> str:
     return "differ" if primary else "not shown to differ"
 
 
-def _exact_two_column(pairs: pd.DataFrame) -> dict[str, list[str]]:
-    """With 2 classifiers, the column of the exact p-value the pair's mean-rank verdict takes (the
-    sign test's, Friedman's exact permutation law at k = 2); none otherwise."""
-    exact = pairs.attrs.get("exact_two")
+#: With 2 classifiers, the header of the exact sign test's p (the mean-rank family's deciding test).
+SIGN_TEST_HEADER = "p (exact sign test, tied data sets dropped; decides with 2 classifiers)"
+#: With 2 classifiers, the header of the mean-rank z test's p: its normal approximation, not used.
+NORMAL_APPROXIMATION_HEADER = "p (mean-rank z test, the normal approximation; not used with 2 classifiers)"
+
+
+def _mean_rank_columns(table: pd.DataFrame, exact: float | None, header: str) -> dict[str, list[str]]:
+    """The mean-rank family's p-value column(s): ``header`` over the z test's adjusted p-values, or with
+    2 classifiers (``exact``, the sign test's p) the exact sign test's p first and the z test's only as its unused normal approximation
+    (the sign test's p is Friedman's exact permutation law at k = 2)."""
     if exact is None:
-        return {}
-    return {"p (exact; sign test, the verdict's at k = 2)": [pvalue_cell(exact, exact=True)] * len(pairs)}
+        return {header: [pvalue_cell(p) for p in table["pvalue_adj"]]}
+    return {SIGN_TEST_HEADER: [pvalue_cell(exact, exact=True)] * len(table),
+            NORMAL_APPROXIMATION_HEADER: [pvalue_cell(p) for p in table["pvalue_adj"]]}
 
 
 def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
@@ -116,9 +124,9 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
         "rank difference": [f"{v:.3f}" for v in t["rank_difference"]],
         "wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
-        adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
-        adjusted_p_header("Holm", "Wilcoxon signed-rank test"): [pvalue_cell(p) for p in t["wilcoxon_pvalue_adj"]],
-        **_exact_two_column(t),
+        **_mean_rank_columns(t, t.attrs.get("exact_two"), adjusted_p_header(name, "mean-rank z test")),
+        adjusted_p_header("Holm", "Wilcoxon signed-rank test"): [pvalue_cell(p, exact=m == "exact") for p, m in
+                                                                 zip(t["wilcoxon_pvalue_adj"], t["wilcoxon_method"])],
         f"verdict ({posthoc.verdict_name})": [_verdict(r) for r in posthoc.verdict_reject],
         f"secondary ({posthoc.secondary_name})": [_verdict(r) for r in posthoc.secondary_reject],
     })
@@ -139,9 +147,8 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
         "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "control's mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
         "|z|": [f"{abs(v):.3f}" for v in t["z"]],
-        adjusted_p_header(None, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue"]],
-        adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
-        **_exact_two_column(posthoc.pairs),
+        **({} if posthoc.two else {adjusted_p_header(None, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue"]]}),
+        **_mean_rank_columns(t, posthoc.pairs.attrs.get("exact_two"), adjusted_p_header(name, "mean-rank z test")),
         "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
     })
     out.index = pd.Index(list(t["b"]), name=f"against {posthoc.control} (rank {t['rank_a'].iloc[0]:.3f})")
@@ -251,7 +258,7 @@ def _posthoc_sentence(ph: PosthocSection, friedman: FriedmanSection | None = Non
     if ph.verdict == "mean-ranks" and ph.pairs.attrs.get("exact_two") is not None:
         # with 2 classifiers the exact sign test, not adjust's z test, decides the mean-rank family
         source = (f"the exact sign test of the pair, which with 2 classifiers decides the mean-rank family "
-                  f"(in place of {ph.verdict_name}'s z test) set by the report's option "
+                  f"(in place of {METHOD_NAMES[ph.adjust]}'s z test) set by the report's option "
                   f"--verdict {ph.verdict}{default} before it ran")
     else:
         source = f"{ph.verdict_name}, the family set by the report's option --verdict {ph.verdict}{default} before it ran"
@@ -315,8 +322,8 @@ def _control_sentence(ph: PosthocSection) -> str:
         return (f"Against the control {_b(ph.control)} (average rank {r.rank_a:.3f}; alpha = {ph.alpha:g}): with 2 "
                 f"classifiers the exact sign test decides (tied data sets dropped), {format_p(exact_two, exact=True)}, "
                 f"so {escape(r.b)} {said}; {name}'s z test gives {format_p(r.pvalue_adj)}, its normal "
-                f"approximation, which the report does not use because the exact test is available. These "
-                f"comparisons hold only if {CONTROL_CAVEAT}. "
+                f"approximation, which the report does not use because the exact test is available; "
+                f"{CONTROL_TWO}. "
                 + _capital_ours(ph.disagreement_text(name=escape, explain=False)) + ".")
     differ = [f"{escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
               f"adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if r.reject]
