@@ -512,3 +512,16 @@ def test_k2_control_needs_no_chosen_in_advance_caveat(tmp_path):
         assert "the same p whichever of the two is the control" in text
     three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
     assert CONTROL_CAVEAT in posthoc_tests(three, control="C4.5").text()
+
+
+def test_a_zero_mean_difference_prints_0_not_plus_0_0000(tmp_path):
+    """Differences +0.02, -0.02, +0.03, -0.03 and 0.3 - (0.1 + 0.2) (-5.6e-17, a tie): by hand the mean
+    and the median are 0."""
+    frame = pd.DataFrame({"a": [0.51, 0.53, 0.60, 0.63, 0.3], "b": [0.53, 0.51, 0.63, 0.60, 0.1 + 0.2]},
+                         index=pd.Index([f"d{i}" for i in range(5)], name="data set"))
+    res = _load(tmp_path, frame)
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    assert (bayes.mean_advantage, bayes.median_advantage) == (0.0, 0.0)
+    text = _summary(res) + bayes.text()
+    assert "+0.000" not in text and "-0.000" not in text
+    assert "over all 5 data sets is 0 (median 0)" in text and "mean advantage 0, median 0" in text

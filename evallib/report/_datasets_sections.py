@@ -40,6 +40,7 @@ from ..manydatasets import (
     CONTROL_METHODS,
     CriticalDifference,
     FriedmanResult,
+    TIE_RTOL,
     SignedRankResult,
     WilcoxonResult,
     bayesian_signed_rank,
@@ -1056,6 +1057,24 @@ def score_decimals(scores: pd.DataFrame) -> int:
     return max(0, MAX_DECIMALS - 1 - math.floor(math.log10(largest))) if largest > 0 else MAX_DECIMALS
 
 
+def signed_text(value: float, decimals: int) -> str:
+    """A signed mean or median difference of scores: ``"+0.0417"``, ``"-0.0030"``, and ``"0"`` for zero
+    (never ``"+0.0000"``). :func:`bayesian_top_two` makes a difference zero up to the scores'
+    rounding exactly zero first.
+
+    >>> signed_text(0.04167, 4), signed_text(-0.003, 4), signed_text(0.0, 4), signed_text(-0.0, 4)
+    ('+0.0417', '-0.0030', '0', '0')
+    """
+    return "0" if value == 0 else f"{value:+.{decimals}f}"
+
+
+def _zero_snapped(value: float, scores: np.ndarray) -> float:
+    """``value`` (a mean or median of score differences), exactly 0 when it is zero up to the scores'
+    rounding: within ``TIE_RTOL * max(1, max |score|)``, the tolerance that makes ties (:func:`snap_ties`)."""
+    scale = max(1.0, float(np.max(np.abs(scores)))) if np.size(scores) else 1.0
+    return 0.0 if abs(value) <= TIE_RTOL * scale else float(value)
+
+
 def derived_decimals(decimals: int) -> int:
     """Decimals of a mean, median or mean difference of scores written with ``decimals``: one more."""
     return decimals + 1
@@ -1233,8 +1252,8 @@ class TopTwoBayes:
         r = self.result
         lines = [
             f"{self.best} vs {self.second} over {r.n} data sets: {self.best} wins {self.wins}, ties "
-            f"{self.ties}, loses {self.losses}; mean advantage {self.mean_advantage + 0.0:+.{self.decimals}f}, median "
-            f"{self.median_advantage + 0.0:+.{self.decimals}f} (scores' units)",
+            f"{self.ties}, loses {self.losses}; mean advantage {signed_text(self.mean_advantage, self.decimals)}, "
+            f"median {signed_text(self.median_advantage, self.decimals)} (scores' units)",
             f"ROPE: ±{self.rope:g} ({self.rope_from}); a mean of two differences exactly at ±{self.rope:g} counts "
             "half inside and half beyond it",
             f"P({self.best} practically better) {self.prob_text(self.p_best)}",
@@ -1319,7 +1338,8 @@ def bayesian_top_two(
     if tie:
         notes.append(f"On the two best places: {tie}.")  # the clause starts with a user's name: never capitalised
     return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
-                       mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
+                       mean_advantage=_zero_snapped(np.mean(y - x), np.concatenate([x, y])),
+                       median_advantage=_zero_snapped(np.median(y - x), np.concatenate([x, y])),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
                        decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge,
                        pair_means=pair_means, edge_range=edge_range, picked=results.n_classifiers > 2)
