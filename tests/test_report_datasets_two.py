@@ -525,3 +525,19 @@ def test_a_zero_mean_difference_prints_0_not_plus_0_0000(tmp_path):
     text = _summary(res) + bayes.text()
     assert "+0.000" not in text and "-0.000" not in text
     assert "over all 5 data sets is 0 (median 0)" in text and "mean advantage 0, median 0" in text
+
+
+def test_wilcoxon_holm_rejection_prints_its_exact_p_exactly(tmp_path):
+    """6 data sets, b ahead on all: Wilcoxon's exact two-sided p is 2 / 2**6 = 0.03125 by hand (Holm
+    over the one pair leaves it), printed as it is in the table and the sentence, never 0.031."""
+    import re
+    from evallib.report._datasets_text import format_pairs
+    frame = pd.DataFrame({"a": [0.70, 0.71, 0.72, 0.73, 0.74, 0.75], "b": [0.72, 0.74, 0.76, 0.78, 0.80, 0.82]},
+                         index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
+    res = _load(tmp_path, frame)
+    ph = posthoc_tests(res, verdict="wilcoxon")
+    assert ph.pairs["wilcoxon_pvalue_adj"].iloc[0] == pytest.approx(2 / 2 ** 6, rel=1e-12)
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=ph)
+    assert "b vs a, adjusted p = 0.03125 (Holm)" in summary and not re.search(r"0\.031(?!25)", summary)
+    assert format_pairs(ph)["adjusted p (Holm; Wilcoxon signed-rank test)"].iloc[0] == "0.03125"

@@ -227,7 +227,8 @@ def _wilcoxon_sentence(ph: PosthocSection) -> str:
     t = ph.pairs
     wil = t[t["wilcoxon_reject"]]
     normal = [("wilcoxon_normal_pvalue_adj" in t and r.wilcoxon_normal_pvalue_adj > ph.alpha) for r in wil.itertuples()]
-    found = [f"{escape(r.a)} vs {escape(r.b)}, {format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm')}"
+    found = [f"{escape(r.a)} vs {escape(r.b)}, "
+             f"{format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm', exact=r.wilcoxon_method == 'exact')}"
              + (f", or {format_adjusted_p(r.wilcoxon_normal_pvalue_adj, 'Holm')} with the normal approximation "
                 "of the same statistic" if late else "")
              for r, late in zip(wil.itertuples(), normal)]
