@@ -100,8 +100,9 @@ def test_bayes_pair_is_said_to_be_picked_and_its_mc_bound_is_rounded_up(tmp_path
     bayes = bayesian_top_two(res, n_resamples=draws, rng=0)
     text = bayes.text()
     summary = _summary(res, posthoc_tests(res), bayes)
-    assert f"at most {bound})" in text
-    assert f"Monte Carlo standard error of each at most {bound}, from {draws:,} posterior draws" in summary
+    said = f"the bound 0.5/√{draws:,} rounded up, which holds whatever the probability"
+    assert f"at most {bound}: {said}" in text
+    assert f"Monte Carlo standard error of each at most {bound}, from {draws:,} posterior draws: {said}" in summary
     for where in (text, summary):
         assert "picked from the data" in where and "optimistic" in where
         assert "unadjusted p = " in where

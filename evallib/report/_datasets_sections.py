@@ -1247,6 +1247,12 @@ class TopTwoBayes:
         (the binomial standard error of a share of the draws at its largest), rounded up."""
         return round_up_text(0.5 / math.sqrt(self.result.n_resamples))
 
+    @property
+    def mc_bound_words(self) -> str:
+        """What :attr:`mc_bound_text` is: a bound, not the standard error of each probability."""
+        return (f"the bound 0.5/√{self.result.n_resamples:,} rounded up, which holds whatever the probability; "
+                "the standard error of a probability P is √(P(1 - P)/draws), smaller away from 0.5")
+
     def text(self) -> str:
         """The test as deterministic plain text."""
         r = self.result
@@ -1260,7 +1266,7 @@ class TopTwoBayes:
             f"P(practically equivalent) {self.prob_text(self.p_equivalent)}",
             f"P({self.second} practically better) {self.prob_text(self.p_second)}",
             f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
-            f"each probability at most {self.mc_bound_text})",
+            f"each probability at most {self.mc_bound_text}: {self.mc_bound_words})",
         ] + ([f"same draws without the prior's pseudo-observation at 0: P({self.best} practically better) "
               f"{self.prob_text(r.without_prior[2])}, P(practically equivalent) {self.prob_text(r.without_prior[1])}, "
               f"P({self.second} practically better) {self.prob_text(r.without_prior[0])}"]

@@ -415,7 +415,7 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
              f"{bayes.prob_text(bayes.p_equivalent)}, P({escape(bayes.second)} practically better) "
              f"{bayes.prob_text(bayes.p_second)} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
-             f"{bayes.result.n_resamples:,} posterior draws)")
+             f"{bayes.result.n_resamples:,} posterior draws: {bayes.mc_bound_words})")
     over = f"the posterior under the test's prior puts more than {DECISION_LEVEL:g} on "
     decision = {
         "best": over + f"{escape(bayes.best)} being practically better",
