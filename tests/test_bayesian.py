@@ -310,3 +310,13 @@ def test_without_prior_every_difference_beyond_twice_the_rope_is_certain():
     res = bayesian_signed_rank(x, y, rope=0.01, n_resamples=5000, rng=0)
     assert res.without_prior == (0.0, 0.0, 1.0)
     assert res.p_right < 1.0  # with 4 data sets the prior's weight shows
+
+
+def test_simplex_says_how_many_of_the_draws_it_shows():
+    t6 = demsar_table_6()
+    res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_resamples=6000, rng=0)
+    texts = [t.get_text() for t in plot_simplex(res).texts]
+    assert "5,000 of the 6,000 posterior draws shown (the first); the probabilities use all of them" in texts
+    small = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_resamples=300, rng=0)
+    assert not any("posterior draws shown" in t.get_text() for t in plot_simplex(small).texts)
+    plt.close("all")

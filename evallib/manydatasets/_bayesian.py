@@ -486,7 +486,9 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
     ----------
     result : SignedRankResult, SignTestPosterior or array of shape (m, 3)
     names : the two classifiers' names, for the corners.
-    max_points : at most this many samples are drawn (the first ones).
+    max_points : at most this many samples are drawn (the first ones); when there are more, a caption
+        under the triangle says how many of them it shows, and that the probabilities at the corners
+        use all of them.
     ax : matplotlib Axes, optional
 
     Returns
@@ -519,6 +521,10 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
     ax.text(1.03, -0.05, f"{names[1]} better\n{probs[2]:.3f}", ha="center", va="top", fontsize="small")
     ax.text(0.5, math.sqrt(3) / 2 + 0.03, f"equivalent (ROPE)\n{probs[1]:.3f}", ha="center", va="bottom",
             fontsize="small")
+    if samples.shape[0] > max_points:
+        ax.text(0.5, 0.0, f"{max_points:,} of the {samples.shape[0]:,} posterior draws shown (the first); "
+                "the probabilities use all of them", transform=ax.transAxes, ha="center", va="top",
+                fontsize="x-small")
     ax.set_xlim(-0.2, 1.2)
     ax.set_ylim(-0.2, 1.07)
     ax.set_aspect("equal")
