@@ -73,7 +73,7 @@ def test_no_picked_pair_warning_with_one_pair(tmp_path):
     fs = friedman_test(res)
     summary = results_summary(res, overview=describe_results(res), friedman=fs,
                               posthoc=posthoc_tests(res, friedman_rejects=fs.reject), bayes=bayes)
-    assert "picked from the data" not in summary and "optimistic" not in summary
+    assert "picked from the data" not in summary and "biased upward" not in summary
     three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
     assert PICKED_PAIR in bayesian_top_two(three, n_resamples=2000, rng=0).text()
 

@@ -1111,10 +1111,13 @@ def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
                   "smallest difference that matters (for percentages, --rope 1 is one percentage point)")
 
 
-#: What the Bayesian test's pair is: picked from the data, so its probabilities are optimistic.
+#: What picking the Bayesian test's pair from the data does to it (the leader's advantage is biased upward).
+SELECTION_BIAS = ("the best was put first because it came out ahead in average rank on these data sets, so its "
+                  "advantage over the "
+                  "second is biased upward, and the posterior probabilities do not account for that selection")
+#: What the Bayesian test's pair is: picked from the data, the leader's advantage biased upward.
 PICKED_PAIR = ("the pair is the leading pair picked from the data (the two best average ranks on this table), not "
-               "a pair named in advance; the posterior probabilities do not account for that selection, so they "
-               "are optimistic about a difference between the two")
+               f"a pair named in advance: {SELECTION_BIAS}")
 
 
 def round_up_text(value: float, digits: int = 2) -> str:
@@ -1161,7 +1164,7 @@ class TopTwoBayes:
         recomputed on the same posterior draws with the edge counted inside the ROPE and with it
         counted beyond it, in that order; ``()`` otherwise.
     picked : True when the pair was picked from more than two classifiers (the two best average
-        ranks of ``k >= 3``), so that its probabilities are optimistic (:data:`PICKED_PAIR`); False
+        ranks of ``k >= 3``), so that the leader's advantage is biased upward (:data:`PICKED_PAIR`); False
         with 2 classifiers, whose one pair is the only one.
     """
 
