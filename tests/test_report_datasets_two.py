@@ -92,7 +92,7 @@ def test_one_pair_reads_in_the_singular(tmp_path):
     res = _load(tmp_path, E)
     ph = posthoc_tests(res, control="C4.5")
     text = ph.text()
-    assert "= 1 comparisons" not in text and "all 1 pairs" not in text and "the 1 pair:" in text
+    assert "= 1 comparisons" not in text and "all 1 pairs" not in text and "the 1 pair (the verdict family):" in text
     assert "smaller family can declare" not in text  # both families are one comparison
     fs = friedman_test(res)
     summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=ph)
@@ -442,7 +442,8 @@ def test_k2_under_the_wilcoxon_verdict_the_sign_test_is_the_secondary_reading(tm
     res = load_results(path)
     p = stats.binomtest(10, 12).pvalue
     wil = _posthoc_sentence(posthoc_tests(res, verdict="wilcoxon"))
-    assert "Secondary, not a second chance to differ: with 2 classifiers the mean-rank family tests the one pair by the exact sign test" in wil
+    assert ("Secondary (the exact sign test), not a second chance to differ: with 2 classifiers the mean-rank "
+            "family tests the one pair by the exact sign test") in wil
     assert "the one pair is decided by" not in wil and f"p = {p:.2g}" in wil
     ranks = _posthoc_sentence(posthoc_tests(res, verdict="mean-ranks"))
     assert "with 2 classifiers the one pair is decided by the exact sign test" in ranks
@@ -483,7 +484,7 @@ def test_k2_table_headers_and_titles_name_the_sign_test_and_show_its_p_first(tmp
     assert "verdict (the exact sign test)" in format_pairs(ph).columns
     assert format_pairs(ph)["adjusted p (Holm; Wilcoxon signed-rank test)"].iloc[0] == f"{ref:g}"  # exact, 0.0625
     first = ph.text().splitlines()[0]
-    assert first.startswith(f"the 1 pair: the exact sign test (tied data sets dropped), p = {ref:g}")
+    assert first.startswith(f"the 1 pair (the verdict family): the exact sign test (tied data sets dropped), p = {ref:g}")
     assert first.index(f"{ref:g}") < first.index(f"{z:.3f}") and "not used" in first
     for against in (False, True):
         ax = plot_posthoc_diagram(ph, against_control=against)

@@ -757,15 +757,17 @@ class PosthocSection:
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
         name = METHOD_NAMES[self.adjust]
+        mean_role, wilcoxon_role = (("the verdict family", "secondary") if self.verdict == "mean-ranks"
+                                    else ("secondary", "the verdict family"))
         if self.two:
             top = self.pairs.iloc[0]
-            first = (f"the 1 pair: {SIGN_TEST_NAME} (tied data sets dropped), "
+            first = (f"the 1 pair ({mean_role}): {SIGN_TEST_NAME} (tied data sets dropped), "
                      f"{format_p(self.pairs.attrs['exact_two'], exact=True)}, alpha = {self.alpha:g}; "
                      f"{_differ(len(self.rejected_pairs))}; {name}'s z test on the average ranks (z = rank difference / "
                      f"{self.pairs.attrs['se']:.4f}) gives {format_p(float(top['pvalue_adj']))}, its normal "
                      "approximation, not used with 2 classifiers")
         else:
-            first = (f"all {plural(len(self.pairs), 'pair')}: {name}'s procedure on the average ranks "
+            first = (f"all {plural(len(self.pairs), 'pair')} ({mean_role}): {name}'s procedure on the average ranks "
                      f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
                      f"{_differ(len(self.rejected_pairs))}")
         verdict_by = (f"{SIGN_TEST_NAME}, which with 2 classifiers decides the mean-rank family set by the report's "
@@ -773,7 +775,8 @@ class PosthocSection:
                       else f"{self.verdict_name}, the family set by the report's option --verdict {self.verdict} "
                       "before it ran")
         lines = [first,
-                 f"Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), Holm-adjusted: "
+                 f"Wilcoxon–Holm ({wilcoxon_role}): Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), "
+                 "Holm-adjusted: "
                  f"{_differ(int(self.pairs['wilcoxon_reject'].sum()))}",
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
                  f"verdict: {verdict_by}; {self.secondary_name} is secondary"]
@@ -1113,8 +1116,8 @@ def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
 
 #: What picking the Bayesian test's pair from the data does to it (the leader's advantage is biased upward).
 SELECTION_BIAS = ("the best was put first because it came out ahead in average rank on these data sets, so its "
-                  "advantage over the "
-                  "second is biased upward, and the posterior probabilities do not account for that selection")
+                  "advantage over the second is biased upward, and the posterior probabilities do not account "
+                  "for that selection")
 #: What the Bayesian test's pair is: picked from the data, the leader's advantage biased upward.
 PICKED_PAIR = ("the pair is the leading pair picked from the data (the two best average ranks on this table), not "
                f"a pair named in advance: {SELECTION_BIAS}")

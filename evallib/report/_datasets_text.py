@@ -266,7 +266,7 @@ def _posthoc_sentence(ph: PosthocSection, friedman: FriedmanSection | None = Non
     else:
         source = f"{ph.verdict_name}, the family set by the report's option --verdict {ph.verdict}{default} before it ran"
     return (f"The pairs' verdict comes from {source}: {head}. "
-            f"Secondary, not a second chance to differ: {second}.{note}")
+            f"Secondary ({ph.secondary_name}), not a second chance to differ: {second}.{note}")
 
 
 def _exact_two_sentence(ph: PosthocSection, exact_two: float) -> str:
