@@ -109,7 +109,7 @@ def pvalue_cell(p: float, floor: float = P_FLOOR, *, exact: bool = False) -> str
     return text[2:] if text.startswith("= ") else text
 
 
-def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR) -> str:
+def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR, *, exact: bool = False) -> str:
     """An adjusted p-value in a sentence, the adjustment named after it.
 
     Parameters
@@ -121,6 +121,9 @@ def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR) 
         discovery rate"``); None: the p-value is not adjusted, and the text says so.
     floor : float, default :data:`P_FLOOR`
         As in :func:`format_p`.
+    exact : bool, default False
+        As in :func:`format_p`: the p-values adjusted are an exact test's, so a short exact decimal
+        (``0.0625``) is printed as it is.
 
     Returns
     -------
@@ -130,10 +133,12 @@ def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR) 
     --------
     >>> format_adjusted_p(0.0342, "Holm"), format_adjusted_p(0.5, None)
     ('adjusted p = 0.034 (Holm)', 'p = 0.50 (unadjusted)')
+    >>> format_adjusted_p(0.0625, "Holm", exact=True)
+    'adjusted p = 0.0625 (Holm)'
     """
     if adjustment is None:
-        return f"{format_p(p, floor)} (unadjusted)"
-    return f"{ADJUSTED_P} {_p_relation(p, floor)} ({adjustment})"
+        return f"{format_p(p, floor, exact=exact)} (unadjusted)"
+    return f"{ADJUSTED_P} {_p_relation(p, floor, exact)} ({adjustment})"
 
 
 def adjusted_p_header(adjustment: str | None, test: str | None = None) -> str:

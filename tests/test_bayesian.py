@@ -271,3 +271,52 @@ def test_signed_rank_edge_weights_match_a_brute_force_double_sum():
     on = np.isclose(np.abs(s[np.triu_indices(7)]), 2 * rope, rtol=0, atol=1e-12)
     assert (public.on_edge, public.pair_means) == (int(on.sum()), 28) and public.on_edge > 0
     assert not np.allclose(out[0][1], out[2][1])  # the edge pairs move the draws: the check can fail
+
+
+def _brute_shares(z, w, rope):
+    """Region shares by the definition's double sum over Walsh pairs, one draw per row of ``w``."""
+    wins = np.zeros(3)
+    for s in range(w.shape[0]):
+        right = left = 0.0
+        for i in range(z.size):
+            for j in range(z.size):
+                t = z[i] + z[j]
+                right += w[s, i] * w[s, j] * ((t > 2 * rope) + 0.5 * (t == 2 * rope))
+                left += w[s, i] * w[s, j] * ((-t > 2 * rope) + 0.5 * (-t == 2 * rope))
+        wins[int(np.argmax([left, 1 - left - right, right]))] += 1
+    return tuple(wins / w.shape[0])
+
+
+def test_without_prior_is_the_same_draws_renormalised_over_the_differences():
+    """The prior's pseudo-observation removed from each Dirichlet draw and the rest renormalised
+    (the aggregation property: a draw of the posterior with prior 0), by the double sum."""
+    x = np.array([0.70, 0.72, 0.80, 0.75, 0.66])
+    y = np.array([0.715, 0.745, 0.79, 0.79, 0.675])
+    res = bayesian_signed_rank(x, y, rope=0.01, n_resamples=300, rng=11, rtol=0)
+    w = np.random.default_rng(11).dirichlet([0.5, 1, 1, 1, 1, 1], 300)
+    rest = w[:, 1:] / w[:, 1:].sum(axis=1, keepdims=True)
+    assert res.without_prior == pytest.approx(_brute_shares(y - x, rest, 0.01), abs=1e-12)
+    assert (res.p_left, res.p_rope, res.p_right) == pytest.approx(
+        _brute_shares(np.concatenate([[0.0], y - x]), w, 0.01), abs=1e-12)
+    assert bayesian_signed_rank(x, y, rope=0.01, n_resamples=10, prior=0, rng=0).without_prior == ()
+
+
+def test_without_prior_every_difference_beyond_twice_the_rope_is_certain():
+    """By hand: every Walsh mean of differences above 2 rope is beyond the ROPE, so without the
+    prior every draw puts all of theta on the right; the pseudo-observation at 0 adds Walsh means
+    0 and z_i / 2 inside the ROPE and can only pull the share down."""
+    x = np.array([0.70, 0.71, 0.72, 0.73])
+    y = x + np.array([0.03, 0.04, 0.05, 0.03])  # all > 2 * 0.01
+    res = bayesian_signed_rank(x, y, rope=0.01, n_resamples=5000, rng=0)
+    assert res.without_prior == (0.0, 0.0, 1.0)
+    assert res.p_right < 1.0  # with 4 data sets the prior's weight shows
+
+
+def test_simplex_says_how_many_of_the_draws_it_shows():
+    t6 = demsar_table_6()
+    res = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_resamples=6000, rng=0)
+    texts = [t.get_text() for t in plot_simplex(res).texts]
+    assert "5,000 of the 6,000 posterior draws shown (the first); the probabilities use all of them" in texts
+    small = bayesian_signed_rank(t6["C4.5"], t6["C4.5+m"], n_resamples=300, rng=0)
+    assert not any("posterior draws shown" in t.get_text() for t in plot_simplex(small).texts)
+    plt.close("all")

@@ -73,7 +73,7 @@ def test_no_picked_pair_warning_with_one_pair(tmp_path):
     fs = friedman_test(res)
     summary = results_summary(res, overview=describe_results(res), friedman=fs,
                               posthoc=posthoc_tests(res, friedman_rejects=fs.reject), bayes=bayes)
-    assert "picked from the data" not in summary and "optimistic" not in summary
+    assert "picked from the data" not in summary and "biased upward" not in summary
     three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
     assert PICKED_PAIR in bayesian_top_two(three, n_resamples=2000, rng=0).text()
 
@@ -92,7 +92,7 @@ def test_one_pair_reads_in_the_singular(tmp_path):
     res = _load(tmp_path, E)
     ph = posthoc_tests(res, control="C4.5")
     text = ph.text()
-    assert "= 1 comparisons" not in text and "all 1 pairs" not in text and "the 1 pair:" in text
+    assert "= 1 comparisons" not in text and "all 1 pairs" not in text and "the 1 pair (the verdict family):" in text
     assert "smaller family can declare" not in text  # both families are one comparison
     fs = friedman_test(res)
     summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=ph)
@@ -283,10 +283,42 @@ def test_small_n_posterior_is_described_not_decided(tmp_path):
     text = _summary(res)
     assert "C4.5+m is practically better" not in text
     assert "the posterior under the test's prior puts more than 0.95 on C4.5+m being practically better" in text
-    assert "with 6 data sets (fewer than 10) the prior carries much of it" in text
+    assert ("with 6 data sets (fewer than 10) a probability above 0.95 describes these data sets and is not a "
+            "decision about new ones: the posterior rests on the 6 differences of these data sets and the prior's "
+            "pseudo-observation at 0 (weight 0.5, against 1 for each data set)") in text
+    assert "the prior carries much of it" not in text and "all but automatic" not in text
     big = _load(tmp_path, pd.concat([E.assign(k=i) for i in range(2)]).reset_index(drop=True)
                 .rename_axis("data set").drop(columns="k").rename(index=lambda i: f"d{i}"))
-    assert "the prior carries much of it" not in _summary(big)  # 12 data sets
+    assert "is not a decision about new ones" not in _summary(big)  # 12 data sets
+
+
+def _reference_pull(frame, rope, region):
+    """The prior's pull by an independent run: the same test with prior 0 (baycomp's ``prior`` is the
+    pseudo-observation's weight; 1e-6 as 0, which its Dirichlet draws refuse) on other draws, against the
+    default prior 0.5."""
+    import baycomp
+    x, y = frame.iloc[:, 0].to_numpy(), frame.iloc[:, 1].to_numpy()
+    with_prior = baycomp.SignedRankTest.probs(x, y, rope=rope, prior=0.5, nsamples=50_000, random_state=1)
+    without = baycomp.SignedRankTest.probs(x, y, rope=rope, prior=1e-6, nsamples=50_000, random_state=2)
+    return without[region] - with_prior[region]
+
+
+#: 6 data sets, four differences inside a ROPE of 0.01 and two just beyond: the posterior decides "equivalent".
+EQUIVALENT = pd.DataFrame({"a": [0.70, 0.71, 0.72, 0.73, 0.74, 0.75],
+                           "b": [0.701, 0.722, 0.719, 0.732, 0.751, 0.748]},
+                          index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
+
+
+@pytest.mark.parametrize("frame, region, words", [
+    (E, 2, "so the prior pulls against this reading, not toward it"),
+    (EQUIVALENT, 1, "so the prior pulls toward this reading"),
+])
+def test_small_n_sentence_computes_the_direction_of_the_priors_pull(tmp_path, frame, region, words):
+    pull = _reference_pull(frame, 0.01, region)
+    assert abs(pull) > 0.002  # far beyond the Monte Carlo error of the two runs (about 0.0005)
+    text = _summary(_load(tmp_path, frame))
+    assert words in text
+    assert ("against this reading" in text) == (pull > 0)
 
 
 def test_default_rope_is_named_in_the_scores_units(tmp_path):
@@ -410,7 +442,103 @@ def test_k2_under_the_wilcoxon_verdict_the_sign_test_is_the_secondary_reading(tm
     res = load_results(path)
     p = stats.binomtest(10, 12).pvalue
     wil = _posthoc_sentence(posthoc_tests(res, verdict="wilcoxon"))
-    assert "Secondary, not a second chance to differ: with 2 classifiers the mean-rank family tests the one pair by the exact sign test" in wil
+    assert ("Secondary (the exact sign test), not a second chance to differ: with 2 classifiers the mean-rank "
+            "family tests the one pair by the exact sign test") in wil
     assert "the one pair is decided by" not in wil and f"p = {p:.2g}" in wil
     ranks = _posthoc_sentence(posthoc_tests(res, verdict="mean-ranks"))
     assert "with 2 classifiers the one pair is decided by the exact sign test" in ranks
+
+
+def test_section_4_markdown_and_summary_agree_on_when_p_above_the_level_is_a_decision():
+    """Both say: P above DECISION_LEVEL is read as a decision only with at least SMALL_N data sets."""
+    import json
+    from evallib.report._datasets_sections import DECISION_LEVEL
+    from evallib.report._datasets_text import SMALL_N
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_datasets.ipynb").read_text())
+    md = next("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"
+              and "".join(c["source"]).startswith("## 4.")).replace("\n", " ")
+    assert (f"a probability above {DECISION_LEVEL:g} is read as a decision only with at least {SMALL_N} data "
+            "sets; with fewer it describes these data sets and is not a decision about new ones") in md
+    assert f"above {DECISION_LEVEL:g} is read as a decision." not in md
+
+
+def test_k2_table_headers_and_titles_name_the_sign_test_and_show_its_p_first(tmp_path):
+    """At k = 2 the exact sign test decides: no label, header or title names Nemenyi (or the control's
+    Holm) beside the z test's 0.041; the z test's p is shown only as the unused normal approximation."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from evallib.report._datasets_sections import plot_posthoc_diagram
+    from evallib.report._datasets_text import format_control, format_pairs
+    res = _load(tmp_path, E)
+    ref = stats.binomtest(5, 5, 0.5).pvalue  # 0.0625
+    z = 2 * stats.norm.sf((5 / 6) / (1 / 6) ** 0.5)  # 0.041
+    ph = posthoc_tests(res, control="C4.5", friedman_rejects=False)
+    for table in (format_pairs(ph), format_control(ph)):
+        headers = list(table.columns)
+        assert not any("Nemenyi" in h or "Holm; mean-rank" in h for h in headers), headers
+        exact = next(i for i, h in enumerate(headers) if h.startswith("p (exact sign test"))
+        normal = next(i for i, h in enumerate(headers) if "normal approximation; not used" in h)
+        assert exact < normal
+        assert table.iloc[0, exact] == f"{ref:g}" and table.iloc[0, normal] == f"{z:.3f}"
+    assert "verdict (the exact sign test)" in format_pairs(ph).columns
+    assert format_pairs(ph)["adjusted p (Holm; Wilcoxon signed-rank test)"].iloc[0] == f"{ref:g}"  # exact, 0.0625
+    first = ph.text().splitlines()[0]
+    assert first.startswith(f"the 1 pair (the verdict family): the exact sign test (tied data sets dropped), p = {ref:g}")
+    assert first.index(f"{ref:g}") < first.index(f"{z:.3f}") and "not used" in first
+    for against in (False, True):
+        ax = plot_posthoc_diagram(ph, against_control=against)
+        title = ax.get_title()
+        plt.close(ax.figure)
+        assert f"the exact sign test, p = {ref:g}" in title and "Nemenyi" not in title and "Holm" not in title
+    three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
+    ph3 = posthoc_tests(three)
+    assert "verdict (Nemenyi)" in format_pairs(ph3).columns and "Nemenyi" in plot_posthoc_diagram(ph3).get_title()
+    plt.close("all")
+
+
+def test_k2_control_needs_no_chosen_in_advance_caveat(tmp_path):
+    """With one pair the control changes nothing: the two-sided p is the same whichever is the control
+    (checked by computing it both ways), so no 'chosen before looking' family language."""
+    from evallib.report._datasets_sections import CONTROL_CAVEAT
+    res = _load(tmp_path, E)
+    one = posthoc_tests(res, control="C4.5")
+    other = posthoc_tests(res, control="C4.5+m")
+    assert one.pairs.attrs["exact_two"] == other.pairs.attrs["exact_two"]
+    assert one.control_table["pvalue_adj"].iloc[0] == pytest.approx(other.control_table["pvalue_adj"].iloc[0])
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=one)
+    for text in (summary, one.text()):
+        assert CONTROL_CAVEAT not in text and "chosen before" not in text
+        assert "the same p whichever of the two is the control" in text
+    three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
+    assert CONTROL_CAVEAT in posthoc_tests(three, control="C4.5").text()
+
+
+def test_a_zero_mean_difference_prints_0_not_plus_0_0000(tmp_path):
+    """Differences +0.02, -0.02, +0.03, -0.03 and 0.3 - (0.1 + 0.2) (-5.6e-17, a tie): by hand the mean
+    and the median are 0."""
+    frame = pd.DataFrame({"a": [0.51, 0.53, 0.60, 0.63, 0.3], "b": [0.53, 0.51, 0.63, 0.60, 0.1 + 0.2]},
+                         index=pd.Index([f"d{i}" for i in range(5)], name="data set"))
+    res = _load(tmp_path, frame)
+    bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+    assert (bayes.mean_advantage, bayes.median_advantage) == (0.0, 0.0)
+    text = _summary(res) + bayes.text()
+    assert "+0.000" not in text and "-0.000" not in text
+    assert "over all 5 data sets is 0 (median 0)" in text and "mean advantage 0, median 0" in text
+
+
+def test_wilcoxon_holm_rejection_prints_its_exact_p_exactly(tmp_path):
+    """6 data sets, b ahead on all: Wilcoxon's exact two-sided p is 2 / 2**6 = 0.03125 by hand (Holm
+    over the one pair leaves it), printed as it is in the table and the sentence, never 0.031."""
+    import re
+    from evallib.report._datasets_text import format_pairs
+    frame = pd.DataFrame({"a": [0.70, 0.71, 0.72, 0.73, 0.74, 0.75], "b": [0.72, 0.74, 0.76, 0.78, 0.80, 0.82]},
+                         index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
+    res = _load(tmp_path, frame)
+    ph = posthoc_tests(res, verdict="wilcoxon")
+    assert ph.pairs["wilcoxon_pvalue_adj"].iloc[0] == pytest.approx(2 / 2 ** 6, rel=1e-12)
+    fs = friedman_test(res)
+    summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=ph)
+    assert "b vs a, adjusted p = 0.03125 (Holm)" in summary and not re.search(r"0\.031(?!25)", summary)
+    assert format_pairs(ph)["adjusted p (Holm; Wilcoxon signed-rank test)"].iloc[0] == "0.03125"

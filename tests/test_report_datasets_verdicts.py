@@ -100,10 +100,12 @@ def test_bayes_pair_is_said_to_be_picked_and_its_mc_bound_is_rounded_up(tmp_path
     bayes = bayesian_top_two(res, n_resamples=draws, rng=0)
     text = bayes.text()
     summary = _summary(res, posthoc_tests(res), bayes)
-    assert f"at most {bound})" in text
-    assert f"Monte Carlo standard error of each at most {bound}, from {draws:,} posterior draws" in summary
+    said = f"the bound 0.5/√{draws:,} rounded up, which holds whatever the probability"
+    assert f"at most {bound}: {said}" in text
+    assert f"Monte Carlo standard error of each at most {bound}, from {draws:,} posterior draws: {said}" in summary
     for where in (text, summary):
-        assert "picked from the data" in where and "optimistic" in where
+        assert "picked from the data" in where and "its advantage over the second is biased upward" in where
+        assert "optimistic" not in where
         assert "unadjusted p = " in where
 
 
@@ -180,3 +182,17 @@ def test_example_control_sentence_only_for_the_example(tmp_path):
     assert example_control_note(t6, "C4.5+m") is None and example_control_note(t6, None) is None
     other = demsar_table_6().rename(columns={"C4.5": "C4.5", "C4.5+m": "mine"})
     assert example_control_note(_t6(tmp_path, other), "C4.5") is None
+
+
+@pytest.mark.parametrize("verdict, secondary", [("mean-ranks", "Wilcoxon–Holm"), ("wilcoxon", "Nemenyi")])
+def test_the_secondary_family_is_named_and_said_secondary_everywhere(tmp_path, verdict, secondary):
+    from evallib.report._datasets_text import format_pairs
+    res = _t6(tmp_path)
+    ph = posthoc_tests(res, verdict=verdict)
+    summary = _summary(res, ph)
+    assert f"Secondary ({secondary}), not a second chance to differ" in summary
+    lines = ph.text().splitlines()
+    mean_role, wil_role = ("the verdict family", "secondary") if verdict == "mean-ranks" else ("secondary", "the verdict family")
+    assert lines[0].startswith(f"all 6 pairs ({mean_role}): Nemenyi's procedure")
+    assert lines[1].startswith(f"Wilcoxon–Holm ({wil_role}): Wilcoxon signed-rank test per pair")
+    assert f"secondary ({secondary})" in format_pairs(ph).columns

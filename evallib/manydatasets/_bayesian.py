@@ -65,6 +65,11 @@ class SignedRankResult:
     edge_inside, edge_beyond : when ``on_edge > 0``, ``(p_left, p_rope, p_right)`` from the same
         posterior draws with every pair mean on the edge counted inside the ROPE, or beyond it:
         the range the half-weight convention sits in. Empty tuples when ``on_edge == 0``.
+    without_prior : with ``prior > 0``, ``(p_left, p_rope, p_right)`` from the same posterior draws
+        with the prior's pseudo-observation ``z_0 = 0`` removed, each draw's weights on the ``n``
+        differences renormalised to sum to 1 (by the Dirichlet's aggregation property, a draw of the
+        posterior with ``prior = 0``): what the probabilities rest on without the prior, so that the
+        direction of its pull is computed, not assumed. An empty tuple with ``prior = 0``.
     """
 
     p_left: float
@@ -80,6 +85,7 @@ class SignedRankResult:
     pair_means: int = 0
     edge_inside: tuple[float, ...] = ()
     edge_beyond: tuple[float, ...] = ()
+    without_prior: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         freeze_arrays(self)
@@ -207,9 +213,11 @@ def bayesian_signed_rank(
     gen = check_rng(rng)
     on_edge, pair_means = _walsh_edge_count(a, b, rope=rope, prior=prior, rtol=rtol)
     # the edge's range from the same Dirichlet draws: weight 0 (edge inside the ROPE) and 1 (beyond it)
-    draws = _signed_rank_draws(a, b, rope, n_resamples, prior, gen, rtol, edges=(0.5, 0.0, 1.0) if on_edge else (0.5,))
+    draws = _signed_rank_draws(a, b, rope, n_resamples, prior, gen, rtol,
+                               edges=(0.5, 0.0, 1.0) if on_edge else (0.5,), without_prior=prior > 0)
     counts, samples = draws[0]
-    inside, beyond = (tuple(float(v) for v in c) for c, _ in draws[1:]) if on_edge else ((), ())
+    inside, beyond = (tuple(float(v) for v in c) for c, _ in draws[1:3]) if on_edge else ((), ())
+    no_prior = tuple(float(v) for v in draws[-1][0]) if prior > 0 else ()
     d = b - a
     try:
         pvalue = wilcoxon_signed_rank(d).pvalue
@@ -218,7 +226,7 @@ def bayesian_signed_rank(
     return SignedRankResult(p_left=float(counts[0]), p_rope=float(counts[1]), p_right=float(counts[2]),
                             samples=samples, rope=rope, prior=prior, n_resamples=n_resamples, n=int(a.size),
                             pvalue=float(pvalue), on_edge=on_edge, pair_means=pair_means, edge_inside=inside,
-                            edge_beyond=beyond)
+                            edge_beyond=beyond, without_prior=no_prior)
 
 
 
@@ -242,10 +250,14 @@ def _walsh_edge_count(x: Any, y: Any, *, rope: float, prior: float = 0.5,
 
 
 def _signed_rank_draws(a: np.ndarray, b: np.ndarray, rope: float, n_resamples: int, prior: float, gen: Any,
-                       rtol: float, edges: tuple[float, ...] = (0.5,)) -> list[tuple[np.ndarray, np.ndarray]]:
+                       rtol: float, edges: tuple[float, ...] = (0.5,),
+                       without_prior: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
     """The signed-rank posterior's region shares and draws, one ``(counts, samples)`` per weight in
     ``edges`` that a pair mean exactly on the ROPE's edge gets beyond it (0.5: Benavoli et al.'s
-    ``H(0) = 1/2``; 0: the edge inside the ROPE; 1: the edge beyond it), all from the same Dirichlet draws."""
+    ``H(0) = 1/2``; 0: the edge inside the ROPE; 1: the edge beyond it), all from the same Dirichlet draws.
+    ``without_prior`` (with ``prior > 0``): one more entry, last, from the same draws with the prior's
+    pseudo-observation removed and each draw's weights on the differences renormalised (edge weight 0.5);
+    by the Dirichlet's aggregation property that is a draw of the posterior with ``prior = 0``."""
     z = np.concatenate([[0.0], b - a])
     sums = z[:, None] + z[None, :]
     tol = _edge_tolerance(sums, 2 * rope, rtol, (a, b))
@@ -254,15 +266,27 @@ def _signed_rank_draws(a: np.ndarray, b: np.ndarray, rope: float, n_resamples: i
     if prior == 0:  # a Dirichlet weight of 0 is a point mass at 0 weight
         z, sums, weights = z[1:], sums[1:, 1:], weights[1:]
     w = gen.dirichlet(weights, n_resamples)
+    out = [_region_shares(z, sums, w, rope, tol, edge) for edge in edges]
+    if without_prior and prior > 0:  # the same draws, the pseudo-observation's weight removed
+        rest = w[:, 1:]
+        out.append(_region_shares(z[1:], sums[1:, 1:], rest / rest.sum(axis=1, keepdims=True), rope, tol, 0.5))
+    return out
+
+
+def _region_shares(z: np.ndarray, sums: np.ndarray, w: np.ndarray, rope: float, tol: float,
+                   edge: float) -> tuple[np.ndarray, np.ndarray]:
+    """The region shares and the draws ``(theta_left, theta_rope, theta_right)`` for the Dirichlet
+    weights ``w`` (draws x atoms) over the atoms ``z`` (``sums`` their pairwise sums), a pair mean on
+    the ROPE's edge weighing ``edge`` beyond it."""
+    n_resamples = w.shape[0]
     # Sorted by increasing z_i (for theta_right) or decreasing z_i (theta_left), each row
     # of the step matrix H(+-(z_i + z_j) - 2 rope) is non-decreasing in j (0, then the edge
     # weight on exact ties, then 1), so w^T H w needs only prefix sums of the sorted weights:
     # O(n_resamples n) instead of the O(n_resamples n^2) of the double sum.
-
     wt = np.ascontiguousarray(w.T)                  # atoms x samples: rows gather fast
     m = z.size
 
-    def quadratic_form(sign: float, edge: float) -> np.ndarray:
+    def quadratic_form(sign: float) -> np.ndarray:
         order = np.argsort(sign * z, kind="stable")
         s = sign * sums[np.ix_(order, order)]
         on = np.abs(s - 2 * rope) <= tol
@@ -275,18 +299,15 @@ def _signed_rank_draws(a: np.ndarray, b: np.ndarray, rope: float, n_resamples: i
         hw = prefix[-1] - prefix[one] + edge * (prefix[one] - prefix[start])
         return np.einsum("is,is->s", ws, hw)
 
-    out = []
-    for edge in edges:
-        theta_right = quadratic_form(1.0, edge)
-        theta_left = quadratic_form(-1.0, edge) if rope > 0 else 1.0 - theta_right  # H(s) + H(-s) = 1 at rope 0
-        theta_rope = np.clip(1.0 - theta_left - theta_right, 0.0, 1.0)
-        samples = np.column_stack([theta_left, theta_rope, theta_right])
-        if rope > 0:
-            counts = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_resamples
-        else:
-            counts = np.bincount(np.argmax(samples[:, [0, 2]], axis=1) * 2, minlength=3) / n_resamples
-        out.append((counts, samples))
-    return out
+    theta_right = quadratic_form(1.0)
+    theta_left = quadratic_form(-1.0) if rope > 0 else 1.0 - theta_right  # H(s) + H(-s) = 1 at rope 0
+    theta_rope = np.clip(1.0 - theta_left - theta_right, 0.0, 1.0)
+    samples = np.column_stack([theta_left, theta_rope, theta_right])
+    if rope > 0:
+        counts = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_resamples
+    else:
+        counts = np.bincount(np.argmax(samples[:, [0, 2]], axis=1) * 2, minlength=3) / n_resamples
+    return counts, samples
 
 
 # ------------------------------------------------------------------ sign test
@@ -465,7 +486,9 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
     ----------
     result : SignedRankResult, SignTestPosterior or array of shape (m, 3)
     names : the two classifiers' names, for the corners.
-    max_points : at most this many samples are drawn (the first ones).
+    max_points : at most this many samples are drawn (the first ones); when there are more, a caption
+        under the triangle says how many of them it shows, and that the probabilities at the corners
+        use all of them.
     ax : matplotlib Axes, optional
 
     Returns
@@ -498,6 +521,10 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
     ax.text(1.03, -0.05, f"{names[1]} better\n{probs[2]:.3f}", ha="center", va="top", fontsize="small")
     ax.text(0.5, math.sqrt(3) / 2 + 0.03, f"equivalent (ROPE)\n{probs[1]:.3f}", ha="center", va="bottom",
             fontsize="small")
+    if samples.shape[0] > max_points:
+        ax.text(0.5, 0.0, f"{max_points:,} of the {samples.shape[0]:,} posterior draws shown (the first); "
+                "the probabilities use all of them", transform=ax.transAxes, ha="center", va="top",
+                fontsize="x-small")
     ax.set_xlim(-0.2, 1.2)
     ax.set_ylim(-0.2, 1.07)
     ax.set_aspect("equal")

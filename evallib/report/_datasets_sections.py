@@ -40,6 +40,7 @@ from ..manydatasets import (
     CONTROL_METHODS,
     CriticalDifference,
     FriedmanResult,
+    TIE_RTOL,
     SignedRankResult,
     WilcoxonResult,
     bayesian_signed_rank,
@@ -641,14 +642,32 @@ class PosthocSection:
         return self.pairs["wilcoxon_reject" if self.verdict == "mean-ranks" else "reject"].astype(bool)
 
     @property
+    def two(self) -> bool:
+        """True with 2 classifiers: the exact sign test of the one pair decides the mean-rank family."""
+        return self.pairs.attrs.get("exact_two") is not None
+
+    @property
+    def mean_rank_name(self) -> str:
+        """What decides the mean-rank family: ``adjust``'s procedure (``"Nemenyi"``), or with 2
+        classifiers :data:`SIGN_TEST_NAME`, whose exact p replaces the z test's normal approximation."""
+        return SIGN_TEST_NAME if self.two else METHOD_NAMES[self.adjust]
+
+    @property
+    def two_title_name(self) -> str:
+        """With 2 classifiers, the deciding test and its exact p for a diagram's title
+        (``"the exact sign test, p = 0.0625"``)."""
+        return f"{SIGN_TEST_NAME}, {format_p(self.pairs.attrs['exact_two'], exact=True)}"
+
+    @property
     def verdict_name(self) -> str:
-        """The verdict family's name, e.g. ``"Nemenyi"`` or ``"Wilcoxon–Holm"``."""
-        return METHOD_NAMES[self.adjust] if self.verdict == "mean-ranks" else "Wilcoxon–Holm"
+        """The verdict family's name, e.g. ``"Nemenyi"``, ``"Wilcoxon–Holm"`` or, with 2 classifiers
+        and ``verdict="mean-ranks"``, ``"the exact sign test"``."""
+        return self.mean_rank_name if self.verdict == "mean-ranks" else "Wilcoxon–Holm"
 
     @property
     def secondary_name(self) -> str:
         """The secondary family's name."""
-        return "Wilcoxon–Holm" if self.verdict == "mean-ranks" else METHOD_NAMES[self.adjust]
+        return "Wilcoxon–Holm" if self.verdict == "mean-ranks" else self.mean_rank_name
 
     @property
     def disagreements(self) -> list[tuple[str, bool, bool]]:
@@ -677,12 +696,14 @@ class PosthocSection:
         k = len(self.avg_ranks)
         m = len(self.pairs)
         cname = METHOD_NAMES[self.control_adjust]
-        vfamily = (f"{self.verdict_name}'s procedure on the pairs' mean-rank z tests" if self.verdict == "mean-ranks"
-                   else "Wilcoxon's signed-rank test of each pair's own scores with Holm's adjustment")
+        vfamily = ("Wilcoxon's signed-rank test of each pair's own scores with Holm's adjustment"
+                   if self.verdict == "wilcoxon" else "the exact sign test of the one pair" if self.two
+                   else f"{self.verdict_name}'s procedure on the pairs' mean-rank z tests")
         ctrl = name(self.control)
         dis = self.disagreements
         if not dis:
-            head = (f"the comparisons with the control ({cname}) and the pairs' verdict ({self.verdict_name}) "
+            head = (f"the comparisons with the control ({SIGN_TEST_NAME if self.two else cname}) and the pairs' "
+                    f"verdict ({self.verdict_name}) "
                     f"agree on every pair that includes {ctrl}")
         else:
             parts = []
@@ -713,8 +734,9 @@ class PosthocSection:
         return (f"{head}. They are different families and procedures: {cname}'s procedure adjusts for the "
                 f"k - 1 = {plural(k - 1, 'comparison')} with the control, {vfamily} for "
                 f"{'all ' if m > 1 else ''}k(k - 1)/2 = {plural(m, 'pair')}: {smaller}. The comparisons with the control answer "
-                f"'which classifiers differ from {ctrl}?' and hold only if {ctrl} was chosen before seeing the "
-                f"results; the pairs' verdict answers 'which pairs differ?' and is the one to quote otherwise")
+                f"'which classifiers differ from {ctrl}?' and "
+                + (f"({CONTROL_TWO})" if self.two else f"hold only if {ctrl} was chosen before seeing the results")
+                + "; the pairs' verdict answers 'which pairs differ?' and is the one to quote otherwise")
 
     @property
     def diagram_note(self) -> str:
@@ -735,14 +757,29 @@ class PosthocSection:
     def text(self) -> str:
         """The procedures and the critical differences as deterministic plain text."""
         name = METHOD_NAMES[self.adjust]
-        lines = [f"{'all ' if len(self.pairs) > 1 else 'the '}{plural(len(self.pairs), 'pair')}: {name}'s procedure on the average ranks "
-                 f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
-                 f"{_differ(len(self.rejected_pairs))}",
-                 f"Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), Holm-adjusted: "
+        mean_role, wilcoxon_role = (("the verdict family", "secondary") if self.verdict == "mean-ranks"
+                                    else ("secondary", "the verdict family"))
+        if self.two:
+            top = self.pairs.iloc[0]
+            first = (f"the 1 pair ({mean_role}): {SIGN_TEST_NAME} (tied data sets dropped), "
+                     f"{format_p(self.pairs.attrs['exact_two'], exact=True)}, alpha = {self.alpha:g}; "
+                     f"{_differ(len(self.rejected_pairs))}; {name}'s z test on the average ranks (z = rank difference / "
+                     f"{self.pairs.attrs['se']:.4f}) gives {format_p(float(top['pvalue_adj']))}, its normal "
+                     "approximation, not used with 2 classifiers")
+        else:
+            first = (f"all {plural(len(self.pairs), 'pair')} ({mean_role}): {name}'s procedure on the average ranks "
+                     f"(z = rank difference / {self.pairs.attrs['se']:.4f}), family-wise alpha = {self.alpha:g}; "
+                     f"{_differ(len(self.rejected_pairs))}")
+        verdict_by = (f"{SIGN_TEST_NAME}, which with 2 classifiers decides the mean-rank family set by the report's "
+                      f"option --verdict {self.verdict} before it ran" if self.two and self.verdict == "mean-ranks"
+                      else f"{self.verdict_name}, the family set by the report's option --verdict {self.verdict} "
+                      "before it ran")
+        lines = [first,
+                 f"Wilcoxon–Holm ({wilcoxon_role}): Wilcoxon signed-rank test per pair ({wilcoxon_variant(self.pairs)}), "
+                 "Holm-adjusted: "
                  f"{_differ(int(self.pairs['wilcoxon_reject'].sum()))}",
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
-                 f"verdict: {self.verdict_name}, the family set by the report's option --verdict {self.verdict} "
-                 f"before it ran; {self.secondary_name} is secondary"]
+                 f"verdict: {verdict_by}; {self.secondary_name} is secondary"]
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
             cname = METHOD_NAMES[self.control_adjust]
@@ -751,9 +788,14 @@ class PosthocSection:
                   f"Bonferroni–Dunn's critical difference would be {self.cd_control.cd:.3f} (q = "
                   f"{self.cd_control.q_alpha:.3f}), which is not the rule {cname}'s verdict used ({cname}'s "
                   "procedure compares the adjusted p-values with alpha)")
-            lines.append(f"against the control {self.control}: {cname}'s procedure, "
-                         f"{n_rej} of {len(self.control_table)} differ; {bd}; "
-                         f"valid only if {CONTROL_CAVEAT}")
+            if self.two:
+                lines.append(f"against the control {self.control}: {SIGN_TEST_NAME} (tied data sets dropped) decides with "
+                             f"2 classifiers, {n_rej} of 1 differs; {cname}'s z test is its normal approximation, not "
+                             f"used; {CONTROL_TWO}")
+            else:
+                lines.append(f"against the control {self.control}: {cname}'s procedure, "
+                             f"{n_rej} of {len(self.control_table)} differ; {bd}; "
+                             f"valid only if {CONTROL_CAVEAT}")
             lines.append(self.disagreement_text())
         if not self.friedman_rejects:
             lines.append("section 2's test (Friedman's, or the exact sign test with 2 classifiers) did not reject "
@@ -829,10 +871,16 @@ def wilcoxon_variant(pairs: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
+#: The test that decides the one pair (and the mean-rank family) with 2 classifiers.
+SIGN_TEST_NAME = "the exact sign test"
+
 #: What the comparisons with a control assume about how the control was chosen.
 CONTROL_CAVEAT = ("the control was chosen before looking at the results (a baseline named in advance): one "
                   "picked because it ranks last or first turns its k - 1 comparisons into a selected few, and "
                   "their family-wise level no longer holds")
+#: With 2 classifiers, what the control changes: nothing (the one pair's two-sided test).
+CONTROL_TWO = ("with 2 classifiers the comparison with the control is the one pair, and its two-sided test gives "
+               "the same p whichever of the two is the control, so how the control was chosen does not change it")
 
 
 @renamed_keywords(method="adjust", control_method="control_adjust")
@@ -963,13 +1011,13 @@ def plot_posthoc_diagram(posthoc: PosthocSection, *, against_control: bool = Fal
     if against_control:
         if posthoc.control is None:
             raise ValueError("against_control needs a PosthocSection computed with a control")
-        name = METHOD_NAMES[posthoc.control_adjust]
+        name = posthoc.two_title_name if posthoc.two else METHOD_NAMES[posthoc.control_adjust]
         cd = posthoc.cd_control if posthoc.control_adjust == "bonferroni-dunn" else None
         table = _escaped(posthoc.control_table)
         table.attrs["control"] = plot_text(posthoc.control)
         return plot_cd_diagram(ranks, cd, posthoc=table, alpha=posthoc.alpha, ax=ax,
                                title=f"Against the control ({name}, {level}): joined = not shown to differ")
-    name = METHOD_NAMES[posthoc.adjust]
+    name = posthoc.two_title_name if posthoc.two else METHOD_NAMES[posthoc.adjust]
     return plot_cd_diagram(ranks, posthoc.cd, posthoc=_escaped(posthoc.pairs), alpha=posthoc.alpha, ax=ax,
                            title=f"Average ranks ({name}, {level}): joined = not shown to differ")
 
@@ -1012,6 +1060,24 @@ def score_decimals(scores: pd.DataFrame) -> int:
     return max(0, MAX_DECIMALS - 1 - math.floor(math.log10(largest))) if largest > 0 else MAX_DECIMALS
 
 
+def signed_text(value: float, decimals: int) -> str:
+    """A signed mean or median difference of scores: ``"+0.0417"``, ``"-0.0030"``, and ``"0"`` for zero
+    (never ``"+0.0000"``). :func:`bayesian_top_two` makes a difference zero up to the scores'
+    rounding exactly zero first.
+
+    >>> signed_text(0.04167, 4), signed_text(-0.003, 4), signed_text(0.0, 4), signed_text(-0.0, 4)
+    ('+0.0417', '-0.0030', '0', '0')
+    """
+    return "0" if value == 0 else f"{value:+.{decimals}f}"
+
+
+def _zero_snapped(value: float, scores: np.ndarray) -> float:
+    """``value`` (a mean or median of score differences), exactly 0 when it is zero up to the scores'
+    rounding: within ``TIE_RTOL * max(1, max |score|)``, the tolerance that makes ties (:func:`snap_ties`)."""
+    scale = max(1.0, float(np.max(np.abs(scores)))) if np.size(scores) else 1.0
+    return 0.0 if abs(value) <= TIE_RTOL * scale else float(value)
+
+
 def derived_decimals(decimals: int) -> int:
     """Decimals of a mean, median or mean difference of scores written with ``decimals``: one more."""
     return decimals + 1
@@ -1048,10 +1114,13 @@ def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
                   "smallest difference that matters (for percentages, --rope 1 is one percentage point)")
 
 
-#: What the Bayesian test's pair is: picked from the data, so its probabilities are optimistic.
+#: What picking the Bayesian test's pair from the data does to it (the leader's advantage is biased upward).
+SELECTION_BIAS = ("the best was put first because it came out ahead in average rank on these data sets, so its "
+                  "advantage over the second is biased upward, and the posterior probabilities do not account "
+                  "for that selection")
+#: What the Bayesian test's pair is: picked from the data, the leader's advantage biased upward.
 PICKED_PAIR = ("the pair is the leading pair picked from the data (the two best average ranks on this table), not "
-               "a pair named in advance; the posterior probabilities do not account for that selection, so they "
-               "are optimistic about a difference between the two")
+               f"a pair named in advance: {SELECTION_BIAS}")
 
 
 def round_up_text(value: float, digits: int = 2) -> str:
@@ -1098,7 +1167,7 @@ class TopTwoBayes:
         recomputed on the same posterior draws with the edge counted inside the ROPE and with it
         counted beyond it, in that order; ``()`` otherwise.
     picked : True when the pair was picked from more than two classifiers (the two best average
-        ranks of ``k >= 3``), so that its probabilities are optimistic (:data:`PICKED_PAIR`); False
+        ranks of ``k >= 3``), so that the leader's advantage is biased upward (:data:`PICKED_PAIR`); False
         with 2 classifiers, whose one pair is the only one.
     """
 
@@ -1184,21 +1253,30 @@ class TopTwoBayes:
         (the binomial standard error of a share of the draws at its largest), rounded up."""
         return round_up_text(0.5 / math.sqrt(self.result.n_resamples))
 
+    @property
+    def mc_bound_words(self) -> str:
+        """What :attr:`mc_bound_text` is: a bound, not the standard error of each probability."""
+        return (f"the bound 0.5/√{self.result.n_resamples:,} rounded up, which holds whatever the probability; "
+                "the standard error of a probability P is √(P(1 - P)/draws), smaller away from 0.5")
+
     def text(self) -> str:
         """The test as deterministic plain text."""
         r = self.result
         lines = [
             f"{self.best} vs {self.second} over {r.n} data sets: {self.best} wins {self.wins}, ties "
-            f"{self.ties}, loses {self.losses}; mean advantage {self.mean_advantage + 0.0:+.{self.decimals}f}, median "
-            f"{self.median_advantage + 0.0:+.{self.decimals}f} (scores' units)",
+            f"{self.ties}, loses {self.losses}; mean advantage {signed_text(self.mean_advantage, self.decimals)}, "
+            f"median {signed_text(self.median_advantage, self.decimals)} (scores' units)",
             f"ROPE: ±{self.rope:g} ({self.rope_from}); a mean of two differences exactly at ±{self.rope:g} counts "
             "half inside and half beyond it",
             f"P({self.best} practically better) {self.prob_text(self.p_best)}",
             f"P(practically equivalent) {self.prob_text(self.p_equivalent)}",
             f"P({self.second} practically better) {self.prob_text(self.p_second)}",
             f"({r.n_resamples:,} posterior draws, prior weight {r.prior:g} at 0; Monte Carlo standard error of "
-            f"each probability at most {self.mc_bound_text})",
-        ] + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
+            f"each probability at most {self.mc_bound_text}: {self.mc_bound_words})",
+        ] + ([f"same draws without the prior's pseudo-observation at 0: P({self.best} practically better) "
+              f"{self.prob_text(r.without_prior[2])}, P(practically equivalent) {self.prob_text(r.without_prior[1])}, "
+              f"P({self.second} practically better) {self.prob_text(r.without_prior[0])}"]
+             if r.without_prior else []) + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
             f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue, exact=True)} (ignores the ROPE)",
         ] + ([f"note: {PICKED_PAIR}"] if self.picked else [])
         lines += [f"note: {n}" for n in self.notes]
@@ -1272,7 +1350,8 @@ def bayesian_top_two(
     if tie:
         notes.append(f"On the two best places: {tie}.")  # the clause starts with a user's name: never capitalised
     return TopTwoBayes(best=str(best), second=str(second), result=res, rope=rope_value, rope_from=rope_from,
-                       mean_advantage=float(np.mean(y - x)), median_advantage=float(np.median(y - x)),
+                       mean_advantage=_zero_snapped(np.mean(y - x), np.concatenate([x, y])),
+                       median_advantage=_zero_snapped(np.median(y - x), np.concatenate([x, y])),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
                        decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge,
                        pair_means=pair_means, edge_range=edge_range, picked=results.n_classifiers > 2)

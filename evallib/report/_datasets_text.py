@@ -17,14 +17,17 @@ from .._compat import moved_names
 from ._datasets_inputs import Results
 from ._datasets_sections import (
     CONTROL_CAVEAT,
+    CONTROL_TWO,
     DECISION_LEVEL,
     METHOD_NAMES,
+    SELECTION_BIAS,
     FriedmanSection,
     PosthocSection,
     ResultsOverview,
     TopTwoBayes,
     derived_decimals,
     score_decimals,
+    signed_text,
     smallest_sign_test_p,
     wilcoxon_variant,
 )
@@ -97,13 +100,20 @@ def _verdict(primary: bool) -> str:
     return "differ" if primary else "not shown to differ"
 
 
-def _exact_two_column(pairs: pd.DataFrame) -> dict[str, list[str]]:
-    """With 2 classifiers, the column of the exact p-value the pair's mean-rank verdict takes (the
-    sign test's, Friedman's exact permutation law at k = 2); none otherwise."""
-    exact = pairs.attrs.get("exact_two")
+#: With 2 classifiers, the header of the exact sign test's p (the mean-rank family's deciding test).
+SIGN_TEST_HEADER = "p (exact sign test, tied data sets dropped; decides with 2 classifiers)"
+#: With 2 classifiers, the header of the mean-rank z test's p: its normal approximation, not used.
+NORMAL_APPROXIMATION_HEADER = "p (mean-rank z test, the normal approximation; not used with 2 classifiers)"
+
+
+def _mean_rank_columns(table: pd.DataFrame, exact: float | None, header: str) -> dict[str, list[str]]:
+    """The mean-rank family's p-value column(s): ``header`` over the z test's adjusted p-values, or with
+    2 classifiers (``exact``, the sign test's p) the exact sign test's p first and the z test's only as its unused normal approximation
+    (the sign test's p is Friedman's exact permutation law at k = 2)."""
     if exact is None:
-        return {}
-    return {"p (exact; sign test, the verdict's at k = 2)": [pvalue_cell(exact, exact=True)] * len(pairs)}
+        return {header: [pvalue_cell(p) for p in table["pvalue_adj"]]}
+    return {SIGN_TEST_HEADER: [pvalue_cell(exact, exact=True)] * len(table),
+            NORMAL_APPROXIMATION_HEADER: [pvalue_cell(p) for p in table["pvalue_adj"]]}
 
 
 def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
@@ -116,9 +126,9 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
         "rank difference": [f"{v:.3f}" for v in t["rank_difference"]],
         "wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
-        adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
-        adjusted_p_header("Holm", "Wilcoxon signed-rank test"): [pvalue_cell(p) for p in t["wilcoxon_pvalue_adj"]],
-        **_exact_two_column(t),
+        **_mean_rank_columns(t, t.attrs.get("exact_two"), adjusted_p_header(name, "mean-rank z test")),
+        adjusted_p_header("Holm", "Wilcoxon signed-rank test"): [pvalue_cell(p, exact=m == "exact") for p, m in
+                                                                 zip(t["wilcoxon_pvalue_adj"], t["wilcoxon_method"])],
         f"verdict ({posthoc.verdict_name})": [_verdict(r) for r in posthoc.verdict_reject],
         f"secondary ({posthoc.secondary_name})": [_verdict(r) for r in posthoc.secondary_reject],
     })
@@ -139,9 +149,8 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
         "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "control's mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
         "|z|": [f"{abs(v):.3f}" for v in t["z"]],
-        adjusted_p_header(None, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue"]],
-        adjusted_p_header(name, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue_adj"]],
-        **_exact_two_column(posthoc.pairs),
+        **({} if posthoc.two else {adjusted_p_header(None, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue"]]}),
+        **_mean_rank_columns(t, posthoc.pairs.attrs.get("exact_two"), adjusted_p_header(name, "mean-rank z test")),
         "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
     })
     out.index = pd.Index(list(t["b"]), name=f"against {posthoc.control} (rank {t['rank_a'].iloc[0]:.3f})")
@@ -219,7 +228,8 @@ def _wilcoxon_sentence(ph: PosthocSection) -> str:
     t = ph.pairs
     wil = t[t["wilcoxon_reject"]]
     normal = [("wilcoxon_normal_pvalue_adj" in t and r.wilcoxon_normal_pvalue_adj > ph.alpha) for r in wil.itertuples()]
-    found = [f"{escape(r.a)} vs {escape(r.b)}, {format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm')}"
+    found = [f"{escape(r.a)} vs {escape(r.b)}, "
+             f"{format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm', exact=r.wilcoxon_method == 'exact')}"
              + (f", or {format_adjusted_p(r.wilcoxon_normal_pvalue_adj, 'Holm')} with the normal approximation "
                 "of the same statistic" if late else "")
              for r, late in zip(wil.itertuples(), normal)]
@@ -251,12 +261,12 @@ def _posthoc_sentence(ph: PosthocSection, friedman: FriedmanSection | None = Non
     if ph.verdict == "mean-ranks" and ph.pairs.attrs.get("exact_two") is not None:
         # with 2 classifiers the exact sign test, not adjust's z test, decides the mean-rank family
         source = (f"the exact sign test of the pair, which with 2 classifiers decides the mean-rank family "
-                  f"(in place of {ph.verdict_name}'s z test) set by the report's option "
+                  f"(in place of {METHOD_NAMES[ph.adjust]}'s z test) set by the report's option "
                   f"--verdict {ph.verdict}{default} before it ran")
     else:
         source = f"{ph.verdict_name}, the family set by the report's option --verdict {ph.verdict}{default} before it ran"
     return (f"The pairs' verdict comes from {source}: {head}. "
-            f"Secondary, not a second chance to differ: {second}.{note}")
+            f"Secondary ({ph.secondary_name}), not a second chance to differ: {second}.{note}")
 
 
 def _exact_two_sentence(ph: PosthocSection, exact_two: float) -> str:
@@ -315,8 +325,8 @@ def _control_sentence(ph: PosthocSection) -> str:
         return (f"Against the control {_b(ph.control)} (average rank {r.rank_a:.3f}; alpha = {ph.alpha:g}): with 2 "
                 f"classifiers the exact sign test decides (tied data sets dropped), {format_p(exact_two, exact=True)}, "
                 f"so {escape(r.b)} {said}; {name}'s z test gives {format_p(r.pvalue_adj)}, its normal "
-                f"approximation, which the report does not use because the exact test is available. These "
-                f"comparisons hold only if {CONTROL_CAVEAT}. "
+                f"approximation, which the report does not use because the exact test is available; "
+                f"{CONTROL_TWO}. "
                 + _capital_ours(ph.disagreement_text(name=escape, explain=False)) + ".")
     differ = [f"{escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
               f"adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if r.reject]
@@ -356,21 +366,47 @@ def _bayes_reconciled(bayes: TopTwoBayes, alpha: float, two: bool) -> str:
             "'not shown to differ' is not a contradiction.")
 
 
-#: Below this many data sets the Bayesian sentence says the prior carries much of the posterior.
+#: Below this many data sets a posterior probability above :data:`DECISION_LEVEL` describes these data
+#: sets and is not read as a decision about new ones (the summary and section 4 say so).
 SMALL_N = 10
+
+
+def _prior_pull(bayes: TopTwoBayes) -> str:
+    """What the decided probability rests on with fewer than :data:`SMALL_N` data sets, and the
+    direction of the prior's pull, computed: the same posterior draws without the prior's
+    pseudo-observation at 0 (:attr:`evallib.manydatasets.SignedRankResult.without_prior`)."""
+    r = bayes.result
+    n = r.n
+    rests = (f"the posterior rests on the {plural(n, 'difference')} of these data sets and the prior's "
+             f"pseudo-observation at 0 (weight {r.prior:g}, against 1 for each data set)")
+    if not r.without_prior:
+        return rests
+    name = {"best": f"{escape(bayes.best)} practically better", "equivalent": "equivalent",
+            "second": f"{escape(bayes.second)} practically better"}[bayes.decision]
+    with_p = {"best": bayes.p_best, "equivalent": bayes.p_equivalent, "second": bayes.p_second}[bayes.decision]
+    left, rope, right = r.without_prior  # x = second, y = best
+    without = {"best": right, "equivalent": rope, "second": left}[bayes.decision]
+    shown, shown_without = bayes.prob_text(with_p), bayes.prob_text(without)
+    if shown == shown_without:
+        pull = "so at this precision the prior does not move it"
+    elif without > with_p:
+        pull = "so the prior pulls against this reading, not toward it"
+    else:
+        pull = "so the prior pulls toward this reading"
+    return (f"{rests}; on the same draws without that pseudo-observation P({name}) {shown_without} "
+            f"(against {shown.removeprefix('= ')} with it), {pull}")
 
 
 def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = False) -> str:
     n = bayes.result.n
     tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
     head = (f"The Bayesian signed-rank test compares the leading pair picked from the data, the two best average "
-            f"ranks{tie}; its probabilities do not account for that selection, so they are optimistic about a "
-            "difference between the two" if bayes.picked else
+            f"ranks{tie}: {SELECTION_BIAS}" if bayes.picked else
             "The Bayesian signed-rank test compares the two classifiers, the table's only pair")
     ahead = (f"Against {_b(bayes.second)}, {_b(bayes.best)} wins {bayes.wins}, loses {bayes.losses}, ties "
              f"{bayes.ties}; its mean difference over all {n} data sets is "
-             f"{bayes.mean_advantage + 0.0:+.{bayes.decimals}f} (median "
-             f"{bayes.median_advantage + 0.0:+.{bayes.decimals}f})")
+             f"{signed_text(bayes.mean_advantage, bayes.decimals)} (median "
+             f"{signed_text(bayes.median_advantage, bayes.decimals)})")
     edge = f" {_capital_ours(escape(bayes.edge_text))}." if bayes.on_edge else ""
     probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
              f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "
@@ -379,7 +415,7 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
              f"{bayes.prob_text(bayes.p_equivalent)}, P({escape(bayes.second)} practically better) "
              f"{bayes.prob_text(bayes.p_second)} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
-             f"{bayes.result.n_resamples:,} posterior draws)")
+             f"{bayes.result.n_resamples:,} posterior draws: {bayes.mc_bound_words})")
     over = f"the posterior under the test's prior puts more than {DECISION_LEVEL:g} on "
     decision = {
         "best": over + f"{escape(bayes.best)} being practically better",
@@ -388,9 +424,9 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
     if bayes.decision is not None and n < SMALL_N:
-        decision += (f"; this describes the posterior, it is not a test's decision: with {plural(n, 'data set')} "
-                     f"(fewer than {SMALL_N}) the prior carries much of it, and when every difference lies beyond "
-                     "the ROPE such a posterior is all but automatic")
+        decision += (f"; with {plural(n, 'data set')} (fewer than {SMALL_N}) a probability above "
+                     f"{DECISION_LEVEL:g} describes these data sets and is not a decision about new ones: "
+                     + _prior_pull(bayes))
     return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
             f"unadjusted {format_p(bayes.result.pvalue, exact=True)}).{edge}"
             + ("" if alpha is None else _bayes_reconciled(bayes, alpha, two)))
