@@ -64,6 +64,7 @@ from ._prose import (
     plot_text,
     plural,
     quote_list,
+    signed,
     tie_groups,
     tie_note,
 )
@@ -1060,17 +1061,6 @@ def score_decimals(scores: pd.DataFrame) -> int:
     return max(0, MAX_DECIMALS - 1 - math.floor(math.log10(largest))) if largest > 0 else MAX_DECIMALS
 
 
-def signed_text(value: float, decimals: int) -> str:
-    """A signed mean or median difference of scores: ``"+0.0417"``, ``"-0.0030"``, and ``"0"`` for zero
-    (never ``"+0.0000"``). :func:`bayesian_top_two` makes a difference zero up to the scores'
-    rounding exactly zero first.
-
-    >>> signed_text(0.04167, 4), signed_text(-0.003, 4), signed_text(0.0, 4), signed_text(-0.0, 4)
-    ('+0.0417', '-0.0030', '0', '0')
-    """
-    return "0" if value == 0 else f"{value:+.{decimals}f}"
-
-
 def _zero_snapped(value: float, scores: np.ndarray) -> float:
     """``value`` (a mean or median of score differences), exactly 0 when it is zero up to the scores'
     rounding: within ``TIE_RTOL * max(1, max |score|)``, the tolerance that makes ties (:func:`snap_ties`)."""
@@ -1264,8 +1254,8 @@ class TopTwoBayes:
         r = self.result
         lines = [
             f"{self.best} vs {self.second} over {r.n} data sets: {self.best} wins {self.wins}, ties "
-            f"{self.ties}, loses {self.losses}; mean advantage {signed_text(self.mean_advantage, self.decimals)}, "
-            f"median {signed_text(self.median_advantage, self.decimals)} (scores' units)",
+            f"{self.ties}, loses {self.losses}; mean advantage {signed(self.mean_advantage, self.decimals)}, "
+            f"median {signed(self.median_advantage, self.decimals)} (scores' units)",
             f"ROPE: ±{self.rope:g} ({self.rope_from}); a mean of two differences exactly at ±{self.rope:g} counts "
             "half inside and half beyond it",
             f"P({self.best} practically better) {self.prob_text(self.p_best)}",

@@ -27,7 +27,6 @@ from ._datasets_sections import (
     TopTwoBayes,
     derived_decimals,
     score_decimals,
-    signed_text,
     smallest_sign_test_p,
     wilcoxon_variant,
 )
@@ -41,6 +40,7 @@ from ._prose import (
     join_names,
     plural,
     pvalue_cell,
+    signed,
     tie_groups,
 )
 
@@ -405,8 +405,8 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
             "The Bayesian signed-rank test compares the two classifiers, the table's only pair")
     ahead = (f"Against {_b(bayes.second)}, {_b(bayes.best)} wins {bayes.wins}, loses {bayes.losses}, ties "
              f"{bayes.ties}; its mean difference over all {n} data sets is "
-             f"{signed_text(bayes.mean_advantage, bayes.decimals)} (median "
-             f"{signed_text(bayes.median_advantage, bayes.decimals)})")
+             f"{signed(bayes.mean_advantage, bayes.decimals)} (median "
+             f"{signed(bayes.median_advantage, bayes.decimals)})")
     edge = f" {_capital_ours(escape(bayes.edge_text))}." if bayes.on_edge else ""
     probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
              f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "
