@@ -310,7 +310,7 @@ def test_three_classifiers_tied_on_rank_are_named_in_the_datasets_summary(first)
     compared = "of B and C, the first two of them" if first else "of A with B, the first of them"
     assert (f"B, C and D have the same average rank ({ranks['B']:.3f}), in {place} place, so the comparison is {compared} "
             "in the file's column order (their mean scores are equal too)") in summary
-    assert f"B, C and D have the same average rank" in texts["bayes"]
+    assert "B, C and D have the same average rank" in texts["bayes"]
     if first:
         assert f"**B**, **C** and **D** share the best average rank, {ranks['B']:.3f}" in summary
     else:
