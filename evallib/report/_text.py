@@ -490,12 +490,8 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     printed = float(pct(top)) - float(pct(base_value))
     unrounded = ("" if f"{printed + 0.0:.{decimals}f}" == g else
                  f"from unrounded {'balanced accuracies' if skewed else 'accuracies'}; ")
-    if g_lo > 0:
-        verdict = f"{leader} beats the majority class"
-    elif g_hi < 0:
-        verdict = f"{leader} does worse than the majority class"
-    else:
-        verdict = f"this test set does not show that {leader} beats the majority class"
+    verdict = _baseline_verdict(leader, "balanced accuracy" if skewed else "accuracy", gap, g_lo, g_hi, p, alpha,
+                                gap_method, test)
     extra = ""
     if skewed:
         k = len(data.label_classes)
@@ -516,7 +512,36 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
             f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
             f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({unrounded}{level} {gap_method} interval "
             f"{g_int} percentage points{clip_note} "
-            f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
+            f"{test} {format_p(p, alpha=alpha)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
+
+
+def _baseline_verdict(leader: str, measure: str, gap: float, lo: float, hi: float, p: float, alpha: float,
+                      interval: str, test: str) -> str:
+    """The verdict on the leader against the majority class, naming the procedure it is read from:
+    the paired interval (``lo``, ``hi``), with the paired test's p-value ``p`` checked against it.
+    Where the two disagree at ``alpha`` (a Bonett–Price interval and McNemar's mid-p test can), the
+    text says so and draws no verdict."""
+    excludes = lo > 0 or hi < 0
+    rejects = p <= alpha
+    at = f"at alpha = {alpha:g}"
+    test = test if "'s " in test else f"the {test}"   # "McNemar's mid-p test", "the stratified paired t-test"
+    if excludes == rejects:
+        if lo > 0:
+            verdict = f"{leader} beats the majority class"
+        elif hi < 0:
+            verdict = f"{leader} does worse than the majority class"
+        else:
+            verdict = f"this test set does not show that {leader} beats the majority class"
+        agrees = f"rejecting equal {measure}" if rejects else f"not rejecting equal {measure}"
+        return (f"{verdict} (the verdict is read from the {interval} interval, which "
+                f"{'excludes' if excludes else 'includes'} 0; {test} agrees, {agrees} {at})")
+    shown = format_p(p, alpha=alpha)
+    if excludes:
+        why = f"the {interval} interval excludes 0 but {test} does not reject equal {measure} {at} ({shown})"
+    else:
+        why = f"{test} rejects equal {measure} {at} ({shown}) but the {interval} interval includes 0"
+    side = "beats" if gap >= 0 else "does worse than"
+    return f"borderline: {why}, so no verdict is drawn on whether {leader} {side} the majority class"
 
 
 def _pairs_sentence(data: Predictions, omnibus: Any, pairwise: Any, balanced: Any, alpha: float) -> str | None:
@@ -878,7 +903,9 @@ def summary_text(
        a skewed file (a smallest class below a fifth of its balanced share), accuracy
        otherwise -- with its interval, and its *paired* comparison with always predicting
        the majority class on the same cases (McNemar's mid-p test and Bonett–Price's
-       interval for 0/1 outcomes; a stratified paired t for balanced accuracy);
+       interval for 0/1 outcomes; a stratified paired t for balanced accuracy), the verdict
+       read from the interval with the test's agreement stated, and no verdict where the
+       two disagree at ``alpha``;
     2. Cochran's Q and which pairwise differences are significant, with the largest of those (on a
        skewed file after which pairs differ by balanced accuracy, and why the two readings disagree
        when they do);

@@ -1,0 +1,69 @@
+"""Cold read of the predictions report, round 3 (a statistics lecturer on stress files): a verdict
+says which procedure it is read from, and none is drawn where the procedures disagree or where
+the same sentence calls the interval unreliable.
+
+References: McNemar's mid-p and Bonett–Price's interval written out in tests/_references.py
+(scipy's binomial and normal laws), counts of discordant cases set by construction here.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from _references import bonett_price, mid_p
+from evallib import report as rp
+
+
+def _against_majority(n: int, m: int, b: int, c: int) -> rp.Predictions:
+    """``m`` positives of ``n`` (the majority class is 0); ``lead`` gets ``b`` positives right and
+    raises ``c`` false alarms, so against always predicting 0 it has ``b`` wins and ``c`` losses;
+    ``other`` is worse (it flips 45 cases)."""
+    y = np.array([1] * m + [0] * (n - m))
+    lead = y.copy()
+    lead[b:m] = 0
+    lead[m:m + c] = 1
+    other = y.copy()
+    flip = np.random.default_rng(0).choice(n, 45, replace=False)
+    other[flip] = 1 - other[flip]
+    return rp.load_predictions(pd.DataFrame({"label": y, "pred_lead": lead, "pred_other": other}), pos_label=1)
+
+
+def _first_bullet(data: rp.Predictions) -> str:
+    return rp.summary_text(data, measures=rp.classifier_measures(data)).split("\n")[0]
+
+
+@pytest.mark.parametrize("n, m, b, c", [(60, 25, 21, 10), (100, 40, 12, 4)])
+def test_interval_and_mid_p_test_that_disagree_give_no_verdict(n, m, b, c):
+    # by hand: b wins and c losses for lead over the majority class, on n cases; Bonett–Price and
+    # the mid-p test fall on opposite sides of alpha = 0.05 here (found by search over b, c)
+    low, high = bonett_price(b, c, n, 0.05)
+    p = mid_p(b, c)
+    excludes = low > 0
+    assert excludes != (p <= 0.05) and abs(p - 0.05) < 0.0011
+    text = _first_bullet(_against_majority(n, m, b, c))
+    assert "): lead beats the majority class" not in text
+    assert "does not show that lead beats" not in text
+    shown = f"p = {p:.3g}"   # three digits put 0.0501 above 0.05 and 0.049 below it
+    assert (float(shown[4:]) <= 0.05) == (p <= 0.05) and shown in text
+    assert not re.search(r"p = 0\.050?(?![0-9])", text)   # never printed as alpha itself
+    if excludes:
+        assert (f"borderline: the Bonett–Price interval excludes 0 but McNemar's mid-p test does not reject "
+                f"equal accuracy at alpha = 0.05 ({shown}), so no verdict is drawn on whether lead beats the "
+                "majority class") in text
+    else:
+        assert (f"borderline: McNemar's mid-p test rejects equal accuracy at alpha = 0.05 ({shown}) but the "
+                "Bonett–Price interval includes 0, so no verdict is drawn on whether lead beats the majority "
+                "class") in text
+
+
+def test_a_verdict_against_the_majority_class_names_its_procedure():
+    n, m, b, c = 100, 40, 30, 4   # far from alpha: both procedures reject
+    low, p = bonett_price(b, c, n, 0.05)[0], mid_p(b, c)
+    assert low > 0 and p < 0.001
+    text = _first_bullet(_against_majority(n, m, b, c))
+    assert ("lead beats the majority class (the verdict is read from the Bonett–Price interval, which excludes 0; "
+            "McNemar's mid-p test agrees, rejecting equal accuracy at alpha = 0.05)") in text
