@@ -67,3 +67,53 @@ def test_a_verdict_against_the_majority_class_names_its_procedure():
     text = _first_bullet(_against_majority(n, m, b, c))
     assert ("lead beats the majority class (the verdict is read from the Bonett–Price interval, which excludes 0; "
             "McNemar's mid-p test agrees, rejecting equal accuracy at alpha = 0.05)") in text
+
+
+def _few_discordant():
+    """30 positives and 30 negatives; a misses 3 positives, b those 3 and 8 more: their predictions
+    differ on exactly 8 cases, fewer than the 25 below which the bootstrap interval is unreliable."""
+    y = np.array([1] * 30 + [0] * 30)
+    a, b = y.copy(), y.copy()
+    a[:3] = 0
+    b[:11] = 0
+    assert int(np.count_nonzero(a != b)) == 8
+    return rp.load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}), pos_label=1)
+
+
+def test_an_f_measure_interval_called_unreliable_gives_no_verdict():
+    data = _few_discordant()
+    m = rp.classifier_measures(data)
+    boot = rp.top_two_bootstrap(data, m, n_resamples=2000, rng=0)
+    assert boot.n_discordant == 8 and boot.excludes_zero   # the interval alone would say "differ"
+    # F1 by hand: a finds 27 of 30 positives with no false alarm, b 19 of 30
+    assert (boot.f1_best, boot.f1_second) == pytest.approx((2 * 27 / (2 * 27 + 3), 2 * 19 / (2 * 19 + 11)))
+    summary = rp.summary_text(data, measures=m, pairwise=rp.pairwise_comparison(data), bootstrap=boot)
+    (bullet,) = [line for line in summary.split("\n") if "By F-measure" in line]
+    for text in (boot.summary(), boot.text(), bullet):
+        assert "differ at alpha" not in text and "not shown to differ" not in text
+        assert "excludes 0" not in text and "includes 0" not in text
+        assert ("the bootstrap interval is unreliable here, as the two classifiers' predictions differ on only "
+                "8 test cases (fewer than 25)") in text.replace("The bootstrap", "the bootstrap")
+        assert "no verdict at alpha = 0.05 is drawn from it, and the report has no other test of the F-measure" in text
+    d = 3   # the interval is still stated, with the shares
+    assert f"interval {boot.low:+.{d}f} to {boot.high:+.{d}f}" in boot.summary()
+    assert "of the 2,000 resamples" in boot.summary()
+
+
+def test_an_unreliable_f_measure_interval_is_not_set_against_the_error_rate_test():
+    from evallib.report._sections import F1Comparison
+    from evallib.report._text import _bootstrap_sentence
+
+    pairwise = pd.DataFrame({"pair": [("a", "b")], "reject": [False]})
+    pairwise.attrs["adjust"] = "none"
+
+    def boot(n_discordant):
+        return F1Comparison(best="a", second="b", f1_best=0.8, f1_second=0.6, difference=0.2, low=0.05, high=0.35,
+                            share_best_better=0.97, share_tied=0.01, n_resamples=2000, alpha=0.05,
+                            n_classifiers=2, n_discordant=n_discordant, seed=0)
+
+    reliable = _bootstrap_sentence(None, boot(40), pairwise)
+    assert ("disagree on this pair (only the bootstrap interval of the F-measure difference excludes 0)"
+            in reliable)
+    assert "finds a difference" not in reliable
+    assert "disagree" not in _bootstrap_sentence(None, boot(8), pairwise)

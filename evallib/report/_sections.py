@@ -1599,6 +1599,12 @@ class F1Comparison:
     def unreliable(self) -> str:
         """Why the percentile interval is unreliable here, or ``""``: few discordant cases
         (fewer than :data:`FEW_DISCORDANT`) or an endpoint exactly 0."""
+        why = self._unreliable_reasons()
+        if not why:
+            return ""
+        return "the bootstrap interval is unreliable here: " + "; ".join(why)
+
+    def _unreliable_reasons(self) -> list[str]:
         why = []
         if 0 <= self.n_discordant < FEW_DISCORDANT:
             why.append(f"the two classifiers' predictions differ on only {plural(self.n_discordant, 'test case')} "
@@ -1606,9 +1612,18 @@ class F1Comparison:
         if (self.low == 0.0) != (self.high == 0.0):
             why.append("an endpoint of the interval is exactly 0, so whether it excludes 0 turns on single "
                        "resamples")
-        if not why:
-            return ""
-        return "the bootstrap interval is unreliable here: " + "; ".join(why)
+        return why
+
+    @property
+    def verdict_drawn(self) -> bool:
+        """Whether the text draws a verdict from the interval: not where it is :attr:`unreliable`."""
+        return not self.unreliable
+
+    def _no_verdict(self) -> str:
+        """The sentence that takes the place of the verdict where the interval is unreliable."""
+        by = "F-measure" if self.measure == "F1" else self.measure
+        return (f"the bootstrap interval is unreliable here, as {' and '.join(self._unreliable_reasons())}; no "
+                f"verdict at alpha = {self.alpha:g} is drawn from it, and the report has no other test of the {by}")
 
     @property
     def mc_error(self) -> float:
@@ -1633,7 +1648,8 @@ class F1Comparison:
 
     @property
     def reject(self) -> bool:
-        """The interval excludes 0 (the bootstrap's decision at level ``alpha``)."""
+        """The interval excludes 0 (the bootstrap's decision at level ``alpha``; the report's texts
+        draw no verdict from it where it is :attr:`unreliable`, see :attr:`verdict_drawn`)."""
         return self.excludes_zero
 
     @property
@@ -1649,11 +1665,16 @@ class F1Comparison:
         str
             Three lines: both classifiers' measure; the difference with its bootstrap
             interval and the number of resamples; the shares of resamples in which
-            ``best`` is higher and in which they tie, and the verdict.
+            ``best`` is higher and in which they tie, and the verdict (where the interval is
+            :attr:`unreliable`, why, and that no verdict is drawn from it).
         """
         level = level_text(self.alpha)
-        verdict = (f"the interval excludes 0: the two differ at alpha = {self.alpha:g}"
-                   if self.excludes_zero else f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}")
+        if not self.verdict_drawn:
+            verdict = self._no_verdict()
+        elif self.excludes_zero:
+            verdict = f"the interval excludes 0: the two differ at alpha = {self.alpha:g}"
+        else:
+            verdict = f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}"
         d = distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
         tie = self.tie
         return (
@@ -1666,7 +1687,6 @@ class F1Comparison:
             f"in {self._share_words()} {self.best}'s {self.measure} is the higher "
             f"(in {_share(self.share_tied)} the two are equal): a share of resamples, not the probability that "
             f"{self.best} is the better classifier; {verdict}"
-            + (f"\n{self.unreliable}" if self.unreliable else "")
         )
 
     def summary(self) -> str:
@@ -1676,7 +1696,9 @@ class F1Comparison:
         -------
         str
             The two leaders and the difference with its bootstrap interval (whether it
-            excludes 0) and the shares of resamples; a tie in every resample is said so.
+            excludes 0) and the shares of resamples; a tie in every resample is said so. Where
+            the interval is :attr:`unreliable` no verdict is drawn from it, and the sentence
+            says so and why.
         """
         level = level_text(self.alpha)
         by = "F-measure" if self.measure == "F1" else self.measure
@@ -1697,12 +1719,13 @@ class F1Comparison:
         return (
             f"{pair}: a difference of {self.difference:.{d}f} with {level} {BOOTSTRAP_METHOD} "
             f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({self.picked})"
-            + (f": it excludes 0, so the two differ at alpha = {self.alpha:g}" if self.excludes_zero
+            + ("" if not self.verdict_drawn else
+               f": it excludes 0, so the two differ at alpha = {self.alpha:g}" if self.excludes_zero
                else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}")
             + f"; {self.best}'s is the higher in {self._share_words()}"
             + (f" and the two are equal in {_share(self.share_tied)}" if self.share_tied > 0 else "")
             + f" (shares of resamples, not the probability that {self.best} is better)"
-            + (f"; {self.unreliable}" if self.unreliable else "") + "."
+            + ("" if self.verdict_drawn else f". {self._no_verdict()[0].upper()}{self._no_verdict()[1:]}") + "."
         )
 
 

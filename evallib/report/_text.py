@@ -840,12 +840,16 @@ def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str
     text = bootstrap.summary()
     if isinstance(pairwise, pd.DataFrame) and len(pairwise):
         row = _pair_row(pairwise, bootstrap.best, bootstrap.second)
-        if bootstrap.excludes_zero != bool(row["reject"]):
+        # an interval the summary calls unreliable gives no verdict, so none to set against the test's
+        if getattr(bootstrap, "verdict_drawn", True) and bootstrap.excludes_zero != bool(row["reject"]):
             what = ("the F-measure weighs errors on the positive class and ignores true negatives"
                     if bootstrap.measure == "F1" else "macro-F1 weighs every class alike")
-            text += (f" It and the error-rate test disagree on this pair "
-                     f"({'only the bootstrap' if bootstrap.excludes_zero else 'only the error-rate test'} finds a "
-                     f"difference): they measure different things, {what} while the test counts every error"
+            alpha = bootstrap.alpha
+            which = (f"only the bootstrap interval of the {'F-measure' if bootstrap.measure == 'F1' else 'macro-F1'} "
+                     "difference excludes 0" if bootstrap.excludes_zero else
+                     f"only the error-rate test rejects equal error rates at alpha = {alpha:g}")
+            text += (f" It and the error-rate test disagree on this pair ({which}): they measure different "
+                     f"things, {what} while the test counts every error"
                      + ("" if pairwise.attrs.get("adjust") == "none" else
                         ", and the test's verdict is adjusted for the number of pairs") + ".")
     return text
