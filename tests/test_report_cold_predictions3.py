@@ -117,3 +117,38 @@ def test_an_unreliable_f_measure_interval_is_not_set_against_the_error_rate_test
             in reliable)
     assert "finds a difference" not in reliable
     assert "disagree" not in _bootstrap_sentence(None, boot(8), pairwise)
+
+
+def test_the_skew_sentences_print_the_smallest_share_below_the_rule_it_breaks():
+    # 249 positives of 2,500: 9.96%, below the 10% of the rule; one decimal would print "10.0%"
+    y = np.array([1] * 249 + [0] * 2251)
+    a = y.copy()
+    a[:40], a[300:340] = 0, 1
+    b = y.copy()
+    b[:60] = 0
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}), pos_label=1)
+    (skew,) = [w for w in rp.summarise_data(data).warnings if w.startswith("heavy class skew")]
+    assert "only 9.96% of the cases are in the minority class" in skew and "less than 10% of the cases" in skew
+    text = _first_bullet(data)
+    assert "the smallest class holds 9.96% of the cases" in text and "10.0%" not in text
+
+
+def test_multiclass_majority_class_balanced_accuracy_is_one_over_k():
+    # K = 4, the smallest class 6 of 236 cases (2.5%): skewed, as the rule's 1/5 of 1/4 is 5%
+    rng = np.random.default_rng(1)
+    y = np.array(["a"] * 120 + ["b"] * 60 + ["c"] * 50 + ["d"] * 6)
+    m1 = y.copy()
+    flip = rng.random(y.size) < 0.2
+    m1[flip] = rng.choice(["a", "b", "c", "d"], flip.sum())
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_m1": m1, "pred_m2": np.full(y.size, "a")}))
+    (skew,) = [w for w in rp.summarise_data(data).warnings if w.startswith("heavy class skew")]
+    assert ("only 2.5% of the cases are in the smallest class, where 4 balanced classes would put 25% in each"
+            in skew)
+    assert "less than 5% of the cases, 1/5 of the 25% that 4 balanced classes give each" in skew
+    text = _first_bullet(data)
+    # always predicting "a": recall 1 on a, 0 on the other three, so balanced accuracy 1/4
+    assert "Always predicting the majority class scores 25.0%" in text
+    recalls = [np.mean(m1[y == c] == c) for c in "abcd"]
+    assert f"**m1** has the highest balanced accuracy (average recall): {100 * np.mean(recalls):.1f}%" in text
+    assert f"m1 is {100 * (np.mean(recalls) - 0.25):.1f} percentage points ahead" in text
+    assert "50.0%" not in text and "1/2" not in text and "chance" not in text

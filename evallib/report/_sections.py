@@ -225,7 +225,8 @@ def summarise_data(data: Predictions) -> DataSummary:
     if percase.skewed(data):
         smallest = "minority" if k == 2 else "smallest"
         warnings.append(
-            f"heavy class skew: only {share:.1%} of the cases are in the {smallest} class, where "
+            f"heavy class skew: only {percase.smallest_share_text(share, k)}% of the cases are in the {smallest} "
+            "class, where "
             f"{k} balanced classes would put {1 / k:.0%} in each, so accuracy mostly measures the "
             f"{'majority class' if k == 2 else 'large classes'}; read average recall (balanced accuracy) "
             f"and {'F-measure' if k == 2 else 'macro-F1'} ({percase.skew_rule(k)})."

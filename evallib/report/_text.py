@@ -496,7 +496,8 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     if skewed:
         k = len(data.label_classes)
         counts = np.bincount(data.case_truth, minlength=len(data.classes))[:k]
-        extra = (f" (balanced accuracy leads because the smallest class holds {pct(counts.min() / counts.sum())}% "
+        share = percase.smallest_share_text(counts.min() / counts.sum(), k)
+        extra = (f" (balanced accuracy leads because the smallest class holds {share}% "
                  f"of the cases, and {percase.skew_rule(k)}")
         if not data.multiclass:
             acc = float(lab.at[leader, "accuracy"])
