@@ -528,7 +528,8 @@ def test_summary_text_with_every_section():
                         alpha=0.1)
     lines = text.splitlines()
     assert any(line.startswith("- Without adjustment for the 3 comparisons") for line in lines)
-    assert any("best of C = 20 random classifiers (Forman & Cohen, alpha = 0.1)" in line for line in lines)
+    assert any("best of C = 20 random classifiers (Forman & Cohen, alpha = 0.1: the critical value allows for "
+               "picking the best of C = 20 classifiers on the same test set" in line for line in lines)
     assert boot.summary() in text and folds.summary() in text
     assert "90% interval" in text and "95%" not in text
     assert "With only" not in text  # 200 cases: no small-test-set sentence

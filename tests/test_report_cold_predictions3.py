@@ -9,6 +9,7 @@ References: McNemar's mid-p and Bonett–Price's interval written out in tests/_
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,8 @@ import pytest
 
 from _references import bonett_price, mid_p
 from evallib import report as rp
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "example_predictions.csv"
 
 
 def _against_majority(n: int, m: int, b: int, c: int) -> rp.Predictions:
@@ -152,3 +155,13 @@ def test_multiclass_majority_class_balanced_accuracy_is_one_over_k():
     assert f"**m1** has the highest balanced accuracy (average recall): {100 * np.mean(recalls):.1f}%" in text
     assert f"m1 is {100 * (np.mean(recalls) - 0.25):.1f} percentage points ahead" in text
     assert "50.0%" not in text and "1/2" not in text and "chance" not in text
+
+
+def test_forman_cohen_says_what_its_critical_value_allows_for_and_does_not_test():
+    data = rp.load_predictions(DATA, pos_label="ER-")
+    chance = rp.chance_check(data, rp.classifier_measures(data), classifiers_tried=7)
+    what = ("(Forman & Cohen, alpha = 0.05: the critical value allows for picking the best of C = 7 classifiers on "
+            "the same test set, and it tests the winner against random rankings, not against the other classifiers)")
+    for text in (chance.summary(), chance.headline()):
+        assert what in text
+        assert " vs " not in text and "pair" not in text

@@ -1388,9 +1388,9 @@ class ChanceCheck:
                 if r["from"].startswith("best") else f" at {its} own threshold")
             parts.append(f"{_winners(r['winner'], r['tied_with'], own=True)} {measure} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
-                         f"{r['critical']:.3f} ({format_p(r['pvalue'])}, {r['law']})")
+                         f"{r['critical']:.3f} ({format_p(r['pvalue'], alpha=self.alpha)}, {r['law']})")
         text = (f"Against the best of C = {self.C} random classifiers on {plural(self.P, 'positive')} "
-                f"and {plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): "
+                f"and {plural(self.N, 'negative')} ({self._what_is_tested()}): "
                 + "; ".join(parts) + ".")
         return " ".join([text, *self.notes])
 
@@ -1410,15 +1410,21 @@ class ChanceCheck:
             verdict = "beats chance" if r["beats_chance"] else "does not beat chance"
             who = _winners(r["winner"], r["tied_with"], own=True)
             if metric == "AUC":
-                said.append(f"the best AUC ({who}, {r['value']:.3f}) {verdict} ({format_p(r['pvalue'])})")
+                said.append(f"the best AUC ({who}, {r['value']:.3f}) {verdict} ({format_p(r['pvalue'], alpha=self.alpha)})")
             else:
                 measure = metric[5:] if metric.startswith("best ") else metric
                 its = "their" if r["tied_with"] else "its"
                 how = (f" at the best threshold of {its} scores (an optimistic figure, in section 5)"
                        if str(r["from"]).startswith("best") else f" at {its} own threshold")
-                said.append(f"the best {measure}, {who}{how}, {verdict} ({format_p(r['pvalue'])})")
-        return (f"Against the best of C = {self.C} random classifiers (Forman & Cohen, alpha = {self.alpha:g}): "
+                said.append(f"the best {measure}, {who}{how}, {verdict} ({format_p(r['pvalue'], alpha=self.alpha)})")
+        return (f"Against the best of C = {self.C} random classifiers ({self._what_is_tested()}): "
                 + "; ".join(said) + "." + "".join(f" {n}" for n in self.notes))
+
+    def _what_is_tested(self) -> str:
+        """What the critical value allows for and what it does not test, for both sentences."""
+        return (f"Forman & Cohen, alpha = {self.alpha:g}: the critical value allows for picking the best of "
+                f"C = {self.C} classifiers on the same test set, and it tests the winner against random rankings, "
+                "not against the other classifiers")
 
 
 def _winners(winner: str, tied: tuple[str, ...], *, own: bool = False) -> str:
