@@ -165,3 +165,25 @@ def test_forman_cohen_says_what_its_critical_value_allows_for_and_does_not_test(
     for text in (chance.summary(), chance.headline()):
         assert what in text
         assert " vs " not in text and "pair" not in text
+
+
+def test_one_pair_gets_one_bullet_and_no_adjustment_words():
+    from evallib.report._text import pairwise_method_line
+
+    data = _few_discordant()   # two classifiers: one pair, 8 discordant cases
+    m = rp.classifier_measures(data)
+    pw = rp.pairwise_comparison(data)   # default adjustment: Holm, which one comparison does not need
+    ba = rp.balanced_accuracy_comparison(data)
+    text = rp.summary_text(data, measures=m, pairwise=pw, balanced=ba, omnibus=rp.omnibus_test(data))
+    pair_bullets = [line for line in text.split("\n") if "a and b" in line or "a vs b" in line]
+    assert len(pair_bullets) == 1, pair_bullets
+    assert pair_bullets[0].startswith("- The two classifiers, a and b: a makes 13.3 percentage points fewer errors")
+    # a is wrong on 3 cases, b on 11, and a is never wrong where b is right: mid-p of b = 8, c = 0
+    assert f"McNemar's mid-p test gives p = {mid_p(8, 0):.2g}" in pair_bullets[0]
+    assert "leaders" not in text and "fewest errors" not in text
+    assert "adjust" not in text.lower() and "Holm" not in text
+    for table in (rp.format_pairwise(pw), rp.format_balanced_pairs(ba)):
+        headers = " ".join(table.columns)
+        assert "adjusted" not in headers.replace("unadjusted", "") and "joint" not in headers and "Holm" not in headers
+    assert "p (unadjusted; McNemar's mid-p test)" in rp.format_pairwise(pw).columns
+    assert "Holm" not in pairwise_method_line(pw) and "one comparison" in pairwise_method_line(pw)

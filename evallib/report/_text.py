@@ -86,9 +86,13 @@ def pairwise_method_line(table: pd.DataFrame) -> str:
     >>> t.attrs.update(alpha=0.05, adjust="holm", method="Bonett–Price", test="McNemar's mid-p test")
     >>> pairwise_method_line(t)
     "Interval: Bonett–Price (95%); test: McNemar's mid-p test, Holm-adjusted."
+
+    With one pair there is nothing to adjust, and the line says so.
     """
     alpha, adjust, method, test = table_metadata(table, "alpha", "adjust", "method", "test",
                                                  made_by="evallib.report.pairwise_comparison")
+    if len(table) == 1:   # one comparison: nothing to adjust
+        return f"Interval: {method} ({level_text(alpha)}); test: {test}, one comparison, so unadjusted."
     if adjust in FDR_ADJUSTMENTS:
         return (f"Interval: {method} ({level_text(alpha)}, unadjusted: no joint interval corresponds to the false "
                 f"discovery rate, so these intervals do not hold jointly); test: {test}, "
@@ -178,22 +182,27 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
         All text, indexed ``"A vs B"`` (``pair A vs B``): ``fewer errors``, ``error A - B
         (points)``, the ``"<level> interval"``, the joint interval (its header names the
         adjustment), the adjusted p-value, ``disagreements b + c`` and ``verdict``; with a
-        smallest difference that matters, a column ``against ±<d> percentage points``.
+        smallest difference that matters, a column ``against ±<d> percentage points``. With
+        one pair there is nothing to adjust: no joint interval, and the p-value is headed
+        ``p (unadjusted; <test>)``.
     """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.pairwise_comparison")
     level = level_text(alpha)
-    joint = _interval_header(alpha, adjust)
-    out = pd.DataFrame({
+    one = len(table) == 1  # one pair: nothing to adjust, so no joint interval and no procedure's name
+    columns = {
         "fewer errors": ["neither (equal)" if v == "tie" else v for v in table["better"]],
         "error A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["diff"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
-        joint: [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
-        pvalue_header(adjust, table.attrs.get("test", "McNemar's mid-p test")): [
-            pvalue_cell(p) for p in table["pvalue_adj"]],
-        "disagreements b + c": [f"{b + c}" + (" (few)" if few else "")
-                                for b, c, few in zip(table["b"], table["c"], table["few"])],
-        "verdict": list(table["verdict"]),
-    })
+    }
+    if not one:
+        columns[_interval_header(alpha, adjust)] = [_interval_text(lo, hi)
+                                                    for lo, hi in zip(table["adj_low"], table["adj_high"])]
+    columns[pvalue_header("none" if one else adjust, table.attrs.get("test", "McNemar's mid-p test"))] = [
+        pvalue_cell(p) for p in table["pvalue_adj"]]
+    columns["disagreements b + c"] = [f"{b + c}" + (" (few)" if few else "")
+                                      for b, c, few in zip(table["b"], table["c"], table["few"])]
+    columns["verdict"] = list(table["verdict"])
+    out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
     if delta is not None:
         out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
@@ -229,22 +238,27 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
         All text, indexed ``"A vs B"``: ``balanced accuracy A``, ``balanced accuracy B``,
         ``A - B (points)``, the ``"<level> interval"``, the joint interval, the adjusted
         p-value, ``verdict`` and, with a smallest difference that matters, a column
-        ``against ±<d> percentage points``.
+        ``against ±<d> percentage points``. With one pair: no joint interval, and the p-value
+        is headed ``p (unadjusted; <test>)``.
     """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.balanced_accuracy_comparison")
     level = level_text(alpha)
-    joint = _interval_header(alpha, adjust)
+    one = len(table) == 1  # one pair: nothing to adjust, so no joint interval and no procedure's name
     verdicts = [("not shown to differ" if not rej else f"{a if d > 0 else b} higher")
                 for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"])]
-    out = pd.DataFrame({
+    columns = {
         "balanced accuracy A": [f"{v:.3f}" for v in table["ba_a"]],
         "balanced accuracy B": [f"{v:.3f}" for v in table["ba_b"]],
         "A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["difference"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["low"], table["high"])],
-        joint: [_interval_text(lo, hi) for lo, hi in zip(table["low_adj"], table["high_adj"])],
-        pvalue_header(adjust, table.attrs.get("test", BALANCED_TEST)): [pvalue_cell(p) for p in table["pvalue_adj"]],
-        "verdict": verdicts,
-    })
+    }
+    if not one:
+        columns[_interval_header(alpha, adjust)] = [_interval_text(lo, hi)
+                                                    for lo, hi in zip(table["low_adj"], table["high_adj"])]
+    columns[pvalue_header("none" if one else adjust, table.attrs.get("test", BALANCED_TEST))] = [
+        pvalue_cell(p) for p in table["pvalue_adj"]]
+    columns["verdict"] = verdicts
+    out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
     if delta is not None:
         out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
@@ -673,7 +687,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     adjusted = adj in ADJUST_NAME and m > 1
 
     def p_of(row: Any) -> str:
-        return adjusted_p_text(row["pvalue_adj"], adj) if adjusted else format_p(row["pvalue"])
+        return adjusted_p_text(row["pvalue_adj"], adj) if adjusted else format_p(row["pvalue"], alpha=alpha)
 
     if isinstance(balanced, pd.DataFrame) and len(balanced) and percase.skewed(data):
         ba = pd.concat([balanced[["a", "ba_a"]].set_axis(["n", "v"], axis=1),
@@ -688,26 +702,35 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         lo, hi = sorted((sign * r["low"], sign * r["high"]))
         g, g_int = gap_points(sign * r["difference"], lo, hi)
         mc = _pair_row(pairwise, a, b)
+        two = "two classifiers" if m == 1 else "two leaders"   # with one pair nobody was picked
         if note:
             head = f"{note}: by balanced accuracy {a} is {g} percentage points ahead of {b}"
         elif values[a] == values[b]:  # two share first place
-            head = (f"By balanced accuracy the two leaders, {a} and {b}, have equal balanced accuracy "
+            head = (f"By balanced accuracy the {two}, {a} and {b}, have equal balanced accuracy "
                     f"({pct(values[a])}%): {a} minus {b} is {g} percentage points")
         else:
-            head = f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} percentage points ahead"
+            head = f"By balanced accuracy the {two} are {a} and {b}: {a} is {g} percentage points ahead"
         p_ba = float(r["pvalue_adj"] if adjusted else r["pvalue"])
         p_mc = float(mc["pvalue_adj"] if adjusted else mc["pvalue"])
         joint = ""
         if adjusted and adj in FWER_ADJUSTMENTS:
             j_lo, j_hi = sorted((sign * r["low_adj"], sign * r["high_adj"]))
             joint = "; " + _joint_clause(j_lo, j_hi, m)
+        # with one pair this is the pair's only bullet, so it says both tests' verdicts
+        ba_verdict = mc_verdict = ""
+        if m == 1:
+            ba_verdict = (f": the two differ at alpha = {alpha:g}" if p_ba <= alpha else
+                          f": they are not shown to differ at alpha = {alpha:g}")
+            mc_verdict = (f", {'rejecting' if p_mc <= alpha else 'not rejecting'} equal error rates at "
+                          f"alpha = {alpha:g}")
         text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} percentage points"
-                f"{'; ' + LEADERS_UNADJUSTED if m > 1 else ''}{joint}; {BALANCED_TEST}, {p_of(r)})"
+                f"{'; ' + LEADERS_UNADJUSTED if m > 1 else ''}{joint}; {BALANCED_TEST}, {p_of(r)}){ba_verdict}"
                 f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
-                f"the large class, gives {p_of(mc)} for the same pair.")
-        if (p_ba <= alpha) != (p_mc <= alpha):
+                f"the large class, gives {p_of(mc)} for the same pair{mc_verdict}.")
+        if (p_ba <= alpha) != (p_mc <= alpha) and m > 1:   # with one pair the next bullet says it in full
             says, other = ((BALANCED_TEST, test) if p_ba <= alpha else (test, BALANCED_TEST))
-            text += (f" The two tests disagree on this pair: the {says} finds a difference at alpha = {alpha:g} "
+            what = "balanced accuracy" if says == BALANCED_TEST else "error rates"
+            text += (f" The two tests disagree on this pair: the {says} rejects equal {what} at alpha = {alpha:g} "
                      f"and {other} does not. They measure different things (balanced accuracy weighs each "
                      f"class alike, {test} every error alike); on this skewed file balanced accuracy "
                      "is the measure the report leads with.")
@@ -727,8 +750,8 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                 else ("disagreement" if count == 1 else "disagreements"))
     cases = cases_word(2)
     # who the sentence is about: the two with the fewest errors, or the tie said in words first
-    subject = (f"{note}; {a} and {b}" if note
-               else f"The two classifiers with the fewest errors, {a} and {b},")
+    two = "The two classifiers" if m == 1 else "The two classifiers with the fewest errors"
+    subject = (f"{note}; {a} and {b}" if note else f"{two}, {a} and {b},")
     if n_dis == 0:
         return (f"{subject} "
                 + ("make identical predictions on every test case" if not data.repeated else
@@ -743,8 +766,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
                else "the interval excludes zero")
     head = (f"{note}: {a} makes {g} percentage points fewer errors than {b}" if note else
-            f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {g} percentage points fewer "
-            "errors")
+            f"{two}, {a} and {b}: {a} makes {g} percentage points fewer errors")
     unadjusted = ""
     if m > 1:  # the pair was picked by the data: its own interval is optimistic, said with the joint one
         unadjusted = "; " + LEADERS_UNADJUSTED
@@ -760,7 +782,10 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
                  "only approximately near the boundary, so read the difference as borderline)")
     few = int(pairwise["few"].sum())
-    if few:
+    if few and m == 1:
+        text += (f"; it rests on fewer than 25 {cases} (flagged in section 3): only those cases tell two "
+                 "classifiers apart, so the comparison rests on little evidence")
+    elif few:
         text += (f"; {plural(few, 'pair')} rest{'s' if few == 1 else ''} on fewer than 25 {cases} "
                  "(flagged in section 3): only those cases tell two classifiers apart, so "
                  f"{'that comparison rests' if few == 1 else 'those comparisons rest'} on little evidence")
@@ -812,24 +837,26 @@ def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None
         else:
             sides = (f"the unadjusted tests fall on opposite sides of alpha too ({format_p(p_mc)} and "
                      f"{format_p(p_ba)})")
-        p_text = ((lambda q: adjusted_p_text(q, adj)) if adjusted else format_p)
+        p_text = ((lambda q: adjusted_p_text(q, adj)) if adjusted else (lambda q: format_p(q, alpha=alpha)))
+        una = ", unadjusted" if m > 1 else ""   # one comparison: nothing to adjust
         signed = (lambda g: g if g.startswith("-") else "+" + g)
         details.append(
             f"for {i} vs {j} ({i} minus {j}) the accuracy difference is {signed(g_acc)} percentage points "
-            f"({level} {method} interval {int_acc}, unadjusted; {test}, {p_text(float(row['pvalue_adj']))}) "
+            f"({level} {method} interval {int_acc}{una}; {test}, {p_text(float(row['pvalue_adj']))}) "
             f"and the balanced-accuracy difference {signed(g_ba)} percentage points ({level} "
-            f"{STRATIFIED_INTERVAL} interval {int_ba}, unadjusted; {BALANCED_TEST}, "
+            f"{STRATIFIED_INTERVAL} interval {int_ba}{una}; {BALANCED_TEST}, "
             f"{p_text(float(r['pvalue_adj']))}): {direction}{'; ' + sides if sides else ''}")
     if not only_mc and not only_ba:
         return None
     n = len(only_mc) + len(only_ba)
     parts = []
     if only_mc:
-        parts.append(f"only {test} (error rate) finds a difference at alpha = {alpha:g} for {join_names(only_mc)}")
+        parts.append(f"only {test} rejects equal error rates at alpha = {alpha:g}, for {join_names(only_mc)}")
     if only_ba:
-        parts.append(f"only the {BALANCED_TEST} (balanced accuracy) finds one for {join_names(only_ba)}")
-    return (f"The error-rate and balanced-accuracy verdicts of section 3 disagree on {plural(n, 'pair')} of "
-            f"{m}: {'; '.join(parts)}. In detail, {'; '.join(details)}. "
+        parts.append(f"only the {BALANCED_TEST} rejects equal balanced accuracy at alpha = {alpha:g}, for "
+                     f"{join_names(only_ba)}")
+    where = "on the one pair" if m == 1 else f"on {plural(n, 'pair')} of {m}"
+    return (f"The error-rate and balanced-accuracy verdicts of section 3 disagree {where}: {'; '.join(parts)}. In detail, {'; '.join(details)}. "
             f"They measure different things: {test} counts every error "
             "alike, so mostly the large class, while balanced accuracy weighs each class alike.")
 
@@ -951,7 +978,10 @@ def summary_text(
     if warnings:
         out.append("**Warning:** " + " ".join(warnings))
     out.append(_best_sentence(data, measures, alpha, delta))
-    out.append(_pairs_sentence(data, omnibus, pairwise, balanced, alpha))
+    # with one pair the leaders' bullet is the pair's, with its test and interval: no second bullet
+    one_pair = isinstance(pairwise, pd.DataFrame) and len(pairwise) == 1
+    if not one_pair:
+        out.append(_pairs_sentence(data, omnibus, pairwise, balanced, alpha))
     out.append(_leaders_sentence(data, pairwise, balanced, alpha, delta))
     out.append(_verdicts_sentence(pairwise, balanced, alpha))
     aucs = measures["AUC"].dropna() if "AUC" in measures else pd.Series(dtype=float)
