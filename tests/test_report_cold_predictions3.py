@@ -187,3 +187,33 @@ def test_one_pair_gets_one_bullet_and_no_adjustment_words():
         assert "adjusted" not in headers.replace("unadjusted", "") and "joint" not in headers and "Holm" not in headers
     assert "p (unadjusted; McNemar's mid-p test)" in rp.format_pairwise(pw).columns
     assert "Holm" not in pairwise_method_line(pw) and "one comparison" in pairwise_method_line(pw)
+
+
+def _delong_by_hand(pos, neg):
+    """AUC and DeLong's standard error from the placement values, written out (DeLong et al. 1988)."""
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    return psi.mean(), np.sqrt(v10.var(ddof=1) / pos.size + v01.var(ddof=1) / neg.size)
+
+
+def test_an_auc_interval_clipped_at_1_or_0_says_so():
+    from scipy import stats
+
+    y = np.array([1] * 8 + [0] * 8)
+    s_a = np.r_[np.arange(8) + 5.5, np.arange(8)]   # positives 5.5..12.5 over negatives 0..7
+    s_b = np.r_[np.arange(8) + 4.5, np.arange(8)]
+    auc, se = _delong_by_hand(s_a[:8], s_a[8:])
+    z = stats.norm.isf(0.025)
+    assert auc == pytest.approx(61 / 64) and auc + z * se > 1 > auc - z * se > 0.5
+    data = rp.load_predictions(pd.DataFrame({"label": y, "score_a": s_a, "score_b": s_b}), pos_label=1)
+    text = rp.score_comparison(data).summary()
+    assert (f"**a** leads with {auc:.3f} (95% DeLong interval {auc - z * se:.3f} to 1.000, the upper end clipped at "
+            "the largest AUC possible, 1.000; random scores: 0.5)") in text
+    # reversed: b's AUC is 1 - 0.906, its interval clipped at 0
+    rev = rp.load_predictions(pd.DataFrame({"label": y, "score_a": -s_a, "score_b": -s_b, "pred_a": y,
+                                            "pred_b": 1 - y}), pos_label=1)
+    auc_b, se_b = _delong_by_hand(-s_b[:8], -s_b[8:])
+    assert auc_b - z * se_b < 0
+    (low,) = [w for w in rp.score_warnings(rev, rp.classifier_measures(rev)) if w.startswith("b's AUC")]
+    assert (f"its 95% DeLong interval 0.000 to {auc_b + z * se_b:.3f} (the lower end clipped at the smallest AUC "
+            "possible, 0.000) excludes 0.5") in low

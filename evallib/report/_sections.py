@@ -66,7 +66,7 @@ from ._prose import (
     tie_note,
     top_two,
 )
-from ._text import adjusted_p_text
+from ._text import _clipped_ends, adjusted_p_text
 
 
 @dataclass(frozen=True)
@@ -534,6 +534,23 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
     }
 
 
+def auc_clipped(row: Any, alpha: float) -> str:
+    """``"the upper end clipped at the largest AUC possible, 1.000"`` where an AUC's DeLong
+    interval (``estimate -/+ z se``, :func:`evallib.onetestset.auc_table`) was clipped to [0, 1],
+    else ``""``; ``row`` has ``estimate``, ``se``, ``low`` and ``high``."""
+    est, se = float(row["estimate"]), float(row["se"])
+    if not (math.isfinite(se) and se > 0):
+        return ""
+    half = float(stats.norm.isf(alpha / 2.0)) * se
+    ends = _clipped_ends("AUC", (0.0, 1.0), (est - half, est + half), (float(row["low"]), float(row["high"])),
+                         lambda v: f"{v:.3f}")
+    return ends
+
+
+def _comma(clause: str) -> str:
+    return ", " + clause if clause else ""
+
+
 #: A classifier's scores are called reversed when their AUC is below 0.5 with a one-sided
 #: p-value (normal law of Mann–Whitney's U under random ranking) below this.
 REVERSED_LEVEL = 0.001
@@ -609,7 +626,8 @@ def score_warnings(data: Predictions, measures: pd.DataFrame, *, alpha: float = 
             fit = (percase.case_delong(data, scores={n: data.scores[n] for n in low}).table(alpha) if data.repeated
                    else auc_table(data.y, {n: data.scores[n] for n in low}, alpha=alpha))
             for r in fit.itertuples():
-                interval = f"{level_text(alpha)} DeLong interval {r.low:.3f} to {r.high:.3f}"
+                interval = (f"{level_text(alpha)} DeLong interval {r.low:.3f} to {r.high:.3f}"
+                            + (f" ({clip})" if (clip := auc_clipped(r._asdict(), alpha)) else ""))
                 if r.high < 0.5:
                     out.append(f"{r.name}'s AUC {r.estimate:.3f} is below the 0.5 of random scores, and its "
                                f"{interval} excludes 0.5: its scores rank the classes worse than random ones.")
@@ -914,13 +932,13 @@ class ScoreComparison:
             interval = f"{level} DeLong interval{'s' if len(first) > 1 else ''} "
         if len(first) == 1:
             if not degenerate[first[0]]:
-                interval += f"{top['low']:.3f} to {top['high']:.3f}"
+                interval += f"{top['low']:.3f} to {top['high']:.3f}" + _comma(auc_clipped(top, self.alpha))
             out = (f"Ranked by AUC (scores for {self.positive!r}), **{first[0]}** leads with "
                    f"{top['estimate']:.3f} ({interval}; random scores: 0.5)")
         else:
             if not degenerate[first[0]]:
                 interval += "; ".join(f"{n}'s {rows.loc[n, 'low']:.3f} to {rows.loc[n, 'high']:.3f}"
-                                      for n in first[:LISTED])
+                                      + _comma(auc_clipped(rows.loc[n], self.alpha)) for n in first[:LISTED])
             out = (f"Ranked by AUC (scores for {self.positive!r}), {join_names([f'**{n}**' for n in first], limit=LISTED)} "
                    f"have equal AUCs, {top['estimate']:.3f} each, the highest ({interval}; "
                    "random scores: 0.5)")
