@@ -1,13 +1,17 @@
 """How a p-value is printed: one rule for the library's result texts, its tables and the reports.
 
-:func:`format_p` writes a p-value in a sentence (``"p = 0.034"``), :func:`pvalue_cell` in a
-table cell (``"0.034"``). The rule: two significant digits, trailing zeros kept (Python's
-alternate form of ``g``, ``f"{p:#.2g}"``: ``0.80``, ``0.00050``, ``1.0``, ``2.1e-05``), never
-printed as 0: below :data:`P_FLOOR` a p-value reads ``p < 1e-15``, and never rounded up to 1: a
-p-value below 1 that two digits would print as ``1.0`` gets three (``0.999``, ``0.996``), and one
-that three would print as ``1.00`` reads ``p > 0.999``; only ``p = 1`` prints ``1.0``. A p-value that could not be
-computed reads ``p = nan``. Every ``.text()``, ``.describe()`` and summary of evallib, and the
-three reports (through :mod:`evallib.report._prose`), print p-values with these two functions.
+:func:`format_p` writes a p-value in a sentence (``"p = 0.034"``), :func:`pvalue_cell` in a table
+cell (``"0.034"``). The rule: two significant digits, trailing zeros kept (Python's alternate form
+of ``g``, ``f"{p:#.2g}"``: ``0.80``, ``0.00050``, ``1.0``, ``2.1e-05``), never printed as 0: below
+:data:`P_FLOOR` a p-value reads ``p < 1e-15``, and never rounded up to 1: a p-value below 1 that two
+digits would print as ``1.0`` gets three (``0.999``, ``0.996``), and one that three would print as
+``1.00`` reads ``p > 0.999``; only ``p = 1`` prints ``1.0``. A p-value that could not be computed
+reads ``p = nan``. Next to a verdict at a level ``alpha`` (a test rejects when ``p <= alpha``), a
+p-value is never printed on the wrong side of ``alpha`` nor as ``alpha`` itself unless it is: digits
+are added until the printed value is (``0.0501`` for 0.0501 at 0.05, not ``0.050``; ``0.04999`` for
+0.04999), and past five significant digits it reads ``p > 0.05`` or ``p < 0.05``. Every ``.text()``,
+``.describe()`` and summary of evallib, and the three reports (through
+:mod:`evallib.report._prose`), print p-values with these two functions.
 
 An adjusted p-value has one spelling, *adjusted p* (the concept the conventions page calls
 ``pvalue_adj``): :func:`format_adjusted_p` writes it in a sentence (``"adjusted p = 0.034
@@ -29,9 +33,10 @@ ADJUSTED_P = "adjusted p"
 P_FLOOR = 1e-15
 
 
-def _p_relation(p: float, floor: float, exact: bool = False) -> str:
+def _p_relation(p: float, floor: float, exact: bool = False, alpha: float | None = None) -> str:
     """``"= 0.034"``, ``"= 2.1e-05"``, ``"= 0.999"``, ``"> 0.999"``, ``"< 1e-15"`` or ``"= nan"``;
-    with ``exact``, a short exact decimal that the rule would round down is printed as it is."""
+    with ``exact``, a short exact decimal that the rule would round down is printed as it is; with
+    ``alpha``, a p-value is printed on its own side of ``alpha`` (:func:`_beside_alpha`)."""
     p = float(p)
     if math.isnan(p):
         return "= nan"
@@ -43,11 +48,34 @@ def _p_relation(p: float, floor: float, exact: bool = False) -> str:
         text = f"= {p:#.2g}"
     short = f"{p:.4g}"   # an exact test's p such as 0.0625 = 2 * 0.5**5 must not read as the smaller 0.062
     if exact and 0 < p < 1 and text.startswith("= ") and float(short) == p and float(text[2:]) < p:
-        return f"= {short}"
+        text = f"= {short}"
+    if alpha is not None and text.startswith("= "):
+        text = _beside_alpha(p, text, float(alpha))
     return text
 
 
-def format_p(p: float, floor: float = P_FLOOR, *, exact: bool = False) -> str:
+#: The most significant digits a p-value gets to show on which side of alpha it lies.
+_ALPHA_DIGITS = 5
+
+
+def _beside_alpha(p: float, text: str, alpha: float) -> str:
+    """``text`` (``"= 0.050"``) when the printed value lies on p's side of ``alpha`` (``<= alpha``
+    exactly when ``p <= alpha``) and equals ``alpha`` only when p does; otherwise p with more
+    significant digits, up to :data:`_ALPHA_DIGITS`, then ``"> alpha"`` or ``"< alpha"``."""
+    def fits(printed: str) -> bool:
+        shown = float(printed[2:])
+        return (shown <= alpha) == (p <= alpha) and (shown != alpha or p == alpha)
+
+    if fits(text):
+        return text
+    for digits in range(3, _ALPHA_DIGITS + 1):
+        longer = f"= {p:#.{digits}g}"
+        if fits(longer):
+            return longer
+    return f"{'>' if p > alpha else '<'} {alpha:g}"
+
+
+def format_p(p: float, floor: float = P_FLOOR, *, exact: bool = False, alpha: float | None = None) -> str:
     """A p-value in a sentence: two significant digits, trailing zeros kept, never printed as 0.
 
     Parameters
@@ -60,6 +88,11 @@ def format_p(p: float, floor: float = P_FLOOR, *, exact: bool = False) -> str:
         The p-value is an exact test's, a short exact decimal (up to 4 significant digits, such
         as ``0.0625``, ``0.125``): one that two digits would round down is printed as it is,
         since ``0.062`` would read smaller than it is.
+    alpha : float, optional
+        The level of a verdict printed beside the p-value (a test rejects when ``p <= alpha``):
+        the p-value is then printed on its own side of ``alpha``, and as ``alpha`` only when it
+        is, with up to five significant digits (``"p = 0.0501"`` for 0.0501 at 0.05, not
+        ``"p = 0.050"``), past them ``"p > 0.05"`` or ``"p < 0.05"``.
 
     Returns
     -------
@@ -79,11 +112,15 @@ def format_p(p: float, floor: float = P_FLOOR, *, exact: bool = False) -> str:
     ('p = 0.999', 'p > 0.999', 'p = 0.95')
     >>> format_p(0.0625), format_p(0.0625, exact=True), format_p(0.034, exact=True)
     ('p = 0.062', 'p = 0.0625', 'p = 0.034')
+    >>> format_p(0.0501), format_p(0.0501, alpha=0.05), format_p(0.04999, alpha=0.05)
+    ('p = 0.050', 'p = 0.0501', 'p = 0.04999')
+    >>> format_p(0.050000001, alpha=0.05), format_p(0.05, alpha=0.05), format_p(0.0166, alpha=0.05 / 3)
+    ('p > 0.05', 'p = 0.050', 'p = 0.0166')
     """
-    return "p " + _p_relation(p, floor, exact)
+    return "p " + _p_relation(p, floor, exact, alpha)
 
 
-def pvalue_cell(p: float, floor: float = P_FLOOR, *, exact: bool = False) -> str:
+def pvalue_cell(p: float, floor: float = P_FLOOR, *, exact: bool = False, alpha: float | None = None) -> str:
     """A p-value in a table cell, by the rule of :func:`format_p`, without the ``p``.
 
     Parameters
@@ -93,6 +130,8 @@ def pvalue_cell(p: float, floor: float = P_FLOOR, *, exact: bool = False) -> str
     floor : float, default :data:`P_FLOOR`
         p-values below it are printed as ``< floor``.
     exact : bool, default False
+        As in :func:`format_p`.
+    alpha : float, optional
         As in :func:`format_p`.
 
     Returns
@@ -105,7 +144,7 @@ def pvalue_cell(p: float, floor: float = P_FLOOR, *, exact: bool = False) -> str
     >>> pvalue_cell(0.0342), pvalue_cell(0.05), pvalue_cell(1e-20), pvalue_cell(1.0)
     ('0.034', '0.050', '< 1e-15', '1.0')
     """
-    text = _p_relation(p, floor, exact)
+    text = _p_relation(p, floor, exact, alpha)
     return text[2:] if text.startswith("= ") else text
 
 

@@ -528,7 +528,8 @@ def test_summary_text_with_every_section():
                         alpha=0.1)
     lines = text.splitlines()
     assert any(line.startswith("- Without adjustment for the 3 comparisons") for line in lines)
-    assert any("best of C = 20 random classifiers (Forman & Cohen, alpha = 0.1)" in line for line in lines)
+    assert any("best of C = 20 random classifiers (Forman & Cohen, alpha = 0.1: the critical value allows for "
+               "picking the best of C = 20 classifiers on the same test set" in line for line in lines)
     assert boot.summary() in text and folds.summary() in text
     assert "90% interval" in text and "95%" not in text
     assert "With only" not in text  # 200 cases: no small-test-set sentence
@@ -548,8 +549,9 @@ def test_summary_of_identical_classifiers_is_defined():
     assert "0.0 to 0.0" not in text and "+0.000 to +0.000" not in text  # zero widths explained
     assert text.count("zero width") == 3  # pairwise interval, F1 bootstrap, fold t-test
     assert "**a and b** have equal accuracy, the highest" in text and "tie for" not in text
-    assert ("With a single comparison, so nothing to adjust for, the one pair, a vs b, is not shown to differ "
-            "at alpha = 0.05: a and b make equal numbers of errors") in text
+    # one pair: one bullet for it (not a pairs bullet and a leaders bullet saying it twice)
+    assert "The two classifiers, a and b, make identical predictions on every test case" in text
+    assert "fewest errors" not in text and "the one pair, a vs b" not in text
     assert "for 1 comparison" not in text and "same mean accuracy" in text
 
 

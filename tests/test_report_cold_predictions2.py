@@ -148,10 +148,14 @@ def test_two_leaders_with_equal_balanced_accuracy_are_said_equal():
     text = rp.summary_text(data, measures=m, pairwise=pairs, balanced=rp.balanced_accuracy_comparison(data))
     assert rp.format_pairwise(pairs).loc["a vs b", "fewer errors"] == "neither (equal)"  # 2 errors each
     ba = 100 * (3 / 4 + 45 / 46) / 2  # by hand
-    assert f"the two leaders, a and b, have equal balanced accuracy ({ba:.1f}%)" in text
-    assert "percentage points ahead" not in text.split("leaders")[1]
-    # the one comparison is named with its effect: equal numbers of errors here
-    assert "the one pair, a vs b, is not shown to differ at alpha = 0.05: a and b make equal numbers of errors" in text
+    assert f"the two classifiers, a and b, have equal balanced accuracy ({ba:.1f}%)" in text
+    assert "percentage points ahead" not in text.split("two classifiers")[1]
+    # the one comparison, in one bullet, with both tests' verdicts: 2 discordant cases each way, so
+    # McNemar's mid-p with b = c is 1 - P(X = 2)/2 for X ~ Binomial(4, 1/2) (Fagerland, Lydersen &
+    # Laake 2013, supplement eq. 2) = 1 - 3/16 = 0.8125
+    assert "they are not shown to differ at alpha = 0.05" in text
+    assert f"gives p = {1 - 3 / 16:.2f} for the same pair, not rejecting equal error rates at alpha = 0.05" in text
+    assert "two leaders" not in text
 
 
 def test_balanced_accuracy_gap_over_the_majority_class_is_clipped_to_what_is_possible():

@@ -66,8 +66,8 @@ def test_pairs_with_few_disagreements_are_not_called_wide():
     assert row["b"] + row["c"] == 3 and row["diff_high"] - row["diff_low"] < 0.04
     text = summary_text(data, measures=classifier_measures(data), pairwise=pairs)
     assert "intervals are wide" not in text
-    assert ("1 pair rests on fewer than 25 disagreements (flagged in section 3): only those cases tell two "
-            "classifiers apart, so that comparison rests on little evidence") in text
+    assert ("it rests on fewer than 25 disagreements (flagged in section 3): only those cases tell two "
+            "classifiers apart, so the comparison rests on little evidence") in text   # the one pair
 
 
 # ------------------------------------------------------------------ text from the file, in all three

@@ -60,6 +60,22 @@ def test_p_values_have_two_significant_digits_and_a_floor():
     assert format_p(3e-5, floor=1e-4) == "p < 1e-04" and pvalue_cell(0.004, floor=1e-4) == "0.0040"
 
 
+def test_a_p_value_beside_a_verdict_is_printed_on_its_own_side_of_alpha():
+    # a test rejects when p <= alpha; written out by hand: the shortest printing whose value lies
+    # on p's side of alpha and equals alpha only when p does
+    cases = {(0.0501, 0.05): "0.0501", (0.050102459732443094, 0.05): "0.0501", (0.04999, 0.05): "0.04999",
+             (0.0496, 0.05): "0.0496", (0.0504, 0.05): "0.0504", (0.05, 0.05): "0.050", (0.034, 0.05): "0.034",
+             (0.0166, 0.05 / 3): "0.0166", (0.0168, 0.05 / 3): "0.017", (0.00996, 0.01): "0.00996",
+             (0.0500000001, 0.05): "> 0.05", (0.0499999999, 0.05): "< 0.05", (0.7, 0.05): "0.70"}
+    for (p, alpha), cell in cases.items():
+        assert pvalue_cell(p, alpha=alpha) == cell, (p, alpha)
+        assert format_p(p, alpha=alpha) == ("p " + cell if cell.startswith(("<", ">")) else "p = " + cell)
+        shown = float(cell.lstrip("<> =")) if cell[0].isdigit() else None
+        if shown is not None:
+            assert (shown <= alpha) == (p <= alpha)
+    assert format_p(0.0501) == "p = 0.050"   # without alpha the two-digit rule stands
+
+
 def test_the_per_item_report_prints_p_values_as_the_others_do():
     """Before 0.2.0 the per-item tables printed three digits (0.0342) where the others printed two."""
     import pandas as pd

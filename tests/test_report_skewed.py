@@ -126,13 +126,18 @@ def test_on_a_skewed_file_the_pairs_bullet_leads_with_balanced_accuracy():
     y = frame["label"].to_numpy()
     wa, wb = frame["pred_a"].to_numpy() != y, frame["pred_b"].to_numpy() != y
     assert mid_p(int(np.sum(wa & ~wb)), int(np.sum(~wa & wb))) > 0.05   # McNemar: not shown to differ
-    bullet = next(line for line in _summary(frame, "pos").splitlines() if "pairs" in line or "pair," in line)
-    assert bullet.startswith("- By balanced accuracy (stratified paired t-test, with a single comparison), "
-                             "the one pair differs at alpha = 0.05 (a vs b). By accuracy (McNemar's mid-p test), "
-                             "the secondary reading")
-    assert bullet.index("By balanced accuracy") < bullet.index("McNemar") < bullet.index("the one pair, a vs b, is not")
-    assert bullet.endswith("The two disagree because they answer different questions: balanced accuracy weighs "
-                           "each class alike, accuracy each case.")
+    # two classifiers, one pair: one bullet for it, balanced accuracy first, each test's verdict said
+    text = _summary(frame, "pos")
+    (bullet,) = [line for line in text.splitlines() if "for the same pair" in line]
+    assert bullet.startswith("- By balanced accuracy the two classifiers are a and b: a is ")
+    assert "the two differ at alpha = 0.05; McNemar's mid-p test" in bullet
+    assert bullet.endswith("for the same pair, not rejecting equal error rates at alpha = 0.05.")
+    assert bullet.index("stratified paired t-test") < bullet.index("McNemar")
+    assert "two leaders" not in text and "with a single comparison" not in text
+    # the disagreement is said once, in the verdicts bullet
+    assert text.count("disagree") == 1
+    assert ("disagree on the one pair: only the stratified paired t-test rejects equal balanced accuracy at "
+            "alpha = 0.05, for a vs b") in text
 
 
 def test_the_disagreement_sentence_is_only_said_when_they_disagree():
@@ -143,8 +148,8 @@ def test_the_disagreement_sentence_is_only_said_when_they_disagree():
     import pandas as pd
 
     text = _summary(pd.DataFrame({"label": y, "pred_a": y, "pred_b": b}), "pos")
-    assert "By balanced accuracy (stratified paired t-test, with a single comparison), the one pair differs" in text
-    assert "answer different questions" not in text
+    assert "By balanced accuracy the two classifiers are a and b" in text and "the two differ at alpha = 0.05" in text
+    assert "answer different questions" not in text and "disagree" not in text
     # a balanced file: accuracy leads, no balanced-accuracy lead-in
     y2 = np.array(["pos"] * 50 + ["neg"] * 50)
     b2 = y2.copy()

@@ -217,7 +217,8 @@ def test_bootstrap_versus_mcnemar_disagreement_is_explained():
     boot = top_two_bootstrap(data, m, n_resamples=2000, rng=1)
     assert boot.excludes_zero and not pw["reject"].iloc[0] and pw["verdict"].iloc[0].startswith("equal")
     text = summary_text(data, measures=m, pairwise=pw, bootstrap=boot)
-    assert "It and the error-rate test disagree on this pair (only the bootstrap finds a difference)" in text
+    assert ("It and the error-rate test disagree on this pair (only the bootstrap interval of the F-measure "
+            "difference excludes 0)") in text
     assert "have equal error rates: the same number of errors" in text
 
 
@@ -389,7 +390,8 @@ def test_bootstrap_warns_on_few_discordant_cases_or_an_endpoint_at_zero():
 
     assert "unreliable" not in summary(25, 0.06, 0.24).summary()  # 25 is not fewer than 25
     few = summary(24, 0.06, 0.24)
-    assert "the bootstrap interval is unreliable here" in few.summary()
+    assert "The bootstrap interval is unreliable here, as the two" in few.summary()
+    assert "differ at alpha" not in few.summary() and "no verdict at alpha = 0.05 is drawn from it" in few.summary()
     assert "differ on only 24 test cases (fewer than 25)" in few.summary()
     assert "unreliable" in few.text()
     one = summary(1, 0.0, 0.24, seed=7).summary()

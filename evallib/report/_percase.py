@@ -90,6 +90,22 @@ def skew_threshold(k: int) -> float:
     return HEAVY_SKEW * 2.0 / k
 
 
+def smallest_share_text(share: float, k: int) -> str:
+    """The smallest class's share of the cases in per cent, for the sentence that calls a file
+    skewed: one decimal, more where one would print it at or above :func:`skew_threshold`
+    while it lies below (``"9.96"`` for 249 of 2,500 cases, not ``"10.0"`` beside "less than 10%").
+
+    >>> smallest_share_text(249 / 2500, 2), smallest_share_text(3 / 37, 2), smallest_share_text(0.2, 2)
+    ('9.96', '8.1', '20.0')
+    """
+    limit = skew_threshold(k)
+    for decimals in range(1, 7):
+        text = f"{100 * share + 0.0:.{decimals}f}"
+        if (float(text) / 100 < limit) == (share < limit):
+            return text
+    return text
+
+
 def skew_rule(k: int) -> str:
     """The rule :func:`skewed` applies, in words, computed from :data:`~evallib.report.HEAVY_SKEW`.
 

@@ -66,7 +66,7 @@ from ._prose import (
     tie_note,
     top_two,
 )
-from ._text import adjusted_p_text
+from ._text import _clipped_ends, adjusted_p_text
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,8 @@ def summarise_data(data: Predictions) -> DataSummary:
     if percase.skewed(data):
         smallest = "minority" if k == 2 else "smallest"
         warnings.append(
-            f"heavy class skew: only {share:.1%} of the cases are in the {smallest} class, where "
+            f"heavy class skew: only {percase.smallest_share_text(share, k)}% of the cases are in the {smallest} "
+            "class, where "
             f"{k} balanced classes would put {1 / k:.0%} in each, so accuracy mostly measures the "
             f"{'majority class' if k == 2 else 'large classes'}; read average recall (balanced accuracy) "
             f"and {'F-measure' if k == 2 else 'macro-F1'} ({percase.skew_rule(k)})."
@@ -533,6 +534,23 @@ def majority_baseline(data: Predictions, *, alpha: float = 0.05) -> dict[str, An
     }
 
 
+def auc_clipped(row: Any, alpha: float) -> str:
+    """``"the upper end clipped at the largest AUC possible, 1.000"`` where an AUC's DeLong
+    interval (``estimate -/+ z se``, :func:`evallib.onetestset.auc_table`) was clipped to [0, 1],
+    else ``""``; ``row`` has ``estimate``, ``se``, ``low`` and ``high``."""
+    est, se = float(row["estimate"]), float(row["se"])
+    if not (math.isfinite(se) and se > 0):
+        return ""
+    half = float(stats.norm.isf(alpha / 2.0)) * se
+    ends = _clipped_ends("AUC", (0.0, 1.0), (est - half, est + half), (float(row["low"]), float(row["high"])),
+                         lambda v: f"{v:.3f}")
+    return ends
+
+
+def _comma(clause: str) -> str:
+    return ", " + clause if clause else ""
+
+
 #: A classifier's scores are called reversed when their AUC is below 0.5 with a one-sided
 #: p-value (normal law of Mann–Whitney's U under random ranking) below this.
 REVERSED_LEVEL = 0.001
@@ -608,7 +626,8 @@ def score_warnings(data: Predictions, measures: pd.DataFrame, *, alpha: float = 
             fit = (percase.case_delong(data, scores={n: data.scores[n] for n in low}).table(alpha) if data.repeated
                    else auc_table(data.y, {n: data.scores[n] for n in low}, alpha=alpha))
             for r in fit.itertuples():
-                interval = f"{level_text(alpha)} DeLong interval {r.low:.3f} to {r.high:.3f}"
+                interval = (f"{level_text(alpha)} DeLong interval {r.low:.3f} to {r.high:.3f}"
+                            + (f" ({clip})" if (clip := auc_clipped(r._asdict(), alpha)) else ""))
                 if r.high < 0.5:
                     out.append(f"{r.name}'s AUC {r.estimate:.3f} is below the 0.5 of random scores, and its "
                                f"{interval} excludes 0.5: its scores rank the classes worse than random ones.")
@@ -913,13 +932,13 @@ class ScoreComparison:
             interval = f"{level} DeLong interval{'s' if len(first) > 1 else ''} "
         if len(first) == 1:
             if not degenerate[first[0]]:
-                interval += f"{top['low']:.3f} to {top['high']:.3f}"
+                interval += f"{top['low']:.3f} to {top['high']:.3f}" + _comma(auc_clipped(top, self.alpha))
             out = (f"Ranked by AUC (scores for {self.positive!r}), **{first[0]}** leads with "
                    f"{top['estimate']:.3f} ({interval}; random scores: 0.5)")
         else:
             if not degenerate[first[0]]:
                 interval += "; ".join(f"{n}'s {rows.loc[n, 'low']:.3f} to {rows.loc[n, 'high']:.3f}"
-                                      for n in first[:LISTED])
+                                      + _comma(auc_clipped(rows.loc[n], self.alpha)) for n in first[:LISTED])
             out = (f"Ranked by AUC (scores for {self.positive!r}), {join_names([f'**{n}**' for n in first], limit=LISTED)} "
                    f"have equal AUCs, {top['estimate']:.3f} each, the highest ({interval}; "
                    "random scores: 0.5)")
@@ -1387,9 +1406,9 @@ class ChanceCheck:
                 if r["from"].startswith("best") else f" at {its} own threshold")
             parts.append(f"{_winners(r['winner'], r['tied_with'], own=True)} {measure} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
-                         f"{r['critical']:.3f} ({format_p(r['pvalue'])}, {r['law']})")
+                         f"{r['critical']:.3f} ({format_p(r['pvalue'], alpha=self.alpha)}, {r['law']})")
         text = (f"Against the best of C = {self.C} random classifiers on {plural(self.P, 'positive')} "
-                f"and {plural(self.N, 'negative')} (Forman & Cohen, alpha = {self.alpha:g}): "
+                f"and {plural(self.N, 'negative')} ({self._what_is_tested()}): "
                 + "; ".join(parts) + ".")
         return " ".join([text, *self.notes])
 
@@ -1409,15 +1428,21 @@ class ChanceCheck:
             verdict = "beats chance" if r["beats_chance"] else "does not beat chance"
             who = _winners(r["winner"], r["tied_with"], own=True)
             if metric == "AUC":
-                said.append(f"the best AUC ({who}, {r['value']:.3f}) {verdict} ({format_p(r['pvalue'])})")
+                said.append(f"the best AUC ({who}, {r['value']:.3f}) {verdict} ({format_p(r['pvalue'], alpha=self.alpha)})")
             else:
                 measure = metric[5:] if metric.startswith("best ") else metric
                 its = "their" if r["tied_with"] else "its"
                 how = (f" at the best threshold of {its} scores (an optimistic figure, in section 5)"
                        if str(r["from"]).startswith("best") else f" at {its} own threshold")
-                said.append(f"the best {measure}, {who}{how}, {verdict} ({format_p(r['pvalue'])})")
-        return (f"Against the best of C = {self.C} random classifiers (Forman & Cohen, alpha = {self.alpha:g}): "
+                said.append(f"the best {measure}, {who}{how}, {verdict} ({format_p(r['pvalue'], alpha=self.alpha)})")
+        return (f"Against the best of C = {self.C} random classifiers ({self._what_is_tested()}): "
                 + "; ".join(said) + "." + "".join(f" {n}" for n in self.notes))
+
+    def _what_is_tested(self) -> str:
+        """What the critical value allows for and what it does not test, for both sentences."""
+        return (f"Forman & Cohen, alpha = {self.alpha:g}: the critical value allows for picking the best of "
+                f"C = {self.C} classifiers on the same test set, and it tests the winner against random rankings, "
+                "not against the other classifiers")
 
 
 def _winners(winner: str, tied: tuple[str, ...], *, own: bool = False) -> str:
@@ -1599,6 +1624,12 @@ class F1Comparison:
     def unreliable(self) -> str:
         """Why the percentile interval is unreliable here, or ``""``: few discordant cases
         (fewer than :data:`FEW_DISCORDANT`) or an endpoint exactly 0."""
+        why = self._unreliable_reasons()
+        if not why:
+            return ""
+        return "the bootstrap interval is unreliable here: " + "; ".join(why)
+
+    def _unreliable_reasons(self) -> list[str]:
         why = []
         if 0 <= self.n_discordant < FEW_DISCORDANT:
             why.append(f"the two classifiers' predictions differ on only {plural(self.n_discordant, 'test case')} "
@@ -1606,9 +1637,18 @@ class F1Comparison:
         if (self.low == 0.0) != (self.high == 0.0):
             why.append("an endpoint of the interval is exactly 0, so whether it excludes 0 turns on single "
                        "resamples")
-        if not why:
-            return ""
-        return "the bootstrap interval is unreliable here: " + "; ".join(why)
+        return why
+
+    @property
+    def verdict_drawn(self) -> bool:
+        """Whether the text draws a verdict from the interval: not where it is :attr:`unreliable`."""
+        return not self.unreliable
+
+    def _no_verdict(self) -> str:
+        """The sentence that takes the place of the verdict where the interval is unreliable."""
+        by = "F-measure" if self.measure == "F1" else self.measure
+        return (f"the bootstrap interval is unreliable here, as {' and '.join(self._unreliable_reasons())}; no "
+                f"verdict at alpha = {self.alpha:g} is drawn from it, and the report has no other test of the {by}")
 
     @property
     def mc_error(self) -> float:
@@ -1633,7 +1673,8 @@ class F1Comparison:
 
     @property
     def reject(self) -> bool:
-        """The interval excludes 0 (the bootstrap's decision at level ``alpha``)."""
+        """The interval excludes 0 (the bootstrap's decision at level ``alpha``; the report's texts
+        draw no verdict from it where it is :attr:`unreliable`, see :attr:`verdict_drawn`)."""
         return self.excludes_zero
 
     @property
@@ -1649,11 +1690,16 @@ class F1Comparison:
         str
             Three lines: both classifiers' measure; the difference with its bootstrap
             interval and the number of resamples; the shares of resamples in which
-            ``best`` is higher and in which they tie, and the verdict.
+            ``best`` is higher and in which they tie, and the verdict (where the interval is
+            :attr:`unreliable`, why, and that no verdict is drawn from it).
         """
         level = level_text(self.alpha)
-        verdict = (f"the interval excludes 0: the two differ at alpha = {self.alpha:g}"
-                   if self.excludes_zero else f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}")
+        if not self.verdict_drawn:
+            verdict = self._no_verdict()
+        elif self.excludes_zero:
+            verdict = f"the interval excludes 0: the two differ at alpha = {self.alpha:g}"
+        else:
+            verdict = f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}"
         d = distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
         tie = self.tie
         return (
@@ -1666,7 +1712,6 @@ class F1Comparison:
             f"in {self._share_words()} {self.best}'s {self.measure} is the higher "
             f"(in {_share(self.share_tied)} the two are equal): a share of resamples, not the probability that "
             f"{self.best} is the better classifier; {verdict}"
-            + (f"\n{self.unreliable}" if self.unreliable else "")
         )
 
     def summary(self) -> str:
@@ -1676,7 +1721,9 @@ class F1Comparison:
         -------
         str
             The two leaders and the difference with its bootstrap interval (whether it
-            excludes 0) and the shares of resamples; a tie in every resample is said so.
+            excludes 0) and the shares of resamples; a tie in every resample is said so. Where
+            the interval is :attr:`unreliable` no verdict is drawn from it, and the sentence
+            says so and why.
         """
         level = level_text(self.alpha)
         by = "F-measure" if self.measure == "F1" else self.measure
@@ -1697,12 +1744,13 @@ class F1Comparison:
         return (
             f"{pair}: a difference of {self.difference:.{d}f} with {level} {BOOTSTRAP_METHOD} "
             f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({self.picked})"
-            + (f": it excludes 0, so the two differ at alpha = {self.alpha:g}" if self.excludes_zero
+            + ("" if not self.verdict_drawn else
+               f": it excludes 0, so the two differ at alpha = {self.alpha:g}" if self.excludes_zero
                else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}")
             + f"; {self.best}'s is the higher in {self._share_words()}"
             + (f" and the two are equal in {_share(self.share_tied)}" if self.share_tied > 0 else "")
             + f" (shares of resamples, not the probability that {self.best} is better)"
-            + (f"; {self.unreliable}" if self.unreliable else "") + "."
+            + ("" if self.verdict_drawn else f". {self._no_verdict()[0].upper()}{self._no_verdict()[1:]}") + "."
         )
 
 

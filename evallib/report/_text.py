@@ -86,9 +86,13 @@ def pairwise_method_line(table: pd.DataFrame) -> str:
     >>> t.attrs.update(alpha=0.05, adjust="holm", method="Bonett–Price", test="McNemar's mid-p test")
     >>> pairwise_method_line(t)
     "Interval: Bonett–Price (95%); test: McNemar's mid-p test, Holm-adjusted."
+
+    With one pair there is nothing to adjust, and the line says so.
     """
     alpha, adjust, method, test = table_metadata(table, "alpha", "adjust", "method", "test",
                                                  made_by="evallib.report.pairwise_comparison")
+    if len(table) == 1:   # one comparison: nothing to adjust
+        return f"Interval: {method} ({level_text(alpha)}); test: {test}, one comparison, so unadjusted."
     if adjust in FDR_ADJUSTMENTS:
         return (f"Interval: {method} ({level_text(alpha)}, unadjusted: no joint interval corresponds to the false "
                 f"discovery rate, so these intervals do not hold jointly); test: {test}, "
@@ -178,22 +182,27 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
         All text, indexed ``"A vs B"`` (``pair A vs B``): ``fewer errors``, ``error A - B
         (points)``, the ``"<level> interval"``, the joint interval (its header names the
         adjustment), the adjusted p-value, ``disagreements b + c`` and ``verdict``; with a
-        smallest difference that matters, a column ``against ±<d> percentage points``.
+        smallest difference that matters, a column ``against ±<d> percentage points``. With
+        one pair there is nothing to adjust: no joint interval, and the p-value is headed
+        ``p (unadjusted; <test>)``.
     """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.pairwise_comparison")
     level = level_text(alpha)
-    joint = _interval_header(alpha, adjust)
-    out = pd.DataFrame({
+    one = len(table) == 1  # one pair: nothing to adjust, so no joint interval and no procedure's name
+    columns = {
         "fewer errors": ["neither (equal)" if v == "tie" else v for v in table["better"]],
         "error A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["diff"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
-        joint: [_interval_text(lo, hi) for lo, hi in zip(table["adj_low"], table["adj_high"])],
-        pvalue_header(adjust, table.attrs.get("test", "McNemar's mid-p test")): [
-            pvalue_cell(p) for p in table["pvalue_adj"]],
-        "disagreements b + c": [f"{b + c}" + (" (few)" if few else "")
-                                for b, c, few in zip(table["b"], table["c"], table["few"])],
-        "verdict": list(table["verdict"]),
-    })
+    }
+    if not one:
+        columns[_interval_header(alpha, adjust)] = [_interval_text(lo, hi)
+                                                    for lo, hi in zip(table["adj_low"], table["adj_high"])]
+    columns[pvalue_header("none" if one else adjust, table.attrs.get("test", "McNemar's mid-p test"))] = [
+        pvalue_cell(p) for p in table["pvalue_adj"]]
+    columns["disagreements b + c"] = [f"{b + c}" + (" (few)" if few else "")
+                                      for b, c, few in zip(table["b"], table["c"], table["few"])]
+    columns["verdict"] = list(table["verdict"])
+    out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
     if delta is not None:
         out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
@@ -229,22 +238,27 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
         All text, indexed ``"A vs B"``: ``balanced accuracy A``, ``balanced accuracy B``,
         ``A - B (points)``, the ``"<level> interval"``, the joint interval, the adjusted
         p-value, ``verdict`` and, with a smallest difference that matters, a column
-        ``against ±<d> percentage points``.
+        ``against ±<d> percentage points``. With one pair: no joint interval, and the p-value
+        is headed ``p (unadjusted; <test>)``.
     """
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.balanced_accuracy_comparison")
     level = level_text(alpha)
-    joint = _interval_header(alpha, adjust)
+    one = len(table) == 1  # one pair: nothing to adjust, so no joint interval and no procedure's name
     verdicts = [("not shown to differ" if not rej else f"{a if d > 0 else b} higher")
                 for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"])]
-    out = pd.DataFrame({
+    columns = {
         "balanced accuracy A": [f"{v:.3f}" for v in table["ba_a"]],
         "balanced accuracy B": [f"{v:.3f}" for v in table["ba_b"]],
         "A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["difference"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["low"], table["high"])],
-        joint: [_interval_text(lo, hi) for lo, hi in zip(table["low_adj"], table["high_adj"])],
-        pvalue_header(adjust, table.attrs.get("test", BALANCED_TEST)): [pvalue_cell(p) for p in table["pvalue_adj"]],
-        "verdict": verdicts,
-    })
+    }
+    if not one:
+        columns[_interval_header(alpha, adjust)] = [_interval_text(lo, hi)
+                                                    for lo, hi in zip(table["low_adj"], table["high_adj"])]
+    columns[pvalue_header("none" if one else adjust, table.attrs.get("test", BALANCED_TEST))] = [
+        pvalue_cell(p) for p in table["pvalue_adj"]]
+    columns["verdict"] = verdicts
+    out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
     if delta is not None:
         out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
@@ -490,17 +504,14 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     printed = float(pct(top)) - float(pct(base_value))
     unrounded = ("" if f"{printed + 0.0:.{decimals}f}" == g else
                  f"from unrounded {'balanced accuracies' if skewed else 'accuracies'}; ")
-    if g_lo > 0:
-        verdict = f"{leader} beats the majority class"
-    elif g_hi < 0:
-        verdict = f"{leader} does worse than the majority class"
-    else:
-        verdict = f"this test set does not show that {leader} beats the majority class"
+    verdict = _baseline_verdict(leader, "balanced accuracy" if skewed else "accuracy", gap, g_lo, g_hi, p, alpha,
+                                gap_method, test)
     extra = ""
     if skewed:
         k = len(data.label_classes)
         counts = np.bincount(data.case_truth, minlength=len(data.classes))[:k]
-        extra = (f" (balanced accuracy leads because the smallest class holds {pct(counts.min() / counts.sum())}% "
+        share = percase.smallest_share_text(counts.min() / counts.sum(), k)
+        extra = (f" (balanced accuracy leads because the smallest class holds {share}% "
                  f"of the cases, and {percase.skew_rule(k)}")
         if not data.multiclass:
             acc = float(lab.at[leader, "accuracy"])
@@ -516,7 +527,36 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
             f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
             f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({unrounded}{level} {gap_method} interval "
             f"{g_int} percentage points{clip_note} "
-            f"{test} {format_p(p)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
+            f"{test} {format_p(p, alpha=alpha)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
+
+
+def _baseline_verdict(leader: str, measure: str, gap: float, lo: float, hi: float, p: float, alpha: float,
+                      interval: str, test: str) -> str:
+    """The verdict on the leader against the majority class, naming the procedure it is read from:
+    the paired interval (``lo``, ``hi``), with the paired test's p-value ``p`` checked against it.
+    Where the two disagree at ``alpha`` (a Bonett–Price interval and McNemar's mid-p test can), the
+    text says so and draws no verdict."""
+    excludes = lo > 0 or hi < 0
+    rejects = p <= alpha
+    at = f"at alpha = {alpha:g}"
+    test = test if "'s " in test else f"the {test}"   # "McNemar's mid-p test", "the stratified paired t-test"
+    if excludes == rejects:
+        if lo > 0:
+            verdict = f"{leader} beats the majority class"
+        elif hi < 0:
+            verdict = f"{leader} does worse than the majority class"
+        else:
+            verdict = f"this test set does not show that {leader} beats the majority class"
+        agrees = f"rejecting equal {measure}" if rejects else f"not rejecting equal {measure}"
+        return (f"{verdict} (the verdict is read from the {interval} interval, which "
+                f"{'excludes' if excludes else 'includes'} 0; {test} agrees, {agrees} {at})")
+    shown = format_p(p, alpha=alpha)
+    if excludes:
+        why = f"the {interval} interval excludes 0 but {test} does not reject equal {measure} {at} ({shown})"
+    else:
+        why = f"{test} rejects equal {measure} {at} ({shown}) but the {interval} interval includes 0"
+    side = "beats" if gap >= 0 else "does worse than"
+    return f"borderline: {why}, so no verdict is drawn on whether {leader} {side} the majority class"
 
 
 def _pairs_sentence(data: Predictions, omnibus: Any, pairwise: Any, balanced: Any, alpha: float) -> str | None:
@@ -647,7 +687,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     adjusted = adj in ADJUST_NAME and m > 1
 
     def p_of(row: Any) -> str:
-        return adjusted_p_text(row["pvalue_adj"], adj) if adjusted else format_p(row["pvalue"])
+        return adjusted_p_text(row["pvalue_adj"], adj) if adjusted else format_p(row["pvalue"], alpha=alpha)
 
     if isinstance(balanced, pd.DataFrame) and len(balanced) and percase.skewed(data):
         ba = pd.concat([balanced[["a", "ba_a"]].set_axis(["n", "v"], axis=1),
@@ -662,26 +702,35 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         lo, hi = sorted((sign * r["low"], sign * r["high"]))
         g, g_int = gap_points(sign * r["difference"], lo, hi)
         mc = _pair_row(pairwise, a, b)
+        two = "two classifiers" if m == 1 else "two leaders"   # with one pair nobody was picked
         if note:
             head = f"{note}: by balanced accuracy {a} is {g} percentage points ahead of {b}"
         elif values[a] == values[b]:  # two share first place
-            head = (f"By balanced accuracy the two leaders, {a} and {b}, have equal balanced accuracy "
+            head = (f"By balanced accuracy the {two}, {a} and {b}, have equal balanced accuracy "
                     f"({pct(values[a])}%): {a} minus {b} is {g} percentage points")
         else:
-            head = f"By balanced accuracy the two leaders are {a} and {b}: {a} is {g} percentage points ahead"
+            head = f"By balanced accuracy the {two} are {a} and {b}: {a} is {g} percentage points ahead"
         p_ba = float(r["pvalue_adj"] if adjusted else r["pvalue"])
         p_mc = float(mc["pvalue_adj"] if adjusted else mc["pvalue"])
         joint = ""
         if adjusted and adj in FWER_ADJUSTMENTS:
             j_lo, j_hi = sorted((sign * r["low_adj"], sign * r["high_adj"]))
             joint = "; " + _joint_clause(j_lo, j_hi, m)
+        # with one pair this is the pair's only bullet, so it says both tests' verdicts
+        ba_verdict = mc_verdict = ""
+        if m == 1:
+            ba_verdict = (f": the two differ at alpha = {alpha:g}" if p_ba <= alpha else
+                          f": they are not shown to differ at alpha = {alpha:g}")
+            mc_verdict = (f", {'rejecting' if p_mc <= alpha else 'not rejecting'} equal error rates at "
+                          f"alpha = {alpha:g}")
         text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} percentage points"
-                f"{'; ' + LEADERS_UNADJUSTED if m > 1 else ''}{joint}; {BALANCED_TEST}, {p_of(r)})"
+                f"{'; ' + LEADERS_UNADJUSTED if m > 1 else ''}{joint}; {BALANCED_TEST}, {p_of(r)}){ba_verdict}"
                 f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
-                f"the large class, gives {p_of(mc)} for the same pair.")
-        if (p_ba <= alpha) != (p_mc <= alpha):
+                f"the large class, gives {p_of(mc)} for the same pair{mc_verdict}.")
+        if (p_ba <= alpha) != (p_mc <= alpha) and m > 1:   # with one pair the next bullet says it in full
             says, other = ((BALANCED_TEST, test) if p_ba <= alpha else (test, BALANCED_TEST))
-            text += (f" The two tests disagree on this pair: the {says} finds a difference at alpha = {alpha:g} "
+            what = "balanced accuracy" if says == BALANCED_TEST else "error rates"
+            text += (f" The two tests disagree on this pair: the {says} rejects equal {what} at alpha = {alpha:g} "
                      f"and {other} does not. They measure different things (balanced accuracy weighs each "
                      f"class alike, {test} every error alike); on this skewed file balanced accuracy "
                      "is the measure the report leads with.")
@@ -701,8 +750,8 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                 else ("disagreement" if count == 1 else "disagreements"))
     cases = cases_word(2)
     # who the sentence is about: the two with the fewest errors, or the tie said in words first
-    subject = (f"{note}; {a} and {b}" if note
-               else f"The two classifiers with the fewest errors, {a} and {b},")
+    two = "The two classifiers" if m == 1 else "The two classifiers with the fewest errors"
+    subject = (f"{note}; {a} and {b}" if note else f"{two}, {a} and {b},")
     if n_dis == 0:
         return (f"{subject} "
                 + ("make identical predictions on every test case" if not data.repeated else
@@ -717,8 +766,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
                else "the interval excludes zero")
     head = (f"{note}: {a} makes {g} percentage points fewer errors than {b}" if note else
-            f"The two classifiers with the fewest errors, {a} and {b}: {a} makes {g} percentage points fewer "
-            "errors")
+            f"{two}, {a} and {b}: {a} makes {g} percentage points fewer errors")
     unadjusted = ""
     if m > 1:  # the pair was picked by the data: its own interval is optimistic, said with the joint one
         unadjusted = "; " + LEADERS_UNADJUSTED
@@ -734,7 +782,10 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
                  "only approximately near the boundary, so read the difference as borderline)")
     few = int(pairwise["few"].sum())
-    if few:
+    if few and m == 1:
+        text += (f"; it rests on fewer than 25 {cases} (flagged in section 3): only those cases tell two "
+                 "classifiers apart, so the comparison rests on little evidence")
+    elif few:
         text += (f"; {plural(few, 'pair')} rest{'s' if few == 1 else ''} on fewer than 25 {cases} "
                  "(flagged in section 3): only those cases tell two classifiers apart, so "
                  f"{'that comparison rests' if few == 1 else 'those comparisons rest'} on little evidence")
@@ -786,24 +837,26 @@ def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None
         else:
             sides = (f"the unadjusted tests fall on opposite sides of alpha too ({format_p(p_mc)} and "
                      f"{format_p(p_ba)})")
-        p_text = ((lambda q: adjusted_p_text(q, adj)) if adjusted else format_p)
+        p_text = ((lambda q: adjusted_p_text(q, adj)) if adjusted else (lambda q: format_p(q, alpha=alpha)))
+        una = ", unadjusted" if m > 1 else ""   # one comparison: nothing to adjust
         signed = (lambda g: g if g.startswith("-") else "+" + g)
         details.append(
             f"for {i} vs {j} ({i} minus {j}) the accuracy difference is {signed(g_acc)} percentage points "
-            f"({level} {method} interval {int_acc}, unadjusted; {test}, {p_text(float(row['pvalue_adj']))}) "
+            f"({level} {method} interval {int_acc}{una}; {test}, {p_text(float(row['pvalue_adj']))}) "
             f"and the balanced-accuracy difference {signed(g_ba)} percentage points ({level} "
-            f"{STRATIFIED_INTERVAL} interval {int_ba}, unadjusted; {BALANCED_TEST}, "
+            f"{STRATIFIED_INTERVAL} interval {int_ba}{una}; {BALANCED_TEST}, "
             f"{p_text(float(r['pvalue_adj']))}): {direction}{'; ' + sides if sides else ''}")
     if not only_mc and not only_ba:
         return None
     n = len(only_mc) + len(only_ba)
     parts = []
     if only_mc:
-        parts.append(f"only {test} (error rate) finds a difference at alpha = {alpha:g} for {join_names(only_mc)}")
+        parts.append(f"only {test} rejects equal error rates at alpha = {alpha:g}, for {join_names(only_mc)}")
     if only_ba:
-        parts.append(f"only the {BALANCED_TEST} (balanced accuracy) finds one for {join_names(only_ba)}")
-    return (f"The error-rate and balanced-accuracy verdicts of section 3 disagree on {plural(n, 'pair')} of "
-            f"{m}: {'; '.join(parts)}. In detail, {'; '.join(details)}. "
+        parts.append(f"only the {BALANCED_TEST} rejects equal balanced accuracy at alpha = {alpha:g}, for "
+                     f"{join_names(only_ba)}")
+    where = "on the one pair" if m == 1 else f"on {plural(n, 'pair')} of {m}"
+    return (f"The error-rate and balanced-accuracy verdicts of section 3 disagree {where}: {'; '.join(parts)}. In detail, {'; '.join(details)}. "
             f"They measure different things: {test} counts every error "
             "alike, so mostly the large class, while balanced accuracy weighs each class alike.")
 
@@ -815,12 +868,16 @@ def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str
     text = bootstrap.summary()
     if isinstance(pairwise, pd.DataFrame) and len(pairwise):
         row = _pair_row(pairwise, bootstrap.best, bootstrap.second)
-        if bootstrap.excludes_zero != bool(row["reject"]):
+        # an interval the summary calls unreliable gives no verdict, so none to set against the test's
+        if getattr(bootstrap, "verdict_drawn", True) and bootstrap.excludes_zero != bool(row["reject"]):
             what = ("the F-measure weighs errors on the positive class and ignores true negatives"
                     if bootstrap.measure == "F1" else "macro-F1 weighs every class alike")
-            text += (f" It and the error-rate test disagree on this pair "
-                     f"({'only the bootstrap' if bootstrap.excludes_zero else 'only the error-rate test'} finds a "
-                     f"difference): they measure different things, {what} while the test counts every error"
+            alpha = bootstrap.alpha
+            which = (f"only the bootstrap interval of the {'F-measure' if bootstrap.measure == 'F1' else 'macro-F1'} "
+                     "difference excludes 0" if bootstrap.excludes_zero else
+                     f"only the error-rate test rejects equal error rates at alpha = {alpha:g}")
+            text += (f" It and the error-rate test disagree on this pair ({which}): they measure different "
+                     f"things, {what} while the test counts every error"
                      + ("" if pairwise.attrs.get("adjust") == "none" else
                         ", and the test's verdict is adjusted for the number of pairs") + ".")
     return text
@@ -878,7 +935,9 @@ def summary_text(
        a skewed file (a smallest class below a fifth of its balanced share), accuracy
        otherwise -- with its interval, and its *paired* comparison with always predicting
        the majority class on the same cases (McNemar's mid-p test and Bonett–Price's
-       interval for 0/1 outcomes; a stratified paired t for balanced accuracy);
+       interval for 0/1 outcomes; a stratified paired t for balanced accuracy), the verdict
+       read from the interval with the test's agreement stated, and no verdict where the
+       two disagree at ``alpha``;
     2. Cochran's Q and which pairwise differences are significant, with the largest of those (on a
        skewed file after which pairs differ by balanced accuracy, and why the two readings disagree
        when they do);
@@ -919,7 +978,10 @@ def summary_text(
     if warnings:
         out.append("**Warning:** " + " ".join(warnings))
     out.append(_best_sentence(data, measures, alpha, delta))
-    out.append(_pairs_sentence(data, omnibus, pairwise, balanced, alpha))
+    # with one pair the leaders' bullet is the pair's, with its test and interval: no second bullet
+    one_pair = isinstance(pairwise, pd.DataFrame) and len(pairwise) == 1
+    if not one_pair:
+        out.append(_pairs_sentence(data, omnibus, pairwise, balanced, alpha))
     out.append(_leaders_sentence(data, pairwise, balanced, alpha, delta))
     out.append(_verdicts_sentence(pairwise, balanced, alpha))
     aucs = measures["AUC"].dropna() if "AUC" in measures else pd.Series(dtype=float)
