@@ -137,6 +137,31 @@ def test_identical_models_get_no_test_interval_or_power():
     assert "has power" not in text and "not shown to differ at alpha" not in text
 
 
+def test_identical_models_share_first_place_exactly_with_no_monte_carlo_error():
+    """Issue rep-items11 #1: two models that answered every item alike tie for first in every resample, so
+    each one's share is exactly 1/2; the binomial sqrt(p (1 - p) / B) = sqrt(0.25 / 50) = 0.071 claimed a
+    Monte Carlo error that a share exact by construction does not have. By hand: every credit is 1/2, SE 0."""
+    from evallib.report._items_sections import format_ranks
+
+    frame = _few_clusters()[["item", "cluster", "A"]]
+    frame = frame.assign(B=frame["A"])
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    board = leaderboard(data, n_resamples=50, rng=0)
+    assert board.ranks["p_best"].tolist() == [0.5, 0.5] and board.ranks["p_best_se"].tolist() == [0.0, 0.0]
+    exact = "0: every one of the 50 resamples ties it for first with 1 other model, so each gives it 1/2"
+    table = format_ranks(board)
+    assert list(table["ranked first (share of resamples)"]) == ["0.500", "0.500"]
+    assert list(table["Monte Carlo SE of the share (50 resamples)"]) == [exact, exact]
+    pairs = pairwise_items(data)
+    text = items_summary_text(data, overview=summarise_items(data), means=model_means(data), pairs=pairs,
+                              samples=sample_analysis(data), board=board, min_difference=None,
+                              planning=item_planning(data))
+    assert ("(a share of resamples, not a probability that it is best; a first place shared by j models whose "
+            f"means coincide counts 1/j to each) is 0.500, MC SE {exact}; the other models that rank first in a "
+            f"share of at least 0.05 of them: B (0.500, MC SE {exact}) (section 5)") in text
+    assert "0.071" not in text and text.count("counts 1/j") == 1
+
+
 def test_an_identical_pair_beside_others_is_left_out_of_the_plan():
     frame = _few_clusters().drop(columns="cluster")
     frame = frame.assign(D=frame["A"])

@@ -901,19 +901,28 @@ def _share_cell(p: float, b: int = 0) -> str:
     return f"{p:.3f}" if 0 < p < 1 else f"{p:g}"
 
 
-def _share_mc_cell(p: float, b: int) -> str:
-    """The Monte Carlo SE of a share ``p`` of ``b`` replicates, or a stated bound where it prints as 0.
+def _share_mc_cell(p: float, se: float, b: int) -> str:
+    """The Monte Carlo SE ``se`` of a share ``p`` of ``b`` replicates, or a stated bound where it prints as 0.
 
-    ``sqrt(p (1 - p) / b)``, to 3 decimals; below 0.0005 (which would print as 0.000) to one
-    significant digit, ``0.0005`` beside ``1 of 2,000``; for a share of 0 or 1, which has no binomial standard error, the rule of three's
-    95% bound on the share over unlimited replicates (below ``3 / b``, above ``1 - 3 / b``).
+    ``se`` is :func:`evallib.items.rank_intervals`' ``p_best_se``, the standard error of the mean of
+    the per-replicate credits (1, ``1/j`` or 0), to 3 decimals; below 0.0005 (which would print as
+    0.000) to one significant digit, ``0.0005`` beside ``1 of 2,000``. A share of 0 or 1, which has no
+    binomial standard error, gets the rule of three's 95% bound on the share over unlimited replicates
+    (below ``3 / b``, above ``1 - 3 / b``). A share strictly between 0 and 1 with an SE of 0 is a tie for
+    first in every replicate (the same credit ``1/j`` each time), and the cell says so.
+
+    >>> _share_mc_cell(0.5, 0.0, 2000)
+    '0: every one of the 2,000 resamples ties it for first with 1 other model, so each gives it 1/2'
     """
     if not b:
         return "-"
     if p <= 0 or p >= 1:
         return (f"no binomial SE ({'0' if p <= 0 else f'{b:,}'} of {b:,}); share "
                 + (f"below {3 / b:.4f}" if p <= 0 else f"above {1 - 3 / b:.4f}") + " by the rule of three (95%)")
-    se = math.sqrt(p * (1 - p) / b)
+    if se == 0:
+        j = round(1 / p)
+        return (f"0: every one of the {b:,} resamples ties it for first with {plural(j - 1, 'other model')}, so each "
+                f"gives it 1/{j}")
     return f"{se:.1g}" if se < 0.0005 else f"{se:.3f}"
 
 
@@ -923,24 +932,25 @@ RANKED_FIRST = "ranked first (share of resamples)"
 RIVAL_SHARE = 0.05
 
 
-def _share_text(p: float, b: int) -> str:
-    """A share ``p`` of ``b`` bootstrap resamples in words, as section 5's table prints it, with its Monte Carlo SE.
+def _share_text(p: float, se: float, b: int) -> str:
+    """A share ``p`` of ``b`` bootstrap resamples in words, as section 5's table prints it, with its Monte Carlo SE ``se``.
 
     One formatter for both: the share and its SE are :func:`_share_cell` and :func:`_share_mc_cell`
-    (3 decimals; a share below 0.001 as its count, an SE below 0.0005 to one significant digit), so the
-    summary and the table never round one share two ways. A share of 0 or 1 has no binomial SE; it
-    gets the rule of three's 95% bound ``3 / b`` on the share over unlimited resamples.
+    (3 decimals; a share below 0.001 as its count, an SE below 0.0005 to one significant digit, an SE
+    of 0 as the tie for first in every resample it comes from), so the summary and the table never
+    round one share two ways. A share of 0 or 1 has no binomial SE; it gets the rule of three's 95%
+    bound ``3 / b`` on the share over unlimited resamples.
 
-    >>> _share_text(0.095, 2000)
+    >>> _share_text(0.095, 0.00656, 2000)
     '0.095, MC SE 0.007'
-    >>> _share_text(1.0, 2000)
+    >>> _share_text(1.0, 0.0, 2000)
     '1 (all 2,000; by the rule of three, the share over unlimited resamples is above 0.9985 at 95% confidence)'
     """
     if p >= 1.0 or p <= 0.0:
         return (f"{p:g} ({'all' if p >= 1 else 'none of the'} {b:,}; by the rule of three, the share over unlimited "
                 f"resamples is {'above' if p >= 1 else 'below'} {(1 - 3 / b) if p >= 1 else 3 / b:.4f} at 95% "
                 "confidence)")
-    return f"{_share_cell(p, b)}, MC SE {_share_mc_cell(p, b)}"
+    return f"{_share_cell(p, b)}, MC SE {_share_mc_cell(p, se, b)}"
 
 
 def format_ranks(board: Leaderboard) -> pd.DataFrame:
@@ -948,10 +958,13 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
 
     The column :data:`RANKED_FIRST` (``p_best`` of :func:`evallib.items.rank_intervals`) is the
     share of ``B`` bootstrap resamples in which a model ranks first, not a probability that it
-    is best; it carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling
-    error the bootstrap estimates. Neither prints as if exact: a share below 0.001 (above 0.999) prints
-    as its count, ``1 of 2,000``, a standard error below 0.0005 to one significant digit (``0.0005``), and a share of 0 or 1 (no
-    binomial standard error) gets the rule of three's bound, ``3 / B``.
+    is best; it carries a Monte Carlo error (``p_best_se``, the standard error of the mean of the
+    per-resample credits, ``sqrt(p (1 - p) / B)`` when no resample has a tie for first) on top of the
+    sampling error the bootstrap estimates. Neither prints as if exact: a share below 0.001 (above
+    0.999) prints as its count, ``1 of 2,000``, a standard error below 0.0005 to one significant digit
+    (``0.0005``), and a share of 0 or 1 (no binomial standard error) gets the rule of three's bound,
+    ``3 / B``. A share that is exact, a tie for first in every resample (two models that answered
+    every item alike share 1/2), has an SE of 0, and its cell says why.
     """
     r = board.ranks
     b = int(r.attrs.get("n_resamples", 0))
@@ -961,7 +974,8 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
         "rank interval": [f"{int(lo)}" if lo == hi else f"{int(lo)} to {int(hi)}"
                           for lo, hi in zip(r["rank_low"], r["rank_high"])],
         RANKED_FIRST: [_share_cell(float(v), b) for v in r["p_best"]],
-        f"Monte Carlo SE of the share ({b:,} resamples)": [_share_mc_cell(float(v), b) for v in r["p_best"]],
+        f"Monte Carlo SE of the share ({b:,} resamples)": [_share_mc_cell(float(v), float(e), b)
+                                                          for v, e in zip(r["p_best"], r["p_best_se"])],
     }, index=pd.Index(list(r["model"]), name="model"))
 
 
@@ -1375,18 +1389,19 @@ def items_summary_text(
     # the threshold compares the unrounded shares; each is printed as section 5's table prints it
     rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= RIVAL_SHARE]
     rival_text = ("; the other models that rank first in a share of at least "
-                  f"{RIVAL_SHARE:g} of them: " + join_names((f"{escape(m)} ({_share_text(p, b)})"
-                                                               for m, p in zip(rival["model"], rival["p_best"])),
-                                                              limit=_LIST_LIMIT)
+                  f"{RIVAL_SHARE:g} of them: "
+                  + join_names((f"{escape(m)} ({_share_text(p, e, b)})"
+                                for m, p, e in zip(rival["model"], rival["p_best"], rival["p_best_se"])),
+                               limit=_LIST_LIMIT)
                   if len(rival) else
                   f"; no other model ranks first in a share of {RIVAL_SHARE:g} of them or more")
     interval = (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
                 f"{int(top['rank_low'])} to {int(top['rank_high'])}")
     out.append(f"In {b:,} bootstrap resamples of the {unit} (Poisson weights), {escape(top['model'])}'s "
                f"{level} rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share of "
-               f"bootstrap resamples in which it ranks first is {_share_text(float(top['p_best']), b)} (a share of "
-               f"resamples, not a probability that it is best; a first place shared by j models whose means coincide "
-               f"counts 1/j to each){rival_text} (section 5).")
+               "bootstrap resamples in which it ranks first (a share of resamples, not a probability that it is best; "
+               "a first place shared by j models whose means coincide counts 1/j to each) is "
+               f"{_share_text(float(top['p_best']), float(top['p_best_se']), b)}{rival_text} (section 5).")
     out.extend(_point(t, 3) for t in _pairs_sentences(pairs, alpha))
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
