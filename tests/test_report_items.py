@@ -1187,7 +1187,13 @@ def test_planned_and_observed_degrees_of_freedom_are_told_apart(pupils):
         assert row["df"] == pytest.approx(planned) and row["observed_df"] == pytest.approx(df, rel=1e-6)
         if f"{df:.1f}" != f"{planned:.1f}":
             checked += 1
-            assert (f"{planned:.1f} degrees of freedom: {len(d):,} items in clusters of {m}, less 1; these are the "
-                    f"planned clusters less 1, where section 3's CR2 test of this pair has {df:.1f} Bell–McCaffrey "
-                    "degrees of freedom from the observed clusters)") in text
+            # the planned design's J - 1 (J = n / m*, not a count) and section 3's df from the G observed clusters,
+            # a count printed whole
+            j = len(d) / m
+            assert (f"{planned:.2f} degrees of freedom, the planned design's J − 1 for J = {len(d):,} items / {m} per "
+                    f"cluster (the size-weighted mean cluster size) = "
+                    + (f"{j:.0f} clusters" if j.is_integer() else
+                       f"{j:.2f} clusters, a planning quantity rather than a count of clusters")
+                    + f"; a different number from section 3's {df:.1f} Bell–McCaffrey degrees of freedom, which its "
+                    f"CR2 test of this pair takes from the file's {sizes.size} observed clusters)") in text
     assert checked

@@ -1502,7 +1502,8 @@ class ItemPlanning:
         of :func:`evallib.planning.item_difference_variance`), ``plan_se`` (``sqrt(V / n_items)``, the
         plan's standard error of the mean difference at the file's items), ``observed_se`` (section 3's
         standard error of the pair's difference, CR2 with clusters), ``observed_df`` (its degrees of
-        freedom, Bell–McCaffrey's with clusters, beside the planned ``df``), ``detectable`` (the difference
+        freedom, Bell–McCaffrey's with clusters, beside the planned ``df``), ``n_clusters`` (the file's
+        clusters holding the pair's shared items, a count; NaN without clusters), ``detectable`` (the difference
         with power ``power`` at the file's ``n_items``), ``power_smaller`` (the power at
         ``SMALLER_SHARE`` (0.8) times ``detectable``: a smaller true difference is found with less
         than the planned power, but not rarely), ``df`` (of that t-test: the file's clusters, or items
@@ -1550,9 +1551,9 @@ class ItemPlanning:
                          if r["cluster_size"] > 1 else ""))
             text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items a difference "
                     f"of {r['detectable']:.4f} (mean score) {level} ({design}; the paired t-test on the {unit}, "
-                    f"{_df_words(r['df'])}"
-                    + (f": {int(r['n_items']):,} items in {self.cluster_word}s of {int(r['cluster_size'])}, less 1"
-                       if not float(r["df"]).is_integer() else "") + self._df_beside(r) + ")"
+                    # a fractional planned df to 2 decimals, as its J = n / m beside it (J - 1 and J agree)
+                    + (f"{r['df']:,.2f} degrees of freedom" if r["cluster_size"] > 1 and not float(r["df"]).is_integer()
+                       else _df_words(r["df"])) + self._df_beside(r) + ")"
                     + f"; a true difference of {SMALLER_SHARE:g} times it, {SMALLER_SHARE * r['detectable']:.4f}, has "
                       f"power {r['power_smaller']:.2f}: a smaller true difference is found with less than the planned "
                       "power, and not finding it would not show it absent")
@@ -1576,16 +1577,34 @@ class ItemPlanning:
                 + ("it" if len(self.identical) == 1 else "them"))
 
     def _df_beside(self, r: pd.Series) -> str:
-        """Section 3's observed degrees of freedom for the pair beside the plan's planned ones, where the two
-        print differently (empty otherwise, or without section 3's)."""
+        """What the plan's degrees of freedom are, and section 3's observed ones beside them, where the two print
+        differently (empty for a plan on whole clusters, or items, whose df section 3 shares).
+
+        The plan's are its design's ``J - 1``, ``J = n / m`` for the shared items ``n`` in clusters of the
+        size-weighted mean size ``m``: a planning quantity that need not be a whole number of clusters. Section
+        3's are the Bell–McCaffrey df of its CR2 test, from the file's observed clusters (a count, printed whole).
+        """
         seen = float(r.get("observed_df", np.nan))
-        if not math.isfinite(seen) or f"{seen:.1f}" == f"{float(r['df']):.1f}":
+        differ = math.isfinite(seen) and f"{seen:.1f}" != f"{float(r['df']):.1f}"
+        whole = float(r["df"]).is_integer()
+        if r["cluster_size"] <= 1:
+            return (f"; a different number from the {seen:,.1f} degrees of freedom of section 3's paired t-test of "
+                    "this pair, from its observed items" if differ else "")
+        if whole and not differ:
             return ""
-        kind = "CR2 test of this pair has" if r["cluster_size"] > 1 else "paired t-test of this pair has"
-        how = "Bell–McCaffrey degrees of freedom from the observed clusters" if r["cluster_size"] > 1 else (
-            "degrees of freedom from the observed items")
-        return (f"; these are the planned {self.cluster_word if r['cluster_size'] > 1 else 'item'}s less 1, where "
-                f"section 3's {kind} {seen:,.1f} {how}")
+        word = self.cluster_word
+        planned = r["n_items"] / r["cluster_size"]
+        text = (f", the planned design's J − 1 for J = {int(r['n_items']):,} items / {int(r['cluster_size'])} per "
+                f"{word} (the size-weighted mean {word} size) = "
+                + (f"{planned:,.0f} {word}s" if whole else
+                   f"{planned:,.2f} {word}s, a planning quantity rather than a count of {word}s"))
+        if differ:
+            n_clusters = r.get("n_clusters", np.nan)
+            observed = (f"the file's {int(n_clusters):,} observed {word}s" if math.isfinite(float(n_clusters))
+                        else f"the file's observed {word}s")
+            text += (f"; a different number from section 3's {seen:,.1f} Bell–McCaffrey degrees of freedom, which "
+                     f"its CR2 test of this pair takes from {observed}")
+        return text
 
     def _reconcile(self, r: pd.Series) -> str:
         """The plan's standard error beside section 3's, and why the detectable difference is not the
@@ -1763,7 +1782,8 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
             elif icc_raw > 1:
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
-    return dict(n_items=int(shared.sum()), sd_a=sds[0], sd_b=sds[1], correlation=correlation,
+    return dict(n_items=int(shared.sum()), n_clusters=int(np.unique(data.clusters[shared]).size) if data.clustered
+                else np.nan, sd_a=sds[0], sd_b=sds[1], correlation=correlation,
                 within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc,
                 icc_raw=icc_raw, noise_identified_a=identified[0], noise_identified_b=identified[1],
                 note=" ".join(s if s.endswith(".") else s + "." for s in notes))
@@ -1825,7 +1845,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
             identical.append(other)
             continue
         parts = _pair_plan_parts(data, leader, other, alpha)
-        n_items = parts.pop("n_items")
+        n_items, n_clusters = parts.pop("n_items"), parts.pop("n_clusters")
         icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
         noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
@@ -1841,7 +1861,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         if delta is not None:
             size = item_sample_size(delta, **plan)
             need_items, need_clusters = size.n_items, size.n_clusters
-        rows.append(dict(a=leader, b=other, n_items=n_items, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
+        rows.append(dict(a=leader, b=other, n_items=n_items, n_clusters=n_clusters, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
                          icc_raw=icc_raw, variance=variance, plan_se=math.sqrt(variance / n_items),
                          observed_se=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[0]),
                          observed_df=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[1]),
