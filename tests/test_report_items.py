@@ -1197,3 +1197,37 @@ def test_planned_and_observed_degrees_of_freedom_are_told_apart(pupils):
                     + f"; a different number from section 3's {df:.1f} Bell–McCaffrey degrees of freedom, which its "
                     f"CR2 test of this pair takes from the file's {sizes.size} observed clusters)") in text
     assert checked
+
+
+@pytest.mark.parametrize("clustered_file", [False, True])
+def test_a_two_model_file_speaks_of_one_pair_in_the_singular(clustered_file):
+    """Issue rep-items11 #3: with two models there is one pair, one test and one interval; the summary, the
+    leaderboard sentence, section 3's agreement line and the plan said "the pairs", "each pair", "paired t-tests",
+    "no interval rules out ... any of them", "the other models". Read against a list of the plurals by hand."""
+    from evallib.report._items_sections import item_planning, pairs_interval_note, tie_group_text
+
+    rng = np.random.default_rng(7)
+    n = 240
+    cluster = np.repeat(np.arange(12), n // 12)
+    p = np.clip(0.6 + rng.normal(0, 0.15, 12)[cluster], 0.05, 0.95)
+    a = (rng.random(n) < p).astype(int)
+    b = np.where(rng.random(n) < 0.85, a, (rng.random(n) < p).astype(int))
+    frame = pd.DataFrame({"item": np.arange(n), "A": a, "B": b})
+    if clustered_file:
+        frame["cluster"] = cluster
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster" if clustered_file else None)
+    parts, text = _parts(data, min_difference=0.5, planning=item_planning(data, min_difference=0.5))
+    pairs = parts["pairs"]
+    assert len(pairs) == 1 and not bool(pairs["reject"].iloc[0])
+    sentences = [text, tie_group_text(parts["board"].tie), pairs_interval_note(pairs, agree=True),
+                 *item_planning(data, min_difference=0.5).sentences()]
+    joined = " ".join(sentences)
+    for wrong in ("the pairs", "each pair", "every pair", "these comparisons", "paired t-tests", "paired tests",
+                  "paired CR2 t-tests", "any of them", "the intervals rule", "the other models", "no interval rules"):
+        assert wrong not in joined, wrong
+    assert pairs_interval_note(pairs, agree=True) == "For the one pair the test's verdict and its interval agree."
+    assert "a paired test, one pair, so no adjustment for multiplicity" in text
+    assert "Planning: on the items the pair shares" in text
+    # 0.5 is far outside the interval: the one interval rules it out for the one model
+    assert "the interval rules out a difference that large either way for " in text
+    assert ("a paired CR2 t-test, cluster-robust" if clustered_file else "(a paired t-test; section 3)") in text

@@ -157,7 +157,7 @@ def test_identical_models_share_first_place_exactly_with_no_monte_carlo_error():
                               samples=sample_analysis(data), board=board, min_difference=None,
                               planning=item_planning(data))
     assert ("(a share of resamples, not a probability that it is best; a first place shared by j models whose "
-            f"means coincide counts 1/j to each) is 0.500, MC SE {exact}; the other models that rank first in a "
+            f"means coincide counts 1/j to each) is 0.500, MC SE {exact}; the other model that ranks first in a "
             f"share of at least 0.05 of them: B (0.500, MC SE {exact}) (section 5)") in text
     assert "0.071" not in text and text.count("counts 1/j") == 1
 

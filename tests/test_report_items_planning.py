@@ -153,7 +153,7 @@ def test_cli_per_item_report_takes_min_difference_and_plans(clustered_file, tmp_
     plan = item_planning(data, alpha=0.05, min_difference=0.02)
     assert "6. Planning the next evaluation" in text
     m = len(plan.table)   # the summary's bullet: the power is at the unadjusted level, for m comparisons
-    assert "Planning: on the items each pair shares, a difference in mean score from" in text
+    assert "Planning: on the items the pair shares, a difference in mean score from" in text
     caveat = "unadjusted for multiplicity" if m == 1 else f"unadjusted for the {m} comparisons with the leader"
     assert f"has power 0.8 at level alpha = 0.05 (two-sided), {caveat}" in text
     assert "power 0.8 for the smallest difference that matters, 0.02, needs" in text and "(section 6)." in text

@@ -371,12 +371,33 @@ def _adjust_words(adjust: str, n_pairs: int) -> str:
     return f"{ADJUST_NAME[adjust]} over all {n_pairs:,} pairs"
 
 
-def pairs_interval_note(pairs: pd.DataFrame) -> str | None:
-    """The pairs whose verdict and joint interval disagree, in one sentence; None if there are none."""
+def pairs_interval_note(pairs: pd.DataFrame, *, agree: bool = False) -> str | None:
+    """The pairs whose verdict and joint interval disagree, in one sentence; None if there are none.
+
+    With ``agree=True``, where none disagree, the sentence that says so for the pairs that have a test and
+    an interval (not those that answered every item alike), in the singular for one pair and without
+    "adjusted" or "joint" where one pair's test and interval are its own; None if no pair has an interval.
+
+    >>> import pandas as pd
+    >>> one = pd.DataFrame({"a": ["A"], "b": ["B"], "reject": [False], "low": [-0.1], "high": [0.2]})
+    >>> one.attrs.update(made_by="evallib.report.pairwise_items", adjust="holm", interval_level=0.05)
+    >>> pairs_interval_note(one, agree=True)
+    "For the one pair the test's verdict and its interval agree."
+    """
     adjust, interval_level = table_metadata(pairs, "adjust", "interval_level", made_by="evallib.report.pairwise_items")
     mask = interval_disagrees(pairs)
     if not mask.any():
-        return None
+        if not agree:
+            return None
+        tested = int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
+        if not tested:
+            return None
+        joint = _joint(adjust, len(pairs))
+        if tested == 1:
+            return (f"For the {'one pair with a test' if len(pairs) > 1 else 'one pair'} the "
+                    f"{'adjusted ' if joint else ''}test's verdict and its {'joint ' if joint else ''}interval agree.")
+        return (f"For every pair{' with a test' if tested < len(pairs) else ''} the verdict of the "
+                f"{'adjusted ' if adjust != 'none' else ''}test and the {'joint ' if joint else ''}interval agree.")
     rows = pairs[mask]
     differ = rows[rows["reject"].to_numpy(bool)]
     level = level_text(1 - interval_level, digits=4) if adjust != "none" else level_text(interval_level)
@@ -1006,7 +1027,7 @@ def tie_group_text(tie: TieGroup) -> str:
     if guarded:
         data += (f"; {'one comparison' if guarded == 1 else f'{guarded:,} comparisons'} with the leader decided "
                  "with the items-independent standard error, the larger, as section 3 says")
-    detail = f"(paired t-tests over {data}, {how})"
+    detail = f"({'a paired t-test' if n_pairs == 1 else 'paired t-tests'} over {data}{'; ' if guarded else ', '}{how})"
     others = [escape(v) for v in tie.members[1:]]
     separated = [escape(v) for v in tie.separated]
     leader = escape(tie.leader)
@@ -1082,12 +1103,16 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
     if min_difference is not None:
         rest = [escape(o) for o in others if escape(o) not in ruled_out]
         if ruled_out:
-            text += (f" Against the smallest difference that matters, {min_difference:g}: the intervals rule out a "
+            text += (f" Against the smallest difference that matters, {min_difference:g}: "
+                     f"{'the interval rules' if len(ahead) == 1 else 'the intervals rule'} out a "
                      f"difference that large either way for {join_names(ruled_out, limit=_LIST_LIMIT)}")
             text += (f", but not for {join_names(rest, limit=_LIST_LIMIT)}." if rest else ".")
         else:
-            text += (f" Against the smallest difference that matters, {min_difference:g}: no interval rules out a "
-                     "difference that large, so more items are needed to call any of them equivalent.")
+            text += (f" Against the smallest difference that matters, {min_difference:g}: "
+                     + ("the interval does not rule out a difference that large, so more items are needed to call "
+                        f"{join_names(map(escape, others))} equivalent." if len(ahead) == 1 else
+                        "no interval rules out a difference that large, so more items are needed to call any of them "
+                        "equivalent."))
     return text
 
 
@@ -1118,7 +1143,7 @@ def _planning_sentence(planning: ItemPlanning) -> str:
     with ``min_difference``, the items that power needs; the level is the unadjusted one."""
     t = planning.table
     det = join_names((f"{v:.4f} against {escape(b)}" for v, b in zip(t["detectable"], t["b"])), limit=_LIST_LIMIT)
-    text = (f"Planning: on the items each pair shares, a difference in mean score from {escape(t['a'].iloc[0])} of "
+    text = (f"Planning: on the items {'the pair' if len(t) == 1 else 'each pair'} shares, a difference in mean score from {escape(t['a'].iloc[0])} of "
             f"{det} has power {planning.power:g} at level alpha = {planning.alpha:g} (two-sided), "
             f"{planning.unadjusted()}")
     if planning.min_difference is not None:
@@ -1299,7 +1324,8 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     if adjust in FDR_ADJUSTMENTS and m > 1:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     clustered = pairs.attrs.get("n_clusters") is not None
-    tests = "paired CR2 t-tests, cluster-robust" if clustered else "paired t-tests"
+    tests = ("a paired CR2 t-test, cluster-robust" if m == 1 else "paired CR2 t-tests, cluster-robust") if clustered \
+        else ("a paired t-test" if m == 1 else "paired t-tests")
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
@@ -1328,7 +1354,7 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
                        "tests weigh slightly differently (McNemar counts only the items the two disagree on).")
         else:
             out.append("McNemar's mid-p test, which counts only the items on which two models disagree, reaches the "
-                       "same verdict as the paired t-test for every pair.")
+                       f"same verdict as the paired t-test for {'the one pair' if m == 1 else 'every pair'}.")
     return out
 
 
@@ -1375,12 +1401,14 @@ def items_summary_text(
     if others:
         out.append(f"{plural(len(others), 'model')} {'is' if len(others) == 1 else 'are'} not shown to differ from "
                    f"the leader at alpha = {alpha:g} "
-                   f"(paired tests, {how}): {join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
+                   f"({'a paired test' if len(pairs) == 1 else 'paired tests'}, {how}): "
+                   f"{join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
                    "separated from it (section 5). " + _open_differences(tie, others, pairs, min_difference)
                    + (" Each pair's verdict follows its own paired standard error (how consistently the two models "
                       "differ item by item), not the gap between their means alone." if len(pairs) > 1 else ""))
     else:
-        out.append(f"Every other model is separated from the leader at alpha = {alpha:g} (paired tests, {how}; "
+        out.append(f"Every other model is separated from the leader at alpha = {alpha:g} "
+                   f"({'a paired test' if len(pairs) == 1 else 'paired tests'}, {how}; "
                    "section 5).")
     ranks = board.ranks
     top = ranks.iloc[0]
@@ -1388,8 +1416,8 @@ def items_summary_text(
     b = int(ranks.attrs.get("n_resamples", 0))
     # the threshold compares the unrounded shares; each is printed as section 5's table prints it
     rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= RIVAL_SHARE]
-    rival_text = ("; the other models that rank first in a share of at least "
-                  f"{RIVAL_SHARE:g} of them: "
+    rival_text = (("; the other model that ranks first" if len(rival) == 1 else "; the other models that rank first")
+                  + f" in a share of at least {RIVAL_SHARE:g} of them: "
                   + join_names((f"{escape(m)} ({_share_text(p, e, b)})"
                                 for m, p, e in zip(rival["model"], rival["p_best"], rival["p_best_se"])),
                                limit=_LIST_LIMIT)
