@@ -342,7 +342,7 @@ def test_unequal_clusters_give_the_plan_fractional_degrees_of_freedom_and_say_wh
     assert n == 101 and f"{df:.2f}" == "4.05" and f"{n / 20:.2f}" == "5.05"
     # told apart from section 3's observed CR2 df, which come from the 12 clusters, a count printed whole
     seen = plan.table["observed_df"].iloc[0]
-    assert (f"{seen:.1f}" == f"{df:.1f}") != (f"; a different number from section 3's {seen:.1f} Bell–McCaffrey degrees "
+    assert (f"{seen:.2f}" == f"{df:.2f}") != (f"; a different number from section 3's {seen:.1f} Bell–McCaffrey degrees "
                                               f"of freedom, which its CR2 test of this pair takes from the file's "
                                               f"{sizes.size} observed clusters)" in plan.sentences()[0])
 

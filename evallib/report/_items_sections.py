@@ -1613,7 +1613,8 @@ class ItemPlanning:
         3's are the Bell–McCaffrey df of its CR2 test, from the file's observed clusters (a count, printed whole).
         """
         seen = float(r.get("observed_df", np.nan))
-        differ = math.isfinite(seen) and f"{seen:.1f}" != f"{float(r['df']):.1f}"
+        # compared as the plan prints its df: to 2 decimals where fractional
+        differ = math.isfinite(seen) and f"{seen:.2f}" != f"{float(r['df']):.2f}"
         whole = float(r["df"]).is_integer()
         if r["cluster_size"] <= 1:
             return (f"; a different number from the {seen:,.1f} degrees of freedom of section 3's paired t-test of "
