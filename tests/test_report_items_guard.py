@@ -193,3 +193,40 @@ def test_cli_report_flags_the_few_clusters_pair(tmp_path, capsys):
     assert "SE if items independent" in text and "not separated by the independent SE, the larger" in text
     assert "where the CR2 SE alone would give differ" in text
     assert "decided with the items-independent standard error, the larger, as section 3 says" in text
+
+
+def test_ratios_and_design_effects_from_few_clusters_are_called_noisy():
+    """Issue rep-items11 #4: a variance ratio, a design effect or a clustered standard error estimated from fewer
+    than 30 clusters is itself noisy, and the summary and section 2 say so with the count of clusters (6 here, by
+    hand: the six passages), in the summary's variance-ratio sentence, section 2's note and section 4's bullet;
+    with 30 clusters none of them does."""
+    from evallib.report._items_sections import effective_n_note
+
+    def summary(frame, **columns):
+        data = load_item_scores(frame, item_column="item", cluster_column="cluster", **columns)
+        means = model_means(data)
+        text = items_summary_text(data, overview=summarise_items(data), means=means, pairs=pairwise_items(data),
+                                  samples=sample_analysis(data), board=leaderboard(data, n_resamples=50, rng=0),
+                                  min_difference=None, planning=item_planning(data))
+        return text, effective_n_note(means)
+
+    few = _few_clusters()
+    assert few["cluster"].nunique() == 6
+    text, note = summary(few)
+    caveat = "rest on only 6 clusters (fewer than 30), so they are themselves noisy"
+    (bullet,) = [t for t in text.split("\n") if "variance ratio" in t]
+    assert f"; this ratio and the design effect from it {caveat}" in bullet
+    assert (f"is taken at the cap; the cluster-robust variances, and so the effective sample sizes and design effects "
+            f"{caveat}.") in note
+    # repeated answers in the six passages: section 4's bullet quotes clustered standard errors and a floor
+    rng = np.random.default_rng(2)
+    rows = [dict(item=r.item, cluster=r.cluster, sample=s, A=int(rng.random() < 0.7), B=int(rng.random() < 0.5))
+            for r in few.itertuples() for s in (1, 2, 3)]
+    text, _ = summary(pd.DataFrame(rows), sample_column="sample")
+    assert f"the floor is the clustered one; these standard errors and the floor {caveat}" in text
+    # 30 clusters: no caveat anywhere
+    many = pd.concat([few.assign(cluster=few["cluster"] + f"-{k}", item=few["item"] + f"-{k}") for k in range(5)],
+                     ignore_index=True)
+    assert many["cluster"].nunique() == 30
+    text, note = summary(many)
+    assert "clusters (fewer than 30), so" not in text and "fewer than 30" not in note

@@ -283,7 +283,25 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
     order = np.lexsort((np.arange(len(out)), -out["mean"].to_numpy()))
     out = out.iloc[order]
     out.attrs["alpha"] = alpha
+    out.attrs["n_clusters"] = data.n_clusters if data.clustered else None
     return out
+
+
+def _few_clusters_noise(n_clusters: int | None, what: str, *, many: bool = False) -> str:
+    """The caveat on an estimate from the clusters (a variance ratio, a design effect, an effective sample size,
+    a cluster-robust standard error) when there are fewer than :data:`~evallib.report.FEW_CLUSTERS` of them:
+    ``"; <what> rests on only J clusters (fewer than 30), so it is itself noisy"`` (``many``: the plural verb and
+    pronoun), else ``""``.
+
+    >>> _few_clusters_noise(6, "this ratio")
+    '; this ratio rests on only 6 clusters (fewer than 30), so it is itself noisy'
+    >>> _few_clusters_noise(67, "this ratio"), _few_clusters_noise(None, "this ratio")
+    ('', '')
+    """
+    if n_clusters is None or n_clusters >= FEW_CLUSTERS:
+        return ""
+    return (f"; {what} {'rest' if many else 'rests'} on only {n_clusters:,} clusters (fewer than {FEW_CLUSTERS}), "
+            f"so {'they are themselves' if many else 'it is itself'} noisy")
 
 
 def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
@@ -1227,6 +1245,9 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_cluste
     text = (f"The leader's cluster-robust standard error is {math.sqrt(ratio):.2f} times the one that takes the "
             f"items as independent (variance ratio {ratio:.2f})")
     used = float(row["interval_design_effect"])
+    both = math.isfinite(row["effective_n"])
+    text += _few_clusters_noise(n_clusters, "this ratio and the design effect from it" if both else "this ratio",
+                                many=both)
     if math.isfinite(row["effective_n"]):
         text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:,.1f} of its "
                  f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f} relative to independent answers")
@@ -1286,7 +1307,10 @@ def effective_n_note(means: pd.DataFrame) -> str | None:
     text = ("Wilson's effective sample size is p(1 - p) / variance, capped at the model's number of 0/1 scores "
             "(its answers: items × answers per item), a design effect of at least 1 relative to independent "
             "answers (Korn and Graubard's truncation); a variance below that of independent answers is taken at "
-            "the cap.")
+            "the cap")
+    noise = _few_clusters_noise(means.attrs.get("n_clusters"), "the cluster-robust variances, and so the effective "
+                                "sample sizes and design effects", many=True)
+    text += (f"{noise}." if noise else ".")
     capped = [m for m, r in rows.iterrows() if _capped(r)]
     if capped:
         text += (f" The cap binds for {join_names((escape(m) for m in capped), limit=_LIST_LIMIT)}"
@@ -1453,7 +1477,9 @@ def items_summary_text(
             total = row["between"] + row["within"]
             share = row["within"] / total if total > 0 else 0.0
             hedge = ("; these are CR2 cluster-robust standard errors, which take the clusters into account, and "
-                     "the floor is the clustered one" if data.clustered else "")
+                     "the floor is the clustered one"
+                     + _few_clusters_noise(data.n_clusters, "these standard errors and the floor", many=True)
+                     if data.clustered else "")
             if row["truncated"]:
                 split = (f"{whose} to one item are not shown to be more alike than its answers to different "
                          "items: "
