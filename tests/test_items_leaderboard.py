@@ -231,7 +231,7 @@ def test_multinomial_bootstrap_is_the_row_copying_bootstrap():
     rng = np.random.default_rng(11)
     x = scores.to_numpy(float)
     rows_of = [np.flatnonzero(labels == g) for g in range(sizes.size)]
-    best, worst, first = [], [], np.zeros(5)
+    best, worst, credits = [], [], []
     for _ in range(n_boot):
         drawn = rng.integers(sizes.size, size=sizes.size)
         copied = x[np.concatenate([rows_of[g] for g in drawn])]
@@ -239,14 +239,19 @@ def test_multinomial_bootstrap_is_the_row_copying_bootstrap():
         best.append(stats.rankdata(-means, method="min"))
         worst.append(stats.rankdata(-means, method="max"))
         top = means == means.max()
-        first += top / top.sum()
+        credits.append(top / top.sum())
 
     def percentile(v, q):             # the inverted-CDF quantile: the ceil(q n)-th smallest
         return np.sort(v, axis=0)[math.ceil(q * len(v)) - 1]
 
     ref = pd.DataFrame({"model": scores.columns, "rank_low": percentile(np.array(best), alpha / 2),
-                        "rank_high": percentile(np.array(worst), 1 - alpha / 2), "p_best": first / n_boot})
+                        "rank_high": percentile(np.array(worst), 1 - alpha / 2),
+                        "p_best": np.mean(credits, axis=0),
+                        # the SE of the mean of the per-resample credits (1, 1/j or 0), written out
+                        "p_best_se": np.sqrt(np.mean((np.array(credits) - np.mean(credits, axis=0)) ** 2, axis=0)
+                                             / n_boot)})
     merged = ours.merge(ref, on="model", suffixes=("", "_ref"))
+    assert merged["p_best_se"].to_numpy() == pytest.approx(merged["p_best_se_ref"].to_numpy(), abs=1e-12)
     assert (merged["rank_low"] == merged["rank_low_ref"]).all()
     assert (merged["rank_high"] == merged["rank_high_ref"]).all()
     assert merged["p_best"].to_numpy() == pytest.approx(merged["p_best_ref"].to_numpy(), abs=1e-12)
@@ -292,6 +297,11 @@ def test_a_clearly_best_model_has_rank_interval_1_1_and_identical_models_share_e
         assert (out.loc[m, "rank"], out.loc[m, "rank_low"], out.loc[m, "rank_high"]) == (2, 2, 4)
     same = rank_intervals({"x": base, "y": base, "z": base}, n_resamples=200, rng=2, weights="multinomial")
     assert same["p_best"].tolist() == pytest.approx([1 / 3] * 3) and set(same["rank_high"]) == {3}
+    # a three-way tie for first in every resample: each share is 1/3 by construction, with no Monte Carlo
+    # error (a binomial sqrt(p (1 - p) / B) would claim 0.033 here)
+    assert same["p_best_se"].tolist() == [0.0, 0.0, 0.0]
+    assert out.loc["best", "p_best_se"] == 0.0   # first in every resample
+    assert (out.loc[["x", "y", "z"], "p_best_se"] == 0.0).all()   # never first
 
 
 def test_p_best_of_two_models_matches_the_normal_approximation():
@@ -313,7 +323,7 @@ def test_result_layout_and_reproducibility():
     a = rank_intervals(scores, n_resamples=300, rng=5)
     b = rank_intervals(scores, n_resamples=300, rng=np.random.default_rng(5))
     pd.testing.assert_frame_equal(a, b)
-    assert list(a.columns) == ["model", "mean", "rank", "rank_low", "rank_high", "p_best"]
+    assert list(a.columns) == ["model", "mean", "rank", "rank_low", "rank_high", "p_best", "p_best_se"]
     assert a["mean"].is_monotonic_decreasing and (a["rank_low"] <= a["rank"]).all()
     assert (a["rank_low"] <= a["rank_high"]).all() and a["p_best"].sum() == pytest.approx(1.0)
     assert a.attrs == {"alpha": 0.05, "n_resamples": 300, "weights": "poisson", "n_items": 120, "n_clusters": None}

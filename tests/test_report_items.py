@@ -825,9 +825,9 @@ def test_p_best_carries_its_monte_carlo_error_and_the_bootstrap_is_named(cluster
                 else f"{int(top['rank_low'])} to {int(top['rank_high'])}")
     # the share is named a share of resamples, with its MC SE, next to the leader's rank interval
     assert (f"{top['model']}'s 95% rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share "
-            f"of bootstrap resamples in which it ranks first is {p:.3f}, MC SE {math.sqrt(p * (1 - p) / 1000):.3f} "
-            "(a share of resamples, not a probability that it is best; a first place shared by j models whose means "
-            "coincide counts 1/j to each)") in text
+            "of bootstrap resamples in which it ranks first (a share of resamples, not a probability that it is best; "
+            "a first place shared by j models whose means coincide counts 1/j to each) is "
+            f"{p:.3f}, MC SE {math.sqrt(p * (1 - p) / 1000):.3f}") in text
     assert "P(best)" not in text
     assert "Poisson weights" in text and "with replacement" not in text
     table = format_ranks(parts["board"])
@@ -848,6 +848,7 @@ def test_rivals_for_first_place_compare_unrounded_shares(clustered):
     ranks = parts["board"].ranks.copy()
     b = int(ranks.attrs["n_resamples"])
     ranks["p_best"] = [0.849, 0.095, 0.046, 0.010]
+    ranks["p_best_se"] = np.sqrt(ranks["p_best"] * (1 - ranks["p_best"]) / b)   # credits of 0 and 1 only
     parts["board"] = Leaderboard(tie=parts["board"].tie, ranks=ranks)
     text = items_summary_text(clustered, **parts)
     (bullet,) = [t for t in text.split("\n") if "bootstrap resamples" in t]
@@ -856,6 +857,7 @@ def test_rivals_for_first_place_compare_unrounded_shares(clustered):
             "(section 5)") in bullet
     assert third not in bullet and "10%" not in bullet and "9.5%" not in bullet
     ranks["p_best"] = [0.95, 0.046, 0.004, 0.0]
+    ranks["p_best_se"] = np.sqrt(ranks["p_best"] * (1 - ranks["p_best"]) / b)   # credits of 0 and 1 only
     parts["board"] = Leaderboard(tie=parts["board"].tie, ranks=ranks)
     (bullet,) = [t for t in items_summary_text(clustered, **parts).split("\n") if "bootstrap resamples" in t]
     assert "no other model ranks first in a share of 0.05 of them or more" in bullet and second not in bullet
@@ -871,6 +873,7 @@ def test_small_p_best_counts_never_print_as_exact():
     ranks = pd.DataFrame({"model": ["a", "b", "c", "d"], "mean": [0.8, 0.7, 0.6, 0.5], "rank": [1.0, 2.0, 3.0, 4.0],
                           "rank_low": [1, 1, 3, 4], "rank_high": [2, 2, 3, 4],
                           "p_best": [1600 / b, 398 / b, 1 / b, 0.0]})
+    ranks["p_best_se"] = np.sqrt(ranks["p_best"] * (1 - ranks["p_best"]) / b)   # credits of 0 and 1 only
     ranks.attrs["n_resamples"] = b
     table = format_ranks(Leaderboard(tie=None, ranks=ranks))
     column = f"Monte Carlo SE of the share ({b:,} resamples)"
@@ -882,6 +885,7 @@ def test_small_p_best_counts_never_print_as_exact():
         "no binomial SE (0 of 2,000); share below 0.0015 by the rule of three (95%)")
     assert not any(v in {"0.000", "1.000"} for v in [*table[share], *table[column]])
     ranks["p_best"] = [1.0, 0.0, 0.0, 0.0]
+    ranks["p_best_se"] = 0.0
     table = format_ranks(Leaderboard(tie=None, ranks=ranks))
     assert table[share].iloc[0] == "1" and table[column].iloc[0] == (
         "no binomial SE (2,000 of 2,000); share above 0.9985 by the rule of three (95%)")
@@ -1135,11 +1139,12 @@ def test_one_share_prints_one_way_in_the_summary_and_the_table():
     b = 2000
     ranks = pd.DataFrame({"model": ["a", "b"], "mean": [0.7, 0.69], "rank": [1.0, 2.0], "rank_low": [1, 1],
                           "rank_high": [2, 2], "p_best": [1249 / b, 751 / b]})
+    ranks["p_best_se"] = np.sqrt(ranks["p_best"] * (1 - ranks["p_best"]) / b)   # credits of 0 and 1 only
     ranks.attrs["n_resamples"] = b
     table = format_ranks(Leaderboard(tie=None, ranks=ranks))
     assert table["ranked first (share of resamples)"].iloc[1] == "0.376"
-    assert _share_text(751 / b, b) == "0.376, MC SE 0.011"
-    assert _share_text(0.0, b) == ("0 (none of the 2,000; by the rule of three, the share over unlimited resamples "
+    assert _share_text(751 / b, math.sqrt(751 / b * (1 - 751 / b) / b), b) == "0.376, MC SE 0.011"
+    assert _share_text(0.0, 0.0, b) == ("0 (none of the 2,000; by the rule of three, the share over unlimited resamples "
                                    "is below 0.0015 at 95% confidence)")
 
 
@@ -1180,9 +1185,49 @@ def test_planned_and_observed_degrees_of_freedom_are_told_apart(pupils):
         _, df = cr2_reference(d, classes)
         planned = len(d) / m - 1
         assert row["df"] == pytest.approx(planned) and row["observed_df"] == pytest.approx(df, rel=1e-6)
-        if f"{df:.1f}" != f"{planned:.1f}":
+        if f"{df:.2f}" != f"{planned:.2f}":
             checked += 1
-            assert (f"{planned:.1f} degrees of freedom: {len(d):,} items in clusters of {m}, less 1; these are the "
-                    f"planned clusters less 1, where section 3's CR2 test of this pair has {df:.1f} Bell–McCaffrey "
-                    "degrees of freedom from the observed clusters)") in text
+            # the planned design's J - 1 (J = n / m*, not a count) and section 3's df from the G observed clusters,
+            # a count printed whole
+            j = len(d) / m
+            assert (f"{planned:.2f} degrees of freedom, the planned design's J − 1 for J = {len(d):,} items / {m} per "
+                    f"cluster (the size-weighted mean cluster size) = "
+                    + (f"{j:.0f} clusters" if j.is_integer() else
+                       f"{j:.2f} clusters, a planning quantity rather than a count of clusters")
+                    + f"; a different number from section 3's {df:.1f} Bell–McCaffrey degrees of freedom, which its "
+                    f"CR2 test of this pair takes from the file's {sizes.size} observed clusters)") in text
     assert checked
+
+
+@pytest.mark.parametrize("clustered_file", [False, True])
+def test_a_two_model_file_speaks_of_one_pair_in_the_singular(clustered_file):
+    """Issue rep-items11 #3: with two models there is one pair, one test and one interval; the summary, the
+    leaderboard sentence, section 3's agreement line and the plan said "the pairs", "each pair", "paired t-tests",
+    "no interval rules out ... any of them", "the other models". Read against a list of the plurals by hand."""
+    from evallib.report._items_sections import item_planning, pairs_interval_note, tie_group_text
+
+    rng = np.random.default_rng(7)
+    n = 240
+    cluster = np.repeat(np.arange(12), n // 12)
+    p = np.clip(0.6 + rng.normal(0, 0.15, 12)[cluster], 0.05, 0.95)
+    a = (rng.random(n) < p).astype(int)
+    b = np.where(rng.random(n) < 0.85, a, (rng.random(n) < p).astype(int))
+    frame = pd.DataFrame({"item": np.arange(n), "A": a, "B": b})
+    if clustered_file:
+        frame["cluster"] = cluster
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster" if clustered_file else None)
+    parts, text = _parts(data, min_difference=0.5, planning=item_planning(data, min_difference=0.5))
+    pairs = parts["pairs"]
+    assert len(pairs) == 1 and not bool(pairs["reject"].iloc[0])
+    sentences = [text, tie_group_text(parts["board"].tie), pairs_interval_note(pairs, agree=True),
+                 *item_planning(data, min_difference=0.5).sentences()]
+    joined = " ".join(sentences)
+    for wrong in ("the pairs", "each pair", "every pair", "these comparisons", "paired t-tests", "paired tests",
+                  "paired CR2 t-tests", "any of them", "the intervals rule", "the other models", "no interval rules"):
+        assert wrong not in joined, wrong
+    assert pairs_interval_note(pairs, agree=True) == "For the one pair the test's verdict and its interval agree."
+    assert "a paired test, one pair, so no adjustment for multiplicity" in text
+    assert "Planning: on the items the pair shares" in text
+    # 0.5 is far outside the interval: the one interval rules it out for the one model
+    assert "the interval rules out a difference that large either way for " in text
+    assert ("a paired CR2 t-test, cluster-robust" if clustered_file else "(a paired t-test; section 3)") in text

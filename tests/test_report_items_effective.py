@@ -142,5 +142,8 @@ def test_effective_n_note_above_one_only_restates_the_rule():
     for model in "AB":
         ref = _reference(*answers[model])
         assert ref["ratio"] > 1 and ref["n_eff"] < ref["n_obs"]
-    assert note.endswith("a variance below that of independent answers is taken at the cap.")
+    # six clusters, fewer than 30: the note adds that the estimates from them are noisy, and nothing else
+    assert note.endswith("a variance below that of independent answers is taken at the cap; the cluster-robust "
+                         "variances, and so the effective sample sizes and design effects rest on only 6 clusters "
+                         "(fewer than 30), so they are themselves noisy.")
     assert math.isfinite(model_means(data)["effective_n"].iloc[0])

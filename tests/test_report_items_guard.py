@@ -137,6 +137,31 @@ def test_identical_models_get_no_test_interval_or_power():
     assert "has power" not in text and "not shown to differ at alpha" not in text
 
 
+def test_identical_models_share_first_place_exactly_with_no_monte_carlo_error():
+    """Issue rep-items11 #1: two models that answered every item alike tie for first in every resample, so
+    each one's share is exactly 1/2; the binomial sqrt(p (1 - p) / B) = sqrt(0.25 / 50) = 0.071 claimed a
+    Monte Carlo error that a share exact by construction does not have. By hand: every credit is 1/2, SE 0."""
+    from evallib.report._items_sections import format_ranks
+
+    frame = _few_clusters()[["item", "cluster", "A"]]
+    frame = frame.assign(B=frame["A"])
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    board = leaderboard(data, n_resamples=50, rng=0)
+    assert board.ranks["p_best"].tolist() == [0.5, 0.5] and board.ranks["p_best_se"].tolist() == [0.0, 0.0]
+    exact = "0: every one of the 50 resamples ties it for first with 1 other model, so each gives it 1/2"
+    table = format_ranks(board)
+    assert list(table["ranked first (share of resamples)"]) == ["0.500", "0.500"]
+    assert list(table["Monte Carlo SE of the share (50 resamples)"]) == [exact, exact]
+    pairs = pairwise_items(data)
+    text = items_summary_text(data, overview=summarise_items(data), means=model_means(data), pairs=pairs,
+                              samples=sample_analysis(data), board=board, min_difference=None,
+                              planning=item_planning(data))
+    assert ("(a share of resamples, not a probability that it is best; a first place shared by j models whose "
+            f"means coincide counts 1/j to each) is 0.500, MC SE {exact}; the other model that ranks first in a "
+            f"share of at least 0.05 of them: B (0.500, MC SE {exact}) (section 5)") in text
+    assert "0.071" not in text and text.count("counts 1/j") == 1
+
+
 def test_an_identical_pair_beside_others_is_left_out_of_the_plan():
     frame = _few_clusters().drop(columns="cluster")
     frame = frame.assign(D=frame["A"])
@@ -168,3 +193,40 @@ def test_cli_report_flags_the_few_clusters_pair(tmp_path, capsys):
     assert "SE if items independent" in text and "not separated by the independent SE, the larger" in text
     assert "where the CR2 SE alone would give differ" in text
     assert "decided with the items-independent standard error, the larger, as section 3 says" in text
+
+
+def test_ratios_and_design_effects_from_few_clusters_are_called_noisy():
+    """Issue rep-items11 #4: a variance ratio, a design effect or a clustered standard error estimated from fewer
+    than 30 clusters is itself noisy, and the summary and section 2 say so with the count of clusters (6 here, by
+    hand: the six passages), in the summary's variance-ratio sentence, section 2's note and section 4's bullet;
+    with 30 clusters none of them does."""
+    from evallib.report._items_sections import effective_n_note
+
+    def summary(frame, **columns):
+        data = load_item_scores(frame, item_column="item", cluster_column="cluster", **columns)
+        means = model_means(data)
+        text = items_summary_text(data, overview=summarise_items(data), means=means, pairs=pairwise_items(data),
+                                  samples=sample_analysis(data), board=leaderboard(data, n_resamples=50, rng=0),
+                                  min_difference=None, planning=item_planning(data))
+        return text, effective_n_note(means)
+
+    few = _few_clusters()
+    assert few["cluster"].nunique() == 6
+    text, note = summary(few)
+    caveat = "rest on only 6 clusters (fewer than 30), so they are themselves noisy"
+    (bullet,) = [t for t in text.split("\n") if "variance ratio" in t]
+    assert f"; this ratio and the design effect from it {caveat}" in bullet
+    assert (f"is taken at the cap; the cluster-robust variances, and so the effective sample sizes and design effects "
+            f"{caveat}.") in note
+    # repeated answers in the six passages: section 4's bullet quotes clustered standard errors and a floor
+    rng = np.random.default_rng(2)
+    rows = [dict(item=r.item, cluster=r.cluster, sample=s, A=int(rng.random() < 0.7), B=int(rng.random() < 0.5))
+            for r in few.itertuples() for s in (1, 2, 3)]
+    text, _ = summary(pd.DataFrame(rows), sample_column="sample")
+    assert f"the floor is the clustered one; these standard errors and the floor {caveat}" in text
+    # 30 clusters: no caveat anywhere
+    many = pd.concat([few.assign(cluster=few["cluster"] + f"-{k}", item=few["item"] + f"-{k}") for k in range(5)],
+                     ignore_index=True)
+    assert many["cluster"].nunique() == 30
+    text, note = summary(many)
+    assert "clusters (fewer than 30), so" not in text and "fewer than 30" not in note

@@ -153,7 +153,7 @@ def test_cli_per_item_report_takes_min_difference_and_plans(clustered_file, tmp_
     plan = item_planning(data, alpha=0.05, min_difference=0.02)
     assert "6. Planning the next evaluation" in text
     m = len(plan.table)   # the summary's bullet: the power is at the unadjusted level, for m comparisons
-    assert "Planning: on the items each pair shares, a difference in mean score from" in text
+    assert "Planning: on the items the pair shares, a difference in mean score from" in text
     caveat = "unadjusted for multiplicity" if m == 1 else f"unadjusted for the {m} comparisons with the leader"
     assert f"has power 0.8 at level alpha = 0.05 (two-sided), {caveat}" in text
     assert "power 0.8 for the smallest difference that matters, 0.02, needs" in text and "(section 6)." in text
@@ -319,8 +319,8 @@ def test_few_clusters_plan_with_the_t_quantile_on_their_degrees_of_freedom():
 
 
 def test_unequal_clusters_give_the_plan_fractional_degrees_of_freedom_and_say_why():
-    """The plan takes n / m* clusters of the size-weighted mean size m*: 91 items in clusters of 20 is
-    4.55 clusters, t on 3.55 df, and the sentence says where the fraction comes from."""
+    """The plan takes n / m* clusters of the size-weighted mean size m*: 101 items in clusters of 20 is
+    5.05 clusters, t on 4.05 df, and the sentence says where the fraction comes from."""
     rng = np.random.default_rng(3)
     sizes = np.array([2, 3, 3, 4, 20, 2, 3, 25, 4, 3, 2, 30])
     cl = np.repeat(np.arange(sizes.size), sizes)
@@ -335,13 +335,16 @@ def test_unequal_clusters_give_the_plan_fractional_degrees_of_freedom_and_say_wh
     assert row["df"] == pytest.approx(df)
     V = row["variance"]
     assert row["detectable"] == pytest.approx(t_test_detectable(n / 20, V / 20, 0.05, 0.8), rel=1e-6)
-    assert f"the paired t-test on the cluster means, {df:.1f} degrees of freedom: {n} items in clusters of 20, less 1" \
-        in plan.sentences()[0]
-    # the planned df are told apart from section 3's observed CR2 ones where the two print differently
+    # the planned df are the design's J - 1 for J = 101 / 20 = 5.05, not a count of clusters, to 2 decimals as J is
+    assert (f"the paired t-test on the cluster means, {df:.2f} degrees of freedom, the planned design's J − 1 for "
+            f"J = {n} items / 20 per cluster (the size-weighted mean cluster size) = {n / 20:.2f} clusters, a planning "
+            "quantity rather than a count of clusters") in plan.sentences()[0]
+    assert n == 101 and f"{df:.2f}" == "4.05" and f"{n / 20:.2f}" == "5.05"
+    # told apart from section 3's observed CR2 df, which come from the 12 clusters, a count printed whole
     seen = plan.table["observed_df"].iloc[0]
-    assert (f"{seen:.1f}" == f"{df:.1f}") != (f"these are the planned clusters less 1, where section 3's CR2 test of "
-                                              f"this pair has {seen:.1f} Bell–McCaffrey degrees of freedom"
-                                              in plan.sentences()[0])
+    assert (f"{seen:.2f}" == f"{df:.2f}") != (f"; a different number from section 3's {seen:.1f} Bell–McCaffrey degrees "
+                                              f"of freedom, which its CR2 test of this pair takes from the file's "
+                                              f"{sizes.size} observed clusters)" in plan.sentences()[0])
 
 
 @pytest.mark.parametrize("b_once, compromise", [(0, True), (30, False)])

@@ -36,6 +36,7 @@ function agree on the same two models.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
@@ -585,7 +586,13 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
     ``rank_high`` the ``1 - alpha/2`` quantile of the worst ranks (the percentile interval,
     quantiles taken as observed values: ``numpy.quantile(method="inverted_cdf")``).
     ``p_best`` is the share of replicates in which the model is first, a first place
-    shared by ``j`` tied models counting ``1/j`` to each; it sums to 1.
+    shared by ``j`` tied models counting ``1/j`` to each; it sums to 1. It is a share of
+    resamples, not the probability that the model is the best. ``p_best_se`` is its
+    Monte Carlo standard error, the standard error of the mean of the per-replicate
+    credits ``c_b`` (1, ``1/j`` or 0): ``sqrt(mean((c_b - p_best)^2) / n_resamples)``,
+    which for credits of 0 and 1 only is the binomial ``sqrt(p (1 - p) / n_resamples)``
+    and is exactly 0 when every replicate gives the model the same credit (identical
+    models tied for first in every replicate: ``p_best = 1/j`` with no Monte Carlo error).
 
     Parameters
     ----------
@@ -610,7 +617,7 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
     pandas.DataFrame
         One row per model, best first (by observed rank, ties in input order): ``model``,
         ``mean``, ``rank`` (1 + the number of models with a larger observed mean),
-        ``rank_low``, ``rank_high``, ``p_best``. ``attrs`` hold ``alpha``, ``n_resamples``,
+        ``rank_low``, ``rank_high``, ``p_best``, ``p_best_se``. ``attrs`` hold ``alpha``, ``n_resamples``,
         ``weights``, ``n_items`` and ``n_clusters``.
 
     Notes
@@ -619,7 +626,8 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
     consistent when models are tied (Hall & Miller 2009): an interval from the
     bootstrap shows how unstable a rank is, it does not come with the coverage guarantee
     of the paired tests of :func:`tie_group`. A clearly best model gets ``[1, 1]`` and
-    ``p_best`` near 1; identical models get ``[1, M]`` and ``p_best = 1/M`` each.
+    ``p_best`` near 1; identical models get ``[1, M]`` and ``p_best = 1/M`` each, with
+    ``p_best_se = 0``.
 
     References
     ----------
@@ -662,7 +670,7 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
     observed = _own_means(x)
     low = np.empty((n_resamples, n_models), dtype=np.int64)
     high = np.empty((n_resamples, n_models), dtype=np.int64)
-    p_best = np.zeros(n_models)
+    credit = np.empty((n_resamples, n_models))   # each replicate's share of first place: 1, 1/j or 0
     step = max(1, min(n_resamples, _CHUNK // n_groups))
     for s in range(0, n_resamples, step):
         rows = min(step, n_resamples - s)
@@ -671,8 +679,12 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
             means = (w @ sums) / (w @ sizes)
         # a replicate that draws none of a model's items says nothing of it: its observed mean
         means = np.where(np.isfinite(means), means, observed)
-        low[s:s + rows], high[s:s + rows], share = _replicate_ranks(means)
-        p_best += share.sum(axis=0)
+        low[s:s + rows], high[s:s + rows], credit[s:s + rows] = _replicate_ranks(means)
+    # a model given the same credit in every replicate (an exact tie for first each time, or never or
+    # always first) has that credit as its share and no Monte Carlo error, without rounding noise
+    constant = (credit == credit[0]).all(axis=0)
+    p_best = np.where(constant, credit[0], credit.mean(axis=0))
+    p_best_se = np.where(constant, 0.0, credit.std(axis=0) / math.sqrt(n_resamples))
     order, rank = _leaderboard_order(observed)
     out = pd.DataFrame({
         "model": [table.names[i] for i in order],
@@ -680,7 +692,8 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
         "rank": rank[order],
         "rank_low": np.quantile(low, alpha / 2, axis=0, method="inverted_cdf")[order].astype(np.int64),
         "rank_high": np.quantile(high, 1 - alpha / 2, axis=0, method="inverted_cdf")[order].astype(np.int64),
-        "p_best": (p_best / n_resamples)[order],
+        "p_best": p_best[order],
+        "p_best_se": p_best_se[order],
     })
     out.attrs.update(alpha=alpha, n_resamples=n_resamples, weights=weights, n_items=n_items,
                      n_clusters=None if table.codes is None else table.n_groups)

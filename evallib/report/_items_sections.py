@@ -283,7 +283,25 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
     order = np.lexsort((np.arange(len(out)), -out["mean"].to_numpy()))
     out = out.iloc[order]
     out.attrs["alpha"] = alpha
+    out.attrs["n_clusters"] = data.n_clusters if data.clustered else None
     return out
+
+
+def _few_clusters_noise(n_clusters: int | None, what: str, *, many: bool = False) -> str:
+    """The caveat on an estimate from the clusters (a variance ratio, a design effect, an effective sample size,
+    a cluster-robust standard error) when there are fewer than :data:`~evallib.report.FEW_CLUSTERS` of them:
+    ``"; <what> rests on only J clusters (fewer than 30), so it is itself noisy"`` (``many``: the plural verb and
+    pronoun), else ``""``.
+
+    >>> _few_clusters_noise(6, "this ratio")
+    '; this ratio rests on only 6 clusters (fewer than 30), so it is itself noisy'
+    >>> _few_clusters_noise(67, "this ratio"), _few_clusters_noise(None, "this ratio")
+    ('', '')
+    """
+    if n_clusters is None or n_clusters >= FEW_CLUSTERS:
+        return ""
+    return (f"; {what} {'rest' if many else 'rests'} on only {n_clusters:,} clusters (fewer than {FEW_CLUSTERS}), "
+            f"so {'they are themselves' if many else 'it is itself'} noisy")
 
 
 def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
@@ -371,12 +389,33 @@ def _adjust_words(adjust: str, n_pairs: int) -> str:
     return f"{ADJUST_NAME[adjust]} over all {n_pairs:,} pairs"
 
 
-def pairs_interval_note(pairs: pd.DataFrame) -> str | None:
-    """The pairs whose verdict and joint interval disagree, in one sentence; None if there are none."""
+def pairs_interval_note(pairs: pd.DataFrame, *, agree: bool = False) -> str | None:
+    """The pairs whose verdict and joint interval disagree, in one sentence; None if there are none.
+
+    With ``agree=True``, where none disagree, the sentence that says so for the pairs that have a test and
+    an interval (not those that answered every item alike), in the singular for one pair and without
+    "adjusted" or "joint" where one pair's test and interval are its own; None if no pair has an interval.
+
+    >>> import pandas as pd
+    >>> one = pd.DataFrame({"a": ["A"], "b": ["B"], "reject": [False], "low": [-0.1], "high": [0.2]})
+    >>> one.attrs.update(made_by="evallib.report.pairwise_items", adjust="holm", interval_level=0.05)
+    >>> pairs_interval_note(one, agree=True)
+    "For the one pair the test's verdict and its interval agree."
+    """
     adjust, interval_level = table_metadata(pairs, "adjust", "interval_level", made_by="evallib.report.pairwise_items")
     mask = interval_disagrees(pairs)
     if not mask.any():
-        return None
+        if not agree:
+            return None
+        tested = int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
+        if not tested:
+            return None
+        joint = _joint(adjust, len(pairs))
+        if tested == 1:
+            return (f"For the {'one pair with a test' if len(pairs) > 1 else 'one pair'} the "
+                    f"{'adjusted ' if joint else ''}test's verdict and its {'joint ' if joint else ''}interval agree.")
+        return (f"For every pair{' with a test' if tested < len(pairs) else ''} the verdict of the "
+                f"{'adjusted ' if adjust != 'none' else ''}test and the {'joint ' if joint else ''}interval agree.")
     rows = pairs[mask]
     differ = rows[rows["reject"].to_numpy(bool)]
     level = level_text(1 - interval_level, digits=4) if adjust != "none" else level_text(interval_level)
@@ -901,19 +940,28 @@ def _share_cell(p: float, b: int = 0) -> str:
     return f"{p:.3f}" if 0 < p < 1 else f"{p:g}"
 
 
-def _share_mc_cell(p: float, b: int) -> str:
-    """The Monte Carlo SE of a share ``p`` of ``b`` replicates, or a stated bound where it prints as 0.
+def _share_mc_cell(p: float, se: float, b: int) -> str:
+    """The Monte Carlo SE ``se`` of a share ``p`` of ``b`` replicates, or a stated bound where it prints as 0.
 
-    ``sqrt(p (1 - p) / b)``, to 3 decimals; below 0.0005 (which would print as 0.000) to one
-    significant digit, ``0.0005`` beside ``1 of 2,000``; for a share of 0 or 1, which has no binomial standard error, the rule of three's
-    95% bound on the share over unlimited replicates (below ``3 / b``, above ``1 - 3 / b``).
+    ``se`` is :func:`evallib.items.rank_intervals`' ``p_best_se``, the standard error of the mean of
+    the per-replicate credits (1, ``1/j`` or 0), to 3 decimals; below 0.0005 (which would print as
+    0.000) to one significant digit, ``0.0005`` beside ``1 of 2,000``. A share of 0 or 1, which has no
+    binomial standard error, gets the rule of three's 95% bound on the share over unlimited replicates
+    (below ``3 / b``, above ``1 - 3 / b``). A share strictly between 0 and 1 with an SE of 0 is a tie for
+    first in every replicate (the same credit ``1/j`` each time), and the cell says so.
+
+    >>> _share_mc_cell(0.5, 0.0, 2000)
+    '0: every one of the 2,000 resamples ties it for first with 1 other model, so each gives it 1/2'
     """
     if not b:
         return "-"
     if p <= 0 or p >= 1:
         return (f"no binomial SE ({'0' if p <= 0 else f'{b:,}'} of {b:,}); share "
                 + (f"below {3 / b:.4f}" if p <= 0 else f"above {1 - 3 / b:.4f}") + " by the rule of three (95%)")
-    se = math.sqrt(p * (1 - p) / b)
+    if se == 0:
+        j = round(1 / p)
+        return (f"0: every one of the {b:,} resamples ties it for first with {plural(j - 1, 'other model')}, so each "
+                f"gives it 1/{j}")
     return f"{se:.1g}" if se < 0.0005 else f"{se:.3f}"
 
 
@@ -923,24 +971,25 @@ RANKED_FIRST = "ranked first (share of resamples)"
 RIVAL_SHARE = 0.05
 
 
-def _share_text(p: float, b: int) -> str:
-    """A share ``p`` of ``b`` bootstrap resamples in words, as section 5's table prints it, with its Monte Carlo SE.
+def _share_text(p: float, se: float, b: int) -> str:
+    """A share ``p`` of ``b`` bootstrap resamples in words, as section 5's table prints it, with its Monte Carlo SE ``se``.
 
     One formatter for both: the share and its SE are :func:`_share_cell` and :func:`_share_mc_cell`
-    (3 decimals; a share below 0.001 as its count, an SE below 0.0005 to one significant digit), so the
-    summary and the table never round one share two ways. A share of 0 or 1 has no binomial SE; it
-    gets the rule of three's 95% bound ``3 / b`` on the share over unlimited resamples.
+    (3 decimals; a share below 0.001 as its count, an SE below 0.0005 to one significant digit, an SE
+    of 0 as the tie for first in every resample it comes from), so the summary and the table never
+    round one share two ways. A share of 0 or 1 has no binomial SE; it gets the rule of three's 95%
+    bound ``3 / b`` on the share over unlimited resamples.
 
-    >>> _share_text(0.095, 2000)
+    >>> _share_text(0.095, 0.00656, 2000)
     '0.095, MC SE 0.007'
-    >>> _share_text(1.0, 2000)
+    >>> _share_text(1.0, 0.0, 2000)
     '1 (all 2,000; by the rule of three, the share over unlimited resamples is above 0.9985 at 95% confidence)'
     """
     if p >= 1.0 or p <= 0.0:
         return (f"{p:g} ({'all' if p >= 1 else 'none of the'} {b:,}; by the rule of three, the share over unlimited "
                 f"resamples is {'above' if p >= 1 else 'below'} {(1 - 3 / b) if p >= 1 else 3 / b:.4f} at 95% "
                 "confidence)")
-    return f"{_share_cell(p, b)}, MC SE {_share_mc_cell(p, b)}"
+    return f"{_share_cell(p, b)}, MC SE {_share_mc_cell(p, se, b)}"
 
 
 def format_ranks(board: Leaderboard) -> pd.DataFrame:
@@ -948,10 +997,13 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
 
     The column :data:`RANKED_FIRST` (``p_best`` of :func:`evallib.items.rank_intervals`) is the
     share of ``B`` bootstrap resamples in which a model ranks first, not a probability that it
-    is best; it carries a Monte Carlo error ``sqrt(p (1 - p) / B)`` on top of the sampling
-    error the bootstrap estimates. Neither prints as if exact: a share below 0.001 (above 0.999) prints
-    as its count, ``1 of 2,000``, a standard error below 0.0005 to one significant digit (``0.0005``), and a share of 0 or 1 (no
-    binomial standard error) gets the rule of three's bound, ``3 / B``.
+    is best; it carries a Monte Carlo error (``p_best_se``, the standard error of the mean of the
+    per-resample credits, ``sqrt(p (1 - p) / B)`` when no resample has a tie for first) on top of the
+    sampling error the bootstrap estimates. Neither prints as if exact: a share below 0.001 (above
+    0.999) prints as its count, ``1 of 2,000``, a standard error below 0.0005 to one significant digit
+    (``0.0005``), and a share of 0 or 1 (no binomial standard error) gets the rule of three's bound,
+    ``3 / B``. A share that is exact, a tie for first in every resample (two models that answered
+    every item alike share 1/2), has an SE of 0, and its cell says why.
     """
     r = board.ranks
     b = int(r.attrs.get("n_resamples", 0))
@@ -961,7 +1013,8 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
         "rank interval": [f"{int(lo)}" if lo == hi else f"{int(lo)} to {int(hi)}"
                           for lo, hi in zip(r["rank_low"], r["rank_high"])],
         RANKED_FIRST: [_share_cell(float(v), b) for v in r["p_best"]],
-        f"Monte Carlo SE of the share ({b:,} resamples)": [_share_mc_cell(float(v), b) for v in r["p_best"]],
+        f"Monte Carlo SE of the share ({b:,} resamples)": [_share_mc_cell(float(v), float(e), b)
+                                                          for v, e in zip(r["p_best"], r["p_best_se"])],
     }, index=pd.Index(list(r["model"]), name="model"))
 
 
@@ -992,7 +1045,7 @@ def tie_group_text(tie: TieGroup) -> str:
     if guarded:
         data += (f"; {'one comparison' if guarded == 1 else f'{guarded:,} comparisons'} with the leader decided "
                  "with the items-independent standard error, the larger, as section 3 says")
-    detail = f"(paired t-tests over {data}, {how})"
+    detail = f"({'a paired t-test' if n_pairs == 1 else 'paired t-tests'} over {data}{'; ' if guarded else ', '}{how})"
     others = [escape(v) for v in tie.members[1:]]
     separated = [escape(v) for v in tie.separated]
     leader = escape(tie.leader)
@@ -1068,12 +1121,16 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
     if min_difference is not None:
         rest = [escape(o) for o in others if escape(o) not in ruled_out]
         if ruled_out:
-            text += (f" Against the smallest difference that matters, {min_difference:g}: the intervals rule out a "
+            text += (f" Against the smallest difference that matters, {min_difference:g}: "
+                     f"{'the interval rules' if len(ahead) == 1 else 'the intervals rule'} out a "
                      f"difference that large either way for {join_names(ruled_out, limit=_LIST_LIMIT)}")
             text += (f", but not for {join_names(rest, limit=_LIST_LIMIT)}." if rest else ".")
         else:
-            text += (f" Against the smallest difference that matters, {min_difference:g}: no interval rules out a "
-                     "difference that large, so more items are needed to call any of them equivalent.")
+            text += (f" Against the smallest difference that matters, {min_difference:g}: "
+                     + ("the interval does not rule out a difference that large, so more items are needed to call "
+                        f"{join_names(map(escape, others))} equivalent." if len(ahead) == 1 else
+                        "no interval rules out a difference that large, so more items are needed to call any of them "
+                        "equivalent."))
     return text
 
 
@@ -1104,7 +1161,7 @@ def _planning_sentence(planning: ItemPlanning) -> str:
     with ``min_difference``, the items that power needs; the level is the unadjusted one."""
     t = planning.table
     det = join_names((f"{v:.4f} against {escape(b)}" for v, b in zip(t["detectable"], t["b"])), limit=_LIST_LIMIT)
-    text = (f"Planning: on the items each pair shares, a difference in mean score from {escape(t['a'].iloc[0])} of "
+    text = (f"Planning: on the items {'the pair' if len(t) == 1 else 'each pair'} shares, a difference in mean score from {escape(t['a'].iloc[0])} of "
             f"{det} has power {planning.power:g} at level alpha = {planning.alpha:g} (two-sided), "
             f"{planning.unadjusted()}")
     if planning.min_difference is not None:
@@ -1188,6 +1245,9 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_cluste
     text = (f"The leader's cluster-robust standard error is {math.sqrt(ratio):.2f} times the one that takes the "
             f"items as independent (variance ratio {ratio:.2f})")
     used = float(row["interval_design_effect"])
+    both = math.isfinite(row["effective_n"])
+    text += _few_clusters_noise(n_clusters, "this ratio and the design effect from it" if both else "this ratio",
+                                many=both)
     if math.isfinite(row["effective_n"]):
         text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:,.1f} of its "
                  f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f} relative to independent answers")
@@ -1247,7 +1307,10 @@ def effective_n_note(means: pd.DataFrame) -> str | None:
     text = ("Wilson's effective sample size is p(1 - p) / variance, capped at the model's number of 0/1 scores "
             "(its answers: items × answers per item), a design effect of at least 1 relative to independent "
             "answers (Korn and Graubard's truncation); a variance below that of independent answers is taken at "
-            "the cap.")
+            "the cap")
+    noise = _few_clusters_noise(means.attrs.get("n_clusters"), "the cluster-robust variances, and so the effective "
+                                "sample sizes and design effects", many=True)
+    text += (f"{noise}." if noise else ".")
     capped = [m for m, r in rows.iterrows() if _capped(r)]
     if capped:
         text += (f" The cap binds for {join_names((escape(m) for m in capped), limit=_LIST_LIMIT)}"
@@ -1285,7 +1348,8 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     if adjust in FDR_ADJUSTMENTS and m > 1:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     clustered = pairs.attrs.get("n_clusters") is not None
-    tests = "paired CR2 t-tests, cluster-robust" if clustered else "paired t-tests"
+    tests = ("a paired CR2 t-test, cluster-robust" if m == 1 else "paired CR2 t-tests, cluster-robust") if clustered \
+        else ("a paired t-test" if m == 1 else "paired t-tests")
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
@@ -1314,7 +1378,7 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
                        "tests weigh slightly differently (McNemar counts only the items the two disagree on).")
         else:
             out.append("McNemar's mid-p test, which counts only the items on which two models disagree, reaches the "
-                       "same verdict as the paired t-test for every pair.")
+                       f"same verdict as the paired t-test for {'the one pair' if m == 1 else 'every pair'}.")
     return out
 
 
@@ -1361,12 +1425,14 @@ def items_summary_text(
     if others:
         out.append(f"{plural(len(others), 'model')} {'is' if len(others) == 1 else 'are'} not shown to differ from "
                    f"the leader at alpha = {alpha:g} "
-                   f"(paired tests, {how}): {join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
+                   f"({'a paired test' if len(pairs) == 1 else 'paired tests'}, {how}): "
+                   f"{join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
                    "separated from it (section 5). " + _open_differences(tie, others, pairs, min_difference)
                    + (" Each pair's verdict follows its own paired standard error (how consistently the two models "
                       "differ item by item), not the gap between their means alone." if len(pairs) > 1 else ""))
     else:
-        out.append(f"Every other model is separated from the leader at alpha = {alpha:g} (paired tests, {how}; "
+        out.append(f"Every other model is separated from the leader at alpha = {alpha:g} "
+                   f"({'a paired test' if len(pairs) == 1 else 'paired tests'}, {how}; "
                    "section 5).")
     ranks = board.ranks
     top = ranks.iloc[0]
@@ -1374,19 +1440,20 @@ def items_summary_text(
     b = int(ranks.attrs.get("n_resamples", 0))
     # the threshold compares the unrounded shares; each is printed as section 5's table prints it
     rival = ranks.iloc[1:][ranks["p_best"].iloc[1:] >= RIVAL_SHARE]
-    rival_text = ("; the other models that rank first in a share of at least "
-                  f"{RIVAL_SHARE:g} of them: " + join_names((f"{escape(m)} ({_share_text(p, b)})"
-                                                               for m, p in zip(rival["model"], rival["p_best"])),
-                                                              limit=_LIST_LIMIT)
+    rival_text = (("; the other model that ranks first" if len(rival) == 1 else "; the other models that rank first")
+                  + f" in a share of at least {RIVAL_SHARE:g} of them: "
+                  + join_names((f"{escape(m)} ({_share_text(p, e, b)})"
+                                for m, p, e in zip(rival["model"], rival["p_best"], rival["p_best_se"])),
+                               limit=_LIST_LIMIT)
                   if len(rival) else
                   f"; no other model ranks first in a share of {RIVAL_SHARE:g} of them or more")
     interval = (f"{int(top['rank_low'])}" if top['rank_low'] == top['rank_high'] else
                 f"{int(top['rank_low'])} to {int(top['rank_high'])}")
     out.append(f"In {b:,} bootstrap resamples of the {unit} (Poisson weights), {escape(top['model'])}'s "
                f"{level} rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share of "
-               f"bootstrap resamples in which it ranks first is {_share_text(float(top['p_best']), b)} (a share of "
-               f"resamples, not a probability that it is best; a first place shared by j models whose means coincide "
-               f"counts 1/j to each){rival_text} (section 5).")
+               "bootstrap resamples in which it ranks first (a share of resamples, not a probability that it is best; "
+               "a first place shared by j models whose means coincide counts 1/j to each) is "
+               f"{_share_text(float(top['p_best']), float(top['p_best_se']), b)}{rival_text} (section 5).")
     out.extend(_point(t, 3) for t in _pairs_sentences(pairs, alpha))
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
@@ -1410,7 +1477,9 @@ def items_summary_text(
             total = row["between"] + row["within"]
             share = row["within"] / total if total > 0 else 0.0
             hedge = ("; these are CR2 cluster-robust standard errors, which take the clusters into account, and "
-                     "the floor is the clustered one" if data.clustered else "")
+                     "the floor is the clustered one"
+                     + _few_clusters_noise(data.n_clusters, "these standard errors and the floor", many=True)
+                     if data.clustered else "")
             if row["truncated"]:
                 split = (f"{whose} to one item are not shown to be more alike than its answers to different "
                          "items: "
@@ -1487,7 +1556,8 @@ class ItemPlanning:
         of :func:`evallib.planning.item_difference_variance`), ``plan_se`` (``sqrt(V / n_items)``, the
         plan's standard error of the mean difference at the file's items), ``observed_se`` (section 3's
         standard error of the pair's difference, CR2 with clusters), ``observed_df`` (its degrees of
-        freedom, Bell–McCaffrey's with clusters, beside the planned ``df``), ``detectable`` (the difference
+        freedom, Bell–McCaffrey's with clusters, beside the planned ``df``), ``n_clusters`` (the file's
+        clusters holding the pair's shared items, a count; NaN without clusters), ``detectable`` (the difference
         with power ``power`` at the file's ``n_items``), ``power_smaller`` (the power at
         ``SMALLER_SHARE`` (0.8) times ``detectable``: a smaller true difference is found with less
         than the planned power, but not rarely), ``df`` (of that t-test: the file's clusters, or items
@@ -1535,9 +1605,9 @@ class ItemPlanning:
                          if r["cluster_size"] > 1 else ""))
             text = (f"{escape(r['a'])} vs {escape(r['b'])}: on its {int(r['n_items']):,} shared items a difference "
                     f"of {r['detectable']:.4f} (mean score) {level} ({design}; the paired t-test on the {unit}, "
-                    f"{_df_words(r['df'])}"
-                    + (f": {int(r['n_items']):,} items in {self.cluster_word}s of {int(r['cluster_size'])}, less 1"
-                       if not float(r["df"]).is_integer() else "") + self._df_beside(r) + ")"
+                    # a fractional planned df to 2 decimals, as its J = n / m beside it (J - 1 and J agree)
+                    + (f"{r['df']:,.2f} degrees of freedom" if r["cluster_size"] > 1 and not float(r["df"]).is_integer()
+                       else _df_words(r["df"])) + self._df_beside(r) + ")"
                     + f"; a true difference of {SMALLER_SHARE:g} times it, {SMALLER_SHARE * r['detectable']:.4f}, has "
                       f"power {r['power_smaller']:.2f}: a smaller true difference is found with less than the planned "
                       "power, and not finding it would not show it absent")
@@ -1561,16 +1631,35 @@ class ItemPlanning:
                 + ("it" if len(self.identical) == 1 else "them"))
 
     def _df_beside(self, r: pd.Series) -> str:
-        """Section 3's observed degrees of freedom for the pair beside the plan's planned ones, where the two
-        print differently (empty otherwise, or without section 3's)."""
+        """What the plan's degrees of freedom are, and section 3's observed ones beside them, where the two print
+        differently (empty for a plan on whole clusters, or items, whose df section 3 shares).
+
+        The plan's are its design's ``J - 1``, ``J = n / m`` for the shared items ``n`` in clusters of the
+        size-weighted mean size ``m``: a planning quantity that need not be a whole number of clusters. Section
+        3's are the Bell–McCaffrey df of its CR2 test, from the file's observed clusters (a count, printed whole).
+        """
         seen = float(r.get("observed_df", np.nan))
-        if not math.isfinite(seen) or f"{seen:.1f}" == f"{float(r['df']):.1f}":
+        # compared as the plan prints its df: to 2 decimals where fractional
+        differ = math.isfinite(seen) and f"{seen:.2f}" != f"{float(r['df']):.2f}"
+        whole = float(r["df"]).is_integer()
+        if r["cluster_size"] <= 1:
+            return (f"; a different number from the {seen:,.1f} degrees of freedom of section 3's paired t-test of "
+                    "this pair, from its observed items" if differ else "")
+        if whole and not differ:
             return ""
-        kind = "CR2 test of this pair has" if r["cluster_size"] > 1 else "paired t-test of this pair has"
-        how = "Bell–McCaffrey degrees of freedom from the observed clusters" if r["cluster_size"] > 1 else (
-            "degrees of freedom from the observed items")
-        return (f"; these are the planned {self.cluster_word if r['cluster_size'] > 1 else 'item'}s less 1, where "
-                f"section 3's {kind} {seen:,.1f} {how}")
+        word = self.cluster_word
+        planned = r["n_items"] / r["cluster_size"]
+        text = (f", the planned design's J − 1 for J = {int(r['n_items']):,} items / {int(r['cluster_size'])} per "
+                f"{word} (the size-weighted mean {word} size) = "
+                + (f"{planned:,.0f} {word}s" if whole else
+                   f"{planned:,.2f} {word}s, a planning quantity rather than a count of {word}s"))
+        if differ:
+            n_clusters = r.get("n_clusters", np.nan)
+            observed = (f"the file's {int(n_clusters):,} observed {word}s" if math.isfinite(float(n_clusters))
+                        else f"the file's observed {word}s")
+            text += (f"; a different number from section 3's {seen:,.1f} Bell–McCaffrey degrees of freedom, which "
+                     f"its CR2 test of this pair takes from {observed}")
+        return text
 
     def _reconcile(self, r: pd.Series) -> str:
         """The plan's standard error beside section 3's, and why the detectable difference is not the
@@ -1748,7 +1837,8 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
             elif icc_raw > 1:
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
-    return dict(n_items=int(shared.sum()), sd_a=sds[0], sd_b=sds[1], correlation=correlation,
+    return dict(n_items=int(shared.sum()), n_clusters=int(np.unique(data.clusters[shared]).size) if data.clustered
+                else np.nan, sd_a=sds[0], sd_b=sds[1], correlation=correlation,
                 within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc,
                 icc_raw=icc_raw, noise_identified_a=identified[0], noise_identified_b=identified[1],
                 note=" ".join(s if s.endswith(".") else s + "." for s in notes))
@@ -1810,7 +1900,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
             identical.append(other)
             continue
         parts = _pair_plan_parts(data, leader, other, alpha)
-        n_items = parts.pop("n_items")
+        n_items, n_clusters = parts.pop("n_items"), parts.pop("n_clusters")
         icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
         noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
@@ -1826,7 +1916,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         if delta is not None:
             size = item_sample_size(delta, **plan)
             need_items, need_clusters = size.n_items, size.n_clusters
-        rows.append(dict(a=leader, b=other, n_items=n_items, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
+        rows.append(dict(a=leader, b=other, n_items=n_items, n_clusters=n_clusters, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
                          icc_raw=icc_raw, variance=variance, plan_se=math.sqrt(variance / n_items),
                          observed_se=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[0]),
                          observed_df=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[1]),
