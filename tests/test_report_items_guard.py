@@ -137,6 +137,30 @@ def test_identical_models_get_no_test_interval_or_power():
     assert "has power" not in text and "not shown to differ at alpha" not in text
 
 
+def test_a_model_that_answered_as_the_leader_did_is_not_said_to_be_tested():
+    """A and D answer every item alike and C differs: the sentences that say who is not shown to differ
+    "(paired t-tests ...)" must not count D, for which no test was made; D gets its own words."""
+    from evallib.report._items_sections import tie_group_text
+
+    frame = _few_clusters().drop(columns="cluster")[["item", "A", "B"]]
+    frame = frame.assign(D=frame["A"])
+    data = load_item_scores(frame, item_column="item")
+    board = leaderboard(data, n_resamples=50, rng=0)
+    assert board.tie.leader == "A"   # A is right on 20 of the 60 items where B is right on 6 (by construction)
+    section5 = tie_group_text(board.tie)
+    pairs = pairwise_items(data)
+    text = items_summary_text(data, overview=summarise_items(data), means=model_means(data), pairs=pairs,
+                              samples=sample_analysis(data), board=board, min_difference=None,
+                              planning=item_planning(data))
+    assert section5 == ("D answered every item as the leader A did, so there is no difference to test; B is "
+                        "separated from it at alpha = 0.05 (paired t-tests over 60 items, Holm over all 3 pairs).")
+    assert ("1 model is separated from the leader at alpha = 0.05 (paired tests, Holm over all 3 pairs; section 5). "
+            "D answered every item as the leader did: there is no difference to test") in text
+    assert "not shown to differ from the leader" not in text
+    # McNemar's agreement is claimed only for the pairs it tested (the identical pair has no test)
+    assert "the same verdict as the paired t-test for each of the 2 pairs tested" in text
+
+
 def test_identical_models_share_first_place_exactly_with_no_monte_carlo_error():
     """Issue rep-items11 #1: two models that answered every item alike tie for first in every resample, so
     each one's share is exactly 1/2; the binomial sqrt(p (1 - p) / B) = sqrt(0.25 / 50) = 0.071 claimed a

@@ -1018,6 +1018,16 @@ def format_ranks(board: Leaderboard) -> pd.DataFrame:
     }, index=pd.Index(list(r["model"]), name="model"))
 
 
+def _answered_alike(tie: TieGroup) -> list[str]:
+    """The models of the not-separated group that answered every item as the leader did (section 3's
+    ``identical`` pairs): no test was made for them, so no sentence may say one was."""
+    c = tie.comparisons
+    if "identical" not in c:
+        return []
+    rows = c[c["identical"].to_numpy(bool)]
+    return [str(b if a == tie.leader else a) for a, b in zip(rows["a"], rows["b"])]
+
+
 def tie_group_text(tie: TieGroup) -> str:
     """Section 5's sentence on the not-separated group, its counts with thousands separators.
 
@@ -1046,16 +1056,24 @@ def tie_group_text(tie: TieGroup) -> str:
         data += (f"; {'one comparison' if guarded == 1 else f'{guarded:,} comparisons'} with the leader decided "
                  "with the items-independent standard error, the larger, as section 3 says")
     detail = f"({'a paired t-test' if n_pairs == 1 else 'paired t-tests'} over {data}{'; ' if guarded else ', '}{how})"
-    others = [escape(v) for v in tie.members[1:]]
+    alike = _answered_alike(tie)
+    others = [escape(v) for v in tie.members[1:] if str(v) not in alike]
     separated = [escape(v) for v in tie.separated]
     leader = escape(tie.leader)
+    same = (f"{join_names(map(escape, alike), limit=_LIST_LIMIT)} answered every item as the leader {leader} did, "
+            "so there is no difference to test" if alike else "")
+    if not others and not separated:
+        return same + "."
     if not others:
+        if same:
+            return (f"{same}; {join_names(separated, limit=_LIST_LIMIT)} "
+                    f"{'is' if len(separated) == 1 else 'are'} separated from it at alpha = {tie.alpha:g} {detail}.")
         return (f"Every other model ({join_names(separated, limit=_LIST_LIMIT)}) is separated from the leader "
                 f"{leader} at alpha = {tie.alpha:g} {detail}.")
     tail = (f"; {join_names(separated, limit=_LIST_LIMIT)} {'is' if len(separated) == 1 else 'are'} separated "
             "from it" if separated else "; no model is separated from it")
     return (f"{join_names(others, limit=_LIST_LIMIT)} {'is' if len(others) == 1 else 'are'} not shown to differ "
-            f"from the leader {leader} at alpha = {tie.alpha:g} {detail}{tail}.")
+            f"from the leader {leader} at alpha = {tie.alpha:g} {detail}{tail}" + (f"; {same}" if same else "") + ".")
 
 
 @renamed_keywords(n_boot="n_resamples")
@@ -1377,8 +1395,13 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
                        f"{' and more' if len(differ) > _LIST_LIMIT else ''}): a borderline difference, which the two "
                        "tests weigh slightly differently (McNemar counts only the items the two disagree on).")
         else:
-            out.append("McNemar's mid-p test, which counts only the items on which two models disagree, reaches the "
-                       f"same verdict as the paired t-test for {'the one pair' if m == 1 else 'every pair'}.")
+            alike = int(pairs["identical"].sum()) if "identical" in pairs else 0
+            tested = m - alike
+            if tested:
+                which = ("the one pair" if m == 1 else "every pair" if not alike else
+                         "the one pair tested" if tested == 1 else f"each of the {tested:,} pairs tested")
+                out.append("McNemar's mid-p test, which counts only the items on which two models disagree, reaches "
+                           f"the same verdict as the paired t-test for {which}.")
     return out
 
 
@@ -1422,11 +1445,19 @@ def items_summary_text(
                   else (f", each answered {lo} to {hi} times by it" if hi > 1 else "")) + " (section 2).")
     how = _adjust_words(tie.adjust, len(pairs))
     others = list(tie.members[1:])
-    if others:
-        out.append(f"{plural(len(others), 'model')} {'is' if len(others) == 1 else 'are'} not shown to differ from "
+    alike = _answered_alike(tie)
+    tested = [o for o in others if str(o) not in alike]
+    apart = ('no model is' if not tie.separated else
+             plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are'))
+    if others and not tested:   # the only models not separated answered every item as the leader did
+        out.append(f"{apart[0].upper()}{apart[1:]} separated from the leader at alpha = {alpha:g} "
+                   f"({'a paired test' if len(pairs) == 1 else 'paired tests'}, {how}; section 5). "
+                   + _open_differences(tie, others, pairs, min_difference))
+    elif others:
+        out.append(f"{plural(len(tested), 'model')} {'is' if len(tested) == 1 else 'are'} not shown to differ from "
                    f"the leader at alpha = {alpha:g} "
-                   f"({'a paired test' if len(pairs) == 1 else 'paired tests'}, {how}): "
-                   f"{join_names(map(escape, others), limit=_LIST_LIMIT)}; {'no model is' if not tie.separated else plural(len(tie.separated), 'model') + (' is' if len(tie.separated) == 1 else ' are')} "
+                   f"({'a paired test' if len(tested) == 1 else 'paired tests'}, {how}): "
+                   f"{join_names(map(escape, tested), limit=_LIST_LIMIT)}; {apart} "
                    "separated from it (section 5). " + _open_differences(tie, others, pairs, min_difference)
                    + (" Each pair's verdict follows its own paired standard error (how consistently the two models "
                       "differ item by item), not the gap between their means alone." if len(pairs) > 1 else ""))
