@@ -283,7 +283,7 @@ def test_small_n_posterior_is_described_not_decided(tmp_path):
     text = _summary(res)
     assert "C4.5+m is practically better" not in text
     assert "the posterior under the test's prior puts more than 0.95 on C4.5+m being practically better" in text
-    assert ("with 6 data sets (fewer than 10) a probability above 0.95 describes these data sets and is not a "
+    assert ("with 6 data sets (fewer than 10, this report's rule, not part of Benavoli et al.'s method) a probability above 0.95 describes these data sets and is not a "
             "decision about new ones: the posterior rests on the 6 differences of these data sets and the prior's "
             "pseudo-observation at 0 (weight 0.5, against 1 for each data set)") in text
     assert "the prior carries much of it" not in text and "all but automatic" not in text
@@ -542,3 +542,45 @@ def test_wilcoxon_holm_rejection_prints_its_exact_p_exactly(tmp_path):
     summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=ph)
     assert "b vs a, adjusted p = 0.03125 (Holm)" in summary and not re.search(r"0\.031(?!25)", summary)
     assert format_pairs(ph)["adjusted p (Holm; Wilcoxon signed-rank test)"].iloc[0] == "0.03125"
+
+
+# ------------------------------------- cold read r8: rounding near 0 and 1, the edge sentence at small N
+#: The reader's E.csv: A ahead of B by 0.025 to 0.04 on each of 6 data sets.
+SIX_WINS = pd.DataFrame({"A": [0.850, 0.910, 0.720, 0.780, 0.650, 0.930],
+                         "B": [0.820, 0.880, 0.690, 0.740, 0.625, 0.905]},
+                        index=pd.Index([f"d{i}" for i in range(1, 7)], name="data set"))
+#: The reader's three.csv: 3 data sets, 3 classifiers; 3 of the 10 pair means of A - B lie on the ROPE's edge.
+THREE_ROWS = pd.DataFrame({"A": [0.810, 0.880, 0.700], "B": [0.790, 0.860, 0.690], "C": [0.770, 0.870, 0.650]},
+                          index=pd.Index(["d1", "d2", "d3"], name="data set"))
+
+
+def test_a_share_near_0_or_1_never_prints_beyond_an_exact_one(tmp_path):
+    """The posterior share 0.99986 printed "1.000" while the exact 1 beside it printed "> 0.999", so the
+    prior seemed to raise it. A share that rounds to 0.000 (1.000) without being 0 (1) prints as the
+    bound too. Reference: 1 - 0.99986 = 7 of 50,000 draws, so the with-prior share is below 1."""
+    res = _load(tmp_path, SIX_WINS)
+    bayes = bayesian_top_two(res, rope=0.01, rng=0)
+    assert 0.9995 <= bayes.p_best < 1.0 and bayes.result.without_prior[2] == 1.0
+    assert [bayes.prob_text(p) for p in (0.0, 0.00014, 0.0005, 0.9994, 0.99986, 1.0)] == [
+        "< 0.001", "< 0.001", "= 0.001", "= 0.999", "> 0.999", "> 0.999"]
+    text = _summary(res)
+    assert "= 1.000" not in text and "= 0.000" not in text
+    assert ("without that pseudo-observation P(A practically better) > 0.999 (against > 0.999 with it), so at "
+            "this precision the prior does not move it") in text
+
+
+def test_the_edge_sentence_keeps_the_small_n_rule(tmp_path):
+    """With 3 data sets the edge's range reaches 0.963 (the reader's own simulation: 0.9653): the sentence
+    must not call that a verdict ("A is practically better"), as the report's rule reads a probability above
+    0.95 as a decision only from SMALL_N data sets on."""
+    from evallib.report._datasets_text import SMALL_N
+    res = _load(tmp_path, THREE_ROWS)
+    bayes = bayesian_top_two(res, rope=0.01, rng=0)
+    assert bayes.result.n == 3 < SMALL_N and bayes.on_edge == 3
+    (ib, _, _), (sb, _, _) = bayes.edge_range
+    assert min(ib, sb) < 0.95 < max(ib, sb)
+    edge = bayes.edge_text
+    assert "A is practically better" not in edge and "the verdict depends" not in edge
+    assert ("the reading depends on it: with the edge inside the ROPE no probability is above 0.95, with it beyond "
+            "P(A practically better) is above 0.95 (with 3 data sets, fewer than 10, a probability above 0.95 "
+            "describes these data sets and is not a decision)") in edge

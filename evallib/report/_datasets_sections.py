@@ -102,6 +102,10 @@ VERDICT_FAMILIES = ("mean-ranks", "wilcoxon")
 #: Posterior probability above which the Bayesian test's verdict is stated as a decision
 #: (Benavoli et al. 2017, section 5: "probabilities larger than 0.95").
 DECISION_LEVEL = 0.95
+#: Below this many data sets a posterior probability above :data:`DECISION_LEVEL` describes these data
+#: sets and is not read as a decision about new ones (the report's own rule, which the summary, section 4
+#: and the edge sentence state).
+SMALL_N = 10
 #: Demšar's rule of thumb for the chi-square approximation to Friedman's statistic.
 CHI2_MIN_DATASETS, CHI2_MIN_CLASSIFIERS = 10, 5
 #: Most classifiers for which the exact law of Friedman's statistic is tried (its enumeration
@@ -1187,11 +1191,21 @@ class TopTwoBayes:
         (ib, ie, _), (sb, se, _) = self.edge_range
         verb = "lies" if self.on_edge == 1 else "lie"
         inside, beyond = (self._decision_of(p) for p in self.edge_range)
-        words = {"best": f"{self.best} is practically better", "equivalent": "the two are practically equivalent",
-                 "second": f"{self.second} is practically better", None: "the data do not decide"}
-        holds = (f"the verdict is the same at both ends ({words[inside]})" if inside == beyond else
-                 f"the verdict depends on it: with the edge inside the ROPE {words[inside]}, with it beyond "
+        if self.result.n < SMALL_N:   # the report's rule: a probability above the level only describes these data sets
+            words = {"best": f"P({self.best} practically better) is above {DECISION_LEVEL:g}",
+                     "equivalent": f"P(equivalent) is above {DECISION_LEVEL:g}",
+                     "second": f"P({self.second} practically better) is above {DECISION_LEVEL:g}",
+                     None: f"no probability is above {DECISION_LEVEL:g}"}
+        else:
+            words = {"best": f"{self.best} is practically better", "equivalent": "the two are practically equivalent",
+                     "second": f"{self.second} is practically better", None: "the data do not decide"}
+        what = "reading" if self.result.n < SMALL_N else "verdict"
+        holds = (f"the {what} is the same at both ends ({words[inside]})" if inside == beyond else
+                 f"the {what} depends on it: with the edge inside the ROPE {words[inside]}, with it beyond "
                  f"{words[beyond]}")
+        if self.result.n < SMALL_N and {inside, beyond} != {None}:
+            holds += (f" (with {self.result.n:,} data sets, fewer than {SMALL_N}, a probability above "
+                      f"{DECISION_LEVEL:g} describes these data sets and is not a decision)")
         return (f"{self.on_edge} of the {self.pair_means} pair means (of two differences, each with itself "
                 f"and with the prior's 0 included) {verb} exactly on the ROPE's edge, ±{self.rope:g} up to "
                 f"rounding: recomputed on the same draws with the edge counted inside the ROPE or beyond it, "
@@ -1207,13 +1221,21 @@ class TopTwoBayes:
         return None
 
     def prob_text(self, p: float) -> str:
-        """A posterior share as printed, ``"= 0.123"``: ``"< 0.001"`` (``"> 0.999"``) when it rounds to
-        0.000 (1.000) and the draws bound it there (none of them, or all, and ``3 / n_resamples <= 0.001``,
-        the rule of three's 95% bound)."""
+        """A posterior share as printed, ``"= 0.123"``: ``"< 0.001"`` (``"> 0.999"``) when it is above 0
+        (below 1) and rounds to 0.000 (1.000), or when the draws bound it there (none of them, or all, and
+        ``3 / n_resamples <= 0.001``, the rule of three's 95% bound); so a share never prints as the
+        exact 0.000 or 1.000 while a share nearer 0.5 prints as a bound.
+
+        >>> from evallib.report._datasets_sections import TopTwoBayes
+        >>> from types import SimpleNamespace
+        >>> b = SimpleNamespace(result=SimpleNamespace(n_resamples=50_000))
+        >>> [TopTwoBayes.prob_text(b, p) for p in (0.0, 0.00014, 0.123, 0.99986, 1.0)]
+        ['< 0.001', '< 0.001', '= 0.123', '> 0.999', '> 0.999']
+        """
         n = self.result.n_resamples
-        if 3 / n <= 0.001 and p == 0.0:
+        if (p == 0.0 and 3 / n <= 0.001) or 0.0 < p < 0.0005:
             return "< 0.001"
-        if 3 / n <= 0.001 and p == 1.0:
+        if (p == 1.0 and 3 / n <= 0.001) or 0.9995 <= p < 1.0:
             return "> 0.999"
         return f"= {p:.3f}"
 

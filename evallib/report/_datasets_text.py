@@ -21,6 +21,7 @@ from ._datasets_sections import (
     DECISION_LEVEL,
     METHOD_NAMES,
     SELECTION_BIAS,
+    SMALL_N,
     FriedmanSection,
     PosthocSection,
     ResultsOverview,
@@ -366,9 +367,6 @@ def _bayes_reconciled(bayes: TopTwoBayes, alpha: float, two: bool) -> str:
             "'not shown to differ' is not a contradiction.")
 
 
-#: Below this many data sets a posterior probability above :data:`DECISION_LEVEL` describes these data
-#: sets and is not read as a decision about new ones (the summary and section 4 say so).
-SMALL_N = 10
 
 
 def _prior_pull(bayes: TopTwoBayes) -> str:
@@ -424,7 +422,8 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
     if bayes.decision is not None and n < SMALL_N:
-        decision += (f"; with {plural(n, 'data set')} (fewer than {SMALL_N}) a probability above "
+        decision += (f"; with {plural(n, 'data set')} (fewer than {SMALL_N}, this report's rule, not part of "
+                     f"Benavoli et al.'s method) a probability above "
                      f"{DECISION_LEVEL:g} describes these data sets and is not a decision about new ones: "
                      + _prior_pull(bayes))
     return (f"{head}. {ahead}; {probs}: {decision} (Wilcoxon's test on the same pair, which ignores the ROPE: "
