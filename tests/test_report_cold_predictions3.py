@@ -217,3 +217,44 @@ def test_an_auc_interval_clipped_at_1_or_0_says_so():
     (low,) = [w for w in rp.score_warnings(rev, rp.classifier_measures(rev)) if w.startswith("b's AUC")]
     assert (f"its 95% DeLong interval 0.000 to {auc_b + z * se_b:.3f} (the lower end clipped at the smallest AUC "
             "possible, 0.000) excludes 0.5") in low
+
+
+# ------------------------------------------------------------------ cold read r8
+def test_the_reason_an_f_measure_interval_is_unreliable_is_true():
+    """F1 of a resample depends on every case's TP/FP/FN, so the resampled differences take many values
+    (the reader counted 2,487 distinct ones on the example); what few discordant cases do is make each
+    resample's difference turn on how many of them it draws. Counted here from the bootstrap itself."""
+    data = _few_discordant()
+    m = rp.classifier_measures(data)
+    boot = rp.top_two_bootstrap(data, m, n_resamples=2000, rng=0)
+    assert "take few distinct values" not in boot.summary() + boot.text()
+    assert ("so each resample's difference turns on how many of those few cases it happens to draw, and the "
+            "percentile interval's coverage is not assured") in boot.summary()
+
+
+def test_one_pair_disagreement_is_not_blamed_on_an_adjustment():
+    """With two classifiers section 3 makes one comparison, unadjusted: the sentence that sets the F-measure
+    interval against the error-rate test must not say the test's verdict is adjusted for the number of pairs."""
+    from evallib.report._sections import F1Comparison
+    from evallib.report._text import _bootstrap_sentence
+
+    pairwise = pd.DataFrame({"pair": [("a", "b")], "reject": [False]})
+    pairwise.attrs["adjust"] = "holm"   # the default menu choice; with one pair it adjusts nothing
+    boot = F1Comparison(best="a", second="b", f1_best=0.8, f1_second=0.6, difference=0.2, low=0.05, high=0.35,
+                        share_best_better=0.97, share_tied=0.01, n_resamples=2000, alpha=0.05,
+                        n_classifiers=2, n_discordant=40, seed=0)
+    text = _bootstrap_sentence(None, boot, pairwise)
+    assert "disagree on this pair" in text and "adjusted for the number of pairs" not in text
+
+
+def test_equal_error_counts_are_not_a_verdict_of_equality():
+    """b = c (each classifier right where the other is wrong equally often) is what this test set shows;
+    the verdict is the test's, not shown to differ, never "equal"."""
+    y = np.array([1] * 20 + [0] * 20)
+    a, b = y.copy(), y.copy()
+    a[:3] = 0          # a misses 3 positives
+    b[20:23] = 1       # b raises 3 false alarms: 3 errors each, on different cases
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}), pos_label=1)
+    pw = rp.pairwise_comparison(data)
+    assert (int(pw["b"].iloc[0]), int(pw["c"].iloc[0])) == (3, 3)
+    assert pw["verdict"].iloc[0] == "not shown to differ (the same number of errors here)"

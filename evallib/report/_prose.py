@@ -297,8 +297,18 @@ def interval_points(lo: float, hi: float) -> str:
 
 
 def gap_points(value: float, lo: float, hi: float) -> tuple[str, str]:
-    """A difference and its interval in percentage points, with the same (enough) decimals."""
+    """A difference and its interval in percentage points, with the same (enough) decimals: enough to
+    tell the two ends apart, and enough that an end which is not 0 does not print as ``0.0`` or
+    ``-0.0`` (its side of 0 is what a verdict reads), up to 6.
+
+    >>> gap_points(0.134, -0.000055, 0.268)
+    ('13.40', '-0.01 to 26.80')
+    >>> gap_points(0.021, -0.144, 0.185)
+    ('2.1', '-14.4 to 18.5')
+    """
     d = distinct_digits(lo, hi, 1, scale=100.0) if lo != hi else 1
+    while d < 6 and any(v != 0 and round(100 * v, d) == 0 for v in (lo, hi)):
+        d += 1
     return f"{100 * value + 0.0:.{d}f}", f"{100 * lo + 0.0:.{d}f} to {100 * hi + 0.0:.{d}f}"
 
 

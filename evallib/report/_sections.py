@@ -798,7 +798,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         if b == 0 and c == 0:
             verdicts.append("identical predictions" if binary else "identical error rates on every case")
         elif dv == 0:
-            verdicts.append("equal: same number of errors")
+            verdicts.append("not shown to differ (the same number of errors here)")
         elif rej:
             verdicts.append(f"{i if dv < 0 else j} makes fewer errors")
         else:
@@ -1633,7 +1633,8 @@ class F1Comparison:
         why = []
         if 0 <= self.n_discordant < FEW_DISCORDANT:
             why.append(f"the two classifiers' predictions differ on only {plural(self.n_discordant, 'test case')} "
-                       f"(fewer than {FEW_DISCORDANT}), so the resampled differences take few distinct values")
+                       f"(fewer than {FEW_DISCORDANT}), so each resample's difference turns on how many of those few "
+                       "cases it happens to draw, and the percentile interval's coverage is not assured")
         if (self.low == 0.0) != (self.high == 0.0):
             why.append("an endpoint of the interval is exactly 0, so whether it excludes 0 turns on single "
                        "resamples")

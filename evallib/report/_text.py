@@ -878,7 +878,7 @@ def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str
                      f"only the error-rate test rejects equal error rates at alpha = {alpha:g}")
             text += (f" It and the error-rate test disagree on this pair ({which}): they measure different "
                      f"things, {what} while the test counts every error"
-                     + ("" if pairwise.attrs.get("adjust") == "none" else
+                     + ("" if pairwise.attrs.get("adjust") == "none" or len(pairwise) == 1 else
                         ", and the test's verdict is adjusted for the number of pairs") + ".")
     return text
 
