@@ -524,7 +524,7 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
         extra += ")"
     return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%{own_clip}) "
             f"{_design_words(data)}{extra}. "
-            f"Always predicting the majority class scores {pct(base_value)}%; paired on the same cases "
+            f"Always predicting the majority class scores {pct(base_value)}%{' balanced accuracy' if skewed else ''}; paired on the same cases "
             f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({unrounded}{level} {gap_method} interval "
             f"{g_int} percentage points{clip_note} "
             f"{test} {format_p(p, alpha=alpha)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
