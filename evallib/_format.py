@@ -204,3 +204,63 @@ def adjusted_p_header(adjustment: str | None, test: str | None = None) -> str:
     """
     what = "; ".join(w for w in ("unadjusted" if adjustment is None else adjustment, test) if w)
     return f"{'p' if adjustment is None else ADJUSTED_P} ({what})"
+
+
+def share_relation(share: float, n_draws: int) -> str:
+    """A share of Monte Carlo draws (such as a posterior probability) as printed after its name.
+
+    Three decimals (``"= 0.123"``); a share above 0 that rounds to 0.000 reads ``"< 0.001"`` and
+    one below 1 that rounds to 1.000 reads ``"> 0.999"``, so that a share is never printed as the
+    exact 0 or 1 it is not. A share of exactly 0 (1), none (all) of the draws, reads ``"< 0.001"``
+    (``"> 0.999"``) too when the draws bound it there (``3 / n_draws <= 0.001``, the rule of three's
+    95% bound), and ``"= 0.000"`` (``"= 1.000"``) when they are too few to.
+
+    Parameters
+    ----------
+    share : float
+        In [0, 1].
+    n_draws : int
+        The number of draws the share is taken over.
+
+    Returns
+    -------
+    str
+        ``"= 0.123"``, ``"< 0.001"`` or ``"> 0.999"``.
+
+    Examples
+    --------
+    >>> [share_relation(p, 50_000) for p in (0.0, 0.00014, 0.123, 0.99986, 1.0)]
+    ['< 0.001', '< 0.001', '= 0.123', '> 0.999', '> 0.999']
+    >>> share_relation(0.0, 1_000)
+    '= 0.000'
+    """
+    p = float(share)
+    bounded = 3 / n_draws <= 0.001
+    if (p == 0.0 and bounded) or 0.0 < p < 0.0005:
+        return "< 0.001"
+    if (p == 1.0 and bounded) or 0.9995 <= p < 1.0:
+        return "> 0.999"
+    return f"= {p:.3f}"
+
+
+def share_text(share: float, n_draws: int) -> str:
+    """:func:`share_relation` without its ``"= "`` (a figure's label, a table cell): ``"0.123"``.
+
+    Parameters
+    ----------
+    share : float
+        In [0, 1].
+    n_draws : int
+        The number of draws the share is taken over.
+
+    Returns
+    -------
+    str
+        ``"0.123"``, ``"< 0.001"`` or ``"> 0.999"``.
+
+    Examples
+    --------
+    >>> share_text(0.99986, 50_000), share_text(0.25, 50_000)
+    ('> 0.999', '0.250')
+    """
+    return share_relation(share, n_draws).removeprefix("= ")

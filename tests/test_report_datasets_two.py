@@ -584,3 +584,31 @@ def test_the_edge_sentence_keeps_the_small_n_rule(tmp_path):
     assert ("the reading depends on it: with the edge inside the ROPE no probability is above 0.95, with it beyond "
             "P(A practically better) is above 0.95 (with 3 data sets, fewer than 10, a probability above 0.95 "
             "describes these data sets and is not a decision)") in edge
+
+
+def test_no_decision_at_small_n_says_what_holds_the_probability_down(tmp_path):
+    """three.csv: A wins all 3 data sets; without the prior's pseudo-observation every pair mean of A - B
+    is at or beyond the ROPE (by hand: differences 0.02, 0.02, 0.01 with rope 0.01), so P(A better) is 1 on
+    every draw, and it is the pseudo-observation at 0 that holds the posterior at 0.883. The summary must say
+    so, and that at N = 3 no probability would be a decision anyway (cold read r9)."""
+    res = _load(tmp_path, THREE_ROWS)
+    bayes = bayesian_top_two(res, rope=0.01, rng=0)
+    assert bayes.decision is None and bayes.result.without_prior[2] == 1.0
+    text = _summary(res)
+    assert ("with 3 data sets (fewer than 10, this report's rule, not part of Benavoli et al.'s method) no "
+            "probability would be read as a decision about new data sets anyway") in text
+    assert (f"without that pseudo-observation P(A practically better) > 0.999 (against {bayes.p_best:.3f} with "
+            "it), so the prior's pseudo-observation is what holds it at or below 0.95") in text
+
+
+def test_the_triangle_labels_print_shares_by_the_reports_rule(tmp_path):
+    """plot_simplex's corner labels: 0.99986 (7 of 50,000 draws short of 1) reads '> 0.999' as in the text,
+    never '1.000'."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from evallib.manydatasets import plot_simplex
+    bayes = bayesian_top_two(_load(tmp_path, SIX_WINS), rope=0.01, rng=0)
+    ax = plot_simplex(bayes.result, names=("B", "A"))
+    labels = [t.get_text() for t in ax.texts]
+    assert "A better\n> 0.999" in labels and "equivalent (ROPE)\n< 0.001" in labels
+    assert not any("1.000" in t or "0.000" in t for t in labels)

@@ -21,7 +21,7 @@ import numpy as np
 
 from .._bayes import REGIONS, _check_pair, _check_rope
 from .._compat import renamed_fields, renamed_keywords
-from .._format import format_p
+from .._format import format_p, share_text
 from .._plotting import get_axes
 from .._results import freeze_arrays
 from .._validate import check_choice, check_count, check_real, check_rng
@@ -517,9 +517,11 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
         probs = (result.p_left, result.p_rope, result.p_right)
     else:
         probs = tuple(np.bincount(winner, minlength=3) / winner.size)
-    ax.text(-0.03, -0.05, f"{names[0]} better\n{probs[0]:.3f}", ha="center", va="top", fontsize="small")
-    ax.text(1.03, -0.05, f"{names[1]} better\n{probs[2]:.3f}", ha="center", va="top", fontsize="small")
-    ax.text(0.5, math.sqrt(3) / 2 + 0.03, f"equivalent (ROPE)\n{probs[1]:.3f}", ha="center", va="bottom",
+    # a share of the draws, printed by the one rule the reports use (never 1.000 for 0.99986)
+    shown = [share_text(p, samples.shape[0]) for p in probs]
+    ax.text(-0.03, -0.05, f"{names[0]} better\n{shown[0]}", ha="center", va="top", fontsize="small")
+    ax.text(1.03, -0.05, f"{names[1]} better\n{shown[2]}", ha="center", va="top", fontsize="small")
+    ax.text(0.5, math.sqrt(3) / 2 + 0.03, f"equivalent (ROPE)\n{shown[1]}", ha="center", va="bottom",
             fontsize="small")
     if samples.shape[0] > max_points:
         ax.text(0.5, 0.0, f"{max_points:,} of the {samples.shape[0]:,} posterior draws shown (the first); "
@@ -563,7 +565,8 @@ def plot_bayesian_signed_rank(
     res = bayesian_signed_rank(x, y, rope=rope, n_resamples=n_resamples, rng=rng)
     ax = plot_simplex(res, names=names, ax=ax)
     ax.set_title(f"ROPE ±{res.rope:g}, share of posterior samples in which each outcome is the most probable:\n"
-                 f"{names[0]} better {res.p_left:.3f}, equivalent {res.p_rope:.3f}, {names[1]} better {res.p_right:.3f}\n"
+                 f"{names[0]} better {share_text(res.p_left, res.n_resamples)}, equivalent "
+                 f"{share_text(res.p_rope, res.n_resamples)}, {names[1]} better {share_text(res.p_right, res.n_resamples)}\n"
                  f"(frequentist reading: Wilcoxon {format_p(res.pvalue)}, which ignores the ROPE)",
                  fontsize="small")
     return ax

@@ -64,6 +64,7 @@ from ._prose import (
     plot_text,
     plural,
     quote_list,
+    share_relation,
     signed,
     tie_groups,
     tie_note,
@@ -1221,23 +1222,10 @@ class TopTwoBayes:
         return None
 
     def prob_text(self, p: float) -> str:
-        """A posterior share as printed, ``"= 0.123"``: ``"< 0.001"`` (``"> 0.999"``) when it is above 0
-        (below 1) and rounds to 0.000 (1.000), or when the draws bound it there (none of them, or all, and
-        ``3 / n_resamples <= 0.001``, the rule of three's 95% bound); so a share never prints as the
-        exact 0.000 or 1.000 while a share nearer 0.5 prints as a bound.
-
-        >>> from evallib.report._datasets_sections import TopTwoBayes
-        >>> from types import SimpleNamespace
-        >>> b = SimpleNamespace(result=SimpleNamespace(n_resamples=50_000))
-        >>> [TopTwoBayes.prob_text(b, p) for p in (0.0, 0.00014, 0.123, 0.99986, 1.0)]
-        ['< 0.001', '< 0.001', '= 0.123', '> 0.999', '> 0.999']
-        """
-        n = self.result.n_resamples
-        if (p == 0.0 and 3 / n <= 0.001) or 0.0 < p < 0.0005:
-            return "< 0.001"
-        if (p == 1.0 and 3 / n <= 0.001) or 0.9995 <= p < 1.0:
-            return "> 0.999"
-        return f"= {p:.3f}"
+        """A posterior share as printed, ``"= 0.123"``, ``"< 0.001"`` or ``"> 0.999"``: the library's
+        rule for a share of draws (:func:`evallib._format.share_relation`), which the triangle's
+        labels (:func:`evallib.manydatasets.plot_simplex`) print too."""
+        return share_relation(p, self.result.n_resamples)
 
     @property
     def p_best(self) -> float:

@@ -370,25 +370,32 @@ def _bayes_reconciled(bayes: TopTwoBayes, alpha: float, two: bool) -> str:
 
 
 def _prior_pull(bayes: TopTwoBayes) -> str:
-    """What the decided probability rests on with fewer than :data:`SMALL_N` data sets, and the
-    direction of the prior's pull, computed: the same posterior draws without the prior's
-    pseudo-observation at 0 (:attr:`evallib.manydatasets.SignedRankResult.without_prior`)."""
+    """What the decided probability (with no decision, the largest) rests on with fewer than
+    :data:`SMALL_N` data sets, and the direction of the prior's pull, computed: the same posterior
+    draws without the prior's pseudo-observation at 0
+    (:attr:`evallib.manydatasets.SignedRankResult.without_prior`)."""
     r = bayes.result
+    region = bayes.decision
+    if region is None:
+        probs = {"best": bayes.p_best, "equivalent": bayes.p_equivalent, "second": bayes.p_second}
+        region = max(probs, key=probs.get)
     n = r.n
     rests = (f"the posterior rests on the {plural(n, 'difference')} of these data sets and the prior's "
              f"pseudo-observation at 0 (weight {r.prior:g}, against 1 for each data set)")
     if not r.without_prior:
         return rests
     name = {"best": f"{escape(bayes.best)} practically better", "equivalent": "equivalent",
-            "second": f"{escape(bayes.second)} practically better"}[bayes.decision]
-    with_p = {"best": bayes.p_best, "equivalent": bayes.p_equivalent, "second": bayes.p_second}[bayes.decision]
+            "second": f"{escape(bayes.second)} practically better"}[region]
+    with_p = {"best": bayes.p_best, "equivalent": bayes.p_equivalent, "second": bayes.p_second}[region]
     left, rope, right = r.without_prior  # x = second, y = best
-    without = {"best": right, "equivalent": rope, "second": left}[bayes.decision]
+    without = {"best": right, "equivalent": rope, "second": left}[region]
     shown, shown_without = bayes.prob_text(with_p), bayes.prob_text(without)
     if shown == shown_without:
         pull = "so at this precision the prior does not move it"
     elif without > with_p:
-        pull = "so the prior pulls against this reading, not toward it"
+        pull = ("so the prior pulls against this reading, not toward it" if bayes.decision is not None else
+                f"so the prior's pseudo-observation is what holds it at or below {DECISION_LEVEL:g}"
+                if without > DECISION_LEVEL else "so the prior pulls it down, though not across the level")
     else:
         pull = "so the prior pulls toward this reading"
     return (f"{rests}; on the same draws without that pseudo-observation P({name}) {shown_without} "
@@ -421,6 +428,10 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
         "second": over + f"{escape(bayes.second)} being practically better",
         None: f"no probability exceeds {DECISION_LEVEL:g}, so the data do not decide",
     }[bayes.decision]
+    if bayes.decision is None and n < SMALL_N:
+        decision += (f"; with {plural(n, 'data set')} (fewer than {SMALL_N}, this report's rule, not part of "
+                     f"Benavoli et al.'s method) no probability would be read as a decision about new data sets "
+                     "anyway: " + _prior_pull(bayes))
     if bayes.decision is not None and n < SMALL_N:
         decision += (f"; with {plural(n, 'data set')} (fewer than {SMALL_N}, this report's rule, not part of "
                      f"Benavoli et al.'s method) a probability above "

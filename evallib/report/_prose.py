@@ -42,6 +42,8 @@ from .._format import (  # noqa: F401  (the reports' p-value rule, by these name
     format_adjusted_p,
     format_p,
     pvalue_cell,
+    share_relation,
+    share_text,
 )
 
 #: Markdown's characters that can start markup anywhere in a line: backslash, code,
