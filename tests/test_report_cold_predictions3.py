@@ -258,3 +258,51 @@ def test_equal_error_counts_are_not_a_verdict_of_equality():
     pw = rp.pairwise_comparison(data)
     assert (int(pw["b"].iloc[0]), int(pw["c"].iloc[0])) == (3, 3)
     assert pw["verdict"].iloc[0] == "not shown to differ (the same number of errors here)"
+
+
+def test_labels_that_are_no_threshold_of_good_scores_are_not_called_reversed():
+    """Cold read r9 (f_folds.csv): labels at 0.880 accuracy beside scores ranking the classes with AUC above
+    0.5 are two different classifiers, not reversed scores. Here one positive (0.3) sits below three of the
+    six negatives (AUC by hand 1 - 3/24 = 0.875), and the best threshold (above 0.6) gets 9 of 10 cases
+    right, while the labels get every case right."""
+    from evallib.report._sections import score_warnings
+
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+    scores = np.array([0.9, 0.8, 0.7, 0.3, 0.6, 0.4, 0.35, 0.2, 0.1, 0.05])   # one negative (0.6) above a positive (0.3)
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": y, "score_a": scores,
+                                             "pred_b": [1, 0] * 5}), pos_label=1)
+    m = rp.classifier_measures(data)
+    assert float(m.at["a", "AUC"]) == pytest.approx(1 - 3 / 24)
+    (warning,) = [w for w in score_warnings(data, m) if w.startswith("a's")]
+    assert "reversed" not in warning
+    assert warning.startswith("a's predicted labels do not come from a threshold on its scores: no threshold on "
+                              "the scores reaches the accuracy of the labels (0.900 at best against 1.000), although "
+                              "the scores rank the classes better than random ones (AUC 0.875)")
+
+
+def test_a_fold_t_test_without_variation_prints_no_statistic_or_p_value():
+    """Every fold's difference 0: t = 0/0 is undefined, so neither the text nor the table holds a t or a p."""
+    from evallib.report._text import _fold_tests
+
+    frame = pd.DataFrame({"label": ["x", "y", "x", "y"], "pred_a": ["x", "y", "x", "x"],
+                          "pred_b": ["x", "y", "x", "x"], "fold": [1, 1, 2, 2]})
+    data = rp.load_predictions(frame, pos_label="y")
+    folds = rp.fold_analysis(data)
+    text = folds.text()
+    assert "the per-fold differences are all 0 (no variation): the t statistic is undefined" in text
+    assert "t = 0.00" not in text and "p = 1.0" not in text.split("Friedman")[0]
+    row = _fold_tests(folds).iloc[0]
+    assert np.isnan(row["statistic"]) and np.isnan(row["pvalue"])
+
+
+def test_the_f_measure_bootstrap_of_identical_predictions_claims_no_monte_carlo_bound():
+    y = np.array([1] * 10 + [0] * 10)
+    pred = y.copy()
+    pred[:2] = 0
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": pred, "pred_b": pred,
+                                             "pred_c": 1 - y}), pos_label=1)
+    boot = rp.top_two_bootstrap(data, rp.classifier_measures(data), n_resamples=500, rng=0)
+    assert boot.n_discordant == 0
+    text = boot.text()
+    assert "rule of three" not in text and "differ on only 0" not in text
+    assert "equal in every one of the 500 resamples by construction" in text

@@ -62,6 +62,7 @@ from ._prose import (
     plural,
     pvalue_cell,
     relevance,
+    signed,
     tie_groups,
     tie_note,
     top_two,
@@ -563,7 +564,9 @@ def score_warnings(data: Predictions, measures: pd.DataFrame, *, alpha: float = 
     that low with probability below :data:`REVERSED_LEVEL`, normal law of Mann–Whitney's U
     with variance ``(P + N + 1) / (12 P N)``) or when the best accuracy over all thresholds
     of the scores is below the accuracy of the classifier's own predicted labels (a
-    threshold on the scores should reach at least that). A classifier is called out when
+    threshold on the scores should reach at least that) and the AUC is at most 0.5; with an
+    AUC above 0.5 the sentence says instead that the labels do not come from a threshold on
+    the scores, which rank the classes better than random ones. A classifier is called out when
     its accuracy is below the majority-class baseline's (all such classifiers in one sentence).
     Any other AUC below 0.5 is read against its DeLong interval (as :func:`score_comparison`
     computes it): an interval that excludes 0.5 shows a ranking worse than random, one that
@@ -607,10 +610,20 @@ def score_warnings(data: Predictions, measures: pd.DataFrame, *, alpha: float = 
             acc = (float(np.mean(data.labels[name] == data.y)) if data.repeated
                    else float(measures.at[name, "accuracy"]))
             if best_acc + 1e-12 < acc:
-                out.append(
-                    f"{name}'s scores look reversed against its own labels: no threshold on its "
-                    f"scores reaches the accuracy of its predicted labels ({best_acc:.3f} at best "
-                    f"against {acc:.3f}); check which class the scores are for.")
+                # scores that rank the classes better than chance are not reversed: the labels
+                # simply do not come from a threshold on them
+                if auc > 0.5:
+                    out.append(
+                        f"{name}'s predicted labels do not come from a threshold on its scores: no threshold "
+                        f"on the scores reaches the accuracy of the labels ({best_acc:.3f} at best against "
+                        f"{acc:.3f}), although the scores rank the classes better than random ones (AUC "
+                        f"{auc:.3f}); the labels and the scores may come from different models or steps, so "
+                        "read each as its own classifier.")
+                else:
+                    out.append(
+                        f"{name}'s scores look reversed against its own labels: no threshold on its "
+                        f"scores reaches the accuracy of its predicted labels ({best_acc:.3f} at best "
+                        f"against {acc:.3f}), and their AUC is {auc:.3f}; check which class the scores are for.")
     base = measures.attrs.get("baseline")
     if base is not None:
         below = [(name, float(acc)) for name, acc in measures["accuracy"].dropna().items()
@@ -1692,8 +1705,18 @@ class F1Comparison:
             Three lines: both classifiers' measure; the difference with its bootstrap
             interval and the number of resamples; the shares of resamples in which
             ``best`` is higher and in which they tie, and the verdict (where the interval is
-            :attr:`unreliable`, why, and that no verdict is drawn from it).
+            :attr:`unreliable`, why, and that no verdict is drawn from it). With identical
+            predictions (no discordant case), that the two are equal in every resample by
+            construction, with no share or Monte Carlo bound.
         """
+        if self.n_discordant == 0:   # identical predictions: every resample gives the same two values
+            tie = self.tie
+            return ((f"{tie}\n" if tie else "") +
+                    f"{self.measure} of {self.best}: {self.f1_best:.3f}; {self.measure} of {self.second}: "
+                    f"{self.f1_second:.3f}\n"
+                    "their predictions are identical on every test case, so the two are equal in every one of the "
+                    f"{self.n_resamples:,} resamples by construction: the bootstrap has no difference to resample, "
+                    "and its interval of zero width says nothing about precision")
         level = level_text(self.alpha)
         if not self.verdict_drawn:
             verdict = self._no_verdict()
@@ -1912,12 +1935,15 @@ class FoldAnalysis:
         t, f = self.ttest, self.friedman
         ranks = ", ".join(f"{name} {r:.2f}" for name, r in f.avg_ranks.sort_values(kind="stable").items())
         lines = [self.tie] if self.tie else []
+        flat = self.interval[0] == self.interval[1]   # every fold's difference the same: t = 0/0
         lines += [
             f"corrected resampled t-test, {self.best} vs {self.second} over {self.folds_text} "
             f"(n_test/n_train = {self.test_train_ratio:.3f}):",
-            f"  mean accuracy difference {t.mean_difference:+.3f}, {level} interval "
-            f"[{self.interval[0]:+.3f}, {self.interval[1]:+.3f}], t = {t.statistic:.2f}, "
-            f"df = {t.df:g}, {format_p(t.pvalue)}",
+            f"  mean accuracy difference {signed(t.mean_difference, 3)}, "
+            + (f"the per-fold differences are all {signed(t.mean_difference, 3)} (no variation): the t statistic is "
+               "undefined and no p-value can be read" if flat else
+               f"{level} interval [{self.interval[0]:+.3f}, {self.interval[1]:+.3f}], t = {t.statistic:.2f}, "
+               f"df = {t.df:g}, {format_p(t.pvalue)}"),
         ]
         if self.dietterich is not None:
             d, a = self.dietterich, self.alpaydin
@@ -1950,8 +1976,9 @@ class FoldAnalysis:
                  "accuracy points on average" if self.ttest.mean_difference > 0 else
                  f"{self.best} and {self.second} have the same mean accuracy")
         if lo == hi:
-            spread = ("the per-fold differences are all equal, so the t-test's interval has zero width "
-                      "and no p-value can be read from it")
+            spread = (("the per-fold differences are all 0" if lo == 0 else
+                       f"the per-fold differences are all {pct(lo)} accuracy points")
+                      + ", so the t-test's interval has zero width and no p-value can be read from it")
         else:
             spread = (f"{level} interval {interval_points(lo, hi)}, corrected resampled t-test "
                       f"{format_p(self.ttest.pvalue)}{matters_clause(lo, hi, self.min_difference)}")

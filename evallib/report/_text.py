@@ -753,11 +753,15 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     two = "The two classifiers" if m == 1 else "The two classifiers with the fewest errors"
     subject = (f"{note}; {a} and {b}" if note else f"{two}, {a} and {b},")
     if n_dis == 0:
+        level = level_text(alpha)
+        _, g_int = gap_points(adv, lo, hi)
         return (f"{subject} "
                 + ("make identical predictions on every test case" if not data.repeated else
                    "have the same error rate on every test case")
-                + ": their error rates are equal, and the interval of the difference has zero width because "
-                "there is no disagreement to measure, not because a difference is known precisely.")
+                + f": their error rates on this test set are equal, and with no disagreement to measure the "
+                f"{level} interval of the difference, {g_int} percentage points, is what "
+                f"{plural(len(data.case_truth), 'case')} leave open, not a difference known to be 0 "
+                f"({test} has nothing to test).")
     g, g_int = gap_points(adv, lo, hi)
     if adv == 0:
         return (f"{subject} have equal error rates: the same number of errors, "
@@ -1012,9 +1016,12 @@ def _pairs_frame(pairwise: pd.DataFrame) -> pd.DataFrame:
 def _fold_tests(folds: Any) -> pd.DataFrame:
     t = folds.ttest
     lo, hi = folds.interval
+    flat = lo == hi   # every fold's difference the same: t = 0/0, no statistic and no p-value (NaN)
     rows = [{"test": "corrected resampled t-test", "A": folds.best, "B": folds.second,
-             "mean_difference": t.mean_difference, "low": lo, "high": hi, "statistic": t.statistic, "df": t.df,
-             "pvalue": t.pvalue, "test_train_ratio": folds.test_train_ratio, "matters": folds.matters}]
+             "mean_difference": t.mean_difference, "low": lo, "high": hi,
+             "statistic": math.nan if flat else t.statistic, "df": t.df,
+             "pvalue": math.nan if flat else t.pvalue, "test_train_ratio": folds.test_train_ratio,
+             "matters": folds.matters}]
     if folds.dietterich is not None:
         d, a = folds.dietterich, folds.alpaydin
         rows.append({"test": f"Dietterich {folds.n_repeats}x2cv t", "A": folds.best, "B": folds.second,
