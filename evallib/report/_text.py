@@ -33,6 +33,7 @@ from ._prose import (
     pct,
     plural,
     pvalue_cell,
+    signed,
     tie_groups,
     tie_note,
     top_two,
@@ -191,7 +192,7 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     one = len(table) == 1  # one pair: nothing to adjust, so no joint interval and no procedure's name
     columns = {
         "fewer errors": ["neither (equal)" if v == "tie" else v for v in table["better"]],
-        "error A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["diff"]],
+        "error A - B (points)": [signed(100 * d, 1) for d in table["diff"]],
         f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["diff_low"], table["diff_high"])],
     }
     if not one:
