@@ -630,9 +630,12 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
                                                    made_by="evallib.report.pairwise_items")
     clustered = pairs.attrs.get("n_clusters") is not None
     kind = "CR2 t" if clustered else "paired t"
-    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni)"
+    used = guarded_se_words(pairs)
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni"
+             + (f"; {used})" if used else ")")
              if _joint(adjust, len(pairs))
-             else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} interval ({kind})")
+             else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} interval ({kind}"
+             + (f"; {used})" if used else ")"))
     partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
     alike = pairs["identical"].to_numpy(bool) if "identical" in pairs else np.zeros(len(pairs), bool)
     guarded = pairs["guarded"].to_numpy(bool) if "guarded" in pairs else np.zeros(len(pairs), bool)
@@ -641,7 +644,7 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
         ("A - B on the items both scored" if partial else "mean A - mean B"): [signed(v) for v in pairs["estimate"]],
         joint: ["-" if same else f"{signed(lo)} to {signed(hi)}"
                 for lo, hi, same in zip(pairs["low"], pairs["high"], alike)],
-        pvalue_header(adjust, f"{kind}-test"): ["-" if same else pvalue_cell(p)
+        pvalue_header(adjust, f"{kind}-test" + (f"; {used}" if used else "")): ["-" if same else pvalue_cell(p)
                                                for p, same in zip(pairs["pvalue_adj"], alike)],
     })
     if "independent_se" in pairs:
@@ -712,6 +715,26 @@ def pairs_guard_note(pairs: pd.DataFrame) -> str | None:
             f"{'this pair is' if n == 1 else 'these pairs are'} decided with the larger of the two, on the CR2 "
             "test's Bell–McCaffrey degrees of freedom (its interval and p-value in the table are those): "
             + "; ".join(parts) + ".")
+
+
+def guarded_se_words(pairs: pd.DataFrame) -> str:
+    """Which standard error section 3's intervals and p-values rest on where some pairs are guarded
+    (:func:`pairs_guard_note`), for its labels: ``""`` when none is.
+
+    >>> t = pd.DataFrame({"guarded": [True, False, False], "identical": [False, False, True]})
+    >>> guarded_se_words(t)
+    'the items-independent SE for the pair so marked in the verdict'
+    >>> guarded_se_words(t.assign(guarded=[True, True, False]))
+    'the items-independent SE for every pair tested'
+    """
+    if "guarded" not in pairs or not pairs["guarded"].any():
+        return ""
+    n = int(pairs["guarded"].sum())
+    tested = int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
+    if n == tested:
+        return ("the items-independent SE for the pair" if len(pairs) == 1 else
+                "the items-independent SE for every pair" + (" tested" if tested < len(pairs) else ""))
+    return f"the items-independent SE for the {'pair' if n == 1 else plural(n, 'pair')} so marked in the verdict"
 
 
 def _clustered_p(pairs: pd.DataFrame) -> np.ndarray:
@@ -1368,6 +1391,12 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     clustered = pairs.attrs.get("n_clusters") is not None
     tests = ("a paired CR2 t-test, cluster-robust" if m == 1 else "paired CR2 t-tests, cluster-robust") if clustered \
         else ("a paired t-test" if m == 1 else "paired t-tests")
+    used = guarded_se_words(pairs)
+    if used and "every pair" in used or used.endswith("for the pair"):
+        tests = (f"{'a paired t-test' if m == 1 else 'paired t-tests'} on the CR2 Bell–McCaffrey degrees of freedom, "
+                 f"with {used}")
+    elif used:
+        tests += f"; {used.replace('so marked in the verdict', 'named below')}"
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])

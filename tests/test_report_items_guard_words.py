@@ -1,0 +1,84 @@
+"""The per-item report's words where section 3 guards pairs (brief rep-items12): the labels of the pairs'
+intervals and p-values name the standard error they rest on, the rank bootstrap's caveat, the planning
+section's comparison with the standard error section 3 used, and the multiplicity family of a file with
+identical models.
+
+References: statsmodels' OLS of the per-item differences on a constant (its non-robust standard error is
+the items-independent one), the CR2 variance written out with dense matrices (:func:`_references.cr2_variance`),
+scipy's t law, and statsmodels' Holm adjustment.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import statsmodels.api as sm
+from _references import cr2_variance
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from evallib.report._items_inputs import load_item_scores
+from evallib.report._items_sections import (
+    format_item_pairs,
+    item_planning,
+    items_summary_text,
+    leaderboard,
+    model_means,
+    pairwise_items,
+    sample_analysis,
+    summarise_items,
+)
+
+
+def _cancelling_clusters() -> pd.DataFrame:
+    """Six clusters of ten items; each model is right on an almost fixed number of items per cluster (placed
+    at random), so the clusters' differences hardly vary and every pair's CR2 SE falls far below the
+    items-independent one (the reader's a_clusters.csv)."""
+    rng = np.random.default_rng(7)
+    totals = {"alpha": [7, 7, 8, 7, 6, 7], "beta": [6, 6, 6, 7, 6, 5], "gamma": [6, 7, 6, 6, 6, 6],
+              "delta": [5, 5, 6, 5, 5, 4]}
+    frame = pd.DataFrame({"item": [f"q{i:02d}" for i in range(60)], "cluster": [f"p{i // 10}" for i in range(60)]})
+    for model, per in totals.items():
+        col = np.zeros(60, int)
+        for g, t in enumerate(per):
+            col[10 * g + rng.choice(10, t, replace=False)] = 1
+        frame[model] = col
+    return frame
+
+
+def _summary(data, pairs, board):
+    return items_summary_text(data, overview=summarise_items(data), means=model_means(data), pairs=pairs,
+                              samples=sample_analysis(data), board=board, planning=item_planning(data))
+
+
+def _guarded_by_hand(frame: pd.DataFrame, a: str, b: str) -> bool:
+    d = (frame[a] - frame[b]).to_numpy(float)
+    independent = float(sm.OLS(d, np.ones((d.size, 1))).fit().bse[0])
+    return np.sqrt(cr2_variance(d, frame["cluster"].to_numpy())[0]) < 0.8 * independent
+
+
+def test_the_labels_name_the_independent_se_where_pairs_are_guarded():
+    frame = _cancelling_clusters()
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    pairs = pairwise_items(data)
+    assert all(_guarded_by_hand(frame, a, b) for a, b in zip(pairs["a"], pairs["b"]))   # all 6 by hand
+    shown = format_item_pairs(pairs)
+    assert "99.17% joint interval (CR2 t, Bonferroni; the items-independent SE for every pair)" in shown.columns
+    assert "adjusted p (Holm; CR2 t-test; the items-independent SE for every pair)" in shown.columns
+    text = _summary(data, pairs, leaderboard(data, n_resamples=50, rng=0))
+    assert "(paired CR2 t-tests, cluster-robust; section 3)" not in text
+    assert ("none of the pairs is shown to differ at alpha = 0.05 (paired t-tests on the CR2 Bell–McCaffrey "
+            "degrees of freedom, with the items-independent SE for every pair; section 3)") in text
+
+
+def test_the_labels_say_cr2_alone_where_no_pair_is_guarded():
+    # 30 clusters of two items: not few, so nothing is guarded and the labels stay CR2's
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"item": range(60), "cluster": np.repeat(range(30), 2),
+                          "A": rng.binomial(1, 0.7, 60), "B": rng.binomial(1, 0.5, 60)})
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    pairs = pairwise_items(data)
+    assert not pairs["guarded"].any()
+    shown = format_item_pairs(pairs)
+    assert "95% interval (CR2 t)" in shown.columns and "independent SE" not in " ".join(shown.columns)
