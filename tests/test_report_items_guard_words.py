@@ -82,3 +82,22 @@ def test_the_labels_say_cr2_alone_where_no_pair_is_guarded():
     assert not pairs["guarded"].any()
     shown = format_item_pairs(pairs)
     assert "95% interval (CR2 t)" in shown.columns and "independent SE" not in " ".join(shown.columns)
+
+
+def test_the_rank_bootstrap_is_said_to_rest_on_the_clusters_section_3_distrusts():
+    from evallib.report._items_sections import rank_bootstrap_note
+
+    frame = _cancelling_clusters()
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    pairs = pairwise_items(data)
+    n = sum(_guarded_by_hand(frame, a, b) for a, b in zip(pairs["a"], pairs["b"]))
+    note = rank_bootstrap_note(pairs)
+    assert note.startswith(f"The cluster bootstrap rests on the same 6 clusters whose CR2 standard errors section 3 "
+                           f"set aside for all {n} pairs")
+    assert "as overconfident as the CR2 standard errors section 3 did not use" in note
+    text = _summary(data, pairs, leaderboard(data, n_resamples=50, rng=0))
+    rank_bullet = next(line for line in text.splitlines() if "bootstrap resamples of the clusters" in line)
+    assert "; the cluster bootstrap rests on the same 6 clusters" in rank_bullet
+    assert rank_bullet.endswith("did not use (section 5).")
+    plain = load_item_scores(frame.drop(columns="cluster"), item_column="item")
+    assert rank_bootstrap_note(pairwise_items(plain)) is None

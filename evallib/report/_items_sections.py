@@ -102,6 +102,7 @@ __all__ = [
     "interval_disagrees",
     "pairs_interval_note",
     "pairs_guard_note",
+    "rank_bootstrap_note",
     "pairs_identical_note",
     "items_summary_text",
 ]
@@ -1099,6 +1100,28 @@ def tie_group_text(tie: TieGroup) -> str:
             f"from the leader {leader} at alpha = {tie.alpha:g} {detail}{tail}" + (f"; {same}" if same else "") + ".")
 
 
+def rank_bootstrap_note(pairs: pd.DataFrame) -> str | None:
+    """Section 5's caveat on its cluster bootstrap where section 3 guarded pairs (:func:`pairs_guard_note`);
+    None where it guarded none.
+
+    The bootstrap resamples the same few clusters whose small between-cluster spread of the differences gave
+    the guarded pairs their small CR2 standard errors, so its rank intervals and shares rest on that spread
+    too, and are as overconfident as those standard errors, which section 3 set aside.
+    """
+    if "guarded" not in pairs or not pairs["guarded"].any():
+        return None
+    j = int(pairs.attrs["n_clusters"])
+    n = int(pairs["guarded"].sum())
+    tested = int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
+    which = ("the one pair" if tested == 1 else f"all {tested:,} pairs" if n == tested
+             else f"{n:,} of the {tested:,} pairs")
+    return (f"The cluster bootstrap rests on the same {j:,} clusters whose CR2 standard errors section 3 set aside "
+            f"for {which} (a CR2 standard error below {CLUSTERED_SE_RATIO:g} times the items-independent one on "
+            f"fewer than {FEW_CLUSTERS} clusters): it resamples the clusters' means, whose small spread gave "
+            "those standard errors, so these rank intervals and shares ranked first are as overconfident as "
+            "the CR2 standard errors section 3 did not use")
+
+
 @renamed_keywords(n_boot="n_resamples")
 def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", n_resamples: int = 2000,
                 rng=None) -> Leaderboard:
@@ -1513,7 +1536,9 @@ def items_summary_text(
                f"{level} rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share of "
                "bootstrap resamples in which it ranks first (a share of resamples, not a probability that it is best; "
                "a first place shared by j models whose means coincide counts 1/j to each) is "
-               f"{_share_text(float(top['p_best']), float(top['p_best_se']), b)}{rival_text} (section 5).")
+               f"{_share_text(float(top['p_best']), float(top['p_best_se']), b)}{rival_text}"
+               + (f"; {caveat[0].lower()}{caveat[1:]}" if (caveat := rank_bootstrap_note(pairs)) else "")
+               + " (section 5).")
     out.extend(_point(t, 3) for t in _pairs_sentences(pairs, alpha))
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
