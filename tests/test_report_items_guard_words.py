@@ -101,3 +101,23 @@ def test_the_rank_bootstrap_is_said_to_rest_on_the_clusters_section_3_distrusts(
     assert rank_bullet.endswith("did not use (section 5).")
     plain = load_item_scores(frame.drop(columns="cluster"), item_column="item")
     assert rank_bootstrap_note(pairwise_items(plain)) is None
+
+
+def test_the_plan_is_set_beside_the_standard_error_section_3_used():
+    frame = _cancelling_clusters()
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    plan = item_planning(data)
+    sentences = plan.sentences()
+    for (_, r), sentence in zip(plan.table.iterrows(), sentences):
+        d = (frame[r["a"]] - frame[r["b"]]).to_numpy(float)
+        independent = float(sm.OLS(d, np.ones((d.size, 1))).fit().bse[0])
+        cr2 = float(np.sqrt(cr2_variance(d, frame["cluster"].to_numpy())[0]))
+        assert r["observed_se"] == pytest.approx(independent, rel=1e-10)   # the guarded pair's SE in section 3
+        assert (f"section 3's, {independent:.4f}, from the spread of the items' observed differences taken as "
+                f"independent (the items-independent standard error, which section 3 used for this pair in place "
+                f"of its CR2 one, {cr2:.4f}), and the plan's is {r['plan_se'] / independent:.2f} times section 3's"
+                ) in sentence
+        assert f"(the plan's is {r['plan_se'] / cr2:.2f} times it), which section 3 set aside" in sentence
+        assert "which section 3's standard error reflects" not in sentence
+    text = _summary(data, pairwise_items(data), leaderboard(data, n_resamples=50, rng=0))
+    assert "section 3's being the items-independent standard errors it used in place of the CR2 ones" in text

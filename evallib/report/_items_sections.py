@@ -1241,9 +1241,15 @@ def _planning_sentence(planning: ItemPlanning) -> str:
         text += "; --min-difference gives the items a difference that matters needs"
     ratios = (t["plan_se"] / t["observed_se"]).to_numpy(dtype=float)
     if np.isfinite(ratios).any():
+        guarded = (t["observed_guarded"].to_numpy(bool) if "observed_guarded" in t else np.zeros(len(t), bool))
+        shown = np.isfinite(ratios)
+        every = bool(guarded[shown].all())
         text += ("; the plan's standard error of the difference is "
-                 + join_names((f"{v:.2f} times section 3's against {escape(b)}" for v, b in zip(ratios, t["b"])
-                               if math.isfinite(v)), limit=_LIST_LIMIT)
+                 + join_names((f"{v:.2f} times section 3's against {escape(b)}"
+                               + (" (the items-independent one section 3 used for that pair)" if g and not every else "")
+                               for v, b, g in zip(ratios, t["b"], guarded) if math.isfinite(v)), limit=_LIST_LIMIT)
+                 + (f", section 3's being the items-independent standard error{'s' if shown.sum() > 1 else ''} it "
+                    "used in place of the CR2 one" + ("s" if shown.sum() > 1 else "") if every and guarded.any() else "")
                  + ", since the plan builds its variance from estimated parts and section 3 from the observed "
                    "differences, and a detectable difference is not an interval's half-width")
     if (t["note"] != "").any():
@@ -1639,8 +1645,10 @@ class ItemPlanning:
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
         1, in words; ``""`` if nothing), ``variance`` (``V``
         of :func:`evallib.planning.item_difference_variance`), ``plan_se`` (``sqrt(V / n_items)``, the
-        plan's standard error of the mean difference at the file's items), ``observed_se`` (section 3's
-        standard error of the pair's difference, CR2 with clusters), ``observed_df`` (its degrees of
+        plan's standard error of the mean difference at the file's items), ``observed_se`` (the standard
+        error section 3 decided the pair with: CR2 with clusters, the items-independent one where it guarded
+        the pair), ``observed_guarded`` (whether it did), ``observed_clustered_se`` (the pair's CR2 standard
+        error, used or not), ``observed_df`` (its degrees of
         freedom, Bell–McCaffrey's with clusters, beside the planned ``df``), ``n_clusters`` (the file's
         clusters holding the pair's shared items, a count; NaN without clusters), ``detectable`` (the difference
         with power ``power`` at the file's ``n_items``), ``power_smaller`` (the power at
@@ -1753,7 +1761,11 @@ class ItemPlanning:
         if not (math.isfinite(plan) and math.isfinite(seen) and seen > 0):
             return ""
         clustered = r["cluster_size"] > 1
-        source = (f"the spread of the {self.cluster_word}s' observed differences (CR2)" if clustered
+        guarded = bool(r.get("observed_guarded", False))
+        source = ("the spread of the items' observed differences taken as independent (the items-independent "
+                  "standard error, which section 3 used for this pair in place of its CR2 one, "
+                  f"{r['observed_clustered_se']:.4f})" if guarded else
+                  f"the spread of the {self.cluster_word}s' observed differences (CR2)" if clustered
                   else "the spread of the items' observed differences")
         ratio = plan / seen
         text = (f" The plan and section 3's interval use different variances: the plan's standard error of the mean "
@@ -1762,7 +1774,14 @@ class ItemPlanning:
                 f"answer{'s' if r['samples'] > 1 else ''} per item"
                 + (f" and the ICC {'read as' if _bounded(r) else 'of'} {r['icc']:.3g}" if clustered else "")
                 + f"), section 3's, {seen:.4f}, from {source}, and the plan's is {ratio:.2f} times section 3's")
-        if clustered and _bounded(r) and r["icc_raw"] < 0 and ratio > 1:
+        if guarded and _bounded(r) and r["icc_raw"] < 0:
+            cr2 = float(r["observed_clustered_se"])
+            text += ("; the ICC estimate below 0 shows in that CR2 standard error ("
+                     + (f"the plan's is {plan / cr2:.2f} times it" if cr2 > 0 else
+                        f"it is 0: the {self.cluster_word}s' mean differences are all alike")
+                     + "), which section 3 set aside as too noisy on "
+                     f"so few {self.cluster_word}s, not in the independent one it used")
+        elif clustered and _bounded(r) and r["icc_raw"] < 0 and ratio > 1:
             text += (f", in part because the ICC estimate below 0 says the {self.cluster_word}s' mean differences "
                      f"vary less than independent items' would, which section 3's standard error reflects and the "
                      "plan, reading the ICC as 0, does not")
@@ -1975,8 +1994,9 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     leader = str(means.idxmax())
     # section 3's standard error of each pair's difference (CR2 with clusters), to set the plan's beside
     seen = pairwise_items(data, alpha=alpha, adjust="none")
-    observed = {frozenset((a, b)): (se, df) for a, b, se, df in
-                seen[["a", "b", "clustered_se", "df"]].itertuples(index=False)}
+    # the standard error section 3 decided with: CR2, or the items-independent one for a guarded pair
+    observed = {frozenset((a, b)): (se, df, bool(g), c) for a, b, se, df, g, c in
+                seen[["a", "b", "se", "df", "guarded", "clustered_se"]].itertuples(index=False)}
     # a pair that answered every item alike has no variance to plan with: no power statement for it
     alike = {frozenset((a, b)) for a, b in seen.loc[seen["identical"], ["a", "b"]].itertuples(index=False)}
     rows, identical = [], []
@@ -2003,8 +2023,10 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
             need_items, need_clusters = size.n_items, size.n_clusters
         rows.append(dict(a=leader, b=other, n_items=n_items, n_clusters=n_clusters, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
                          icc_raw=icc_raw, variance=variance, plan_se=math.sqrt(variance / n_items),
-                         observed_se=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[0]),
-                         observed_df=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[1]),
+                         observed_se=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[0]),
+                         observed_df=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[1]),
+                         observed_guarded=bool(observed.get(frozenset((leader, other)), (np.nan, np.nan, False))[2]),
+                         observed_clustered_se=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[3]),
                          detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows and identical:
         return Skipped(f"{join_names([leader] + identical, limit=_LIST_LIMIT)} answered every item alike: the "
