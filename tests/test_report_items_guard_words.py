@@ -121,3 +121,62 @@ def test_the_plan_is_set_beside_the_standard_error_section_3_used():
         assert "which section 3's standard error reflects" not in sentence
     text = _summary(data, pairwise_items(data), leaderboard(data, n_resamples=50, rng=0))
     assert "section 3's being the items-independent standard errors it used in place of the CR2 ones" in text
+
+
+def _twins() -> pd.DataFrame:
+    """twin_a and twin_b answer every item alike; other agrees with them on most items (b_identical.csv)."""
+    rng = np.random.default_rng(7)
+    x = rng.binomial(1, 0.75, 150)
+    z = np.where(rng.random(150) < 0.7, x, rng.binomial(1, 0.6, 150))
+    return pd.DataFrame({"item": range(150), "twin_a": x, "twin_b": x.copy(), "other": z})
+
+
+def test_identical_models_are_not_part_of_the_multiplicity_family():
+    frame = _twins()
+    data = load_item_scores(frame, item_column="item")
+    pairs = pairwise_items(data, alpha=0.05, adjust="holm")
+    tested = ~pairs["identical"].to_numpy(bool)
+    assert tested.sum() == 2 and pairs.attrs["n_tested"] == 2
+    p_ref = [stats.ttest_rel(frame[a], frame[b]).pvalue for a, b in zip(pairs["a"][tested], pairs["b"][tested])]
+    assert pairs["pvalue_adj"][tested].to_numpy() == pytest.approx(multipletests(p_ref, method="holm")[1], rel=1e-9)
+    assert pairs.attrs["interval_level"] == pytest.approx(1 - 0.05 / 2)
+    for r in pairs[tested].itertuples():
+        d = (frame[r.a] - frame[r.b]).to_numpy(float)
+        se = float(sm.OLS(d, np.ones((d.size, 1))).fit().bse[0])
+        q = stats.t.isf(0.05 / 2 / 2, d.size - 1)             # Bonferroni over the 2 pairs tested
+        assert (r.low, r.high) == pytest.approx((d.mean() - q * se, d.mean() + q * se), rel=1e-9)
+    assert "97.5% joint interval (paired t, Bonferroni)" in format_item_pairs(pairs).columns
+    # McNemar's p-values are adjusted over the same family
+    from _references import mid_p
+    mc = [mid_p(int(((frame[a] == 1) & (frame[b] == 0)).sum()), int(((frame[a] == 0) & (frame[b] == 1)).sum()))
+          for a, b in zip(pairs["a"][tested], pairs["b"][tested])]
+    assert pairs["mcnemar_pvalue_adj"][tested].to_numpy() == pytest.approx(multipletests(mc, method="holm")[1])
+    board = leaderboard(data, n_resamples=200, rng=0)
+    text = _summary(data, pairs, board)
+    assert "over all 3 pairs" not in text and "for 3 comparisons" not in text
+    assert ("Holm over the 2 pairs tested; the pair that answered every item alike is not part of the family"
+            in text)
+    assert ("With Holm's adjustment for the 2 comparisons tested (the pair that answered every item alike is not "
+            "part of the family), none of the pairs tested is shown to differ") in text
+    from evallib.report._items_sections import tie_group_text
+    assert "Holm over the 2 pairs tested" in tie_group_text(board.tie)
+
+
+def test_models_that_share_the_highest_mean_are_said_to_share_it():
+    frame = _twins()
+    data = load_item_scores(frame, item_column="item")
+    pairs = pairwise_items(data)
+    board = leaderboard(data, n_resamples=200, rng=0)
+    text = _summary(data, pairs, board)
+    mean = frame["twin_a"].mean()
+    assert f"**twin_a** and **twin_b** share the highest mean score, {mean:.4f}" in text
+    assert "has the highest mean score" not in text
+    # beside a third model the twins tie with each other in every resample but are first only in some:
+    # their shares are not 1/2 and carry a Monte Carlo error, so section 5 must not say they are exact
+    assert (board.ranks["p_best_se"] > 0).all() and (board.ranks["p_best"] < 0.5).all()
+    import json
+    from pathlib import Path
+
+    cells = json.loads((Path(__file__).parents[1] / "notebooks" / "report_items.ipynb").read_text(encoding="utf-8"))
+    section5 = next("".join(c["source"]) for c in cells["cells"] if "".join(c["source"]).startswith("## 5."))
+    assert "tie for first in every resample, so each has exactly 1/2" not in section5

@@ -381,13 +381,31 @@ def _joint(adjust: str, n_pairs: int) -> bool:
     return adjust != "none" and n_pairs > 1
 
 
-def _adjust_words(adjust: str, n_pairs: int) -> str:
-    """The adjustment over the pairs in words: ``"Holm over all 6 pairs"``; one pair needs none."""
+def _n_tested(pairs: pd.DataFrame) -> int:
+    """How many of section 3's pairs have a test: all but those of models that answered every item alike,
+    which are not part of the multiplicity family (:func:`pairwise_items`)."""
+    return int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
+
+
+def _adjust_words(adjust: str, n_pairs: int, identical: int = 0) -> str:
+    """The adjustment over the pairs in words: ``"Holm over all 6 pairs"``; one pair needs none.
+
+    ``n_pairs`` counts the pairs tested; ``identical`` the pairs of models that answered every item alike,
+    which have no test and are not part of the family.
+
+    >>> _adjust_words("holm", 2, identical=1)
+    'Holm over the 2 pairs tested; the pair that answered every item alike is not part of the family'
+    """
     if adjust == "none":
         return "no adjustment for multiplicity"
+    left = ("" if not identical else
+            f"; {'the pair' if identical == 1 else f'the {identical:,} pairs'} that answered every item alike "
+            f"{'is' if identical == 1 else 'are'} not part of the family")
     if n_pairs == 1:
-        return "one pair, so no adjustment for multiplicity"
-    return f"{ADJUST_NAME[adjust]} over all {n_pairs:,} pairs"
+        return ("one pair tested, so no adjustment for multiplicity" if identical else
+                "one pair, so no adjustment for multiplicity") + left
+    return (f"{ADJUST_NAME[adjust]} over the {n_pairs:,} pairs tested" if identical else
+            f"{ADJUST_NAME[adjust]} over all {n_pairs:,} pairs") + left
 
 
 def pairs_interval_note(pairs: pd.DataFrame, *, agree: bool = False) -> str | None:
@@ -411,7 +429,7 @@ def pairs_interval_note(pairs: pd.DataFrame, *, agree: bool = False) -> str | No
         tested = int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
         if not tested:
             return None
-        joint = _joint(adjust, len(pairs))
+        joint = _joint(adjust, tested)
         if tested == 1:
             return (f"For the {'one pair with a test' if len(pairs) > 1 else 'one pair'} the "
                     f"{'adjusted ' if joint else ''}test's verdict and its {'joint ' if joint else ''}interval agree.")
@@ -472,7 +490,7 @@ def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.set_yticklabels([f"{plot_text(a)} - {plot_text(b)}" for a, b in zip(pairs["a"], pairs["b"])])
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("paired difference of the mean scores (A - B)")
-    joint = (f"{level_text(1 - interval_level, digits=4)} joint intervals" if _joint(adjust, n)
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint intervals" if _joint(adjust, _n_tested(pairs))
              else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} "
              + ("interval" if n == 1 else "intervals (unadjusted)"))
     how = ADJUST_NAME[adjust] + "'s adjusted test" if adjust != "none" else "the unadjusted test"
@@ -515,8 +533,10 @@ def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alp
     ``high`` are replaced and ``pvalue_adj``, ``reject`` adjusted again over all pairs.
 
     ``identical``: the two models' item scores agree on every item both scored, so there is no difference to
-    test: ``se``, ``statistic``, ``pvalue``, ``low``, ``high`` are NaN, ``pvalue_adj`` is NaN and the pair
-    enters the adjustment of the others with p = 1 (as the paired t-test of a zero difference gives).
+    test: ``se``, ``statistic``, ``pvalue``, ``low``, ``high`` and ``pvalue_adj`` are NaN, and the pair is not
+    part of the multiplicity family: the others' p-values are adjusted over the ``m`` pairs tested, and their
+    joint (Bonferroni) intervals are at ``1 - alpha / m``, ``estimate -+ t.isf(alpha / (2 m), df) * se``
+    (``attrs["interval_level"]`` and ``attrs["n_tested"]`` updated).
     """
     n = len(table)
     independent = np.full(n, np.nan)
@@ -544,6 +564,18 @@ def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alp
     guarded = few & ~identical & (independent > 0) & (ratio < CLUSTERED_SE_RATIO)
     table["guarded"] = guarded
     table["identical"] = identical
+    tested = ~identical
+    n_tested = int(tested.sum())
+    if adjust != "none" and 0 < n_tested < n:
+        # the identical pairs have no test: the family is the pairs tested, and their joint intervals widen less
+        table.attrs["interval_level"] = 1.0 - alpha / n_tested
+        df = table["df"].to_numpy(float)[tested]
+        est = table["estimate"].to_numpy(float)[tested]
+        se = table["se"].to_numpy(float)[tested]
+        q = stats.t.isf(alpha / n_tested / 2, df)
+        table.loc[tested, "low"] = est - q * se
+        table.loc[tested, "high"] = est + q * se
+    table.attrs["n_tested"] = n_tested
     level = 1.0 - table.attrs["interval_level"]   # the table's own intervals' level (Bonferroni-joint when adjusted)
     if guarded.any():
         df = table["df"].to_numpy(float)[guarded]
@@ -556,11 +588,11 @@ def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alp
         table.loc[guarded, "pvalue"] = 2 * stats.t.sf(np.abs(t), df)
         table.loc[guarded, "low"] = est - q * se
         table.loc[guarded, "high"] = est + q * se
-    p = table["pvalue"].to_numpy(float).copy()
-    p[identical] = 1.0
-    adjusted = adjust_pvalues(p, adjust)
-    table["pvalue_adj"] = np.where(identical, np.nan, adjusted)
-    table["reject"] = ~identical & (adjusted <= alpha)
+    adjusted = np.full(n, np.nan)
+    if n_tested:
+        adjusted[tested] = adjust_pvalues(table["pvalue"].to_numpy(float)[tested], adjust)
+    table["pvalue_adj"] = adjusted
+    table["reject"] = tested & (np.nan_to_num(adjusted, nan=1.0) <= alpha)
     table.loc[identical, ["se", "statistic", "pvalue", "low", "high"]] = np.nan
     table.attrs.update(guard_ratio=CLUSTERED_SE_RATIO)
 
@@ -598,7 +630,8 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     m = len(table)
     applies = _mcnemar_applies(data)
     if applies:
-        level = alpha / m if adjust != "none" else alpha
+        tested = ~table["identical"].to_numpy(bool)
+        level = alpha / max(int(tested.sum()), 1) if adjust != "none" else alpha
         cols = {name: means[name].to_numpy() for name in data.models}
         rows = []
         for a, b in zip(table["a"], table["b"]):
@@ -610,8 +643,11 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
                          int(np.count_nonzero((x == 0) & (y == 1)))))
         p, lo, hi, n10, n01 = (np.array(v) for v in zip(*rows))
         table["mcnemar_p"] = p
-        table["mcnemar_pvalue_adj"] = adjust_pvalues(p, adjust)
-        table["mcnemar_reject"] = table["mcnemar_pvalue_adj"] <= alpha
+        adjusted = np.full(m, np.nan)
+        if tested.any():
+            adjusted[tested] = adjust_pvalues(p[tested], adjust)   # the pairs tested are the family, as for t
+        table["mcnemar_pvalue_adj"] = adjusted
+        table["mcnemar_reject"] = tested & (np.nan_to_num(adjusted, nan=1.0) <= alpha)
         table["bp_low"], table["bp_high"], table["n10"], table["n01"] = lo, hi, n10, n01
     table.attrs.update(mcnemar=applies)
     return table
@@ -634,7 +670,7 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     used = guarded_se_words(pairs)
     joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni"
              + (f"; {used})" if used else ")")
-             if _joint(adjust, len(pairs))
+             if _joint(adjust, _n_tested(pairs))
              else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} interval ({kind}"
              + (f"; {used})" if used else ")"))
     partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
@@ -687,7 +723,10 @@ def pairs_guard_note(pairs: pd.DataFrame) -> str | None:
     j = int(pairs.attrs["n_clusters"])
     mask = pairs["guarded"].to_numpy(bool)
     rows = pairs[mask]
-    alone = adjust_pvalues(_clustered_p(pairs), pairs.attrs["adjust"])[mask]
+    tested = ~pairs["identical"].to_numpy(bool)
+    alone = np.full(len(pairs), np.nan)
+    alone[tested] = adjust_pvalues(pairs["clustered_pvalue"].to_numpy(float)[tested], pairs.attrs["adjust"])
+    alone = alone[mask]
     parts = []
     for r, p_alone in zip(rows.itertuples(), alone):
         ratio = r.clustered_se / r.independent_se
@@ -736,13 +775,6 @@ def guarded_se_words(pairs: pd.DataFrame) -> str:
         return ("the items-independent SE for the pair" if len(pairs) == 1 else
                 "the items-independent SE for every pair" + (" tested" if tested < len(pairs) else ""))
     return f"the items-independent SE for the {'pair' if n == 1 else plural(n, 'pair')} so marked in the verdict"
-
-
-def _clustered_p(pairs: pd.DataFrame) -> np.ndarray:
-    """The pairs' CR2 p-values before any guard, p = 1 for a pair of identical models."""
-    p = pairs["clustered_pvalue"].to_numpy(float).copy()
-    p[pairs["identical"].to_numpy(bool)] = 1.0
-    return p
 
 
 def pairs_identical_note(pairs: pd.DataFrame) -> str | None:
@@ -1065,8 +1097,9 @@ def tie_group_text(tie: TieGroup) -> str:
     'B is not shown to differ from the leader A at alpha = 0.1 (paired t-tests over 6 items, Holm over all 3 pairs); C is separated from it.'
     """
     m = len(tie.members) + len(tie.separated)
-    n_pairs = m * (m - 1) // 2
-    how = _adjust_words(tie.adjust, n_pairs)
+    every = m * (m - 1) // 2
+    n_pairs = int(tie.comparisons.attrs.get("n_tested", every))   # the pairs tested: the family
+    how = _adjust_words(tie.adjust, n_pairs, every - n_pairs)
     if tie.adjust in FDR_ADJUSTMENTS and n_pairs > 1:
         how += ", which controls the false discovery rate only"
     data = f"{tie.n_items:,} items" + (f" in {tie.n_clusters:,} clusters" if tie.n_clusters is not None else "")
@@ -1154,7 +1187,7 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
     """What the joint intervals leave open for the models not separated from the leader."""
     adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
     interval_level = pairs.attrs.get("interval_level", tie.alpha)
-    kind = (f"joint {level_text(1 - interval_level, digits=4)} intervals" if _joint(adjust, len(pairs))
+    kind = (f"joint {level_text(1 - interval_level, digits=4)} intervals" if _joint(adjust, _n_tested(pairs))
             else f"{level_text(1 - interval_level if adjust != 'none' else tie.alpha)} "
             + ("interval" if len(pairs) == 1 else "intervals"))
     ahead, behind, ruled_out, alike = [], [], [], []
@@ -1410,16 +1443,23 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
     adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
     m = len(pairs)
+    k = _n_tested(pairs)   # the family: the pairs of models that did not answer every item alike
     if m == 1:  # one pair's adjusted test is its own test: no adjustment to name
         lead = f"With {_adjust_words(adjust, m)}"
+    elif 0 < k < m:
+        lead = (f"With {_adjust_words(adjust, k, m - k)}" if k == 1 or adjust == "none" else
+                f"With {ADJUST_NAME[adjust]}'s adjustment for the {plural(k, 'comparison')} tested ("
+                + ("the pair" if m - k == 1 else f"the {m - k:,} pairs") + " that answered every item alike "
+                + ("is" if m - k == 1 else "are") + " not part of the family)")
     else:
         lead = (f"With {ADJUST_NAME[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
                 else f"Without adjustment for the {plural(m, 'comparison')}")
-    if adjust in FDR_ADJUSTMENTS and m > 1:
+    if adjust in FDR_ADJUSTMENTS and k > 1:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     clustered = pairs.attrs.get("n_clusters") is not None
-    tests = ("a paired CR2 t-test, cluster-robust" if m == 1 else "paired CR2 t-tests, cluster-robust") if clustered \
-        else ("a paired t-test" if m == 1 else "paired t-tests")
+    one = m == 1 or k == 1
+    tests = ("a paired CR2 t-test, cluster-robust" if one else "paired CR2 t-tests, cluster-robust") if clustered \
+        else ("a paired t-test" if one else "paired t-tests")
     used = guarded_se_words(pairs)
     if used and "every pair" in used or used.endswith("for the pair"):
         tests = (f"{'a paired t-test' if m == 1 else 'paired t-tests'} on the CR2 Bell–McCaffrey degrees of freedom, "
@@ -1434,7 +1474,9 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
                  f"{len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'}")
         out.append(f"{lead}, {which} significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
-        which = "the one pair is not shown to differ" if m == 1 else "none of the pairs is shown to differ"
+        which = ("the one pair is not shown to differ" if m == 1 else
+                 "the one pair tested is not shown to differ" if k == 1 else
+                 "none of the pairs tested is shown to differ" if k < m else "none of the pairs is shown to differ")
         if pairs["identical"].all() if "identical" in pairs else False:
             which = ("the one pair answered every item alike, so there is nothing to test" if m == 1 else
                      "every pair answered every item alike, so there is nothing to test")
@@ -1497,11 +1539,17 @@ def items_summary_text(
     where = f"{data.n_items:,} items" + (f" in {data.n_clusters:,} clusters" if data.clustered else "")
     own = data.sample_counts()[:, list(data.models).index(leader)]  # the leader's answers per item
     lo, hi = int(own.min()), int(own.max())
-    out.append(f"**{escape(leader)}** has the highest mean score, {r['mean']:.4f} ({level} interval "
+    # models whose mean equals the leader's (to machine precision) share the highest mean: none is "the" highest
+    sharing = [str(m) for m, v in means["mean"].items() if abs(float(v) - float(r["mean"])) < 1e-12]
+    sharing = [leader] + [m for m in sharing if m != leader]
+    subject = (f"**{escape(leader)}** has the highest mean score, {r['mean']:.4f} (" if len(sharing) == 1 else
+               f"{join_names((f'**{escape(m)}**' for m in sharing), limit=_LIST_LIMIT)} share the highest mean score, "
+               f"{r['mean']:.4f} ({escape(leader)}, listed first as the leader: ")
+    out.append(f"{subject}{level} interval "
                f"{r['low']:.4f} to {r['high']:.4f}, {_interval_name(r)}) over {where}"
                + (f", each answered {lo} times by it" if lo == hi > 1
                   else (f", each answered {lo} to {hi} times by it" if hi > 1 else "")) + " (section 2).")
-    how = _adjust_words(tie.adjust, len(pairs))
+    how = _adjust_words(tie.adjust, _n_tested(pairs), len(pairs) - _n_tested(pairs))
     others = list(tie.members[1:])
     alike = _answered_alike(tie)
     tested = [o for o in others if str(o) not in alike]
