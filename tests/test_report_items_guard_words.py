@@ -180,3 +180,18 @@ def test_models_that_share_the_highest_mean_are_said_to_share_it():
     cells = json.loads((Path(__file__).parents[1] / "notebooks" / "report_items.ipynb").read_text(encoding="utf-8"))
     section5 = next("".join(c["source"]) for c in cells["cells"] if "".join(c["source"]).startswith("## 5."))
     assert "tie for first in every resample, so each has exactly 1/2" not in section5
+
+
+def test_a_machine_zero_correlation_prints_as_0_not_minus_0():
+    from evallib.report._items_sections import format_item_planning
+
+    frame = _cancelling_clusters()
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    plan = item_planning(data)
+    shown = format_item_planning(plan)
+    for (_, r), cell in zip(plan.table.iterrows(), shown["correlation"]):
+        # the correlation of the two models' item scores, by numpy
+        ref = float(np.corrcoef(frame[r["a"]], frame[r["b"]])[0, 1])
+        assert cell == ("0" if abs(ref) < 1e-12 else f"{ref:.3f}")
+        assert cell != "-0.000"
+    assert "0" in list(shown["correlation"])   # alpha and delta: uncorrelated to machine precision, by construction

@@ -66,9 +66,11 @@ from ..planning import (
 )
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
 from ._prose import (
+    MACHINE_ZERO,
     escape,
     join_names,
     level_text,
+    plain,
     plot_text,
     plural,
     pvalue_cell,
@@ -898,8 +900,10 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
 
 
 def _cell(v: float, spec: str) -> str:
-    """A number for a table cell, ``"-"`` where it is not identified (NaN)."""
-    return "-" if not np.isfinite(v) else format(float(v), spec)
+    """A number for a table cell, ``"-"`` where it is not identified (NaN), ``"0"`` for a machine zero."""
+    if not np.isfinite(v):
+        return "-"
+    return "0" if abs(float(v)) < MACHINE_ZERO else format(float(v), spec)   # never "-0.000"
 
 
 def format_components(samples: SampleAnalysis) -> pd.DataFrame:
@@ -2104,8 +2108,8 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
     out = pd.DataFrame({
         "A": [escape(v) for v in t["a"]], "B": [escape(v) for v in t["b"]],
         "shared items": [f"{v:,}" for v in t["n_items"]],
-        "SD of expected scores A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["sd_a"], t["sd_b"])],
-        "correlation": [f"{v:.3f}" for v in t["correlation"]],
+        "SD of expected scores A / B": [f"{plain(x)} / {plain(y)}" for x, y in zip(t["sd_a"], t["sd_b"])],
+        "correlation": [plain(v) for v in t["correlation"]],
         # "-" where a model's answers' noise is not identified (one answer per item: it is inside its SD)
         "answer noise SD A / B": [" / ".join(f"{v:.3f}" if ok else "-" for v, ok in ((x, i), (y, j)))
                                   for x, y, i, j in zip(t["within_sd_a"], t["within_sd_b"],
@@ -2114,7 +2118,7 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
         # "-" without clusters (or with clusters of one item): no cluster size or ICC to plan with
         "cluster size (size-weighted mean)": [f"{v:d}" if v > 1 else "-" for v in t["cluster_size"]],
         "ICC": ["-" if r["cluster_size"] <= 1 else
-                f"{r['icc']:.0f} (estimated {r['icc_raw']:.3f})" if _bounded(r) else f"{r['icc']:.3f}"
+                f"{r['icc']:.0f} (estimated {plain(r['icc_raw'])})" if _bounded(r) else plain(r["icc"])
                 for _, r in t.iterrows()],
         f"difference with power {planning.power:g} (unadjusted)": [f"{v:.4f}" for v in t["detectable"]],
     })
