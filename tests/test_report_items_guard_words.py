@@ -195,3 +195,30 @@ def test_a_machine_zero_correlation_prints_as_0_not_minus_0():
         assert cell == ("0" if abs(ref) < 1e-12 else f"{ref:.3f}")
         assert cell != "-0.000"
     assert "0" in list(shown["correlation"])   # alpha and delta: uncorrelated to machine precision, by construction
+
+
+def _anova_icc(d: np.ndarray, clusters: np.ndarray) -> float:
+    """The one-way ANOVA ICC of ``d`` within equal clusters, by hand: (MSB - MSW) / (MSB + (m - 1) MSW)."""
+    labels = np.unique(clusters)
+    groups = [d[clusters == g] for g in labels]
+    m = groups[0].size
+    msb = m * sum((g.mean() - d.mean()) ** 2 for g in groups) / (len(groups) - 1)
+    msw = sum(((g - g.mean()) ** 2).sum() for g in groups) / (d.size - len(groups))
+    return (msb - msw) / (msb + (m - 1) * msw)
+
+
+@pytest.mark.parametrize("models", [["alpha", "beta", "gamma", "delta"], ["alpha", "delta"]])
+def test_the_summary_counts_the_plans_estimates_read_as_a_bound(models):
+    from evallib.report._items_sections import _planning_sentence
+
+    frame = _cancelling_clusters()[["item", "cluster", *models]]
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    plan = item_planning(data)
+    below = sum(_anova_icc((frame["alpha"] - frame[b]).to_numpy(float), frame["cluster"].to_numpy()) < 0
+                for b in models[1:])
+    assert below == len(models) - 1          # every ICC of the differences is below 0, by hand
+    text = _planning_sentence(plan)
+    assert "some of the plan's estimates" not in text
+    assert (("one of the plan's estimates fell outside its range and was read as the nearest bound" if below == 1
+             else f"{below} of the plan's estimates fell outside their range and were read as the nearest bound")
+            in text)

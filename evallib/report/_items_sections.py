@@ -1289,9 +1289,12 @@ def _planning_sentence(planning: ItemPlanning) -> str:
                     "used in place of the CR2 one" + ("s" if shown.sum() > 1 else "") if every and guarded.any() else "")
                  + ", since the plan builds its variance from estimated parts and section 3 from the observed "
                    "differences, and a detectable difference is not an interval's half-width")
-    if (t["note"] != "").any():
-        text += ("; some of the plan's estimates fell outside their range and were read as the nearest bound, "
-                 "as section 6 says")
+    outside = int(t["n_outside"].sum()) if "n_outside" in t else 0
+    if outside:
+        text += ("; one of the plan's estimates fell outside its range and was read as the nearest bound"
+                 if outside == 1 else
+                 f"; {outside:,} of the plan's estimates fell outside their range and were read as the nearest bound")
+        text += ", as section 6 says"
     if planning.identical:
         text += "; " + planning._identical_text()
     return text + " (section 6)."
@@ -1695,7 +1698,8 @@ class ItemPlanning:
         mean ``sum m^2 / sum m``, rounded, as Kish's design effect takes it for unequal clusters), ``icc`` (of the expected differences within a cluster, in [0, 1]), ``icc_raw``
         (its estimate before it was read as 0 below 0 or as 1 above 1; NaN without clusters or
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
-        1, in words; ``""`` if nothing), ``variance`` (``V``
+        1, in words; ``""`` if nothing), ``n_outside`` (how many of the pair's estimates -- the ICC, each
+        model's between-item share -- fell outside their range and were read as the bound), ``variance`` (``V``
         of :func:`evallib.planning.item_difference_variance`), ``plan_se`` (``sqrt(V / n_items)``, the
         plan's standard error of the mean difference at the file's items), ``observed_se`` (the standard
         error section 3 decided the pair with: CR2 with clusters, the items-independent one where it guarded
@@ -1905,6 +1909,7 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
     samples = max(1, int(round(float(np.median(counts[shared][:, [ja, jb]])))))
     own = [float(np.median(counts[shared, j])) for j in (ja, jb)]
     notes = []
+    outside = 0   # the estimates that fell outside what they can be and were read as the nearest bound
     if own[0] != own[1]:
         once = [escape(n) for n, k in zip((a, b), own) if k <= 1]
         notes.append(f"The plan takes {samples} answer{'s' if samples > 1 else ''} per item, the median over the two "
@@ -1922,6 +1927,7 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
             sd, within = math.sqrt(vc.between), math.sqrt(vc.within)
             identified.append(True)
             if vc.truncated:
+                outside += 1
                 notes.append(f"For {escape(name)}, " + _read_as_zero(
                     "the between-item share of one answer's variance", vc.icc_raw,
                     "the file does not show its answers to one item to be more alike than its answers to different "
@@ -1972,6 +1978,7 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                 notes.append(f"{what[0].upper()}{what[1:]} cannot be estimated ({reason}), so it is taken as 0: "
                              f"the plan then treats the items of one {word} as independent.")
             elif icc_raw < 0:
+                outside += 1
                 scale = (omega2 + noise) / omega2
                 se = icc_null_se(cluster_size, sizes.size) * scale
                 z = float(stats.norm.ppf(1 - alpha / 2))
@@ -1991,13 +1998,14 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                                 "large-sample approximation, so the bound is rough" if sizes.size < FEW_CLUSTERS
                                 else "") + ".")
             elif icc_raw > 1:
+                outside += 1
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
     return dict(n_items=int(shared.sum()), n_clusters=int(np.unique(data.clusters[shared]).size) if data.clustered
                 else np.nan, sd_a=sds[0], sd_b=sds[1], correlation=correlation,
                 within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc,
                 icc_raw=icc_raw, noise_identified_a=identified[0], noise_identified_b=identified[1],
-                note=" ".join(s if s.endswith(".") else s + "." for s in notes))
+                n_outside=outside, note=" ".join(s if s.endswith(".") else s + "." for s in notes))
 
 
 def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: float | None = None,
@@ -2058,7 +2066,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
             continue
         parts = _pair_plan_parts(data, leader, other, alpha)
         n_items, n_clusters = parts.pop("n_items"), parts.pop("n_clusters")
-        icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
+        icc_raw, note, outside = parts.pop("icc_raw"), parts.pop("note"), parts.pop("n_outside")
         noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
             continue
@@ -2079,7 +2087,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
                          observed_df=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[1]),
                          observed_guarded=bool(observed.get(frozenset((leader, other)), (np.nan, np.nan, False))[2]),
                          observed_clustered_se=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[3]),
-                         detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
+                         n_outside=outside, detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows and identical:
         return Skipped(f"{join_names([leader] + identical, limit=_LIST_LIMIT)} answered every item alike: the "
                        "paired differences are all 0, so there is no difference to test and no variance to plan "
