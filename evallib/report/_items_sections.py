@@ -251,6 +251,7 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         variance ``unclustered_se^2`` gives under the same cap; with several answers per item the
         cap is above the number of items, so a variance ratio below 1 makes ``effective_n`` the
         larger), ``scores`` (0/1 scores or answers counted), ``answers`` (mean answers per item),
+        ``answers_min``, ``answers_max`` (the fewest and most answers to one of the items it scored),
         ``independent_low``, ``independent_high``, ``independent_df`` (the interval
         :func:`evallib.items.item_mean` gives without the clusters, the items taken as independent,
         and its degrees of freedom, inf for the normal quantile; the interval itself without
@@ -264,6 +265,8 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         r = item_mean(block, clusters=_clusters_arg(data), alpha=alpha, missing="drop")
         ratio = r.se / r.unclustered_se if r.unclustered_se > 0 else float("nan")
         n_obs = int(np.count_nonzero(np.isfinite(block)))
+        counts = data.sample_counts()[:, list(data.models).index(name)]
+        counts = counts[counts > 0]                     # answers per item, over the items the model scored
         effective = alone_effective = float("nan")
         alone = r if not data.clustered else item_mean(block, alpha=alpha, missing="drop")
         if r.method == "wilson" and "effective sample size" in r.note.lower():
@@ -281,7 +284,8 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
                      "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
                      "interval_design_effect": used, "effective_n": effective, "scores": n_obs,
-                     "answers": r.n_samples, "note": r.note, "n_items": r.n_items})
+                     "answers": r.n_samples, "answers_min": int(counts.min()), "answers_max": int(counts.max()),
+                     "note": r.note, "n_items": r.n_items})
     out = pd.DataFrame(rows).set_index("model")
     order = np.lexsort((np.arange(len(out)), -out["mean"].to_numpy()))
     out = out.iloc[order]
@@ -1430,7 +1434,9 @@ def effective_n_note(means: pd.DataFrame) -> str | None:
     alpha = float(means.attrs.get("alpha", 0.05))
     for m, r in over:
         width = float(r["high"] - r["low"]) / float(r["independent_high"] - r["independent_low"])
-        text += (f" {escape(m)} answered each item {r['scores'] / r['n_items']:.3g} times on average, so its cap, "
+        often = (f"{int(r['answers_min'])} times" if r["answers_min"] == r["answers_max"] else
+                 f"{int(r['answers_min'])} to {int(r['answers_max'])} times, {r['scores'] / r['n_items']:.3g} on average")
+        text += (f" {escape(m)} answered each item {often}, so its cap, "
                  f"{int(r['scores']):,} scores, is above its {int(r['n_items']):,} items and does not bind: its "
                  f"cluster-robust variance is {r['design_effect']:.2f} times the items-independent one, and its "
                  f"effective sample size, {r['effective_n']:,.1f}, is above the {r['independent_effective_n']:,.1f} "
