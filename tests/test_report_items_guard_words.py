@@ -222,3 +222,16 @@ def test_the_summary_counts_the_plans_estimates_read_as_a_bound(models):
     assert (("one of the plan's estimates fell outside its range and was read as the nearest bound" if below == 1
              else f"{below} of the plan's estimates fell outside their range and were read as the nearest bound")
             in text)
+
+
+def test_one_pair_has_a_plain_p_header():
+    from evallib._format import pvalue_cell
+
+    rng = np.random.default_rng(7)
+    a = rng.binomial(1, 0.72, 200)
+    b = np.where(rng.random(200) < 0.8, a, rng.binomial(1, 0.5, 200))
+    data = load_item_scores(pd.DataFrame({"item": range(200), "left": a, "right": b}), item_column="item")
+    shown = format_item_pairs(pairwise_items(data))
+    assert not any(c.startswith("adjusted p") for c in shown.columns)
+    assert shown["p (paired t-test)"].iloc[0] == pvalue_cell(stats.ttest_rel(a, b).pvalue)
+    assert "p (McNemar's mid-p test)" in shown.columns

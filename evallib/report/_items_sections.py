@@ -661,6 +661,16 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
 
 
 
+def _p_header(adjust: str, n_tested: int, test: str) -> str:
+    """The header of section 3's p-values: adjusted over the pairs tested, or, with one pair tested (whose
+    adjusted p-value is its own), plain ``"p (test)"``.
+
+    >>> _p_header("holm", 1, "paired t-test"), _p_header("holm", 2, "paired t-test")
+    ('p (paired t-test)', 'adjusted p (Holm; paired t-test)')
+    """
+    return f"p ({test})" if n_tested == 1 else pvalue_header(adjust, test)
+
+
 def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Section 3's table as text, every pair (no truncation), leaderboard order.
 
@@ -687,7 +697,8 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
         ("A - B on the items both scored" if partial else "mean A - mean B"): [signed(v) for v in pairs["estimate"]],
         joint: ["-" if same else f"{signed(lo)} to {signed(hi)}"
                 for lo, hi, same in zip(pairs["low"], pairs["high"], alike)],
-        pvalue_header(adjust, f"{kind}-test" + (f"; {used}" if used else "")): ["-" if same else pvalue_cell(p)
+        _p_header(adjust, _n_tested(pairs), f"{kind}-test" + (f"; {used}" if used else "")): [
+            "-" if same else pvalue_cell(p)
                                                for p, same in zip(pairs["pvalue_adj"], alike)],
     })
     if "independent_se" in pairs:
@@ -695,7 +706,7 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
             out["SE (CR2)"] = ["-" if same else f"{v:.4f}" for v, same in zip(pairs["clustered_se"], alike)]
         out["SE if items independent"] = ["-" if same else f"{v:.4f}" for v, same in zip(pairs["independent_se"], alike)]
     if pairs.attrs.get("mcnemar"):
-        out[pvalue_header(adjust, "McNemar's mid-p test")] = ["-" if same else pvalue_cell(p) for p, same in
+        out[_p_header(adjust, _n_tested(pairs), "McNemar's mid-p test")] = ["-" if same else pvalue_cell(p) for p, same in
                                                               zip(pairs["mcnemar_pvalue_adj"], alike)]
         out["Bonett–Price interval"] = ["-" if same else f"{signed(lo)} to {signed(hi)}"
                                         for lo, hi, same in zip(pairs["bp_low"], pairs["bp_high"], alike)]
