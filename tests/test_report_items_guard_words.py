@@ -235,3 +235,27 @@ def test_one_pair_has_a_plain_p_header():
     assert not any(c.startswith("adjusted p") for c in shown.columns)
     assert shown["p (paired t-test)"].iloc[0] == pvalue_cell(stats.ttest_rel(a, b).pvalue)
     assert "p (McNemar's mid-p test)" in shown.columns
+
+
+def test_a_pass_at_k_interval_clipped_at_1_is_said_to_be():
+    from math import comb
+
+    rng = np.random.default_rng(7)
+    pa = rng.beta(6, 1, 40)
+    rows = [dict(item=f"it{i}", model="m_one", epoch=e, score=int(rng.binomial(1, pa[i])))
+            for i in range(40) for e in range(3)]
+    rows += [dict(item=f"it{i}", model="m_two", epoch=e, score=int(rng.binomial(1, max(pa[i] - 0.3, 0.01))))
+             for i in range(40) for e in range(3)]
+    frame = pd.DataFrame(rows)
+    data = load_item_scores(frame, item_column="item", model_column="model", score_column="score",
+                            sample_column="epoch")
+    right = frame[frame["model"] == "m_one"].groupby("item")["score"].sum().to_numpy()
+    per_item = np.array([1 - comb(3 - c, 3) / comb(3, 3) for c in right])     # Chen et al.'s pass@3, by hand
+    est, se = per_item.mean(), per_item.std(ddof=1) / np.sqrt(per_item.size)
+    high = est + stats.t.isf(0.025, per_item.size - 1) * se
+    text = _summary(data, pairwise_items(data), leaderboard(data, n_resamples=50, rng=0))
+    if high > 1:
+        assert f"to 100.0%, clipped at 100% from the t interval's {high:.1%})" in text
+    else:
+        assert "clipped" not in text
+    assert high > 1                     # the construction: an easy benchmark on 40 items

@@ -824,7 +824,8 @@ class SampleAnalysis:
         error no number of answers can go below: ``sqrt(between / n)``, or with clusters
         the clustered floor ``sqrt(var_floor)``), ``note``.
     passk : DataFrame with one row per model and ``k``: ``model``, ``k``, ``pass_at_k``,
-        ``low``, ``high``, ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
+        ``low``, ``high`` (the t interval clipped to [0, 1]), ``se``, ``df`` (its standard error and degrees of
+        freedom, from which the unclipped ends follow), ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
         scores).
     ks : the ``k`` reported: every ``k`` up to the most any model allows when that is at most
         :data:`EVERY_K`, else 1, 2, 4, ... and that most (a model's ``k`` stop at the fewest
@@ -909,6 +910,7 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
                 r = pass_at_k(counts[own, j], correct[own, j], k, clusters=own_clusters, alpha=alpha)
                 h = r.pass_hat_k
                 prow.append({"model": name, "k": k, "pass_at_k": r.estimate, "low": r.low, "high": r.high,
+                             "se": r.se, "df": r.df,
                              "pass_hat_k": h.estimate, "hat_low": h.low, "hat_high": h.high})
         passk = pd.DataFrame(prow)
     return SampleAnalysis(components=components, passk=passk, ks=ks, alpha=alpha, clustered=data.clustered)
@@ -1315,6 +1317,22 @@ def _planning_sentence(planning: ItemPlanning) -> str:
     return text + " (section 6)."
 
 
+def _clipped_words(row: pd.Series, alpha: float) -> str:
+    """Where a pass@k t interval (``estimate -/+ t se``) crossed 0 or 1 and was clipped to it, the unclipped
+    end in words; ``""`` where it was not clipped.
+
+    >>> _clipped_words(pd.Series({"pass_at_k": 0.925, "se": 0.04, "df": 39.0}), 0.05)
+    ', clipped at 100% from the t interval's 101.6%'
+    """
+    if "se" not in row or not math.isfinite(float(row["se"])):
+        return ""
+    half = float(stats.t.isf(alpha / 2, float(row["df"]))) * float(row["se"])
+    low, high = float(row["pass_at_k"]) - half, float(row["pass_at_k"]) + half
+    ends = ([f"at 0% from the t interval's {low:.1%}"] if low < 0 else []) + (
+        [f"at 100% from the t interval's {high:.1%}"] if high > 1 else [])
+    return (", clipped " + " and ".join(ends)) if ends else ""
+
+
 def _tasks_sentence(tasks: TaskTable) -> str:
     """Section 7 in one summary sentence: which of the leader's per-task differences are separated from 0."""
     d = tasks.differences
@@ -1676,11 +1694,13 @@ def items_summary_text(
                         f"{escape(subject)} answered each item {fewest} to {most} times; drawing {k} of an item's "
                         f"answers (the fewest any item has), it gets at least one right")
                 text = (f"{lead} on {p['pass_at_k']:.1%} "
-                        f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}) and all {k} "
+                        f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}"
+                        f"{_clipped_words(p, alpha)}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
                 if str(best["model"]) != subject:
                     text += (f"; the highest pass@{k} by point estimate is {escape(best['model'])}'s, "
-                             f"{best['pass_at_k']:.1%} ({level} {kind} {best['low']:.1%} to {best['high']:.1%}; "
+                             f"{best['pass_at_k']:.1%} ({level} {kind} {best['low']:.1%} to {best['high']:.1%}"
+                             f"{_clipped_words(best, alpha)}; "
                              "a ranking of estimates, not a test)")
                 out.append(text + " (section 4).")
     if isinstance(planning, ItemPlanning):
