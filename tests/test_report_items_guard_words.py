@@ -259,3 +259,19 @@ def test_a_pass_at_k_interval_clipped_at_1_is_said_to_be():
     else:
         assert "clipped" not in text
     assert high > 1                     # the construction: an easy benchmark on 40 items
+
+
+def test_the_one_other_model_separated_from_the_leader_is_named():
+    from evallib.report._items_sections import tie_group_text
+
+    rng = np.random.default_rng(2)
+    a = rng.binomial(1, 0.8, 300)
+    b = np.where(rng.random(300) < 0.6, a, 0)          # right is wrong wherever left is, and more often
+    frame = pd.DataFrame({"item": range(300), "left": a, "right": b})
+    assert stats.ttest_rel(a, b).pvalue < 0.05          # separated, by scipy's paired t-test
+    data = load_item_scores(frame, item_column="item")
+    board = leaderboard(data, n_resamples=50, rng=0)
+    text = _summary(data, pairwise_items(data), board)
+    assert "Every other model" not in text and "Every other model" not in tie_group_text(board.tie)
+    assert "right is separated from the leader at alpha = 0.05 (a paired test, one pair" in text
+    assert tie_group_text(board.tie).startswith("right is separated from the leader left at alpha = 0.05")

@@ -1146,8 +1146,8 @@ def tie_group_text(tie: TieGroup) -> str:
         if same:
             return (f"{same}; {join_names(separated, limit=_LIST_LIMIT)} "
                     f"{'is' if len(separated) == 1 else 'are'} separated from it at alpha = {tie.alpha:g} {detail}.")
-        return (f"Every other model ({join_names(separated, limit=_LIST_LIMIT)}) is separated from the leader "
-                f"{leader} at alpha = {tie.alpha:g} {detail}.")
+        apart = separated[0] if len(separated) == 1 else f"Every other model ({join_names(separated, limit=_LIST_LIMIT)})"
+        return f"{apart} is separated from the leader {leader} at alpha = {tie.alpha:g} {detail}."
     tail = (f"; {join_names(separated, limit=_LIST_LIMIT)} {'is' if len(separated) == 1 else 'are'} separated "
             "from it" if separated else "; no model is separated from it")
     return (f"{join_names(others, limit=_LIST_LIMIT)} {'is' if len(others) == 1 else 'are'} not shown to differ "
@@ -1610,7 +1610,9 @@ def items_summary_text(
                    + (" Each pair's verdict follows its own paired standard error (how consistently the two models "
                       "differ item by item), not the gap between their means alone." if len(pairs) > 1 else ""))
     else:
-        out.append(f"Every other model is separated from the leader at alpha = {alpha:g} "
+        apart = (escape(tie.separated[0]) if len(tie.separated) == 1 else
+                 f"Every other model ({join_names(map(escape, tie.separated), limit=_LIST_LIMIT)})")
+        out.append(f"{apart} is separated from the leader at alpha = {alpha:g} "
                    f"({'a paired test' if len(pairs) == 1 else 'paired tests'}, {how}; "
                    "section 5).")
     ranks = board.ranks
