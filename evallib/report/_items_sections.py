@@ -1321,8 +1321,10 @@ def _clipped_words(row: pd.Series, alpha: float) -> str:
     """Where a pass@k t interval (``estimate -/+ t se``) crossed 0 or 1 and was clipped to it, the unclipped
     end in words; ``""`` where it was not clipped.
 
+    With the t quantile 2.023 on 39 df, 0.925 + 2.023 * 0.04 = 1.006:
+
     >>> _clipped_words(pd.Series({"pass_at_k": 0.925, "se": 0.04, "df": 39.0}), 0.05)
-    ', clipped at 100% from the t interval's 101.6%'
+    ", clipped at 100% from the t interval's 100.6%"
     """
     if "se" not in row or not math.isfinite(float(row["se"])):
         return ""
