@@ -93,7 +93,7 @@ def test_effective_n_note_says_where_the_cap_binds_and_where_it_does_not():
                            "of 0/1 scores")
     assert "The cap binds for B (effective sample size = 0/1 scores)." in note
     assert "binds for A" not in note and " B answered" not in note
-    text = (f"A answered each item {K} times on average, so its cap, {a['n_obs']} scores, is above its {a['N']} "
+    text = (f"A answered each item {K} times, so its cap, {a['n_obs']} scores, is above its {a['N']} "
             f"items and does not bind: its cluster-robust variance is {a['ratio']:.2f} times the "
             f"items-independent one, and its effective sample size, {a['n_eff']:,.1f}, is above the "
             f"{a['alone']:,.1f} that the items-independent variance gives")
@@ -114,7 +114,7 @@ def test_effective_n_note_with_many_clusters_the_cluster_robust_interval_is_the_
     for model in "AB":
         ref = _reference(*answers[model])
         assert ref["ratio"] < 1 and ref["alone"] < ref["n_eff"] < ref["n_obs"] and ref["width"] < 1
-        assert (f"{model} answered each item {K} times on average, so its cap, {ref['n_obs']} scores, is above its "
+        assert (f"{model} answered each item {K} times, so its cap, {ref['n_obs']} scores, is above its "
                 f"{ref['N']} items and does not bind: its cluster-robust variance is {ref['ratio']:.2f} times the "
                 f"items-independent one, and its effective sample size, {ref['n_eff']:,.1f}, is above the "
                 f"{ref['alone']:,.1f} that the items-independent variance gives, so its interval is "

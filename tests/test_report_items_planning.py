@@ -387,14 +387,21 @@ def test_the_plan_sets_its_standard_error_beside_section_3s():
     plan_se = math.sqrt(V / (G * m))
     seen, _ = cr2_dense(d, cl)
     assert row["icc"] == 0 and row["icc_raw"] < 0
-    assert row["plan_se"] == pytest.approx(plan_se, rel=1e-9) and row["observed_se"] == pytest.approx(seen, rel=1e-6)
+    assert row["plan_se"] == pytest.approx(plan_se, rel=1e-9)
+    assert row["observed_clustered_se"] == pytest.approx(seen, rel=1e-6)
     assert plan_se / seen > 3                               # the construction makes the plan's far larger
+    # on 6 clusters a CR2 SE below 0.8 times the items-independent one is set aside (section 3's guard):
+    # section 3 decided with sd(d) / sqrt(n), and the plan is set beside that one (brief rep-items12 #3)
+    independent = float(np.std(d, ddof=1) / math.sqrt(G * m))
+    assert bool(row["observed_guarded"]) and row["observed_se"] == pytest.approx(independent, rel=1e-9)
     detectable = t_test_detectable(G, V / m, 0.05, 0.8)
     text = " ".join(plan.sentences())
     assert (f"the plan's standard error of the mean difference on these {G * m} items, sqrt(V / n) = {plan_se:.4f}, "
             f"is built from the parts in the table (V = {V:.4f}, with 1 answer per item and the ICC read as 0), "
-            f"section 3's, {seen:.4f}, from the spread of the clusters' observed differences (CR2), and the plan's "
-            f"is {plan_se / seen:.2f} times section 3's, in part because the ICC estimate below 0") in text
+            f"section 3's, {independent:.4f}, from the spread of the items' observed differences taken as "
+            f"independent (the items-independent standard error, which section 3 used for this pair in place of "
+            f"its CR2 one, {seen:.4f}), and the plan's is {plan_se / independent:.2f} times section 3's; the ICC "
+            f"estimate below 0 shows in that CR2 standard error (the plan's is {plan_se / seen:.2f} times it)") in text
     # the power at 0.8 times the detectable difference, by quadrature: less than planned, far from "missed"
     smaller = t_test_power(G, 0.8 * detectable, V / m, 0.05)
     assert 0.5 < smaller < 0.7 and row["power_smaller"] == pytest.approx(smaller, abs=1e-6)
@@ -404,7 +411,8 @@ def test_the_plan_sets_its_standard_error_beside_section_3s():
     assert (f"the detectable difference, {detectable:.4f}, is {detectable / plan_se:.2f} times the plan's standard "
             "error") in text and "not the half-width of an interval" in text
     from evallib.report._items_sections import _planning_sentence
-    assert f"the plan's standard error of the difference is {plan_se / seen:.2f} times section 3's against B" in (
+    assert (f"the plan's standard error of the difference is {plan_se / independent:.2f} times section 3's against "
+            "B, section 3's being the items-independent standard error it used in place of the CR2 one") in (
         _planning_sentence(plan))
 
 

@@ -66,9 +66,11 @@ from ..planning import (
 )
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
 from ._prose import (
+    MACHINE_ZERO,
     escape,
     join_names,
     level_text,
+    plain,
     plot_text,
     plural,
     pvalue_cell,
@@ -102,6 +104,7 @@ __all__ = [
     "interval_disagrees",
     "pairs_interval_note",
     "pairs_guard_note",
+    "rank_bootstrap_note",
     "pairs_identical_note",
     "items_summary_text",
 ]
@@ -248,6 +251,7 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         variance ``unclustered_se^2`` gives under the same cap; with several answers per item the
         cap is above the number of items, so a variance ratio below 1 makes ``effective_n`` the
         larger), ``scores`` (0/1 scores or answers counted), ``answers`` (mean answers per item),
+        ``answers_min``, ``answers_max`` (the fewest and most answers to one of the items it scored),
         ``independent_low``, ``independent_high``, ``independent_df`` (the interval
         :func:`evallib.items.item_mean` gives without the clusters, the items taken as independent,
         and its degrees of freedom, inf for the normal quantile; the interval itself without
@@ -261,6 +265,8 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         r = item_mean(block, clusters=_clusters_arg(data), alpha=alpha, missing="drop")
         ratio = r.se / r.unclustered_se if r.unclustered_se > 0 else float("nan")
         n_obs = int(np.count_nonzero(np.isfinite(block)))
+        counts = data.sample_counts()[:, list(data.models).index(name)]
+        counts = counts[counts > 0]                     # answers per item, over the items the model scored
         effective = alone_effective = float("nan")
         alone = r if not data.clustered else item_mean(block, alpha=alpha, missing="drop")
         if r.method == "wilson" and "effective sample size" in r.note.lower():
@@ -278,7 +284,8 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
                      "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
                      "interval_design_effect": used, "effective_n": effective, "scores": n_obs,
-                     "answers": r.n_samples, "note": r.note, "n_items": r.n_items})
+                     "answers": r.n_samples, "answers_min": int(counts.min()), "answers_max": int(counts.max()),
+                     "note": r.note, "n_items": r.n_items})
     out = pd.DataFrame(rows).set_index("model")
     order = np.lexsort((np.arange(len(out)), -out["mean"].to_numpy()))
     out = out.iloc[order]
@@ -380,13 +387,31 @@ def _joint(adjust: str, n_pairs: int) -> bool:
     return adjust != "none" and n_pairs > 1
 
 
-def _adjust_words(adjust: str, n_pairs: int) -> str:
-    """The adjustment over the pairs in words: ``"Holm over all 6 pairs"``; one pair needs none."""
+def _n_tested(pairs: pd.DataFrame) -> int:
+    """How many of section 3's pairs have a test: all but those of models that answered every item alike,
+    which are not part of the multiplicity family (:func:`pairwise_items`)."""
+    return int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
+
+
+def _adjust_words(adjust: str, n_pairs: int, identical: int = 0) -> str:
+    """The adjustment over the pairs in words: ``"Holm over all 6 pairs"``; one pair needs none.
+
+    ``n_pairs`` counts the pairs tested; ``identical`` the pairs of models that answered every item alike,
+    which have no test and are not part of the family.
+
+    >>> _adjust_words("holm", 2, identical=1)
+    'Holm over the 2 pairs tested; the pair that answered every item alike is not part of the family'
+    """
     if adjust == "none":
         return "no adjustment for multiplicity"
+    left = ("" if not identical else
+            f"; {'the pair' if identical == 1 else f'the {identical:,} pairs'} that answered every item alike "
+            f"{'is' if identical == 1 else 'are'} not part of the family")
     if n_pairs == 1:
-        return "one pair, so no adjustment for multiplicity"
-    return f"{ADJUST_NAME[adjust]} over all {n_pairs:,} pairs"
+        return ("one pair tested, so no adjustment for multiplicity" if identical else
+                "one pair, so no adjustment for multiplicity") + left
+    return (f"{ADJUST_NAME[adjust]} over the {n_pairs:,} pairs tested" if identical else
+            f"{ADJUST_NAME[adjust]} over all {n_pairs:,} pairs") + left
 
 
 def pairs_interval_note(pairs: pd.DataFrame, *, agree: bool = False) -> str | None:
@@ -410,7 +435,7 @@ def pairs_interval_note(pairs: pd.DataFrame, *, agree: bool = False) -> str | No
         tested = int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
         if not tested:
             return None
-        joint = _joint(adjust, len(pairs))
+        joint = _joint(adjust, tested)
         if tested == 1:
             return (f"For the {'one pair with a test' if len(pairs) > 1 else 'one pair'} the "
                     f"{'adjusted ' if joint else ''}test's verdict and its {'joint ' if joint else ''}interval agree.")
@@ -471,7 +496,7 @@ def plot_item_pairs(pairs: pd.DataFrame, ax=None, *, title: str | None = None):
     ax.set_yticklabels([f"{plot_text(a)} - {plot_text(b)}" for a, b in zip(pairs["a"], pairs["b"])])
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("paired difference of the mean scores (A - B)")
-    joint = (f"{level_text(1 - interval_level, digits=4)} joint intervals" if _joint(adjust, n)
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint intervals" if _joint(adjust, _n_tested(pairs))
              else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} "
              + ("interval" if n == 1 else "intervals (unadjusted)"))
     how = ADJUST_NAME[adjust] + "'s adjusted test" if adjust != "none" else "the unadjusted test"
@@ -514,8 +539,10 @@ def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alp
     ``high`` are replaced and ``pvalue_adj``, ``reject`` adjusted again over all pairs.
 
     ``identical``: the two models' item scores agree on every item both scored, so there is no difference to
-    test: ``se``, ``statistic``, ``pvalue``, ``low``, ``high`` are NaN, ``pvalue_adj`` is NaN and the pair
-    enters the adjustment of the others with p = 1 (as the paired t-test of a zero difference gives).
+    test: ``se``, ``statistic``, ``pvalue``, ``low``, ``high`` and ``pvalue_adj`` are NaN, and the pair is not
+    part of the multiplicity family: the others' p-values are adjusted over the ``m`` pairs tested, and their
+    joint (Bonferroni) intervals are at ``1 - alpha / m``, ``estimate -+ t.isf(alpha / (2 m), df) * se``
+    (``attrs["interval_level"]`` and ``attrs["n_tested"]`` updated).
     """
     n = len(table)
     independent = np.full(n, np.nan)
@@ -543,6 +570,18 @@ def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alp
     guarded = few & ~identical & (independent > 0) & (ratio < CLUSTERED_SE_RATIO)
     table["guarded"] = guarded
     table["identical"] = identical
+    tested = ~identical
+    n_tested = int(tested.sum())
+    if adjust != "none" and 0 < n_tested < n:
+        # the identical pairs have no test: the family is the pairs tested, and their joint intervals widen less
+        table.attrs["interval_level"] = 1.0 - alpha / n_tested
+        df = table["df"].to_numpy(float)[tested]
+        est = table["estimate"].to_numpy(float)[tested]
+        se = table["se"].to_numpy(float)[tested]
+        q = stats.t.isf(alpha / n_tested / 2, df)
+        table.loc[tested, "low"] = est - q * se
+        table.loc[tested, "high"] = est + q * se
+    table.attrs["n_tested"] = n_tested
     level = 1.0 - table.attrs["interval_level"]   # the table's own intervals' level (Bonferroni-joint when adjusted)
     if guarded.any():
         df = table["df"].to_numpy(float)[guarded]
@@ -555,11 +594,11 @@ def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alp
         table.loc[guarded, "pvalue"] = 2 * stats.t.sf(np.abs(t), df)
         table.loc[guarded, "low"] = est - q * se
         table.loc[guarded, "high"] = est + q * se
-    p = table["pvalue"].to_numpy(float).copy()
-    p[identical] = 1.0
-    adjusted = adjust_pvalues(p, adjust)
-    table["pvalue_adj"] = np.where(identical, np.nan, adjusted)
-    table["reject"] = ~identical & (adjusted <= alpha)
+    adjusted = np.full(n, np.nan)
+    if n_tested:
+        adjusted[tested] = adjust_pvalues(table["pvalue"].to_numpy(float)[tested], adjust)
+    table["pvalue_adj"] = adjusted
+    table["reject"] = tested & (np.nan_to_num(adjusted, nan=1.0) <= alpha)
     table.loc[identical, ["se", "statistic", "pvalue", "low", "high"]] = np.nan
     table.attrs.update(guard_ratio=CLUSTERED_SE_RATIO)
 
@@ -597,7 +636,8 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
     m = len(table)
     applies = _mcnemar_applies(data)
     if applies:
-        level = alpha / m if adjust != "none" else alpha
+        tested = ~table["identical"].to_numpy(bool)
+        level = alpha / max(int(tested.sum()), 1) if adjust != "none" else alpha
         cols = {name: means[name].to_numpy() for name in data.models}
         rows = []
         for a, b in zip(table["a"], table["b"]):
@@ -609,13 +649,26 @@ def pairwise_items(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm
                          int(np.count_nonzero((x == 0) & (y == 1)))))
         p, lo, hi, n10, n01 = (np.array(v) for v in zip(*rows))
         table["mcnemar_p"] = p
-        table["mcnemar_pvalue_adj"] = adjust_pvalues(p, adjust)
-        table["mcnemar_reject"] = table["mcnemar_pvalue_adj"] <= alpha
+        adjusted = np.full(m, np.nan)
+        if tested.any():
+            adjusted[tested] = adjust_pvalues(p[tested], adjust)   # the pairs tested are the family, as for t
+        table["mcnemar_pvalue_adj"] = adjusted
+        table["mcnemar_reject"] = tested & (np.nan_to_num(adjusted, nan=1.0) <= alpha)
         table["bp_low"], table["bp_high"], table["n10"], table["n01"] = lo, hi, n10, n01
     table.attrs.update(mcnemar=applies)
     return table
 
 
+
+
+def _p_header(adjust: str, n_tested: int, test: str) -> str:
+    """The header of section 3's p-values: adjusted over the pairs tested, or, with one pair tested (whose
+    adjusted p-value is its own), plain ``"p (test)"``.
+
+    >>> _p_header("holm", 1, "paired t-test"), _p_header("holm", 2, "paired t-test")
+    ('p (paired t-test)', 'adjusted p (Holm; paired t-test)')
+    """
+    return f"p ({test})" if n_tested == 1 else pvalue_header(adjust, test)
 
 
 def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
@@ -630,9 +683,12 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
                                                    made_by="evallib.report.pairwise_items")
     clustered = pairs.attrs.get("n_clusters") is not None
     kind = "CR2 t" if clustered else "paired t"
-    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni)"
-             if _joint(adjust, len(pairs))
-             else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} interval ({kind})")
+    used = guarded_se_words(pairs)
+    joint = (f"{level_text(1 - interval_level, digits=4)} joint interval ({kind}, Bonferroni"
+             + (f"; {used})" if used else ")")
+             if _joint(adjust, _n_tested(pairs))
+             else f"{level_text(1 - interval_level if adjust != 'none' else alpha)} interval ({kind}"
+             + (f"; {used})" if used else ")"))
     partial = "n_items" in pairs and bool((pairs["n_items"] < pairs.attrs.get("n_items", 0)).any())
     alike = pairs["identical"].to_numpy(bool) if "identical" in pairs else np.zeros(len(pairs), bool)
     guarded = pairs["guarded"].to_numpy(bool) if "guarded" in pairs else np.zeros(len(pairs), bool)
@@ -641,7 +697,8 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
         ("A - B on the items both scored" if partial else "mean A - mean B"): [signed(v) for v in pairs["estimate"]],
         joint: ["-" if same else f"{signed(lo)} to {signed(hi)}"
                 for lo, hi, same in zip(pairs["low"], pairs["high"], alike)],
-        pvalue_header(adjust, f"{kind}-test"): ["-" if same else pvalue_cell(p)
+        _p_header(adjust, _n_tested(pairs), f"{kind}-test" + (f"; {used}" if used else "")): [
+            "-" if same else pvalue_cell(p)
                                                for p, same in zip(pairs["pvalue_adj"], alike)],
     })
     if "independent_se" in pairs:
@@ -649,7 +706,7 @@ def format_item_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
             out["SE (CR2)"] = ["-" if same else f"{v:.4f}" for v, same in zip(pairs["clustered_se"], alike)]
         out["SE if items independent"] = ["-" if same else f"{v:.4f}" for v, same in zip(pairs["independent_se"], alike)]
     if pairs.attrs.get("mcnemar"):
-        out[pvalue_header(adjust, "McNemar's mid-p test")] = ["-" if same else pvalue_cell(p) for p, same in
+        out[_p_header(adjust, _n_tested(pairs), "McNemar's mid-p test")] = ["-" if same else pvalue_cell(p) for p, same in
                                                               zip(pairs["mcnemar_pvalue_adj"], alike)]
         out["Bonett–Price interval"] = ["-" if same else f"{signed(lo)} to {signed(hi)}"
                                         for lo, hi, same in zip(pairs["bp_low"], pairs["bp_high"], alike)]
@@ -683,7 +740,10 @@ def pairs_guard_note(pairs: pd.DataFrame) -> str | None:
     j = int(pairs.attrs["n_clusters"])
     mask = pairs["guarded"].to_numpy(bool)
     rows = pairs[mask]
-    alone = adjust_pvalues(_clustered_p(pairs), pairs.attrs["adjust"])[mask]
+    tested = ~pairs["identical"].to_numpy(bool)
+    alone = np.full(len(pairs), np.nan)
+    alone[tested] = adjust_pvalues(pairs["clustered_pvalue"].to_numpy(float)[tested], pairs.attrs["adjust"])
+    alone = alone[mask]
     parts = []
     for r, p_alone in zip(rows.itertuples(), alone):
         ratio = r.clustered_se / r.independent_se
@@ -714,11 +774,24 @@ def pairs_guard_note(pairs: pd.DataFrame) -> str | None:
             + "; ".join(parts) + ".")
 
 
-def _clustered_p(pairs: pd.DataFrame) -> np.ndarray:
-    """The pairs' CR2 p-values before any guard, p = 1 for a pair of identical models."""
-    p = pairs["clustered_pvalue"].to_numpy(float).copy()
-    p[pairs["identical"].to_numpy(bool)] = 1.0
-    return p
+def guarded_se_words(pairs: pd.DataFrame) -> str:
+    """Which standard error section 3's intervals and p-values rest on where some pairs are guarded
+    (:func:`pairs_guard_note`), for its labels: ``""`` when none is.
+
+    >>> t = pd.DataFrame({"guarded": [True, False, False], "identical": [False, False, True]})
+    >>> guarded_se_words(t)
+    'the items-independent SE for the pair so marked in the verdict'
+    >>> guarded_se_words(t.assign(guarded=[True, True, False]))
+    'the items-independent SE for every pair tested'
+    """
+    if "guarded" not in pairs or not pairs["guarded"].any():
+        return ""
+    n = int(pairs["guarded"].sum())
+    tested = int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
+    if n == tested:
+        return ("the items-independent SE for the pair" if len(pairs) == 1 else
+                "the items-independent SE for every pair" + (" tested" if tested < len(pairs) else ""))
+    return f"the items-independent SE for the {'pair' if n == 1 else plural(n, 'pair')} so marked in the verdict"
 
 
 def pairs_identical_note(pairs: pd.DataFrame) -> str | None:
@@ -751,7 +824,8 @@ class SampleAnalysis:
         error no number of answers can go below: ``sqrt(between / n)``, or with clusters
         the clustered floor ``sqrt(var_floor)``), ``note``.
     passk : DataFrame with one row per model and ``k``: ``model``, ``k``, ``pass_at_k``,
-        ``low``, ``high``, ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
+        ``low``, ``high`` (the t interval clipped to [0, 1]), ``se``, ``df`` (its standard error and degrees of
+        freedom, from which the unclipped ends follow), ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
         scores).
     ks : the ``k`` reported: every ``k`` up to the most any model allows when that is at most
         :data:`EVERY_K`, else 1, 2, 4, ... and that most (a model's ``k`` stop at the fewest
@@ -836,14 +910,17 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
                 r = pass_at_k(counts[own, j], correct[own, j], k, clusters=own_clusters, alpha=alpha)
                 h = r.pass_hat_k
                 prow.append({"model": name, "k": k, "pass_at_k": r.estimate, "low": r.low, "high": r.high,
+                             "se": r.se, "df": r.df,
                              "pass_hat_k": h.estimate, "hat_low": h.low, "hat_high": h.high})
         passk = pd.DataFrame(prow)
     return SampleAnalysis(components=components, passk=passk, ks=ks, alpha=alpha, clustered=data.clustered)
 
 
 def _cell(v: float, spec: str) -> str:
-    """A number for a table cell, ``"-"`` where it is not identified (NaN)."""
-    return "-" if not np.isfinite(v) else format(float(v), spec)
+    """A number for a table cell, ``"-"`` where it is not identified (NaN), ``"0"`` for a machine zero."""
+    if not np.isfinite(v):
+        return "-"
+    return "0" if abs(float(v)) < MACHINE_ZERO else format(float(v), spec)   # never "-0.000"
 
 
 def format_components(samples: SampleAnalysis) -> pd.DataFrame:
@@ -1041,8 +1118,9 @@ def tie_group_text(tie: TieGroup) -> str:
     'B is not shown to differ from the leader A at alpha = 0.1 (paired t-tests over 6 items, Holm over all 3 pairs); C is separated from it.'
     """
     m = len(tie.members) + len(tie.separated)
-    n_pairs = m * (m - 1) // 2
-    how = _adjust_words(tie.adjust, n_pairs)
+    every = m * (m - 1) // 2
+    n_pairs = int(tie.comparisons.attrs.get("n_tested", every))   # the pairs tested: the family
+    how = _adjust_words(tie.adjust, n_pairs, every - n_pairs)
     if tie.adjust in FDR_ADJUSTMENTS and n_pairs > 1:
         how += ", which controls the false discovery rate only"
     data = f"{tie.n_items:,} items" + (f" in {tie.n_clusters:,} clusters" if tie.n_clusters is not None else "")
@@ -1068,12 +1146,34 @@ def tie_group_text(tie: TieGroup) -> str:
         if same:
             return (f"{same}; {join_names(separated, limit=_LIST_LIMIT)} "
                     f"{'is' if len(separated) == 1 else 'are'} separated from it at alpha = {tie.alpha:g} {detail}.")
-        return (f"Every other model ({join_names(separated, limit=_LIST_LIMIT)}) is separated from the leader "
-                f"{leader} at alpha = {tie.alpha:g} {detail}.")
+        apart = separated[0] if len(separated) == 1 else f"Every other model ({join_names(separated, limit=_LIST_LIMIT)})"
+        return f"{apart} is separated from the leader {leader} at alpha = {tie.alpha:g} {detail}."
     tail = (f"; {join_names(separated, limit=_LIST_LIMIT)} {'is' if len(separated) == 1 else 'are'} separated "
             "from it" if separated else "; no model is separated from it")
     return (f"{join_names(others, limit=_LIST_LIMIT)} {'is' if len(others) == 1 else 'are'} not shown to differ "
             f"from the leader {leader} at alpha = {tie.alpha:g} {detail}{tail}" + (f"; {same}" if same else "") + ".")
+
+
+def rank_bootstrap_note(pairs: pd.DataFrame) -> str | None:
+    """Section 5's caveat on its cluster bootstrap where section 3 guarded pairs (:func:`pairs_guard_note`);
+    None where it guarded none.
+
+    The bootstrap resamples the same few clusters whose small between-cluster spread of the differences gave
+    the guarded pairs their small CR2 standard errors, so its rank intervals and shares rest on that spread
+    too, and are as overconfident as those standard errors, which section 3 set aside.
+    """
+    if "guarded" not in pairs or not pairs["guarded"].any():
+        return None
+    j = int(pairs.attrs["n_clusters"])
+    n = int(pairs["guarded"].sum())
+    tested = int((~pairs["identical"].to_numpy(bool)).sum()) if "identical" in pairs else len(pairs)
+    which = ("the one pair" if tested == 1 else f"all {tested:,} pairs" if n == tested
+             else f"{n:,} of the {tested:,} pairs")
+    return (f"The cluster bootstrap rests on the same {j:,} clusters whose CR2 standard errors section 3 set aside "
+            f"for {which} (a CR2 standard error below {CLUSTERED_SE_RATIO:g} times the items-independent one on "
+            f"fewer than {FEW_CLUSTERS} clusters): it resamples the clusters' means, whose small spread gave "
+            "those standard errors, so these rank intervals and shares ranked first are as overconfident as "
+            "the CR2 standard errors section 3 did not use")
 
 
 @renamed_keywords(n_boot="n_resamples")
@@ -1108,7 +1208,7 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
     """What the joint intervals leave open for the models not separated from the leader."""
     adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
     interval_level = pairs.attrs.get("interval_level", tie.alpha)
-    kind = (f"joint {level_text(1 - interval_level, digits=4)} intervals" if _joint(adjust, len(pairs))
+    kind = (f"joint {level_text(1 - interval_level, digits=4)} intervals" if _joint(adjust, _n_tested(pairs))
             else f"{level_text(1 - interval_level if adjust != 'none' else tie.alpha)} "
             + ("interval" if len(pairs) == 1 else "intervals"))
     ahead, behind, ruled_out, alike = [], [], [], []
@@ -1195,17 +1295,44 @@ def _planning_sentence(planning: ItemPlanning) -> str:
         text += "; --min-difference gives the items a difference that matters needs"
     ratios = (t["plan_se"] / t["observed_se"]).to_numpy(dtype=float)
     if np.isfinite(ratios).any():
+        guarded = (t["observed_guarded"].to_numpy(bool) if "observed_guarded" in t else np.zeros(len(t), bool))
+        shown = np.isfinite(ratios)
+        every = bool(guarded[shown].all())
         text += ("; the plan's standard error of the difference is "
-                 + join_names((f"{v:.2f} times section 3's against {escape(b)}" for v, b in zip(ratios, t["b"])
-                               if math.isfinite(v)), limit=_LIST_LIMIT)
+                 + join_names((f"{v:.2f} times section 3's against {escape(b)}"
+                               + (" (the items-independent one section 3 used for that pair)" if g and not every else "")
+                               for v, b, g in zip(ratios, t["b"], guarded) if math.isfinite(v)), limit=_LIST_LIMIT)
+                 + (f", section 3's being the items-independent standard error{'s' if shown.sum() > 1 else ''} it "
+                    "used in place of the CR2 one" + ("s" if shown.sum() > 1 else "") if every and guarded.any() else "")
                  + ", since the plan builds its variance from estimated parts and section 3 from the observed "
                    "differences, and a detectable difference is not an interval's half-width")
-    if (t["note"] != "").any():
-        text += ("; some of the plan's estimates fell outside their range and were read as the nearest bound, "
-                 "as section 6 says")
+    outside = int(t["n_outside"].sum()) if "n_outside" in t else 0
+    if outside:
+        text += ("; one of the plan's estimates fell outside its range and was read as the nearest bound"
+                 if outside == 1 else
+                 f"; {outside:,} of the plan's estimates fell outside their range and were read as the nearest bound")
+        text += ", as section 6 says"
     if planning.identical:
         text += "; " + planning._identical_text()
     return text + " (section 6)."
+
+
+def _clipped_words(row: pd.Series, alpha: float) -> str:
+    """Where a pass@k t interval (``estimate -/+ t se``) crossed 0 or 1 and was clipped to it, the unclipped
+    end in words; ``""`` where it was not clipped.
+
+    With the t quantile 2.023 on 39 df, 0.925 + 2.023 * 0.04 = 1.006:
+
+    >>> _clipped_words(pd.Series({"pass_at_k": 0.925, "se": 0.04, "df": 39.0}), 0.05)
+    ", clipped at 100% from the t interval's 100.6%"
+    """
+    if "se" not in row or not math.isfinite(float(row["se"])):
+        return ""
+    half = float(stats.t.isf(alpha / 2, float(row["df"]))) * float(row["se"])
+    low, high = float(row["pass_at_k"]) - half, float(row["pass_at_k"]) + half
+    ends = ([f"at 0% from the t interval's {low:.1%}"] if low < 0 else []) + (
+        [f"at 100% from the t interval's {high:.1%}"] if high > 1 else [])
+    return (", clipped " + " and ".join(ends)) if ends else ""
 
 
 def _tasks_sentence(tasks: TaskTable) -> str:
@@ -1338,7 +1465,9 @@ def effective_n_note(means: pd.DataFrame) -> str | None:
     alpha = float(means.attrs.get("alpha", 0.05))
     for m, r in over:
         width = float(r["high"] - r["low"]) / float(r["independent_high"] - r["independent_low"])
-        text += (f" {escape(m)} answered each item {r['scores'] / r['n_items']:.3g} times on average, so its cap, "
+        often = (f"{int(r['answers_min'])} times" if r["answers_min"] == r["answers_max"] else
+                 f"{int(r['answers_min'])} to {int(r['answers_max'])} times, {r['scores'] / r['n_items']:.3g} on average")
+        text += (f" {escape(m)} answered each item {often}, so its cap, "
                  f"{int(r['scores']):,} scores, is above its {int(r['n_items']):,} items and does not bind: its "
                  f"cluster-robust variance is {r['design_effect']:.2f} times the items-independent one, and its "
                  f"effective sample size, {r['effective_n']:,.1f}, is above the {r['independent_effective_n']:,.1f} "
@@ -1358,16 +1487,29 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
     out = []
     adjust = table_metadata(pairs, "adjust", made_by="evallib.report.pairwise_items")
     m = len(pairs)
+    k = _n_tested(pairs)   # the family: the pairs of models that did not answer every item alike
     if m == 1:  # one pair's adjusted test is its own test: no adjustment to name
         lead = f"With {_adjust_words(adjust, m)}"
+    elif 0 < k < m:
+        lead = (f"With {_adjust_words(adjust, k, m - k)}" if k == 1 or adjust == "none" else
+                f"With {ADJUST_NAME[adjust]}'s adjustment for the {plural(k, 'comparison')} tested ("
+                + ("the pair" if m - k == 1 else f"the {m - k:,} pairs") + " that answered every item alike "
+                + ("is" if m - k == 1 else "are") + " not part of the family)")
     else:
         lead = (f"With {ADJUST_NAME[adjust]}'s adjustment for {plural(m, 'comparison')}" if adjust != "none"
                 else f"Without adjustment for the {plural(m, 'comparison')}")
-    if adjust in FDR_ADJUSTMENTS and m > 1:
+    if adjust in FDR_ADJUSTMENTS and k > 1:
         lead += " (it controls the share of false findings among the differences declared, not the chance of any)"
     clustered = pairs.attrs.get("n_clusters") is not None
-    tests = ("a paired CR2 t-test, cluster-robust" if m == 1 else "paired CR2 t-tests, cluster-robust") if clustered \
-        else ("a paired t-test" if m == 1 else "paired t-tests")
+    one = m == 1 or k == 1
+    tests = ("a paired CR2 t-test, cluster-robust" if one else "paired CR2 t-tests, cluster-robust") if clustered \
+        else ("a paired t-test" if one else "paired t-tests")
+    used = guarded_se_words(pairs)
+    if used and "every pair" in used or used.endswith("for the pair"):
+        tests = (f"{'a paired t-test' if m == 1 else 'paired t-tests'} on the CR2 Bell–McCaffrey degrees of freedom, "
+                 f"with {used}")
+    elif used:
+        tests += f"; {used.replace('so marked in the verdict', 'named below')}"
     rejected = [(a, b) for a, b, r in zip(pairs["a"], pairs["b"], pairs["reject"]) if r]
     if rejected:
         shown = "; ".join(f"{escape(a)} over {escape(b)}" for a, b in rejected[:_LIST_LIMIT])
@@ -1376,7 +1518,9 @@ def _pairs_sentences(pairs: pd.DataFrame, alpha: float) -> list[str]:
                  f"{len(rejected):,} of the pairwise differences {'is' if len(rejected) == 1 else 'are'}")
         out.append(f"{lead}, {which} significant at alpha = {alpha:g} ({tests}): {shown}{more}.")
     else:
-        which = "the one pair is not shown to differ" if m == 1 else "none of the pairs is shown to differ"
+        which = ("the one pair is not shown to differ" if m == 1 else
+                 "the one pair tested is not shown to differ" if k == 1 else
+                 "none of the pairs tested is shown to differ" if k < m else "none of the pairs is shown to differ")
         if pairs["identical"].all() if "identical" in pairs else False:
             which = ("the one pair answered every item alike, so there is nothing to test" if m == 1 else
                      "every pair answered every item alike, so there is nothing to test")
@@ -1439,11 +1583,17 @@ def items_summary_text(
     where = f"{data.n_items:,} items" + (f" in {data.n_clusters:,} clusters" if data.clustered else "")
     own = data.sample_counts()[:, list(data.models).index(leader)]  # the leader's answers per item
     lo, hi = int(own.min()), int(own.max())
-    out.append(f"**{escape(leader)}** has the highest mean score, {r['mean']:.4f} ({level} interval "
+    # models whose mean equals the leader's (to machine precision) share the highest mean: none is "the" highest
+    sharing = [str(m) for m, v in means["mean"].items() if abs(float(v) - float(r["mean"])) < 1e-12]
+    sharing = [leader] + [m for m in sharing if m != leader]
+    subject = (f"**{escape(leader)}** has the highest mean score, {r['mean']:.4f} (" if len(sharing) == 1 else
+               f"{join_names((f'**{escape(m)}**' for m in sharing), limit=_LIST_LIMIT)} share the highest mean score, "
+               f"{r['mean']:.4f} ({escape(leader)}, listed first as the leader: ")
+    out.append(f"{subject}{level} interval "
                f"{r['low']:.4f} to {r['high']:.4f}, {_interval_name(r)}) over {where}"
                + (f", each answered {lo} times by it" if lo == hi > 1
                   else (f", each answered {lo} to {hi} times by it" if hi > 1 else "")) + " (section 2).")
-    how = _adjust_words(tie.adjust, len(pairs))
+    how = _adjust_words(tie.adjust, _n_tested(pairs), len(pairs) - _n_tested(pairs))
     others = list(tie.members[1:])
     alike = _answered_alike(tie)
     tested = [o for o in others if str(o) not in alike]
@@ -1462,7 +1612,9 @@ def items_summary_text(
                    + (" Each pair's verdict follows its own paired standard error (how consistently the two models "
                       "differ item by item), not the gap between their means alone." if len(pairs) > 1 else ""))
     else:
-        out.append(f"Every other model is separated from the leader at alpha = {alpha:g} "
+        apart = (escape(tie.separated[0]) if len(tie.separated) == 1 else
+                 f"Every other model ({join_names(map(escape, tie.separated), limit=_LIST_LIMIT)})")
+        out.append(f"{apart} is separated from the leader at alpha = {alpha:g} "
                    f"({'a paired test' if len(pairs) == 1 else 'paired tests'}, {how}; "
                    "section 5).")
     ranks = board.ranks
@@ -1484,7 +1636,9 @@ def items_summary_text(
                f"{level} rank interval (bootstrap percentile) is {interval} of {len(ranks)}, and the share of "
                "bootstrap resamples in which it ranks first (a share of resamples, not a probability that it is best; "
                "a first place shared by j models whose means coincide counts 1/j to each) is "
-               f"{_share_text(float(top['p_best']), float(top['p_best_se']), b)}{rival_text} (section 5).")
+               f"{_share_text(float(top['p_best']), float(top['p_best_se']), b)}{rival_text}"
+               + (f"; {caveat[0].lower()}{caveat[1:]}" if (caveat := rank_bootstrap_note(pairs)) else "")
+               + " (section 5).")
     out.extend(_point(t, 3) for t in _pairs_sentences(pairs, alpha))
     if data.clustered:
         ratio = float(means.loc[leader, "design_effect"])
@@ -1544,11 +1698,13 @@ def items_summary_text(
                         f"{escape(subject)} answered each item {fewest} to {most} times; drawing {k} of an item's "
                         f"answers (the fewest any item has), it gets at least one right")
                 text = (f"{lead} on {p['pass_at_k']:.1%} "
-                        f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}) and all {k} "
+                        f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}"
+                        f"{_clipped_words(p, alpha)}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
                 if str(best["model"]) != subject:
                     text += (f"; the highest pass@{k} by point estimate is {escape(best['model'])}'s, "
-                             f"{best['pass_at_k']:.1%} ({level} {kind} {best['low']:.1%} to {best['high']:.1%}; "
+                             f"{best['pass_at_k']:.1%} ({level} {kind} {best['low']:.1%} to {best['high']:.1%}"
+                             f"{_clipped_words(best, alpha)}; "
                              "a ranking of estimates, not a test)")
                 out.append(text + " (section 4).")
     if isinstance(planning, ItemPlanning):
@@ -1583,10 +1739,13 @@ class ItemPlanning:
         mean ``sum m^2 / sum m``, rounded, as Kish's design effect takes it for unequal clusters), ``icc`` (of the expected differences within a cluster, in [0, 1]), ``icc_raw``
         (its estimate before it was read as 0 below 0 or as 1 above 1; NaN without clusters or
         where it cannot be estimated, and then ``icc`` is 0), ``note`` (what was read as 0 or
-        1, in words; ``""`` if nothing), ``variance`` (``V``
+        1, in words; ``""`` if nothing), ``n_outside`` (how many of the pair's estimates -- the ICC, each
+        model's between-item share -- fell outside their range and were read as the bound), ``variance`` (``V``
         of :func:`evallib.planning.item_difference_variance`), ``plan_se`` (``sqrt(V / n_items)``, the
-        plan's standard error of the mean difference at the file's items), ``observed_se`` (section 3's
-        standard error of the pair's difference, CR2 with clusters), ``observed_df`` (its degrees of
+        plan's standard error of the mean difference at the file's items), ``observed_se`` (the standard
+        error section 3 decided the pair with: CR2 with clusters, the items-independent one where it guarded
+        the pair), ``observed_guarded`` (whether it did), ``observed_clustered_se`` (the pair's CR2 standard
+        error, used or not), ``observed_df`` (its degrees of
         freedom, Bell–McCaffrey's with clusters, beside the planned ``df``), ``n_clusters`` (the file's
         clusters holding the pair's shared items, a count; NaN without clusters), ``detectable`` (the difference
         with power ``power`` at the file's ``n_items``), ``power_smaller`` (the power at
@@ -1699,7 +1858,11 @@ class ItemPlanning:
         if not (math.isfinite(plan) and math.isfinite(seen) and seen > 0):
             return ""
         clustered = r["cluster_size"] > 1
-        source = (f"the spread of the {self.cluster_word}s' observed differences (CR2)" if clustered
+        guarded = bool(r.get("observed_guarded", False))
+        source = ("the spread of the items' observed differences taken as independent (the items-independent "
+                  "standard error, which section 3 used for this pair in place of its CR2 one, "
+                  f"{r['observed_clustered_se']:.4f})" if guarded else
+                  f"the spread of the {self.cluster_word}s' observed differences (CR2)" if clustered
                   else "the spread of the items' observed differences")
         ratio = plan / seen
         text = (f" The plan and section 3's interval use different variances: the plan's standard error of the mean "
@@ -1708,7 +1871,14 @@ class ItemPlanning:
                 f"answer{'s' if r['samples'] > 1 else ''} per item"
                 + (f" and the ICC {'read as' if _bounded(r) else 'of'} {r['icc']:.3g}" if clustered else "")
                 + f"), section 3's, {seen:.4f}, from {source}, and the plan's is {ratio:.2f} times section 3's")
-        if clustered and _bounded(r) and r["icc_raw"] < 0 and ratio > 1:
+        if guarded and _bounded(r) and r["icc_raw"] < 0:
+            cr2 = float(r["observed_clustered_se"])
+            text += ("; the ICC estimate below 0 shows in that CR2 standard error ("
+                     + (f"the plan's is {plan / cr2:.2f} times it" if cr2 > 0 else
+                        f"it is 0: the {self.cluster_word}s' mean differences are all alike")
+                     + "), which section 3 set aside as too noisy on "
+                     f"so few {self.cluster_word}s, not in the independent one it used")
+        elif clustered and _bounded(r) and r["icc_raw"] < 0 and ratio > 1:
             text += (f", in part because the ICC estimate below 0 says the {self.cluster_word}s' mean differences "
                      f"vary less than independent items' would, which section 3's standard error reflects and the "
                      "plan, reading the ICC as 0, does not")
@@ -1780,6 +1950,7 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
     samples = max(1, int(round(float(np.median(counts[shared][:, [ja, jb]])))))
     own = [float(np.median(counts[shared, j])) for j in (ja, jb)]
     notes = []
+    outside = 0   # the estimates that fell outside what they can be and were read as the nearest bound
     if own[0] != own[1]:
         once = [escape(n) for n, k in zip((a, b), own) if k <= 1]
         notes.append(f"The plan takes {samples} answer{'s' if samples > 1 else ''} per item, the median over the two "
@@ -1797,6 +1968,7 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
             sd, within = math.sqrt(vc.between), math.sqrt(vc.within)
             identified.append(True)
             if vc.truncated:
+                outside += 1
                 notes.append(f"For {escape(name)}, " + _read_as_zero(
                     "the between-item share of one answer's variance", vc.icc_raw,
                     "the file does not show its answers to one item to be more alike than its answers to different "
@@ -1847,6 +2019,7 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                 notes.append(f"{what[0].upper()}{what[1:]} cannot be estimated ({reason}), so it is taken as 0: "
                              f"the plan then treats the items of one {word} as independent.")
             elif icc_raw < 0:
+                outside += 1
                 scale = (omega2 + noise) / omega2
                 se = icc_null_se(cluster_size, sizes.size) * scale
                 z = float(stats.norm.ppf(1 - alpha / 2))
@@ -1866,13 +2039,14 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                                 "large-sample approximation, so the bound is rough" if sizes.size < FEW_CLUSTERS
                                 else "") + ".")
             elif icc_raw > 1:
+                outside += 1
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, above 1, so it is read "
                              f"as 1: the {word}s' differences vary more than their items' differences.")
     return dict(n_items=int(shared.sum()), n_clusters=int(np.unique(data.clusters[shared]).size) if data.clustered
                 else np.nan, sd_a=sds[0], sd_b=sds[1], correlation=correlation,
                 within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc,
                 icc_raw=icc_raw, noise_identified_a=identified[0], noise_identified_b=identified[1],
-                note=" ".join(s if s.endswith(".") else s + "." for s in notes))
+                n_outside=outside, note=" ".join(s if s.endswith(".") else s + "." for s in notes))
 
 
 def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: float | None = None,
@@ -1921,8 +2095,9 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     leader = str(means.idxmax())
     # section 3's standard error of each pair's difference (CR2 with clusters), to set the plan's beside
     seen = pairwise_items(data, alpha=alpha, adjust="none")
-    observed = {frozenset((a, b)): (se, df) for a, b, se, df in
-                seen[["a", "b", "clustered_se", "df"]].itertuples(index=False)}
+    # the standard error section 3 decided with: CR2, or the items-independent one for a guarded pair
+    observed = {frozenset((a, b)): (se, df, bool(g), c) for a, b, se, df, g, c in
+                seen[["a", "b", "se", "df", "guarded", "clustered_se"]].itertuples(index=False)}
     # a pair that answered every item alike has no variance to plan with: no power statement for it
     alike = {frozenset((a, b)) for a, b in seen.loc[seen["identical"], ["a", "b"]].itertuples(index=False)}
     rows, identical = [], []
@@ -1932,7 +2107,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
             continue
         parts = _pair_plan_parts(data, leader, other, alpha)
         n_items, n_clusters = parts.pop("n_items"), parts.pop("n_clusters")
-        icc_raw, note = parts.pop("icc_raw"), parts.pop("note")
+        icc_raw, note, outside = parts.pop("icc_raw"), parts.pop("note"), parts.pop("n_outside")
         noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
             continue
@@ -1949,9 +2124,11 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
             need_items, need_clusters = size.n_items, size.n_clusters
         rows.append(dict(a=leader, b=other, n_items=n_items, n_clusters=n_clusters, df=n_items / parts["cluster_size"] - 1, **parts, **noise,
                          icc_raw=icc_raw, variance=variance, plan_se=math.sqrt(variance / n_items),
-                         observed_se=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[0]),
-                         observed_df=float(observed.get(frozenset((leader, other)), (np.nan, np.nan))[1]),
-                         detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
+                         observed_se=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[0]),
+                         observed_df=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[1]),
+                         observed_guarded=bool(observed.get(frozenset((leader, other)), (np.nan, np.nan, False))[2]),
+                         observed_clustered_se=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[3]),
+                         n_outside=outside, detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
     if not rows and identical:
         return Skipped(f"{join_names([leader] + identical, limit=_LIST_LIMIT)} answered every item alike: the "
                        "paired differences are all 0, so there is no difference to test and no variance to plan "
@@ -1980,8 +2157,8 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
     out = pd.DataFrame({
         "A": [escape(v) for v in t["a"]], "B": [escape(v) for v in t["b"]],
         "shared items": [f"{v:,}" for v in t["n_items"]],
-        "SD of expected scores A / B": [f"{x:.3f} / {y:.3f}" for x, y in zip(t["sd_a"], t["sd_b"])],
-        "correlation": [f"{v:.3f}" for v in t["correlation"]],
+        "SD of expected scores A / B": [f"{plain(x)} / {plain(y)}" for x, y in zip(t["sd_a"], t["sd_b"])],
+        "correlation": [plain(v) for v in t["correlation"]],
         # "-" where a model's answers' noise is not identified (one answer per item: it is inside its SD)
         "answer noise SD A / B": [" / ".join(f"{v:.3f}" if ok else "-" for v, ok in ((x, i), (y, j)))
                                   for x, y, i, j in zip(t["within_sd_a"], t["within_sd_b"],
@@ -1990,7 +2167,7 @@ def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
         # "-" without clusters (or with clusters of one item): no cluster size or ICC to plan with
         "cluster size (size-weighted mean)": [f"{v:d}" if v > 1 else "-" for v in t["cluster_size"]],
         "ICC": ["-" if r["cluster_size"] <= 1 else
-                f"{r['icc']:.0f} (estimated {r['icc_raw']:.3f})" if _bounded(r) else f"{r['icc']:.3f}"
+                f"{r['icc']:.0f} (estimated {plain(r['icc_raw'])})" if _bounded(r) else plain(r["icc"])
                 for _, r in t.iterrows()],
         f"difference with power {planning.power:g} (unadjusted)": [f"{v:.4f}" for v in t["detectable"]],
     })

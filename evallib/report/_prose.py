@@ -119,15 +119,35 @@ def signed(value: float, digits: int = 4) -> str:
     """A difference with its sign to ``digits`` decimals; an exact zero is ``"0"``, without a sign.
 
     A value that only rounds to zero keeps its sign (``-0.0000`` says it is negative and small);
-    an exact zero, ``0.0`` or ``-0.0``, has no sign to show.
+    an exact zero, ``0.0`` or ``-0.0``, or a machine zero below ``1e-12`` (its rounding residue) has no
+    sign to show.
 
-    >>> signed(0.01234), signed(-0.0), signed(0.0), signed(-0.00001)
-    ('+0.0123', '0', '0', '-0.0000')
+    >>> signed(0.01234), signed(-0.0), signed(0.0), signed(-0.00001), signed(-3e-17)
+    ('+0.0123', '0', '0', '-0.0000', '0')
     """
     value = float(value)
-    if value == 0:
+    if abs(value) < MACHINE_ZERO:   # an exact zero, or its rounding residue
         return "0"
     return f"{value:+.{digits}f}"
+
+
+#: Below this absolute value a figure is a machine zero (a rounding residue of an exact 0), printed as ``"0"``.
+MACHINE_ZERO = 1e-12
+
+
+def plain(value: float, digits: int = 3) -> str:
+    """A number to ``digits`` decimals, without a forced sign; a machine zero (``|value| < 1e-12``, the rounding
+    residue of an exact 0) is ``"0"``, never ``"-0.000"``.
+
+    A value that is small but not a machine zero keeps its sign, as :func:`signed` keeps it.
+
+    >>> plain(-0.0891), plain(-8.1e-18), plain(0.0), plain(-0.0002)
+    ('-0.089', '0', '0', '-0.000')
+    """
+    value = float(value)
+    if abs(value) < MACHINE_ZERO:
+        return "0"
+    return f"{value:.{digits}f}"
 
 
 def plural(count: int, word: str) -> str:
