@@ -306,3 +306,31 @@ def test_the_f_measure_bootstrap_of_identical_predictions_claims_no_monte_carlo_
     text = boot.text()
     assert "rule of three" not in text and "differ on only 0" not in text
     assert "equal in every one of the 500 resamples by construction" in text
+
+
+def test_the_chance_check_says_labels_beyond_their_scores_are_not_judged():
+    """Cold read r10 (f_folds.csv): the check judges the scores' best threshold (0.900 here, by hand: 9 of
+    10), so labels at 1.000 are another classifier, not judged; the summary must not leave "the best
+    accuracy ... does not beat chance" as if it were the labels'."""
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+    scores = np.array([0.9, 0.8, 0.7, 0.3, 0.6, 0.4, 0.35, 0.2, 0.1, 0.05])
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_a": y, "score_a": scores,
+                                             "pred_b": [1, 0] * 5}), pos_label=1)
+    headline = rp.chance_check(data, rp.classifier_measures(data)).headline()
+    assert ("The predicted labels of a (1.000 accuracy, against 0.900 at its scores' best threshold) are more "
+            "accurate than any threshold on the scores: this check judges the scores") in headline
+
+
+def test_with_repeats_the_chance_checks_auc_is_named_as_the_mean_scores():
+    """Cold read r10 (h_repeat.csv): with repeated cases the check ranks each case's mean score, whose AUC
+    differs from section 4's AUC over every prediction; the summary names which one it is. By hand: case 0
+    (positive) and case 1 (negative) with two repeats each; mean scores 0.6 and 0.5 rank them right (AUC 1),
+    while the pooled predictions (0.9, 0.3 against 0.5, 0.5) put one positive below the negatives."""
+    frame = pd.DataFrame({"case": [0, 0, 1, 1, 2, 2, 3, 3], "repeat": [1, 2] * 4,
+                          "label": [1, 1, 0, 0, 1, 1, 0, 0],
+                          "score_a": [0.9, 0.3, 0.5, 0.5, 0.8, 0.7, 0.2, 0.1],
+                          "score_b": [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]})
+    data = rp.load_predictions(frame, pos_label=1, case_column="case", repeat_column="repeat")
+    headline = rp.chance_check(data, rp.classifier_measures(data)).headline()
+    assert ("the best AUC of each case's mean score over its repeats (not section 4's AUC over every "
+            "prediction) (a's, 1.000)") in headline

@@ -1441,11 +1441,16 @@ class ChanceCheck:
             verdict = "beats chance" if r["beats_chance"] else "does not beat chance"
             who = _winners(r["winner"], r["tied_with"], own=True)
             if metric == "AUC":
-                said.append(f"the best AUC ({who}, {r['value']:.3f}) {verdict} ({format_p(r['pvalue'], alpha=self.alpha)})")
+                # with repeated cases the check ranks each case's mean score: not section 4's pooled AUC
+                of = (" of each case's mean score over its repeats (not section 4's AUC over every prediction)"
+                      if "mean score" in str(r["from"]) else "")
+                said.append(f"the best AUC{of} ({who}, {r['value']:.3f}) {verdict} "
+                            f"({format_p(r['pvalue'], alpha=self.alpha)})")
             else:
                 measure = metric[5:] if metric.startswith("best ") else metric
                 its = "their" if r["tied_with"] else "its"
-                how = (f" at the best threshold of {its} scores (an optimistic figure, in section 5)"
+                mean = " (each case's mean score over its repeats)" if "mean score" in str(r["from"]) else ""
+                how = (f" at the best threshold of {its} scores{mean} (an optimistic figure, in section 5)"
                        if str(r["from"]).startswith("best") else f" at {its} own threshold")
                 said.append(f"the best {measure}, {who}{how}, {verdict} ({format_p(r['pvalue'], alpha=self.alpha)})")
         return (f"Against the best of C = {self.C} random classifiers ({self._what_is_tested()}): "
@@ -1532,6 +1537,18 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
                                                 "its predicted labels"))
             candidates["best F1"].append((name, float(measures.at[name, "F1"]), "its predicted labels"))
     rows, notes = [], []
+    # labels that beat every threshold on their own scores are another classifier than the scores
+    # (score_warnings says so): the check judges the scores, so say the labels are not judged here
+    beyond = [(name, float(measures.at[name, "accuracy"]), acc) for name, acc, how in candidates["best accuracy"]
+              if name in data.labels and how.startswith("best")
+              and float(measures.at[name, "accuracy"]) > acc + 1e-12]
+    if beyond:
+        who = join_names([f"{n} ({a:.3f} accuracy, against {b:.3f} at its scores' best threshold)"
+                          for n, a, b in beyond],
+                         limit=LISTED)
+        notes.append(f"The predicted labels of {who} are more accurate than any threshold on the scores: this "
+                     "check judges the scores, and those labels, another classifier than the scores (as section 2's "
+                     "warning says), are not judged against chance here.")
     too_big = P * N > MAX_LATTICE
     for metric, key in (("AUC", "auc"), ("best accuracy", "accuracy"), ("best F1", "f1")):
         if not candidates[metric]:
