@@ -107,7 +107,7 @@ def test_summary_record_and_mean_difference_by_hand(tmp_path):
     fs = friedman_test(res)
     summary = results_summary(res, overview=describe_results(res), friedman=fs, posthoc=posthoc_tests(res),
                               bayes=bayes)
-    assert (f"wins {wins}, loses {losses}, ties {ties}; its mean difference over all 6 data sets is "
+    assert (f"wins {wins}, loses {losses}, ties {ties}; its mean advantage over all 6 data sets is "
             f"{d.mean():+.4f}") in summary
     assert "Friedman's test and the mean-rank tests count a small win like a large one" in summary
 
@@ -525,7 +525,7 @@ def test_a_zero_mean_difference_prints_0_not_plus_0_0000(tmp_path):
     assert (bayes.mean_advantage, bayes.median_advantage) == (0.0, 0.0)
     text = _summary(res) + bayes.text()
     assert "+0.000" not in text and "-0.000" not in text
-    assert "over all 5 data sets is 0 (median 0)" in text and "mean advantage 0, median 0" in text
+    assert "over all 5 data sets is 0 (median 0;" in text and "mean advantage 0, median 0" in text
 
 
 def test_wilcoxon_holm_rejection_prints_its_exact_p_exactly(tmp_path):
@@ -612,3 +612,34 @@ def test_the_triangle_labels_print_shares_by_the_reports_rule(tmp_path):
     labels = [t.get_text() for t in ax.texts]
     assert "A better\n> 0.999" in labels and "equivalent (ROPE)\n< 0.001" in labels
     assert not any("1.000" in t or "0.000" in t for t in labels)
+
+
+def test_lower_is_better_mean_advantage_is_named_so(tmp_path):
+    """Cold read r10 (err25.csv): on an error table "its mean difference is +0.0062" read as the better one's
+    error minus the other's; it is the advantage (the other's error minus its own), and says so."""
+    errors = pd.DataFrame({"good": [0.10, 0.12, 0.15, 0.20, 0.11, 0.13, 0.16, 0.18],
+                           "bad": [0.12, 0.15, 0.16, 0.24, 0.12, 0.16, 0.20, 0.19]},
+                          index=pd.Index([f"d{i}" for i in range(8)], name="data set"))
+    path = tmp_path / "err.csv"
+    errors.to_csv(path)
+    res = load_results(path, higher_is_better=False)
+    text = _summary(res)
+    adv = (errors["bad"] - errors["good"]).mean()   # by hand: good's error is lower by this much
+    assert adv > 0 and f"its mean advantage over all 8 data sets is {adv:+.3f}" in text   # 2-decimal scores: 3
+    assert "positive when good is the better, whichever way the scores run" in text
+    assert "its mean difference" not in text
+
+
+def test_the_edge_range_prints_shares_by_the_one_rule():
+    """Cold read r10 (ties22.csv): the edge range printed 0.0001 as "0.000" and 0.9999 as "1.000"."""
+    from types import SimpleNamespace
+
+    from evallib.report._datasets_sections import TopTwoBayes
+    fake = SimpleNamespace(on_edge=57, pair_means=276, rope=0.01, best="D", second="A",
+                           edge_range=((0.0001, 0.9999, 0.0), (0.02332, 0.97666, 2e-05)),
+                           result=SimpleNamespace(n=22, n_resamples=50_000), _decision_of=TopTwoBayes._decision_of)
+    fake._share = lambda p: TopTwoBayes._share(fake, p)
+    fake.prob_text = lambda p: TopTwoBayes.prob_text(fake, p)
+    edge = TopTwoBayes.edge_text.fget(fake)
+    assert "ranges from < 0.001 to 0.023 and P(equivalent) from 0.977 to > 0.999" in edge
+    assert "0.000" not in edge and "1.000" not in edge

@@ -10,6 +10,8 @@ scipy's t law, and statsmodels' Holm adjustment.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -275,3 +277,42 @@ def test_the_one_other_model_separated_from_the_leader_is_named():
     assert "Every other model" not in text and "Every other model" not in tie_group_text(board.tie)
     assert "right is separated from the leader at alpha = 0.05 (a paired test, one pair" in text
     assert tie_group_text(board.tie).startswith("right is separated from the leader left at alpha = 0.05")
+
+
+def _graded_with_a_skipper() -> pd.DataFrame:
+    """The cold reader r10's e_graded.csv: graded scores, 36 clusters of 8 items, 5 models; 'skipper' left
+    out about 15% of the items (its generator, seed 11)."""
+    rng = np.random.default_rng(11)
+    G, m = 36, 8
+    cl_eff, diff = rng.normal(0, 0.12, G), rng.normal(0, 0.15, G * m)
+    shift = {"m1": 0.06, "m2": 0.04, "m3": 0.035, "m4": 0.0, "skipper": 0.05}
+    rows = []
+    for g in range(G):
+        for j in range(m):
+            i = g * m + j
+            base = 0.55 + cl_eff[g] + diff[i]
+            for mo, s in shift.items():
+                if mo == "skipper" and rng.random() < 0.15:
+                    continue
+                rows.append(dict(item=f"i{i:03d}", cluster=f"c{g:02d}", model=mo,
+                                 score=round(float(np.clip(base + s + rng.normal(0, 0.08), 0, 1)), 3)))
+    return pd.DataFrame(rows)
+
+
+def test_a_bound_read_against_the_smallest_difference_prints_on_its_side():
+    """The leader's largest lead over skipper that the joint interval allows is 0.029964 (the reader's
+    hand computation): printed 0.0300 beside "rules out 0.03" it read as touching the margin. The rule:
+    each printed bound lies on the same side of min_difference as the bound itself."""
+    data = load_item_scores(_graded_with_a_skipper(), item_column="item", cluster_column="cluster",
+                            model_column="model", score_column="score")
+    pairs = pairwise_items(data)
+    text = items_summary_text(data, overview=summarise_items(data), means=model_means(data), pairs=pairs,
+                              samples=sample_analysis(data), board=leaderboard(data, n_resamples=200, rng=0),
+                              min_difference=0.03, planning=item_planning(data, min_difference=0.03))
+    (bullet,) = [b for b in text.split("\n") if "Not separated is not tied" in b]
+    row = pairs[(pairs["a"] == "m1") & (pairs["b"] == "skipper")].iloc[0]
+    assert row["high"] < 0.03 < row["high"] + 0.0001   # the case: a bound just below the margin
+    lead = re.search(r"ahead by up to (.*?) and behind", bullet).group(1)
+    shown = dict((name, float(v)) for v, name in re.findall(r"([0-9.]+) \(([^)]+)\)", lead))
+    assert shown["skipper"] < 0.03 and f"{shown['skipper']}" != "0.03"
+    assert "rule out a difference that large either way for skipper" in bullet

@@ -1210,8 +1210,9 @@ class TopTwoBayes:
         return (f"{self.on_edge} of the {self.pair_means} pair means (of two differences, each with itself "
                 f"and with the prior's 0 included) {verb} exactly on the ROPE's edge, ±{self.rope:g} up to "
                 f"rounding: recomputed on the same draws with the edge counted inside the ROPE or beyond it, "
-                f"P({self.best} practically better) ranges from {min(ib, sb):.3f} to {max(ib, sb):.3f} and "
-                f"P(equivalent) from {min(ie, se):.3f} to {max(ie, se):.3f}; {holds}")
+                f"P({self.best} practically better) ranges from {self._share(min(ib, sb))} to "
+                f"{self._share(max(ib, sb))} and P(equivalent) from {self._share(min(ie, se))} to "
+                f"{self._share(max(ie, se))}; {holds}")
 
     @staticmethod
     def _decision_of(probs: tuple[float, float, float]) -> str | None:
@@ -1220,6 +1221,10 @@ class TopTwoBayes:
             if p > DECISION_LEVEL:
                 return name
         return None
+
+    def _share(self, p: float) -> str:
+        """A posterior share in a sentence's range, ``"0.023"``, ``"< 0.001"``: :meth:`prob_text` without ``"= "``."""
+        return self.prob_text(p).removeprefix("= ")
 
     def prob_text(self, p: float) -> str:
         """A posterior share as printed, ``"= 0.123"``, ``"< 0.001"`` or ``"> 0.999"``: the library's

@@ -409,9 +409,10 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
             f"ranks{tie}: {SELECTION_BIAS}" if bayes.picked else
             "The Bayesian signed-rank test compares the two classifiers, the table's only pair")
     ahead = (f"Against {_b(bayes.second)}, {_b(bayes.best)} wins {bayes.wins}, loses {bayes.losses}, ties "
-             f"{bayes.ties}; its mean difference over all {n} data sets is "
+             f"{bayes.ties}; its mean advantage over all {n} data sets is "
              f"{signed(bayes.mean_advantage, bayes.decimals)} (median "
-             f"{signed(bayes.median_advantage, bayes.decimals)})")
+             f"{signed(bayes.median_advantage, bayes.decimals)}; positive when {escape(bayes.best)} is the better, "
+             "whichever way the scores run)")
     edge = f" {_capital_ours(escape(bayes.edge_text))}." if bayes.on_edge else ""
     probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
              f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "

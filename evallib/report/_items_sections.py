@@ -67,6 +67,7 @@ from ..planning import (
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
 from ._prose import (
     MACHINE_ZERO,
+    beside_bound,
     escape,
     join_names,
     level_text,
@@ -1220,8 +1221,9 @@ def _open_differences(tie: TieGroup, others: list, pairs: pd.DataFrame, min_diff
             alike.append(escape(other))
             continue
         up, down = (r.high, -r.low) if r.a == tie.leader else (-r.low, r.high)  # leader minus other
-        ahead.append(f"{max(up, 0.0) + 0.0:.4f} ({escape(other)})")
-        behind.append(f"{max(down, 0.0) + 0.0:.4f} ({escape(other)})")
+        # read against min_difference below: printed on its own side of it (0.02996, not 0.0300)
+        ahead.append(f"{beside_bound(max(up, 0.0), min_difference)} ({escape(other)})")
+        behind.append(f"{beside_bound(max(down, 0.0), min_difference)} ({escape(other)})")
         if min_difference is not None and up < min_difference and down < min_difference:
             ruled_out.append(escape(other))
     same = (f"{join_names(alike, limit=_LIST_LIMIT)} answered every item as the leader did: there is no "

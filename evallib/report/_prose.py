@@ -150,6 +150,24 @@ def plain(value: float, digits: int = 3) -> str:
     return f"{value:.{digits}f}"
 
 
+def beside_bound(value: float, bound: float | None, digits: int = 4) -> str:
+    """``value`` to ``digits`` decimals, or more where that would print it on the wrong side of
+    ``bound`` or as ``bound`` itself (a smallest difference that matters, read against the value),
+    up to 8; ``bound`` None: plain ``digits`` decimals.
+
+    >>> beside_bound(0.029964, 0.03), beside_bound(0.0412, 0.03), beside_bound(0.03, 0.03), beside_bound(0.02996, None)
+    ('0.02996', '0.0412', '0.0300', '0.0300')
+    """
+    value = float(value) + 0.0
+    if bound is None:
+        return f"{value:.{digits}f}"
+    for d in range(digits, 9):
+        shown = float(f"{value:.{d}f}")
+        if (shown < bound) == (value < bound) and (shown != bound or value == bound):
+            return f"{value:.{d}f}"
+    return f"{value:.8f}"
+
+
 def plural(count: int, word: str) -> str:
     """A count with its noun: ``"1 case"``, ``"2,000 cases"``, ``"3 classes"``.
 
