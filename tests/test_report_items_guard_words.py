@@ -27,6 +27,7 @@ from evallib.report._items_sections import (
     items_summary_text,
     leaderboard,
     model_means,
+    pairs_guard_note,
     pairwise_items,
     sample_analysis,
     summarise_items,
@@ -316,3 +317,58 @@ def test_a_bound_read_against_the_smallest_difference_prints_on_its_side():
     shown = dict((name, float(v)) for v, name in re.findall(r"([0-9.]+) \(([^)]+)\)", lead))
     assert shown["skipper"] < 0.03 and f"{shown['skipper']}" != "0.03"
     assert "rule out a difference that large either way for skipper" in bullet
+
+
+def _ceiling_file() -> pd.DataFrame:
+    """The cold reader r10's f_ceiling.csv (its generator: the same seed-11 stream, after e_graded's draws):
+    0/1 scores, 40 clusters of 5 items, 5 models, b1 and b2 answering each item 3 times."""
+    from scipy.special import expit
+
+    rng = np.random.default_rng(11)
+    G, m = 36, 8
+    rng.normal(0, 0.12, G), rng.normal(0, 0.15, G * m)
+    for _ in range(G * m):
+        for mo in ("m1", "m2", "m3", "m4", "skipper"):
+            if mo == "skipper" and rng.random() < 0.15:
+                continue
+            rng.normal(0, 0.08)
+    G, m = 40, 5
+    ce, ie = rng.normal(0, 1.0, G), rng.normal(0, 1.0, G * m)
+    eff = {"ace": 3.2, "b1": 1.2, "b2": 1.1, "b3": 1.0, "weak": 0.4}
+    rows = []
+    for g in range(G):
+        for j in range(m):
+            i = g * m + j
+            for mo, e in eff.items():
+                p = expit(e + ce[g] + ie[i] + rng.normal(0, 0.3))
+                for s in range(1, (3 if mo in ("b1", "b2") else 1) + 1):
+                    rows.append(dict(item=i, cluster=f"k{g}", model=mo, sample=s, score=int(rng.random() < p)))
+    return pd.DataFrame(rows)
+
+
+def test_a_low_ratio_on_many_clusters_is_said_with_the_independent_verdict():
+    """40 clusters: CR2 decides (no guard), but b1 - weak's CR2 SE is 0.75 times the items-independent one,
+    and with that one the pair would not be separated: the note says so, computed here by hand (the
+    per-item mean differences' sd / sqrt(n), t on the pair's CR2 df, Holm by statsmodels)."""
+    data = load_item_scores(_ceiling_file(), item_column="item", cluster_column="cluster", sample_column="sample",
+                            model_column="model", score_column="score")
+    pairs = pairwise_items(data)
+    assert data.n_clusters == 40 and not pairs["guarded"].any()
+    means = data.item_means()
+    d = (means["b1"] - means["weak"]).to_numpy(float)
+    independent = d.std(ddof=1) / np.sqrt(d.size)
+    k = int(np.flatnonzero((pairs["a"] == "b1") & (pairs["b"] == "weak"))[0])
+    row = pairs.iloc[k]
+    assert row["clustered_se"] / independent < 0.8 and bool(row["low_ratio"]) and bool(row["reject"])
+    p = pairs["pvalue"].to_numpy(float).copy()
+    p[k] = 2 * stats.t.sf(abs(row["estimate"] / independent), row["df"])
+    holm = multipletests(p, method="holm")[1]
+    assert holm[k] > 0.05   # with the independent SE the pair would not be separated
+    note = pairs_guard_note(pairs)
+    assert note.startswith("This pair has a cluster-robust (CR2) standard error below 0.8 times")
+    assert "With 40 clusters (at least 30) the report decides with CR2" in note
+    assert (f"b1 - weak: CR2 SE {row['clustered_se']:.4f}, {row['clustered_se'] / independent:.2f} times the "
+            f"{independent:.4f} if the items were independent") in note
+    from evallib.report._prose import pvalue_cell
+    assert (f"the verdict would be not separated (adjusted p {pvalue_cell(holm[k])}), where CR2 gives differ"
+            in note)

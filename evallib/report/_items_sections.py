@@ -601,6 +601,19 @@ def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alp
     table["pvalue_adj"] = adjusted
     table["reject"] = tested & (np.nan_to_num(adjusted, nan=1.0) <= alpha)
     table.loc[identical, ["se", "statistic", "pvalue", "low", "high"]] = np.nan
+    # from FEW_CLUSTERS clusters on CR2 decides, but a ratio below CLUSTERED_SE_RATIO is still said, with the
+    # verdict the independent standard error would give (pairs_guard_note)
+    clustered = table.attrs.get("n_clusters") is not None
+    watch = np.asarray(clustered and not few) & tested & (independent > 0) & (ratio < CLUSTERED_SE_RATIO)
+    table["low_ratio"] = watch
+    if watch.any():
+        p_alt = table["pvalue"].to_numpy(float).copy()
+        t_alt = table["estimate"].to_numpy(float)[watch] / independent[watch]
+        p_alt[watch] = 2 * stats.t.sf(np.abs(t_alt), table["df"].to_numpy(float)[watch])
+        alt = np.full(n, np.nan)
+        alt[tested] = adjust_pvalues(p_alt[tested], adjust)
+        table["independent_pvalue_adj"] = alt
+        table["independent_reject"] = tested & (np.nan_to_num(alt, nan=1.0) <= alpha)
     table.attrs.update(guard_ratio=CLUSTERED_SE_RATIO)
 
 
@@ -734,8 +747,11 @@ def pairs_guard_note(pairs: pd.DataFrame) -> str | None:
     clusters, its CR2 standard error is below :data:`CLUSTERED_SE_RATIO` times the one that takes the items
     as independent. The note gives both standard errors, their ratio, the ICC the ratio implies against the
     lowest an ICC can be for clusters of ``m`` items, ``-1/(m - 1)``, and each pair's verdict by CR2 alone
-    beside the one the report gives.
+    beside the one the report gives. From ``FEW_CLUSTERS`` clusters on no pair is guarded, but a pair with
+    such a ratio (``low_ratio``) is still named, with the verdict the independent standard error would give.
     """
+    if "low_ratio" in pairs and pairs["low_ratio"].any():
+        return _low_ratio_note(pairs)
     if "guarded" not in pairs or not pairs["guarded"].any():
         return None
     j = int(pairs.attrs["n_clusters"])
@@ -793,6 +809,34 @@ def guarded_se_words(pairs: pd.DataFrame) -> str:
         return ("the items-independent SE for the pair" if len(pairs) == 1 else
                 "the items-independent SE for every pair" + (" tested" if tested < len(pairs) else ""))
     return f"the items-independent SE for the {'pair' if n == 1 else plural(n, 'pair')} so marked in the verdict"
+
+
+def _low_ratio_note(pairs: pd.DataFrame) -> str:
+    """From :data:`FEW_CLUSTERS` clusters on, the pairs whose CR2 standard error is still below
+    :data:`CLUSTERED_SE_RATIO` times the items-independent one: CR2 decides them, and the note gives the
+    verdict the independent standard error would give, since the CR2 variance's relative spread,
+    about ``sqrt(2 / (J - 1))`` on ``J`` clusters, leaves such a ratio within noise."""
+    j = int(pairs.attrs["n_clusters"])
+    rows = pairs[pairs["low_ratio"].to_numpy(bool)]
+    parts = []
+    for r in rows.itertuples():
+        ratio = r.clustered_se / r.independent_se
+        bound = -1.0 / (r.cluster_size - 1) if r.cluster_size > 1 else float("nan")
+        alt = "differ" if r.independent_reject else "not separated"
+        now = "differ" if r.reject else "not separated"
+        parts.append(f"{escape(r.a)} - {escape(r.b)}: CR2 SE {r.clustered_se:.4f}, {ratio:.2f} times the "
+                     f"{r.independent_se:.4f} if the items were independent (implied ICC {r.implied_icc:.3f}, "
+                     f"the lowest possible for clusters of m = {r.cluster_size:.3g} items being {bound:.3f}); with "
+                     f"the independent SE, on the same CR2 degrees of freedom, the verdict would be {alt} (adjusted p "
+                     f"{pvalue_cell(r.independent_pvalue_adj)})"
+                     + (", the same" if alt == now else f", where CR2 gives {now}"))
+    n = len(rows)
+    return (f"{'This pair has' if n == 1 else f'These {n:,} pairs have'} a cluster-robust (CR2) standard error "
+            f"below {CLUSTERED_SE_RATIO:g} times the one that takes the items as independent. With {j:,} clusters "
+            f"(at least {FEW_CLUSTERS}) the report decides with CR2, but its variance still varies by about "
+            f"{math.sqrt(2.0 / (j - 1)):.0%} from one set of clusters to another (relative standard deviation "
+            f"about sqrt(2 / (J - 1))), so a ratio this low can be noise rather than negative correlation within "
+            "the clusters: " + "; ".join(parts) + ".")
 
 
 def pairs_identical_note(pairs: pd.DataFrame) -> str | None:
