@@ -22,6 +22,7 @@ mid-p test)"``), never ``"Holm p"``, ``"p (adj.)"`` or ``"Holm-adjusted p"``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 
 __all__ = ["ADJUSTED_P", "P_FLOOR", "adjusted_p_header", "format_adjusted_p", "format_p", "pvalue_cell"]
 
@@ -58,21 +59,57 @@ def _p_relation(p: float, floor: float, exact: bool = False, alpha: float | None
 _ALPHA_DIGITS = 5
 
 
-def _beside_alpha(p: float, text: str, alpha: float) -> str:
-    """``text`` (``"= 0.050"``) when the printed value lies on p's side of ``alpha`` (``<= alpha``
-    exactly when ``p <= alpha``) and equals ``alpha`` only when p does; otherwise p with more
-    significant digits, up to :data:`_ALPHA_DIGITS`, then ``"> alpha"`` or ``"< alpha"``."""
-    def fits(printed: str) -> bool:
-        shown = float(printed[2:])
-        return (shown <= alpha) == (p <= alpha) and (shown != alpha or p == alpha)
+def side_digits(value: float, bound: float, render: Callable[[int], str], digits: Iterable[int], *,
+                scale: float = 1.0) -> str | None:
+    """The first of ``render(d)`` for ``d`` in ``digits`` whose printed number lies on the same side of
+    ``bound`` as ``value``, and on it only when ``value`` is: the one rule behind every number printed
+    beside a threshold it is read against (a p-value beside alpha, a bound beside the smallest
+    difference that matters, a share beside a rule's limit). ``scale`` divides the printed number
+    first (100 for per cent). None when no ``d`` is enough.
 
-    if fits(text):
-        return text
-    for digits in range(3, _ALPHA_DIGITS + 1):
-        longer = f"= {p:#.{digits}g}"
-        if fits(longer):
-            return longer
-    return f"{'>' if p > alpha else '<'} {alpha:g}"
+    Parameters
+    ----------
+    value : float
+        The number printed.
+    bound : float
+        The threshold it is read against, in ``value``'s units.
+    render : callable
+        ``render(d)``: ``value`` printed with ``d`` digits (decimals or significant digits), a
+        string ``float`` reads.
+    digits : iterable of int
+        The digits to try, in order.
+    scale : float, default 1.0
+        The printed number divided by ``scale`` is in ``value``'s units.
+
+    Returns
+    -------
+    str or None
+        The first rendering on ``value``'s side of ``bound``.
+
+    Examples
+    --------
+    >>> side_digits(0.0501, 0.05, lambda d: f"{0.0501:#.{d}g}", range(2, 6))
+    '0.0501'
+    >>> side_digits(0.0996, 0.1, lambda d: f"{100 * 0.0996:.{d}f}", range(1, 7), scale=100)
+    '9.96'
+    """
+    value, bound = float(value), float(bound)
+    side = (value > bound) - (value < bound)
+    for d in digits:
+        text = render(d)
+        shown = float(text) / scale
+        if (shown > bound) - (shown < bound) == side:
+            return text
+    return None
+
+
+def _beside_alpha(p: float, text: str, alpha: float) -> str:
+    """``text`` (``"= 0.050"``) when the printed value lies on p's side of ``alpha`` and equals
+    ``alpha`` only when p does (:func:`side_digits`); otherwise p with more significant digits, up to
+    :data:`_ALPHA_DIGITS`, then ``"> alpha"`` or ``"< alpha"``."""
+    candidates = [text[2:]] + [f"{p:#.{d}g}" for d in range(3, _ALPHA_DIGITS + 1)]   # as printed, then longer
+    shown = side_digits(p, alpha, candidates.__getitem__, range(len(candidates)))
+    return f"= {shown}" if shown is not None else f"{'>' if p > alpha else '<'} {alpha:g}"
 
 
 def format_p(p: float, floor: float = P_FLOOR, *, exact: bool = False, alpha: float | None = None) -> str:

@@ -55,6 +55,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._format import side_digits
 from .._inference import t_inference
 from .._multitest import FWER_ADJUSTMENTS, adjust_pairs_table
 from ..items import paired_item_difference
@@ -99,11 +100,8 @@ def smallest_share_text(share: float, k: int) -> str:
     ('9.96', '8.1', '20.0')
     """
     limit = skew_threshold(k)
-    for decimals in range(1, 7):
-        text = f"{100 * share + 0.0:.{decimals}f}"
-        if (float(text) / 100 < limit) == (share < limit):
-            return text
-    return text
+    text = side_digits(share, limit, lambda d: f"{100 * share + 0.0:.{d}f}", range(1, 7), scale=100.0)
+    return text if text is not None else f"{100 * share + 0.0:.6f}"
 
 
 def skew_rule(k: int) -> str:

@@ -44,6 +44,7 @@ from .._format import (  # noqa: F401  (the reports' p-value rule, by these name
     pvalue_cell,
     share_relation,
     share_text,
+    side_digits,
 )
 
 #: Markdown's characters that can start markup anywhere in a line: backslash, code,
@@ -161,11 +162,8 @@ def beside_bound(value: float, bound: float | None, digits: int = 4) -> str:
     value = float(value) + 0.0
     if bound is None:
         return f"{value:.{digits}f}"
-    for d in range(digits, 9):
-        shown = float(f"{value:.{d}f}")
-        if (shown < bound) == (value < bound) and (shown != bound or value == bound):
-            return f"{value:.{d}f}"
-    return f"{value:.8f}"
+    shown = side_digits(value, bound, lambda d: f"{value:.{d}f}", range(digits, 9))
+    return shown if shown is not None else f"{value:.8f}"
 
 
 def plural(count: int, word: str) -> str:
