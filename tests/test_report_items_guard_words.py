@@ -280,14 +280,18 @@ def test_the_one_other_model_separated_from_the_leader_is_named():
     assert tie_group_text(board.tie).startswith("right is separated from the leader left at alpha = 0.05")
 
 
-def _graded_with_a_skipper() -> pd.DataFrame:
-    """The cold reader r10's e_graded.csv: graded scores, 36 clusters of 8 items, 5 models; 'skipper' left
-    out about 15% of the items (its generator, seed 11)."""
+def _reader_r10_files() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The cold reader r10's two files, from its generator (one seed-11 stream, in its order):
+    e_graded.csv, graded scores on 36 clusters of 8 items for 5 models, 'skipper' leaving out about 15% of
+    the items; f_ceiling.csv, 0/1 scores on 40 clusters of 5 items for 5 models, b1 and b2 answering each
+    item 3 times."""
+    from scipy.special import expit
+
     rng = np.random.default_rng(11)
     G, m = 36, 8
     cl_eff, diff = rng.normal(0, 0.12, G), rng.normal(0, 0.15, G * m)
     shift = {"m1": 0.06, "m2": 0.04, "m3": 0.035, "m4": 0.0, "skipper": 0.05}
-    rows = []
+    graded = []
     for g in range(G):
         for j in range(m):
             i = g * m + j
@@ -295,9 +299,24 @@ def _graded_with_a_skipper() -> pd.DataFrame:
             for mo, s in shift.items():
                 if mo == "skipper" and rng.random() < 0.15:
                     continue
-                rows.append(dict(item=f"i{i:03d}", cluster=f"c{g:02d}", model=mo,
-                                 score=round(float(np.clip(base + s + rng.normal(0, 0.08), 0, 1)), 3)))
-    return pd.DataFrame(rows)
+                graded.append(dict(item=f"i{i:03d}", cluster=f"c{g:02d}", model=mo,
+                                   score=round(float(np.clip(base + s + rng.normal(0, 0.08), 0, 1)), 3)))
+    G, m = 40, 5
+    ce, ie = rng.normal(0, 1.0, G), rng.normal(0, 1.0, G * m)
+    eff = {"ace": 3.2, "b1": 1.2, "b2": 1.1, "b3": 1.0, "weak": 0.4}
+    ceiling = []
+    for g in range(G):
+        for j in range(m):
+            i = g * m + j
+            for mo, e in eff.items():
+                p = expit(e + ce[g] + ie[i] + rng.normal(0, 0.3))
+                for s in range(1, (3 if mo in ("b1", "b2") else 1) + 1):
+                    ceiling.append(dict(item=i, cluster=f"k{g}", model=mo, sample=s, score=int(rng.random() < p)))
+    return pd.DataFrame(graded), pd.DataFrame(ceiling)
+
+
+def _graded_with_a_skipper() -> pd.DataFrame:
+    return _reader_r10_files()[0]
 
 
 def test_a_bound_read_against_the_smallest_difference_prints_on_its_side():
@@ -320,30 +339,7 @@ def test_a_bound_read_against_the_smallest_difference_prints_on_its_side():
 
 
 def _ceiling_file() -> pd.DataFrame:
-    """The cold reader r10's f_ceiling.csv (its generator: the same seed-11 stream, after e_graded's draws):
-    0/1 scores, 40 clusters of 5 items, 5 models, b1 and b2 answering each item 3 times."""
-    from scipy.special import expit
-
-    rng = np.random.default_rng(11)
-    G, m = 36, 8
-    rng.normal(0, 0.12, G), rng.normal(0, 0.15, G * m)
-    for _ in range(G * m):
-        for mo in ("m1", "m2", "m3", "m4", "skipper"):
-            if mo == "skipper" and rng.random() < 0.15:
-                continue
-            rng.normal(0, 0.08)
-    G, m = 40, 5
-    ce, ie = rng.normal(0, 1.0, G), rng.normal(0, 1.0, G * m)
-    eff = {"ace": 3.2, "b1": 1.2, "b2": 1.1, "b3": 1.0, "weak": 0.4}
-    rows = []
-    for g in range(G):
-        for j in range(m):
-            i = g * m + j
-            for mo, e in eff.items():
-                p = expit(e + ce[g] + ie[i] + rng.normal(0, 0.3))
-                for s in range(1, (3 if mo in ("b1", "b2") else 1) + 1):
-                    rows.append(dict(item=i, cluster=f"k{g}", model=mo, sample=s, score=int(rng.random() < p)))
-    return pd.DataFrame(rows)
+    return _reader_r10_files()[1]
 
 
 def test_a_low_ratio_on_many_clusters_is_said_with_the_independent_verdict():
