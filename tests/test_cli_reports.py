@@ -20,6 +20,7 @@ def _run(*args, cwd):
     return run_main(["report", *args], cwd=cwd)
 
 
+@pytest.mark.slow  # three interpreter starts, a report and a gate run end to end: `make test` only
 def test_the_command_line_in_a_fresh_interpreter(tmp_path):
     """The one test of ``python -m evallib`` as a process (every other case calls ``main(argv)``
     in process; the Ctrl-C test in tests/test_report_findings.py sends the process a signal):
