@@ -510,8 +510,8 @@ def test_negative_between_estimate_is_truncated_and_said():
     # the share before the truncation: (MSB - MSW) / (MSB + (K - 1) MSW) = (0 - 0.5) / (0 + 0.5), the bound -1/(K-1)
     assert vc.icc_raw == pytest.approx(-1.0)
     flat = variance_components(np.full((4, 3), 0.7))
-    assert flat.icc_raw == 0 and not flat.truncated
-    assert (flat.between, flat.within, flat.icc, flat.se) == pytest.approx((0, 0, 0, 0), abs=1e-15)
+    assert math.isnan(flat.icc_raw) and math.isnan(flat.icc) and not flat.truncated   # no variance to split
+    assert (flat.between, flat.within, flat.se) == pytest.approx((0, 0, 0), abs=1e-15)
 
 
 def test_clustered_floor_matches_the_variance_of_the_true_scores_mean_by_simulation():

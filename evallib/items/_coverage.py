@@ -85,7 +85,7 @@ def _bounds_from_sums(m, sse, ss1, ss2, sizes, samples, methods, alpha):
             if G == N and samples == 1:  # one 0/1 score per item, no clusters: Wilson's interval itself
                 low, high = wilson_interval(m, float(N), z)
             else:
-                low, high, _ = wilson_effective(m, ss2 / (N * N), bm, N * samples, alpha)
+                low, high, _ = wilson_effective(m, ss2 / (N * N), bm, N * samples, alpha, n_items=N)
         else:
             se, q = {
                 "naive": (se_items, z),

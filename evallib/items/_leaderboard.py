@@ -258,6 +258,7 @@ def _pairs_table(table: _Table, pairs: list[tuple[int, int]], alpha: float, adju
     level = alpha if adjust == "none" else alpha / family
     # evallib's t core and zero-variance rule; the scores lie in [0, 1]
     est, se, statistic, pvalue, low, high = t_inference(est, se, df=df, alpha=level)
+    low, high = np.maximum(low, -1.0), np.minimum(high, 1.0)   # a difference of two scores in [0, 1]
     pvalue_adj = adjust_pvalues(pvalue, adjust)
     reject = pvalue_adj <= alpha
     means = _own_means(x)
@@ -311,7 +312,9 @@ def leaderboard_pairs(scores: Any, *, clusters: Any = None, alpha: float = 0.05,
     ``reject`` is ``pvalue_adj <= alpha``.
 
     The intervals ``low``, ``high`` are ``estimate -/+ t_{1 - level/2, df} se``
-    with ``level = alpha / m`` (Bonferroni) when ``adjust != "none"``: they hold jointly
+    with ``level = alpha / m`` (Bonferroni) when ``adjust != "none"``, clipped to [-1, 1], the
+    range of a difference of two scores in [0, 1] (few clusters can give a t quantile large
+    enough to pass it; the clip never moves an end across 0): they hold jointly
     with probability at least ``1 - alpha``, and one excludes 0 exactly where a
     Bonferroni test would reject -- which may differ from ``reject`` under Holm (more
     rejections) or BH. With ``adjust="none"`` they are the unadjusted ``1 - alpha``

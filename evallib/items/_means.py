@@ -290,7 +290,7 @@ class VarianceComponents:
         estimate ``(MSB - MSW) / K0``, truncated at 0 when it comes out negative (``truncated``).
     within : ``sigma_w^2``, the variance of one sample around its item's true score.
     icc : ``between / (between + within)``, the correlation of two samples of one item
-        (0 when both components are 0, and 0 when ``between`` was truncated).
+        (NaN when both components are 0, every score the same; 0 when ``between`` was truncated).
     mean : the mean of the item means.
     n_items : items analysed.
     samples : mean number of samples per item, ``K``.
@@ -307,7 +307,8 @@ class VarianceComponents:
     truncated : whether the method-of-moments between estimate was negative and set to 0.
     icc_raw : the same share before the truncation, ``(MSB - MSW) / (MSB + (K0 - 1) MSW)``
         (equal to ``icc`` unless ``truncated``; then below 0, and at least ``-1 / (K0 - 1)``):
-        how far below 0 the estimate fell, for saying so. 0 when ``MSB`` and ``MSW`` are both 0.
+        how far below 0 the estimate fell, for saying so. NaN, as ``icc`` is, when ``MSB`` and
+        ``MSW`` are both 0 (every score the same: there is no variance to split).
     n_dropped : items dropped because they had no sample.
     note : the truncation, or dropped items, in words.
     n_clusters : the clusters behind ``var_mean`` and ``var_floor`` (``None`` when the items
@@ -396,8 +397,10 @@ class VarianceComponents:
         limit = math.sqrt(self.var_floor)
         clustered = "" if self.n_clusters is None else f" in {self.n_clusters:,} clusters"
         se_kind = "SE of the mean" if self.n_clusters is None else "clustered SE of the mean"
+        share = ("ICC undefined: every score is the same" if math.isnan(self.icc) else
+                 f"ICC {self.icc:.2f}, the between-item share of one answer's variance")
         text = (f"Between-item variance {self.between:.4g}, within-item variance {self.within:.4g} "
-                f"(ICC {self.icc:.2f}, the between-item share of one answer's variance) over "
+                f"({share}) over "
                 f"{self.n_items:,} items{clustered} with {self.samples:.3g} samples each "
                 f"on average: {se_kind} {self.se:.4f}; "
                 f"{self.samples * 2:.3g} samples per item would give "
@@ -682,10 +685,12 @@ def _analyse(y, codes, G, method, alpha, *, bounds, null=0.0, rng=None, n_boot=9
             se, df = math.sqrt(est * (1 - est) / N), math.inf
             low, high = wilson_interval(est, float(N), z)
         else:
-            low, high, n_eff = wilson_effective(est, se * se, df, n_obs, alpha)
+            low, high, n_eff = wilson_effective(est, se * se, df, n_obs, alpha, n_items=N)
             low, high = float(low), float(high)
+            same = "" if 0 < est < 1 and se > 0 else (
+                f"; every score is {est:g}, so it is the number of items, not of scores")
             out["note"] = (f"Effective sample size {float(n_eff):.1f} of {n_obs} 0/1 scores "
-                           f"(design effect {n_obs / float(n_eff):.2f}).")
+                           f"(design effect {n_obs / float(n_eff):.2f}{same}).")
         # the statistic of the item-level se, referred to the df of the interval's reference
         pvalue = t_inference(est, tz.se, df=df, null=null, alternative=alternative).pvalue
     else:
@@ -758,7 +763,9 @@ def item_mean(
     ``"wilson"``
         for 0/1 scores only: Wilson's interval; with clusters or several samples per item,
         with the effective sample size ``n_eff = p (1 - p) / V_CR2`` (capped at the number
-        of 0/1 scores, so the design effect is at least 1) adjusted for the
+        of 0/1 scores, so the design effect is at least 1; the number of items when every
+        score is 0 or every score is 1, since identical answers to one item carry one
+        item's information) adjusted for the
         Bell–McCaffrey df, ``n_eff (z / t_df)^2`` (Korn & Graubard 1998, in the form Dean &
         Pagano 2015 evaluate). It stays inside [0, 1] and keeps a positive width when
         every score is 0 or 1.
@@ -1188,7 +1195,7 @@ def variance_components(scores_2d: Any, *, clusters: Any = None, missing: str = 
     msw, msb = (0.0 if v < _ROUNDING_VARIANCE else v for v in (msw, msb))
     between = (msb - msw) / k0
     raw_total = between + msw   # = (MSB + (K0 - 1) MSW) / K0
-    icc_raw = between / raw_total if raw_total > 0 else 0.0
+    icc_raw = between / raw_total if raw_total > 0 else math.nan   # no variance to split
     truncated = between < 0
     if truncated:
         note = _join(note, f"The method-of-moments between-item variance (MSB - MSW)/K0 = {between:.3g} was "
@@ -1208,7 +1215,10 @@ def variance_components(scores_2d: Any, *, clusters: Any = None, missing: str = 
             note = _join(note, f"The clustered variance of the mean ({fit.se * fit.se:.3g}) is below the "
                                f"within-item noise alone ({noise:.3g}); the floor is truncated at 0.")
     var_mean = var_floor + noise
-    return VarianceComponents(between=float(between), within=msw, icc=between / total if total > 0 else 0.0,
+    if total == 0:
+        note = _join(note, "Every score is the same, so both variances are 0 and the between-item share "
+                           "(ICC) is undefined.")
+    return VarianceComponents(between=float(between), within=msw, icc=between / total if total > 0 else math.nan,
                               mean=float(y.mean()), n_items=n, samples=float(k_i.mean()), inverse_samples=inverse,
                               var_mean=var_mean, se=math.sqrt(var_mean), var_floor=float(var_floor),
                               truncated=bool(truncated), icc_raw=float(icc_raw), n_dropped=n_dropped, note=note, n_clusters=n_clusters)

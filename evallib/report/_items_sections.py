@@ -271,9 +271,10 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         effective = alone_effective = float("nan")
         alone = r if not data.clustered else item_mean(block, alpha=alpha, missing="drop")
         if r.method == "wilson" and "effective sample size" in r.note.lower():
-            effective = float(wilson_effective(r.estimate, r.se * r.se, r.df, n_obs, alpha)[2])
+            effective = float(wilson_effective(r.estimate, r.se * r.se, r.df, n_obs, alpha, n_items=r.n_items)[2])
             # the effective sample size the items-independent variance gives, under the same cap
-            alone_effective = float(wilson_effective(r.estimate, r.unclustered_se ** 2, r.df, n_obs, alpha)[2])
+            alone_effective = float(wilson_effective(r.estimate, r.unclustered_se ** 2, r.df, n_obs, alpha,
+                                                     n_items=r.n_items)[2])
             used = n_obs / effective
         elif r.method == "wilson":
             used = 1.0
@@ -600,7 +601,13 @@ def _guard_pairs(table: pd.DataFrame, data: ItemScores, means: pd.DataFrame, alp
         adjusted[tested] = adjust_pvalues(table["pvalue"].to_numpy(float)[tested], adjust)
     table["pvalue_adj"] = adjusted
     table["reject"] = tested & (np.nan_to_num(adjusted, nan=1.0) <= alpha)
-    table.loc[identical, ["se", "statistic", "pvalue", "low", "high"]] = np.nan
+    # the t intervals before the clip to [-1, 1] (leaderboard_pairs clips; pairs_clipped_note says where)
+    est_all, se_all = table["estimate"].to_numpy(float), table["se"].to_numpy(float)
+    half = stats.t.isf(level / 2, table["df"].to_numpy(float)) * se_all
+    table["unclipped_low"], table["unclipped_high"] = est_all - half, est_all + half
+    table["low"] = np.maximum(table["low"].to_numpy(float), -1.0)
+    table["high"] = np.minimum(table["high"].to_numpy(float), 1.0)
+    table.loc[identical, ["se", "statistic", "pvalue", "low", "high", "unclipped_low", "unclipped_high"]] = np.nan
     # from FEW_CLUSTERS clusters on CR2 decides, but a ratio below CLUSTERED_SE_RATIO is still said, with the
     # verdict the independent standard error would give (pairs_guard_note)
     clustered = table.attrs.get("n_clusters") is not None
@@ -839,6 +846,34 @@ def _low_ratio_note(pairs: pd.DataFrame) -> str:
             "the clusters: " + "; ".join(parts) + ".")
 
 
+def pairs_clipped_note(pairs: pd.DataFrame) -> str | None:
+    """The pairs whose interval was clipped to [-1, 1], with the t interval's own ends; None if none was.
+
+    A difference of two scores in [0, 1] lies in [-1, 1]; with few clusters the t quantile on their few
+    Bell–McCaffrey degrees of freedom can put an end past it. Such an interval says the data hardly
+    bound the difference, and the note says so.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"a": ["A"], "b": ["B"], "estimate": [0.1], "low": [-1.0], "high": [1.0],
+    ...                   "unclipped_low": [-1.159], "unclipped_high": [1.359]})
+    >>> pairs_clipped_note(t)[:72]
+    'The interval of A - B (the t interval -1.1590 to +1.3590) was clipped to'
+    """
+    if "unclipped_low" not in pairs:
+        return None
+    lo, hi = pairs["unclipped_low"].to_numpy(float), pairs["unclipped_high"].to_numpy(float)
+    mask = (lo < -1) | (hi > 1)
+    if not mask.any():
+        return None
+    rows = pairs[mask]
+    shown = join_names((f"{escape(r.a)} - {escape(r.b)} (the t interval {signed(r.unclipped_low)} to "
+                        f"{signed(r.unclipped_high)})" for r in rows.itertuples()), limit=_LIST_LIMIT)
+    one = len(rows) == 1
+    return (f"The interval{'' if one else 's'} of {shown} {'was' if one else 'were'} clipped to [-1, 1], the largest "
+            "difference possible between two scores in [0, 1]: a t interval that reaches past it (few clusters, so a "
+            "large t quantile on few degrees of freedom) says that this file hardly bounds the difference at all.")
+
+
 def pairs_identical_note(pairs: pd.DataFrame) -> str | None:
     """The pairs of models that answered every item alike, in words; None if there are none."""
     if "identical" not in pairs or not pairs["identical"].any():
@@ -1014,6 +1049,13 @@ def interval_conventions_note(means: pd.DataFrame, samples: SampleAnalysis | Ski
             one, m = rows.iloc[0], means.loc[name]
             how = ("Wilson's interval on the effective sample size" if math.isfinite(m["effective_n"])
                    else "Wilson's interval" if m["method"] == "wilson" else "the t interval")
+            if not one["high"] - one["low"] > 0:   # every item the same: the t interval has zero width
+                return (f"pass@1 is the mean score: for {name} {one['pass_at_k']:.4f}, as in section 2. Every item "
+                        "has the same pass@1 here, so the t interval of a mean over items that this table uses has "
+                        "standard error 0 and zero width, and is not shown: it says nothing about precision. "
+                        f"Section 2's, {m['low']:.4f} to {m['high']:.4f}, is {how}, which keeps a positive width "
+                        "and its level near 0 and 1; quote it for the mean. A pass@k whose interval is not shown has "
+                        "no interval from this file.")
             return (f"pass@1 is the mean score: for {name} {one['pass_at_k']:.4f}, as in section 2. Its {level} "
                     f"interval here, {one['low']:.4f} to {one['high']:.4f}, is the t interval of a mean over "
                     f"items that every pass@k in this table uses; section 2's, {m['low']:.4f} to {m['high']:.4f}, "
@@ -1022,15 +1064,21 @@ def interval_conventions_note(means: pd.DataFrame, samples: SampleAnalysis | Ski
     return None
 
 
+def _interval_cell(low: float, high: float) -> str:
+    """A pass@k or pass^k interval for section 4's table; one of zero width (every item the same, a standard
+    error of 0) is ``"- (SE 0)"``, since it would say nothing about precision."""
+    return "- (SE 0)" if high - low <= 0 else f"{low:.4f} to {high:.4f}"
+
+
 def format_passk(samples: SampleAnalysis) -> pd.DataFrame:
     """Section 4's pass@k and pass^k as text, one row per model and ``k``, each with its interval."""
     t = samples.passk
     level = f"{level_text(samples.alpha)} {'CR2 t' if samples.clustered else 't'}"
     out = pd.DataFrame({
         "pass@k": [f"{v:.4f}" for v in t["pass_at_k"]],
-        f"pass@k {level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(t["low"], t["high"])],
+        f"pass@k {level} interval": [_interval_cell(lo, hi) for lo, hi in zip(t["low"], t["high"])],
         "pass^k": [f"{v:.4f}" for v in t["pass_hat_k"]],
-        f"pass^k {level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(t["hat_low"], t["hat_high"])],
+        f"pass^k {level} interval": [_interval_cell(lo, hi) for lo, hi in zip(t["hat_low"], t["hat_high"])],
     })
     out.index = pd.MultiIndex.from_arrays([list(t["model"]), list(t["k"])], names=["model", "k"])
     return out
@@ -1426,9 +1474,17 @@ def _quantile_text(df: float, alpha: float) -> str:
     return f"the t quantile {float(stats.t.isf(alpha / 2, df)):.3f} ({df:,.1f} degrees of freedom)"
 
 
+def _uniform(row: pd.Series) -> bool:
+    """Whether every 0/1 score of a means row (Wilson on the effective sample size) is the same, so
+    that its effective sample size is its number of items (:func:`evallib._inference.wilson_effective`)."""
+    return math.isfinite(row["effective_n"]) and (not 0 < row["mean"] < 1 or row["se"] == 0)
+
+
 def _capped(row: pd.Series) -> bool:
-    """Whether Wilson's effective sample size of a means row is at its cap, the number of 0/1 scores."""
-    return math.isfinite(row["effective_n"]) and row["effective_n"] >= row["scores"] * (1 - 1e-12)
+    """Whether Wilson's effective sample size of a means row is at its cap, the number of 0/1 scores
+    (a row whose scores are all the same is not capped: it takes its number of items)."""
+    return (math.isfinite(row["effective_n"]) and not _uniform(row)
+            and row["effective_n"] >= row["scores"] * (1 - 1e-12))
 
 
 def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_clusters: int | None = None) -> str:
@@ -1442,7 +1498,11 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_cluste
     if math.isfinite(row["effective_n"]):
         text += (f"; its Wilson interval uses the effective sample size {row['effective_n']:,.1f} of its "
                  f"{int(row['scores']):,} 0/1 scores, a design effect of {used:.2f} relative to independent answers")
-        if _capped(row):
+        if _uniform(row):
+            text += (f" (every answer is {row['mean']:g}, so the variance is 0 and the effective sample size is the "
+                     f"number of items, {int(row['n_items']):,}: answers to one item that never differ carry one "
+                     "item's information)")
+        elif _capped(row):
             text += (" (the effective sample size is capped at the number of 0/1 scores: a variance below that of "
                      "independent answers is taken at the cap, so it does not narrow the interval)")
         elif ratio < 1 and row["effective_n"] > row["independent_effective_n"]:
@@ -1487,7 +1547,8 @@ def effective_n_note(means: pd.DataFrame) -> str | None:
     """Section 2's note on the cap of Wilson's effective sample size, with each model's numbers.
 
     The cap is the number of 0/1 scores (the answers), Korn and Graubard's truncation at a
-    design effect of 1 relative to independent answers. With one answer per item that is the
+    design effect of 1 relative to independent answers; a model whose scores are all the same
+    takes its number of items instead. With one answer per item that is the
     number of items, so a cluster-robust variance below the items-independent one does not
     narrow the interval; with several it is not, and such a variance does. None when no
     interval is Wilson's on the effective sample size.
@@ -1506,6 +1567,12 @@ def effective_n_note(means: pd.DataFrame) -> str | None:
     if capped:
         text += (f" The cap binds for {join_names((escape(m) for m in capped), limit=_LIST_LIMIT)}"
                  f" (effective sample size = 0/1 scores).")
+    for m, r in rows.iterrows():
+        if _uniform(r):
+            text += (f" Every answer of {escape(m)} is {r['mean']:g}, so its variance is 0 and says nothing: its "
+                     f"effective sample size is its number of items, {int(r['n_items']):,}"
+                     + (f", not its {int(r['scores']):,} answers, since answers to one item that never differ carry "
+                        "one item's information." if r["scores"] > r["n_items"] else "."))
     over = [(m, r) for m, r in rows.iterrows() if not _capped(r) and r["effective_n"] > r["independent_effective_n"]
             and math.isfinite(r["design_effect"]) and r["design_effect"] < 1]
     alpha = float(means.attrs.get("alpha", 0.05))
@@ -1711,7 +1778,11 @@ def items_summary_text(
                      "the floor is the clustered one"
                      + _few_clusters_noise(data.n_clusters, "these standard errors and the floor", many=True)
                      if data.clustered else "")
-            if row["truncated"]:
+            if not total > 0:   # every answer the same: there is no variance to split
+                split = (f"{whose} do not vary: every answer is {means.loc[who, 'mean']:g}, "
+                         "so both variances are 0 and their split between and within items is undefined (section 4)")
+                floor = None
+            elif row["truncated"]:
                 split = (f"{whose} to one item are not shown to be more alike than its answers to different "
                          "items: "
                          + _read_as_zero("the between-item share of one answer's variance", row["icc_raw"],
@@ -1725,8 +1796,12 @@ def items_summary_text(
                 split = (f"{whose} to one item vary: {share:.0%} of the variance of one answer lies "
                          f"within items (sampling), {1 - share:.0%} between items (section 4)")
                 floor = f"and no number of answers would take it below {row['floor']:.4f} (only more items do that)"
-            out.append(f"{split}; twice the answers per item would take the standard error of its mean from "
-                       f"{row['se']:.4f} to {row['se_double']:.4f}, {floor}{hedge}.")
+            if floor is None:
+                out.append(f"{split}; a standard error of 0 says nothing about the precision of its mean, for which "
+                           "section 2's interval is the one to quote.")
+            else:
+                out.append(f"{split}; twice the answers per item would take the standard error of its mean from "
+                           f"{row['se']:.4f} to {row['se_double']:.4f}, {floor}{hedge}.")
         if isinstance(samples.passk, pd.DataFrame):
             subject = leader if who is None else who
             own = samples.passk[samples.passk["model"] == subject]
@@ -1743,9 +1818,12 @@ def items_summary_text(
                         if fewest == most == k else
                         f"{escape(subject)} answered each item {fewest} to {most} times; drawing {k} of an item's "
                         f"answers (the fewest any item has), it gets at least one right")
+                spread = (f"{level} {kind} {p['low']:.1%} to {p['high']:.1%}{_clipped_words(p, alpha)}"
+                          if p["high"] - p["low"] > 0 else
+                          f"every item has the same pass@{k}, so its standard error is 0 and no interval is shown: "
+                          "one of zero width would say nothing about precision")
                 text = (f"{lead} on {p['pass_at_k']:.1%} "
-                        f"of the items (pass@{k}; {level} {kind} {p['low']:.1%} to {p['high']:.1%}"
-                        f"{_clipped_words(p, alpha)}) and all {k} "
+                        f"of the items (pass@{k}; {spread}) and all {k} "
                         f"right on {p['pass_hat_k']:.1%} (pass^{k})")
                 if str(best["model"]) != subject:
                     text += (f"; the highest pass@{k} by point estimate is {escape(best['model'])}'s, "
