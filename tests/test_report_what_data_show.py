@@ -452,3 +452,22 @@ def test_the_rendered_datasets_report_on_a_three_way_tie(tmp_path):
     assert "verdict (Wilcoxon–Holm)" in text and "the family set by the report's option --verdict wilcoxon before it ran" in text  # 8
     assert "exact null law of the signed ranks" in text  # 3
     assert _spellings(text) == [] and _python_syntax(text) == []  # 5, 6
+
+
+@pytest.mark.parametrize("lower_mean", ["B", "C"])
+def test_a_tie_on_rank_of_error_rates_is_broken_by_the_lower_mean_and_says_so(lower_mean):
+    """Lower is better (error rates): of two classifiers with the same average rank, the one with the
+    lower mean error is picked, and the clause says "the better (lower) mean score", not "the higher"."""
+    frame = pd.DataFrame({"dataset": ["d1", "d2", "d3", "d4"], "A": [0.05] * 4,
+                          "B": [0.10, 0.30, 0.10, 0.30], "C": [0.20, 0.12, 0.20, 0.12]})
+    if lower_mean == "B":  # the other way round: B's mean error the lower, C's the higher
+        frame["B"], frame["C"] = [0.10, 0.20, 0.10, 0.20], [0.30, 0.12, 0.30, 0.12]
+    errors = frame[["A", "B", "C"]]
+    ranks = pd.DataFrame(stats.rankdata(errors.to_numpy(), axis=1), columns=list("ABC")).mean()
+    assert ranks["B"] == ranks["C"] == 2.5 and ranks["A"] == 1.0
+    assert errors[["B", "C"]].mean().idxmin() == lower_mean  # pandas on the raw file: the lower mean error
+    other = "C" if lower_mean == "B" else "B"
+    bayes = bayesian_top_two(load_results(frame, higher_is_better=False), n_resamples=500, rng=0)
+    assert (bayes.best, bayes.second) == ("A", lower_mean)
+    assert bayes.tie == (f"{lower_mean} and {other} have the same average rank (2.500), in second place, so the "
+                         f"comparison is of A with {lower_mean}, the first of them by the better (lower) mean score")

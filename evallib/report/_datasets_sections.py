@@ -204,8 +204,9 @@ def _has_ties(ranks: pd.DataFrame) -> bool:
 
 
 def _order(results: Results, fr: FriedmanResult) -> list[str]:
-    """The classifiers from best to worst: average rank, then mean score, then the file's order
-    (ranks and means equal to 12 decimals tie: the same scores summed in another order)."""
+    """The classifiers from best to worst: average rank, then the better mean score (of the oriented
+    scores: the higher, or the lower for lower-is-better scores), then the file's order (ranks and
+    means equal to 12 decimals tie: the same scores summed in another order)."""
     mean = results.oriented().mean(axis=0)
     names = list(results.classifiers)
     return sorted(names, key=lambda c: (round(float(fr.avg_ranks[c]), 12), -round(float(mean[c]), 12),
@@ -1295,8 +1296,8 @@ def bayesian_top_two(
     """Section 4: is the best-ranked classifier practically better than the second?
 
     Benavoli et al.'s Bayesian signed-rank test (:func:`evallib.bayesian_signed_rank`) on the
-    two classifiers with the best average ranks (ties: the higher mean score, then the earlier
-    column): the posterior probabilities that the best is practically better, that the two are
+    two classifiers with the best average ranks (ties: the better mean score, the higher or, for
+    lower-is-better scores, the lower, then the earlier column): the posterior probabilities that the best is practically better, that the two are
     practically equivalent (their difference within ``±rope``), or that the second is better.
     Unlike a p-value, these can support equivalence.
 
@@ -1364,8 +1365,9 @@ def bayesian_top_two(
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
     """The tie clause of the two best places by average rank (``""`` when each is held by one),
-    saying how :func:`_order` picked the compared two among the tied: by the higher mean score,
-    or, where the mean scores are equal too, in the file's column order."""
+    saying how :func:`_order` picked the compared two among the tied: by the better mean score (the
+    higher, or the lower for lower-is-better scores: :func:`_order` sorts the oriented means), or,
+    where the mean scores are equal too, in the file's column order."""
     groups = tie_groups([(c, float(fr.avg_ranks[c])) for c in order], higher_is_better=False)
     first_tied = len(groups[0]) >= 3
     if not (first_tied or (len(groups[0]) == 1 and len(groups) > 1 and len(groups[1]) >= 2)):
@@ -1376,7 +1378,8 @@ def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
     by_mean = tie_groups([(c, float(mean[c])) for c in tied])  # _order took the tied by mean score
     taken = sum(len(g) for g in by_mean[:next(i for i in range(len(by_mean))
                                               if sum(len(g) for g in by_mean[:i + 1]) >= k) + 1])
-    chosen = ("by the higher mean score" if taken == k
+    chosen = (("by the higher mean score" if results.higher_is_better else "by the better (lower) mean score")
+              if taken == k
               else "in the file's column order (their mean scores are equal too)")
     return tie_note([list(g) for g in groups], by="average rank", value=lambda c: f"{fr.avg_ranks[c]:.3f}",
                     chosen=chosen, limit=LISTED)
