@@ -51,6 +51,7 @@ from ..manydatasets import (
     posthoc_friedman,
     snap_ties,
     sign_test,
+    skillings_mack_test,
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
@@ -316,13 +317,22 @@ class FriedmanSection:
         0 when the average ranks are all equal (unrelated, random orders give about ``1 / N``
         on average), 1 when every data set ranks them in the same order.
     exact_pvalue : ``P(chi2_F >= observed)`` under the exact permutation law of the ranks
-        (:func:`evallib.manydatasets.friedman_null_distribution`) for tables without
-        ties that are small enough to enumerate (at most 6 classifiers); with 2 classifiers,
-        the exact two-sided sign test of the pair with tied data sets dropped (the exact law of
+        (:func:`evallib.manydatasets.friedman_null_distribution`), conditional on the tied ranks
+        when some data set has ties (each data set's own ranks permuted across the classifiers),
+        for tables small enough to enumerate (at most 6 classifiers); with 2 classifiers, the
+        exact two-sided sign test of the pair with tied data sets dropped (the exact law of
         Friedman's statistic conditional on the ties, the test the pair's verdict takes), ties or
         not; else None.
     alpha : the level.
     sign_test : True when ``exact_pvalue`` is the sign test's (2 classifiers).
+    tied : True when some data set gives two classifiers the same rank (the permutation law
+        is then conditional on the ties).
+    monte_carlo_pvalue, monte_carlo_se, monte_carlo_draws : when the exact law is too large to
+        enumerate and ``N`` is at most :data:`CHI2_MIN_DATASETS` (few data sets, where the F
+        approximation is least sure), the Monte Carlo p-value of the same permutation law,
+        ``(1 + #{chi2* >= chi2_F}) / (1 + draws)`` over ``draws`` random arrangements of each data
+        set's ranks (seeded), with its Monte Carlo standard error ``sqrt(p (1 - p) / draws)``;
+        else None, None, 0.
     """
 
     result: FriedmanResult
@@ -332,16 +342,42 @@ class FriedmanSection:
     exact_pvalue: float | None
     alpha: float
     sign_test: bool = False
+    tied: bool = False
+    monte_carlo_pvalue: float | None = None
+    monte_carlo_se: float | None = None
+    monte_carlo_draws: int = 0
 
     @property
     def decided_by(self) -> str:
-        """``"exact"`` when the exact p-value exists, else ``"iman-davenport"``."""
-        return "exact" if self.exact_pvalue is not None else "iman-davenport"
+        """``"exact"`` when the exact p-value exists, ``"monte-carlo"`` when the Monte Carlo
+        permutation p-value does, else ``"iman-davenport"``."""
+        if self.exact_pvalue is not None:
+            return "exact"
+        return "monte-carlo" if self.monte_carlo_pvalue is not None else "iman-davenport"
 
     @property
     def pvalue(self) -> float:
-        """The p-value the verdict uses: the exact one when it exists, else Iman–Davenport's."""
-        return float(self.exact_pvalue if self.exact_pvalue is not None else self.result.f_pvalue)
+        """The p-value the verdict uses: the exact one when it exists, else the Monte Carlo
+        permutation one when it exists, else Iman–Davenport's."""
+        return float({"exact": self.exact_pvalue, "monte-carlo": self.monte_carlo_pvalue}.get(
+            self.decided_by, self.result.f_pvalue))
+
+    @property
+    def given_ties(self) -> str:
+        """``" given the ties"`` when the permutation law is conditional on tied ranks, else ``""``."""
+        return " given the ties" if self.tied else ""
+
+    @property
+    def monte_carlo_text(self) -> str:
+        """The Monte Carlo p-value with its draws and standard error, as printed (``""`` without one)."""
+        if self.monte_carlo_pvalue is None:
+            return ""
+        b = self.monte_carlo_draws
+        hits = int(round(self.monte_carlo_pvalue * (1 + b))) - 1
+        none = (f"; none of the draws reached the observed statistic, so p is (1 + 0)/(1 + {b:,}), "
+                "the smallest value this Monte Carlo can give" if hits == 0 else "")
+        return (f"{format_p(self.monte_carlo_pvalue)} from {b:,} random arrangements of each data set's own "
+                f"ranks (seeded), Monte Carlo standard error {self.monte_carlo_se:#.2g} = √(p(1 - p)/{b:,}){none}")
 
     @property
     def reject(self) -> bool:
@@ -352,8 +388,9 @@ class FriedmanSection:
     def deciding_test(self) -> str:
         """The name of the test whose :attr:`pvalue` the verdict uses, e.g. ``"the exact sign test of the pair"``."""
         return ("the exact sign test of the pair" if self.sign_test else
-                "the exact permutation test of Friedman's statistic" if self.decided_by == "exact"
-                else "Friedman's test in Iman–Davenport's F form")
+                f"the exact permutation test of Friedman's statistic{self.given_ties}" if self.decided_by == "exact"
+                else f"the Monte Carlo permutation test of Friedman's statistic{self.given_ties}"
+                if self.decided_by == "monte-carlo" else "Friedman's test in Iman–Davenport's F form")
 
     def text(self) -> str:
         """The test as deterministic plain text."""
@@ -372,45 +409,78 @@ class FriedmanSection:
             lines.append(f"exact sign test of the pair, tied data sets dropped (with 2 classifiers the exact law of "
                          f"Friedman's statistic given the ties): {format_p(self.exact_pvalue, exact=True)}")
         elif self.exact_pvalue is not None:
-            lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue, exact=True)}")
+            lines.append(f"exact permutation test of Friedman's statistic{self.given_ties}"
+                         + (" (each data set's own ranks, ties included, permuted across the classifiers)"
+                            if self.tied else "") + f": {format_p(self.exact_pvalue, exact=True)}")
+        elif self.monte_carlo_pvalue is not None:
+            lines.append(f"Monte Carlo permutation test of Friedman's statistic{self.given_ties} (the exact law is "
+                         f"too large to enumerate here): {self.monte_carlo_text}")
         if self.untied_statistic is not None:
             uf = "infinite" if math.isinf(self.untied_f) else f"{self.untied_f:.2f}"
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
                          f"chi-square = {self.untied_statistic:.2f}, F = {uf}")
         verdict = "rejects" if self.reject else "does not reject"
         by = ("the exact sign test" if self.sign_test else
-              "the exact p-value" if self.decided_by == "exact" else "the Iman–Davenport F")
+              "the exact p-value" if self.decided_by == "exact" else
+              "the Monte Carlo permutation p-value" if self.decided_by == "monte-carlo" else "the Iman–Davenport F")
         lines.append(f"verdict ({by}, alpha = {self.alpha:g}): {verdict} 'all classifiers perform alike'")
         return "\n".join(lines)
 
 
 def _exact_friedman_p(fr: FriedmanResult) -> float | None:
-    """Exact p-value of Friedman's statistic, None with ties or for tables too large to enumerate."""
-    if _has_ties(fr.ranks) or fr.k > EXACT_MAX_CLASSIFIERS:
+    """Exact p-value of Friedman's statistic under the permutation law of each data set's own ranks
+    (conditional on the ties when there are some), None for tables too large to enumerate."""
+    if fr.k > EXACT_MAX_CLASSIFIERS:
         return None
     try:
-        null = friedman_null_distribution(fr.k, fr.n)
+        null = friedman_null_distribution(fr.k, fr.n, ranks=fr.ranks.to_numpy())
     except ValueError:  # too large for the enumeration budget
         return None
     values = null.index.to_numpy(dtype=float)
     return float(min(1.0, null.to_numpy()[values >= fr.statistic - 1e-9].sum()))
 
 
-def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
+#: Random arrangements of the ranks behind the Monte Carlo permutation p-value of section 2.
+MONTE_CARLO_DRAWS = 100_000
+
+
+def _monte_carlo_friedman_p(results: Results, rng: Any) -> tuple[float, float]:
+    """The Monte Carlo p-value of Friedman's statistic under the permutation law of each data set's
+    own ranks (conditional on the ties), with its standard error: ``(p, sqrt(p (1 - p) / draws))``.
+
+    One implementation: :func:`evallib.manydatasets.skillings_mack_test` with
+    ``method="permutation"`` draws those arrangements, and on a complete table its statistic is
+    ``12 / (N k (k + 1)) sum_j (S_j - N (k + 1)/2)^2`` (Skillings & Mack 1981), an increasing function
+    of ``sum_j S_j^2`` as Friedman's tie-corrected statistic is (its denominator is the same for
+    every arrangement), so both order the arrangements alike and give the same p-value."""
+    res = skillings_mack_test(results.scores, higher_is_better=results.higher_is_better, method="permutation",
+                              n_resamples=MONTE_CARLO_DRAWS, rng=rng)
+    p = float(res.pvalue)
+    return p, math.sqrt(p * (1.0 - p) / MONTE_CARLO_DRAWS)
+
+
+def friedman_test(results: Results, *, alpha: float = 0.05, rng: Any = 0) -> FriedmanSection:
     """Section 2: Friedman's test and Iman & Davenport's F, with Kendall's W as the effect size.
 
-    The verdict uses the exact p-value when the table has no ties and is small enough to
-    enumerate the permutation law (Demšar 2006: exact critical values for small ``N`` and
-    ``k``), otherwise Iman & Davenport's ``F``, which Demšar recommends over the chi-square
-    approximation (conservative). The chi-square statistic and p-value are reported beside
-    it; when scores tie, also Demšar's eq. (3) without the tie correction, the number papers
-    print.
+    The verdict uses the exact p-value when the table is small enough to enumerate the
+    permutation law of the ranks (Demšar 2006: exact critical values for small ``N`` and
+    ``k``), conditional on the ties when some data set has tied scores (each data set's own
+    ranks, ties included, permuted across the classifiers), so that one tie does not switch
+    the exact test off; when that law is too large to enumerate and ``N`` is at most
+    :data:`CHI2_MIN_DATASETS`, the Monte Carlo p-value of the same law
+    (:data:`MONTE_CARLO_DRAWS` draws, its standard error stated); otherwise Iman & Davenport's
+    ``F``, which Demšar recommends over the chi-square approximation (conservative). The
+    chi-square statistic and p-value are reported beside it; when scores tie, also Demšar's
+    eq. (3) without the tie correction, the number papers print.
 
     Parameters
     ----------
     results : Results
     alpha : float
         Level in (0, 1).
+    rng : None, int, SeedSequence or Generator
+        Randomness of the Monte Carlo permutation p-value (used only when it is computed); the
+        default seed 0 makes every call on one table agree.
 
     Returns
     -------
@@ -434,8 +504,13 @@ def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
     w = float(fr.statistic / (fr.n * (fr.k - 1)))
     two = fr.k == 2
     exact = _sign_test_p(results) if two else _exact_friedman_p(fr)
+    mc_p = mc_se = None
+    if exact is None and fr.n <= CHI2_MIN_DATASETS:
+        mc_p, mc_se = _monte_carlo_friedman_p(results, check_rng(rng))
     return FriedmanSection(result=fr, untied_statistic=untied_stat, untied_f=untied_f,
-                           kendall_w=min(1.0, max(0.0, w)), exact_pvalue=exact, alpha=alpha, sign_test=two)
+                           kendall_w=min(1.0, max(0.0, w)), exact_pvalue=exact, alpha=alpha, sign_test=two,
+                           tied=_has_ties(fr.ranks), monte_carlo_pvalue=mc_p, monte_carlo_se=mc_se,
+                           monte_carlo_draws=MONTE_CARLO_DRAWS if mc_p is not None else 0)
 
 
 def smallest_sign_test_p(m: int) -> float:
@@ -449,13 +524,14 @@ def smallest_sign_test_p(m: int) -> float:
     return 1.0 if m == 0 else float(min(1.0, 2.0 * 0.5 ** m))
 
 
-def smallest_friedman_exact_p(k: int, n: int) -> float | None:
-    """The smallest p-value the exact permutation test of Friedman's statistic (no ties) can reach
-    over ``n`` data sets and ``k`` classifiers: the null probability of the statistic's largest
-    value (every data set ranks the classifiers in one order); None when the law is too large to
+def smallest_friedman_exact_p(k: int, n: int, ranks: Any = None) -> float | None:
+    """The smallest p-value the exact permutation test of Friedman's statistic can reach over ``n``
+    data sets and ``k`` classifiers: the null probability of the statistic's largest value (without
+    ties, every data set ranks the classifiers in one order); with ``ranks`` (the observed ranks,
+    ties included), under the law conditional on those ties; None when the law is too large to
     enumerate (:func:`_exact_friedman_p` then gives None too)."""
     try:
-        null = friedman_null_distribution(k, n)
+        null = friedman_null_distribution(k, n, ranks=ranks)
     except ValueError:
         return None
     values = null.index.to_numpy(dtype=float)
@@ -471,7 +547,9 @@ def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) 
     With 2 classifiers the deciding test is the exact sign test of the pair, whose smallest
     two-sided p-value with ``m`` non-zero differences is ``2 * 0.5**m``
     (:func:`smallest_sign_test_p`); with more, when the exact permutation test of Friedman's
-    statistic decided, the null probability of its largest value (:func:`smallest_friedman_exact_p`).
+    statistic decided, the null probability of its largest value (:func:`smallest_friedman_exact_p`,
+    conditional on the ties when there are some). None too when the Monte Carlo permutation p-value
+    decided: its law is the one too large to enumerate.
     """
     alpha = fs.alpha
     if fs.sign_test:
@@ -484,13 +562,15 @@ def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) 
                f"one side, is {'1 (every data set ties)' if m == 0 else f'min(1, 2 × 0.5^{m}) = {smallest:g}'}")
         test = "the exact sign test of the pair (which the pair's mean-rank verdict in section 3 takes too)"
     elif fs.decided_by == "exact":
-        smallest = smallest_friedman_exact_p(results.n_classifiers, results.n_datasets)
+        smallest = smallest_friedman_exact_p(results.n_classifiers, results.n_datasets,
+                                             fs.result.ranks.to_numpy() if fs.tied else None)
         if smallest is None:
             return None
+        where = ("the null probability of the largest statistic these tied ranks allow" if fs.tied
+                 else "every data set ranking the classifiers in one order")
         how = (f"with {plural(results.n_datasets, 'data set')} and {results.n_classifiers} classifiers its "
-               f"smallest p-value, every data set ranking the classifiers in one order, is "
-               f"{format_p(smallest, exact=True)[4:]}")
-        test = "the exact permutation test of Friedman's statistic"
+               f"smallest p-value, {where}, is {format_p(smallest, exact=True)[4:]}")
+        test = f"the exact permutation test of Friedman's statistic{fs.given_ties}"
     else:
         return None
     text = (f"The verdict of section 2 rests on {test}, and {how}, above alpha = {alpha:g}: its verdict is "
@@ -547,8 +627,18 @@ def published_note(results: Results) -> str | None:
             "presumably from unrounded AUCs; with his ranks and no tie correction (his eq. 3) the statistic is "
             f"{printed.statistic:.2f}. The paper's Iman–Davenport F = {_f_text(printed)} is the same formula on "
             f"that chi-square ({printed.f_df[0]} and {printed.f_df[1]} df); the report's F is {_f_text(ours)} from "
-            f"the tie-corrected chi-square and {_f_text(plain)} from the uncorrected one, so the report's verdict "
-            f"uses a {'larger' if ours.iman_davenport > printed.iman_davenport else 'smaller'} F ({format_p(ours.f_pvalue)}) than the paper's ({format_p(printed.f_pvalue)}).")
+            f"the tie-corrected chi-square and {_f_text(plain)} from the uncorrected one, "
+            f"{'larger' if ours.iman_davenport > printed.iman_davenport else 'smaller'} than the paper's "
+            f"({format_p(ours.f_pvalue)} against {format_p(printed.f_pvalue)}){_verdict_clause(results)}.")
+
+
+def _verdict_clause(results: Results) -> str:
+    """How :func:`published_note` ends: which p-value section 2's verdict takes, from what decided it."""
+    fs = friedman_test(results)
+    if fs.decided_by == "iman-davenport":
+        return ", and the report's verdict uses that F"
+    return (f"; the report's verdict uses neither F but {fs.deciding_test} "
+            f"({format_p(fs.pvalue, exact=fs.decided_by == 'exact')})")
 
 
 def _f_text(fr: FriedmanResult) -> str:
@@ -1436,7 +1526,9 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     ]
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
         by = ("the exact sign test of the pair (tied data sets dropped)" if fs.sign_test else
-              "the exact permutation p-value" if fs.decided_by == "exact"
+              f"the exact permutation p-value{fs.given_ties}" if fs.decided_by == "exact"
+              else f"the Monte Carlo permutation p-value{fs.given_ties} ({fs.monte_carlo_draws:,} draws)"
+              if fs.decided_by == "monte-carlo"
               else "the Iman–Davenport F, which Demšar recommends over the conservative chi-square")
         short = [f"N = {n} data sets is not more than {CHI2_MIN_DATASETS}" if n <= CHI2_MIN_DATASETS else "",
                  f"k = {k} classifiers is not more than {CHI2_MIN_CLASSIFIERS}" if k <= CHI2_MIN_CLASSIFIERS else ""]

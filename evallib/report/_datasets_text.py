@@ -207,7 +207,16 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
                  f"not quoted for the verdict ({chi}; {iman}; the F approximation breaks down as W nears 1, "
                  f"F = (N - 1) W / (1 - W), infinite at W = 1)")
     elif fs.decided_by == "exact":
-        tests = f"the exact permutation test of Friedman's statistic gives {format_p(fs.exact_pvalue, exact=True)} ({chi}; {iman})"
+        given = (" given the ties (each data set's own ranks, ties included, permuted across the classifiers)"
+                 if fs.tied else "")
+        tests = (f"the exact permutation test of Friedman's statistic{given} gives "
+                 f"{format_p(fs.exact_pvalue, exact=True)} ({chi}; {iman})")
+    elif fs.decided_by == "monte-carlo":
+        given = " given the ties" if fs.tied else ""
+        tests = (f"with N = {fr.n} data sets the verdict uses the permutation law of each data set's own ranks"
+                 f"{', ties included,' if fs.tied else ''} rather than the F approximation, and that law is too "
+                 f"large to enumerate here, so the Monte Carlo permutation test of Friedman's statistic{given} "
+                 f"gives {fs.monte_carlo_text} ({chi}; {iman})")
     else:
         tests = f"{iman} ({chi})"
     verdict = ("the classifiers do not all perform alike" if fs.reject else
