@@ -16,6 +16,7 @@ through ``python -m evallib report`` in process) are marked slow.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import re
 from pathlib import Path
@@ -223,6 +224,23 @@ def test_the_balanced_accuracy_p_values_name_their_test():
 
 
 # ------------------------------------------------------------------ 3. the Wilcoxon variant is named
+def test_the_zero_count_is_over_the_pairs_it_counts():
+    """k = 5 (10 pairs), D a copy of C: the pair C, D has no non-zero difference and is not ranked, so
+    the count of dropped zeros is over the 9 other pairs, and the sentence says so (not "the 10 pairs")."""
+    t = pd.DataFrame({"A": [0.9, 0.8, 0.7, 0.85, 0.6, 0.75], "B": [0.9, 0.7, 0.7, 0.8, 0.65, 0.7],
+                      "C": [0.6, 0.75, 0.72, 0.7, 0.55, 0.8], "E": [0.5, 0.6, 0.65, 0.6, 0.6, 0.7]},
+                     index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
+    t.insert(3, "D", t["C"])
+    diffs = {(a, b): (t[a] - t[b]).to_numpy() for a, b in itertools.combinations(t.columns, 2)}
+    ranked = {p: d for p, d in diffs.items() if np.any(d != 0)}
+    zeros = sum(int(np.sum(d == 0)) for d in ranked.values())
+    assert len(diffs) == 10 and len(ranked) == 9 and zeros == 4
+    text = posthoc_tests(load_results(t)).text()
+    assert (f"zero differences dropped before ranking, {zeros} over the {len(ranked)} pairs with a non-zero "
+            "difference;") in text
+    assert "p = 1 for 1 pair that never differs (no non-zero difference to rank)" in text
+
+
 def test_the_wilcoxon_test_that_ran_is_named_and_is_what_ran(tmp_path):
     """Demšar's Table 6 (14 data sets, zero differences on mushroom and others): the exact law, zeros
     dropped; scipy's exact test agrees on a pair without zeros or ties. A table of 210 data sets runs the

@@ -956,15 +956,20 @@ def wilcoxon_variant(pairs: pd.DataFrame) -> str:
         "without continuity correction beyond")
     parts = ["two-sided", law]
     zeros = int(pairs["wilcoxon_zeros"].sum())
-    parts.append(f"zero differences dropped before ranking, {zeros} over the {plural(len(pairs), 'pair')}"
+    never = int((pairs["wilcoxon_method"] == "").sum())
+    # the count is over the pairs the test ran on: a pair that never differs has nothing to rank (p = 1 below)
+    tested = len(pairs) - never
+    over = (f"the {plural(tested, 'pair')} with a non-zero difference" if never
+            else f"the {plural(len(pairs), 'pair')}")
+    parts.append(f"zero differences dropped before ranking, {zeros} over {over}"
                  if zeros else "no zero differences")
     if pairs["wilcoxon_tied_ranks"].any():
         parts.append("tied absolute differences at their average rank"
                      + (", the exact law conditional on those ranks" if "exact" in methods else
                         ", the variance corrected for them"))
-    never = int((pairs["wilcoxon_method"] == "").sum())
     if never:
-        parts.append(f"p = 1 for {plural(never, 'pair')} that never differ")
+        parts.append(f"p = 1 for {plural(never, 'pair')} that never {'differs' if never == 1 else 'differ'} "
+                     "(no non-zero difference to rank)")
     return "; ".join(parts)
 
 
