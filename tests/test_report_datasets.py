@@ -887,3 +887,18 @@ def test_one_tie_at_k6_n5_is_decided_by_the_monte_carlo_permutation_law_not_the_
             f"from 100,000 random arrangements") in text
     assert f"Monte Carlo standard error {fs.monte_carlo_se:#.2g}" in text
     assert fs.pvalue == friedman_test(res).pvalue  # seeded: every call on one table agrees
+
+
+def test_the_control_tables_rank_difference_says_its_sign(tmp_path):
+    """Demšar's Table 6 against C4.5 (average rank 3.143, the worst): every other classifier ranks better,
+    so each difference (its rank minus the control's, by pandas) is negative, as the column's name says."""
+    from evallib.report._datasets_text import format_control
+    t6 = demsar_table_6()
+    res = load_results(t6)
+    ranks = t6.rank(axis=1, ascending=False).mean()
+    table = format_control(posthoc_tests(res, control="C4.5"))
+    column = "rank difference (its rank minus the control's; negative: it ranks better)"
+    assert column in table.columns and "rank difference" not in table.columns
+    for other in table.index:
+        assert table.loc[other, column] == f"{ranks[other] - ranks['C4.5']:+.3f}"
+        assert ranks[other] < ranks["C4.5"] and table.loc[other, column].startswith("-")

@@ -137,6 +137,11 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
     return out
 
 
+#: The control table's rank-difference column, its sign said: rank 1 is the best, so a classifier that ranks
+#: better than the control has the smaller average rank and a negative difference.
+CONTROL_RANK_DIFFERENCE = "rank difference (its rank minus the control's; negative: it ranks better)"
+
+
 def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
     """Section 3's comparisons with the control as text, or None without a control."""
     t = posthoc.control_table
@@ -146,7 +151,8 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
     dec = derived_decimals(t.attrs.get("decimals", 3))
     out = pd.DataFrame({
         "average rank": [f"{v:.3f}" for v in t["rank_b"]],
-        "rank difference": [f"{v:+.3f}" for v in t["rank_difference"]],
+        # rank_difference = rank_b - rank_a: the row's average rank minus the control's (1 = best)
+        CONTROL_RANK_DIFFERENCE: [f"{v:+.3f}" for v in t["rank_difference"]],
         "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "control's mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
         "|z|": [f"{abs(v):.3f}" for v in t["z"]],
