@@ -312,16 +312,27 @@ EQUIVALENT = pd.DataFrame({"a": [0.70, 0.71, 0.72, 0.73, 0.74, 0.75],
                           index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
 
 
+#: 6 data sets with larger differences than EQUIVALENT's: no probability above 0.95, "equivalent" the largest.
+UNDECIDED = EQUIVALENT.assign(b=[0.703, 0.728, 0.712, 0.744, 0.757, 0.745])
+
+
 @pytest.mark.parametrize("frame, region, words", [
-    (E, 2, "so the prior pulls against this reading, not toward it"),
-    (EQUIVALENT, 1, "so the prior pulls toward this reading"),
+    (E, 2, "so the prior pulls away from C4.5+m being practically better, not toward it"),
+    (EQUIVALENT, 1, "so the prior pulls toward equivalence"),
+    # after "the data do not decide" there is no reading to pull toward: the sentence names the region
+    (UNDECIDED, 1, "so the data do not decide; "),
 ])
 def test_small_n_sentence_computes_the_direction_of_the_priors_pull(tmp_path, frame, region, words):
     pull = _reference_pull(frame, 0.01, region)
     assert abs(pull) > 0.002  # far beyond the Monte Carlo error of the two runs (about 0.0005)
     text = _summary(_load(tmp_path, frame))
     assert words in text
-    assert ("against this reading" in text) == (pull > 0)
+    assert "this reading" not in text
+    name = "equivalence" if region == 1 else f"{frame.columns[1]} being practically better"
+    # the pseudo-observation at 0 lies inside the ROPE: without it P(equivalent) falls (pull < 0), and
+    # the sentence says the prior pulls toward equivalence; a region it pulls away from is named too
+    assert (f"pulls away from {name}" in text) == (pull > 0)
+    assert (f"pulls toward {name}" in text) == (pull < 0)
 
 
 def test_default_rope_is_named_in_the_scores_units(tmp_path):

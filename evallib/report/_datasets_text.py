@@ -405,14 +405,18 @@ def _prior_pull(bayes: TopTwoBayes) -> str:
     left, rope, right = r.without_prior  # x = second, y = best
     without = {"best": right, "equivalent": rope, "second": left}[region]
     shown, shown_without = bayes.prob_text(with_p), bayes.prob_text(without)
+    # what the probability is of, by name: "this reading" after "the data do not decide" names nothing
+    target = {"best": f"{escape(bayes.best)} being practically better", "equivalent": "equivalence",
+              "second": f"{escape(bayes.second)} being practically better"}[region]
     if shown == shown_without:
         pull = "so at this precision the prior does not move it"
     elif without > with_p:
-        pull = ("so the prior pulls against this reading, not toward it" if bayes.decision is not None else
+        pull = (f"so the prior pulls away from {target}, not toward it" if bayes.decision is not None else
                 f"so the prior's pseudo-observation is what holds it at or below {DECISION_LEVEL:g}"
-                if without > DECISION_LEVEL else "so the prior pulls it down, though not across the level")
+                if without > DECISION_LEVEL else
+                f"so the prior pulls it down, away from {target}, though not across the level")
     else:
-        pull = "so the prior pulls toward this reading"
+        pull = f"so the prior pulls toward {target}"
     return (f"{rests}; on the same draws without that pseudo-observation P({name}) {shown_without} "
             f"(against {shown.removeprefix('= ')} with it), {pull}")
 
