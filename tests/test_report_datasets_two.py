@@ -647,8 +647,31 @@ def test_the_triangle_labels_print_shares_by_the_reports_rule(tmp_path):
     bayes = bayesian_top_two(_load(tmp_path, SIX_WINS), rope=0.01, rng=0)
     ax = plot_simplex(bayes.result, names=("B", "A"))
     labels = [t.get_text() for t in ax.texts]
-    assert "A better\n> 0.999" in labels and "equivalent (ROPE)\n< 0.001" in labels
+    assert "A practically better\n> 0.999" in labels and "practically equivalent (ROPE)\n< 0.001" in labels
     assert not any("1.000" in t or "0.000" in t for t in labels)
+
+
+def test_one_spelling_of_the_three_regions_in_the_text_and_the_triangle(tmp_path):
+    """'P(equivalent)' in the summary and edge sentence beside 'P(practically equivalent)' in section 4 and
+    'equivalent (ROPE)' in the triangle: the regions are spelled one way, "practically equivalent" and
+    "X practically better", wherever they are printed."""
+    import re
+
+    import matplotlib
+    matplotlib.use("Agg")
+    from evallib.manydatasets import plot_simplex
+    for frame in (EQUIVALENT, UNDECIDED, SIX_WINS):
+        res = _load(tmp_path, frame)
+        bayes = bayesian_top_two(res, rope=0.01, rng=0)
+        texts = [_summary(res), bayes.text(), bayes.edge_text]
+        for text in texts:
+            assert "P(equivalent)" not in text
+            assert not re.search(r"P\([^)]* better\)", text.replace("practically better)", ""))
+        assert "P(practically equivalent)" in texts[0] and "P(practically equivalent)" in texts[1]
+        labels = [t.get_text() for t in plot_simplex(bayes.result, names=(bayes.second, bayes.best)).texts]
+        assert any(t.startswith("practically equivalent (ROPE)\n") for t in labels)
+        assert any(t.startswith(f"{bayes.best} practically better\n") for t in labels)
+        assert not any(re.match(r"(equivalent|.* (?<!practically )better)\n", t) for t in labels)
 
 
 def test_lower_is_better_mean_advantage_is_named_so(tmp_path):
@@ -678,7 +701,7 @@ def test_the_edge_range_prints_shares_by_the_one_rule():
     fake._share = lambda p: TopTwoBayes._share(fake, p)
     fake.prob_text = lambda p: TopTwoBayes.prob_text(fake, p)
     edge = TopTwoBayes.edge_text.fget(fake)
-    assert "ranges from < 0.001 to 0.023 and P(equivalent) from 0.977 to > 0.999" in edge
+    assert "ranges from < 0.001 to 0.023 and P(practically equivalent) from 0.977 to > 0.999" in edge
     assert "0.000" not in edge and "1.000" not in edge
 
 

@@ -1290,7 +1290,7 @@ class TopTwoBayes:
         inside, beyond = (self._decision_of(p) for p in self.edge_range)
         if self.result.n < SMALL_N:   # the report's rule: a probability above the level only describes these data sets
             words = {"best": f"P({self.best} practically better) is above {DECISION_LEVEL:g}",
-                     "equivalent": f"P(equivalent) is above {DECISION_LEVEL:g}",
+                     "equivalent": f"P(practically equivalent) is above {DECISION_LEVEL:g}",
                      "second": f"P({self.second} practically better) is above {DECISION_LEVEL:g}",
                      None: f"no probability is above {DECISION_LEVEL:g}"}
         else:
@@ -1307,7 +1307,7 @@ class TopTwoBayes:
                 f"and with the prior's 0 included) {verb} exactly on the ROPE's edge, ±{self.rope:g} up to "
                 f"rounding: recomputed on the same draws with the edge counted inside the ROPE or beyond it, "
                 f"P({self.best} practically better) ranges from {self._share(min(ib, sb))} to "
-                f"{self._share(max(ib, sb))} and P(equivalent) from {self._share(min(ie, se))} to "
+                f"{self._share(max(ib, sb))} and P(practically equivalent) from {self._share(min(ie, se))} to "
                 f"{self._share(max(ie, se))}; {holds}")
 
     @staticmethod

@@ -399,7 +399,7 @@ def _prior_pull(bayes: TopTwoBayes) -> str:
              f"pseudo-observation at 0 (weight {r.prior:g}, against 1 for each data set)")
     if not r.without_prior:
         return rests
-    name = {"best": f"{escape(bayes.best)} practically better", "equivalent": "equivalent",
+    name = {"best": f"{escape(bayes.best)} practically better", "equivalent": "practically equivalent",
             "second": f"{escape(bayes.second)} practically better"}[region]
     with_p = {"best": bayes.p_best, "equivalent": bayes.p_equivalent, "second": bayes.p_second}[region]
     left, rope, right = r.without_prior  # x = second, y = best
@@ -436,7 +436,7 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
     probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
              f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "
              f"as baycomp does), the test "
-             f"gives P({escape(bayes.best)} practically better) {bayes.prob_text(bayes.p_best)}, P(equivalent) "
+             f"gives P({escape(bayes.best)} practically better) {bayes.prob_text(bayes.p_best)}, P(practically equivalent) "
              f"{bayes.prob_text(bayes.p_equivalent)}, P({escape(bayes.second)} practically better) "
              f"{bayes.prob_text(bayes.p_second)} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "
