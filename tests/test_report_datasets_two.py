@@ -732,3 +732,24 @@ def test_one_tie_keeps_the_exact_friedman_test_conditional_on_it(tmp_path):
     untied = t.assign(B=[0.8, 0.75, 0.7])
     assert friedman_test(_load(tmp_path, untied)).exact_pvalue == pytest.approx(
         _brute_conditional_p(untied.to_numpy()), rel=1e-12)
+
+
+def test_boilerplate_that_does_not_apply_is_not_printed(tmp_path):
+    """The template printed, whatever the table, the k = 2 paragraph of section 2 (at k >= 3 too), "for the
+    shipped example" (on the user's files too) and Shaffer's and Bergmann–Hommel's procedures as if they had
+    run. The k = 2 note is now printed by section 2's cell only with 2 classifiers; the example's control
+    line prints itself (example_control_note); the procedures are named as options of --posthoc."""
+    import json
+
+    from evallib.report._datasets_sections import TWO_CLASSIFIERS_NOTE
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_datasets.ipynb").read_text())
+    md = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "With two classifiers the question is the one pair's" not in md
+    assert "For the shipped example" not in md
+    assert "`--posthoc` can choose instead Holm's, Bonferroni's, or Shaffer's and Bergmann–Hommel's procedures" in md
+    assert "if omnibus.two_note:\n    print()\n    print(omnibus.two_note)" in code
+    two = friedman_test(_load(tmp_path, E))
+    three = friedman_test(_load(tmp_path, E.assign(C=E.iloc[:, 0] - 0.01)))
+    assert two.sign_test and two.two_note == TWO_CLASSIFIERS_NOTE and "exact sign test" in two.two_note
+    assert not three.sign_test and three.two_note == ""

@@ -303,6 +303,13 @@ def describe_results(results: Results) -> ResultsOverview:
 
 
 # ----------------------------------------------------------------------- section 2
+#: Section 2's note with 2 classifiers (:attr:`FriedmanSection.two_note`), printed only then.
+TWO_CLASSIFIERS_NOTE = ("With 2 classifiers the question is the one pair's, and the verdict takes the exact sign "
+                        "test, tied data sets dropped (the exact law of Friedman's statistic given the ties): the "
+                        "same test the pair's verdict takes in section 3, so the two sections cannot give opposite "
+                        "answers.")
+
+
 @dataclass(frozen=True)
 class FriedmanSection:
     """Section 2: do the classifiers perform alike?
@@ -361,6 +368,12 @@ class FriedmanSection:
         permutation one when it exists, else Iman–Davenport's."""
         return float({"exact": self.exact_pvalue, "monte-carlo": self.monte_carlo_pvalue}.get(
             self.decided_by, self.result.f_pvalue))
+
+    @property
+    def two_note(self) -> str:
+        """With 2 classifiers, what decides section 2 and why (:data:`TWO_CLASSIFIERS_NOTE`); ``""`` with
+        more, where it does not apply and is not printed."""
+        return TWO_CLASSIFIERS_NOTE if self.sign_test else ""
 
     @property
     def given_ties(self) -> str:
