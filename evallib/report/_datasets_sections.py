@@ -472,7 +472,7 @@ def _monte_carlo_friedman_p(results: Results, rng: Any) -> tuple[float, float]:
     return p, math.sqrt(p * (1.0 - p) / MONTE_CARLO_DRAWS)
 
 
-def friedman_test(results: Results, *, alpha: float = 0.05, rng: Any = 0) -> FriedmanSection:
+def friedman_test(results: Results, *, alpha: float = 0.05, rng: Any = None) -> FriedmanSection:
     """Section 2: Friedman's test and Iman & Davenport's F, with Kendall's W as the effect size.
 
     The verdict uses the exact p-value when the table is small enough to enumerate the
@@ -492,8 +492,8 @@ def friedman_test(results: Results, *, alpha: float = 0.05, rng: Any = 0) -> Fri
     alpha : float
         Level in (0, 1).
     rng : None, int, SeedSequence or Generator
-        Randomness of the Monte Carlo permutation p-value (used only when it is computed); the
-        default seed 0 makes every call on one table agree.
+        Randomness of the Monte Carlo permutation p-value (used only when it is computed); pass
+        an int so that every call on one table agrees (the report passes its ``seed``).
 
     Returns
     -------
@@ -603,7 +603,7 @@ def _sign_test_p(results: Results) -> float:
     return float(sign_test(d, ties="drop", method="exact").pvalue)
 
 
-def published_note(results: Results) -> str | None:
+def published_note(results: Results, friedman_section: FriedmanSection | None = None) -> str | None:
     """Why the report's Friedman numbers differ from the printed ones, for a table a paper prints.
 
     For Demšar's (2006) Table 6 (:func:`evallib.studies.demsar_table_6`, the shipped example):
@@ -642,12 +642,12 @@ def published_note(results: Results) -> str | None:
             f"that chi-square ({printed.f_df[0]} and {printed.f_df[1]} df); the report's F is {_f_text(ours)} from "
             f"the tie-corrected chi-square and {_f_text(plain)} from the uncorrected one, "
             f"{'larger' if ours.iman_davenport > printed.iman_davenport else 'smaller'} than the paper's "
-            f"({format_p(ours.f_pvalue)} against {format_p(printed.f_pvalue)}){_verdict_clause(results)}.")
+            f"({format_p(ours.f_pvalue)} against {format_p(printed.f_pvalue)}){_verdict_clause(results, friedman_section)}.")
 
 
-def _verdict_clause(results: Results) -> str:
+def _verdict_clause(results: Results, friedman_section: FriedmanSection | None = None) -> str:
     """How :func:`published_note` ends: which p-value section 2's verdict takes, from what decided it."""
-    fs = friedman_test(results)
+    fs = friedman_section if friedman_section is not None else friedman_test(results)
     if fs.decided_by == "iman-davenport":
         return ", and the report's verdict uses that F"
     return (f"; the report's verdict uses neither F but {fs.deciding_test} "
