@@ -751,25 +751,7 @@ _FRIEDMAN_EXACT_BUDGET = 3_000_000
 
 def _distinct_orders(row: tuple[int, ...]) -> np.ndarray:
     """Every distinct arrangement of the multiset ``row`` (a data set's doubled ranks), one per line."""
-    values, counts = np.unique(np.asarray(row, dtype=np.int64), return_counts=True)
-    out: list[tuple[int, ...]] = []
-    left = counts.tolist()
-    current: list[int] = []
-
-    def place() -> None:
-        if len(current) == len(row):
-            out.append(tuple(current))
-            return
-        for i, v in enumerate(values.tolist()):
-            if left[i]:
-                left[i] -= 1
-                current.append(v)
-                place()
-                current.pop()
-                left[i] += 1
-
-    place()
-    return np.array(out, dtype=np.int64)
+    return np.array(sorted(set(itertools.permutations(row))), dtype=np.int64)
 
 
 def friedman_null_distribution(k: int, n: int, *, ranks: Any = None) -> pd.Series:
