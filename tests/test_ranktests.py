@@ -9,7 +9,7 @@ Examples 12.4, 12.7 and 12.8 and eq. (12.1) (recomputed here).
 from __future__ import annotations
 
 import itertools
-from collections import Counter
+from collections import Counter, defaultdict
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -246,6 +246,50 @@ def test_friedman_exact_distribution_agrees_with_scipy_statistic_by_simulation()
     se = np.sqrt(exact_tail * (1 - exact_tail) / reps)
     assert abs(mc_tail - exact_tail) < 4 * se
     assert exact_tail <= 0.05
+
+
+def _distinct_arrangements(row):
+    return sorted(set(itertools.permutations(row)))
+
+
+@pytest.mark.parametrize("ranks", [
+    [[1, 2, 3], [1.5, 1.5, 3], [1, 2, 3]],            # k = 3, N = 3, one tie
+    [[2, 1, 3], [2.5, 1, 2.5], [1, 2.5, 2.5]],        # two data sets with a tie
+    [[2, 2, 2], [1, 2, 3], [3, 1, 2]],                # one data set ties all three
+    [[1, 2, 3, 4], [1.5, 1.5, 3.5, 3.5], [1, 3, 3, 3]],  # k = 4: two pairs tied, three tied
+])
+def test_friedman_null_distribution_given_ties_matches_enumeration(ranks):
+    """The law conditional on the ties: every distinct arrangement of each data set's own ranks
+    enumerated, the statistic of each table by scipy's (tie-corrected) friedmanchisquare."""
+    ranks = np.asarray(ranks, dtype=float)
+    n, k = ranks.shape
+    counts: dict[float, int] = defaultdict(int)
+    tables = list(itertools.product(*[_distinct_arrangements(tuple(r)) for r in ranks]))
+    for rows in tables:
+        table = np.array(rows)
+        counts[round(float(stats.friedmanchisquare(*table.T).statistic), 8)] += 1
+    ours = friedman_null_distribution(k, n, ranks=ranks)
+    assert ours.sum() == pytest.approx(1.0)
+    assert sorted(round(v, 8) for v in ours.index) == sorted(counts)
+    for value, prob in zip(ours.index, ours.to_numpy()):
+        assert prob == pytest.approx(counts[round(value, 8)] / len(tables), abs=1e-14)
+
+
+@pytest.mark.parametrize("k,n", [(3, 4), (4, 3), (2, 6)])
+def test_friedman_null_distribution_given_no_ties_is_the_unconditional_law(k, n):
+    untied = np.array([np.random.default_rng(i).permutation(k) + 1 for i in range(n)])
+    brute = _brute_friedman(k, n)
+    given = friedman_null_distribution(k, n, ranks=untied)
+    assert list(given.index) == list(friedman_null_distribution(k, n).index)
+    for value, prob in zip(given.index, given.to_numpy()):
+        assert prob == pytest.approx(brute[round(value, 8)], abs=1e-14)
+
+
+def test_friedman_null_distribution_rejects_ranks_that_are_not_ranks():
+    with pytest.raises(ValueError, match="shape"):
+        friedman_null_distribution(3, 2, ranks=[[1, 2, 3]])
+    with pytest.raises(ValueError, match="average rank"):
+        friedman_null_distribution(3, 2, ranks=[[1, 2, 3], [1, 1, 3]])
 
 
 def test_friedman_exact_refuses_large_tables():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 from pathlib import Path
 
@@ -256,7 +257,10 @@ def test_ranks_and_friedman_reproduce_demsars_printed_values(tmp_path):
     assert fs.result.iman_davenport == pytest.approx(f_ref, rel=1e-12)
     assert fs.result.f_pvalue == pytest.approx(stats.f.sf(f_ref, k - 1, (k - 1) * (n - 1)), rel=1e-10)
     assert fs.kendall_w == pytest.approx(ref.statistic / (n * (k - 1)), rel=1e-12)
-    assert fs.exact_pvalue is None and fs.decided_by == "iman-davenport"  # the table has ties
+    # the table has ties (Demšar's 2.5s): the exact law is the one conditional on them, not switched off
+    assert fs.tied and fs.decided_by == "exact"
+    mc, se = _conditional_permutation_p(demsar_ranks().to_numpy(), 40_000, rng=3)
+    assert abs(fs.exact_pvalue - mc) < 4 * se
     assert fs.reject  # Demšar: "we can reject the null-hypothesis"
     # the scores as printed, each with its rank on that data set, as Demšar's Table 6 shows them
     shown = format_scores(res, overview)
@@ -281,6 +285,28 @@ def test_friedman_on_real_learners_against_scipy(tmp_path):
         assert overview.table.loc[name, "mean"] == pytest.approx(table[name].mean(), rel=1e-12)
     best = table.rank(axis=1, ascending=False, method="min").eq(1).sum()
     assert overview.table["best on"].to_dict() == best.to_dict()
+
+
+def _tie_corrected_chi2(tables: np.ndarray) -> np.ndarray:
+    """Friedman's tie-corrected statistic of each (n, k) rank table of ``tables`` (..., n, k):
+    ``(k - 1) sum_j (S_j - n (k + 1)/2)^2 / sum_ij (r_ij - (k + 1)/2)^2`` (Conover 1999, 5.8)."""
+    n, k = tables.shape[-2:]
+    sums = tables.sum(axis=-2)
+    spread = ((tables - (k + 1) / 2.0) ** 2).sum(axis=(-2, -1))
+    return (k - 1) * ((sums - n * (k + 1) / 2.0) ** 2).sum(axis=-1) / spread
+
+
+def _conditional_permutation_p(ranks: np.ndarray, reps: int, rng: int) -> tuple[float, float]:
+    """Monte Carlo tail probability of Friedman's statistic when each row of ``ranks`` (ties at their
+    average rank) is shuffled independently: ``(share of draws >= observed, its standard error)``."""
+    gen = np.random.default_rng(rng)
+    ranks = np.asarray(ranks, dtype=float)
+    observed = float(_tie_corrected_chi2(ranks))
+    assert observed == pytest.approx(stats.friedmanchisquare(*ranks.T).statistic, rel=1e-12)
+    order = np.argsort(gen.random((reps,) + ranks.shape), axis=-1)
+    shuffled = np.take_along_axis(np.broadcast_to(ranks, order.shape), order, axis=-1)
+    p = float(np.mean(_tie_corrected_chi2(shuffled) >= observed - 1e-9))
+    return p, float(np.sqrt(p * (1 - p) / reps))
 
 
 def test_exact_friedman_p_value_by_brute_force(tmp_path):
@@ -835,3 +861,44 @@ def test_bayes_share_of_no_draw_reads_below_0_001_only_when_the_draws_bound_it(t
     assert many.p_second == 0.0 and few.p_second == 0.0
     assert "P(A practically better) < 0.001" in many.text()
     assert "P(A practically better) = 0.000" in few.text()
+
+
+def test_one_tie_at_k6_n5_is_decided_by_the_monte_carlo_permutation_law_not_the_f(tmp_path):
+    """The cold reader's case: 6 classifiers, 5 data sets, one tied cell. The exact law given the tie
+    is too large to enumerate (720^4 x 360 tables), so with N <= 10 the Monte Carlo permutation p
+    decides, its draws and standard error stated; it agrees with an independent Monte Carlo (numpy,
+    another seed) and is about four times the Iman–Davenport p, which no longer decides."""
+    scores = np.array([[5, 4, 6, 3, 2, 1], [6, 4, 3, 5, 2, 1], [6, 5, 3, 1, 1, 2],
+                       [6, 4, 5, 2, 3, 1], [5, 6, 4, 2, 3, 1]]) / 10 + 0.2
+    table = pd.DataFrame(scores, columns=list("ABCDEF"), index=pd.Index([f"d{i}" for i in range(1, 6)], name="data set"))
+    res = load_results(_write(table, tmp_path / "reader.csv"))
+    fs = friedman_test(res, rng=0)
+    assert fs.tied and fs.exact_pvalue is None and fs.decided_by == "monte-carlo"
+    assert fs.monte_carlo_draws == 100_000
+    ref, ref_se = _conditional_permutation_p(stats.rankdata(-scores, axis=1), 200_000, rng=7)
+    assert abs(fs.pvalue - ref) < 4 * math.hypot(fs.monte_carlo_se, ref_se)
+    assert fs.monte_carlo_se == pytest.approx(math.sqrt(fs.pvalue * (1 - fs.pvalue) / 100_000), rel=1e-12)
+    chi2 = stats.friedmanchisquare(*scores.T).statistic
+    f = 4 * chi2 / (5 * 5 - chi2)
+    assert stats.f.sf(f, 5, 20) < ref / 2  # the F's p is far smaller than the permutation law's
+    text = results_summary(res, overview=describe_results(res), friedman=fs,
+                           posthoc=posthoc_tests(res, friedman_rejects=fs.reject))
+    assert (f"Monte Carlo permutation test of Friedman's statistic given the ties gives {format_p(fs.pvalue)} "
+            f"from 100,000 random arrangements") in text
+    assert f"Monte Carlo standard error {fs.monte_carlo_se:#.2g}" in text
+    assert fs.pvalue == friedman_test(res, rng=0).pvalue  # seeded: every call on one table agrees
+
+
+def test_the_control_tables_rank_difference_says_its_sign(tmp_path):
+    """Demšar's Table 6 against C4.5 (average rank 3.143, the worst): every other classifier ranks better,
+    so each difference (its rank minus the control's, by pandas) is negative, as the column's name says."""
+    from evallib.report._datasets_text import format_control
+    t6 = demsar_table_6()
+    res = load_results(t6)
+    ranks = t6.rank(axis=1, ascending=False).mean()
+    table = format_control(posthoc_tests(res, control="C4.5"))
+    column = "rank difference (its rank minus the control's; negative: it ranks better)"
+    assert column in table.columns and "rank difference" not in table.columns
+    for other in table.index:
+        assert table.loc[other, column] == f"{ranks[other] - ranks['C4.5']:+.3f}"
+        assert ranks[other] < ranks["C4.5"] and table.loc[other, column].startswith("-")

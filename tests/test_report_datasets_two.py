@@ -8,8 +8,10 @@ the signed-rank test's smallest two-sided p-value ``2 / 2**n`` for ``n`` non-zer
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
@@ -24,6 +26,7 @@ from evallib.report._datasets_sections import (
     posthoc_tests,
 )
 from evallib.report._datasets_text import results_summary
+from evallib.report._prose import format_p
 
 #: The cold reader's input E: 5 wins for C4.5+m, 1 data set where the two tie.
 E = pd.DataFrame({"C4.5": [0.763, 0.954, 0.628, 0.882, 0.775, 0.619],
@@ -309,16 +312,27 @@ EQUIVALENT = pd.DataFrame({"a": [0.70, 0.71, 0.72, 0.73, 0.74, 0.75],
                           index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
 
 
+#: 6 data sets with larger differences than EQUIVALENT's: no probability above 0.95, "equivalent" the largest.
+UNDECIDED = EQUIVALENT.assign(b=[0.703, 0.728, 0.712, 0.744, 0.757, 0.745])
+
+
 @pytest.mark.parametrize("frame, region, words", [
-    (E, 2, "so the prior pulls against this reading, not toward it"),
-    (EQUIVALENT, 1, "so the prior pulls toward this reading"),
+    (E, 2, "so the prior pulls away from C4.5+m being practically better, not toward it"),
+    (EQUIVALENT, 1, "so the prior pulls toward equivalence"),
+    # after "the data do not decide" there is no reading to pull toward: the sentence names the region
+    (UNDECIDED, 1, "so the data do not decide; "),
 ])
 def test_small_n_sentence_computes_the_direction_of_the_priors_pull(tmp_path, frame, region, words):
     pull = _reference_pull(frame, 0.01, region)
     assert abs(pull) > 0.002  # far beyond the Monte Carlo error of the two runs (about 0.0005)
     text = _summary(_load(tmp_path, frame))
     assert words in text
-    assert ("against this reading" in text) == (pull > 0)
+    assert "this reading" not in text
+    name = "equivalence" if region == 1 else f"{frame.columns[1]} being practically better"
+    # the pseudo-observation at 0 lies inside the ROPE: without it P(equivalent) falls (pull < 0), and
+    # the sentence says the prior pulls toward equivalence; a region it pulls away from is named too
+    assert (f"pulls away from {name}" in text) == (pull > 0)
+    assert (f"pulls toward {name}" in text) == (pull < 0)
 
 
 def test_default_rope_is_named_in_the_scores_units(tmp_path):
@@ -406,18 +420,41 @@ def test_descriptive_note_names_section_2s_test_and_its_p(tmp_path):
     text = _summary(_load(tmp_path, t3))
     assert f"Section 2's test, the exact sign test of the pair, did not reject (p = {ref:g})" in text
     assert "Friedman's test did not reject" not in text
-    # k = 3 with a tied data set: no exact law, Iman–Davenport's F decides (by hand from scipy's chi-square)
+    # k = 3 with a tied data set (a and b on d4): the exact law given the ties decides, not the F
     tied = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.6, 0.5], "b": [0.8, 0.9, 0.6, 0.7, 0.5],
                          "c": [0.7, 0.7, 0.8, 0.8, 0.4]},
                         index=pd.Index([f"d{i}" for i in range(5)], name="data set"))
-    chi2 = stats.friedmanchisquare(tied["a"], tied["b"], tied["c"]).statistic
-    n, k = 5, 3
+    p = _brute_conditional_p(tied.to_numpy())
+    assert p > 0.05
+    text = _summary(_load(tmp_path, tied))
+    assert (f"Section 2's test, the exact permutation test of Friedman's statistic given the ties, did not reject "
+            f"({format_p(p, exact=True)})" in text)
+    # N = 11 > 10 data sets and k = 7 > 6 classifiers: no exact law, no Monte Carlo, Iman–Davenport's F decides
+    # (by hand from scipy's chi-square)
+    rng = np.random.default_rng(4)
+    wide = pd.DataFrame(np.round(rng.random((11, 7)), 3), columns=list("abcdefg"),
+                        index=pd.Index([f"d{i}" for i in range(11)], name="data set"))
+    chi2 = stats.friedmanchisquare(*wide.to_numpy().T).statistic
+    n, k = wide.shape
     f = (n - 1) * chi2 / (n * (k - 1) - chi2)
     p = stats.f.sf(f, k - 1, (k - 1) * (n - 1))
     assert p > 0.05
-    text = _summary(_load(tmp_path, tied))
+    text = _summary(_load(tmp_path, wide))
     assert (f"Section 2's test, Friedman's test in Iman–Davenport's F form, did not reject (p = {p:#.2g})"
             in text)
+
+
+def _brute_conditional_p(scores) -> float:
+    """``P(chi2_F >= observed)`` over every distinct arrangement of each data set's own ranks (higher
+    score = rank 1, ties at their average rank), the statistic by scipy's friedmanchisquare."""
+    ranks = stats.rankdata(-np.asarray(scores, dtype=float), axis=1)
+    observed = stats.friedmanchisquare(*ranks.T).statistic
+    rows = [sorted(set(itertools.permutations(r))) for r in ranks.tolist()]
+    hits = total = 0
+    for table in itertools.product(*rows):
+        total += 1
+        hits += stats.friedmanchisquare(*np.array(table).T).statistic >= observed - 1e-9
+    return hits / total
 
 
 def test_bergmann_hommel_is_spelled_with_an_en_dash_in_the_notebook_and_the_page():
@@ -610,8 +647,31 @@ def test_the_triangle_labels_print_shares_by_the_reports_rule(tmp_path):
     bayes = bayesian_top_two(_load(tmp_path, SIX_WINS), rope=0.01, rng=0)
     ax = plot_simplex(bayes.result, names=("B", "A"))
     labels = [t.get_text() for t in ax.texts]
-    assert "A better\n> 0.999" in labels and "equivalent (ROPE)\n< 0.001" in labels
+    assert "A practically better\n> 0.999" in labels and "practically equivalent (ROPE)\n< 0.001" in labels
     assert not any("1.000" in t or "0.000" in t for t in labels)
+
+
+def test_one_spelling_of_the_three_regions_in_the_text_and_the_triangle(tmp_path):
+    """'P(equivalent)' in the summary and edge sentence beside 'P(practically equivalent)' in section 4 and
+    'equivalent (ROPE)' in the triangle: the regions are spelled one way, "practically equivalent" and
+    "X practically better", wherever they are printed."""
+    import re
+
+    import matplotlib
+    matplotlib.use("Agg")
+    from evallib.manydatasets import plot_simplex
+    for frame in (EQUIVALENT, UNDECIDED, SIX_WINS):
+        res = _load(tmp_path, frame)
+        bayes = bayesian_top_two(res, rope=0.01, rng=0)
+        texts = [_summary(res), bayes.text(), bayes.edge_text]
+        for text in texts:
+            assert "P(equivalent)" not in text
+            assert not re.search(r"P\([^)]* better\)", text.replace("practically better)", ""))
+        assert "P(practically equivalent)" in texts[0] and "P(practically equivalent)" in texts[1]
+        labels = [t.get_text() for t in plot_simplex(bayes.result, names=(bayes.second, bayes.best)).texts]
+        assert any(t.startswith("practically equivalent (ROPE)\n") for t in labels)
+        assert any(t.startswith(f"{bayes.best} practically better\n") for t in labels)
+        assert not any(re.match(r"(equivalent|.* (?<!practically )better)\n", t) for t in labels)
 
 
 def test_lower_is_better_mean_advantage_is_named_so(tmp_path):
@@ -641,5 +701,55 @@ def test_the_edge_range_prints_shares_by_the_one_rule():
     fake._share = lambda p: TopTwoBayes._share(fake, p)
     fake.prob_text = lambda p: TopTwoBayes.prob_text(fake, p)
     edge = TopTwoBayes.edge_text.fget(fake)
-    assert "ranges from < 0.001 to 0.023 and P(equivalent) from 0.977 to > 0.999" in edge
+    assert "ranges from < 0.001 to 0.023 and P(practically equivalent) from 0.977 to > 0.999" in edge
     assert "0.000" not in edge and "1.000" not in edge
+
+
+def test_one_tie_keeps_the_exact_friedman_test_conditional_on_it(tmp_path):
+    """k = 3, N = 3, one data set tying two classifiers: the exact permutation law given the tie
+    (3! x 3! x 3 = 108 tables, enumerated here) decides section 2, as the exact law does without
+    ties, and the floor sentence of section 5 reads that law's smallest p-value."""
+    from evallib.report._datasets_sections import smallest_friedman_exact_p
+    t = pd.DataFrame({"A": [0.9, 0.8, 0.9], "B": [0.8, 0.8, 0.7], "C": [0.7, 0.6, 0.8]},
+                     index=pd.Index(["d1", "d2", "d3"], name="data set"))
+    res = _load(tmp_path, t)
+    fs = friedman_test(res)
+    p = _brute_conditional_p(t.to_numpy())
+    assert fs.tied and fs.decided_by == "exact"
+    assert fs.exact_pvalue == pytest.approx(p, rel=1e-12)
+    assert f"exact permutation test of Friedman's statistic given the ties" in fs.text()
+    # the smallest p-value given the tie, by enumeration: the share of tables at the largest statistic
+    ranks = stats.rankdata(-t.to_numpy(), axis=1)
+    tables = list(itertools.product(*[sorted(set(itertools.permutations(r))) for r in ranks.tolist()]))
+    assert len(tables) == 6 * 6 * 3
+    values = np.array([stats.friedmanchisquare(*np.array(x).T).statistic for x in tables])
+    smallest = float(np.mean(values >= values.max() - 1e-9))
+    assert smallest_friedman_exact_p(3, 3, ranks) == pytest.approx(smallest, rel=1e-12)
+    floor = [s for s in assumptions(res, fs) if s.startswith("The verdict of section 2 rests on")]
+    assert floor and f"is {format_p(smallest, exact=True)[4:]}, above alpha = 0.05" in floor[0]
+    assert "given the ties" in floor[0]
+    # without the tie the same law is the untied one: the report's exact p by enumeration of 6^3 tables
+    untied = t.assign(B=[0.8, 0.75, 0.7])
+    assert friedman_test(_load(tmp_path, untied)).exact_pvalue == pytest.approx(
+        _brute_conditional_p(untied.to_numpy()), rel=1e-12)
+
+
+def test_boilerplate_that_does_not_apply_is_not_printed(tmp_path):
+    """The template printed, whatever the table, the k = 2 paragraph of section 2 (at k >= 3 too), "for the
+    shipped example" (on the user's files too) and Shaffer's and Bergmann–Hommel's procedures as if they had
+    run. The k = 2 note is now printed by section 2's cell only with 2 classifiers; the example's control
+    line prints itself (example_control_note); the procedures are named as options of --posthoc."""
+    import json
+
+    from evallib.report._datasets_sections import TWO_CLASSIFIERS_NOTE
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_datasets.ipynb").read_text())
+    md = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "With two classifiers the question is the one pair's" not in md
+    assert "For the shipped example" not in md
+    assert "`--posthoc` can choose instead Holm's, Bonferroni's, or Shaffer's and Bergmann–Hommel's procedures" in md
+    assert "if omnibus.two_note:\n    print()\n    print(omnibus.two_note)" in code
+    two = friedman_test(_load(tmp_path, E))
+    three = friedman_test(_load(tmp_path, E.assign(C=E.iloc[:, 0] - 0.01)))
+    assert two.sign_test and two.two_note == TWO_CLASSIFIERS_NOTE and "exact sign test" in two.two_note
+    assert not three.sign_test and three.two_note == ""

@@ -28,6 +28,7 @@ from evallib.report._datasets_sections import (
     published_note,
 )
 from evallib.report._datasets_text import results_summary
+from evallib.report._prose import format_p
 from evallib.studies import demsar_table_6
 
 ALPHA = 0.05
@@ -159,7 +160,12 @@ def test_papers_iman_davenport_f_is_placed_against_ours(tmp_path):
     note = published_note(res)
     assert f"The paper's Iman–Davenport F = {f_paper:.2f}" in note and f"({k - 1} and {(k - 1) * (n - 1)} df)" in note
     assert f"the report's F is {f_ours:.2f} from the tie-corrected chi-square" in note
-    assert "uses a larger F" in note and f_ours > f_paper
+    assert "larger than the paper's" in note and f_ours > f_paper
+    # the table has ties, and the exact law given them decides: the note says so, not that the F does
+    fs = friedman_test(res)
+    assert fs.tied and fs.decided_by == "exact"
+    assert note.endswith("the report's verdict uses neither F but the exact permutation test of Friedman's "
+                         f"statistic given the ties ({format_p(fs.pvalue, exact=True)}).")
     text = friedman_test(res).text()
     assert (f"(N - 1) chi-square / (N (k - 1) - chi-square) = {f_ours:.2f}, df = (k - 1, (k - 1)(N - 1)) = "
             f"({k - 1}, {(k - 1) * (n - 1)})") in text

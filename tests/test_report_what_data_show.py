@@ -16,6 +16,7 @@ through ``python -m evallib report`` in process) are marked slow.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import re
 from pathlib import Path
@@ -223,6 +224,23 @@ def test_the_balanced_accuracy_p_values_name_their_test():
 
 
 # ------------------------------------------------------------------ 3. the Wilcoxon variant is named
+def test_the_zero_count_is_over_the_pairs_it_counts():
+    """k = 5 (10 pairs), D a copy of C: the pair C, D has no non-zero difference and is not ranked, so
+    the count of dropped zeros is over the 9 other pairs, and the sentence says so (not "the 10 pairs")."""
+    t = pd.DataFrame({"A": [0.9, 0.8, 0.7, 0.85, 0.6, 0.75], "B": [0.9, 0.7, 0.7, 0.8, 0.65, 0.7],
+                      "C": [0.6, 0.75, 0.72, 0.7, 0.55, 0.8], "E": [0.5, 0.6, 0.65, 0.6, 0.6, 0.7]},
+                     index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
+    t.insert(3, "D", t["C"])
+    diffs = {(a, b): (t[a] - t[b]).to_numpy() for a, b in itertools.combinations(t.columns, 2)}
+    ranked = {p: d for p, d in diffs.items() if np.any(d != 0)}
+    zeros = sum(int(np.sum(d == 0)) for d in ranked.values())
+    assert len(diffs) == 10 and len(ranked) == 9 and zeros == 4
+    text = posthoc_tests(load_results(t)).text()
+    assert (f"zero differences dropped before ranking, {zeros} over the {len(ranked)} pairs with a non-zero "
+            "difference;") in text
+    assert "p = 1 for 1 pair that never differs (no non-zero difference to rank)" in text
+
+
 def test_the_wilcoxon_test_that_ran_is_named_and_is_what_ran(tmp_path):
     """Demšar's Table 6 (14 data sets, zero differences on mushroom and others): the exact law, zeros
     dropped; scipy's exact test agrees on a pair without zeros or ties. A table of 210 data sets runs the
@@ -452,3 +470,22 @@ def test_the_rendered_datasets_report_on_a_three_way_tie(tmp_path):
     assert "verdict (Wilcoxon–Holm)" in text and "the family set by the report's option --verdict wilcoxon before it ran" in text  # 8
     assert "exact null law of the signed ranks" in text  # 3
     assert _spellings(text) == [] and _python_syntax(text) == []  # 5, 6
+
+
+@pytest.mark.parametrize("lower_mean", ["B", "C"])
+def test_a_tie_on_rank_of_error_rates_is_broken_by_the_lower_mean_and_says_so(lower_mean):
+    """Lower is better (error rates): of two classifiers with the same average rank, the one with the
+    lower mean error is picked, and the clause says "the better (lower) mean score", not "the higher"."""
+    frame = pd.DataFrame({"dataset": ["d1", "d2", "d3", "d4"], "A": [0.05] * 4,
+                          "B": [0.10, 0.30, 0.10, 0.30], "C": [0.20, 0.12, 0.20, 0.12]})
+    if lower_mean == "B":  # the other way round: B's mean error the lower, C's the higher
+        frame["B"], frame["C"] = [0.10, 0.20, 0.10, 0.20], [0.30, 0.12, 0.30, 0.12]
+    errors = frame[["A", "B", "C"]]
+    ranks = pd.DataFrame(stats.rankdata(errors.to_numpy(), axis=1), columns=list("ABC")).mean()
+    assert ranks["B"] == ranks["C"] == 2.5 and ranks["A"] == 1.0
+    assert errors[["B", "C"]].mean().idxmin() == lower_mean  # pandas on the raw file: the lower mean error
+    other = "C" if lower_mean == "B" else "B"
+    bayes = bayesian_top_two(load_results(frame, higher_is_better=False), n_resamples=500, rng=0)
+    assert (bayes.best, bayes.second) == ("A", lower_mean)
+    assert bayes.tie == (f"{lower_mean} and {other} have the same average rank (2.500), in second place, so the "
+                         f"comparison is of A with {lower_mean}, the first of them by the better (lower) mean score")

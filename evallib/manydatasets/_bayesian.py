@@ -478,8 +478,8 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
     """The posterior samples of :func:`bayesian_signed_rank` in the probability simplex.
 
     Each draw ``(theta_left, theta_rope, theta_right)`` is a point of the triangle
-    whose corners are certainty of "``x`` better" (bottom left), "``y`` better"
-    (bottom right) and "equivalent" (top); the three lines from the centre split
+    whose corners are certainty of "``x`` practically better" (bottom left), "``y`` practically
+    better" (bottom right) and "practically equivalent" (top), as the labels read; the three lines from the centre split
     it into the regions where each is the largest (Benavoli et al. 2017, Figure 5).
 
     Parameters
@@ -519,9 +519,10 @@ def plot_simplex(result: Any, *, names: tuple[str, str] = ("x", "y"), max_points
         probs = tuple(np.bincount(winner, minlength=3) / winner.size)
     # a share of the draws, printed by the one rule the reports use (never 1.000 for 0.99986)
     shown = [share_text(p, samples.shape[0]) for p in probs]
-    ax.text(-0.03, -0.05, f"{names[0]} better\n{shown[0]}", ha="center", va="top", fontsize="small")
-    ax.text(1.03, -0.05, f"{names[1]} better\n{shown[2]}", ha="center", va="top", fontsize="small")
-    ax.text(0.5, math.sqrt(3) / 2 + 0.03, f"equivalent (ROPE)\n{shown[1]}", ha="center", va="bottom",
+    # the regions spelled as the reports' sentences spell them: "P(A practically better)", "P(practically equivalent)"
+    ax.text(-0.03, -0.05, f"{names[0]} practically better\n{shown[0]}", ha="center", va="top", fontsize="small")
+    ax.text(1.03, -0.05, f"{names[1]} practically better\n{shown[2]}", ha="center", va="top", fontsize="small")
+    ax.text(0.5, math.sqrt(3) / 2 + 0.03, f"practically equivalent (ROPE)\n{shown[1]}", ha="center", va="bottom",
             fontsize="small")
     if samples.shape[0] > max_points:
         ax.text(0.5, 0.0, f"{max_points:,} of the {samples.shape[0]:,} posterior draws shown (the first); "

@@ -749,13 +749,27 @@ def friedman(
 _FRIEDMAN_EXACT_BUDGET = 3_000_000
 
 
-def friedman_null_distribution(k: int, n: int) -> pd.Series:
-    """Exact null distribution of the Friedman statistic (no ties).
+def _distinct_orders(row: tuple[int, ...]) -> np.ndarray:
+    """Every distinct arrangement of the multiset ``row`` (a data set's doubled ranks), one per line."""
+    return np.array(sorted(set(itertools.permutations(row))), dtype=np.int64)
+
+
+def friedman_null_distribution(k: int, n: int, *, ranks: Any = None) -> pd.Series:
+    """Exact null distribution of the Friedman statistic, without ties or given the observed ties.
 
     Under the null hypothesis each data set ranks the ``k`` algorithms in one of the
     ``k!`` orders, uniformly and independently. The statistic depends only on the
     column rank sums ``S_j``: ``12/(n k (k+1)) sum_j S_j^2 - 3 n (k+1)``. The
     distribution of the (sorted) rank sums is built one data set at a time.
+
+    With ``ranks`` (the observed within-data-set ranks, ties at their average rank, as
+    :attr:`FriedmanResult.ranks`), the law is the permutation law *conditional on the
+    ties*: each data set's own ranks are permuted across the algorithms, every distinct
+    arrangement of them equally likely and the data sets independent (there are ``prod_i
+    k! / prod_t m_it!`` tables, ``m_it`` the sizes of data set ``i``'s ties). The statistic
+    is then the tie-corrected one of :func:`friedman`, ``n sum_j (R_j - (k+1)/2)^2 /
+    (sum_ij (r_ij - (k+1)/2)^2 / (n (k - 1)))``, whose denominator every arrangement
+    shares. Without ties this is the unconditional law above.
 
     Parameters
     ----------
@@ -765,37 +779,80 @@ def friedman_null_distribution(k: int, n: int) -> pd.Series:
         Number of data sets, >= 1. Only small tables are feasible (about
         ``k = 3`` up to ``n = 100``, ``k = 4`` up to ``n = 25``, ``k = 5`` up to
         ``n = 10``); larger ones raise ``ValueError`` within about a second (use the
-        chi-square or F approximation there).
+        chi-square or F approximation there, or a Monte Carlo permutation p-value,
+        :func:`evallib.manydatasets.skillings_mack_test` with ``method="permutation"``,
+        which on a complete table orders the arrangements as Friedman's statistic does).
+    ranks : array-like of shape (n, k), optional
+        Each data set's ranks of the algorithms (1 = best, ties at their average rank,
+        so every rank is a multiple of 0.5 and a row sums to ``k (k + 1) / 2``). None: no ties.
 
     Returns
     -------
     pandas.Series
-        Probabilities indexed by the attainable statistic values, ascending.
+        Probabilities indexed by the attainable statistic values, ascending. When every
+        data set ties all algorithms (``ranks`` given), the statistic is 0 with probability 1,
+        as :func:`friedman` defines it there.
+
+    Examples
+    --------
+    Three algorithms on two data sets, the second tying two of them: ``3! x 3 = 18``
+    equally likely tables; the largest statistic, 3.714 (scipy's ``friedmanchisquare`` of the
+    observed ``[[1, 2, 3], [1, 2.5, 2.5]]``), needs the second data set's best to be the
+    first's (6 of the 18):
+
+    >>> from evallib.manydatasets import friedman_null_distribution
+    >>> law = friedman_null_distribution(3, 2, ranks=[[1, 2, 3], [1, 2.5, 2.5]])
+    >>> [(round(v, 3), round(p, 4)) for v, p in law.items()]
+    [(0.286, 0.3333), (2.0, 0.3333), (3.714, 0.3333)]
     """
     k = check_count(k, "k", minimum=2)
     n = check_count(n, "n", minimum=1)
-    perms = np.array(list(itertools.permutations(range(1, k + 1))), dtype=np.int64)
-    share = 1.0 / len(perms)
+    if ranks is None:
+        rows = [tuple(range(2, 2 * k + 1, 2))] * n  # doubled ranks 2, 4, ..., 2k
+    else:
+        given = np.asarray(ranks, dtype=float)
+        if given.shape != (n, k):
+            raise ValueError(f"ranks must have shape (n, k) = ({n}, {k}), got {given.shape}")
+        doubled = np.round(2.0 * given)
+        if (not np.all(np.isfinite(given)) or np.any(np.abs(doubled - 2.0 * given) > 1e-9)
+                or np.any(np.abs(given.sum(axis=1) - k * (k + 1) / 2.0) > 1e-9)
+                or np.any(given < 1) or np.any(given > k)):
+            raise ValueError("ranks must be each data set's ranks 1..k with ties at their average rank "
+                             "(multiples of 0.5 summing to k (k + 1) / 2 per row)")
+        rows = [tuple(sorted(r)) for r in doubled.astype(np.int64).tolist()]
+    # each row's sum of squared deviations, in doubled units: the same for every arrangement of it
+    spread2 = sum(float(((np.asarray(r) - (k + 1)) ** 2).sum()) for r in rows)
+    if spread2 <= 1e-12:  # every data set ties every algorithm: friedman()'s statistic is 0
+        return pd.Series([1.0], index=pd.Index([0.0], name="statistic"), name="probability")
+    orders: dict[tuple[int, ...], np.ndarray] = {}
     states: dict[tuple[int, ...], float] = {(0,) * k: 1.0}
     work = 0
-    for _ in range(n):
-        work += len(states) * len(perms)
+    for row in rows:
+        count = math.factorial(k) // math.prod(math.factorial(c) for c in np.unique(row, return_counts=True)[1])
+        work += len(states) * count
         if work > _FRIEDMAN_EXACT_BUDGET:
             raise ValueError(
                 f"the exact Friedman distribution for k = {k}, n = {n} is too large to enumerate here; "
                 "use method='chi2' (or the Iman–Davenport F of friedman())")
+        if row not in orders:
+            orders[row] = _distinct_orders(row)
+        perms = orders[row]
+        share = 1.0 / len(perms)
         new: dict[tuple[int, ...], float] = defaultdict(float)
         for state, p in states.items():
             sums = np.sort(perms + np.asarray(state), axis=1)
-            for row in map(tuple, sums.tolist()):
-                new[row] += p * share
+            for summed in map(tuple, sums.tolist()):
+                new[summed] += p * share
         states = new
     by_ss: dict[int, float] = defaultdict(float)
     for state, p in states.items():
         by_ss[sum(s * s for s in state)] += p
-    ss = np.array(sorted(by_ss))
-    stat = 12.0 * ss / (n * k * (k + 1)) - 3.0 * n * (k + 1)
-    return pd.Series([by_ss[s] for s in ss], index=pd.Index(np.round(stat, 10), name="statistic"),
+    ss = np.array(sorted(by_ss), dtype=float)
+    # doubled sums T_j = 2 S_j: n sum_j (S_j - n(k+1)/2)^2 / n^2 over sum_ij (r_ij - (k+1)/2)^2 / (n (k - 1))
+    between = (ss / 4.0 - n * n * k * (k + 1) ** 2 / 4.0) / n
+    within = spread2 / 4.0 / (n * (k - 1))
+    stat = between / within
+    return pd.Series([by_ss[s] for s in sorted(by_ss)], index=pd.Index(np.round(stat, 10), name="statistic"),
                      name="probability")
 
 

@@ -100,7 +100,8 @@ def run_datasets_report(
     title : str, optional
         Report title; default "Classifier comparison over data sets: <file name>".
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
-        Randomness of the Bayesian test's posterior draws. The notebook receives one integer,
+        Randomness of the Bayesian test's posterior draws and of section 2's Monte Carlo
+        permutation p-value (computed only when it decides). The notebook receives one integer,
         its ``seed`` parameter (``rng`` itself when it is an int), recorded in the executed
         notebook beside the HTML.
     progress : bool

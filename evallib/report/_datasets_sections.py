@@ -51,6 +51,7 @@ from ..manydatasets import (
     posthoc_friedman,
     snap_ties,
     sign_test,
+    skillings_mack_test,
     wilcoxon_critical_value,
     wilcoxon_signed_rank,
 )
@@ -204,8 +205,9 @@ def _has_ties(ranks: pd.DataFrame) -> bool:
 
 
 def _order(results: Results, fr: FriedmanResult) -> list[str]:
-    """The classifiers from best to worst: average rank, then mean score, then the file's order
-    (ranks and means equal to 12 decimals tie: the same scores summed in another order)."""
+    """The classifiers from best to worst: average rank, then the better mean score (of the oriented
+    scores: the higher, or the lower for lower-is-better scores), then the file's order (ranks and
+    means equal to 12 decimals tie: the same scores summed in another order)."""
     mean = results.oriented().mean(axis=0)
     names = list(results.classifiers)
     return sorted(names, key=lambda c: (round(float(fr.avg_ranks[c]), 12), -round(float(mean[c]), 12),
@@ -301,6 +303,13 @@ def describe_results(results: Results) -> ResultsOverview:
 
 
 # ----------------------------------------------------------------------- section 2
+#: Section 2's note with 2 classifiers (:attr:`FriedmanSection.two_note`), printed only then.
+TWO_CLASSIFIERS_NOTE = ("With 2 classifiers the question is the one pair's, and the verdict takes the exact sign "
+                        "test, tied data sets dropped (the exact law of Friedman's statistic given the ties): the "
+                        "same test the pair's verdict takes in section 3, so the two sections cannot give opposite "
+                        "answers.")
+
+
 @dataclass(frozen=True)
 class FriedmanSection:
     """Section 2: do the classifiers perform alike?
@@ -315,13 +324,22 @@ class FriedmanSection:
         0 when the average ranks are all equal (unrelated, random orders give about ``1 / N``
         on average), 1 when every data set ranks them in the same order.
     exact_pvalue : ``P(chi2_F >= observed)`` under the exact permutation law of the ranks
-        (:func:`evallib.manydatasets.friedman_null_distribution`) for tables without
-        ties that are small enough to enumerate (at most 6 classifiers); with 2 classifiers,
-        the exact two-sided sign test of the pair with tied data sets dropped (the exact law of
+        (:func:`evallib.manydatasets.friedman_null_distribution`), conditional on the tied ranks
+        when some data set has ties (each data set's own ranks permuted across the classifiers),
+        for tables small enough to enumerate (at most 6 classifiers); with 2 classifiers, the
+        exact two-sided sign test of the pair with tied data sets dropped (the exact law of
         Friedman's statistic conditional on the ties, the test the pair's verdict takes), ties or
         not; else None.
     alpha : the level.
     sign_test : True when ``exact_pvalue`` is the sign test's (2 classifiers).
+    tied : True when some data set gives two classifiers the same rank (the permutation law
+        is then conditional on the ties).
+    monte_carlo_pvalue, monte_carlo_se, monte_carlo_draws : when the exact law is too large to
+        enumerate and ``N`` is at most :data:`CHI2_MIN_DATASETS` (few data sets, where the F
+        approximation is least sure), the Monte Carlo p-value of the same permutation law,
+        ``(1 + #{chi2* >= chi2_F}) / (1 + draws)`` over ``draws`` random arrangements of each data
+        set's ranks (seeded), with its Monte Carlo standard error ``sqrt(p (1 - p) / draws)``;
+        else None, None, 0.
     """
 
     result: FriedmanResult
@@ -331,16 +349,48 @@ class FriedmanSection:
     exact_pvalue: float | None
     alpha: float
     sign_test: bool = False
+    tied: bool = False
+    monte_carlo_pvalue: float | None = None
+    monte_carlo_se: float | None = None
+    monte_carlo_draws: int = 0
 
     @property
     def decided_by(self) -> str:
-        """``"exact"`` when the exact p-value exists, else ``"iman-davenport"``."""
-        return "exact" if self.exact_pvalue is not None else "iman-davenport"
+        """``"exact"`` when the exact p-value exists, ``"monte-carlo"`` when the Monte Carlo
+        permutation p-value does, else ``"iman-davenport"``."""
+        if self.exact_pvalue is not None:
+            return "exact"
+        return "monte-carlo" if self.monte_carlo_pvalue is not None else "iman-davenport"
 
     @property
     def pvalue(self) -> float:
-        """The p-value the verdict uses: the exact one when it exists, else Iman–Davenport's."""
-        return float(self.exact_pvalue if self.exact_pvalue is not None else self.result.f_pvalue)
+        """The p-value the verdict uses: the exact one when it exists, else the Monte Carlo
+        permutation one when it exists, else Iman–Davenport's."""
+        return float({"exact": self.exact_pvalue, "monte-carlo": self.monte_carlo_pvalue}.get(
+            self.decided_by, self.result.f_pvalue))
+
+    @property
+    def two_note(self) -> str:
+        """With 2 classifiers, what decides section 2 and why (:data:`TWO_CLASSIFIERS_NOTE`); ``""`` with
+        more, where it does not apply and is not printed."""
+        return TWO_CLASSIFIERS_NOTE if self.sign_test else ""
+
+    @property
+    def given_ties(self) -> str:
+        """``" given the ties"`` when the permutation law is conditional on tied ranks, else ``""``."""
+        return " given the ties" if self.tied else ""
+
+    @property
+    def monte_carlo_text(self) -> str:
+        """The Monte Carlo p-value with its draws and standard error, as printed (``""`` without one)."""
+        if self.monte_carlo_pvalue is None:
+            return ""
+        b = self.monte_carlo_draws
+        hits = int(round(self.monte_carlo_pvalue * (1 + b))) - 1
+        none = (f"; none of the draws reached the observed statistic, so p is (1 + 0)/(1 + {b:,}), "
+                "the smallest value this Monte Carlo can give" if hits == 0 else "")
+        return (f"{format_p(self.monte_carlo_pvalue)} from {b:,} random arrangements of each data set's own "
+                f"ranks (seeded), Monte Carlo standard error {self.monte_carlo_se:#.2g} = √(p(1 - p)/{b:,}){none}")
 
     @property
     def reject(self) -> bool:
@@ -351,8 +401,9 @@ class FriedmanSection:
     def deciding_test(self) -> str:
         """The name of the test whose :attr:`pvalue` the verdict uses, e.g. ``"the exact sign test of the pair"``."""
         return ("the exact sign test of the pair" if self.sign_test else
-                "the exact permutation test of Friedman's statistic" if self.decided_by == "exact"
-                else "Friedman's test in Iman–Davenport's F form")
+                f"the exact permutation test of Friedman's statistic{self.given_ties}" if self.decided_by == "exact"
+                else f"the Monte Carlo permutation test of Friedman's statistic{self.given_ties}"
+                if self.decided_by == "monte-carlo" else "Friedman's test in Iman–Davenport's F form")
 
     def text(self) -> str:
         """The test as deterministic plain text."""
@@ -371,45 +422,78 @@ class FriedmanSection:
             lines.append(f"exact sign test of the pair, tied data sets dropped (with 2 classifiers the exact law of "
                          f"Friedman's statistic given the ties): {format_p(self.exact_pvalue, exact=True)}")
         elif self.exact_pvalue is not None:
-            lines.append(f"exact permutation test of Friedman's statistic: {format_p(self.exact_pvalue, exact=True)}")
+            lines.append(f"exact permutation test of Friedman's statistic{self.given_ties}"
+                         + (" (each data set's own ranks, ties included, permuted across the classifiers)"
+                            if self.tied else "") + f": {format_p(self.exact_pvalue, exact=True)}")
+        elif self.monte_carlo_pvalue is not None:
+            lines.append(f"Monte Carlo permutation test of Friedman's statistic{self.given_ties} (the exact law is "
+                         f"too large to enumerate here): {self.monte_carlo_text}")
         if self.untied_statistic is not None:
             uf = "infinite" if math.isinf(self.untied_f) else f"{self.untied_f:.2f}"
             lines.append(f"without the tie correction (Demšar's eq. 3 and 4 as printed): "
                          f"chi-square = {self.untied_statistic:.2f}, F = {uf}")
         verdict = "rejects" if self.reject else "does not reject"
         by = ("the exact sign test" if self.sign_test else
-              "the exact p-value" if self.decided_by == "exact" else "the Iman–Davenport F")
+              "the exact p-value" if self.decided_by == "exact" else
+              "the Monte Carlo permutation p-value" if self.decided_by == "monte-carlo" else "the Iman–Davenport F")
         lines.append(f"verdict ({by}, alpha = {self.alpha:g}): {verdict} 'all classifiers perform alike'")
         return "\n".join(lines)
 
 
 def _exact_friedman_p(fr: FriedmanResult) -> float | None:
-    """Exact p-value of Friedman's statistic, None with ties or for tables too large to enumerate."""
-    if _has_ties(fr.ranks) or fr.k > EXACT_MAX_CLASSIFIERS:
+    """Exact p-value of Friedman's statistic under the permutation law of each data set's own ranks
+    (conditional on the ties when there are some), None for tables too large to enumerate."""
+    if fr.k > EXACT_MAX_CLASSIFIERS:
         return None
     try:
-        null = friedman_null_distribution(fr.k, fr.n)
+        null = friedman_null_distribution(fr.k, fr.n, ranks=fr.ranks.to_numpy())
     except ValueError:  # too large for the enumeration budget
         return None
     values = null.index.to_numpy(dtype=float)
     return float(min(1.0, null.to_numpy()[values >= fr.statistic - 1e-9].sum()))
 
 
-def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
+#: Random arrangements of the ranks behind the Monte Carlo permutation p-value of section 2.
+MONTE_CARLO_DRAWS = 100_000
+
+
+def _monte_carlo_friedman_p(results: Results, rng: Any) -> tuple[float, float]:
+    """The Monte Carlo p-value of Friedman's statistic under the permutation law of each data set's
+    own ranks (conditional on the ties), with its standard error: ``(p, sqrt(p (1 - p) / draws))``.
+
+    One implementation: :func:`evallib.manydatasets.skillings_mack_test` with
+    ``method="permutation"`` draws those arrangements, and on a complete table its statistic is
+    ``12 / (N k (k + 1)) sum_j (S_j - N (k + 1)/2)^2`` (Skillings & Mack 1981), an increasing function
+    of ``sum_j S_j^2`` as Friedman's tie-corrected statistic is (its denominator is the same for
+    every arrangement), so both order the arrangements alike and give the same p-value."""
+    res = skillings_mack_test(results.scores, higher_is_better=results.higher_is_better, method="permutation",
+                              n_resamples=MONTE_CARLO_DRAWS, rng=rng)
+    p = float(res.pvalue)
+    return p, math.sqrt(p * (1.0 - p) / MONTE_CARLO_DRAWS)
+
+
+def friedman_test(results: Results, *, alpha: float = 0.05, rng: Any = None) -> FriedmanSection:
     """Section 2: Friedman's test and Iman & Davenport's F, with Kendall's W as the effect size.
 
-    The verdict uses the exact p-value when the table has no ties and is small enough to
-    enumerate the permutation law (Demšar 2006: exact critical values for small ``N`` and
-    ``k``), otherwise Iman & Davenport's ``F``, which Demšar recommends over the chi-square
-    approximation (conservative). The chi-square statistic and p-value are reported beside
-    it; when scores tie, also Demšar's eq. (3) without the tie correction, the number papers
-    print.
+    The verdict uses the exact p-value when the table is small enough to enumerate the
+    permutation law of the ranks (Demšar 2006: exact critical values for small ``N`` and
+    ``k``), conditional on the ties when some data set has tied scores (each data set's own
+    ranks, ties included, permuted across the classifiers), so that one tie does not switch
+    the exact test off; when that law is too large to enumerate and ``N`` is at most
+    :data:`CHI2_MIN_DATASETS`, the Monte Carlo p-value of the same law
+    (:data:`MONTE_CARLO_DRAWS` draws, its standard error stated); otherwise Iman & Davenport's
+    ``F``, which Demšar recommends over the chi-square approximation (conservative). The
+    chi-square statistic and p-value are reported beside it; when scores tie, also Demšar's
+    eq. (3) without the tie correction, the number papers print.
 
     Parameters
     ----------
     results : Results
     alpha : float
         Level in (0, 1).
+    rng : None, int, SeedSequence or Generator
+        Randomness of the Monte Carlo permutation p-value (used only when it is computed); pass
+        an int so that every call on one table agrees (the report passes its ``seed``).
 
     Returns
     -------
@@ -433,8 +517,13 @@ def friedman_test(results: Results, *, alpha: float = 0.05) -> FriedmanSection:
     w = float(fr.statistic / (fr.n * (fr.k - 1)))
     two = fr.k == 2
     exact = _sign_test_p(results) if two else _exact_friedman_p(fr)
+    mc_p = mc_se = None
+    if exact is None and fr.n <= CHI2_MIN_DATASETS:
+        mc_p, mc_se = _monte_carlo_friedman_p(results, check_rng(rng))
     return FriedmanSection(result=fr, untied_statistic=untied_stat, untied_f=untied_f,
-                           kendall_w=min(1.0, max(0.0, w)), exact_pvalue=exact, alpha=alpha, sign_test=two)
+                           kendall_w=min(1.0, max(0.0, w)), exact_pvalue=exact, alpha=alpha, sign_test=two,
+                           tied=_has_ties(fr.ranks), monte_carlo_pvalue=mc_p, monte_carlo_se=mc_se,
+                           monte_carlo_draws=MONTE_CARLO_DRAWS if mc_p is not None else 0)
 
 
 def smallest_sign_test_p(m: int) -> float:
@@ -448,13 +537,14 @@ def smallest_sign_test_p(m: int) -> float:
     return 1.0 if m == 0 else float(min(1.0, 2.0 * 0.5 ** m))
 
 
-def smallest_friedman_exact_p(k: int, n: int) -> float | None:
-    """The smallest p-value the exact permutation test of Friedman's statistic (no ties) can reach
-    over ``n`` data sets and ``k`` classifiers: the null probability of the statistic's largest
-    value (every data set ranks the classifiers in one order); None when the law is too large to
+def smallest_friedman_exact_p(k: int, n: int, ranks: Any = None) -> float | None:
+    """The smallest p-value the exact permutation test of Friedman's statistic can reach over ``n``
+    data sets and ``k`` classifiers: the null probability of the statistic's largest value (without
+    ties, every data set ranks the classifiers in one order); with ``ranks`` (the observed ranks,
+    ties included), under the law conditional on those ties; None when the law is too large to
     enumerate (:func:`_exact_friedman_p` then gives None too)."""
     try:
-        null = friedman_null_distribution(k, n)
+        null = friedman_null_distribution(k, n, ranks=ranks)
     except ValueError:
         return None
     values = null.index.to_numpy(dtype=float)
@@ -470,7 +560,9 @@ def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) 
     With 2 classifiers the deciding test is the exact sign test of the pair, whose smallest
     two-sided p-value with ``m`` non-zero differences is ``2 * 0.5**m``
     (:func:`smallest_sign_test_p`); with more, when the exact permutation test of Friedman's
-    statistic decided, the null probability of its largest value (:func:`smallest_friedman_exact_p`).
+    statistic decided, the null probability of its largest value (:func:`smallest_friedman_exact_p`,
+    conditional on the ties when there are some). None too when the Monte Carlo permutation p-value
+    decided: its law is the one too large to enumerate.
     """
     alpha = fs.alpha
     if fs.sign_test:
@@ -483,13 +575,15 @@ def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) 
                f"one side, is {'1 (every data set ties)' if m == 0 else f'min(1, 2 × 0.5^{m}) = {smallest:g}'}")
         test = "the exact sign test of the pair (which the pair's mean-rank verdict in section 3 takes too)"
     elif fs.decided_by == "exact":
-        smallest = smallest_friedman_exact_p(results.n_classifiers, results.n_datasets)
+        smallest = smallest_friedman_exact_p(results.n_classifiers, results.n_datasets,
+                                             fs.result.ranks.to_numpy() if fs.tied else None)
         if smallest is None:
             return None
+        where = ("the null probability of the largest statistic these tied ranks allow" if fs.tied
+                 else "every data set ranking the classifiers in one order")
         how = (f"with {plural(results.n_datasets, 'data set')} and {results.n_classifiers} classifiers its "
-               f"smallest p-value, every data set ranking the classifiers in one order, is "
-               f"{format_p(smallest, exact=True)[4:]}")
-        test = "the exact permutation test of Friedman's statistic"
+               f"smallest p-value, {where}, is {format_p(smallest, exact=True)[4:]}")
+        test = f"the exact permutation test of Friedman's statistic{fs.given_ties}"
     else:
         return None
     text = (f"The verdict of section 2 rests on {test}, and {how}, above alpha = {alpha:g}: its verdict is "
@@ -509,7 +603,7 @@ def _sign_test_p(results: Results) -> float:
     return float(sign_test(d, ties="drop", method="exact").pvalue)
 
 
-def published_note(results: Results) -> str | None:
+def published_note(results: Results, friedman_section: FriedmanSection | None = None) -> str | None:
     """Why the report's Friedman numbers differ from the printed ones, for a table a paper prints.
 
     For Demšar's (2006) Table 6 (:func:`evallib.studies.demsar_table_6`, the shipped example):
@@ -546,8 +640,18 @@ def published_note(results: Results) -> str | None:
             "presumably from unrounded AUCs; with his ranks and no tie correction (his eq. 3) the statistic is "
             f"{printed.statistic:.2f}. The paper's Iman–Davenport F = {_f_text(printed)} is the same formula on "
             f"that chi-square ({printed.f_df[0]} and {printed.f_df[1]} df); the report's F is {_f_text(ours)} from "
-            f"the tie-corrected chi-square and {_f_text(plain)} from the uncorrected one, so the report's verdict "
-            f"uses a {'larger' if ours.iman_davenport > printed.iman_davenport else 'smaller'} F ({format_p(ours.f_pvalue)}) than the paper's ({format_p(printed.f_pvalue)}).")
+            f"the tie-corrected chi-square and {_f_text(plain)} from the uncorrected one, "
+            f"{'larger' if ours.iman_davenport > printed.iman_davenport else 'smaller'} than the paper's "
+            f"({format_p(ours.f_pvalue)} against {format_p(printed.f_pvalue)}){_verdict_clause(results, friedman_section)}.")
+
+
+def _verdict_clause(results: Results, friedman_section: FriedmanSection | None = None) -> str:
+    """How :func:`published_note` ends: which p-value section 2's verdict takes, from what decided it."""
+    fs = friedman_section if friedman_section is not None else friedman_test(results)
+    if fs.decided_by == "iman-davenport":
+        return ", and the report's verdict uses that F"
+    return (f"; the report's verdict uses neither F but {fs.deciding_test} "
+            f"({format_p(fs.pvalue, exact=fs.decided_by == 'exact')})")
 
 
 def _f_text(fr: FriedmanResult) -> str:
@@ -865,15 +969,20 @@ def wilcoxon_variant(pairs: pd.DataFrame) -> str:
         "without continuity correction beyond")
     parts = ["two-sided", law]
     zeros = int(pairs["wilcoxon_zeros"].sum())
-    parts.append(f"zero differences dropped before ranking, {zeros} over the {plural(len(pairs), 'pair')}"
+    never = int((pairs["wilcoxon_method"] == "").sum())
+    # the count is over the pairs the test ran on: a pair that never differs has nothing to rank (p = 1 below)
+    tested = len(pairs) - never
+    over = (f"the {plural(tested, 'pair')} with a non-zero difference" if never
+            else f"the {plural(len(pairs), 'pair')}")
+    parts.append(f"zero differences dropped before ranking, {zeros} over {over}"
                  if zeros else "no zero differences")
     if pairs["wilcoxon_tied_ranks"].any():
         parts.append("tied absolute differences at their average rank"
                      + (", the exact law conditional on those ranks" if "exact" in methods else
                         ", the variance corrected for them"))
-    never = int((pairs["wilcoxon_method"] == "").sum())
     if never:
-        parts.append(f"p = 1 for {plural(never, 'pair')} that never differ")
+        parts.append(f"p = 1 for {plural(never, 'pair')} that never {'differs' if never == 1 else 'differ'} "
+                     "(no non-zero difference to rank)")
     return "; ".join(parts)
 
 
@@ -1194,7 +1303,7 @@ class TopTwoBayes:
         inside, beyond = (self._decision_of(p) for p in self.edge_range)
         if self.result.n < SMALL_N:   # the report's rule: a probability above the level only describes these data sets
             words = {"best": f"P({self.best} practically better) is above {DECISION_LEVEL:g}",
-                     "equivalent": f"P(equivalent) is above {DECISION_LEVEL:g}",
+                     "equivalent": f"P(practically equivalent) is above {DECISION_LEVEL:g}",
                      "second": f"P({self.second} practically better) is above {DECISION_LEVEL:g}",
                      None: f"no probability is above {DECISION_LEVEL:g}"}
         else:
@@ -1211,7 +1320,7 @@ class TopTwoBayes:
                 f"and with the prior's 0 included) {verb} exactly on the ROPE's edge, ±{self.rope:g} up to "
                 f"rounding: recomputed on the same draws with the edge counted inside the ROPE or beyond it, "
                 f"P({self.best} practically better) ranges from {self._share(min(ib, sb))} to "
-                f"{self._share(max(ib, sb))} and P(equivalent) from {self._share(min(ie, se))} to "
+                f"{self._share(max(ib, sb))} and P(practically equivalent) from {self._share(min(ie, se))} to "
                 f"{self._share(max(ie, se))}; {holds}")
 
     @staticmethod
@@ -1295,8 +1404,8 @@ def bayesian_top_two(
     """Section 4: is the best-ranked classifier practically better than the second?
 
     Benavoli et al.'s Bayesian signed-rank test (:func:`evallib.bayesian_signed_rank`) on the
-    two classifiers with the best average ranks (ties: the higher mean score, then the earlier
-    column): the posterior probabilities that the best is practically better, that the two are
+    two classifiers with the best average ranks (ties: the better mean score, the higher or, for
+    lower-is-better scores, the lower, then the earlier column): the posterior probabilities that the best is practically better, that the two are
     practically equivalent (their difference within ``±rope``), or that the second is better.
     Unlike a p-value, these can support equivalence.
 
@@ -1364,8 +1473,9 @@ def bayesian_top_two(
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
     """The tie clause of the two best places by average rank (``""`` when each is held by one),
-    saying how :func:`_order` picked the compared two among the tied: by the higher mean score,
-    or, where the mean scores are equal too, in the file's column order."""
+    saying how :func:`_order` picked the compared two among the tied: by the better mean score (the
+    higher, or the lower for lower-is-better scores: :func:`_order` sorts the oriented means), or,
+    where the mean scores are equal too, in the file's column order."""
     groups = tie_groups([(c, float(fr.avg_ranks[c])) for c in order], higher_is_better=False)
     first_tied = len(groups[0]) >= 3
     if not (first_tied or (len(groups[0]) == 1 and len(groups) > 1 and len(groups[1]) >= 2)):
@@ -1376,7 +1486,8 @@ def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
     by_mean = tie_groups([(c, float(mean[c])) for c in tied])  # _order took the tied by mean score
     taken = sum(len(g) for g in by_mean[:next(i for i in range(len(by_mean))
                                               if sum(len(g) for g in by_mean[:i + 1]) >= k) + 1])
-    chosen = ("by the higher mean score" if taken == k
+    chosen = (("by the higher mean score" if results.higher_is_better else "by the better (lower) mean score")
+              if taken == k
               else "in the file's column order (their mean scores are equal too)")
     return tie_note([list(g) for g in groups], by="average rank", value=lambda c: f"{fr.avg_ranks[c]:.3f}",
                     chosen=chosen, limit=LISTED)
@@ -1433,7 +1544,9 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     ]
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
         by = ("the exact sign test of the pair (tied data sets dropped)" if fs.sign_test else
-              "the exact permutation p-value" if fs.decided_by == "exact"
+              f"the exact permutation p-value{fs.given_ties}" if fs.decided_by == "exact"
+              else f"the Monte Carlo permutation p-value{fs.given_ties} ({fs.monte_carlo_draws:,} draws)"
+              if fs.decided_by == "monte-carlo"
               else "the Iman–Davenport F, which Demšar recommends over the conservative chi-square")
         short = [f"N = {n} data sets is not more than {CHI2_MIN_DATASETS}" if n <= CHI2_MIN_DATASETS else "",
                  f"k = {k} classifiers is not more than {CHI2_MIN_CLASSIFIERS}" if k <= CHI2_MIN_CLASSIFIERS else ""]

@@ -137,6 +137,11 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
     return out
 
 
+#: The control table's rank-difference column, its sign said: rank 1 is the best, so a classifier that ranks
+#: better than the control has the smaller average rank and a negative difference.
+CONTROL_RANK_DIFFERENCE = "rank difference (its rank minus the control's; negative: it ranks better)"
+
+
 def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
     """Section 3's comparisons with the control as text, or None without a control."""
     t = posthoc.control_table
@@ -146,7 +151,8 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
     dec = derived_decimals(t.attrs.get("decimals", 3))
     out = pd.DataFrame({
         "average rank": [f"{v:.3f}" for v in t["rank_b"]],
-        "rank difference": [f"{v:+.3f}" for v in t["rank_difference"]],
+        # rank_difference = rank_b - rank_a: the row's average rank minus the control's (1 = best)
+        CONTROL_RANK_DIFFERENCE: [f"{v:+.3f}" for v in t["rank_difference"]],
         "control's wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "control's mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
         "|z|": [f"{abs(v):.3f}" for v in t["z"]],
@@ -207,7 +213,16 @@ def _friedman_sentence(fs: FriedmanSection) -> str:
                  f"not quoted for the verdict ({chi}; {iman}; the F approximation breaks down as W nears 1, "
                  f"F = (N - 1) W / (1 - W), infinite at W = 1)")
     elif fs.decided_by == "exact":
-        tests = f"the exact permutation test of Friedman's statistic gives {format_p(fs.exact_pvalue, exact=True)} ({chi}; {iman})"
+        given = (" given the ties (each data set's own ranks, ties included, permuted across the classifiers)"
+                 if fs.tied else "")
+        tests = (f"the exact permutation test of Friedman's statistic{given} gives "
+                 f"{format_p(fs.exact_pvalue, exact=True)} ({chi}; {iman})")
+    elif fs.decided_by == "monte-carlo":
+        given = " given the ties" if fs.tied else ""
+        tests = (f"with N = {fr.n} data sets the verdict uses the permutation law of each data set's own ranks"
+                 f"{', ties included,' if fs.tied else ''} rather than the F approximation, and that law is too "
+                 f"large to enumerate here, so the Monte Carlo permutation test of Friedman's statistic{given} "
+                 f"gives {fs.monte_carlo_text} ({chi}; {iman})")
     else:
         tests = f"{iman} ({chi})"
     verdict = ("the classifiers do not all perform alike" if fs.reject else
@@ -384,20 +399,24 @@ def _prior_pull(bayes: TopTwoBayes) -> str:
              f"pseudo-observation at 0 (weight {r.prior:g}, against 1 for each data set)")
     if not r.without_prior:
         return rests
-    name = {"best": f"{escape(bayes.best)} practically better", "equivalent": "equivalent",
+    name = {"best": f"{escape(bayes.best)} practically better", "equivalent": "practically equivalent",
             "second": f"{escape(bayes.second)} practically better"}[region]
     with_p = {"best": bayes.p_best, "equivalent": bayes.p_equivalent, "second": bayes.p_second}[region]
     left, rope, right = r.without_prior  # x = second, y = best
     without = {"best": right, "equivalent": rope, "second": left}[region]
     shown, shown_without = bayes.prob_text(with_p), bayes.prob_text(without)
+    # what the probability is of, by name: "this reading" after "the data do not decide" names nothing
+    target = {"best": f"{escape(bayes.best)} being practically better", "equivalent": "equivalence",
+              "second": f"{escape(bayes.second)} being practically better"}[region]
     if shown == shown_without:
         pull = "so at this precision the prior does not move it"
     elif without > with_p:
-        pull = ("so the prior pulls against this reading, not toward it" if bayes.decision is not None else
+        pull = (f"so the prior pulls away from {target}, not toward it" if bayes.decision is not None else
                 f"so the prior's pseudo-observation is what holds it at or below {DECISION_LEVEL:g}"
-                if without > DECISION_LEVEL else "so the prior pulls it down, though not across the level")
+                if without > DECISION_LEVEL else
+                f"so the prior pulls it down, away from {target}, though not across the level")
     else:
-        pull = "so the prior pulls toward this reading"
+        pull = f"so the prior pulls toward {target}"
     return (f"{rests}; on the same draws without that pseudo-observation P({name}) {shown_without} "
             f"(against {shown.removeprefix('= ')} with it), {pull}")
 
@@ -417,7 +436,7 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
     probs = (f"counting a mean of two differences within ±{bayes.rope:g} as practical equivalence, and one "
              f"exactly at ±{bayes.rope:g} as half inside the ROPE and half beyond it (Benavoli et al. 2017, "
              f"as baycomp does), the test "
-             f"gives P({escape(bayes.best)} practically better) {bayes.prob_text(bayes.p_best)}, P(equivalent) "
+             f"gives P({escape(bayes.best)} practically better) {bayes.prob_text(bayes.p_best)}, P(practically equivalent) "
              f"{bayes.prob_text(bayes.p_equivalent)}, P({escape(bayes.second)} practically better) "
              f"{bayes.prob_text(bayes.p_second)} "
              f"(Monte Carlo standard error of each at most {bayes.mc_bound_text}, from "

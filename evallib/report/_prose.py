@@ -274,7 +274,7 @@ def tie_note(groups: Sequence[Sequence[Any]], *, by: str, value: Callable[[Any],
     by : what the places are by (``"error rate"``, ``"average rank"``).
     value : optional, a name's value as printed, said once for the tied place.
     chosen : how the compared names were picked among the tied ones (``"in the file's column
-        order"``, ``"by the higher mean score"``).
+        order"``, ``"by the higher mean score"``, ``"by the better (lower) mean score"``).
     limit : at most this many tied names are listed (:func:`join_names`).
 
     Returns
