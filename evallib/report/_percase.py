@@ -237,7 +237,12 @@ def paired_error_difference(err_a: np.ndarray, err_b: np.ndarray, *, alpha: floa
     :func:`evallib.onetestset.paired_difference_interval`. Otherwise the per-case
     differences ``d_i = e_A,i - e_B,i`` are fractional and the paired t-test and t interval
     on ``n - 1`` degrees of freedom are used (:func:`evallib.items.paired_item_difference`
-    with ``method="t"``: the cases, not the rows, are the sample).
+    with ``method="t"``: the cases, not the rows, are the sample). When the two error rates are
+    equal on every case (``b = c = 0``) every ``d_i`` is 0 and the t interval has zero width,
+    which says nothing about how large a difference ``n`` cases leave open; the interval is then
+    ``interval`` on the ``n`` cases with no disagreement (the one-test-set interval of the same
+    ``a, 0, 0, d`` table, ``method`` names it), and the p-value of 1 says only that nothing
+    was tested.
 
     References
     ----------
@@ -250,12 +255,13 @@ def paired_error_difference(err_a: np.ndarray, err_b: np.ndarray, *, alpha: floa
     same = err_a == err_b
     a = int(np.count_nonzero(same & (err_a == 0)))
     d = n - a - b - c
-    if binary:
+    if binary or b == c == 0:
         table = Contingency(a=a, b=b, c=c, d=d, n=n)
         ci = paired_difference_interval(table, method=interval, alpha=alpha)
         return PairStats(diff=(b - c) / n, low=float(ci.low), high=float(ci.high),
                          p=float(mcnemar(b, c, method="mid-p").pvalue), a=a, b=b, c=c, d=d, n=n,
-                         method=interval_name, test="McNemar's mid-p test")
+                         method=interval_name, test="McNemar's mid-p test" if binary else
+                         "paired t-test on per-case error rates")
     res = paired_item_difference(err_a, err_b, alpha=alpha, method="t")
     return PairStats(diff=float(res.estimate), low=float(res.low), high=float(res.high), p=float(res.pvalue),
                      a=a, b=b, c=c, d=d, n=n, method="paired t on per-case error rates",

@@ -774,7 +774,9 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         ``adj_low``/``adj_high``, ``pvalue``, ``pvalue_adj``, ``reject``, ``better`` (the classifier
         with fewer errors, or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`) and
         ``verdict``. The attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and
-        the names of the ``method`` (interval) and ``test``, and ``interval_adjust``. Skipped
+        the names of the ``method`` (interval) and ``test``, ``identical_method`` (the interval
+        of a pair whose error rates are equal on every case: ``interval`` on the cases, since the
+        paired t interval of zero differences has zero width), and ``interval_adjust``. Skipped
         when fewer than two classifiers have predicted labels.
     """
     alpha = check_alpha(alpha)
@@ -808,8 +810,10 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     out["few"] = (out["b"] + out["c"]) < FEW_DISCORDANT
     verdicts = []
     for (i, j), b, c, dv, rej in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"]):
-        if b == 0 and c == 0:
-            verdicts.append("identical predictions" if binary else "identical error rates on every case")
+        if b == 0 and c == 0:   # no case to test: the p-value of 1 is no verdict, and the table prints none
+            verdicts.append("identical predictions: nothing to test" if binary else
+                            f"identical error rates on every case: nothing to test ({INTERVAL_NAMES[interval]} "
+                            "interval on the cases)")
         elif dv == 0:
             verdicts.append("not shown to differ (the same number of errors here)")
         elif rej:
@@ -823,7 +827,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
                      n=data.n, interval=interval, method=method,
                      test="McNemar's mid-p test" if binary else "paired t-test on per-case error rates",
                      test_short="mid-p test" if binary else "paired t-test", level_adj=level_adj,
-                     min_difference=delta,
+                     min_difference=delta, identical_method=INTERVAL_NAMES[interval],
                      binary=binary, error_rates={name: float(r.mean()) for name, r in rates.items()})
     return out
 

@@ -198,8 +198,9 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     if not one:
         columns[_interval_header(alpha, adjust)] = [_interval_text(lo, hi)
                                                     for lo, hi in zip(table["adj_low"], table["adj_high"])]
+    # a pair with no case on which the two differ has nothing to test: no p-value (the verdict says so)
     columns[pvalue_header("none" if one else adjust, table.attrs.get("test", "McNemar's mid-p test"))] = [
-        pvalue_cell(p) for p in table["pvalue_adj"]]
+        "-" if b + c == 0 else pvalue_cell(p) for p, b, c in zip(table["pvalue_adj"], table["b"], table["c"])]
     columns["disagreements b + c"] = [f"{b + c}" + (" (few)" if few else "")
                                       for b, c, few in zip(table["b"], table["c"], table["few"])]
     columns["verdict"] = list(table["verdict"])
@@ -756,13 +757,19 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     if n_dis == 0:
         level = level_text(alpha)
         _, g_int = gap_points(adv, lo, hi)
+        # with fractional per-case rates the paired t interval of zero differences has zero width: the
+        # interval quoted is then the one-test-set one on the cases (pairwise_comparison's identical_method)
+        binary = pairwise.attrs.get("binary", True)
+        name = "" if binary else f"{pairwise.attrs.get('identical_method', '')} ".lstrip()
+        why = ("" if binary else "the paired t interval of per-case differences that are all 0 has zero width "
+               "and says nothing, and the ")
         return (f"{subject} "
                 + ("make identical predictions on every test case" if not data.repeated else
                    "have the same error rate on every test case")
                 + f": their error rates on this test set are equal, and with no disagreement to measure the "
-                f"{level} interval of the difference, {g_int} percentage points, is what "
+                f"{level} {name}interval of the difference, {g_int} percentage points, is what "
                 f"{plural(len(data.case_truth), 'case')} leave open, not a difference known to be 0 "
-                f"({test} has nothing to test).")
+                f"({why}{test} has nothing to test).")
     g, g_int = gap_points(adv, lo, hi)
     if adv == 0:
         return (f"{subject} have equal error rates: the same number of errors, "
@@ -905,6 +912,12 @@ def _small_sentence(data: Predictions, measures: pd.DataFrame, pairwise: Any, al
     if isinstance(pairwise, pd.DataFrame) and len(pairwise):
         diff = pairwise["diff_high"].astype(float) - pairwise["diff_low"].astype(float)
         method = pairwise.attrs.get("method", "")
+        # pairs with equal error rates on every case have the one-test-set interval (pairwise_comparison)
+        same = ((pairwise["b"] + pairwise["c"]) == 0) & (not pairwise.attrs.get("binary", True))
+        if same.all():
+            method = pairwise.attrs.get("identical_method", "")
+        elif same.any():
+            method += f" ({pairwise.attrs.get('identical_method', '')} where the error rates are equal on every case)"
         parts.append(f"the {level} {method + ' ' if method else ''}intervals of the pairwise differences in "
                      f"section 3 are {span(diff)} percentage "
                      "points wide")

@@ -1,0 +1,83 @@
+"""Cold read of the predictions report, round 4 (six findings of a reader on stress files): the
+interval quoted for two classifiers alike on every case, which procedures disagree, a p-value in a
+table beside its verdict, leaders that differ between pooled and per-fold accuracy, a clipped
+balanced-accuracy interval and the largest pairwise difference against the margin.
+
+References: Bonett–Price's interval and McNemar's mid-p written out in tests/_references.py (scipy's
+normal and binomial laws), per-fold accuracies and ratios computed here with pandas, counts set by
+construction.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from _references import bonett_price, mid_p
+from evallib import report as rp
+
+
+def _summary(data: rp.Predictions, *, alpha: float = 0.05, adjust: str = "holm", min_difference=None,
+             n_resamples: int = 500) -> tuple[str, dict]:
+    """The report's summary, computed as the report template computes it, and its sections."""
+    m = rp.classifier_measures(data, alpha=alpha)
+    parts = dict(
+        measures=m,
+        pairwise=rp.pairwise_comparison(data, alpha=alpha, adjust=adjust, min_difference=min_difference),
+        balanced=rp.balanced_accuracy_comparison(data, alpha=alpha, adjust=adjust, min_difference=min_difference),
+        omnibus=rp.omnibus_test(data, alpha=alpha),
+        chance=rp.chance_check(data, m, alpha=alpha),
+        bootstrap=rp.top_two_bootstrap(data, m, n_resamples=n_resamples, alpha=alpha, rng=0),
+        folds=rp.fold_analysis(data, alpha=alpha, min_difference=min_difference),
+    )
+    return rp.summary_text(data, alpha=alpha, **parts), parts
+
+
+# ------------------------------------------------------------------ 1. alike on every case, repeated
+def _repeated_identical(extra: bool) -> pd.DataFrame:
+    """60 cases, 3 repeats of 5-fold CV; a and b predict alike in every row, and each case's
+    predictions vary between repeats (so the per-case error rates are fractional)."""
+    rng = np.random.default_rng(1)
+    y = np.where(rng.random(60) < 0.5, "yes", "no")
+    rows = []
+    for r in range(1, 4):
+        folds = rng.permutation(np.arange(60) % 5) + 1
+        for i in range(60):
+            p = y[i] if rng.random() < 0.8 else ("no" if y[i] == "yes" else "yes")
+            rows.append(dict(case_id=f"c{i:02d}", repeat=r, fold=folds[i], label=y[i], pred_a=p, pred_b=p))
+    frame = pd.DataFrame(rows)
+    if extra:
+        flip = np.random.default_rng(5).random(len(frame)) < 0.3
+        frame["pred_c"] = np.where(flip, np.where(frame["label"] == "yes", "no", "yes"), frame["label"])
+    return frame
+
+
+@pytest.mark.parametrize("extra", [False, True])
+def test_classifiers_alike_on_every_repeated_case_quote_the_interval_of_the_cases(extra):
+    frame = _repeated_identical(extra)
+    data = rp.load_predictions(frame, pos_label="yes")
+    rates = frame.assign(w=frame["pred_a"] != frame["label"]).groupby("case_id")["w"].mean()
+    assert not rates.isin([0.0, 1.0]).all()   # the paired t path, not McNemar's
+    text, parts = _summary(data)
+    # b = c = 0 on 60 cases: Bonett–Price written out, about ±4.5 points, not a zero-width interval
+    low, high = bonett_price(0, 0, 60, 0.05)
+    assert 0.04 < high < 0.05
+    assert (f"the 95% Bonett–Price interval of the difference, {100 * low:.1f} to {100 * high:.1f} percentage "
+            "points, is what 60 cases leave open, not a difference known to be 0") in text
+    assert "0.0 to 0.0 percentage points" not in text
+    assert "the paired t interval of per-case differences that are all 0 has zero width" in text
+    # the table agrees: no p-value for the pair with nothing to test, and the verdict says why
+    table = rp.format_pairwise(parts["pairwise"])
+    row = table.loc["a vs b"]
+    p_col = [c for c in table.columns if c.startswith(("p (", "adjusted p"))][0]
+    assert row[p_col] == "-"
+    assert row["verdict"].startswith("identical error rates on every case: nothing to test")
+    assert row["95% interval"] == f"{100 * low:.1f} to {100 * high:.1f}"
+    # the small-test-set bullet names the interval the a-b pair has
+    if not extra:
+        assert "the 95% Bonett–Price intervals of the pairwise differences" in text
+    else:
+        assert "(Bonett–Price where the error rates are equal on every case)" in text
