@@ -81,3 +81,27 @@ def test_classifiers_alike_on_every_repeated_case_quote_the_interval_of_the_case
         assert "the 95% Bonett–Price intervals of the pairwise differences" in text
     else:
         assert "(Bonett–Price where the error rates are equal on every case)" in text
+
+
+# ------------------------------------------------------------------ 2, 3. interval and test disagree
+def _borderline_pair() -> pd.DataFrame:
+    """60 cases, m and k: k errs alone on 21 positives, m alone on 10 negatives (b = 10, c = 21), so
+    m makes 18.3 points fewer errors; both right on the other 29. The F-measures differ widely."""
+    rows = ([("yes", "yes", "no")] * 21 + [("no", "yes", "no")] * 10 + [("yes", "yes", "yes")] * 9
+            + [("no", "no", "no")] * 20)
+    return pd.DataFrame(rows, columns=["label", "pred_m", "pred_k"])
+
+
+def test_a_borderline_pair_prints_its_p_value_beside_the_verdict_on_its_side_of_alpha():
+    data = rp.load_predictions(_borderline_pair(), pos_label="yes")
+    low, high = bonett_price(10, 21, 60, 0.05)   # m minus k
+    p = mid_p(10, 21)
+    assert high < 0 and 0.05 < p < 0.0502   # the interval excludes 0, the test does not reject
+    pw = rp.pairwise_comparison(data)
+    table = rp.format_pairwise(pw)
+    row = table.loc["m vs k"]
+    cell = row["p (unadjusted; McNemar's mid-p test)"]
+    assert cell == f"{p:.3g}" == "0.0501" and float(cell) > 0.05   # not "0.050", which reads as alpha
+    assert row["verdict"] == "not shown to differ (borderline: the interval excludes 0)"
+    text, _ = _summary(data)
+    assert "read the difference as borderline" in text   # the summary's mark for the same pair

@@ -739,6 +739,11 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     adjusted interval is the unadjusted one (``attrs["interval_adjust"]`` says which,
     ``"bonferroni"`` or ``"none"``).
 
+    A pair's ``verdict`` is read from its adjusted p-value; where its unadjusted interval and
+    unadjusted test fall on opposite sides (the interval excludes 0 and the test does not reject,
+    or the reverse), it adds ``(borderline: the interval excludes 0)`` (or ``includes``), the
+    mark the summary uses for the same pair.
+
     Pairs are sorted by effect, the observed ``|difference in error rate|``, largest first
     (ties: smaller p first). Every pair is a row (nothing is truncated). With
     ``min_difference`` (the smallest difference in error rate that matters, a proportion)
@@ -809,7 +814,13 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     out["better"] = [i if dv < 0 else (j if dv > 0 else "tie") for (i, j), dv in zip(out["pair"], out["diff"])]
     out["few"] = (out["b"] + out["c"]) < FEW_DISCORDANT
     verdicts = []
-    for (i, j), b, c, dv, rej in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"]):
+    # the summary's mark: where the (unadjusted) interval and the unadjusted test fall on opposite
+    # sides, the difference is borderline, and the table's verdict says so too
+    excludes = ~((out["diff_low"] <= 0) & (out["diff_high"] >= 0))
+    borderline = excludes != (out["pvalue"] <= alpha)
+    for (i, j), b, c, dv, rej, edge, excl in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"],
+                                                 borderline, excludes):
+        mark = f" (borderline: the interval {'excludes' if excl else 'includes'} 0)" if edge else ""
         if b == 0 and c == 0:   # no case to test: the p-value of 1 is no verdict, and the table prints none
             verdicts.append("identical predictions: nothing to test" if binary else
                             f"identical error rates on every case: nothing to test ({INTERVAL_NAMES[interval]} "
@@ -817,9 +828,9 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         elif dv == 0:
             verdicts.append("not shown to differ (the same number of errors here)")
         elif rej:
-            verdicts.append(f"{i if dv < 0 else j} makes fewer errors")
+            verdicts.append(f"{i if dv < 0 else j} makes fewer errors{mark}")
         else:
-            verdicts.append("not shown to differ")
+            verdicts.append(f"not shown to differ{mark}")
     out["verdict"] = verdicts
     out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(out["diff_low"], out["diff_high"])]
     method = INTERVAL_NAMES[interval] if binary else "paired t (per-case error rates)"

@@ -200,7 +200,8 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
                                                     for lo, hi in zip(table["adj_low"], table["adj_high"])]
     # a pair with no case on which the two differ has nothing to test: no p-value (the verdict says so)
     columns[pvalue_header("none" if one else adjust, table.attrs.get("test", "McNemar's mid-p test"))] = [
-        "-" if b + c == 0 else pvalue_cell(p) for p, b, c in zip(table["pvalue_adj"], table["b"], table["c"])]
+        "-" if b + c == 0 else pvalue_cell(p, alpha=alpha)   # beside the verdict: on its side of alpha
+        for p, b, c in zip(table["pvalue_adj"], table["b"], table["c"])]
     columns["disagreements b + c"] = [f"{b + c}" + (" (few)" if few else "")
                                       for b, c, few in zip(table["b"], table["c"], table["few"])]
     columns["verdict"] = list(table["verdict"])
@@ -258,7 +259,7 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
         columns[_interval_header(alpha, adjust)] = [_interval_text(lo, hi)
                                                     for lo, hi in zip(table["low_adj"], table["high_adj"])]
     columns[pvalue_header("none" if one else adjust, table.attrs.get("test", BALANCED_TEST))] = [
-        pvalue_cell(p) for p in table["pvalue_adj"]]
+        pvalue_cell(p, alpha=alpha) for p in table["pvalue_adj"]]   # beside the verdict: on its side of alpha
     columns["verdict"] = verdicts
     out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
