@@ -105,3 +105,34 @@ def test_a_borderline_pair_prints_its_p_value_beside_the_verdict_on_its_side_of_
     assert row["verdict"] == "not shown to differ (borderline: the interval excludes 0)"
     text, _ = _summary(data)
     assert "read the difference as borderline" in text   # the summary's mark for the same pair
+
+
+def test_the_f_measure_disagreement_names_every_interval_that_excludes_0_and_the_test_that_does_not_reject():
+    data = rp.load_predictions(_borderline_pair(), pos_label="yes")
+    low, high = bonett_price(10, 21, 60, 0.05)
+    p = mid_p(10, 21)
+    text, parts = _summary(data, n_resamples=2000)
+    boot = parts["bootstrap"]
+    # F-measures by hand: m has TP 30, FP 10, FN 0; k has TP 9, FP 0, FN 21
+    assert boot.f1_best == pytest.approx(60 / 70) and boot.f1_second == pytest.approx(18 / 39)
+    assert boot.excludes_zero and high < 0 and p > 0.05   # both intervals exclude 0; the test does not reject
+    assert "only the bootstrap interval" not in text
+    assert ("It and the error-rate test disagree on this pair (the bootstrap interval of the F-measure difference "
+            "excludes 0, and so does the 95% Bonett–Price interval of the error-rate difference; McNemar's mid-p "
+            f"test does not reject equal error rates at alpha = 0.05, p = {p:.3g})") in text
+
+
+def test_the_f_measure_disagreement_the_other_way_says_which_interval_includes_0():
+    from evallib.report._sections import F1Comparison
+    from evallib.report._text import _bootstrap_sentence
+
+    pairwise = pd.DataFrame({"pair": [("a", "b")], "reject": [True], "diff_low": [0.01], "diff_high": [0.2],
+                             "pvalue_adj": [0.004]})
+    pairwise.attrs.update(adjust="none", method="Bonett–Price", test="McNemar's mid-p test")
+    boot = F1Comparison(best="a", second="b", f1_best=0.8, f1_second=0.7, difference=0.1, low=-0.05, high=0.25,
+                        share_best_better=0.9, share_tied=0.01, n_resamples=2000, alpha=0.05,
+                        n_classifiers=2, n_discordant=40, seed=0)
+    text = _bootstrap_sentence(None, boot, pairwise)
+    assert ("(McNemar's mid-p test rejects equal error rates at alpha = 0.05, p = 0.0040; the bootstrap interval "
+            "of the F-measure difference includes 0, the 95% Bonett–Price interval of the error-rate difference "
+            "does not)") in text

@@ -874,6 +874,32 @@ def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None
             "alike, so mostly the large class, while balanced accuracy weighs each class alike.")
 
 
+def _bootstrap_disagreement(bootstrap: Any, pairwise: pd.DataFrame, row: Any) -> str:
+    """Which of the pair's procedures exclude 0 or reject and which do not, each named: the bootstrap
+    interval of the F-measure (or macro-F1) difference, the error-rate interval of section 3
+    (unadjusted where there are several pairs) and the error-rate test (adjusted where it is)."""
+    alpha = bootstrap.alpha
+    level = level_text(alpha)
+    adj = pairwise.attrs.get("adjust", "none")
+    adjusted = adj in ADJUST_NAME and len(pairwise) > 1
+    measure = "F-measure" if bootstrap.measure == "F1" else "macro-F1"
+    test = pairwise.attrs.get("test", "McNemar's mid-p test")
+    lo, hi = float(row["diff_low"]), float(row["diff_high"])
+    error_excludes = not (lo <= 0 <= hi)
+    error_interval = (f"the {level} {pairwise.attrs.get('method', 'Bonett–Price')} interval of the error-rate "
+                      f"difference{' (unadjusted)' if adjusted else ''}")
+    p = float(row["pvalue_adj"])
+    p_text = adjusted_p_text(p, adj) if adjusted else format_p(p, alpha=alpha)
+    boot = f"the bootstrap interval of the {measure} difference"
+    if bootstrap.excludes_zero:
+        intervals = (f"{boot} excludes 0, and so does {error_interval}" if error_excludes else
+                     f"{boot} excludes 0, {error_interval} does not")
+        return f"{intervals}; {test} does not reject equal error rates at alpha = {alpha:g}, {p_text}"
+    intervals = (f"{boot} includes 0, {error_interval} does not" if error_excludes else
+                 f"{boot} includes 0, and so does {error_interval}")
+    return f"{test} rejects equal error rates at alpha = {alpha:g}, {p_text}; {intervals}"
+
+
 def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str | None:
     """The F-measure's verdict, and why it may differ from McNemar's."""
     if bootstrap is None or not callable(getattr(bootstrap, "summary", None)):
@@ -886,9 +912,7 @@ def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str
             what = ("the F-measure weighs errors on the positive class and ignores true negatives"
                     if bootstrap.measure == "F1" else "macro-F1 weighs every class alike")
             alpha = bootstrap.alpha
-            which = (f"only the bootstrap interval of the {'F-measure' if bootstrap.measure == 'F1' else 'macro-F1'} "
-                     "difference excludes 0" if bootstrap.excludes_zero else
-                     f"only the error-rate test rejects equal error rates at alpha = {alpha:g}")
+            which = _bootstrap_disagreement(bootstrap, pairwise, row)
             text += (f" It and the error-rate test disagree on this pair ({which}): they measure different "
                      f"things, {what} while the test counts every error"
                      + ("" if pairwise.attrs.get("adjust") == "none" or len(pairwise) == 1 else
