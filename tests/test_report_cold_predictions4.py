@@ -136,3 +136,44 @@ def test_the_f_measure_disagreement_the_other_way_says_which_interval_includes_0
     assert ("(McNemar's mid-p test rejects equal error rates at alpha = 0.05, p = 0.0040; the bootstrap interval "
             "of the F-measure difference includes 0, the 95% Bonett–Price interval of the error-rate difference "
             "does not)") in text
+
+
+# ------------------------------------------------------------------ 4. pooled and per-fold leaders
+def _unequal_folds(sizes=(5, 10, 15, 20, 30), err_a=(3, 4, 0, 0, 0), err_b=(0, 0, 2, 2, 4)) -> pd.DataFrame:
+    """Folds of ``sizes`` cases; a errs on the first ``err_a`` cases of each fold, b on the last ``err_b``."""
+    rows = []
+    for f, (n, ea, eb) in enumerate(zip(sizes, err_a, err_b), 1):
+        for i in range(n):
+            y = "yes" if i % 2 == 0 else "no"
+            other = "no" if y == "yes" else "yes"
+            rows.append(dict(fold=f, label=y, pred_a=other if i < ea else y, pred_b=other if n - 1 - i < eb else y))
+    return pd.DataFrame(rows)
+
+
+def test_leaders_that_differ_between_pooled_and_per_fold_accuracy_are_explained():
+    frame = _unequal_folds()
+    right = frame.assign(a=frame["pred_a"] == frame["label"], b=frame["pred_b"] == frame["label"])
+    pooled = right[["a", "b"]].mean()
+    per_fold = right.groupby("fold")[["a", "b"]].mean().mean()
+    assert pooled.idxmax() == "a" and per_fold.idxmax() == "b"   # the leaders differ by construction
+    sizes = frame.groupby("fold").size()
+    ratio = float(np.mean(sizes / (len(frame) - sizes)))
+    assert abs(ratio - 1 / 4) > 0.02   # not 1/(k - 1)
+    data = rp.load_predictions(frame, pos_label="yes")
+    text, parts = _summary(data)
+    folds = parts["folds"]
+    assert folds.test_train_ratio == pytest.approx(ratio)
+    assert (f"The leader by mean per-fold accuracy, b ({100 * per_fold['b']:.1f}%), is not the leader by accuracy "
+            f"pooled over the cases (section 2), a ({100 * pooled['a']:.1f}% against b's {100 * pooled['b']:.1f}%): "
+            "the mean over the folds weighs each fold equally, whatever its size, while pooled accuracy weighs each "
+            "case equally, and these folds are unequal (5 to 30 cases).") in text
+    assert (f"(n_test/n_train = {ratio:.3f}, the mean over the folds of fold size / rest of its repeat, since the "
+            "folds are unequal (5 to 30 cases): not 1/(k - 1), which holds for k equal folds)") in folds.text()
+
+
+def test_equal_folds_have_one_leader_and_the_plain_ratio():
+    frame = _unequal_folds(sizes=(16,) * 5, err_a=(3, 4, 0, 0, 0), err_b=(0, 0, 2, 2, 4))
+    data = rp.load_predictions(frame, pos_label="yes")
+    text, parts = _summary(data)
+    assert "The leader by mean per-fold accuracy" not in text   # equal folds: the two means are one
+    assert "(n_test/n_train = 0.250):" in parts["folds"].text()

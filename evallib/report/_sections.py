@@ -1947,6 +1947,25 @@ class FoldAnalysis:
                         value=lambda n: f"{pct(means[n])}%", limit=LISTED)
 
     @property
+    def size_range(self) -> str:
+        """``""`` when every repeat's folds hold the same number of cases, else ``"5 to 30 cases"``."""
+        sizes = self.fold_sizes
+        per_repeat = sizes.groupby(level="repeat") if isinstance(sizes.index, pd.MultiIndex) else [(None, sizes)]
+        if all(g.nunique() == 1 for _, g in per_repeat):
+            return ""
+        return f"{int(sizes.min()):,} to {int(sizes.max()):,} cases"
+
+    @property
+    def ratio_text(self) -> str:
+        """``n_test/n_train`` as the t-test used it: ``"n_test/n_train = 0.250"``, and with unequal
+        folds which ratio that is (the mean of the per-fold ratios, not ``1/(k - 1)``)."""
+        text = f"n_test/n_train = {self.test_train_ratio:.3f}"
+        if self.size_range:
+            text += (f", the mean over the folds of fold size / rest of its repeat, since the folds are unequal "
+                     f"({self.size_range}): not 1/(k - 1), which holds for k equal folds")
+        return text
+
+    @property
     def folds_text(self) -> str:
         """``"10 folds"`` or ``"100 folds (10 repeats of 10)"``."""
         j = len(self.per_fold)
@@ -1970,7 +1989,7 @@ class FoldAnalysis:
         flat = self.interval[0] == self.interval[1]   # every fold's difference the same: t = 0/0
         lines += [
             f"corrected resampled t-test, {self.best} vs {self.second} over {self.folds_text} "
-            f"(n_test/n_train = {self.test_train_ratio:.3f}):",
+            f"({self.ratio_text}):",
             f"  mean accuracy difference {signed(t.mean_difference, 3)}, "
             + (f"the per-fold differences are all {signed(t.mean_difference, 3)} (no variation): the t statistic is "
                "undefined and no p-value can be read" if flat else

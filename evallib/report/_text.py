@@ -920,6 +920,25 @@ def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str
     return text
 
 
+def _fold_leaders_sentence(measures: pd.DataFrame, folds: Any) -> str:
+    """Where the leader by mean per-fold accuracy is not the leader by accuracy pooled over the cases
+    (section 2), why the two differ; ``""`` where it is (or is tied with it)."""
+    if "accuracy" not in measures or not hasattr(folds, "per_fold"):
+        return ""
+    acc = measures["accuracy"].astype(float).reindex([str(c) for c in folds.per_fold.columns]).dropna()
+    best = folds.best
+    if best not in acc or not len(acc) or acc[best] >= acc.max():
+        return ""
+    top = [n for n, v in acc.items() if v == acc.max()]
+    means = folds.per_fold.mean(axis=0)
+    who = join_names(top)
+    unequal = f", and these folds are unequal ({folds.size_range})" if folds.size_range else ""
+    return (f" The leader by mean per-fold accuracy, {best} ({pct(means[best])}%), is not the leader by accuracy "
+            f"pooled over the cases (section 2), {who} ({pct(acc.max())}% against {best}'s {pct(acc[best])}%): "
+            f"the mean over the folds weighs each fold equally, whatever its size, while pooled accuracy weighs "
+            f"each case equally{unequal}.")
+
+
 def _small_sentence(data: Predictions, measures: pd.DataFrame, pairwise: Any, alpha: float) -> str:
     """A small test set: how wide the intervals are, computed (the accuracy intervals of section 2
     and, with two or more classifiers, the pairwise ones of section 3)."""
@@ -1038,7 +1057,7 @@ def summary_text(
         out.append(chance.headline())
     out.append(_bootstrap_sentence(data, bootstrap, pairwise))
     if folds is not None and callable(getattr(folds, "summary", None)):
-        out.append(folds.summary())
+        out.append(folds.summary() + _fold_leaders_sentence(measures, folds))
     if len(data.predicted or data.labels) and data.n < SMALL_TEST_SET:
         out.append(_small_sentence(data, measures, pairwise, alpha))
     return "\n".join(f"- {escape_bold(s)}" for s in out if s)
