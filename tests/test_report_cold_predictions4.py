@@ -177,3 +177,34 @@ def test_equal_folds_have_one_leader_and_the_plain_ratio():
     text, parts = _summary(data)
     assert "The leader by mean per-fold accuracy" not in text   # equal folds: the two means are one
     assert "(n_test/n_train = 0.250):" in parts["folds"].text()
+
+
+# ------------------------------------------------------------------ 5. a difference beyond the possible
+def test_a_balanced_accuracy_difference_from_a_constant_classifier_is_clipped_at_the_largest_possible():
+    from scipy import stats
+
+    y = np.array(["yes"] * 10 + ["no"] * 190)
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_perfect": y, "pred_allno": "no"}), pos_label="yes")
+    # allno's balanced accuracy is 1/2 whatever the cases, so perfect - allno is at most 1 - 1/2
+    largest = 1.0 - 0.5
+    # the stratified t interval written out: d = 1 on the 10 positives, 0 on the 190 negatives, each
+    # class's variance floored at p~(1 - p~), p~ = (discordant + 1/2) / (n_k + 1); Welch–Satterthwaite df
+    parts, dfs = [], []
+    for disc, n_k in ((10, 10), (0, 190)):
+        share = (disc + 0.5) / (n_k + 1)
+        parts.append(share * (1 - share) / n_k / 4)
+        dfs.append(n_k - 1)
+    var = sum(parts)
+    df = var ** 2 / sum(p_ ** 2 / d for p_, d in zip(parts, dfs))
+    half = stats.t.isf(0.025, df) * np.sqrt(var)
+    assert 0.5 + half > largest   # unclipped, the upper end is beyond the possible
+    text, parts_ = _summary(data)
+    row = parts_["balanced"].iloc[0]
+    assert (row["a"], row["b"]) == ("perfect", "allno")
+    assert row["high"] == largest and row["low"] == pytest.approx(0.5 - half)
+    clause = "the upper end clipped at the largest difference possible, +50.0"
+    assert (f"perfect is 50.0 percentage points ahead (95% stratified t interval {100 * (0.5 - half):.1f} to 50.0 "
+            f"percentage points, {clause}") in text
+    cell = rp.format_balanced_pairs(parts_["balanced"]).loc["perfect vs allno", "95% interval"]
+    assert cell == f"{100 * (0.5 - half):.1f} to 50.0 ({clause})"
+    assert f"{100 * (0.5 + half):.1f}" not in text   # never the unclipped 57.5

@@ -155,6 +155,11 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _comma_clause(clause: str) -> str:
+    """``" (clause)"`` after a table cell, or ``""``."""
+    return f" ({clause})" if clause else ""
+
+
 def _interval_text(lo: float, hi: float) -> str:
     if lo == hi:
         return "zero width (no disagreements)"
@@ -253,11 +258,14 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
         "balanced accuracy A": [f"{v:.3f}" for v in table["ba_a"]],
         "balanced accuracy B": [f"{v:.3f}" for v in table["ba_b"]],
         "A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["difference"]],
-        f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["low"], table["high"])],
+        f"{level} interval": [_interval_text(lo, hi) + _comma_clause(_balanced_clip(r, alpha))
+                              for lo, hi, r in zip(table["low"], table["high"], table.to_dict("records"))],
     }
     if not one:
-        columns[_interval_header(alpha, adjust)] = [_interval_text(lo, hi)
-                                                    for lo, hi in zip(table["low_adj"], table["high_adj"])]
+        joint = alpha / len(table) if adjust in FWER_ADJUSTMENTS else alpha   # balanced_accuracy_pairs' level
+        columns[_interval_header(alpha, adjust)] = [
+            _interval_text(lo, hi) + _comma_clause(_balanced_clip(r, joint))
+            for lo, hi, r in zip(table["low_adj"], table["high_adj"], table.to_dict("records"))]
     columns[pvalue_header("none" if one else adjust, table.attrs.get("test", BALANCED_TEST))] = [
         pvalue_cell(p, alpha=alpha) for p in table["pvalue_adj"]]   # beside the verdict: on its side of alpha
     columns["verdict"] = verdicts
@@ -444,6 +452,20 @@ def _clipped_ends(what: str, bounds: tuple[float, float], unclipped: tuple[float
                                                                 unclipped, clipped, (-1.0, 1.0))
             if cut == bound and beyond * (wide - bound) > 0]
     return " and ".join(ends)
+
+
+def _balanced_clip(row: Any, alpha: float, sign: float = 1.0) -> str:
+    """The clause of :func:`_clipped_ends` for a balanced-accuracy pair row whose interval at level
+    ``alpha`` (its own t interval, ``difference ± t se``) was clipped to the differences possible
+    (``bound_low``/``bound_high``, :func:`percase.balanced_accuracy_pairs`), read as ``sign`` times
+    the row's difference; ``""`` when neither end was clipped."""
+    lo_b, hi_b = float(row.get("bound_low", -1.0)), float(row.get("bound_high", 1.0))
+    est, se = float(row["difference"]), float(row["se"])
+    half = float(stats.t.isf(alpha / 2.0, float(row["df"]))) * se if se > 0 else 0.0
+    clipped = (max(lo_b, est - half), min(hi_b, est + half))
+    flip = (lambda lo, hi: tuple(sorted((sign * lo, sign * hi))))
+    return _clipped_ends("difference", flip(lo_b, hi_b), flip(est - half, est + half), flip(*clipped),
+                         lambda v: f"{100 * v:+.1f}")
 
 
 def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delta: float | None) -> str | None:
@@ -726,7 +748,8 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                           f": they are not shown to differ at alpha = {alpha:g}")
             mc_verdict = (f", {'rejecting' if p_mc <= alpha else 'not rejecting'} equal error rates at "
                           f"alpha = {alpha:g}")
-        text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} percentage points"
+        clip = _balanced_clip(r, alpha, sign)
+        text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} percentage points{', ' + clip if clip else ''}"
                 f"{'; ' + LEADERS_UNADJUSTED if m > 1 else ''}{joint}; {BALANCED_TEST}, {p_of(r)}){ba_verdict}"
                 f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
                 f"the large class, gives {p_of(mc)} for the same pair{mc_verdict}.")
@@ -834,6 +857,7 @@ def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None
         ba, (ba_lo, ba_hi) = sign * r["difference"], sorted((sign * r["low"], sign * r["high"]))
         g_acc, int_acc = gap_points(acc, acc_lo, acc_hi)
         g_ba, int_ba = gap_points(ba, ba_lo, ba_hi)
+        clip_ba = _balanced_clip(r, alpha, sign)
         if acc * ba > 0:
             direction = f"both estimates put {i if acc > 0 else j} ahead"
         elif acc * ba < 0:
@@ -857,7 +881,7 @@ def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None
             f"for {i} vs {j} ({i} minus {j}) the accuracy difference is {signed(g_acc)} percentage points "
             f"({level} {method} interval {int_acc}{una}; {test}, {p_text(float(row['pvalue_adj']))}) "
             f"and the balanced-accuracy difference {signed(g_ba)} percentage points ({level} "
-            f"{STRATIFIED_INTERVAL} interval {int_ba}{una}; {BALANCED_TEST}, "
+            f"{STRATIFIED_INTERVAL} interval {int_ba}{una}{', ' + clip_ba if clip_ba else ''}; {BALANCED_TEST}, "
             f"{p_text(float(r['pvalue_adj']))}): {direction}{'; ' + sides if sides else ''}")
     if not only_mc and not only_ba:
         return None
