@@ -208,3 +208,33 @@ def test_a_balanced_accuracy_difference_from_a_constant_classifier_is_clipped_at
     cell = rp.format_balanced_pairs(parts_["balanced"]).loc["perfect vs allno", "95% interval"]
     assert cell == f"{100 * (0.5 - half):.1f} to 50.0 ({clause})"
     assert f"{100 * (0.5 + half):.1f}" not in text   # never the unclipped 57.5
+
+
+# ------------------------------------------------------------------ 6. the largest difference against the margin
+@pytest.mark.parametrize("margin", [0.02, 0.04, 0.10])
+def test_the_largest_pairwise_difference_is_read_against_the_margin(margin):
+    rng = np.random.default_rng(6)
+    n = 5000
+    y = np.where(rng.random(n) < 0.5, "yes", "no")
+
+    def clf(acc):
+        return np.where(rng.random(n) < acc, y, np.where(y == "yes", "no", "yes"))
+
+    frame = pd.DataFrame({"label": y, "pred_a": clf(0.90), "pred_b": clf(0.86), "pred_c": clf(0.85)})
+    wrong = {k: frame[f"pred_{k}"] != frame["label"] for k in "abc"}
+    # the largest difference by hand: a vs c; b = a wrong alone, c = c wrong alone
+    b, c = int((wrong["a"] & ~wrong["c"]).sum()), int((~wrong["a"] & wrong["c"]).sum())
+    assert abs(b - c) == max(abs(int(wrong[i].sum()) - int(wrong[j].sum())) for i, j in ("ab", "ac", "bc"))
+    lo, hi = sorted(-v for v in bonett_price(b, c, n, 0.05 / 3))   # a's advantage, joint (Bonferroni) level
+    data = rp.load_predictions(frame, pos_label="yes")
+    text, _ = _summary(data, min_difference=margin)
+    line = next(s for s in text.splitlines() if "the largest of them" in s)
+    assert f"95% joint Bonett–Price interval {100 * lo:.1f} to {100 * hi:.1f} percentage points" in line
+    points = f"{100 * margin:g} points"
+    if lo > margin:
+        expected = f"; the whole interval lies beyond the {points} that matter"
+    elif hi < margin:
+        expected = f"; the whole interval lies within ±{points}: too small to matter"
+    else:
+        expected = f"; the interval reaches past ±{points}, so whether the difference matters is open"
+    assert f"so that all 3 hold together){expected}" in line

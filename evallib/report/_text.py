@@ -660,7 +660,7 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
                      f"({', '.join(rejected)}); {'the largest of them: ' if len(rejected) > 1 else ''}"
                      f"{winner} makes {g} percentage points fewer errors "
                      f"than {top['pair'][1] if top['pair'][0] == winner else top['pair'][0]} "
-                     f"({interval})")
+                     f"({interval}){matters_clause(lo, hi, pairwise.attrs.get('min_difference'))}")
     else:
         if m == 1:
             only = pairwise.iloc[0]
