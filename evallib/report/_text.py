@@ -731,7 +731,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         if note:
             head = f"{note}: by balanced accuracy {a} is {g} percentage points ahead of {b}"
         elif values[a] == values[b]:  # two share first place
-            head = (f"By balanced accuracy the {two}, {a} and {b}, have equal balanced accuracy "
+            head = (f"By balanced accuracy the {two}, {a} and {b}, have equal balanced accuracy here "
                     f"({pct(values[a])}%): {a} minus {b} is {g} percentage points")
         else:
             head = f"By balanced accuracy the {two} are {a} and {b}: {a} is {g} percentage points ahead"
@@ -796,7 +796,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                 f"({why}{test} has nothing to test).")
     g, g_int = gap_points(adv, lo, hi)
     if adv == 0:
-        return (f"{subject} have equal error rates: the same number of errors, "
+        return (f"{subject} have equal error rates here: the same number of errors, "
                 f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} percentage points; "
                 f"{p_part}){matters_clause(lo, hi, delta)}.")
     verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
