@@ -148,7 +148,7 @@ def test_two_leaders_with_equal_balanced_accuracy_are_said_equal():
     text = rp.summary_text(data, measures=m, pairwise=pairs, balanced=rp.balanced_accuracy_comparison(data))
     assert rp.format_pairwise(pairs).loc["a vs b", "fewer errors"] == "neither (equal)"  # 2 errors each
     ba = 100 * (3 / 4 + 45 / 46) / 2  # by hand
-    assert f"the two classifiers, a and b, have equal balanced accuracy ({ba:.1f}%)" in text
+    assert f"the two classifiers, a and b, have equal balanced accuracy here ({ba:.1f}%)" in text
     assert "percentage points ahead" not in text.split("two classifiers")[1]
     # the one comparison, in one bullet, with both tests' verdicts: 2 discordant cases each way, so
     # McNemar's mid-p with b = c is 1 - P(X = 2)/2 for X ~ Binomial(4, 1/2) (Fagerland, Lydersen &

@@ -107,7 +107,8 @@ def test_an_unreliable_f_measure_interval_is_not_set_against_the_error_rate_test
     from evallib.report._sections import F1Comparison
     from evallib.report._text import _bootstrap_sentence
 
-    pairwise = pd.DataFrame({"pair": [("a", "b")], "reject": [False]})
+    pairwise = pd.DataFrame({"pair": [("a", "b")], "reject": [False], "diff_low": [-0.1], "diff_high": [0.05],
+                             "pvalue_adj": [0.3]})
     pairwise.attrs["adjust"] = "none"
 
     def boot(n_discordant):
@@ -116,8 +117,9 @@ def test_an_unreliable_f_measure_interval_is_not_set_against_the_error_rate_test
                             n_classifiers=2, n_discordant=n_discordant, seed=0)
 
     reliable = _bootstrap_sentence(None, boot(40), pairwise)
-    assert ("disagree on this pair (only the bootstrap interval of the F-measure difference excludes 0)"
-            in reliable)
+    assert ("disagree on this pair (the bootstrap interval of the F-measure difference excludes 0, the 95% "
+            "Bonett–Price interval of the error-rate difference does not; McNemar's mid-p test does not reject "
+            "equal error rates at alpha = 0.05, p = 0.30)" in reliable)
     assert "finds a difference" not in reliable
     assert "disagree" not in _bootstrap_sentence(None, boot(8), pairwise)
 
@@ -238,7 +240,8 @@ def test_one_pair_disagreement_is_not_blamed_on_an_adjustment():
     from evallib.report._sections import F1Comparison
     from evallib.report._text import _bootstrap_sentence
 
-    pairwise = pd.DataFrame({"pair": [("a", "b")], "reject": [False]})
+    pairwise = pd.DataFrame({"pair": [("a", "b")], "reject": [False], "diff_low": [-0.1], "diff_high": [0.05],
+                             "pvalue_adj": [0.3]})
     pairwise.attrs["adjust"] = "holm"   # the default menu choice; with one pair it adjusts nothing
     boot = F1Comparison(best="a", second="b", f1_best=0.8, f1_second=0.6, difference=0.2, low=0.05, high=0.35,
                         share_best_better=0.97, share_tied=0.01, n_resamples=2000, alpha=0.05,

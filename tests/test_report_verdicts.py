@@ -217,9 +217,10 @@ def test_bootstrap_versus_mcnemar_disagreement_is_explained():
     boot = top_two_bootstrap(data, m, n_resamples=2000, rng=1)
     assert boot.excludes_zero and not pw["reject"].iloc[0] and pw["verdict"].iloc[0] == "not shown to differ (the same number of errors here)"
     text = summary_text(data, measures=m, pairwise=pw, bootstrap=boot)
-    assert ("It and the error-rate test disagree on this pair (only the bootstrap interval of the F-measure "
-            "difference excludes 0)") in text
-    assert "have equal error rates: the same number of errors" in text
+    assert ("It and the error-rate test disagree on this pair (the bootstrap interval of the F-measure "
+            "difference excludes 0, the 95% Bonett–Price interval of the error-rate difference does not; McNemar's "
+            "mid-p test does not reject equal error rates at alpha = 0.05, p = ") in text
+    assert "have equal error rates here: the same number of errors" in text
 
 
 def test_tied_leaders_are_named():
@@ -231,7 +232,7 @@ def test_tied_leaders_are_named():
     data = load_predictions(pd.DataFrame({"label": y, "pred_a": a, "pred_b": b}))
     text = summary_text(data, measures=classifier_measures(data), pairwise=pairwise_comparison(data))
     assert "**a and b** have equal accuracy, the highest" in text
-    assert "a and b, have equal error rates: the same number of errors, disagreeing on 16 cases" in text
+    assert "a and b, have equal error rates here: the same number of errors, disagreeing on 16 cases" in text
 
 
 # ----------------------------------------------------------------------- output

@@ -237,7 +237,12 @@ def paired_error_difference(err_a: np.ndarray, err_b: np.ndarray, *, alpha: floa
     :func:`evallib.onetestset.paired_difference_interval`. Otherwise the per-case
     differences ``d_i = e_A,i - e_B,i`` are fractional and the paired t-test and t interval
     on ``n - 1`` degrees of freedom are used (:func:`evallib.items.paired_item_difference`
-    with ``method="t"``: the cases, not the rows, are the sample).
+    with ``method="t"``: the cases, not the rows, are the sample). When the two error rates are
+    equal on every case (``b = c = 0``) every ``d_i`` is 0 and the t interval has zero width,
+    which says nothing about how large a difference ``n`` cases leave open; the interval is then
+    ``interval`` on the ``n`` cases with no disagreement (the one-test-set interval of the same
+    ``a, 0, 0, d`` table, ``method`` names it), and the p-value of 1 says only that nothing
+    was tested.
 
     References
     ----------
@@ -250,12 +255,13 @@ def paired_error_difference(err_a: np.ndarray, err_b: np.ndarray, *, alpha: floa
     same = err_a == err_b
     a = int(np.count_nonzero(same & (err_a == 0)))
     d = n - a - b - c
-    if binary:
+    if binary or b == c == 0:
         table = Contingency(a=a, b=b, c=c, d=d, n=n)
         ci = paired_difference_interval(table, method=interval, alpha=alpha)
         return PairStats(diff=(b - c) / n, low=float(ci.low), high=float(ci.high),
                          p=float(mcnemar(b, c, method="mid-p").pvalue), a=a, b=b, c=c, d=d, n=n,
-                         method=interval_name, test="McNemar's mid-p test")
+                         method=interval_name, test="McNemar's mid-p test" if binary else
+                         "paired t-test on per-case error rates")
     res = paired_item_difference(err_a, err_b, alpha=alpha, method="t")
     return PairStats(diff=float(res.estimate), low=float(res.low), high=float(res.high), p=float(res.pvalue),
                      a=a, b=b, c=c, d=d, n=n, method="paired t on per-case error rates",
@@ -378,7 +384,10 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
     -------
     pandas.DataFrame
         One row per pair ``a, b`` (file order): ``ba_a, ba_b, difference`` (``ba_a - ba_b``),
-        ``se, df, statistic, pvalue, low, high`` and the adjusted columns of
+        ``se, df, statistic, pvalue, low, high``, ``bound_low``/``bound_high`` (the differences
+        possible, ``[-1, 1]``, or ``[-1/K, 1 - 1/K]`` and its mirror when one of the two is right
+        exactly on the cases of one class, as a classifier that always predicts one class is: its
+        balanced accuracy is then 1/K, and both intervals are clipped to this range) and the adjusted columns of
         :func:`evallib.onetestset.delong_pairwise` (``pvalue_adj``, ``reject_adj``,
         ``low_adj``/``high_adj``, each pair on its own df: joint under Holm and Bonferroni,
         the unadjusted interval under ``"bh"``, ``"by"`` and ``"none"``).
@@ -389,20 +398,29 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
     """
     truth = data.case_truth
     correct = {name: 1.0 - r for name, r in data.error_rates().items()}
+    k = np.unique(truth).size
+    # a classifier right exactly on the cases of one class (one that predicts that class on every case)
+    # has balanced accuracy 1/K in every sample of these classes, as the majority-class baseline does
+    constant = {name: any(np.array_equal(c, (truth == t).astype(float)) for t in np.unique(truth))
+                for name, c in correct.items()}
     rows = []
     for a, b in combinations(correct, 2):
-        res = stratified_mean(correct[a] - correct[b], truth, alpha=alpha)
+        # the difference a - b lies in [-1, 1], and in [-1/K, 1 - 1/K] (or its mirror) when one of the two
+        # is constant: the interval is clipped to what is possible, as _best_sentence's against the baseline
+        feasible = ((-1.0 / k, 1.0 - 1.0 / k) if constant[b] and not constant[a] else
+                    (1.0 / k - 1.0, 1.0 / k) if constant[a] and not constant[b] else (-1.0, 1.0))
+        res = stratified_mean(correct[a] - correct[b], truth, alpha=alpha, bounds=feasible)
         ba_a = stratified_mean(correct[a], truth, alpha=alpha, bounds=(0.0, 1.0)).estimate
         ba_b = stratified_mean(correct[b], truth, alpha=alpha, bounds=(0.0, 1.0)).estimate
         rows.append({"a": a, "b": b, "ba_a": ba_a, "ba_b": ba_b, "difference": res.estimate, "se": res.se,
                      "df": res.df, "statistic": res.statistic, "pvalue": res.pvalue, "low": res.low,
-                     "high": res.high, "alpha": alpha})
+                     "high": res.high, "alpha": alpha, "bound_low": feasible[0], "bound_high": feasible[1]})
     table = adjust_pairs_table(pd.DataFrame(rows), alpha, adjust, lambda lv: float(stats.norm.isf(lv / 2.0)))
     # joint (Bonferroni) under the family-wise adjustments; none correspond to the false discovery rate
     joint = alpha / max(len(table), 1) if adjust in FWER_ADJUSTMENTS else alpha
     half = stats.t.isf(joint / 2.0, table["df"].to_numpy(dtype=float)) * table["se"].to_numpy(dtype=float)
-    table["low_adj"] = np.maximum(-1.0, table["difference"] - half)  # each pair on its own df
-    table["high_adj"] = np.minimum(1.0, table["difference"] + half)
+    table["low_adj"] = np.maximum(table["bound_low"], table["difference"] - half)  # each pair on its own df
+    table["high_adj"] = np.minimum(table["bound_high"], table["difference"] + half)
     return table
 
 

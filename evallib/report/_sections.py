@@ -739,6 +739,11 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     adjusted interval is the unadjusted one (``attrs["interval_adjust"]`` says which,
     ``"bonferroni"`` or ``"none"``).
 
+    A pair's ``verdict`` is read from its adjusted p-value; where its unadjusted interval and
+    unadjusted test fall on opposite sides (the interval excludes 0 and the test does not reject,
+    or the reverse), it adds ``(borderline: the interval excludes 0)`` (or ``includes``), the
+    mark the summary uses for the same pair.
+
     Pairs are sorted by effect, the observed ``|difference in error rate|``, largest first
     (ties: smaller p first). Every pair is a row (nothing is truncated). With
     ``min_difference`` (the smallest difference in error rate that matters, a proportion)
@@ -774,7 +779,9 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         ``adj_low``/``adj_high``, ``pvalue``, ``pvalue_adj``, ``reject``, ``better`` (the classifier
         with fewer errors, or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`) and
         ``verdict``. The attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and
-        the names of the ``method`` (interval) and ``test``, and ``interval_adjust``. Skipped
+        the names of the ``method`` (interval) and ``test``, ``identical_method`` (the interval
+        of a pair whose error rates are equal on every case: ``interval`` on the cases, since the
+        paired t interval of zero differences has zero width), and ``interval_adjust``. Skipped
         when fewer than two classifiers have predicted labels.
     """
     alpha = check_alpha(alpha)
@@ -807,15 +814,23 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     out["better"] = [i if dv < 0 else (j if dv > 0 else "tie") for (i, j), dv in zip(out["pair"], out["diff"])]
     out["few"] = (out["b"] + out["c"]) < FEW_DISCORDANT
     verdicts = []
-    for (i, j), b, c, dv, rej in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"]):
-        if b == 0 and c == 0:
-            verdicts.append("identical predictions" if binary else "identical error rates on every case")
+    # the summary's mark: where the (unadjusted) interval and the unadjusted test fall on opposite
+    # sides, the difference is borderline, and the table's verdict says so too
+    excludes = ~((out["diff_low"] <= 0) & (out["diff_high"] >= 0))
+    borderline = excludes != (out["pvalue"] <= alpha)
+    for (i, j), b, c, dv, rej, edge, excl in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"],
+                                                 borderline, excludes):
+        mark = f" (borderline: the interval {'excludes' if excl else 'includes'} 0)" if edge else ""
+        if b == 0 and c == 0:   # no case to test: the p-value of 1 is no verdict, and the table prints none
+            verdicts.append("identical predictions: nothing to test" if binary else
+                            f"identical error rates on every case: nothing to test ({INTERVAL_NAMES[interval]} "
+                            "interval on the cases)")
         elif dv == 0:
             verdicts.append("not shown to differ (the same number of errors here)")
         elif rej:
-            verdicts.append(f"{i if dv < 0 else j} makes fewer errors")
+            verdicts.append(f"{i if dv < 0 else j} makes fewer errors{mark}")
         else:
-            verdicts.append("not shown to differ")
+            verdicts.append(f"not shown to differ{mark}")
     out["verdict"] = verdicts
     out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(out["diff_low"], out["diff_high"])]
     method = INTERVAL_NAMES[interval] if binary else "paired t (per-case error rates)"
@@ -823,7 +838,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
                      n=data.n, interval=interval, method=method,
                      test="McNemar's mid-p test" if binary else "paired t-test on per-case error rates",
                      test_short="mid-p test" if binary else "paired t-test", level_adj=level_adj,
-                     min_difference=delta,
+                     min_difference=delta, identical_method=INTERVAL_NAMES[interval],
                      binary=binary, error_rates={name: float(r.mean()) for name, r in rates.items()})
     return out
 
@@ -1932,6 +1947,25 @@ class FoldAnalysis:
                         value=lambda n: f"{pct(means[n])}%", limit=LISTED)
 
     @property
+    def size_range(self) -> str:
+        """``""`` when every repeat's folds hold the same number of cases, else ``"5 to 30 cases"``."""
+        sizes = self.fold_sizes
+        per_repeat = sizes.groupby(level="repeat") if isinstance(sizes.index, pd.MultiIndex) else [(None, sizes)]
+        if all(g.nunique() == 1 for _, g in per_repeat):
+            return ""
+        return f"{int(sizes.min()):,} to {int(sizes.max()):,} cases"
+
+    @property
+    def ratio_text(self) -> str:
+        """``n_test/n_train`` as the t-test used it: ``"n_test/n_train = 0.250"``, and with unequal
+        folds which ratio that is (the mean of the per-fold ratios, not ``1/(k - 1)``)."""
+        text = f"n_test/n_train = {self.test_train_ratio:.3f}"
+        if self.size_range:
+            text += (f", the mean over the folds of fold size / rest of its repeat, since the folds are unequal "
+                     f"({self.size_range}): not 1/(k - 1), which holds for k equal folds")
+        return text
+
+    @property
     def folds_text(self) -> str:
         """``"10 folds"`` or ``"100 folds (10 repeats of 10)"``."""
         j = len(self.per_fold)
@@ -1955,7 +1989,7 @@ class FoldAnalysis:
         flat = self.interval[0] == self.interval[1]   # every fold's difference the same: t = 0/0
         lines += [
             f"corrected resampled t-test, {self.best} vs {self.second} over {self.folds_text} "
-            f"(n_test/n_train = {self.test_train_ratio:.3f}):",
+            f"({self.ratio_text}):",
             f"  mean accuracy difference {signed(t.mean_difference, 3)}, "
             + (f"the per-fold differences are all {signed(t.mean_difference, 3)} (no variation): the t statistic is "
                "undefined and no p-value can be read" if flat else

@@ -155,6 +155,11 @@ def format_measures(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _comma_clause(clause: str) -> str:
+    """``" (clause)"`` after a table cell, or ``""``."""
+    return f" ({clause})" if clause else ""
+
+
 def _interval_text(lo: float, hi: float) -> str:
     if lo == hi:
         return "zero width (no disagreements)"
@@ -198,8 +203,10 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     if not one:
         columns[_interval_header(alpha, adjust)] = [_interval_text(lo, hi)
                                                     for lo, hi in zip(table["adj_low"], table["adj_high"])]
+    # a pair with no case on which the two differ has nothing to test: no p-value (the verdict says so)
     columns[pvalue_header("none" if one else adjust, table.attrs.get("test", "McNemar's mid-p test"))] = [
-        pvalue_cell(p) for p in table["pvalue_adj"]]
+        "-" if b + c == 0 else pvalue_cell(p, alpha=alpha)   # beside the verdict: on its side of alpha
+        for p, b, c in zip(table["pvalue_adj"], table["b"], table["c"])]
     columns["disagreements b + c"] = [f"{b + c}" + (" (few)" if few else "")
                                       for b, c, few in zip(table["b"], table["c"], table["few"])]
     columns["verdict"] = list(table["verdict"])
@@ -251,13 +258,16 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
         "balanced accuracy A": [f"{v:.3f}" for v in table["ba_a"]],
         "balanced accuracy B": [f"{v:.3f}" for v in table["ba_b"]],
         "A - B (points)": [f"{100 * d + 0.0:+.1f}" for d in table["difference"]],
-        f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(table["low"], table["high"])],
+        f"{level} interval": [_interval_text(lo, hi) + _comma_clause(_balanced_clip(r, alpha))
+                              for lo, hi, r in zip(table["low"], table["high"], table.to_dict("records"))],
     }
     if not one:
-        columns[_interval_header(alpha, adjust)] = [_interval_text(lo, hi)
-                                                    for lo, hi in zip(table["low_adj"], table["high_adj"])]
+        joint = alpha / len(table) if adjust in FWER_ADJUSTMENTS else alpha   # balanced_accuracy_pairs' level
+        columns[_interval_header(alpha, adjust)] = [
+            _interval_text(lo, hi) + _comma_clause(_balanced_clip(r, joint))
+            for lo, hi, r in zip(table["low_adj"], table["high_adj"], table.to_dict("records"))]
     columns[pvalue_header("none" if one else adjust, table.attrs.get("test", BALANCED_TEST))] = [
-        pvalue_cell(p) for p in table["pvalue_adj"]]
+        pvalue_cell(p, alpha=alpha) for p in table["pvalue_adj"]]   # beside the verdict: on its side of alpha
     columns["verdict"] = verdicts
     out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
@@ -442,6 +452,20 @@ def _clipped_ends(what: str, bounds: tuple[float, float], unclipped: tuple[float
                                                                 unclipped, clipped, (-1.0, 1.0))
             if cut == bound and beyond * (wide - bound) > 0]
     return " and ".join(ends)
+
+
+def _balanced_clip(row: Any, alpha: float, sign: float = 1.0) -> str:
+    """The clause of :func:`_clipped_ends` for a balanced-accuracy pair row whose interval at level
+    ``alpha`` (its own t interval, ``difference ± t se``) was clipped to the differences possible
+    (``bound_low``/``bound_high``, :func:`percase.balanced_accuracy_pairs`), read as ``sign`` times
+    the row's difference; ``""`` when neither end was clipped."""
+    lo_b, hi_b = float(row.get("bound_low", -1.0)), float(row.get("bound_high", 1.0))
+    est, se = float(row["difference"]), float(row["se"])
+    half = float(stats.t.isf(alpha / 2.0, float(row["df"]))) * se if se > 0 else 0.0
+    clipped = (max(lo_b, est - half), min(hi_b, est + half))
+    flip = (lambda lo, hi: tuple(sorted((sign * lo, sign * hi))))
+    return _clipped_ends("difference", flip(lo_b, hi_b), flip(est - half, est + half), flip(*clipped),
+                         lambda v: f"{100 * v:+.1f}")
 
 
 def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delta: float | None) -> str | None:
@@ -636,7 +660,7 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
                      f"({', '.join(rejected)}); {'the largest of them: ' if len(rejected) > 1 else ''}"
                      f"{winner} makes {g} percentage points fewer errors "
                      f"than {top['pair'][1] if top['pair'][0] == winner else top['pair'][0]} "
-                     f"({interval})")
+                     f"({interval}){matters_clause(lo, hi, pairwise.attrs.get('min_difference'))}")
     else:
         if m == 1:
             only = pairwise.iloc[0]
@@ -707,7 +731,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         if note:
             head = f"{note}: by balanced accuracy {a} is {g} percentage points ahead of {b}"
         elif values[a] == values[b]:  # two share first place
-            head = (f"By balanced accuracy the {two}, {a} and {b}, have equal balanced accuracy "
+            head = (f"By balanced accuracy the {two}, {a} and {b}, have equal balanced accuracy here "
                     f"({pct(values[a])}%): {a} minus {b} is {g} percentage points")
         else:
             head = f"By balanced accuracy the {two} are {a} and {b}: {a} is {g} percentage points ahead"
@@ -724,7 +748,8 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
                           f": they are not shown to differ at alpha = {alpha:g}")
             mc_verdict = (f", {'rejecting' if p_mc <= alpha else 'not rejecting'} equal error rates at "
                           f"alpha = {alpha:g}")
-        text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} percentage points"
+        clip = _balanced_clip(r, alpha, sign)
+        text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} percentage points{', ' + clip if clip else ''}"
                 f"{'; ' + LEADERS_UNADJUSTED if m > 1 else ''}{joint}; {BALANCED_TEST}, {p_of(r)}){ba_verdict}"
                 f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
                 f"the large class, gives {p_of(mc)} for the same pair{mc_verdict}.")
@@ -756,16 +781,22 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     if n_dis == 0:
         level = level_text(alpha)
         _, g_int = gap_points(adv, lo, hi)
+        # with fractional per-case rates the paired t interval of zero differences has zero width: the
+        # interval quoted is then the one-test-set one on the cases (pairwise_comparison's identical_method)
+        binary = pairwise.attrs.get("binary", True)
+        name = "" if binary else f"{pairwise.attrs.get('identical_method', '')} ".lstrip()
+        why = ("" if binary else "the paired t interval of per-case differences that are all 0 has zero width "
+               "and says nothing, and the ")
         return (f"{subject} "
                 + ("make identical predictions on every test case" if not data.repeated else
                    "have the same error rate on every test case")
                 + f": their error rates on this test set are equal, and with no disagreement to measure the "
-                f"{level} interval of the difference, {g_int} percentage points, is what "
+                f"{level} {name}interval of the difference, {g_int} percentage points, is what "
                 f"{plural(len(data.case_truth), 'case')} leave open, not a difference known to be 0 "
-                f"({test} has nothing to test).")
+                f"({why}{test} has nothing to test).")
     g, g_int = gap_points(adv, lo, hi)
     if adv == 0:
-        return (f"{subject} have equal error rates: the same number of errors, "
+        return (f"{subject} have equal error rates here: the same number of errors, "
                 f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} percentage points; "
                 f"{p_part}){matters_clause(lo, hi, delta)}.")
     verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
@@ -826,6 +857,7 @@ def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None
         ba, (ba_lo, ba_hi) = sign * r["difference"], sorted((sign * r["low"], sign * r["high"]))
         g_acc, int_acc = gap_points(acc, acc_lo, acc_hi)
         g_ba, int_ba = gap_points(ba, ba_lo, ba_hi)
+        clip_ba = _balanced_clip(r, alpha, sign)
         if acc * ba > 0:
             direction = f"both estimates put {i if acc > 0 else j} ahead"
         elif acc * ba < 0:
@@ -849,7 +881,7 @@ def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None
             f"for {i} vs {j} ({i} minus {j}) the accuracy difference is {signed(g_acc)} percentage points "
             f"({level} {method} interval {int_acc}{una}; {test}, {p_text(float(row['pvalue_adj']))}) "
             f"and the balanced-accuracy difference {signed(g_ba)} percentage points ({level} "
-            f"{STRATIFIED_INTERVAL} interval {int_ba}{una}; {BALANCED_TEST}, "
+            f"{STRATIFIED_INTERVAL} interval {int_ba}{una}{', ' + clip_ba if clip_ba else ''}; {BALANCED_TEST}, "
             f"{p_text(float(r['pvalue_adj']))}): {direction}{'; ' + sides if sides else ''}")
     if not only_mc and not only_ba:
         return None
@@ -866,6 +898,32 @@ def _verdicts_sentence(pairwise: Any, balanced: Any, alpha: float) -> str | None
             "alike, so mostly the large class, while balanced accuracy weighs each class alike.")
 
 
+def _bootstrap_disagreement(bootstrap: Any, pairwise: pd.DataFrame, row: Any) -> str:
+    """Which of the pair's procedures exclude 0 or reject and which do not, each named: the bootstrap
+    interval of the F-measure (or macro-F1) difference, the error-rate interval of section 3
+    (unadjusted where there are several pairs) and the error-rate test (adjusted where it is)."""
+    alpha = bootstrap.alpha
+    level = level_text(alpha)
+    adj = pairwise.attrs.get("adjust", "none")
+    adjusted = adj in ADJUST_NAME and len(pairwise) > 1
+    measure = "F-measure" if bootstrap.measure == "F1" else "macro-F1"
+    test = pairwise.attrs.get("test", "McNemar's mid-p test")
+    lo, hi = float(row["diff_low"]), float(row["diff_high"])
+    error_excludes = not (lo <= 0 <= hi)
+    error_interval = (f"the {level} {pairwise.attrs.get('method', 'Bonett–Price')} interval of the error-rate "
+                      f"difference{' (unadjusted)' if adjusted else ''}")
+    p = float(row["pvalue_adj"])
+    p_text = adjusted_p_text(p, adj) if adjusted else format_p(p, alpha=alpha)
+    boot = f"the bootstrap interval of the {measure} difference"
+    if bootstrap.excludes_zero:
+        intervals = (f"{boot} excludes 0, and so does {error_interval}" if error_excludes else
+                     f"{boot} excludes 0, {error_interval} does not")
+        return f"{intervals}; {test} does not reject equal error rates at alpha = {alpha:g}, {p_text}"
+    intervals = (f"{boot} includes 0, {error_interval} does not" if error_excludes else
+                 f"{boot} includes 0, and so does {error_interval}")
+    return f"{test} rejects equal error rates at alpha = {alpha:g}, {p_text}; {intervals}"
+
+
 def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str | None:
     """The F-measure's verdict, and why it may differ from McNemar's."""
     if bootstrap is None or not callable(getattr(bootstrap, "summary", None)):
@@ -878,14 +936,31 @@ def _bootstrap_sentence(data: Predictions, bootstrap: Any, pairwise: Any) -> str
             what = ("the F-measure weighs errors on the positive class and ignores true negatives"
                     if bootstrap.measure == "F1" else "macro-F1 weighs every class alike")
             alpha = bootstrap.alpha
-            which = (f"only the bootstrap interval of the {'F-measure' if bootstrap.measure == 'F1' else 'macro-F1'} "
-                     "difference excludes 0" if bootstrap.excludes_zero else
-                     f"only the error-rate test rejects equal error rates at alpha = {alpha:g}")
+            which = _bootstrap_disagreement(bootstrap, pairwise, row)
             text += (f" It and the error-rate test disagree on this pair ({which}): they measure different "
                      f"things, {what} while the test counts every error"
                      + ("" if pairwise.attrs.get("adjust") == "none" or len(pairwise) == 1 else
                         ", and the test's verdict is adjusted for the number of pairs") + ".")
     return text
+
+
+def _fold_leaders_sentence(measures: pd.DataFrame, folds: Any) -> str:
+    """Where the leader by mean per-fold accuracy is not the leader by accuracy pooled over the cases
+    (section 2), why the two differ; ``""`` where it is (or is tied with it)."""
+    if "accuracy" not in measures or not hasattr(folds, "per_fold"):
+        return ""
+    acc = measures["accuracy"].astype(float).reindex([str(c) for c in folds.per_fold.columns]).dropna()
+    best = folds.best
+    if best not in acc or not len(acc) or acc[best] >= acc.max():
+        return ""
+    top = [n for n, v in acc.items() if v == acc.max()]
+    means = folds.per_fold.mean(axis=0)
+    who = join_names(top)
+    unequal = f", and these folds are unequal ({folds.size_range})" if folds.size_range else ""
+    return (f" The leader by mean per-fold accuracy, {best} ({pct(means[best])}%), is not the leader by accuracy "
+            f"pooled over the cases (section 2), {who} ({pct(acc.max())}% against {best}'s {pct(acc[best])}%): "
+            f"the mean over the folds weighs each fold equally, whatever its size, while pooled accuracy weighs "
+            f"each case equally{unequal}.")
 
 
 def _small_sentence(data: Predictions, measures: pd.DataFrame, pairwise: Any, alpha: float) -> str:
@@ -905,6 +980,12 @@ def _small_sentence(data: Predictions, measures: pd.DataFrame, pairwise: Any, al
     if isinstance(pairwise, pd.DataFrame) and len(pairwise):
         diff = pairwise["diff_high"].astype(float) - pairwise["diff_low"].astype(float)
         method = pairwise.attrs.get("method", "")
+        # pairs with equal error rates on every case have the one-test-set interval (pairwise_comparison)
+        same = ((pairwise["b"] + pairwise["c"]) == 0) & (not pairwise.attrs.get("binary", True))
+        if same.all():
+            method = pairwise.attrs.get("identical_method", "")
+        elif same.any():
+            method += f" ({pairwise.attrs.get('identical_method', '')} where the error rates are equal on every case)"
         parts.append(f"the {level} {method + ' ' if method else ''}intervals of the pairwise differences in "
                      f"section 3 are {span(diff)} percentage "
                      "points wide")
@@ -1000,7 +1081,7 @@ def summary_text(
         out.append(chance.headline())
     out.append(_bootstrap_sentence(data, bootstrap, pairwise))
     if folds is not None and callable(getattr(folds, "summary", None)):
-        out.append(folds.summary())
+        out.append(folds.summary() + _fold_leaders_sentence(measures, folds))
     if len(data.predicted or data.labels) and data.n < SMALL_TEST_SET:
         out.append(_small_sentence(data, measures, pairwise, alpha))
     return "\n".join(f"- {escape_bold(s)}" for s in out if s)
