@@ -1,7 +1,7 @@
 # evallib workbook: developer entry points.  `make` alone lists the targets.
 #
 # The virtual environment lives in $(VENV); its stamp file $(STAMP) records a
-# successful `pip install -e ".[all,inspect]" -c constraints.txt` (everything, and the
+# successful install of `-e ".[all,inspect]" -c constraints.txt` (with uv, see PIP_INSTALL; everything, and the
 # inspect_ai log reader so that its tests run, at the locked versions) and is rebuilt
 # whenever pyproject.toml or the lock changes.
 
@@ -69,6 +69,20 @@ help: ## List the targets
 
 venv: $(STAMP)
 
+# The installer: uv (pinned here; a tool, not a dependency, so not in the lock), which
+# resolves and downloads in parallel: on this project's 2-core machines it builds the venv in
+# about 40 s where pip takes about 3 min, at the same versions (the lock's). It is installed
+# into the venv with the venv's pip; where it cannot be (no wheel for the platform, no
+# index), pip does the install itself. The recipe line reads as `pip install ARGS`.
+UV_PIN      ?= uv==0.13.9
+PIP_INSTALL  = pipi() { \
+	  if "$(PY)" -m uv --version >/dev/null 2>&1 || "$(PY)" -m pip install -q --disable-pip-version-check "$(UV_PIN)"; then \
+	    "$(PY)" -m uv pip install --python "$(PY)" "$$@"; \
+	  else \
+	    echo "uv could not be installed; installing with pip" >&2; \
+	    "$(PY)" -m pip install --upgrade pip && "$(PY)" -m pip install "$$@"; \
+	  fi; }; pipi
+
 # Sets $py to an interpreter of Python 3.11+ (BASE_PYTHON, else python3.11, else python3).
 FIND_PYTHON = py=; \
 	for cand in $(or $(BASE_PYTHON),python3.11 python3); do \
@@ -93,8 +107,7 @@ $(STAMP): pyproject.toml $(LOCK) $(JUPYTER_FILES)
 	  echo "Creating $(VENV) with $$(command -v "$$py") ($$("$$py" -c 'import platform; print(platform.python_version())'))"; \
 	  "$$py" -m venv "$(VENV)"; \
 	fi
-	"$(PY)" -m pip install --upgrade pip
-	"$(PY)" -m pip install -c $(LOCK) -e ".[all,inspect]"
+	$(PIP_INSTALL) -c $(LOCK) -e ".[all,inspect]"
 	@# Jupyter reads $(VENV)/etc/jupyter and $(VENV)/share/jupyter: `jupyter nbconvert --to html`
 	@# writes the offline page, Voila drops the author and solutions cells, JupyterLab asks about no news
 	mkdir -p "$(VENV)/etc" && cp -R etc/jupyter "$(VENV)/etc/" && cp -R etc/share "$(VENV)/"
@@ -217,7 +230,7 @@ binder-links:
 # it prints none (no GitHub remote, no BINDER_REPO), the lesson pages say so.
 
 $(DOCS_STAMP): $(STAMP) pyproject.toml $(LOCK)
-	"$(PY)" -m pip install -c $(LOCK) -e ".[all,docs]"
+	$(PIP_INSTALL) -c $(LOCK) -e ".[all,docs]"
 	@touch "$@"
 
 docs: $(DOCS_STAMP)

@@ -335,10 +335,21 @@ def test_binder_installs_evallib_binder_with_the_lock():
 def test_make_venv_installs_all_groups_with_the_lock():
     text = _read("Makefile")
     assert re.search(r"^LOCK\s*:=\s*constraints\.txt$", text, re.MULTILINE)
-    installs = [line for line in text.splitlines() if "pip install" in line and "-e" in line]
+    installs = [line for line in text.splitlines() if "$(PIP_INSTALL)" in line and "-e" in line]
     assert any("-c $(LOCK)" in line and '".[all,inspect]"' in line for line in installs), installs
     assert re.search(r"^\$\(STAMP\):.*\$\(LOCK\)", text, re.MULTILINE), "the venv must be rebuilt when the lock changes"
     assert re.search(r"^lock:", text, re.MULTILINE), "make lock regenerates the lock"
+
+
+def test_make_installs_with_a_pinned_uv_and_falls_back_to_pip():
+    """PIP_INSTALL: uv at one exact version into the venv; pip when uv cannot be installed."""
+    text = _read("Makefile")
+    pin = re.search(r"^UV_PIN\s*\?=\s*uv==(\d+\.\d+\.\d+)$", text, re.MULTILINE)
+    assert pin, "the Makefile must pin uv to one version (UV_PIN ?= uv==X.Y.Z)"
+    block = text[text.index("PIP_INSTALL  ="):]
+    block = block[:block.index("pipi\n") + 4]
+    assert '-m uv pip install --python "$(PY)" "$$@"' in block
+    assert '-m pip install "$$@"' in block, "no pip fallback"
 
 
 @pytest.mark.parametrize("env_file", ENV_FILES)
