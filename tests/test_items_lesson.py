@@ -462,7 +462,12 @@ def test_pooled_coverage_text_follows_the_pooled_and_the_bar_verdicts():
 
     head = "A bar whose ±2 MC SE interval is consistent with the promise is not evidence that the interval keeps its level"
     short_some = describe_pooled_coverage(0.94, 0.003, 0.95, ["within", "short"], 2000)
-    assert short_some.startswith(head) and "cannot tell a shortfall of 1.00 percentage points" in short_some
+    # a bar of 2,000 simulations at a true 94% is flagged less than half the time, not never: the text says how often
+    # (bar_flag_probability, checked against simulated bars below) and how many of the bars did
+    assert short_some.startswith(head) and "cannot tell" not in short_some
+    assert "a bar flags a true shortfall of 1.00 percentage points, the pooled one, only with probability about 0.44" \
+        in short_some and "(here 1 of the 2 bars did)" in short_some
+    assert "(here none of the 2 bars did)" in describe_pooled_coverage(0.94, 0.003, 0.95, ["within", "within"], 2000)
     assert "with 2,000 simulations" in short_some
     assert "every bar alone lies below" in describe_pooled_coverage(0.94, 0.003, 0.95, ["short", "short"], 2000)
     within = describe_pooled_coverage(0.948, 0.003, 0.95, ["within", "within"], 400)
@@ -473,6 +478,23 @@ def test_pooled_coverage_text_follows_the_pooled_and_the_bar_verdicts():
         describe_pooled_coverage(0.94, 0.003, 0.95, [], 400)
     with pytest.raises(ValueError, match="bar_verdicts"):
         describe_pooled_coverage(0.94, 0.003, 0.95, ["tied"], 400)
+
+
+def test_bar_flag_probability_matches_simulated_bars():
+    """The chance that one bar lies below its promise, against bars simulated and read by the ±2 MC SE rule by hand."""
+    from evallib.lessons import bar_flag_probability
+
+    rng = np.random.default_rng(20261204)
+    for coverage, n in ((0.94, 2000), (0.9398, 2000), (0.93, 400), (0.95, 1000)):
+        share = rng.binomial(n, coverage, size=200_000) / n
+        flagged = np.mean(share + 2 * np.sqrt(share * (1 - share) / n) < 0.95)
+        mc = np.sqrt(flagged * (1 - flagged) / 200_000)
+        assert bar_flag_probability(coverage, 0.95, n) == pytest.approx(flagged, abs=4 * mc + 1e-4), (coverage, n)
+    for bad, name in ((dict(coverage=1.2, promise=0.95, n_resamples=10), "coverage"),
+                      (dict(coverage=0.9, promise=1.0, n_resamples=10), "promise"),
+                      (dict(coverage=0.9, promise=0.95, n_resamples=0), "n_resamples")):
+        with pytest.raises(ValueError, match=name):
+            bar_flag_probability(**bad)
 
 
 def test_gap_split_attributes_a_part_only_beyond_two_mc_se():

@@ -53,7 +53,7 @@ from ..items import bell_mccaffrey_df
 
 __all__ = ["PAIRED_COVERAGE_METHODS", "COVERAGE_VERDICTS", "COVERAGE_VERDICT_TITLE", "simulate_paired_items", "paired_item_coverage",
            "plot_paired_item_coverage", "describe_paired_item_coverage", "coverage_verdicts",
-           "mark_coverage_verdicts", "describe_coverage_reading", "describe_mc_share", "EXACT_BELOW", "describe_pooled_coverage", "describe_gap_split",
+           "mark_coverage_verdicts", "describe_coverage_reading", "describe_mc_share", "EXACT_BELOW", "describe_pooled_coverage", "bar_flag_probability", "describe_gap_split",
            "describe_clustering_screen"]
 
 #: Intervals of the paired difference :func:`paired_item_coverage` can measure: the unpaired
@@ -860,9 +860,10 @@ def describe_pooled_coverage(coverage: float, mc_se: float, promise: float, bar_
 
     A bar whose ±2 MC SE interval is consistent with the promise is not evidence that the
     interval keeps its level. When the pooled coverage falls short (:func:`coverage_verdicts`)
-    and some bar alone does not, the text says that a bar of ``n_resamples`` simulations cannot
-    tell a shortfall of the pooled size from none; when the pooled coverage is itself within its
-    noise, it says how large a shortfall could still go unseen (two pooled MC SEs).
+    and some bar alone does not, the text says how often a bar of ``n_resamples`` simulations
+    would flag a true coverage of the pooled size (:func:`bar_flag_probability`) and how many of
+    the bars did; when the pooled coverage is itself within its noise, it says how large a
+    shortfall could still go unseen (two pooled MC SEs).
 
     Parameters
     ----------
@@ -896,14 +897,66 @@ def describe_pooled_coverage(coverage: float, mc_se: float, promise: float, bar_
         raise ValueError(f"bar_verdicts must be a non-empty list of {sorted(COVERAGE_VERDICTS)}; got {bars}")
     text = "A bar whose ±2 MC SE interval is consistent with the promise is not evidence that the interval keeps its level"
     if verdict == "short" and any(v != "short" for v in bars):
-        return (text + f": with {n_resamples:,} simulations a bar cannot tell a shortfall of "
-                f"{100 * (promise - coverage):.2f} percentage points, the pooled one, from none.")
+        flagged = sum(v == "short" for v in bars)
+        did = f"{flagged:,} of the {len(bars):,} bars did" if flagged else f"none of the {len(bars):,} bars did"
+        return (text + f": with {n_resamples:,} simulations a bar flags a true shortfall of "
+                f"{100 * (promise - coverage):.2f} percentage points, the pooled one, only with probability about "
+                f"{bar_flag_probability(coverage, promise, n_resamples):.2f} (here {did}).")
     if verdict == "short":
         return text + "; here every bar alone lies below the promise too."
     if verdict == "within":
         return (text + ", and neither is the pooled coverage: a shortfall smaller than about "
                 f"{200 * mc_se:.2f} percentage points (two pooled Monte Carlo SEs) would go unseen in this run.")
     return text + "; pooled, the coverage lies above the promise."
+
+
+def bar_flag_probability(coverage: float, promise: float, n_resamples: int) -> float:
+    """The chance that one bar of ``n_resamples`` simulations lies below its promise, given its true coverage.
+
+    A bar measures ``k / n_resamples`` with ``k ~ Binomial(n_resamples, coverage)`` and is read
+    by :func:`coverage_verdicts` (with its ``n_resamples``, so that a bar of fewer than
+    :data:`EXACT_BELOW` misses or hits is read by its exact interval). The probability is the
+    exact sum of the binomial probabilities of the ``k`` it reads as ``"short"``: how often a
+    bar would show a true shortfall of ``promise - coverage``.
+
+    Parameters
+    ----------
+    coverage : float
+        The true coverage of the interval, in [0, 1].
+    promise : float
+        The promised coverage ``1 - alpha``, in (0, 1).
+    n_resamples : int
+        The simulations behind one bar (``>= 1``).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``coverage`` is outside [0, 1], ``promise`` outside (0, 1) or ``n_resamples`` is not a
+        positive whole number.
+
+    Examples
+    --------
+    A true coverage of 94% against 95%: a bar of 2,000 simulations shows it less than half the
+    time, one of 20,000 nearly always.
+
+    >>> from evallib.lessons import bar_flag_probability
+    >>> round(bar_flag_probability(0.94, 0.95, 2000), 2), round(bar_flag_probability(0.94, 0.95, 20000), 2)
+    (0.44, 1.0)
+    """
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    promise = check_alpha(promise, "promise")
+    coverage = float(coverage)
+    if not 0.0 <= coverage <= 1.0:
+        raise ValueError(f"coverage must be a number in [0, 1]; got {coverage!r}")
+    k = np.arange(n_resamples + 1)
+    share = k / n_resamples
+    short = np.array(coverage_verdicts(share, np.sqrt(share * (1 - share) / n_resamples), promise,
+                                       n_resamples=n_resamples)) == "short"
+    return float(stats.binom.pmf(k[short], n_resamples, coverage).sum())
 
 
 def describe_gap_split(parts: dict[str, tuple[float, float]]) -> str:
