@@ -245,8 +245,13 @@ def test_plot_draws_the_table_at_every_explorer_setting():
     assert "200 items in 10 clusters, latent ICC 0.4, K = 4 answers" in ax.get_title()
     # one cluster: a sentence on the axes, no exception (a slider may pass through it)
     ax.clear()
-    plot_paired_item_coverage(n_items=40, cluster_size=30, ax=ax)
+    plot_paired_item_coverage(n_items=30, cluster_size=30, ax=ax)
     assert not ax.patches and "make one cluster" in ax.texts[0].get_text()
+    # 40 items in clusters of 30 are two clusters, 30 and 10 (ceil(40 / 30) = 2): bars, not "one cluster"
+    ax.clear()
+    plot_paired_item_coverage(n_items=40, cluster_size=30, n_resamples=50, rng=0, ax=ax)
+    assert len(ax.patches) == 3 and not any("one cluster" in t.get_text() for t in ax.texts)
+    assert f"40 items in {int(np.ceil(40 / 30))} clusters" in ax.get_title()
     # the widest settings of notebook 08's explorer draw bars too (their speed behind a slider is measured by
     # benchmarks/bench_sliders.py, not here: a timed assertion fails on a loaded shared machine)
     for setting in (dict(n_items=1000, cluster_size=1, samples=16), dict(n_items=1000, cluster_size=40, samples=16)):
@@ -285,7 +290,7 @@ def test_plot_reuse_updates_the_same_artists_for_a_slider():
     assert "200 items in 40 clusters, latent ICC 0.1, K = 1 answer," in ax.get_title()
     assert all(t.get_position()[1] > 1 for t in texts[:3])              # the notes sit above coverage 1
     # one cluster: the bars hide, a sentence shows; then back
-    plot_paired_item_coverage(**dict(second, n_items=40, cluster_size=30), ax=ax, reuse=True)
+    plot_paired_item_coverage(**dict(second, n_items=30, cluster_size=30), ax=ax, reuse=True)
     visible = [t.get_text() for t in ax.texts if t.get_visible()]
     assert not any(p.get_visible() for p in ax.patches) and len(visible) == 1 and "make one cluster" in visible[0]
     plot_paired_item_coverage(**second, ax=ax, reuse=True)

@@ -253,6 +253,10 @@ for kwargs, (name, _, _) in zip(calls, steps):
     callback[key], callback_wall[key], render[key] = min(cpu), min(wall), min(png)
 controls["items"].value = 40          # 40 items in clusters of 40: one cluster, a sentence instead of bars
 assert any("make one cluster" in t.get_text() for t in explorer_ax.texts if t.get_visible())
+controls["cluster_size"].value = 30   # 40 items in clusters of 30 are two clusters, 30 and 10: bars, not "one cluster"
+assert all(p.get_visible() for p in explorer_ax.patches)
+assert not any("one cluster" in t.get_text() for t in explorer_ax.texts if t.get_visible())
+assert "40 items in 2 clusters" in explore(40, 30, *(controls[k].value for k in ("icc", "samples", "correlation")))[1]
 print(json.dumps({"callback_cpu": callback, "callback_wall": callback_wall, "render_cpu": render, "move_wall": moves,
                   "move_cpu": moves_cpu}))
 print("sliders ok")

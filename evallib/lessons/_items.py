@@ -379,9 +379,10 @@ def plot_paired_item_coverage(
     mean width and how often it excludes 0. The dashed line is the promised ``1 - alpha`` (named in the
     y label when ``annotate``). The title gives the design and, measured on the same simulations, the
     correlation of the two models' item scores, the standard deviation of the estimate
-    and the design effect (see :func:`paired_item_coverage`). With fewer items than two
-    clusters hold, the axes say so instead of raising, so that a slider can pass through
-    such settings.
+    and the design effect (see :func:`paired_item_coverage`). When the items fill only one
+    cluster (``n_items <= cluster_size``), the axes say so instead of raising, so that a slider
+    can pass through such settings; more items than one cluster holds make a last, smaller
+    cluster of the remainder, as :func:`paired_item_coverage` simulates it.
 
     Parameters
     ----------
@@ -438,7 +439,7 @@ def plot_paired_item_coverage(
     methods = check_choices(methods, "methods", PAIRED_COVERAGE_METHODS)
     ax = get_axes(ax, figsize=(7, 3.8))
     message = None
-    if n < 2 * size:
+    if n <= size:   # one cluster; n_items = 40 in clusters of 30 are two (30 and 10), as paired_item_coverage makes them
         message = (f"{n} items in clusters of {size} make one cluster:\nno cluster-robust interval "
                    "(move items up or cluster size down)")
     if not reuse:
