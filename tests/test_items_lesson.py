@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 
+import re
+
 import numpy as np
 import pytest
 from scipy import integrate, stats
@@ -338,6 +340,10 @@ def test_plot_draws_a_given_table_without_its_texts_and_describe_names_the_desig
     r = np.mean([np.corrcoef(x, y)[0, 1] for x, y in zip(a, b)])
     assert f"SD of estimate {np.std(d, ddof=1):.4f}" in second and f"item-score correlation {r:.2f}" in second
     assert second.startswith("measured in 120 simulations")
+    # the design effect carries its Monte Carlo error: its relative spread over independent seeds, measured here
+    said = float(re.search(r"design effect [\d.]+ \(relative Monte Carlo error about (\d+)%\)", second).group(1)) / 100
+    deffs = [paired_item_coverage(**{**kw, "rng": s}, methods=("naive",)).attrs["design_effect"] for s in range(40)]
+    assert np.std(deffs, ddof=1) / np.mean(deffs) == pytest.approx(said, rel=0.35)
     with pytest.raises(TypeError, match="what paired_item_coverage returned"):
         describe_paired_item_coverage(pd.DataFrame({"coverage": [0.9]}))
 

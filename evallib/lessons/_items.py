@@ -779,7 +779,10 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
     str
         Two lines: the design (items, clusters, latent ICC -- of the difficulty, on the
         probit scale --, answers per item ``K``, difficulty correlation, true difference), then what the simulations measured (their number,
-        the item-score correlation, the SD of the estimate and the design effect).
+        the item-score correlation, the SD of the estimate and the design effect, with its relative
+        Monte Carlo error ``sqrt(2 / (n_resamples - 1))``, that of a variance estimated from
+        ``n_resamples`` normal draws: 10% at 200 simulations, so a design effect of 1.1 from
+        independent items is no sign of clustering).
 
     Raises
     ------
@@ -800,7 +803,8 @@ def describe_paired_item_coverage(table: pd.DataFrame) -> str:
     return (f"{a['n_items']} items in {a['n_clusters']} clusters, latent ICC {a['icc']:g}, K = {k} answer{'s' if k > 1 else ''}, "
             f"difficulty correlation {a['correlation']:g}, true difference {a['difference']:+.3g}\nmeasured in "
             f"{a['n_resamples']:,} simulations: item-score correlation {a['item_correlation']:.2f}, SD of estimate "
-            f"{a['sd_estimate']:.4f}, design effect {a['design_effect']:.2f}")
+            f"{a['sd_estimate']:.4f}, design effect {a['design_effect']:.2f} (relative Monte Carlo error about "
+            f"{math.sqrt(2 / (a['n_resamples'] - 1)):.0%})")
 
 
 def describe_coverage_reading(coverage: float, mc_se: float, promise: float, n_resamples: int) -> str:
