@@ -261,7 +261,8 @@ def paired_item_coverage(
 
     ``"unpaired"``: ``estimate -/+ z sqrt(s_a^2/N + s_b^2/N)``, the two models' item
     scores taken as independent samples and the items as independent (the interval one
-    gets from two separate error bars); ``"naive"``: paired, ``-/+ z s_d / sqrt(N)``,
+    builds from two separate error bars by adding their variances; reading the two bars by
+    whether they overlap is up to sqrt(2) times stricter still); ``"naive"``: paired, ``-/+ z s_d / sqrt(N)``,
     clusters ignored; ``"t"``: the same with ``N - 1`` df; ``"cr1_normal"``, ``"cr1"``:
     CR1 with a normal or ``t(G - 1)`` reference; ``"cr2"``: CR2 with the Bell–McCaffrey df
     (the default of ``paired_item_difference`` with clusters).
