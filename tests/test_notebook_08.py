@@ -803,3 +803,49 @@ def test_the_leader_only_shortcut_is_read_against_its_monte_carlo_error():
                     "not shown to exceed it at this n_sim")
         assert verdict == expected
     assert lines[0][3] == "exceeds its promise beyond its Monte Carlo error"
+
+
+# ------------------------------------------------------------------ cold read n8
+def test_a_design_effect_beyond_its_monte_carlo_error_is_not_called_consistent_with_it():
+    """Seed 0's first lever row gave 1.093, +2.9 relative MC errors sqrt(2 / 2000) from its true 1: beyond two, so the
+    text may not call it "consistent with its Monte Carlo error"; how rare such a draw is comes from the normal tail."""
+    md = _markdown_outputs(load_notebook(NOTEBOOK))
+    m = re.search(r"The first row's design effect, ([\d.]+), should be 1:.*?It is ([-+][\d.]+) relative Monte Carlo "
+                  r"errors \(([\d.]+)% each\) from 1, (within|beyond) two of them", md, flags=re.S)
+    assert m, md
+    first, z = float(m.group(1)), float(m.group(2))
+    assert z == pytest.approx((first - 1) / np.sqrt(2 / 2000), abs=0.06)
+    assert m.group(4) == ("within" if abs(z) <= 2 else "beyond")
+    if abs(z) > 2:
+        assert "consistent with its Monte Carlo error" not in md and "distance from 1 is within its Monte" not in md
+        rare = re.search(r"comes up on about one seed in ([\d,]+) \(normal tail\)", md)
+        assert rare and int(rare.group(1).replace(",", "")) == pytest.approx(1 / (2 * stats.norm.sf(abs(z))), rel=0.01)
+
+
+def test_section_3s_monte_carlo_numbers_carry_their_se_and_a_bar_is_not_said_blind():
+    """The naive interval's coverage at ICC 0.01 is a Monte Carlo number and carries its MC SE; the pooled CR2 reading
+    says how often one bar of 2,000 simulations flags the pooled shortfall (an exact binomial sum written out here)
+    rather than "cannot tell it from none", and how many of the bars did."""
+    nb = load_notebook(NOTEBOOK)
+    md = _markdown_outputs(nb)
+    m = re.search(r"at ICC 0\.01 the naive interval covers (\d+\.\d)% \((\d\.\d)\)", md)
+    assert m, md
+    c = float(m.group(1)) / 100
+    assert float(m.group(2)) == pytest.approx(100 * np.sqrt(c * (1 - c) / 2000), abs=0.06)
+    assert "cannot tell a shortfall" not in md
+    p = re.search(r"CR2 covers (\d+\.\d\d)% \(Monte Carlo SE [\d.]+ percentage points\), [\d.]+ Monte Carlo SEs below.*?"
+                  r"a bar flags a true shortfall of ([\d.]+) percentage points, the pooled one, only with probability about "
+                  r"(0\.\d\d) \(here (\d|none) of the 3 bars did\)", md, flags=re.S)
+    assert p, md
+    pooled = float(p.group(1)) / 100
+    k = np.arange(2001)
+    share = k / 2000
+    flagged = share + 2 * np.sqrt(share * (1 - share) / 2000) < 0.95
+    assert float(p.group(3)) == pytest.approx(stats.binom.pmf(k[flagged], 2000, pooled).sum(), abs=0.02)
+    # the bars themselves: 'short' is coverage + 2 MC SE < 95%, read off the printed table
+    joined = outputs_text(nb)
+    cr2 = [float(r.group(1)) for r in re.finditer(r"^0\.(?:05|10|20)\s+\d\.\d{3}\s+\d\.\d{3}\s+\d\.\d{3}\s+(\d\.\d{3})",
+                                                      joined, flags=re.M)]
+    assert len(cr2) == 3
+    short = sum(x + 2 * np.sqrt(x * (1 - x) / 2000) < 0.95 for x in cr2)
+    assert p.group(4) == (str(short) if short else "none")
