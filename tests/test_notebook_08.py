@@ -849,3 +849,11 @@ def test_section_3s_monte_carlo_numbers_carry_their_se_and_a_bar_is_not_said_bli
     assert len(cr2) == 3
     short = sum(x + 2 * np.sqrt(x * (1 - x) / 2000) < 0.95 for x in cr2)
     assert p.group(4) == (str(short) if short else "none")
+
+
+def test_section_4s_table_says_its_p_values_are_unadjusted():
+    """Six pairs' p-values printed side by side invite reading each against alpha (boosting - knn's 0.018); the column
+    says they are raw, as the next cell and section 8 (Holm over all pairs: 0.074) treat them."""
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    header = next(line for line in joined.splitlines() if "paired CR2 SE" in line and "sqrt(1 - r)" in line)
+    assert header.rstrip().endswith("raw p (CR2)"), header
