@@ -336,6 +336,12 @@ def test_plot_rank_intervals_draws_models_in_rank_order():
     assert [t.get_text() for t in ax.get_yticklabels()] == list(out["model"])
     assert sum(t.get_text().startswith("first in ") for t in ax.texts) == 4
     assert ax.get_ylim()[0] > ax.get_ylim()[1]                   # best on top
+    # a share of none, or one that rounds to 0%, is not printed as "0%" (nor all, or nearly all, as "100%")
+    shares = out.assign(p_best=[0.0, 0.003, 0.997, 1.0])
+    shares.attrs.update(out.attrs)
+    ax.clear()
+    labels = [t.get_text() for t in plot_rank_intervals(shares, ax=ax).texts]
+    assert labels == ["first in none of 200", "first in <1%", "first in >99%", "first in all 200"], labels
     with pytest.raises(ValueError, match="^result must be the DataFrame returned by rank_intervals"):
         plot_rank_intervals(pd.DataFrame({"model": ["a"]}))
     plt.close("all")

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 
+import re
+
 import numpy as np
 import pytest
 from scipy import integrate, stats
@@ -245,8 +247,13 @@ def test_plot_draws_the_table_at_every_explorer_setting():
     assert "200 items in 10 clusters, latent ICC 0.4, K = 4 answers" in ax.get_title()
     # one cluster: a sentence on the axes, no exception (a slider may pass through it)
     ax.clear()
-    plot_paired_item_coverage(n_items=40, cluster_size=30, ax=ax)
+    plot_paired_item_coverage(n_items=30, cluster_size=30, ax=ax)
     assert not ax.patches and "make one cluster" in ax.texts[0].get_text()
+    # 40 items in clusters of 30 are two clusters, 30 and 10 (ceil(40 / 30) = 2): bars, not "one cluster"
+    ax.clear()
+    plot_paired_item_coverage(n_items=40, cluster_size=30, n_resamples=50, rng=0, ax=ax)
+    assert len(ax.patches) == 3 and not any("one cluster" in t.get_text() for t in ax.texts)
+    assert f"40 items in {int(np.ceil(40 / 30))} clusters" in ax.get_title()
     # the widest settings of notebook 08's explorer draw bars too (their speed behind a slider is measured by
     # benchmarks/bench_sliders.py, not here: a timed assertion fails on a loaded shared machine)
     for setting in (dict(n_items=1000, cluster_size=1, samples=16), dict(n_items=1000, cluster_size=40, samples=16)):
@@ -285,7 +292,7 @@ def test_plot_reuse_updates_the_same_artists_for_a_slider():
     assert "200 items in 40 clusters, latent ICC 0.1, K = 1 answer," in ax.get_title()
     assert all(t.get_position()[1] > 1 for t in texts[:3])              # the notes sit above coverage 1
     # one cluster: the bars hide, a sentence shows; then back
-    plot_paired_item_coverage(**dict(second, n_items=40, cluster_size=30), ax=ax, reuse=True)
+    plot_paired_item_coverage(**dict(second, n_items=30, cluster_size=30), ax=ax, reuse=True)
     visible = [t.get_text() for t in ax.texts if t.get_visible()]
     assert not any(p.get_visible() for p in ax.patches) and len(visible) == 1 and "make one cluster" in visible[0]
     plot_paired_item_coverage(**second, ax=ax, reuse=True)
@@ -333,6 +340,10 @@ def test_plot_draws_a_given_table_without_its_texts_and_describe_names_the_desig
     r = np.mean([np.corrcoef(x, y)[0, 1] for x, y in zip(a, b)])
     assert f"SD of estimate {np.std(d, ddof=1):.4f}" in second and f"item-score correlation {r:.2f}" in second
     assert second.startswith("measured in 120 simulations")
+    # the design effect carries its Monte Carlo error: its relative spread over independent seeds, measured here
+    said = float(re.search(r"design effect [\d.]+ \(relative Monte Carlo error about (\d+)%\)", second).group(1)) / 100
+    deffs = [paired_item_coverage(**{**kw, "rng": s}, methods=("naive",)).attrs["design_effect"] for s in range(40)]
+    assert np.std(deffs, ddof=1) / np.mean(deffs) == pytest.approx(said, rel=0.35)
     with pytest.raises(TypeError, match="what paired_item_coverage returned"):
         describe_paired_item_coverage(pd.DataFrame({"coverage": [0.9]}))
 
@@ -462,7 +473,12 @@ def test_pooled_coverage_text_follows_the_pooled_and_the_bar_verdicts():
 
     head = "A bar whose ±2 MC SE interval is consistent with the promise is not evidence that the interval keeps its level"
     short_some = describe_pooled_coverage(0.94, 0.003, 0.95, ["within", "short"], 2000)
-    assert short_some.startswith(head) and "cannot tell a shortfall of 1.00 percentage points" in short_some
+    # a bar of 2,000 simulations at a true 94% is flagged less than half the time, not never: the text says how often
+    # (bar_flag_probability, checked against simulated bars below) and how many of the bars did
+    assert short_some.startswith(head) and "cannot tell" not in short_some
+    assert "a bar flags a true shortfall of 1.00 percentage points, the pooled one, only with probability about 0.44" \
+        in short_some and "(here 1 of the 2 bars did)" in short_some
+    assert "(here none of the 2 bars did)" in describe_pooled_coverage(0.94, 0.003, 0.95, ["within", "within"], 2000)
     assert "with 2,000 simulations" in short_some
     assert "every bar alone lies below" in describe_pooled_coverage(0.94, 0.003, 0.95, ["short", "short"], 2000)
     within = describe_pooled_coverage(0.948, 0.003, 0.95, ["within", "within"], 400)
@@ -473,6 +489,23 @@ def test_pooled_coverage_text_follows_the_pooled_and_the_bar_verdicts():
         describe_pooled_coverage(0.94, 0.003, 0.95, [], 400)
     with pytest.raises(ValueError, match="bar_verdicts"):
         describe_pooled_coverage(0.94, 0.003, 0.95, ["tied"], 400)
+
+
+def test_bar_flag_probability_matches_simulated_bars():
+    """The chance that one bar lies below its promise, against bars simulated and read by the ±2 MC SE rule by hand."""
+    from evallib.lessons import bar_flag_probability
+
+    rng = np.random.default_rng(20261204)
+    for coverage, n in ((0.94, 2000), (0.9398, 2000), (0.93, 400), (0.95, 1000)):
+        share = rng.binomial(n, coverage, size=200_000) / n
+        flagged = np.mean(share + 2 * np.sqrt(share * (1 - share) / n) < 0.95)
+        mc = np.sqrt(flagged * (1 - flagged) / 200_000)
+        assert bar_flag_probability(coverage, 0.95, n) == pytest.approx(flagged, abs=4 * mc + 1e-4), (coverage, n)
+    for bad, name in ((dict(coverage=1.2, promise=0.95, n_resamples=10), "coverage"),
+                      (dict(coverage=0.9, promise=1.0, n_resamples=10), "promise"),
+                      (dict(coverage=0.9, promise=0.95, n_resamples=0), "n_resamples")):
+        with pytest.raises(ValueError, match=name):
+            bar_flag_probability(**bad)
 
 
 def test_gap_split_attributes_a_part_only_beyond_two_mc_se():

@@ -703,12 +703,27 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
     return out
 
 
+def _share_label(p: float, n_resamples: Any) -> str:
+    """A share of resamples as a figure label: a whole percent, but never a rounded 0% or 100%, which would read
+    as certainty ("none of 2,000", "<1%", ">99%", "all 2,000")."""
+    if p <= 0:
+        return f"none of {n_resamples:,}" if n_resamples else "none"
+    if p >= 1:
+        return f"all {n_resamples:,}" if n_resamples else "all"
+    if p < 0.005:
+        return "<1%"
+    if p >= 0.995:
+        return ">99%"
+    return f"{p:.0%}"
+
+
 def plot_rank_intervals(result: pd.DataFrame, ax=None):
     """Draw :func:`rank_intervals`: one row per model, best on top, rank interval as a bar.
 
     Each model's bootstrap rank interval ``[rank_low, rank_high]`` is a horizontal bar,
     its observed rank a dot, and the share of resamples in which it ranks first (``p_best``) is written
-    to the right of the axes as "first in 12%".
+    to the right of the axes as "first in 12%" (a share that would round to 0% or 100% reads "<1%" or
+    ">99%", and none or all of them "none of 2,000" or "all 2,000": a rounded 0% would read as certainty).
 
     Parameters
     ----------
@@ -742,8 +757,9 @@ def plot_rank_intervals(result: pd.DataFrame, ax=None):
     ax.barh(y, high - low + 0.6, left=low - 0.3, height=0.5, color="C0", alpha=0.35)
     ax.plot(result["rank"].to_numpy(float), y, "o", color="C0", markersize=4)
     text_at = ax.get_yaxis_transform()        # x in axes fractions, y in data
+    n_resamples = result.attrs.get("n_resamples")
     for yi, p in zip(y, result["p_best"]):
-        ax.text(1.02, yi, f"first in {p:.0%}", transform=text_at, va="center", fontsize="small")
+        ax.text(1.02, yi, f"first in {_share_label(p, n_resamples)}", transform=text_at, va="center", fontsize="small")
     ax.set_yticks(y)
     ax.set_yticklabels([str(m) for m in result["model"]])
     ax.set_ylim(n - 0.5, -0.5)
