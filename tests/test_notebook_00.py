@@ -595,3 +595,53 @@ def test_the_write_up_says_when_the_plan_sends_every_disagreement_one_way():
         assert (f"at a disagreement rate of {rate:.3f} {note}." in text) == one_way, (b, c, n, smallest)
         assert (note in text) == one_way
     assert note not in comparison_write_up(11, 4, 228, smallest_difference=0.03)
+
+
+# --------------------------------------------------------------------------- cold read n06 (helper h2/n06)
+def _midp_rule_by_hand(p_b, p_c, power, alpha, stop=3000):
+    """The workbook's sample-size rule for the mid-p test, recomputed: the smallest n whose exact power (scipy's
+    binomials, every table) reaches `power` at every n' from n to 1.1 n."""
+    import math
+
+    import numpy as np
+    from scipy import stats
+
+    psi, theta = p_b + p_c, p_b / (p_b + p_c)
+    top = math.ceil(1.1 * stop) + 1
+    given_m = np.zeros(top + 1)         # P(reject | m disagreements)
+    for m in range(1, top + 1):
+        k = np.arange(m + 1)
+        low = np.minimum(k, m - k)
+        p = np.minimum(1.0, 2 * stats.binom.cdf(low, m, 0.5) - stats.binom.pmf(low, m, 0.5))
+        given_m[m] = stats.binom.pmf(k, m, theta)[p <= alpha].sum()
+    cache = {}
+
+    def power_at(n):
+        if n not in cache:
+            cache[n] = float(np.sum(stats.binom.pmf(np.arange(n + 1), n, psi) * given_m[:n + 1]))
+        return cache[n]
+
+    return next(n for n in range(1, stop) if all(power_at(j) >= power for j in range(n, math.ceil(1.1 * n) + 1)))
+
+
+def test_the_plan_is_repeated_at_the_ends_of_the_disagreement_rates_interval():
+    """Cold read n06, finding 6: the plan (557 cases) rests on a disagreement rate estimated from 15 of 228 cases;
+    the notebook plans again at the ends of its Wilson interval (statsmodels) and gives the 557-case plan's power
+    there, both recomputed here by enumeration with scipy."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    counts = re.search(r"A wrong, B right: b = (\d+);  A right, B wrong: c = (\d+)", joined)
+    n = int(re.search(r"test set: (\d+) cases", joined).group(1))
+    m = int(counts.group(1)) + int(counts.group(2))
+    plan = int(re.search(r"test cases for 80% power: (\d+) \(mid-p test", joined).group(1))
+    low, high = proportion_confint(m, n, alpha=0.05, method="wilson")
+    assert 0.03 < low        # the default run plans at the ends themselves, not at the difference
+    parts = []
+    for psi in (low, high):
+        p_b, p_c = (psi + 0.03) / 2, (psi - 0.03) / 2
+        need = _midp_rule_by_hand(p_b, p_c, 0.8, 0.05)
+        parts.append(f"{need} cases at {psi:.3f}, where the {plan}-case plan has power "
+                     f"{_midp_power_by_enumeration(plan, p_b, p_c, 0.05):.2f}")
+    assert (f"that disagreement rate is an estimate from {m} of {n} cases, 95% Wilson interval [{low:.3f}, {high:.3f}]; "
+            f"planned at its ends the plan for 0.03 needs {parts[0]}, and {parts[1]} (mid-p test, exact power)") in joined

@@ -8,6 +8,8 @@ and a live kernel in which the sliders are moved.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from _nbtools import NOTEBOOK_DIR, injected_cells, load_notebook, outputs_text
 
@@ -134,7 +136,8 @@ def test_notebook_06_runs_with_other_parameters_and_its_solutions_check_out(note
     # the prose's example of the exact test needing fewer cases than Connor's formula (alpha 0.1, power 0.9)
     assert "0.05                 168   " in joined and "0.05                 158   " in joined
     assert "true accuracy difference 0.15, 10 x 10-fold CV, alpha = 0.1, 40 simulated data sets per size" in joined
-    assert "5. ICC " in joined and "less than double" in joined      # section 7's exercise (issue 33)
+    # section 7's exercise (issue 33; cold read n06: which ICC doubles the plan, more than twice the pilot's)
+    assert "5. ICC " in joined and ("times the pilot's estimate: V" in joined or "5. ICC 0.000 -> " in joined)
     assert "solutions ok" in joined
     # review item 3: at alpha 0.1 and power 0.9 the exact test needs fewer cases than Connor's formula somewhere and
     # more elsewhere; the sentence says so with signed words (Connor's table by hand, the exact table as printed)
@@ -745,3 +748,113 @@ def test_the_answers_per_item_lever_and_its_slider():
     assert "the gain from more answers per item ($K$) is bounded by the noise part" in prose
     slider = next(c for c in nb["cells"] if 'controls["item_cluster"]' in _src(c))
     assert 'controls["item_cluster"] = widgets.IntSlider(value=10,' in _src(slider)
+
+
+# --------------------------------------------------------------------------- cold read n06 (helper h2/n06)
+def _markdown(nb) -> str:
+    return "\n".join(_src(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+def test_the_one_way_power_at_100_cases_is_given_for_each_test():
+    """Cold read n06, finding 1: 'even if all 7% of disagreements went one way, the power would stay below 80%' is
+    Connor's approximation (and the exact test's), not the mid-p test's: recomputed with scipy's binomials."""
+    import math
+
+    from scipy import stats
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    # every disagreement one way: b = m ~ Binomial(100, 0.07); a test rejects when m reaches its smallest one-way m
+    exact_m = next(m for m in range(1, 100) if 2 * 0.5 ** m <= 0.05)
+    midp_m = next(m for m in range(1, 100) if 2 * (0.5 ** m - 0.5 * 0.5 ** m) <= 0.05)
+    exact, midp = (stats.binom.sf(m - 1, 100, 0.07) for m in (exact_m, midp_m))
+    za, psi = stats.norm.isf(0.025), 0.07
+    connor = stats.norm.cdf((psi * math.sqrt(100) - za * math.sqrt(psi)) / math.sqrt(psi - psi ** 2))
+    assert connor < 0.8 <= midp and exact < 0.8
+    assert "the power would stay below 80%" not in joined
+    assert (f"by Connor's approximation: none - even if all 7% of disagreements went one way, its power would be "
+            f"{connor:.2f}, below 80%") in joined
+    assert (f"the exact power is {exact:.3f} for the exact test and {midp:.3f} for the mid-p test: the mid-p test "
+            "reaches 80% there") in joined
+
+
+def test_the_nemenyi_floor_is_not_said_to_have_power_one_half_for_every_gap():
+    """Cold read n06, finding 2: near the largest gap k - 1 the power at the critical-difference floor is far above
+    one half (a numpy simulation of Friedman ranks, k = 3, gap 1.9, q from scipy's studentized range), so the prose
+    may not say 'at which the power is only about one half' for every k and gap."""
+    import math
+
+    import numpy as np
+    from scipy import optimize, stats
+
+    k, gap = 3, 1.9
+    q = stats.studentized_range.ppf(0.95, k, np.inf) / math.sqrt(2)
+    n = math.ceil(q ** 2 * k * (k + 1) / (6 * gap ** 2))
+    cd = q * math.sqrt(k * (k + 1) / (6 * n))
+
+    def expected_gap(s):
+        mu = np.arange(k) / (k - 1) * s
+        win = stats.norm.cdf((mu[None, :] - mu[:, None]) / math.sqrt(2))
+        np.fill_diagonal(win, 0)
+        return win.sum(axis=1)[0] - win.sum(axis=1)[-1]
+
+    spacing = optimize.brentq(lambda s: expected_gap(s) - gap, 0, 50)
+    scores = np.arange(k) / (k - 1) * spacing + np.random.default_rng(5).standard_normal((4000, n, k))
+    ranks = stats.rankdata(-scores, axis=2)
+    power = np.mean(np.abs(ranks[..., 0].mean(axis=1) - ranks[..., -1].mean(axis=1)) >= cd - 1e-12)
+    assert power > 0.8          # about 0.95 (MC SE about 0.004)
+    prose = _markdown(load_notebook(NOTEBOOK))
+    assert "at which the power is only about one half" not in prose
+    assert "only roughly half the time" not in prose
+    assert "about one half in the default run" in prose and "well above one half" in prose
+
+
+def test_simulated_powers_are_read_against_the_target_with_their_mc_se():
+    """Cold read n06, finding 3: 'first simulated size with power at least 0.8: 400 cases' read a power of 0.82
+    (MC SE 0.022) as reaching the target; each such line now gives the MC SE and whether the estimate is separated
+    from the target by two MC SE, recomputed here from the printed power and the number of simulated data sets."""
+    import math
+
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    line = next(s for s in joined.splitlines() if s.startswith("  'corrected resampled t': not shown"))
+    found = re.search(r"first simulated size with power at least 0.8: (\d+) cases \(power (\d\.\d{3}), MC SE "
+                      r"(\d\.\d{3}): ([^)]*)\)", line)
+    assert found, line
+    power = float(found.group(2))
+    se = math.sqrt(power * (1 - power) / 300)
+    assert found.group(3) == f"{se:.3f}"
+    separated = power - 2 * se >= 0.8
+    assert found.group(4).startswith("above 0.8" if separated else "within two Monte Carlo standard errors of 0.8")
+    f1 = re.search(r"F1 bootstrap's simulated power is at least 0.8: n = (\d+) \(power (\d\.\d{3}), mcse "
+                   r"(\d\.\d{3}): (above|within|below)", joined)
+    assert f1 and (float(f1.group(2)) - 2 * float(f1.group(3)) >= 0.8) == (f1.group(4) == "above")
+
+
+def test_exercise_5_is_not_answered_by_the_table_above_it():
+    """Cold read n06, finding 4: the ICC table of section 7 already showed that the items grow by less than the ICC,
+    which the old exercise 5 asked to predict. The new one asks which ICC doubles the pilot's plan: from the pilot's
+    printed parts, V(ICC') = 2 V(ICC) gives an ICC' more than twice the pilot's, a number no output prints."""
+    nb = load_notebook(NOTEBOOK)
+    exercises = _src(nb["cells"][-2])
+    assert "does the number of items the plan needs double, grow by less, or by more" not in exercises
+    assert "which ICC would *double* the number of items" in exercises
+    joined = outputs_text(nb)
+    pilot = dict(re.findall(r"(sd_a|sd_b|correlation|within_sd_a|within_sd_b|icc) (\d\.\d{3})",
+                            joined.split("estimates: ")[1].splitlines()[0]))
+    p = {key: float(v) for key, v in pilot.items()}
+    omega2 = p["sd_a"] ** 2 + p["sd_b"] ** 2 - 2 * p["correlation"] * p["sd_a"] * p["sd_b"]
+    v0 = omega2 * (1 + 9 * p["icc"]) + (p["within_sd_a"] ** 2 + p["within_sd_b"] ** 2) / 4
+    doubling = p["icc"] + v0 / (9 * omega2)
+    assert 2 * p["icc"] < doubling <= 1
+    assert f"{doubling:.3f}" not in joined and f"{doubling:.2f}" not in joined
+
+
+def test_the_items_sliders_open_on_the_clustered_plan_not_on_the_static_figure():
+    """Cold read n06, finding 5: the items widget opened at ICC 0 in clusters of 10, i.e. the static figure above it
+    again (its counts rounded to whole clusters); it opens at the ICC 0.1 of the printed clustered plan."""
+    nb = load_notebook(NOTEBOOK)
+    slider = next(c for c in nb["cells"] if 'controls["item_icc"]' in _src(c))
+    assert 'controls["item_icc"] = widgets.FloatSlider(value=0.1,' in _src(slider)
+    alts = [o["metadata"]["image/png"]["alt"] for o in slider["outputs"] if "image/png" in o.get("data", {})]
+    assert len(alts) == 1 and "in clusters of 10 with an ICC of the expected differences of 0.1;" in alts[0]
+    assert "1910 items in 191 clusters of 10" in outputs_text(nb)       # the plan the sliders open on
+    assert "They open on\nthe clustered design of the plan printed above" in _markdown(nb)

@@ -142,7 +142,9 @@ def nemenyi_power_curve(k: int, rank_difference: float, n_max: int, *, alpha: fl
     :func:`nemenyi_datasets` gives the ``N`` at which an *observed* gap of average ranks
     equal to ``rank_difference`` would just be significant; the observed gap scatters
     around its expectation, so at that ``N`` the test finds a true gap of that size only
-    about half the time. This function simulates the power. The model: on each data set
+    about half the time where the observed gap scatters evenly around it; near the largest
+    gap, ``k - 1``, it scatters lopsidedly (it cannot overshoot by much) and the power at
+    the floor is well above one half. This function simulates the power. The model: on each data set
     the ``k`` algorithms score ``mu_j + e_j`` with independent standard normal ``e_j``,
     the ``mu_j`` evenly spaced with the spacing chosen so that the expected average ranks
     of the best and the worst algorithm differ by exactly ``rank_difference`` (computed
@@ -273,7 +275,7 @@ def plot_nemenyi_power(table: pd.DataFrame, *, power: float | None = 0.8, ax=Non
 
     The simulation with a band of ± 2 Monte Carlo SE, the normal approximation dashed,
     the target power and the critical-difference floor of :func:`nemenyi_datasets`
-    (where the power is about one half) marked.
+    (where the power is often about one half; the curve says how far from it) marked.
 
     Parameters
     ----------
