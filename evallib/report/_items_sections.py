@@ -1883,6 +1883,8 @@ class ItemPlanning:
         harness files are the clusters, else "cluster").
     identical : the models left out of the plan because they answered every item as the leader did
         (no variance to plan with, no power statement).
+    unplanned : why each other pair left out of the plan has none, in words with its numbers (too few
+        shared items for two of the plan's clusters of the size-weighted mean size, or two items).
     """
 
     table: pd.DataFrame
@@ -1891,6 +1893,7 @@ class ItemPlanning:
     power: float
     cluster_word: str = "cluster"
     identical: tuple = ()
+    unplanned: tuple = ()
 
     def unadjusted(self) -> str:
         """The level's caveat in words: the power is at ``alpha`` itself, not at a level adjusted for the
@@ -1934,6 +1937,7 @@ class ItemPlanning:
             out.append(text + "." + (f" {r['note']}" if r["note"] else "") + self._reconcile(r))
         if self.identical:
             out.append(self._identical_text() + ".")
+        out += [f"No plan for {reason}." for reason in self.unplanned]
         return out
 
     def _identical_text(self) -> str:
@@ -2173,6 +2177,35 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                 n_outside=outside, note=" ".join(s if s.endswith(".") else s + "." for s in notes))
 
 
+def _unplannable_reason(data: ItemScores, a: str, b: str, n_items: int, n_clusters: float,
+                        cluster_size: int) -> str:
+    """Why the pair (a, b) gets no plan, with the file's numbers: the plan's t-test on ``n_items / m`` clusters
+    of the size-weighted mean size ``m`` (rounded) needs at least two of them, ``n_items >= 2 m``; without
+    clusters (or with clusters of one item) it needs two items."""
+    pair = f"{escape(a)} vs {escape(b)}"
+    if cluster_size <= 1:
+        return (f"{pair}: they share {plural(n_items, 'item')}, and the paired t-test the plan "
+                "uses needs at least 2 items to estimate a standard error")
+    word = _cluster_word(data)
+    counts = data.sample_counts()
+    shared = (counts[:, data.models.index(a)] > 0) & (counts[:, data.models.index(b)] > 0)
+    sizes = np.bincount(data.clusters[shared])
+    sizes = sizes[sizes > 0]
+    j = int(sizes.size)
+    if sizes.min() == sizes.max():
+        return (f"{pair}: they share {n_items:,} items in {plural(j, word)} of {int(sizes[0]):,}, and the plan's "
+                f"t-test on the {word} means needs at least 2 {word}s ({2 * cluster_size:,} items) to estimate a "
+                "standard error")
+    exact = weighted_cluster_size(sizes)
+    return (f"{pair}: they share {n_items:,} items in {plural(j, word)} of unequal size, and the plan takes its "
+            f"{word}s at their size-weighted mean size, sum m^2 / sum m = {int((sizes * sizes).sum()):,} / "
+            f"{int(sizes.sum()):,} = {exact:.2f} items, rounded to {cluster_size}; so it plans on "
+            f"{n_items:,} / {cluster_size} = {n_items / cluster_size:.2f} {word}s of that size, and its t-test on the "
+            f"{word} means needs at least 2 of them, {2 * cluster_size:,} items, more than the {n_items:,} shared"
+            + (f" (the file's {j:,} {word}s would be enough; its {word}s' unequal sizes leave the plan fewer than 2)"
+               if j >= 2 else ""))
+
+
 def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: float | None = None,
                   power: float = PLANNING_POWER) -> ItemPlanning | Skipped:
     """Section 6: plan the next evaluation from this file (:mod:`evallib.planning`'s item functions).
@@ -2209,7 +2242,10 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     Returns
     -------
     ItemPlanning or Skipped
-        Skipped with one model, or when no pair shares enough items (two clusters) to plan from.
+        Skipped with one model, or when no comparison with the leader can be planned: every other model
+        answered every item as the leader did, or shares fewer than ``2 m`` items with it (``m`` the
+        size-weighted mean cluster size ``sum m^2 / sum m``, rounded; 2 items without clusters), the
+        reason said with the file's numbers.
     """
     alpha = check_alpha(alpha)
     delta = check_min_difference(min_difference)
@@ -2224,7 +2260,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
                 seen[["a", "b", "se", "df", "guarded", "clustered_se"]].itertuples(index=False)}
     # a pair that answered every item alike has no variance to plan with: no power statement for it
     alike = {frozenset((a, b)) for a, b in seen.loc[seen["identical"], ["a", "b"]].itertuples(index=False)}
-    rows, identical = [], []
+    rows, identical, unplanned = [], [], []
     for other in [m for m in data.models if m != leader]:
         if frozenset((leader, other)) in alike:
             identical.append(other)
@@ -2234,6 +2270,8 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         icc_raw, note, outside = parts.pop("icc_raw"), parts.pop("note"), parts.pop("n_outside")
         noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
+            unplanned.append((other, _unplannable_reason(data, leader, other, n_items, n_clusters,
+                                                         parts["cluster_size"])))
             continue
         # the paired t-test on the cluster (or item) means, J - 1 df: the Bell–McCaffrey df of the
         # report's CR2 intervals for J equal clusters, so the plan pays for few clusters as they do
@@ -2253,14 +2291,19 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
                          observed_guarded=bool(observed.get(frozenset((leader, other)), (np.nan, np.nan, False))[2]),
                          observed_clustered_se=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[3]),
                          n_outside=outside, detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
-    if not rows and identical:
+    if not rows and identical and not unplanned:
         return Skipped(f"{join_names([leader] + identical, limit=_LIST_LIMIT)} answered every item alike: the "
                        "paired differences are all 0, so there is no difference to test and no variance to plan "
                        "from, and no power statement can be made.")
     if not rows:
-        return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
+        said = [reason for _, reason in unplanned]
+        if identical:
+            said.append(f"{join_names([leader] + identical, limit=_LIST_LIMIT)} answered every item alike, so "
+                        "there is no variance to plan from")
+        return Skipped("no comparison with the leader can be planned: " + "; ".join(said) + ".")
     return ItemPlanning(table=pd.DataFrame(rows), min_difference=delta, alpha=alpha, power=power,
-                        cluster_word=_cluster_word(data), identical=tuple(identical))
+                        cluster_word=_cluster_word(data), identical=tuple(identical),
+                        unplanned=tuple(reason for _, reason in unplanned))
 
 
 def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
