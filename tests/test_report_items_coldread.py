@@ -64,3 +64,52 @@ def test_a_pair_left_out_of_the_plan_is_said_when_others_are_planned():
     assert round(101 / 11) == 9
     assert ("No plan for a vs c: they share 11 items in 2 clusters of unequal size" in text
             and "= 101 / 11 = 9.18 items, rounded to 9" in text and "18 items, more than the 11 shared" in text)
+
+
+# ------------------------------------------------------------------ F6: the ICC bound's cap at 1
+def _icc_plan(G: int, m: int, seed: int, share: float = 1.0):
+    """Two models, one answer per item, G clusters of m items whose differences are negatively correlated
+    within a cluster (``share`` of each cluster's mean difference taken out; all of it gives the ANOVA ICC's
+    minimum -1 / (m - 1)): an ICC estimate below 0."""
+    rng = np.random.default_rng(seed)
+    cl = np.repeat(np.arange(G), m)
+    a = rng.uniform(0.3, 0.7, G * m)
+    raw = rng.normal(0, 0.1, G * m)
+    b = a - (raw - share * np.bincount(cl, raw)[cl] / m) - 0.02
+    plan = item_planning(load_item_scores(_wide({"a": a.round(6), "b": b.round(6)}, cl), item_column="item",
+                                          cluster_column="cluster"))
+    return plan, plan.table.iloc[0]
+
+
+def test_an_icc_bound_above_1_is_said_to_be_capped():
+    """G = 3 clusters of m = 2 items: Fisher's SE at ICC 0 is sqrt(2 / (2 * 1 * 2)) = 0.7071, so the
+    estimate plus 1.96 SE passes 1 unless the estimate is below -0.386; the sentence gives that sum and
+    says it is capped at 1 (it used to print 1.000 as "the estimate plus 1.96 standard errors")."""
+    plan, row = _icc_plan(3, 2, 0, share=0.8)
+    se = math.sqrt(2 / (2 * 1 * 2))
+    assert se == pytest.approx(0.70711, abs=1e-5)
+    reach = row["icc_raw"] + 1.959964 * se
+    assert row["icc_raw"] < 0 and reach > 1
+    text = " ".join(plan.sentences())
+    assert (f"the estimate plus 1.96 standard errors is {reach:.3f}, above 1, the largest an ICC can be, so the "
+            "bound is capped at 1") in text
+    assert "1.000 is the estimate plus" not in text
+
+
+def test_an_icc_bound_inside_0_1_is_not_called_capped():
+    """G = 40 clusters of m = 8: SE sqrt(2 / (8 * 7 * 39)) = 0.0303, the bound inside [0, 1], no cap said."""
+    plan, row = _icc_plan(40, 8, 1, share=0.3)
+    reach = row["icc_raw"] + 1.959964 * math.sqrt(2 / (8 * 7 * 39))
+    assert row["icc_raw"] < 0 and 0 < reach < 1
+    text = " ".join(plan.sentences())
+    assert f"{reach:.3f} is the estimate plus 1.96 standard errors" in text and "capped" not in text
+
+
+def test_an_icc_bound_below_0_is_said_to_be_taken_at_0():
+    """Each cluster's mean difference taken out whole: the ANOVA ICC is at its minimum -1 / (m - 1) =
+    -1/7 for m = 8, and -1/7 + 1.96 sqrt(2 / (8 * 7 * 39)) = -0.0835 < 0: the bound is taken at 0, said so."""
+    plan, row = _icc_plan(40, 8, 1)
+    assert row["icc_raw"] == pytest.approx(-1 / 7, abs=1e-6)
+    reach = -1 / 7 + 1.959964 * math.sqrt(2 / (8 * 7 * 39))
+    text = " ".join(plan.sentences())
+    assert f"is {reach:.3f}, itself below 0, so the bound is taken at 0" in text

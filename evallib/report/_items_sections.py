@@ -2151,13 +2151,19 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                 scale = (omega2 + noise) / omega2
                 se = icc_null_se(cluster_size, sizes.size) * scale
                 z = float(stats.norm.ppf(1 - alpha / 2))
-                upper = min(max(icc_raw + z * se, 0.0), 1.0)
+                reach = icc_raw + z * se          # the estimate plus z standard errors, before any cap
+                upper = min(max(reach, 0.0), 1.0)  # an ICC lies in [0, 1]: the bound is capped, and said so
                 scaled = (f", times {scale:.2f} for the answers' noise (as the estimate is): the variance of the observed "
                           f"differences over that of the expected ones, (omega^2 + noise) / omega^2" if scale != 1 else "")
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, below zero, so it is read "
                              f"as 0 for the plan; ICCs up to about {upper:.3f} (a design effect of "
                              f"{1 + (cluster_size - 1) * upper:.2f} for {word}s of {cluster_size} items) are not ruled "
-                             f"out: {upper:.3f} is the estimate plus {z:.2f} standard errors, with Fisher's "
+                             + (f"out: {upper:.3f} is the estimate plus {z:.2f} standard errors" if reach == upper else
+                                f"out: the estimate plus {z:.2f} standard errors is {reach:.3f}, above 1, the largest "
+                                f"an ICC can be, so the bound is capped at 1" if reach > 1 else
+                                f"out: the estimate plus {z:.2f} standard errors is {reach:.3f}, itself below 0, so "
+                                f"the bound is taken at 0, the smallest ICC can be")
+                             + ", with Fisher's "
                              f"large-sample standard error of the one-way ANOVA ICC at ICC 0, "
                              f"sqrt(2 / (m (m - 1) (G - 1))) = {se / scale:.4f} for G = {sizes.size:,} {word}s of "
                              f"m = {cluster_size} items (their size-weighted mean, sum m^2 / sum m, rounded){scaled}; the "
