@@ -113,3 +113,53 @@ def test_an_icc_bound_below_0_is_said_to_be_taken_at_0():
     reach = -1 / 7 + 1.959964 * math.sqrt(2 / (8 * 7 * 39))
     text = " ".join(plan.sentences())
     assert f"is {reach:.3f}, itself below 0, so the bound is taken at 0" in text
+
+
+# ------------------------------------------------------------------ polish: the interval's name without clusters
+def test_section_2_without_clusters_names_the_t_interval_over_items_not_cr2():
+    """Scores in [0, 1], no clusters: the interval is mean -/+ t_{0.975, n-1} s / sqrt(n) over the item means
+    (recomputed here), the ordinary t interval, and is named so; "CR2" and "Bell–McCaffrey" are for clusters."""
+    from scipy import stats
+
+    from evallib.report._items_sections import _interval_name, format_item_means, model_means
+
+    rng = np.random.default_rng(7)
+    a, b = rng.uniform(0, 1, 25).round(4), rng.uniform(0, 1, 25).round(4)
+    means = model_means(load_item_scores(_wide({"a": a, "b": b}), item_column="item"))
+    se = a.std(ddof=1) / math.sqrt(25)
+    q = stats.t.ppf(0.975, 24)
+    row = means.loc["a"]
+    assert row["se"] == pytest.approx(se, rel=1e-9) and row["df"] == pytest.approx(24)
+    assert (row["low"], row["high"]) == pytest.approx((a.mean() - q * se, a.mean() + q * se), rel=1e-9)
+    assert row["method"] == "t"
+    assert _interval_name(row) == "t over items, 24 df"
+    cell = format_item_means(means).loc["a", "interval"]
+    assert cell == "t over items, 24.0 df" and "CR2" not in cell
+    clustered = model_means(load_item_scores(_wide({"a": a, "b": b}, np.arange(25) // 5), item_column="item",
+                                             cluster_column="cluster"))
+    assert clustered.loc["a", "method"] == "cr2" and "Bell–McCaffrey" in _interval_name(clustered.loc["a"])
+
+
+@pytest.mark.parametrize("G", [6, 30])
+def test_the_cluster_robust_claim_carries_the_small_cluster_guard(G):
+    """Section 3 decides a pair on fewer than 30 clusters with the items-independent SE when its CR2 SE is
+    below 0.8 times it (pairs_guard_note): "every interval and test is cluster-robust" then needs the
+    exception, in the report and in the manual."""
+    from pathlib import Path
+
+    from evallib.report._items_sections import independence_note, pairwise_items
+
+    rng = np.random.default_rng(G)
+    m = 8
+    cl = np.repeat(np.arange(G), m)
+    a = rng.uniform(0.3, 0.7, G * m)
+    raw = rng.normal(0, 0.1, G * m)
+    b = np.clip(a - (raw - np.bincount(cl, raw)[cl] / m) - 0.02, 0, 1)     # equal cluster means: CR2 SE small
+    data = load_item_scores(_wide({"a": a.round(6), "b": b.round(6)}, cl), item_column="item",
+                            cluster_column="cluster")
+    pairs = pairwise_items(data)
+    assert bool(pairs["guarded"].iloc[0]) == (G < 30)
+    text = independence_note(data)
+    assert ("one exception is made" in text) == (G < 30)
+    manual = (Path(__file__).parents[1] / "docs" / "report" / "items.md").read_text().replace("\n", " ")
+    assert "every interval is cluster-robust (one exception: on fewer than 30 clusters" in manual

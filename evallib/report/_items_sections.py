@@ -124,14 +124,21 @@ def independence_note(data: ItemScores, *, markdown: bool = False) -> str:
 
     Without clusters: the items are taken as independent -- said in words, with what to
     do when they are not. With clusters: the clusters are taken as independent, the
-    items within one may be correlated. ``markdown``: the cluster column's name is
+    items within one may be correlated; on fewer than :data:`~evallib.report.FEW_CLUSTERS` clusters
+    the sentence adds section 3's guard (a pair whose CR2 standard error is below
+    :data:`CLUSTERED_SE_RATIO` times the items-independent one is decided with the latter). ``markdown``: the cluster column's name is
     escaped (:func:`~evallib.report._prose.escape`) for a Markdown output; plain text otherwise.
     """
     if data.clustered:
         column = escape(data.cluster_column) if markdown else data.cluster_column
+        guard = ("" if data.n_clusters >= FEW_CLUSTERS else
+                 f" On these {data.n_clusters:,} clusters (fewer than {FEW_CLUSTERS}) one exception is made: a pair "
+                 f"whose cluster-robust standard error is below {CLUSTERED_SE_RATIO:g} times the one that takes the "
+                 "items as independent is decided with that larger, items-independent standard error, and section "
+                 "3 names the pair.")
         return (f"The items come in {data.n_clusters:,} clusters ({column}): items of one "
                 "cluster may be correlated, and every interval and test is cluster-robust, taking only the "
-                "clusters as independent of one another.")
+                "clusters as independent of one another." + guard)
     return ("No cluster column was given, so the items are taken as independent: every interval and test assumes "
             "that one item's score says nothing about another's. If items share a passage, a source, a template "
             "or a school, name that column (--cluster-column, cluster_column=): ignoring such clusters makes the "
@@ -239,7 +246,9 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by model, best first (ties in file order): ``mean``, ``low``, ``high``,
-        ``se``, ``df``, ``method``, ``unclustered_se`` (the standard error
+        ``se``, ``df``, ``method`` (``"wilson"``; ``"cr2"`` with clusters; ``"t"`` without them, where
+        :func:`evallib.items.item_mean`'s CR2 has one item per cluster and is the ordinary t interval over
+        items, ``s / sqrt(n)`` on ``n - 1`` df), ``unclustered_se`` (the standard error
         if the items were independent), ``design_effect`` (``(se /
         unclustered_se)^2``, the variance ratio of the clusters, NaN without clusters),
         ``interval_design_effect`` (the design effect the interval itself uses: for
@@ -280,10 +289,13 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
             used = 1.0
         else:
             used = ratio * ratio
+        # without clusters item_mean's "cr2" has one item per cluster: HC2, which for a mean is the ordinary
+        # t interval over items (s / sqrt(n), n - 1 df); it is named so, not CR2 / Bell–McCaffrey
+        method = "t" if r.method == "cr2" and not data.clustered else r.method
         rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
                      "independent_low": alone.low, "independent_high": alone.high, "independent_df": alone.df,
                      "independent_effective_n": alone_effective,
-                     "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
+                     "df": r.df, "method": method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
                      "interval_design_effect": used, "effective_n": effective, "scores": n_obs,
                      "answers": r.n_samples, "answers_min": int(counts.min()), "answers_max": int(counts.max()),
@@ -316,7 +328,7 @@ def _few_clusters_noise(n_clusters: int | None, what: str, *, many: bool = False
 def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
     """Section 2's table as text: mean, interval, standard error, method."""
     level = level_text(table_metadata(means, "alpha", made_by="evallib.report.model_means"))
-    labels = {"wilson": "Wilson", "cr2": "CR2 t", "t": "t", "naive": "normal"}
+    labels = {"wilson": "Wilson", "cr2": "CR2 t", "t": "t over items", "naive": "normal"}
     out = pd.DataFrame({
         "mean": [f"{v:.4f}" for v in means["mean"]],
         f"{level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(means["low"], means["high"])],
