@@ -163,3 +163,55 @@ def test_the_cluster_robust_claim_carries_the_small_cluster_guard(G):
     assert ("one exception is made" in text) == (G < 30)
     manual = (Path(__file__).parents[1] / "docs" / "report" / "items.md").read_text().replace("\n", " ")
     assert "every interval is cluster-robust (one exception: on fewer than 30 clusters" in manual
+
+
+# ------------------------------------------------------------------ F7: two standard errors of one mean
+def _long_answers(answers: dict[str, list[list[float]]]) -> pd.DataFrame:
+    rows = [dict(item=f"q{i}", model=model, sample=k, score=v)
+            for model, items in answers.items() for i, ys in enumerate(items) for k, v in enumerate(ys)]
+    return pd.DataFrame(rows)
+
+
+def test_section_4s_standard_error_is_reconciled_with_section_2s():
+    """Unequal answers per item, no clusters: the one-way ANOVA's (between + within mean(1/K)) / n, written
+    out here, differs from s^2 / n of the item means; the note gives both numbers and the reason. With equal
+    answers per item MSB / K = s^2 and there is nothing to reconcile (no note)."""
+    from evallib.report._items_sections import components_se_note, model_means, sample_analysis
+
+    rng = np.random.default_rng(11)
+    n = 30
+    k = np.where(np.arange(n) % 3 == 0, 1, 4)
+    p = rng.uniform(0.1, 0.9, n)
+    items = [list((rng.random(kk) < pp).astype(float)) for kk, pp in zip(k, p)]
+    other = [list((rng.random(kk) < 0.5).astype(float)) for kk in k]
+    data = load_item_scores(_long_answers({"a": items, "b": other}), item_column="item")
+    # the ANOVA by hand
+    ybar = np.array([np.mean(v) for v in items])
+    N = k.sum()
+    grand = sum(sum(v) for v in items) / N
+    msw = sum(((np.array(v) - np.mean(v)) ** 2).sum() for v in items) / (N - n)
+    msb = (k * (ybar - grand) ** 2).sum() / (n - 1)
+    k0 = (N - (k * k).sum() / N) / (n - 1)
+    between = max((msb - msw) / k0, 0.0)
+    inv = float(np.mean(1 / k))
+    se4 = math.sqrt((between + msw * inv) / n)
+    se2 = ybar.std(ddof=1) / math.sqrt(n)
+    assert f"{se4:.4f}" != f"{se2:.4f}"
+    note = components_se_note(model_means(data), sample_analysis(data))
+    assert (f"For a, section 4's standard error of the mean, {se4:.4f}, is built from the variance components, "
+            f"sqrt((between + within × mean(1/K)) / n) = sqrt(({between:.4f} + {msw:.4f} × {inv:.4f}) / {n})") in note
+    assert f"section 2's, {se2:.4f}, is the spread of its item means, s / sqrt(n)" in note
+    assert "here a answered its items between 1 and 4 times" in note
+    balanced = [v + [v[0]] * (4 - len(v)) for v in items]
+    data = load_item_scores(_long_answers({"a": balanced, "b": [v + [0.0] * (4 - len(v)) for v in other]}),
+                            item_column="item")
+    assert components_se_note(model_means(data), sample_analysis(data)) is None
+
+
+def test_the_template_prints_the_standard_error_note():
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_items.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "components_se_note(means, samples)" in code

@@ -97,6 +97,7 @@ __all__ = [
     "format_ranks",
     "tie_group_text",
     "interval_conventions_note",
+    "components_se_note",
     "effective_n_note",
     "plot_item_means",
     "plot_item_pairs",
@@ -914,7 +915,8 @@ class SampleAnalysis:
         before it was read as 0), ``truncated`` (whether it was), ``answers`` (mean per item), ``se`` (of the mean, from the components),
         ``se_double`` (with twice the answers per item), ``floor`` (the standard
         error no number of answers can go below: ``sqrt(between / n)``, or with clusters
-        the clustered floor ``sqrt(var_floor)``), ``note``.
+        the clustered floor ``sqrt(var_floor)``), ``inverse_samples`` (``mean(1/K_i)`` over the items),
+        ``n_items``, ``note``.
     passk : DataFrame with one row per model and ``k``: ``model``, ``k``, ``pass_at_k``,
         ``low``, ``high`` (the t interval clipped to [0, 1]), ``se``, ``df`` (its standard error and degrees of
         freedom, from which the unclipped ends follow), ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
@@ -979,13 +981,14 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
         except ValueError:  # this model answered every item once
             rows.append({"model": name, "between": np.nan, "within": np.nan, "icc": np.nan, "icc_raw": np.nan,
                          "truncated": False, "answers": float(counts[:, j].mean()), "se": np.nan,
-                         "se_double": np.nan, "floor": np.nan,
+                         "se_double": np.nan, "floor": np.nan, "inverse_samples": np.nan, "n_items": np.nan,
                          "note": "one answer per item: within-item variance not identified"})
             continue
         double = math.sqrt(vc.var_floor + vc.within * vc.inverse_samples / (2 * vc.n_items))
         rows.append({"model": name, "between": vc.between, "within": vc.within, "icc": vc.icc,
                      "icc_raw": vc.icc_raw, "truncated": vc.truncated, "answers": vc.samples, "se": vc.se, "se_double": double,
-                     "floor": math.sqrt(vc.var_floor), "note": vc.note})
+                     "floor": math.sqrt(vc.var_floor), "inverse_samples": vc.inverse_samples,
+                     "n_items": vc.n_items, "note": vc.note})
     components = pd.DataFrame(rows).set_index("model")
     # per model: the fewest answers of one item it scored
     smallest = np.where(counts > 0, counts, np.iinfo(np.int64).max).min(axis=0)
@@ -1042,6 +1045,58 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
         "SE with unlimited answers": [_cell(v, ".4f") for v in c["floor"]],
         "note": [str(v) if isinstance(v, str) else "" for v in c["note"]],
     }, index=c.index)
+
+
+def components_se_note(means: pd.DataFrame, samples: SampleAnalysis | Skipped) -> str | None:
+    """Why section 4's standard error of a model's mean differs from section 2's, with both numbers.
+
+    Section 2's is the one its interval uses: the spread of the model's item means, ``s / sqrt(n)``,
+    without clusters, the CR2 cluster-robust one with them. Section 4's is built from the variance
+    components so that the standard errors with more answers follow from it: without clusters
+    ``sqrt((between + within mean(1/K)) / n)``, the one-way ANOVA's estimate, which equals ``s / sqrt(n)``
+    when every item has the same number of answers ``K`` and the between-item variance is not read as 0
+    (``MSB / K = s^2``); with clusters section 2's variance itself, unless it is below the answers' noise
+    ``within mean(1/K) / n`` (the floor is then read as 0 and section 4's is the noise's square root).
+    One sentence per model whose two standard errors print differently at 4 decimals; None if none does.
+    """
+    if not isinstance(samples, SampleAnalysis):
+        return None
+    out = []
+    for name, c in samples.components.iterrows():
+        if name not in means.index or not math.isfinite(c["se"]):
+            continue
+        m = means.loc[name]
+        se2, se4 = float(m["se"]), float(c["se"])
+        if f"{se2:.4f}" == f"{se4:.4f}":
+            continue
+        noise = c["within"] * c["inverse_samples"] / c["n_items"]
+        if samples.clustered:
+            out.append(
+                f"For {escape(name)}, section 4's standard error of the mean, {se4:.4f}, differs from section 2's "
+                f"CR2 cluster-robust one, {se2:.4f}: section 4 takes the same clustered variance, {se2 * se2:.3g}, "
+                f"but it is below the answers' noise alone, within × mean(1/K) / n = {c['within']:.4f} × "
+                f"{c['inverse_samples']:.4f} / {int(c['n_items']):,} = {noise:.3g}, so the floor is read as 0 and "
+                f"section 4's standard error is that noise's square root. Section 2's is the one its interval uses: "
+                "quote it for the mean, and section 4's columns for how the standard error splits between items "
+                "and answers.")
+            continue
+        why = []
+        lo, hi = int(m["answers_min"]), int(m["answers_max"])
+        if lo != hi:
+            why.append(f"{escape(name)} answered its items between {lo} and {hi} times")
+        if bool(c["truncated"]):
+            why.append("its between-item variance was estimated below 0 and read as 0")
+        reason = (" and ".join(why) if why else "the two estimators differ in this file")
+        out.append(
+            f"For {escape(name)}, section 4's standard error of the mean, {se4:.4f}, is built from the variance "
+            f"components, sqrt((between + within × mean(1/K)) / n) = sqrt(({c['between']:.4f} + {c['within']:.4f} × "
+            f"{c['inverse_samples']:.4f}) / {int(c['n_items']):,}), the one-way ANOVA's estimate from which the "
+            f"standard errors with twice and with unlimited answers follow; section 2's, {se2:.4f}, is the spread "
+            "of its item means, s / sqrt(n). They are two estimates of one variance, equal when every item has the "
+            f"same number of answers and the between-item variance is not read as 0; here {reason}. Section 2's is "
+            "the one its interval uses: quote it for the mean, and section 4's columns for how the standard error "
+            "splits between items and answers.")
+    return " ".join(out) if out else None
 
 
 def interval_conventions_note(means: pd.DataFrame, samples: SampleAnalysis | Skipped) -> str | None:
