@@ -215,3 +215,79 @@ def test_the_template_prints_the_standard_error_note():
     nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_items.ipynb").read_text())
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert "components_se_note(means, samples)" in code
+
+
+# ------------------------------------------------------------------ F8: the paired t-test's size on few items
+def _brute_force_size(n: int, shares, alpha: float = 0.05) -> np.ndarray:
+    """Every one of the 3^n sequences of item differences (+1, 0, -1) run through the report's paired test
+    (leaderboard_pairs, adjust="none"; a pair that answered every item alike is not tested), weighted by its
+    probability under H0 at each share q of disagreeing items."""
+    from itertools import product
+
+    from evallib.items import leaderboard_pairs
+
+    sizes = np.zeros(len(shares))
+    shares = np.asarray(shares, float)
+    for d in product((1, 0, -1), repeat=n):
+        d = np.array(d)
+        if not d.any():
+            continue
+        x, y = (d == 1).astype(float), (d == -1).astype(float)
+        if not leaderboard_pairs({"A": x, "B": y}, adjust="none", alpha=alpha)["reject"].iloc[0]:
+            continue
+        k = np.count_nonzero(d)
+        sizes += (shares / 2) ** k * (1 - shares) ** (n - k)
+    return sizes
+
+
+def test_the_paired_t_size_matches_brute_force_and_exceeds_alpha():
+    """n = 6: the largest rejection rate over q = 0.01, ..., 1 by brute force over 729 sequences equals the
+    trinomial enumeration's, 0.0649 > 0.05; n = 7 at q = 1 (every item disagreeing): 0, 1, 6 or 7 of 7 signs
+    reject, 2 (1 + 7) / 2^7 = 0.125."""
+    from evallib.report._items_sections import _paired_t_size
+
+    qs = np.arange(1, 101) / 100
+    brute = _brute_force_size(6, qs)
+    size, q = _paired_t_size(6, 0.05)
+    assert size == pytest.approx(brute.max(), abs=1e-12) and q == pytest.approx(qs[int(np.argmax(brute))])
+    assert size > 0.05
+    assert _paired_t_size(7, 0.05) == (pytest.approx(2 * (1 + 7) / 2 ** 7, abs=1e-12), 1.0)
+
+
+def test_few_items_warn_with_the_exact_size():
+    """12 independent 0/1 items: the warning gives the exact size, checked against a Monte Carlo of
+    scipy's one-sample t-test on the differences at the worst share (200,000 runs, within 4 MC SE; no spread
+    and a mean other than 0 rejects, as in leaderboard_pairs), and 20 items do not warn."""
+    from scipy import stats
+
+    from evallib.report._items_sections import _paired_t_size, summarise_items
+
+    size, q = _paired_t_size(12, 0.05)
+    rng = np.random.default_rng(0)
+    u = rng.random((200_000, 12))
+    d = np.where(u < q / 2, 1.0, np.where(u < q, -1.0, 0.0))
+    spread = d.std(axis=1) > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = stats.ttest_1samp(d, 0.0, axis=1).pvalue
+    reject = np.where(spread, p <= 0.05, d.mean(axis=1) != 0)
+    mc = reject.mean()
+    assert abs(mc - size) < 4 * math.sqrt(size * (1 - size) / 200_000)
+    rng = np.random.default_rng(1)
+    small = load_item_scores(_wide({"a": rng.integers(0, 2, 12), "b": rng.integers(0, 2, 12)}), item_column="item")
+    text = " ".join(summarise_items(small).warnings)
+    assert (f"on 12 items (fewer than 20) the paired t-test of section 3, at its own level alpha = 0.05, declares "
+            f"two equally good models different with probability up to {size:.3f}, not 0.05") in text
+    many = load_item_scores(_wide({"a": rng.integers(0, 2, 20), "b": rng.integers(0, 2, 20)}), item_column="item")
+    assert "keep its level" not in " ".join(summarise_items(many).warnings)
+
+
+def test_few_clusters_warn_with_the_rule_and_its_source():
+    from evallib.report._items_sections import _paired_t_size, summarise_items
+
+    rng = np.random.default_rng(2)
+    data = load_item_scores(_wide({"a": rng.integers(0, 2, 30), "b": rng.integers(0, 2, 30)}, np.arange(30) // 6),
+                            item_column="item", cluster_column="cluster")
+    text = " ".join(summarise_items(data).warnings)
+    size, _ = _paired_t_size(5, 0.05)
+    assert "few clusters for the paired t-test's level: on 5 clusters (fewer than 20)" in text
+    assert f"has an exact size of up to {size:.3f}" in text and "Bowyer, Aitchison and Ivanova 2025" in text

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import stats
+from scipy.special import gammaln, xlogy
 
 from .._compat import moved_names, renamed_keywords
 from .._inference import wilson_effective
@@ -197,14 +198,86 @@ class ItemsOverview:
         return "\n".join(lines)
 
 
-def summarise_items(data: ItemScores) -> ItemsOverview:
+#: Below this many independent units (items, or clusters with clusters) section 1 warns that the paired
+#: t-test's size exceeds alpha, with its exact size for 0/1 scores (:func:`_paired_t_size`).
+FEW_TEST_UNITS = 20
+
+
+def _paired_t_size(n: int, alpha: float) -> tuple[float, float]:
+    """The exact size of section 3's paired t-test on ``n`` independent items of 0/1 scores, one answer each,
+    at its own level ``alpha``: its rejection rate when the two models are equally good, maximised over the
+    share ``q`` of items on which they disagree (``q`` = 0.01, 0.02, ..., 1).
+
+    Under the null each item's difference is +1 or -1 with probability ``q / 2`` each and 0 otherwise; the
+    counts ``(n+, n-)`` are trinomial, and the test (:func:`evallib.items.leaderboard_pairs`, that is
+    ``scipy.stats.ttest_rel``) rejects when ``p <= alpha``, with differences of no spread and a mean other
+    than 0 rejected (``p = 0``) and a mean of 0 not. Returns ``(size, q)`` at the largest size.
+
+    >>> size, q = _paired_t_size(8, 0.05)
+    >>> round(size, 4), q
+    (0.0855, 0.92)
+    """
+    n = check_count(n, "n", minimum=2)
+    alpha = check_alpha(alpha)
+    a, b = (v.ravel() for v in np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij"))
+    keep = a + b <= n
+    a, b = a[keep], b[keep]
+    z = n - a - b
+    mean = (a - b) / n
+    ss = a * (1 - mean) ** 2 + b * (1 + mean) ** 2 + z * mean ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / np.sqrt(ss / (n - 1) / n)
+    p = np.where(a == b, 1.0, np.where(ss <= MACHINE_ZERO, 0.0, 2 * stats.t.sf(np.abs(t), n - 1)))
+    reject = p <= alpha
+    log_coef = gammaln(n + 1) - gammaln(a + 1) - gammaln(b + 1) - gammaln(z + 1)
+    qs = np.round(np.arange(1, 101) / 100, 2)
+    sizes = np.array([np.exp(log_coef + xlogy(a + b, q / 2) + xlogy(z, 1 - q))[reject].sum() for q in qs])
+    j = int(np.argmax(sizes))
+    return float(sizes[j]), float(qs[j])
+
+
+def _few_units_warning(data: ItemScores, alpha: float) -> str | None:
+    """Section 1's warning that the paired t-test exceeds its level on fewer than :data:`FEW_TEST_UNITS`
+    independent units, with the exact size on that many independent 0/1 items (:func:`_paired_t_size`)."""
+    units = data.n_clusters if data.clustered else data.n_items
+    if units >= FEW_TEST_UNITS or units < 2:
+        return None
+    size, q = _paired_t_size(units, alpha)
+    exact = data.binary and data.max_samples == 1 and not data.clustered
+    if exact and size <= alpha:
+        return None
+    what = f"{units} clusters" if data.clustered else f"{units} items"
+    head = (f"too few items for the paired t-test to keep its level: on {what} (fewer than {FEW_TEST_UNITS}) "
+            if exact else f"few {'clusters' if data.clustered else 'items'} for the paired t-test's level: on "
+                          f"{what} (fewer than {FEW_TEST_UNITS}) ")
+    if exact:
+        body = (f"the paired t-test of section 3, at its own level alpha = {alpha:g}, declares two equally good "
+                f"models different with probability up to {size:.3f}, not {alpha:g} (its exact size on {units} "
+                f"items of 0/1 scores, by enumerating the items on which the two disagree, largest when they "
+                f"disagree on a share {q:g} of the items)")
+    else:
+        body = (f"the t reference of section 3's paired comparison is a large-sample approximation that "
+                f"scores in [0, 1] do not meet: on {units} independent items of 0/1 scores the paired t-test at "
+                f"alpha = {alpha:g} has an exact size of up to {size:.3f} (largest when the models disagree on a "
+                f"share {q:g} of the items), and this file's size on its {what} is not computed here but is not "
+                "guaranteed to be alpha either (Bowyer, Aitchison and Ivanova 2025: do not use the "
+                "central limit theorem in evals with fewer than a few hundred data points)")
+    return (head + body + "; read a p-value near alpha, or a verdict that turns on it, as unsettled"
+            + ("; McNemar's mid-p test beside it counts only the items on which the two disagree." if exact else "."))
+
+
+def summarise_items(data: ItemScores, *, alpha: float = 0.05) -> ItemsOverview:
     """Section 1: sizes, answers per item, clusters, the independence assumption, warnings.
 
     Warns below :data:`~evallib.report.FEW_ITEMS` items (with the half-width
-    of a 95% interval for a mean near 0.5) and below
+    of a 95% interval for a mean near 0.5), below
     :data:`~evallib.report.FEW_CLUSTERS` clusters (the cluster-robust
-    intervals then rest on few degrees of freedom).
+    intervals then rest on few degrees of freedom) and below :data:`FEW_TEST_UNITS` items
+    (clusters with clusters), where the paired t-test's size exceeds ``alpha``: the warning gives
+    its exact size on that many independent 0/1 items (the file's own for 0/1 scores, one answer
+    per item and no clusters).
     """
+    alpha = check_alpha(alpha)
     counts = data.sample_counts()
     warnings = []
     if data.n_items < FEW_ITEMS:
@@ -225,6 +298,9 @@ def summarise_items(data: ItemScores) -> ItemsOverview:
                             "intervals, and the rank "
                             f"bootstrap resamples only these {data.n_clusters} clusters, so its shares and rank "
                             "intervals are rough.")
+    few_units = _few_units_warning(data, alpha)
+    if few_units:
+        warnings.append(few_units)
     notes = tuple(s for s in [data.read_note] if s)
     return ItemsOverview(n_items=data.n_items, n_models=data.n_models, models=data.models,
                          n_clusters=data.n_clusters if data.clustered else None, cluster_sizes=sizes,
