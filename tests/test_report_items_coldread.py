@@ -291,3 +291,13 @@ def test_few_clusters_warn_with_the_rule_and_its_source():
     size, _ = _paired_t_size(5, 0.05)
     assert "few clusters for the paired t-test's level: on 5 clusters (fewer than 20)" in text
     assert f"has an exact size of up to {size:.3f}" in text and "Bowyer, Aitchison and Ivanova 2025" in text
+
+
+def test_the_manuals_size_figures_are_the_enumerated_ones():
+    from pathlib import Path
+
+    from evallib.report._items_sections import _paired_t_size
+
+    manual = (Path(__file__).parents[1] / "docs" / "report" / "items.md").read_text().replace("\n", " ")
+    eight, fifteen = (_paired_t_size(n, 0.05)[0] for n in (8, 15))
+    assert f"(up to {eight:.3f} at 8 items, {fifteen:.3f} at 15, at alpha 0.05)" in manual
