@@ -215,7 +215,7 @@ def _paired_t_size(n: int, alpha: float) -> tuple[float, float]:
 
     >>> size, q = _paired_t_size(8, 0.05)
     >>> round(size, 4), q
-    (0.0855, 0.92)
+    (0.0856, 0.91)
     """
     n = check_count(n, "n", minimum=2)
     alpha = check_alpha(alpha)
