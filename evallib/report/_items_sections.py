@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import stats
+from scipy.special import gammaln, xlogy
 
 from .._compat import moved_names, renamed_keywords
 from .._inference import wilson_effective
@@ -97,6 +98,7 @@ __all__ = [
     "format_ranks",
     "tie_group_text",
     "interval_conventions_note",
+    "components_se_note",
     "effective_n_note",
     "plot_item_means",
     "plot_item_pairs",
@@ -124,14 +126,21 @@ def independence_note(data: ItemScores, *, markdown: bool = False) -> str:
 
     Without clusters: the items are taken as independent -- said in words, with what to
     do when they are not. With clusters: the clusters are taken as independent, the
-    items within one may be correlated. ``markdown``: the cluster column's name is
+    items within one may be correlated; on fewer than :data:`~evallib.report.FEW_CLUSTERS` clusters
+    the sentence adds section 3's guard (a pair whose CR2 standard error is below
+    :data:`CLUSTERED_SE_RATIO` times the items-independent one is decided with the latter). ``markdown``: the cluster column's name is
     escaped (:func:`~evallib.report._prose.escape`) for a Markdown output; plain text otherwise.
     """
     if data.clustered:
         column = escape(data.cluster_column) if markdown else data.cluster_column
+        guard = ("" if data.n_clusters >= FEW_CLUSTERS else
+                 f" On these {data.n_clusters:,} clusters (fewer than {FEW_CLUSTERS}) one exception is made: a pair "
+                 f"whose cluster-robust standard error is below {CLUSTERED_SE_RATIO:g} times the one that takes the "
+                 "items as independent is decided with that larger, items-independent standard error, and section "
+                 "3 names the pair.")
         return (f"The items come in {data.n_clusters:,} clusters ({column}): items of one "
                 "cluster may be correlated, and every interval and test is cluster-robust, taking only the "
-                "clusters as independent of one another.")
+                "clusters as independent of one another." + guard)
     return ("No cluster column was given, so the items are taken as independent: every interval and test assumes "
             "that one item's score says nothing about another's. If items share a passage, a source, a template "
             "or a school, name that column (--cluster-column, cluster_column=): ignoring such clusters makes the "
@@ -189,14 +198,86 @@ class ItemsOverview:
         return "\n".join(lines)
 
 
-def summarise_items(data: ItemScores) -> ItemsOverview:
+#: Below this many independent units (items, or clusters with clusters) section 1 warns that the paired
+#: t-test's size exceeds alpha, with its exact size for 0/1 scores (:func:`_paired_t_size`).
+FEW_TEST_UNITS = 20
+
+
+def _paired_t_size(n: int, alpha: float) -> tuple[float, float]:
+    """The exact size of section 3's paired t-test on ``n`` independent items of 0/1 scores, one answer each,
+    at its own level ``alpha``: its rejection rate when the two models are equally good, maximised over the
+    share ``q`` of items on which they disagree (``q`` = 0.01, 0.02, ..., 1).
+
+    Under the null each item's difference is +1 or -1 with probability ``q / 2`` each and 0 otherwise; the
+    counts ``(n+, n-)`` are trinomial, and the test (:func:`evallib.items.leaderboard_pairs`, that is
+    ``scipy.stats.ttest_rel``) rejects when ``p <= alpha``, with differences of no spread and a mean other
+    than 0 rejected (``p = 0``) and a mean of 0 not. Returns ``(size, q)`` at the largest size.
+
+    >>> size, q = _paired_t_size(8, 0.05)
+    >>> round(size, 4), q
+    (0.0856, 0.91)
+    """
+    n = check_count(n, "n", minimum=2)
+    alpha = check_alpha(alpha)
+    a, b = (v.ravel() for v in np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij"))
+    keep = a + b <= n
+    a, b = a[keep], b[keep]
+    z = n - a - b
+    mean = (a - b) / n
+    ss = a * (1 - mean) ** 2 + b * (1 + mean) ** 2 + z * mean ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / np.sqrt(ss / (n - 1) / n)
+    p = np.where(a == b, 1.0, np.where(ss <= MACHINE_ZERO, 0.0, 2 * stats.t.sf(np.abs(t), n - 1)))
+    reject = p <= alpha
+    log_coef = gammaln(n + 1) - gammaln(a + 1) - gammaln(b + 1) - gammaln(z + 1)
+    qs = np.round(np.arange(1, 101) / 100, 2)
+    sizes = np.array([np.exp(log_coef + xlogy(a + b, q / 2) + xlogy(z, 1 - q))[reject].sum() for q in qs])
+    j = int(np.argmax(sizes))
+    return float(sizes[j]), float(qs[j])
+
+
+def _few_units_warning(data: ItemScores, alpha: float) -> str | None:
+    """Section 1's warning that the paired t-test exceeds its level on fewer than :data:`FEW_TEST_UNITS`
+    independent units, with the exact size on that many independent 0/1 items (:func:`_paired_t_size`)."""
+    units = data.n_clusters if data.clustered else data.n_items
+    if units >= FEW_TEST_UNITS or units < 2:
+        return None
+    size, q = _paired_t_size(units, alpha)
+    exact = data.binary and data.max_samples == 1 and not data.clustered
+    if exact and size <= alpha:
+        return None
+    what = f"{units} clusters" if data.clustered else f"{units} items"
+    head = (f"too few items for the paired t-test to keep its level: on {what} (fewer than {FEW_TEST_UNITS}) "
+            if exact else f"few {'clusters' if data.clustered else 'items'} for the paired t-test's level: on "
+                          f"{what} (fewer than {FEW_TEST_UNITS}) ")
+    if exact:
+        body = (f"the paired t-test of section 3, at its own level alpha = {alpha:g}, declares two equally good "
+                f"models different with probability up to {size:.3f}, not {alpha:g} (its exact size on {units} "
+                f"items of 0/1 scores, by enumerating the items on which the two disagree, largest when they "
+                f"disagree on a share {q:g} of the items)")
+    else:
+        body = (f"the t reference of section 3's paired comparison is a large-sample approximation that "
+                f"scores in [0, 1] do not meet: on {units} independent items of 0/1 scores the paired t-test at "
+                f"alpha = {alpha:g} has an exact size of up to {size:.3f} (largest when the models disagree on a "
+                f"share {q:g} of the items), and this file's size on its {what} is not computed here but is not "
+                "guaranteed to be alpha either (Bowyer, Aitchison and Ivanova 2025: do not use the "
+                "central limit theorem in evals with fewer than a few hundred data points)")
+    return (head + body + "; read a p-value near alpha, or a verdict that turns on it, as unsettled"
+            + ("; McNemar's mid-p test beside it counts only the items on which the two disagree." if exact else "."))
+
+
+def summarise_items(data: ItemScores, *, alpha: float = 0.05) -> ItemsOverview:
     """Section 1: sizes, answers per item, clusters, the independence assumption, warnings.
 
     Warns below :data:`~evallib.report.FEW_ITEMS` items (with the half-width
-    of a 95% interval for a mean near 0.5) and below
+    of a 95% interval for a mean near 0.5), below
     :data:`~evallib.report.FEW_CLUSTERS` clusters (the cluster-robust
-    intervals then rest on few degrees of freedom).
+    intervals then rest on few degrees of freedom) and below :data:`FEW_TEST_UNITS` items
+    (clusters with clusters), where the paired t-test's size exceeds ``alpha``: the warning gives
+    its exact size on that many independent 0/1 items (the file's own for 0/1 scores, one answer
+    per item and no clusters).
     """
+    alpha = check_alpha(alpha)
     counts = data.sample_counts()
     warnings = []
     if data.n_items < FEW_ITEMS:
@@ -217,6 +298,9 @@ def summarise_items(data: ItemScores) -> ItemsOverview:
                             "intervals, and the rank "
                             f"bootstrap resamples only these {data.n_clusters} clusters, so its shares and rank "
                             "intervals are rough.")
+    few_units = _few_units_warning(data, alpha)
+    if few_units:
+        warnings.append(few_units)
     notes = tuple(s for s in [data.read_note] if s)
     return ItemsOverview(n_items=data.n_items, n_models=data.n_models, models=data.models,
                          n_clusters=data.n_clusters if data.clustered else None, cluster_sizes=sizes,
@@ -239,7 +323,9 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by model, best first (ties in file order): ``mean``, ``low``, ``high``,
-        ``se``, ``df``, ``method``, ``unclustered_se`` (the standard error
+        ``se``, ``df``, ``method`` (``"wilson"``; ``"cr2"`` with clusters; ``"t"`` without them, where
+        :func:`evallib.items.item_mean`'s CR2 has one item per cluster and is the ordinary t interval over
+        items, ``s / sqrt(n)`` on ``n - 1`` df), ``unclustered_se`` (the standard error
         if the items were independent), ``design_effect`` (``(se /
         unclustered_se)^2``, the variance ratio of the clusters, NaN without clusters),
         ``interval_design_effect`` (the design effect the interval itself uses: for
@@ -280,10 +366,13 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
             used = 1.0
         else:
             used = ratio * ratio
+        # without clusters item_mean's "cr2" has one item per cluster: HC2, which for a mean is the ordinary
+        # t interval over items (s / sqrt(n), n - 1 df); it is named so, not CR2 / Bell–McCaffrey
+        method = "t" if r.method == "cr2" and not data.clustered else r.method
         rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
                      "independent_low": alone.low, "independent_high": alone.high, "independent_df": alone.df,
                      "independent_effective_n": alone_effective,
-                     "df": r.df, "method": r.method, "unclustered_se": r.unclustered_se,
+                     "df": r.df, "method": method, "unclustered_se": r.unclustered_se,
                      "design_effect": ratio * ratio if data.clustered else float("nan"),
                      "interval_design_effect": used, "effective_n": effective, "scores": n_obs,
                      "answers": r.n_samples, "answers_min": int(counts.min()), "answers_max": int(counts.max()),
@@ -316,7 +405,7 @@ def _few_clusters_noise(n_clusters: int | None, what: str, *, many: bool = False
 def format_item_means(means: pd.DataFrame) -> pd.DataFrame:
     """Section 2's table as text: mean, interval, standard error, method."""
     level = level_text(table_metadata(means, "alpha", made_by="evallib.report.model_means"))
-    labels = {"wilson": "Wilson", "cr2": "CR2 t", "t": "t", "naive": "normal"}
+    labels = {"wilson": "Wilson", "cr2": "CR2 t", "t": "t over items", "naive": "normal"}
     out = pd.DataFrame({
         "mean": [f"{v:.4f}" for v in means["mean"]],
         f"{level} interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(means["low"], means["high"])],
@@ -902,7 +991,8 @@ class SampleAnalysis:
         before it was read as 0), ``truncated`` (whether it was), ``answers`` (mean per item), ``se`` (of the mean, from the components),
         ``se_double`` (with twice the answers per item), ``floor`` (the standard
         error no number of answers can go below: ``sqrt(between / n)``, or with clusters
-        the clustered floor ``sqrt(var_floor)``), ``note``.
+        the clustered floor ``sqrt(var_floor)``), ``inverse_samples`` (``mean(1/K_i)`` over the items),
+        ``n_items``, ``note``.
     passk : DataFrame with one row per model and ``k``: ``model``, ``k``, ``pass_at_k``,
         ``low``, ``high`` (the t interval clipped to [0, 1]), ``se``, ``df`` (its standard error and degrees of
         freedom, from which the unclipped ends follow), ``pass_hat_k``, ``hat_low``, ``hat_high``; or Skipped (not 0/1
@@ -967,13 +1057,14 @@ def sample_analysis(data: ItemScores, *, alpha: float = 0.05) -> SampleAnalysis 
         except ValueError:  # this model answered every item once
             rows.append({"model": name, "between": np.nan, "within": np.nan, "icc": np.nan, "icc_raw": np.nan,
                          "truncated": False, "answers": float(counts[:, j].mean()), "se": np.nan,
-                         "se_double": np.nan, "floor": np.nan,
+                         "se_double": np.nan, "floor": np.nan, "inverse_samples": np.nan, "n_items": np.nan,
                          "note": "one answer per item: within-item variance not identified"})
             continue
         double = math.sqrt(vc.var_floor + vc.within * vc.inverse_samples / (2 * vc.n_items))
         rows.append({"model": name, "between": vc.between, "within": vc.within, "icc": vc.icc,
                      "icc_raw": vc.icc_raw, "truncated": vc.truncated, "answers": vc.samples, "se": vc.se, "se_double": double,
-                     "floor": math.sqrt(vc.var_floor), "note": vc.note})
+                     "floor": math.sqrt(vc.var_floor), "inverse_samples": vc.inverse_samples,
+                     "n_items": vc.n_items, "note": vc.note})
     components = pd.DataFrame(rows).set_index("model")
     # per model: the fewest answers of one item it scored
     smallest = np.where(counts > 0, counts, np.iinfo(np.int64).max).min(axis=0)
@@ -1030,6 +1121,58 @@ def format_components(samples: SampleAnalysis) -> pd.DataFrame:
         "SE with unlimited answers": [_cell(v, ".4f") for v in c["floor"]],
         "note": [str(v) if isinstance(v, str) else "" for v in c["note"]],
     }, index=c.index)
+
+
+def components_se_note(means: pd.DataFrame, samples: SampleAnalysis | Skipped) -> str | None:
+    """Why section 4's standard error of a model's mean differs from section 2's, with both numbers.
+
+    Section 2's is the one its interval uses: the spread of the model's item means, ``s / sqrt(n)``,
+    without clusters, the CR2 cluster-robust one with them. Section 4's is built from the variance
+    components so that the standard errors with more answers follow from it: without clusters
+    ``sqrt((between + within mean(1/K)) / n)``, the one-way ANOVA's estimate, which equals ``s / sqrt(n)``
+    when every item has the same number of answers ``K`` and the between-item variance is not read as 0
+    (``MSB / K = s^2``); with clusters section 2's variance itself, unless it is below the answers' noise
+    ``within mean(1/K) / n`` (the floor is then read as 0 and section 4's is the noise's square root).
+    One sentence per model whose two standard errors print differently at 4 decimals; None if none does.
+    """
+    if not isinstance(samples, SampleAnalysis):
+        return None
+    out = []
+    for name, c in samples.components.iterrows():
+        if name not in means.index or not math.isfinite(c["se"]):
+            continue
+        m = means.loc[name]
+        se2, se4 = float(m["se"]), float(c["se"])
+        if f"{se2:.4f}" == f"{se4:.4f}":
+            continue
+        noise = c["within"] * c["inverse_samples"] / c["n_items"]
+        if samples.clustered:
+            out.append(
+                f"For {escape(name)}, section 4's standard error of the mean, {se4:.4f}, differs from section 2's "
+                f"CR2 cluster-robust one, {se2:.4f}: section 4 takes the same clustered variance, {se2 * se2:.3g}, "
+                f"but it is below the answers' noise alone, within × mean(1/K) / n = {c['within']:.4f} × "
+                f"{c['inverse_samples']:.4f} / {int(c['n_items']):,} = {noise:.3g}, so the floor is read as 0 and "
+                f"section 4's standard error is that noise's square root. Section 2's is the one its interval uses: "
+                "quote it for the mean, and section 4's columns for how the standard error splits between items "
+                "and answers.")
+            continue
+        why = []
+        lo, hi = int(m["answers_min"]), int(m["answers_max"])
+        if lo != hi:
+            why.append(f"{escape(name)} answered its items between {lo} and {hi} times")
+        if bool(c["truncated"]):
+            why.append("its between-item variance was estimated below 0 and read as 0")
+        reason = (" and ".join(why) if why else "the two estimators differ in this file")
+        out.append(
+            f"For {escape(name)}, section 4's standard error of the mean, {se4:.4f}, is built from the variance "
+            f"components, sqrt((between + within × mean(1/K)) / n) = sqrt(({c['between']:.4f} + {c['within']:.4f} × "
+            f"{c['inverse_samples']:.4f}) / {int(c['n_items']):,}), the one-way ANOVA's estimate from which the "
+            f"standard errors with twice and with unlimited answers follow; section 2's, {se2:.4f}, is the spread "
+            "of its item means, s / sqrt(n). They are two estimates of one variance, equal when every item has the "
+            f"same number of answers and the between-item variance is not read as 0; here {reason}. Section 2's is "
+            "the one its interval uses: quote it for the mean, and section 4's columns for how the standard error "
+            "splits between items and answers.")
+    return " ".join(out) if out else None
 
 
 def interval_conventions_note(means: pd.DataFrame, samples: SampleAnalysis | Skipped) -> str | None:
@@ -1883,6 +2026,8 @@ class ItemPlanning:
         harness files are the clusters, else "cluster").
     identical : the models left out of the plan because they answered every item as the leader did
         (no variance to plan with, no power statement).
+    unplanned : why each other pair left out of the plan has none, in words with its numbers (too few
+        shared items for two of the plan's clusters of the size-weighted mean size, or two items).
     """
 
     table: pd.DataFrame
@@ -1891,6 +2036,7 @@ class ItemPlanning:
     power: float
     cluster_word: str = "cluster"
     identical: tuple = ()
+    unplanned: tuple = ()
 
     def unadjusted(self) -> str:
         """The level's caveat in words: the power is at ``alpha`` itself, not at a level adjusted for the
@@ -1934,6 +2080,7 @@ class ItemPlanning:
             out.append(text + "." + (f" {r['note']}" if r["note"] else "") + self._reconcile(r))
         if self.identical:
             out.append(self._identical_text() + ".")
+        out += [f"No plan for {reason}." for reason in self.unplanned]
         return out
 
     def _identical_text(self) -> str:
@@ -2147,13 +2294,19 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                 scale = (omega2 + noise) / omega2
                 se = icc_null_se(cluster_size, sizes.size) * scale
                 z = float(stats.norm.ppf(1 - alpha / 2))
-                upper = min(max(icc_raw + z * se, 0.0), 1.0)
+                reach = icc_raw + z * se          # the estimate plus z standard errors, before any cap
+                upper = min(max(reach, 0.0), 1.0)  # an ICC lies in [0, 1]: the bound is capped, and said so
                 scaled = (f", times {scale:.2f} for the answers' noise (as the estimate is): the variance of the observed "
                           f"differences over that of the expected ones, (omega^2 + noise) / omega^2" if scale != 1 else "")
                 notes.append(f"{what[0].upper()}{what[1:]} was estimated at {icc_raw:.3f}, below zero, so it is read "
                              f"as 0 for the plan; ICCs up to about {upper:.3f} (a design effect of "
                              f"{1 + (cluster_size - 1) * upper:.2f} for {word}s of {cluster_size} items) are not ruled "
-                             f"out: {upper:.3f} is the estimate plus {z:.2f} standard errors, with Fisher's "
+                             + (f"out: {upper:.3f} is the estimate plus {z:.2f} standard errors" if reach == upper else
+                                f"out: the estimate plus {z:.2f} standard errors is {reach:.3f}, above 1, the largest "
+                                f"an ICC can be, so the bound is capped at 1" if reach > 1 else
+                                f"out: the estimate plus {z:.2f} standard errors is {reach:.3f}, itself below 0, so "
+                                f"the bound is taken at 0, the smallest ICC can be")
+                             + ", with Fisher's "
                              f"large-sample standard error of the one-way ANOVA ICC at ICC 0, "
                              f"sqrt(2 / (m (m - 1) (G - 1))) = {se / scale:.4f} for G = {sizes.size:,} {word}s of "
                              f"m = {cluster_size} items (their size-weighted mean, sum m^2 / sum m, rounded){scaled}; the "
@@ -2171,6 +2324,35 @@ def _pair_plan_parts(data: ItemScores, a: str, b: str, alpha: float = 0.05) -> d
                 within_sd_a=withins[0], within_sd_b=withins[1], samples=samples, cluster_size=cluster_size, icc=icc,
                 icc_raw=icc_raw, noise_identified_a=identified[0], noise_identified_b=identified[1],
                 n_outside=outside, note=" ".join(s if s.endswith(".") else s + "." for s in notes))
+
+
+def _unplannable_reason(data: ItemScores, a: str, b: str, n_items: int, n_clusters: float,
+                        cluster_size: int) -> str:
+    """Why the pair (a, b) gets no plan, with the file's numbers: the plan's t-test on ``n_items / m`` clusters
+    of the size-weighted mean size ``m`` (rounded) needs at least two of them, ``n_items >= 2 m``; without
+    clusters (or with clusters of one item) it needs two items."""
+    pair = f"{escape(a)} vs {escape(b)}"
+    if cluster_size <= 1:
+        return (f"{pair}: they share {plural(n_items, 'item')}, and the paired t-test the plan "
+                "uses needs at least 2 items to estimate a standard error")
+    word = _cluster_word(data)
+    counts = data.sample_counts()
+    shared = (counts[:, data.models.index(a)] > 0) & (counts[:, data.models.index(b)] > 0)
+    sizes = np.bincount(data.clusters[shared])
+    sizes = sizes[sizes > 0]
+    j = int(sizes.size)
+    if sizes.min() == sizes.max():
+        return (f"{pair}: they share {n_items:,} items in {plural(j, word)} of {int(sizes[0]):,}, and the plan's "
+                f"t-test on the {word} means needs at least 2 {word}s ({2 * cluster_size:,} items) to estimate a "
+                "standard error")
+    exact = weighted_cluster_size(sizes)
+    return (f"{pair}: they share {n_items:,} items in {plural(j, word)} of unequal size, and the plan takes its "
+            f"{word}s at their size-weighted mean size, sum m^2 / sum m = {int((sizes * sizes).sum()):,} / "
+            f"{int(sizes.sum()):,} = {exact:.2f} items, rounded to {cluster_size}; so it plans on "
+            f"{n_items:,} / {cluster_size} = {n_items / cluster_size:.2f} {word}s of that size, and its t-test on the "
+            f"{word} means needs at least 2 of them, {2 * cluster_size:,} items, more than the {n_items:,} shared"
+            + (f" (the file's {j:,} {word}s would be enough; its {word}s' unequal sizes leave the plan fewer than 2)"
+               if j >= 2 else ""))
 
 
 def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: float | None = None,
@@ -2209,7 +2391,10 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
     Returns
     -------
     ItemPlanning or Skipped
-        Skipped with one model, or when no pair shares enough items (two clusters) to plan from.
+        Skipped with one model, or when no comparison with the leader can be planned: every other model
+        answered every item as the leader did, or shares fewer than ``2 m`` items with it (``m`` the
+        size-weighted mean cluster size ``sum m^2 / sum m``, rounded; 2 items without clusters), the
+        reason said with the file's numbers.
     """
     alpha = check_alpha(alpha)
     delta = check_min_difference(min_difference)
@@ -2224,7 +2409,7 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
                 seen[["a", "b", "se", "df", "guarded", "clustered_se"]].itertuples(index=False)}
     # a pair that answered every item alike has no variance to plan with: no power statement for it
     alike = {frozenset((a, b)) for a, b in seen.loc[seen["identical"], ["a", "b"]].itertuples(index=False)}
-    rows, identical = [], []
+    rows, identical, unplanned = [], [], []
     for other in [m for m in data.models if m != leader]:
         if frozenset((leader, other)) in alike:
             identical.append(other)
@@ -2234,6 +2419,8 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
         icc_raw, note, outside = parts.pop("icc_raw"), parts.pop("note"), parts.pop("n_outside")
         noise = {k: parts.pop(k) for k in ("noise_identified_a", "noise_identified_b")}
         if n_items < 2 * parts["cluster_size"] or n_items < 2:
+            unplanned.append((other, _unplannable_reason(data, leader, other, n_items, n_clusters,
+                                                         parts["cluster_size"])))
             continue
         # the paired t-test on the cluster (or item) means, J - 1 df: the Bell–McCaffrey df of the
         # report's CR2 intervals for J equal clusters, so the plan pays for few clusters as they do
@@ -2253,14 +2440,19 @@ def item_planning(data: ItemScores, *, alpha: float = 0.05, min_difference: floa
                          observed_guarded=bool(observed.get(frozenset((leader, other)), (np.nan, np.nan, False))[2]),
                          observed_clustered_se=float(observed.get(frozenset((leader, other)), (np.nan,) * 4)[3]),
                          n_outside=outside, detectable=detectable, power_smaller=power_smaller, needed_items=need_items, needed_clusters=need_clusters, note=note))
-    if not rows and identical:
+    if not rows and identical and not unplanned:
         return Skipped(f"{join_names([leader] + identical, limit=_LIST_LIMIT)} answered every item alike: the "
                        "paired differences are all 0, so there is no difference to test and no variance to plan "
                        "from, and no power statement can be made.")
     if not rows:
-        return Skipped("no pair of models shares two clusters' worth of items: nothing to plan from.")
+        said = [reason for _, reason in unplanned]
+        if identical:
+            said.append(f"{join_names([leader] + identical, limit=_LIST_LIMIT)} answered every item alike, so "
+                        "there is no variance to plan from")
+        return Skipped("no comparison with the leader can be planned: " + "; ".join(said) + ".")
     return ItemPlanning(table=pd.DataFrame(rows), min_difference=delta, alpha=alpha, power=power,
-                        cluster_word=_cluster_word(data), identical=tuple(identical))
+                        cluster_word=_cluster_word(data), identical=tuple(identical),
+                        unplanned=tuple(reason for _, reason in unplanned))
 
 
 def format_item_planning(planning: ItemPlanning) -> pd.DataFrame:
