@@ -202,3 +202,42 @@ def test_the_secondary_family_is_named_and_said_secondary_everywhere(tmp_path, v
     assert lines[0].startswith(f"all 6 pairs ({mean_role}): Nemenyi's procedure")
     assert lines[1].startswith(f"Wilcoxon–Holm ({wil_role}): Wilcoxon signed-rank test per pair")
     assert f"secondary ({secondary})" in format_pairs(ph).columns
+
+
+def _normal_wilcoxon_holm(frame: pd.DataFrame) -> dict[frozenset, float]:
+    """Wilcoxon's normal approximation per pair (zero differences dropped, no continuity correction),
+    Holm-adjusted, from scipy and statsmodels."""
+    pairs = [(a, b) for i, a in enumerate(frame.columns) for b in frame.columns[i + 1:]]
+    p = [stats.wilcoxon(frame[a], frame[b], zero_method="wilcox", correction=False, method="approx").pvalue
+         for a, b in pairs]
+    return dict(zip(map(frozenset, pairs), multipletests(p, method="holm")[1]))
+
+
+def test_p_values_beside_a_verdict_are_printed_on_their_side_of_alpha(tmp_path):
+    """At alpha = 0.1 the Wilcoxon rejection C4.5+m+cf vs C4.5+cf has, by scipy and statsmodels, a
+    normal-approximation Holm p of 0.1013, which does not reject: printed "0.10" it would read as
+    rejecting (p <= alpha). At alpha = 0.17 Nemenyi's p of C4.5+m+cf vs C4.5+cf is 0.1701
+    (scipy's studentized range), which does not reject either: its cell must not read 0.17."""
+    from evallib.report._datasets_text import format_pairs
+    t6 = demsar_table_6()
+    normal = _normal_wilcoxon_holm(t6)[frozenset({"C4.5+m+cf", "C4.5+cf"})]
+    assert 0.1 < normal < 0.105
+    res = _t6(tmp_path)
+    ph = posthoc_tests(res, alpha=0.1)
+    summary = results_summary(res, overview=describe_results(res), friedman=friedman_test(res, alpha=0.1), posthoc=ph)
+    said = summary.split("C4.5+m+cf vs C4.5+cf, adjusted p = ")[1]
+    shown = float(said.split("or adjusted p = ")[1].split(" ")[0])
+    assert shown > 0.1 and abs(shown - normal) < 0.001
+    se = math.sqrt(4 * 5 / (6 * 14))
+    ranks = pd.DataFrame([stats.rankdata(-row) for row in t6.to_numpy()], columns=t6.columns).mean()
+    nemenyi = stats.studentized_range.sf(abs(ranks["C4.5+m+cf"] - ranks["C4.5+cf"]) / se * math.sqrt(2), 4, np.inf)
+    assert 0.17 < nemenyi < 0.1705
+    for alpha in (0.1, 0.17):
+        table = format_pairs(posthoc_tests(res, alpha=alpha))
+        verdict = [c for c in table.columns if c.startswith("verdict")][0]
+        secondary = [c for c in table.columns if c.startswith("secondary")][0]
+        mean_rank = [c for c in table.columns if c.startswith("adjusted p (Nemenyi")][0]
+        wilcoxon = [c for c in table.columns if c.startswith("adjusted p (Holm; Wilcoxon")][0]
+        for p_col, v_col in ((mean_rank, verdict), (wilcoxon, secondary)):
+            for cell, said in zip(table[p_col], table[v_col]):
+                assert (float(cell.lstrip("<> ")) <= alpha) == (said == "differ"), (alpha, cell, said)

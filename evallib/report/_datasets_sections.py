@@ -389,7 +389,7 @@ class FriedmanSection:
         hits = int(round(self.monte_carlo_pvalue * (1 + b))) - 1
         none = (f"; none of the draws reached the observed statistic, so p is (1 + 0)/(1 + {b:,}), "
                 "the smallest value this Monte Carlo can give" if hits == 0 else "")
-        return (f"{format_p(self.monte_carlo_pvalue)} from {b:,} random arrangements of each data set's own "
+        return (f"{format_p(self.monte_carlo_pvalue, alpha=self.alpha)} from {b:,} random arrangements of each data set's own "
                 f"ranks (seeded), Monte Carlo standard error {self.monte_carlo_se:#.2g} = √(p(1 - p)/{b:,}){none}")
 
     @property
@@ -414,17 +414,17 @@ class FriedmanSection:
         lines = [
             f"average ranks (1 = best, all equal: {fr.mean_rank:g}): {ranks}",
             f"Kendall's W = {self.kendall_w:.3f}",
-            f"Friedman's chi-square = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue)}",
+            f"Friedman's chi-square = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue, alpha=self.alpha)}",
             f"Iman–Davenport F = (N - 1) chi-square / (N (k - 1) - chi-square) = {f_text}, "
-            f"df = (k - 1, (k - 1)(N - 1)) = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
+            f"df = (k - 1, (k - 1)(N - 1)) = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue, alpha=self.alpha)}",
         ]
         if self.sign_test:
             lines.append(f"exact sign test of the pair, tied data sets dropped (with 2 classifiers the exact law of "
-                         f"Friedman's statistic given the ties): {format_p(self.exact_pvalue, exact=True)}")
+                         f"Friedman's statistic given the ties): {format_p(self.exact_pvalue, exact=True, alpha=self.alpha)}")
         elif self.exact_pvalue is not None:
             lines.append(f"exact permutation test of Friedman's statistic{self.given_ties}"
                          + (" (each data set's own ranks, ties included, permuted across the classifiers)"
-                            if self.tied else "") + f": {format_p(self.exact_pvalue, exact=True)}")
+                            if self.tied else "") + f": {format_p(self.exact_pvalue, exact=True, alpha=self.alpha)}")
         elif self.monte_carlo_pvalue is not None:
             lines.append(f"Monte Carlo permutation test of Friedman's statistic{self.given_ties} (the exact law is "
                          f"too large to enumerate here): {self.monte_carlo_text}")
@@ -582,7 +582,7 @@ def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) 
         where = ("the null probability of the largest statistic these tied ranks allow" if fs.tied
                  else "every data set ranking the classifiers in one order")
         how = (f"with {plural(results.n_datasets, 'data set')} and {results.n_classifiers} classifiers its "
-               f"smallest p-value, {where}, is {format_p(smallest, exact=True)[4:]}")
+               f"smallest p-value, {where}, is {format_p(smallest, exact=True, alpha=alpha)[4:]}")
         test = f"the exact permutation test of Friedman's statistic{fs.given_ties}"
     else:
         return None
@@ -651,7 +651,7 @@ def _verdict_clause(results: Results, friedman_section: FriedmanSection | None =
     if fs.decided_by == "iman-davenport":
         return ", and the report's verdict uses that F"
     return (f"; the report's verdict uses neither F but {fs.deciding_test} "
-            f"({format_p(fs.pvalue, exact=fs.decided_by == 'exact')})")
+            f"({format_p(fs.pvalue, exact=fs.decided_by == 'exact', alpha=fs.alpha)})")
 
 
 def _f_text(fr: FriedmanResult) -> str:
@@ -766,7 +766,7 @@ class PosthocSection:
     def two_title_name(self) -> str:
         """With 2 classifiers, the deciding test and its exact p for a diagram's title
         (``"the exact sign test, p = 0.0625"``)."""
-        return f"{SIGN_TEST_NAME}, {format_p(self.pairs.attrs['exact_two'], exact=True)}"
+        return f"{SIGN_TEST_NAME}, {format_p(self.pairs.attrs['exact_two'], exact=True, alpha=self.alpha)}"
 
     @property
     def verdict_name(self) -> str:
@@ -859,7 +859,8 @@ class PosthocSection:
         diff = float(top["rank_difference"])
         joined = not bool(top["reject"])
         side = "beyond" if diff > self.cd.cd else "within"
-        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, {format_p(exact, exact=True)}) decided "
+        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, "
+                f"{format_p(exact, exact=True, alpha=self.alpha)}) decided "
                 f"the pair, not the bar: their rank difference {diff:.3f} is {side} Nemenyi's critical "
                 f"difference {self.cd.cd:.3f}, and the line {'joins' if joined else 'does not join'} them because "
                 f"the sign test {'does not reject' if joined else 'rejects'} at alpha = {self.alpha:g}")
@@ -872,9 +873,9 @@ class PosthocSection:
         if self.two:
             top = self.pairs.iloc[0]
             first = (f"the 1 pair ({mean_role}): {SIGN_TEST_NAME} (tied data sets dropped), "
-                     f"{format_p(self.pairs.attrs['exact_two'], exact=True)}, alpha = {self.alpha:g}; "
+                     f"{format_p(self.pairs.attrs['exact_two'], exact=True, alpha=self.alpha)}, alpha = {self.alpha:g}; "
                      f"{_differ(len(self.rejected_pairs))}; {name}'s z test on the average ranks (z = rank difference / "
-                     f"{self.pairs.attrs['se']:.4f}) gives {format_p(float(top['pvalue_adj']))}, its normal "
+                     f"{self.pairs.attrs['se']:.4f}) gives {format_p(float(top['pvalue_adj']), alpha=self.alpha)}, its normal "
                      "approximation, not used with 2 classifiers")
         else:
             first = (f"all {plural(len(self.pairs), 'pair')} ({mean_role}): {name}'s procedure on the average ranks "
