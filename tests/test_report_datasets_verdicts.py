@@ -241,3 +241,24 @@ def test_p_values_beside_a_verdict_are_printed_on_their_side_of_alpha(tmp_path):
         for p_col, v_col in ((mean_rank, verdict), (wilcoxon, secondary)):
             for cell, said in zip(table[p_col], table[v_col]):
                 assert (float(cell.lstrip("<> ")) <= alpha) == (said == "differ"), (alpha, cell, said)
+
+
+def test_selection_sentence_is_true_of_how_the_pair_was_ordered(tmp_path):
+    """"The best was put first because it came out ahead in average rank" is false when the two
+    compared share the average rank (scipy's rankdata says so here): then the first came first by
+    its mean score, or, with equal means too, by the file's column order, which picks no direction."""
+    idx = pd.Index([f"d{i}" for i in range(6)], name="data set")
+    tied = pd.DataFrame({c: [0.8] * 6 for c in ("A", "B", "C")}, index=idx)
+    by_mean = pd.DataFrame({"A": [0.70, 0.90, 0.70, 0.90, 0.70, 0.90], "B": [0.75, 0.88, 0.75, 0.88, 0.75, 0.88],
+                            "C": [0.60] * 6}, index=idx)
+    for frame, first, phrase in ((tied, "A", "column order"), (by_mean, "B", "its mean score came out ahead")):
+        ranks = pd.DataFrame([stats.rankdata(-row) for row in frame.to_numpy()], columns=frame.columns).mean()
+        assert ranks["A"] == ranks["B"]
+        res = _t6(tmp_path, frame)
+        bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+        assert bayes.best == first
+        summary = _summary(res, posthoc_tests(res), bayes)
+        for text in (summary, bayes.text()):
+            assert "came out ahead in average rank" not in text and phrase in text
+    res = _t6(tmp_path)
+    assert "came out ahead in average rank" in bayesian_top_two(res, n_resamples=2000, rng=0).text()

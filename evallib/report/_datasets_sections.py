@@ -1226,6 +1226,17 @@ SELECTION_BIAS = ("the best was put first because it came out ahead in average r
 #: What the Bayesian test's pair is: picked from the data, the leader's advantage biased upward.
 PICKED_PAIR = ("the pair is the leading pair picked from the data (the two best average ranks on this table), not "
                f"a pair named in advance: {SELECTION_BIAS}")
+#: When the two compared share the average rank, what put the first one first, and what that does (by
+#: :attr:`TopTwoBayes.ordered_by`): the better mean score, which biases its mean advantage upward, or the
+#: file's column order, which picks no direction at all.
+SHARED_RANK_SELECTION = {
+    "mean": ("the two share the average rank, and the first was put first because its mean score came out ahead "
+             "on these data sets, so its mean advantage over the second is biased upward, and the posterior "
+             "probabilities do not account for that selection"),
+    "columns": ("the two share the average rank and their mean scores are equal, so which is put first comes from "
+                "the file's column order and not from the data; the pair itself was picked as the best-ranked, and "
+                "the posterior probabilities do not account for that selection"),
+}
 
 
 def round_up_text(value: float, digits: int = 2) -> str:
@@ -1274,6 +1285,9 @@ class TopTwoBayes:
     picked : True when the pair was picked from more than two classifiers (the two best average
         ranks of ``k >= 3``), so that the leader's advantage is biased upward (:data:`PICKED_PAIR`); False
         with 2 classifiers, whose one pair is the only one.
+    ordered_by : what put ``best`` before ``second`` (:func:`_order`): ``"rank"`` (a better average
+        rank), ``"mean"`` (the same average rank, a better mean score) or ``"columns"`` (both equal: the
+        file's column order).
     """
 
     best: str
@@ -1293,6 +1307,18 @@ class TopTwoBayes:
     pair_means: int = 0
     edge_range: tuple[tuple[float, float, float], ...] = ()
     picked: bool = True
+    ordered_by: str = "rank"
+
+    @property
+    def selection_text(self) -> str:
+        """What picking the pair from the data does to it, true of how the two were ordered:
+        :data:`SELECTION_BIAS` when the first ranks better, else :data:`SHARED_RANK_SELECTION`."""
+        return SHARED_RANK_SELECTION.get(self.ordered_by, SELECTION_BIAS)
+
+    @property
+    def picked_text(self) -> str:
+        """The note that the pair was picked (:data:`PICKED_PAIR`, with :attr:`selection_text`)."""
+        return PICKED_PAIR.replace(SELECTION_BIAS, self.selection_text)
 
     @property
     def edge_text(self) -> str:
@@ -1393,7 +1419,7 @@ class TopTwoBayes:
               f"P({self.second} practically better) {self.prob_text(r.without_prior[0])}"]
              if r.without_prior else []) + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
             f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue, exact=True)} (ignores the ROPE)",
-        ] + ([f"note: {PICKED_PAIR}"] if self.picked else [])
+        ] + ([f"note: {self.picked_text}"] if self.picked else [])
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -1449,6 +1475,9 @@ def bayesian_top_two(
     best, second = order[:2]
     tie = _places_note(results, fr, order)
     oriented = results.oriented()
+    means = oriented.mean(axis=0)
+    ordered_by = ("rank" if round(float(fr.avg_ranks[best]), 12) != round(float(fr.avg_ranks[second]), 12) else
+                  "mean" if round(float(means[best]), 12) != round(float(means[second]), 12) else "columns")
     x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
     res = bayesian_signed_rank(x, y, rope=rope_value, n_resamples=n_resamples, rng=gen)
     wins, ties, losses = _record(y, x)
@@ -1469,7 +1498,8 @@ def bayesian_top_two(
                        median_advantage=_zero_snapped(np.median(y - x), np.concatenate([x, y])),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
                        decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge,
-                       pair_means=pair_means, edge_range=edge_range, picked=results.n_classifiers > 2)
+                       pair_means=pair_means, edge_range=edge_range, picked=results.n_classifiers > 2,
+                       ordered_by=ordered_by)
 
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:

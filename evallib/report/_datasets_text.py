@@ -20,7 +20,6 @@ from ._datasets_sections import (
     CONTROL_TWO,
     DECISION_LEVEL,
     METHOD_NAMES,
-    SELECTION_BIAS,
     SMALL_N,
     FriedmanSection,
     PosthocSection,
@@ -433,7 +432,7 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
     n = bayes.result.n
     tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
     head = (f"The Bayesian signed-rank test compares the leading pair picked from the data, the two best average "
-            f"ranks{tie}: {SELECTION_BIAS}" if bayes.picked else
+            f"ranks{tie}: {bayes.selection_text}" if bayes.picked else
             "The Bayesian signed-rank test compares the two classifiers, the table's only pair")
     ahead = (f"Against {_b(bayes.second)}, {_b(bayes.best)} wins {bayes.wins}, loses {bayes.losses}, ties "
              f"{bayes.ties}; its mean advantage over all {n} data sets is "
