@@ -262,3 +262,21 @@ def test_selection_sentence_is_true_of_how_the_pair_was_ordered(tmp_path):
             assert "came out ahead in average rank" not in text and phrase in text
     res = _t6(tmp_path)
     assert "came out ahead in average rank" in bayesian_top_two(res, n_resamples=2000, rng=0).text()
+
+
+@pytest.mark.parametrize("control, place", [("C4.5", "worst"), ("C4.5+m+cf", "best"), ("C4.5+m", None)])
+def test_a_control_at_the_top_or_bottom_is_said_to_be_there(tmp_path, control, place):
+    """The "chosen before looking" caveat names, computed, a control that ranks first or last (scipy's
+    rankdata: C4.5 3.143 is the worst, C4.5+m+cf 1.929 the best, C4.5+m 2.000 neither)."""
+    t6 = demsar_table_6()
+    ranks = pd.DataFrame([stats.rankdata(-row) for row in t6.to_numpy()], columns=t6.columns).mean()
+    expected = "best" if ranks[control] == ranks.min() else "worst" if ranks[control] == ranks.max() else None
+    assert expected == place
+    res = _t6(tmp_path)
+    ph = posthoc_tests(res, control=control)
+    summary, text = _summary(res, ph), ph.text()
+    for said in (summary, text):
+        if place is None:
+            assert "average rank of the 4 classifiers here" not in said
+        else:
+            assert f"has the {place} average rank of the 4 classifiers here ({ranks[control]:.3f})" in said

@@ -796,6 +796,23 @@ class PosthocSection:
                 out.append((str(b), bool(r), allpairs))
         return out
 
+    def control_rank_text(self, name: Any = str) -> str:
+        """With 3 or more classifiers and a control that has (or shares) the best or the worst average
+        rank, the sentence that says so beside the "chosen before looking" caveat, computed: a control
+        picked for that place is the case the caveat warns of. ``""`` otherwise. ``name`` prints a
+        user-given name (the summary escapes it for Markdown)."""
+        if self.control is None or self.two:
+            return ""
+        ranks = self.avg_ranks.astype(float).round(12)
+        mine = float(ranks[self.control])
+        place = ("best" if mine == float(ranks.min()) else "worst" if mine == float(ranks.max()) else None)
+        if place is None:
+            return ""
+        shared = int((ranks == mine).sum())
+        has = f"shares the {place} average rank" if shared > 1 else f"has the {place} average rank"
+        return (f"{name(self.control)} {has} of the {len(ranks)} classifiers here ({mine:.3f}): if that is "
+                "why it was named the control, its comparisons are the selected few this warns of")
+
     def disagreement_text(self, name: Any = str, explain: bool = True) -> str:
         """Where the comparisons with the control and the pairs' verdict disagree, which answers
         which question, and why the two can disagree; ``""`` without a control. ``name`` prints a
@@ -906,7 +923,8 @@ class PosthocSection:
             else:
                 lines.append(f"against the control {self.control}: {cname}'s procedure, "
                              f"{n_rej} of {len(self.control_table)} differ; {bd}; "
-                             f"valid only if {CONTROL_CAVEAT}")
+                             f"valid only if {CONTROL_CAVEAT}"
+                             + (f"; {self.control_rank_text()}" if self.control_rank_text() else ""))
             lines.append(self.disagreement_text())
         if not self.friedman_rejects:
             lines.append("section 2's test (Friedman's, or the exact sign test with 2 classifiers) did not reject "

@@ -360,7 +360,8 @@ def _control_sentence(ph: PosthocSection) -> str:
     if same:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
-            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}. "
+            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}"
+            + (f"; {ph.control_rank_text(name=escape)}" if ph.control_rank_text() else "") + ". "
             + _capital_ours(ph.disagreement_text(name=escape, explain=False)) + ".")
 
 
