@@ -280,3 +280,25 @@ def test_a_control_at_the_top_or_bottom_is_said_to_be_there(tmp_path, control, p
             assert "average rank of the 4 classifiers here" not in said
         else:
             assert f"has the {place} average rank of the 4 classifiers here ({ranks[control]:.3f})" in said
+
+
+def test_demsars_printed_holm_example_is_placed_beside_the_reports(tmp_path):
+    """Demšar (2006), section 3.2.4, prints z = 2.416, 2.342, 0.512 and p = 0.016, 0.019, 0.607 for
+    C4.5 against C4.5+m+cf, C4.5+m and C4.5+cf; the printed AUCs (scipy's rankdata, voting shared)
+    give z = 2.489, 2.342, 0.439 (p = 0.013, 0.019, 0.66), and statsmodels' Holm rejects the first
+    two in both. The control's note must name both sets and say the verdicts agree."""
+    from evallib.report._datasets_sections import example_control_note
+    t6 = demsar_table_6()
+    ranks = pd.DataFrame([stats.rankdata(-row) for row in t6.to_numpy()], columns=t6.columns).mean()
+    se = math.sqrt(4 * 5 / (6 * 14))
+    others = ["C4.5+m+cf", "C4.5+m", "C4.5+cf"]
+    z = [abs(ranks["C4.5"] - ranks[c]) / se for c in others]
+    p = [2 * stats.norm.sf(v) for v in z]
+    printed_p = [0.016, 0.019, 0.607]
+    assert list(multipletests(p, method="holm")[0]) == list(multipletests(printed_p, method="holm")[0]) \
+        == [True, True, False]
+    note = example_control_note(_t6(tmp_path), "C4.5")
+    assert "z = 2.416, 2.342, 0.512 and unadjusted p = 0.016, 0.019, 0.607" in note
+    assert f"z = {', '.join(f'{v:.3f}' for v in z)}" in note
+    assert f"p = {', '.join(format_p(v)[4:] for v in p)} here" in note
+    assert "rejects the same 2 comparisons on both (C4.5+m and C4.5+m+cf)" in note

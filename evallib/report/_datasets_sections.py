@@ -659,8 +659,36 @@ def _f_text(fr: FriedmanResult) -> str:
     return "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
 
 
+#: Demšar's (2006) section 3.2.4, Holm's procedure with C4.5 as the control on Table 6, as printed: (classifier, z,
+#: p), his z from his average ranks rounded to three decimals.
+DEMSAR_HOLM_PRINTED = (("C4.5+m+cf", 2.416, 0.016), ("C4.5+m", 2.342, 0.019), ("C4.5+cf", 0.512, 0.607))
+
+
+def _demsar_holm_sentence(results: Results) -> str:
+    """Demšar's printed Holm example against C4.5 beside the report's z and p for the same comparisons, and
+    whether Holm's verdicts at his alpha = 0.05 agree (both computed: his from his printed ranks)."""
+    his = posthoc_friedman(demsar_table_6(ranks=True), higher_is_better=False, adjust="holm", control="C4.5")
+    ours = posthoc_friedman(results.scores, higher_is_better=results.higher_is_better, adjust="holm", control="C4.5")
+    his_rej = {str(r.b) for r in his.itertuples() if r.reject}
+    our_rej = {str(r.b) for r in ours.itertuples() if r.reject}
+    by = {str(r.b): r for r in ours.itertuples()}
+    names = [c for c, _, _ in DEMSAR_HOLM_PRINTED]
+    printed_z = ", ".join(f"{z:.3f}" for _, z, _ in DEMSAR_HOLM_PRINTED)
+    printed_p = ", ".join(f"{p:g}" for _, _, p in DEMSAR_HOLM_PRINTED)
+    our_z = ", ".join(f"{abs(float(by[c].z)):.3f}" for c in names)
+    our_p = ", ".join(format_p(float(by[c].pvalue))[4:] for c in names)
+    same = (f"Holm's procedure at alpha = 0.05 rejects the same {plural(len(our_rej), 'comparison')} on both "
+            f"({join_names(sorted(our_rej))})" if his_rej == our_rej else
+            f"Holm's procedure at alpha = 0.05 rejects {join_names(sorted(his_rej)) or 'none'} on his ranks and "
+            f"{join_names(sorted(our_rej)) or 'none'} here")
+    return (f"His worked example tests this control with Holm's procedure and prints, for {join_names(names)}, "
+            f"z = {printed_z} and unadjusted p = {printed_p}, from his average ranks; the shared rank of the printed "
+            f"AUCs on voting (section 2) gives z = {our_z} and p = {our_p} here, and {same}.")
+
+
 def example_control_note(results: Results, control: str | None) -> str | None:
-    """Why the shipped example's control is C4.5, for Demšar's Table 6 with that control only.
+    """Why the shipped example's control is C4.5, for Demšar's Table 6 with that control only, and his printed
+    Holm example against it beside the report's z and p (:data:`DEMSAR_HOLM_PRINTED`).
 
     Returns None for any other table or control: the report cannot know why a user named theirs.
 
@@ -679,7 +707,7 @@ def example_control_note(results: Results, control: str | None) -> str | None:
     return ("In this example (Demšar's Table 6) C4.5 is the control because the three others are its variants, "
             "Demšar's choice in his worked example, made for that reason and not from the results"
             + (f"; it does rank last here (average rank {ranks['C4.5']:.3f}), which is not why it was chosen."
-               if last else "."))
+               if last else ".") + " " + _demsar_holm_sentence(results))
 
 
 # ----------------------------------------------------------------------- section 3
