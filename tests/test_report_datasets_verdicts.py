@@ -302,3 +302,28 @@ def test_demsars_printed_holm_example_is_placed_beside_the_reports(tmp_path):
     assert f"z = {', '.join(f'{v:.3f}' for v in z)}" in note
     assert f"p = {', '.join(format_p(v)[4:] for v in p)} here" in note
     assert "rejects the same 2 comparisons on both (C4.5+m and C4.5+m+cf)" in note
+
+
+def test_a_monte_carlo_verdict_within_its_error_of_alpha_says_so(tmp_path):
+    """With 10 data sets and 6 classifiers section 2's p is a Monte Carlo one (100,000 draws). At an
+    alpha 0.001 from it (within 3 standard errors, sqrt(p (1 - p) / 100000) by hand) the verdict
+    could go the other way with another seed, and the report must say so; at alpha = p +- 0.05 not."""
+    rng = np.random.default_rng(1)
+    t6 = demsar_table_6().iloc[:10]
+    frame = t6.assign(X=(t6["C4.5"] + rng.normal(0, 0.02, 10)).round(3).clip(0, 1),
+                      Y=(t6["C4.5+m"] + rng.normal(0, 0.02, 10)).round(3).clip(0, 1))
+    res = _t6(tmp_path, frame)
+    base = friedman_test(res, alpha=0.05, rng=0)
+    assert base.decided_by == "monte-carlo"
+    p = base.pvalue
+    se = math.sqrt(p * (1 - p) / 100_000)
+    assert 0.001 < 3 * se < 0.05
+    for alpha, close in ((p + 0.001, True), (p - 0.001, True), (min(p + 0.05, 0.99), False)):
+        fs = friedman_test(res, alpha=alpha, rng=0)
+        assert ("within Monte Carlo error of the level" in fs.text()) == close
+        assert ("within Monte Carlo error of the level" in _summary_at(res, fs)) == close
+
+
+def _summary_at(res, fs):
+    return results_summary(res, overview=describe_results(res), friedman=fs,
+                           posthoc=posthoc_tests(res, alpha=fs.alpha, friedman_rejects=fs.reject))

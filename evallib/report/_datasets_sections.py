@@ -389,8 +389,12 @@ class FriedmanSection:
         hits = int(round(self.monte_carlo_pvalue * (1 + b))) - 1
         none = (f"; none of the draws reached the observed statistic, so p is (1 + 0)/(1 + {b:,}), "
                 "the smallest value this Monte Carlo can give" if hits == 0 else "")
-        return (f"{format_p(self.monte_carlo_pvalue, alpha=self.alpha)} from {b:,} random arrangements of each data set's own "
-                f"ranks (seeded), Monte Carlo standard error {self.monte_carlo_se:#.2g} = √(p(1 - p)/{b:,}){none}")
+        p, se = self.monte_carlo_pvalue, self.monte_carlo_se
+        close = (f"; alpha = {self.alpha:g} lies within {MC_CLOSE_SE:g} standard errors of p (|p - alpha| = "
+                 f"{abs(p - self.alpha):.2g}), so the verdict is within Monte Carlo error of the level and another "
+                 "--seed could give the other one" if abs(p - self.alpha) <= MC_CLOSE_SE * se else "")
+        return (f"{format_p(p, alpha=self.alpha)} from {b:,} random arrangements of each data set's own "
+                f"ranks (seeded), Monte Carlo standard error {se:#.2g} = √(p(1 - p)/{b:,}){none}{close}")
 
     @property
     def reject(self) -> bool:
@@ -455,6 +459,9 @@ def _exact_friedman_p(fr: FriedmanResult) -> float | None:
 
 #: Random arrangements of the ranks behind the Monte Carlo permutation p-value of section 2.
 MONTE_CARLO_DRAWS = 100_000
+#: A Monte Carlo p-value this many standard errors or fewer from alpha is said to be within Monte Carlo
+#: error of the level (another seed could give the other verdict).
+MC_CLOSE_SE = 3
 
 
 def _monte_carlo_friedman_p(results: Results, rng: Any) -> tuple[float, float]:
