@@ -327,3 +327,16 @@ def test_a_monte_carlo_verdict_within_its_error_of_alpha_says_so(tmp_path):
 def _summary_at(res, fs):
     return results_summary(res, overview=describe_results(res), friedman=fs,
                            posthoc=posthoc_tests(res, alpha=fs.alpha, friedman_rejects=fs.reject))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_a_table_of_ties_says_there_is_nothing_to_rank(tmp_path, k):
+    """Every score equal: no pair has a non-zero difference, so section 5 says there is nothing to rank
+    (not "no pair has more than 0 non-zero differences ... tied absolute differences do not change it")."""
+    from evallib.report._datasets_sections import assumptions
+    frame = pd.DataFrame({c: [0.8] * 6 for c in "ABC"[:k]}, index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
+    assert (frame.diff(axis=1).iloc[:, 1:] == 0).all().all()
+    res = _t6(tmp_path, frame)
+    said = " ".join(assumptions(res, friedman_test(res)))
+    assert "more than 0 non-zero" not in said and "0 non-zero differences" not in said
+    assert "no non-zero difference to rank" in said and "by construction" in said

@@ -578,8 +578,9 @@ def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) 
         wins, _, losses = _record(oriented[b].to_numpy(), oriented[a].to_numpy())
         m = wins + losses
         smallest = smallest_sign_test_p(m)
-        how = (f"with {plural(m, 'non-zero difference')} its smallest two-sided p-value, every difference on "
-               f"one side, is {'1 (every data set ties)' if m == 0 else f'min(1, 2 × 0.5^{m}) = {smallest:g}'}")
+        how = ("every data set ties, so it has no non-zero difference and its p-value is 1" if m == 0 else
+               f"with {plural(m, 'non-zero difference')} its smallest two-sided p-value, every difference on "
+               f"one side, is min(1, 2 × 0.5^{m}) = {smallest:g}")
         test = "the exact sign test of the pair (which the pair's mean-rank verdict in section 3 takes too)"
     elif fs.decided_by == "exact":
         smallest = smallest_friedman_exact_p(results.n_classifiers, results.n_datasets,
@@ -1642,7 +1643,14 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     nonzero = [sum(_record(oriented[a].to_numpy(), oriented[b].to_numpy())[::2])
                for i, a in enumerate(results.classifiers) for b in results.classifiers[i + 1:]]
     most = max(nonzero)  # the signed-rank test drops zero differences: a pair's n is its non-zero count
-    if most == 0 or wilcoxon_critical_value(most, alpha=alpha) is None:
+    if most == 0:  # every pair ties on every data set: nothing to rank, p = 1 for each
+        who, where = (("the two classifiers have", "the pair") if len(nonzero) == 1 else
+                      ("every pair of classifiers has", "any pair"))
+        out.append(f"On all {n} data sets {who} the same score, so Wilcoxon's signed-rank test of section 3 has no "
+                   f"non-zero difference to rank in {where} and gives p = 1: its verdicts are 'not shown to differ' "
+                   "by construction.")
+        wilcoxon_note = True
+    elif wilcoxon_critical_value(most, alpha=alpha) is None:
         where = (f"the pair has {plural(most, 'non-zero difference')}" if len(nonzero) == 1 else
                  f"no pair has more than {plural(most, 'non-zero difference')}")
         smallest = smallest_sign_test_p(most)  # every non-zero difference on one side
