@@ -185,7 +185,8 @@ def pvalue_cell(p: float, floor: float = P_FLOOR, *, exact: bool = False, alpha:
     return text[2:] if text.startswith("= ") else text
 
 
-def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR, *, exact: bool = False) -> str:
+def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR, *, exact: bool = False,
+                      alpha: float | None = None) -> str:
     """An adjusted p-value in a sentence, the adjustment named after it.
 
     Parameters
@@ -200,6 +201,9 @@ def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR, 
     exact : bool, default False
         As in :func:`format_p`: the p-values adjusted are an exact test's, so a short exact decimal
         (``0.0625``) is printed as it is.
+    alpha : float, optional
+        As in :func:`format_p`: the family-wise level the adjusted p-value is read against, so that
+        it is printed on its own side of it (``0.1013`` at 0.1 as ``0.1013``, not ``0.10``).
 
     Returns
     -------
@@ -211,10 +215,12 @@ def format_adjusted_p(p: float, adjustment: str | None, floor: float = P_FLOOR, 
     ('adjusted p = 0.034 (Holm)', 'p = 0.50 (unadjusted)')
     >>> format_adjusted_p(0.0625, "Holm", exact=True)
     'adjusted p = 0.0625 (Holm)'
+    >>> format_adjusted_p(0.1013, "Holm"), format_adjusted_p(0.1013, "Holm", alpha=0.1)
+    ('adjusted p = 0.10 (Holm)', 'adjusted p = 0.101 (Holm)')
     """
     if adjustment is None:
-        return f"{format_p(p, floor, exact=exact)} (unadjusted)"
-    return f"{ADJUSTED_P} {_p_relation(p, floor, exact)} ({adjustment})"
+        return f"{format_p(p, floor, exact=exact, alpha=alpha)} (unadjusted)"
+    return f"{ADJUSTED_P} {_p_relation(p, floor, exact, alpha)} ({adjustment})"
 
 
 def adjusted_p_header(adjustment: str | None, test: str | None = None) -> str:

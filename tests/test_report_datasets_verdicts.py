@@ -202,3 +202,141 @@ def test_the_secondary_family_is_named_and_said_secondary_everywhere(tmp_path, v
     assert lines[0].startswith(f"all 6 pairs ({mean_role}): Nemenyi's procedure")
     assert lines[1].startswith(f"Wilcoxon–Holm ({wil_role}): Wilcoxon signed-rank test per pair")
     assert f"secondary ({secondary})" in format_pairs(ph).columns
+
+
+def _normal_wilcoxon_holm(frame: pd.DataFrame) -> dict[frozenset, float]:
+    """Wilcoxon's normal approximation per pair (zero differences dropped, no continuity correction),
+    Holm-adjusted, from scipy and statsmodels."""
+    pairs = [(a, b) for i, a in enumerate(frame.columns) for b in frame.columns[i + 1:]]
+    p = [stats.wilcoxon(frame[a], frame[b], zero_method="wilcox", correction=False, method="approx").pvalue
+         for a, b in pairs]
+    return dict(zip(map(frozenset, pairs), multipletests(p, method="holm")[1]))
+
+
+def test_p_values_beside_a_verdict_are_printed_on_their_side_of_alpha(tmp_path):
+    """At alpha = 0.1 the Wilcoxon rejection C4.5+m+cf vs C4.5+cf has, by scipy and statsmodels, a
+    normal-approximation Holm p of 0.1013, which does not reject: printed "0.10" it would read as
+    rejecting (p <= alpha). At alpha = 0.17 Nemenyi's p of C4.5+m+cf vs C4.5+cf is 0.1701
+    (scipy's studentized range), which does not reject either: its cell must not read 0.17."""
+    from evallib.report._datasets_text import format_pairs
+    t6 = demsar_table_6()
+    normal = _normal_wilcoxon_holm(t6)[frozenset({"C4.5+m+cf", "C4.5+cf"})]
+    assert 0.1 < normal < 0.105
+    res = _t6(tmp_path)
+    ph = posthoc_tests(res, alpha=0.1)
+    summary = results_summary(res, overview=describe_results(res), friedman=friedman_test(res, alpha=0.1), posthoc=ph)
+    said = summary.split("C4.5+m+cf vs C4.5+cf, adjusted p = ")[1]
+    shown = float(said.split("or adjusted p = ")[1].split(" ")[0])
+    assert shown > 0.1 and abs(shown - normal) < 0.001
+    se = math.sqrt(4 * 5 / (6 * 14))
+    ranks = pd.DataFrame([stats.rankdata(-row) for row in t6.to_numpy()], columns=t6.columns).mean()
+    nemenyi = stats.studentized_range.sf(abs(ranks["C4.5+m+cf"] - ranks["C4.5+cf"]) / se * math.sqrt(2), 4, np.inf)
+    assert 0.17 < nemenyi < 0.1705
+    for alpha in (0.1, 0.17):
+        table = format_pairs(posthoc_tests(res, alpha=alpha))
+        verdict = [c for c in table.columns if c.startswith("verdict")][0]
+        secondary = [c for c in table.columns if c.startswith("secondary")][0]
+        mean_rank = [c for c in table.columns if c.startswith("adjusted p (Nemenyi")][0]
+        wilcoxon = [c for c in table.columns if c.startswith("adjusted p (Holm; Wilcoxon")][0]
+        for p_col, v_col in ((mean_rank, verdict), (wilcoxon, secondary)):
+            for cell, said in zip(table[p_col], table[v_col]):
+                assert (float(cell.lstrip("<> ")) <= alpha) == (said == "differ"), (alpha, cell, said)
+
+
+def test_selection_sentence_is_true_of_how_the_pair_was_ordered(tmp_path):
+    """"The best was put first because it came out ahead in average rank" is false when the two
+    compared share the average rank (scipy's rankdata says so here): then the first came first by
+    its mean score, or, with equal means too, by the file's column order, which picks no direction."""
+    idx = pd.Index([f"d{i}" for i in range(6)], name="data set")
+    tied = pd.DataFrame({c: [0.8] * 6 for c in ("A", "B", "C")}, index=idx)
+    by_mean = pd.DataFrame({"A": [0.70, 0.90, 0.70, 0.90, 0.70, 0.90], "B": [0.75, 0.88, 0.75, 0.88, 0.75, 0.88],
+                            "C": [0.60] * 6}, index=idx)
+    for frame, first, phrase in ((tied, "A", "column order"), (by_mean, "B", "its mean score came out ahead")):
+        ranks = pd.DataFrame([stats.rankdata(-row) for row in frame.to_numpy()], columns=frame.columns).mean()
+        assert ranks["A"] == ranks["B"]
+        res = _t6(tmp_path, frame)
+        bayes = bayesian_top_two(res, n_resamples=2000, rng=0)
+        assert bayes.best == first
+        summary = _summary(res, posthoc_tests(res), bayes)
+        for text in (summary, bayes.text()):
+            assert "came out ahead in average rank" not in text and phrase in text
+    res = _t6(tmp_path)
+    assert "came out ahead in average rank" in bayesian_top_two(res, n_resamples=2000, rng=0).text()
+
+
+@pytest.mark.parametrize("control, place", [("C4.5", "worst"), ("C4.5+m+cf", "best"), ("C4.5+m", None)])
+def test_a_control_at_the_top_or_bottom_is_said_to_be_there(tmp_path, control, place):
+    """The "chosen before looking" caveat names, computed, a control that ranks first or last (scipy's
+    rankdata: C4.5 3.143 is the worst, C4.5+m+cf 1.929 the best, C4.5+m 2.000 neither)."""
+    t6 = demsar_table_6()
+    ranks = pd.DataFrame([stats.rankdata(-row) for row in t6.to_numpy()], columns=t6.columns).mean()
+    expected = "best" if ranks[control] == ranks.min() else "worst" if ranks[control] == ranks.max() else None
+    assert expected == place
+    res = _t6(tmp_path)
+    ph = posthoc_tests(res, control=control)
+    summary, text = _summary(res, ph), ph.text()
+    for said in (summary, text):
+        if place is None:
+            assert "average rank of the 4 classifiers here" not in said
+        else:
+            assert f"has the {place} average rank of the 4 classifiers here ({ranks[control]:.3f})" in said
+
+
+def test_demsars_printed_holm_example_is_placed_beside_the_reports(tmp_path):
+    """Demšar (2006), section 3.2.4, prints z = 2.416, 2.342, 0.512 and p = 0.016, 0.019, 0.607 for
+    C4.5 against C4.5+m+cf, C4.5+m and C4.5+cf; the printed AUCs (scipy's rankdata, voting shared)
+    give z = 2.489, 2.342, 0.439 (p = 0.013, 0.019, 0.66), and statsmodels' Holm rejects the first
+    two in both. The control's note must name both sets and say the verdicts agree."""
+    from evallib.report._datasets_sections import example_control_note
+    t6 = demsar_table_6()
+    ranks = pd.DataFrame([stats.rankdata(-row) for row in t6.to_numpy()], columns=t6.columns).mean()
+    se = math.sqrt(4 * 5 / (6 * 14))
+    others = ["C4.5+m+cf", "C4.5+m", "C4.5+cf"]
+    z = [abs(ranks["C4.5"] - ranks[c]) / se for c in others]
+    p = [2 * stats.norm.sf(v) for v in z]
+    printed_p = [0.016, 0.019, 0.607]
+    assert list(multipletests(p, method="holm")[0]) == list(multipletests(printed_p, method="holm")[0]) \
+        == [True, True, False]
+    note = example_control_note(_t6(tmp_path), "C4.5")
+    assert "z = 2.416, 2.342, 0.512 and unadjusted p = 0.016, 0.019, 0.607" in note
+    assert f"z = {', '.join(f'{v:.3f}' for v in z)}" in note
+    assert f"p = {', '.join(format_p(v)[4:] for v in p)} here" in note
+    assert "rejects the same 2 comparisons on both (C4.5+m and C4.5+m+cf)" in note
+
+
+def test_a_monte_carlo_verdict_within_its_error_of_alpha_says_so(tmp_path):
+    """With 10 data sets and 6 classifiers section 2's p is a Monte Carlo one (100,000 draws). At an
+    alpha 0.001 from it (within 3 standard errors, sqrt(p (1 - p) / 100000) by hand) the verdict
+    could go the other way with another seed, and the report must say so; at alpha = p +- 0.05 not."""
+    rng = np.random.default_rng(1)
+    t6 = demsar_table_6().iloc[:10]
+    frame = t6.assign(X=(t6["C4.5"] + rng.normal(0, 0.02, 10)).round(3).clip(0, 1),
+                      Y=(t6["C4.5+m"] + rng.normal(0, 0.02, 10)).round(3).clip(0, 1))
+    res = _t6(tmp_path, frame)
+    base = friedman_test(res, alpha=0.05, rng=0)
+    assert base.decided_by == "monte-carlo"
+    p = base.pvalue
+    se = math.sqrt(p * (1 - p) / 100_000)
+    assert 0.001 < 3 * se < 0.05
+    for alpha, close in ((p + 0.001, True), (p - 0.001, True), (min(p + 0.05, 0.99), False)):
+        fs = friedman_test(res, alpha=alpha, rng=0)
+        assert ("within Monte Carlo error of the level" in fs.text()) == close
+        assert ("within Monte Carlo error of the level" in _summary_at(res, fs)) == close
+
+
+def _summary_at(res, fs):
+    return results_summary(res, overview=describe_results(res), friedman=fs,
+                           posthoc=posthoc_tests(res, alpha=fs.alpha, friedman_rejects=fs.reject))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_a_table_of_ties_says_there_is_nothing_to_rank(tmp_path, k):
+    """Every score equal: no pair has a non-zero difference, so section 5 says there is nothing to rank
+    (not "no pair has more than 0 non-zero differences ... tied absolute differences do not change it")."""
+    from evallib.report._datasets_sections import assumptions
+    frame = pd.DataFrame({c: [0.8] * 6 for c in "ABC"[:k]}, index=pd.Index([f"d{i}" for i in range(6)], name="data set"))
+    assert (frame.diff(axis=1).iloc[:, 1:] == 0).all().all()
+    res = _t6(tmp_path, frame)
+    said = " ".join(assumptions(res, friedman_test(res)))
+    assert "more than 0 non-zero" not in said and "0 non-zero differences" not in said
+    assert "no non-zero difference to rank" in said and "by construction" in said

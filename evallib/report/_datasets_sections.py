@@ -389,8 +389,12 @@ class FriedmanSection:
         hits = int(round(self.monte_carlo_pvalue * (1 + b))) - 1
         none = (f"; none of the draws reached the observed statistic, so p is (1 + 0)/(1 + {b:,}), "
                 "the smallest value this Monte Carlo can give" if hits == 0 else "")
-        return (f"{format_p(self.monte_carlo_pvalue)} from {b:,} random arrangements of each data set's own "
-                f"ranks (seeded), Monte Carlo standard error {self.monte_carlo_se:#.2g} = √(p(1 - p)/{b:,}){none}")
+        p, se = self.monte_carlo_pvalue, self.monte_carlo_se
+        close = (f"; alpha = {self.alpha:g} lies within {MC_CLOSE_SE:g} standard errors of p (|p - alpha| = "
+                 f"{abs(p - self.alpha):.2g}), so the verdict is within Monte Carlo error of the level and another "
+                 "--seed could give the other one" if abs(p - self.alpha) <= MC_CLOSE_SE * se else "")
+        return (f"{format_p(p, alpha=self.alpha)} from {b:,} random arrangements of each data set's own "
+                f"ranks (seeded), Monte Carlo standard error {se:#.2g} = √(p(1 - p)/{b:,}){none}{close}")
 
     @property
     def reject(self) -> bool:
@@ -414,17 +418,17 @@ class FriedmanSection:
         lines = [
             f"average ranks (1 = best, all equal: {fr.mean_rank:g}): {ranks}",
             f"Kendall's W = {self.kendall_w:.3f}",
-            f"Friedman's chi-square = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue)}",
+            f"Friedman's chi-square = {fr.statistic:.2f}, df = {fr.df}, {format_p(fr.pvalue, alpha=self.alpha)}",
             f"Iman–Davenport F = (N - 1) chi-square / (N (k - 1) - chi-square) = {f_text}, "
-            f"df = (k - 1, (k - 1)(N - 1)) = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue)}",
+            f"df = (k - 1, (k - 1)(N - 1)) = ({fr.f_df[0]}, {fr.f_df[1]}), {format_p(fr.f_pvalue, alpha=self.alpha)}",
         ]
         if self.sign_test:
             lines.append(f"exact sign test of the pair, tied data sets dropped (with 2 classifiers the exact law of "
-                         f"Friedman's statistic given the ties): {format_p(self.exact_pvalue, exact=True)}")
+                         f"Friedman's statistic given the ties): {format_p(self.exact_pvalue, exact=True, alpha=self.alpha)}")
         elif self.exact_pvalue is not None:
             lines.append(f"exact permutation test of Friedman's statistic{self.given_ties}"
                          + (" (each data set's own ranks, ties included, permuted across the classifiers)"
-                            if self.tied else "") + f": {format_p(self.exact_pvalue, exact=True)}")
+                            if self.tied else "") + f": {format_p(self.exact_pvalue, exact=True, alpha=self.alpha)}")
         elif self.monte_carlo_pvalue is not None:
             lines.append(f"Monte Carlo permutation test of Friedman's statistic{self.given_ties} (the exact law is "
                          f"too large to enumerate here): {self.monte_carlo_text}")
@@ -455,6 +459,9 @@ def _exact_friedman_p(fr: FriedmanResult) -> float | None:
 
 #: Random arrangements of the ranks behind the Monte Carlo permutation p-value of section 2.
 MONTE_CARLO_DRAWS = 100_000
+#: A Monte Carlo p-value this many standard errors or fewer from alpha is said to be within Monte Carlo
+#: error of the level (another seed could give the other verdict).
+MC_CLOSE_SE = 3
 
 
 def _monte_carlo_friedman_p(results: Results, rng: Any) -> tuple[float, float]:
@@ -571,8 +578,9 @@ def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) 
         wins, _, losses = _record(oriented[b].to_numpy(), oriented[a].to_numpy())
         m = wins + losses
         smallest = smallest_sign_test_p(m)
-        how = (f"with {plural(m, 'non-zero difference')} its smallest two-sided p-value, every difference on "
-               f"one side, is {'1 (every data set ties)' if m == 0 else f'min(1, 2 × 0.5^{m}) = {smallest:g}'}")
+        how = ("every data set ties, so it has no non-zero difference and its p-value is 1" if m == 0 else
+               f"with {plural(m, 'non-zero difference')} its smallest two-sided p-value, every difference on "
+               f"one side, is min(1, 2 × 0.5^{m}) = {smallest:g}")
         test = "the exact sign test of the pair (which the pair's mean-rank verdict in section 3 takes too)"
     elif fs.decided_by == "exact":
         smallest = smallest_friedman_exact_p(results.n_classifiers, results.n_datasets,
@@ -582,7 +590,7 @@ def deciding_floor(results: Results, fs: FriedmanSection, *, too: bool = False) 
         where = ("the null probability of the largest statistic these tied ranks allow" if fs.tied
                  else "every data set ranking the classifiers in one order")
         how = (f"with {plural(results.n_datasets, 'data set')} and {results.n_classifiers} classifiers its "
-               f"smallest p-value, {where}, is {format_p(smallest, exact=True)[4:]}")
+               f"smallest p-value, {where}, is {format_p(smallest, exact=True, alpha=alpha)[4:]}")
         test = f"the exact permutation test of Friedman's statistic{fs.given_ties}"
     else:
         return None
@@ -651,7 +659,7 @@ def _verdict_clause(results: Results, friedman_section: FriedmanSection | None =
     if fs.decided_by == "iman-davenport":
         return ", and the report's verdict uses that F"
     return (f"; the report's verdict uses neither F but {fs.deciding_test} "
-            f"({format_p(fs.pvalue, exact=fs.decided_by == 'exact')})")
+            f"({format_p(fs.pvalue, exact=fs.decided_by == 'exact', alpha=fs.alpha)})")
 
 
 def _f_text(fr: FriedmanResult) -> str:
@@ -659,8 +667,36 @@ def _f_text(fr: FriedmanResult) -> str:
     return "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
 
 
+#: Demšar's (2006) section 3.2.4, Holm's procedure with C4.5 as the control on Table 6, as printed: (classifier, z,
+#: p), his z from his average ranks rounded to three decimals.
+DEMSAR_HOLM_PRINTED = (("C4.5+m+cf", 2.416, 0.016), ("C4.5+m", 2.342, 0.019), ("C4.5+cf", 0.512, 0.607))
+
+
+def _demsar_holm_sentence(results: Results) -> str:
+    """Demšar's printed Holm example against C4.5 beside the report's z and p for the same comparisons, and
+    whether Holm's verdicts at his alpha = 0.05 agree (both computed: his from his printed ranks)."""
+    his = posthoc_friedman(demsar_table_6(ranks=True), higher_is_better=False, adjust="holm", control="C4.5")
+    ours = posthoc_friedman(results.scores, higher_is_better=results.higher_is_better, adjust="holm", control="C4.5")
+    his_rej = {str(r.b) for r in his.itertuples() if r.reject}
+    our_rej = {str(r.b) for r in ours.itertuples() if r.reject}
+    by = {str(r.b): r for r in ours.itertuples()}
+    names = [c for c, _, _ in DEMSAR_HOLM_PRINTED]
+    printed_z = ", ".join(f"{z:.3f}" for _, z, _ in DEMSAR_HOLM_PRINTED)
+    printed_p = ", ".join(f"{p:g}" for _, _, p in DEMSAR_HOLM_PRINTED)
+    our_z = ", ".join(f"{abs(float(by[c].z)):.3f}" for c in names)
+    our_p = ", ".join(format_p(float(by[c].pvalue))[4:] for c in names)
+    same = (f"Holm's procedure at alpha = 0.05 rejects the same {plural(len(our_rej), 'comparison')} on both "
+            f"({join_names(sorted(our_rej))})" if his_rej == our_rej else
+            f"Holm's procedure at alpha = 0.05 rejects {join_names(sorted(his_rej)) or 'none'} on his ranks and "
+            f"{join_names(sorted(our_rej)) or 'none'} here")
+    return (f"His worked example tests this control with Holm's procedure and prints, for {join_names(names)}, "
+            f"z = {printed_z} and unadjusted p = {printed_p}, from his average ranks; the shared rank of the printed "
+            f"AUCs on voting (section 2) gives z = {our_z} and p = {our_p} here, and {same}.")
+
+
 def example_control_note(results: Results, control: str | None) -> str | None:
-    """Why the shipped example's control is C4.5, for Demšar's Table 6 with that control only.
+    """Why the shipped example's control is C4.5, for Demšar's Table 6 with that control only, and his printed
+    Holm example against it beside the report's z and p (:data:`DEMSAR_HOLM_PRINTED`).
 
     Returns None for any other table or control: the report cannot know why a user named theirs.
 
@@ -679,7 +715,7 @@ def example_control_note(results: Results, control: str | None) -> str | None:
     return ("In this example (Demšar's Table 6) C4.5 is the control because the three others are its variants, "
             "Demšar's choice in his worked example, made for that reason and not from the results"
             + (f"; it does rank last here (average rank {ranks['C4.5']:.3f}), which is not why it was chosen."
-               if last else "."))
+               if last else ".") + " " + _demsar_holm_sentence(results))
 
 
 # ----------------------------------------------------------------------- section 3
@@ -766,7 +802,7 @@ class PosthocSection:
     def two_title_name(self) -> str:
         """With 2 classifiers, the deciding test and its exact p for a diagram's title
         (``"the exact sign test, p = 0.0625"``)."""
-        return f"{SIGN_TEST_NAME}, {format_p(self.pairs.attrs['exact_two'], exact=True)}"
+        return f"{SIGN_TEST_NAME}, {format_p(self.pairs.attrs['exact_two'], exact=True, alpha=self.alpha)}"
 
     @property
     def verdict_name(self) -> str:
@@ -795,6 +831,23 @@ class PosthocSection:
             if bool(r) != allpairs:
                 out.append((str(b), bool(r), allpairs))
         return out
+
+    def control_rank_text(self, name: Any = str) -> str:
+        """With 3 or more classifiers and a control that has (or shares) the best or the worst average
+        rank, the sentence that says so beside the "chosen before looking" caveat, computed: a control
+        picked for that place is the case the caveat warns of. ``""`` otherwise. ``name`` prints a
+        user-given name (the summary escapes it for Markdown)."""
+        if self.control is None or self.two:
+            return ""
+        ranks = self.avg_ranks.astype(float).round(12)
+        mine = float(ranks[self.control])
+        place = ("best" if mine == float(ranks.min()) else "worst" if mine == float(ranks.max()) else None)
+        if place is None:
+            return ""
+        shared = int((ranks == mine).sum())
+        has = f"shares the {place} average rank" if shared > 1 else f"has the {place} average rank"
+        return (f"{name(self.control)} {has} of the {len(ranks)} classifiers here ({mine:.3f}): if that is "
+                "why it was named the control, its comparisons are the selected few this warns of")
 
     def disagreement_text(self, name: Any = str, explain: bool = True) -> str:
         """Where the comparisons with the control and the pairs' verdict disagree, which answers
@@ -859,7 +912,8 @@ class PosthocSection:
         diff = float(top["rank_difference"])
         joined = not bool(top["reject"])
         side = "beyond" if diff > self.cd.cd else "within"
-        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, {format_p(exact, exact=True)}) decided "
+        return (f"note: with 2 classifiers the exact sign test (tied data sets dropped, "
+                f"{format_p(exact, exact=True, alpha=self.alpha)}) decided "
                 f"the pair, not the bar: their rank difference {diff:.3f} is {side} Nemenyi's critical "
                 f"difference {self.cd.cd:.3f}, and the line {'joins' if joined else 'does not join'} them because "
                 f"the sign test {'does not reject' if joined else 'rejects'} at alpha = {self.alpha:g}")
@@ -872,9 +926,9 @@ class PosthocSection:
         if self.two:
             top = self.pairs.iloc[0]
             first = (f"the 1 pair ({mean_role}): {SIGN_TEST_NAME} (tied data sets dropped), "
-                     f"{format_p(self.pairs.attrs['exact_two'], exact=True)}, alpha = {self.alpha:g}; "
+                     f"{format_p(self.pairs.attrs['exact_two'], exact=True, alpha=self.alpha)}, alpha = {self.alpha:g}; "
                      f"{_differ(len(self.rejected_pairs))}; {name}'s z test on the average ranks (z = rank difference / "
-                     f"{self.pairs.attrs['se']:.4f}) gives {format_p(float(top['pvalue_adj']))}, its normal "
+                     f"{self.pairs.attrs['se']:.4f}) gives {format_p(float(top['pvalue_adj']), alpha=self.alpha)}, its normal "
                      "approximation, not used with 2 classifiers")
         else:
             first = (f"all {plural(len(self.pairs), 'pair')} ({mean_role}): {name}'s procedure on the average ranks "
@@ -905,7 +959,8 @@ class PosthocSection:
             else:
                 lines.append(f"against the control {self.control}: {cname}'s procedure, "
                              f"{n_rej} of {len(self.control_table)} differ; {bd}; "
-                             f"valid only if {CONTROL_CAVEAT}")
+                             f"valid only if {CONTROL_CAVEAT}"
+                             + (f"; {self.control_rank_text()}" if self.control_rank_text() else ""))
             lines.append(self.disagreement_text())
         if not self.friedman_rejects:
             lines.append("section 2's test (Friedman's, or the exact sign test with 2 classifiers) did not reject "
@@ -1225,6 +1280,17 @@ SELECTION_BIAS = ("the best was put first because it came out ahead in average r
 #: What the Bayesian test's pair is: picked from the data, the leader's advantage biased upward.
 PICKED_PAIR = ("the pair is the leading pair picked from the data (the two best average ranks on this table), not "
                f"a pair named in advance: {SELECTION_BIAS}")
+#: When the two compared share the average rank, what put the first one first, and what that does (by
+#: :attr:`TopTwoBayes.ordered_by`): the better mean score, which biases its mean advantage upward, or the
+#: file's column order, which picks no direction at all.
+SHARED_RANK_SELECTION = {
+    "mean": ("the two share the average rank, and the first was put first because its mean score came out ahead "
+             "on these data sets, so its mean advantage over the second is biased upward, and the posterior "
+             "probabilities do not account for that selection"),
+    "columns": ("the two share the average rank and their mean scores are equal, so which is put first comes from "
+                "the file's column order and not from the data; the pair itself was picked as the best-ranked, and "
+                "the posterior probabilities do not account for that selection"),
+}
 
 
 def round_up_text(value: float, digits: int = 2) -> str:
@@ -1273,6 +1339,9 @@ class TopTwoBayes:
     picked : True when the pair was picked from more than two classifiers (the two best average
         ranks of ``k >= 3``), so that the leader's advantage is biased upward (:data:`PICKED_PAIR`); False
         with 2 classifiers, whose one pair is the only one.
+    ordered_by : what put ``best`` before ``second`` (:func:`_order`): ``"rank"`` (a better average
+        rank), ``"mean"`` (the same average rank, a better mean score) or ``"columns"`` (both equal: the
+        file's column order).
     """
 
     best: str
@@ -1292,6 +1361,18 @@ class TopTwoBayes:
     pair_means: int = 0
     edge_range: tuple[tuple[float, float, float], ...] = ()
     picked: bool = True
+    ordered_by: str = "rank"
+
+    @property
+    def selection_text(self) -> str:
+        """What picking the pair from the data does to it, true of how the two were ordered:
+        :data:`SELECTION_BIAS` when the first ranks better, else :data:`SHARED_RANK_SELECTION`."""
+        return SHARED_RANK_SELECTION.get(self.ordered_by, SELECTION_BIAS)
+
+    @property
+    def picked_text(self) -> str:
+        """The note that the pair was picked (:data:`PICKED_PAIR`, with :attr:`selection_text`)."""
+        return PICKED_PAIR.replace(SELECTION_BIAS, self.selection_text)
 
     @property
     def edge_text(self) -> str:
@@ -1392,7 +1473,7 @@ class TopTwoBayes:
               f"P({self.second} practically better) {self.prob_text(r.without_prior[0])}"]
              if r.without_prior else []) + ([f"note: {self.edge_text}"] if self.on_edge else []) + [
             f"frequentist reading: Wilcoxon signed-rank unadjusted {format_p(r.pvalue, exact=True)} (ignores the ROPE)",
-        ] + ([f"note: {PICKED_PAIR}"] if self.picked else [])
+        ] + ([f"note: {self.picked_text}"] if self.picked else [])
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -1448,6 +1529,9 @@ def bayesian_top_two(
     best, second = order[:2]
     tie = _places_note(results, fr, order)
     oriented = results.oriented()
+    means = oriented.mean(axis=0)
+    ordered_by = ("rank" if round(float(fr.avg_ranks[best]), 12) != round(float(fr.avg_ranks[second]), 12) else
+                  "mean" if round(float(means[best]), 12) != round(float(means[second]), 12) else "columns")
     x, y = oriented[second].to_numpy(), oriented[best].to_numpy()
     res = bayesian_signed_rank(x, y, rope=rope_value, n_resamples=n_resamples, rng=gen)
     wins, ties, losses = _record(y, x)
@@ -1468,7 +1552,8 @@ def bayesian_top_two(
                        median_advantage=_zero_snapped(np.median(y - x), np.concatenate([x, y])),
                        wins=wins, ties=ties, losses=losses, notes=tuple(notes), tie=tie,
                        decimals=derived_decimals(score_decimals(results.scores)), on_edge=on_edge,
-                       pair_means=pair_means, edge_range=edge_range, picked=results.n_classifiers > 2)
+                       pair_means=pair_means, edge_range=edge_range, picked=results.n_classifiers > 2,
+                       ordered_by=ordered_by)
 
 
 def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
@@ -1558,7 +1643,14 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     nonzero = [sum(_record(oriented[a].to_numpy(), oriented[b].to_numpy())[::2])
                for i, a in enumerate(results.classifiers) for b in results.classifiers[i + 1:]]
     most = max(nonzero)  # the signed-rank test drops zero differences: a pair's n is its non-zero count
-    if most == 0 or wilcoxon_critical_value(most, alpha=alpha) is None:
+    if most == 0:  # every pair ties on every data set: nothing to rank, p = 1 for each
+        who, where = (("the two classifiers have", "the pair") if len(nonzero) == 1 else
+                      ("every pair of classifiers has", "any pair"))
+        out.append(f"On all {n} data sets {who} the same score, so Wilcoxon's signed-rank test of section 3 has no "
+                   f"non-zero difference to rank in {where} and gives p = 1: its verdicts are 'not shown to differ' "
+                   "by construction.")
+        wilcoxon_note = True
+    elif wilcoxon_critical_value(most, alpha=alpha) is None:
         where = (f"the pair has {plural(most, 'non-zero difference')}" if len(nonzero) == 1 else
                  f"no pair has more than {plural(most, 'non-zero difference')}")
         smallest = smallest_sign_test_p(most)  # every non-zero difference on one side

@@ -20,7 +20,6 @@ from ._datasets_sections import (
     CONTROL_TWO,
     DECISION_LEVEL,
     METHOD_NAMES,
-    SELECTION_BIAS,
     SMALL_N,
     FriedmanSection,
     PosthocSection,
@@ -107,13 +106,15 @@ SIGN_TEST_HEADER = "p (exact sign test, tied data sets dropped; decides with 2 c
 NORMAL_APPROXIMATION_HEADER = "p (mean-rank z test, the normal approximation; not used with 2 classifiers)"
 
 
-def _mean_rank_columns(table: pd.DataFrame, exact: float | None, header: str) -> dict[str, list[str]]:
+def _mean_rank_columns(table: pd.DataFrame, exact: float | None, header: str,
+                       alpha: float | None = None) -> dict[str, list[str]]:
     """The mean-rank family's p-value column(s): ``header`` over the z test's adjusted p-values, or with
     2 classifiers (``exact``, the sign test's p) the exact sign test's p first and the z test's only as its unused normal approximation
-    (the sign test's p is Friedman's exact permutation law at k = 2)."""
+    (the sign test's p is Friedman's exact permutation law at k = 2). The p-values that decide are printed
+    on their side of ``alpha`` (:func:`~evallib.report._prose.format_p`)."""
     if exact is None:
-        return {header: [pvalue_cell(p) for p in table["pvalue_adj"]]}
-    return {SIGN_TEST_HEADER: [pvalue_cell(exact, exact=True)] * len(table),
+        return {header: [pvalue_cell(p, alpha=alpha) for p in table["pvalue_adj"]]}
+    return {SIGN_TEST_HEADER: [pvalue_cell(exact, exact=True, alpha=alpha)] * len(table),
             NORMAL_APPROXIMATION_HEADER: [pvalue_cell(p) for p in table["pvalue_adj"]]}
 
 
@@ -127,8 +128,9 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
         "rank difference": [f"{v:.3f}" for v in t["rank_difference"]],
         "wins / ties / losses": [f"{w} / {d} / {lo}" for w, d, lo in zip(t["wins"], t["ties"], t["losses"])],
         "mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
-        **_mean_rank_columns(t, t.attrs.get("exact_two"), adjusted_p_header(name, "mean-rank z test")),
-        adjusted_p_header("Holm", "Wilcoxon signed-rank test"): [pvalue_cell(p, exact=m == "exact") for p, m in
+        **_mean_rank_columns(t, t.attrs.get("exact_two"), adjusted_p_header(name, "mean-rank z test"), posthoc.alpha),
+        adjusted_p_header("Holm", "Wilcoxon signed-rank test"): [pvalue_cell(p, exact=m == "exact", alpha=posthoc.alpha)
+                                                                 for p, m in
                                                                  zip(t["wilcoxon_pvalue_adj"], t["wilcoxon_method"])],
         f"verdict ({posthoc.verdict_name})": [_verdict(r) for r in posthoc.verdict_reject],
         f"secondary ({posthoc.secondary_name})": [_verdict(r) for r in posthoc.secondary_reject],
@@ -157,7 +159,8 @@ def format_control(posthoc: PosthocSection) -> pd.DataFrame | None:
         "control's mean advantage": [_num(v, dec) for v in t["mean_advantage"]],
         "|z|": [f"{abs(v):.3f}" for v in t["z"]],
         **({} if posthoc.two else {adjusted_p_header(None, "mean-rank z test"): [pvalue_cell(p) for p in t["pvalue"]]}),
-        **_mean_rank_columns(t, posthoc.pairs.attrs.get("exact_two"), adjusted_p_header(name, "mean-rank z test")),
+        **_mean_rank_columns(t, posthoc.pairs.attrs.get("exact_two"), adjusted_p_header(name, "mean-rank z test"),
+                             posthoc.alpha),
         "verdict": ["differs" if r else "not shown to differ" for r in t["reject"]],
     })
     out.index = pd.Index(list(t["b"]), name=f"against {posthoc.control} (rank {t['rank_a'].iloc[0]:.3f})")
@@ -204,19 +207,20 @@ def _ranking_sentence(results: Results, overview: ResultsOverview) -> str:
 def _friedman_sentence(fs: FriedmanSection) -> str:
     fr = fs.result
     f_text = "infinite" if math.isinf(fr.iman_davenport) else f"{fr.iman_davenport:.2f}"
-    iman = f"Iman–Davenport F = {f_text} ({fr.f_df[0]} and {fr.f_df[1]} df), {format_p(fr.f_pvalue)}"
-    chi = f"Friedman's chi-square = {fr.statistic:.2f} ({fr.df} df), {format_p(fr.pvalue)}"
+    a = fs.alpha  # every p-value of the sentence is read against the verdict's level: printed on its side of it
+    iman = f"Iman–Davenport F = {f_text} ({fr.f_df[0]} and {fr.f_df[1]} df), {format_p(fr.f_pvalue, alpha=a)}"
+    chi = f"Friedman's chi-square = {fr.statistic:.2f} ({fr.df} df), {format_p(fr.pvalue, alpha=a)}"
     if fs.sign_test:
         tests = (f"with 2 classifiers this is the one pair's question, and the verdict uses the exact sign "
                  f"test that the pair's mean-rank verdict takes too, tied data sets dropped (the exact law of "
-                 f"Friedman's statistic given the ties): {format_p(fs.exact_pvalue, exact=True)}; the large-sample forms are "
+                 f"Friedman's statistic given the ties): {format_p(fs.exact_pvalue, exact=True, alpha=a)}; the large-sample forms are "
                  f"not quoted for the verdict ({chi}; {iman}; the F approximation breaks down as W nears 1, "
                  f"F = (N - 1) W / (1 - W), infinite at W = 1)")
     elif fs.decided_by == "exact":
         given = (" given the ties (each data set's own ranks, ties included, permuted across the classifiers)"
                  if fs.tied else "")
         tests = (f"the exact permutation test of Friedman's statistic{given} gives "
-                 f"{format_p(fs.exact_pvalue, exact=True)} ({chi}; {iman})")
+                 f"{format_p(fs.exact_pvalue, exact=True, alpha=a)} ({chi}; {iman})")
     elif fs.decided_by == "monte-carlo":
         given = " given the ties" if fs.tied else ""
         tests = (f"with N = {fr.n} data sets the verdict uses the permutation law of each data set's own ranks"
@@ -245,8 +249,9 @@ def _wilcoxon_sentence(ph: PosthocSection) -> str:
     wil = t[t["wilcoxon_reject"]]
     normal = [("wilcoxon_normal_pvalue_adj" in t and r.wilcoxon_normal_pvalue_adj > ph.alpha) for r in wil.itertuples()]
     found = [f"{escape(r.a)} vs {escape(r.b)}, "
-             f"{format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm', exact=r.wilcoxon_method == 'exact')}"
-             + (f", or {format_adjusted_p(r.wilcoxon_normal_pvalue_adj, 'Holm')} with the normal approximation "
+             f"{format_adjusted_p(r.wilcoxon_pvalue_adj, 'Holm', exact=r.wilcoxon_method == 'exact', alpha=ph.alpha)}"
+             + (f", or {format_adjusted_p(r.wilcoxon_normal_pvalue_adj, 'Holm', alpha=ph.alpha)} with the normal "
+                "approximation "
                 "of the same statistic" if late else "")
              for r, late in zip(wil.itertuples(), normal)]
     shown = found[:LISTED] + ([f"{len(found) - LISTED} more"] if len(found) > LISTED else [])
@@ -271,7 +276,8 @@ def _posthoc_sentence(ph: PosthocSection, friedman: FriedmanSection | None = Non
         note = " Friedman's test did not reject, so read these comparisons as descriptive."
     else:  # name section 2's deciding test and its p
         note = (f" Section 2's test, {friedman.deciding_test}, did not reject "
-                f"({format_p(friedman.pvalue, exact=friedman.decided_by == 'exact')}), so read these comparisons "
+                f"({format_p(friedman.pvalue, exact=friedman.decided_by == 'exact', alpha=friedman.alpha)}), so read "
+                "these comparisons "
                 "as descriptive.")
     default = " (the default)" if ph.verdict == "mean-ranks" else ""
     if ph.verdict == "mean-ranks" and ph.pairs.attrs.get("exact_two") is not None:
@@ -296,9 +302,9 @@ def _exact_two_sentence(ph: PosthocSection, exact_two: float) -> str:
     role = ("the mean-rank family tests the one pair by" if ph.verdict == "wilcoxon"
             else "the one pair is decided by")
     return (f"with 2 classifiers {role} the exact sign test (tied data sets dropped): "
-            f"{format_p(exact_two, exact=True)}, so {verdict} at alpha = {ph.alpha:g}; the mean-rank z test "
+            f"{format_p(exact_two, exact=True, alpha=ph.alpha)}, so {verdict} at alpha = {ph.alpha:g}; the mean-rank z test "
             f"of {METHOD_NAMES[ph.adjust]}'s procedure (rank difference {float(top['rank_difference']):.3f}) gives "
-            f"{format_p(float(top['pvalue']))}, its normal approximation, which the report does not use because "
+            f"{format_p(float(top['pvalue']), alpha=ph.alpha)}, its normal approximation, which the report does not use because "
             f"with 2 classifiers the exact law of the statistic is the sign test's and is computed exactly")
 
 
@@ -312,7 +318,7 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
     hits = t[t["reject"]]
     if len(hits):
         named = [f"{escape(r.a)} vs {escape(r.b)} (rank difference {r.rank_difference:.3f}, "
-                 f"adjusted {format_p(r.pvalue_adj)})" for r in hits.itertuples()]
+                 f"adjusted {format_p(r.pvalue_adj, alpha=ph.alpha)})" for r in hits.itertuples()]
         head = (f"{name}'s procedure over the {plural(m, 'pair')} finds {len(hits)} that "
                 f"{'differs' if len(hits) == 1 else 'differ'} at alpha = "
                 f"{ph.alpha:g}: {join_names(named, limit=LISTED)}")
@@ -323,9 +329,9 @@ def _mean_rank_sentence(ph: PosthocSection) -> str:
         largest = tie_groups(zip(range(m), t["rank_difference"].astype(float)))[0]  # pairs sharing it
         between = join_names([f"between {escape(t.iloc[i]['a'])} and {escape(t.iloc[i]['b'])}" for i in largest],
                              limit=LISTED)
-        has = (f"has adjusted {format_p(top['pvalue_adj'])}" if len(largest) == 1 else
+        has = (f"has adjusted {format_p(top['pvalue_adj'], alpha=ph.alpha)}" if len(largest) == 1 else
                f"shared by {len(largest)} pairs, has adjusted "
-               f"{join_names(sorted({format_p(t.iloc[i]['pvalue_adj']) for i in largest}))}")
+               f"{join_names(sorted({format_p(t.iloc[i]['pvalue_adj'], alpha=ph.alpha) for i in largest}))}")
         head = (f"{name}'s procedure over the {plural(m, 'pair')} finds none that differs at alpha = {ph.alpha:g}; "
                 f"the largest rank difference, {top['rank_difference']:.3f} {between}{cd}, {has}")
     return head
@@ -339,21 +345,23 @@ def _control_sentence(ph: PosthocSection) -> str:
         r = t.iloc[0]
         said = ("differs from it" if exact_two <= ph.alpha else "is not shown to differ from it")
         return (f"Against the control {_b(ph.control)} (average rank {r.rank_a:.3f}; alpha = {ph.alpha:g}): with 2 "
-                f"classifiers the exact sign test decides (tied data sets dropped), {format_p(exact_two, exact=True)}, "
-                f"so {escape(r.b)} {said}; {name}'s z test gives {format_p(r.pvalue_adj)}, its normal "
+                f"classifiers the exact sign test decides (tied data sets dropped), "
+                f"{format_p(exact_two, exact=True, alpha=ph.alpha)}, so {escape(r.b)} {said}; {name}'s z test gives "
+                f"{format_p(r.pvalue_adj, alpha=ph.alpha)}, its normal "
                 f"approximation, which the report does not use because the exact test is available; "
                 f"{CONTROL_TWO}. "
                 + _capital_ours(ph.disagreement_text(name=escape, explain=False)) + ".")
     differ = [f"{escape(r.b)} (rank {r.rank_b:.3f}, {'ahead of' if r.rank_b < r.rank_a else 'behind'} it; "
-              f"adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if r.reject]
-    same = [f"{escape(r.b)} (adjusted {format_p(r.pvalue_adj)})" for r in t.itertuples() if not r.reject]
+              f"adjusted {format_p(r.pvalue_adj, alpha=ph.alpha)})" for r in t.itertuples() if r.reject]
+    same = [f"{escape(r.b)} (adjusted {format_p(r.pvalue_adj, alpha=ph.alpha)})" for r in t.itertuples() if not r.reject]
     parts = []
     if differ:
         parts.append(f"{join_names(differ, limit=LISTED)} {'differs' if len(differ) == 1 else 'differ'} from it")
     if same:
         parts.append(f"{join_names(same, limit=LISTED)} {'is' if len(same) == 1 else 'are'} not shown to differ")
     return (f"Against the control {_b(ph.control)} (average rank {t['rank_a'].iloc[0]:.3f}; {name}'s procedure, "
-            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}. "
+            f"alpha = {ph.alpha:g}): " + "; ".join(parts) + f". These comparisons hold only if {CONTROL_CAVEAT}"
+            + (f"; {ph.control_rank_text(name=escape)}" if ph.control_rank_text() else "") + ". "
             + _capital_ours(ph.disagreement_text(name=escape, explain=False)) + ".")
 
 
@@ -425,7 +433,7 @@ def _bayes_sentence(bayes: TopTwoBayes, alpha: float | None = None, two: bool = 
     n = bayes.result.n
     tie = f"; {escape(bayes.tie)}" if bayes.tie else ""  # the clause may start with a user's name: not capitalised
     head = (f"The Bayesian signed-rank test compares the leading pair picked from the data, the two best average "
-            f"ranks{tie}: {SELECTION_BIAS}" if bayes.picked else
+            f"ranks{tie}: {bayes.selection_text}" if bayes.picked else
             "The Bayesian signed-rank test compares the two classifiers, the table's only pair")
     ahead = (f"Against {_b(bayes.second)}, {_b(bayes.best)} wins {bayes.wins}, loses {bayes.losses}, ties "
              f"{bayes.ties}; its mean advantage over all {n} data sets is "
