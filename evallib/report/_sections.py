@@ -1918,6 +1918,9 @@ class FoldAnalysis:
     places : the first two places by mean per-fold accuracy
         (:func:`~evallib.report._prose.tie_groups`, tuples of names in the file's order): when
         three or more tie for first, or two or more for second, the summary says so.
+    friedman_exact : the exact p-value of Friedman's statistic under the permutation law of each
+        fold's own ranks (conditional on the ties), as the many-data-sets report computes it;
+        None when that law is too large to enumerate (the chi-square p-value is then the one read).
     """
 
     per_fold: pd.DataFrame
@@ -1936,6 +1939,21 @@ class FoldAnalysis:
     min_difference: float | None = None
     matters: str = ""
     places: tuple[tuple[str, ...], ...] = ()
+    friedman_exact: float | None = None
+
+    @property
+    def friedman_p(self) -> float:
+        """The p-value of Friedman's test that the report reads: the exact one when it exists, else
+        the chi-square approximation's."""
+        return float(self.friedman.pvalue) if self.friedman_exact is None else float(self.friedman_exact)
+
+    @property
+    def friedman_law(self) -> str:
+        """The law behind :attr:`friedman_p`, in words."""
+        if self.friedman_exact is None:
+            return "the chi-square approximation (the exact law is too large to enumerate)"
+        tied = bool((self.friedman.ranks.to_numpy() % 1 != 0).any())
+        return "its exact permutation law" + (" given the ties within folds" if tied else "")
 
     @property
     def tie(self) -> str:
@@ -2005,7 +2023,10 @@ class FoldAnalysis:
                 f"df = ({a.df[0]}, {a.df[1]}), {format_p(a.pvalue)}",
             ]
         lines += [
-            f"Friedman test over the folds: chi-square = {f.statistic:.2f}, df = {f.df}, {format_p(f.pvalue)}",
+            f"Friedman test over the folds: chi-square = {f.statistic:.2f}, df = {f.df}, "
+            + (f"{format_p(f.pvalue)}" if self.friedman_exact is None else
+               f"{format_p(self.friedman_exact)} from {self.friedman_law} (the chi-square approximation "
+               f"gives {format_p(f.pvalue)})"),
             f"average ranks (1 = best): {ranks}",
             f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.cd.cd:.2f}",
         ]
@@ -2039,7 +2060,7 @@ class FoldAnalysis:
         tie = f"{self.tie}: " if self.tie else ""
         return (
             f"Across the {self.folds_text}, {tie}{ahead} ({spread}); "
-            f"Friedman's test over the folds gives {format_p(self.friedman.pvalue)} (the folds share "
+            f"Friedman's test over the folds gives {format_p(self.friedman_p)} ({self.friedman_law}; the folds share "
             "training cases, so read it as how stable the ranking is across folds, not as a test over "
             "independent data sets)."
         )
@@ -2084,7 +2105,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
     FoldAnalysis or Skipped
         ``per_fold``, ``fold_sizes``, ``best``, ``second``, ``ttest``,
         ``test_train_ratio``, ``interval``, ``friedman``, ``cd``, ``alpha``, ``n_repeats``,
-        ``dietterich``, ``alpaydin``, ``min_difference`` and ``matters``; Skipped without
+        ``dietterich``, ``alpaydin``, ``min_difference``, ``matters`` and ``friedman_exact``; Skipped without
         a fold column, with fewer than two classifiers with predicted labels, or when one
         fold holds every case of its repeat.
 
@@ -2129,6 +2150,11 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
     best, second = top_two(groups)
     test = corrected_resampled_ttest(per_fold[best], per_fold[second], test_train_ratio=ratio)
     fr = friedman(per_fold.reset_index(drop=True))
+    # the many-data-sets report's exact law given the folds' ties (one implementation; imported here
+    # because that module imports this one)
+    from ._datasets_sections import _exact_friedman_p
+
+    exact = _exact_friedman_p(fr)
     cd = critical_difference(per_fold.shape[1], per_fold.shape[0], alpha=alpha, test="nemenyi")
     dietterich = alpaydin = None
     per_repeat = pd.Series(rep_of_fold).value_counts()
@@ -2141,4 +2167,4 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
                         cd=cd, alpha=alpha, n_repeats=data.n_repeats if repeated else 1,
                         dietterich=dietterich, alpaydin=alpaydin, min_difference=delta,
                         matters=relevance(*test.interval(alpha), delta),
-                        places=tuple(tuple(g) for g in groups[:2]))
+                        places=tuple(tuple(g) for g in groups[:2]), friedman_exact=exact)

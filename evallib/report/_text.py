@@ -1111,7 +1111,11 @@ def _fold_tests(folds: Any) -> pd.DataFrame:
         rows.append({"test": f"Alpaydin combined {folds.n_repeats}x2cv F", "A": folds.best, "B": folds.second,
                      "statistic": a.statistic, "df": f"{a.df[0]}, {a.df[1]}", "pvalue": a.pvalue})
     f = folds.friedman
-    rows.append({"test": "Friedman over the folds", "statistic": f.statistic, "df": f.df, "pvalue": f.pvalue})
+    rows.append({"test": "Friedman over the folds (chi-square)", "statistic": f.statistic, "df": f.df,
+                 "pvalue": f.pvalue})
+    if folds.friedman_exact is not None:
+        rows.append({"test": "Friedman over the folds (exact permutation law, given the ties)",
+                     "statistic": f.statistic, "pvalue": folds.friedman_exact})
     return pd.DataFrame(rows)
 
 

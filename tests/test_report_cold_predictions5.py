@@ -1,0 +1,74 @@
+"""Cold read of the predictions report, round 5: Friedman's p over few folds from its exact law, the
+smallest difference that matters read against the interval the verdict uses, the omnibus note of a
+repeated file, the Brier comparison's direction and two range phrasings.
+
+References: the exact Friedman law of two classifiers enumerated here by brute force over the sign
+flips of the untied folds; Bonett–Price's interval written out in tests/_references.py; counts set by
+construction.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from _references import bonett_price
+from evallib import report as rp
+
+
+def _summary(data: rp.Predictions, *, alpha: float = 0.05, adjust: str = "holm", min_difference=None,
+             n_resamples: int = 300) -> tuple[str, dict]:
+    """The report's summary, computed as the report template computes it, and its sections."""
+    m = rp.classifier_measures(data, alpha=alpha)
+    parts = dict(
+        measures=m,
+        pairwise=rp.pairwise_comparison(data, alpha=alpha, adjust=adjust, min_difference=min_difference),
+        balanced=rp.balanced_accuracy_comparison(data, alpha=alpha, adjust=adjust, min_difference=min_difference),
+        omnibus=rp.omnibus_test(data, alpha=alpha),
+        scores=rp.score_comparison(data, alpha=alpha, adjust=adjust),
+        chance=rp.chance_check(data, m, alpha=alpha),
+        bootstrap=rp.top_two_bootstrap(data, m, n_resamples=n_resamples, alpha=alpha, rng=0),
+        folds=rp.fold_analysis(data, alpha=alpha, min_difference=min_difference),
+    )
+    return rp.summary_text(data, alpha=alpha, **parts), parts
+
+
+# ------------------------------------------------------------------ 1. Friedman over few folds
+def _four_folds() -> pd.DataFrame:
+    """Two classifiers over 4 folds of 10 cases: a wins 3 folds, the fourth is tied."""
+    rows = []
+    wrong_a = [1, 2, 1, 3]
+    wrong_b = [3, 4, 3, 3]
+    for f in range(4):
+        for i in range(10):
+            y = "pos" if i % 2 else "neg"
+            other = "neg" if y == "pos" else "pos"
+            rows.append(dict(fold=f + 1, label=y, pred_a=other if i < wrong_a[f] else y,
+                             pred_b=other if i < wrong_b[f] else y))
+    return pd.DataFrame(rows)
+
+
+def _brute_force_friedman_two(acc_a, acc_b) -> float:
+    """Exact p of Friedman's statistic for two classifiers given the tied folds: under the null each
+    untied fold's order flips with probability 1/2; the statistic grows with |wins - losses|."""
+    signs = [np.sign(a - b) for a, b in zip(acc_a, acc_b) if a != b]
+    observed = abs(sum(signs))
+    flips = list(itertools.product((-1, 1), repeat=len(signs)))
+    return sum(abs(sum(f)) >= observed for f in flips) / len(flips)
+
+
+def test_friedman_over_few_folds_is_read_from_its_exact_law():
+    data = rp.load_predictions(_four_folds(), pos_label="pos")
+    text, parts = _summary(data)
+    folds = parts["folds"]
+    acc = folds.per_fold
+    exact = _brute_force_friedman_two(acc["a"], acc["b"])
+    assert exact == pytest.approx(0.25)
+    assert folds.friedman.pvalue < 0.1          # the chi-square approximation: 3.0 on 1 df, p = 0.083
+    assert f"Friedman's test over the folds gives p = {exact:.2f}" in text
+    assert "p = 0.083" not in text.split("Friedman's test over the folds gives")[1]
+    assert f"p = {exact:.2f} from its exact permutation law" in folds.text()
