@@ -72,3 +72,47 @@ def test_friedman_over_few_folds_is_read_from_its_exact_law():
     assert f"Friedman's test over the folds gives p = {exact:.2f}" in text
     assert "p = 0.083" not in text.split("Friedman's test over the folds gives")[1]
     assert f"p = {exact:.2f} from its exact permutation law" in folds.text()
+
+
+# ------------------------------------------------------------------ 2. the margin and the verdict
+def _three_classifiers() -> pd.DataFrame:
+    """200 cases; a errs on 20, b on 40 (a subset shifted so that b = 30, c = 10 for a vs b), c on 45."""
+    n = 200
+    y = np.array(["pos", "neg"] * (n // 2))
+    flip = {"pos": "neg", "neg": "pos"}
+    wrong = {"a": set(range(0, 20)), "b": set(range(10, 50)), "c": set(range(100, 145))}
+    frame = pd.DataFrame({"label": y})
+    for name, bad in wrong.items():
+        frame[f"pred_{name}"] = [flip[v] if i in bad else v for i, v in enumerate(y)]
+    return frame
+
+
+def test_the_margin_is_read_against_the_interval_the_verdict_uses():
+    """Holm over 3 pairs: a pair whose joint interval includes 0 (not shown to differ) must not be
+    called 'matters' from its unadjusted interval."""
+    data = rp.load_predictions(_three_classifiers(), pos_label="pos")
+    delta = 0.03
+    text, parts = _summary(data, min_difference=delta)
+    pw = parts["pairwise"]
+    table = rp.format_pairwise(pw)
+    column = [c for c in table.columns if c.endswith(f"±{100 * delta:g} percentage points")]
+    assert column == [f"joint interval against ±{100 * delta:g} percentage points"]
+    for _, row in pw.iterrows():
+        i, j = row["pair"]
+        b, c = int(row["b"]), int(row["c"])
+        lo, hi = bonett_price(b, c, len(data.case_truth), alpha=0.05 / 3)   # joint, independent formula
+        expected = ("matters" if lo >= delta or hi <= -delta else
+                    "negligible" if -delta < lo and hi < delta else "undecided")
+        assert row["matters"] == expected, (i, j, lo, hi)
+        if not row["reject"]:
+            assert row["matters"] != "matters"
+    # a vs b: b = 10 (a worse), c = 30: unadjusted interval beyond 3 points, joint one not
+    ab = pw[[set(p) == {"a", "b"} for p in pw["pair"]]].iloc[0]
+    n = len(data.case_truth)
+    u_lo, u_hi = bonett_price(int(ab["b"]), int(ab["c"]), n, alpha=0.05)
+    j_lo, j_hi = bonett_price(int(ab["b"]), int(ab["c"]), n, alpha=0.05 / 3)
+    assert max(abs(u_lo), abs(u_hi)) > delta and min(abs(u_lo), abs(u_hi)) >= delta   # unadjusted: beyond
+    assert min(abs(j_lo), abs(j_hi)) < delta                                          # joint: reaches inside
+    assert table.loc["a vs b", column[0]] == "cannot tell"
+    bal = rp.format_balanced_pairs(parts["balanced"])
+    assert f"joint interval against ±{100 * delta:g} percentage points" in bal.columns

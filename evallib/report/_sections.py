@@ -747,7 +747,8 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     Pairs are sorted by effect, the observed ``|difference in error rate|``, largest first
     (ties: smaller p first). Every pair is a row (nothing is truncated). With
     ``min_difference`` (the smallest difference in error rate that matters, a proportion)
-    each interval is read against it (:func:`relevance`, column ``matters``).
+    each pair's joint interval (Holm, Bonferroni; otherwise its interval) is read against it
+    (:func:`relevance`, column ``matters``; ``attrs["matters_joint"]`` says which).
 
     Parameters
     ----------
@@ -767,8 +768,9 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         predicted several times (the paired t interval then).
     min_difference : float, optional
         The smallest difference in error rate that matters, a proportion in (0, 1) (0.02
-        = 2 percentage points); each interval ``diff_low``/``diff_high`` is read against it
-        (:func:`relevance`, column ``matters``). ``None`` (the default) reads none; a value
+        = 2 percentage points); each joint interval ``adj_low``/``adj_high`` under Holm and
+        Bonferroni with more than one pair, else ``diff_low``/``diff_high``, is read against it
+        (:func:`relevance`, column ``matters``), so that it never contradicts the verdict. ``None`` (the default) reads none; a value
         outside (0, 1) raises :class:`ReportInputError`.
 
     Returns
@@ -832,13 +834,17 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         else:
             verdicts.append(f"not shown to differ{mark}")
     out["verdict"] = verdicts
-    out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(out["diff_low"], out["diff_high"])]
+    # the margin is read against the interval the verdict answers to: the joint one under Holm and
+    # Bonferroni (an unadjusted interval beyond the margin beside "not shown to differ" would contradict it)
+    read_joint = joint_intervals and m > 1
+    lows, highs = (out["adj_low"], out["adj_high"]) if read_joint else (out["diff_low"], out["diff_high"])
+    out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(lows, highs)]
     method = INTERVAL_NAMES[interval] if binary else "paired t (per-case error rates)"
     out.attrs.update(alpha=alpha, adjust=adjust, interval_adjust="bonferroni" if joint_intervals else "none",
                      n=data.n, interval=interval, method=method,
                      test="McNemar's mid-p test" if binary else "paired t-test on per-case error rates",
                      test_short="mid-p test" if binary else "paired t-test", level_adj=level_adj,
-                     min_difference=delta, identical_method=INTERVAL_NAMES[interval],
+                     min_difference=delta, matters_joint=read_joint, identical_method=INTERVAL_NAMES[interval],
                      binary=binary, error_rates={name: float(r.mean()) for name, r in rates.items()})
     return out
 
@@ -866,8 +872,9 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
         Adjustment for the number of pairs, as in :func:`pairwise_comparison` (joint
         ``low_adj``/``high_adj`` under Holm and Bonferroni only).
     min_difference : float, optional
-        The smallest difference in balanced accuracy that matters, in (0, 1); each
-        interval ``low``/``high`` is read against it (column ``matters``). Default: none.
+        The smallest difference in balanced accuracy that matters, in (0, 1); each joint
+        interval ``low_adj``/``high_adj`` (Holm, Bonferroni, more than one pair; else
+        ``low``/``high``) is read against it (column ``matters``). Default: none.
 
     Returns
     -------
@@ -889,9 +896,12 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
     if len(data.labels) < 2:
         return Skipped(f"only {plural(len(data.labels), 'classifier')} with predicted labels; the comparison needs two.")
     table = percase.balanced_accuracy_pairs(data, alpha=alpha, adjust=adjust)
-    table["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(table["low"], table["high"])]
+    # read against the joint interval under Holm and Bonferroni, as section 3's error-rate table
+    read_joint = adjust in FWER_ADJUSTMENTS and len(table) > 1
+    lows, highs = (table["low_adj"], table["high_adj"]) if read_joint else (table["low"], table["high"])
+    table["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(lows, highs)]
     table.attrs.update(alpha=alpha, adjust=adjust, min_difference=delta, n_pos=data.n_pos, n_neg=data.n_neg,
-                       test=percase.BALANCED_TEST)
+                       test=percase.BALANCED_TEST, matters_joint=read_joint)
     return table
 
 

@@ -213,7 +213,8 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
     if delta is not None:
-        out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
+        out[_relevance_header(delta, bool(table.attrs.get("matters_joint")))] = [
+            RELEVANCE_TEXT[r] for r in table["matters"]]
     out.index = pd.Index([f"{i} vs {j}" for i, j in table["pair"]], name="pair A vs B")
     return out
 
@@ -223,8 +224,9 @@ RELEVANCE_TEXT = {"matters": "matters (whole interval beyond)", "negligible": "t
                   "undecided": "cannot tell", "": ""}
 
 
-def _relevance_header(delta: float) -> str:
-    return f"against ±{100 * delta:g} percentage points"
+def _relevance_header(delta: float, joint: bool = False) -> str:
+    """The header of a pair table's margin column; ``joint``: the joint interval is the one read."""
+    return f"{'joint interval ' if joint else ''}against ±{100 * delta:g} percentage points"
 
 
 def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
@@ -272,7 +274,8 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
     if delta is not None:
-        out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
+        out[_relevance_header(delta, bool(table.attrs.get("matters_joint")))] = [
+            RELEVANCE_TEXT[r] for r in table["matters"]]
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair A vs B")
     return out
 
@@ -694,6 +697,18 @@ def _joint_clause(lo: float, hi: float, m: int) -> str:
             f"the data pick, is {g_int} percentage points")
 
 
+def _leaders_matters(pairwise: pd.DataFrame, row: Any, a: str, lo: float, hi: float, delta: float | None) -> str:
+    """The leading pair's interval read against the smallest difference that matters: its joint
+    interval when section 3's table reads that one (``attrs["matters_joint"]``), so that the
+    sentence and the table agree; else its interval ``lo``, ``hi``."""
+    if delta is None or not pairwise.attrs.get("matters_joint"):
+        return matters_clause(lo, hi, delta)
+    joint = row.copy()
+    joint["diff_low"], joint["diff_high"] = row["adj_low"], row["adj_high"]
+    _, j_lo, j_hi = _advantage(joint, a)
+    return matters_clause(j_lo, j_hi, delta, interval="joint interval")
+
+
 def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: float,
                       delta: float | None) -> str | None:
     """Question 3: can the two leaders be told apart? On a skewed two-class file by balanced
@@ -741,6 +756,9 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         if adjusted and adj in FWER_ADJUSTMENTS:
             j_lo, j_hi = sorted((sign * r["low_adj"], sign * r["high_adj"]))
             joint = "; " + _joint_clause(j_lo, j_hi, m)
+        # the margin read against the interval the table reads (the joint one under Holm and Bonferroni)
+        ba_matters = (matters_clause(j_lo, j_hi, delta, interval="joint interval")
+                      if balanced.attrs.get("matters_joint") and joint else matters_clause(lo, hi, delta))
         # with one pair this is the pair's only bullet, so it says both tests' verdicts
         ba_verdict = mc_verdict = ""
         if m == 1:
@@ -751,7 +769,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         clip = _balanced_clip(r, alpha, sign)
         text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} percentage points{', ' + clip if clip else ''}"
                 f"{'; ' + LEADERS_UNADJUSTED if m > 1 else ''}{joint}; {BALANCED_TEST}, {p_of(r)}){ba_verdict}"
-                f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
+                f"{ba_matters}; {test}, which counts every error alike and so mostly "
                 f"the large class, gives {p_of(mc)} for the same pair{mc_verdict}.")
         if (p_ba <= alpha) != (p_mc <= alpha) and m > 1:   # with one pair the next bullet says it in full
             says, other = ((BALANCED_TEST, test) if p_ba <= alpha else (test, BALANCED_TEST))
@@ -798,7 +816,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     if adv == 0:
         return (f"{subject} have equal error rates here: the same number of errors, "
                 f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} percentage points; "
-                f"{p_part}){matters_clause(lo, hi, delta)}.")
+                f"{p_part}){_leaders_matters(pairwise, row, a, lo, hi, delta)}.")
     verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
                else "the interval excludes zero")
     head = (f"{note}: {a} makes {g} percentage points fewer errors than {b}" if note else
@@ -813,7 +831,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
             unadjusted += "; " + _joint_clause(j_lo, j_hi, m)
     text = (f"{head} ({level} {method} interval {g_int} percentage points, from {n_dis:,} {cases_word(n_dis)}{unadjusted}); "
             f"{verdict}"
-            f"{matters_clause(lo, hi, delta)}; {p_part}")
+            f"{_leaders_matters(pairwise, row, a, lo, hi, delta)}; {p_part}")
     if (not (lo <= 0 <= hi)) != (float(row["pvalue"]) <= alpha):
         text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
                  "only approximately near the boundary, so read the difference as borderline)")
