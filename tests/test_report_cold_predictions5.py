@@ -116,3 +116,60 @@ def test_the_margin_is_read_against_the_interval_the_verdict_uses():
     assert table.loc["a vs b", column[0]] == "cannot tell"
     bal = rp.format_balanced_pairs(parts["balanced"])
     assert f"joint interval against ±{100 * delta:g} percentage points" in bal.columns
+
+
+# ------------------------------------------------------------------ 3. wording on stress files
+def _repeated_two() -> pd.DataFrame:
+    """30 cases, 2 repeats of 3-fold CV, two classifiers whose predictions vary between repeats."""
+    rng = np.random.default_rng(3)
+    y = np.where(np.arange(30) % 3 == 0, "pos", "neg")
+    rows = []
+    for r in (1, 2):
+        folds = rng.permutation(np.arange(30) % 3) + 1
+        for i in range(30):
+            flip = {"pos": "neg", "neg": "pos"}[y[i]]
+            rows.append(dict(case_id=f"c{i}", repeat=r, fold=folds[i], label=y[i],
+                             pred_a=flip if rng.random() < 0.2 else y[i], pred_b=flip if rng.random() < 0.3 else y[i]))
+    return pd.DataFrame(rows)
+
+
+def test_two_classifiers_of_a_repeated_file_are_not_said_to_be_compared_by_mcnemar():
+    data = rp.load_predictions(_repeated_two(), pos_label="pos")
+    pw = rp.pairwise_comparison(data)
+    assert pw.attrs["test"] == "paired t-test on per-case error rates"   # the test section 3 uses here
+    skipped = str(rp.omnibus_test(data))
+    assert "McNemar" not in skipped and "compared pairwise below" in skipped
+
+
+def test_the_brier_comparison_names_the_direction_of_its_interval():
+    y = np.array([1, 0] * 20)
+    p_good = np.where(y == 1, 0.8, 0.2) + np.tile([0.1, 0.1, -0.1, -0.1], 10)
+    frame = pd.DataFrame({"label": y, "pred_a": y, "pred_b": 1 - y, "score_a": p_good})
+    data = rp.load_predictions(frame)
+    text, _ = _summary(data)
+    brier = float(np.mean((p_good - y) ** 2))
+    prevalence = float(np.mean((0.5 - y) ** 2))          # 0.25
+    assert brier - prevalence < 0
+    sentence = re.search(r"it is ([0-9.]+) better \(95% interval of the difference, a's Brier score minus the "
+                         r"forecast's, (-[0-9.]+) to (-[0-9.]+)", text)
+    assert sentence, text
+    assert float(sentence.group(1)) == pytest.approx(prevalence - brier, abs=5e-5)
+    assert float(sentence.group(2)) < -(prevalence - brier) < float(sentence.group(3))
+
+
+def test_interval_widths_that_print_alike_are_one_width_and_a_level_leader_is_not_ahead():
+    """Two classifiers with 30 of 40 right (the same Wilson interval), the majority class 30 of 40 too."""
+    y = np.array(["neg"] * 30 + ["pos"] * 10)
+    a = np.array(["neg"] * 25 + ["pos"] * 5 + ["pos"] * 5 + ["neg"] * 5)   # 25 + 5 right
+    b = np.array(["neg"] * 24 + ["pos"] * 6 + ["pos"] * 6 + ["neg"] * 4)   # 24 + 6 right
+    frame = pd.DataFrame({"label": y, "pred_a": a, "pred_b": b})
+    data = rp.load_predictions(frame, pos_label="pos")
+    text, parts = _summary(data)
+    m = parts["measures"]
+    assert (m["accuracy"] == 30 / 40).all()
+    widths = {f"{100 * (h - lo):.1f}" for lo, h in zip(m["acc_low"], m["acc_high"])}
+    assert len(widths) == 1
+    (w,) = widths
+    assert f"are {w} percentage points wide" in text and f"{w} to {w}" not in text
+    assert "0.0 percentage points ahead" not in text
+    assert "is level with it, 0.0 percentage points apart" in text

@@ -463,7 +463,7 @@ def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     rates = data.error_rates()
     if len(rates) < 3:
         return Skipped(f"{plural(len(rates), 'classifier')} with predicted labels; Cochran's Q is the omnibus "
-                       "test for three or more (two are compared by McNemar's test below).")
+                       "test for three or more (the two are compared pairwise below).")
     correct = pd.DataFrame({name: 1.0 - r for name, r in rates.items()})
     return percase.rate_cochran_q(correct, alpha=alpha)
 
@@ -1031,7 +1031,8 @@ class ScoreComparison:
                 d, lo, hi = float(row["difference"]), float(row["low"]), float(row["high"])
                 size = (f"{abs(d):.4f} {'worse' if d > 0 else 'better'}" if d != 0 else "equal to it")
                 out += (f" (lower is better); against {self._reference_words()}, it is {size} "
-                        f"({level_text(self.alpha)} interval of the difference {lo:+.4f} to {hi:+.4f}, paired "
+                        f"({level_text(self.alpha)} interval of the difference, {lowest[0]}'s Brier score minus "
+                        f"the forecast's, {lo:+.4f} to {hi:+.4f}, paired "
                         f"t-test over cases, {format_p(row['pvalue'])}): {self._reference_verdict(row)}")
             else:
                 out += " (lower is better)"

@@ -553,7 +553,9 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%{own_clip}) "
             f"{_design_words(data)}{extra}. "
             f"Always predicting the majority class scores {pct(base_value)}%{' balanced accuracy' if skewed else ''}; paired on the same cases "
-            f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({unrounded}{level} {gap_method} interval "
+            + (f"{leader} is level with it, {g} percentage points apart (" if abs(gap) < 1e-12 else
+               f"{leader} is {g} percentage points {'ahead' if gap > 0 else 'behind'} (")
+            + f"{unrounded}{level} {gap_method} interval "
             f"{g_int} percentage points{clip_note} "
             f"{test} {format_p(p, alpha=alpha)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
 
@@ -988,7 +990,8 @@ def _small_sentence(data: Predictions, measures: pd.DataFrame, pairwise: Any, al
 
     def span(widths: pd.Series) -> str:
         w = 100 * widths.astype(float).dropna()
-        return f"{w.min():.1f}" if w.min() == w.max() else f"{w.min():.1f} to {w.max():.1f}"
+        low, high = f"{w.min():.1f}", f"{w.max():.1f}"
+        return low if low == high else f"{low} to {high}"   # ends that print alike are one width
 
     parts = []
     if "acc_low" in measures:
