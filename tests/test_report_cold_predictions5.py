@@ -173,3 +173,26 @@ def test_interval_widths_that_print_alike_are_one_width_and_a_level_leader_is_no
     assert f"are {w} percentage points wide" in text and f"{w} to {w}" not in text
     assert "0.0 percentage points ahead" not in text
     assert "is level with it, 0.0 percentage points apart" in text
+
+
+# ------------------------------------------------------------------ 4. the bootstrap ends' Monte Carlo error
+def test_the_bootstrap_interval_ends_carry_a_monte_carlo_error_that_matches_reseeding():
+    """The stated Monte Carlo error of each end against the spread of that end over 60 seeds."""
+    rng = np.random.default_rng(11)
+    n = 300
+    y = np.where(rng.random(n) < 0.3, "pos", "neg")
+    flip = {"pos": "neg", "neg": "pos"}
+    frame = pd.DataFrame({"label": y,
+                          "pred_a": [flip[v] if rng.random() < 0.15 else v for v in y],
+                          "pred_b": [flip[v] if rng.random() < 0.25 else v for v in y]})
+    data = rp.load_predictions(frame, pos_label="pos")
+    m = rp.classifier_measures(data)
+    runs = [rp.top_two_bootstrap(data, m, n_resamples=1000, rng=seed) for seed in range(60)]
+    for end, se_name in (("low", "low_mc_se"), ("high", "high_mc_se")):
+        spread = float(np.std([getattr(r, end) for r in runs], ddof=1))
+        stated = float(np.median([getattr(r, se_name) for r in runs]))
+        # the SD of 60 draws is itself uncertain by about 1/sqrt(2 * 59) = 9%: a factor 1.5 either way
+        assert spread / 1.5 < stated < spread * 1.5, (end, spread, stated)
+    one = runs[0]
+    words = f"Monte Carlo standard errors of its ends {one.low_mc_se:.3f} and {one.high_mc_se:.3f}"
+    assert words in one.summary() and words in one.text()

@@ -1643,6 +1643,9 @@ class F1Comparison:
         unknown): only they move the difference, and with fewer than :data:`FEW_DISCORDANT`
         the replicates take few values and the percentile interval is unreliable.
     seed : the integer seed of the resampling, or None (none given, or a generator).
+    low_mc_se, high_mc_se : Monte Carlo standard errors of the interval's two ends
+        (:func:`_percentile_mc_se`; NaN when unknown): a re-run with another seed moves each end
+        by about this much.
     """
 
     best: str
@@ -1661,6 +1664,22 @@ class F1Comparison:
     n_classifiers: int = 0
     n_discordant: int = -1
     seed: int | None = None
+    low_mc_se: float = math.nan
+    high_mc_se: float = math.nan
+
+    @property
+    def ends_mc_words(self) -> str:
+        """``"Monte Carlo standard errors of its ends 0.004 and 0.006"``, or ``""`` when unknown."""
+        if not (math.isfinite(self.low_mc_se) and math.isfinite(self.high_mc_se)):
+            return ""
+        return f"Monte Carlo standard errors of its ends {_mc_se_text(self.low_mc_se)} and {_mc_se_text(self.high_mc_se)}"
+
+    @property
+    def end_near_zero(self) -> bool:
+        """An end of the interval lies within two Monte Carlo standard errors of 0 (and is not 0):
+        another seed could put it on the other side, so the verdict could turn."""
+        return any(math.isfinite(se) and v != 0.0 and abs(v) <= 2.0 * se
+                   for v, se in ((self.low, self.low_mc_se), (self.high, self.high_mc_se)))
 
     @property
     def picked(self) -> str:
@@ -1700,6 +1719,13 @@ class F1Comparison:
     def verdict_drawn(self) -> bool:
         """Whether the text draws a verdict from the interval: not where it is :attr:`unreliable`."""
         return not self.unreliable
+
+    def _seed_caveat(self) -> str:
+        """After a verdict: that an end within two Monte Carlo standard errors of 0 makes it depend on the seed."""
+        if not self.end_near_zero:
+            return ""
+        return (" (an end lies within two Monte Carlo standard errors of 0, so another seed could turn this "
+                "verdict: more resamples would settle it)")
 
     def _no_verdict(self) -> str:
         """The sentence that takes the place of the verdict where the interval is unreliable."""
@@ -1764,17 +1790,18 @@ class F1Comparison:
         if not self.verdict_drawn:
             verdict = self._no_verdict()
         elif self.excludes_zero:
-            verdict = f"the interval excludes 0: the two differ at alpha = {self.alpha:g}"
+            verdict = f"the interval excludes 0: the two differ at alpha = {self.alpha:g}{self._seed_caveat()}"
         else:
-            verdict = f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}"
+            verdict = f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}{self._seed_caveat()}"
         d = distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
+        ends = f"; {self.ends_mc_words}" if self.ends_mc_words else ""
         tie = self.tie
         return (
             (f"{tie}\n" if tie else "") +
             f"{self.measure} of {self.best}: {self.f1_best:.3f}; {self.measure} of {self.second}: "
             f"{self.f1_second:.3f}\n"
             f"difference {self.difference:+.{d}f}, {level} {BOOTSTRAP_METHOD} interval "
-            f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases; "
+            f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases{ends}; "
             f"{self.picked})\n"
             f"in {self._share_words()} {self.best}'s {self.measure} is the higher "
             f"(in {_share(self.share_tied)} the two are equal): a share of resamples, not the probability that "
@@ -1808,17 +1835,46 @@ class F1Comparison:
         pair = (f"{lead}{self.best} ({self.f1_best:.3f}) against {self.second} ({self.f1_second:.3f})" if tie else
                 f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
                 f"({self.f1_second:.3f})")
+        ends = f"{self.ends_mc_words}; " if self.ends_mc_words else ""
         return (
             f"{pair}: a difference of {self.difference:.{d}f} with {level} {BOOTSTRAP_METHOD} "
-            f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({self.picked})"
+            f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({ends}{self.picked})"
             + ("" if not self.verdict_drawn else
-               f": it excludes 0, so the two differ at alpha = {self.alpha:g}" if self.excludes_zero
-               else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}")
+               f": it excludes 0, so the two differ at alpha = {self.alpha:g}{self._seed_caveat()}" if self.excludes_zero
+               else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}{self._seed_caveat()}")
             + f"; {self.best}'s is the higher in {self._share_words()}"
             + (f" and the two are equal in {_share(self.share_tied)}" if self.share_tied > 0 else "")
             + f" (shares of resamples, not the probability that {self.best} is better)"
             + ("" if self.verdict_drawn else f". {self._no_verdict()[0].upper()}{self._no_verdict()[1:]}") + "."
         )
+
+
+def _mc_se_text(se: float) -> str:
+    """A Monte Carlo standard error of an interval end, to three decimals (``"under 0.001"`` below)."""
+    return f"{se:.3f}" if se >= 0.0005 else "under 0.001"
+
+
+def _percentile_mc_se(replicates: np.ndarray, q: float) -> float:
+    """Monte Carlo standard error of the ``q`` quantile of ``B`` bootstrap replicates.
+
+    The rank of the sample quantile among ``B`` draws is binomial, ``B q`` with standard deviation
+    ``s = sqrt(B q (1 - q))``; the order statistics ``s`` ranks either side of ``B q`` bracket the
+    quantile's Monte Carlo spread, so half their distance estimates its standard error (the
+    binomial order-statistic method; Efron & Tibshirani 1993, section 19.3, for the Monte Carlo
+    error of bootstrap percentiles). 0 when the replicates around that rank are all equal.
+
+    Raises ``ValueError`` (naming ``q``) unless ``0 < q < 1``, and naming ``replicates`` when empty.
+    """
+    if not 0.0 < q < 1.0:
+        raise ValueError(f"q must lie in (0, 1), got {q!r}")
+    x = np.sort(np.asarray(replicates, dtype=float).ravel())
+    b = x.size
+    if b == 0:
+        raise ValueError("replicates must hold at least one value")
+    s = math.sqrt(b * q * (1.0 - q))
+    lo = int(min(b - 1, max(0, math.floor(b * q - s) - 1)))
+    hi = int(min(b - 1, max(0, math.ceil(b * q + s) - 1)))
+    return float((x[hi] - x[lo]) / 2.0)
 
 
 def _share(x: float) -> str:
@@ -1889,7 +1945,8 @@ def top_two_bootstrap(
         best=best, second=second, f1_best=res.f1_a, f1_second=res.f1_b, difference=res.estimate, low=res.low,
         high=res.high, share_best_better=res.share_a_better, share_tied=res.share_tied, n_resamples=n_resamples, alpha=alpha,
         measure=measure, places=tuple(tuple(g) for g in groups[:2]), n_classifiers=len(named),
-        n_discordant=n_discordant, seed=seed)
+        n_discordant=n_discordant, seed=seed,
+        low_mc_se=_percentile_mc_se(res.replicates, alpha / 2.0), high_mc_se=_percentile_mc_se(res.replicates, 1.0 - alpha / 2.0))
 
 
 # --------------------------------------------------------------------- section 6
