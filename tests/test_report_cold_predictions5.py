@@ -196,3 +196,17 @@ def test_the_bootstrap_interval_ends_carry_a_monte_carlo_error_that_matches_rese
     one = runs[0]
     words = f"Monte Carlo standard errors of its ends {one.low_mc_se:.3f} and {one.high_mc_se:.3f}"
     assert words in one.summary() and words in one.text()
+
+
+def test_identical_classifiers_have_nothing_to_test_in_the_balanced_accuracy_table_too():
+    y = np.array(["pos", "neg", "neg", "neg"] * 10)
+    a = np.where(np.arange(40) % 5 == 0, np.where(y == "pos", "neg", "pos"), y)
+    frame = pd.DataFrame({"label": y, "pred_a": a, "pred_copy": a})
+    data = rp.load_predictions(frame, pos_label="pos")
+    assert (data.predicted["a"] == data.predicted["copy"]).all()
+    pw = rp.format_pairwise(rp.pairwise_comparison(data))
+    bal = rp.format_balanced_pairs(rp.balanced_accuracy_comparison(data))
+    assert "nothing to test" in pw["verdict"].iloc[0]
+    assert "nothing to test" in bal["verdict"].iloc[0]
+    p_col = [c for c in bal.columns if c.startswith("p (")][0]
+    assert bal[p_col].iloc[0] == "-"

@@ -254,8 +254,11 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.balanced_accuracy_comparison")
     level = level_text(alpha)
     one = len(table) == 1  # one pair: nothing to adjust, so no joint interval and no procedure's name
-    verdicts = [("not shown to differ" if not rej else f"{a if d > 0 else b} higher")
-                for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"])]
+    same = table["identical"] if "identical" in table else pd.Series(False, index=table.index)
+    # right on exactly the same cases: no difference to test, as section 3's error-rate table says
+    verdicts = [("identical on every case: nothing to test" if alike else
+                 "not shown to differ" if not rej else f"{a if d > 0 else b} higher")
+                for a, b, d, rej, alike in zip(table["a"], table["b"], table["difference"], table["reject_adj"], same)]
     columns = {
         "balanced accuracy A": [f"{v:.3f}" for v in table["ba_a"]],
         "balanced accuracy B": [f"{v:.3f}" for v in table["ba_b"]],
@@ -269,7 +272,8 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
             _interval_text(lo, hi) + _comma_clause(_balanced_clip(r, joint))
             for lo, hi, r in zip(table["low_adj"], table["high_adj"], table.to_dict("records"))]
     columns[pvalue_header("none" if one else adjust, table.attrs.get("test", BALANCED_TEST))] = [
-        pvalue_cell(p, alpha=alpha) for p in table["pvalue_adj"]]   # beside the verdict: on its side of alpha
+        "-" if alike else pvalue_cell(p, alpha=alpha)   # beside the verdict: on its side of alpha
+        for p, alike in zip(table["pvalue_adj"], same)]
     columns["verdict"] = verdicts
     out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
