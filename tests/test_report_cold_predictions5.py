@@ -210,3 +210,17 @@ def test_identical_classifiers_have_nothing_to_test_in_the_balanced_accuracy_tab
     assert "nothing to test" in bal["verdict"].iloc[0]
     p_col = [c for c in bal.columns if c.startswith("p (")][0]
     assert bal[p_col].iloc[0] == "-"
+
+
+def test_a_bootstrap_verdict_with_an_end_within_its_monte_carlo_error_of_zero_says_so():
+    near = rp.F1Comparison(best="a", second="b", f1_best=0.6, f1_second=0.5, difference=0.1, low=-0.001,
+                           high=0.2, share_best_better=0.97, share_tied=0.0, n_resamples=1000, alpha=0.05,
+                           n_classifiers=2, n_discordant=100, seed=0, low_mc_se=0.002, high_mc_se=0.003)
+    far = rp.F1Comparison(best="a", second="b", f1_best=0.6, f1_second=0.5, difference=0.1, low=-0.05,
+                          high=0.2, share_best_better=0.9, share_tied=0.0, n_resamples=1000, alpha=0.05,
+                          n_classifiers=2, n_discordant=100, seed=0, low_mc_se=0.002, high_mc_se=0.003)
+    assert abs(near.low) <= 2 * near.low_mc_se and abs(far.low) > 2 * far.low_mc_se
+    for text in (near.summary(), near.text()):
+        assert "another seed could turn this verdict" in text
+    for text in (far.summary(), far.text()):
+        assert "another seed" not in text
