@@ -172,7 +172,8 @@ def _add_report(sub) -> None:
                           "default: the number in the file)")
     rep.add_argument("--min-difference", type=_fraction, default=None,
                      help="smallest difference that matters, as a proportion (0.02 = 2 percentage points): in "
-                          "the predictions report, of accuracy, each interval of a difference read against it; "
+                          "the predictions report, of accuracy, each interval of a difference (the joint one "
+                          "under holm and bonferroni) read against it; "
                           "in the per-item report, of mean score, the planning section gives the items needed "
                           "to detect it")
     rep.add_argument("--title", default=None, help="report title")

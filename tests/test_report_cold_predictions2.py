@@ -98,7 +98,7 @@ def test_brier_is_read_against_the_prevalence_forecast():
     assert (f"m2 has the lowest Brier score, {b2:.4f} (lower is better); against the prevalence forecast, which "
             "gives every case the test set's own share of positive cases, 8.1%, as its probability (the best "
             f"constant forecast fitted on this test set; Brier score {ref:.4f}), it is {b2 - ref:.4f} worse (95% "
-            f"interval of the difference {ci.low:+.4f} to {ci.high:+.4f}, paired t-test over cases, "
+            f"interval of the difference, m2's Brier score minus the forecast's, {ci.low:+.4f} to {ci.high:+.4f}, paired t-test over cases, "
             f"p = {t.pvalue:.2f}): not shown to differ from the prevalence forecast at alpha = 0.05.") in text
     assert sc.warnings() == ()
     rows = sc.reference_pairs.set_index("a")

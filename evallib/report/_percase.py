@@ -390,7 +390,8 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
         balanced accuracy is then 1/K, and both intervals are clipped to this range) and the adjusted columns of
         :func:`evallib.onetestset.delong_pairwise` (``pvalue_adj``, ``reject_adj``,
         ``low_adj``/``high_adj``, each pair on its own df: joint under Holm and Bonferroni,
-        the unadjusted interval under ``"bh"``, ``"by"`` and ``"none"``).
+        the unadjusted interval under ``"bh"``, ``"by"`` and ``"none"``) and ``identical`` (the two
+        are right on exactly the same cases: every difference is 0 and there is nothing to test).
 
     References
     ----------
@@ -414,7 +415,8 @@ def balanced_accuracy_pairs(data: Predictions, *, alpha: float, adjust: str) -> 
         ba_b = stratified_mean(correct[b], truth, alpha=alpha, bounds=(0.0, 1.0)).estimate
         rows.append({"a": a, "b": b, "ba_a": ba_a, "ba_b": ba_b, "difference": res.estimate, "se": res.se,
                      "df": res.df, "statistic": res.statistic, "pvalue": res.pvalue, "low": res.low,
-                     "high": res.high, "alpha": alpha, "bound_low": feasible[0], "bound_high": feasible[1]})
+                     "high": res.high, "alpha": alpha, "bound_low": feasible[0], "bound_high": feasible[1],
+                     "identical": bool(np.array_equal(correct[a], correct[b]))})
     table = adjust_pairs_table(pd.DataFrame(rows), alpha, adjust, lambda lv: float(stats.norm.isf(lv / 2.0)))
     # joint (Bonferroni) under the family-wise adjustments; none correspond to the false discovery rate
     joint = alpha / max(len(table), 1) if adjust in FWER_ADJUSTMENTS else alpha

@@ -384,13 +384,14 @@ def relevance(low: float, high: float, delta: float | None) -> str:
     return "undecided"
 
 
-def matters_clause(lo: float, hi: float, delta: float | None) -> str:
+def matters_clause(lo: float, hi: float, delta: float | None, *, interval: str = "interval") -> str:
     """How a difference's interval reads against the smallest difference that matters, as the
-    end of a sentence (``""`` without one)."""
+    end of a sentence (``""`` without one); ``interval`` names the interval read (``"joint
+    interval"`` where the verdict is the family's)."""
     if delta is None:
         return ""
     points = f"{100 * delta:g} points"
-    return {"matters": f"; the whole interval lies beyond the {points} that matter",
-            "negligible": f"; the whole interval lies within ±{points}: too small to matter",
-            "undecided": f"; the interval reaches past ±{points}, so whether the difference matters is open",
+    return {"matters": f"; the whole {interval} lies beyond the {points} that matter",
+            "negligible": f"; the whole {interval} lies within ±{points}: too small to matter",
+            "undecided": f"; the {interval} reaches past ±{points}, so whether the difference matters is open",
             }[relevance(lo, hi, delta)]

@@ -69,6 +69,10 @@ from ._prose import (
 )
 from ._text import _clipped_ends, adjusted_p_text
 
+# the many-data-sets report's sections import Skipped from here: bound as a module, its names are
+# read when fold_analysis runs, after both modules have loaded
+from . import _datasets_sections
+
 
 @dataclass(frozen=True)
 class Skipped:
@@ -463,7 +467,7 @@ def omnibus_test(data: Predictions, *, alpha: float = 0.05):
     rates = data.error_rates()
     if len(rates) < 3:
         return Skipped(f"{plural(len(rates), 'classifier')} with predicted labels; Cochran's Q is the omnibus "
-                       "test for three or more (two are compared by McNemar's test below).")
+                       "test for three or more (the two are compared pairwise below).")
     correct = pd.DataFrame({name: 1.0 - r for name, r in rates.items()})
     return percase.rate_cochran_q(correct, alpha=alpha)
 
@@ -747,7 +751,8 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     Pairs are sorted by effect, the observed ``|difference in error rate|``, largest first
     (ties: smaller p first). Every pair is a row (nothing is truncated). With
     ``min_difference`` (the smallest difference in error rate that matters, a proportion)
-    each interval is read against it (:func:`relevance`, column ``matters``).
+    each pair's joint interval (Holm, Bonferroni; otherwise its interval) is read against it
+    (:func:`relevance`, column ``matters``; ``attrs["matters_joint"]`` says which).
 
     Parameters
     ----------
@@ -767,8 +772,9 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         predicted several times (the paired t interval then).
     min_difference : float, optional
         The smallest difference in error rate that matters, a proportion in (0, 1) (0.02
-        = 2 percentage points); each interval ``diff_low``/``diff_high`` is read against it
-        (:func:`relevance`, column ``matters``). ``None`` (the default) reads none; a value
+        = 2 percentage points); each joint interval ``adj_low``/``adj_high`` under Holm and
+        Bonferroni with more than one pair, else ``diff_low``/``diff_high``, is read against it
+        (:func:`relevance`, column ``matters``), so that it never contradicts the verdict. ``None`` (the default) reads none; a value
         outside (0, 1) raises :class:`ReportInputError`.
 
     Returns
@@ -832,13 +838,17 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         else:
             verdicts.append(f"not shown to differ{mark}")
     out["verdict"] = verdicts
-    out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(out["diff_low"], out["diff_high"])]
+    # the margin is read against the interval the verdict answers to: the joint one under Holm and
+    # Bonferroni (an unadjusted interval beyond the margin beside "not shown to differ" would contradict it)
+    read_joint = joint_intervals and m > 1
+    lows, highs = (out["adj_low"], out["adj_high"]) if read_joint else (out["diff_low"], out["diff_high"])
+    out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(lows, highs)]
     method = INTERVAL_NAMES[interval] if binary else "paired t (per-case error rates)"
     out.attrs.update(alpha=alpha, adjust=adjust, interval_adjust="bonferroni" if joint_intervals else "none",
                      n=data.n, interval=interval, method=method,
                      test="McNemar's mid-p test" if binary else "paired t-test on per-case error rates",
                      test_short="mid-p test" if binary else "paired t-test", level_adj=level_adj,
-                     min_difference=delta, identical_method=INTERVAL_NAMES[interval],
+                     min_difference=delta, matters_joint=read_joint, identical_method=INTERVAL_NAMES[interval],
                      binary=binary, error_rates={name: float(r.mean()) for name, r in rates.items()})
     return out
 
@@ -866,8 +876,9 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
         Adjustment for the number of pairs, as in :func:`pairwise_comparison` (joint
         ``low_adj``/``high_adj`` under Holm and Bonferroni only).
     min_difference : float, optional
-        The smallest difference in balanced accuracy that matters, in (0, 1); each
-        interval ``low``/``high`` is read against it (column ``matters``). Default: none.
+        The smallest difference in balanced accuracy that matters, in (0, 1); each joint
+        interval ``low_adj``/``high_adj`` (Holm, Bonferroni, more than one pair; else
+        ``low``/``high``) is read against it (column ``matters``). Default: none.
 
     Returns
     -------
@@ -889,9 +900,12 @@ def balanced_accuracy_comparison(data: Predictions, *, alpha: float = 0.05, adju
     if len(data.labels) < 2:
         return Skipped(f"only {plural(len(data.labels), 'classifier')} with predicted labels; the comparison needs two.")
     table = percase.balanced_accuracy_pairs(data, alpha=alpha, adjust=adjust)
-    table["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(table["low"], table["high"])]
+    # read against the joint interval under Holm and Bonferroni, as section 3's error-rate table
+    read_joint = adjust in FWER_ADJUSTMENTS and len(table) > 1
+    lows, highs = (table["low_adj"], table["high_adj"]) if read_joint else (table["low"], table["high"])
+    table["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(lows, highs)]
     table.attrs.update(alpha=alpha, adjust=adjust, min_difference=delta, n_pos=data.n_pos, n_neg=data.n_neg,
-                       test=percase.BALANCED_TEST)
+                       test=percase.BALANCED_TEST, matters_joint=read_joint)
     return table
 
 
@@ -1021,7 +1035,8 @@ class ScoreComparison:
                 d, lo, hi = float(row["difference"]), float(row["low"]), float(row["high"])
                 size = (f"{abs(d):.4f} {'worse' if d > 0 else 'better'}" if d != 0 else "equal to it")
                 out += (f" (lower is better); against {self._reference_words()}, it is {size} "
-                        f"({level_text(self.alpha)} interval of the difference {lo:+.4f} to {hi:+.4f}, paired "
+                        f"({level_text(self.alpha)} interval of the difference, {lowest[0]}'s Brier score minus "
+                        f"the forecast's, {lo:+.4f} to {hi:+.4f}, paired "
                         f"t-test over cases, {format_p(row['pvalue'])}): {self._reference_verdict(row)}")
             else:
                 out += " (lower is better)"
@@ -1632,6 +1647,9 @@ class F1Comparison:
         unknown): only they move the difference, and with fewer than :data:`FEW_DISCORDANT`
         the replicates take few values and the percentile interval is unreliable.
     seed : the integer seed of the resampling, or None (none given, or a generator).
+    low_mc_se, high_mc_se : Monte Carlo standard errors of the interval's two ends
+        (:func:`_percentile_mc_se`; NaN when unknown): a re-run with another seed moves each end
+        by about this much.
     """
 
     best: str
@@ -1650,6 +1668,22 @@ class F1Comparison:
     n_classifiers: int = 0
     n_discordant: int = -1
     seed: int | None = None
+    low_mc_se: float = math.nan
+    high_mc_se: float = math.nan
+
+    @property
+    def ends_mc_words(self) -> str:
+        """``"Monte Carlo standard errors of its ends 0.004 and 0.006"``, or ``""`` when unknown."""
+        if not (math.isfinite(self.low_mc_se) and math.isfinite(self.high_mc_se)):
+            return ""
+        return f"Monte Carlo standard errors of its ends {_mc_se_text(self.low_mc_se)} and {_mc_se_text(self.high_mc_se)}"
+
+    @property
+    def end_near_zero(self) -> bool:
+        """An end of the interval lies within two Monte Carlo standard errors of 0 (and is not 0):
+        another seed could put it on the other side, so the verdict could turn."""
+        return any(math.isfinite(se) and v != 0.0 and abs(v) <= 2.0 * se
+                   for v, se in ((self.low, self.low_mc_se), (self.high, self.high_mc_se)))
 
     @property
     def picked(self) -> str:
@@ -1689,6 +1723,13 @@ class F1Comparison:
     def verdict_drawn(self) -> bool:
         """Whether the text draws a verdict from the interval: not where it is :attr:`unreliable`."""
         return not self.unreliable
+
+    def _seed_caveat(self) -> str:
+        """After a verdict: that an end within two Monte Carlo standard errors of 0 makes it depend on the seed."""
+        if not self.end_near_zero:
+            return ""
+        return (" (an end lies within two Monte Carlo standard errors of 0, so another seed could turn this "
+                "verdict: more resamples would settle it)")
 
     def _no_verdict(self) -> str:
         """The sentence that takes the place of the verdict where the interval is unreliable."""
@@ -1753,17 +1794,18 @@ class F1Comparison:
         if not self.verdict_drawn:
             verdict = self._no_verdict()
         elif self.excludes_zero:
-            verdict = f"the interval excludes 0: the two differ at alpha = {self.alpha:g}"
+            verdict = f"the interval excludes 0: the two differ at alpha = {self.alpha:g}{self._seed_caveat()}"
         else:
-            verdict = f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}"
+            verdict = f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}{self._seed_caveat()}"
         d = distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
+        ends = f"; {self.ends_mc_words}" if self.ends_mc_words else ""
         tie = self.tie
         return (
             (f"{tie}\n" if tie else "") +
             f"{self.measure} of {self.best}: {self.f1_best:.3f}; {self.measure} of {self.second}: "
             f"{self.f1_second:.3f}\n"
             f"difference {self.difference:+.{d}f}, {level} {BOOTSTRAP_METHOD} interval "
-            f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases; "
+            f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases{ends}; "
             f"{self.picked})\n"
             f"in {self._share_words()} {self.best}'s {self.measure} is the higher "
             f"(in {_share(self.share_tied)} the two are equal): a share of resamples, not the probability that "
@@ -1797,17 +1839,46 @@ class F1Comparison:
         pair = (f"{lead}{self.best} ({self.f1_best:.3f}) against {self.second} ({self.f1_second:.3f})" if tie else
                 f"By {by} the leaders are {self.best} ({self.f1_best:.3f}) and {self.second} "
                 f"({self.f1_second:.3f})")
+        ends = f"{self.ends_mc_words}; " if self.ends_mc_words else ""
         return (
             f"{pair}: a difference of {self.difference:.{d}f} with {level} {BOOTSTRAP_METHOD} "
-            f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({self.picked})"
+            f"interval {self.low:+.{d}f} to {self.high:+.{d}f} ({ends}{self.picked})"
             + ("" if not self.verdict_drawn else
-               f": it excludes 0, so the two differ at alpha = {self.alpha:g}" if self.excludes_zero
-               else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}")
+               f": it excludes 0, so the two differ at alpha = {self.alpha:g}{self._seed_caveat()}" if self.excludes_zero
+               else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}{self._seed_caveat()}")
             + f"; {self.best}'s is the higher in {self._share_words()}"
             + (f" and the two are equal in {_share(self.share_tied)}" if self.share_tied > 0 else "")
             + f" (shares of resamples, not the probability that {self.best} is better)"
             + ("" if self.verdict_drawn else f". {self._no_verdict()[0].upper()}{self._no_verdict()[1:]}") + "."
         )
+
+
+def _mc_se_text(se: float) -> str:
+    """A Monte Carlo standard error of an interval end, to three decimals (``"under 0.001"`` below)."""
+    return f"{se:.3f}" if se >= 0.0005 else "under 0.001"
+
+
+def _percentile_mc_se(replicates: np.ndarray, q: float) -> float:
+    """Monte Carlo standard error of the ``q`` quantile of ``B`` bootstrap replicates.
+
+    The rank of the sample quantile among ``B`` draws is binomial, ``B q`` with standard deviation
+    ``s = sqrt(B q (1 - q))``; the order statistics ``s`` ranks either side of ``B q`` bracket the
+    quantile's Monte Carlo spread, so half their distance estimates its standard error (the
+    binomial order-statistic method; Efron & Tibshirani 1993, section 19.3, for the Monte Carlo
+    error of bootstrap percentiles). 0 when the replicates around that rank are all equal.
+
+    Raises ``ValueError`` (naming ``q``) unless ``0 < q < 1``, and naming ``replicates`` when empty.
+    """
+    if not 0.0 < q < 1.0:
+        raise ValueError(f"q must lie in (0, 1), got {q!r}")
+    x = np.sort(np.asarray(replicates, dtype=float).ravel())
+    b = x.size
+    if b == 0:
+        raise ValueError("replicates must hold at least one value")
+    s = math.sqrt(b * q * (1.0 - q))
+    lo = int(min(b - 1, max(0, math.floor(b * q - s) - 1)))
+    hi = int(min(b - 1, max(0, math.ceil(b * q + s) - 1)))
+    return float((x[hi] - x[lo]) / 2.0)
 
 
 def _share(x: float) -> str:
@@ -1878,7 +1949,8 @@ def top_two_bootstrap(
         best=best, second=second, f1_best=res.f1_a, f1_second=res.f1_b, difference=res.estimate, low=res.low,
         high=res.high, share_best_better=res.share_a_better, share_tied=res.share_tied, n_resamples=n_resamples, alpha=alpha,
         measure=measure, places=tuple(tuple(g) for g in groups[:2]), n_classifiers=len(named),
-        n_discordant=n_discordant, seed=seed)
+        n_discordant=n_discordant, seed=seed,
+        low_mc_se=_percentile_mc_se(res.replicates, alpha / 2.0), high_mc_se=_percentile_mc_se(res.replicates, 1.0 - alpha / 2.0))
 
 
 # --------------------------------------------------------------------- section 6
@@ -1918,6 +1990,9 @@ class FoldAnalysis:
     places : the first two places by mean per-fold accuracy
         (:func:`~evallib.report._prose.tie_groups`, tuples of names in the file's order): when
         three or more tie for first, or two or more for second, the summary says so.
+    friedman_exact : the exact p-value of Friedman's statistic under the permutation law of each
+        fold's own ranks (conditional on the ties), as the many-data-sets report computes it;
+        None when that law is too large to enumerate (the chi-square p-value is then the one read).
     """
 
     per_fold: pd.DataFrame
@@ -1936,6 +2011,21 @@ class FoldAnalysis:
     min_difference: float | None = None
     matters: str = ""
     places: tuple[tuple[str, ...], ...] = ()
+    friedman_exact: float | None = None
+
+    @property
+    def friedman_p(self) -> float:
+        """The p-value of Friedman's test that the report reads: the exact one when it exists, else
+        the chi-square approximation's."""
+        return float(self.friedman.pvalue) if self.friedman_exact is None else float(self.friedman_exact)
+
+    @property
+    def friedman_law(self) -> str:
+        """The law behind :attr:`friedman_p`, in words."""
+        if self.friedman_exact is None:
+            return "the chi-square approximation (the exact law is too large to enumerate)"
+        tied = bool((self.friedman.ranks.to_numpy() % 1 != 0).any())
+        return "its exact permutation law" + (" given the ties within folds" if tied else "")
 
     @property
     def tie(self) -> str:
@@ -2005,7 +2095,10 @@ class FoldAnalysis:
                 f"df = ({a.df[0]}, {a.df[1]}), {format_p(a.pvalue)}",
             ]
         lines += [
-            f"Friedman test over the folds: chi-square = {f.statistic:.2f}, df = {f.df}, {format_p(f.pvalue)}",
+            f"Friedman test over the folds: chi-square = {f.statistic:.2f}, df = {f.df}, "
+            + (f"{format_p(f.pvalue)}" if self.friedman_exact is None else
+               f"{format_p(self.friedman_exact)} from {self.friedman_law} (the chi-square approximation "
+               f"gives {format_p(f.pvalue)})"),
             f"average ranks (1 = best): {ranks}",
             f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.cd.cd:.2f}",
         ]
@@ -2039,7 +2132,7 @@ class FoldAnalysis:
         tie = f"{self.tie}: " if self.tie else ""
         return (
             f"Across the {self.folds_text}, {tie}{ahead} ({spread}); "
-            f"Friedman's test over the folds gives {format_p(self.friedman.pvalue)} (the folds share "
+            f"Friedman's test over the folds gives {format_p(self.friedman_p)} ({self.friedman_law}; the folds share "
             "training cases, so read it as how stable the ranking is across folds, not as a test over "
             "independent data sets)."
         )
@@ -2084,7 +2177,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
     FoldAnalysis or Skipped
         ``per_fold``, ``fold_sizes``, ``best``, ``second``, ``ttest``,
         ``test_train_ratio``, ``interval``, ``friedman``, ``cd``, ``alpha``, ``n_repeats``,
-        ``dietterich``, ``alpaydin``, ``min_difference`` and ``matters``; Skipped without
+        ``dietterich``, ``alpaydin``, ``min_difference``, ``matters`` and ``friedman_exact``; Skipped without
         a fold column, with fewer than two classifiers with predicted labels, or when one
         fold holds every case of its repeat.
 
@@ -2129,6 +2222,8 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
     best, second = top_two(groups)
     test = corrected_resampled_ttest(per_fold[best], per_fold[second], test_train_ratio=ratio)
     fr = friedman(per_fold.reset_index(drop=True))
+    # the many-data-sets report's exact law given the folds' ties (one implementation)
+    exact = _datasets_sections._exact_friedman_p(fr)
     cd = critical_difference(per_fold.shape[1], per_fold.shape[0], alpha=alpha, test="nemenyi")
     dietterich = alpaydin = None
     per_repeat = pd.Series(rep_of_fold).value_counts()
@@ -2141,4 +2236,4 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
                         cd=cd, alpha=alpha, n_repeats=data.n_repeats if repeated else 1,
                         dietterich=dietterich, alpaydin=alpaydin, min_difference=delta,
                         matters=relevance(*test.interval(alpha), delta),
-                        places=tuple(tuple(g) for g in groups[:2]))
+                        places=tuple(tuple(g) for g in groups[:2]), friedman_exact=exact)

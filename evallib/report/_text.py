@@ -213,7 +213,8 @@ def format_pairwise(table: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
     if delta is not None:
-        out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
+        out[_relevance_header(delta, bool(table.attrs.get("matters_joint")))] = [
+            RELEVANCE_TEXT[r] for r in table["matters"]]
     out.index = pd.Index([f"{i} vs {j}" for i, j in table["pair"]], name="pair A vs B")
     return out
 
@@ -223,8 +224,9 @@ RELEVANCE_TEXT = {"matters": "matters (whole interval beyond)", "negligible": "t
                   "undecided": "cannot tell", "": ""}
 
 
-def _relevance_header(delta: float) -> str:
-    return f"against ±{100 * delta:g} percentage points"
+def _relevance_header(delta: float, joint: bool = False) -> str:
+    """The header of a pair table's margin column; ``joint``: the joint interval is the one read."""
+    return f"{'joint interval ' if joint else ''}against ±{100 * delta:g} percentage points"
 
 
 def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
@@ -252,8 +254,11 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
     alpha, adjust = table_metadata(table, "alpha", "adjust", made_by="evallib.report.balanced_accuracy_comparison")
     level = level_text(alpha)
     one = len(table) == 1  # one pair: nothing to adjust, so no joint interval and no procedure's name
-    verdicts = [("not shown to differ" if not rej else f"{a if d > 0 else b} higher")
-                for a, b, d, rej in zip(table["a"], table["b"], table["difference"], table["reject_adj"])]
+    same = table["identical"] if "identical" in table else pd.Series(False, index=table.index)
+    # right on exactly the same cases: no difference to test, as section 3's error-rate table says
+    verdicts = [("identical on every case: nothing to test" if alike else
+                 "not shown to differ" if not rej else f"{a if d > 0 else b} higher")
+                for a, b, d, rej, alike in zip(table["a"], table["b"], table["difference"], table["reject_adj"], same)]
     columns = {
         "balanced accuracy A": [f"{v:.3f}" for v in table["ba_a"]],
         "balanced accuracy B": [f"{v:.3f}" for v in table["ba_b"]],
@@ -267,12 +272,14 @@ def format_balanced_pairs(table: pd.DataFrame) -> pd.DataFrame:
             _interval_text(lo, hi) + _comma_clause(_balanced_clip(r, joint))
             for lo, hi, r in zip(table["low_adj"], table["high_adj"], table.to_dict("records"))]
     columns[pvalue_header("none" if one else adjust, table.attrs.get("test", BALANCED_TEST))] = [
-        pvalue_cell(p, alpha=alpha) for p in table["pvalue_adj"]]   # beside the verdict: on its side of alpha
+        "-" if alike else pvalue_cell(p, alpha=alpha)   # beside the verdict: on its side of alpha
+        for p, alike in zip(table["pvalue_adj"], same)]
     columns["verdict"] = verdicts
     out = pd.DataFrame(columns)
     delta = table.attrs.get("min_difference")
     if delta is not None:
-        out[_relevance_header(delta)] = [RELEVANCE_TEXT[r] for r in table["matters"]]
+        out[_relevance_header(delta, bool(table.attrs.get("matters_joint")))] = [
+            RELEVANCE_TEXT[r] for r in table["matters"]]
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(table["a"], table["b"])], name="pair A vs B")
     return out
 
@@ -550,7 +557,9 @@ def _best_sentence(data: Predictions, measures: pd.DataFrame, alpha: float, delt
     return (f"{who}: {pct(top)}% ({level} {own_method} interval{of} {interval_points(lo, hi)}%{own_clip}) "
             f"{_design_words(data)}{extra}. "
             f"Always predicting the majority class scores {pct(base_value)}%{' balanced accuracy' if skewed else ''}; paired on the same cases "
-            f"{leader} is {g} percentage points {'ahead' if gap >= 0 else 'behind'} ({unrounded}{level} {gap_method} interval "
+            + (f"{leader} is level with it, {g} percentage points apart (" if abs(gap) < 1e-12 else
+               f"{leader} is {g} percentage points {'ahead' if gap > 0 else 'behind'} (")
+            + f"{unrounded}{level} {gap_method} interval "
             f"{g_int} percentage points{clip_note} "
             f"{test} {format_p(p, alpha=alpha)}): {verdict}{matters_clause(g_lo, g_hi, delta)}.")
 
@@ -694,6 +703,18 @@ def _joint_clause(lo: float, hi: float, m: int) -> str:
             f"the data pick, is {g_int} percentage points")
 
 
+def _leaders_matters(pairwise: pd.DataFrame, row: Any, a: str, lo: float, hi: float, delta: float | None) -> str:
+    """The leading pair's interval read against the smallest difference that matters: its joint
+    interval when section 3's table reads that one (``attrs["matters_joint"]``), so that the
+    sentence and the table agree; else its interval ``lo``, ``hi``."""
+    if delta is None or not pairwise.attrs.get("matters_joint"):
+        return matters_clause(lo, hi, delta)
+    joint = row.copy()
+    joint["diff_low"], joint["diff_high"] = row["adj_low"], row["adj_high"]
+    _, j_lo, j_hi = _advantage(joint, a)
+    return matters_clause(j_lo, j_hi, delta, interval="joint interval")
+
+
 def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: float,
                       delta: float | None) -> str | None:
     """Question 3: can the two leaders be told apart? On a skewed two-class file by balanced
@@ -741,6 +762,9 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         if adjusted and adj in FWER_ADJUSTMENTS:
             j_lo, j_hi = sorted((sign * r["low_adj"], sign * r["high_adj"]))
             joint = "; " + _joint_clause(j_lo, j_hi, m)
+        # the margin read against the interval the table reads (the joint one under Holm and Bonferroni)
+        ba_matters = (matters_clause(j_lo, j_hi, delta, interval="joint interval")
+                      if balanced.attrs.get("matters_joint") and joint else matters_clause(lo, hi, delta))
         # with one pair this is the pair's only bullet, so it says both tests' verdicts
         ba_verdict = mc_verdict = ""
         if m == 1:
@@ -751,7 +775,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         clip = _balanced_clip(r, alpha, sign)
         text = (f"{head} ({level} {STRATIFIED_INTERVAL} interval {g_int} percentage points{', ' + clip if clip else ''}"
                 f"{'; ' + LEADERS_UNADJUSTED if m > 1 else ''}{joint}; {BALANCED_TEST}, {p_of(r)}){ba_verdict}"
-                f"{matters_clause(lo, hi, delta)}; {test}, which counts every error alike and so mostly "
+                f"{ba_matters}; {test}, which counts every error alike and so mostly "
                 f"the large class, gives {p_of(mc)} for the same pair{mc_verdict}.")
         if (p_ba <= alpha) != (p_mc <= alpha) and m > 1:   # with one pair the next bullet says it in full
             says, other = ((BALANCED_TEST, test) if p_ba <= alpha else (test, BALANCED_TEST))
@@ -798,7 +822,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
     if adv == 0:
         return (f"{subject} have equal error rates here: the same number of errors, "
                 f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} percentage points; "
-                f"{p_part}){matters_clause(lo, hi, delta)}.")
+                f"{p_part}){_leaders_matters(pairwise, row, a, lo, hi, delta)}.")
     verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
                else "the interval excludes zero")
     head = (f"{note}: {a} makes {g} percentage points fewer errors than {b}" if note else
@@ -813,7 +837,7 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
             unadjusted += "; " + _joint_clause(j_lo, j_hi, m)
     text = (f"{head} ({level} {method} interval {g_int} percentage points, from {n_dis:,} {cases_word(n_dis)}{unadjusted}); "
             f"{verdict}"
-            f"{matters_clause(lo, hi, delta)}; {p_part}")
+            f"{_leaders_matters(pairwise, row, a, lo, hi, delta)}; {p_part}")
     if (not (lo <= 0 <= hi)) != (float(row["pvalue"]) <= alpha):
         text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
                  "only approximately near the boundary, so read the difference as borderline)")
@@ -970,7 +994,8 @@ def _small_sentence(data: Predictions, measures: pd.DataFrame, pairwise: Any, al
 
     def span(widths: pd.Series) -> str:
         w = 100 * widths.astype(float).dropna()
-        return f"{w.min():.1f}" if w.min() == w.max() else f"{w.min():.1f} to {w.max():.1f}"
+        low, high = f"{w.min():.1f}", f"{w.max():.1f}"
+        return low if low == high else f"{low} to {high}"   # ends that print alike are one width
 
     parts = []
     if "acc_low" in measures:
@@ -1111,7 +1136,11 @@ def _fold_tests(folds: Any) -> pd.DataFrame:
         rows.append({"test": f"Alpaydin combined {folds.n_repeats}x2cv F", "A": folds.best, "B": folds.second,
                      "statistic": a.statistic, "df": f"{a.df[0]}, {a.df[1]}", "pvalue": a.pvalue})
     f = folds.friedman
-    rows.append({"test": "Friedman over the folds", "statistic": f.statistic, "df": f.df, "pvalue": f.pvalue})
+    rows.append({"test": "Friedman over the folds (chi-square)", "statistic": f.statistic, "df": f.df,
+                 "pvalue": f.pvalue})
+    if folds.friedman_exact is not None:
+        rows.append({"test": "Friedman over the folds (exact permutation law, given the ties)",
+                     "statistic": f.statistic, "pvalue": folds.friedman_exact})
     return pd.DataFrame(rows)
 
 
