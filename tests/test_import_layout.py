@@ -301,3 +301,82 @@ def f():
     assert cross_subpackage_private_imports("from .report._inputs import _read_table\n", "evallib/__main__.py") == []
     assert cross_subpackage_private_imports("from .report._inputs import _read_table\n", "evallib/_x.py") == [
         "evallib/_x.py:1: evallib.report._inputs._read_table"]
+
+
+# --------------------------------------------------------------------------- no import circle
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
+    """Module-level intra-package imports, ``{module: {module it imports}}``, from
+    ``{dotted name: (source, is_package)}``. ``from . import x`` points at the submodule ``x``
+    when there is one; a module's import of its own parent package is no edge (the package is
+    being initialised when its submodules load)."""
+    graph: dict[str, set[str]] = {name: set() for name in sources}
+    for name, (source, is_package) in sources.items():
+        package = name.split(".") if is_package else name.split(".")[:-1]
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.ImportFrom):
+                base = package[:len(package) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                subs = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in sources]
+                targets = subs or [target]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            for target in targets:
+                if target in sources and target != name and not name.startswith(target + "."):
+                    graph[name].add(target)
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def test_no_import_circle():
+    """Imports only run downwards (issue 31): no two modules of evallib import each other,
+    directly or through others, at module level."""
+    sources = {_module_name(p): (p.read_text(encoding="utf-8"), p.name == "__init__.py")
+               for p in sorted(PACKAGE.rglob("*.py")) if "__pycache__" not in p.parts}
+    assert len(sources) > 50
+    assert import_circles(import_graph(sources)) == []
+
+
+def test_the_circle_scan_finds_a_circle_through_a_module_import():
+    sources = {"pkg": ("", True), "pkg.a": ("from . import b\n", False), "pkg.b": ("from .c import f\n", False),
+               "pkg.c": ("from .a import g\n", False), "pkg.d": ("from . import a\nfrom pkg import c\n", False)}
+    assert import_circles(import_graph(sources)) == [["pkg.a", "pkg.b", "pkg.c"]]

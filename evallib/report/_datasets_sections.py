@@ -57,6 +57,7 @@ from ..manydatasets import (
 )
 from ..studies import demsar_table_6
 from ._datasets_inputs import Results
+from ._exact import exact_friedman_p
 from ._inputs import ReportInputError
 from ._prose import (
     LISTED,
@@ -110,9 +111,6 @@ DECISION_LEVEL = 0.95
 SMALL_N = 10
 #: Demšar's rule of thumb for the chi-square approximation to Friedman's statistic.
 CHI2_MIN_DATASETS, CHI2_MIN_CLASSIFIERS = 10, 5
-#: Most classifiers for which the exact law of Friedman's statistic is tried (its enumeration
-#: starts from all k! orders: 720 for k = 6, 3.6 million for k = 10).
-EXACT_MAX_CLASSIFIERS = 6
 
 
 # ------------------------------------------------------------------------- options
@@ -444,19 +442,6 @@ class FriedmanSection:
         return "\n".join(lines)
 
 
-def _exact_friedman_p(fr: FriedmanResult) -> float | None:
-    """Exact p-value of Friedman's statistic under the permutation law of each data set's own ranks
-    (conditional on the ties when there are some), None for tables too large to enumerate."""
-    if fr.k > EXACT_MAX_CLASSIFIERS:
-        return None
-    try:
-        null = friedman_null_distribution(fr.k, fr.n, ranks=fr.ranks.to_numpy())
-    except ValueError:  # too large for the enumeration budget
-        return None
-    values = null.index.to_numpy(dtype=float)
-    return float(min(1.0, null.to_numpy()[values >= fr.statistic - 1e-9].sum()))
-
-
 #: Random arrangements of the ranks behind the Monte Carlo permutation p-value of section 2.
 MONTE_CARLO_DRAWS = 100_000
 #: A Monte Carlo p-value this many standard errors or fewer from alpha is said to be within Monte Carlo
@@ -523,7 +508,7 @@ def friedman_test(results: Results, *, alpha: float = 0.05, rng: Any = None) -> 
         untied_stat, untied_f = float(plain.statistic), float(plain.iman_davenport)
     w = float(fr.statistic / (fr.n * (fr.k - 1)))
     two = fr.k == 2
-    exact = _sign_test_p(results) if two else _exact_friedman_p(fr)
+    exact = _sign_test_p(results) if two else exact_friedman_p(fr)
     mc_p = mc_se = None
     if exact is None and fr.n <= CHI2_MIN_DATASETS:
         mc_p, mc_se = _monte_carlo_friedman_p(results, check_rng(rng))
@@ -549,7 +534,7 @@ def smallest_friedman_exact_p(k: int, n: int, ranks: Any = None) -> float | None
     data sets and ``k`` classifiers: the null probability of the statistic's largest value (without
     ties, every data set ranks the classifiers in one order); with ``ranks`` (the observed ranks,
     ties included), under the law conditional on those ties; None when the law is too large to
-    enumerate (:func:`_exact_friedman_p` then gives None too)."""
+    enumerate (:func:`~evallib.report._exact.exact_friedman_p` then gives None too)."""
     try:
         null = friedman_null_distribution(k, n, ranks=ranks)
     except ValueError:

@@ -67,11 +67,8 @@ from ._prose import (
     tie_note,
     top_two,
 )
+from ._exact import exact_friedman_p
 from ._text import _clipped_ends, adjusted_p_text
-
-# the many-data-sets report's sections import Skipped from here: bound as a module, its names are
-# read when fold_analysis runs, after both modules have loaded
-from . import _datasets_sections
 
 
 @dataclass(frozen=True)
@@ -2223,7 +2220,7 @@ def fold_analysis(data: Predictions, *, alpha: float = 0.05, min_difference: flo
     test = corrected_resampled_ttest(per_fold[best], per_fold[second], test_train_ratio=ratio)
     fr = friedman(per_fold.reset_index(drop=True))
     # the many-data-sets report's exact law given the folds' ties (one implementation)
-    exact = _datasets_sections._exact_friedman_p(fr)
+    exact = exact_friedman_p(fr)
     cd = critical_difference(per_fold.shape[1], per_fold.shape[0], alpha=alpha, test="nemenyi")
     dietterich = alpaydin = None
     per_repeat = pd.Series(rep_of_fold).value_counts()
