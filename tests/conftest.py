@@ -446,3 +446,24 @@ def write_inspect(path: Path, model: str, right: np.ndarray, *, task: str = "qui
                     config=EvalConfig(epochs=n_epochs, epochs_reducer=[reducer]))
     write_eval_log(EvalLog(eval=spec, samples=samples, results=results, status=status), str(path))
     return path
+
+
+def predictions_summary(data: Any, *, alpha: float = 0.05, adjust: str = "holm", min_difference: float | None = None,
+                        n_resamples: int = 500) -> tuple[str, dict]:
+    """The predictions report's summary of ``data`` (an ``evallib.report.Predictions``), computed
+    as notebooks/report.ipynb computes it, and the sections it was made from (for the report's
+    cold-read tests; the F-measure bootstrap seeded with 0)."""
+    from evallib import report as rp
+
+    m = rp.classifier_measures(data, alpha=alpha)
+    parts = dict(
+        measures=m,
+        pairwise=rp.pairwise_comparison(data, alpha=alpha, adjust=adjust, min_difference=min_difference),
+        balanced=rp.balanced_accuracy_comparison(data, alpha=alpha, adjust=adjust, min_difference=min_difference),
+        omnibus=rp.omnibus_test(data, alpha=alpha),
+        scores=rp.score_comparison(data, alpha=alpha, adjust=adjust),
+        chance=rp.chance_check(data, m, alpha=alpha),
+        bootstrap=rp.top_two_bootstrap(data, m, n_resamples=n_resamples, alpha=alpha, rng=0),
+        folds=rp.fold_analysis(data, alpha=alpha, min_difference=min_difference),
+    )
+    return rp.summary_text(data, alpha=alpha, **parts), parts

@@ -17,23 +17,13 @@ import pandas as pd
 import pytest
 
 from _references import bonett_price, mid_p
+from conftest import predictions_summary
 from evallib import report as rp
 
 
-def _summary(data: rp.Predictions, *, alpha: float = 0.05, adjust: str = "holm", min_difference=None,
-             n_resamples: int = 500) -> tuple[str, dict]:
-    """The report's summary, computed as the report template computes it, and its sections."""
-    m = rp.classifier_measures(data, alpha=alpha)
-    parts = dict(
-        measures=m,
-        pairwise=rp.pairwise_comparison(data, alpha=alpha, adjust=adjust, min_difference=min_difference),
-        balanced=rp.balanced_accuracy_comparison(data, alpha=alpha, adjust=adjust, min_difference=min_difference),
-        omnibus=rp.omnibus_test(data, alpha=alpha),
-        chance=rp.chance_check(data, m, alpha=alpha),
-        bootstrap=rp.top_two_bootstrap(data, m, n_resamples=n_resamples, alpha=alpha, rng=0),
-        folds=rp.fold_analysis(data, alpha=alpha, min_difference=min_difference),
-    )
-    return rp.summary_text(data, alpha=alpha, **parts), parts
+def _summary(data, **options) -> tuple[str, dict]:
+    """The report's summary and its sections (conftest.predictions_summary), 500 bootstrap resamples."""
+    return predictions_summary(data, **{"n_resamples": 500, **options})
 
 
 # ------------------------------------------------------------------ 1. alike on every case, repeated
