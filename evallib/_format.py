@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
-__all__ = ["ADJUSTED_P", "P_FLOOR", "adjusted_p_header", "format_adjusted_p", "format_p", "pvalue_cell"]
+__all__ = ["ADJUSTED_P", "P_FLOOR", "adjusted_p_header", "format_adjusted_p", "format_p", "pvalue_cell", "threshold_text"]
 
 #: The one spelling of an adjusted p-value in sentences and table headers.
 ADJUSTED_P = "adjusted p"
@@ -307,3 +307,41 @@ def share_text(share: float, n_draws: int) -> str:
     ('> 0.999', '0.250')
     """
     return share_relation(share, n_draws).removeprefix("= ")
+
+
+def threshold_text(value: float, decimals: int = 3, *, up: bool = True) -> str:
+    """A threshold printed so that the claim made of it holds at the printed number: rounded up
+    (``up=True``) for "detected with 80% power from X on", down for "below X the power is less".
+
+    Rounding to the nearest can print a number on the wrong side: a minimum detectable difference
+    of 0.04535 printed as 0.045 claims 80% power at a difference where the power is 0.79.
+
+    Parameters
+    ----------
+    value : float
+        The threshold; infinite values print as ``"inf"``.
+    decimals : int, default 3
+        Decimals printed.
+    up : bool, default True
+        Round up (the claim holds at and above the threshold) or down (below it).
+
+    Returns
+    -------
+    str
+        The threshold with ``decimals`` decimals.
+
+    Examples
+    --------
+    >>> threshold_text(0.04535), threshold_text(0.08755, up=False), threshold_text(0.045)
+    ('0.046', '0.087', '0.045')
+    """
+    value = float(value)
+    if not math.isfinite(value):
+        return f"{value}"
+    scaled = value * 10 ** decimals
+    nearest = round(scaled)
+    if math.isclose(scaled, nearest, rel_tol=0, abs_tol=1e-9):   # already on the grid: no float noise moves it
+        rounded = nearest
+    else:
+        rounded = math.ceil(scaled) if up else math.floor(scaled)
+    return f"{rounded / 10 ** decimals:.{decimals}f}"

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .._format import format_p
+from .._format import format_p, threshold_text
 from .._plotting import get_axes
 from .._power import _TEST_NAMES, _check_power, _check_test
 from .._validate import check_count
@@ -170,7 +170,8 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
                       "on this test set whatever the true difference")
     elif math.isfinite(mdd):
         power_text = (f"- **Power** (exact power of the {name} test): with this disagreement rate, {n} cases "
-                      f"detect a difference of {mdd:.3f} with {100 * target:g}% power")
+                      f"detect a difference of {threshold_text(mdd)} with {100 * target:g}% power (rounded up: the power "
+                      "reaches it there)")
     else:
         power_text = (f"- **Power** (exact power of the {name} test): at this disagreement rate ({psi:.3f}) even a "
                       "difference as large as the disagreement rate (all disagreements one way) is not detected "
