@@ -857,3 +857,12 @@ def test_section_4s_table_says_its_p_values_are_unadjusted():
     joined = outputs_text(load_notebook(NOTEBOOK))
     header = next(line for line in joined.splitlines() if "paired CR2 SE" in line and "sqrt(1 - r)" in line)
     assert header.rstrip().endswith("raw p (CR2)"), header
+
+
+def test_the_seeds_mean_is_not_read_as_ruling_out_an_offset():
+    """Cold read r12: a mean within two Monte Carlo SEs of 1 shows no offset; it does not show there is none."""
+    nb = load_notebook(NOTEBOOK)
+    prose = _prose(nb) + "\n" + _markdown_outputs(nb)
+    assert "not an offset" not in prose
+    if "a draw that far from 1 comes up on about one seed in" in prose:
+        assert "cannot rule out a small one" in prose
