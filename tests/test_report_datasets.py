@@ -902,3 +902,18 @@ def test_the_control_tables_rank_difference_says_its_sign(tmp_path):
     for other in table.index:
         assert table.loc[other, column] == f"{ranks[other] - ranks['C4.5']:+.3f}"
         assert ranks[other] < ranks["C4.5"] and table.loc[other, column].startswith("-")
+
+
+def test_the_template_does_not_call_holm_or_bonferroni_more_powerful_than_nemenyi():
+    """Cold read r12: Nemenyi's first step needs the smaller z (the studentized range over sqrt 2, scipy) than
+    Bonferroni's (and Holm's first step is Bonferroni's), so only Shaffer's and Bergmann-Hommel's are more powerful
+    than Holm's; the template says so with the two critical values for four classifiers."""
+    from scipy import stats
+
+    nb = json.loads((ROOT / "notebooks" / "report_datasets.ipynb").read_text(encoding="utf-8"))
+    text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
+    assert "which are more powerful for the same family" not in text
+    nemenyi = stats.studentized_range.ppf(0.95, 4, np.inf) / math.sqrt(2)
+    bonferroni = stats.norm.isf(0.05 / 2 / 6)
+    assert nemenyi < bonferroni
+    assert f"whose first step needs the smaller z ({nemenyi:.3f} against Bonferroni's {bonferroni:.3f}" in text
