@@ -301,3 +301,21 @@ def test_the_manuals_size_figures_are_the_enumerated_ones():
     manual = (Path(__file__).parents[1] / "docs" / "report" / "items.md").read_text().replace("\n", " ")
     eight, fifteen = (_paired_t_size(n, 0.05)[0] for n in (8, 15))
     assert f"(up to {eight:.3f} at 8 items, {fifteen:.3f} at 15, at alpha 0.05)" in manual
+
+
+def test_ignoring_clusters_is_said_to_narrow_the_intervals_only_where_cluster_items_are_alike():
+    """Cold read r12: the example's CR2 standard errors are below the items-independent ones for all four models
+    (negatively correlated items within a cluster), so "ignoring clusters makes the intervals too narrow" holds
+    only where the items of one cluster are alike; the no-cluster sentence and the template say so."""
+    import json
+    from pathlib import Path
+
+    from evallib.report._items_sections import independence_note
+
+    flat = load_item_scores(_wide({"a": [1.0, 0.0, 1.0, 1.0], "b": [0.0, 0.0, 1.0, 1.0]}, None), item_column="item")
+    assert "where the items of one cluster are alike, ignoring the clusters makes the intervals too narrow" \
+        in independence_note(flat)
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "report_items.ipynb").read_text(encoding="utf-8"))
+    text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("\n", " ")
+    assert "where the clusters matter, it is too small" not in text
+    assert "where items of one cluster are alike (positively correlated) it is too small" in text

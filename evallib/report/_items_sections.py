@@ -143,8 +143,8 @@ def independence_note(data: ItemScores, *, markdown: bool = False) -> str:
                 "clusters as independent of one another." + guard)
     return ("No cluster column was given, so the items are taken as independent: every interval and test assumes "
             "that one item's score says nothing about another's. If items share a passage, a source, a template "
-            "or a school, name that column (--cluster-column, cluster_column=): ignoring such clusters makes the "
-            "intervals too narrow and the tests too eager.")
+            "or a school, name that column (--cluster-column, cluster_column=): where the items of one cluster are alike, "
+            "ignoring the clusters makes the intervals too narrow and the tests too eager.")
 
 
 @dataclass(frozen=True)
