@@ -213,3 +213,15 @@ def test_a_bootstrap_verdict_with_an_end_within_its_monte_carlo_error_of_zero_sa
         assert "another seed could turn this verdict" in text
     for text in (far.summary(), far.text()):
         assert "another seed" not in text
+
+
+def test_the_share_of_tied_resamples_carries_its_monte_carlo_error():
+    """Cold read r12: "the two are equal in 11.3%" of the resamples is a Monte Carlo share like the leader's and
+    carries its binomial standard error, sqrt(t (1 - t) / n) (here 0.1135 of 2,000: 0.709 points)."""
+    from evallib.report._sections import F1Comparison
+
+    boot = F1Comparison(best="a", second="b", f1_best=0.8, f1_second=0.6, difference=0.2, low=0.05, high=0.35,
+                        share_best_better=0.8, share_tied=0.1135, n_resamples=2000, alpha=0.05,
+                        n_classifiers=2, n_discordant=40, seed=0)
+    se = 100 * np.sqrt(0.1135 * (1 - 0.1135) / 2000)
+    assert f"the two are equal in 11.3% (Monte Carlo standard error {se:.1f} percentage points)" in boot.summary()

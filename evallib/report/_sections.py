@@ -1740,6 +1740,12 @@ class F1Comparison:
         s = self.share_best_better
         return math.sqrt(s * (1.0 - s) / self.n_resamples)
 
+    def _tied_mc_words(self) -> str:
+        """The Monte Carlo standard error of the share of tied resamples, sqrt(t (1 - t) / n), in points."""
+        t, n = self.share_tied, self.n_resamples
+        se = 100 * math.sqrt(t * (1 - t) / n)
+        return f"{se:.1f} percentage points" if se >= 0.05 else "under 0.1 percentage points"
+
     def _share_words(self) -> str:
         """The share with its Monte Carlo error and the seed, in the one rounding of :func:`_share`."""
         seed = f"seed {self.seed}" if self.seed is not None else "no integer seed, so a re-run draws other resamples"
@@ -1844,7 +1850,8 @@ class F1Comparison:
                f": it excludes 0, so the two differ at alpha = {self.alpha:g}{self._seed_caveat()}" if self.excludes_zero
                else f": it includes 0, so they are not shown to differ at alpha = {self.alpha:g}{self._seed_caveat()}")
             + f"; {self.best}'s is the higher in {self._share_words()}"
-            + (f" and the two are equal in {_share(self.share_tied)}" if self.share_tied > 0 else "")
+            + (f" and the two are equal in {_share(self.share_tied)} (Monte Carlo standard error "
+               f"{self._tied_mc_words()})" if self.share_tied > 0 else "")
             + f" (shares of resamples, not the probability that {self.best} is better)"
             + ("" if self.verdict_drawn else f". {self._no_verdict()[0].upper()}{self._no_verdict()[1:]}") + "."
         )
