@@ -609,18 +609,17 @@ def _midp_rule_by_hand(p_b, p_c, power, alpha, stop=3000):
     from scipy import stats
 
     psi, theta = p_b + p_c, p_b / (p_b + p_c)
-    top = math.ceil(1.1 * stop) + 1
-    given_m = np.zeros(top + 1)         # P(reject | m disagreements)
-    for m in range(1, top + 1):
-        k = np.arange(m + 1)
-        low = np.minimum(k, m - k)
-        p = np.minimum(1.0, 2 * stats.binom.cdf(low, m, 0.5) - stats.binom.pmf(low, m, 0.5))
-        given_m[m] = stats.binom.pmf(k, m, theta)[p <= alpha].sum()
+    given_m = [0.0]                     # P(reject | m disagreements), extended only as far as the search goes
     cache = {}
 
     def power_at(n):
+        for m in range(len(given_m), n + 1):
+            k = np.arange(m + 1)
+            low = np.minimum(k, m - k)
+            p = np.minimum(1.0, 2 * stats.binom.cdf(low, m, 0.5) - stats.binom.pmf(low, m, 0.5))
+            given_m.append(stats.binom.pmf(k, m, theta)[p <= alpha].sum())
         if n not in cache:
-            cache[n] = float(np.sum(stats.binom.pmf(np.arange(n + 1), n, psi) * given_m[:n + 1]))
+            cache[n] = float(np.sum(stats.binom.pmf(np.arange(n + 1), n, psi) * np.asarray(given_m[:n + 1])))
         return cache[n]
 
     return next(n for n in range(1, stop) if all(power_at(j) >= power for j in range(n, math.ceil(1.1 * n) + 1)))
