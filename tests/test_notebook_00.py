@@ -693,3 +693,18 @@ def test_exercise_3_judges_the_second_reading_by_the_interval(notebook_runs):
     significant = "at alpha = 0.1 it rejects" in joined
     assert _second_reading_expected(three, float(ends.group(1)), float(ends.group(2)), significant) in three
     assert ("Not 'at least X' either" if significant else "Not 'smaller than X' either") in three
+
+
+@pytest.mark.slow
+def test_exercise_3_prints_x_as_section_2d_does(notebook_runs):
+    """Cold read h3, 00-1: the solution of exercise 3 printed X = 0.045 with '{:.3f}' where section 2d prints 0.046
+    (rounded up, threshold_text); the mid-p test's exact power (scipy, written out) at the default run's disagreement
+    rate 15 / 228 is below 0.8 at a difference of 0.045 and reaches it at 0.046, so only 0.046 is X."""
+    psi = 15 / 228
+    low, high = (_midp_power_by_hand(228, (psi + d) / 2, (psi - d) / 2, 0.05) for d in (0.045, 0.046))
+    assert low < 0.8 <= high
+    joined = outputs_text(notebook_runs.executed(NOTEBOOK, dict(show_solutions=True)))
+    assert "the smallest difference the mid-p test detects with 80% power is 0.046" in joined
+    three = next(line for line in joined.splitlines() if line.startswith("3. "))
+    assert "only differences of at least 0.046" in three and "beyond X = 0.046" in three
+    assert "the minimum detectable difference stays 0.046" in three
