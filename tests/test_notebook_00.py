@@ -646,3 +646,64 @@ def test_the_plan_is_repeated_at_the_ends_of_the_disagreement_rates_interval():
                      f"{_midp_power_by_enumeration(plan, p_b, p_c, 0.05):.2f}")
     assert (f"that disagreement rate is an estimate from {m} of {n} cases, 95% Wilson interval [{low:.3f}, {high:.3f}]; "
             f"planned at its ends the plan for 0.03 needs {parts[0]}, and {parts[1]} (mid-p test, exact power)") in joined
+
+
+def test_exercises_1_and_3_are_not_answered_above_them():
+    """Cold read h3, 00-1: section 1's warnings said why a t-test over cross-validation rounds is too confident (the
+    answer to exercise 1), and section 2d's closing sentence read the minimum detectable difference for this test set
+    (the answer to exercise 3). The warnings now send the reader to exercise 1, and exercise 3 adds a reading that no
+    text above answers: 'smaller than X' (X the minimum detectable difference)."""
+    nb = load_notebook(NOTEBOOK)
+    cells = nb["cells"]
+    before = "\n".join(_src(c) for c in cells[:-2] if c["cell_type"] == "markdown")
+    before = before[:before.index("## Exercises")] if "## Exercises" in before else before
+    flat = " ".join(before.split())
+    assert "far too confident" not in flat and "the training sets share most of their cases" not in flat
+    assert "exercise 1 asks what that does to a t-test over the rounds" in flat
+    assert "has the target power only against differences at least as large" not in flat
+    exercises = " ".join(_src(cells[-2]).split())
+    assert '"so the difference between them is smaller than X"' in exercises
+    assert '"so the difference is at least X"' in exercises
+
+
+def _second_reading_expected(line, iv_low, iv_high, significant):
+    """Exercise 3's second reading judged from the printed interval and X: the words the solution must print."""
+    mdd = re.search(r"only differences of at least ([\d.]+)", line)
+    if not mdd:
+        return ", and here there is no X"
+    x = float(mdd.group(1))
+    if not significant:
+        largest = max(abs(iv_low), abs(iv_high))
+        return (f", and the interval reaches {largest:.3f}, beyond X = " if largest > x else
+                "; here the interval happens to lie within ±X = ")
+    smallest = 0.0 if iv_low <= 0 <= iv_high else min(abs(iv_low), abs(iv_high))
+    return (f", and the interval allows {smallest:.3f}, below X = " if smallest < x else
+            "; here the interval happens to lie beyond ±X = ")
+
+
+@pytest.mark.slow
+def test_exercise_3_judges_the_second_reading_by_the_interval(notebook_runs):
+    """Cold read h3, 00-1: the solution of exercise 3 answers 'smaller than X' (or 'at least X') from the run's own
+    interval and X, as read here from the printed numbers (the interval's ends and X are checked by hand elsewhere)."""
+    params = dict(seed=3, test_size=0.25, alpha=0.1, power=0.9, show_solutions=True)
+    joined = outputs_text(notebook_runs.executed(NOTEBOOK, params))
+    three = next(line for line in joined.splitlines() if line.startswith("3. "))
+    ends = re.search(r"interval for err_A - err_B \(Bonett–Price\): \[([-+][\d.]+), ([-+][\d.]+)\]", joined)
+    significant = "at alpha = 0.1 it rejects" in joined
+    assert _second_reading_expected(three, float(ends.group(1)), float(ends.group(2)), significant) in three
+    assert ("Not 'at least X' either" if significant else "Not 'smaller than X' either") in three
+
+
+@pytest.mark.slow
+def test_exercise_3_prints_x_as_section_2d_does(notebook_runs):
+    """Cold read h3, 00-1: the solution of exercise 3 printed X = 0.045 with '{:.3f}' where section 2d prints 0.046
+    (rounded up, threshold_text); the mid-p test's exact power (scipy, written out) at the default run's disagreement
+    rate 15 / 228 is below 0.8 at a difference of 0.045 and reaches it at 0.046, so only 0.046 is X."""
+    psi = 15 / 228
+    low, high = (_midp_power_by_hand(228, (psi + d) / 2, (psi - d) / 2, 0.05) for d in (0.045, 0.046))
+    assert low < 0.8 <= high
+    joined = outputs_text(notebook_runs.executed(NOTEBOOK, dict(show_solutions=True)))
+    assert "the smallest difference the mid-p test detects with 80% power is 0.046" in joined
+    three = next(line for line in joined.splitlines() if line.startswith("3. "))
+    assert "only differences of at least 0.046" in three and "beyond X = 0.046" in three
+    assert "the minimum detectable difference stays 0.046" in three

@@ -46,7 +46,7 @@ def test_notebook_06_is_saved_with_its_key_outputs():
     assert len(tagged) >= 5
     # the F1 bootstrap's size beside its power, and the Nemenyi test's power beside its CD floor
     assert "size over all 5 sizes: " in joined and "size mcse" in joined
-    assert "at the critical-difference floor N = 38: power " in joined and "80% power from N = " in joined
+    assert "at the critical-difference floor N = 38: power " in joined and "the simulated power reaches 0.8 from N = " in joined
     # one output per slider: the frozen default render, no second static copy of plot_sample_size
     assert "plot_sample_size(difference" not in "".join(_src(c) for c in nb["cells"])
     live = [c for c in nb["cells"] if "live_output(" in _src(c)]
@@ -534,8 +534,8 @@ def test_notebook_06_gives_the_monte_carlo_range_of_the_nemenyi_n():
     import re
 
     joined = outputs_text(load_notebook(NOTEBOOK))
-    found = re.search(r"80% power from N = (\d+) data sets on \(simulated power there (\d\.\d{3}), mcse (\d\.\d{3})\)",
-                      joined)
+    found = re.search(r"the simulated power reaches 0\.8 from N = (\d+) data sets on, [\d.]+ times the floor \(power there "
+                      r"(\d\.\d{3}), mcse (\d\.\d{3}),", joined)
     n80, p, se = int(found.group(1)), float(found.group(2)), float(found.group(3))
     assert abs(se - math.sqrt(p * (1 - p) / 2000)) <= 0.0006          # binomial MC SE of 2000 simulated studies
     low, high = map(int, re.search(r"within two Monte Carlo standard errors of 0.8: N = (\d+) to (\d+)",
@@ -876,3 +876,110 @@ def test_the_simulated_power_is_read_against_the_pilots_promise_too():
                "exceeds the" if simulated - 2 * se > promised else "is within two Monte Carlo standard errors")
     line = next(s for s in joined.splitlines() if s.startswith("the simulated power is "))
     assert f", and {verdict}" in line and f"{promised:.3f} the pilot promised" in line
+
+
+def _midp_or_exact_power(ns, p_b, p_c, alpha, mid):
+    """Exact power of McNemar's exact conditional (``mid=False``) or mid-p (``mid=True``) test at each n, by
+    enumeration with scipy, as :func:`_exact_power` (the mid-p value of min(b, m - b) = k is
+    2 P(Bin(m, 1/2) <= k) - P(Bin(m, 1/2) = k))."""
+    import numpy as np
+    from scipy import stats
+
+    psi, q = p_b + p_c, p_b / (p_b + p_c)
+    top = int(max(ns))
+    reject = np.zeros(top + 1)
+    for m in range(1, top + 1):
+        counts = np.arange(m // 2 + 1)
+        pvalue = 2 * stats.binom.cdf(counts, m, 0.5) - (stats.binom.pmf(counts, m, 0.5) if mid else 0)
+        ok = counts[(pvalue <= alpha) & (2 * counts < m)]
+        if ok.size:
+            k = ok.max()
+            reject[m] = stats.binom.cdf(k, m, q) + stats.binom.sf(m - k - 1, m, q)
+    return np.array([np.sum(stats.binom.pmf(np.arange(n + 1), n, psi) * reject[:n + 1]) for n in ns])
+
+
+def test_the_exact_tests_extra_cases_are_measured_against_the_mid_p_test():
+    """Cold read h3, 06-4: "mainly because it is conservative" was asserted. The cell now prints the exact and the mid-p
+    test's sample sizes beside Connor's; recomputed here by enumeration (scipy's binomials) with the workbook's rule
+    (power at least the target on every n' in [n, ceil(1.1 n)]) and Connor's formula written out."""
+    import math
+
+    import numpy as np
+
+    nb = load_notebook(NOTEBOOK)
+    assert "mainly because it is conservative" not in _markdown(nb)
+    p_b, p_c = 0.065, 0.035            # difference 0.03, disagreement 0.10
+    ns = np.arange(700, 1200)
+    sizes = {}
+    for name, mid in (("exact", False), ("mid-p", True)):
+        reached = dict(zip(ns.tolist(), _midp_or_exact_power(ns, p_b, p_c, 0.05, mid) >= 0.8))
+        sizes[name] = next(n for n in range(700, 1050)
+                           if all(reached[m] for m in range(n, math.ceil(1.1 * n) + 1)))
+    connor = _connor_n(p_b, p_c, 0.8, 0.05)
+    e, m, c = sizes["exact"], sizes["mid-p"], connor
+    assert e > c > m                   # 920 > 870 > 862: the mid-p test does without all of the excess
+    joined = outputs_text(nb)
+    assert (f"exact {e}, mid-p {m}, Connor's formula {c}: the exact test needs {e - c} more than Connor's formula; "
+            f"the mid-p test needs {e - m} fewer than the exact test, all of that excess and {c - m} more") in joined
+
+
+def test_the_nemenyi_n_with_the_target_power_is_read_with_its_monte_carlo_error():
+    """Cold read h3, 06-3: "80% power from N = 61" stood for a simulated power of 0.807 with MC SE 0.009, within one
+    MC SE of the target. The line now gives the distance in MC SE and the two-MC-SE verdict, and the N from which the
+    simulation shows the power above the target; recomputed from the printed power (binomial MC SE of 2000 studies)."""
+    joined = outputs_text(load_notebook(NOTEBOOK))
+    assert "80% power from N = " not in joined
+    found = re.search(r"the simulated power reaches 0\.8 from N = (\d+) data sets on, [\d.]+ times the floor \(power "
+                      r"there (\d\.\d{3}), mcse (\d\.\d{3}), (\d+\.\d) Monte Carlo standard errors (above|below) 0\.8: "
+                      r"([^;]*)\)", joined)
+    assert found, joined
+    p, se = float(found.group(2)), float(found.group(3))
+    assert abs(se - math.sqrt(p * (1 - p) / 2000)) <= 0.0006
+    assert abs(float(found.group(4)) - (p - 0.8) / se) <= 0.1 + 0.0005 / se * 2   # printed numbers are rounded
+    verdict = found.group(6)
+    if p - 2 * se >= 0.8 + 0.001:
+        assert verdict.startswith("above 0.8 by more than two")
+    elif abs(p - 0.8) <= 2 * se - 0.001:
+        assert verdict.startswith("within two Monte Carlo standard errors of 0.8: not separated")
+    clear = re.search(r"the simulated power is above 0\.8 by more than two Monte Carlo standard errors from N = (\d+) "
+                      r"on \(power there (\d\.\d{3}), mcse (\d\.\d{3})\)", joined)
+    assert clear, joined
+    n_clear, p2, se2 = int(clear.group(1)), float(clear.group(2)), float(clear.group(3))
+    assert p2 - 2 * se2 >= 0.8 - 0.001 and abs(se2 - math.sqrt(p2 * (1 - p2) / 2000)) <= 0.0006
+    high = int(re.search(r"within two Monte Carlo standard errors of 0.8: N = \d+ to (\d+)", joined).group(1))
+    assert n_clear > high >= int(found.group(1))
+
+
+def test_the_pilots_shares_carry_their_monte_carlo_error():
+    """Cold read h3, 06-1: "10% of the pilots" and "14% of this pilot's resamples" estimate ICC = 0 were Monte Carlo
+    shares printed without their error; each now carries the binomial MC SE, recomputed here from the printed share
+    and the number of pilots (resamples) the sentence gives."""
+    nb = load_notebook(NOTEBOOK)
+    md = "\n".join("".join(o["data"]["text/markdown"]) for c in nb["cells"] for o in c.get("outputs", [])
+                   if "text/markdown" in o.get("data", {}))
+    pilots = int(re.search(r"across (\d+) simulated pilots", md).group(1))
+    resamples = int(re.search(r"resampling its \d+ clusters ([\d,]+) times", md).group(1).replace(",", ""))
+    share = r"(\d+\.\d)% \(MC SE (\d+\.\d) percentage points\)"
+    first = re.search(share + r" of the pilots estimate it at 0", md)
+    second = re.search(r"0: " + share + r" of the simulated pilots and " + share + r" of this pilot's resamples", md)
+    assert first and second, md
+    for (pct, se), n in (((first.group(1), first.group(2)), pilots), ((second.group(1), second.group(2)), pilots),
+                         ((second.group(3), second.group(4)), resamples)):
+        p = float(pct) / 100
+        assert abs(float(se) - 100 * math.sqrt(p * (1 - p) / n)) <= 0.051 + 100 * 0.0005 / math.sqrt(n)
+    assert re.search(r"\d% of the (simulated )?pilots", md.replace("(MC SE", "")) is None
+
+
+def test_exercise_2_asks_what_section_1s_rule_does_not_say():
+    """Cold read h3, 06-2: exercise 2 asked whether four times the cases give half, a quarter or a sixteenth of the
+    minimum detectable difference, which section 1 says ("half the difference, four times the cases"). It now asks on
+    which side of one half Connor's ratio lies: solved here with scipy's root finder, a little more than half (0.5004),
+    a number no output prints."""
+    nb = load_notebook(NOTEBOOK)
+    exercises = _src(nb["cells"][-2])
+    assert "a half, a quarter or a sixteenth" not in exercises
+    assert "exactly half\n   of that, a little more than half or a little less" in exercises
+    assert "half the difference, four times the cases" in _markdown(nb)
+    ratio = _connor_mdd(4000, 0.1, 0.8, 0.05) / _connor_mdd(1000, 0.1, 0.8, 0.05)
+    assert 0.5 < ratio < 0.501
+    assert f"{ratio:.4f}" not in outputs_text(nb)
