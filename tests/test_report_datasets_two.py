@@ -479,7 +479,8 @@ def test_k2_under_the_wilcoxon_verdict_the_sign_test_is_the_secondary_reading(tm
     res = load_results(path)
     p = stats.binomtest(10, 12).pvalue
     wil = _posthoc_sentence(posthoc_tests(res, verdict="wilcoxon"))
-    assert ("Secondary (the exact sign test), not a second chance to differ: with 2 classifiers the mean-rank "
+    assert ("Secondary, shown beside it and not a second chance to differ: the exact sign test (the exact sign "
+            "test of the one pair, unadjusted (one comparison)): with 2 classifiers the mean-rank "
             "family tests the one pair by the exact sign test") in wil
     assert "the one pair is decided by" not in wil and f"p = {p:.2g}" in wil
     ranks = _posthoc_sentence(posthoc_tests(res, verdict="mean-ranks"))

@@ -800,6 +800,30 @@ class PosthocSection:
         """The secondary family's name."""
         return "Wilcoxon–Holm" if self.verdict == "mean-ranks" else self.mean_rank_name
 
+    def family_words(self, family: str) -> str:
+        """A family in words, its test and its adjustment, without an article: ``"mean-rank z tests
+        with Holm's adjustment"``, ``"Wilcoxon signed-rank tests with Holm's adjustment"`` or, with 2
+        classifiers, ``"exact sign test of the one pair, unadjusted (one comparison)"``. ``family`` is
+        one of :data:`VERDICT_FAMILIES`. Both families can use Holm's adjustment, so a name alone
+        (``"Holm"``) does not say which family is meant."""
+        if family not in VERDICT_FAMILIES:
+            raise ValueError(f"family must be one of {quote_list(VERDICT_FAMILIES)}, got {family!r}")
+        if family == "wilcoxon":
+            return "Wilcoxon signed-rank tests with Holm's adjustment"
+        if self.two:
+            return f"{SIGN_TEST_NAME.removeprefix('the ')} of the one pair, unadjusted (one comparison)"
+        return f"mean-rank z tests with {METHOD_NAMES[self.adjust]}'s adjustment"
+
+    @property
+    def verdict_words(self) -> str:
+        """The verdict family's test and adjustment in words (:meth:`family_words`)."""
+        return self.family_words(self.verdict)
+
+    @property
+    def secondary_words(self) -> str:
+        """The secondary family's test and adjustment in words (:meth:`family_words`)."""
+        return self.family_words("wilcoxon" if self.verdict == "mean-ranks" else "mean-ranks")
+
     @property
     def disagreements(self) -> list[tuple[str, bool, bool]]:
         """The pairs with the control on which the two families' verdicts differ, in the control
@@ -928,7 +952,8 @@ class PosthocSection:
                  "Holm-adjusted: "
                  f"{_differ(int(self.pairs['wilcoxon_reject'].sum()))}",
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
-                 f"verdict: {verdict_by}; {self.secondary_name} is secondary"]
+                 f"verdict: {verdict_by} ({self.verdict_words}); secondary, shown beside it: "
+                 f"{self.secondary_name} ({self.secondary_words})"]
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
             cname = METHOD_NAMES[self.control_adjust]
