@@ -190,8 +190,8 @@ def check_options(
             rope = check_real(rope, "rope", low=0)
         except (TypeError, ValueError):
             raise ReportInputError(
-                f"The region of practical equivalence (--rope, rope=) must be a number >= 0 in the "
-                f"scores' units, got {rope!r}.") from None
+                f"The region of practical equivalence (--rope, rope=) must be a finite number >= 0, in the "
+                f"units of the results table's scores, got {rope!r}.") from None
     return dict(alpha=alpha, posthoc=posthoc, control=control, control_adjust=control_adjust, rope=rope,
                 verdict=verdict)
 
