@@ -1280,7 +1280,8 @@ def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
     if lo >= 0 and hi <= 1:
         return 0.01, "0.01 in the scores' own units, the default for scores between 0 and 1 (such as accuracies or AUCs)"
     return None, (f"the scores run from {lo:g} to {hi:g}, outside [0, 1], so there is no default for the "
-                  "smallest difference that matters (for percentages, --rope 1 is one percentage point)")
+                  "smallest difference that matters (--rope takes it on the scores' own scale: if they are "
+                  "percentages, --rope 1 is one percentage point)")
 
 
 #: What picking the Bayesian test's pair from the data does to it (the leader's advantage is biased upward).
@@ -1589,6 +1590,22 @@ def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
 
 
 # ----------------------------------------------------------------------- section 5
+def _win_sizes(results: Results) -> str:
+    """The clause of section 5 that says a small win counts as much as a large one, with the smallest and the
+    largest non-zero difference between two classifiers on one data set, on the scores' own scale (no unit
+    is assumed: the scores may be fractions, AUCs, percentages or losses)."""
+    values = results.scores.to_numpy(dtype=float)
+    k = values.shape[1]
+    gaps = snap_ties(np.abs(np.concatenate([values[:, i] - values[:, j] for i in range(k) for j in range(i + 1, k)])))
+    gaps = gaps[gaps > 0]
+    if gaps.size == 0 or float(gaps.min()) == float(gaps.max()):
+        return "a win by a small margin would count as much as a win by a large one"
+    dec = score_decimals(results.scores)
+    return (f"a win by {float(gaps.min()):.{dec}f} counts as much as a win by {float(gaps.max()):.{dec}f} (the smallest "
+            "and the largest non-zero difference between two classifiers on one data set here, on the scores' own "
+            "scale)")
+
+
 #: Below this many data sets, section 5 names the mean-rank z tests as large-sample approximations.
 SMALL_N_MEAN_RANK = 10
 
@@ -1634,7 +1651,7 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
         "their verdicts too eager, by an amount no computation on this table can tell.",
         "Ranks make scores comparable across data sets: in Friedman's test and the mean-rank tests each data "
         "set contributes only the order of the classifiers, so data sets of different difficulty count alike, "
-        "and a win by a tenth of a point counts as much as a win by ten points. The mean scores and the mean advantages in the tables show "
+        f"and {_win_sizes(results)}. The mean scores and the mean advantages in the tables show "
         "the sizes; the scores must be measured the same way on every data set.",
     ]
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
