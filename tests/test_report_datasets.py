@@ -841,13 +841,13 @@ def test_two_classifiers_pair_verdict_takes_the_exact_sign_test(tmp_path):
 
 
 def test_assumptions_name_mean_rank_z_tests_large_sample_with_few_data_sets(tmp_path):
-    """Fewer than 10 data sets (and k >= 3): section 5 names the mean-rank z tests as large-sample;
+    """At most 10 data sets (and k >= 3): section 5 names the mean-rank tests as large-sample;
     with Demšar's 14 it does not. The chi-square sentence says the verdict never uses the chi-square."""
     t6 = demsar_aucs()
     few = assumptions(load_results(_write(t6.iloc[:6], tmp_path / "few.csv")))
     many = assumptions(load_results(_write(t6, tmp_path / "all.csv")))
-    note = "a large-sample approximation; with N = 6 data sets (fewer than 10)"
-    assert any(note in s for s in few) and not any("a large-sample approximation" in s for s in many)
+    note = "rest on the large-sample law of the average ranks, and N = 6 data sets is not more than 10"
+    assert any(note in s for s in few) and not any("large-sample law of the average ranks" in s for s in many)
     assert any("never rests on the chi-square approximation, whatever N and k" in s for s in many)
 
 

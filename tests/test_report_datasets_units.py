@@ -8,8 +8,10 @@ import itertools
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from evallib.report._datasets_inputs import load_results
 from evallib.report._datasets_sections import assumptions, bayesian_top_two, friedman_test, posthoc_tests
@@ -64,3 +66,34 @@ def test_verdicts_do_not_change_with_the_units(scale):
     for p, q in zip((x.result.p_left, x.result.p_rope, x.result.p_right),
                     (y.result.p_left, y.result.p_rope, y.result.p_right)):
         assert p == pytest.approx(q, abs=1e-12)
+
+
+def _table(n: int, k: int) -> pd.DataFrame:
+    rng = np.random.default_rng(n * 10 + k)
+    scores = np.round(rng.uniform(0.6, 0.9, size=(n, k)), 3)
+    frame = pd.DataFrame(scores, columns=[f"c{j}" for j in range(k)])
+    frame.insert(0, "dataset", [f"d{i}" for i in range(n)])
+    return frame
+
+
+@pytest.mark.parametrize("n, k, alpha", [(10, 4, 0.05), (5, 3, 0.1), (10, 7, 0.05)])
+def test_nemenyi_with_few_data_sets_says_its_critical_difference_is_asymptotic(n, k, alpha):
+    """D4: with N <= 10 data sets (Demšar's 2006 rule of thumb asks for N > 10 before the large-sample law of
+    the rank statistic), section 5 says Nemenyi's critical difference takes q from the asymptotic studentized
+    range, with the file's N and the CD recomputed from scipy's studentized range (df = infinity) and
+    Demšar's formula CD = q sqrt(k(k+1)/(6N))."""
+    res = load_results(_table(n, k))
+    caveats = assumptions(res, friedman_test(res, alpha=alpha, rng=0), alpha=alpha)
+    hit = [s for s in caveats if "asymptotic studentized range" in s]
+    assert len(hit) == 1
+    q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
+    cd = q * np.sqrt(k * (k + 1) / (6 * n))
+    assert f"N = {n} data sets is not more than 10" in hit[0]
+    assert f"Nemenyi's critical difference ({cd:.3f} = q √(k(k + 1)/(6N))" in hit[0]
+    assert f"q = {q:.3f}" in hit[0] and f"k = {k} means" in hit[0] and f"alpha = {alpha:g}" in hit[0]
+
+
+@pytest.mark.parametrize("n, k", [(11, 4), (10, 2)])
+def test_no_small_n_caveat_for_nemenyi_past_ten_data_sets_or_with_two_classifiers(n, k):
+    res = load_results(_table(n, k))
+    assert not [s for s in assumptions(res, friedman_test(res, rng=0)) if "asymptotic studentized range" in s]

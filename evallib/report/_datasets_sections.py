@@ -1606,8 +1606,10 @@ def _win_sizes(results: Results) -> str:
             "scale)")
 
 
-#: Below this many data sets, section 5 names the mean-rank z tests as large-sample approximations.
-SMALL_N_MEAN_RANK = 10
+#: Up to this many data sets, section 5 names the mean-rank z tests and Nemenyi's critical difference as
+#: large-sample approximations: Demšar's (2006) rule of thumb asks for N > 10 before the large-sample law
+#: of the rank statistic is used (:data:`CHI2_MIN_DATASETS`).
+SMALL_N_MEAN_RANK = CHI2_MIN_DATASETS
 
 
 def assumptions(results: Results, friedman_section: FriedmanSection | None = None, *,
@@ -1692,10 +1694,17 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     floor = deciding_floor(results, fs, too=wilcoxon_note)
     if floor is not None and floor[1] > alpha:
         out.append(floor[0])
-    if n < SMALL_N_MEAN_RANK and k >= 3:
-        out.append(f"The mean-rank z tests of section 3 refer each difference of average ranks to the normal law, "
-                   f"a large-sample approximation; with N = {n} data sets (fewer than {SMALL_N_MEAN_RANK}) their "
-                   "p-values are approximate.")
+    if n <= SMALL_N_MEAN_RANK and k >= 3:
+        cd = critical_difference(k, n, alpha=alpha, test="nemenyi")
+        out.append(f"The mean-rank tests of section 3 rest on the large-sample law of the average ranks, and N = {n} "
+                   f"data sets is not more than {SMALL_N_MEAN_RANK} (the N that Demšar's 2006 rule of thumb for the "
+                   "large-sample approximation to Friedman's rank statistic asks to exceed), so they are approximate "
+                   "here: their z tests refer each difference of average ranks to the normal law, and Nemenyi's "
+                   f"critical difference ({cd.cd:.3f} = q √(k(k + 1)/(6N)), drawn in the diagram) takes q = "
+                   f"{cd.q_alpha:.3f} from the asymptotic studentized range (k = {k} means, infinitely many degrees of "
+                   f"freedom, divided by √2), not from the exact law of the ranks of {n} data sets, so its family-wise "
+                   f"level is alpha = {alpha:g} only approximately. Wilcoxon's signed-rank test of section 3 takes "
+                   "its exact law.")
     if k >= 3:
         out.append("The mean-rank post-hoc tests compare average ranks, and a pair's average ranks depend on "
                    "the other classifiers in the table: adding or removing one can change the verdict on a "
