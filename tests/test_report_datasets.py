@@ -670,8 +670,8 @@ def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
     overview, fs = describe_results(res), friedman_test(res)
     text = results_summary(res, overview=overview, friedman=fs, posthoc=ph)
     assert "The pairs' verdict comes from Nemenyi (the mean-rank z tests with Nemenyi's adjustment), the family set by the report's option --verdict mean-ranks (the default) before it ran" in text
-    assert "Secondary, shown beside it and not a second chance to differ: Wilcoxon–Holm (the Wilcoxon signed-rank "
-            "tests with Holm's adjustment)" in text
+    assert ("Secondary, shown beside it and not a second chance to differ: Wilcoxon–Holm (the Wilcoxon signed-rank "
+            "tests with Holm's adjustment)") in text
     # the normal approximation (zeros dropped, no continuity correction) moves the one Wilcoxon rejection above 0.05
     normal = []
     for a, b in pairs:
