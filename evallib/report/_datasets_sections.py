@@ -803,7 +803,7 @@ class PosthocSection:
     def family_words(self, family: str) -> str:
         """A family in words, its test and its adjustment, without an article: ``"mean-rank z tests
         with Holm's adjustment"``, ``"Wilcoxon signed-rank tests with Holm's adjustment"`` or, with 2
-        classifiers, ``"exact sign test of the one pair, unadjusted (one comparison)"``. ``family`` is
+        classifiers, ``"exact sign test of the one pair, no adjustment for one comparison"``. ``family`` is
         one of :data:`VERDICT_FAMILIES`. Both families can use Holm's adjustment, so a name alone
         (``"Holm"``) does not say which family is meant."""
         if family not in VERDICT_FAMILIES:
@@ -811,7 +811,7 @@ class PosthocSection:
         if family == "wilcoxon":
             return "Wilcoxon signed-rank tests with Holm's adjustment"
         if self.two:
-            return f"{SIGN_TEST_NAME.removeprefix('the ')} of the one pair, unadjusted (one comparison)"
+            return f"{SIGN_TEST_NAME.removeprefix('the ')} of the one pair, no adjustment for one comparison"
         return f"mean-rank z tests with {METHOD_NAMES[self.adjust]}'s adjustment"
 
     @property
