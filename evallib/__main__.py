@@ -286,8 +286,9 @@ REPORT_OPTIONS: dict[str, set[str]] = {
 }
 
 
-def _check_applies(args: argparse.Namespace, report: str, what: str) -> None:
-    """One sentence if an option that ``report`` does not read was given (set off its default)."""
+def _check_applies(args: argparse.Namespace, report: str, what: str, hint: str = "") -> None:
+    """One sentence if an option that ``report`` does not read was given (set off its default);
+    ``hint``, when given, is a clause appended to it (how to reach the report that reads it)."""
     defaults = vars(build_parser().parse_args(["report"]))
     others = set().union(*REPORT_OPTIONS.values()) - REPORT_OPTIONS[report]
     given = sorted(d for d in others if getattr(args, d, None) != defaults[d])
@@ -297,7 +298,7 @@ def _check_applies(args: argparse.Namespace, report: str, what: str) -> None:
         raise ValueError(
             f"{flags} {'does' if len(given) == 1 else 'do'} not apply to the {report} report, which this input "
             f"gets ({what}); {'it is' if len(given) == 1 else 'they are'} read by the {' and '.join(readers)} "
-            f"report{'s' if len(readers) > 1 else ''} (see python -m evallib report --help).")
+            f"report{'s' if len(readers) > 1 else ''}{hint} (see python -m evallib report --help).")
 
 
 def _table_report(args: argparse.Namespace):
@@ -341,7 +342,16 @@ def _table_report(args: argparse.Namespace):
             header = None
         wants_datasets = header is not None and is_results_table(header, label_column=args.label_column)
     if not wants_datasets:
-        _check_applies(args, "predictions", "a file with a label column, not a results table")
+        label = str(args.label_column).strip()
+        if header is None or label in [str(c).strip() for c in header]:
+            _check_applies(args, "predictions", "a file with a label column, not a results table")
+        else:  # neither a label column nor a data-set column: the two readings the file could have
+            _check_applies(args, "predictions",
+                           "a file with no column named like a data-set column (dataset, data set, task, ...), "
+                           f"read as a predictions file although it has no label column {label!r} "
+                           "either",
+                           hint="; if the file is a results table (one row per data set, one column per "
+                                "classifier), name its data-set column with --dataset-column")
         return None
     _check_applies(args, "many-data-sets", "a results table: one row per data set, one column per classifier")
     return datasets_runner.run_datasets_report(args.predictions, args.output, dataset_column=args.dataset_column,

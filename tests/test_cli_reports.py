@@ -175,3 +175,36 @@ def test_verdict_is_documented_refused_elsewhere_and_checked(monkeypatch, tmp_pa
     bad = _run(str(ROOT / "data" / "example_results.csv"), "--verdict", "either", "-o", str(tmp_path / "x.html"),
                cwd=tmp_path)
     assert bad.returncode == 2 and "invalid choice: 'either'" in bad.stderr
+
+
+def test_rope_on_a_results_table_whose_data_set_column_was_not_found_names_the_right_fix(monkeypatch, tmp_path,
+                                                                                         capsys):
+    """D3: a results table whose data-set column has a name the reader does not know ('name') is read as
+    a predictions file; the message on --rope must not call it 'a file with a label column' (it has
+    none) and must name --dataset-column, the argument that makes it a results table."""
+    table = (ROOT / "data" / "example_results.csv").read_text(encoding="utf-8").replace("data set,", "name,", 1)
+    path = tmp_path / "results.csv"
+    path.write_text(table, encoding="utf-8")
+    status, seen = _dispatch(monkeypatch, [str(path), "--rope", "0.01", "-o", str(tmp_path / "out" / "r.html")])
+    err = capsys.readouterr().err
+    assert status == 1 and not seen
+    assert "a file with a label column" not in err
+    assert "no label column 'label'" in err and "--dataset-column" in err
+    status, seen = _dispatch(monkeypatch, [str(path), "--rope", "0.01", "--dataset-column", "name",
+                                           "-o", str(tmp_path / "out" / "r.html")])
+    assert status == 0 and seen["report"] == "datasets" and seen["rope"] == 0.01
+
+
+@pytest.mark.parametrize("rope", ["-0.5", "nan", "inf"])
+def test_a_bad_rope_names_the_argument_the_results_table_and_the_range(tmp_path, rope):
+    """D3: the --rope message names the argument, the file it is measured in and the allowed range."""
+    from evallib.report._datasets_inputs import load_results
+    from evallib.report._datasets_sections import check_options
+    from evallib.report._inputs import ReportInputError
+
+    res = load_results(ROOT / "data" / "example_results.csv")
+    with pytest.raises(ReportInputError) as err:
+        check_options(res, rope=float(rope))
+    text = str(err.value)
+    assert "--rope" in text and "results table" in text and "finite number >= 0" in text
+    assert "predictions file" not in text

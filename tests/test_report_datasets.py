@@ -662,15 +662,16 @@ def test_pair_verdict_comes_from_one_family_chosen_in_advance(tmp_path):
     assert row["wilcoxon_pvalue_adj"] == pytest.approx(holm.get(("C4.5", "C4.5+m"), holm.get(("C4.5+m", "C4.5"))))
     assert row["wilcoxon_reject"] and not row["reject"]
     table = format_pairs(ph)
-    assert table.loc["C4.5+m vs C4.5", "verdict (Nemenyi)"] == "not shown to differ"
-    assert table.loc["C4.5+m vs C4.5", "secondary (Wilcoxon–Holm)"] == "differ"
-    assert (table["verdict (Nemenyi)"] == "differ").sum() == 0
+    assert table.loc["C4.5+m vs C4.5", "verdict (mean-rank z tests with Nemenyi's adjustment)"] == "not shown to differ"
+    assert table.loc["C4.5+m vs C4.5", "secondary (Wilcoxon signed-rank tests with Holm's adjustment)"] == "differ"
+    assert (table["verdict (mean-rank z tests with Nemenyi's adjustment)"] == "differ").sum() == 0
     wil = posthoc_tests(res, verdict="wilcoxon")
-    assert format_pairs(wil).loc["C4.5+m vs C4.5", "verdict (Wilcoxon–Holm)"] == "differ"
+    assert format_pairs(wil).loc["C4.5+m vs C4.5", "verdict (Wilcoxon signed-rank tests with Holm's adjustment)"] == "differ"
     overview, fs = describe_results(res), friedman_test(res)
     text = results_summary(res, overview=overview, friedman=fs, posthoc=ph)
-    assert "The pairs' verdict comes from Nemenyi, the family set by the report's option --verdict mean-ranks (the default) before it ran" in text
-    assert "Secondary (Wilcoxon–Holm), not a second chance to differ" in text
+    assert "The pairs' verdict comes from Nemenyi (the mean-rank z tests with Nemenyi's adjustment), the family set by the report's option --verdict mean-ranks (the default) before it ran" in text
+    assert ("Secondary, shown beside it and not a second chance to differ: Wilcoxon–Holm (the Wilcoxon signed-rank "
+            "tests with Holm's adjustment)") in text
     # the normal approximation (zeros dropped, no continuity correction) moves the one Wilcoxon rejection above 0.05
     normal = []
     for a, b in pairs:
@@ -840,13 +841,13 @@ def test_two_classifiers_pair_verdict_takes_the_exact_sign_test(tmp_path):
 
 
 def test_assumptions_name_mean_rank_z_tests_large_sample_with_few_data_sets(tmp_path):
-    """Fewer than 10 data sets (and k >= 3): section 5 names the mean-rank z tests as large-sample;
+    """At most 10 data sets (and k >= 3): section 5 names the mean-rank tests as large-sample;
     with Demšar's 14 it does not. The chi-square sentence says the verdict never uses the chi-square."""
     t6 = demsar_aucs()
     few = assumptions(load_results(_write(t6.iloc[:6], tmp_path / "few.csv")))
     many = assumptions(load_results(_write(t6, tmp_path / "all.csv")))
-    note = "a large-sample approximation; with N = 6 data sets (fewer than 10)"
-    assert any(note in s for s in few) and not any("a large-sample approximation" in s for s in many)
+    note = "rest on the large-sample law of the average ranks, and N = 6 data sets is not more than 10"
+    assert any(note in s for s in few) and not any("large-sample law of the average ranks" in s for s in many)
     assert any("never rests on the chi-square approximation, whatever N and k" in s for s in many)
 
 

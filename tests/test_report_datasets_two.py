@@ -358,10 +358,12 @@ def test_k2_pair_sentence_names_the_exact_sign_test_as_the_verdicts_source(tmp_p
     fs = friedman_test(res)
     three = _load(tmp_path, frame.assign(c=frame.iloc[:, 0] - 0.01))  # k = 3: Nemenyi's z test decides
     line3 = next(s for s in _summary(three).splitlines() if "pairs' verdict comes from" in s)
-    assert "The pairs' verdict comes from Nemenyi, the family set by" in line3
+    assert ("The pairs' verdict comes from Nemenyi (the mean-rank z tests with Nemenyi's adjustment), the family "
+            "set by") in line3
     from evallib.report._datasets_text import _posthoc_sentence
     wil = _posthoc_sentence(posthoc_tests(res, friedman_rejects=fs.reject, verdict="wilcoxon"))
-    assert wil.startswith("The pairs' verdict comes from Wilcoxon–Holm, the family set by")
+    assert wil.startswith("The pairs' verdict comes from Wilcoxon–Holm (the Wilcoxon signed-rank tests with Holm's "
+                          "adjustment), the family set by")
 
 
 def _brute_smallest_signed_rank_p(d):
@@ -479,7 +481,8 @@ def test_k2_under_the_wilcoxon_verdict_the_sign_test_is_the_secondary_reading(tm
     res = load_results(path)
     p = stats.binomtest(10, 12).pvalue
     wil = _posthoc_sentence(posthoc_tests(res, verdict="wilcoxon"))
-    assert ("Secondary (the exact sign test), not a second chance to differ: with 2 classifiers the mean-rank "
+    assert ("Secondary, shown beside it and not a second chance to differ: the exact sign test (the exact sign "
+            "test of the one pair, no adjustment for one comparison): with 2 classifiers the mean-rank "
             "family tests the one pair by the exact sign test") in wil
     assert "the one pair is decided by" not in wil and f"p = {p:.2g}" in wil
     ranks = _posthoc_sentence(posthoc_tests(res, verdict="mean-ranks"))
@@ -518,7 +521,7 @@ def test_k2_table_headers_and_titles_name_the_sign_test_and_show_its_p_first(tmp
         normal = next(i for i, h in enumerate(headers) if "normal approximation; not used" in h)
         assert exact < normal
         assert table.iloc[0, exact] == f"{ref:g}" and table.iloc[0, normal] == f"{z:.3f}"
-    assert "verdict (the exact sign test)" in format_pairs(ph).columns
+    assert "verdict (exact sign test of the one pair, no adjustment for one comparison)" in format_pairs(ph).columns
     assert format_pairs(ph)["adjusted p (Holm; Wilcoxon signed-rank test)"].iloc[0] == f"{ref:g}"  # exact, 0.0625
     first = ph.text().splitlines()[0]
     assert first.startswith(f"the 1 pair (the verdict family): the exact sign test (tied data sets dropped), p = {ref:g}")
@@ -530,7 +533,7 @@ def test_k2_table_headers_and_titles_name_the_sign_test_and_show_its_p_first(tmp
         assert f"the exact sign test, p = {ref:g}" in title and "Nemenyi" not in title and "Holm" not in title
     three = _load(tmp_path, E.assign(c=E["C4.5"] - 0.01))
     ph3 = posthoc_tests(three)
-    assert "verdict (Nemenyi)" in format_pairs(ph3).columns and "Nemenyi" in plot_posthoc_diagram(ph3).get_title()
+    assert "verdict (mean-rank z tests with Nemenyi's adjustment)" in format_pairs(ph3).columns and "Nemenyi" in plot_posthoc_diagram(ph3).get_title()
     plt.close("all")
 
 

@@ -196,12 +196,34 @@ def test_the_secondary_family_is_named_and_said_secondary_everywhere(tmp_path, v
     res = _t6(tmp_path)
     ph = posthoc_tests(res, verdict=verdict)
     summary = _summary(res, ph)
-    assert f"Secondary ({secondary}), not a second chance to differ" in summary
+    assert f"Secondary, shown beside it and not a second chance to differ: {secondary} (the " in summary
     lines = ph.text().splitlines()
     mean_role, wil_role = ("the verdict family", "secondary") if verdict == "mean-ranks" else ("secondary", "the verdict family")
     assert lines[0].startswith(f"all 6 pairs ({mean_role}): Nemenyi's procedure")
     assert lines[1].startswith(f"Wilcoxon–Holm ({wil_role}): Wilcoxon signed-rank test per pair")
-    assert f"secondary ({secondary})" in format_pairs(ph).columns
+    assert f"secondary ({ph.secondary_words})" in format_pairs(ph).columns
+
+
+@pytest.mark.parametrize("posthoc", ["holm", "nemenyi", "shaffer"])
+def test_verdict_and_secondary_family_each_named_by_test_and_adjustment(tmp_path, posthoc):
+    """D1: with --posthoc holm --verdict wilcoxon both families use Holm's adjustment, so "Holm is secondary"
+    does not say which family is meant; each is named by its test and its adjustment, in the summary, the
+    procedures' text and the table's headers, and the two descriptions differ."""
+    from evallib.report._datasets_text import format_pairs
+    res = _t6(tmp_path)
+    name = {"holm": "Holm", "nemenyi": "Nemenyi", "shaffer": "Shaffer"}[posthoc]
+    mean_rank = f"mean-rank z tests with {name}'s adjustment"
+    wilcoxon = "Wilcoxon signed-rank tests with Holm's adjustment"
+    for verdict, (first, second) in (("wilcoxon", (wilcoxon, mean_rank)), ("mean-ranks", (mean_rank, wilcoxon))):
+        ph = posthoc_tests(res, adjust=posthoc, verdict=verdict)
+        summary = _summary(res, ph)
+        assert f"(the {first}), the family set by the report's option --verdict {verdict}" in summary
+        assert f"not a second chance to differ: {ph.secondary_name} (the {second}):" in summary
+        last = [line for line in ph.text().splitlines() if line.startswith("verdict: ")][0]
+        assert f"({first}); secondary, shown beside it: {ph.secondary_name} ({second})" in last
+        assert f"{name} is secondary" not in ph.text()
+        columns = list(format_pairs(ph).columns)
+        assert f"verdict ({first})" in columns and f"secondary ({second})" in columns
 
 
 def _normal_wilcoxon_holm(frame: pd.DataFrame) -> dict[frozenset, float]:

@@ -190,8 +190,8 @@ def check_options(
             rope = check_real(rope, "rope", low=0)
         except (TypeError, ValueError):
             raise ReportInputError(
-                f"The region of practical equivalence (--rope, rope=) must be a number >= 0 in the "
-                f"scores' units, got {rope!r}.") from None
+                f"The region of practical equivalence (--rope, rope=) must be a finite number >= 0, in the "
+                f"units of the results table's scores, got {rope!r}.") from None
     return dict(alpha=alpha, posthoc=posthoc, control=control, control_adjust=control_adjust, rope=rope,
                 verdict=verdict)
 
@@ -800,6 +800,30 @@ class PosthocSection:
         """The secondary family's name."""
         return "Wilcoxon–Holm" if self.verdict == "mean-ranks" else self.mean_rank_name
 
+    def family_words(self, family: str) -> str:
+        """A family in words, its test and its adjustment, without an article: ``"mean-rank z tests
+        with Holm's adjustment"``, ``"Wilcoxon signed-rank tests with Holm's adjustment"`` or, with 2
+        classifiers, ``"exact sign test of the one pair, no adjustment for one comparison"``. ``family`` is
+        one of :data:`VERDICT_FAMILIES`. Both families can use Holm's adjustment, so a name alone
+        (``"Holm"``) does not say which family is meant."""
+        if family not in VERDICT_FAMILIES:
+            raise ValueError(f"family must be one of {quote_list(VERDICT_FAMILIES)}, got {family!r}")
+        if family == "wilcoxon":
+            return "Wilcoxon signed-rank tests with Holm's adjustment"
+        if self.two:
+            return f"{SIGN_TEST_NAME.removeprefix('the ')} of the one pair, no adjustment for one comparison"
+        return f"mean-rank z tests with {METHOD_NAMES[self.adjust]}'s adjustment"
+
+    @property
+    def verdict_words(self) -> str:
+        """The verdict family's test and adjustment in words (:meth:`family_words`)."""
+        return self.family_words(self.verdict)
+
+    @property
+    def secondary_words(self) -> str:
+        """The secondary family's test and adjustment in words (:meth:`family_words`)."""
+        return self.family_words("wilcoxon" if self.verdict == "mean-ranks" else "mean-ranks")
+
     @property
     def disagreements(self) -> list[tuple[str, bool, bool]]:
         """The pairs with the control on which the two families' verdicts differ, in the control
@@ -928,7 +952,8 @@ class PosthocSection:
                  "Holm-adjusted: "
                  f"{_differ(int(self.pairs['wilcoxon_reject'].sum()))}",
                  f"Nemenyi critical difference: {self.cd.cd:.3f} (q = {self.cd.q_alpha:.3f})",
-                 f"verdict: {verdict_by}; {self.secondary_name} is secondary"]
+                 f"verdict: {verdict_by} ({self.verdict_words}); secondary, shown beside it: "
+                 f"{self.secondary_name} ({self.secondary_words})"]
         if self.control is not None:
             n_rej = int(self.control_table["reject"].sum())
             cname = METHOD_NAMES[self.control_adjust]
@@ -1255,7 +1280,8 @@ def default_rope(scores: pd.DataFrame) -> tuple[float | None, str]:
     if lo >= 0 and hi <= 1:
         return 0.01, "0.01 in the scores' own units, the default for scores between 0 and 1 (such as accuracies or AUCs)"
     return None, (f"the scores run from {lo:g} to {hi:g}, outside [0, 1], so there is no default for the "
-                  "smallest difference that matters (for percentages, --rope 1 is one percentage point)")
+                  "smallest difference that matters (--rope takes it on the scores' own scale: if they are "
+                  "percentages, --rope 1 is one percentage point)")
 
 
 #: What picking the Bayesian test's pair from the data does to it (the leader's advantage is biased upward).
@@ -1564,8 +1590,26 @@ def _places_note(results: Results, fr: FriedmanResult, order: list[str]) -> str:
 
 
 # ----------------------------------------------------------------------- section 5
-#: Below this many data sets, section 5 names the mean-rank z tests as large-sample approximations.
-SMALL_N_MEAN_RANK = 10
+def _win_sizes(results: Results) -> str:
+    """The clause of section 5 that says a small win counts as much as a large one, with the smallest and the
+    largest non-zero difference between two classifiers on one data set, on the scores' own scale (no unit
+    is assumed: the scores may be fractions, AUCs, percentages or losses)."""
+    values = results.scores.to_numpy(dtype=float)
+    k = values.shape[1]
+    gaps = snap_ties(np.abs(np.concatenate([values[:, i] - values[:, j] for i in range(k) for j in range(i + 1, k)])))
+    gaps = gaps[gaps > 0]
+    if gaps.size == 0 or float(gaps.min()) == float(gaps.max()):
+        return "a win by a small margin would count as much as a win by a large one"
+    dec = score_decimals(results.scores)
+    return (f"a win by {float(gaps.min()):.{dec}f} counts as much as a win by {float(gaps.max()):.{dec}f} (the smallest "
+            "and the largest non-zero difference between two classifiers on one data set here, on the scores' own "
+            "scale)")
+
+
+#: Up to this many data sets, section 5 names the mean-rank z tests and Nemenyi's critical difference as
+#: large-sample approximations: Demšar's (2006) rule of thumb asks for N > 10 before the large-sample law
+#: of the rank statistic is used (:data:`CHI2_MIN_DATASETS`).
+SMALL_N_MEAN_RANK = CHI2_MIN_DATASETS
 
 
 def assumptions(results: Results, friedman_section: FriedmanSection | None = None, *,
@@ -1609,7 +1653,7 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
         "their verdicts too eager, by an amount no computation on this table can tell.",
         "Ranks make scores comparable across data sets: in Friedman's test and the mean-rank tests each data "
         "set contributes only the order of the classifiers, so data sets of different difficulty count alike, "
-        "and a win by a tenth of a point counts as much as a win by ten points. The mean scores and the mean advantages in the tables show "
+        f"and {_win_sizes(results)}. The mean scores and the mean advantages in the tables show "
         "the sizes; the scores must be measured the same way on every data set.",
     ]
     if not (n > CHI2_MIN_DATASETS and k > CHI2_MIN_CLASSIFIERS):
@@ -1650,10 +1694,17 @@ def assumptions(results: Results, friedman_section: FriedmanSection | None = Non
     floor = deciding_floor(results, fs, too=wilcoxon_note)
     if floor is not None and floor[1] > alpha:
         out.append(floor[0])
-    if n < SMALL_N_MEAN_RANK and k >= 3:
-        out.append(f"The mean-rank z tests of section 3 refer each difference of average ranks to the normal law, "
-                   f"a large-sample approximation; with N = {n} data sets (fewer than {SMALL_N_MEAN_RANK}) their "
-                   "p-values are approximate.")
+    if n <= SMALL_N_MEAN_RANK and k >= 3:
+        cd = critical_difference(k, n, alpha=alpha, test="nemenyi")
+        out.append(f"The mean-rank tests of section 3 rest on the large-sample law of the average ranks, and N = {n} "
+                   f"data sets is not more than {SMALL_N_MEAN_RANK} (the N that Demšar's 2006 rule of thumb for the "
+                   "large-sample approximation to Friedman's rank statistic asks to exceed), so they are approximate "
+                   "here: their z tests refer each difference of average ranks to the normal law, and Nemenyi's "
+                   f"critical difference ({cd.cd:.3f} = q √(k(k + 1)/(6N)), drawn in the diagram) takes q = "
+                   f"{cd.q_alpha:.3f} from the asymptotic studentized range (k = {k} means, infinitely many degrees of "
+                   f"freedom, divided by √2), not from the exact law of the ranks of {n} data sets, so its family-wise "
+                   f"level is alpha = {alpha:g} only approximately. Wilcoxon's signed-rank test of section 3 takes "
+                   "its exact law.")
     if k >= 3:
         out.append("The mean-rank post-hoc tests compare average ranks, and a pair's average ranks depend on "
                    "the other classifiers in the table: adding or removing one can change the verdict on a "

@@ -132,8 +132,8 @@ def format_pairs(posthoc: PosthocSection) -> pd.DataFrame:
         adjusted_p_header("Holm", "Wilcoxon signed-rank test"): [pvalue_cell(p, exact=m == "exact", alpha=posthoc.alpha)
                                                                  for p, m in
                                                                  zip(t["wilcoxon_pvalue_adj"], t["wilcoxon_method"])],
-        f"verdict ({posthoc.verdict_name})": [_verdict(r) for r in posthoc.verdict_reject],
-        f"secondary ({posthoc.secondary_name})": [_verdict(r) for r in posthoc.secondary_reject],
+        f"verdict ({posthoc.verdict_words})": [_verdict(r) for r in posthoc.verdict_reject],
+        f"secondary ({posthoc.secondary_words})": [_verdict(r) for r in posthoc.secondary_reject],
     })
     out.index = pd.Index([f"{a} vs {b}" for a, b in zip(t["a"], t["b"])], name="A vs B (A ranked better)")
     return out
@@ -286,9 +286,11 @@ def _posthoc_sentence(ph: PosthocSection, friedman: FriedmanSection | None = Non
                   f"(in place of {METHOD_NAMES[ph.adjust]}'s z test) set by the report's option "
                   f"--verdict {ph.verdict}{default} before it ran")
     else:
-        source = f"{ph.verdict_name}, the family set by the report's option --verdict {ph.verdict}{default} before it ran"
+        source = (f"{ph.verdict_name} (the {ph.verdict_words}), the family set by the report's option "
+                  f"--verdict {ph.verdict}{default} before it ran")
     return (f"The pairs' verdict comes from {source}: {head}. "
-            f"Secondary ({ph.secondary_name}), not a second chance to differ: {second}.{note}")
+            f"Secondary, shown beside it and not a second chance to differ: {ph.secondary_name} (the "
+            f"{ph.secondary_words}): {second}.{note}")
 
 
 def _exact_two_sentence(ph: PosthocSection, exact_two: float) -> str:
