@@ -919,3 +919,18 @@ def test_the_overlap_sentence_and_the_pairs_table_name_their_two_unpaired_ses():
     assert float(m.group(4)) == pytest.approx(np.hypot(naive_a, naive_b), abs=6e-5)
     row = re.search(r"logistic - boosting\s+[\d.]+\s+([\d.]+)", joined)
     assert row and float(row.group(1)) == float(m.group(4))
+
+
+def test_a_ratio_within_its_noise_is_not_read_as_its_cause():
+    """Cold read h3 (further reading): "a ratio a little below 1 is within that wobble, not clustering making the
+    estimate more precise" read a cause out of a ratio within its noise. Within the noise is no evidence either way;
+    and "a little" is the band the screen prints (twice the relative error of the clustered SE)."""
+    nb = load_notebook(NOTEBOOK)
+    prose = _prose(nb)
+    assert "not clustering making the estimate more precise" not in prose
+    assert ("below 1 by less than about twice that error is within that wobble: it is no evidence that clustering makes "
+            "the\nestimate more precise") in prose
+    # the band the sentence names is the one the screen prints: 2 / sqrt(2 df), here 0.19
+    md = _markdown_outputs(nb)
+    df = float(re.search(r"Bell–McCaffrey t with ([\d.]+) df", outputs_text(nb)).group(1))
+    assert f"all within 1 ± {2 / np.sqrt(2 * df):.2f}, twice the noise of the clustered SE itself" in md
