@@ -453,10 +453,17 @@ def test_coverage_reading_says_short_or_above_only_beyond_two_mc_se():
     """Planted coverages around a 95% promise, one per branch; the thresholds are the +-2 MC SE band written out."""
     from evallib.lessons import describe_coverage_reading
 
+    # the size of the gap is a Monte Carlo estimate: it carries its MC SE (cold read h3, 08-1)
     assert describe_coverage_reading(0.93, 0.005, 0.95, 2000) == (
-        "falls short of its 95%, by 2.00 percentage points (beyond two Monte Carlo SEs, 1.00)")
+        "falls short of its 95%, by an estimated 2.00 percentage points (Monte Carlo SE 0.50; beyond two Monte Carlo "
+        "SEs, 1.00)")
     assert describe_coverage_reading(0.97, 0.004, 0.95, 2000) == (
-        "covers more than its 95%, by 2.00 percentage points (beyond two Monte Carlo SEs, 0.80)")
+        "covers more than its 95%, by an estimated 2.00 percentage points (Monte Carlo SE 0.40; beyond two Monte Carlo "
+        "SEs, 0.80)")
+    # read by the exact interval (3 misses in 400: 99.25% against 99.9%), the gap names its simulations instead
+    exact_short = describe_coverage_reading(397 / 400, np.sqrt(397 / 400 * 3 / 400 / 400), 0.999, 400)
+    assert exact_short.startswith("falls short of its 99.9%, by an estimated 0.65 percentage points (from 400 "
+                                  "simulations; beyond its exact Clopper–Pearson 95% interval"), exact_short
     # 0.941 + 2 x 0.005 = 0.951 >= 0.95: not told apart, whichever side of the promise it lies
     within = describe_coverage_reading(0.941, 0.005, 0.95, 400)
     assert within.startswith("is not shown to fall short of its 95% at 400 simulations")
@@ -476,10 +483,20 @@ def test_pooled_coverage_text_follows_the_pooled_and_the_bar_verdicts():
     # a bar of 2,000 simulations at a true 94% is flagged less than half the time, not never: the text says how often
     # (bar_flag_probability, checked against simulated bars below) and how many of the bars did
     assert short_some.startswith(head) and "cannot tell" not in short_some
-    assert "a bar flags a true shortfall of 1.00 percentage points, the pooled one, only with probability about 0.44" \
-        in short_some and "(here 1 of the 2 bars did)" in short_some
+    # the pooled shortfall is an estimate (cold read h3, 08-1): its MC SE is printed, and the chance that a bar flags
+    # it is given at the estimate and at both ends of its ±2 MC SE interval, 0.40 and 1.60 percentage points
+    assert ("were the true shortfall the pooled estimate, 1.00 percentage points (Monte Carlo SE 0.30), a bar of 2,000 "
+            "simulations would flag it with probability about 0.44") in short_some and "(here 1 of the 2 bars did)" in short_some
+    ends = re.search(r"within two Monte Carlo SEs of that estimate \(0\.40 to 1\.60 percentage points\) with probability "
+                     r"from about (0\.\d\d) to (0\.\d\d)", short_some)
+    assert ends, short_some
+    k = np.arange(2001)
+    share = k / 2000
+    flagged = share + 2 * np.sqrt(share * (1 - share) / 2000) < 0.95        # the ±2 MC SE rule written out
+    for said, truth in zip(ends.groups(), (0.946, 0.934)):
+        assert float(said) == pytest.approx(stats.binom.pmf(k[flagged], 2000, truth).sum(), abs=0.006)
     assert "(here none of the 2 bars did)" in describe_pooled_coverage(0.94, 0.003, 0.95, ["within", "within"], 2000)
-    assert "with 2,000 simulations" in short_some
+    assert "a bar of 2,000 simulations" in short_some
     assert "every bar alone lies below" in describe_pooled_coverage(0.94, 0.003, 0.95, ["short", "short"], 2000)
     within = describe_pooled_coverage(0.948, 0.003, 0.95, ["within", "within"], 400)
     assert "neither is the pooled coverage" in within and "smaller than about 0.60 percentage points" in within

@@ -816,7 +816,9 @@ def describe_coverage_reading(coverage: float, mc_se: float, promise: float, n_r
     instead): "falls short of" or "covers more than" its
     level only when the whole ±2 MC SE interval lies below or above it, and otherwise "is not
     shown to fall short of its level at this number of simulations": a coverage within its
-    Monte Carlo noise of the promise is not evidence that the interval keeps its level.
+    Monte Carlo noise of the promise is not evidence that the interval keeps its level. The size
+    of a shortfall or excess is a Monte Carlo estimate and is printed with its Monte Carlo SE
+    (with the number of simulations when it is read by the exact interval).
 
     Parameters
     ----------
@@ -840,7 +842,7 @@ def describe_coverage_reading(coverage: float, mc_se: float, promise: float, n_r
     --------
     >>> from evallib.lessons import describe_coverage_reading
     >>> describe_coverage_reading(0.94, 0.001, 0.95, 6000)
-    'falls short of its 95%, by 1.00 percentage points (beyond two Monte Carlo SEs, 0.20)'
+    'falls short of its 95%, by an estimated 1.00 percentage points (Monte Carlo SE 0.10; beyond two Monte Carlo SEs, 0.20)'
     >>> describe_coverage_reading(0.948, 0.003, 0.95, 6000)
     'is not shown to fall short of its 95% at 6,000 simulations (within two Monte Carlo SEs, 0.60)'
     """
@@ -851,12 +853,15 @@ def describe_coverage_reading(coverage: float, mc_se: float, promise: float, n_r
     if exact[0]:   # fewer than EXACT_BELOW events or non-events: the exact interval, as coverage_verdicts reads it
         where = {"short": "beyond", "above": "beyond", "within": "within"}[verdict]
         noise = f"{where} its exact Clopper–Pearson 95% interval {100 * low[0]:.2f}% to {100 * high[0]:.2f}%"
+        error = f"from {n_resamples:,} simulations; "
     else:
         noise = f"{'within' if verdict == 'within' else 'beyond'} two Monte Carlo SEs, {band:.2f}"
+        error = f"Monte Carlo SE {100 * mc_se:.2f}; "
+    # the size of a shortfall (or excess) is itself a Monte Carlo estimate: it carries its error
     if verdict == "short":
-        return f"falls short of its {level}, by {gap:.2f} percentage points ({noise})"
+        return f"falls short of its {level}, by an estimated {gap:.2f} percentage points ({error}{noise})"
     if verdict == "above":
-        return f"covers more than its {level}, by {-gap:.2f} percentage points ({noise})"
+        return f"covers more than its {level}, by an estimated {-gap:.2f} percentage points ({error}{noise})"
     return f"is not shown to fall short of its {level} at {n_resamples:,} simulations ({noise})"
 
 
@@ -866,9 +871,10 @@ def describe_pooled_coverage(coverage: float, mc_se: float, promise: float, bar_
 
     A bar whose ±2 MC SE interval is consistent with the promise is not evidence that the
     interval keeps its level. When the pooled coverage falls short (:func:`coverage_verdicts`)
-    and some bar alone does not, the text says how often a bar of ``n_resamples`` simulations
-    would flag a true coverage of the pooled size (:func:`bar_flag_probability`) and how many of
-    the bars did; when the pooled coverage is itself within its noise, it says how large a
+    and some bar alone does not, the text gives the pooled shortfall with its Monte Carlo SE, says
+    how often a bar of ``n_resamples`` simulations would flag a true shortfall of that size
+    (:func:`bar_flag_probability`), and of one at either end of its ±2 MC SE interval (the pooled
+    shortfall is itself an estimate), and how many of the bars did; when the pooled coverage is itself within its noise, it says how large a
     shortfall could still go unseen (two pooled MC SEs).
 
     Parameters
@@ -905,9 +911,15 @@ def describe_pooled_coverage(coverage: float, mc_se: float, promise: float, bar_
     if verdict == "short" and any(v != "short" for v in bars):
         flagged = sum(v == "short" for v in bars)
         did = f"{flagged:,} of the {len(bars):,} bars did" if flagged else f"none of the {len(bars):,} bars did"
-        return (text + f": with {n_resamples:,} simulations a bar flags a true shortfall of "
-                f"{100 * (promise - coverage):.2f} percentage points, the pooled one, only with probability about "
-                f"{bar_flag_probability(coverage, promise, n_resamples):.2f} (here {did}).")
+        # the pooled shortfall is an estimate: the chance is given at it and at its ±2 MC SE ends
+        gap = promise - coverage
+        near, far = (bar_flag_probability(min(1.0, max(0.0, promise - g)), promise, n_resamples)
+                     for g in (gap - 2 * mc_se, gap + 2 * mc_se))
+        return (text + f": were the true shortfall the pooled estimate, {100 * gap:.2f} percentage points (Monte Carlo "
+                f"SE {100 * mc_se:.2f}), a bar of {n_resamples:,} simulations would flag it with probability about "
+                f"{bar_flag_probability(coverage, promise, n_resamples):.2f}, and for a true shortfall anywhere within two "
+                f"Monte Carlo SEs of that estimate ({100 * (gap - 2 * mc_se):.2f} to {100 * (gap + 2 * mc_se):.2f} "
+                f"percentage points) with probability from about {near:.2f} to {far:.2f} (here {did}).")
     if verdict == "short":
         return text + "; here every bar alone lies below the promise too."
     if verdict == "within":
