@@ -48,3 +48,116 @@ def test_korn_graubard_are_not_credited_with_wilsons_interval():
     flat = " ".join(opening.split())
     assert "Graubard (1998) for Wilson's" not in flat
     assert "Dean and M. Pagano (2015) for Wilson's interval" in flat
+
+
+# ------------------------------------------------------------------ I2: the paired t-test's size past 20 items
+def _mc_size(n: int, q: float, reps: int, seed: int) -> tuple[float, float]:
+    """Rejection rate of scipy's one-sample t-test at 0.05 on ``n`` differences that are +1 or -1 with
+    probability ``q / 2`` each and 0 otherwise (no spread and a mean other than 0 rejects, as in
+    leaderboard_pairs), by Monte Carlo: the share and its binomial standard error."""
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for start in range(0, reps, 20_000):
+        u = rng.random((min(20_000, reps - start), n))
+        d = np.where(u < q / 2, 1.0, np.where(u < q, -1.0, 0.0))
+        spread = d.std(axis=1) > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = stats.ttest_1samp(d, 0.0, axis=1).pvalue
+        hits += int(np.count_nonzero(np.where(spread, p <= 0.05, d.mean(axis=1) != 0)))
+    share = hits / reps
+    return share, float(np.sqrt(share * (1 - share) / reps))
+
+
+@pytest.mark.parametrize("n", [21, 49, 59, 99, 104, 194, 204])
+def test_the_size_past_20_items_is_what_the_manual_says(n):
+    """The smallest and largest exact sizes of each range the manual gives (at 21 and 49, 59 and 99, 104 and
+    194, 204), checked by Monte Carlo of scipy's t-test at the share the enumeration finds worst: 200,000 runs,
+    seed n, within 4 MC SE; each of them exceeds 0.05 by more than 4 MC SE."""
+    from evallib.report._items_sections import _paired_t_size
+
+    size, q = _paired_t_size(n, 0.05)
+    mc, se = _mc_size(n, q, 200_000, n)
+    assert abs(mc - size) < 4 * se
+    assert mc - 4 * se > 0.05
+
+
+def test_the_manual_states_the_measured_range_and_the_warning_goes_past_20_items():
+    """From 20 to 49 items the enumeration's sizes run from 0.054 to 0.078: the manual says so instead of
+    implying that the problem ends at 20, and a file of 21 independent 0/1 items (exact size 0.078, Monte
+    Carlo above) is warned of; one of 200 is not."""
+    from evallib.report._items_inputs import load_item_scores
+    from evallib.report._items_sections import FEW_TEST_UNITS, _paired_t_size, summarise_items
+
+    sizes = [_paired_t_size(n, 0.05)[0] for n in range(20, 50)]
+    assert (round(min(sizes), 3), round(max(sizes), 3)) == (0.054, 0.078)
+    manual = " ".join((ROOT / "docs" / "report" / "items.md").read_text(encoding="utf-8").split())
+    assert "does not end at 20 items: at alpha 0.05 the exact size on independent 0/1 items is 0.054 to 0.078 " \
+           "from 20 to 49 items, 0.053 to 0.067 from 50 to 99, 0.053 to 0.062 from 100 to 199, and still 0.052 " \
+           "to 0.058 from 200 to 1,000" in manual
+    assert f"On fewer than {FEW_TEST_UNITS} items" in manual
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"item": [f"q{i}" for i in range(21)], "a": rng.integers(0, 2, 21),
+                          "b": rng.integers(0, 2, 21)})
+    text = " ".join(summarise_items(load_item_scores(frame, item_column="item")).warnings)
+    assert "on this file's 21 items the paired t-test of section 3" in text
+    assert "probability up to 0.078, not 0.05" in text
+    frame = pd.DataFrame({"item": [f"q{i}" for i in range(200)], "a": rng.integers(0, 2, 200),
+                          "b": rng.integers(0, 2, 200)})
+    assert "level on few" not in " ".join(summarise_items(load_item_scores(frame, item_column="item")).warnings)
+
+
+# ------------------------------------------------------------------ I1: the clustered warning's own numbers
+def _cr2_se(d: np.ndarray, codes: np.ndarray) -> float:
+    """CR2 standard error of the mean of ``d`` from the matrices themselves (Bell & McCaffrey 2002):
+    residuals adjusted by ``(I - H_gg)^(-1/2)`` of the intercept-only hat matrix, by scipy.linalg.sqrtm."""
+    from scipy import linalg
+
+    n = d.size
+    e = d - d.mean()
+    total = 0.0
+    for g in np.unique(codes):
+        m = codes == g
+        h = np.full((m.sum(), m.sum()), 1.0 / n)
+        adj = np.real(linalg.inv(linalg.sqrtm(np.eye(m.sum()) - h)))
+        total += float(np.sum(adj @ e[m])) ** 2
+    return float(np.sqrt(total)) / n
+
+
+def test_the_few_clusters_warning_gives_the_files_clusters_items_and_its_own_size():
+    """Six equal clusters of 5 items (df = 5): the warning names the file's 6 clusters and 30 items, and the
+    size of section 3's unadjusted test on the file's own differences, which is checked against the exact
+    sign-flip size, all 2^6 = 64 flips of the clusters tested by hand (CR2 by matrices, the items-independent
+    standard error where the CR2 one is below 0.8 times it, as section 3 does on fewer than 30 clusters),
+    within 4 MC SE of the 2,000 draws."""
+    from evallib.report._items_inputs import load_item_scores
+    from evallib.report._items_sections import summarise_items
+
+    rng = np.random.default_rng(29)
+    n, groups = 30, 6
+    codes = np.arange(n) // 5
+    a = (rng.random(n) < 0.6).astype(float)
+    b = (rng.random(n) < 0.5).astype(float)
+    frame = pd.DataFrame({"item": [f"q{i}" for i in range(n)], "cluster": [f"c{c}" for c in codes],
+                          "a": a, "b": b})
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    d = a - b
+    hits = 0
+    for bits in range(2 ** groups):
+        signs = np.array([1.0 if bits >> g & 1 else -1.0 for g in range(groups)])
+        f = d * signs[codes]
+        se = _cr2_se(f, codes)
+        independent = f.std(ddof=1) / np.sqrt(n)
+        if se < 0.8 * independent:
+            se = independent
+        p = 2 * stats.t.sf(abs(f.mean()) / se, groups - 1) if se > 0 else float(f.mean() != 0)
+        hits += p <= 0.05
+    exact = hits / 2 ** groups
+    text = " ".join(summarise_items(data).warnings)
+    assert "on this file's 6 clusters, which hold its 30 items (5 per cluster)" in text
+    assert "at most 5 degrees of freedom" in text
+    share = float(re.search(r"rejects at alpha = 0.05 in a share ([0-9.]+) of the draws", text).group(1))
+    mc_se = float(re.search(r"\(Monte Carlo SE ([0-9.]+)\)", text).group(1))
+    assert exact > 0.05
+    assert abs(share - exact) < 4 * np.sqrt(exact * (1 - exact) / 2000) + 0.0005
+    assert mc_se == pytest.approx(np.sqrt(share * (1 - share) / 2000), abs=0.0005)
+    assert "not computed here" not in text

@@ -65,6 +65,7 @@ from ..planning import (
     item_power,
     item_sample_size,
 )
+from ..items._passk import _mean_se
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
 from ._prose import (
     MACHINE_ZERO,
@@ -199,8 +200,15 @@ class ItemsOverview:
 
 
 #: Below this many independent units (items, or clusters with clusters) section 1 warns that the paired
-#: t-test's size exceeds alpha, with its exact size for 0/1 scores (:func:`_paired_t_size`).
-FEW_TEST_UNITS = 20
+#: t-test's size exceeds alpha, with the file's own size: exact for 0/1 scores (:func:`_paired_t_size`), else
+#: by Monte Carlo (:func:`_flipped_size`). The excess does not end at 20: on independent 0/1 items the exact size
+#: at alpha = 0.05 is 0.054 to 0.078 from 20 to 49 items, 0.053 to 0.067 from 50 to 99 and 0.053 to 0.062 from
+#: 100 to 199, and 0.052 to 0.058 from 200 to 1,000 (measured by :func:`_paired_t_size`, each checked by Monte
+#: Carlo in tests/test_report_items_coldread3.py); from 200 units on the report does not warn.
+FEW_TEST_UNITS = 200
+#: Draws and seed of the Monte Carlo size of section 3's paired test on a file's own differences.
+SIZE_DRAWS = 2000
+SIZE_SEED = 0
 
 
 def _paired_t_size(n: int, alpha: float) -> tuple[float, float]:
@@ -236,34 +244,102 @@ def _paired_t_size(n: int, alpha: float) -> tuple[float, float]:
     return float(sizes[j]), float(qs[j])
 
 
+def _flipped_size(data: ItemScores, alpha: float, *, draws: int = SIZE_DRAWS,
+                  seed: int = SIZE_SEED) -> list[tuple[str, str, float, float]]:
+    """The size of section 3's unadjusted paired test on this file's own differences, by Monte Carlo.
+
+    For every pair of models, the per-item differences ``d`` on the items both scored are multiplied by a
+    random sign per cluster (per item without clusters): swapping the two models' scores in a random half of
+    the clusters, a null under which the two are equally good that keeps the file's clusters, their sizes
+    and its differences. Each draw is tested as section 3 tests it, unadjusted: the CR2 t-test with the
+    Bell–McCaffrey degrees of freedom (:func:`evallib.items._passk._mean_se`, the one
+    :func:`evallib.items.leaderboard_pairs` uses), and on fewer than :data:`FEW_CLUSTERS` clusters the
+    items-independent standard error where the CR2 one is below :data:`CLUSTERED_SE_RATIO` times it; a
+    draw whose differences have no spread rejects when their mean is not 0. Returns, per pair with a
+    difference, ``(a, b, size, mc_se)``: the share of ``draws`` draws that reject at ``alpha`` and its
+    binomial Monte Carlo standard error (draws from ``numpy.random.default_rng(seed)``).
+    """
+    draws = check_count(draws, "draws", minimum=1)
+    alpha = check_alpha(alpha)
+    rng = np.random.default_rng(seed)
+    means = data.item_means()
+    out = []
+    chunk = max(1, min(draws, 2_000_000 // max(1, data.n_items)))
+    for i, a in enumerate(data.models):
+        for b in data.models[i + 1:]:
+            x, y = means[a].to_numpy(float), means[b].to_numpy(float)
+            shared = ~np.isnan(x) & ~np.isnan(y)
+            d = x[shared] - y[shared]
+            if d.size < 2 or np.all(d == 0):
+                continue
+            if data.clustered:
+                codes = np.unique(data.clusters[shared], return_inverse=True)[1]
+                groups = int(codes.max()) + 1
+            else:
+                codes, groups = None, d.size
+            guard = data.clustered and groups < FEW_CLUSTERS
+            rejected = 0
+            for s in range(0, draws, chunk):
+                rows = min(chunk, draws - s)
+                signs = rng.choice(np.array([-1.0, 1.0]), size=(groups, rows))
+                flipped = d[:, None] * (signs if codes is None else signs[codes])
+                mean, se, df = _mean_se(flipped, None if codes is None else codes, groups)
+                if guard:
+                    independent = _mean_se(flipped, None, d.size)[1]
+                    se = np.where(se < CLUSTERED_SE_RATIO * independent, independent, se)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    p = np.where(se > MACHINE_ZERO, 2 * stats.t.sf(np.abs(mean / se), df),
+                                 np.where(np.abs(mean) > MACHINE_ZERO, 0.0, 1.0))
+                rejected += int(np.count_nonzero(p <= alpha))
+            share = rejected / draws
+            out.append((a, b, share, math.sqrt(share * (1 - share) / draws)))
+    return out
+
+
 def _few_units_warning(data: ItemScores, alpha: float) -> str | None:
     """Section 1's warning that the paired t-test exceeds its level on fewer than :data:`FEW_TEST_UNITS`
-    independent units, with the exact size on that many independent 0/1 items (:func:`_paired_t_size`)."""
+    independent units (items, or clusters with clusters), in the file's own numbers: with 0/1 scores, one
+    answer per item and no clusters the test's exact size on the file's items (:func:`_paired_t_size`),
+    otherwise its size on the file's own differences by Monte Carlo (:func:`_flipped_size`); none when
+    that size does not exceed ``alpha``."""
     units = data.n_clusters if data.clustered else data.n_items
     if units >= FEW_TEST_UNITS or units < 2:
         return None
-    size, q = _paired_t_size(units, alpha)
     exact = data.binary and data.max_samples == 1 and not data.clustered
-    if exact and size <= alpha:
-        return None
-    what = f"{units} clusters" if data.clustered else f"{units} items"
-    head = (f"too few items for the paired t-test to keep its level: on {what} (fewer than {FEW_TEST_UNITS}) "
-            if exact else f"few {'clusters' if data.clustered else 'items'} for the paired t-test's level: on "
-                          f"{what} (fewer than {FEW_TEST_UNITS}) ")
-    if exact:
-        body = (f"the paired t-test of section 3, at its own level alpha = {alpha:g}, declares two equally good "
-                f"models different with probability up to {size:.3f}, not {alpha:g} (its exact size on {units} "
-                f"items of 0/1 scores, by enumerating the items on which the two disagree, largest when they "
-                f"disagree on a share {q:g} of the items)")
+    if data.clustered:
+        n_g = np.bincount(data.clusters)
+        per = (f"{int(n_g.min()):,}" if n_g.min() == n_g.max() else f"{int(n_g.min()):,} to {int(n_g.max()):,}")
+        what = (f"this file's {units:,} clusters, which hold its {data.n_items:,} items ({per} per cluster), the units section 3's tests count (their t reference has at "
+                f"most {units - 1:,} degrees of freedom)")
     else:
-        body = (f"the t reference of section 3's paired comparison is a large-sample approximation that "
-                f"scores in [0, 1] do not meet: on {units} independent items of 0/1 scores the paired t-test at "
-                f"alpha = {alpha:g} has an exact size of up to {size:.3f} (largest when the models disagree on a "
-                f"share {q:g} of the items), and this file's size on its {what} is not computed here but is not "
-                "guaranteed to be alpha either (Bowyer, Aitchison and Ivanova 2025: do not use the "
-                "central limit theorem in evals with fewer than a few hundred data points)")
-    return (head + body + "; read a p-value near alpha, or a verdict that turns on it, as unsettled"
-            + ("; McNemar's mid-p test beside it counts only the items on which the two disagree." if exact else "."))
+        what = f"this file's {units:,} items"
+    if exact:
+        size, q = _paired_t_size(units, alpha)
+        if size <= alpha:
+            return None
+        return (f"the paired t-test's level on few items: on {what} the paired t-test of section 3, at its own "
+                f"level alpha = {alpha:g}, declares two equally good models different with probability up to "
+                f"{size:.3f}, not {alpha:g} (its exact size on {units:,} items of 0/1 scores, by enumerating the "
+                f"items on which the two disagree, largest when they disagree on a share {q:g} of the items); "
+                "read a p-value near alpha, or a verdict that turns on it, as unsettled; McNemar's mid-p test "
+                "beside it counts only the items on which the two disagree.")
+    sizes = _flipped_size(data, alpha)
+    if not sizes:
+        return None
+    a, b, size, mc = max(sizes, key=lambda r: r[2])
+    if size - 2 * mc <= alpha:
+        return None
+    low = min(r[2] for r in sizes)
+    spread = ("" if len(sizes) == 1 else
+              f", the largest of the {len(sizes)} pairs' (the smallest {low:.3f})")
+    return (f"the paired t-test's level on few units: on {what}, section 3's unadjusted paired test of "
+            f"{a} and {b}, run on the file's own differences with the two models' scores swapped in a random "
+            f"half of the {'clusters' if data.clustered else 'items'} (a null under which the two are equally "
+            f"good; {SIZE_DRAWS:,} draws, seed {SIZE_SEED}), rejects at alpha = {alpha:g} in a share {size:.3f} "
+            f"of the draws (Monte Carlo SE {mc:.3f}){spread}, not {alpha:g}: the t reference is a large-sample "
+            "approximation that so few units do not meet (Bowyer, Aitchison and Ivanova 2025: do not use the "
+            "central limit theorem in evals with fewer than a few hundred data points); read a p-value near "
+            "alpha, or a verdict that turns on it, as unsettled.")
 
 
 def summarise_items(data: ItemScores, *, alpha: float = 0.05) -> ItemsOverview:
@@ -273,9 +349,9 @@ def summarise_items(data: ItemScores, *, alpha: float = 0.05) -> ItemsOverview:
     of a 95% interval for a mean near 0.5), below
     :data:`~evallib.report.FEW_CLUSTERS` clusters (the cluster-robust
     intervals then rest on few degrees of freedom) and below :data:`FEW_TEST_UNITS` items
-    (clusters with clusters), where the paired t-test's size exceeds ``alpha``: the warning gives
-    its exact size on that many independent 0/1 items (the file's own for 0/1 scores, one answer
-    per item and no clusters).
+    (clusters with clusters), where the paired t-test's size can exceed ``alpha``: the warning gives
+    the file's own size, exact for 0/1 scores with one answer per item and no clusters, otherwise
+    by Monte Carlo on the file's differences (:func:`_few_units_warning`).
     """
     alpha = check_alpha(alpha)
     counts = data.sample_counts()
