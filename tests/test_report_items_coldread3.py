@@ -161,3 +161,55 @@ def test_the_few_clusters_warning_gives_the_files_clusters_items_and_its_own_siz
     assert abs(share - exact) < 4 * np.sqrt(exact * (1 - exact) / 2000) + 0.0005
     assert mc_se == pytest.approx(np.sqrt(share * (1 - share) / 2000), abs=0.0005)
     assert "not computed here" not in text
+
+
+# ------------------------------------------------------------------ I5: the bootstrap's redrawn resamples
+def test_the_rank_bootstrap_counts_and_says_the_empty_resamples_it_drew_again():
+    """Three clusters: a Poisson resample draws none of them with chance exp(-3) = 0.0498, so 2,000 kept
+    resamples need about 2,000 * 0.0498 / (1 - 0.0498) = 105 redrawn ones (a negative binomial count, SD
+    sqrt(2,000 * 0.0498) / (1 - 0.0498), checked within 5 SD); the report's sentence gives the count and the
+    total drawn."""
+    from evallib.report._items_inputs import load_item_scores
+    from evallib.report._items_sections import leaderboard, rank_redraw_note
+
+    rng = np.random.default_rng(0)
+    n = 30
+    frame = pd.DataFrame({"item": [f"q{i}" for i in range(n)], "cluster": [f"c{i % 3}" for i in range(n)],
+                          "a": rng.integers(0, 2, n), "b": rng.integers(0, 2, n)})
+    data = load_item_scores(frame, item_column="item", cluster_column="cluster")
+    ranks = leaderboard(data, rng=0).ranks
+    redrawn = ranks.attrs["redrawn"]
+    p0 = np.exp(-3.0)
+    expected = 2000 * p0 / (1 - p0)
+    sd = np.sqrt(2000 * p0) / (1 - p0)
+    assert abs(redrawn - expected) < 5 * sd and redrawn > 0
+    text = rank_redraw_note(ranks)
+    assert (f"Of the resamples drawn, {redrawn:,} drew none of the 3 clusters (every Poisson weight 0, a chance "
+            f"of 0.05 each) and were drawn again") in text
+    assert f"{2000 + redrawn:,} drawn in all" in text
+
+
+def test_the_report_prints_the_redraw_sentence_in_section_5():
+    cells = json.loads(TEMPLATE.read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert "print(rank_redraw_note(board.ranks))" in code
+    assert "a replicate that draws nothing (every weight 0) is drawn again" in " ".join(
+        "\n".join(_markdown(TEMPLATE)).split())
+
+
+def test_a_resample_without_a_models_items_is_counted():
+    """Model b scored only the items of cluster c0 (missing="drop"): a resample that draws no weight on c0
+    gives b its observed mean. Its count is the number of replicates whose c0 weight is 0, which a replay of
+    the weights' generator cannot give independently; the Poisson(1) chance of a zero weight, exp(-1) = 0.368,
+    conditioned on the resample not being empty, gives the reference: within 5 binomial SD of 2,000 draws."""
+    from evallib.items import rank_intervals
+
+    rng = np.random.default_rng(4)
+    scores = pd.DataFrame({"a": rng.random(12), "b": np.r_[rng.random(4), np.full(8, np.nan)],
+                           "c": rng.random(12)})
+    clusters = np.repeat(["c0", "c1", "c2"], 4)
+    ranks = rank_intervals(scores, clusters=clusters, n_resamples=2000, rng=1, missing="drop")
+    p = (np.exp(-1.0) - np.exp(-3.0)) / (1 - np.exp(-3.0))
+    k = ranks.attrs["unscored"]["b"]
+    assert abs(k - 2000 * p) < 5 * np.sqrt(2000 * p * (1 - p))
+    assert ranks.attrs["unscored"]["a"] == 0 == ranks.attrs["unscored"]["c"]

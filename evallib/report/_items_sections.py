@@ -109,6 +109,7 @@ __all__ = [
     "pairs_interval_note",
     "pairs_guard_note",
     "rank_bootstrap_note",
+    "rank_redraw_note",
     "pairs_identical_note",
     "items_summary_text",
 ]
@@ -1486,6 +1487,46 @@ def rank_bootstrap_note(pairs: pd.DataFrame) -> str | None:
             f"fewer than {FEW_CLUSTERS} clusters): it resamples the clusters' means, whose small spread gave "
             "those standard errors, so these rank intervals and shares ranked first are as overconfident as "
             "the CR2 standard errors section 3 did not use")
+
+
+def rank_redraw_note(ranks: pd.DataFrame) -> str:
+    """Section 5's sentence on the bootstrap's empty resamples, with their counts.
+
+    With Poisson weights a resample can draw nothing (every weight 0, with chance ``exp(-J)`` for ``J``
+    clusters or items): :func:`evallib.items.rank_intervals` draws it again, so its shares are over
+    resamples that draw something (``attrs["redrawn"]``). A resample that draws none of one model's items
+    (models scored on partly different items) gives that model its observed mean (``attrs["unscored"]``).
+
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"model": ["a", "b"]})
+    >>> r.attrs.update(n_resamples=2000, weights="poisson", n_clusters=3, n_items=30, redrawn=97,
+    ...                unscored={"a": 0, "b": 0})
+    >>> rank_redraw_note(r)[:95]
+    'Of the resamples drawn, 97 drew none of the 3 clusters (every Poisson weight 0, a chance of 0.0'
+    """
+    b = int(ranks.attrs.get("n_resamples", 0))
+    n_units = ranks.attrs.get("n_clusters")
+    unit = "clusters" if n_units is not None else "items"
+    n_units = int(n_units if n_units is not None else ranks.attrs.get("n_items", 0))
+    redrawn = int(ranks.attrs.get("redrawn", 0))
+    if ranks.attrs.get("weights", "poisson") != "poisson":
+        head = f"Every one of the {b:,} resamples draws {n_units:,} {unit} (multinomial weights): none is empty"
+    else:
+        chance = f"{math.exp(-n_units):.2g}"
+        if redrawn:
+            head = (f"Of the resamples drawn, {redrawn:,} drew none of the {n_units:,} {unit} (every Poisson "
+                    f"weight 0, a chance of {chance} each) and were drawn again, so the {b:,} resamples above "
+                    f"are those that drew at least one, {b + redrawn:,} drawn in all")
+        else:
+            head = (f"No resample was empty: each of the {b:,} drew at least one of the {n_units:,} {unit} (an "
+                    f"empty one, every Poisson weight 0, has a chance of {chance} and would have been drawn again)")
+    unscored = {m: int(k) for m, k in ranks.attrs.get("unscored", {}).items() if k}
+    tail = ""
+    if unscored:
+        parts = [f"{escape(m)} in {k:,}" for m, k in unscored.items()]
+        tail = ("; resamples that drew none of a model's items keep its observed mean there: "
+                + join_names(parts, limit=_LIST_LIMIT) + f" of the {b:,}")
+    return head + tail + "."
 
 
 @renamed_keywords(n_boot="n_resamples")
