@@ -411,10 +411,14 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         answers per item (Korn and Graubard's truncation: a variance below ``p (1 - p) / n_0/1``,
         that of independent answers, is taken at the cap); for Wilson's own case 1; for a t
         interval the variance ratio), ``effective_n`` (Wilson on the effective sample size:
-        ``n_eff``; else NaN), ``independent_effective_n`` (the ``n_eff`` that the items-independent
-        variance ``unclustered_se^2`` gives under the same cap; with several answers per item the
-        cap is above the number of items, so a variance ratio below 1 makes ``effective_n`` the
-        larger), ``scores`` (0/1 scores or answers counted), ``answers`` (mean answers per item),
+        ``n_eff``; else NaN), ``independent_effective_n`` (the sample size of the items-independent
+        interval: the number of items for Wilson's own interval, one 0/1 answer per item, else the
+        ``n_eff`` that the items-independent variance ``unclustered_se^2`` gives), ``cap`` (the
+        smaller of ``n_0/1`` and ``independent_effective_n``: one rule for every model, so that a
+        cluster-robust variance below the items-independent one, which a variance ratio below 1 gives
+        by chance when the clusters hardly matter, narrows no model's interval, whether it answered
+        each item once or several times; the interval is :func:`evallib._inference.wilson_effective`
+        with that cap, and ``low``, ``high`` are its), ``scores`` (0/1 scores or answers counted), ``answers`` (mean answers per item),
         ``answers_min``, ``answers_max`` (the fewest and most answers to one of the items it scored),
         ``independent_low``, ``independent_high``, ``independent_df`` (the interval
         :func:`evallib.items.item_mean` gives without the clusters, the items taken as independent,
@@ -431,13 +435,21 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         n_obs = int(np.count_nonzero(np.isfinite(block)))
         counts = data.sample_counts()[:, list(data.models).index(name)]
         counts = counts[counts > 0]                     # answers per item, over the items the model scored
-        effective = alone_effective = float("nan")
+        effective = alone_effective = cap = float("nan")
+        r_low, r_high = r.low, r.high
         alone = r if not data.clustered else item_mean(block, alpha=alpha, missing="drop")
         if r.method == "wilson" and "effective sample size" in r.note.lower():
-            effective = float(wilson_effective(r.estimate, r.se * r.se, r.df, n_obs, alpha, n_items=r.n_items)[2])
-            # the effective sample size the items-independent variance gives, under the same cap
-            alone_effective = float(wilson_effective(r.estimate, r.unclustered_se ** 2, r.df, n_obs, alpha,
-                                                     n_items=r.n_items)[2])
+            # the items-independent interval's own sample size: Wilson's binomial n with one 0/1 answer per
+            # item, else the effective sample size its variance gives (capped at the 0/1 scores)
+            alone_effective = (float(r.n_items) if not math.isfinite(alone.df) else
+                               float(wilson_effective(r.estimate, r.unclustered_se ** 2, r.df, n_obs, alpha,
+                                                      n_items=r.n_items)[2]))
+            # one cap for every model: the clusters never raise the effective sample size above the
+            # items-independent one (a design effect of the clusters of at least 1), nor the answers above n_0/1
+            cap = min(float(n_obs), alone_effective)
+            low, high, effective = (float(v) for v in wilson_effective(r.estimate, r.se * r.se, r.df, cap, alpha,
+                                                                       n_items=r.n_items))
+            r_low, r_high = low, high
             used = n_obs / effective
         elif r.method == "wilson":
             used = 1.0
@@ -446,7 +458,7 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         # without clusters item_mean's "cr2" has one item per cluster: HC2, which for a mean is the ordinary
         # t interval over items (s / sqrt(n), n - 1 df); it is named so, not CR2 / Bell–McCaffrey
         method = "t" if r.method == "cr2" and not data.clustered else r.method
-        rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
+        rows.append({"model": name, "mean": r.estimate, "low": r_low, "high": r_high, "se": r.se, "cap": cap,
                      "independent_low": alone.low, "independent_high": alone.high, "independent_df": alone.df,
                      "independent_effective_n": alone_effective,
                      "df": r.df, "method": method, "unclustered_se": r.unclustered_se,
@@ -1741,10 +1753,19 @@ def _uniform(row: pd.Series) -> bool:
 
 
 def _capped(row: pd.Series) -> bool:
-    """Whether Wilson's effective sample size of a means row is at its cap, the number of 0/1 scores
-    (a row whose scores are all the same is not capped: it takes its number of items)."""
+    """Whether Wilson's effective sample size of a means row is at its cap, the smaller of its number of 0/1
+    scores and its items-independent sample size (a row whose scores are all the same is not capped: it takes
+    its number of items)."""
     return (math.isfinite(row["effective_n"]) and not _uniform(row)
-            and row["effective_n"] >= row["scores"] * (1 - 1e-12))
+            and row["effective_n"] >= row["cap"] * (1 - 1e-12))
+
+
+def _cap_text(row: pd.Series) -> str:
+    """Which of the two bounds a capped row's effective sample size sits at, in words."""
+    if row["cap"] >= row["scores"] * (1 - 1e-12):
+        return f"its {int(row['scores']):,} 0/1 scores"
+    return (f"its items-independent sample size, {row['cap']:,.1f}, below its {int(row['scores']):,} 0/1 scores "
+            f"({row['scores'] / row['n_items']:.3g} answers per item)")
 
 
 def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_clusters: int | None = None) -> str:
@@ -1763,13 +1784,9 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_cluste
                      f"number of items, {int(row['n_items']):,}: answers to one item that never differ carry one "
                      "item's information)")
         elif _capped(row):
-            text += (" (the effective sample size is capped at the number of 0/1 scores: a variance below that of "
-                     "independent answers is taken at the cap, so it does not narrow the interval)")
-        elif ratio < 1 and row["effective_n"] > row["independent_effective_n"]:
-            text += (f" (with {row['scores'] / row['n_items']:.3g} answers per item the cap, its "
-                     f"{int(row['scores']):,} 0/1 scores, does not bind, so the variance ratio below 1 gives an "
-                     f"effective sample size above the {row['independent_effective_n']:,.1f} that the "
-                     "items-independent variance gives)")
+            text += (f" (the effective sample size is capped, here at {_cap_text(row)}: the cap is the smaller of "
+                     "the 0/1 scores and the items-independent sample size for every model, so a variance below "
+                     "the items-independent one does not narrow the interval)")
     width = float(row["high"] - row["low"])
     alone = float(row["independent_high"] - row["independent_low"])
     times = width / alone if alone > 0 else float("nan")
@@ -1806,53 +1823,42 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_cluste
 def effective_n_note(means: pd.DataFrame) -> str | None:
     """Section 2's note on the cap of Wilson's effective sample size, with each model's numbers.
 
-    The cap is the number of 0/1 scores (the answers), Korn and Graubard's truncation at a
-    design effect of 1 relative to independent answers; a model whose scores are all the same
-    takes its number of items instead. With one answer per item that is the
-    number of items, so a cluster-robust variance below the items-independent one does not
-    narrow the interval; with several it is not, and such a variance does. None when no
-    interval is Wilson's on the effective sample size.
+    The cap is one rule for every model: the smaller of its number of 0/1 scores (the answers, Korn and
+    Graubard's truncation at a design effect of 1 relative to independent answers) and the sample size of
+    its items-independent interval (the items for one answer per item; with several, the effective sample
+    size the items-independent variance gives), so a cluster-robust variance below the items-independent one
+    narrows no model's interval. A model whose scores are all the same takes its number of items instead.
+    None when no interval is Wilson's on the effective sample size.
     """
     rows = means[np.isfinite(means["effective_n"].to_numpy(dtype=float))]
     if not len(rows):
         return None
-    text = ("Wilson's effective sample size is p(1 - p) / variance, capped at the model's number of 0/1 scores "
-            "(its answers: items × answers per item), a design effect of at least 1 relative to independent "
-            "answers (Korn and Graubard's truncation); a variance below that of independent answers is taken at "
-            "the cap")
+    text = ("Wilson's effective sample size is p(1 - p) / variance, capped, for every model, at the smaller of its "
+            "number of 0/1 scores (its answers: items × answers per item; a design effect of at least 1 relative "
+            "to independent answers, Korn and Graubard's truncation) and the sample size of its items-independent "
+            "interval (its items with one answer per item; with several, the effective sample size of the "
+            "items-independent variance): a cluster-robust variance below the items-independent one, which a "
+            "variance ratio below 1 gives by chance when the clusters hardly matter, is taken at the cap, so it "
+            "narrows no model's interval")
     noise = _few_clusters_noise(means.attrs.get("n_clusters"), "the cluster-robust variances, and so the effective "
                                 "sample sizes and design effects", many=True)
     text += (f"{noise}." if noise else ".")
-    capped = [m for m, r in rows.iterrows() if _capped(r)]
+    capped = [(m, r) for m, r in rows.iterrows() if _capped(r)]
     if capped:
-        text += (f" The cap binds for {join_names((escape(m) for m in capped), limit=_LIST_LIMIT)}"
-                 f" (effective sample size = 0/1 scores).")
+        text += (" The cap binds for " + join_names((f"{escape(m)} (at {_cap_text(r)})" for m, r in capped),
+                                                     limit=_LIST_LIMIT) + ".")
+    free = [(m, r) for m, r in rows.iterrows() if not _capped(r) and not _uniform(r)]
+    if free:
+        text += (" It does not bind for " + join_names((f"{escape(m)} (effective sample size {r['effective_n']:,.1f} "
+                                                        f"below its cap {r['cap']:,.1f})" for m, r in free),
+                                                       limit=_LIST_LIMIT)
+                 + ": their cluster-robust variance is above the items-independent one.")
     for m, r in rows.iterrows():
         if _uniform(r):
             text += (f" Every answer of {escape(m)} is {r['mean']:g}, so its variance is 0 and says nothing: its "
                      f"effective sample size is its number of items, {int(r['n_items']):,}"
                      + (f", not its {int(r['scores']):,} answers, since answers to one item that never differ carry "
                         "one item's information." if r["scores"] > r["n_items"] else "."))
-    over = [(m, r) for m, r in rows.iterrows() if not _capped(r) and r["effective_n"] > r["independent_effective_n"]
-            and math.isfinite(r["design_effect"]) and r["design_effect"] < 1]
-    alpha = float(means.attrs.get("alpha", 0.05))
-    for m, r in over:
-        width = float(r["high"] - r["low"]) / float(r["independent_high"] - r["independent_low"])
-        often = (f"{int(r['answers_min'])} times" if r["answers_min"] == r["answers_max"] else
-                 f"{int(r['answers_min'])} to {int(r['answers_max'])} times, {r['scores'] / r['n_items']:.3g} on average")
-        text += (f" {escape(m)} answered each item {often}, so its cap, "
-                 f"{int(r['scores']):,} scores, is above its {int(r['n_items']):,} items and does not bind: its "
-                 f"cluster-robust variance is {r['design_effect']:.2f} times the items-independent one, and its "
-                 f"effective sample size, {r['effective_n']:,.1f}, is above the {r['independent_effective_n']:,.1f} "
-                 "that the items-independent variance gives")
-        if width < 1:
-            text += (f", so its interval is {width:.2f} times as wide as the items-independent one (a variance ratio "
-                     "below 1 comes when the items of a cluster are less alike than items taken at random, or by "
-                     "chance when the clusters hardly matter).")
-        else:  # Wilson's width falls with n_eff (z / t)^2 alone: the larger n_eff is outweighed by the quantile
-            text += (f"; its interval is nonetheless {width:.2f} times as wide as the items-independent one, since "
-                     f"it takes {_quantile_text(float(r['df']), alpha)} and the items-independent one "
-                     f"{_quantile_text(float(r['independent_df']), alpha)}.")
     return text
 
 
