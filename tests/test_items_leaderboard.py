@@ -264,7 +264,7 @@ def test_poisson_weights_are_independent_poisson_1():
     Var((W - 1)^2) = mu4 - 1 = 3 for Poisson(1); P(0) SE sqrt(p(1-p)/1e5); the correlation of
     neighbouring clusters SE 1/sqrt(200 * 499).
     """
-    w = _draw_weights(np.random.default_rng(12), 200, 500, "poisson").astype(float)
+    w = _draw_weights(np.random.default_rng(12), 200, 500, "poisson")[0].astype(float)
     n = w.size
     assert abs(w.mean() - 1) <= 4 / math.sqrt(n)
     assert abs(w.var() - 1) <= 4 * math.sqrt(3 / n)
@@ -277,8 +277,11 @@ def test_poisson_weights_are_independent_poisson_1():
 def test_an_all_zero_poisson_replicate_is_drawn_again():
     """Two clusters: P(both weights 0) = e^-2 = 0.135 unconditionally; after the redraw no row
     is empty and P(W = (1, 0) | not empty) = e^-2 / (1 - e^-2), within 4 MC SE."""
-    w = _draw_weights(np.random.default_rng(13), 20_000, 2, "poisson")
+    w, redrawn = _draw_weights(np.random.default_rng(13), 20_000, 2, "poisson")
     assert w.sum(axis=1).min() >= 1
+    # the empty draws before 20,000 non-empty ones: negative binomial, mean 20,000 e^-2 / (1 - e^-2)
+    p0 = math.exp(-2)
+    assert abs(redrawn - 20_000 * p0 / (1 - p0)) <= 4 * math.sqrt(20_000 * p0) / (1 - p0)
     p = math.exp(-2) / (1 - math.exp(-2))
     share = np.mean((w[:, 0] == 1) & (w[:, 1] == 0))
     assert abs(share - p) <= 4 * math.sqrt(p * (1 - p) / 20_000)
@@ -326,7 +329,8 @@ def test_result_layout_and_reproducibility():
     assert list(a.columns) == ["model", "mean", "rank", "rank_low", "rank_high", "p_best", "p_best_se"]
     assert a["mean"].is_monotonic_decreasing and (a["rank_low"] <= a["rank"]).all()
     assert (a["rank_low"] <= a["rank_high"]).all() and a["p_best"].sum() == pytest.approx(1.0)
-    assert a.attrs == {"alpha": 0.05, "n_resamples": 300, "weights": "poisson", "n_items": 120, "n_clusters": None}
+    assert a.attrs == {"alpha": 0.05, "n_resamples": 300, "weights": "poisson", "n_items": 120, "n_clusters": None,
+                       "redrawn": 0, "unscored": {m: 0 for m in a["model"]}}
 
 
 def test_plot_rank_intervals_draws_models_in_rank_order():

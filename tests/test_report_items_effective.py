@@ -3,8 +3,8 @@
 item, whose clusters mix easy and hard items (so the cluster-robust variance is below the
 items-independent one).
 
-References, by hand with numpy: Korn and Graubard's ``n_eff = p (1 - p) / V`` capped at the number
-of 0/1 scores, with ``V`` the CR2 variance of the mean of the item means written out with dense
+References, by hand with numpy: Korn and Graubard's ``n_eff = p (1 - p) / V`` capped at the smaller of the
+number of 0/1 scores and the items-independent ``p (1 - p) / V_alone`` (one cap for every model), with ``V`` the CR2 variance of the mean of the item means written out with dense
 matrices (:func:`_references.cr2_variance`, which also gives the Bell–McCaffrey df), the
 items-independent ``V`` the sample variance of the item means over ``N``; the intervals from
 statsmodels' Wilson interval on ``n_eff (z / t_df)^2``; the quantiles from scipy.
@@ -52,11 +52,12 @@ def _reference(y: np.ndarray, labels: np.ndarray, alpha: float = 0.05) -> dict:
     p, N, n_obs = m.mean(), m.size, y.size
     V, df = cr2_reference(m, labels)
     V_alone = float(np.var(m, ddof=1)) / N   # the items taken as independent, N - 1 df
-    low, high = wilson_effective_reference(p, V, df, n_obs, alpha)
+    alone = min(p * (1 - p) / V_alone, n_obs)
+    cap = min(n_obs, alone)                  # one cap for every model: the items-independent sample size too
+    low, high = wilson_effective_reference(p, V, df, cap, alpha)
     alone_low, alone_high = wilson_effective_reference(p, V_alone, N - 1, n_obs, alpha)
-    return dict(p=p, N=N, n_obs=n_obs, df=df, ratio=V / V_alone, raw=p * (1 - p) / V,
-                n_eff=min(p * (1 - p) / V, n_obs), alone=min(p * (1 - p) / V_alone, n_obs),
-                width=(high - low) / (alone_high - alone_low))
+    return dict(p=p, N=N, n_obs=n_obs, df=df, ratio=V / V_alone, raw=p * (1 - p) / V, cap=cap, low=low, high=high,
+                n_eff=min(p * (1 - p) / V, cap), alone=alone, width=(high - low) / (alone_high - alone_low))
 
 
 #: 8 clusters of 3 items: A's cluster totals vary (cap does not bind), B's hardly (cap binds)
@@ -75,51 +76,53 @@ def test_effective_n_columns_match_korn_graubard_by_hand():
         row = means.loc[model]
         assert row["effective_n"] == pytest.approx(ref["n_eff"], rel=1e-9)
         assert row["independent_effective_n"] == pytest.approx(ref["alone"], rel=1e-9)
+        assert row["cap"] == pytest.approx(ref["cap"], rel=1e-9)
+        assert (row["low"], row["high"]) == (pytest.approx(ref["low"], abs=1e-12), pytest.approx(ref["high"], abs=1e-12))
         assert row["design_effect"] == pytest.approx(ref["ratio"], rel=1e-9)
         assert (row["scores"], row["n_items"]) == (ref["n_obs"], ref["N"])
     a, b = _reference(*answers["A"]), _reference(*answers["B"])
-    # the constructed file has what the note is about: A's variance ratio below 1 with the cap above
-    # its n_eff (cap not binding, n_eff above the items-independent one); B's below the cap's variance
-    assert a["ratio"] < 1 and a["alone"] < a["n_eff"] < a["n_obs"] and a["n_eff"] > a["N"]
-    assert b["raw"] > b["n_obs"] and b["n_eff"] == b["n_obs"]
+    # the constructed file has what the cap is about: A's variance ratio below 1 would give an effective sample
+    # size above the items-independent one (the answers' cap, its 0/1 scores, would not stop it); B's is above
+    # the answers' cap itself
+    assert a["ratio"] < 1 and a["alone"] < a["raw"] < a["n_obs"]
+    assert b["raw"] > b["n_obs"]
 
 
-def test_effective_n_note_says_where_the_cap_binds_and_where_it_does_not():
+def test_one_cap_for_every_model_no_interval_is_narrowed_by_a_variance_ratio_below_1():
+    """Cold read I3: with several answers per item a cluster-robust variance below the items-independent one
+    narrowed the interval (the example's forest), while with one answer per item the same chance was capped.
+    Now every model's effective sample size stops at its items-independent sample size: A's sits there."""
     data, answers = _file(FEW)
     means = model_means(data)
-    note = effective_n_note(means)
     a = _reference(*answers["A"])
-    assert note.startswith("Wilson's effective sample size is p(1 - p) / variance, capped at the model's number "
-                           "of 0/1 scores")
-    assert "The cap binds for B (effective sample size = 0/1 scores)." in note
-    assert "binds for A" not in note and " B answered" not in note
-    text = (f"A answered each item {K} times, so its cap, {a['n_obs']} scores, is above its {a['N']} "
-            f"items and does not bind: its cluster-robust variance is {a['ratio']:.2f} times the "
-            f"items-independent one, and its effective sample size, {a['n_eff']:,.1f}, is above the "
-            f"{a['alone']:,.1f} that the items-independent variance gives")
-    assert text in note
-    # on 7 df against 23 the t quantile outweighs the larger n_eff: the interval is the wider one
-    assert a["width"] > 1 and a["df"] == pytest.approx(7)
-    assert (f"; its interval is nonetheless {a['width']:.2f} times as wide as the items-independent one, since it "
-            f"takes the t quantile {stats.t.isf(0.025, a['df']):.3f} ({a['df']:.1f} degrees of freedom) and the "
-            f"items-independent one the t quantile {stats.t.isf(0.025, a['N'] - 1):.3f} "
-            f"({a['N'] - 1:.1f} degrees of freedom).") in note
+    assert means.loc["A", "effective_n"] == pytest.approx(a["alone"], rel=1e-9)
+    assert means.loc["A", "effective_n"] < a["raw"]
 
 
-def test_effective_n_note_with_many_clusters_the_cluster_robust_interval_is_the_narrower():
+def test_effective_n_note_says_where_the_cap_binds_and_at_which_bound():
+    data, answers = _file(FEW)
+    note = effective_n_note(model_means(data))
+    a, b = _reference(*answers["A"]), _reference(*answers["B"])
+    assert note.startswith("Wilson's effective sample size is p(1 - p) / variance, capped, for every model, at the "
+                           "smaller of its number of 0/1 scores")
+    assert b["cap"] < b["n_obs"]
+    assert (f"The cap binds for A (at its items-independent sample size, {a['alone']:,.1f}, below its "
+            f"{a['n_obs']} 0/1 scores ({K} answers per item)) and B (at its items-independent sample size, "
+            f"{b['alone']:,.1f}, below its {b['n_obs']} 0/1 scores ({K} answers per item)).") in note
+    assert "does not bind" not in note
+
+
+def test_effective_n_note_with_many_clusters_caps_both():
     data, answers = _file({"A": MANY, "B": [c[::-1] for c in MANY[::-1]]})
     means = model_means(data)
     note = effective_n_note(means)
-    assert "The cap binds" not in note
     for model in "AB":
         ref = _reference(*answers[model])
-        assert ref["ratio"] < 1 and ref["alone"] < ref["n_eff"] < ref["n_obs"] and ref["width"] < 1
-        assert (f"{model} answered each item {K} times, so its cap, {ref['n_obs']} scores, is above its "
-                f"{ref['N']} items and does not bind: its cluster-robust variance is {ref['ratio']:.2f} times the "
-                f"items-independent one, and its effective sample size, {ref['n_eff']:,.1f}, is above the "
-                f"{ref['alone']:,.1f} that the items-independent variance gives, so its interval is "
-                f"{ref['width']:.2f} times as wide as the items-independent one") in note
-    assert "nonetheless" not in note
+        assert ref["ratio"] < 1 and ref["alone"] < ref["raw"]
+        assert means.loc[model, "effective_n"] == pytest.approx(ref["alone"], rel=1e-9)
+        # capped at the items-independent sample size, on 19 df against 39: no narrower than independent items
+        assert ref["width"] >= 1
+        assert f"{model} (at its items-independent sample size, {ref['alone']:,.1f}" in note
 
 
 def test_effective_n_note_is_silent_where_no_interval_uses_an_effective_sample_size():
@@ -142,8 +145,13 @@ def test_effective_n_note_above_one_only_restates_the_rule():
     for model in "AB":
         ref = _reference(*answers[model])
         assert ref["ratio"] > 1 and ref["n_eff"] < ref["n_obs"]
-    # six clusters, fewer than 30: the note adds that the estimates from them are noisy, and nothing else
-    assert note.endswith("a variance below that of independent answers is taken at the cap; the cluster-robust "
-                         "variances, and so the effective sample sizes and design effects rest on only 6 clusters "
-                         "(fewer than 30), so they are themselves noisy.")
+    # six clusters, fewer than 30: the note adds that the estimates from them are noisy, and that the cap does
+    # not bind, with both models' numbers
+    refs = {m: _reference(*answers[m]) for m in "AB"}
+    assert ("narrows no model's interval; the cluster-robust variances, and so the effective sample sizes and "
+            "design effects rest on only 6 clusters (fewer than 30), so they are themselves noisy.") in note
+    assert note.endswith(f"It does not bind for A (effective sample size {refs['A']['n_eff']:,.1f} below its cap "
+                         f"{refs['A']['cap']:,.1f}) and B (effective sample size {refs['B']['n_eff']:,.1f} below its "
+                         f"cap {refs['B']['cap']:,.1f}): their cluster-robust variance is above the "
+                         "items-independent one.")
     assert math.isfinite(model_means(data)["effective_n"].iloc[0])

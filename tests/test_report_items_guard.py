@@ -242,7 +242,7 @@ def test_ratios_and_design_effects_from_few_clusters_are_called_noisy():
     caveat = "rest on only 6 clusters (fewer than 30), so they are themselves noisy"
     (bullet,) = [t for t in text.split("\n") if "variance ratio" in t]
     assert f"; this ratio and the design effect from it {caveat}" in bullet
-    assert (f"is taken at the cap; the cluster-robust variances, and so the effective sample sizes and design effects "
+    assert (f"narrows no model's interval; the cluster-robust variances, and so the effective sample sizes and design effects "
             f"{caveat}.") in note
     # repeated answers in the six passages: section 4's bullet quotes clustered standard errors and a floor
     rng = np.random.default_rng(2)

@@ -521,26 +521,29 @@ def tie_group(scores: Any, *, clusters: Any = None, alpha: float = 0.05, adjust:
 
 
 # ------------------------------------------------------------------ rank intervals
-def _draw_weights(rng: np.random.Generator, rows: int, n_groups: int, kind: str) -> np.ndarray:
-    """``rows`` x ``n_groups`` bootstrap weights, no row all zero.
+def _draw_weights(rng: np.random.Generator, rows: int, n_groups: int, kind: str) -> tuple[np.ndarray, int]:
+    """``rows`` x ``n_groups`` bootstrap weights, no row all zero, and the number of rows drawn again.
 
     Multinomial: ``n_groups`` draws of ``rng.integers(n_groups)`` per row, counted.
     Poisson: a total ``T ~ Poisson(n_groups)`` per row, conditioned on ``T > 0``, spread
     over the clusters by ``T`` uniform draws -- by the splitting property of the Poisson
     distribution the counts are independent Poisson(1) weights (conditioned on not all
     being 0), drawn at the cost of ``T`` integers instead of ``n_groups`` Poisson variates.
+    The second value counts the draws of ``T = 0`` (every weight 0) that were drawn again.
     """
+    redrawn = 0
     if kind == "multinomial":
         totals = np.full(rows, n_groups)
     else:
         totals = rng.poisson(float(n_groups), size=rows)
         empty = totals == 0
         while empty.any():  # no data in the replicate: draw it again
+            redrawn += int(empty.sum())
             totals[empty] = rng.poisson(float(n_groups), size=int(empty.sum()))
             empty = totals == 0
     picks = rng.integers(n_groups, size=int(totals.sum()))
     cells = np.repeat(np.arange(rows) * n_groups, totals) + picks
-    return np.bincount(cells, minlength=rows * n_groups).reshape(rows, n_groups)
+    return np.bincount(cells, minlength=rows * n_groups).reshape(rows, n_groups), redrawn
 
 
 def _replicate_ranks(means: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -621,7 +624,10 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
         One row per model, best first (by observed rank, ties in input order): ``model``,
         ``mean``, ``rank`` (1 + the number of models with a larger observed mean),
         ``rank_low``, ``rank_high``, ``p_best``, ``p_best_se``. ``attrs`` hold ``alpha``, ``n_resamples``,
-        ``weights``, ``n_items`` and ``n_clusters``.
+        ``weights``, ``n_items``, ``n_clusters``, ``redrawn`` (Poisson weights: the resamples that drew
+        nothing, every weight 0, and were drawn again, so the ``n_resamples`` are conditioned on drawing
+        something) and ``unscored`` (per model, the resamples that drew none of its items, with
+        ``missing="drop"``, in which it keeps its observed mean).
 
     Notes
     -----
@@ -675,13 +681,19 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
     high = np.empty((n_resamples, n_models), dtype=np.int64)
     credit = np.empty((n_resamples, n_models))   # each replicate's share of first place: 1, 1/j or 0
     step = max(1, min(n_resamples, _CHUNK // n_groups))
+    redrawn = 0
+    unscored = np.zeros(n_models, dtype=np.int64)
     for s in range(0, n_resamples, step):
         rows = min(step, n_resamples - s)
-        w = _draw_weights(rng, rows, n_groups, weights).astype(float)
+        w, again = _draw_weights(rng, rows, n_groups, weights)
+        w = w.astype(float)
+        redrawn += again
         with np.errstate(invalid="ignore", divide="ignore"):
             means = (w @ sums) / (w @ sizes)
         # a replicate that draws none of a model's items says nothing of it: its observed mean
-        means = np.where(np.isfinite(means), means, observed)
+        finite = np.isfinite(means)
+        unscored += (~finite).sum(axis=0)
+        means = np.where(finite, means, observed)
         low[s:s + rows], high[s:s + rows], credit[s:s + rows] = _replicate_ranks(means)
     # a model given the same credit in every replicate (an exact tie for first each time, or never or
     # always first) has that credit as its share and no Monte Carlo error, without rounding noise
@@ -699,7 +711,8 @@ def rank_intervals(scores: Any, *, clusters: Any = None, n_resamples: int = 2000
         "p_best_se": p_best_se[order],
     })
     out.attrs.update(alpha=alpha, n_resamples=n_resamples, weights=weights, n_items=n_items,
-                     n_clusters=None if table.codes is None else table.n_groups)
+                     n_clusters=None if table.codes is None else table.n_groups, redrawn=redrawn,
+                     unscored={table.names[i]: int(unscored[i]) for i in order})
     return out
 
 

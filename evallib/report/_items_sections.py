@@ -65,6 +65,7 @@ from ..planning import (
     item_power,
     item_sample_size,
 )
+from ..items._passk import _mean_se
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
 from ._prose import (
     MACHINE_ZERO,
@@ -108,6 +109,7 @@ __all__ = [
     "pairs_interval_note",
     "pairs_guard_note",
     "rank_bootstrap_note",
+    "rank_redraw_note",
     "pairs_identical_note",
     "items_summary_text",
 ]
@@ -199,8 +201,15 @@ class ItemsOverview:
 
 
 #: Below this many independent units (items, or clusters with clusters) section 1 warns that the paired
-#: t-test's size exceeds alpha, with its exact size for 0/1 scores (:func:`_paired_t_size`).
-FEW_TEST_UNITS = 20
+#: t-test's size exceeds alpha, with the file's own size: exact for 0/1 scores (:func:`_paired_t_size`), else
+#: by Monte Carlo (:func:`_flipped_size`). The excess does not end at 20: on independent 0/1 items the exact size
+#: at alpha = 0.05 is 0.054 to 0.078 from 20 to 49 items, 0.053 to 0.067 from 50 to 99 and 0.053 to 0.062 from
+#: 100 to 199, and 0.052 to 0.058 from 200 to 1,000 (measured by :func:`_paired_t_size`, each checked by Monte
+#: Carlo in tests/test_report_items_coldread3.py); from 200 units on the report does not warn.
+FEW_TEST_UNITS = 200
+#: Draws and seed of the Monte Carlo size of section 3's paired test on a file's own differences.
+SIZE_DRAWS = 2000
+SIZE_SEED = 0
 
 
 def _paired_t_size(n: int, alpha: float) -> tuple[float, float]:
@@ -236,34 +245,102 @@ def _paired_t_size(n: int, alpha: float) -> tuple[float, float]:
     return float(sizes[j]), float(qs[j])
 
 
+def _flipped_size(data: ItemScores, alpha: float, *, draws: int = SIZE_DRAWS,
+                  seed: int = SIZE_SEED) -> list[tuple[str, str, float, float]]:
+    """The size of section 3's unadjusted paired test on this file's own differences, by Monte Carlo.
+
+    For every pair of models, the per-item differences ``d`` on the items both scored are multiplied by a
+    random sign per cluster (per item without clusters): swapping the two models' scores in a random half of
+    the clusters, a null under which the two are equally good that keeps the file's clusters, their sizes
+    and its differences. Each draw is tested as section 3 tests it, unadjusted: the CR2 t-test with the
+    Bell–McCaffrey degrees of freedom (:func:`evallib.items._passk._mean_se`, the one
+    :func:`evallib.items.leaderboard_pairs` uses), and on fewer than :data:`FEW_CLUSTERS` clusters the
+    items-independent standard error where the CR2 one is below :data:`CLUSTERED_SE_RATIO` times it; a
+    draw whose differences have no spread rejects when their mean is not 0. Returns, per pair with a
+    difference, ``(a, b, size, mc_se)``: the share of ``draws`` draws that reject at ``alpha`` and its
+    binomial Monte Carlo standard error (draws from ``numpy.random.default_rng(seed)``).
+    """
+    draws = check_count(draws, "draws", minimum=1)
+    alpha = check_alpha(alpha)
+    rng = np.random.default_rng(seed)
+    means = data.item_means()
+    out = []
+    chunk = max(1, min(draws, 2_000_000 // max(1, data.n_items)))
+    for i, a in enumerate(data.models):
+        for b in data.models[i + 1:]:
+            x, y = means[a].to_numpy(float), means[b].to_numpy(float)
+            shared = ~np.isnan(x) & ~np.isnan(y)
+            d = x[shared] - y[shared]
+            if d.size < 2 or np.all(d == 0):
+                continue
+            if data.clustered:
+                codes = np.unique(data.clusters[shared], return_inverse=True)[1]
+                groups = int(codes.max()) + 1
+            else:
+                codes, groups = None, d.size
+            guard = data.clustered and groups < FEW_CLUSTERS
+            rejected = 0
+            for s in range(0, draws, chunk):
+                rows = min(chunk, draws - s)
+                signs = rng.choice(np.array([-1.0, 1.0]), size=(groups, rows))
+                flipped = d[:, None] * (signs if codes is None else signs[codes])
+                mean, se, df = _mean_se(flipped, None if codes is None else codes, groups)
+                if guard:
+                    independent = _mean_se(flipped, None, d.size)[1]
+                    se = np.where(se < CLUSTERED_SE_RATIO * independent, independent, se)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    p = np.where(se > MACHINE_ZERO, 2 * stats.t.sf(np.abs(mean / se), df),
+                                 np.where(np.abs(mean) > MACHINE_ZERO, 0.0, 1.0))
+                rejected += int(np.count_nonzero(p <= alpha))
+            share = rejected / draws
+            out.append((a, b, share, math.sqrt(share * (1 - share) / draws)))
+    return out
+
+
 def _few_units_warning(data: ItemScores, alpha: float) -> str | None:
     """Section 1's warning that the paired t-test exceeds its level on fewer than :data:`FEW_TEST_UNITS`
-    independent units, with the exact size on that many independent 0/1 items (:func:`_paired_t_size`)."""
+    independent units (items, or clusters with clusters), in the file's own numbers: with 0/1 scores, one
+    answer per item and no clusters the test's exact size on the file's items (:func:`_paired_t_size`),
+    otherwise its size on the file's own differences by Monte Carlo (:func:`_flipped_size`); none when
+    that size does not exceed ``alpha``."""
     units = data.n_clusters if data.clustered else data.n_items
     if units >= FEW_TEST_UNITS or units < 2:
         return None
-    size, q = _paired_t_size(units, alpha)
     exact = data.binary and data.max_samples == 1 and not data.clustered
-    if exact and size <= alpha:
-        return None
-    what = f"{units} clusters" if data.clustered else f"{units} items"
-    head = (f"too few items for the paired t-test to keep its level: on {what} (fewer than {FEW_TEST_UNITS}) "
-            if exact else f"few {'clusters' if data.clustered else 'items'} for the paired t-test's level: on "
-                          f"{what} (fewer than {FEW_TEST_UNITS}) ")
-    if exact:
-        body = (f"the paired t-test of section 3, at its own level alpha = {alpha:g}, declares two equally good "
-                f"models different with probability up to {size:.3f}, not {alpha:g} (its exact size on {units} "
-                f"items of 0/1 scores, by enumerating the items on which the two disagree, largest when they "
-                f"disagree on a share {q:g} of the items)")
+    if data.clustered:
+        n_g = np.bincount(data.clusters)
+        per = (f"{int(n_g.min()):,}" if n_g.min() == n_g.max() else f"{int(n_g.min()):,} to {int(n_g.max()):,}")
+        what = (f"this file's {units:,} clusters, which hold its {data.n_items:,} items ({per} per cluster), the units section 3's tests count (their t reference has at "
+                f"most {units - 1:,} degrees of freedom)")
     else:
-        body = (f"the t reference of section 3's paired comparison is a large-sample approximation that "
-                f"scores in [0, 1] do not meet: on {units} independent items of 0/1 scores the paired t-test at "
-                f"alpha = {alpha:g} has an exact size of up to {size:.3f} (largest when the models disagree on a "
-                f"share {q:g} of the items), and this file's size on its {what} is not computed here but is not "
-                "guaranteed to be alpha either (Bowyer, Aitchison and Ivanova 2025: do not use the "
-                "central limit theorem in evals with fewer than a few hundred data points)")
-    return (head + body + "; read a p-value near alpha, or a verdict that turns on it, as unsettled"
-            + ("; McNemar's mid-p test beside it counts only the items on which the two disagree." if exact else "."))
+        what = f"this file's {units:,} items"
+    if exact:
+        size, q = _paired_t_size(units, alpha)
+        if size <= alpha:
+            return None
+        return (f"the paired t-test's level on few items: on {what} the paired t-test of section 3, at its own "
+                f"level alpha = {alpha:g}, declares two equally good models different with probability up to "
+                f"{size:.3f}, not {alpha:g} (its exact size on {units:,} items of 0/1 scores, by enumerating the "
+                f"items on which the two disagree, largest when they disagree on a share {q:g} of the items); "
+                "read a p-value near alpha, or a verdict that turns on it, as unsettled; McNemar's mid-p test "
+                "beside it counts only the items on which the two disagree.")
+    sizes = _flipped_size(data, alpha)
+    if not sizes:
+        return None
+    a, b, size, mc = max(sizes, key=lambda r: r[2])
+    if size - 2 * mc <= alpha:
+        return None
+    low = min(r[2] for r in sizes)
+    spread = ("" if len(sizes) == 1 else
+              f", the largest of the {len(sizes)} pairs' (the smallest {low:.3f})")
+    return (f"the paired t-test's level on few units: on {what}, section 3's unadjusted paired test of "
+            f"{a} and {b}, run on the file's own differences with the two models' scores swapped in a random "
+            f"half of the {'clusters' if data.clustered else 'items'} (a null under which the two are equally "
+            f"good; {SIZE_DRAWS:,} draws, seed {SIZE_SEED}), rejects at alpha = {alpha:g} in a share {size:.3f} "
+            f"of the draws (Monte Carlo SE {mc:.3f}){spread}, not {alpha:g}: the t reference is a large-sample "
+            "approximation that so few units do not meet (Bowyer, Aitchison and Ivanova 2025: do not use the "
+            "central limit theorem in evals with fewer than a few hundred data points); read a p-value near "
+            "alpha, or a verdict that turns on it, as unsettled.")
 
 
 def summarise_items(data: ItemScores, *, alpha: float = 0.05) -> ItemsOverview:
@@ -273,9 +350,9 @@ def summarise_items(data: ItemScores, *, alpha: float = 0.05) -> ItemsOverview:
     of a 95% interval for a mean near 0.5), below
     :data:`~evallib.report.FEW_CLUSTERS` clusters (the cluster-robust
     intervals then rest on few degrees of freedom) and below :data:`FEW_TEST_UNITS` items
-    (clusters with clusters), where the paired t-test's size exceeds ``alpha``: the warning gives
-    its exact size on that many independent 0/1 items (the file's own for 0/1 scores, one answer
-    per item and no clusters).
+    (clusters with clusters), where the paired t-test's size can exceed ``alpha``: the warning gives
+    the file's own size, exact for 0/1 scores with one answer per item and no clusters, otherwise
+    by Monte Carlo on the file's differences (:func:`_few_units_warning`).
     """
     alpha = check_alpha(alpha)
     counts = data.sample_counts()
@@ -334,10 +411,14 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         answers per item (Korn and Graubard's truncation: a variance below ``p (1 - p) / n_0/1``,
         that of independent answers, is taken at the cap); for Wilson's own case 1; for a t
         interval the variance ratio), ``effective_n`` (Wilson on the effective sample size:
-        ``n_eff``; else NaN), ``independent_effective_n`` (the ``n_eff`` that the items-independent
-        variance ``unclustered_se^2`` gives under the same cap; with several answers per item the
-        cap is above the number of items, so a variance ratio below 1 makes ``effective_n`` the
-        larger), ``scores`` (0/1 scores or answers counted), ``answers`` (mean answers per item),
+        ``n_eff``; else NaN), ``independent_effective_n`` (the sample size of the items-independent
+        interval: the number of items for Wilson's own interval, one 0/1 answer per item, else the
+        ``n_eff`` that the items-independent variance ``unclustered_se^2`` gives), ``cap`` (the
+        smaller of ``n_0/1`` and ``independent_effective_n``: one rule for every model, so that a
+        cluster-robust variance below the items-independent one, which a variance ratio below 1 gives
+        by chance when the clusters hardly matter, narrows no model's interval, whether it answered
+        each item once or several times; the interval is :func:`evallib._inference.wilson_effective`
+        with that cap, and ``low``, ``high`` are its), ``scores`` (0/1 scores or answers counted), ``answers`` (mean answers per item),
         ``answers_min``, ``answers_max`` (the fewest and most answers to one of the items it scored),
         ``independent_low``, ``independent_high``, ``independent_df`` (the interval
         :func:`evallib.items.item_mean` gives without the clusters, the items taken as independent,
@@ -354,13 +435,21 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         n_obs = int(np.count_nonzero(np.isfinite(block)))
         counts = data.sample_counts()[:, list(data.models).index(name)]
         counts = counts[counts > 0]                     # answers per item, over the items the model scored
-        effective = alone_effective = float("nan")
+        effective = alone_effective = cap = float("nan")
+        r_low, r_high = r.low, r.high
         alone = r if not data.clustered else item_mean(block, alpha=alpha, missing="drop")
         if r.method == "wilson" and "effective sample size" in r.note.lower():
-            effective = float(wilson_effective(r.estimate, r.se * r.se, r.df, n_obs, alpha, n_items=r.n_items)[2])
-            # the effective sample size the items-independent variance gives, under the same cap
-            alone_effective = float(wilson_effective(r.estimate, r.unclustered_se ** 2, r.df, n_obs, alpha,
-                                                     n_items=r.n_items)[2])
+            # the items-independent interval's own sample size: Wilson's binomial n with one 0/1 answer per
+            # item, else the effective sample size its variance gives (capped at the 0/1 scores)
+            alone_effective = (float(r.n_items) if not math.isfinite(alone.df) else
+                               float(wilson_effective(r.estimate, r.unclustered_se ** 2, r.df, n_obs, alpha,
+                                                      n_items=r.n_items)[2]))
+            # one cap for every model: the clusters never raise the effective sample size above the
+            # items-independent one (a design effect of the clusters of at least 1), nor the answers above n_0/1
+            cap = min(float(n_obs), alone_effective)
+            low, high, effective = (float(v) for v in wilson_effective(r.estimate, r.se * r.se, r.df, cap, alpha,
+                                                                       n_items=r.n_items))
+            r_low, r_high = low, high
             used = n_obs / effective
         elif r.method == "wilson":
             used = 1.0
@@ -369,7 +458,7 @@ def model_means(data: ItemScores, *, alpha: float = 0.05) -> pd.DataFrame:
         # without clusters item_mean's "cr2" has one item per cluster: HC2, which for a mean is the ordinary
         # t interval over items (s / sqrt(n), n - 1 df); it is named so, not CR2 / Bell–McCaffrey
         method = "t" if r.method == "cr2" and not data.clustered else r.method
-        rows.append({"model": name, "mean": r.estimate, "low": r.low, "high": r.high, "se": r.se,
+        rows.append({"model": name, "mean": r.estimate, "low": r_low, "high": r_high, "se": r.se, "cap": cap,
                      "independent_low": alone.low, "independent_high": alone.high, "independent_df": alone.df,
                      "independent_effective_n": alone_effective,
                      "df": r.df, "method": method, "unclustered_se": r.unclustered_se,
@@ -1412,6 +1501,46 @@ def rank_bootstrap_note(pairs: pd.DataFrame) -> str | None:
             "the CR2 standard errors section 3 did not use")
 
 
+def rank_redraw_note(ranks: pd.DataFrame) -> str:
+    """Section 5's sentence on the bootstrap's empty resamples, with their counts.
+
+    With Poisson weights a resample can draw nothing (every weight 0, with chance ``exp(-J)`` for ``J``
+    clusters or items): :func:`evallib.items.rank_intervals` draws it again, so its shares are over
+    resamples that draw something (``attrs["redrawn"]``). A resample that draws none of one model's items
+    (models scored on partly different items) gives that model its observed mean (``attrs["unscored"]``).
+
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"model": ["a", "b"]})
+    >>> r.attrs.update(n_resamples=2000, weights="poisson", n_clusters=3, n_items=30, redrawn=97,
+    ...                unscored={"a": 0, "b": 0})
+    >>> rank_redraw_note(r)[:95]
+    'Of the resamples drawn, 97 drew none of the 3 clusters (every Poisson weight 0, a chance of 0.0'
+    """
+    b = int(ranks.attrs.get("n_resamples", 0))
+    n_units = ranks.attrs.get("n_clusters")
+    unit = "clusters" if n_units is not None else "items"
+    n_units = int(n_units if n_units is not None else ranks.attrs.get("n_items", 0))
+    redrawn = int(ranks.attrs.get("redrawn", 0))
+    if ranks.attrs.get("weights", "poisson") != "poisson":
+        head = f"Every one of the {b:,} resamples draws {n_units:,} {unit} (multinomial weights): none is empty"
+    else:
+        chance = f"{math.exp(-n_units):.2g}"
+        if redrawn:
+            head = (f"Of the resamples drawn, {redrawn:,} drew none of the {n_units:,} {unit} (every Poisson "
+                    f"weight 0, a chance of {chance} each) and were drawn again, so the {b:,} resamples above "
+                    f"are those that drew at least one, {b + redrawn:,} drawn in all")
+        else:
+            head = (f"No resample was empty: each of the {b:,} drew at least one of the {n_units:,} {unit} (an "
+                    f"empty one, every Poisson weight 0, has a chance of {chance} and would have been drawn again)")
+    unscored = {m: int(k) for m, k in ranks.attrs.get("unscored", {}).items() if k}
+    tail = ""
+    if unscored:
+        parts = [f"{escape(m)} in {k:,}" for m, k in unscored.items()]
+        tail = ("; resamples that drew none of a model's items keep its observed mean there: "
+                + join_names(parts, limit=_LIST_LIMIT) + f" of the {b:,}")
+    return head + tail + "."
+
+
 @renamed_keywords(n_boot="n_resamples")
 def leaderboard(data: ItemScores, *, alpha: float = 0.05, adjust: str = "holm", n_resamples: int = 2000,
                 rng=None) -> Leaderboard:
@@ -1624,10 +1753,19 @@ def _uniform(row: pd.Series) -> bool:
 
 
 def _capped(row: pd.Series) -> bool:
-    """Whether Wilson's effective sample size of a means row is at its cap, the number of 0/1 scores
-    (a row whose scores are all the same is not capped: it takes its number of items)."""
+    """Whether Wilson's effective sample size of a means row is at its cap, the smaller of its number of 0/1
+    scores and its items-independent sample size (a row whose scores are all the same is not capped: it takes
+    its number of items)."""
     return (math.isfinite(row["effective_n"]) and not _uniform(row)
-            and row["effective_n"] >= row["scores"] * (1 - 1e-12))
+            and row["effective_n"] >= row["cap"] * (1 - 1e-12))
+
+
+def _cap_text(row: pd.Series) -> str:
+    """Which of the two bounds a capped row's effective sample size sits at, in words."""
+    if row["cap"] >= row["scores"] * (1 - 1e-12):
+        return f"its {int(row['scores']):,} 0/1 scores"
+    return (f"its items-independent sample size, {row['cap']:,.1f}, below its {int(row['scores']):,} 0/1 scores "
+            f"({row['scores'] / row['n_items']:.3g} answers per item)")
 
 
 def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_clusters: int | None = None) -> str:
@@ -1646,13 +1784,9 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_cluste
                      f"number of items, {int(row['n_items']):,}: answers to one item that never differ carry one "
                      "item's information)")
         elif _capped(row):
-            text += (" (the effective sample size is capped at the number of 0/1 scores: a variance below that of "
-                     "independent answers is taken at the cap, so it does not narrow the interval)")
-        elif ratio < 1 and row["effective_n"] > row["independent_effective_n"]:
-            text += (f" (with {row['scores'] / row['n_items']:.3g} answers per item the cap, its "
-                     f"{int(row['scores']):,} 0/1 scores, does not bind, so the variance ratio below 1 gives an "
-                     f"effective sample size above the {row['independent_effective_n']:,.1f} that the "
-                     "items-independent variance gives)")
+            text += (f" (the effective sample size is capped, here at {_cap_text(row)}: the cap is the smaller of "
+                     "the 0/1 scores and the items-independent sample size for every model, so a variance below "
+                     "the items-independent one does not narrow the interval)")
     width = float(row["high"] - row["low"])
     alone = float(row["independent_high"] - row["independent_low"])
     times = width / alone if alone > 0 else float("nan")
@@ -1689,53 +1823,42 @@ def _design_effect_sentence(row: pd.Series, ratio: float, alpha: float, n_cluste
 def effective_n_note(means: pd.DataFrame) -> str | None:
     """Section 2's note on the cap of Wilson's effective sample size, with each model's numbers.
 
-    The cap is the number of 0/1 scores (the answers), Korn and Graubard's truncation at a
-    design effect of 1 relative to independent answers; a model whose scores are all the same
-    takes its number of items instead. With one answer per item that is the
-    number of items, so a cluster-robust variance below the items-independent one does not
-    narrow the interval; with several it is not, and such a variance does. None when no
-    interval is Wilson's on the effective sample size.
+    The cap is one rule for every model: the smaller of its number of 0/1 scores (the answers, Korn and
+    Graubard's truncation at a design effect of 1 relative to independent answers) and the sample size of
+    its items-independent interval (the items for one answer per item; with several, the effective sample
+    size the items-independent variance gives), so a cluster-robust variance below the items-independent one
+    narrows no model's interval. A model whose scores are all the same takes its number of items instead.
+    None when no interval is Wilson's on the effective sample size.
     """
     rows = means[np.isfinite(means["effective_n"].to_numpy(dtype=float))]
     if not len(rows):
         return None
-    text = ("Wilson's effective sample size is p(1 - p) / variance, capped at the model's number of 0/1 scores "
-            "(its answers: items × answers per item), a design effect of at least 1 relative to independent "
-            "answers (Korn and Graubard's truncation); a variance below that of independent answers is taken at "
-            "the cap")
+    text = ("Wilson's effective sample size is p(1 - p) / variance, capped, for every model, at the smaller of its "
+            "number of 0/1 scores (its answers: items × answers per item; a design effect of at least 1 relative "
+            "to independent answers, Korn and Graubard's truncation) and the sample size of its items-independent "
+            "interval (its items with one answer per item; with several, the effective sample size of the "
+            "items-independent variance): a cluster-robust variance below the items-independent one, which a "
+            "variance ratio below 1 gives by chance when the clusters hardly matter, is taken at the cap, so it "
+            "narrows no model's interval")
     noise = _few_clusters_noise(means.attrs.get("n_clusters"), "the cluster-robust variances, and so the effective "
                                 "sample sizes and design effects", many=True)
     text += (f"{noise}." if noise else ".")
-    capped = [m for m, r in rows.iterrows() if _capped(r)]
+    capped = [(m, r) for m, r in rows.iterrows() if _capped(r)]
     if capped:
-        text += (f" The cap binds for {join_names((escape(m) for m in capped), limit=_LIST_LIMIT)}"
-                 f" (effective sample size = 0/1 scores).")
+        text += (" The cap binds for " + join_names((f"{escape(m)} (at {_cap_text(r)})" for m, r in capped),
+                                                     limit=_LIST_LIMIT) + ".")
+    free = [(m, r) for m, r in rows.iterrows() if not _capped(r) and not _uniform(r)]
+    if free:
+        text += (" It does not bind for " + join_names((f"{escape(m)} (effective sample size {r['effective_n']:,.1f} "
+                                                        f"below its cap {r['cap']:,.1f})" for m, r in free),
+                                                       limit=_LIST_LIMIT)
+                 + ": their cluster-robust variance is above the items-independent one.")
     for m, r in rows.iterrows():
         if _uniform(r):
             text += (f" Every answer of {escape(m)} is {r['mean']:g}, so its variance is 0 and says nothing: its "
                      f"effective sample size is its number of items, {int(r['n_items']):,}"
                      + (f", not its {int(r['scores']):,} answers, since answers to one item that never differ carry "
                         "one item's information." if r["scores"] > r["n_items"] else "."))
-    over = [(m, r) for m, r in rows.iterrows() if not _capped(r) and r["effective_n"] > r["independent_effective_n"]
-            and math.isfinite(r["design_effect"]) and r["design_effect"] < 1]
-    alpha = float(means.attrs.get("alpha", 0.05))
-    for m, r in over:
-        width = float(r["high"] - r["low"]) / float(r["independent_high"] - r["independent_low"])
-        often = (f"{int(r['answers_min'])} times" if r["answers_min"] == r["answers_max"] else
-                 f"{int(r['answers_min'])} to {int(r['answers_max'])} times, {r['scores'] / r['n_items']:.3g} on average")
-        text += (f" {escape(m)} answered each item {often}, so its cap, "
-                 f"{int(r['scores']):,} scores, is above its {int(r['n_items']):,} items and does not bind: its "
-                 f"cluster-robust variance is {r['design_effect']:.2f} times the items-independent one, and its "
-                 f"effective sample size, {r['effective_n']:,.1f}, is above the {r['independent_effective_n']:,.1f} "
-                 "that the items-independent variance gives")
-        if width < 1:
-            text += (f", so its interval is {width:.2f} times as wide as the items-independent one (a variance ratio "
-                     "below 1 comes when the items of a cluster are less alike than items taken at random, or by "
-                     "chance when the clusters hardly matter).")
-        else:  # Wilson's width falls with n_eff (z / t)^2 alone: the larger n_eff is outweighed by the quantile
-            text += (f"; its interval is nonetheless {width:.2f} times as wide as the items-independent one, since "
-                     f"it takes {_quantile_text(float(r['df']), alpha)} and the items-independent one "
-                     f"{_quantile_text(float(r['independent_df']), alpha)}.")
     return text
 
 
