@@ -30,7 +30,7 @@ from .._plotting import get_axes
 from .._results import table_metadata
 from .._validate import check_alpha, check_choices, check_cluster_size, check_count, check_real, check_rng
 from .._inference import wilson_effective, wilson_interval
-from ._means import _bm_df
+from .._cr2 import bm_df as _bm_df
 
 __all__ = ["ITEM_COVERAGE_METHODS", "item_interval_coverage", "plot_item_interval_coverage"]
 

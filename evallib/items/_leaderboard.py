@@ -47,11 +47,12 @@ import pandas as pd
 from scipy import sparse
 
 from .._compat import renamed_keywords
+from .._cr2 import cr2_mean_se as _mean_se
 from .._inference import t_inference
 from .._multitest import ADJUSTMENTS, adjust_pvalues
 from .._plotting import get_axes
 from .._validate import align_items, check_alpha, check_choice, check_count, check_item_index, check_labels, check_rng
-from ._passk import _cluster_index, _mean_se
+from ._passk import _cluster_index
 
 __all__ = [
     "LEADERBOARD_ADJUSTMENTS",

@@ -60,6 +60,7 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import renamed_fields, renamed_keywords
+from .._cr2 import bm_df as _bm_df
 from .._format import format_p
 from .._inference import (
     check_alternative,
@@ -568,15 +569,6 @@ def bell_mccaffrey_df(cluster_sizes: Any) -> float:
             or np.any(n_g < 1) or np.any(n_g != np.round(n_g)):
         raise ValueError("cluster_sizes must be a sequence of at least two whole numbers >= 1")
     return _bm_df(n_g.astype(float))
-
-
-def _bm_df(n_g: np.ndarray) -> float:
-    n_g = n_g.astype(float)
-    N = n_g.sum()
-    r = (N - n_g) / N
-    s1 = np.sum(n_g * n_g / (r * r) * (1.0 - 2.0 * n_g / N))
-    s2 = np.sum(n_g * n_g / r)
-    return float(N * N / (s1 + s2 * s2 / (N * N)))
 
 
 def _draw_weights(rng: np.random.Generator, shape: tuple[int, int], kind: str) -> np.ndarray:

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import sparse, stats
+from scipy import stats
 
 from .._compat import renamed_fields
+from .._cr2 import cr2_mean_se as _mean_se
 from .._results import IntervalMixin
 from .._validate import align_items, check_alpha, check_count, check_labels
-from ._means import bell_mccaffrey_df
 
 __all__ = ["PassInterval", "PassAtK", "unbiased_pass_at_k", "unbiased_pass_hat_k", "pass_at_k"]
 
@@ -215,31 +215,6 @@ def _cluster_index(clusters: Any, n_items: int, name: str = "clusters") -> tuple
     if n_groups < 2:
         raise ValueError(f"{name} must hold at least 2 distinct clusters for a standard error, got 1")
     return codes.astype(np.intp), n_groups
-
-
-def _mean_se(values: np.ndarray, codes: np.ndarray | None, n_groups: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """Column means of ``values`` (items x columns), their standard errors and the df.
-
-    Unclustered: ``se^2 = s^2 / N`` with ``N - 1`` df. Clustered: the CR2 error of an
-    intercept-only regression (Bell & McCaffrey 2002), the convention of
-    :func:`evallib.items.paired_item_difference`: with ``e_g`` the sum over cluster
-    ``g`` of the deviations from the mean and ``n_g`` its size,
-    ``se^2 = sum_g e_g^2 / (1 - n_g / N) / N^2``, with the Bell–McCaffrey degrees of freedom
-    (:func:`evallib.items.bell_mccaffrey_df`; ``G - 1`` for equal clusters). With one
-    item per cluster it is the unclustered ``s^2 / N`` with ``N - 1`` df.
-    """
-    n_items = values.shape[0]
-    mean = values.mean(axis=0)
-    resid = values - mean
-    if codes is None:
-        se = np.sqrt((resid * resid).sum(axis=0) / (n_items * (n_items - 1.0)))
-        return mean, se, n_items - 1
-    indicator = sparse.csr_array((np.ones(n_items), (codes, np.arange(n_items))), shape=(n_groups, n_items))
-    sums = indicator @ resid
-    sizes = np.bincount(codes, minlength=n_groups).astype(float)
-    scale = 1.0 / (1.0 - sizes / n_items)
-    se = np.sqrt((scale[:, None] * sums * sums).sum(axis=0)) / n_items
-    return mean, se, float(bell_mccaffrey_df(sizes))
 
 
 @renamed_fields(std_error="se")

@@ -65,7 +65,7 @@ from ..planning import (
     item_power,
     item_sample_size,
 )
-from ..items._passk import _mean_se
+from .._cr2 import cr2_mean_se
 from ._items_inputs import FEW_CLUSTERS, FEW_ITEMS, TASK_CLUSTER, ItemScores
 from ._prose import (
     MACHINE_ZERO,
@@ -253,7 +253,7 @@ def _flipped_size(data: ItemScores, alpha: float, *, draws: int = SIZE_DRAWS,
     random sign per cluster (per item without clusters): swapping the two models' scores in a random half of
     the clusters, a null under which the two are equally good that keeps the file's clusters, their sizes
     and its differences. Each draw is tested as section 3 tests it, unadjusted: the CR2 t-test with the
-    Bell–McCaffrey degrees of freedom (:func:`evallib.items._passk._mean_se`, the one
+    Bell–McCaffrey degrees of freedom (`evallib._cr2.cr2_mean_se`, the one
     :func:`evallib.items.leaderboard_pairs` uses), and on fewer than :data:`FEW_CLUSTERS` clusters the
     items-independent standard error where the CR2 one is below :data:`CLUSTERED_SE_RATIO` times it; a
     draw whose differences have no spread rejects when their mean is not 0. Returns, per pair with a
@@ -284,9 +284,9 @@ def _flipped_size(data: ItemScores, alpha: float, *, draws: int = SIZE_DRAWS,
                 rows = min(chunk, draws - s)
                 signs = rng.choice(np.array([-1.0, 1.0]), size=(groups, rows))
                 flipped = d[:, None] * (signs if codes is None else signs[codes])
-                mean, se, df = _mean_se(flipped, None if codes is None else codes, groups)
+                mean, se, df = cr2_mean_se(flipped, None if codes is None else codes, groups)
                 if guard:
-                    independent = _mean_se(flipped, None, d.size)[1]
+                    independent = cr2_mean_se(flipped, None, d.size)[1]
                     se = np.where(se < CLUSTERED_SE_RATIO * independent, independent, se)
                 with np.errstate(divide="ignore", invalid="ignore"):
                     p = np.where(se > MACHINE_ZERO, 2 * stats.t.sf(np.abs(mean / se), df),
