@@ -778,7 +778,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         The smallest difference in error rate that matters, a proportion in (0, 1) (0.02
         = 2 percentage points); each joint interval ``adj_low``/``adj_high`` under Holm and
         Bonferroni with more than one pair, else ``diff_low``/``diff_high``, is read against it
-        (:func:`relevance`, column ``matters``), so that it never contradicts the verdict. ``None`` (the default) reads none; a value
+        (:func:`relevance`, column ``matters``): the interval read beside the verdict. ``None`` (the default) reads none; a value
         outside (0, 1) raises :class:`ReportInputError`.
 
     Returns

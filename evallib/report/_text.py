@@ -81,26 +81,33 @@ def _interval_header(alpha: float, adjust: str) -> str:
 
 
 def pairwise_method_line(table: pd.DataFrame) -> str:
-    """The line above section 3's table: the interval and the test of this run, and what the
-    adjustment controls.
+    """The line above section 3's table: the interval and the test of this run, what the
+    adjustment controls, and the one source of every pair's verdict (the adjusted test) with the
+    interval read beside it (:func:`verdict_interval_name`).
 
-    >>> t = pd.DataFrame()
+    >>> t = pd.DataFrame({"pair": [("a", "b"), ("a", "c"), ("b", "c")]})
     >>> t.attrs.update(alpha=0.05, adjust="holm", method="Bonett–Price", test="McNemar's mid-p test")
-    >>> pairwise_method_line(t)
-    "Interval: Bonett–Price (95%); test: McNemar's mid-p test, Holm-adjusted."
+    >>> print(pairwise_method_line(t))
+    Interval: Bonett–Price (95%); test: McNemar's mid-p test, Holm-adjusted. Verdict: the adjusted test's (adjusted p at most alpha = 0.05), in this table and in the summary; the intervals give the size of each difference, and a verdict whose joint interval falls on the other side of 0 says so (borderline).
 
     With one pair there is nothing to adjust, and the line says so.
     """
     alpha, adjust, method, test = table_metadata(table, "alpha", "adjust", "method", "test",
                                                  made_by="evallib.report.pairwise_comparison")
-    if len(table) == 1:   # one comparison: nothing to adjust
-        return f"Interval: {method} ({level_text(alpha)}); test: {test}, one comparison, so unadjusted."
+    m = len(table)
+    which = verdict_interval_name(adjust, max(m, 1))
+    p = "p" if m == 1 or adjust not in ADJUST_NAME else "adjusted p"
+    verdict = (f" Verdict: the {'adjusted ' if p != 'p' else ''}test's ({p} at most alpha = {alpha:g}), in this table "
+               f"and in the summary; the intervals give the size of each difference, and a verdict whose {which} "
+               "falls on the other side of 0 says so (borderline).")
+    if m == 1:   # one comparison: nothing to adjust
+        return f"Interval: {method} ({level_text(alpha)}); test: {test}, one comparison, so unadjusted." + verdict
     if adjust in FDR_ADJUSTMENTS:
         return (f"Interval: {method} ({level_text(alpha)}, unadjusted: no joint interval corresponds to the false "
                 f"discovery rate, so these intervals do not hold jointly); test: {test}, "
-                f"{ADJUST_NAME[adjust]}-adjusted ({FDR_CLAUSE}).")
+                f"{ADJUST_NAME[adjust]}-adjusted ({FDR_CLAUSE}).") + verdict
     how = f"{ADJUST_NAME[adjust]}-adjusted" if adjust in ADJUST_NAME else "unadjusted"
-    return f"Interval: {method} ({level_text(alpha)}); test: {test}, {how}."
+    return f"Interval: {method} ({level_text(alpha)}); test: {test}, {how}." + verdict
 
 
 def _fmt(v: Any, spec: str) -> str:
