@@ -1751,10 +1751,8 @@ class F1Comparison:
         return math.sqrt(s * (1.0 - s) / self.n_resamples)
 
     def _tied_mc_words(self) -> str:
-        """The Monte Carlo standard error of the share of tied resamples, sqrt(t (1 - t) / n), in points."""
-        t, n = self.share_tied, self.n_resamples
-        se = 100 * math.sqrt(t * (1 - t) / n)
-        return f"{se:.1f} percentage points" if se >= 0.05 else "under 0.1 percentage points"
+        """The Monte Carlo standard error of the share of tied resamples (:func:`_share_mc_se_text`)."""
+        return _share_mc_se_text(self.share_tied, self.n_resamples)
 
     def _share_words(self) -> str:
         """The share with its Monte Carlo error and the seed, in the one rounding of :func:`_share`."""
@@ -1766,10 +1764,8 @@ class F1Comparison:
             bound = (f"at least {100 * (1 - 3 / n):.2f}%" if s == 1.0 else f"at most {100 * 3 / n:.2f}%")
             return (f"{'all' if s == 1.0 else 'none'} of the {n:,} resamples (the share over endless resamples is "
                     f"{bound} at 95% confidence, the rule of three, 3/{n:,}; {seed})")
-        se = 100 * self.mc_error
-        se_text = f"{se:.1f}" if se >= 0.05 else "under 0.1"
         return (f"{_share(self.share_best_better)} of the {self.n_resamples:,} resamples (Monte Carlo standard "
-                f"error {se_text} percentage points; {seed})")
+                f"error {_share_mc_se_text(s, n)}; {seed})")
 
     @property
     def reject(self) -> bool:
@@ -1865,6 +1861,13 @@ class F1Comparison:
             + f" (shares of resamples, not the probability that {self.best} is better)"
             + ("" if self.verdict_drawn else f". {self._no_verdict()[0].upper()}{self._no_verdict()[1:]}") + "."
         )
+
+
+def _share_mc_se_text(share: float, n_resamples: int) -> str:
+    """The Monte Carlo standard error of a share of resamples, ``sqrt(s (1 - s) / n)``, in
+    percentage points to one decimal (``"under 0.1 percentage points"`` below 0.05)."""
+    se = 100 * math.sqrt(share * (1.0 - share) / n_resamples)
+    return f"{se:.1f} percentage points" if se >= 0.05 else "under 0.1 percentage points"
 
 
 def _mc_se_text(se: float) -> str:
