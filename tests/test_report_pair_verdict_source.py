@@ -145,4 +145,25 @@ def test_every_verdict_follows_the_adjusted_test_and_every_mark_the_interval_bes
             lo, hi = ref["joint"] if ours in ("holm", "bonferroni") else ref["interval"]
             rejects = ref["p_adj"] <= ALPHA
             assert ("makes fewer errors" in verdict) == rejects, (i, j, verdict)
-            assert ("borderline" in verdict) == (rejects == (lo <= 0 <= hi)), (i, j, verdict, lo, hi)
+            assert ("interval" in verdict) == (rejects == (lo <= 0 <= hi)), (i, j, verdict, lo, hi)
+
+
+def test_under_the_false_discovery_rate_an_unadjusted_interval_beyond_0_is_named_as_unadjusted(tmp_path):
+    """Under Benjamini–Hochberg there is no joint interval: B vs C (b = 8, c = 1 of 112 cases) has
+    mid-p 0.021 (rejects alone) but BH-adjusted 0.064 (does not), while its unadjusted interval
+    excludes 0; the table and the summary both give the test's verdict and say the interval is
+    unadjusted, not that the difference is borderline."""
+    data = _file(tmp_path, "bh.csv", [((1, 0, 1), 8), ((1, 1, 0), 1), ((0, 1, 1), 3), ((1, 1, 1), 100)], "ABC")
+    text, parts = predictions_summary(data, adjust="bh")
+    pw = parts["pairwise"]
+    ref = _references(data, pw, "fdr_bh")[frozenset("BC")]
+    assert (ref["b"], ref["c"]) == (8, 1) and ref["p"] <= ALPHA < ref["p_adj"]
+    lo, hi = ref["interval"]
+    assert 0 < lo < hi
+    assert (rp.format_pairwise(pw).loc["B vs C", "verdict"]
+            == "not shown to differ (the unadjusted interval excludes 0: it does not allow for the 3 comparisons)")
+    pairs = _bullet(text, "- Over all 3 classifiers")
+    assert ("for B vs C a single 95% Bonett–Price interval excludes zero, but not once the 3 comparisons are "
+            "taken into account") in pairs
+    assert "none of the pairs is shown to differ at alpha = 0.05" in pairs
+    assert "borderline" not in pairs

@@ -17,7 +17,7 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import deprecated, renamed_fields, renamed_keywords
-from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
+from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
 from ..items import item_mean
 from ..manydatasets import critical_difference, friedman
@@ -747,7 +747,9 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     falls on the other side of 0 (the test rejects and the interval includes 0, or the reverse:
     ``interval_disagrees``), the verdict adds ``(borderline: the joint interval includes 0)``
     (or ``excludes``, or ``the interval``, ``the unadjusted interval``), and the summary says the
-    same of the pair. Under Holm this happens by design: its step-down test rejects at adjusted
+    same of the pair; under the false-discovery-rate adjustments a pair that the unadjusted test
+    rejects and the adjusted one does not gets ``(the unadjusted interval excludes 0: it does not
+    allow for the m comparisons)`` instead, a matter of multiplicity, not of the boundary. Under Holm this happens by design: its step-down test rejects at adjusted
     levels up to ``alpha`` for all but the smallest p-value, where the joint intervals hold at
     ``alpha / m`` each; otherwise the interval and the test are different procedures that agree
     only approximately near the boundary.
@@ -833,9 +835,11 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     out["interval_disagrees"] = tested & (excludes != out["reject"])
     which = verdict_interval_name(adjust, m)
     verdicts = []
-    for (i, j), b, c, dv, rej, edge in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"],
-                                          out["interval_disagrees"]):
+    for (i, j), b, c, dv, rej, edge, p in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"],
+                                             out["interval_disagrees"], out["pvalue"]):
         mark = f" (borderline: the {which} {'includes' if rej else 'excludes'} 0)" if edge else ""
+        if edge and not rej and adjust in FDR_ADJUSTMENTS and m > 1 and p <= alpha:   # multiplicity, not borderline
+            mark = f" (the {which} excludes 0: it does not allow for the {m} comparisons)"
         if b == 0 and c == 0:   # no case to test: the p-value of 1 is no verdict, and the table prints none
             verdicts.append("identical predictions: nothing to test" if binary else
                             f"identical error rates on every case: nothing to test ({INTERVAL_NAMES[interval]} "

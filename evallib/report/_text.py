@@ -88,7 +88,7 @@ def pairwise_method_line(table: pd.DataFrame) -> str:
     >>> t = pd.DataFrame({"pair": [("a", "b"), ("a", "c"), ("b", "c")]})
     >>> t.attrs.update(alpha=0.05, adjust="holm", method="Bonett–Price", test="McNemar's mid-p test")
     >>> print(pairwise_method_line(t))
-    Interval: Bonett–Price (95%); test: McNemar's mid-p test, Holm-adjusted. Verdict: the adjusted test's (adjusted p at most alpha = 0.05), in this table and in the summary; the intervals give the size of each difference, and a verdict whose joint interval falls on the other side of 0 says so (borderline).
+    Interval: Bonett–Price (95%); test: McNemar's mid-p test, Holm-adjusted. Verdict: the adjusted test's (adjusted p at most alpha = 0.05), in this table and in the summary; the intervals give the size of each difference, and a verdict whose joint interval falls on the other side of 0 says so.
 
     With one pair there is nothing to adjust, and the line says so.
     """
@@ -99,7 +99,7 @@ def pairwise_method_line(table: pd.DataFrame) -> str:
     p = "p" if m == 1 or adjust not in ADJUST_NAME else "adjusted p"
     verdict = (f" Verdict: the {'adjusted ' if p != 'p' else ''}test's ({p} at most alpha = {alpha:g}), in this table "
                f"and in the summary; the intervals give the size of each difference, and a verdict whose {which} "
-               "falls on the other side of 0 says so (borderline).")
+               "falls on the other side of 0 says so.")
     if m == 1:   # one comparison: nothing to adjust
         return f"Interval: {method} ({level_text(alpha)}); test: {test}, one comparison, so unadjusted." + verdict
     if adjust in FDR_ADJUSTMENTS:
@@ -770,8 +770,8 @@ def _disagreement_clause(pairwise: pd.DataFrame, row: Any, *, quoted: str = "") 
     if rejects and adj == "holm" and m > 1 and float(row["pvalue"]) * m > alpha:
         why = (f"Holm's step-down test needs less evidence for this pair than the joint intervals, each at "
                f"{level_text(alpha / m, digits=4)} so that all {m} hold at once")
-    elif not rejects and which == "unadjusted interval":
-        why = f"the interval is not adjusted for the {m} comparisons and the test is"
+    elif not rejects and adj in FDR_ADJUSTMENTS and m > 1 and float(row["pvalue"]) <= alpha:   # multiplicity
+        return f"{head}: the interval is not adjusted for the {m} comparisons and the test is; the verdict follows the test"
     else:
         why = "the interval and the test are different procedures that agree only approximately near the boundary"
     return f"{head}: {why}; the verdict follows the test, so read the difference as borderline"
