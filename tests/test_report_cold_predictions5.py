@@ -225,3 +225,20 @@ def test_the_share_of_tied_resamples_carries_its_monte_carlo_error():
                         n_classifiers=2, n_discordant=40, seed=0)
     se = 100 * np.sqrt(0.1135 * (1 - 0.1135) / 2000)
     assert f"the two are equal in 11.3% (Monte Carlo standard error {se:.1f} percentage points)" in boot.summary()
+
+
+def test_both_shares_of_resamples_word_their_monte_carlo_error_alike():
+    """The leader's share and the tied share go through one helper: the same words, one decimal of
+    a percentage point, and "under 0.1" below 0.05 points (sqrt(s (1 - s) / n) by hand)."""
+    from evallib.report._sections import F1Comparison
+
+    boot = F1Comparison(best="a", second="b", f1_best=0.8, f1_second=0.6, difference=0.2, low=0.05, high=0.35,
+                        share_best_better=0.9, share_tied=0.00002, n_resamples=100_000, alpha=0.05,
+                        n_classifiers=2, n_discordant=40, seed=0)
+    lead = 100 * np.sqrt(0.9 * 0.1 / 100_000)      # 0.095 points: printed 0.1
+    tied = 100 * np.sqrt(0.00002 * (1 - 0.00002) / 100_000)   # 0.0014 points: under 0.1
+    assert lead >= 0.05 > tied
+    text = boot.summary()
+    assert (f"a's is the higher in 90.0% of the 100,000 resamples (Monte Carlo standard error {lead:.1f} "
+            "percentage points; seed 0)") in text
+    assert "the two are equal in under 0.1% (Monte Carlo standard error under 0.1 percentage points)" in text

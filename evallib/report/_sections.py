@@ -17,7 +17,7 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import deprecated, renamed_fields, renamed_keywords
-from .._multitest import ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
+from .._multitest import ADJUSTMENTS, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS, adjust_pvalues
 from .._validate import check_alpha, check_choice, check_count, check_real, check_rng
 from ..items import item_mean
 from ..manydatasets import critical_difference, friedman
@@ -68,7 +68,7 @@ from ._prose import (
     top_two,
 )
 from ._exact import exact_friedman_p
-from ._text import _clipped_ends, adjusted_p_text
+from ._text import _clipped_ends, adjusted_p_text, verdict_interval_name
 
 
 @dataclass(frozen=True)
@@ -740,10 +740,19 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     adjusted interval is the unadjusted one (``attrs["interval_adjust"]`` says which,
     ``"bonferroni"`` or ``"none"``).
 
-    A pair's ``verdict`` is read from its adjusted p-value; where its unadjusted interval and
-    unadjusted test fall on opposite sides (the interval excludes 0 and the test does not reject,
-    or the reverse), it adds ``(borderline: the interval excludes 0)`` (or ``includes``), the
-    mark the summary uses for the same pair.
+    A pair's ``verdict`` has one source, the adjusted test (``reject``: ``pvalue_adj <= alpha``),
+    and every sentence of the report about the pair follows it; the intervals give the size.
+    Beside the verdict the report reads one interval (:func:`verdict_interval_name`): the joint
+    one under Holm and Bonferroni with more than one pair, else the interval. Where that interval
+    falls on the other side of 0 (the test rejects and the interval includes 0, or the reverse:
+    ``interval_disagrees``), the verdict adds ``(borderline: the joint interval includes 0)``
+    (or ``excludes``, or ``the interval``, ``the unadjusted interval``), and the summary says the
+    same of the pair; under the false-discovery-rate adjustments a pair that the unadjusted test
+    rejects and the adjusted one does not gets ``(the unadjusted interval excludes 0: it does not
+    allow for the m comparisons)`` instead, a matter of multiplicity, not of the boundary. Under Holm this happens by design: its step-down test rejects at adjusted
+    levels up to ``alpha`` for all but the smallest p-value, where the joint intervals hold at
+    ``alpha / m`` each; otherwise the interval and the test are different procedures that agree
+    only approximately near the boundary.
 
     Pairs are sorted by effect, the observed ``|difference in error rate|``, largest first
     (ties: smaller p first). Every pair is a row (nothing is truncated). With
@@ -771,7 +780,7 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         The smallest difference in error rate that matters, a proportion in (0, 1) (0.02
         = 2 percentage points); each joint interval ``adj_low``/``adj_high`` under Holm and
         Bonferroni with more than one pair, else ``diff_low``/``diff_high``, is read against it
-        (:func:`relevance`, column ``matters``), so that it never contradicts the verdict. ``None`` (the default) reads none; a value
+        (:func:`relevance`, column ``matters``): the interval read beside the verdict. ``None`` (the default) reads none; a value
         outside (0, 1) raises :class:`ReportInputError`.
 
     Returns
@@ -780,8 +789,8 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         One row per pair: ``pair``, ``a, b, c, d, n``, ``estimate`` (``|diff|``), ``diff``
         (error rate of the first minus the second) with ``diff_low``/``diff_high`` and
         ``adj_low``/``adj_high``, ``pvalue``, ``pvalue_adj``, ``reject``, ``better`` (the classifier
-        with fewer errors, or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`) and
-        ``verdict``. The attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and
+        with fewer errors, or ``"tie"``), ``few`` (``b + c <`` :data:`FEW_DISCORDANT`),
+        ``interval_disagrees`` and ``verdict``. The attributes hold ``alpha``, ``adjust``, ``n``, ``error_rates`` and
         the names of the ``method`` (interval) and ``test``, ``identical_method`` (the interval
         of a pair whose error rates are equal on every case: ``interval`` on the cases, since the
         paired t interval of zero differences has zero width), and ``interval_adjust``. Skipped
@@ -816,14 +825,21 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
     out = out.sort_values(["estimate", "pvalue"], ascending=[False, True], kind="stable").reset_index(drop=True)
     out["better"] = [i if dv < 0 else (j if dv > 0 else "tie") for (i, j), dv in zip(out["pair"], out["diff"])]
     out["few"] = (out["b"] + out["c"]) < FEW_DISCORDANT
+    # one verdict source per pair, chosen in advance: the adjusted test (``reject``). The interval
+    # read beside it is the joint one under Holm and Bonferroni with more than one pair, else the
+    # interval; where it falls on the other side of 0 the verdict says so (``interval_disagrees``)
+    read_joint = joint_intervals and m > 1
+    lows, highs = (out["adj_low"], out["adj_high"]) if read_joint else (out["diff_low"], out["diff_high"])
+    excludes = ~((lows <= 0) & (highs >= 0))
+    tested = (out["b"] + out["c"] > 0) & (out["diff"] != 0)
+    out["interval_disagrees"] = tested & (excludes != out["reject"])
+    which = verdict_interval_name(adjust, m)
     verdicts = []
-    # the summary's mark: where the (unadjusted) interval and the unadjusted test fall on opposite
-    # sides, the difference is borderline, and the table's verdict says so too
-    excludes = ~((out["diff_low"] <= 0) & (out["diff_high"] >= 0))
-    borderline = excludes != (out["pvalue"] <= alpha)
-    for (i, j), b, c, dv, rej, edge, excl in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"],
-                                                 borderline, excludes):
-        mark = f" (borderline: the interval {'excludes' if excl else 'includes'} 0)" if edge else ""
+    for (i, j), b, c, dv, rej, edge, p in zip(out["pair"], out["b"], out["c"], out["diff"], out["reject"],
+                                             out["interval_disagrees"], out["pvalue"]):
+        mark = f" (borderline: the {which} {'includes' if rej else 'excludes'} 0)" if edge else ""
+        if edge and not rej and adjust in FDR_ADJUSTMENTS and m > 1 and p <= alpha:   # multiplicity, not borderline
+            mark = f" (the {which} excludes 0: it does not allow for the {m} comparisons)"
         if b == 0 and c == 0:   # no case to test: the p-value of 1 is no verdict, and the table prints none
             verdicts.append("identical predictions: nothing to test" if binary else
                             f"identical error rates on every case: nothing to test ({INTERVAL_NAMES[interval]} "
@@ -835,10 +851,8 @@ def pairwise_comparison(data: Predictions, *, alpha: float = 0.05, adjust: str =
         else:
             verdicts.append(f"not shown to differ{mark}")
     out["verdict"] = verdicts
-    # the margin is read against the interval the verdict answers to: the joint one under Holm and
-    # Bonferroni (an unadjusted interval beyond the margin beside "not shown to differ" would contradict it)
-    read_joint = joint_intervals and m > 1
-    lows, highs = (out["adj_low"], out["adj_high"]) if read_joint else (out["diff_low"], out["diff_high"])
+    # the margin is read against the same interval (an unadjusted interval beyond the margin beside
+    # "not shown to differ" would contradict a verdict under Holm and Bonferroni)
     out["matters"] = [relevance(lo, hi, delta) for lo, hi in zip(lows, highs)]
     method = INTERVAL_NAMES[interval] if binary else "paired t (per-case error rates)"
     out.attrs.update(alpha=alpha, adjust=adjust, interval_adjust="bonferroni" if joint_intervals else "none",
@@ -1741,10 +1755,8 @@ class F1Comparison:
         return math.sqrt(s * (1.0 - s) / self.n_resamples)
 
     def _tied_mc_words(self) -> str:
-        """The Monte Carlo standard error of the share of tied resamples, sqrt(t (1 - t) / n), in points."""
-        t, n = self.share_tied, self.n_resamples
-        se = 100 * math.sqrt(t * (1 - t) / n)
-        return f"{se:.1f} percentage points" if se >= 0.05 else "under 0.1 percentage points"
+        """The Monte Carlo standard error of the share of tied resamples (:func:`_share_mc_se_text`)."""
+        return _share_mc_se_text(self.share_tied, self.n_resamples)
 
     def _share_words(self) -> str:
         """The share with its Monte Carlo error and the seed, in the one rounding of :func:`_share`."""
@@ -1756,10 +1768,8 @@ class F1Comparison:
             bound = (f"at least {100 * (1 - 3 / n):.2f}%" if s == 1.0 else f"at most {100 * 3 / n:.2f}%")
             return (f"{'all' if s == 1.0 else 'none'} of the {n:,} resamples (the share over endless resamples is "
                     f"{bound} at 95% confidence, the rule of three, 3/{n:,}; {seed})")
-        se = 100 * self.mc_error
-        se_text = f"{se:.1f}" if se >= 0.05 else "under 0.1"
         return (f"{_share(self.share_best_better)} of the {self.n_resamples:,} resamples (Monte Carlo standard "
-                f"error {se_text} percentage points; {seed})")
+                f"error {_share_mc_se_text(s, n)}; {seed})")
 
     @property
     def reject(self) -> bool:
@@ -1855,6 +1865,13 @@ class F1Comparison:
             + f" (shares of resamples, not the probability that {self.best} is better)"
             + ("" if self.verdict_drawn else f". {self._no_verdict()[0].upper()}{self._no_verdict()[1:]}") + "."
         )
+
+
+def _share_mc_se_text(share: float, n_resamples: int) -> str:
+    """The Monte Carlo standard error of a share of resamples, ``sqrt(s (1 - s) / n)``, in
+    percentage points to one decimal (``"under 0.1 percentage points"`` below 0.05)."""
+    se = 100 * math.sqrt(share * (1.0 - share) / n_resamples)
+    return f"{se:.1f} percentage points" if se >= 0.05 else "under 0.1 percentage points"
 
 
 def _mc_se_text(se: float) -> str:

@@ -12,9 +12,10 @@ import pandas as pd
 from scipy import stats
 
 from .._compat import moved_names
-from .._multitest import ADJUSTMENT_NAMES, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
+from .._multitest import ADJUSTMENT_NAMES, ADJUSTMENTS, FDR_ADJUSTMENTS, FWER_ADJUSTMENTS
 from .._plotting import get_axes
 from .._results import table_metadata
+from .._validate import check_choice
 from ..onetestset._scoring import format_auc_pairwise, format_auc_table, pair_interval_header
 from . import _percase as percase
 from ._inputs import SMALL_TEST_SET, Predictions
@@ -80,26 +81,33 @@ def _interval_header(alpha: float, adjust: str) -> str:
 
 
 def pairwise_method_line(table: pd.DataFrame) -> str:
-    """The line above section 3's table: the interval and the test of this run, and what the
-    adjustment controls.
+    """The line above section 3's table: the interval and the test of this run, what the
+    adjustment controls, and the one source of every pair's verdict (the adjusted test) with the
+    interval read beside it (:func:`verdict_interval_name`).
 
-    >>> t = pd.DataFrame()
+    >>> t = pd.DataFrame({"pair": [("a", "b"), ("a", "c"), ("b", "c")]})
     >>> t.attrs.update(alpha=0.05, adjust="holm", method="Bonett–Price", test="McNemar's mid-p test")
-    >>> pairwise_method_line(t)
-    "Interval: Bonett–Price (95%); test: McNemar's mid-p test, Holm-adjusted."
+    >>> print(pairwise_method_line(t))
+    Interval: Bonett–Price (95%); test: McNemar's mid-p test, Holm-adjusted. Verdict: the adjusted test's (adjusted p at most alpha = 0.05), in this table and in the summary; the intervals give the size of each difference, and a verdict whose joint interval falls on the other side of 0 says so.
 
     With one pair there is nothing to adjust, and the line says so.
     """
     alpha, adjust, method, test = table_metadata(table, "alpha", "adjust", "method", "test",
                                                  made_by="evallib.report.pairwise_comparison")
-    if len(table) == 1:   # one comparison: nothing to adjust
-        return f"Interval: {method} ({level_text(alpha)}); test: {test}, one comparison, so unadjusted."
+    m = len(table)
+    which = verdict_interval_name(adjust, max(m, 1))
+    p = "p" if m == 1 or adjust not in ADJUST_NAME else "adjusted p"
+    verdict = (f" Verdict: the {'adjusted ' if p != 'p' else ''}test's ({p} at most alpha = {alpha:g}), in this table "
+               f"and in the summary; the intervals give the size of each difference, and a verdict whose {which} "
+               "falls on the other side of 0 says so.")
+    if m == 1:   # one comparison: nothing to adjust
+        return f"Interval: {method} ({level_text(alpha)}); test: {test}, one comparison, so unadjusted." + verdict
     if adjust in FDR_ADJUSTMENTS:
         return (f"Interval: {method} ({level_text(alpha)}, unadjusted: no joint interval corresponds to the false "
                 f"discovery rate, so these intervals do not hold jointly); test: {test}, "
-                f"{ADJUST_NAME[adjust]}-adjusted ({FDR_CLAUSE}).")
+                f"{ADJUST_NAME[adjust]}-adjusted ({FDR_CLAUSE}).") + verdict
     how = f"{ADJUST_NAME[adjust]}-adjusted" if adjust in ADJUST_NAME else "unadjusted"
-    return f"Interval: {method} ({level_text(alpha)}); test: {test}, {how}."
+    return f"Interval: {method} ({level_text(alpha)}); test: {test}, {how}." + verdict
 
 
 def _fmt(v: Any, spec: str) -> str:
@@ -655,14 +663,13 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
             g, g_int = gap_points(adv, lo, hi)
             interval = (f"{level} joint {method} interval {g_int} percentage points, each pair's at "
                         f"{level_text(alpha / m, digits=4)} (Bonferroni), so that all {m} hold together")
-            if lo <= 0 <= hi:
-                interval += (f"; it includes zero although {adj_name}'s test rejects: the step-down test "
-                             "needs less than the joint intervals, which hold for every pair at once")
         else:
             g, g_int = gap_points(adv, lo, hi)
             why = ("no joint interval corresponds to the false discovery rate" if adj in FDR_ADJUSTMENTS
                    else "as the tests are" if m > 1 else "the only comparison")
             interval = f"{level} {method} interval {g_int} percentage points, unadjusted: {why}"
+        if bool(top.get("interval_disagrees", False)):
+            interval += f"; {_disagreement_clause(pairwise, top, quoted='it')}"
         how_many = ("the one pairwise difference is" if m == 1 else
                     f"{len(rejected)} of the pairwise differences {'is' if len(rejected) == 1 else 'are'}")
         parts.append(f"{lead}, {how_many} significant at alpha = {alpha:g} "
@@ -685,14 +692,89 @@ def _omnibus_sentence(omnibus: Any, pairwise: Any, alpha: float) -> str | None:
             parts.append(f"{lead}, the one pair, {i} vs {j}, is not shown to differ at alpha = {alpha:g}: {effect}")
         else:
             parts.append(f"{lead}, none of the pairs is shown to differ at alpha = {alpha:g}")
-    split = [f"{i} vs {j}" for (i, j), lo, hi, rej in zip(pairwise["pair"], pairwise["diff_low"],
-                                                         pairwise["diff_high"], pairwise["reject"])
-             if not (lo <= 0 <= hi) and not rej]
+    # the verdicts follow the adjusted test; where the interval read beside one points the other way,
+    # the pair is named (the largest significant one is said above), under FWER adjustments
+    disagree = pairwise.get("interval_disagrees", pd.Series(False, index=pairwise.index)).astype(bool)
+    fwer = adj in FWER_ADJUSTMENTS and m > 1
+    top_index = pairwise.index[pairwise["reject"].astype(bool)][0] if rejected else None
+    for k, row in pairwise[disagree].iterrows():
+        if k != top_index and (fwer or bool(row["reject"])):
+            i, j = row["pair"]
+            parts.append(f"for {i} vs {j} {_disagreement_clause(pairwise, row)}")
+    split = [f"{i} vs {j}" for (i, j), lo, hi, rej, odd in zip(pairwise["pair"], pairwise["diff_low"],
+                                                              pairwise["diff_high"], pairwise["reject"], disagree)
+             if not (lo <= 0 <= hi) and not rej and not (fwer and odd)]
     if split and adj_name and m > 1:
         parts.append(f"for {join_names(split)} a single {level} {method} interval excludes zero, but not once the "
                      f"{plural(m, 'comparison')} are taken into account")
     text = "; ".join(parts)
     return text[0].upper() + text[1:] + "."
+
+
+def verdict_interval_name(adjust: str, m: int) -> str:
+    """The name of the interval read beside a pair's verdict in section 3 (the verdict itself is
+    the adjusted test's): ``"joint interval"`` under Holm and Bonferroni with more than one pair,
+    ``"unadjusted interval"`` under the false-discovery-rate adjustments and ``"none"`` with more
+    than one pair, ``"interval"`` for a single pair.
+
+    Parameters
+    ----------
+    adjust : {"holm", "bonferroni", "bh", "by", "none"}
+        The adjustment of the pairwise tests.
+    m : int
+        The number of pairs, at least 1.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> verdict_interval_name("holm", 3), verdict_interval_name("bh", 3), verdict_interval_name("holm", 1)
+    ('joint interval', 'unadjusted interval', 'interval')
+    """
+    adjust = check_choice(adjust, "adjust", ADJUSTMENTS)
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
+        raise ValueError(f"m must be a whole number of pairs, at least 1; got {m!r}")
+    if m == 1:
+        return "interval"
+    return "joint interval" if adjust in FWER_ADJUSTMENTS else "unadjusted interval"
+
+
+def _disagreement_clause(pairwise: pd.DataFrame, row: Any, *, quoted: str = "") -> str:
+    """Where the interval read beside a pair's verdict (:func:`verdict_interval_name`) falls on the
+    other side of 0 from the adjusted test, which gives the verdict: which interval, which way, why
+    the two can disagree, and that the verdict follows the test. ``quoted``: the sentence has just
+    given the interval and the test's p-value, and the clause names the interval by this word
+    (``"it"``, ``"the joint interval"``) instead of repeating them; else they are given here, the
+    interval as the advantage of the classifier with fewer errors."""
+    alpha, adj, test = table_metadata(pairwise, "alpha", "adjust", "test", made_by="evallib.report.pairwise_comparison")
+    m = len(pairwise)
+    which = verdict_interval_name(adj, m)
+    rejects = bool(row["reject"])
+    side = "includes" if rejects else "excludes"
+    if quoted:
+        head = f"{quoted} {side} zero although the test {'rejects' if rejects else 'does not reject'}"
+    else:
+        read = row.copy()
+        if which == "joint interval":
+            read["diff_low"], read["diff_high"] = row["adj_low"], row["adj_high"]
+        winner = row["better"]
+        adv, lo, hi = _advantage(read, winner)
+        _, g_int = gap_points(adv, lo, hi)
+        loser = row["pair"][1] if row["pair"][0] == winner else row["pair"][0]
+        p = adjusted_p_text(row["pvalue_adj"], adj) if adj in ADJUST_NAME and m > 1 else format_p(row["pvalue"], alpha=alpha)
+        head = (f"the {level_text(alpha)} {which} of {winner}'s advantage over {loser}, {g_int} percentage points, "
+                f"{side} zero although {test} {'rejects' if rejects else 'does not reject'} equal error rates at "
+                f"alpha = {alpha:g}, {p}")
+    if rejects and adj == "holm" and m > 1 and float(row["pvalue"]) * m > alpha:
+        why = (f"Holm's step-down test needs less evidence for this pair than the joint intervals, each at "
+               f"{level_text(alpha / m, digits=4)} so that all {m} hold at once")
+    elif not rejects and adj in FDR_ADJUSTMENTS and m > 1 and float(row["pvalue"]) <= alpha:   # multiplicity
+        return f"{head}: the interval is not adjusted for the {m} comparisons and the test is; the verdict follows the test"
+    else:
+        why = "the interval and the test are different procedures that agree only approximately near the boundary"
+    return f"{head}: {why}; the verdict follows the test, so read the difference as borderline"
 
 
 def _joint_clause(lo: float, hi: float, m: int) -> str:
@@ -823,8 +905,9 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
         return (f"{subject} have equal error rates here: the same number of errors, "
                 f"disagreeing on {plural(n_dis, 'case')} ({level} interval of the difference {g_int} percentage points; "
                 f"{p_part}){_leaders_matters(pairwise, row, a, lo, hi, delta)}.")
-    verdict = ("the interval includes zero, so they are not shown to differ" if lo <= 0 <= hi
-               else "the interval excludes zero")
+    # the verdict is the adjusted test's (section 3's ``reject``), the interval its size
+    verdict = (f"so {a} is shown to make fewer errors at alpha = {alpha:g}" if bool(row["reject"])
+               else f"so they are not shown to differ at alpha = {alpha:g}")
     head = (f"{note}: {a} makes {g} percentage points fewer errors than {b}" if note else
             f"{two}, {a} and {b}: {a} makes {g} percentage points fewer errors")
     unadjusted = ""
@@ -836,11 +919,10 @@ def _leaders_sentence(data: Predictions, pairwise: Any, balanced: Any, alpha: fl
             _, j_lo, j_hi = _advantage(joint, a)
             unadjusted += "; " + _joint_clause(j_lo, j_hi, m)
     text = (f"{head} ({level} {method} interval {g_int} percentage points, from {n_dis:,} {cases_word(n_dis)}{unadjusted}); "
-            f"{verdict}"
-            f"{_leaders_matters(pairwise, row, a, lo, hi, delta)}; {p_part}")
-    if (not (lo <= 0 <= hi)) != (float(row["pvalue"]) <= alpha):
-        text += (" (the interval and the unadjusted test disagree: they are different procedures that agree "
-                 "only approximately near the boundary, so read the difference as borderline)")
+            f"{p_part}, {verdict}")
+    if bool(row.get("interval_disagrees", False)):
+        text += f"; but {_disagreement_clause(pairwise, row, quoted='the ' + verdict_interval_name(adj, m))}"
+    text += _leaders_matters(pairwise, row, a, lo, hi, delta)
     few = int(pairwise["few"].sum())
     if few and m == 1:
         text += (f"; it rests on fewer than 25 {cases} (flagged in section 3): only those cases tell two "
