@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from evallib import report as rp
 
@@ -34,10 +35,47 @@ def test_chance_check_says_what_each_f1_is_computed_from_when_scores_and_labels_
     headline = rp.chance_check(data, rp.classifier_measures(data)).headline()
     assert (f"the best F1, b's at its own threshold, beats chance" in headline
             or "the best F1, b's at its own threshold, does not beat chance" in headline)
-    assert (f"the F1 values compared are not like with like: a's {best_a:.3f} at the best threshold of its "
+    assert ("the F1 values compared are not like with like: a's at the best threshold of its "
             "scores (a has predicted labels too, whose F1 of section 2 is set aside for the scores), "
-            f"b's {f1_b:.3f} at its own predicted labels") in headline
+            "b's at its own predicted labels") in headline
     # all of one kind: nothing to say
     only = rp.load_predictions(pd.DataFrame({"label": y.astype(int), "pred_a": y.astype(int),
                                              "pred_b": pred_b.astype(int)}), pos_label=1)
     assert "not like with like" not in rp.chance_check(only, rp.classifier_measures(only)).headline()
+
+
+def _f1_frame(n_classifiers: int) -> pd.DataFrame:
+    """200 cases, 100 positive; ``a`` misses 10 positives, ``b`` misses 40 and ``c`` (if any) 60: F1 of
+    a 0.947, b 0.75, c 0.571, and a, b disagree on 30 cases, so the percentile interval is not
+    unreliable and, by these counts, far from 0."""
+    y = np.array([1] * 100 + [0] * 100)
+    frame = {"label": y}
+    for name, missed in (("a", 10), ("b", 40), ("c", 60))[:n_classifiers]:
+        pred = y.copy()
+        pred[:missed] = 0
+        frame[f"pred_{name}"] = pred
+    return pd.DataFrame(frame)
+
+
+def test_no_f1_verdict_on_a_pair_picked_by_the_data_and_one_on_the_only_pair():
+    """B2: with three classifiers the top two by F-measure are picked by the data and their interval is
+    unadjusted: the texts describe it and draw no verdict (nor set it against the error-rate test);
+    with two, the pair is the only one and the verdict stands. F1 by hand: a 2*90/(2*90+10) = 0.947,
+    b 2*60/(2*60+40) = 0.750."""
+    for k, verdict in ((3, False), (2, True)):
+        data = rp.load_predictions(_f1_frame(k), pos_label=1)
+        measures = rp.classifier_measures(data)
+        res = rp.top_two_bootstrap(data, measures, n_resamples=2000, rng=0)
+        assert (res.best, res.second) == ("a", "b")
+        assert res.f1_best == pytest.approx(180 / 190) and res.f1_second == pytest.approx(120 / 160)
+        assert res.low > 0   # 30 discordant cases, all in a's favour
+        summary = rp.summary_text(data, measures=measures, bootstrap=res, pairwise=rp.pairwise_comparison(data))
+        bullet = next(b for b in summary.split("\n") if b.startswith("- By F-measure"))
+        if verdict:
+            assert "it excludes 0, so the two differ at alpha = 0.05" in bullet and "no verdict" not in bullet
+        else:
+            assert "differ at alpha" not in bullet and "differ at alpha" not in res.text()
+            assert ("the two are the leaders of 3 classifiers with predicted labels, a pair picked by the data, and "
+                    "the interval, unadjusted, does not allow for that choice") in res.text()
+            assert "no verdict at alpha = 0.05 is drawn from it" in bullet
+            assert "disagree on this pair" not in summary

@@ -1393,8 +1393,8 @@ class ChanceCheck:
         (Forman & Cohen's m*), ``pvalue`` (the chance that the best of ``C`` random rankings
         scores at least ``value``), ``beats_chance`` (``value > critical``) and ``compared``
         (``""``, or, when the values compared for the metric are of two kinds, at the best
-        threshold of some classifiers' scores and at others' own predicted labels, each
-        classifier's value and what it is computed from: the winner is then the highest of
+        threshold of some classifiers' scores and at others' own predicted labels, what each
+        classifier's value is computed from: the winner is then the highest of
         values that are not like with like, and the texts say so).
     C, P, N, alpha : the null hypothesis's settings.
     notes : sentences about metrics that could not be judged.
@@ -1516,7 +1516,7 @@ def _mixed_sources(metric: str, candidates: list[tuple[str, float, str]], data: 
     ``candidates`` are ``(name, value, how)`` with ``how`` starting ``"best threshold"`` (scores) or
     ``"its predicted labels"``. When both kinds occur, the winner is the highest of values that are
     not like with like (a best threshold can only raise a classifier's figure above its labels'),
-    and the clause names every value and its kind, and which classifiers' own labels are set aside
+    and the clause names every classifier and the kind of its value, and which classifiers' own labels are set aside
     for their scores; ``""`` when all are of one kind.
     """
     scored = [(n, v) for n, v, how in candidates if how.startswith("best")]
@@ -1527,7 +1527,8 @@ def _mixed_sources(metric: str, candidates: list[tuple[str, float, str]], data: 
     mean = " (each case's mean score)" if data.repeated else ""
 
     def values(group: list[tuple[str, float]]) -> str:
-        return join_names([f"{n}'s {v:.3f}" for n, v in group], limit=LISTED)
+        # names only: the best-threshold figures are optimistic and the summary leaves them to section 5
+        return join_names([f"{n}'s" for n, _ in group], limit=LISTED)
 
     set_aside = [n for n, _ in scored if n in data.labels]
     aside = (f" ({join_names(set_aside, limit=LISTED)} {'has' if len(set_aside) == 1 else 'have'} predicted labels "
@@ -1757,9 +1758,17 @@ class F1Comparison:
         return why
 
     @property
+    def picked_by_data(self) -> bool:
+        """Whether the two compared are the leaders of three or more (``n_classifiers`` 0, unknown, reads
+        as picked): a pair chosen because it looks best, for which the unadjusted interval is optimistic."""
+        return self.n_classifiers != 2
+
+    @property
     def verdict_drawn(self) -> bool:
-        """Whether the text draws a verdict from the interval: not where it is :attr:`unreliable`."""
-        return not self.unreliable
+        """Whether the text draws a verdict from the interval: not where it is :attr:`unreliable`, and not
+        for a pair :attr:`picked_by_data` (its unadjusted interval describes the difference; a verdict on it
+        would not allow for the choice of the pair)."""
+        return not self.unreliable and not self.picked_by_data
 
     def _seed_caveat(self) -> str:
         """After a verdict: that an end within two Monte Carlo standard errors of 0 makes it depend on the seed."""
@@ -1769,10 +1778,19 @@ class F1Comparison:
                 "verdict: more resamples would settle it)")
 
     def _no_verdict(self) -> str:
-        """The sentence that takes the place of the verdict where the interval is unreliable."""
+        """The sentence that takes the place of the verdict where the interval is unreliable or the pair
+        was picked by the data."""
         by = "F-measure" if self.measure == "F1" else self.measure
-        return (f"the bootstrap interval is unreliable here, as {' and '.join(self._unreliable_reasons())}; no "
-                f"verdict at alpha = {self.alpha:g} is drawn from it, and the report has no other test of the {by}")
+        why = []
+        if self._unreliable_reasons():
+            why.append(f"the bootstrap interval is unreliable here, as {' and '.join(self._unreliable_reasons())}")
+        if self.picked_by_data:
+            of = (f"of {self.n_classifiers} classifiers with predicted labels" if self.n_classifiers > 2 else
+                  "of the classifiers")
+            why.append(f"the two are the leaders {of}, a pair picked by the data, and the interval, unadjusted, does "
+                       "not allow for that choice, so it describes the difference and does not test it")
+        return (f"{'; '.join(why)}; no verdict at alpha = {self.alpha:g} is drawn from it, and the report has no "
+                f"other test of the {by}")
 
     @property
     def mc_error(self) -> float:
