@@ -79,3 +79,26 @@ def test_no_f1_verdict_on_a_pair_picked_by_the_data_and_one_on_the_only_pair():
                     "the interval, unadjusted, does not allow for that choice") in res.text()
             assert "no verdict at alpha = 0.05 is drawn from it" in bullet
             assert "disagree on this pair" not in summary
+
+
+def test_a_bad_option_exits_2_and_bad_input_1_as_the_manuals_say(tmp_path):
+    """B4: argparse's convention (its own usage errors exit 2, Python's argparse documentation) for an
+    option the command line refuses, 1 for input the run refuses; both write nothing, and the manuals
+    state both statuses."""
+    from conftest import ROOT, run_main
+
+    out = tmp_path / "r.html"
+    example = ROOT / "data" / "example_predictions.csv"
+    for option in (["--min-difference", "2"], ["--alpha", "2"], ["--bogus"]):
+        usage = run_main(["report", str(example), "-o", str(out), "--pos-label", "ER-", *option], cwd=tmp_path)
+        assert usage.returncode == 2 and "usage:" in usage.stderr, option
+    bad = run_main(["report", str(example), "-o", str(out), "--pos-label", "ER-", "--classifiers-tried", "1"],
+                   cwd=tmp_path)
+    assert bad.returncode == 1 and "classifiers_tried must be at least the 5 classifiers" in bad.stderr
+    assert list(tmp_path.iterdir()) == []
+    for manual in ("predictions.md", "index.md"):
+        text = " ".join((ROOT / "docs" / "report" / manual).read_text().split())
+        assert "stop the run with one sentence and exit 1" in text, manual
+        assert ("An option the command line itself refuses (an unknown option, or a value out of its range such as "
+                "`--alpha 2` or `--min-difference 2`) stops it before it starts with the usage line and exit status 2"
+                in text), manual
