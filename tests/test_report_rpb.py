@@ -102,3 +102,38 @@ def test_a_bad_option_exits_2_and_bad_input_1_as_the_manuals_say(tmp_path):
         assert ("An option the command line itself refuses (an unknown option, or a value out of its range such as "
                 "`--alpha 2` or `--min-difference 2`) stops it before it starts with the usage line and exit status 2"
                 in text), manual
+
+
+def test_the_summary_says_why_cochrans_q_and_the_pairwise_tests_disagree():
+    """B3: the manual's promise that where two procedures disagree the summary says why. By construction
+    x and y are identical (30 positive, 30 negative cases); on 10 cases they are right and z wrong, on 2 the reverse, the other 48 all
+    right. Cochran's Q by its formula: 2 (3 (58^2 + 58^2 + 50^2) - 166^2) / (3 * 166 - (10*4 + 2 + 48*9))
+    = 256 / 24 = 10.67, p = exp(-Q / 2) = 0.0048 (chi-square, 2 df): Q rejects. Each pair with z: b = 2,
+    c = 10, mid-p = 92/4096 = 0.0225, Holm-adjusted 3 * 0.0225 = 0.067 > 0.05: no pair does."""
+    from scipy import stats
+
+    from _references import mid_p
+
+    y = np.array([1] * 30 + [0] * 30)
+    x = y.copy()
+    x[50:52] = 1 - x[50:52]
+    z = y.copy()
+    z[:10] = 1 - z[:10]
+    data = rp.load_predictions(pd.DataFrame({"label": y, "pred_x": x, "pred_y": x, "pred_z": z}), pos_label=1)
+    q = 2 * (3 * (58 ** 2 + 58 ** 2 + 50 ** 2) - 166 ** 2) / (3 * 166 - (10 * 4 + 2 + 48 * 9))
+    assert stats.chi2.sf(q, 2) < 0.05 and 3 * mid_p(2, 10) > 0.05 and mid_p(2, 10) == pytest.approx(92 / 4096)
+    measures = rp.classifier_measures(data)
+    pairwise = rp.pairwise_comparison(data)
+    omnibus = rp.omnibus_test(data)
+    assert omnibus.pvalue == pytest.approx(stats.chi2.sf(q, 2))
+    summary = rp.summary_text(data, measures=measures, pairwise=pairwise, omnibus=omnibus)
+    bullet = next(b for b in summary.split("\n") if "Cochran's Q, p" in b)
+    assert "none of the pairs is shown to differ" in bullet
+    assert ("Cochran's Q and the pairwise tests disagree because they ask different questions: Q pools the "
+            "disagreements of all 3 classifiers into one test") in bullet
+    assert "but not which of them differ." in bullet
+    # the manual promises it, and no longer a single sentence the reasons do not fit in
+    from conftest import ROOT
+    manual = " ".join((ROOT / "docs" / "report" / "predictions.md").read_text().split())
+    assert "the summary says so and why (Cochran's Q against the pairwise tests" in manual
+    assert "says why in one sentence" not in manual
