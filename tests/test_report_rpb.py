@@ -137,3 +137,31 @@ def test_the_summary_says_why_cochrans_q_and_the_pairwise_tests_disagree():
     manual = " ".join((ROOT / "docs" / "report" / "predictions.md").read_text().split())
     assert "the summary says so and why (Cochran's Q against the pairwise tests" in manual
     assert "says why in one sentence" not in manual
+
+
+def test_one_pair_of_probability_columns_is_not_called_adjusted():
+    """C1: with two classifiers' class probabilities the multi-class Brier comparison is a family of one:
+    the summary gives its p unadjusted and says no adjustment is needed, under any --adjust. Reference:
+    scipy's paired t-test on the per-case multi-class Brier scores, sum_k (p_k - [y = k])^2."""
+    from scipy import stats
+
+    from evallib._format import format_p
+
+    rng = np.random.default_rng(4)
+    classes = np.array(["a", "b", "c"])
+    y = rng.integers(0, 3, 60)
+    frame = {"label": classes[y]}
+    brier = {}
+    for name, sharp in (("m1", 2.0), ("m2", 1.0)):
+        logits = rng.normal(size=(60, 3)) + sharp * np.eye(3)[y]
+        prob = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        frame[f"pred_{name}"] = classes[prob.argmax(axis=1)]
+        for k, c in enumerate(classes):
+            frame[f"score_{name}_{c}"] = prob[:, k]
+        brier[name] = ((prob - np.eye(3)[y]) ** 2).sum(axis=1)
+    data = rp.load_predictions(pd.DataFrame(frame))
+    p = stats.ttest_rel(brier["m1"], brier["m2"]).pvalue
+    for adjust in ("holm", "bh", "by"):
+        text = rp.score_comparison(data, adjust=adjust).summary()
+        assert f"paired t-test, {format_p(p)}, one comparison, so no adjustment is needed)" in text, adjust
+        assert "adjusted p" not in text

@@ -1237,9 +1237,12 @@ class ClassScoreComparison:
                 r = lp[[{a, b} == pair for a, b in zip(lp["a"], lp["b"])]].iloc[0]
                 sign = -1.0 if r["a"] == best else 1.0  # difference is a - b: best's advantage
                 lo, hi = sorted((sign * r["low"], sign * r["high"]))
+                # one pair of probability columns: a family of one, nothing to adjust (as section 3 says)
+                p_text = (f"{format_p(r['pvalue'])}, one comparison, so no adjustment is needed" if len(lp) == 1
+                          else adjusted_p_text(r['pvalue_adj'], self.adjust))
                 out += ((f"; {note}: it is" if note else ",") +
                         f" {sign * r['difference']:.4f} below {second}'s ({level_text(self.alpha)} interval "
-                        f"{lo:+.4f} to {hi:+.4f}, paired t-test, {adjusted_p_text(r['pvalue_adj'], self.adjust)})")
+                        f"{lo:+.4f} to {hi:+.4f}, paired t-test, {p_text})")
         return out + "."
 
 
