@@ -363,7 +363,7 @@ def test_bootstrap_summary_does_not_round_a_partial_share_to_all_or_none():
     def summary(better, tied):
         return F1Comparison(best="a", second="b", f1_best=0.76, f1_second=0.61, difference=0.15,
                             low=0.06, high=0.24, share_best_better=better, share_tied=tied,
-                            n_resamples=10_000, alpha=0.1).summary()
+                            n_resamples=10_000, alpha=0.1, n_classifiers=2).summary()  # the only pair: a verdict
 
     s = summary(0.99968, 0.00012)  # 9,996.8 of 10,000 replicates: not "100.0%"
     assert "100.0%" not in s and "a's is the higher in over 99.9% of the 10,000 resamples (" in s

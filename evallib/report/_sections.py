@@ -1251,9 +1251,12 @@ class ClassScoreComparison:
                 r = lp[[{a, b} == pair for a, b in zip(lp["a"], lp["b"])]].iloc[0]
                 sign = -1.0 if r["a"] == best else 1.0  # difference is a - b: best's advantage
                 lo, hi = sorted((sign * r["low"], sign * r["high"]))
+                # one pair of probability columns: a family of one, nothing to adjust (as section 3 says)
+                p_text = (f"{format_p(r['pvalue'])}, one comparison, so no adjustment is needed" if len(lp) == 1
+                          else adjusted_p_text(r['pvalue_adj'], self.adjust))
                 out += ((f"; {note}: it is" if note else ",") +
                         f" {sign * r['difference']:.4f} below {second}'s ({level_text(self.alpha)} interval "
-                        f"{lo:+.4f} to {hi:+.4f}, paired t-test, {adjusted_p_text(r['pvalue_adj'], self.adjust)})")
+                        f"{lo:+.4f} to {hi:+.4f}, paired t-test, {p_text})")
         return out + "."
 
 
@@ -1405,7 +1408,11 @@ class ChanceCheck:
         order: the texts name them, so that a tie for first is never settled by the order of
         the columns), ``value``, ``from`` (how the value was obtained), ``critical``
         (Forman & Cohen's m*), ``pvalue`` (the chance that the best of ``C`` random rankings
-        scores at least ``value``) and ``beats_chance`` (``value > critical``).
+        scores at least ``value``), ``beats_chance`` (``value > critical``) and ``compared``
+        (``""``, or, when the values compared for the metric are of two kinds, at the best
+        threshold of some classifiers' scores and at others' own predicted labels, what each
+        classifier's value is computed from: the winner is then the highest of
+        values that are not like with like, and the texts say so).
     C, P, N, alpha : the null hypothesis's settings.
     notes : sentences about metrics that could not be judged.
 
@@ -1460,7 +1467,8 @@ class ChanceCheck:
                 if r["from"].startswith("best") else f" at {its} own threshold")
             parts.append(f"{_winners(r['winner'], r['tied_with'], own=True)} {measure} "
                          f"of {r['value']:.3f}{how} {verdict} the critical value "
-                         f"{r['critical']:.3f} ({format_p(r['pvalue'], alpha=self.alpha)}, {r['law']})")
+                         f"{r['critical']:.3f} ({format_p(r['pvalue'], alpha=self.alpha)}, {r['law']}"
+                         f"{self._compared(r)})")
         text = (f"Against the best of C = {self.C} random classifiers on {plural(self.P, 'positive')} "
                 f"and {plural(self.N, 'negative')} ({self._what_is_tested()}): "
                 + "; ".join(parts) + ".")
@@ -1493,9 +1501,15 @@ class ChanceCheck:
                 mean = " (each case's mean score over its repeats)" if "mean score" in str(r["from"]) else ""
                 how = (f" at the best threshold of {its} scores{mean} (an optimistic figure, in section 5)"
                        if str(r["from"]).startswith("best") else f" at {its} own threshold")
-                said.append(f"the best {measure}, {who}{how}, {verdict} ({format_p(r['pvalue'], alpha=self.alpha)})")
+                said.append(f"the best {measure}, {who}{how}, {verdict} ({format_p(r['pvalue'], alpha=self.alpha)}"
+                            f"{self._compared(r)})")
         return (f"Against the best of C = {self.C} random classifiers ({self._what_is_tested()}): "
                 + "; ".join(said) + "." + "".join(f" {n}" for n in self.notes))
+
+    def _compared(self, r: Any) -> str:
+        """``"; the F1s compared are not like with like: ..."`` when the metric's values mix two kinds, else ``""``."""
+        compared = str(r.get("compared", "") or "")
+        return f"; {compared}" if compared else ""
 
     def _what_is_tested(self) -> str:
         """What the critical value allows for and what it does not test, for both sentences."""
@@ -1511,6 +1525,35 @@ def _winners(winner: str, tied: tuple[str, ...], *, own: bool = False) -> str:
         others = [n + "'s" for n in tied]
         return f"{winner}'s" + (f", equal to {join_names(others, limit=LISTED)}" if tied else "")
     return winner + (f" (equal to {join_names(tied, limit=LISTED)})" if tied else "")
+
+
+def _mixed_sources(metric: str, candidates: list[tuple[str, float, str]], data: Predictions) -> str:
+    """What each value of a chance-check metric is computed from, when they are of two kinds.
+
+    ``candidates`` are ``(name, value, how)`` with ``how`` starting ``"best threshold"`` (scores) or
+    ``"its predicted labels"``. When both kinds occur, the winner is the highest of values that are
+    not like with like (a best threshold can only raise a classifier's figure above its labels'),
+    and the clause names every classifier and the kind of its value, and which classifiers' own labels are set aside
+    for their scores; ``""`` when all are of one kind.
+    """
+    scored = [(n, v) for n, v, how in candidates if how.startswith("best")]
+    labelled = [(n, v) for n, v, how in candidates if not how.startswith("best")]
+    if not scored or not labelled:
+        return ""
+    measure = metric[5:] if metric.startswith("best ") else metric
+    mean = " (each case's mean score)" if data.repeated else ""
+
+    def values(group: list[tuple[str, float]]) -> str:
+        # names only: the best-threshold figures are optimistic and the summary leaves them to section 5
+        return join_names([f"{n}'s" for n, _ in group], limit=LISTED)
+
+    set_aside = [n for n, _ in scored if n in data.labels]
+    aside = (f" ({join_names(set_aside, limit=LISTED)} {'has' if len(set_aside) == 1 else 'have'} predicted labels "
+             f"too, whose {measure} of section 2 is set aside for the scores)") if set_aside else ""
+    return (f"the {measure} values compared are not like with like: {values(scored)} at the best threshold of "
+            f"{'its' if len(scored) == 1 else 'their'} scores{mean}{aside}, {values(labelled)} at "
+            f"{'its' if len(labelled) == 1 else 'their'} own predicted labels, and a best threshold can only "
+            f"raise a classifier's {measure}")
 
 
 def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried: int | None = None,
@@ -1615,9 +1658,10 @@ def chance_check(data: Predictions, measures: pd.DataFrame, *, classifiers_tried
                 p = auc_normal_critical(value_in, P, N, C=C, alpha=alpha)[1]
                 law = "exact; a tail this far out from the normal approximation"
         rows.append({"metric": metric, "winner": name, "tied_with": tuple(winners[1:]), "value": value, "from": how,
-                     "critical": crit, "pvalue": p, "beats_chance": bool(significant), "law": law})
+                     "critical": crit, "pvalue": p, "beats_chance": bool(significant), "law": law,
+                     "compared": _mixed_sources(metric, candidates[metric], data)})
     table = pd.DataFrame(rows, columns=["metric", "winner", "tied_with", "value", "from", "critical", "pvalue",
-                                        "beats_chance", "law"]).set_index("metric")
+                                        "beats_chance", "law", "compared"]).set_index("metric")
     return ChanceCheck(table=table, C=C, P=P, N=N, alpha=alpha, notes=tuple(notes))
 
 
@@ -1731,9 +1775,17 @@ class F1Comparison:
         return why
 
     @property
+    def picked_by_data(self) -> bool:
+        """Whether the two compared are the leaders of three or more (``n_classifiers`` 0, unknown, reads
+        as picked): a pair chosen because it looks best, for which the unadjusted interval is optimistic."""
+        return self.n_classifiers != 2
+
+    @property
     def verdict_drawn(self) -> bool:
-        """Whether the text draws a verdict from the interval: not where it is :attr:`unreliable`."""
-        return not self.unreliable
+        """Whether the text draws a verdict from the interval: not where it is :attr:`unreliable`, and not
+        for a pair :attr:`picked_by_data` (its unadjusted interval describes the difference; a verdict on it
+        would not allow for the choice of the pair)."""
+        return not self.unreliable and not self.picked_by_data
 
     def _seed_caveat(self) -> str:
         """After a verdict: that an end within two Monte Carlo standard errors of 0 makes it depend on the seed."""
@@ -1743,10 +1795,19 @@ class F1Comparison:
                 "verdict: more resamples would settle it)")
 
     def _no_verdict(self) -> str:
-        """The sentence that takes the place of the verdict where the interval is unreliable."""
+        """The sentence that takes the place of the verdict where the interval is unreliable or the pair
+        was picked by the data."""
         by = "F-measure" if self.measure == "F1" else self.measure
-        return (f"the bootstrap interval is unreliable here, as {' and '.join(self._unreliable_reasons())}; no "
-                f"verdict at alpha = {self.alpha:g} is drawn from it, and the report has no other test of the {by}")
+        why = []
+        if self._unreliable_reasons():
+            why.append(f"the bootstrap interval is unreliable here, as {' and '.join(self._unreliable_reasons())}")
+        if self.picked_by_data:
+            of = (f"of {self.n_classifiers} classifiers with predicted labels" if self.n_classifiers > 2 else
+                  "of the classifiers")
+            why.append(f"the two are the leaders {of}, a pair picked by the data, and the interval, unadjusted, does "
+                       "not allow for that choice, so it describes the difference and does not test it")
+        return (f"{'; '.join(why)}; no verdict at alpha = {self.alpha:g} is drawn from it, and the report has no "
+                f"other test of the {by}")
 
     @property
     def mc_error(self) -> float:

@@ -777,6 +777,30 @@ def _disagreement_clause(pairwise: pd.DataFrame, row: Any, *, quoted: str = "") 
     return f"{head}: {why}; the verdict follows the test, so read the difference as borderline"
 
 
+def _omnibus_disagreement(omnibus: Any, pairwise: Any, alpha: float) -> str:
+    """Why Cochran's Q and the pairwise tests disagree, when one rejects at ``alpha`` and the other
+    finds no pair (or the reverse); ``""`` when they agree or either is missing."""
+    if (not isinstance(pairwise, pd.DataFrame) or len(pairwise) < 2 or omnibus is None
+            or not hasattr(omnibus, "reject")):
+        return ""
+    any_pair = bool(pairwise["reject"].astype(bool).any())
+    if bool(omnibus.reject) == any_pair:
+        return ""
+    m = len(pairwise)
+    adj_name = ADJUST_NAME.get(pairwise.attrs.get("adjust", "none"))
+    test = pairwise.attrs.get("test", "McNemar's mid-p test")
+    adjusted = f", and each is adjusted for the {m} comparisons" if adj_name else ""
+    if omnibus.reject:
+        return (f"Cochran's Q and the pairwise tests disagree because they ask different questions: Q pools the "
+                f"disagreements of all {omnibus.k} classifiers into one test of whether they are all equal, while "
+                f"each pairwise test ({test}) must find its pair's difference from that pair's cases alone"
+                f"{adjusted}; so the file shows that the classifiers are not all equal in accuracy, but not which "
+                "of them differ.")
+    return (f"Cochran's Q and the pairwise tests disagree because they ask different questions: Q spreads one test "
+            f"over all {omnibus.k} classifiers, so a difference between two of them is diluted by the others' "
+            f"agreement, while each pairwise test ({test}) looks at its pair alone{adjusted}.")
+
+
 def _joint_clause(lo: float, hi: float, m: int) -> str:
     """The leaders' joint (Bonferroni) interval beside their unadjusted one: it holds for every pair
     at once, so also for a pair the data picked."""
@@ -1133,7 +1157,8 @@ def summary_text(
        two disagree at ``alpha``;
     2. Cochran's Q and which pairwise differences are significant, with the largest of those (on a
        skewed file after which pairs differ by balanced accuracy, and why the two readings disagree
-       when they do);
+       when they do), and why Cochran's Q and the pairwise tests disagree when one of them finds a
+       difference and the other none;
     3. whether the two leaders can be told apart (on a skewed file by balanced accuracy,
        with McNemar's verdict beside it);
     4. the scores (AUC with DeLong's interval, Brier score);
@@ -1174,7 +1199,9 @@ def summary_text(
     # with one pair the leaders' bullet is the pair's, with its test and interval: no second bullet
     one_pair = isinstance(pairwise, pd.DataFrame) and len(pairwise) == 1
     if not one_pair:
-        out.append(_pairs_sentence(data, omnibus, pairwise, balanced, alpha))
+        pairs = _pairs_sentence(data, omnibus, pairwise, balanced, alpha)
+        why = _omnibus_disagreement(omnibus, pairwise, alpha)
+        out.append(f"{pairs} {why}" if pairs and why else pairs)
     out.append(_leaders_sentence(data, pairwise, balanced, alpha, delta))
     out.append(_verdicts_sentence(pairwise, balanced, alpha))
     aucs = measures["AUC"].dropna() if "AUC" in measures else pd.Series(dtype=float)
