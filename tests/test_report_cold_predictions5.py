@@ -242,3 +242,15 @@ def test_both_shares_of_resamples_word_their_monte_carlo_error_alike():
     assert (f"a's is the higher in 90.0% of the 100,000 resamples (Monte Carlo standard error {lead:.1f} "
             "percentage points; seed 0)") in text
     assert "the two are equal in under 0.1% (Monte Carlo standard error under 0.1 percentage points)" in text
+
+
+def test_section_6s_tied_share_carries_its_monte_carlo_error_as_the_summary_does():
+    """Section 6's text printed "(in 11.3% the two are equal)" with no error while the summary gave it one:
+    the same share, sqrt(t (1 - t) / n) by hand (0.1135 of 2,000: 0.709 points), in both places."""
+    from evallib.report._sections import F1Comparison
+
+    boot = F1Comparison(best="a", second="b", f1_best=0.8, f1_second=0.6, difference=0.2, low=0.05, high=0.35,
+                        share_best_better=0.8, share_tied=0.1135, n_resamples=2000, alpha=0.05,
+                        n_classifiers=2, n_discordant=40, seed=0)
+    se = 100 * np.sqrt(0.1135 * (1 - 0.1135) / 2000)
+    assert f"(in 11.3% the two are equal, Monte Carlo standard error {se:.1f} percentage points)" in boot.text()

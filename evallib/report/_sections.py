@@ -1873,6 +1873,7 @@ class F1Comparison:
             verdict = f"the interval includes 0: not shown to differ at alpha = {self.alpha:g}{self._seed_caveat()}"
         d = distinct_digits(self.low, self.high, 3) if self.low != self.high else 3
         ends = f"; {self.ends_mc_words}" if self.ends_mc_words else ""
+        tied_se = f", Monte Carlo standard error {self._tied_mc_words()}" if self.share_tied > 0 else ""
         tie = self.tie
         return (
             (f"{tie}\n" if tie else "") +
@@ -1882,7 +1883,7 @@ class F1Comparison:
             f"[{self.low:+.{d}f}, {self.high:+.{d}f}] ({self.n_resamples:,} resamples of the test cases{ends}; "
             f"{self.picked})\n"
             f"in {self._share_words()} {self.best}'s {self.measure} is the higher "
-            f"(in {_share(self.share_tied)} the two are equal): a share of resamples, not the probability that "
+            f"(in {_share(self.share_tied)} the two are equal{tied_se}): a share of resamples, not the probability that "
             f"{self.best} is the better classifier; {verdict}"
         )
 
