@@ -24,7 +24,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
-__all__ = ["ADJUSTED_P", "P_FLOOR", "adjusted_p_header", "format_adjusted_p", "format_p", "pvalue_cell", "threshold_text"]
+__all__ = ["ADJUSTED_P", "P_FLOOR", "adjusted_p_header", "format_adjusted_p", "format_p", "pvalue_cell", "signed_interval",
+           "signed_number", "threshold_text"]
 
 #: The one spelling of an adjusted p-value in sentences and table headers.
 ADJUSTED_P = "adjusted p"
@@ -345,3 +346,36 @@ def threshold_text(value: float, decimals: int = 3, *, up: bool = True) -> str:
     else:
         rounded = math.ceil(scaled) if up else math.floor(scaled)
     return f"{rounded / 10 ** decimals:.{decimals}f}"
+
+
+def signed_number(value: float, decimals: int = 3) -> str:
+    """A signed number with ``decimals`` decimals, more (up to 6) when a value that is not 0 would
+    otherwise print as ``+0.000`` or ``-0.000``: the side of 0 is what a verdict reads.
+
+    Examples
+    --------
+    >>> signed_number(0.0307), signed_number(-0.0000374), signed_number(0.0)
+    ('+0.031', '-0.00004', '+0.000')
+    """
+    return f"{value + 0.0:+.{_signed_digits((value,), decimals)}f}"
+
+
+def signed_interval(low: float, high: float, decimals: int = 3) -> str:
+    """An interval as ``[low, high]``, signed, with the same decimals at both ends: ``decimals``,
+    more (up to 6) when an end that is not 0 would otherwise print as ``+-0.000``, so that an
+    interval which contains 0 never reads as one that starts at it.
+
+    Examples
+    --------
+    >>> signed_interval(-0.0000374, 0.0609), signed_interval(-0.00448, 0.06535)
+    ('[-0.00004, +0.06090]', '[-0.004, +0.065]')
+    """
+    d = _signed_digits((low, high), decimals)
+    return f"[{low + 0.0:+.{d}f}, {high + 0.0:+.{d}f}]"
+
+
+def _signed_digits(values: Iterable[float], decimals: int) -> int:
+    digits = decimals
+    while digits < 6 and any(x != 0 and round(x, digits) == 0 for x in values):
+        digits += 1
+    return digits

@@ -715,3 +715,21 @@ def test_cv_power_curve_returns_the_rejections_behind_its_power():
     assert set(rejections.columns) == set(table["test"]) and (rejections.dtypes == bool).all()
     for row in table.itertuples():
         assert rejections.loc[row.n_samples, row.test].mean() == pytest.approx(row.power)
+
+
+def test_write_up_never_prints_an_interval_with_0_inside_as_starting_at_it():
+    """Cold read h3 (notebook 00, seed 1): b = 9, c = 2 of 228 gave "interval [-0.000, +0.061]" beside "the error
+    rates differ" (mid-p p = 0.039). The Bonett–Price interval (written out in tests/_references.py) has its low
+    end at -0.0000374: printed so that its sign shows, and the clash of interval and test said in words."""
+    from _references import bonett_price
+
+    low, high = bonett_price(9, 2, 228, 0.05)
+    assert -1e-4 < low < 0 < high
+    assert _midp(9, 2) < 0.05
+    text = comparison_write_up(9, 2, 228, test="mid-p")
+    line = next(s for s in text.splitlines() if s.startswith("- **Interval**"))
+    assert f"[{low:+.5f}, {high:+.5f}]" in line
+    assert "contains 0 although the test rejects" in line and "borderline" in line
+    # the running example (11, 4): interval and test agree (both not separated), so no clash is claimed
+    quiet = next(s for s in comparison_write_up(11, 4, 228, test="mid-p").splitlines() if s.startswith("- **Interval**"))
+    assert "although" not in quiet

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .._format import format_p, threshold_text
+from .._format import format_p, signed_interval, signed_number, threshold_text
 from .._plotting import get_axes
 from .._power import _TEST_NAMES, _check_power, _check_test
 from .._validate import check_count
@@ -203,10 +203,15 @@ def comparison_write_up(b: int, c: int, n: int, *, alpha: float = 0.05, power: f
     verdict = (f"the error rates differ at alpha = {alpha:g} (it rejects equal error rates)" if test.pvalue <= alpha
                else f"the error rates are not shown to differ at alpha = {alpha:g} (it does not reject equal error "
                     "rates)")
+    rejects, contains = test.pvalue <= alpha, bool(iv.low <= 0 <= iv.high)
+    clash = ("" if rejects != contains else
+             f"; it {'contains' if contains else 'excludes'} 0 although the test "
+             f"{'rejects' if rejects else 'does not reject'}: the interval and the test are different procedures "
+             "that agree only approximately near the boundary, so read the difference as borderline")
     lines = [
-        f"- **Effect size**: error rate of {a_name} minus {b_name} = {diff:+.3f} "
+        f"- **Effect size**: error rate of {a_name} minus {b_name} = {signed_number(diff)} "
         f"({b} cases only {a_name} got wrong, {c} only {b_name} got wrong).",
-        f"- **Interval**: {100 * (1 - alpha):g}% Bonett–Price interval [{iv.low:+.3f}, {iv.high:+.3f}].",
+        f"- **Interval**: {100 * (1 - alpha):g}% Bonett–Price interval {signed_interval(iv.low, iv.high)}{clash}.",
         f"- **Test**: McNemar's {name} test, {format_p(test.pvalue)}; {verdict}.",
         f"- **n**: {n} test cases, of which {b + c} discordant ({100 * psi:.1f}%).",
         power_text,
