@@ -467,7 +467,7 @@ def test_the_rendered_datasets_report_on_a_three_way_tie(tmp_path):
     assert done.returncode == 0, done.stderr
     text = _page_text(out.read_text(encoding="utf-8"))
     assert "B, C and D have the same average rank" in text and "; then B, C and D share the average rank" in text  # 4
-    assert "verdict (Wilcoxon–Holm)" in text and "the family set by the report's option --verdict wilcoxon before it ran" in text  # 8
+    assert "verdict (Wilcoxon signed-rank tests with Holm's adjustment)" in text and "the family set by the report's option --verdict wilcoxon before it ran" in text  # 8
     assert "exact null law of the signed ranks" in text  # 3
     assert _spellings(text) == [] and _python_syntax(text) == []  # 5, 6
 
